@@ -1,0 +1,854 @@
+/*
+** HCL native syntax: bodies, blocks, attributes, expressions, templates.
+**
+** The scanner (hcl.l) produces raw tokens; lex_filter() in this file sits
+** between it and the parser and decides which newlines matter and which
+** identifiers are keywords, as HCL's own token peeker does.  Actions are
+** one line and call the builders in src/ast_build.c.
+*/
+%code requires {
+#include "parse.h"
+#define HCL_YYLTYPE struct span
+#define HCL_YYLTYPE_IS_DECLARED 1
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
+  do {                                                                     \
+    if (N) {                                                               \
+      (Cur).start = YYRHSLOC(Rhs, 1).start;                                \
+      (Cur).end = YYRHSLOC(Rhs, N).end;                                    \
+    } else {                                                               \
+      (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;                      \
+    }                                                                      \
+  } while (0)
+typedef void *yyscan_t;
+}
+
+%code provides {
+int hcl_lex_filter(HCL_YYSTYPE *lval, HCL_YYLTYPE *lloc, yyscan_t scanner,
+                   struct parse_ctx *ctx);
+}
+
+%code {
+#undef yylex
+#define yylex hcl_lex_filter
+static void hcl_yyerror(YYLTYPE *lloc, yyscan_t scanner,
+                        struct parse_ctx *ctx, const char *msg);
+#define YYSTACK_USE_ALLOCA 0
+static struct span sp(struct span a, struct span b) {
+  struct span s = {a.start, b.end};
+  return s;
+}
+}
+
+%define api.pure full
+%define api.prefix {hcl_yy}
+%locations
+%define parse.error custom
+%define parse.lac full
+%param {yyscan_t scanner}
+%param {struct parse_ctx *ctx}
+%expect 0
+
+%union {
+  struct ast *node;
+  struct vec *vec;
+  struct steps *steps;
+  struct lexeme tok;
+}
+
+%token <tok> IDENT "identifier" NUMBER "number"
+%token <tok> TLIT "string literal"
+%token <tok> TINTERP "\"${\"" TCONTROL "\"%{\"" TSEQEND "end of template sequence"
+%token <tok> OQUOTE "opening quote" CQUOTE "closing quote"
+%token <tok> OHEREDOC "heredoc" CHEREDOC "heredoc end marker"
+%token NEWLINE "newline"
+%token EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
+%token FATARROW "=>" DCOLON "::"
+%token <tok> ELLIPSIS "..."
+%token FOR "for" IN "in" IF "if" ELSE "else" ENDIF "endif" ENDFOR "endfor"
+%token LEXERR "invalid token"
+
+%type <node> item attribute block expr term tuple object forexpr call
+%type <node> template label tpart body_oneline forhead forarrow forcond
+%type <vec> items labels exprs args obj_items tparts
+%type <steps> steps
+%type <tok> fname forgroup
+
+%right '?' ':'
+%left OR
+%left AND
+%left EQ NE
+%left '<' '>' LE GE
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%start file
+
+%%
+
+file
+  : items                { ctx->root = ast_list(ctx, AST_BODY, $1, @$); }
+  ;
+
+items
+  : %empty               { $$ = vec_new(ctx); }
+  | items item           { $$ = vec_push(ctx, $1, $2); }
+  ;
+
+item
+  : attribute NEWLINE    { $$ = $1; }
+  | block NEWLINE        { $$ = $1; }
+  ;
+
+attribute
+  : IDENT '=' expr       { $$ = ast_attr(ctx, $1, $3, @$); }
+  ;
+
+block
+  : IDENT labels '{' NEWLINE items '}'
+      { $$ = ast_block(ctx, $1, $2, ast_list(ctx, AST_BODY, $5, sp(@3, @6)), @$); }
+  | IDENT labels '{' body_oneline '}'
+      { $$ = ast_block(ctx, $1, $2, $4, @$); $4->span = sp(@3, @5); }
+  ;
+
+body_oneline
+  : %empty               { $$ = ast_list(ctx, AST_BODY, vec_new(ctx), @$); }
+  | attribute            { $$ = ast_list(ctx, AST_BODY, vec_push(ctx, vec_new(ctx), $1), @$); }
+  ;
+
+labels
+  : %empty               { $$ = vec_new(ctx); }
+  | labels label         { $$ = vec_push(ctx, $1, $2); }
+  ;
+
+label
+  : IDENT                { $$ = ast_string(ctx, $1, @$); }
+  | OQUOTE tparts CQUOTE { $$ = ast_label(ctx, $2, @$); }
+  ;
+
+expr
+  : term                 { $$ = $1; }
+  | term steps           { $$ = ast_traverse(ctx, $1, $2); }
+  | '-' expr %prec UNARY { $$ = ast_unary(ctx, OP_NEG, $2, @$); }
+  | '!' expr %prec UNARY { $$ = ast_unary(ctx, OP_NOT, $2, @$); }
+  | expr OR expr         { $$ = ast_binary(ctx, OP_OR, $1, $3, @$); }
+  | expr AND expr        { $$ = ast_binary(ctx, OP_AND, $1, $3, @$); }
+  | expr EQ expr         { $$ = ast_binary(ctx, OP_EQ, $1, $3, @$); }
+  | expr NE expr         { $$ = ast_binary(ctx, OP_NE, $1, $3, @$); }
+  | expr '<' expr        { $$ = ast_binary(ctx, OP_LT, $1, $3, @$); }
+  | expr LE expr         { $$ = ast_binary(ctx, OP_LE, $1, $3, @$); }
+  | expr '>' expr        { $$ = ast_binary(ctx, OP_GT, $1, $3, @$); }
+  | expr GE expr         { $$ = ast_binary(ctx, OP_GE, $1, $3, @$); }
+  | expr '+' expr        { $$ = ast_binary(ctx, OP_ADD, $1, $3, @$); }
+  | expr '-' expr        { $$ = ast_binary(ctx, OP_SUB, $1, $3, @$); }
+  | expr '*' expr        { $$ = ast_binary(ctx, OP_MUL, $1, $3, @$); }
+  | expr '/' expr        { $$ = ast_binary(ctx, OP_DIV, $1, $3, @$); }
+  | expr '%' expr        { $$ = ast_binary(ctx, OP_MOD, $1, $3, @$); }
+  | expr '?' expr ':' expr { $$ = ast_cond(ctx, $1, $3, $5, @$); }
+  ;
+
+steps
+  : '.' IDENT            { $$ = steps_push(ctx, NULL, (struct step){STEP_ATTR, sp(@1, @2), $2.s, $2.len, NULL}); }
+  | '.' NUMBER           { $$ = steps_push(ctx, NULL, (struct step){STEP_LEGACY, sp(@1, @2), $2.s, $2.len, NULL}); }
+  | '.' '*'              { $$ = steps_push(ctx, NULL, (struct step){STEP_SPLAT_ATTR, sp(@1, @2), NULL, 0, NULL}); }
+  | '[' '*' ']'          { $$ = steps_push(ctx, NULL, (struct step){STEP_SPLAT_FULL, sp(@1, @3), NULL, 0, NULL}); }
+  | '[' expr ']'         { $$ = steps_push(ctx, NULL, (struct step){STEP_INDEX, sp(@1, @3), NULL, 0, $2}); }
+  | steps '.' IDENT      { $$ = steps_push(ctx, $1, (struct step){STEP_ATTR, sp(@2, @3), $3.s, $3.len, NULL}); }
+  | steps '.' NUMBER     { $$ = steps_push(ctx, $1, (struct step){STEP_LEGACY, sp(@2, @3), $3.s, $3.len, NULL}); }
+  | steps '.' '*'        { $$ = steps_push(ctx, $1, (struct step){STEP_SPLAT_ATTR, sp(@2, @3), NULL, 0, NULL}); }
+  | steps '[' '*' ']'    { $$ = steps_push(ctx, $1, (struct step){STEP_SPLAT_FULL, sp(@2, @4), NULL, 0, NULL}); }
+  | steps '[' expr ']'   { $$ = steps_push(ctx, $1, (struct step){STEP_INDEX, sp(@2, @4), NULL, 0, $3}); }
+  ;
+
+term
+  : NUMBER               { $$ = ast_number(ctx, $1, @$); }
+  | IDENT                { $$ = ast_name(ctx, $1, @$); }
+  | template             { $$ = $1; }
+  | '(' expr ')'         { $$ = ast_paren(ctx, $2, @$); }
+  | tuple                { $$ = $1; }
+  | object               { $$ = $1; }
+  | forexpr              { $$ = $1; }
+  | call                 { $$ = $1; }
+  ;
+
+template
+  : OQUOTE tparts CQUOTE     { $$ = ast_template(ctx, $2, false, false, @$); }
+  | OHEREDOC tparts CHEREDOC { $$ = ast_template(ctx, $2, true, $1.flags != 0, @$); }
+  ;
+
+tparts
+  : %empty               { $$ = vec_new(ctx); }
+  | tparts tpart         { $$ = vec_push(ctx, $1, $2); }
+  ;
+
+tpart
+  : TLIT                 { $$ = ast_string(ctx, $1, @$); }
+  | TINTERP expr TSEQEND { $$ = ast_tpart(ctx, TP_INTERP, NULL, NULL, $2, $1.flags | $3.flags, @$); }
+  | TCONTROL IF expr TSEQEND { $$ = ast_tpart(ctx, TP_IF, NULL, NULL, $3, $1.flags | $4.flags, @$); }
+  | TCONTROL ELSE TSEQEND    { $$ = ast_tpart(ctx, TP_ELSE, NULL, NULL, NULL, $1.flags | $3.flags, @$); }
+  | TCONTROL ENDIF TSEQEND   { $$ = ast_tpart(ctx, TP_ENDIF, NULL, NULL, NULL, $1.flags | $3.flags, @$); }
+  | TCONTROL FOR IDENT IN expr TSEQEND
+      { $$ = ast_tpart(ctx, TP_FOR, NULL, &$3, $5, $1.flags | $6.flags, @$); }
+  | TCONTROL FOR IDENT ',' IDENT IN expr TSEQEND
+      { $$ = ast_tpart(ctx, TP_FOR, &$3, &$5, $7, $1.flags | $8.flags, @$); }
+  | TCONTROL ENDFOR TSEQEND  { $$ = ast_tpart(ctx, TP_ENDFOR, NULL, NULL, NULL, $1.flags | $3.flags, @$); }
+  ;
+
+tuple
+  : '[' ']'              { $$ = ast_list(ctx, AST_TUPLE, vec_new(ctx), @$); }
+  | '[' exprs ']'        { $$ = ast_list(ctx, AST_TUPLE, $2, @$); }
+  | '[' exprs ',' ']'    { $$ = ast_list(ctx, AST_TUPLE, $2, @$); }
+  ;
+
+exprs
+  : expr                 { $$ = vec_push(ctx, vec_new(ctx), $1); }
+  | exprs ',' expr       { $$ = vec_push(ctx, $1, $3); }
+  ;
+
+object
+  : '{' '}'                      { $$ = ast_list(ctx, AST_OBJECT, vec_new(ctx), @$); }
+  | '{' NEWLINE '}'              { $$ = ast_list(ctx, AST_OBJECT, vec_new(ctx), @$); }
+  | '{' obj_items '}'            { $$ = ast_list(ctx, AST_OBJECT, $2, @$); }
+  | '{' NEWLINE obj_items '}'    { $$ = ast_list(ctx, AST_OBJECT, $3, @$); }
+  | '{' obj_items sep '}'        { $$ = ast_list(ctx, AST_OBJECT, $2, @$); }
+  | '{' NEWLINE obj_items sep '}' { $$ = ast_list(ctx, AST_OBJECT, $3, @$); }
+  ;
+
+obj_items
+  : expr '=' expr               { $$ = vec_pair(ctx, vec_new(ctx), $1, $3); }
+  | expr ':' expr               { $$ = vec_pair(ctx, vec_new(ctx), $1, $3); }
+  | obj_items sep expr '=' expr { $$ = vec_pair(ctx, $1, $3, $5); }
+  | obj_items sep expr ':' expr { $$ = vec_pair(ctx, $1, $3, $5); }
+  ;
+
+sep : ',' | NEWLINE | ',' NEWLINE ;
+
+forexpr
+  : '[' forhead ':' expr forarrow forgroup forcond ']'
+      { $$ = ast_for(ctx, $2, $4, $5, $6, $7, false, @$); }
+  | '{' forhead ':' expr forarrow forgroup forcond '}'
+      { $$ = ast_for(ctx, $2, $4, $5, $6, $7, true, @$); }
+  ;
+
+forhead
+  : FOR IDENT IN expr            { $$ = ast_for_head(ctx, NULL, &$2, $4); }
+  | FOR IDENT ',' IDENT IN expr  { $$ = ast_for_head(ctx, &$2, &$4, $6); }
+  ;
+
+forarrow
+  : %empty               { $$ = NULL; }
+  | FATARROW expr        { $$ = $2; }
+  ;
+
+forgroup
+  : %empty               { $$ = (struct lexeme){NULL, 0, 0}; }
+  | ELLIPSIS             { $$ = $1; }
+  ;
+
+forcond
+  : %empty               { $$ = NULL; }
+  | IF expr              { $$ = $2; }
+  ;
+
+call
+  : fname '(' ')'             { $$ = ast_call(ctx, $1, vec_new(ctx), false, @$); }
+  | fname '(' args ')'        { $$ = ast_call(ctx, $1, $3, false, @$); }
+  | fname '(' args ',' ')'    { $$ = ast_call(ctx, $1, $3, false, @$); }
+  | fname '(' args ELLIPSIS ')'     { $$ = ast_call(ctx, $1, $3, true, @$); }
+  ;
+
+fname
+  : IDENT                { $$ = $1; }
+  | fname DCOLON IDENT   { $$ = $1; $$.len = (uint32_t)(@3.end - @1.start); }
+  ;
+
+args
+  : expr                 { $$ = vec_push(ctx, vec_new(ctx), $1); }
+  | args ',' expr        { $$ = vec_push(ctx, $1, $3); }
+  ;
+
+%%
+#undef yylex
+#include "hcl_lex.h"
+#include "hcl.lex.h"
+
+/* Bison calls this only when its stack is exhausted: the input nests
+** deeper than any real configuration (syntax errors go through
+** yyreport_syntax_error below). */
+static void hcl_yyerror(YYLTYPE *lloc, yyscan_t scanner,
+                        struct parse_ctx *ctx, const char *msg) {
+  (void)scanner;
+  (void)msg;
+  if (!ctx->failed)
+    parse_error(ctx, *lloc, "Nesting too deep",
+                "The expression nests too deeply to be parsed; no real "
+                "configuration needs this many levels.");
+}
+
+/* ---- token filter ------------------------------------------------------ */
+
+static struct frame *top(struct lex_state *x) {
+  return x->nframes ? &x->frames[x->nframes - 1] : NULL;
+}
+
+static bool push_frame(struct lex_state *x, enum frame_kind k,
+                       struct span at) {
+  if (x->nframes >= AST_MAX_DEPTH) {
+    parse_error(x->ctx, at, "Nesting too deep",
+                "Brackets, braces and templates may be nested at most 1000 "
+                "levels deep.");
+    return false;
+  }
+  if (x->nframes == x->capframes) {
+    x->capframes = x->capframes ? x->capframes * 2 : 32;
+    x->frames = realloc(x->frames, x->capframes * sizeof *x->frames);
+    if (!x->frames)
+      abort();
+  }
+  struct frame *f = &x->frames[x->nframes++];
+  f->kind = (uint8_t)k;
+  f->ctl = 0;
+  f->start = at.start;
+  f->expr = x->last != IDENT && x->last != CQUOTE;
+  return true;
+}
+
+static int raw_next(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
+                    struct lex_state *x) {
+  if (x->have_peek) {
+    x->have_peek = false;
+    lval->tok = x->peek_val;
+    *lloc = x->peek_loc;
+    return x->peek_tok;
+  }
+  return hcl_yylex(lval, lloc, scanner);
+}
+
+static bool ident_is(const YYSTYPE *lval, const char *kw) {
+  size_t n = strlen(kw);
+  return lval->tok.len == n && memcmp(lval->tok.s, kw, n) == 0;
+}
+
+/* Levenshtein distance, for "did you mean" on template keywords. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb) {
+  size_t row[16];
+  if (na > 15 || nb > 15)
+    return 99;
+  for (size_t j = 0; j <= nb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= na; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= nb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      if (up + 1 < best)
+        best = up + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[nb];
+}
+
+/* The identifier after "%{" must be a directive keyword. */
+static int directive_keyword(struct lex_state *x, const YYSTYPE *lval,
+                             YYLTYPE *lloc) {
+  static const char *const kws[] = {"if", "for", "else", "endif", "endfor"};
+  static const int toks[] = {IF, FOR, ELSE, ENDIF, ENDFOR};
+  for (int i = 0; i < 5; i++)
+    if (ident_is(lval, kws[i]))
+      return toks[i];
+  const char *hint = "";
+  for (int i = 0; i < 5; i++)
+    if (distance(lval->tok.s, lval->tok.len, kws[i], strlen(kws[i])) < 3) {
+      hint = tfr_arena_printf(x->ctx->a, " Did you mean \"%s\"?", kws[i]);
+      break;
+    }
+  parse_error(x->ctx, *lloc, "Invalid template control keyword",
+              tfr_arena_printf(x->ctx->a,
+                               "\"%.*s\" is not a valid template control "
+                               "keyword.%s",
+                               (int)lval->tok.len, lval->tok.s, hint));
+  return 0;
+}
+
+/* Decide whether an identifier is a keyword here, as HCL's parser does:
+** "for" right after "[" or an expression "{"; "in" and "if" inside a for
+** expression; directive keywords right after "%{". */
+static int classify_ident(struct lex_state *x, const YYSTYPE *lval,
+                          YYLTYPE *lloc) {
+  struct frame *f = top(x);
+  if (x->last == TCONTROL) {
+    int t = directive_keyword(x, lval, lloc);
+    if (t == FOR && f)
+      f->ctl = 2;
+    return t;
+  }
+  if (f && (x->last == '[' || (x->last == '{' && f->expr)) &&
+      ident_is(lval, "for")) {
+    f->kind = FR_FOR;
+    f->ctl = 2; /* in the for header, until "in" */
+    return FOR;
+  }
+  if (f && f->ctl == 2 && x->last != '.' && ident_is(lval, "in")) {
+    f->ctl = 1;
+    return IN;
+  }
+  if (f && f->kind == FR_FOR && f->ctl == 1 && x->last != '.' &&
+      ident_is(lval, "if"))
+    return IF;
+  return IDENT;
+}
+
+/* Keep the frame stack in step with the bracket tokens. */
+static bool track_frames(struct lex_state *x, int t, YYLTYPE *lloc) {
+  switch (t) {
+  case '(':
+    return push_frame(x, FR_PAREN, *lloc);
+  case '[':
+    return push_frame(x, FR_BRACKET, *lloc);
+  case '{':
+    return push_frame(x, FR_BRACE, *lloc);
+  case TINTERP:
+  case TCONTROL:
+    return push_frame(x, FR_SEQ, *lloc);
+  case OQUOTE:
+  case OHEREDOC:
+    return push_frame(x, FR_TEMPLATE, *lloc);
+  case ')':
+  case ']':
+  case '}':
+  case TSEQEND:
+  case CQUOTE:
+  case CHEREDOC:
+    if (x->nframes)
+      x->nframes--;
+    return true;
+  default:
+    return true;
+  }
+}
+
+static bool newlines_matter(struct lex_state *x) {
+  struct frame *f = top(x);
+  return !f || f->kind == FR_BRACE;
+}
+
+/* After an expression "{" a newline may hide a "for": look past it. */
+static int brace_newline(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
+                         struct lex_state *x) {
+  YYSTYPE v;
+  YYLTYPE l;
+  int t;
+  do
+    t = raw_next(&v, &l, scanner, x);
+  while (t == NEWLINE);
+  if (t == IDENT && ident_is(&v, "for")) {
+    *lval = v;
+    *lloc = l;
+    return IDENT;
+  }
+  x->have_peek = true;
+  x->peek_tok = t;
+  x->peek_val = v.tok;
+  x->peek_loc = l;
+  return NEWLINE;
+}
+
+int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
+                   struct parse_ctx *ctx) {
+  struct lex_state *x = hcl_yyget_extra(scanner);
+  for (;;) {
+    if (ctx->failed)
+      return 0;
+    int t = raw_next(lval, lloc, scanner, x);
+    if (t == LEXERR)
+      return 0;
+    if (t == 0) {
+      lloc->start = lloc->end = (uint32_t)ctx->src->len;
+      if (x->last == NEWLINE || x->last == 0 || x->last == -1)
+        return x->last = 0;
+      t = NEWLINE;
+      x->have_peek = true;
+      x->peek_tok = 0;
+      x->peek_loc = *lloc;
+    } else if (t == NEWLINE) {
+      struct frame *f = top(x);
+      if (!newlines_matter(x) || x->last == NEWLINE || x->last == 0)
+        continue;
+      if (x->last == '{' && f && f->expr)
+        t = brace_newline(lval, lloc, scanner, x);
+    }
+    if (t == IDENT)
+      t = classify_ident(x, lval, lloc);
+    if (t == 0 || !track_frames(x, t, lloc))
+      return 0;
+    x->before = x->last;
+    x->before_loc = x->prev_loc;
+    x->last = t;
+    x->prev_loc = *lloc;
+    return t;
+  }
+}
+
+/* ---- syntax errors ----------------------------------------------------- */
+
+#define S(c) YYTRANSLATE(c)
+
+struct expected {
+  bool has[YYNTOKENS];
+};
+
+static bool has(const struct expected *e, yysymbol_kind_t k) {
+  return k >= 0 && k < YYNTOKENS && e->has[k];
+}
+
+static struct span frame_span(struct lex_state *x, const struct frame *f) {
+  (void)x;
+  struct span s = {f->start, f->start + 1};
+  return s;
+}
+
+/* The end of the file inside something: name what is left open. */
+static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
+                      const struct expected *e, struct span at) {
+  struct frame *f = top(x);
+  if (has(e, YYSYMBOL_NUMBER) && !has(e, YYSYMBOL_YYEOF)) {
+    parse_error(ctx, at, "Missing expression",
+                "Expected the start of an expression, but found the end of "
+                "the file.");
+    return;
+  }
+  if (!f) {
+    parse_error(ctx, at, "Syntax error", "Unexpected end of file.");
+    return;
+  }
+  switch (f->kind) {
+  case FR_BRACE:
+    if (f->expr)
+      parse_error(ctx, frame_span(x, f),
+                  "Unterminated object constructor expression",
+                  "There is no corresponding closing brace before the end "
+                  "of the file. This may be caused by incorrect brace "
+                  "nesting elsewhere in this file.");
+    else
+      parse_error(ctx, frame_span(x, f), "Unclosed configuration block",
+                  "There is no closing brace for this block before the end "
+                  "of the file. This may be caused by incorrect brace "
+                  "nesting elsewhere in this file.");
+    return;
+  case FR_BRACKET:
+  case FR_FOR:
+    parse_error(ctx, frame_span(x, f),
+                "Unterminated tuple constructor expression",
+                "There is no corresponding closing bracket before the end "
+                "of the file. This may be caused by incorrect bracket "
+                "nesting elsewhere in this file.");
+    return;
+  case FR_PAREN:
+    if (has(e, S(',')))
+      parse_error(ctx, frame_span(x, f), "Unterminated function call",
+                  "There is no closing parenthesis for this function call "
+                  "before the end of the file. This may be caused by "
+                  "incorrect parenthesis nesting elsewhere in this file.");
+    else
+      parse_error(ctx, at, "Unbalanced parentheses",
+                  "Expected a closing parenthesis to terminate the "
+                  "expression.");
+    return;
+  case FR_SEQ:
+    parse_error(ctx, frame_span(x, f),
+                "Unclosed template interpolation sequence",
+                "There is no closing brace for this interpolation sequence "
+                "before the end of the file. This might be caused by "
+                "incorrect nesting inside the given expression.");
+    return;
+  default:
+    parse_error(ctx, at, "Unterminated template string",
+                "No closing marker was found for the string.");
+  }
+}
+
+static void err(struct parse_ctx *ctx, struct span at, const char *summary,
+                const char *detail) {
+  parse_error(ctx, at, summary, detail);
+}
+
+/* Errors inside a for expression: which part of the header is missing. */
+static bool for_error(struct parse_ctx *ctx, struct lex_state *x,
+                      const struct expected *e, struct span at) {
+  const char *d = NULL;
+  struct frame *f = top(x);
+  bool directive = f && f->kind == FR_SEQ;
+  if (x->before == FOR && has(e, YYSYMBOL_IDENT))
+    d = directive ? "For directive requires variable name after 'for'."
+                  : "For expression requires variable name after 'for'.";
+  else if (x->before == ',' && f && f->ctl == 2)
+    d = directive ? "For directive requires value variable name after comma."
+                  : "For expression requires value variable name after "
+                    "comma.";
+  else if (has(e, YYSYMBOL_IN))
+    d = directive ? "For directive requires 'in' keyword after names."
+                  : "For expression requires the 'in' keyword after its "
+                    "name declarations.";
+  else if (f && f->kind == FR_FOR && has(e, S(':')) && !has(e, S('=')))
+    d = "For expression requires a colon after the collection expression.";
+  else if (f && f->kind == FR_FOR && has(e, YYSYMBOL_IF))
+    d = "Extra characters after the end of the 'for' expression.";
+  if (!d)
+    return false;
+  err(ctx, at, directive ? "Invalid 'for' directive" : "Invalid 'for' expression",
+      d);
+  return true;
+}
+
+/* Errors after a complete expression: what separator was missing. */
+static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
+                            const struct expected *e, yysymbol_kind_t la,
+                            struct span at) {
+  struct frame *f = top(x);
+  if (has(e, YYSYMBOL_TSEQEND) && f && f->kind == FR_SEQ) {
+    bool in_quotes = x->nframes > 1 && x->frames[x->nframes - 2].kind ==
+                     FR_TEMPLATE && ctx->src->text[x->frames[x->nframes - 2].start] == '"';
+    if (f->ctl)
+      err(ctx, at, "Extra characters in directive marker",
+          "Expected a closing brace to end the sequence, but found extra "
+          "characters.");
+    else if (la == S(':'))
+      err(ctx, at, "Extra characters after interpolation expression",
+          "Template interpolation doesn't expect a colon at this location. "
+          "Did you intend this to be a literal sequence to be processed as "
+          "part of another language? If so, you can escape it by starting "
+          "with \"$${\" instead of just \"${\".");
+    else if (la == YYSYMBOL_OQUOTE && in_quotes)
+      err(ctx, at, "Unclosed template interpolation sequence",
+          "There is no closing brace for this interpolation sequence before "
+          "the end of the quoted template. This might be caused by "
+          "incorrect nesting inside the given expression.");
+    else
+      err(ctx, at, "Extra characters after interpolation expression",
+          "Expected a closing brace to end the interpolation expression, "
+          "but found extra characters.\n\nThis can happen when you include "
+          "interpolation syntax for another language, such as shell "
+          "scripting, but forget to escape the interpolation start token. "
+          "If this is an embedded sequence for another language, escape it "
+          "by starting with \"$${\" instead of just \"${\".");
+    return true;
+  }
+  if (has(e, S('=')) && has(e, S(':')) && f && f->kind == FR_BRACE) {
+    if (la == YYSYMBOL_NEWLINE || la == S(','))
+      err(ctx, at, "Missing attribute value",
+          "Expected an attribute value, introduced by an equals sign "
+          "(\"=\").");
+    else if (la == YYSYMBOL_IDENT)
+      err(ctx, at, "Missing key/value separator",
+          "Expected an equals sign (\"=\") to mark the beginning of the "
+          "attribute value. If you intended to given an attribute name "
+          "containing periods or spaces, write the name in quotes to "
+          "create a string literal.");
+    else
+      err(ctx, at, "Missing key/value separator",
+          "Expected an equals sign (\"=\") to mark the beginning of the "
+          "attribute value.");
+    return true;
+  }
+  if (has(e, S(',')) && has(e, S('}')) && f && f->kind == FR_BRACE) {
+    err(ctx, at, "Missing attribute separator",
+        "Expected a newline or comma to mark the beginning of the next "
+        "attribute.");
+    return true;
+  }
+  if (has(e, S(',')) && has(e, S(']'))) {
+    err(ctx, at, "Missing item separator",
+        "Expected a comma to mark the beginning of the next item.");
+    return true;
+  }
+  if (has(e, S(',')) && has(e, S(')'))) {
+    err(ctx, at, "Missing argument separator",
+        "A comma is required to separate each function argument from the "
+        "next.");
+    return true;
+  }
+  if (x->before == ELLIPSIS && has(e, S(')'))) {
+    err(ctx, at, "Missing closing parenthesis",
+        "An expanded function argument (with ...) must be immediately "
+        "followed by closing parentheses.");
+    return true;
+  }
+  if (has(e, S(')'))) {
+    err(ctx, at, "Unbalanced parentheses",
+        "Expected a closing parenthesis to terminate the expression.");
+    return true;
+  }
+  if (has(e, S(']')) && x->before == '*') {
+    err(ctx, at, "Missing close bracket on splat index",
+        "The star for a full splat operator must be immediately followed "
+        "by a closing bracket (\"]\").");
+    return true;
+  }
+  if (has(e, S(']'))) {
+    err(ctx, at, "Missing close bracket on index",
+        "The index operator must end with a closing bracket (\"]\").");
+    return true;
+  }
+  if (has(e, S(':')) && has(e, S('+'))) {
+    err(ctx, at, "Missing false expression in conditional",
+        "The conditional operator (...?...:...) requires a false "
+        "expression, delimited by a colon.");
+    return true;
+  }
+  return false;
+}
+
+/* Errors where a body item, label or block brace was expected. */
+static bool body_error(struct parse_ctx *ctx, struct lex_state *x,
+                       const struct expected *e, yysymbol_kind_t la,
+                       struct span at, struct span prev) {
+  (void)x;
+  if (has(e, S('=')) && has(e, S('{'))) {
+    err(ctx, prev, "Argument or block definition required",
+        "An argument or block definition is required here. To set an "
+        "argument, use the equals sign \"=\" to introduce the argument "
+        "value.");
+    return true;
+  }
+  if (has(e, S('{')) && has(e, YYSYMBOL_OQUOTE)) {
+    if (la == S('='))
+      err(ctx, at, "Invalid block definition",
+          "The equals sign \"=\" indicates an argument definition, and must "
+          "not be used when defining a block.");
+    else if (la == YYSYMBOL_NEWLINE)
+      err(ctx, at, "Invalid block definition",
+          "A block definition must have block content delimited by \"{\" "
+          "and \"}\", starting on the same line as the block header.");
+    else
+      err(ctx, at, "Invalid block definition",
+          "Either a quoted string block label or an opening brace (\"{\") "
+          "is expected here.");
+    return true;
+  }
+  if (has(e, YYSYMBOL_NEWLINE) && has(e, S('+')) && !has(e, S('}'))) {
+    if (la == S(','))
+      err(ctx, at, "Unexpected comma after argument",
+          "Argument definitions must be separated by newlines, not commas. "
+          "An argument definition must end with a newline.");
+    else
+      err(ctx, at, "Missing newline after argument",
+          "An argument definition must end with a newline.");
+    return true;
+  }
+  if (has(e, S('}')) && has(e, S('+')) && !has(e, S(','))) {
+    if (la == S(','))
+      err(ctx, at, "Invalid single-argument block definition",
+          "Single-line block syntax can include only one argument "
+          "definition. To define multiple arguments, use the multi-line "
+          "block syntax with one argument definition per line.");
+    else if (la == YYSYMBOL_NEWLINE)
+      err(ctx, at, "Invalid single-argument block definition",
+          "An argument definition on the same line as its containing block "
+          "creates a single-line block definition, which must also be "
+          "closed on the same line. Place the block's closing brace "
+          "immediately after the argument definition.");
+    else
+      err(ctx, at, "Invalid single-argument block definition",
+          "A single-line block definition must end with a closing brace "
+          "immediately after its single argument definition.");
+    return true;
+  }
+  if (has(e, YYSYMBOL_NEWLINE) && !has(e, S('+')) && has(e, S('}')) &&
+      !has(e, YYSYMBOL_IDENT)) {
+    err(ctx, at, "Missing newline after block definition",
+        "A block definition must end with a newline.");
+    return true;
+  }
+  if (has(e, YYSYMBOL_IDENT) && !has(e, YYSYMBOL_NUMBER)) {
+    if (la == YYSYMBOL_OQUOTE)
+      err(ctx, at, "Invalid argument name",
+          "Argument names must not be quoted.");
+    else
+      err(ctx, at, "Argument or block definition required",
+          "An argument or block definition is required here.");
+    return true;
+  }
+  return false;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
+                                 struct parse_ctx *ctx) {
+  if (ctx->failed)
+    return 0;
+  struct lex_state *x = hcl_yyget_extra(scanner);
+  struct expected e = {{false}};
+  yysymbol_kind_t list[YYNTOKENS];
+  int n = yypcontext_expected_tokens(yyctx, list, YYNTOKENS);
+  for (int i = 0; i < n; i++)
+    e.has[list[i]] = true;
+  yysymbol_kind_t la = yypcontext_token(yyctx);
+  struct span at = *yypcontext_location(yyctx);
+  struct span prev = x->before_loc;
+  if (la == YYSYMBOL_YYEOF) {
+    eof_error(ctx, x, &e, at);
+    return 0;
+  }
+  if (x->before == '.' && has(&e, YYSYMBOL_IDENT)) {
+    err(ctx, at, "Invalid attribute name",
+        "An attribute name is required after a dot.");
+    return 0;
+  }
+  if (x->before == DCOLON) {
+    err(ctx, at, "Missing function name",
+        "Function scope resolution symbol :: must be followed by a "
+        "function name in this scope.");
+    return 0;
+  }
+  if (has(&e, YYSYMBOL_NUMBER) && has(&e, YYSYMBOL_OQUOTE) &&
+      !has(&e, S(','))) {
+    err(ctx, at, "Invalid expression",
+        "Expected the start of an expression, but found an invalid "
+        "expression token.");
+    return 0;
+  }
+  if (for_error(ctx, x, &e, at) || separator_error(ctx, x, &e, la, at) ||
+      body_error(ctx, x, &e, la, at, prev))
+    return 0;
+  if (has(&e, YYSYMBOL_NUMBER)) {
+    err(ctx, at, "Invalid expression",
+        "Expected the start of an expression, but found an invalid "
+        "expression token.");
+    return 0;
+  }
+  err(ctx, at, "Syntax error",
+      tfr_arena_printf(ctx->a, "Unexpected %s here.", yysymbol_name(la)));
+  return 0;
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+struct ast_file *parse_hcl(struct parse_ctx *c) {
+  struct lex_state x = {0};
+  x.ctx = c;
+  yyscan_t scanner;
+  hcl_yylex_init_extra(&x, &scanner);
+  size_t skip = 0;
+  if (c->src->len >= 3 && memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
+    skip = 3; /* a leading byte order mark is ignored, as HCL does */
+  x.off = (uint32_t)skip;
+  YY_BUFFER_STATE buf =
+      hcl_yy_scan_bytes(c->src->text + skip, (int)(c->src->len - skip),
+                        scanner);
+  hcl_yyparse(scanner, c);
+  hcl_yy_delete_buffer(buf, scanner);
+  hcl_yylex_destroy(scanner);
+  free(x.braces);
+  free(x.heredocs);
+  free(x.lit);
+  free(x.frames);
+  struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
+  f->src = c->src;
+  f->body = c->failed ? NULL : c->root;
+  f->json = false;
+  return f;
+}

@@ -1,0 +1,691 @@
+/*
+** HCL JSON syntax: one JSON value per file, read the way hashicorp/hcl's
+** json package reads it (json/parser.go), but as an LALR grammar.
+**
+** The scanner (json.l) only cuts the text into tokens, as hcl's scanner
+** does.  Strings, numbers and keywords are checked here, in the action
+** that takes them as a value, which is also where hcl checks them; every
+** such action runs in a state that needs no lookahead, so no token after
+** the bad one has been read when we report it.  Syntax errors are mapped
+** to hcl's wording in yyreport_syntax_error() from the expected tokens,
+** the previous token and the stack of open brackets.  Like hcl we stop at
+** the first error.  Objects keep every property, duplicates included, in
+** source order; the loader reports duplicates as Terraform does.
+**
+** Nesting is bounded: a value more than AST_MAX_DEPTH levels deep is
+** rejected (see json_level()), so the tree, bison's stack (at most five
+** entries per level) and every later walk stay bounded.
+*/
+%code requires {
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+
+typedef void *yyscan_t;
+
+/* Token flags the scanner sets in struct lexeme (not AST flags). */
+enum {
+  JSON_F_PLAIN = 1, /* string: closed, no backslash: no decoding needed */
+  JSON_F_BOM = 2    /* invalid token: a byte order mark at offset 0 */
+};
+
+/*
+** State shared by the scanner and the parser of one parse_json() call.
+** The bracket stack says what encloses the current token, for the error
+** messages that depend on it ("Trailing comma in object", "Unclosed
+** object" at the opening brace).
+*/
+struct json_lex {
+  struct parse_ctx *ctx;
+  yyscan_t scanner;
+  uint32_t off;            /* byte offset of the next unread byte */
+  int tok, prev;           /* the last two tokens handed to the parser */
+  struct span tokspan, prevspan;
+  uint32_t depth;          /* brackets open around the next value */
+  uint8_t kind[AST_MAX_DEPTH];  /* AST_OBJECT or AST_TUPLE, per level */
+  uint32_t open[AST_MAX_DEPTH]; /* byte offset of its '{' or '[' */
+};
+}
+
+%code provides {
+int json_yylex(JSON_YYSTYPE *lval, JSON_YYLTYPE *lloc, yyscan_t scanner);
+bool json_scan_begin(struct json_lex *lx);
+void json_scan_end(struct json_lex *lx);
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+/* The parser's stack is malloc'ed, never alloca'ed; with the depth bound
+** it never holds more than about 5 * AST_MAX_DEPTH entries. */
+#define YYSTACK_USE_ALLOCA 0
+#define YYMAXDEPTH (8 * AST_MAX_DEPTH + 64)
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
+  do {                                                                     \
+    if (N) {                                                               \
+      (Cur).start = YYRHSLOC(Rhs, 1).start;                                \
+      (Cur).end = YYRHSLOC(Rhs, N).end;                                    \
+    } else {                                                               \
+      (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;                      \
+    }                                                                      \
+  } while (0)
+
+/* Leave the parser (return 1) when a helper has reported an error. */
+#define CHECK(x)                                                           \
+  do {                                                                     \
+    if (!(x))                                                              \
+      YYABORT;                                                             \
+  } while (0)
+
+#define yylex json_next
+static int json_next(YYSTYPE *lval, YYLTYPE *lloc, struct json_lex *lx);
+static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
+                    const char *msg);
+static bool json_open(struct json_lex *lx, enum ast_kind k, struct span at);
+static struct ast *json_close(struct json_lex *lx, enum ast_kind k,
+                              struct vec *v, struct span s);
+static struct ast *json_key(struct json_lex *lx, struct ast *x);
+static struct ast *json_string(struct json_lex *lx, struct lexeme t,
+                               struct span s);
+static struct ast *json_number(struct json_lex *lx, struct lexeme t,
+                               struct span s);
+static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
+                                struct span s);
+}
+
+%define api.pure full
+%define api.prefix {json_yy}
+%define api.location.type {struct span}
+%define api.token.prefix {TOK_}
+%locations
+%define parse.error custom
+%param {struct json_lex *lx}
+%expect 0
+
+%union {
+  struct ast *node;
+  struct vec *vec;
+  struct lexeme tok;
+}
+
+%token <tok> STRING "string" NUMBER "number" KEYWORD "keyword"
+%token LBRACE "{" RBRACE "}" LBRACK "[" RBRACK "]" COMMA "," COLON ":"
+%token EQUALS "="
+%token <tok> LEXERR "invalid character"
+
+%type <node> value key object array
+%type <vec> members elements
+
+%start file
+
+%%
+
+file
+  : value                { lx->ctx->root = $1; }
+  ;
+
+value
+  : object
+  | array
+  | STRING               { $$ = json_string(lx, $1, @1); CHECK($$); }
+  | NUMBER               { $$ = json_number(lx, $1, @1); CHECK($$); }
+  | KEYWORD              { $$ = json_keyword(lx, $1, @1); CHECK($$); }
+  ;
+
+object
+  : lbrace RBRACE
+      { $$ = json_close(lx, AST_OBJECT, vec_new(lx->ctx), @$); }
+  | lbrace members RBRACE { $$ = json_close(lx, AST_OBJECT, $2, @$); }
+  ;
+
+lbrace
+  : LBRACE               { CHECK(json_open(lx, AST_OBJECT, @1)); }
+  ;
+
+members
+  : key COLON value      { $$ = vec_pair(lx->ctx, vec_new(lx->ctx), $1, $3); }
+  | members COMMA key COLON value { $$ = vec_pair(lx->ctx, $1, $3, $5); }
+  ;
+
+/* Any value, as in hcl, so that "{1: 2}" says the name must be a string. */
+key
+  : value                { $$ = json_key(lx, $1); CHECK($$); }
+  ;
+
+array
+  : lbrack RBRACK
+      { $$ = json_close(lx, AST_TUPLE, vec_new(lx->ctx), @$); }
+  | lbrack elements RBRACK { $$ = json_close(lx, AST_TUPLE, $2, @$); }
+  ;
+
+lbrack
+  : LBRACK               { CHECK(json_open(lx, AST_TUPLE, @1)); }
+  ;
+
+elements
+  : value                { $$ = vec_push(lx->ctx, vec_new(lx->ctx), $1); }
+  | elements COMMA value { $$ = vec_push(lx->ctx, $1, $3); }
+  ;
+
+%%
+
+#define VALUE_DETAIL                                                       \
+  "A JSON value must start with a brace, a bracket, a number, a string, "  \
+  "or a keyword."
+
+static struct span span_at(uint32_t start, uint32_t end) {
+  struct span s = {start, end};
+  return s;
+}
+
+/* The scanner, with the last two tokens remembered for the errors. */
+static int json_next(YYSTYPE *lval, YYLTYPE *lloc, struct json_lex *lx) {
+  int t = json_yylex(lval, lloc, lx->scanner);
+  lx->prev = lx->tok;
+  lx->prevspan = lx->tokspan;
+  lx->tok = t;
+  lx->tokspan = *lloc;
+  return t;
+}
+
+/* Only reached if bison's stack overflows, which the depth bound rules
+** out; kept so that the parser can never fail silently. */
+static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
+                    const char *msg) {
+  if (!lx->ctx->failed)
+    parse_error(lx->ctx, *loc, "Invalid JSON", msg);
+}
+
+/*
+** The token after the one at which hcl gives up on a list: hcl's recover()
+** reads on from the offending token (the current lookahead) until the
+** bracket that seems to close the list, and its diagnostic then points at
+** the token after that one ("Missing attribute seperator comma", "Invalid
+** array value").  After an invalid character hcl's scanner has stopped,
+** so an end of input follows right after it.
+*/
+static struct span skip_list(struct json_lex *lx, int open_t, int close_t) {
+  int open = 1;
+  bool found = false;
+  for (;;) {
+    int t = lx->tok;
+    if (t == TOK_YYEOF)
+      return lx->tokspan;
+    if (found)
+      return lx->tokspan;
+    if (t == open_t) {
+      open++;
+    } else if (t == close_t) {
+      open--;
+      found = open <= 1;
+    }
+    if (t == TOK_LEXERR) {
+      lx->tok = TOK_YYEOF;
+      lx->tokspan = span_at(lx->tokspan.end, lx->tokspan.end);
+    } else {
+      YYSTYPE v;
+      YYLTYPE l;
+      json_next(&v, &l, lx);
+    }
+  }
+}
+
+/* Syntax errors in a value position: hcl's parseValue() messages. */
+static void value_error(struct json_lex *lx, yysymbol_kind_t la,
+                        struct span at) {
+  struct parse_ctx *c = lx->ctx;
+  bool in_obj = lx->depth && lx->kind[lx->depth - 1] == AST_OBJECT;
+  bool in_arr = lx->depth && lx->kind[lx->depth - 1] == AST_TUPLE;
+  bool comma = lx->prev == TOK_COMMA;
+  if (la == YYSYMBOL_RBRACE && comma && in_obj)
+    parse_error(c, lx->prevspan, "Trailing comma in object",
+                "JSON does not permit a trailing comma after the final "
+                "property in an object.");
+  else if (la == YYSYMBOL_RBRACK && comma && in_arr)
+    parse_error(c, lx->prevspan, "Trailing comma in array",
+                "JSON does not permit a trailing comma after the final "
+                "value in an array.");
+  else if (la == YYSYMBOL_RBRACE)
+    parse_error(c, at, "Missing JSON value", VALUE_DETAIL);
+  else if (la == YYSYMBOL_RBRACK)
+    parse_error(c, at, "Missing array element value", VALUE_DETAIL);
+  else if (la == YYSYMBOL_YYEOF)
+    parse_error(c, at, "Missing value", "The JSON data ends prematurely.");
+  else
+    parse_error(c, at, "Invalid start of value", VALUE_DETAIL);
+}
+
+/* After an object property name, where hcl wants a colon. */
+static void colon_error(struct json_lex *lx, yysymbol_kind_t la,
+                        struct span at) {
+  struct parse_ctx *c = lx->ctx;
+  if (la == YYSYMBOL_RBRACE || la == YYSYMBOL_COMMA)
+    parse_error(c, at, "Missing object value",
+                "A JSON object attribute must have a value, introduced by "
+                "a colon.");
+  else if (la == YYSYMBOL_EQUALS)
+    parse_error(c, at, "Missing property value colon",
+                "JSON uses a colon as its name/value delimiter, not an "
+                "equals sign.");
+  else
+    parse_error(c, at, "Missing property value colon",
+                "A colon must appear between an object property's name "
+                "and its value.");
+}
+
+/* After a property value, where hcl wants ',' or '}'. */
+static void object_error(struct json_lex *lx, yysymbol_kind_t la,
+                         struct span at) {
+  struct parse_ctx *c = lx->ctx;
+  uint32_t open = lx->open[lx->depth - 1];
+  if (la == YYSYMBOL_YYEOF)
+    parse_error(c, span_at(open, open + 1), "Unclosed object",
+                "No closing brace was found for this JSON object.");
+  else if (la == YYSYMBOL_RBRACK)
+    parse_error(c, at, "Mismatched braces",
+                "A JSON object must be closed with a brace, not a bracket.");
+  else
+    parse_error(c, skip_list(lx, TOK_LBRACE, TOK_RBRACE),
+                "Missing attribute seperator comma",
+                "A comma must appear between each property definition in "
+                "an object.");
+}
+
+/* After an array element, where hcl wants ',' or ']'. */
+static void array_error(struct json_lex *lx, yysymbol_kind_t la,
+                        struct span at) {
+  struct parse_ctx *c = lx->ctx;
+  uint32_t open = lx->open[lx->depth - 1];
+  if (la == YYSYMBOL_COLON)
+    parse_error(c, skip_list(lx, TOK_LBRACK, TOK_RBRACK),
+                "Invalid array value",
+                "A colon is not used to introduce values in a JSON array.");
+  else if (la == YYSYMBOL_YYEOF)
+    parse_error(c, span_at(open, open + 1), "Unclosed object",
+                "No closing bracket was found for this JSON array.");
+  else if (la == YYSYMBOL_RBRACE)
+    parse_error(c, at, "Mismatched brackets",
+                "A JSON array must be closed with a bracket, not a brace.");
+  else
+    parse_error(c, skip_list(lx, TOK_LBRACK, TOK_RBRACK),
+                "Missing attribute seperator comma",
+                "A comma must appear between each value in an array.");
+}
+
+/*
+** Map bison's syntax error to hcl's diagnostic.  The tokens the parser
+** expects identify the place: after a property name only ':'; after a
+** property value ',' and '}'; after an element ',' and ']'; after the
+** root value the end; everywhere else a value may start.
+*/
+static int yyreport_syntax_error(const yypcontext_t *yyctx,
+                                 struct json_lex *lx) {
+  struct parse_ctx *c = lx->ctx;
+  yysymbol_kind_t la = yypcontext_token(yyctx);
+  struct span at = *yypcontext_location(yyctx);
+  bool has[YYNTOKENS] = {false};
+  yysymbol_kind_t list[YYNTOKENS];
+  int n = yypcontext_expected_tokens(yyctx, list, YYNTOKENS);
+  for (int i = 0; i < n; i++)
+    has[list[i]] = true;
+  if (c->failed)
+    return 0;
+  if (la == YYSYMBOL_LEXERR && (lx->tokspan.start == 0) &&
+      at.end - at.start == 3 && memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
+    parse_error(c, at, "Invalid character",
+                "A JSON file must not begin with a byte order mark "
+                "(U+FEFF); save the file as UTF-8 without a BOM.");
+  else if (la == YYSYMBOL_LEXERR)
+    parse_error(c, at, "Invalid character",
+                "This character is not valid in JSON.");
+  else if (has[YYSYMBOL_COLON])
+    colon_error(lx, la, at);
+  else if (has[YYSYMBOL_COMMA] && has[YYSYMBOL_RBRACE])
+    object_error(lx, la, at);
+  else if (has[YYSYMBOL_COMMA] && has[YYSYMBOL_RBRACK])
+    array_error(lx, la, at);
+  else if (has[YYSYMBOL_LBRACE])
+    value_error(lx, la, at);
+  else
+    parse_error(c, at, "Extraneous data after value",
+                "Extra characters appear after the JSON value.");
+  return 0;
+}
+
+/*
+** A value at nesting level depth + 1 (the root is level 1).  Each level
+** is one level of the tree too, so a value accepted here keeps the tree
+** within AST_MAX_DEPTH and ast_check_depth() has nothing to add.
+*/
+static bool json_level(struct json_lex *lx, struct span at) {
+  char detail[80];
+  if (lx->depth < AST_MAX_DEPTH)
+    return true;
+  snprintf(detail, sizeof detail,
+           "JSON values may be nested at most %d levels deep.",
+           AST_MAX_DEPTH);
+  parse_error(lx->ctx, at, "Nesting too deep", detail);
+  return false;
+}
+
+/* An opening brace or bracket: one more level, or too deep. */
+static bool json_open(struct json_lex *lx, enum ast_kind k, struct span at) {
+  if (!json_level(lx, at))
+    return false;
+  lx->kind[lx->depth] = (uint8_t)k;
+  lx->open[lx->depth] = at.start;
+  lx->depth++;
+  return true;
+}
+
+/* A closed object (key/value pairs) or tuple. */
+static struct ast *json_close(struct json_lex *lx, enum ast_kind k,
+                              struct vec *v, struct span s) {
+  lx->depth--;
+  return ast_list(lx->ctx, k, v, s);
+}
+
+/* hcl parses a property name as any value, then insists on a string;
+** its diagnostic points at the first token of the name. */
+static struct ast *json_key(struct json_lex *lx, struct ast *x) {
+  struct span at = x->span;
+  if (x->kind == AST_STRING)
+    return x;
+  if (x->kind == AST_OBJECT || x->kind == AST_TUPLE)
+    at.end = at.start + 1;
+  parse_error(lx->ctx, at, "Invalid object property name",
+              "A JSON object property name must be a string");
+  return NULL;
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static int hexval(unsigned char ch) {
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
+}
+
+/* Four hex digits at s[i..]: the value, or -1 - k when digit k (0-3) is
+** bad or missing (the token has n bytes). */
+static int32_t hex4(const char *s, uint32_t i, uint32_t n) {
+  int32_t r = 0;
+  for (int k = 0; k < 4; k++) {
+    int h = i + (uint32_t)k < n ? hexval((unsigned char)s[i + k]) : -1;
+    if (h < 0)
+      return -1 - k;
+    r = r * 16 + h;
+  }
+  return r;
+}
+
+static uint32_t put_utf8(char *out, uint32_t n, uint32_t cp) {
+  if (cp < 0x80) {
+    out[n++] = (char)cp;
+  } else if (cp < 0x800) {
+    out[n++] = (char)(0xC0 | cp >> 6);
+    out[n++] = (char)(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out[n++] = (char)(0xE0 | cp >> 12);
+    out[n++] = (char)(0x80 | (cp >> 6 & 0x3F));
+    out[n++] = (char)(0x80 | (cp & 0x3F));
+  } else {
+    out[n++] = (char)(0xF0 | cp >> 18);
+    out[n++] = (char)(0x80 | (cp >> 12 & 0x3F));
+    out[n++] = (char)(0x80 | (cp >> 6 & 0x3F));
+    out[n++] = (char)(0x80 | (cp & 0x3F));
+  }
+  return n;
+}
+
+/*
+** A \uXXXX escape at s[i] (s[i] == '\\', s[i+1] == 'u').  Decodes it, and
+** the low half of a surrogate pair after it, into out as Go does (a lone
+** surrogate becomes U+FFFD).  Returns the index after the escape, or 0
+** with *bad set to Go's error offset.
+*/
+static uint32_t unescape_u(const char *s, uint32_t i, uint32_t n, char *out,
+                           uint32_t *w, uint32_t *bad) {
+  int32_t r = hex4(s, i + 2, n);
+  if (r < 0) {
+    uint32_t at = i + 2 + (uint32_t)(-1 - r);
+    *bad = at < n ? at + 1 : n;
+    return 0;
+  }
+  i += 6;
+  if (r >= 0xD800 && r < 0xE000) {
+    int32_t r2 = -1;
+    if (i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u')
+      r2 = hex4(s, i + 2, n);
+    if (r < 0xDC00 && r2 >= 0xDC00 && r2 < 0xE000) {
+      r = 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00);
+      i += 6;
+    } else {
+      r = 0xFFFD;
+    }
+  }
+  *w = put_utf8(out, *w, (uint32_t)r);
+  return i;
+}
+
+/*
+** Decode the string token s[0..n) (opening quote included) into out,
+** which has room for n bytes (JSON escapes never grow).  Returns 0, or
+** the offset Go's encoding/json reports for the first error: one past the
+** bad byte, or n when the string is not closed.  hcl points its
+** diagnostic at the token start plus that offset.
+*/
+static uint32_t unescape(const char *s, uint32_t n, char *out,
+                         uint32_t *outlen) {
+  static const char simple[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+  uint32_t i = 1, w = 0, bad = 0;
+  for (;;) {
+    const char *bs = memchr(s + i, '\\', n - i);
+    uint32_t stop = bs ? (uint32_t)(bs - s) : n;
+    if (!bs && stop > i && s[n - 1] == '"') {
+      memcpy(out + w, s + i, n - 1 - i);
+      *outlen = w + (n - 1 - i);
+      return 0;
+    }
+    memcpy(out + w, s + i, stop - i);
+    w += stop - i;
+    if (!bs || stop + 1 >= n)
+      return n; /* not closed */
+    i = stop;
+    unsigned char e = (unsigned char)s[i + 1];
+    const char *m = e ? strchr(simple, e) : NULL;
+    if (e == 'u') {
+      i = unescape_u(s, i, n, out, &w, &bad);
+      if (!i)
+        return bad;
+    } else if (m && (m - simple) % 2 == 0) {
+      out[w++] = m[1];
+      i += 2;
+    } else {
+      return i + 2;
+    }
+  }
+}
+
+/* A string value or property name: decoded, or "Invalid JSON string". */
+static struct ast *json_string(struct json_lex *lx, struct lexeme t,
+                               struct span s) {
+  struct parse_ctx *c = lx->ctx;
+  struct lexeme v = {t.s + 1, 0, 0};
+  if (!json_level(lx, s))
+    return NULL;
+  if (t.flags & JSON_F_PLAIN) {
+    v.len = t.len - 2;
+    return ast_string(c, v, s);
+  }
+  char *out = tfr_arena_alloc(c->a, t.len);
+  uint32_t bad = unescape(t.s, t.len, out, &v.len);
+  if (bad) {
+    uint32_t at = s.start + bad;
+    uint32_t end = at < c->src->len ? at + 1 : at;
+    parse_error(c, span_at(at, end), "Invalid JSON string",
+                "There is a syntax error in the given JSON string.");
+    return NULL;
+  }
+  v.s = out;
+  return ast_string(c, v, s);
+}
+
+/* ---- numbers and keywords ----------------------------------------------- */
+
+static uint32_t digits(const char *s, uint32_t i, uint32_t n) {
+  while (i < n && s[i] >= '0' && s[i] <= '9')
+    i++;
+  return i;
+}
+
+/* RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+static bool number_ok(const char *s, uint32_t n) {
+  uint32_t i = 0, j;
+  if (i < n && s[i] == '-')
+    i++;
+  if (i < n && s[i] == '0')
+    i++;
+  else if ((j = digits(s, i, n)) > i)
+    i = j;
+  else
+    return false;
+  if (i < n && s[i] == '.') {
+    j = digits(s, i + 1, n);
+    if (j == i + 1)
+      return false;
+    i = j;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+      i++;
+    j = digits(s, i, n);
+    if (j == i)
+      return false;
+    i = j;
+  }
+  return i == n;
+}
+
+/* A number value, kept as written. */
+static struct ast *json_number(struct json_lex *lx, struct lexeme t,
+                               struct span s) {
+  if (!json_level(lx, s))
+    return NULL;
+  if (number_ok(t.s, t.len))
+    return ast_number(lx->ctx, t, s);
+  parse_error(lx->ctx, s, "Invalid JSON number",
+              "There is a syntax error in the given JSON number.");
+  return NULL;
+}
+
+/* Levenshtein distance of two short ASCII words (a: at most 7 bytes). */
+static uint32_t distance(const char *a, uint32_t na, const char *b) {
+  uint32_t nb = (uint32_t)strlen(b), row[8];
+  for (uint32_t j = 0; j <= nb; j++)
+    row[j] = j;
+  for (uint32_t i = 1; i <= na; i++) {
+    uint32_t diag = row[0];
+    row[0] = i;
+    for (uint32_t j = 1; j <= nb; j++) {
+      uint32_t up = row[j];
+      uint32_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[nb];
+}
+
+/* hcl's keywordSuggestion(): the first of false, true, null that is
+** fewer than 3 edits away. */
+static const char *suggest(const char *s, uint32_t n) {
+  static const char *const words[] = {"false", "true", "null"};
+  if (n > 7)
+    return NULL; /* at least 3 edits from every 4- or 5-letter word */
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (distance(s, n, words[i]) < 3)
+      return words[i];
+  return NULL;
+}
+
+static bool word_is(struct lexeme t, const char *w) {
+  return t.len == strlen(w) && memcmp(t.s, w, t.len) == 0;
+}
+
+/* true, false or null; anything else is explained as hcl does. */
+static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
+                                struct span s) {
+  struct parse_ctx *c = lx->ctx;
+  struct ast *x;
+  if (!json_level(lx, s))
+    return NULL;
+  if (word_is(t, "true") || word_is(t, "false")) {
+    x = ast_new(c, AST_BOOL, s);
+    x->flags |= word_is(t, "true") ? AST_F_TRUE : 0;
+    return x;
+  }
+  if (word_is(t, "null"))
+    return ast_new(c, AST_NULL, s);
+  const char *detail;
+  int len = (int)t.len;
+  if (word_is(t, "undefined") || word_is(t, "NaN") || word_is(t, "Infinity")) {
+    detail = tfr_arena_printf(c->a, "The JavaScript identifier \"%.*s\" "
+                              "cannot be used in JSON.", len, t.s);
+  } else {
+    const char *dym = suggest(t.s, t.len);
+    detail = tfr_arena_printf(c->a, "\"%.*s\" is not a valid JSON keyword.%s%s%s",
+                              len, t.s, dym ? " Did you mean \"" : "",
+                              dym ? dym : "", dym ? "\"?" : "");
+  }
+  parse_error(c, s, "Invalid JSON keyword", detail);
+  return NULL;
+}
+
+/* ---- entry point -------------------------------------------------------- */
+
+/*
+** Parse c->src as one JSON value.  The result and its nodes live in c->a;
+** body is NULL after an error, which is then in c->diags.  A root value
+** that is neither an object nor an array is an error, as in hcl.
+*/
+struct ast_file *parse_json(struct parse_ctx *c) {
+  struct json_lex *lx = tfr_arena_alloc(c->a, sizeof *lx);
+  struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
+  f->src = c->src;
+  f->json = true;
+  c->json = true;
+  c->root = NULL;
+  lx->ctx = c;
+  lx->tok = lx->prev = -1;
+  if (!json_scan_begin(lx))
+    return f;
+  int rc = json_yyparse(lx);
+  json_scan_end(lx);
+  if (rc && !c->failed)
+    parse_error(c, lx->tokspan, "Invalid JSON",
+                "The JSON parser stopped without a diagnostic.");
+  if (c->failed)
+    return f;
+  struct ast *root = c->root;
+  if (root->kind != AST_OBJECT && root->kind != AST_TUPLE) {
+    parse_error(c, root->span, "Root value must be object",
+                "The root value in a JSON-based configuration must be "
+                "either a JSON object or a JSON array of objects.");
+    return f;
+  }
+  f->body = root;
+  return f;
+}

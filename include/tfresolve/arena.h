@@ -1,0 +1,44 @@
+/*
+** libtfresolve: the run arena.
+**
+** Everything one run allocates (AST, values, strings, diagnostics) lives in
+** one arena and is released by one tfr_arena_free().  Allocation never
+** returns NULL: running out of memory aborts in one place.
+*/
+#ifndef TFRESOLVE_ARENA_H
+#define TFRESOLVE_ARENA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tfr_arena tfr_arena;
+
+/** Create an empty arena.  Free it with tfr_arena_free(). */
+tfr_arena *tfr_arena_new(void);
+
+/** Release the arena and everything allocated from it. NULL is a no-op. */
+void tfr_arena_free(tfr_arena *a);
+
+/** Allocate @p n zeroed bytes, aligned for any type, owned by @p a. */
+void *tfr_arena_alloc(tfr_arena *a, size_t n);
+
+/** Copy @p n bytes of @p s into the arena and NUL-terminate the copy. */
+char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n);
+
+/** Copy the NUL-terminated @p s into the arena. */
+char *tfr_arena_strdup(tfr_arena *a, const char *s);
+
+/** printf into a string owned by @p a. */
+char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/** Bytes handed out so far (for benchmarks and tests). */
+size_t tfr_arena_used(const tfr_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

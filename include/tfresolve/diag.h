@@ -1,0 +1,92 @@
+/*
+** libtfresolve: source ranges and diagnostics.
+**
+** A diagnostic says what is wrong (summary), why and what to write instead
+** (detail), and exactly where (subject range).  Parsers, the loader and the
+** evaluator append to a tfr_diags list; only the CLI decides what an error
+** means for the exit status.
+*/
+#ifndef TFRESOLVE_DIAG_H
+#define TFRESOLVE_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tfresolve/arena.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A position in a source file: 1-based line and column, 0-based byte. */
+struct tfr_pos {
+  int line;
+  int column; /* counted in characters (grapheme clusters), as HCL does */
+  size_t byte;
+};
+
+/** A source range; @c end is exclusive.  @c filename NULL = no source. */
+struct tfr_range {
+  const char *filename;
+  struct tfr_pos start;
+  struct tfr_pos end;
+};
+
+enum tfr_severity { TFR_DIAG_ERROR, TFR_DIAG_WARNING };
+
+struct tfr_diag {
+  enum tfr_severity sev;
+  const char *summary;      /* terse: "Invalid character" */
+  const char *detail;       /* what is wrong and what to write instead */
+  struct tfr_range subject; /* exactly the bad construct */
+  const char *variable;     /* the variable concerned, or NULL */
+};
+
+typedef struct tfr_diags tfr_diags;
+
+/** A new, empty diagnostics list owned by @p a. */
+tfr_diags *tfr_diags_new(tfr_arena *a);
+
+/** Number of diagnostics in the list. */
+size_t tfr_diags_count(const tfr_diags *d);
+
+/** The @p i-th diagnostic; valid until the arena is freed. */
+const struct tfr_diag *tfr_diags_get(const tfr_diags *d, size_t i);
+
+/** True when at least one diagnostic is an error. */
+bool tfr_diags_has_errors(const tfr_diags *d);
+
+/** Append a diagnostic; the strings are copied into the list's arena. */
+void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
+                   const struct tfr_range *subject, const char *summary,
+                   const char *detail);
+
+/** Register a file's text so that renderers can show the source line.
+ *  The text must outlive the list (normally it is in the same arena). */
+void tfr_diags_add_source(tfr_diags *d, const char *filename,
+                          const char *text, size_t len);
+
+/** Format a range as HCL does ("file:1,3-7" or "file:1,3-2,5") into buf. */
+void tfr_range_format(const struct tfr_range *r, char *buf, size_t size);
+
+/** Options of the human renderer. */
+struct tfr_render_opts {
+  bool color;   /* ANSI colour and underline */
+  bool unicode; /* the ╷ │ ╵ frame; ASCII otherwise */
+};
+
+/** Print every diagnostic as Terraform prints them. */
+void tfr_diags_render_text(const tfr_diags *d, FILE *out,
+                           const struct tfr_render_opts *opts);
+
+/** Print the list as a JSON array (the "diagnostics" member of SPEC §2). */
+void tfr_diags_render_json(const tfr_diags *d, FILE *out);
+
+/** One line per diagnostic: "file:line:column: error: summary". */
+void tfr_diags_render_short(const tfr_diags *d, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

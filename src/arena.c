@@ -1,0 +1,122 @@
+/*
+** The run arena: a chain of large blocks, bump-allocated.
+**
+** Requests bigger than a quarter block get a block of their own so that a
+** huge string does not waste the tail of the current block.
+*/
+#include "tfresolve/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_SIZE (64 * 1024)
+#define ALIGN (_Alignof(max_align_t))
+
+struct block {
+  struct block *next;
+  size_t size;
+  size_t used;
+  max_align_t data[];
+};
+
+struct tfr_arena {
+  struct block *head;
+  size_t total;
+};
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n);
+  if (!p) {
+    fputs("tfresolve: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+tfr_arena *tfr_arena_new(void) {
+  tfr_arena *a = xmalloc(sizeof *a);
+  a->head = NULL;
+  a->total = 0;
+  return a;
+}
+
+void tfr_arena_free(tfr_arena *a) {
+  if (!a)
+    return;
+  struct block *b = a->head;
+  while (b) {
+    struct block *next = b->next;
+    free(b);
+    b = next;
+  }
+  free(a);
+}
+
+static struct block *new_block(size_t size) {
+  struct block *b = xmalloc(sizeof *b + size);
+  b->size = size;
+  b->used = 0;
+  return b;
+}
+
+void *tfr_arena_alloc(tfr_arena *a, size_t n) {
+  n = (n + ALIGN - 1) & ~(ALIGN - 1);
+  if (n == 0)
+    n = ALIGN;
+  a->total += n;
+  struct block *b = a->head;
+  if (n > BLOCK_SIZE / 4) {
+    /* Big request: its own block, linked behind the current one. */
+    struct block *big = new_block(n);
+    big->used = n;
+    if (b) {
+      big->next = b->next;
+      b->next = big;
+    } else {
+      big->next = NULL;
+      a->head = big;
+    }
+    memset(big->data, 0, n);
+    return big->data;
+  }
+  if (!b || b->size - b->used < n) {
+    b = new_block(BLOCK_SIZE);
+    b->next = a->head;
+    a->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n) {
+  char *p = tfr_arena_alloc(a, n + 1);
+  if (n)
+    memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *tfr_arena_strdup(tfr_arena *a, const char *s) {
+  return tfr_arena_strndup(a, s, strlen(s));
+}
+
+char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return tfr_arena_strdup(a, "");
+  char *p = tfr_arena_alloc(a, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+size_t tfr_arena_used(const tfr_arena *a) { return a->total; }

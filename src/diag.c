@@ -1,0 +1,230 @@
+/*
+** Diagnostics: the list, and its renderers (Terraform's framed text, the
+** JSON of SPEC §2, and a one-line form for tests and editors).
+*/
+#include "tfresolve/diag.h"
+
+#include <string.h>
+
+#include "json_out.h"
+
+struct source_text {
+  const char *name;
+  const char *text;
+  size_t len;
+};
+
+struct tfr_diags {
+  tfr_arena *a;
+  struct tfr_diag *v;
+  size_t n, cap;
+  struct source_text *src;
+  size_t nsrc, capsrc;
+};
+
+tfr_diags *tfr_diags_new(tfr_arena *a) {
+  tfr_diags *d = tfr_arena_alloc(a, sizeof *d);
+  d->a = a;
+  return d;
+}
+
+size_t tfr_diags_count(const tfr_diags *d) { return d->n; }
+
+const struct tfr_diag *tfr_diags_get(const tfr_diags *d, size_t i) {
+  return i < d->n ? &d->v[i] : NULL;
+}
+
+bool tfr_diags_has_errors(const tfr_diags *d) {
+  for (size_t i = 0; i < d->n; i++)
+    if (d->v[i].sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
+/* Arena arrays grow by doubling; the old copy stays in the arena, which
+** is fine for lists this small. */
+static void *grow(tfr_arena *a, void *old, size_t n, size_t *cap,
+                  size_t size) {
+  if (n < *cap)
+    return old;
+  size_t nc = *cap ? *cap * 2 : 8;
+  void *p = tfr_arena_alloc(a, nc * size);
+  if (n)
+    memcpy(p, old, n * size);
+  *cap = nc;
+  return p;
+}
+
+void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
+                   const struct tfr_range *subject, const char *summary,
+                   const char *detail) {
+  d->v = grow(d->a, d->v, d->n, &d->cap, sizeof *d->v);
+  struct tfr_diag *g = &d->v[d->n++];
+  memset(g, 0, sizeof *g);
+  g->sev = sev;
+  g->summary = tfr_arena_strdup(d->a, summary);
+  g->detail = detail ? tfr_arena_strdup(d->a, detail) : NULL;
+  if (subject) {
+    g->subject = *subject;
+    if (subject->filename)
+      g->subject.filename = tfr_arena_strdup(d->a, subject->filename);
+  }
+}
+
+void tfr_diags_add_source(tfr_diags *d, const char *filename,
+                          const char *text, size_t len) {
+  d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);
+  d->src[d->nsrc++] = (struct source_text){filename, text, len};
+}
+
+void tfr_range_format(const struct tfr_range *r, char *buf, size_t size) {
+  const char *f = r->filename ? r->filename : "";
+  if (r->start.line == r->end.line)
+    snprintf(buf, size, "%s:%d,%d-%d", f, r->start.line, r->start.column,
+             r->end.column);
+  else
+    snprintf(buf, size, "%s:%d,%d-%d,%d", f, r->start.line, r->start.column,
+             r->end.line, r->end.column);
+}
+
+static const struct source_text *find_source(const tfr_diags *d,
+                                             const char *name) {
+  if (!name)
+    return NULL;
+  for (size_t i = d->nsrc; i-- > 0;)
+    if (strcmp(d->src[i].name, name) == 0)
+      return &d->src[i];
+  return NULL;
+}
+
+struct frame_chars {
+  const char *top, *bar, *bottom;
+};
+
+/* The source line of the subject, and a marker under the subject. */
+static void render_snippet(FILE *out, const struct frame_chars *fc,
+                           const struct source_text *st,
+                           const struct tfr_diag *g, bool color) {
+  size_t at = g->subject.start.byte;
+  if (at > st->len)
+    return;
+  size_t b = at, e = at;
+  while (b > 0 && st->text[b - 1] != '\n')
+    b--;
+  while (e < st->len && st->text[e] != '\n' && st->text[e] != '\r')
+    e++;
+  size_t sb = at, se = g->subject.end.byte;
+  if (se > e || g->subject.end.line != g->subject.start.line)
+    se = e;
+  if (se <= sb)
+    se = sb + 1;
+  fprintf(out, "%s %4d: ", fc->bar, g->subject.start.line);
+  fwrite(st->text + b, 1, sb - b, out);
+  if (color && sb < e)
+    fputs("\x1b[4m", out);
+  fwrite(st->text + sb, 1, (se < e ? se : e) - sb, out);
+  if (color && sb < e)
+    fputs("\x1b[0m", out);
+  if (se < e)
+    fwrite(st->text + se, 1, e - se, out);
+  fprintf(out, "\n%s       ", fc->bar);
+  for (size_t i = b; i < sb; i++) {
+    unsigned char ch = (unsigned char)st->text[i];
+    if ((ch & 0xC0) == 0x80)
+      continue; /* one column per character */
+    putc(ch == '\t' ? '\t' : ' ', out);
+  }
+  size_t width = 0;
+  for (size_t i = sb; i < se; i++)
+    if (((unsigned char)st->text[i] & 0xC0) != 0x80 || i >= e)
+      width++;
+  for (size_t i = 0; i < (width ? width : 1); i++)
+    putc('^', out);
+  putc('\n', out);
+}
+
+void tfr_diags_render_text(const tfr_diags *d, FILE *out,
+                           const struct tfr_render_opts *opts) {
+  struct frame_chars fc = opts->unicode
+                              ? (struct frame_chars){"╷", "│", "╵"}
+                              : (struct frame_chars){",", "|", "'"};
+  for (size_t i = 0; i < d->n; i++) {
+    const struct tfr_diag *g = &d->v[i];
+    bool err = g->sev == TFR_DIAG_ERROR;
+    const char *col = opts->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
+    const char *bold = opts->color ? "\x1b[1m" : "";
+    const char *reset = opts->color ? "\x1b[0m" : "";
+    fprintf(out, "%s%s%s\n", col, fc.top, reset);
+    fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
+            err ? "Error" : "Warning", reset, bold, g->summary);
+    if (*reset)
+      fputs(reset, out);
+    const struct source_text *st = find_source(d, g->subject.filename);
+    if (g->subject.filename) {
+      fprintf(out, "%s%s%s\n", col, fc.bar, reset);
+      fprintf(out, "%s%s%s   on %s line %d:\n", col, fc.bar, reset,
+              g->subject.filename, g->subject.start.line);
+      if (st) {
+        struct frame_chars bar = fc;
+        render_snippet(out, &bar, st, g, opts->color);
+      }
+    }
+    if (g->detail && *g->detail) {
+      fprintf(out, "%s%s%s\n", col, fc.bar, reset);
+      const char *p = g->detail;
+      while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t k = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(out, "%s%s%s %.*s\n", col, fc.bar, reset, (int)k, p);
+        p += k + (nl ? 1 : 0);
+      }
+    }
+    fprintf(out, "%s%s%s\n", col, fc.bottom, reset);
+  }
+}
+
+static void write_pos(FILE *out, const struct tfr_pos *p) {
+  fprintf(out, "{\"line\": %d, \"column\": %d, \"byte\": %zu}", p->line,
+          p->column, p->byte);
+}
+
+void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
+  fputc('[', out);
+  for (size_t i = 0; i < d->n; i++) {
+    const struct tfr_diag *g = &d->v[i];
+    fputs(i ? ",\n  {" : "\n  {", out);
+    fprintf(out, "\"severity\": \"%s\", \"summary\": ",
+            g->sev == TFR_DIAG_ERROR ? "error" : "warning");
+    json_write_cstr(out, g->summary);
+    fputs(", \"detail\": ", out);
+    json_write_cstr(out, g->detail ? g->detail : "");
+    if (g->variable) {
+      fputs(", \"variable\": ", out);
+      json_write_cstr(out, g->variable);
+    }
+    if (g->subject.filename) {
+      fputs(", \"range\": {\"filename\": ", out);
+      json_write_cstr(out, g->subject.filename);
+      fputs(", \"start\": ", out);
+      write_pos(out, &g->subject.start);
+      fputs(", \"end\": ", out);
+      write_pos(out, &g->subject.end);
+      fputc('}', out);
+    }
+    fputc('}', out);
+  }
+  fputs(d->n ? "\n]" : "]", out);
+}
+
+void tfr_diags_render_short(const tfr_diags *d, FILE *out) {
+  for (size_t i = 0; i < d->n; i++) {
+    const struct tfr_diag *g = &d->v[i];
+    const char *sev = g->sev == TFR_DIAG_ERROR ? "error" : "warning";
+    if (g->subject.filename)
+      fprintf(out, "%s:%d:%d: %s: %s\n", g->subject.filename,
+              g->subject.start.line, g->subject.start.column, sev,
+              g->summary);
+    else
+      fprintf(out, "%s: %s\n", sev, g->summary);
+  }
+}

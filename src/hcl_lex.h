@@ -1,0 +1,70 @@
+/*
+** State shared by the HCL scanner (grammar/hcl.l) and the token filter
+** (grammar/hcl.y): the template/brace nesting the scanner needs to know
+** when a '}' ends an interpolation, the heredoc markers, the literal being
+** assembled, and the filter's frames that decide which newlines matter.
+*/
+#ifndef TFR_HCL_LEX_H
+#define TFR_HCL_LEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+
+/* A '{' opened in expression mode, or a template sequence. */
+enum brace_kind { BR_BRACE, BR_INTERP_STR, BR_INTERP_HEREDOC };
+
+struct heredoc {
+  const char *marker;
+  uint32_t len;
+  uint32_t start; /* byte offset of "<<" */
+};
+
+/* Frames of the token filter: which bracket we are inside. */
+enum frame_kind {
+  FR_PAREN,   /* ( ... ): newlines ignored */
+  FR_BRACKET, /* [ ... ]: newlines ignored */
+  FR_BRACE,   /* { ... } object or block body: newlines matter */
+  FR_FOR,     /* [for ...] or {for ...}: newlines ignored */
+  FR_SEQ,     /* ${ ... } or %{ ... }: newlines ignored */
+  FR_TEMPLATE /* "..." or heredoc */
+};
+
+struct frame {
+  uint8_t kind;
+  uint8_t ctl;      /* FR_SEQ: opened by %{ */
+  uint8_t expr;     /* FR_BRACE: an object, not a block body */
+  uint32_t start;   /* byte offset of the opener */
+};
+
+struct lex_state {
+  struct parse_ctx *ctx;
+  uint32_t off; /* byte offset of the next unread byte */
+  /* scanner */
+  enum brace_kind *braces;
+  uint32_t nbraces, capbraces;
+  struct heredoc *heredocs;
+  uint32_t nheredocs, capheredocs;
+  char *lit;
+  uint32_t litlen, litcap, litstart;
+  bool litraw;       /* lit is byte-identical to the source span */
+  bool after_dot;    /* last token was '.', so 1.2 is two indexes */
+  uint32_t cmtstart; /* where an open comment began */
+  uint32_t strstart; /* where the open quoted string began */
+  /* filter */
+  struct frame *frames;
+  uint32_t nframes, capframes;
+  int last;          /* last token handed to the parser */
+  struct span prev_loc; /* and where it was */
+  int before;        /* the token handed out before `last` */
+  struct span before_loc;
+  int prev_raw;      /* last raw token from the scanner */
+  bool have_peek;    /* one token of lookahead is queued */
+  int peek_tok;
+  struct lexeme peek_val;
+  struct span peek_loc;
+  bool lexerr;
+};
+
+#endif

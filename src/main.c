@@ -1,0 +1,260 @@
+/*
+** tfresolve command line: a thin layer over libtfresolve.  Only this file
+** turns diagnostics into exit statuses.
+*/
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tfresolve/tfresolve.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT };
+
+struct options {
+  enum out_format format;
+  bool ast;
+  bool no_color;
+};
+
+static const char usage_main[] =
+    "Usage: tfresolve [global options] <command> [options] [args]\n"
+    "\n"
+    "Evaluate Terraform/OpenTofu input variables offline.\n"
+    "\n"
+    "Commands:\n"
+    "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
+    "files\n"
+    "\n"
+    "Global options:\n"
+    "  -help, --help        Show this help, or a command's help\n"
+    "  -version, --version  Show the version\n";
+
+static const char usage_parse[] =
+    "Usage: tfresolve parse [options] FILE|DIR...\n"
+    "\n"
+    "Parse every given file, and every .tf, .tf.json, .tofu, .tofu.json,\n"
+    ".tfvars and .tfvars.json file below each given directory, and report\n"
+    "syntax errors the way Terraform reports them.\n"
+    "\n"
+    "Options:\n"
+    "  -ast               Print each file's syntax tree as JSON\n"
+    "  -format=FORMAT     human (default), json, or short\n"
+    "                     (short: one \"file:line:column: error: summary\" "
+    "line)\n"
+    "  -json              Same as -format=json\n"
+    "  -no-color          No colour in human output\n"
+    "\n"
+    "Exit status: 0 no errors, 1 syntax errors, 2 usage error.\n";
+
+/* "-x", "--x", "-x=v" and "--x=v" all name option x. */
+static const char *opt_name(const char *arg, char *buf, size_t size,
+                            const char **value) {
+  if (arg[0] != '-' || arg[1] == '\0')
+    return NULL;
+  arg += arg[1] == '-' ? 2 : 1;
+  const char *eq = strchr(arg, '=');
+  size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+  if (n >= size)
+    n = size - 1;
+  memcpy(buf, arg, n);
+  buf[n] = '\0';
+  *value = eq ? eq + 1 : NULL;
+  return buf;
+}
+
+static bool want_color(const struct options *o) {
+  const char *nc = getenv("NO_COLOR");
+  return !o->no_color && !(nc && *nc) && isatty(STDERR_FILENO);
+}
+
+static bool want_unicode(void) {
+  const char *vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v)
+      return strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
+             strstr(v, "utf-8");
+  }
+  return true;
+}
+
+/* ---- collecting files -------------------------------------------------- */
+
+struct paths {
+  char **v;
+  size_t n, cap;
+};
+
+static void paths_add(struct paths *p, const char *s) {
+  if (p->n == p->cap) {
+    p->cap = p->cap ? p->cap * 2 : 64;
+    p->v = realloc(p->v, p->cap * sizeof *p->v);
+    if (!p->v)
+      abort();
+  }
+  p->v[p->n] = strdup(s);
+  if (!p->v[p->n])
+    abort();
+  p->n++;
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+static bool is_config_name(const char *name) {
+  static const char *const exts[] = {".tf",     ".tf.json",     ".tofu",
+                                     ".tofu.json", ".tfvars", ".tfvars.json"};
+  if (name[0] == '.' || name[0] == '#' || has_suffix(name, "~"))
+    return false;
+  for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+    if (has_suffix(name, exts[i]))
+      return true;
+  return false;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every configuration file below dir, in lexical order. */
+static void walk(struct paths *out, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct paths here = {0};
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (e->d_name[0] != '.')
+      paths_add(&here, e->d_name);
+  closedir(d);
+  if (here.n)
+    qsort(here.v, here.n, sizeof *here.v, cmp_str);
+  for (size_t i = 0; i < here.n; i++) {
+    size_t len = strlen(dir) + strlen(here.v[i]) + 2;
+    char *full = malloc(len);
+    if (!full)
+      abort();
+    snprintf(full, len, "%s/%s", dir, here.v[i]);
+    struct stat st;
+    if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+      walk(out, full);
+    else if (is_config_name(here.v[i]))
+      paths_add(out, full);
+    free(full);
+    free(here.v[i]);
+  }
+  free(here.v);
+}
+
+/* ---- parse command ----------------------------------------------------- */
+
+static void print_diags(const tfr_diags *d, const struct options *o) {
+  if (o->format == FMT_SHORT) {
+    tfr_diags_render_short(d, stderr);
+    return;
+  }
+  struct tfr_render_opts ro = {want_color(o), want_unicode()};
+  tfr_diags_render_text(d, stderr, &ro);
+}
+
+static int cmd_parse(int argc, char **argv) {
+  struct options o = {0};
+  struct paths files = {0};
+  int rc = EXIT_OK;
+  for (int i = 0; i < argc; i++) {
+    char buf[64];
+    const char *val = NULL;
+    const char *name = opt_name(argv[i], buf, sizeof buf, &val);
+    if (!name) {
+      struct stat st;
+      if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+        walk(&files, argv[i]);
+      else
+        paths_add(&files, argv[i]);
+    } else if (!strcmp(name, "ast")) {
+      o.ast = true;
+    } else if (!strcmp(name, "json")) {
+      o.format = FMT_JSON;
+    } else if (!strcmp(name, "no-color")) {
+      o.no_color = true;
+    } else if (!strcmp(name, "format") && val &&
+               (!strcmp(val, "human") || !strcmp(val, "json") ||
+                !strcmp(val, "short"))) {
+      o.format = !strcmp(val, "json")    ? FMT_JSON
+                 : !strcmp(val, "short") ? FMT_SHORT
+                                         : FMT_HUMAN;
+    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
+      fputs(usage_parse, stdout);
+      return EXIT_OK;
+    } else {
+      fprintf(stderr, "tfresolve parse: unknown option \"%s\"\n\n%s",
+              argv[i], usage_parse);
+      return EXIT_USAGE;
+    }
+  }
+  if (!files.n) {
+    fprintf(stderr, "tfresolve parse: no files to parse\n\n%s", usage_parse);
+    free(files.v);
+    return EXIT_USAGE;
+  }
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *diags = tfr_diags_new(a);
+  size_t bad = 0;
+  if (o.format == FMT_JSON)
+    fputs("{\"files\": [", stdout);
+  for (size_t i = 0; i < files.n; i++) {
+    size_t before = tfr_diags_count(diags);
+    tfr_file *f = tfr_parse_file(a, diags, files.v[i], TFR_SYNTAX_AUTO);
+    if (!f || tfr_diags_count(diags) > before)
+      bad += tfr_diags_has_errors(diags) ? 1 : 0;
+    if (o.format == FMT_JSON)
+      printf("%s\"%s\"", i ? ", " : "", files.v[i]);
+    if (f && o.ast && o.format != FMT_JSON)
+      tfr_file_dump_json(f, stdout);
+    free(files.v[i]);
+  }
+  free(files.v);
+  bool errors = tfr_diags_has_errors(diags);
+  if (o.format == FMT_JSON) {
+    printf("], \"valid\": %s, \"diagnostics\": ", errors ? "false" : "true");
+    tfr_diags_render_json(diags, stdout);
+    fputs("}\n", stdout);
+  } else {
+    print_diags(diags, &o);
+  }
+  if (errors)
+    rc = EXIT_INVALID;
+  tfr_arena_free(a);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return EXIT_USAGE;
+  }
+  char buf[64];
+  const char *val = NULL;
+  const char *name = opt_name(argv[1], buf, sizeof buf, &val);
+  if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
+    printf("tfresolve %s\n", tfr_version());
+    return EXIT_OK;
+  }
+  if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
+    fputs(usage_main, stdout);
+    return EXIT_OK;
+  }
+  if (!strcmp(argv[1], "parse"))
+    return cmd_parse(argc - 2, argv + 2);
+  fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
+          usage_main);
+  return EXIT_USAGE;
+}

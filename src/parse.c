@@ -1,0 +1,130 @@
+/*
+** Parsing entry points: read a file, check its encoding, and hand it to
+** the native or the JSON grammar.
+*/
+#include <errno.h>
+#include <string.h>
+
+#include "parse.h"
+#include "tfresolve/tfresolve.h"
+
+struct tfr_file {
+  struct ast_file f;
+};
+
+const char *tfr_version(void) { return TFR_VERSION; }
+
+#ifndef HAVE_JSON_GRAMMAR
+struct ast_file *parse_json(struct parse_ctx *c) {
+  parse_error(c, (struct span){0, 0}, "JSON not supported",
+              "This build has no JSON parser.");
+  return NULL;
+}
+#endif
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629: no overlongs,
+** no surrogates, nothing above U+10FFFF). */
+static int utf8_seq(const unsigned char *s, size_t n) {
+  unsigned char b = s[0];
+  if (b < 0x80)
+    return 1;
+  int len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (b >= 0xC2 && b <= 0xDF)
+    len = 2;
+  else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3;
+    if (b == 0xE0)
+      lo = 0xA0;
+    if (b == 0xED)
+      hi = 0x9F;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4;
+    if (b == 0xF0)
+      lo = 0x90;
+    if (b == 0xF4)
+      hi = 0x8F;
+  } else
+    return 0;
+  if ((size_t)len > n || s[1] < lo || s[1] > hi)
+    return 0;
+  for (int i = 2; i < len; i++)
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+  return len;
+}
+
+bool parse_check_utf8(struct parse_ctx *c) {
+  const unsigned char *s = (const unsigned char *)c->src->text;
+  size_t n = c->src->len;
+  for (size_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    int k = utf8_seq(s + i, n - i);
+    if (!k) {
+      parse_error(c, (struct span){(uint32_t)i, (uint32_t)i + 1},
+                  "Invalid character encoding",
+                  "All input files must be UTF-8 encoded. Ensure that UTF-8 "
+                  "encoding is selected in your editor.");
+      return false;
+    }
+    i += (size_t)k;
+  }
+  return true;
+}
+
+static tfr_file *parse_src(tfr_arena *a, tfr_diags *diags,
+                           struct src_file *src, enum tfr_syntax syntax) {
+  tfr_diags_add_source(diags, src->name, src->text, src->len);
+  struct parse_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = src;
+  if (syntax == TFR_SYNTAX_AUTO)
+    syntax = ends_with(src->name, ".json") ? TFR_SYNTAX_JSON
+                                           : TFR_SYNTAX_HCL;
+  c.json = syntax == TFR_SYNTAX_JSON;
+  if (!parse_check_utf8(&c))
+    return NULL;
+  struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
+  if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
+    return NULL;
+  return (tfr_file *)f;
+}
+
+tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
+                          const char *text, size_t len,
+                          enum tfr_syntax syntax) {
+  if (len > UINT32_MAX - 16) {
+    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "File too large",
+                  "Files of 4 GiB or more are not supported.");
+    return NULL;
+  }
+  char *copy = tfr_arena_alloc(a, len + 1);
+  memcpy(copy, text, len);
+  return parse_src(a, diags, src_new(a, name, copy, len), syntax);
+}
+
+tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
+                         enum tfr_syntax syntax) {
+  int err = 0;
+  struct src_file *src = src_read(a, path, &err);
+  if (!src) {
+    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+                  tfr_arena_printf(a, "The file \"%s\" could not be read: %s.",
+                                   path, strerror(err)));
+    return NULL;
+  }
+  return parse_src(a, diags, src, syntax);
+}
+
+void tfr_file_dump_json(const tfr_file *f, FILE *out) {
+  ast_dump_json((struct ast_file *)&f->f, out);
+}

@@ -1,0 +1,112 @@
+/*
+** Internal interface between the scanners, the grammars and the AST
+** builders (src/ast_build.c).
+*/
+#ifndef TFR_PARSE_H
+#define TFR_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "source.h"
+#include "tfresolve/diag.h"
+
+/* A growable array of nodes, built left to right by the grammars. */
+struct vec {
+  struct ast **v;
+  uint32_t n, cap;
+};
+
+/* A lexeme: where, and its (possibly unescaped) text. */
+struct lexeme {
+  const char *s;
+  uint32_t len;
+  uint16_t flags; /* AST_F_STRIP_L / AST_F_STRIP_R / AST_F_HEREDOC */
+};
+
+/* One step after an expression term: .name, [key], .0, .*, [*]. */
+enum step_kind { STEP_ATTR, STEP_INDEX, STEP_LEGACY, STEP_SPLAT_ATTR,
+                 STEP_SPLAT_FULL };
+struct step {
+  enum step_kind kind;
+  struct span span;
+  const char *name; /* ATTR, LEGACY (digits) */
+  uint32_t len;
+  struct ast *key;  /* INDEX */
+};
+struct steps {
+  struct step *v;
+  uint32_t n, cap;
+};
+
+struct parse_ctx {
+  tfr_arena *a;
+  tfr_diags *diags;
+  struct src_file *src;
+  struct ast *root;
+  bool failed; /* an error was reported: stay quiet, stop soon */
+  bool json;
+};
+
+/* Diagnostics at a byte span of the current file. */
+void parse_error(struct parse_ctx *c, struct span s, const char *summary,
+                 const char *detail);
+
+/* Node builders (ast_build.c).  All results live in c->a. */
+struct ast *ast_new(struct parse_ctx *c, enum ast_kind k, struct span s);
+struct ast *ast_number(struct parse_ctx *c, struct lexeme t, struct span s);
+struct ast *ast_name(struct parse_ctx *c, struct lexeme t, struct span s);
+struct ast *ast_string(struct parse_ctx *c, struct lexeme t, struct span s);
+struct ast *ast_unary(struct parse_ctx *c, enum ast_op op, struct ast *x,
+                      struct span s);
+struct ast *ast_binary(struct parse_ctx *c, enum ast_op op, struct ast *x,
+                       struct ast *y, struct span s);
+struct ast *ast_cond(struct parse_ctx *c, struct ast *x, struct ast *y,
+                     struct ast *z, struct span s);
+struct ast *ast_paren(struct parse_ctx *c, struct ast *x, struct span s);
+struct ast *ast_list(struct parse_ctx *c, enum ast_kind k, struct vec *v,
+                     struct span s);
+struct ast *ast_item(struct parse_ctx *c, struct ast *k, struct ast *v,
+                     bool colon, struct span s);
+struct ast *ast_call(struct parse_ctx *c, struct lexeme name, struct vec *args,
+                     bool expand, struct span s);
+struct ast *ast_for_head(struct parse_ctx *c, struct lexeme *k,
+                         struct lexeme *v, struct ast *coll);
+struct ast *ast_for(struct parse_ctx *c, struct ast *head, struct ast *e1,
+                    struct ast *e2, struct lexeme group, struct ast *cond,
+                    bool object, struct span s);
+struct ast *ast_traverse(struct parse_ctx *c, struct ast *x, struct steps *st);
+struct ast *ast_template(struct parse_ctx *c, struct vec *parts, bool heredoc,
+                         bool flush, struct span s);
+struct ast *ast_tpart(struct parse_ctx *c, int k, struct lexeme *k1,
+                      struct lexeme *k2, struct ast *x, unsigned strip,
+                      struct span s);
+struct ast *ast_attr(struct parse_ctx *c, struct lexeme name, struct ast *v,
+                     struct span s);
+struct ast *ast_block(struct parse_ctx *c, struct lexeme type,
+                      struct vec *labels, struct ast *body, struct span s);
+struct ast *ast_label(struct parse_ctx *c, struct vec *tparts, struct span s);
+
+/* Reject a tree deeper than AST_MAX_DEPTH (iteratively). */
+bool ast_check_depth(struct parse_ctx *c, const struct ast *root);
+
+struct vec *vec_new(struct parse_ctx *c);
+struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x);
+/* Push an object element: key and value. */
+struct vec *vec_pair(struct parse_ctx *c, struct vec *v, struct ast *k,
+                     struct ast *x);
+struct steps *steps_push(struct parse_ctx *c, struct steps *st,
+                         struct step s);
+
+/* Template part kinds produced by the grammar before structuring. */
+enum { TP_INTERP = 100, TP_IF, TP_ELSE, TP_ENDIF, TP_FOR, TP_ENDFOR };
+
+/* Entry points (hcl.y, json.y). */
+struct ast_file *parse_hcl(struct parse_ctx *c);
+struct ast_file *parse_json(struct parse_ctx *c);
+
+/* UTF-8 check of a whole file; reports the first bad byte.  */
+bool parse_check_utf8(struct parse_ctx *c);
+
+#endif

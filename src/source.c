@@ -1,0 +1,118 @@
+/*
+** Source text and byte-offset → line/column mapping.
+*/
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
+struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
+                         size_t len) {
+  struct src_file *f = tfr_arena_alloc(a, sizeof *f);
+  f->name = tfr_arena_strdup(a, name);
+  f->text = text;
+  f->len = len;
+  f->arena = a;
+  return f;
+}
+
+struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    *err = errno;
+    return NULL;
+  }
+  size_t cap = 64 * 1024, len = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    abort();
+  for (;;) {
+    if (len == cap) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+      if (!buf)
+        abort();
+    }
+    size_t n = fread(buf + len, 1, cap - len, fp);
+    len += n;
+    if (n == 0)
+      break;
+  }
+  int rerr = ferror(fp) ? errno : 0;
+  fclose(fp);
+  if (rerr || len > UINT32_MAX - 16) {
+    free(buf);
+    *err = rerr ? rerr : EFBIG;
+    return NULL;
+  }
+  char *text = tfr_arena_alloc(a, len + 1);
+  memcpy(text, buf, len);
+  free(buf);
+  return src_new(a, path, text, len);
+}
+
+static void build_lines(struct src_file *f) {
+  size_t n = 1;
+  for (const char *p = f->text; (p = memchr(p, '\n', f->len - (size_t)(p - f->text)));
+       p++)
+    n++;
+  f->lines = tfr_arena_alloc(f->arena, n * sizeof *f->lines);
+  f->nlines = 0;
+  f->lines[f->nlines++] = 0;
+  for (size_t i = 0; i < f->len; i++)
+    if (f->text[i] == '\n')
+      f->lines[f->nlines++] = (uint32_t)(i + 1);
+}
+
+/* Columns count grapheme clusters from the line start, as HCL does. */
+static int count_columns(const char *s, size_t n) {
+  int col = 1;
+  utf8proc_int32_t prev = -1, state = 0;
+  size_t i = 0;
+  while (i < n) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
+    if (k <= 0) {
+      k = 1;
+      cp = 0xFFFD;
+    }
+    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
+      col++;
+    prev = cp;
+    i += (size_t)k;
+  }
+  return col;
+}
+
+struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
+  if (!f->lines)
+    build_lines(f);
+  if (byte > f->len)
+    byte = (uint32_t)f->len;
+  size_t lo = 0, hi = f->nlines;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (f->lines[mid] <= byte)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  struct tfr_pos p;
+  p.line = (int)lo + 1;
+  p.byte = byte;
+  p.column = count_columns(f->text + f->lines[lo], byte - f->lines[lo]);
+  return p;
+}
+
+struct tfr_range src_range(struct src_file *f, struct span s) {
+  struct tfr_range r;
+  r.filename = f->name;
+  r.start = src_pos(f, s.start);
+  r.end = src_pos(f, s.end);
+  return r;
+}

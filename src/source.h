@@ -1,0 +1,38 @@
+/*
+** Source files: the text of one file plus a lazily built line table, so
+** that AST nodes store only byte offsets (8 bytes) and full line/column
+** ranges are computed when a diagnostic or a dump needs them.
+*/
+#ifndef TFR_SOURCE_H
+#define TFR_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfresolve/arena.h"
+#include "tfresolve/diag.h"
+
+struct src_file {
+  const char *name; /* as given by the user; used in diagnostics */
+  const char *text; /* NUL-terminated copy; may contain NULs */
+  size_t len;
+  uint32_t *lines; /* byte offset of each line start; built on demand */
+  size_t nlines;
+  tfr_arena *arena;
+};
+
+/* A span of bytes in one file, end exclusive. */
+struct span {
+  uint32_t start, end;
+};
+
+struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
+                         size_t len);
+
+/* Read a whole file into the arena.  NULL and *err set on failure. */
+struct src_file *src_read(tfr_arena *a, const char *path, int *err);
+
+struct tfr_pos src_pos(struct src_file *f, uint32_t byte);
+struct tfr_range src_range(struct src_file *f, struct span s);
+
+#endif
