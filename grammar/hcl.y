@@ -403,33 +403,28 @@ static int classify_ident(struct lex_state *x, const YYSTYPE *lval,
   return IDENT;
 }
 
-/* Keep the frame stack in step with the bracket tokens. */
+/* Keep the frame stack in step with the bracket tokens, and remember
+** what the token did, so that error messages can look at the frames as
+** they were before the offending token. */
 static bool track_frames(struct lex_state *x, int t, YYLTYPE *lloc) {
-  switch (t) {
-  case '(':
-    return push_frame(x, FR_PAREN, *lloc);
-  case '[':
-    return push_frame(x, FR_BRACKET, *lloc);
-  case '{':
-    return push_frame(x, FR_BRACE, *lloc);
-  case TINTERP:
-  case TCONTROL:
-    return push_frame(x, FR_SEQ, *lloc);
-  case OQUOTE:
-  case OHEREDOC:
-    return push_frame(x, FR_TEMPLATE, *lloc);
-  case ')':
-  case ']':
-  case '}':
-  case TSEQEND:
-  case CQUOTE:
-  case CHEREDOC:
-    if (x->nframes)
-      x->nframes--;
-    return true;
-  default:
-    return true;
-  }
+  static const int opens[] = {'(', '[', '{', TINTERP, TCONTROL, OQUOTE,
+                              OHEREDOC};
+  static const enum frame_kind kinds[] = {FR_PAREN, FR_BRACKET, FR_BRACE,
+                                          FR_SEQ,   FR_SEQ,     FR_TEMPLATE,
+                                          FR_TEMPLATE};
+  static const int closes[] = {')', ']', '}', TSEQEND, CQUOTE, CHEREDOC};
+  x->frame_delta = 0;
+  for (size_t i = 0; i < sizeof opens / sizeof *opens; i++)
+    if (t == opens[i]) {
+      x->frame_delta = 1;
+      return push_frame(x, kinds[i], *lloc);
+    }
+  for (size_t i = 0; i < sizeof closes / sizeof *closes; i++)
+    if (t == closes[i] && x->nframes) {
+      x->popped = x->frames[--x->nframes];
+      x->frame_delta = -1;
+    }
+  return true;
 }
 
 static bool newlines_matter(struct lex_state *x) {
@@ -498,6 +493,20 @@ int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
 
 #define S(c) YYTRANSLATE(c)
 
+/* The frame @p depth levels out from the one the parser was in before
+** reading the lookahead token (0 = that frame), or NULL. */
+static const struct frame *ctx_frame(const struct lex_state *x,
+                                     uint32_t depth) {
+  int64_t i = (int64_t)x->nframes - 1 - depth;
+  if (x->frame_delta > 0)
+    i--;
+  if (x->frame_delta < 0)
+    i++;
+  if (i == (int64_t)x->nframes && x->frame_delta < 0)
+    return &x->popped;
+  return i >= 0 && i < (int64_t)x->nframes ? &x->frames[i] : NULL;
+}
+
 struct expected {
   bool has[YYNTOKENS];
 };
@@ -506,16 +515,31 @@ static bool has(const struct expected *e, yysymbol_kind_t k) {
   return k >= 0 && k < YYNTOKENS && e->has[k];
 }
 
-static struct span frame_span(struct lex_state *x, const struct frame *f) {
+static struct span frame_span(const struct lex_state *x,
+                              const struct frame *f) {
   (void)x;
   struct span s = {f->start, f->start + 1};
   return s;
 }
 
+/* HCL points at the first token inside an unclosed "${": skip the opener
+** and any blanks. */
+static struct span seq_start(const struct lex_state *x,
+                             const struct frame *f) {
+  const char *t = x->ctx->src->text;
+  size_t n = x->ctx->src->len, i = f->start + 2;
+  if (i < n && t[i] == '~')
+    i++;
+  while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
+                   t[i] == '\r'))
+    i++;
+  return (struct span){(uint32_t)i, (uint32_t)(i < n ? i + 1 : i)};
+}
+
 /* The end of the file inside something: name what is left open. */
 static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
                       const struct expected *e, struct span at) {
-  struct frame *f = top(x);
+  const struct frame *f = ctx_frame(x, 0);
   if (has(e, YYSYMBOL_NUMBER) && !has(e, YYSYMBOL_YYEOF)) {
     parse_error(ctx, at, "Missing expression",
                 "Expected the start of an expression, but found the end of "
@@ -560,7 +584,7 @@ static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
                   "expression.");
     return;
   case FR_SEQ:
-    parse_error(ctx, frame_span(x, f),
+    parse_error(ctx, seq_start(x, f),
                 "Unclosed template interpolation sequence",
                 "There is no closing brace for this interpolation sequence "
                 "before the end of the file. This might be caused by "
@@ -581,7 +605,7 @@ static void err(struct parse_ctx *ctx, struct span at, const char *summary,
 static bool for_error(struct parse_ctx *ctx, struct lex_state *x,
                       const struct expected *e, struct span at) {
   const char *d = NULL;
-  struct frame *f = top(x);
+  const struct frame *f = ctx_frame(x, 0);
   bool directive = f && f->kind == FR_SEQ;
   if (x->before == FOR && has(e, YYSYMBOL_IDENT))
     d = directive ? "For directive requires variable name after 'for'."
@@ -609,10 +633,11 @@ static bool for_error(struct parse_ctx *ctx, struct lex_state *x,
 static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
                             const struct expected *e, yysymbol_kind_t la,
                             struct span at) {
-  struct frame *f = top(x);
+  const struct frame *f = ctx_frame(x, 0);
   if (has(e, YYSYMBOL_TSEQEND) && f && f->kind == FR_SEQ) {
-    bool in_quotes = x->nframes > 1 && x->frames[x->nframes - 2].kind ==
-                     FR_TEMPLATE && ctx->src->text[x->frames[x->nframes - 2].start] == '"';
+    const struct frame *up = ctx_frame(x, 1);
+    bool in_quotes = up && up->kind == FR_TEMPLATE &&
+                     ctx->src->text[up->start] == '"';
     if (f->ctl)
       err(ctx, at, "Extra characters in directive marker",
           "Expected a closing brace to end the sequence, but found extra "
@@ -624,7 +649,7 @@ static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
           "part of another language? If so, you can escape it by starting "
           "with \"$${\" instead of just \"${\".");
     else if (la == YYSYMBOL_OQUOTE && in_quotes)
-      err(ctx, at, "Unclosed template interpolation sequence",
+      err(ctx, seq_start(x, f), "Unclosed template interpolation sequence",
           "There is no closing brace for this interpolation sequence before "
           "the end of the quoted template. This might be caused by "
           "incorrect nesting inside the given expression.");

@@ -24,11 +24,9 @@
 
 typedef void *yyscan_t;
 
-/* Token flags the scanner sets in struct lexeme (not AST flags). */
-enum {
-  JSON_F_PLAIN = 1, /* string: closed, no backslash: no decoding needed */
-  JSON_F_BOM = 2    /* invalid token: a byte order mark at offset 0 */
-};
+/* Set by the scanner in a string token's flags (not an AST flag): the
+** string is closed and has no backslash, so it needs no decoding. */
+#define JSON_F_PLAIN 1
 
 /*
 ** State shared by the scanner and the parser of one parse_json() call.
@@ -80,6 +78,7 @@ void json_scan_end(struct json_lex *lx);
       YYABORT;                                                             \
   } while (0)
 
+#undef yylex
 #define yylex json_next
 static int json_next(YYSTYPE *lval, YYLTYPE *lloc, struct json_lex *lx);
 static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
@@ -212,9 +211,7 @@ static struct span skip_list(struct json_lex *lx, int open_t, int close_t) {
   bool found = false;
   for (;;) {
     int t = lx->tok;
-    if (t == TOK_YYEOF)
-      return lx->tokspan;
-    if (found)
+    if (t == TOK_YYEOF || found)
       return lx->tokspan;
     if (t == open_t) {
       open++;
@@ -333,8 +330,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
     has[list[i]] = true;
   if (c->failed)
     return 0;
-  if (la == YYSYMBOL_LEXERR && (lx->tokspan.start == 0) &&
-      at.end - at.start == 3 && memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
+  if (la == YYSYMBOL_LEXERR && at.start == 0 && at.end == 3 &&
+      memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
     parse_error(c, at, "Invalid character",
                 "A JSON file must not begin with a byte order mark "
                 "(U+FEFF); save the file as UTF-8 without a BOM.");
@@ -403,6 +400,28 @@ static struct ast *json_key(struct json_lex *lx, struct ast *x) {
 
 /* ---- strings ------------------------------------------------------------ */
 
+/* The byte a one-letter escape stands for, or -1. */
+static int simple_escape(unsigned char ch) {
+  switch (ch) {
+  case '"':
+  case '\\':
+  case '/':
+    return ch;
+  case 'b':
+    return '\b';
+  case 'f':
+    return '\f';
+  case 'n':
+    return '\n';
+  case 'r':
+    return '\r';
+  case 't':
+    return '\t';
+  default:
+    return -1;
+  }
+}
+
 static int hexval(unsigned char ch) {
   if (ch >= '0' && ch <= '9')
     return ch - '0';
@@ -418,7 +437,8 @@ static int hexval(unsigned char ch) {
 static int32_t hex4(const char *s, uint32_t i, uint32_t n) {
   int32_t r = 0;
   for (int k = 0; k < 4; k++) {
-    int h = i + (uint32_t)k < n ? hexval((unsigned char)s[i + k]) : -1;
+    uint32_t at = i + (uint32_t)k;
+    int h = at < n ? hexval((unsigned char)s[at]) : -1;
     if (h < 0)
       return -1 - k;
     r = r * 16 + h;
@@ -484,7 +504,6 @@ static uint32_t unescape_u(const char *s, uint32_t i, uint32_t n, char *out,
 */
 static uint32_t unescape(const char *s, uint32_t n, char *out,
                          uint32_t *outlen) {
-  static const char simple[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
   uint32_t i = 1, w = 0, bad = 0;
   for (;;) {
     const char *bs = memchr(s + i, '\\', n - i);
@@ -499,17 +518,16 @@ static uint32_t unescape(const char *s, uint32_t n, char *out,
     if (!bs || stop + 1 >= n)
       return n; /* not closed */
     i = stop;
-    unsigned char e = (unsigned char)s[i + 1];
-    const char *m = e ? strchr(simple, e) : NULL;
-    if (e == 'u') {
+    int e = simple_escape((unsigned char)s[i + 1]);
+    if (s[i + 1] == 'u') {
       i = unescape_u(s, i, n, out, &w, &bad);
       if (!i)
         return bad;
-    } else if (m && (m - simple) % 2 == 0) {
-      out[w++] = m[1];
+    } else if (e >= 0) {
+      out[w++] = (char)e;
       i += 2;
     } else {
-      return i + 2;
+      return i + 2; /* Go: one past the bad escape character */
     }
   }
 }
@@ -641,12 +659,16 @@ static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
     return ast_new(c, AST_NULL, s);
   const char *detail;
   int len = (int)t.len;
-  if (word_is(t, "undefined") || word_is(t, "NaN") || word_is(t, "Infinity")) {
-    detail = tfr_arena_printf(c->a, "The JavaScript identifier \"%.*s\" "
-                              "cannot be used in JSON.", len, t.s);
+  if (word_is(t, "undefined") || word_is(t, "NaN") ||
+      word_is(t, "Infinity")) {
+    detail = tfr_arena_printf(c->a,
+                              "The JavaScript identifier \"%.*s\" cannot "
+                              "be used in JSON.",
+                              len, t.s);
   } else {
     const char *dym = suggest(t.s, t.len);
-    detail = tfr_arena_printf(c->a, "\"%.*s\" is not a valid JSON keyword.%s%s%s",
+    detail = tfr_arena_printf(c->a,
+                              "\"%.*s\" is not a valid JSON keyword.%s%s%s",
                               len, t.s, dym ? " Did you mean \"" : "",
                               dym ? dym : "", dym ? "\"?" : "");
   }
@@ -662,7 +684,7 @@ static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
 ** that is neither an object nor an array is an error, as in hcl.
 */
 struct ast_file *parse_json(struct parse_ctx *c) {
-  struct json_lex *lx = tfr_arena_alloc(c->a, sizeof *lx);
+  struct json_lex x = {0}, *lx = &x;
   struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
   f->src = c->src;
   f->json = true;

@@ -157,7 +157,36 @@ static struct ast *leaf(struct parse_ctx *c, enum ast_kind k, const char *s,
   return x;
 }
 
+/* The scanner takes any run of digits, dots and exponents, as HCL's does;
+** only decimal digits ("." digits)? (e [+-]? digits)? is a number. */
+static bool valid_number(const char *s, uint32_t n) {
+  uint32_t i = 0, d;
+  for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+    ;
+  if (i == d)
+    return false;
+  if (i < n && s[i] == '.') {
+    for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+      ;
+    if (i == d)
+      return false;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+      i++;
+    for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+      ;
+    if (i == d)
+      return false;
+  }
+  return i == n;
+}
+
 struct ast *ast_number(struct parse_ctx *c, struct lexeme t, struct span s) {
+  if (!valid_number(t.s, t.len))
+    parse_error(c, s, "Invalid number literal",
+                "Failed to recognize the value of this number literal.");
   return leaf(c, AST_NUMBER, t.s, t.len, s);
 }
 

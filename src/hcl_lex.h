@@ -65,6 +65,8 @@ struct lex_state {
   struct lexeme peek_val;
   struct span peek_loc;
   bool lexerr;
+  int frame_delta;    /* +1, -1 or 0: what `last` did to the frames */
+  struct frame popped; /* the frame `last` closed, when it did */
 };
 
 #endif

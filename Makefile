@@ -1,0 +1,65 @@
+# Thin wrapper over meson: installs what is missing, builds, runs.
+#   make demo   build and run tfresolve on fixtures/demo
+#   make test   build with ASan+UBSan and run the whole suite
+#   make bench  run the benchmarks (optimised build)
+
+BUILD      ?= build
+TESTBUILD  ?= build-asan
+BENCHBUILD ?= build-release
+
+# Debian packages the build and the tests need.
+DEB_PKGS = gcc flex bison meson ninja-build pkg-config libutf8proc-dev \
+           libcmocka-dev python3
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps demo test bench clean
+
+all: $(BUILD)/tfresolve
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+$(BUILD)/tfresolve: deps $(BUILD)/build.ninja FORCE
+	ninja -C $(BUILD)
+
+demo: $(BUILD)/tfresolve
+	@echo "== tfresolve parse fixtures/demo"
+	@$(BUILD)/tfresolve parse fixtures/demo
+	@echo
+	@echo "== tfresolve parse fixtures/demo-broken (a file with a syntax error)"
+	@$(BUILD)/tfresolve parse -no-color fixtures/demo-broken || true
+
+$(TESTBUILD)/build.ninja:
+	meson setup $(TESTBUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+	  -Dbuildtype=debug
+
+test: deps $(TESTBUILD)/build.ninja
+	ninja -C $(TESTBUILD)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	 meson test -C $(TESTBUILD) --no-rebuild --print-errorlogs \
+	   --no-suite benchmark; status=$$?; \
+	 sh tests/summary.sh $(TESTBUILD)/meson-logs/testlog.txt; \
+	 exit $$status
+
+$(BENCHBUILD)/build.ninja:
+	meson setup $(BENCHBUILD) -Dbuildtype=release
+
+bench: deps $(BENCHBUILD)/build.ninja
+	ninja -C $(BENCHBUILD)
+	meson test -C $(BENCHBUILD) --benchmark --verbose
+
+clean:
+	rm -rf $(BUILD) $(TESTBUILD) $(BENCHBUILD)
+
+FORCE:
