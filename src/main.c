@@ -213,14 +213,15 @@ static int cmd_parse(int argc, char **argv) {
   for (size_t i = 0; i < files.n; i++) {
     size_t before = tfr_diags_count(diags);
     tfr_file *f = tfr_parse_file(a, diags, files.v[i], TFR_SYNTAX_AUTO);
-    if (!f || tfr_diags_count(diags) > before)
-      bad += tfr_diags_has_errors(diags) ? 1 : 0;
+    if (!f && tfr_diags_count(diags) > before)
+      bad++;
     if (o.format == FMT_JSON)
       printf("%s\"%s\"", i ? ", " : "", files.v[i]);
     if (f && o.ast && o.format != FMT_JSON)
       tfr_file_dump_json(f, stdout);
     free(files.v[i]);
   }
+  size_t nfiles = files.n;
   free(files.v);
   bool errors = tfr_diags_has_errors(diags);
   if (o.format == FMT_JSON) {
@@ -229,6 +230,10 @@ static int cmd_parse(int argc, char **argv) {
     fputs("}\n", stdout);
   } else {
     print_diags(diags, &o);
+    if (o.format == FMT_HUMAN && !o.ast)
+      printf("Parsed %zu file%s: %s.\n", nfiles, nfiles == 1 ? "" : "s",
+             bad ? tfr_arena_printf(a, "%zu with errors", bad)
+                 : "no syntax errors");
   }
   if (errors)
     rc = EXIT_INVALID;
