@@ -1,0 +1,138 @@
+/*
+** Unit tests: arena, source positions, ranges, diagnostics rendering.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+#include "source.h"
+#include "tfresolve/tfresolve.h"
+
+static void arena_alloc_is_zeroed_and_aligned(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  for (int i = 1; i < 2000; i += 7) {
+    unsigned char *p = tfr_arena_alloc(a, (size_t)i);
+    assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+    for (int k = 0; k < i; k++)
+      assert_int_equal(p[k], 0);
+    memset(p, 0xAB, (size_t)i);
+  }
+  char *big = tfr_arena_alloc(a, 1 << 20); /* its own block */
+  assert_non_null(big);
+  assert_int_equal(big[(1 << 20) - 1], 0);
+  tfr_arena_free(a);
+}
+
+static void arena_strings(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  assert_string_equal(tfr_arena_strndup(a, "hello", 3), "hel");
+  assert_string_equal(tfr_arena_strdup(a, ""), "");
+  assert_string_equal(tfr_arena_printf(a, "%s-%d", "x", 42), "x-42");
+  assert_true(tfr_arena_used(a) > 0);
+  tfr_arena_free(a);
+  tfr_arena_free(NULL);
+}
+
+static void positions_count_lines_and_characters(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  const char text[] = "ab\n\xC3\xA9t\xC3\xA9\n\n"
+                      "e\xCC\x81x\n"; /* é as e + combining acute */
+  struct src_file *f = src_new(a, "f.tf", text, sizeof text - 1);
+  struct tfr_pos p = src_pos(f, 0);
+  assert_int_equal(p.line, 1);
+  assert_int_equal(p.column, 1);
+  p = src_pos(f, 2);
+  assert_int_equal(p.line, 1);
+  assert_int_equal(p.column, 3);
+  p = src_pos(f, 3 + 3); /* after "ét" */
+  assert_int_equal(p.line, 2);
+  assert_int_equal(p.column, 3);
+  p = src_pos(f, 9); /* the empty third line */
+  assert_int_equal(p.line, 3);
+  assert_int_equal(p.column, 1);
+  p = src_pos(f, 10 + 3); /* after e + U+0301: one grapheme cluster */
+  assert_int_equal(p.line, 4);
+  assert_int_equal(p.column, 2);
+  assert_int_equal(p.byte, 13);
+  p = src_pos(f, 9999); /* clamped to the end */
+  assert_int_equal(p.byte, sizeof text - 1);
+  tfr_arena_free(a);
+}
+
+static void range_format_matches_hcl(void **state) {
+  (void)state;
+  char buf[128];
+  struct tfr_range r = {"main.tf", {2, 3, 10}, {2, 8, 15}};
+  tfr_range_format(&r, buf, sizeof buf);
+  assert_string_equal(buf, "main.tf:2,3-8");
+  r.end.line = 4;
+  tfr_range_format(&r, buf, sizeof buf);
+  assert_string_equal(buf, "main.tf:2,3-4,8");
+}
+
+static char *render(tfr_diags *d, int mode) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  struct tfr_render_opts o = {false, true};
+  if (mode == 0)
+    tfr_diags_render_text(d, out, &o);
+  else if (mode == 1)
+    tfr_diags_render_json(d, out);
+  else
+    tfr_diags_render_short(d, out);
+  fclose(out);
+  return buf;
+}
+
+static void diagnostics_render_three_ways(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  assert_false(tfr_diags_has_errors(d));
+  const char src[] = "a = 1\nb = 'x'\n";
+  tfr_diags_add_source(d, "m.tf", src, sizeof src - 1);
+  struct tfr_range r = {"m.tf", {2, 5, 10}, {2, 6, 11}};
+  tfr_diags_add(d, TFR_DIAG_WARNING, NULL, "Just a warning", NULL);
+  assert_false(tfr_diags_has_errors(d));
+  tfr_diags_add(d, TFR_DIAG_ERROR, &r, "Invalid character",
+                "Say \"why\".\nSecond line.");
+  assert_true(tfr_diags_has_errors(d));
+  assert_int_equal(tfr_diags_count(d), 2);
+
+  char *text = render(d, 0);
+  assert_non_null(strstr(text, "│ Error: Invalid character\n"));
+  assert_non_null(strstr(text, "│   on m.tf line 2:\n"));
+  assert_non_null(strstr(text, "│    2: b = 'x'\n│           ^\n"));
+  assert_non_null(strstr(text, "│ Say \"why\".\n│ Second line.\n╵\n"));
+  assert_non_null(strstr(text, "│ Warning: Just a warning\n"));
+  free(text);
+
+  char *json = render(d, 1);
+  assert_non_null(strstr(json, "\"summary\": \"Invalid character\""));
+  assert_non_null(strstr(json, "\"detail\": \"Say \\\"why\\\".\\nSecond line.\""));
+  assert_non_null(strstr(json, "\"start\": {\"line\": 2, \"column\": 5, "
+                               "\"byte\": 10}"));
+  free(json);
+
+  char *brief = render(d, 2);
+  assert_string_equal(brief, "warning: Just a warning\n"
+                             "m.tf:2:5: error: Invalid character\n");
+  free(brief);
+  tfr_arena_free(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
+      cmocka_unit_test(arena_strings),
+      cmocka_unit_test(positions_count_lines_and_characters),
+      cmocka_unit_test(range_format_matches_hcl),
+      cmocka_unit_test(diagnostics_render_three_ways),
+  };
+  RUN_UNIT_TESTS(tests);
+}
