@@ -88,6 +88,8 @@ static struct span sp(struct span a, struct span b) {
 
 file
   : items                { ctx->root = ast_list(ctx, AST_BODY, $1, @$); }
+  | items attribute      { ctx->root = ast_list(ctx, AST_BODY, vec_push(ctx, $1, $2), @$); }
+  | items block          { ctx->root = ast_list(ctx, AST_BODY, vec_push(ctx, $1, $2), @$); }
   ;
 
 items
@@ -108,7 +110,7 @@ block
   : IDENT labels '{' NEWLINE items '}'
       { $$ = ast_block(ctx, $1, $2, ast_list(ctx, AST_BODY, $5, sp(@3, @6)), @$); }
   | IDENT labels '{' body_oneline '}'
-      { $$ = ast_block(ctx, $1, $2, $4, @$); $4->span = sp(@3, @5); }
+      { $$ = ast_block(ctx, $1, $2, $4, @$); if (!$4->n) $4->span = sp(@3, @5); }
   ;
 
 body_oneline
@@ -291,6 +293,12 @@ static struct frame *top(struct lex_state *x) {
   return x->nframes ? &x->frames[x->nframes - 1] : NULL;
 }
 
+/* Tokens that can end an operand: a "[" after them is an index. */
+static bool ends_operand(int t) {
+  return t == IDENT || t == NUMBER || t == ')' || t == ']' || t == '}' ||
+         t == CQUOTE || t == CHEREDOC || t == '*';
+}
+
 static bool push_frame(struct lex_state *x, enum frame_kind k,
                        struct span at) {
   if (x->nframes >= AST_MAX_DEPTH) {
@@ -309,7 +317,11 @@ static bool push_frame(struct lex_state *x, enum frame_kind k,
   f->kind = (uint8_t)k;
   f->ctl = 0;
   f->start = at.start;
+  f->kw = 0;
+  f->name = x->last == IDENT ? x->prev_loc.start : at.start;
   f->expr = x->last != IDENT && x->last != CQUOTE;
+  if (k == FR_BRACKET && ends_operand(x->last))
+    f->kind = FR_INDEX;
   return true;
 }
 
@@ -383,11 +395,16 @@ static int classify_ident(struct lex_state *x, const YYSTYPE *lval,
   struct frame *f = top(x);
   if (x->last == TCONTROL) {
     int t = directive_keyword(x, lval, lloc);
-    if (t == FOR && f)
-      f->ctl = 2;
+    if (f) {
+      f->kw = (uint8_t)(t == FOR ? 1 : t == IF ? 2 : t == ELSE ? 3
+                        : t == ENDIF ? 4 : 5);
+      if (t == FOR)
+        f->ctl = 2;
+    }
     return t;
   }
-  if (f && (x->last == '[' || (x->last == '{' && f->expr)) &&
+  if (f && ((x->last == '[' && f->kind == FR_BRACKET) ||
+            (x->last == '{' && f->expr)) &&
       ident_is(lval, "for")) {
     f->kind = FR_FOR;
     f->ctl = 2; /* in the for header, until "in" */
@@ -464,12 +481,11 @@ int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
       return 0;
     if (t == 0) {
       lloc->start = lloc->end = (uint32_t)ctx->src->len;
-      if (x->last == NEWLINE || x->last == 0 || x->last == -1)
-        return x->last = 0;
-      t = NEWLINE;
-      x->have_peek = true;
-      x->peek_tok = 0;
-      x->peek_loc = *lloc;
+      x->before = x->last;
+      x->before_loc = x->prev_loc;
+      x->last = 0;
+      x->frame_delta = 0;
+      return 0;
     } else if (t == NEWLINE) {
       struct frame *f = top(x);
       if (!newlines_matter(x) || x->last == NEWLINE || x->last == 0)
@@ -479,6 +495,20 @@ int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
     }
     if (t == IDENT)
       t = classify_ident(x, lval, lloc);
+    else if (x->last == TCONTROL) {
+      parse_error(ctx, *lloc, "Invalid template directive",
+                  "A template directive keyword (\"if\", \"for\", etc) is "
+                  "expected at the beginning of a %{ sequence.");
+      return 0;
+    }
+    x->star_before = x->star;
+    if (t == '*' && x->last == '.')
+      x->star = *lloc;
+    else if (t != '.' && t != IDENT && t != NUMBER && t != '*')
+      x->star = (struct span){0, 0};
+    if (t == OQUOTE)
+      x->label = (x->last == IDENT || x->last == CQUOTE) &&
+                 newlines_matter(x);
     if (t == 0 || !track_frames(x, t, lloc))
       return 0;
     x->before = x->last;
@@ -507,6 +537,19 @@ static const struct frame *ctx_frame(const struct lex_state *x,
   return i >= 0 && i < (int64_t)x->nframes ? &x->frames[i] : NULL;
 }
 
+static const char *const kw_names[] = {"", "for", "if", "else", "endif",
+                                       "endfor"};
+
+static const char *marker_summary(struct parse_ctx *ctx,
+                                  const struct frame *f) {
+  return tfr_arena_printf(ctx->a, "Extra characters in %s marker",
+                          kw_names[f->kw < 6 ? f->kw : 0]);
+}
+
+#define MARKER_DETAIL                                                      \
+  "Expected a closing brace to end the sequence, but found extra "         \
+  "characters."
+
 struct expected {
   bool has[YYNTOKENS];
 };
@@ -522,19 +565,8 @@ static struct span frame_span(const struct lex_state *x,
   return s;
 }
 
-/* HCL points at the first token inside an unclosed "${": skip the opener
-** and any blanks. */
-static struct span seq_start(const struct lex_state *x,
-                             const struct frame *f) {
-  const char *t = x->ctx->src->text;
-  size_t n = x->ctx->src->len, i = f->start + 2;
-  if (i < n && t[i] == '~')
-    i++;
-  while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
-                   t[i] == '\r'))
-    i++;
-  return (struct span){(uint32_t)i, (uint32_t)(i < n ? i + 1 : i)};
-}
+static bool for_error(struct parse_ctx *ctx, struct lex_state *x,
+                      const struct expected *e, struct span at);
 
 /* The end of the file inside something: name what is left open. */
 static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
@@ -564,8 +596,22 @@ static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
                   "of the file. This may be caused by incorrect brace "
                   "nesting elsewhere in this file.");
     return;
-  case FR_BRACKET:
   case FR_FOR:
+    if (!for_error(ctx, x, e, at))
+      parse_error(ctx, at, "Invalid 'for' expression",
+                  "Extra characters after the end of the 'for' expression.");
+    return;
+  case FR_INDEX:
+    if (x->before == '*')
+      parse_error(ctx, at, "Missing close bracket on splat index",
+                  "The star for a full splat operator must be immediately "
+                  "followed by a closing bracket (\"]\").");
+    else
+      parse_error(ctx, at, "Missing close bracket on index",
+                  "The index operator must end with a closing bracket "
+                  "(\"]\").");
+    return;
+  case FR_BRACKET:
     parse_error(ctx, frame_span(x, f),
                 "Unterminated tuple constructor expression",
                 "There is no corresponding closing bracket before the end "
@@ -574,7 +620,8 @@ static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
     return;
   case FR_PAREN:
     if (has(e, S(',')))
-      parse_error(ctx, frame_span(x, f), "Unterminated function call",
+      parse_error(ctx, (struct span){f->name, f->start + 1},
+                  "Unterminated function call",
                   "There is no closing parenthesis for this function call "
                   "before the end of the file. This may be caused by "
                   "incorrect parenthesis nesting elsewhere in this file.");
@@ -584,7 +631,11 @@ static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
                   "expression.");
     return;
   case FR_SEQ:
-    parse_error(ctx, seq_start(x, f),
+    if (f->kw) {
+      parse_error(ctx, at, marker_summary(ctx, f), MARKER_DETAIL);
+      return;
+    }
+    parse_error(ctx, frame_span(x, f),
                 "Unclosed template interpolation sequence",
                 "There is no closing brace for this interpolation sequence "
                 "before the end of the file. This might be caused by "
@@ -620,13 +671,23 @@ static bool for_error(struct parse_ctx *ctx, struct lex_state *x,
                     "name declarations.";
   else if (f && f->kind == FR_FOR && has(e, S(':')) && !has(e, S('=')))
     d = "For expression requires a colon after the collection expression.";
-  else if (f && f->kind == FR_FOR && has(e, YYSYMBOL_IF))
+  else if (f && f->kind == FR_FOR && f->ctl != 2 && !directive &&
+           (has(e, S(']')) || has(e, S('}'))) && !has(e, S(',')))
     d = "Extra characters after the end of the 'for' expression.";
   if (!d)
     return false;
   err(ctx, at, directive ? "Invalid 'for' directive" : "Invalid 'for' expression",
       d);
   return true;
+}
+
+/* Was the token before the lookahead a name after "::"? */
+static bool after_dcolon(struct parse_ctx *ctx, const struct lex_state *x) {
+  uint32_t i = x->before_loc.start;
+  const char *t = ctx->src->text;
+  while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+    i--;
+  return x->before == IDENT && i >= 2 && t[i - 1] == ':' && t[i - 2] == ':';
 }
 
 /* Errors after a complete expression: what separator was missing. */
@@ -638,10 +699,8 @@ static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
     const struct frame *up = ctx_frame(x, 1);
     bool in_quotes = up && up->kind == FR_TEMPLATE &&
                      ctx->src->text[up->start] == '"';
-    if (f->ctl)
-      err(ctx, at, "Extra characters in directive marker",
-          "Expected a closing brace to end the sequence, but found extra "
-          "characters.");
+    if (f->kw)
+      err(ctx, at, marker_summary(ctx, f), MARKER_DETAIL);
     else if (la == S(':'))
       err(ctx, at, "Extra characters after interpolation expression",
           "Template interpolation doesn't expect a colon at this location. "
@@ -649,7 +708,7 @@ static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
           "part of another language? If so, you can escape it by starting "
           "with \"$${\" instead of just \"${\".");
     else if (la == YYSYMBOL_OQUOTE && in_quotes)
-      err(ctx, seq_start(x, f), "Unclosed template interpolation sequence",
+      err(ctx, frame_span(x, f), "Unclosed template interpolation sequence",
           "There is no closing brace for this interpolation sequence before "
           "the end of the quoted template. This might be caused by "
           "incorrect nesting inside the given expression.");
@@ -698,9 +757,15 @@ static bool separator_error(struct parse_ctx *ctx, struct lex_state *x,
     return true;
   }
   if (x->before == ELLIPSIS && has(e, S(')'))) {
-    err(ctx, at, "Missing closing parenthesis",
+    err(ctx, x->before_loc, "Missing closing parenthesis",
         "An expanded function argument (with ...) must be immediately "
         "followed by closing parentheses.");
+    return true;
+  }
+  if (has(e, S('(')) && has(e, YYSYMBOL_DCOLON) && after_dcolon(ctx, x)) {
+    err(ctx, at, "Missing open parenthesis",
+        "Function selector must be followed by an open parenthesis to begin "
+        "the function call.");
     return true;
   }
   if (has(e, S(')'))) {
@@ -733,6 +798,38 @@ static bool body_error(struct parse_ctx *ctx, struct lex_state *x,
                        const struct expected *e, yysymbol_kind_t la,
                        struct span at, struct span prev) {
   (void)x;
+  if (has(e, S('=')) && !has(e, S('{')) && !has(e, S(':')) &&
+      x->before == IDENT) {
+    /* a one-line block: only "name = value" may follow its "{" */
+    if (la == S('{') || la == YYSYMBOL_OQUOTE || la == YYSYMBOL_IDENT)
+      err(ctx, (struct span){prev.start, at.end},
+          "Argument definition required",
+          tfr_arena_printf(ctx->a,
+                           "A single-line block definition can contain only "
+                           "a single argument. If you meant to define "
+                           "argument \"%.*s\", use an equals sign to assign "
+                           "it a value. To define a nested block, place it "
+                           "on a line of its own within its parent block.",
+                           (int)(prev.end - prev.start),
+                           ctx->src->text + prev.start));
+    else
+      err(ctx, prev, "Argument or block definition required",
+          "An argument or block definition is required here. To set an "
+          "argument, use the equals sign \"=\" to introduce the argument "
+          "value.");
+    return true;
+  }
+  if (has(e, YYSYMBOL_NEWLINE) && has(e, YYSYMBOL_IDENT) &&
+      x->before == '{') {
+    err(ctx, at, "Argument or block definition required",
+        "An argument or block definition is required here.");
+    return true;
+  }
+  if (x->before == '}' && has(e, YYSYMBOL_NEWLINE) && !has(e, S('+'))) {
+    err(ctx, at, "Missing newline after block definition",
+        "A block definition must end with a newline.");
+    return true;
+  }
   if (has(e, S('=')) && has(e, S('{'))) {
     err(ctx, prev, "Argument or block definition required",
         "An argument or block definition is required here. To set an "
@@ -783,12 +880,6 @@ static bool body_error(struct parse_ctx *ctx, struct lex_state *x,
           "immediately after its single argument definition.");
     return true;
   }
-  if (has(e, YYSYMBOL_NEWLINE) && !has(e, S('+')) && has(e, S('}')) &&
-      !has(e, YYSYMBOL_IDENT)) {
-    err(ctx, at, "Missing newline after block definition",
-        "A block definition must end with a newline.");
-    return true;
-  }
   if (has(e, YYSYMBOL_IDENT) && !has(e, YYSYMBOL_NUMBER)) {
     if (la == YYSYMBOL_OQUOTE)
       err(ctx, at, "Invalid argument name",
@@ -819,7 +910,9 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
     return 0;
   }
   if (x->before == '.' && has(&e, YYSYMBOL_IDENT)) {
-    err(ctx, at, "Invalid attribute name",
+    /* inside a .* splat, HCL points at that splat's star */
+    err(ctx, x->star_before.end ? x->star_before : at,
+        "Invalid attribute name",
         "An attribute name is required after a dot.");
     return 0;
   }
@@ -865,6 +958,8 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
       hcl_yy_scan_bytes(c->src->text + skip, (int)(c->src->len - skip),
                         scanner);
   hcl_yyparse(scanner, c);
+  if (c->root)
+    c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);
   hcl_yylex_destroy(scanner);
   free(x.braces);

@@ -12,6 +12,10 @@
 ** the first error.  Objects keep every property, duplicates included, in
 ** source order; the loader reports duplicates as Terraform does.
 **
+** Speed: the items of the lists being read are gathered on one scratch
+** stack (json_push()) and copied into the arena once, at the closing
+** bracket, at their exact size: no vector doubling, no per-item cell.
+**
 ** Nesting is bounded: a value more than AST_MAX_DEPTH levels deep is
 ** rejected (see json_level()), so the tree, bison's stack (at most five
 ** entries per level) and every later walk stay bounded.
@@ -24,9 +28,15 @@
 
 typedef void *yyscan_t;
 
-/* Set by the scanner in a string token's flags (not an AST flag): the
-** string is closed and has no backslash, so it needs no decoding. */
-#define JSON_F_PLAIN 1
+/* What the scanner says about a SCALAR token, in its flags (these are not
+** AST flags): which kind of scalar, and for a string whether it is
+** closed and has no backslash, so that it needs no decoding. */
+enum {
+  JSON_F_STRING = 1,
+  JSON_F_NUMBER = 2,
+  JSON_F_KEYWORD = 4,
+  JSON_F_PLAIN = 8
+};
 
 /*
 ** State shared by the scanner and the parser of one parse_json() call.
@@ -38,11 +48,13 @@ struct json_lex {
   struct parse_ctx *ctx;
   yyscan_t scanner;
   uint32_t off;            /* byte offset of the next unread byte */
-  int tok, prev;           /* the last two tokens handed to the parser */
-  struct span tokspan, prevspan;
   uint32_t depth;          /* brackets open around the next value */
   uint8_t kind[AST_MAX_DEPTH];  /* AST_OBJECT or AST_TUPLE, per level */
   uint32_t open[AST_MAX_DEPTH]; /* byte offset of its '{' or '[' */
+  uint32_t mark[AST_MAX_DEPTH]; /* where its items start in items[] */
+  struct ast **items;      /* items of every open list, innermost last */
+  uint32_t nitems, capitems;
+  char *text;              /* flex's copy of the text (json.l) */
 };
 }
 
@@ -54,6 +66,7 @@ void json_scan_end(struct json_lex *lx);
 
 %code {
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The parser's stack is malloc'ed, never alloca'ed; with the depth bound
@@ -79,20 +92,18 @@ void json_scan_end(struct json_lex *lx);
   } while (0)
 
 #undef yylex
-#define yylex json_next
-static int json_next(YYSTYPE *lval, YYLTYPE *lloc, struct json_lex *lx);
+#define yylex(lval, lloc, lx) json_yylex(lval, lloc, (lx)->scanner)
 static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
                     const char *msg);
 static bool json_open(struct json_lex *lx, enum ast_kind k, struct span at);
+static bool json_push(struct json_lex *lx, struct ast *x);
+static bool json_push_pair(struct json_lex *lx, struct ast *k,
+                           struct ast *v);
 static struct ast *json_close(struct json_lex *lx, enum ast_kind k,
-                              struct vec *v, struct span s);
+                              struct span s);
 static struct ast *json_key(struct json_lex *lx, struct ast *x);
-static struct ast *json_string(struct json_lex *lx, struct lexeme t,
+static struct ast *json_scalar(struct json_lex *lx, struct lexeme t,
                                struct span s);
-static struct ast *json_number(struct json_lex *lx, struct lexeme t,
-                               struct span s);
-static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
-                                struct span s);
 }
 
 %define api.pure full
@@ -106,17 +117,15 @@ static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
 
 %union {
   struct ast *node;
-  struct vec *vec;
   struct lexeme tok;
 }
 
-%token <tok> STRING "string" NUMBER "number" KEYWORD "keyword"
+%token <tok> SCALAR "string, number or keyword"
 %token LBRACE "{" RBRACE "}" LBRACK "[" RBRACK "]" COMMA "," COLON ":"
 %token EQUALS "="
 %token <tok> LEXERR "invalid character"
 
-%type <node> value key object array
-%type <vec> members elements
+%type <node> value nested key object array
 
 %start file
 
@@ -127,46 +136,56 @@ file
   ;
 
 value
+  : SCALAR               { $$ = json_scalar(lx, $1, @1); CHECK($$); }
+  | nested
+  ;
+
+nested
   : object
   | array
-  | STRING               { $$ = json_string(lx, $1, @1); CHECK($$); }
-  | NUMBER               { $$ = json_number(lx, $1, @1); CHECK($$); }
-  | KEYWORD              { $$ = json_keyword(lx, $1, @1); CHECK($$); }
   ;
 
 object
-  : lbrace RBRACE
-      { $$ = json_close(lx, AST_OBJECT, vec_new(lx->ctx), @$); }
-  | lbrace members RBRACE { $$ = json_close(lx, AST_OBJECT, $2, @$); }
+  : lbrace RBRACE        { $$ = json_close(lx, AST_OBJECT, @$); }
+  | lbrace members RBRACE { $$ = json_close(lx, AST_OBJECT, @$); }
   ;
 
 lbrace
   : LBRACE               { CHECK(json_open(lx, AST_OBJECT, @1)); }
   ;
 
+/* Scalar values are spelt out so that a property costs two reductions
+** (key, members), not three. */
 members
-  : key COLON value      { $$ = vec_pair(lx->ctx, vec_new(lx->ctx), $1, $3); }
-  | members COMMA key COLON value { $$ = vec_pair(lx->ctx, $1, $3, $5); }
+  : key COLON SCALAR     { CHECK(json_push_pair(lx, $1, json_scalar(lx, $3, @3))); }
+  | key COLON nested     { CHECK(json_push_pair(lx, $1, $3)); }
+  | members COMMA key COLON SCALAR
+      { CHECK(json_push_pair(lx, $3, json_scalar(lx, $5, @5))); }
+  | members COMMA key COLON nested { CHECK(json_push_pair(lx, $3, $5)); }
   ;
 
-/* Any value, as in hcl, so that "{1: 2}" says the name must be a string. */
+/* Any value, as in hcl, so that "{1: 2}" says the name must be a string
+** (after any error inside that value). */
 key
-  : value                { $$ = json_key(lx, $1); CHECK($$); }
+  : SCALAR               { $$ = json_key(lx, json_scalar(lx, $1, @1)); CHECK($$); }
+  | nested               { $$ = json_key(lx, $1); CHECK($$); }
   ;
 
 array
-  : lbrack RBRACK
-      { $$ = json_close(lx, AST_TUPLE, vec_new(lx->ctx), @$); }
-  | lbrack elements RBRACK { $$ = json_close(lx, AST_TUPLE, $2, @$); }
+  : lbrack RBRACK        { $$ = json_close(lx, AST_TUPLE, @$); }
+  | lbrack elements RBRACK { $$ = json_close(lx, AST_TUPLE, @$); }
   ;
 
 lbrack
   : LBRACK               { CHECK(json_open(lx, AST_TUPLE, @1)); }
   ;
 
+/* Again one reduction per scalar element. */
 elements
-  : value                { $$ = vec_push(lx->ctx, vec_new(lx->ctx), $1); }
-  | elements COMMA value { $$ = vec_push(lx->ctx, $1, $3); }
+  : SCALAR               { CHECK(json_push(lx, json_scalar(lx, $1, @1))); }
+  | nested               { CHECK(json_push(lx, $1)); }
+  | elements COMMA SCALAR { CHECK(json_push(lx, json_scalar(lx, $3, @3))); }
+  | elements COMMA nested { CHECK(json_push(lx, $3)); }
   ;
 
 %%
@@ -180,16 +199,6 @@ static struct span span_at(uint32_t start, uint32_t end) {
   return s;
 }
 
-/* The scanner, with the last two tokens remembered for the errors. */
-static int json_next(YYSTYPE *lval, YYLTYPE *lloc, struct json_lex *lx) {
-  int t = json_yylex(lval, lloc, lx->scanner);
-  lx->prev = lx->tok;
-  lx->prevspan = lx->tokspan;
-  lx->tok = t;
-  lx->tokspan = *lloc;
-  return t;
-}
-
 /* Only reached if bison's stack overflows, which the depth bound rules
 ** out; kept so that the parser can never fail silently. */
 static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
@@ -200,34 +209,45 @@ static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
 
 /*
 ** The token after the one at which hcl gives up on a list: hcl's recover()
-** reads on from the offending token (the current lookahead) until the
-** bracket that seems to close the list, and its diagnostic then points at
-** the token after that one ("Missing attribute seperator comma", "Invalid
-** array value").  After an invalid character hcl's scanner has stopped,
-** so an end of input follows right after it.
+** reads on from the offending token t at span at (the lookahead) until
+** the bracket that seems to close the list, and its diagnostic then
+** points at the token after that one ("Missing attribute seperator
+** comma", "Invalid array value").  After an invalid character hcl's
+** scanner has stopped, so an end of input follows right after it.
 */
-static struct span skip_list(struct json_lex *lx, int open_t, int close_t) {
+static struct span skip_list(struct json_lex *lx, yysymbol_kind_t t,
+                             struct span at, yysymbol_kind_t open_s,
+                             yysymbol_kind_t close_s) {
   int open = 1;
   bool found = false;
   for (;;) {
-    int t = lx->tok;
-    if (t == TOK_YYEOF || found)
-      return lx->tokspan;
-    if (t == open_t) {
+    if (t == YYSYMBOL_YYEOF || found)
+      return at;
+    if (t == open_s) {
       open++;
-    } else if (t == close_t) {
+    } else if (t == close_s) {
       open--;
       found = open <= 1;
     }
-    if (t == TOK_LEXERR) {
-      lx->tok = TOK_YYEOF;
-      lx->tokspan = span_at(lx->tokspan.end, lx->tokspan.end);
+    if (t == YYSYMBOL_LEXERR) {
+      t = YYSYMBOL_YYEOF;
+      at = span_at(at.end, at.end);
     } else {
       YYSTYPE v;
-      YYLTYPE l;
-      json_next(&v, &l, lx);
+      int tok = json_yylex(&v, &at, lx->scanner);
+      t = YYTRANSLATE(tok);
     }
   }
+}
+
+/* The comma just before offset at, if the token there is one: only a
+** comma token ends in ',' (a string ending so was rejected as a value). */
+static bool comma_before(struct json_lex *lx, uint32_t at, struct span *s) {
+  const char *text = lx->ctx->src->text;
+  while (at > 0 && strchr(" \t\r\n", text[at - 1]) && text[at - 1])
+    at--;
+  *s = span_at(at ? at - 1 : 0, at);
+  return at > 0 && text[at - 1] == ',';
 }
 
 /* Syntax errors in a value position: hcl's parseValue() messages. */
@@ -236,13 +256,14 @@ static void value_error(struct json_lex *lx, yysymbol_kind_t la,
   struct parse_ctx *c = lx->ctx;
   bool in_obj = lx->depth && lx->kind[lx->depth - 1] == AST_OBJECT;
   bool in_arr = lx->depth && lx->kind[lx->depth - 1] == AST_TUPLE;
-  bool comma = lx->prev == TOK_COMMA;
+  struct span cs;
+  bool comma = comma_before(lx, at.start, &cs);
   if (la == YYSYMBOL_RBRACE && comma && in_obj)
-    parse_error(c, lx->prevspan, "Trailing comma in object",
+    parse_error(c, cs, "Trailing comma in object",
                 "JSON does not permit a trailing comma after the final "
                 "property in an object.");
   else if (la == YYSYMBOL_RBRACK && comma && in_arr)
-    parse_error(c, lx->prevspan, "Trailing comma in array",
+    parse_error(c, cs, "Trailing comma in array",
                 "JSON does not permit a trailing comma after the final "
                 "value in an array.");
   else if (la == YYSYMBOL_RBRACE)
@@ -285,7 +306,7 @@ static void object_error(struct json_lex *lx, yysymbol_kind_t la,
     parse_error(c, at, "Mismatched braces",
                 "A JSON object must be closed with a brace, not a bracket.");
   else
-    parse_error(c, skip_list(lx, TOK_LBRACE, TOK_RBRACE),
+    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACE, YYSYMBOL_RBRACE),
                 "Missing attribute seperator comma",
                 "A comma must appear between each property definition in "
                 "an object.");
@@ -297,7 +318,7 @@ static void array_error(struct json_lex *lx, yysymbol_kind_t la,
   struct parse_ctx *c = lx->ctx;
   uint32_t open = lx->open[lx->depth - 1];
   if (la == YYSYMBOL_COLON)
-    parse_error(c, skip_list(lx, TOK_LBRACK, TOK_RBRACK),
+    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACK, YYSYMBOL_RBRACK),
                 "Invalid array value",
                 "A colon is not used to introduce values in a JSON array.");
   else if (la == YYSYMBOL_YYEOF)
@@ -307,7 +328,7 @@ static void array_error(struct json_lex *lx, yysymbol_kind_t la,
     parse_error(c, at, "Mismatched brackets",
                 "A JSON array must be closed with a bracket, not a brace.");
   else
-    parse_error(c, skip_list(lx, TOK_LBRACK, TOK_RBRACK),
+    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACK, YYSYMBOL_RBRACK),
                 "Missing attribute seperator comma",
                 "A comma must appear between each value in an array.");
 }
@@ -374,23 +395,58 @@ static bool json_open(struct json_lex *lx, enum ast_kind k, struct span at) {
     return false;
   lx->kind[lx->depth] = (uint8_t)k;
   lx->open[lx->depth] = at.start;
+  lx->mark[lx->depth] = lx->nitems;
   lx->depth++;
   return true;
 }
 
-/* A closed object (key/value pairs) or tuple. */
+/* One more item (element, or property name or value) of the innermost
+** open list; false when x is NULL (an error was reported).  The scratch
+** stack is malloc'ed and freed by parse_json(). */
+static bool json_push(struct json_lex *lx, struct ast *x) {
+  if (!x)
+    return false;
+  if (lx->nitems == lx->capitems) {
+    uint32_t cap = lx->capitems ? lx->capitems * 2 : 1024;
+    struct ast **v = realloc(lx->items, cap * sizeof *v);
+    if (!v)
+      abort();
+    lx->items = v;
+    lx->capitems = cap;
+  }
+  lx->items[lx->nitems++] = x;
+  return true;
+}
+
+/* A property: its name, then its value (NULL after an error). */
+static bool json_push_pair(struct json_lex *lx, struct ast *k,
+                           struct ast *v) {
+  return v && json_push(lx, k) && json_push(lx, v);
+}
+
+/* A closed object (name/value pairs) or tuple: its items move from the
+** scratch stack into the arena. */
 static struct ast *json_close(struct json_lex *lx, enum ast_kind k,
-                              struct vec *v, struct span s) {
-  lx->depth--;
-  return ast_list(lx->ctx, k, v, s);
+                              struct span s) {
+  struct parse_ctx *c = lx->ctx;
+  uint32_t m = lx->mark[--lx->depth];
+  struct vec *v = vec_new(c);
+  v->n = v->cap = lx->nitems - m;
+  if (v->n) {
+    v->v = tfr_arena_alloc(c->a, v->n * sizeof *v->v);
+    memcpy(v->v, lx->items + m, v->n * sizeof *v->v);
+  }
+  lx->nitems = m;
+  return ast_list(c, k, v, s);
 }
 
 /* hcl parses a property name as any value, then insists on a string;
-** its diagnostic points at the first token of the name. */
+** its diagnostic points at the first token of the name.  x is NULL when
+** the value was bad (and reported) already. */
 static struct ast *json_key(struct json_lex *lx, struct ast *x) {
-  struct span at = x->span;
-  if (x->kind == AST_STRING)
+  if (!x || x->kind == AST_STRING)
     return x;
+  struct span at = x->span;
   if (x->kind == AST_OBJECT || x->kind == AST_TUPLE)
     at.end = at.start + 1;
   parse_error(lx->ctx, at, "Invalid object property name",
@@ -593,13 +649,18 @@ static bool number_ok(const char *s, uint32_t n) {
   return i == n;
 }
 
-/* A number value, kept as written. */
+/* A number value, kept as written.  Not ast_number(), which checks the
+** native syntax's number grammar (no sign, leading zeros allowed). */
 static struct ast *json_number(struct json_lex *lx, struct lexeme t,
                                struct span s) {
   if (!json_level(lx, s))
     return NULL;
-  if (number_ok(t.s, t.len))
-    return ast_number(lx->ctx, t, s);
+  if (number_ok(t.s, t.len)) {
+    struct ast *x = ast_new(lx->ctx, AST_NUMBER, s);
+    x->str = t.s;
+    x->n = t.len;
+    return x;
+  }
   parse_error(lx->ctx, s, "Invalid JSON number",
               "There is a syntax error in the given JSON number.");
   return NULL;
@@ -676,6 +737,16 @@ static struct ast *json_keyword(struct json_lex *lx, struct lexeme t,
   return NULL;
 }
 
+/* A scalar token as a value, by the kind the scanner saw. */
+static struct ast *json_scalar(struct json_lex *lx, struct lexeme t,
+                               struct span s) {
+  if (t.flags & JSON_F_STRING)
+    return json_string(lx, t, s);
+  if (t.flags & JSON_F_NUMBER)
+    return json_number(lx, t, s);
+  return json_keyword(lx, t, s);
+}
+
 /* ---- entry point -------------------------------------------------------- */
 
 /*
@@ -691,13 +762,13 @@ struct ast_file *parse_json(struct parse_ctx *c) {
   c->json = true;
   c->root = NULL;
   lx->ctx = c;
-  lx->tok = lx->prev = -1;
   if (!json_scan_begin(lx))
     return f;
   int rc = json_yyparse(lx);
   json_scan_end(lx);
+  free(lx->items);
   if (rc && !c->failed)
-    parse_error(c, lx->tokspan, "Invalid JSON",
+    parse_error(c, span_at(lx->off, lx->off), "Invalid JSON",
                 "The JSON parser stopped without a diagnostic.");
   if (c->failed)
     return f;

@@ -448,12 +448,18 @@ static struct ast *index_of(struct parse_ctx *c, struct ast *x,
 /* foo.0: the digits become an index; foo.0.1 is HCL's "legacy index"
 ** error, since the scanner reads 0.1 as one number. */
 static struct ast *legacy(struct parse_ctx *c, struct ast *x,
-                          const struct step *st, bool in_splat) {
+                          const struct step *st, const struct step *splat) {
+  bool in_splat = splat != NULL;
   const char *dot = memchr(st->name, '.', st->len);
   if (dot) {
     int a = (int)(dot - st->name);
+    /* inside .* HCL points at the splat's star */
+    struct span at = splat ? (struct span){splat->span.end - 1,
+                                           splat->span.end}
+                           : (struct span){st->span.end - st->len,
+                                           st->span.end};
     parse_error(
-        c, (struct span){st->span.end - st->len, st->span.end},
+        c, at,
         "Invalid legacy index syntax",
         tfr_arena_printf(
             c->a,
@@ -492,9 +498,10 @@ static struct ast *splat(struct parse_ctx *c, struct ast *x,
       if (n->kind == STEP_ATTR)
         each = getattr(c, each, n);
       else if (n->kind == STEP_LEGACY)
-        each = legacy(c, each, n, true);
+        each = legacy(c, each, n, sp);
       else if (n->kind == STEP_SPLAT_ATTR) {
-        parse_error(c, n->span, "Nested splat expression not allowed",
+        parse_error(c, (struct span){n->span.end - 1, n->span.end},
+                    "Nested splat expression not allowed",
                     "A splat expression (*) cannot be used inside another "
                     "attribute-only splat expression.");
         return x;
@@ -517,7 +524,7 @@ static struct ast *apply_steps(struct parse_ctx *c, struct ast *x,
       i++;
       break;
     case STEP_LEGACY:
-      x = legacy(c, x, s, false);
+      x = legacy(c, x, s, NULL);
       i++;
       break;
     case STEP_INDEX:

@@ -24,7 +24,8 @@ struct heredoc {
 /* Frames of the token filter: which bracket we are inside. */
 enum frame_kind {
   FR_PAREN,   /* ( ... ): newlines ignored */
-  FR_BRACKET, /* [ ... ]: newlines ignored */
+  FR_BRACKET, /* [ ... ] tuple: newlines ignored */
+  FR_INDEX,   /* x[ ... ] index or [*]: newlines ignored */
   FR_BRACE,   /* { ... } object or block body: newlines matter */
   FR_FOR,     /* [for ...] or {for ...}: newlines ignored */
   FR_SEQ,     /* ${ ... } or %{ ... }: newlines ignored */
@@ -35,7 +36,9 @@ struct frame {
   uint8_t kind;
   uint8_t ctl;      /* FR_SEQ: opened by %{ */
   uint8_t expr;     /* FR_BRACE: an object, not a block body */
+  uint8_t kw;       /* FR_SEQ opened by %{: the directive keyword token */
   uint32_t start;   /* byte offset of the opener */
+  uint32_t name;    /* FR_PAREN of a call: where the function name starts */
 };
 
 struct lex_state {
@@ -65,6 +68,9 @@ struct lex_state {
   struct lexeme peek_val;
   struct span peek_loc;
   bool lexerr;
+  bool label;        /* the open quoted string is a block label */
+  struct span star;  /* the '*' of the latest .* splat, while it lasts */
+  struct span star_before; /* star as it was before the last token */
   int frame_delta;    /* +1, -1 or 0: what `last` did to the frames */
   struct frame popped; /* the frame `last` closed, when it did */
 };

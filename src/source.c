@@ -105,7 +105,12 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   struct tfr_pos p;
   p.line = (int)lo + 1;
   p.byte = byte;
-  p.column = count_columns(f->text + f->lines[lo], byte - f->lines[lo]);
+  uint32_t from = f->lines[lo];
+  /* a leading byte order mark takes no column, as in HCL */
+  if (lo == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
+      byte >= 3)
+    from = 3;
+  p.column = count_columns(f->text + from, byte - from);
   return p;
 }
 

@@ -1,0 +1,2 @@
+region = "a"
+region = "b"

@@ -1,0 +1,2 @@
+block "%{if x}y%{endif}" {
+}

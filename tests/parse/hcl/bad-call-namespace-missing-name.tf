@@ -1,0 +1,1 @@
+a = provider::(1)

@@ -1,0 +1,5 @@
+list = [<<A, <<B]
+first
+A
+second
+B

@@ -1,0 +1,3 @@
+a = "%{if x ~}
+  yes
+%{~ endif}"

@@ -1,0 +1,1 @@
+outer { inner "x" { v = 1 } }

@@ -1,0 +1,1 @@
+outer { inner { v = 1 } }

@@ -1,0 +1,1 @@
+a = "%{if a}x%{else}y%{else}z%{endif}"

@@ -1,0 +1,1 @@
+a = "%{if x}y%{else z}w%{endif}"

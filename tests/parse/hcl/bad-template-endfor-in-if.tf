@@ -1,0 +1,1 @@
+a = "%{if a}x%{endfor}"

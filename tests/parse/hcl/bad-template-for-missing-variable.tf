@@ -1,0 +1,1 @@
+a = "%{for 1 in y}z%{endfor}"

@@ -1,0 +1,1 @@
+a = "%{if x y}z%{endif}"

@@ -1,0 +1,4 @@
+a = <<EOT
+%{if x}
+y
+EOT

@@ -1,0 +1,1 @@
+a = "%{fi x}y%{endif}"

@@ -1,0 +1,5 @@
+resource "a" "b" {
+  x = 1
+
+resource "c" "d" {
+}

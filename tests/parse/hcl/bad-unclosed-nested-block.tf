@@ -1,0 +1,4 @@
+outer {
+  inner {
+    a = 1
+  }

@@ -1,0 +1,5 @@
+region = "eu-west-1"
+tags = {
+  Name = "x"
+}
+list = ["a", "b"]

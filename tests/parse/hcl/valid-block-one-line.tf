@@ -1,0 +1,3 @@
+variable "a" { default = 1 }
+variable "b" {}
+locals { x = [1, 2] }

@@ -1,0 +1,8 @@
+a = 1
+b = "two"
+# comment
+block "x" {
+  c = [
+    1,
+  ]
+}

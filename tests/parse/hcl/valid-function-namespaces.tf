@@ -1,0 +1,3 @@
+a = provider::terraform::encode_tfvars({ x = 1 })
+b = core::upper("x")
+c = provider::aws::arn_parse(var.arn).account_id

@@ -1,0 +1,7 @@
+a = <<-EOT
+    first
+
+    after an empty line
+  
+    after a blank line of spaces
+    EOT

@@ -1,0 +1,8 @@
+a = <<-EOT
+		one
+			two
+	EOT
+b = <<-EOT
+	  mixed
+  spaces
+  EOT

@@ -1,0 +1,10 @@
+attr    = var.obj.name
+deep    = var.a.b.c.d
+index   = var.list[0]
+key     = var.map["key"]
+dynamic = var.map[var.key]
+chained = var.a[0].b["c"][1 + 1].d
+on_call = keys(var.m)[0]
+on_paren = (var.a).b
+on_tuple = [1, 2][0]
+on_string = "abc".x

@@ -1,0 +1,9 @@
+neg      = -5
+not      = !var.on
+double   = !!var.on
+negneg   = - -5
+on_trav  = -var.a.b[0]
+neg_plus = -46 + 5
+not_and  = !a && b
+neg_mul  = -a * b
+in_paren = -(1 + 2)
