@@ -3,18 +3,22 @@
 ** json package reads it (json/parser.go), but as an LALR grammar.
 **
 ** The scanner (json.l) only cuts the text into tokens, as hcl's scanner
-** does.  Strings, numbers and keywords are checked here, in the action
-** that takes them as a value, which is also where hcl checks them; every
-** such action runs in a state that needs no lookahead, so no token after
-** the bad one has been read when we report it.  Syntax errors are mapped
-** to hcl's wording in yyreport_syntax_error() from the expected tokens,
-** the previous token and the stack of open brackets.  Like hcl we stop at
-** the first error.  Objects keep every property, duplicates included, in
-** source order; the loader reports duplicates as Terraform does.
+** does.  Strings, numbers and keywords (one SCALAR token) are checked
+** here, in the action that takes them as a value, which is also where hcl
+** checks them; every such action is a default reduction, run before the
+** next token is read, so errors come in hcl's order.  Syntax errors are
+** mapped to hcl's wording in yyreport_syntax_error() from the expected
+** tokens, the text before the lookahead and the stack of open brackets.
+** Like hcl we stop at the first error (hcl adds "Root value must be
+** object" after every syntax error; we do not).  Objects keep every
+** property, duplicates included, in source order; the loader reports
+** duplicates as Terraform does.
 **
 ** Speed: the items of the lists being read are gathered on one scratch
 ** stack (json_push()) and copied into the arena once, at the closing
-** bracket, at their exact size: no vector doubling, no per-item cell.
+** bracket, at their exact size: no vector doubling.  Scalars are spelt
+** out in the list rules to save a reduction per item, and the scanner is
+** called directly, with no wrapper.
 **
 ** Nesting is bounded: a value more than AST_MAX_DEPTH levels deep is
 ** rejected (see json_level()), so the tree, bison's stack (at most five
@@ -157,7 +161,8 @@ lbrace
 /* Scalar values are spelt out so that a property costs two reductions
 ** (key, members), not three. */
 members
-  : key COLON SCALAR     { CHECK(json_push_pair(lx, $1, json_scalar(lx, $3, @3))); }
+  : key COLON SCALAR
+      { CHECK(json_push_pair(lx, $1, json_scalar(lx, $3, @3))); }
   | key COLON nested     { CHECK(json_push_pair(lx, $1, $3)); }
   | members COMMA key COLON SCALAR
       { CHECK(json_push_pair(lx, $3, json_scalar(lx, $5, @5))); }
@@ -167,7 +172,7 @@ members
 /* Any value, as in hcl, so that "{1: 2}" says the name must be a string
 ** (after any error inside that value). */
 key
-  : SCALAR               { $$ = json_key(lx, json_scalar(lx, $1, @1)); CHECK($$); }
+  : SCALAR       { $$ = json_key(lx, json_scalar(lx, $1, @1)); CHECK($$); }
   | nested               { $$ = json_key(lx, $1); CHECK($$); }
   ;
 
@@ -240,11 +245,17 @@ static struct span skip_list(struct json_lex *lx, yysymbol_kind_t t,
   }
 }
 
-/* The comma just before offset at, if the token there is one: only a
-** comma token ends in ',' (a string ending so was rejected as a value). */
+static bool is_space(char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/* Whether the token before offset at is a comma, and its span.  Only a
+** comma token ends in ',' (a string token that does was rejected when it
+** was taken as a value), so looking back over whitespace is enough and
+** the scanner need not remember the previous token. */
 static bool comma_before(struct json_lex *lx, uint32_t at, struct span *s) {
   const char *text = lx->ctx->src->text;
-  while (at > 0 && strchr(" \t\r\n", text[at - 1]) && text[at - 1])
+  while (at > 0 && is_space(text[at - 1]))
     at--;
   *s = span_at(at ? at - 1 : 0, at);
   return at > 0 && text[at - 1] == ',';
@@ -337,7 +348,10 @@ static void array_error(struct json_lex *lx, yysymbol_kind_t la,
 ** Map bison's syntax error to hcl's diagnostic.  The tokens the parser
 ** expects identify the place: after a property name only ':'; after a
 ** property value ',' and '}'; after an element ',' and ']'; after the
-** root value the end; everywhere else a value may start.
+** root value the end; everywhere else a value may start.  (Every state
+** that can detect an error only shifts, so the expected set is exact;
+** see json.output from bison -r all.)  An invalid character is reported
+** as such wherever the parser meets it.
 */
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
                                  struct json_lex *lx) {
@@ -346,11 +360,11 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
   struct span at = *yypcontext_location(yyctx);
   bool has[YYNTOKENS] = {false};
   yysymbol_kind_t list[YYNTOKENS];
+  if (c->failed)
+    return 0;
   int n = yypcontext_expected_tokens(yyctx, list, YYNTOKENS);
   for (int i = 0; i < n; i++)
     has[list[i]] = true;
-  if (c->failed)
-    return 0;
   if (la == YYSYMBOL_LEXERR && at.start == 0 && at.end == 3 &&
       memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
     parse_error(c, at, "Invalid character",
@@ -625,12 +639,14 @@ static bool number_ok(const char *s, uint32_t n) {
   uint32_t i = 0, j;
   if (i < n && s[i] == '-')
     i++;
-  if (i < n && s[i] == '0')
+  if (i < n && s[i] == '0') {
     i++;
-  else if ((j = digits(s, i, n)) > i)
+  } else {
+    j = digits(s, i, n);
+    if (j == i)
+      return false;
     i = j;
-  else
-    return false;
+  }
   if (i < n && s[i] == '.') {
     j = digits(s, i + 1, n);
     if (j == i + 1)
@@ -752,7 +768,9 @@ static struct ast *json_scalar(struct json_lex *lx, struct lexeme t,
 /*
 ** Parse c->src as one JSON value.  The result and its nodes live in c->a;
 ** body is NULL after an error, which is then in c->diags.  A root value
-** that is neither an object nor an array is an error, as in hcl.
+** that is neither an object nor an array is an error, as in hcl (json.Parse
+** accepts a root array; Terraform rejects it later, when it wants a body
+** or a tfvars object: "Incorrect JSON value type").
 */
 struct ast_file *parse_json(struct parse_ctx *c) {
   struct json_lex x = {0}, *lx = &x;
