@@ -954,10 +954,12 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   if (c->src->len >= 3 && memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
     skip = 3; /* a leading byte order mark is ignored, as HCL does */
   x.off = (uint32_t)skip;
-  YY_BUFFER_STATE buf =
-      hcl_yy_scan_bytes(c->src->text + skip, (int)(c->src->len - skip),
-                        scanner);
+  /* Scan the text in place: flex needs the two NULs src_file keeps after
+  ** it, and puts back what it changed (hcl_lex_restore). */
+  YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
+      (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
   hcl_yyparse(scanner, c);
+  hcl_lex_restore(scanner);
   if (c->root)
     c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);
@@ -966,6 +968,9 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   free(x.heredocs);
   free(x.lit);
   free(x.frames);
+  free(c->scratch);
+  c->scratch = NULL;
+  c->top = c->scratch_cap = 0;
   struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
   f->src = c->src;
   f->body = c->failed ? NULL : c->root;

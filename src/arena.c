@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define BLOCK_SIZE (64 * 1024)
-#define ALIGN (_Alignof(max_align_t))
+#define ALIGN ((size_t)8) /* enough for every object we store */
 
 struct block {
   struct block *next;
@@ -63,6 +63,12 @@ static struct block *new_block(size_t size) {
 }
 
 void *tfr_arena_alloc(tfr_arena *a, size_t n) {
+  void *p = tfr_arena_alloc_raw(a, n);
+  memset(p, 0, n);
+  return p;
+}
+
+void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
   n = (n + ALIGN - 1) & ~(ALIGN - 1);
   if (n == 0)
     n = ALIGN;
@@ -79,7 +85,6 @@ void *tfr_arena_alloc(tfr_arena *a, size_t n) {
       big->next = NULL;
       a->head = big;
     }
-    memset(big->data, 0, n);
     return big->data;
   }
   if (!b || b->size - b->used < n) {
@@ -89,7 +94,6 @@ void *tfr_arena_alloc(tfr_arena *a, size_t n) {
   }
   void *p = (char *)b->data + b->used;
   b->used += n;
-  memset(p, 0, n);
   return p;
 }
 

@@ -15,7 +15,7 @@ static const char *const kind_names[] = {
     [AST_GETATTR] = "getattr",   [AST_INDEX] = "index",
     [AST_SPLAT] = "splat",       [AST_SPLAT_ITEM] = "splat_item",
     [AST_CALL] = "call",         [AST_TUPLE] = "tuple",
-    [AST_OBJECT] = "object",     [AST_ITEM] = "item",
+    [AST_OBJECT] = "object",
     [AST_FOR] = "for",           [AST_UNARY] = "unary",
     [AST_BINARY] = "binary",     [AST_COND] = "conditional",
     [AST_PAREN] = "paren",       [AST_BODY] = "body",
@@ -61,7 +61,6 @@ static bool has_a(const struct ast *x) {
   case AST_SPLAT:
   case AST_BINARY:
   case AST_COND:
-  case AST_ITEM:
     return true;
   default:
     return false;

@@ -39,7 +39,6 @@ enum ast_kind {
                      "::").  AST_F_EXPAND when the last argument has ... */
   AST_TUPLE,      /* items/n */
   AST_OBJECT,     /* items: 2n entries, key and value alternating; n pairs */
-  AST_ITEM,       /* a: key, kids: value; only while building an object */
   AST_FOR,        /* kids: key var (STRING or NULL), value var (STRING),
                      collection, key expr (object form) or NULL, value
                      expr, condition or NULL.  AST_F_OBJECT, AST_F_GROUP */

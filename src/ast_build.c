@@ -6,6 +6,7 @@
 ** markers, heredoc indentation, directive nesting, for-expression shape,
 ** block labels, duplicate attributes, and the nesting-depth bound.
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,6 @@ int ast_nkids(enum ast_kind k) {
   case AST_CALL:
   case AST_BINARY:
   case AST_ATTR:
-  case AST_ITEM:
     return 1;
   case AST_BLOCK:
     return 2;
@@ -54,20 +54,33 @@ struct ast *ast_new(struct parse_ctx *c, enum ast_kind k, struct span s) {
 /* ---- lists ------------------------------------------------------------- */
 
 struct vec *vec_new(struct parse_ctx *c) {
-  return tfr_arena_alloc(c->a, sizeof(struct vec));
+  struct vec *v = tfr_arena_alloc(c->a, sizeof(struct vec));
+  v->start = c->top;
+  return v;
 }
 
 struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x) {
-  if (v->n == v->cap) {
-    uint32_t cap = v->cap ? v->cap * 2 : 4;
-    struct ast **nv = tfr_arena_alloc(c->a, cap * sizeof *nv);
-    if (v->n)
-      memcpy(nv, v->v, v->n * sizeof *nv);
-    v->v = nv;
-    v->cap = cap;
+  assert(!v->v && c->top == v->start + v->n);
+  if (c->top == c->scratch_cap) {
+    c->scratch_cap = c->scratch_cap ? c->scratch_cap * 2 : 1024;
+    c->scratch = realloc(c->scratch, c->scratch_cap * sizeof *c->scratch);
+    if (!c->scratch)
+      abort();
   }
-  v->v[v->n++] = x;
+  c->scratch[c->top++] = x;
+  v->n++;
   return v;
+}
+
+void vec_close(struct parse_ctx *c, struct vec *v) {
+  if (v->v)
+    return;
+  assert(c->top == v->start + v->n);
+  v->v = tfr_arena_alloc(c->a, (v->n ? v->n : 1) * sizeof *v->v);
+  if (v->n)
+    memcpy(v->v, c->scratch + v->start, v->n * sizeof *v->v);
+  v->cap = v->n;
+  c->top = v->start;
 }
 
 struct vec *vec_pair(struct parse_ctx *c, struct vec *v, struct ast *k,
@@ -243,23 +256,7 @@ struct ast *ast_paren(struct parse_ctx *c, struct ast *x, struct span s) {
   return p;
 }
 
-struct ast *ast_item(struct parse_ctx *c, struct ast *k, struct ast *v,
-                     bool colon, struct span s) {
-  struct ast *it = ast_new(c, AST_ITEM, s);
-  it->a = k;
-  it->kids[0] = v;
-  if (colon)
-    it->flags = AST_F_COLON;
-  return it;
-}
-
 /* ---- collections, calls, bodies ---------------------------------------- */
-
-static struct ast **freeze(struct parse_ctx *c, struct vec *v, uint32_t n) {
-  (void)c;
-  (void)n;
-  return v->v; /* the vector's array is already in the arena */
-}
 
 /* A body may not set the same argument twice (HCL checks this while
 ** parsing).  Bodies of tfvars files can be large, so use a hash set. */
@@ -307,23 +304,18 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
 struct ast *ast_list(struct parse_ctx *c, enum ast_kind k, struct vec *v,
                      struct span s) {
   struct ast *x = ast_new(c, k, s);
-  if (k == AST_OBJECT && v->n && v->v[0]->kind == AST_ITEM) {
-    /* Items built one by one (JSON): flatten into key/value pairs. */
-    struct vec *flat = vec_new(c);
-    for (uint32_t i = 0; i < v->n; i++)
-      vec_pair(c, flat, v->v[i]->a, v->v[i]->kids[0]);
-    v = flat;
-  }
+  vec_close(c, v);
   if (k == AST_BODY)
     check_duplicates(c, v);
   x->n = k == AST_OBJECT ? v->n / 2 : v->n;
-  x->items = freeze(c, v, v->n);
+  x->items = v->v;
   return x;
 }
 
 struct ast *ast_call(struct parse_ctx *c, struct lexeme name, struct vec *args,
                      bool expand, struct span s) {
   struct ast *x = ast_new(c, AST_CALL, s);
+  vec_close(c, args);
   x->n = args->n;
   x->items = args->v;
   x->kids[0] = leaf(c, AST_STRING, name.s, name.len,
@@ -345,6 +337,7 @@ struct ast *ast_attr(struct parse_ctx *c, struct lexeme name, struct ast *v,
 struct ast *ast_block(struct parse_ctx *c, struct lexeme type,
                       struct vec *labels, struct ast *body, struct span s) {
   struct ast *x = ast_new(c, AST_BLOCK, s);
+  vec_close(c, labels);
   x->str = type.s;
   x->n = type.len;
   struct span ls = {s.start, s.start};
@@ -358,6 +351,7 @@ struct ast *ast_block(struct parse_ctx *c, struct lexeme type,
 
 /* A quoted block label: a plain string, no template sequences. */
 struct ast *ast_label(struct parse_ctx *c, struct vec *tparts, struct span s) {
+  vec_close(c, tparts);
   for (uint32_t i = 0; i < tparts->n; i++) {
     struct ast *p = tparts->v[i];
     if (p->kind == AST_STRING)
@@ -735,6 +729,7 @@ static const char *at_text(struct parse_ctx *c, struct span s) {
 
 static struct ast *as_template(struct parse_ctx *c, struct vec *v) {
   struct span s = {0, 0};
+  vec_close(c, v);
   if (v->n)
     s = (struct span){v->v[0]->span.start, v->v[v->n - 1]->span.end};
   return ast_list(c, AST_TEMPLATE, v, s);
@@ -808,6 +803,7 @@ static struct vec *structure(struct parse_ctx *c, struct vec *parts,
                                      "started at %s.",
                                      at_text(c, t->raw->span)));
       else {
+        vec_close(c, t->body); /* it is on top of the scratch stack now */
         t->then = t->body;
         t->body = vec_new(c);
         t->in_else = true;
@@ -850,11 +846,14 @@ static struct vec *structure(struct parse_ctx *c, struct vec *parts,
                                  at_text(c, t->raw->span),
                                  is_if ? "endif" : "endfor"));
   }
+  c->top = root->start + root->n; /* drop what unbalanced directives left */
+  vec_close(c, root);
   return root;
 }
 
 struct ast *ast_template(struct parse_ctx *c, struct vec *parts, bool heredoc,
                          bool flush, struct span s) {
+  vec_close(c, parts);
   apply_strip(parts);
   if (flush)
     flush_indent(parts);

@@ -75,4 +75,7 @@ struct lex_state {
   struct frame popped; /* the frame `last` closed, when it did */
 };
 
+/* Undo flex's in-place NUL after the last token (hcl.l). */
+void hcl_lex_restore(void *scanner);
+
 #endif

@@ -107,8 +107,9 @@ tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                   "Files of 4 GiB or more are not supported.");
     return NULL;
   }
-  char *copy = tfr_arena_alloc(a, len + 1);
+  char *copy = tfr_arena_alloc_raw(a, len + 2);
   memcpy(copy, text, len);
+  copy[len] = copy[len + 1] = '\0'; /* flex scans the text in place */
   return parse_src(a, diags, src_new(a, name, copy, len), syntax);
 }
 

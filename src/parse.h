@@ -12,10 +12,16 @@
 #include "source.h"
 #include "tfresolve/diag.h"
 
-/* A growable array of nodes, built left to right by the grammars. */
+/*
+** A list of nodes being built by the grammar.  While open, its items sit
+** on the parse's scratch stack (lists nest strictly in an LR parse, so one
+** stack serves them all); vec_close() moves them into the arena at their
+** exact size, so lists cost no doubling garbage.  v is NULL until then.
+*/
 struct vec {
   struct ast **v;
   uint32_t n, cap;
+  uint32_t start; /* where the items begin on the scratch stack */
 };
 
 /* A lexeme: where, and its (possibly unescaped) text. */
@@ -47,6 +53,8 @@ struct parse_ctx {
   struct ast *root;
   bool failed; /* an error was reported: stay quiet, stop soon */
   bool json;
+  struct ast **scratch; /* items of the open vecs (malloc'd) */
+  uint32_t top, scratch_cap;
 };
 
 /* Diagnostics at a byte span of the current file. */
@@ -67,8 +75,6 @@ struct ast *ast_cond(struct parse_ctx *c, struct ast *x, struct ast *y,
 struct ast *ast_paren(struct parse_ctx *c, struct ast *x, struct span s);
 struct ast *ast_list(struct parse_ctx *c, enum ast_kind k, struct vec *v,
                      struct span s);
-struct ast *ast_item(struct parse_ctx *c, struct ast *k, struct ast *v,
-                     bool colon, struct span s);
 struct ast *ast_call(struct parse_ctx *c, struct lexeme name, struct vec *args,
                      bool expand, struct span s);
 struct ast *ast_for_head(struct parse_ctx *c, struct lexeme *k,
@@ -92,6 +98,8 @@ struct ast *ast_label(struct parse_ctx *c, struct vec *tparts, struct span s);
 bool ast_check_depth(struct parse_ctx *c, const struct ast *root);
 
 struct vec *vec_new(struct parse_ctx *c);
+/* Move an open list's items into the arena; v->v is valid after. */
+void vec_close(struct parse_ctx *c, struct vec *v);
 struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x);
 /* Push an object element: key and value. */
 struct vec *vec_pair(struct parse_ctx *c, struct vec *v, struct ast *k,

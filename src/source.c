@@ -4,6 +4,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,39 +21,49 @@ struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
   return f;
 }
 
+/* Read the whole file straight into the arena, followed by two NUL
+** bytes (what flex needs to scan a buffer in place). */
 struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     *err = errno;
     return NULL;
   }
+  struct stat st;
   size_t cap = 64 * 1024, len = 0;
-  char *buf = malloc(cap);
-  if (!buf)
-    abort();
-  for (;;) {
-    if (len == cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
-      if (!buf)
-        abort();
-    }
-    size_t n = fread(buf + len, 1, cap - len, fp);
-    len += n;
-    if (n == 0)
-      break;
-  }
-  int rerr = ferror(fp) ? errno : 0;
-  fclose(fp);
-  if (rerr || len > UINT32_MAX - 16) {
-    free(buf);
-    *err = rerr ? rerr : EFBIG;
+  if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    cap = (size_t)st.st_size + 1;
+  if (cap > UINT32_MAX - 16) {
+    fclose(fp);
+    *err = EFBIG;
     return NULL;
   }
-  char *text = tfr_arena_alloc(a, len + 1);
-  memcpy(text, buf, len);
-  free(buf);
-  return src_new(a, path, text, len);
+  char *buf = tfr_arena_alloc_raw(a, cap + 2);
+  for (;;) {
+    size_t n = fread(buf + len, 1, cap - len, fp);
+    len += n;
+    if (len < cap) {
+      if (ferror(fp)) {
+        *err = errno ? errno : EIO;
+        fclose(fp);
+        return NULL;
+      }
+      break;
+    }
+    /* the file grew, or it is not a regular file: read on */
+    if (cap * 2 > UINT32_MAX - 16) {
+      fclose(fp);
+      *err = EFBIG;
+      return NULL;
+    }
+    char *bigger = tfr_arena_alloc_raw(a, cap * 2 + 2);
+    memcpy(bigger, buf, len);
+    buf = bigger;
+    cap *= 2;
+  }
+  fclose(fp);
+  buf[len] = buf[len + 1] = '\0';
+  return src_new(a, path, buf, len);
 }
 
 static void build_lines(struct src_file *f) {

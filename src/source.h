@@ -14,7 +14,7 @@
 
 struct src_file {
   const char *name; /* as given by the user; used in diagnostics */
-  const char *text; /* NUL-terminated copy; may contain NULs */
+  const char *text; /* followed by two NUL bytes; may contain NULs */
   size_t len;
   uint32_t *lines; /* byte offset of each line start; built on demand */
   size_t nlines;

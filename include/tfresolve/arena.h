@@ -25,6 +25,9 @@ void tfr_arena_free(tfr_arena *a);
 /** Allocate @p n zeroed bytes, aligned for any type, owned by @p a. */
 void *tfr_arena_alloc(tfr_arena *a, size_t n);
 
+/** Allocate @p n bytes that the caller will fill: not zeroed. */
+void *tfr_arena_alloc_raw(tfr_arena *a, size_t n);
+
 /** Copy @p n bytes of @p s into the arena and NUL-terminate the copy. */
 char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n);
 
