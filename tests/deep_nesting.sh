@@ -1,0 +1,95 @@
+#!/bin/sh
+# Deep-nesting regression test: inputs nested DEPTH (default 100000) levels
+# deep must be rejected with exactly one "Nesting too deep" diagnostic,
+# never a stack overflow, a hang or a sanitizer report.
+#
+# Usage: deep_nesting.sh TFRESOLVE [DEPTH]
+# Prints PASS/FAIL per input and "N passed, M failed" last; exit 1 on any
+# failure, 2 on a usage error.
+set -u
+
+tfr=${1:-}
+depth=${2:-100000}
+if [ -z "$tfr" ] || [ ! -x "$tfr" ]; then
+  echo "usage: $0 TFRESOLVE [DEPTH]" >&2
+  exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/deep_nesting.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+# A run that takes longer than this is a hang (timeout is not POSIX, so
+# only used when present).
+limit=120
+if command -v timeout >/dev/null 2>&1; then
+  run_limited() { timeout "$limit" "$@"; }
+else
+  run_limited() { "$@"; }
+fi
+
+# gen FILE PREFIX OPEN MIDDLE CLOSE SUFFIX: PREFIX, OPEN DEPTH times,
+# MIDDLE, CLOSE DEPTH times, SUFFIX and a newline.  printf-style escapes
+# are not interpreted (awk -v would), so values go through ENVIRON.
+gen() {
+  file=$1
+  P=$2 O=$3 M=$4 C=$5 S=$6 N=$depth awk 'BEGIN {
+    n = ENVIRON["N"] + 0
+    printf "%s", ENVIRON["P"]
+    for (i = 0; i < n; i++) printf "%s", ENVIRON["O"]
+    printf "%s", ENVIRON["M"]
+    for (i = 0; i < n; i++) printf "%s", ENVIRON["C"]
+    printf "%s\n", ENVIRON["S"]
+  }' > "$tmp/$file" || { echo "cannot write $tmp/$file" >&2; exit 2; }
+}
+
+gen lists.tfvars      'a = ' '['     ''  ']'  ''
+gen objects.tfvars    'a = ' '{x='   '1' '}'  ''
+gen parens.tfvars     'a = ' '('     '1' ')'  ''
+gen nots.tfvars       'a = ' '!'     'x' ''   ''
+gen negs.tfvars       'a = ' '-'     '1' ''   ''
+gen sum.tfvars        'a = 1' ''     ''  '+1' ''
+gen templates.tfvars  'a = ' '"${'   'x' '}"' ''
+gen traversal.tfvars  'a = a' ''     ''  '.b' ''
+gen lists.tfvars.json '{"a": ' '['   ''  ']'  '}'
+
+pass=0
+fail=0
+# check NAME: run the parser on $tmp/NAME and judge the result.
+check() {
+  out="$tmp/$1.out"
+  run_limited "$tfr" parse -format=short "$tmp/$1" > "$out" 2>&1
+  rc=$?
+  lines=$(wc -l < "$out" | tr -d ' ')
+  why=""
+  if [ "$rc" -eq 124 ] && [ "$limit" -gt 0 ] &&
+     command -v timeout >/dev/null 2>&1; then
+    why="no result within ${limit}s"
+  elif [ "$rc" -ge 128 ]; then
+    why="killed by signal $((rc - 128))"
+  elif grep -q -e 'Sanitizer' -e 'runtime error:' "$out"; then
+    why="sanitizer report"
+  elif [ "$rc" -ne 1 ]; then
+    why="exit status $rc, expected 1"
+  elif [ "$lines" -ne 1 ]; then
+    why="$lines diagnostic lines, expected 1"
+  elif ! grep -q ': error: Nesting too deep$' "$out"; then
+    why="unexpected diagnostic"
+  fi
+  if [ -z "$why" ]; then
+    echo "PASS $1"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $1: $why"
+    head -c 2000 "$out" | head -n 5 | sed 's/^/    /'
+    fail=$((fail + 1))
+  fi
+}
+
+for f in lists.tfvars objects.tfvars parens.tfvars nots.tfvars negs.tfvars \
+         sum.tfvars templates.tfvars traversal.tfvars lists.tfvars.json; do
+  check "$f"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
