@@ -424,24 +424,42 @@ static int classify_ident(struct lex_state *x, const YYSTYPE *lval,
 ** what the token did, so that error messages can look at the frames as
 ** they were before the offending token. */
 static bool track_frames(struct lex_state *x, int t, YYLTYPE *lloc) {
-  static const int opens[] = {'(', '[', '{', TINTERP, TCONTROL, OQUOTE,
-                              OHEREDOC};
-  static const enum frame_kind kinds[] = {FR_PAREN, FR_BRACKET, FR_BRACE,
-                                          FR_SEQ,   FR_SEQ,     FR_TEMPLATE,
-                                          FR_TEMPLATE};
-  static const int closes[] = {')', ']', '}', TSEQEND, CQUOTE, CHEREDOC};
+  enum frame_kind k;
   x->frame_delta = 0;
-  for (size_t i = 0; i < sizeof opens / sizeof *opens; i++)
-    if (t == opens[i]) {
-      x->frame_delta = 1;
-      return push_frame(x, kinds[i], *lloc);
-    }
-  for (size_t i = 0; i < sizeof closes / sizeof *closes; i++)
-    if (t == closes[i] && x->nframes) {
+  switch (t) {
+  case '(':
+    k = FR_PAREN;
+    break;
+  case '[':
+    k = FR_BRACKET;
+    break;
+  case '{':
+    k = FR_BRACE;
+    break;
+  case TINTERP:
+  case TCONTROL:
+    k = FR_SEQ;
+    break;
+  case OQUOTE:
+  case OHEREDOC:
+    k = FR_TEMPLATE;
+    break;
+  case ')':
+  case ']':
+  case '}':
+  case TSEQEND:
+  case CQUOTE:
+  case CHEREDOC:
+    if (x->nframes) {
       x->popped = x->frames[--x->nframes];
       x->frame_delta = -1;
     }
-  return true;
+    return true;
+  default:
+    return true;
+  }
+  x->frame_delta = 1;
+  return push_frame(x, k, *lloc);
 }
 
 static bool newlines_matter(struct lex_state *x) {

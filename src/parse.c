@@ -63,6 +63,16 @@ bool parse_check_utf8(struct parse_ctx *c) {
   const unsigned char *s = (const unsigned char *)c->src->text;
   size_t n = c->src->len;
   for (size_t i = 0; i < n;) {
+    /* ASCII runs, eight bytes at a time */
+    while (i + 8 <= n) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & 0x8080808080808080ull)
+        break;
+      i += 8;
+    }
+    if (i >= n)
+      break;
     if (s[i] < 0x80) {
       i++;
       continue;
