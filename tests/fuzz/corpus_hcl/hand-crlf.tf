@@ -1,0 +1,5 @@
+a = 1
+b = "x"
+c = <<EOT
+line
+EOT

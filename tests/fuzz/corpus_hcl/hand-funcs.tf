@@ -1,0 +1,5 @@
+a = merge(var.a, { b = 1 }, var.c...)
+b = provider::aws::arn_parse("arn")
+c = try(local.x, null)
+d = f()
+e = g(1,)

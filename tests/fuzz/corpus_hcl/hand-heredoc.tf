@@ -1,0 +1,4 @@
+doc = <<EOT
+hello ${name}
+  %{ if x }yes%{ else }no%{ endif }
+EOT

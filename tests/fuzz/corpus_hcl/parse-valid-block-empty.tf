@@ -1,0 +1,9 @@
+empty {
+}
+
+also_empty "label" {}
+
+with_blank_lines {
+
+
+}

@@ -1,0 +1,7 @@
+resource aws_instance web {
+  ami = "ami-123"
+}
+
+terraform {
+  required_version = ">= 1.0"
+}

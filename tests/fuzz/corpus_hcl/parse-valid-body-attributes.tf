@@ -1,0 +1,6 @@
+name    = "web"
+count   = 3
+enabled = true
+nothing = null
+off     = false
+ref     = var.region

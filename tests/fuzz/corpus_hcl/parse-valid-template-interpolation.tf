@@ -1,0 +1,6 @@
+only   = "${var.name}"
+mixed  = "prefix-${var.name}-suffix"
+two    = "${a}${b}"
+nested = "outer ${"inner ${x}"} end"
+expr   = "sum=${1 + 2}"
+obj    = "${ {a = 1}.a }"

@@ -1,0 +1,65 @@
+/*
+** Shared body of the libFuzzer targets: parse one input with the given
+** syntax, then render every diagnostic and (when the parse succeeded) the
+** syntax tree, so that the renderers' position and UTF-8 handling are
+** fuzzed too.  Beyond the sanitizers it checks the invariants the API
+** promises: a NULL file comes with an error, and every diagnostic range
+** lies inside the input.  A broken invariant aborts (a libFuzzer crash).
+*/
+#ifndef TFR_FUZZ_COMMON_H
+#define TFR_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tfresolve/tfresolve.h"
+
+/* Every renderer writes here; opened once, never closed (the process
+** exits when libFuzzer is done). */
+static FILE *fuzz_sink(void) {
+  static FILE *sink;
+  if (!sink)
+    sink = fopen("/dev/null", "w");
+  if (!sink)
+    abort();
+  return sink;
+}
+
+/* A diagnostic's subject must lie within the file it names. */
+static void fuzz_check_range(const struct tfr_diag *dg, size_t len) {
+  const struct tfr_range *r = &dg->subject;
+  if (!r->filename)
+    return;
+  if (r->start.byte > r->end.byte || r->end.byte > len)
+    abort();
+  if (r->start.line < 1 || r->start.column < 1 || r->end.line < 1 ||
+      r->end.column < 1)
+    abort();
+  if (r->end.line < r->start.line)
+    abort();
+}
+
+/* Parse, check, render: the one job of each fuzz target. */
+static int fuzz_one(const uint8_t *data, size_t size, enum tfr_syntax syn) {
+  static const struct tfr_render_opts opts = {true, true};
+  const char *name =
+      syn == TFR_SYNTAX_JSON ? "fuzz.tfvars.json" : "fuzz.tfvars";
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *diags = tfr_diags_new(a);
+  tfr_file *f = tfr_parse_bytes(a, diags, name, (const char *)data, size, syn);
+  if (!f && !tfr_diags_has_errors(diags))
+    abort(); /* NULL must be explained by an error */
+  for (size_t i = 0; i < tfr_diags_count(diags); i++)
+    fuzz_check_range(tfr_diags_get(diags, i), size);
+  FILE *out = fuzz_sink();
+  tfr_diags_render_text(diags, out, &opts);
+  tfr_diags_render_json(diags, out);
+  tfr_diags_render_short(diags, out);
+  if (f)
+    tfr_file_dump_json(f, out);
+  tfr_arena_free(a);
+  return 0;
+}
+
+#endif
