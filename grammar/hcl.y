@@ -33,6 +33,9 @@ int hcl_lex_filter(HCL_YYSTYPE *lval, HCL_YYLTYPE *lloc, yyscan_t scanner,
 static void hcl_yyerror(YYLTYPE *lloc, yyscan_t scanner,
                         struct parse_ctx *ctx, const char *msg);
 #define YYSTACK_USE_ALLOCA 0
+/* Brackets are bounded by the token filter; long prefix-operator chains
+** (!!!!x) are left to ast_check_depth, so give bison room for them. */
+#define YYMAXDEPTH 250000
 static struct span sp(struct span a, struct span b) {
   struct span s = {a.start, b.end};
   return s;
@@ -66,6 +69,7 @@ static struct span sp(struct span a, struct span b) {
 %token <tok> ELLIPSIS "..."
 %token FOR "for" IN "in" IF "if" ELSE "else" ENDIF "endif" ENDFOR "endfor"
 %token LEXERR "invalid token"
+%token START_BODY START_EXPR
 
 %type <node> item attribute block expr term tuple object forexpr call
 %type <node> template label tpart body_oneline forhead forarrow forcond
@@ -82,9 +86,14 @@ static struct span sp(struct span a, struct span b) {
 %left '*' '/' '%'
 %precedence UNARY
 
-%start file
+%start start
 
 %%
+
+start
+  : START_BODY file
+  | START_EXPR expr      { ctx->root = $2; }
+  ;
 
 file
   : items                { ctx->root = ast_list(ctx, AST_BODY, $1, @$); }
@@ -464,7 +473,7 @@ static bool track_frames(struct lex_state *x, int t, YYLTYPE *lloc) {
 
 static bool newlines_matter(struct lex_state *x) {
   struct frame *f = top(x);
-  return !f || f->kind == FR_BRACE;
+  return f ? f->kind == FR_BRACE : !x->ctx->expr_mode;
 }
 
 /* After an expression "{" a newline may hide a "for": look past it. */
@@ -491,6 +500,11 @@ static int brace_newline(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
 int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
                    struct parse_ctx *ctx) {
   struct lex_state *x = hcl_yyget_extra(scanner);
+  if (!x->started) {
+    x->started = true;
+    lloc->start = lloc->end = x->off;
+    return ctx->expr_mode ? START_EXPR : START_BODY;
+  }
   for (;;) {
     if (ctx->failed)
       return 0;
@@ -927,6 +941,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
     eof_error(ctx, x, &e, at);
     return 0;
   }
+  if (ctx->expr_mode && has(&e, YYSYMBOL_YYEOF) && !ctx_frame(x, 0)) {
+    err(ctx, at, "Extra characters after expression",
+        "An expression was successfully parsed, but extra characters were "
+        "found after it.");
+    return 0;
+  }
   if (x->before == '.' && has(&e, YYSYMBOL_IDENT)) {
     /* inside a .* splat, HCL points at that splat's star */
     err(ctx, x->star_before.end ? x->star_before : at,
@@ -978,7 +998,7 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
       (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
   hcl_yyparse(scanner, c);
   hcl_lex_restore(scanner);
-  if (c->root)
+  if (c->root && !c->expr_mode)
     c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);
   hcl_yylex_destroy(scanner);

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "diag_int.h"
 #include "json_out.h"
 
 struct source_text {
@@ -227,4 +228,13 @@ void tfr_diags_render_short(const tfr_diags *d, FILE *out) {
     else
       fprintf(out, "%s: %s\n", sev, g->summary);
   }
+}
+
+void diags_remove(tfr_diags *d, size_t from, size_t to) {
+  if (to > d->n)
+    to = d->n;
+  if (from >= to)
+    return;
+  memmove(d->v + from, d->v + to, (d->n - to) * sizeof *d->v);
+  d->n -= to - from;
 }

@@ -68,6 +68,7 @@ struct lex_state {
   struct lexeme peek_val;
   struct span peek_loc;
   bool lexerr;
+  bool started;      /* the start token (body or expression) was sent */
   bool label;        /* the open quoted string is a block label */
   struct span star;  /* the '*' of the latest .* splat, while it lasts */
   struct span star_before; /* star as it was before the last token */

@@ -28,6 +28,8 @@ static const char usage_main[] =
     "Evaluate Terraform/OpenTofu input variables offline.\n"
     "\n"
     "Commands:\n"
+    "  eval       Evaluate a constant expression, optionally converted to a "
+    "type\n"
     "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
     "files\n"
     "\n"
@@ -241,6 +243,127 @@ static int cmd_parse(int argc, char **argv) {
   return rc;
 }
 
+/* ---- eval command ------------------------------------------------------ */
+
+static const char usage_eval[] =
+    "Usage: tfresolve eval [options] EXPRESSION\n"
+    "       tfresolve eval [options] -\n"
+    "\n"
+    "Evaluate an expression the way Terraform evaluates tfvars values\n"
+    "(constants: no variables, no function calls) and print the result in\n"
+    "Terraform console style.  With \"-\", read one expression per line from\n"
+    "standard input.\n"
+    "\n"
+    "Options:\n"
+    "  -type=TYPE   Convert the result to a type constraint, as Terraform\n"
+    "               converts a variable value (optional() defaults apply)\n"
+    "  -json        Print {\"type\": T, \"value\": V} (cty's JSON encodings)\n"
+    "               or {\"error\": {\"summary\": ..., \"detail\": ...}}\n"
+    "  -no-color    No colour in diagnostics\n"
+    "\n"
+    "Exit status: 0 evaluated, 1 errors, 2 usage error.\n";
+
+static void json_error(const char *summary, const char *detail) {
+  fputs("{\"error\":{\"summary\":", stdout);
+  tfr_json_write_cstr(stdout, summary);
+  fputs(",\"detail\":", stdout);
+  tfr_json_write_cstr(stdout, detail ? detail : "");
+  fputs("}}\n", stdout);
+}
+
+/* Evaluate one expression (and convert it to type_text if given). */
+static bool eval_one(const char *text, const char *type_text,
+                     const struct options *o) {
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  const tfr_value *v = NULL;
+  const char *cerr = NULL;
+  tfr_file *e = tfr_parse_expr(a, d, "<eval>", text, strlen(text));
+  if (e)
+    v = tfr_eval_const(a, d, e);
+  if (v && !tfr_diags_has_errors(d) && type_text) {
+    tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text,
+                                  strlen(type_text));
+    const struct tfr_defaults *defs = NULL;
+    const tfr_type *t = te ? tfr_parse_type(a, d, te, &defs) : NULL;
+    if (t) {
+      v = tfr_convert(a, v, t, defs, &cerr);
+      if (!v)
+        tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Invalid value",
+                      tfr_arena_printf(a, "Unsuitable value: %s.",
+                                       cerr ? cerr : "incorrect type"));
+    }
+  }
+  bool ok = v && !tfr_diags_has_errors(d);
+  if (o->format == FMT_JSON) {
+    if (!ok) {
+      const struct tfr_diag *g = tfr_diags_get(d, 0);
+      json_error(g ? g->summary : "Error", g ? g->detail : "");
+    } else {
+      fputs("{\"type\":", stdout);
+      tfr_type_write_json(stdout, v->type);
+      fputs(",\"value\":", stdout);
+      tfr_value_write_json(stdout, a, v);
+      if (!tfr_value_is_wholly_known(v))
+        fputs(",\"unknown\":true", stdout);
+      if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
+        fputs(",\"sensitive\":true", stdout);
+      fputs("}\n", stdout);
+    }
+  } else if (!ok) {
+    print_diags(d, o);
+  } else {
+    printf("%s\n", tfr_value_console(a, v));
+  }
+  tfr_arena_free(a);
+  return ok;
+}
+
+static int cmd_eval(int argc, char **argv) {
+  struct options o = {0};
+  const char *expr = NULL, *type_text = NULL;
+  for (int i = 0; i < argc; i++) {
+    char buf[64];
+    const char *val = NULL;
+    const char *name = strcmp(argv[i], "-") ? opt_name(argv[i], buf,
+                                                       sizeof buf, &val)
+                                            : NULL;
+    if (!name && !expr)
+      expr = argv[i];
+    else if (name && !strcmp(name, "json"))
+      o.format = FMT_JSON;
+    else if (name && !strcmp(name, "no-color"))
+      o.no_color = true;
+    else if (name && !strcmp(name, "type") && (val || i + 1 < argc))
+      type_text = val ? val : argv[++i];
+    else if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
+      fputs(usage_eval, stdout);
+      return EXIT_OK;
+    } else {
+      fprintf(stderr, "tfresolve eval: unexpected argument \"%s\"\n\n%s",
+              argv[i], usage_eval);
+      return EXIT_USAGE;
+    }
+  }
+  if (!expr) {
+    fprintf(stderr, "tfresolve eval: no expression given\n\n%s", usage_eval);
+    return EXIT_USAGE;
+  }
+  if (strcmp(expr, "-") != 0)
+    return eval_one(expr, type_text, &o) ? EXIT_OK : EXIT_INVALID;
+  bool all = true;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, stdin)) > 0) {
+    if (line[n - 1] == '\n')
+      line[n - 1] = '\0';
+    all &= eval_one(line, type_text, &o);
+  }
+  free(line);
+  return all ? EXIT_OK : EXIT_INVALID;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_main, stderr);
@@ -259,6 +382,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "parse"))
     return cmd_parse(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "eval"))
+    return cmd_eval(argc - 2, argv + 2);
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;

@@ -5,12 +5,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "eval.h"
 #include "parse.h"
 #include "tfresolve/tfresolve.h"
-
-struct tfr_file {
-  struct ast_file f;
-};
 
 const char *tfr_version(void) { return TFR_VERSION; }
 
@@ -90,8 +87,9 @@ bool parse_check_utf8(struct parse_ctx *c) {
   return true;
 }
 
-static tfr_file *parse_src(tfr_arena *a, tfr_diags *diags,
-                           struct src_file *src, enum tfr_syntax syntax) {
+static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
+                                struct src_file *src, enum tfr_syntax syntax,
+                                bool expr_mode) {
   tfr_diags_add_source(diags, src->name, src->text, src->len);
   struct parse_ctx c = {0};
   c.a = a;
@@ -101,12 +99,27 @@ static tfr_file *parse_src(tfr_arena *a, tfr_diags *diags,
     syntax = ends_with(src->name, ".json") ? TFR_SYNTAX_JSON
                                            : TFR_SYNTAX_HCL;
   c.json = syntax == TFR_SYNTAX_JSON;
+  c.expr_mode = expr_mode;
   if (!parse_check_utf8(&c))
     return NULL;
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
   if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
     return NULL;
   return (tfr_file *)f;
+}
+
+static tfr_file *parse_src(tfr_arena *a, tfr_diags *diags,
+                           struct src_file *src, enum tfr_syntax syntax) {
+  return parse_src_mode(a, diags, src, syntax, false);
+}
+
+tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
+                         const char *text, size_t len) {
+  char *copy = tfr_arena_alloc_raw(a, len + 2);
+  memcpy(copy, text, len);
+  copy[len] = copy[len + 1] = '\0';
+  return parse_src_mode(a, diags, src_new(a, name, copy, len),
+                        TFR_SYNTAX_HCL, true);
 }
 
 tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
@@ -138,4 +151,13 @@ tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
 
 void tfr_file_dump_json(const tfr_file *f, FILE *out) {
   ast_dump_json((struct ast_file *)&f->f, out);
+}
+
+const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
+                                       const tfr_file *expr) {
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = expr->f.src;
+  return eval_expr(&c, expr->f.body);
 }

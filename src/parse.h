@@ -53,8 +53,14 @@ struct parse_ctx {
   struct ast *root;
   bool failed; /* an error was reported: stay quiet, stop soon */
   bool json;
+  bool expr_mode; /* a standalone expression, not a file body */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
+};
+
+/* What the public API calls a tfr_file. */
+struct tfr_file {
+  struct ast_file f;
 };
 
 /* Diagnostics at a byte span of the current file. */

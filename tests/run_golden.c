@@ -2,6 +2,7 @@
 ** Golden-file test runner.
 **
 **   run_golden TFRESOLVE parse DIR...
+**   run_golden TFRESOLVE eval FILE.test...
 **
 ** Every configuration file NAME in each DIR (.tf, .tf.json, .tfvars,
 ** .tfvars.json, .tofu) is a case:
@@ -13,6 +14,13 @@
 **                  Terraform-style framed diagnostics.
 ** Commands run in DIR with the file's bare name.  UPDATE=1 rewrites the
 ** expected files from the actual output instead of comparing.
+**
+** An eval test file is a list of records.  A line "%% NAME" starts a
+** section; "%% expr" starts a new record and holds the expression (any
+** number of lines), "%% type" an optional type constraint, "%% json" the
+** expected output of `eval -json` and "%% console" the expected output of
+** `eval` (Terraform console style, or the diagnostics).  Lines before the
+** first section and lines starting with "#" right after "%%" are comments.
 ** Prints PASS/FAIL per case and "N passed, M failed"; exits 1 on failure.
 */
 #define _POSIX_C_SOURCE 200809L
@@ -22,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static int passed, failed;
 static bool update;
@@ -180,15 +189,172 @@ static void parse_dir(const char *tool, const char *dir) {
   free(names);
 }
 
+/* ---- eval tests -------------------------------------------------------- */
+
+/* Run argv (no shell); its stdout+stderr. */
+static char *run_argv(char *const *argv, size_t *len) {
+  int fd[2];
+  if (pipe(fd) != 0)
+    return NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    dup2(fd[1], 2);
+    close(fd[0]);
+    close(fd[1]);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  ssize_t k;
+  while ((k = read(fd[0], buf + n, cap - n - 1)) > 0) {
+    n += (size_t)k;
+    if (n + 1 >= cap)
+      buf = realloc(buf, cap *= 2);
+  }
+  close(fd[0]);
+  int st;
+  waitpid(pid, &st, 0);
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+struct record {
+  char *expr, *type, *json, *console;
+  int line;
+};
+
+/* Sections end at the next "%%" line: drop the newlines (blank lines
+** between records included) at their end. */
+static void chomp(char *s) {
+  size_t n = s ? strlen(s) : 0;
+  while (n && s[n - 1] == '\n')
+    s[--n] = '\0';
+}
+
+static bool eval_compare(const char *tool, const char *file,
+                         const struct record *r, bool json) {
+  const char *want = json ? r->json : r->console;
+  if (!want)
+    return true;
+  char typearg[4096];
+  char *args[8];
+  int k = 0;
+  args[k++] = (char *)tool;
+  args[k++] = "eval";
+  if (json)
+    args[k++] = "-json";
+  args[k++] = "-no-color";
+  if (r->type) {
+    snprintf(typearg, sizeof typearg, "-type=%s", r->type);
+    args[k++] = typearg;
+  }
+  args[k++] = r->expr;
+  args[k] = NULL;
+  size_t n;
+  char *out = run_argv(args, &n);
+  if (out && n && out[n - 1] == '\n')
+    out[--n] = '\0';
+  bool ok = out && strcmp(out, want) == 0;
+  if (!ok)
+    printf("FAIL %s:%d (%s)\n--- expression\n%s\n--- expected\n%s\n"
+           "--- actual\n%s\n---\n",
+           file, r->line, json ? "json" : "console", r->expr, want,
+           out ? out : "");
+  free(out);
+  return ok;
+}
+
+static void eval_file(const char *tool, const char *file) {
+  size_t len;
+  char *text = slurp(file, &len);
+  if (!text) {
+    printf("FAIL %s: cannot read\n", file);
+    failed++;
+    return;
+  }
+  struct record r = {0};
+  char **section = NULL;
+  int lineno = 0;
+  char *next = text;
+  /* Records are flushed when the next one starts, and at the end.  Lines
+  ** are split by hand: blank lines matter in expected output. */
+  for (;;) {
+    char *line = next;
+    if (line && *line == '\0' && line == text + len)
+      line = NULL;
+    if (line) {
+      char *nl = strchr(line, '\n');
+      if (nl) {
+        *nl = '\0';
+        next = nl + 1;
+      } else {
+        next = text + len;
+      }
+    }
+    lineno++;
+    bool head = line && strncmp(line, "%%", 2) == 0;
+    if (!line || (head && strncmp(line, "%% expr", 7) == 0)) {
+      if (r.expr) {
+        chomp(r.expr);
+        chomp(r.type);
+        chomp(r.json);
+        chomp(r.console);
+        bool ok = eval_compare(tool, file, &r, true) &
+                  eval_compare(tool, file, &r, false);
+        if (ok)
+          passed++;
+        else
+          failed++;
+      }
+      free(r.expr);
+      free(r.type);
+      free(r.json);
+      free(r.console);
+      memset(&r, 0, sizeof r);
+      r.line = lineno;
+      if (!line)
+        break;
+    }
+    if (head) {
+      const char *name = line + 2;
+      while (*name == ' ')
+        name++;
+      section = !strcmp(name, "expr")      ? &r.expr
+                : !strcmp(name, "type")    ? &r.type
+                : !strcmp(name, "json")    ? &r.json
+                : !strcmp(name, "console") ? &r.console
+                                           : NULL;
+      continue;
+    }
+    if (!section)
+      continue;
+    size_t have = *section ? strlen(*section) : 0, add = strlen(line);
+    *section = realloc(*section, have + add + 2);
+    memcpy(*section + have, line, add);
+    (*section)[have + add] = '\n';
+    (*section)[have + add + 1] = '\0';
+  }
+  free(text);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 4 || strcmp(argv[2], "parse") != 0) {
-    fprintf(stderr, "usage: run_golden TFRESOLVE parse DIR...\n");
+  if (argc < 4 || (strcmp(argv[2], "parse") && strcmp(argv[2], "eval"))) {
+    fprintf(stderr, "usage: run_golden TFRESOLVE parse DIR...\n"
+                    "       run_golden TFRESOLVE eval FILE.test...\n");
     return 2;
   }
   const char *u = getenv("UPDATE");
   update = u && *u && strcmp(u, "0") != 0;
-  for (int i = 3; i < argc; i++)
-    parse_dir(argv[1], argv[i]);
+  for (int i = 3; i < argc; i++) {
+    if (!strcmp(argv[2], "eval"))
+      eval_file(argv[1], argv[i]);
+    else
+      parse_dir(argv[1], argv[i]);
+  }
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

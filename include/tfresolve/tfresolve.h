@@ -14,6 +14,7 @@
 
 #include "tfresolve/arena.h"
 #include "tfresolve/diag.h"
+#include "tfresolve/value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +51,55 @@ tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
 tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                           const char *text, size_t len,
                           enum tfr_syntax syntax);
+
+/**
+ * Parse one HCL expression (as `-var` values and `terraform console`
+ * input are parsed): newlines are insignificant, nothing may follow it.
+ * @returns a file whose body is the expression, or NULL on errors.
+ */
+tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
+                         const char *text, size_t len);
+
+/**
+ * Evaluate a parsed expression as a constant: no variables, no functions
+ * (how Terraform evaluates tfvars values and variable defaults).
+ * @returns the value (owned by @p a); errors go to @p diags.
+ */
+const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
+                                       const tfr_file *expr);
+
+/** Defaults of the optional attributes of a type constraint (opaque). */
+struct tfr_defaults;
+
+/**
+ * Read a parsed expression as a type constraint (`list(object({a =
+ * optional(number, 1)}))`), as Terraform reads a variable's `type`.
+ * @param[out] defaults  the optional-attribute defaults, or NULL if none.
+ * @returns the type, or NULL after adding diagnostics.
+ */
+const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
+                               const tfr_file *expr,
+                               const struct tfr_defaults **defaults);
+
+/**
+ * Convert a value to a type constraint as Terraform converts variable
+ * values: optional-attribute defaults (may be NULL) first, then cty's
+ * conversion.  On failure returns NULL and sets *err to the reason.
+ */
+const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
+                             const tfr_type *want,
+                             const struct tfr_defaults *defaults,
+                             const char **err);
+
+/** Terraform console style (tolist([...]), tostring(null), heredocs). */
+const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
+
+/** cty's JSON encoding of a value / of a type. */
+void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
+void tfr_type_write_json(FILE *out, const tfr_type *t);
+
+/** Write a NUL-terminated string as a JSON string literal. */
+void tfr_json_write_cstr(FILE *out, const char *s);
 
 /** Write the file's syntax tree as JSON (for debugging and tests). */
 void tfr_file_dump_json(const tfr_file *f, FILE *out);

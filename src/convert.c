@@ -1,0 +1,1985 @@
+/*
+** Type conversion, as go-cty's convert package does it (cty 1.12, the
+** version the reference program is built with), and the optional-attribute
+** defaults of hcl's typeexpr (Defaults.Apply, hcl >= 2.16).
+**
+** cty converts in two phases and so do we: first the types alone decide
+** whether a conversion exists at all (can_conv, getConversion in cty); if
+** not, the error is MismatchMessage(got, want), which describes the types.
+** Only then are the values converted (conv_val), which can still fail for
+** a value ("a number is required") with the path of the element concerned.
+**
+** Unlike cty, every step here is linear in the size of the value:
+**   - unify() first reduces its types to the distinct ones (cty compares
+**     every pair, so 1,000,000 strings take 10^12 steps there);
+**   - the types we build are hash-consed ("interned") per call, so that
+**     the 1,000,000 converted elements of a list share one type and the
+**     unification after a tuple-to-list conversion is a pointer test;
+**   - error strings are only built when something fails.
+** Where cty iterates a Go map (attribute names), the order is random and
+** so is which of several problems it reports; we use sorted order.
+*/
+#include "convert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
+#include "number.h"
+
+#define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
+#define SMALL 32 /* attributes handled with stack buffers */
+
+/* ---- scratch memory and hash tables ------------------------------------- */
+
+/* Scratch memory is zeroed: it keeps -Wmaybe-uninitialized quiet about
+** empty arrays and costs nothing measurable. */
+static void *xmalloc(size_t n) {
+  void *p = calloc(1, n ? n : 1);
+  if (!p) {
+    fputs("tfresolve: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fputs("tfresolve: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+static uint64_t str_hash(const char *s) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
+  return h;
+}
+
+/* Pointer-keyed memo: (pointer, tag) -> pointer. */
+struct memo_slot {
+  const void *key;
+  uintptr_t tag;
+  const void *val;
+};
+
+struct memo {
+  struct memo_slot *s;
+  size_t cap, len;
+};
+
+static size_t memo_pos(const struct memo *m, const void *key, uintptr_t tag) {
+  return (size_t)mix((uintptr_t)key, tag) & (m->cap - 1);
+}
+
+static const void *memo_get(const struct memo *m, const void *key,
+                            uintptr_t tag) {
+  if (!m->cap)
+    return NULL;
+  for (size_t i = memo_pos(m, key, tag);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->s[i].key)
+      return NULL;
+    if (m->s[i].key == key && m->s[i].tag == tag)
+      return m->s[i].val;
+  }
+}
+
+static void memo_put(struct memo *m, const void *key, uintptr_t tag,
+                     const void *val);
+
+static void memo_grow(struct memo *m) {
+  struct memo old = *m;
+  m->cap = old.cap ? old.cap * 2 : 64;
+  m->s = xcalloc(m->cap, sizeof *m->s);
+  m->len = 0;
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.s[i].key)
+      memo_put(m, old.s[i].key, old.s[i].tag, old.s[i].val);
+  free(old.s);
+}
+
+static void memo_put(struct memo *m, const void *key, uintptr_t tag,
+                     const void *val) {
+  if (2 * (m->len + 1) > m->cap)
+    memo_grow(m);
+  size_t i = memo_pos(m, key, tag);
+  while (m->s[i].key && !(m->s[i].key == key && m->s[i].tag == tag))
+    i = (i + 1) & (m->cap - 1);
+  if (!m->s[i].key)
+    m->len++;
+  m->s[i] = (struct memo_slot){key, tag, val};
+}
+
+/* The set of interned types, by structural hash. */
+struct tset_slot {
+  uint64_t h;
+  const tfr_type *t;
+};
+
+struct tset {
+  struct tset_slot *s;
+  size_t cap, len;
+};
+
+enum { TAG_CANON = 1, TAG_STRIP, TAG_TUPLE_ETY, TAG_OBJECT_ETY = 5,
+       TAG_DINFO = 7 };
+
+static const char failed_marker; /* memo value for "no result" */
+#define FAILED ((const void *)&failed_marker)
+
+struct pstep {
+  struct pstep *next;
+  int kind; /* STEP_ATTR, STEP_INDEX, STEP_KEY */
+  const char *s;
+  size_t n;
+  uint64_t i;
+};
+
+enum { STEP_ATTR, STEP_INDEX, STEP_KEY };
+
+/* One conversion call: the arena, the memo tables, and the error. */
+struct cctx {
+  tfr_arena *a;
+  struct memo memo;
+  struct tset types;
+  const char *err;
+  struct pstep *path;
+};
+
+static void ctx_init(struct cctx *c, tfr_arena *a) {
+  memset(c, 0, sizeof *c);
+  c->a = a;
+}
+
+static void ctx_done(struct cctx *c) {
+  free(c->memo.s);
+  free(c->types.s);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void *fail(struct cctx *c, const char *msg) {
+  c->err = msg;
+  c->path = NULL;
+  return NULL;
+}
+
+static void at_step(struct cctx *c, int kind, const char *s, size_t n,
+                    uint64_t i) {
+  struct pstep *p = tfr_arena_alloc(c->a, sizeof *p);
+  *p = (struct pstep){c->path, kind, s, n, i};
+  c->path = p;
+}
+
+static void at_attr(struct cctx *c, const char *name) {
+  at_step(c, STEP_ATTR, name, strlen(name), 0);
+}
+
+static void at_index(struct cctx *c, uint64_t i) {
+  at_step(c, STEP_INDEX, NULL, 0, i);
+}
+
+static void at_key(struct cctx *c, const char *k, size_t n) {
+  at_step(c, STEP_KEY, k, n, 0);
+}
+
+struct sbuf {
+  char *p;
+  size_t n, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    while (b->n + n + 1 > b->cap)
+      b->cap = b->cap ? 2 * b->cap : 64;
+    char *p = realloc(b->p, b->cap);
+    if (!p)
+      abort();
+    b->p = p;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+/* Go's unicode.IsPrint for a code point above ASCII. */
+static bool go_isprint(utf8proc_int32_t r) {
+  switch (utf8proc_category(r)) {
+  case UTF8PROC_CATEGORY_ZS:
+  case UTF8PROC_CATEGORY_ZL:
+  case UTF8PROC_CATEGORY_ZP:
+  case UTF8PROC_CATEGORY_CC:
+  case UTF8PROC_CATEGORY_CF:
+  case UTF8PROC_CATEGORY_CS:
+  case UTF8PROC_CATEGORY_CO:
+  case UTF8PROC_CATEGORY_CN:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/* Go's %q (strconv.Quote) of n bytes. */
+static void sb_quote(struct sbuf *b, const char *s, size_t n) {
+  char e[16];
+  sb_put(b, "\"", 1);
+  for (size_t i = 0; i < n;) {
+    utf8proc_int32_t r;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                          (utf8proc_ssize_t)(n - i), &r);
+    if (k <= 0) { /* invalid UTF-8 */
+      snprintf(e, sizeof e, "\\x%02x", (unsigned char)s[i]);
+      sb_str(b, e);
+      i++;
+      continue;
+    }
+    const char *esc = NULL;
+    switch (r) {
+    case '"': esc = "\\\""; break;
+    case '\\': esc = "\\\\"; break;
+    case '\a': esc = "\\a"; break;
+    case '\b': esc = "\\b"; break;
+    case '\f': esc = "\\f"; break;
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '\v': esc = "\\v"; break;
+    default: break;
+    }
+    if (esc) {
+      sb_str(b, esc);
+    } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
+      sb_put(b, s + i, (size_t)k);
+    } else {
+      snprintf(e, sizeof e, r < 0x80 ? "\\x%02x" : r < 0x10000 ? "\\u%04x"
+                                                              : "\\U%08x",
+               (unsigned)r);
+      sb_str(b, e);
+    }
+    i += (size_t)k;
+  }
+  sb_put(b, "\"", 1);
+}
+
+static const char *quote(struct cctx *c, const char *s, size_t n) {
+  struct sbuf b = {0};
+  sb_quote(&b, s, n);
+  const char *r = tfr_arena_strndup(c->a, b.p, b.n);
+  free(b.p);
+  return r;
+}
+
+/* tfdiags.FormatError's path: .name, [0], ["key"]. */
+static const char *format_path(struct cctx *c) {
+  struct sbuf b = {0};
+  sb_put(&b, "", 0);
+  for (const struct pstep *p = c->path; p; p = p->next) {
+    char num[32];
+    switch (p->kind) {
+    case STEP_ATTR:
+      sb_put(&b, ".", 1);
+      sb_put(&b, p->s, p->n);
+      break;
+    case STEP_INDEX:
+      snprintf(num, sizeof num, "[%llu]", (unsigned long long)p->i);
+      sb_str(&b, num);
+      break;
+    default:
+      sb_put(&b, "[", 1);
+      sb_quote(&b, p->s, p->n);
+      sb_put(&b, "]", 1);
+    }
+  }
+  const char *r = tfr_arena_strndup(c->a, b.p, b.n);
+  free(b.p);
+  return r;
+}
+
+/* ---- types: interning, building, stripping ------------------------------ */
+
+static bool is_prim(const tfr_type *t) {
+  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER ||
+         t->kind == TFR_STRING;
+}
+
+static bool is_coll(const tfr_type *t) {
+  return t->kind == TFR_LIST || t->kind == TFR_SET || t->kind == TFR_MAP;
+}
+
+static bool is_dyn(const tfr_type *t) { return t->kind == TFR_DYNAMIC; }
+
+static bool opt_at(const tfr_type *t, uint32_t i) {
+  return t->optional && t->optional[i];
+}
+
+static const tfr_type *prim_singleton(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_BOOL: return &tfr_t_bool;
+  case TFR_NUMBER: return &tfr_t_number;
+  case TFR_STRING: return &tfr_t_string;
+  default: return &tfr_t_dynamic;
+  }
+}
+
+/* cty's Type.Equals, with a pointer test first. */
+static bool type_eq(const tfr_type *x, const tfr_type *y) {
+  return x == y || tfr_type_equal(x, y);
+}
+
+/* Hash of a type node whose children are interned (compared by pointer). */
+static uint64_t node_hash(const tfr_type *t) {
+  uint64_t h = mix(t->kind + 1u, t->n);
+  if (is_coll(t))
+    return mix(h, (uintptr_t)t->elem);
+  for (uint32_t i = 0; i < t->n; i++) {
+    if (t->kind == TFR_OBJECT)
+      h = mix(mix(h, str_hash(t->names[i])), opt_at(t, i));
+    h = mix(h, (uintptr_t)t->types[i]);
+  }
+  return h;
+}
+
+static bool node_eq(const tfr_type *x, const tfr_type *y) {
+  if (x->kind != y->kind || x->n != y->n)
+    return false;
+  if (is_coll(x))
+    return x->elem == y->elem;
+  for (uint32_t i = 0; i < x->n; i++) {
+    if (x->types[i] != y->types[i])
+      return false;
+    if (x->kind == TFR_OBJECT &&
+        (opt_at(x, i) != opt_at(y, i) || strcmp(x->names[i], y->names[i])))
+      return false;
+  }
+  return true;
+}
+
+/* A copy of the node t in the arena (its arrays too). */
+static const tfr_type *node_copy(struct cctx *c, const tfr_type *t) {
+  tfr_type *r = tfr_arena_alloc(c->a, sizeof *r);
+  *r = *t;
+  size_t n = t->n;
+  if (t->kind == TFR_OBJECT || t->kind == TFR_TUPLE) {
+    const tfr_type **tt = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *tt);
+    if (n)
+      memcpy(tt, t->types, n * sizeof *tt);
+    r->types = tt;
+  }
+  if (t->kind == TFR_OBJECT) {
+    const char **nn = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *nn);
+    if (n)
+      memcpy(nn, t->names, n * sizeof *nn);
+    r->names = nn;
+    bool any = false;
+    for (uint32_t i = 0; i < t->n; i++)
+      any |= opt_at(t, i);
+    bool *oo = NULL;
+    if (any) {
+      oo = tfr_arena_alloc_raw(c->a, n * sizeof *oo);
+      memcpy(oo, t->optional, n * sizeof *oo);
+    }
+    r->optional = oo;
+  }
+  return r;
+}
+
+static void tset_add(struct tset *s, uint64_t h, const tfr_type *t);
+
+static void tset_grow(struct tset *s) {
+  struct tset old = *s;
+  s->cap = old.cap ? old.cap * 2 : 64;
+  s->s = xcalloc(s->cap, sizeof *s->s);
+  s->len = 0;
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.s[i].t)
+      tset_add(s, old.s[i].h, old.s[i].t);
+  free(old.s);
+}
+
+static void tset_add(struct tset *s, uint64_t h, const tfr_type *t) {
+  if (2 * (s->len + 1) > s->cap)
+    tset_grow(s);
+  size_t i = (size_t)h & (s->cap - 1);
+  while (s->s[i].t)
+    i = (i + 1) & (s->cap - 1);
+  s->s[i] = (struct tset_slot){h, t};
+  s->len++;
+}
+
+/*
+** The interned type equal to tmp, whose children are interned already.
+** When adopt is given (a node equal to tmp, children and all) it becomes
+** the interned one; otherwise a new copy of tmp does.
+*/
+static const tfr_type *intern_node(struct cctx *c, const tfr_type *tmp,
+                                   const tfr_type *adopt) {
+  uint64_t h = node_hash(tmp);
+  struct tset *s = &c->types;
+  if (s->cap)
+    for (size_t i = (size_t)h & (s->cap - 1); s->s[i].t;
+         i = (i + 1) & (s->cap - 1))
+      if (s->s[i].h == h && node_eq(s->s[i].t, tmp))
+        return s->s[i].t;
+  const tfr_type *t = adopt ? adopt : node_copy(c, tmp);
+  tset_add(s, h, t);
+  memo_put(&c->memo, t, TAG_CANON, t);
+  return t;
+}
+
+static const tfr_type *intern(struct cctx *c, const tfr_type *t);
+
+/* Children of t interned into out (n of them); true if all unchanged. */
+static bool intern_children(struct cctx *c, const tfr_type *t,
+                            const tfr_type **out) {
+  bool same = true;
+  for (uint32_t i = 0; i < t->n; i++) {
+    out[i] = intern(c, t->types[i]);
+    same &= out[i] == t->types[i];
+  }
+  return same;
+}
+
+/* The interned type structurally equal to t. */
+static const tfr_type *intern(struct cctx *c, const tfr_type *t) {
+  if (is_prim(t) || is_dyn(t))
+    return prim_singleton(t);
+  const tfr_type *r = memo_get(&c->memo, t, TAG_CANON);
+  if (r)
+    return r;
+  tfr_type tmp = *t;
+  if (is_coll(t)) {
+    tmp.elem = intern(c, t->elem);
+    r = intern_node(c, &tmp, tmp.elem == t->elem ? t : NULL);
+  } else {
+    const tfr_type *buf[SMALL];
+    const tfr_type **kids = t->n <= SMALL ? buf : xmalloc(t->n * sizeof *kids);
+    bool same = intern_children(c, t, kids);
+    tmp.types = kids;
+    r = intern_node(c, &tmp, same ? t : NULL);
+    if (kids != buf)
+      free(kids);
+  }
+  memo_put(&c->memo, t, TAG_CANON, r);
+  return r;
+}
+
+static const tfr_type *mk_coll(struct cctx *c, int kind,
+                               const tfr_type *elem) {
+  tfr_type tmp = {.kind = (uint8_t)kind, .elem = intern(c, elem)};
+  return intern_node(c, &tmp, NULL);
+}
+
+/* An interned object type; names sorted; optional may be NULL. */
+static const tfr_type *mk_object(struct cctx *c, size_t n,
+                                 const char *const *names,
+                                 const tfr_type *const *types,
+                                 const bool *optional) {
+  const tfr_type *buf[SMALL];
+  const tfr_type **kids = n <= SMALL ? buf : xmalloc(n * sizeof *kids);
+  for (size_t i = 0; i < n; i++)
+    kids[i] = intern(c, types[i]);
+  tfr_type tmp = {.kind = TFR_OBJECT, .n = (uint32_t)n, .names = names,
+                  .types = kids, .optional = optional};
+  const tfr_type *r = intern_node(c, &tmp, NULL);
+  if (kids != buf)
+    free(kids);
+  return r;
+}
+
+static const tfr_type *mk_tuple(struct cctx *c, size_t n,
+                                const tfr_type *const *types) {
+  const tfr_type **kids = xmalloc(n * sizeof *kids);
+  for (size_t i = 0; i < n; i++)
+    kids[i] = intern(c, types[i]);
+  tfr_type tmp = {.kind = TFR_TUPLE, .n = (uint32_t)n, .types = kids};
+  const tfr_type *r = intern_node(c, &tmp, NULL);
+  free(kids);
+  return r;
+}
+
+static bool has_optional(const tfr_type *t) {
+  if (is_coll(t))
+    return has_optional(t->elem);
+  if (t->kind == TFR_OBJECT || t->kind == TFR_TUPLE)
+    for (uint32_t i = 0; i < t->n; i++)
+      if (opt_at(t, i) || has_optional(t->types[i]))
+        return true;
+  return false;
+}
+
+/* cty's WithoutOptionalAttributesDeep, interned. */
+static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
+  if (is_prim(t) || is_dyn(t))
+    return prim_singleton(t);
+  const tfr_type *r = memo_get(&c->memo, t, TAG_STRIP);
+  if (r)
+    return r;
+  if (is_coll(t)) {
+    r = mk_coll(c, t->kind, strip(c, t->elem));
+  } else {
+    const tfr_type **kids = xmalloc(t->n * sizeof *kids);
+    for (uint32_t i = 0; i < t->n; i++)
+      kids[i] = strip(c, t->types[i]);
+    r = t->kind == TFR_OBJECT ? mk_object(c, t->n, t->names, kids, NULL)
+                              : mk_tuple(c, t->n, kids);
+    free(kids);
+  }
+  memo_put(&c->memo, t, TAG_STRIP, r);
+  return r;
+}
+
+/* cty's FriendlyNameForConstraint. */
+static const char *friendly(struct cctx *c, const tfr_type *t) {
+  const char *what;
+  switch (t->kind) {
+  case TFR_DYNAMIC: return "any type";
+  case TFR_OBJECT: return "object";
+  case TFR_TUPLE: return "tuple";
+  case TFR_LIST: what = "list"; break;
+  case TFR_SET: what = "set"; break;
+  case TFR_MAP: what = "map"; break;
+  default: return tfr_type_friendly(c->a, t);
+  }
+  return tfr_arena_printf(c->a, "%s of %s", what,
+                          is_dyn(t->elem) ? "any single type"
+                                          : friendly(c, t->elem));
+}
+
+/* ---- which conversions exist (getConversion returning non-nil) ---------- */
+
+static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
+                     bool unsafe);
+static const tfr_type *unify(struct cctx *c, size_t n,
+                             const tfr_type *const *types, bool unsafe,
+                             bool *all_dynamic);
+
+static bool conv_or_eq(struct cctx *c, const tfr_type *in,
+                       const tfr_type *out, bool unsafe) {
+  return type_eq(in, out) || can_conv(c, in, out, unsafe);
+}
+
+/* Memoised results of unify() for a tuple's elements or an object's
+** attributes (the element type of list(any), set(any), map(any)). */
+static const tfr_type *memo_unify(struct cctx *c, const tfr_type *t,
+                                  uintptr_t tag, bool unsafe) {
+  const tfr_type *r = memo_get(&c->memo, t, tag + unsafe);
+  if (r)
+    return r == FAILED ? NULL : r;
+  r = unify(c, t->n, t->types, unsafe, NULL);
+  if (r && is_dyn(r) && tag == TAG_TUPLE_ETY)
+    for (uint32_t i = 0; i < t->n; i++)
+      if (!is_dyn(t->types[i]))
+        r = NULL; /* a list of dynamic values, unless all are */
+  memo_put(&c->memo, t, tag + unsafe, r ? r : FAILED);
+  return r;
+}
+
+/* conversionTupleToList/Set: the element type, NULL if impossible. */
+static const tfr_type *tuple_coll_ety(struct cctx *c, const tfr_type *in,
+                                      const tfr_type *ety, bool unsafe) {
+  if (in->n == 0)
+    return ety;
+  if (is_dyn(ety))
+    ety = memo_unify(c, in, TAG_TUPLE_ETY, unsafe);
+  return ety;
+}
+
+static bool tuple_to_coll_ok(struct cctx *c, const tfr_type *in,
+                             const tfr_type *ety, bool unsafe) {
+  ety = tuple_coll_ety(c, in, ety, unsafe);
+  if (!ety)
+    return false;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (!conv_or_eq(c, in->types[i], ety, unsafe))
+      return false;
+  return true;
+}
+
+static const tfr_type *object_map_ety(struct cctx *c, const tfr_type *in,
+                                      const tfr_type *ety, bool unsafe) {
+  if (in->n == 0)
+    return ety;
+  if (is_dyn(ety))
+    ety = memo_unify(c, in, TAG_OBJECT_ETY, unsafe);
+  return ety;
+}
+
+static bool object_to_map_ok(struct cctx *c, const tfr_type *in,
+                             const tfr_type *ety, bool unsafe) {
+  ety = object_map_ety(c, in, ety, unsafe);
+  if (!ety)
+    return false;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (!conv_or_eq(c, in->types[i], ety, unsafe))
+      return false;
+  return true;
+}
+
+/* conversionObjectToObject: every attribute of out is in in (or is
+** optional) and converts. */
+static bool object_to_object_ok(struct cctx *c, const tfr_type *in,
+                                const tfr_type *out, bool unsafe) {
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < out->n; i++) {
+    int k = 1;
+    while (j < in->n && (k = strcmp(in->names[j], out->names[i])) < 0)
+      j++;
+    if (j >= in->n || k != 0) {
+      if (!opt_at(out, i))
+        return false;
+      continue;
+    }
+    if (!conv_or_eq(c, in->types[j], out->types[i], unsafe))
+      return false;
+  }
+  return true;
+}
+
+static bool map_to_object_ok(struct cctx *c, const tfr_type *in,
+                             const tfr_type *out, bool unsafe) {
+  if (!unsafe)
+    return false;
+  for (uint32_t i = 0; i < out->n; i++)
+    if (!conv_or_eq(c, in->elem, out->types[i], unsafe) && !opt_at(out, i))
+      return false;
+  return true;
+}
+
+static bool tuple_to_tuple_ok(struct cctx *c, const tfr_type *in,
+                              const tfr_type *out, bool unsafe) {
+  if (in->n != out->n)
+    return false;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (!conv_or_eq(c, in->types[i], out->types[i], unsafe))
+      return false;
+  return true;
+}
+
+static bool prim_ok(const tfr_type *in, const tfr_type *out, bool unsafe) {
+  if (in->kind == out->kind || out->kind == TFR_STRING)
+    return true;
+  return unsafe && in->kind == TFR_STRING;
+}
+
+/*
+** Whether cty's getConversion(in, out, unsafe) exists.  cty never asks
+** for a conversion between equal types (callers test Equals first), so
+** equal types count as convertible here.
+*/
+static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
+                     bool unsafe) {
+  if (is_dyn(out) || in == out)
+    return true;
+  if (is_dyn(in))
+    return unsafe;
+  if (is_prim(in) && is_prim(out))
+    return prim_ok(in, out, unsafe);
+  switch (out->kind) {
+  case TFR_OBJECT:
+    if (in->kind == TFR_OBJECT)
+      return object_to_object_ok(c, in, out, unsafe);
+    return in->kind == TFR_MAP && map_to_object_ok(c, in, out, unsafe);
+  case TFR_TUPLE:
+    return in->kind == TFR_TUPLE && tuple_to_tuple_ok(c, in, out, unsafe);
+  case TFR_LIST:
+  case TFR_SET:
+    if (in->kind == TFR_TUPLE)
+      return tuple_to_coll_ok(c, in, out->elem, unsafe);
+    if (in->kind != TFR_LIST && in->kind != TFR_SET)
+      return false;
+    if (out->kind == TFR_SET && in->kind == TFR_LIST && !unsafe)
+      return false;
+    return conv_or_eq(c, in->elem, out->elem, unsafe);
+  case TFR_MAP:
+    if (in->kind == TFR_OBJECT)
+      return object_to_map_ok(c, in, out->elem, unsafe);
+    return in->kind == TFR_MAP && conv_or_eq(c, in->elem, out->elem, unsafe);
+  default:
+    return false;
+  }
+}
+
+/* ---- unification (unify.go, compare_types.go, sort_types.go) ------------ */
+
+/* compareTypes: <0 when a is the more general of the two. */
+static int compare_types(const tfr_type *a, const tfr_type *b) {
+  if (is_dyn(a) || is_dyn(b))
+    return !is_dyn(a) ? -1 : !is_dyn(b) ? 1 : 0;
+  if (is_prim(a) && is_prim(b) &&
+      (a->kind == TFR_STRING || b->kind == TFR_STRING))
+    return a->kind != TFR_STRING ? 1 : b->kind != TFR_STRING ? -1 : 0;
+  if (is_coll(a) && a->kind == b->kind)
+    return compare_types(a->elem, b->elem);
+  int swap = 1;
+  int ka = a->kind, kb = b->kind;
+  if ((ka == TFR_TUPLE && kb == TFR_LIST) ||
+      (ka == TFR_OBJECT && kb == TFR_MAP) ||
+      (ka == TFR_SET && (kb == TFR_TUPLE || kb == TFR_LIST))) {
+    const tfr_type *t = a;
+    a = b;
+    b = t;
+    swap = -1;
+    ka = a->kind;
+    kb = b->kind;
+  }
+  if (kb == TFR_SET && (ka == TFR_TUPLE || ka == TFR_LIST))
+    return -swap;
+  if ((ka == TFR_LIST && kb == TFR_TUPLE) ||
+      (ka == TFR_MAP && kb == TFR_OBJECT))
+    return -swap;
+  if (ka != kb || (ka != TFR_OBJECT && ka != TFR_TUPLE) || a->n != b->n)
+    return 0;
+  bool a_super = false, b_super = false;
+  for (uint32_t i = 0; i < a->n; i++) {
+    if (ka == TFR_OBJECT && strcmp(a->names[i], b->names[i]) != 0)
+      return 0; /* same count, sorted: a different name is a missing one */
+    int cmp = compare_types(a->types[i], b->types[i]);
+    a_super |= cmp < 0;
+    b_super |= cmp > 0;
+  }
+  if (a_super == b_super)
+    return 0;
+  return a_super ? -swap : swap;
+}
+
+/* sortTypes: a topological order of "more general than", as indices;
+** entries never reached stay 0, as in cty.  Edges are kept in lists, so
+** memory follows the number of comparable pairs. */
+struct edges {
+  size_t *to, n, cap;
+};
+
+static void edge_add(struct edges *e, size_t j) {
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 4;
+    size_t *p = realloc(e->to, e->cap * sizeof *p);
+    if (!p)
+      abort();
+    e->to = p;
+  }
+  e->to[e->n++] = j;
+}
+
+static void sort_types(size_t n, const tfr_type *const *t, size_t *order) {
+  size_t *indeg = xcalloc(n, sizeof *indeg);
+  struct edges *out = xcalloc(n, sizeof *out);
+  for (size_t i = 0; i + 1 < n; i++)
+    for (size_t j = i + 1; j < n; j++) {
+      int cmp = compare_types(t[i], t[j]);
+      if (cmp < 0) {
+        edge_add(&out[i], j);
+        indeg[j]++;
+      } else if (cmp > 0) {
+        edge_add(&out[j], i);
+        indeg[i]++;
+      }
+    }
+  size_t head = 0, tail = 0;
+  memset(order, 0, n * sizeof *order);
+  for (size_t i = 0; i < n; i++)
+    if (indeg[i] == 0)
+      order[tail++] = i;
+  while (head < tail) {
+    size_t i = order[head++];
+    for (size_t k = 0; k < out[i].n; k++)
+      if (--indeg[out[i].to[k]] == 0)
+        order[tail++] = out[i].to[k];
+  }
+  for (size_t i = 0; i < n; i++)
+    free(out[i].to);
+  free(out);
+  free(indeg);
+}
+
+/* The general case: the first type in preference order that every type
+** converts to. */
+static const tfr_type *unify_general(struct cctx *c, size_t n,
+                                     const tfr_type *const *t, bool unsafe) {
+  /* Shortcut, same result: without "any" among them, a primitive and a
+  ** non-primitive type never meet (neither converts to the other). */
+  bool prim = false, other = false, dyn = false;
+  for (size_t i = 0; i < n; i++) {
+    prim |= is_prim(t[i]);
+    dyn |= is_dyn(t[i]);
+    other |= !is_prim(t[i]) && !is_dyn(t[i]);
+  }
+  if (prim && other && !dyn)
+    return NULL;
+  size_t *order = xmalloc(n * sizeof *order);
+  sort_types(n, t, order);
+  const tfr_type *r = NULL;
+  for (size_t k = 0; k < n && !r; k++) {
+    const tfr_type *want = t[order[k]];
+    size_t i = 0;
+    while (i < n && (i == order[k] || conv_or_eq(c, t[i], want, unsafe)))
+      i++;
+    if (i == n)
+      r = want;
+  }
+  free(order);
+  return r;
+}
+
+/* Every type converts to ret (or is equal to it). */
+static bool all_convert(struct cctx *c, size_t n, const tfr_type *const *t,
+                        const tfr_type *ret, bool unsafe) {
+  for (size_t i = 0; i < n; i++)
+    if (!conv_or_eq(c, t[i], ret, unsafe))
+      return false;
+  return true;
+}
+
+static const tfr_type *unify_collections(struct cctx *c, int kind, size_t n,
+                                         const tfr_type *const *t,
+                                         bool unsafe) {
+  const tfr_type **e = xmalloc(n * sizeof *e);
+  for (size_t i = 0; i < n; i++)
+    e[i] = t[i]->elem;
+  const tfr_type *ety = unify(c, n, e, unsafe, NULL);
+  free(e);
+  if (!ety)
+    return NULL;
+  const tfr_type *ret = mk_coll(c, kind, ety);
+  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
+}
+
+/* All the attribute (or element) types of all of t, as one array. */
+static const tfr_type **all_members(size_t n, const tfr_type *const *t,
+                                    size_t *count) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += t[i]->n;
+  const tfr_type **all = xmalloc(total * sizeof *all);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < t[i]->n; j++)
+      all[k++] = t[i]->types[j];
+  *count = total;
+  return all;
+}
+
+/* unifyObjectTypesToMap / unifyTupleTypesToList. */
+static const tfr_type *unify_members_as(struct cctx *c, int kind, size_t n,
+                                        const tfr_type *const *t,
+                                        bool unsafe) {
+  size_t total;
+  const tfr_type **all = all_members(n, t, &total);
+  const tfr_type *ety = unify(c, total, all, unsafe, NULL);
+  free(all);
+  if (!ety)
+    return NULL;
+  const tfr_type *ret = mk_coll(c, kind, ety);
+  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
+}
+
+static bool same_names(const tfr_type *x, const tfr_type *y) {
+  if (x->n != y->n)
+    return false;
+  for (uint32_t i = 0; i < x->n; i++)
+    if (strcmp(x->names[i], y->names[i]) != 0)
+      return false;
+  return true;
+}
+
+/* unifyObjectTypes and unifyTupleTypes: member by member, else as a map
+** or list of everything. */
+static const tfr_type *unify_structural(struct cctx *c, size_t n,
+                                        const tfr_type *const *t,
+                                        bool unsafe) {
+  bool obj = t[0]->kind == TFR_OBJECT;
+  int fallback = obj ? TFR_MAP : TFR_LIST;
+  for (size_t i = 1; i < n; i++)
+    if (obj ? !same_names(t[0], t[i]) : t[i]->n != t[0]->n)
+      return unify_members_as(c, fallback, n, t, unsafe);
+  size_t m = t[0]->n;
+  const tfr_type **across = xmalloc(n * sizeof *across);
+  const tfr_type **ret = xmalloc(m * sizeof *ret);
+  const tfr_type *r = NULL;
+  size_t k = 0;
+  for (; k < m; k++) {
+    for (size_t i = 0; i < n; i++)
+      across[i] = t[i]->types[k];
+    ret[k] = unify(c, n, across, unsafe, NULL);
+    if (!ret[k])
+      break;
+  }
+  if (k == m)
+    r = obj ? mk_object(c, m, t[0]->names, ret, NULL) : mk_tuple(c, m, ret);
+  free(across);
+  free(ret);
+  if (r && !all_convert(c, n, t, r, unsafe))
+    r = unify_members_as(c, fallback, n, t, unsafe);
+  return r;
+}
+
+/* unifyObjectsAsMaps / unifyTuplesAsList: the objects (tuples) unified
+** as a map (list) first, then everything together. */
+static const tfr_type *unify_as_collection(struct cctx *c, int kind,
+                                           size_t n,
+                                           const tfr_type *const *t,
+                                           bool unsafe) {
+  int skind = kind == TFR_MAP ? TFR_OBJECT : TFR_TUPLE;
+  const tfr_type **s = xmalloc(n * sizeof *s);
+  size_t ns = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t[i]->kind == skind)
+      s[ns++] = t[i];
+  const tfr_type *ct = unify_members_as(c, kind, ns, s, unsafe);
+  const tfr_type *r = NULL;
+  if (ct) {
+    for (size_t i = 0; i < n; i++)
+      s[i] = t[i]->kind == skind ? ct : t[i];
+    r = unify(c, n, s, unsafe, NULL);
+    if (r && r->kind != kind)
+      r = NULL;
+  }
+  free(s);
+  return r;
+}
+
+/* The distinct types of t, in order of first appearance (interned). */
+static size_t distinct_types(struct cctx *c, size_t n,
+                             const tfr_type *const *t,
+                             const tfr_type **out) {
+  size_t i = 1;
+  while (i < n && type_eq(t[0], t[i]))
+    i++;
+  out[0] = t[0];
+  if (i == n)
+    return 1;
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  const tfr_type **seen = xcalloc(cap, sizeof *seen);
+  size_t m = 0;
+  for (i = 0; i < n; i++) {
+    const tfr_type *x = intern(c, t[i]);
+    size_t h = (size_t)mix((uintptr_t)x, 0) & (cap - 1);
+    while (seen[h] && seen[h] != x)
+      h = (h + 1) & (cap - 1);
+    if (!seen[h]) {
+      seen[h] = x;
+      out[m++] = x;
+    }
+  }
+  free(seen);
+  return m;
+}
+
+static const tfr_type *unify_distinct(struct cctx *c, size_t n,
+                                      const tfr_type *const *t, bool unsafe,
+                                      bool *all_dynamic) {
+  size_t cnt[TFR_TUPLE + 1] = {0};
+  for (size_t i = 0; i < n; i++)
+    cnt[t[i]->kind]++;
+  size_t dyn = cnt[TFR_DYNAMIC], maps = cnt[TFR_MAP], lists = cnt[TFR_LIST];
+  size_t sets = cnt[TFR_SET], objs = cnt[TFR_OBJECT], tups = cnt[TFR_TUPLE];
+  const tfr_type *r;
+  if ((maps && maps + dyn == n) || (lists && lists + dyn == n) ||
+      (sets && sets + dyn == n) || (objs && objs + dyn == n) ||
+      (tups && tups + dyn == n)) {
+    if (dyn) { /* unifyAllAsDynamic */
+      if (all_dynamic)
+        *all_dynamic = true;
+      return &tfr_t_dynamic;
+    }
+    if (objs || tups)
+      return unify_structural(c, n, t, unsafe);
+    return unify_collections(c, t[0]->kind, n, t, unsafe);
+  }
+  if (maps && maps + objs + dyn == n) {
+    r = unify_as_collection(c, TFR_MAP, n, t, unsafe);
+    if (r)
+      return r;
+  } else if (lists && lists + tups + dyn == n) {
+    r = unify_as_collection(c, TFR_LIST, n, t, unsafe);
+    if (r)
+      return r;
+  } else if (objs && tups) {
+    return NULL;
+  }
+  return unify_general(c, n, t, unsafe);
+}
+
+/*
+** convert.unify: the type all of types convert to, or NULL.  *all_dynamic
+** (if given) is set when cty would convert every value to an unknown of
+** dynamic type (unifyAllAsDynamic).
+*/
+static const tfr_type *unify(struct cctx *c, size_t n,
+                             const tfr_type *const *types, bool unsafe,
+                             bool *all_dynamic) {
+  if (n == 0)
+    return NULL;
+  const tfr_type **d = xmalloc(n * sizeof *d);
+  size_t m = distinct_types(c, n, types, d);
+  const tfr_type *r = unify_distinct(c, m, d, unsafe, all_dynamic);
+  free(d);
+  return r;
+}
+
+/* ---- MismatchMessage (mismatch_msg.go) ---------------------------------- */
+
+static const char *mismatch(struct cctx *c, const tfr_type *got,
+                            const tfr_type *want);
+
+static const char *required(struct cctx *c, const tfr_type *want) {
+  return tfr_arena_printf(c->a, "%s required", friendly(c, want));
+}
+
+static const char *attr_problem(struct cctx *c, const char *name,
+                                const tfr_type *got, const tfr_type *want) {
+  return tfr_arena_printf(c->a, "attribute %s: %s",
+                          quote(c, name, strlen(name)),
+                          mismatch(c, got, want));
+}
+
+static const char *missing_attrs(struct cctx *c, size_t n,
+                                 const char *const *names) {
+  if (n == 1)
+    return tfr_arena_printf(c->a, "attribute %s is required",
+                            quote(c, names[0], strlen(names[0])));
+  if (n == 2)
+    return tfr_arena_printf(c->a, "attributes %s and %s are required",
+                            quote(c, names[0], strlen(names[0])),
+                            quote(c, names[1], strlen(names[1])));
+  struct sbuf b = {0};
+  sb_str(&b, "attributes ");
+  for (size_t i = 0; i + 1 < n; i++) {
+    sb_quote(&b, names[i], strlen(names[i]));
+    sb_str(&b, ", ");
+  }
+  sb_str(&b, "and ");
+  sb_quote(&b, names[n - 1], strlen(names[n - 1]));
+  sb_str(&b, " are required");
+  const char *r = tfr_arena_strdup(c->a, b.p);
+  free(b.p);
+  return r;
+}
+
+static const char *mismatch_objects(struct cctx *c, const tfr_type *got,
+                                    const tfr_type *want) {
+  const char **missing = tfr_arena_alloc(c->a, (want->n + 1) * sizeof(char *));
+  size_t nmissing = 0;
+  const char *unsafe_msg = NULL, *safe_msg = NULL;
+  for (uint32_t i = 0; i < want->n; i++) {
+    const char *name = want->names[i];
+    long j = tfr_type_attr(got, name, strlen(name));
+    if (j < 0) {
+      if (!opt_at(want, i))
+        missing[nmissing++] = name;
+      continue;
+    }
+    const tfr_type *g = got->types[j], *w = want->types[i];
+    if (type_eq(g, w) || unsafe_msg)
+      continue;
+    if (!can_conv(c, g, w, true))
+      unsafe_msg = attr_problem(c, name, g, w);
+    if (!safe_msg && !can_conv(c, g, w, false))
+      safe_msg = attr_problem(c, name, g, w);
+  }
+  if (nmissing)
+    return missing_attrs(c, nmissing, missing);
+  if (unsafe_msg)
+    return unsafe_msg;
+  return safe_msg ? safe_msg : "incorrect object attributes";
+}
+
+static const char *mismatch_from_structural(struct cctx *c,
+                                            const tfr_type *got,
+                                            const tfr_type *want) {
+  if ((want->kind == TFR_MAP) != (got->kind == TFR_OBJECT))
+    return required(c, want);
+  const tfr_type *w = want->elem;
+  for (uint32_t i = 0; i < got->n; i++) {
+    const tfr_type *g = got->types[i];
+    if (conv_or_eq(c, g, w, true))
+      continue;
+    if (got->kind == TFR_TUPLE)
+      return tfr_arena_printf(c->a, "element %u: %s", (unsigned)i,
+                              mismatch(c, g, w));
+    return tfr_arena_printf(c->a, "element %s: %s",
+                            quote(c, got->names[i], strlen(got->names[i])),
+                            mismatch(c, g, w));
+  }
+  return tfr_arena_printf(c->a, "all elements must be %s", friendly(c, w));
+}
+
+static const char *mismatch_from_collection(struct cctx *c,
+                                            const tfr_type *got,
+                                            const tfr_type *want) {
+  bool seq = got->kind == TFR_LIST || got->kind == TFR_SET;
+  if (want->kind == TFR_MAP ? got->kind != TFR_MAP : !seq)
+    return required(c, want);
+  const char *noun = want->kind == TFR_LIST  ? "list element type"
+                     : want->kind == TFR_SET ? "set element type"
+                                             : "map element type";
+  return tfr_arena_printf(c->a, "incorrect %s: %s", noun,
+                          mismatch(c, got->elem, want->elem));
+}
+
+/* convert.MismatchMessage: why got does not convert to want. */
+static const char *mismatch(struct cctx *c, const tfr_type *got,
+                            const tfr_type *want) {
+  int g = got->kind, w = want->kind;
+  if (g == TFR_OBJECT && w == TFR_OBJECT)
+    return mismatch_objects(c, got, want);
+  if (g == TFR_TUPLE && w == TFR_LIST && is_dyn(want->elem))
+    return "all list elements must have the same type";
+  if (g == TFR_TUPLE && w == TFR_SET && is_dyn(want->elem))
+    return "all set elements must have the same type";
+  if (g == TFR_OBJECT && w == TFR_MAP && is_dyn(want->elem))
+    return "all map elements must have the same type";
+  if ((g == TFR_TUPLE || g == TFR_OBJECT) && is_coll(want))
+    return mismatch_from_structural(c, got, want);
+  if (is_coll(got) && is_coll(want))
+    return mismatch_from_collection(c, got, want);
+  return required(c, want);
+}
+
+/* ---- dynamicReplace (conversion_dynamic.go) ----------------------------- */
+
+/* The type of a null or unknown converted from type in to out (stripped):
+** out with each "any" in it replaced by the matching part of in. */
+static const tfr_type *dyn_replace(struct cctx *c, const tfr_type *in,
+                                   const tfr_type *out) {
+  if (!in || is_dyn(in))
+    return out;
+  if (is_dyn(out))
+    return intern(c, in);
+  if (is_prim(out))
+    return out;
+  if (is_coll(out)) {
+    const tfr_type *e = NULL;
+    if (in->kind == TFR_MAP || in->kind == TFR_LIST || in->kind == TFR_SET)
+      e = in->elem;
+    else if (in->kind == TFR_OBJECT || in->kind == TFR_TUPLE)
+      e = unify(c, in->n, in->types, true, NULL);
+    return mk_coll(c, out->kind, dyn_replace(c, e, out->elem));
+  }
+  const tfr_type **kids = xmalloc((out->n ? out->n : 1) * sizeof *kids);
+  for (uint32_t i = 0; i < out->n; i++) {
+    const tfr_type *x = NULL;
+    if (out->kind == TFR_TUPLE)
+      x = in->kind == TFR_TUPLE && i < in->n ? in->types[i] : NULL;
+    else if (in->kind == TFR_MAP)
+      x = in->elem;
+    else if (in->kind == TFR_OBJECT) {
+      long j = tfr_type_attr(in, out->names[i], strlen(out->names[i]));
+      x = j >= 0 ? in->types[j] : NULL;
+    }
+    kids[i] = x ? dyn_replace(c, x, out->types[i]) : out->types[i];
+  }
+  const tfr_type *r = out->kind == TFR_TUPLE
+                          ? mk_tuple(c, out->n, kids)
+                          : mk_object(c, out->n, out->names, kids, NULL);
+  free(kids);
+  return r;
+}
+
+/* ---- building values ---------------------------------------------------- */
+
+static const tfr_value *const no_elems[1];
+static const char *const no_keys[1];
+static const uint32_t no_lens[1];
+
+static bool v_null(const tfr_value *v) { return v->flags & TFR_V_NULL; }
+static bool v_unknown(const tfr_value *v) {
+  return v->flags & TFR_V_UNKNOWN;
+}
+
+static const tfr_value **val_array(struct cctx *c, size_t n) {
+  return tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof(tfr_value *));
+}
+
+static tfr_value *new_val(struct cctx *c, const tfr_type *t, size_t n,
+                          const tfr_value *const *elems) {
+  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
+  v->type = t;
+  v->n = (uint32_t)n;
+  if (!is_prim(t))
+    v->elems = n ? elems : no_elems;
+  return v;
+}
+
+/* cty.NullVal(t.WithoutOptionalAttributesDeep()): the null an element
+** becomes inside a converted collection or object (marks dropped). */
+static const tfr_value *plain_null(struct cctx *c, const tfr_type *t) {
+  return tfr_null(c->a, strip(c, t));
+}
+
+/* The element type cty.ListVal/SetVal/MapVal would give: the first that
+** is not dynamic.  NULL when two differ (CanListVal is false). */
+static const tfr_type *common_type(size_t n, const tfr_value *const *v) {
+  const tfr_type *t = &tfr_t_dynamic;
+  for (size_t i = 0; i < n; i++) {
+    const tfr_type *x = v[i]->type;
+    if (is_dyn(t))
+      t = x;
+    else if (!is_dyn(x) && !type_eq(t, x))
+      return NULL;
+  }
+  return t;
+}
+
+static const tfr_value *mk_list(struct cctx *c, const tfr_type *ety,
+                                size_t n, const tfr_value **elems) {
+  return new_val(c, mk_coll(c, TFR_LIST, ety), n, elems);
+}
+
+static const tfr_value *mk_map(struct cctx *c, const tfr_type *ety, size_t n,
+                               const char *const *keys,
+                               const uint32_t *lens,
+                               const tfr_value **elems) {
+  tfr_value *v = new_val(c, mk_coll(c, TFR_MAP, ety), n, elems);
+  v->keys = n ? keys : no_keys;
+  v->keylens = n ? lens : no_lens;
+  return v;
+}
+
+static unsigned deep_marks(const tfr_value *v) {
+  unsigned m = v->flags & MARKS;
+  if (!v_null(v) && !v_unknown(v) && !is_prim(v->type) && !is_dyn(v->type))
+    for (uint32_t i = 0; i < v->n; i++)
+      m |= deep_marks(v->elems[i]);
+  return m;
+}
+
+static const tfr_value *unmark_deep(struct cctx *c, const tfr_value *v) {
+  if (!deep_marks(v))
+    return v;
+  tfr_value *r = tfr_arena_alloc(c->a, sizeof *r);
+  *r = *v;
+  r->flags = (uint8_t)(r->flags & ~MARKS);
+  if (!v_null(v) && !v_unknown(v) && !is_prim(v->type) && !is_dyn(v->type)) {
+    const tfr_value **e = val_array(c, v->n);
+    for (uint32_t i = 0; i < v->n; i++)
+      e[i] = unmark_deep(c, v->elems[i]);
+    r->elems = e;
+  }
+  return r;
+}
+
+/* cty.SetVal: the marks of the elements move to the set. */
+static const tfr_value *mk_set(struct cctx *c, const tfr_type *ety, size_t n,
+                               const tfr_value **elems) {
+  unsigned marks = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned m = deep_marks(elems[i]);
+    if (m) {
+      marks |= m;
+      elems[i] = unmark_deep(c, elems[i]);
+    }
+  }
+  const tfr_value *s = tfr_set(c->a, intern(c, ety), n, elems);
+  return marks ? tfr_value_mark(c->a, s, marks) : s;
+}
+
+static const tfr_value *mk_object_val(struct cctx *c, size_t n,
+                                      const char *const *names,
+                                      const tfr_value **vals) {
+  const tfr_type *buf[SMALL] = {0};
+  const tfr_type **tt = n <= SMALL ? buf : xmalloc(n * sizeof *tt);
+  for (size_t i = 0; i < n; i++)
+    tt[i] = vals[i]->type;
+  const tfr_type *t = mk_object(c, n, names, tt, NULL);
+  if (tt != buf)
+    free(tt);
+  return new_val(c, t, n, vals);
+}
+
+static const tfr_value *mk_tuple_val(struct cctx *c, size_t n,
+                                     const tfr_value **vals) {
+  const tfr_type **tt = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *tt);
+  for (size_t i = 0; i < n; i++)
+    tt[i] = vals[i]->type;
+  tfr_type *t = tfr_arena_alloc(c->a, sizeof *t);
+  t->kind = TFR_TUPLE;
+  t->n = (uint32_t)n;
+  t->types = tt;
+  return new_val(c, t, n, vals);
+}
+
+static uint32_t *key_lengths(struct cctx *c, size_t n,
+                             const char *const *names) {
+  uint32_t *l = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *l);
+  for (size_t i = 0; i < n; i++)
+    l[i] = (uint32_t)strlen(names[i]);
+  return l;
+}
+
+/* ---- converting values -------------------------------------------------- */
+
+static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
+                                 const tfr_type *out, bool unsafe);
+
+static const tfr_value *mk_number(struct cctx *c, const struct tfr_num *n) {
+  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
+  v->type = &tfr_t_number;
+  v->num = n;
+  return v;
+}
+
+static bool eq_fold(const char *s, size_t n, const char *word) {
+  if (n != strlen(word))
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    if (ch >= 'A' && ch <= 'Z')
+      ch = (char)(ch - 'A' + 'a');
+    if (ch != word[i])
+      return false;
+  }
+  return true;
+}
+
+static bool eq_str(const tfr_value *v, const char *word) {
+  return v->n == strlen(word) && memcmp(v->s, word, v->n) == 0;
+}
+
+static const tfr_value *string_to_bool(struct cctx *c, const tfr_value *v) {
+  if (eq_str(v, "true") || eq_str(v, "1"))
+    return tfr_bool(true);
+  if (eq_str(v, "false") || eq_str(v, "0"))
+    return tfr_bool(false);
+  if (eq_fold(v->s, v->n, "true"))
+    return fail(c, "a bool is required; to convert from string, use "
+                   "lowercase \"true\"");
+  if (eq_fold(v->s, v->n, "false"))
+    return fail(c, "a bool is required; to convert from string, use "
+                   "lowercase \"false\"");
+  return fail(c, "a bool is required");
+}
+
+/* primitiveConversionsSafe and primitiveConversionsUnsafe. */
+static const tfr_value *conv_prim(struct cctx *c, const tfr_value *v,
+                                  const tfr_type *out) {
+  int in = v->type->kind;
+  if (in == out->kind)
+    return v;
+  if (out->kind == TFR_STRING) {
+    const char *s = in == TFR_BOOL ? (v->b ? "true" : "false")
+                                   : num_format(c->a, v->num);
+    return tfr_string_nocopy(c->a, s, strlen(s));
+  }
+  if (out->kind == TFR_BOOL)
+    return string_to_bool(c, v);
+  const struct tfr_num *n = num_parse(c->a, v->s, v->n);
+  return n ? mk_number(c, n) : fail(c, "a number is required");
+}
+
+/* Convert one member, unless its type is already the wanted one. */
+static const tfr_value *member(struct cctx *c, const tfr_value *e,
+                               const tfr_type *in, const tfr_type *out,
+                               bool unsafe) {
+  return type_eq(in, out) ? e : conv_val(c, e, out, unsafe);
+}
+
+/* conversionObjectToObject: extra attributes are dropped, absent optional
+** ones become null. */
+static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
+                                         const tfr_type *out, bool unsafe) {
+  const tfr_type *in = v->type;
+  const tfr_value **vals = val_array(c, out->n);
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < out->n; i++) {
+    int k = 1;
+    while (j < in->n && (k = strcmp(in->names[j], out->names[i])) < 0)
+      j++;
+    if (j >= in->n || k != 0) {
+      vals[i] = plain_null(c, out->types[i]);
+      continue;
+    }
+    const tfr_value *e =
+        member(c, v->elems[j], in->types[j], out->types[i], unsafe);
+    if (!e) {
+      at_attr(c, out->names[i]);
+      return NULL;
+    }
+    vals[i] = v_null(e) ? plain_null(c, e->type) : e;
+  }
+  return mk_object_val(c, out->n, out->names, vals);
+}
+
+/* conversionMapToObject (unsafe only). */
+static const tfr_value *map_to_object(struct cctx *c, const tfr_value *v,
+                                      const tfr_type *out, bool unsafe) {
+  const tfr_type *mety = v->type->elem;
+  const tfr_value **vals = tfr_arena_alloc(c->a, (out->n + 1) * sizeof *vals);
+  for (uint32_t k = 0; k < v->n; k++) {
+    long i = tfr_type_attr(out, v->keys[k], v->keylens[k]);
+    if (i < 0)
+      continue;
+    const tfr_type *aty = out->types[i];
+    const tfr_value *e = v->elems[k];
+    if (!type_eq(aty, mety)) {
+      if (!can_conv(c, mety, aty, unsafe))
+        return fail(c, tfr_arena_printf(
+                           c->a,
+                           "map element type is incompatible with attribute "
+                           "%s: %s",
+                           quote(c, v->keys[k], v->keylens[k]),
+                           mismatch(c, e->type, aty)));
+      e = conv_val(c, e, aty, unsafe);
+      if (!e) {
+        at_key(c, v->keys[k], v->keylens[k]);
+        return NULL;
+      }
+    }
+    vals[i] = v_null(e) ? plain_null(c, e->type) : e;
+  }
+  for (uint32_t i = 0; i < out->n; i++) {
+    if (vals[i])
+      continue;
+    if (!opt_at(out, i))
+      return fail(c, tfr_arena_printf(
+                         c->a, "map has no element for required attribute %s",
+                         quote(c, out->names[i], strlen(out->names[i]))));
+    vals[i] = tfr_null(c->a, out->types[i]);
+  }
+  return mk_object_val(c, out->n, out->names, vals);
+}
+
+static const tfr_value *tuple_to_tuple(struct cctx *c, const tfr_value *v,
+                                       const tfr_type *out, bool unsafe) {
+  const tfr_value **vals = val_array(c, v->n);
+  for (uint32_t i = 0; i < v->n; i++) {
+    vals[i] = member(c, v->elems[i], v->type->types[i], out->types[i], unsafe);
+    if (!vals[i]) {
+      at_index(c, i);
+      return NULL;
+    }
+  }
+  return mk_tuple_val(c, v->n, vals);
+}
+
+/*
+** conversionUnifyListElements and conversionUnifyCollectionElements:
+** after converting to a type with "any" inside, the elements are unified
+** once more.  keys (map keys) or NULL (list indices) name them in errors.
+*/
+static bool unify_elems(struct cctx *c, size_t n, const tfr_value **vals,
+                        const char *const *keys, const uint32_t *lens,
+                        bool unsafe) {
+  const tfr_type **tt = xmalloc(n * sizeof *tt);
+  for (size_t i = 0; i < n; i++)
+    tt[i] = vals[i]->type;
+  const tfr_type *u = unify(c, n, tt, unsafe, NULL);
+  free(tt);
+  if (!u) {
+    fail(c, "cannot find a common base type for all elements");
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (type_eq(vals[i]->type, u))
+      continue;
+    const tfr_value *e = NULL;
+    if (can_conv(c, vals[i]->type, u, unsafe)) /* cty would panic if not */
+      e = conv_val(c, vals[i], u, unsafe);
+    else
+      fail(c, "cannot find a common base type for all elements");
+    if (!e) {
+      if (keys)
+        at_key(c, keys[i], lens[i]);
+      else
+        at_index(c, i);
+      return false;
+    }
+    vals[i] = e;
+  }
+  return true;
+}
+
+static const tfr_value *list_or_set(struct cctx *c, int kind, size_t n,
+                                    const tfr_value **vals) {
+  const tfr_type *t = common_type(n, vals);
+  if (!t)
+    return fail(c, kind == TFR_LIST
+                       ? "element types must all match for conversion to list"
+                       : "element types must all match for conversion to set");
+  return kind == TFR_LIST ? mk_list(c, t, n, vals) : mk_set(c, t, n, vals);
+}
+
+/* conversionTupleToList and conversionTupleToSet. */
+static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
+                                      const tfr_type *out, bool unsafe) {
+  int kind = out->kind;
+  size_t n = v->n;
+  if (n == 0)
+    return kind == TFR_LIST ? mk_list(c, strip(c, out->elem), 0, NULL)
+                            : mk_set(c, strip(c, out->elem), 0, NULL);
+  const tfr_type *ety = tuple_coll_ety(c, v->type, out->elem, unsafe);
+  const tfr_value **vals = val_array(c, n);
+  for (size_t i = 0; i < n; i++) {
+    const tfr_value *e = member(c, v->elems[i], v->type->types[i], ety,
+                                unsafe);
+    if (!e) {
+      at_index(c, i);
+      return NULL;
+    }
+    vals[i] = kind == TFR_SET && v_null(e) ? plain_null(c, e->type) : e;
+  }
+  if (kind == TFR_LIST && !unify_elems(c, n, vals, NULL, NULL, unsafe)) {
+    at_index(c, n - 1); /* cty reports these at the last element's path */
+    return NULL;
+  }
+  return list_or_set(c, kind, n, vals);
+}
+
+/* conversionCollectionToList and conversionCollectionToSet. */
+static const tfr_value *coll_to_seq(struct cctx *c, const tfr_value *v,
+                                    const tfr_type *out, bool unsafe) {
+  const tfr_type *in = v->type;
+  int kind = out->kind;
+  size_t n = v->n;
+  if (kind == TFR_LIST && in->kind == TFR_SET && n != 1 &&
+      !tfr_value_is_wholly_known(v)) /* the length is unknown */
+    return tfr_unknown(c->a, mk_coll(c, TFR_LIST, in->elem));
+  bool same = type_eq(in->elem, out->elem);
+  const tfr_value **vals = val_array(c, n);
+  for (size_t i = 0; i < n; i++) {
+    const tfr_value *e = v->elems[i];
+    if (!same && !(e = conv_val(c, e, out->elem, unsafe))) {
+      at_index(c, i);
+      return NULL;
+    }
+    vals[i] = v_null(e) ? plain_null(c, e->type) : e;
+  }
+  if (n == 0) {
+    const tfr_type *ety = is_dyn(out->elem) ? in->elem : strip(c, out->elem);
+    return kind == TFR_LIST ? mk_list(c, ety, 0, NULL)
+                            : mk_set(c, ety, 0, NULL);
+  }
+  return list_or_set(c, kind, n, vals);
+}
+
+static const tfr_value *finish_map(struct cctx *c, size_t n,
+                                   const char *const *keys,
+                                   const uint32_t *lens,
+                                   const tfr_value **vals, const char *msg) {
+  const tfr_type *t = common_type(n, vals);
+  return t ? mk_map(c, t, n, keys, lens, vals) : fail(c, msg);
+}
+
+/* conversionCollectionToMap (map to map). */
+static const tfr_value *map_to_map(struct cctx *c, const tfr_value *v,
+                                   const tfr_type *out, bool unsafe) {
+  const tfr_type *ety = out->elem;
+  size_t n = v->n;
+  if (n == 0)
+    return mk_map(c, is_dyn(ety) ? v->type->elem : ety, 0, NULL, NULL, NULL);
+  const tfr_value **vals = val_array(c, n);
+  for (size_t i = 0; i < n; i++) {
+    vals[i] = conv_val(c, v->elems[i], ety, unsafe);
+    if (!vals[i]) {
+      at_key(c, v->keys[i], v->keylens[i]);
+      return NULL;
+    }
+  }
+  if ((is_coll(ety) || ety->kind == TFR_OBJECT) &&
+      !unify_elems(c, n, vals, v->keys, v->keylens, false))
+    return NULL;
+  return finish_map(c, n, v->keys, v->keylens, vals,
+                    "element types must all match for conversion to map");
+}
+
+/* conversionObjectToMap. */
+static const tfr_value *object_to_map(struct cctx *c, const tfr_value *v,
+                                      const tfr_type *out, bool unsafe) {
+  const tfr_type *in = v->type;
+  size_t n = v->n;
+  if (n == 0)
+    return mk_map(c, strip(c, out->elem), 0, NULL, NULL, NULL);
+  const tfr_type *ety = object_map_ety(c, in, out->elem, unsafe);
+  const uint32_t *lens = key_lengths(c, n, in->names);
+  const tfr_value **vals = val_array(c, n);
+  for (size_t i = 0; i < n; i++) {
+    vals[i] = member(c, v->elems[i], in->types[i], ety, unsafe);
+    if (!vals[i]) {
+      at_key(c, in->names[i], lens[i]);
+      return NULL;
+    }
+  }
+  if ((is_coll(ety) || ety->kind == TFR_OBJECT) &&
+      !unify_elems(c, n, vals, in->names, lens, unsafe))
+    return NULL;
+  return finish_map(c, n, in->names, lens, vals,
+                    "attribute types must all match for conversion to map");
+}
+
+/* The conversion of a known, non-null value, by kinds (getConversionKnown);
+** the types are known to convert. */
+static const tfr_value *conv_known(struct cctx *c, const tfr_value *v,
+                                   const tfr_type *out, bool unsafe) {
+  const tfr_type *in = v->type;
+  if (is_dyn(in))
+    return v; /* a known value always has a concrete type */
+  if (is_prim(in) && is_prim(out))
+    return conv_prim(c, v, out);
+  switch (out->kind) {
+  case TFR_OBJECT:
+    return in->kind == TFR_OBJECT ? object_to_object(c, v, out, unsafe)
+                                  : map_to_object(c, v, out, unsafe);
+  case TFR_TUPLE:
+    return tuple_to_tuple(c, v, out, unsafe);
+  case TFR_LIST:
+  case TFR_SET:
+    return in->kind == TFR_TUPLE ? tuple_to_coll(c, v, out, unsafe)
+                                 : coll_to_seq(c, v, out, unsafe);
+  case TFR_MAP:
+    return in->kind == TFR_OBJECT ? object_to_map(c, v, out, unsafe)
+                                  : map_to_map(c, v, out, unsafe);
+  default:
+    return v;
+  }
+}
+
+/*
+** cty's wrapper around every conversion: marks come off and go back on,
+** "any" takes the value as it is, and null and unknown values become a
+** null or unknown of the wanted type (with "any" in it replaced).
+*/
+static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
+                                 const tfr_type *out, bool unsafe) {
+  if (is_dyn(out))
+    return v;
+  const tfr_value *r;
+  if (v->flags & (TFR_V_UNKNOWN | TFR_V_NULL)) {
+    const tfr_type *t = dyn_replace(c, v->type, strip(c, out));
+    r = v_unknown(v) ? tfr_unknown(c->a, t) : tfr_null(c->a, t);
+  } else {
+    r = conv_known(c, v, out, unsafe);
+    if (!r)
+      return NULL;
+  }
+  unsigned marks = v->flags & MARKS;
+  return marks ? tfr_value_mark(c->a, r, marks) : r;
+}
+
+/* convert.Convert. */
+static const tfr_value *convert(struct cctx *c, const tfr_value *v,
+                                const tfr_type *want) {
+  const tfr_type *plain = has_optional(want) ? strip(c, want) : want;
+  if (type_eq(v->type, plain))
+    return v;
+  if (!can_conv(c, v->type, want, true))
+    return fail(c, mismatch(c, v->type, want));
+  return conv_val(c, v, want, true);
+}
+
+/*
+** Like conv_convert; *path (if not NULL) also gets the path of the value
+** that failed, as Terraform's tfdiags.FormatError writes it before the
+** message (".a[0]", "" for the value itself).  Terraform shows it for
+** invalid defaults ("This default value is not compatible with the
+** variable's type constraint: <path>: <msg>.", path omitted when empty),
+** not for invalid input values.
+*/
+const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,
+                                   const tfr_type *want, const char **err,
+                                   const char **path) {
+  struct cctx c;
+  ctx_init(&c, a);
+  const tfr_value *r = convert(&c, v, want);
+  if (err)
+    *err = r ? NULL : c.err;
+  if (path)
+    *path = r ? NULL : format_path(&c);
+  ctx_done(&c);
+  return r;
+}
+
+const tfr_value *conv_convert(tfr_arena *a, const tfr_value *v,
+                              const tfr_type *want, const char **err) {
+  return conv_convert_path(a, v, want, err, NULL);
+}
+
+/* convert.UnifyUnsafe, as HCL's conditional and cty's functions use it. */
+const tfr_type *conv_unify(tfr_arena *a, size_t n,
+                           const tfr_type *const *types) {
+  struct cctx c;
+  ctx_init(&c, a);
+  const tfr_type *r = unify(&c, n, types, true, NULL);
+  ctx_done(&c);
+  return r;
+}
+
+/* ---- optional-attribute defaults (typeexpr Defaults.Apply) -------------- */
+
+/* A defaults node with its names sorted, made once per call and node. */
+struct dinfo {
+  size_t nvalues, nchildren;
+  const char **vnames;
+  const void **values;   /* const tfr_value * */
+  const char **ckeys;
+  const void **children; /* const struct tfr_defaults * */
+  const struct tfr_defaults *elem; /* Children[""] */
+};
+
+struct named_ptr {
+  const char *name;
+  const void *p;
+};
+
+static int cmp_named(const void *x, const void *y) {
+  return strcmp(((const struct named_ptr *)x)->name,
+                ((const struct named_ptr *)y)->name);
+}
+
+static void sort_named(struct cctx *c, size_t n, const char *const *names,
+                       const void *const *ptrs, const char ***out_names,
+                       const void ***out_ptrs) {
+  struct named_ptr *tmp = xmalloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (struct named_ptr){names[i], ptrs[i]};
+  qsort(tmp, n, sizeof *tmp, cmp_named);
+  *out_names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof(char *));
+  *out_ptrs = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof(void *));
+  for (size_t i = 0; i < n; i++) {
+    (*out_names)[i] = tmp[i].name;
+    (*out_ptrs)[i] = tmp[i].p;
+  }
+  free(tmp);
+}
+
+static const struct dinfo *dinfo_of(struct cctx *c,
+                                    const struct tfr_defaults *d) {
+  const struct dinfo *got = memo_get(&c->memo, d, TAG_DINFO);
+  if (got)
+    return got;
+  struct dinfo *di = tfr_arena_alloc(c->a, sizeof *di);
+  di->nvalues = d->nvalues;
+  di->nchildren = d->nchildren;
+  const void **tmp = xmalloc((d->nvalues + d->nchildren) * sizeof *tmp);
+  for (size_t i = 0; i < d->nvalues; i++)
+    tmp[i] = d->values[i];
+  for (size_t i = 0; i < d->nchildren; i++)
+    tmp[d->nvalues + i] = d->children[i];
+  sort_named(c, d->nvalues, d->value_names, tmp, &di->vnames, &di->values);
+  sort_named(c, d->nchildren, d->child_keys, tmp + d->nvalues, &di->ckeys,
+             &di->children);
+  free(tmp);
+  for (size_t i = 0; i < d->nchildren; i++)
+    if (d->child_keys[i][0] == '\0')
+      di->elem = d->children[i];
+  memo_put(&c->memo, d, TAG_DINFO, di);
+  return di;
+}
+
+/* Children[key]: NULL if there is none. */
+static const struct tfr_defaults *child_named(const struct dinfo *di,
+                                              const char *key, size_t len) {
+  size_t lo = 0, hi = di->nchildren;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const char *k = di->ckeys[mid];
+    size_t kl = strlen(k);
+    int cmp = memcmp(k, key, kl < len ? kl : len);
+    if (cmp == 0)
+      cmp = kl < len ? -1 : kl > len;
+    if (cmp == 0)
+      return (const struct tfr_defaults *)di->children[mid];
+    if (cmp < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* getChild for an element index (as the reference program ports it). */
+static const struct tfr_defaults *child_at(const struct tfr_defaults *d,
+                                           const struct dinfo *di, size_t i) {
+  if (d->type && d->type->kind == TFR_TUPLE) {
+    char k[32];
+    int n = snprintf(k, sizeof k, "%zu", i);
+    return child_named(di, k, (size_t)n);
+  }
+  return di->elem;
+}
+
+static const struct tfr_defaults *child_key(const struct tfr_defaults *d,
+                                            const struct dinfo *di,
+                                            const char *k, size_t len) {
+  if (d->type && d->type->kind == TFR_OBJECT)
+    return child_named(di, k, len);
+  return di->elem;
+}
+
+static const tfr_value *dflt_apply(struct cctx *c,
+                                   const struct tfr_defaults *d,
+                                   const tfr_value *v);
+
+/*
+** unifyAsSlice / unifyAsMap: the values converted to the type they unify
+** to, or false (then the caller builds a tuple or an object).
+*/
+static bool unify_values(struct cctx *c, size_t n, const tfr_value **vals) {
+  const tfr_type **tt = xmalloc(n * sizeof *tt);
+  for (size_t i = 0; i < n; i++)
+    tt[i] = vals[i]->type;
+  bool all_dyn = false;
+  const tfr_type *u = unify(c, n, tt, true, &all_dyn);
+  free(tt);
+  if (!u)
+    return false;
+  const tfr_value **out = xmalloc(n * sizeof *out);
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    if (all_dyn)
+      out[i] = tfr_unknown(c->a, &tfr_t_dynamic);
+    else if (type_eq(vals[i]->type, u))
+      out[i] = vals[i];
+    else if (can_conv(c, vals[i]->type, u, true)) {
+      out[i] = conv_val(c, vals[i], u, true);
+      ok = out[i] != NULL;
+    } else {
+      ok = false;
+    }
+  }
+  if (ok)
+    memcpy(vals, out, n * sizeof *vals);
+  free(out);
+  return ok;
+}
+
+static const tfr_value *dflt_sequence(struct cctx *c,
+                                      const struct tfr_defaults *d,
+                                      const tfr_value *v) {
+  const struct dinfo *di = dinfo_of(c, d);
+  int kind = v->type->kind;
+  size_t n = v->n;
+  const tfr_value **vals = val_array(c, n);
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_defaults *ch = child_at(d, di, i);
+    vals[i] = ch ? dflt_apply(c, ch, v->elems[i]) : v->elems[i];
+  }
+  if (kind != TFR_TUPLE && n == 0)
+    return kind == TFR_SET ? mk_set(c, v->type->elem, 0, vals)
+                           : mk_list(c, v->type->elem, 0, vals);
+  if (kind != TFR_TUPLE && unify_values(c, n, vals)) {
+    const tfr_type *t = common_type(n, vals);
+    if (t)
+      return kind == TFR_SET ? mk_set(c, t, n, vals) : mk_list(c, t, n, vals);
+  }
+  return mk_tuple_val(c, n, vals);
+}
+
+/* Entries of an object or map value, with names for an object. */
+struct entries {
+  size_t n;
+  const char **names;
+  const tfr_value **vals;
+};
+
+/* The value's entries after child defaults, then the missing or null
+** attributes with a default filled in, merged in name order. */
+static struct entries dflt_entries(struct cctx *c,
+                                   const struct tfr_defaults *d,
+                                   const struct dinfo *di,
+                                   const tfr_value *v) {
+  bool obj = v->type->kind == TFR_OBJECT;
+  size_t n = v->n, nd = di->nvalues;
+  struct entries e = {0, NULL, val_array(c, n + nd)};
+  e.names = tfr_arena_alloc_raw(c->a, (n + nd + 1) * sizeof(char *));
+  size_t i = 0, j = 0;
+  while (i < n || j < nd) {
+    const char *name = NULL;
+    size_t len = 0;
+    if (i < n) {
+      name = obj ? v->type->names[i] : v->keys[i];
+      len = obj ? strlen(name) : v->keylens[i];
+    }
+    int cmp = i >= n ? 1 : j >= nd ? -1 : 0;
+    if (cmp == 0) {
+      size_t dl = strlen(di->vnames[j]);
+      cmp = memcmp(name, di->vnames[j], len < dl ? len : dl);
+      if (cmp == 0)
+        cmp = len < dl ? -1 : len > dl;
+    }
+    const tfr_value *x = NULL;
+    if (cmp <= 0) { /* an entry of the value */
+      const struct tfr_defaults *ch = child_key(d, di, name, len);
+      x = ch ? dflt_apply(c, ch, v->elems[i]) : v->elems[i];
+      e.names[e.n] = obj ? name : tfr_arena_strndup(c->a, name, len);
+      i++;
+    }
+    if (cmp >= 0) { /* a default: used when absent or null */
+      if (!x || v_null(x)) {
+        const struct tfr_defaults *ch =
+            child_named(di, di->vnames[j], strlen(di->vnames[j]));
+        const tfr_value *dv = di->values[j];
+        x = ch ? dflt_apply(c, ch, dv) : dv;
+        e.names[e.n] = di->vnames[j];
+      }
+      j++;
+    }
+    e.vals[e.n++] = x;
+  }
+  return e;
+}
+
+static const tfr_value *dflt_mapping(struct cctx *c,
+                                     const struct tfr_defaults *d,
+                                     const tfr_value *v) {
+  const struct dinfo *di = dinfo_of(c, d);
+  struct entries e = dflt_entries(c, d, di, v);
+  if (v->type->kind == TFR_MAP) {
+    if (e.n == 0)
+      return mk_map(c, v->type->elem, 0, NULL, NULL, NULL);
+    if (unify_values(c, e.n, e.vals)) {
+      const tfr_type *t = common_type(e.n, e.vals);
+      if (t)
+        return mk_map(c, t, e.n, e.names, key_lengths(c, e.n, e.names),
+                      e.vals);
+    }
+  }
+  return mk_object_val(c, e.n, e.names, e.vals);
+}
+
+static const tfr_value *dflt_apply(struct cctx *c,
+                                   const struct tfr_defaults *d,
+                                   const tfr_value *v) {
+  if (!d || (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
+    return v;
+  if (d->nvalues == 0 && d->nchildren == 0)
+    return v;
+  const tfr_value *r;
+  switch (v->type->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+    r = dflt_sequence(c, d, v);
+    break;
+  case TFR_OBJECT:
+  case TFR_MAP:
+    r = dflt_mapping(c, d, v);
+    break;
+  default:
+    return v;
+  }
+  unsigned marks = v->flags & MARKS;
+  return marks ? tfr_value_mark(c->a, r, marks) : r;
+}
+
+const tfr_value *conv_apply_defaults(tfr_arena *a, const tfr_value *v,
+                                     const struct tfr_defaults *d) {
+  struct cctx c;
+  ctx_init(&c, a);
+  const tfr_value *r = dflt_apply(&c, d, v);
+  ctx_done(&c);
+  return r;
+}

@@ -1,0 +1,14 @@
+/*
+** Internal operations on diagnostics lists that the public API does not
+** offer.
+*/
+#ifndef TFR_DIAG_INT_H
+#define TFR_DIAG_INT_H
+
+#include "tfresolve/diag.h"
+
+/* Drop diagnostics [from, to): for evaluations whose errors turn out not
+** to matter (the other operand of a short-circuit && or ||). */
+void diags_remove(tfr_diags *d, size_t from, size_t to);
+
+#endif

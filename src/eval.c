@@ -1,0 +1,1014 @@
+/*
+** Expression evaluation with HCL's semantics (hclsyntax expression*.go):
+** literals, templates, operators, conditionals, collections, for
+** expressions, splats, indexes and attribute access.
+*/
+#include "eval.h"
+
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "convert.h"
+#include "diag_int.h"
+#include "number.h"
+
+#define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
+
+void eval_error(struct eval_ctx *c, const struct ast *at, const char *summary,
+                const char *detail) {
+  struct tfr_range r = src_range(c->src, at->span);
+  tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
+}
+
+static void error_span(struct eval_ctx *c, struct span s, const char *summary,
+                       const char *detail) {
+  struct tfr_range r = src_range(c->src, s);
+  tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
+}
+
+const tfr_value *eval_dynamic(struct eval_ctx *c) {
+  return tfr_unknown(c->a, &tfr_t_dynamic);
+}
+
+static bool is_null(const tfr_value *v) { return v->flags & TFR_V_NULL; }
+static bool is_unknown(const tfr_value *v) { return v->flags & TFR_V_UNKNOWN; }
+static unsigned marks_of(const tfr_value *v) { return v->flags & MARKS; }
+
+static const tfr_value *with_marks(struct eval_ctx *c, const tfr_value *v,
+                                   unsigned marks) {
+  return marks ? tfr_value_mark(c->a, v, marks) : v;
+}
+
+/* ---- literals and templates -------------------------------------------- */
+
+static const tfr_value *eval_number(struct eval_ctx *c, const struct ast *x) {
+  const struct tfr_num *n = num_parse(c->a, x->str, x->n);
+  if (!n) {
+    eval_error(c, x, "Invalid number literal",
+               "Failed to recognize the value of this number literal.");
+    return eval_dynamic(c);
+  }
+  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
+  v->type = &tfr_t_number;
+  v->num = n;
+  return v;
+}
+
+struct strbuf {
+  char *p;
+  size_t n, cap;
+};
+
+static void sb_put(struct eval_ctx *c, struct strbuf *b, const char *s,
+                   size_t n) {
+  if (b->n + n > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    while (cap < b->n + n)
+      cap *= 2;
+    char *p = tfr_arena_alloc_raw(c->a, cap);
+    if (b->n)
+      memcpy(p, b->p, b->n);
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+}
+
+/* One interpolated value into a template's text; false when the template
+** result cannot be known (or an error was reported). */
+static bool append_part(struct eval_ctx *c, struct strbuf *b,
+                        const struct ast *at, const tfr_value *v,
+                        const char *null_detail) {
+  if (is_null(v)) {
+    eval_error(c, at, "Invalid template interpolation value", null_detail);
+    return false;
+  }
+  if (is_unknown(v))
+    return false;
+  const char *err = NULL;
+  const tfr_value *s = conv_convert(c->a, v, &tfr_t_string, &err);
+  if (!s) {
+    eval_error(c, at, "Invalid template interpolation value",
+               tfr_arena_printf(c->a,
+                                "Cannot include the given value in a string "
+                                "template: %s.",
+                                err ? err : "string required"));
+    return false;
+  }
+  if (is_unknown(s))
+    return false;
+  sb_put(c, b, s->s, s->n);
+  return true;
+}
+
+static bool template_parts(struct eval_ctx *c, struct strbuf *b,
+                           const struct ast *t, unsigned *marks);
+
+static bool as_bool(struct eval_ctx *c, const struct ast *at,
+                    const tfr_value *v, bool *out, bool *known);
+
+/* %{if} inside a template: the branch's text, or nothing. */
+static bool template_if(struct eval_ctx *c, struct strbuf *b,
+                        const struct ast *p, unsigned *marks) {
+  const tfr_value *cond = eval_expr(c, p->kids[0]);
+  bool t, known;
+  if (!as_bool(c, p->kids[0], cond, &t, &known) || !known)
+    return false;
+  *marks |= marks_of(cond);
+  const struct ast *branch = t ? p->kids[1] : p->kids[2];
+  return !branch || template_parts(c, b, branch, marks);
+}
+
+static const tfr_value *for_collection(struct eval_ctx *c,
+                                       const struct ast *coll_expr,
+                                       const tfr_value *coll);
+
+/* %{for} inside a template: the body's text once per element. */
+static bool template_for(struct eval_ctx *c, struct strbuf *b,
+                         const struct ast *p, unsigned *marks) {
+  const tfr_value *coll = for_collection(c, p->kids[2], eval_expr(c, p->kids[2]));
+  if (!coll)
+    return false;
+  *marks |= marks_of(coll);
+  bool ok = true;
+  const struct eval_binding *saved = c->bindings;
+  bool saved_in_for = c->in_for;
+  c->in_for = true;
+  for (uint32_t i = 0; i < coll->n && ok; i++) {
+    struct eval_binding kb, vb;
+    const tfr_value *key;
+    if (coll->type->kind == TFR_MAP)
+      key = tfr_string_nocopy(c->a, coll->keys[i], coll->keylens[i]);
+    else if (coll->type->kind == TFR_OBJECT)
+      key = tfr_string_nocopy(c->a, coll->type->names[i],
+                              strlen(coll->type->names[i]));
+    else if (coll->type->kind == TFR_SET)
+      key = coll->elems[i];
+    else {
+      tfr_value *n = tfr_arena_alloc(c->a, sizeof *n);
+      n->type = &tfr_t_number;
+      n->num = num_from_int(c->a, i);
+      key = n;
+    }
+    vb = (struct eval_binding){p->kids[1]->str, p->kids[1]->n,
+                               coll->elems[i], saved};
+    c->bindings = &vb;
+    if (p->kids[0]) {
+      kb = (struct eval_binding){p->kids[0]->str, p->kids[0]->n, key, &vb};
+      c->bindings = &kb;
+    }
+    ok = template_parts(c, b, p->kids[3], marks);
+  }
+  c->bindings = saved;
+  c->in_for = saved_in_for;
+  return ok;
+}
+
+static bool template_parts(struct eval_ctx *c, struct strbuf *b,
+                           const struct ast *t, unsigned *marks) {
+  if (t->kind == AST_STRING) {
+    sb_put(c, b, t->str, t->n);
+    return true;
+  }
+  bool known = true;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const struct ast *p = t->items[i];
+    bool ok;
+    if (p->kind == AST_STRING) {
+      sb_put(c, b, p->str, p->n);
+      continue;
+    }
+    if (p->kind == AST_TIF)
+      ok = template_if(c, b, p, marks);
+    else if (p->kind == AST_TFOR)
+      ok = template_for(c, b, p, marks);
+    else {
+      const tfr_value *v = eval_expr(c, p);
+      *marks |= marks_of(v);
+      ok = append_part(c, b, p, v,
+                       "The expression result is null. Cannot include a "
+                       "null value in a string template.");
+    }
+    known &= ok;
+  }
+  return known;
+}
+
+static const tfr_value *eval_template(struct eval_ctx *c,
+                                      const struct ast *x) {
+  /* A template that is a single interpolation yields the value itself. */
+  if (x->n == 1 && x->items[0]->kind != AST_STRING &&
+      x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
+    return eval_expr(c, x->items[0]);
+  struct strbuf b = {0};
+  unsigned marks = 0;
+  size_t before = tfr_diags_count(c->diags);
+  bool known = template_parts(c, &b, x, &marks);
+  if (tfr_diags_count(c->diags) > before)
+    return eval_dynamic(c);
+  const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)
+                             : tfr_unknown(c->a, &tfr_t_string);
+  return with_marks(c, v, marks);
+}
+
+/* ---- operators --------------------------------------------------------- */
+
+/* A value as a bool, as HCL converts conditions. */
+static bool as_bool(struct eval_ctx *c, const struct ast *at,
+                    const tfr_value *v, bool *out, bool *known) {
+  *known = false;
+  if (is_null(v)) {
+    eval_error(c, at, "Null condition",
+               "The condition value is null. Conditions must either be "
+               "true or false.");
+    return false;
+  }
+  const char *err = NULL;
+  const tfr_value *b = conv_convert(c->a, v, &tfr_t_bool, &err);
+  if (!b) {
+    eval_error(c, at, "Incorrect condition type",
+               "The condition expression must be of type bool.");
+    return false;
+  }
+  if (is_unknown(b))
+    return true;
+  *known = true;
+  *out = b->b;
+  return true;
+}
+
+static const tfr_value *operand(struct eval_ctx *c, const struct ast *at,
+                                const tfr_value *v, const tfr_type *want,
+                                const char *side) {
+  const char *err = NULL;
+  const tfr_value *r = conv_convert(c->a, v, want, &err);
+  if (!r) {
+    eval_error(c, at, "Invalid operand",
+               tfr_arena_printf(c->a, "Unsuitable value for %s operand: %s.",
+                                side, err ? err : "incorrect type"));
+    return NULL;
+  }
+  if (is_null(r)) {
+    eval_error(c, at, "Invalid operand",
+               tfr_arena_printf(c->a,
+                                "Unsuitable value for %s operand: argument "
+                                "must not be null.",
+                                side));
+    return NULL;
+  }
+  return r;
+}
+
+static const tfr_value *number_value(struct eval_ctx *c,
+                                     const struct tfr_num *n) {
+  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
+  v->type = &tfr_t_number;
+  v->num = n;
+  return v;
+}
+
+static const tfr_value *arith(struct eval_ctx *c, const struct ast *x,
+                              const tfr_value *l, const tfr_value *r) {
+  unsigned marks = marks_of(l) | marks_of(r);
+  if (is_unknown(l) || is_unknown(r))
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_number), marks);
+  const struct tfr_num *n = NULL;
+  switch (x->op) {
+  case OP_ADD:
+    n = num_add(c->a, l->num, r->num);
+    break;
+  case OP_SUB:
+    n = num_sub(c->a, l->num, r->num);
+    break;
+  case OP_MUL:
+    n = num_mul(c->a, l->num, r->num);
+    break;
+  case OP_DIV:
+    n = num_div(c->a, l->num, r->num);
+    break;
+  default:
+    n = num_mod(c->a, l->num, r->num);
+    break;
+  }
+  if (!n) {
+    eval_error(c, x, "Operation failed",
+               x->op == OP_MOD || x->op == OP_DIV
+                   ? "Error during operation: can't divide by zero."
+                   : "Error during operation: arithmetic overflow.");
+    return eval_dynamic(c);
+  }
+  return with_marks(c, number_value(c, n), marks);
+}
+
+static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
+                                const tfr_value *l, const tfr_value *r) {
+  unsigned marks = marks_of(l) | marks_of(r);
+  if (is_unknown(l) || is_unknown(r))
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+  int k = num_cmp(l->num, r->num);
+  bool res = x->op == OP_LT   ? k < 0
+             : x->op == OP_LE ? k <= 0
+             : x->op == OP_GT ? k > 0
+                              : k >= 0;
+  return with_marks(c, tfr_bool(res), marks);
+}
+
+/* == and !=: cty's Equals, which is false across types. */
+static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
+                                 const tfr_value *l, const tfr_value *r) {
+  unsigned marks = marks_of(l) | marks_of(r);
+  bool eq;
+  if (is_null(l) || is_null(r))
+    eq = is_null(l) && is_null(r);
+  else if (!tfr_value_is_wholly_known(l) || !tfr_value_is_wholly_known(r))
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+  else
+    eq = tfr_value_equal(l, r);
+  return with_marks(c, tfr_bool(x->op == OP_EQ ? eq : !eq), marks);
+}
+
+/* A logical operand converted to bool; NULL after reporting why not.  A
+** null operand is allowed here: it counts as false when deciding. */
+static const tfr_value *logic_operand(struct eval_ctx *c, const struct ast *at,
+                                      const tfr_value *v, const char *side) {
+  const char *err = NULL;
+  const tfr_value *r = conv_convert(c->a, v, &tfr_t_bool, &err);
+  if (!r)
+    eval_error(c, at, "Invalid operand",
+               tfr_arena_printf(c->a, "Unsuitable value for %s operand: %s.",
+                                side, err ? err : "a bool is required"));
+  return r;
+}
+
+/* Does this operand alone decide the result (false for &&, true for ||)?
+** A null operand is not true, as cty's True() sees it. */
+static bool decisive(const tfr_value *v, bool and) {
+  if (is_unknown(v))
+    return false;
+  bool t = !is_null(v) && v->b;
+  return and ? !t : t;
+}
+
+/*
+** && and || short-circuit as in Terraform >= 1.12: both operands are
+** evaluated and must be bools, but when one known operand decides the
+** result, errors from evaluating the other are dropped, so
+** `var.x == null || length(var.x) > 0` is safe.
+*/
+static const tfr_value *logical(struct eval_ctx *c, const struct ast *x) {
+  bool and = x->op == OP_AND;
+  size_t c0 = tfr_diags_count(c->diags);
+  const tfr_value *lv = eval_expr(c, x->a);
+  size_t c1 = tfr_diags_count(c->diags);
+  const tfr_value *rv = eval_expr(c, x->kids[0]);
+  size_t c2 = tfr_diags_count(c->diags);
+  const tfr_value *l = logic_operand(c, x->a, lv, "left");
+  const tfr_value *r = logic_operand(c, x->kids[0], rv, "right");
+  if (!l || !r)
+    return tfr_unknown(c->a, &tfr_t_bool);
+  unsigned marks = marks_of(l) | marks_of(r);
+  bool lerr = c1 > c0;
+  if (is_unknown(l) && is_unknown(r)) {
+    if (lerr)
+      return tfr_unknown(c->a, &tfr_t_bool);
+    diags_remove(c->diags, c1, c2);
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+  }
+  if (decisive(l, and)) {
+    diags_remove(c->diags, c1, c2);
+    return with_marks(c, tfr_bool(!and), marks);
+  }
+  if (decisive(r, and)) {
+    diags_remove(c->diags, c0, c1);
+    return with_marks(c, tfr_bool(!and), marks);
+  }
+  if (is_unknown(l)) {
+    diags_remove(c->diags, c1, c2);
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+  }
+  if (is_unknown(r)) {
+    diags_remove(c->diags, c0, c1);
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+  }
+  if (tfr_diags_count(c->diags) > c0)
+    return tfr_unknown(c->a, &tfr_t_bool);
+  if (is_null(l) || is_null(r)) {
+    eval_error(c, x, "Operation failed",
+               "Error during operation: argument must not be null.");
+    return tfr_unknown(c->a, &tfr_t_bool);
+  }
+  return with_marks(c, tfr_bool(and ? l->b && r->b : l->b || r->b), marks);
+}
+
+static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
+  if (x->op == OP_AND || x->op == OP_OR)
+    return logical(c, x);
+  const tfr_value *lv = eval_expr(c, x->a);
+  const tfr_value *rv = eval_expr(c, x->kids[0]);
+  if (x->op == OP_EQ || x->op == OP_NE)
+    return equality(c, x, lv, rv);
+  const tfr_value *l = operand(c, x->a, lv, &tfr_t_number, "left");
+  const tfr_value *r = l ? operand(c, x->kids[0], rv, &tfr_t_number, "right")
+                         : NULL;
+  if (!l || !r)
+    return eval_dynamic(c);
+  if (x->op == OP_LT || x->op == OP_LE || x->op == OP_GT || x->op == OP_GE)
+    return compare(c, x, l, r);
+  return arith(c, x, l, r);
+}
+
+static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
+  bool neg = x->op == OP_NEG;
+  const tfr_value *v = operand(c, x->a, eval_expr(c, x->a),
+                               neg ? &tfr_t_number : &tfr_t_bool, "unary");
+  if (!v)
+    return eval_dynamic(c);
+  if (is_unknown(v))
+    return with_marks(c, tfr_unknown(c->a, v->type), marks_of(v));
+  const tfr_value *r = neg ? number_value(c, num_neg(c->a, v->num))
+                           : tfr_bool(!v->b);
+  return with_marks(c, r, marks_of(v));
+}
+
+/* cond ? a : b — both results are evaluated and unified, as HCL does. */
+static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
+  const tfr_value *tv = eval_expr(c, x->kids[0]);
+  const tfr_value *fv = eval_expr(c, x->kids[1]);
+  const tfr_type *rt;
+  bool tnull = is_null(tv) && tv->type->kind == TFR_DYNAMIC;
+  bool fnull = is_null(fv) && fv->type->kind == TFR_DYNAMIC;
+  if (tnull)
+    rt = fv->type;
+  else if (fnull)
+    rt = tv->type;
+  else {
+    const tfr_type *both[2] = {tv->type, fv->type};
+    rt = conv_unify(c->a, 2, both);
+  }
+  if (!rt) {
+    eval_error(c, x, "Inconsistent conditional result types",
+               tfr_arena_printf(c->a,
+                                "The true and false result expressions must "
+                                "have consistent types. The 'true' value is "
+                                "%s, but the 'false' value is %s.",
+                                tfr_type_friendly(c->a, tv->type),
+                                tfr_type_friendly(c->a, fv->type)));
+    return eval_dynamic(c);
+  }
+  const tfr_value *cond = eval_expr(c, x->a);
+  bool t, known;
+  if (!as_bool(c, x->a, cond, &t, &known))
+    return eval_dynamic(c);
+  if (!known)
+    return with_marks(c, tfr_unknown(c->a, rt), marks_of(cond));
+  const tfr_value *pick = t ? tv : fv;
+  const char *err = NULL;
+  const tfr_value *r = conv_convert(c->a, pick, rt, &err);
+  if (!r) {
+    eval_error(c, t ? x->kids[0] : x->kids[1],
+               "Inconsistent conditional result types",
+               tfr_arena_printf(c->a,
+                                "The %s result value is not compatible with "
+                                "the %s result value: %s.",
+                                t ? "true" : "false", t ? "false" : "true",
+                                err ? err : "incorrect type"));
+    return eval_dynamic(c);
+  }
+  return with_marks(c, r, marks_of(cond));
+}
+
+/* ---- collections ------------------------------------------------------- */
+
+static const tfr_value *eval_tuple(struct eval_ctx *c, const struct ast *x) {
+  const tfr_value **v = tfr_arena_alloc_raw(c->a,
+                                            (x->n ? x->n : 1) * sizeof *v);
+  for (uint32_t i = 0; i < x->n; i++)
+    v[i] = eval_expr(c, x->items[i]);
+  return tfr_tuple(c->a, x->n, v);
+}
+
+/* An object key: a bare name is the name itself; anything else is an
+** expression that must give a string. */
+static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
+  if (k->kind == AST_VARIABLE)
+    return tfr_string(c->a, k->str, k->n);
+  if (k->kind == AST_BOOL)
+    return tfr_string(c->a, k->flags & AST_F_TRUE ? "true" : "false",
+                      k->flags & AST_F_TRUE ? 4 : 5);
+  if (k->kind == AST_NULL)
+    return tfr_string(c->a, "null", 4);
+  const tfr_value *v = eval_expr(c, k->kind == AST_PAREN ? k->a : k);
+  if (is_null(v)) {
+    eval_error(c, k, "Null value as key", "Can't use a null value as a key.");
+    return NULL;
+  }
+  const char *err = NULL;
+  const tfr_value *s = conv_convert(c->a, v, &tfr_t_string, &err);
+  if (!s) {
+    eval_error(c, k, "Incorrect key type",
+               tfr_arena_printf(c->a, "Can't use this value as a key: %s.",
+                                err ? err : "string required"));
+    return NULL;
+  }
+  return s;
+}
+
+static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
+  size_t n = x->n;
+  const char **names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
+  size_t out = 0;
+  bool unknown = false, failed = false;
+  for (size_t i = 0; i < n; i++) {
+    const tfr_value *k = object_key(c, x->items[2 * i]);
+    const tfr_value *v = eval_expr(c, x->items[2 * i + 1]);
+    if (!k) {
+      failed = true;
+      continue;
+    }
+    if (is_unknown(k)) {
+      unknown = true;
+      continue;
+    }
+    const char *name = tfr_arena_strndup(c->a, k->s, k->n);
+    size_t j = 0;
+    while (j < out && strcmp(names[j], name) != 0)
+      j++;
+    names[j] = name; /* a repeated key: the last one wins, as in HCL */
+    vals[j] = v;
+    if (j == out)
+      out++;
+  }
+  if (failed || unknown)
+    return eval_dynamic(c);
+  return tfr_object(c->a, out, names, vals);
+}
+
+/* ---- for expressions --------------------------------------------------- */
+
+/* The collection of a for expression, or NULL (error reported, or the
+** result is unknown: then *unknown is set by the caller from its type). */
+static const tfr_value *for_collection(struct eval_ctx *c,
+                                       const struct ast *coll_expr,
+                                       const tfr_value *coll) {
+  if (is_null(coll)) {
+    eval_error(c, coll_expr, "Iteration over null value",
+               "A null value cannot be used as the collection in a 'for' "
+               "expression.");
+    return NULL;
+  }
+  switch (coll->type->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    break;
+  case TFR_DYNAMIC:
+    return NULL;
+  default:
+    eval_error(c, coll_expr, "Iteration over non-iterable value",
+               tfr_arena_printf(c->a,
+                                "A value of type %s cannot be used as the "
+                                "collection in a 'for' expression.",
+                                tfr_type_friendly(c->a, coll->type)));
+    return NULL;
+  }
+  if (is_unknown(coll))
+    return NULL;
+  return coll;
+}
+
+static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
+                                uint32_t i) {
+  switch (coll->type->kind) {
+  case TFR_MAP:
+    return tfr_string_nocopy(c->a, coll->keys[i], coll->keylens[i]);
+  case TFR_OBJECT:
+    return tfr_string_nocopy(c->a, coll->type->names[i],
+                             strlen(coll->type->names[i]));
+  case TFR_SET:
+    return coll->elems[i];
+  default:
+    return number_value(c, num_from_int(c->a, i));
+  }
+}
+
+struct group {
+  const char *key;
+  uint32_t len;
+  const tfr_value **vals;
+  uint32_t n, cap;
+};
+
+static void group_add(struct eval_ctx *c, struct group *g,
+                      const tfr_value *v) {
+  if (g->n == g->cap) {
+    g->cap = g->cap ? g->cap * 2 : 4;
+    const tfr_value **nv = tfr_arena_alloc_raw(c->a, g->cap * sizeof *nv);
+    if (g->n)
+      memcpy(nv, g->vals, g->n * sizeof *nv);
+    g->vals = nv;
+  }
+  g->vals[g->n++] = v;
+}
+
+static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
+  const struct ast *kv = x->kids[0], *vv = x->kids[1], *coll_e = x->kids[2];
+  const struct ast *key_e = x->kids[3], *val_e = x->kids[4];
+  const struct ast *cond_e = x->kids[5];
+  bool object = x->flags & AST_F_OBJECT, group = x->flags & AST_F_GROUP;
+  size_t before = tfr_diags_count(c->diags);
+  const tfr_value *coll = for_collection(c, coll_e, eval_expr(c, coll_e));
+  if (!coll)
+    return eval_dynamic(c);
+  const struct eval_binding *saved = c->bindings;
+  bool saved_in_for = c->in_for;
+  c->in_for = true;
+  const tfr_value **vals = tfr_arena_alloc_raw(c->a,
+                                               (coll->n ? coll->n : 1) *
+                                                   sizeof *vals);
+  struct group *groups = tfr_arena_alloc(c->a,
+                                         (coll->n ? coll->n : 1) *
+                                             sizeof *groups);
+  size_t nv = 0, ng = 0;
+  bool unknown = false;
+  for (uint32_t i = 0; i < coll->n && tfr_diags_count(c->diags) == before;
+       i++) {
+    struct eval_binding kb, vb;
+    vb = (struct eval_binding){vv->str, vv->n, coll->elems[i], saved};
+    c->bindings = &vb;
+    if (kv) {
+      kb = (struct eval_binding){kv->str, kv->n, for_key(c, coll, i), &vb};
+      c->bindings = &kb;
+    }
+    if (cond_e) {
+      const tfr_value *cv = eval_expr(c, cond_e);
+      if (is_null(cv)) {
+        eval_error(c, cond_e, "Condition is null",
+                   "The value of the 'if' clause must not be null.");
+        break;
+      }
+      const char *err = NULL;
+      const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
+      if (!b) {
+        eval_error(c, cond_e, "Invalid 'for' condition",
+                   tfr_arena_printf(c->a,
+                                    "The 'if' clause value is invalid: %s.",
+                                    err ? err : "bool required"));
+        break;
+      }
+      if (is_unknown(b)) {
+        unknown = true;
+        continue;
+      }
+      if (!b->b)
+        continue;
+    }
+    const tfr_value *v = eval_expr(c, val_e);
+    if (!object) {
+      vals[nv++] = v;
+      continue;
+    }
+    const tfr_value *k = eval_expr(c, key_e);
+    if (is_null(k)) {
+      eval_error(c, key_e, "Invalid object key",
+                 "Key expression in 'for' expression must not produce a "
+                 "null value.");
+      break;
+    }
+    const char *err = NULL;
+    const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
+    if (!ks) {
+      eval_error(c, key_e, "Invalid object key",
+                 tfr_arena_printf(c->a,
+                                  "The key expression produced an invalid "
+                                  "result: %s.",
+                                  err ? err : "string required"));
+      break;
+    }
+    if (is_unknown(ks)) {
+      unknown = true;
+      continue;
+    }
+    size_t j = 0;
+    while (j < ng && !(groups[j].len == ks->n &&
+                       memcmp(groups[j].key, ks->s, ks->n) == 0))
+      j++;
+    if (j < ng && !group) {
+      eval_error(c, key_e, "Duplicate object key",
+                 tfr_arena_printf(c->a,
+                                  "Two different items produced the key "
+                                  "\"%.*s\" in this 'for' expression. If "
+                                  "duplicates are expected, use the ellipsis "
+                                  "(...) after the value expression to enable "
+                                  "grouping by key.",
+                                  (int)ks->n, ks->s));
+      break;
+    }
+    if (j == ng) {
+      groups[ng].key = ks->s;
+      groups[ng].len = ks->n;
+      ng++;
+    }
+    group_add(c, &groups[j], v);
+  }
+  c->bindings = saved;
+  c->in_for = saved_in_for;
+  if (tfr_diags_count(c->diags) > before)
+    return eval_dynamic(c);
+  if (unknown)
+    return eval_dynamic(c);
+  unsigned marks = marks_of(coll);
+  if (!object)
+    return with_marks(c, tfr_tuple(c->a, nv, vals), marks);
+  const char **names = tfr_arena_alloc_raw(c->a, (ng ? ng : 1) * sizeof *names);
+  const tfr_value **ov = tfr_arena_alloc_raw(c->a, (ng ? ng : 1) * sizeof *ov);
+  for (size_t j = 0; j < ng; j++) {
+    names[j] = tfr_arena_strndup(c->a, groups[j].key, groups[j].len);
+    ov[j] = group ? tfr_tuple(c->a, groups[j].n, groups[j].vals)
+                  : groups[j].vals[0];
+  }
+  return with_marks(c, tfr_object(c->a, ng, names, ov), marks);
+}
+
+/* ---- traversal --------------------------------------------------------- */
+
+static bool whole_index(const tfr_value *key, int64_t *out) {
+  return num_to_int64(key->num, out);
+}
+
+const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
+                            const tfr_value *v, const tfr_value *key) {
+  if (is_null(v)) {
+    eval_error(c, at, "Attempt to index null value",
+               "This value is null, so it does not have any indices.");
+    return eval_dynamic(c);
+  }
+  if (is_null(key)) {
+    eval_error(c, at, "Invalid index",
+               "Can't use a null value as an indexing key.");
+    return eval_dynamic(c);
+  }
+  unsigned marks = marks_of(v) | marks_of(key);
+  const tfr_type *t = v->type;
+  const char *err = NULL;
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_TUPLE: {
+    const tfr_value *k = conv_convert(c->a, key, &tfr_t_number, &err);
+    if (!k) {
+      eval_error(c, at, "Invalid index",
+                 "The given key does not identify an element in this "
+                 "collection value: a number is required.");
+      return eval_dynamic(c);
+    }
+    if (is_unknown(k) || is_unknown(v))
+      return with_marks(c, tfr_unknown(c->a, t->kind == TFR_LIST
+                                                 ? t->elem
+                                                 : &tfr_t_dynamic),
+                        marks);
+    int64_t i;
+    if (!whole_index(k, &i)) {
+      eval_error(c, at, "Invalid index",
+                 "The given key does not identify an element in this "
+                 "collection value: indexing a sequence requires a whole "
+                 "number, but the given index has a fractional part.");
+      return eval_dynamic(c);
+    }
+    if (i < 0 || (uint64_t)i >= v->n) {
+      eval_error(c, at, "Invalid index",
+                 v->n ? "The given key does not identify an element in this "
+                        "collection value."
+                      : "The given key does not identify an element in this "
+                        "collection value: the collection has no elements.");
+      return eval_dynamic(c);
+    }
+    return with_marks(c, v->elems[i], marks);
+  }
+  case TFR_MAP:
+  case TFR_OBJECT: {
+    const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
+    if (!k) {
+      eval_error(c, at, "Invalid index",
+                 "The given key does not identify an element in this "
+                 "collection value: string required.");
+      return eval_dynamic(c);
+    }
+    if (is_unknown(k) || is_unknown(v))
+      return with_marks(c, tfr_unknown(c->a, t->kind == TFR_MAP
+                                                 ? t->elem
+                                                 : &tfr_t_dynamic),
+                        marks);
+    for (uint32_t i = 0; i < v->n; i++) {
+      const char *name = t->kind == TFR_MAP ? v->keys[i] : t->names[i];
+      size_t len = t->kind == TFR_MAP ? v->keylens[i] : strlen(name);
+      if (len == k->n && memcmp(name, k->s, len) == 0)
+        return with_marks(c, v->elems[i], marks);
+    }
+    eval_error(c, at, "Invalid index",
+               "The given key does not identify an element in this "
+               "collection value.");
+    return eval_dynamic(c);
+  }
+  case TFR_SET:
+    eval_error(c, at, "Invalid index",
+               "Elements of a set are identified only by their value and "
+               "don't have any separate index or key to select with, so it's "
+               "only possible to perform operations across all elements of "
+               "the set.");
+    return eval_dynamic(c);
+  case TFR_DYNAMIC:
+    return eval_dynamic(c);
+  default:
+    eval_error(c, at, "Invalid index",
+               "This value does not have any indices.");
+    return eval_dynamic(c);
+  }
+}
+
+const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
+                              const tfr_value *v, const char *name,
+                              size_t len) {
+  if (is_null(v)) {
+    eval_error(c, at, "Attempt to get attribute from null value",
+               "This value is null, so it does not have any attributes.");
+    return eval_dynamic(c);
+  }
+  unsigned marks = marks_of(v);
+  const tfr_type *t = v->type;
+  switch (t->kind) {
+  case TFR_OBJECT: {
+    long i = tfr_type_attr(t, name, len);
+    if (i < 0) {
+      eval_error(c, at, "Unsupported attribute",
+                 tfr_arena_printf(c->a,
+                                  "This object does not have an attribute "
+                                  "named \"%.*s\".",
+                                  (int)len, name));
+      return eval_dynamic(c);
+    }
+    if (is_unknown(v))
+      return with_marks(c, tfr_unknown(c->a, t->types[i]), marks);
+    return with_marks(c, v->elems[i], marks);
+  }
+  case TFR_MAP:
+    if (is_unknown(v))
+      return with_marks(c, tfr_unknown(c->a, t->elem), marks);
+    for (uint32_t i = 0; i < v->n; i++)
+      if (v->keylens[i] == len && memcmp(v->keys[i], name, len) == 0)
+        return with_marks(c, v->elems[i], marks);
+    eval_error(c, at, "Missing map element",
+               tfr_arena_printf(c->a,
+                                "This map does not have an element with the "
+                                "key \"%.*s\".",
+                                (int)len, name));
+    return eval_dynamic(c);
+  case TFR_DYNAMIC:
+    return eval_dynamic(c);
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+    eval_error(c, at, "Unsupported attribute",
+               tfr_arena_printf(c->a,
+                                "Can't access attributes on a %s. Did you "
+                                "mean to access an attribute for a specific "
+                                "element of the list, or across all elements "
+                                "of the list?",
+                                t->kind == TFR_TUPLE
+                                    ? "tuple"
+                                    : tfr_type_friendly(c->a, t)));
+    return eval_dynamic(c);
+  default:
+    eval_error(c, at, "Unsupported attribute",
+               tfr_arena_printf(c->a,
+                                "Can't access attributes on a primitive-typed "
+                                "value (%s).",
+                                tfr_type_friendly(c->a, t)));
+    return eval_dynamic(c);
+  }
+}
+
+static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
+  const tfr_value *src = eval_expr(c, x->a);
+  if (is_null(src))
+    return tfr_tuple(c->a, 0, NULL);
+  if (is_unknown(src))
+    return eval_dynamic(c);
+  bool seq = src->type->kind == TFR_LIST || src->type->kind == TFR_SET ||
+             src->type->kind == TFR_TUPLE;
+  const tfr_value *one[1] = {src};
+  const tfr_value *const *items = seq ? src->elems : one;
+  size_t n = seq ? src->n : 1;
+  const tfr_value **out = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *out);
+  const tfr_value *saved = c->splat_item;
+  for (size_t i = 0; i < n; i++) {
+    c->splat_item = items[i];
+    out[i] = eval_expr(c, x->kids[0]);
+  }
+  c->splat_item = saved;
+  if (src->type->kind == TFR_LIST || src->type->kind == TFR_SET) {
+    const tfr_type *et = n ? out[0]->type : &tfr_t_dynamic;
+    if (!n) {
+      /* the element type of an empty result follows the source's */
+      return tfr_list(c->a, et, 0, out);
+    }
+    return tfr_list(c->a, et, n, out);
+  }
+  return tfr_tuple(c->a, n, out);
+}
+
+/* ---- variables and calls ----------------------------------------------- */
+
+static const tfr_value *eval_variable(struct eval_ctx *c,
+                                      const struct ast *x) {
+  for (const struct eval_binding *b = c->bindings; b; b = b->next)
+    if (b->len == x->n && memcmp(b->name, x->str, x->n) == 0)
+      return b->value;
+  if (c->scope) {
+    const tfr_value *v = c->scope->lookup(c->scope->ud, c, x, x->str, x->n);
+    if (v)
+      return v;
+  } else if (!c->in_for) {
+    eval_error(c, x, "Variables not allowed",
+               "Variables may not be used here.");
+    return eval_dynamic(c);
+  }
+  eval_error(c, x, "Unknown variable",
+             tfr_arena_printf(c->a, "There is no variable named \"%.*s\".",
+                              (int)x->n, x->str));
+  return eval_dynamic(c);
+}
+
+static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
+  const struct ast *name = x->kids[0];
+  if (!c->funcs) {
+    eval_error(c, name, "Function calls not allowed",
+               "Functions may not be called here.");
+    return eval_dynamic(c);
+  }
+  const tfr_value **args = tfr_arena_alloc_raw(c->a,
+                                               (x->n ? x->n : 1) *
+                                                   sizeof *args);
+  for (uint32_t i = 0; i < x->n; i++)
+    args[i] = eval_expr(c, x->items[i]);
+  const tfr_value *v = c->funcs->call(c->funcs->ud, c, x, name->str, name->n,
+                                      x->n, args);
+  if (v)
+    return v;
+  eval_error(c, name, "Call to unknown function",
+             tfr_arena_printf(c->a, "There is no function named \"%.*s\".",
+                              (int)name->n, name->str));
+  return eval_dynamic(c);
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
+  switch (x->kind) {
+  case AST_NUMBER:
+    return eval_number(c, x);
+  case AST_BOOL:
+    return tfr_bool(x->flags & AST_F_TRUE);
+  case AST_NULL:
+    return tfr_null(c->a, &tfr_t_dynamic);
+  case AST_STRING:
+    return tfr_string(c->a, x->str, x->n);
+  case AST_TEMPLATE:
+    return eval_template(c, x);
+  case AST_VARIABLE:
+    return eval_variable(c, x);
+  case AST_GETATTR:
+    return eval_getattr(c, x, eval_expr(c, x->kids[0]), x->str, x->n);
+  case AST_INDEX: {
+    const tfr_value *coll = eval_expr(c, x->a);
+    return eval_index(c, x, coll, eval_expr(c, x->kids[0]));
+  }
+  case AST_SPLAT:
+    return eval_splat(c, x);
+  case AST_SPLAT_ITEM:
+    return c->splat_item ? c->splat_item : eval_dynamic(c);
+  case AST_CALL:
+    return eval_call(c, x);
+  case AST_TUPLE:
+    return eval_tuple(c, x);
+  case AST_OBJECT:
+    return eval_object(c, x);
+  case AST_FOR:
+    return eval_for(c, x);
+  case AST_UNARY:
+    return eval_unary(c, x);
+  case AST_BINARY:
+    return eval_binary(c, x);
+  case AST_COND:
+    return eval_cond(c, x);
+  case AST_PAREN:
+    return eval_expr(c, x->a);
+  default:
+    error_span(c, x->span, "Invalid expression",
+               "This is not an expression.");
+    return eval_dynamic(c);
+  }
+}

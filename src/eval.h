@@ -1,0 +1,76 @@
+/*
+** Expression evaluation, as hclsyntax's Expression.Value does it.
+**
+** With no scope and no functions this is the constant evaluation Terraform
+** uses for tfvars values and variable defaults: variables and function
+** calls are errors.  Later layers add a scope (var.*, local.*, path.*) and
+** a function table through the hooks below, without changing this code.
+*/
+#ifndef TFR_EVAL_H
+#define TFR_EVAL_H
+
+#include "ast.h"
+#include "tfresolve/diag.h"
+#include "tfresolve/value.h"
+
+struct eval_ctx;
+
+/* Resolves a root name (var, local, path, ...) and the traversal after it
+** is up to the scope; NULL means "no such variable". */
+struct eval_scope {
+  const tfr_value *(*lookup)(void *ud, struct eval_ctx *c,
+                             const struct ast *root, const char *name,
+                             size_t len);
+  void *ud;
+};
+
+/* Calls a function by name with evaluated arguments; NULL means "no such
+** function" (the callback reports other errors itself). */
+struct eval_funcs {
+  const tfr_value *(*call)(void *ud, struct eval_ctx *c,
+                           const struct ast *call, const char *name,
+                           size_t len, size_t nargs,
+                           const tfr_value *const *args);
+  void *ud;
+};
+
+/* A variable bound by a for expression. */
+struct eval_binding {
+  const char *name;
+  uint32_t len;
+  const tfr_value *value;
+  const struct eval_binding *next;
+};
+
+struct eval_ctx {
+  tfr_arena *a;
+  tfr_diags *diags;
+  struct src_file *src;
+  const struct eval_scope *scope; /* NULL: variables not allowed */
+  const struct eval_funcs *funcs; /* NULL: function calls not allowed */
+  const struct eval_binding *bindings;
+  const tfr_value *splat_item;
+  bool in_for; /* inside a for expression: an unknown name is "Unknown
+                  variable", not "Variables not allowed" (as HCL) */
+};
+
+/* Evaluate x.  Errors are added to c->diags and give an unknown value of
+** type any, so that evaluation goes on without a cascade. */
+const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x);
+
+/* Report an error at a node's range (for scopes and functions). */
+void eval_error(struct eval_ctx *c, const struct ast *at, const char *summary,
+                const char *detail);
+
+/* The value every failed evaluation returns: unknown, of type any. */
+const tfr_value *eval_dynamic(struct eval_ctx *c);
+
+/* Apply one attribute access / index to a value, as HCL's traversal
+** steps do (shared with scopes that resolve var.x.y). */
+const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
+                              const tfr_value *v, const char *name,
+                              size_t len);
+const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
+                            const tfr_value *v, const tfr_value *key);
+
+#endif

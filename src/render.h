@@ -1,0 +1,25 @@
+/*
+** Rendering values and types: cty's JSON encodings, Terraform's console
+** style, YAML.
+*/
+#ifndef TFR_RENDER_H
+#define TFR_RENDER_H
+
+#include <stdio.h>
+
+#include "tfresolve/value.h"
+
+/* cty's JSON type encoding: "string", ["list","number"], ... */
+void render_json_type(FILE *out, const tfr_type *t);
+
+/* cty's JSON value encoding (null, numbers exact, sets as arrays in set
+** order).  Unknown values print as null. */
+void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);
+
+
+
+/* Terraform console style (`terraform console`, SPEC §8): tolist([...]),
+** tomap({...}), tostring(null), heredocs for multi-line strings.  The
+** result is owned by the arena. */
+const char *render_console(tfr_arena *a, const tfr_value *v);
+#endif

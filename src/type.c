@@ -1,0 +1,233 @@
+/*
+** Types: construction, equality and names.  Primitives are singletons;
+** compound types are built in the arena and compared structurally.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfresolve/value.h"
+
+const tfr_type tfr_t_dynamic = {.kind = TFR_DYNAMIC};
+const tfr_type tfr_t_bool = {.kind = TFR_BOOL};
+const tfr_type tfr_t_number = {.kind = TFR_NUMBER};
+const tfr_type tfr_t_string = {.kind = TFR_STRING};
+
+static const tfr_type *collection(tfr_arena *a, enum tfr_type_kind k,
+                                  const tfr_type *elem) {
+  tfr_type *t = tfr_arena_alloc(a, sizeof *t);
+  t->kind = (uint8_t)k;
+  t->elem = elem;
+  return t;
+}
+
+const tfr_type *tfr_type_list(tfr_arena *a, const tfr_type *elem) {
+  return collection(a, TFR_LIST, elem);
+}
+
+const tfr_type *tfr_type_set(tfr_arena *a, const tfr_type *elem) {
+  return collection(a, TFR_SET, elem);
+}
+
+const tfr_type *tfr_type_map(tfr_arena *a, const tfr_type *elem) {
+  return collection(a, TFR_MAP, elem);
+}
+
+struct named {
+  const char *name;
+  const tfr_type *type;
+  bool optional;
+};
+
+static int cmp_named(const void *x, const void *y) {
+  return strcmp(((const struct named *)x)->name,
+                ((const struct named *)y)->name);
+}
+
+const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
+                                const char *const *names,
+                                const tfr_type *const *types,
+                                const bool *optional) {
+  struct named *tmp = tfr_arena_alloc(a, (n ? n : 1) * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (struct named){names[i], types[i], optional && optional[i]};
+  if (n > 1)
+    qsort(tmp, n, sizeof *tmp, cmp_named);
+  const char **nn = tfr_arena_alloc(a, (n ? n : 1) * sizeof *nn);
+  const tfr_type **tt = tfr_arena_alloc(a, (n ? n : 1) * sizeof *tt);
+  bool *oo = NULL, any_opt = false;
+  for (size_t i = 0; i < n; i++)
+    any_opt |= tmp[i].optional;
+  if (any_opt)
+    oo = tfr_arena_alloc(a, n * sizeof *oo);
+  for (size_t i = 0; i < n; i++) {
+    nn[i] = tmp[i].name;
+    tt[i] = tmp[i].type;
+    if (oo)
+      oo[i] = tmp[i].optional;
+  }
+  tfr_type *t = tfr_arena_alloc(a, sizeof *t);
+  t->kind = TFR_OBJECT;
+  t->n = (uint32_t)n;
+  t->names = nn;
+  t->types = tt;
+  t->optional = oo;
+  return t;
+}
+
+const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
+                               const tfr_type *const *types) {
+  const tfr_type **tt = tfr_arena_alloc(a, (n ? n : 1) * sizeof *tt);
+  if (n)
+    memcpy(tt, types, n * sizeof *tt);
+  tfr_type *t = tfr_arena_alloc(a, sizeof *t);
+  t->kind = TFR_TUPLE;
+  t->n = (uint32_t)n;
+  t->types = tt;
+  return t;
+}
+
+/* Equality ignores optional markers, as cty's Type.Equals does for
+** concrete types (constraints are compared with their optional set too). */
+bool tfr_type_equal(const tfr_type *x, const tfr_type *y) {
+  if (x == y)
+    return true;
+  if (x->kind != y->kind)
+    return false;
+  switch (x->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return tfr_type_equal(x->elem, y->elem);
+  case TFR_OBJECT:
+    if (x->n != y->n)
+      return false;
+    for (uint32_t i = 0; i < x->n; i++) {
+      bool ox = x->optional && x->optional[i];
+      bool oy = y->optional && y->optional[i];
+      if (strcmp(x->names[i], y->names[i]) != 0 || ox != oy ||
+          !tfr_type_equal(x->types[i], y->types[i]))
+        return false;
+    }
+    return true;
+  case TFR_TUPLE:
+    if (x->n != y->n)
+      return false;
+    for (uint32_t i = 0; i < x->n; i++)
+      if (!tfr_type_equal(x->types[i], y->types[i]))
+        return false;
+    return true;
+  default:
+    return true;
+  }
+}
+
+bool tfr_type_is_primitive(const tfr_type *t) {
+  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER ||
+         t->kind == TFR_STRING;
+}
+
+bool tfr_type_is_collection(const tfr_type *t) {
+  return t->kind == TFR_LIST || t->kind == TFR_SET || t->kind == TFR_MAP;
+}
+
+bool tfr_type_has_dynamic(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_DYNAMIC:
+    return true;
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return tfr_type_has_dynamic(t->elem);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    for (uint32_t i = 0; i < t->n; i++)
+      if (tfr_type_has_dynamic(t->types[i]))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+long tfr_type_attr(const tfr_type *t, const char *name, size_t len) {
+  if (t->kind != TFR_OBJECT)
+    return -1;
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const char *m = t->names[mid];
+    size_t ml = strlen(m);
+    int c = memcmp(m, name, ml < len ? ml : len);
+    if (c == 0)
+      c = ml < len ? -1 : ml > len ? 1 : 0;
+    if (c == 0)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+/* cty's FriendlyName: "list of string", "map of number", "object",
+** "tuple", "dynamic"... */
+const char *tfr_type_friendly(tfr_arena *a, const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_DYNAMIC:
+    return "dynamic";
+  case TFR_BOOL:
+    return "bool";
+  case TFR_NUMBER:
+    return "number";
+  case TFR_STRING:
+    return "string";
+  case TFR_LIST:
+    return tfr_arena_printf(a, "list of %s", tfr_type_friendly(a, t->elem));
+  case TFR_SET:
+    return tfr_arena_printf(a, "set of %s", tfr_type_friendly(a, t->elem));
+  case TFR_MAP:
+    return tfr_arena_printf(a, "map of %s", tfr_type_friendly(a, t->elem));
+  case TFR_OBJECT:
+    return "object";
+  default:
+    return "tuple";
+  }
+}
+
+/* Terraform's type syntax, as `terraform console`'s type() prints it. */
+const char *tfr_type_expr(tfr_arena *a, const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_DYNAMIC:
+    return "any";
+  case TFR_BOOL:
+  case TFR_NUMBER:
+  case TFR_STRING:
+    return tfr_type_friendly(a, t);
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return tfr_arena_printf(a, "%s(%s)",
+                            t->kind == TFR_LIST  ? "list"
+                            : t->kind == TFR_SET ? "set"
+                                                 : "map",
+                            tfr_type_expr(a, t->elem));
+  case TFR_OBJECT: {
+    const char *s = "object({";
+    for (uint32_t i = 0; i < t->n; i++) {
+      const char *ty = tfr_type_expr(a, t->types[i]);
+      if (t->optional && t->optional[i])
+        ty = tfr_arena_printf(a, "optional(%s)", ty);
+      s = tfr_arena_printf(a, "%s%s%s=%s", s, i ? "," : "", t->names[i], ty);
+    }
+    return tfr_arena_printf(a, "%s})", s);
+  }
+  default: {
+    const char *s = "tuple([";
+    for (uint32_t i = 0; i < t->n; i++)
+      s = tfr_arena_printf(a, "%s%s%s", s, i ? "," : "",
+                           tfr_type_expr(a, t->types[i]));
+    return tfr_arena_printf(a, "%s])", s);
+  }
+  }
+}

@@ -1,0 +1,439 @@
+/*
+** Values: construction, equality, and cty's set order.
+**
+** Values are immutable and arena-owned.  Constructors of compound values
+** copy the element arrays they are given, so callers may reuse theirs.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+#include <utf8proc.h>
+
+#include "number.h"
+#include "tfresolve/value.h"
+
+static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
+static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};
+
+bool tfr_value_is_null(const tfr_value *v) {
+  return (v->flags & TFR_V_NULL) != 0;
+}
+
+bool tfr_value_is_known(const tfr_value *v) {
+  return (v->flags & TFR_V_UNKNOWN) == 0;
+}
+
+static bool is_compound(const tfr_value *v) {
+  return !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) &&
+         !tfr_type_is_primitive(v->type) && v->type->kind != TFR_DYNAMIC;
+}
+
+bool tfr_value_is_wholly_known(const tfr_value *v) {
+  if (!tfr_value_is_known(v))
+    return false;
+  if (is_compound(v))
+    for (uint32_t i = 0; i < v->n; i++)
+      if (!tfr_value_is_wholly_known(v->elems[i]))
+        return false;
+  return true;
+}
+
+static tfr_value *new_value(tfr_arena *a, const tfr_type *t) {
+  tfr_value *v = tfr_arena_alloc(a, sizeof *v);
+  v->type = t;
+  return v;
+}
+
+const tfr_value *tfr_null(tfr_arena *a, const tfr_type *t) {
+  tfr_value *v = new_value(a, t);
+  v->flags = TFR_V_NULL;
+  return v;
+}
+
+const tfr_value *tfr_unknown(tfr_arena *a, const tfr_type *t) {
+  tfr_value *v = new_value(a, t);
+  v->flags = TFR_V_UNKNOWN;
+  return v;
+}
+
+const tfr_value *tfr_bool(bool b) { return b ? &v_true : &v_false; }
+
+const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
+  tfr_value *v = new_value(a, &tfr_t_string);
+  v->s = s;
+  v->n = (uint32_t)n;
+  return v;
+}
+
+/* Strings are NFC-normalised, as cty.StringVal does.  ASCII is already
+** in NFC, which is the common case. */
+const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && (unsigned char)s[i] < 0x80)
+    i++;
+  if (i == n)
+    return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
+  utf8proc_uint8_t *out = NULL;
+  utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s,
+                                    (utf8proc_ssize_t)n, &out,
+                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (k < 0) /* not valid UTF-8: keep the bytes as they are */
+    return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
+  const char *copy = tfr_arena_strndup(a, (const char *)out, (size_t)k);
+  free(out);
+  return tfr_string_nocopy(a, copy, (size_t)k);
+}
+
+static const tfr_value **copy_elems(tfr_arena *a, size_t n,
+                                    const tfr_value *const *elems) {
+  const tfr_value **e = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *e);
+  if (n)
+    memcpy(e, elems, n * sizeof *e);
+  return e;
+}
+
+const tfr_value *tfr_list(tfr_arena *a, const tfr_type *elem, size_t n,
+                          const tfr_value *const *elems) {
+  tfr_value *v = new_value(a, tfr_type_list(a, elem));
+  v->n = (uint32_t)n;
+  v->elems = copy_elems(a, n, elems);
+  return v;
+}
+
+const tfr_value *tfr_tuple(tfr_arena *a, size_t n,
+                           const tfr_value *const *elems) {
+  const tfr_type **types = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *types);
+  for (size_t i = 0; i < n; i++)
+    types[i] = elems[i]->type;
+  tfr_value *v = new_value(a, tfr_type_tuple(a, n, types));
+  v->n = (uint32_t)n;
+  v->elems = copy_elems(a, n, elems);
+  return v;
+}
+
+struct kv {
+  const char *k;
+  uint32_t len;
+  const tfr_value *v;
+};
+
+static int cmp_bytes(const char *x, size_t nx, const char *y, size_t ny) {
+  int c = memcmp(x, y, nx < ny ? nx : ny);
+  if (c)
+    return c;
+  return nx < ny ? -1 : nx > ny ? 1 : 0;
+}
+
+static int cmp_kv(const void *x, const void *y) {
+  const struct kv *p = x, *q = y;
+  return cmp_bytes(p->k, p->len, q->k, q->len);
+}
+
+const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
+                            const tfr_value *const *vals) {
+  struct kv *tmp = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (struct kv){names[i], (uint32_t)strlen(names[i]), vals[i]};
+  if (n > 1)
+    qsort(tmp, n, sizeof *tmp, cmp_kv);
+  const char **nn = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *nn);
+  const tfr_type **tt = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tt);
+  const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
+  for (size_t i = 0; i < n; i++) {
+    nn[i] = tmp[i].k;
+    tt[i] = tmp[i].v->type;
+    vv[i] = tmp[i].v;
+  }
+  tfr_value *v = new_value(a, tfr_type_object(a, n, nn, tt, NULL));
+  v->n = (uint32_t)n;
+  v->elems = vv;
+  return v;
+}
+
+const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
+                         const char *const *keys, const uint32_t *keylens,
+                         const tfr_value *const *vals) {
+  struct kv *tmp = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (struct kv){keys[i], keylens[i], vals[i]};
+  if (n > 1)
+    qsort(tmp, n, sizeof *tmp, cmp_kv);
+  const char **kk = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *kk);
+  uint32_t *ll = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *ll);
+  const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
+  for (size_t i = 0; i < n; i++) {
+    kk[i] = tmp[i].k;
+    ll[i] = tmp[i].len;
+    vv[i] = tmp[i].v;
+  }
+  tfr_value *v = new_value(a, tfr_type_map(a, elem));
+  v->n = (uint32_t)n;
+  v->keys = kk;
+  v->keylens = ll;
+  v->elems = vv;
+  return v;
+}
+
+const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
+                                unsigned marks) {
+  if ((v->flags & marks) == marks)
+    return v;
+  tfr_value *m = new_value(a, v->type);
+  *m = *v;
+  m->flags = (uint8_t)(m->flags | marks);
+  return m;
+}
+
+bool tfr_value_has_mark(const tfr_value *v, unsigned mark) {
+  if (v->flags & mark)
+    return true;
+  if (is_compound(v))
+    for (uint32_t i = 0; i < v->n; i++)
+      if (tfr_value_has_mark(v->elems[i], mark))
+        return true;
+  return false;
+}
+
+/* ---- equality ---------------------------------------------------------- */
+
+bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
+  if (x == y)
+    return true;
+  if (!tfr_type_equal(x->type, y->type))
+    return false;
+  unsigned fx = x->flags & (TFR_V_NULL | TFR_V_UNKNOWN);
+  unsigned fy = y->flags & (TFR_V_NULL | TFR_V_UNKNOWN);
+  if (fx || fy)
+    return fx == fy && fx == TFR_V_NULL;
+  switch (x->type->kind) {
+  case TFR_BOOL:
+    return x->b == y->b;
+  case TFR_NUMBER:
+    return num_cmp(x->num, y->num) == 0;
+  case TFR_STRING:
+    return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
+  case TFR_DYNAMIC:
+    return false;
+  default:
+    break;
+  }
+  if (x->n != y->n)
+    return false;
+  for (uint32_t i = 0; i < x->n; i++) {
+    if (x->type->kind == TFR_MAP &&
+        cmp_bytes(x->keys[i], x->keylens[i], y->keys[i], y->keylens[i]))
+      return false;
+    if (!tfr_value_equal(x->elems[i], y->elems[i]))
+      return false;
+  }
+  return true;
+}
+
+/* ---- set order --------------------------------------------------------- */
+
+struct buf {
+  char *p;
+  size_t n, cap;
+};
+
+static void put(struct buf *b, const char *s, size_t n) {
+  if (b->n + n > b->cap) {
+    while (b->n + n > b->cap)
+      b->cap = b->cap ? b->cap * 2 : 128;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p)
+      abort();
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+}
+
+static void putc_(struct buf *b, char c) { put(b, &c, 1); }
+
+/* Go's %q of a string: printable characters as they are, the rest
+** escaped. */
+static void put_quoted(struct buf *b, const char *s, size_t n) {
+  putc_(b, '"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    char esc[8];
+    const char *e = NULL;
+    switch (c) {
+    case '"': e = "\\\""; break;
+    case '\\': e = "\\\\"; break;
+    case '\a': e = "\\a"; break;
+    case '\b': e = "\\b"; break;
+    case '\f': e = "\\f"; break;
+    case '\n': e = "\\n"; break;
+    case '\r': e = "\\r"; break;
+    case '\t': e = "\\t"; break;
+    case '\v': e = "\\v"; break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        snprintf(esc, sizeof esc, "\\x%02x", c);
+        e = esc;
+      }
+    }
+    if (e)
+      put(b, e, strlen(e));
+    else
+      putc_(b, (char)c);
+  }
+  putc_(b, '"');
+}
+
+/* Go's big.Float String(): Text('g', 10). */
+static void put_number(struct buf *b, const struct tfr_num *x) {
+  mpfr_srcptr m = num_mpfr(x);
+  char out[64];
+  if (mpfr_inf_p(m)) {
+    put(b, mpfr_signbit(m) ? "-Inf" : "+Inf", 4);
+    return;
+  }
+  if (mpfr_zero_p(m)) {
+    put(b, mpfr_signbit(m) ? "-0" : "0", mpfr_signbit(m) ? 2 : 1);
+    return;
+  }
+  mpfr_exp_t e;
+  char digits[16];
+  mpfr_get_str(digits, &e, 10, 10, m, MPFR_RNDN);
+  const char *d = digits;
+  bool neg = *d == '-';
+  if (neg)
+    d++;
+  size_t nd = strlen(d);
+  while (nd > 1 && d[nd - 1] == '0')
+    nd--;
+  long exp10 = (long)e - 1; /* value = d.ddd × 10^exp10 */
+  size_t o = 0;
+  if (neg)
+    out[o++] = '-';
+  if (exp10 < -4 || exp10 >= 10) {
+    out[o++] = d[0];
+    if (nd > 1) {
+      out[o++] = '.';
+      memcpy(out + o, d + 1, nd - 1);
+      o += nd - 1;
+    }
+    o += (size_t)snprintf(out + o, sizeof out - o, "e%c%02ld",
+                          exp10 < 0 ? '-' : '+', labs(exp10));
+  } else if (exp10 < 0) {
+    out[o++] = '0';
+    out[o++] = '.';
+    for (long k = -1; k > exp10; k--)
+      out[o++] = '0';
+    memcpy(out + o, d, nd);
+    o += nd;
+  } else {
+    for (long k = 0; k <= exp10; k++)
+      out[o++] = (size_t)k < nd ? d[k] : '0';
+    if ((size_t)exp10 + 1 < nd) {
+      out[o++] = '.';
+      memcpy(out + o, d + exp10 + 1, nd - (size_t)exp10 - 1);
+      o += nd - (size_t)exp10 - 1;
+    }
+  }
+  put(b, out, o);
+}
+
+/* cty's set hash bytes: the key that orders sets of non-primitive
+** values (compared bytewise). */
+static void hash_bytes(struct buf *b, const tfr_value *v) {
+  if (!tfr_value_is_known(v)) {
+    putc_(b, '?');
+    return;
+  }
+  if (tfr_value_is_null(v)) {
+    putc_(b, '~');
+    return;
+  }
+  switch (v->type->kind) {
+  case TFR_NUMBER:
+    put_number(b, v->num);
+    return;
+  case TFR_BOOL:
+    putc_(b, v->b ? 'T' : 'F');
+    return;
+  case TFR_STRING:
+    put_quoted(b, v->s, v->n);
+    return;
+  case TFR_MAP:
+    putc_(b, '{');
+    for (uint32_t i = 0; i < v->n; i++) {
+      put_quoted(b, v->keys[i], v->keylens[i]);
+      putc_(b, ':');
+      hash_bytes(b, v->elems[i]);
+      putc_(b, ';');
+    }
+    putc_(b, '}');
+    return;
+  case TFR_LIST:
+  case TFR_SET:
+    putc_(b, '[');
+    for (uint32_t i = 0; i < v->n; i++) {
+      hash_bytes(b, v->elems[i]);
+      putc_(b, ';');
+    }
+    putc_(b, ']');
+    return;
+  default: /* object (attributes already sorted), tuple */
+    putc_(b, '<');
+    for (uint32_t i = 0; i < v->n; i++) {
+      hash_bytes(b, v->elems[i]);
+      putc_(b, ';');
+    }
+    putc_(b, '>');
+  }
+}
+
+int tfr_value_set_order(const tfr_value *x, const tfr_value *y) {
+  bool nx = tfr_value_is_null(x), ny = tfr_value_is_null(y);
+  if (nx || ny) /* nulls after everything else */
+    return nx == ny ? 0 : nx ? 1 : -1;
+  bool kx = tfr_value_is_known(x), ky = tfr_value_is_known(y);
+  if (!kx || !ky) /* then unknowns */
+    return kx == ky ? 0 : kx ? -1 : 1;
+  switch (x->type->kind) {
+  case TFR_STRING:
+    return cmp_bytes(x->s, x->n, y->s, y->n);
+  case TFR_BOOL:
+    return x->b == y->b ? 0 : x->b ? 1 : -1;
+  case TFR_NUMBER:
+    return num_cmp(x->num, y->num);
+  default: {
+    struct buf bx = {0}, by = {0};
+    hash_bytes(&bx, x);
+    hash_bytes(&by, y);
+    int c = cmp_bytes(bx.p ? bx.p : "", bx.n, by.p ? by.p : "", by.n);
+    free(bx.p);
+    free(by.p);
+    return c;
+  }
+  }
+}
+
+static int cmp_set_elems(const void *x, const void *y) {
+  return tfr_value_set_order(*(const tfr_value *const *)x,
+                             *(const tfr_value *const *)y);
+}
+
+const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
+                         const tfr_value *const *elems) {
+  const tfr_value **e = copy_elems(a, n, elems);
+  if (n > 1)
+    qsort(e, n, sizeof *e, cmp_set_elems);
+  /* Equal values are adjacent now; unknowns never equal anything. */
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (out && tfr_value_is_wholly_known(e[i]) &&
+        tfr_value_equal(e[out - 1], e[i]))
+      continue;
+    e[out++] = e[i];
+  }
+  tfr_value *v = new_value(a, tfr_type_set(a, elem));
+  v->n = (uint32_t)out;
+  v->elems = e;
+  return v;
+}
