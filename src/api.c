@@ -38,3 +38,7 @@ void tfr_type_write_json(FILE *out, const tfr_type *t) {
 }
 
 void tfr_json_write_cstr(FILE *out, const char *s) { json_write_cstr(out, s); }
+
+bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v) {
+  return render_yaml(out, a, v);
+}

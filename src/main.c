@@ -14,7 +14,7 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
-enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT };
+enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML };
 
 struct options {
   enum out_format format;
@@ -257,6 +257,7 @@ static const char usage_eval[] =
     "Options:\n"
     "  -type=TYPE   Convert the result to a type constraint, as Terraform\n"
     "               converts a variable value (optional() defaults apply)\n"
+    "  -format=F    console (default), json, or yaml\n"
     "  -json        Print {\"type\": T, \"value\": V} (cty's JSON encodings)\n"
     "               or {\"error\": {\"summary\": ..., \"detail\": ...}}\n"
     "  -no-color    No colour in diagnostics\n"
@@ -312,6 +313,8 @@ static bool eval_one(const char *text, const char *type_text,
     }
   } else if (!ok) {
     print_diags(d, o);
+  } else if (o->format == FMT_YAML) {
+    tfr_value_write_yaml(stdout, a, v);
   } else {
     printf("%s\n", tfr_value_console(a, v));
   }
@@ -334,6 +337,12 @@ static int cmd_eval(int argc, char **argv) {
       o.format = FMT_JSON;
     else if (name && !strcmp(name, "no-color"))
       o.no_color = true;
+    else if (name && !strcmp(name, "format") && val &&
+             (!strcmp(val, "json") || !strcmp(val, "yaml") ||
+              !strcmp(val, "console")))
+      o.format = !strcmp(val, "json")   ? FMT_JSON
+                 : !strcmp(val, "yaml") ? FMT_YAML
+                                        : FMT_HUMAN;
     else if (name && !strcmp(name, "type") && (val || i + 1 < argc))
       type_text = val ? val : argv[++i];
     else if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {

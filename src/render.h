@@ -22,4 +22,10 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The
 ** result is owned by the arena. */
 const char *render_console(tfr_arena *a, const tfr_value *v);
+/* A YAML document for the value (libyaml): mappings for objects and maps,
+** sequences for lists, sets and tuples, exact numbers, strings quoted
+** whenever a plain scalar would read as something else.  False when the
+** emitter failed. */
+bool render_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
+
 #endif

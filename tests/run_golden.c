@@ -19,7 +19,8 @@
 ** section; "%% expr" starts a new record and holds the expression (any
 ** number of lines), "%% type" an optional type constraint, "%% json" the
 ** expected output of `eval -json` and "%% console" the expected output of
-** `eval` (Terraform console style, or the diagnostics).  Lines before the
+** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
+** of `eval -format=yaml`.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
 ** Prints PASS/FAIL per case and "N passed, M failed"; exits 1 on failure.
 */
@@ -223,7 +224,7 @@ static char *run_argv(char *const *argv, size_t *len) {
 }
 
 struct record {
-  char *expr, *type, *json, *console;
+  char *expr, *type, *json, *console, *yaml;
   int line;
 };
 
@@ -235,9 +236,13 @@ static void chomp(char *s) {
     s[--n] = '\0';
 }
 
+enum mode { M_JSON, M_CONSOLE, M_YAML };
+
 static bool eval_compare(const char *tool, const char *file,
-                         const struct record *r, bool json) {
-  const char *want = json ? r->json : r->console;
+                         const struct record *r, enum mode m) {
+  bool json = m == M_JSON;
+  const char *want = m == M_JSON ? r->json : m == M_YAML ? r->yaml
+                                                         : r->console;
   if (!want)
     return true;
   char typearg[4096];
@@ -247,6 +252,8 @@ static bool eval_compare(const char *tool, const char *file,
   args[k++] = "eval";
   if (json)
     args[k++] = "-json";
+  if (m == M_YAML)
+    args[k++] = "-format=yaml";
   args[k++] = "-no-color";
   if (r->type) {
     snprintf(typearg, sizeof typearg, "-type=%s", r->type);
@@ -262,7 +269,8 @@ static bool eval_compare(const char *tool, const char *file,
   if (!ok)
     printf("FAIL %s:%d (%s)\n--- expression\n%s\n--- expected\n%s\n"
            "--- actual\n%s\n---\n",
-           file, r->line, json ? "json" : "console", r->expr, want,
+           file, r->line, json ? "json" : m == M_YAML ? "yaml" : "console",
+           r->expr, want,
            out ? out : "");
   free(out);
   return ok;
@@ -303,8 +311,10 @@ static void eval_file(const char *tool, const char *file) {
         chomp(r.type);
         chomp(r.json);
         chomp(r.console);
-        bool ok = eval_compare(tool, file, &r, true) &
-                  eval_compare(tool, file, &r, false);
+        chomp(r.yaml);
+        bool ok = eval_compare(tool, file, &r, M_JSON) &
+                  eval_compare(tool, file, &r, M_CONSOLE) &
+                  eval_compare(tool, file, &r, M_YAML);
         if (ok)
           passed++;
         else
@@ -314,6 +324,7 @@ static void eval_file(const char *tool, const char *file) {
       free(r.type);
       free(r.json);
       free(r.console);
+      free(r.yaml);
       memset(&r, 0, sizeof r);
       r.line = lineno;
       if (!line)
@@ -327,6 +338,7 @@ static void eval_file(const char *tool, const char *file) {
                 : !strcmp(name, "type")    ? &r.type
                 : !strcmp(name, "json")    ? &r.json
                 : !strcmp(name, "console") ? &r.console
+                : !strcmp(name, "yaml")    ? &r.yaml
                                            : NULL;
       continue;
     }

@@ -94,6 +94,9 @@ const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
 const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
 
+/** The value as a YAML document; false if writing failed. */
+bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
+
 /** cty's JSON encoding of a value / of a type. */
 void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
 void tfr_type_write_json(FILE *out, const tfr_type *t);
