@@ -133,7 +133,7 @@ struct tset {
 };
 
 enum { TAG_CANON = 1, TAG_STRIP, TAG_TUPLE_ETY, TAG_OBJECT_ETY = 5,
-       TAG_DINFO = 7 };
+       TAG_DINFO = 7, TAG_NULL };
 
 static const char failed_marker; /* memo value for "no result" */
 #define FAILED ((const void *)&failed_marker)
@@ -155,6 +155,11 @@ struct cctx {
   struct tset types;
   const char *err;
   struct pstep *path;
+  /* Recent object types built and the last can_conv() answer: a list's
+  ** elements repeat them, and these save a hash lookup each. */
+  const tfr_type *recent_obj[8];
+  const tfr_type *cc_in, *cc_out;
+  bool cc_unsafe, cc_res;
 };
 
 static void ctx_init(struct cctx *c, tfr_arena *a) {
@@ -483,10 +488,27 @@ static const tfr_type *mk_coll(struct cctx *c, int kind,
 }
 
 /* An interned object type; names sorted; optional may be NULL. */
+/* Whether the interned object type t has these members. */
+static bool object_is(const tfr_type *t, size_t n, const char *const *names,
+                      const tfr_type *const *types, const bool *optional) {
+  if (t->n != n)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (t->types[i] != types[i] ||
+        opt_at(t, (uint32_t)i) != (optional && optional[i]) ||
+        (t->names[i] != names[i] && strcmp(t->names[i], names[i]) != 0))
+      return false;
+  return true;
+}
+
 static const tfr_type *mk_object(struct cctx *c, size_t n,
                                  const char *const *names,
                                  const tfr_type *const *types,
                                  const bool *optional) {
+  size_t slot = n ? (size_t)mix(n, (uintptr_t)types[n - 1]) & 7 : 0;
+  const tfr_type *last = c->recent_obj[slot];
+  if (last && object_is(last, n, names, types, optional))
+    return last; /* members are interned, so pointers compare */
   const tfr_type *buf[SMALL];
   const tfr_type **kids = n <= SMALL ? buf : xmalloc(n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
@@ -496,6 +518,8 @@ static const tfr_type *mk_object(struct cctx *c, size_t n,
   const tfr_type *r = intern_node(c, &tmp, NULL);
   if (kids != buf)
     free(kids);
+  if (n && r->types[n - 1] == types[n - 1])
+    c->recent_obj[slot] = r;
   return r;
 }
 
@@ -679,10 +703,25 @@ static bool prim_ok(const tfr_type *in, const tfr_type *out, bool unsafe) {
 ** for a conversion between equal types (callers test Equals first), so
 ** equal types count as convertible here.
 */
+static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
+                           const tfr_type *out, bool unsafe);
+
 static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
                      bool unsafe) {
   if (is_dyn(out) || in == out)
     return true;
+  if (in == c->cc_in && out == c->cc_out && unsafe == c->cc_unsafe)
+    return c->cc_res;
+  bool r = can_conv_kinds(c, in, out, unsafe);
+  c->cc_in = in;
+  c->cc_out = out;
+  c->cc_unsafe = unsafe;
+  c->cc_res = r;
+  return r;
+}
+
+static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
+                           const tfr_type *out, bool unsafe) {
   if (is_dyn(in))
     return unsafe;
   if (is_prim(in) && is_prim(out))
@@ -1217,8 +1256,17 @@ static tfr_value *new_val(struct cctx *c, const tfr_type *t, size_t n,
 
 /* cty.NullVal(t.WithoutOptionalAttributesDeep()): the null an element
 ** becomes inside a converted collection or object (marks dropped). */
+static const tfr_value *null_of(struct cctx *c, const tfr_type *t) {
+  const tfr_value *v = memo_get(&c->memo, t, TAG_NULL);
+  if (!v) {
+    v = tfr_null(c->a, t);
+    memo_put(&c->memo, t, TAG_NULL, v);
+  }
+  return v;
+}
+
 static const tfr_value *plain_null(struct cctx *c, const tfr_type *t) {
-  return tfr_null(c->a, strip(c, t));
+  return null_of(c, strip(c, t));
 }
 
 /* The element type cty.ListVal/SetVal/MapVal would give: the first that
@@ -1448,7 +1496,7 @@ static const tfr_value *map_to_object(struct cctx *c, const tfr_value *v,
       return fail(c, tfr_arena_printf(
                          c->a, "map has no element for required attribute %s",
                          quote(c, out->names[i], strlen(out->names[i]))));
-    vals[i] = tfr_null(c->a, out->types[i]);
+    vals[i] = null_of(c, out->types[i]);
   }
   return mk_object_val(c, out->n, out->names, vals);
 }
@@ -1659,7 +1707,7 @@ static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
   const tfr_value *r;
   if (v->flags & (TFR_V_UNKNOWN | TFR_V_NULL)) {
     const tfr_type *t = dyn_replace(c, v->type, strip(c, out));
-    r = v_unknown(v) ? tfr_unknown(c->a, t) : tfr_null(c->a, t);
+    r = v_unknown(v) ? tfr_unknown(c->a, t) : null_of(c, t);
   } else {
     r = conv_known(c, v, out, unsafe);
     if (!r)
@@ -1727,6 +1775,7 @@ struct dinfo {
   const char **ckeys;
   const void **children; /* const struct tfr_defaults * */
   const struct tfr_defaults *elem; /* Children[""] */
+  const tfr_value **applied; /* values[i] with their own defaults applied */
 };
 
 struct named_ptr {
@@ -1755,12 +1804,12 @@ static void sort_named(struct cctx *c, size_t n, const char *const *names,
   free(tmp);
 }
 
-static const struct dinfo *dinfo_of(struct cctx *c,
-                                    const struct tfr_defaults *d) {
-  const struct dinfo *got = memo_get(&c->memo, d, TAG_DINFO);
+static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
+  struct dinfo *got = (struct dinfo *)memo_get(&c->memo, d, TAG_DINFO);
   if (got)
     return got;
   struct dinfo *di = tfr_arena_alloc(c->a, sizeof *di);
+  di->applied = tfr_arena_alloc(c->a, (d->nvalues + 1) * sizeof(void *));
   di->nvalues = d->nvalues;
   di->nchildren = d->nchildren;
   const void **tmp = xmalloc((d->nvalues + d->nchildren) * sizeof *tmp);
@@ -1859,7 +1908,7 @@ static bool unify_values(struct cctx *c, size_t n, const tfr_value **vals) {
 static const tfr_value *dflt_sequence(struct cctx *c,
                                       const struct tfr_defaults *d,
                                       const tfr_value *v) {
-  const struct dinfo *di = dinfo_of(c, d);
+  struct dinfo *di = dinfo_of(c, d);
   int kind = v->type->kind;
   size_t n = v->n;
   const tfr_value **vals = val_array(c, n);
@@ -1878,23 +1927,35 @@ static const tfr_value *dflt_sequence(struct cctx *c,
   return mk_tuple_val(c, n, vals);
 }
 
-/* Entries of an object or map value, with names for an object. */
+/* Entries of an object or map value: names (scratch, not in the arena)
+** and values. */
 struct entries {
   size_t n;
   const char **names;
   const tfr_value **vals;
 };
 
+/* A default value with its own nested defaults applied: the same for
+** every element, so made once. */
+static const tfr_value *applied_default(struct cctx *c, struct dinfo *di,
+                                        size_t j) {
+  if (!di->applied[j]) {
+    const tfr_value *dv = di->values[j];
+    const struct tfr_defaults *ch =
+        child_named(di, di->vnames[j], strlen(di->vnames[j]));
+    di->applied[j] = ch ? dflt_apply(c, ch, dv) : dv;
+  }
+  return di->applied[j];
+}
+
 /* The value's entries after child defaults, then the missing or null
-** attributes with a default filled in, merged in name order. */
-static struct entries dflt_entries(struct cctx *c,
-                                   const struct tfr_defaults *d,
-                                   const struct dinfo *di,
-                                   const tfr_value *v) {
+** attributes with a default filled in, merged in name order.  e->names
+** has room for v->n + di->nvalues names. */
+static void dflt_entries(struct cctx *c, const struct tfr_defaults *d,
+                         struct dinfo *di, const tfr_value *v,
+                         struct entries *e) {
   bool obj = v->type->kind == TFR_OBJECT;
   size_t n = v->n, nd = di->nvalues;
-  struct entries e = {0, NULL, val_array(c, n + nd)};
-  e.names = tfr_arena_alloc_raw(c->a, (n + nd + 1) * sizeof(char *));
   size_t i = 0, j = 0;
   while (i < n || j < nd) {
     const char *name = NULL;
@@ -1914,40 +1975,46 @@ static struct entries dflt_entries(struct cctx *c,
     if (cmp <= 0) { /* an entry of the value */
       const struct tfr_defaults *ch = child_key(d, di, name, len);
       x = ch ? dflt_apply(c, ch, v->elems[i]) : v->elems[i];
-      e.names[e.n] = obj ? name : tfr_arena_strndup(c->a, name, len);
+      e->names[e->n] = obj ? name : tfr_arena_strndup(c->a, name, len);
       i++;
     }
     if (cmp >= 0) { /* a default: used when absent or null */
       if (!x || v_null(x)) {
-        const struct tfr_defaults *ch =
-            child_named(di, di->vnames[j], strlen(di->vnames[j]));
-        const tfr_value *dv = di->values[j];
-        x = ch ? dflt_apply(c, ch, dv) : dv;
-        e.names[e.n] = di->vnames[j];
+        x = applied_default(c, di, j);
+        e->names[e->n] = di->vnames[j];
       }
       j++;
     }
-    e.vals[e.n++] = x;
+    e->vals[e->n++] = x;
   }
-  return e;
 }
 
 static const tfr_value *dflt_mapping(struct cctx *c,
                                      const struct tfr_defaults *d,
                                      const tfr_value *v) {
-  const struct dinfo *di = dinfo_of(c, d);
-  struct entries e = dflt_entries(c, d, di, v);
+  struct dinfo *di = dinfo_of(c, d);
+  size_t cap = v->n + di->nvalues;
+  const char *buf[SMALL];
+  struct entries e = {0, cap <= SMALL ? buf : xmalloc(cap * sizeof(char *)),
+                      val_array(c, cap)};
+  dflt_entries(c, d, di, v, &e);
+  const tfr_value *r = NULL;
   if (v->type->kind == TFR_MAP) {
-    if (e.n == 0)
-      return mk_map(c, v->type->elem, 0, NULL, NULL, NULL);
-    if (unify_values(c, e.n, e.vals)) {
+    if (e.n == 0) {
+      r = mk_map(c, v->type->elem, 0, NULL, NULL, NULL);
+    } else if (unify_values(c, e.n, e.vals)) {
       const tfr_type *t = common_type(e.n, e.vals);
+      const char **keys = tfr_arena_alloc_raw(c->a, e.n * sizeof *keys);
+      memcpy(keys, e.names, e.n * sizeof *keys);
       if (t)
-        return mk_map(c, t, e.n, e.names, key_lengths(c, e.n, e.names),
-                      e.vals);
+        r = mk_map(c, t, e.n, keys, key_lengths(c, e.n, keys), e.vals);
     }
   }
-  return mk_object_val(c, e.n, e.names, e.vals);
+  if (!r)
+    r = mk_object_val(c, e.n, e.names, e.vals);
+  if (e.names != buf)
+    free(e.names);
+  return r;
 }
 
 static const tfr_value *dflt_apply(struct cctx *c,

@@ -238,3 +238,8 @@ void diags_remove(tfr_diags *d, size_t from, size_t to) {
   memmove(d->v + from, d->v + to, (d->n - to) * sizeof *d->v);
   d->n -= to - from;
 }
+
+void tfr_diags_set_variable(tfr_diags *d, const char *name) {
+  if (d->n)
+    d->v[d->n - 1].variable = name ? tfr_arena_strdup(d->a, name) : NULL;
+}

@@ -28,6 +28,7 @@ static const char usage_main[] =
     "Evaluate Terraform/OpenTofu input variables offline.\n"
     "\n"
     "Commands:\n"
+    "  show       Resolve and print every input variable of a module\n"
     "  eval       Evaluate a constant expression, optionally converted to a "
     "type\n"
     "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
@@ -373,6 +374,167 @@ static int cmd_eval(int argc, char **argv) {
   return all ? EXIT_OK : EXIT_INVALID;
 }
 
+/* ---- show command ------------------------------------------------------ */
+
+static const char usage_show[] =
+    "Usage: tfresolve show [options] [DIR]\n"
+    "\n"
+    "Resolve every input variable of the module in DIR (default: the current\n"
+    "directory) as `terraform plan` would, and print them.\n"
+    "\n"
+    "Options:\n"
+    "  -var 'NAME=VALUE'   Set a variable (repeatable; order matters)\n"
+    "  -var-file=FILE      Load variable values from FILE (repeatable)\n"
+    "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
+    "  -no-env             Ignore TF_VAR_* environment variables\n"
+    "  -json               Print the machine-readable form (SPEC section 2)\n"
+    "  -show-sensitive     Print the values of sensitive variables\n"
+    "  -no-color           No colour\n"
+    "\n"
+    "Exit status: 0 all variables resolved, 1 errors, 2 usage error.\n";
+
+extern char **environ;
+
+static const char *const source_kinds[] = {
+    [TFR_SRC_NONE] = "none",           [TFR_SRC_DEFAULT] = "default",
+    [TFR_SRC_ENV] = "env",             [TFR_SRC_AUTO_FILE] = "auto_file",
+    [TFR_SRC_NAMED_FILE] = "named_file", [TFR_SRC_CLI] = "cli",
+};
+
+static void show_json(tfr_arena *a, const struct tfr_resolution *res,
+                      const tfr_diags *d, bool show_sensitive) {
+  printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n \"variables\": {",
+         res->valid ? "true" : "false");
+  for (size_t i = 0; i < res->n; i++) {
+    const struct tfr_variable *v = &res->vars[i];
+    printf("%s\n  ", i ? "," : "");
+    tfr_json_write_cstr(stdout, v->name);
+    fputs(": {\"type\": ", stdout);
+    tfr_type_write_json(stdout, v->type);
+    fputs(", \"value\": ", stdout);
+    if (v->value && (!v->sensitive || show_sensitive))
+      tfr_value_write_json(stdout, a, v->value);
+    else
+      fputs("null", stdout);
+    printf(", \"sensitive\": %s, \"source\": {\"kind\": \"%s\"",
+           v->sensitive ? "true" : "false", source_kinds[v->source]);
+    if (v->source_file) {
+      fputs(", \"file\": ", stdout);
+      tfr_json_write_cstr(stdout, v->source_file);
+    }
+    if (v->source_line)
+      printf(", \"line\": %d", v->source_line);
+    fputc('}', stdout);
+    if (v->error)
+      fputs(", \"error\": true", stdout);
+    fputc('}', stdout);
+  }
+  fputs(res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ",
+        stdout);
+  tfr_diags_render_json(d, stdout);
+  fputs("}\n", stdout);
+}
+
+/* The human table: name, type, value (abbreviated), source. */
+static void show_table(tfr_arena *a, const struct tfr_resolution *res,
+                       bool show_sensitive) {
+  for (size_t i = 0; i < res->n; i++) {
+    const struct tfr_variable *v = &res->vars[i];
+    const char *val = !v->value ? "(error)"
+                      : v->sensitive && !show_sensitive
+                          ? "(sensitive value)"
+                          : tfr_value_console(a, v->value);
+    const char *src;
+    switch (v->source) {
+    case TFR_SRC_AUTO_FILE:
+    case TFR_SRC_NAMED_FILE:
+      src = tfr_arena_printf(a, "%s:%d", v->source_file, v->source_line);
+      break;
+    case TFR_SRC_ENV:
+      src = tfr_arena_printf(a, "env TF_VAR_%s", v->name);
+      break;
+    case TFR_SRC_CLI:
+      src = "-var";
+      break;
+    case TFR_SRC_DEFAULT:
+      src = "default";
+      break;
+    default:
+      src = "(not set)";
+    }
+    printf("%s = %s\n    # %s, from %s\n", v->name, val,
+           tfr_type_friendly(a, v->type), src);
+  }
+}
+
+static int cmd_show(int argc, char **argv) {
+  struct options o = {0};
+  bool show_sensitive = false, no_env = false;
+  const char *dir = ".";
+  struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
+  size_t nargs = 0;
+  for (int i = 0; i < argc; i++) {
+    char buf[64];
+    const char *val = NULL;
+    const char *name = opt_name(argv[i], buf, sizeof buf, &val);
+    if (!name) {
+      dir = argv[i];
+    } else if (!strcmp(name, "var") || !strcmp(name, "var-file")) {
+      if (!val && i + 1 >= argc) {
+        fprintf(stderr, "tfresolve show: %s needs a value\n\n%s", argv[i],
+                usage_show);
+        free(args);
+        return EXIT_USAGE;
+      }
+      args[nargs].file = !strcmp(name, "var-file");
+      args[nargs++].value = val ? val : argv[++i];
+    } else if (!strcmp(name, "chdir") && val) {
+      if (chdir(val) != 0) {
+        fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
+        free(args);
+        return EXIT_USAGE;
+      }
+    } else if (!strcmp(name, "json")) {
+      o.format = FMT_JSON;
+    } else if (!strcmp(name, "format") && val && !strcmp(val, "json")) {
+      o.format = FMT_JSON;
+    } else if (!strcmp(name, "show-sensitive")) {
+      show_sensitive = true;
+    } else if (!strcmp(name, "no-env")) {
+      no_env = true;
+    } else if (!strcmp(name, "no-color")) {
+      o.no_color = true;
+    } else if (!strcmp(name, "input") || !strcmp(name, "lock") ||
+               !strcmp(name, "compact-warnings")) {
+      /* Terraform habits, accepted and ignored */
+    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
+      fputs(usage_show, stdout);
+      free(args);
+      return EXIT_OK;
+    } else {
+      fprintf(stderr, "tfresolve show: unknown option \"%s\"\n\n%s", argv[i],
+              usage_show);
+      free(args);
+      return EXIT_USAGE;
+    }
+  }
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  struct tfr_resolve_opts ro = {dir, no_env ? NULL : environ, args, nargs,
+                                false};
+  const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
+  if (o.format == FMT_JSON) {
+    show_json(a, res, d, show_sensitive);
+  } else {
+    show_table(a, res, show_sensitive);
+    print_diags(d, &o);
+  }
+  int rc = res->valid ? EXIT_OK : EXIT_INVALID;
+  tfr_arena_free(a);
+  free(args);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_main, stderr);
@@ -393,6 +555,8 @@ int main(int argc, char **argv) {
     return cmd_parse(argc - 2, argv + 2);
   if (!strcmp(argv[1], "eval"))
     return cmd_eval(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "show"))
+    return cmd_show(argc - 2, argv + 2);
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;

@@ -62,6 +62,9 @@ void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
                    const struct tfr_range *subject, const char *summary,
                    const char *detail);
 
+/** Name the variable the most recently added diagnostic concerns. */
+void tfr_diags_set_variable(tfr_diags *d, const char *name);
+
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */
 void tfr_diags_add_source(tfr_diags *d, const char *filename,

@@ -101,6 +101,61 @@ bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
 void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
 void tfr_type_write_json(FILE *out, const tfr_type *t);
 
+/* ---- resolving a module's variables ------------------------------------ */
+
+/** A -var or -var-file option, in command-line order. */
+struct tfr_cli_arg {
+  bool file;         /* -var-file PATH (else -var NAME=VALUE) */
+  const char *value;
+};
+
+struct tfr_resolve_opts {
+  const char *dir;                 /* the module directory */
+  char *const *env;                /* environ-style TF_VAR_* source, or NULL */
+  const struct tfr_cli_arg *args;  /* -var / -var-file, in order */
+  size_t nargs;
+  bool opentofu;                   /* OpenTofu's file rules (.tofu) */
+};
+
+enum tfr_source_kind {
+  TFR_SRC_NONE,
+  TFR_SRC_DEFAULT,
+  TFR_SRC_ENV,
+  TFR_SRC_AUTO_FILE,
+  TFR_SRC_NAMED_FILE,
+  TFR_SRC_CLI,
+};
+
+/** One declared variable and what it resolved to. */
+struct tfr_variable {
+  const char *name;
+  const tfr_type *type;     /* final type; the declared one on error */
+  const tfr_value *value;   /* NULL when it could not be resolved */
+  bool sensitive;
+  bool error;
+  enum tfr_source_kind source;
+  const char *source_file;  /* for file sources */
+  int source_line;          /* for file sources, else 0 */
+  struct tfr_range decl;    /* `variable "x"` */
+};
+
+struct tfr_resolution {
+  const struct tfr_variable *vars; /* sorted by name */
+  size_t n;
+  bool valid;                      /* no error diagnostics */
+};
+
+/**
+ * Resolve every input variable of a module as `terraform plan` would:
+ * load the configuration, collect values from the environment, the
+ * auto-loaded tfvars files and the command line, apply precedence, parse
+ * modes, defaults, nullability, optional attributes and conversion.
+ * @returns the resolution (owned by @p a); problems go to @p diags, each
+ *          naming its variable where there is one.
+ */
+const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
+                                         const struct tfr_resolve_opts *o);
+
 /** Write a NUL-terminated string as a JSON string literal. */
 void tfr_json_write_cstr(FILE *out, const char *s);
 

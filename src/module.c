@@ -1,0 +1,787 @@
+/*
+** Loading a module directory (SPEC §3-4): which files make up the module,
+** the top-level schema, and the `variable` blocks, merged with override
+** files, with Terraform's diagnostics.
+*/
+#include "module.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag_int.h"
+#include "eval.h"
+#include "parse.h"
+#include "typeexpr.h"
+
+/* ---- files ------------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+/* Names Terraform ignores: hidden files and editor leftovers. */
+static bool ignored_name(const char *name) {
+  size_t n = strlen(name);
+  return name[0] == '.' || (n && name[n - 1] == '~') ||
+         (n > 1 && name[0] == '#' && name[n - 1] == '#');
+}
+
+static int cmp_names(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The directory's entries (not directories), sorted by byte order. */
+static char **list_dir(tfr_arena *a, const char *dir, size_t *n) {
+  DIR *d = opendir(dir);
+  *n = 0;
+  if (!d)
+    return NULL;
+  size_t cap = 16;
+  char **v = malloc(cap * sizeof *v);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (ignored_name(e->d_name))
+      continue;
+    char *full = tfr_arena_printf(a, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+      continue;
+    if (*n == cap)
+      v = realloc(v, (cap *= 2) * sizeof *v);
+    v[(*n)++] = tfr_arena_strdup(a, e->d_name);
+  }
+  closedir(d);
+  if (*n)
+    qsort(v, *n, sizeof *v, cmp_names);
+  char **out = tfr_arena_alloc(a, (*n ? *n : 1) * sizeof *out);
+  if (*n)
+    memcpy(out, v, *n * sizeof *out);
+  free(v);
+  return out;
+}
+
+static bool is_override(const char *name) {
+  const char *ext = ends_with(name, ".tf.json") ? ".tf.json"
+                    : ends_with(name, ".tofu.json") ? ".tofu.json"
+                    : ends_with(name, ".tofu") ? ".tofu"
+                                              : ".tf";
+  size_t base = strlen(name) - strlen(ext);
+  return (base == 8 && strncmp(name, "override", 8) == 0) ||
+         (base >= 9 && strncmp(name + base - 9, "_override", 9) == 0);
+}
+
+/* ---- decoding helpers -------------------------------------------------- */
+
+struct loader {
+  tfr_arena *a;
+  tfr_diags *diags;
+  struct module *m;
+  size_t cap;
+};
+
+static void error_at(struct loader *l, struct src_file *src, struct span s,
+                     const char *summary, const char *detail,
+                     const char *var) {
+  struct tfr_range r = src_range(src, s);
+  tfr_diags_add(l->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  if (var)
+    tfr_diags_set_variable(l->diags, var);
+}
+
+static struct span name_span(const struct ast *x) {
+  return (struct span){x->span.start, x->span.start + x->n};
+}
+
+/* An attribute or block of a native body, or a property of a JSON object,
+** seen the same way. */
+struct item {
+  const char *name;
+  size_t len;
+  const struct ast *value; /* attribute value (native) or JSON value */
+  const struct ast *block; /* native block */
+  struct span name_span;
+};
+
+static bool valid_identifier(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+        (unsigned char)*s >= 0x80))
+    return false;
+  for (s++; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+          (unsigned char)*s >= 0x80))
+      return false;
+  return true;
+}
+
+static const char *const reserved[] = {
+    "source", "version", "count", "for_each", "depends_on", "providers",
+    "ignore_nested_deprecations", "_", "lifecycle", "locals", "provider"};
+
+/* Evaluate an argument as a constant and convert it (gohcl decoding). */
+static const tfr_value *decode_const(struct loader *l, struct src_file *src,
+                                     const struct ast *x, const tfr_type *t,
+                                     const char *var) {
+  struct eval_ctx c = {0};
+  c.a = l->a;
+  c.diags = l->diags;
+  c.src = src;
+  size_t before = tfr_diags_count(l->diags);
+  const tfr_value *v = eval_expr(&c, x);
+  if (tfr_diags_count(l->diags) > before) {
+    for (size_t i = before; i < tfr_diags_count(l->diags); i++)
+      if (var && !tfr_diags_get(l->diags, i)->variable) {
+        /* name the variable on the evaluation errors too */
+        tfr_diags_set_variable(l->diags, var);
+      }
+    return NULL;
+  }
+  if (!t)
+    return v;
+  const char *err = NULL;
+  const tfr_value *cv = conv_convert(l->a, v, t, &err);
+  if (!cv || (cv->flags & TFR_V_NULL)) {
+    error_at(l, src, x->span, "Unsuitable value type",
+             tfr_arena_printf(l->a, "Unsuitable value: %s",
+                              cv ? "value must not be null"
+                                 : (err ? err : "incorrect type")),
+             var);
+    return NULL;
+  }
+  return cv;
+}
+
+/* ---- variable blocks --------------------------------------------------- */
+
+/* A quoted type from Terraform 0.11 and earlier: `type = "string"`. */
+static bool legacy_type(struct loader *l, struct src_file *src,
+                        const struct ast *x, struct var_decl *v) {
+  if (x->kind == AST_TEMPLATE) {
+    error_at(l, src, x->span, "Invalid legacy variable type hint",
+             "To provide a full type expression, remove the surrounding "
+             "quotes and give the type expression directly.",
+             v->name);
+    return true;
+  }
+  if (x->kind != AST_STRING)
+    return false;
+  const char *s = x->str;
+  size_t n = x->n;
+  if ((n == 6 && !memcmp(s, "string", 6)) || (n == 4 && !memcmp(s, "list", 4)) ||
+      (n == 3 && !memcmp(s, "map", 3)))
+    error_at(l, src, x->span, "Invalid quoted type constraints",
+             tfr_arena_printf(l->a,
+                              "Terraform 0.11 and earlier required type "
+                              "constraints to be given in quotes, but that "
+                              "form is now deprecated and will be removed in "
+                              "a future version of Terraform. Remove the "
+                              "quotes around \"%.*s\".",
+                              (int)n, s),
+             v->name);
+  else
+    error_at(l, src, x->span, "Invalid legacy variable type hint",
+             "To provide a full type expression, remove the surrounding "
+             "quotes and give the type expression directly.",
+             v->name);
+  return true;
+}
+
+static void decode_type(struct loader *l, struct src_file *src, bool json,
+                        const struct ast *x, struct var_decl *v) {
+  const struct ast *texpr = x;
+  struct src_file *tsrc = src;
+  if (json) {
+    if (x->kind != AST_STRING) {
+      error_at(l, src, x->span, "Invalid type specification",
+               "A type specification is either a primitive type keyword "
+               "(bool, number, string) or a complex type constructor call, "
+               "like list(string).",
+               v->name);
+      v->failed = true;
+      return;
+    }
+    /* the JSON string holds a native-syntax type expression */
+    tfr_file *f = tfr_parse_expr(l->a, l->diags, src->name, x->str, x->n);
+    if (!f) {
+      v->failed = true;
+      return;
+    }
+    texpr = f->f.body;
+    tsrc = f->f.src;
+  } else if (legacy_type(l, src, x, v)) {
+    v->failed = true;
+    return;
+  }
+  v->typed = true;
+  if (texpr->kind == AST_VARIABLE &&
+      ((texpr->n == 4 && !memcmp(texpr->str, "list", 4)) ||
+       (texpr->n == 3 && !memcmp(texpr->str, "map", 3)))) {
+    v->type = texpr->n == 4 ? tfr_type_list(l->a, &tfr_t_dynamic)
+                            : tfr_type_map(l->a, &tfr_t_dynamic);
+    v->literal_mode = false;
+    return;
+  }
+  size_t before = tfr_diags_count(l->diags);
+  const tfr_type *t = typeexpr_parse(l->a, l->diags, tsrc, texpr, true, true,
+                                     &v->defaults);
+  for (size_t i = before; i < tfr_diags_count(l->diags); i++)
+    ((struct tfr_diag *)tfr_diags_get(l->diags, i))->variable = v->name;
+  if (!t) {
+    v->failed = true;
+    v->type = &tfr_t_dynamic;
+    return;
+  }
+  v->type = t;
+  v->literal_mode = tfr_type_is_primitive(t);
+}
+
+/* default = ...: a constant, optional defaults applied, converted. */
+static void decode_default(struct loader *l, struct src_file *src,
+                           const struct ast *x, struct var_decl *v) {
+  const tfr_value *d = decode_const(l, src, x, NULL, v->name);
+  v->has_default = true;
+  v->dflt_range = src_range(src, x->span);
+  if (!d) {
+    v->failed = true;
+    return;
+  }
+  if (v->defaults && !(d->flags & TFR_V_NULL))
+    d = conv_apply_defaults(l->a, d, v->defaults);
+  const char *err = NULL;
+  const tfr_value *cv = conv_convert(l->a, d, v->type, &err);
+  if (!cv) {
+    error_at(l, src, x->span, "Invalid default value for variable",
+             tfr_arena_printf(l->a,
+                              "This default value is not compatible with the "
+                              "variable's type constraint: %s.",
+                              err ? err : "incorrect type"),
+             v->name);
+    v->failed = true;
+    return;
+  }
+  v->dflt = cv;
+}
+
+static const char *str_value(struct loader *l, struct src_file *src,
+                             const struct ast *x, const char *var) {
+  const tfr_value *v = decode_const(l, src, x, &tfr_t_string, var);
+  return v ? tfr_arena_strndup(l->a, v->s, v->n) : NULL;
+}
+
+static bool bool_value(struct loader *l, struct src_file *src,
+                       const struct ast *x, const char *var, bool *out) {
+  const tfr_value *v = decode_const(l, src, x, &tfr_t_bool, var);
+  if (v)
+    *out = v->b;
+  return v != NULL;
+}
+
+/* The arguments of one `variable` block as written, before decoding:
+** override files merge at this level. */
+struct partial {
+  const char *name;
+  struct tfr_range decl;
+  struct span decl_span;
+  struct src_file *src;
+  bool json, override;
+  const struct ast *type, *dflt, *description, *sensitive, *nullable;
+  const struct ast *ephemeral, *deprecated, *is_const;
+  struct span deprecated_attr;
+  struct validation *validations;
+  size_t nvalidations;
+};
+
+static const struct ast **arg_slot(struct partial *p, const char *name,
+                                   size_t n) {
+  static const char *const names[] = {"type",      "default",    "description",
+                                      "sensitive", "nullable",   "ephemeral",
+                                      "deprecated", "const"};
+  const struct ast **slots[] = {&p->type,      &p->dflt,       &p->description,
+                                &p->sensitive, &p->nullable,   &p->ephemeral,
+                                &p->deprecated, &p->is_const};
+  for (size_t i = 0; i < 8; i++)
+    if (strlen(names[i]) == n && !memcmp(names[i], name, n))
+      return slots[i];
+  return NULL;
+}
+
+static void add_validation(struct loader *l, struct partial *p,
+                           const struct ast *cond, const struct ast *msg,
+                           struct span block) {
+  struct validation *nv = tfr_arena_alloc(
+      l->a, (p->nvalidations + 1) * sizeof *nv);
+  if (p->nvalidations)
+    memcpy(nv, p->validations, p->nvalidations * sizeof *nv);
+  nv[p->nvalidations++] = (struct validation){cond, msg, p->src, block};
+  p->validations = nv;
+}
+
+/* A validation block: condition and error_message, both required. */
+static void validation_block(struct loader *l, struct partial *p,
+                             const struct ast *body, struct span block) {
+  const struct ast *cond = NULL, *msg = NULL;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK) {
+      error_at(l, p->src, name_span(it), "Unsupported block type",
+               tfr_arena_printf(l->a,
+                                "Blocks of type \"%.*s\" are not expected "
+                                "here.",
+                                (int)it->n, it->str),
+               p->name);
+    } else if (it->n == 9 && !memcmp(it->str, "condition", 9)) {
+      cond = it->kids[0];
+    } else if (it->n == 13 && !memcmp(it->str, "error_message", 13)) {
+      msg = it->kids[0];
+    } else {
+      error_at(l, p->src, name_span(it), "Unsupported argument",
+               tfr_arena_printf(l->a,
+                                "An argument named \"%.*s\" is not expected "
+                                "here.",
+                                (int)it->n, it->str),
+               p->name);
+    }
+  }
+  if (!cond || !msg) {
+    error_at(l, p->src, block, "Missing required argument",
+             tfr_arena_printf(l->a,
+                              "The argument \"%s\" is required, but no "
+                              "definition was found.",
+                              cond ? "error_message" : "condition"),
+             p->name);
+    return;
+  }
+  add_validation(l, p, cond, msg, block);
+}
+
+/* A native `variable "name" { ... }` block. */
+static bool native_variable(struct loader *l, struct src_file *src,
+                            const struct ast *b, struct partial *p) {
+  const struct ast *labels = b->kids[0], *body = b->kids[1];
+  struct span def = {b->span.start,
+                     labels->n ? labels->items[labels->n - 1]->span.end
+                               : b->span.start + b->n};
+  if (labels->n != 1) {
+    error_at(l, src, labels->n ? labels->items[1]->span : name_span(b),
+             labels->n ? "Extraneous label for variable"
+                       : "Missing name for variable",
+             labels->n ? "Only 1 labels (name) are expected for variable "
+                         "blocks."
+                       : "All variable blocks must have 1 labels (name).",
+             NULL);
+    return false;
+  }
+  const struct ast *label = labels->items[0];
+  p->name = tfr_arena_strndup(l->a, label->str, label->n);
+  p->src = src;
+  p->decl_span = def;
+  p->decl = src_range(src, def);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK) {
+      if (it->n == 10 && !memcmp(it->str, "validation", 10)) {
+        if (it->kids[0]->n)
+          error_at(l, src, it->kids[0]->items[0]->span,
+                   "Extraneous label for validation",
+                   "No labels are expected for validation blocks.", p->name);
+        else
+          validation_block(l, p, it->kids[1], name_span(it));
+      } else {
+        error_at(l, src, name_span(it), "Unsupported block type",
+                 tfr_arena_printf(l->a,
+                                  "Blocks of type \"%.*s\" are not expected "
+                                  "here.",
+                                  (int)it->n, it->str),
+                 p->name);
+      }
+      continue;
+    }
+    const struct ast **slot = arg_slot(p, it->str, it->n);
+    if (!slot) {
+      error_at(l, src, name_span(it), "Unsupported argument",
+               tfr_arena_printf(l->a,
+                                "An argument named \"%.*s\" is not expected "
+                                "here.",
+                                (int)it->n, it->str),
+               p->name);
+      continue;
+    }
+    *slot = it->kids[0];
+    if (slot == &p->deprecated)
+      p->deprecated_attr = it->span;
+  }
+  return true;
+}
+
+/* In JSON, a validation block is an object, or an array of objects. */
+static void json_validations(struct loader *l, struct partial *p,
+                             const struct ast *x) {
+  const struct ast *one[1] = {x};
+  const struct ast *const *objs = x->kind == AST_TUPLE
+                                      ? (const struct ast *const *)x->items
+                                      : one;
+  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+  for (size_t i = 0; i < n; i++) {
+    const struct ast *o = objs[i], *cond = NULL, *msg = NULL;
+    if (o->kind != AST_OBJECT)
+      continue;
+    for (uint32_t k = 0; k < o->n; k++) {
+      const struct ast *key = o->items[2 * k];
+      if (key->n == 9 && !memcmp(key->str, "condition", 9))
+        cond = o->items[2 * k + 1];
+      else if (key->n == 13 && !memcmp(key->str, "error_message", 13))
+        msg = o->items[2 * k + 1];
+    }
+    if (!cond || !msg)
+      error_at(l, p->src, o->span, "Missing required argument",
+               tfr_arena_printf(l->a,
+                                "The argument \"%s\" is required, but no "
+                                "definition was found.",
+                                cond ? "error_message" : "condition"),
+               p->name);
+    else
+      add_validation(l, p, cond, msg, o->span);
+  }
+}
+
+/* "variable": {"name": {...}} in a .tf.json file. */
+static void json_variable(struct loader *l, struct src_file *src,
+                          const struct ast *key, const struct ast *body,
+                          struct partial *p) {
+  p->name = tfr_arena_strndup(l->a, key->str, key->n);
+  p->src = src;
+  p->json = true;
+  p->decl_span = key->span;
+  p->decl = src_range(src, key->span);
+  if (body->kind != AST_OBJECT) {
+    error_at(l, src, body->span, "Incorrect JSON value type",
+             "A JSON object is required here, setting the arguments for "
+             "this block.",
+             p->name);
+    return;
+  }
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
+    if (k->n == 10 && !memcmp(k->str, "validation", 10)) {
+      json_validations(l, p, v);
+      continue;
+    }
+    if (k->n == 2 && !memcmp(k->str, "//", 2))
+      continue; /* a comment */
+    const struct ast **slot = arg_slot(p, k->str, k->n);
+    if (!slot)
+      error_at(l, src, k->span, "Unsupported argument",
+               tfr_arena_printf(l->a,
+                                "An argument named \"%.*s\" is not expected "
+                                "here.",
+                                (int)k->n, k->str),
+               p->name);
+    else
+      *slot = v;
+    if (slot == &p->deprecated)
+      p->deprecated_attr = (struct span){k->span.start, v->span.end};
+  }
+}
+
+/* Decode the simple arguments that are set in p into v. */
+static void decode_simple(struct loader *l, const struct partial *p,
+                          struct var_decl *v) {
+  struct src_file *src = p->src;
+  if (p->description) {
+    const char *d = str_value(l, src, p->description, v->name);
+    if (d)
+      v->description = d;
+  }
+  if (p->deprecated) {
+    const char *d = str_value(l, src, p->deprecated, v->name);
+    if (d) {
+      v->deprecated = d;
+      v->deprecated_range = src_range(src, p->deprecated_attr);
+    }
+  }
+  if (p->sensitive)
+    bool_value(l, src, p->sensitive, v->name, &v->sensitive);
+  if (p->ephemeral)
+    bool_value(l, src, p->ephemeral, v->name, &v->ephemeral);
+  if (p->nullable)
+    bool_value(l, src, p->nullable, v->name, &v->nullable);
+  if (p->is_const)
+    bool_value(l, src, p->is_const, v->name, &v->is_const);
+}
+
+static void check_name(struct loader *l, const struct partial *p) {
+  bool bad = !valid_identifier(p->name);
+  const char *detail =
+      "A name must start with a letter or underscore and may contain only "
+      "letters, digits, underscores, and dashes.";
+  for (size_t i = 0; !bad && i < sizeof reserved / sizeof *reserved; i++)
+    if (!strcmp(p->name, reserved[i])) {
+      bad = true;
+      detail = tfr_arena_printf(l->a,
+                                "The variable name \"%s\" is reserved due to "
+                                "its special meaning inside module blocks.",
+                                p->name);
+    }
+  if (bad)
+    error_at(l, p->src, p->decl_span, "Invalid variable name", detail,
+             p->name);
+}
+
+/* A variable declared in a primary file. */
+static struct var_decl *declare(struct loader *l, const struct partial *p) {
+  struct module *m = l->m;
+  for (size_t i = 0; i < m->nvars; i++)
+    if (!strcmp(m->vars[i].name, p->name)) {
+      char where[512];
+      tfr_range_format(&m->vars[i].decl, where, sizeof where);
+      error_at(l, p->src, p->decl_span, "Duplicate variable declaration",
+               tfr_arena_printf(l->a,
+                                "A variable named \"%s\" was already declared "
+                                "at %s. Variable names must be unique within "
+                                "a module.",
+                                p->name, where),
+               p->name);
+      return NULL;
+    }
+  if (m->nvars == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    struct var_decl *nv = tfr_arena_alloc(l->a, l->cap * sizeof *nv);
+    if (m->nvars)
+      memcpy(nv, m->vars, m->nvars * sizeof *nv);
+    m->vars = nv;
+  }
+  struct var_decl *v = &m->vars[m->nvars++];
+  memset(v, 0, sizeof *v);
+  v->name = p->name;
+  v->decl = p->decl;
+  v->src = p->src;
+  v->type = &tfr_t_dynamic;
+  v->literal_mode = true;
+  v->nullable = true;
+  check_name(l, p);
+  if (p->type)
+    decode_type(l, p->src, p->json, p->type, v);
+  decode_simple(l, p, v);
+  if (p->is_const && v->is_const && (v->sensitive || v->ephemeral))
+    error_at(l, p->src, p->decl_span, "Invalid variable declaration",
+             "A constant variable cannot be sensitive or ephemeral.",
+             v->name);
+  if (p->dflt && !v->failed)
+    decode_default(l, p->src, p->dflt, v);
+  if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&
+      !v->nullable) {
+    error_at(l, p->src, p->dflt->span, "Invalid default value for variable",
+             "A null default value is not valid when nullable=false.",
+             v->name);
+    v->failed = true;
+  }
+  v->validations = p->validations;
+  v->nvalidations = p->nvalidations;
+  return v;
+}
+
+/* An override file's block merges into the declaration, argument by
+** argument (configs/module_merge.go). */
+static void override(struct loader *l, const struct partial *p) {
+  struct var_decl *v = NULL;
+  for (size_t i = 0; i < l->m->nvars; i++)
+    if (!strcmp(l->m->vars[i].name, p->name))
+      v = &l->m->vars[i];
+  if (!v) {
+    error_at(l, p->src, p->decl_span,
+             "Missing base variable declaration to override",
+             tfr_arena_printf(l->a,
+                              "There is no variable named \"%s\". An "
+                              "override file can only override a variable "
+                              "that was already declared in a primary "
+                              "configuration file.",
+                              p->name),
+             p->name);
+    return;
+  }
+  if (p->nvalidations) {
+    error_at(l, p->src, p->validations[0].block,
+             "Can't override validation blocks",
+             "Override files cannot override \"validation\" blocks.",
+             p->name);
+    return;
+  }
+  decode_simple(l, p, v);
+  if (p->type) {
+    /* the base's optional-attribute defaults stay, as Terraform keeps them */
+    const struct tfr_defaults *keep = v->defaults;
+    decode_type(l, p->src, p->json, p->type, v);
+    v->defaults = keep;
+  }
+  if (p->dflt) {
+    struct eval_ctx c = {0};
+    c.a = l->a;
+    c.diags = l->diags;
+    c.src = p->src;
+    size_t before = tfr_diags_count(l->diags);
+    const tfr_value *d = eval_expr(&c, p->dflt);
+    if (tfr_diags_count(l->diags) > before) {
+      v->failed = true;
+      return;
+    }
+    v->dflt = d;
+    v->has_default = true;
+    v->dflt_range = src_range(p->src, p->dflt->span);
+  }
+  if (v->has_default && v->dflt && (p->type || p->dflt)) {
+    const char *err = NULL;
+    const tfr_value *cv = conv_convert(l->a, v->dflt, v->type, &err);
+    if (!cv) {
+      const char *why =
+          p->dflt && !p->type
+              ? "The overridden default value for this variable is not "
+                "compatible with the variable's type constraint"
+          : p->type && !p->dflt
+              ? "Overriding this variable's type constraint has made its "
+                "default value invalid"
+              : "This default value is not compatible with the variable's "
+                "type constraint";
+      error_at(l, p->src, p->decl_span, "Invalid default value for variable",
+               tfr_arena_printf(l->a, "%s: %s.", why,
+                                err ? err : "incorrect type"),
+               v->name);
+      v->failed = true;
+      return;
+    }
+    v->dflt = cv;
+  }
+  if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&
+      !v->nullable) {
+    error_at(l, p->src, p->decl_span, "Invalid default value for variable",
+             "A null default value is not valid when nullable=false.",
+             v->name);
+    v->failed = true;
+  }
+}
+
+/* ---- top level --------------------------------------------------------- */
+
+static const char *const top_blocks[] = {
+    "terraform", "provider", "variable", "locals", "output", "module",
+    "resource", "data", "ephemeral", "action", "moved", "removed", "import",
+    "check"};
+
+static bool top_block_ok(const char *s, size_t n) {
+  for (size_t i = 0; i < sizeof top_blocks / sizeof *top_blocks; i++)
+    if (strlen(top_blocks[i]) == n && !memcmp(top_blocks[i], s, n))
+      return true;
+  return false;
+}
+
+/* Hand each variable block of a file to the declare or override step. */
+static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
+  const struct ast *body = f->body;
+  if (!f->json) {
+    for (uint32_t i = 0; i < body->n; i++) {
+      const struct ast *it = body->items[i];
+      if (it->kind == AST_ATTR) {
+        error_at(l, f->src, name_span(it), "Unsupported argument",
+                 tfr_arena_printf(l->a,
+                                  "An argument named \"%.*s\" is not "
+                                  "expected here.",
+                                  (int)it->n, it->str),
+                 NULL);
+        continue;
+      }
+      if (!top_block_ok(it->str, it->n)) {
+        bool rp = it->n == 18 && !memcmp(it->str, "required_providers", 18);
+        error_at(l, f->src, name_span(it), "Unsupported block type",
+                 rp ? "A \"required_providers\" block must be nested inside "
+                      "a \"terraform\" block."
+                    : tfr_arena_printf(l->a,
+                                       "Blocks of type \"%.*s\" are not "
+                                       "expected here.",
+                                       (int)it->n, it->str),
+                 NULL);
+        continue;
+      }
+      if (!(it->n == 8 && !memcmp(it->str, "variable", 8)))
+        continue;
+      struct partial p = {0};
+      p.override = ovr;
+      if (native_variable(l, f->src, it, &p)) {
+        if (ovr)
+          override(l, &p);
+        else
+          declare(l, &p);
+      }
+    }
+    return;
+  }
+  if (body->kind != AST_OBJECT)
+    return;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
+    if (k->n == 2 && !memcmp(k->str, "//", 2))
+      continue;
+    if (!top_block_ok(k->str, k->n)) {
+      error_at(l, f->src, k->span, "Unsupported block type",
+               tfr_arena_printf(l->a,
+                                "Blocks of type \"%.*s\" are not expected "
+                                "here.",
+                                (int)k->n, k->str),
+               NULL);
+      continue;
+    }
+    if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) ||
+        v->kind != AST_OBJECT)
+      continue;
+    for (uint32_t j = 0; j < v->n; j++) {
+      struct partial p = {0};
+      p.override = ovr;
+      json_variable(l, f->src, v->items[2 * j], v->items[2 * j + 1], &p);
+      if (ovr)
+        override(l, &p);
+      else
+        declare(l, &p);
+    }
+  }
+}
+
+static int cmp_vars(const void *x, const void *y) {
+  return strcmp(((const struct var_decl *)x)->name,
+                ((const struct var_decl *)y)->name);
+}
+
+struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                           bool opentofu) {
+  struct module *m = tfr_arena_alloc(a, sizeof *m);
+  m->dir = dir;
+  struct loader l = {a, diags, m, 0};
+  size_t n;
+  char **names = list_dir(a, dir, &n);
+  struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
+  bool *ovr = tfr_arena_alloc(a, (n ? n : 1) * sizeof *ovr);
+  for (size_t i = 0; i < n; i++) {
+    const char *nm = names[i];
+    bool tf = ends_with(nm, ".tf") || ends_with(nm, ".tf.json");
+    bool tofu = opentofu && (ends_with(nm, ".tofu") ||
+                             ends_with(nm, ".tofu.json"));
+    if (!tf && !tofu)
+      continue;
+    m->has_config = true;
+    const char *path = !strcmp(dir, ".") ? nm
+                       : tfr_arena_printf(a, "%s/%s", dir, nm);
+    tfr_file *f = tfr_parse_file(a, diags, path, TFR_SYNTAX_AUTO);
+    if (f) {
+      files[i] = &f->f;
+      ovr[i] = is_override(nm);
+    }
+  }
+  /* Primary files first, then override files, each in lexical order. */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < n; i++)
+      if (files[i] && ovr[i] == (pass == 1))
+        each_variable(&l, files[i], pass == 1);
+  if (m->nvars > 1)
+    qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
+  return m;
+}

@@ -1,0 +1,77 @@
+/*
+** A module directory: its configuration files, its `variable` blocks, and
+** the values offered for them (environment, tfvars files, command line),
+** resolved with Terraform's stages and precedence (SPEC §3-6).
+*/
+#ifndef TFR_MODULE_H
+#define TFR_MODULE_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "convert.h"
+#include "tfresolve/tfresolve.h"
+
+/* One `validation` block, kept for the validation stage. */
+struct validation {
+  const struct ast *condition, *error_message;
+  struct src_file *src;
+  struct span block;
+};
+
+/* A declared variable, after merging override files. */
+struct var_decl {
+  const char *name;
+  struct tfr_range decl;        /* `variable "x"` */
+  struct src_file *src;
+  const tfr_type *type;         /* constraint; any when untyped */
+  const struct tfr_defaults *defaults;
+  bool typed, literal_mode;     /* parse mode for env and -var strings */
+  bool has_default;
+  const tfr_value *dflt;        /* converted default */
+  struct tfr_range dflt_range;
+  const char *description, *deprecated;
+  struct tfr_range deprecated_range;
+  bool sensitive, ephemeral, nullable, is_const;
+  struct validation *validations;
+  size_t nvalidations;
+  bool failed;                  /* its declaration had errors */
+};
+
+/* Where a raw value came from (SPEC §2 "source.kind"). */
+typedef enum tfr_source_kind src_kind_t;
+
+/* One attempt to set a variable: every source keeps its attempts, not only
+** the winner, for `explain`. */
+struct raw_value {
+  const char *name;
+  enum tfr_source_kind kind;
+  const char *file;             /* file name as given, for file kinds */
+  struct tfr_range range;       /* the value's expression in a file */
+  const struct ast *expr;       /* file values */
+  struct src_file *src;
+  const char *text;             /* env and -var values */
+  size_t len;
+  bool undeclared;
+};
+
+struct module {
+  const char *dir;
+  struct var_decl *vars;
+  size_t nvars;
+  bool has_config;              /* at least one .tf / .tf.json */
+  struct raw_value *raws;       /* in precedence order, lowest first */
+  size_t nraws;
+};
+
+/* Stage 1: load the configuration of dir.  Errors go to diags. */
+struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                           bool opentofu);
+
+/* Stage 2: collect raw values from env (NULL: none), the auto-loaded
+** files and the command line, in precedence order. */
+void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
+                    char *const *env, const struct tfr_cli_arg *args,
+                    size_t nargs);
+
+#endif

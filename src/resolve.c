@@ -1,0 +1,619 @@
+/*
+** Values for a module's variables: collecting them from every source in
+** precedence order (SPEC §5), parsing them against the declarations, and
+** the final value of each variable (SPEC §6), stage by stage as Terraform
+** runs them: when a stage reports an error, later stages do not run.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag_int.h"
+#include "eval.h"
+#include "module.h"
+#include "parse.h"
+
+/* ---- collecting raw values --------------------------------------------- */
+
+struct collector {
+  struct module *m;
+  tfr_arena *a;
+  tfr_diags *diags;
+  size_t cap;
+};
+
+static struct raw_value *add_raw(struct collector *c) {
+  struct module *m = c->m;
+  if (m->nraws == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 32;
+    struct raw_value *nv = tfr_arena_alloc(c->a, c->cap * sizeof *nv);
+    if (m->nraws)
+      memcpy(nv, m->raws, m->nraws * sizeof *nv);
+    m->raws = nv;
+  }
+  struct raw_value *r = &m->raws[m->nraws++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+static void file_error(struct collector *c, struct src_file *src,
+                       struct span s, const char *summary,
+                       const char *detail, const char *var) {
+  struct tfr_range r = src_range(src, s);
+  tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  if (var)
+    tfr_diags_set_variable(c->diags, var);
+}
+
+/* The attributes of a native tfvars body; blocks are errors. */
+static void native_values(struct collector *c, struct ast_file *f,
+                          enum tfr_source_kind kind, const char *file) {
+  const struct ast *body = f->body;
+  bool bad = false;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_BLOCK)
+      continue;
+    bad = true;
+    struct span ns = {it->span.start, it->span.start + it->n};
+    if (it->n == 8 && !memcmp(it->str, "variable", 8)) {
+      const struct ast *labels = it->kids[0];
+      const char *name = labels->n ? tfr_arena_strndup(
+                                         c->a, labels->items[0]->str,
+                                         labels->items[0]->n)
+                                   : "";
+      file_error(c, f->src, ns, "Variable declaration in .tfvars file",
+                 tfr_arena_printf(
+                     c->a,
+                     "A .tfvars file is used to assign values to variables "
+                     "that have already been declared in .tf files, not to "
+                     "declare new variables. To declare variable \"%s\", "
+                     "place this block in one of your .tf files, such as "
+                     "variables.tf.\n\nTo set a value for this variable in "
+                     "%s, use the definition syntax instead:\n    %s = "
+                     "<value>",
+                     name, file, name),
+                 name);
+    } else {
+      file_error(c, f->src, ns,
+                 tfr_arena_printf(c->a, "Unexpected \"%.*s\" block",
+                                  (int)it->n, it->str),
+                 "Blocks are not allowed here.", NULL);
+    }
+  }
+  if (bad)
+    return;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    struct raw_value *r = add_raw(c);
+    r->name = tfr_arena_strndup(c->a, it->str, it->n);
+    r->kind = kind;
+    r->file = file;
+    r->expr = it->kids[0];
+    r->src = f->src;
+    r->range = src_range(f->src, it->kids[0]->span);
+  }
+}
+
+/* The properties of a JSON tfvars object; duplicates are errors. */
+static void json_values(struct collector *c, struct ast_file *f,
+                        enum tfr_source_kind kind, const char *file) {
+  const struct ast *body = f->body;
+  if (body->kind != AST_OBJECT) {
+    file_error(c, f->src, body->span, "Incorrect JSON value type",
+               "A JSON object is required here, setting the arguments for "
+               "this block.",
+               NULL);
+    return;
+  }
+  bool bad = false;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *k = body->items[2 * i];
+    for (uint32_t j = 0; j < i; j++) {
+      const struct ast *prev = body->items[2 * j];
+      if (prev->n == k->n && !memcmp(prev->str, k->str, k->n)) {
+        struct tfr_range pr = src_range(f->src, prev->span);
+        char where[512];
+        tfr_range_format(&pr, where, sizeof where);
+        file_error(c, f->src, k->span, "Duplicate attribute definition",
+                   tfr_arena_printf(c->a,
+                                    "The argument \"%.*s\" was already set "
+                                    "at %s.",
+                                    (int)k->n, k->str, where),
+                   NULL);
+        bad = true;
+        break;
+      }
+    }
+  }
+  if (bad)
+    return;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
+    struct raw_value *r = add_raw(c);
+    r->name = tfr_arena_strndup(c->a, k->str, k->n);
+    r->kind = kind;
+    r->file = file;
+    r->expr = v;
+    r->src = f->src;
+    r->range = src_range(f->src, v->span);
+  }
+}
+
+/* A variables file: .json suffix → JSON, anything else → native syntax. */
+static void values_file(struct collector *c, const char *path,
+                        const char *shown, enum tfr_source_kind kind) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
+                  "Failed to read variables file",
+                  tfr_arena_printf(c->a,
+                                   "Given variables file %s does not exist.",
+                                   shown));
+    return;
+  }
+  size_t before = tfr_diags_count(c->diags);
+  tfr_file *f = tfr_parse_file(c->a, c->diags, path,
+                               ends_with(path, ".json") ? TFR_SYNTAX_JSON
+                                                        : TFR_SYNTAX_HCL);
+  if (!f || tfr_diags_count(c->diags) > before)
+    return;
+  if (f->f.json)
+    json_values(c, &f->f, kind, shown);
+  else
+    native_values(c, &f->f, kind, shown);
+}
+
+/* A file of the module directory, named as the user will see it: bare
+** when the module is the working directory, as Terraform names it. */
+static const char *in_dir(struct collector *c, const char *name) {
+  if (!strcmp(c->m->dir, "."))
+    return name;
+  return tfr_arena_printf(c->a, "%s/%s", c->m->dir, name);
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+#include <dirent.h>
+
+/* *.auto.tfvars and *.auto.tfvars.json, in byte order of their names. */
+static void auto_files(struct collector *c) {
+  DIR *d = opendir(c->m->dir);
+  if (!d)
+    return;
+  size_t n = 0, cap = 8;
+  char **names = malloc(cap * sizeof *names);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (!ends_with(e->d_name, ".auto.tfvars") &&
+        !ends_with(e->d_name, ".auto.tfvars.json"))
+      continue;
+    if (n == cap)
+      names = realloc(names, (cap *= 2) * sizeof *names);
+    names[n++] = tfr_arena_strdup(c->a, e->d_name);
+  }
+  closedir(d);
+  if (n)
+    qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    const char *path = in_dir(c, names[i]);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+      continue;
+    values_file(c, path, path, TFR_SRC_AUTO_FILE);
+  }
+  free(names);
+}
+
+static void cli_var(struct collector *c, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  if (!eq) {
+    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
+                  tfr_arena_printf(c->a,
+                                   "The given -var option \"%s\" is not "
+                                   "correctly specified. Must be a variable "
+                                   "name and value separated by an equals "
+                                   "sign, like -var=\"key=value\".",
+                                   arg));
+    return;
+  }
+  size_t n = (size_t)(eq - arg);
+  if (n && arg[n - 1] == ' ') {
+    size_t k = n;
+    while (k && arg[k - 1] == ' ')
+      k--;
+    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
+                  tfr_arena_printf(c->a,
+                                   "Variable name \"%.*s\" is invalid due to "
+                                   "trailing space. Did you mean -var=\"%.*s=%s\"?",
+                                   (int)n, arg, (int)k, arg, eq + 1));
+    return;
+  }
+  struct raw_value *r = add_raw(c);
+  r->name = tfr_arena_strndup(c->a, arg, n);
+  r->kind = TFR_SRC_CLI;
+  r->text = tfr_arena_strdup(c->a, eq + 1);
+  r->len = strlen(eq + 1);
+}
+
+void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
+                    char *const *env, const struct tfr_cli_arg *args,
+                    size_t nargs) {
+  struct collector c = {m, a, diags, 0};
+  for (size_t i = 0; env && env[i]; i++) {
+    if (strncmp(env[i], "TF_VAR_", 7) != 0)
+      continue;
+    const char *eq = strchr(env[i], '=');
+    if (!eq)
+      continue;
+    struct raw_value *r = add_raw(&c);
+    r->name = tfr_arena_strndup(a, env[i] + 7, (size_t)(eq - env[i] - 7));
+    r->kind = TFR_SRC_ENV;
+    r->text = tfr_arena_strdup(a, eq + 1);
+    r->len = strlen(eq + 1);
+  }
+  static const char *const defaults[] = {"terraform.tfvars",
+                                         "terraform.tfvars.json"};
+  for (int i = 0; i < 2; i++) {
+    const char *path = in_dir(&c, defaults[i]);
+    struct stat st;
+    if (stat(path, &st) == 0)
+      values_file(&c, path, path, TFR_SRC_AUTO_FILE);
+  }
+  auto_files(&c);
+  for (size_t i = 0; i < nargs; i++) {
+    if (args[i].file)
+      values_file(&c, args[i].value, args[i].value, TFR_SRC_NAMED_FILE);
+    else
+      cli_var(&c, args[i].value);
+  }
+}
+
+/* ---- resolution -------------------------------------------------------- */
+
+struct resolver {
+  tfr_arena *a;
+  tfr_diags *diags;
+  struct module *m;
+  struct tfr_variable *out;
+  const tfr_value **given;        /* stage-3 value per variable, or NULL */
+  const struct raw_value **winner; /* its source */
+};
+
+static void var_error(struct resolver *r, const struct tfr_range *at,
+                      enum tfr_severity sev, const char *summary,
+                      const char *detail, const char *var) {
+  tfr_diags_add(r->diags, sev, at, summary, detail);
+  tfr_diags_set_variable(r->diags, var);
+}
+
+/* The type to report for an unresolved variable: the declared one,
+** without optional markers. */
+static const tfr_type *plain_type(tfr_arena *a, const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_LIST:
+    return tfr_type_list(a, plain_type(a, t->elem));
+  case TFR_SET:
+    return tfr_type_set(a, plain_type(a, t->elem));
+  case TFR_MAP:
+    return tfr_type_map(a, plain_type(a, t->elem));
+  case TFR_TUPLE: {
+    const tfr_type **ts = tfr_arena_alloc(a, (t->n ? t->n : 1) * sizeof *ts);
+    for (uint32_t i = 0; i < t->n; i++)
+      ts[i] = plain_type(a, t->types[i]);
+    return tfr_type_tuple(a, t->n, ts);
+  }
+  case TFR_OBJECT: {
+    const tfr_type **ts = tfr_arena_alloc(a, (t->n ? t->n : 1) * sizeof *ts);
+    for (uint32_t i = 0; i < t->n; i++)
+      ts[i] = plain_type(a, t->types[i]);
+    return tfr_type_object(a, t->n, (const char *const *)t->names, ts, NULL);
+  }
+  default:
+    return t;
+  }
+}
+
+static const struct var_decl *find_decl(const struct module *m,
+                                        const char *name) {
+  size_t lo = 0, hi = m->nvars;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(m->vars[mid].name, name);
+    if (!c)
+      return &m->vars[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* Evaluate a raw value: files hold expressions; env and -var strings are
+** literal or HCL by the declaration's parse mode. */
+static const tfr_value *parse_raw(struct resolver *r,
+                                  const struct raw_value *raw,
+                                  const struct var_decl *v) {
+  size_t before = tfr_diags_count(r->diags);
+  const tfr_value *val;
+  if (raw->expr) {
+    struct eval_ctx c = {0};
+    c.a = r->a;
+    c.diags = r->diags;
+    c.src = raw->src;
+    val = eval_expr(&c, raw->expr);
+  } else if (!v || v->literal_mode) {
+    val = tfr_string(r->a, raw->text, raw->len);
+  } else {
+    const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
+    tfr_file *f = tfr_parse_expr(r->a, r->diags, name, raw->text, raw->len);
+    val = f ? tfr_eval_const(r->a, r->diags, f) : NULL;
+  }
+  if (tfr_diags_count(r->diags) > before || !val) {
+    for (size_t i = before; i < tfr_diags_count(r->diags); i++)
+      ((struct tfr_diag *)tfr_diags_get(r->diags, i))->variable = raw->name;
+    return NULL;
+  }
+  return val;
+}
+
+/* Values for names the module does not declare (SPEC §5). */
+static void undeclared(struct resolver *r, const struct raw_value **names,
+                       size_t n) {
+  const struct raw_value **fr = malloc((n ? n : 1) * sizeof *fr);
+  size_t nf = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct raw_value *raw = names[i];
+    if (raw->kind == TFR_SRC_ENV)
+      continue;
+    if (raw->kind == TFR_SRC_CLI) {
+      var_error(r, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
+                tfr_arena_printf(r->a,
+                                 "A variable named \"%s\" was assigned on "
+                                 "the command line, but the root module does "
+                                 "not declare a variable of that name. To use "
+                                 "this value, add a \"variable\" block to the "
+                                 "configuration.",
+                                 raw->name),
+                raw->name);
+      continue;
+    }
+    /* a value that is not even a constant is silently ignored */
+    struct eval_ctx c = {0};
+    tfr_diags *scratch = tfr_diags_new(r->a);
+    c.a = r->a;
+    c.diags = scratch;
+    c.src = raw->src;
+    eval_expr(&c, raw->expr);
+    if (tfr_diags_has_errors(scratch))
+      continue;
+    fr[nf++] = raw;
+  }
+  /* Terraform names the first two and counts the rest. */
+  for (size_t i = 0; i < nf && i < 2; i++)
+    var_error(r, NULL, TFR_DIAG_WARNING, "Value for undeclared variable",
+              tfr_arena_printf(r->a,
+                               "The root module does not declare a variable "
+                               "named \"%s\" but a value was found in file "
+                               "\"%s\". If you meant to use this value, add a "
+                               "\"variable\" block to the configuration.\n\n"
+                               "To silence these warnings, use TF_VAR_... "
+                               "environment variables to provide certain "
+                               "\"global\" settings to all configurations in "
+                               "your organization. To reduce the verbosity "
+                               "of these warnings, use the -compact-warnings "
+                               "option.",
+                               fr[i]->name, fr[i]->file),
+              fr[i]->name);
+  if (nf > 2)
+    tfr_diags_add(r->diags, TFR_DIAG_WARNING, NULL,
+                  "Values for undeclared variables",
+                  tfr_arena_printf(r->a,
+                                   "In addition to the other similar "
+                                   "warnings shown, %zu other variable(s) "
+                                   "defined without being declared.",
+                                   nf - 2));
+  free(fr);
+}
+
+static int cmp_raw_name(const void *x, const void *y) {
+  return strcmp((*(const struct raw_value *const *)x)->name,
+                (*(const struct raw_value *const *)y)->name);
+}
+
+/* Stage 3: the winning raw value of each name, parsed against its
+** declaration; undeclared names; required variables. */
+static void stage_parse(struct resolver *r) {
+  struct module *m = r->m;
+  /* winners: the last raw value of each name */
+  const struct raw_value **win = malloc((m->nraws ? m->nraws : 1) *
+                                        sizeof *win);
+  size_t nw = 0;
+  for (size_t i = m->nraws; i-- > 0;) {
+    bool seen = false;
+    for (size_t j = 0; j < nw && !seen; j++)
+      seen = !strcmp(win[j]->name, m->raws[i].name);
+    if (!seen)
+      win[nw++] = &m->raws[i];
+  }
+  if (nw > 1)
+    qsort(win, nw, sizeof *win, cmp_raw_name);
+  const struct raw_value **und = malloc((nw ? nw : 1) * sizeof *und);
+  size_t nu = 0;
+  for (size_t i = 0; i < nw; i++) {
+    const struct var_decl *v = find_decl(m, win[i]->name);
+    if (!v) {
+      und[nu++] = win[i];
+      continue;
+    }
+    size_t k = (size_t)(v - m->vars);
+    r->winner[k] = win[i];
+    r->given[k] = parse_raw(r, win[i], v);
+  }
+  undeclared(r, und, nu);
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    if (!r->given[k] && !v->has_default)
+      var_error(r, &v->decl, TFR_DIAG_ERROR, "No value for required variable",
+                tfr_arena_printf(r->a,
+                                 "The root module input variable \"%s\" is "
+                                 "not set, and has no default value. Use a "
+                                 "-var or -var-file command line argument to "
+                                 "provide a value for this variable.",
+                                 v->name),
+                v->name);
+  }
+  free(win);
+  free(und);
+}
+
+/* The beginning of the message about a bad value, by where it came from. */
+static const char *value_prefix(struct resolver *r, const struct var_decl *v,
+                                const struct raw_value *raw,
+                                const char *verb) {
+  char where[512];
+  if (!raw || raw->expr) {
+    tfr_range_format(&v->decl, where, sizeof where);
+    return tfr_arena_printf(r->a,
+                            "The given value is not suitable for var.%s %s "
+                            "at %s",
+                            v->name, verb, where);
+  }
+  if (raw->kind == TFR_SRC_ENV)
+    return tfr_arena_printf(r->a,
+                            "Unsuitable value for var.%s set using the "
+                            "TF_VAR_%s environment variable",
+                            v->name, v->name);
+  return tfr_arena_printf(r->a,
+                          "Unsuitable value for var.%s set using "
+                          "-var=\"%s=...\"",
+                          v->name, v->name);
+}
+
+/* Stage 5 for one variable (eval_variable.go's final value). */
+static void final_value(struct resolver *r, size_t k) {
+  const struct var_decl *v = &r->m->vars[k];
+  struct tfr_variable *out = &r->out[k];
+  const struct raw_value *raw = r->winner[k];
+  const tfr_value *given = r->given[k];
+  if (!given) {
+    given = v->dflt;
+    raw = NULL;
+    out->source = TFR_SRC_DEFAULT;
+  }
+  if (!given)
+    return;
+  bool from_file = raw && raw->expr;
+  struct tfr_range at = from_file ? raw->range : v->decl;
+  if (v->defaults && !(given->flags & TFR_V_NULL))
+    given = conv_apply_defaults(r->a, given, v->defaults);
+  const char *err = NULL;
+  const tfr_value *val = conv_convert(r->a, given, v->type, &err);
+  if (!val) {
+    const char *detail;
+    if (v->sensitive && from_file) {
+      char where[512];
+      tfr_range_format(&raw->range, where, sizeof where);
+      detail = tfr_arena_printf(r->a,
+                                "The given value is not suitable for var.%s, "
+                                "which is sensitive: %s. Invalid value "
+                                "defined at %s.",
+                                v->name, err ? err : "incorrect type", where);
+      at = v->decl;
+    } else {
+      detail = tfr_arena_printf(r->a, "%s: %s.",
+                                value_prefix(r, v, raw, "declared"),
+                                err ? err : "incorrect type");
+    }
+    var_error(r, &at, TFR_DIAG_ERROR, "Invalid value for input variable",
+              detail, v->name);
+    return;
+  }
+  if ((val->flags & TFR_V_NULL) && !v->nullable) {
+    if (v->has_default && v->dflt) {
+      val = v->dflt;
+    } else {
+      var_error(r, &at, TFR_DIAG_ERROR, "Required variable not set",
+                tfr_arena_printf(r->a,
+                                 "%s: required variable may not be set to "
+                                 "null.",
+                                 value_prefix(r, v, raw, "defined")),
+                v->name);
+      return;
+    }
+  }
+  if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL))
+    var_error(r, &v->deprecated_range, TFR_DIAG_WARNING,
+              "Deprecated variable got a value", v->deprecated, v->name);
+  out->value = val;
+  out->type = val->type;
+  out->error = false;
+}
+
+static void describe_source(struct resolver *r, size_t k) {
+  const struct raw_value *raw = r->winner[k];
+  struct tfr_variable *out = &r->out[k];
+  if (!raw || !r->given[k]) {
+    out->source = r->m->vars[k].has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
+    return;
+  }
+  out->source = raw->kind;
+  out->source_file = raw->file;
+  out->source_line = raw->expr ? raw->range.start.line : 0;
+}
+
+const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
+                                         const struct tfr_resolve_opts *o) {
+  struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  struct module *m = module_load(a, diags, o->dir ? o->dir : ".",
+                                 o->opentofu);
+  struct resolver r = {a, diags, m, NULL, NULL, NULL};
+  size_t n = m->nvars ? m->nvars : 1;
+  r.out = tfr_arena_alloc(a, n * sizeof *r.out);
+  r.given = tfr_arena_alloc(a, n * sizeof *r.given);
+  r.winner = tfr_arena_alloc(a, n * sizeof *r.winner);
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    r.out[k] = (struct tfr_variable){.name = v->name,
+                                     .type = plain_type(a, v->type),
+                                     .sensitive = v->sensitive,
+                                     .error = true,
+                                     .decl = v->decl};
+  }
+  res->vars = r.out;
+  res->n = m->nvars;
+  bool stop = tfr_diags_has_errors(diags);
+  if (!stop) {
+    module_collect(m, a, diags, o->env, o->args, o->nargs);
+    stop = tfr_diags_has_errors(diags);
+  }
+  if (!stop && !m->has_config) {
+    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "No configuration files",
+                  "Plan requires configuration to be present. Planning "
+                  "without a configuration would mark everything for "
+                  "destruction, which is normally not what is desired. If "
+                  "you would like to destroy everything, run plan with the "
+                  "-destroy option. Otherwise, create a Terraform "
+                  "configuration file (.tf file) and try again.");
+    stop = true;
+  }
+  if (!stop) {
+    stage_parse(&r);
+    stop = tfr_diags_has_errors(diags);
+  }
+  for (size_t k = 0; k < m->nvars; k++) {
+    if (!stop)
+      final_value(&r, k);
+    describe_source(&r, k);
+  }
+  res->valid = !tfr_diags_has_errors(diags);
+  return res;
+}
