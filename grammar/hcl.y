@@ -103,7 +103,7 @@ file
 
 items
   : %empty               { $$ = vec_new(ctx); }
-  | items item           { $$ = vec_push(ctx, $1, $2); }
+  | items item           { parse_note_item(ctx, $1, $2); $$ = vec_push(ctx, $1, $2); }
   ;
 
 item
@@ -1013,5 +1013,14 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   f->src = c->src;
   f->body = c->failed ? NULL : c->root;
   f->json = false;
+  if (c->failed && c->npartial) {
+    struct ast *b = ast_new(c, AST_BODY, (struct span){0, 0});
+    b->items = tfr_arena_alloc(c->a, c->npartial * sizeof *b->items);
+    memcpy(b->items, c->partial, c->npartial * sizeof *b->items);
+    b->n = c->npartial;
+    f->partial = b;
+  }
+  free(c->partial);
+  c->partial = NULL;
   return f;
 }

@@ -103,6 +103,7 @@ struct ast *ast_child(const struct ast *x, uint32_t i);
 struct ast_file {
   struct src_file *src;
   struct ast *body; /* AST_BODY for native syntax; any value for JSON */
+  struct ast *partial; /* after a syntax error: the items parsed before */
   bool json;
 };
 

@@ -56,7 +56,21 @@ struct ast *ast_new(struct parse_ctx *c, enum ast_kind k, struct span s) {
 struct vec *vec_new(struct parse_ctx *c) {
   struct vec *v = tfr_arena_alloc(c->a, sizeof(struct vec));
   v->start = c->top;
+  if (!c->top_items && !c->expr_mode && !c->json)
+    c->top_items = v; /* the first list of a file is its body */
   return v;
+}
+
+void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x) {
+  if (items != c->top_items)
+    return;
+  if (c->npartial == c->cap_partial) {
+    c->cap_partial = c->cap_partial ? c->cap_partial * 2 : 64;
+    c->partial = realloc(c->partial, c->cap_partial * sizeof *c->partial);
+    if (!c->partial)
+      abort();
+  }
+  c->partial[c->npartial++] = x;
 }
 
 struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x) {

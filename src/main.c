@@ -470,7 +470,7 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
 static int cmd_show(int argc, char **argv) {
   struct options o = {0};
   bool show_sensitive = false, no_env = false;
-  const char *dir = ".";
+  const char *dir = ".", *bad_flag = NULL;
   struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
   size_t nargs = 0;
   for (int i = 0; i < argc; i++) {
@@ -511,17 +511,21 @@ static int cmd_show(int argc, char **argv) {
       fputs(usage_show, stdout);
       free(args);
       return EXIT_OK;
-    } else {
-      fprintf(stderr, "tfresolve show: unknown option \"%s\"\n\n%s", argv[i],
-              usage_show);
-      free(args);
-      return EXIT_USAGE;
+    } else if (!bad_flag) {
+      bad_flag = argv[i];
     }
   }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   struct tfr_resolve_opts ro = {dir, no_env ? NULL : environ, args, nargs,
-                                false};
+                                false, bad_flag != NULL};
+  if (bad_flag) {
+    /* as Terraform: the variables are listed, none is resolved */
+    tfr_diags_add(d, TFR_DIAG_ERROR, NULL,
+                  "Failed to parse command-line flags",
+                  tfr_arena_printf(a, "flag provided but not defined: %s",
+                                   bad_flag));
+  }
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (o.format == FMT_JSON) {
     show_json(a, res, d, show_sensitive);
@@ -529,7 +533,9 @@ static int cmd_show(int argc, char **argv) {
     show_table(a, res, show_sensitive);
     print_diags(d, &o);
   }
-  int rc = res->valid ? EXIT_OK : EXIT_INVALID;
+  int rc = bad_flag ? EXIT_USAGE : res->valid ? EXIT_OK : EXIT_INVALID;
+  if (bad_flag && o.format != FMT_JSON)
+    fprintf(stderr, "\n%s", usage_show);
   tfr_arena_free(a);
   free(args);
   return rc;

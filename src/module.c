@@ -770,9 +770,10 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
     m->has_config = true;
     const char *path = !strcmp(dir, ".") ? nm
                        : tfr_arena_printf(a, "%s/%s", dir, nm);
-    tfr_file *f = tfr_parse_file(a, diags, path, TFR_SYNTAX_AUTO);
+    bool complete;
+    struct ast_file *f = parse_file_partial(a, diags, path, &complete);
     if (f) {
-      files[i] = &f->f;
+      files[i] = f;
       ovr[i] = is_override(nm);
     }
   }

@@ -161,3 +161,40 @@ const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
   c.src = expr->f.src;
   return eval_expr(&c, expr->f.body);
 }
+
+struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
+                                    const char *path, bool *complete) {
+  *complete = false;
+  int err = 0;
+  struct src_file *src = src_read(a, path, &err);
+  if (!src) {
+    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+                  tfr_arena_printf(a, "The file \"%s\" could not be read: %s.",
+                                   path, strerror(err)));
+    return NULL;
+  }
+  tfr_diags_add_source(diags, src->name, src->text, src->len);
+  struct parse_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = src;
+  c.json = ends_with(path, ".json");
+  struct ast_file *f = NULL;
+  if (parse_check_utf8(&c))
+    f = c.json ? parse_json(&c) : parse_hcl(&c);
+  if (f && f->body && !c.failed && ast_check_depth(&c, f->body)) {
+    *complete = true;
+    return f;
+  }
+  if (f && f->partial) {
+    /* items parsed before the error; bounded depth is still required */
+    tfr_diags *scratch = tfr_diags_new(a);
+    struct parse_ctx d = c;
+    d.diags = scratch;
+    if (ast_check_depth(&d, f->partial)) {
+      f->body = f->partial;
+      return f;
+    }
+  }
+  return NULL;
+}

@@ -56,7 +56,22 @@ struct parse_ctx {
   bool expr_mode; /* a standalone expression, not a file body */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
+  struct vec *top_items;  /* the file body's own list */
+  struct ast **partial;   /* its items so far, kept for a failed parse */
+  uint32_t npartial, cap_partial;
 };
+
+/* Remember a completed item of the file body (see parse_file_partial). */
+void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x);
+
+/*
+** Parse a file; after syntax errors, the top-level items completed before
+** the first error are still returned, as HCL's recovery does, so that the
+** loader can list the variables of a broken file.  *complete says whether
+** the parse succeeded.  NULL only when the file could not be read.
+*/
+struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
+                                    const char *path, bool *complete);
 
 /* What the public API calls a tfr_file. */
 struct tfr_file {

@@ -590,7 +590,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   }
   res->vars = r.out;
   res->n = m->nvars;
-  bool stop = tfr_diags_has_errors(diags);
+  bool stop = tfr_diags_has_errors(diags) || o->load_only;
   if (!stop) {
     module_collect(m, a, diags, o->env, o->args, o->nargs);
     stop = tfr_diags_has_errors(diags);

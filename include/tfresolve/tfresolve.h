@@ -115,6 +115,7 @@ struct tfr_resolve_opts {
   const struct tfr_cli_arg *args;  /* -var / -var-file, in order */
   size_t nargs;
   bool opentofu;                   /* OpenTofu's file rules (.tofu) */
+  bool load_only;                  /* stop after loading (a flag error) */
 };
 
 enum tfr_source_kind {
