@@ -3,6 +3,7 @@
 **
 **   run_golden TFRESOLVE parse DIR...
 **   run_golden TFRESOLVE eval FILE.test...
+**   run_golden TFRESOLVE cases DIR...
 **
 ** Every configuration file NAME in each DIR (.tf, .tf.json, .tfvars,
 ** .tfvars.json, .tofu) is a case:
@@ -22,6 +23,14 @@
 ** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
 ** of `eval -format=yaml`.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
+**
+** A "cases" directory holds one directory per case: the module files,
+** `args` (one command-line argument per line; the first is the command,
+** default "show"), `env` (NAME=VALUE lines; the environment is otherwise
+** empty but for PATH and LANG) and the expected `expected.json` (output
+** of the command with -json), `expected.txt` (human output, -no-color)
+** and `expected.rc` (exit status; default 0).  The command runs in the
+** case directory.
 ** Prints PASS/FAIL per case and "N passed, M failed"; exits 1 on failure.
 */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -353,10 +363,169 @@ static void eval_file(const char *tool, const char *file) {
   free(text);
 }
 
+/* ---- module cases ------------------------------------------------------ */
+
+static char **read_lines(const char *path, size_t *n) {
+  size_t len;
+  char *text = slurp(path, &len);
+  *n = 0;
+  if (!text)
+    return NULL;
+  char **v = calloc(len + 2, sizeof *v);
+  for (char *p = text; *p;) {
+    char *nl = strchr(p, '\n');
+    if (nl)
+      *nl = '\0';
+    if (*p)
+      v[(*n)++] = strdup(p);
+    if (!nl)
+      break;
+    p = nl + 1;
+  }
+  free(text);
+  return v;
+}
+
+/* Run the case's command in dir with its environment; out and status. */
+static char *run_case(const char *tool, const char *dir, char **args,
+                      size_t nargs, char **env, size_t nenv, bool json,
+                      int *status, size_t *len) {
+  char *argv[256], *envp[256];
+  size_t k = 0, e = 0;
+  argv[k++] = (char *)tool;
+  argv[k++] = nargs ? args[0] : "show";
+  argv[k++] = json ? "-json" : "-no-color";
+  if (json)
+    argv[k++] = "-show-sensitive";
+  for (size_t i = 1; i < nargs && k < 250; i++)
+    argv[k++] = args[i];
+  argv[k] = NULL;
+  static char path[4096], lang[] = "LANG=C.UTF-8";
+  snprintf(path, sizeof path, "PATH=%s", getenv("PATH") ? getenv("PATH") : "");
+  envp[e++] = path;
+  envp[e++] = lang;
+  for (size_t i = 0; i < nenv && e < 250; i++)
+    envp[e++] = env[i];
+  envp[e] = NULL;
+  int fd[2];
+  if (pipe(fd) != 0)
+    return NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    dup2(fd[1], json ? fd[1] : 2);
+    if (json) {
+      int null = open("/dev/null", 1);
+      dup2(null, 2);
+    }
+    close(fd[0]);
+    close(fd[1]);
+    if (chdir(dir) != 0)
+      _exit(126);
+    execve(argv[0], argv, envp);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  ssize_t r;
+  while ((r = read(fd[0], buf + n, cap - n - 1)) > 0) {
+    n += (size_t)r;
+    if (n + 1 >= cap)
+      buf = realloc(buf, cap *= 2);
+  }
+  close(fd[0]);
+  int st;
+  waitpid(pid, &st, 0);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static void module_case(const char *tool, const char *dir) {
+  char path[8192];
+  size_t nargs = 0, nenv = 0, n;
+  snprintf(path, sizeof path, "%.4000s/args", dir);
+  char **args = read_lines(path, &nargs);
+  snprintf(path, sizeof path, "%.4000s/env", dir);
+  char **env = read_lines(path, &nenv);
+  snprintf(path, sizeof path, "%.4000s/expected.rc", dir);
+  size_t rclen;
+  char *rctext = slurp(path, &rclen);
+  int want_rc = rctext ? atoi(rctext) : 0;
+  free(rctext);
+  bool ok = true;
+  int st = 0;
+  for (int json = 1; json >= 0; json--) {
+    snprintf(path, sizeof path, "%.4000s/expected.%s", dir,
+             json ? "json" : "txt");
+    if (!exists(path) && !(update && json))
+      continue;
+    char *out = run_case(tool, dir, args, nargs, env, nenv, json, &st, &n);
+    ok &= check_output(dir, path, out ? out : "", out ? n : 0);
+    free(out);
+    if (st != want_rc) {
+      if (update) {
+        snprintf(path, sizeof path, "%.4000s/expected.rc", dir);
+        char rc[16];
+        int k = snprintf(rc, sizeof rc, "%d\n", st);
+        write_file(path, rc, (size_t)k);
+        want_rc = st;
+      } else {
+        printf("FAIL %s: exit status %d, expected %d\n", dir, st, want_rc);
+        ok = false;
+      }
+    }
+  }
+  for (size_t i = 0; i < nargs; i++)
+    free(args[i]);
+  for (size_t i = 0; i < nenv; i++)
+    free(env[i]);
+  free(args);
+  free(env);
+  if (ok) {
+    passed++;
+    printf("PASS %s\n", dir);
+  } else {
+    failed++;
+  }
+}
+
+static void cases_dir(const char *tool, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    printf("FAIL %s: cannot open directory\n", dir);
+    failed++;
+    return;
+  }
+  char **names = NULL;
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    names = realloc(names, (n + 1) * sizeof *names);
+    names[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  if (n)
+    qsort(names, n, sizeof *names, cmp);
+  for (size_t i = 0; i < n; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%.2000s/%.2000s", dir, names[i]);
+    module_case(tool, path);
+    free(names[i]);
+  }
+  free(names);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 4 || (strcmp(argv[2], "parse") && strcmp(argv[2], "eval"))) {
+  if (argc < 4 || (strcmp(argv[2], "parse") && strcmp(argv[2], "eval") &&
+                   strcmp(argv[2], "cases"))) {
     fprintf(stderr, "usage: run_golden TFRESOLVE parse DIR...\n"
-                    "       run_golden TFRESOLVE eval FILE.test...\n");
+                    "       run_golden TFRESOLVE eval FILE.test...\n"
+                    "       run_golden TFRESOLVE cases DIR...\n");
     return 2;
   }
   const char *u = getenv("UPDATE");
@@ -364,6 +533,8 @@ int main(int argc, char **argv) {
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[2], "eval"))
       eval_file(argv[1], argv[i]);
+    else if (!strcmp(argv[2], "cases"))
+      cases_dir(argv[1], argv[i]);
     else
       parse_dir(argv[1], argv[i]);
   }
