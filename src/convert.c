@@ -158,6 +158,19 @@ struct cctx {
   /* Recent object types built and the last can_conv() answer: a list's
   ** elements repeat them, and these save a hash lookup each. */
   const tfr_type *recent_obj[8];
+  /* Which attribute of an input object type feeds each attribute of an
+  ** output object type, for recent pairs of types. */
+  struct {
+    const tfr_type *in, *out;
+    const uint32_t *idx; /* per output attribute; UINT32_MAX: absent */
+  } amap[4];
+  /* Recent conversions of compound values: a default value inserted in
+  ** many elements is one shared value, converted once. */
+  struct {
+    const tfr_value *v, *r;
+    const tfr_type *out;
+    bool unsafe;
+  } recent_val[16];
   const tfr_type *cc_in, *cc_out;
   bool cc_unsafe, cc_res;
 };
@@ -1436,18 +1449,36 @@ static const tfr_value *member(struct cctx *c, const tfr_value *e,
   return type_eq(in, out) ? e : conv_val(c, e, out, unsafe);
 }
 
+/* For each attribute of out, the index of the same attribute in in. */
+static const uint32_t *attr_map(struct cctx *c, const tfr_type *in,
+                                const tfr_type *out) {
+  size_t slot = (size_t)mix((uintptr_t)in, (uintptr_t)out) & 3;
+  if (c->amap[slot].in == in && c->amap[slot].out == out)
+    return c->amap[slot].idx;
+  uint32_t *idx = tfr_arena_alloc_raw(c->a, (out->n + 1) * sizeof *idx);
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < out->n; i++) {
+    int k = 1;
+    while (j < in->n && (k = strcmp(in->names[j], out->names[i])) < 0)
+      j++;
+    idx[i] = j < in->n && k == 0 ? j : UINT32_MAX;
+  }
+  c->amap[slot].in = in;
+  c->amap[slot].out = out;
+  c->amap[slot].idx = idx;
+  return idx;
+}
+
 /* conversionObjectToObject: extra attributes are dropped, absent optional
 ** ones become null. */
 static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
                                          const tfr_type *out, bool unsafe) {
   const tfr_type *in = v->type;
   const tfr_value **vals = val_array(c, out->n);
-  uint32_t j = 0;
+  const uint32_t *idx = attr_map(c, in, out);
   for (uint32_t i = 0; i < out->n; i++) {
-    int k = 1;
-    while (j < in->n && (k = strcmp(in->names[j], out->names[i])) < 0)
-      j++;
-    if (j >= in->n || k != 0) {
+    uint32_t j = idx[i];
+    if (j == UINT32_MAX) {
       vals[i] = plain_null(c, out->types[i]);
       continue;
     }
@@ -1551,9 +1582,22 @@ static bool unify_elems(struct cctx *c, size_t n, const tfr_value **vals,
   return true;
 }
 
+/* Every element has the same (interned) type, one without optional
+** attributes: then unifying them changes nothing. */
+static bool uniform_plain(size_t n, const tfr_value *const *vals) {
+  for (size_t i = 1; i < n; i++)
+    if (vals[i]->type != vals[0]->type)
+      return false;
+  return !has_optional(vals[0]->type);
+}
+
+/* cty.ListVal / cty.SetVal of the converted elements; t, if not NULL, is
+** known to be the type of every element. */
 static const tfr_value *list_or_set(struct cctx *c, int kind, size_t n,
-                                    const tfr_value **vals) {
-  const tfr_type *t = common_type(n, vals);
+                                    const tfr_value **vals,
+                                    const tfr_type *t) {
+  if (!t)
+    t = common_type(n, vals);
   if (!t)
     return fail(c, kind == TFR_LIST
                        ? "element types must all match for conversion to list"
@@ -1571,6 +1615,7 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
                             : mk_set(c, strip(c, out->elem), 0, NULL);
   const tfr_type *ety = tuple_coll_ety(c, v->type, out->elem, unsafe);
   const tfr_value **vals = val_array(c, n);
+  bool same = true; /* every element of the same type (pointer) */
   for (size_t i = 0; i < n; i++) {
     const tfr_value *e = member(c, v->elems[i], v->type->types[i], ety,
                                 unsafe);
@@ -1579,12 +1624,15 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
       return NULL;
     }
     vals[i] = kind == TFR_SET && v_null(e) ? plain_null(c, e->type) : e;
+    same &= vals[i]->type == vals[0]->type;
   }
-  if (kind == TFR_LIST && !unify_elems(c, n, vals, NULL, NULL, unsafe)) {
+  same &= !has_optional(vals[0]->type);
+  if (kind == TFR_LIST && !same &&
+      !unify_elems(c, n, vals, NULL, NULL, unsafe)) {
     at_index(c, n - 1); /* cty reports these at the last element's path */
     return NULL;
   }
-  return list_or_set(c, kind, n, vals);
+  return list_or_set(c, kind, n, vals, same ? vals[0]->type : NULL);
 }
 
 /* conversionCollectionToList and conversionCollectionToSet. */
@@ -1611,7 +1659,7 @@ static const tfr_value *coll_to_seq(struct cctx *c, const tfr_value *v,
     return kind == TFR_LIST ? mk_list(c, ety, 0, NULL)
                             : mk_set(c, ety, 0, NULL);
   }
-  return list_or_set(c, kind, n, vals);
+  return list_or_set(c, kind, n, vals, NULL);
 }
 
 static const tfr_value *finish_map(struct cctx *c, size_t n,
@@ -1637,7 +1685,7 @@ static const tfr_value *map_to_map(struct cctx *c, const tfr_value *v,
       return NULL;
     }
   }
-  if ((is_coll(ety) || ety->kind == TFR_OBJECT) &&
+  if ((is_coll(ety) || ety->kind == TFR_OBJECT) && !uniform_plain(n, vals) &&
       !unify_elems(c, n, vals, v->keys, v->keylens, false))
     return NULL;
   return finish_map(c, n, v->keys, v->keylens, vals,
@@ -1661,7 +1709,7 @@ static const tfr_value *object_to_map(struct cctx *c, const tfr_value *v,
       return NULL;
     }
   }
-  if ((is_coll(ety) || ety->kind == TFR_OBJECT) &&
+  if ((is_coll(ety) || ety->kind == TFR_OBJECT) && !uniform_plain(n, vals) &&
       !unify_elems(c, n, vals, in->names, lens, unsafe))
     return NULL;
   return finish_map(c, n, in->names, lens, vals,
@@ -1708,10 +1756,24 @@ static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
   if (v->flags & (TFR_V_UNKNOWN | TFR_V_NULL)) {
     const tfr_type *t = dyn_replace(c, v->type, strip(c, out));
     r = v_unknown(v) ? tfr_unknown(c->a, t) : null_of(c, t);
-  } else {
+  } else if (is_prim(v->type)) {
     r = conv_known(c, v, out, unsafe);
     if (!r)
       return NULL;
+  } else {
+    size_t slot = (size_t)mix((uintptr_t)v, (uintptr_t)out) & 15;
+    if (c->recent_val[slot].v == v && c->recent_val[slot].out == out &&
+        c->recent_val[slot].unsafe == unsafe) {
+      r = c->recent_val[slot].r;
+    } else {
+      r = conv_known(c, v, out, unsafe);
+      if (!r)
+        return NULL;
+      c->recent_val[slot].v = v;
+      c->recent_val[slot].out = out;
+      c->recent_val[slot].unsafe = unsafe;
+      c->recent_val[slot].r = r;
+    }
   }
   unsigned marks = v->flags & MARKS;
   return marks ? tfr_value_mark(c->a, r, marks) : r;

@@ -216,17 +216,9 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
     return;
   }
   v->typed = true;
-  if (texpr->kind == AST_VARIABLE &&
-      ((texpr->n == 4 && !memcmp(texpr->str, "list", 4)) ||
-       (texpr->n == 3 && !memcmp(texpr->str, "map", 3)))) {
-    v->type = texpr->n == 4 ? tfr_type_list(l->a, &tfr_t_dynamic)
-                            : tfr_type_map(l->a, &tfr_t_dynamic);
-    v->literal_mode = false;
-    return;
-  }
   size_t before = tfr_diags_count(l->diags);
-  const tfr_type *t = typeexpr_parse(l->a, l->diags, tsrc, texpr, true, true,
-                                     &v->defaults);
+  const tfr_type *t = typeexpr_variable(l->a, l->diags, tsrc, texpr,
+                                        &v->defaults);
   for (size_t i = before; i < tfr_diags_count(l->diags); i++)
     ((struct tfr_diag *)tfr_diags_get(l->diags, i))->variable = v->name;
   if (!t) {

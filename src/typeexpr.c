@@ -368,3 +368,16 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
     return NULL;
   return ty;
 }
+
+const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
+                                  struct src_file *src, const struct ast *x,
+                                  const struct tfr_defaults **defaults) {
+  if (x->kind == AST_VARIABLE && (is(x->str, x->n, "list") ||
+                                  is(x->str, x->n, "map"))) {
+    if (defaults)
+      *defaults = NULL;
+    return x->n == 4 ? tfr_type_list(a, &tfr_t_dynamic)
+                     : tfr_type_map(a, &tfr_t_dynamic);
+  }
+  return typeexpr_parse(a, diags, src, x, true, true, defaults);
+}

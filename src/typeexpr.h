@@ -23,4 +23,10 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
                                bool constraint, bool with_defaults,
                                const struct tfr_defaults **defaults);
 
+/* A variable's `type`: a type constraint with defaults, where the bare
+** keywords list and map still mean list(any) and map(any). */
+const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
+                                  struct src_file *src, const struct ast *x,
+                                  const struct tfr_defaults **defaults);
+
 #endif
