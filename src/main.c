@@ -29,6 +29,8 @@ static const char usage_main[] =
     "\n"
     "Commands:\n"
     "  show       Resolve and print every input variable of a module\n"
+    "  check      Resolve and validate; exit status says pass or fail\n"
+    "  explain    Every source that set one variable, and which won\n"
     "  eval       Evaluate a constant expression, optionally converted to a "
     "type\n"
     "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
@@ -376,22 +378,27 @@ static int cmd_eval(int argc, char **argv) {
 
 /* ---- show command ------------------------------------------------------ */
 
-static const char usage_show[] =
+static const char usage_module[] =
     "Usage: tfresolve show [options] [DIR]\n"
+    "       tfresolve check [options] [DIR]\n"
+    "       tfresolve explain [options] NAME [DIR]\n"
     "\n"
     "Resolve every input variable of the module in DIR (default: the current\n"
-    "directory) as `terraform plan` would, and print them.\n"
+    "directory) as `terraform plan` would.  show prints them; check prints\n"
+    "only the diagnostics and says whether the inputs are valid; explain\n"
+    "tells the whole story of one variable: every source that tried to set\n"
+    "it, in precedence order, which one won and why, and the conversion.\n"
     "\n"
     "Options:\n"
     "  -var 'NAME=VALUE'   Set a variable (repeatable; order matters)\n"
     "  -var-file=FILE      Load variable values from FILE (repeatable)\n"
     "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
     "  -no-env             Ignore TF_VAR_* environment variables\n"
-    "  -json               Print the machine-readable form (SPEC section 2)\n"
+    "  -json               Machine-readable output (SPEC section 2)\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
     "\n"
-    "Exit status: 0 all variables resolved, 1 errors, 2 usage error.\n";
+    "Exit status: 0 valid, 1 invalid inputs, 2 usage error.\n";
 
 extern char **environ;
 
@@ -467,77 +474,238 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
   }
 }
 
-static int cmd_show(int argc, char **argv) {
-  struct options o = {0};
-  bool show_sensitive = false, no_env = false;
-  const char *dir = ".", *bad_flag = NULL;
-  struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
-  size_t nargs = 0;
+
+enum module_cmd { CMD_SHOW, CMD_CHECK, CMD_EXPLAIN };
+
+struct module_opts {
+  struct options o;
+  bool show_sensitive, no_env;
+  const char *dir, *bad_flag, *name;
+  struct tfr_cli_arg *args;
+  size_t nargs;
+};
+
+/* The flags show, check and explain share; false on a usage error. */
+static bool module_flags(int argc, char **argv, enum module_cmd cmd,
+                         struct module_opts *m) {
+  m->dir = ".";
+  m->args = calloc((size_t)argc + 1, sizeof *m->args);
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = opt_name(argv[i], buf, sizeof buf, &val);
     if (!name) {
-      dir = argv[i];
+      if (cmd == CMD_EXPLAIN && !m->name)
+        m->name = argv[i];
+      else
+        m->dir = argv[i];
     } else if (!strcmp(name, "var") || !strcmp(name, "var-file")) {
       if (!val && i + 1 >= argc) {
-        fprintf(stderr, "tfresolve show: %s needs a value\n\n%s", argv[i],
-                usage_show);
-        free(args);
-        return EXIT_USAGE;
+        fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[i],
+                usage_module);
+        return false;
       }
-      args[nargs].file = !strcmp(name, "var-file");
-      args[nargs++].value = val ? val : argv[++i];
+      m->args[m->nargs].file = !strcmp(name, "var-file");
+      m->args[m->nargs++].value = val ? val : argv[++i];
     } else if (!strcmp(name, "chdir") && val) {
       if (chdir(val) != 0) {
         fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
-        free(args);
-        return EXIT_USAGE;
+        return false;
       }
-    } else if (!strcmp(name, "json")) {
-      o.format = FMT_JSON;
-    } else if (!strcmp(name, "format") && val && !strcmp(val, "json")) {
-      o.format = FMT_JSON;
+    } else if (!strcmp(name, "json") ||
+               (!strcmp(name, "format") && val && !strcmp(val, "json"))) {
+      m->o.format = FMT_JSON;
+    } else if (!strcmp(name, "format") && val && !strcmp(val, "human")) {
+      m->o.format = FMT_HUMAN;
     } else if (!strcmp(name, "show-sensitive")) {
-      show_sensitive = true;
+      m->show_sensitive = true;
     } else if (!strcmp(name, "no-env")) {
-      no_env = true;
+      m->no_env = true;
     } else if (!strcmp(name, "no-color")) {
-      o.no_color = true;
+      m->o.no_color = true;
     } else if (!strcmp(name, "input") || !strcmp(name, "lock") ||
                !strcmp(name, "compact-warnings")) {
       /* Terraform habits, accepted and ignored */
     } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
-      fputs(usage_show, stdout);
-      free(args);
-      return EXIT_OK;
-    } else if (!bad_flag) {
-      bad_flag = argv[i];
+      fputs(usage_module, stdout);
+      exit(EXIT_OK);
+    } else if (!m->bad_flag) {
+      m->bad_flag = argv[i];
     }
+  }
+  if (cmd == CMD_EXPLAIN && !m->name) {
+    fprintf(stderr, "tfresolve explain: which variable?\n\n%s",
+            usage_module);
+    return false;
+  }
+  return true;
+}
+
+static const char *source_text(tfr_arena *a, enum tfr_source_kind k,
+                               const char *file, int line,
+                               const char *name) {
+  switch (k) {
+  case TFR_SRC_AUTO_FILE:
+  case TFR_SRC_NAMED_FILE:
+    return tfr_arena_printf(a, "%s:%d", file, line);
+  case TFR_SRC_ENV:
+    return tfr_arena_printf(a, "env TF_VAR_%s", name);
+  case TFR_SRC_CLI:
+    return "-var";
+  case TFR_SRC_DEFAULT:
+    return "default";
+  default:
+    return "(not set)";
+  }
+}
+
+/* A multi-line value, indented to sit in the sources column. */
+static const char *indent_lines(tfr_arena *a, const char *s, int col) {
+  size_t extra = 0;
+  for (const char *p = s; *p; p++)
+    extra += *p == '\n';
+  char *out = tfr_arena_alloc(a, strlen(s) + extra * (size_t)col + 1);
+  char *o = out;
+  for (const char *p = s; *p; p++) {
+    *o++ = *p;
+    if (*p == '\n')
+      for (int i = 0; i < col; i++)
+        *o++ = ' ';
+  }
+  *o = '\0';
+  return out;
+}
+
+/* explain NAME: the precedence story of one variable. */
+static int explain(tfr_arena *a, const struct tfr_resolution *res,
+                   const tfr_diags *d, const struct module_opts *m) {
+  const struct tfr_variable *v = NULL;
+  for (size_t i = 0; i < res->n; i++)
+    if (!strcmp(res->vars[i].name, m->name))
+      v = &res->vars[i];
+  if (!v) {
+    fprintf(stderr, "tfresolve explain: the module declares no variable "
+                    "named \"%s\"\n", m->name);
+    return EXIT_INVALID;
+  }
+  bool hide = v->sensitive && !m->show_sensitive;
+  char where[512];
+  tfr_range_format(&v->decl, where, sizeof where);
+  printf("var.%s: %s%s\n  declared at %s\n", v->name,
+         tfr_type_expr(a, v->declared), v->sensitive ? ", sensitive" : "",
+         where);
+  if (v->description)
+    printf("  description: %s\n", v->description);
+  printf("\nSources, lowest precedence first:\n");
+  int n = 0;
+  if (v->default_value)
+    printf("  %d. %-24s %s%s\n", ++n, "default",
+           hide ? "(sensitive value)"
+                : indent_lines(a, tfr_value_console(a, v->default_value), 30),
+           v->source == TFR_SRC_DEFAULT ? "   <- used: nothing else sets it"
+                                        : "   (overridden)");
+  for (size_t i = 0; i < v->nattempts; i++) {
+    const struct tfr_attempt *t = &v->attempts[i];
+    const char *state = t->won      ? "   <- wins: the last source to set it"
+                        : t->failed ? "   <- last, but invalid (see below)"
+                                    : "   (overridden by a later source)";
+    printf("  %d. %-24s %s%s\n", ++n,
+           source_text(a, t->source, t->file, t->line, v->name),
+           hide ? "(sensitive value)" : indent_lines(a, t->text, 30), state);
+  }
+  if (!n)
+    printf("  (none: no default and no value from any source)\n");
+  printf("\nParse mode: %s\n",
+         v->literal_mode
+             ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "
+                           "strings, because the type is primitive"
+                         : "literal: TF_VAR_ and -var values are taken as "
+                           "strings, because the variable has no type")
+             : "HCL: TF_VAR_ and -var values are parsed as expressions, "
+               "because the type is not primitive");
+  if (v->given && v->value && !hide) {
+    const char *from = tfr_type_expr(a, v->given->type);
+    const char *to = tfr_type_expr(a, v->value->type);
+    if (strcmp(from, to))
+      printf("Conversion: %s -> %s\n", from, to);
+    else
+      printf("Conversion: none needed (%s)\n", to);
+  }
+  if (v->value)
+    printf("Value: %s\n",
+           hide ? "(sensitive value)"
+                : indent_lines(a, tfr_value_console(a, v->value), 7));
+  else
+    printf("Value: none (it could not be resolved)\n");
+  /* the diagnostics about this variable; when it is unresolved for
+  ** another variable's sake (Terraform stops at the first failing stage),
+  ** all of them */
+  tfr_diags *mine = tfr_diags_new(a);
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *g = tfr_diags_get(d, i);
+    if (g->variable && !strcmp(g->variable, v->name)) {
+      tfr_diags_add(mine, g->sev, g->subject.filename ? &g->subject : NULL,
+                    g->summary, g->detail);
+      tfr_diags_set_variable(mine, g->variable);
+    }
+  }
+  if (tfr_diags_count(mine)) {
+    putchar('\n');
+    print_diags(mine, &m->o);
+  } else if (v->error && tfr_diags_count(d)) {
+    printf("\nNo variable is resolved, because resolving stopped at these "
+           "errors:\n");
+    print_diags(d, &m->o);
+  }
+  return v->error ? EXIT_INVALID : EXIT_OK;
+}
+
+static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
+  struct module_opts m = {0};
+  if (!module_flags(argc, argv, cmd, &m)) {
+    free(m.args);
+    return EXIT_USAGE;
   }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
-  struct tfr_resolve_opts ro = {dir, no_env ? NULL : environ, args, nargs,
-                                false, bad_flag != NULL};
-  if (bad_flag) {
+  struct tfr_resolve_opts ro = {m.dir,   m.no_env ? NULL : environ,
+                                m.args,  m.nargs,
+                                false,   m.bad_flag != NULL};
+  if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(d, TFR_DIAG_ERROR, NULL,
                   "Failed to parse command-line flags",
                   tfr_arena_printf(a, "flag provided but not defined: %s",
-                                   bad_flag));
+                                   m.bad_flag));
   }
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
-  if (o.format == FMT_JSON) {
-    show_json(a, res, d, show_sensitive);
+  int rc = res->valid ? EXIT_OK : EXIT_INVALID;
+  if (cmd == CMD_EXPLAIN) {
+    rc = explain(a, res, d, &m);
+  } else if (m.o.format == FMT_JSON) {
+    show_json(a, res, d, m.show_sensitive);
   } else {
-    show_table(a, res, show_sensitive);
-    print_diags(d, &o);
+    if (cmd == CMD_SHOW)
+      show_table(a, res, m.show_sensitive);
+    print_diags(d, &m.o);
+    if (cmd == CMD_CHECK) {
+      size_t errors = 0;
+      for (size_t i = 0; i < tfr_diags_count(d); i++)
+        errors += tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
+      if (res->valid)
+        printf("Success! %zu variable%s resolved, all valid.\n", res->n,
+               res->n == 1 ? "" : "s");
+      else
+        printf("%zu error%s.\n", errors, errors == 1 ? "" : "s");
+    }
   }
-  int rc = bad_flag ? EXIT_USAGE : res->valid ? EXIT_OK : EXIT_INVALID;
-  if (bad_flag && o.format != FMT_JSON)
-    fprintf(stderr, "\n%s", usage_show);
+  if (m.bad_flag) {
+    rc = EXIT_USAGE;
+    if (m.o.format != FMT_JSON)
+      fprintf(stderr, "\n%s", usage_module);
+  }
   tfr_arena_free(a);
-  free(args);
+  free(m.args);
   return rc;
 }
 
@@ -562,7 +730,11 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "eval"))
     return cmd_eval(argc - 2, argv + 2);
   if (!strcmp(argv[1], "show"))
-    return cmd_show(argc - 2, argv + 2);
+    return cmd_module(CMD_SHOW, argc - 2, argv + 2);
+  if (!strcmp(argv[1], "check"))
+    return cmd_module(CMD_CHECK, argc - 2, argv + 2);
+  if (!strcmp(argv[1], "explain"))
+    return cmd_module(CMD_EXPLAIN, argc - 2, argv + 2);
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;

@@ -558,9 +558,48 @@ static void final_value(struct resolver *r, size_t k) {
   out->error = false;
 }
 
+/* Every attempt to set the variable, for explain. */
+static void attempts(struct resolver *r, size_t k) {
+  const struct module *m = r->m;
+  const struct var_decl *v = &m->vars[k];
+  struct tfr_variable *out = &r->out[k];
+  size_t n = 0;
+  for (size_t i = 0; i < m->nraws; i++)
+    n += !strcmp(m->raws[i].name, v->name);
+  struct tfr_attempt *at = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *at);
+  size_t j = 0;
+  for (size_t i = 0; i < m->nraws; i++) {
+    const struct raw_value *raw = &m->raws[i];
+    if (strcmp(raw->name, v->name))
+      continue;
+    at[j].source = raw->kind;
+    at[j].file = raw->file;
+    if (raw->expr) {
+      at[j].line = raw->range.start.line;
+      at[j].text = tfr_arena_strndup(r->a, raw->src->text + raw->expr->span.start,
+                                     raw->expr->span.end - raw->expr->span.start);
+    } else {
+      at[j].text = raw->text;
+    }
+    at[j].won = raw == r->winner[k] && r->given[k];
+    at[j].failed = raw == r->winner[k] && !r->given[k];
+    j++;
+  }
+  out->attempts = at;
+  out->nattempts = n;
+  out->default_value = v->has_default ? v->dflt : NULL;
+  out->declared = v->type;
+  out->given = r->given[k];
+  out->literal_mode = v->literal_mode;
+  out->typed = v->typed;
+  out->nullable = v->nullable;
+  out->description = v->description;
+}
+
 static void describe_source(struct resolver *r, size_t k) {
   const struct raw_value *raw = r->winner[k];
   struct tfr_variable *out = &r->out[k];
+  attempts(r, k);
   if (!raw || !r->given[k]) {
     out->source = r->m->vars[k].has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
     return;

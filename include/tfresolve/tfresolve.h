@@ -127,6 +127,16 @@ enum tfr_source_kind {
   TFR_SRC_CLI,
 };
 
+/** One attempt to set a variable, from one source. */
+struct tfr_attempt {
+  enum tfr_source_kind source;
+  const char *file;         /* for file sources */
+  int line;                 /* for file sources */
+  const char *text;         /* the value as written */
+  bool won;                 /* the value Terraform uses */
+  bool failed;              /* it could not be parsed or evaluated */
+};
+
 /** One declared variable and what it resolved to. */
 struct tfr_variable {
   const char *name;
@@ -138,6 +148,15 @@ struct tfr_variable {
   const char *source_file;  /* for file sources */
   int source_line;          /* for file sources, else 0 */
   struct tfr_range decl;    /* `variable "x"` */
+  const struct tfr_attempt *attempts; /* every source, lowest first */
+  size_t nattempts;
+  const tfr_value *default_value;    /* NULL when there is none */
+  const tfr_type *declared;          /* the type constraint (any if none) */
+  const tfr_value *given;            /* the winning value before conversion */
+  bool literal_mode;                 /* env/-var strings taken literally */
+  bool typed;                        /* it has a `type` */
+  bool nullable;
+  const char *description;
 };
 
 struct tfr_resolution {
