@@ -32,12 +32,24 @@ $(BUILD)/build.ninja:
 $(BUILD)/tfresolve: deps $(BUILD)/build.ninja FORCE
 	ninja -C $(BUILD)
 
+TFR = $(CURDIR)/$(BUILD)/tfresolve
+
 demo: $(BUILD)/tfresolve
-	@echo "== tfresolve parse fixtures/demo"
-	@$(BUILD)/tfresolve parse fixtures/demo
+	@echo '== tfresolve show: every variable of fixtures/demo, with an env and a -var layer'
+	@echo '   TF_VAR_db_password=hunter2 TF_VAR_region=eu-central-1 tfresolve show -var instance_count=5'
+	@cd fixtures/demo && TF_VAR_db_password=hunter2 TF_VAR_region=eu-central-1 \
+	  $(TFR) show -no-color -var instance_count=5
 	@echo
-	@echo "== tfresolve parse fixtures/demo-broken (a file with a syntax error)"
-	@$(BUILD)/tfresolve parse -no-color fixtures/demo-broken || true
+	@echo '== tfresolve explain instance_count: who set it, who won, and the conversion'
+	@cd fixtures/demo && TF_VAR_db_password=hunter2 \
+	  $(TFR) explain -no-color instance_count -var instance_count=5
+	@echo
+	@echo '== tfresolve check, with a bad value on the command line'
+	@cd fixtures/demo && TF_VAR_db_password=hunter2 \
+	  $(TFR) check -no-color -var 'scaling={min = "one", max = 4}' || true
+	@echo
+	@echo '== tfresolve parse fixtures/demo-broken (a file with a syntax error)'
+	@$(TFR) parse -no-color fixtures/demo-broken || true
 
 $(TESTBUILD)/build.ninja:
 	meson setup $(TESTBUILD) -Db_sanitize=address,undefined -Db_lundef=false \
