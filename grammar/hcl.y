@@ -282,6 +282,7 @@ args
 #undef yylex
 #include "hcl_lex.h"
 #include "hcl.lex.h"
+#include "strutil.h"
 
 /* Bison calls this only when its stack is exhausted: the input nests
 ** deeper than any real configuration (syntax errors go through
@@ -350,30 +351,6 @@ static bool ident_is(const YYSTYPE *lval, const char *kw) {
   return lval->tok.len == n && memcmp(lval->tok.s, kw, n) == 0;
 }
 
-/* Levenshtein distance, for "did you mean" on template keywords. */
-static size_t distance(const char *a, size_t na, const char *b, size_t nb) {
-  size_t row[16];
-  if (na > 15 || nb > 15)
-    return 99;
-  for (size_t j = 0; j <= nb; j++)
-    row[j] = j;
-  for (size_t i = 1; i <= na; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= nb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      if (up + 1 < best)
-        best = up + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[nb];
-}
-
 /* The identifier after "%{" must be a directive keyword. */
 static int directive_keyword(struct lex_state *x, const YYSTYPE *lval,
                              YYLTYPE *lloc) {
@@ -384,7 +361,7 @@ static int directive_keyword(struct lex_state *x, const YYSTYPE *lval,
       return toks[i];
   const char *hint = "";
   for (int i = 0; i < 5; i++)
-    if (distance(lval->tok.s, lval->tok.len, kws[i], strlen(kws[i])) < 3) {
+    if (str_distance(lval->tok.s, lval->tok.len, kws[i], strlen(kws[i])) < 3) {
       hint = tfr_arena_printf(x->ctx->a, " Did you mean \"%s\"?", kws[i]);
       break;
     }

@@ -157,13 +157,13 @@ struct cctx {
   struct pstep *path;
   /* Recent object types built and the last can_conv() answer: a list's
   ** elements repeat them, and these save a hash lookup each. */
-  const tfr_type *recent_obj[8];
+  const tfr_type *recent_obj[64];
   /* Which attribute of an input object type feeds each attribute of an
   ** output object type, for recent pairs of types. */
   struct {
     const tfr_type *in, *out;
-    const uint32_t *idx; /* per output attribute; UINT32_MAX: absent */
-  } amap[4];
+    uint32_t *idx; /* per output attribute; UINT32_MAX: absent (malloc) */
+  } amap[16];
   /* Recent conversions of compound values: a default value inserted in
   ** many elements is one shared value, converted once. */
   struct {
@@ -171,8 +171,12 @@ struct cctx {
     const tfr_type *out;
     bool unsafe;
   } recent_val[16];
-  const tfr_type *cc_in, *cc_out;
-  bool cc_unsafe, cc_res;
+  const struct tfr_defaults *recent_d[4]; /* dinfo_of()'s recent answers */
+  struct dinfo *recent_di[4];
+  struct {
+    const tfr_type *in, *out;
+    bool unsafe, res;
+  } recent_cc[16];
 };
 
 static void ctx_init(struct cctx *c, tfr_arena *a) {
@@ -183,6 +187,8 @@ static void ctx_init(struct cctx *c, tfr_arena *a) {
 static void ctx_done(struct cctx *c) {
   free(c->memo.s);
   free(c->types.s);
+  for (size_t i = 0; i < sizeof c->amap / sizeof c->amap[0]; i++)
+    free(c->amap[i].idx);
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -518,7 +524,7 @@ static const tfr_type *mk_object(struct cctx *c, size_t n,
                                  const char *const *names,
                                  const tfr_type *const *types,
                                  const bool *optional) {
-  size_t slot = n ? (size_t)mix(n, (uintptr_t)types[n - 1]) & 7 : 0;
+  size_t slot = n ? (size_t)mix(n, (uintptr_t)types[n - 1]) & 63 : 0;
   const tfr_type *last = c->recent_obj[slot];
   if (last && object_is(last, n, names, types, optional))
     return last; /* members are interned, so pointers compare */
@@ -723,13 +729,15 @@ static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
                      bool unsafe) {
   if (is_dyn(out) || in == out)
     return true;
-  if (in == c->cc_in && out == c->cc_out && unsafe == c->cc_unsafe)
-    return c->cc_res;
+  size_t slot = (size_t)mix((uintptr_t)in, (uintptr_t)out + unsafe) & 15;
+  if (c->recent_cc[slot].in == in && c->recent_cc[slot].out == out &&
+      c->recent_cc[slot].unsafe == unsafe)
+    return c->recent_cc[slot].res;
   bool r = can_conv_kinds(c, in, out, unsafe);
-  c->cc_in = in;
-  c->cc_out = out;
-  c->cc_unsafe = unsafe;
-  c->cc_res = r;
+  c->recent_cc[slot].in = in;
+  c->recent_cc[slot].out = out;
+  c->recent_cc[slot].unsafe = unsafe;
+  c->recent_cc[slot].res = r;
   return r;
 }
 
@@ -1257,13 +1265,14 @@ static const tfr_value **val_array(struct cctx *c, size_t n) {
   return tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof(tfr_value *));
 }
 
+/* A known compound value (list, set, map, object or tuple). */
 static tfr_value *new_val(struct cctx *c, const tfr_type *t, size_t n,
                           const tfr_value *const *elems) {
-  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
+  tfr_value *v = tfr_arena_alloc_raw(c->a, sizeof *v);
+  memset(v, 0, sizeof *v); /* inlined: much cheaper than a call */
   v->type = t;
   v->n = (uint32_t)n;
-  if (!is_prim(t))
-    v->elems = n ? elems : no_elems;
+  v->elems = n ? elems : no_elems;
   return v;
 }
 
@@ -1349,10 +1358,13 @@ static const tfr_value *mk_set(struct cctx *c, const tfr_type *ety, size_t n,
   return marks ? tfr_value_mark(c->a, s, marks) : s;
 }
 
+/* cty.ObjectVal: the type comes from the values. */
 static const tfr_value *mk_object_val(struct cctx *c, size_t n,
                                       const char *const *names,
                                       const tfr_value **vals) {
-  const tfr_type *buf[SMALL] = {0};
+  if (n == 0)
+    return new_val(c, mk_object(c, 0, names, NULL, NULL), 0, vals);
+  const tfr_type *buf[SMALL];
   const tfr_type **tt = n <= SMALL ? buf : xmalloc(n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
@@ -1449,13 +1461,17 @@ static const tfr_value *member(struct cctx *c, const tfr_value *e,
   return type_eq(in, out) ? e : conv_val(c, e, out, unsafe);
 }
 
-/* For each attribute of out, the index of the same attribute in in. */
-static const uint32_t *attr_map(struct cctx *c, const tfr_type *in,
-                                const tfr_type *out) {
-  size_t slot = (size_t)mix((uintptr_t)in, (uintptr_t)out) & 3;
-  if (c->amap[slot].in == in && c->amap[slot].out == out)
-    return c->amap[slot].idx;
-  uint32_t *idx = tfr_arena_alloc_raw(c->a, (out->n + 1) * sizeof *idx);
+/* Into idx: for each attribute of out, the index of the same attribute
+** in in (UINT32_MAX if absent).  Recent pairs are remembered, because
+** converting a list's elements asks for the same pair again and again. */
+static void attr_map(struct cctx *c, const tfr_type *in, const tfr_type *out,
+                     uint32_t *idx) {
+  size_t slot = (size_t)mix((uintptr_t)in, (uintptr_t)out) & 15;
+  size_t bytes = (out->n + 1) * sizeof *idx;
+  if (c->amap[slot].in == in && c->amap[slot].out == out) {
+    memcpy(idx, c->amap[slot].idx, bytes);
+    return;
+  }
   uint32_t j = 0;
   for (uint32_t i = 0; i < out->n; i++) {
     int k = 1;
@@ -1463,10 +1479,13 @@ static const uint32_t *attr_map(struct cctx *c, const tfr_type *in,
       j++;
     idx[i] = j < in->n && k == 0 ? j : UINT32_MAX;
   }
+  uint32_t *keep = realloc(c->amap[slot].idx, bytes);
+  if (!keep)
+    abort();
+  memcpy(keep, idx, bytes);
   c->amap[slot].in = in;
   c->amap[slot].out = out;
-  c->amap[slot].idx = idx;
-  return idx;
+  c->amap[slot].idx = keep;
 }
 
 /* conversionObjectToObject: extra attributes are dropped, absent optional
@@ -1475,8 +1494,12 @@ static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
                                          const tfr_type *out, bool unsafe) {
   const tfr_type *in = v->type;
   const tfr_value **vals = val_array(c, out->n);
-  const uint32_t *idx = attr_map(c, in, out);
-  for (uint32_t i = 0; i < out->n; i++) {
+  uint32_t buf[SMALL + 1];
+  uint32_t *idx = out->n < SMALL ? buf : xmalloc((out->n + 1) * sizeof *idx);
+  attr_map(c, in, out, idx);
+  const tfr_value *r = NULL;
+  uint32_t i = 0;
+  for (; i < out->n; i++) {
     uint32_t j = idx[i];
     if (j == UINT32_MAX) {
       vals[i] = plain_null(c, out->types[i]);
@@ -1486,11 +1509,15 @@ static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
         member(c, v->elems[j], in->types[j], out->types[i], unsafe);
     if (!e) {
       at_attr(c, out->names[i]);
-      return NULL;
+      break;
     }
     vals[i] = v_null(e) ? plain_null(c, e->type) : e;
   }
-  return mk_object_val(c, out->n, out->names, vals);
+  if (i == out->n)
+    r = mk_object_val(c, out->n, out->names, vals);
+  if (idx != buf)
+    free(idx);
+  return r;
 }
 
 /* conversionMapToObject (unsafe only). */
@@ -1605,6 +1632,34 @@ static const tfr_value *list_or_set(struct cctx *c, int kind, size_t n,
   return kind == TFR_LIST ? mk_list(c, t, n, vals) : mk_set(c, t, n, vals);
 }
 
+/*
+** Large lists are mostly pointer chasing into memory not touched for a
+** while: fetch the next elements' members ahead of time, a few levels
+** deep (element, its member array, the members).
+*/
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+static void prefetch_members(const tfr_value *v, size_t i) {
+  enum { AHEAD = 12 };
+  if (i + AHEAD < v->n)
+    PREFETCH(v->elems[i + AHEAD]);
+  if (i + AHEAD / 2 < v->n) {
+    const tfr_value *e = v->elems[i + AHEAD / 2];
+    if (!is_prim(e->type) && !(e->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
+      PREFETCH(e->elems);
+  }
+  if (i + AHEAD / 4 < v->n) {
+    const tfr_value *e = v->elems[i + AHEAD / 4];
+    if (!is_prim(e->type) && !(e->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
+      for (uint32_t k = 0; k < e->n && k < 8; k++)
+        PREFETCH(e->elems[k]);
+  }
+}
+
 /* conversionTupleToList and conversionTupleToSet. */
 static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
                                       const tfr_type *out, bool unsafe) {
@@ -1617,6 +1672,7 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
   const tfr_value **vals = val_array(c, n);
   bool same = true; /* every element of the same type (pointer) */
   for (size_t i = 0; i < n; i++) {
+    prefetch_members(v, i);
     const tfr_value *e = member(c, v->elems[i], v->type->types[i], ety,
                                 unsafe);
     if (!e) {
@@ -1838,6 +1894,7 @@ struct dinfo {
   const void **children; /* const struct tfr_defaults * */
   const struct tfr_defaults *elem; /* Children[""] */
   const tfr_value **applied; /* values[i] with their own defaults applied */
+  size_t *vlens, *clens;      /* strlen of vnames, ckeys */
 };
 
 struct named_ptr {
@@ -1867,9 +1924,15 @@ static void sort_named(struct cctx *c, size_t n, const char *const *names,
 }
 
 static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
+  size_t slot = ((uintptr_t)d >> 4) & 3;
+  if (c->recent_d[slot] == d)
+    return c->recent_di[slot];
   struct dinfo *got = (struct dinfo *)memo_get(&c->memo, d, TAG_DINFO);
-  if (got)
+  if (got) {
+    c->recent_d[slot] = d;
+    c->recent_di[slot] = got;
     return got;
+  }
   struct dinfo *di = tfr_arena_alloc(c->a, sizeof *di);
   di->applied = tfr_arena_alloc(c->a, (d->nvalues + 1) * sizeof(void *));
   di->nvalues = d->nvalues;
@@ -1886,6 +1949,12 @@ static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
   for (size_t i = 0; i < d->nchildren; i++)
     if (d->child_keys[i][0] == '\0')
       di->elem = d->children[i];
+  di->vlens = tfr_arena_alloc(c->a, (di->nvalues + 1) * sizeof(size_t));
+  di->clens = tfr_arena_alloc(c->a, (di->nchildren + 1) * sizeof(size_t));
+  for (size_t i = 0; i < di->nvalues; i++)
+    di->vlens[i] = strlen(di->vnames[i]);
+  for (size_t i = 0; i < di->nchildren; i++)
+    di->clens[i] = strlen(di->ckeys[i]);
   memo_put(&c->memo, d, TAG_DINFO, di);
   return di;
 }
@@ -1897,7 +1966,7 @@ static const struct tfr_defaults *child_named(const struct dinfo *di,
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const char *k = di->ckeys[mid];
-    size_t kl = strlen(k);
+    size_t kl = di->clens[mid];
     int cmp = memcmp(k, key, kl < len ? kl : len);
     if (cmp == 0)
       cmp = kl < len ? -1 : kl > len;
@@ -2003,8 +2072,8 @@ static const tfr_value *applied_default(struct cctx *c, struct dinfo *di,
                                         size_t j) {
   if (!di->applied[j]) {
     const tfr_value *dv = di->values[j];
-    const struct tfr_defaults *ch =
-        child_named(di, di->vnames[j], strlen(di->vnames[j]));
+    const struct tfr_defaults *ch = child_named(di, di->vnames[j],
+                                                di->vlens[j]);
     di->applied[j] = ch ? dflt_apply(c, ch, dv) : dv;
   }
   return di->applied[j];
@@ -2028,7 +2097,7 @@ static void dflt_entries(struct cctx *c, const struct tfr_defaults *d,
     }
     int cmp = i >= n ? 1 : j >= nd ? -1 : 0;
     if (cmp == 0) {
-      size_t dl = strlen(di->vnames[j]);
+      size_t dl = di->vlens[j];
       cmp = memcmp(name, di->vnames[j], len < dl ? len : dl);
       if (cmp == 0)
         cmp = len < dl ? -1 : len > dl;

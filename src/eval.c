@@ -12,6 +12,7 @@
 #include "convert.h"
 #include "diag_int.h"
 #include "number.h"
+#include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -293,10 +294,13 @@ static const tfr_value *arith(struct eval_ctx *c, const struct ast *x,
     break;
   }
   if (!n) {
+    static const char ops[] = {[OP_ADD] = '+', [OP_SUB] = '-',
+                               [OP_MUL] = '*', [OP_DIV] = '/',
+                               [OP_MOD] = '%'};
+    const char *why = num_op_error(ops[x->op], l->num, r->num);
     eval_error(c, x, "Operation failed",
-               x->op == OP_MOD || x->op == OP_DIV
-                   ? "Error during operation: can't divide by zero."
-                   : "Error during operation: arithmetic overflow.");
+               tfr_arena_printf(c->a, "Error during operation: %s.",
+                                why ? why : "the operation failed"));
     return eval_dynamic(c);
   }
   return with_marks(c, number_value(c, n), marks);
@@ -421,10 +425,22 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
 
 static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
   bool neg = x->op == OP_NEG;
-  const tfr_value *v = operand(c, x->a, eval_expr(c, x->a),
-                               neg ? &tfr_t_number : &tfr_t_bool, "unary");
-  if (!v)
+  const char *err = NULL;
+  const tfr_value *v = conv_convert(c->a, eval_expr(c, x->a),
+                                    neg ? &tfr_t_number : &tfr_t_bool, &err);
+  if (!v) {
+    eval_error(c, x->a, "Invalid operand",
+               tfr_arena_printf(c->a,
+                                "Unsuitable value for unary operand: %s.",
+                                err ? err : "incorrect type"));
     return eval_dynamic(c);
+  }
+  if (is_null(v)) {
+    /* a null converts; it is the operation itself that fails */
+    eval_error(c, x, "Operation failed",
+               "Error during operation: argument must not be null.");
+    return eval_dynamic(c);
+  }
   if (is_unknown(v))
     return with_marks(c, tfr_unknown(c->a, v->type), marks_of(v));
   const tfr_value *r = neg ? number_value(c, num_neg(c->a, v->num))
@@ -778,7 +794,14 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
                  "number, but the given index has a fractional part.");
       return eval_dynamic(c);
     }
-    if (i < 0 || (uint64_t)i >= v->n) {
+    if (i < 0) {
+      eval_error(c, at, "Invalid index",
+                 "The given key does not identify an element in this "
+                 "collection value: a negative number is not a valid index "
+                 "for a sequence.");
+      return eval_dynamic(c);
+    }
+    if ((uint64_t)i >= v->n) {
       eval_error(c, at, "Invalid index",
                  v->n ? "The given key does not identify an element in this "
                         "collection value."
@@ -790,6 +813,13 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
   }
   case TFR_MAP:
   case TFR_OBJECT: {
+    if (t->kind == TFR_OBJECT && key->type->kind == TFR_NUMBER) {
+      eval_error(c, at, "Invalid index",
+                 "The given key does not identify an element in this "
+                 "collection value. An object only supports looking up "
+                 "attributes by name, not by numeric index.");
+      return eval_dynamic(c);
+    }
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
     if (!k) {
       eval_error(c, at, "Invalid index",
@@ -936,9 +966,17 @@ static const tfr_value *eval_variable(struct eval_ctx *c,
                "Variables may not be used here.");
     return eval_dynamic(c);
   }
+  const char *hint = "";
+  for (const struct eval_binding *b = c->bindings; b; b = b->next)
+    if (str_distance(b->name, b->len, x->str, x->n) < 3) {
+      hint = tfr_arena_printf(c->a, " Did you mean \"%.*s\"?", (int)b->len,
+                              b->name);
+      break;
+    }
   eval_error(c, x, "Unknown variable",
-             tfr_arena_printf(c->a, "There is no variable named \"%.*s\".",
-                              (int)x->n, x->str));
+             tfr_arena_printf(c->a,
+                              "There is no variable named \"%.*s\".%s",
+                              (int)x->n, x->str, hint));
   return eval_dynamic(c);
 }
 

@@ -1,6 +1,8 @@
 /*
-** JSON string escaping, as Go's encoding/json does it for the characters
-** that matter to us (<, >, & are left alone: our output is not HTML).
+** JSON string escaping exactly as Go's encoding/json does it (what cty and
+** Terraform print): ", \ and control characters escaped, and also <, >, &
+** and U+2028/U+2029 (Go's HTML-safe default); DEL and all other
+** characters as they are.
 */
 #include "json_out.h"
 
@@ -12,6 +14,7 @@ void json_write_string(FILE *out, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
     const char *esc = NULL;
+    size_t skip = 1;
     char buf[8];
     switch (ch) {
     case '"':
@@ -29,8 +32,22 @@ void json_write_string(FILE *out, const char *s, size_t n) {
     case '\t':
       esc = "\\t";
       break;
+    case '<':
+    case '>':
+    case '&':
+      snprintf(buf, sizeof buf, "\\u%04x", ch);
+      esc = buf;
+      break;
+    case 0xE2: /* U+2028 and U+2029 are E2 80 A8 and E2 80 A9 */
+      if (i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+          ((unsigned char)s[i + 2] == 0xA8 ||
+           (unsigned char)s[i + 2] == 0xA9)) {
+        esc = (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+        skip = 3;
+      }
+      break;
     default:
-      if (ch < 0x20 || ch == 0x7f) {
+      if (ch < 0x20) {
         snprintf(buf, sizeof buf, "\\u%04x", ch);
         esc = buf;
       }
@@ -38,6 +55,7 @@ void json_write_string(FILE *out, const char *s, size_t n) {
     if (esc) {
       fwrite(s + run, 1, i - run, out);
       fputs(esc, out);
+      i += skip - 1;
       run = i + 1;
     }
   }

@@ -156,39 +156,6 @@ static const tfr_value *decode_const(struct loader *l, struct src_file *src,
 
 /* ---- variable blocks --------------------------------------------------- */
 
-/* A quoted type from Terraform 0.11 and earlier: `type = "string"`. */
-static bool legacy_type(struct loader *l, struct src_file *src,
-                        const struct ast *x, struct var_decl *v) {
-  if (x->kind == AST_TEMPLATE) {
-    error_at(l, src, x->span, "Invalid legacy variable type hint",
-             "To provide a full type expression, remove the surrounding "
-             "quotes and give the type expression directly.",
-             v->name);
-    return true;
-  }
-  if (x->kind != AST_STRING)
-    return false;
-  const char *s = x->str;
-  size_t n = x->n;
-  if ((n == 6 && !memcmp(s, "string", 6)) || (n == 4 && !memcmp(s, "list", 4)) ||
-      (n == 3 && !memcmp(s, "map", 3)))
-    error_at(l, src, x->span, "Invalid quoted type constraints",
-             tfr_arena_printf(l->a,
-                              "Terraform 0.11 and earlier required type "
-                              "constraints to be given in quotes, but that "
-                              "form is now deprecated and will be removed in "
-                              "a future version of Terraform. Remove the "
-                              "quotes around \"%.*s\".",
-                              (int)n, s),
-             v->name);
-  else
-    error_at(l, src, x->span, "Invalid legacy variable type hint",
-             "To provide a full type expression, remove the surrounding "
-             "quotes and give the type expression directly.",
-             v->name);
-  return true;
-}
-
 static void decode_type(struct loader *l, struct src_file *src, bool json,
                         const struct ast *x, struct var_decl *v) {
   const struct ast *texpr = x;
@@ -211,9 +178,6 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
     }
     texpr = f->f.body;
     tsrc = f->f.src;
-  } else if (legacy_type(l, src, x, v)) {
-    v->failed = true;
-    return;
   }
   v->typed = true;
   size_t before = tfr_diags_count(l->diags);

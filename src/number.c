@@ -640,12 +640,131 @@ static bool round_shortest(struct dec *d, const struct dec *lo,
   }
 }
 
+/* The scale shared by x and its bounds: v * 2^f * 10^t = v * c / den. */
+struct scale {
+  mpz_t c, den;
+  long shift; /* den = 2^shift when t >= 0, else -1 */
+};
+
+static void scale_init(struct scale *sc, long f, long t) {
+  long s2 = f + t; /* 10^t = 2^t * 5^t */
+  mpz_init_set_ui(sc->c, 1);
+  mpz_init_set_ui(sc->den, 1);
+  if (t >= 0)
+    mpz_ui_pow_ui(sc->c, 5, (unsigned long)t);
+  else
+    mpz_ui_pow_ui(sc->den, 5, (unsigned long)-t);
+  if (s2 >= 0)
+    mpz_mul_2exp(sc->c, sc->c, (mp_bitcnt_t)s2);
+  else
+    mpz_mul_2exp(sc->den, sc->den, (mp_bitcnt_t)-s2);
+  sc->shift = t < 0 ? -1 : s2 < 0 ? -s2 : 0;
+}
+
+static void scale_done(struct scale *sc) { mpz_clears(sc->c, sc->den, NULL); }
+
+/* q, r = v * c divided by den */
+static void scale_divmod(mpz_t q, mpz_t r, const mpz_t v,
+                         const struct scale *sc) {
+  mpz_mul(q, v, sc->c);
+  if (sc->shift >= 0) {
+    mpz_fdiv_r_2exp(r, q, (mp_bitcnt_t)sc->shift);
+    mpz_fdiv_q_2exp(q, q, (mp_bitcnt_t)sc->shift);
+  } else {
+    mpz_fdiv_qr(q, r, q, sc->den);
+  }
+}
+
+/* d holds n digits of q (|value| = q * 10^-t), more beyond if inexact. */
+static void dec_set(struct dec *d, long n, long t, bool inexact) {
+  d->n = n;
+  d->exp = n - t;
+  d->more = inexact;
+  if (!inexact)
+    dec_trim(d);
+}
+
+/*
+** dst = the n digits at s minus v, v being far smaller; returns the
+** length (a leading zero dropped).
+*/
+static long digits_sub(char *dst, const char *s, long n, unsigned long v) {
+  memcpy(dst, s, (size_t)n);
+  int borrow = 0;
+  for (long i = n - 1; i >= 0 && (v || borrow); i--) {
+    int dig = dst[i] - '0' - (int)(v % 10) - borrow;
+    v /= 10;
+    borrow = dig < 0;
+    dst[i] = (char)('0' + dig + 10 * borrow);
+  }
+  long z = 0;
+  while (z < n - 1 && dst[z] == '0')
+    z++;
+  memmove(dst, dst + z, (size_t)(n - z));
+  return n - z;
+}
+
+/* dst = the n digits at s plus v, v being far smaller; returns the length. */
+static long digits_add(char *dst, const char *s, long n, unsigned long v) {
+  memcpy(dst + 1, s, (size_t)n);
+  int carry = 0;
+  for (long i = n; i >= 1 && (v || carry); i--) {
+    int dig = dst[i] - '0' + (int)(v % 10) + carry;
+    v /= 10;
+    carry = dig >= 10;
+    dst[i] = (char)('0' + dig - 10 * carry);
+  }
+  assert(v == 0); /* v is far smaller than the digits at s */
+  if (carry) {
+    dst[0] = '1';
+    return n + 1;
+  }
+  memmove(dst, dst + 1, (size_t)n);
+  return n;
+}
+
+/*
+** The first digits of x and of its bounds x -/+ half an ulp, which are
+** (M2 -/+ 1) * 2^f with M2 the mantissa with one more bit: one
+** conversion for x, and the bounds differ from it by c / den, a small
+** number of units of the last digit, so their digits are x's minus or
+** plus that.  False when that number is not small (k too large).
+*/
+static bool bounds_digits(const mpz_t m2, long f, long t, struct dec *d,
+                          struct dec *lo, struct dec *up) {
+  struct scale sc;
+  mpz_t q, r, cq, cr, b;
+  scale_init(&sc, f, t);
+  mpz_inits(q, r, cq, cr, b, NULL);
+  scale_divmod(q, r, m2, &sc);
+  mpz_fdiv_qr(cq, cr, sc.c, sc.den);
+  bool ok = mpz_cmp_ui(cq, ULONG_MAX / 4) < 0;
+  if (ok) {
+    unsigned long c = mpz_get_ui(cq);
+    mpz_get_str(d->d, 10, q);
+    long n = (long)strlen(d->d);
+    mpz_sub(b, r, cr); /* lower: r - cr, borrowing one unit if negative */
+    bool borrow = mpz_sgn(b) < 0;
+    if (borrow)
+      mpz_add(b, b, sc.den);
+    dec_set(lo, digits_sub(lo->d, d->d, n, c + borrow), t, mpz_sgn(b) != 0);
+    mpz_add(b, r, cr); /* upper: r + cr, carrying one unit if >= den */
+    bool carry = mpz_cmp(b, sc.den) >= 0;
+    if (carry)
+      mpz_sub(b, b, sc.den);
+    dec_set(up, digits_add(up->d, d->d, n, c + carry), t, mpz_sgn(b) != 0);
+    dec_set(d, n, t, mpz_sgn(r) != 0);
+  }
+  mpz_clears(q, r, cq, cr, b, NULL);
+  scale_done(&sc);
+  return ok;
+}
+
 /*
 ** The shortest digits of |x| the slow, faithful way: the first k digits
-** of x and of its bounds (M2 -/+ 1) * 2^f, where M2 is the mantissa with
-** one more bit, then Go's loop.  k covers the (prec + 1) * log10(2) + 2
-** digits the loop needs, and doubles if that ever fell short.  Returns
-** the malloc'ed buffer that d's digits live in.
+** of x and of its bounds, then Go's loop.  k covers the (prec + 1) *
+** log10(2) + 2 digits the loop needs, and doubles if that ever fell
+** short.  Returns the malloc'ed buffer that d's digits live in.
 */
 static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
   mpz_t m2;
@@ -665,12 +784,14 @@ static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
     struct dec lo = {buf + room, 0, 0, false};
     struct dec up = {buf + 2 * room, 0, 0, false};
     d->d = buf;
-    scaled_digits(d, m2, f, t);
-    mpz_sub_ui(m2, m2, 1);
-    scaled_digits(&lo, m2, f, t);
-    mpz_add_ui(m2, m2, 2);
-    scaled_digits(&up, m2, f, t);
-    mpz_sub_ui(m2, m2, 1);
+    if (!bounds_digits(m2, f, t, d, &lo, &up)) {
+      scaled_digits(d, m2, f, t);
+      mpz_sub_ui(m2, m2, 1);
+      scaled_digits(&lo, m2, f, t);
+      mpz_add_ui(m2, m2, 2);
+      scaled_digits(&up, m2, f, t);
+      mpz_sub_ui(m2, m2, 1);
+    }
     if (round_shortest(d, &lo, &up, inclusive))
       break;
   }
@@ -726,6 +847,153 @@ static bool shortest_fast(mpfr_srcptr x, struct dec *d, long k) {
   return ok;
 }
 
+/* ---- the fast paths, on limbs ------------------------------------------ */
+
+_Static_assert(GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0,
+               "the fast paths assume 64-bit limbs without nails");
+
+/*
+** The significand of a regular x: n limbs, most significant last with its
+** top bit set, bits below the precision zero; |x| = L * 2^(exp - 64n).
+*/
+static const mp_limb_t *limbs_of(mpfr_srcptr x, mp_size_t *n) {
+  *n = (mp_size_t)((mpfr_get_prec(x) + 63) / 64);
+  return mpfr_custom_get_significand(x);
+}
+
+#define POW5_MAX 440 /* 5^440 < 2^1024: 16 limbs */
+#define POW5_LIMBS 16
+
+/* 5^t for 0 <= t <= POW5_MAX into f; returns the limb count. */
+static mp_size_t pow5_limbs(mp_limb_t *f, long t) {
+  static const mp_limb_t p27 = 7450580596923828125ULL; /* 5^27 */
+  mp_size_t n = 1;
+  f[0] = 1;
+  for (; t > 0; t -= 27) {
+    mp_limb_t m = p27;
+    if (t < 27)
+      for (m = 1; t > 0; t--)
+        m *= 5;
+    mp_limb_t carry = mpn_mul_1(f, f, n, m);
+    if (carry)
+      f[n++] = carry;
+  }
+  return n;
+}
+
+/*
+** |x| when x is whole, below 2^63 and its ulp is at most 1: then no other
+** whole number lies within half an ulp and Go prints all the digits.
+*/
+static bool small_int(mpfr_srcptr x, uint64_t *u) {
+  mpfr_exp_t e = mpfr_get_exp(x);
+  if (e < 1 || e > 63 || e > mpfr_get_prec(x))
+    return false;
+  mp_size_t n;
+  const mp_limb_t *l = limbs_of(x, &n);
+  if (l[n - 1] << e)
+    return false;
+  for (mp_size_t i = 0; i < n - 1; i++)
+    if (l[i])
+      return false;
+  *u = l[n - 1] >> (64 - e);
+  return true;
+}
+
+/* d = the digits of q, without trailing zeros; |x| = q * 10^-t. */
+static void dec_from_u64(struct dec *d, uint64_t q, long t) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + q % 10);
+    q /= 10;
+  } while (q);
+  for (int i = 0; i < n; i++)
+    d->d[i] = tmp[n - 1 - i];
+  d->n = n;
+  d->exp = n - t;
+  d->more = false;
+  dec_trim(d);
+}
+
+#define FAST_LIMBS 16 /* precisions up to 1024 bits */
+#define WORK_LIMBS (FAST_LIMBS + POW5_LIMBS + 4)
+
+/*
+** 2 * r <= h (or < h unless inclusive), r and h in m limbs; r is
+** doubled in place (it has a spare top limb).
+*/
+static bool twice_within(mp_limb_t *r, const mp_limb_t *h, mp_size_t m,
+                         bool inclusive) {
+  mpn_lshift(r, r, m, 1);
+  int c = mpn_cmp(r, h, m);
+  return inclusive ? c <= 0 : c < 0;
+}
+
+/* p = l * f, nl and nf limbs; returns the product's limb count. */
+static mp_size_t mul_limbs(mp_limb_t *p, const mp_limb_t *l, mp_size_t nl,
+                           const mp_limb_t *f, mp_size_t nf) {
+  if (nf == 1)
+    p[nl] = mpn_mul_1(p, l, nl, f[0]);
+  else if (nl >= nf)
+    mpn_mul(p, l, nl, f, nf);
+  else
+    mpn_mul(p, f, nf, l, nl);
+  return nl + nf;
+}
+
+/*
+** shortest_fast's test done on limbs for the common case: 0 <= t <=
+** POW5_MAX and |x| * 10^t not whole.  P = L * 5^t and |x| * 10^t =
+** P / 2^s, so q is P >> s and r the low s bits; twice half an ulp in
+** those units is h = 5^t << (64n - prec).  -1 when the case does not
+** apply, else whether q or q + 1 is the answer.
+*/
+static int fast_limbs(mpfr_srcptr x, struct dec *d, long k) {
+  mp_size_t n;
+  const mp_limb_t *l = limbs_of(x, &n);
+  long e = (long)mpfr_get_exp(x), prec = (long)mpfr_get_prec(x);
+  long t = k - log10_pow2(e) - 1, s = 64 * (long)n - e - t;
+  if (n > FAST_LIMBS || t < 0 || t > POW5_MAX || s <= 0)
+    return -1;
+  mp_limb_t f[POW5_LIMBS + 1], p[WORK_LIMBS], r[WORK_LIMBS], h[WORK_LIMBS];
+  mp_limb_t keep[WORK_LIMBS];
+  mp_size_t fn = pow5_limbs(f, t), pn = mul_limbs(p, l, n, f, fn);
+  long qi = s / 64, qb = s % 64;
+  if (qi >= pn)
+    return -1;
+  uint64_t q = p[qi] >> qb;
+  if (qb && qi + 1 < pn)
+    q |= p[qi + 1] << (64 - qb);
+  /* m limbs hold 2r (s + 1 bits), 2^s + 1 bit, and h (fn + 1 limbs) */
+  mp_size_t m = (qi + 2 > fn + 1 ? qi + 2 : fn + 1);
+  memset(h, 0, (size_t)m * sizeof *h);
+  memcpy(h, f, (size_t)fn * sizeof *h);
+  long hs = 64 * (long)n - prec; /* 0 <= hs < 64 */
+  if (hs)
+    mpn_lshift(h, h, fn + 1, (unsigned)hs);
+  bool inclusive = !((l[0] >> hs) & 1); /* the ulp bit */
+  memset(r, 0, (size_t)m * sizeof *r);
+  memcpy(r, p, (size_t)qi * sizeof *r);
+  if (qb)
+    r[qi] = p[qi] & (((mp_limb_t)1 << qb) - 1);
+  bool rzero = mpn_zero_p(r, m);
+  memcpy(keep, r, (size_t)m * sizeof *r);
+  if (twice_within(r, h, m, inclusive)) {
+    dec_from_u64(d, q, t);
+    return 1;
+  }
+  if (rzero)
+    return 0;
+  memset(r, 0, (size_t)m * sizeof *r); /* r = 2^s - r */
+  r[qi] = (mp_limb_t)1 << qb;
+  mpn_sub_n(r, r, keep, m);
+  if (!twice_within(r, h, m, inclusive))
+    return 0;
+  dec_from_u64(d, q + 1, t);
+  return 1;
+}
+
 /* fmtF: the digits of d with prec = max(len - exp, 0) fraction digits. */
 static char *format_f(tfr_arena *a, bool neg, const struct dec *d) {
   long ip = d->exp > 0 ? d->exp : 1;
@@ -753,20 +1021,15 @@ static char *format_f(tfr_arena *a, bool neg, const struct dec *d) {
   return s;
 }
 
-/*
-** Whole numbers below 2^63 whose ulp is at most 1 print all their digits
-** (no other whole number lies within half an ulp).
-*/
-static const char *format_int(tfr_arena *a, mpfr_srcptr x) {
-  intmax_t v = mpfr_get_sj(x, MPFR_RNDN);
+/* The digits of a small whole number (see small_int). */
+static const char *format_int(tfr_arena *a, bool neg, uint64_t u) {
   char buf[24], *p = buf + sizeof buf;
-  uintmax_t u = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
   *--p = '\0';
   do {
     *--p = (char)('0' + u % 10);
     u /= 10;
   } while (u);
-  if (v < 0)
+  if (neg)
     *--p = '-';
   return tfr_arena_strndup(a, p, (size_t)(buf + sizeof buf - 1 - p));
 }
@@ -779,15 +1042,22 @@ const char *num_format(tfr_arena *a, const struct tfr_num *num) {
   if (mpfr_zero_p(x))
     return tfr_arena_strdup(a, neg ? "-0" : "0");
   mpfr_prec_t prec = mpfr_get_prec(x);
-  mpfr_exp_t e = mpfr_get_exp(x);
-  if (e <= 63 && e <= prec && mpfr_integer_p(x))
-    return format_int(a, x);
+  uint64_t u;
+  if (small_int(x, &u))
+    return format_int(a, neg, u);
   /* fast digits k: 10^(k+1) < 2^prec, and q < 10^20 fits a word */
   long kfast = (long)(((long long)prec - 7) * 30103 / 100000);
   char small[32];
   struct dec d = {small, 0, 0, false};
   char *heap = NULL;
-  if (kfast < 3 || !shortest_fast(x, &d, kfast > 18 ? 18 : kfast))
+  int fast = 0;
+  if (kfast >= 3) {
+    kfast = kfast > 18 ? 18 : kfast;
+    fast = fast_limbs(x, &d, kfast);
+    if (fast < 0)
+      fast = shortest_fast(x, &d, kfast);
+  }
+  if (!fast)
     heap = shortest_slow(x, &d);
   const char *s = format_f(a, neg, &d);
   free(heap);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "number.h"
 #include "render.h"
 
@@ -36,30 +38,74 @@ static void spaces(struct out *o, int n) {
     put(o, " ", 1);
 }
 
-/* Go's strconv.Quote: printable characters stay, others are escaped. */
+/* Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and
+** the ASCII space. */
+static bool is_print(utf8proc_int32_t cp) {
+  if (cp == ' ')
+    return true;
+  switch (utf8proc_category(cp)) {
+  case UTF8PROC_CATEGORY_ZS:
+  case UTF8PROC_CATEGORY_ZL:
+  case UTF8PROC_CATEGORY_ZP:
+  case UTF8PROC_CATEGORY_CC:
+  case UTF8PROC_CATEGORY_CF:
+  case UTF8PROC_CATEGORY_CS:
+  case UTF8PROC_CATEGORY_CO:
+  case UTF8PROC_CATEGORY_CN:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/* Go's strconv.Quote, which the console uses for strings and keys. */
 static void quote(struct out *o, const char *s, size_t n) {
   put(o, "\"", 1);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n;) {
     unsigned char c = (unsigned char)s[i];
-    char esc[8];
+    char esc[16];
+    const char *e = NULL;
     switch (c) {
-    case '"': puts_(o, "\\\""); break;
-    case '\\': puts_(o, "\\\\"); break;
-    case '\a': puts_(o, "\\a"); break;
-    case '\b': puts_(o, "\\b"); break;
-    case '\f': puts_(o, "\\f"); break;
-    case '\n': puts_(o, "\\n"); break;
-    case '\r': puts_(o, "\\r"); break;
-    case '\t': puts_(o, "\\t"); break;
-    case '\v': puts_(o, "\\v"); break;
+    case '"': e = "\\\""; break;
+    case '\\': e = "\\\\"; break;
+    case '\a': e = "\\a"; break;
+    case '\b': e = "\\b"; break;
+    case '\f': e = "\\f"; break;
+    case '\n': e = "\\n"; break;
+    case '\r': e = "\\r"; break;
+    case '\t': e = "\\t"; break;
+    case '\v': e = "\\v"; break;
     default:
-      if (c < 0x20 || c == 0x7f) {
-        snprintf(esc, sizeof esc, "\\x%02x", c);
-        puts_(o, esc);
-      } else {
-        put(o, (const char *)&s[i], 1);
-      }
+      break;
     }
+    if (e) {
+      puts_(o, e);
+      i++;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      snprintf(esc, sizeof esc, "\\x%02x", c);
+      puts_(o, esc);
+      i++;
+      continue;
+    }
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                          (utf8proc_ssize_t)(n - i), &cp);
+    if (k <= 0) {
+      snprintf(esc, sizeof esc, "\\x%02x", c);
+      puts_(o, esc);
+      i++;
+      continue;
+    }
+    if (c < 0x80 || is_print(cp)) {
+      put(o, s + i, (size_t)k);
+    } else {
+      snprintf(esc, sizeof esc, cp < 0x10000 ? "\\u%04x" : "\\U%08x",
+               (unsigned)cp);
+      puts_(o, esc);
+    }
+    i += (size_t)k;
   }
   put(o, "\"", 1);
 }
@@ -164,10 +210,12 @@ static void mapping(struct out *o, const tfr_value *v, int indent) {
   for (uint32_t i = 0; i < v->n; i++) {
     put(o, "\n", 1);
     spaces(o, indent + 2);
-    if (v->type->kind == TFR_MAP)
-      quote(o, v->keys[i], v->keylens[i]);
-    else
-      quote(o, v->type->names[i], strlen(v->type->names[i]));
+    /* keys print as values do: a multi-line key becomes a heredoc */
+    const char *k = v->type->kind == TFR_MAP ? v->keys[i]
+                                             : v->type->names[i];
+    size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
+    if (!heredoc(o, k, kn, indent + 2))
+      quote(o, k, kn);
     puts_(o, " = ");
     value(o, v->elems[i], indent + 2);
   }

@@ -369,9 +369,35 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
   return ty;
 }
 
+/* A quoted type from Terraform 0.11 and earlier: `type = "string"`. */
+static bool legacy_quoted(tfr_arena *a, tfr_diags *diags,
+                          struct src_file *src, const struct ast *x) {
+  struct texpr t = {a, diags, src, true, true};
+  if (x->kind != AST_STRING && x->kind != AST_TEMPLATE)
+    return false;
+  if (x->kind == AST_STRING &&
+      (is(x->str, x->n, "string") || is(x->str, x->n, "list") ||
+       is(x->str, x->n, "map")))
+    err_at(&t, x->span, "Invalid quoted type constraints",
+           tfr_arena_printf(a,
+                            "Terraform 0.11 and earlier required type "
+                            "constraints to be given in quotes, but that "
+                            "form is now deprecated and will be removed in "
+                            "a future version of Terraform. Remove the "
+                            "quotes around \"%.*s\".",
+                            (int)x->n, x->str));
+  else
+    err_at(&t, x->span, "Invalid legacy variable type hint",
+           "To provide a full type expression, remove the surrounding "
+           "quotes and give the type expression directly.");
+  return true;
+}
+
 const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
                                   struct src_file *src, const struct ast *x,
                                   const struct tfr_defaults **defaults) {
+  if (legacy_quoted(a, diags, src, x))
+    return NULL;
   if (x->kind == AST_VARIABLE && (is(x->str, x->n, "list") ||
                                   is(x->str, x->n, "map"))) {
     if (defaults)
