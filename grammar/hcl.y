@@ -965,8 +965,9 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   x.ctx = c;
   yyscan_t scanner;
   hcl_yylex_init_extra(&x, &scanner);
-  size_t skip = 0;
-  if (c->src->len >= 3 && memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
+  size_t skip = c->start;
+  if (!skip && c->src->len >= 3 &&
+      memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
     skip = 3; /* a leading byte order mark is ignored, as HCL does */
   x.off = (uint32_t)skip;
   /* Scan the text in place: flex needs the two NULs src_file keeps after

@@ -16,6 +16,8 @@ void parse_error(struct parse_ctx *c, struct span s, const char *summary,
                  const char *detail) {
   struct tfr_range r = src_range(c->src, s);
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  if (!c->failed)
+    c->err_at = s.start;
   c->failed = true;
 }
 

@@ -601,6 +601,80 @@ static const char *friendly(struct cctx *c, const tfr_type *t) {
                                           : friendly(c, t->elem));
 }
 
+/* ---- primitive conversions (conversion_primitive.go) -------------------- */
+
+static const tfr_value *number_to_string(struct cctx *c, const tfr_value *v) {
+  const char *s = num_format(c->a, v->num);
+  return tfr_string_nocopy(c->a, s, strlen(s));
+}
+
+static const tfr_value *bool_to_string(struct cctx *c, const tfr_value *v) {
+  return v->b ? tfr_string_nocopy(c->a, "true", 4)
+              : tfr_string_nocopy(c->a, "false", 5);
+}
+
+static const tfr_value *string_to_number(struct cctx *c,
+                                         const tfr_value *v) {
+  const struct tfr_num *n = num_parse(c->a, v->s, v->n);
+  if (!n)
+    return fail(c, "a number is required");
+  tfr_value *r = tfr_arena_alloc(c->a, sizeof *r);
+  r->type = &tfr_t_number;
+  r->num = n;
+  return r;
+}
+
+static bool eq_str(const tfr_value *v, const char *word) {
+  return v->n == strlen(word) && memcmp(v->s, word, v->n) == 0;
+}
+
+/* strings.ToLower(s) == word; only ASCII letters lower to "true"/"false". */
+static bool eq_fold(const tfr_value *v, const char *word) {
+  if (v->n != strlen(word))
+    return false;
+  for (size_t i = 0; i < v->n; i++) {
+    char ch = v->s[i];
+    if (ch >= 'A' && ch <= 'Z')
+      ch = (char)(ch - 'A' + 'a');
+    if (ch != word[i])
+      return false;
+  }
+  return true;
+}
+
+static const tfr_value *string_to_bool(struct cctx *c, const tfr_value *v) {
+  if (eq_str(v, "true") || eq_str(v, "1"))
+    return tfr_bool(true);
+  if (eq_str(v, "false") || eq_str(v, "0"))
+    return tfr_bool(false);
+  if (eq_fold(v, "true"))
+    return fail(c, "a bool is required; to convert from string, use "
+                   "lowercase \"true\"");
+  if (eq_fold(v, "false"))
+    return fail(c, "a bool is required; to convert from string, use "
+                   "lowercase \"false\"");
+  return fail(c, "a bool is required");
+}
+
+typedef const tfr_value *(*prim_fn)(struct cctx *c, const tfr_value *v);
+
+/* cty's primitiveConversionsSafe and primitiveConversionsUnsafe, indexed
+** [from][to] by type kind.  Conversions that always succeed are safe;
+** parsing a string may fail, so those need "unsafe". */
+static const prim_fn prim_safe[TFR_STRING + 1][TFR_STRING + 1] = {
+    [TFR_NUMBER][TFR_STRING] = number_to_string,
+    [TFR_BOOL][TFR_STRING] = bool_to_string,
+};
+static const prim_fn prim_unsafe[TFR_STRING + 1][TFR_STRING + 1] = {
+    [TFR_STRING][TFR_NUMBER] = string_to_number,
+    [TFR_STRING][TFR_BOOL] = string_to_bool,
+};
+
+static prim_fn prim_conversion(int in, int out, bool unsafe) {
+  prim_fn f = prim_safe[in][out];
+  return f || !unsafe ? f : prim_unsafe[in][out];
+}
+
 /* ---- which conversions exist (getConversion returning non-nil) ---------- */
 
 static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
@@ -712,9 +786,8 @@ static bool tuple_to_tuple_ok(struct cctx *c, const tfr_type *in,
 }
 
 static bool prim_ok(const tfr_type *in, const tfr_type *out, bool unsafe) {
-  if (in->kind == out->kind || out->kind == TFR_STRING)
-    return true;
-  return unsafe && in->kind == TFR_STRING;
+  return in->kind == out->kind ||
+         prim_conversion(in->kind, out->kind, unsafe) != NULL;
 }
 
 /*
@@ -1399,61 +1472,6 @@ static uint32_t *key_lengths(struct cctx *c, size_t n,
 static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
                                  const tfr_type *out, bool unsafe);
 
-static const tfr_value *mk_number(struct cctx *c, const struct tfr_num *n) {
-  tfr_value *v = tfr_arena_alloc(c->a, sizeof *v);
-  v->type = &tfr_t_number;
-  v->num = n;
-  return v;
-}
-
-static bool eq_fold(const char *s, size_t n, const char *word) {
-  if (n != strlen(word))
-    return false;
-  for (size_t i = 0; i < n; i++) {
-    char ch = s[i];
-    if (ch >= 'A' && ch <= 'Z')
-      ch = (char)(ch - 'A' + 'a');
-    if (ch != word[i])
-      return false;
-  }
-  return true;
-}
-
-static bool eq_str(const tfr_value *v, const char *word) {
-  return v->n == strlen(word) && memcmp(v->s, word, v->n) == 0;
-}
-
-static const tfr_value *string_to_bool(struct cctx *c, const tfr_value *v) {
-  if (eq_str(v, "true") || eq_str(v, "1"))
-    return tfr_bool(true);
-  if (eq_str(v, "false") || eq_str(v, "0"))
-    return tfr_bool(false);
-  if (eq_fold(v->s, v->n, "true"))
-    return fail(c, "a bool is required; to convert from string, use "
-                   "lowercase \"true\"");
-  if (eq_fold(v->s, v->n, "false"))
-    return fail(c, "a bool is required; to convert from string, use "
-                   "lowercase \"false\"");
-  return fail(c, "a bool is required");
-}
-
-/* primitiveConversionsSafe and primitiveConversionsUnsafe. */
-static const tfr_value *conv_prim(struct cctx *c, const tfr_value *v,
-                                  const tfr_type *out) {
-  int in = v->type->kind;
-  if (in == out->kind)
-    return v;
-  if (out->kind == TFR_STRING) {
-    const char *s = in == TFR_BOOL ? (v->b ? "true" : "false")
-                                   : num_format(c->a, v->num);
-    return tfr_string_nocopy(c->a, s, strlen(s));
-  }
-  if (out->kind == TFR_BOOL)
-    return string_to_bool(c, v);
-  const struct tfr_num *n = num_parse(c->a, v->s, v->n);
-  return n ? mk_number(c, n) : fail(c, "a number is required");
-}
-
 /* Convert one member, unless its type is already the wanted one. */
 static const tfr_value *member(struct cctx *c, const tfr_value *e,
                                const tfr_type *in, const tfr_type *out,
@@ -1780,7 +1798,9 @@ static const tfr_value *conv_known(struct cctx *c, const tfr_value *v,
   if (is_dyn(in))
     return v; /* a known value always has a concrete type */
   if (is_prim(in) && is_prim(out))
-    return conv_prim(c, v, out);
+    return in->kind == out->kind
+               ? v
+               : prim_conversion(in->kind, out->kind, unsafe)(c, v);
   switch (out->kind) {
   case TFR_OBJECT:
     return in->kind == TFR_OBJECT ? object_to_object(c, v, out, unsafe)

@@ -4,6 +4,7 @@
 */
 #include "tfresolve/diag.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "diag_int.h"
@@ -88,6 +89,13 @@ void tfr_range_format(const struct tfr_range *r, char *buf, size_t size) {
              r->end.line, r->end.column);
 }
 
+static bool ends_with_tfvars(const char *name) {
+  size_t n = strlen(name);
+  return (n >= 7 && !strcmp(name + n - 7, ".tfvars")) ||
+         (n >= 12 && !strcmp(name + n - 12, ".tfvars.json")) ||
+         name[0] == '<';
+}
+
 static const struct source_text *find_source(const tfr_diags *d,
                                              const char *name) {
   if (!name)
@@ -96,6 +104,43 @@ static const struct source_text *find_source(const tfr_diags *d,
     if (strcmp(d->src[i].name, name) == 0)
       return &d->src[i];
   return NULL;
+}
+
+/*
+** Terraform names the top-level block a diagnostic is in ("in variable
+** "x""): the block whose range holds the byte before the subject.  Top-level
+** blocks of a formatted file start with an identifier in column 1 and end
+** with a "}" in column 1; that is what this looks for.  Files without
+** blocks (tfvars) and subjects at a block's first byte get no context.
+*/
+static const char *block_context(tfr_arena *a, const struct source_text *st,
+                                 size_t at) {
+  if (at == 0 || at > st->len || ends_with_tfvars(st->name))
+    return NULL;
+  size_t b = at - 1, start = SIZE_MAX;
+  for (size_t i = b + 1; i-- > 0;) {
+    if (i == 0 || st->text[i - 1] == '\n') {
+      char c = st->text[i];
+      if (c == '}' && i < b)
+        return NULL; /* a block closed between it and us */
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        start = i;
+        break;
+      }
+    }
+  }
+  if (start == SIZE_MAX)
+    return NULL;
+  /* the header: TYPE "label"... { */
+  size_t i = start, e = start;
+  while (e < st->len && st->text[e] != '{' && st->text[e] != '\n' &&
+         st->text[e] != '=')
+    e++;
+  if (e >= st->len || st->text[e] != '{')
+    return NULL;
+  while (e > i && (st->text[e - 1] == ' ' || st->text[e - 1] == '\t'))
+    e--;
+  return tfr_arena_strndup(a, st->text + i, e - i);
 }
 
 struct frame_chars {
@@ -163,8 +208,11 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     const struct source_text *st = find_source(d, g->subject.filename);
     if (g->subject.filename) {
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      fprintf(out, "%s%s%s   on %s line %d:\n", col, fc.bar, reset,
-              g->subject.filename, g->subject.start.line);
+      const char *ctx = st ? block_context(d->a, st, g->subject.start.byte)
+                           : NULL;
+      fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
+              g->subject.filename, g->subject.start.line, ctx ? ", in " : "",
+              ctx ? ctx : "");
       if (st) {
         struct frame_chars bar = fc;
         render_snippet(out, &bar, st, g, opts->color);
@@ -176,7 +224,10 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       while (*p) {
         const char *nl = strchr(p, '\n');
         size_t k = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(out, "%s%s%s %.*s\n", col, fc.bar, reset, (int)k, p);
+        if (k)
+          fprintf(out, "%s%s%s %.*s\n", col, fc.bar, reset, (int)k, p);
+        else
+          fprintf(out, "%s%s%s\n", col, fc.bar, reset);
         p += k + (nl ? 1 : 0);
       }
     }

@@ -983,7 +983,7 @@ static const tfr_value *eval_variable(struct eval_ctx *c,
 static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
   const struct ast *name = x->kids[0];
   if (!c->funcs) {
-    eval_error(c, name, "Function calls not allowed",
+    eval_error(c, x, "Function calls not allowed",
                "Functions may not be called here.");
     return eval_dynamic(c);
   }

@@ -447,7 +447,7 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
                        bool show_sensitive) {
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = &res->vars[i];
-    const char *val = !v->value ? "(error)"
+    const char *val = !v->value ? "(not resolved: see the errors below)"
                       : v->sensitive && !show_sensitive
                           ? "(sensitive value)"
                           : tfr_value_console(a, v->value);

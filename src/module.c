@@ -13,6 +13,7 @@
 #include "diag_int.h"
 #include "eval.h"
 #include "parse.h"
+#include "strutil.h"
 #include "typeexpr.h"
 
 /* ---- files ------------------------------------------------------------- */
@@ -121,6 +122,24 @@ static const char *const reserved[] = {
     "source", "version", "count", "for_each", "depends_on", "providers",
     "ignore_nested_deprecations", "_", "lifecycle", "locals", "provider"};
 
+/* Where gohcl points at a badly typed argument: the expression's first
+** token (for a quoted string, the text inside the quotes). */
+static struct span start_range(const struct ast *x) {
+  switch (x->kind) {
+  case AST_TUPLE:
+  case AST_OBJECT:
+  case AST_PAREN:
+    return (struct span){x->span.start, x->span.start + 1};
+  case AST_STRING:
+  case AST_TEMPLATE:
+    if (!(x->flags & AST_F_HEREDOC) && x->span.end - x->span.start >= 2)
+      return (struct span){x->span.start + 1, x->span.end - 1};
+    return x->span;
+  default:
+    return x->span;
+  }
+}
+
 /* Evaluate an argument as a constant and convert it (gohcl decoding). */
 static const tfr_value *decode_const(struct loader *l, struct src_file *src,
                                      const struct ast *x, const tfr_type *t,
@@ -144,7 +163,7 @@ static const tfr_value *decode_const(struct loader *l, struct src_file *src,
   const char *err = NULL;
   const tfr_value *cv = conv_convert(l->a, v, t, &err);
   if (!cv || (cv->flags & TFR_V_NULL)) {
-    error_at(l, src, x->span, "Unsuitable value type",
+    error_at(l, src, start_range(x), "Unsuitable value type",
              tfr_arena_printf(l->a, "Unsuitable value: %s",
                               cv ? "value must not be null"
                                  : (err ? err : "incorrect type")),
@@ -240,7 +259,7 @@ static bool bool_value(struct loader *l, struct src_file *src,
 struct partial {
   const char *name;
   struct tfr_range decl;
-  struct span decl_span;
+  struct span decl_span, label_span;
   struct src_file *src;
   bool json, override;
   const struct ast *type, *dflt, *description, *sensitive, *nullable;
@@ -249,6 +268,18 @@ struct partial {
   struct validation *validations;
   size_t nvalidations;
 };
+
+static const char *const arg_names[] = {
+    "default", "deprecated", "description", "ephemeral", "nullable",
+    "sensitive", "type", "const"};
+
+/* " Did you mean "type"?" for a misspelt argument, as hcl suggests. */
+static const char *suggest_arg(struct loader *l, const char *s, size_t n) {
+  for (size_t i = 0; i < sizeof arg_names / sizeof *arg_names; i++)
+    if (str_distance(s, n, arg_names[i], strlen(arg_names[i])) < 3)
+      return tfr_arena_printf(l->a, " Did you mean \"%s\"?", arg_names[i]);
+  return "";
+}
 
 static const struct ast **arg_slot(struct partial *p, const char *name,
                                    size_t n) {
@@ -334,6 +365,7 @@ static bool native_variable(struct loader *l, struct src_file *src,
   p->name = tfr_arena_strndup(l->a, label->str, label->n);
   p->src = src;
   p->decl_span = def;
+  p->label_span = label->span;
   p->decl = src_range(src, def);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
@@ -360,8 +392,9 @@ static bool native_variable(struct loader *l, struct src_file *src,
       error_at(l, src, name_span(it), "Unsupported argument",
                tfr_arena_printf(l->a,
                                 "An argument named \"%.*s\" is not expected "
-                                "here.",
-                                (int)it->n, it->str),
+                                "here.%s",
+                                (int)it->n, it->str,
+                                suggest_arg(l, it->str, it->n)),
                p->name);
       continue;
     }
@@ -411,6 +444,7 @@ static void json_variable(struct loader *l, struct src_file *src,
   p->src = src;
   p->json = true;
   p->decl_span = key->span;
+  p->label_span = key->span;
   p->decl = src_range(src, key->span);
   if (body->kind != AST_OBJECT) {
     error_at(l, src, body->span, "Incorrect JSON value type",
@@ -482,7 +516,7 @@ static void check_name(struct loader *l, const struct partial *p) {
                                 p->name);
     }
   if (bad)
-    error_at(l, p->src, p->decl_span, "Invalid variable name", detail,
+    error_at(l, p->src, p->label_span, "Invalid variable name", detail,
              p->name);
 }
 
@@ -521,10 +555,17 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   if (p->type)
     decode_type(l, p->src, p->json, p->type, v);
   decode_simple(l, p, v);
-  if (p->is_const && v->is_const && (v->sensitive || v->ephemeral))
-    error_at(l, p->src, p->decl_span, "Invalid variable declaration",
-             "A constant variable cannot be sensitive or ephemeral.",
-             v->name);
+  static const char *const marks[] = {"sensitive", "ephemeral"};
+  for (int i = 0; i < 2 && v->is_const; i++)
+    if (i == 0 ? v->sensitive : v->ephemeral)
+      error_at(l, p->src, p->decl_span,
+               tfr_arena_printf(l->a, "Const variable cannot be %s",
+                                marks[i]),
+               tfr_arena_printf(l->a,
+                                "A variable that is marked as \"const\" "
+                                "cannot also be marked as \"%s\".",
+                                marks[i]),
+               v->name);
   if (p->dflt && !v->failed)
     decode_default(l, p->src, p->dflt, v);
   if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&

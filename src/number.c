@@ -511,44 +511,6 @@ static void dec_trim(struct dec *x) {
     x->exp = 0;
 }
 
-/*
-** The first digits of v * 2^f: the digits of q = floor(v * 2^f * 10^t)
-** into dst->d (room for the decimal size of q + 2), and whether the
-** product had a remainder.  v * 2^f * 10^t = v * 2^(f+t) * 5^t.
-*/
-static void scaled_digits(struct dec *dst, const mpz_t v, long f, long t) {
-  mpz_t q, den;
-  mpz_inits(q, den, NULL);
-  long s2 = f + t;
-  mpz_set_ui(den, 1);
-  if (t >= 0) {
-    mpz_ui_pow_ui(q, 5, (unsigned long)t);
-    mpz_mul(q, q, v);
-  } else {
-    mpz_set(q, v);
-    mpz_ui_pow_ui(den, 5, (unsigned long)-t);
-  }
-  if (s2 >= 0)
-    mpz_mul_2exp(q, q, (mp_bitcnt_t)s2);
-  bool rem;
-  if (s2 < 0 && t >= 0) { /* the usual case: a shift */
-    rem = mpz_scan1(q, 0) < (mp_bitcnt_t)-s2;
-    mpz_fdiv_q_2exp(q, q, (mp_bitcnt_t)-s2);
-  } else {
-    if (s2 < 0)
-      mpz_mul_2exp(den, den, (mp_bitcnt_t)-s2);
-    rem = !mpz_divisible_p(q, den);
-    mpz_fdiv_q(q, q, den);
-  }
-  mpz_get_str(dst->d, 10, q);
-  dst->n = (long)strlen(dst->d);
-  dst->exp = dst->n - t;
-  dst->more = rem;
-  mpz_clears(q, den, NULL);
-  if (!rem)
-    dec_trim(dst);
-}
-
 /* Digit i of a decimal (math/big decimal.at); false if beyond our prefix. */
 static bool dec_at(const struct dec *x, long i, char *c) {
   if (i >= 0 && i < x->n) {
@@ -618,7 +580,15 @@ static bool dec_round(struct dec *x, long n) {
 */
 static bool round_shortest(struct dec *d, const struct dec *lo,
                            const struct dec *up, bool inclusive) {
-  for (long i = 0;; i++) {
+  /* Skip the common prefix, where neither test can pass: okdown needs
+     lower to differ or to end, okup needs upper to differ. */
+  long i = 0, lim = d->n < lo->n ? d->n : lo->n;
+  lim = lim < up->n ? lim : up->n;
+  if (!lo->more && lim > lo->n - 1)
+    lim = lo->n - 1;
+  while (i < lim && d->d[i] == lo->d[i] && d->d[i] == up->d[i])
+    i++;
+  for (;; i++) {
     char m, l, u;
     if (i >= d->n)
       return !d->more; /* Go's loop ran out: d stays exact */
@@ -640,41 +610,6 @@ static bool round_shortest(struct dec *d, const struct dec *lo,
   }
 }
 
-/* The scale shared by x and its bounds: v * 2^f * 10^t = v * c / den. */
-struct scale {
-  mpz_t c, den;
-  long shift; /* den = 2^shift when t >= 0, else -1 */
-};
-
-static void scale_init(struct scale *sc, long f, long t) {
-  long s2 = f + t; /* 10^t = 2^t * 5^t */
-  mpz_init_set_ui(sc->c, 1);
-  mpz_init_set_ui(sc->den, 1);
-  if (t >= 0)
-    mpz_ui_pow_ui(sc->c, 5, (unsigned long)t);
-  else
-    mpz_ui_pow_ui(sc->den, 5, (unsigned long)-t);
-  if (s2 >= 0)
-    mpz_mul_2exp(sc->c, sc->c, (mp_bitcnt_t)s2);
-  else
-    mpz_mul_2exp(sc->den, sc->den, (mp_bitcnt_t)-s2);
-  sc->shift = t < 0 ? -1 : s2 < 0 ? -s2 : 0;
-}
-
-static void scale_done(struct scale *sc) { mpz_clears(sc->c, sc->den, NULL); }
-
-/* q, r = v * c divided by den */
-static void scale_divmod(mpz_t q, mpz_t r, const mpz_t v,
-                         const struct scale *sc) {
-  mpz_mul(q, v, sc->c);
-  if (sc->shift >= 0) {
-    mpz_fdiv_r_2exp(r, q, (mp_bitcnt_t)sc->shift);
-    mpz_fdiv_q_2exp(q, q, (mp_bitcnt_t)sc->shift);
-  } else {
-    mpz_fdiv_qr(q, r, q, sc->den);
-  }
-}
-
 /* d holds n digits of q (|value| = q * 10^-t), more beyond if inexact. */
 static void dec_set(struct dec *d, long n, long t, bool inexact) {
   d->n = n;
@@ -682,6 +617,22 @@ static void dec_set(struct dec *d, long n, long t, bool inexact) {
   d->more = inexact;
   if (!inexact)
     dec_trim(d);
+}
+
+/* d = the digits of q, without trailing zeros; |x| = q * 10^-t. */
+static void dec_from_u64(struct dec *d, uint64_t q, long t) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + q % 10);
+    q /= 10;
+  } while (q);
+  for (int i = 0; i < n; i++)
+    d->d[i] = tmp[n - 1 - i];
+  d->n = n;
+  d->exp = n - t;
+  d->more = false;
+  dec_trim(d);
 }
 
 /*
@@ -723,131 +674,7 @@ static long digits_add(char *dst, const char *s, long n, unsigned long v) {
   return n;
 }
 
-/*
-** The first digits of x and of its bounds x -/+ half an ulp, which are
-** (M2 -/+ 1) * 2^f with M2 the mantissa with one more bit: one
-** conversion for x, and the bounds differ from it by c / den, a small
-** number of units of the last digit, so their digits are x's minus or
-** plus that.  False when that number is not small (k too large).
-*/
-static bool bounds_digits(const mpz_t m2, long f, long t, struct dec *d,
-                          struct dec *lo, struct dec *up) {
-  struct scale sc;
-  mpz_t q, r, cq, cr, b;
-  scale_init(&sc, f, t);
-  mpz_inits(q, r, cq, cr, b, NULL);
-  scale_divmod(q, r, m2, &sc);
-  mpz_fdiv_qr(cq, cr, sc.c, sc.den);
-  bool ok = mpz_cmp_ui(cq, ULONG_MAX / 4) < 0;
-  if (ok) {
-    unsigned long c = mpz_get_ui(cq);
-    mpz_get_str(d->d, 10, q);
-    long n = (long)strlen(d->d);
-    mpz_sub(b, r, cr); /* lower: r - cr, borrowing one unit if negative */
-    bool borrow = mpz_sgn(b) < 0;
-    if (borrow)
-      mpz_add(b, b, sc.den);
-    dec_set(lo, digits_sub(lo->d, d->d, n, c + borrow), t, mpz_sgn(b) != 0);
-    mpz_add(b, r, cr); /* upper: r + cr, carrying one unit if >= den */
-    bool carry = mpz_cmp(b, sc.den) >= 0;
-    if (carry)
-      mpz_sub(b, b, sc.den);
-    dec_set(up, digits_add(up->d, d->d, n, c + carry), t, mpz_sgn(b) != 0);
-    dec_set(d, n, t, mpz_sgn(r) != 0);
-  }
-  mpz_clears(q, r, cq, cr, b, NULL);
-  scale_done(&sc);
-  return ok;
-}
-
-/*
-** The shortest digits of |x| the slow, faithful way: the first k digits
-** of x and of its bounds, then Go's loop.  k covers the (prec + 1) *
-** log10(2) + 2 digits the loop needs, and doubles if that ever fell
-** short.  Returns the malloc'ed buffer that d's digits live in.
-*/
-static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
-  mpz_t m2;
-  mpz_init(m2);
-  long f = (long)mpfr_get_z_2exp(m2, x) - 1;
-  mpz_abs(m2, m2);
-  mpz_mul_2exp(m2, m2, 1);
-  bool inclusive = !mpz_tstbit(m2, 1);
-  long e = (long)mpfr_get_exp(x);
-  long k = (long)(((long long)mpfr_get_prec(x) + 1) * 30103 / 100000) + 8;
-  char *buf = NULL;
-  for (;; k *= 2) {
-    long t = k - log10_pow2(e) - 1, room = k + 8;
-    buf = realloc(buf, 3 * (size_t)room);
-    if (!buf)
-      abort();
-    struct dec lo = {buf + room, 0, 0, false};
-    struct dec up = {buf + 2 * room, 0, 0, false};
-    d->d = buf;
-    if (!bounds_digits(m2, f, t, d, &lo, &up)) {
-      scaled_digits(d, m2, f, t);
-      mpz_sub_ui(m2, m2, 1);
-      scaled_digits(&lo, m2, f, t);
-      mpz_add_ui(m2, m2, 2);
-      scaled_digits(&up, m2, f, t);
-      mpz_sub_ui(m2, m2, 1);
-    }
-    if (round_shortest(d, &lo, &up, inclusive))
-      break;
-  }
-  mpz_clear(m2);
-  return buf;
-}
-
-/*
-** Fast path for numbers within half an ulp of a decimal of at most k
-** digits (3.14, 0.3 = 0.1 + 0.2, 1e30): q = floor(|x| * 10^t) has about
-** k digits; q or q + 1 is the answer when it lies within |x| -/+ half an
-** ulp.  Such a decimal is then the only one of k digits or fewer there
-** (the interval is narrower than 10^-t since 10^k < 2^(prec-6)), so it is
-** what Go's search finds.  False when there is none: use the slow path.
-*/
-static bool shortest_fast(mpfr_srcptr x, struct dec *d, long k) {
-  mpz_t m2, num, den, c;
-  mpz_inits(m2, num, den, c, NULL);
-  long f = (long)mpfr_get_z_2exp(m2, x) - 1;
-  mpz_abs(m2, m2);
-  mpz_mul_2exp(m2, m2, 1);
-  bool inclusive = !mpz_tstbit(m2, 1);
-  long t = k - log10_pow2((long)mpfr_get_exp(x)) - 1, s2 = f + t;
-  /* |x| * 10^t = m2 * c / den, half an ulp = c / den */
-  mpz_set_ui(c, 1);
-  mpz_set_ui(den, 1);
-  if (t >= 0)
-    mpz_ui_pow_ui(c, 5, (unsigned long)t);
-  else
-    mpz_ui_pow_ui(den, 5, (unsigned long)-t);
-  if (s2 >= 0)
-    mpz_mul_2exp(c, c, (mp_bitcnt_t)s2);
-  else
-    mpz_mul_2exp(den, den, (mp_bitcnt_t)-s2);
-  mpz_mul(num, m2, c);
-  mpz_fdiv_qr(num, m2, num, den); /* num = q, m2 = remainder */
-  int lo = mpz_cmp(m2, c);
-  bool ok = inclusive ? lo <= 0 : lo < 0;
-  if (!ok && mpz_sgn(m2) > 0) {
-    mpz_sub(m2, den, m2);
-    int hi = mpz_cmp(m2, c);
-    ok = inclusive ? hi <= 0 : hi < 0;
-    mpz_add_ui(num, num, 1);
-  }
-  if (ok) {
-    mpz_get_str(d->d, 10, num);
-    d->n = (long)strlen(d->d);
-    d->exp = d->n - t;
-    d->more = false;
-    dec_trim(d);
-  }
-  mpz_clears(m2, num, den, c, NULL);
-  return ok;
-}
-
-/* ---- the fast paths, on limbs ------------------------------------------ */
+/* ---- formatting: the common cases on limbs ----------------------------- */
 
 _Static_assert(GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0,
                "the fast paths assume 64-bit limbs without nails");
@@ -898,22 +725,6 @@ static bool small_int(mpfr_srcptr x, uint64_t *u) {
       return false;
   *u = l[n - 1] >> (64 - e);
   return true;
-}
-
-/* d = the digits of q, without trailing zeros; |x| = q * 10^-t. */
-static void dec_from_u64(struct dec *d, uint64_t q, long t) {
-  char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + q % 10);
-    q /= 10;
-  } while (q);
-  for (int i = 0; i < n; i++)
-    d->d[i] = tmp[n - 1 - i];
-  d->n = n;
-  d->exp = n - t;
-  d->more = false;
-  dec_trim(d);
 }
 
 #define FAST_LIMBS 16 /* precisions up to 1024 bits */
@@ -994,6 +805,284 @@ static int fast_limbs(mpfr_srcptr x, struct dec *d, long k) {
   return 1;
 }
 
+/*
+** v (vn limbs) split at bit s: q = v >> s (qn limbs, returned, zero
+** limbs on top dropped) and r = v mod 2^s in m limbs.
+*/
+static mp_size_t split_limbs(mp_limb_t *q, mp_limb_t *r, mp_size_t m,
+                             const mp_limb_t *v, mp_size_t vn, long s) {
+  mp_size_t qi = s / 64, qb = s % 64, qn = vn - qi;
+  memset(r, 0, (size_t)m * sizeof *r);
+  memcpy(r, v, (size_t)(qi < vn ? qi : vn) * sizeof *r);
+  if (qi >= vn)
+    return 0;
+  if (qb) {
+    r[qi] = v[qi] & (((mp_limb_t)1 << qb) - 1);
+    mpn_rshift(q, v + qi, qn, (unsigned)qb);
+  } else {
+    memcpy(q, v + qi, (size_t)qn * sizeof *q);
+  }
+  while (qn > 0 && q[qn - 1] == 0)
+    qn--;
+  return qn;
+}
+
+/*
+** bounds_digits on limbs, for 0 <= t <= POW5_MAX, |x| * 10^t not whole
+** and precisions up to 1024 bits.  In units of 2^-(s+1): x is 2L * 5^t,
+** half an ulp is h = 5^t << (64n - prec), so the bounds' quotients are
+** x's minus or plus h >> (s+1), with a borrow or carry from the
+** remainders.  False when the case does not apply.
+*/
+static bool bounds_limbs(mpfr_srcptr x, long t, struct dec *d, struct dec *lo,
+                         struct dec *up) {
+  mp_size_t n;
+  const mp_limb_t *l = limbs_of(x, &n);
+  long s = 64 * (long)n - (long)mpfr_get_exp(x) - t + 1;
+  if (n > FAST_LIMBS || t < 0 || t > POW5_MAX || s <= 1)
+    return false;
+  mp_limb_t f[POW5_LIMBS + 1], p[WORK_LIMBS], q[WORK_LIMBS], h[WORK_LIMBS];
+  mp_limb_t r[WORK_LIMBS], hr[WORK_LIMBS], hq[WORK_LIMBS], b[WORK_LIMBS];
+  mp_size_t fn = pow5_limbs(f, t), pn = mul_limbs(p, l, n, f, fn);
+  p[pn] = mpn_lshift(p, p, pn, 1);
+  pn++;
+  long hs = 64 * (long)n - (long)mpfr_get_prec(x);
+  h[fn] = hs ? mpn_lshift(h, f, fn, (unsigned)hs) : 0;
+  if (!hs)
+    memcpy(h, f, (size_t)fn * sizeof *h);
+  mp_size_t m = s / 64 + 1; /* remainders of s bits, plus a carry bit */
+  if (m + 1 > WORK_LIMBS)
+    return false;
+  mp_size_t qn = split_limbs(q, r, m, p, pn, s);
+  mp_size_t hqn = split_limbs(hq, hr, m, h, fn + 1, s);
+  if (qn == 0 || hqn > 1)
+    return false;
+  unsigned long c = hqn ? hq[0] : 0;
+  if (c > ULONG_MAX / 4)
+    return false;
+  bool rx = !mpn_zero_p(r, m);
+  mp_limb_t top = ((mp_limb_t)1 << (s % 64)) - 1; /* limb m-1 of r */
+  /* lower: r - hr, borrowing 2^s; upper: r + hr, carrying 2^s */
+  bool borrow = mpn_sub_n(b, r, hr, m) != 0;
+  b[m - 1] &= top;
+  bool rl = !mpn_zero_p(b, m);
+  mpn_add_n(b, r, hr, m);
+  bool carry = (b[m - 1] >> (s % 64)) & 1;
+  b[m - 1] &= top;
+  bool ru = !mpn_zero_p(b, m);
+  long nd = (long)mpn_get_str((unsigned char *)d->d, 10, q, qn);
+  for (long i = 0; i < nd; i++)
+    d->d[i] = (char)(d->d[i] + '0');
+  dec_set(lo, digits_sub(lo->d, d->d, nd, c + borrow), t, rl);
+  dec_set(up, digits_add(up->d, d->d, nd, c + carry), t, ru);
+  dec_set(d, nd, t, rx);
+  return true;
+}
+
+/* ---- formatting: any precision and exponent, with GMP integers --------- */
+
+/*
+** The first digits of v * 2^f: the digits of q = floor(v * 2^f * 10^t)
+** into dst->d (room for the decimal size of q + 2), and whether the
+** product had a remainder.  v * 2^f * 10^t = v * 2^(f+t) * 5^t.
+*/
+static void scaled_digits(struct dec *dst, const mpz_t v, long f, long t) {
+  mpz_t q, den;
+  mpz_inits(q, den, NULL);
+  long s2 = f + t;
+  mpz_set_ui(den, 1);
+  if (t >= 0) {
+    mpz_ui_pow_ui(q, 5, (unsigned long)t);
+    mpz_mul(q, q, v);
+  } else {
+    mpz_set(q, v);
+    mpz_ui_pow_ui(den, 5, (unsigned long)-t);
+  }
+  if (s2 >= 0)
+    mpz_mul_2exp(q, q, (mp_bitcnt_t)s2);
+  bool rem;
+  if (s2 < 0 && t >= 0) { /* the usual case: a shift */
+    rem = mpz_scan1(q, 0) < (mp_bitcnt_t)-s2;
+    mpz_fdiv_q_2exp(q, q, (mp_bitcnt_t)-s2);
+  } else {
+    if (s2 < 0)
+      mpz_mul_2exp(den, den, (mp_bitcnt_t)-s2);
+    rem = !mpz_divisible_p(q, den);
+    mpz_fdiv_q(q, q, den);
+  }
+  mpz_get_str(dst->d, 10, q);
+  dst->n = (long)strlen(dst->d);
+  dst->exp = dst->n - t;
+  dst->more = rem;
+  mpz_clears(q, den, NULL);
+  if (!rem)
+    dec_trim(dst);
+}
+
+/* The scale shared by x and its bounds: v * 2^f * 10^t = v * c / den. */
+struct scale {
+  mpz_t c, den;
+  long shift; /* den = 2^shift when t >= 0, else -1 */
+};
+
+static void scale_init(struct scale *sc, long f, long t) {
+  long s2 = f + t; /* 10^t = 2^t * 5^t */
+  mpz_init_set_ui(sc->c, 1);
+  mpz_init_set_ui(sc->den, 1);
+  if (t >= 0)
+    mpz_ui_pow_ui(sc->c, 5, (unsigned long)t);
+  else
+    mpz_ui_pow_ui(sc->den, 5, (unsigned long)-t);
+  if (s2 >= 0)
+    mpz_mul_2exp(sc->c, sc->c, (mp_bitcnt_t)s2);
+  else
+    mpz_mul_2exp(sc->den, sc->den, (mp_bitcnt_t)-s2);
+  sc->shift = t < 0 ? -1 : s2 < 0 ? -s2 : 0;
+}
+
+static void scale_done(struct scale *sc) { mpz_clears(sc->c, sc->den, NULL); }
+
+/* q, r = v * c divided by den */
+static void scale_divmod(mpz_t q, mpz_t r, const mpz_t v,
+                         const struct scale *sc) {
+  mpz_mul(q, v, sc->c);
+  if (sc->shift >= 0) {
+    mpz_fdiv_r_2exp(r, q, (mp_bitcnt_t)sc->shift);
+    mpz_fdiv_q_2exp(q, q, (mp_bitcnt_t)sc->shift);
+  } else {
+    mpz_fdiv_qr(q, r, q, sc->den);
+  }
+}
+
+/*
+** The first digits of x and of its bounds x -/+ half an ulp, which are
+** (M2 -/+ 1) * 2^f with M2 the mantissa with one more bit: one
+** conversion for x, and the bounds differ from it by c / den, a small
+** number of units of the last digit, so their digits are x's minus or
+** plus that.  False when that number is not small (k too large).
+*/
+static bool bounds_digits(const mpz_t m2, long f, long t, struct dec *d,
+                          struct dec *lo, struct dec *up) {
+  struct scale sc;
+  mpz_t q, r, cq, cr, b;
+  scale_init(&sc, f, t);
+  mpz_inits(q, r, cq, cr, b, NULL);
+  scale_divmod(q, r, m2, &sc);
+  mpz_fdiv_qr(cq, cr, sc.c, sc.den);
+  bool ok = mpz_cmp_ui(cq, ULONG_MAX / 4) < 0;
+  if (ok) {
+    unsigned long c = mpz_get_ui(cq);
+    mpz_get_str(d->d, 10, q);
+    long n = (long)strlen(d->d);
+    mpz_sub(b, r, cr); /* lower: r - cr, borrowing one unit if negative */
+    bool borrow = mpz_sgn(b) < 0;
+    if (borrow)
+      mpz_add(b, b, sc.den);
+    dec_set(lo, digits_sub(lo->d, d->d, n, c + borrow), t, mpz_sgn(b) != 0);
+    mpz_add(b, r, cr); /* upper: r + cr, carrying one unit if >= den */
+    bool carry = mpz_cmp(b, sc.den) >= 0;
+    if (carry)
+      mpz_sub(b, b, sc.den);
+    dec_set(up, digits_add(up->d, d->d, n, c + carry), t, mpz_sgn(b) != 0);
+    dec_set(d, n, t, mpz_sgn(r) != 0);
+  }
+  mpz_clears(q, r, cq, cr, b, NULL);
+  scale_done(&sc);
+  return ok;
+}
+
+/*
+** Fast path for numbers within half an ulp of a decimal of at most k
+** digits (3.14, 0.3 = 0.1 + 0.2, 1e30): q = floor(|x| * 10^t) has about
+** k digits; q or q + 1 is the answer when it lies within |x| -/+ half an
+** ulp.  Such a decimal is then the only one of k digits or fewer there
+** (the interval is narrower than 10^-t since 10^k < 2^(prec-6)), so it is
+** what Go's search finds.  False when there is none: use the slow path.
+*/
+static bool shortest_fast(mpfr_srcptr x, struct dec *d, long k) {
+  mpz_t m2, num, den, c;
+  mpz_inits(m2, num, den, c, NULL);
+  long f = (long)mpfr_get_z_2exp(m2, x) - 1;
+  mpz_abs(m2, m2);
+  mpz_mul_2exp(m2, m2, 1);
+  bool inclusive = !mpz_tstbit(m2, 1);
+  long t = k - log10_pow2((long)mpfr_get_exp(x)) - 1, s2 = f + t;
+  /* |x| * 10^t = m2 * c / den, half an ulp = c / den */
+  mpz_set_ui(c, 1);
+  mpz_set_ui(den, 1);
+  if (t >= 0)
+    mpz_ui_pow_ui(c, 5, (unsigned long)t);
+  else
+    mpz_ui_pow_ui(den, 5, (unsigned long)-t);
+  if (s2 >= 0)
+    mpz_mul_2exp(c, c, (mp_bitcnt_t)s2);
+  else
+    mpz_mul_2exp(den, den, (mp_bitcnt_t)-s2);
+  mpz_mul(num, m2, c);
+  mpz_fdiv_qr(num, m2, num, den); /* num = q, m2 = remainder */
+  int lo = mpz_cmp(m2, c);
+  bool ok = inclusive ? lo <= 0 : lo < 0;
+  if (!ok && mpz_sgn(m2) > 0) {
+    mpz_sub(m2, den, m2);
+    int hi = mpz_cmp(m2, c);
+    ok = inclusive ? hi <= 0 : hi < 0;
+    mpz_add_ui(num, num, 1);
+  }
+  if (ok) {
+    mpz_get_str(d->d, 10, num);
+    d->n = (long)strlen(d->d);
+    d->exp = d->n - t;
+    d->more = false;
+    dec_trim(d);
+  }
+  mpz_clears(m2, num, den, c, NULL);
+  return ok;
+}
+
+/*
+** The shortest digits of |x| the slow, faithful way: the first k digits
+** of x and of its bounds, then Go's loop.  k covers the (prec + 1) *
+** log10(2) + 2 digits the loop needs, and doubles if that ever fell
+** short.  Returns the malloc'ed buffer that d's digits live in.
+*/
+static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
+  mpz_t m2;
+  mpz_init(m2);
+  long f = (long)mpfr_get_z_2exp(m2, x) - 1;
+  mpz_abs(m2, m2);
+  mpz_mul_2exp(m2, m2, 1);
+  bool inclusive = !mpz_tstbit(m2, 1);
+  long e = (long)mpfr_get_exp(x);
+  long k = (long)(((long long)mpfr_get_prec(x) + 1) * 30103 / 100000) + 8;
+  char *buf = NULL;
+  bool first = true;
+  for (;; k *= 2) {
+    long t = k - log10_pow2(e) - 1, room = k + 8;
+    buf = realloc(buf, 3 * (size_t)room);
+    if (!buf)
+      abort();
+    struct dec lo = {buf + room, 0, 0, false};
+    struct dec up = {buf + 2 * room, 0, 0, false};
+    d->d = buf;
+    if (first && bounds_limbs(x, t, d, &lo, &up) &&
+        round_shortest(d, &lo, &up, inclusive))
+      break;
+    first = false;
+    if (!bounds_digits(m2, f, t, d, &lo, &up)) {
+      scaled_digits(d, m2, f, t);
+      mpz_sub_ui(m2, m2, 1);
+      scaled_digits(&lo, m2, f, t);
+      mpz_add_ui(m2, m2, 2);
+      scaled_digits(&up, m2, f, t);
+      mpz_sub_ui(m2, m2, 1);
+    }
+    if (round_shortest(d, &lo, &up, inclusive))
+      break;
+  }
+  mpz_clear(m2);
+  return buf;
+}
+
 /* fmtF: the digits of d with prec = max(len - exp, 0) fraction digits. */
 static char *format_f(tfr_arena *a, bool neg, const struct dec *d) {
   long ip = d->exp > 0 ? d->exp : 1;
@@ -1010,12 +1099,12 @@ static char *format_f(tfr_arena *a, bool neg, const struct dec *d) {
   } else {
     *p++ = '0';
   }
-  if (fp > 0) {
+  if (fp > 0) { /* digits d[exp..n), after -exp zeros if exp < 0 */
     *p++ = '.';
-    for (long i = 0; i < fp; i++) {
-      long j = d->exp + i;
-      *p++ = j >= 0 && j < d->n ? d->d[j] : '0';
-    }
+    long zeros = d->exp < 0 ? -d->exp : 0, from = d->exp > 0 ? d->exp : 0;
+    memset(p, '0', (size_t)zeros);
+    memcpy(p + zeros, d->d + from, (size_t)(d->n - from));
+    p += fp;
   }
   *p = '\0';
   return s;

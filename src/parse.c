@@ -3,6 +3,7 @@
 ** the native or the JSON grammar.
 */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "eval.h"
@@ -162,6 +163,88 @@ const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
   return eval_expr(&c, expr->f.body);
 }
 
+static bool ident_start(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+/* A placeholder `variable "NAME" {}` for the block an error is in, so that
+** the variable is still declared (HCL recovers inside the block). */
+static struct ast *stub_variable(struct parse_ctx *c, size_t at) {
+  const char *t = c->src->text;
+  size_t i = at + 1;
+  while (i > 0 && !(ident_start(t[i - 1]) && (i == 1 || t[i - 2] == '\n'))) {
+    if (t[i - 1] == '}' && (i == 1 || t[i - 2] == '\n') && i - 1 < at)
+      return NULL; /* that block was closed before the error */
+    i--;
+  }
+  if (i == 0)
+    return NULL;
+  i--;
+  if (strncmp(t + i, "variable", 8) != 0)
+    return NULL;
+  size_t q = i + 8;
+  while (q < c->src->len && (t[q] == ' ' || t[q] == '\t'))
+    q++;
+  if (q >= c->src->len || t[q] != '"')
+    return NULL;
+  size_t e = q + 1;
+  while (e < c->src->len && t[e] != '"' && t[e] != '\n')
+    e++;
+  if (e >= c->src->len || t[e] != '"')
+    return NULL;
+  struct ast *label = ast_new(c, AST_STRING, (struct span){(uint32_t)q,
+                                                           (uint32_t)e + 1});
+  label->str = t + q + 1;
+  label->n = (uint32_t)(e - q - 1);
+  struct vec *labels = vec_push(c, vec_new(c), label);
+  struct ast *body = ast_list(c, AST_BODY, vec_new(c),
+                              (struct span){(uint32_t)e + 1, (uint32_t)e + 1});
+  struct lexeme type = {t + i, 8, 0};
+  return ast_block(c, type, labels, body,
+                   (struct span){(uint32_t)i, (uint32_t)e + 1});
+}
+
+/*
+** After a syntax error at byte err, keep what HCL's recovery would keep:
+** the items before it, the variable the error is in, and the items of the
+** rest of the file, parsed again from the next top-level line (errors of
+** those later parses are not reported: HCL reports only the first).
+*/
+static void recover_items(struct parse_ctx *c, struct ast_file *f,
+                          struct vec *items, uint32_t err) {
+  for (int round = 0; round < 64; round++) {
+    if (f && f->partial)
+      for (uint32_t i = 0; i < f->partial->n; i++)
+        vec_push(c, items, f->partial->items[i]);
+    struct ast *stub = stub_variable(c, err);
+    if (stub)
+      vec_push(c, items, stub);
+    /* the next line that starts a top-level item */
+    const char *t = c->src->text;
+    size_t i = err;
+    while (i < c->src->len && !(t[i] == '\n' && i + 1 < c->src->len &&
+                                ident_start(t[i + 1])))
+      i++;
+    if (i >= c->src->len)
+      return;
+    struct parse_ctx r = {0};
+    r.a = c->a;
+    r.diags = tfr_diags_new(c->a);
+    r.src = c->src;
+    r.start = (uint32_t)i + 1;
+    f = parse_hcl(&r);
+    free(r.scratch);
+    if (f && f->body && !r.failed) {
+      for (uint32_t k = 0; k < f->body->n; k++)
+        vec_push(c, items, f->body->items[k]);
+      return;
+    }
+    if (!f)
+      return;
+    err = r.err_at;
+  }
+}
+
 struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete) {
   *complete = false;
@@ -186,15 +269,21 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
     *complete = true;
     return f;
   }
-  if (f && f->partial) {
-    /* items parsed before the error; bounded depth is still required */
-    tfr_diags *scratch = tfr_diags_new(a);
-    struct parse_ctx d = c;
-    d.diags = scratch;
-    if (ast_check_depth(&d, f->partial)) {
-      f->body = f->partial;
-      return f;
-    }
-  }
-  return NULL;
+  if (!f || c.json)
+    return NULL;
+  struct vec *items = vec_new(&c);
+  recover_items(&c, f, items, c.err_at);
+  vec_close(&c, items);
+  struct ast *b = ast_new(&c, AST_BODY, (struct span){0, (uint32_t)src->len});
+  b->items = items->v;
+  b->n = items->n;
+  free(c.scratch);
+  /* what was recovered must still be bounded in depth */
+  tfr_diags *scratch = tfr_diags_new(a);
+  struct parse_ctx d = c;
+  d.diags = scratch;
+  if (!ast_check_depth(&d, b))
+    return NULL;
+  f->body = b;
+  return f;
 }

@@ -56,6 +56,8 @@ struct parse_ctx {
   bool expr_mode; /* a standalone expression, not a file body */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
+  uint32_t start;         /* byte to start scanning at (recovery) */
+  uint32_t err_at;        /* where the first error was reported */
   struct vec *top_items;  /* the file body's own list */
   struct ast **partial;   /* its items so far, kept for a failed parse */
   uint32_t npartial, cap_partial;

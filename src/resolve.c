@@ -6,12 +6,14 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "diag_int.h"
 #include "eval.h"
 #include "module.h"
 #include "parse.h"
+#include "strutil.h"
 
 /* ---- collecting raw values --------------------------------------------- */
 
@@ -266,6 +268,14 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     struct stat st;
     if (stat(path, &st) == 0)
       values_file(&c, path, path, TFR_SRC_AUTO_FILE);
+    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+      tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
+                    "Variables file is a broken symbolic link",
+                    tfr_arena_printf(a,
+                                     "%s is a symbolic link whose target does "
+                                     "not exist, so its values are not used "
+                                     "(Terraform skips it silently).",
+                                     path));
   }
   auto_files(&c);
   for (size_t i = 0; i < nargs; i++) {
@@ -365,6 +375,46 @@ static const tfr_value *parse_raw(struct resolver *r,
   return val;
 }
 
+/* A declared name close to an undeclared one (beyond Terraform). */
+static const char *closest(const struct module *m, const char *name) {
+  const char *best = NULL;
+  size_t n = strlen(name);
+  /* close: at most 2 edits, and no more than a third of the name */
+  size_t bd = (n / 3 > 1 ? (n / 3 < 2 ? n / 3 : 2) : 1) + 1;
+  for (size_t i = 0; i < m->nvars; i++) {
+    size_t d = str_distance(name, n, m->vars[i].name, strlen(m->vars[i].name));
+    if (d < bd) {
+      bd = d;
+      best = m->vars[i].name;
+    }
+  }
+  return best;
+}
+
+static const char *did_you_mean(struct resolver *r, const char *name) {
+  const char *c = closest(r->m, name);
+  return c ? tfr_arena_printf(r->a, " Did you mean \"%s\"?", c) : "";
+}
+
+/* TF_VAR_REGION for a declared "region": Terraform ignores it silently
+** (names are case-sensitive); we warn, beyond Terraform. */
+static void env_case(struct resolver *r, const struct raw_value *raw) {
+  for (size_t i = 0; i < r->m->nvars; i++)
+    if (!strcasecmp(r->m->vars[i].name, raw->name)) {
+      var_error(r, NULL, TFR_DIAG_WARNING,
+                "Environment variable differs from a variable name in case",
+                tfr_arena_printf(r->a,
+                                 "TF_VAR_%s sets nothing: variable names are "
+                                 "case-sensitive, and this module declares "
+                                 "\"%s\". Terraform ignores it too. Use "
+                                 "TF_VAR_%s instead.",
+                                 raw->name, r->m->vars[i].name,
+                                 r->m->vars[i].name),
+                r->m->vars[i].name);
+      return;
+    }
+}
+
 /* Values for names the module does not declare (SPEC §5). */
 static void undeclared(struct resolver *r, const struct raw_value **names,
                        size_t n) {
@@ -372,8 +422,10 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
   size_t nf = 0;
   for (size_t i = 0; i < n; i++) {
     const struct raw_value *raw = names[i];
-    if (raw->kind == TFR_SRC_ENV)
+    if (raw->kind == TFR_SRC_ENV) {
+      env_case(r, raw);
       continue;
+    }
     if (raw->kind == TFR_SRC_CLI) {
       var_error(r, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
                 tfr_arena_printf(r->a,
@@ -381,8 +433,8 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                                  "the command line, but the root module does "
                                  "not declare a variable of that name. To use "
                                  "this value, add a \"variable\" block to the "
-                                 "configuration.",
-                                 raw->name),
+                                 "configuration.%s",
+                                 raw->name, did_you_mean(r, raw->name)),
                 raw->name);
       continue;
     }
@@ -404,23 +456,33 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                                "The root module does not declare a variable "
                                "named \"%s\" but a value was found in file "
                                "\"%s\". If you meant to use this value, add a "
-                               "\"variable\" block to the configuration.\n\n"
+                               "\"variable\" block to the configuration.%s\n\n"
                                "To silence these warnings, use TF_VAR_... "
                                "environment variables to provide certain "
                                "\"global\" settings to all configurations in "
                                "your organization. To reduce the verbosity "
                                "of these warnings, use the -compact-warnings "
                                "option.",
-                               fr[i]->name, fr[i]->file),
+                               fr[i]->name, fr[i]->file,
+                               did_you_mean(r, fr[i]->name)),
               fr[i]->name);
-  if (nf > 2)
+  if (nf > 2) {
+    /* the folded names still get their suggestions */
+    const char *hints = "";
+    for (size_t i = 2; i < nf; i++) {
+      const char *c = closest(r->m, fr[i]->name);
+      if (c)
+        hints = tfr_arena_printf(r->a, "%s Did you mean \"%s\" for \"%s\"?",
+                                 hints, c, fr[i]->name);
+    }
     tfr_diags_add(r->diags, TFR_DIAG_WARNING, NULL,
                   "Values for undeclared variables",
                   tfr_arena_printf(r->a,
                                    "In addition to the other similar "
                                    "warnings shown, %zu other variable(s) "
-                                   "defined without being declared.",
-                                   nf - 2));
+                                   "defined without being declared.%s",
+                                   nf - 2, hints));
+  }
   free(fr);
 }
 
@@ -596,14 +658,19 @@ static void attempts(struct resolver *r, size_t k) {
   out->description = v->description;
 }
 
-static void describe_source(struct resolver *r, size_t k) {
+static void describe_source(struct resolver *r, size_t k, bool collected) {
   const struct raw_value *raw = r->winner[k];
   struct tfr_variable *out = &r->out[k];
   attempts(r, k);
-  if (!raw || !r->given[k]) {
+  if (!collected) {
+    out->source = TFR_SRC_NONE; /* Terraform stopped before looking */
+    return;
+  }
+  if (!raw) {
     out->source = r->m->vars[k].has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
     return;
   }
+  /* a value that failed to parse still says where it came from */
   out->source = raw->kind;
   out->source_file = raw->file;
   out->source_line = raw->expr ? raw->range.start.line : 0;
@@ -630,6 +697,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   res->vars = r.out;
   res->n = m->nvars;
   bool stop = tfr_diags_has_errors(diags) || o->load_only;
+  bool collected = !stop;
   if (!stop) {
     module_collect(m, a, diags, o->env, o->args, o->nargs);
     stop = tfr_diags_has_errors(diags);
@@ -651,7 +719,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   for (size_t k = 0; k < m->nvars; k++) {
     if (!stop)
       final_value(&r, k);
-    describe_source(&r, k);
+    describe_source(&r, k, collected);
   }
   res->valid = !tfr_diags_has_errors(diags);
   return res;

@@ -384,8 +384,17 @@ static bool legacy_quoted(tfr_arena *a, tfr_diags *diags,
                             "constraints to be given in quotes, but that "
                             "form is now deprecated and will be removed in "
                             "a future version of Terraform. Remove the "
-                            "quotes around \"%.*s\".",
-                            (int)x->n, x->str));
+                            "quotes around \"%.*s\"%s.",
+                            (int)x->n, x->str,
+                            is(x->str, x->n, "list")
+                                ? " and write list(string) instead to "
+                                  "explicitly indicate that the list "
+                                  "elements are strings"
+                            : is(x->str, x->n, "map")
+                                ? " and write map(string) instead to "
+                                  "explicitly indicate that the map "
+                                  "elements are strings"
+                                : ""));
   else
     err_at(&t, x->span, "Invalid legacy variable type hint",
            "To provide a full type expression, remove the surrounding "
