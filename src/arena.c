@@ -111,8 +111,9 @@ char *tfr_arena_strdup(tfr_arena *a, const char *s) {
 
 char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...) {
   va_list ap;
+  char probe[1];
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(probe, 0, fmt, ap); /* the length only */
   va_end(ap);
   if (n < 0)
     return tfr_arena_strdup(a, "");

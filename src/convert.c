@@ -20,6 +20,7 @@
 ** so is which of several problems it reports; we use sorted order.
 */
 #include "convert.h"
+#include "strutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,9 +156,12 @@ struct cctx {
   struct tset types;
   const char *err;
   struct pstep *path;
-  /* Recent object types built and the last can_conv() answer: a list's
-  ** elements repeat them, and these save a hash lookup each. */
-  const tfr_type *recent_obj[64];
+  /*
+  ** Small caches of recent answers.  A list's elements ask the same
+  ** questions again and again (which object type, can this type convert,
+  ** which attribute goes where); each saves a hash lookup or a walk.
+  */
+  const tfr_type *recent_obj[64]; /* object types built */
   /* Which attribute of an input object type feeds each attribute of an
   ** output object type, for recent pairs of types. */
   struct {
@@ -176,7 +180,7 @@ struct cctx {
   struct {
     const tfr_type *in, *out;
     bool unsafe, res;
-  } recent_cc[16];
+  } recent_cc[16]; /* can_conv() */
 };
 
 static void ctx_init(struct cctx *c, tfr_arena *a) {
@@ -218,89 +222,10 @@ static void at_key(struct cctx *c, const char *k, size_t n) {
   at_step(c, STEP_KEY, k, n, 0);
 }
 
-struct sbuf {
-  char *p;
-  size_t n, cap;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    while (b->n + n + 1 > b->cap)
-      b->cap = b->cap ? 2 * b->cap : 64;
-    char *p = realloc(b->p, b->cap);
-    if (!p)
-      abort();
-    b->p = p;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-/* Go's unicode.IsPrint for a code point above ASCII. */
-static bool go_isprint(utf8proc_int32_t r) {
-  switch (utf8proc_category(r)) {
-  case UTF8PROC_CATEGORY_ZS:
-  case UTF8PROC_CATEGORY_ZL:
-  case UTF8PROC_CATEGORY_ZP:
-  case UTF8PROC_CATEGORY_CC:
-  case UTF8PROC_CATEGORY_CF:
-  case UTF8PROC_CATEGORY_CS:
-  case UTF8PROC_CATEGORY_CO:
-  case UTF8PROC_CATEGORY_CN:
-    return false;
-  default:
-    return true;
-  }
-}
-
-/* Go's %q (strconv.Quote) of n bytes. */
-static void sb_quote(struct sbuf *b, const char *s, size_t n) {
-  char e[16];
-  sb_put(b, "\"", 1);
-  for (size_t i = 0; i < n;) {
-    utf8proc_int32_t r;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &r);
-    if (k <= 0) { /* invalid UTF-8 */
-      snprintf(e, sizeof e, "\\x%02x", (unsigned char)s[i]);
-      sb_str(b, e);
-      i++;
-      continue;
-    }
-    const char *esc = NULL;
-    switch (r) {
-    case '"': esc = "\\\""; break;
-    case '\\': esc = "\\\\"; break;
-    case '\a': esc = "\\a"; break;
-    case '\b': esc = "\\b"; break;
-    case '\f': esc = "\\f"; break;
-    case '\n': esc = "\\n"; break;
-    case '\r': esc = "\\r"; break;
-    case '\t': esc = "\\t"; break;
-    case '\v': esc = "\\v"; break;
-    default: break;
-    }
-    if (esc) {
-      sb_str(b, esc);
-    } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
-      sb_put(b, s + i, (size_t)k);
-    } else {
-      snprintf(e, sizeof e, r < 0x80 ? "\\x%02x" : r < 0x10000 ? "\\u%04x"
-                                                              : "\\U%08x",
-               (unsigned)r);
-      sb_str(b, e);
-    }
-    i += (size_t)k;
-  }
-  sb_put(b, "\"", 1);
-}
 
 static const char *quote(struct cctx *c, const char *s, size_t n) {
   struct sbuf b = {0};
-  sb_quote(&b, s, n);
+  sbuf_go_quote(&b, s, n);
   const char *r = tfr_arena_strndup(c->a, b.p, b.n);
   free(b.p);
   return r;
@@ -309,22 +234,22 @@ static const char *quote(struct cctx *c, const char *s, size_t n) {
 /* tfdiags.FormatError's path: .name, [0], ["key"]. */
 static const char *format_path(struct cctx *c) {
   struct sbuf b = {0};
-  sb_put(&b, "", 0);
+  sbuf_put(&b, "", 0);
   for (const struct pstep *p = c->path; p; p = p->next) {
     char num[32];
     switch (p->kind) {
     case STEP_ATTR:
-      sb_put(&b, ".", 1);
-      sb_put(&b, p->s, p->n);
+      sbuf_put(&b, ".", 1);
+      sbuf_put(&b, p->s, p->n);
       break;
     case STEP_INDEX:
       snprintf(num, sizeof num, "[%llu]", (unsigned long long)p->i);
-      sb_str(&b, num);
+      sbuf_str(&b, num);
       break;
     default:
-      sb_put(&b, "[", 1);
-      sb_quote(&b, p->s, p->n);
-      sb_put(&b, "]", 1);
+      sbuf_put(&b, "[", 1);
+      sbuf_go_quote(&b, p->s, p->n);
+      sbuf_put(&b, "]", 1);
     }
   }
   const char *r = tfr_arena_strndup(c->a, b.p, b.n);
@@ -506,7 +431,6 @@ static const tfr_type *mk_coll(struct cctx *c, int kind,
   return intern_node(c, &tmp, NULL);
 }
 
-/* An interned object type; names sorted; optional may be NULL. */
 /* Whether the interned object type t has these members. */
 static bool object_is(const tfr_type *t, size_t n, const char *const *names,
                       const tfr_type *const *types, const bool *optional) {
@@ -520,6 +444,7 @@ static bool object_is(const tfr_type *t, size_t n, const char *const *names,
   return true;
 }
 
+/* An interned object type; names sorted; optional may be NULL. */
 static const tfr_type *mk_object(struct cctx *c, size_t n,
                                  const char *const *names,
                                  const tfr_type *const *types,
@@ -608,9 +533,13 @@ static const tfr_value *number_to_string(struct cctx *c, const tfr_value *v) {
   return tfr_string_nocopy(c->a, s, strlen(s));
 }
 
+static const tfr_value str_true = {.type = &tfr_t_string, .n = 4, .s = "true"};
+static const tfr_value str_false = {.type = &tfr_t_string, .n = 5,
+                                    .s = "false"};
+
 static const tfr_value *bool_to_string(struct cctx *c, const tfr_value *v) {
-  return v->b ? tfr_string_nocopy(c->a, "true", 4)
-              : tfr_string_nocopy(c->a, "false", 5);
+  (void)c;
+  return v->b ? &str_true : &str_false;
 }
 
 static const tfr_value *string_to_number(struct cctx *c,
@@ -1190,14 +1119,14 @@ static const char *missing_attrs(struct cctx *c, size_t n,
                             quote(c, names[0], strlen(names[0])),
                             quote(c, names[1], strlen(names[1])));
   struct sbuf b = {0};
-  sb_str(&b, "attributes ");
+  sbuf_str(&b, "attributes ");
   for (size_t i = 0; i + 1 < n; i++) {
-    sb_quote(&b, names[i], strlen(names[i]));
-    sb_str(&b, ", ");
+    sbuf_go_quote(&b, names[i], strlen(names[i]));
+    sbuf_str(&b, ", ");
   }
-  sb_str(&b, "and ");
-  sb_quote(&b, names[n - 1], strlen(names[n - 1]));
-  sb_str(&b, " are required");
+  sbuf_str(&b, "and ");
+  sbuf_go_quote(&b, names[n - 1], strlen(names[n - 1]));
+  sbuf_str(&b, " are required");
   const char *r = tfr_arena_strdup(c->a, b.p);
   free(b.p);
   return r;
@@ -1877,6 +1806,13 @@ static const tfr_value *convert(struct cctx *c, const tfr_value *v,
 const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,
                                    const tfr_type *want, const char **err,
                                    const char **path) {
+  if (is_dyn(want) || (v->type == want && !has_optional(want))) {
+    if (err)
+      *err = NULL;
+    if (path)
+      *path = NULL;
+    return v;
+  }
   struct cctx c;
   ctx_init(&c, a);
   const tfr_value *r = convert(&c, v, want);

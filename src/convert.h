@@ -37,6 +37,13 @@ const tfr_value *conv_apply_defaults(tfr_arena *a, const tfr_value *v,
 const tfr_value *conv_convert(tfr_arena *a, const tfr_value *v,
                               const tfr_type *want, const char **err);
 
+/* Like conv_convert; *path gets the failing element's path as Terraform
+** writes it (".a[1].b", "[\"k\"]", "" for the value itself).  The message
+** names the path only when the type mismatch itself does. */
+const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,
+                                   const tfr_type *want, const char **err,
+                                   const char **path);
+
 /* The single type all of types unify to (convert.Unify), or NULL. */
 const tfr_type *conv_unify(tfr_arena *a, size_t n,
                            const tfr_type *const *types);

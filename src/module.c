@@ -225,13 +225,16 @@ static void decode_default(struct loader *l, struct src_file *src,
   }
   if (v->defaults && !(d->flags & TFR_V_NULL))
     d = conv_apply_defaults(l->a, d, v->defaults);
-  const char *err = NULL;
-  const tfr_value *cv = conv_convert(l->a, d, v->type, &err);
+  const char *err = NULL, *path = NULL;
+  const tfr_value *cv = conv_convert_path(l->a, d, v->type, &err, &path);
   if (!cv) {
+    /* Terraform names the element here: "[1]: a number is required" */
     error_at(l, src, x->span, "Invalid default value for variable",
              tfr_arena_printf(l->a,
                               "This default value is not compatible with the "
-                              "variable's type constraint: %s.",
+                              "variable's type constraint: %s%s%s.",
+                              path && *path ? path : "",
+                              path && *path ? ": " : "",
                               err ? err : "incorrect type"),
              v->name);
     v->failed = true;

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(ULONG_MAX >= 0xFFFFFFFFFFFFFFFFULL,
+               "64-bit unsigned long: 5^27 is passed to mpfr_mul_ui");
+
 struct tfr_num {
   mpfr_t m;           /* significand in limbs[] */
   mp_limb_t limbs[];  /* mpfr_custom_get_size(precision) bytes */
@@ -181,7 +184,7 @@ static bool scan_literal(const char *s, size_t n, struct numlit *l) {
   return i == n;
 }
 
-/* The mantissa digits as an integer. */
+/* The mantissa digits as an integer, when there are more than 19. */
 static void literal_digits(const struct numlit *l, mpz_t z) {
   char small[128];
   char *buf = l->ndigits < sizeof small ? small : malloc(l->ndigits + 1);
@@ -198,16 +201,51 @@ static void literal_digits(const struct numlit *l, mpz_t z) {
 }
 
 /*
+** The mantissa digits, exactly, into m (initialised here; the caller
+** calls tmp_done); returns their bit length, 0 when they are all zeros.
+*/
+static int64_t literal_mantissa(const struct numlit *l, struct tmp *m) {
+  uint64_t v = 0;
+  int nd = 0; /* significant digits */
+  for (size_t i = 0; i < l->mlen && nd <= 19; i++) {
+    char c = l->mant[i];
+    if (c != '.' && (nd || c != '0')) {
+      v = v * 10 + (uint64_t)(c - '0');
+      nd++;
+    }
+  }
+  if (nd <= 19) {
+    int64_t bits = 0;
+    for (uint64_t w = v; w; w >>= 1)
+      bits++;
+    tmp_init(m, 64);
+    mpfr_set_uj(m->m, v, MPFR_RNDN);
+    return bits;
+  }
+  mpz_t z;
+  mpz_init(z);
+  literal_digits(l, z);
+  int64_t bits = (int64_t)mpz_sizeinbase(z, 2);
+  tmp_init(m, (mpfr_prec_t)bits);
+  mpfr_set_z(m->m, z, MPFR_RNDN);
+  mpz_clear(z);
+  return bits;
+}
+
+/*
 ** big.Float.pow5: 5^n at 576 bits (the parse precision + 64), computed
 ** by squaring with 640-bit factors when n > 27, so rounded for n > 248.
 */
 static void go_pow5(mpfr_ptr z, uint64_t n) {
   static const uint64_t pow5_27 = 7450580596923828125ULL;
-  if (n <= 27) {
-    uint64_t p = 1;
+  if (n <= 248) { /* exact in 576 bits, whichever way it is computed */
+    mpfr_set_ui(z, 1, MPFR_RNDN);
+    for (; n >= 27; n -= 27)
+      mpfr_mul_ui(z, z, (unsigned long)pow5_27, MPFR_RNDN);
+    unsigned long p = 1;
     while (n--)
       p *= 5;
-    mpfr_set_uj(z, p, MPFR_RNDN);
+    mpfr_mul_ui(z, z, p, MPFR_RNDN);
     return;
   }
   mpfr_set_uj(z, pow5_27, MPFR_RNDN);
@@ -254,35 +292,25 @@ static void scale_pow5(mpfr_ptr r, mpfr_srcptr mant, int64_t exp5) {
 
 /* The value of a well-formed literal; false on Go's "exponent overflow". */
 static bool literal_value(const struct numlit *l, mpfr_ptr r) {
-  mpz_t z;
-  mpz_init(z);
-  literal_digits(l, z);
-  if (mpz_sgn(z) == 0) {
-    mpz_clear(z);
-    mpfr_set_zero(r, l->neg ? -1 : 1);
-    return true;
-  }
-  /* Literals are far shorter than 2^40 digits, so no int64 overflow. */
-  int64_t bits = (int64_t)mpz_sizeinbase(z, 2);
-  const int64_t big = (int64_t)1 << 40;
-  if (l->exp > big || l->exp < -big) {
-    mpz_clear(z);
-    return false;
-  }
-  int64_t exp2 = bits + l->fcount + l->exp; /* Go's normalized exponent */
-  if (exp2 < INT32_MIN || exp2 > INT32_MAX) {
-    mpz_clear(z);
-    return false;
-  }
   struct tmp mant;
-  tmp_init(&mant, (mpfr_prec_t)bits);
-  mpfr_set_z_2exp(mant.m, z, (mpfr_exp_t)(l->fcount + l->exp), MPFR_RNDN);
-  mpz_clear(z);
-  scale_pow5(r, mant.m, l->binexp ? l->fcount : l->fcount + l->exp);
+  int64_t bits = literal_mantissa(l, &mant);
+  /* Literals are far shorter than 2^40 digits, so no int64 overflow. */
+  const int64_t big = (int64_t)1 << 40;
+  int64_t exp2 = bits + l->fcount + l->exp; /* Go's normalized exponent */
+  bool ok = true;
+  if (bits == 0) {
+    mpfr_set_zero(r, 1); /* Go checks no exponent range for zero */
+  } else if (l->exp > big || l->exp < -big || exp2 < INT32_MIN ||
+             exp2 > INT32_MAX) {
+    ok = false;
+  } else { /* exact: the exponent becomes exp2 */
+    mpfr_mul_2si(mant.m, mant.m, (long)(l->fcount + l->exp), MPFR_RNDN);
+    scale_pow5(r, mant.m, l->binexp ? l->fcount : l->fcount + l->exp);
+  }
   tmp_done(&mant);
   if (l->neg)
     mpfr_neg(r, r, MPFR_RNDN);
-  return true;
+  return ok;
 }
 
 /* Go's Float.Parse special case: exactly [+-](Inf|inf). */

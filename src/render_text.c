@@ -6,108 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <utf8proc.h>
-
 #include "number.h"
 #include "render.h"
+#include "strutil.h"
 
 struct out {
   tfr_arena *a;
-  char *p;
-  size_t n, cap;
+  struct sbuf b;
 };
 
 static void put(struct out *o, const char *s, size_t n) {
-  if (o->n + n + 1 > o->cap) {
-    size_t cap = o->cap ? o->cap * 2 : 256;
-    while (cap < o->n + n + 1)
-      cap *= 2;
-    o->p = realloc(o->p, cap);
-    if (!o->p)
-      abort();
-    o->cap = cap;
-  }
-  memcpy(o->p + o->n, s, n);
-  o->n += n;
+  sbuf_put(&o->b, s, n);
 }
 
-static void puts_(struct out *o, const char *s) { put(o, s, strlen(s)); }
+static void puts_(struct out *o, const char *s) { sbuf_str(&o->b, s); }
 
 static void spaces(struct out *o, int n) {
   for (int i = 0; i < n; i++)
     put(o, " ", 1);
 }
 
-/* Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and
-** the ASCII space. */
-static bool is_print(utf8proc_int32_t cp) {
-  if (cp == ' ')
-    return true;
-  switch (utf8proc_category(cp)) {
-  case UTF8PROC_CATEGORY_ZS:
-  case UTF8PROC_CATEGORY_ZL:
-  case UTF8PROC_CATEGORY_ZP:
-  case UTF8PROC_CATEGORY_CC:
-  case UTF8PROC_CATEGORY_CF:
-  case UTF8PROC_CATEGORY_CS:
-  case UTF8PROC_CATEGORY_CO:
-  case UTF8PROC_CATEGORY_CN:
-    return false;
-  default:
-    return true;
-  }
-}
-
-/* Go's strconv.Quote, which the console uses for strings and keys. */
+/* Strings and keys are quoted as Go's strconv.Quote does. */
 static void quote(struct out *o, const char *s, size_t n) {
-  put(o, "\"", 1);
-  for (size_t i = 0; i < n;) {
-    unsigned char c = (unsigned char)s[i];
-    char esc[16];
-    const char *e = NULL;
-    switch (c) {
-    case '"': e = "\\\""; break;
-    case '\\': e = "\\\\"; break;
-    case '\a': e = "\\a"; break;
-    case '\b': e = "\\b"; break;
-    case '\f': e = "\\f"; break;
-    case '\n': e = "\\n"; break;
-    case '\r': e = "\\r"; break;
-    case '\t': e = "\\t"; break;
-    case '\v': e = "\\v"; break;
-    default:
-      break;
-    }
-    if (e) {
-      puts_(o, e);
-      i++;
-      continue;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      snprintf(esc, sizeof esc, "\\x%02x", c);
-      puts_(o, esc);
-      i++;
-      continue;
-    }
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0) {
-      snprintf(esc, sizeof esc, "\\x%02x", c);
-      puts_(o, esc);
-      i++;
-      continue;
-    }
-    if (c < 0x80 || is_print(cp)) {
-      put(o, s + i, (size_t)k);
-    } else {
-      snprintf(esc, sizeof esc, cp < 0x10000 ? "\\u%04x" : "\\U%08x",
-               (unsigned)cp);
-      puts_(o, esc);
-    }
-    i += (size_t)k;
-  }
-  put(o, "\"", 1);
+  sbuf_go_quote(&o->b, s, n);
 }
 
 static bool trimmed_equal(const char *line, size_t n, const char *delim) {
@@ -273,9 +194,9 @@ static void value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_console(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, NULL, 0, 0};
+  struct out o = {a, {NULL, 0, 0}};
   value(&o, v, 0);
-  const char *s = tfr_arena_strndup(a, o.p ? o.p : "", o.n);
-  free(o.p);
+  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
+  free(o.b.p);
   return s;
 }

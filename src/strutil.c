@@ -3,6 +3,12 @@
 */
 #include "strutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
   size_t row[64];
   if (na > 62 || nb > 62)
@@ -23,4 +29,79 @@ size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
     }
   }
   return row[nb];
+}
+
+void sbuf_put(struct sbuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    while (b->n + n + 1 > b->cap)
+      b->cap = b->cap ? 2 * b->cap : 64;
+    char *p = realloc(b->p, b->cap);
+    if (!p)
+      abort();
+    b->p = p;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+void sbuf_str(struct sbuf *b, const char *s) { sbuf_put(b, s, strlen(s)); }
+
+/* Go's unicode.IsPrint for a code point above ASCII. */
+bool go_isprint(int32_t r) {
+  switch (utf8proc_category(r)) {
+  case UTF8PROC_CATEGORY_ZS:
+  case UTF8PROC_CATEGORY_ZL:
+  case UTF8PROC_CATEGORY_ZP:
+  case UTF8PROC_CATEGORY_CC:
+  case UTF8PROC_CATEGORY_CF:
+  case UTF8PROC_CATEGORY_CS:
+  case UTF8PROC_CATEGORY_CO:
+  case UTF8PROC_CATEGORY_CN:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/* Go's %q (strconv.Quote) of n bytes. */
+void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
+  char e[16];
+  sbuf_put(b, "\"", 1);
+  for (size_t i = 0; i < n;) {
+    utf8proc_int32_t r;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                          (utf8proc_ssize_t)(n - i), &r);
+    if (k <= 0) { /* invalid UTF-8 */
+      snprintf(e, sizeof e, "\\x%02x", (unsigned char)s[i]);
+      sbuf_str(b, e);
+      i++;
+      continue;
+    }
+    const char *esc = NULL;
+    switch (r) {
+    case '"': esc = "\\\""; break;
+    case '\\': esc = "\\\\"; break;
+    case '\a': esc = "\\a"; break;
+    case '\b': esc = "\\b"; break;
+    case '\f': esc = "\\f"; break;
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '\v': esc = "\\v"; break;
+    default: break;
+    }
+    if (esc) {
+      sbuf_str(b, esc);
+    } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
+      sbuf_put(b, s + i, (size_t)k);
+    } else {
+      snprintf(e, sizeof e, r < 0x80 ? "\\x%02x" : r < 0x10000 ? "\\u%04x"
+                                                              : "\\U%08x",
+               (unsigned)r);
+      sbuf_str(b, e);
+    }
+    i += (size_t)k;
+  }
+  sbuf_put(b, "\"", 1);
 }

@@ -4,10 +4,30 @@
 #ifndef TFR_STRUTIL_H
 #define TFR_STRUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Levenshtein distance between two short strings, for "Did you mean"
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
+
+/* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
+struct sbuf {
+  char *p;
+  size_t n, cap;
+};
+
+void sbuf_put(struct sbuf *b, const char *s, size_t n);
+void sbuf_str(struct sbuf *b, const char *s);
+
+/* Go's unicode.IsPrint for a code point (letters, marks, numbers,
+** punctuation, symbols, and the ASCII space). */
+bool go_isprint(int32_t cp);
+
+/* Append n bytes as Go's strconv.Quote (fmt's %q) writes them: printable
+** characters as they are, others escaped; invalid UTF-8 as \xNN.  It is
+** how Terraform's console quotes strings and how cty keys sets. */
+void sbuf_go_quote(struct sbuf *b, const char *s, size_t n);
 
 #endif

@@ -12,6 +12,7 @@
 #include <utf8proc.h>
 
 #include "number.h"
+#include "strutil.h"
 #include "tfresolve/value.h"
 
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
@@ -211,7 +212,7 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
   case TFR_BOOL:
     return x->b == y->b;
   case TFR_NUMBER:
-    return num_cmp(x->num, y->num) == 0;
+    return num_equal(x->num, y->num);
   case TFR_STRING:
     return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
   case TFR_DYNAMIC:
@@ -233,67 +234,16 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
 
 /* ---- set order --------------------------------------------------------- */
 
-struct buf {
-  char *p;
-  size_t n, cap;
-};
-
-static void put(struct buf *b, const char *s, size_t n) {
-  if (b->n + n > b->cap) {
-    while (b->n + n > b->cap)
-      b->cap = b->cap ? b->cap * 2 : 128;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p)
-      abort();
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-}
-
-static void putc_(struct buf *b, char c) { put(b, &c, 1); }
-
-/* Go's %q of a string: printable characters as they are, the rest
-** escaped. */
-static void put_quoted(struct buf *b, const char *s, size_t n) {
-  putc_(b, '"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    char esc[8];
-    const char *e = NULL;
-    switch (c) {
-    case '"': e = "\\\""; break;
-    case '\\': e = "\\\\"; break;
-    case '\a': e = "\\a"; break;
-    case '\b': e = "\\b"; break;
-    case '\f': e = "\\f"; break;
-    case '\n': e = "\\n"; break;
-    case '\r': e = "\\r"; break;
-    case '\t': e = "\\t"; break;
-    case '\v': e = "\\v"; break;
-    default:
-      if (c < 0x20 || c == 0x7f) {
-        snprintf(esc, sizeof esc, "\\x%02x", c);
-        e = esc;
-      }
-    }
-    if (e)
-      put(b, e, strlen(e));
-    else
-      putc_(b, (char)c);
-  }
-  putc_(b, '"');
-}
-
 /* Go's big.Float String(): Text('g', 10). */
-static void put_number(struct buf *b, const struct tfr_num *x) {
+static void put_number(struct sbuf *b, const struct tfr_num *x) {
   mpfr_srcptr m = num_mpfr(x);
   char out[64];
   if (mpfr_inf_p(m)) {
-    put(b, mpfr_signbit(m) ? "-Inf" : "+Inf", 4);
+    sbuf_put(b, mpfr_signbit(m) ? "-Inf" : "+Inf", 4);
     return;
   }
   if (mpfr_zero_p(m)) {
-    put(b, mpfr_signbit(m) ? "-0" : "0", mpfr_signbit(m) ? 2 : 1);
+    sbuf_put(b, mpfr_signbit(m) ? "-0" : "0", mpfr_signbit(m) ? 2 : 1);
     return;
   }
   mpfr_exp_t e;
@@ -335,18 +285,18 @@ static void put_number(struct buf *b, const struct tfr_num *x) {
       o += nd - (size_t)exp10 - 1;
     }
   }
-  put(b, out, o);
+  sbuf_put(b, out, o);
 }
 
 /* cty's set hash bytes: the key that orders sets of non-primitive
 ** values (compared bytewise). */
-static void hash_bytes(struct buf *b, const tfr_value *v) {
+static void hash_bytes(struct sbuf *b, const tfr_value *v) {
   if (!tfr_value_is_known(v)) {
-    putc_(b, '?');
+    sbuf_put(b, &(char){'?'}, 1);
     return;
   }
   if (tfr_value_is_null(v)) {
-    putc_(b, '~');
+    sbuf_put(b, &(char){'~'}, 1);
     return;
   }
   switch (v->type->kind) {
@@ -354,37 +304,37 @@ static void hash_bytes(struct buf *b, const tfr_value *v) {
     put_number(b, v->num);
     return;
   case TFR_BOOL:
-    putc_(b, v->b ? 'T' : 'F');
+    sbuf_put(b, &(char){v->b ? 'T' : 'F'}, 1);
     return;
   case TFR_STRING:
-    put_quoted(b, v->s, v->n);
+    sbuf_go_quote(b, v->s, v->n);
     return;
   case TFR_MAP:
-    putc_(b, '{');
+    sbuf_put(b, &(char){'{'}, 1);
     for (uint32_t i = 0; i < v->n; i++) {
-      put_quoted(b, v->keys[i], v->keylens[i]);
-      putc_(b, ':');
+      sbuf_go_quote(b, v->keys[i], v->keylens[i]);
+      sbuf_put(b, &(char){':'}, 1);
       hash_bytes(b, v->elems[i]);
-      putc_(b, ';');
+      sbuf_put(b, &(char){';'}, 1);
     }
-    putc_(b, '}');
+    sbuf_put(b, &(char){'}'}, 1);
     return;
   case TFR_LIST:
   case TFR_SET:
-    putc_(b, '[');
+    sbuf_put(b, &(char){'['}, 1);
     for (uint32_t i = 0; i < v->n; i++) {
       hash_bytes(b, v->elems[i]);
-      putc_(b, ';');
+      sbuf_put(b, &(char){';'}, 1);
     }
-    putc_(b, ']');
+    sbuf_put(b, &(char){']'}, 1);
     return;
   default: /* object (attributes already sorted), tuple */
-    putc_(b, '<');
+    sbuf_put(b, &(char){'<'}, 1);
     for (uint32_t i = 0; i < v->n; i++) {
       hash_bytes(b, v->elems[i]);
-      putc_(b, ';');
+      sbuf_put(b, &(char){';'}, 1);
     }
-    putc_(b, '>');
+    sbuf_put(b, &(char){'>'}, 1);
   }
 }
 
@@ -403,7 +353,7 @@ int tfr_value_set_order(const tfr_value *x, const tfr_value *y) {
   case TFR_NUMBER:
     return num_cmp(x->num, y->num);
   default: {
-    struct buf bx = {0}, by = {0};
+    struct sbuf bx = {0}, by = {0};
     hash_bytes(&bx, x);
     hash_bytes(&by, y);
     int c = cmp_bytes(bx.p ? bx.p : "", bx.n, by.p ? by.p : "", by.n);
@@ -419,11 +369,69 @@ static int cmp_set_elems(const void *x, const void *y) {
                              *(const tfr_value *const *)y);
 }
 
+/* Sets of non-primitive values are ordered by cty's hash bytes: compute
+** each element's key once, not on every comparison. */
+struct keyed {
+  const tfr_value *v;
+  struct sbuf key;
+  int rank; /* 0 known, 1 unknown, 2 null: nulls last, then unknowns */
+};
+
+static int cmp_keyed(const void *x, const void *y) {
+  const struct keyed *p = x, *q = y;
+  if (p->rank != q->rank)
+    return p->rank < q->rank ? -1 : 1;
+  int c = memcmp(p->key.p, q->key.p, p->key.n < q->key.n ? p->key.n
+                                                          : q->key.n);
+  if (c)
+    return c;
+  return p->key.n < q->key.n ? -1 : p->key.n > q->key.n ? 1 : 0;
+}
+
+static void sort_by_hash(const tfr_value **e, size_t n) {
+  struct keyed *k = malloc(n * sizeof *k);
+  if (!k)
+    abort();
+  for (size_t i = 0; i < n; i++) {
+    k[i].v = e[i];
+    k[i].key = (struct sbuf){0};
+    k[i].rank = tfr_value_is_null(e[i]) ? 2 : !tfr_value_is_known(e[i]);
+    hash_bytes(&k[i].key, e[i]);
+  }
+  qsort(k, n, sizeof *k, cmp_keyed);
+  for (size_t i = 0; i < n; i++) {
+    e[i] = k[i].v;
+    free(k[i].key.p);
+  }
+  free(k);
+}
+
+/* Set elements carry no marks in cty: the set takes them over. */
+static unsigned lift_marks(tfr_arena *a, const tfr_value **e, size_t n) {
+  unsigned marks = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned m = e[i]->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
+    if (!m)
+      continue;
+    marks |= m;
+    tfr_value *u = tfr_arena_alloc(a, sizeof *u);
+    *u = *e[i];
+    u->flags = (uint8_t)(u->flags & ~m);
+    e[i] = u;
+  }
+  return marks;
+}
+
 const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
                          const tfr_value *const *elems) {
   const tfr_value **e = copy_elems(a, n, elems);
-  if (n > 1)
-    qsort(e, n, sizeof *e, cmp_set_elems);
+  unsigned marks = lift_marks(a, e, n);
+  if (n > 1) {
+    if (tfr_type_is_primitive(elem))
+      qsort(e, n, sizeof *e, cmp_set_elems);
+    else
+      sort_by_hash(e, n);
+  }
   /* Equal values are adjacent now; unknowns never equal anything. */
   size_t out = 0;
   for (size_t i = 0; i < n; i++) {
@@ -435,5 +443,6 @@ const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
   tfr_value *v = new_value(a, tfr_type_set(a, elem));
   v->n = (uint32_t)out;
   v->elems = e;
+  v->flags = (uint8_t)marks;
   return v;
 }

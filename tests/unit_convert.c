@@ -129,6 +129,7 @@ static const tfr_type *rd_object_type(struct rd *r,
   size_t n = 0, nv = 0, nc = 0;
   need(r, "({");
   while (!eat(r, "})")) {
+    assert_true(n < MAXN);
     names[n] = key(r);
     need(r, "=");
     opt[n] = eat(r, "optional(");
@@ -175,6 +176,7 @@ static const tfr_type *rd_tuple_type(struct rd *r,
   size_t n = 0, nc = 0;
   need(r, "([");
   while (!eat(r, "])")) {
+    assert_true(n < MAXN);
     const struct tfr_defaults *cd = NULL;
     types[n] = rd_type(r, &cd);
     if (cd) {
@@ -251,8 +253,10 @@ static const tfr_value *rd_string(struct rd *r) {
 static size_t rd_elems(struct rd *r, const tfr_value **out) {
   size_t n = 0;
   need(r, "[");
-  while (!eat(r, "]"))
+  while (!eat(r, "]")) {
+    assert_true(n < MAXN);
     out[n++] = rd_value(r);
+  }
   return n;
 }
 
@@ -261,6 +265,7 @@ static size_t rd_attrs(struct rd *r, const char **names,
   size_t n = 0;
   need(r, "{");
   while (!eat(r, "}")) {
+    assert_true(n < MAXN);
     names[n] = key(r);
     need(r, "=");
     out[n++] = rd_value(r);
