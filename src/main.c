@@ -18,6 +18,7 @@ enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML };
 
 struct options {
   enum out_format format;
+  bool functions;
   bool ast;
   bool no_color;
 };
@@ -258,6 +259,8 @@ static const char usage_eval[] =
     "standard input.\n"
     "\n"
     "Options:\n"
+    "  -functions   Allow Terraform's built-in functions (as the console\n"
+    "               does; tfvars values may not call functions)\n"
     "  -type=TYPE   Convert the result to a type constraint, as Terraform\n"
     "               converts a variable value (optional() defaults apply)\n"
     "  -format=F    console (default), json, or yaml\n"
@@ -284,7 +287,7 @@ static bool eval_one(const char *text, const char *type_text,
   const char *cerr = NULL;
   tfr_file *e = tfr_parse_expr(a, d, "<eval>", text, strlen(text));
   if (e)
-    v = tfr_eval_const(a, d, e);
+    v = o->functions ? tfr_eval_functions(a, d, e) : tfr_eval_const(a, d, e);
   if (v && !tfr_diags_has_errors(d) && type_text) {
     tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text,
                                   strlen(type_text));
@@ -340,6 +343,8 @@ static int cmd_eval(int argc, char **argv) {
       o.format = FMT_JSON;
     else if (name && !strcmp(name, "no-color"))
       o.no_color = true;
+    else if (name && !strcmp(name, "functions"))
+      o.functions = true;
     else if (name && !strcmp(name, "format") && val &&
              (!strcmp(val, "json") || !strcmp(val, "yaml") ||
               !strcmp(val, "console")))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "funcs.h"
 #include "parse.h"
 #include "tfresolve/tfresolve.h"
 
@@ -286,4 +287,14 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
     return NULL;
   f->body = b;
   return f;
+}
+
+const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
+                                           const tfr_file *expr) {
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = expr->f.src;
+  c.funcs = &funcs_table;
+  return eval_expr(&c, expr->f.body);
 }

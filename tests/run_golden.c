@@ -21,7 +21,7 @@
 ** number of lines), "%% type" an optional type constraint, "%% json" the
 ** expected output of `eval -json` and "%% console" the expected output of
 ** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
-** of `eval -format=yaml`.  Lines before the
+** of `eval -format=yaml`.  Files named funcs_*.test run with -functions.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
 **
 ** A "cases" directory holds one directory per case: the module files,
@@ -256,7 +256,7 @@ static bool eval_compare(const char *tool, const char *file,
   if (!want)
     return true;
   char typearg[4096];
-  char *args[8];
+  char *args[10];
   int k = 0;
   args[k++] = (char *)tool;
   args[k++] = "eval";
@@ -265,6 +265,10 @@ static bool eval_compare(const char *tool, const char *file,
   if (m == M_YAML)
     args[k++] = "-format=yaml";
   args[k++] = "-no-color";
+  /* funcs_*.test files test the function library */
+  const char *base = strrchr(file, '/');
+  if (!strncmp(base ? base + 1 : file, "funcs_", 6))
+    args[k++] = "-functions";
   if (r->type) {
     snprintf(typearg, sizeof typearg, "-type=%s", r->type);
     args[k++] = typearg;

@@ -68,6 +68,13 @@ tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
 const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
                                        const tfr_file *expr);
 
+/**
+ * Evaluate a parsed expression with Terraform's built-in functions (still
+ * no variables): what `terraform console` does in an empty module.
+ */
+const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
+                                           const tfr_file *expr);
+
 /** Defaults of the optional attributes of a type constraint (opaque). */
 struct tfr_defaults;
 

@@ -1,0 +1,227 @@
+/*
+** Calling a built-in function the way cty does: arity, argument
+** conversion, null/unknown/marked arguments, result type, then the
+** implementation; errors become HCL's function-call diagnostics.
+*/
+#include "funcs.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "strutil.h"
+
+#define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
+
+static const struct func_group *const groups[] = {
+    &funcs_numeric, &funcs_string, &funcs_collection, &funcs_encoding,
+    &funcs_typeconv};
+
+static const struct func_spec *lookup(const char *name, size_t len) {
+  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+    for (size_t i = 0; i < groups[g]->n; i++) {
+      const char *n = groups[g]->specs[i].name;
+      if (strlen(n) == len && !memcmp(n, name, len))
+        return &groups[g]->specs[i];
+    }
+  return NULL;
+}
+
+static const char *suggest(tfr_arena *a, const char *name, size_t len) {
+  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+    for (size_t i = 0; i < groups[g]->n; i++) {
+      const char *n = groups[g]->specs[i].name;
+      if (str_distance(name, len, n, strlen(n)) < 3)
+        return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
+    }
+  return "";
+}
+
+static void vreport(struct fcall *f, const struct ast *at,
+                    const char *summary, const char *prefix,
+                    const char *fmt, va_list ap) {
+  char msg[2048];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  eval_error(f->c, at, summary, tfr_arena_printf(f->a, "%s%s.", prefix, msg));
+  f->failed = true;
+}
+
+void fcall_error(struct fcall *f, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(f, f->call, "Error in function call",
+          tfr_arena_printf(f->a, "Call to function \"%s\" failed: ",
+                           f->spec->name),
+          fmt, ap);
+  va_end(ap);
+}
+
+static const struct func_param *param_of(const struct func_spec *s,
+                                         size_t i) {
+  return i < (size_t)s->nparams ? &s->params[i] : s->variadic;
+}
+
+void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const struct ast *at = i < f->call->n ? f->call->items[i] : f->call;
+  vreport(f, at, "Invalid function argument",
+          tfr_arena_printf(f->a, "Invalid value for \"%s\" parameter: ",
+                           param_of(f->spec, i)->name),
+          fmt, ap);
+  va_end(ap);
+}
+
+/* A copy of v without any marks, deep; the marks it had go to *marks. */
+static const tfr_value *unmark_deep(tfr_arena *a, const tfr_value *v,
+                                    unsigned *marks) {
+  if (!tfr_value_has_mark(v, MARKS))
+    return v;
+  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
+  *u = *v;
+  *marks |= v->flags & MARKS;
+  u->flags = (uint8_t)(u->flags & ~MARKS);
+  bool compound = !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) &&
+                  !tfr_type_is_primitive(v->type) &&
+                  v->type->kind != TFR_DYNAMIC;
+  if (compound && v->n) {
+    const tfr_value **e = tfr_arena_alloc(a, v->n * sizeof *e);
+    for (uint32_t i = 0; i < v->n; i++)
+      e[i] = unmark_deep(a, v->elems[i], marks);
+    u->elems = e;
+  }
+  return u;
+}
+
+/* Spread `f(a, list...)`: the last argument's elements become arguments. */
+static bool expand(struct fcall *f, const struct ast *x,
+                   const tfr_value ***args, size_t *n, bool *unknown) {
+  const tfr_value *last = (*args)[*n - 1];
+  const struct ast *at = x->items[x->n - 1];
+  if (last->flags & TFR_V_NULL) {
+    eval_error(f->c, at, "Invalid expanding argument value",
+               "The expanding argument (indicated by ...) must not be null.");
+    return false;
+  }
+  int k = last->type->kind;
+  if (k == TFR_DYNAMIC || (last->flags & TFR_V_UNKNOWN)) {
+    *unknown = true;
+    return true;
+  }
+  if (k != TFR_LIST && k != TFR_SET && k != TFR_TUPLE) {
+    eval_error(f->c, at, "Invalid expanding argument value",
+               "The expanding argument (indicated by ...) must be of a "
+               "tuple, list, or set type.");
+    return false;
+  }
+  size_t total = *n - 1 + last->n;
+  const tfr_value **all = tfr_arena_alloc(f->a, (total ? total : 1) *
+                                                    sizeof *all);
+  memcpy(all, *args, (*n - 1) * sizeof *all);
+  for (uint32_t i = 0; i < last->n; i++)
+    all[*n - 1 + i] = last->elems[i];
+  *args = all;
+  *n = total;
+  return true;
+}
+
+static bool arity(struct fcall *f, const struct ast *x, size_t n) {
+  const struct func_spec *s = f->spec;
+  if (n < (size_t)s->nparams) {
+    eval_error(f->c, x, "Not enough function arguments",
+               tfr_arena_printf(f->a,
+                                "Function \"%s\" expects %d argument(s). "
+                                "Missing value for \"%s\".",
+                                s->name, s->nparams, s->params[n].name));
+    return false;
+  }
+  if (!s->variadic && n > (size_t)s->nparams) {
+    const struct ast *at = (size_t)s->nparams < x->n
+                               ? x->items[s->nparams]
+                               : x;
+    eval_error(f->c, at, "Too many function arguments",
+               tfr_arena_printf(f->a,
+                                "Function \"%s\" expects only %d "
+                                "argument(s).",
+                                s->name, s->nparams));
+    return false;
+  }
+  return true;
+}
+
+/* Convert and check one argument; false after reporting an error. */
+static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
+                        unsigned *marks, bool *unknown) {
+  const struct func_param *p = param_of(f->spec, i);
+  if (!(p->flags & FP_ALLOW_MARKED))
+    *v = unmark_deep(f->a, *v, marks);
+  if (((*v)->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
+    fcall_arg_error(f, i, "argument must not be null");
+    return false;
+  }
+  if (p->type) {
+    const char *err = NULL;
+    const tfr_value *cv = conv_convert(f->a, *v, p->type, &err);
+    if (!cv) {
+      fcall_arg_error(f, i, "%s", err ? err : "incorrect type");
+      return false;
+    }
+    *v = cv;
+  }
+  if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN))
+    *unknown = true;
+  return true;
+}
+
+static const tfr_value *call(void *ud, struct eval_ctx *c,
+                             const struct ast *x, const char *name,
+                             size_t len, size_t nargs,
+                             const tfr_value *const *given) {
+  (void)ud;
+  if (len > 6 && !memcmp(name, "core::", 6)) {
+    name += 6;
+    len -= 6;
+  }
+  struct fcall f = {0};
+  f.c = c;
+  f.a = c->a;
+  f.call = x;
+  f.spec = lookup(name, len);
+  if (!f.spec) {
+    eval_error(c, x->kids[0], "Call to unknown function",
+               tfr_arena_printf(c->a,
+                                "There is no function named \"%.*s\".%s",
+                                (int)len, name, suggest(c->a, name, len)));
+    return eval_dynamic(c);
+  }
+  const tfr_value **args = tfr_arena_alloc(c->a, (nargs ? nargs : 1) *
+                                                     sizeof *args);
+  memcpy(args, given, nargs * sizeof *args);
+  bool unknown = false;
+  if ((x->flags & AST_F_EXPAND) && nargs &&
+      !expand(&f, x, &args, &nargs, &unknown))
+    return eval_dynamic(c);
+  if (unknown)
+    return eval_dynamic(c);
+  if (!arity(&f, x, nargs))
+    return eval_dynamic(c);
+  unsigned marks = 0;
+  for (size_t i = 0; i < nargs; i++)
+    if (!prepare_arg(&f, i, &args[i], &marks, &unknown))
+      return eval_dynamic(c);
+  f.args = args;
+  f.nargs = nargs;
+  const tfr_type *ret = f.spec->type ? f.spec->type(&f) : f.spec->ret;
+  if (f.failed)
+    return eval_dynamic(c);
+  if (!ret)
+    ret = &tfr_t_dynamic;
+  const tfr_value *v = unknown ? tfr_unknown(c->a, ret) : f.spec->impl(&f, ret);
+  if (!v || f.failed)
+    return eval_dynamic(c);
+  return marks ? tfr_value_mark(c->a, v, marks) : v;
+}
+
+const struct eval_funcs funcs_table = {call, NULL};

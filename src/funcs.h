@@ -1,0 +1,87 @@
+/*
+** Terraform's built-in functions: a table of specs (name, parameters,
+** result type) and one implementation per function, called the way cty's
+** function package calls them (cty/function/function.go).
+**
+** The caller (funcs.c) checks arity, converts each argument to its
+** parameter type, handles null, unknown and marked arguments, and turns
+** errors into Terraform's diagnostics, so an implementation only sees
+** what its spec allows and only computes its result.
+*/
+#ifndef TFR_FUNCS_H
+#define TFR_FUNCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "eval.h"
+#include "tfresolve/value.h"
+
+enum {
+  FP_ALLOW_NULL = 1 << 0,    /* a null argument reaches the function */
+  FP_ALLOW_UNKNOWN = 1 << 1, /* an unknown argument reaches the function */
+  FP_ALLOW_DYNAMIC = 1 << 2, /* a value of type any reaches the function */
+  FP_ALLOW_MARKED = 1 << 3,  /* sensitive values reach it with their marks */
+};
+
+struct func_param {
+  const char *name;
+  const tfr_type *type; /* NULL means any (cty.DynamicPseudoType) */
+  unsigned flags;
+};
+
+/* One call in progress: what an implementation may use. */
+struct fcall {
+  struct eval_ctx *c;
+  tfr_arena *a;
+  const struct ast *call;      /* the call expression */
+  const struct func_spec *spec;
+  const tfr_value *const *args; /* after conversion */
+  size_t nargs;
+  bool failed;
+};
+
+/*
+** The result type from the (converted) arguments, or NULL after
+** fcall_error / fcall_arg_error.  NULL here means the spec's fixed ret.
+*/
+typedef const tfr_type *(*func_type_fn)(struct fcall *f);
+
+/* The result; NULL after fcall_error / fcall_arg_error. */
+typedef const tfr_value *(*func_impl_fn)(struct fcall *f,
+                                         const tfr_type *ret);
+
+struct func_spec {
+  const char *name;
+  int nparams;
+  struct func_param params[4];
+  const struct func_param *variadic; /* or NULL */
+  const tfr_type *ret;               /* fixed result type, or NULL */
+  func_type_fn type;                 /* result type from the arguments */
+  func_impl_fn impl;
+};
+
+/* "Error in function call": Call to function "f" failed: <message>. */
+void fcall_error(struct fcall *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* "Invalid function argument": Invalid value for "<param>" parameter:
+** <message>.  i is the argument's index. */
+void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Register a group of functions (each funcs_<group>.c has one table). */
+struct func_group {
+  const struct func_spec *specs;
+  size_t n;
+};
+
+/* The function table: every group, looked up by name (also "core::NAME").
+** Usable as the eval_funcs of an eval_ctx. */
+extern const struct eval_funcs funcs_table;
+
+/* Groups, defined by the funcs_*.c files. */
+extern const struct func_group funcs_numeric, funcs_string,
+    funcs_collection, funcs_encoding, funcs_typeconv;
+
+#endif

@@ -1,0 +1,10 @@
+/*
+** String functions (to be filled in).
+*/
+#include "funcs.h"
+
+static const struct func_spec specs[] = {
+    {"__none_string", 0, {{0}}, NULL, NULL, NULL, NULL},
+};
+
+const struct func_group funcs_string = {specs, 0};
