@@ -17,7 +17,7 @@
 
 static const struct func_group *const groups[] = {
     &funcs_numeric, &funcs_string, &funcs_collection, &funcs_encoding,
-    &funcs_typeconv};
+    &funcs_typeconv, &funcs_time, &funcs_crypto};
 
 static const struct func_spec *lookup(const char *name, size_t len) {
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)

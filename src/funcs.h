@@ -82,6 +82,7 @@ extern const struct eval_funcs funcs_table;
 
 /* Groups, defined by the funcs_*.c files. */
 extern const struct func_group funcs_numeric, funcs_string,
-    funcs_collection, funcs_encoding, funcs_typeconv;
+    funcs_collection, funcs_encoding, funcs_typeconv, funcs_time,
+    funcs_crypto;
 
 #endif
