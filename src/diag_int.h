@@ -11,4 +11,7 @@
 ** to matter (the other operand of a short-circuit && or ||). */
 void diags_remove(tfr_diags *d, size_t from, size_t to);
 
+/* Name the variable of the i-th diagnostic. */
+void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
+
 #endif

@@ -5,6 +5,7 @@
 */
 #include "eval.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <mpfr.h>
@@ -980,8 +981,89 @@ static const tfr_value *eval_variable(struct eval_ctx *c,
   return eval_dynamic(c);
 }
 
+/* Evaluate x with its diagnostics collected apart: true if it succeeded. */
+static bool try_eval(struct eval_ctx *c, const struct ast *x,
+                     const tfr_value **out, tfr_diags *into) {
+  tfr_diags *saved = c->diags;
+  c->diags = into;
+  size_t before = tfr_diags_count(into);
+  *out = eval_expr(c, x);
+  c->diags = saved;
+  for (size_t i = before; i < tfr_diags_count(into); i++)
+    if (tfr_diags_get(into, i)->sev == TFR_DIAG_ERROR)
+      return false;
+  return true;
+}
+
+/*
+** can(expr) and try(exprs...) see their arguments' errors, not only values
+** (hcl's ext/tryfunc, as of hcl 2.17.1: every argument is evaluated in
+** turn until one succeeds).
+*/
+static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
+                                     bool is_try) {
+  if (!is_try && x->n != 1) {
+    eval_error(c, x->n ? x->items[1] : x,
+               x->n ? "Too many function arguments"
+                    : "Not enough function arguments",
+               x->n ? "Function \"can\" expects only 1 argument(s)."
+                    : "Function \"can\" expects 1 argument(s). Missing value "
+                      "for \"expression\".");
+    return eval_dynamic(c);
+  }
+  if (is_try && x->n == 0) {
+    eval_error(c, x, "Error in function call",
+               "Call to function \"try\" failed: at least one argument is "
+               "required.");
+    return eval_dynamic(c);
+  }
+  tfr_diags *errs = tfr_diags_new(c->a);
+  for (uint32_t i = 0; i < x->n; i++) {
+    const tfr_value *v;
+    if (!try_eval(c, x->items[i], &v, errs))
+      continue;
+    if (!tfr_value_is_wholly_known(v))
+      return is_try ? eval_dynamic(c) : tfr_unknown(c->a, &tfr_t_bool);
+    return is_try ? v : tfr_bool(true);
+  }
+  if (!is_try)
+    return tfr_bool(false);
+  struct strbuf b = {0};
+  const char *head = "Call to function \"try\" failed: no expression "
+                     "succeeded:\n";
+  sb_put(c, &b, head, strlen(head));
+  for (size_t i = 0; i < tfr_diags_count(errs); i++) {
+    const struct tfr_diag *g = tfr_diags_get(errs, i);
+    char where[600] = "";
+    if (g->subject.filename) {
+      char r[512];
+      tfr_range_format(&g->subject, r, sizeof r);
+      snprintf(where, sizeof where, " (at %s)", r);
+    }
+    const char *line = tfr_arena_printf(c->a, "- %s%s\n  %s\n", g->summary,
+                                        where, g->detail ? g->detail : "");
+    sb_put(c, &b, line, strlen(line));
+  }
+  const char *tail = "\nAt least one expression must produce a successful "
+                     "result.";
+  sb_put(c, &b, tail, strlen(tail) + 1);
+  eval_error(c, x, "Error in function call", b.p);
+  return eval_dynamic(c);
+}
+
 static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
   const struct ast *name = x->kids[0];
+  if (c->funcs) {
+    const char *n = name->str;
+    size_t len = name->n;
+    if (len > 6 && !memcmp(n, "core::", 6)) {
+      n += 6;
+      len -= 6;
+    }
+    if ((len == 3 && !memcmp(n, "can", 3)) ||
+        (len == 3 && !memcmp(n, "try", 3)))
+      return eval_can_try(c, x, n[0] == 't');
+  }
   if (!c->funcs) {
     eval_error(c, x, "Function calls not allowed",
                "Functions may not be called here.");

@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "strutil.h"
 #include "typeexpr.h"
+#include "validate.h"
 
 /* ---- files ------------------------------------------------------------- */
 
@@ -784,5 +785,6 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
         each_variable(&l, files[i], pass == 1);
   if (m->nvars > 1)
     qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
+  validate_static(m, a, diags);
   return m;
 }

@@ -14,6 +14,7 @@
 #include "module.h"
 #include "parse.h"
 #include "strutil.h"
+#include "validate.h"
 
 /* ---- collecting raw values --------------------------------------------- */
 
@@ -676,6 +677,28 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   out->source_line = raw->expr ? raw->range.start.line : 0;
 }
 
+/* Validation rules with the final values; a failed rule unresolves its
+** variable. */
+static void final_rules(struct resolver *r) {
+  size_t n = r->m->nvars ? r->m->nvars : 1;
+  const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
+  bool *failed = tfr_arena_alloc(r->a, n * sizeof *failed);
+  struct tfr_range *at = tfr_arena_alloc(r->a, n * sizeof *at);
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    vals[k] = r->out[k].value;
+    failed[k] = r->out[k].error;
+    const struct raw_value *raw = r->winner[k];
+    at[k] = raw && raw->expr && r->given[k] ? raw->range : r->m->vars[k].decl;
+  }
+  validate_final(r->m, r->a, r->diags, vals, failed, at);
+  for (size_t k = 0; k < r->m->nvars; k++)
+    if (failed[k] && !r->out[k].error) {
+      r->out[k].error = true;
+      r->out[k].value = NULL;
+      r->out[k].type = plain_type(r->a, r->m->vars[k].type);
+    }
+}
+
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
@@ -716,11 +739,15 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
     stage_parse(&r);
     stop = tfr_diags_has_errors(diags);
   }
+  if (!stop)
+    stop = !validate_unknown(m, a, diags);
   for (size_t k = 0; k < m->nvars; k++) {
     if (!stop)
       final_value(&r, k);
     describe_source(&r, k, collected);
   }
+  if (!stop)
+    final_rules(&r);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }

@@ -1,0 +1,500 @@
+/*
+** Variable validation rules (SPEC §7; Terraform's eval_variable.go and
+** checkVariableValidationBlock): the static checks done while loading,
+** the walk with unknown values that catches errors before any value is
+** known, and the final evaluation of every rule in dependency order.
+*/
+#include "validate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag_int.h"
+#include "eval.h"
+#include "funcs.h"
+
+/* ---- references -------------------------------------------------------- */
+
+struct refs {
+  const char **vars;   /* var.NAME referenced */
+  size_t nvars, cap;
+  bool any;            /* refers to anything at all */
+  bool other;          /* refers to something unknowable offline */
+  const char *other_name;
+  struct span first_undeclared;
+};
+
+struct bound {
+  const char *name;
+  uint32_t len;
+  const struct bound *next;
+};
+
+static bool is_bound(const struct bound *b, const struct ast *x) {
+  for (; b; b = b->next)
+    if (b->len == x->n && !memcmp(b->name, x->str, x->n))
+      return true;
+  return false;
+}
+
+static void add_var(tfr_arena *a, struct refs *r, const char *s, size_t n) {
+  for (size_t i = 0; i < r->nvars; i++)
+    if (strlen(r->vars[i]) == n && !memcmp(r->vars[i], s, n))
+      return;
+  if (r->nvars == r->cap) {
+    r->cap = r->cap ? r->cap * 2 : 4;
+    const char **nv = tfr_arena_alloc(a, r->cap * sizeof *nv);
+    if (r->nvars)
+      memcpy(nv, r->vars, r->nvars * sizeof *nv);
+    r->vars = nv;
+  }
+  r->vars[r->nvars++] = tfr_arena_strndup(a, s, n);
+}
+
+static bool is_root(const struct ast *x, const char *name) {
+  size_t n = strlen(name);
+  return x->kind == AST_VARIABLE && x->n == n && !memcmp(x->str, name, n);
+}
+
+/* Every traversal root an expression refers to (bounded depth: the parser
+** guarantees it). */
+static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
+                 const struct bound *b) {
+  if (!x)
+    return;
+  if (x->kind == AST_GETATTR && is_root(x->kids[0], "var") &&
+      !is_bound(b, x->kids[0])) {
+    r->any = true;
+    add_var(a, r, x->str, x->n);
+    return;
+  }
+  if (x->kind == AST_INDEX && is_root(x->a, "var") &&
+      x->kids[0]->kind == AST_STRING && !is_bound(b, x->a)) {
+    r->any = true;
+    add_var(a, r, x->kids[0]->str, x->kids[0]->n);
+    return;
+  }
+  if (x->kind == AST_VARIABLE) {
+    if (is_bound(b, x))
+      return;
+    r->any = true;
+    if (!is_root(x, "path") && !is_root(x, "terraform") &&
+        !is_root(x, "var")) {
+      r->other = true;
+      if (!r->other_name)
+        r->other_name = tfr_arena_strndup(a, x->str, x->n);
+    }
+    return;
+  }
+  if (x->kind == AST_FOR || x->kind == AST_TFOR) {
+    walk(a, x->kids[2], r, b); /* the collection sees the outer names */
+    struct bound kb = {0}, vb = {x->kids[1]->str, x->kids[1]->n, b};
+    const struct bound *inner = &vb;
+    if (x->kids[0]) {
+      kb = (struct bound){x->kids[0]->str, x->kids[0]->n, &vb};
+      inner = &kb;
+    }
+    int last = x->kind == AST_FOR ? 6 : 4;
+    for (int i = 3; i < last; i++)
+      walk(a, x->kids[i], r, inner);
+    return;
+  }
+  if (x->kind == AST_CALL) {
+    for (uint32_t i = 0; i < x->n; i++)
+      walk(a, x->items[i], r, b);
+    return;
+  }
+  uint32_t n = ast_child_count(x);
+  for (uint32_t i = 0; i < n; i++)
+    walk(a, ast_child(x, i), r, b);
+}
+
+static struct refs refs_of(tfr_arena *a, const struct ast *x) {
+  struct refs r = {0};
+  walk(a, x, &r, NULL);
+  return r;
+}
+
+/* ---- static checks ----------------------------------------------------- */
+
+static void error_in(tfr_diags *d, struct src_file *src, struct span s,
+                     enum tfr_severity sev, const char *summary,
+                     const char *detail, const char *var) {
+  struct tfr_range r = src_range(src, s);
+  tfr_diags_add(d, sev, &r, summary, detail);
+  tfr_diags_set_variable(d, var);
+}
+
+void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    for (size_t i = 0; i < v->nvalidations; i++) {
+      const struct validation *rule = &v->validations[i];
+      struct refs r = refs_of(a, rule->condition);
+      if (!r.any)
+        error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+                 "Invalid validation expression",
+                 "The condition expression must refer to at least one "
+                 "object from elsewhere in the configuration, or else its "
+                 "result would not be checking anything.",
+                 v->name);
+      bool self = false;
+      for (size_t j = 0; j < r.nvars; j++)
+        self |= !strcmp(r.vars[j], v->name);
+      if (!self)
+        error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+                 "Invalid variable validation condition",
+                 tfr_arena_printf(a,
+                                  "The condition for variable \"%s\" must "
+                                  "refer to var.%s in order to test incoming "
+                                  "values.",
+                                  v->name, v->name),
+                 v->name);
+    }
+  }
+}
+
+/* ---- the scope --------------------------------------------------------- */
+
+struct scope {
+  tfr_arena *a;
+  const tfr_value *var, *path, *terraform;
+};
+
+static const tfr_value *lookup(void *ud, struct eval_ctx *c,
+                               const struct ast *root, const char *name,
+                               size_t len) {
+  (void)c;
+  (void)root;
+  struct scope *s = ud;
+  if (len == 3 && !memcmp(name, "var", 3))
+    return s->var;
+  if (len == 4 && !memcmp(name, "path", 4))
+    return s->path;
+  if (len == 9 && !memcmp(name, "terraform", 9))
+    return s->terraform;
+  /* locals, resources, data sources...: not knowable offline */
+  return tfr_unknown(s->a, &tfr_t_dynamic);
+}
+
+static const tfr_value *str(tfr_arena *a, const char *s) {
+  return tfr_string(a, s, strlen(s));
+}
+
+static void fixed_scope(struct scope *s) {
+  char cwd[4096];
+  const char *names[] = {"cwd", "module", "root"};
+  const tfr_value *vals[] = {str(s->a, getcwd(cwd, sizeof cwd) ? cwd : "."),
+                             str(s->a, "."), str(s->a, ".")};
+  s->path = tfr_object(s->a, 3, names, vals);
+  const char *ws = getenv("TF_WORKSPACE");
+  const char *tn[] = {"workspace"};
+  const tfr_value *tv[] = {str(s->a, ws && *ws ? ws : "default")};
+  s->terraform = tfr_object(s->a, 1, tn, tv);
+}
+
+/* var: every variable, with its declaration's marks; values[k] NULL means
+** unknown (of the declared type). */
+static const tfr_value *var_object(tfr_arena *a, const struct module *m,
+                                   const tfr_value *const *values) {
+  size_t n = m->nvars;
+  const char **names = tfr_arena_alloc(a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (n ? n : 1) * sizeof *vals);
+  for (size_t k = 0; k < n; k++) {
+    const struct var_decl *v = &m->vars[k];
+    names[k] = v->name;
+    const tfr_value *x = values && values[k] ? values[k]
+                                             : tfr_unknown(a, v->type);
+    unsigned marks = (v->sensitive ? TFR_V_SENSITIVE : 0) |
+                     (v->ephemeral ? TFR_V_EPHEMERAL : 0);
+    vals[k] = marks ? tfr_value_mark(a, x, marks) : x;
+  }
+  return tfr_object(a, n, names, vals);
+}
+
+/* ---- the walk with unknown values (Terraform's validate stage) --------- */
+
+static long index_of(const struct module *m, const char *name) {
+  for (size_t k = 0; k < m->nvars; k++)
+    if (!strcmp(m->vars[k].name, name))
+      return (long)k;
+  return -1;
+}
+
+/* References to undeclared variables; true if there were none. */
+static bool declared_refs(const struct module *m, tfr_arena *a,
+                          tfr_diags *diags) {
+  bool ok = true;
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    for (size_t i = 0; i < v->nvalidations; i++) {
+      const struct validation *rule = &v->validations[i];
+      const struct ast *parts[2] = {rule->condition, rule->error_message};
+      for (int p = 0; p < 2; p++) {
+        struct refs r = refs_of(a, parts[p]);
+        for (size_t j = 0; j < r.nvars; j++)
+          if (index_of(m, r.vars[j]) < 0) {
+            error_in(diags, rule->src, parts[p]->span, TFR_DIAG_ERROR,
+                     "Reference to undeclared input variable",
+                     tfr_arena_printf(a,
+                                      "An input variable with the name "
+                                      "\"%s\" has not been declared. This "
+                                      "variable can be declared with a "
+                                      "variable \"%s\" {} block.",
+                                      r.vars[j], r.vars[j]),
+                     v->name);
+            ok = false;
+          }
+      }
+    }
+  }
+  return ok;
+}
+
+/* Variables whose rules depend on each other's rules, in a cycle. */
+static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                   int *state, size_t k, size_t *stack, size_t depth) {
+  state[k] = 1;
+  stack[depth] = k;
+  const struct var_decl *v = &m->vars[k];
+  for (size_t i = 0; i < v->nvalidations; i++) {
+    struct refs r = refs_of(a, v->validations[i].condition);
+    for (size_t j = 0; j < r.nvars; j++) {
+      long t = index_of(m, r.vars[j]);
+      if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
+        continue;
+      if (state[t] == 1) {
+        const char *msg = "Cycle:";
+        size_t from = 0;
+        while (stack[from] != (size_t)t)
+          from++;
+        for (size_t q = from; q <= depth; q++)
+          msg = tfr_arena_printf(a, "%s%s var.%s (validation)", msg,
+                                 q > from ? "," : "", m->vars[stack[q]].name);
+        tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, msg, "");
+        return true;
+      }
+      if (state[t] == 0 && cycles(m, a, diags, state, (size_t)t, stack,
+                                  depth + 1))
+        return true;
+    }
+  }
+  state[k] = 2;
+  return false;
+}
+
+/* Evaluate one part of a rule in a scope; NULL after errors. */
+static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
+                                const struct validation *rule,
+                                const struct ast *x, struct scope *s,
+                                const char *var) {
+  struct eval_scope es = {lookup, s};
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = rule->src;
+  c.scope = &es;
+  c.funcs = &funcs_table;
+  size_t before = tfr_diags_count(diags);
+  const tfr_value *v = eval_expr(&c, x);
+  bool failed = false;
+  for (size_t i = before; i < tfr_diags_count(diags); i++) {
+    tfr_diags_set_variable_at(diags, i, var);
+    failed |= tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
+  }
+  return failed ? NULL : v;
+}
+
+bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
+  if (!declared_refs(m, a, diags))
+    return false;
+  int *state = calloc(m->nvars ? m->nvars : 1, sizeof *state);
+  size_t *stack = calloc(m->nvars ? m->nvars : 1, sizeof *stack);
+  bool cyc = false;
+  for (size_t k = 0; k < m->nvars && !cyc; k++)
+    if (!state[k] && m->vars[k].nvalidations)
+      cyc = cycles(m, a, diags, state, k, stack, 0);
+  free(state);
+  free(stack);
+  if (cyc)
+    return false;
+  struct scope s = {a, var_object(a, m, NULL), NULL, NULL};
+  fixed_scope(&s);
+  bool ok = true;
+  /* only errors count here: warnings come again from the final walk */
+  tfr_diags *scratch = tfr_diags_new(a);
+  for (size_t k = 0; k < m->nvars; k++)
+    for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
+      const struct validation *rule = &m->vars[k].validations[i];
+      size_t before = tfr_diags_count(scratch);
+      eval_in(a, scratch, rule, rule->condition, &s, m->vars[k].name);
+      eval_in(a, scratch, rule, rule->error_message, &s, m->vars[k].name);
+      for (size_t j = before; j < tfr_diags_count(scratch); j++) {
+        const struct tfr_diag *g = tfr_diags_get(scratch, j);
+        if (g->sev != TFR_DIAG_ERROR)
+          continue;
+        tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
+                      g->summary, g->detail);
+        tfr_diags_set_variable(diags, g->variable);
+        ok = false;
+      }
+    }
+  return ok;
+}
+
+/* ---- the final walk ---------------------------------------------------- */
+
+/* Trim spaces as Terraform does before showing an error message. */
+static const char *trimmed(tfr_arena *a, const tfr_value *v) {
+  const char *s = v->s;
+  size_t n = v->n;
+  while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+    s++;
+    n--;
+  }
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+               s[n - 1] == '\r'))
+    n--;
+  return tfr_arena_strndup(a, s, n);
+}
+
+/* One rule of variable k; false if it failed. */
+static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
+                     size_t k, const struct validation *rule, struct scope *s,
+                     const struct tfr_range *value_at) {
+  const struct var_decl *v = &m->vars[k];
+  const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
+  const tfr_value *msg = eval_in(a, diags, rule, rule->error_message, s,
+                                 v->name);
+  if (!cond)
+    return false;
+  if (!tfr_value_is_wholly_known(cond)) {
+    struct refs r = refs_of(a, rule->condition);
+    if (r.other)
+      error_in(diags, rule->src, rule->condition->span, TFR_DIAG_WARNING,
+               "Validation rule deferred",
+               tfr_arena_printf(a,
+                                "This condition refers to %s, which cannot "
+                                "be known before apply, so the rule is "
+                                "neither passed nor failed here.",
+                                r.other_name),
+               v->name);
+    return true;
+  }
+  if (cond->flags & TFR_V_NULL) {
+    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+             "Invalid variable validation result",
+             "Validation condition expression must return either true or "
+             "false, not null.",
+             v->name);
+    return false;
+  }
+  const char *err = NULL;
+  const tfr_value *b = conv_convert(a, cond, &tfr_t_bool, &err);
+  if (!b) {
+    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+             "Invalid variable validation result",
+             tfr_arena_printf(a,
+                              "Invalid validation condition result value: "
+                              "%s.",
+                              err ? err : "a bool is required"),
+             v->name);
+    return false;
+  }
+  if (b->b)
+    return msg != NULL;
+  const char *text;
+  if (!msg) {
+    text = "Failed to evaluate condition error message.";
+  } else {
+    const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
+    if (!ms || (ms->flags & TFR_V_NULL)) {
+      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+               "Invalid error message",
+               tfr_arena_printf(a,
+                                "Unsuitable value for error message: %s.",
+                                ms ? "value must not be null"
+                                   : (err ? err : "string required")),
+               v->name);
+      text = "Failed to evaluate condition error message.";
+    } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+               "Error message refers to sensitive values",
+               "The error expression used to explain this condition refers "
+               "to sensitive values. Terraform will not display the "
+               "resulting message.\n\nYou can correct this by removing "
+               "references to sensitive values, or by carefully using the "
+               "nonsensitive() function if the expression will not reveal "
+               "the sensitive data.",
+               v->name);
+      text = "The error message included a sensitive value, so it will "
+             "not be displayed.";
+    } else {
+      text = trimmed(a, ms);
+    }
+  }
+  struct tfr_range rr = src_range(rule->src, rule->block);
+  char where[512];
+  tfr_range_format(&rr, where, sizeof where);
+  tfr_diags_add(diags, TFR_DIAG_ERROR, value_at, "Invalid value for variable",
+                tfr_arena_printf(a,
+                                 "%s\n\nThis was checked by the validation "
+                                 "rule at %s.",
+                                 text, where));
+  tfr_diags_set_variable(diags, v->name);
+  return false;
+}
+
+void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
+                    const tfr_value **values, bool *failed,
+                    const struct tfr_range *value_at) {
+  size_t n = m->nvars;
+  /* 0 pending, 1 passed, 2 failed or skipped */
+  int *done = calloc(n ? n : 1, sizeof *done);
+  struct scope s = {a, var_object(a, m, values), NULL, NULL};
+  fixed_scope(&s);
+  for (size_t round = 0; round <= n; round++) {
+    bool progress = false;
+    for (size_t k = 0; k < n; k++) {
+      if (done[k])
+        continue;
+      const struct var_decl *v = &m->vars[k];
+      if (failed[k] || !values[k]) {
+        done[k] = 2;
+        progress = true;
+        continue;
+      }
+      /* wait for every variable the rules refer to */
+      bool ready = true, skip = false;
+      for (size_t i = 0; i < v->nvalidations && ready; i++) {
+        struct refs r = refs_of(a, v->validations[i].condition);
+        for (size_t j = 0; j < r.nvars; j++) {
+          long t = index_of(m, r.vars[j]);
+          if (t < 0 || (size_t)t == k)
+            continue;
+          if (!done[t])
+            ready = false;
+          else if (done[t] == 2)
+            skip = true;
+        }
+      }
+      if (!ready)
+        continue;
+      progress = true;
+      if (skip) {
+        done[k] = 2;
+        continue;
+      }
+      bool ok = true;
+      for (size_t i = 0; i < v->nvalidations; i++)
+        ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k]);
+      done[k] = ok ? 1 : 2;
+      if (!ok)
+        failed[k] = true;
+    }
+    if (!progress)
+      break;
+  }
+  free(done);
+}

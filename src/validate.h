@@ -1,0 +1,26 @@
+/*
+** Variable validation rules: static checks, the walk with unknown values,
+** and the final evaluation (SPEC §7).
+*/
+#ifndef TFR_VALIDATE_H
+#define TFR_VALIDATE_H
+
+#include "module.h"
+
+/* While loading: a condition must refer to something, and to its own
+** variable. */
+void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
+
+/* Before values are final: references to undeclared variables, cycles,
+** and errors that do not depend on values (every variable unknown).
+** False when Terraform would stop here. */
+bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags);
+
+/* Every rule with the final values (values[k] NULL when unresolved), in
+** dependency order; a variable whose rule fails gets failed[k].  A rule
+** failure points at value_at[k]. */
+void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
+                    const tfr_value **values, bool *failed,
+                    const struct tfr_range *value_at);
+
+#endif
