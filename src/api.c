@@ -41,3 +41,7 @@ void tfr_json_write_cstr(FILE *out, const char *s) { json_write_cstr(out, s); }
 bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v) {
   return render_yaml(out, a, v);
 }
+
+bool tfr_value_json_encodable(const tfr_value *v) {
+  return render_json_encodable(v);
+}

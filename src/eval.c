@@ -325,6 +325,8 @@ static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
   unsigned marks = marks_of(l) | marks_of(r);
   bool eq;
+  if (is_unknown(l) || is_unknown(r)) /* cty: unknown before null */
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
   if (is_null(l) || is_null(r))
     eq = is_null(l) && is_null(r);
   else if (!tfr_value_is_wholly_known(l) || !tfr_value_is_wholly_known(r))
@@ -451,8 +453,13 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
 
 /* cond ? a : b — both results are evaluated and unified, as HCL does. */
 static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
+  /* Both results are evaluated (their types decide the result's), but
+  ** only the chosen one's errors count, as in HCL. */
+  size_t c0 = tfr_diags_count(c->diags);
   const tfr_value *tv = eval_expr(c, x->kids[0]);
+  size_t c1 = tfr_diags_count(c->diags);
   const tfr_value *fv = eval_expr(c, x->kids[1]);
+  size_t c2 = tfr_diags_count(c->diags);
   const tfr_type *rt;
   bool tnull = is_null(tv) && tv->type->kind == TFR_DYNAMIC;
   bool fnull = is_null(fv) && fv->type->kind == TFR_DYNAMIC;
@@ -476,10 +483,18 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
   }
   const tfr_value *cond = eval_expr(c, x->a);
   bool t, known;
-  if (!as_bool(c, x->a, cond, &t, &known))
+  if (!as_bool(c, x->a, cond, &t, &known)) {
+    diags_remove(c->diags, c0, c2);
     return eval_dynamic(c);
-  if (!known)
+  }
+  if (!known) {
+    diags_remove(c->diags, c0, c2);
     return with_marks(c, tfr_unknown(c->a, rt), marks_of(cond));
+  }
+  if (t)
+    diags_remove(c->diags, c1, c2);
+  else
+    diags_remove(c->diags, c0, c1);
   const tfr_value *pick = t ? tv : fv;
   const char *err = NULL;
   const tfr_value *r = conv_convert(c->a, pick, rt, &err);

@@ -132,9 +132,10 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
   if (n < (size_t)s->nparams) {
     eval_error(f->c, x, "Not enough function arguments",
                tfr_arena_printf(f->a,
-                                "Function \"%s\" expects %d argument(s). "
+                                "Function \"%s\" expects%s %d argument(s). "
                                 "Missing value for \"%s\".",
-                                s->name, s->nparams, s->params[n].name));
+                                s->name, s->variadic ? " at least" : "",
+                                s->nparams, s->params[n].name));
     return false;
   }
   if (!s->variadic && n > (size_t)s->nparams) {

@@ -1,10 +1,2024 @@
 /*
-** Collection functions (to be filled in).
+** Collection functions: alltrue anytrue chunklist coalesce coalescelist
+** compact concat contains distinct element flatten index keys length
+** lookup matchkeys merge one range reverse setintersection setproduct
+** setsubtract setunion slice sort sum transpose values zipmap, and the
+** removed list() and map().
+**
+** Each one is cty v1.12.1's stdlib function (collection.go, sequence.go,
+** set.go, string.go) or Terraform's own (internal/lang/funcs/
+** collection.go): the same parameters, result types, results, marks and
+** messages.  As in Terraform >= 1.10, element() counts a negative index
+** from the end (cty 1.18), and contains() accepts a null value to look for
+** (newer cty).
+**
+** Where cty compares elements pairwise (distinct, matchkeys, the set
+** operations), we sort canonical keys instead, so that big collections
+** take n log n time.  Results live in the call's arena.
 */
-#include "funcs.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static const struct func_spec specs[] = {
-    {"__none_collection", 0, {{0}}, NULL, NULL, NULL, NULL},
+#include <utf8proc.h>
+
+#include "convert.h"
+#include "funcs.h"
+#include "number.h"
+#include "strutil.h"
+
+#define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
+
+/* gocty's message for a number that is no int64. */
+#define WHOLE                                                                \
+  "value must be a whole number, between -9223372036854775808 and "         \
+  "9223372036854775807"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static bool is_null(const tfr_value *v) { return tfr_value_is_null(v); }
+static bool is_known(const tfr_value *v) { return tfr_value_is_known(v); }
+static int kind_of(const tfr_value *v) { return v->type->kind; }
+
+static bool is_seq(int k) {
+  return k == TFR_LIST || k == TFR_SET || k == TFR_TUPLE;
+}
+
+static const tfr_value *int_value(tfr_arena *a, int64_t i) {
+  tfr_value *v = tfr_arena_alloc(a, sizeof *v);
+  v->type = &tfr_t_number;
+  v->num = num_from_int(a, i);
+  return v;
+}
+
+/* String values for names and keys: cty.StringVal, so NFC. */
+static const tfr_value *str_value(tfr_arena *a, const char *s, size_t n) {
+  return tfr_string(a, s, n);
+}
+
+/*
+** v without its own marks, which are added to *marks, as cty's Unmark:
+** the marks of its elements stay where they are.
+*/
+static const tfr_value *unmark(tfr_arena *a, const tfr_value *v,
+                               unsigned *marks) {
+  unsigned m = v->flags & MARKS;
+  if (!m)
+    return v;
+  *marks |= m;
+  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
+  *u = *v;
+  u->flags = (uint8_t)(u->flags & ~m);
+  return u;
+}
+
+static const tfr_value *with_marks(tfr_arena *a, const tfr_value *v,
+                                   unsigned marks) {
+  return marks ? tfr_value_mark(a, v, marks) : v;
+}
+
+/* s as Go's %q writes it, in the arena. */
+static const char *go_quote(tfr_arena *a, const char *s, size_t n) {
+  struct sbuf b = {0};
+  sbuf_go_quote(&b, s, n);
+  const char *r = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
+  free(b.p);
+  return r;
+}
+
+static const tfr_value *empty_tuple(tfr_arena *a) {
+  return tfr_tuple(a, 0, NULL);
+}
+
+static const tfr_type *empty_object_type(tfr_arena *a) {
+  return tfr_type_object(a, 0, NULL, NULL, NULL);
+}
+
+/* A tuple type of n strings (keys of an object). */
+static const tfr_type *strings_tuple_type(tfr_arena *a, size_t n) {
+  const tfr_type **t = tfr_arena_alloc(a, (n ? n : 1) * sizeof *t);
+  for (size_t i = 0; i < n; i++)
+    t[i] = &tfr_t_string;
+  return tfr_type_tuple(a, n, t);
+}
+
+/*
+** cty's function.Call skips the Type function when an argument has type
+** any and its parameter does not allow that: the result is of type any.
+** The type callbacks of functions with such parameters ask this first.
+*/
+static bool dynamic_arg(const struct fcall *f) {
+  for (size_t i = 0; i < f->nargs; i++) {
+    const struct func_param *p = i < (size_t)f->spec->nparams
+                                     ? &f->spec->params[i]
+                                     : f->spec->variadic;
+    if (kind_of(f->args[i]) == TFR_DYNAMIC && !(p->flags & FP_ALLOW_DYNAMIC))
+      return true;
+  }
+  return false;
+}
+
+/* The fixed result type, or any as dynamic_arg() says. */
+static const tfr_type *ty_fixed(struct fcall *f) {
+  return dynamic_arg(f) ? &tfr_t_dynamic : f->spec->ret;
+}
+
+/* A growable array of values (malloc'd; the owner frees v). */
+struct vec {
+  const tfr_value **v;
+  size_t n, cap;
 };
 
-const struct func_group funcs_collection = {specs, 0};
+static void vec_push(struct vec *x, const tfr_value *v) {
+  if (x->n == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 16;
+    x->v = realloc(x->v, x->cap * sizeof *x->v);
+    if (!x->v)
+      abort();
+  }
+  x->v[x->n++] = v;
+}
+
+/* ---- canonical keys ----------------------------------------------------- */
+
+static void put_str_key(struct sbuf *b, const char *s, size_t n) {
+  char len[32];
+  int k = snprintf(len, sizeof len, "S%zu:", n);
+  sbuf_put(b, len, (size_t)k);
+  sbuf_put(b, s, n);
+}
+
+static void put_key(tfr_arena *a, struct sbuf *b, const tfr_value *v);
+
+static int cmp_sbuf(const void *x, const void *y) {
+  const struct sbuf *p = x, *q = y;
+  int c = memcmp(p->p, q->p, p->n < q->n ? p->n : q->n);
+  if (c)
+    return c;
+  return p->n < q->n ? -1 : p->n > q->n;
+}
+
+/* A set's key: its elements' keys in key order, so that equal sets get
+** equal keys whatever order their elements are kept in. */
+static void put_set_key(tfr_arena *a, struct sbuf *b, const tfr_value *v) {
+  struct sbuf *k = calloc(v->n + 1, sizeof *k);
+  if (!k)
+    abort();
+  for (uint32_t i = 0; i < v->n; i++)
+    put_key(a, &k[i], v->elems[i]);
+  qsort(k, v->n, sizeof *k, cmp_sbuf);
+  sbuf_put(b, "{", 1);
+  for (uint32_t i = 0; i < v->n; i++) {
+    sbuf_put(b, k[i].p, k[i].n);
+    free(k[i].p);
+  }
+  sbuf_put(b, "}", 1);
+  free(k);
+}
+
+/*
+** Bytes that tell a known value from the other values of its type: equal
+** keys exactly when cty's Equals is true (numbers by their text with -0
+** as 0, all nulls alike).  Sorting keys replaces pairwise comparison.
+*/
+static void put_key(tfr_arena *a, struct sbuf *b, const tfr_value *v) {
+  if (is_null(v) || !is_known(v)) {
+    sbuf_put(b, is_null(v) ? "~" : "?", 1);
+    return;
+  }
+  switch (v->type->kind) {
+  case TFR_BOOL:
+    sbuf_put(b, v->b ? "T" : "F", 1);
+    return;
+  case TFR_NUMBER: {
+    const char *t = num_format(a, v->num);
+    sbuf_put(b, "N", 1);
+    sbuf_str(b, strcmp(t, "-0") ? t : "0");
+    sbuf_put(b, ";", 1);
+    return;
+  }
+  case TFR_STRING:
+    put_str_key(b, v->s, v->n);
+    return;
+  case TFR_SET:
+    put_set_key(a, b, v);
+    return;
+  default:
+    sbuf_put(b, "[", 1);
+    for (uint32_t i = 0; i < v->n; i++) {
+      if (v->type->kind == TFR_MAP)
+        put_str_key(b, v->keys[i], v->keylens[i]);
+      put_key(a, b, v->elems[i]);
+    }
+    sbuf_put(b, "]", 1);
+  }
+}
+
+/* ---- cty's Equals, with unknowns -------------------------------------- */
+
+enum { EQ_FALSE, EQ_TRUE, EQ_UNKNOWN };
+
+/* cty's Type.TestConformance: got fits want, where "any" fits anything. */
+static bool conforms(const tfr_type *got, const tfr_type *want) {
+  if (want->kind == TFR_DYNAMIC)
+    return true;
+  if (got->kind != want->kind)
+    return false;
+  switch (got->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return conforms(got->elem, want->elem);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    if (got->n != want->n)
+      return false;
+    for (uint32_t i = 0; i < got->n; i++)
+      if ((got->kind == TFR_OBJECT && strcmp(got->names[i], want->names[i])) ||
+          !conforms(got->types[i], want->types[i]))
+        return false;
+    return true;
+  default:
+    return true;
+  }
+}
+
+/* cty's Value.HasWhollyKnownType: no unknown of a type with "any" in it. */
+static bool has_known_type(const tfr_value *v) {
+  if (is_null(v))
+    return true;
+  if (!is_known(v))
+    return v->type->kind != TFR_DYNAMIC && !tfr_type_has_dynamic(v->type);
+  if (!tfr_type_is_primitive(v->type))
+    for (uint32_t i = 0; i < v->n; i++)
+      if (!has_known_type(v->elems[i]))
+        return false;
+  return true;
+}
+
+static int equals(tfr_arena *a, const tfr_value *x, const tfr_value *y);
+
+/* Elements (and map keys) of two known values of one type, in order. */
+static int equals_elems(tfr_arena *a, const tfr_value *x,
+                        const tfr_value *y) {
+  if (x->n != y->n)
+    return EQ_FALSE;
+  bool map = x->type->kind == TFR_MAP;
+  for (uint32_t i = 0; i < x->n; i++) {
+    if (map && (x->keylens[i] != y->keylens[i] ||
+                memcmp(x->keys[i], y->keys[i], x->keylens[i])))
+      return EQ_FALSE;
+    int r = equals(a, x->elems[i], y->elems[i]);
+    if (r != EQ_TRUE)
+      return r;
+  }
+  return EQ_TRUE;
+}
+
+/* Two known sets of one type: unknown when either holds an unknown. */
+static int equals_sets(tfr_arena *a, const tfr_value *x, const tfr_value *y) {
+  for (uint32_t i = 0; i < x->n || i < y->n; i++)
+    if ((i < x->n && !is_known(x->elems[i])) ||
+        (i < y->n && !is_known(y->elems[i])))
+      return EQ_UNKNOWN;
+  struct sbuf kx = {0}, ky = {0};
+  put_key(a, &kx, x);
+  put_key(a, &ky, y);
+  bool eq = cmp_sbuf(&kx, &ky) == 0;
+  free(kx.p);
+  free(ky.p);
+  return eq ? EQ_TRUE : EQ_FALSE;
+}
+
+/* A known value compared with an unknown one. */
+static int equals_unknown(const tfr_value *k, const tfr_value *u) {
+  if (is_null(k) || tfr_type_has_dynamic(u->type))
+    return EQ_UNKNOWN;
+  return tfr_type_equal(k->type, u->type) ? EQ_UNKNOWN : EQ_FALSE;
+}
+
+/*
+** cty's Value.Equals for unmarked values: nulls are equal whatever their
+** types, other values need equal types; unknown when it cannot tell yet.
+*/
+static int equals(tfr_arena *a, const tfr_value *x, const tfr_value *y) {
+  bool kx = is_known(x), ky = is_known(y);
+  if (!kx && !ky)
+    return EQ_UNKNOWN;
+  if (kx != ky)
+    return kx ? equals_unknown(x, y) : equals_unknown(y, x);
+  if (is_null(x) || is_null(y))
+    return is_null(x) && is_null(y) ? EQ_TRUE : EQ_FALSE;
+  if (!has_known_type(x) || !has_known_type(y))
+    return !conforms(x->type, y->type) && !conforms(y->type, x->type)
+               ? EQ_FALSE
+               : EQ_UNKNOWN;
+  if (!tfr_type_equal(x->type, y->type))
+    return EQ_FALSE;
+  if (tfr_type_is_primitive(x->type))
+    return tfr_value_equal(x, y) ? EQ_TRUE : EQ_FALSE;
+  if (x->type->kind == TFR_SET)
+    return equals_sets(a, x, y);
+  return equals_elems(a, x, y);
+}
+
+struct keyed {
+  const char *k;
+  size_t n, i; /* key length, index of the value */
+};
+
+/* The keys of n values, in one malloc'd buffer. */
+struct keys {
+  struct keyed *e;
+  size_t n;
+  char *buf;
+};
+
+static void keys_build(tfr_arena *a, struct keys *ks, size_t n,
+                       const tfr_value *const *v) {
+  struct sbuf b = {0};
+  size_t *off = malloc((n + 1) * sizeof *off);
+  ks->e = malloc((n ? n : 1) * sizeof *ks->e);
+  if (!off || !ks->e)
+    abort();
+  for (size_t i = 0; i < n; i++) {
+    off[i] = b.n;
+    put_key(a, &b, v[i]);
+  }
+  off[n] = b.n;
+  for (size_t i = 0; i < n; i++)
+    ks->e[i] = (struct keyed){b.p + off[i], off[i + 1] - off[i], i};
+  ks->n = n;
+  ks->buf = b.p;
+  free(off);
+}
+
+static void keys_free(struct keys *ks) {
+  free(ks->e);
+  free(ks->buf);
+}
+
+static int cmp_key(const struct keyed *p, const struct keyed *q) {
+  int c = memcmp(p->k, q->k, p->n < q->n ? p->n : q->n);
+  if (c)
+    return c;
+  return p->n < q->n ? -1 : p->n > q->n;
+}
+
+/* Key order, then value order: the first of equal values comes first. */
+static int cmp_keyed(const void *x, const void *y) {
+  const struct keyed *p = x, *q = y;
+  int c = cmp_key(p, q);
+  if (c)
+    return c;
+  return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static void keys_sort(struct keys *ks) {
+  qsort(ks->e, ks->n, sizeof *ks->e, cmp_keyed);
+}
+
+/* Whether the sorted keys hold k. */
+static bool keys_has(const struct keys *ks, const struct keyed *k) {
+  size_t lo = 0, hi = ks->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp_key(&ks->e[mid], k);
+    if (!c)
+      return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
+}
+
+/* ---- alltrue, anytrue --------------------------------------------------- */
+
+/* alltrue(list): false at the first false or null element. */
+static const tfr_value *fn_alltrue(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *l = f->args[0];
+  for (uint32_t i = 0; i < l->n; i++) {
+    const tfr_value *e = l->elems[i];
+    if (!is_known(e))
+      return tfr_unknown(f->a, &tfr_t_bool);
+    if (is_null(e) || !e->b)
+      return tfr_bool(false);
+  }
+  return tfr_bool(true);
+}
+
+/* anytrue(list): true at the first true element; nulls do not count. */
+static const tfr_value *fn_anytrue(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *l = f->args[0];
+  bool unknown = false;
+  for (uint32_t i = 0; i < l->n; i++) {
+    const tfr_value *e = l->elems[i];
+    if (!is_known(e))
+      unknown = true;
+    else if (!is_null(e) && e->b)
+      return tfr_bool(true);
+  }
+  return unknown ? tfr_unknown(f->a, &tfr_t_bool) : tfr_bool(false);
+}
+
+/* ---- chunklist ---------------------------------------------------------- */
+
+static const tfr_type *ty_chunklist(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  return tfr_type_list(f->a, f->args[0]->type);
+}
+
+/* chunklist(list, size): lists of size elements (the last may be shorter);
+** size 0 gives the whole list as the one chunk. */
+static const tfr_value *fn_chunklist(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  unsigned marks = 0;
+  const tfr_value *l = unmark(f->a, f->args[0], &marks);
+  const tfr_value *size = unmark(f->a, f->args[1], &marks);
+  int64_t n;
+  if (!num_to_int64(size->num, &n)) {
+    fcall_error(f, "invalid size: %s", WHOLE);
+    return NULL;
+  }
+  if (n < 0) {
+    fcall_error(f, "the size argument must be positive");
+    return NULL;
+  }
+  if (l->n == 0)
+    return with_marks(f->a, tfr_list(f->a, l->type, 0, NULL), marks);
+  if (n == 0)
+    return with_marks(f->a, tfr_list(f->a, l->type, 1, &l), marks);
+  size_t chunks =
+      (uint64_t)n >= l->n ? 1 : (l->n + (size_t)n - 1) / (size_t)n;
+  const tfr_value **c = tfr_arena_alloc(f->a, chunks * sizeof *c);
+  for (size_t i = 0; i < chunks; i++) {
+    size_t start = i * (size_t)n, len = l->n - start;
+    if ((uint64_t)len > (uint64_t)n)
+      len = (size_t)n;
+    c[i] = tfr_list(f->a, l->type->elem, len, l->elems + start);
+  }
+  return with_marks(f->a, tfr_list(f->a, l->type, chunks, c), marks);
+}
+
+/* ---- coalesce, coalescelist, compact ------------------------------------ */
+
+static const tfr_type *ty_coalesce(struct fcall *f) {
+  const tfr_type **t = tfr_arena_alloc(f->a, (f->nargs + 1) * sizeof *t);
+  for (size_t i = 0; i < f->nargs; i++)
+    t[i] = f->args[i]->type;
+  const tfr_type *u = conv_unify(f->a, f->nargs, t);
+  if (!u)
+    fcall_error(f, "all arguments must have the same type");
+  return u;
+}
+
+/* coalesce(vals...): the first argument that is neither null nor "". */
+static const tfr_value *fn_coalesce(struct fcall *f, const tfr_type *ret) {
+  for (size_t i = 0; i < f->nargs; i++) {
+    const char *err = NULL;
+    const tfr_value *v = conv_convert(f->a, f->args[i], ret, &err);
+    if (!v) /* cty's failed conversion gives a null-like NilVal */
+      continue;
+    if (!is_known(v))
+      return tfr_unknown(f->a, ret);
+    if (is_null(v))
+      continue;
+    if (ret->kind == TFR_STRING && v->n == 0)
+      continue;
+    return v;
+  }
+  fcall_error(f, "no non-null, non-empty-string arguments");
+  return NULL;
+}
+
+static const tfr_type *ty_coalescelist(struct fcall *f) {
+  if (!f->nargs) {
+    fcall_error(f, "at least one argument is required");
+    return NULL;
+  }
+  for (size_t i = 0; i < f->nargs; i++) {
+    if (!is_known(f->args[i]))
+      return &tfr_t_dynamic;
+    int k = kind_of(f->args[i]);
+    if (k != TFR_LIST && k != TFR_TUPLE) {
+      fcall_error(f, "coalescelist arguments must be lists or tuples");
+      return NULL;
+    }
+  }
+  for (size_t i = 1; i < f->nargs; i++)
+    if (!tfr_type_equal(f->args[i]->type, f->args[0]->type))
+      return &tfr_t_dynamic;
+  return f->args[0]->type;
+}
+
+/* coalescelist(vals...): the first non-empty list or tuple. */
+static const tfr_value *fn_coalescelist(struct fcall *f,
+                                        const tfr_type *ret) {
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *v = f->args[i];
+    if (!is_known(v))
+      return tfr_unknown(f->a, ret);
+    if (!is_null(v) && v->n > 0)
+      return v;
+  }
+  fcall_error(f, "no non-null arguments");
+  return NULL;
+}
+
+/* compact(list): the strings that are neither null nor "". */
+static const tfr_value *fn_compact(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *l = f->args[0];
+  if (!tfr_value_is_wholly_known(l))
+    return tfr_unknown(f->a, ret);
+  const tfr_value **out = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *out);
+  size_t n = 0;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (!is_null(l->elems[i]) && l->elems[i]->n > 0)
+      out[n++] = l->elems[i];
+  return tfr_list(f->a, &tfr_t_string, n, out);
+}
+
+/* ---- concat ------------------------------------------------------------- */
+
+/* All lists whose types unify: that list type, else NULL. */
+static const tfr_type *concat_list_type(struct fcall *f) {
+  const tfr_type **t = tfr_arena_alloc(f->a, f->nargs * sizeof *t);
+  for (size_t i = 0; i < f->nargs; i++) {
+    if (kind_of(f->args[i]) != TFR_LIST)
+      return NULL;
+    t[i] = f->args[i]->type;
+  }
+  return conv_unify(f->a, f->nargs, t);
+}
+
+static const tfr_type *ty_concat(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  if (!f->nargs) {
+    fcall_error(f, "at least one argument is required");
+    return NULL;
+  }
+  const tfr_type *lt = kind_of(f->args[0]) == TFR_LIST ? concat_list_type(f)
+                                                       : NULL;
+  if (lt)
+    return lt;
+  size_t total = 0;
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *v = f->args[i];
+    int k = kind_of(v);
+    if (k == TFR_LIST && !is_known(v))
+      return &tfr_t_dynamic;
+    if (k != TFR_LIST && k != TFR_TUPLE) {
+      fcall_arg_error(f, i, "all arguments must be lists or tuples; got %s",
+                      tfr_type_friendly(f->a, v->type));
+      return NULL;
+    }
+    total += k == TFR_TUPLE ? v->type->n : v->n;
+  }
+  const tfr_type **t = tfr_arena_alloc(f->a, (total + 1) * sizeof *t);
+  size_t n = 0;
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *v = f->args[i];
+    bool tuple = kind_of(v) == TFR_TUPLE;
+    size_t m = tuple ? v->type->n : v->n;
+    for (size_t j = 0; j < m; j++)
+      t[n++] = tuple ? v->type->types[j] : v->type->elem;
+  }
+  return tfr_type_tuple(f->a, n, t);
+}
+
+/* concat(seqs...): one list when they all are lists of unifiable types,
+** else a tuple of all the elements. */
+static const tfr_value *fn_concat(struct fcall *f, const tfr_type *ret) {
+  if (ret->kind != TFR_LIST && ret->kind != TFR_TUPLE)
+    return tfr_unknown(f->a, ret);
+  unsigned marks = 0;
+  size_t total = 0;
+  const tfr_value **seq = tfr_arena_alloc(f->a, f->nargs * sizeof *seq);
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *v = f->args[i];
+    if (ret->kind == TFR_LIST) {
+      const char *err = NULL;
+      v = conv_convert(f->a, v, ret, &err);
+      if (!v) {
+        fcall_arg_error(f, i, "%s", err ? err : "incorrect type");
+        return NULL;
+      }
+    }
+    seq[i] = unmark(f->a, v, &marks);
+    total += seq[i]->n;
+  }
+  const tfr_value **e = tfr_arena_alloc(f->a, (total + 1) * sizeof *e);
+  size_t n = 0;
+  for (size_t i = 0; i < f->nargs; i++)
+    for (uint32_t j = 0; j < seq[i]->n; j++)
+      e[n++] = seq[i]->elems[j];
+  const tfr_value *r = ret->kind == TFR_LIST
+                           ? tfr_list(f->a, ret->elem, n, e)
+                           : tfr_tuple(f->a, n, e);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- contains, index, distinct ----------------------------------------- */
+
+/* contains(list, value): whether value equals an element. */
+static const tfr_value *fn_contains(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *l = f->args[0], *v = f->args[1];
+  if (!is_seq(kind_of(l))) {
+    fcall_error(f, "argument must be list, tuple, or set");
+    return NULL;
+  }
+  if (l->n == 0)
+    return tfr_bool(false);
+  if (!is_known(l) || !is_known(v))
+    return tfr_unknown(f->a, &tfr_t_bool);
+  bool unknown = false;
+  for (uint32_t i = 0; i < l->n; i++) {
+    int r = equals(f->a, v, l->elems[i]);
+    if (r == EQ_TRUE)
+      return tfr_bool(true);
+    unknown |= r == EQ_UNKNOWN;
+  }
+  return unknown ? tfr_unknown(f->a, &tfr_t_bool) : tfr_bool(false);
+}
+
+/* index(list, value): the index of the first element equal to value. */
+static const tfr_value *fn_index(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *l = f->args[0], *v = f->args[1];
+  int k = kind_of(l);
+  if (k != TFR_LIST && k != TFR_TUPLE) {
+    fcall_error(f, "argument must be a list or tuple");
+    return NULL;
+  }
+  if (!is_known(l))
+    return tfr_unknown(f->a, &tfr_t_number);
+  if (l->n == 0) {
+    fcall_error(f, "cannot search an empty list");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < l->n; i++) {
+    int r = equals(f->a, l->elems[i], v);
+    if (r == EQ_UNKNOWN)
+      return tfr_unknown(f->a, &tfr_t_number);
+    if (r == EQ_TRUE)
+      return int_value(f->a, i);
+  }
+  fcall_error(f, "item not found");
+  return NULL;
+}
+
+static const tfr_type *ty_same(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  return f->args[0]->type;
+}
+
+/* distinct(list): the first of each group of equal elements, in order. */
+static const tfr_value *fn_distinct(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *l = f->args[0];
+  if (!tfr_value_is_wholly_known(l))
+    return tfr_unknown(f->a, ret);
+  struct keys ks;
+  keys_build(f->a, &ks, l->n, l->elems);
+  keys_sort(&ks);
+  bool *keep = calloc(l->n + 1, sizeof *keep);
+  if (!keep)
+    abort();
+  for (size_t i = 0; i < ks.n; i++)
+    keep[ks.e[i].i] = i == 0 || cmp_key(&ks.e[i - 1], &ks.e[i]) != 0;
+  const tfr_value **out = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *out);
+  size_t n = 0;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (keep[i])
+      out[n++] = l->elems[i];
+  free(keep);
+  keys_free(&ks);
+  return tfr_list(f->a, ret->elem, n, out);
+}
+
+/* ---- element ------------------------------------------------------------ */
+
+/* An element index: modulo n, and counted from the end when negative. */
+static size_t wrap_index(int64_t i, size_t n) {
+  int64_t r = i % (int64_t)n;
+  return (size_t)(r < 0 ? r + (int64_t)n : r);
+}
+
+static const tfr_type *ty_element(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  const tfr_value *index = f->args[1];
+  int64_t i;
+  switch (t->kind) {
+  case TFR_LIST:
+    return t->elem;
+  case TFR_TUPLE:
+    if (!is_known(index))
+      return &tfr_t_dynamic;
+    if (!num_to_int64(index->num, &i)) {
+      fcall_error(f, "invalid index: %s", WHOLE);
+      return NULL;
+    }
+    if (t->n == 0) {
+      fcall_error(f, "cannot use element function with an empty list");
+      return NULL;
+    }
+    return t->types[wrap_index(i, t->n)];
+  default:
+    fcall_error(f, "cannot read elements from %s",
+                tfr_type_friendly(f->a, t));
+    return NULL;
+  }
+}
+
+/* element(list, index): the element at index, wrapping around. */
+static const tfr_value *fn_element(struct fcall *f, const tfr_type *ret) {
+  int64_t i;
+  if (!num_to_int64(f->args[1]->num, &i)) {
+    fcall_error(f, "invalid index: %s", WHOLE);
+    return NULL;
+  }
+  unsigned marks = 0;
+  const tfr_value *l = unmark(f->a, f->args[0], &marks);
+  if (!is_known(l))
+    return tfr_unknown(f->a, ret);
+  if (l->n == 0) {
+    fcall_error(f, "cannot use element function with an empty list");
+    return NULL;
+  }
+  return with_marks(f->a, l->elems[wrap_index(i, l->n)], marks);
+}
+
+/* ---- flatten ------------------------------------------------------------ */
+
+/*
+** cty's flattener: the leaves of l go to out, nested lists, sets and
+** tuples (not null ones) are flattened, and their own marks go to
+** *marks.  False when something unknown keeps the result from being known.
+*/
+static bool flatten_into(tfr_arena *a, const tfr_value *l, struct vec *out,
+                         unsigned *marks) {
+  l = unmark(a, l, marks);
+  if (!is_known(l) ||
+      (kind_of(l) == TFR_SET && l->n != 1 && !tfr_value_is_wholly_known(l)))
+    return false; /* the length is unknown */
+  bool known = true;
+  for (uint32_t i = 0; i < l->n; i++) {
+    const tfr_value *e = l->elems[i];
+    if (!is_known(e) && kind_of(e) == TFR_DYNAMIC)
+      known = false;
+    if (is_null(e) || !is_seq(kind_of(e))) {
+      vec_push(out, e);
+    } else if (!is_known(e)) {
+      known = false;
+      *marks |= e->flags & MARKS;
+    } else {
+      size_t before = out->n;
+      if (!flatten_into(a, e, out, marks)) {
+        known = false;
+        out->n = before;
+      }
+    }
+  }
+  return known;
+}
+
+static const tfr_type *ty_flatten(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_value *l = f->args[0];
+  if (!tfr_value_is_wholly_known(l))
+    return &tfr_t_dynamic;
+  if (!is_seq(kind_of(l))) {
+    fcall_error(f, "can only flatten lists, sets and tuples");
+    return NULL;
+  }
+  struct vec out = {0};
+  unsigned marks = 0;
+  bool known = flatten_into(f->a, l, &out, &marks);
+  const tfr_type **t = tfr_arena_alloc(f->a, (out.n + 1) * sizeof *t);
+  for (size_t i = 0; i < out.n; i++)
+    t[i] = out.v[i]->type;
+  const tfr_type *r = known ? tfr_type_tuple(f->a, out.n, t) : &tfr_t_dynamic;
+  free(out.v);
+  return r;
+}
+
+/* flatten(list): a tuple of the leaves of nested sequences. */
+static const tfr_value *fn_flatten(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  if (unmark(f->a, f->args[0], &marks)->n == 0)
+    return with_marks(f->a, empty_tuple(f->a), marks);
+  marks = 0;
+  struct vec out = {0};
+  bool known = flatten_into(f->a, f->args[0], &out, &marks);
+  const tfr_value *r = known ? tfr_tuple(f->a, out.n, out.v)
+                             : tfr_unknown(f->a, ret);
+  free(out.v);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- keys, values, length, lookup ---------------------------------------- */
+
+static const tfr_type *ty_keys(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  if (t->kind == TFR_MAP)
+    return tfr_type_list(f->a, &tfr_t_string);
+  if (t->kind == TFR_OBJECT)
+    return strings_tuple_type(f->a, t->n);
+  fcall_arg_error(f, 0, "must have map or object type");
+  return NULL;
+}
+
+/* keys(inputMap): the keys in order; of an object even when unknown. */
+static const tfr_value *fn_keys(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *m = unmark(f->a, f->args[0], &marks);
+  const tfr_type *t = m->type;
+  if (t->kind == TFR_OBJECT) {
+    const tfr_value **k = tfr_arena_alloc(f->a, (t->n + 1) * sizeof *k);
+    for (uint32_t i = 0; i < t->n; i++)
+      k[i] = str_value(f->a, t->names[i], strlen(t->names[i]));
+    return with_marks(f->a, tfr_tuple(f->a, t->n, k), marks);
+  }
+  if (!is_known(m))
+    return with_marks(f->a, tfr_unknown(f->a, ret), marks);
+  const tfr_value **k = tfr_arena_alloc(f->a, (m->n + 1) * sizeof *k);
+  for (uint32_t i = 0; i < m->n; i++)
+    k[i] = str_value(f->a, m->keys[i], m->keylens[i]);
+  return with_marks(f->a, tfr_list(f->a, &tfr_t_string, m->n, k), marks);
+}
+
+static const tfr_type *ty_values(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  if (t->kind == TFR_MAP)
+    return tfr_type_list(f->a, t->elem);
+  if (t->kind == TFR_OBJECT)
+    return tfr_type_tuple(f->a, t->n, t->types);
+  fcall_error(f, "values() requires a map as the first argument");
+  return NULL;
+}
+
+/* values(mapping): the values in the order of their keys. */
+static const tfr_value *fn_values(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *m = unmark(f->a, f->args[0], &marks);
+  const tfr_value *r = ret->kind == TFR_TUPLE
+                           ? tfr_tuple(f->a, m->n, m->elems)
+                           : tfr_list(f->a, ret->elem, m->n, m->elems);
+  return with_marks(f->a, r, marks);
+}
+
+static const tfr_type *ty_length(struct fcall *f) {
+  switch (kind_of(f->args[0])) {
+  case TFR_BOOL:
+  case TFR_NUMBER:
+    fcall_error(f, "argument must be a string, a collection type, or a "
+                   "structural type");
+    return NULL;
+  default:
+    return &tfr_t_number;
+  }
+}
+
+/* Grapheme clusters in s, as cty's strlen counts them. */
+static int64_t graphemes(const char *s, size_t n) {
+  int64_t count = 0;
+  utf8proc_int32_t prev = -1, state = 0;
+  size_t i = 0;
+  while (i < n) {
+    utf8proc_int32_t cp = 0xFFFD;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                          (utf8proc_ssize_t)(n - i), &cp);
+    if (k <= 0) {
+      k = 1;
+      cp = 0xFFFD;
+    }
+    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
+      count++;
+    prev = cp;
+    i += (size_t)k;
+  }
+  return count;
+}
+
+/* length(value): characters of a string, elements of a collection,
+** attributes or elements of a structural value (known from its type). */
+static const tfr_value *fn_length(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  unsigned marks = 0;
+  const tfr_value *v = unmark(f->a, f->args[0], &marks);
+  const tfr_value *r;
+  int k = kind_of(v);
+  if (k == TFR_TUPLE || k == TFR_OBJECT)
+    r = int_value(f->a, v->type->n);
+  else if (k == TFR_DYNAMIC || !is_known(v))
+    r = tfr_unknown(f->a, &tfr_t_number);
+  else if (k == TFR_STRING)
+    r = int_value(f->a, graphemes(v->s, v->n));
+  else if (k == TFR_SET && v->n != 1 && !tfr_value_is_wholly_known(v))
+    r = tfr_unknown(f->a, &tfr_t_number); /* unknowns may coalesce */
+  else
+    r = int_value(f->a, v->n);
+  return with_marks(f->a, r, marks);
+}
+
+static const tfr_type *ty_lookup(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  if (f->nargs > 3) {
+    fcall_error(f, "lookup() takes two or three arguments, got %zu",
+                f->nargs);
+    return NULL;
+  }
+  const tfr_type *t = f->args[0]->type;
+  const tfr_value *key = f->args[1];
+  if (t->kind == TFR_OBJECT) {
+    if (!is_known(key))
+      return &tfr_t_dynamic;
+    long i = tfr_type_attr(t, key->s, key->n);
+    if (i >= 0)
+      return t->types[i];
+    if (f->nargs == 3)
+      return f->args[2]->type;
+    fcall_arg_error(f, 0, "the given object has no attribute %s",
+                    go_quote(f->a, key->s, key->n));
+    return NULL;
+  }
+  if (t->kind == TFR_MAP) {
+    const char *err = NULL;
+    if (f->nargs == 3 && !conv_convert(f->a, f->args[2], t->elem, &err)) {
+      fcall_arg_error(f, 2, "the default value must have the same type as "
+                            "the map elements");
+      return NULL;
+    }
+    return t->elem;
+  }
+  fcall_arg_error(f, 0, "lookup() requires a map as the first argument");
+  return NULL;
+}
+
+/* The element of map m with key k, or NULL (the keys are sorted). */
+static const tfr_value *map_get(const tfr_value *m, const char *k,
+                                size_t n) {
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    size_t ml = m->keylens[mid];
+    int c = memcmp(m->keys[mid], k, ml < n ? ml : n);
+    if (!c)
+      c = ml < n ? -1 : ml > n;
+    if (!c)
+      return m->elems[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* lookup(inputMap, key, default...): the element or attribute named key,
+** else the default converted to the result type. */
+static const tfr_value *fn_lookup(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *m = unmark(f->a, f->args[0], &marks);
+  const tfr_value *key = unmark(f->a, f->args[1], &marks);
+  if (!is_known(m))
+    return with_marks(f->a, tfr_unknown(f->a, ret), marks);
+  const tfr_value *v = NULL;
+  if (m->type->kind == TFR_OBJECT) {
+    long i = tfr_type_attr(m->type, key->s, key->n);
+    v = i >= 0 ? m->elems[i] : NULL;
+  } else {
+    v = map_get(m, key->s, key->n);
+  }
+  if (!v && f->nargs == 3) {
+    const char *err = NULL;
+    v = conv_convert(f->a, f->args[2], ret, &err);
+    if (!v) {
+      fcall_error(f, "%s", err ? err : "incorrect type");
+      return NULL;
+    }
+  }
+  if (!v) {
+    fcall_error(f, "lookup failed to find key %s",
+                go_quote(f->a, key->s, key->n));
+    return NULL;
+  }
+  return with_marks(f->a, v, marks);
+}
+
+/* ---- matchkeys ---------------------------------------------------------- */
+
+static const tfr_type *keys_searchset_type(struct fcall *f) {
+  const tfr_type *t[2] = {f->args[1]->type, f->args[2]->type};
+  return conv_unify(f->a, 2, t);
+}
+
+static const tfr_type *ty_matchkeys(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  if (!keys_searchset_type(f)) {
+    fcall_error(f, "keys and searchset must be of the same type");
+    return NULL;
+  }
+  return f->args[0]->type;
+}
+
+/* The values whose keys are in searchset, all known: by sorted keys. */
+static size_t match_sorted(tfr_arena *a, const tfr_value *values,
+                           const tfr_value *keys, const tfr_value *ss,
+                           const tfr_value **out) {
+  struct keys kk, sk;
+  keys_build(a, &kk, keys->n, keys->elems);
+  keys_build(a, &sk, ss->n, ss->elems);
+  keys_sort(&sk);
+  size_t n = 0;
+  for (size_t i = 0; i < kk.n; i++)
+    if (keys_has(&sk, &kk.e[i]))
+      out[n++] = values->elems[i];
+  keys_free(&kk);
+  keys_free(&sk);
+  return n;
+}
+
+/* The same with unknowns in searchset, as cty does it: SIZE_MAX when a
+** comparison cannot tell yet (then the result is empty). */
+static size_t match_slow(tfr_arena *a, const tfr_value *values,
+                         const tfr_value *keys, const tfr_value *ss,
+                         const tfr_value **out) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < keys->n; i++)
+    for (uint32_t j = 0; j < ss->n; j++) {
+      int r = equals(a, keys->elems[i], ss->elems[j]);
+      if (r == EQ_UNKNOWN)
+        return SIZE_MAX;
+      if (r == EQ_TRUE) {
+        out[n++] = values->elems[i];
+        break;
+      }
+    }
+  return n;
+}
+
+/* matchkeys(values, keys, searchset): the values whose keys (at the same
+** index) are in searchset. */
+static const tfr_value *fn_matchkeys(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *values = f->args[0];
+  if (!is_known(values))
+    return tfr_unknown(f->a, ret);
+  if (values->n != f->args[1]->n) {
+    fcall_error(f, "length of keys and values should be equal");
+    return NULL;
+  }
+  const tfr_type *u = keys_searchset_type(f);
+  const char *err = NULL;
+  const tfr_value *keys = conv_convert(f->a, f->args[1], u, &err);
+  const tfr_value *ss = keys ? conv_convert(f->a, f->args[2], u, &err) : NULL;
+  if (!ss) {
+    fcall_error(f, "%s", err ? err : "incorrect type");
+    return NULL;
+  }
+  if (ss->n == 0)
+    return tfr_list(f->a, ret->elem, 0, NULL);
+  if (!tfr_value_is_wholly_known(values) || !tfr_value_is_wholly_known(keys))
+    return tfr_unknown(f->a, ret);
+  const tfr_value **out = tfr_arena_alloc(f->a, (keys->n + 1) * sizeof *out);
+  size_t n = tfr_value_is_wholly_known(ss)
+                 ? match_sorted(f->a, values, keys, ss, out)
+                 : match_slow(f->a, values, keys, ss, out);
+  return tfr_list(f->a, ret->elem, n == SIZE_MAX ? 0 : n, out);
+}
+
+/* ---- merge -------------------------------------------------------------- */
+
+/* One key of one argument of merge; the last argument's wins. */
+struct entry {
+  const char *name;
+  size_t len, seq;
+  const tfr_type *type;
+  const tfr_value *value;
+};
+
+static int cmp_entry(const void *x, const void *y) {
+  const struct entry *p = x, *q = y;
+  int c = memcmp(p->name, q->name, p->len < q->len ? p->len : q->len);
+  if (!c)
+    c = p->len < q->len ? -1 : p->len > q->len;
+  if (!c)
+    c = p->seq < q->seq ? -1 : p->seq > q->seq;
+  return c;
+}
+
+/* Sort entries by name and keep the last of each name; the new count. */
+static size_t last_of_each(struct entry *e, size_t n) {
+  if (n > 1)
+    qsort(e, n, sizeof *e, cmp_entry);
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (out && e[out - 1].len == e[i].len &&
+        !memcmp(e[out - 1].name, e[i].name, e[i].len))
+      out--;
+    e[out++] = e[i];
+  }
+  return out;
+}
+
+/* The keys of a known, non-null map or object as entries (values or,
+** with no values, types); returns the new count. */
+static size_t add_entries(tfr_arena *a, struct entry *e, size_t n,
+                          const tfr_value *m) {
+  bool obj = m->type->kind == TFR_OBJECT;
+  size_t count = obj ? m->type->n : m->n;
+  for (size_t i = 0; i < count; i++) {
+    const char *name = obj ? m->type->names[i]
+                           : tfr_arena_strndup(a, m->keys[i], m->keylens[i]);
+    size_t len = obj ? strlen(name) : m->keylens[i];
+    const tfr_type *t = obj ? m->type->types[i] : m->type->elem;
+    bool known = is_known(m);
+    e[n] = (struct entry){name, len, n, t, known ? m->elems[i] : NULL};
+    n++;
+  }
+  return n;
+}
+
+static size_t entries_room(struct fcall *f) {
+  size_t total = 1;
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *m = f->args[i];
+    total += kind_of(m) == TFR_OBJECT ? m->type->n : m->n;
+  }
+  return total;
+}
+
+/* An object type from entries (sorted by name, distinct). */
+static const tfr_type *entries_object_type(tfr_arena *a,
+                                           const struct entry *e, size_t n) {
+  const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
+  const tfr_type **types = tfr_arena_alloc(a, (n + 1) * sizeof *types);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = e[i].name;
+    types[i] = e[i].type;
+  }
+  return tfr_type_object(a, n, names, types, NULL);
+}
+
+/* Every argument a map or object: NULL after reporting one that is not. */
+static bool merge_check(struct fcall *f, bool *dynamic) {
+  for (size_t i = 0; i < f->nargs; i++) {
+    int k = kind_of(f->args[i]);
+    if (k == TFR_DYNAMIC) {
+      *dynamic = true;
+      return true;
+    }
+    if (k != TFR_MAP && k != TFR_OBJECT) {
+      const char *n = tfr_type_friendly(f->a, f->args[i]->type);
+      fcall_error(f, "arguments must be maps or objects, got %s",
+                  go_quote(f->a, n, strlen(n)));
+      return false;
+    }
+  }
+  return true;
+}
+
+static const tfr_type *ty_merge(struct fcall *f) {
+  if (!f->nargs)
+    return empty_object_type(f->a);
+  bool dynamic = false, matching = true, attrs_known = true;
+  if (!merge_check(f, &dynamic))
+    return NULL;
+  if (dynamic)
+    return &tfr_t_dynamic;
+  struct entry *e = malloc(entries_room(f) * sizeof *e);
+  if (!e)
+    abort();
+  size_t n = 0;
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *m = f->args[i];
+    matching &= tfr_type_equal(m->type, f->args[0]->type);
+    if (is_null(m))
+      continue;
+    if (kind_of(m) == TFR_MAP && !is_known(m))
+      attrs_known = false;
+    else
+      n = add_entries(f->a, e, n, m);
+  }
+  const tfr_type *r = matching      ? f->args[0]->type
+                      : !attrs_known ? &tfr_t_dynamic
+                                     : entries_object_type(
+                                           f->a, e, last_of_each(e, n));
+  free(e);
+  return r;
+}
+
+/* merge(maps...): all keys, a later argument's value winning; null
+** arguments are skipped. */
+static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
+  struct entry *e = malloc(entries_room(f) * sizeof *e);
+  if (!e)
+    abort();
+  unsigned marks = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < f->nargs; i++)
+    if (!is_null(f->args[i]))
+      n = add_entries(f->a, e, n, unmark(f->a, f->args[i], &marks));
+  n = last_of_each(e, n);
+  const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
+  uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
+  const tfr_value **vals = tfr_arena_alloc(f->a, (n + 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = e[i].name;
+    lens[i] = (uint32_t)e[i].len;
+    vals[i] = e[i].value;
+  }
+  free(e);
+  const tfr_value *r = ret->kind == TFR_MAP
+                           ? tfr_map(f->a, ret->elem, n, names, lens, vals)
+                           : tfr_object(f->a, n, names, vals);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- one ---------------------------------------------------------------- */
+
+#define ONE_MSG                                                              \
+  "must be a list, set, or tuple value with either zero or one elements"
+
+static const tfr_type *ty_one(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  if (t->kind == TFR_LIST || t->kind == TFR_SET)
+    return t->elem;
+  if (t->kind == TFR_TUPLE && t->n <= 1)
+    return t->n ? t->types[0] : &tfr_t_dynamic;
+  fcall_arg_error(f, 0, ONE_MSG);
+  return NULL;
+}
+
+/* one(list): null for no element, the element for one, else an error. */
+static const tfr_value *fn_one(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *l = f->args[0];
+  if (kind_of(l) != TFR_TUPLE && !is_known(l))
+    return tfr_unknown(f->a, ret);
+  if (l->n == 0)
+    return tfr_null(f->a, ret);
+  if (l->n == 1)
+    return l->elems[0];
+  fcall_arg_error(f, 0, ONE_MSG);
+  return NULL;
+}
+
+/* ---- range -------------------------------------------------------------- */
+
+/* start, end and step from range's one, two or three arguments. */
+static bool range_args(struct fcall *f, const struct tfr_num **start,
+                       const struct tfr_num **end,
+                       const struct tfr_num **step) {
+  const tfr_value *const *v = f->args;
+  const struct tfr_num *zero = num_from_int(f->a, 0);
+  switch (f->nargs) {
+  case 1:
+    *start = zero;
+    *end = v[0]->num;
+    *step = num_from_int(f->a, num_cmp(*end, zero) < 0 ? -1 : 1);
+    return true;
+  case 2:
+    *start = v[0]->num;
+    *end = v[1]->num;
+    *step = num_from_int(f->a, num_cmp(*end, *start) < 0 ? -1 : 1);
+    return true;
+  case 3:
+    *start = v[0]->num;
+    *end = v[1]->num;
+    *step = v[2]->num;
+    return true;
+  default:
+    fcall_error(f, "must have one, two, or three arguments");
+    return false;
+  }
+}
+
+/*
+** range(params...): start, start + step, ... up to end (excluded), at
+** most 1024 numbers.  cty's "step must not be zero" check compares with
+** the cty.Zero value itself and never matches an argument, so a zero step
+** runs into the limit, as in Terraform.
+*/
+static const tfr_value *fn_range(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const struct tfr_num *start, *end, *step;
+  if (!range_args(f, &start, &end, &step))
+    return NULL;
+  bool down = num_sign(step) < 0;
+  if (down ? num_cmp(end, start) > 0 : num_cmp(end, start) < 0) {
+    fcall_arg_error(f, 1, "end must be %s than start when step is %s",
+                    down ? "less" : "greater",
+                    down ? "negative" : "positive");
+    return NULL;
+  }
+  const tfr_value *out[1024];
+  size_t n = 0;
+  for (const struct tfr_num *x = start;
+       down ? num_cmp(x, end) > 0 : num_cmp(x, end) < 0;) {
+    if (n >= 1024) {
+      fcall_error(f, "more than 1024 values were generated; either decrease "
+                     "the difference between start and end or use a "
+                     "smaller step");
+      return NULL;
+    }
+    tfr_value *v = tfr_arena_alloc(f->a, sizeof *v);
+    v->type = &tfr_t_number;
+    v->num = x;
+    out[n++] = v;
+    x = num_add(f->a, x, step);
+    if (!x) {
+      fcall_error(f, "panic in function implementation: addition of "
+                     "infinities with opposite signs");
+      return NULL;
+    }
+  }
+  return tfr_list(f->a, &tfr_t_number, n, out);
+}
+
+/* ---- reverse, slice ----------------------------------------------------- */
+
+static const tfr_type *ty_reverse(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  if (t->kind == TFR_LIST || t->kind == TFR_SET)
+    return tfr_type_list(f->a, t->elem);
+  if (t->kind != TFR_TUPLE) {
+    fcall_arg_error(f, 0, "can only reverse list or tuple values, not %s",
+                    tfr_type_friendly(f->a, t));
+    return NULL;
+  }
+  const tfr_type **r = tfr_arena_alloc(f->a, (t->n + 1) * sizeof *r);
+  for (uint32_t i = 0; i < t->n; i++)
+    r[t->n - 1 - i] = t->types[i];
+  return tfr_type_tuple(f->a, t->n, r);
+}
+
+/* reverse(list): the elements in reverse order (a set's too, as a list). */
+static const tfr_value *fn_reverse(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *l = unmark(f->a, f->args[0], &marks);
+  const tfr_value **e = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *e);
+  for (uint32_t i = 0; i < l->n; i++)
+    e[l->n - 1 - i] = l->elems[i];
+  const tfr_value *r = ret->kind == TFR_TUPLE
+                           ? tfr_tuple(f->a, l->n, e)
+                           : tfr_list(f->a, ret->elem, l->n, e);
+  return with_marks(f->a, r, marks);
+}
+
+/* One of slice's indexes (argument i, "start" or "end"), if known. */
+static bool slice_index(struct fcall *f, size_t i, const char *what,
+                        bool len_known, size_t len, int64_t *out,
+                        bool *known) {
+  const tfr_value *v = f->args[i];
+  *known = is_known(v);
+  if (!*known)
+    return true;
+  if (!num_to_int64(v->num, out)) {
+    fcall_arg_error(f, i, "invalid %s index: %s", what, WHOLE);
+    return false;
+  }
+  if (*out < 0) {
+    fcall_arg_error(f, i, "%s index must not be less than zero", what);
+    return false;
+  }
+  if (len_known && (uint64_t)*out > len) {
+    fcall_arg_error(f, i, "%s index must not be greater than the length of "
+                          "the list", what);
+    return false;
+  }
+  return true;
+}
+
+/* cty's sliceIndexes: *known when both indexes are. */
+static bool slice_indexes(struct fcall *f, int64_t *s, int64_t *e,
+                          bool *known) {
+  const tfr_value *l = f->args[0];
+  bool len_known = kind_of(l) == TFR_TUPLE || is_known(l);
+  size_t len = kind_of(l) == TFR_TUPLE ? l->type->n : l->n;
+  bool sk, ek;
+  if (!slice_index(f, 1, "start", len_known, len, s, &sk) ||
+      !slice_index(f, 2, "end", len_known, len, e, &ek))
+    return false;
+  if (sk && ek && *s > *e) {
+    fcall_arg_error(f, 1, "start index must not be greater than end index");
+    return false;
+  }
+  *known = sk && ek;
+  return true;
+}
+
+static const tfr_type *ty_slice(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_type *t = f->args[0]->type;
+  if (t->kind == TFR_SET) {
+    fcall_arg_error(f, 0, "cannot slice a set, because its elements do not "
+                          "have indices; explicitly convert to a list if "
+                          "the ordering of the result is not important");
+    return NULL;
+  }
+  if (t->kind != TFR_LIST && t->kind != TFR_TUPLE) {
+    fcall_arg_error(f, 0, "must be a list or tuple value");
+    return NULL;
+  }
+  int64_t s = 0, e = 0;
+  bool known;
+  if (!slice_indexes(f, &s, &e, &known))
+    return NULL;
+  if (t->kind == TFR_LIST)
+    return t;
+  if (!known)
+    return &tfr_t_dynamic;
+  return tfr_type_tuple(f->a, (size_t)(e - s), t->types + s);
+}
+
+/* slice(list, start_index, end_index): elements start .. end-1. */
+static const tfr_value *fn_slice(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *l = unmark(f->a, f->args[0], &marks);
+  if (ret->kind == TFR_DYNAMIC)
+    return with_marks(f->a, tfr_unknown(f->a, ret), marks);
+  int64_t s = 0, e = 0;
+  bool known;
+  if (!slice_indexes(f, &s, &e, &known))
+    return NULL;
+  const tfr_value *const *p = l->elems + s;
+  const tfr_value *r = ret->kind == TFR_TUPLE
+                           ? tfr_tuple(f->a, (size_t)(e - s), p)
+                           : tfr_list(f->a, ret->elem, (size_t)(e - s), p);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- set operations ----------------------------------------------------- */
+
+static const tfr_type *ty_setop(struct fcall *f) {
+  const tfr_type **t = tfr_arena_alloc(f->a, (f->nargs + 1) * sizeof *t);
+  size_t n = 0;
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *s = f->args[i];
+    if (kind_of(s) == TFR_DYNAMIC) /* cty panics here */
+      return &tfr_t_dynamic;
+    if (is_known(s) && s->n == 0 && s->type->elem->kind == TFR_DYNAMIC)
+      continue; /* empty sets of any type convert to anything */
+    t[n++] = s->type->elem;
+  }
+  if (!n)
+    return tfr_type_set(f->a, &tfr_t_dynamic);
+  const tfr_type *u = conv_unify(f->a, n, t);
+  if (!u) {
+    fcall_error(f, "given sets must all have compatible element types");
+    return NULL;
+  }
+  return tfr_type_set(f->a, u);
+}
+
+enum setop { SET_UNION, SET_INTERSECT, SET_SUBTRACT };
+
+/* Argument i converted to the result type; NULL after an error. */
+static const tfr_value *set_arg(struct fcall *f, size_t i,
+                                const tfr_type *ret) {
+  const char *err = NULL;
+  const tfr_value *s = conv_convert(f->a, f->args[i], ret, &err);
+  if (!s)
+    fcall_arg_error(f, i, "%s", err ? err : "incorrect type");
+  return s;
+}
+
+/* Keep the elements of cur (n of them) that are in s (or are not, to
+** subtract); returns the new count. */
+static size_t set_filter(tfr_arena *a, const tfr_value **cur, size_t n,
+                         const tfr_value *s, bool in) {
+  struct keys sk, ck;
+  keys_build(a, &sk, s->n, s->elems);
+  keys_sort(&sk);
+  keys_build(a, &ck, n, cur);
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++)
+    if (keys_has(&sk, &ck.e[i]) == in)
+      cur[out++] = cur[i];
+  keys_free(&sk);
+  keys_free(&ck);
+  return out;
+}
+
+/*
+** cty's setOperationImpl: each set converted to the result type, then
+** combined in order.  Only a union may hold unknowns (they stay distinct);
+** otherwise the result is unknown.
+*/
+static const tfr_value *set_op(struct fcall *f, const tfr_type *ret,
+                               enum setop op) {
+  struct vec cur = {0};
+  for (size_t i = 0; i < f->nargs; i++) {
+    const tfr_value *s = set_arg(f, i, ret);
+    if (!s) {
+      free(cur.v);
+      return NULL;
+    }
+    if (op != SET_UNION && !tfr_value_is_wholly_known(s)) {
+      free(cur.v);
+      return tfr_unknown(f->a, ret);
+    }
+    if (i == 0 || op == SET_UNION)
+      for (uint32_t j = 0; j < s->n; j++)
+        vec_push(&cur, s->elems[j]);
+    else
+      cur.n = set_filter(f->a, cur.v, cur.n, s, op == SET_INTERSECT);
+  }
+  const tfr_value *r = tfr_set(f->a, ret->elem, cur.n, cur.v);
+  free(cur.v);
+  return r;
+}
+
+static const tfr_value *fn_setunion(struct fcall *f, const tfr_type *ret) {
+  return set_op(f, ret, SET_UNION);
+}
+
+static const tfr_value *fn_setintersection(struct fcall *f,
+                                           const tfr_type *ret) {
+  return set_op(f, ret, SET_INTERSECT);
+}
+
+static const tfr_value *fn_setsubtract(struct fcall *f,
+                                       const tfr_type *ret) {
+  return set_op(f, ret, SET_SUBTRACT);
+}
+
+/* ---- setproduct --------------------------------------------------------- */
+
+/* The element type setproduct takes from argument i, or NULL after an
+** error; *list says whether it counts as a list. */
+static const tfr_type *product_elem(struct fcall *f, size_t i, bool *list) {
+  const tfr_type *t = f->args[i]->type;
+  *list = t->kind != TFR_SET;
+  if (t->kind == TFR_SET || t->kind == TFR_LIST)
+    return t->elem;
+  if (t->kind != TFR_TUPLE) {
+    fcall_arg_error(f, i, "a set or a list is required");
+    return NULL;
+  }
+  if (t->n == 0)
+    return &tfr_t_dynamic;
+  const tfr_type *u = conv_unify(f->a, t->n, t->types);
+  if (!u)
+    fcall_arg_error(f, i, "all elements must be of the same type");
+  return u;
+}
+
+static const tfr_type *ty_setproduct(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  if (f->nargs < 2) {
+    fcall_error(f, "at least two arguments are required");
+    return NULL;
+  }
+  const tfr_type **t = tfr_arena_alloc(f->a, f->nargs * sizeof *t);
+  bool all_lists = true;
+  for (size_t i = 0; i < f->nargs; i++) {
+    bool list;
+    t[i] = product_elem(f, i, &list);
+    if (!t[i])
+      return NULL;
+    all_lists &= list;
+  }
+  const tfr_type *tt = tfr_type_tuple(f->a, f->nargs, t);
+  return all_lists ? tfr_type_list(f->a, tt) : tfr_type_set(f->a, tt);
+}
+
+/* Product tuple number k (the last argument varies fastest); NULL after
+** an error. */
+static const tfr_value *product_tuple(struct fcall *f,
+                                      const tfr_value *const *args,
+                                      const tfr_type *ety, size_t k) {
+  size_t n = f->nargs;
+  const tfr_value **e = tfr_arena_alloc(f->a, n * sizeof *e);
+  for (size_t j = n; j-- > 0;) {
+    const tfr_value *v = args[j]->elems[k % args[j]->n];
+    k /= args[j]->n;
+    const tfr_type *want = ety->types[j];
+    if (!tfr_type_equal(v->type, want)) {
+      const char *err = NULL;
+      v = conv_convert(f->a, v, want, &err);
+      if (!v) {
+        fcall_error(f, "%s", err ? err : "incorrect type");
+        return NULL;
+      }
+    }
+    e[j] = v;
+  }
+  return tfr_tuple(f->a, n, e);
+}
+
+/* setproduct(sets...): every combination of one element of each, as
+** tuples; a list when all arguments are lists or tuples, else a set. */
+static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  bool unknown = false;
+  uint64_t total = 1;
+  const tfr_value **args = tfr_arena_alloc(f->a, f->nargs * sizeof *args);
+  for (size_t i = 0; i < f->nargs; i++) {
+    args[i] = unmark(f->a, f->args[i], &marks);
+    const tfr_value *s = args[i];
+    if (kind_of(s) == TFR_SET && s->n != 1 && !tfr_value_is_wholly_known(s))
+      unknown = true; /* its length is unknown */
+    else if (total && s->n > UINT32_MAX / total)
+      total = UINT64_MAX;
+    else
+      total *= s->n;
+  }
+  if (unknown)
+    return with_marks(f->a, tfr_unknown(f->a, ret), marks);
+  if (total == UINT64_MAX) { /* cty would run out of memory */
+    fcall_error(f, "the product has more than %u elements", UINT32_MAX);
+    return NULL;
+  }
+  const tfr_value **p = tfr_arena_alloc(f->a, (total + 1) * sizeof *p);
+  for (size_t k = 0; k < total; k++)
+    if (!(p[k] = product_tuple(f, args, ret->elem, k)))
+      return NULL;
+  const tfr_type *ety = total ? p[0]->type : ret->elem;
+  const tfr_value *r = ret->kind == TFR_LIST
+                           ? tfr_list(f->a, ety, total, p)
+                           : tfr_set(f->a, ety, total, p);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- sort, sum ---------------------------------------------------------- */
+
+static int cmp_strings(const void *x, const void *y) {
+  const tfr_value *p = *(const tfr_value *const *)x;
+  const tfr_value *q = *(const tfr_value *const *)y;
+  int c = memcmp(p->s, q->s, p->n < q->n ? p->n : q->n);
+  if (c)
+    return c;
+  return p->n < q->n ? -1 : p->n > q->n;
+}
+
+/* sort(list): the strings in byte order (Go's sort.Strings). */
+static const tfr_value *fn_sort(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *l = f->args[0];
+  if (!tfr_value_is_wholly_known(l))
+    return tfr_unknown(f->a, ret);
+  for (uint32_t i = 0; i < l->n; i++)
+    if (is_null(l->elems[i])) {
+      fcall_error(f, "given list element %u is null; a null string cannot "
+                     "be sorted", i);
+      return NULL;
+    }
+  const tfr_value **e = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *e);
+  if (l->n)
+    memcpy(e, l->elems, l->n * sizeof *e);
+  qsort(e, l->n, sizeof *e, cmp_strings);
+  return tfr_list(f->a, &tfr_t_string, l->n, e);
+}
+
+#define SUM_MSG "argument must be list, set, or tuple of number values"
+
+/* sum(list): the numbers added up in order (strings are converted). */
+static const tfr_value *fn_sum(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *l = f->args[0];
+  int k = kind_of(l);
+  if (!is_seq(k) && k != TFR_MAP && k != TFR_OBJECT) {
+    fcall_arg_error(f, 0, "cannot sum noniterable");
+    return NULL;
+  }
+  if (l->n == 0) {
+    fcall_arg_error(f, 0, "cannot sum an empty list");
+    return NULL;
+  }
+  if (!is_seq(k)) {
+    fcall_arg_error(f, 0, "argument must be list, set, or tuple. Received %s",
+                    tfr_type_friendly(f->a, l->type));
+    return NULL;
+  }
+  if (!tfr_value_is_wholly_known(l))
+    return tfr_unknown(f->a, &tfr_t_number);
+  const tfr_value *s = NULL;
+  for (uint32_t i = 0; i < l->n; i++) {
+    const char *err = NULL;
+    const tfr_value *v = is_null(l->elems[i])
+                             ? NULL
+                             : conv_convert(f->a, l->elems[i], &tfr_t_number,
+                                            &err);
+    if (!v) {
+      fcall_arg_error(f, 0, SUM_MSG);
+      return NULL;
+    }
+    if (!s) {
+      s = v;
+      continue;
+    }
+    tfr_value *sum = tfr_arena_alloc(f->a, sizeof *sum);
+    sum->type = &tfr_t_number;
+    sum->num = num_add(f->a, s->num, v->num);
+    if (!sum->num) {
+      fcall_error(f, "can't compute sum of opposing infinities");
+      return NULL;
+    }
+    s = sum;
+  }
+  return s;
+}
+
+/* ---- transpose ---------------------------------------------------------- */
+
+/* One (outer key, inner key) pair of transpose. */
+struct pair {
+  const char *k, *v;
+  uint32_t kn, vn;
+};
+
+static int cmp_pair(const void *x, const void *y) {
+  const struct pair *p = x, *q = y;
+  int c = memcmp(p->k, q->k, p->kn < q->kn ? p->kn : q->kn);
+  if (!c)
+    c = p->kn < q->kn ? -1 : p->kn > q->kn;
+  if (!c)
+    c = memcmp(p->v, q->v, p->vn < q->vn ? p->vn : q->vn);
+  if (!c)
+    c = p->vn < q->vn ? -1 : p->vn > q->vn;
+  return c;
+}
+
+/* The pairs of transpose's input; NULL after an error. */
+static struct pair *transpose_pairs(struct fcall *f, size_t *n) {
+  const tfr_value *m = f->args[0];
+  size_t total = 0;
+  for (uint32_t i = 0; i < m->n; i++)
+    total += m->elems[i]->n;
+  struct pair *p = malloc((total + 1) * sizeof *p);
+  if (!p)
+    abort();
+  *n = 0;
+  for (uint32_t i = 0; i < m->n; i++) {
+    const tfr_value *l = m->elems[i];
+    if (is_null(l)) {
+      free(p);
+      fcall_error(f, "panic in function implementation: can't use "
+                     "ElementIterator on null value");
+      return NULL;
+    }
+    for (uint32_t j = 0; j < l->n; j++) {
+      const tfr_value *s = l->elems[j];
+      if (is_null(s)) {
+        free(p);
+        fcall_error(f, "input must be a map of lists of strings");
+        return NULL;
+      }
+      p[(*n)++] = (struct pair){s->s, m->keys[i], s->n, m->keylens[i]};
+    }
+  }
+  return p;
+}
+
+/* transpose(values): map each string to the sorted keys that list it. */
+static const tfr_value *fn_transpose(struct fcall *f, const tfr_type *ret) {
+  if (!tfr_value_is_wholly_known(f->args[0]))
+    return tfr_unknown(f->a, ret);
+  size_t n;
+  struct pair *p = transpose_pairs(f, &n);
+  if (!p)
+    return NULL;
+  qsort(p, n, sizeof *p, cmp_pair);
+  const char **keys = tfr_arena_alloc(f->a, (n + 1) * sizeof *keys);
+  uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
+  const tfr_value **vals = tfr_arena_alloc(f->a, (n + 1) * sizeof *vals);
+  const tfr_value **l = tfr_arena_alloc(f->a, (n + 1) * sizeof *l);
+  size_t m = 0;
+  for (size_t i = 0, j; i < n; i = j) {
+    for (j = i; j < n && p[j].kn == p[i].kn &&
+                !memcmp(p[j].k, p[i].k, p[i].kn);
+         j++)
+      l[j - i] = tfr_string_nocopy(f->a, p[j].v, p[j].vn);
+    keys[m] = p[i].k;
+    lens[m] = p[i].kn;
+    vals[m++] = tfr_list(f->a, &tfr_t_string, j - i, l);
+  }
+  free(p);
+  return tfr_map(f->a, ret->elem, m, keys, lens, vals);
+}
+
+/* ---- zipmap ------------------------------------------------------------- */
+
+static const tfr_type *ty_zipmap(struct fcall *f) {
+  if (dynamic_arg(f))
+    return &tfr_t_dynamic;
+  const tfr_value *keys = f->args[0], *values = f->args[1];
+  const tfr_type *vt = values->type;
+  if (vt->kind == TFR_LIST)
+    return tfr_type_map(f->a, vt->elem);
+  if (vt->kind != TFR_TUPLE) {
+    fcall_error(f, "values argument must be a list or tuple value");
+    return NULL;
+  }
+  if (!tfr_value_is_wholly_known(keys))
+    return &tfr_t_dynamic;
+  if (keys->n != vt->n) {
+    fcall_error(f, "number of keys (%u) does not match number of values "
+                   "(%u)", keys->n, vt->n);
+    return NULL;
+  }
+  struct entry *e = malloc((keys->n + 1) * sizeof *e);
+  if (!e)
+    abort();
+  for (uint32_t i = 0; i < keys->n; i++) {
+    const tfr_value *k = keys->elems[i];
+    if (is_null(k)) {
+      free(e);
+      fcall_error(f, "keys list has null value at index %u", i);
+      return NULL;
+    }
+    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i,
+                          vt->types[i], NULL};
+  }
+  size_t n = last_of_each(e, keys->n);
+  const tfr_type *r = entries_object_type(f->a, e, n);
+  free(e);
+  return r;
+}
+
+/* zipmap(keys, values): a map (list values) or an object (tuple values)
+** with values[i] at keys[i]; a later duplicate key wins. */
+static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
+  unsigned marks = 0;
+  const tfr_value *keys = unmark(f->a, f->args[0], &marks);
+  const tfr_value *values = unmark(f->a, f->args[1], &marks);
+  if (!tfr_value_is_wholly_known(keys))
+    return with_marks(f->a, tfr_unknown(f->a, ret), marks);
+  if (keys->n != values->n) {
+    fcall_error(f, "number of keys (%u) does not match number of values "
+                   "(%u)", keys->n, values->n);
+    return NULL;
+  }
+  struct entry *e = malloc((keys->n + 1) * sizeof *e);
+  if (!e)
+    abort();
+  for (uint32_t i = 0; i < keys->n; i++) {
+    const tfr_value *k = unmark(f->a, keys->elems[i], &marks);
+    if (is_null(k)) {
+      free(e);
+      fcall_error(f, "panic in function implementation: value is null");
+      return NULL;
+    }
+    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i,
+                          NULL, values->elems[i]};
+  }
+  size_t n = last_of_each(e, keys->n);
+  const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
+  uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
+  const tfr_value **vals = tfr_arena_alloc(f->a, (n + 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = e[i].name;
+    lens[i] = (uint32_t)e[i].len;
+    vals[i] = e[i].value;
+  }
+  free(e);
+  const tfr_value *r = ret->kind == TFR_MAP
+                           ? tfr_map(f->a, ret->elem, n, names, lens, vals)
+                           : tfr_object(f->a, n, names, vals);
+  return with_marks(f->a, r, marks);
+}
+
+/* ---- list, map: removed in Terraform 0.12 ------------------------------- */
+
+static const tfr_type *ty_list(struct fcall *f) {
+  fcall_error(f, "the \"list\" function was deprecated in Terraform v0.12 "
+                 "and is no longer available; use tolist([ ... ]) syntax "
+                 "to write a literal list");
+  return NULL;
+}
+
+static const tfr_type *ty_map(struct fcall *f) {
+  fcall_error(f, "the \"map\" function was deprecated in Terraform v0.12 "
+                 "and is no longer available; use tomap({ ... }) syntax to "
+                 "write a literal map");
+  return NULL;
+}
+
+static const tfr_value *fn_removed(struct fcall *f, const tfr_type *ret) {
+  return tfr_unknown(f->a, ret);
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+/* Parameter types, built once: list(bool), list(string), list(any),
+** set(any), map(list(string)). */
+static const tfr_type t_list_bool = {.kind = TFR_LIST, .elem = &tfr_t_bool};
+static const tfr_type t_list_string = {.kind = TFR_LIST,
+                                       .elem = &tfr_t_string};
+static const tfr_type t_list_any = {.kind = TFR_LIST, .elem = &tfr_t_dynamic};
+static const tfr_type t_set_any = {.kind = TFR_SET, .elem = &tfr_t_dynamic};
+static const tfr_type t_map_list_string = {.kind = TFR_MAP,
+                                           .elem = &t_list_string};
+static const tfr_type t_list_number = {.kind = TFR_LIST,
+                                       .elem = &tfr_t_number};
+
+enum {
+  NULLS = FP_ALLOW_NULL,
+  UNKNOWNS = FP_ALLOW_UNKNOWN,
+  DYN = FP_ALLOW_DYNAMIC,
+  MARKED = FP_ALLOW_MARKED,
+};
+
+static const struct func_param p_vals = {"vals", NULL,
+                                         UNKNOWNS | DYN | NULLS};
+static const struct func_param p_seqs = {"seqs", NULL, MARKED};
+static const struct func_param p_default = {
+    "default", NULL, UNKNOWNS | DYN | NULLS | MARKED};
+static const struct func_param p_maps = {"maps", NULL, DYN | NULLS | MARKED};
+static const struct func_param p_params = {"params", &tfr_t_number, 0};
+static const struct func_param p_other_sets = {"other_sets", &t_set_any,
+                                               DYN};
+static const struct func_param p_sets = {"sets", NULL, MARKED};
+
+static const struct func_spec specs[] = {
+    {"alltrue", 1, {{"list", &t_list_bool, 0}}, NULL, &tfr_t_bool, NULL,
+     fn_alltrue},
+    {"anytrue", 1, {{"list", &t_list_bool, 0}}, NULL, &tfr_t_bool, NULL,
+     fn_anytrue},
+    {"chunklist", 2,
+     {{"list", &t_list_any, MARKED}, {"size", &tfr_t_number, MARKED}},
+     NULL, NULL, ty_chunklist, fn_chunklist},
+    {"coalesce", 0, {{0}}, &p_vals, NULL, ty_coalesce, fn_coalesce},
+    {"coalescelist", 0, {{0}}, &p_vals, NULL, ty_coalescelist,
+     fn_coalescelist},
+    {"compact", 1, {{"list", &t_list_string, 0}}, NULL, &t_list_string, NULL,
+     fn_compact},
+    {"concat", 0, {{0}}, &p_seqs, NULL, ty_concat, fn_concat},
+    {"contains", 2, {{"list", NULL, 0}, {"value", NULL, NULLS}}, NULL,
+     &tfr_t_bool, ty_fixed, fn_contains},
+    {"distinct", 1, {{"list", &t_list_any, 0}}, NULL, NULL, ty_same,
+     fn_distinct},
+    {"element", 2, {{"list", NULL, MARKED}, {"index", &tfr_t_number, 0}},
+     NULL, NULL, ty_element, fn_element},
+    {"flatten", 1, {{"list", NULL, MARKED}}, NULL, NULL, ty_flatten,
+     fn_flatten},
+    {"index", 2, {{"list", NULL, 0}, {"value", NULL, 0}}, NULL,
+     &tfr_t_number, ty_fixed, fn_index},
+    {"keys", 1, {{"inputMap", NULL, UNKNOWNS | MARKED}}, NULL, NULL, ty_keys,
+     fn_keys},
+    {"length", 1, {{"value", NULL, DYN | UNKNOWNS | MARKED}}, NULL, NULL,
+     ty_length, fn_length},
+    {"list", 0, {{0}}, &p_vals, NULL, ty_list, fn_removed},
+    {"lookup", 2,
+     {{"inputMap", NULL, MARKED}, {"key", &tfr_t_string, MARKED}},
+     &p_default, NULL, ty_lookup, fn_lookup},
+    {"map", 0, {{0}}, &p_vals, NULL, ty_map, fn_removed},
+    {"matchkeys", 3,
+     {{"values", &t_list_any, 0},
+      {"keys", &t_list_any, 0},
+      {"searchset", &t_list_any, 0}},
+     NULL, NULL, ty_matchkeys, fn_matchkeys},
+    {"merge", 0, {{0}}, &p_maps, NULL, ty_merge, fn_merge},
+    {"one", 1, {{"list", NULL, 0}}, NULL, NULL, ty_one, fn_one},
+    {"range", 0, {{0}}, &p_params, &t_list_number, NULL, fn_range},
+    {"reverse", 1, {{"list", NULL, MARKED}}, NULL, NULL, ty_reverse,
+     fn_reverse},
+    {"setintersection", 1, {{"first_set", &t_set_any, DYN}}, &p_other_sets,
+     NULL, ty_setop, fn_setintersection},
+    {"setproduct", 0, {{0}}, &p_sets, NULL, ty_setproduct, fn_setproduct},
+    {"setsubtract", 2,
+     {{"a", &t_set_any, DYN}, {"b", &t_set_any, DYN}},
+     NULL, NULL, ty_setop, fn_setsubtract},
+    {"setunion", 1, {{"first_set", &t_set_any, DYN}}, &p_other_sets, NULL,
+     ty_setop, fn_setunion},
+    {"slice", 3,
+     {{"list", NULL, MARKED},
+      {"start_index", &tfr_t_number, 0},
+      {"end_index", &tfr_t_number, 0}},
+     NULL, NULL, ty_slice, fn_slice},
+    {"sort", 1, {{"list", &t_list_string, 0}}, NULL, &t_list_string, NULL,
+     fn_sort},
+    {"sum", 1, {{"list", NULL, 0}}, NULL, &tfr_t_number, ty_fixed, fn_sum},
+    {"transpose", 1, {{"values", &t_map_list_string, 0}}, NULL,
+     &t_map_list_string, NULL, fn_transpose},
+    {"values", 1, {{"mapping", NULL, MARKED}}, NULL, NULL, ty_values,
+     fn_values},
+    {"zipmap", 2,
+     {{"keys", &t_list_string, MARKED}, {"values", NULL, MARKED}}, NULL,
+     NULL, ty_zipmap, fn_zipmap},
+};
+
+const struct func_group funcs_collection = {specs,
+                                            sizeof specs / sizeof *specs};

@@ -1,10 +1,165 @@
 /*
-** Typeconv functions (to be filled in).
+** Type conversion functions: tobool tolist tomap tonumber toset tostring
+** (Terraform's MakeToFunc, internal/lang/funcs/conversion.go) and the
+** sensitivity functions sensitive nonsensitive issensitive
+** (internal/lang/funcs/sensitive.go).
+**
+** The to* functions take any value as it is (null, unknown, marked) and
+** convert it themselves, so that their errors can speak of an explicit
+** conversion ("cannot convert tuple to bool") rather than of an argument
+** of the wrong type.
 */
+#include <stdlib.h>
+
+#include "convert.h"
 #include "funcs.h"
+#include "strutil.h"
+
+#define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
+#define ANY_VALUE \
+  (FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC | FP_ALLOW_MARKED)
+
+/* The wanted types of tolist, tomap and toset: collections of "any". */
+static const tfr_type t_list_any = {TFR_LIST, 0, &tfr_t_dynamic, NULL, NULL,
+                                    NULL};
+static const tfr_type t_map_any = {TFR_MAP, 0, &tfr_t_dynamic, NULL, NULL,
+                                   NULL};
+static const tfr_type t_set_any = {TFR_SET, 0, &tfr_t_dynamic, NULL, NULL,
+                                   NULL};
+
+/* cty's FriendlyNameForConstraint of the wanted types. */
+static const char *want_name(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_BOOL:
+    return "bool";
+  case TFR_NUMBER:
+    return "number";
+  case TFR_STRING:
+    return "string";
+  case TFR_LIST:
+    return "list of any single type";
+  case TFR_MAP:
+    return "map of any single type";
+  default:
+    return "set of any single type";
+  }
+}
+
+/*
+** The result type: the wanted type, if any value of the argument's type
+** could convert to it (convert.GetConversionUnsafe, tried on an unknown
+** value of that type); else the error.  The spec's ret is the wanted type.
+*/
+static const tfr_type *to_type(struct fcall *f) {
+  const tfr_type *want = f->spec->ret, *got = f->args[0]->type;
+  if (tfr_type_equal(got, want))
+    return want;
+  const char *err = NULL;
+  if (!conv_convert(f->a, tfr_unknown(f->a, got), want, &err)) {
+    fcall_arg_error(f, 0, "cannot convert %s to %s",
+                    tfr_type_friendly(f->a, got), want_name(want));
+    return NULL;
+  }
+  return want;
+}
+
+/* Go's strconv.Quote of a string value, in the arena. */
+static const char *go_quoted(tfr_arena *a, const tfr_value *v) {
+  struct sbuf b = {0};
+  sbuf_go_quote(&b, v->s, v->n);
+  const char *s = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
+  free(b.p);
+  return s;
+}
+
+/* Why a conversion the types allowed failed for this value. */
+static void to_error(struct fcall *f, const tfr_type *want) {
+  const tfr_value *v = f->args[0];
+  const char *got = tfr_type_friendly(f->a, v->type);
+  if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
+    fcall_arg_error(f, 0, "cannot convert this sensitive %s to %s", got,
+                    want_name(want));
+  else if (v->type->kind == TFR_STRING && want->kind == TFR_BOOL)
+    fcall_arg_error(f, 0,
+                    "cannot convert %s to bool; only the strings \"true\" "
+                    "or \"false\" are allowed",
+                    go_quoted(f->a, v));
+  else if (v->type->kind == TFR_STRING && want->kind == TFR_NUMBER)
+    fcall_arg_error(f, 0,
+                    "cannot convert %s to number; given string must be a "
+                    "decimal representation of a number",
+                    go_quoted(f->a, v));
+  else
+    fcall_arg_error(f, 0, "cannot convert %s to %s", got, want_name(want));
+}
+
+/* tobool(v), tolist(v), ...: v converted to the wanted type.  An unknown
+** v gives an unknown of the wanted type with v's own marks. */
+static const tfr_value *fn_to(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *v = f->args[0];
+  if (v->flags & TFR_V_UNKNOWN)
+    return tfr_value_mark(f->a, tfr_unknown(f->a, ret), v->flags & MARKS);
+  const char *err = NULL;
+  const tfr_value *r = conv_convert(f->a, v, ret, &err);
+  if (!r)
+    to_error(f, ret);
+  return r;
+}
+
+/* sensitive and nonsensitive keep the argument's type. */
+static const tfr_type *same_type(struct fcall *f) {
+  return f->args[0]->type;
+}
+
+/* sensitive(value): the value, marked sensitive. */
+static const tfr_value *fn_sensitive(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  return tfr_value_mark(f->a, f->args[0], TFR_V_SENSITIVE);
+}
+
+/* nonsensitive(value): the value without its own sensitive mark; marks
+** inside it (elements, attributes) stay, as cty's Unmark is shallow. */
+static const tfr_value *fn_nonsensitive(struct fcall *f,
+                                        const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *v = f->args[0];
+  if (!(v->flags & TFR_V_SENSITIVE))
+    return v;
+  tfr_value *u = tfr_arena_alloc(f->a, sizeof *u);
+  *u = *v;
+  u->flags = (uint8_t)(u->flags & ~TFR_V_SENSITIVE);
+  return u;
+}
+
+/* issensitive(value): whether the value itself is marked sensitive;
+** unknown for an unknown value that is not. */
+static const tfr_value *fn_issensitive(struct fcall *f,
+                                       const tfr_type *ret) {
+  (void)ret;
+  const tfr_value *v = f->args[0];
+  if (v->flags & TFR_V_SENSITIVE)
+    return tfr_bool(true);
+  if (v->flags & TFR_V_UNKNOWN)
+    return tfr_unknown(f->a, &tfr_t_bool);
+  return tfr_bool(false);
+}
+
+#define TO(name, want) \
+  {name, 1, {{"v", NULL, ANY_VALUE}}, NULL, want, to_type, fn_to}
+#define MARKFN(name, ret, type, impl) \
+  {name, 1, {{"value", NULL, ANY_VALUE}}, NULL, ret, type, impl}
 
 static const struct func_spec specs[] = {
-    {"__none_typeconv", 0, {{0}}, NULL, NULL, NULL, NULL},
+    TO("tobool", &tfr_t_bool),
+    TO("tolist", &t_list_any),
+    TO("tomap", &t_map_any),
+    TO("tonumber", &tfr_t_number),
+    TO("toset", &t_set_any),
+    TO("tostring", &tfr_t_string),
+    MARKFN("sensitive", NULL, same_type, fn_sensitive),
+    MARKFN("nonsensitive", NULL, same_type, fn_nonsensitive),
+    MARKFN("issensitive", &tfr_t_bool, NULL, fn_issensitive),
 };
 
-const struct func_group funcs_typeconv = {specs, 0};
+const struct func_group funcs_typeconv = {specs,
+                                          sizeof specs / sizeof *specs};

@@ -13,7 +13,7 @@
 #include "parse.h"
 
 /* A '{' opened in expression mode, or a template sequence. */
-enum brace_kind { BR_BRACE, BR_INTERP_STR, BR_INTERP_HEREDOC };
+enum brace_kind { BR_BRACE, BR_INTERP_STR, BR_INTERP_HEREDOC, BR_INTERP_TPL };
 
 struct heredoc {
   const char *marker;
@@ -69,12 +69,16 @@ struct lex_state {
   struct span peek_loc;
   bool lexerr;
   bool started;      /* the start token (body or expression) was sent */
+  bool tpl_end;      /* template mode: the end token was sent */
   bool label;        /* the open quoted string is a block label */
   struct span star;  /* the '*' of the latest .* splat, while it lasts */
   struct span star_before; /* star as it was before the last token */
   int frame_delta;    /* +1, -1 or 0: what `last` did to the frames */
   struct frame popped; /* the frame `last` closed, when it did */
 };
+
+/* Start scanning a bare template (template mode, hcl.l). */
+void hcl_lex_begin_template(void *scanner);
 
 /* Undo flex's in-place NUL after the last token (hcl.l). */
 void hcl_lex_restore(void *scanner);

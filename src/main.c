@@ -302,7 +302,11 @@ static bool eval_one(const char *text, const char *type_text,
     }
   }
   bool ok = v && !tfr_diags_has_errors(d);
-  if (o->format == FMT_JSON) {
+  if (o->format == FMT_JSON && ok && !tfr_value_json_encodable(v)) {
+    json_error("Value cannot be encoded as JSON",
+               "cannot serialize infinity as JSON");
+    ok = false;
+  } else if (o->format == FMT_JSON) {
     if (!ok) {
       const struct tfr_diag *g = tfr_diags_get(d, 0);
       json_error(g ? g->summary : "Error", g ? g->detail : "");

@@ -409,6 +409,47 @@ static bool native_variable(struct loader *l, struct src_file *src,
   return true;
 }
 
+/*
+** In .tf.json, a string where an expression is expected is a template
+** (`"${var.x > 0}"`).  An error message that is not a valid template is
+** still used as literal text, with Terraform's warning.
+*/
+static const struct ast *json_expr(struct loader *l, struct partial *p,
+                                   const struct ast *x, bool message) {
+  if (x->kind != AST_STRING)
+    return x;
+  tfr_diags *scratch = tfr_diags_new(l->a);
+  struct ast_file *f = parse_template(l->a, message ? scratch : l->diags,
+                                      p->src->name, x->str, x->n);
+  if (f)
+    return f->body;
+  if (!message) {
+    for (size_t i = 0; i < tfr_diags_count(l->diags); i++)
+      if (!tfr_diags_get(l->diags, i)->variable)
+        tfr_diags_set_variable_at(l->diags, i, p->name);
+    return x;
+  }
+  const struct tfr_diag *g = tfr_diags_get(scratch, 0);
+  char where[512] = "";
+  if (g && g->subject.filename)
+    tfr_range_format(&g->subject, where, sizeof where);
+  struct tfr_range r = src_range(p->src, x->span);
+  tfr_diags_add(l->diags, TFR_DIAG_WARNING, &r,
+                "Validation error message expression is invalid",
+                tfr_arena_printf(l->a,
+                                 "The error message provided could not be "
+                                 "evaluated as an expression, so Terraform is "
+                                 "interpreting it as a string literal.\n\n"
+                                 "In future versions of Terraform, this will "
+                                 "be considered an error. Please file a "
+                                 "GitHub issue if this would break your "
+                                 "workflow.\n\n%s: %s; %s",
+                                 where, g ? g->summary : "",
+                                 g && g->detail ? g->detail : ""));
+  tfr_diags_set_variable(l->diags, p->name);
+  return x;
+}
+
 /* In JSON, a validation block is an object, or an array of objects. */
 static void json_validations(struct loader *l, struct partial *p,
                              const struct ast *x) {
@@ -436,7 +477,8 @@ static void json_validations(struct loader *l, struct partial *p,
                                 cond ? "error_message" : "condition"),
                p->name);
     else
-      add_validation(l, p, cond, msg, o->span);
+      add_validation(l, p, json_expr(l, p, cond, false),
+                     json_expr(l, p, msg, true), o->span);
   }
 }
 

@@ -298,3 +298,23 @@ const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
   c.funcs = &funcs_table;
   return eval_expr(&c, expr->f.body);
 }
+
+struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
+                                const char *name, const char *text,
+                                size_t len) {
+  char *copy = tfr_arena_alloc_raw(a, len + 2);
+  memcpy(copy, text, len);
+  copy[len] = copy[len + 1] = '\0';
+  struct parse_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = src_new(a, name, copy, len);
+  c.template_mode = true;
+  tfr_diags_add_source(diags, name, copy, len);
+  if (!parse_check_utf8(&c))
+    return NULL;
+  struct ast_file *f = parse_hcl(&c);
+  if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
+    return NULL;
+  return f;
+}

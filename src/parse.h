@@ -54,6 +54,7 @@ struct parse_ctx {
   bool failed; /* an error was reported: stay quiet, stop soon */
   bool json;
   bool expr_mode; /* a standalone expression, not a file body */
+  bool template_mode; /* a bare template (JSON strings of .tf.json) */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
   uint32_t start;         /* byte to start scanning at (recovery) */
@@ -72,6 +73,12 @@ void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x);
 ** loader can list the variables of a broken file.  *complete says whether
 ** the parse succeeded.  NULL only when the file could not be read.
 */
+/* Parse text as a bare template, as hcl parses the strings of .tf.json
+** files where expressions are expected.  NULL after errors (in diags). */
+struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
+                                const char *name, const char *text,
+                                size_t len);
+
 struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete);
 

@@ -5,6 +5,7 @@
 #ifndef TFR_RENDER_H
 #define TFR_RENDER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "tfresolve/value.h"
@@ -17,6 +18,10 @@ void render_json_type(FILE *out, const tfr_type *t);
 void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);
 
 
+
+/* False when JSON cannot represent the value (an infinite number), as
+** cty's JSON marshaller refuses it. */
+bool render_json_encodable(const tfr_value *v);
 
 /* Terraform console style (`terraform console`, SPEC §8): tolist([...]),
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The

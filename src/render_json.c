@@ -106,3 +106,23 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
     fputs("null", out);
   }
 }
+
+bool render_json_encodable(const tfr_value *v) {
+  if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))
+    return true;
+  switch (v->type->kind) {
+  case TFR_NUMBER:
+    return !num_is_inf(v->num);
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+  case TFR_MAP:
+  case TFR_OBJECT:
+    for (uint32_t i = 0; i < v->n; i++)
+      if (!render_json_encodable(v->elems[i]))
+        return false;
+    return true;
+  default:
+    return true;
+  }
+}

@@ -104,6 +104,9 @@ const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
 /** The value as a YAML document; false if writing failed. */
 bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
 
+/** False when the value has no JSON encoding (an infinite number). */
+bool tfr_value_json_encodable(const tfr_value *v);
+
 /** cty's JSON encoding of a value / of a type. */
 void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
 void tfr_type_write_json(FILE *out, const tfr_type *t);
