@@ -69,7 +69,8 @@ static struct span sp(struct span a, struct span b) {
 %token <tok> ELLIPSIS "..."
 %token FOR "for" IN "in" IF "if" ELSE "else" ENDIF "endif" ENDFOR "endfor"
 %token LEXERR "invalid token"
-%token START_BODY START_EXPR
+%token START_BODY START_EXPR START_TEMPLATE
+%token <tok> CTEMPLATE "end of template"
 
 %type <node> item attribute block expr term tuple object forexpr call
 %type <node> template label tpart body_oneline forhead forarrow forcond
@@ -93,6 +94,7 @@ static struct span sp(struct span a, struct span b) {
 start
   : START_BODY file
   | START_EXPR expr      { ctx->root = $2; }
+  | START_TEMPLATE tparts CTEMPLATE { ctx->root = ast_template(ctx, $2, false, false, @$); }
   ;
 
 file
@@ -480,7 +482,9 @@ int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
   if (!x->started) {
     x->started = true;
     lloc->start = lloc->end = x->off;
-    return ctx->expr_mode ? START_EXPR : START_BODY;
+    return ctx->template_mode ? START_TEMPLATE
+           : ctx->expr_mode   ? START_EXPR
+                              : START_BODY;
   }
   for (;;) {
     if (ctx->failed)
@@ -974,9 +978,11 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   ** it, and puts back what it changed (hcl_lex_restore). */
   YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
       (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
+  if (c->template_mode)
+    hcl_lex_begin_template(scanner);
   hcl_yyparse(scanner, c);
   hcl_lex_restore(scanner);
-  if (c->root && !c->expr_mode)
+  if (c->root && !c->expr_mode && !c->template_mode)
     c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);
   hcl_yylex_destroy(scanner);
