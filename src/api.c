@@ -45,3 +45,7 @@ bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v) {
 bool tfr_value_json_encodable(const tfr_value *v) {
   return render_json_encodable(v);
 }
+
+const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v) {
+  return render_hcl(a, v);
+}

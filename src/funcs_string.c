@@ -36,7 +36,7 @@
 #include "render.h"
 #include "strutil.h"
 
-/* ---- small helpers ----------------------------------------------------- */
+/* ---- small helpers ------------------------------------------------------- */
 
 static const tfr_type t_list_string = {.kind = TFR_LIST,
                                        .elem = &tfr_t_string};
@@ -147,7 +147,7 @@ static bool to_int(struct fcall *f, const tfr_value *v, int64_t *out) {
   return false;
 }
 
-/* ---- Go's unicode predicates ------------------------------------------- */
+/* ---- Go's unicode predicates --------------------------------------------- */
 
 static bool go_isspace(int32_t r) {
   switch (r) {
@@ -239,7 +239,7 @@ static const tfr_value *fn_title(struct fcall *f, const tfr_type *ret) {
   return sbuf_value(f->a, &b);
 }
 
-/* ---- grapheme functions ------------------------------------------------- */
+/* ---- grapheme functions -------------------------------------------------- */
 
 /* strrev(str): the grapheme clusters in reverse order. */
 static const tfr_value *fn_strrev(struct fcall *f, const tfr_type *ret) {
@@ -292,7 +292,7 @@ static const tfr_value *fn_substr(struct fcall *f, const tfr_type *ret) {
   return str_value(f->a, v->s + start, end - start);
 }
 
-/* ---- search and trim --------------------------------------------------- */
+/* ---- search and trim ----------------------------------------------------- */
 
 /* startswith(str, prefix) */
 static const tfr_value *fn_startswith(struct fcall *f, const tfr_type *ret) {
@@ -530,7 +530,7 @@ static const tfr_value *fn_indent(struct fcall *f, const tfr_type *ret) {
   return sbuf_value(f->a, &b);
 }
 
-/* ---- basename, dirname ---------------------------------------------------- */
+/* ---- basename, dirname --------------------------------------------------- */
 
 /* Go's path/filepath.Clean on Unix: the shortest equivalent path.  The
 ** result lives in a. */
@@ -812,7 +812,7 @@ static bool float_append(struct sbuf *b, tfr_arena *a,
   return true;
 }
 
-/* ---- format: verbs ---------------------------------------------------------- */
+/* ---- format: verbs ------------------------------------------------------- */
 
 /* One %-sequence, as cty's format_fsm.rl scans it. */
 struct fverb {
@@ -1300,7 +1300,7 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
   return tfr_list(f->a, &tfr_t_string, iterlen, out);
 }
 
-/* ---- regular expressions: Go's regexp/syntax parser ----------------------- */
+/* ---- regular expressions: Go's regexp/syntax parser ---------------------- */
 
 /*
 ** Terraform compiles patterns with Go's regexp.Compile (RE2 syntax, Perl
@@ -1952,7 +1952,8 @@ static const struct rx_group rx_groups[] = {
     {"[:alpha:]", 1, "AZaz"}, {"[:^alpha:]", -1, "AZaz"},
     {"[:ascii:]", 1, "\x01\x7f"}, {"[:^ascii:]", -1, "\x01\x7f"},
     {"[:blank:]", 1, "\t\t  "}, {"[:^blank:]", -1, "\t\t  "},
-    {"[:cntrl:]", 1, "\x01\x1f\x7f\x7f"}, {"[:^cntrl:]", -1, "\x01\x1f\x7f\x7f"},
+    {"[:cntrl:]", 1, "\x01\x1f\x7f\x7f"},
+    {"[:^cntrl:]", -1, "\x01\x1f\x7f\x7f"},
     {"[:digit:]", 1, "09"}, {"[:^digit:]", -1, "09"},
     {"[:graph:]", 1, "!~"}, {"[:^graph:]", -1, "!~"},
     {"[:lower:]", 1, "az"}, {"[:^lower:]", -1, "az"},
@@ -2756,7 +2757,7 @@ static bool re_group(struct goregex *re, int g, size_t *lo, size_t *hi) {
   return false;
 }
 
-/* ---- regex, regexall, replace ------------------------------------------------ */
+/* ---- regex, regexall, replace -------------------------------------------- */
 
 /* Parse the pattern argument; on a syntax error report it as cty's
 ** regexPatternResultType does and return false. */
@@ -3043,7 +3044,7 @@ static const tfr_value *fn_replace(struct fcall *f, const tfr_type *ret) {
   return v;
 }
 
-/* ---- the table ------------------------------------------------------------- */
+/* ---- the table ----------------------------------------------------------- */
 
 #define STR(name) {name, &tfr_t_string, 0}
 #define STR_DYN(name) {name, &tfr_t_string, FP_ALLOW_DYNAMIC}

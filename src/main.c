@@ -14,7 +14,8 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
-enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML };
+enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML, FMT_TFVARS,
+                  FMT_ENV };
 
 struct options {
   enum out_format format;
@@ -404,6 +405,9 @@ static const char usage_module[] =
     "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
     "  -no-env             Ignore TF_VAR_* environment variables\n"
     "  -json               Machine-readable output (SPEC section 2)\n"
+    "  -format=F           show: human, json, yaml, tfvars (a variables file)\n"
+    "                      or env (export TF_VAR_... lines)\n"
+    "  -engine=E           terraform (default) or opentofu (.tofu files)\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
     "\n"
@@ -488,7 +492,7 @@ enum module_cmd { CMD_SHOW, CMD_CHECK, CMD_EXPLAIN };
 
 struct module_opts {
   struct options o;
-  bool show_sensitive, no_env;
+  bool show_sensitive, no_env, opentofu;
   const char *dir, *bad_flag, *name;
   struct tfr_cli_arg *args;
   size_t nargs;
@@ -528,6 +532,15 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->o.format = FMT_HUMAN;
     } else if (!strcmp(name, "show-sensitive")) {
       m->show_sensitive = true;
+    } else if (!strcmp(name, "engine") && val &&
+               (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
+      m->opentofu = !strcmp(val, "opentofu");
+    } else if (!strcmp(name, "format") && val &&
+               (!strcmp(val, "yaml") || !strcmp(val, "tfvars") ||
+                !strcmp(val, "env")) && cmd == CMD_SHOW) {
+      m->o.format = !strcmp(val, "yaml")     ? FMT_YAML
+                    : !strcmp(val, "tfvars") ? FMT_TFVARS
+                                             : FMT_ENV;
     } else if (!strcmp(name, "no-env")) {
       m->no_env = true;
     } else if (!strcmp(name, "no-color")) {
@@ -583,6 +596,61 @@ static const char *indent_lines(tfr_arena *a, const char *s, int col) {
   }
   *o = '\0';
   return out;
+}
+
+/* show -format=yaml|tfvars|env: the resolved values, ready to use again.
+** Sensitive values are left out unless -show-sensitive; unresolved
+** variables are left out. */
+static void show_values(tfr_arena *a, const struct tfr_resolution *res,
+                        enum out_format f, bool show_sensitive) {
+  size_t n = 0;
+  const char **names = tfr_arena_alloc(a, (res->n ? res->n : 1) *
+                                              sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
+                                                  sizeof *vals);
+  for (size_t i = 0; i < res->n; i++) {
+    const struct tfr_variable *v = &res->vars[i];
+    if (!v->value) {
+      if (f != FMT_YAML)
+        printf("# %s: not resolved\n", v->name);
+      continue;
+    }
+    if (v->sensitive && !show_sensitive) {
+      if (f != FMT_YAML)
+        printf("# %s: sensitive (use -show-sensitive)\n", v->name);
+      continue;
+    }
+    names[n] = v->name;
+    vals[n++] = v->value;
+  }
+  if (f == FMT_YAML) {
+    tfr_value_write_yaml(stdout, a, tfr_object(a, n, names, vals));
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const char *hcl = tfr_value_hcl(a, vals[i]);
+    if (f == FMT_TFVARS) {
+      printf("%s = %s\n", names[i], hcl);
+      continue;
+    }
+    /* TF_VAR_ values: primitives as they are, others as HCL */
+    int k = vals[i]->type->kind;
+    if ((vals[i]->flags & TFR_V_NULL) &&
+        (k == TFR_STRING || k == TFR_NUMBER || k == TFR_BOOL)) {
+      printf("# %s: null, which TF_VAR_%s cannot express for a primitive "
+             "type\n", names[i], names[i]);
+      continue;
+    }
+    const char *raw = hcl;
+    if (!(vals[i]->flags & TFR_V_NULL) &&
+        (k == TFR_STRING || k == TFR_NUMBER || k == TFR_BOOL))
+      raw = k == TFR_STRING ? tfr_arena_strndup(a, vals[i]->s, vals[i]->n)
+                            : tfr_value_hcl(a, vals[i]);
+    printf("export TF_VAR_%s='", names[i]);
+    for (const char *p = raw; *p; p++)
+      fputs(*p == '\'' ? "'\\''" : (char[2]){*p, 0}, stdout);
+    puts("'");
+  }
 }
 
 /* explain NAME: the precedence story of one variable. */
@@ -679,7 +747,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   tfr_diags *d = tfr_diags_new(a);
   struct tfr_resolve_opts ro = {m.dir,   m.no_env ? NULL : environ,
                                 m.args,  m.nargs,
-                                false,   m.bad_flag != NULL};
+                                m.opentofu, m.bad_flag != NULL};
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(d, TFR_DIAG_ERROR, NULL,
@@ -693,6 +761,10 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
     rc = explain(a, res, d, &m);
   } else if (m.o.format == FMT_JSON) {
     show_json(a, res, d, m.show_sensitive);
+  } else if (m.o.format == FMT_YAML || m.o.format == FMT_TFVARS ||
+             m.o.format == FMT_ENV) {
+    show_values(a, res, m.o.format, m.show_sensitive);
+    print_diags(d, &m.o);
   } else {
     if (cmd == CMD_SHOW)
       show_table(a, res, m.show_sensitive);

@@ -65,6 +65,19 @@ static char **list_dir(tfr_arena *a, const char *dir, size_t *n) {
   return out;
 }
 
+/* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
+** (x.tf.json)? */
+static bool has_tofu_twin(char **names, size_t n, const char *tf) {
+  size_t len = strlen(tf);
+  bool json = ends_with(tf, ".tf.json");
+  size_t base = len - (json ? 8 : 3);
+  for (size_t i = 0; i < n; i++)
+    if (!strncmp(names[i], tf, base) &&
+        !strcmp(names[i] + base, json ? ".tofu.json" : ".tofu"))
+      return true;
+  return false;
+}
+
 static bool is_override(const char *name) {
   const char *ext = ends_with(name, ".tf.json") ? ".tf.json"
                     : ends_with(name, ".tofu.json") ? ".tofu.json"
@@ -803,12 +816,15 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
   bool *ovr = tfr_arena_alloc(a, (n ? n : 1) * sizeof *ovr);
+  bool saw_tofu = false;
   for (size_t i = 0; i < n; i++) {
     const char *nm = names[i];
     bool tf = ends_with(nm, ".tf") || ends_with(nm, ".tf.json");
-    bool tofu = opentofu && (ends_with(nm, ".tofu") ||
-                             ends_with(nm, ".tofu.json"));
-    if (!tf && !tofu)
+    bool is_tofu = ends_with(nm, ".tofu") || ends_with(nm, ".tofu.json");
+    saw_tofu |= is_tofu;
+    if (tf && opentofu && has_tofu_twin(names, n, nm))
+      continue; /* OpenTofu uses x.tofu instead of x.tf */
+    if (!tf && !(opentofu && is_tofu))
       continue;
     m->has_config = true;
     const char *path = !strcmp(dir, ".") ? nm
@@ -820,6 +836,12 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       ovr[i] = is_override(nm);
     }
   }
+  if (saw_tofu && !opentofu)
+    tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
+                  "OpenTofu files ignored",
+                  "This directory has .tofu files, which Terraform ignores. "
+                  "To resolve the variables as OpenTofu does, use "
+                  "-engine=opentofu.");
   /* Primary files first, then override files, each in lexical order. */
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < n; i++)

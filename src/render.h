@@ -23,6 +23,11 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);
 ** cty's JSON marshaller refuses it. */
 bool render_json_encodable(const tfr_value *v);
 
+/* HCL syntax that sets this value in a tfvars file: strings quoted with
+** HCL's escapes (and ${ / %{ doubled), lists and tuples as [...], maps and
+** objects as { key = value }.  Owned by the arena. */
+const char *render_hcl(tfr_arena *a, const tfr_value *v);
+
 /* Terraform console style (`terraform console`, SPEC §8): tolist([...]),
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The
 ** result is owned by the arena. */

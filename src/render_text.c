@@ -200,3 +200,115 @@ const char *render_console(tfr_arena *a, const tfr_value *v) {
   free(o.b.p);
   return s;
 }
+
+/* ---- HCL syntax (tfvars) ----------------------------------------------- */
+
+/* A string literal in HCL: escapes for quotes, backslashes and control
+** characters, and ${ / %{ doubled so they stay literal. */
+static void hcl_string(struct out *o, const char *s, size_t n) {
+  put(o, "\"", 1);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    char esc[8];
+    switch (c) {
+    case '"': puts_(o, "\\\""); break;
+    case '\\': puts_(o, "\\\\"); break;
+    case '\n': puts_(o, "\\n"); break;
+    case '\r': puts_(o, "\\r"); break;
+    case '\t': puts_(o, "\\t"); break;
+    case '$':
+    case '%':
+      put(o, (const char *)&s[i], 1);
+      if (i + 1 < n && s[i + 1] == '{')
+        put(o, (const char *)&s[i], 1);
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        snprintf(esc, sizeof esc, "\\u%04x", c);
+        puts_(o, esc);
+      } else {
+        put(o, (const char *)&s[i], 1);
+      }
+    }
+  }
+  put(o, "\"", 1);
+}
+
+static bool hcl_ident(const char *s, size_t n) {
+  if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
+              s[0] == '_'))
+    return false;
+  for (size_t i = 1; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+          (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+      return false;
+  /* keywords as keys would read as values */
+  return !((n == 4 && (!memcmp(s, "true", 4) || !memcmp(s, "null", 4))) ||
+           (n == 5 && !memcmp(s, "false", 5)));
+}
+
+static void hcl_value(struct out *o, const tfr_value *v, int indent) {
+  if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
+    puts_(o, "null");
+    return;
+  }
+  switch (v->type->kind) {
+  case TFR_STRING:
+    hcl_string(o, v->s, v->n);
+    return;
+  case TFR_NUMBER:
+    puts_(o, num_format(o->a, v->num));
+    return;
+  case TFR_BOOL:
+    puts_(o, v->b ? "true" : "false");
+    return;
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+    put(o, "[", 1);
+    for (uint32_t i = 0; i < v->n; i++) {
+      put(o, "\n", 1);
+      spaces(o, indent + 2);
+      hcl_value(o, v->elems[i], indent + 2);
+      put(o, ",", 1);
+    }
+    if (v->n) {
+      put(o, "\n", 1);
+      spaces(o, indent);
+    }
+    put(o, "]", 1);
+    return;
+  case TFR_MAP:
+  case TFR_OBJECT:
+    put(o, "{", 1);
+    for (uint32_t i = 0; i < v->n; i++) {
+      const char *k = v->type->kind == TFR_MAP ? v->keys[i]
+                                               : v->type->names[i];
+      size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
+      put(o, "\n", 1);
+      spaces(o, indent + 2);
+      if (hcl_ident(k, kn))
+        put(o, k, kn);
+      else
+        hcl_string(o, k, kn);
+      puts_(o, " = ");
+      hcl_value(o, v->elems[i], indent + 2);
+    }
+    if (v->n) {
+      put(o, "\n", 1);
+      spaces(o, indent);
+    }
+    put(o, "}", 1);
+    return;
+  default:
+    puts_(o, "null");
+  }
+}
+
+const char *render_hcl(tfr_arena *a, const tfr_value *v) {
+  struct out o = {a, {NULL, 0, 0}};
+  hcl_value(&o, v, 0);
+  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
+  free(o.b.p);
+  return s;
+}

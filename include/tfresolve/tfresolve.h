@@ -101,6 +101,9 @@ const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
 const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
 
+/** The value in HCL syntax, as a tfvars file would set it. */
+const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
+
 /** The value as a YAML document; false if writing failed. */
 bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
 
