@@ -64,6 +64,8 @@ struct strbuf {
 
 static void sb_put(struct eval_ctx *c, struct strbuf *b, const char *s,
                    size_t n) {
+  if (!n)
+    return;
   if (b->n + n > b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 64;
     while (cap < b->n + n)

@@ -326,7 +326,7 @@ static double go_pow(double x, double y) {
       ae += xe;
     }
     x1 *= x1;
-    xe <<= 1;
+    xe *= 2; /* xe may be negative: no shift */
     if (x1 < .5) {
       x1 += x1;
       xe--;
