@@ -42,8 +42,13 @@ static const char *suggest(tfr_arena *a, const char *name, size_t len) {
 static void vreport(struct fcall *f, const struct ast *at,
                     const char *summary, const char *prefix,
                     const char *fmt, va_list ap) {
-  char msg[2048];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_list again;
+  va_copy(again, ap);
+  char probe[1];
+  int n = vsnprintf(probe, 0, fmt, ap); /* messages may quote long input */
+  char *msg = tfr_arena_alloc(f->a, n > 0 ? (size_t)n + 1 : 1);
+  vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, again);
+  va_end(again);
   eval_error(f->c, at, summary, tfr_arena_printf(f->a, "%s%s.", prefix, msg));
   f->failed = true;
 }

@@ -1312,7 +1312,16 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
 ** classes spelled out, ^ $ . by their Go definitions, greediness and
 ** case folding explicit, captures numbered only (names stay here).
 ** RE2 matches leftmost-first like Perl, so PCRE2's backtracking finds the
-** same matches.
+** same matches, with two differences handled below: Go never revisits a
+** program state at the same position, so an empty loop iteration after
+** the first is a dead end (rx_emit_loop), and Go never gives up, while
+** PCRE2 has a match limit (re_exec).  Known remaining differences: the
+** captures of nested loops whose bodies can match empty may differ when
+** Go's pruning of an inner loop's revisited state matters ((a*?)*?b on
+** "aab" captures "aa" in Go, "a" here), a pattern PCRE2 cannot finish
+** within its limits and that has a match is an error, and a pattern whose
+** compiled form exceeds PCRE2's 64 KiB (e.g. a long group repeated 1000
+** times) is an error.  (?i)\P{Lu} inside brackets does not fold.
 */
 
 #define RE_ERR_RANGE "invalid character class range"
@@ -2658,6 +2667,10 @@ static int re_callout(pcre2_callout_block *cb, void *ud) {
          start != cb->offset_vector[2 * outer];
 }
 
+/* Backtracking steps before PCRE2 gives up on one search (its default,
+** but not left to the build); see re_exec for what happens then. */
+#define RE_MATCH_LIMIT 10000000
+
 /* A compiled pattern: PCRE2 code (freed by re_free) and Go's capture
 ** names.  Groups are numbered as in Go. */
 struct goregex {
@@ -2708,6 +2721,7 @@ static bool re_compile(tfr_arena *a, const char *s, size_t n,
   re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
   re->mc = pcre2_match_context_create(NULL);
   pcre2_set_callout(re->mc, re_callout, NULL);
+  pcre2_set_match_limit(re->mc, RE_MATCH_LIMIT);
   re->ncap = p->ncap;
   re->names = p->names;
   re->npcre = e.npcre;
