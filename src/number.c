@@ -21,8 +21,8 @@ _Static_assert(ULONG_MAX >= 0xFFFFFFFFFFFFFFFFULL,
                "64-bit unsigned long: 5^27 is passed to mpfr_mul_ui");
 
 struct tfr_num {
-  mpfr_t m;           /* significand in limbs[] */
-  mp_limb_t limbs[];  /* mpfr_custom_get_size(precision) bytes */
+  mpfr_t m;          /* significand in limbs[] */
+  mp_limb_t limbs[]; /* mpfr_custom_get_size(precision) bytes */
 };
 
 /* ---- allocation and scratch numbers ----------------------------------- */
@@ -30,19 +30,26 @@ struct tfr_num {
 /*
 ** big.Float's exponent range is int32 (MinExp, MaxExp), about twice MPFR's
 ** default, and it overflows to Inf and underflows to 0 there.  The range
-** is per thread in MPFR, so every entry point that computes checks it.
+** is per thread in MPFR, so every entry point that computes sets it (and
+** clears the underflow flag for go_underflow).
 */
 static void go_range(void) {
   if (mpfr_get_emax() != INT32_MAX || mpfr_get_emin() != INT32_MIN) {
     mpfr_set_emax(INT32_MAX);
     mpfr_set_emin(INT32_MIN);
   }
+  mpfr_clear_underflow();
 }
 
-/* Go's setExpAndRound turns an exponent below MinExp into a signed zero. */
+/*
+** After each operation: Go's setExpAndRound turns an exponent below
+** MinExp into a signed zero, where MPFR may round up to its smallest
+** number.  Clears the flag for the next operation.
+*/
 static void go_underflow(mpfr_ptr r) {
   if (mpfr_underflow_p() && !mpfr_zero_p(r))
     mpfr_set_zero(r, mpfr_signbit(r) ? -1 : 1);
+  mpfr_clear_underflow();
 }
 
 /* A number of the given precision in the arena, initially +0. */
@@ -92,7 +99,6 @@ const struct tfr_num *num_from_mpfr_prec(tfr_arena *a, mpfr_srcptr x,
   assert(!mpfr_nan_p(x));
   go_range();
   struct tfr_num *r = num_alloc(a, prec ? prec : mpfr_get_prec(x));
-  mpfr_clear_underflow();
   mpfr_set(r->m, x, MPFR_RNDN);
   go_underflow(r->m);
   return r;
@@ -124,10 +130,10 @@ struct numlit {
   bool neg;
   const char *mant; /* the digits and the '.', as written */
   size_t mlen;
-  size_t ndigits;  /* digits in mant */
-  int64_t fcount;  /* minus the digits after '.' */
-  int64_t exp;     /* the exponent's value */
-  bool binexp;     /* 'p': a power of two */
+  size_t ndigits; /* digits in mant */
+  int64_t fcount; /* minus the digits after '.' */
+  int64_t exp;    /* the exponent's value */
+  bool binexp;    /* 'p': a power of two */
 };
 
 /*
@@ -338,7 +344,6 @@ const struct tfr_num *num_parse(tfr_arena *a, const char *s, size_t n) {
   if (!scan_literal(s, n, &l))
     return NULL;
   struct tfr_num *r = num_alloc(a, NUM_PREC);
-  mpfr_clear_underflow();
   if (!literal_value(&l, r->m))
     return NULL; /* r is left unused in the arena */
   go_underflow(r->m);
@@ -381,6 +386,7 @@ const char *num_op_error(int op, const struct tfr_num *x,
   static const char nil_panic[] =
       "panic in function implementation: runtime error: invalid memory "
       "address or nil pointer dereference";
+  go_range();
   bool xi = mpfr_inf_p(x->m), yi = mpfr_inf_p(y->m);
   bool xz = mpfr_zero_p(x->m), yz = mpfr_zero_p(y->m);
   bool same = mpfr_signbit(x->m) == mpfr_signbit(y->m);
@@ -391,8 +397,7 @@ const char *num_op_error(int op, const struct tfr_num *x,
   case '-':
     return xi && yi && same ? "can't subtract infinity from itself" : NULL;
   case '*':
-    return (xz && yi) || (xi && yz) ? "can't multiply zero by infinity"
-                                    : NULL;
+    return (xz && yi) || (xi && yz) ? "can't multiply zero by infinity" : NULL;
   case '/':
     return (xz && yz) || (xi && yi)
                ? "can't divide zero by zero or infinity by infinity"
@@ -422,7 +427,6 @@ const struct tfr_num *num_add(tfr_arena *a, const struct tfr_num *x,
     return NULL;
   go_range();
   struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_clear_underflow();
   mpfr_add(r->m, x->m, y->m, MPFR_RNDN);
   go_underflow(r->m);
   return r;
@@ -435,7 +439,6 @@ const struct tfr_num *num_sub(tfr_arena *a, const struct tfr_num *x,
     return NULL;
   go_range();
   struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_clear_underflow();
   mpfr_sub(r->m, x->m, y->m, MPFR_RNDN);
   go_underflow(r->m);
   return r;
@@ -453,7 +456,6 @@ const struct tfr_num *num_mul(tfr_arena *a, const struct tfr_num *x,
   go_range();
   struct tmp p;
   tmp_init(&p, 512);
-  mpfr_clear_underflow();
   mpfr_mul(p.m, x->m, y->m, MPFR_RNDN);
   go_underflow(p.m);
   mpfr_prec_t prec = max_prec(x->m, y->m), min = mpfr_min_prec(p.m);
@@ -469,7 +471,6 @@ const struct tfr_num *num_div(tfr_arena *a, const struct tfr_num *x,
     return NULL;
   go_range();
   struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_clear_underflow();
   mpfr_div(r->m, x->m, y->m, MPFR_RNDN);
   go_underflow(r->m);
   return r;
@@ -489,7 +490,6 @@ const struct tfr_num *num_mod(tfr_arena *a, const struct tfr_num *x,
   go_range();
   struct tmp q;
   tmp_init(&q, max_prec(x->m, y->m));
-  mpfr_clear_underflow();
   mpfr_div(q.m, x->m, y->m, MPFR_RNDN);
   go_underflow(q.m);
   mpfr_trunc(q.m, q.m); /* exact: big.Float.Int */
@@ -1205,6 +1205,7 @@ static bool below_power_of_two(mpfr_srcptr x, mpfr_srcptr y) {
 bool num_equal(const struct tfr_num *x, const struct tfr_num *y) {
   if (x == y)
     return true;
+  go_range();
   if (mpfr_sgn(x->m) != mpfr_sgn(y->m))
     return false;
   if (mpfr_zero_p(x->m) || mpfr_inf_p(x->m) || mpfr_inf_p(y->m))

@@ -5,8 +5,9 @@
 ** cty's results depend on it: a literal or a parsed string has 512 bits,
 ** an int64 from a function (length(), index keys) has 64, a float64 from
 ** pow()/log() has 53, and sums, quotients and remainders take the larger
-** precision of their operands.  So length("abc") / 7 prints
-** 0.42857142857142857143 (64 bits) while 3 / 7 prints 155 digits.
+** precision of their operands.  So length("abc") / length("abcdefg")
+** prints 0.42857142857142857144 (64 bits) while 3 / 7 and length("abc") / 7
+** (a 512-bit literal) print 155 digits.
 **
 ** Numbers are immutable and live in the run arena: the MPFR significand
 ** sits right behind the struct (MPFR's custom interface), so nothing is
@@ -76,8 +77,8 @@ int num_cmp(const struct tfr_num *x, const struct tfr_num *y);
 /*
 ** cty's Equals / RawEquals for numbers (rawNumberEqual): equal when both
 ** print the same num_format() text, -0 counting as 0.  Differs from
-** num_cmp() == 0 only when the precisions differ (0.1 parsed is equal to
-** the float64 0.1 from a function, though their values are not).
+** num_cmp() == 0 in practice only when the precisions differ (0.1 parsed
+** equals the float64 0.1 from a function, though their values differ).
 */
 bool num_equal(const struct tfr_num *x, const struct tfr_num *y);
 
@@ -94,7 +95,8 @@ int num_sign(const struct tfr_num *x);     /* -1, 0 (either zero), 1 */
 **   add, sub, div: the larger operand precision, rounded to nearest even;
 **   mul: rounded to 512 bits, then as many bits as the larger operand
 **        precision or the exact product needs, whichever is more;
-**   mod: x - y * trunc(x / y), every step rounded to x's precision;
+**   mod: x - y * trunc(x / y): the quotient at the larger precision, the
+**        rest (trunc, product, difference) rounded to x's precision;
 **        x % 0 (either sign) is x itself, sign follows x (-7 % 3 = -1);
 **   neg: exact.
 ** 1 / 0 is +Inf (no error: cty 1.12 / hcl 2.14 have no division-by-zero
@@ -127,8 +129,9 @@ const struct tfr_num *num_neg(tfr_arena *a, const struct tfr_num *x);
 **                              "can't use modulo with zero and infinity"
 **   '%'  Inf % y (y != 0), or x / y overflows
 **        "panic in function implementation: runtime error: invalid memory
-**         address or nil pointer dereference" (a Go panic in cty; cty
-**         appends a stack trace that the oracle strips)
+**         address or nil pointer dereference" (a Go panic inside cty:
+**         Terraform appends "\n<goroutine stack>" before the "."; the
+**         oracle prints the detail cut at the newline, without the ".")
 */
 const char *num_op_error(int op, const struct tfr_num *x,
                          const struct tfr_num *y);
