@@ -87,7 +87,8 @@ static size_t keep_last(struct named *v, size_t n) {
   return k;
 }
 
-/* ---- base64 (Go's encoding/base64 StdEncoding) ---------------------------- */
+/* ---- base64 (Go's encoding/base64 StdEncoding) ----------------------------
+ */
 
 static const char b64chars[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -192,8 +193,7 @@ static bool valid_utf8(const char *s, size_t n) {
 }
 
 /* base64encode(str) */
-static const tfr_value *fn_base64encode(struct fcall *f,
-                                        const tfr_type *ret) {
+static const tfr_value *fn_base64encode(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   struct sbuf b = {0};
   b64_encode(&b, (const unsigned char *)f->args[0]->s, f->args[0]->n);
@@ -205,8 +205,7 @@ static const tfr_value *fn_base64encode(struct fcall *f,
 ** Terraform, the argument keeps its marks and a sensitive one is not
 ** quoted in the error.
 */
-static const tfr_value *fn_base64decode(struct fcall *f,
-                                        const tfr_type *ret) {
+static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = f->args[0];
   unsigned marks = s->flags & MARKS;
   if (s->flags & TFR_V_UNKNOWN)
@@ -252,7 +251,8 @@ static const tfr_value *fn_urlencode(struct fcall *f, const tfr_type *ret) {
   return sbuf_value(f->a, &b);
 }
 
-/* ---- textencodebase64 / textdecodebase64 ---------------------------------- */
+/* ---- textencodebase64 / textdecodebase64 ----------------------------------
+ */
 
 /*
 ** The encodings of golang.org/x/text's ianaindex.IANA that tfresolve
@@ -260,30 +260,58 @@ static const tfr_value *fn_urlencode(struct fcall *f, const tfr_type *ret) {
 ** the "not a supported IANA encoding" error here).  Names match without
 ** regard to case, as IANA.Encoding matches them.
 */
-enum textenc { TE_UTF8, TE_UTF16, TE_UTF16BE, TE_UTF16LE, TE_LATIN1,
-               TE_LATIN9, TE_CP1252 };
+enum textenc {
+  TE_UTF8,
+  TE_UTF16,
+  TE_UTF16BE,
+  TE_UTF16LE,
+  TE_LATIN1,
+  TE_LATIN9,
+  TE_CP1252,
+  TE_ASCII
+};
 
 static const struct {
   const char *alias;
   enum textenc enc;
-} enc_aliases[] = {
-    {"UTF-8", TE_UTF8},         {"csUTF8", TE_UTF8},
-    {"UTF-16", TE_UTF16},       {"csUTF16", TE_UTF16},
-    {"UTF-16BE", TE_UTF16BE},   {"csUTF16BE", TE_UTF16BE},
-    {"UTF-16LE", TE_UTF16LE},   {"csUTF16LE", TE_UTF16LE},
-    {"ISO_8859-1:1987", TE_LATIN1}, {"iso-ir-100", TE_LATIN1},
-    {"ISO_8859-1", TE_LATIN1},  {"ISO-8859-1", TE_LATIN1},
-    {"latin1", TE_LATIN1},      {"l1", TE_LATIN1},
-    {"IBM819", TE_LATIN1},      {"CP819", TE_LATIN1},
-    {"csISOLatin1", TE_LATIN1}, {"ISO-8859-15", TE_LATIN9},
-    {"ISO_8859-15", TE_LATIN9}, {"Latin-9", TE_LATIN9},
-    {"csISO885915", TE_LATIN9}, {"windows-1252", TE_CP1252},
-    {"cswindows1252", TE_CP1252}};
+} enc_aliases[] = {{"UTF-8", TE_UTF8},
+                   {"csUTF8", TE_UTF8},
+                   {"UTF-16", TE_UTF16},
+                   {"csUTF16", TE_UTF16},
+                   {"UTF-16BE", TE_UTF16BE},
+                   {"csUTF16BE", TE_UTF16BE},
+                   {"UTF-16LE", TE_UTF16LE},
+                   {"csUTF16LE", TE_UTF16LE},
+                   {"ISO_8859-1:1987", TE_LATIN1},
+                   {"iso-ir-100", TE_LATIN1},
+                   {"ISO_8859-1", TE_LATIN1},
+                   {"ISO-8859-1", TE_LATIN1},
+                   {"latin1", TE_LATIN1},
+                   {"l1", TE_LATIN1},
+                   {"IBM819", TE_LATIN1},
+                   {"CP819", TE_LATIN1},
+                   {"csISOLatin1", TE_LATIN1},
+                   {"ISO-8859-15", TE_LATIN9},
+                   {"ISO_8859-15", TE_LATIN9},
+                   {"Latin-9", TE_LATIN9},
+                   {"csISO885915", TE_LATIN9},
+                   {"windows-1252", TE_CP1252},
+                   {"cswindows1252", TE_CP1252},
+                   {"US-ASCII", TE_ASCII},
+                   {"iso-ir-6", TE_ASCII},
+                   {"ANSI_X3.4-1968", TE_ASCII},
+                   {"ANSI_X3.4-1986", TE_ASCII},
+                   {"ISO_646.irv:1991", TE_ASCII},
+                   {"ISO646-US", TE_ASCII},
+                   {"us", TE_ASCII},
+                   {"IBM367", TE_ASCII},
+                   {"cp367", TE_ASCII},
+                   {"csASCII", TE_ASCII}};
 
 /* IANA.Name of each encoding (the canonical IANA name). */
 static const char *const enc_names[] = {
-    "UTF-8", "UTF-16", "UTF-16BE", "UTF-16LE", "ISO_8859-1:1987",
-    "ISO-8859-15", "windows-1252"};
+    "UTF-8",           "UTF-16",      "UTF-16BE",     "UTF-16LE",
+    "ISO_8859-1:1987", "ISO-8859-15", "windows-1252", "US-ASCII"};
 
 /* Go's unicode.IsSpace. */
 static bool go_isspace(int32_t cp) {
@@ -301,8 +329,8 @@ static void trim_space(const char **s, size_t *n) {
   bool seen = false;
   for (size_t i = 0; i < *n;) {
     utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(*n - i),
-                                          &cp);
+    utf8proc_ssize_t k =
+        utf8proc_iterate(p + i, (utf8proc_ssize_t)(*n - i), &cp);
     if (k <= 0)
       k = 1, cp = -1;
     if (!go_isspace(cp)) {
@@ -331,7 +359,7 @@ static int lookup_encoding(const tfr_value *v) {
 }
 
 /* windows-1252 0x80-0x9F (WHATWG's table; x/text maps its holes to
-** U+FFFD). */
+** U+FFFD, and the C1 controls of ISO-8859-15, also WHATWG's, too). */
 static const uint16_t cp1252_high[32] = {
     0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
     0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
@@ -345,6 +373,8 @@ static const uint16_t latin9_diff[][2] = {
 
 /* The code point of byte c in a single-byte encoding. */
 static int32_t sbcs_decode(enum textenc e, unsigned char c) {
+  if ((e == TE_ASCII && c >= 0x80) || (e == TE_LATIN9 && c >= 0x80 && c < 0xA0))
+    return 0xFFFD;
   if (e == TE_CP1252 && c >= 0x80 && c < 0xA0)
     return cp1252_high[c - 0x80];
   if (e == TE_LATIN9)
@@ -358,6 +388,8 @@ static int32_t sbcs_decode(enum textenc e, unsigned char c) {
 static int sbcs_encode(enum textenc e, int32_t cp) {
   if (cp < 0x80)
     return cp;
+  if (e == TE_ASCII)
+    return -1;
   for (int c = 0x80; c < 0x100; c++)
     if (cp != 0xFFFD && sbcs_decode(e, (unsigned char)c) == cp)
       return c;
@@ -410,15 +442,13 @@ static void put_cp(struct sbuf *b, int32_t cp) {
   sbuf_put(b, (const char *)u, (size_t)k);
 }
 
-/* x/text's UTF-16 decoder; bad sequences become U+FFFD.  false for the
-** BOM-sniffing "UTF-16" given fewer than two bytes (ErrShortSrc). */
-static bool utf16_decode(struct sbuf *b, enum textenc e,
-                         const unsigned char *s, size_t n) {
+/* x/text's UTF-16 decoder: bad sequences become U+FFFD; "UTF-16" takes
+** its byte order from a BOM (and drops it), else big-endian. */
+static void utf16_decode(struct sbuf *b, enum textenc e, const unsigned char *s,
+                         size_t n) {
   size_t i = 0;
   bool le = e == TE_UTF16LE;
-  if (e == TE_UTF16) {
-    if (n < 2)
-      return false;
+  if (e == TE_UTF16 && n >= 2) {
     if (s[0] == 0xFE && s[1] == 0xFF)
       i = 2;
     else if (s[0] == 0xFF && s[1] == 0xFE)
@@ -434,32 +464,31 @@ static bool utf16_decode(struct sbuf *b, enum textenc e,
     if (r >= 0xD800 && r < 0xE000 && i + 3 < n) {
       int32_t x = le ? s[i + 2] | s[i + 3] << 8 : s[i + 2] << 8 | s[i + 3];
       if (x >= 0xDC00 && x < 0xE000) {
-        r = r < 0xDC00 ? 0x10000 + ((r - 0xD800) << 10) + (x - 0xDC00)
-                       : 0xFFFD;
+        r = r < 0xDC00 ? 0x10000 + ((r - 0xD800) << 10) + (x - 0xDC00) : 0xFFFD;
         w = 4;
       }
     }
     put_cp(b, r >= 0xD800 && r < 0xE000 ? 0xFFFD : r);
     i += w;
   }
-  return true;
 }
 
-/* Decode bytes in encoding e to UTF-8, bad input as U+FFFD; false when
-** x/text's decoder fails outright. */
-static bool text_decode(struct sbuf *b, enum textenc e,
-                        const unsigned char *s, size_t n) {
+/* Decode bytes in encoding e to UTF-8, bad input as U+FFFD. */
+static void text_decode(struct sbuf *b, enum textenc e, const unsigned char *s,
+                        size_t n) {
   sbuf_put(b, "", 0);
-  if (e == TE_UTF16 || e == TE_UTF16BE || e == TE_UTF16LE)
-    return utf16_decode(b, e, s, n);
+  if (e == TE_UTF16 || e == TE_UTF16BE || e == TE_UTF16LE) {
+    utf16_decode(b, e, s, n);
+    return;
+  }
   for (size_t i = 0; i < n;) {
     if (e != TE_UTF8) {
       put_cp(b, sbcs_decode(e, s[i++]));
       continue;
     }
     utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(n - i),
-                                          &cp);
+    utf8proc_ssize_t k =
+        utf8proc_iterate(s + i, (utf8proc_ssize_t)(n - i), &cp);
     if (k <= 0) {
       put_cp(b, 0xFFFD);
       i++;
@@ -468,7 +497,6 @@ static bool text_decode(struct sbuf *b, enum textenc e,
       i += (size_t)k;
     }
   }
-  return true;
 }
 
 /* textencodebase64(string, encoding) */
@@ -477,16 +505,19 @@ static const tfr_value *fn_textencodebase64(struct fcall *f,
   (void)ret;
   int e = lookup_encoding(f->args[1]);
   if (e < 0) {
-    fcall_arg_error(f, 1, "%s is not a supported IANA encoding name or "
-                          "alias in this Terraform version",
+    fcall_arg_error(f, 1,
+                    "%s is not a supported IANA encoding name or "
+                    "alias in this Terraform version",
                     go_q(f->a, f->args[1]->s, f->args[1]->n));
     return NULL;
   }
   struct sbuf raw = {0}, b = {0};
   if (!text_encode(&raw, (enum textenc)e, f->args[0]->s, f->args[0]->n)) {
     free(raw.p);
-    fcall_arg_error(f, 0, "the given string contains characters that "
-                          "cannot be represented in %s", enc_names[e]);
+    fcall_arg_error(f, 0,
+                    "the given string contains characters that "
+                    "cannot be represented in %s",
+                    enc_names[e]);
     return NULL;
   }
   b64_encode(&b, (const unsigned char *)raw.p, raw.n);
@@ -507,8 +538,9 @@ static const tfr_value *fn_textdecodebase64(struct fcall *f,
   (void)ret;
   int e = lookup_encoding(f->args[1]);
   if (e < 0) {
-    fcall_arg_error(f, 1, "%s is not a supported IANA encoding name or "
-                          "alias in this Terraform version",
+    fcall_arg_error(f, 1,
+                    "%s is not a supported IANA encoding name or "
+                    "alias in this Terraform version",
                     go_q(f->a, f->args[1]->s, f->args[1]->n));
     return NULL;
   }
@@ -516,52 +548,657 @@ static const tfr_value *fn_textdecodebase64(struct fcall *f,
   size_t bad;
   if (!b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
     free(raw.p);
-    fcall_arg_error(f, 0, "the given value is has an invalid base64 symbol "
-                          "at offset %zu", bad);
+    fcall_arg_error(f, 0,
+                    "the given value is has an invalid base64 symbol "
+                    "at offset %zu",
+                    bad);
     return NULL;
   }
-  bool ok = text_decode(&b, (enum textenc)e, (unsigned char *)raw.p, raw.n);
+  text_decode(&b, (enum textenc)e, (unsigned char *)raw.p, raw.n);
   free(raw.p);
-  if (!ok || has_replacement(b.p, b.n)) {
+  if (has_replacement(b.p, b.n)) {
     free(b.p);
-    fcall_arg_error(f, 0, "the given string contains symbols that are not "
-                          "defined for %s", enc_names[e]);
+    fcall_arg_error(f, 0,
+                    "the given string contains symbols that are not "
+                    "defined for %s",
+                    enc_names[e]);
     return NULL;
   }
   return sbuf_value(f->a, &b);
 }
 
-/* ---- base64gzip ---------------------------------------------------------- */
+/* ---- base64gzip: Go's compress/flate at level 6, byte for byte ----------- */
 
-/* gzip of n bytes as Go's gzip.NewWriter writes it (no name, no mtime,
-** OS 255), then a flush and a close. */
-static bool go_gzip(struct sbuf *out, const unsigned char *s, size_t n) {
-  static const char header[10] = {0x1f, (char)0x8b, 8, 0, 0, 0, 0, 0, 0,
-                                  (char)0xff};
-  sbuf_put(out, header, sizeof header);
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return false;
-  unsigned char buf[16384];
-  z.next_in = (unsigned char *)s;
-  z.avail_in = (uInt)n;
-  for (int flush = Z_SYNC_FLUSH;;) {
-    z.next_out = buf;
-    z.avail_out = sizeof buf;
-    int r = deflate(&z, flush);
-    sbuf_put(out, (const char *)buf, sizeof buf - z.avail_out);
-    if (r == Z_STREAM_END)
-      break;
-    if (z.avail_out == 0)
-      continue;
-    if (flush == Z_FINISH && r != Z_OK && r != Z_BUF_ERROR) {
-      deflateEnd(&z);
-      return false;
-    }
-    flush = Z_FINISH;
+/*
+** zlib compresses differently, so this is a port of the Go 1.19
+** compressor Terraform's base64gzip runs (compress/flate's deflate() with
+** lazy matching, huffman_bit_writer.go, huffman_code.go): the same
+** tokens, the same block choices, the same Huffman codes.
+*/
+enum {
+  WIN_BITS = 15,
+  WIN_SIZE = 1 << WIN_BITS,
+  WIN_MASK = WIN_SIZE - 1,
+  MIN_MATCH = 4,
+  MAX_MATCH = 258,
+  BASE_MATCH_LEN = 3,
+  MAX_BLOCK_TOKENS = 1 << 14,
+  MAX_STORE_BLOCK = 65535,
+  HASH_BITS = 17,
+  HASH_SIZE = 1 << HASH_BITS,
+  HASH_MASK = HASH_SIZE - 1,
+  MAX_HASH_OFFSET = 1 << 24,
+  NUM_LIT = 286,
+  NUM_OFF = 30,
+  NUM_CODEGEN = 19,
+  END_BLOCK = 256,
+  LEN_CODES_START = 257,
+  BAD_CODE = 255,
+  MATCH_TYPE = 1 << 30,
+  LEN_SHIFT = 22,
+};
+
+/* Level 6 (Go's DefaultCompression). */
+enum { LV_GOOD = 8, LV_LAZY = 16, LV_NICE = 128, LV_CHAIN = 128 };
+
+struct hcode {
+  uint16_t code, len;
+};
+
+struct lnode {
+  uint16_t literal;
+  int32_t freq;
+};
+
+struct henc {
+  struct hcode codes[NUM_LIT];
+  struct lnode list[NUM_LIT + 1];
+  int32_t bit_count[17];
+};
+
+struct bitw {
+  struct sbuf *out;
+  uint64_t bits;
+  unsigned nbits;
+  int32_t lit_freq[NUM_LIT], off_freq[NUM_OFF], codegen_freq[NUM_CODEGEN];
+  uint8_t codegen[NUM_LIT + NUM_OFF + 1];
+  struct henc lit, off, cg;
+};
+
+struct flate {
+  struct bitw w;
+  uint32_t hash_head[HASH_SIZE], hash_prev[WIN_SIZE];
+  int chain_head, hash_offset, index, window_end, block_start;
+  bool byte_available, sync;
+  unsigned char window[2 * WIN_SIZE];
+  uint32_t *tokens;
+  int ntokens;
+  int length, offset, max_insert;
+};
+
+static const uint8_t length_codes[256] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  8,  9,  9,  10, 10, 11, 11, 12, 12, 12,
+    12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16,
+    16, 16, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 18, 18, 18, 18, 18, 19,
+    19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+    20, 20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21,
+    21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23,
+    23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24,
+    24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    24, 24, 24, 24, 24, 24, 24, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25,
+    25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25,
+    25, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 27, 27, 27, 27,
+    27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27,
+    27, 27, 27, 27, 27, 27, 27, 27, 28};
+static const int8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+                                        1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
+                                        4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t length_base[29] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,   10,  12,  14,  16,  20, 24,
+    28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 255};
+static const int8_t offset_extra[30] = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
+                                        4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
+                                        9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+static const uint32_t offset_base[30] = {
+    0x0000, 0x0001, 0x0002, 0x0003, 0x0004, 0x0006, 0x0008, 0x000c,
+    0x0010, 0x0018, 0x0020, 0x0030, 0x0040, 0x0060, 0x0080, 0x00c0,
+    0x0100, 0x0180, 0x0200, 0x0300, 0x0400, 0x0600, 0x0800, 0x0c00,
+    0x1000, 0x1800, 0x2000, 0x3000, 0x4000, 0x6000};
+static const uint8_t codegen_order[NUM_CODEGEN] = {
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+/* Go's offsetCode over its offsetCodes table (0..255), computed. */
+static uint32_t off_code_small(uint32_t off) {
+  if (off < 4)
+    return off;
+  uint32_t b = 31 - (uint32_t)__builtin_clz(off);
+  return 2 * b + ((off >> (b - 1)) & 1);
+}
+
+static uint32_t offset_code(uint32_t off) {
+  if (off < 256)
+    return off_code_small(off);
+  if (off >> 7 < 256)
+    return off_code_small(off >> 7) + 14;
+  return off_code_small(off >> 14) + 28;
+}
+
+static uint16_t reverse_bits(uint16_t n, unsigned len) {
+  uint16_t r = 0;
+  for (unsigned i = 0; i < len; i++)
+    r = (uint16_t)(r << 1 | ((n >> i) & 1));
+  return r;
+}
+
+static void bw_bits(struct bitw *w, uint32_t b, unsigned nb) {
+  w->bits |= (uint64_t)b << w->nbits;
+  w->nbits += nb;
+  while (w->nbits >= 8) {
+    char c = (char)w->bits;
+    sbuf_put(w->out, &c, 1);
+    w->bits >>= 8;
+    w->nbits -= 8;
   }
-  deflateEnd(&z);
+}
+
+static void bw_code(struct bitw *w, struct hcode c) {
+  bw_bits(w, c.code, c.len);
+}
+
+static void bw_flush(struct bitw *w) {
+  if (w->nbits)
+    bw_bits(w, 0, 8 - w->nbits);
+}
+
+static int lnode_by_freq(const void *x, const void *y) {
+  const struct lnode *a = x, *b = y;
+  if (a->freq != b->freq)
+    return a->freq < b->freq ? -1 : 1;
+  return (a->literal > b->literal) - (a->literal < b->literal);
+}
+
+static int lnode_by_literal(const void *x, const void *y) {
+  const struct lnode *a = x, *b = y;
+  return (a->literal > b->literal) - (a->literal < b->literal);
+}
+
+/* huffmanEncoder.bitCounts: length-limited code lengths (n >= 3). */
+static void henc_bit_counts(struct henc *h, struct lnode *list, int32_t n,
+                            int32_t max_bits) {
+  struct {
+    int32_t level, last_freq, next_char_freq, next_pair_freq, needed;
+  } levels[16];
+  int32_t leaf[16][16];
+  memset(levels, 0, sizeof levels);
+  memset(leaf, 0, sizeof leaf);
+  list[n] = (struct lnode){UINT16_MAX, INT32_MAX};
+  if (max_bits > n - 1)
+    max_bits = n - 1;
+  for (int32_t l = 1; l <= max_bits; l++) {
+    levels[l].level = l;
+    levels[l].last_freq = list[1].freq;
+    levels[l].next_char_freq = list[2].freq;
+    levels[l].next_pair_freq = l == 1 ? INT32_MAX : list[0].freq + list[1].freq;
+    leaf[l][l] = 2;
+  }
+  levels[max_bits].needed = 2 * n - 4;
+  int32_t level = max_bits;
+  for (;;) {
+    if (levels[level].next_pair_freq == INT32_MAX &&
+        levels[level].next_char_freq == INT32_MAX) {
+      levels[level].needed = 0;
+      levels[level + 1].next_pair_freq = INT32_MAX;
+      level++;
+      continue;
+    }
+    int32_t prev_freq = levels[level].last_freq;
+    if (levels[level].next_char_freq < levels[level].next_pair_freq) {
+      int32_t k = leaf[level][level] + 1;
+      levels[level].last_freq = levels[level].next_char_freq;
+      leaf[level][level] = k;
+      levels[level].next_char_freq = list[k].freq;
+    } else {
+      levels[level].last_freq = levels[level].next_pair_freq;
+      memcpy(leaf[level], leaf[level - 1], (size_t)level * sizeof **leaf);
+      levels[level - 1].needed = 2;
+    }
+    if (--levels[level].needed == 0) {
+      if (level == max_bits)
+        break;
+      levels[level + 1].next_pair_freq = prev_freq + levels[level].last_freq;
+      level++;
+    } else {
+      while (levels[level - 1].needed > 0)
+        level--;
+    }
+  }
+  memset(h->bit_count, 0, sizeof h->bit_count);
+  for (int32_t l = max_bits, bits = 1; l > 0; l--, bits++)
+    h->bit_count[bits] = leaf[max_bits][l] - leaf[max_bits][l - 1];
+  h->bit_count[0] = max_bits; /* number of lengths used, for the caller */
+}
+
+/* huffmanEncoder.generate */
+static void henc_generate(struct henc *h, const int32_t *freq, int nfreq,
+                          int32_t max_bits) {
+  int32_t count = 0;
+  for (int i = 0; i < nfreq; i++) {
+    if (freq[i])
+      h->list[count++] = (struct lnode){(uint16_t)i, freq[i]};
+    else
+      h->codes[i].len = 0;
+  }
+  if (count <= 2) {
+    for (int32_t i = 0; i < count; i++)
+      h->codes[h->list[i].literal] = (struct hcode){(uint16_t)i, 1};
+    return;
+  }
+  qsort(h->list, (size_t)count, sizeof *h->list, lnode_by_freq);
+  henc_bit_counts(h, h->list, count, max_bits);
+  int32_t used = h->bit_count[0];
+  uint16_t code = 0;
+  int32_t len = count;
+  for (int32_t n = 0; n <= used; n++) {
+    code = (uint16_t)(code << 1);
+    int32_t bits = n ? h->bit_count[n] : 0;
+    if (!n || !bits)
+      continue;
+    struct lnode *chunk = h->list + len - bits;
+    qsort(chunk, (size_t)bits, sizeof *chunk, lnode_by_literal);
+    for (int32_t i = 0; i < bits; i++)
+      h->codes[chunk[i].literal] =
+          (struct hcode){reverse_bits(code++, (unsigned)n), (uint16_t)n};
+    len -= bits;
+  }
+}
+
+static int henc_bit_length(const struct henc *h, const int32_t *freq, int n) {
+  int total = 0;
+  for (int i = 0; i < n; i++)
+    if (freq[i])
+      total += freq[i] * h->codes[i].len;
+  return total;
+}
+
+static struct hcode fixed_lit(int ch) {
+  uint16_t bits, size;
+  if (ch < 144)
+    bits = (uint16_t)(ch + 48), size = 8;
+  else if (ch < 256)
+    bits = (uint16_t)(ch + 400 - 144), size = 9;
+  else if (ch < 280)
+    bits = (uint16_t)(ch - 256), size = 7;
+  else
+    bits = (uint16_t)(ch + 192 - 280), size = 8;
+  return (struct hcode){reverse_bits(bits, size), size};
+}
+
+/* huffmanBitWriter.generateCodegen */
+static void bw_generate_codegen(struct bitw *w, int nlit, int noff) {
+  memset(w->codegen_freq, 0, sizeof w->codegen_freq);
+  uint8_t *cg = w->codegen;
+  for (int i = 0; i < nlit; i++)
+    cg[i] = (uint8_t)w->lit.codes[i].len;
+  for (int i = 0; i < noff; i++)
+    cg[nlit + i] = (uint8_t)w->off.codes[i].len;
+  cg[nlit + noff] = BAD_CODE;
+  uint8_t size = cg[0];
+  int count = 1, out = 0;
+  for (int in = 1; size != BAD_CODE; in++) {
+    uint8_t next = cg[in];
+    if (next == size) {
+      count++;
+      continue;
+    }
+    if (size != 0) {
+      cg[out++] = size;
+      w->codegen_freq[size]++;
+      count--;
+      while (count >= 3) {
+        int n = count < 6 ? count : 6;
+        cg[out++] = 16;
+        cg[out++] = (uint8_t)(n - 3);
+        w->codegen_freq[16]++;
+        count -= n;
+      }
+    } else {
+      while (count >= 11) {
+        int n = count < 138 ? count : 138;
+        cg[out++] = 18;
+        cg[out++] = (uint8_t)(n - 11);
+        w->codegen_freq[18]++;
+        count -= n;
+      }
+      if (count >= 3) {
+        cg[out++] = 17;
+        cg[out++] = (uint8_t)(count - 3);
+        w->codegen_freq[17]++;
+        count = 0;
+      }
+    }
+    for (count--; count >= 0; count--) {
+      cg[out++] = size;
+      w->codegen_freq[size]++;
+    }
+    size = next;
+    count = 1;
+  }
+  cg[out] = BAD_CODE;
+}
+
+static int bw_dynamic_size(struct bitw *w, int extra, int *ncodegens) {
+  int n = NUM_CODEGEN;
+  while (n > 4 && !w->codegen_freq[codegen_order[n - 1]])
+    n--;
+  *ncodegens = n;
+  int header = 3 + 5 + 5 + 4 + 3 * n +
+               henc_bit_length(&w->cg, w->codegen_freq, NUM_CODEGEN) +
+               w->codegen_freq[16] * 2 + w->codegen_freq[17] * 3 +
+               w->codegen_freq[18] * 7;
+  return header + henc_bit_length(&w->lit, w->lit_freq, NUM_LIT) +
+         henc_bit_length(&w->off, w->off_freq, NUM_OFF) + extra;
+}
+
+static int bw_fixed_size(struct bitw *w, int extra) {
+  int total = 3 + extra;
+  for (int i = 0; i < NUM_LIT; i++)
+    total += w->lit_freq[i] * fixed_lit(i).len;
+  for (int i = 0; i < NUM_OFF; i++)
+    total += w->off_freq[i] * 5;
+  return total;
+}
+
+static void bw_stored_header(struct bitw *w, int length, bool eof) {
+  bw_bits(w, eof ? 1 : 0, 3);
+  bw_flush(w);
+  bw_bits(w, (uint32_t)length, 16);
+  bw_bits(w, (uint16_t) ~(uint16_t)length, 16);
+}
+
+static void bw_dynamic_header(struct bitw *w, int nlit, int noff, int ncg,
+                              bool eof) {
+  bw_bits(w, eof ? 5 : 4, 3);
+  bw_bits(w, (uint32_t)(nlit - 257), 5);
+  bw_bits(w, (uint32_t)(noff - 1), 5);
+  bw_bits(w, (uint32_t)(ncg - 4), 4);
+  for (int i = 0; i < ncg; i++)
+    bw_bits(w, w->cg.codes[codegen_order[i]].len, 3);
+  for (int i = 0;;) {
+    int cw = w->codegen[i++];
+    if (cw == BAD_CODE)
+      break;
+    bw_code(w, w->cg.codes[cw]);
+    if (cw >= 16)
+      bw_bits(w, w->codegen[i++], cw == 16 ? 2 : cw == 17 ? 3 : 7);
+  }
+}
+
+/* huffmanBitWriter.indexTokens */
+static void bw_index_tokens(struct bitw *w, const uint32_t *t, int n, int *nlit,
+                            int *noff) {
+  memset(w->lit_freq, 0, sizeof w->lit_freq);
+  memset(w->off_freq, 0, sizeof w->off_freq);
+  for (int i = 0; i < n; i++) {
+    if (t[i] < MATCH_TYPE) {
+      w->lit_freq[t[i]]++;
+      continue;
+    }
+    uint32_t len = (t[i] - MATCH_TYPE) >> LEN_SHIFT;
+    w->lit_freq[LEN_CODES_START + length_codes[len]]++;
+    w->off_freq[offset_code(t[i] & ((1u << LEN_SHIFT) - 1))]++;
+  }
+  *nlit = NUM_LIT;
+  while (!w->lit_freq[*nlit - 1])
+    (*nlit)--;
+  *noff = NUM_OFF;
+  while (*noff > 0 && !w->off_freq[*noff - 1])
+    (*noff)--;
+  if (!*noff) {
+    w->off_freq[0] = 1;
+    *noff = 1;
+  }
+  henc_generate(&w->lit, w->lit_freq, NUM_LIT, 15);
+  henc_generate(&w->off, w->off_freq, NUM_OFF, 15);
+}
+
+static void bw_tokens(struct bitw *w, const uint32_t *t, int n, bool fixed) {
+  for (int i = 0; i < n; i++) {
+    if (t[i] < MATCH_TYPE) {
+      bw_code(w, fixed ? fixed_lit((int)t[i]) : w->lit.codes[t[i]]);
+      continue;
+    }
+    uint32_t len = (t[i] - MATCH_TYPE) >> LEN_SHIFT;
+    uint32_t lc = length_codes[len];
+    bw_code(w, fixed ? fixed_lit((int)lc + LEN_CODES_START)
+                     : w->lit.codes[lc + LEN_CODES_START]);
+    if (length_extra[lc])
+      bw_bits(w, len - length_base[lc], (unsigned)length_extra[lc]);
+    uint32_t off = t[i] & ((1u << LEN_SHIFT) - 1), oc = offset_code(off);
+    bw_code(w, fixed ? (struct hcode){reverse_bits((uint16_t)oc, 5), 5}
+                     : w->off.codes[oc]);
+    if (offset_extra[oc])
+      bw_bits(w, off - offset_base[oc], (unsigned)offset_extra[oc]);
+  }
+}
+
+/* huffmanBitWriter.writeBlock (never the last block here).  input is
+** the block's bytes, or NULL when they are no longer in the window. */
+static void bw_block(struct bitw *w, uint32_t *t, int n,
+                     const unsigned char *input, int inlen) {
+  t[n++] = END_BLOCK;
+  int nlit, noff, extra = 0, ncg;
+  bw_index_tokens(w, t, n, &nlit, &noff);
+  bool storable = input && inlen <= MAX_STORE_BLOCK;
+  if (storable) {
+    for (int lc = LEN_CODES_START + 8; lc < nlit; lc++)
+      extra += w->lit_freq[lc] * length_extra[lc - LEN_CODES_START];
+    for (int oc = 4; oc < noff; oc++)
+      extra += w->off_freq[oc] * offset_extra[oc];
+  }
+  int size = bw_fixed_size(w, extra);
+  bw_generate_codegen(w, nlit, noff);
+  henc_generate(&w->cg, w->codegen_freq, NUM_CODEGEN, 7);
+  int dyn = bw_dynamic_size(w, extra, &ncg);
+  bool fixed = dyn >= size;
+  if (!fixed)
+    size = dyn;
+  if (storable && (inlen + 5) * 8 < size) {
+    bw_stored_header(w, inlen, false);
+    sbuf_put(w->out, (const char *)input, (size_t)inlen);
+    return;
+  }
+  if (fixed)
+    bw_bits(w, 2, 3);
+  else
+    bw_dynamic_header(w, nlit, noff, ncg, false);
+  bw_tokens(w, t, n, fixed);
+}
+
+static uint32_t hash4(const unsigned char *b) {
+  uint32_t v = (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 |
+               (uint32_t)b[0] << 24;
+  return (v * 0x1e35a7bdu) >> (32 - HASH_BITS);
+}
+
+static void fl_write_block(struct flate *d, int index) {
+  if (index > 0) {
+    const unsigned char *win =
+        d->block_start <= index ? d->window + d->block_start : NULL;
+    int len = win ? index - d->block_start : 0;
+    d->block_start = index;
+    bw_block(&d->w, d->tokens, d->ntokens, win, len);
+  }
+  d->ntokens = 0;
+}
+
+/* compressor.findMatch */
+static bool fl_find_match(struct flate *d, int pos, int prev_head, int prev_len,
+                          int lookahead, int *length, int *offset) {
+  int min_look = lookahead < MAX_MATCH ? lookahead : MAX_MATCH;
+  const unsigned char *win = d->window;
+  int nice = min_look < LV_NICE ? min_look : LV_NICE;
+  int tries = LV_CHAIN;
+  bool ok = false;
+  *length = prev_len;
+  if (*length >= LV_GOOD)
+    tries >>= 2;
+  unsigned char w_end = win[pos + *length];
+  int min_index = pos - WIN_SIZE;
+  for (int i = prev_head; tries > 0; tries--) {
+    if (w_end == win[i + *length]) {
+      int n = 0;
+      while (n < min_look && win[i + n] == win[pos + n])
+        n++;
+      if (n > *length && (n > MIN_MATCH || pos - i <= 4096)) {
+        *length = n;
+        *offset = pos - i;
+        ok = true;
+        if (n >= nice)
+          break;
+        w_end = win[pos + n];
+      }
+    }
+    if (i == min_index)
+      break;
+    i = (int)d->hash_prev[i & WIN_MASK] - d->hash_offset;
+    if (i < min_index || i < 0)
+      break;
+  }
+  return ok;
+}
+
+static void fl_insert(struct flate *d, int index) {
+  uint32_t *hh = &d->hash_head[hash4(d->window + index) & HASH_MASK];
+  d->hash_prev[index & WIN_MASK] = *hh;
+  *hh = (uint32_t)(index + d->hash_offset);
+}
+
+/* compressor.deflate with lazy matching (levels 4-9). */
+static void fl_deflate(struct flate *d) {
+  if (d->window_end - d->index < MIN_MATCH + MAX_MATCH && !d->sync)
+    return;
+  d->max_insert = d->window_end - (MIN_MATCH - 1);
+  for (;;) {
+    int lookahead = d->window_end - d->index;
+    if (lookahead < MIN_MATCH + MAX_MATCH) {
+      if (!d->sync)
+        break;
+      if (lookahead == 0) {
+        if (d->byte_available) {
+          d->tokens[d->ntokens++] = d->window[d->index - 1];
+          d->byte_available = false;
+        }
+        if (d->ntokens > 0)
+          fl_write_block(d, d->index);
+        break;
+      }
+    }
+    if (d->index < d->max_insert) {
+      uint32_t *hh = &d->hash_head[hash4(d->window + d->index) & HASH_MASK];
+      d->chain_head = (int)*hh;
+      d->hash_prev[d->index & WIN_MASK] = (uint32_t)d->chain_head;
+      *hh = (uint32_t)(d->index + d->hash_offset);
+    }
+    int prev_len = d->length, prev_off = d->offset;
+    d->length = MIN_MATCH - 1;
+    d->offset = 0;
+    int min_index = d->index - WIN_SIZE > 0 ? d->index - WIN_SIZE : 0;
+    if (d->chain_head - d->hash_offset >= min_index && lookahead > prev_len &&
+        prev_len < LV_LAZY) {
+      int nl, no;
+      if (fl_find_match(d, d->index, d->chain_head - d->hash_offset,
+                        MIN_MATCH - 1, lookahead, &nl, &no)) {
+        d->length = nl;
+        d->offset = no;
+      }
+    }
+    if (prev_len >= MIN_MATCH && d->length <= prev_len) {
+      d->tokens[d->ntokens++] =
+          MATCH_TYPE + ((uint32_t)(prev_len - BASE_MATCH_LEN) << LEN_SHIFT) +
+          (uint32_t)(prev_off - 1);
+      int newi = d->index + prev_len - 1, index = d->index;
+      for (index++; index < newi; index++)
+        if (index < d->max_insert)
+          fl_insert(d, index);
+      d->index = index;
+      d->byte_available = false;
+      d->length = MIN_MATCH - 1;
+      if (d->ntokens == MAX_BLOCK_TOKENS)
+        fl_write_block(d, d->index);
+    } else {
+      if (d->byte_available) {
+        int i = d->index - 1;
+        d->tokens[d->ntokens++] = d->window[i];
+        if (d->ntokens == MAX_BLOCK_TOKENS)
+          fl_write_block(d, i + 1);
+      }
+      d->index++;
+      d->byte_available = true;
+    }
+  }
+}
+
+/* compressor.fillDeflate */
+static int fl_fill(struct flate *d, const unsigned char *b, size_t n) {
+  if (d->index >= 2 * WIN_SIZE - (MIN_MATCH + MAX_MATCH)) {
+    memmove(d->window, d->window + WIN_SIZE, WIN_SIZE);
+    d->index -= WIN_SIZE;
+    d->window_end -= WIN_SIZE;
+    d->block_start =
+        d->block_start >= WIN_SIZE ? d->block_start - WIN_SIZE : INT32_MAX;
+    d->hash_offset += WIN_SIZE;
+    if (d->hash_offset > MAX_HASH_OFFSET) {
+      int delta = d->hash_offset - 1;
+      d->hash_offset -= delta;
+      d->chain_head -= delta;
+      for (size_t i = 0; i < WIN_SIZE; i++)
+        d->hash_prev[i] = (int)d->hash_prev[i] > delta
+                              ? (uint32_t)((int)d->hash_prev[i] - delta)
+                              : 0;
+      for (size_t i = 0; i < HASH_SIZE; i++)
+        d->hash_head[i] = (int)d->hash_head[i] > delta
+                              ? (uint32_t)((int)d->hash_head[i] - delta)
+                              : 0;
+    }
+  }
+  size_t room = 2 * WIN_SIZE - (size_t)d->window_end;
+  size_t k = n < room ? n : room;
+  memcpy(d->window + d->window_end, b, k);
+  d->window_end += (int)k;
+  return (int)k;
+}
+
+/*
+** gzip of n bytes as Go's gzip.NewWriter writes it (no name, no mtime,
+** OS 255), after Terraform's Write, Flush and Close.
+*/
+static bool go_gzip(struct sbuf *out, const unsigned char *s, size_t n) {
+  static const char header[10] = {0x1f, (char)0x8b, 8, 0, 0,
+                                  0,    0,          0, 0, (char)0xff};
+  sbuf_put(out, header, sizeof header);
+  struct flate *d = calloc(1, sizeof *d);
+  uint32_t *tokens = malloc((MAX_BLOCK_TOKENS + 2) * sizeof *tokens);
+  if (!d || !tokens)
+    abort();
+  d->w.out = out;
+  d->tokens = tokens;
+  d->hash_offset = 1;
+  d->length = MIN_MATCH - 1;
+  d->chain_head = -1;
+  for (size_t off = 0; off < n;) { /* Write */
+    fl_deflate(d);
+    off += (size_t)fl_fill(d, s + off, n - off);
+  }
+  d->sync = true; /* Flush */
+  fl_deflate(d);
+  bw_stored_header(&d->w, 0, false);
+  bw_flush(&d->w);
+  fl_deflate(d); /* Close */
+  bw_stored_header(&d->w, 0, true);
+  bw_flush(&d->w);
+  free(tokens);
+  free(d);
   uint32_t crc = (uint32_t)crc32(0, s, (uInt)n), size = (uint32_t)n;
   char trailer[8];
   for (int i = 0; i < 4; i++) {
@@ -647,9 +1284,8 @@ static void csv_end_field(struct csv_record *rec) {
 
 /* A quoted field starting after its quote at *pp; false at the end of
 ** the record. */
-static bool csv_quoted(struct csv_reader *r, struct csv_record *rec,
-                       size_t *pp, int *pos_line, size_t *pos_col,
-                       bool *more) {
+static bool csv_quoted(struct csv_reader *r, struct csv_record *rec, size_t *pp,
+                       int *pos_line, size_t *pos_col, bool *more) {
   size_t p = *pp;
   for (;;) {
     const char *line = r->line.p + p;
@@ -718,8 +1354,7 @@ static bool csv_read_record(struct csv_reader *r, struct csv_record *rec) {
     size_t len = r->line.n - p;
     if (len == 0 || line[0] != '"') {
       const char *comma = memchr(line, ',', len);
-      size_t flen = comma ? (size_t)(comma - line) : len - length_nl(line,
-                                                                   len);
+      size_t flen = comma ? (size_t)(comma - line) : len - length_nl(line, len);
       if (memchr(line, '"', flen)) {
         rec->err = csv_bare_quote;
         rec->err_line = r->num_line;
@@ -774,10 +1409,10 @@ static const tfr_type *csvdecode_type(struct fcall *f) {
   } else if (rec.err) {
     fcall_error(f, "CSV parse error on line %d: %s", rec.err_line, rec.err);
   } else {
-    const char **names = tfr_arena_alloc(f->a, (rec.nfields + 1) *
-                                                   sizeof *names);
-    const tfr_type **types = tfr_arena_alloc(f->a, (rec.nfields + 1) *
-                                                       sizeof *types);
+    const char **names =
+        tfr_arena_alloc(f->a, (rec.nfields + 1) * sizeof *names);
+    const tfr_type **types =
+        tfr_arena_alloc(f->a, (rec.nfields + 1) * sizeof *types);
     struct named *v = tfr_arena_alloc(f->a, (rec.nfields + 1) * sizeof *v);
     size_t i, len, dup = rec.nfields;
     for (i = 0; i < rec.nfields; i++) {
@@ -795,8 +1430,8 @@ static const tfr_type *csvdecode_type(struct fcall *f) {
                   go_q(f->a, names[dup], strlen(names[dup])));
     i = dup;
     if (i == rec.nfields)
-      t = tfr_type_list(f->a, tfr_type_object(f->a, rec.nfields, names,
-                                              types, NULL));
+      t = tfr_type_list(f->a,
+                        tfr_type_object(f->a, rec.nfields, names, types, NULL));
   }
   csv_free(&r, &rec);
   return t;
@@ -817,8 +1452,7 @@ static const tfr_value *fn_csvdecode(struct fcall *f, const tfr_type *ret) {
   const tfr_value **rows = NULL;
   while (csv_read_record(&r, &rec)) {
     if (rec.err) {
-      fcall_error(f, "CSV parse error on line %d: %s", rec.err_line,
-                  rec.err);
+      fcall_error(f, "CSV parse error on line %d: %s", rec.err_line, rec.err);
       csv_free(&r, &rec);
       return NULL;
     }
@@ -840,7 +1474,8 @@ static const tfr_value *fn_csvdecode(struct fcall *f, const tfr_type *ret) {
   return tfr_list(f->a, ety, nrows, rows);
 }
 
-/* ---- JSON: Go's encoding/json Decoder, as cty's jsondecode drives it ------ */
+/* ---- JSON: Go's encoding/json Decoder, as cty's jsondecode drives it ------
+ */
 
 enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
@@ -848,8 +1483,8 @@ enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 struct jnode {
   uint8_t kind;
   bool b;
-  char deep;        /* root children: the bracket that nests too deep */
-  const char *s;    /* string (decoded) or number text */
+  char deep;     /* root children: the bracket that nests too deep */
+  const char *s; /* string (decoded) or number text */
   size_t n;
   struct jnode **kids;
   const char **keys; /* objects */
@@ -858,8 +1493,17 @@ struct jnode {
 };
 
 /* Decoder.Token's states. */
-enum { TS_TOP, TS_ARR_START, TS_ARR_VALUE, TS_ARR_COMMA, TS_OBJ_START,
-       TS_OBJ_KEY, TS_OBJ_COLON, TS_OBJ_VALUE, TS_OBJ_COMMA };
+enum {
+  TS_TOP,
+  TS_ARR_START,
+  TS_ARR_VALUE,
+  TS_ARR_COMMA,
+  TS_OBJ_START,
+  TS_OBJ_KEY,
+  TS_OBJ_COLON,
+  TS_OBJ_VALUE,
+  TS_OBJ_COMMA
+};
 
 struct jdec {
   tfr_arena *a;
@@ -902,8 +1546,7 @@ static const char *quote_char(tfr_arena *a, unsigned char c) {
 
 static bool jfail(struct jdec *d, unsigned char c, const char *context) {
   d->err = tfr_arena_printf(d->a, "invalid character %s%s%s",
-                            quote_char(d->a, c), *context ? " " : "",
-                            context);
+                            quote_char(d->a, c), *context ? " " : "", context);
   return false;
 }
 
@@ -912,94 +1555,113 @@ static bool is_hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+/* The scanner ran out of input inside a value: Decode's io.ErrUnexpectedEOF. */
+static bool jeof(struct jdec *d) {
+  d->err = "unexpected EOF";
+  return false;
+}
+
+/* A string literal from its opening quote; *p ends after the closing one. */
+static bool scan_string(struct jdec *d, const char **p, const char *end) {
+  const char *q = *p;
+  for (;;) {
+    if (++q == end)
+      return jeof(d);
+    unsigned char c = (unsigned char)*q;
+    if (c == '"')
+      break;
+    if (c < 0x20)
+      return jfail(d, c, "in string literal");
+    if (c != '\\')
+      continue;
+    if (++q == end)
+      return jeof(d);
+    if (*q && strchr("bfnrt\\/\"", *q))
+      continue;
+    if (*q != 'u')
+      return jfail(d, (unsigned char)*q, "in string escape code");
+    for (int i = 0; i < 4; i++) {
+      if (++q == end)
+        return jeof(d);
+      if (!is_hex(*q))
+        return jfail(d, (unsigned char)*q,
+                     "in \\u hexadecimal character escape");
+    }
+  }
+  *p = q + 1;
+  return true;
+}
+
+/* true, false or null. */
+static bool scan_word(struct jdec *d, const char **p, const char *end) {
+  const char *q = *p;
+  const char *word = *q == 't' ? "true" : *q == 'f' ? "false" : "null";
+  for (size_t i = 1; word[i]; i++) {
+    if (++q == end)
+      return jeof(d);
+    if (*q != word[i])
+      return jfail(d, (unsigned char)*q,
+                   tfr_arena_printf(d->a, "in literal %s (expecting '%c')",
+                                    word, word[i]));
+  }
+  *p = q + 1;
+  return true;
+}
+
+/* A number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+static bool scan_number(struct jdec *d, const char **p, const char *end) {
+  const char *q = *p;
+  if (*q == '-') {
+    if (++q == end)
+      return jeof(d);
+    if (!is_digit(*q))
+      return jfail(d, (unsigned char)*q, "in numeric literal");
+  }
+  if (*q == '0')
+    q++;
+  else
+    while (q < end && is_digit(*q))
+      q++;
+  if (q < end && *q == '.') {
+    if (++q == end)
+      return jeof(d);
+    if (!is_digit(*q))
+      return jfail(d, (unsigned char)*q,
+                   "after decimal point in numeric literal");
+    while (q < end && is_digit(*q))
+      q++;
+  }
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    if (++q < end && (*q == '+' || *q == '-'))
+      q++;
+    if (q == end)
+      return jeof(d);
+    if (!is_digit(*q))
+      return jfail(d, (unsigned char)*q, "in exponent of numeric literal");
+    while (q < end && is_digit(*q))
+      q++;
+  }
+  *p = q;
+  return true;
+}
+
 /*
-** Scan the scalar at d->pos as Go's scanner does (readValue for a value
-** that is not an array or object) and set *len to its length.  A scalar
-** cut short by the end of the input is "unexpected EOF".
+** Scan the scalar at d->pos as Go's scanner does (Decode's readValue for a
+** value that is not an array or object) and set *len to its length.
 */
 static bool scan_scalar(struct jdec *d, size_t *len) {
-  const char *s = d->s + d->pos, *end = d->s + d->n;
-  const char *p = s;
-#define NEXT_OR_EOF() \
-  do { \
-    if (++p == end) { \
-      d->err = "unexpected EOF"; \
-      return false; \
-    } \
-  } while (0)
-  switch (*p) {
-  case '"':
-    for (;;) {
-      NEXT_OR_EOF();
-      unsigned char c = (unsigned char)*p;
-      if (c == '"')
-        break;
-      if (c < 0x20)
-        return jfail(d, c, "in string literal");
-      if (c != '\\')
-        continue;
-      NEXT_OR_EOF();
-      if (strchr("bfnrt\\/\"", *p) && *p)
-        continue;
-      if (*p != 'u')
-        return jfail(d, (unsigned char)*p, "in string escape code");
-      for (int i = 0; i < 4; i++) {
-        NEXT_OR_EOF();
-        if (!is_hex(*p))
-          return jfail(d, (unsigned char)*p,
-                       "in \\u hexadecimal character escape");
-      }
-    }
-    p++;
-    break;
-  case 't':
-  case 'f':
-  case 'n': {
-    const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-    for (size_t i = 1; word[i]; i++) {
-      NEXT_OR_EOF();
-      if (*p != word[i])
-        return jfail(d, (unsigned char)*p,
-                     tfr_arena_printf(d->a, "in literal %s (expecting '%c')",
-                                      word, word[i]));
-    }
-    p++;
-    break;
-  }
-  default:
-    if (*p != '-' && !is_digit(*p))
-      return jfail(d, (unsigned char)*p, "looking for beginning of value");
-    if (*p == '-') {
-      NEXT_OR_EOF();
-      if (!is_digit(*p))
-        return jfail(d, (unsigned char)*p, "in numeric literal");
-    }
-    if (*p == '0')
-      p++;
-    else
-      while (p < end && is_digit(*p))
-        p++;
-    if (p < end && *p == '.') {
-      NEXT_OR_EOF();
-      if (!is_digit(*p))
-        return jfail(d, (unsigned char)*p,
-                     "after decimal point in numeric literal");
-      while (p < end && is_digit(*p))
-        p++;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-      NEXT_OR_EOF();
-      if (*p == '+' || *p == '-')
-        NEXT_OR_EOF();
-      if (!is_digit(*p))
-        return jfail(d, (unsigned char)*p, "in exponent of numeric literal");
-      while (p < end && is_digit(*p))
-        p++;
-    }
-  }
-#undef NEXT_OR_EOF
+  const char *s = d->s + d->pos, *end = d->s + d->n, *p = s;
+  bool ok;
+  if (*p == '"')
+    ok = scan_string(d, &p, end);
+  else if (*p == 't' || *p == 'f' || *p == 'n')
+    ok = scan_word(d, &p, end);
+  else if (*p == '-' || is_digit(*p))
+    ok = scan_number(d, &p, end);
+  else
+    ok = jfail(d, (unsigned char)*p, "looking for beginning of value");
   *len = (size_t)(p - s);
-  return true;
+  return ok;
 }
 
 static int hex4(const char *p) {
@@ -1012,8 +1674,7 @@ static int hex4(const char *p) {
 }
 
 /* Go's unquote of a scanned string literal (quotes included). */
-static const char *unquote(tfr_arena *a, const char *s, size_t n,
-                           size_t *len) {
+static const char *unquote(tfr_arena *a, const char *s, size_t n, size_t *len) {
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
   for (size_t i = 1; i + 1 < n;) {
@@ -1021,8 +1682,7 @@ static const char *unquote(tfr_arena *a, const char *s, size_t n,
     if (c != '\\') {
       utf8proc_int32_t cp;
       utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                            (utf8proc_ssize_t)(n - 1 - i),
-                                            &cp);
+                                            (utf8proc_ssize_t)(n - 1 - i), &cp);
       if (k <= 0) {
         put_cp(&b, 0xFFFD);
         i++;
@@ -1346,8 +2006,7 @@ static const tfr_value *json_primitive(tfr_arena *a, const struct jnode *j,
     if (j->kind == J_BOOL)
       return tfr_bool(j->b);
     if (j->kind == J_STR) {
-      const tfr_value *v = conv_convert(a, tfr_string(a, j->s, j->n), t,
-                                        err);
+      const tfr_value *v = conv_convert(a, tfr_string(a, j->s, j->n), t, err);
       return v;
     }
     *err = "bool is required";
@@ -1375,9 +2034,11 @@ static const tfr_value *json_primitive(tfr_arena *a, const struct jnode *j,
 static const tfr_value **json_elems(tfr_arena *a, const struct jnode *j,
                                     const tfr_type *ety, const char **err) {
   const tfr_value **vs = tfr_arena_alloc(a, (j->nkids + 1) * sizeof *vs);
-  for (size_t i = 0; i < j->nkids; i++)
-    if (!(vs[i] = json_unmarshal(a, j->kids[i], ety, err)))
+  for (size_t i = 0; i < j->nkids; i++) {
+    vs[i] = json_unmarshal(a, j->kids[i], ety, err);
+    if (!vs[i])
       return NULL;
+  }
   return vs;
 }
 
@@ -1392,7 +2053,8 @@ static const tfr_value *json_object(tfr_arena *a, const struct jnode *j,
                               go_q(a, j->keys[i], j->keylens[i]));
       return NULL;
     }
-    if (!(vals[k] = json_unmarshal(a, j->kids[i], t->types[k], err)))
+    vals[k] = json_unmarshal(a, j->kids[i], t->types[k], err);
+    if (!vals[k])
       return NULL;
   }
   for (uint32_t k = 0; k < t->n; k++)
@@ -1426,8 +2088,10 @@ static const tfr_type *json_type_spec(tfr_arena *a, const struct jnode *j,
   static const struct {
     const char *name;
     const tfr_type *t;
-  } prims[] = {{"string", &tfr_t_string}, {"number", &tfr_t_number},
-               {"bool", &tfr_t_bool},     {"dynamic", &tfr_t_dynamic}};
+  } prims[] = {{"string", &tfr_t_string},
+               {"number", &tfr_t_number},
+               {"bool", &tfr_t_bool},
+               {"dynamic", &tfr_t_dynamic}};
   if (j->kind == J_STR) {
     for (size_t i = 0; i < 4; i++)
       if (!strcmp(j->s, prims[i].name))
@@ -1456,7 +2120,7 @@ static const tfr_type *json_type_spec(tfr_arena *a, const struct jnode *j,
     const tfr_type *e = json_type_spec(a, arg, err);
     if (!e)
       return NULL;
-    return k[0] == 'l' ? tfr_type_list(a, e)
+    return k[0] == 'l'   ? tfr_type_list(a, e)
            : k[0] == 's' ? tfr_type_set(a, e)
                          : tfr_type_map(a, e);
   }
@@ -1469,9 +2133,11 @@ static const tfr_type *json_type_spec(tfr_arena *a, const struct jnode *j,
   const struct jnode **kids = (const struct jnode **)arg->kids;
   size_t n = obj ? last_members(a, arg, &names, &kids) : arg->nkids;
   const tfr_type **ts = tfr_arena_alloc(a, (n + 1) * sizeof *ts);
-  for (size_t i = 0; i < n; i++)
-    if (!(ts[i] = json_type_spec(a, kids[i], err)))
+  for (size_t i = 0; i < n; i++) {
+    ts[i] = json_type_spec(a, kids[i], err);
+    if (!ts[i])
       return NULL;
+  }
   return obj ? tfr_type_object(a, n, names, ts, NULL)
              : tfr_type_tuple(a, n, ts);
 }
@@ -1488,9 +2154,12 @@ static const tfr_value *json_dynamic(tfr_arena *a, const struct jnode *j,
   for (size_t i = 0; i < j->nkids; i++) {
     if (!strcmp(j->keys[i], "type")) {
       const char *why = NULL;
-      if (!(t = json_type_spec(a, j->kids[i], &why))) {
-        *err = tfr_arena_printf(a, "failed to decode type for dynamic "
-                                   "value: %s", why);
+      t = json_type_spec(a, j->kids[i], &why);
+      if (!t) {
+        *err = tfr_arena_printf(a,
+                                "failed to decode type for dynamic "
+                                "value: %s",
+                                why);
         return NULL;
       }
     } else if (!strcmp(j->keys[i], "value")) {
@@ -1518,8 +2187,7 @@ static const tfr_value *json_unmarshal(tfr_arena *a, const struct jnode *j,
     return json_dynamic(a, j, err);
   if (tfr_type_is_primitive(t))
     return json_primitive(a, j, t, err);
-  bool arr = t->kind == TFR_LIST || t->kind == TFR_SET ||
-             t->kind == TFR_TUPLE;
+  bool arr = t->kind == TFR_LIST || t->kind == TFR_SET || t->kind == TFR_TUPLE;
   if (j->kind != (arr ? J_ARR : J_OBJ)) {
     *err = arr ? "missing expected [" : "missing expected {";
     return NULL;
@@ -1528,19 +2196,22 @@ static const tfr_value *json_unmarshal(tfr_arena *a, const struct jnode *j,
   switch (t->kind) {
   case TFR_LIST:
   case TFR_SET:
-    if (!(vs = json_elems(a, j, t->elem, err)))
+    vs = json_elems(a, j, t->elem, err);
+    if (!vs)
       return NULL;
     return t->kind == TFR_LIST ? tfr_list(a, t->elem, j->nkids, vs)
                                : tfr_set(a, t->elem, j->nkids, vs);
   case TFR_TUPLE:
     vs = tfr_arena_alloc(a, (t->n + 1) * sizeof *vs);
-    for (size_t i = 0; i < t->n && i < j->nkids; i++)
-      if (!(vs[i] = json_unmarshal(a, j->kids[i], t->types[i], err)))
+    for (size_t i = 0; i < t->n && i < j->nkids; i++) {
+      vs[i] = json_unmarshal(a, j->kids[i], t->types[i], err);
+      if (!vs[i])
         return NULL;
+    }
     if (j->nkids != t->n) {
-      *err = tfr_arena_printf(a, "%s tuple elements (need %u)",
-                              j->nkids > t->n ? "too many" : "not enough",
-                              t->n);
+      *err =
+          tfr_arena_printf(a, "%s tuple elements (need %u)",
+                           j->nkids > t->n ? "too many" : "not enough", t->n);
       return NULL;
     }
     return tfr_tuple(a, t->n, vs);
@@ -1591,8 +2262,9 @@ static const tfr_value *fn_jsondecode(struct fcall *f, const tfr_type *ret) {
     return NULL;
   const struct jnode *deep = json_too_deep(j);
   if (deep) {
-    fcall_error(f, "failed to read %s value: invalid character '%c' "
-                   "exceeded max depth",
+    fcall_error(f,
+                "failed to read %s value: invalid character '%c' "
+                "exceeded max depth",
                 j->kind == J_ARR ? "tuple" : "object", deep->deep);
     return NULL;
   }
@@ -1724,7 +2396,7 @@ static const tfr_value *fn_jsonencode(struct fcall *f, const tfr_type *ret) {
 #define YAML_MAX_DEPTH 10000
 
 /* A resolved scalar (go-cty-yaml's resolveScalar). */
-enum yres { YR_ERR, YR_VALUE, YR_MERGE };
+enum yres { YR_ERR, YR_VALUE, YR_MERGE, YR_NONE };
 
 /* One anchor: how many definitions are open, and what it was. */
 struct yanchor {
@@ -1763,8 +2435,8 @@ static bool yparser_error(struct ywalk *w) {
                               col + 1, cause);
   } else if (p->context_mark.line != 0) {
     w->err = tfr_arena_printf(w->a, "on line %zu, column %zu: %s",
-                              p->context_mark.line,
-                              p->context_mark.column + 1, cause);
+                              p->context_mark.line, p->context_mark.column + 1,
+                              cause);
   } else {
     w->err = cause;
   }
@@ -1777,9 +2449,9 @@ static bool yevent_error(struct ywalk *w, const yaml_event_t *e,
   if (e->start_mark.line == 0)
     w->err = cause;
   else
-    w->err = tfr_arena_printf(w->a, "on line %zu, column %zu: %s",
-                              e->start_mark.line, e->start_mark.column + 1,
-                              cause);
+    w->err =
+        tfr_arena_printf(w->a, "on line %zu, column %zu: %s",
+                         e->start_mark.line, e->start_mark.column + 1, cause);
   return false;
 }
 
@@ -1887,22 +2559,22 @@ static const struct tfr_num *go_parse_int(tfr_arena *a, const char *s,
   }
   if (u > (uint64_t)INT64_MAX + 1)
     return NULL;
-  return num_from_int(a, u == (uint64_t)INT64_MAX + 1 ? INT64_MIN
-                                                      : -(int64_t)u);
+  return num_from_int(a,
+                      u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u);
 }
 
 static const struct {
   const char *s;
   int kind; /* 1 true, 0 false, 2 null, 3 +inf, 4 -inf */
-} yaml_words[] = {
-    {"y", 1},     {"Y", 1},     {"yes", 1},   {"Yes", 1},   {"YES", 1},
-    {"true", 1},  {"True", 1},  {"TRUE", 1},  {"on", 1},    {"On", 1},
-    {"ON", 1},    {"n", 0},     {"N", 0},     {"no", 0},    {"No", 0},
-    {"NO", 0},    {"false", 0}, {"False", 0}, {"FALSE", 0}, {"off", 0},
-    {"Off", 0},   {"OFF", 0},   {"", 2},      {"~", 2},     {"null", 2},
-    {"Null", 2},  {"NULL", 2},  {".inf", 3},  {".Inf", 3},  {".INF", 3},
-    {"+.inf", 3}, {"+.Inf", 3}, {"+.INF", 3}, {"-.inf", 4}, {"-.Inf", 4},
-    {"-.INF", 4}};
+} yaml_words[] = {{"y", 1},     {"Y", 1},     {"yes", 1},   {"Yes", 1},
+                  {"YES", 1},   {"true", 1},  {"True", 1},  {"TRUE", 1},
+                  {"on", 1},    {"On", 1},    {"ON", 1},    {"n", 0},
+                  {"N", 0},     {"no", 0},    {"No", 0},    {"NO", 0},
+                  {"false", 0}, {"False", 0}, {"FALSE", 0}, {"off", 0},
+                  {"Off", 0},   {"OFF", 0},   {"", 2},      {"~", 2},
+                  {"null", 2},  {"Null", 2},  {"NULL", 2},  {".inf", 3},
+                  {".Inf", 3},  {".INF", 3},  {"+.inf", 3}, {"+.Inf", 3},
+                  {"+.INF", 3}, {"-.inf", 4}, {"-.Inf", 4}, {"-.INF", 4}};
 
 /* resolveMap: -1 when s is not one of its words. */
 static int yaml_word(const char *s, size_t n) {
@@ -1921,10 +2593,14 @@ static const tfr_value *yaml_word_value(tfr_arena *a, int kind) {
 }
 
 static bool resolvable_tag(const char *tag) {
-  static const char *const tags[] = {
-      "",                   YAML_TAG("str"),   YAML_TAG("bool"),
-      YAML_TAG("int"),      YAML_TAG("float"), YAML_TAG("null"),
-      YAML_TAG("timestamp"), YAML_TAG("binary")};
+  static const char *const tags[] = {"",
+                                     YAML_TAG("str"),
+                                     YAML_TAG("bool"),
+                                     YAML_TAG("int"),
+                                     YAML_TAG("float"),
+                                     YAML_TAG("null"),
+                                     YAML_TAG("timestamp"),
+                                     YAML_TAG("binary")};
   for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
     if (!strcmp(tag, tags[i]))
       return true;
@@ -1944,77 +2620,69 @@ static char yaml_hint(const char *s, size_t n) {
   return c == '.' ? '.' : 0;
 }
 
-/* go-cty-yaml's resolveScalar. */
-static enum yres yaml_resolve(struct ywalk *w, const char *tag,
-                              const char *s, size_t n,
-                              yaml_scalar_style_t style,
-                              const tfr_value **out) {
+/* resolveScalar's first part: what the first character hints at, for
+** untagged or number-like tags.  YR_NONE: go on by the tag, which may
+** have become !!int or !!float. */
+static enum yres yaml_guess(struct ywalk *w, const char **tag, const char *s,
+                            size_t n, yaml_scalar_style_t style,
+                            const tfr_value **out) {
   tfr_arena *a = w->a;
-  if (!resolvable_tag(tag)) {
-    w->err = tfr_arena_printf(a, "unsupported tag %s",
-                              go_q(a, tag, strlen(tag)));
+  char hint = yaml_hint(s, n);
+  if (!hint || !strcmp(*tag, YAML_TAG("str")) ||
+      !strcmp(*tag, YAML_TAG("binary")))
+    return YR_NONE;
+  if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+      style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+    *out = tfr_string(a, s, n);
+    return YR_VALUE;
+  }
+  int word = yaml_word(s, n);
+  if (word >= 0) {
+    *out = yaml_word_value(a, word);
+    return YR_VALUE;
+  }
+  if (!**tag && n == 4 &&
+      (!memcmp(s, ".nan", 4) || !memcmp(s, ".NaN", 4) ||
+       !memcmp(s, ".NAN", 4))) {
+    w->err = "floating point NaN is not supported";
     return YR_ERR;
   }
-  char hint = yaml_hint(s, n);
-  bool is_str = !strcmp(tag, YAML_TAG("str")),
-       is_bin = !strcmp(tag, YAML_TAG("binary"));
-  if (hint && !is_str && !is_bin) {
-    if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-        style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
-      *out = tfr_string(a, s, n);
-      return YR_VALUE;
-    }
-    int word = yaml_word(s, n);
-    if (word >= 0) {
-      *out = yaml_word_value(a, word);
-      return YR_VALUE;
-    }
-    if (!*tag && n == 4 && s[0] == '.' &&
-        (!memcmp(s, ".nan", 4) || !memcmp(s, ".NaN", 4) ||
-         !memcmp(s, ".NAN", 4))) {
-      w->err = "floating point NaN is not supported";
-      return YR_ERR;
-    }
-    if (hint == '.') {
-      const struct tfr_num *num = num_parse(a, s, n);
-      if (num) {
-        *out = number_value(a, num);
-        return YR_VALUE;
-      }
-    } else if (hint == 'D' || hint == 'S') {
-      if (!*tag || !strcmp(tag, YAML_TAG("timestamp"))) {
-        const char *ts = time_yaml_stamp(a, s, n);
-        if (ts) {
-          *out = tfr_string(a, ts, strlen(ts));
-          return YR_VALUE;
-        }
-      }
-      if (yaml_int_like(s, n))
-        tag = YAML_TAG("int");
-      else if (yaml_float_like(s, n))
-        tag = YAML_TAG("float");
-    }
+  const struct tfr_num *num = hint == '.' ? num_parse(a, s, n) : NULL;
+  const char *ts = NULL;
+  if ((hint == 'D' || hint == 'S') &&
+      (!**tag || !strcmp(*tag, YAML_TAG("timestamp"))))
+    ts = time_yaml_stamp(a, s, n);
+  if (num || ts) {
+    *out = num ? number_value(a, num) : tfr_string(a, ts, strlen(ts));
+    return YR_VALUE;
   }
-  if (!*tag && n == 2 && !memcmp(s, "<<", 2))
-    return YR_MERGE;
-  const char *bad = NULL;
-  if (is_str || is_bin || !*tag) {
+  if ((hint == 'D' || hint == 'S') && yaml_int_like(s, n))
+    *tag = YAML_TAG("int");
+  else if ((hint == 'D' || hint == 'S') && yaml_float_like(s, n))
+    *tag = YAML_TAG("float");
+  return YR_NONE;
+}
+
+/* resolveScalar's second part: the value by its tag; NULL if the text
+** is not one (the message's suffix in *bad). */
+static const tfr_value *yaml_by_tag(tfr_arena *a, const char *tag,
+                                    const char *s, size_t n, const char **bad) {
+  *bad = "";
+  if (!*tag || !strcmp(tag, YAML_TAG("str")))
+    return tfr_string(a, s, n);
+  if (!strcmp(tag, YAML_TAG("binary"))) {
     struct sbuf junk = {0};
     size_t off;
-    bool ok = !is_bin || b64_decode(&junk, s, n, &off);
+    bool ok = b64_decode(&junk, s, n, &off);
     free(junk.p);
-    if (!ok)
-      bad = ": not valid base64";
-    else
-      *out = tfr_string(a, s, n);
-  } else if (!strcmp(tag, YAML_TAG("bool"))) {
+    *bad = ": not valid base64";
+    return ok ? tfr_string(a, s, n) : NULL;
+  }
+  if (!strcmp(tag, YAML_TAG("bool"))) {
     int word = yaml_word(s, n);
-    if (word == 0 || word == 1)
-      *out = tfr_bool(word == 1);
-    else
-      bad = "";
-  } else if (!strcmp(tag, YAML_TAG("int")) ||
-             !strcmp(tag, YAML_TAG("float"))) {
+    return word == 0 || word == 1 ? tfr_bool(word == 1) : NULL;
+  }
+  if (!strcmp(tag, YAML_TAG("int")) || !strcmp(tag, YAML_TAG("float"))) {
     char *plain = tfr_arena_alloc(a, n + 1);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -2023,25 +2691,38 @@ static enum yres yaml_resolve(struct ywalk *w, const char *tag,
     const struct tfr_num *num = num_parse(a, plain, k);
     if (!num)
       num = go_parse_int(a, plain, k);
-    if (num)
-      *out = number_value(a, num);
-    else
-      bad = "";
-  } else if (!strcmp(tag, YAML_TAG("timestamp"))) {
-    const char *ts = time_yaml_stamp(a, s, n);
-    if (ts)
-      *out = tfr_string(a, ts, strlen(ts));
-    else
-      bad = "";
-  } else { /* null */
-    *out = tfr_null(a, &tfr_t_dynamic);
+    return num ? number_value(a, num) : NULL;
   }
-  if (bad) {
-    w->err = tfr_arena_printf(a, "cannot parse %s as %s%s", go_q(a, s, n),
-                              tag, bad);
+  if (!strcmp(tag, YAML_TAG("timestamp"))) {
+    const char *ts = time_yaml_stamp(a, s, n);
+    return ts ? tfr_string(a, ts, strlen(ts)) : NULL;
+  }
+  return tfr_null(a, &tfr_t_dynamic); /* !!null */
+}
+
+/* go-cty-yaml's resolveScalar: a scalar's value (style matters: quoted
+** scalars are strings), "<<" for a merge key, or an error. */
+static enum yres yaml_resolve(struct ywalk *w, const char *tag, const char *s,
+                              size_t n, yaml_scalar_style_t style,
+                              const tfr_value **out) {
+  tfr_arena *a = w->a;
+  if (!resolvable_tag(tag)) {
+    w->err =
+        tfr_arena_printf(a, "unsupported tag %s", go_q(a, tag, strlen(tag)));
     return YR_ERR;
   }
-  return YR_VALUE;
+  enum yres r = yaml_guess(w, &tag, s, n, style, out);
+  if (r != YR_NONE)
+    return r;
+  if (!*tag && n == 2 && !memcmp(s, "<<", 2))
+    return YR_MERGE;
+  const char *bad;
+  *out = yaml_by_tag(a, tag, s, n, &bad);
+  if (*out)
+    return YR_VALUE;
+  w->err =
+      tfr_arena_printf(a, "cannot parse %s as %s%s", go_q(a, s, n), tag, bad);
+  return YR_ERR;
 }
 
 static struct yanchor *yanchor_find(struct ywalk *w, const char *name) {
@@ -2117,12 +2798,16 @@ static bool ywalk_alias(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   const char *name = ystr(e->data.alias.anchor);
   struct yanchor *an = yanchor_find(w, name);
   if (an && an->pending > 0)
-    return yevent_error(w, e, tfr_arena_printf(w->a,
-        "cannot refer to anchor %s from inside its own definition",
-        go_q(w->a, name, strlen(name))));
+    return yevent_error(
+        w, e,
+        tfr_arena_printf(
+            w->a, "cannot refer to anchor %s from inside its own definition",
+            go_q(w->a, name, strlen(name))));
   if (!an)
-    return yevent_error(w, e, tfr_arena_printf(w->a,
-        "reference to undefined anchor %s", go_q(w->a, name, strlen(name))));
+    return yevent_error(w, e,
+                        tfr_arena_printf(w->a,
+                                         "reference to undefined anchor %s",
+                                         go_q(w->a, name, strlen(name))));
   r->t = an->t;
   r->v = an->v;
   return true;
@@ -2156,8 +2841,7 @@ static void ymembers_add(tfr_arena *a, struct ymembers *m, const char *name,
 static struct ynode ymembers_object(struct ywalk *w, struct ymembers *m) {
   struct named *v = tfr_arena_alloc(w->a, (m->n + 1) * sizeof *v);
   for (size_t i = 0; i < m->n; i++)
-    v[i] = (struct named){nfc_name(w->a, m->names[i], strlen(m->names[i])),
-                          i};
+    v[i] = (struct named){nfc_name(w->a, m->names[i], strlen(m->names[i])), i};
   size_t n = keep_last(v, m->n);
   const char **names = tfr_arena_alloc(w->a, (n + 1) * sizeof *names);
   for (size_t i = 0; i < n; i++)
@@ -2186,8 +2870,9 @@ static bool ywalk_merge(struct ywalk *w, yaml_event_t *key,
     return false;
   /* Merged values are objects or nulls: YAML decodes to no maps. */
   if (v.t->kind != TFR_OBJECT)
-    return yevent_error(w, key, tfr_arena_printf(w->a,
-        "cannot merge %s into mapping", tfr_type_friendly(w->a, v.t)));
+    return yevent_error(w, key,
+                        tfr_arena_printf(w->a, "cannot merge %s into mapping",
+                                         tfr_type_friendly(w->a, v.t)));
   for (uint32_t i = 0; i < v.t->n; i++) {
     struct ynode el = {v.t->types[i], w->types ? NULL : v.v->elems[i]};
     ymembers_add(w->a, m, v.t->names[i], el);
@@ -2210,8 +2895,7 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
     const tfr_value *k = NULL;
     enum yres res = yaml_resolve(w, ystr(e.data.scalar.tag),
                                  (const char *)e.data.scalar.value,
-                                 e.data.scalar.length, e.data.scalar.style,
-                                 &k);
+                                 e.data.scalar.length, e.data.scalar.style, &k);
     if (res == YR_MERGE) {
       ok = ywalk_merge(w, &e, m);
     } else if (res == YR_VALUE) {
@@ -2222,7 +2906,9 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
         yevent_error(w, &e, "only strings are allowed as mapping keys");
       else if (k->flags & TFR_V_NULL)
         yevent_error(w, &e, "mapping key cannot be null");
-      else if ((ok = ywalk_next(w, &v)))
+      else
+        ok = ywalk_next(w, &v);
+      if (ok)
         ymembers_add(w->a, m, tfr_arena_strndup(w->a, k->s, k->n), v);
     }
   }
@@ -2230,13 +2916,12 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
   return ok;
 }
 
-static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e,
-                          struct ynode *r) {
+static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   const char *tag = ystr(e->data.mapping_start.tag);
   const char *anchor = ystr(e->data.mapping_start.anchor);
   if (*tag && strcmp(tag, YAML_TAG("map")))
-    return yevent_error(w, e, tfr_arena_printf(w->a,
-        "can't interpret mapping as %s", tag));
+    return yevent_error(
+        w, e, tfr_arena_printf(w->a, "can't interpret mapping as %s", tag));
   yanchor_begin(w, anchor);
   struct ymembers m = {0};
   for (bool done = false; !done;)
@@ -2247,13 +2932,12 @@ static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e,
   return true;
 }
 
-static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e,
-                           struct ynode *r) {
+static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   const char *tag = ystr(e->data.sequence_start.tag);
   const char *anchor = ystr(e->data.sequence_start.anchor);
   if (*tag && strcmp(tag, YAML_TAG("seq")))
-    return yevent_error(w, e, tfr_arena_printf(w->a,
-        "can't interpret sequence as %s", tag));
+    return yevent_error(
+        w, e, tfr_arena_printf(w->a, "can't interpret sequence as %s", tag));
   yanchor_begin(w, anchor);
   size_t n = 0, cap = 8;
   struct ynode *items = tfr_arena_alloc(w->a, cap * sizeof *items);
@@ -2336,8 +3020,7 @@ static bool yexpect(struct ywalk *w, yaml_event_type_t t, const char *msg) {
 }
 
 /* One walk over the whole stream (impliedType or unmarshal). */
-static bool ywalk_doc(struct ywalk *w, const tfr_value *src,
-                      struct ynode *r) {
+static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   const unsigned char *s = (const unsigned char *)src->s;
   size_t n = src->n;
   if (!n)
@@ -2347,17 +3030,18 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src,
     return false;
   }
   yaml_parser_set_input_string(&w->p, s, n);
-  bool ok = yexpect(w, YAML_STREAM_START_EVENT, "missing stream start token")
-            && yexpect(w, YAML_DOCUMENT_START_EVENT,
-                       "missing start of document")
-            && ywalk_next(w, r);
+  bool ok =
+      yexpect(w, YAML_STREAM_START_EVENT, "missing stream start token") &&
+      yexpect(w, YAML_DOCUMENT_START_EVENT, "missing start of document") &&
+      ywalk_next(w, r);
   if (ok) {
     yaml_event_t e;
     ok = ynext(w, &e);
     if (ok && e.type != YAML_DOCUMENT_END_EVENT)
-      ok = yevent_error(w, &e, e.type == YAML_DOCUMENT_START_EVENT
-                                   ? "only a single document is allowed"
-                                   : "unexpected extra content after value");
+      ok = yevent_error(w, &e,
+                        e.type == YAML_DOCUMENT_START_EVENT
+                            ? "only a single document is allowed"
+                            : "unexpected extra content after value");
     if (ok)
       yaml_event_delete(&e);
   }
@@ -2438,16 +3122,19 @@ static unsigned char yb(const struct yem *e, size_t i) {
 }
 
 static size_t ywidth(unsigned char c) {
-  return (c & 0x80) == 0 ? 1 : (c & 0xE0) == 0xC0 ? 2
-         : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  return (c & 0x80) == 0      ? 1
+         : (c & 0xE0) == 0xC0 ? 2
+         : (c & 0xF0) == 0xE0 ? 3
+         : (c & 0xF8) == 0xF0 ? 4
+                              : 0;
 }
 
 static bool y_printable(const struct yem *e, size_t i) {
   unsigned char c = yb(e, i), c1 = yb(e, i + 1), c2 = yb(e, i + 2);
-  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || (c == 0xC2 && c1 >= 0xA0)
-         || (c > 0xC2 && c < 0xED) || (c == 0xED && c1 < 0xA0) || c == 0xEE
-         || (c == 0xEF && !(c1 == 0xBB && c2 == 0xBF) &&
-             !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)));
+  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || (c == 0xC2 && c1 >= 0xA0) ||
+         (c > 0xC2 && c < 0xED) || (c == 0xED && c1 < 0xA0) || c == 0xEE ||
+         (c == 0xEF && !(c1 == 0xBB && c2 == 0xBF) &&
+          !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)));
 }
 
 /* yaml.v2's is_bom looks at the start of the scalar whatever i is. */
@@ -2513,7 +3200,9 @@ static void yincrease_indent(struct yem *e, bool flow, bool indentless) {
     e->indent += BEST_INDENT;
 }
 
-static void ypop_indent(struct yem *e) { e->indent = e->indents[--e->nindents]; }
+static void ypop_indent(struct yem *e) {
+  e->indent = e->indents[--e->nindents];
+}
 
 static void ywrite_indent(struct yem *e) {
   int indent = e->indent < 0 ? 0 : e->indent;
@@ -2608,11 +3297,11 @@ static void yanalyze(struct yem *e, const char *s, size_t n) {
   if (trailing_space)
     e->block_allowed = false;
   if (break_space)
-    e->flow_plain_allowed = e->block_plain_allowed =
-        e->single_quoted_allowed = false;
+    e->flow_plain_allowed = e->block_plain_allowed = e->single_quoted_allowed =
+        false;
   if (space_break || special)
-    e->flow_plain_allowed = e->block_plain_allowed =
-        e->single_quoted_allowed = e->block_allowed = false;
+    e->flow_plain_allowed = e->block_plain_allowed = e->single_quoted_allowed =
+        e->block_allowed = false;
   if (line_breaks)
     e->flow_plain_allowed = e->block_plain_allowed = false;
   if (flow_ind)
@@ -2711,8 +3400,10 @@ static void ywrite_escape(struct yem *e, size_t *i) {
   static const char hex[] = "0123456789ABCDEF";
   unsigned char c = yb(e, *i);
   size_t w = ywidth(c);
-  int32_t v = (c & 0x80) == 0 ? c & 0x7F : (c & 0xE0) == 0xC0 ? c & 0x1F
-              : (c & 0xF0) == 0xE0 ? c & 0x0F : c & 0x07;
+  int32_t v = (c & 0x80) == 0      ? c & 0x7F
+              : (c & 0xE0) == 0xC0 ? c & 0x1F
+              : (c & 0xF0) == 0xE0 ? c & 0x0F
+                                   : c & 0x07;
   for (size_t k = 1; k < w; k++)
     v = (v << 6) + (yb(e, *i + k) & 0x3F);
   *i += w ? w : 1;
@@ -2720,9 +3411,9 @@ static void ywrite_escape(struct yem *e, size_t *i) {
   static const struct {
     int32_t cp;
     char c;
-  } named[] = {{0, '0'},   {7, 'a'},    {8, 'b'},      {9, 't'},
-               {10, 'n'},  {11, 'v'},   {12, 'f'},     {13, 'r'},
-               {27, 'e'},  {'"', '"'},  {'\\', '\\'},  {0x85, 'N'},
+  } named[] = {{0, '0'},    {7, 'a'},      {8, 'b'},     {9, 't'},
+               {10, 'n'},   {11, 'v'},     {12, 'f'},    {13, 'r'},
+               {27, 'e'},   {'"', '"'},    {'\\', '\\'}, {0x85, 'N'},
                {0xA0, '_'}, {0x2028, 'L'}, {0x2029, 'P'}};
   for (size_t k = 0; k < sizeof named / sizeof *named; k++)
     if (named[k].cp == v) {
@@ -2836,8 +3527,7 @@ static void yemit_scalar(struct yem *e, enum ystyle want) {
 }
 
 /* Analyse the scalar of a primitive value; its requested style. */
-static enum ystyle yscalar_of(struct yem *e, tfr_arena *a,
-                              const tfr_value *v) {
+static enum ystyle yscalar_of(struct yem *e, tfr_arena *a, const tfr_value *v) {
   if (v->flags & TFR_V_NULL) {
     yanalyze(e, "null", 4);
     return YS_PLAIN;
@@ -2904,10 +3594,10 @@ static void yemit_node(struct yem *e, tfr_arena *a, const tfr_value *v,
       yemit_node(e, a, v->elems[i], false, true, false, false);
       continue;
     }
-    const tfr_value *key =
-        k == TFR_MAP ? tfr_string_nocopy(a, v->keys[i], v->keylens[i])
-                     : tfr_string_nocopy(a, v->type->names[i],
-                                         strlen(v->type->names[i]));
+    const tfr_value *key = k == TFR_MAP
+                               ? tfr_string_nocopy(a, v->keys[i], v->keylens[i])
+                               : tfr_string_nocopy(a, v->type->names[i],
+                                                   strlen(v->type->names[i]));
     yemit_pair(e, a, key, v->elems[i]);
   }
   ypop_indent(e);
@@ -2922,7 +3612,7 @@ static const tfr_value *fn_yamlencode(struct fcall *f, const tfr_type *ret) {
   e.whitespace = e.indention = true;
   sbuf_put(&e.out, "", 0);
   yemit_node(&e, f->a, f->args[0], true, false, false, false);
-  ywrite_indent(&e); /* document end */
+  ywrite_indent(&e);  /* document end */
   if (e.open_ended) { /* stream end */
     ywrite_indicator(&e, "...", true, false, false);
     ywrite_indent(&e);
@@ -2931,38 +3621,60 @@ static const tfr_value *fn_yamlencode(struct fcall *f, const tfr_type *ret) {
   return sbuf_value(f->a, &e.out);
 }
 
+/* ---- the table ------------------------------------------------------------
+ */
 
-/* ---- the table ------------------------------------------------------------ */
-
-#define STR(name) {name, &tfr_t_string, 0}
+#define STR(name)                                                              \
+  { name, &tfr_t_string, 0 }
 
 static const struct func_spec specs[] = {
-    {"base64decode", 1,
-     {{"str", &tfr_t_string, FP_ALLOW_MARKED | FP_ALLOW_UNKNOWN}}, NULL,
-     &tfr_t_string, NULL, fn_base64decode},
-    {"base64encode", 1, {STR("str")}, NULL, &tfr_t_string, NULL,
+    {"base64decode",
+     1,
+     {{"str", &tfr_t_string, FP_ALLOW_MARKED | FP_ALLOW_UNKNOWN}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_base64decode},
+    {"base64encode",
+     1,
+     {STR("str")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_base64encode},
-    {"base64gzip", 1, {STR("str")}, NULL, &tfr_t_string, NULL,
-     fn_base64gzip},
-    {"csvdecode", 1, {STR("str")}, NULL, NULL, csvdecode_type,
-     fn_csvdecode},
-    {"jsondecode", 1, {STR("str")}, NULL, NULL, jsondecode_type,
-     fn_jsondecode},
-    {"jsonencode", 1,
-     {{"val", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC}}, NULL,
-     &tfr_t_string, NULL, fn_jsonencode},
-    {"textdecodebase64", 2, {STR("source"), STR("encoding")}, NULL,
-     &tfr_t_string, NULL, fn_textdecodebase64},
-    {"textencodebase64", 2, {STR("string"), STR("encoding")}, NULL,
-     &tfr_t_string, NULL, fn_textencodebase64},
-    {"urlencode", 1, {STR("str")}, NULL, &tfr_t_string, NULL,
-     fn_urlencode},
-    {"yamldecode", 1, {STR("src")}, NULL, NULL, yamldecode_type,
-     fn_yamldecode},
-    {"yamlencode", 1,
-     {{"value", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC}}, NULL,
-     &tfr_t_string, NULL, fn_yamlencode},
+    {"base64gzip", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_base64gzip},
+    {"csvdecode", 1, {STR("str")}, NULL, NULL, csvdecode_type, fn_csvdecode},
+    {"jsondecode", 1, {STR("str")}, NULL, NULL, jsondecode_type, fn_jsondecode},
+    {"jsonencode",
+     1,
+     {{"val", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_jsonencode},
+    {"textdecodebase64",
+     2,
+     {STR("source"), STR("encoding")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_textdecodebase64},
+    {"textencodebase64",
+     2,
+     {STR("string"), STR("encoding")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_textencodebase64},
+    {"urlencode", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_urlencode},
+    {"yamldecode", 1, {STR("src")}, NULL, NULL, yamldecode_type, fn_yamldecode},
+    {"yamlencode",
+     1,
+     {{"value", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_yamlencode},
 };
 
-const struct func_group funcs_encoding = {specs,
-                                          sizeof specs / sizeof *specs};
+const struct func_group funcs_encoding = {specs, sizeof specs / sizeof *specs};

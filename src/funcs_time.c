@@ -85,7 +85,7 @@ static int days_in(int month, int64_t year) {
 static const char *const month_names[] = {
     "January", "February", "March",     "April",   "May",      "June",
     "July",    "August",   "September", "October", "November", "December"};
-static const char *const day_names[] = {"Sunday",   "Monday", "Tuesday",
+static const char *const day_names[] = {"Sunday",    "Monday",   "Tuesday",
                                         "Wednesday", "Thursday", "Friday",
                                         "Saturday"};
 
@@ -93,18 +93,18 @@ static const char *const day_names[] = {"Sunday",   "Monday", "Tuesday",
 
 enum std {
   STD_END,
-  STD_LONG_YEAR, /* 2006 */
-  STD_NUM_MONTH, /* 1 */
-  STD_ZERO_MONTH, /* 01 */
-  STD_DAY,       /* 2 */
-  STD_ZERO_DAY,  /* 02 */
-  STD_HOUR,      /* 15 */
-  STD_MINUTE,    /* 4 */
+  STD_LONG_YEAR,   /* 2006 */
+  STD_NUM_MONTH,   /* 1 */
+  STD_ZERO_MONTH,  /* 01 */
+  STD_DAY,         /* 2 */
+  STD_ZERO_DAY,    /* 02 */
+  STD_HOUR,        /* 15 */
+  STD_MINUTE,      /* 4 */
   STD_ZERO_MINUTE, /* 04 */
-  STD_SECOND,    /* 5 */
+  STD_SECOND,      /* 5 */
   STD_ZERO_SECOND, /* 05 */
-  STD_FRAC9,     /* .999999999 */
-  STD_TZ,        /* Z07:00 */
+  STD_FRAC9,       /* .999999999 */
+  STD_TZ,          /* Z07:00 */
 };
 
 /* One element of a layout: literal text, then a std value. */
@@ -115,28 +115,34 @@ struct chunk {
 };
 
 static const struct chunk rfc3339[] = {
-    {"", STD_LONG_YEAR, "2006"},   {"-", STD_ZERO_MONTH, "01"},
-    {"-", STD_ZERO_DAY, "02"},     {"T", STD_HOUR, "15"},
-    {":", STD_ZERO_MINUTE, "04"},  {":", STD_ZERO_SECOND, "05"},
-    {"", STD_TZ, "Z07:00"},        {"", STD_END, ""}};
+    {"", STD_LONG_YEAR, "2006"},  {"-", STD_ZERO_MONTH, "01"},
+    {"-", STD_ZERO_DAY, "02"},    {"T", STD_HOUR, "15"},
+    {":", STD_ZERO_MINUTE, "04"}, {":", STD_ZERO_SECOND, "05"},
+    {"", STD_TZ, "Z07:00"},       {"", STD_END, ""}};
 
 /* go-cty-yaml's allowedTimestampFormats. */
-static const struct chunk yaml_t[] = {
-    {"", STD_LONG_YEAR, "2006"}, {"-", STD_NUM_MONTH, "1"},
-    {"-", STD_DAY, "2"},         {"T", STD_HOUR, "15"},
-    {":", STD_MINUTE, "4"},      {":", STD_SECOND, "5"},
-    {"", STD_FRAC9, ".999999999"}, {"", STD_TZ, "Z07:00"},
-    {"", STD_END, ""}};
-static const struct chunk yaml_lt[] = {
-    {"", STD_LONG_YEAR, "2006"}, {"-", STD_NUM_MONTH, "1"},
-    {"-", STD_DAY, "2"},         {"t", STD_HOUR, "15"},
-    {":", STD_MINUTE, "4"},      {":", STD_SECOND, "5"},
-    {"", STD_FRAC9, ".999999999"}, {"", STD_TZ, "Z07:00"},
-    {"", STD_END, ""}};
+static const struct chunk yaml_t[] = {{"", STD_LONG_YEAR, "2006"},
+                                      {"-", STD_NUM_MONTH, "1"},
+                                      {"-", STD_DAY, "2"},
+                                      {"T", STD_HOUR, "15"},
+                                      {":", STD_MINUTE, "4"},
+                                      {":", STD_SECOND, "5"},
+                                      {"", STD_FRAC9, ".999999999"},
+                                      {"", STD_TZ, "Z07:00"},
+                                      {"", STD_END, ""}};
+static const struct chunk yaml_lt[] = {{"", STD_LONG_YEAR, "2006"},
+                                       {"-", STD_NUM_MONTH, "1"},
+                                       {"-", STD_DAY, "2"},
+                                       {"t", STD_HOUR, "15"},
+                                       {":", STD_MINUTE, "4"},
+                                       {":", STD_SECOND, "5"},
+                                       {"", STD_FRAC9, ".999999999"},
+                                       {"", STD_TZ, "Z07:00"},
+                                       {"", STD_END, ""}};
 static const struct chunk yaml_sp[] = {
-    {"", STD_LONG_YEAR, "2006"}, {"-", STD_NUM_MONTH, "1"},
-    {"-", STD_DAY, "2"},         {" ", STD_HOUR, "15"},
-    {":", STD_MINUTE, "4"},      {":", STD_SECOND, "5"},
+    {"", STD_LONG_YEAR, "2006"},   {"-", STD_NUM_MONTH, "1"},
+    {"-", STD_DAY, "2"},           {" ", STD_HOUR, "15"},
+    {":", STD_MINUTE, "4"},        {":", STD_SECOND, "5"},
     {"", STD_FRAC9, ".999999999"}, {"", STD_END, ""}};
 static const struct chunk yaml_date[] = {{"", STD_LONG_YEAR, "2006"},
                                          {"-", STD_NUM_MONTH, "1"},
@@ -257,8 +263,8 @@ static bool parse_zone(struct cur *v, struct fields *f) {
 }
 
 /* One std element; false with *range set for an out-of-range value. */
-static bool parse_std(struct cur *v, const struct chunk *c,
-                      struct fields *f, const char **range) {
+static bool parse_std(struct cur *v, const struct chunk *c, struct fields *f,
+                      const char **range) {
   switch (c->std) {
   case STD_LONG_YEAR:
     if (v->n < 4 || !digit_at(*v, 0))
@@ -360,8 +366,8 @@ static bool go_parse(const struct chunk *layout, const char *s, size_t n,
     return false;
   }
   int off = f.utc || f.zone == -1 ? 0 : f.zone;
-  out->sec = days_from_civil(f.year, f.month, f.day) * 86400 +
-             f.hour * 3600 + f.min * 60 + f.sec - off;
+  out->sec = days_from_civil(f.year, f.month, f.day) * 86400 + f.hour * 3600 +
+             f.min * 60 + f.sec - off;
   out->nsec = f.nsec;
   out->off = off;
   return true;
@@ -387,8 +393,9 @@ static const char *stamp_error(tfr_arena *a, const struct perr *e) {
     return tfr_arena_printf(a, "%s%s", lead, e->message);
   static const struct {
     const char *elem, *what;
-  } names[] = {{"2006", "year"},   {"01", "month"},  {"02", "day of month"},
-               {"15", "hour"},     {"04", "minute"}, {"05", "second"},
+  } names[] = {{"2006", "year"},        {"01", "month"},
+               {"02", "day of month"},  {"15", "hour"},
+               {"04", "minute"},        {"05", "second"},
                {"Z07:00", "UTC offset"}};
   const char *what = "timestamp segment";
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -399,8 +406,10 @@ static const char *stamp_error(tfr_arena *a, const struct perr *e) {
                             lead);
   if (!strcmp(le, ":") || !strcmp(le, "-")) {
     if (!e->value_len)
-      return tfr_arena_printf(a, "%s: end of string where \"%s\" is "
-                                 "expected", lead, le);
+      return tfr_arena_printf(a,
+                              "%s: end of string where \"%s\" is "
+                              "expected",
+                              lead, le);
     return tfr_arena_printf(a, "%s: found %s where \"%s\" is expected", lead,
                             go_q(a, e->value_elem, e->value_len), le);
   }
@@ -518,8 +527,8 @@ static void time_quote(struct sbuf *b, const char *s, size_t n) {
 }
 
 static const char *duration_error(tfr_arena *a, const char *what,
-                                  const char *unit, size_t ulen,
-                                  const char *s, size_t n) {
+                                  const char *unit, size_t ulen, const char *s,
+                                  size_t n) {
   struct sbuf b = {0};
   sbuf_str(&b, "time: ");
   sbuf_str(&b, what);
@@ -588,8 +597,8 @@ static uint64_t unit_ns(const char *u, size_t n) {
 }
 
 /* time.ParseDuration: nanoseconds, or false and *err. */
-static bool parse_duration(tfr_arena *a, const char *s, size_t n,
-                           int64_t *out, const char **err) {
+static bool parse_duration(tfr_arena *a, const char *s, size_t n, int64_t *out,
+                           const char **err) {
   const char *p = s, *end = s + n;
   uint64_t d = 0;
   bool neg = false;
@@ -822,8 +831,8 @@ static const tfr_value *fn_formatdate(struct fcall *f, const tfr_type *ret) {
           fcall_arg_error(f, 0, "invalid date format verb \"%.*s\": %s",
                           (int)len, tok, why);
         else
-          fcall_arg_error(f, 0, "invalid date format verb \"%.*s\"",
-                          (int)len, tok);
+          fcall_arg_error(f, 0, "invalid date format verb \"%.*s\"", (int)len,
+                          tok);
         goto fail;
       }
     } else {
@@ -873,7 +882,7 @@ static const tfr_value *fn_timecmp(struct fcall *f, const tfr_type *ret) {
       fcall_arg_error(f, i, "%s", err);
       return NULL;
     }
-  int r = x.sec != y.sec ? (x.sec < y.sec ? -1 : 1)
+  int r = x.sec != y.sec     ? (x.sec < y.sec ? -1 : 1)
           : x.nsec != y.nsec ? (x.nsec < y.nsec ? -1 : 1)
                              : 0;
   tfr_value *v = tfr_arena_alloc(f->a, sizeof *v);
@@ -883,15 +892,27 @@ static const tfr_value *fn_timecmp(struct fcall *f, const tfr_type *ret) {
 }
 
 static const struct func_spec specs[] = {
-    {"formatdate", 2, {{"format", &tfr_t_string, 0},
-                       {"time", &tfr_t_string, 0}},
-     NULL, &tfr_t_string, NULL, fn_formatdate},
-    {"timeadd", 2, {{"timestamp", &tfr_t_string, 0},
-                    {"duration", &tfr_t_string, 0}},
-     NULL, &tfr_t_string, NULL, fn_timeadd},
-    {"timecmp", 2, {{"timestamp_a", &tfr_t_string, 0},
-                    {"timestamp_b", &tfr_t_string, 0}},
-     NULL, &tfr_t_number, NULL, fn_timecmp},
+    {"formatdate",
+     2,
+     {{"format", &tfr_t_string, 0}, {"time", &tfr_t_string, 0}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_formatdate},
+    {"timeadd",
+     2,
+     {{"timestamp", &tfr_t_string, 0}, {"duration", &tfr_t_string, 0}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_timeadd},
+    {"timecmp",
+     2,
+     {{"timestamp_a", &tfr_t_string, 0}, {"timestamp_b", &tfr_t_string, 0}},
+     NULL,
+     &tfr_t_number,
+     NULL,
+     fn_timecmp},
 };
 
 const struct func_group funcs_time = {specs, sizeof specs / sizeof *specs};

@@ -688,7 +688,10 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
                                     : "   (overridden by a later source)";
     printf("  %d. %-24s %s%s\n", ++n,
            source_text(a, t->source, t->file, t->line, v->name),
-           hide ? "(sensitive value)" : indent_lines(a, t->text, 30), state);
+           hide ? "(sensitive value)"
+                : indent_lines(a, tfr_arena_strndup(a, t->text, t->text_len),
+                               30),
+           state);
   }
   if (!n)
     printf("  (none: no default and no value from any source)\n");

@@ -95,6 +95,7 @@ struct loader {
   tfr_diags *diags;
   struct module *m;
   size_t cap;
+  struct strmap names; /* declared name -> index in m->vars */
 };
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
@@ -582,19 +583,19 @@ static void check_name(struct loader *l, const struct partial *p) {
 /* A variable declared in a primary file. */
 static struct var_decl *declare(struct loader *l, const struct partial *p) {
   struct module *m = l->m;
-  for (size_t i = 0; i < m->nvars; i++)
-    if (!strcmp(m->vars[i].name, p->name)) {
-      char where[512];
-      tfr_range_format(&m->vars[i].decl, where, sizeof where);
-      error_at(l, p->src, p->decl_span, "Duplicate variable declaration",
-               tfr_arena_printf(l->a,
-                                "A variable named \"%s\" was already declared "
-                                "at %s. Variable names must be unique within "
-                                "a module.",
-                                p->name, where),
-               p->name);
-      return NULL;
-    }
+  size_t i;
+  if (strmap_get(&l->names, p->name, &i)) {
+    char where[512];
+    tfr_range_format(&m->vars[i].decl, where, sizeof where);
+    error_at(l, p->src, p->decl_span, "Duplicate variable declaration",
+             tfr_arena_printf(l->a,
+                              "A variable named \"%s\" was already declared "
+                              "at %s. Variable names must be unique within "
+                              "a module.",
+                              p->name, where),
+             p->name);
+    return NULL;
+  }
   if (m->nvars == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
     struct var_decl *nv = tfr_arena_alloc(l->a, l->cap * sizeof *nv);
@@ -602,6 +603,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
       memcpy(nv, m->vars, m->nvars * sizeof *nv);
     m->vars = nv;
   }
+  strmap_put(&l->names, p->name, m->nvars);
   struct var_decl *v = &m->vars[m->nvars++];
   memset(v, 0, sizeof *v);
   v->name = p->name;
@@ -643,9 +645,9 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
 ** argument (configs/module_merge.go). */
 static void override(struct loader *l, const struct partial *p) {
   struct var_decl *v = NULL;
-  for (size_t i = 0; i < l->m->nvars; i++)
-    if (!strcmp(l->m->vars[i].name, p->name))
-      v = &l->m->vars[i];
+  size_t at;
+  if (strmap_get(&l->names, p->name, &at))
+    v = &l->m->vars[at];
   if (!v) {
     error_at(l, p->src, p->decl_span,
              "Missing base variable declaration to override",
@@ -811,7 +813,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0};
+  struct loader l = {a, diags, m, 0, {0}};
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -847,6 +849,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
     for (size_t i = 0; i < n; i++)
       if (files[i] && ovr[i] == (pass == 1))
         each_variable(&l, files[i], pass == 1);
+  strmap_free(&l.names);
   if (m->nvars > 1)
     qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
   validate_static(m, a, diags);

@@ -8,6 +8,7 @@
 
 #include "eval.h"
 #include "funcs.h"
+#include "validate.h"
 #include "parse.h"
 #include "tfresolve/tfresolve.h"
 
@@ -296,6 +297,7 @@ const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
   c.diags = diags;
   c.src = expr->f.src;
   c.funcs = &funcs_table;
+  c.scope = validate_console_scope(a);
   return eval_expr(&c, expr->f.body);
 }
 

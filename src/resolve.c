@@ -296,7 +296,39 @@ struct resolver {
   struct tfr_variable *out;
   const tfr_value **given;        /* stage-3 value per variable, or NULL */
   const struct raw_value **winner; /* its source */
+  size_t *nattempts, *first;      /* raw values of each variable: */
+  size_t *raw_index;              /* raw_index[first[k] ...] */
 };
+
+static const struct var_decl *find_decl(const struct module *m,
+                                        const char *name);
+
+/* Group the raw values by variable, in one pass, for explain. */
+static void group_raws(struct resolver *r) {
+  const struct module *m = r->m;
+  size_t n = m->nvars ? m->nvars : 1;
+  r->nattempts = tfr_arena_alloc(r->a, n * sizeof *r->nattempts);
+  r->first = tfr_arena_alloc(r->a, n * sizeof *r->first);
+  r->raw_index = tfr_arena_alloc(r->a, (m->nraws ? m->nraws : 1) *
+                                           sizeof *r->raw_index);
+  long *owner = malloc((m->nraws ? m->nraws : 1) * sizeof *owner);
+  for (size_t i = 0; i < m->nraws; i++) {
+    const struct var_decl *v = find_decl(m, m->raws[i].name);
+    owner[i] = v ? (long)(v - m->vars) : -1;
+    if (v)
+      r->nattempts[owner[i]]++;
+  }
+  size_t at = 0;
+  for (size_t k = 0; k < m->nvars; k++) {
+    r->first[k] = at;
+    at += r->nattempts[k];
+    r->nattempts[k] = 0;
+  }
+  for (size_t i = 0; i < m->nraws; i++)
+    if (owner[i] >= 0)
+      r->raw_index[r->first[owner[i]] + r->nattempts[owner[i]]++] = i;
+  free(owner);
+}
 
 static void var_error(struct resolver *r, const struct tfr_range *at,
                       enum tfr_severity sev, const char *summary,
@@ -499,14 +531,15 @@ static void stage_parse(struct resolver *r) {
   /* winners: the last raw value of each name */
   const struct raw_value **win = malloc((m->nraws ? m->nraws : 1) *
                                         sizeof *win);
-  size_t nw = 0;
+  size_t nw = 0, seen;
+  struct strmap names = {0};
   for (size_t i = m->nraws; i-- > 0;) {
-    bool seen = false;
-    for (size_t j = 0; j < nw && !seen; j++)
-      seen = !strcmp(win[j]->name, m->raws[i].name);
-    if (!seen)
-      win[nw++] = &m->raws[i];
+    if (strmap_get(&names, m->raws[i].name, &seen))
+      continue; /* a later source already set it */
+    strmap_put(&names, m->raws[i].name, i);
+    win[nw++] = &m->raws[i];
   }
+  strmap_free(&names);
   if (nw > 1)
     qsort(win, nw, sizeof *win, cmp_raw_name);
   const struct raw_value **und = malloc((nw ? nw : 1) * sizeof *und);
@@ -626,23 +659,20 @@ static void attempts(struct resolver *r, size_t k) {
   const struct module *m = r->m;
   const struct var_decl *v = &m->vars[k];
   struct tfr_variable *out = &r->out[k];
-  size_t n = 0;
-  for (size_t i = 0; i < m->nraws; i++)
-    n += !strcmp(m->raws[i].name, v->name);
+  size_t n = r->nattempts ? r->nattempts[k] : 0;
   struct tfr_attempt *at = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *at);
   size_t j = 0;
-  for (size_t i = 0; i < m->nraws; i++) {
-    const struct raw_value *raw = &m->raws[i];
-    if (strcmp(raw->name, v->name))
-      continue;
+  for (size_t q = 0; q < n; q++) {
+    const struct raw_value *raw = &m->raws[r->raw_index[r->first[k] + q]];
     at[j].source = raw->kind;
     at[j].file = raw->file;
     if (raw->expr) {
       at[j].line = raw->range.start.line;
-      at[j].text = tfr_arena_strndup(r->a, raw->src->text + raw->expr->span.start,
-                                     raw->expr->span.end - raw->expr->span.start);
+      at[j].text = raw->src->text + raw->expr->span.start;
+      at[j].text_len = raw->expr->span.end - raw->expr->span.start;
     } else {
       at[j].text = raw->text;
+      at[j].text_len = raw->len;
     }
     at[j].won = raw == r->winner[k] && r->given[k];
     at[j].failed = raw == r->winner[k] && !r->given[k];
@@ -704,7 +734,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
   struct module *m = module_load(a, diags, o->dir ? o->dir : ".",
                                  o->opentofu);
-  struct resolver r = {a, diags, m, NULL, NULL, NULL};
+  struct resolver r = {a, diags, m, NULL, NULL, NULL, NULL, NULL, NULL};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -741,6 +771,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   }
   if (!stop)
     stop = !validate_unknown(m, a, diags);
+  group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {
     if (!stop)
       final_value(&r, k);

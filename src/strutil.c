@@ -105,3 +105,61 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
   }
   sbuf_put(b, "\"", 1);
 }
+
+static size_t strhash(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+void strmap_free(struct strmap *m) {
+  free(m->keys);
+  free(m->vals);
+  *m = (struct strmap){0};
+}
+
+bool strmap_get(const struct strmap *m, const char *key, size_t *val) {
+  if (!m->cap)
+    return false;
+  for (size_t i = strhash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i])
+      return false;
+    if (!strcmp(m->keys[i], key)) {
+      *val = m->vals[i];
+      return true;
+    }
+  }
+}
+
+static void strmap_grow(struct strmap *m) {
+  struct strmap old = *m;
+  m->cap = old.cap ? old.cap * 2 : 64;
+  m->n = 0;
+  m->keys = calloc(m->cap, sizeof *m->keys);
+  m->vals = calloc(m->cap, sizeof *m->vals);
+  if (!m->keys || !m->vals)
+    abort();
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.keys[i])
+      strmap_put(m, old.keys[i], old.vals[i]);
+  free(old.keys);
+  free(old.vals);
+}
+
+void strmap_put(struct strmap *m, const char *key, size_t val) {
+  if (2 * (m->n + 1) > m->cap)
+    strmap_grow(m);
+  for (size_t i = strhash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i]) {
+      m->keys[i] = key;
+      m->vals[i] = val;
+      m->n++;
+      return;
+    }
+    if (!strcmp(m->keys[i], key)) {
+      m->vals[i] = val;
+      return;
+    }
+  }
+}

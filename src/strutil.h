@@ -30,4 +30,18 @@ bool go_isprint(int32_t cp);
 ** how Terraform's console quotes strings and how cty keys sets. */
 void sbuf_go_quote(struct sbuf *b, const char *s, size_t n);
 
+/* A map from NUL-terminated names (not copied: they must outlive it) to
+** indexes, for lookups by name in linear time overall. */
+struct strmap {
+  const char **keys;
+  size_t *vals;
+  size_t cap, n;
+};
+
+void strmap_free(struct strmap *m);
+/* True and *val set when the name is there. */
+bool strmap_get(const struct strmap *m, const char *key, size_t *val);
+/* Add or replace. */
+void strmap_put(struct strmap *m, const char *key, size_t val);
+
 #endif

@@ -498,3 +498,14 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
   }
   free(done);
 }
+
+const struct eval_scope *validate_console_scope(tfr_arena *a) {
+  struct scope *s = tfr_arena_alloc(a, sizeof *s);
+  s->a = a;
+  s->var = tfr_object(a, 0, NULL, NULL);
+  fixed_scope(s);
+  struct eval_scope *es = tfr_arena_alloc(a, sizeof *es);
+  es->lookup = lookup;
+  es->ud = s;
+  return es;
+}

@@ -5,6 +5,7 @@
 #ifndef TFR_VALIDATE_H
 #define TFR_VALIDATE_H
 
+#include "eval.h"
 #include "module.h"
 
 /* While loading: a condition must refer to something, and to its own
@@ -22,5 +23,9 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags);
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct tfr_range *value_at);
+
+/* The scope of `eval -functions`: path.* and terraform.workspace, and no
+** variables yet. */
+const struct eval_scope *validate_console_scope(tfr_arena *a);
 
 #endif

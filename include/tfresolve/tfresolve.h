@@ -145,7 +145,9 @@ struct tfr_attempt {
   enum tfr_source_kind source;
   const char *file;         /* for file sources */
   int line;                 /* for file sources */
-  const char *text;         /* the value as written */
+  const char *text;         /* the value as written (text_len bytes, not
+                               NUL-terminated: it points into the file) */
+  size_t text_len;
   bool won;                 /* the value Terraform uses */
   bool failed;              /* it could not be parsed or evaluated */
 };
