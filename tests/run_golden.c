@@ -202,35 +202,56 @@ static void parse_dir(const char *tool, const char *dir) {
 
 /* ---- eval tests -------------------------------------------------------- */
 
-/* Run argv (no shell); its stdout+stderr. */
-static char *run_argv(char *const *argv, size_t *len) {
+/*
+** Run argv (no shell) in dir (NULL: here) with envp (NULL: ours); its
+** stdout, and stderr too unless stderr_too is false (then it is dropped),
+** and its exit status.
+*/
+static char *spawn(char *const *argv, char *const *envp, const char *dir,
+                   bool stderr_too, int *status, size_t *len) {
   int fd[2];
   if (pipe(fd) != 0)
     return NULL;
   pid_t pid = fork();
   if (pid == 0) {
     dup2(fd[1], 1);
-    dup2(fd[1], 2);
+    if (stderr_too) {
+      dup2(fd[1], 2);
+    } else {
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 2);
+    }
     close(fd[0]);
     close(fd[1]);
-    execv(argv[0], argv);
+    if (dir && chdir(dir) != 0)
+      _exit(126);
+    if (envp)
+      execve(argv[0], argv, envp);
+    else
+      execv(argv[0], argv);
     _exit(127);
   }
   close(fd[1]);
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
-  ssize_t k;
-  while ((k = read(fd[0], buf + n, cap - n - 1)) > 0) {
-    n += (size_t)k;
+  ssize_t r;
+  while ((r = read(fd[0], buf + n, cap - n - 1)) > 0) {
+    n += (size_t)r;
     if (n + 1 >= cap)
       buf = realloc(buf, cap *= 2);
   }
   close(fd[0]);
   int st;
   waitpid(pid, &st, 0);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   buf[n] = '\0';
   *len = n;
   return buf;
+}
+
+static char *run_argv(char *const *argv, size_t *len) {
+  int st;
+  return spawn(argv, NULL, NULL, true, &st, len);
 }
 
 struct record {
@@ -411,40 +432,7 @@ static char *run_case(const char *tool, const char *dir, char **args,
   for (size_t i = 0; i < nenv && e < 250; i++)
     envp[e++] = env[i];
   envp[e] = NULL;
-  int fd[2];
-  if (pipe(fd) != 0)
-    return NULL;
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd[1], 1);
-    dup2(fd[1], json ? fd[1] : 2);
-    if (json) {
-      int null = open("/dev/null", 1);
-      dup2(null, 2);
-    }
-    close(fd[0]);
-    close(fd[1]);
-    if (chdir(dir) != 0)
-      _exit(126);
-    execve(argv[0], argv, envp);
-    _exit(127);
-  }
-  close(fd[1]);
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  ssize_t r;
-  while ((r = read(fd[0], buf + n, cap - n - 1)) > 0) {
-    n += (size_t)r;
-    if (n + 1 >= cap)
-      buf = realloc(buf, cap *= 2);
-  }
-  close(fd[0]);
-  int st;
-  waitpid(pid, &st, 0);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
+  return spawn(argv, envp, dir, !json, status, len);
 }
 
 static void module_case(const char *tool, const char *dir) {
