@@ -347,9 +347,10 @@ static void eval_file(const char *tool, const char *file) {
         chomp(r.json);
         chomp(r.console);
         chomp(r.yaml);
-        bool ok = eval_compare(tool, file, &r, M_JSON) &
-                  eval_compare(tool, file, &r, M_CONSOLE) &
-                  eval_compare(tool, file, &r, M_YAML);
+        /* every section is compared (and reported), even after a failure */
+        int ok = eval_compare(tool, file, &r, M_JSON);
+        ok &= eval_compare(tool, file, &r, M_CONSOLE);
+        ok &= eval_compare(tool, file, &r, M_YAML);
         if (ok)
           passed++;
         else
