@@ -80,6 +80,10 @@ struct func_group {
 ** Usable as the eval_funcs of an eval_ctx. */
 extern const struct eval_funcs funcs_table;
 
+/* go-cty-yaml's timestamp recognition (funcs_time.c), for yamldecode: the
+** RFC 3339 text of a YAML timestamp scalar, or NULL. */
+const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
+
 /* Groups, defined by the funcs_*.c files. */
 extern const struct func_group funcs_numeric, funcs_string,
     funcs_collection, funcs_encoding, funcs_typeconv, funcs_time,

@@ -8,10 +8,17 @@
 ** go-cty-yaml 1.0.2, down to the Go libraries under them, because their
 ** quirks are visible in results and messages: Go's base64 decoder (skips
 ** newlines, no strict padding bits), url.QueryEscape, encoding/csv,
-** encoding/json's streaming Decoder.Token (its error texts), libyaml's
-** Go port (its emitter is reproduced here; the C libyaml 0.2.5 emitter
-** differs, e.g. no "..." after a plain root scalar), and compress/flate.
+** encoding/json's streaming Decoder.Token (its error texts), the Go port
+** of libyaml 0.1 in go-cty-yaml (its emitter is reproduced here, since
+** the C libyaml 0.2.5 emitter differs, e.g. no "..." after a plain root
+** scalar; its parser is libyaml 0.2.5 with the differences that matter
+** made up for, see struct yfix), and compress/flate (ported: zlib
+** compresses differently).
+**
+** The reference program has all but base64gzip, textencodebase64 and
+** textdecodebase64, and tests/eval/funcs_encoding.test agrees with it.
 */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +31,11 @@
 
 #include "convert.h"
 #include "funcs.h"
-#include "json_out.h"
 #include "number.h"
 #include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
-/* Defined in funcs_time.c: go-cty-yaml's timestamp recognition. */
-const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -2410,6 +2414,8 @@ struct yanchor {
 struct ywalk {
   tfr_arena *a;
   yaml_parser_t p;
+  const struct yfix *fix;
+  size_t nevents; /* events parsed so far */
   bool types;
   int depth;
   struct yanchor *anchors;
@@ -2423,46 +2429,525 @@ struct ynode {
   const tfr_value *v;
 };
 
+/* The length of the UTF-8 sequence a lead byte starts (0: not a lead). */
+static size_t ywidth(unsigned char c) {
+  return (c & 0x80) == 0      ? 1
+         : (c & 0xE0) == 0xC0 ? 2
+         : (c & 0xF0) == 0xE0 ? 3
+         : (c & 0xF8) == 0xF0 ? 4
+                              : 0;
+}
+
+/*
+** libyaml 0.2.5 and the Go port of libyaml 0.1 that go-cty-yaml uses
+** read a few things differently.  A first pass over the events finds them
+** and both walks then behave as the Go parser would:
+**   - `\'` in double quotes: an escape for Go, an error for libyaml: made
+**     `\x27` in the input;
+**   - ':' followed by one of ",?[]{}" in a flow plain scalar: part of the
+**     scalar for Go, an error for libyaml: read through a stand-in
+**     character (a private-use code point absent from the input, so that
+**     lines and columns stay the same) and turned back into ':';
+**   - '?' in a flow plain scalar ends it for Go (then the parser fails),
+**     libyaml reads on: the scalar is cut there and the next event fails;
+**   - `\/` in double quotes and a %YAML 1.2 directive are errors for Go:
+**     that event fails;
+**   - ',', '[' and ']' belong to a tag shorthand for Go (libyaml ends the
+**     tag there): the node gets Go's tag, or fails as Go's scanner does
+**     when no blank follows.
+*/
+struct yfix {
+  const unsigned char *src; /* the input as the walks read it */
+  size_t n;
+  char colon[4]; /* the stand-in for ':', or "" */
+  size_t poison; /* the event (1-based) whose parsing fails, or 0 */
+  const char *poison_err;
+  size_t cut; /* the scalar event cut at its '?', or 0 */
+  size_t cut_len;
+  size_t retag; /* the event whose tag Go reads longer, or 0 */
+  const char *retag_as;
+  /* The first error of Go's scanner that libyaml does not make, and the
+  ** line of the token it is in: Go's scanner reads ahead to the end of a
+  ** line, so the error comes with the first event on that line. */
+  size_t scan_ord, scan_line;
+  const char *scan_err;
+  /* Where `\'` became `\x27` (line, column in the patched input): the
+  ** columns Go reports after them are two smaller. */
+  size_t (*splices)[2];
+  size_t nsplices;
+};
+
+static bool ybreak_at(const unsigned char *s, size_t n, size_t i, size_t *w) {
+  *w = 1;
+  if (s[i] == '\r') {
+    *w = i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+    return true;
+  }
+  if (s[i] == '\n')
+    return true;
+  if (i + 1 < n && s[i] == 0xC2 && s[i + 1] == 0x85)
+    return (*w = 2);
+  if (i + 2 < n && s[i] == 0xE2 && s[i + 1] == 0x80 &&
+      (s[i + 2] == 0xA8 || s[i + 2] == 0xA9))
+    return (*w = 3);
+  return false;
+}
+
+/* The byte offset of a libyaml mark (line, column in characters). */
+static size_t ymark_offset(const unsigned char *s, size_t n, yaml_mark_t m) {
+  size_t i = 0, w;
+  for (size_t line = 0; line < m.line && i < n;)
+    if (ybreak_at(s, n, i, &w))
+      i += w, line++;
+    else
+      i++;
+  for (size_t col = 0; col < m.column && i < n; col++)
+    i += ywidth(s[i]) ? ywidth(s[i]) : 1;
+  return i;
+}
+
+/* The libyaml mark of a byte offset. */
+static yaml_mark_t yoffset_mark(const unsigned char *s, size_t n, size_t off) {
+  yaml_mark_t m = {0, 0, 0};
+  size_t w;
+  for (size_t i = 0; i < off && i < n;) {
+    if (ybreak_at(s, n, i, &w)) {
+      m.line++;
+      m.column = 0;
+    } else {
+      w = ywidth(s[i]) ? ywidth(s[i]) : 1;
+      m.column++;
+    }
+    i += w;
+    m.index++;
+  }
+  return m;
+}
+
+/* A mark in the patched input as a mark in the original one. */
+static yaml_mark_t yunpatch(const struct yfix *f, yaml_mark_t m) {
+  size_t col = m.column;
+  for (size_t i = 0; f && i < f->nsplices; i++)
+    if (f->splices[i][0] == m.line && f->splices[i][1] < col)
+      m.column -= 2;
+  return m;
+}
+
+/* go-cty-yaml's parserErrorWrap for given marks. */
+static const char *ymark_error(tfr_arena *a, const struct yfix *f, bool scanner,
+                               yaml_mark_t problem, yaml_mark_t context,
+                               const char *cause) {
+  problem = yunpatch(f, problem);
+  context = yunpatch(f, context);
+  if (problem.line != 0) {
+    size_t line = problem.line, col = problem.column;
+    if (scanner)
+      line++, col = 0;
+    return tfr_arena_printf(a, "on line %zu, column %zu: %s", line, col + 1,
+                            cause);
+  }
+  if (context.line != 0)
+    return tfr_arena_printf(a, "on line %zu, column %zu: %s", context.line,
+                            context.column + 1, cause);
+  return cause;
+}
+
+/* The offset of a node's content: past its anchor and tag. */
+static size_t ycontent_offset(const struct yfix *f, yaml_mark_t start) {
+  const unsigned char *s = f->src;
+  size_t i = ymark_offset(s, f->n, start);
+  while (i < f->n && (s[i] == '&' || s[i] == '!')) {
+    if (s[i] == '&') {
+      for (i++; i < f->n && (isalnum(s[i]) || s[i] == '-' || s[i] == '_');)
+        i++;
+    } else if (i + 1 < f->n && s[i + 1] == '<') {
+      while (i < f->n && s[i] != '>')
+        i++;
+      i++;
+    } else {
+      while (i < f->n && !strchr(" \t\r\n,[]{}", s[i]))
+        i++;
+    }
+    while (i < f->n && strchr(" \t\r\n", s[i]))
+      i++;
+  }
+  return i;
+}
+
+/* Replace n bytes at off by the string rep, in a copy in the arena. */
+static void ysplice(tfr_arena *a, struct yfix *f, size_t off, size_t n,
+                    const char *rep) {
+  size_t k = strlen(rep);
+  unsigned char *b = tfr_arena_alloc(a, f->n - n + k + 1);
+  memcpy(b, f->src, off);
+  memcpy(b + off, rep, k);
+  memcpy(b + off + k, f->src + off + n, f->n - off - n);
+  f->src = b;
+  f->n = f->n - n + k;
+}
+
+/* A private-use character that the input does not contain. */
+static void ypick_standin(struct yfix *f) {
+  for (int32_t cp = 0xE000; cp < 0xF8FF; cp++) {
+    utf8proc_uint8_t u[4];
+    utf8proc_ssize_t k = utf8proc_encode_char(cp, u);
+    bool used = false;
+    for (size_t i = 0; i + (size_t)k <= f->n && !used; i++)
+      used = !memcmp(f->src + i, u, (size_t)k);
+    if (!used) {
+      memcpy(f->colon, u, (size_t)k);
+      f->colon[k] = 0;
+      return;
+    }
+  }
+}
+
+/* A parse error of the first pass that the Go parser would not have:
+** patch the input and tell the caller to start over. */
+static bool yfix_input(tfr_arena *a, struct yfix *f, yaml_parser_t *p) {
+  if (!p->problem)
+    return false;
+  size_t off = ymark_offset(f->src, f->n, p->problem_mark);
+  if (!strcmp(p->problem, "found unknown escape character") && off + 1 < f->n &&
+      f->src[off] == '\\' && f->src[off + 1] == '\'') {
+    size_t(*sp)[2] = tfr_arena_alloc(a, (f->nsplices + 1) * sizeof *sp);
+    if (f->nsplices)
+      memcpy(sp, f->splices, f->nsplices * sizeof *sp);
+    sp[f->nsplices][0] = p->problem_mark.line;
+    sp[f->nsplices++][1] = p->problem_mark.column;
+    f->splices = sp;
+    ysplice(a, f, off, 2, "\\x27");
+    return true;
+  }
+  if (!strcmp(p->problem, "found unexpected ':'") && off < f->n &&
+      f->src[off] == ':') {
+    if (!f->colon[0])
+      ypick_standin(f);
+    if (!f->colon[0])
+      return false;
+    ysplice(a, f, off, 1, f->colon);
+    return true;
+  }
+  return false;
+}
+
+/* The open collections of the first pass: flow ones and their kind. */
+struct yflow {
+  size_t depth, nflow;
+  char kind[YAML_MAX_DEPTH + 2]; /* 0 block, '[' or '{' (explicit) */
+  size_t at[YAML_MAX_DEPTH + 2]; /* offset of the bracket */
+};
+
+static void yflow_push(const struct yfix *f, struct yflow *st,
+                       const yaml_event_t *e) {
+  bool flow = e->type == YAML_SEQUENCE_START_EVENT
+                  ? e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                  : e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+  char k = 0;
+  size_t off = 0;
+  if (flow) {
+    off = ycontent_offset(f, e->start_mark);
+    char want = e->type == YAML_SEQUENCE_START_EVENT ? '[' : '{';
+    k = off < f->n && f->src[off] == want ? want : 'i'; /* i: a pair */
+    st->nflow++;
+  }
+  if (st->depth <= YAML_MAX_DEPTH) {
+    st->kind[st->depth] = k;
+    st->at[st->depth] = off;
+  }
+  st->depth++;
+}
+
+static void yflow_pop(struct yflow *st) {
+  if (!st->depth)
+    return;
+  st->depth--;
+  if (st->depth <= YAML_MAX_DEPTH && st->kind[st->depth])
+    st->nflow--;
+}
+
+/* Whether a difference that the Go parser reports is already known. */
+static bool yparser_issue(const struct yfix *f) {
+  return f->poison || f->cut || f->retag;
+}
+
+/* A '?' in a flow plain scalar: cut it there, fail the next event. */
+static bool ycheck_question(tfr_arena *a, struct yfix *f,
+                            const struct yflow *st, const yaml_event_t *e,
+                            size_t ord) {
+  const char *v = (const char *)e->data.scalar.value;
+  size_t n = e->data.scalar.length, q;
+  for (q = 0; q < n && v[q] != '?'; q++)
+    ;
+  if (!st->nflow || e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || q == n ||
+      yparser_issue(f))
+    return false;
+  while (q && strchr(" \t\n", v[q - 1]))
+    q--;
+  f->cut = ord;
+  f->cut_len = q;
+  size_t i = ycontent_offset(f, e->start_mark);
+  size_t end = ymark_offset(f->src, f->n, e->end_mark);
+  while (i < end && f->src[i] != '?')
+    i++;
+  size_t d = st->depth;
+  while (d > 0 && !(st->kind[d - 1] == '[' || st->kind[d - 1] == '{'))
+    d--;
+  char kind = d ? st->kind[d - 1] : '[';
+  yaml_mark_t ctx =
+      d ? yoffset_mark(f->src, f->n, st->at[d - 1]) : (yaml_mark_t){0, 0, 0};
+  f->poison = ord + 1;
+  f->poison_err = ymark_error(a, f, false, yoffset_mark(f->src, f->n, i), ctx,
+                              kind == '[' ? "did not find expected ',' or ']'"
+                                          : "did not find expected ',' or '}'");
+  return true;
+}
+
+/* `\/` in a double-quoted scalar: that event fails as Go's scanner does. */
+static bool ycheck_slash(tfr_arena *a, struct yfix *f, const yaml_event_t *e,
+                         size_t ord) {
+  if (e->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+    return false;
+  size_t i = ycontent_offset(f, e->start_mark);
+  size_t end = ymark_offset(f->src, f->n, e->end_mark);
+  yaml_mark_t start = yoffset_mark(f->src, f->n, i);
+  for (i++; i + 1 < end; i++) {
+    if (f->src[i] != '\\')
+      continue;
+    if (f->src[i + 1] == '/') {
+      if (!f->scan_ord) {
+        f->scan_ord = ord;
+        f->scan_line = start.line;
+        f->scan_err = ymark_error(a, f, true, yoffset_mark(f->src, f->n, i),
+                                  start, "found unknown escape character");
+      }
+      return true;
+    }
+    i++;
+  }
+  return false;
+}
+
+/* Turn the stand-in back into ':' in a scalar, in place. */
+static void yrestore_colons(const struct yfix *f, yaml_event_t *e) {
+  size_t sl = strlen(f->colon), k = 0;
+  char *v = (char *)e->data.scalar.value;
+  for (size_t i = 0; i < e->data.scalar.length;) {
+    if (sl && i + sl <= e->data.scalar.length && !memcmp(v + i, f->colon, sl)) {
+      v[k++] = ':';
+      i += sl;
+    } else {
+      v[k++] = v[i++];
+    }
+  }
+  e->data.scalar.length = k;
+}
+
+/* Whether a byte may be in a tag for Go's scanner (scan_tag_uri). */
+static bool ygo_tag_char(unsigned char c) {
+  return isalnum(c) || (c && strchr("-_;/?:@&=+$,.!~*'()[]%", c));
+}
+
+/* A tag shorthand that Go reads further than libyaml (through ',', '['
+** or ']'): give the node Go's tag, or fail it as Go's scanner would. */
+static bool ycheck_tag(tfr_arena *a, struct yfix *f, const yaml_event_t *e,
+                       size_t ord) {
+  const yaml_char_t *tag = e->type == YAML_SCALAR_EVENT ? e->data.scalar.tag
+                           : e->type == YAML_SEQUENCE_START_EVENT
+                               ? e->data.sequence_start.tag
+                               : e->data.mapping_start.tag;
+  const unsigned char *s = f->src;
+  size_t i = ymark_offset(s, f->n, e->start_mark);
+  while (tag && i < f->n && s[i] == '&') { /* the anchor comes first */
+    for (i++; i < f->n && (isalnum(s[i]) || s[i] == '-' || s[i] == '_');)
+      i++;
+    while (i < f->n && (s[i] == ' ' || s[i] == '\t'))
+      i++;
+  }
+  if (!tag || i + 1 >= f->n || s[i] != '!' || s[i + 1] == '<')
+    return false;
+  size_t start = i, cend = 0, w;
+  for (i++; i < f->n && ygo_tag_char(s[i]); i++)
+    if (!cend && strchr(",[]", s[i]))
+      cend = i;
+  if (!cend)
+    return false;
+  if (i < f->n && s[i] != ' ' && s[i] != '\t' && !ybreak_at(s, f->n, i, &w)) {
+    if (!f->scan_ord) {
+      f->scan_ord = ord;
+      f->scan_line = yoffset_mark(s, f->n, start).line;
+      f->scan_err = ymark_error(a, f, true, yoffset_mark(s, f->n, i),
+                                yoffset_mark(s, f->n, start),
+                                "did not find expected whitespace or line "
+                                "break");
+    }
+    return true;
+  }
+  if (yparser_issue(f))
+    return true;
+  f->retag = ord;
+  f->retag_as = tfr_arena_printf(a, "%s%.*s", (const char *)tag,
+                                 (int)(i - cend), (const char *)s + cend);
+  return true;
+}
+
+/* The offset of the %YAML directive of a document that starts at off. */
+static size_t ydirective_offset(const struct yfix *f, size_t off) {
+  for (size_t i = off; i + 5 <= f->n; i++)
+    if ((i == 0 || f->src[i - 1] == '\n' || f->src[i - 1] == '\r') &&
+        !memcmp(f->src + i, "%YAML", 5))
+      return i;
+  return off;
+}
+
+/* Check one event of the first pass; true when it has a difference. */
+static bool ycheck_event(tfr_arena *a, struct yfix *f, struct yflow *st,
+                         const yaml_event_t *e, size_t ord) {
+  switch (e->type) {
+  case YAML_DOCUMENT_START_EVENT:
+    if (e->data.document_start.version_directive &&
+        e->data.document_start.version_directive->minor == 2 &&
+        !yparser_issue(f)) {
+      size_t at =
+          ydirective_offset(f, ymark_offset(f->src, f->n, e->start_mark));
+      f->poison = ord;
+      f->poison_err = ymark_error(a, f, false, yoffset_mark(f->src, f->n, at),
+                                  (yaml_mark_t){0, 0, 0},
+                                  "found incompatible YAML document");
+      return true;
+    }
+    return false;
+  case YAML_SEQUENCE_START_EVENT:
+  case YAML_MAPPING_START_EVENT:
+    yflow_push(f, st, e);
+    return ycheck_tag(a, f, e, ord);
+  case YAML_SEQUENCE_END_EVENT:
+  case YAML_MAPPING_END_EVENT:
+    yflow_pop(st);
+    return false;
+  case YAML_SCALAR_EVENT:
+    return ycheck_tag(a, f, e, ord) || ycheck_slash(a, f, e, ord) ||
+           ycheck_question(a, f, st, e, ord);
+  default:
+    return false;
+  }
+}
+
+/*
+** Which comes first: Go's parser error (poison, cut or retag), or its
+** scanner error, which shows with the first event on the line it is in
+** (lines[ord] is the line of event ord).
+*/
+static void yresolve_issues(struct yfix *f, const size_t *lines,
+                            size_t nlines) {
+  if (!f->scan_ord)
+    return;
+  size_t eff = f->scan_ord;
+  for (size_t o = 1; o < nlines && o < eff; o++)
+    if (lines[o] >= f->scan_line) {
+      eff = o;
+      break;
+    }
+  size_t t = f->poison ? f->poison : f->cut ? f->cut + 1 : f->retag;
+  if (t && t < eff)
+    return;
+  f->poison = eff;
+  f->poison_err = f->scan_err;
+  f->cut = f->retag = 0;
+}
+
+/* The first pass over the input (see struct yfix). */
+static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
+                           struct yfix *f) {
+  memset(f, 0, sizeof *f);
+  f->src = s;
+  f->n = n;
+  struct yflow *st = malloc(sizeof *st);
+  size_t *lines = NULL, nlines = 0, cap = 0;
+  if (!st)
+    abort();
+  for (bool again = true; again;) {
+    again = false;
+    f->poison = f->cut = f->retag = f->scan_ord = 0;
+    nlines = 1; /* events count from 1 */
+    memset(st, 0, sizeof *st);
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p))
+      break;
+    yaml_parser_set_input_string(&p, f->src, f->n);
+    for (size_t ord = 1;; ord++) {
+      yaml_event_t e;
+      if (!yaml_parser_parse(&p, &e)) {
+        again = yfix_input(a, f, &p);
+        break;
+      }
+      if (nlines >= cap) {
+        cap = cap ? 2 * cap : 256;
+        lines = realloc(lines, cap * sizeof *lines);
+        if (!lines)
+          abort();
+      }
+      lines[nlines++] = e.start_mark.line;
+      if (e.type == YAML_SCALAR_EVENT) /* check Go's value */
+        yrestore_colons(f, &e);
+      ycheck_event(a, f, st, &e, ord);
+      bool end = e.type == YAML_STREAM_END_EVENT;
+      yaml_event_delete(&e);
+      if (end)
+        break;
+    }
+    yaml_parser_delete(&p);
+  }
+  yresolve_issues(f, lines, nlines);
+  free(lines);
+  free(st);
+}
+
 /* go-cty-yaml's Error for a parser failure (parserError). */
 static bool yparser_error(struct ywalk *w) {
   yaml_parser_t *p = &w->p;
-  const char *cause = p->problem ? p->problem : "invalid YAML syntax";
-  if (p->problem_mark.line != 0) {
-    size_t line = p->problem_mark.line, col = p->problem_mark.column;
-    if (p->error == YAML_SCANNER_ERROR)
-      line++, col = 0;
-    w->err = tfr_arena_printf(w->a, "on line %zu, column %zu: %s", line,
-                              col + 1, cause);
-  } else if (p->context_mark.line != 0) {
-    w->err = tfr_arena_printf(w->a, "on line %zu, column %zu: %s",
-                              p->context_mark.line, p->context_mark.column + 1,
-                              cause);
-  } else {
-    w->err = cause;
-  }
+  w->err = ymark_error(w->a, w->fix, p->error == YAML_SCANNER_ERROR,
+                       p->problem_mark, p->context_mark,
+                       p->problem ? p->problem : "invalid YAML syntax");
   return false;
 }
 
 /* parseEventErrorWrap: the event's position unless it is on line 0. */
 static bool yevent_error(struct ywalk *w, const yaml_event_t *e,
                          const char *cause) {
-  if (e->start_mark.line == 0)
+  yaml_mark_t m = yunpatch(w->fix, e->start_mark);
+  if (m.line == 0)
     w->err = cause;
   else
-    w->err =
-        tfr_arena_printf(w->a, "on line %zu, column %zu: %s",
-                         e->start_mark.line, e->start_mark.column + 1, cause);
+    w->err = tfr_arena_printf(w->a, "on line %zu, column %zu: %s", m.line,
+                              m.column + 1, cause);
   return false;
 }
 
+/* The next event, as the Go parser would have given it. */
 static bool ynext(struct ywalk *w, yaml_event_t *e) {
+  const struct yfix *f = w->fix;
+  if (++w->nevents == f->poison) {
+    w->err = f->poison_err;
+    return false;
+  }
   if (!yaml_parser_parse(&w->p, e))
     return yparser_error(w);
+  if (e->type == YAML_SCALAR_EVENT) {
+    yrestore_colons(f, e);
+    if (w->nevents == f->cut)
+      e->data.scalar.length = f->cut_len;
+  }
   return true;
 }
 
 static const char *ystr(const yaml_char_t *s) {
   return s ? (const char *)s : "";
+}
+
+/* The tag of the event just parsed, as Go's scanner read it. */
+static const char *ytag(const struct ywalk *w, const yaml_char_t *tag) {
+  return w->nevents == w->fix->retag ? w->fix->retag_as : ystr(tag);
 }
 
 /* Go's regexp `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`. */
@@ -2774,7 +3259,7 @@ static bool ywalk_next(struct ywalk *w, struct ynode *r) {
 
 static bool ywalk_scalar(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   const char *anchor = ystr(e->data.scalar.anchor);
-  const char *tag = ystr(e->data.scalar.tag);
+  const char *tag = ytag(w, e->data.scalar.tag);
   const char *s = (const char *)e->data.scalar.value;
   size_t n = e->data.scalar.length;
   yanchor_begin(w, anchor);
@@ -2893,7 +3378,7 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
     yevent_error(w, &e, "only strings are allowed as mapping keys");
   } else {
     const tfr_value *k = NULL;
-    enum yres res = yaml_resolve(w, ystr(e.data.scalar.tag),
+    enum yres res = yaml_resolve(w, ytag(w, e.data.scalar.tag),
                                  (const char *)e.data.scalar.value,
                                  e.data.scalar.length, e.data.scalar.style, &k);
     if (res == YR_MERGE) {
@@ -2917,7 +3402,7 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
 }
 
 static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ystr(e->data.mapping_start.tag);
+  const char *tag = ytag(w, e->data.mapping_start.tag);
   const char *anchor = ystr(e->data.mapping_start.anchor);
   if (*tag && strcmp(tag, YAML_TAG("map")))
     return yevent_error(
@@ -2933,7 +3418,7 @@ static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
 }
 
 static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ystr(e->data.sequence_start.tag);
+  const char *tag = ytag(w, e->data.sequence_start.tag);
   const char *anchor = ystr(e->data.sequence_start.anchor);
   if (*tag && strcmp(tag, YAML_TAG("seq")))
     return yevent_error(
@@ -3025,6 +3510,11 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   size_t n = src->n;
   if (!n)
     s = (const unsigned char *)"\n", n = 1;
+  struct yfix fix;
+  yaml_preflight(w->a, s, n, &fix);
+  w->fix = &fix;
+  s = fix.src;
+  n = fix.n;
   if (!yaml_parser_initialize(&w->p)) {
     w->err = "failed to initialize YAML parser";
     return false;
@@ -3034,16 +3524,16 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
       yexpect(w, YAML_STREAM_START_EVENT, "missing stream start token") &&
       yexpect(w, YAML_DOCUMENT_START_EVENT, "missing start of document") &&
       ywalk_next(w, r);
-  if (ok) {
-    yaml_event_t e;
-    ok = ynext(w, &e);
-    if (ok && e.type != YAML_DOCUMENT_END_EVENT)
+  yaml_event_t e;
+  if (ok && ynext(w, &e)) {
+    if (e.type != YAML_DOCUMENT_END_EVENT)
       ok = yevent_error(w, &e,
                         e.type == YAML_DOCUMENT_START_EVENT
                             ? "only a single document is allowed"
                             : "unexpected extra content after value");
-    if (ok)
-      yaml_event_delete(&e);
+    yaml_event_delete(&e);
+  } else {
+    ok = false;
   }
   ok = ok && yexpect(w, YAML_STREAM_END_EVENT,
                      "unexpected extra content after value");
@@ -3119,14 +3609,6 @@ enum ystyle { YS_PLAIN, YS_SINGLE, YS_DOUBLE, YS_LITERAL };
 /* Byte i of the scalar, 0 past its end (Go would index the slice). */
 static unsigned char yb(const struct yem *e, size_t i) {
   return i < e->len ? e->value[i] : 0;
-}
-
-static size_t ywidth(unsigned char c) {
-  return (c & 0x80) == 0      ? 1
-         : (c & 0xE0) == 0xC0 ? 2
-         : (c & 0xF0) == 0xE0 ? 3
-         : (c & 0xF8) == 0xF0 ? 4
-                              : 0;
 }
 
 static bool y_printable(const struct yem *e, size_t i) {

@@ -488,7 +488,6 @@ static const char *format_rfc3339(tfr_arena *a, const struct gtime *t) {
 ** in one of its four layouts becomes its RFC 3339 text (in a); NULL
 ** otherwise.  Used by yamldecode (funcs_encoding.c).
 */
-const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n) {
   size_t i = 0;
   while (i < n && s[i] >= '0' && s[i] <= '9')
