@@ -111,12 +111,20 @@ static void null_value(struct out *o, const tfr_type *t) {
   }
 }
 
-static void sequence(struct out *o, const tfr_value *v, int indent) {
+/* How one notation writes elements and keys (console or HCL). */
+typedef void (*write_value_fn)(struct out *o, const tfr_value *v,
+                               int indent);
+typedef void (*write_key_fn)(struct out *o, const char *k, size_t n,
+                             int indent);
+
+/* [ elements, one per line, each followed by "," ] */
+static void sequence_with(struct out *o, const tfr_value *v, int indent,
+                          write_value_fn elem) {
   put(o, "[", 1);
   for (uint32_t i = 0; i < v->n; i++) {
     put(o, "\n", 1);
     spaces(o, indent + 2);
-    value(o, v->elems[i], indent + 2);
+    elem(o, v->elems[i], indent + 2);
     put(o, ",", 1);
   }
   if (v->n) {
@@ -126,25 +134,39 @@ static void sequence(struct out *o, const tfr_value *v, int indent) {
   put(o, "]", 1);
 }
 
-static void mapping(struct out *o, const tfr_value *v, int indent) {
+/* { key = value, one per line } for maps and objects */
+static void mapping_with(struct out *o, const tfr_value *v, int indent,
+                         write_key_fn key, write_value_fn elem) {
   put(o, "{", 1);
   for (uint32_t i = 0; i < v->n; i++) {
-    put(o, "\n", 1);
-    spaces(o, indent + 2);
-    /* keys print as values do: a multi-line key becomes a heredoc */
     const char *k = v->type->kind == TFR_MAP ? v->keys[i]
                                              : v->type->names[i];
     size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
-    if (!heredoc(o, k, kn, indent + 2))
-      quote(o, k, kn);
+    put(o, "\n", 1);
+    spaces(o, indent + 2);
+    key(o, k, kn, indent + 2);
     puts_(o, " = ");
-    value(o, v->elems[i], indent + 2);
+    elem(o, v->elems[i], indent + 2);
   }
   if (v->n) {
     put(o, "\n", 1);
     spaces(o, indent);
   }
   put(o, "}", 1);
+}
+
+/* Console keys print as values do: a multi-line key becomes a heredoc. */
+static void console_key(struct out *o, const char *k, size_t n, int indent) {
+  if (!heredoc(o, k, n, indent))
+    quote(o, k, n);
+}
+
+static void sequence(struct out *o, const tfr_value *v, int indent) {
+  sequence_with(o, v, indent, value);
+}
+
+static void mapping(struct out *o, const tfr_value *v, int indent) {
+  mapping_with(o, v, indent, console_key, value);
 }
 
 static void value(struct out *o, const tfr_value *v, int indent) {
@@ -247,6 +269,15 @@ static bool hcl_ident(const char *s, size_t n) {
            (n == 5 && !memcmp(s, "false", 5)));
 }
 
+/* Keys that are identifiers stay bare; others are quoted. */
+static void hcl_key(struct out *o, const char *k, size_t n, int indent) {
+  (void)indent;
+  if (hcl_ident(k, n))
+    put(o, k, n);
+  else
+    hcl_string(o, k, n);
+}
+
 static void hcl_value(struct out *o, const tfr_value *v, int indent) {
   if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
     puts_(o, "null");
@@ -265,40 +296,11 @@ static void hcl_value(struct out *o, const tfr_value *v, int indent) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_TUPLE:
-    put(o, "[", 1);
-    for (uint32_t i = 0; i < v->n; i++) {
-      put(o, "\n", 1);
-      spaces(o, indent + 2);
-      hcl_value(o, v->elems[i], indent + 2);
-      put(o, ",", 1);
-    }
-    if (v->n) {
-      put(o, "\n", 1);
-      spaces(o, indent);
-    }
-    put(o, "]", 1);
+    sequence_with(o, v, indent, hcl_value);
     return;
   case TFR_MAP:
   case TFR_OBJECT:
-    put(o, "{", 1);
-    for (uint32_t i = 0; i < v->n; i++) {
-      const char *k = v->type->kind == TFR_MAP ? v->keys[i]
-                                               : v->type->names[i];
-      size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
-      put(o, "\n", 1);
-      spaces(o, indent + 2);
-      if (hcl_ident(k, kn))
-        put(o, k, kn);
-      else
-        hcl_string(o, k, kn);
-      puts_(o, " = ");
-      hcl_value(o, v->elems[i], indent + 2);
-    }
-    if (v->n) {
-      put(o, "\n", 1);
-      spaces(o, indent);
-    }
-    put(o, "}", 1);
+    mapping_with(o, v, indent, hcl_key, hcl_value);
     return;
   default:
     puts_(o, "null");
