@@ -213,7 +213,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
               g->subject.filename, g->subject.start.line, ctx ? ", in " : "",
               ctx ? ctx : "");
-      if (st) {
+      if (st && !g->hide_source) {
         struct frame_chars bar = fc;
         render_snippet(out, &bar, st, g, opts->color);
       }
@@ -298,4 +298,9 @@ void tfr_diags_set_variable(tfr_diags *d, const char *name) {
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {
   if (i < d->n)
     d->v[i].variable = name ? tfr_arena_strdup(d->a, name) : NULL;
+}
+
+void tfr_diags_hide_source(tfr_diags *d) {
+  if (d->n)
+    d->v[d->n - 1].hide_source = true;
 }

@@ -727,6 +727,8 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
       tfr_diags_add(mine, g->sev, g->subject.filename ? &g->subject : NULL,
                     g->summary, g->detail);
       tfr_diags_set_variable(mine, g->variable);
+      if (g->hide_source)
+        tfr_diags_hide_source(mine);
     }
   }
   if (tfr_diags_count(mine)) {

@@ -443,6 +443,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                  "rule at %s.",
                                  text, where));
   tfr_diags_set_variable(diags, v->name);
+  if (v->sensitive)
+    tfr_diags_hide_source(diags); /* value_at may be the secret itself */
   return false;
 }
 

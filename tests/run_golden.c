@@ -26,7 +26,8 @@
 **
 ** A "cases" directory holds one directory per case: the module files,
 ** `args` (one command-line argument per line; the first is the command,
-** default "show"), `env` (NAME=VALUE lines; the environment is otherwise
+** default "show"; the JSON run adds -show-sensitive unless the case has a
+** file named hide-sensitive), `env` (NAME=VALUE lines; the environment is otherwise
 ** empty but for PATH and LANG) and the expected `expected.json` (output
 ** of the command with -json), `expected.txt` (human output, -no-color)
 ** and `expected.rc` (exit status; default 0).  The command runs in the
@@ -421,7 +422,9 @@ static char *run_case(const char *tool, const char *dir, char **args,
   argv[k++] = (char *)tool;
   argv[k++] = nargs ? args[0] : "show";
   argv[k++] = json ? "-json" : "-no-color";
-  if (json)
+  char marker[8192];
+  snprintf(marker, sizeof marker, "%.4000s/hide-sensitive", dir);
+  if (json && !exists(marker)) /* a hide-sensitive file keeps them hidden */
     argv[k++] = "-show-sensitive";
   for (size_t i = 1; i < nargs && k < 250; i++)
     argv[k++] = args[i];

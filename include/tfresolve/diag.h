@@ -41,6 +41,8 @@ struct tfr_diag {
   const char *detail;       /* what is wrong and what to write instead */
   struct tfr_range subject; /* exactly the bad construct */
   const char *variable;     /* the variable concerned, or NULL */
+  bool hide_source;         /* the subject holds a sensitive value: do not
+                               quote its source line */
 };
 
 typedef struct tfr_diags tfr_diags;
@@ -61,6 +63,10 @@ bool tfr_diags_has_errors(const tfr_diags *d);
 void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
                    const struct tfr_range *subject, const char *summary,
                    const char *detail);
+
+/** Mark the most recent diagnostic: its subject is a sensitive value, so
+ *  renderers must not quote the source line. */
+void tfr_diags_hide_source(tfr_diags *d);
 
 /** Name the variable the most recently added diagnostic concerns. */
 void tfr_diags_set_variable(tfr_diags *d, const char *name);
