@@ -633,39 +633,23 @@ static const tfr_type *memo_unify(struct cctx *c, const tfr_type *t,
   return r;
 }
 
-/* conversionTupleToList/Set: the element type, NULL if impossible. */
-static const tfr_type *tuple_coll_ety(struct cctx *c, const tfr_type *in,
-                                      const tfr_type *ety, bool unsafe) {
+/* The element type of a collection built from a tuple (tag TAG_TUPLE_ETY:
+** conversionTupleToList/Set) or an object (TAG_OBJECT_ETY:
+** conversionObjectToMap); NULL if impossible. */
+static const tfr_type *struct_coll_ety(struct cctx *c, const tfr_type *in,
+                                       const tfr_type *ety, int tag,
+                                       bool unsafe) {
   if (in->n == 0)
     return ety;
   if (is_dyn(ety))
-    ety = memo_unify(c, in, TAG_TUPLE_ETY, unsafe);
+    ety = memo_unify(c, in, tag, unsafe);
   return ety;
 }
 
-static bool tuple_to_coll_ok(struct cctx *c, const tfr_type *in,
-                             const tfr_type *ety, bool unsafe) {
-  ety = tuple_coll_ety(c, in, ety, unsafe);
-  if (!ety)
-    return false;
-  for (uint32_t i = 0; i < in->n; i++)
-    if (!conv_or_eq(c, in->types[i], ety, unsafe))
-      return false;
-  return true;
-}
-
-static const tfr_type *object_map_ety(struct cctx *c, const tfr_type *in,
-                                      const tfr_type *ety, bool unsafe) {
-  if (in->n == 0)
-    return ety;
-  if (is_dyn(ety))
-    ety = memo_unify(c, in, TAG_OBJECT_ETY, unsafe);
-  return ety;
-}
-
-static bool object_to_map_ok(struct cctx *c, const tfr_type *in,
-                             const tfr_type *ety, bool unsafe) {
-  ety = object_map_ety(c, in, ety, unsafe);
+/* Can every element of that tuple or object become that element type? */
+static bool struct_to_coll_ok(struct cctx *c, const tfr_type *in,
+                              const tfr_type *ety, int tag, bool unsafe) {
+  ety = struct_coll_ety(c, in, ety, tag, unsafe);
   if (!ety)
     return false;
   for (uint32_t i = 0; i < in->n; i++)
@@ -759,7 +743,7 @@ static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
   case TFR_LIST:
   case TFR_SET:
     if (in->kind == TFR_TUPLE)
-      return tuple_to_coll_ok(c, in, out->elem, unsafe);
+      return struct_to_coll_ok(c, in, out->elem, TAG_TUPLE_ETY, unsafe);
     if (in->kind != TFR_LIST && in->kind != TFR_SET)
       return false;
     if (out->kind == TFR_SET && in->kind == TFR_LIST && !unsafe)
@@ -767,7 +751,7 @@ static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
     return conv_or_eq(c, in->elem, out->elem, unsafe);
   case TFR_MAP:
     if (in->kind == TFR_OBJECT)
-      return object_to_map_ok(c, in, out->elem, unsafe);
+      return struct_to_coll_ok(c, in, out->elem, TAG_OBJECT_ETY, unsafe);
     return in->kind == TFR_MAP && conv_or_eq(c, in->elem, out->elem, unsafe);
   default:
     return false;
@@ -1615,7 +1599,7 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
   if (n == 0)
     return kind == TFR_LIST ? mk_list(c, strip(c, out->elem), 0, NULL)
                             : mk_set(c, strip(c, out->elem), 0, NULL);
-  const tfr_type *ety = tuple_coll_ety(c, v->type, out->elem, unsafe);
+  const tfr_type *ety = struct_coll_ety(c, v->type, out->elem, TAG_TUPLE_ETY, unsafe);
   const tfr_value **vals = val_array(c, n);
   bool same = true; /* every element of the same type (pointer) */
   for (size_t i = 0; i < n; i++) {
@@ -1702,7 +1686,7 @@ static const tfr_value *object_to_map(struct cctx *c, const tfr_value *v,
   size_t n = v->n;
   if (n == 0)
     return mk_map(c, strip(c, out->elem), 0, NULL, NULL, NULL);
-  const tfr_type *ety = object_map_ety(c, in, out->elem, unsafe);
+  const tfr_type *ety = struct_coll_ety(c, in, out->elem, TAG_OBJECT_ETY, unsafe);
   const uint32_t *lens = key_lengths(c, n, in->names);
   const tfr_value **vals = val_array(c, n);
   for (size_t i = 0; i < n; i++) {

@@ -893,26 +893,6 @@ static const tfr_type *ty_length(struct fcall *f) {
   }
 }
 
-/* Grapheme clusters in s, as cty's strlen counts them. */
-static int64_t graphemes(const char *s, size_t n) {
-  int64_t count = 0;
-  utf8proc_int32_t prev = -1, state = 0;
-  size_t i = 0;
-  while (i < n) {
-    utf8proc_int32_t cp = 0xFFFD;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0) {
-      k = 1;
-      cp = 0xFFFD;
-    }
-    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
-      count++;
-    prev = cp;
-    i += (size_t)k;
-  }
-  return count;
-}
 
 /* length(value): characters of a string, elements of a collection,
 ** attributes or elements of a structural value (known from its type). */
@@ -927,7 +907,7 @@ static const tfr_value *fn_length(struct fcall *f, const tfr_type *ret) {
   else if (k == TFR_DYNAMIC || !is_known(v))
     r = tfr_unknown(f->a, &tfr_t_number);
   else if (k == TFR_STRING)
-    r = int_value(f->a, graphemes(v->s, v->n));
+    r = int_value(f->a, (int64_t)str_graphemes(v->s, v->n));
   else if (k == TFR_SET && v->n != 1 && !tfr_value_is_wholly_known(v))
     r = tfr_unknown(f->a, &tfr_t_number); /* unknowns may coalesce */
   else

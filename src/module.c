@@ -19,11 +19,6 @@
 
 /* ---- files ------------------------------------------------------------- */
 
-static bool ends_with(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
 /* Names Terraform ignores: hidden files and editor leftovers. */
 static bool ignored_name(const char *name) {
   size_t n = strlen(name);
@@ -69,7 +64,7 @@ static char **list_dir(tfr_arena *a, const char *dir, size_t *n) {
 ** (x.tf.json)? */
 static bool has_tofu_twin(char **names, size_t n, const char *tf) {
   size_t len = strlen(tf);
-  bool json = ends_with(tf, ".tf.json");
+  bool json = str_ends_with(tf, ".tf.json");
   size_t base = len - (json ? 8 : 3);
   for (size_t i = 0; i < n; i++)
     if (!strncmp(names[i], tf, base) &&
@@ -79,9 +74,9 @@ static bool has_tofu_twin(char **names, size_t n, const char *tf) {
 }
 
 static bool is_override(const char *name) {
-  const char *ext = ends_with(name, ".tf.json") ? ".tf.json"
-                    : ends_with(name, ".tofu.json") ? ".tofu.json"
-                    : ends_with(name, ".tofu") ? ".tofu"
+  const char *ext = str_ends_with(name, ".tf.json") ? ".tf.json"
+                    : str_ends_with(name, ".tofu.json") ? ".tofu.json"
+                    : str_ends_with(name, ".tofu") ? ".tofu"
                                               : ".tf";
   size_t base = strlen(name) - strlen(ext);
   return (base == 8 && strncmp(name, "override", 8) == 0) ||
@@ -821,8 +816,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   bool saw_tofu = false;
   for (size_t i = 0; i < n; i++) {
     const char *nm = names[i];
-    bool tf = ends_with(nm, ".tf") || ends_with(nm, ".tf.json");
-    bool is_tofu = ends_with(nm, ".tofu") || ends_with(nm, ".tofu.json");
+    bool tf = str_ends_with(nm, ".tf") || str_ends_with(nm, ".tf.json");
+    bool is_tofu = str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
     saw_tofu |= is_tofu;
     if (tf && opentofu && has_tofu_twin(names, n, nm))
       continue; /* OpenTofu uses x.tofu instead of x.tf */

@@ -10,6 +10,7 @@
 #include "funcs.h"
 #include "validate.h"
 #include "parse.h"
+#include "strutil.h"
 #include "tfresolve/tfresolve.h"
 
 const char *tfr_version(void) { return TFR_VERSION; }
@@ -21,11 +22,6 @@ struct ast_file *parse_json(struct parse_ctx *c) {
   return NULL;
 }
 #endif
-
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 /* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629: no overlongs,
 ** no surrogates, nothing above U+10FFFF). */
@@ -99,7 +95,7 @@ static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
   c.diags = diags;
   c.src = src;
   if (syntax == TFR_SYNTAX_AUTO)
-    syntax = ends_with(src->name, ".json") ? TFR_SYNTAX_JSON
+    syntax = str_ends_with(src->name, ".json") ? TFR_SYNTAX_JSON
                                            : TFR_SYNTAX_HCL;
   c.json = syntax == TFR_SYNTAX_JSON;
   c.expr_mode = expr_mode;
@@ -263,7 +259,7 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
   c.a = a;
   c.diags = diags;
   c.src = src;
-  c.json = ends_with(path, ".json");
+  c.json = str_ends_with(path, ".json");
   struct ast_file *f = NULL;
   if (parse_check_utf8(&c))
     f = c.json ? parse_json(&c) : parse_hcl(&c);

@@ -39,11 +39,6 @@ static struct raw_value *add_raw(struct collector *c) {
   return r;
 }
 
-static bool ends_with(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
 static void file_error(struct collector *c, struct src_file *src,
                        struct span s, const char *summary,
                        const char *detail, const char *var) {
@@ -162,7 +157,7 @@ static void values_file(struct collector *c, const char *path,
   }
   size_t before = tfr_diags_count(c->diags);
   tfr_file *f = tfr_parse_file(c->a, c->diags, path,
-                               ends_with(path, ".json") ? TFR_SYNTAX_JSON
+                               str_ends_with(path, ".json") ? TFR_SYNTAX_JSON
                                                         : TFR_SYNTAX_HCL);
   if (!f || tfr_diags_count(c->diags) > before)
     return;
@@ -195,8 +190,8 @@ static void auto_files(struct collector *c) {
   char **names = malloc(cap * sizeof *names);
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
-    if (!ends_with(e->d_name, ".auto.tfvars") &&
-        !ends_with(e->d_name, ".auto.tfvars.json"))
+    if (!str_ends_with(e->d_name, ".auto.tfvars") &&
+        !str_ends_with(e->d_name, ".auto.tfvars.json"))
       continue;
     if (n == cap)
       names = realloc(names, (cap *= 2) * sizeof *names);

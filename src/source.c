@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <utf8proc.h>
+#include "strutil.h"
 
 struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
                          size_t len) {
@@ -81,23 +81,7 @@ static void build_lines(struct src_file *f) {
 
 /* Columns count grapheme clusters from the line start, as HCL does. */
 static int count_columns(const char *s, size_t n) {
-  int col = 1;
-  utf8proc_int32_t prev = -1, state = 0;
-  size_t i = 0;
-  while (i < n) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k =
-        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0) {
-      k = 1;
-      cp = 0xFFFD;
-    }
-    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
-      col++;
-    prev = cp;
-    i += (size_t)k;
-  }
-  return col;
+  return 1 + (int)str_graphemes(s, n);
 }
 
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {

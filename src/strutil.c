@@ -163,3 +163,27 @@ void strmap_put(struct strmap *m, const char *key, size_t val) {
     }
   }
 }
+
+bool str_ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+size_t str_graphemes(const char *s, size_t n) {
+  size_t count = 0;
+  utf8proc_int32_t prev = -1, state = 0;
+  for (size_t i = 0; i < n;) {
+    utf8proc_int32_t cp = 0xFFFD;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                          (utf8proc_ssize_t)(n - i), &cp);
+    if (k <= 0) {
+      k = 1;
+      cp = 0xFFFD;
+    }
+    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
+      count++;
+    prev = cp;
+    i += (size_t)k;
+  }
+  return count;
+}

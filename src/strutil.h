@@ -12,6 +12,13 @@
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
 
+/* Does s end with suffix? */
+bool str_ends_with(const char *s, const char *suffix);
+
+/* Grapheme clusters in n bytes of UTF-8 (invalid bytes count as U+FFFD):
+** what Terraform's length() returns and how HCL counts columns. */
+size_t str_graphemes(const char *s, size_t n);
+
 /* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
 struct sbuf {
   char *p;
