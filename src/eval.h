@@ -52,6 +52,9 @@ struct eval_ctx {
   const tfr_value *splat_item;
   bool in_for; /* inside a for expression: an unknown name is "Unknown
                   variable", not "Variables not allowed" (as HCL) */
+  const char *dir; /* base directory of file functions (NULL: the current
+                      one), as Terraform's working directory */
+  bool opentofu;   /* OpenTofu's function set (-engine=opentofu) */
 };
 
 /* Evaluate x.  Errors are added to c->diags and give an unknown value of

@@ -15,25 +15,42 @@
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
-static const struct func_group *const groups[] = {
-    &funcs_numeric, &funcs_string, &funcs_collection, &funcs_encoding,
-    &funcs_typeconv, &funcs_time, &funcs_crypto};
+static const struct {
+  const struct func_group *g;
+  bool opentofu; /* only with -engine=opentofu (OpenTofu's extras) */
+} groups[] = {
+    {&funcs_numeric, false},    {&funcs_string, false},
+    {&funcs_collection, false}, {&funcs_encoding, false},
+    {&funcs_typeconv, false},   {&funcs_time, false},
+    {&funcs_crypto, false},     {&funcs_file, false},
+    {&funcs_net, false},        {&funcs_net_tofu, true},
+    {&funcs_encoding_tofu, true},
+};
 
-static const struct func_spec *lookup(const char *name, size_t len) {
+/* Whether the engine in use has group g. */
+static bool available(const struct eval_ctx *c, size_t g) {
+  return !groups[g].opentofu || c->opentofu;
+}
+
+static const struct func_spec *lookup(const struct eval_ctx *c,
+                                      const char *name, size_t len) {
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
-    for (size_t i = 0; i < groups[g]->n; i++) {
-      const char *n = groups[g]->specs[i].name;
-      if (strlen(n) == len && !memcmp(n, name, len))
-        return &groups[g]->specs[i];
+    for (size_t i = 0; i < groups[g].g->n; i++) {
+      const char *n = groups[g].g->specs[i].name;
+      if (available(c, g) && strlen(n) == len &&
+          !memcmp(n, name, len))
+        return &groups[g].g->specs[i];
     }
   return NULL;
 }
 
-static const char *suggest(tfr_arena *a, const char *name, size_t len) {
+static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
+                           const char *name, size_t len) {
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
-    for (size_t i = 0; i < groups[g]->n; i++) {
-      const char *n = groups[g]->specs[i].name;
-      if (str_distance(name, len, n, strlen(n)) < 3)
+    for (size_t i = 0; i < groups[g].g->n; i++) {
+      const char *n = groups[g].g->specs[i].name;
+      if (available(c, g) &&
+          str_distance(name, len, n, strlen(n)) < 3)
         return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
     }
   return "";
@@ -194,12 +211,12 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
   f.c = c;
   f.a = c->a;
   f.call = x;
-  f.spec = lookup(name, len);
+  f.spec = lookup(c, name, len);
   if (!f.spec) {
     eval_error(c, x->kids[0], "Call to unknown function",
                tfr_arena_printf(c->a,
                                 "There is no function named \"%.*s\".%s",
-                                (int)len, name, suggest(c->a, name, len)));
+                                (int)len, name, suggest(c, c->a, name, len)));
     return eval_dynamic(c);
   }
   const tfr_value **args = tfr_arena_alloc(c->a, (nargs ? nargs : 1) *

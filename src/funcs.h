@@ -84,9 +84,16 @@ extern const struct eval_funcs funcs_table;
 ** RFC 3339 text of a YAML timestamp scalar, or NULL. */
 const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 
-/* Groups, defined by the funcs_*.c files. */
+/* The digest of n bytes with algo ("md5", "sha1", "sha256", "sha512"),
+** as lower-case hex or (base64) standard Base64 with padding. */
+const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
+                            const void *data, size_t n);
+
+/* Groups, defined by the funcs_*.c files; the *_tofu groups exist only
+** with -engine=opentofu. */
 extern const struct func_group funcs_numeric, funcs_string,
     funcs_collection, funcs_encoding, funcs_typeconv, funcs_time,
-    funcs_crypto;
+    funcs_crypto, funcs_file, funcs_net, funcs_net_tofu,
+    funcs_encoding_tofu;
 
 #endif

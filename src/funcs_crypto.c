@@ -8,49 +8,48 @@
 
 #include "funcs.h"
 
-/* The digest of the string argument; its length in *n. */
-static void digest(struct fcall *f, const EVP_MD *md, unsigned char *out,
-                   unsigned *n) {
-  const tfr_value *s = f->args[0];
-  if (!EVP_Digest(s->s, s->n, out, n, md, NULL))
-    *n = 0; /* only on allocation failure inside OpenSSL */
+/* The digest of n bytes; its length in *len (0 on failure). */
+static void digest(const EVP_MD *md, const void *data, size_t n,
+                   unsigned char *out, unsigned *len) {
+  if (!EVP_Digest(data, n, out, len, md, NULL))
+    *len = 0; /* only on allocation failure inside OpenSSL */
 }
 
-static const tfr_value *hex_hash(struct fcall *f, const EVP_MD *md) {
+const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
+                            const void *data, size_t n) {
+  const EVP_MD *md = EVP_get_digestbyname(algo);
   unsigned char d[EVP_MAX_MD_SIZE];
-  unsigned n = 0;
-  digest(f, md, d, &n);
+  unsigned len = 0;
+  if (md)
+    digest(md, data, n, d, &len);
+  if (base64) {
+    unsigned char *out = tfr_arena_alloc(a, 4 * ((size_t)len + 2) / 3 + 1);
+    int k = EVP_EncodeBlock(out, d, (int)len);
+    return tfr_string_nocopy(a, (const char *)out, (size_t)k);
+  }
   static const char hex[] = "0123456789abcdef";
-  char *out = tfr_arena_alloc(f->a, 2 * (size_t)n + 1);
-  for (unsigned i = 0; i < n; i++) {
+  char *out = tfr_arena_alloc(a, 2 * (size_t)len + 1);
+  for (unsigned i = 0; i < len; i++) {
     out[2 * i] = hex[d[i] >> 4];
     out[2 * i + 1] = hex[d[i] & 15];
   }
-  out[2 * (size_t)n] = '\0';
-  return tfr_string_nocopy(f->a, out, 2 * (size_t)n);
+  out[2 * (size_t)len] = '\0';
+  return tfr_string_nocopy(a, out, 2 * (size_t)len);
 }
 
-static const tfr_value *base64_hash(struct fcall *f, const EVP_MD *md) {
-  unsigned char d[EVP_MAX_MD_SIZE];
-  unsigned n = 0;
-  digest(f, md, d, &n);
-  unsigned char *out = tfr_arena_alloc(f->a, 4 * ((size_t)n + 2) / 3 + 1);
-  int len = EVP_EncodeBlock(out, d, (int)n);
-  return tfr_string_nocopy(f->a, (const char *)out, (size_t)len);
-}
-
-#define HASH_FN(fn, md, enc)                                      \
+#define HASH_FN(fn, algo, base64)                                  \
   static const tfr_value *fn(struct fcall *f, const tfr_type *r) { \
     (void)r;                                                      \
-    return enc(f, md());                                          \
+    return funcs_hash(f->a, algo, base64, f->args[0]->s,          \
+                      f->args[0]->n);                             \
   }
 
-HASH_FN(fn_md5, EVP_md5, hex_hash)
-HASH_FN(fn_sha1, EVP_sha1, hex_hash)
-HASH_FN(fn_sha256, EVP_sha256, hex_hash)
-HASH_FN(fn_sha512, EVP_sha512, hex_hash)
-HASH_FN(fn_base64sha256, EVP_sha256, base64_hash)
-HASH_FN(fn_base64sha512, EVP_sha512, base64_hash)
+HASH_FN(fn_md5, "md5", false)
+HASH_FN(fn_sha1, "sha1", false)
+HASH_FN(fn_sha256, "sha256", false)
+HASH_FN(fn_sha512, "sha512", false)
+HASH_FN(fn_base64sha256, "sha256", true)
+HASH_FN(fn_base64sha512, "sha512", true)
 
 #define HASH(name, impl)                                               \
   {name, 1, {{"str", &tfr_t_string, 0}}, NULL, &tfr_t_string, NULL, impl}

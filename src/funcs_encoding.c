@@ -4160,3 +4160,4 @@ static const struct func_spec specs[] = {
 };
 
 const struct func_group funcs_encoding = {specs, sizeof specs / sizeof *specs};
+const struct func_group funcs_encoding_tofu = {NULL, 0};

@@ -22,6 +22,7 @@ struct options {
   bool functions;
   bool ast;
   bool no_color;
+  bool opentofu;
 };
 
 static const char usage_main[] =
@@ -264,6 +265,8 @@ static const char usage_eval[] =
     "               does; tfvars values may not call functions)\n"
     "  -type=TYPE   Convert the result to a type constraint, as Terraform\n"
     "               converts a variable value (optional() defaults apply)\n"
+    "  -engine=E    terraform (default) or opentofu (OpenTofu's extra\n"
+    "               functions)\n"
     "  -format=F    console (default), json, or yaml\n"
     "  -json        Print {\"type\": T, \"value\": V} (cty's JSON encodings)\n"
     "               or {\"error\": {\"summary\": ..., \"detail\": ...}}\n"
@@ -287,8 +290,12 @@ static bool eval_one(const char *text, const char *type_text,
   const tfr_value *v = NULL;
   const char *cerr = NULL;
   tfr_file *e = tfr_parse_expr(a, d, "<eval>", text, strlen(text));
-  if (e)
-    v = o->functions ? tfr_eval_functions(a, d, e) : tfr_eval_const(a, d, e);
+  if (e && o->functions) {
+    struct tfr_eval_opts eo = {NULL, o->opentofu};
+    v = tfr_eval_functions_opts(a, d, e, &eo);
+  } else if (e) {
+    v = tfr_eval_const(a, d, e);
+  }
   if (v && !tfr_diags_has_errors(d) && type_text) {
     tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text,
                                   strlen(type_text));
@@ -350,6 +357,9 @@ static int cmd_eval(int argc, char **argv) {
       o.no_color = true;
     else if (name && !strcmp(name, "functions"))
       o.functions = true;
+    else if (name && !strcmp(name, "engine") && val &&
+             (!strcmp(val, "terraform") || !strcmp(val, "opentofu")))
+      o.opentofu = !strcmp(val, "opentofu");
     else if (name && !strcmp(name, "format") && val &&
              (!strcmp(val, "json") || !strcmp(val, "yaml") ||
               !strcmp(val, "console")))

@@ -286,15 +286,24 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
   return f;
 }
 
-const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
-                                           const tfr_file *expr) {
+const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
+                                                tfr_diags *diags,
+                                                const tfr_file *expr,
+                                                const struct tfr_eval_opts *o) {
   struct eval_ctx c = {0};
   c.a = a;
   c.diags = diags;
   c.src = expr->f.src;
   c.funcs = &funcs_table;
   c.scope = validate_console_scope(a);
+  c.dir = o ? o->dir : NULL;
+  c.opentofu = o && o->opentofu;
   return eval_expr(&c, expr->f.body);
+}
+
+const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
+                                           const tfr_file *expr) {
+  return tfr_eval_functions_opts(a, diags, expr, NULL);
 }
 
 struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,

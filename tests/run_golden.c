@@ -21,7 +21,9 @@
 ** number of lines), "%% type" an optional type constraint, "%% json" the
 ** expected output of `eval -json` and "%% console" the expected output of
 ** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
-** of `eval -format=yaml`.  Files named funcs_*.test run with -functions.  Lines before the
+** of `eval -format=yaml`, "%% args" more arguments (one per line, before
+** the expression).  Files named funcs_*.test run with -functions.
+** Commands run in the directory of the test file.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
 **
 ** A "cases" directory holds one directory per case: the module files,
@@ -250,13 +252,13 @@ static char *spawn(char *const *argv, char *const *envp, const char *dir,
   return buf;
 }
 
-static char *run_argv(char *const *argv, size_t *len) {
+static char *run_argv(char *const *argv, const char *dir, size_t *len) {
   int st;
-  return spawn(argv, NULL, NULL, true, &st, len);
+  return spawn(argv, NULL, dir, true, &st, len);
 }
 
 struct record {
-  char *expr, *type, *json, *console, *yaml;
+  char *expr, *type, *json, *console, *yaml, *args;
   int line;
 };
 
@@ -278,7 +280,7 @@ static bool eval_compare(const char *tool, const char *file,
   if (!want)
     return true;
   char typearg[4096];
-  char *args[10];
+  char *args[40];
   int k = 0;
   args[k++] = (char *)tool;
   args[k++] = "eval";
@@ -295,10 +297,27 @@ static bool eval_compare(const char *tool, const char *file,
     snprintf(typearg, sizeof typearg, "-type=%s", r->type);
     args[k++] = typearg;
   }
+  /* "%% args": more arguments, one per line */
+  char *extra = r->args ? strdup(r->args) : NULL;
+  for (char *p = extra, *nl; p && *p && k < 37; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl)
+      nl = p + strlen(p) - 1;
+    else
+      *nl = '\0';
+    args[k++] = p;
+  }
   args[k++] = r->expr;
   args[k] = NULL;
+  /* commands run in the directory of the test file (for file functions) */
+  char *dir = strdup(file);
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = '\0';
   size_t n;
-  char *out = run_argv(args, &n);
+  char *out = run_argv(args, slash ? dir : NULL, &n);
+  free(dir);
+  free(extra);
   if (out && n && out[n - 1] == '\n')
     out[--n] = '\0';
   bool ok = out && strcmp(out, want) == 0;
@@ -348,6 +367,7 @@ static void eval_file(const char *tool, const char *file) {
         chomp(r.json);
         chomp(r.console);
         chomp(r.yaml);
+        chomp(r.args);
         /* every section is compared (and reported), even after a failure */
         int ok = eval_compare(tool, file, &r, M_JSON);
         ok &= eval_compare(tool, file, &r, M_CONSOLE);
@@ -362,6 +382,7 @@ static void eval_file(const char *tool, const char *file) {
       free(r.json);
       free(r.console);
       free(r.yaml);
+      free(r.args);
       memset(&r, 0, sizeof r);
       r.line = lineno;
       if (!line)
@@ -376,6 +397,7 @@ static void eval_file(const char *tool, const char *file) {
                 : !strcmp(name, "json")    ? &r.json
                 : !strcmp(name, "console") ? &r.console
                 : !strcmp(name, "yaml")    ? &r.yaml
+                : !strcmp(name, "args")    ? &r.args
                                            : NULL;
       continue;
     }

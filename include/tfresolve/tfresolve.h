@@ -75,6 +75,18 @@ const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
 const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
                                            const tfr_file *expr);
 
+/** Options of console-style evaluation. */
+struct tfr_eval_opts {
+  const char *dir;   /* base directory of file functions (NULL: current) */
+  bool opentofu;     /* OpenTofu's function set */
+};
+
+/** tfr_eval_functions with options. */
+const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
+                                                tfr_diags *diags,
+                                                const tfr_file *expr,
+                                                const struct tfr_eval_opts *o);
+
 /** Defaults of the optional attributes of a type constraint (opaque). */
 struct tfr_defaults;
 
