@@ -91,6 +91,8 @@ struct loader {
   struct module *m;
   size_t cap;
   struct strmap names; /* declared name -> index in m->vars */
+  size_t lcap;
+  struct strmap lnames; /* local name -> index in m->locals */
 };
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
@@ -715,6 +717,87 @@ static void override(struct loader *l, const struct partial *p) {
   }
 }
 
+/* ---- locals ------------------------------------------------------------ */
+
+/* One local value; an override file's replaces the one of that name. */
+static void add_local(struct loader *l, struct src_file *src,
+                      const char *name, size_t len, const struct ast *expr,
+                      struct span span, bool ovr) {
+  struct module *m = l->m;
+  const char *nm = tfr_arena_strndup(l->a, name, len);
+  size_t i;
+  if (strmap_get(&l->lnames, nm, &i)) {
+    struct local_decl *d = &m->locals[i];
+    if (ovr) {
+      d->expr = expr;
+      d->src = src;
+      d->span = span;
+      return;
+    }
+    struct tfr_range was = src_range(d->src, d->span);
+    char where[512];
+    tfr_range_format(&was, where, sizeof where);
+    error_at(l, src, span, "Duplicate local value definition",
+             tfr_arena_printf(l->a,
+                              "A local value named \"%s\" was already "
+                              "defined at %s. Local value names must be "
+                              "unique within a module.",
+                              nm, where),
+             NULL);
+    return;
+  }
+  if (m->nlocals == l->lcap) {
+    l->lcap = l->lcap ? l->lcap * 2 : 16;
+    struct local_decl *nl = tfr_arena_alloc(l->a, l->lcap * sizeof *nl);
+    if (m->nlocals)
+      memcpy(nl, m->locals, m->nlocals * sizeof *nl);
+    m->locals = nl;
+  }
+  strmap_put(&l->lnames, nm, m->nlocals);
+  m->locals[m->nlocals++] = (struct local_decl){nm, expr, src, span};
+}
+
+static void native_locals(struct loader *l, struct src_file *src,
+                          const struct ast *block, bool ovr) {
+  const struct ast *body = block->kids[1];
+  for (uint32_t i = 0; body && i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_ATTR)
+      add_local(l, src, it->str, it->n, it->kids[0], it->span, ovr);
+  }
+}
+
+/* In JSON, "locals" is an object (or an array of objects) whose strings
+** are templates. */
+static void json_locals(struct loader *l, struct src_file *src,
+                        const struct ast *x, bool ovr) {
+  const struct ast *one[1] = {x};
+  const struct ast *const *objs = x->kind == AST_TUPLE
+                                      ? (const struct ast *const *)x->items
+                                      : one;
+  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+  for (size_t i = 0; i < n; i++) {
+    if (objs[i]->kind != AST_OBJECT)
+      continue;
+    for (uint32_t j = 0; j < objs[i]->n; j++) {
+      const struct ast *k = objs[i]->items[2 * j];
+      const struct ast *v = objs[i]->items[2 * j + 1];
+      if (k->n == 2 && !memcmp(k->str, "//", 2))
+        continue;
+      if (v->kind == AST_STRING) {
+        struct ast_file *t = parse_template(l->a, l->diags, src->name,
+                                            v->str, v->n);
+        if (!t)
+          continue;
+        v = t->body;
+      }
+      add_local(l, src, k->str, k->n, v,
+                (struct span){k->span.start, objs[i]->items[2 * j + 1]->span.end},
+                ovr);
+    }
+  }
+}
+
 /* ---- top level --------------------------------------------------------- */
 
 static const char *const top_blocks[] = {
@@ -756,6 +839,10 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
                  NULL);
         continue;
       }
+      if (it->n == 6 && !memcmp(it->str, "locals", 6)) {
+        native_locals(l, f->src, it, ovr);
+        continue;
+      }
       if (!(it->n == 8 && !memcmp(it->str, "variable", 8)))
         continue;
       struct partial p = {0};
@@ -784,6 +871,10 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
                NULL);
       continue;
     }
+    if (k->n == 6 && !memcmp(k->str, "locals", 6)) {
+      json_locals(l, f->src, v, ovr);
+      continue;
+    }
     if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) ||
         v->kind != AST_OBJECT)
       continue;
@@ -808,7 +899,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0, {0}};
+  struct loader l = {a, diags, m, 0, {0}, 0, {0}};
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -845,6 +936,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       if (files[i] && ovr[i] == (pass == 1))
         each_variable(&l, files[i], pass == 1);
   strmap_free(&l.names);
+  strmap_free(&l.lnames);
   if (m->nvars > 1)
     qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
   validate_static(m, a, diags);

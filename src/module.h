@@ -55,8 +55,18 @@ struct raw_value {
   bool undeclared;
 };
 
+/* One local value (an attribute of a `locals` block), after overrides. */
+struct local_decl {
+  const char *name;
+  const struct ast *expr;
+  struct src_file *src;
+  struct span span;             /* the whole `name = expr` */
+};
+
 struct module {
   const char *dir;
+  struct local_decl *locals;    /* in declaration order */
+  size_t nlocals;
   struct var_decl *vars;
   size_t nvars;
   bool has_config;              /* at least one .tf / .tf.json */

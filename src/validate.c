@@ -4,8 +4,10 @@
 ** the walk with unknown values that catches errors before any value is
 ** known, and the final evaluation of every rule in dependency order.
 */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "validate.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,16 +15,24 @@
 #include "diag_int.h"
 #include "eval.h"
 #include "funcs.h"
+#include "strutil.h"
 
 /* ---- references -------------------------------------------------------- */
 
+struct names {
+  const char **v;
+  size_t n, cap;
+};
+
 struct refs {
-  const char **vars;   /* var.NAME referenced */
-  size_t nvars, cap;
+  struct names vars;   /* var.NAME referenced */
+  struct names locals; /* local.NAME referenced */
   bool any;            /* refers to anything at all */
   bool other;          /* refers to something unknowable offline */
-  const char *other_name;
-  struct span first_undeclared;
+  const char *other_name; /* the first such thing, e.g. "data.aws_ami.x" */
+  const char *via;        /* the local value it was reached through */
+  const struct module *m; /* follow local values into their expressions */
+  bool *seen;             /* locals already followed */
 };
 
 struct bound {
@@ -38,23 +48,66 @@ static bool is_bound(const struct bound *b, const struct ast *x) {
   return false;
 }
 
-static void add_var(tfr_arena *a, struct refs *r, const char *s, size_t n) {
-  for (size_t i = 0; i < r->nvars; i++)
-    if (strlen(r->vars[i]) == n && !memcmp(r->vars[i], s, n))
+static void add_name(tfr_arena *a, struct names *l, const char *s, size_t n) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
       return;
-  if (r->nvars == r->cap) {
-    r->cap = r->cap ? r->cap * 2 : 4;
-    const char **nv = tfr_arena_alloc(a, r->cap * sizeof *nv);
-    if (r->nvars)
-      memcpy(nv, r->vars, r->nvars * sizeof *nv);
-    r->vars = nv;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 4;
+    const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
+    if (l->n)
+      memcpy(nv, l->v, l->n * sizeof *nv);
+    l->v = nv;
   }
-  r->vars[r->nvars++] = tfr_arena_strndup(a, s, n);
+  l->v[l->n++] = tfr_arena_strndup(a, s, n);
 }
 
 static bool is_root(const struct ast *x, const char *name) {
   size_t n = strlen(name);
   return x->kind == AST_VARIABLE && x->n == n && !memcmp(x->str, name, n);
+}
+
+static long local_index(const struct module *m, const char *s, size_t n) {
+  for (size_t i = 0; m && i < m->nlocals; i++)
+    if (strlen(m->locals[i].name) == n && !memcmp(m->locals[i].name, s, n))
+      return (long)i;
+  return -1;
+}
+
+/* Roots that can be known offline. */
+static bool knowable(const struct refs *r, const struct ast *root) {
+  return is_root(root, "path") || is_root(root, "terraform") ||
+         is_root(root, "var") || (r->m && is_root(root, "local"));
+}
+
+static const struct ast *step_in(const struct ast *x) {
+  return x->kind == AST_GETATTR ? x->kids[0] : x->a;
+}
+
+static const struct ast *root_of(const struct ast *x) {
+  while (x->kind == AST_GETATTR || x->kind == AST_INDEX)
+    x = step_in(x);
+  return x;
+}
+
+/* "data.aws_ami.x", "aws_instance.web", "module.net": the object a
+** traversal refers to, for messages. */
+static const char *object_name(tfr_arena *a, const struct ast *x) {
+  const struct ast *root = root_of(x);
+  size_t depth = 0;
+  for (const struct ast *y = x; y != root; y = step_in(y))
+    depth++;
+  const char *s = tfr_arena_strndup(a, root->str, root->n);
+  size_t want = is_root(root, "data") ? 2 : 1;
+  for (size_t i = 1; i <= want && i <= depth; i++) {
+    const struct ast *y = x; /* the step i levels above the root */
+    for (size_t k = 0; k < depth - i; k++)
+      y = step_in(y);
+    if (y->kind != AST_GETATTR)
+      break;
+    s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
+  }
+  return s;
 }
 
 /* Every traversal root an expression refers to (bounded depth: the parser
@@ -66,21 +119,40 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
   if (x->kind == AST_GETATTR && is_root(x->kids[0], "var") &&
       !is_bound(b, x->kids[0])) {
     r->any = true;
-    add_var(a, r, x->str, x->n);
+    add_name(a, &r->vars, x->str, x->n);
     return;
   }
   if (x->kind == AST_INDEX && is_root(x->a, "var") &&
       x->kids[0]->kind == AST_STRING && !is_bound(b, x->a)) {
     r->any = true;
-    add_var(a, r, x->kids[0]->str, x->kids[0]->n);
+    add_name(a, &r->vars, x->kids[0]->str, x->kids[0]->n);
     return;
+  }
+  if (x->kind == AST_GETATTR && is_root(x->kids[0], "local") &&
+      !is_bound(b, x->kids[0])) {
+    r->any = true;
+    add_name(a, &r->locals, x->str, x->n);
+    long i = local_index(r->m, x->str, x->n);
+    if (i >= 0 && !r->seen[i]) {
+      r->seen[i] = true;
+      bool had = r->other_name != NULL;
+      walk(a, r->m->locals[i].expr, r, NULL);
+      if (!had && r->other_name && !r->via)
+        r->via = r->m->locals[i].name;
+    }
+    return;
+  }
+  if ((x->kind == AST_GETATTR || x->kind == AST_INDEX) && !r->other_name) {
+    const struct ast *root = root_of(x);
+    if (root->kind == AST_VARIABLE && !is_bound(b, root) &&
+        !knowable(r, root))
+      r->other_name = object_name(a, x);
   }
   if (x->kind == AST_VARIABLE) {
     if (is_bound(b, x))
       return;
     r->any = true;
-    if (!is_root(x, "path") && !is_root(x, "terraform") &&
-        !is_root(x, "var")) {
+    if (!knowable(r, x)) {
       r->other = true;
       if (!r->other_name)
         r->other_name = tfr_arena_strndup(a, x->str, x->n);
@@ -110,8 +182,19 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
     walk(a, ast_child(x, i), r, b);
 }
 
+/* What x refers to itself (local values are names here). */
 static struct refs refs_of(tfr_arena *a, const struct ast *x) {
   struct refs r = {0};
+  walk(a, x, &r, NULL);
+  return r;
+}
+
+/* What x refers to, through the module's local values too. */
+static struct refs refs_deep(tfr_arena *a, const struct module *m,
+                             const struct ast *x) {
+  struct refs r = {0};
+  r.m = m;
+  r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) * sizeof *r.seen);
   walk(a, x, &r, NULL);
   return r;
 }
@@ -140,8 +223,8 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
                  "result would not be checking anything.",
                  v->name);
       bool self = false;
-      for (size_t j = 0; j < r.nvars; j++)
-        self |= !strcmp(r.vars[j], v->name);
+      for (size_t j = 0; j < r.vars.n; j++)
+        self |= !strcmp(r.vars.v[j], v->name);
       if (!self)
         error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
                  "Invalid variable validation condition",
@@ -160,7 +243,78 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
 struct scope {
   tfr_arena *a;
   const tfr_value *var, *path, *terraform;
+  const struct module *m;  /* its local values are in scope (or NULL) */
+  const tfr_value **local; /* each local value, once evaluated */
+  const char **local_err;  /* why one could not be evaluated */
+  uint8_t *lstate;         /* 0 not yet, 1 being evaluated, 2 done */
+  const tfr_value *locals; /* the object of them all, once all are done */
+  int busy;                /* evaluating a local value */
 };
+
+static const tfr_value *lookup(void *ud, struct eval_ctx *c,
+                               const struct ast *root, const char *name,
+                               size_t len);
+
+/* The object of local values: those not evaluated (yet, or in a cycle)
+** are unknown. */
+static const tfr_value *local_object(struct scope *s) {
+  if (s->locals)
+    return s->locals;
+  size_t n = s->m->nlocals;
+  const char **names = tfr_arena_alloc(s->a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(s->a, (n ? n : 1) * sizeof *vals);
+  bool all = true;
+  for (size_t i = 0; i < n; i++) {
+    names[i] = s->m->locals[i].name;
+    vals[i] = s->lstate[i] == 2 ? s->local[i]
+                                : tfr_unknown(s->a, &tfr_t_dynamic);
+    all &= s->lstate[i] == 2;
+  }
+  const tfr_value *o = tfr_object(s->a, n, names, vals);
+  if (all)
+    s->locals = o;
+  return o;
+}
+
+/* Evaluate local value i, after the ones it refers to.  Its errors do not
+** go anywhere but local_err: a rule that needs it is deferred. */
+static void eval_local(struct scope *s, size_t i) {
+  if (s->lstate[i])
+    return; /* done, or a cycle: it stays unknown */
+  s->lstate[i] = 1;
+  const struct local_decl *d = &s->m->locals[i];
+  struct refs r = refs_of(s->a, d->expr);
+  for (size_t j = 0; j < r.locals.n; j++) {
+    long t = local_index(s->m, r.locals.v[j], strlen(r.locals.v[j]));
+    if (t >= 0)
+      eval_local(s, (size_t)t);
+  }
+  tfr_diags *scratch = tfr_diags_new(s->a);
+  struct eval_scope es = {lookup, s};
+  struct eval_ctx c = {0};
+  c.a = s->a;
+  c.diags = scratch;
+  c.src = d->src;
+  c.scope = &es;
+  c.funcs = &funcs_table;
+  c.dir = s->m->dir;
+  s->busy++;
+  const tfr_value *v = eval_expr(&c, d->expr);
+  s->busy--;
+  for (size_t k = 0; k < tfr_diags_count(scratch); k++) {
+    const struct tfr_diag *g = tfr_diags_get(scratch, k);
+    if (g->sev == TFR_DIAG_ERROR) {
+      s->local_err[i] = g->detail && *g->detail
+                            ? tfr_arena_printf(s->a, "%s: %s", g->summary,
+                                               g->detail)
+                            : g->summary;
+      v = tfr_unknown(s->a, &tfr_t_dynamic);
+      break;
+    }
+  }
+  s->local[i] = v;
+  s->lstate[i] = 2;
+}
 
 static const tfr_value *lookup(void *ud, struct eval_ctx *c,
                                const struct ast *root, const char *name,
@@ -174,19 +328,38 @@ static const tfr_value *lookup(void *ud, struct eval_ctx *c,
     return s->path;
   if (len == 9 && !memcmp(name, "terraform", 9))
     return s->terraform;
-  /* locals, resources, data sources...: not knowable offline */
+  if (len == 5 && !memcmp(name, "local", 5) && s->m) {
+    if (!s->busy) /* the ones a local refers to are done before it */
+      for (size_t i = 0; i < s->m->nlocals; i++)
+        eval_local(s, i);
+    return local_object(s);
+  }
+  /* resources, data sources, modules...: not knowable offline */
   return tfr_unknown(s->a, &tfr_t_dynamic);
+}
+
+/* Give a scope the module's local values. */
+static void with_locals(struct scope *s, const struct module *m) {
+  size_t n = m->nlocals ? m->nlocals : 1;
+  s->m = m;
+  s->local = tfr_arena_alloc(s->a, n * sizeof *s->local);
+  s->local_err = tfr_arena_alloc(s->a, n * sizeof *s->local_err);
+  s->lstate = tfr_arena_alloc(s->a, n * sizeof *s->lstate);
 }
 
 static const tfr_value *str(tfr_arena *a, const char *s) {
   return tfr_string(a, s, strlen(s));
 }
 
-static void fixed_scope(struct scope *s) {
-  char cwd[4096];
+/* path.* and terraform.workspace; path.cwd is the module directory made
+** absolute (Terraform runs there: -chdir). */
+static void fixed_scope(struct scope *s, const char *dir) {
+  char cwd[PATH_MAX];
+  bool ok = dir ? realpath(dir, cwd) != NULL
+                : getcwd(cwd, sizeof cwd) != NULL;
   const char *names[] = {"cwd", "module", "root"};
-  const tfr_value *vals[] = {str(s->a, getcwd(cwd, sizeof cwd) ? cwd : "."),
-                             str(s->a, "."), str(s->a, ".")};
+  const tfr_value *vals[] = {str(s->a, ok ? cwd : "."), str(s->a, "."),
+                             str(s->a, ".")};
   s->path = tfr_object(s->a, 3, names, vals);
   const char *ws = getenv("TF_WORKSPACE");
   const char *tn[] = {"workspace"};
@@ -233,8 +406,8 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
       const struct ast *parts[2] = {rule->condition, rule->error_message};
       for (int p = 0; p < 2; p++) {
         struct refs r = refs_of(a, parts[p]);
-        for (size_t j = 0; j < r.nvars; j++)
-          if (index_of(m, r.vars[j]) < 0) {
+        for (size_t j = 0; j < r.vars.n; j++)
+          if (index_of(m, r.vars.v[j]) < 0) {
             error_in(diags, rule->src, parts[p]->span, TFR_DIAG_ERROR,
                      "Reference to undeclared input variable",
                      tfr_arena_printf(a,
@@ -242,10 +415,29 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
                                       "\"%s\" has not been declared. This "
                                       "variable can be declared with a "
                                       "variable \"%s\" {} block.",
-                                      r.vars[j], r.vars[j]),
+                                      r.vars.v[j], r.vars.v[j]),
                      v->name);
             ok = false;
           }
+        for (size_t j = 0; j < r.locals.n; j++) {
+          const char *nm = r.locals.v[j];
+          if (local_index(m, nm, strlen(nm)) >= 0)
+            continue;
+          const char *hint = "";
+          for (size_t q = 0; q < m->nlocals && !*hint; q++)
+            if (str_distance(nm, strlen(nm), m->locals[q].name,
+                             strlen(m->locals[q].name)) < 3)
+              hint = tfr_arena_printf(a, " Did you mean \"%s\"?",
+                                      m->locals[q].name);
+          error_in(diags, rule->src, parts[p]->span, TFR_DIAG_ERROR,
+                   "Reference to undeclared local value",
+                   tfr_arena_printf(a,
+                                    "A local value with the name \"%s\" "
+                                    "has not been declared.%s",
+                                    nm, hint),
+                   v->name);
+          ok = false;
+        }
       }
     }
   }
@@ -260,8 +452,8 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
   const struct var_decl *v = &m->vars[k];
   for (size_t i = 0; i < v->nvalidations; i++) {
     struct refs r = refs_of(a, v->validations[i].condition);
-    for (size_t j = 0; j < r.nvars; j++) {
-      long t = index_of(m, r.vars[j]);
+    for (size_t j = 0; j < r.vars.n; j++) {
+      long t = index_of(m, r.vars.v[j]);
       if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
         continue;
       if (state[t] == 1) {
@@ -296,6 +488,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
   c.src = rule->src;
   c.scope = &es;
   c.funcs = &funcs_table;
+  c.dir = s->m ? s->m->dir : NULL;
   size_t before = tfr_diags_count(diags);
   const tfr_value *v = eval_expr(&c, x);
   bool failed = false;
@@ -319,8 +512,11 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   free(stack);
   if (cyc)
     return false;
-  struct scope s = {a, var_object(a, m, NULL), NULL, NULL};
-  fixed_scope(&s);
+  struct scope s = {0};
+  s.a = a;
+  s.var = var_object(a, m, NULL);
+  fixed_scope(&s, m->dir);
+  with_locals(&s, m);
   bool ok = true;
   /* only errors count here: warnings come again from the final walk */
   tfr_diags *scratch = tfr_diags_new(a);
@@ -359,6 +555,26 @@ static const char *trimmed(tfr_arena *a, const tfr_value *v) {
   return tfr_arena_strndup(a, s, n);
 }
 
+/* Why a condition's result cannot be known offline. */
+static const char *deferred_reason(tfr_arena *a, const struct module *m,
+                                   const struct scope *s,
+                                   const struct ast *cond) {
+  struct refs r = refs_deep(a, m, cond);
+  if (r.other_name)
+    return tfr_arena_printf(a,
+                            "This condition refers to %s%s%s%s, which "
+                            "cannot be known before apply",
+                            r.other_name, r.via ? " (through local." : "",
+                            r.via ? r.via : "", r.via ? ")" : "");
+  for (size_t i = 0; i < m->nlocals; i++)
+    if (r.seen[i] && s->local_err && s->local_err[i])
+      return tfr_arena_printf(a,
+                              "This condition uses local.%s, which could "
+                              "not be evaluated offline (%s)",
+                              m->locals[i].name, s->local_err[i]);
+  return "This condition's result cannot be known offline";
+}
+
 /* One rule of variable k; false if it failed. */
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
@@ -370,16 +586,12 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   if (!cond)
     return false;
   if (!tfr_value_is_wholly_known(cond)) {
-    struct refs r = refs_of(a, rule->condition);
-    if (r.other)
-      error_in(diags, rule->src, rule->condition->span, TFR_DIAG_WARNING,
-               "Validation rule deferred",
-               tfr_arena_printf(a,
-                                "This condition refers to %s, which cannot "
-                                "be known before apply, so the rule is "
-                                "neither passed nor failed here.",
-                                r.other_name),
-               v->name);
+    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_WARNING,
+             "Validation rule deferred",
+             tfr_arena_printf(a, "%s, so the rule is neither passed nor "
+                                 "failed here.",
+                              deferred_reason(a, m, s, rule->condition)),
+             v->name);
     return true;
   }
   if (cond->flags & TFR_V_NULL) {
@@ -454,8 +666,11 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
   size_t n = m->nvars;
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
-  struct scope s = {a, var_object(a, m, values), NULL, NULL};
-  fixed_scope(&s);
+  struct scope s = {0};
+  s.a = a;
+  s.var = var_object(a, m, values);
+  fixed_scope(&s, m->dir);
+  with_locals(&s, m);
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
     for (size_t k = 0; k < n; k++) {
@@ -470,9 +685,9 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       /* wait for every variable the rules refer to */
       bool ready = true, skip = false;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
-        struct refs r = refs_of(a, v->validations[i].condition);
-        for (size_t j = 0; j < r.nvars; j++) {
-          long t = index_of(m, r.vars[j]);
+        struct refs r = refs_deep(a, m, v->validations[i].condition);
+        for (size_t j = 0; j < r.vars.n; j++) {
+          long t = index_of(m, r.vars.v[j]);
           if (t < 0 || (size_t)t == k)
             continue;
           if (!done[t])
@@ -505,7 +720,7 @@ const struct eval_scope *validate_console_scope(tfr_arena *a) {
   struct scope *s = tfr_arena_alloc(a, sizeof *s);
   s->a = a;
   s->var = tfr_object(a, 0, NULL, NULL);
-  fixed_scope(s);
+  fixed_scope(s, NULL);
   struct eval_scope *es = tfr_arena_alloc(a, sizeof *es);
   es->lookup = lookup;
   es->ud = s;
