@@ -36,6 +36,8 @@ static const char usage_main[] =
     "  explain    Every source that set one variable, and which won\n"
     "  eval       Evaluate a constant expression, optionally converted to a "
     "type\n"
+    "  console    Terraform's console, offline: expressions with the "
+    "module's values\n"
     "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
     "files\n"
     "\n"
@@ -249,7 +251,9 @@ static int cmd_parse(int argc, char **argv) {
   return rc;
 }
 
-/* ---- eval command ------------------------------------------------------ */
+extern char **environ;
+
+/* ---- eval and console commands ---------------------------------------- */
 
 static const char usage_eval[] =
     "Usage: tfresolve eval [options] EXPRESSION\n"
@@ -258,21 +262,44 @@ static const char usage_eval[] =
     "Evaluate an expression the way Terraform evaluates tfvars values\n"
     "(constants: no variables, no function calls) and print the result in\n"
     "Terraform console style.  With \"-\", read one expression per line from\n"
-    "standard input.\n"
+    "standard input.  With -functions, evaluate it as `terraform console`\n"
+    "does in the module of the current directory: Terraform's functions,\n"
+    "var.* (resolved from every value source), local.*, path.* and\n"
+    "terraform.workspace.\n"
     "\n"
     "Options:\n"
-    "  -functions   Allow Terraform's built-in functions (as the console\n"
-    "               does; tfvars values may not call functions)\n"
+    "  -functions   Console mode: functions and the module's values (tfvars\n"
+    "               values may not call functions or refer to anything)\n"
     "  -type=TYPE   Convert the result to a type constraint, as Terraform\n"
     "               converts a variable value (optional() defaults apply)\n"
-    "  -engine=E    terraform (default) or opentofu (OpenTofu's extra\n"
-    "               functions)\n"
     "  -format=F    console (default), json, or yaml\n"
     "  -json        Print {\"type\": T, \"value\": V} (cty's JSON encodings)\n"
     "               or {\"error\": {\"summary\": ..., \"detail\": ...}}\n"
+    "  -engine=E    terraform (default) or opentofu (.tofu files, OpenTofu's\n"
+    "               extra functions)\n"
+    "  -chdir=DIR   Work in DIR (the module directory)\n"
+    "  -var 'NAME=VALUE', -var-file=FILE, -no-env\n"
+    "               Value sources of the module's variables, as for show\n"
     "  -no-color    No colour in diagnostics\n"
     "\n"
     "Exit status: 0 evaluated, 1 errors, 2 usage error.\n";
+
+static const char usage_console[] =
+    "Usage: tfresolve console [options] [DIR]\n"
+    "\n"
+    "Terraform's console, offline: read expressions from standard input and\n"
+    "print each value, with Terraform's functions and the module's var.*\n"
+    "(resolved from every value source), local.*, path.* and\n"
+    "terraform.workspace in scope.  An expression may span lines while a\n"
+    "bracket is open.  \"exit\" or end of input ends it.\n"
+    "\n"
+    "Options:\n"
+    "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR,\n"
+    "  -engine=E   as for show\n"
+    "  -json       one line {\"type\": T, \"value\": V} or {\"error\": ...} each\n"
+    "  -no-color   No colour in diagnostics\n"
+    "\n"
+    "Exit status: 0, or 1 if the last expression failed; 2 usage error.\n";
 
 static void json_error(const char *summary, const char *detail) {
   fputs("{\"error\":{\"summary\":", stdout);
@@ -282,16 +309,23 @@ static void json_error(const char *summary, const char *detail) {
   fputs("}}\n", stdout);
 }
 
+/* What eval and console evaluate in. */
+struct eval_env {
+  const char *type_text;              /* convert results to this type */
+  const struct tfr_resolution *module; /* console scope, or NULL */
+};
+
 /* Evaluate one expression (and convert it to type_text if given). */
-static bool eval_one(const char *text, const char *type_text,
+static bool eval_one(const char *text, const struct eval_env *env,
                      const struct options *o) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const tfr_value *v = NULL;
   const char *cerr = NULL;
+  const char *type_text = env->type_text;
   tfr_file *e = tfr_parse_expr(a, d, "<eval>", text, strlen(text));
   if (e && o->functions) {
-    struct tfr_eval_opts eo = {NULL, o->opentofu};
+    struct tfr_eval_opts eo = {NULL, o->opentofu, env->module};
     v = tfr_eval_functions_opts(a, d, e, &eo);
   } else if (e) {
     v = tfr_eval_const(a, d, e);
@@ -336,64 +370,207 @@ static bool eval_one(const char *text, const char *type_text,
   } else {
     printf("%s\n", tfr_value_console(a, v));
   }
+  fflush(stdout);
   tfr_arena_free(a);
   return ok;
 }
 
-static int cmd_eval(int argc, char **argv) {
-  struct options o = {0};
-  const char *expr = NULL, *type_text = NULL;
+/* Resolve the module of the current directory for console scope; NULL
+** when it has no configuration.  Its problems are shown once, on stderr:
+** a variable that could not be resolved is unknown in expressions. */
+static const struct tfr_resolution *console_module(tfr_arena *a,
+                                                   const struct tfr_cli_arg *args,
+                                                   size_t nargs, bool no_env,
+                                                   const struct options *o) {
+  tfr_diags *d = tfr_diags_new(a);
+  struct tfr_resolve_opts ro = {".", no_env ? NULL : environ, args, nargs,
+                                o->opentofu, false};
+  const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
+  if (!res->has_config)
+    return NULL;
+  if (tfr_diags_count(d))
+    print_diags(d, o);
+  return res;
+}
+
+/* Options of eval and console; false (after a message) on a usage error. */
+static bool eval_flags(int argc, char **argv, bool console, struct options *o,
+                       struct eval_env *env, struct tfr_cli_arg *args,
+                       size_t *nargs, bool *no_env, const char **operand) {
+  const char *usage = console ? usage_console : usage_eval;
+  const char *cmd = console ? "console" : "eval";
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = strcmp(argv[i], "-") ? opt_name(argv[i], buf,
                                                        sizeof buf, &val)
                                             : NULL;
-    if (!name && !expr)
-      expr = argv[i];
+    if (!name && !*operand)
+      *operand = argv[i];
     else if (name && !strcmp(name, "json"))
-      o.format = FMT_JSON;
+      o->format = FMT_JSON;
     else if (name && !strcmp(name, "no-color"))
-      o.no_color = true;
-    else if (name && !strcmp(name, "functions"))
-      o.functions = true;
+      o->no_color = true;
+    else if (name && !strcmp(name, "functions") && !console)
+      o->functions = true;
     else if (name && !strcmp(name, "engine") && val &&
              (!strcmp(val, "terraform") || !strcmp(val, "opentofu")))
-      o.opentofu = !strcmp(val, "opentofu");
+      o->opentofu = !strcmp(val, "opentofu");
     else if (name && !strcmp(name, "format") && val &&
              (!strcmp(val, "json") || !strcmp(val, "yaml") ||
               !strcmp(val, "console")))
-      o.format = !strcmp(val, "json")   ? FMT_JSON
-                 : !strcmp(val, "yaml") ? FMT_YAML
-                                        : FMT_HUMAN;
-    else if (name && !strcmp(name, "type") && (val || i + 1 < argc))
-      type_text = val ? val : argv[++i];
-    else if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
-      fputs(usage_eval, stdout);
-      return EXIT_OK;
+      o->format = !strcmp(val, "json")   ? FMT_JSON
+                  : !strcmp(val, "yaml") ? FMT_YAML
+                                         : FMT_HUMAN;
+    else if (name && !strcmp(name, "type") && !console &&
+             (val || i + 1 < argc))
+      env->type_text = val ? val : argv[++i];
+    else if (name && (!strcmp(name, "var") || !strcmp(name, "var-file")) &&
+             (val || i + 1 < argc)) {
+      args[*nargs].file = !strcmp(name, "var-file");
+      args[(*nargs)++].value = val ? val : argv[++i];
+    } else if (name && !strcmp(name, "no-env")) {
+      *no_env = true;
+    } else if (name && !strcmp(name, "chdir") && val) {
+      if (chdir(val) != 0) {
+        fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
+        return false;
+      }
+    } else if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
+      fputs(usage, stdout);
+      exit(EXIT_OK);
     } else {
-      fprintf(stderr, "tfresolve eval: unexpected argument \"%s\"\n\n%s",
-              argv[i], usage_eval);
-      return EXIT_USAGE;
+      fprintf(stderr, "tfresolve %s: unexpected argument \"%s\"\n\n%s", cmd,
+              argv[i], usage);
+      return false;
     }
+  }
+  return true;
+}
+
+static int cmd_eval(int argc, char **argv) {
+  struct options o = {0};
+  struct eval_env env = {0};
+  struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
+  size_t nargs = 0;
+  bool no_env = false;
+  const char *expr = NULL;
+  if (!eval_flags(argc, argv, false, &o, &env, args, &nargs, &no_env,
+                  &expr)) {
+    free(args);
+    return EXIT_USAGE;
   }
   if (!expr) {
     fprintf(stderr, "tfresolve eval: no expression given\n\n%s", usage_eval);
+    free(args);
     return EXIT_USAGE;
   }
-  if (strcmp(expr, "-") != 0)
-    return eval_one(expr, type_text, &o) ? EXIT_OK : EXIT_INVALID;
+  tfr_arena *a = tfr_arena_new();
+  if (o.functions)
+    env.module = console_module(a, args, nargs, no_env, &o);
   bool all = true;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  while ((n = getline(&line, &cap, stdin)) > 0) {
-    if (line[n - 1] == '\n')
-      line[n - 1] = '\0';
-    all &= eval_one(line, type_text, &o);
+  if (strcmp(expr, "-") != 0) {
+    all = eval_one(expr, &env, &o);
+  } else {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) > 0) {
+      if (line[n - 1] == '\n')
+        line[n - 1] = '\0';
+      all &= eval_one(line, &env, &o);
+    }
+    free(line);
   }
-  free(line);
+  tfr_arena_free(a);
+  free(args);
   return all ? EXIT_OK : EXIT_INVALID;
+}
+
+/* How many brackets the text leaves open (outside strings), so that an
+** expression can span lines as in Terraform's console. */
+static int open_brackets(const char *s) {
+  int depth = 0;
+  bool in_str = false;
+  for (; *s; s++) {
+    if (in_str) {
+      if (*s == '\\' && s[1])
+        s++;
+      else if (*s == '"')
+        in_str = false;
+    } else if (*s == '"') {
+      in_str = true;
+    } else if (*s == '#' || (*s == '/' && s[1] == '/')) {
+      break;
+    } else if (*s == '(' || *s == '[' || *s == '{') {
+      depth++;
+    } else if (*s == ')' || *s == ']' || *s == '}') {
+      depth--;
+    }
+  }
+  return depth;
+}
+
+static int cmd_console(int argc, char **argv) {
+  struct options o = {0};
+  struct eval_env env = {0};
+  struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
+  size_t nargs = 0;
+  bool no_env = false;
+  const char *dir = NULL;
+  o.functions = true;
+  if (!eval_flags(argc, argv, true, &o, &env, args, &nargs, &no_env, &dir) ||
+      (dir && chdir(dir) != 0)) {
+    if (dir)
+      fprintf(stderr, "tfresolve: cannot change directory to %s\n", dir);
+    free(args);
+    return EXIT_USAGE;
+  }
+  tfr_arena *a = tfr_arena_new();
+  env.module = console_module(a, args, nargs, no_env, &o);
+  bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  bool last = true;
+  char *line = NULL, *expr = NULL;
+  size_t cap = 0, len = 0;
+  ssize_t n;
+  for (;;) {
+    if (tty)
+    {
+      fputs(len ? ". " : "> ", stdout);
+      fflush(stdout);
+    }
+    if ((n = getline(&line, &cap, stdin)) <= 0)
+      break;
+    if (line[n - 1] == '\n')
+      line[--n] = '\0';
+    expr = realloc(expr, len + (size_t)n + 2);
+    memcpy(expr + len, line, (size_t)n + 1);
+    len += (size_t)n;
+    if (open_brackets(expr) > 0) {
+      expr[len++] = '\n';
+      expr[len] = '\0';
+      continue;
+    }
+    const char *t = expr;
+    while (*t == ' ' || *t == '\t')
+      t++;
+    if (!strcmp(t, "exit"))
+      break;
+    if (!strcmp(t, "help"))
+      fputs("The console evaluates expressions: try var.NAME, local.NAME or "
+            "a function call such as upper(\"x\").  \"exit\" leaves.\n",
+            stdout);
+    else if (*t)
+      last = eval_one(expr, &env, &o);
+    len = 0;
+  }
+  if (tty)
+    fputc('\n', stdout);
+  free(line);
+  free(expr);
+  tfr_arena_free(a);
+  free(args);
+  return last ? EXIT_OK : EXIT_INVALID;
 }
 
 /* ---- show command ------------------------------------------------------ */
@@ -423,7 +600,6 @@ static const char usage_module[] =
     "\n"
     "Exit status: 0 valid, 1 invalid inputs, 2 usage error.\n";
 
-extern char **environ;
 
 static const char *const source_kinds[] = {
     [TFR_SRC_NONE] = "none",           [TFR_SRC_DEFAULT] = "default",
@@ -825,6 +1001,8 @@ int main(int argc, char **argv) {
     return cmd_parse(argc - 2, argv + 2);
   if (!strcmp(argv[1], "eval"))
     return cmd_eval(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "console"))
+    return cmd_console(argc - 2, argv + 2);
   if (!strcmp(argv[1], "show"))
     return cmd_module(CMD_SHOW, argc - 2, argv + 2);
   if (!strcmp(argv[1], "check"))

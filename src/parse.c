@@ -295,9 +295,26 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
   c.diags = diags;
   c.src = expr->f.src;
   c.funcs = &funcs_table;
-  c.scope = validate_console_scope(a);
   c.dir = o ? o->dir : NULL;
   c.opentofu = o && o->opentofu;
+  const struct tfr_resolution *res = o ? o->module : NULL;
+  if (!res || !res->module) {
+    c.scope = validate_console_scope(a);
+    struct module none = {0};
+    if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
+      return eval_dynamic(&c);
+    return eval_expr(&c, expr->f.body);
+  }
+  const struct module *m = res->module;
+  if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
+    return eval_dynamic(&c);
+  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
+                                                  sizeof *vals);
+  for (size_t k = 0; k < res->n && k < m->nvars; k++)
+    vals[k] = res->vars[k].value; /* both sorted by name */
+  c.scope = validate_module_scope(a, m, vals);
+  if (!c.dir)
+    c.dir = m->dir;
   return eval_expr(&c, expr->f.body);
 }
 

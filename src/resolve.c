@@ -744,6 +744,8 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   }
   res->vars = r.out;
   res->n = m->nvars;
+  res->has_config = m->has_config;
+  res->module = m;
   bool stop = tfr_diags_has_errors(diags) || o->load_only;
   bool collected = !stop;
   if (!stop) {

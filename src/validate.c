@@ -395,7 +395,49 @@ static long index_of(const struct module *m, const char *name) {
   return -1;
 }
 
-/* References to undeclared variables; true if there were none. */
+/* Errors for each var.NAME and local.NAME in x that m does not declare
+** (var: the variable the diagnostics belong to, or NULL); true if none. */
+static bool refs_declared(const struct module *m, tfr_arena *a,
+                          tfr_diags *diags, struct src_file *src,
+                          const struct ast *x, const char *var) {
+  bool ok = true;
+  struct refs r = refs_of(a, x);
+  for (size_t j = 0; j < r.vars.n; j++)
+    if (index_of(m, r.vars.v[j]) < 0) {
+      error_in(diags, src, x->span, TFR_DIAG_ERROR,
+               "Reference to undeclared input variable",
+               tfr_arena_printf(a,
+                                "An input variable with the name \"%s\" has "
+                                "not been declared. This variable can be "
+                                "declared with a variable \"%s\" {} block.",
+                                r.vars.v[j], r.vars.v[j]),
+               var);
+      ok = false;
+    }
+  for (size_t j = 0; j < r.locals.n; j++) {
+    const char *nm = r.locals.v[j];
+    if (local_index(m, nm, strlen(nm)) >= 0)
+      continue;
+    const char *hint = "";
+    for (size_t q = 0; q < m->nlocals && !*hint; q++)
+      if (str_distance(nm, strlen(nm), m->locals[q].name,
+                       strlen(m->locals[q].name)) < 3)
+        hint = tfr_arena_printf(a, " Did you mean \"%s\"?",
+                                m->locals[q].name);
+    error_in(diags, src, x->span, TFR_DIAG_ERROR,
+             "Reference to undeclared local value",
+             tfr_arena_printf(a,
+                              "A local value with the name \"%s\" has not "
+                              "been declared.%s",
+                              nm, hint),
+             var);
+    ok = false;
+  }
+  return ok;
+}
+
+/* References to undeclared variables and locals; true if there were
+** none. */
 static bool declared_refs(const struct module *m, tfr_arena *a,
                           tfr_diags *diags) {
   bool ok = true;
@@ -403,42 +445,9 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
     const struct var_decl *v = &m->vars[k];
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
-      const struct ast *parts[2] = {rule->condition, rule->error_message};
-      for (int p = 0; p < 2; p++) {
-        struct refs r = refs_of(a, parts[p]);
-        for (size_t j = 0; j < r.vars.n; j++)
-          if (index_of(m, r.vars.v[j]) < 0) {
-            error_in(diags, rule->src, parts[p]->span, TFR_DIAG_ERROR,
-                     "Reference to undeclared input variable",
-                     tfr_arena_printf(a,
-                                      "An input variable with the name "
-                                      "\"%s\" has not been declared. This "
-                                      "variable can be declared with a "
-                                      "variable \"%s\" {} block.",
-                                      r.vars.v[j], r.vars.v[j]),
-                     v->name);
-            ok = false;
-          }
-        for (size_t j = 0; j < r.locals.n; j++) {
-          const char *nm = r.locals.v[j];
-          if (local_index(m, nm, strlen(nm)) >= 0)
-            continue;
-          const char *hint = "";
-          for (size_t q = 0; q < m->nlocals && !*hint; q++)
-            if (str_distance(nm, strlen(nm), m->locals[q].name,
-                             strlen(m->locals[q].name)) < 3)
-              hint = tfr_arena_printf(a, " Did you mean \"%s\"?",
-                                      m->locals[q].name);
-          error_in(diags, rule->src, parts[p]->span, TFR_DIAG_ERROR,
-                   "Reference to undeclared local value",
-                   tfr_arena_printf(a,
-                                    "A local value with the name \"%s\" "
-                                    "has not been declared.%s",
-                                    nm, hint),
-                   v->name);
-          ok = false;
-        }
-      }
+      ok &= refs_declared(m, a, diags, rule->src, rule->condition, v->name);
+      ok &= refs_declared(m, a, diags, rule->src, rule->error_message,
+                          v->name);
     }
   }
   return ok;
@@ -725,4 +734,24 @@ const struct eval_scope *validate_console_scope(tfr_arena *a) {
   es->lookup = lookup;
   es->ud = s;
   return es;
+}
+
+const struct eval_scope *validate_module_scope(tfr_arena *a,
+                                               const struct module *m,
+                                               const tfr_value *const *values) {
+  struct scope *s = tfr_arena_alloc(a, sizeof *s);
+  s->a = a;
+  s->var = var_object(a, m, values);
+  fixed_scope(s, m->dir);
+  with_locals(s, m);
+  struct eval_scope *es = tfr_arena_alloc(a, sizeof *es);
+  es->lookup = lookup;
+  es->ud = s;
+  return es;
+}
+
+bool validate_console_refs(const struct module *m, tfr_arena *a,
+                           tfr_diags *diags, struct src_file *src,
+                           const struct ast *x) {
+  return refs_declared(m, a, diags, src, x, NULL);
 }

@@ -28,4 +28,16 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
 ** variables yet. */
 const struct eval_scope *validate_console_scope(tfr_arena *a);
 
+/* The scope of `console` in a module: var.* (values[k] NULL: unknown),
+** local.*, path.* and terraform.workspace. */
+const struct eval_scope *validate_module_scope(tfr_arena *a,
+                                               const struct module *m,
+                                               const tfr_value *const *values);
+
+/* Terraform's errors for references in x to variables and local values
+** that m does not declare; true if there are none. */
+bool validate_console_refs(const struct module *m, tfr_arena *a,
+                           tfr_diags *diags, struct src_file *src,
+                           const struct ast *x);
+
 #endif

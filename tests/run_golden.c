@@ -21,8 +21,8 @@
 ** number of lines), "%% type" an optional type constraint, "%% json" the
 ** expected output of `eval -json` and "%% console" the expected output of
 ** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
-** of `eval -format=yaml`, "%% args" more arguments (one per line, before
-** the expression).  Files named funcs_*.test run with -functions.
+** of `eval -format=yaml`, "%% args" more arguments (one per line, passed
+** before the expression; the section may come before or after "%% expr").  Files named funcs_*.test run with -functions.
 ** Commands run in the directory of the test file.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
 **
@@ -340,7 +340,7 @@ static void eval_file(const char *tool, const char *file) {
     return;
   }
   struct record r = {0};
-  char **section = NULL;
+  char **section = NULL, *pending = NULL;
   int lineno = 0;
   char *next = text;
   /* Records are flushed when the next one starts, and at the end.  Lines
@@ -384,6 +384,8 @@ static void eval_file(const char *tool, const char *file) {
       free(r.yaml);
       free(r.args);
       memset(&r, 0, sizeof r);
+      r.args = pending; /* "%% args" written before "%% expr" */
+      pending = NULL;
       r.line = lineno;
       if (!line)
         break;
@@ -399,6 +401,9 @@ static void eval_file(const char *tool, const char *file) {
                 : !strcmp(name, "yaml")    ? &r.yaml
                 : !strcmp(name, "args")    ? &r.args
                                            : NULL;
+      /* args after a record's expected output are the next record's */
+      if (section == &r.args && (r.json || r.console || r.yaml))
+        section = &pending;
       continue;
     }
     if (!section)
@@ -409,6 +414,7 @@ static void eval_file(const char *tool, const char *file) {
     (*section)[have + add] = '\n';
     (*section)[have + add + 1] = '\0';
   }
+  free(pending);
   free(text);
 }
 

@@ -79,9 +79,15 @@ const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
 struct tfr_eval_opts {
   const char *dir;   /* base directory of file functions (NULL: current) */
   bool opentofu;     /* OpenTofu's function set */
+  const struct tfr_resolution *module; /* var.* and local.* of a resolved
+                                          module (NULL: none declared) */
 };
 
-/** tfr_eval_functions with options. */
+/**
+ * tfr_eval_functions with options: what `terraform console` does in a
+ * module, with its resolved variables (unresolved ones unknown), local
+ * values, path.*, terraform.workspace and the functions.
+ */
 const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
                                                 tfr_diags *diags,
                                                 const tfr_file *expr,
@@ -190,6 +196,8 @@ struct tfr_resolution {
   const struct tfr_variable *vars; /* sorted by name */
   size_t n;
   bool valid;                      /* no error diagnostics */
+  bool has_config;                 /* the directory has configuration */
+  const void *module;              /* internal: the loaded module */
 };
 
 /**
