@@ -55,6 +55,9 @@ struct eval_ctx {
   const char *dir; /* base directory of file functions (NULL: the current
                       one), as Terraform's working directory */
   bool opentofu;   /* OpenTofu's function set (-engine=opentofu) */
+  bool plan;       /* as during terraform plan (validation rules): impure
+                      functions (timestamp, uuid, bcrypt) are unknown and
+                      plantimestamp is known; else as in the console */
 };
 
 /* Evaluate x.  Errors are added to c->diags and give an unknown value of

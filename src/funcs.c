@@ -32,6 +32,18 @@ static bool available(const struct eval_ctx *c, size_t g) {
   return !groups[g].opentofu || c->opentofu;
 }
 
+bool funcs_impure(const char *name, size_t len) {
+  static const char *const impure[] = {"bcrypt", "timestamp", "uuid"};
+  if (len > 6 && !memcmp(name, "core::", 6)) {
+    name += 6;
+    len -= 6;
+  }
+  for (size_t i = 0; i < sizeof impure / sizeof *impure; i++)
+    if (strlen(impure[i]) == len && !memcmp(impure[i], name, len))
+      return true;
+  return false;
+}
+
 static const struct func_spec *lookup(const struct eval_ctx *c,
                                       const char *name, size_t len) {
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
@@ -241,6 +253,8 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
     return eval_dynamic(c);
   if (!ret)
     ret = &tfr_t_dynamic;
+  /* impure functions are known only when applying */
+  unknown |= c->plan && funcs_impure(f.spec->name, strlen(f.spec->name));
   const tfr_value *v = unknown ? tfr_unknown(c->a, ret) : f.spec->impl(&f, ret);
   if (!v || f.failed)
     return eval_dynamic(c);

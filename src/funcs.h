@@ -84,6 +84,9 @@ extern const struct eval_funcs funcs_table;
 ** RFC 3339 text of a YAML timestamp scalar, or NULL. */
 const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 
+/* Whether a function is impure (its result is unknown during plan). */
+bool funcs_impure(const char *name, size_t len);
+
 /* The digest of n bytes with algo ("md5", "sha1", "sha256", "sha512"),
 ** as lower-case hex or (base64) standard Base64 with padding. */
 const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,

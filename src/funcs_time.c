@@ -1,6 +1,7 @@
 /*
-** Date and time functions: formatdate timeadd timecmp (not timestamp and
-** plantimestamp, which are impure).
+** Date and time functions: formatdate timeadd timecmp timestamp
+** plantimestamp (timestamp is unknown during plan, as an impure function;
+** plantimestamp is unknown in the console, where Terraform has no plan).
 **
 ** Timestamps are parsed the way Go's time.Parse reads the RFC 3339 layout
 ** "2006-01-02T15:04:05Z07:00" (Go 1.19, what Terraform's and cty's
@@ -17,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <time.h>
 
 #include "funcs.h"
 #include "number.h"
@@ -890,7 +893,33 @@ static const tfr_value *fn_timecmp(struct fcall *f, const tfr_type *ret) {
   return v;
 }
 
+/* The current time, RFC 3339 in UTC with whole seconds, as Go formats
+** time.Now().UTC() with time.RFC3339. */
+static const tfr_value *now_rfc3339(tfr_arena *a) {
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return tfr_string(a, buf, n);
+}
+
+static const tfr_value *fn_timestamp(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  return now_rfc3339(f->a);
+}
+
+static const tfr_value *fn_plantimestamp(struct fcall *f,
+                                         const tfr_type *ret) {
+  if (!f->c->plan)
+    return tfr_unknown(f->a, ret);
+  return now_rfc3339(f->a);
+}
+
 static const struct func_spec specs[] = {
+    {"timestamp", 0, {{0}}, NULL, &tfr_t_string, NULL, fn_timestamp},
+    {"plantimestamp", 0, {{0}}, NULL, &tfr_t_string, NULL,
+     fn_plantimestamp},
     {"formatdate",
      2,
      {{"format", &tfr_t_string, 0}, {"time", &tfr_t_string, 0}},

@@ -144,6 +144,34 @@ static const tfr_value *fn_issensitive(struct fcall *f,
   return tfr_bool(false);
 }
 
+/* The value with every ephemeral part (itself, an element, an attribute)
+** replaced by a null of its type; other marks stay. */
+static const tfr_value *ephemeral_null(tfr_arena *a, const tfr_value *v) {
+  if (v->flags & TFR_V_EPHEMERAL) {
+    const tfr_value *n = tfr_null(a, v->type);
+    unsigned keep = v->flags & TFR_V_SENSITIVE;
+    return keep ? tfr_value_mark(a, n, keep) : n;
+  }
+  if ((v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) ||
+      tfr_type_is_primitive(v->type) || v->type->kind == TFR_DYNAMIC ||
+      !tfr_value_has_mark(v, TFR_V_EPHEMERAL))
+    return v;
+  const tfr_value **e = tfr_arena_alloc(a, (v->n ? v->n : 1) * sizeof *e);
+  for (uint32_t i = 0; i < v->n; i++)
+    e[i] = ephemeral_null(a, v->elems[i]);
+  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
+  *u = *v;
+  u->elems = e;
+  return u;
+}
+
+/* ephemeralasnull(value): ephemeral parts become null. */
+static const tfr_value *fn_ephemeralasnull(struct fcall *f,
+                                           const tfr_type *ret) {
+  (void)ret;
+  return ephemeral_null(f->a, f->args[0]);
+}
+
 #define TO(name, want) \
   {name, 1, {{"v", NULL, ANY_VALUE}}, NULL, want, to_type, fn_to}
 #define MARKFN(name, ret, type, impl) \
@@ -159,6 +187,7 @@ static const struct func_spec specs[] = {
     MARKFN("sensitive", NULL, same_type, fn_sensitive),
     MARKFN("nonsensitive", NULL, same_type, fn_nonsensitive),
     MARKFN("issensitive", &tfr_t_bool, NULL, fn_issensitive),
+    MARKFN("ephemeralasnull", NULL, same_type, fn_ephemeralasnull),
 };
 
 const struct func_group funcs_typeconv = {specs,

@@ -361,6 +361,8 @@ static bool eval_one(const char *text, const struct eval_env *env,
         fputs(",\"unknown\":true", stdout);
       if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
         fputs(",\"sensitive\":true", stdout);
+      if (tfr_value_has_mark(v, TFR_V_EPHEMERAL))
+        fputs(",\"ephemeral\":true", stdout);
       fputs("}\n", stdout);
     }
   } else if (!ok) {

@@ -173,6 +173,9 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
     return;
   }
   if (x->kind == AST_CALL) {
+    const struct ast *fn = x->kids[0];
+    if (!r->other_name && funcs_impure(fn->str, fn->n))
+      r->other_name = tfr_arena_printf(a, "%.*s()", (int)fn->n, fn->str);
     for (uint32_t i = 0; i < x->n; i++)
       walk(a, x->items[i], r, b);
     return;
@@ -249,6 +252,7 @@ struct scope {
   uint8_t *lstate;         /* 0 not yet, 1 being evaluated, 2 done */
   const tfr_value *locals; /* the object of them all, once all are done */
   int busy;                /* evaluating a local value */
+  bool plan;               /* as during plan (validation), not console */
 };
 
 static const tfr_value *lookup(void *ud, struct eval_ctx *c,
@@ -298,6 +302,7 @@ static void eval_local(struct scope *s, size_t i) {
   c.scope = &es;
   c.funcs = &funcs_table;
   c.dir = s->m->dir;
+  c.plan = s->plan;
   s->busy++;
   const tfr_value *v = eval_expr(&c, d->expr);
   s->busy--;
@@ -498,6 +503,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
   c.scope = &es;
   c.funcs = &funcs_table;
   c.dir = s->m ? s->m->dir : NULL;
+  c.plan = true;
   size_t before = tfr_diags_count(diags);
   const tfr_value *v = eval_expr(&c, x);
   bool failed = false;
@@ -526,6 +532,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   s.var = var_object(a, m, NULL);
   fixed_scope(&s, m->dir);
   with_locals(&s, m);
+  s.plan = true;
   bool ok = true;
   /* only errors count here: warnings come again from the final walk */
   tfr_diags *scratch = tfr_diags_new(a);
@@ -680,6 +687,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
   s.var = var_object(a, m, values);
   fixed_scope(&s, m->dir);
   with_locals(&s, m);
+  s.plan = true;
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
     for (size_t k = 0; k < n; k++) {
