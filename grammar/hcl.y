@@ -591,6 +591,13 @@ static void eof_error(struct parse_ctx *ctx, struct lex_state *x,
                 "the file.");
     return;
   }
+  if (!f && has(e, S('{')) && has(e, YYSYMBOL_OQUOTE) && !has(e, S('='))) {
+    /* a block header cut short by the end of the file */
+    parse_error(ctx, at, "Invalid block definition",
+                "Either a quoted string block label or an opening brace "
+                "(\"{\") is expected here.");
+    return;
+  }
   if (!f) {
     parse_error(ctx, at, "Syntax error", "Unexpected end of file.");
     return;

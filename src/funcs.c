@@ -24,7 +24,7 @@ static const struct {
     {&funcs_typeconv, false},   {&funcs_time, false},
     {&funcs_crypto, false},     {&funcs_file, false},
     {&funcs_net, false},        {&funcs_net_tofu, true},
-    {&funcs_encoding_tofu, true},
+    {&funcs_encoding_tofu, true}, {&funcs_provider, false},
 };
 
 /* Whether the engine in use has group g. */
@@ -215,6 +215,8 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
                              size_t len, size_t nargs,
                              const tfr_value *const *given) {
   (void)ud;
+  const char *full = name;
+  size_t full_len = len;
   if (len > 6 && !memcmp(name, "core::", 6)) {
     name += 6;
     len -= 6;
@@ -228,7 +230,8 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
     eval_error(c, x->kids[0], "Call to unknown function",
                tfr_arena_printf(c->a,
                                 "There is no function named \"%.*s\".%s",
-                                (int)len, name, suggest(c, c->a, name, len)));
+                                (int)full_len, full,
+                                suggest(c, c->a, name, len)));
     return eval_dynamic(c);
   }
   const tfr_value **args = tfr_arena_alloc(c->a, (nargs ? nargs : 1) *

@@ -187,3 +187,66 @@ size_t str_graphemes(const char *s, size_t n) {
   }
   return count;
 }
+
+size_t str_decode_rune(const char *s, size_t n, int32_t *r) {
+  utf8proc_int32_t cp;
+  utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s,
+                                        (utf8proc_ssize_t)n, &cp);
+  if (k <= 0) {
+    *r = 0xFFFD;
+    return 1;
+  }
+  *r = cp;
+  return (size_t)k;
+}
+
+size_t str_runes(const char *s, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; count++) {
+    int32_t r;
+    i += str_decode_rune(s + i, n - i, &r);
+  }
+  return count;
+}
+
+/* Unicode's ID_Start and ID_Continue, by general category. */
+static bool id_start(int32_t r) {
+  switch (utf8proc_category(r)) {
+  case UTF8PROC_CATEGORY_LU:
+  case UTF8PROC_CATEGORY_LL:
+  case UTF8PROC_CATEGORY_LT:
+  case UTF8PROC_CATEGORY_LM:
+  case UTF8PROC_CATEGORY_LO:
+  case UTF8PROC_CATEGORY_NL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool id_continue(int32_t r) {
+  switch (utf8proc_category(r)) {
+  case UTF8PROC_CATEGORY_MN:
+  case UTF8PROC_CATEGORY_MC:
+  case UTF8PROC_CATEGORY_ND:
+  case UTF8PROC_CATEGORY_PC:
+    return true;
+  default:
+    return id_start(r);
+  }
+}
+
+bool str_is_identifier(const char *s, size_t n) {
+  if (!n)
+    return false;
+  for (size_t i = 0; i < n;) {
+    int32_t r;
+    size_t k = str_decode_rune(s + i, n - i, &r);
+    bool ok = i == 0 ? (id_start(r) || r == '_')
+                     : (id_continue(r) || r == '-');
+    if (!ok || (r == 0xFFFD && k == 1))
+      return false;
+    i += k;
+  }
+  return true;
+}

@@ -19,6 +19,16 @@ bool str_ends_with(const char *s, const char *suffix);
 ** what Terraform's length() returns and how HCL counts columns. */
 size_t str_graphemes(const char *s, size_t n);
 
+/* Decode one UTF-8 rune of the n > 0 bytes at s into *r (U+FFFD for an
+** invalid byte); its length in bytes. */
+size_t str_decode_rune(const char *s, size_t n, int32_t *r);
+
+/* Runes (code points) in n bytes of UTF-8. */
+size_t str_runes(const char *s, size_t n);
+
+/* hclsyntax.ValidIdentifier: (ID_Start | '_') (ID_Continue | '-')*. */
+bool str_is_identifier(const char *s, size_t n);
+
 /* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
 struct sbuf {
   char *p;
