@@ -393,10 +393,19 @@ static const tfr_value *var_object(tfr_arena *a, const struct module *m,
 
 /* ---- the walk with unknown values (Terraform's validate stage) --------- */
 
+/* The variable's index: m->vars is sorted by name (module_load). */
 static long index_of(const struct module *m, const char *name) {
-  for (size_t k = 0; k < m->nvars; k++)
-    if (!strcmp(m->vars[k].name, name))
-      return (long)k;
+  size_t lo = 0, hi = m->nvars;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(m->vars[mid].name, name);
+    if (!c)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
   return -1;
 }
 
