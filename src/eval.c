@@ -1086,6 +1086,12 @@ static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
                "Functions may not be called here.");
     return eval_dynamic(c);
   }
+  if (c->funcs->special) {
+    const tfr_value *v = c->funcs->special(c->funcs->ud, c, x, name->str,
+                                           name->n);
+    if (v)
+      return v;
+  }
   const tfr_value **args = tfr_arena_alloc_raw(c->a,
                                                (x->n ? x->n : 1) *
                                                    sizeof *args);

@@ -25,13 +25,18 @@ struct eval_scope {
 };
 
 /* Calls a function by name with evaluated arguments; NULL means "no such
-** function" (the callback reports other errors itself). */
+** function" (the callback reports other errors itself).  special, when
+** set, is asked first and may take over a call whose arguments are not
+** all values (convert's type constraint); NULL means it did not. */
 struct eval_funcs {
   const tfr_value *(*call)(void *ud, struct eval_ctx *c,
                            const struct ast *call, const char *name,
                            size_t len, size_t nargs,
                            const tfr_value *const *args);
   void *ud;
+  const tfr_value *(*special)(void *ud, struct eval_ctx *c,
+                              const struct ast *call, const char *name,
+                              size_t len);
 };
 
 /* A variable bound by a for expression. */

@@ -264,4 +264,18 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
   return marks ? tfr_value_mark(c->a, v, marks) : v;
 }
 
-const struct eval_funcs funcs_table = {call, NULL};
+/* Calls whose arguments are not all values. */
+static const tfr_value *special(void *ud, struct eval_ctx *c,
+                                const struct ast *x, const char *name,
+                                size_t len) {
+  (void)ud;
+  if (len > 6 && !memcmp(name, "core::", 6)) {
+    name += 6;
+    len -= 6;
+  }
+  if (len == 7 && !memcmp(name, "convert", 7))
+    return funcs_convert(c, x);
+  return NULL;
+}
+
+const struct eval_funcs funcs_table = {call, NULL, special};

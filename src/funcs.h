@@ -84,6 +84,10 @@ extern const struct eval_funcs funcs_table;
 ** RFC 3339 text of a YAML timestamp scalar, or NULL. */
 const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 
+/* convert(value, type): the second argument is a type constraint, not a
+** value (Terraform 1.15); funcs_typeconv.c. */
+const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *call);
+
 /* Whether a function is impure (its result is unknown during plan). */
 bool funcs_impure(const char *name, size_t len);
 

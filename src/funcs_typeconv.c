@@ -14,6 +14,7 @@
 #include "convert.h"
 #include "funcs.h"
 #include "strutil.h"
+#include "typeexpr.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define ANY_VALUE \
@@ -148,7 +149,9 @@ static const tfr_value *fn_issensitive(struct fcall *f,
 ** replaced by a null of its type; other marks stay. */
 static const tfr_value *ephemeral_null(tfr_arena *a, const tfr_value *v) {
   if (v->flags & TFR_V_EPHEMERAL) {
-    const tfr_value *n = tfr_null(a, v->type);
+    /* an unknown stays unknown: its final type may be more precise */
+    const tfr_value *n = v->flags & TFR_V_UNKNOWN ? tfr_unknown(a, v->type)
+                                                   : tfr_null(a, v->type);
     unsigned keep = v->flags & TFR_V_SENSITIVE;
     return keep ? tfr_value_mark(a, n, keep) : n;
   }
@@ -170,6 +173,48 @@ static const tfr_value *fn_ephemeralasnull(struct fcall *f,
                                            const tfr_type *ret) {
   (void)ret;
   return ephemeral_null(f->a, f->args[0]);
+}
+
+/* convert(value, type): the value converted to a type constraint, then
+** its optional attributes' defaults applied (Terraform 1.15).  The type
+** argument is a type expression, never evaluated. */
+const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
+  static const char *const names[] = {"value", "type"};
+  if (x->n < 2) {
+    eval_error(c, x, "Not enough function arguments",
+               tfr_arena_printf(c->a,
+                                "Function \"convert\" expects 2 argument(s). "
+                                "Missing value for \"%s\".",
+                                names[x->n]));
+    return eval_dynamic(c);
+  }
+  if (x->n > 2) {
+    eval_error(c, x->items[2], "Too many function arguments",
+               "Function \"convert\" expects only 2 argument(s).");
+    return eval_dynamic(c);
+  }
+  const tfr_value *v = eval_expr(c, x->items[0]);
+  const struct tfr_defaults *defs = NULL;
+  const tfr_type *t = typeexpr_parse(c->a, c->diags, c->src, x->items[1],
+                                     true, true, &defs);
+  if (!t)
+    return eval_dynamic(c);
+  unsigned marks = v->flags & MARKS;
+  if (!tfr_value_is_wholly_known(v))
+    return tfr_value_mark(c->a, tfr_unknown(c->a, t), marks);
+  /* as Terraform's convert: the conversion first, then the defaults */
+  const char *err = NULL;
+  const tfr_value *r = conv_convert(c->a, v, t, &err);
+  if (r && defs)
+    r = conv_apply_defaults(c->a, r, defs);
+  if (!r) {
+    eval_error(c, x->items[0], "Invalid function argument",
+               tfr_arena_printf(c->a,
+                                "Invalid value for \"value\" parameter: %s.",
+                                err ? err : "incorrect type"));
+    return eval_dynamic(c);
+  }
+  return marks ? tfr_value_mark(c->a, r, marks) : r;
 }
 
 #define TO(name, want) \

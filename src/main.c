@@ -311,6 +311,7 @@ static void json_error(const char *summary, const char *detail) {
 
 /* What eval and console evaluate in. */
 struct eval_env {
+  const char *name;                   /* the input's name in diagnostics */
   const char *type_text;              /* convert results to this type */
   const struct tfr_resolution *module; /* console scope, or NULL */
 };
@@ -323,7 +324,8 @@ static bool eval_one(const char *text, const struct eval_env *env,
   const tfr_value *v = NULL;
   const char *cerr = NULL;
   const char *type_text = env->type_text;
-  tfr_file *e = tfr_parse_expr(a, d, "<eval>", text, strlen(text));
+  tfr_file *e = tfr_parse_expr(a, d, env->name ? env->name : "<eval>", text,
+                               strlen(text));
   if (e && o->functions) {
     struct tfr_eval_opts eo = {NULL, o->opentofu, env->module};
     v = tfr_eval_functions_opts(a, d, e, &eo);
@@ -521,6 +523,7 @@ static int cmd_console(int argc, char **argv) {
   bool no_env = false;
   const char *dir = NULL;
   o.functions = true;
+  env.name = "<console-input>"; /* as Terraform's console names it */
   if (!eval_flags(argc, argv, true, &o, &env, args, &nargs, &no_env, &dir) ||
       (dir && chdir(dir) != 0)) {
     if (dir)
