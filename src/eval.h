@@ -60,6 +60,8 @@ struct eval_ctx {
   const char *dir; /* base directory of file functions (NULL: the current
                       one), as Terraform's working directory */
   bool opentofu;   /* OpenTofu's function set (-engine=opentofu) */
+  bool console;    /* terraform console: the type() function exists */
+  const struct ast *top; /* the whole expression (console's type()) */
   bool plan;       /* as during terraform plan (validation rules): impure
                       functions (timestamp, uuid, bcrypt) are unknown and
                       plantimestamp is known; else as in the console */

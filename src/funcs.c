@@ -275,6 +275,21 @@ static const tfr_value *special(void *ud, struct eval_ctx *c,
   }
   if (len == 7 && !memcmp(name, "convert", 7))
     return funcs_convert(c, x);
+  if (len == 4 && !memcmp(name, "type", 4) && c->console) {
+    /* the console shows a type() result only as the whole expression */
+    if (x != c->top) {
+      static const char summary[] = "Invalid use of type function";
+      bool said = false; /* one error for the whole expression */
+      for (size_t i = 0; i < tfr_diags_count(c->diags) && !said; i++)
+        said = !strcmp(tfr_diags_get(c->diags, i)->summary, summary);
+      if (!said)
+        tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL, summary,
+                      "The console-only \"type\" function cannot be used "
+                      "as part of an expression.");
+      return eval_dynamic(c);
+    }
+    return funcs_type(c, x);
+  }
   return NULL;
 }
 

@@ -88,6 +88,10 @@ const char *time_yaml_stamp(tfr_arena *a, const char *s, size_t n);
 ** value (Terraform 1.15); funcs_typeconv.c. */
 const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *call);
 
+/* type(value), the console-only function: a string marked TFR_V_TYPE
+** holding the type as the console prints it (funcs_typeconv.c). */
+const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *call);
+
 /* Whether a function is impure (its result is unknown during plan). */
 bool funcs_impure(const char *name, size_t len);
 

@@ -217,6 +217,94 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   return marks ? tfr_value_mark(c->a, r, marks) : r;
 }
 
+/* The console's rendering of a type (Terraform's repl typeString: four
+** spaces per level, objects and tuples one element per line). */
+static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
+  static const char pad[] = "    ";
+  switch (t->kind) {
+  case TFR_OBJECT:
+    if (!t->n) {
+      sbuf_str(b, "object({})");
+      return;
+    }
+    sbuf_str(b, "object({\n");
+    for (uint32_t i = 0; i < t->n; i++) {
+      for (int k = 0; k <= indent; k++)
+        sbuf_str(b, pad);
+      sbuf_str(b, t->names[i]);
+      sbuf_str(b, ": ");
+      type_string(b, t->types[i], indent + 1);
+      sbuf_str(b, ",\n");
+    }
+    for (int k = 0; k < indent; k++)
+      sbuf_str(b, pad);
+    sbuf_str(b, "})");
+    return;
+  case TFR_TUPLE:
+    if (!t->n) {
+      sbuf_str(b, "tuple([])");
+      return;
+    }
+    sbuf_str(b, "tuple([\n");
+    for (uint32_t i = 0; i < t->n; i++) {
+      for (int k = 0; k <= indent; k++)
+        sbuf_str(b, pad);
+      type_string(b, t->types[i], indent + 1);
+      sbuf_str(b, ",\n");
+    }
+    for (int k = 0; k < indent; k++)
+      sbuf_str(b, pad);
+    sbuf_str(b, "])");
+    return;
+  case TFR_LIST:
+  case TFR_MAP:
+  case TFR_SET: {
+    sbuf_str(b, t->kind == TFR_LIST ? "list(" : t->kind == TFR_MAP ? "map("
+                                                                  : "set(");
+    bool complex = t->elem->kind == TFR_OBJECT || t->elem->kind == TFR_TUPLE;
+    if (complex) {
+      sbuf_str(b, "\n");
+      for (int k = 0; k <= indent; k++)
+        sbuf_str(b, pad);
+    }
+    type_string(b, t->elem, indent + complex);
+    if (complex) {
+      sbuf_str(b, ",\n");
+      for (int k = 0; k < indent; k++)
+        sbuf_str(b, pad);
+    }
+    sbuf_str(b, ")");
+    return;
+  }
+  case TFR_DYNAMIC:
+    sbuf_str(b, "dynamic");
+    return;
+  default:
+    sbuf_str(b, t->kind == TFR_BOOL     ? "bool"
+                : t->kind == TFR_NUMBER ? "number"
+                                        : "string");
+  }
+}
+
+const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
+  if (x->n != 1) {
+    eval_error(c, x->n ? x->items[1] : x,
+               x->n ? "Too many function arguments"
+                    : "Not enough function arguments",
+               x->n ? "Function \"type\" expects only 1 argument(s)."
+                    : "Function \"type\" expects 1 argument(s). Missing "
+                      "value for \"value\".");
+    return eval_dynamic(c);
+  }
+  const tfr_value *v = eval_expr(c, x->items[0]);
+  struct sbuf b = {0};
+  type_string(&b, v->type, 0);
+  tfr_value *r = (tfr_value *)tfr_string(c->a, b.p ? b.p : "", b.n);
+  free(b.p);
+  r->flags |= TFR_V_TYPE;
+  return r;
+}
+
 #define TO(name, want) \
   {name, 1, {{"v", NULL, ANY_VALUE}}, NULL, want, to_type, fn_to}
 #define MARKFN(name, ret, type, impl) \

@@ -346,6 +346,18 @@ static bool eval_one(const char *text, const struct eval_env *env,
     }
   }
   bool ok = v && !tfr_diags_has_errors(d);
+  if (ok && (v->flags & TFR_V_TYPE)) { /* the console's type(x) */
+    if (o->format == FMT_JSON) {
+      fputs("{\"type\":\"type\",\"value\":", stdout);
+      tfr_json_write_cstr(stdout, v->s);
+      fputs("}\n", stdout);
+    } else {
+      printf("%s\n", v->s);
+    }
+    fflush(stdout);
+    tfr_arena_free(a);
+    return true;
+  }
   if (o->format == FMT_JSON && ok && !tfr_value_json_encodable(v)) {
     json_error("Value cannot be encoded as JSON",
                "cannot serialize infinity as JSON");

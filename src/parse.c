@@ -297,6 +297,10 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
   c.funcs = &funcs_table;
   c.dir = o ? o->dir : NULL;
   c.opentofu = o && o->opentofu;
+  c.console = true;
+  c.top = expr->f.body;
+  while (c.top->kind == AST_PAREN)
+    c.top = c.top->a;
   const struct tfr_resolution *res = o ? o->module : NULL;
   if (!res || !res->module) {
     c.scope = validate_console_scope(a);

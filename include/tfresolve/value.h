@@ -76,6 +76,8 @@ enum {
   TFR_V_UNKNOWN = 1 << 1,
   TFR_V_SENSITIVE = 1 << 2,
   TFR_V_EPHEMERAL = 1 << 3,
+  TFR_V_TYPE = 1 << 4, /* the console's type(x): a string holding the type
+                          as Terraform's console prints it */
 };
 
 struct tfr_num; /* an arbitrary-precision number (MPFR, 512 bits) */
