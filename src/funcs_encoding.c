@@ -1,7 +1,8 @@
 /*
 ** Encoding functions: base64decode base64encode base64gzip
 ** textencodebase64 textdecodebase64 urlencode csvdecode jsondecode
-** jsonencode yamldecode yamlencode.
+** jsonencode yamldecode yamlencode, and OpenTofu's urldecode and
+** base64gunzip (funcs_encoding_tofu, -engine=opentofu).
 **
 ** Each reproduces what Terraform runs: its own functions
 ** (internal/lang/funcs/encoding.go), cty's stdlib (json.go, csv.go) and
@@ -4103,6 +4104,530 @@ static const tfr_value *fn_yamlencode(struct fcall *f, const tfr_type *ret) {
   return sbuf_value(f->a, &e.out);
 }
 
+/* ---- OpenTofu's urldecode and base64gunzip --------------------------------
+**
+** OpenTofu only (internal/lang/funcs/encoding.go): the group
+** funcs_encoding_tofu exists with -engine=opentofu.
+*/
+
+static int hex_digit(unsigned char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/*
+** urldecode(str): Go's url.QueryUnescape.  Every '%' must start two hex
+** digits, checked before anything is decoded; '+' is a space; other bytes
+** stay as they are (the result may not be UTF-8).  OpenTofu prints the
+** empty string QueryUnescape returns on error where the URL would be.
+*/
+static const tfr_value *fn_urldecode(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  const char *s = f->args[0]->s;
+  size_t n = f->args[0]->n;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] != '%')
+      continue;
+    if (i + 2 >= n || hex_digit((unsigned char)s[i + 1]) < 0 ||
+        hex_digit((unsigned char)s[i + 2]) < 0) {
+      size_t k = n - i < 3 ? n - i : 3;
+      fcall_error(f, "failed to decode URL '': invalid URL escape %s",
+                  go_q(f->a, s + i, k));
+      return NULL;
+    }
+    i += 2;
+  }
+  struct sbuf b = {0};
+  sbuf_put(&b, "", 0);
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c == '%') {
+      c = (char)(hex_digit((unsigned char)s[i + 1]) << 4 |
+                 hex_digit((unsigned char)s[i + 2]));
+      i += 2;
+    } else if (c == '+') {
+      c = ' ';
+    }
+    sbuf_put(&b, &c, 1);
+  }
+  return sbuf_value(f->a, &b);
+}
+
+/*
+** Go's compress/flate decompressor (Go 1.19 inflate.go), reading the whole
+** input from memory.  Ported rather than left to zlib because its error
+** is visible: "flate: corrupt input before offset N" counts the bytes the
+** decoder had read when it noticed, and Go reads them one at a time, only
+** as many as the next code needs (a symbol's bits, at least the shortest
+** code's), which zlib does not.  The output is the whole member; the
+** 32 KiB window is only a limit on copy distances here.
+*/
+
+enum { HUFF_CHUNK_BITS = 9, HUFF_CHUNKS = 1 << HUFF_CHUNK_BITS };
+
+struct huff {
+  int min;                      /* shortest code; EOB's length for HLIT */
+  uint32_t chunks[HUFF_CHUNKS]; /* value << 4 | code length; 0: invalid */
+  uint32_t *links;              /* overflow tables, nlinks x link_mask+1 */
+  uint32_t link_mask;
+};
+
+enum inflate_status { INF_OK, INF_UNEXPECTED_EOF, INF_CORRUPT };
+
+struct inflater {
+  const unsigned char *in;
+  size_t n, pos;    /* the gzip data and the next byte to read */
+  int64_t roffset;  /* bytes this member's decoder has read */
+  uint32_t b;       /* bit buffer, least significant bits first */
+  unsigned nb;      /* bits in b */
+  bool final;
+  struct huff h1, h2, fixed;
+  int bits[286 + 30];
+  int codebits[19];
+  struct sbuf *out;
+  size_t start;     /* where this member's output began */
+};
+
+static unsigned rev16(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 16; i++, x >>= 1)
+    r = r << 1 | (x & 1);
+  return r;
+}
+
+/* huffmanDecoder.init: false for an over- or under-subscribed code (but a
+** single code of length 1 and an empty code are accepted). */
+static bool huff_init(struct huff *h, const int *lengths, size_t n) {
+  free(h->links);
+  memset(h, 0, sizeof *h);
+  int count[16] = {0}, nextcode[16] = {0}, min = 0, max = 0;
+  for (size_t i = 0; i < n; i++) {
+    int l = lengths[i];
+    if (!l)
+      continue;
+    if (!min || l < min)
+      min = l;
+    if (l > max)
+      max = l;
+    count[l]++;
+  }
+  if (!max)
+    return true;
+  int code = 0;
+  for (int i = min; i <= max; i++) {
+    code <<= 1;
+    nextcode[i] = code;
+    code += count[i];
+  }
+  if (code != 1 << max && !(code == 1 && max == 1))
+    return false;
+  h->min = min;
+  unsigned nlinks = 1;
+  if (max > HUFF_CHUNK_BITS) {
+    nlinks = 1u << (max - HUFF_CHUNK_BITS);
+    h->link_mask = nlinks - 1;
+    unsigned link = (unsigned)nextcode[HUFF_CHUNK_BITS + 1] >> 1;
+    h->links = calloc((size_t)(HUFF_CHUNKS - link) * nlinks,
+                      sizeof *h->links);
+    if (!h->links)
+      abort();
+    for (unsigned j = link; j < HUFF_CHUNKS; j++) {
+      unsigned reverse = rev16(j) >> (16 - HUFF_CHUNK_BITS);
+      h->chunks[reverse] = (j - link) << 4 | (HUFF_CHUNK_BITS + 1);
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    int l = lengths[i];
+    if (!l)
+      continue;
+    unsigned c = (unsigned)nextcode[l]++;
+    uint32_t chunk = (uint32_t)i << 4 | (uint32_t)l;
+    unsigned reverse = rev16(c) >> (16 - l);
+    if (l <= HUFF_CHUNK_BITS) {
+      for (unsigned off = reverse; off < HUFF_CHUNKS; off += 1u << l)
+        h->chunks[off] = chunk;
+    } else {
+      uint32_t *tab =
+          h->links + (size_t)(h->chunks[reverse & (HUFF_CHUNKS - 1)] >> 4) *
+                         nlinks;
+      for (unsigned off = reverse >> HUFF_CHUNK_BITS; off < nlinks;
+           off += 1u << (l - HUFF_CHUNK_BITS))
+        tab[off] = chunk;
+    }
+  }
+  return true;
+}
+
+static enum inflate_status more_bits(struct inflater *z) {
+  if (z->pos == z->n)
+    return INF_UNEXPECTED_EOF;
+  z->roffset++;
+  z->b |= (uint32_t)z->in[z->pos++] << z->nb;
+  z->nb += 8;
+  return INF_OK;
+}
+
+static enum inflate_status need_bits(struct inflater *z, unsigned k) {
+  while (z->nb < k)
+    if (more_bits(z) != INF_OK)
+      return INF_UNEXPECTED_EOF;
+  return INF_OK;
+}
+
+static unsigned take_bits(struct inflater *z, unsigned k) {
+  unsigned v = z->b & ((1u << k) - 1);
+  z->b >>= k;
+  z->nb -= k;
+  return v;
+}
+
+/* huffSym: the next symbol of code h. */
+static enum inflate_status huff_sym(struct inflater *z, const struct huff *h,
+                                    int *sym) {
+  unsigned n = (unsigned)h->min;
+  for (;;) {
+    if (need_bits(z, n) != INF_OK)
+      return INF_UNEXPECTED_EOF;
+    uint32_t chunk = h->chunks[z->b & (HUFF_CHUNKS - 1)];
+    n = chunk & 15;
+    if (n > HUFF_CHUNK_BITS) {
+      chunk = h->links[(size_t)(chunk >> 4) * (h->link_mask + 1) +
+                       ((z->b >> HUFF_CHUNK_BITS) & h->link_mask)];
+      n = chunk & 15;
+    }
+    if (n <= z->nb) {
+      if (n == 0)
+        return INF_CORRUPT;
+      take_bits(z, n);
+      *sym = (int)(chunk >> 4);
+      return INF_OK;
+    }
+  }
+}
+
+static const int code_order[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                   11, 4,  12, 3, 13, 2, 14, 1, 15};
+
+/* readHuffman: a dynamic block's code tables into h1 and h2. */
+static enum inflate_status read_huffman(struct inflater *z) {
+  if (need_bits(z, 14) != INF_OK)
+    return INF_UNEXPECTED_EOF;
+  int nlit = (int)take_bits(z, 5) + 257;
+  if (nlit > 286)
+    return INF_CORRUPT;
+  int ndist = (int)take_bits(z, 5) + 1;
+  if (ndist > 30)
+    return INF_CORRUPT;
+  int nclen = (int)take_bits(z, 4) + 4;
+  for (int i = 0; i < 19; i++) {
+    if (i < nclen) {
+      if (need_bits(z, 3) != INF_OK)
+        return INF_UNEXPECTED_EOF;
+      z->codebits[code_order[i]] = (int)take_bits(z, 3);
+    } else {
+      z->codebits[code_order[i]] = 0;
+    }
+  }
+  if (!huff_init(&z->h1, z->codebits, 19))
+    return INF_CORRUPT;
+  for (int i = 0, n = nlit + ndist; i < n;) {
+    int x;
+    enum inflate_status st = huff_sym(z, &z->h1, &x);
+    if (st != INF_OK)
+      return st;
+    if (x < 16) {
+      z->bits[i++] = x;
+      continue;
+    }
+    int rep = x == 18 ? 11 : 3, val = 0;
+    unsigned nb = x == 16 ? 2 : x == 17 ? 3 : 7;
+    if (x == 16) {
+      if (i == 0)
+        return INF_CORRUPT;
+      val = z->bits[i - 1];
+    }
+    if (need_bits(z, nb) != INF_OK)
+      return INF_UNEXPECTED_EOF;
+    rep += (int)take_bits(z, nb);
+    if (i + rep > n)
+      return INF_CORRUPT;
+    while (rep--)
+      z->bits[i++] = val;
+  }
+  if (!huff_init(&z->h1, z->bits, (size_t)nlit) ||
+      !huff_init(&z->h2, z->bits + nlit, (size_t)ndist))
+    return INF_CORRUPT;
+  if (z->h1.min < z->bits[256]) /* no read past the end-of-block code */
+    z->h1.min = z->bits[256];
+  return INF_OK;
+}
+
+/* huffmanBlock: symbols of hl (and hd; NULL: fixed distances) up to the
+** end of the block. */
+static enum inflate_status huffman_block(struct inflater *z,
+                                         const struct huff *hl,
+                                         const struct huff *hd) {
+  for (;;) {
+    int v;
+    enum inflate_status st = huff_sym(z, hl, &v);
+    if (st != INF_OK)
+      return st;
+    if (v < 256) {
+      char c = (char)v;
+      sbuf_put(z->out, &c, 1);
+      continue;
+    }
+    if (v == 256)
+      return INF_OK;
+    int length;
+    unsigned n;
+    if (v < 265) {
+      length = v - (257 - 3), n = 0;
+    } else if (v < 269) {
+      length = v * 2 - (265 * 2 - 11), n = 1;
+    } else if (v < 273) {
+      length = v * 4 - (269 * 4 - 19), n = 2;
+    } else if (v < 277) {
+      length = v * 8 - (273 * 8 - 35), n = 3;
+    } else if (v < 281) {
+      length = v * 16 - (277 * 16 - 67), n = 4;
+    } else if (v < 285) {
+      length = v * 32 - (281 * 32 - 131), n = 5;
+    } else if (v < 286) {
+      length = 258, n = 0;
+    } else {
+      return INF_CORRUPT;
+    }
+    if (n) {
+      if (need_bits(z, n) != INF_OK)
+        return INF_UNEXPECTED_EOF;
+      length += (int)take_bits(z, n);
+    }
+    int dist;
+    if (!hd) {
+      if (need_bits(z, 5) != INF_OK)
+        return INF_UNEXPECTED_EOF;
+      unsigned r = take_bits(z, 5); /* 5 bits, most significant first */
+      dist = (int)((r & 1) << 4 | (r & 2) << 2 | (r & 4) | (r & 8) >> 2 |
+                   (r & 16) >> 4);
+    } else if ((st = huff_sym(z, hd, &dist)) != INF_OK) {
+      return st;
+    }
+    if (dist < 4) {
+      dist++;
+    } else if (dist < 30) {
+      unsigned nb = (unsigned)(dist - 2) >> 1;
+      int extra = (dist & 1) << nb;
+      if (need_bits(z, nb) != INF_OK)
+        return INF_UNEXPECTED_EOF;
+      extra |= (int)take_bits(z, nb);
+      dist = (1 << (nb + 1)) + 1 + extra;
+    } else {
+      return INF_CORRUPT;
+    }
+    size_t hist = z->out->n - z->start;
+    if ((size_t)dist > (hist < 32768 ? hist : 32768))
+      return INF_CORRUPT;
+    for (int i = 0; i < length; i++) { /* may overlap: byte by byte */
+      char c = z->out->p[z->out->n - (size_t)dist];
+      sbuf_put(z->out, &c, 1);
+    }
+  }
+}
+
+/* One deflate stream, from z->pos on; z->pos ends after its last byte. */
+static enum inflate_status inflate_stream(struct inflater *z) {
+  z->roffset = 0;
+  z->b = 0;
+  z->nb = 0;
+  z->start = z->out->n;
+  do {
+    if (need_bits(z, 3) != INF_OK)
+      return INF_UNEXPECTED_EOF;
+    z->final = take_bits(z, 1);
+    unsigned type = take_bits(z, 2);
+    enum inflate_status st = INF_OK;
+    if (type == 0) { /* stored: the rest of this byte is dropped */
+      z->b = 0;
+      z->nb = 0;
+      size_t k = z->n - z->pos < 4 ? z->n - z->pos : 4;
+      const unsigned char *p = z->in + z->pos;
+      z->pos += k;
+      z->roffset += (int64_t)k;
+      if (k < 4)
+        return INF_UNEXPECTED_EOF;
+      unsigned len = p[0] | (unsigned)p[1] << 8;
+      unsigned nlen = p[2] | (unsigned)p[3] << 8;
+      if ((len ^ 0xffff) != nlen)
+        return INF_CORRUPT;
+      if (z->n - z->pos < len)
+        return INF_UNEXPECTED_EOF;
+      sbuf_put(z->out, (const char *)z->in + z->pos, len);
+      z->pos += len;
+      z->roffset += len;
+    } else if (type == 1) {
+      st = huffman_block(z, &z->fixed, NULL);
+    } else if (type == 2) {
+      st = read_huffman(z);
+      if (st == INF_OK)
+        st = huffman_block(z, &z->h1, &z->h2);
+    } else {
+      st = INF_CORRUPT;
+    }
+    if (st != INF_OK)
+      return st;
+  } while (!z->final);
+  return INF_OK;
+}
+
+/* The gzip header of a member (gzip.Reader.readHeader); NULL when it is
+** good, else Go's error text ("EOF" when no byte is left). */
+static const char *gzip_header(struct inflater *z) {
+  const unsigned char *in = z->in;
+  size_t left = z->n - z->pos;
+  if (left == 0)
+    return "EOF";
+  if (left < 10)
+    return "unexpected EOF";
+  const unsigned char *h = in + z->pos;
+  if (h[0] != 0x1f || h[1] != 0x8b || h[2] != 8)
+    return "gzip: invalid header";
+  unsigned flg = h[3];
+  uLong crc = crc32(0, h, 10);
+  z->pos += 10;
+  if (flg & 4) { /* FEXTRA */
+    if (z->n - z->pos < 2)
+      return "unexpected EOF";
+    size_t xlen = in[z->pos] | (size_t)in[z->pos + 1] << 8;
+    crc = crc32(crc, in + z->pos, 2);
+    z->pos += 2;
+    if (z->n - z->pos < xlen)
+      return "unexpected EOF";
+    crc = crc32(crc, in + z->pos, (uInt)xlen);
+    z->pos += xlen;
+  }
+  for (unsigned flag = 8; flag <= 16; flag <<= 1) { /* FNAME, FCOMMENT */
+    if (!(flg & flag))
+      continue;
+    for (size_t i = 0;; i++) { /* Go's buffer holds 512 bytes */
+      if (i >= 512)
+        return "gzip: invalid header";
+      if (z->pos + i == z->n)
+        return "unexpected EOF";
+      if (in[z->pos + i] == 0) {
+        crc = crc32(crc, in + z->pos, (uInt)(i + 1));
+        z->pos += i + 1;
+        break;
+      }
+    }
+  }
+  if (flg & 2) { /* FHCRC */
+    if (z->n - z->pos < 2)
+      return "unexpected EOF";
+    unsigned want = in[z->pos] | (unsigned)in[z->pos + 1] << 8;
+    z->pos += 2;
+    if (want != (crc & 0xffff))
+      return "gzip: invalid header";
+  }
+  return NULL;
+}
+
+/*
+** Go's gzip.NewReader + io.ReadAll: every member (multistream), each
+** checked against its CRC-32 and size.  On error returns false with
+** OpenTofu's message in *err: a first header that does not read is
+** "failed to gunzip bytestream", anything later "failed to read gunzip
+** raw data".
+*/
+static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
+                      size_t n, const char **err) {
+  struct inflater z = {0};
+  z.in = in;
+  z.n = n;
+  z.out = out;
+  int fixed[288];
+  for (int i = 0; i < 288; i++)
+    fixed[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
+  huff_init(&z.fixed, fixed, 288);
+  sbuf_put(out, "", 0);
+  const char *e = NULL;
+  for (bool first = true;; first = false) {
+    e = gzip_header(&z);
+    if (e) {
+      if (first)
+        *err = tfr_arena_printf(a, "failed to gunzip bytestream: %s", e);
+      else if (!strcmp(e, "EOF"))
+        e = NULL; /* no more members */
+      break;
+    }
+    enum inflate_status st = inflate_stream(&z);
+    if (st == INF_CORRUPT) {
+      e = tfr_arena_printf(a, "flate: corrupt input before offset %lld",
+                           (long long)z.roffset);
+      break;
+    }
+    if (st == INF_UNEXPECTED_EOF || z.n - z.pos < 8) {
+      e = "unexpected EOF";
+      break;
+    }
+    const unsigned char *t = in + z.pos;
+    z.pos += 8;
+    uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)out->p + z.start,
+                                   (uInt)(out->n - z.start));
+    uint32_t size = (uint32_t)(out->n - z.start);
+    uint32_t want_crc = t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
+                        (uint32_t)t[3] << 24;
+    uint32_t want_size = t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
+                         (uint32_t)t[7] << 24;
+    if (crc != want_crc || size != want_size) {
+      e = "gzip: invalid checksum";
+      break;
+    }
+  }
+  free(z.h1.links);
+  free(z.h2.links);
+  free(z.fixed.links);
+  if (e && !*err)
+    *err = tfr_arena_printf(a, "failed to read gunzip raw data: %s", e);
+  return !e;
+}
+
+/*
+** base64gunzip(str): Base64 (Go's StdEncoding) then gzip, the result
+** kept as bytes (it need not be UTF-8).  As in OpenTofu the argument
+** keeps its marks, which the result carries, and a sensitive one is not
+** quoted in the error.
+*/
+static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
+  const tfr_value *s = f->args[0];
+  unsigned marks = s->flags & MARKS;
+  if (s->flags & TFR_V_UNKNOWN)
+    return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
+  struct sbuf raw = {0}, b = {0};
+  size_t bad;
+  if (!b64_decode(&raw, s->s, s->n, &bad)) {
+    free(raw.p);
+    fcall_error(f, "failed to decode base64 data %s",
+                (marks & TFR_V_SENSITIVE) ? "(sensitive value)"
+                                          : go_q(f->a, s->s, s->n));
+    return NULL;
+  }
+  const char *err = NULL;
+  bool ok = go_gunzip(f->a, &b, (const unsigned char *)raw.p, raw.n, &err);
+  free(raw.p);
+  if (!ok) {
+    free(b.p);
+    fcall_error(f, "%s", err);
+    return NULL;
+  }
+  return tfr_value_mark(f->a, sbuf_value(f->a, &b), marks);
+}
+
 /* ---- the table ------------------------------------------------------------
  */
 
@@ -4160,4 +4685,16 @@ static const struct func_spec specs[] = {
 };
 
 const struct func_group funcs_encoding = {specs, sizeof specs / sizeof *specs};
-const struct func_group funcs_encoding_tofu = {NULL, 0};
+static const struct func_spec specs_tofu[] = {
+    {"base64gunzip",
+     1,
+     {{"str", &tfr_t_string, FP_ALLOW_MARKED | FP_ALLOW_UNKNOWN}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_base64gunzip},
+    {"urldecode", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_urldecode},
+};
+
+const struct func_group funcs_encoding_tofu = {
+    specs_tofu, sizeof specs_tofu / sizeof *specs_tofu};
