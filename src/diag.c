@@ -240,6 +240,29 @@ static void write_pos(FILE *out, const struct tfr_pos *p) {
           p->column, p->byte);
 }
 
+void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
+  fputs("{\"filename\": ", out);
+  json_write_cstr(out, r->filename ? r->filename : "");
+  fputs(", \"start\": ", out);
+  write_pos(out, &r->start);
+  fputs(", \"end\": ", out);
+  write_pos(out, &r->end);
+  fputc('}', out);
+}
+
+tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
+                                 const char *name) {
+  tfr_diags *out = tfr_diags_new(a);
+  out->src = d->src; /* the same sources, for the excerpts */
+  out->nsrc = out->capsrc = d->nsrc;
+  for (size_t i = 0; i < d->n; i++)
+    if (d->v[i].variable && !strcmp(d->v[i].variable, name)) {
+      out->v = grow(a, out->v, out->n, &out->cap, sizeof *out->v);
+      out->v[out->n++] = d->v[i];
+    }
+  return out;
+}
+
 void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
   fputc('[', out);
   for (size_t i = 0; i < d->n; i++) {
@@ -255,13 +278,8 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       json_write_cstr(out, g->variable);
     }
     if (g->subject.filename) {
-      fputs(", \"range\": {\"filename\": ", out);
-      json_write_cstr(out, g->subject.filename);
-      fputs(", \"start\": ", out);
-      write_pos(out, &g->subject.start);
-      fputs(", \"end\": ", out);
-      write_pos(out, &g->subject.end);
-      fputc('}', out);
+      fputs(", \"range\": ", out);
+      tfr_range_write_json(out, &g->subject);
     }
     fputc('}', out);
   }

@@ -624,6 +624,12 @@ static const char *const source_kinds[] = {
     [TFR_SRC_NAMED_FILE] = "named_file", [TFR_SRC_CLI] = "cli",
 };
 
+static const char *const rule_results[] = {
+    [TFR_RULE_SKIPPED] = "skipped",   [TFR_RULE_PASSED] = "passed",
+    [TFR_RULE_FAILED] = "failed",     [TFR_RULE_DEFERRED] = "deferred",
+    [TFR_RULE_INVALID] = "invalid",
+};
+
 static void show_json(tfr_arena *a, const struct tfr_resolution *res,
                       const tfr_diags *d, bool show_sensitive) {
   printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n \"variables\": {",
@@ -650,6 +656,22 @@ static void show_json(tfr_arena *a, const struct tfr_resolution *res,
     fputc('}', stdout);
     if (v->error)
       fputs(", \"error\": true", stdout);
+    if (v->nrules) {
+      fputs(", \"rules\": [", stdout);
+      for (size_t r = 0; r < v->nrules; r++) {
+        const struct tfr_rule *rule = &v->rules[r];
+        printf("%s{\"result\": \"%s\"", r ? ", " : "",
+               rule_results[rule->result]);
+        if (rule->detail) {
+          fputs(", \"detail\": ", stdout);
+          tfr_json_write_cstr(stdout, rule->detail);
+        }
+        fputs(", \"range\": ", stdout);
+        tfr_range_write_json(stdout, &rule->range);
+        fputc('}', stdout);
+      }
+      fputc(']', stdout);
+    }
     fputc('}', stdout);
   }
   fputs(res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ",
@@ -914,26 +936,27 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     else
       printf("Conversion: none needed (%s)\n", to);
   }
+  if (v->nrules) {
+    printf("\nValidation rules:\n");
+    for (size_t i = 0; i < v->nrules; i++) {
+      const struct tfr_rule *r = &v->rules[i];
+      char at[512];
+      tfr_range_format(&r->range, at, sizeof at);
+      printf("  %zu. %-24s %s%s%s\n", i + 1, at, rule_results[r->result],
+             r->detail ? ": " : "",
+             r->detail ? indent_lines(a, r->detail, 30) : "");
+    }
+  }
   if (v->value)
-    printf("Value: %s\n",
+    printf("\nValue: %s\n",
            hide ? "(sensitive value)"
                 : indent_lines(a, tfr_value_console(a, v->value), 7));
   else
-    printf("Value: none (it could not be resolved)\n");
+    printf("\nValue: none (it could not be resolved)\n");
   /* the diagnostics about this variable; when it is unresolved for
   ** another variable's sake (Terraform stops at the first failing stage),
   ** all of them */
-  tfr_diags *mine = tfr_diags_new(a);
-  for (size_t i = 0; i < tfr_diags_count(d); i++) {
-    const struct tfr_diag *g = tfr_diags_get(d, i);
-    if (g->variable && !strcmp(g->variable, v->name)) {
-      tfr_diags_add(mine, g->sev, g->subject.filename ? &g->subject : NULL,
-                    g->summary, g->detail);
-      tfr_diags_set_variable(mine, g->variable);
-      if (g->hide_source)
-        tfr_diags_hide_source(mine);
-    }
-  }
+  tfr_diags *mine = tfr_diags_of_variable(a, d, v->name);
   if (tfr_diags_count(mine)) {
     putchar('\n');
     print_diags(mine, &m->o);

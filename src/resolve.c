@@ -715,7 +715,10 @@ static void final_rules(struct resolver *r) {
     const struct raw_value *raw = r->winner[k];
     at[k] = raw && raw->expr && r->given[k] ? raw->range : r->m->vars[k].decl;
   }
-  validate_final(r->m, r->a, r->diags, vals, failed, at);
+  struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
+  for (size_t k = 0; k < r->m->nvars; k++)
+    rules[k] = (struct tfr_rule *)r->out[k].rules;
+  validate_final(r->m, r->a, r->diags, vals, failed, at, rules);
   for (size_t k = 0; k < r->m->nvars; k++)
     if (failed[k] && !r->out[k].error) {
       r->out[k].error = true;
@@ -741,6 +744,18 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                      .sensitive = v->sensitive,
                                      .error = true,
                                      .decl = v->decl};
+    /* every rule is skipped until the validation stage says otherwise */
+    struct tfr_rule *rules = tfr_arena_alloc(a, (v->nvalidations
+                                                     ? v->nvalidations
+                                                     : 1) *
+                                                    sizeof *rules);
+    for (size_t i = 0; i < v->nvalidations; i++)
+      rules[i] = (struct tfr_rule){src_range(v->validations[i].src,
+                                             v->validations[i].block),
+                                   TFR_RULE_SKIPPED,
+                                   "resolving stopped at earlier errors"};
+    r.out[k].rules = rules;
+    r.out[k].nrules = v->nvalidations;
   }
   res->vars = r.out;
   res->n = m->nvars;

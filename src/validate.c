@@ -600,24 +600,47 @@ static const char *deferred_reason(tfr_arena *a, const struct module *m,
   return "This condition's result cannot be known offline";
 }
 
-/* One rule of variable k; false if it failed. */
+/* The first error added to diags since index before, as one line. */
+static const char *first_error(tfr_arena *a, const tfr_diags *diags,
+                               size_t before) {
+  for (size_t i = before; i < tfr_diags_count(diags); i++) {
+    const struct tfr_diag *g = tfr_diags_get(diags, i);
+    if (g->sev == TFR_DIAG_ERROR)
+      return g->detail && *g->detail
+                 ? tfr_arena_printf(a, "%s: %s", g->summary, g->detail)
+                 : g->summary;
+  }
+  return "the rule could not be evaluated";
+}
+
+static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
+                    const char *detail) {
+  out->result = r;
+  out->detail = detail;
+  return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
+}
+
+/* One rule of variable k, its outcome in *out; false if it failed. */
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
-                     const struct tfr_range *value_at) {
+                     const struct tfr_range *value_at,
+                     struct tfr_rule *out) {
   const struct var_decl *v = &m->vars[k];
+  size_t before = tfr_diags_count(diags);
   const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
   const tfr_value *msg = eval_in(a, diags, rule, rule->error_message, s,
                                  v->name);
   if (!cond)
-    return false;
+    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
+    const char *why = deferred_reason(a, m, s, rule->condition);
     error_in(diags, rule->src, rule->condition->span, TFR_DIAG_WARNING,
              "Validation rule deferred",
              tfr_arena_printf(a, "%s, so the rule is neither passed nor "
                                  "failed here.",
-                              deferred_reason(a, m, s, rule->condition)),
+                              why),
              v->name);
-    return true;
+    return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {
     error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
@@ -625,7 +648,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
              "Validation condition expression must return either true or "
              "false, not null.",
              v->name);
-    return false;
+    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   const char *err = NULL;
   const tfr_value *b = conv_convert(a, cond, &tfr_t_bool, &err);
@@ -637,10 +660,12 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                               "%s.",
                               err ? err : "a bool is required"),
              v->name);
-    return false;
+    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   if (b->b)
-    return msg != NULL;
+    return msg ? outcome(out, TFR_RULE_PASSED, NULL)
+               : outcome(out, TFR_RULE_INVALID,
+                         first_error(a, diags, before));
   const char *text;
   if (!msg) {
     text = "Failed to evaluate condition error message.";
@@ -682,12 +707,20 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   tfr_diags_set_variable(diags, v->name);
   if (v->sensitive)
     tfr_diags_hide_source(diags); /* value_at may be the secret itself */
-  return false;
+  return outcome(out, TFR_RULE_FAILED, text);
+}
+
+/* Every rule of variable k skipped, for the same reason. */
+static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
+                     const char *why) {
+  for (size_t i = 0; i < v->nvalidations; i++)
+    outcome(&rules[i], TFR_RULE_SKIPPED, why);
 }
 
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
-                    const struct tfr_range *value_at) {
+                    const struct tfr_range *value_at,
+                    struct tfr_rule *const *rules) {
   size_t n = m->nvars;
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
@@ -704,12 +737,14 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       const struct var_decl *v = &m->vars[k];
       if (failed[k] || !values[k]) {
+        skip_all(v, rules[k], "the variable has no valid value");
         done[k] = 2;
         progress = true;
         continue;
       }
       /* wait for every variable the rules refer to */
-      bool ready = true, skip = false;
+      bool ready = true;
+      const char *skip = NULL;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
         struct refs r = refs_deep(a, m, v->validations[i].condition);
         for (size_t j = 0; j < r.vars.n; j++) {
@@ -718,20 +753,25 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
             continue;
           if (!done[t])
             ready = false;
-          else if (done[t] == 2)
-            skip = true;
+          else if (done[t] == 2 && !skip)
+            skip = r.vars.v[j];
         }
       }
       if (!ready)
         continue;
       progress = true;
       if (skip) {
+        skip_all(v, rules[k],
+                 tfr_arena_printf(a,
+                                  "it refers to var.%s, which is not valid",
+                                  skip));
         done[k] = 2;
         continue;
       }
       bool ok = true;
       for (size_t i = 0; i < v->nvalidations; i++)
-        ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k]);
+        ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k],
+                       &rules[k][i]);
       done[k] = ok ? 1 : 2;
       if (!ok)
         failed[k] = true;

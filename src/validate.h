@@ -19,10 +19,12 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags);
 
 /* Every rule with the final values (values[k] NULL when unresolved), in
 ** dependency order; a variable whose rule fails gets failed[k].  A rule
-** failure points at value_at[k]. */
+** failure points at value_at[k]; rules[k][i] gets the outcome of rule i
+** of variable k. */
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
-                    const struct tfr_range *value_at);
+                    const struct tfr_range *value_at,
+                    struct tfr_rule *const *rules);
 
 /* The scope of `eval -functions`: path.* and terraform.workspace, and no
 ** variables yet. */

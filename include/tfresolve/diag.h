@@ -92,6 +92,14 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
 /** Print the list as a JSON array (the "diagnostics" member of SPEC §2). */
 void tfr_diags_render_json(const tfr_diags *d, FILE *out);
 
+/** A range as the JSON of SPEC section 2: {"filename", "start", "end"}. */
+void tfr_range_write_json(FILE *out, const struct tfr_range *r);
+
+/** The diagnostics of @p d about variable @p name (their source excerpts
+ * too), as a new list in @p a. */
+tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
+                                 const char *name);
+
 /** One line per diagnostic: "file:line:column: error: summary". */
 void tfr_diags_render_short(const tfr_diags *d, FILE *out);
 

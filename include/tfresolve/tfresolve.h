@@ -170,6 +170,22 @@ struct tfr_attempt {
   bool failed;              /* it could not be parsed or evaluated */
 };
 
+/** What a validation rule came to. */
+enum tfr_rule_result {
+  TFR_RULE_SKIPPED,  /* not evaluated; detail says why */
+  TFR_RULE_PASSED,
+  TFR_RULE_FAILED,   /* detail: its error message */
+  TFR_RULE_DEFERRED, /* cannot be known offline; detail says why */
+  TFR_RULE_INVALID,  /* the rule itself has errors; detail: the first */
+};
+
+/** One `validation` block of a variable and its outcome. */
+struct tfr_rule {
+  struct tfr_range range;   /* the validation block */
+  enum tfr_rule_result result;
+  const char *detail;       /* NULL when it passed */
+};
+
 /** One declared variable and what it resolved to. */
 struct tfr_variable {
   const char *name;
@@ -190,6 +206,8 @@ struct tfr_variable {
   bool typed;                        /* it has a `type` */
   bool nullable;
   const char *description;
+  const struct tfr_rule *rules;      /* its validation rules, in order */
+  size_t nrules;
 };
 
 struct tfr_resolution {
