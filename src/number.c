@@ -527,9 +527,14 @@ struct dec {
 };
 
 /* floor(e * log10(2)) for |e| < 2^40, possibly one too small. */
+/* floor(e * log10(2)) for every exponent a number can have (|e| < 2^31):
+** 1292913986 / 2^32 is log10(2) to within 1.5e-11, so the product is off
+** by less than 0.04 there.  (Go's 78913 / 2^18 is good for float64's
+** exponents only: at 2^-33,000,000 it is 26 digits off.) */
 static long log10_pow2(long e) {
-  long long v = (long long)e * 78913; /* 78913 / 2^18 ~ log10(2) */
-  return (long)(v >> 18) - (v < 0);
+  long long v = (long long)e * 1292913986LL;
+  return v >= 0 ? (long)(v >> 32)
+                : -(long)((-v + (1LL << 32) - 1) >> 32);
 }
 
 static void dec_trim(struct dec *x) {
@@ -1056,6 +1061,8 @@ static bool shortest_fast(mpfr_srcptr x, struct dec *d, long k) {
     ok = inclusive ? hi <= 0 : hi < 0;
     mpz_add_ui(num, num, 1);
   }
+  if (ok && mpz_sizeinbase(num, 10) > (size_t)k + 2)
+    ok = false; /* not the k digits expected: the slow path decides */
   if (ok) {
     mpz_get_str(d->d, 10, num);
     d->n = (long)strlen(d->d);
