@@ -1,12 +1,14 @@
 /*
 ** JSON string escaping exactly as Go's encoding/json does it (what cty and
 ** Terraform print): ", \ and control characters escaped, and also <, >, &
-** and U+2028/U+2029 (Go's HTML-safe default); DEL and all other
-** characters as they are.
+** and U+2028/U+2029 (Go's HTML-safe default); a byte that is not part of
+** valid UTF-8 as \ufffd; DEL and all other characters as they are.
 */
 #include "json_out.h"
 
 #include <string.h>
+
+#include "strutil.h"
 
 void json_write_string(FILE *out, const char *s, size_t n) {
   putc('"', out);
@@ -38,18 +40,21 @@ void json_write_string(FILE *out, const char *s, size_t n) {
       snprintf(buf, sizeof buf, "\\u%04x", ch);
       esc = buf;
       break;
-    case 0xE2: /* U+2028 and U+2029 are E2 80 A8 and E2 80 A9 */
-      if (i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-          ((unsigned char)s[i + 2] == 0xA8 ||
-           (unsigned char)s[i + 2] == 0xA9)) {
-        esc = (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
-        skip = 3;
-      }
-      break;
     default:
       if (ch < 0x20) {
         snprintf(buf, sizeof buf, "\\u%04x", ch);
         esc = buf;
+      } else if (ch >= 0x80) {
+        int32_t r;
+        size_t k = str_decode_rune(s + i, n - i, &r);
+        if (r == 0x2028 || r == 0x2029) {
+          esc = r == 0x2028 ? "\\u2028" : "\\u2029";
+          skip = k;
+        } else if (r == 0xFFFD && k == 1) {
+          esc = "\\ufffd"; /* not valid UTF-8: as Go writes it */
+        } else {
+          i += k - 1; /* a valid character, as it is */
+        }
       }
     }
     if (esc) {
