@@ -10,20 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "tfresolve/tfresolve.h"
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
-
-enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML, FMT_TFVARS,
-                  FMT_ENV };
-
-struct options {
-  enum out_format format;
-  bool functions;
-  bool ast;
-  bool no_color;
-  bool opentofu;
-};
 
 static const char usage_main[] =
     "Usage: tfresolve [global options] <command> [options] [args]\n"
@@ -38,6 +27,9 @@ static const char usage_main[] =
     "type\n"
     "  console    Terraform's console, offline: expressions with the "
     "module's values\n"
+    "  init       Write a tfvars template for the module's variables\n"
+    "  test       Run the variable-only part of tests/*.tftest.hcl "
+    "offline\n"
     "  parse      Syntax-check .tf, .tf.json, .tfvars and .tfvars.json "
     "files\n"
     "\n"
@@ -63,36 +55,6 @@ static const char usage_parse[] =
     "Exit status: 0 no errors, 1 syntax errors, 2 usage error.\n";
 
 /* "-x", "--x", "-x=v" and "--x=v" all name option x. */
-static const char *opt_name(const char *arg, char *buf, size_t size,
-                            const char **value) {
-  if (arg[0] != '-' || arg[1] == '\0')
-    return NULL;
-  arg += arg[1] == '-' ? 2 : 1;
-  const char *eq = strchr(arg, '=');
-  size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-  if (n >= size)
-    n = size - 1;
-  memcpy(buf, arg, n);
-  buf[n] = '\0';
-  *value = eq ? eq + 1 : NULL;
-  return buf;
-}
-
-static bool want_color(const struct options *o) {
-  const char *nc = getenv("NO_COLOR");
-  return !o->no_color && !(nc && *nc) && isatty(STDERR_FILENO);
-}
-
-static bool want_unicode(void) {
-  const char *vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
-  for (int i = 0; i < 3; i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v)
-      return strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
-             strstr(v, "utf-8");
-  }
-  return true;
-}
 
 /* ---- collecting files -------------------------------------------------- */
 
@@ -166,14 +128,6 @@ static void walk(struct paths *out, const char *dir) {
 
 /* ---- parse command ----------------------------------------------------- */
 
-static void print_diags(const tfr_diags *d, const struct options *o) {
-  if (o->format == FMT_SHORT) {
-    tfr_diags_render_short(d, stderr);
-    return;
-  }
-  struct tfr_render_opts ro = {want_color(o), want_unicode()};
-  tfr_diags_render_text(d, stderr, &ro);
-}
 
 static int cmd_parse(int argc, char **argv) {
   struct options o = {0};
@@ -182,7 +136,7 @@ static int cmd_parse(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
-    const char *name = opt_name(argv[i], buf, sizeof buf, &val);
+    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
     if (!name) {
       struct stat st;
       if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
@@ -239,7 +193,7 @@ static int cmd_parse(int argc, char **argv) {
     tfr_diags_render_json(diags, stdout);
     fputs("}\n", stdout);
   } else {
-    print_diags(diags, &o);
+    cli_print_diags(diags, &o);
     if (o.format == FMT_HUMAN && !o.ast)
       printf("Parsed %zu file%s: %s.\n", nfiles, nfiles == 1 ? "" : "s",
              bad ? tfr_arena_printf(a, "%zu with errors", bad)
@@ -380,7 +334,7 @@ static bool eval_one(const char *text, const struct eval_env *env,
       fputs("}\n", stdout);
     }
   } else if (!ok) {
-    print_diags(d, o);
+    cli_print_diags(d, o);
   } else if (o->format == FMT_YAML) {
     tfr_value_write_yaml(stdout, a, v);
   } else {
@@ -405,7 +359,7 @@ static const struct tfr_resolution *console_module(tfr_arena *a,
   if (!res->has_config)
     return NULL;
   if (tfr_diags_count(d))
-    print_diags(d, o);
+    cli_print_diags(d, o);
   return res;
 }
 
@@ -418,7 +372,7 @@ static bool eval_flags(int argc, char **argv, bool console, struct options *o,
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
-    const char *name = strcmp(argv[i], "-") ? opt_name(argv[i], buf,
+    const char *name = strcmp(argv[i], "-") ? cli_opt_name(argv[i], buf,
                                                        sizeof buf, &val)
                                             : NULL;
     if (!name && !*operand)
@@ -610,7 +564,9 @@ static const char usage_module[] =
     "  -no-env             Ignore TF_VAR_* environment variables\n"
     "  -json               Machine-readable output (SPEC section 2)\n"
     "  -format=F           show: human, json, yaml, tfvars (a variables file)\n"
-    "                      or env (export TF_VAR_... lines)\n"
+    "                      or env (export TF_VAR_... lines); check: human,\n"
+    "                      json, sarif (SARIF 2.1.0), github (workflow\n"
+    "                      commands) or junit (JUnit XML)\n"
     "  -engine=E           terraform (default) or opentofu (.tofu files)\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
@@ -731,7 +687,7 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
-    const char *name = opt_name(argv[i], buf, sizeof buf, &val);
+    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
     if (!name) {
       if (cmd == CMD_EXPLAIN && !m->name)
         m->name = argv[i];
@@ -760,6 +716,12 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
     } else if (!strcmp(name, "engine") && val &&
                (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
       m->opentofu = !strcmp(val, "opentofu");
+    } else if (!strcmp(name, "format") && val &&
+               (!strcmp(val, "sarif") || !strcmp(val, "github") ||
+                !strcmp(val, "junit")) && cmd == CMD_CHECK) {
+      m->o.format = !strcmp(val, "sarif")    ? FMT_SARIF
+                    : !strcmp(val, "github") ? FMT_GITHUB
+                                             : FMT_JUNIT;
     } else if (!strcmp(name, "format") && val &&
                (!strcmp(val, "yaml") || !strcmp(val, "tfvars") ||
                 !strcmp(val, "env")) && cmd == CMD_SHOW) {
@@ -959,11 +921,11 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
   tfr_diags *mine = tfr_diags_of_variable(a, d, v->name);
   if (tfr_diags_count(mine)) {
     putchar('\n');
-    print_diags(mine, &m->o);
+    cli_print_diags(mine, &m->o);
   } else if (v->error && tfr_diags_count(d)) {
     printf("\nNo variable is resolved, because resolving stopped at these "
            "errors:\n");
-    print_diags(d, &m->o);
+    cli_print_diags(d, &m->o);
   }
   return v->error ? EXIT_INVALID : EXIT_OK;
 }
@@ -992,14 +954,18 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
     rc = explain(a, res, d, &m);
   } else if (m.o.format == FMT_JSON) {
     show_json(a, res, d, m.show_sensitive);
+  } else if (m.o.format == FMT_SARIF || m.o.format == FMT_GITHUB ||
+             m.o.format == FMT_JUNIT) {
+    struct report_env env = {NULL, res, d};
+    report_write(stdout, m.o.format, &env, 1);
   } else if (m.o.format == FMT_YAML || m.o.format == FMT_TFVARS ||
              m.o.format == FMT_ENV) {
     show_values(a, res, m.o.format, m.show_sensitive);
-    print_diags(d, &m.o);
+    cli_print_diags(d, &m.o);
   } else {
     if (cmd == CMD_SHOW)
       show_table(a, res, m.show_sensitive);
-    print_diags(d, &m.o);
+    cli_print_diags(d, &m.o);
     if (cmd == CMD_CHECK) {
       size_t errors = 0;
       for (size_t i = 0; i < tfr_diags_count(d); i++)
@@ -1028,7 +994,7 @@ int main(int argc, char **argv) {
   }
   char buf[64];
   const char *val = NULL;
-  const char *name = opt_name(argv[1], buf, sizeof buf, &val);
+  const char *name = cli_opt_name(argv[1], buf, sizeof buf, &val);
   if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
     printf("tfresolve %s\n", tfr_version());
     return EXIT_OK;
@@ -1043,6 +1009,10 @@ int main(int argc, char **argv) {
     return cmd_eval(argc - 2, argv + 2);
   if (!strcmp(argv[1], "console"))
     return cmd_console(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "init"))
+    return cmd_init(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "test"))
+    return cmd_test(argc - 2, argv + 2);
   if (!strcmp(argv[1], "show"))
     return cmd_module(CMD_SHOW, argc - 2, argv + 2);
   if (!strcmp(argv[1], "check"))

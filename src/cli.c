@@ -1,0 +1,49 @@
+/*
+** What the commands of the CLI share: option spelling, diagnostics on
+** stderr with colour only on a terminal.
+*/
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *cli_opt_name(const char *arg, char *buf, size_t size,
+                            const char **value) {
+  if (arg[0] != '-' || arg[1] == '\0')
+    return NULL;
+  arg += arg[1] == '-' ? 2 : 1;
+  const char *eq = strchr(arg, '=');
+  size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+  if (n >= size)
+    n = size - 1;
+  memcpy(buf, arg, n);
+  buf[n] = '\0';
+  *value = eq ? eq + 1 : NULL;
+  return buf;
+}
+
+static bool want_color(const struct options *o) {
+  const char *nc = getenv("NO_COLOR");
+  return !o->no_color && !(nc && *nc) && isatty(STDERR_FILENO);
+}
+
+static bool want_unicode(void) {
+  const char *vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v)
+      return strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
+             strstr(v, "utf-8");
+  }
+  return true;
+}
+
+void cli_print_diags(const tfr_diags *d, const struct options *o) {
+  if (o->format == FMT_SHORT) {
+    tfr_diags_render_short(d, stderr);
+    return;
+  }
+  struct tfr_render_opts ro = {want_color(o), want_unicode()};
+  tfr_diags_render_text(d, stderr, &ro);
+}

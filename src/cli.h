@@ -1,0 +1,54 @@
+/*
+** The CLI's shared pieces (src/main.c and the cmd_*.c commands): exit
+** statuses, output formats, option spelling and diagnostics output.
+*/
+#ifndef TFR_CLI_H
+#define TFR_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tfresolve/tfresolve.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML, FMT_TFVARS,
+                  FMT_ENV, FMT_SARIF, FMT_GITHUB, FMT_JUNIT };
+
+struct options {
+  enum out_format format;
+  bool functions;
+  bool ast;
+  bool no_color;
+  bool opentofu;
+};
+
+/* "-name=value", "--name value", "-name": the name without dashes (in
+** buf), the text after "=" in *value (NULL when there is none); NULL
+** when arg is not an option. */
+const char *cli_opt_name(const char *arg, char *buf, size_t size,
+                         const char **value);
+
+/* Diagnostics on stderr: framed as Terraform prints them (colour only on
+** a terminal and without NO_COLOR), or one line each (FMT_SHORT). */
+void cli_print_diags(const tfr_diags *d, const struct options *o);
+
+/* One checked environment for the CI reports: the var file it adds on
+** top of the module's own value sources (NULL: none), and the result. */
+struct report_env {
+  const char *name;
+  const struct tfr_resolution *res;
+  const tfr_diags *diags;
+};
+
+/* `check -format=sarif|github|junit` (report.c): the report of envs (one
+** or more environments of one module) to out. */
+void report_write(FILE *out, enum out_format f, const struct report_env *envs,
+                  size_t n);
+
+/* Commands in files of their own. */
+int cmd_init(int argc, char **argv);
+int cmd_test(int argc, char **argv);
+
+#endif
