@@ -47,6 +47,25 @@ struct report_env {
 void report_write(FILE *out, enum out_format f, const struct report_env *envs,
                   size_t n);
 
+/* show -json / check -json: SPEC section 2's document (main.c). */
+void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
+                   const tfr_diags *d, bool show_sensitive);
+
+/* check with -var-file-each and/or -recursive (check_many.c): many
+** resolutions at once, in parallel threads, with a summary. */
+struct many_opts {
+  const struct options *o;
+  const char *dir;
+  char *const *env;
+  const struct tfr_cli_arg *args; /* -var / -var-file, in order */
+  size_t nargs;
+  bool opentofu, strict, show_sensitive;
+  const char *const *each;        /* -var-file-each patterns */
+  size_t neach;
+  bool recursive;
+};
+int cli_check_many(const struct many_opts *mo);
+
 /* Commands in files of their own. */
 int cmd_init(int argc, char **argv);
 int cmd_test(int argc, char **argv);

@@ -250,6 +250,13 @@ void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
   fputc('}', out);
 }
 
+void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {
+  for (size_t i = 0; i < from->nsrc; i++) {
+    d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);
+    d->src[d->nsrc++] = from->src[i];
+  }
+}
+
 tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
                                  const char *name) {
   tfr_diags *out = tfr_diags_new(a);

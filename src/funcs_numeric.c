@@ -172,12 +172,8 @@ static double go_log(double x) {
 ** AVX and FMA (internal/cpu); the results differ in the last bit. */
 static bool go_use_fma(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static int use = -1;
-  if (use < 0) {
-    __builtin_cpu_init();
-    use = __builtin_cpu_supports("avx") && __builtin_cpu_supports("fma");
-  }
-  return use;
+  /* libgcc reads the CPU model at start-up: no lazy state, thread-safe */
+  return __builtin_cpu_supports("avx") && __builtin_cpu_supports("fma");
 #else
   return false;
 #endif

@@ -353,8 +353,12 @@ static const struct tfr_resolution *console_module(tfr_arena *a,
                                                    size_t nargs, bool no_env,
                                                    const struct options *o) {
   tfr_diags *d = tfr_diags_new(a);
-  struct tfr_resolve_opts ro = {".", no_env ? NULL : environ, args, nargs,
-                                o->opentofu, false};
+  struct tfr_resolve_opts ro = {0};
+  ro.dir = ".";
+  ro.env = no_env ? NULL : environ;
+  ro.args = args;
+  ro.nargs = nargs;
+  ro.opentofu = o->opentofu;
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (!res->has_config)
     return NULL;
@@ -568,6 +572,14 @@ static const char usage_module[] =
     "                      json, sarif (SARIF 2.1.0), github (workflow\n"
     "                      commands) or junit (JUnit XML)\n"
     "  -engine=E           terraform (default) or opentofu (.tofu files)\n"
+    "  -strict             Stricter than Terraform: values for undeclared\n"
+    "                      variables in files are errors; a -var or TF_VAR_\n"
+    "                      value of an any-typed variable that is not valid\n"
+    "                      HCL is explained\n"
+    "  -var-file-each=GLOB check: check the module once per matching var\n"
+    "                      file (repeatable), in parallel, with a summary\n"
+    "  -recursive          check: every module below DIR, each with its own\n"
+    "                      tfvars\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
     "\n"
@@ -586,7 +598,7 @@ static const char *const rule_results[] = {
     [TFR_RULE_INVALID] = "invalid",
 };
 
-static void show_json(tfr_arena *a, const struct tfr_resolution *res,
+void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
                       const tfr_diags *d, bool show_sensitive) {
   printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n \"variables\": {",
          res->valid ? "true" : "false");
@@ -673,7 +685,9 @@ enum module_cmd { CMD_SHOW, CMD_CHECK, CMD_EXPLAIN };
 
 struct module_opts {
   struct options o;
-  bool show_sensitive, no_env, opentofu;
+  bool show_sensitive, no_env, opentofu, strict, recursive;
+  char **each;   /* -var-file-each patterns */
+  size_t neach;
   const char *dir, *bad_flag, *name;
   struct tfr_cli_arg *args;
   size_t nargs;
@@ -701,6 +715,19 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       }
       m->args[m->nargs].file = !strcmp(name, "var-file");
       m->args[m->nargs++].value = val ? val : argv[++i];
+    } else if (!strcmp(name, "var-file-each") && cmd == CMD_CHECK) {
+      if (!val && i + 1 >= argc) {
+        fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[i],
+                usage_module);
+        return false;
+      }
+      if (!m->each)
+        m->each = calloc((size_t)argc + 1, sizeof *m->each);
+      m->each[m->neach++] = (char *)(val ? val : argv[++i]);
+    } else if (!strcmp(name, "recursive") && cmd == CMD_CHECK) {
+      m->recursive = true;
+    } else if (!strcmp(name, "strict")) {
+      m->strict = true;
     } else if (!strcmp(name, "chdir") && val) {
       if (chdir(val) != 0) {
         fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
@@ -936,11 +963,26 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
     free(m.args);
     return EXIT_USAGE;
   }
+  if ((m.neach || m.recursive) && !m.bad_flag) {
+    struct many_opts mo = {&m.o, m.dir, m.no_env ? NULL : environ, m.args,
+                           m.nargs, m.opentofu, m.strict, m.show_sensitive,
+                           (const char *const *)m.each, m.neach,
+                           m.recursive};
+    int rc = cli_check_many(&mo);
+    free(m.args);
+    free(m.each);
+    return rc;
+  }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
-  struct tfr_resolve_opts ro = {m.dir,   m.no_env ? NULL : environ,
-                                m.args,  m.nargs,
-                                m.opentofu, m.bad_flag != NULL};
+  struct tfr_resolve_opts ro = {0};
+  ro.dir = m.dir;
+  ro.env = m.no_env ? NULL : environ;
+  ro.args = m.args;
+  ro.nargs = m.nargs;
+  ro.opentofu = m.opentofu;
+  ro.load_only = m.bad_flag != NULL;
+  ro.strict = m.strict;
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(d, TFR_DIAG_ERROR, NULL,
@@ -953,7 +995,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   if (cmd == CMD_EXPLAIN) {
     rc = explain(a, res, d, &m);
   } else if (m.o.format == FMT_JSON) {
-    show_json(a, res, d, m.show_sensitive);
+    cli_show_json(a, res, d, m.show_sensitive);
   } else if (m.o.format == FMT_SARIF || m.o.format == FMT_GITHUB ||
              m.o.format == FMT_JUNIT) {
     struct report_env env = {NULL, res, d};
@@ -984,6 +1026,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   }
   tfr_arena_free(a);
   free(m.args);
+  free(m.each);
   return rc;
 }
 

@@ -293,6 +293,7 @@ struct resolver {
   const struct raw_value **winner; /* its source */
   size_t *nattempts, *first;      /* raw values of each variable: */
   size_t *raw_index;              /* raw_index[first[k] ...] */
+  bool strict;                    /* -strict */
 };
 
 static const struct var_decl *find_decl(const struct module *m,
@@ -398,6 +399,27 @@ static const tfr_value *parse_raw(struct resolver *r,
   if (tfr_diags_count(r->diags) > before || !val) {
     for (size_t i = before; i < tfr_diags_count(r->diags); i++)
       ((struct tfr_diag *)tfr_diags_get(r->diags, i))->variable = raw->name;
+    if (r->strict && !raw->expr && v && v->type->kind == TFR_DYNAMIC)
+      var_error(r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
+                tfr_arena_printf(r->a,
+                                 "var.%s has type any, so Terraform parses "
+                                 "the value of %s as an HCL expression, not "
+                                 "as a plain string, and \"%.*s\" is not a "
+                                 "valid expression. To pass it as a string, "
+                                 "quote it: %s'\"%.*s\"'.",
+                                 v->name,
+                                 raw->kind == TFR_SRC_ENV
+                                     ? tfr_arena_printf(r->a, "TF_VAR_%s",
+                                                        v->name)
+                                     : "-var",
+                                 (int)raw->len, raw->text,
+                                 raw->kind == TFR_SRC_ENV
+                                     ? tfr_arena_printf(r->a, "TF_VAR_%s=",
+                                                        v->name)
+                                     : tfr_arena_printf(r->a, "-var %s=",
+                                                        v->name),
+                                 (int)raw->len, raw->text),
+                v->name);
     return NULL;
   }
   return val;
@@ -475,6 +497,20 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     eval_expr(&c, raw->expr);
     if (tfr_diags_has_errors(scratch))
       continue;
+    if (r->strict) {
+      /* -strict: each one is an error, at the line that sets it */
+      var_error(r, &raw->range, TFR_DIAG_ERROR,
+                "Value for undeclared variable",
+                tfr_arena_printf(r->a,
+                                 "The root module does not declare a "
+                                 "variable named \"%s\", but file \"%s\" "
+                                 "sets it (an error with -strict; Terraform "
+                                 "only warns).%s",
+                                 raw->name, raw->file,
+                                 did_you_mean(r, raw->name)),
+                raw->name);
+      continue;
+    }
     fr[nf++] = raw;
   }
   /* Terraform names the first two and counts the rest. */
@@ -727,12 +763,46 @@ static void final_rules(struct resolver *r) {
     }
 }
 
+/* A loaded module: the configuration, shared read-only by resolutions. */
+struct tfr_module {
+  struct module m;
+  bool failed; /* loading reported errors: Terraform stops there */
+};
+
+tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                            bool opentofu) {
+  tfr_module *mod = tfr_arena_alloc(a, sizeof *mod);
+  size_t before = 0;
+  for (size_t i = 0; i < tfr_diags_count(diags); i++)
+    before += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
+  mod->m = *module_load(a, diags, dir ? dir : ".", opentofu);
+  size_t after = 0;
+  for (size_t i = 0; i < tfr_diags_count(diags); i++)
+    after += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
+  mod->failed = after > before;
+  return mod;
+}
+
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o) {
+  tfr_module *mod = tfr_module_load(a, diags, o->dir, o->opentofu);
+  /* errors from before (a bad flag) stop resolution too */
+  mod->failed |= tfr_diags_has_errors(diags);
+  return tfr_resolve_module(a, diags, mod, o);
+}
+
+const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
+                                                tfr_diags *diags,
+                                                const tfr_module *mod,
+                                                const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
-  struct module *m = module_load(a, diags, o->dir ? o->dir : ".",
-                                 o->opentofu);
-  struct resolver r = {a, diags, m, NULL, NULL, NULL, NULL, NULL, NULL};
+  /* this resolution's copy: the raw values are its own */
+  struct module *m = tfr_arena_alloc(a, sizeof *m);
+  *m = mod->m;
+  m->raws = NULL;
+  m->nraws = 0;
+  struct resolver r = {a, diags, m, NULL, NULL, NULL, NULL, NULL, NULL,
+                       o->strict};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -761,7 +831,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   res->n = m->nvars;
   res->has_config = m->has_config;
   res->module = m;
-  bool stop = tfr_diags_has_errors(diags) || o->load_only;
+  bool stop = mod->failed || tfr_diags_has_errors(diags) || o->load_only;
   bool collected = !stop;
   if (!stop) {
     module_collect(m, a, diags, o->env, o->args, o->nargs);

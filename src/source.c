@@ -11,6 +11,11 @@
 
 #include "strutil.h"
 
+static void build_lines(struct src_file *f);
+
+/* The line table is built at once, not on the first position asked for:
+** a loaded module's files are then read-only, so threads can share them
+** (and positions are needed for every value anyway). */
 struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
                          size_t len) {
   struct src_file *f = tfr_arena_alloc(a, sizeof *f);
@@ -18,6 +23,7 @@ struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
   f->text = text;
   f->len = len;
   f->arena = a;
+  build_lines(f);
   return f;
 }
 

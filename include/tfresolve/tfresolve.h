@@ -147,6 +147,10 @@ struct tfr_resolve_opts {
   size_t nargs;
   bool opentofu;                   /* OpenTofu's file rules (.tofu) */
   bool load_only;                  /* stop after loading (a flag error) */
+  bool strict;                     /* stricter than Terraform: undeclared
+                                      file values are errors, and a failed
+                                      HCL parse of an any-typed -var or
+                                      TF_VAR_ value is explained */
 };
 
 enum tfr_source_kind {
@@ -228,6 +232,30 @@ struct tfr_resolution {
  */
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o);
+
+/** A module's configuration, loaded once (opaque). */
+typedef struct tfr_module tfr_module;
+
+/**
+ * Load the configuration of the module in @p dir (every file, override
+ * files, the `variable` and `locals` blocks); its problems go to @p diags.
+ */
+tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                            bool opentofu);
+
+/**
+ * tfr_resolve on a module from tfr_module_load (o->dir and o->opentofu
+ * are taken from the module; its load diagnostics are not repeated).
+ * Several threads may resolve one module at once, each with its own
+ * arena and diagnostics.
+ */
+const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
+                                                tfr_diags *diags,
+                                                const tfr_module *m,
+                                                const struct tfr_resolve_opts *o);
+
+/** Let @p d show excerpts of the source files registered in @p from. */
+void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from);
 
 /** Write a NUL-terminated string as a JSON string literal. */
 void tfr_json_write_cstr(FILE *out, const char *s);

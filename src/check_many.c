@@ -1,0 +1,351 @@
+/*
+** check -var-file-each and -recursive: many resolutions in one run.
+**
+** -var-file-each: the module is loaded (parsed) once and resolved once per
+** environment, each with its var file on top of the usual sources (after
+** -var and -var-file), in parallel threads.  -recursive: every directory
+** below DIR whose configuration declares variables is its own module,
+** resolved with its own tfvars; with -var-file-each too, every module is
+** checked against every var file.  Each job has its own arena and
+** diagnostics; the loaded module is shared read-only.  The report lists
+** every job in a fixed order, whatever order the threads finish in.
+*/
+#define _DEFAULT_SOURCE /* DT_DIR */
+#include <dirent.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct job {
+  const char *label;       /* the environment (var file) or directory */
+  const char *dir;
+  const char *var_file;    /* NULL: none added */
+  tfr_module *mod;         /* shared (-var-file-each), or NULL: load */
+  const tfr_diags *load;   /* the shared module's load diagnostics */
+  tfr_arena *a;
+  tfr_diags *d;
+  const struct tfr_resolution *res;
+};
+
+struct pool {
+  struct job *jobs;
+  size_t n;
+  atomic_size_t next;
+  const struct many_opts *mo;
+};
+
+static void run_job(const struct many_opts *mo, struct job *j) {
+  j->a = tfr_arena_new();
+  j->d = tfr_diags_new(j->a);
+  struct tfr_cli_arg *args = tfr_arena_alloc(j->a, (mo->nargs + 1) *
+                                                       sizeof *args);
+  if (mo->nargs)
+    memcpy(args, mo->args, mo->nargs * sizeof *args);
+  size_t nargs = mo->nargs;
+  if (j->var_file) {
+    memset(&args[nargs], 0, sizeof args[nargs]);
+    args[nargs].file = true;
+    args[nargs++].value = j->var_file;
+  }
+  struct tfr_resolve_opts ro = {0};
+  ro.dir = j->dir;
+  ro.env = mo->env;
+  ro.args = args;
+  ro.nargs = nargs;
+  ro.opentofu = mo->opentofu;
+  ro.strict = mo->strict;
+  if (j->mod) {
+    tfr_diags_share_sources(j->d, j->load);
+    j->res = tfr_resolve_module(j->a, j->d, j->mod, &ro);
+  } else {
+    j->res = tfr_resolve(j->a, j->d, &ro);
+  }
+}
+
+static void *worker(void *arg) {
+  struct pool *p = arg;
+  for (;;) {
+    size_t i = atomic_fetch_add(&p->next, 1);
+    if (i >= p->n)
+      return NULL;
+    run_job(p->mo, &p->jobs[i]);
+  }
+}
+
+static void run_all(const struct many_opts *mo, struct job *jobs, size_t n) {
+  struct pool p = {jobs, n, 0, mo};
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t nt = cpus > 1 ? (size_t)cpus : 1;
+  if (nt > n)
+    nt = n;
+  if (nt > 64)
+    nt = 64;
+  pthread_t t[64];
+  size_t started = 0;
+  for (size_t i = 1; i < nt; i++)
+    if (pthread_create(&t[started], NULL, worker, &p) == 0)
+      started++;
+  worker(&p); /* this thread works too (and alone if none started) */
+  for (size_t i = 0; i < started; i++)
+    pthread_join(t[i], NULL);
+}
+
+/* ---- what to check -------------------------------------------------------- */
+
+struct names {
+  char **v;
+  size_t n, cap;
+};
+
+static void names_add(struct names *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    l->v = realloc(l->v, l->cap * sizeof *l->v);
+    if (!l->v)
+      abort();
+  }
+  l->v[l->n++] = strdup(s);
+}
+
+static void names_free(struct names *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->v[i]);
+  free(l->v);
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Whether a directory's .tf / .tf.json / .tofu files mention a variable
+** block (a cheap test; loading tells the truth). */
+static bool declares_variables(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return false;
+  bool found = false;
+  struct dirent *e;
+  while (!found && (e = readdir(d))) {
+    const char *n = e->d_name;
+    size_t len = strlen(n);
+    bool conf = (len > 3 && !strcmp(n + len - 3, ".tf")) ||
+                (len > 8 && !strcmp(n + len - 8, ".tf.json")) ||
+                (len > 5 && !strcmp(n + len - 5, ".tofu")) ||
+                (len > 10 && !strcmp(n + len - 10, ".tofu.json"));
+    if (!conf || n[0] == '.')
+      continue;
+    char *path = malloc(strlen(dir) + len + 2);
+    sprintf(path, "%s/%s", dir, n);
+    FILE *f = fopen(path, "rb");
+    free(path);
+    if (!f)
+      continue;
+    char buf[65536];
+    size_t k;
+    while (!found && (k = fread(buf, 1, sizeof buf - 1, f)) > 0) {
+      buf[k] = '\0';
+      found = strstr(buf, "variable") != NULL;
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return found;
+}
+
+/* Every directory below dir (itself included) that declares variables,
+** skipping hidden directories and Terraform's .terraform caches. */
+static void module_dirs(const char *dir, struct names *out, int depth) {
+  if (declares_variables(dir))
+    names_add(out, dir);
+  if (depth > 64)
+    return;
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct names subs = {0};
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+      names_add(&subs, e->d_name);
+  closedir(d);
+  if (subs.n > 1)
+    qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
+  for (size_t i = 0; i < subs.n; i++) {
+    char *p = malloc(strlen(dir) + strlen(subs.v[i]) + 2);
+    sprintf(p, "%s/%s", strcmp(dir, ".") ? dir : ".", subs.v[i]);
+    module_dirs(!strcmp(dir, ".") ? p + 2 : p, out, depth + 1);
+    free(p);
+  }
+  names_free(&subs);
+}
+
+/* The var files of -var-file-each: each pattern's matches, sorted; a
+** pattern that matches nothing is a usage error. */
+static bool var_files(const struct many_opts *mo, struct names *out) {
+  for (size_t i = 0; i < mo->neach; i++) {
+    glob_t g;
+    int rc = glob(mo->each[i], GLOB_BRACE, NULL, &g);
+    if (rc == GLOB_NOMATCH || (rc == 0 && g.gl_pathc == 0)) {
+      fprintf(stderr, "tfresolve: -var-file-each %s: no file matches\n",
+              mo->each[i]);
+      if (rc == 0)
+        globfree(&g);
+      return false;
+    }
+    if (rc != 0) {
+      fprintf(stderr, "tfresolve: -var-file-each %s: cannot read it\n",
+              mo->each[i]);
+      return false;
+    }
+    for (size_t k = 0; k < g.gl_pathc; k++)
+      names_add(out, g.gl_pathv[k]);
+    globfree(&g);
+  }
+  return true;
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static void counts(const tfr_diags *d, size_t *errors, size_t *warnings) {
+  *errors = *warnings = 0;
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR)
+      ++*errors;
+    else
+      ++*warnings;
+  }
+}
+
+static void report_human(const struct many_opts *mo, struct job *jobs,
+                         size_t n, const char *what) {
+  size_t width = strlen(what);
+  for (size_t i = 0; i < n; i++)
+    if (strlen(jobs[i].label) > width)
+      width = strlen(jobs[i].label);
+  size_t valid = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t e, w;
+    counts(jobs[i].d, &e, &w);
+    valid += jobs[i].res->valid;
+    printf("== %s: %s", jobs[i].label,
+           jobs[i].res->valid ? "valid" : "INVALID");
+    if (e || w)
+      printf(" (%zu error%s, %zu warning%s)", e, e == 1 ? "" : "s", w,
+             w == 1 ? "" : "s");
+    putchar('\n');
+    fflush(stdout);
+    cli_print_diags(jobs[i].d, mo->o);
+    fflush(stderr);
+  }
+  printf("\n%-*s  %-7s  %6s  %8s\n", (int)width, what, "result", "errors",
+         "warnings");
+  for (size_t i = 0; i < n; i++) {
+    size_t e, w;
+    counts(jobs[i].d, &e, &w);
+    printf("%-*s  %-7s  %6zu  %8zu\n", (int)width, jobs[i].label,
+           jobs[i].res->valid ? "valid" : "INVALID", e, w);
+  }
+  printf("\n%zu of %zu %s%s valid.\n", valid, n,
+         !strcmp(what, "environment") ? "environment" : "module",
+         n == 1 ? "" : "s");
+}
+
+static void report_json(const struct many_opts *mo, struct job *jobs,
+                        size_t n, const tfr_diags *load, bool valid) {
+  printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n",
+         valid ? "true" : "false");
+  fputs(" \"diagnostics\": ", stdout);
+  tfr_diags_render_json(load, stdout);
+  fputs(",\n \"checks\": [\n", stdout);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ",\n{\"name\": " : "{\"name\": ", stdout);
+    tfr_json_write_cstr(stdout, jobs[i].label);
+    fputs(", \"dir\": ", stdout);
+    tfr_json_write_cstr(stdout, jobs[i].dir);
+    fputs(", \"var_file\": ", stdout);
+    tfr_json_write_cstr(stdout, jobs[i].var_file);
+    fputs(", \"result\":\n", stdout);
+    cli_show_json(jobs[i].a, jobs[i].res, jobs[i].d, mo->show_sensitive);
+    fputc('}', stdout);
+  }
+  fputs("\n]}\n", stdout);
+}
+
+int cli_check_many(const struct many_opts *mo) {
+  struct names dirs = {0}, files = {0};
+  if (mo->recursive)
+    module_dirs(mo->dir, &dirs, 0);
+  else
+    names_add(&dirs, mo->dir);
+  if (!var_files(mo, &files)) {
+    names_free(&dirs);
+    names_free(&files);
+    return EXIT_USAGE;
+  }
+  if (!dirs.n) {
+    fprintf(stderr, "tfresolve: no module below %s declares variables\n",
+            mo->dir);
+    names_free(&files);
+    return EXIT_INVALID;
+  }
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *load = tfr_diags_new(a);
+  size_t per = files.n ? files.n : 1, n = dirs.n * per;
+  struct job *jobs = calloc(n, sizeof *jobs);
+  tfr_module *shared = NULL;
+  if (files.n && dirs.n == 1) {
+    /* one module, many environments: parse it once */
+    shared = tfr_module_load(a, load, dirs.v[0], mo->opentofu);
+    if (tfr_diags_has_errors(load)) {
+      cli_print_diags(load, mo->o);
+      names_free(&dirs);
+      names_free(&files);
+      free(jobs);
+      tfr_arena_free(a);
+      return EXIT_INVALID;
+    }
+  }
+  for (size_t i = 0; i < dirs.n; i++)
+    for (size_t k = 0; k < per; k++) {
+      struct job *j = &jobs[i * per + k];
+      j->dir = dirs.v[i];
+      j->var_file = files.n ? files.v[k] : NULL;
+      j->mod = shared;
+      j->load = load;
+      j->label = !files.n ? j->dir
+                 : dirs.n == 1
+                     ? j->var_file
+                     : tfr_arena_printf(a, "%s with %s", j->dir, j->var_file);
+    }
+  run_all(mo, jobs, n);
+  bool valid = true;
+  for (size_t i = 0; i < n; i++)
+    valid &= jobs[i].res->valid;
+  const char *what = files.n ? "environment" : "module";
+  if (mo->o->format == FMT_JSON) {
+    report_json(mo, jobs, n, load, valid);
+  } else if (mo->o->format == FMT_SARIF || mo->o->format == FMT_GITHUB ||
+             mo->o->format == FMT_JUNIT) {
+    struct report_env *envs = calloc(n, sizeof *envs);
+    for (size_t i = 0; i < n; i++)
+      envs[i] = (struct report_env){jobs[i].label, jobs[i].res, jobs[i].d};
+    report_write(stdout, mo->o->format, envs, n);
+    free(envs);
+  } else {
+    if (tfr_diags_count(load))
+      cli_print_diags(load, mo->o);
+    report_human(mo, jobs, n, what);
+  }
+  for (size_t i = 0; i < n; i++)
+    tfr_arena_free(jobs[i].a);
+  free(jobs);
+  names_free(&dirs);
+  names_free(&files);
+  tfr_arena_free(a);
+  return valid ? EXIT_OK : EXIT_INVALID;
+}
