@@ -49,6 +49,13 @@ demo: $(BUILD)/tfresolve
 	@cd fixtures/demo && TF_VAR_db_password=hunter2 \
 	  $(TFR) check -no-color -var 'scaling={min = "one", max = 4}' || true
 	@echo
+	@echo '== tfresolve check -var-file-each: five environments at once (fixtures/envs)'
+	@cd fixtures/envs && $(TFR) check -no-color -var-file-each 'envs/*.tfvars' 2>&1 || true
+	@echo
+	@echo '== tfresolve console: the module'"'"'s variables, locals and functions (fixtures/console)'
+	@cd fixtures/console && printf '%s\n' 'local.azs' 'cidrsubnets("10.0.0.0/16", 4, 4)' 'type(local.common_tags)' | \
+	  $(TFR) console -no-color
+	@echo
 	@echo '== tfresolve parse fixtures/demo-broken (a file with a syntax error)'
 	@$(TFR) parse -no-color fixtures/demo-broken || true
 
