@@ -529,8 +529,10 @@ static int cmd_console(int argc, char **argv) {
     const char *t = expr;
     while (*t == ' ' || *t == '\t')
       t++;
-    if (!strcmp(t, "exit"))
+    if (!strcmp(t, "exit")) {
+      len = 0;
       break;
+    }
     if (!strcmp(t, "help"))
       fputs("The console evaluates expressions: try var.NAME, local.NAME or "
             "a function call such as upper(\"x\").  \"exit\" leaves.\n",
@@ -539,6 +541,8 @@ static int cmd_console(int argc, char **argv) {
       last = eval_one(expr, &env, &o);
     len = 0;
   }
+  if (len && strspn(expr, " \t\n") < len)
+    last = eval_one(expr, &env, &o); /* cut short by the end of input */
   if (tty)
     fputc('\n', stdout);
   free(line);
