@@ -23,10 +23,53 @@ void eval_error(struct eval_ctx *c, const struct ast *at, const char *summary,
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
 }
 
-static void error_span(struct eval_ctx *c, struct span s, const char *summary,
-                       const char *detail) {
+void eval_error_span(struct eval_ctx *c, struct span s, const char *summary,
+                     const char *detail) {
   struct tfr_range r = src_range(c->src, s);
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
+}
+
+#define error_span eval_error_span
+
+/* The first byte of c's source at or after i that is ch, or NO_POS. */
+#define NO_POS UINT32_MAX
+static uint32_t find_char(const struct eval_ctx *c, uint32_t i, uint32_t end,
+                          char ch) {
+  for (; i < end && i < c->src->len; i++)
+    if (c->src->text[i] == ch)
+      return i;
+  return NO_POS;
+}
+
+struct span eval_call_start(const struct eval_ctx *c, const struct ast *x) {
+  const struct ast *name = x->kids[0];
+  uint32_t open = find_char(c, name->span.end, x->span.end, '(');
+  return (struct span){x->span.start,
+                       open == NO_POS ? name->span.end : open + 1};
+}
+
+struct span eval_call_close(const struct eval_ctx *c, const struct ast *x) {
+  uint32_t e = x->span.end;
+  if (e > x->span.start && e <= c->src->len && c->src->text[e - 1] == ')')
+    return (struct span){e - 1, e};
+  return x->span;
+}
+
+struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
+  switch (x->kind) {
+  case AST_CALL:
+    return eval_call_start(c, x);
+  case AST_TUPLE:
+  case AST_OBJECT:
+  case AST_FOR:
+    return (struct span){x->span.start, x->span.start + 1}; /* [ or { */
+  case AST_BINARY:
+    return eval_start_span(c, x->a);
+  case AST_COND:
+    return eval_start_span(c, x->a);
+  default:
+    return x->span;
+  }
 }
 
 const tfr_value *eval_dynamic(struct eval_ctx *c) {

@@ -75,6 +75,17 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x);
 void eval_error(struct eval_ctx *c, const struct ast *at, const char *summary,
                 const char *detail);
 
+/* Report an error at a byte span of c's source. */
+void eval_error_span(struct eval_ctx *c, struct span s, const char *summary,
+                     const char *detail);
+
+/* Ranges HCL reports function-call errors at: a call's name through its
+** "(" (StartRange), its ")", and the start of an argument expression
+** (StartRange: "[" of a tuple, the left operand of a binary operator...). */
+struct span eval_call_start(const struct eval_ctx *c, const struct ast *x);
+struct span eval_call_close(const struct eval_ctx *c, const struct ast *x);
+struct span eval_start_span(const struct eval_ctx *c, const struct ast *x);
+
 /* The value every failed evaluation returns: unknown, of type any. */
 const tfr_value *eval_dynamic(struct eval_ctx *c);
 

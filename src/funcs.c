@@ -68,7 +68,7 @@ static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
   return "";
 }
 
-static void vreport(struct fcall *f, const struct ast *at,
+static void vreport(struct fcall *f, struct span at,
                     const char *summary, const char *prefix,
                     const char *fmt, va_list ap) {
   va_list again;
@@ -78,14 +78,15 @@ static void vreport(struct fcall *f, const struct ast *at,
   char *msg = tfr_arena_alloc(f->a, n > 0 ? (size_t)n + 1 : 1);
   vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, again);
   va_end(again);
-  eval_error(f->c, at, summary, tfr_arena_printf(f->a, "%s%s.", prefix, msg));
+  eval_error_span(f->c, at, summary,
+                  tfr_arena_printf(f->a, "%s%s.", prefix, msg));
   f->failed = true;
 }
 
 void fcall_error(struct fcall *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vreport(f, f->call, "Error in function call",
+  vreport(f, eval_call_start(f->c, f->call), "Error in function call",
           tfr_arena_printf(f->a, "Call to function \"%s\" failed: ",
                            f->spec->name),
           fmt, ap);
@@ -100,7 +101,8 @@ static const struct func_param *param_of(const struct func_spec *s,
 void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  const struct ast *at = i < f->call->n ? f->call->items[i] : f->call;
+  struct span at = i < f->call->n ? eval_start_span(f->c, f->call->items[i])
+                                  : eval_call_start(f->c, f->call);
   vreport(f, at, "Invalid function argument",
           tfr_arena_printf(f->a, "Invalid value for \"%s\" parameter: ",
                            param_of(f->spec, i)->name),
@@ -164,7 +166,8 @@ static bool expand(struct fcall *f, const struct ast *x,
 static bool arity(struct fcall *f, const struct ast *x, size_t n) {
   const struct func_spec *s = f->spec;
   if (n < (size_t)s->nparams) {
-    eval_error(f->c, x, "Not enough function arguments",
+    eval_error_span(f->c, eval_call_close(f->c, x),
+               "Not enough function arguments",
                tfr_arena_printf(f->a,
                                 "Function \"%s\" expects%s %d argument(s). "
                                 "Missing value for \"%s\".",
@@ -173,10 +176,10 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
     return false;
   }
   if (!s->variadic && n > (size_t)s->nparams) {
-    const struct ast *at = (size_t)s->nparams < x->n
-                               ? x->items[s->nparams]
-                               : x;
-    eval_error(f->c, at, "Too many function arguments",
+    struct span at = (size_t)s->nparams < x->n
+                         ? eval_start_span(f->c, x->items[s->nparams])
+                         : x->span;
+    eval_error_span(f->c, at, "Too many function arguments",
                tfr_arena_printf(f->a,
                                 "Function \"%s\" expects only %d "
                                 "argument(s).",

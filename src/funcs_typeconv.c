@@ -181,7 +181,7 @@ static const tfr_value *fn_ephemeralasnull(struct fcall *f,
 const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   static const char *const names[] = {"value", "type"};
   if (x->n < 2) {
-    eval_error(c, x, "Not enough function arguments",
+    eval_error_span(c, eval_call_close(c, x), "Not enough function arguments",
                tfr_arena_printf(c->a,
                                 "Function \"convert\" expects 2 argument(s). "
                                 "Missing value for \"%s\".",
@@ -189,7 +189,8 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
     return eval_dynamic(c);
   }
   if (x->n > 2) {
-    eval_error(c, x->items[2], "Too many function arguments",
+    eval_error_span(c, eval_start_span(c, x->items[2]),
+                    "Too many function arguments",
                "Function \"convert\" expects only 2 argument(s).");
     return eval_dynamic(c);
   }
@@ -208,7 +209,8 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   if (r && defs)
     r = conv_apply_defaults(c->a, r, defs);
   if (!r) {
-    eval_error(c, x->items[0], "Invalid function argument",
+    eval_error_span(c, eval_start_span(c, x->items[0]),
+                    "Invalid function argument",
                tfr_arena_printf(c->a,
                                 "Invalid value for \"value\" parameter: %s.",
                                 err ? err : "incorrect type"));
@@ -288,7 +290,8 @@ static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
 
 const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
   if (x->n != 1) {
-    eval_error(c, x->n ? x->items[1] : x,
+    eval_error_span(c, x->n ? eval_start_span(c, x->items[1])
+                            : eval_call_close(c, x),
                x->n ? "Too many function arguments"
                     : "Not enough function arguments",
                x->n ? "Function \"type\" expects only 1 argument(s)."
