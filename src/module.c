@@ -93,6 +93,7 @@ struct loader {
   struct strmap names; /* declared name -> index in m->vars */
   size_t lcap;
   struct strmap lnames; /* local name -> index in m->locals */
+  size_t ocap;          /* m->objects, while loading */
 };
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
@@ -798,6 +799,77 @@ static void json_locals(struct loader *l, struct src_file *src,
   }
 }
 
+/* ---- resources, data sources, module calls ------------------------------ */
+
+static void add_object(struct loader *l, const char *name) {
+  struct module *m = l->m;
+  if (m->nobjects == l->ocap) {
+    l->ocap = l->ocap ? l->ocap * 2 : 32;
+    const char **nv = tfr_arena_alloc(l->a, l->ocap * sizeof *nv);
+    if (m->nobjects)
+      memcpy(nv, m->objects, m->nobjects * sizeof *nv);
+    m->objects = nv;
+  }
+  m->objects[m->nobjects++] = name;
+}
+
+/* A native block that declares something a rule may refer to. */
+static void native_object(struct loader *l, const struct ast *it) {
+  const struct ast *labels = it->kids[0];
+  size_t n = labels ? labels->n : 0;
+  const char *kind = tfr_arena_strndup(l->a, it->str, it->n);
+  bool two = !strcmp(kind, "resource") || !strcmp(kind, "data") ||
+             !strcmp(kind, "ephemeral");
+  if (two && n == 2)
+    add_object(l, tfr_arena_printf(
+                      l->a, "%s%.*s.%.*s",
+                      !strcmp(kind, "resource") ? ""
+                      : !strcmp(kind, "data")   ? "data."
+                                                : "ephemeral.",
+                      (int)labels->items[0]->n, labels->items[0]->str,
+                      (int)labels->items[1]->n, labels->items[1]->str));
+  else if (!strcmp(kind, "module") && n == 1)
+    add_object(l, tfr_arena_printf(l->a, "module.%.*s",
+                                   (int)labels->items[0]->n,
+                                   labels->items[0]->str));
+}
+
+/* The same in JSON: {"resource": {"TYPE": {"NAME": ...}}}, {"module":
+** {"NAME": ...}}, each level an object or an array of objects. */
+static void json_objects(struct loader *l, const char *kind,
+                         const struct ast *x, int depth, const char *prefix) {
+  const struct ast *one[1] = {x};
+  const struct ast *const *objs = x->kind == AST_TUPLE
+                                      ? (const struct ast *const *)x->items
+                                      : one;
+  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+  for (size_t i = 0; i < n; i++) {
+    if (objs[i]->kind != AST_OBJECT)
+      continue;
+    for (uint32_t j = 0; j < objs[i]->n; j++) {
+      const struct ast *k = objs[i]->items[2 * j];
+      if (k->n == 2 && !memcmp(k->str, "//", 2))
+        continue;
+      const char *name = tfr_arena_printf(l->a, "%s%s%.*s", prefix,
+                                          *prefix ? "." : "", (int)k->n,
+                                          k->str);
+      if (depth == 1)
+        add_object(l, name);
+      else
+        json_objects(l, kind, objs[i]->items[2 * j + 1], depth - 1, name);
+    }
+  }
+}
+
+static int cmp_cstr(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+bool module_declares(const struct module *m, const char *name) {
+  return m->nobjects && bsearch(&name, m->objects, m->nobjects,
+                                sizeof *m->objects, cmp_cstr) != NULL;
+}
+
 /* ---- top level --------------------------------------------------------- */
 
 static const char *const top_blocks[] = {
@@ -843,6 +915,8 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
         native_locals(l, f->src, it, ovr);
         continue;
       }
+      if (!ovr)
+        native_object(l, it);
       if (!(it->n == 8 && !memcmp(it->str, "variable", 8)))
         continue;
       struct partial p = {0};
@@ -875,6 +949,16 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
       json_locals(l, f->src, v, ovr);
       continue;
     }
+    if (!ovr) {
+      if (k->n == 8 && !memcmp(k->str, "resource", 8))
+        json_objects(l, "resource", v, 2, "");
+      else if (k->n == 4 && !memcmp(k->str, "data", 4))
+        json_objects(l, "data", v, 2, "data");
+      else if (k->n == 9 && !memcmp(k->str, "ephemeral", 9))
+        json_objects(l, "ephemeral", v, 2, "ephemeral");
+      else if (k->n == 6 && !memcmp(k->str, "module", 6))
+        json_objects(l, "module", v, 1, "module");
+    }
     if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) ||
         v->kind != AST_OBJECT)
       continue;
@@ -899,7 +983,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0, {0}, 0, {0}};
+  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0};
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -937,6 +1021,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
         each_variable(&l, files[i], pass == 1);
   strmap_free(&l.names);
   strmap_free(&l.lnames);
+  if (m->nobjects > 1)
+    qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
     qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
   validate_static(m, a, diags);

@@ -67,12 +67,18 @@ struct module {
   const char *dir;
   struct local_decl *locals;    /* in declaration order */
   size_t nlocals;
+  const char **objects;         /* "aws_instance.web", "data.aws_ami.x",
+                                   "module.net", "ephemeral.t.n": sorted */
+  size_t nobjects;
   struct var_decl *vars;
   size_t nvars;
   bool has_config;              /* at least one .tf / .tf.json */
   struct raw_value *raws;       /* in precedence order, lowest first */
   size_t nraws;
 };
+
+/* Whether the module declares an object ("aws_instance.web", ...). */
+bool module_declares(const struct module *m, const char *name);
 
 /* Stage 1: load the configuration of dir.  Errors go to diags. */
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,

@@ -21,12 +21,15 @@
 
 struct names {
   const char **v;
+  struct span *at; /* where each is first referred to */
   size_t n, cap;
 };
 
 struct refs {
   struct names vars;   /* var.NAME referenced */
   struct names locals; /* local.NAME referenced */
+  struct names objects; /* "aws_instance.web", "data.t.n", "module.m", or a
+                           bare root such as "aws_instance" */
   bool any;            /* refers to anything at all */
   bool other;          /* refers to something unknowable offline */
   const char *other_name; /* the first such thing, e.g. "data.aws_ami.x" */
@@ -48,17 +51,23 @@ static bool is_bound(const struct bound *b, const struct ast *x) {
   return false;
 }
 
-static void add_name(tfr_arena *a, struct names *l, const char *s, size_t n) {
+static void add_name(tfr_arena *a, struct names *l, const char *s, size_t n,
+                     struct span at) {
   for (size_t i = 0; i < l->n; i++)
     if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
       return;
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 4;
     const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
-    if (l->n)
+    struct span *ns = tfr_arena_alloc(a, l->cap * sizeof *ns);
+    if (l->n) {
       memcpy(nv, l->v, l->n * sizeof *nv);
+      memcpy(ns, l->at, l->n * sizeof *ns);
+    }
     l->v = nv;
+    l->at = ns;
   }
+  l->at[l->n] = at;
   l->v[l->n++] = tfr_arena_strndup(a, s, n);
 }
 
@@ -98,7 +107,7 @@ static const char *object_name(tfr_arena *a, const struct ast *x) {
   for (const struct ast *y = x; y != root; y = step_in(y))
     depth++;
   const char *s = tfr_arena_strndup(a, root->str, root->n);
-  size_t want = is_root(root, "data") ? 2 : 1;
+  size_t want = is_root(root, "data") || is_root(root, "ephemeral") ? 2 : 1;
   for (size_t i = 1; i <= want && i <= depth; i++) {
     const struct ast *y = x; /* the step i levels above the root */
     for (size_t k = 0; k < depth - i; k++)
@@ -106,6 +115,26 @@ static const char *object_name(tfr_arena *a, const struct ast *x) {
     if (y->kind != AST_GETATTR)
       break;
     s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
+  }
+  return s;
+}
+
+/* The part of a traversal object_name names: the root through its last
+** attribute there, as Terraform's reference ranges go. */
+static struct span object_span(const struct ast *x) {
+  const struct ast *root = root_of(x);
+  size_t depth = 0;
+  for (const struct ast *y = x; y != root; y = step_in(y))
+    depth++;
+  size_t want = is_root(root, "data") || is_root(root, "ephemeral") ? 2 : 1;
+  struct span s = root->span;
+  for (size_t i = 1; i <= want && i <= depth; i++) {
+    const struct ast *y = x;
+    for (size_t k = 0; k < depth - i; k++)
+      y = step_in(y);
+    if (y->kind != AST_GETATTR)
+      break;
+    s.end = y->span.end;
   }
   return s;
 }
@@ -119,19 +148,19 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
   if (x->kind == AST_GETATTR && is_root(x->kids[0], "var") &&
       !is_bound(b, x->kids[0])) {
     r->any = true;
-    add_name(a, &r->vars, x->str, x->n);
+    add_name(a, &r->vars, x->str, x->n, x->span);
     return;
   }
   if (x->kind == AST_INDEX && is_root(x->a, "var") &&
       x->kids[0]->kind == AST_STRING && !is_bound(b, x->a)) {
     r->any = true;
-    add_name(a, &r->vars, x->kids[0]->str, x->kids[0]->n);
+    add_name(a, &r->vars, x->kids[0]->str, x->kids[0]->n, x->span);
     return;
   }
   if (x->kind == AST_GETATTR && is_root(x->kids[0], "local") &&
       !is_bound(b, x->kids[0])) {
     r->any = true;
-    add_name(a, &r->locals, x->str, x->n);
+    add_name(a, &r->locals, x->str, x->n, x->span);
     long i = local_index(r->m, x->str, x->n);
     if (i >= 0 && !r->seen[i]) {
       r->seen[i] = true;
@@ -142,11 +171,22 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
     }
     return;
   }
-  if ((x->kind == AST_GETATTR || x->kind == AST_INDEX) && !r->other_name) {
+  if (x->kind == AST_GETATTR || x->kind == AST_INDEX) {
     const struct ast *root = root_of(x);
     if (root->kind == AST_VARIABLE && !is_bound(b, root) &&
-        !knowable(r, root))
-      r->other_name = object_name(a, x);
+        !is_root(root, "local") && !knowable(r, root)) {
+      /* a resource, data source, module...: the object, then the index
+      ** keys along the way */
+      const char *obj = object_name(a, x);
+      if (!r->other_name)
+        r->other_name = obj;
+      add_name(a, &r->objects, obj, strlen(obj), object_span(x));
+      r->any = r->other = true;
+      for (const struct ast *y = x; y != root; y = step_in(y))
+        if (y->kind == AST_INDEX)
+          walk(a, y->kids[0], r, b);
+      return;
+    }
   }
   if (x->kind == AST_VARIABLE) {
     if (is_bound(b, x))
@@ -156,6 +196,8 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
       r->other = true;
       if (!r->other_name)
         r->other_name = tfr_arena_strndup(a, x->str, x->n);
+      if (!is_root(x, "local"))
+        add_name(a, &r->objects, x->str, x->n, x->span);
     }
     return;
   }
@@ -172,12 +214,25 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
       walk(a, x->kids[i], r, inner);
     return;
   }
+  if (x->kind == AST_OBJECT) {
+    /* a bare identifier as a key is the key's name, not a reference */
+    for (uint32_t i = 0; i < x->n; i++) {
+      if (x->items[2 * i]->kind != AST_VARIABLE)
+        walk(a, x->items[2 * i], r, b);
+      walk(a, x->items[2 * i + 1], r, b);
+    }
+    return;
+  }
   if (x->kind == AST_CALL) {
     const struct ast *fn = x->kids[0];
     if (!r->other_name && funcs_impure(fn->str, fn->n))
       r->other_name = tfr_arena_printf(a, "%.*s()", (int)fn->n, fn->str);
+    /* convert's second argument is a type constraint, not references */
+    bool type_arg = (fn->n == 7 && !memcmp(fn->str, "convert", 7)) ||
+                    (fn->n == 13 && !memcmp(fn->str, "core::convert", 13));
     for (uint32_t i = 0; i < x->n; i++)
-      walk(a, x->items[i], r, b);
+      if (!(type_arg && i == 1))
+        walk(a, x->items[i], r, b);
     return;
   }
   uint32_t n = ast_child_count(x);
@@ -409,6 +464,71 @@ static long index_of(const struct module *m, const char *name) {
   return -1;
 }
 
+/* Terraform's error for a reference to a resource, data source or module
+** call that m does not declare, or that is not a whole reference; true
+** when it is fine.  count, each and self are left to evaluation. */
+static bool object_declared(const struct module *m, tfr_arena *a,
+                            tfr_diags *diags, struct src_file *src,
+                            struct span at, const char *obj,
+                            const char *var) {
+  size_t parts = 1;
+  for (const char *p = obj; *p; p++)
+    parts += *p == '.';
+  const char *dot = strchr(obj, '.');
+  size_t rootlen = dot ? (size_t)(dot - obj) : strlen(obj);
+#define ROOT_IS(s) (rootlen == strlen(s) && !memcmp(obj, s, rootlen))
+  if (ROOT_IS("count") || ROOT_IS("each") || ROOT_IS("self"))
+    return true;
+  const char *summary = NULL, *detail = NULL;
+  if (ROOT_IS("data") || ROOT_IS("ephemeral")) {
+    const char *kind = ROOT_IS("data") ? "data" : "ephemeral";
+    if (parts < 3) {
+      summary = "Invalid reference";
+      detail = tfr_arena_printf(a,
+                                "The \"%s\" object must be followed by two "
+                                "attribute names: the %s type and the "
+                                "resource name.",
+                                kind,
+                                ROOT_IS("data") ? "data source"
+                                                : "ephemeral resource");
+    } else if (!module_declares(m, obj)) {
+      const char *t = obj + rootlen + 1, *n = strchr(t, '.') + 1;
+      summary = "Reference to undeclared resource";
+      detail = tfr_arena_printf(a,
+                                "A %s resource \"%.*s\" \"%s\" has not been "
+                                "declared in the root module.",
+                                kind, (int)(n - 1 - t), t, n);
+    }
+  } else if (ROOT_IS("module")) {
+    if (parts < 2) {
+      summary = "Invalid reference";
+      detail = "The \"module\" object cannot be accessed directly. Instead, "
+               "access one of its attributes.";
+    } else if (!module_declares(m, obj)) {
+      summary = "Reference to undeclared module";
+      detail = tfr_arena_printf(a,
+                                "No module call named \"%s\" is declared in "
+                                "the root module.",
+                                obj + rootlen + 1);
+    }
+  } else if (parts < 2) {
+    summary = "Invalid reference";
+    detail = "A reference to a resource type must be followed by at least "
+             "one attribute access, specifying the resource name.";
+  } else if (!module_declares(m, obj)) {
+    summary = "Reference to undeclared resource";
+    detail = tfr_arena_printf(a,
+                              "A managed resource \"%.*s\" \"%s\" has not "
+                              "been declared in the root module.",
+                              (int)rootlen, obj, obj + rootlen + 1);
+  }
+#undef ROOT_IS
+  if (!summary)
+    return true;
+  error_in(diags, src, at, TFR_DIAG_ERROR, summary, detail, var);
+  return false;
+}
+
 /* Errors for each var.NAME and local.NAME in x that m does not declare
 ** (var: the variable the diagnostics belong to, or NULL); true if none. */
 static bool refs_declared(const struct module *m, tfr_arena *a,
@@ -418,7 +538,7 @@ static bool refs_declared(const struct module *m, tfr_arena *a,
   struct refs r = refs_of(a, x);
   for (size_t j = 0; j < r.vars.n; j++)
     if (index_of(m, r.vars.v[j]) < 0) {
-      error_in(diags, src, x->span, TFR_DIAG_ERROR,
+      error_in(diags, src, r.vars.at[j], TFR_DIAG_ERROR,
                "Reference to undeclared input variable",
                tfr_arena_printf(a,
                                 "An input variable with the name \"%s\" has "
@@ -438,7 +558,7 @@ static bool refs_declared(const struct module *m, tfr_arena *a,
                        strlen(m->locals[q].name)) < 3)
         hint = tfr_arena_printf(a, " Did you mean \"%s\"?",
                                 m->locals[q].name);
-    error_in(diags, src, x->span, TFR_DIAG_ERROR,
+    error_in(diags, src, r.locals.at[j], TFR_DIAG_ERROR,
              "Reference to undeclared local value",
              tfr_arena_printf(a,
                               "A local value with the name \"%s\" has not "
@@ -447,6 +567,9 @@ static bool refs_declared(const struct module *m, tfr_arena *a,
              var);
     ok = false;
   }
+  for (size_t j = 0; j < r.objects.n; j++)
+    ok &= object_declared(m, a, diags, src, r.objects.at[j], r.objects.v[j],
+                          var);
   return ok;
 }
 
