@@ -10,7 +10,7 @@ BENCHBUILD ?= build-release
 # Debian packages the build and the tests need.
 DEB_PKGS = gcc flex bison meson ninja-build pkg-config libutf8proc-dev \
            libmpfr-dev libgmp-dev libyaml-dev libpcre2-dev libssl-dev zlib1g-dev \
-           libcrypt-dev libcmocka-dev python3
+           libcrypt-dev libedit-dev libcmocka-dev python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

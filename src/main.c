@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <editline/readline.h>
+
 #include "cli.h"
 #include "tfresolve/tfresolve.h"
 
@@ -509,14 +511,17 @@ static int cmd_console(int argc, char **argv) {
   size_t cap = 0, len = 0;
   ssize_t n;
   for (;;) {
-    if (tty)
-    {
-      fputs(len ? ". " : "> ", stdout);
-      fflush(stdout);
-    }
-    if ((n = getline(&line, &cap, stdin)) <= 0)
+    if (tty) { /* line editing and history (libedit) */
+      free(line);
+      line = readline(len ? ". " : "> ");
+      cap = 0;
+      if (!line)
+        break;
+      n = (ssize_t)strlen(line);
+    } else if ((n = getline(&line, &cap, stdin)) <= 0) {
       break;
-    if (line[n - 1] == '\n')
+    }
+    if (n && line[n - 1] == '\n')
       line[--n] = '\0';
     expr = realloc(expr, len + (size_t)n + 2);
     memcpy(expr + len, line, (size_t)n + 1);
@@ -529,6 +534,8 @@ static int cmd_console(int argc, char **argv) {
     const char *t = expr;
     while (*t == ' ' || *t == '\t')
       t++;
+    if (tty && *t)
+      add_history(expr);
     if (!strcmp(t, "exit")) {
       len = 0;
       break;
