@@ -60,7 +60,14 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.opentofu = mo->opentofu;
   ro.strict = mo->strict;
   if (j->mod) {
+    /* the shared module's load warnings belong to every environment */
     tfr_diags_share_sources(j->d, j->load);
+    for (size_t i = 0; i < tfr_diags_count(j->load); i++) {
+      const struct tfr_diag *g = tfr_diags_get(j->load, i);
+      tfr_diags_add(j->d, g->sev, g->subject.filename ? &g->subject : NULL,
+                    g->summary, g->detail);
+      tfr_diags_set_variable(j->d, g->variable);
+    }
     j->res = tfr_resolve_module(j->a, j->d, j->mod, &ro);
   } else {
     j->res = tfr_resolve(j->a, j->d, &ro);
@@ -337,8 +344,6 @@ int cli_check_many(const struct many_opts *mo) {
     report_write(stdout, mo->o->format, envs, n);
     free(envs);
   } else {
-    if (tfr_diags_count(load))
-      cli_print_diags(load, mo->o);
     report_human(mo, jobs, n, what);
   }
   for (size_t i = 0; i < n; i++)
