@@ -1050,7 +1050,13 @@ int main(int argc, char **argv) {
   const char *val = NULL;
   const char *name = cli_opt_name(argv[1], buf, sizeof buf, &val);
   if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
-    printf("tfresolve %s\n", tfr_version());
+    /* the semantics followed: SPEC.md's ground truth */
+    printf("tfresolve %s\n"
+           "Follows the input-variable semantics of Terraform 1.16 and, with "
+           "-engine=opentofu, OpenTofu 1.12\n"
+           "(value sources and precedence, type constraints and conversion, "
+           "validation rules, built-in functions).\n",
+           tfr_version());
     return EXIT_OK;
   }
   if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
