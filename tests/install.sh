@@ -1,0 +1,133 @@
+#!/bin/sh
+# `meson install` of a build, into a scratch DESTDIR: every file is where
+# a package expects it, the installed binary runs, the man page renders
+# without warnings, the bash completion loads, and a small C program
+# compiles and links against the installed library with the flags of the
+# installed pkg-config file.
+#
+#   tests/install.sh MESON BUILDDIR CC [SANITIZE]
+#
+# SANITIZE: the build's b_sanitize (a sanitized library needs the same
+# -fsanitize flags in the program).  Last line: "N passed, M failed".
+meson=$1 build=$2 cc=$3 san=${4:-none}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+finish() {
+  echo "$pass passed, $fail failed"
+  [ "$fail" = 0 ]
+  exit
+}
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+if "$meson" install -C "$build" --no-rebuild --destdir "$dest" \
+     >"$tmp/install.log" 2>&1; then
+  ok
+else
+  ko "meson install"
+  cat "$tmp/install.log"
+  finish
+fi
+
+# the prefix, as installed under DESTDIR
+bin=$(find "$dest" -path '*/bin/tfresolve' | head -n 1)
+if [ -z "$bin" ]; then
+  ko "no bin/tfresolve installed"
+  finish
+fi
+prefix=$(dirname "$(dirname "$bin")")
+pc=$(find "$prefix" -name tfresolve.pc | head -n 1)
+libdir=$(dirname "$(dirname "$pc")")
+
+for f in bin/tfresolve include/tfresolve/tfresolve.h \
+         include/tfresolve/arena.h include/tfresolve/diag.h \
+         include/tfresolve/value.h share/man/man1/tfresolve.1 \
+         share/bash-completion/completions/tfresolve \
+         share/zsh/site-functions/_tfresolve; do
+  if [ -f "$prefix/$f" ]; then ok; else ko "not installed: $f"; fi
+done
+if [ -n "$pc" ]; then ok; else ko "not installed: tfresolve.pc"; fi
+if ls "$libdir"/libtfresolve.* >/dev/null 2>&1; then
+  ok
+else
+  ko "not installed: libtfresolve in $libdir"
+fi
+
+# The installed binary runs (the library is found with LD_LIBRARY_PATH:
+# under DESTDIR it is not where the binary's run path says).
+v=$(LD_LIBRARY_PATH=$libdir "$bin" -version 2>&1)
+case $v in
+  "tfresolve "[0-9]*) ok ;;
+  *) ko "installed tfresolve -version: $v" ;;
+esac
+
+# The man page renders without warnings.
+if command -v man >/dev/null; then
+  w=$(man --warnings -l "$prefix/share/man/man1/tfresolve.1" 2>&1 >/dev/null)
+  if [ -z "$w" ]; then ok; else ko "man page warnings: $w"; fi
+fi
+
+# The bash completion loads and registers itself.
+if command -v bash >/dev/null; then
+  if bash --norc --noprofile -c \
+       ". '$prefix/share/bash-completion/completions/tfresolve' &&
+        complete -p tfresolve" >/dev/null 2>&1; then
+    ok
+  else
+    ko "the installed bash completion does not load"
+  fi
+fi
+
+# A program against the installed library, with the installed .pc (its
+# prefix moved to where DESTDIR put it).
+if ! command -v pkg-config >/dev/null || [ -z "$pc" ]; then
+  echo "pkg-config or tfresolve.pc missing: program not built"
+  finish
+fi
+static=
+ls "$libdir"/libtfresolve.so* >/dev/null 2>&1 || static=--static
+flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config $static \
+  --define-variable=prefix="$prefix" --cflags --libs tfresolve) || {
+  ko "pkg-config --cflags --libs tfresolve"
+  finish
+}
+case $flags in
+  *"-I$prefix/include"*) ok ;;
+  *) ko "pkg-config --cflags: $flags" ;;
+esac
+cat >"$tmp/prog.c" <<'EOF'
+#include <string.h>
+#include <tfresolve/tfresolve.h>
+
+int main(void) {
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  const char *src = "upper(\"installed\")";
+  tfr_file *f = tfr_parse_expr(a, d, "<prog>", src, strlen(src));
+  const struct tfr_value *v = f ? tfr_eval_functions(a, d, f) : NULL;
+  int ok = v && !tfr_diags_has_errors(d);
+  if (ok)
+    printf("%s %s\n", tfr_version(), tfr_value_console(a, v));
+  tfr_arena_free(a);
+  return !ok;
+}
+EOF
+sanflags=
+[ "$san" = none ] || [ -z "$san" ] || sanflags="-fsanitize=$san"
+# shellcheck disable=SC2086 # flags are words
+if "$cc" -std=c11 $sanflags -o "$tmp/prog" "$tmp/prog.c" $flags \
+     2>"$tmp/cc.log"; then
+  ok
+else
+  ko "compile and link against the installed library: $cc $flags"
+  cat "$tmp/cc.log"
+  finish
+fi
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/prog" 2>&1)
+case $out in
+  *' "INSTALLED"') ok ;;
+  *) ko "the program's output: $out" ;;
+esac
+finish
