@@ -23,8 +23,8 @@ _tfresolve_options() {
       -help" ;;
     init) echo "-format= -json -out= -force -chdir= -engine= -no-color
       -help" ;;
-    test) echo "-var -var-file= -chdir= -no-env -json -engine= -no-color
-      -help" ;;
+    test) echo "-test-directory= -filter= -var -var-file= -chdir= -no-env
+      -json -engine= -no-color -help" ;;
     parse) echo "-ast -format= -json -no-color -help" ;;
   esac
 }
@@ -163,6 +163,8 @@ _tfresolve() {
           -- "$val") ;;
       chdir | -chdir) _tfresolve_dirs "$val" ;;
       out | -out) _tfresolve_files "$val" .tfvars .tfvars.json ;;
+      test-directory | -test-directory) _tfresolve_dirs "$val" ;;
+      filter | -filter) _tfresolve_files "$val" .tftest.hcl .tftest.json ;;
       var-file | -var-file | var-file-each | -var-file-each)
         _tfresolve_files "$val" .tfvars .tfvars.json ;;
       var | -var)

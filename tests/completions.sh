@@ -85,6 +85,7 @@ expect "tfresolve eval -format=" console json yaml
 expect "tfresolve parse -format=" human json short
 expect "tfresolve init -format=" tfvars json env
 expect "tfresolve init -f" -force -format=
+expect "tfresolve test -f" -filter=
 expect "tfresolve show -engine=" terraform opentofu
 expect "tfresolve check -re" -recursive
 expect "tfresolve show -re" # -recursive is check's
@@ -116,6 +117,7 @@ expect "tfresolve check -var-file p" prod.tfvars
 expect "tfresolve check -var-file-each=" dev.tfvars.json env prod.tfvars sub
 expect "tfresolve show -chdir=" env sub
 expect "tfresolve init -out=" dev.tfvars.json env prod.tfvars sub
+expect "tfresolve test -test-directory=" env sub
 expect "tfresolve check " env sub
 expect "tfresolve check -no-env s" sub
 expect "tfresolve parse " dev.tfvars.json env prod.tfvars sub variables.tf
