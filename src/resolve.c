@@ -143,11 +143,13 @@ static void json_values(struct collector *c, struct ast_file *f,
   }
 }
 
-/* A variables file: .json suffix → JSON, anything else → native syntax. */
+/* A variables file: .json suffix → JSON, anything else → native syntax.
+** With content, those bytes are the file named path (nothing is read). */
 static void values_file(struct collector *c, const char *path,
-                        const char *shown, enum tfr_source_kind kind) {
+                        const char *shown, enum tfr_source_kind kind,
+                        const char *content, size_t content_len) {
   struct stat st;
-  if (stat(path, &st) != 0) {
+  if (!content && stat(path, &st) != 0) {
     tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
                   "Failed to read variables file",
                   tfr_arena_printf(c->a,
@@ -156,9 +158,11 @@ static void values_file(struct collector *c, const char *path,
     return;
   }
   size_t before = tfr_diags_count(c->diags);
-  tfr_file *f = tfr_parse_file(c->a, c->diags, path,
-                               str_ends_with(path, ".json") ? TFR_SYNTAX_JSON
-                                                        : TFR_SYNTAX_HCL);
+  enum tfr_syntax syntax = str_ends_with(path, ".json") ? TFR_SYNTAX_JSON
+                                                       : TFR_SYNTAX_HCL;
+  tfr_file *f = content ? tfr_parse_bytes(c->a, c->diags, path, content,
+                                          content_len, syntax)
+                        : tfr_parse_file(c->a, c->diags, path, syntax);
   if (!f || tfr_diags_count(c->diags) > before)
     return;
   if (f->f.json)
@@ -205,7 +209,7 @@ static void auto_files(struct collector *c) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
       continue;
-    values_file(c, path, path, TFR_SRC_AUTO_FILE);
+    values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
   }
   free(names);
 }
@@ -263,7 +267,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     const char *path = in_dir(&c, defaults[i]);
     struct stat st;
     if (stat(path, &st) == 0)
-      values_file(&c, path, path, TFR_SRC_AUTO_FILE);
+      values_file(&c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
     else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
       tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
                     "Variables file is a broken symbolic link",
@@ -276,7 +280,8 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
   auto_files(&c);
   for (size_t i = 0; i < nargs; i++) {
     if (args[i].file)
-      values_file(&c, args[i].value, args[i].value, TFR_SRC_NAMED_FILE);
+      values_file(&c, args[i].value, args[i].value, TFR_SRC_NAMED_FILE,
+                  args[i].content, args[i].content_len);
     else
       cli_var(&c, args[i].value);
   }

@@ -138,6 +138,10 @@ void tfr_type_write_json(FILE *out, const tfr_type *t);
 struct tfr_cli_arg {
   bool file;         /* -var-file PATH (else -var NAME=VALUE) */
   const char *value;
+  const char *content; /* with file: parse these content_len bytes as the
+                          variables file named value, instead of reading
+                          value from disk (NULL: read it) */
+  size_t content_len;
 };
 
 struct tfr_resolve_opts {

@@ -1,0 +1,2192 @@
+/*
+** `terraform test`, the part that needs no provider (issue 6): the test
+** files of a module, each run block's variables resolved, converted and
+** validated, and the outcome held against expect_failures and the
+** assertions that refer only to values known offline.
+**
+** Terraform's rules, from internal/configs/test_file.go (the schema),
+** internal/moduletest (expected failures, assertions, which runs are
+** skipped) and internal/backend/local/test.go (file order, variables of
+** the test directory):
+**   - a run's values: its `variables` block, else the file's, else the
+**     usual sources (TF_VAR_, tfvars files, -var, -var-file; for files in
+**     the test directory its own tfvars files above those);
+**   - command = plan: errors fail the run (Terraform's "error" status),
+**     but failures of the validation rules of expect_failures variables
+**     are swallowed, and one that does not happen is "Missing expected
+**     failure"; then the assertions;
+**   - command = apply (the default): any error during the plan fails the
+**     run, expected or not ("Expected failure while planning"); an
+**     expected failure that does not happen fails it too;
+**   - after a run with errors, the later runs of the file are skipped.
+**
+** The values of a run reach the resolver as a variables file in memory
+** (tfr_cli_arg.content) named after the test file: a copy of the test
+** file with every byte blanked except the `name = value` lines used, so
+** that bytes and lines are those of the test file and diagnostics point
+** into it.  Values that need evaluating (function calls, var.*) are
+** evaluated here and appended after the end as HCL; diagnostics there
+** are moved back to the expression they came from.
+*/
+#include "tfresolve/tftest.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag_int.h"
+#include "eval.h"
+#include "funcs.h"
+#include "module.h"
+#include "parse.h"
+#include "strutil.h"
+#include "validate.h"
+
+const char *tfr_test_status_name(enum tfr_test_status s) {
+  static const char *const names[] = {"pending", "skip", "pass", "fail",
+                                      "error"};
+  return (unsigned)s < 5 ? names[s] : "pending";
+}
+
+static enum tfr_test_status merge(enum tfr_test_status a,
+                                  enum tfr_test_status b) {
+  return a > b ? a : b;
+}
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static bool is_name(const struct ast *x, const char *s) {
+  size_t n = strlen(s);
+  return x->n == n && !memcmp(x->str, s, n);
+}
+
+static struct span name_span(const struct ast *x) {
+  return (struct span){x->span.start, x->span.start + x->n};
+}
+
+/* `type "label"...`: HCL's DefRange of a block. */
+static struct span def_span(const struct ast *b) {
+  const struct ast *labels = b->kids[0];
+  return (struct span){b->span.start,
+                       labels->n ? labels->items[labels->n - 1]->span.end
+                                 : b->span.start + b->n};
+}
+
+static void error_at(tfr_diags *d, struct src_file *src, struct span s,
+                     enum tfr_severity sev, const char *summary,
+                     const char *detail) {
+  struct tfr_range r = src_range(src, s);
+  tfr_diags_add(d, sev, &r, summary, detail);
+}
+
+static char *span_text(tfr_arena *a, struct src_file *src, struct span s) {
+  return tfr_arena_strndup(a, src->text + s.start, s.end - s.start);
+}
+
+/* Unwrap (x). */
+static const struct ast *unparen(const struct ast *x) {
+  while (x && x->kind == AST_PAREN)
+    x = x->a;
+  return x;
+}
+
+/* A bare keyword (hcl.ExprAsKeyword): the name of a lone root. */
+static bool keyword(const struct ast *x, const char *kw) {
+  x = unparen(x);
+  return x->kind == AST_VARIABLE && is_name(x, kw);
+}
+
+/* ---- references -------------------------------------------------------- */
+
+struct bound {
+  const char *name;
+  uint32_t len;
+  const struct bound *next;
+};
+
+static bool is_bound(const struct bound *b, const struct ast *x) {
+  for (; b; b = b->next)
+    if (b->len == x->n && !memcmp(b->name, x->str, x->n))
+      return true;
+  return false;
+}
+
+/* One traversal: its root and first step (run.NAME, var.NAME,
+** aws_s3_bucket.NAME). */
+struct ref {
+  const struct ast *root;
+  const char *attr; /* the first step's name, or NULL */
+  uint32_t alen;
+  const char *attr2; /* the second step's name (data.TYPE.NAME), or NULL */
+  uint32_t alen2;
+  struct span span;  /* root and first step */
+};
+
+struct refs {
+  struct ref *v;
+  size_t n, cap;
+  bool calls; /* it calls a function */
+};
+
+static const struct ast *step_in(const struct ast *x) {
+  return x->kind == AST_GETATTR ? x->kids[0] : x->a;
+}
+
+static bool step_name(const struct ast *s, const char **name, uint32_t *n) {
+  if (s->kind == AST_GETATTR) {
+    *name = s->str;
+    *n = s->n;
+    return true;
+  }
+  if (s->kind == AST_INDEX && s->kids[0]->kind == AST_STRING) {
+    *name = s->kids[0]->str;
+    *n = s->kids[0]->n;
+    return true;
+  }
+  return false;
+}
+
+static void add_ref(tfr_arena *a, struct refs *l, const struct ast *x,
+                    const struct ast *root) {
+  /* the steps above the root, outermost first: find the first two */
+  const struct ast *first = NULL, *second = NULL;
+  for (const struct ast *y = x; y != root; y = step_in(y)) {
+    second = first;
+    first = y;
+  }
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 8;
+    struct ref *nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
+    if (l->n)
+      memcpy(nv, l->v, l->n * sizeof *nv);
+    l->v = nv;
+  }
+  struct ref *r = &l->v[l->n++];
+  memset(r, 0, sizeof *r);
+  r->root = root;
+  r->span = root->span;
+  if (first && step_name(first, &r->attr, &r->alen)) {
+    r->span.end = first->span.end;
+    if (second)
+      step_name(second, &r->attr2, &r->alen2);
+  }
+}
+
+static void refs_walk(tfr_arena *a, struct refs *l, const struct ast *x,
+                      const struct bound *b) {
+  if (!x)
+    return;
+  if (x->kind == AST_GETATTR || x->kind == AST_INDEX) {
+    const struct ast *root = x;
+    while (root->kind == AST_GETATTR || root->kind == AST_INDEX)
+      root = step_in(root);
+    if (root->kind == AST_VARIABLE) {
+      if (!is_bound(b, root))
+        add_ref(a, l, x, root);
+      for (const struct ast *y = x; y != root; y = step_in(y))
+        if (y->kind == AST_INDEX)
+          refs_walk(a, l, y->kids[0], b);
+      return;
+    }
+  }
+  if (x->kind == AST_VARIABLE) {
+    if (!is_bound(b, x))
+      add_ref(a, l, x, x);
+    return;
+  }
+  if (x->kind == AST_FOR || x->kind == AST_TFOR) {
+    refs_walk(a, l, x->kids[2], b);
+    struct bound kb = {0}, vb = {x->kids[1]->str, x->kids[1]->n, b};
+    const struct bound *inner = &vb;
+    if (x->kids[0]) {
+      kb = (struct bound){x->kids[0]->str, x->kids[0]->n, &vb};
+      inner = &kb;
+    }
+    int last = x->kind == AST_FOR ? 6 : 4;
+    for (int i = 3; i < last; i++)
+      refs_walk(a, l, x->kids[i], inner);
+    return;
+  }
+  if (x->kind == AST_CALL) {
+    l->calls = true;
+    for (uint32_t i = 0; i < x->n; i++)
+      refs_walk(a, l, x->items[i], b);
+    return;
+  }
+  if (x->kind == AST_OBJECT) {
+    /* a bare name as a key is the key's text, not a reference */
+    for (uint32_t i = 0; i < x->n; i++) {
+      if (x->items[2 * i]->kind != AST_VARIABLE)
+        refs_walk(a, l, x->items[2 * i], b);
+      refs_walk(a, l, x->items[2 * i + 1], b);
+    }
+    return;
+  }
+  uint32_t n = ast_child_count(x);
+  for (uint32_t i = 0; i < n; i++)
+    refs_walk(a, l, ast_child(x, i), b);
+}
+
+static struct refs refs_of(tfr_arena *a, const struct ast *x) {
+  struct refs l = {0};
+  refs_walk(a, &l, x, NULL);
+  return l;
+}
+
+static bool ref_root(const struct ref *r, const char *s) {
+  return is_name(r->root, s);
+}
+
+/* "aws_s3_bucket.b", "data.aws_ami.x", "output.id": for messages. */
+static const char *ref_text(tfr_arena *a, const struct ref *r) {
+  const char *s = tfr_arena_strndup(a, r->root->str, r->root->n);
+  if (r->attr)
+    s = tfr_arena_printf(a, "%s.%.*s", s, (int)r->alen, r->attr);
+  if (r->attr2 && ref_root(r, "data"))
+    s = tfr_arena_printf(a, "%s.%.*s", s, (int)r->alen2, r->attr2);
+  return s;
+}
+
+/* ---- the test file schema (configs/test_file.go) ----------------------- */
+
+struct tvar {
+  const char *name;
+  const struct ast *attr; /* AST_ATTR: name = expr */
+};
+
+struct tvars {
+  struct tvar *v;
+  size_t n;
+  bool present;
+  struct span def;
+};
+
+struct tassert {
+  const struct ast *cond, *msg;
+};
+
+struct trun {
+  const char *name;
+  struct span def;
+  bool apply;
+  struct tvars vars;
+  const struct ast *expect;     /* expect_failures */
+  const struct ast *expect_msg; /* expect_error_message (this tool's) */
+  struct tassert *asserts;
+  size_t nasserts;
+  bool has_module;
+  const char *module_source;
+  const char *state_key;
+  int parallel; /* -1: as the file says */
+  /* decided before any run */
+  tfr_diags *static_diags; /* run.Validate's errors */
+  struct ref *expect_refs;
+  size_t nexpect;
+  const tfr_value **msgs; /* expected message strings */
+  struct span *msg_spans;
+  size_t nmsgs;
+};
+
+struct tfile {
+  const char *name, *path;
+  struct src_file *src;
+  bool json;
+  struct tvars vars;
+  struct trun *runs;
+  size_t nruns, cap;
+  bool parallel;
+  bool in_test_dir;
+};
+
+struct decoder {
+  tfr_arena *a;
+  tfr_diags *d;
+  struct tfile *f;
+};
+
+static void derr(struct decoder *dc, struct span s, const char *summary,
+                 const char *detail) {
+  error_at(dc->d, dc->f->src, s, TFR_DIAG_ERROR, summary, detail);
+}
+
+static void unsupported_attr(struct decoder *dc, const struct ast *it) {
+  derr(dc, name_span(it), "Unsupported argument",
+       tfr_arena_printf(dc->a, "An argument named \"%.*s\" is not expected "
+                               "here.",
+                        (int)it->n, it->str));
+}
+
+static void unsupported_block(struct decoder *dc, const struct ast *it) {
+  derr(dc, name_span(it), "Unsupported block type",
+       tfr_arena_printf(dc->a, "Blocks of type \"%.*s\" are not expected "
+                               "here.",
+                        (int)it->n, it->str));
+}
+
+/* A block's labels must be exactly the named ones (hcl's messages). */
+static bool labels_ok(struct decoder *dc, const struct ast *b, int want,
+                      const char *label_name) {
+  const struct ast *labels = b->kids[0];
+  char type[64];
+  snprintf(type, sizeof type, "%.*s", (int)(b->n < 60 ? b->n : 60), b->str);
+  if ((int)labels->n > want) {
+    derr(dc, labels->items[want]->span,
+         tfr_arena_printf(dc->a, "Extraneous label for %s", type),
+         want ? tfr_arena_printf(dc->a, "Only %d labels (%s) are expected "
+                                        "for %s blocks.",
+                                 want, label_name, type)
+              : tfr_arena_printf(dc->a, "No labels are expected for %s "
+                                        "blocks.",
+                                 type));
+    return false;
+  }
+  if ((int)labels->n < want) {
+    derr(dc, name_span(b),
+         tfr_arena_printf(dc->a, "Missing name for %s", type),
+         tfr_arena_printf(dc->a, "All %s blocks must have %d labels (%s).",
+                          type, want, label_name));
+    return false;
+  }
+  return true;
+}
+
+/* A body of attributes only (hcl's JustAttributes). */
+static void just_attributes(struct decoder *dc, const struct ast *body,
+                            struct tvars *out) {
+  out->v = tfr_arena_alloc(dc->a, (body->n ? body->n : 1) * sizeof *out->v);
+  out->n = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK) {
+      derr(dc, name_span(it),
+           tfr_arena_printf(dc->a, "Unexpected \"%.*s\" block", (int)it->n,
+                            it->str),
+           "Blocks are not allowed here.");
+      continue;
+    }
+    out->v[out->n++] = (struct tvar){tfr_arena_strndup(dc->a, it->str, it->n),
+                                     it};
+  }
+}
+
+static void variables_block(struct decoder *dc, const struct ast *b,
+                            struct tvars *out, const char *where) {
+  if (!labels_ok(dc, b, 0, NULL))
+    return;
+  if (out->present) {
+    struct tfr_range prev = src_range(dc->f->src, out->def);
+    char at[512];
+    tfr_range_format(&prev, at, sizeof at);
+    derr(dc, def_span(b), "Multiple \"variables\" blocks",
+         tfr_arena_printf(dc->a, "This %s already has a variables block "
+                                 "defined at %s.",
+                          where, at));
+    return;
+  }
+  out->present = true;
+  out->def = def_span(b);
+  just_attributes(dc, b->kids[1], out);
+}
+
+/* A constant bool attribute (parallel, skip_cleanup). */
+static int const_bool(struct decoder *dc, const struct ast *x) {
+  struct eval_ctx c = {0};
+  c.a = dc->a;
+  c.diags = dc->d;
+  c.src = dc->f->src;
+  size_t before = tfr_diags_count(dc->d);
+  const tfr_value *v = eval_expr(&c, x);
+  if (tfr_diags_count(dc->d) > before)
+    return -1;
+  const char *err = NULL;
+  const tfr_value *b = v ? conv_convert(dc->a, v, &tfr_t_bool, &err) : NULL;
+  if (!b || (b->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+    derr(dc, x->span, "Incorrect attribute value type",
+         "Inappropriate value for attribute: bool required.");
+    return -1;
+  }
+  return b->b;
+}
+
+static const char *const_string(struct decoder *dc, const struct ast *x) {
+  struct eval_ctx c = {0};
+  c.a = dc->a;
+  c.diags = dc->d;
+  c.src = dc->f->src;
+  size_t before = tfr_diags_count(dc->d);
+  const tfr_value *v = eval_expr(&c, x);
+  if (tfr_diags_count(dc->d) > before)
+    return NULL;
+  const char *err = NULL;
+  const tfr_value *s = v ? conv_convert(dc->a, v, &tfr_t_string, &err) : NULL;
+  if (!s || (s->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+    derr(dc, x->span, "Incorrect attribute value type",
+         "Inappropriate value for attribute: string required.");
+    return NULL;
+  }
+  return tfr_arena_strndup(dc->a, s->s, s->n);
+}
+
+static void run_block(struct decoder *dc, const struct ast *b) {
+  struct tfile *f = dc->f;
+  if (!labels_ok(dc, b, 1, "name"))
+    return;
+  const struct ast *label = b->kids[0]->items[0];
+  struct trun r = {0};
+  r.name = tfr_arena_strndup(dc->a, label->str, label->n);
+  r.def = def_span(b);
+  r.apply = true; /* the default command */
+  r.parallel = -1;
+  if (!str_is_identifier(label->str, label->n))
+    derr(dc, label->span, "Invalid run block name",
+         "A name must start with a letter or underscore and may contain "
+         "only letters, digits, underscores, and dashes.");
+  const struct ast *body = b->kids[1];
+  size_t nasserts = 0;
+  for (uint32_t i = 0; i < body->n; i++)
+    nasserts += body->items[i]->kind == AST_BLOCK &&
+                is_name(body->items[i], "assert");
+  r.asserts = tfr_arena_alloc(dc->a, (nasserts ? nasserts : 1) *
+                                         sizeof *r.asserts);
+  bool have_options = false;
+  struct span options_def = {0}, module_def = {0};
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_ATTR) {
+      const struct ast *x = it->kids[0];
+      if (is_name(it, "command")) {
+        if (keyword(x, "apply"))
+          r.apply = true;
+        else if (keyword(x, "plan"))
+          r.apply = false;
+        else
+          derr(dc, x->span, "Invalid \"command\" keyword",
+               "The \"command\" argument requires one of the following "
+               "keywords without quotes: apply or plan.");
+      } else if (is_name(it, "expect_failures")) {
+        r.expect = x;
+      } else if (is_name(it, "expect_error_message")) {
+        r.expect_msg = x;
+      } else if (is_name(it, "state_key")) {
+        r.state_key = const_string(dc, x);
+      } else if (is_name(it, "parallel")) {
+        r.parallel = const_bool(dc, x);
+      } else if (is_name(it, "skip_cleanup")) {
+        const_bool(dc, x);
+      } else if (is_name(it, "providers")) {
+        /* which providers the run passes on: nothing to do offline */
+      } else {
+        unsupported_attr(dc, it);
+      }
+      continue;
+    }
+    if (is_name(it, "assert")) {
+      if (!labels_ok(dc, it, 0, NULL))
+        continue;
+      const struct ast *cond = NULL, *msg = NULL, *ab = it->kids[1];
+      for (uint32_t j = 0; j < ab->n; j++) {
+        const struct ast *y = ab->items[j];
+        if (y->kind == AST_BLOCK)
+          unsupported_block(dc, y);
+        else if (is_name(y, "condition"))
+          cond = y->kids[0];
+        else if (is_name(y, "error_message"))
+          msg = y->kids[0];
+        else
+          unsupported_attr(dc, y);
+      }
+      if (!cond || !msg) {
+        derr(dc, ab->span, "Missing required argument",
+             tfr_arena_printf(dc->a, "The argument \"%s\" is required, but "
+                                     "no definition was found.",
+                              cond ? "error_message" : "condition"));
+        continue;
+      }
+      r.asserts[r.nasserts++] = (struct tassert){cond, msg};
+    } else if (is_name(it, "variables")) {
+      variables_block(dc, it, &r.vars, "run block");
+    } else if (is_name(it, "plan_options")) {
+      if (!labels_ok(dc, it, 0, NULL))
+        continue;
+      if (have_options) {
+        struct tfr_range prev = src_range(f->src, options_def);
+        char at[512];
+        tfr_range_format(&prev, at, sizeof at);
+        derr(dc, def_span(it), "Multiple \"plan_options\" blocks",
+             tfr_arena_printf(dc->a, "This run block already has a "
+                                     "plan_options block defined at %s.",
+                              at));
+        continue;
+      }
+      have_options = true;
+      options_def = def_span(it);
+      const struct ast *ob = it->kids[1];
+      for (uint32_t j = 0; j < ob->n; j++) {
+        const struct ast *y = ob->items[j];
+        if (y->kind == AST_BLOCK) {
+          unsupported_block(dc, y);
+        } else if (is_name(y, "mode")) {
+          if (!keyword(y->kids[0], "normal") &&
+              !keyword(y->kids[0], "refresh-only"))
+            derr(dc, y->kids[0]->span, "Invalid \"mode\" keyword",
+                 "The \"mode\" argument requires one of the following "
+                 "keywords without quotes: normal or refresh-only");
+        } else if (!is_name(y, "refresh") && !is_name(y, "replace") &&
+                   !is_name(y, "target")) {
+          unsupported_attr(dc, y);
+        }
+      }
+    } else if (is_name(it, "module")) {
+      if (!labels_ok(dc, it, 0, NULL))
+        continue;
+      if (r.has_module) {
+        struct tfr_range prev = src_range(f->src, module_def);
+        char at[512];
+        tfr_range_format(&prev, at, sizeof at);
+        derr(dc, def_span(it), "Multiple \"module\" blocks",
+             tfr_arena_printf(dc->a, "This run block already has a module "
+                                     "block defined at %s.",
+                              at));
+      }
+      r.has_module = true;
+      module_def = def_span(it);
+      const struct ast *mb = it->kids[1];
+      bool source = false;
+      for (uint32_t j = 0; j < mb->n; j++) {
+        const struct ast *y = mb->items[j];
+        if (y->kind == AST_BLOCK) {
+          unsupported_block(dc, y);
+        } else if (is_name(y, "source")) {
+          source = true;
+          r.module_source = const_string(dc, y->kids[0]);
+        } else if (!is_name(y, "version")) {
+          unsupported_attr(dc, y);
+        }
+      }
+      if (!source)
+        derr(dc, def_span(it), "Missing \"source\" attribute for module "
+                               "block",
+             "You must specify a source attribute when executing alternate "
+             "modules during test executions.");
+    } else if (is_name(it, "backend")) {
+      labels_ok(dc, it, 1, "type");
+    } else if (!is_name(it, "override_resource") &&
+               !is_name(it, "override_data") &&
+               !is_name(it, "override_module")) {
+      unsupported_block(dc, it);
+    }
+  }
+  for (size_t i = 0; i < f->nruns; i++)
+    if (!strcmp(f->runs[i].name, r.name)) {
+      struct tfr_range prev = src_range(f->src, f->runs[i].def);
+      char at[512];
+      tfr_range_format(&prev, at, sizeof at);
+      derr(dc, r.def, "Duplicate \"run\" block names",
+           tfr_arena_printf(dc->a, "This test file already has a run named "
+                                   "%s block defined at %s.",
+                            r.name, at));
+      return;
+    }
+  if (f->nruns == f->cap) {
+    f->cap = f->cap ? f->cap * 2 : 8;
+    struct trun *nv = tfr_arena_alloc(dc->a, f->cap * sizeof *nv);
+    if (f->nruns)
+      memcpy(nv, f->runs, f->nruns * sizeof *nv);
+    f->runs = nv;
+  }
+  f->runs[f->nruns++] = r;
+}
+
+/* The whole file; errors go to dc->d (configuration errors). */
+static void decode_file(struct decoder *dc, const struct ast *body) {
+  bool have_test = false;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_ATTR) {
+      unsupported_attr(dc, it);
+    } else if (is_name(it, "run")) {
+      run_block(dc, it);
+    } else if (is_name(it, "variables")) {
+      variables_block(dc, it, &dc->f->vars, "test file");
+    } else if (is_name(it, "provider") || is_name(it, "mock_provider")) {
+      labels_ok(dc, it, 1, "name");
+    } else if (is_name(it, "test")) {
+      if (!labels_ok(dc, it, 0, NULL))
+        continue;
+      if (have_test) {
+        derr(dc, def_span(it), "Multiple \"test\" blocks",
+             "This test file already has a test block.");
+        continue;
+      }
+      have_test = true;
+      const struct ast *tb = it->kids[1];
+      for (uint32_t j = 0; j < tb->n; j++) {
+        const struct ast *y = tb->items[j];
+        if (y->kind == AST_BLOCK)
+          unsupported_block(dc, y);
+        else if (is_name(y, "parallel"))
+          dc->f->parallel = const_bool(dc, y->kids[0]) == 1;
+        else if (is_name(y, "skip_cleanup"))
+          const_bool(dc, y->kids[0]);
+        else
+          unsupported_attr(dc, y);
+      }
+    } else if (!is_name(it, "override_resource") &&
+               !is_name(it, "override_data") &&
+               !is_name(it, "override_module")) {
+      unsupported_block(dc, it);
+    }
+  }
+}
+
+/* run.Validate: the expect_failures references, and this tool's
+** expect_error_message.  Errors make the run an error before anything
+** runs (Terraform reports them while building the file's graph). */
+static void validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
+  r->static_diags = tfr_diags_new(a);
+  tfr_diags *d = r->static_diags;
+  if (r->expect) {
+    const struct ast *list = unparen(r->expect);
+    if (list->kind != AST_TUPLE) {
+      error_at(d, f->src, r->expect->span, TFR_DIAG_ERROR,
+               "Invalid expression", "A static list expression is required.");
+    } else {
+      r->expect_refs = tfr_arena_alloc(a, (list->n ? list->n : 1) *
+                                              sizeof *r->expect_refs);
+      for (uint32_t i = 0; i < list->n; i++) {
+        const struct ast *x = list->items[i], *y = x;
+        bool ok = true;
+        while (y->kind == AST_GETATTR || y->kind == AST_INDEX) {
+          if (y->kind == AST_INDEX &&
+              y->kids[0]->kind != AST_STRING &&
+              y->kids[0]->kind != AST_NUMBER)
+            ok = false;
+          y = step_in(y);
+        }
+        if (!ok || y->kind != AST_VARIABLE) {
+          error_at(d, f->src, x->span, TFR_DIAG_ERROR, "Invalid expression",
+                   "A single static variable reference is required: only "
+                   "attribute access and indexing with constant keys. No "
+                   "calculations, function calls, template expressions, "
+                   "etc are allowed here.");
+          continue;
+        }
+        struct refs l = {0};
+        add_ref(a, &l, x, y);
+        struct ref rf = l.v[0];
+        rf.span = x->span;
+        static const char *const bad[] = {"local", "run", "path", "module",
+                                          "count", "each", "self",
+                                          "terraform"};
+        bool checkable = rf.attr != NULL;
+        for (size_t k = 0; k < sizeof bad / sizeof *bad && checkable; k++)
+          if (ref_root(&rf, bad[k]))
+            checkable = false;
+        if (ref_root(&rf, "data") && !rf.attr2)
+          checkable = false;
+        if (!checkable) {
+          error_at(d, f->src, x->span, TFR_DIAG_ERROR,
+                   "Invalid `expect_failures` reference",
+                   tfr_arena_printf(a,
+                                    "You cannot expect failures from %s. You "
+                                    "can only expect failures from checkable "
+                                    "objects such as input variables, output "
+                                    "values, check blocks, managed resources "
+                                    "and data sources.",
+                                    ref_text(a, &rf)));
+          continue;
+        }
+        r->expect_refs[r->nexpect++] = rf;
+      }
+    }
+  }
+  if (!r->expect_msg)
+    return;
+  bool any_var = false;
+  for (size_t i = 0; i < r->nexpect; i++)
+    any_var |= ref_root(&r->expect_refs[i], "var");
+  if (!any_var) {
+    error_at(d, f->src, r->expect_msg->span, TFR_DIAG_ERROR,
+             "Invalid expect_error_message",
+             "expect_error_message checks the error messages of the input "
+             "variables in expect_failures, and this run block expects no "
+             "failure from an input variable.");
+    return;
+  }
+  const struct ast *x = unparen(r->expect_msg);
+  const struct ast *const *items = &r->expect_msg;
+  uint32_t n = 1;
+  if (x->kind == AST_TUPLE) {
+    items = (const struct ast *const *)x->items;
+    n = x->n;
+  }
+  r->msgs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *r->msgs);
+  r->msg_spans = tfr_arena_alloc(a, (n ? n : 1) * sizeof *r->msg_spans);
+  for (uint32_t i = 0; i < n; i++) {
+    struct eval_ctx c = {0};
+    c.a = a;
+    c.diags = d;
+    c.src = f->src;
+    size_t before = tfr_diags_count(d);
+    const tfr_value *v = eval_expr(&c, items[i]);
+    if (tfr_diags_count(d) > before)
+      continue;
+    if (!v || v->type->kind != TFR_STRING ||
+        (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+      error_at(d, f->src, items[i]->span, TFR_DIAG_ERROR,
+               "Invalid expect_error_message",
+               "The value must be a string, or a list of strings, each of "
+               "which must appear in the error message of an expected "
+               "failure.");
+      continue;
+    }
+    r->msgs[r->nmsgs] = v;
+    r->msg_spans[r->nmsgs++] = items[i]->span;
+  }
+}
+
+/* ---- finding the test files -------------------------------------------- */
+
+static bool ignored_name(const char *n) {
+  size_t k = strlen(n);
+  return n[0] == '.' || (k && n[k - 1] == '~') ||
+         (n[0] == '#' && k && n[k - 1] == '#');
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+struct names {
+  const char **v;
+  size_t n, cap;
+};
+
+static void names_add(tfr_arena *a, struct names *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
+    if (l->n)
+      memcpy(nv, l->v, l->n * sizeof *nv);
+    l->v = nv;
+  }
+  l->v[l->n++] = s;
+}
+
+/* A name relative to the module: rel may be NULL (the module itself). */
+static const char *join(tfr_arena *a, const char *dir, const char *name) {
+  if (!dir || !strcmp(dir, "."))
+    return tfr_arena_strdup(a, name);
+  return tfr_arena_printf(a, "%s/%s", dir, name);
+}
+
+static bool is_test_name(const char *n, bool opentofu) {
+  return str_ends_with(n, ".tftest.hcl") || str_ends_with(n, ".tftest.json") ||
+         (opentofu && (str_ends_with(n, ".tofutest.hcl") ||
+                       str_ends_with(n, ".tofutest.json")));
+}
+
+/* OpenTofu: x.tofutest.hcl replaces x.tftest.hcl. */
+static bool replaced_by_tofu(const struct names *l, const char *n) {
+  const char *ext = str_ends_with(n, ".tftest.hcl")    ? ".tftest.hcl"
+                    : str_ends_with(n, ".tftest.json") ? ".tftest.json"
+                                                       : NULL;
+  if (!ext)
+    return false;
+  size_t base = strlen(n) - strlen(ext);
+  for (size_t i = 0; i < l->n; i++)
+    if (!strncmp(l->v[i], n, base) &&
+        (!strcmp(l->v[i] + base, ".tofutest.hcl") ||
+         !strcmp(l->v[i] + base, ".tofutest.json")))
+      return true;
+  return false;
+}
+
+/* The test files of one directory, as names relative to the module. */
+static bool list_dir(tfr_arena *a, const char *path, const char *rel,
+                     bool opentofu, struct names *out) {
+  DIR *d = opendir(path);
+  if (!d)
+    return false;
+  struct names here = {0};
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (ignored_name(e->d_name) || !is_test_name(e->d_name, opentofu))
+      continue;
+    const char *full = tfr_arena_printf(a, "%s/%s", path, e->d_name);
+    struct stat st;
+    if (stat(full, &st) != 0 || S_ISDIR(st.st_mode))
+      continue;
+    names_add(a, &here, tfr_arena_strdup(a, e->d_name));
+  }
+  closedir(d);
+  for (size_t i = 0; i < here.n; i++)
+    if (!(opentofu && replaced_by_tofu(&here, here.v[i])))
+      names_add(a, out, rel ? tfr_arena_printf(a, "%s/%s", rel, here.v[i])
+                            : here.v[i]);
+  return true;
+}
+
+/* filepath.IsLocal: relative, no "..", not empty. */
+static bool local_path(const char *p) {
+  if (!*p || p[0] == '/')
+    return false;
+  for (const char *s = p; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n == 2 && s[0] == '.' && s[1] == '.')
+      return false;
+    s += n + (e ? 1 : 0);
+  }
+  return true;
+}
+
+/* "tests/./x" → "tests/x"; trailing slashes off: path.Clean, lightly. */
+static const char *clean_rel(tfr_arena *a, const char *p) {
+  struct sbuf b = {0};
+  for (const char *s = p; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n && !(n == 1 && s[0] == '.')) {
+      if (b.n)
+        sbuf_put(&b, "/", 1);
+      sbuf_put(&b, s, n);
+    }
+    s += n + (e ? 1 : 0);
+  }
+  const char *r = tfr_arena_strdup(a, b.p ? b.p : ".");
+  free(b.p);
+  return r;
+}
+
+/* ---- the suite --------------------------------------------------------- */
+
+/* The global values of one group of test files (Terraform's
+** GlobalVariables, plus the test directory's own tfvars files for the
+** files in it). */
+struct globals {
+  const struct tfr_cli_arg *args;
+  size_t nargs;
+  const tfr_value **given; /* per declared variable: the parsed value */
+  bool *set;               /* per declared variable: some source sets it */
+  tfr_diags *seen;         /* what collecting them reported (once) */
+};
+
+struct tctx {
+  tfr_arena *a;
+  const struct tfr_test_opts *o;
+  const char *dir;
+  tfr_module *mod;
+  const struct module *m; /* the declarations */
+  tfr_diags *load;        /* the module files' sources */
+  struct tfr_test_suite *suite;
+  tfr_diags *sdiags;
+  struct globals main, testdir;
+};
+
+static long decl_index(const struct module *m, const char *name, size_t n) {
+  size_t lo = 0, hi = m->nvars;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *s = m->vars[mid].name;
+    size_t sn = strlen(s);
+    int c = memcmp(s, name, sn < n ? sn : n);
+    if (!c)
+      c = sn < n ? -1 : sn > n;
+    if (!c)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+static bool same_diag(const struct tfr_diag *x, const struct tfr_diag *y) {
+  return x->sev == y->sev && !strcmp(x->summary, y->summary) &&
+         !strcmp(x->detail ? x->detail : "", y->detail ? y->detail : "") &&
+         !strcmp(x->subject.filename ? x->subject.filename : "",
+                 y->subject.filename ? y->subject.filename : "") &&
+         x->subject.start.byte == y->subject.start.byte;
+}
+
+static void copy_diag(tfr_diags *out, const struct tfr_diag *g,
+                      const struct tfr_range *subject) {
+  tfr_diags_add(out, g->sev, subject && subject->filename ? subject : NULL,
+                g->summary, g->detail);
+  if (g->variable)
+    tfr_diags_set_variable(out, g->variable);
+  if (g->hide_source)
+    tfr_diags_hide_source(out);
+}
+
+static void copy_all(tfr_diags *out, const tfr_diags *in) {
+  for (size_t i = 0; i < tfr_diags_count(in); i++) {
+    const struct tfr_diag *g = tfr_diags_get(in, i);
+    copy_diag(out, g, &g->subject);
+  }
+}
+
+/* The values and the collecting problems of one group. */
+static bool setup_globals(struct tctx *t, struct globals *g,
+                          const struct tfr_cli_arg *args, size_t nargs) {
+  g->args = args;
+  g->nargs = nargs;
+  size_t n = t->m->nvars ? t->m->nvars : 1;
+  g->given = tfr_arena_alloc(t->a, n * sizeof *g->given);
+  g->set = tfr_arena_alloc(t->a, n * sizeof *g->set);
+  g->seen = tfr_diags_new(t->a);
+  tfr_diags_share_sources(g->seen, t->load);
+  /* collecting: files that do not parse, bad -var options */
+  struct module copy = *t->m;
+  copy.raws = NULL;
+  copy.nraws = 0;
+  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs);
+  if (tfr_diags_has_errors(g->seen))
+    return false;
+  tfr_diags *scratch = tfr_diags_new(t->a);
+  struct tfr_resolve_opts ro = {0};
+  ro.dir = t->dir;
+  ro.env = t->o->env;
+  ro.args = args;
+  ro.nargs = nargs;
+  ro.opentofu = t->o->opentofu;
+  const struct tfr_resolution *res =
+      tfr_resolve_module(t->a, scratch, t->mod, &ro);
+  for (size_t k = 0; k < res->n && k < t->m->nvars; k++) {
+    g->given[k] = res->vars[k].given;
+    g->set[k] = res->vars[k].nattempts > 0;
+  }
+  return true;
+}
+
+/* The test directory's terraform.tfvars and auto.tfvars files, as
+** -var-file args after the command line's (they win over every other
+** global value). */
+static void test_dir_files(struct tctx *t, const char *test_dir,
+                           const struct tfr_cli_arg *args, size_t nargs,
+                           struct tfr_cli_arg **out, size_t *nout) {
+  const char *tdir = join(t->a, t->dir, test_dir);
+  struct names files = {0};
+  static const char *const fixed[] = {"terraform.tfvars",
+                                      "terraform.tfvars.json"};
+  for (int i = 0; i < 2; i++) {
+    const char *p = tfr_arena_printf(t->a, "%s/%s", tdir, fixed[i]);
+    struct stat st;
+    if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+      names_add(t->a, &files, p);
+  }
+  DIR *d = opendir(tdir);
+  struct names autos = {0};
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+      if (str_ends_with(e->d_name, ".auto.tfvars") ||
+          str_ends_with(e->d_name, ".auto.tfvars.json"))
+        names_add(t->a, &autos, tfr_arena_strdup(t->a, e->d_name));
+    closedir(d);
+  }
+  if (autos.n)
+    qsort(autos.v, autos.n, sizeof *autos.v, cmp_str);
+  for (size_t i = 0; i < autos.n; i++) {
+    const char *p = tfr_arena_printf(t->a, "%s/%s", tdir, autos.v[i]);
+    struct stat st;
+    if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+      names_add(t->a, &files, p);
+  }
+  struct tfr_cli_arg *v = tfr_arena_alloc(t->a, (nargs + files.n + 1) *
+                                                    sizeof *v);
+  if (nargs)
+    memcpy(v, args, nargs * sizeof *v);
+  for (size_t i = 0; i < files.n; i++) {
+    v[nargs + i].file = true;
+    v[nargs + i].value = files.v[i];
+  }
+  *out = v;
+  *nout = nargs + files.n;
+}
+
+/* ---- one run ----------------------------------------------------------- */
+
+/* Values given in the test file, for one run. */
+struct tval {
+  const char *name;
+  const struct ast *attr;    /* where it is written */
+  bool from_run;             /* the run's block (else the file's) */
+  long decl;                 /* index of the declaration, or -1 */
+  bool constant;             /* no references, no calls: copied as is */
+  bool evaluated;
+  const tfr_value *value;    /* when evaluated */
+  bool failed;
+};
+
+struct runctx {
+  struct tctx *t;
+  struct tfile *f;
+  struct trun *r;
+  struct tfr_test_run *out;
+  struct globals *g;
+  tfr_diags *pre;            /* GetVariables' diagnostics */
+  const char *skip;          /* why it cannot be decided offline */
+  struct tval *vals;
+  size_t nvals;
+};
+
+static void offline(struct runctx *rc, const char *why) {
+  if (!rc->skip)
+    rc->skip = why;
+}
+
+static struct tval *find_val(struct runctx *rc, const char *name, size_t n,
+                             bool run_level) {
+  for (size_t i = 0; i < rc->nvals; i++)
+    if (rc->vals[i].from_run == run_level &&
+        strlen(rc->vals[i].name) == n && !memcmp(rc->vals[i].name, name, n))
+      return &rc->vals[i];
+  return NULL;
+}
+
+struct tscope {
+  const tfr_value *var;
+  const struct eval_scope *inner;
+};
+
+static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
+                                const struct ast *root, const char *name,
+                                size_t len) {
+  struct tscope *s = ud;
+  if (len == 3 && !memcmp(name, "var", 3))
+    return s->var;
+  if (s->inner)
+    return s->inner->lookup(s->inner->ud, c, root, name, len);
+  return NULL;
+}
+
+static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
+                                      struct src_file *src,
+                                      const struct ast *x,
+                                      const tfr_value *var,
+                                      const struct eval_scope *inner,
+                                      bool plan, bool *failed) {
+  struct tscope s = {var, inner};
+  struct eval_scope es = {tlookup, &s};
+  struct eval_ctx c = {0};
+  c.a = t->a;
+  c.diags = d;
+  c.src = src;
+  c.scope = &es;
+  c.funcs = &funcs_table;
+  c.dir = t->dir;
+  c.opentofu = t->o->opentofu;
+  c.plan = plan;
+  size_t before = tfr_diags_count(d);
+  const tfr_value *v = eval_expr(&c, x);
+  *failed = false;
+  for (size_t i = before; i < tfr_diags_count(d); i++)
+    *failed |= tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
+  return v;
+}
+
+static void eval_val(struct runctx *rc, struct tval *v);
+
+/* The value of var.NAME for a test-file expression: a file-level value
+** (for run-level expressions), else a global one; NULL when there is
+** none. */
+static const tfr_value *var_for(struct runctx *rc, const char *name,
+                                size_t n, bool run_level, bool *avail) {
+  *avail = false;
+  if (run_level) {
+    struct tval *fv = find_val(rc, name, n, false);
+    if (fv) {
+      *avail = true;
+      eval_val(rc, fv);
+      return fv->failed ? tfr_unknown(rc->t->a, &tfr_t_dynamic) : fv->value;
+    }
+  }
+  long k = decl_index(rc->t->m, name, n);
+  if (k >= 0 && rc->g->given[k]) {
+    *avail = true;
+    return rc->g->given[k];
+  }
+  return NULL;
+}
+
+/* Evaluate a test-file value as GetVariables does: references checked
+** first, then the expression with functions and var.*. */
+static void eval_val(struct runctx *rc, struct tval *v) {
+  if (v->evaluated)
+    return;
+  v->evaluated = true;
+  struct tctx *t = rc->t;
+  struct src_file *src = rc->f->src;
+  const struct ast *x = v->attr->kids[0];
+  struct refs l = refs_of(t->a, x);
+  v->constant = !l.n && !l.calls;
+  const char **names = tfr_arena_alloc(t->a, (l.n ? l.n : 1) *
+                                                 sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(t->a, (l.n ? l.n : 1) *
+                                                     sizeof *vals);
+  size_t nv = 0;
+  bool bad = false;
+  for (size_t i = 0; i < l.n; i++) {
+    const struct ref *r = &l.v[i];
+    if (ref_root(r, "run") && v->from_run && r->attr) {
+      /* an earlier run's output: known only after it ran */
+      size_t j = 0;
+      for (; j < rc->f->nruns; j++)
+        if (strlen(rc->f->runs[j].name) == r->alen &&
+            !memcmp(rc->f->runs[j].name, r->attr, r->alen))
+          break;
+      const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
+      if (j == rc->f->nruns) {
+        error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+                 "Reference to unknown run block",
+                 tfr_arena_printf(t->a,
+                                  "The run block \"%s\" does not exist "
+                                  "within this test file. You can only "
+                                  "reference run blocks that are in the "
+                                  "same test file and will execute before "
+                                  "the current run block.",
+                                  rn));
+        bad = true;
+      } else if (&rc->f->runs[j] >= rc->r) {
+        error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+                 "Reference to unavailable run block",
+                 tfr_arena_printf(t->a,
+                                  "The run block \"%s\" has not executed "
+                                  "yet. You can only reference run blocks "
+                                  "that are in the same test file and will "
+                                  "execute before the current run block.",
+                                  rn));
+        bad = true;
+      } else {
+        offline(rc, tfr_arena_printf(t->a,
+                                     "the value of \"%s\" is %s, an output "
+                                     "of an earlier run block, which only "
+                                     "a plan with providers produces",
+                                     v->name,
+                                     span_text(t->a, src,
+                                               v->attr->kids[0]->span)));
+        bad = true;
+      }
+      continue;
+    }
+    if (ref_root(r, "var") && r->attr) {
+      bool avail;
+      const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run,
+                                     &avail);
+      if (!avail) {
+        error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+                 "Reference to unavailable variable",
+                 tfr_arena_printf(t->a,
+                                  "The input variable \"%.*s\" is not "
+                                  "available to the current context. Within "
+                                  "the variables block of a run block you "
+                                  "can only reference variables defined at "
+                                  "the file or global levels; within the "
+                                  "variables block of a suite you can only "
+                                  "reference variables defined at the "
+                                  "global levels.",
+                                  (int)r->alen, r->attr));
+        bad = true;
+        continue;
+      }
+      bool dup = false;
+      for (size_t k = 0; k < nv; k++)
+        dup |= strlen(names[k]) == r->alen &&
+               !memcmp(names[k], r->attr, r->alen);
+      if (!dup) {
+        names[nv] = tfr_arena_strndup(t->a, r->attr, r->alen);
+        vals[nv++] = val;
+      }
+      continue;
+    }
+    error_at(rc->pre, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
+             v->from_run ? "You can only reference earlier run blocks, file "
+                           "level, and global variables while defining "
+                           "variables from inside a run block."
+                         : "You can only reference global variables while "
+                           "defining variables in the variables block of a "
+                           "test file.");
+    bad = true;
+  }
+  if (bad) {
+    v->failed = true;
+    return;
+  }
+  bool failed;
+  const tfr_value *val = eval_in_scope(t, rc->pre, src, x,
+                                       tfr_object(t->a, nv, names, vals),
+                                       NULL, false, &failed);
+  if (failed) {
+    v->failed = true;
+    return;
+  }
+  v->value = val;
+}
+
+/* Every value the run needs from the test file, in source order: the
+** run's block, then the file's values it does not override. */
+static void gather(struct runctx *rc) {
+  struct tctx *t = rc->t;
+  size_t n = rc->r->vars.n + rc->f->vars.n;
+  rc->vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *rc->vals);
+  for (size_t i = 0; i < rc->r->vars.n; i++) {
+    const struct tvar *tv = &rc->r->vars.v[i];
+    rc->vals[rc->nvals++] = (struct tval){
+        tv->name, tv->attr, true,
+        decl_index(t->m, tv->name, strlen(tv->name)), false, false, NULL,
+        false};
+  }
+  for (size_t i = 0; i < rc->f->vars.n; i++) {
+    const struct tvar *tv = &rc->f->vars.v[i];
+    rc->vals[rc->nvals++] = (struct tval){
+        tv->name, tv->attr, false,
+        decl_index(t->m, tv->name, strlen(tv->name)), false, false, NULL,
+        false};
+  }
+}
+
+/* The value a declared or test-only variable gets from the test file. */
+static struct tval *winning(struct runctx *rc, const char *name, size_t n) {
+  struct tval *v = find_val(rc, name, n, true);
+  return v ? v : find_val(rc, name, n, false);
+}
+
+/* Names the assertions refer to as var.NAME. */
+static bool assert_refers(struct runctx *rc, const char *name) {
+  for (size_t i = 0; i < rc->r->nasserts; i++) {
+    const struct ast *xs[2] = {rc->r->asserts[i].cond, rc->r->asserts[i].msg};
+    for (int j = 0; j < 2; j++) {
+      struct refs l = refs_of(rc->t->a, xs[j]);
+      for (size_t k = 0; k < l.n; k++)
+        if (ref_root(&l.v[k], "var") && l.v[k].attr &&
+            l.v[k].alen == strlen(name) &&
+            !memcmp(l.v[k].attr, name, l.v[k].alen))
+          return true;
+    }
+  }
+  return false;
+}
+
+/* GetVariables: evaluate what the run uses; warn about run values the
+** module does not declare; require the required ones. */
+static void get_variables(struct runctx *rc) {
+  struct tctx *t = rc->t;
+  for (size_t i = 0; i < rc->nvals; i++) {
+    struct tval *v = &rc->vals[i];
+    if (!v->from_run)
+      continue;
+    eval_val(rc, v);
+    if (v->decl < 0 && !assert_refers(rc, v->name))
+      error_at(rc->pre, rc->f->src, v->attr->kids[0]->span, TFR_DIAG_WARNING,
+               "Value for undeclared variable",
+               tfr_arena_printf(t->a,
+                                "The module under test does not declare a "
+                                "variable named \"%s\", but it is declared "
+                                "in run block \"%s\".",
+                                v->name, rc->r->name));
+  }
+  for (size_t i = 0; i < rc->nvals; i++) {
+    struct tval *v = &rc->vals[i];
+    if (v->from_run || find_val(rc, v->name, strlen(v->name), true))
+      continue;
+    if (v->decl >= 0 || assert_refers(rc, v->name))
+      eval_val(rc, v);
+  }
+  for (size_t k = 0; k < t->m->nvars; k++) {
+    const struct var_decl *d = &t->m->vars[k];
+    if (d->has_default || rc->g->set[k] ||
+        winning(rc, d->name, strlen(d->name)))
+      continue;
+    tfr_diags_add(rc->pre, TFR_DIAG_ERROR, &d->decl,
+                  "No value for required variable",
+                  tfr_arena_printf(t->a,
+                                   "The module under test for run block "
+                                   "\"%s\" has a required variable \"%s\" "
+                                   "with no set value. Use a -var or "
+                                   "-var-file command line argument or add "
+                                   "this variable into a \"variables\" "
+                                   "block within the test file or run "
+                                   "block.",
+                                   rc->r->name, d->name));
+    tfr_diags_set_variable(rc->pre, d->name);
+  }
+}
+
+/* A place in the variables text that holds an evaluated value. */
+struct moved {
+  uint32_t at, end; /* in the text */
+  struct span orig; /* the expression in the test file */
+};
+
+struct content {
+  char *text;
+  size_t len;
+  struct moved *moved;
+  size_t nmoved;
+};
+
+/* A list, set or map anywhere in t: what a value written as HCL turns
+** into a tuple or an object. */
+static bool has_collection(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return true;
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    for (uint32_t i = 0; i < t->n; i++)
+      if (has_collection(t->types[i]))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+/* The run's values as a variables file in memory (see the top). */
+static struct content build_content(struct runctx *rc) {
+  struct tctx *t = rc->t;
+  struct src_file *src = rc->f->src;
+  size_t L = src->len;
+  struct sbuf tail = {0};
+  struct content c = {0};
+  c.moved = tfr_arena_alloc(t->a, (rc->nvals ? rc->nvals : 1) *
+                                      sizeof *c.moved);
+  bool *keep = calloc(L ? L : 1, 1);
+  for (size_t i = 0; i < rc->nvals; i++) {
+    struct tval *v = &rc->vals[i];
+    if (v->decl < 0 || v->failed || winning(rc, v->name, strlen(v->name)) != v)
+      continue;
+    if (v->constant) {
+      memset(keep + v->attr->span.start, 1,
+             v->attr->span.end - v->attr->span.start);
+      continue;
+    }
+    if (tfr_type_has_dynamic(t->m->vars[v->decl].type) &&
+        has_collection(v->value->type)) {
+      /* written out as HCL, a list would arrive as a tuple, and `any`
+      ** would keep that */
+      offline(rc, tfr_arena_printf(t->a,
+                                   "the value of \"%s\" is a %s, which "
+                                   "tfresolve can pass on only as written "
+                                   "in HCL (a tuple or an object), and the "
+                                   "variable's type (%s) would keep that",
+                                   v->name,
+                                   tfr_type_friendly(t->a, v->value->type),
+                                   tfr_type_expr(t->a,
+                                                 t->m->vars[v->decl].type)));
+      continue;
+    }
+    const char *hcl = tfr_value_hcl(t->a, v->value);
+    size_t at = L + 1 + tail.n;
+    sbuf_str(&tail, v->name);
+    sbuf_str(&tail, " = ");
+    at += strlen(v->name) + 3;
+    sbuf_str(&tail, hcl);
+    c.moved[c.nmoved++] = (struct moved){(uint32_t)at,
+                                         (uint32_t)(at + strlen(hcl)),
+                                         v->attr->kids[0]->span};
+    sbuf_str(&tail, "\n");
+  }
+  c.len = L + 1 + tail.n;
+  c.text = tfr_arena_alloc_raw(t->a, c.len + 1);
+  for (size_t i = 0; i < L; i++) {
+    char ch = src->text[i];
+    c.text[i] = keep[i] || ch == '\n' ? ch
+                : ch == '\r' && i + 1 < L && src->text[i + 1] == '\n'
+                    ? '\r'
+                    : ' ';
+  }
+  c.text[L] = '\n';
+  if (tail.n)
+    memcpy(c.text + L + 1, tail.p, tail.n);
+  c.text[c.len] = '\0';
+  free(tail.p);
+  free(keep);
+  return c;
+}
+
+/* A diagnostic's range in the variables text, as a range of the test
+** file. */
+static struct tfr_range real_range(struct runctx *rc, const struct content *c,
+                                   const struct tfr_range *r) {
+  struct src_file *src = rc->f->src;
+  if (!r->filename || strcmp(r->filename, src->name))
+    return *r;
+  if (r->start.byte > src->len) {
+    for (size_t i = 0; i < c->nmoved; i++)
+      if (r->start.byte >= c->moved[i].at && r->start.byte <= c->moved[i].end)
+        return src_range(src, c->moved[i].orig);
+    return src_range(src, (struct span){0, 0});
+  }
+  struct tfr_range out = *r;
+  out.filename = src->name;
+  out.start = src_pos(src, (uint32_t)r->start.byte);
+  out.end = src_pos(src, (uint32_t)(r->end.byte <= src->len ? r->end.byte
+                                                             : src->len));
+  return out;
+}
+
+static bool dropped(const struct tfr_diag *g, const struct globals *gl) {
+  /* Terraform's test command parses only the global values a run needs:
+  ** no word about the others */
+  static const char *const quiet[] = {
+      "Value for undeclared variable", "Values for undeclared variables",
+      "Environment variable differs from a variable name in case",
+      /* this tool's; the run is skipped or failed for other reasons */
+      "Validation rule deferred"};
+  if (g->sev == TFR_DIAG_WARNING)
+    for (size_t i = 0; i < sizeof quiet / sizeof *quiet; i++)
+      if (!strcmp(g->summary, quiet[i]))
+        return true;
+  for (size_t i = 0; i < tfr_diags_count(gl->seen); i++)
+    if (same_diag(g, tfr_diags_get(gl->seen, i)))
+      return true; /* shown once, before the files */
+  return false;
+}
+
+static const struct tfr_variable *res_var(const struct tfr_resolution *res,
+                                          const char *name, size_t n) {
+  for (size_t k = 0; k < res->n; k++)
+    if (strlen(res->vars[k].name) == n && !memcmp(res->vars[k].name, name, n))
+      return &res->vars[k];
+  return NULL;
+}
+
+static bool rule_failed(const struct tfr_variable *v) {
+  for (size_t i = 0; v && i < v->nrules; i++)
+    if (v->rules[i].result == TFR_RULE_FAILED)
+      return true;
+  return false;
+}
+
+/* A validation rule of v that cannot be decided offline, as a reason. */
+static const char *deferred(tfr_arena *a, const struct tfr_variable *v) {
+  for (size_t i = 0; v && i < v->nrules; i++)
+    if (v->rules[i].result == TFR_RULE_DEFERRED) {
+      char at[512];
+      tfr_range_format(&v->rules[i].range, at, sizeof at);
+      return tfr_arena_printf(a,
+                              "the validation rule of var.%s at %s cannot "
+                              "be decided offline (%s)",
+                              v->name, at,
+                              v->rules[i].detail ? v->rules[i].detail
+                                                 : "deferred");
+    }
+  return NULL;
+}
+
+/* The failure of a validation rule (a checkable object's failure): what
+** expect_failures can expect. */
+static bool is_rule_failure(const struct tfr_diag *g,
+                            const struct tfr_resolution *res) {
+  return g->sev == TFR_DIAG_ERROR && g->variable &&
+         !strcmp(g->summary, "Invalid value for variable") &&
+         rule_failed(res_var(res, g->variable, strlen(g->variable)));
+}
+
+static long expected_var(const struct trun *r, const char *name) {
+  for (size_t i = 0; i < r->nexpect; i++)
+    if (ref_root(&r->expect_refs[i], "var") &&
+        r->expect_refs[i].alen == strlen(name) &&
+        !memcmp(r->expect_refs[i].attr, name, r->expect_refs[i].alen))
+      return (long)i;
+  return -1;
+}
+
+static bool contains(const char *hay, const char *s, size_t n) {
+  size_t hn = strlen(hay);
+  for (size_t i = 0; i + n <= hn; i++)
+    if (!memcmp(hay + i, s, n))
+      return true;
+  return false;
+}
+
+/* expect_error_message: each string in the message of a failed rule of an
+** expected variable. */
+static enum tfr_test_status check_messages(struct runctx *rc,
+                                           const struct tfr_resolution *res,
+                                           const bool *found) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  enum tfr_test_status st = TFR_TEST_PASS;
+  for (size_t i = 0; i < r->nmsgs; i++) {
+    const tfr_value *m = r->msgs[i];
+    bool ok = false;
+    struct sbuf got = {0};
+    for (size_t e = 0; e < r->nexpect; e++) {
+      const struct ref *er = &r->expect_refs[e];
+      if (!ref_root(er, "var") || !found[e])
+        continue;
+      const struct tfr_variable *v = res_var(res, er->attr, er->alen);
+      for (size_t k = 0; v && k < v->nrules; k++) {
+        const struct tfr_rule *rule = &v->rules[k];
+        if (rule->result != TFR_RULE_FAILED || !rule->detail)
+          continue;
+        if (contains(rule->detail, m->s, m->n))
+          ok = true;
+        sbuf_str(&got, "\n  var.");
+        sbuf_str(&got, v->name);
+        sbuf_str(&got, ": ");
+        sbuf_go_quote(&got, rule->detail, strlen(rule->detail));
+      }
+    }
+    if (!ok) {
+      struct sbuf want = {0};
+      sbuf_go_quote(&want, m->s, m->n);
+      error_at(rc->out->diags, rc->f->src, r->msg_spans[i], TFR_DIAG_ERROR,
+               "Expected error message not found",
+               tfr_arena_printf(t->a,
+                                "No expected failure reported an error "
+                                "message containing %s. The failures "
+                                "reported:%s",
+                                want.p, got.p ? got.p : " none"));
+      free(want.p);
+      st = TFR_TEST_FAIL;
+    }
+    free(got.p);
+  }
+  return st;
+}
+
+/* The assertions (EvaluateRun), those that refer only to what is known
+** offline. */
+static enum tfr_test_status assertions(struct runctx *rc,
+                                       const struct tfr_resolution *res) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  const struct module *m = res->module;
+  tfr_diags *d = rc->out->diags;
+  if (!r->nasserts)
+    return TFR_TEST_PASS;
+  /* var.*: the module's final values, and the test-only ones */
+  size_t n = m->nvars + rc->nvals;
+  const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
+  const tfr_value **mvals = tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) *
+                                                      sizeof *mvals);
+  size_t nv = 0;
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *vd = &m->vars[k];
+    const tfr_value *x = res->vars[k].value ? res->vars[k].value
+                                            : tfr_unknown(t->a, vd->type);
+    mvals[k] = res->vars[k].value;
+    unsigned marks = (vd->sensitive ? TFR_V_SENSITIVE : 0) |
+                     (vd->ephemeral ? TFR_V_EPHEMERAL : 0);
+    names[nv] = vd->name;
+    vals[nv++] = marks ? tfr_value_mark(t->a, x, marks) : x;
+  }
+  for (size_t i = 0; i < rc->nvals; i++) {
+    struct tval *v = &rc->vals[i];
+    if (v->decl >= 0 || winning(rc, v->name, strlen(v->name)) != v ||
+        !v->evaluated || v->failed || !v->value)
+      continue;
+    names[nv] = v->name;
+    vals[nv++] = v->value;
+  }
+  const tfr_value *var = tfr_object(t->a, nv, names, vals);
+  const struct eval_scope *inner = validate_module_scope(t->a, m, mvals);
+  enum tfr_test_status st = TFR_TEST_PASS;
+  const char *unknown = NULL;
+  for (size_t i = 0; i < r->nasserts; i++) {
+    const struct tassert *as = &r->asserts[i];
+    struct tfr_pos at = src_pos(rc->f->src, as->cond->span.start);
+    const char *out = NULL;
+    for (int j = 0; j < 2 && !out; j++) {
+      struct refs l = refs_of(t->a, j ? as->msg : as->cond);
+      for (size_t k = 0; k < l.n && !out; k++) {
+        const struct ref *rf = &l.v[k];
+        if (ref_root(rf, "local") || ref_root(rf, "path") ||
+            ref_root(rf, "terraform"))
+          continue;
+        if (ref_root(rf, "var") && rf->attr) {
+          bool declared = decl_index(m, rf->attr, rf->alen) >= 0;
+          struct tval *tv = winning(rc, rf->attr, rf->alen);
+          if (declared || (tv && tv->value))
+            continue;
+          out = tfr_arena_printf(t->a,
+                                 "the assertion on line %d refers to "
+                                 "var.%.*s, which neither the module nor "
+                                 "the test file declares",
+                                 at.line, (int)rf->alen, rf->attr);
+          continue;
+        }
+        out = tfr_arena_printf(t->a,
+                               "the assertion on line %d refers to %s, "
+                               "which only a plan with providers can know",
+                               at.line, ref_text(t->a, rf));
+      }
+    }
+    if (out) {
+      if (!unknown)
+        unknown = out;
+      continue;
+    }
+    tfr_diags *scratch = tfr_diags_new(t->a);
+    bool mfail, cfail;
+    const tfr_value *msg = eval_in_scope(t, scratch, rc->f->src, as->msg,
+                                         var, inner, !r->apply, &mfail);
+    const tfr_value *cond = eval_in_scope(t, scratch, rc->f->src, as->cond,
+                                          var, inner, !r->apply, &cfail);
+    if (mfail || cfail) {
+      copy_all(d, scratch);
+      st = merge(st, TFR_TEST_ERROR);
+      continue;
+    }
+    if (!tfr_value_is_wholly_known(cond) ||
+        !tfr_value_is_wholly_known(msg)) {
+      if (!unknown)
+        unknown = tfr_arena_printf(t->a,
+                                   "the assertion on line %d depends on a "
+                                   "value that cannot be known offline",
+                                   at.line);
+      continue;
+    }
+    copy_all(d, scratch); /* warnings */
+    if (cond->flags & TFR_V_NULL) {
+      error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+               "Invalid condition run",
+               "Condition expression must return either true or false, not "
+               "null.");
+      st = merge(st, TFR_TEST_ERROR);
+      continue;
+    }
+    const char *err = NULL;
+    const tfr_value *b = conv_convert(t->a, cond, &tfr_t_bool, &err);
+    if (!b) {
+      error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+               "Invalid condition run",
+               tfr_arena_printf(t->a, "Invalid condition run value: %s.",
+                                err ? err : "bool required"));
+      st = merge(st, TFR_TEST_ERROR);
+      continue;
+    }
+    if (b->b)
+      continue;
+    const char *text;
+    const tfr_value *ms = conv_convert(t->a, msg, &tfr_t_string, &err);
+    if (!ms || (ms->flags & TFR_V_NULL)) {
+      error_at(d, rc->f->src, as->msg->span, TFR_DIAG_ERROR,
+               "Invalid error message",
+               tfr_arena_printf(t->a, "Unsuitable value for error message: "
+                                      "%s.",
+                                ms ? "value must not be null"
+                                   : (err ? err : "string required")));
+      text = "Failed to evaluate condition error message.";
+    } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+      text = "The error message included a sensitive value, so it will not "
+             "be displayed.";
+    } else {
+      text = tfr_arena_strndup(t->a, ms->s, ms->n);
+    }
+    error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+             "Test assertion failed", text);
+    st = merge(st, TFR_TEST_FAIL);
+  }
+  if (st == TFR_TEST_PASS && unknown)
+    offline(rc, unknown);
+  return st;
+}
+
+/* Did the resolution get to the values (Terraform's plan), rather than
+** stop at errors in the values as written (GetVariables, validate)? */
+static bool reached_plan(const struct tfr_resolution *res, const tfr_diags *rd) {
+  for (size_t k = 0; k < res->n; k++)
+    if (res->vars[k].value)
+      return true;
+  for (size_t i = 0; i < tfr_diags_count(rd); i++) {
+    const struct tfr_diag *g = tfr_diags_get(rd, i);
+    if (g->sev == TFR_DIAG_ERROR &&
+        (!strcmp(g->summary, "Invalid value for input variable") ||
+         !strcmp(g->summary, "Required variable not set") ||
+         is_rule_failure(g, res)))
+      return true;
+  }
+  return res->n == 0;
+}
+
+/* Decide one run that got as far as resolving its variables. */
+static void decide(struct runctx *rc, const struct tfr_resolution *res,
+                   tfr_diags *rd, const struct content *c) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  struct tfr_test_run *out = rc->out;
+  tfr_diags *d = out->diags;
+  bool *found = tfr_arena_alloc(t->a, (r->nexpect ? r->nexpect : 1) *
+                                          sizeof *found);
+  /* the plan's diagnostics, with the test file's ranges */
+  size_t n = tfr_diags_count(rd);
+  struct tfr_range *subj = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *subj);
+  bool *keep = tfr_arena_alloc(t->a, n ? n : 1);
+  bool errors = false;
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = tfr_diags_get(rd, i);
+    keep[i] = !dropped(g, rc->g);
+    subj[i] = real_range(rc, c, &g->subject);
+    if (!keep[i])
+      continue;
+    if (is_rule_failure(g, res)) {
+      long e = expected_var(r, g->variable);
+      if (e >= 0) {
+        found[e] = true;
+        if (!r->apply) {
+          keep[i] = false; /* an expected failure: swallowed */
+          continue;
+        }
+      }
+    }
+    errors |= g->sev == TFR_DIAG_ERROR;
+  }
+  /* what cannot be known offline */
+  const char *why = NULL;
+  for (size_t k = 0; k < res->n && !why; k++)
+    why = deferred(t->a, &res->vars[k]);
+  for (size_t e = 0; e < r->nexpect && !why; e++)
+    if (!ref_root(&r->expect_refs[e], "var"))
+      why = tfr_arena_printf(t->a,
+                             "it expects a failure from %s, which only a "
+                             "plan with providers can report",
+                             ref_text(t->a, &r->expect_refs[e]));
+  if (r->apply && errors) {
+    /* ExplainExpectedFailures: the plan failed, expected or not, so the
+    ** apply never ran */
+    for (size_t i = 0; i < n; i++) {
+      const struct tfr_diag *g = tfr_diags_get(rd, i);
+      if (!keep[i])
+        continue;
+      if (is_rule_failure(g, res) && expected_var(r, g->variable) >= 0)
+        tfr_diags_add(d, TFR_DIAG_WARNING, NULL,
+                      "Expected failure while planning",
+                      tfr_arena_printf(t->a,
+                                       "A custom condition within var.%s "
+                                       "failed during the planning stage "
+                                       "and prevented the requested apply "
+                                       "operation. While this was an "
+                                       "expected failure, the apply "
+                                       "operation could not be executed and "
+                                       "so the overall test case will be "
+                                       "marked as a failure and the "
+                                       "original diagnostic included in the "
+                                       "test report.",
+                                       g->variable));
+      copy_diag(d, g, &subj[i]);
+    }
+    if (r->nmsgs)
+      check_messages(rc, res, found);
+    out->status = TFR_TEST_ERROR;
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (keep[i])
+      copy_diag(d, tfr_diags_get(rd, i), &subj[i]);
+  /* expected failures that did not happen (ValidateExpectedFailures) */
+  bool missing = false;
+  if (reached_plan(res, rd))
+    for (size_t e = 0; e < r->nexpect; e++) {
+      const struct ref *er = &r->expect_refs[e];
+      if (!ref_root(er, "var") || found[e])
+        continue;
+      const char *dw = deferred(t->a, res_var(res, er->attr, er->alen));
+      if (dw) { /* it might fail: cannot tell */
+        if (!why)
+          why = dw;
+        continue;
+      }
+      error_at(d, rc->f->src, er->span, TFR_DIAG_ERROR,
+               "Missing expected failure",
+               tfr_arena_printf(t->a,
+                                "The checkable object, var.%.*s, was "
+                                "expected to report an error but did not.",
+                                (int)er->alen, er->attr));
+      missing = true;
+    }
+  if (errors) { /* a plan with errors that were not expected */
+    out->status = TFR_TEST_ERROR;
+    return;
+  }
+  if (missing) {
+    /* a plan reports it as an error, an apply as a failure */
+    out->status = r->apply ? TFR_TEST_FAIL : TFR_TEST_ERROR;
+    return;
+  }
+  if (why) {
+    offline(rc, why);
+    return;
+  }
+  enum tfr_test_status st = TFR_TEST_PASS;
+  if (r->nmsgs)
+    st = check_messages(rc, res, found);
+  st = merge(st, assertions(rc, res));
+  out->status = st;
+}
+
+/* Terraform skips a run when a run it comes after did not complete. */
+static bool prior_failed(const struct tfile *f, const struct trun *runs,
+                         const struct tfr_test_run *done, size_t i) {
+  const struct trun *r = &runs[i];
+  bool parallel = r->parallel >= 0 ? r->parallel == 1 : f->parallel;
+  const char *key = r->state_key ? r->state_key
+                    : r->has_module && r->module_source ? r->module_source
+                                                         : "";
+  bool same_seen = false;
+  for (size_t j = i; j-- > 0;) {
+    const struct trun *p = &runs[j];
+    const char *pk = p->state_key ? p->state_key
+                     : p->has_module && p->module_source ? p->module_source
+                                                          : "";
+    bool prior = !parallel;
+    if (!same_seen && !strcmp(pk, key)) {
+      prior = true;
+      same_seen = true;
+    }
+    if (prior && (done[j].status == TFR_TEST_ERROR ||
+                  (done[j].status == TFR_TEST_SKIP && !done[j].offline)))
+      return true;
+  }
+  return false;
+}
+
+static void run_one(struct tctx *t, struct tfile *f, size_t i,
+                    struct tfr_test_run *done) {
+  struct trun *r = &f->runs[i];
+  struct tfr_test_run *out = &done[i];
+  out->name = r->name;
+  out->apply = r->apply;
+  out->decl = src_range(f->src, r->def);
+  out->diags = tfr_diags_new(t->a);
+  tfr_diags_share_sources(out->diags, t->load);
+  if (prior_failed(f, f->runs, done, i)) {
+    out->status = TFR_TEST_SKIP;
+    out->skip_reason = "an earlier run block of this file failed with "
+                       "errors, and Terraform skips the runs after it";
+    return;
+  }
+  struct runctx rc = {0};
+  rc.t = t;
+  rc.f = f;
+  rc.r = r;
+  rc.out = out;
+  rc.g = f->in_test_dir ? &t->testdir : &t->main;
+  rc.pre = tfr_diags_new(t->a);
+  if (r->has_module) {
+    out->status = TFR_TEST_SKIP;
+    out->offline = true;
+    out->skip_reason = tfr_arena_printf(
+        t->a, "it runs the module \"%s\" (a module block), which only a "
+              "plan with providers runs",
+        r->module_source ? r->module_source : "?");
+    return;
+  }
+  gather(&rc);
+  get_variables(&rc);
+  if (tfr_diags_has_errors(rc.pre)) {
+    copy_all(out->diags, rc.pre);
+    tfr_diags_add_source(out->diags, f->src->name, f->src->text,
+                         f->src->len);
+    out->status = TFR_TEST_ERROR;
+    return;
+  }
+  if (rc.skip) {
+    out->status = TFR_TEST_SKIP;
+    out->offline = true;
+    out->skip_reason = rc.skip;
+    return;
+  }
+  copy_all(out->diags, rc.pre);
+  struct content c = build_content(&rc);
+  if (rc.skip) {
+    out->status = TFR_TEST_SKIP;
+    out->offline = true;
+    out->skip_reason = rc.skip;
+    return;
+  }
+  struct tfr_cli_arg *args = tfr_arena_alloc(t->a, (rc.g->nargs + 1) *
+                                                       sizeof *args);
+  if (rc.g->nargs)
+    memcpy(args, rc.g->args, rc.g->nargs * sizeof *args);
+  args[rc.g->nargs].file = true;
+  args[rc.g->nargs].value = f->src->name;
+  args[rc.g->nargs].content = c.text;
+  args[rc.g->nargs].content_len = c.len;
+  struct tfr_resolve_opts ro = {0};
+  ro.dir = t->dir;
+  ro.env = t->o->env;
+  ro.args = args;
+  ro.nargs = rc.g->nargs + 1;
+  ro.opentofu = t->o->opentofu;
+  tfr_diags *rd = tfr_diags_new(t->a);
+  tfr_diags_share_sources(rd, t->load);
+  const struct tfr_resolution *res = tfr_resolve_module(t->a, rd, t->mod, &ro);
+  tfr_diags_share_sources(out->diags, rd);
+  decide(&rc, res, rd, &c);
+  if (rc.skip && out->status <= TFR_TEST_PASS) {
+    out->status = TFR_TEST_SKIP;
+    out->offline = true;
+    out->skip_reason = rc.skip;
+  }
+  /* last, so that excerpts quote the test file, not the values text */
+  tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+}
+
+/* A file whose runs have static errors: those runs are errors, the
+** others do not run (renderPreWalkDiags). */
+static bool static_errors(tfr_arena *a, struct tfile *f,
+                          struct tfr_test_run *done, tfr_diags *load) {
+  bool any = false;
+  for (size_t i = 0; i < f->nruns; i++) {
+    validate_run(a, f, &f->runs[i]);
+    any |= tfr_diags_has_errors(f->runs[i].static_diags);
+  }
+  if (!any)
+    return false;
+  for (size_t i = 0; i < f->nruns; i++) {
+    struct tfr_test_run *out = &done[i];
+    out->name = f->runs[i].name;
+    out->apply = f->runs[i].apply;
+    out->decl = src_range(f->src, f->runs[i].def);
+    out->diags = tfr_diags_new(a);
+    tfr_diags_share_sources(out->diags, load);
+    copy_all(out->diags, f->runs[i].static_diags);
+    tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+    out->status = tfr_diags_has_errors(f->runs[i].static_diags)
+                      ? TFR_TEST_ERROR
+                      : TFR_TEST_PENDING;
+  }
+  return true;
+}
+
+static void run_file(struct tctx *t, struct tfile *f,
+                     struct tfr_test_file *out) {
+  struct tfr_test_run *done = tfr_arena_alloc(t->a, (f->nruns ? f->nruns : 1) *
+                                                        sizeof *done);
+  out->runs = done;
+  out->nruns = f->nruns;
+  out->diags = tfr_diags_new(t->a);
+  out->status = f->nruns ? TFR_TEST_SKIP : TFR_TEST_PASS;
+  if (f->json) {
+    for (size_t i = 0; i < f->nruns; i++) {
+      done[i].name = f->runs[i].name;
+      done[i].status = TFR_TEST_SKIP;
+      done[i].offline = true;
+      done[i].skip_reason = "JSON test files are not read offline yet";
+      done[i].diags = tfr_diags_new(t->a);
+    }
+    return;
+  }
+  if (static_errors(t->a, f, done, t->load)) {
+    out->status = TFR_TEST_ERROR;
+    return;
+  }
+  for (size_t i = 0; i < f->nruns; i++) {
+    run_one(t, f, i, done);
+    out->status = merge(out->status, done[i].status);
+  }
+}
+
+/* The run names of a JSON test file: {"run": {"NAME": {...}}}. */
+static void json_runs(tfr_arena *a, struct tfile *f, const struct ast *body) {
+  if (!body || body->kind != AST_OBJECT)
+    return;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
+    if (!(k->kind == AST_STRING && is_name(k, "run")) ||
+        v->kind != AST_OBJECT)
+      continue;
+    f->runs = tfr_arena_alloc(a, (v->n ? v->n : 1) * sizeof *f->runs);
+    for (uint32_t j = 0; j < v->n; j++) {
+      const struct ast *rk = v->items[2 * j];
+      f->runs[f->nruns++].name = tfr_arena_strndup(a, rk->str, rk->n);
+    }
+  }
+}
+
+const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
+                                              const struct tfr_test_opts *o) {
+  struct tfr_test_suite *suite = tfr_arena_alloc(a, sizeof *suite);
+  suite->status = TFR_TEST_PASS;
+  suite->diags = tfr_diags_new(a);
+  struct tctx t = {0};
+  t.a = a;
+  t.o = o;
+  t.dir = o->dir ? o->dir : ".";
+  t.suite = suite;
+  t.sdiags = suite->diags;
+  const char *test_dir = o->test_dir ? o->test_dir : "tests";
+  if (!local_path(test_dir)) {
+    tfr_diags_add(suite->diags, TFR_DIAG_ERROR, NULL,
+                  "Invalid testing directory",
+                  "The testing directory must be a relative path pointing to "
+                  "a directory local to the configuration directory.");
+    suite->fatal = true;
+    suite->status = TFR_TEST_ERROR;
+    return suite;
+  }
+  test_dir = clean_rel(a, test_dir);
+  /* the module */
+  t.load = tfr_diags_new(a);
+  t.mod = tfr_module_load(a, t.load, t.dir, o->opentofu);
+  copy_all(suite->diags, t.load);
+  tfr_diags_share_sources(suite->diags, t.load);
+  {
+    struct tfr_resolve_opts ro = {0};
+    ro.load_only = true;
+    tfr_diags *scratch = tfr_diags_new(a);
+    t.m = tfr_resolve_module(a, scratch, t.mod, &ro)->module;
+  }
+  if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
+    /* as every run's plan would say (show and check say it too) */
+    tfr_diags_add(suite->diags, TFR_DIAG_ERROR, NULL,
+                  "No configuration files",
+                  "Plan requires configuration to be present. Planning "
+                  "without a configuration would mark everything for "
+                  "destruction, which is normally not what is desired. If "
+                  "you would like to destroy everything, run plan with the "
+                  "-destroy option. Otherwise, create a Terraform "
+                  "configuration file (.tf file) and try again.");
+    suite->fatal = true;
+    suite->status = TFR_TEST_ERROR;
+    return suite;
+  }
+  /* the test files, by name */
+  struct names names = {0};
+  list_dir(a, t.dir, NULL, o->opentofu, &names);
+  const char *tpath = join(a, t.dir, test_dir);
+  if (strcmp(test_dir, ".") &&
+      !list_dir(a, tpath, test_dir, o->opentofu, &names)) {
+    struct stat st;
+    if (strcmp(test_dir, "tests") && stat(tpath, &st) != 0)
+      tfr_diags_add(suite->diags, TFR_DIAG_WARNING, NULL,
+                    "Test directory does not exist",
+                    tfr_arena_printf(a, "Requested test directory %s does "
+                                        "not exist.",
+                                     tpath));
+  }
+  if (names.n)
+    qsort(names.v, names.n, sizeof *names.v, cmp_str);
+  if (o->nfilter) {
+    struct names kept = {0};
+    for (size_t i = 0; i < o->nfilter; i++) {
+      const char *want = clean_rel(a, o->filter[i]);
+      size_t j = 0;
+      while (j < names.n && strcmp(names.v[j], want))
+        j++;
+      if (j == names.n) {
+        tfr_diags_add(suite->diags, TFR_DIAG_WARNING, NULL,
+                      "Unknown test file",
+                      tfr_arena_printf(a, "The specified test file, %s, "
+                                          "could not be found.",
+                                       o->filter[i]));
+        continue;
+      }
+      bool dup = false;
+      for (size_t k = 0; k < kept.n; k++)
+        dup |= !strcmp(kept.v[k], want);
+      if (!dup)
+        names_add(a, &kept, names.v[j]);
+    }
+    if (kept.n)
+      qsort(kept.v, kept.n, sizeof *kept.v, cmp_str);
+    names = kept;
+  }
+  /* parse and decode every file: errors in any stop everything */
+  struct tfile *files = tfr_arena_alloc(a, (names.n ? names.n : 1) *
+                                               sizeof *files);
+  size_t tlen = strlen(test_dir);
+  for (size_t i = 0; i < names.n; i++) {
+    struct tfile *f = &files[i];
+    f->name = names.v[i];
+    f->path = join(a, t.dir, names.v[i]);
+    f->json = str_ends_with(f->name, ".json");
+    f->in_test_dir = !strncmp(f->name, test_dir, tlen) &&
+                     f->name[tlen] == '/' && !strchr(f->name + tlen + 1, '/');
+    tfr_file *pf = tfr_parse_file(a, suite->diags, f->path,
+                                  f->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
+    if (!pf)
+      continue;
+    f->src = pf->f.src;
+    if (f->json) {
+      json_runs(a, f, pf->f.body);
+      continue;
+    }
+    struct decoder dc = {a, suite->diags, f};
+    decode_file(&dc, pf->f.body);
+  }
+  if (tfr_diags_has_errors(suite->diags)) {
+    suite->fatal = true;
+    suite->status = TFR_TEST_ERROR;
+    return suite;
+  }
+  /* the global values: -var for undeclared names are not used by tests */
+  struct tfr_cli_arg *args = tfr_arena_alloc(a, (o->nargs ? o->nargs : 1) *
+                                                    sizeof *args);
+  size_t nargs = 0;
+  for (size_t i = 0; i < o->nargs; i++) {
+    const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
+    if (eq && decl_index(t.m, o->args[i].value,
+                         (size_t)(eq - o->args[i].value)) < 0)
+      continue;
+    args[nargs++] = o->args[i];
+  }
+  bool ok = setup_globals(&t, &t.main, args, nargs);
+  copy_all(suite->diags, t.main.seen);
+  bool need_testdir = false;
+  for (size_t i = 0; i < names.n; i++)
+    need_testdir |= files[i].in_test_dir;
+  if (ok && need_testdir) {
+    struct tfr_cli_arg *targs;
+    size_t ntargs;
+    test_dir_files(&t, test_dir, args, nargs, &targs, &ntargs);
+    if (ntargs > nargs) {
+      ok = setup_globals(&t, &t.testdir, targs, ntargs);
+      for (size_t i = 0; i < tfr_diags_count(t.testdir.seen); i++) {
+        const struct tfr_diag *g = tfr_diags_get(t.testdir.seen, i);
+        bool dup = false;
+        for (size_t k = 0; k < tfr_diags_count(t.main.seen); k++)
+          dup |= same_diag(g, tfr_diags_get(t.main.seen, k));
+        if (!dup)
+          copy_diag(suite->diags, g, &g->subject);
+      }
+      tfr_diags_share_sources(suite->diags, t.testdir.seen);
+    } else {
+      t.testdir = t.main;
+    }
+  }
+  tfr_diags_share_sources(suite->diags, t.main.seen);
+  if (!ok) {
+    suite->fatal = true;
+    suite->status = TFR_TEST_ERROR;
+    return suite;
+  }
+  /* run */
+  struct tfr_test_file *outs = tfr_arena_alloc(a, (names.n ? names.n : 1) *
+                                                      sizeof *outs);
+  for (size_t i = 0; i < names.n; i++) {
+    outs[i].name = files[i].name;
+    outs[i].path = files[i].path;
+    run_file(&t, &files[i], &outs[i]);
+    suite->status = merge(suite->status, outs[i].status);
+    for (size_t j = 0; j < outs[i].nruns; j++)
+      switch (outs[i].runs[j].status) {
+      case TFR_TEST_PASS:
+        suite->passed++;
+        break;
+      case TFR_TEST_FAIL:
+      case TFR_TEST_ERROR:
+        suite->failed++;
+        break;
+      case TFR_TEST_SKIP:
+        suite->skipped++;
+        break;
+      default:
+        break;
+      }
+  }
+  suite->files = outs;
+  suite->nfiles = names.n;
+  return suite;
+}
