@@ -454,8 +454,10 @@ static const char *did_you_mean(struct resolver *r, const char *name) {
 /* TF_VAR_REGION for a declared "region": Terraform ignores it silently
 ** (names are case-sensitive); we warn, beyond Terraform. */
 static void env_case(struct resolver *r, const struct raw_value *raw) {
-  for (size_t i = 0; i < r->m->nvars; i++)
+  bool found = false;
+  for (size_t i = 0; i < r->m->nvars && !found; i++)
     if (!strcasecmp(r->m->vars[i].name, raw->name)) {
+      found = true;
       var_error(r, NULL, TFR_DIAG_WARNING,
                 "Environment variable differs from a variable name in case",
                 tfr_arena_printf(r->a,
@@ -466,8 +468,17 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
                                  raw->name, r->m->vars[i].name,
                                  r->m->vars[i].name),
                 r->m->vars[i].name);
-      return;
     }
+  const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
+  if (near) /* -strict: a near miss is worth a word too */
+    var_error(r, NULL, TFR_DIAG_WARNING,
+              "Environment variable for an undeclared variable",
+              tfr_arena_printf(r->a,
+                               "TF_VAR_%s sets nothing: this module declares "
+                               "no variable \"%s\". Did you mean "
+                               "TF_VAR_%s?",
+                               raw->name, raw->name, near),
+              near);
 }
 
 /* Values for names the module does not declare (SPEC §5). */
