@@ -1860,6 +1860,7 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   out->decl = src_range(f->src, r->def);
   out->diags = tfr_diags_new(t->a);
   tfr_diags_share_sources(out->diags, t->load);
+  tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
   if (prior_failed(f, f->runs, done, i)) {
     out->status = TFR_TEST_SKIP;
     out->skip_reason = "an earlier run block of this file failed with "
@@ -1886,8 +1887,6 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   get_variables(&rc);
   if (tfr_diags_has_errors(rc.pre)) {
     copy_all(out->diags, rc.pre);
-    tfr_diags_add_source(out->diags, f->src->name, f->src->text,
-                         f->src->len);
     out->status = TFR_TEST_ERROR;
     return;
   }
