@@ -6,15 +6,25 @@
 */
 #include "json_out.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "strutil.h"
+
+/* Bytes that may need escaping: controls, ", \\, <, >, & and every
+** non-ASCII byte (checked for U+2028/U+2029 and invalid UTF-8). */
+static bool special(unsigned char ch) {
+  return ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\' || ch == '<' ||
+         ch == '>' || ch == '&';
+}
 
 void json_write_string(FILE *out, const char *s, size_t n) {
   putc('"', out);
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
+    if (!special(ch))
+      continue; /* plain runs are written whole, below */
     const char *esc = NULL;
     size_t skip = 1;
     char buf[8];

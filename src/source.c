@@ -74,15 +74,16 @@ struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
 
 static void build_lines(struct src_file *f) {
   size_t n = 1;
-  for (const char *p = f->text; (p = memchr(p, '\n', f->len - (size_t)(p - f->text)));
+  const char *end = f->text + f->len;
+  for (const char *p = f->text; (p = memchr(p, '\n', (size_t)(end - p)));
        p++)
     n++;
-  f->lines = tfr_arena_alloc(f->arena, n * sizeof *f->lines);
+  f->lines = tfr_arena_alloc_raw(f->arena, n * sizeof *f->lines);
   f->nlines = 0;
   f->lines[f->nlines++] = 0;
-  for (size_t i = 0; i < f->len; i++)
-    if (f->text[i] == '\n')
-      f->lines[f->nlines++] = (uint32_t)(i + 1);
+  for (const char *p = f->text; (p = memchr(p, '\n', (size_t)(end - p)));
+       p++)
+    f->lines[f->nlines++] = (uint32_t)(p - f->text + 1);
 }
 
 /* Columns count grapheme clusters from the line start, as HCL does. */

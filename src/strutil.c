@@ -170,6 +170,16 @@ bool str_ends_with(const char *s, const char *suffix) {
 }
 
 size_t str_graphemes(const char *s, size_t n) {
+  /* ASCII text: every byte starts a cluster except the LF of a CR LF
+  ** (the common case: line/column positions of configuration files). */
+  size_t k = 0, crlf = 0;
+  while (k < n && (unsigned char)s[k] < 0x80) {
+    if (s[k] == '\n' && k && s[k - 1] == '\r')
+      crlf++;
+    k++;
+  }
+  if (k == n)
+    return n - crlf;
   size_t count = 0;
   utf8proc_int32_t prev = -1, state = 0;
   for (size_t i = 0; i < n;) {
