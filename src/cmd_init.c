@@ -1,11 +1,875 @@
 /*
-** tfresolve init: a tfvars template for the module's variables.
+** tfresolve init: a template of values for the module's input variables
+** (issue 6), as a tfvars file, a .tfvars.json file or `export TF_VAR_`
+** lines.
+**
+** What goes in, for every declared variable:
+**   - its description and its type constraint, as comments (in JSON, which
+**     has no comments, as lines of a leading "//" member: HCL's JSON syntax
+**     ignores a "//" key in a body, and so does Terraform in .tfvars.json);
+**   - for a variable with a default, the default, ready to change;
+**   - for a sensitive variable, no value at all: its line stays commented
+**     out (left out in JSON), so a sensitive default is never printed and
+**     still applies.
+** Order: required variables first, then the others; within each group in
+** declaration order (file by file in lexical order of the file names, as
+** Terraform loads them, and top to bottom in each file), because module
+** authors group related variables and `show` already lists them by name.
+**
+** Placeholders of required variables.  A required variable has no default,
+** so any value we could write would be a guess that `check` accepts: ""
+** is a valid string, null a valid value of a nullable variable, and a
+** skeleton object passes its type.  So the assignment is written commented
+** out ("# name = ..." in tfvars, "# export TF_VAR_name=..." in env) with a
+** skeleton of its type ("", 0, false, [], {}, an object of its required
+** attributes) to show the shape, and left out of the JSON template (its
+** "//" lines say so).  The variable is then simply not set: `tfresolve
+** check -var-file=TEMPLATE` and `terraform plan` fail with Terraform's own
+** "No value for required variable" error naming it and its declaration,
+** until the user uncomments the line and gives it a real value.  Nothing
+** in the template ever looks like a value that was chosen on purpose.
+**
+** env: TF_VAR_ values are taken literally for primitive types and for
+** variables without a type, and parsed as HCL otherwise, as Terraform
+** does; so a default that a TF_VAR_ value cannot carry (null of a
+** primitive type, a non-string default of an untyped variable) is left to
+** apply, with a comment saying why, and a name a POSIX shell cannot
+** export ("a-b": Terraform allows "-") gets an env(1) example instead.
+**
+** The template goes to stdout, or with -out=FILE to FILE, which is never
+** replaced unless -force is given (O_EXCL: no check-then-write race).
+** Only the declarations are read (tfr_resolve with load_only): no value
+** source, so nothing from TF_VAR_ or tfvars files can leak into it.
 */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
 
+static const char usage_init[] =
+    "Usage: tfresolve init [options] [DIR]\n"
+    "\n"
+    "Write a template of values for the input variables of the module in "
+    "DIR\n"
+    "(default: the current directory): every variable, with its "
+    "description\n"
+    "and type as comments.  Required variables (no default) come first, "
+    "then\n"
+    "the others, each group in declaration order.  Variables with a "
+    "default\n"
+    "are set to it; sensitive variables are never given a value (their\n"
+    "defaults are not printed, and still apply).\n"
+    "\n"
+    "Required variables are written commented out, with a skeleton of "
+    "their\n"
+    "type (\"\", 0, false, [], {}, ...), and left out of the JSON template:\n"
+    "until you uncomment and fill each one, `tfresolve check` (and\n"
+    "`terraform plan`) fail with \"No value for required variable\".  A "
+    "value\n"
+    "such as \"\" or null would not do that: it can be valid.\n"
+    "\n"
+    "Options:\n"
+    "  -format=F      tfvars (default): HCL, for a .tfvars file;\n"
+    "                 json: for a .tfvars.json file; JSON has no comments, "
+    "so\n"
+    "                 the notes are strings under a leading \"//\" key, which\n"
+    "                 Terraform ignores;\n"
+    "                 env: \"export TF_VAR_name='...'\" lines for a POSIX "
+    "shell\n"
+    "                 (values of complex types as HCL text, as Terraform\n"
+    "                 parses them)\n"
+    "  -json          Same as -format=json\n"
+    "  -out=FILE      Write to FILE instead of standard output (a name "
+    "ending\n"
+    "                 in .json selects -format=json unless -format is "
+    "given)\n"
+    "  -force         Replace FILE if it exists (without it, init refuses)\n"
+    "  -engine=E      terraform (default) or opentofu (.tofu files)\n"
+    "  -chdir=DIR     Work in DIR first (a relative -out too)\n"
+    "  -no-color      No colour in diagnostics\n"
+    "\n"
+    "Exit status: 0 written, 1 the module does not load, 2 usage error or\n"
+    "FILE exists or cannot be written.\n";
+
+/* Comment lines are kept within this width where the content allows. */
+enum { WIDTH = 78 };
+
+struct init_opts {
+  struct options o;
+  bool format_given, force;
+  const char *dir, *out;
+};
+
+/* ---- command line ------------------------------------------------------ */
+
+static bool init_flags(int argc, char **argv, struct init_opts *m) {
+  m->dir = ".";
+  m->o.format = FMT_TFVARS;
+  bool have_dir = false;
+  for (int i = 0; i < argc; i++) {
+    char buf[64];
+    const char *val = NULL;
+    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    if (!name) {
+      if (have_dir) {
+        fprintf(stderr, "tfresolve init: unexpected argument \"%s\" (the "
+                        "module directory is \"%s\")\n\n%s",
+                argv[i], m->dir, usage_init);
+        return false;
+      }
+      m->dir = argv[i];
+      have_dir = true;
+    } else if (!strcmp(name, "format") && val &&
+               (!strcmp(val, "tfvars") || !strcmp(val, "json") ||
+                !strcmp(val, "env"))) {
+      m->o.format = !strcmp(val, "json")  ? FMT_JSON
+                    : !strcmp(val, "env") ? FMT_ENV
+                                          : FMT_TFVARS;
+      m->format_given = true;
+    } else if (!strcmp(name, "json") && !val) {
+      m->o.format = FMT_JSON;
+      m->format_given = true;
+    } else if (!strcmp(name, "out") && (val || i + 1 < argc)) {
+      m->out = val ? val : argv[++i];
+      if (!*m->out) {
+        fprintf(stderr, "tfresolve init: -out needs a file name\n\n%s",
+                usage_init);
+        return false;
+      }
+    } else if (!strcmp(name, "force") && !val) {
+      m->force = true;
+    } else if (!strcmp(name, "engine") && val &&
+               (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
+      m->o.opentofu = !strcmp(val, "opentofu");
+    } else if (!strcmp(name, "chdir") && (val || i + 1 < argc)) {
+      const char *d = val ? val : argv[++i];
+      if (chdir(d) != 0) {
+        fprintf(stderr, "tfresolve: cannot change directory to %s: %s\n", d,
+                strerror(errno));
+        return false;
+      }
+    } else if (!strcmp(name, "no-color") && !val) {
+      m->o.no_color = true;
+    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
+      fputs(usage_init, stdout);
+      exit(EXIT_OK);
+    } else if (!strcmp(name, "format")) {
+      fprintf(stderr, "tfresolve init: unknown format \"%s\" (tfvars, json "
+                      "or env)\n\n%s",
+              val ? val : "", usage_init);
+      return false;
+    } else {
+      fprintf(stderr, "tfresolve init: unknown option or missing value: "
+                      "\"%s\"\n\n%s",
+              argv[i], usage_init);
+      return false;
+    }
+  }
+  if (m->force && !m->out) {
+    fprintf(stderr, "tfresolve init: -force only applies with -out=FILE\n\n%s",
+            usage_init);
+    return false;
+  }
+  return true;
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* ---- type constraints as text ------------------------------------------ */
+
+/* A growable string (the pieces are small; the arena keeps the copies). */
+struct sb {
+  char *p;
+  size_t n, cap;
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    b->cap = (b->n + n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p)
+      abort();
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+static void sb_puts(struct sb *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_indent(struct sb *b, int n) {
+  for (int i = 0; i < n; i++)
+    sb_put(b, " ", 1);
+}
+
+static const char *const kind_words[] = {
+    [TFR_DYNAMIC] = "any", [TFR_BOOL] = "bool",   [TFR_NUMBER] = "number",
+    [TFR_STRING] = "string", [TFR_LIST] = "list", [TFR_SET] = "set",
+    [TFR_MAP] = "map",     [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
+};
+
+static bool attr_optional(const tfr_type *t, size_t i) {
+  return t->optional && t->optional[i];
+}
+
+/* The type on one line, spaced as `terraform fmt` writes it:
+** "list(object({ name = string, port = optional(number) }))". */
+static void type_flat(struct sb *b, const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    sb_puts(b, kind_words[t->kind]);
+    sb_put(b, "(", 1);
+    type_flat(b, t->elem);
+    sb_put(b, ")", 1);
+    return;
+  case TFR_TUPLE:
+    sb_puts(b, "tuple([");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        sb_puts(b, ", ");
+      type_flat(b, t->types[i]);
+    }
+    sb_puts(b, "])");
+    return;
+  case TFR_OBJECT:
+    sb_puts(b, t->n ? "object({ " : "object({");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        sb_puts(b, ", ");
+      sb_puts(b, t->names[i]);
+      sb_puts(b, " = ");
+      if (attr_optional(t, i))
+        sb_puts(b, "optional(");
+      type_flat(b, t->types[i]);
+      if (attr_optional(t, i))
+        sb_put(b, ")", 1);
+    }
+    sb_puts(b, t->n ? " })" : "})");
+    return;
+  default:
+    sb_puts(b, kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC]);
+  }
+}
+
+/* The type, broken over lines where it does not fit: `col` is the column
+** it starts at, `tail` the characters that follow it on its last line.
+** One object attribute or tuple element a line, indented by two, in a
+** comment (the "# " prefix: the 2 + in the columns of new lines). */
+static void type_pretty(struct sb *b, const tfr_type *t, int indent, int col,
+                        int tail) {
+  struct sb flat = {0};
+  type_flat(&flat, t);
+  bool fits = col + (int)flat.n + tail <= WIDTH;
+  if (fits || (t->kind != TFR_OBJECT && t->kind != TFR_TUPLE &&
+               !tfr_type_is_collection(t))) {
+    sb_put(b, flat.p, flat.n);
+    free(flat.p);
+    return;
+  }
+  free(flat.p);
+  if (tfr_type_is_collection(t)) {
+    sb_puts(b, kind_words[t->kind]);
+    sb_put(b, "(", 1);
+    type_pretty(b, t->elem, indent, col + (int)strlen(kind_words[t->kind]) + 1,
+                tail + 1);
+    sb_put(b, ")", 1);
+    return;
+  }
+  if (t->kind == TFR_TUPLE) {
+    sb_puts(b, "tuple([\n");
+    for (size_t i = 0; i < t->n; i++) {
+      sb_indent(b, indent + 2);
+      type_pretty(b, t->types[i], indent + 2, 2 + indent + 2, 1);
+      sb_puts(b, ",\n");
+    }
+    sb_indent(b, indent);
+    sb_puts(b, "])");
+    return;
+  }
+  size_t width = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (strlen(t->names[i]) > width)
+      width = strlen(t->names[i]);
+  sb_puts(b, "object({\n");
+  for (size_t i = 0; i < t->n; i++) {
+    bool opt = attr_optional(t, i);
+    sb_indent(b, indent + 2);
+    sb_puts(b, t->names[i]);
+    sb_indent(b, (int)(width - strlen(t->names[i])));
+    sb_puts(b, opt ? " = optional(" : " = ");
+    type_pretty(b, t->types[i], indent + 2,
+                2 + indent + 2 + (int)width + (opt ? 12 : 3), opt);
+    if (opt)
+      sb_put(b, ")", 1);
+    sb_put(b, "\n", 1);
+  }
+  sb_indent(b, indent);
+  sb_puts(b, "})");
+}
+
+/* ---- skeleton values of required variables ----------------------------- */
+
+struct init_ctx {
+  tfr_arena *a;
+  const tfr_value *zero; /* the number 0 */
+  enum out_format format;
+};
+
+/* The simplest value of a type, to show its shape: "", 0, false, empty
+** collections, an object of its required attributes. */
+static const tfr_value *skeleton(struct init_ctx *c, const tfr_type *t) {
+  static const tfr_value *const none[1] = {NULL};
+  static const char *const no_keys[1] = {NULL};
+  static const uint32_t no_lens[1] = {0};
+  switch (t->kind) {
+  case TFR_NUMBER:
+    return c->zero;
+  case TFR_BOOL:
+    return tfr_bool(false);
+  case TFR_LIST:
+    return tfr_list(c->a, t->elem, 0, none);
+  case TFR_SET:
+    return tfr_set(c->a, t->elem, 0, none);
+  case TFR_MAP:
+    return tfr_map(c->a, t->elem, 0, no_keys, no_lens, none);
+  case TFR_TUPLE: {
+    const tfr_value **e = tfr_arena_alloc(c->a, (t->n + 1) * sizeof *e);
+    for (size_t i = 0; i < t->n; i++)
+      e[i] = skeleton(c, t->types[i]);
+    return tfr_tuple(c->a, t->n, e);
+  }
+  case TFR_OBJECT: {
+    const char **names = tfr_arena_alloc(c->a, (t->n + 1) * sizeof *names);
+    const tfr_value **vals = tfr_arena_alloc(c->a, (t->n + 1) * sizeof *vals);
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++)
+      if (!attr_optional(t, i)) {
+        names[n] = t->names[i];
+        vals[n++] = skeleton(c, t->types[i]);
+      }
+    return tfr_object(c->a, n, names, vals);
+  }
+  default: /* string, and any: a string is the most common guess */
+    return tfr_string(c->a, "", 0);
+  }
+}
+
+/* ---- output helpers ---------------------------------------------------- */
+
+/* Each line of text (trailing blanks and blank last lines dropped) as a
+** comment: "# line", "#" for an empty one.  first: text before line 1. */
+static void comment_block(FILE *f, const char *first, const char *text) {
+  size_t len = strlen(text);
+  while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+                 text[len - 1] == ' ' || text[len - 1] == '\t'))
+    len--;
+  if (!len && !first)
+    return;
+  const char *p = text, *end = text + len;
+  bool line1 = true;
+  while (p <= end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *e = nl ? nl : end;
+    const char *t = e;
+    while (t > p && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
+      t--;
+    fputs(line1 && first ? first : (t > p ? "# " : "#"), f);
+    fwrite(p, 1, (size_t)(t - p), f);
+    fputc('\n', f);
+    line1 = false;
+    if (!nl)
+      break;
+    p = nl + 1;
+  }
+}
+
+/* Every line of text with a prefix ("# " to comment a value out). */
+static void prefixed(FILE *f, const char *prefix, const char *text) {
+  for (const char *p = text; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    fputs(prefix, f);
+    fwrite(p, 1, n, f);
+    fputc('\n', f);
+    p += n + (nl != NULL);
+  }
+}
+
+/* A POSIX shell word: the text in single quotes ('\'' for a quote). */
+static void sh_quote(FILE *f, const char *s, size_t n) {
+  fputc('\'', f);
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(s[i], f);
+  }
+  fputc('\'', f);
+}
+
+/* Names a POSIX shell can export: Terraform also allows "-" and
+** non-ASCII letters in variable names. */
+static bool sh_name(const char *s) {
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          *p == '_' || (p > s && *p >= '0' && *p <= '9')))
+      return false;
+  return *s != '\0';
+}
+
+/* The JSON of a value, indented by two per level after `indent`; cty's
+** compact encoding re-laid out (it has no insignificant white space). */
+static void json_value(FILE *f, tfr_arena *a, const tfr_value *v,
+                       int indent) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m)
+    abort();
+  tfr_value_write_json(m, a, v);
+  fclose(m);
+  int depth = indent;
+  for (size_t i = 0; i < len; i++) {
+    char ch = buf[i];
+    if (ch == '"') {
+      size_t j = i + 1;
+      while (j < len && buf[j] != '"')
+        j += buf[j] == '\\' ? 2 : 1;
+      fwrite(buf + i, 1, j + 1 - i, f);
+      i = j;
+    } else if ((ch == '{' || ch == '[') && i + 1 < len &&
+               (buf[i + 1] == '}' || buf[i + 1] == ']')) {
+      fputc(ch, f);
+      fputc(buf[++i], f);
+    } else if (ch == '{' || ch == '[') {
+      depth += 2;
+      fprintf(f, "%c\n%*s", ch, depth, "");
+    } else if (ch == '}' || ch == ']') {
+      depth -= 2;
+      fprintf(f, "\n%*s%c", depth, "", ch);
+    } else if (ch == ',') {
+      fprintf(f, ",\n%*s", depth, "");
+    } else if (ch == ':') {
+      fputs(": ", f);
+    } else {
+      fputc(ch, f);
+    }
+  }
+  free(buf);
+}
+
+static bool is_primitive_kind(const tfr_value *v) {
+  int k = v->type->kind;
+  return k == TFR_STRING || k == TFR_NUMBER || k == TFR_BOOL;
+}
+
+/* ---- the three formats ------------------------------------------------- */
+
+/* The type as text for a comment line that starts at column col. */
+static const char *type_text(struct init_ctx *c, const tfr_type *t,
+                             int col) {
+  struct sb b = {0};
+  type_pretty(&b, t, 0, col, 0);
+  const char *s = tfr_arena_strdup(c->a, b.p ? b.p : "");
+  free(b.p);
+  return s;
+}
+
+/* The comments above a variable's value: description, type, notes. */
+static void var_comments(struct init_ctx *c, FILE *f,
+                         const struct tfr_variable *v, bool required) {
+  if (v->description && *v->description)
+    comment_block(f, NULL, v->description);
+  const char *type = v->typed ? type_text(c, v->declared, 8)
+                              : "any (no type constraint declared)";
+  comment_block(f, "# type: ", type);
+  if (!v->nullable)
+    fputs("# null is not allowed (nullable = false)\n", f);
+  if (v->sensitive && !required)
+    fputs("# sensitive: its default is not shown, and applies while this "
+          "stays\n# commented out\n",
+          f);
+  else if (v->sensitive)
+    fputs("# sensitive\n", f);
+  if (required)
+    fputs("# REQUIRED: uncomment and set a value\n", f);
+}
+
+static void tfvars_var(struct init_ctx *c, FILE *f,
+                       const struct tfr_variable *v) {
+  bool required = !v->default_value;
+  var_comments(c, f, v, required);
+  if (required || v->sensitive) {
+    const char *sk = tfr_value_hcl(c->a, skeleton(c, v->declared));
+    prefixed(f, "# ", tfr_arena_printf(c->a, "%s = %s", v->name, sk));
+  } else {
+    fprintf(f, "%s = %s\n", v->name, tfr_value_hcl(c->a, v->default_value));
+  }
+}
+
+/* The TF_VAR_ text of a value, or NULL (and *why) when an environment
+** variable cannot carry it. */
+static const char *env_text(struct init_ctx *c, const struct tfr_variable *v,
+                            const tfr_value *val, const char **why) {
+  if (!v->literal_mode)
+    return tfr_value_hcl(c->a, val);
+  /* taken literally: a primitive type, or no type (then a string) */
+  if (val->flags & TFR_V_NULL) {
+    *why = tfr_arena_printf(c->a, "left to its default, null, which "
+                                  "TF_VAR_%s cannot express",
+                            v->name);
+    return NULL;
+  }
+  if (!is_primitive_kind(val) || (!v->typed && val->type->kind != TFR_STRING)) {
+    *why = tfr_arena_printf(c->a, "left to its default: without a type, "
+                                  "TF_VAR_%s would be a string",
+                            v->name);
+    return NULL;
+  }
+  if (val->type->kind == TFR_STRING)
+    return tfr_arena_strndup(c->a, val->s, val->n);
+  return tfr_value_hcl(c->a, val);
+}
+
+static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
+  bool required = !v->default_value;
+  var_comments(c, f, v, required);
+  fputs(v->literal_mode ? "# TF_VAR_ value: literal text\n"
+                        : "# TF_VAR_ value: an HCL expression\n",
+        f);
+  const char *why = NULL;
+  bool commented = required || v->sensitive;
+  const char *text = commented
+                         ? env_text(c, v, skeleton(c, v->declared), &why)
+                         : env_text(c, v, v->default_value, &why);
+  if (!text) { /* only defaults get here: a skeleton is always expressible */
+    comment_block(f, NULL, why);
+    return;
+  }
+  char *line = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&line, &len);
+  if (!m)
+    abort();
+  if (sh_name(v->name)) {
+    fprintf(m, "export TF_VAR_%s=", v->name);
+    sh_quote(m, text, strlen(text));
+  } else {
+    /* left to its default; how to set it all the same */
+    fprintf(f, "# a POSIX shell cannot export TF_VAR_%s; env(1) can:\n",
+            v->name);
+    fputs("env ", m);
+    const char *w = tfr_arena_printf(c->a, "TF_VAR_%s=%s", v->name, text);
+    sh_quote(m, w, strlen(w));
+    fputs(" terraform plan", m);
+    commented = true;
+  }
+  fclose(m);
+  if (commented)
+    prefixed(f, "# ", line);
+  else
+    fprintf(f, "%s\n", line);
+  free(line);
+}
+
+/* The "//" notes of one variable in the JSON template. */
+static void json_note(struct init_ctx *c, FILE *f,
+                      const struct tfr_variable *v, bool *first) {
+  struct sb b = {0};
+  sb_puts(&b, v->name);
+  sb_puts(&b, ": ");
+  if (v->typed)
+    type_flat(&b, v->declared);
+  else
+    sb_puts(&b, "any (no type constraint declared)");
+  if (!v->nullable)
+    sb_puts(&b, "; null is not allowed");
+  if (!v->default_value)
+    sb_puts(&b, "; REQUIRED, not set here: add it");
+  if (v->sensitive)
+    sb_puts(&b, v->default_value
+                    ? "; sensitive: left out, its default applies"
+                    : "; sensitive");
+  else if (v->default_value && !tfr_value_json_encodable(v->default_value))
+    sb_puts(&b, "; left out: JSON cannot express its default");
+  fputs(*first ? "\n    " : ",\n    ", f);
+  *first = false;
+  tfr_json_write_cstr(f, b.p);
+  free(b.p);
+  if (!v->description)
+    return;
+  /* one string per line of the description, indented under the name */
+  const char *d = v->description;
+  size_t len = strlen(d);
+  while (len && (d[len - 1] == '\n' || d[len - 1] == ' '))
+    len--;
+  for (const char *p = d, *end = d + len; p < end;) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), k = n;
+    while (k && (p[k - 1] == ' ' || p[k - 1] == '\t' || p[k - 1] == '\r'))
+      k--;
+    fputs(",\n    ", f);
+    tfr_json_write_cstr(f, k ? tfr_arena_printf(c->a, "  %.*s", (int)k, p)
+                             : "");
+    p += n + 1;
+  }
+}
+
+static const char *const header_tfvars =
+    "# Values for the input variables of this module, written by `tfresolve "
+    "init`.\n"
+    "#\n"
+    "# Required variables come first: they have no default, so their lines "
+    "are\n"
+    "# commented out, and `tfresolve check` (like `terraform plan`) fails "
+    "with\n"
+    "# \"No value for required variable\" until you uncomment each one and "
+    "give\n"
+    "# it a value.  The others are set to their defaults; sensitive ones "
+    "stay\n"
+    "# commented out, and their defaults are not shown.\n";
+
+static const char *const header_env =
+    "# TF_VAR_ environment variables for the input variables of this "
+    "module,\n"
+    "# written by `tfresolve init`.  Load them with `. ./FILE` in a POSIX "
+    "shell.\n"
+    "#\n"
+    "# Required variables come first: they have no default, so their lines "
+    "are\n"
+    "# commented out, and `tfresolve check` (like `terraform plan`) fails "
+    "with\n"
+    "# \"No value for required variable\" until you uncomment each one and "
+    "give\n"
+    "# it a value.  The others are set to their defaults; sensitive ones "
+    "stay\n"
+    "# commented out, and their defaults are not shown.\n";
+
+/* "# ---- title -----...", WIDTH columns wide, after a blank line. */
+static void section(FILE *f, const char *title) {
+  int n = fprintf(f, "\n# ---- %s ", title) - 1;
+  for (; n < WIDTH; n++)
+    fputc('-', f);
+  fputc('\n', f);
+}
+
+static void write_hcl_like(struct init_ctx *c, FILE *f,
+                           const struct tfr_variable *const *vars, size_t n,
+                           size_t nrequired) {
+  fputs(c->format == FMT_ENV ? header_env : header_tfvars, f);
+  if (!n)
+    fputs("#\n# The module declares no input variables.\n", f);
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 && nrequired)
+      section(f, "required");
+    if (i == nrequired)
+      section(f, "optional: set to their defaults");
+    fputc('\n', f);
+    if (c->format == FMT_ENV)
+      env_var(c, f, vars[i]);
+    else
+      tfvars_var(c, f, vars[i]);
+  }
+}
+
+static void write_json(struct init_ctx *c, FILE *f,
+                       const struct tfr_variable *const *vars, size_t n) {
+  static const char *const about[] = {
+      "Values for the input variables of this module, written by "
+      "`tfresolve init`.",
+      "JSON has no comments: these notes are under the key \"//\", which "
+      "Terraform ignores.",
+      "Required variables have no default and are not set here: add each "
+      "one as \"name\": value,",
+      "or `tfresolve check` (like `terraform plan`) fails with \"No value "
+      "for required variable\".",
+      "The others are set to their defaults; sensitive ones are left out, "
+      "so their defaults apply.",
+      "",
+  };
+  fputs("{\n  \"//\": [", f);
+  bool first = true;
+  for (size_t i = 0; i < sizeof about / sizeof *about; i++) {
+    fputs(first ? "\n    " : ",\n    ", f);
+    first = false;
+    tfr_json_write_cstr(f, about[i]);
+  }
+  if (!n) {
+    fputs(",\n    ", f);
+    tfr_json_write_cstr(f, "The module declares no input variables.");
+  }
+  for (size_t i = 0; i < n; i++)
+    json_note(c, f, vars[i], &first);
+  fputs("\n  ]", f);
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_variable *v = vars[i];
+    if (!v->default_value || v->sensitive ||
+        !tfr_value_json_encodable(v->default_value))
+      continue;
+    fputs(",\n  ", f);
+    tfr_json_write_cstr(f, v->name);
+    fputs(": ", f);
+    json_value(f, c->a, v->default_value, 2);
+  }
+  fputs("\n}\n", f);
+}
+
+/* ---- the command ------------------------------------------------------- */
+
+/* Required first, then declaration order: file name, then position. */
+static int by_template_order(const void *x, const void *y) {
+  const struct tfr_variable *a = *(const struct tfr_variable *const *)x;
+  const struct tfr_variable *b = *(const struct tfr_variable *const *)y;
+  if (!a->default_value != !b->default_value)
+    return a->default_value ? 1 : -1;
+  const char *fa = a->decl.filename ? a->decl.filename : "";
+  const char *fb = b->decl.filename ? b->decl.filename : "";
+  int k = strcmp(fa, fb);
+  if (k)
+    return k;
+  if (a->decl.start.byte != b->decl.start.byte)
+    return a->decl.start.byte < b->decl.start.byte ? -1 : 1;
+  return strcmp(a->name, b->name);
+}
+
+/* Write the template to -out: a new file, or with -force any file. */
+static int write_out(const struct init_opts *m, const char *text,
+                     size_t len) {
+  int flags = O_WRONLY | O_CREAT | (m->force ? O_TRUNC : O_EXCL);
+  int fd = open(m->out, flags, 0666);
+  if (fd < 0 && errno == EEXIST) {
+    fprintf(stderr,
+            "tfresolve init: %s already exists; not replacing it (use "
+            "-force to overwrite it)\n",
+            m->out);
+    return EXIT_USAGE;
+  }
+  if (fd < 0) {
+    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  size_t done = 0;
+  while (done < len) {
+    ssize_t k = write(fd, text + done, len - done);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0) {
+      fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
+              strerror(errno));
+      close(fd);
+      return EXIT_USAGE;
+    }
+    done += (size_t)k;
+  }
+  if (close(fd) != 0) {
+    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
 int cmd_init(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fputs("tfresolve init: not implemented yet\n", stderr);
-  return EXIT_USAGE;
+  struct init_opts m = {0};
+  if (!init_flags(argc, argv, &m))
+    return EXIT_USAGE;
+  if (m.out && !m.format_given && has_suffix(m.out, ".json"))
+    m.o.format = FMT_JSON;
+  struct stat st;
+  const char *bad = stat(m.dir, &st) != 0 ? strerror(errno)
+                    : !S_ISDIR(st.st_mode) ? "not a directory"
+                                           : NULL;
+  if (bad) {
+    fprintf(stderr, "tfresolve init: cannot read the module directory %s: "
+                    "%s\n",
+            m.dir, bad);
+    return EXIT_USAGE;
+  }
+
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  /* the declarations only: no value source is read */
+  struct tfr_resolve_opts ro = {.dir = m.dir, .opentofu = m.o.opentofu,
+                                .load_only = true};
+  const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
+  if (!tfr_diags_has_errors(d) && !res->has_config)
+    tfr_diags_add(
+        d, TFR_DIAG_ERROR, NULL, "No configuration files",
+        tfr_arena_printf(a,
+                         "There are no Terraform configuration files (.tf "
+                         "or .tf.json%s) in %s, so there are no input "
+                         "variables to write a template for.",
+                         m.o.opentofu ? ", .tofu or .tofu.json" : "",
+                         m.dir));
+  if (tfr_diags_has_errors(d)) {
+    cli_print_diags(d, &m.o);
+    tfr_arena_free(a);
+    return EXIT_INVALID;
+  }
+
+  struct init_ctx c = {a, NULL, m.o.format};
+  tfr_diags *scratch = tfr_diags_new(a);
+  tfr_file *zero = tfr_parse_expr(a, scratch, "<init>", "0", 1);
+  c.zero = zero ? tfr_eval_const(a, scratch, zero) : NULL;
+  if (!c.zero)
+    abort(); /* our bug: "0" always parses */
+
+  const struct tfr_variable **vars =
+      tfr_arena_alloc(a, (res->n + 1) * sizeof *vars);
+  size_t nrequired = 0;
+  for (size_t i = 0; i < res->n; i++) {
+    vars[i] = &res->vars[i];
+    nrequired += !res->vars[i].default_value;
+  }
+  if (res->n)
+    qsort(vars, res->n, sizeof *vars, by_template_order);
+
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    abort();
+  if (m.o.format == FMT_JSON)
+    write_json(&c, f, vars, res->n);
+  else
+    write_hcl_like(&c, f, vars, res->n, nrequired);
+  fclose(f);
+
+  /* warnings from loading (e.g. .tofu files Terraform ignores) */
+  cli_print_diags(d, &m.o);
+  int rc = EXIT_OK;
+  if (!m.out) {
+    fwrite(text, 1, len, stdout);
+  } else {
+    if (m.o.format == FMT_JSON && !has_suffix(m.out, ".json"))
+      fprintf(stderr, "tfresolve init: note: Terraform reads %s as HCL, "
+                      "because its name does not end in .json\n",
+              m.out);
+    else if (m.o.format == FMT_TFVARS && has_suffix(m.out, ".json"))
+      fprintf(stderr, "tfresolve init: note: Terraform reads %s as JSON, "
+                      "because its name ends in .json\n",
+              m.out);
+    rc = write_out(&m, text, len);
+    if (rc == EXIT_OK)
+      printf("Wrote %s: %zu variable%s, %s.\n", m.out, res->n,
+             res->n == 1 ? "" : "s",
+             nrequired ? tfr_arena_printf(a, "%zu required (%s)", nrequired,
+                                          m.o.format == FMT_JSON
+                                              ? "to add"
+                                              : "commented out: fill them in")
+                       : "none required");
+  }
+  free(text);
+  tfr_arena_free(a);
+  return rc;
 }

@@ -1,0 +1,2 @@
+# region: a validation rule wants an EU region.
+region = "eu-west-1"

@@ -1,0 +1,2 @@
+# environment: dev or prod, by its validation rule.
+environment = "dev"

@@ -1,0 +1,2 @@
+# x must be positive (its validation rule).
+x = 1

@@ -1,0 +1,2 @@
+# name: longer than 2 characters (its validation rule).
+name = "web"

@@ -1,0 +1,2 @@
+# password: 8 characters or more (its validation rule).
+password = "correct-horse"
