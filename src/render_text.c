@@ -264,9 +264,11 @@ static bool hcl_ident(const char *s, size_t n) {
     if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
           (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
       return false;
-  /* keywords as keys would read as values */
+  /* keywords as keys would read as values, and "for" first in an object
+  ** as a for expression */
   return !((n == 4 && (!memcmp(s, "true", 4) || !memcmp(s, "null", 4))) ||
-           (n == 5 && !memcmp(s, "false", 5)));
+           (n == 5 && !memcmp(s, "false", 5)) ||
+           (n == 3 && !memcmp(s, "for", 3)));
 }
 
 /* Keys that are identifiers stay bare; others are quoted. */

@@ -99,6 +99,11 @@ static void native_values(struct collector *c, struct ast_file *f,
 }
 
 /* The properties of a JSON tfvars object; duplicates are errors. */
+/* HCL's JSON syntax ignores "//" properties of a body: comments. */
+static bool is_comment_key(const struct ast *k) {
+  return k->n == 2 && !memcmp(k->str, "//", 2);
+}
+
 static void json_values(struct collector *c, struct ast_file *f,
                         enum tfr_source_kind kind, const char *file) {
   const struct ast *body = f->body;
@@ -112,6 +117,8 @@ static void json_values(struct collector *c, struct ast_file *f,
   bool bad = false;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i];
+    if (is_comment_key(k))
+      continue;
     for (uint32_t j = 0; j < i; j++) {
       const struct ast *prev = body->items[2 * j];
       if (prev->n == k->n && !memcmp(prev->str, k->str, k->n)) {
@@ -133,6 +140,8 @@ static void json_values(struct collector *c, struct ast_file *f,
     return;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
+    if (is_comment_key(k))
+      continue;
     struct raw_value *r = add_raw(c);
     r->name = tfr_arena_strndup(c->a, k->str, k->n);
     r->kind = kind;
