@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -176,9 +177,20 @@ static void module_dirs(const char *dir, struct names *out, int depth) {
     return;
   struct names subs = {0};
   struct dirent *e;
-  while ((e = readdir(d)))
-    if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.')
+      continue;
+    bool is_dir = e->d_type == DT_DIR;
+    if (e->d_type == DT_UNKNOWN) { /* some file systems do not say */
+      char *p = malloc(strlen(dir) + strlen(e->d_name) + 2);
+      struct stat st;
+      sprintf(p, "%s/%s", dir, e->d_name);
+      is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+      free(p);
+    }
+    if (is_dir) /* symbolic links are not followed: no cycles */
       names_add(&subs, e->d_name);
+  }
   closedir(d);
   if (subs.n > 1)
     qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
