@@ -500,6 +500,11 @@ static void var_comments(struct init_ctx *c, FILE *f,
           f);
   else if (v->sensitive)
     fputs("# sensitive\n", f);
+  if (v->deprecated) {
+    comment_block(f, "# deprecated: ", v->deprecated);
+    if (!required)
+      fputs("# (left commented out: setting it gives a warning)\n", f);
+  }
   if (required)
     fputs("# REQUIRED: uncomment and set a value\n", f);
 }
@@ -508,8 +513,10 @@ static void tfvars_var(struct init_ctx *c, FILE *f,
                        const struct tfr_variable *v) {
   bool required = !v->default_value;
   var_comments(c, f, v, required);
-  if (required || v->sensitive) {
-    const char *sk = tfr_value_hcl(c->a, skeleton(c, v->declared));
+  if (required || v->sensitive || v->deprecated) {
+    const char *sk = !required && !v->sensitive
+                         ? tfr_value_hcl(c->a, v->default_value)
+                         : tfr_value_hcl(c->a, skeleton(c, v->declared));
     prefixed(f, "# ", tfr_arena_printf(c->a, "%s = %s", v->name, sk));
   } else {
     fprintf(f, "%s = %s\n", v->name, tfr_value_hcl(c->a, v->default_value));
@@ -547,8 +554,8 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
                         : "# TF_VAR_ value: an HCL expression\n",
         f);
   const char *why = NULL;
-  bool commented = required || v->sensitive;
-  const char *text = commented
+  bool commented = required || v->sensitive || v->deprecated;
+  const char *text = required || v->sensitive
                          ? env_text(c, v, skeleton(c, v->declared), &why)
                          : env_text(c, v, v->default_value, &why);
   if (!text) { /* only defaults get here: a skeleton is always expressible */
@@ -599,6 +606,8 @@ static void json_note(struct init_ctx *c, FILE *f,
     sb_puts(&b, v->default_value
                     ? "; sensitive: left out, its default applies"
                     : "; sensitive");
+  else if (v->deprecated && v->default_value)
+    sb_puts(&b, "; deprecated: left out, its default applies");
   else if (v->default_value && !tfr_value_json_encodable(v->default_value))
     sb_puts(&b, "; left out: JSON cannot express its default");
   fputs(*first ? "\n    " : ",\n    ", f);
@@ -712,7 +721,7 @@ static void write_json(struct init_ctx *c, FILE *f,
   fputs("\n  ]", f);
   for (size_t i = 0; i < n; i++) {
     const struct tfr_variable *v = vars[i];
-    if (!v->default_value || v->sensitive ||
+    if (!v->default_value || v->sensitive || v->deprecated ||
         !tfr_value_json_encodable(v->default_value))
       continue;
     fputs(",\n  ", f);

@@ -851,6 +851,8 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
                                    "resolving stopped at earlier errors"};
     r.out[k].rules = rules;
     r.out[k].nrules = v->nvalidations;
+    r.out[k].deprecated = v->deprecated;
+    r.out[k].ephemeral = v->ephemeral;
   }
   res->vars = r.out;
   res->n = m->nvars;

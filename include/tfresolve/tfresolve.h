@@ -216,6 +216,8 @@ struct tfr_variable {
   const char *description;
   const struct tfr_rule *rules;      /* its validation rules, in order */
   size_t nrules;
+  const char *deprecated;            /* its `deprecated` message, or NULL */
+  bool ephemeral;
 };
 
 struct tfr_resolution {
