@@ -951,8 +951,14 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     printf("\nValue: %s\n",
            hide ? "(sensitive value)"
                 : indent_lines(a, tfr_value_console(a, v->value), 7));
-  else
-    printf("\nValue: none (it could not be resolved)\n");
+  else {
+    bool rule_failed = false;
+    for (size_t i = 0; i < v->nrules; i++)
+      rule_failed |= v->rules[i].result == TFR_RULE_FAILED;
+    printf("\nValue: none (%s)\n",
+           rule_failed ? "a validation rule failed: see below"
+                       : "it could not be resolved");
+  }
   /* the diagnostics about this variable; when it is unresolved for
   ** another variable's sake (Terraform stops at the first failing stage),
   ** all of them */
@@ -1023,11 +1029,20 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
       size_t errors = 0;
       for (size_t i = 0; i < tfr_diags_count(d); i++)
         errors += tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
+      size_t deferred = 0;
+      for (size_t i = 0; i < res->n; i++)
+        for (size_t k = 0; k < res->vars[i].nrules; k++)
+          deferred += res->vars[i].rules[k].result == TFR_RULE_DEFERRED;
+      const char *also =
+          deferred ? tfr_arena_printf(a, "; %zu validation rule%s deferred "
+                                         "(known only after apply)",
+                                      deferred, deferred == 1 ? "" : "s")
+                   : "";
       if (res->valid)
-        printf("Success! %zu variable%s resolved, all valid.\n", res->n,
-               res->n == 1 ? "" : "s");
+        printf("Success! %zu variable%s resolved, all valid%s.\n", res->n,
+               res->n == 1 ? "" : "s", also);
       else
-        printf("%zu error%s.\n", errors, errors == 1 ? "" : "s");
+        printf("%zu error%s%s.\n", errors, errors == 1 ? "" : "s", also);
     }
   }
   if (m.bad_flag) {
