@@ -972,6 +972,9 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
 /* ---- entry point ------------------------------------------------------- */
 
 struct ast_file *parse_hcl(struct parse_ctx *c) {
+  struct ast_file *fast = parse_hcl_fast(c);
+  if (fast)
+    return fast;
   struct lex_state x = {0};
   x.ctx = c;
   yyscan_t scanner;

@@ -317,6 +317,41 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
   free(tab);
 }
 
+/* Whether a body sets some argument twice (the fast parser leaves such
+** a body to the grammar, which reports every repetition). */
+bool ast_body_has_duplicate(struct ast *const *v, uint32_t n) {
+  if (n < 2)
+    return false;
+  uint32_t cap = 16;
+  while (cap < n * 2)
+    cap *= 2;
+  struct ast **tab = calloc(cap, sizeof *tab);
+  if (!tab)
+    abort();
+  bool dup = false;
+  for (uint32_t i = 0; i < n && !dup; i++) {
+    struct ast *x = v[i];
+    if (x->kind != AST_ATTR)
+      continue;
+    uint32_t h = 2166136261u;
+    for (uint32_t k = 0; k < x->n; k++)
+      h = (h ^ (uint8_t)x->str[k]) * 16777619u;
+    for (uint32_t j = h & (cap - 1);; j = (j + 1) & (cap - 1)) {
+      struct ast *y = tab[j];
+      if (!y) {
+        tab[j] = x;
+        break;
+      }
+      if (y->n == x->n && memcmp(y->str, x->str, x->n) == 0) {
+        dup = true;
+        break;
+      }
+    }
+  }
+  free(tab);
+  return dup;
+}
+
 struct ast *ast_list(struct parse_ctx *c, enum ast_kind k, struct vec *v,
                      struct span s) {
   struct ast *x = ast_new(c, k, s);

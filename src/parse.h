@@ -87,6 +87,13 @@ struct tfr_file {
   struct ast_file f;
 };
 
+/* The fast path for plain files (parse_fast.c): the AST the grammar would
+** build, or NULL (nothing reported) when the file needs the grammar. */
+struct ast_file *parse_hcl_fast(struct parse_ctx *c);
+
+/* Whether a body sets some argument twice. */
+bool ast_body_has_duplicate(struct ast *const *v, uint32_t n);
+
 /* Diagnostics at a byte span of the current file. */
 void parse_error(struct parse_ctx *c, struct span s, const char *summary,
                  const char *detail);

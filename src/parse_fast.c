@@ -1,0 +1,604 @@
+/*
+** A fast path for the HCL native syntax that most files are made of.
+**
+** tfvars files and variable declarations are mostly literals: bodies of
+** attributes and blocks, numbers, plain quoted strings, true/false/null,
+** names, tuples, objects and function calls.  This recursive-descent
+** parser reads exactly that subset, straight from the bytes, and builds
+** the very AST the grammar (grammar/hcl.y) builds for it: the same nodes,
+** spans and flags, through the same builders where there are some.
+**
+** It reports nothing.  On anything outside the subset (operators,
+** traversals, templates, escapes, heredocs, block comments, for
+** expressions, a missing newline, a repeated argument...) it gives up and
+** the grammar parses the file from the start, so every diagnostic, and
+** every file the subset does not cover, stays the grammar's.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* Deeper nesting is left to the grammar (which bounds it at 1000). */
+#define FAST_MAX_DEPTH 200
+
+enum { T_EOF, T_NL, T_IDENT, T_NUM, T_STR, T_PUNCT, T_BAD };
+
+struct tok {
+  int kind;
+  char ch;         /* T_PUNCT: the character; T_STR: 1 if escaped */
+  uint32_t start, end;
+};
+
+struct fp {
+  struct parse_ctx *c;
+  const char *t;
+  uint32_t len, pos;
+  int depth;
+  struct ast **stack; /* children of the lists being built (malloc'd) */
+  uint32_t top, cap;
+};
+
+static bool ident_start(unsigned char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool ident_char(unsigned char ch) {
+  return ident_start(ch) || (ch >= '0' && ch <= '9') || ch == '-';
+}
+
+static bool digit(unsigned char ch) { return ch >= '0' && ch <= '9'; }
+
+static int hex(char ch) {
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
+}
+
+/* The code point of the h hex digits at s, or -1 (not all hex digits,
+** above U+10FFFF, or a surrogate: the scanner's errors). */
+static long hex_cp(const char *s, uint32_t h, uint32_t n) {
+  if (n < h)
+    return -1;
+  long cp = 0;
+  for (uint32_t i = 0; i < h; i++) {
+    int d = hex(s[i]);
+    if (d < 0)
+      return -1;
+    cp = cp * 16 + d;
+  }
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return -1;
+  return cp;
+}
+
+/* Length of the valid escape sequence at s (a backslash), or 0. */
+static uint32_t escape_len(const char *s, uint32_t n) {
+  if (n < 2)
+    return 0;
+  switch (s[1]) {
+  case 'n':
+  case 'r':
+  case 't':
+  case '"':
+  case '\\':
+    return 2;
+  case 'u':
+    return hex_cp(s + 2, 4, n - 2) >= 0 ? 6 : 0;
+  case 'U':
+    return hex_cp(s + 2, 8, n - 2) >= 0 ? 10 : 0;
+  default:
+    return 0;
+  }
+}
+
+static uint32_t utf8_encode(char *out, uint32_t cp) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* Skip blanks and line comments (and newlines when they do not matter
+** here: inside parentheses and brackets). */
+static void skip(struct fp *p, bool nl) {
+  const char *t = p->t;
+  uint32_t i = p->pos, n = p->len;
+  for (;;) {
+    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+      i++;
+    if (i < n && (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/'))) {
+      while (i < n && t[i] != '\n' && t[i] != '\r')
+        i++;
+      continue;
+    }
+    if (!nl && i < n && (t[i] == '\n' || (t[i] == '\r' && i + 1 < n &&
+                                          t[i + 1] == '\n'))) {
+      i += t[i] == '\r' ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  p->pos = i;
+}
+
+/* The next token.  With nl, a run of newlines (and the blanks and
+** comments between them) is one T_NL, as the grammar's token filter
+** makes it. */
+static void lex(struct fp *p, bool nl, struct tok *k) {
+  skip(p, nl);
+  const char *t = p->t;
+  uint32_t i = p->pos, n = p->len;
+  k->start = i;
+  k->ch = 0;
+  if (i >= n) {
+    k->kind = T_EOF;
+    k->end = i;
+    return;
+  }
+  unsigned char ch = (unsigned char)t[i];
+  if (ch == '\n' || (ch == '\r' && i + 1 < n && t[i + 1] == '\n')) {
+    k->kind = T_NL;
+    k->end = i + (ch == '\r' ? 2 : 1);
+    for (;;) {
+      p->pos = k->end;
+      skip(p, true);
+      uint32_t j = p->pos;
+      if (j < n && t[j] == '\n')
+        k->end = j + 1;
+      else if (j + 1 < n && t[j] == '\r' && t[j + 1] == '\n')
+        k->end = j + 2;
+      else
+        break;
+    }
+    return;
+  }
+  if (ident_start(ch)) {
+    while (i < n && ident_char((unsigned char)t[i]))
+      i++;
+    k->kind = i < n && (unsigned char)t[i] >= 0x80 ? T_BAD : T_IDENT;
+  } else if (digit(ch)) {
+    while (i < n && digit((unsigned char)t[i]))
+      i++;
+    if (i + 1 < n && t[i] == '.' && digit((unsigned char)t[i + 1]))
+      for (i++; i < n && digit((unsigned char)t[i]); i++)
+        ;
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+      uint32_t j = i + 1;
+      if (j < n && (t[j] == '+' || t[j] == '-'))
+        j++;
+      if (j < n && digit((unsigned char)t[j]))
+        for (i = j; i < n && digit((unsigned char)t[i]); i++)
+          ;
+    }
+    /* "1.2.3", "1e", "1x": the scanner reads these otherwise */
+    k->kind = i < n && (t[i] == '.' || ident_char((unsigned char)t[i]) ||
+                        (unsigned char)t[i] >= 0x80)
+                  ? T_BAD
+                  : T_NUM;
+  } else if (ch == '"') {
+    /* a literal with no template sequences: plain text, escapes, $${ */
+    k->kind = T_BAD;
+    for (i++; i < n; i++) {
+      char c = t[i];
+      if (c == '"') {
+        i++;
+        k->kind = T_STR;
+        break;
+      }
+      if (c == '\n' || c == '\r' || c == '\0')
+        break;
+      if (c == '$' || c == '%') {
+        if (i + 1 < n && t[i + 1] == '{')
+          break;
+        if (i + 2 < n && t[i + 1] == c && t[i + 2] == '{') {
+          k->ch = 1; /* to be decoded */
+          i += 2;
+        }
+      } else if (c == '\\') {
+        uint32_t e = escape_len(t + i, n - i);
+        if (!e)
+          break;
+        k->ch = 1;
+        i += e - 1;
+      }
+    }
+  } else if (strchr("=,:[]{}()", ch)) {
+    i++;
+    /* "==", "=>", "::" are other tokens */
+    k->kind = i < n && ((ch == '=' && (t[i] == '=' || t[i] == '>')) ||
+                        (ch == ':' && t[i] == ':'))
+                  ? T_BAD
+                  : T_PUNCT;
+    k->ch = (char)ch;
+  } else if (ch == '-') {
+    i++;
+    k->kind = T_PUNCT;
+    k->ch = '-';
+  } else {
+    k->kind = T_BAD;
+  }
+  k->end = i;
+  p->pos = i;
+}
+
+static void peek(struct fp *p, bool nl, struct tok *k) {
+  uint32_t at = p->pos;
+  lex(p, nl, k);
+  p->pos = at;
+}
+
+static bool is_punct(const struct tok *k, char ch) {
+  return k->kind == T_PUNCT && k->ch == ch;
+}
+
+static void push(struct fp *p, struct ast *x) {
+  if (p->top == p->cap) {
+    p->cap = p->cap ? p->cap * 2 : 256;
+    p->stack = realloc(p->stack, p->cap * sizeof *p->stack);
+    if (!p->stack)
+      abort();
+  }
+  p->stack[p->top++] = x;
+}
+
+/* The children pushed since from, moved into the arena (as vec_close
+** does). */
+static struct ast **items(struct fp *p, uint32_t from) {
+  uint32_t n = p->top - from;
+  struct ast **v = tfr_arena_alloc(p->c->a, (n ? n : 1) * sizeof *v);
+  if (n)
+    memcpy(v, p->stack + from, n * sizeof *v);
+  p->top = from;
+  return v;
+}
+
+/* A list node of the children pushed since from, as ast_list makes it. */
+static struct ast *list(struct fp *p, enum ast_kind k, uint32_t from,
+                        struct span s) {
+  uint32_t n = p->top - from;
+  struct ast *x = ast_new(p->c, k, s);
+  x->items = items(p, from);
+  x->n = k == AST_OBJECT ? n / 2 : n;
+  return x;
+}
+
+static struct lexeme lexeme(struct fp *p, const struct tok *k) {
+  return (struct lexeme){p->t + k->start, k->end - k->start, 0};
+}
+
+static struct span tspan(const struct tok *k) {
+  return (struct span){k->start, k->end};
+}
+
+/* The text of a string token: the source itself, or (with escapes) a
+** decoded copy in the arena, as the scanner's literal runs are. */
+static void str_text(struct fp *p, const struct tok *k, struct ast *x) {
+  const char *s = p->t + k->start + 1;
+  uint32_t n = k->end - k->start - 2;
+  if (!k->ch) {
+    x->str = n ? s : "";
+    x->n = n;
+    return;
+  }
+  char *out = tfr_arena_alloc_raw(p->c->a, n + 1), *o = out;
+  for (uint32_t i = 0; i < n;) {
+    char c = s[i];
+    if ((c == '$' || c == '%') && i + 2 < n && s[i + 1] == c &&
+        s[i + 2] == '{') {
+      *o++ = c;
+      *o++ = '{';
+      i += 3;
+    } else if (c == '\\') {
+      char e = s[i + 1];
+      if (e == 'u' || e == 'U') {
+        uint32_t h = e == 'u' ? 4 : 8;
+        o += utf8_encode(o, (uint32_t)hex_cp(s + i + 2, h, n - i - 2));
+        i += 2 + h;
+      } else {
+        *o++ = e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e;
+        i += 2;
+      }
+    } else {
+      *o++ = c;
+      i++;
+    }
+  }
+  *o = '\0';
+  x->str = out;
+  x->n = (uint32_t)(o - out);
+}
+
+static struct ast *expr(struct fp *p, bool nl);
+
+/* The rest of a call after its name: "(" args ")". */
+static struct ast *call(struct fp *p, const struct tok *name) {
+  struct tok k;
+  lex(p, false, &k); /* "(" */
+  uint32_t from = p->top;
+  peek(p, false, &k);
+  if (is_punct(&k, ')')) {
+    lex(p, false, &k);
+  } else {
+    for (;;) {
+      struct ast *a = expr(p, false);
+      if (!a)
+        return NULL;
+      push(p, a);
+      lex(p, false, &k);
+      if (is_punct(&k, ')'))
+        break;
+      if (!is_punct(&k, ','))
+        return NULL;
+      peek(p, false, &k);
+      if (is_punct(&k, ')')) {
+        lex(p, false, &k);
+        break;
+      }
+    }
+  }
+  struct span s = {name->start, k.end};
+  struct ast *x = ast_new(p->c, AST_CALL, s);
+  x->n = p->top - from;
+  x->items = items(p, from);
+  struct ast *fn = ast_new(p->c, AST_STRING,
+                           (struct span){name->start, name->end});
+  fn->str = p->t + name->start;
+  fn->n = name->end - name->start;
+  x->kids[0] = fn;
+  return x;
+}
+
+static struct ast *tuple(struct fp *p, const struct tok *open) {
+  struct tok k;
+  uint32_t from = p->top;
+  peek(p, false, &k);
+  if (is_punct(&k, ']')) {
+    lex(p, false, &k);
+  } else {
+    for (;;) {
+      struct ast *e = expr(p, false);
+      if (!e)
+        return NULL;
+      push(p, e);
+      lex(p, false, &k);
+      if (is_punct(&k, ']'))
+        break;
+      if (!is_punct(&k, ','))
+        return NULL;
+      peek(p, false, &k);
+      if (is_punct(&k, ']')) {
+        lex(p, false, &k);
+        break;
+      }
+    }
+  }
+  return list(p, AST_TUPLE, from, (struct span){open->start, k.end});
+}
+
+/* "{" [NEWLINE] [items [sep]] "}", sep being ",", NEWLINE or both. */
+static struct ast *object(struct fp *p, const struct tok *open) {
+  struct tok k;
+  uint32_t from = p->top;
+  lex(p, true, &k);
+  if (k.kind == T_NL)
+    lex(p, true, &k);
+  while (!is_punct(&k, '}')) {
+    p->pos = k.start; /* the key: read again as an expression */
+    struct ast *key = expr(p, true);
+    if (!key)
+      return NULL;
+    lex(p, true, &k);
+    if (!is_punct(&k, '=') && !is_punct(&k, ':'))
+      return NULL;
+    struct ast *val = expr(p, true);
+    if (!val)
+      return NULL;
+    push(p, key);
+    push(p, val);
+    lex(p, true, &k);
+    if (is_punct(&k, ',')) {
+      lex(p, true, &k);
+      if (k.kind == T_NL)
+        lex(p, true, &k);
+    } else if (k.kind == T_NL) {
+      lex(p, true, &k);
+    } else if (!is_punct(&k, '}')) {
+      return NULL;
+    }
+  }
+  return list(p, AST_OBJECT, from, (struct span){open->start, k.end});
+}
+
+static bool is_word(struct fp *p, const struct tok *k, const char *w) {
+  size_t n = strlen(w);
+  return k->end - k->start == n && !memcmp(p->t + k->start, w, n);
+}
+
+/* A term of the subset.  Whatever follows it is the caller's to check:
+** every caller accepts only tokens that cannot continue an expression. */
+static struct ast *expr(struct fp *p, bool nl) {
+  if (++p->depth > FAST_MAX_DEPTH)
+    return NULL;
+  struct tok k;
+  struct ast *x = NULL;
+  lex(p, nl, &k);
+  switch (k.kind) {
+  case T_NUM:
+    x = ast_number(p->c, lexeme(p, &k), tspan(&k));
+    break;
+  case T_STR:
+    x = ast_new(p->c, AST_STRING, tspan(&k));
+    str_text(p, &k, x);
+    break;
+  case T_IDENT: {
+    if (is_word(p, &k, "for"))
+      break; /* a for expression, maybe */
+    struct tok n;
+    peek(p, nl, &n);
+    if (is_punct(&n, '('))
+      x = call(p, &k);
+    else
+      x = ast_name(p->c, lexeme(p, &k), tspan(&k));
+    break;
+  }
+  case T_PUNCT:
+    if (k.ch == '[') {
+      x = tuple(p, &k);
+    } else if (k.ch == '{') {
+      x = object(p, &k);
+    } else if (k.ch == '-') {
+      struct tok n;
+      lex(p, nl, &n);
+      if (n.kind == T_NUM)
+        x = ast_unary(p->c, OP_NEG, ast_number(p->c, lexeme(p, &n),
+                                               tspan(&n)),
+                      (struct span){k.start, n.end});
+    }
+    break;
+  default:
+    break;
+  }
+  p->depth--;
+  return x;
+}
+
+static bool body(struct fp *p, bool top, struct tok *close);
+
+/* IDENT labels "{" NEWLINE items "}" */
+static struct ast *block(struct fp *p, const struct tok *type) {
+  struct tok k;
+  uint32_t from = p->top;
+  for (;;) {
+    lex(p, true, &k);
+    if (k.kind == T_IDENT) {
+      struct ast *l = ast_new(p->c, AST_STRING, tspan(&k));
+      l->str = p->t + k.start;
+      l->n = k.end - k.start;
+      push(p, l);
+    } else if (k.kind == T_STR) {
+      struct ast *l = ast_new(p->c, AST_STRING, tspan(&k));
+      str_text(p, &k, l);
+      l->flags = AST_F_QUOTED;
+      push(p, l);
+    } else {
+      break;
+    }
+  }
+  if (!is_punct(&k, '{'))
+    return NULL;
+  struct tok open = k;
+  lex(p, true, &k);
+  if (k.kind != T_NL)
+    return NULL; /* a one-line block */
+  uint32_t nlabels = p->top - from;
+  struct span ls = {type->start, type->start};
+  if (nlabels)
+    ls = (struct span){p->stack[from]->span.start,
+                       p->stack[p->top - 1]->span.end};
+  struct ast *labels = list(p, AST_TUPLE, from, ls);
+  uint32_t bfrom = p->top;
+  struct tok close;
+  if (++p->depth > FAST_MAX_DEPTH || !body(p, false, &close))
+    return NULL;
+  p->depth--;
+  struct ast *b = list(p, AST_BODY, bfrom,
+                       (struct span){open.start, close.end});
+  if (ast_body_has_duplicate(b->items, b->n))
+    return NULL;
+  struct ast *x = ast_new(p->c, AST_BLOCK,
+                          (struct span){type->start, close.end});
+  x->str = p->t + type->start;
+  x->n = type->end - type->start;
+  x->kids[0] = labels;
+  x->kids[1] = b;
+  return x;
+}
+
+/* Items up to the end of the file (top) or the "}" of a block body
+** (*close), each on its own line. */
+static bool body(struct fp *p, bool top, struct tok *close) {
+  struct tok k;
+  for (;;) {
+    lex(p, true, &k);
+    if (k.kind == T_NL)
+      continue;
+    if (top ? k.kind == T_EOF : is_punct(&k, '}')) {
+      *close = k;
+      return true;
+    }
+    if (k.kind != T_IDENT)
+      return false;
+    struct tok name = k;
+    peek(p, true, &k);
+    struct ast *item;
+    if (is_punct(&k, '=')) {
+      lex(p, true, &k);
+      struct ast *v = expr(p, true);
+      if (!v)
+        return false;
+      item = ast_attr(p->c, lexeme(p, &name), v,
+                      (struct span){name.start, v->span.end});
+    } else {
+      item = block(p, &name);
+      if (!item)
+        return false;
+    }
+    push(p, item);
+    lex(p, true, &k);
+    if (k.kind == T_EOF && top) {
+      *close = k;
+      return true;
+    }
+    if (k.kind != T_NL)
+      return false;
+  }
+}
+
+struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
+  if (c->start || c->expr_mode || c->template_mode || c->json)
+    return NULL;
+  struct fp p = {0};
+  p.c = c;
+  p.t = c->src->text;
+  p.len = (uint32_t)c->src->len;
+  if (p.len >= 3 && memcmp(p.t, "\xEF\xBB\xBF", 3) == 0)
+    p.pos = 3; /* a leading byte order mark is ignored, as HCL does */
+  uint32_t skip = p.pos;
+  struct tok close;
+  struct ast *root = NULL;
+  if (body(&p, true, &close)) {
+    root = list(&p, AST_BODY, 0, (struct span){skip, p.len});
+    if (ast_body_has_duplicate(root->items, root->n))
+      root = NULL;
+  }
+  free(p.stack);
+  if (!root)
+    return NULL;
+  c->root = root;
+  struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
+  f->src = c->src;
+  f->body = root;
+  f->json = false;
+  return f;
+}
