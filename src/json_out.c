@@ -18,8 +18,20 @@ static bool special(unsigned char ch) {
          ch == '>' || ch == '&';
 }
 
+/* Plain bytes from..to: short runs byte by byte into the stream's buffer
+** (the stream is locked by the caller), long ones at once. */
+static void put_run(FILE *out, const char *s, size_t from, size_t to) {
+  if (to - from > 32) {
+    fwrite(s + from, 1, to - from, out);
+    return;
+  }
+  for (size_t i = from; i < to; i++)
+    putc_unlocked(s[i], out);
+}
+
 void json_write_string(FILE *out, const char *s, size_t n) {
-  putc('"', out);
+  flockfile(out);
+  putc_unlocked('"', out);
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -68,14 +80,15 @@ void json_write_string(FILE *out, const char *s, size_t n) {
       }
     }
     if (esc) {
-      fwrite(s + run, 1, i - run, out);
+      put_run(out, s, run, i);
       fputs(esc, out);
       i += skip - 1;
       run = i + 1;
     }
   }
-  fwrite(s + run, 1, n - run, out);
-  putc('"', out);
+  put_run(out, s, run, n);
+  putc_unlocked('"', out);
+  funlockfile(out);
 }
 
 void json_write_cstr(FILE *out, const char *s) {
