@@ -599,7 +599,8 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t out = 0;
   bool unknown = false, failed = false;
   for (size_t i = 0; i < n; i++) {
-    const tfr_value *k = object_key(c, x->items[2 * i]);
+    const struct ast *kx = x->items[2 * i];
+    const tfr_value *k = object_key(c, kx);
     const tfr_value *v = eval_expr(c, x->items[2 * i + 1]);
     if (!k) {
       failed = true;
@@ -609,9 +610,14 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
       unknown = true;
       continue;
     }
-    const char *name = tfr_arena_strndup(c->a, k->s, k->n);
+    /* a bare name's key is a fresh tfr_string copy, NUL-terminated
+    ** already: it needs no copy of its own */
+    const char *name = kx->kind == AST_VARIABLE || kx->kind == AST_BOOL ||
+                               kx->kind == AST_NULL
+                           ? k->s
+                           : tfr_arena_strndup(c->a, k->s, k->n);
     size_t j = 0;
-    while (j < out && strcmp(names[j], name) != 0)
+    while (j < out && (names[j][0] != name[0] || strcmp(names[j], name) != 0))
       j++;
     names[j] = name; /* a repeated key: the last one wins, as in HCL */
     vals[j] = v;

@@ -47,6 +47,27 @@ const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
                                 const char *const *names,
                                 const tfr_type *const *types,
                                 const bool *optional) {
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; i++)
+    sorted = strcmp(names[i - 1], names[i]) < 0;
+  if (sorted && !optional) {
+    /* already in order (tfr_object sorts): no second sort */
+    const char **nn = n ? tfr_arena_alloc_raw(a, n * sizeof *nn)
+                        : tfr_arena_alloc(a, sizeof *nn);
+    const tfr_type **tt = n ? tfr_arena_alloc_raw(a, n * sizeof *tt)
+                            : tfr_arena_alloc(a, sizeof *tt);
+    if (n) {
+      memcpy(nn, names, n * sizeof *nn);
+      memcpy(tt, types, n * sizeof *tt);
+    }
+    tfr_type *t = tfr_arena_alloc(a, sizeof *t);
+    t->kind = TFR_OBJECT;
+    t->n = (uint32_t)n;
+    t->names = nn;
+    t->types = tt;
+    t->optional = NULL;
+    return t;
+  }
   struct named *tmp = tfr_arena_alloc(a, (n ? n : 1) * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct named){names[i], types[i], optional && optional[i]};

@@ -134,11 +134,24 @@ static int cmp_kv(const void *x, const void *y) {
 
 const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
                             const tfr_value *const *vals) {
-  struct kv *tmp = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tmp);
+  /* objects written in configuration are small: sort them on the stack,
+  ** by insertion (the names are distinct, so any sort gives this order) */
+  struct kv small[16];
+  struct kv *tmp = n <= 16 ? small
+                           : tfr_arena_alloc_raw(a, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct kv){names[i], (uint32_t)strlen(names[i]), vals[i]};
-  if (n > 1)
+  if (n > 16) {
     qsort(tmp, n, sizeof *tmp, cmp_kv);
+  } else {
+    for (size_t i = 1; i < n; i++) {
+      struct kv x = tmp[i];
+      size_t j = i;
+      for (; j > 0 && cmp_kv(&tmp[j - 1], &x) > 0; j--)
+        tmp[j] = tmp[j - 1];
+      tmp[j] = x;
+    }
+  }
   const char **nn = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *nn);
   const tfr_type **tt = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tt);
   const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
