@@ -626,7 +626,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   }
   if (failed || unknown)
     return eval_dynamic(c);
-  return tfr_object(c->a, out, names, vals);
+  return value_object_shared(c->a, out, names, vals, c->objtypes);
 }
 
 /* ---- for expressions --------------------------------------------------- */

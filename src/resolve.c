@@ -402,7 +402,12 @@ static const tfr_value *parse_raw(struct resolver *r,
     c.a = r->a;
     c.diags = r->diags;
     c.src = raw->src;
+    /* a long list of objects: its elements share their types */
+    c.objtypes = raw->expr->kind == AST_TUPLE && raw->expr->n > 1
+                     ? calloc(VALUE_OBJECT_CACHE, sizeof *c.objtypes)
+                     : NULL;
     val = eval_expr(&c, raw->expr);
+    free(c.objtypes);
   } else if (!v || v->literal_mode) {
     val = tfr_string(r->a, raw->text, raw->len);
   } else {

@@ -15,6 +15,8 @@
 #include "strutil.h"
 #include "tfresolve/value.h"
 
+#include "eval.h"
+
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
 static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};
 
@@ -132,11 +134,27 @@ static int cmp_kv(const void *x, const void *y) {
   return cmp_bytes(p->k, p->len, q->k, q->len);
 }
 
-const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
-                            const tfr_value *const *vals) {
+/* Whether the object type t has exactly these (sorted) members. */
+static bool object_type_is(const tfr_type *t, size_t n,
+                           const char *const *names,
+                           const tfr_type *const *types) {
+  if (t->n != n || t->optional)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (t->types[i] != types[i] || strcmp(t->names[i], names[i]) != 0)
+      return false;
+  return true;
+}
+
+const tfr_value *value_object_shared(tfr_arena *a, size_t n,
+                                     const char *const *names,
+                                     const tfr_value *const *vals,
+                                     const tfr_type **cache) {
   /* objects written in configuration are small: sort them on the stack,
   ** by insertion (the names are distinct, so any sort gives this order) */
   struct kv small[16];
+  const char *snn[16];
+  const tfr_type *stt[16];
   struct kv *tmp = n <= 16 ? small
                            : tfr_arena_alloc_raw(a, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
@@ -152,18 +170,38 @@ const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
       tmp[j] = x;
     }
   }
-  const char **nn = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *nn);
-  const tfr_type **tt = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tt);
+  /* the type copies names and types: they can stay on the stack */
+  const char **nn = n <= 16 ? snn : tfr_arena_alloc_raw(a, n * sizeof *nn);
+  const tfr_type **tt = n <= 16 ? stt
+                                : tfr_arena_alloc_raw(a, n * sizeof *tt);
   const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
+  uint64_t h = n;
   for (size_t i = 0; i < n; i++) {
     nn[i] = tmp[i].k;
     tt[i] = tmp[i].v->type;
     vv[i] = tmp[i].v;
+    h = (h ^ (uintptr_t)tt[i] ^ ((uint64_t)tmp[i].len << 40) ^
+         (unsigned char)nn[i][0]) *
+        0x100000001B3ull;
   }
-  tfr_value *v = new_value(a, tfr_type_object(a, n, nn, tt, NULL));
+  const tfr_type *t = NULL;
+  size_t slot = (size_t)(h ^ (h >> 29)) & (VALUE_OBJECT_CACHE - 1);
+  if (cache && cache[slot] && object_type_is(cache[slot], n, nn, tt))
+    t = cache[slot];
+  if (!t) {
+    t = tfr_type_object(a, n, nn, tt, NULL);
+    if (cache)
+      cache[slot] = t;
+  }
+  tfr_value *v = new_value(a, t);
   v->n = (uint32_t)n;
   v->elems = vv;
   return v;
+}
+
+const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
+                            const tfr_value *const *vals) {
+  return value_object_shared(a, n, names, vals, NULL);
 }
 
 const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
