@@ -18,20 +18,37 @@ static bool special(unsigned char ch) {
          ch == '>' || ch == '&';
 }
 
-/* Plain bytes from..to: short runs byte by byte into the stream's buffer
-** (the stream is locked by the caller), long ones at once. */
-static void put_run(FILE *out, const char *s, size_t from, size_t to) {
-  if (to - from > 32) {
-    fwrite(s + from, 1, to - from, out);
-    return;
+/* A string is assembled here and written with one fwrite (per 256
+** bytes), not with a call per run and per escape. */
+struct obuf {
+  FILE *out;
+  size_t n;
+  char b[256];
+};
+
+static void ob_flush(struct obuf *o) {
+  if (o->n)
+    fwrite(o->b, 1, o->n, o->out);
+  o->n = 0;
+}
+
+static void ob_put(struct obuf *o, const char *s, size_t n) {
+  if (o->n + n > sizeof o->b) {
+    ob_flush(o);
+    if (n > sizeof o->b) {
+      fwrite(s, 1, n, o->out);
+      return;
+    }
   }
-  for (size_t i = from; i < to; i++)
-    putc_unlocked(s[i], out);
+  memcpy(o->b + o->n, s, n);
+  o->n += n;
 }
 
 void json_write_string(FILE *out, const char *s, size_t n) {
-  flockfile(out);
-  putc_unlocked('"', out);
+  struct obuf o;
+  o.out = out;
+  o.n = 0;
+  ob_put(&o, "\"", 1);
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -80,15 +97,15 @@ void json_write_string(FILE *out, const char *s, size_t n) {
       }
     }
     if (esc) {
-      put_run(out, s, run, i);
-      fputs(esc, out);
+      ob_put(&o, s + run, i - run);
+      ob_put(&o, esc, strlen(esc));
       i += skip - 1;
       run = i + 1;
     }
   }
-  put_run(out, s, run, n);
-  putc_unlocked('"', out);
-  funlockfile(out);
+  ob_put(&o, s + run, n - run);
+  ob_put(&o, "\"", 1);
+  ob_flush(&o);
 }
 
 void json_write_cstr(FILE *out, const char *s) {
