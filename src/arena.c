@@ -98,7 +98,7 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
 }
 
 char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n) {
-  char *p = tfr_arena_alloc(a, n + 1);
+  char *p = tfr_arena_alloc_raw(a, n + 1); /* every byte is written */
   if (n)
     memcpy(p, s, n);
   p[n] = '\0';
