@@ -4,6 +4,7 @@
 #include "ast.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "json_out.h"
 
@@ -302,4 +303,19 @@ void ast_dump_json(struct ast_file *f, FILE *out) {
   struct dumper d = {f->src, out};
   dump(&d, f->body, 0);
   fputc('\n', out);
+}
+
+bool ast_json_comment(const struct ast *key) {
+  return key->n == 2 && !memcmp(key->str, "//", 2);
+}
+
+const struct ast *const *ast_json_blocks(const struct ast *x,
+                                         const struct ast **one, size_t *n) {
+  *one = x;
+  if (x->kind != AST_TUPLE) {
+    *n = 1;
+    return one;
+  }
+  *n = x->n;
+  return (const struct ast *const *)x->items;
 }

@@ -99,6 +99,14 @@ int ast_nkids(enum ast_kind k);
 uint32_t ast_child_count(const struct ast *x);
 struct ast *ast_child(const struct ast *x, uint32_t i);
 
+/* HCL's JSON syntax: a "//" property of a body is a comment. */
+bool ast_json_comment(const struct ast *key);
+
+/* HCL's JSON syntax: a block value is one object or an array of them; the
+** elements (*n of them; for a single value, one points at x). */
+const struct ast *const *ast_json_blocks(const struct ast *x,
+                                         const struct ast **one, size_t *n);
+
 /* A parsed file: the body (native syntax or JSON object) and its source. */
 struct ast_file {
   struct src_file *src;

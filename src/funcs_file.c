@@ -94,51 +94,13 @@ static const char *errstr(tfr_arena *a, int err) {
 
 /* filepath.Clean, NUL-terminated as well. */
 static struct str path_clean_n(tfr_arena *a, struct str in) {
-  const char *p = in.p;
-  size_t n = in.n;
-  if (!n)
-    return (struct str){tfr_arena_strdup(a, "."), 1};
-  char *out = tfr_arena_alloc_raw(a, n + 2);
-  bool rooted = p[0] == '/';
-  size_t r = 0, w = 0, dotdot = 0;
-  if (rooted) {
-    out[w++] = '/';
-    r = dotdot = 1;
-  }
-  while (r < n) {
-    if (p[r] == '/') {
-      r++;
-    } else if (p[r] == '.' && (r + 1 == n || p[r + 1] == '/')) {
-      r++;
-    } else if (p[r] == '.' && p[r + 1] == '.' &&
-               (r + 2 == n || p[r + 2] == '/')) {
-      r += 2;
-      if (w > dotdot) {
-        w--;
-        while (w > dotdot && out[w] != '/')
-          w--;
-      } else if (!rooted) {
-        if (w > 0)
-          out[w++] = '/';
-        out[w++] = '.';
-        out[w++] = '.';
-        dotdot = w;
-      }
-    } else {
-      if ((rooted && w != 1) || (!rooted && w != 0))
-        out[w++] = '/';
-      for (; r < n && p[r] != '/'; r++)
-        out[w++] = p[r];
-    }
-  }
-  if (!w)
-    out[w++] = '.';
-  out[w] = '\0';
-  return (struct str){out, w};
+  size_t n;
+  const char *p = str_path_clean(a, in.p, in.n, &n);
+  return (struct str){p, n};
 }
 
-static char *path_clean(tfr_arena *a, const char *p) {
-  return (char *)path_clean_n(a, str_of(p)).p;
+static const char *path_clean(tfr_arena *a, const char *p) {
+  return path_clean_n(a, str_of(p)).p;
 }
 
 /* filepath.Join of two elements. */

@@ -532,50 +532,6 @@ static const tfr_value *fn_indent(struct fcall *f, const tfr_type *ret) {
 
 /* ---- basename, dirname --------------------------------------------------- */
 
-/* Go's path/filepath.Clean on Unix: the shortest equivalent path.  The
-** result lives in a. */
-static const char *path_clean(tfr_arena *a, const char *p, size_t n) {
-  if (!n)
-    return ".";
-  char *out = tfr_arena_alloc_raw(a, n + 2);
-  bool rooted = p[0] == '/';
-  size_t w = 0, r = 0, dotdot = 0;
-  if (rooted) {
-    out[w++] = '/';
-    r = dotdot = 1;
-  }
-  while (r < n) {
-    if (p[r] == '/') {
-      r++;
-    } else if (p[r] == '.' && (r + 1 == n || p[r + 1] == '/')) {
-      r++;
-    } else if (p[r] == '.' && p[r + 1] == '.' &&
-               (r + 2 == n || p[r + 2] == '/')) {
-      r += 2;
-      if (w > dotdot) {
-        w--;
-        while (w > dotdot && out[w] != '/')
-          w--;
-      } else if (!rooted) {
-        if (w > 0)
-          out[w++] = '/';
-        out[w++] = '.';
-        out[w++] = '.';
-        dotdot = w;
-      }
-    } else {
-      if ((rooted && w != 1) || (!rooted && w != 0))
-        out[w++] = '/';
-      for (; r < n && p[r] != '/'; r++)
-        out[w++] = p[r];
-    }
-  }
-  if (!w)
-    out[w++] = '.';
-  out[w] = '\0';
-  return out;
-}
-
 /* basename(path): filepath.Base. */
 static const tfr_value *fn_basename(struct fcall *f, const tfr_type *ret) {
   (void)ret;
@@ -600,7 +556,7 @@ static const tfr_value *fn_dirname(struct fcall *f, const tfr_type *ret) {
   size_t i = v->n;
   while (i > 0 && v->s[i - 1] != '/')
     i--;
-  const char *d = path_clean(f->a, v->s, i);
+  const char *d = str_path_clean(f->a, v->s, i, NULL);
   return str_value(f->a, d, strlen(d));
 }
 

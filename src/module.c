@@ -465,11 +465,9 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
 /* In JSON, a validation block is an object, or an array of objects. */
 static void json_validations(struct loader *l, struct partial *p,
                              const struct ast *x) {
-  const struct ast *one[1] = {x};
-  const struct ast *const *objs = x->kind == AST_TUPLE
-                                      ? (const struct ast *const *)x->items
-                                      : one;
-  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
     const struct ast *o = objs[i], *cond = NULL, *msg = NULL;
     if (o->kind != AST_OBJECT)
@@ -517,7 +515,7 @@ static void json_variable(struct loader *l, struct src_file *src,
       json_validations(l, p, v);
       continue;
     }
-    if (k->n == 2 && !memcmp(k->str, "//", 2))
+    if (ast_json_comment(k))
       continue; /* a comment */
     const struct ast **slot = arg_slot(p, k->str, k->n);
     if (!slot)
@@ -772,18 +770,16 @@ static void native_locals(struct loader *l, struct src_file *src,
 ** are templates. */
 static void json_locals(struct loader *l, struct src_file *src,
                         const struct ast *x, bool ovr) {
-  const struct ast *one[1] = {x};
-  const struct ast *const *objs = x->kind == AST_TUPLE
-                                      ? (const struct ast *const *)x->items
-                                      : one;
-  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
     if (objs[i]->kind != AST_OBJECT)
       continue;
     for (uint32_t j = 0; j < objs[i]->n; j++) {
       const struct ast *k = objs[i]->items[2 * j];
       const struct ast *v = objs[i]->items[2 * j + 1];
-      if (k->n == 2 && !memcmp(k->str, "//", 2))
+      if (ast_json_comment(k))
         continue;
       if (v->kind == AST_STRING) {
         struct ast_file *t = parse_template(l->a, l->diags, src->name,
@@ -836,19 +832,17 @@ static void native_object(struct loader *l, const struct ast *it) {
 
 /* The same in JSON: {"resource": {"TYPE": {"NAME": ...}}}, {"module":
 ** {"NAME": ...}}, each level an object or an array of objects. */
-static void json_objects(struct loader *l, const char *kind,
-                         const struct ast *x, int depth, const char *prefix) {
-  const struct ast *one[1] = {x};
-  const struct ast *const *objs = x->kind == AST_TUPLE
-                                      ? (const struct ast *const *)x->items
-                                      : one;
-  size_t n = x->kind == AST_TUPLE ? x->n : 1;
+static void json_objects(struct loader *l, const struct ast *x, int depth,
+                         const char *prefix) {
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
     if (objs[i]->kind != AST_OBJECT)
       continue;
     for (uint32_t j = 0; j < objs[i]->n; j++) {
       const struct ast *k = objs[i]->items[2 * j];
-      if (k->n == 2 && !memcmp(k->str, "//", 2))
+      if (ast_json_comment(k))
         continue;
       const char *name = tfr_arena_printf(l->a, "%s%s%.*s", prefix,
                                           *prefix ? "." : "", (int)k->n,
@@ -856,7 +850,7 @@ static void json_objects(struct loader *l, const char *kind,
       if (depth == 1)
         add_object(l, name);
       else
-        json_objects(l, kind, objs[i]->items[2 * j + 1], depth - 1, name);
+        json_objects(l, objs[i]->items[2 * j + 1], depth - 1, name);
     }
   }
 }
@@ -934,7 +928,7 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
     return;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (k->n == 2 && !memcmp(k->str, "//", 2))
+    if (ast_json_comment(k))
       continue;
     if (!top_block_ok(k->str, k->n)) {
       error_at(l, f->src, k->span, "Unsupported block type",
@@ -951,13 +945,13 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
     }
     if (!ovr) {
       if (k->n == 8 && !memcmp(k->str, "resource", 8))
-        json_objects(l, "resource", v, 2, "");
+        json_objects(l, v, 2, "");
       else if (k->n == 4 && !memcmp(k->str, "data", 4))
-        json_objects(l, "data", v, 2, "data");
+        json_objects(l, v, 2, "data");
       else if (k->n == 9 && !memcmp(k->str, "ephemeral", 9))
-        json_objects(l, "ephemeral", v, 2, "ephemeral");
+        json_objects(l, v, 2, "ephemeral");
       else if (k->n == 6 && !memcmp(k->str, "module", 6))
-        json_objects(l, "module", v, 1, "module");
+        json_objects(l, v, 1, "module");
     }
     if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) ||
         v->kind != AST_OBJECT)

@@ -99,11 +99,6 @@ static void native_values(struct collector *c, struct ast_file *f,
 }
 
 /* The properties of a JSON tfvars object; duplicates are errors. */
-/* HCL's JSON syntax ignores "//" properties of a body: comments. */
-static bool is_comment_key(const struct ast *k) {
-  return k->n == 2 && !memcmp(k->str, "//", 2);
-}
-
 static void json_values(struct collector *c, struct ast_file *f,
                         enum tfr_source_kind kind, const char *file) {
   const struct ast *body = f->body;
@@ -117,7 +112,7 @@ static void json_values(struct collector *c, struct ast_file *f,
   bool bad = false;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i];
-    if (is_comment_key(k))
+    if (ast_json_comment(k))
       continue;
     for (uint32_t j = 0; j < i; j++) {
       const struct ast *prev = body->items[2 * j];
@@ -140,7 +135,7 @@ static void json_values(struct collector *c, struct ast_file *f,
     return;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (is_comment_key(k))
+    if (ast_json_comment(k))
       continue;
     struct raw_value *r = add_raw(c);
     r->name = tfr_arena_strndup(c->a, k->str, k->n);

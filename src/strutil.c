@@ -260,3 +260,51 @@ bool str_is_identifier(const char *s, size_t n) {
   }
   return true;
 }
+
+const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
+                           size_t *len) {
+  if (!n) {
+    if (len)
+      *len = 1;
+    return ".";
+  }
+  char *out = tfr_arena_alloc_raw(a, n + 2);
+  bool rooted = p[0] == '/';
+  size_t w = 0, r = 0, dotdot = 0;
+  if (rooted) {
+    out[w++] = '/';
+    r = dotdot = 1;
+  }
+  while (r < n) {
+    if (p[r] == '/') {
+      r++;
+    } else if (p[r] == '.' && (r + 1 == n || p[r + 1] == '/')) {
+      r++;
+    } else if (p[r] == '.' && p[r + 1] == '.' &&
+               (r + 2 == n || p[r + 2] == '/')) {
+      r += 2;
+      if (w > dotdot) {
+        w--;
+        while (w > dotdot && out[w] != '/')
+          w--;
+      } else if (!rooted) {
+        if (w > 0)
+          out[w++] = '/';
+        out[w++] = '.';
+        out[w++] = '.';
+        dotdot = w;
+      }
+    } else {
+      if ((rooted && w != 1) || (!rooted && w != 0))
+        out[w++] = '/';
+      for (; r < n && p[r] != '/'; r++)
+        out[w++] = p[r];
+    }
+  }
+  if (!w)
+    out[w++] = '.';
+  out[w] = '\0';
+  if (len)
+    *len = w;
+  return out;
+}

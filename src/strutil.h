@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tfresolve/arena.h"
+
 /* Levenshtein distance between two short strings, for "Did you mean"
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
@@ -28,6 +30,12 @@ size_t str_runes(const char *s, size_t n);
 
 /* hclsyntax.ValidIdentifier: (ID_Start | '_') (ID_Continue | '-')*. */
 bool str_is_identifier(const char *s, size_t n);
+
+/* Go's path/filepath.Clean on Unix: the shortest equivalent path of the
+** n bytes at p, NUL-terminated, in a (or static); its length in *len when
+** len is not NULL. */
+const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
+                           size_t *len);
 
 /* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
 struct sbuf {
