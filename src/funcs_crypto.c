@@ -128,19 +128,9 @@ static const tfr_value *fn_uuid(struct fcall *f, const tfr_type *r) {
   return uuid_text(f->a, u);
 }
 
-static int hexval(unsigned char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 /* google/uuid's xtob: two hex digits as a byte. */
 static bool xtob(const char *s, unsigned char *out) {
-  int hi = hexval((unsigned char)s[0]), lo = hexval((unsigned char)s[1]);
+  int hi = str_hex_digit((unsigned char)s[0]), lo = str_hex_digit((unsigned char)s[1]);
   *out = (unsigned char)(hi << 4 | lo);
   return hi >= 0 && lo >= 0;
 }

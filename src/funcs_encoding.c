@@ -4110,16 +4110,6 @@ static const tfr_value *fn_yamlencode(struct fcall *f, const tfr_type *ret) {
 ** funcs_encoding_tofu exists with -engine=opentofu.
 */
 
-static int hex_digit(unsigned char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 /*
 ** urldecode(str): Go's url.QueryUnescape.  Every '%' must start two hex
 ** digits, checked before anything is decoded; '+' is a space; other bytes
@@ -4133,8 +4123,8 @@ static const tfr_value *fn_urldecode(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '%')
       continue;
-    if (i + 2 >= n || hex_digit((unsigned char)s[i + 1]) < 0 ||
-        hex_digit((unsigned char)s[i + 2]) < 0) {
+    if (i + 2 >= n || str_hex_digit((unsigned char)s[i + 1]) < 0 ||
+        str_hex_digit((unsigned char)s[i + 2]) < 0) {
       size_t k = n - i < 3 ? n - i : 3;
       fcall_error(f, "failed to decode URL '': invalid URL escape %s",
                   go_q(f->a, s + i, k));
@@ -4147,8 +4137,8 @@ static const tfr_value *fn_urldecode(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
     if (c == '%') {
-      c = (char)(hex_digit((unsigned char)s[i + 1]) << 4 |
-                 hex_digit((unsigned char)s[i + 2]));
+      c = (char)(str_hex_digit((unsigned char)s[i + 1]) << 4 |
+                 str_hex_digit((unsigned char)s[i + 2]));
       i += 2;
     } else if (c == '+') {
       c = ' ';

@@ -1767,16 +1767,6 @@ static const char *rx_parse_repeat(const char *s, const char *end, int *min,
   return t + 1;
 }
 
-static int rx_unhex(int32_t c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 /* \x{hhhh} after the '{': the rune into *r and the position after the
 ** '}'; NULL with *stop where Go stopped reading (NULL: bad UTF-8). */
 static const char *rx_hex_braces(struct rxp *p, const char *t, int32_t *r,
@@ -1794,7 +1784,7 @@ static const char *rx_hex_braces(struct rxp *p, const char *t, int32_t *r,
       return NULL;
     if (c == '}')
       break;
-    int v = rx_unhex(c);
+    int v = str_hex_digit(c);
     if (v < 0)
       return NULL;
     *r = *r * 16 + v;
@@ -1840,13 +1830,13 @@ static const char *rx_escape(struct rxp *p, const char *s, int32_t *r) {
       break;
     }
     int32_t c2;
-    int x = rx_unhex(c);
+    int x = str_hex_digit(c);
     t = rx_next(p, t, p->wend, &c2);
     if (!t)
       return NULL;
-    if (x < 0 || rx_unhex(c2) < 0)
+    if (x < 0 || str_hex_digit(c2) < 0)
       break;
-    *r = x * 16 + rx_unhex(c2);
+    *r = x * 16 + str_hex_digit(c2);
     return t;
   }
   case 'a': *r = '\a'; return t;

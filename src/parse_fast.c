@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "strutil.h"
 
 /* Deeper nesting is left to the grammar (which bounds it at 1000). */
 #define FAST_MAX_DEPTH 200
@@ -49,16 +50,6 @@ static bool ident_char(unsigned char ch) {
 
 static bool digit(unsigned char ch) { return ch >= '0' && ch <= '9'; }
 
-static int hex(char ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
-
 /* The code point of the h hex digits at s, or -1 (not all hex digits,
 ** above U+10FFFF, or a surrogate: the scanner's errors). */
 static long hex_cp(const char *s, uint32_t h, uint32_t n) {
@@ -66,7 +57,7 @@ static long hex_cp(const char *s, uint32_t h, uint32_t n) {
     return -1;
   long cp = 0;
   for (uint32_t i = 0; i < h; i++) {
-    int d = hex(s[i]);
+    int d = str_hex_digit(s[i]);
     if (d < 0)
       return -1;
     cp = cp * 16 + d;

@@ -308,3 +308,13 @@ const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
     *len = w;
   return out;
 }
+
+int str_hex_digit(int32_t c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}

@@ -31,6 +31,9 @@ size_t str_runes(const char *s, size_t n);
 /* hclsyntax.ValidIdentifier: (ID_Start | '_') (ID_Continue | '-')*. */
 bool str_is_identifier(const char *s, size_t n);
 
+/* The value of a hexadecimal digit (either case), or -1. */
+int str_hex_digit(int32_t c);
+
 /* Go's path/filepath.Clean on Unix: the shortest equivalent path of the
 ** n bytes at p, NUL-terminated, in a (or static); its length in *len when
 ** len is not NULL. */
