@@ -100,13 +100,16 @@ static const struct ast *root_of(const struct ast *x) {
 }
 
 /* "data.aws_ami.x", "aws_instance.web", "module.net": the object a
-** traversal refers to, for messages. */
-static const char *object_name(tfr_arena *a, const struct ast *x) {
+** traversal refers to, for messages; *at gets its range (the root through
+** the last attribute named), as Terraform's reference ranges go. */
+static const char *object_name(tfr_arena *a, const struct ast *x,
+                               struct span *at) {
   const struct ast *root = root_of(x);
   size_t depth = 0;
   for (const struct ast *y = x; y != root; y = step_in(y))
     depth++;
   const char *s = tfr_arena_strndup(a, root->str, root->n);
+  *at = root->span;
   size_t want = is_root(root, "data") || is_root(root, "ephemeral") ? 2 : 1;
   for (size_t i = 1; i <= want && i <= depth; i++) {
     const struct ast *y = x; /* the step i levels above the root */
@@ -115,26 +118,7 @@ static const char *object_name(tfr_arena *a, const struct ast *x) {
     if (y->kind != AST_GETATTR)
       break;
     s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
-  }
-  return s;
-}
-
-/* The part of a traversal object_name names: the root through its last
-** attribute there, as Terraform's reference ranges go. */
-static struct span object_span(const struct ast *x) {
-  const struct ast *root = root_of(x);
-  size_t depth = 0;
-  for (const struct ast *y = x; y != root; y = step_in(y))
-    depth++;
-  size_t want = is_root(root, "data") || is_root(root, "ephemeral") ? 2 : 1;
-  struct span s = root->span;
-  for (size_t i = 1; i <= want && i <= depth; i++) {
-    const struct ast *y = x;
-    for (size_t k = 0; k < depth - i; k++)
-      y = step_in(y);
-    if (y->kind != AST_GETATTR)
-      break;
-    s.end = y->span.end;
+    at->end = y->span.end;
   }
   return s;
 }
@@ -177,10 +161,11 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
         !is_root(root, "local") && !knowable(r, root)) {
       /* a resource, data source, module...: the object, then the index
       ** keys along the way */
-      const char *obj = object_name(a, x);
+      struct span at;
+      const char *obj = object_name(a, x, &at);
       if (!r->other_name)
         r->other_name = obj;
-      add_name(a, &r->objects, obj, strlen(obj), object_span(x));
+      add_name(a, &r->objects, obj, strlen(obj), at);
       r->any = r->other = true;
       for (const struct ast *y = x; y != root; y = step_in(y))
         if (y->kind == AST_INDEX)
