@@ -1000,6 +1000,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.opentofu = m.opentofu;
   ro.load_only = m.bad_flag != NULL;
   ro.strict = m.strict;
+  ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(d, TFR_DIAG_ERROR, NULL,

@@ -41,6 +41,13 @@ struct var_decl {
 /* Where a raw value came from (SPEC §2 "source.kind"). */
 typedef enum tfr_source_kind src_kind_t;
 
+/* A tfvars file whose values fastval.c read: its AST is made only when
+** some value needs the general path (module_raw_expr). */
+struct lazy_file {
+  size_t first, n;              /* its raw values: raws[first, first+n) */
+  bool parsed;
+};
+
 /* One attempt to set a variable: every source keeps its attempts, not only
 ** the winner, for `explain`. */
 struct raw_value {
@@ -48,8 +55,11 @@ struct raw_value {
   enum tfr_source_kind kind;
   const char *file;             /* file name as given, for file kinds */
   struct tfr_range range;       /* the value's expression in a file */
-  const struct ast *expr;       /* file values */
-  struct src_file *src;
+  struct span span;             /* ... and its bytes */
+  struct src_file *src;         /* file values */
+  const struct ast *expr;       /* file values, unless lazy */
+  struct lazy_file *lazy;       /* read by fastval.c: */
+  const tfr_value *fast;        /*   final value, or NULL */
   const char *text;             /* env and -var values */
   size_t len;
   bool undeclared;
@@ -88,6 +98,13 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 ** files and the command line, in precedence order. */
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs);
+                    size_t nargs, bool fast);
+
+/* The expression of a file value, parsed now if its file was read by the
+** fast path (fast: raw values read there may come with their final
+** value). */
+const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
+                                  tfr_diags *diags,
+                                  const struct raw_value *raw);
 
 #endif

@@ -86,10 +86,19 @@ bool parse_check_utf8(struct parse_ctx *c) {
   return true;
 }
 
-static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
-                                struct src_file *src, enum tfr_syntax syntax,
-                                bool expr_mode) {
+/* A source every diagnostic can quote, checked to be UTF-8. */
+static bool src_ready(tfr_arena *a, tfr_diags *diags, struct src_file *src) {
   tfr_diags_add_source(diags, src->name, src->text, src->len);
+  struct parse_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = src;
+  return parse_check_utf8(&c);
+}
+
+static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
+                             struct src_file *src, enum tfr_syntax syntax,
+                             bool expr_mode) {
   struct parse_ctx c = {0};
   c.a = a;
   c.diags = diags;
@@ -99,17 +108,18 @@ static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
                                            : TFR_SYNTAX_HCL;
   c.json = syntax == TFR_SYNTAX_JSON;
   c.expr_mode = expr_mode;
-  if (!parse_check_utf8(&c))
-    return NULL;
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
   if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
     return NULL;
   return (tfr_file *)f;
 }
 
-static tfr_file *parse_src(tfr_arena *a, tfr_diags *diags,
-                           struct src_file *src, enum tfr_syntax syntax) {
-  return parse_src_mode(a, diags, src, syntax, false);
+static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
+                                struct src_file *src, enum tfr_syntax syntax,
+                                bool expr_mode) {
+  if (!src_ready(a, diags, src))
+    return NULL;
+  return parse_ready(a, diags, src, syntax, expr_mode);
 }
 
 tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
@@ -121,31 +131,50 @@ tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                         TFR_SYNTAX_HCL, true);
 }
 
+struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
+                            const char *content, size_t len) {
+  struct src_file *src;
+  if (content) {
+    if (len > UINT32_MAX - 16) {
+      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "File too large",
+                    "Files of 4 GiB or more are not supported.");
+      return NULL;
+    }
+    char *copy = tfr_arena_alloc_raw(a, len + 2);
+    memcpy(copy, content, len);
+    copy[len] = copy[len + 1] = '\0'; /* flex scans the text in place */
+    src = src_new(a, path, copy, len);
+  } else {
+    int err = 0;
+    src = src_read(a, path, &err);
+    if (!src) {
+      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+                    tfr_arena_printf(a,
+                                     "The file \"%s\" could not be read: "
+                                     "%s.",
+                                     path, strerror(err)));
+      return NULL;
+    }
+  }
+  return src_ready(a, diags, src) ? src : NULL;
+}
+
+tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags, struct src_file *src,
+                       enum tfr_syntax syntax) {
+  return parse_ready(a, diags, src, syntax, false);
+}
+
 tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                           const char *text, size_t len,
                           enum tfr_syntax syntax) {
-  if (len > UINT32_MAX - 16) {
-    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "File too large",
-                  "Files of 4 GiB or more are not supported.");
-    return NULL;
-  }
-  char *copy = tfr_arena_alloc_raw(a, len + 2);
-  memcpy(copy, text, len);
-  copy[len] = copy[len + 1] = '\0'; /* flex scans the text in place */
-  return parse_src(a, diags, src_new(a, name, copy, len), syntax);
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_opened(a, diags, src, syntax) : NULL;
 }
 
 tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
                          enum tfr_syntax syntax) {
-  int err = 0;
-  struct src_file *src = src_read(a, path, &err);
-  if (!src) {
-    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                  tfr_arena_printf(a, "The file \"%s\" could not be read: %s.",
-                                   path, strerror(err)));
-    return NULL;
-  }
-  return parse_src(a, diags, src, syntax);
+  struct src_file *src = parse_open(a, diags, path, NULL, 0);
+  return src ? parse_opened(a, diags, src, syntax) : NULL;
 }
 
 void tfr_file_dump_json(const tfr_file *f, FILE *out) {

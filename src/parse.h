@@ -11,6 +11,7 @@
 #include "ast.h"
 #include "source.h"
 #include "tfresolve/diag.h"
+#include "tfresolve/tfresolve.h"
 
 /*
 ** A list of nodes being built by the grammar.  While open, its items sit
@@ -81,6 +82,14 @@ struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
 
 struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete);
+
+/* The bytes of a file (content, or read from path when content is NULL),
+** known to diags for quoting and checked to be UTF-8; NULL when they
+** cannot be read or are not (reported).  parse_opened parses them. */
+struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
+                            const char *content, size_t len);
+struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,
+                              struct src_file *src, enum tfr_syntax syntax);
 
 /* What the public API calls a tfr_file. */
 struct tfr_file {

@@ -18,23 +18,15 @@
 #include <string.h>
 
 #include "parse.h"
+#include "parse_fast.h"
 #include "strutil.h"
 
 /* Deeper nesting is left to the grammar (which bounds it at 1000). */
 #define FAST_MAX_DEPTH 200
 
-enum { T_EOF, T_NL, T_IDENT, T_NUM, T_STR, T_PUNCT, T_BAD };
-
-struct tok {
-  int kind;
-  char ch;         /* T_PUNCT: the character; T_STR: 1 if escaped */
-  uint32_t start, end;
-};
-
 struct fp {
   struct parse_ctx *c;
-  const char *t;
-  uint32_t len, pos;
+  struct fast_scan s;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
@@ -112,7 +104,7 @@ static uint32_t utf8_encode(char *out, uint32_t cp) {
 
 /* Skip blanks and line comments (and newlines when they do not matter
 ** here: inside parentheses and brackets). */
-static void skip(struct fp *p, bool nl) {
+void fast_skip(struct fast_scan *p, bool nl) {
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   for (;;) {
@@ -134,26 +126,26 @@ static void skip(struct fp *p, bool nl) {
 }
 
 /* The next token.  With nl, a run of newlines (and the blanks and
-** comments between them) is one T_NL, as the grammar's token filter
+** comments between them) is one FT_NL, as the grammar's token filter
 ** makes it. */
-static void lex(struct fp *p, bool nl, struct tok *k) {
-  skip(p, nl);
+void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
+  fast_skip(p, nl);
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   k->start = i;
   k->ch = 0;
   if (i >= n) {
-    k->kind = T_EOF;
+    k->kind = FT_EOF;
     k->end = i;
     return;
   }
   unsigned char ch = (unsigned char)t[i];
   if (ch == '\n' || (ch == '\r' && i + 1 < n && t[i + 1] == '\n')) {
-    k->kind = T_NL;
+    k->kind = FT_NL;
     k->end = i + (ch == '\r' ? 2 : 1);
     for (;;) {
       p->pos = k->end;
-      skip(p, true);
+      fast_skip(p, true);
       uint32_t j = p->pos;
       if (j < n && t[j] == '\n')
         k->end = j + 1;
@@ -167,7 +159,7 @@ static void lex(struct fp *p, bool nl, struct tok *k) {
   if (ident_start(ch)) {
     while (i < n && ident_char((unsigned char)t[i]))
       i++;
-    k->kind = i < n && (unsigned char)t[i] >= 0x80 ? T_BAD : T_IDENT;
+    k->kind = i < n && (unsigned char)t[i] >= 0x80 ? FT_BAD : FT_IDENT;
   } else if (digit(ch)) {
     while (i < n && digit((unsigned char)t[i]))
       i++;
@@ -185,16 +177,16 @@ static void lex(struct fp *p, bool nl, struct tok *k) {
     /* "1.2.3", "1e", "1x": the scanner reads these otherwise */
     k->kind = i < n && (t[i] == '.' || ident_char((unsigned char)t[i]) ||
                         (unsigned char)t[i] >= 0x80)
-                  ? T_BAD
-                  : T_NUM;
+                  ? FT_BAD
+                  : FT_NUM;
   } else if (ch == '"') {
     /* a literal with no template sequences: plain text, escapes, $${ */
-    k->kind = T_BAD;
+    k->kind = FT_BAD;
     for (i++; i < n; i++) {
       char c = t[i];
       if (c == '"') {
         i++;
-        k->kind = T_STR;
+        k->kind = FT_STR;
         break;
       }
       if (c == '\n' || c == '\r' || c == '\0')
@@ -219,28 +211,32 @@ static void lex(struct fp *p, bool nl, struct tok *k) {
     /* "==", "=>", "::" are other tokens */
     k->kind = i < n && ((ch == '=' && (t[i] == '=' || t[i] == '>')) ||
                         (ch == ':' && t[i] == ':'))
-                  ? T_BAD
-                  : T_PUNCT;
+                  ? FT_BAD
+                  : FT_PUNCT;
     k->ch = (char)ch;
   } else if (ch == '-') {
     i++;
-    k->kind = T_PUNCT;
+    k->kind = FT_PUNCT;
     k->ch = '-';
   } else {
-    k->kind = T_BAD;
+    k->kind = FT_BAD;
   }
   k->end = i;
   p->pos = i;
 }
 
-static void peek(struct fp *p, bool nl, struct tok *k) {
-  uint32_t at = p->pos;
-  lex(p, nl, k);
-  p->pos = at;
+static void lex(struct fp *p, bool nl, struct fast_tok *k) {
+  fast_lex(&p->s, nl, k);
 }
 
-static bool is_punct(const struct tok *k, char ch) {
-  return k->kind == T_PUNCT && k->ch == ch;
+static void peek(struct fp *p, bool nl, struct fast_tok *k) {
+  uint32_t at = p->s.pos;
+  lex(p, nl, k);
+  p->s.pos = at;
+}
+
+static bool is_punct(const struct fast_tok *k, char ch) {
+  return k->kind == FT_PUNCT && k->ch == ch;
 }
 
 static void push(struct fp *p, struct ast *x) {
@@ -274,25 +270,23 @@ static struct ast *list(struct fp *p, enum ast_kind k, uint32_t from,
   return x;
 }
 
-static struct lexeme lexeme(struct fp *p, const struct tok *k) {
-  return (struct lexeme){p->t + k->start, k->end - k->start, 0};
+static struct lexeme lexeme(struct fp *p, const struct fast_tok *k) {
+  return (struct lexeme){p->s.t + k->start, k->end - k->start, 0};
 }
 
-static struct span tspan(const struct tok *k) {
+static struct span tspan(const struct fast_tok *k) {
   return (struct span){k->start, k->end};
 }
 
-/* The text of a string token: the source itself, or (with escapes) a
-** decoded copy in the arena, as the scanner's literal runs are. */
-static void str_text(struct fp *p, const struct tok *k, struct ast *x) {
-  const char *s = p->t + k->start + 1;
+const char *fast_str_text(tfr_arena *a, const char *t,
+                          const struct fast_tok *k, uint32_t *len) {
+  const char *s = t + k->start + 1;
   uint32_t n = k->end - k->start - 2;
   if (!k->ch) {
-    x->str = n ? s : "";
-    x->n = n;
-    return;
+    *len = n;
+    return n ? s : "";
   }
-  char *out = tfr_arena_alloc_raw(p->c->a, n + 1), *o = out;
+  char *out = tfr_arena_alloc_raw(a, n + 1), *o = out;
   for (uint32_t i = 0; i < n;) {
     char c = s[i];
     if ((c == '$' || c == '%') && i + 2 < n && s[i + 1] == c &&
@@ -316,15 +310,21 @@ static void str_text(struct fp *p, const struct tok *k, struct ast *x) {
     }
   }
   *o = '\0';
-  x->str = out;
-  x->n = (uint32_t)(o - out);
+  *len = (uint32_t)(o - out);
+  return out;
+}
+
+/* The text of a string token: the source itself, or (with escapes) a
+** decoded copy in the arena, as the scanner's literal runs are. */
+static void str_text(struct fp *p, const struct fast_tok *k, struct ast *x) {
+  x->str = fast_str_text(p->c->a, p->s.t, k, &x->n);
 }
 
 static struct ast *expr(struct fp *p, bool nl);
 
 /* The rest of a call after its name: "(" args ")". */
-static struct ast *call(struct fp *p, const struct tok *name) {
-  struct tok k;
+static struct ast *call(struct fp *p, const struct fast_tok *name) {
+  struct fast_tok k;
   lex(p, false, &k); /* "(" */
   uint32_t from = p->top;
   peek(p, false, &k);
@@ -354,14 +354,14 @@ static struct ast *call(struct fp *p, const struct tok *name) {
   x->items = items(p, from);
   struct ast *fn = ast_new(p->c, AST_STRING,
                            (struct span){name->start, name->end});
-  fn->str = p->t + name->start;
+  fn->str = p->s.t + name->start;
   fn->n = name->end - name->start;
   x->kids[0] = fn;
   return x;
 }
 
-static struct ast *tuple(struct fp *p, const struct tok *open) {
-  struct tok k;
+static struct ast *tuple(struct fp *p, const struct fast_tok *open) {
+  struct fast_tok k;
   uint32_t from = p->top;
   peek(p, false, &k);
   if (is_punct(&k, ']')) {
@@ -388,14 +388,14 @@ static struct ast *tuple(struct fp *p, const struct tok *open) {
 }
 
 /* "{" [NEWLINE] [items [sep]] "}", sep being ",", NEWLINE or both. */
-static struct ast *object(struct fp *p, const struct tok *open) {
-  struct tok k;
+static struct ast *object(struct fp *p, const struct fast_tok *open) {
+  struct fast_tok k;
   uint32_t from = p->top;
   lex(p, true, &k);
-  if (k.kind == T_NL)
+  if (k.kind == FT_NL)
     lex(p, true, &k);
   while (!is_punct(&k, '}')) {
-    p->pos = k.start; /* the key: read again as an expression */
+    p->s.pos = k.start; /* the key: read again as an expression */
     struct ast *key = expr(p, true);
     if (!key)
       return NULL;
@@ -410,9 +410,9 @@ static struct ast *object(struct fp *p, const struct tok *open) {
     lex(p, true, &k);
     if (is_punct(&k, ',')) {
       lex(p, true, &k);
-      if (k.kind == T_NL)
+      if (k.kind == FT_NL)
         lex(p, true, &k);
-    } else if (k.kind == T_NL) {
+    } else if (k.kind == FT_NL) {
       lex(p, true, &k);
     } else if (!is_punct(&k, '}')) {
       return NULL;
@@ -421,9 +421,9 @@ static struct ast *object(struct fp *p, const struct tok *open) {
   return list(p, AST_OBJECT, from, (struct span){open->start, k.end});
 }
 
-static bool is_word(struct fp *p, const struct tok *k, const char *w) {
+static bool is_word(struct fp *p, const struct fast_tok *k, const char *w) {
   size_t n = strlen(w);
-  return k->end - k->start == n && !memcmp(p->t + k->start, w, n);
+  return k->end - k->start == n && !memcmp(p->s.t + k->start, w, n);
 }
 
 /* A term of the subset.  Whatever follows it is the caller's to check:
@@ -431,21 +431,21 @@ static bool is_word(struct fp *p, const struct tok *k, const char *w) {
 static struct ast *expr(struct fp *p, bool nl) {
   if (++p->depth > FAST_MAX_DEPTH)
     return NULL;
-  struct tok k;
+  struct fast_tok k;
   struct ast *x = NULL;
   lex(p, nl, &k);
   switch (k.kind) {
-  case T_NUM:
+  case FT_NUM:
     x = ast_number(p->c, lexeme(p, &k), tspan(&k));
     break;
-  case T_STR:
+  case FT_STR:
     x = ast_new(p->c, AST_STRING, tspan(&k));
     str_text(p, &k, x);
     break;
-  case T_IDENT: {
+  case FT_IDENT: {
     if (is_word(p, &k, "for"))
       break; /* a for expression, maybe */
-    struct tok n;
+    struct fast_tok n;
     peek(p, nl, &n);
     if (is_punct(&n, '('))
       x = call(p, &k);
@@ -453,15 +453,15 @@ static struct ast *expr(struct fp *p, bool nl) {
       x = ast_name(p->c, lexeme(p, &k), tspan(&k));
     break;
   }
-  case T_PUNCT:
+  case FT_PUNCT:
     if (k.ch == '[') {
       x = tuple(p, &k);
     } else if (k.ch == '{') {
       x = object(p, &k);
     } else if (k.ch == '-') {
-      struct tok n;
+      struct fast_tok n;
       lex(p, nl, &n);
-      if (n.kind == T_NUM)
+      if (n.kind == FT_NUM)
         x = ast_unary(p->c, OP_NEG, ast_number(p->c, lexeme(p, &n),
                                                tspan(&n)),
                       (struct span){k.start, n.end});
@@ -474,20 +474,20 @@ static struct ast *expr(struct fp *p, bool nl) {
   return x;
 }
 
-static bool body(struct fp *p, bool top, struct tok *close);
+static bool body(struct fp *p, bool top, struct fast_tok *close);
 
 /* IDENT labels "{" NEWLINE items "}" */
-static struct ast *block(struct fp *p, const struct tok *type) {
-  struct tok k;
+static struct ast *block(struct fp *p, const struct fast_tok *type) {
+  struct fast_tok k;
   uint32_t from = p->top;
   for (;;) {
     lex(p, true, &k);
-    if (k.kind == T_IDENT) {
+    if (k.kind == FT_IDENT) {
       struct ast *l = ast_new(p->c, AST_STRING, tspan(&k));
-      l->str = p->t + k.start;
+      l->str = p->s.t + k.start;
       l->n = k.end - k.start;
       push(p, l);
-    } else if (k.kind == T_STR) {
+    } else if (k.kind == FT_STR) {
       struct ast *l = ast_new(p->c, AST_STRING, tspan(&k));
       str_text(p, &k, l);
       l->flags = AST_F_QUOTED;
@@ -498,9 +498,9 @@ static struct ast *block(struct fp *p, const struct tok *type) {
   }
   if (!is_punct(&k, '{'))
     return NULL;
-  struct tok open = k;
+  struct fast_tok open = k;
   lex(p, true, &k);
-  if (k.kind != T_NL)
+  if (k.kind != FT_NL)
     return NULL; /* a one-line block */
   uint32_t nlabels = p->top - from;
   struct span ls = {type->start, type->start};
@@ -509,7 +509,7 @@ static struct ast *block(struct fp *p, const struct tok *type) {
                        p->stack[p->top - 1]->span.end};
   struct ast *labels = list(p, AST_TUPLE, from, ls);
   uint32_t bfrom = p->top;
-  struct tok close;
+  struct fast_tok close;
   if (++p->depth > FAST_MAX_DEPTH || !body(p, false, &close))
     return NULL;
   p->depth--;
@@ -519,7 +519,7 @@ static struct ast *block(struct fp *p, const struct tok *type) {
     return NULL;
   struct ast *x = ast_new(p->c, AST_BLOCK,
                           (struct span){type->start, close.end});
-  x->str = p->t + type->start;
+  x->str = p->s.t + type->start;
   x->n = type->end - type->start;
   x->kids[0] = labels;
   x->kids[1] = b;
@@ -528,19 +528,19 @@ static struct ast *block(struct fp *p, const struct tok *type) {
 
 /* Items up to the end of the file (top) or the "}" of a block body
 ** (*close), each on its own line. */
-static bool body(struct fp *p, bool top, struct tok *close) {
-  struct tok k;
+static bool body(struct fp *p, bool top, struct fast_tok *close) {
+  struct fast_tok k;
   for (;;) {
     lex(p, true, &k);
-    if (k.kind == T_NL)
+    if (k.kind == FT_NL)
       continue;
-    if (top ? k.kind == T_EOF : is_punct(&k, '}')) {
+    if (top ? k.kind == FT_EOF : is_punct(&k, '}')) {
       *close = k;
       return true;
     }
-    if (k.kind != T_IDENT)
+    if (k.kind != FT_IDENT)
       return false;
-    struct tok name = k;
+    struct fast_tok name = k;
     peek(p, true, &k);
     struct ast *item;
     if (is_punct(&k, '=')) {
@@ -557,11 +557,11 @@ static bool body(struct fp *p, bool top, struct tok *close) {
     }
     push(p, item);
     lex(p, true, &k);
-    if (k.kind == T_EOF && top) {
+    if (k.kind == FT_EOF && top) {
       *close = k;
       return true;
     }
-    if (k.kind != T_NL)
+    if (k.kind != FT_NL)
       return false;
   }
 }
@@ -571,15 +571,15 @@ struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
     return NULL;
   struct fp p = {0};
   p.c = c;
-  p.t = c->src->text;
-  p.len = (uint32_t)c->src->len;
-  if (p.len >= 3 && memcmp(p.t, "\xEF\xBB\xBF", 3) == 0)
-    p.pos = 3; /* a leading byte order mark is ignored, as HCL does */
-  uint32_t skip = p.pos;
-  struct tok close;
+  p.s.t = c->src->text;
+  p.s.len = (uint32_t)c->src->len;
+  if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
+    p.s.pos = 3; /* a leading byte order mark is ignored, as HCL does */
+  uint32_t skip = p.s.pos;
+  struct fast_tok close;
   struct ast *root = NULL;
   if (body(&p, true, &close)) {
-    root = list(&p, AST_BODY, 0, (struct span){skip, p.len});
+    root = list(&p, AST_BODY, 0, (struct span){skip, p.s.len});
     if (ast_body_has_duplicate(root->items, root->n))
       root = NULL;
   }

@@ -11,6 +11,7 @@
 
 #include "diag_int.h"
 #include "eval.h"
+#include "fastval.h"
 #include "module.h"
 #include "parse.h"
 #include "strutil.h"
@@ -23,6 +24,9 @@ struct collector {
   tfr_arena *a;
   tfr_diags *diags;
   size_t cap;
+  bool fast;                    /* read tfvars values with fastval.c */
+  const struct fv_plan **plans; /* per variable, made when first needed */
+  bool *planned;
 };
 
 static struct raw_value *add_raw(struct collector *c) {
@@ -94,7 +98,8 @@ static void native_values(struct collector *c, struct ast_file *f,
     r->file = file;
     r->expr = it->kids[0];
     r->src = f->src;
-    r->range = src_range(f->src, it->kids[0]->span);
+    r->span = it->kids[0]->span;
+    r->range = src_range(f->src, r->span);
   }
 }
 
@@ -143,8 +148,88 @@ static void json_values(struct collector *c, struct ast_file *f,
     r->file = file;
     r->expr = v;
     r->src = f->src;
-    r->range = src_range(f->src, v->span);
+    r->span = v->span;
+    r->range = src_range(f->src, r->span);
   }
+}
+
+static const struct var_decl *find_decl_n(const struct module *m,
+                                          const char *name, size_t len) {
+  size_t lo = 0, hi = m->nvars;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const char *v = m->vars[mid].name;
+    int c = strncmp(v, name, len);
+    if (!c)
+      c = v[len] != '\0';
+    if (!c)
+      return &m->vars[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* fastval.c's plan for a value of the named variable. */
+static const struct fv_plan *plan_for(void *ctx, const char *name,
+                                      size_t len) {
+  struct collector *c = ctx;
+  const struct var_decl *v = find_decl_n(c->m, name, len);
+  if (!v)
+    return NULL;
+  size_t k = (size_t)(v - c->m->vars);
+  if (!c->plans) {
+    c->plans = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->plans);
+    c->planned = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->planned);
+  }
+  if (!c->planned[k]) {
+    c->planned[k] = true;
+    c->plans[k] = fv_plan_new(c->a, v->type, v->defaults);
+  }
+  return c->plans[k];
+}
+
+/* A native tfvars file read by fastval.c, no AST made; false when it
+** needs the grammar. */
+static bool fast_values(struct collector *c, struct src_file *src,
+                        enum tfr_source_kind kind, const char *file) {
+  struct fv_attr *at;
+  size_t n;
+  if (!fv_read_body(c->a, src, plan_for, c, &at, &n))
+    return false;
+  struct lazy_file *lf = tfr_arena_alloc(c->a, sizeof *lf);
+  lf->first = c->m->nraws;
+  lf->n = n;
+  for (size_t i = 0; i < n; i++) {
+    struct raw_value *r = add_raw(c);
+    r->name = tfr_arena_strndup(c->a, src->text + at[i].name.start,
+                                at[i].name.end - at[i].name.start);
+    r->kind = kind;
+    r->file = file;
+    r->src = src;
+    r->span = at[i].expr;
+    r->range = src_range(src, r->span);
+    r->lazy = lf;
+    r->fast = at[i].value;
+  }
+  return true;
+}
+
+const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
+                                  tfr_diags *diags,
+                                  const struct raw_value *raw) {
+  struct lazy_file *lf = raw->lazy;
+  if (raw->expr || !lf || lf->parsed)
+    return raw->expr;
+  lf->parsed = true;
+  tfr_file *f = parse_opened(a, diags, raw->src, TFR_SYNTAX_HCL);
+  if (!f || f->f.body->n != lf->n)
+    return NULL; /* cannot be: fastval.c read it */
+  for (size_t i = 0; i < lf->n; i++)
+    m->raws[lf->first + i].expr = f->f.body->items[i]->kids[0];
+  return raw->expr;
 }
 
 /* A variables file: .json suffix → JSON, anything else → native syntax.
@@ -162,11 +247,15 @@ static void values_file(struct collector *c, const char *path,
     return;
   }
   size_t before = tfr_diags_count(c->diags);
-  enum tfr_syntax syntax = str_ends_with(path, ".json") ? TFR_SYNTAX_JSON
-                                                       : TFR_SYNTAX_HCL;
-  tfr_file *f = content ? tfr_parse_bytes(c->a, c->diags, path, content,
-                                          content_len, syntax)
-                        : tfr_parse_file(c->a, c->diags, path, syntax);
+  bool json = str_ends_with(path, ".json");
+  struct src_file *src = parse_open(c->a, c->diags, path, content,
+                                    content_len);
+  if (!src || tfr_diags_count(c->diags) > before)
+    return;
+  if (!json && c->fast && fast_values(c, src, kind, shown))
+    return;
+  tfr_file *f = parse_opened(c->a, c->diags, src,
+                             json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
   if (!f || tfr_diags_count(c->diags) > before)
     return;
   if (f->f.json)
@@ -251,8 +340,8 @@ static void cli_var(struct collector *c, const char *arg) {
 
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs) {
-  struct collector c = {m, a, diags, 0};
+                    size_t nargs, bool fast) {
+  struct collector c = {m, a, diags, 0, fast, NULL, NULL};
   for (size_t i = 0; env && env[i]; i++) {
     if (strncmp(env[i], "TF_VAR_", 7) != 0)
       continue;
@@ -299,6 +388,7 @@ struct resolver {
   struct module *m;
   struct tfr_variable *out;
   const tfr_value **given;        /* stage-3 value per variable, or NULL */
+  bool *final;                    /* ... already its final value (fastval) */
   const struct raw_value **winner; /* its source */
   size_t *nattempts, *first;      /* raw values of each variable: */
   size_t *raw_index;              /* raw_index[first[k] ...] */
@@ -392,16 +482,19 @@ static const tfr_value *parse_raw(struct resolver *r,
                                   const struct var_decl *v) {
   size_t before = tfr_diags_count(r->diags);
   const tfr_value *val;
-  if (raw->expr) {
+  if (raw->src) {
+    const struct ast *expr = module_raw_expr(r->m, r->a, r->diags, raw);
+    if (!expr)
+      return NULL;
     struct eval_ctx c = {0};
     c.a = r->a;
     c.diags = r->diags;
     c.src = raw->src;
     /* a long list of objects: its elements share their types */
-    c.objtypes = raw->expr->kind == AST_TUPLE && raw->expr->n > 1
+    c.objtypes = expr->kind == AST_TUPLE && expr->n > 1
                      ? calloc(VALUE_OBJECT_CACHE, sizeof *c.objtypes)
                      : NULL;
-    val = eval_expr(&c, raw->expr);
+    val = eval_expr(&c, expr);
     free(c.objtypes);
   } else if (!v || v->literal_mode) {
     val = tfr_string(r->a, raw->text, raw->len);
@@ -413,7 +506,7 @@ static const tfr_value *parse_raw(struct resolver *r,
   if (tfr_diags_count(r->diags) > before || !val) {
     for (size_t i = before; i < tfr_diags_count(r->diags); i++)
       ((struct tfr_diag *)tfr_diags_get(r->diags, i))->variable = raw->name;
-    if (r->strict && !raw->expr && v && v->type->kind == TFR_DYNAMIC)
+    if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
       var_error(r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
                 tfr_arena_printf(r->a,
                                  "var.%s has type any, so Terraform parses "
@@ -513,15 +606,18 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                 raw->name);
       continue;
     }
-    /* a value that is not even a constant is silently ignored */
-    struct eval_ctx c = {0};
-    tfr_diags *scratch = tfr_diags_new(r->a);
-    c.a = r->a;
-    c.diags = scratch;
-    c.src = raw->src;
-    eval_expr(&c, raw->expr);
-    if (tfr_diags_has_errors(scratch))
-      continue;
+    /* a value that is not even a constant is silently ignored (what
+    ** fastval.c read is one) */
+    if (!raw->lazy) {
+      struct eval_ctx c = {0};
+      tfr_diags *scratch = tfr_diags_new(r->a);
+      c.a = r->a;
+      c.diags = scratch;
+      c.src = raw->src;
+      eval_expr(&c, raw->expr);
+      if (tfr_diags_has_errors(scratch))
+        continue;
+    }
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it */
       var_error(r, &raw->range, TFR_DIAG_ERROR,
@@ -608,7 +704,8 @@ static void stage_parse(struct resolver *r) {
     }
     size_t k = (size_t)(v - m->vars);
     r->winner[k] = win[i];
-    r->given[k] = parse_raw(r, win[i], v);
+    r->final[k] = win[i]->fast != NULL;
+    r->given[k] = r->final[k] ? win[i]->fast : parse_raw(r, win[i], v);
   }
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
@@ -632,7 +729,7 @@ static const char *value_prefix(struct resolver *r, const struct var_decl *v,
                                 const struct raw_value *raw,
                                 const char *verb) {
   char where[512];
-  if (!raw || raw->expr) {
+  if (!raw || raw->src) {
     tfr_range_format(&v->decl, where, sizeof where);
     return tfr_arena_printf(r->a,
                             "The given value is not suitable for var.%s %s "
@@ -663,12 +760,15 @@ static void final_value(struct resolver *r, size_t k) {
   }
   if (!given)
     return;
-  bool from_file = raw && raw->expr;
+  bool from_file = raw && raw->src;
   struct tfr_range at = from_file ? raw->range : v->decl;
-  if (v->defaults && !(given->flags & TFR_V_NULL))
-    given = conv_apply_defaults(r->a, given, v->defaults);
   const char *err = NULL;
-  const tfr_value *val = conv_convert(r->a, given, v->type, &err);
+  const tfr_value *val = given;
+  if (!raw || !r->final[k]) {
+    if (v->defaults && !(given->flags & TFR_V_NULL))
+      given = conv_apply_defaults(r->a, given, v->defaults);
+    val = conv_convert(r->a, given, v->type, &err);
+  }
   if (!val) {
     const char *detail;
     if (v->sensitive && from_file) {
@@ -722,10 +822,10 @@ static void attempts(struct resolver *r, size_t k) {
     const struct raw_value *raw = &m->raws[r->raw_index[r->first[k] + q]];
     at[j].source = raw->kind;
     at[j].file = raw->file;
-    if (raw->expr) {
+    if (raw->src) {
       at[j].line = raw->range.start.line;
-      at[j].text = raw->src->text + raw->expr->span.start;
-      at[j].text_len = raw->expr->span.end - raw->expr->span.start;
+      at[j].text = raw->src->text + raw->span.start;
+      at[j].text_len = raw->span.end - raw->span.start;
     } else {
       at[j].text = raw->text;
       at[j].text_len = raw->len;
@@ -738,7 +838,7 @@ static void attempts(struct resolver *r, size_t k) {
   out->nattempts = n;
   out->default_value = v->has_default ? v->dflt : NULL;
   out->declared = v->type;
-  out->given = r->given[k];
+  out->given = r->final[k] ? NULL : r->given[k];
   out->literal_mode = v->literal_mode;
   out->typed = v->typed;
   out->nullable = v->nullable;
@@ -760,7 +860,7 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   /* a value that failed to parse still says where it came from */
   out->source = raw->kind;
   out->source_file = raw->file;
-  out->source_line = raw->expr ? raw->range.start.line : 0;
+  out->source_line = raw->src ? raw->range.start.line : 0;
 }
 
 /* Validation rules with the final values; a failed rule unresolves its
@@ -774,7 +874,7 @@ static void final_rules(struct resolver *r) {
     vals[k] = r->out[k].value;
     failed[k] = r->out[k].error;
     const struct raw_value *raw = r->winner[k];
-    at[k] = raw && raw->expr && r->given[k] ? raw->range : r->m->vars[k].decl;
+    at[k] = raw && raw->src && r->given[k] ? raw->range : r->m->vars[k].decl;
   }
   struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
   for (size_t k = 0; k < r->m->nvars; k++)
@@ -826,11 +926,11 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   *m = mod->m;
   m->raws = NULL;
   m->nraws = 0;
-  struct resolver r = {a, diags, m, NULL, NULL, NULL, NULL, NULL, NULL,
-                       o->strict};
+  struct resolver r = {.a = a, .diags = diags, .m = m, .strict = o->strict};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
+  r.final = tfr_arena_alloc(a, n * sizeof *r.final);
   r.winner = tfr_arena_alloc(a, n * sizeof *r.winner);
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
@@ -861,7 +961,7 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   bool stop = mod->failed || tfr_diags_has_errors(diags) || o->load_only;
   bool collected = !stop;
   if (!stop) {
-    module_collect(m, a, diags, o->env, o->args, o->nargs);
+    module_collect(m, a, diags, o->env, o->args, o->nargs, !o->keep_given);
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {

@@ -943,7 +943,7 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   struct module copy = *t->m;
   copy.raws = NULL;
   copy.nraws = 0;
-  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs);
+  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs, false);
   if (tfr_diags_has_errors(g->seen))
     return false;
   tfr_diags *scratch = tfr_diags_new(t->a);
@@ -953,6 +953,7 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   ro.args = args;
   ro.nargs = nargs;
   ro.opentofu = t->o->opentofu;
+  ro.keep_given = true; /* run blocks start from the given values */
   const struct tfr_resolution *res =
       tfr_resolve_module(t->a, scratch, t->mod, &ro);
   for (size_t k = 0; k < res->n && k < t->m->nvars; k++) {
@@ -1918,6 +1919,7 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   ro.args = args;
   ro.nargs = rc.g->nargs + 1;
   ro.opentofu = t->o->opentofu;
+  ro.keep_given = true; /* run blocks start from the given values */
   tfr_diags *rd = tfr_diags_new(t->a);
   tfr_diags_share_sources(rd, t->load);
   const struct tfr_resolution *res = tfr_resolve_module(t->a, rd, t->mod, &ro);

@@ -155,6 +155,8 @@ struct tfr_resolve_opts {
                                       file values are errors, and a failed
                                       HCL parse of an any-typed -var or
                                       TF_VAR_ value is explained */
+  bool keep_given;                 /* fill tfr_variable.given even where a
+                                      faster path does not need it */
 };
 
 enum tfr_source_kind {
@@ -209,7 +211,8 @@ struct tfr_variable {
   size_t nattempts;
   const tfr_value *default_value;    /* NULL when there is none */
   const tfr_type *declared;          /* the type constraint (any if none) */
-  const tfr_value *given;            /* the winning value before conversion */
+  const tfr_value *given;            /* the winning value before conversion
+                                        (may be NULL without keep_given) */
   bool literal_mode;                 /* env/-var strings taken literally */
   bool typed;                        /* it has a `type` */
   bool nullable;

@@ -1,0 +1,624 @@
+/*
+** Tfvars values read straight from the text, against the variable's type
+** (see fastval.h).
+**
+** The reader accepts exactly what parse_fast.c accepts of an expression,
+** less function calls and names other than true, false and null: numbers
+** (with a leading minus), quoted strings without template sequences,
+** tuples and objects with bare or quoted keys.  Building the value as it
+** reads, it does what the general path does to such a value:
+**   - an object's attributes absent or null get their optional default
+**     (with its own defaults applied, converted once: shared);
+**   - the rest is converted as cty converts: primitives through
+**     conv_convert, tuples to lists, sets and tuples element by element,
+**     objects to objects (extra attributes dropped) or to maps;
+**   - a repeated object key: the last one wins, as in HCL.
+** Literal values are tuples and objects, never lists or maps, so the
+** defaults never unify anything (convert.c's dflt_sequence and
+** dflt_mapping keep tuples and objects as they are) and each element
+** converts on its own.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastval.h"
+#include "number.h"
+#include "parse_fast.h"
+
+/* As parse_fast.c: deeper values are left to the grammar. */
+#define MAX_DEPTH 200
+
+struct fv_plan {
+  const tfr_type *want;       /* the type constraint */
+  const tfr_type *type;       /* the type of the converted values */
+  const tfr_value *null;      /* null, converted */
+  const struct fv_plan *elem; /* list, set, map */
+  uint32_t n;                 /* object attributes, tuple elements */
+  const struct fv_plan **kids;
+  const uint32_t *lens;       /* object: the attribute names' lengths */
+  const tfr_value **dflt;     /* object: the converted default, or NULL */
+  const bool *optional;       /* object: may be absent */
+};
+
+/* ---- plans ------------------------------------------------------------- */
+
+static const struct tfr_defaults *child(const struct tfr_defaults *d,
+                                        const char *key) {
+  for (uint32_t i = 0; d && i < d->nchildren; i++)
+    if (!strcmp(d->child_keys[i], key))
+      return d->children[i];
+  return NULL;
+}
+
+static const tfr_value *default_of(const struct tfr_defaults *d,
+                                   const char *name) {
+  for (uint32_t i = 0; d && i < d->nvalues; i++)
+    if (!strcmp(d->value_names[i], name))
+      return d->values[i];
+  return NULL;
+}
+
+static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
+                                  const struct tfr_defaults *d) {
+  if (want->kind == TFR_DYNAMIC)
+    return NULL;
+  struct fv_plan *p = tfr_arena_alloc(a, sizeof *p);
+  const char *err = NULL;
+  p->want = want;
+  p->null = conv_convert(a, tfr_null(a, &tfr_t_dynamic), want, &err);
+  if (!p->null)
+    return NULL;
+  p->type = p->null->type;
+  switch (want->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    p->elem = plan(a, want->elem, child(d, ""));
+    return p->elem ? p : NULL;
+  case TFR_TUPLE:
+  case TFR_OBJECT:
+    break;
+  default:
+    return p;
+  }
+  uint32_t n = want->n;
+  p->n = n;
+  p->kids = tfr_arena_alloc(a, (n ? n : 1) * sizeof *p->kids);
+  bool obj = want->kind == TFR_OBJECT;
+  uint32_t *lens = tfr_arena_alloc(a, (n ? n : 1) * sizeof *lens);
+  const tfr_value **dflt = tfr_arena_alloc(a, (n ? n : 1) * sizeof *dflt);
+  bool *optional = tfr_arena_alloc(a, (n ? n : 1) * sizeof *optional);
+  for (uint32_t i = 0; i < n; i++) {
+    char index[16];
+    snprintf(index, sizeof index, "%u", i);
+    const char *key = obj ? want->names[i] : index;
+    const struct tfr_defaults *cd = child(d, key);
+    p->kids[i] = plan(a, want->types[i], cd);
+    if (!p->kids[i])
+      return NULL;
+    if (!obj)
+      continue;
+    lens[i] = (uint32_t)strlen(key);
+    optional[i] = want->optional && want->optional[i];
+    const tfr_value *dv = default_of(d, key);
+    if (dv) {
+      dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
+                             want->types[i], &err);
+      if (!dflt[i])
+        return NULL;
+    }
+  }
+  p->lens = lens;
+  p->dflt = dflt;
+  p->optional = optional;
+  return p;
+}
+
+const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
+                                  const struct tfr_defaults *defaults) {
+  return plan(a, want, defaults);
+}
+
+/* ---- the reader -------------------------------------------------------- */
+
+/* What a value read only to check it, or one that failed to convert,
+** stands for: never part of a result. */
+static const tfr_value skipped = {.type = &tfr_t_dynamic,
+                                  .flags = TFR_V_NULL};
+#define SKIP (&skipped)
+
+struct key {
+  const char *s;
+  uint32_t n, order;
+};
+
+struct rd {
+  tfr_arena *a;
+  struct fast_scan s;
+  int depth;
+  bool bad;    /* outside the subset: the grammar reads the file */
+  bool failed; /* does not convert: the general path says why */
+  const tfr_value **stack; /* elements being gathered (malloc'd) */
+  uint32_t top, cap;
+  struct key *keys;        /* map keys being gathered (malloc'd) */
+  uint32_t ktop, kcap;
+  const tfr_value *small[1000]; /* the integers 0..999, shared */
+};
+
+static const tfr_value *bad(struct rd *r) {
+  r->bad = true;
+  return NULL;
+}
+
+static const tfr_value *fail(struct rd *r) {
+  r->failed = true;
+  return SKIP;
+}
+
+static void *grow(void *v, uint32_t *cap, size_t size) {
+  *cap = *cap ? *cap * 2 : 256;
+  v = realloc(v, *cap * size);
+  if (!v)
+    abort();
+  return v;
+}
+
+static void push(struct rd *r, const tfr_value *v) {
+  if (r->top == r->cap)
+    r->stack = grow(r->stack, &r->cap, sizeof *r->stack);
+  r->stack[r->top++] = v;
+}
+
+static bool punct(const struct fast_tok *k, char ch) {
+  return k->kind == FT_PUNCT && k->ch == ch;
+}
+
+static bool word(struct rd *r, const struct fast_tok *k, const char *w) {
+  size_t n = strlen(w);
+  return k->end - k->start == n && !memcmp(r->s.t + k->start, w, n);
+}
+
+/* The elements gathered since from, moved into the arena. */
+static const tfr_value *const *elems(struct rd *r, uint32_t from) {
+  uint32_t n = r->top - from;
+  const tfr_value **e = tfr_arena_alloc_raw(r->a, (n ? n : 1) * sizeof *e);
+  if (n)
+    memcpy(e, r->stack + from, n * sizeof *e);
+  r->top = from;
+  return e;
+}
+
+static tfr_value *new_value(struct rd *r, const tfr_type *t, uint32_t n) {
+  tfr_value *v = tfr_arena_alloc(r->a, sizeof *v);
+  v->type = t;
+  v->n = n;
+  return v;
+}
+
+/* A primitive value converted to the plan's type. */
+static const tfr_value *primitive(struct rd *r, const struct fv_plan *p,
+                                  const tfr_value *v) {
+  int kind = p->want->kind;
+  if (kind == v->type->kind)
+    return v;
+  if (kind != TFR_STRING && kind != TFR_NUMBER && kind != TFR_BOOL)
+    return fail(r);
+  const char *err = NULL;
+  const tfr_value *c = conv_convert(r->a, v, p->want, &err);
+  return c ? c : fail(r);
+}
+
+static const tfr_value *number(struct rd *r, const struct fv_plan *p,
+                               const struct fast_tok *k, bool neg) {
+  const char *s = r->s.t + k->start;
+  uint32_t n = k->end - k->start;
+  if (!p) /* only an exponent can be out of range */
+    return memchr(s, 'e', n) || memchr(s, 'E', n) ? num_parse(r->a, s, n)
+                                                      ? SKIP
+                                                      : bad(r)
+                                                  : SKIP;
+  long small = -1;
+  if (!neg && n <= 3) {
+    small = 0;
+    for (uint32_t i = 0; i < n && small >= 0; i++)
+      small = s[i] >= '0' && s[i] <= '9' ? small * 10 + (s[i] - '0') : -1;
+  }
+  const tfr_value *v = small >= 0 ? r->small[small] : NULL;
+  if (!v) {
+    const struct tfr_num *x = num_parse(r->a, s, n);
+    if (!x)
+      return bad(r);
+    tfr_value *nv = new_value(r, &tfr_t_number, 0);
+    nv->num = neg ? num_neg(r->a, x) : x;
+    v = nv;
+    if (small >= 0)
+      r->small[small] = v;
+  }
+  return primitive(r, p, v);
+}
+
+static bool ascii(const char *s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80)
+      return false;
+  return true;
+}
+
+/* A string value as tfr_string makes it (NFC), in one allocation when it
+** is ASCII. */
+static const tfr_value *string_value(struct rd *r, const char *s,
+                                     uint32_t n) {
+  if (!ascii(s, n))
+    return tfr_string(r->a, s, n);
+  tfr_value *v = tfr_arena_alloc_raw(r->a, sizeof *v + n + 1);
+  memset(v, 0, sizeof *v);
+  char *copy = (char *)(v + 1);
+  memcpy(copy, s, n);
+  copy[n] = '\0';
+  v->type = &tfr_t_string;
+  v->s = copy;
+  v->n = n;
+  return v;
+}
+
+static const tfr_value *string(struct rd *r, const struct fv_plan *p,
+                               const struct fast_tok *k) {
+  if (!p)
+    return SKIP;
+  uint32_t n;
+  const char *s = fast_str_text(r->a, r->s.t, k, &n);
+  return primitive(r, p, string_value(r, s, n));
+}
+
+static const tfr_value *value(struct rd *r, const struct fv_plan *p,
+                              bool nl);
+
+/* "[" elements "]": newlines do not matter inside. */
+static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
+  int kind = p ? p->want->kind : -1;
+  if (p && kind != TFR_LIST && kind != TFR_SET && kind != TFR_TUPLE) {
+    fail(r);
+    p = NULL;
+  }
+  uint32_t from = r->top, i = 0;
+  struct fast_tok k;
+  struct fast_scan at = r->s;
+  fast_lex(&r->s, false, &k);
+  if (!punct(&k, ']')) {
+    r->s = at;
+    for (;; i++) {
+      const struct fv_plan *ep = NULL;
+      if (p && !r->failed)
+        ep = kind != TFR_TUPLE ? p->elem : i < p->n ? p->kids[i] : NULL;
+      const tfr_value *v = value(r, ep, false);
+      if (!v)
+        return NULL;
+      push(r, v);
+      fast_lex(&r->s, false, &k);
+      if (punct(&k, ']'))
+        break;
+      if (!punct(&k, ','))
+        return bad(r);
+      at = r->s;
+      fast_lex(&r->s, false, &k);
+      if (punct(&k, ']'))
+        break;
+      r->s = at;
+    }
+  }
+  uint32_t n = r->top - from;
+  if (!p || r->failed || (kind == TFR_TUPLE && n != p->n)) {
+    r->top = from;
+    return p && !r->failed ? fail(r) : SKIP;
+  }
+  const tfr_value *const *e = elems(r, from);
+  if (kind == TFR_SET)
+    return tfr_set(r->a, p->elem->type, n, e);
+  tfr_value *v = new_value(r, p->type, n);
+  v->elems = e;
+  return v;
+}
+
+/* The index of attribute key in the object plan, or -1. */
+static long attr_index(const struct fv_plan *p, const char *key,
+                       uint32_t n) {
+  const char *const *names = p->want->names;
+  size_t lo = 0, hi = p->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2, ln = p->lens[mid];
+    int c = memcmp(names[mid], key, ln < n ? ln : n);
+    if (!c)
+      c = ln < n ? -1 : ln > n;
+    if (!c)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+static int cmp_key(const void *x, const void *y) {
+  const struct key *a = x, *b = y;
+  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+  if (!c)
+    c = a->n < b->n ? -1 : a->n > b->n;
+  if (!c)
+    c = a->order < b->order ? -1 : 1;
+  return c;
+}
+
+/* A map from the keys and values gathered since kfrom and from: sorted
+** by key, the last of repeated keys kept. */
+static const tfr_value *map(struct rd *r, const struct fv_plan *p,
+                            uint32_t kfrom, uint32_t from) {
+  uint32_t n = r->ktop - kfrom;
+  struct key *keys = r->keys + kfrom;
+  for (uint32_t i = 0; i < n; i++)
+    keys[i].order = i;
+  if (n > 1)
+    qsort(keys, n, sizeof *keys, cmp_key);
+  const char **kk = tfr_arena_alloc_raw(r->a, (n ? n : 1) * sizeof *kk);
+  uint32_t *ll = tfr_arena_alloc_raw(r->a, (n ? n : 1) * sizeof *ll);
+  const tfr_value **vv = tfr_arena_alloc_raw(r->a, (n ? n : 1) * sizeof *vv);
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (i + 1 < n && keys[i + 1].n == keys[i].n &&
+        !memcmp(keys[i + 1].s, keys[i].s, keys[i].n))
+      continue; /* a later one wins */
+    kk[out] = keys[i].s;
+    ll[out] = keys[i].n;
+    vv[out++] = r->stack[from + keys[i].order];
+  }
+  r->top = from;
+  r->ktop = kfrom;
+  tfr_value *v = new_value(r, p->type, out);
+  v->keys = kk;
+  v->keylens = ll;
+  v->elems = vv;
+  return v;
+}
+
+/* An object of the plan's type from the attribute values in the slots
+** from..from+n: absent and null ones get their default. */
+static const tfr_value *object_of(struct rd *r, const struct fv_plan *p,
+                                  uint32_t from) {
+  for (uint32_t i = 0; i < p->n; i++) {
+    const tfr_value **slot = &r->stack[from + i];
+    if (*slot && *slot != p->kids[i]->null)
+      continue;
+    if (p->dflt[i])
+      *slot = p->dflt[i];
+    else if (*slot || p->optional[i])
+      *slot = p->kids[i]->null;
+    else
+      return fail(r); /* a required attribute is missing */
+  }
+  tfr_value *v = new_value(r, p->type, p->n);
+  v->elems = elems(r, from);
+  return v;
+}
+
+/* An object key: a bare name or a quoted string (NFC, like the general
+** path's keys); NULL when it is something else. */
+static const char *key_text(struct rd *r, const struct fast_tok *k,
+                            uint32_t *n) {
+  if (k->kind == FT_IDENT) {
+    if (word(r, k, "true") || word(r, k, "false") || word(r, k, "null") ||
+        word(r, k, "for"))
+      return NULL;
+    *n = k->end - k->start;
+    return r->s.t + k->start;
+  }
+  if (k->kind != FT_STR)
+    return NULL;
+  const char *s = fast_str_text(r->a, r->s.t, k, n);
+  if (ascii(s, *n))
+    return s;
+  const tfr_value *v = tfr_string(r->a, s, *n);
+  *n = v->n;
+  return v->s;
+}
+
+/* "{" [NEWLINE] [items [sep]] "}", sep being ",", NEWLINE or both. */
+static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
+  int kind = p ? p->want->kind : -1;
+  if (p && kind != TFR_OBJECT && kind != TFR_MAP) {
+    fail(r);
+    p = NULL;
+  }
+  uint32_t from = r->top, kfrom = r->ktop;
+  if (p && kind == TFR_OBJECT)
+    for (uint32_t i = 0; i < p->n; i++)
+      push(r, NULL);
+  struct fast_tok k;
+  fast_lex(&r->s, true, &k);
+  if (k.kind == FT_NL)
+    fast_lex(&r->s, true, &k);
+  while (!punct(&k, '}')) {
+    uint32_t klen;
+    const char *key = key_text(r, &k, &klen);
+    if (!key)
+      return bad(r);
+    fast_lex(&r->s, true, &k);
+    if (!punct(&k, '=') && !punct(&k, ':'))
+      return bad(r);
+    bool live = p && !r->failed;
+    long i = live && kind == TFR_OBJECT ? attr_index(p, key, klen) : -1;
+    const struct fv_plan *ep = !live ? NULL
+                               : kind == TFR_MAP ? p->elem
+                               : i >= 0          ? p->kids[i]
+                                                 : NULL;
+    const tfr_value *v = value(r, ep, true);
+    if (!v)
+      return bad(r);
+    if (live && kind == TFR_MAP) {
+      if (r->ktop == r->kcap)
+        r->keys = grow(r->keys, &r->kcap, sizeof *r->keys);
+      r->keys[r->ktop++] = (struct key){key, klen, 0};
+      push(r, v);
+    } else if (i >= 0) {
+      r->stack[from + (uint32_t)i] = v; /* a repeated key: the last wins */
+    }
+    fast_lex(&r->s, true, &k);
+    if (punct(&k, ',')) {
+      fast_lex(&r->s, true, &k);
+      if (k.kind == FT_NL)
+        fast_lex(&r->s, true, &k);
+    } else if (k.kind == FT_NL) {
+      fast_lex(&r->s, true, &k);
+    } else if (!punct(&k, '}')) {
+      return bad(r);
+    }
+  }
+  if (!p || r->failed) {
+    r->top = from;
+    r->ktop = kfrom;
+    return SKIP;
+  }
+  if (kind == TFR_MAP) {
+    if (r->ktop == kfrom) {
+      r->top = from;
+      return new_value(r, p->type, 0);
+    }
+    return map(r, p, kfrom, from);
+  }
+  const tfr_value *v = object_of(r, p, from);
+  r->top = from;
+  return v;
+}
+
+/* A value of the subset, converted with plan p (NULL: only checked).
+** NULL when it is outside the subset.  Whatever follows it is the
+** caller's to check: only tokens that cannot continue an expression. */
+static const tfr_value *value(struct rd *r, const struct fv_plan *p,
+                              bool nl) {
+  if (++r->depth > MAX_DEPTH)
+    return bad(r);
+  if (r->failed)
+    p = NULL;
+  struct fast_tok k;
+  const tfr_value *v = NULL;
+  fast_lex(&r->s, nl, &k);
+  switch (k.kind) {
+  case FT_NUM:
+    v = number(r, p, &k, false);
+    break;
+  case FT_STR:
+    v = string(r, p, &k);
+    break;
+  case FT_IDENT:
+    if (word(r, &k, "null"))
+      v = p ? p->null : SKIP;
+    else if (word(r, &k, "true") || word(r, &k, "false"))
+      v = p ? primitive(r, p, tfr_bool(word(r, &k, "true"))) : SKIP;
+    else
+      v = bad(r); /* a reference, a call, a for expression */
+    break;
+  case FT_PUNCT:
+    if (k.ch == '[') {
+      v = tuple(r, p);
+    } else if (k.ch == '{') {
+      v = object(r, p);
+    } else if (k.ch == '-') {
+      struct fast_tok d;
+      fast_lex(&r->s, nl, &d);
+      v = d.kind == FT_NUM ? number(r, p, &d, true) : bad(r);
+    } else {
+      v = bad(r);
+    }
+    break;
+  default:
+    v = bad(r);
+  }
+  r->depth--;
+  return r->bad ? NULL : v;
+}
+
+/* ---- bodies ------------------------------------------------------------ */
+
+static int cmp_name(const void *x, const void *y) {
+  const struct key *a = x, *b = y;
+  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+  return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+/* Whether two attributes have one name (the grammar reports it). */
+static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
+  struct key *k = malloc((n ? n : 1) * sizeof *k);
+  if (!k)
+    abort();
+  for (size_t i = 0; i < n; i++)
+    k[i] = (struct key){t + v[i].name.start,
+                        v[i].name.end - v[i].name.start, 0};
+  qsort(k, n, sizeof *k, cmp_name);
+  bool dup = false;
+  for (size_t i = 1; i < n && !dup; i++)
+    dup = !cmp_name(&k[i - 1], &k[i]);
+  free(k);
+  return dup;
+}
+
+bool fv_read_body(tfr_arena *a, const struct src_file *src,
+                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
+                  size_t *nattrs) {
+  if (src->len >= UINT32_MAX - 16)
+    return false;
+  struct rd *r = calloc(1, sizeof *r);
+  if (!r)
+    abort();
+  r->a = a;
+  r->s.t = src->text;
+  r->s.len = (uint32_t)src->len;
+  if (r->s.len >= 3 && !memcmp(r->s.t, "\xEF\xBB\xBF", 3))
+    r->s.pos = 3; /* a leading byte order mark, as HCL ignores it */
+  struct fv_attr *v = NULL;
+  uint32_t n = 0, cap = 0;
+  struct fast_tok k;
+  for (;;) {
+    fast_lex(&r->s, true, &k);
+    if (k.kind == FT_NL)
+      continue;
+    if (k.kind == FT_EOF)
+      break;
+    struct fast_tok name = k;
+    fast_lex(&r->s, true, &k);
+    if (name.kind != FT_IDENT || !punct(&k, '=')) {
+      r->bad = true; /* a block, or not a body at all */
+      break;
+    }
+    fast_skip(&r->s, true);
+    uint32_t start = r->s.pos;
+    const struct fv_plan *p =
+        plan_for(ctx, r->s.t + name.start, name.end - name.start);
+    r->failed = false;
+    const tfr_value *x = value(r, p, true);
+    if (!x)
+      break;
+    if (n == cap)
+      v = grow(v, &cap, sizeof *v);
+    v[n++] = (struct fv_attr){{name.start, name.end},
+                              {start, r->s.pos},
+                              p && !r->failed ? x : NULL};
+    fast_lex(&r->s, true, &k);
+    if (k.kind == FT_EOF)
+      break;
+    if (k.kind != FT_NL) {
+      r->bad = true;
+      break;
+    }
+  }
+  bool ok = !r->bad && !repeated(src->text, v, n);
+  if (ok) {
+    *attrs = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof **attrs);
+    if (n)
+      memcpy(*attrs, v, n * sizeof *v);
+    *nattrs = n;
+  }
+  free(v);
+  free(r->stack);
+  free(r->keys);
+  free(r);
+  return ok;
+}

@@ -1,0 +1,55 @@
+/*
+** Tfvars values read straight from the text, against the variable's type.
+**
+** Most tfvars values are plain literals, and the large ones are long
+** lists of objects.  The general path parses them into an AST, evaluates
+** that into a value, applies the optional-attribute defaults to get a
+** second value, and converts it into a third.  This reader does the three
+** in one pass over the text, for the literal subset of the native syntax
+** that parse_fast.c reads, and builds only the final value: what
+** conv_convert(conv_apply_defaults(eval(expression))) gives, shared
+** defaults included.
+**
+** Whatever it does not cover, it leaves to the general path, which then
+** reports what there is to report: an expression outside the subset (the
+** whole file is parsed as usual) or a value that does not convert (that
+** attribute is evaluated and converted as usual).
+*/
+#ifndef TFR_FASTVAL_H
+#define TFR_FASTVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "convert.h"
+#include "source.h"
+
+/* What to build for one declared type: made once per variable. */
+struct fv_plan;
+
+/* The plan for a type constraint and its defaults, or NULL when the type
+** needs the general path (it has "any" in it). */
+const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
+                                  const struct tfr_defaults *defaults);
+
+/* One attribute of a tfvars body. */
+struct fv_attr {
+  struct span name, expr;
+  const tfr_value *value; /* final value, or NULL: use the general path */
+};
+
+/* The plan for an attribute's name, or NULL (the value is only checked). */
+typedef const struct fv_plan *(*fv_plan_fn)(void *ctx, const char *name,
+                                            size_t len);
+
+/*
+** Read a native-syntax tfvars body whose every value is in the subset.
+** False when some part is not (nothing is reported: the caller parses
+** the file as usual); else *attrs (in the arena) and *n are its
+** attributes, in order, their values converted with plan_for's plans.
+*/
+bool fv_read_body(tfr_arena *a, const struct src_file *src,
+                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
+                  size_t *n);
+
+#endif
