@@ -58,16 +58,61 @@ static const tfr_value *default_of(const struct tfr_defaults *d,
   return NULL;
 }
 
+/* Whether an object type in t has optional attributes. */
+static bool optional_inside(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return optional_inside(t->elem);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    for (uint32_t i = 0; i < t->n; i++)
+      if ((t->optional && t->optional[i]) || optional_inside(t->types[i]))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+/* The primitive types' plans, shared. */
+static const tfr_value null_bool = {.type = &tfr_t_bool, .flags = TFR_V_NULL};
+static const tfr_value null_number = {.type = &tfr_t_number,
+                                      .flags = TFR_V_NULL};
+static const tfr_value null_string = {.type = &tfr_t_string,
+                                      .flags = TFR_V_NULL};
+static const struct fv_plan plan_bool = {
+    .want = &tfr_t_bool, .type = &tfr_t_bool, .null = &null_bool};
+static const struct fv_plan plan_number = {
+    .want = &tfr_t_number, .type = &tfr_t_number, .null = &null_number};
+static const struct fv_plan plan_string = {
+    .want = &tfr_t_string, .type = &tfr_t_string, .null = &null_string};
+
 static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
                                   const struct tfr_defaults *d) {
-  if (want->kind == TFR_DYNAMIC)
+  switch (want->kind) {
+  case TFR_DYNAMIC:
     return NULL;
+  case TFR_BOOL:
+    return &plan_bool;
+  case TFR_NUMBER:
+    return &plan_number;
+  case TFR_STRING:
+    return &plan_string;
+  default:
+    break;
+  }
   struct fv_plan *p = tfr_arena_alloc(a, sizeof *p);
   const char *err = NULL;
   p->want = want;
-  p->null = conv_convert(a, tfr_null(a, &tfr_t_dynamic), want, &err);
-  if (!p->null)
-    return NULL;
+  if (optional_inside(want)) { /* conversion makes the type without them */
+    p->null = conv_convert(a, tfr_null(a, &tfr_t_dynamic), want, &err);
+    if (!p->null)
+      return NULL;
+  } else {
+    p->null = tfr_null(a, want);
+  }
   p->type = p->null->type;
   switch (want->kind) {
   case TFR_LIST:
@@ -590,8 +635,9 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
     }
     fast_skip(&r->s, true);
     uint32_t start = r->s.pos;
+    long tag = 0;
     const struct fv_plan *p =
-        plan_for(ctx, r->s.t + name.start, name.end - name.start);
+        plan_for(ctx, r->s.t + name.start, name.end - name.start, &tag);
     r->failed = false;
     const tfr_value *x = value(r, p, true);
     if (!x)
@@ -600,7 +646,7 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
       v = grow(v, &cap, sizeof *v);
     v[n++] = (struct fv_attr){{name.start, name.end},
                               {start, r->s.pos},
-                              p && !r->failed ? x : NULL};
+                              p && !r->failed ? x : NULL, tag};
     fast_lex(&r->s, true, &k);
     if (k.kind == FT_EOF)
       break;

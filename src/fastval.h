@@ -36,11 +36,13 @@ const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
 struct fv_attr {
   struct span name, expr;
   const tfr_value *value; /* final value, or NULL: use the general path */
+  long tag;               /* what plan_for said of the name */
 };
 
-/* The plan for an attribute's name, or NULL (the value is only checked). */
+/* The plan for an attribute's name, or NULL (the value is only checked);
+** *tag is the caller's to set, for fv_attr.tag. */
 typedef const struct fv_plan *(*fv_plan_fn)(void *ctx, const char *name,
-                                            size_t len);
+                                            size_t len, long *tag);
 
 /*
 ** Read a native-syntax tfvars body whose every value is in the subset.

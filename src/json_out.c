@@ -7,6 +7,8 @@
 #include "json_out.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "strutil.h"
@@ -18,24 +20,16 @@ static bool special(unsigned char ch) {
          ch == '>' || ch == '&';
 }
 
-/* A string is assembled here and written with one fwrite (per 256
-** bytes), not with a call per run and per escape. */
-struct obuf {
-  FILE *out;
-  size_t n;
-  char b[256];
-};
-
-static void ob_flush(struct obuf *o) {
+void jo_flush(struct json_out *o) {
   if (o->n)
     fwrite(o->b, 1, o->n, o->out);
   o->n = 0;
 }
 
-static void ob_put(struct obuf *o, const char *s, size_t n) {
-  if (o->n + n > sizeof o->b) {
-    ob_flush(o);
-    if (n > sizeof o->b) {
+void jo_write(struct json_out *o, const char *s, size_t n) {
+  if (o->n + n > o->cap) {
+    jo_flush(o);
+    if (n > o->cap) {
       fwrite(s, 1, n, o->out);
       return;
     }
@@ -44,13 +38,32 @@ static void ob_put(struct obuf *o, const char *s, size_t n) {
   o->n += n;
 }
 
-void json_write_string(FILE *out, const char *s, size_t n) {
-  struct obuf o;
-  o.out = out;
-  o.n = 0;
-  ob_put(&o, "\"", 1);
+/* Whether one of the 8 bytes at s is special (see above). */
+static bool any_special(const char *s) {
+  const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
+  uint64_t w;
+  memcpy(&w, s, 8);
+#define HAS_ZERO(x) (((x) - ones) & ~(x) & high)
+  uint64_t hit = (w & high) | ((w - ones * 0x20) & ~w & high) |
+                 HAS_ZERO(w ^ (ones * '"')) | HAS_ZERO(w ^ (ones * '\\')) |
+                 HAS_ZERO(w ^ (ones * '<')) | HAS_ZERO(w ^ (ones * '>')) |
+                 HAS_ZERO(w ^ (ones * '&'));
+#undef HAS_ZERO
+  return hit != 0;
+}
+
+void jo_string(struct json_out *o, const char *s, size_t n) {
+  jo_put(o, "\"", 1);
+  size_t i = 0;
+  while (i + 8 <= n && !any_special(s + i))
+    i += 8;
+  if (i == n) { /* the common case: nothing to escape */
+    jo_put(o, s, n);
+    jo_put(o, "\"", 1);
+    return;
+  }
   size_t run = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
     if (!special(ch))
       continue; /* plain runs are written whole, below */
@@ -97,15 +110,21 @@ void json_write_string(FILE *out, const char *s, size_t n) {
       }
     }
     if (esc) {
-      ob_put(&o, s + run, i - run);
-      ob_put(&o, esc, strlen(esc));
+      jo_put(o, s + run, i - run);
+      jo_put(o, esc, strlen(esc));
       i += skip - 1;
       run = i + 1;
     }
   }
-  ob_put(&o, s + run, n - run);
-  ob_put(&o, "\"", 1);
-  ob_flush(&o);
+  jo_put(o, s + run, n - run);
+  jo_put(o, "\"", 1);
+}
+
+void json_write_string(FILE *out, const char *s, size_t n) {
+  char b[256];
+  struct json_out o = {out, 0, sizeof b, b};
+  jo_string(&o, s, n);
+  jo_flush(&o);
 }
 
 void json_write_cstr(FILE *out, const char *s) {

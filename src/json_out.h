@@ -6,6 +6,29 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+/* Output made of many small pieces, gathered in b (cap bytes) and
+** written to out a buffer at a time. */
+struct json_out {
+  FILE *out;
+  size_t n, cap;
+  char *b;
+};
+
+void jo_write(struct json_out *o, const char *s, size_t n);
+void jo_flush(struct json_out *o);
+
+static inline void jo_put(struct json_out *o, const char *s, size_t n) {
+  if (o->n + n <= o->cap) {
+    memcpy(o->b + o->n, s, n);
+    o->n += n;
+  } else {
+    jo_write(o, s, n);
+  }
+}
+/* s as a JSON string literal, as json_write_string writes it. */
+void jo_string(struct json_out *o, const char *s, size_t n);
 
 /* Write s (n bytes, UTF-8) as a JSON string literal, quotes included.
 ** Control characters and invalid bytes are escaped as \uXXXX. */

@@ -1,6 +1,8 @@
 /*
 ** cty's JSON encodings of types and values (cty/json).
 */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_out.h"
@@ -61,50 +63,84 @@ void render_json_type(FILE *out, const tfr_type *t) {
   }
 }
 
-void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
+/* Writing a value: one buffer for the whole value, and the text of
+** numbers shared values repeat (defaults) made once. */
+struct jv {
+  struct json_out o;
+  tfr_arena *a;
+  const struct tfr_num *num[64];
+  const char *text[64];
+};
+
+static void put_number(struct jv *w, const struct tfr_num *x) {
+  size_t h = ((uintptr_t)x >> 4) % 64;
+  if (w->num[h] != x) {
+    w->num[h] = x;
+    w->text[h] = num_format(w->a, x);
+  }
+  jo_put(&w->o, w->text[h], strlen(w->text[h]));
+}
+
+static void put_value(struct jv *w, const tfr_value *v) {
   if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
-    fputs("null", out);
+    jo_put(&w->o, "null", 4);
     return;
   }
   switch (v->type->kind) {
   case TFR_BOOL:
-    fputs(v->b ? "true" : "false", out);
+    if (v->b)
+      jo_put(&w->o, "true", 4);
+    else
+      jo_put(&w->o, "false", 5);
     return;
   case TFR_NUMBER:
-    fputs(num_format(a, v->num), out);
+    put_number(w, v->num);
     return;
   case TFR_STRING:
-    json_write_string(out, v->s, v->n);
+    jo_string(&w->o, v->s, v->n);
     return;
   case TFR_LIST:
   case TFR_SET:
   case TFR_TUPLE:
-    fputc('[', out);
+    jo_put(&w->o, "[", 1);
     for (uint32_t i = 0; i < v->n; i++) {
       if (i)
-        fputc(',', out);
-      render_json_value(out, a, v->elems[i]);
+        jo_put(&w->o, ",", 1);
+      put_value(w, v->elems[i]);
     }
-    fputc(']', out);
+    jo_put(&w->o, "]", 1);
     return;
   case TFR_MAP:
   case TFR_OBJECT:
-    fputc('{', out);
+    jo_put(&w->o, "{", 1);
     for (uint32_t i = 0; i < v->n; i++) {
       if (i)
-        fputc(',', out);
+        jo_put(&w->o, ",", 1);
       if (v->type->kind == TFR_MAP)
-        json_write_string(out, v->keys[i], v->keylens[i]);
+        jo_string(&w->o, v->keys[i], v->keylens[i]);
       else
-        json_write_cstr(out, v->type->names[i]);
-      fputc(':', out);
-      render_json_value(out, a, v->elems[i]);
+        jo_string(&w->o, v->type->names[i], strlen(v->type->names[i]));
+      jo_put(&w->o, ":", 1);
+      put_value(w, v->elems[i]);
     }
-    fputc('}', out);
+    jo_put(&w->o, "}", 1);
     return;
   default:
-    fputs("null", out);
+    jo_put(&w->o, "null", 4);
   }
+}
+
+void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
+  enum { BUF = 1 << 16 };
+  struct jv *w = malloc(sizeof *w + BUF);
+  if (!w)
+    abort();
+  w->o = (struct json_out){out, 0, BUF, (char *)(w + 1)};
+  w->a = a;
+  memset(w->num, 0, sizeof w->num);
+  put_value(w, v);
+  jo_flush(&w->o);
+  free(w);
 }
 
 bool render_json_encodable(const tfr_value *v) {

@@ -174,12 +174,14 @@ static const struct var_decl *find_decl_n(const struct module *m,
 
 /* fastval.c's plan for a value of the named variable. */
 static const struct fv_plan *plan_for(void *ctx, const char *name,
-                                      size_t len) {
+                                      size_t len, long *tag) {
   struct collector *c = ctx;
   const struct var_decl *v = find_decl_n(c->m, name, len);
+  *tag = -1;
   if (!v)
     return NULL;
   size_t k = (size_t)(v - c->m->vars);
+  *tag = (long)k + 1;
   if (!c->plans) {
     c->plans = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->plans);
     c->planned = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->planned);
@@ -213,6 +215,7 @@ static bool fast_values(struct collector *c, struct src_file *src,
     r->range = src_range(src, r->span);
     r->lazy = lf;
     r->fast = at[i].value;
+    r->var = at[i].tag;
   }
   return true;
 }
@@ -398,6 +401,14 @@ struct resolver {
 static const struct var_decl *find_decl(const struct module *m,
                                         const char *name);
 
+/* The declaration a raw value is for, or NULL. */
+static const struct var_decl *raw_decl(const struct module *m,
+                                       const struct raw_value *raw) {
+  if (raw->var)
+    return raw->var > 0 ? &m->vars[raw->var - 1] : NULL;
+  return find_decl(m, raw->name);
+}
+
 /* Group the raw values by variable, in one pass, for explain. */
 static void group_raws(struct resolver *r) {
   const struct module *m = r->m;
@@ -408,7 +419,7 @@ static void group_raws(struct resolver *r) {
                                            sizeof *r->raw_index);
   long *owner = malloc((m->nraws ? m->nraws : 1) * sizeof *owner);
   for (size_t i = 0; i < m->nraws; i++) {
-    const struct var_decl *v = find_decl(m, m->raws[i].name);
+    const struct var_decl *v = raw_decl(m, &m->raws[i]);
     owner[i] = v ? (long)(v - m->vars) : -1;
     if (v)
       r->nattempts[owner[i]]++;
@@ -680,32 +691,33 @@ static int cmp_raw_name(const void *x, const void *y) {
 ** declaration; undeclared names; required variables. */
 static void stage_parse(struct resolver *r) {
   struct module *m = r->m;
-  /* winners: the last raw value of each name */
-  const struct raw_value **win = malloc((m->nraws ? m->nraws : 1) *
-                                        sizeof *win);
-  size_t nw = 0, seen;
+  /* winners: the last raw value of each name; undeclared names apart */
+  const struct raw_value **und = malloc((m->nraws ? m->nraws : 1) *
+                                        sizeof *und);
+  size_t nu = 0, seen;
   struct strmap names = {0};
   for (size_t i = m->nraws; i-- > 0;) {
-    if (strmap_get(&names, m->raws[i].name, &seen))
-      continue; /* a later source already set it */
-    strmap_put(&names, m->raws[i].name, i);
-    win[nw++] = &m->raws[i];
+    const struct raw_value *raw = &m->raws[i];
+    const struct var_decl *v = raw_decl(m, raw);
+    if (v) {
+      size_t k = (size_t)(v - m->vars);
+      if (!r->winner[k])
+        r->winner[k] = raw;
+    } else if (!strmap_get(&names, raw->name, &seen)) {
+      strmap_put(&names, raw->name, i);
+      und[nu++] = raw;
+    }
   }
   strmap_free(&names);
-  if (nw > 1)
-    qsort(win, nw, sizeof *win, cmp_raw_name);
-  const struct raw_value **und = malloc((nw ? nw : 1) * sizeof *und);
-  size_t nu = 0;
-  for (size_t i = 0; i < nw; i++) {
-    const struct var_decl *v = find_decl(m, win[i]->name);
-    if (!v) {
-      und[nu++] = win[i];
+  if (nu > 1)
+    qsort(und, nu, sizeof *und, cmp_raw_name);
+  /* in name order, as the declarations are */
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct raw_value *raw = r->winner[k];
+    if (!raw)
       continue;
-    }
-    size_t k = (size_t)(v - m->vars);
-    r->winner[k] = win[i];
-    r->final[k] = win[i]->fast != NULL;
-    r->given[k] = r->final[k] ? win[i]->fast : parse_raw(r, win[i], v);
+    r->final[k] = raw->fast != NULL;
+    r->given[k] = r->final[k] ? raw->fast : parse_raw(r, raw, &m->vars[k]);
   }
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
@@ -720,7 +732,6 @@ static void stage_parse(struct resolver *r) {
                                  v->name),
                 v->name);
   }
-  free(win);
   free(und);
 }
 
