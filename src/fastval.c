@@ -76,6 +76,28 @@ static bool optional_inside(const tfr_type *t) {
   }
 }
 
+/* The type of values converted to t: t without optional markers. */
+static const tfr_type *plain(tfr_arena *a, const tfr_type *t) {
+  if (!optional_inside(t))
+    return t;
+  switch (t->kind) {
+  case TFR_LIST:
+    return tfr_type_list(a, plain(a, t->elem));
+  case TFR_SET:
+    return tfr_type_set(a, plain(a, t->elem));
+  case TFR_MAP:
+    return tfr_type_map(a, plain(a, t->elem));
+  default: {
+    const tfr_type **ts = tfr_arena_alloc(a, t->n * sizeof *ts);
+    for (uint32_t i = 0; i < t->n; i++)
+      ts[i] = plain(a, t->types[i]);
+    if (t->kind == TFR_TUPLE)
+      return tfr_type_tuple(a, t->n, ts);
+    return tfr_type_object(a, t->n, (const char *const *)t->names, ts, NULL);
+  }
+  }
+}
+
 /* The primitive types' plans, shared. */
 static const tfr_value null_bool = {.type = &tfr_t_bool, .flags = TFR_V_NULL};
 static const tfr_value null_number = {.type = &tfr_t_number,
@@ -106,14 +128,8 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
   struct fv_plan *p = tfr_arena_alloc(a, sizeof *p);
   const char *err = NULL;
   p->want = want;
-  if (optional_inside(want)) { /* conversion makes the type without them */
-    p->null = conv_convert(a, tfr_null(a, &tfr_t_dynamic), want, &err);
-    if (!p->null)
-      return NULL;
-  } else {
-    p->null = tfr_null(a, want);
-  }
-  p->type = p->null->type;
+  p->type = plain(a, want);
+  p->null = tfr_null(a, p->type);
   switch (want->kind) {
   case TFR_LIST:
   case TFR_SET:
@@ -146,11 +162,14 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
     lens[i] = (uint32_t)strlen(key);
     optional[i] = want->optional && want->optional[i];
     const tfr_value *dv = default_of(d, key);
-    if (dv) {
+    if (dv && !(tfr_type_is_primitive(dv->type) &&
+                dv->type->kind == want->types[i]->kind)) {
       dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
                              want->types[i], &err);
       if (!dflt[i])
         return NULL;
+    } else if (dv) {
+      dflt[i] = dv; /* already of its type */
     }
   }
   p->lens = lens;

@@ -594,7 +594,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   }
   if (m->nvars == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
-    struct var_decl *nv = tfr_arena_alloc(l->a, l->cap * sizeof *nv);
+    struct var_decl *nv = tfr_arena_alloc_raw(l->a, l->cap * sizeof *nv);
     if (m->nvars)
       memcpy(nv, m->vars, m->nvars * sizeof *nv);
     m->vars = nv;
@@ -969,8 +969,41 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
 }
 
 static int cmp_vars(const void *x, const void *y) {
-  return strcmp(((const struct var_decl *)x)->name,
-                ((const struct var_decl *)y)->name);
+  return strcmp((*(const struct var_decl *const *)x)->name,
+                (*(const struct var_decl *const *)y)->name);
+}
+
+/* The declarations in name order: pointers sorted, then each moved once. */
+static void sort_vars(tfr_arena *a, struct module *m) {
+  const struct var_decl **order = malloc(m->nvars * sizeof *order);
+  if (!order)
+    abort();
+  for (size_t i = 0; i < m->nvars; i++)
+    order[i] = &m->vars[i];
+  qsort(order, m->nvars, sizeof *order, cmp_vars);
+  struct var_decl *v = tfr_arena_alloc_raw(a, m->nvars * sizeof *v);
+  for (size_t i = 0; i < m->nvars; i++)
+    v[i] = *order[i];
+  m->vars = v;
+  free(order);
+}
+
+/* How many variable blocks a file has, at most. */
+static size_t count_variables(const struct ast_file *f) {
+  const struct ast *body = f->body;
+  size_t n = 0;
+  if (f->json && body->kind != AST_OBJECT)
+    return 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = f->json ? body->items[2 * i] : body->items[i];
+    if (it->n != 8 || memcmp(it->str, "variable", 8))
+      continue;
+    if (!f->json)
+      n += it->kind == AST_BLOCK;
+    else if (body->items[2 * i + 1]->kind == AST_OBJECT)
+      n += body->items[2 * i + 1]->n;
+  }
+  return n;
 }
 
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
@@ -1008,6 +1041,15 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                   "This directory has .tofu files, which Terraform ignores. "
                   "To resolve the variables as OpenTofu does, use "
                   "-engine=opentofu.");
+  /* room for every declaration at once */
+  size_t nv = 0;
+  for (size_t i = 0; i < n; i++)
+    if (files[i] && !ovr[i] && files[i]->body)
+      nv += count_variables(files[i]);
+  if (nv) {
+    l.cap = nv;
+    m->vars = tfr_arena_alloc_raw(a, nv * sizeof *m->vars);
+  }
   /* Primary files first, then override files, each in lexical order. */
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < n; i++)
@@ -1018,7 +1060,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
-    qsort(m->vars, m->nvars, sizeof *m->vars, cmp_vars);
+    sort_vars(a, m);
   validate_static(m, a, diags);
   return m;
 }

@@ -29,15 +29,23 @@ struct collector {
   bool *planned;
 };
 
+/* Room for n more raw values. */
+static void reserve_raws(struct collector *c, size_t n) {
+  struct module *m = c->m;
+  if (m->nraws + n <= c->cap)
+    return;
+  c->cap = c->cap ? c->cap * 2 : 32;
+  if (c->cap < m->nraws + n)
+    c->cap = m->nraws + n;
+  struct raw_value *nv = tfr_arena_alloc_raw(c->a, c->cap * sizeof *nv);
+  if (m->nraws)
+    memcpy(nv, m->raws, m->nraws * sizeof *nv);
+  m->raws = nv;
+}
+
 static struct raw_value *add_raw(struct collector *c) {
   struct module *m = c->m;
-  if (m->nraws == c->cap) {
-    c->cap = c->cap ? c->cap * 2 : 32;
-    struct raw_value *nv = tfr_arena_alloc(c->a, c->cap * sizeof *nv);
-    if (m->nraws)
-      memcpy(nv, m->raws, m->nraws * sizeof *nv);
-    m->raws = nv;
-  }
+  reserve_raws(c, 1);
   struct raw_value *r = &m->raws[m->nraws++];
   memset(r, 0, sizeof *r);
   return r;
@@ -204,6 +212,7 @@ static bool fast_values(struct collector *c, struct src_file *src,
   struct lazy_file *lf = tfr_arena_alloc(c->a, sizeof *lf);
   lf->first = c->m->nraws;
   lf->n = n;
+  reserve_raws(c, n);
   for (size_t i = 0; i < n; i++) {
     struct raw_value *r = add_raw(c);
     r->name = tfr_arena_strndup(c->a, src->text + at[i].name.start,
