@@ -206,7 +206,8 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
         i += e - 1;
       }
     }
-  } else if (strchr("=,:[]{}()", ch)) {
+  } else if (ch == '=' || ch == ',' || ch == ':' || ch == '[' || ch == ']' ||
+             ch == '{' || ch == '}' || ch == '(' || ch == ')') {
     i++;
     /* "==", "=>", "::" are other tokens */
     k->kind = i < n && ((ch == '=' && (t[i] == '=' || t[i] == '>')) ||
