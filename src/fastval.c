@@ -431,7 +431,7 @@ static const tfr_value *map(struct rd *r, const struct fv_plan *p,
     if (i + 1 < n && keys[i + 1].n == keys[i].n &&
         !memcmp(keys[i + 1].s, keys[i].s, keys[i].n))
       continue; /* a later one wins */
-    kk[out] = keys[i].s;
+    kk[out] = tfr_arena_strndup(r->a, keys[i].s, keys[i].n); /* as eval's */
     ll[out] = keys[i].n;
     vv[out++] = r->stack[from + keys[i].order];
   }
@@ -602,25 +602,37 @@ static const tfr_value *value(struct rd *r, const struct fv_plan *p,
 
 /* ---- bodies ------------------------------------------------------------ */
 
-static int cmp_name(const void *x, const void *y) {
-  const struct key *a = x, *b = y;
-  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
-  return c ? c : (a->n > b->n) - (a->n < b->n);
+static uint64_t hash_name(const char *s, uint32_t n) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (uint32_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
 }
 
 /* Whether two attributes have one name (the grammar reports it). */
 static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
-  struct key *k = malloc((n ? n : 1) * sizeof *k);
-  if (!k)
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
+  if (!slot)
     abort();
-  for (size_t i = 0; i < n; i++)
-    k[i] = (struct key){t + v[i].name.start,
-                        v[i].name.end - v[i].name.start, 0};
-  qsort(k, n, sizeof *k, cmp_name);
   bool dup = false;
-  for (size_t i = 1; i < n && !dup; i++)
-    dup = !cmp_name(&k[i - 1], &k[i]);
-  free(k);
+  for (size_t i = 0; i < n && !dup; i++) {
+    const char *s = t + v[i].name.start;
+    uint32_t len = v[i].name.end - v[i].name.start;
+    size_t h = hash_name(s, len) & (cap - 1);
+    for (; slot[h]; h = (h + 1) & (cap - 1)) {
+      const struct fv_attr *o = &v[slot[h] - 1];
+      if (o->name.end - o->name.start == len &&
+          !memcmp(t + o->name.start, s, len)) {
+        dup = true;
+        break;
+      }
+    }
+    slot[h] = (uint32_t)i + 1;
+  }
+  free(slot);
   return dup;
 }
 

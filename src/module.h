@@ -82,12 +82,18 @@ struct module {
   const char **objects;         /* "aws_instance.web", "data.aws_ami.x",
                                    "module.net", "ephemeral.t.n": sorted */
   size_t nobjects;
-  struct var_decl *vars;
+  struct var_decl *vars;         /* sorted by name */
   size_t nvars;
+  uint32_t *var_slots;          /* hash of the names: index + 1, 0 empty */
+  size_t nslots;                /* a power of two */
   bool has_config;              /* at least one .tf / .tf.json */
   struct raw_value *raws;       /* in precedence order, lowest first */
   size_t nraws;
 };
+
+/* The variable named name (len bytes), or NULL. */
+const struct var_decl *module_var(const struct module *m, const char *name,
+                                  size_t len);
 
 /* Whether the module declares an object ("aws_instance.web", ...). */
 bool module_declares(const struct module *m, const char *name);

@@ -161,30 +161,11 @@ static void json_values(struct collector *c, struct ast_file *f,
   }
 }
 
-static const struct var_decl *find_decl_n(const struct module *m,
-                                          const char *name, size_t len) {
-  size_t lo = 0, hi = m->nvars;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const char *v = m->vars[mid].name;
-    int c = strncmp(v, name, len);
-    if (!c)
-      c = v[len] != '\0';
-    if (!c)
-      return &m->vars[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
-}
-
 /* fastval.c's plan for a value of the named variable. */
 static const struct fv_plan *plan_for(void *ctx, const char *name,
                                       size_t len, long *tag) {
   struct collector *c = ctx;
-  const struct var_decl *v = find_decl_n(c->m, name, len);
+  const struct var_decl *v = module_var(c->m, name, len);
   *tag = -1;
   if (!v)
     return NULL;
@@ -481,18 +462,7 @@ static const tfr_type *plain_type(tfr_arena *a, const tfr_type *t) {
 
 static const struct var_decl *find_decl(const struct module *m,
                                         const char *name) {
-  size_t lo = 0, hi = m->nvars;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    int c = strcmp(m->vars[mid].name, name);
-    if (!c)
-      return &m->vars[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
+  return module_var(m, name, strlen(name));
 }
 
 /* Evaluate a raw value: files hold expressions; env and -var strings are

@@ -644,6 +644,11 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   free(stack);
   if (cyc)
     return false;
+  size_t nrules = 0;
+  for (size_t k = 0; k < m->nvars; k++)
+    nrules += m->vars[k].nvalidations;
+  if (!nrules)
+    return true; /* nothing to evaluate */
   struct scope s = {0};
   s.a = a;
   s.var = var_object(a, m, NULL);
@@ -829,7 +834,11 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct tfr_range *value_at,
                     struct tfr_rule *const *rules) {
-  size_t n = m->nvars;
+  size_t n = m->nvars, nrules = 0;
+  for (size_t k = 0; k < n; k++)
+    nrules += m->vars[k].nvalidations;
+  if (!nrules)
+    return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
   struct scope s = {0};

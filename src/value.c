@@ -159,7 +159,12 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
                            : tfr_arena_alloc_raw(a, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct kv){names[i], (uint32_t)strlen(names[i]), vals[i]};
-  if (n > 16) {
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; i++)
+    sorted = cmp_kv(&tmp[i - 1], &tmp[i]) < 0;
+  if (sorted) {
+    /* already in order: a module's variables, a converted object */
+  } else if (n > 16) {
     qsort(tmp, n, sizeof *tmp, cmp_kv);
   } else {
     for (size_t i = 1; i < n; i++) {
