@@ -9,6 +9,7 @@
 
 #include "diag_int.h"
 #include "json_out.h"
+#include "render.h"
 
 struct source_text {
   const char *name;
@@ -235,19 +236,11 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
   }
 }
 
-static void write_pos(FILE *out, const struct tfr_pos *p) {
-  fprintf(out, "{\"line\": %d, \"column\": %d, \"byte\": %zu}", p->line,
-          p->column, p->byte);
-}
-
 void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
-  fputs("{\"filename\": ", out);
-  json_write_cstr(out, r->filename ? r->filename : "");
-  fputs(", \"start\": ", out);
-  write_pos(out, &r->start);
-  fputs(", \"end\": ", out);
-  write_pos(out, &r->end);
-  fputc('}', out);
+  char b[512];
+  struct json_out o = {out, 0, sizeof b, b};
+  render_json_range(&o, r);
+  jo_flush(&o);
 }
 
 void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {

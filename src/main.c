@@ -597,66 +597,9 @@ static const char usage_module[] =
     "Exit status: 0 valid, 1 invalid inputs, 2 usage error.\n";
 
 
-static const char *const source_kinds[] = {
-    [TFR_SRC_NONE] = "none",           [TFR_SRC_DEFAULT] = "default",
-    [TFR_SRC_ENV] = "env",             [TFR_SRC_AUTO_FILE] = "auto_file",
-    [TFR_SRC_NAMED_FILE] = "named_file", [TFR_SRC_CLI] = "cli",
-};
-
-static const char *const rule_results[] = {
-    [TFR_RULE_SKIPPED] = "skipped",   [TFR_RULE_PASSED] = "passed",
-    [TFR_RULE_FAILED] = "failed",     [TFR_RULE_DEFERRED] = "deferred",
-    [TFR_RULE_INVALID] = "invalid",
-};
-
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
-                      const tfr_diags *d, bool show_sensitive) {
-  printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n \"variables\": {",
-         res->valid ? "true" : "false");
-  for (size_t i = 0; i < res->n; i++) {
-    const struct tfr_variable *v = &res->vars[i];
-    printf("%s\n  ", i ? "," : "");
-    tfr_json_write_cstr(stdout, v->name);
-    fputs(": {\"type\": ", stdout);
-    tfr_type_write_json(stdout, v->type);
-    fputs(", \"value\": ", stdout);
-    if (v->value && (!v->sensitive || show_sensitive))
-      tfr_value_write_json(stdout, a, v->value);
-    else
-      fputs("null", stdout);
-    printf(", \"sensitive\": %s, \"source\": {\"kind\": \"%s\"",
-           v->sensitive ? "true" : "false", source_kinds[v->source]);
-    if (v->source_file) {
-      fputs(", \"file\": ", stdout);
-      tfr_json_write_cstr(stdout, v->source_file);
-    }
-    if (v->source_line)
-      printf(", \"line\": %d", v->source_line);
-    fputc('}', stdout);
-    if (v->error)
-      fputs(", \"error\": true", stdout);
-    if (v->nrules) {
-      fputs(", \"rules\": [", stdout);
-      for (size_t r = 0; r < v->nrules; r++) {
-        const struct tfr_rule *rule = &v->rules[r];
-        printf("%s{\"result\": \"%s\"", r ? ", " : "",
-               rule_results[rule->result]);
-        if (rule->detail) {
-          fputs(", \"detail\": ", stdout);
-          tfr_json_write_cstr(stdout, rule->detail);
-        }
-        fputs(", \"range\": ", stdout);
-        tfr_range_write_json(stdout, &rule->range);
-        fputc('}', stdout);
-      }
-      fputc(']', stdout);
-    }
-    fputc('}', stdout);
-  }
-  fputs(res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ",
-        stdout);
-  tfr_diags_render_json(d, stdout);
-  fputs("}\n", stdout);
+                   const tfr_diags *d, bool show_sensitive) {
+  tfr_resolution_write_json(stdout, a, res, d, show_sensitive);
 }
 
 /* The human table: name, type, value (abbreviated), source. */
@@ -942,7 +885,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
       const struct tfr_rule *r = &v->rules[i];
       char at[512];
       tfr_range_format(&r->range, at, sizeof at);
-      printf("  %zu. %-24s %s%s%s\n", i + 1, at, rule_results[r->result],
+      printf("  %zu. %-24s %s%s%s\n", i + 1, at, tfr_rule_result_name(r->result),
              r->detail ? ": " : "",
              r->detail ? indent_lines(a, r->detail, 30) : "");
     }

@@ -13,6 +13,11 @@
 /* cty's JSON type encoding: "string", ["list","number"], ... */
 void render_json_type(FILE *out, const tfr_type *t);
 
+struct json_out;
+struct tfr_range;
+/* A source range as the JSON output writes it (SPEC section 2). */
+void render_json_range(struct json_out *o, const struct tfr_range *r);
+
 /* cty's JSON value encoding (null, numbers exact, sets as arrays in set
 ** order).  Unknown values print as null. */
 void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);

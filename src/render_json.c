@@ -8,59 +8,71 @@
 #include "json_out.h"
 #include "number.h"
 #include "render.h"
+#include "tfresolve/tfresolve.h"
 
-void render_json_type(FILE *out, const tfr_type *t) {
+static void put_cstr(struct json_out *o, const char *s) {
+  jo_put(o, s, strlen(s));
+}
+
+static void put_type(struct json_out *o, const tfr_type *t) {
   switch (t->kind) {
   case TFR_DYNAMIC:
-    fputs("\"dynamic\"", out);
+    put_cstr(o, "\"dynamic\"");
     return;
   case TFR_BOOL:
-    fputs("\"bool\"", out);
+    put_cstr(o, "\"bool\"");
     return;
   case TFR_NUMBER:
-    fputs("\"number\"", out);
+    put_cstr(o, "\"number\"");
     return;
   case TFR_STRING:
-    fputs("\"string\"", out);
+    put_cstr(o, "\"string\"");
     return;
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    fprintf(out, "[\"%s\",", t->kind == TFR_LIST  ? "list"
-                             : t->kind == TFR_SET ? "set"
-                                                  : "map");
-    render_json_type(out, t->elem);
-    fputc(']', out);
+    put_cstr(o, t->kind == TFR_LIST  ? "[\"list\","
+                : t->kind == TFR_SET ? "[\"set\","
+                                     : "[\"map\",");
+    put_type(o, t->elem);
+    jo_put(o, "]", 1);
     return;
   case TFR_OBJECT: {
-    fputs("[\"object\",{", out);
+    put_cstr(o, "[\"object\",{");
     for (uint32_t i = 0; i < t->n; i++) {
       if (i)
-        fputc(',', out);
-      json_write_cstr(out, t->names[i]);
-      fputc(':', out);
-      render_json_type(out, t->types[i]);
+        jo_put(o, ",", 1);
+      jo_string(o, t->names[i], strlen(t->names[i]));
+      jo_put(o, ":", 1);
+      put_type(o, t->types[i]);
     }
-    fputc('}', out);
+    jo_put(o, "}", 1);
     bool any = false;
     for (uint32_t i = 0; t->optional && i < t->n; i++)
       if (t->optional[i]) {
-        fputs(any ? "," : ",[", out);
-        json_write_cstr(out, t->names[i]);
+        put_cstr(o, any ? "," : ",[");
+        jo_string(o, t->names[i], strlen(t->names[i]));
         any = true;
       }
-    fputs(any ? "]]" : "]", out);
+    put_cstr(o, any ? "]]" : "]");
     return;
   }
   default:
-    fputs("[\"tuple\",[", out);
+    put_cstr(o, "[\"tuple\",[");
     for (uint32_t i = 0; i < t->n; i++) {
       if (i)
-        fputc(',', out);
-      render_json_type(out, t->types[i]);
+        jo_put(o, ",", 1);
+      put_type(o, t->types[i]);
     }
-    fputs("]]", out);
+    put_cstr(o, "]]");
   }
+}
+
+void render_json_type(FILE *out, const tfr_type *t) {
+  char b[1024];
+  struct json_out o = {out, 0, sizeof b, b};
+  put_type(&o, t);
+  jo_flush(&o);
 }
 
 /* Writing a value: one buffer for the whole value, and the text of
@@ -130,7 +142,7 @@ static void put_value(struct jv *w, const tfr_value *v) {
   }
 }
 
-void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
+static struct jv *jv_new(FILE *out, tfr_arena *a) {
   enum { BUF = 1 << 16 };
   struct jv *w = malloc(sizeof *w + BUF);
   if (!w)
@@ -138,9 +150,124 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
   w->o = (struct json_out){out, 0, BUF, (char *)(w + 1)};
   w->a = a;
   memset(w->num, 0, sizeof w->num);
-  put_value(w, v);
+  return w;
+}
+
+static void jv_done(struct jv *w) {
   jo_flush(&w->o);
   free(w);
+}
+
+void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
+  struct jv *w = jv_new(out, a);
+  put_value(w, v);
+  jv_done(w);
+}
+
+static void put_int(struct json_out *o, long long x) {
+  char b[32];
+  int n = snprintf(b, sizeof b, "%lld", x);
+  jo_put(o, b, (size_t)n);
+}
+
+static void put_pos(struct json_out *o, const struct tfr_pos *p) {
+  put_cstr(o, "{\"line\": ");
+  put_int(o, p->line);
+  put_cstr(o, ", \"column\": ");
+  put_int(o, p->column);
+  put_cstr(o, ", \"byte\": ");
+  put_int(o, (long long)p->byte);
+  jo_put(o, "}", 1);
+}
+
+void render_json_range(struct json_out *o, const struct tfr_range *r) {
+  put_cstr(o, "{\"filename\": ");
+  const char *f = r->filename ? r->filename : "";
+  jo_string(o, f, strlen(f));
+  put_cstr(o, ", \"start\": ");
+  put_pos(o, &r->start);
+  put_cstr(o, ", \"end\": ");
+  put_pos(o, &r->end);
+  jo_put(o, "}", 1);
+}
+
+static const char *const source_kinds[] = {
+    [TFR_SRC_NONE] = "none",           [TFR_SRC_DEFAULT] = "default",
+    [TFR_SRC_ENV] = "env",             [TFR_SRC_AUTO_FILE] = "auto_file",
+    [TFR_SRC_NAMED_FILE] = "named_file", [TFR_SRC_CLI] = "cli",
+};
+
+static const char *const rule_results[] = {
+    [TFR_RULE_SKIPPED] = "skipped",   [TFR_RULE_PASSED] = "passed",
+    [TFR_RULE_FAILED] = "failed",     [TFR_RULE_DEFERRED] = "deferred",
+    [TFR_RULE_INVALID] = "invalid",
+};
+
+const char *tfr_rule_result_name(enum tfr_rule_result r) {
+  return rule_results[r];
+}
+
+static void put_variable(struct jv *w, const struct tfr_variable *v,
+                         bool show_sensitive) {
+  struct json_out *o = &w->o;
+  jo_string(o, v->name, strlen(v->name));
+  put_cstr(o, ": {\"type\": ");
+  put_type(o, v->type);
+  put_cstr(o, ", \"value\": ");
+  if (v->value && (!v->sensitive || show_sensitive))
+    put_value(w, v->value);
+  else
+    put_cstr(o, "null");
+  put_cstr(o, v->sensitive ? ", \"sensitive\": true" : ", \"sensitive\": false");
+  put_cstr(o, ", \"source\": {\"kind\": \"");
+  put_cstr(o, source_kinds[v->source]);
+  jo_put(o, "\"", 1);
+  if (v->source_file) {
+    put_cstr(o, ", \"file\": ");
+    jo_string(o, v->source_file, strlen(v->source_file));
+  }
+  if (v->source_line) {
+    put_cstr(o, ", \"line\": ");
+    put_int(o, v->source_line);
+  }
+  jo_put(o, "}", 1);
+  if (v->error)
+    put_cstr(o, ", \"error\": true");
+  if (v->nrules) {
+    put_cstr(o, ", \"rules\": [");
+    for (size_t r = 0; r < v->nrules; r++) {
+      const struct tfr_rule *rule = &v->rules[r];
+      put_cstr(o, r ? ", {\"result\": \"" : "{\"result\": \"");
+      put_cstr(o, rule_results[rule->result]);
+      jo_put(o, "\"", 1);
+      if (rule->detail) {
+        put_cstr(o, ", \"detail\": ");
+        jo_string(o, rule->detail, strlen(rule->detail));
+      }
+      put_cstr(o, ", \"range\": ");
+      render_json_range(o, &rule->range);
+      jo_put(o, "}", 1);
+    }
+    jo_put(o, "]", 1);
+  }
+  jo_put(o, "}", 1);
+}
+
+void tfr_resolution_write_json(FILE *out, tfr_arena *a,
+                               const struct tfr_resolution *res,
+                               const tfr_diags *d, bool show_sensitive) {
+  struct jv *w = jv_new(out, a);
+  put_cstr(&w->o, res->valid ? "{\"format_version\": \"1.0\",\n \"valid\": true,"
+                             : "{\"format_version\": \"1.0\",\n \"valid\": false,");
+  put_cstr(&w->o, "\n \"variables\": {");
+  for (size_t i = 0; i < res->n; i++) {
+    put_cstr(&w->o, i ? ",\n  " : "\n  ");
+    put_variable(w, &res->vars[i], show_sensitive);
+  }
+  put_cstr(&w->o, res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ");
+  jv_done(w);
+  tfr_diags_render_json(d, out);
+  fputs("}\n", out);
 }
 
 bool render_json_encodable(const tfr_value *v) {

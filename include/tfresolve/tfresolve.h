@@ -189,6 +189,9 @@ enum tfr_rule_result {
   TFR_RULE_INVALID,  /* the rule itself has errors; detail: the first */
 };
 
+/** "skipped", "passed", "failed", "deferred" or "invalid". */
+const char *tfr_rule_result_name(enum tfr_rule_result r);
+
 /** One `validation` block of a variable and its outcome. */
 struct tfr_rule {
   struct tfr_range range;   /* the validation block */
@@ -241,6 +244,15 @@ struct tfr_resolution {
  */
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o);
+
+/**
+ * The resolution as the JSON document of `show -json` (SPEC section 2):
+ * every variable with its type, value (null when sensitive unless
+ * @p show_sensitive), source and rules, then the diagnostics.
+ */
+void tfr_resolution_write_json(FILE *out, tfr_arena *a,
+                               const struct tfr_resolution *res,
+                               const tfr_diags *d, bool show_sensitive);
 
 /** A module's configuration, loaded once (opaque). */
 typedef struct tfr_module tfr_module;
