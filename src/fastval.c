@@ -111,6 +111,41 @@ static const struct fv_plan plan_number = {
 static const struct fv_plan plan_string = {
     .want = &tfr_t_string, .type = &tfr_t_string, .null = &null_string};
 
+/* What an empty {} or [] default converts to under plan p (its own
+** defaults applied), made without the general path; NULL when v is
+** something else or the general path is needed. */
+static const tfr_value *empty_value(tfr_arena *a, const struct fv_plan *p,
+                                    const tfr_value *v) {
+  int in = v->type->kind, out = p->want->kind;
+  if (v->flags || v->n || (in != TFR_OBJECT && in != TFR_TUPLE))
+    return NULL;
+  if (out == TFR_SET)
+    return tfr_set(a, p->elem->type, 0, NULL);
+  if ((out == TFR_LIST && in == TFR_TUPLE) ||
+      (out == TFR_MAP && in == TFR_OBJECT)) {
+    tfr_value *e = tfr_arena_alloc(a, sizeof *e);
+    e->type = p->type;
+    e->elems = tfr_arena_alloc(a, sizeof *e->elems);
+    return e;
+  }
+  if (out != TFR_OBJECT || in != TFR_OBJECT)
+    return NULL;
+  const tfr_value **elems = tfr_arena_alloc(a, (p->n ? p->n : 1) *
+                                                  sizeof *elems);
+  for (uint32_t i = 0; i < p->n; i++) {
+    elems[i] = p->dflt[i] ? p->dflt[i]
+               : p->optional[i] ? p->kids[i]->null
+                                : NULL;
+    if (!elems[i])
+      return NULL; /* a required attribute: the general path fails */
+  }
+  tfr_value *o = tfr_arena_alloc(a, sizeof *o);
+  o->type = p->type;
+  o->n = p->n;
+  o->elems = elems;
+  return o;
+}
+
 static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
                                   const struct tfr_defaults *d) {
   switch (want->kind) {
@@ -162,13 +197,14 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
     lens[i] = (uint32_t)strlen(key);
     optional[i] = want->optional && want->optional[i];
     const tfr_value *dv = default_of(d, key);
-    if (dv && !(tfr_type_is_primitive(dv->type) &&
-                dv->type->kind == want->types[i]->kind)) {
+    if (dv && !(dflt[i] = empty_value(a, p->kids[i], dv)) &&
+        !(tfr_type_is_primitive(dv->type) &&
+          dv->type->kind == want->types[i]->kind)) {
       dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
                              want->types[i], &err);
       if (!dflt[i])
         return NULL;
-    } else if (dv) {
+    } else if (dv && !dflt[i]) {
       dflt[i] = dv; /* already of its type */
     }
   }

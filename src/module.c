@@ -973,19 +973,35 @@ static int cmp_vars(const void *x, const void *y) {
                 (*(const struct var_decl *const *)y)->name);
 }
 
-/* The declarations in name order: pointers sorted, then each moved once. */
-static void sort_vars(tfr_arena *a, struct module *m) {
-  const struct var_decl **order = malloc(m->nvars * sizeof *order);
-  if (!order)
+/* The declarations in name order: pointers sorted, then the array
+** permuted in place, cycle by cycle. */
+static void sort_vars(struct module *m) {
+  size_t n = m->nvars;
+  const struct var_decl **order = malloc(n * sizeof *order);
+  size_t *from = malloc(n * sizeof *from);
+  if (!order || !from)
     abort();
-  for (size_t i = 0; i < m->nvars; i++)
+  for (size_t i = 0; i < n; i++)
     order[i] = &m->vars[i];
-  qsort(order, m->nvars, sizeof *order, cmp_vars);
-  struct var_decl *v = tfr_arena_alloc_raw(a, m->nvars * sizeof *v);
-  for (size_t i = 0; i < m->nvars; i++)
-    v[i] = *order[i];
-  m->vars = v;
+  qsort(order, n, sizeof *order, cmp_vars);
+  for (size_t i = 0; i < n; i++)
+    from[i] = (size_t)(order[i] - m->vars); /* vars[i] gets vars[from[i]] */
+  for (size_t i = 0; i < n; i++) {
+    if (from[i] == i)
+      continue;
+    struct var_decl tmp = m->vars[i];
+    size_t j = i;
+    while (from[j] != i) {
+      size_t k = from[j];
+      m->vars[j] = m->vars[k];
+      from[j] = j;
+      j = k;
+    }
+    m->vars[j] = tmp;
+    from[j] = j;
+  }
   free(order);
+  free(from);
 }
 
 static uint64_t name_hash(const char *s, size_t n) {
@@ -1096,7 +1112,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
-    sort_vars(a, m);
+    sort_vars(m);
   index_vars(a, m);
   validate_static(m, a, diags);
   return m;

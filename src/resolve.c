@@ -37,10 +37,10 @@ static void reserve_raws(struct collector *c, size_t n) {
   c->cap = c->cap ? c->cap * 2 : 32;
   if (c->cap < m->nraws + n)
     c->cap = m->nraws + n;
-  struct raw_value *nv = tfr_arena_alloc_raw(c->a, c->cap * sizeof *nv);
-  if (m->nraws)
-    memcpy(nv, m->raws, m->nraws * sizeof *nv);
-  m->raws = nv;
+  /* malloc'd while collecting; module_collect moves them to the arena */
+  m->raws = realloc(m->raws, c->cap * sizeof *m->raws);
+  if (!m->raws)
+    abort();
 }
 
 static struct raw_value *add_raw(struct collector *c) {
@@ -371,6 +371,11 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     else
       cli_var(&c, args[i].value);
   }
+  struct raw_value *raws = m->raws;
+  m->raws = tfr_arena_alloc_raw(a, (m->nraws ? m->nraws : 1) * sizeof *raws);
+  if (m->nraws)
+    memcpy(m->raws, raws, m->nraws * sizeof *raws);
+  free(raws);
 }
 
 /* ---- resolution -------------------------------------------------------- */
