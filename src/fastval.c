@@ -111,33 +111,63 @@ static const struct fv_plan plan_number = {
 static const struct fv_plan plan_string = {
     .want = &tfr_t_string, .type = &tfr_t_string, .null = &null_string};
 
-/* What an empty {} or [] default converts to under plan p (its own
-** defaults applied), made without the general path; NULL when v is
-** something else or the general path is needed. */
-static const tfr_value *empty_value(tfr_arena *a, const struct fv_plan *p,
-                                    const tfr_value *v) {
+/*
+** What a default value v (already converted to its attribute's type, as
+** typeexpr keeps it) becomes under plan p with p's own defaults applied,
+** made without the general path; NULL when the general path is needed.
+** Null attributes take their default, as conv_apply_defaults gives them;
+** collections are handled only when empty (the general path unifies
+** the elements of non-empty ones).
+*/
+static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
+                                     const tfr_value *v) {
+  if (v->flags & ~TFR_V_NULL)
+    return NULL; /* marked, unknown: the general path */
+  if (v->flags & TFR_V_NULL)
+    return p->null;
   int in = v->type->kind, out = p->want->kind;
-  if (v->flags || v->n || (in != TFR_OBJECT && in != TFR_TUPLE))
+  switch (out) {
+  case TFR_BOOL:
+  case TFR_NUMBER:
+  case TFR_STRING:
+    return in == out ? v : NULL;
+  case TFR_LIST:
+  case TFR_MAP:
+    if (v->n || (in != out && in != (out == TFR_LIST ? TFR_TUPLE
+                                                     : TFR_OBJECT)))
+      return NULL;
+    {
+      tfr_value *e = tfr_arena_alloc(a, sizeof *e);
+      e->type = p->type;
+      e->elems = tfr_arena_alloc(a, sizeof *e->elems);
+      return e;
+    }
+  case TFR_SET:
+    return v->n || (in != TFR_SET && in != TFR_TUPLE)
+               ? NULL
+               : tfr_set(a, p->elem->type, 0, NULL);
+  case TFR_OBJECT:
+    break;
+  default:
     return NULL;
-  if (out == TFR_SET)
-    return tfr_set(a, p->elem->type, 0, NULL);
-  if ((out == TFR_LIST && in == TFR_TUPLE) ||
-      (out == TFR_MAP && in == TFR_OBJECT)) {
-    tfr_value *e = tfr_arena_alloc(a, sizeof *e);
-    e->type = p->type;
-    e->elems = tfr_arena_alloc(a, sizeof *e->elems);
-    return e;
   }
-  if (out != TFR_OBJECT || in != TFR_OBJECT)
+  if (in != TFR_OBJECT || (v->n && v->n != p->n))
     return NULL;
+  for (uint32_t i = 0; i < v->n; i++)
+    if (strcmp(v->type->names[i], p->want->names[i]))
+      return NULL;
   const tfr_value **elems = tfr_arena_alloc(a, (p->n ? p->n : 1) *
                                                   sizeof *elems);
   for (uint32_t i = 0; i < p->n; i++) {
-    elems[i] = p->dflt[i] ? p->dflt[i]
-               : p->optional[i] ? p->kids[i]->null
-                                : NULL;
+    const tfr_value *x = v->n ? v->elems[i] : NULL; /* {} : absent */
+    if (!x || (x->flags & TFR_V_NULL))
+      elems[i] = p->dflt[i]                      ? p->dflt[i]
+                 : x || p->optional[i] ? p->kids[i]->null
+                                       : NULL;
+    else
+      elems[i] = from_default(a, p->kids[i], x);
     if (!elems[i])
-      return NULL; /* a required attribute: the general path fails */
+      return NULL;
   }
   tfr_value *o = tfr_arena_alloc(a, sizeof *o);
   o->type = p->type;
@@ -185,8 +215,9 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
   const tfr_value **dflt = tfr_arena_alloc(a, (n ? n : 1) * sizeof *dflt);
   bool *optional = tfr_arena_alloc(a, (n ? n : 1) * sizeof *optional);
   for (uint32_t i = 0; i < n; i++) {
-    char index[16];
-    snprintf(index, sizeof index, "%u", i);
+    char index[16] = "";
+    if (!obj)
+      snprintf(index, sizeof index, "%u", i);
     const char *key = obj ? want->names[i] : index;
     const struct tfr_defaults *cd = child(d, key);
     p->kids[i] = plan(a, want->types[i], cd);
@@ -197,15 +228,11 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
     lens[i] = (uint32_t)strlen(key);
     optional[i] = want->optional && want->optional[i];
     const tfr_value *dv = default_of(d, key);
-    if (dv && !(dflt[i] = empty_value(a, p->kids[i], dv)) &&
-        !(tfr_type_is_primitive(dv->type) &&
-          dv->type->kind == want->types[i]->kind)) {
+    if (dv && !(dflt[i] = from_default(a, p->kids[i], dv))) {
       dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
                              want->types[i], &err);
       if (!dflt[i])
         return NULL;
-    } else if (dv && !dflt[i]) {
-      dflt[i] = dv; /* already of its type */
     }
   }
   p->lens = lens;
