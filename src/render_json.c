@@ -82,7 +82,41 @@ struct jv {
   tfr_arena *a;
   const struct tfr_num *num[64];
   const char *text[64];
+  /* the keys of recent object types, escaped, quoted and followed by
+  ** ':' (the elements of a list of objects share their type) */
+  struct {
+    const tfr_type *t;
+    char *text;  /* key i is text[end[i] .. end[i + 1]) */
+    size_t *end;
+  } keys[64];
 };
+
+static size_t key_slot(const tfr_type *t) {
+  return (size_t)(((uintptr_t)t * 0x9E3779B97F4A7C15ull) >> 58); /* 0..63 */
+}
+
+static void put_keys_of(struct jv *w, const tfr_type *t) {
+  size_t h = key_slot(t);
+  if (w->keys[h].t == t)
+    return;
+  /* the slot's buffers (malloc'd, reused): the texts one after another */
+  size_t need = 0;
+  for (uint32_t i = 0; i < t->n; i++)
+    need += 6 * strlen(t->names[i]) + 3; /* the longest escape: \u00XX */
+  struct json_out o = {NULL, 0, need, realloc(w->keys[h].text, need + 1)};
+  size_t *end = realloc(w->keys[h].end, (t->n + 1) * sizeof *end);
+  if (!o.b || !end)
+    abort();
+  end[0] = 0;
+  for (uint32_t i = 0; i < t->n; i++) { /* never flushed: it fits */
+    jo_string(&o, t->names[i], strlen(t->names[i]));
+    jo_put(&o, ":", 1);
+    end[i + 1] = o.n;
+  }
+  w->keys[h].t = t;
+  w->keys[h].text = o.b;
+  w->keys[h].end = end;
+}
 
 static void put_number(struct jv *w, const struct tfr_num *x) {
   size_t h = ((uintptr_t)x >> 4) % 64;
@@ -123,20 +157,33 @@ static void put_value(struct jv *w, const tfr_value *v) {
     jo_put(&w->o, "]", 1);
     return;
   case TFR_MAP:
-  case TFR_OBJECT:
     jo_put(&w->o, "{", 1);
     for (uint32_t i = 0; i < v->n; i++) {
       if (i)
         jo_put(&w->o, ",", 1);
-      if (v->type->kind == TFR_MAP)
-        jo_string(&w->o, v->keys[i], v->keylens[i]);
-      else
-        jo_string(&w->o, v->type->names[i], strlen(v->type->names[i]));
+      jo_string(&w->o, v->keys[i], v->keylens[i]);
       jo_put(&w->o, ":", 1);
       put_value(w, v->elems[i]);
     }
     jo_put(&w->o, "}", 1);
     return;
+  case TFR_OBJECT: {
+    put_keys_of(w, v->type);
+    size_t h = key_slot(v->type);
+    jo_put(&w->o, "{", 1);
+    for (uint32_t i = 0; i < v->n; i++) {
+      if (i)
+        jo_put(&w->o, ",", 1);
+      /* the slot may be refilled inside: look it up each time */
+      if (w->keys[h].t != v->type)
+        put_keys_of(w, v->type);
+      const size_t *end = w->keys[h].end;
+      jo_put(&w->o, w->keys[h].text + end[i], end[i + 1] - end[i]);
+      put_value(w, v->elems[i]);
+    }
+    jo_put(&w->o, "}", 1);
+    return;
+  }
   default:
     jo_put(&w->o, "null", 4);
   }
@@ -150,11 +197,16 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   w->o = (struct json_out){out, 0, BUF, (char *)(w + 1)};
   w->a = a;
   memset(w->num, 0, sizeof w->num);
+  memset(w->keys, 0, sizeof w->keys);
   return w;
 }
 
 static void jv_done(struct jv *w) {
   jo_flush(&w->o);
+  for (size_t i = 0; i < sizeof w->keys / sizeof w->keys[0]; i++) {
+    free(w->keys[i].text);
+    free(w->keys[i].end);
+  }
   free(w);
 }
 
