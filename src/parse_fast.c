@@ -182,7 +182,14 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
   } else if (ch == '"') {
     /* a literal with no template sequences: plain text, escapes, $${ */
     k->kind = FT_BAD;
+    static const bool stop[256] = {['"'] = 1,  ['\n'] = 1, ['\r'] = 1,
+                                   ['\0'] = 1, ['$'] = 1,  ['%'] = 1,
+                                   ['\\'] = 1};
     for (i++; i < n; i++) {
+      while (i < n && !stop[(unsigned char)t[i]])
+        i++; /* plain text */
+      if (i >= n)
+        break;
       char c = t[i];
       if (c == '"') {
         i++;
