@@ -98,6 +98,18 @@ static const tfr_type *plain(tfr_arena *a, const tfr_type *t) {
   }
 }
 
+/* Whether v is or holds an empty list, set, map, tuple or object. */
+static bool empty_inside(const tfr_value *v) {
+  if (v->flags || tfr_type_is_primitive(v->type))
+    return false;
+  if (!v->n)
+    return true;
+  for (uint32_t i = 0; i < v->n; i++)
+    if (empty_inside(v->elems[i]))
+      return true;
+  return false;
+}
+
 /* The primitive types' plans, shared. */
 static const tfr_value null_bool = {.type = &tfr_t_bool, .flags = TFR_V_NULL};
 static const tfr_value null_number = {.type = &tfr_t_number,
@@ -133,8 +145,10 @@ static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
     return in == out ? v : NULL;
   case TFR_LIST:
   case TFR_MAP:
-    if (v->n || (in != out && in != (out == TFR_LIST ? TFR_TUPLE
-                                                     : TFR_OBJECT)))
+    /* an empty collection of a type with optional attributes keeps them
+    ** in its type, as the general path (and Terraform) has it */
+    if (v->n || optional_inside(p->want) ||
+        (in != out && in != (out == TFR_LIST ? TFR_TUPLE : TFR_OBJECT)))
       return NULL;
     {
       tfr_value *e = tfr_arena_alloc(a, sizeof *e);
@@ -143,7 +157,8 @@ static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
       return e;
     }
   case TFR_SET:
-    return v->n || (in != TFR_SET && in != TFR_TUPLE)
+    return v->n || optional_inside(p->want) ||
+                   (in != TFR_SET && in != TFR_TUPLE)
                ? NULL
                : tfr_set(a, p->elem->type, 0, NULL);
   case TFR_OBJECT:
@@ -228,12 +243,20 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
     lens[i] = (uint32_t)strlen(key);
     optional[i] = want->optional && want->optional[i];
     const tfr_value *dv = default_of(d, key);
+    /* an empty collection in a default, converted to a type with
+    ** optional attributes, keeps them in its type (cty's conversion of an
+    ** empty map, for one), and so does the object's type, which the
+    ** general path (and Terraform) builds from the values: left to it */
+    if (dv && optional_inside(want->types[i]) && empty_inside(dv))
+      return NULL;
     if (dv && !(dflt[i] = from_default(a, p->kids[i], dv))) {
       dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
                              want->types[i], &err);
       if (!dflt[i])
         return NULL;
     }
+    if (dflt[i] && !tfr_type_equal(dflt[i]->type, p->kids[i]->type))
+      return NULL; /* the same, from any other conversion */
   }
   p->lens = lens;
   p->dflt = dflt;
@@ -541,6 +564,8 @@ static const char *key_text(struct rd *r, const struct fast_tok *k,
   if (k->kind != FT_STR)
     return NULL;
   const char *s = fast_str_text(r->a, r->s.t, k, n);
+  if (memchr(s, '\0', *n))
+    return NULL; /* the general path's keys end at a NUL: keep its answer */
   if (ascii(s, *n))
     return s;
   const tfr_value *v = tfr_string(r->a, s, *n);
