@@ -293,7 +293,28 @@ struct rd {
   struct key *keys;        /* map keys being gathered (malloc'd) */
   uint32_t ktop, kcap;
   const tfr_value *small[1000]; /* the integers 0..999, shared */
+  const tfr_value **strings;     /* recent ASCII strings, by hash: long
+                                   lists repeat their values */
+  size_t nstrings;               /* slots: a power of two */
 };
+
+#define STRING_SLOTS 65536 /* at most; a power of two */
+
+/* A hash of n bytes, eight at a time. */
+static uint64_t hash_bytes(const char *s, uint32_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s + i, n - i);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
+}
 
 static const tfr_value *bad(struct rd *r) {
   r->bad = true;
@@ -400,6 +421,12 @@ static const tfr_value *string_value(struct rd *r, const char *s,
                                      uint32_t n) {
   if (!ascii(s, n))
     return tfr_string(r->a, s, n);
+  const tfr_value **slot = NULL;
+  if (n <= 64) { /* the same value again: one copy, shared */
+    slot = &r->strings[hash_bytes(s, n) & (r->nstrings - 1)];
+    if (*slot && (*slot)->n == n && !memcmp((*slot)->s, s, n))
+      return *slot;
+  }
   tfr_value *v = tfr_arena_alloc_raw(r->a, sizeof *v + n + 1);
   memset(v, 0, sizeof *v);
   char *copy = (char *)(v + 1);
@@ -408,6 +435,8 @@ static const tfr_value *string_value(struct rd *r, const char *s,
   v->type = &tfr_t_string;
   v->s = copy;
   v->n = n;
+  if (slot)
+    *slot = v;
   return v;
 }
 
@@ -517,7 +546,7 @@ static const tfr_value *map(struct rd *r, const struct fv_plan *p,
     if (i + 1 < n && keys[i + 1].n == keys[i].n &&
         !memcmp(keys[i + 1].s, keys[i].s, keys[i].n))
       continue; /* a later one wins */
-    kk[out] = tfr_arena_strndup(r->a, keys[i].s, keys[i].n); /* as eval's */
+    kk[out] = string_value(r, keys[i].s, keys[i].n)->s; /* NUL-ended */
     ll[out] = keys[i].n;
     vv[out++] = r->stack[from + keys[i].order];
   }
@@ -733,6 +762,12 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
   if (!r)
     abort();
   r->a = a;
+  r->nstrings = 64; /* about one slot per 32 bytes of text */
+  while (r->nstrings < STRING_SLOTS && r->nstrings * 32 < src->len)
+    r->nstrings *= 2;
+  r->strings = calloc(r->nstrings, sizeof *r->strings);
+  if (!r->strings)
+    abort();
   r->s.t = src->text;
   r->s.len = (uint32_t)src->len;
   if (r->s.len >= 3 && !memcmp(r->s.t, "\xEF\xBB\xBF", 3))
@@ -784,6 +819,7 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
   free(v);
   free(r->stack);
   free(r->keys);
+  free(r->strings);
   free(r);
   return ok;
 }

@@ -143,10 +143,10 @@ struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
     char *copy = tfr_arena_alloc_raw(a, len + 2);
     memcpy(copy, content, len);
     copy[len] = copy[len + 1] = '\0'; /* flex scans the text in place */
-    src = src_new(a, path, copy, len);
+    src = src_new_private(a, path, copy, len);
   } else {
     int err = 0;
-    src = src_read(a, path, &err);
+    src = src_read_private(a, path, &err);
     if (!src) {
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
                     tfr_arena_printf(a,

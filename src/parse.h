@@ -85,7 +85,8 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
 
 /* The bytes of a file (content, or read from path when content is NULL),
 ** known to diags for quoting and checked to be UTF-8; NULL when they
-** cannot be read or are not (reported).  parse_opened parses them. */
+** cannot be read or are not (reported).  parse_opened parses them.  The
+** source is for one thread (src_read_private). */
 struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
                             const char *content, size_t len);
 struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,

@@ -16,20 +16,32 @@ static void build_lines(struct src_file *f);
 /* The line table is built at once, not on the first position asked for:
 ** a loaded module's files are then read-only, so threads can share them
 ** (and positions are needed for every value anyway). */
-struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
-                         size_t len) {
+static struct src_file *make(tfr_arena *a, const char *name,
+                             const char *text, size_t len, bool lines) {
   struct src_file *f = tfr_arena_alloc(a, sizeof *f);
   f->name = tfr_arena_strdup(a, name);
   f->text = text;
   f->len = len;
   f->arena = a;
-  build_lines(f);
+  if (lines)
+    build_lines(f);
   return f;
+}
+
+struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
+                         size_t len) {
+  return make(a, name, text, len, true);
+}
+
+struct src_file *src_new_private(tfr_arena *a, const char *name,
+                                 const char *text, size_t len) {
+  return make(a, name, text, len, false);
 }
 
 /* Read the whole file straight into the arena, followed by two NUL
 ** bytes (what flex needs to scan a buffer in place). */
-struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
+static struct src_file *read_file(tfr_arena *a, const char *path, int *err,
+                                  bool lines) {
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     *err = errno;
@@ -69,7 +81,15 @@ struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
   }
   fclose(fp);
   buf[len] = buf[len + 1] = '\0';
-  return src_new(a, path, buf, len);
+  return make(a, path, buf, len, lines);
+}
+
+struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
+  return read_file(a, path, err, true);
+}
+
+struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
+  return read_file(a, path, err, false);
 }
 
 static void build_lines(struct src_file *f) {
@@ -120,6 +140,41 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
     from = 3;
   p.column = count_columns(f->text + from, byte - from);
   return p;
+}
+
+/* The position of byte, the cursor moved there by counting lines. */
+static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
+                               uint32_t byte) {
+  const unsigned char *t = (const unsigned char *)f->text;
+  if (c->line == 0)
+    c->line = 1;
+  uint32_t i = c->byte;
+  for (; i < byte; i++)
+    if (t[i] == '\n') {
+      c->line++;
+      c->line_start = i + 1;
+    }
+  c->byte = byte;
+  struct tfr_pos p;
+  p.line = c->line;
+  p.byte = byte;
+  uint32_t from = c->line_start;
+  if (from == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
+      byte >= 3)
+    from = 3; /* as src_pos */
+  p.column = count_columns(f->text + from, byte - from);
+  return p;
+}
+
+struct tfr_range src_range_seq(struct src_file *f, struct span s,
+                               struct src_cursor *c) {
+  if (f->lines || s.start < c->byte || s.end < s.start || s.end > f->len)
+    return src_range(f, s);
+  struct tfr_range r;
+  r.filename = f->name;
+  r.start = pos_from(f, c, s.start);
+  r.end = pos_from(f, c, s.end);
+  return r;
 }
 
 struct tfr_range src_range(struct src_file *f, struct span s) {

@@ -6,6 +6,7 @@
 #ifndef TFR_SOURCE_H
 #define TFR_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,7 +33,22 @@ struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
 /* Read a whole file into the arena.  NULL and *err set on failure. */
 struct src_file *src_read(tfr_arena *a, const char *path, int *err);
 
+/* The same for a file one thread uses alone: its line table is built
+** when a position is first asked for, not at once. */
+struct src_file *src_new_private(tfr_arena *a, const char *name,
+                                 const char *text, size_t len);
+struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
+
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte);
 struct tfr_range src_range(struct src_file *f, struct span s);
+
+/* Ranges asked for in increasing order (start it zeroed): lines are
+** counted from the last one, and no line table is built. */
+struct src_cursor {
+  uint32_t byte, line_start;
+  int line;
+};
+struct tfr_range src_range_seq(struct src_file *f, struct span s,
+                               struct src_cursor *c);
 
 #endif
