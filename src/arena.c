@@ -22,9 +22,16 @@ struct block {
   max_align_t data[];
 };
 
+struct cleanup {
+  struct cleanup *next;
+  void (*fn)(void *ctx);
+  void *ctx;
+};
+
 struct tfr_arena {
   struct block *head;
   size_t total;
+  struct cleanup *cleanups; /* in the arena itself, latest first */
 };
 
 static void *xmalloc(size_t n) {
@@ -40,12 +47,15 @@ tfr_arena *tfr_arena_new(void) {
   tfr_arena *a = xmalloc(sizeof *a);
   a->head = NULL;
   a->total = 0;
+  a->cleanups = NULL;
   return a;
 }
 
 void tfr_arena_free(tfr_arena *a) {
   if (!a)
     return;
+  for (struct cleanup *c = a->cleanups; c; c = c->next)
+    c->fn(c->ctx);
   struct block *b = a->head;
   while (b) {
     struct block *next = b->next;
@@ -95,6 +105,14 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
   void *p = (char *)b->data + b->used;
   b->used += n;
   return p;
+}
+
+void tfr_arena_on_free(tfr_arena *a, void (*fn)(void *ctx), void *ctx) {
+  struct cleanup *c = tfr_arena_alloc_raw(a, sizeof *c);
+  c->fn = fn;
+  c->ctx = ctx;
+  c->next = a->cleanups;
+  a->cleanups = c;
 }
 
 char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n) {

@@ -284,6 +284,9 @@ struct key {
 
 struct rd {
   tfr_arena *a;
+  struct src_file *src;
+  struct src_cursor cur;   /* line numbers, counted as the reading goes */
+  uint32_t released;       /* pages before this were given back */
   struct fast_scan s;
   int depth;
   bool bad;    /* outside the subset: the grammar reads the file */
@@ -332,6 +335,19 @@ static void *grow(void *v, uint32_t *cap, size_t size) {
   if (!v)
     abort();
   return v;
+}
+
+/* Every megabyte or so: count the lines read so far, and give the pages
+** behind back (a mapped file only). */
+static void progress(struct rd *r) {
+  if (r->s.pos - r->released < (1u << 20) || !r->src->mapped)
+    return;
+  uint32_t at = r->s.pos - 4096; /* a token may be looked at again */
+  if (at <= r->cur.byte)
+    return;
+  src_pos_seq(r->src, at, &r->cur);
+  src_release(r->src, at);
+  r->released = r->s.pos;
 }
 
 static void push(struct rd *r, const tfr_value *v) {
@@ -473,6 +489,7 @@ static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
       if (!v)
         return NULL;
       push(r, v);
+      progress(r);
       fast_lex(&r->s, false, &k);
       if (punct(&k, ']'))
         break;
@@ -642,6 +659,7 @@ static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
     } else if (i >= 0) {
       r->stack[from + (uint32_t)i] = v; /* a repeated key: the last wins */
     }
+    progress(r);
     fast_lex(&r->s, true, &k);
     if (punct(&k, ',')) {
       fast_lex(&r->s, true, &k);
@@ -753,7 +771,7 @@ static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
   return dup;
 }
 
-bool fv_read_body(tfr_arena *a, const struct src_file *src,
+bool fv_read_body(tfr_arena *a, struct src_file *src,
                   fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
                   size_t *nattrs) {
   if (src->len >= UINT32_MAX - 16)
@@ -762,6 +780,7 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
   if (!r)
     abort();
   r->a = a;
+  r->src = src;
   r->nstrings = 64; /* about one slot per 32 bytes of text */
   while (r->nstrings < STRING_SLOTS && r->nstrings * 32 < src->len)
     r->nstrings *= 2;
@@ -789,6 +808,9 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
     }
     fast_skip(&r->s, true);
     uint32_t start = r->s.pos;
+    struct tfr_range range;
+    range.filename = src->name;
+    range.start = src_pos_seq(src, start, &r->cur);
     long tag = 0;
     const struct fv_plan *p =
         plan_for(ctx, r->s.t + name.start, name.end - name.start, &tag);
@@ -796,11 +818,14 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
     const tfr_value *x = value(r, p, true);
     if (!x)
       break;
+    range.end = src_pos_seq(src, r->s.pos, &r->cur);
     if (n == cap)
       v = grow(v, &cap, sizeof *v);
     v[n++] = (struct fv_attr){{name.start, name.end},
                               {start, r->s.pos},
-                              p && !r->failed ? x : NULL, tag};
+                              range,
+                              p && !r->failed ? x : NULL,
+                              tag};
     fast_lex(&r->s, true, &k);
     if (k.kind == FT_EOF)
       break;
@@ -810,6 +835,8 @@ bool fv_read_body(tfr_arena *a, const struct src_file *src,
     }
   }
   bool ok = !r->bad && !repeated(src->text, v, n);
+  if (ok)
+    src_release(src, src->len); /* read whole: the values hold it all */
   if (ok) {
     *attrs = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof **attrs);
     if (n)

@@ -35,6 +35,7 @@ const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
 /* One attribute of a tfvars body. */
 struct fv_attr {
   struct span name, expr;
+  struct tfr_range range; /* of expr */
   const tfr_value *value; /* final value, or NULL: use the general path */
   long tag;               /* what plan_for said of the name */
 };
@@ -49,8 +50,10 @@ typedef const struct fv_plan *(*fv_plan_fn)(void *ctx, const char *name,
 ** False when some part is not (nothing is reported: the caller parses
 ** the file as usual); else *attrs (in the arena) and *n are its
 ** attributes, in order, their values converted with plan_for's plans.
+** The pages of a mapped file are given back as the reading goes
+** (src_release): what stays is the values.
 */
-bool fv_read_body(tfr_arena *a, const struct src_file *src,
+bool fv_read_body(tfr_arena *a, struct src_file *src,
                   fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
                   size_t *n);
 

@@ -194,7 +194,6 @@ static bool fast_values(struct collector *c, struct src_file *src,
   lf->first = c->m->nraws;
   lf->n = n;
   reserve_raws(c, n);
-  struct src_cursor cur = {0};
   for (size_t i = 0; i < n; i++) {
     struct raw_value *r = add_raw(c);
     r->name = tfr_arena_strndup(c->a, src->text + at[i].name.start,
@@ -203,7 +202,7 @@ static bool fast_values(struct collector *c, struct src_file *src,
     r->file = file;
     r->src = src;
     r->span = at[i].expr;
-    r->range = src_range_seq(src, r->span, &cur);
+    r->range = at[i].range;
     r->lazy = lf;
     r->fast = at[i].value;
     r->var = at[i].tag;

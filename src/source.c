@@ -1,10 +1,14 @@
 /*
 ** Source text and byte-offset → line/column mapping.
 */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise */
 #include "source.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +92,73 @@ struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
   return read_file(a, path, err, true);
 }
 
+/* Files this large are mapped rather than read (src_release). */
+#define MAP_AT_LEAST (1u << 20)
+
+struct mapping {
+  void *base;
+  size_t len;
+};
+
+static void unmap(void *ctx) {
+  struct mapping *m = ctx;
+  munmap(m->base, m->len);
+}
+
+/* The file mapped privately, followed by two NUL bytes as src_read's
+** copies are: anonymous zero pages under the whole, the file over them
+** (the bytes after its end in its last page read as zeros).  Writable
+** (flex writes and restores bytes), copy-on-write.  NULL: read it. */
+static struct src_file *map_file(tfr_arena *a, const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size < MAP_AT_LEAST || (uint64_t)st.st_size > UINT32_MAX - 16) {
+    close(fd);
+    return NULL;
+  }
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)st.st_size;
+  size_t total = (len + 2 + page - 1) / page * page;
+  size_t flen = (len + page - 1) / page * page;
+  char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) {
+    close(fd);
+    return NULL;
+  }
+  if (mmap(base, flen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+           0) == MAP_FAILED) {
+    munmap(base, total);
+    close(fd);
+    return NULL;
+  }
+  close(fd);
+  struct mapping *m = tfr_arena_alloc(a, sizeof *m);
+  m->base = base;
+  m->len = total;
+  tfr_arena_on_free(a, unmap, m);
+  madvise(base, flen, MADV_SEQUENTIAL);
+  struct src_file *f = make(a, path, base, len, false);
+  f->mapped = total;
+  return f;
+}
+
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
-  return read_file(a, path, err, false);
+  struct src_file *f = map_file(a, path);
+  return f ? f : read_file(a, path, err, false);
+}
+
+void src_release(struct src_file *f, size_t upto) {
+  if (!f->mapped)
+    return;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t n = upto / page * page;
+  if (n > f->len / page * page)
+    n = f->len / page * page; /* the last page holds the NULs: keep it */
+  if (n)
+    madvise((void *)f->text, n, MADV_DONTNEED);
 }
 
 static void build_lines(struct src_file *f) {
@@ -166,15 +235,11 @@ static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
   return p;
 }
 
-struct tfr_range src_range_seq(struct src_file *f, struct span s,
-                               struct src_cursor *c) {
-  if (f->lines || s.start < c->byte || s.end < s.start || s.end > f->len)
-    return src_range(f, s);
-  struct tfr_range r;
-  r.filename = f->name;
-  r.start = pos_from(f, c, s.start);
-  r.end = pos_from(f, c, s.end);
-  return r;
+struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,
+                           struct src_cursor *c) {
+  if (f->lines || byte < c->byte || byte > f->len)
+    return src_pos(f, byte);
+  return pos_from(f, c, byte);
 }
 
 struct tfr_range src_range(struct src_file *f, struct span s) {

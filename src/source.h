@@ -20,6 +20,8 @@ struct src_file {
   uint32_t *lines; /* byte offset of each line start; built on demand */
   size_t nlines;
   tfr_arena *arena;
+  size_t mapped;   /* > 0: text is a private mapping of the file, this
+                      long, whose pages src_release may give back */
 };
 
 /* A span of bytes in one file, end exclusive. */
@@ -42,13 +44,19 @@ struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte);
 struct tfr_range src_range(struct src_file *f, struct span s);
 
-/* Ranges asked for in increasing order (start it zeroed): lines are
+/* Positions asked for in increasing order (start it zeroed): lines are
 ** counted from the last one, and no line table is built. */
 struct src_cursor {
   uint32_t byte, line_start;
   int line;
 };
-struct tfr_range src_range_seq(struct src_file *f, struct span s,
-                               struct src_cursor *c);
+struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,
+                           struct src_cursor *c);
+
+/* A large file read with src_read_private is mapped, not copied: the
+** pages of its first `upto` bytes, once read, can go back to the page
+** cache (they come back when touched again: diagnostics, explain), so
+** that memory holds the values read from a file, not the file. */
+void src_release(struct src_file *f, size_t upto);
 
 #endif

@@ -38,6 +38,9 @@ char *tfr_arena_strdup(tfr_arena *a, const char *s);
 char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/** Call @p fn(@p ctx) when the arena is freed, before its memory goes
+ *  (the latest registered first): for resources that are not memory. */
+void tfr_arena_on_free(tfr_arena *a, void (*fn)(void *ctx), void *ctx);
 /** Bytes handed out so far (for benchmarks and tests). */
 size_t tfr_arena_used(const tfr_arena *a);
 
