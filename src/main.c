@@ -766,6 +766,32 @@ static const char *indent_lines(tfr_arena *a, const char *s, int col) {
   return out;
 }
 
+/* A value for explain, indented: a long one (a list of thousands of
+** objects) cut after its first lines, which tell the story well enough. */
+static const char *explain_text(tfr_arena *a, const char *s, int col) {
+  enum { MAX_LINES = 30, KEEP = 24 };
+  size_t lines = 1;
+  const char *cut = NULL;
+  for (const char *p = s; *p; p++)
+    if (*p == '\n' && ++lines == KEEP + 1)
+      cut = p;
+  if (lines > MAX_LINES)
+    s = tfr_arena_printf(a, "%.*s\n... (%zu more lines: show prints it all)",
+                         (int)(cut - s), s, lines - KEEP);
+  return indent_lines(a, s, col);
+}
+
+/* A type for explain: its expression, or for a very long one (the tuple
+** of a literal list of thousands of objects) what it is. */
+static const char *explain_type(tfr_arena *a, const tfr_type *t) {
+  const char *e = tfr_type_expr(a, t);
+  if (strlen(e) <= 200)
+    return e;
+  if (t->kind == TFR_TUPLE)
+    return tfr_arena_printf(a, "tuple of %u elements", t->n);
+  return tfr_arena_printf(a, "%.160s...", e);
+}
+
 /* show -format=yaml|tfvars|env: the resolved values, ready to use again.
 ** Sensitive values are left out unless -show-sensitive; unresolved
 ** variables are left out. */
@@ -846,7 +872,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
   if (v->default_value)
     printf("  %d. %-24s %s%s\n", ++n, "default",
            hide ? "(sensitive value)"
-                : indent_lines(a, tfr_value_console(a, v->default_value), 30),
+                : explain_text(a, tfr_value_console(a, v->default_value), 30),
            v->source == TFR_SRC_DEFAULT ? "   <- used: nothing else sets it"
                                         : "   (overridden)");
   for (size_t i = 0; i < v->nattempts; i++) {
@@ -857,7 +883,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     printf("  %d. %-24s %s%s\n", ++n,
            source_text(a, t->source, t->file, t->line, v->name),
            hide ? "(sensitive value)"
-                : indent_lines(a, tfr_arena_strndup(a, t->text, t->text_len),
+                : explain_text(a, tfr_arena_strndup(a, t->text, t->text_len),
                                30),
            state);
   }
@@ -872,8 +898,8 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
              : "HCL: TF_VAR_ and -var values are parsed as expressions, "
                "because the type is not primitive");
   if (v->given && v->value && !hide) {
-    const char *from = tfr_type_expr(a, v->given->type);
-    const char *to = tfr_type_expr(a, v->value->type);
+    const char *from = explain_type(a, v->given->type);
+    const char *to = explain_type(a, v->value->type);
     if (strcmp(from, to))
       printf("Conversion: %s -> %s\n", from, to);
     else
@@ -893,7 +919,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
   if (v->value)
     printf("\nValue: %s\n",
            hide ? "(sensitive value)"
-                : indent_lines(a, tfr_value_console(a, v->value), 7));
+                : explain_text(a, tfr_value_console(a, v->value), 7));
   else {
     bool rule_failed = false;
     for (size_t i = 0; i < v->nrules; i++)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tfresolve/value.h"
+#include "strutil.h"
 
 const tfr_type tfr_t_dynamic = {.kind = TFR_DYNAMIC};
 const tfr_type tfr_t_bool = {.kind = TFR_BOOL};
@@ -217,38 +218,60 @@ const char *tfr_type_friendly(tfr_arena *a, const tfr_type *t) {
 }
 
 /* Terraform's type syntax, as `terraform console`'s type() prints it. */
-const char *tfr_type_expr(tfr_arena *a, const tfr_type *t) {
+/* Terraform's type expression of t, appended (a tuple of a million
+** elements is a long string: built once, not copied at each step). */
+static void put_expr(struct sbuf *b, const tfr_type *t) {
   switch (t->kind) {
   case TFR_DYNAMIC:
-    return "any";
+    sbuf_str(b, "any");
+    return;
   case TFR_BOOL:
+    sbuf_str(b, "bool");
+    return;
   case TFR_NUMBER:
+    sbuf_str(b, "number");
+    return;
   case TFR_STRING:
-    return tfr_type_friendly(a, t);
+    sbuf_str(b, "string");
+    return;
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    return tfr_arena_printf(a, "%s(%s)",
-                            t->kind == TFR_LIST  ? "list"
-                            : t->kind == TFR_SET ? "set"
-                                                 : "map",
-                            tfr_type_expr(a, t->elem));
-  case TFR_OBJECT: {
-    const char *s = "object({";
+    sbuf_str(b, t->kind == TFR_LIST  ? "list("
+                : t->kind == TFR_SET ? "set("
+                                     : "map(");
+    put_expr(b, t->elem);
+    sbuf_str(b, ")");
+    return;
+  case TFR_OBJECT:
+    sbuf_str(b, "object({");
     for (uint32_t i = 0; i < t->n; i++) {
-      const char *ty = tfr_type_expr(a, t->types[i]);
-      if (t->optional && t->optional[i])
-        ty = tfr_arena_printf(a, "optional(%s)", ty);
-      s = tfr_arena_printf(a, "%s%s%s=%s", s, i ? "," : "", t->names[i], ty);
+      bool opt = t->optional && t->optional[i];
+      if (i)
+        sbuf_str(b, ",");
+      sbuf_str(b, t->names[i]);
+      sbuf_str(b, opt ? "=optional(" : "=");
+      put_expr(b, t->types[i]);
+      if (opt)
+        sbuf_str(b, ")");
     }
-    return tfr_arena_printf(a, "%s})", s);
+    sbuf_str(b, "})");
+    return;
+  default:
+    sbuf_str(b, "tuple([");
+    for (uint32_t i = 0; i < t->n; i++) {
+      if (i)
+        sbuf_str(b, ",");
+      put_expr(b, t->types[i]);
+    }
+    sbuf_str(b, "])");
   }
-  default: {
-    const char *s = "tuple([";
-    for (uint32_t i = 0; i < t->n; i++)
-      s = tfr_arena_printf(a, "%s%s%s", s, i ? "," : "",
-                           tfr_type_expr(a, t->types[i]));
-    return tfr_arena_printf(a, "%s])", s);
-  }
-  }
+}
+
+const char *tfr_type_expr(tfr_arena *a, const tfr_type *t) {
+  struct sbuf b = {0};
+  put_expr(&b, t);
+  const char *s = tfr_arena_strndup(a, b.p, b.n);
+  free(b.p);
+  return s;
 }

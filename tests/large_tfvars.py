@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Large tfvars files: mapped, read by the fast path, their pages given back.
+
+Files of 1 MiB and more are mapped rather than copied, and the fast reader
+gives back the pages it has read (src/source.c, src/fastval.c).  This test
+generates such modules at run time and checks that everything still sees
+the file: the fast path against the general path (fastpath_diff: values,
+types, sources, diagnostics), a value outside the fast path's subset at the
+very end (the grammar reads the file again), a value that does not convert
+(its expression is parsed afterwards), a syntax error at the end (its
+source line is quoted), explain (it shows the text), and file sizes at and
+around a page boundary (the two NUL bytes after the text).
+
+  large_tfvars.py TFRESOLVE FASTPATH_DIFF
+Prints "N passed, M failed" last.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+TYPE = """variable "items" {
+  type = list(object({
+    name    = string
+    size    = optional(number, 1)
+    enabled = optional(bool, true)
+    tags    = optional(map(string), {})
+  }))
+}
+"""
+
+
+def element(i):
+    tags = '{ team = "t%d", env = "prod" }' % (i % 7) if i % 3 == 0 else "{}"
+    return '  { name = "item-%07d", size = %d, tags = %s },\n' % (i, i % 100, tags)
+
+
+def body(n, last=None):
+    out = ["items = [\n"]
+    out += [element(i) for i in range(n)]
+    if last:
+        out.append(last)
+    out.append("]\n")
+    return "".join(out)
+
+
+def pad_to(text, size):
+    """text padded with a comment line so that it is exactly size bytes."""
+    missing = size - len(text.encode())
+    if missing < 3:
+        raise ValueError("too long")
+    return text + "#" + "x" * (missing - 2) + "\n"
+
+
+def write(root, name, tfvars):
+    d = os.path.join(root, name)
+    os.makedirs(d)
+    with open(os.path.join(d, "variables.tf"), "w") as f:
+        f.write(TYPE)
+    with open(os.path.join(d, "terraform.tfvars"), "w") as f:
+        f.write(tfvars)
+    return d
+
+
+def run(args, cwd=None):
+    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    tfresolve, diff = sys.argv[1], sys.argv[2]
+    passed = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL: %s\n%s" % (what, detail[-3000:]))
+
+    with tempfile.TemporaryDirectory(prefix="large-tfvars-") as root:
+        n = 30000  # about 1.7 MB
+        mods = {
+            "valid": body(n),
+            "operator-at-end": body(n, '  { name = "x-${1 + 1}" },\n'),
+            "type-error-at-end": body(n, '  { name = "bad", size = "huge" },\n'),
+            "syntax-error-at-end": body(n, '  { name = "bad" size = 3 },\n'),
+        }
+        page = os.sysconf("SC_PAGE_SIZE")
+        base = body(n)
+        at = (len(base.encode()) // page + 2) * page
+        for delta in (-2, -1, 0, 1):
+            mods["size-%+d" % delta] = pad_to(base, at + delta)
+        dirs = {k: write(root, k, v) for k, v in mods.items()}
+
+        rc, out = run([diff] + list(dirs.values()))
+        check(rc == 0, "fastpath_diff on large files", out)
+
+        rc, out = run([tfresolve, "check", "-no-color", dirs["valid"]])
+        check(rc == 0 and "Success" in out, "check valid", out)
+
+        rc, out = run([tfresolve, "show", "-json", dirs["operator-at-end"]])
+        check(rc == 0 and '"name":"x-2"' in out, "operator at the end", out)
+
+        rc, out = run([tfresolve, "check", "-no-color", dirs["type-error-at-end"]])
+        check(rc == 1 and "Invalid value for input variable" in out
+              and "a number is required" in out, "type error at the end", out)
+
+        rc, out = run([tfresolve, "check", "-no-color",
+                       dirs["syntax-error-at-end"]])
+        check(rc == 1 and '{ name = "bad" size = 3 }' in out,
+              "syntax error at the end, its line quoted", out)
+
+        rc, out = run([tfresolve, "explain", "-no-color", "items",
+                       dirs["valid"]])
+        check(rc == 0 and "items = [" not in out and
+              '{ name = "item-0000000", size = 0' in out and
+              'item-0029999' not in out and "more lines" in out and
+              len(out.splitlines()) < 200, "explain on a large file: cut", out)
+
+        for k in mods:
+            if k.startswith("size"):
+                rc, out = run([tfresolve, "check", "-no-color", dirs[k]])
+                check(rc == 0 and "Success" in out, "check " + k, out)
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
