@@ -40,10 +40,22 @@ static bool want_unicode(void) {
 }
 
 void cli_print_diags(const tfr_diags *d, const struct options *o) {
+  /* stderr is unbuffered: thousands of diagnostics would be thousands of
+  ** small writes each.  They are gathered here and written at once. */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  if (!out)
+    out = stderr;
   if (o->format == FMT_SHORT) {
-    tfr_diags_render_short(d, stderr);
-    return;
+    tfr_diags_render_short(d, out);
+  } else {
+    struct tfr_render_opts ro = {want_color(o), want_unicode()};
+    tfr_diags_render_text(d, out, &ro);
   }
-  struct tfr_render_opts ro = {want_color(o), want_unicode()};
-  tfr_diags_render_text(d, stderr, &ro);
+  if (out != stderr) {
+    fclose(out);
+    fwrite(buf, 1, len, stderr);
+    free(buf);
+  }
 }
