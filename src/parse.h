@@ -53,6 +53,7 @@ struct parse_ctx {
   struct src_file *src;
   struct ast *root;
   bool failed; /* an error was reported: stay quiet, stop soon */
+  bool shallow; /* parse_fast.c built the tree: its depth is bounded */
   bool json;
   bool expr_mode; /* a standalone expression, not a file body */
   bool template_mode; /* a bare template (JSON strings of .tf.json) */

@@ -595,6 +595,7 @@ struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
   if (!root)
     return NULL;
   c->root = root;
+  c->shallow = true;
   struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
   f->src = c->src;
   f->body = root;
