@@ -61,13 +61,6 @@ static uint64_t mix(uint64_t h, uint64_t x) {
   return h ^ (h >> 31);
 }
 
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 0xCBF29CE484222325ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
-  return h;
-}
-
 /* Pointer-keyed memo: (pointer, tag) -> pointer. */
 struct memo_slot {
   const void *key;
@@ -295,7 +288,7 @@ static uint64_t node_hash(const tfr_type *t) {
     return mix(h, (uintptr_t)t->elem);
   for (uint32_t i = 0; i < t->n; i++) {
     if (t->kind == TFR_OBJECT)
-      h = mix(mix(h, str_hash(t->names[i])), opt_at(t, i));
+      h = mix(mix(h, str_hash(t->names[i], strlen(t->names[i]))), opt_at(t, i));
     h = mix(h, (uintptr_t)t->types[i]);
   }
   return h;
@@ -478,15 +471,6 @@ static const tfr_type *mk_tuple(struct cctx *c, size_t n,
   return r;
 }
 
-static bool has_optional(const tfr_type *t) {
-  if (is_coll(t))
-    return has_optional(t->elem);
-  if (t->kind == TFR_OBJECT || t->kind == TFR_TUPLE)
-    for (uint32_t i = 0; i < t->n; i++)
-      if (opt_at(t, i) || has_optional(t->types[i]))
-        return true;
-  return false;
-}
 
 /* cty's WithoutOptionalAttributesDeep, interned. */
 static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
@@ -1546,7 +1530,7 @@ static bool uniform_plain(size_t n, const tfr_value *const *vals) {
   for (size_t i = 1; i < n; i++)
     if (vals[i]->type != vals[0]->type)
       return false;
-  return !has_optional(vals[0]->type);
+  return !tfr_type_has_optional(vals[0]->type);
 }
 
 /* cty.ListVal / cty.SetVal of the converted elements; t, if not NULL, is
@@ -1613,7 +1597,7 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
     vals[i] = kind == TFR_SET && v_null(e) ? plain_null(c, e->type) : e;
     same &= vals[i]->type == vals[0]->type;
   }
-  same &= !has_optional(vals[0]->type);
+  same &= !tfr_type_has_optional(vals[0]->type);
   if (kind == TFR_LIST && !same &&
       !unify_elems(c, n, vals, NULL, NULL, unsafe)) {
     at_index(c, n - 1); /* cty reports these at the last element's path */
@@ -1771,7 +1755,7 @@ static const tfr_value *conv_val(struct cctx *c, const tfr_value *v,
 /* convert.Convert. */
 static const tfr_value *convert(struct cctx *c, const tfr_value *v,
                                 const tfr_type *want) {
-  const tfr_type *plain = has_optional(want) ? strip(c, want) : want;
+  const tfr_type *plain = tfr_type_has_optional(want) ? strip(c, want) : want;
   if (type_eq(v->type, plain))
     return v;
   if (!can_conv(c, v->type, want, true))
@@ -1790,7 +1774,7 @@ static const tfr_value *convert(struct cctx *c, const tfr_value *v,
 const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,
                                    const tfr_type *want, const char **err,
                                    const char **path) {
-  if (is_dyn(want) || (v->type == want && !has_optional(want))) {
+  if (is_dyn(want) || (v->type == want && !tfr_type_has_optional(want))) {
     if (err)
       *err = NULL;
     if (path)

@@ -24,6 +24,7 @@
 #include "fastval.h"
 #include "number.h"
 #include "parse_fast.h"
+#include "strutil.h"
 
 /* As parse_fast.c: deeper values are left to the grammar. */
 #define MAX_DEPTH 200
@@ -56,46 +57,6 @@ static const tfr_value *default_of(const struct tfr_defaults *d,
     if (!strcmp(d->value_names[i], name))
       return d->values[i];
   return NULL;
-}
-
-/* Whether an object type in t has optional attributes. */
-static bool optional_inside(const tfr_type *t) {
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    return optional_inside(t->elem);
-  case TFR_OBJECT:
-  case TFR_TUPLE:
-    for (uint32_t i = 0; i < t->n; i++)
-      if ((t->optional && t->optional[i]) || optional_inside(t->types[i]))
-        return true;
-    return false;
-  default:
-    return false;
-  }
-}
-
-/* The type of values converted to t: t without optional markers. */
-static const tfr_type *plain(tfr_arena *a, const tfr_type *t) {
-  if (!optional_inside(t))
-    return t;
-  switch (t->kind) {
-  case TFR_LIST:
-    return tfr_type_list(a, plain(a, t->elem));
-  case TFR_SET:
-    return tfr_type_set(a, plain(a, t->elem));
-  case TFR_MAP:
-    return tfr_type_map(a, plain(a, t->elem));
-  default: {
-    const tfr_type **ts = tfr_arena_alloc(a, t->n * sizeof *ts);
-    for (uint32_t i = 0; i < t->n; i++)
-      ts[i] = plain(a, t->types[i]);
-    if (t->kind == TFR_TUPLE)
-      return tfr_type_tuple(a, t->n, ts);
-    return tfr_type_object(a, t->n, (const char *const *)t->names, ts, NULL);
-  }
-  }
 }
 
 /* Whether v is or holds an empty list, set, map, tuple or object. */
@@ -147,7 +108,7 @@ static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
   case TFR_MAP:
     /* an empty collection of a type with optional attributes keeps them
     ** in its type, as the general path (and Terraform) has it */
-    if (v->n || optional_inside(p->want) ||
+    if (v->n || tfr_type_has_optional(p->want) ||
         (in != out && in != (out == TFR_LIST ? TFR_TUPLE : TFR_OBJECT)))
       return NULL;
     {
@@ -157,7 +118,7 @@ static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
       return e;
     }
   case TFR_SET:
-    return v->n || optional_inside(p->want) ||
+    return v->n || tfr_type_has_optional(p->want) ||
                    (in != TFR_SET && in != TFR_TUPLE)
                ? NULL
                : tfr_set(a, p->elem->type, 0, NULL);
@@ -208,7 +169,7 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
   struct fv_plan *p = tfr_arena_alloc(a, sizeof *p);
   const char *err = NULL;
   p->want = want;
-  p->type = plain(a, want);
+  p->type = tfr_type_plain(a, want);
   p->null = tfr_null(a, p->type);
   switch (want->kind) {
   case TFR_LIST:
@@ -247,7 +208,7 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
     ** optional attributes, keeps them in its type (cty's conversion of an
     ** empty map, for one), and so does the object's type, which the
     ** general path (and Terraform) builds from the values: left to it */
-    if (dv && optional_inside(want->types[i]) && empty_inside(dv))
+    if (dv && tfr_type_has_optional(want->types[i]) && empty_inside(dv))
       return NULL;
     if (dv && !(dflt[i] = from_default(a, p->kids[i], dv))) {
       dflt[i] = conv_convert(a, cd ? conv_apply_defaults(a, dv, cd) : dv,
@@ -737,13 +698,6 @@ static const tfr_value *value(struct rd *r, const struct fv_plan *p,
 
 /* ---- bodies ------------------------------------------------------------ */
 
-static uint64_t hash_name(const char *s, uint32_t n) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (uint32_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
-}
-
 /* Whether two attributes have one name (the grammar reports it). */
 static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
   size_t cap = 16;
@@ -756,7 +710,7 @@ static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
   for (size_t i = 0; i < n && !dup; i++) {
     const char *s = t + v[i].name.start;
     uint32_t len = v[i].name.end - v[i].name.start;
-    size_t h = hash_name(s, len) & (cap - 1);
+    size_t h = str_hash(s, len) & (cap - 1);
     for (; slot[h]; h = (h + 1) & (cap - 1)) {
       const struct fv_attr *o = &v[slot[h] - 1];
       if (o->name.end - o->name.start == len &&

@@ -1004,13 +1004,6 @@ static void sort_vars(struct module *m) {
   free(from);
 }
 
-static uint64_t name_hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
-}
-
 /* The hash of the variable names, for module_var. */
 static void index_vars(tfr_arena *a, struct module *m) {
   size_t n = 16;
@@ -1020,7 +1013,7 @@ static void index_vars(tfr_arena *a, struct module *m) {
   m->nslots = n;
   for (size_t i = 0; i < m->nvars; i++) {
     const char *name = m->vars[i].name;
-    size_t h = name_hash(name, strlen(name)) & (n - 1);
+    size_t h = str_hash(name, strlen(name)) & (n - 1);
     while (m->var_slots[h])
       h = (h + 1) & (n - 1);
     m->var_slots[h] = (uint32_t)i + 1;
@@ -1031,7 +1024,7 @@ const struct var_decl *module_var(const struct module *m, const char *name,
                                   size_t len) {
   if (!m->nslots)
     return NULL;
-  size_t h = name_hash(name, len) & (m->nslots - 1);
+  size_t h = str_hash(name, len) & (m->nslots - 1);
   for (uint32_t k; (k = m->var_slots[h]) != 0; h = (h + 1) & (m->nslots - 1)) {
     const char *v = m->vars[k - 1].name;
     if (!strncmp(v, name, len) && v[len] == '\0')

@@ -438,33 +438,6 @@ static void var_error(struct resolver *r, const struct tfr_range *at,
   tfr_diags_set_variable(r->diags, var);
 }
 
-/* The type to report for an unresolved variable: the declared one,
-** without optional markers. */
-static const tfr_type *plain_type(tfr_arena *a, const tfr_type *t) {
-  switch (t->kind) {
-  case TFR_LIST:
-    return tfr_type_list(a, plain_type(a, t->elem));
-  case TFR_SET:
-    return tfr_type_set(a, plain_type(a, t->elem));
-  case TFR_MAP:
-    return tfr_type_map(a, plain_type(a, t->elem));
-  case TFR_TUPLE: {
-    const tfr_type **ts = tfr_arena_alloc(a, (t->n ? t->n : 1) * sizeof *ts);
-    for (uint32_t i = 0; i < t->n; i++)
-      ts[i] = plain_type(a, t->types[i]);
-    return tfr_type_tuple(a, t->n, ts);
-  }
-  case TFR_OBJECT: {
-    const tfr_type **ts = tfr_arena_alloc(a, (t->n ? t->n : 1) * sizeof *ts);
-    for (uint32_t i = 0; i < t->n; i++)
-      ts[i] = plain_type(a, t->types[i]);
-    return tfr_type_object(a, t->n, (const char *const *)t->names, ts, NULL);
-  }
-  default:
-    return t;
-  }
-}
-
 static const struct var_decl *find_decl(const struct module *m,
                                         const char *name) {
   return module_var(m, name, strlen(name));
@@ -879,7 +852,7 @@ static void final_rules(struct resolver *r) {
     if (failed[k] && !r->out[k].error) {
       r->out[k].error = true;
       r->out[k].value = NULL;
-      r->out[k].type = plain_type(r->a, r->m->vars[k].type);
+      r->out[k].type = tfr_type_plain(r->a, r->m->vars[k].type);
     }
 }
 
@@ -930,7 +903,7 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     r.out[k] = (struct tfr_variable){.name = v->name,
-                                     .type = plain_type(a, v->type),
+                                     .type = tfr_type_plain(a, v->type),
                                      .sensitive = v->sensitive,
                                      .error = true,
                                      .decl = v->decl};

@@ -318,3 +318,10 @@ int str_hex_digit(int32_t c) {
     return c - 'A' + 10;
   return -1;
 }
+
+uint64_t str_hash(const char *s, size_t n) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
+  return h;
+}

@@ -275,3 +275,43 @@ const char *tfr_type_expr(tfr_arena *a, const tfr_type *t) {
   free(b.p);
   return s;
 }
+
+/* Whether an object type in t has optional attributes. */
+bool tfr_type_has_optional(const tfr_type *t) {
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return tfr_type_has_optional(t->elem);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    for (uint32_t i = 0; i < t->n; i++)
+      if ((t->optional && t->optional[i]) || tfr_type_has_optional(t->types[i]))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+/* The type of values converted to t: t without optional markers. */
+const tfr_type *tfr_type_plain(tfr_arena *a, const tfr_type *t) {
+  if (!tfr_type_has_optional(t))
+    return t;
+  switch (t->kind) {
+  case TFR_LIST:
+    return tfr_type_list(a, tfr_type_plain(a, t->elem));
+  case TFR_SET:
+    return tfr_type_set(a, tfr_type_plain(a, t->elem));
+  case TFR_MAP:
+    return tfr_type_map(a, tfr_type_plain(a, t->elem));
+  default: {
+    const tfr_type **ts = tfr_arena_alloc(a, t->n * sizeof *ts);
+    for (uint32_t i = 0; i < t->n; i++)
+      ts[i] = tfr_type_plain(a, t->types[i]);
+    if (t->kind == TFR_TUPLE)
+      return tfr_type_tuple(a, t->n, ts);
+    return tfr_type_object(a, t->n, (const char *const *)t->names, ts, NULL);
+  }
+  }
+}

@@ -60,6 +60,10 @@ const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
 bool tfr_type_equal(const tfr_type *x, const tfr_type *y);
 bool tfr_type_is_primitive(const tfr_type *t);
 bool tfr_type_is_collection(const tfr_type *t); /* list, set, map */
+/** True when an object type in t has optional() attributes. */
+bool tfr_type_has_optional(const tfr_type *t);
+/** t without optional() markers: the type of values converted to t. */
+const tfr_type *tfr_type_plain(tfr_arena *a, const tfr_type *t);
 /** True when the type contains "any" anywhere. */
 bool tfr_type_has_dynamic(const tfr_type *t);
 /** Index of an object attribute, or -1. */
