@@ -39,7 +39,16 @@ struct fv_plan {
   const uint32_t *lens;       /* object: the attribute names' lengths */
   const tfr_value **dflt;     /* object: the converted default, or NULL */
   const bool *optional;       /* object: may be absent */
+  uint8_t slot[64];           /* object: attribute index + 1 by key_slot,
+                                 0 none, 255 shared (binary search) */
 };
+
+/* A cheap hash of an attribute name, for fv_plan.slot. */
+static unsigned key_slot(const char *s, uint32_t n) {
+  return n ? (n * 31u + (unsigned char)s[0] * 7u +
+              (unsigned char)s[n - 1]) & 63u
+           : 0;
+}
 
 /* ---- plans ------------------------------------------------------------- */
 
@@ -222,6 +231,10 @@ static const struct fv_plan *plan(tfr_arena *a, const tfr_type *want,
   p->lens = lens;
   p->dflt = dflt;
   p->optional = optional;
+  for (uint32_t i = 0; i < n && obj; i++) {
+    uint8_t *sl = &p->slot[key_slot(want->names[i], lens[i])];
+    *sl = *sl || i >= 254 ? 255 : (uint8_t)(i + 1);
+  }
   return p;
 }
 
@@ -480,6 +493,13 @@ static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
 static long attr_index(const struct fv_plan *p, const char *key,
                        uint32_t n) {
   const char *const *names = p->want->names;
+  unsigned sl = p->slot[key_slot(key, n)];
+  if (sl == 0)
+    return -1; /* no attribute has this hash */
+  if (sl != 255) {
+    long i = sl - 1;
+    return p->lens[i] == n && !memcmp(names[i], key, n) ? i : -1;
+  }
   size_t lo = 0, hi = p->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2, ln = p->lens[mid];
