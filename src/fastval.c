@@ -270,12 +270,17 @@ struct rd {
   struct key *keys;        /* map keys being gathered (malloc'd) */
   uint32_t ktop, kcap;
   const tfr_value *small[1000]; /* the integers 0..999, shared */
-  const tfr_value **strings;     /* recent ASCII strings, by hash: long
+  struct string_slot *strings;  /* recent ASCII strings, by hash: long
                                    lists repeat their values */
   size_t nstrings;               /* slots: a power of two */
 };
 
-#define STRING_SLOTS 65536 /* at most; a power of two */
+#define STRING_SLOTS 32768 /* at most; a power of two */
+
+struct string_slot {
+  uint64_t hash; /* compared before the value is looked at */
+  const tfr_value *v;
+};
 
 /* A hash of n bytes, eight at a time. */
 static uint64_t hash_bytes(const char *s, uint32_t n) {
@@ -411,11 +416,14 @@ static const tfr_value *string_value(struct rd *r, const char *s,
                                      uint32_t n) {
   if (!ascii(s, n))
     return tfr_string(r->a, s, n);
-  const tfr_value **slot = NULL;
+  struct string_slot *slot = NULL;
+  uint64_t h = 0;
   if (n <= 64) { /* the same value again: one copy, shared */
-    slot = &r->strings[hash_bytes(s, n) & (r->nstrings - 1)];
-    if (*slot && (*slot)->n == n && !memcmp((*slot)->s, s, n))
-      return *slot;
+    h = hash_bytes(s, n);
+    slot = &r->strings[h & (r->nstrings - 1)];
+    if (slot->v && slot->hash == h && slot->v->n == n &&
+        !memcmp(slot->v->s, s, n))
+      return slot->v;
   }
   tfr_value *v = tfr_arena_alloc_raw(r->a, sizeof *v + n + 1);
   memset(v, 0, sizeof *v);
@@ -426,7 +434,7 @@ static const tfr_value *string_value(struct rd *r, const char *s,
   v->s = copy;
   v->n = n;
   if (slot)
-    *slot = v;
+    *slot = (struct string_slot){h, v};
   return v;
 }
 

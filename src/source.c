@@ -217,12 +217,16 @@ static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
   const unsigned char *t = (const unsigned char *)f->text;
   if (c->line == 0)
     c->line = 1;
-  uint32_t i = c->byte;
-  for (; i < byte; i++)
-    if (t[i] == '\n') {
-      c->line++;
-      c->line_start = i + 1;
-    }
+  uint32_t n = 0;
+  for (uint32_t i = c->byte; i < byte; i++) /* vectorised: no branch */
+    n += t[i] == '\n';
+  if (n) {
+    c->line += (int)n;
+    uint32_t i = byte;
+    while (t[i - 1] != '\n')
+      i--;
+    c->line_start = i;
+  }
   c->byte = byte;
   struct tfr_pos p;
   p.line = c->line;
