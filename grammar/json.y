@@ -572,8 +572,8 @@ static uint32_t unescape_u(const char *s, uint32_t i, uint32_t n, char *out,
 ** bad byte, or n when the string is not closed.  hcl points its
 ** diagnostic at the token start plus that offset.
 */
-static uint32_t unescape(const char *s, uint32_t n, char *out,
-                         uint32_t *outlen) {
+uint32_t json_unescape(const char *s, uint32_t n, char *out,
+                       uint32_t *outlen) {
   uint32_t i = 1, w = 0, bad = 0;
   for (;;) {
     const char *bs = memchr(s + i, '\\', n - i);
@@ -614,7 +614,7 @@ static struct ast *json_string(struct json_lex *lx, struct lexeme t,
     return ast_string(c, v, s);
   }
   char *out = tfr_arena_alloc(c->a, t.len);
-  uint32_t bad = unescape(t.s, t.len, out, &v.len);
+  uint32_t bad = json_unescape(t.s, t.len, out, &v.len);
   if (bad) {
     uint32_t at = s.start + bad;
     uint32_t end = at < c->src->len ? at + 1 : at;
@@ -635,7 +635,7 @@ static uint32_t digits(const char *s, uint32_t i, uint32_t n) {
 }
 
 /* RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
-static bool number_ok(const char *s, uint32_t n) {
+bool json_number_ok(const char *s, uint32_t n) {
   uint32_t i = 0, j;
   if (i < n && s[i] == '-')
     i++;
@@ -671,7 +671,7 @@ static struct ast *json_number(struct json_lex *lx, struct lexeme t,
                                struct span s) {
   if (!json_level(lx, s))
     return NULL;
-  if (number_ok(t.s, t.len)) {
+  if (json_number_ok(t.s, t.len)) {
     struct ast *x = ast_new(lx->ctx, AST_NUMBER, s);
     x->str = t.s;
     x->n = t.len;

@@ -23,6 +23,7 @@
 
 #include "fastval.h"
 #include "number.h"
+#include "parse.h"
 #include "parse_fast.h"
 #include "strutil.h"
 
@@ -269,6 +270,8 @@ struct rd {
   uint32_t top, cap;
   struct key *keys;        /* map keys being gathered (malloc'd) */
   uint32_t ktop, kcap;
+  struct key *jkeys;       /* a JSON object's keys, for repeats */
+  uint32_t jtop, jcap;
   const tfr_value *small[1000]; /* the integers 0..999, shared */
   struct string_slot *strings;  /* recent ASCII strings, by hash: long
                                    lists repeat their values */
@@ -450,6 +453,23 @@ static const tfr_value *string(struct rd *r, const struct fv_plan *p,
 static const tfr_value *value(struct rd *r, const struct fv_plan *p,
                               bool nl);
 
+/* The list, set or tuple of the plan from the elements gathered since
+** from (of a sequence read with plan p, of kind p's). */
+static const tfr_value *sequence(struct rd *r, const struct fv_plan *p,
+                                 int kind, uint32_t from) {
+  uint32_t n = r->top - from;
+  if (!p || r->failed || (kind == TFR_TUPLE && n != p->n)) {
+    r->top = from;
+    return p && !r->failed ? fail(r) : SKIP;
+  }
+  const tfr_value *const *e = elems(r, from);
+  if (kind == TFR_SET)
+    return tfr_set(r->a, p->elem->type, n, e);
+  tfr_value *v = new_value(r, p->type, n);
+  v->elems = e;
+  return v;
+}
+
 /* "[" elements "]": newlines do not matter inside. */
 static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
   int kind = p ? p->want->kind : -1;
@@ -484,17 +504,7 @@ static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
       r->s = at;
     }
   }
-  uint32_t n = r->top - from;
-  if (!p || r->failed || (kind == TFR_TUPLE && n != p->n)) {
-    r->top = from;
-    return p && !r->failed ? fail(r) : SKIP;
-  }
-  const tfr_value *const *e = elems(r, from);
-  if (kind == TFR_SET)
-    return tfr_set(r->a, p->elem->type, n, e);
-  tfr_value *v = new_value(r, p->type, n);
-  v->elems = e;
-  return v;
+  return sequence(r, p, kind, from);
 }
 
 /* The index of attribute key in the object plan, or -1. */
@@ -608,6 +618,59 @@ static const char *key_text(struct rd *r, const struct fast_tok *k,
   return v->s;
 }
 
+/* Read a member's value with the plan its key names, and keep it: an
+** object's attribute in its slot (a repeated key: the last wins), a
+** map's entry with its key.  False when the value is outside the subset. */
+static bool put_member(struct rd *r, const struct fv_plan *p, int kind,
+                       uint32_t from, const char *key, uint32_t klen,
+                       const tfr_value *(*read)(struct rd *r,
+                                                const struct fv_plan *p)) {
+  bool live = p && !r->failed;
+  long i = live && kind == TFR_OBJECT ? attr_index(p, key, klen) : -1;
+  const struct fv_plan *ep = !live             ? NULL
+                             : kind == TFR_MAP ? p->elem
+                             : i >= 0          ? p->kids[i]
+                                               : NULL;
+  const tfr_value *v = read(r, ep);
+  if (!v)
+    return false;
+  if (live && kind == TFR_MAP) {
+    if (r->ktop == r->kcap)
+      r->keys = grow(r->keys, &r->kcap, sizeof *r->keys);
+    r->keys[r->ktop++] = (struct key){key, klen, 0};
+    push(r, v);
+  } else if (i >= 0) {
+    r->stack[from + (uint32_t)i] = v;
+  }
+  return true;
+}
+
+/* The object or map of the plan from the members gathered since from
+** (and kfrom, a map's keys). */
+static const tfr_value *mapping(struct rd *r, const struct fv_plan *p,
+                                int kind, uint32_t from, uint32_t kfrom) {
+  if (!p || r->failed) {
+    r->top = from;
+    r->ktop = kfrom;
+    return SKIP;
+  }
+  if (kind == TFR_MAP) {
+    if (r->ktop == kfrom) {
+      r->top = from;
+      return new_value(r, p->type, 0);
+    }
+    return map(r, p, kfrom, from);
+  }
+  const tfr_value *v = object_of(r, p, from);
+  r->top = from;
+  return v;
+}
+
+/* A value on the line of its key or name (newlines matter there). */
+static const tfr_value *member_value(struct rd *r, const struct fv_plan *p) {
+  return value(r, p, true);
+}
+
 /* "{" [NEWLINE] [items [sep]] "}", sep being ",", NEWLINE or both. */
 static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
   int kind = p ? p->want->kind : -1;
@@ -631,23 +694,8 @@ static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
     fast_lex(&r->s, true, &k);
     if (!punct(&k, '=') && !punct(&k, ':'))
       return bad(r);
-    bool live = p && !r->failed;
-    long i = live && kind == TFR_OBJECT ? attr_index(p, key, klen) : -1;
-    const struct fv_plan *ep = !live ? NULL
-                               : kind == TFR_MAP ? p->elem
-                               : i >= 0          ? p->kids[i]
-                                                 : NULL;
-    const tfr_value *v = value(r, ep, true);
-    if (!v)
+    if (!put_member(r, p, kind, from, key, klen, member_value))
       return bad(r);
-    if (live && kind == TFR_MAP) {
-      if (r->ktop == r->kcap)
-        r->keys = grow(r->keys, &r->kcap, sizeof *r->keys);
-      r->keys[r->ktop++] = (struct key){key, klen, 0};
-      push(r, v);
-    } else if (i >= 0) {
-      r->stack[from + (uint32_t)i] = v; /* a repeated key: the last wins */
-    }
     progress(r);
     fast_lex(&r->s, true, &k);
     if (punct(&k, ',')) {
@@ -660,21 +708,7 @@ static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
       return bad(r);
     }
   }
-  if (!p || r->failed) {
-    r->top = from;
-    r->ktop = kfrom;
-    return SKIP;
-  }
-  if (kind == TFR_MAP) {
-    if (r->ktop == kfrom) {
-      r->top = from;
-      return new_value(r, p->type, 0);
-    }
-    return map(r, p, kfrom, from);
-  }
-  const tfr_value *v = object_of(r, p, from);
-  r->top = from;
-  return v;
+  return mapping(r, p, kind, from, kfrom);
 }
 
 /* A value of the subset, converted with plan p (NULL: only checked).
@@ -724,6 +758,206 @@ static const tfr_value *value(struct rd *r, const struct fv_plan *p,
   return r->bad ? NULL : v;
 }
 
+/* ---- JSON ---------------------------------------------------------------- */
+
+/*
+** The same for JSON tfvars (.tfvars.json): objects, arrays, numbers,
+** true, false and null, and strings, read as Terraform reads them there
+** (literally, with no template).  Anything else (a repeated key, a "//"
+** comment key, a bad escape, a syntax error) is left to the general
+** path, which reports what there is to report.
+*/
+
+static int cmp_name(const void *x, const void *y) {
+  const struct key *a = x, *b = y;
+  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+  return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+/* Whether a JSON object repeats a key (the general path decides what
+** that means); sorts k. */
+static bool repeated_keys(struct key *k, uint32_t n) {
+  if (n > 1)
+    qsort(k, n, sizeof *k, cmp_name);
+  for (uint32_t i = 1; i < n; i++)
+    if (!cmp_name(&k[i - 1], &k[i]))
+      return true;
+  return false;
+}
+
+static void json_ws(struct rd *r) {
+  const char *t = r->s.t;
+  uint32_t i = r->s.pos, n = r->s.len;
+  while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' ||
+                   t[i] == '\n'))
+    i++;
+  r->s.pos = i;
+}
+
+/* The next byte after whitespace, consumed when it is ch. */
+static bool json_eat(struct rd *r, char ch) {
+  json_ws(r);
+  if (r->s.pos < r->s.len && r->s.t[r->s.pos] == ch) {
+    r->s.pos++;
+    return true;
+  }
+  return false;
+}
+
+/* A string: its bytes (in the source, or decoded into the arena when it
+** has escapes), or NULL when it is not a valid string. */
+static const char *json_str(struct rd *r, uint32_t *n) {
+  json_ws(r);
+  const char *t = r->s.t;
+  uint32_t i = r->s.pos, len = r->s.len;
+  if (i >= len || t[i] != '"')
+    return NULL;
+  uint32_t open = i++;
+  bool esc = false;
+  while (i < len && t[i] != '"' && (unsigned char)t[i] >= 0x20) {
+    if (t[i] == '\\') {
+      esc = true;
+      if (++i >= len || (unsigned char)t[i] < 0x20)
+        return NULL;
+    }
+    i++;
+  }
+  if (i >= len || t[i] != '"')
+    return NULL;
+  r->s.pos = i + 1;
+  if (!esc) {
+    *n = i - open - 1;
+    return t + open + 1;
+  }
+  char *out = tfr_arena_alloc_raw(r->a, i + 1 - open);
+  if (json_unescape(t + open, i + 1 - open, out, n))
+    return NULL; /* a bad escape: the general path reports it */
+  return out;
+}
+
+static const tfr_value *json_value(struct rd *r, const struct fv_plan *p);
+
+static const tfr_value *json_array(struct rd *r, const struct fv_plan *p) {
+  int kind = p ? p->want->kind : -1;
+  if (p && kind != TFR_LIST && kind != TFR_SET && kind != TFR_TUPLE) {
+    fail(r);
+    p = NULL;
+  }
+  uint32_t from = r->top, i = 0;
+  if (!json_eat(r, ']')) {
+    for (;; i++) {
+      const struct fv_plan *ep = NULL;
+      if (p && !r->failed)
+        ep = kind != TFR_TUPLE ? p->elem : i < p->n ? p->kids[i] : NULL;
+      const tfr_value *v = json_value(r, ep);
+      if (!v)
+        return NULL;
+      push(r, v);
+      progress(r);
+      if (json_eat(r, ']'))
+        break;
+      if (!json_eat(r, ','))
+        return bad(r);
+    }
+  }
+  return sequence(r, p, kind, from);
+}
+
+static const tfr_value *json_object(struct rd *r, const struct fv_plan *p) {
+  int kind = p ? p->want->kind : -1;
+  if (p && kind != TFR_OBJECT && kind != TFR_MAP) {
+    fail(r);
+    p = NULL;
+  }
+  uint32_t from = r->top, kfrom = r->ktop, jfrom = r->jtop;
+  if (p && kind == TFR_OBJECT)
+    for (uint32_t i = 0; i < p->n; i++)
+      push(r, NULL);
+  if (!json_eat(r, '}')) {
+    for (;;) {
+      uint32_t klen;
+      const char *key = json_str(r, &klen);
+      if (!key || memchr(key, '\0', klen) || !json_eat(r, ':'))
+        return bad(r); /* the general path's keys end at a NUL */
+      if (!ascii(key, klen)) { /* as the general path's keys: NFC */
+        const tfr_value *k = tfr_string(r->a, key, klen);
+        key = k->s;
+        klen = k->n;
+      }
+      if (r->jtop == r->jcap)
+        r->jkeys = grow(r->jkeys, &r->jcap, sizeof *r->jkeys);
+      r->jkeys[r->jtop++] = (struct key){key, klen, 0};
+      if (!put_member(r, p, kind, from, key, klen, json_value))
+        return bad(r);
+      progress(r);
+      if (json_eat(r, '}'))
+        break;
+      if (!json_eat(r, ','))
+        return bad(r);
+    }
+  }
+  bool dup = repeated_keys(r->jkeys + jfrom, r->jtop - jfrom);
+  r->jtop = jfrom;
+  return dup ? bad(r) : mapping(r, p, kind, from, kfrom);
+}
+
+static const tfr_value *json_value(struct rd *r, const struct fv_plan *p) {
+  if (++r->depth > MAX_DEPTH)
+    return bad(r);
+  if (r->failed)
+    p = NULL;
+  json_ws(r);
+  const char *t = r->s.t + r->s.pos;
+  uint32_t left = r->s.len - r->s.pos;
+  const tfr_value *v;
+  if (!left) {
+    v = bad(r);
+  } else if (*t == '{') {
+    r->s.pos++;
+    v = json_object(r, p);
+  } else if (*t == '[') {
+    r->s.pos++;
+    v = json_array(r, p);
+  } else if (*t == '"') {
+    uint32_t n;
+    const char *s = json_str(r, &n);
+    v = !s ? bad(r) : p ? primitive(r, p, string_value(r, s, n)) : SKIP;
+  } else if (*t == '-' || (*t >= '0' && *t <= '9')) {
+    uint32_t n = 0;
+    while (n < left && (t[n] == '-' || t[n] == '+' || t[n] == '.' ||
+                        t[n] == 'e' || t[n] == 'E' ||
+                        (t[n] >= '0' && t[n] <= '9')))
+      n++;
+    r->s.pos += n;
+    const struct tfr_num *x = json_number_ok(t, n) ? num_parse(r->a, t, n)
+                                                    : NULL;
+    if (!x) {
+      v = bad(r);
+    } else if (!p) {
+      v = SKIP;
+    } else {
+      tfr_value *nv = new_value(r, &tfr_t_number, 0);
+      nv->num = x;
+      v = primitive(r, p, nv);
+    }
+  } else {
+    uint32_t n = 0;
+    while (n < left && ((t[n] >= 'a' && t[n] <= 'z') ||
+                        (t[n] >= 'A' && t[n] <= 'Z') || t[n] == '_'))
+      n++;
+    r->s.pos += n;
+    if (n == 4 && !memcmp(t, "null", 4))
+      v = p ? p->null : SKIP;
+    else if ((n == 4 && !memcmp(t, "true", 4)) ||
+             (n == 5 && !memcmp(t, "false", 5)))
+      v = p ? primitive(r, p, tfr_bool(*t == 't')) : SKIP;
+    else
+      v = bad(r);
+  }
+  r->depth--;
+  return r->bad ? NULL : v;
+}
+
 /* ---- bodies ------------------------------------------------------------ */
 
 /* Whether two attributes have one name (the grammar reports it). */
@@ -753,9 +987,18 @@ static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
   return dup;
 }
 
-bool fv_read_body(tfr_arena *a, struct src_file *src,
-                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
-                  size_t *nattrs) {
+/* Reading a body: the reader, and the attributes read so far. */
+struct body {
+  struct rd *r;
+  struct fv_attr *v;
+  uint32_t n, cap;
+  fv_plan_fn plan_for;
+  void *ctx;
+};
+
+static bool body_open(struct body *b, tfr_arena *a, struct src_file *src,
+                      fv_plan_fn plan_for, void *ctx) {
+  memset(b, 0, sizeof *b);
   if (src->len >= UINT32_MAX - 16)
     return false;
   struct rd *r = calloc(1, sizeof *r);
@@ -771,10 +1014,66 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
     abort();
   r->s.t = src->text;
   r->s.len = (uint32_t)src->len;
+  b->r = r;
+  b->plan_for = plan_for;
+  b->ctx = ctx;
+  return true;
+}
+
+/* One attribute: its name's bytes at name, its value read by read (NULL:
+** outside the subset). */
+static bool body_attr(struct body *b, struct span name,
+                      const tfr_value *(*read)(struct rd *r,
+                                               const struct fv_plan *p)) {
+  struct rd *r = b->r;
+  uint32_t start = r->s.pos;
+  struct tfr_range range;
+  range.filename = r->src->name;
+  range.start = src_pos_seq(r->src, start, &r->cur);
+  long tag = 0;
+  const struct fv_plan *p = b->plan_for(b->ctx, r->s.t + name.start,
+                                        name.end - name.start, &tag);
+  r->failed = false;
+  const tfr_value *x = read(r, p);
+  if (!x)
+    return false;
+  range.end = src_pos_seq(r->src, r->s.pos, &r->cur);
+  if (b->n == b->cap)
+    b->v = grow(b->v, &b->cap, sizeof *b->v);
+  b->v[b->n++] = (struct fv_attr){name, {start, r->s.pos}, range,
+                                  p && !r->failed ? x : NULL, tag};
+  return true;
+}
+
+static bool body_close(struct body *b, tfr_arena *a, struct fv_attr **attrs,
+                       size_t *nattrs) {
+  struct rd *r = b->r;
+  bool ok = !r->bad && !repeated(r->src->text, b->v, b->n);
+  if (ok) {
+    src_release(r->src, r->src->len); /* read whole: the values hold it */
+    *attrs = tfr_arena_alloc_raw(a, (b->n ? b->n : 1) * sizeof **attrs);
+    if (b->n)
+      memcpy(*attrs, b->v, b->n * sizeof *b->v);
+    *nattrs = b->n;
+  }
+  free(b->v);
+  free(r->stack);
+  free(r->keys);
+  free(r->jkeys);
+  free(r->strings);
+  free(r);
+  return ok;
+}
+
+bool fv_read_body(tfr_arena *a, struct src_file *src,
+                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
+                  size_t *nattrs) {
+  struct body b;
+  if (!body_open(&b, a, src, plan_for, ctx))
+    return false;
+  struct rd *r = b.r;
   if (r->s.len >= 3 && !memcmp(r->s.t, "\xEF\xBB\xBF", 3))
     r->s.pos = 3; /* a leading byte order mark, as HCL ignores it */
-  struct fv_attr *v = NULL;
-  uint32_t n = 0, cap = 0;
   struct fast_tok k;
   for (;;) {
     fast_lex(&r->s, true, &k);
@@ -789,25 +1088,8 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
       break;
     }
     fast_skip(&r->s, true);
-    uint32_t start = r->s.pos;
-    struct tfr_range range;
-    range.filename = src->name;
-    range.start = src_pos_seq(src, start, &r->cur);
-    long tag = 0;
-    const struct fv_plan *p =
-        plan_for(ctx, r->s.t + name.start, name.end - name.start, &tag);
-    r->failed = false;
-    const tfr_value *x = value(r, p, true);
-    if (!x)
+    if (!body_attr(&b, (struct span){name.start, name.end}, member_value))
       break;
-    range.end = src_pos_seq(src, r->s.pos, &r->cur);
-    if (n == cap)
-      v = grow(v, &cap, sizeof *v);
-    v[n++] = (struct fv_attr){{name.start, name.end},
-                              {start, r->s.pos},
-                              range,
-                              p && !r->failed ? x : NULL,
-                              tag};
     fast_lex(&r->s, true, &k);
     if (k.kind == FT_EOF)
       break;
@@ -816,19 +1098,40 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
       break;
     }
   }
-  bool ok = !r->bad && !repeated(src->text, v, n);
-  if (ok)
-    src_release(src, src->len); /* read whole: the values hold it all */
-  if (ok) {
-    *attrs = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof **attrs);
-    if (n)
-      memcpy(*attrs, v, n * sizeof *v);
-    *nattrs = n;
-  }
-  free(v);
-  free(r->stack);
-  free(r->keys);
-  free(r->strings);
-  free(r);
-  return ok;
+  return body_close(&b, a, attrs, nattrs);
+}
+
+bool fv_read_json_body(tfr_arena *a, struct src_file *src,
+                       fv_plan_fn plan_for, void *ctx,
+                       struct fv_attr **attrs, size_t *nattrs) {
+  struct body b;
+  if (!body_open(&b, a, src, plan_for, ctx))
+    return false;
+  struct rd *r = b.r;
+  if (!json_eat(r, '{'))
+    r->bad = true;
+  else if (!json_eat(r, '}'))
+    for (;;) {
+      json_ws(r);
+      uint32_t at = r->s.pos, n;
+      const char *key = json_str(r, &n);
+      if (key != r->s.t + at + 1 || (n == 2 && !memcmp(key, "//", 2)) ||
+          !json_eat(r, ':')) {
+        r->bad = true; /* an escaped name; "//" keys are comments */
+        break;
+      }
+      json_ws(r);
+      if (!body_attr(&b, (struct span){at + 1, at + 1 + n}, json_value))
+        break;
+      if (json_eat(r, '}'))
+        break;
+      if (!json_eat(r, ',')) {
+        r->bad = true;
+        break;
+      }
+    }
+  json_ws(r);
+  if (r->s.pos != r->s.len)
+    r->bad = true; /* something after the object */
+  return body_close(&b, a, attrs, nattrs);
 }

@@ -57,4 +57,10 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
                   fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
                   size_t *n);
 
+/* The same for a JSON tfvars file (.tfvars.json): one object whose
+** members are the attributes. */
+bool fv_read_json_body(tfr_arena *a, struct src_file *src,
+                       fv_plan_fn plan_for, void *ctx,
+                       struct fv_attr **attrs, size_t *n);
+
 #endif

@@ -45,6 +45,7 @@ typedef enum tfr_source_kind src_kind_t;
 ** some value needs the general path (module_raw_expr). */
 struct lazy_file {
   size_t first, n;              /* its raw values: raws[first, first+n) */
+  bool json;                    /* .tfvars.json: members of one object */
   bool parsed;
 };
 

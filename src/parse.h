@@ -102,6 +102,16 @@ struct tfr_file {
 ** build, or NULL (nothing reported) when the file needs the grammar. */
 struct ast_file *parse_hcl_fast(struct parse_ctx *c);
 
+/* Whether s (n bytes) is a JSON number (RFC 8259), as the JSON grammar
+** checks it. */
+bool json_number_ok(const char *s, uint32_t n);
+
+/* Decode the JSON string token s[0..n) (its quotes included) into out
+** (room for n bytes); 0, or the offset of the first error, as Go's
+** encoding/json reports it. */
+uint32_t json_unescape(const char *s, uint32_t n, char *out,
+                       uint32_t *outlen);
+
 /* Whether a body sets some argument twice. */
 bool ast_body_has_duplicate(struct ast *const *v, uint32_t n);
 

@@ -185,14 +185,17 @@ static const struct fv_plan *plan_for(void *ctx, const char *name,
 /* A native tfvars file read by fastval.c, no AST made; false when it
 ** needs the grammar. */
 static bool fast_values(struct collector *c, struct src_file *src,
-                        enum tfr_source_kind kind, const char *file) {
+                        enum tfr_source_kind kind, const char *file,
+                        bool json) {
   struct fv_attr *at;
   size_t n;
-  if (!fv_read_body(c->a, src, plan_for, c, &at, &n))
+  if (!(json ? fv_read_json_body : fv_read_body)(c->a, src, plan_for, c, &at,
+                                                 &n))
     return false;
   struct lazy_file *lf = tfr_arena_alloc(c->a, sizeof *lf);
   lf->first = c->m->nraws;
   lf->n = n;
+  lf->json = json;
   reserve_raws(c, n);
   for (size_t i = 0; i < n; i++) {
     struct raw_value *r = add_raw(c);
@@ -217,11 +220,15 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
   if (raw->expr || !lf || lf->parsed)
     return raw->expr;
   lf->parsed = true;
-  tfr_file *f = parse_opened(a, diags, raw->src, TFR_SYNTAX_HCL);
-  if (!f || f->f.body->n != lf->n)
+  tfr_file *f = parse_opened(a, diags, raw->src,
+                             lf->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
+  const struct ast *body = f ? f->f.body : NULL;
+  if (!body || body->n != lf->n ||
+      (lf->json && body->kind != AST_OBJECT))
     return NULL; /* cannot be: fastval.c read it */
   for (size_t i = 0; i < lf->n; i++)
-    m->raws[lf->first + i].expr = f->f.body->items[i]->kids[0];
+    m->raws[lf->first + i].expr = lf->json ? body->items[2 * i + 1]
+                                           : body->items[i]->kids[0];
   return raw->expr;
 }
 
@@ -245,7 +252,7 @@ static void values_file(struct collector *c, const char *path,
                                     content_len);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
-  if (!json && c->fast && fast_values(c, src, kind, shown))
+  if (c->fast && fast_values(c, src, kind, shown, json))
     return;
   tfr_file *f = parse_opened(c->a, c->diags, src,
                              json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
