@@ -768,21 +768,26 @@ static const tfr_value *value(struct rd *r, const struct fv_plan *p,
 ** path, which reports what there is to report.
 */
 
-static int cmp_name(const void *x, const void *y) {
-  const struct key *a = x, *b = y;
-  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
-  return c ? c : (a->n > b->n) - (a->n < b->n);
-}
-
-/* Whether a JSON object repeats a key (the general path decides what
-** that means); sorts k. */
-static bool repeated_keys(struct key *k, uint32_t n) {
-  if (n > 1)
-    qsort(k, n, sizeof *k, cmp_name);
-  for (uint32_t i = 1; i < n; i++)
-    if (!cmp_name(&k[i - 1], &k[i]))
-      return true;
-  return false;
+/* Whether two of the n keys are the same (what that means is the
+** general path's to say: a repeated argument, a repeated JSON key). */
+static bool repeated_keys(const struct key *k, size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
+  if (!slot)
+    abort();
+  bool dup = false;
+  for (size_t i = 0; i < n && !dup; i++) {
+    size_t h = str_hash(k[i].s, k[i].n) & (cap - 1);
+    for (; slot[h] && !dup; h = (h + 1) & (cap - 1)) {
+      const struct key *o = &k[slot[h] - 1];
+      dup = o->n == k[i].n && !memcmp(o->s, k[i].s, k[i].n);
+    }
+    slot[h] = (uint32_t)i + 1;
+  }
+  free(slot);
+  return dup;
 }
 
 static void json_ws(struct rd *r) {
@@ -960,32 +965,6 @@ static const tfr_value *json_value(struct rd *r, const struct fv_plan *p) {
 
 /* ---- bodies ------------------------------------------------------------ */
 
-/* Whether two attributes have one name (the grammar reports it). */
-static bool repeated(const char *t, const struct fv_attr *v, size_t n) {
-  size_t cap = 16;
-  while (cap < 2 * n)
-    cap *= 2;
-  uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
-  if (!slot)
-    abort();
-  bool dup = false;
-  for (size_t i = 0; i < n && !dup; i++) {
-    const char *s = t + v[i].name.start;
-    uint32_t len = v[i].name.end - v[i].name.start;
-    size_t h = str_hash(s, len) & (cap - 1);
-    for (; slot[h]; h = (h + 1) & (cap - 1)) {
-      const struct fv_attr *o = &v[slot[h] - 1];
-      if (o->name.end - o->name.start == len &&
-          !memcmp(t + o->name.start, s, len)) {
-        dup = true;
-        break;
-      }
-    }
-    slot[h] = (uint32_t)i + 1;
-  }
-  free(slot);
-  return dup;
-}
 
 /* Reading a body: the reader, and the attributes read so far. */
 struct body {
@@ -1048,7 +1027,14 @@ static bool body_attr(struct body *b, struct span name,
 static bool body_close(struct body *b, tfr_arena *a, struct fv_attr **attrs,
                        size_t *nattrs) {
   struct rd *r = b->r;
-  bool ok = !r->bad && !repeated(r->src->text, b->v, b->n);
+  struct key *names = malloc((b->n ? b->n : 1) * sizeof *names);
+  if (!names)
+    abort();
+  for (uint32_t i = 0; i < b->n; i++)
+    names[i] = (struct key){r->src->text + b->v[i].name.start,
+                            b->v[i].name.end - b->v[i].name.start, 0};
+  bool ok = !r->bad && !repeated_keys(names, b->n);
+  free(names);
   if (ok) {
     src_release(r->src, r->src->len); /* read whole: the values hold it */
     *attrs = tfr_arena_alloc_raw(a, (b->n ? b->n : 1) * sizeof **attrs);
