@@ -5,8 +5,9 @@
 ** The reader accepts exactly what parse_fast.c accepts of an expression,
 ** less function calls and names other than true, false and null: numbers
 ** (with a leading minus), quoted strings without template sequences,
-** tuples and objects with bare or quoted keys.  Building the value as it
-** reads, it does what the general path does to such a value:
+** tuples and objects with bare or quoted keys; and, for .tfvars.json
+** files, JSON (see below).  Building the value as it reads, it does what
+** the general path does to such a value:
 **   - an object's attributes absent or null get their optional default
 **     (with its own defaults applied, converted once: shared);
 **   - the rest is converted as cty converts: primitives through
