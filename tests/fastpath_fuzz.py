@@ -73,7 +73,7 @@ class Gen:
         self.subset = rng.random() < 0.5
         if self.subset:
             self.exprs = self.errors = 0.0
-        self.bad_defaults = 0.0 if self.subset else rng.choice([0.0, 0.05])
+        self.bad_defaults = 0.0 if self.subset else rng.choice([0.0, 0.0, 0.03])
 
     def chance(self, p):
         return self.rng.random() < p
@@ -114,18 +114,19 @@ class Gen:
             return lit("null")
         if r < 0.15 + self.bad_defaults:  # does not convert: invalid
             return self.wrong_value(t, depth)
-        if k == "object" and r < 0.55:
-            return ("obj", [])
+        if k == "object" and r < 0.55 and (
+                all(a[2] for a in t[1]) or self.chance(0.03)):
+            return ("obj", [])  # invalid when an attribute is required
         if k in ("list", "set") and r < 0.4:
             if t[1][0] == "object" and self.chance(0.6):
                 return ("tup", [("obj", [])])
             return ("tup", [])
         if k == "map" and r < 0.4:
             return ("obj", [])
-        saved = (self.wrong, self.null, self.exprs)
-        self.wrong, self.null, self.exprs = 0.0, 0.05, 0.0
+        saved = (self.wrong, self.null, self.exprs, self.subset)
+        self.wrong, self.null, self.exprs, self.subset = 0.0, 0.05, 0.0, True
         v = self.gen_value(t, depth)
-        self.wrong, self.null, self.exprs = saved
+        self.wrong, self.null, self.exprs, self.subset = saved
         return v
 
     # ---- values -------------------------------------------------------
@@ -144,11 +145,11 @@ class Gen:
             if r < 0.75:
                 return self.string_leaf()
             if r < 0.9:
-                return self.number_leaf(fit=True)
+                return self.number_leaf()
             return self.bool_leaf()
         if k == "number":
             if self.chance(0.85):
-                return self.number_leaf(fit=True)
+                return self.number_leaf()
             return str_leaf(rng.choice(["15", "1.5", "-3", "1e3", "0",
                                         "12345678901234567890123"]), rng)
         if k == "bool":
@@ -183,15 +184,19 @@ class Gen:
                     continue  # a required attribute missing
                 items.append((self.attr_key(name),
                               self.gen_value(at, depth - 1)))
-            if self.chance(self.wrong + 0.05):
-                items.append((self.attr_key(rng.choice(ATTR_NAMES + ["zz"])),
-                              self.any_value(depth - 1)))
+            for _ in range(rng.choice([1, 1, 1, 3])):
+                if self.chance(self.wrong + 0.05):  # an extra attribute
+                    name = rng.choice(ATTR_NAMES + ["zz"]) if \
+                        self.chance(0.5) else near_miss(rng, rng.choice(t[1])[0])
+                    items.append((self.attr_key(name),
+                                  self.any_value(depth - 1)))
             if items and self.chance(self.wrong * 0.5 + 0.03):
                 name = rng.choice(t[1])
                 items.insert(rng.randint(0, len(items)),
                              (self.attr_key(name[0]),
                               self.gen_value(name[1], depth - 1)))
-            rng.shuffle(items) if self.chance(0.3) else None
+            if self.chance(0.3):
+                rng.shuffle(items)
             return ("obj", items)
         # any, none
         return self.any_value(depth)
@@ -201,7 +206,7 @@ class Gen:
         r = rng.random()
         if depth <= 0 or r < 0.5:
             return rng.choice([self.string_leaf, self.bool_leaf,
-                               lambda: self.number_leaf(True),
+                               self.number_leaf,
                                lambda: lit("null")])()
         if r < 0.75:
             return ("tup", [self.any_value(depth - 1)
@@ -224,7 +229,7 @@ class Gen:
             return rng.choice([
                 lambda: str_leaf(rng.choice(["TRUE", "True", "1", "0", "yes",
                                              "", "false ", "null"]), rng),
-                lambda: self.number_leaf(True)])()
+                self.number_leaf])()
         if k == "string" and r < 0.3:
             return rng.choice([("tup", []), ("obj", []), lit("null")])
         if k == "tuple" and r < 0.6:
@@ -288,7 +293,7 @@ class Gen:
         return "".join(rng.choice(STRINGS + PIECES)
                        for _ in range(rng.randint(1, 4)))
 
-    def number_leaf(self, fit):
+    def number_leaf(self):
         n = self.rng.choice(NUMBERS)
         while self.subset and n in OUT_OF_RANGE:
             n = self.rng.choice(NUMBERS)
@@ -589,21 +594,9 @@ class PlainGen:
         self.style = "inline"
 
 
-def any_in(t):
-    k = t[0]
-    if k in ("any", "none"):
-        return True
-    if k in ("list", "set", "map"):
-        return any_in(t[1])
-    if k == "tuple":
-        return any(any_in(x) for x in t[1])
-    if k == "object":
-        return any(any_in(a[1]) for a in t[1])
-    return False
-
-
-def big_list(g, name):
-    """A variable with a list of a few thousand objects."""
+def big_list(g, huge=False):
+    """A variable with a list of a few thousand objects (huge: a file of
+    more than 1 MiB, which is read otherwise)."""
     rng = g.rng
     kind = rng.choice(["list", "list", "set", "map"])
     elem = ("object", [("id", ("number",), False, None),
@@ -613,13 +606,19 @@ def big_list(g, name):
                        ("sub", ("object", [("x", ("number",), True,
                                             lit("1"))]), True, ("obj", []))])
     t = (kind, elem)
-    n = rng.randint(1500, 3500)
-    bad = rng.randrange(n) if rng.random() < 0.4 else -1
+    n = rng.randint(24000, 30000) if huge else rng.randint(1500, 3500)
+    bad = -1
+    if rng.random() < 0.4:
+        bad = n - 1 - rng.randrange(50) if huge else rng.randrange(n)
     lines = []
     for i in range(n):
         parts = ["id = %d" % i]
         if i % 3 == 0:
             parts.append('name = "item-%d"' % i)
+        elif huge:  # the same strings again, and strings alike
+            parts.append('name = "%s"' % rng.choice(
+                ["a", "b", "item", "item-1", "item-01", "item-1 ", "meti",
+                 "x" * 64, "x" * 65, "x" * 63 + "y"]))
         if i % 5 == 1:
             parts.append("on = %s" % ("false" if i % 2 else "null"))
         if i % 7 == 2:
@@ -643,14 +642,54 @@ def big_list(g, name):
     return t, value
 
 
+def near_miss(rng, name):
+    """A name close to an attribute's: one character changed (the same
+    length, first and last character, as a cheap hash would have it),
+    or one more or one less."""
+    r = rng.random()
+    if len(name) >= 3 and r < 0.6:
+        i = rng.randrange(1, len(name) - 1)
+        c = rng.choice([ch for ch in "abcxyz_0129" if ch != name[i]])
+        return name[:i] + c + name[i + 1:]
+    if r < 0.8 or len(name) < 2:
+        return name + rng.choice(["_", "x", "0", "-"])
+    return name[:-1]
+
+
+def wide_object(g):
+    """An object type of many attributes with similar names (a few
+    hundred at times), some optional with defaults."""
+    rng = g.rng
+    n = rng.choice([12, 30, 64, 100, 253, 254, 255, 300])
+    style = rng.choice(["k%d", "a%dz", "attr_%03d_x", "x%d", "%s"])
+    names = []
+    for i in range(n):
+        if style == "%s":
+            names.append("".join(rng.choice("ab") for _ in range(2 + i % 5)) +
+                         str(i))
+        else:
+            names.append(style % i)
+    attrs = []
+    for name in names:
+        t = (rng.choice(PRIMS),) if rng.random() < 0.8 else \
+            ("list", (rng.choice(PRIMS),))
+        optional = rng.random() < 0.5
+        default = None
+        if optional and rng.random() < 0.5:
+            default = g.gen_default(t, 1)
+        attrs.append((name, t, optional, default))
+    return ("object", attrs)
+
+
 def deep_value(rng, depth):
     if rng.random() < 0.5:
         return "[" * depth + "1" + "]" * depth
     return "{a = " * depth + "1" + "}" * depth
 
 
-def gen_module(rng):
-    """{file name: bytes} of one random module."""
+def gen_module(rng, huge=False):
+    """{file name: bytes} of one random module (huge: with a tfvars file
+    of more than 1 MiB)."""
     g = Gen(rng)
     nvars = rng.randint(1, 6)
     names = rng.sample(VAR_NAMES, nvars)
@@ -670,12 +709,14 @@ def gen_module(rng):
         lines = ['variable "%s" {' % name]
         if t[0] != "none":
             lines.append("  type = " + type_text(t, rng, "  "))
-        if rng.random() < 0.2:
-            saved = g.wrong
-            g.wrong = 0.05
+        if not huge and rng.random() < 0.2:
+            saved = (g.wrong, g.exprs, g.subset)
+            g.wrong, g.exprs = (0.0, 0.0) if rng.random() < 0.85 else \
+                (0.05, g.exprs)
+            g.subset = g.subset or g.wrong == 0.0
             lines.append("  default = " +
                          Writer(PlainGen(rng)).value(g.gen_value(t, 3), "  "))
-            g.wrong = saved
+            g.wrong, g.exprs, g.subset = saved
         if rng.random() < 0.15:
             lines.append("  nullable = false")
         if rng.random() < 0.05:
@@ -686,12 +727,19 @@ def gen_module(rng):
         lines.append("}")
         blocks.append("\n".join(lines))
         decls.append((name, t))
-    if rng.random() < 0.02:
+    if huge or rng.random() < 0.02:
         name = "big"
-        t, text = big_list(g, name)
+        t, text = big_list(g, huge)
         blocks.append('variable "big" {\n  type = %s\n}' % type_text(t, rng))
         decls.append((name, t))
         extra_values[name] = text
+    if rng.random() < 0.04:
+        name = "wide"
+        t = wide_object(g)
+        if rng.random() < 0.3:
+            t = (rng.choice(["list", "map", "set"]), t)
+        blocks.append('variable "wide" {\n  type = %s\n}' % type_text(t, rng))
+        decls.append((name, t))
     if rng.random() < 0.02:
         name = "deep"
         depth = rng.choice([150, 199, 200, 201, 202, 250])
@@ -706,7 +754,11 @@ def gen_module(rng):
             if name in extra_values:
                 entries.append((name, extra_values[name]))
                 continue
+            saved = (g.wrong, g.exprs)
+            if name == "wide" and rng.random() < 0.7:
+                g.wrong, g.exprs = rng.choice([0.0, 0.002]), 0.0
             v = g.gen_value(t)
+            g.wrong, g.exprs = saved
             entries.append((name, Writer(g).value(v, "")))
         if allow_extra and rng.random() < 0.15:
             for _ in range(rng.randint(1, 2)):
@@ -741,8 +793,9 @@ def gen_module(rng):
         return text
 
     declared = decls[:]
-    chosen = [d for d in declared if rng.random() < 0.85]
-    if rng.random() < 0.92:
+    chosen = [d for d in declared if rng.random() < 0.85 or
+              (huge and d[0] == "big")]
+    if huge or rng.random() < 0.92:
         files["terraform.tfvars"] = tfvars_text(chosen)
     if rng.random() < 0.3:
         sub = [d for d in declared if rng.random() < 0.5]
@@ -915,7 +968,7 @@ def main():
         gen_dirs = []
         for i in range(args.count):
             rng = random.Random("%d/%d" % (args.seed, i))
-            files = gen_module(rng)
+            files = gen_module(rng, i % 200 == 7)  # two huge ones in 400
             d = os.path.join(root, "m%04d" % i)
             os.makedirs(d, exist_ok=True)
             for old in os.listdir(d):
