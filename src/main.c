@@ -4,6 +4,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1026,7 +1027,24 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   return rc;
 }
 
+/* Large tfvars files are mapped (see the library's src/source.c): a file
+** cut short by another program while it is read would end the process
+** with SIGBUS.  Say what happened instead. */
+static void on_sigbus(int sig) {
+  static const char msg[] =
+      "tfresolve: a file became shorter while it was being read (another "
+      "program changed it); run tfresolve again\n";
+  (void)sig;
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(EXIT_INVALID);
+}
+
 int main(int argc, char **argv) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigbus;
+  sigaction(SIGBUS, &sa, NULL);
   if (argc < 2) {
     fputs(usage_main, stderr);
     return EXIT_USAGE;

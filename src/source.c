@@ -108,7 +108,9 @@ static void unmap(void *ctx) {
 /* The file mapped privately, followed by two NUL bytes as src_read's
 ** copies are: anonymous zero pages under the whole, the file over them
 ** (the bytes after its end in its last page read as zeros).  Writable
-** (flex writes and restores bytes), copy-on-write.  NULL: read it. */
+** (flex writes and restores bytes), copy-on-write.  NULL: read it.
+** A file another program cuts short meanwhile raises SIGBUS when the
+** missing pages are touched: the CLI turns that into a message. */
 static struct src_file *map_file(tfr_arena *a, const char *path) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)

@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 TYPE = """variable "items" {
   type = list(object({
@@ -118,6 +119,24 @@ def main():
               '{ name = "item-0000000", size = 0' in out and
               'item-0029999' not in out and "more lines" in out and
               len(out.splitlines()) < 200, "explain on a large file: cut", out)
+
+        # a file cut short while it is read: a message, never a signal
+        trunc = write(root, "truncated", body(4 * n))
+        path = os.path.join(trunc, "terraform.tfvars")
+        killed = 0
+        for delay in (0.0, 0.01, 0.03):
+            with open(path, "w") as f:
+                f.write(body(4 * n))
+            p = subprocess.Popen([tfresolve, "check", "-no-color", trunc],
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+            time.sleep(delay)
+            os.truncate(path, 10)
+            err = p.communicate()[1]
+            if p.returncode < 0 or "AddressSanitizer" in err:
+                killed += 1
+                print(err[-2000:])
+        check(killed == 0, "a file truncated while read: no crash")
 
         for k in mods:
             if k.startswith("size"):
