@@ -348,9 +348,20 @@ static bool word(struct rd *r, const struct fast_tok *k, const char *w) {
   return k->end - k->start == n && !memcmp(r->s.t + k->start, w, n);
 }
 
-/* The elements gathered since from, moved into the arena. */
+/* The elements gathered since from, moved into the arena.  A long list
+** that fills the whole stack (a tfvars file's big list) takes the stack
+** itself, which the arena frees: no copy, no second list in memory. */
 static const tfr_value *const *elems(struct rd *r, uint32_t from) {
   uint32_t n = r->top - from;
+  if (from == 0 && n >= 65536) {
+    const tfr_value **e = realloc(r->stack, n * sizeof *e);
+    if (!e)
+      abort();
+    tfr_arena_on_free(r->a, free, e);
+    r->stack = NULL;
+    r->top = r->cap = 0;
+    return e;
+  }
   const tfr_value **e = tfr_arena_alloc_raw(r->a, (n ? n : 1) * sizeof *e);
   if (n)
     memcpy(e, r->stack + from, n * sizeof *e);
