@@ -266,10 +266,15 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   put_cstr(o, ": {\"type\": ");
   put_type(o, v->type);
   put_cstr(o, ", \"value\": ");
-  if (v->value && (!v->sensitive || show_sensitive))
+  bool shown = v->value && (!v->sensitive || show_sensitive);
+  bool encodable = !shown || render_json_encodable(v->value);
+  if (shown && encodable)
     put_value(w, v->value);
   else
     put_cstr(o, "null");
+  if (!encodable) /* cty's JSON has no infinity: say why it is null */
+    put_cstr(o, ", \"value_unencodable\": \"the value holds an infinite "
+                "number, which JSON cannot represent\"");
   put_cstr(o, v->sensitive ? ", \"sensitive\": true" : ", \"sensitive\": false");
   put_cstr(o, ", \"source\": {\"kind\": \"");
   put_cstr(o, source_kinds[v->source]);
