@@ -465,6 +465,21 @@ static const tfr_value *string(struct rd *r, const struct fv_plan *p,
 static const tfr_value *value(struct rd *r, const struct fv_plan *p,
                               bool nl);
 
+/* p when its type can take a sequence (seq: list, set, tuple) or a
+** mapping (object, map); else the conversion fails and NULL: the value
+** is only checked. */
+static const struct fv_plan *taking(struct rd *r, const struct fv_plan *p,
+                                    bool seq) {
+  if (!p)
+    return NULL;
+  int k = p->want->kind;
+  if (seq ? k == TFR_LIST || k == TFR_SET || k == TFR_TUPLE
+          : k == TFR_OBJECT || k == TFR_MAP)
+    return p;
+  fail(r);
+  return NULL;
+}
+
 /* The list, set or tuple of the plan from the elements gathered since
 ** from (of a sequence read with plan p, of kind p's). */
 static const tfr_value *sequence(struct rd *r, const struct fv_plan *p,
@@ -484,11 +499,8 @@ static const tfr_value *sequence(struct rd *r, const struct fv_plan *p,
 
 /* "[" elements "]": newlines do not matter inside. */
 static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
+  p = taking(r, p, true);
   int kind = p ? p->want->kind : -1;
-  if (p && kind != TFR_LIST && kind != TFR_SET && kind != TFR_TUPLE) {
-    fail(r);
-    p = NULL;
-  }
   uint32_t from = r->top, i = 0;
   struct fast_tok k;
   struct fast_scan at = r->s;
@@ -530,20 +542,7 @@ static long attr_index(const struct fv_plan *p, const char *key,
     long i = sl - 1;
     return p->lens[i] == n && !memcmp(names[i], key, n) ? i : -1;
   }
-  size_t lo = 0, hi = p->n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2, ln = p->lens[mid];
-    int c = memcmp(names[mid], key, ln < n ? ln : n);
-    if (!c)
-      c = ln < n ? -1 : ln > n;
-    if (!c)
-      return (long)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
+  return tfr_type_attr(p->want, key, n); /* two names share the slot */
 }
 
 static int cmp_key(const void *x, const void *y) {
@@ -685,11 +684,8 @@ static const tfr_value *member_value(struct rd *r, const struct fv_plan *p) {
 
 /* "{" [NEWLINE] [items [sep]] "}", sep being ",", NEWLINE or both. */
 static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
+  p = taking(r, p, false);
   int kind = p ? p->want->kind : -1;
-  if (p && kind != TFR_OBJECT && kind != TFR_MAP) {
-    fail(r);
-    p = NULL;
-  }
   uint32_t from = r->top, kfrom = r->ktop;
   if (p && kind == TFR_OBJECT)
     for (uint32_t i = 0; i < p->n; i++)
@@ -855,11 +851,8 @@ static const char *json_str(struct rd *r, uint32_t *n) {
 static const tfr_value *json_value(struct rd *r, const struct fv_plan *p);
 
 static const tfr_value *json_array(struct rd *r, const struct fv_plan *p) {
+  p = taking(r, p, true);
   int kind = p ? p->want->kind : -1;
-  if (p && kind != TFR_LIST && kind != TFR_SET && kind != TFR_TUPLE) {
-    fail(r);
-    p = NULL;
-  }
   uint32_t from = r->top, i = 0;
   if (!json_eat(r, ']')) {
     for (;; i++) {
@@ -881,11 +874,8 @@ static const tfr_value *json_array(struct rd *r, const struct fv_plan *p) {
 }
 
 static const tfr_value *json_object(struct rd *r, const struct fv_plan *p) {
+  p = taking(r, p, false);
   int kind = p ? p->want->kind : -1;
-  if (p && kind != TFR_OBJECT && kind != TFR_MAP) {
-    fail(r);
-    p = NULL;
-  }
   uint32_t from = r->top, kfrom = r->ktop, jfrom = r->jtop;
   if (p && kind == TFR_OBJECT)
     for (uint32_t i = 0; i < p->n; i++)

@@ -1027,7 +1027,7 @@ const struct var_decl *module_var(const struct module *m, const char *name,
   size_t h = str_hash(name, len) & (m->nslots - 1);
   for (uint32_t k; (k = m->var_slots[h]) != 0; h = (h + 1) & (m->nslots - 1)) {
     const char *v = m->vars[k - 1].name;
-    if (!strncmp(v, name, len) && v[len] == '\0')
+    if (strnlen(v, len + 1) == len && !memcmp(v, name, len))
       return &m->vars[k - 1];
   }
   return NULL;

@@ -886,22 +886,8 @@ struct tctx {
 };
 
 static long decl_index(const struct module *m, const char *name, size_t n) {
-  size_t lo = 0, hi = m->nvars;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const char *s = m->vars[mid].name;
-    size_t sn = strlen(s);
-    int c = memcmp(s, name, sn < n ? sn : n);
-    if (!c)
-      c = sn < n ? -1 : sn > n;
-    if (!c)
-      return (long)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
+  const struct var_decl *v = module_var(m, name, n);
+  return v ? (long)(v - m->vars) : -1;
 }
 
 static bool same_diag(const struct tfr_diag *x, const struct tfr_diag *y) {

@@ -433,20 +433,10 @@ static const tfr_value *var_object(tfr_arena *a, const struct module *m,
 
 /* ---- the walk with unknown values (Terraform's validate stage) --------- */
 
-/* The variable's index: m->vars is sorted by name (module_load). */
+/* The variable's index, or -1. */
 static long index_of(const struct module *m, const char *name) {
-  size_t lo = 0, hi = m->nvars;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(m->vars[mid].name, name);
-    if (!c)
-      return (long)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
+  const struct var_decl *v = module_var(m, name, strlen(name));
+  return v ? (long)(v - m->vars) : -1;
 }
 
 /* Terraform's error for a reference to a resource, data source or module
