@@ -392,23 +392,21 @@ struct resolver {
   tfr_diags *diags;
   struct module *m;
   struct tfr_variable *out;
-  const tfr_value **given;        /* stage-3 value per variable, or NULL */
-  bool *final;                    /* ... already its final value (fastval) */
+  const tfr_value **given;        /* stage-3 value per variable, or NULL:
+                                     final already when its winner came
+                                     with one (raw->fast, fastval.c) */
   const struct raw_value **winner; /* its source */
   size_t *nattempts, *first;      /* raw values of each variable: */
   size_t *raw_index;              /* raw_index[first[k] ...] */
   bool strict;                    /* -strict */
 };
 
-static const struct var_decl *find_decl(const struct module *m,
-                                        const char *name);
-
 /* The declaration a raw value is for, or NULL. */
 static const struct var_decl *raw_decl(const struct module *m,
                                        const struct raw_value *raw) {
   if (raw->var)
     return raw->var > 0 ? &m->vars[raw->var - 1] : NULL;
-  return find_decl(m, raw->name);
+  return module_var(m, raw->name, strlen(raw->name));
 }
 
 /* Group the raw values by variable, in one pass, for explain. */
@@ -443,11 +441,6 @@ static void var_error(struct resolver *r, const struct tfr_range *at,
                       const char *detail, const char *var) {
   tfr_diags_add(r->diags, sev, at, summary, detail);
   tfr_diags_set_variable(r->diags, var);
-}
-
-static const struct var_decl *find_decl(const struct module *m,
-                                        const char *name) {
-  return module_var(m, name, strlen(name));
 }
 
 /* Evaluate a raw value: files hold expressions; env and -var strings are
@@ -680,8 +673,7 @@ static void stage_parse(struct resolver *r) {
     const struct raw_value *raw = r->winner[k];
     if (!raw)
       continue;
-    r->final[k] = raw->fast != NULL;
-    r->given[k] = r->final[k] ? raw->fast : parse_raw(r, raw, &m->vars[k]);
+    r->given[k] = raw->fast ? raw->fast : parse_raw(r, raw, &m->vars[k]);
   }
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
@@ -739,7 +731,7 @@ static void final_value(struct resolver *r, size_t k) {
   struct tfr_range at = from_file ? raw->range : v->decl;
   const char *err = NULL;
   const tfr_value *val = given;
-  if (!raw || !r->final[k]) {
+  if (!raw || !raw->fast) {
     if (v->defaults && !(given->flags & TFR_V_NULL))
       given = conv_apply_defaults(r->a, given, v->defaults);
     val = conv_convert(r->a, given, v->type, &err);
@@ -813,7 +805,7 @@ static void attempts(struct resolver *r, size_t k) {
   out->nattempts = n;
   out->default_value = v->has_default ? v->dflt : NULL;
   out->declared = v->type;
-  out->given = r->final[k] ? NULL : r->given[k];
+  out->given = r->winner[k] && r->winner[k]->fast ? NULL : r->given[k];
   out->literal_mode = v->literal_mode;
   out->typed = v->typed;
   out->nullable = v->nullable;
@@ -905,7 +897,6 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
-  r.final = tfr_arena_alloc(a, n * sizeof *r.final);
   r.winner = tfr_arena_alloc(a, n * sizeof *r.winner);
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
