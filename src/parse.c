@@ -114,21 +114,10 @@ static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
   return (tfr_file *)f;
 }
 
-static tfr_file *parse_src_mode(tfr_arena *a, tfr_diags *diags,
-                                struct src_file *src, enum tfr_syntax syntax,
-                                bool expr_mode) {
-  if (!src_ready(a, diags, src))
-    return NULL;
-  return parse_ready(a, diags, src, syntax, expr_mode);
-}
-
 tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                          const char *text, size_t len) {
-  char *copy = tfr_arena_alloc_raw(a, len + 2);
-  memcpy(copy, text, len);
-  copy[len] = copy[len + 1] = '\0';
-  return parse_src_mode(a, diags, src_new(a, name, copy, len),
-                        TFR_SYNTAX_HCL, true);
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_ready(a, diags, src, TFR_SYNTAX_HCL, true) : NULL;
 }
 
 struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
