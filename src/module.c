@@ -85,6 +85,16 @@ static bool is_override(const char *name) {
 
 /* ---- decoding helpers -------------------------------------------------- */
 
+/* A type constraint already decoded, by the text of its expression: a
+** type expression is a pure function of its text (no references, no
+** function calls), and a module repeats a few types many times. */
+struct type_memo {
+  const char *text; /* NULL: an empty slot */
+  size_t len;
+  const tfr_type *type;
+  const struct tfr_defaults *defaults;
+};
+
 struct loader {
   tfr_arena *a;
   tfr_diags *diags;
@@ -94,6 +104,8 @@ struct loader {
   size_t lcap;
   struct strmap lnames; /* local name -> index in m->locals */
   size_t ocap;          /* m->objects, while loading */
+  struct type_memo *types; /* malloc'd; ntypes slots, a power of two */
+  size_t ntypes, ntyped;
 };
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
@@ -188,6 +200,34 @@ static const tfr_value *decode_const(struct loader *l, struct src_file *src,
 
 /* ---- variable blocks --------------------------------------------------- */
 
+/* The memo slot of a type expression's text: filled, or empty for it. */
+static struct type_memo *type_memo(struct loader *l, const char *text,
+                                   size_t len) {
+  if (2 * (l->ntyped + 1) > l->ntypes) {
+    size_t n = l->ntypes ? 2 * l->ntypes : 64;
+    struct type_memo *t = calloc(n, sizeof *t);
+    if (!t)
+      abort();
+    for (size_t i = 0; i < l->ntypes; i++) {
+      if (!l->types[i].text)
+        continue;
+      size_t h = str_hash(l->types[i].text, l->types[i].len) & (n - 1);
+      while (t[h].text)
+        h = (h + 1) & (n - 1);
+      t[h] = l->types[i];
+    }
+    free(l->types);
+    l->types = t;
+    l->ntypes = n;
+  }
+  size_t h = str_hash(text, len) & (l->ntypes - 1);
+  for (; l->types[h].text; h = (h + 1) & (l->ntypes - 1))
+    if (l->types[h].len == len && !memcmp(l->types[h].text, text, len))
+      return &l->types[h];
+  l->ntyped++; /* counted when handed out: at worst a slot stays empty */
+  return &l->types[h];
+}
+
 static void decode_type(struct loader *l, struct src_file *src, bool json,
                         const struct ast *x, struct var_decl *v) {
   const struct ast *texpr = x;
@@ -203,15 +243,23 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
       return;
     }
     /* the JSON string holds a native-syntax type expression */
-    tfr_file *f = tfr_parse_expr(l->a, l->diags, src->name, x->str, x->n);
+    struct ast_file *f = parse_embedded(l->a, l->diags, src, x, false);
     if (!f) {
       v->failed = true;
       return;
     }
-    texpr = f->f.body;
-    tsrc = f->f.src;
+    texpr = f->body;
+    tsrc = f->src;
   }
   v->typed = true;
+  struct type_memo *memo = type_memo(l, json ? x->str : src->text + x->span.start,
+                                     json ? x->n : x->span.end - x->span.start);
+  if (memo->text) {
+    v->type = memo->type;
+    v->defaults = memo->defaults;
+    v->literal_mode = tfr_type_is_primitive(v->type);
+    return;
+  }
   size_t before = tfr_diags_count(l->diags);
   const tfr_type *t = typeexpr_variable(l->a, l->diags, tsrc, texpr,
                                         &v->defaults);
@@ -224,6 +272,10 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
   }
   v->type = t;
   v->literal_mode = tfr_type_is_primitive(t);
+  if (tfr_diags_count(l->diags) == before)
+    *memo = (struct type_memo){json ? x->str : src->text + x->span.start,
+                               json ? x->n : x->span.end - x->span.start, t,
+                               v->defaults};
 }
 
 /* default = ...: a constant, optional defaults applied, converted. */
@@ -431,8 +483,8 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
   if (x->kind != AST_STRING)
     return x;
   tfr_diags *scratch = tfr_diags_new(l->a);
-  struct ast_file *f = parse_template(l->a, message ? scratch : l->diags,
-                                      p->src->name, x->str, x->n);
+  struct ast_file *f = parse_embedded(l->a, message ? scratch : l->diags,
+                                      p->src, x, true);
   if (f)
     return f->body;
   if (!message) {
@@ -499,9 +551,12 @@ static void json_variable(struct loader *l, struct src_file *src,
   p->name = tfr_arena_strndup(l->a, key->str, key->n);
   p->src = src;
   p->json = true;
-  p->decl_span = key->span;
+  /* hcl's JSON blocks are defined at their body's opening brace */
+  p->decl_span = body->kind == AST_OBJECT
+                     ? (struct span){body->span.start, body->span.start + 1}
+                     : key->span;
   p->label_span = key->span;
-  p->decl = src_range(src, key->span);
+  p->decl = src_range(src, p->decl_span);
   if (body->kind != AST_OBJECT) {
     error_at(l, src, body->span, "Incorrect JSON value type",
              "A JSON object is required here, setting the arguments for "
@@ -782,8 +837,7 @@ static void json_locals(struct loader *l, struct src_file *src,
       if (ast_json_comment(k))
         continue;
       if (v->kind == AST_STRING) {
-        struct ast_file *t = parse_template(l->a, l->diags, src->name,
-                                            v->str, v->n);
+        struct ast_file *t = parse_embedded(l->a, l->diags, src, v, true);
         if (!t)
           continue;
         v = t->body;
@@ -1033,6 +1087,34 @@ const struct var_decl *module_var(const struct module *m, const char *name,
   return NULL;
 }
 
+/* Number the distinct (type, defaults) pairs of the variables, which the
+** type memo shares, so that later stages do their work per type. */
+static void type_ids(tfr_arena *a, struct module *m) {
+  size_t n = 16;
+  while (n < 2 * m->nvars)
+    n *= 2;
+  struct var_decl **first = calloc(n, sizeof *first);
+  if (!first)
+    abort();
+  for (size_t i = 0; i < m->nvars; i++) {
+    struct var_decl *v = &m->vars[i];
+    uintptr_t key[2] = {(uintptr_t)v->type, (uintptr_t)v->defaults};
+    size_t h = str_hash((const char *)key, sizeof key) & (n - 1);
+    while (first[h] && (first[h]->type != v->type ||
+                        first[h]->defaults != v->defaults))
+      h = (h + 1) & (n - 1);
+    if (first[h]) {
+      v->type_id = first[h]->type_id;
+      v->plain = first[h]->plain;
+      continue;
+    }
+    first[h] = v;
+    v->type_id = (uint32_t)m->ntypes++;
+    v->plain = tfr_type_plain(a, v->type);
+  }
+  free(first);
+}
+
 /* How many variable blocks a file has, at most. */
 static size_t count_variables(const struct ast_file *f) {
   const struct ast *body = f->body;
@@ -1055,7 +1137,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0};
+  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0, NULL, 0, 0};
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -1102,11 +1184,13 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
         each_variable(&l, files[i], pass == 1);
   strmap_free(&l.names);
   strmap_free(&l.lnames);
+  free(l.types);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
     sort_vars(m);
   index_vars(a, m);
+  type_ids(a, m);
   validate_static(m, a, diags);
   return m;
 }

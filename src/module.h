@@ -26,6 +26,9 @@ struct var_decl {
   struct src_file *src;
   const tfr_type *type;         /* constraint; any when untyped */
   const struct tfr_defaults *defaults;
+  const tfr_type *plain;        /* type without optional() markers */
+  uint32_t type_id;             /* the same for the same type and defaults:
+                                   0 <= type_id < module.ntypes */
   bool typed, literal_mode;     /* parse mode for env and -var strings */
   bool has_default;
   const tfr_value *dflt;        /* converted default */
@@ -87,6 +90,7 @@ struct module {
   size_t nvars;
   uint32_t *var_slots;          /* hash of the names: index + 1, 0 empty */
   size_t nslots;                /* a power of two */
+  size_t ntypes;                /* distinct (type, defaults) of vars */
   bool has_config;              /* at least one .tf / .tf.json */
   struct raw_value *raws;       /* in precedence order, lowest first */
   size_t nraws;

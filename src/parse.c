@@ -345,9 +345,12 @@ const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
   return tfr_eval_functions_opts(a, diags, expr, NULL);
 }
 
-struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
-                                const char *name, const char *text,
-                                size_t len) {
+/* A template or expression of text, as a source of its own named name;
+** within (may be NULL) is the file holding it, at a string token. */
+static struct ast_file *parse_text(tfr_arena *a, tfr_diags *diags,
+                                   const char *name, const char *text,
+                                   size_t len, struct src_file *within,
+                                   struct span token, bool template) {
   char *copy = tfr_arena_alloc_raw(a, len + 2);
   memcpy(copy, text, len);
   copy[len] = copy[len + 1] = '\0';
@@ -355,12 +358,30 @@ struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
   c.a = a;
   c.diags = diags;
   c.src = src_new(a, name, copy, len);
-  c.template_mode = true;
-  tfr_diags_add_source(diags, name, copy, len);
+  c.template_mode = template;
+  c.expr_mode = !template;
+  if (within)
+    c.src->base = src_pos(within, token.start);
+  else /* diagnostics quote this text; an embedded one, its file's */
+    tfr_diags_add_source(diags, name, copy, len);
   if (!parse_check_utf8(&c))
     return NULL;
   struct ast_file *f = parse_hcl(&c);
   if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
     return NULL;
   return f;
+}
+
+struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
+                                const char *name, const char *text,
+                                size_t len) {
+  return parse_text(a, diags, name, text, len, NULL, (struct span){0, 0},
+                    true);
+}
+
+struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
+                                struct src_file *src, const struct ast *s,
+                                bool template) {
+  return parse_text(a, diags, src->name, s->str, s->n, src, s->span,
+                    template);
 }

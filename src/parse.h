@@ -69,18 +69,25 @@ struct parse_ctx {
 /* Remember a completed item of the file body (see parse_file_partial). */
 void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x);
 
-/*
-** Parse a file; after syntax errors, the top-level items completed before
-** the first error are still returned, as HCL's recovery does, so that the
-** loader can list the variables of a broken file.  *complete says whether
-** the parse succeeded.  NULL only when the file could not be read.
-*/
 /* Parse text as a bare template, as hcl parses the strings of .tf.json
 ** files where expressions are expected.  NULL after errors (in diags). */
 struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
                                 const char *name, const char *text,
                                 size_t len);
 
+/* The template (or, template false, the expression) in the JSON string s
+** of src, as hcl reads a .tf.json string: positions are src's, counted
+** from the string's opening quote over its unescaped text. */
+struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
+                                struct src_file *src, const struct ast *s,
+                                bool template);
+
+/*
+** Parse a file; after syntax errors, the top-level items completed before
+** the first error are still returned, as HCL's recovery does, so that the
+** loader can list the variables of a broken file.  *complete says whether
+** the parse succeeded.  NULL only when the file could not be read.
+*/
 struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete);
 

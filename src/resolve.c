@@ -25,7 +25,7 @@ struct collector {
   tfr_diags *diags;
   size_t cap;
   bool fast;                    /* read tfvars values with fastval.c */
-  const struct fv_plan **plans; /* per variable, made when first needed */
+  const struct fv_plan **plans; /* per type_id, made when first needed */
   bool *planned;
 };
 
@@ -172,14 +172,15 @@ static const struct fv_plan *plan_for(void *ctx, const char *name,
   size_t k = (size_t)(v - c->m->vars);
   *tag = (long)k + 1;
   if (!c->plans) {
-    c->plans = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->plans);
-    c->planned = tfr_arena_alloc(c->a, c->m->nvars * sizeof *c->planned);
+    c->plans = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->plans);
+    c->planned = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->planned);
   }
-  if (!c->planned[k]) {
-    c->planned[k] = true;
-    c->plans[k] = fv_plan_new(c->a, v->type, v->defaults);
+  uint32_t t = v->type_id; /* one plan per type */
+  if (!c->planned[t]) {
+    c->planned[t] = true;
+    c->plans[t] = fv_plan_new(c->a, v->type, v->defaults);
   }
-  return c->plans[k];
+  return c->plans[t];
 }
 
 /* A native tfvars file read by fastval.c, no AST made; false when it
@@ -851,7 +852,7 @@ static void final_rules(struct resolver *r) {
     if (failed[k] && !r->out[k].error) {
       r->out[k].error = true;
       r->out[k].value = NULL;
-      r->out[k].type = tfr_type_plain(r->a, r->m->vars[k].type);
+      r->out[k].type = r->m->vars[k].plain;
     }
 }
 
@@ -901,7 +902,7 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     r.out[k] = (struct tfr_variable){.name = v->name,
-                                     .type = tfr_type_plain(a, v->type),
+                                     .type = v->plain,
                                      .sensitive = v->sensitive,
                                      .error = true,
                                      .decl = v->decl};

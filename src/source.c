@@ -188,6 +188,18 @@ static int count_columns(const char *s, size_t n) {
   return 1 + (int)str_graphemes(s, n);
 }
 
+/* p in an embedded text as a position of its file: hcl parses such text
+** starting at the string's position, columns counting on from there. */
+static struct tfr_pos rebase(const struct src_file *f, struct tfr_pos p) {
+  if (!f->base.line)
+    return p;
+  if (p.line == 1)
+    p.column += f->base.column - 1;
+  p.line += f->base.line - 1;
+  p.byte += f->base.byte;
+  return p;
+}
+
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   if (!f->lines)
     build_lines(f);
@@ -210,7 +222,7 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
       byte >= 3)
     from = 3;
   p.column = count_columns(f->text + from, byte - from);
-  return p;
+  return rebase(f, p);
 }
 
 /* The position of byte, the cursor moved there by counting lines. */
@@ -238,7 +250,7 @@ static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
       byte >= 3)
     from = 3; /* as src_pos */
   p.column = count_columns(f->text + from, byte - from);
-  return p;
+  return rebase(f, p);
 }
 
 struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,

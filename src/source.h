@@ -22,6 +22,9 @@ struct src_file {
   tfr_arena *arena;
   size_t mapped;   /* > 0: text is a private mapping of the file, this
                       long, whose pages src_release may give back */
+  struct tfr_pos base; /* line > 0: text is embedded in the file name
+                          (a .tf.json string's expression), starting at
+                          this position there: positions are the file's */
 };
 
 /* A span of bytes in one file, end exclusive. */
