@@ -106,7 +106,24 @@ struct loader {
   size_t ocap;          /* m->objects, while loading */
   struct type_memo *types; /* malloc'd; ntypes slots, a power of two */
   size_t ntypes, ntyped;
+  struct src_file *seq_src; /* positions of declarations, in file order */
+  struct src_cursor seq;
 };
+
+/* The range of s in src, for positions asked for in file order: lines
+** are counted on from the last one asked for. */
+static struct tfr_range seq_range(struct loader *l, struct src_file *src,
+                                  struct span s) {
+  if (src != l->seq_src) {
+    l->seq_src = src;
+    l->seq = (struct src_cursor){0};
+  }
+  struct tfr_range r;
+  r.filename = src->name;
+  r.start = src_pos_seq(src, s.start, &l->seq);
+  r.end = src_pos_seq(src, s.end, &l->seq);
+  return r;
+}
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
                      const char *summary, const char *detail,
@@ -283,7 +300,7 @@ static void decode_default(struct loader *l, struct src_file *src,
                            const struct ast *x, struct var_decl *v) {
   const tfr_value *d = decode_const(l, src, x, NULL, v->name);
   v->has_default = true;
-  v->dflt_range = src_range(src, x->span);
+  v->dflt_range = seq_range(l, src, x->span);
   if (!d) {
     v->failed = true;
     return;
@@ -434,7 +451,7 @@ static bool native_variable(struct loader *l, struct src_file *src,
   p->src = src;
   p->decl_span = def;
   p->label_span = label->span;
-  p->decl = src_range(src, def);
+  p->decl = seq_range(l, src, def);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
     if (it->kind == AST_BLOCK) {
@@ -556,7 +573,7 @@ static void json_variable(struct loader *l, struct src_file *src,
                      ? (struct span){body->span.start, body->span.start + 1}
                      : key->span;
   p->label_span = key->span;
-  p->decl = src_range(src, p->decl_span);
+  p->decl = seq_range(l, src, p->decl_span);
   if (body->kind != AST_OBJECT) {
     error_at(l, src, body->span, "Incorrect JSON value type",
              "A JSON object is required here, setting the arguments for "
@@ -600,7 +617,7 @@ static void decode_simple(struct loader *l, const struct partial *p,
     const char *d = str_value(l, src, p->deprecated, v->name);
     if (d) {
       v->deprecated = d;
-      v->deprecated_range = src_range(src, p->deprecated_attr);
+      v->deprecated_range = seq_range(l, src, p->deprecated_attr);
     }
   }
   if (p->sensitive)
@@ -619,7 +636,7 @@ static void check_name(struct loader *l, const struct partial *p) {
       "A name must start with a letter or underscore and may contain only "
       "letters, digits, underscores, and dashes.";
   for (size_t i = 0; !bad && i < sizeof reserved / sizeof *reserved; i++)
-    if (!strcmp(p->name, reserved[i])) {
+    if (p->name[0] == reserved[i][0] && !strcmp(p->name, reserved[i])) {
       bad = true;
       detail = tfr_arena_printf(l->a,
                                 "The variable name \"%s\" is reserved due to "
@@ -1022,24 +1039,65 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
   }
 }
 
-static int cmp_vars(const void *x, const void *y) {
-  return strcmp((*(const struct var_decl *const *)x)->name,
-                (*(const struct var_decl *const *)y)->name);
+/* A declaration to sort: its name's first sixteen bytes as two
+** big-endian numbers (zero-padded past the end), compared before the
+** names. */
+struct by_name {
+  uint64_t key[2];
+  const struct var_decl *v;
+};
+
+static bool before(const struct by_name *a, const struct by_name *b) {
+  if (a->key[0] != b->key[0])
+    return a->key[0] < b->key[0];
+  if (a->key[1] != b->key[1])
+    return a->key[1] < b->key[1];
+  return strcmp(a->v->name, b->v->name) < 0;
 }
 
-/* The declarations in name order: pointers sorted, then the array
+/* Sort v (n) with tmp (n) as room: a bottom-up merge sort, the compare
+** inlined (qsort's calls through a pointer cost more than the work). */
+static void sort_by_name(struct by_name *v, struct by_name *tmp, size_t n) {
+  struct by_name *src = v, *dst = tmp;
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++];
+      while (i < mid)
+        dst[k++] = src[i++];
+      while (j < hi)
+        dst[k++] = src[j++];
+    }
+    struct by_name *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != v)
+    memcpy(v, src, n * sizeof *v);
+}
+
+/* The declarations in name order: sorted by reference, then the array
 ** permuted in place, cycle by cycle. */
 static void sort_vars(struct module *m) {
   size_t n = m->nvars;
-  const struct var_decl **order = malloc(n * sizeof *order);
+  struct by_name *order = malloc(2 * n * sizeof *order);
   size_t *from = malloc(n * sizeof *from);
   if (!order || !from)
     abort();
+  for (size_t i = 0; i < n; i++) {
+    const char *s = m->vars[i].name;
+    uint64_t key[2] = {0, 0};
+    for (int k = 0; k < 16; k++) {
+      key[k / 8] = key[k / 8] << 8 | (unsigned char)*s;
+      s += *s != '\0';
+    }
+    order[i] = (struct by_name){{key[0], key[1]}, &m->vars[i]};
+  }
+  sort_by_name(order, order + n, n);
   for (size_t i = 0; i < n; i++)
-    order[i] = &m->vars[i];
-  qsort(order, n, sizeof *order, cmp_vars);
-  for (size_t i = 0; i < n; i++)
-    from[i] = (size_t)(order[i] - m->vars); /* vars[i] gets vars[from[i]] */
+    from[i] = (size_t)(order[i].v - m->vars); /* vars[i] gets vars[from[i]] */
   for (size_t i = 0; i < n; i++) {
     if (from[i] == i)
       continue;
@@ -1134,10 +1192,10 @@ static size_t count_variables(const struct ast_file *f) {
 }
 
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                           bool opentofu) {
+                           bool opentofu, bool shared) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0, NULL, 0, 0};
+  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0, NULL, 0, 0, NULL, {0}};
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -1192,5 +1250,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   index_vars(a, m);
   type_ids(a, m);
   validate_static(m, a, diags);
+  for (size_t i = 0; i < n && shared; i++)
+    if (files[i])
+      src_lines(files[i]->src);
   return m;
 }

@@ -103,9 +103,10 @@ const struct var_decl *module_var(const struct module *m, const char *name,
 /* Whether the module declares an object ("aws_instance.web", ...). */
 bool module_declares(const struct module *m, const char *name);
 
-/* Stage 1: load the configuration of dir.  Errors go to diags. */
+/* Stage 1: load the configuration of dir.  Errors go to diags.  shared:
+** the module will be read by several threads at once. */
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                           bool opentofu);
+                           bool opentofu, bool shared);
 
 /* Stage 2: collect raw values from env (NULL: none), the auto-loaded
 ** files and the command line, in precedence order. */

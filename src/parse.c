@@ -265,7 +265,7 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete) {
   *complete = false;
   int err = 0;
-  struct src_file *src = src_read(a, path, &err);
+  struct src_file *src = src_read_private(a, path, &err);
   if (!src) {
     tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
                   tfr_arena_printf(a, "The file \"%s\" could not be read: %s.",

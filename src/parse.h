@@ -86,7 +86,8 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
 ** Parse a file; after syntax errors, the top-level items completed before
 ** the first error are still returned, as HCL's recovery does, so that the
 ** loader can list the variables of a broken file.  *complete says whether
-** the parse succeeded.  NULL only when the file could not be read.
+** the parse succeeded.  NULL only when the file could not be read.  The
+** source is for one thread until src_lines is called on it.
 */
 struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
                                     const char *path, bool *complete);

@@ -27,20 +27,13 @@
 struct fp {
   struct parse_ctx *c;
   struct fast_scan s;
+  struct fast_tok ahead;  /* the token peek read, when ahead_at is pos */
+  uint32_t ahead_at, ahead_end;
+  bool ahead_nl, has_ahead;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
 };
-
-static bool ident_start(unsigned char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-}
-
-static bool ident_char(unsigned char ch) {
-  return ident_start(ch) || (ch >= '0' && ch <= '9') || ch == '-';
-}
-
-static bool digit(unsigned char ch) { return ch >= '0' && ch <= '9'; }
 
 /* The code point of the h hex digits at s, or -1 (not all hex digits,
 ** above U+10FFFF, or a surrogate: the scanner's errors). */
@@ -102,21 +95,53 @@ static uint32_t utf8_encode(char *out, uint32_t cp) {
   return 4;
 }
 
+/* Character classes for the scanner's loops.  A source's text is followed
+** by two NUL bytes, which have no class: every loop stops there without a
+** bounds check (a NUL inside the text stops them too, and is then read as
+** the character it is). */
+enum { C_BLANK = 1, C_ID = 2, C_DIGIT = 4, C_IDSTART = 8, C_LINE = 16 };
+#define ID_ (C_ID | C_IDSTART)
+static const uint8_t cls[256] = {
+    ['\t'] = C_BLANK, [' '] = C_BLANK, ['\n'] = C_LINE, ['\r'] = C_LINE,
+    ['-'] = C_ID, ['_'] = ID_,
+    ['0'] = C_ID | C_DIGIT, ['1'] = C_ID | C_DIGIT, ['2'] = C_ID | C_DIGIT,
+    ['3'] = C_ID | C_DIGIT, ['4'] = C_ID | C_DIGIT, ['5'] = C_ID | C_DIGIT,
+    ['6'] = C_ID | C_DIGIT, ['7'] = C_ID | C_DIGIT, ['8'] = C_ID | C_DIGIT,
+    ['9'] = C_ID | C_DIGIT,
+    ['A'] = ID_, ['B'] = ID_, ['C'] = ID_, ['D'] = ID_, ['E'] = ID_,
+    ['F'] = ID_, ['G'] = ID_, ['H'] = ID_, ['I'] = ID_, ['J'] = ID_,
+    ['K'] = ID_, ['L'] = ID_, ['M'] = ID_, ['N'] = ID_, ['O'] = ID_,
+    ['P'] = ID_, ['Q'] = ID_, ['R'] = ID_, ['S'] = ID_, ['T'] = ID_,
+    ['U'] = ID_, ['V'] = ID_, ['W'] = ID_, ['X'] = ID_, ['Y'] = ID_,
+    ['Z'] = ID_,
+    ['a'] = ID_, ['b'] = ID_, ['c'] = ID_, ['d'] = ID_, ['e'] = ID_,
+    ['f'] = ID_, ['g'] = ID_, ['h'] = ID_, ['i'] = ID_, ['j'] = ID_,
+    ['k'] = ID_, ['l'] = ID_, ['m'] = ID_, ['n'] = ID_, ['o'] = ID_,
+    ['p'] = ID_, ['q'] = ID_, ['r'] = ID_, ['s'] = ID_, ['t'] = ID_,
+    ['u'] = ID_, ['v'] = ID_, ['w'] = ID_, ['x'] = ID_, ['y'] = ID_,
+    ['z'] = ID_,
+};
+#undef ID_
+
+#define CLS(i) cls[(unsigned char)t[i]]
+
 /* Skip blanks and line comments (and newlines when they do not matter
 ** here: inside parentheses and brackets). */
 void fast_skip(struct fast_scan *p, bool nl) {
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   for (;;) {
-    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+    while (CLS(i) & C_BLANK)
       i++;
-    if (i < n && (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/'))) {
+    if (t[i] == '#' || (t[i] == '/' && t[i + 1] == '/')) {
+      if (i >= n)
+        break;
       while (i < n && t[i] != '\n' && t[i] != '\r')
         i++;
       continue;
     }
-    if (!nl && i < n && (t[i] == '\n' || (t[i] == '\r' && i + 1 < n &&
-                                          t[i + 1] == '\n'))) {
+    if (!nl && (t[i] == '\n' || (t[i] == '\r' && t[i + 1] == '\n')) &&
+        i < n) {
       i += t[i] == '\r' ? 2 : 1;
       continue;
     }
@@ -140,43 +165,27 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
     return;
   }
   unsigned char ch = (unsigned char)t[i];
-  if (ch == '\n' || (ch == '\r' && i + 1 < n && t[i + 1] == '\n')) {
-    k->kind = FT_NL;
-    k->end = i + (ch == '\r' ? 2 : 1);
-    for (;;) {
-      p->pos = k->end;
-      fast_skip(p, true);
-      uint32_t j = p->pos;
-      if (j < n && t[j] == '\n')
-        k->end = j + 1;
-      else if (j + 1 < n && t[j] == '\r' && t[j + 1] == '\n')
-        k->end = j + 2;
-      else
-        break;
-    }
-    return;
-  }
-  if (ident_start(ch)) {
-    while (i < n && ident_char((unsigned char)t[i]))
+  uint8_t c = cls[ch];
+  if (c & C_IDSTART) {
+    while (CLS(i) & C_ID)
       i++;
-    k->kind = i < n && (unsigned char)t[i] >= 0x80 ? FT_BAD : FT_IDENT;
-  } else if (digit(ch)) {
-    while (i < n && digit((unsigned char)t[i]))
+    k->kind = (unsigned char)t[i] >= 0x80 ? FT_BAD : FT_IDENT;
+  } else if (c & C_DIGIT) {
+    while (CLS(i) & C_DIGIT)
       i++;
-    if (i + 1 < n && t[i] == '.' && digit((unsigned char)t[i + 1]))
-      for (i++; i < n && digit((unsigned char)t[i]); i++)
+    if (t[i] == '.' && (CLS(i + 1) & C_DIGIT))
+      for (i++; CLS(i) & C_DIGIT; i++)
         ;
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    if (t[i] == 'e' || t[i] == 'E') {
       uint32_t j = i + 1;
-      if (j < n && (t[j] == '+' || t[j] == '-'))
+      if (t[j] == '+' || t[j] == '-')
         j++;
-      if (j < n && digit((unsigned char)t[j]))
-        for (i = j; i < n && digit((unsigned char)t[i]); i++)
+      if (CLS(j) & C_DIGIT)
+        for (i = j; CLS(i) & C_DIGIT; i++)
           ;
     }
     /* "1.2.3", "1e", "1x": the scanner reads these otherwise */
-    k->kind = i < n && (t[i] == '.' || ident_char((unsigned char)t[i]) ||
-                        (unsigned char)t[i] >= 0x80)
+    k->kind = t[i] == '.' || (CLS(i) & C_ID) || (unsigned char)t[i] >= 0x80
                   ? FT_BAD
                   : FT_NUM;
   } else if (ch == '"') {
@@ -186,7 +195,7 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
                                    ['\0'] = 1, ['$'] = 1,  ['%'] = 1,
                                    ['\\'] = 1};
     for (i++; i < n; i++) {
-      while (i < n && !stop[(unsigned char)t[i]])
+      while (!stop[(unsigned char)t[i]])
         i++; /* plain text */
       if (i >= n)
         break;
@@ -213,12 +222,32 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
         i += e - 1;
       }
     }
+  } else if (c & C_LINE) {
+    if (ch == '\r' && t[i + 1] != '\n') {
+      k->kind = FT_BAD;
+      k->end = p->pos = i;
+      return;
+    }
+    k->kind = FT_NL;
+    k->end = i + (ch == '\r' ? 2 : 1);
+    for (;;) {
+      p->pos = k->end;
+      fast_skip(p, true);
+      uint32_t j = p->pos;
+      if (t[j] == '\n' && j < n)
+        k->end = j + 1;
+      else if (t[j] == '\r' && t[j + 1] == '\n' && j + 1 < n)
+        k->end = j + 2;
+      else
+        break;
+    }
+    return;
   } else if (ch == '=' || ch == ',' || ch == ':' || ch == '[' || ch == ']' ||
              ch == '{' || ch == '}' || ch == '(' || ch == ')') {
     i++;
     /* "==", "=>", "::" are other tokens */
-    k->kind = i < n && ((ch == '=' && (t[i] == '=' || t[i] == '>')) ||
-                        (ch == ':' && t[i] == ':'))
+    k->kind = (ch == '=' && (t[i] == '=' || t[i] == '>')) ||
+                      (ch == ':' && t[i] == ':')
                   ? FT_BAD
                   : FT_PUNCT;
     k->ch = (char)ch;
@@ -234,12 +263,24 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
 }
 
 static void lex(struct fp *p, bool nl, struct fast_tok *k) {
+  if (p->has_ahead && p->ahead_at == p->s.pos && p->ahead_nl == nl) {
+    *k = p->ahead;
+    p->s.pos = p->ahead_end;
+    p->has_ahead = false;
+    return;
+  }
   fast_lex(&p->s, nl, k);
 }
 
+/* The next token, left to be read again (at once, from the token kept). */
 static void peek(struct fp *p, bool nl, struct fast_tok *k) {
   uint32_t at = p->s.pos;
   lex(p, nl, k);
+  p->ahead = *k;
+  p->ahead_at = at;
+  p->ahead_end = p->s.pos;
+  p->ahead_nl = nl;
+  p->has_ahead = true;
   p->s.pos = at;
 }
 
@@ -403,7 +444,13 @@ static struct ast *object(struct fp *p, const struct fast_tok *open) {
   if (k.kind == FT_NL)
     lex(p, true, &k);
   while (!is_punct(&k, '}')) {
-    p->s.pos = k.start; /* the key: read again as an expression */
+    /* the key: read again as an expression */
+    p->ahead = k;
+    p->ahead_at = k.start;
+    p->ahead_end = p->s.pos;
+    p->ahead_nl = true;
+    p->has_ahead = true;
+    p->s.pos = k.start;
     struct ast *key = expr(p, true);
     if (!key)
       return NULL;

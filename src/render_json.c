@@ -217,9 +217,15 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
 }
 
 static void put_int(struct json_out *o, long long x) {
-  char b[32];
-  int n = snprintf(b, sizeof b, "%lld", x);
-  jo_put(o, b, (size_t)n);
+  char b[24], *e = b + sizeof b, *p = e;
+  unsigned long long u = x < 0 ? 0ull - (unsigned long long)x
+                               : (unsigned long long)x;
+  do
+    *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (x < 0)
+    *--p = '-';
+  jo_put(o, p, (size_t)(e - p));
 }
 
 static void put_pos(struct json_out *o, const struct tfr_pos *p) {

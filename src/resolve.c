@@ -862,13 +862,13 @@ struct tfr_module {
   bool failed; /* loading reported errors: Terraform stops there */
 };
 
-tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                            bool opentofu) {
+static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                       bool opentofu, bool shared) {
   tfr_module *mod = tfr_arena_alloc(a, sizeof *mod);
   size_t before = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     before += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
-  mod->m = *module_load(a, diags, dir ? dir : ".", opentofu);
+  mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared);
   size_t after = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     after += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
@@ -876,9 +876,14 @@ tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   return mod;
 }
 
+tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+                            bool opentofu) {
+  return load(a, diags, dir, opentofu, true);
+}
+
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o) {
-  tfr_module *mod = tfr_module_load(a, diags, o->dir, o->opentofu);
+  tfr_module *mod = load(a, diags, o->dir, o->opentofu, false);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
   return tfr_resolve_module(a, diags, mod, o);

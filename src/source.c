@@ -44,8 +44,8 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
 
 /* Read the whole file straight into the arena, followed by two NUL
 ** bytes (what flex needs to scan a buffer in place). */
-static struct src_file *read_file(tfr_arena *a, const char *path, int *err,
-                                  bool lines) {
+static struct src_file *read_file(tfr_arena *a, const char *path,
+                                  int *err) {
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     *err = errno;
@@ -85,11 +85,7 @@ static struct src_file *read_file(tfr_arena *a, const char *path, int *err,
   }
   fclose(fp);
   buf[len] = buf[len + 1] = '\0';
-  return make(a, path, buf, len, lines);
-}
-
-struct src_file *src_read(tfr_arena *a, const char *path, int *err) {
-  return read_file(a, path, err, true);
+  return make(a, path, buf, len, false);
 }
 
 /* Files this large are mapped rather than read (src_release). */
@@ -105,7 +101,7 @@ static void unmap(void *ctx) {
   munmap(m->base, m->len);
 }
 
-/* The file mapped privately, followed by two NUL bytes as src_read's
+/* The file mapped privately, followed by two NUL bytes as read_file's
 ** copies are: anonymous zero pages under the whole, the file over them
 ** (the bytes after its end in its last page read as zeros).  Writable
 ** (flex writes and restores bytes), copy-on-write.  NULL: read it.
@@ -149,7 +145,7 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
 
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
   struct src_file *f = map_file(a, path);
-  return f ? f : read_file(a, path, err, false);
+  return f ? f : read_file(a, path, err);
 }
 
 void src_release(struct src_file *f, size_t upto) {
@@ -200,6 +196,11 @@ static struct tfr_pos rebase(const struct src_file *f, struct tfr_pos p) {
   return p;
 }
 
+void src_lines(struct src_file *f) {
+  if (!f->lines)
+    build_lines(f);
+}
+
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   if (!f->lines)
     build_lines(f);
@@ -225,31 +226,54 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   return rebase(f, p);
 }
 
+/* How many '\n' bytes the n bytes at s hold: eight at a time (a byte of
+** w ^ "\n\n..." is zero exactly where w has a newline). */
+static uint32_t count_newlines(const unsigned char *s, uint32_t n) {
+  const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
+  uint32_t k = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t x = w ^ (ones * '\n');
+    uint64_t nonzero = ((x & low7) + low7) | x; /* high bit: byte != 0 */
+    k += (uint32_t)((((~nonzero >> 7) & ones) * ones) >> 56);
+  }
+  for (; i < n; i++)
+    k += s[i] == '\n';
+  return k;
+}
+
 /* The position of byte, the cursor moved there by counting lines. */
 static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
                                uint32_t byte) {
   const unsigned char *t = (const unsigned char *)f->text;
   if (c->line == 0)
     c->line = 1;
-  uint32_t n = 0;
-  for (uint32_t i = c->byte; i < byte; i++) /* vectorised: no branch */
-    n += t[i] == '\n';
+  uint32_t n = count_newlines(t + c->byte, byte - c->byte);
+  uint32_t from = c->line_start;
+  int before = 0; /* columns before from */
   if (n) {
     c->line += (int)n;
     uint32_t i = byte;
     while (t[i - 1] != '\n')
       i--;
-    c->line_start = i;
+    from = c->line_start = i;
+  } else if (c->column && c->byte > from && t[c->byte] < 0x80 &&
+             t[c->byte - 1] < 0x80 && t[c->byte - 1] != '\r') {
+    /* on the same line, and no cluster spans the last position (between
+    ** two ASCII bytes, not CR LF): count on from there */
+    before = c->column - 1;
+    from = c->byte;
   }
-  c->byte = byte;
   struct tfr_pos p;
   p.line = c->line;
   p.byte = byte;
-  uint32_t from = c->line_start;
   if (from == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
       byte >= 3)
     from = 3; /* as src_pos */
-  p.column = count_columns(f->text + from, byte - from);
+  p.column = before + count_columns(f->text + from, byte - from);
+  c->byte = byte;
+  c->column = p.column;
   return rebase(f, p);
 }
 

@@ -35,14 +35,17 @@ struct span {
 struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
                          size_t len);
 
-/* Read a whole file into the arena.  NULL and *err set on failure. */
-struct src_file *src_read(tfr_arena *a, const char *path, int *err);
-
-/* The same for a file one thread uses alone: its line table is built
-** when a position is first asked for, not at once. */
+/* The same for a source one thread uses alone (until src_lines): its
+** line table is built when a position is first asked for, not at once.
+** src_read_private reads a whole file into the arena (NULL and *err set
+** on failure). */
 struct src_file *src_new_private(tfr_arena *a, const char *name,
                                  const char *text, size_t len);
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
+
+/* Build the line table now: a private source about to be shared by
+** threads (src_pos builds it on demand otherwise). */
+void src_lines(struct src_file *f);
 
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte);
 struct tfr_range src_range(struct src_file *f, struct span s);
@@ -51,7 +54,7 @@ struct tfr_range src_range(struct src_file *f, struct span s);
 ** counted from the last one, and no line table is built. */
 struct src_cursor {
   uint32_t byte, line_start;
-  int line;
+  int line, column; /* of byte; 0: not known yet */
 };
 struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,
                            struct src_cursor *c);
