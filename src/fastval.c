@@ -1026,7 +1026,7 @@ static bool body_attr(struct body *b, struct span name,
   return true;
 }
 
-static bool body_close(struct body *b, tfr_arena *a, struct fv_attr **attrs,
+static bool body_close(struct body *b, struct fv_attr **attrs,
                        size_t *nattrs) {
   struct rd *r = b->r;
   struct key *names = malloc((b->n ? b->n : 1) * sizeof *names);
@@ -1039,12 +1039,11 @@ static bool body_close(struct body *b, tfr_arena *a, struct fv_attr **attrs,
   free(names);
   if (ok) {
     src_release(r->src, r->src->len); /* read whole: the values hold it */
-    *attrs = tfr_arena_alloc_raw(a, (b->n ? b->n : 1) * sizeof **attrs);
-    if (b->n)
-      memcpy(*attrs, b->v, b->n * sizeof *b->v);
+    *attrs = b->v;
     *nattrs = b->n;
+  } else {
+    free(b->v);
   }
-  free(b->v);
   free(r->stack);
   free(r->keys);
   free(r->jkeys);
@@ -1086,7 +1085,7 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
       break;
     }
   }
-  return body_close(&b, a, attrs, nattrs);
+  return body_close(&b, attrs, nattrs);
 }
 
 bool fv_read_json_body(tfr_arena *a, struct src_file *src,
@@ -1121,5 +1120,5 @@ bool fv_read_json_body(tfr_arena *a, struct src_file *src,
   json_ws(r);
   if (r->s.pos != r->s.len)
     r->bad = true; /* something after the object */
-  return body_close(&b, a, attrs, nattrs);
+  return body_close(&b, attrs, nattrs);
 }

@@ -48,8 +48,9 @@ typedef const struct fv_plan *(*fv_plan_fn)(void *ctx, const char *name,
 /*
 ** Read a native-syntax tfvars body whose every value is in the subset.
 ** False when some part is not (nothing is reported: the caller parses
-** the file as usual); else *attrs (in the arena) and *n are its
-** attributes, in order, their values converted with plan_for's plans.
+** the file as usual); else *attrs (malloc'd: the caller frees it) and *n
+** are its attributes, in order, their values converted with plan_for's
+** plans.
 ** The pages of a mapped file are given back as the reading goes
 ** (src_release): what stays is the values.
 */

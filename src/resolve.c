@@ -200,8 +200,10 @@ static bool fast_values(struct collector *c, struct src_file *src,
   reserve_raws(c, n);
   for (size_t i = 0; i < n; i++) {
     struct raw_value *r = add_raw(c);
-    r->name = tfr_arena_strndup(c->a, src->text + at[i].name.start,
-                                at[i].name.end - at[i].name.start);
+    r->name = at[i].tag > 0
+                  ? c->m->vars[at[i].tag - 1].name /* the same bytes */
+                  : tfr_arena_strndup(c->a, src->text + at[i].name.start,
+                                      at[i].name.end - at[i].name.start);
     r->kind = kind;
     r->file = file;
     r->src = src;
@@ -211,6 +213,7 @@ static bool fast_values(struct collector *c, struct src_file *src,
     r->fast = at[i].value;
     r->var = at[i].tag;
   }
+  free(at);
   return true;
 }
 
@@ -379,11 +382,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     else
       cli_var(&c, args[i].value);
   }
-  struct raw_value *raws = m->raws;
-  m->raws = tfr_arena_alloc_raw(a, (m->nraws ? m->nraws : 1) * sizeof *raws);
-  if (m->nraws)
-    memcpy(m->raws, raws, m->nraws * sizeof *raws);
-  free(raws);
+  tfr_arena_on_free(a, free, m->raws); /* malloc'd: freed with the arena */
 }
 
 /* ---- resolution -------------------------------------------------------- */
