@@ -6,6 +6,8 @@
 */
 #include "tfresolve/arena.h"
 
+#include "arena_int.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@ struct tfr_arena {
   struct block *head;
   size_t total;
   struct cleanup *cleanups; /* in the arena itself, latest first */
+  struct block *spare;      /* blocks of BLOCK_SIZE to use again */
 };
 
 static void *xmalloc(size_t n) {
@@ -48,7 +51,16 @@ tfr_arena *tfr_arena_new(void) {
   a->head = NULL;
   a->total = 0;
   a->cleanups = NULL;
+  a->spare = NULL;
   return a;
+}
+
+static void free_chain(struct block *b) {
+  while (b) {
+    struct block *next = b->next;
+    free(b);
+    b = next;
+  }
 }
 
 void tfr_arena_free(tfr_arena *a) {
@@ -56,17 +68,49 @@ void tfr_arena_free(tfr_arena *a) {
     return;
   for (struct cleanup *c = a->cleanups; c; c = c->next)
     c->fn(c->ctx);
-  struct block *b = a->head;
-  while (b) {
-    struct block *next = b->next;
-    free(b);
-    b = next;
-  }
+  free_chain(a->head);
+  free_chain(a->spare);
   free(a);
 }
 
-static struct block *new_block(size_t size) {
-  struct block *b = xmalloc(sizeof *b + size);
+#if defined(__SANITIZE_ADDRESS__)
+#define RECYCLE 0 /* freed, so that AddressSanitizer sees late uses */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECYCLE 0
+#endif
+#endif
+#ifndef RECYCLE
+#define RECYCLE 1
+#endif
+
+void arena_recycle(tfr_arena *from, tfr_arena *into) {
+  for (struct cleanup *c = from->cleanups; c; c = c->next)
+    c->fn(c->ctx);
+  from->cleanups = NULL;
+  struct block *b = from->head;
+  while (b) {
+    struct block *next = b->next;
+    if (RECYCLE && b->size == BLOCK_SIZE) {
+      b->next = into->spare; /* its pages are there already: no faults */
+      into->spare = b;
+    } else {
+      free(b);
+    }
+    b = next;
+  }
+  from->head = NULL;
+  tfr_arena_free(from);
+}
+
+static struct block *new_block(tfr_arena *a, size_t size) {
+  struct block *b;
+  if (size == BLOCK_SIZE && a->spare) {
+    b = a->spare;
+    a->spare = b->next;
+  } else {
+    b = xmalloc(sizeof *b + size);
+  }
   b->size = size;
   b->used = 0;
   return b;
@@ -86,7 +130,7 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
   struct block *b = a->head;
   if (n > BLOCK_SIZE / 4) {
     /* Big request: its own block, linked behind the current one. */
-    struct block *big = new_block(n);
+    struct block *big = new_block(a, n);
     big->used = n;
     if (b) {
       big->next = b->next;
@@ -98,7 +142,7 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
     return big->data;
   }
   if (!b || b->size - b->used < n) {
-    b = new_block(BLOCK_SIZE);
+    b = new_block(a, BLOCK_SIZE);
     b->next = a->head;
     a->head = b;
   }

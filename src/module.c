@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arena_int.h"
 #include "diag_int.h"
 #include "eval.h"
 #include "parse.h"
@@ -880,22 +881,25 @@ static void add_object(struct loader *l, const char *name) {
   m->objects[m->nobjects++] = name;
 }
 
+static bool is_kind(const struct ast *block, const char *kind) {
+  size_t n = strlen(kind);
+  return block->n == n && !memcmp(block->str, kind, n);
+}
+
 /* A native block that declares something a rule may refer to. */
 static void native_object(struct loader *l, const struct ast *it) {
   const struct ast *labels = it->kids[0];
   size_t n = labels ? labels->n : 0;
-  const char *kind = tfr_arena_strndup(l->a, it->str, it->n);
-  bool two = !strcmp(kind, "resource") || !strcmp(kind, "data") ||
-             !strcmp(kind, "ephemeral");
-  if (two && n == 2)
+  const char *prefix = is_kind(it, "resource")    ? ""
+                       : is_kind(it, "data")      ? "data."
+                       : is_kind(it, "ephemeral") ? "ephemeral."
+                                                  : NULL;
+  if (prefix && n == 2)
     add_object(l, tfr_arena_printf(
-                      l->a, "%s%.*s.%.*s",
-                      !strcmp(kind, "resource") ? ""
-                      : !strcmp(kind, "data")   ? "data."
-                                                : "ephemeral.",
+                      l->a, "%s%.*s.%.*s", prefix,
                       (int)labels->items[0]->n, labels->items[0]->str,
                       (int)labels->items[1]->n, labels->items[1]->str));
-  else if (!strcmp(kind, "module") && n == 1)
+  else if (is_kind(it, "module") && n == 1)
     add_object(l, tfr_arena_printf(l->a, "module.%.*s",
                                    (int)labels->items[0]->n,
                                    labels->items[0]->str));
@@ -1196,6 +1200,10 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
   struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0, NULL, 0, 0, NULL, {0}};
+  /* the syntax trees, in an arena of their own: once declared, variables
+  ** keep none of them unless they have validation rules or the module
+  ** has locals */
+  tfr_arena *trees = tfr_arena_new();
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
@@ -1214,7 +1222,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
     const char *path = !strcmp(dir, ".") ? nm
                        : tfr_arena_printf(a, "%s/%s", dir, nm);
     bool complete;
-    struct ast_file *f = parse_file_partial(a, diags, path, &complete);
+    struct ast_file *f = parse_file_partial(a, trees, diags, path,
+                                            &complete);
     if (f) {
       files[i] = f;
       ovr[i] = is_override(nm);
@@ -1253,5 +1262,12 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   for (size_t i = 0; i < n && shared; i++)
     if (files[i])
       src_lines(files[i]->src);
+  bool kept = m->nlocals > 0;
+  for (size_t i = 0; i < m->nvars && !kept; i++)
+    kept = m->vars[i].nvalidations > 0;
+  if (kept)
+    tfr_arena_on_free(a, (void (*)(void *))tfr_arena_free, trees);
+  else
+    arena_recycle(trees, a);
   return m;
 }

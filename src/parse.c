@@ -261,8 +261,9 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
   }
 }
 
-struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
-                                    const char *path, bool *complete) {
+struct ast_file *parse_file_partial(tfr_arena *a, tfr_arena *tree,
+                                    tfr_diags *diags, const char *path,
+                                    bool *complete) {
   *complete = false;
   int err = 0;
   struct src_file *src = src_read_private(a, path, &err);
@@ -274,7 +275,7 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
   }
   tfr_diags_add_source(diags, src->name, src->text, src->len);
   struct parse_ctx c = {0};
-  c.a = a;
+  c.a = tree;
   c.diags = diags;
   c.src = src;
   c.json = str_ends_with(path, ".json");
@@ -295,7 +296,7 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
   b->n = items->n;
   free(c.scratch);
   /* what was recovered must still be bounded in depth */
-  tfr_diags *scratch = tfr_diags_new(a);
+  tfr_diags *scratch = tfr_diags_new(tree);
   struct parse_ctx d = c;
   d.diags = scratch;
   if (!ast_check_depth(&d, b))

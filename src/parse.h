@@ -87,10 +87,12 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
 ** the first error are still returned, as HCL's recovery does, so that the
 ** loader can list the variables of a broken file.  *complete says whether
 ** the parse succeeded.  NULL only when the file could not be read.  The
-** source is for one thread until src_lines is called on it.
+** source (in a) is for one thread until src_lines is called on it; the
+** tree is in the arena tree (which may be a).
 */
-struct ast_file *parse_file_partial(tfr_arena *a, tfr_diags *diags,
-                                    const char *path, bool *complete);
+struct ast_file *parse_file_partial(tfr_arena *a, tfr_arena *tree,
+                                    tfr_diags *diags, const char *path,
+                                    bool *complete);
 
 /* The bytes of a file (content, or read from path when content is NULL),
 ** known to diags for quoting and checked to be UTF-8; NULL when they
