@@ -84,22 +84,59 @@ void tfr_arena_free(tfr_arena *a) {
 #define RECYCLE 1
 #endif
 
-void arena_recycle(tfr_arena *from, tfr_arena *into) {
-  for (struct cleanup *c = from->cleanups; c; c = c->next)
-    c->fn(c->ctx);
-  from->cleanups = NULL;
-  struct block *b = from->head;
-  while (b) {
+#if RECYCLE
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#else /* what arena_reset gives back is poisoned until allocated again */
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#endif
+
+struct arena_mark arena_mark(tfr_arena *a) {
+  struct block *b = a->head;
+  return (struct arena_mark){b, b ? b->next : NULL, b ? b->used : 0,
+                             a->total, a->cleanups};
+}
+
+/* Blocks from b up to (not including) end: kept as spares or freed. */
+static void release(tfr_arena *a, struct block *b, struct block *end) {
+  while (b != end) {
     struct block *next = b->next;
     if (RECYCLE && b->size == BLOCK_SIZE) {
-      b->next = into->spare; /* its pages are there already: no faults */
-      into->spare = b;
+      b->next = a->spare;
+      a->spare = b;
     } else {
       free(b);
     }
     b = next;
   }
-  from->head = NULL;
+}
+
+void arena_reset(tfr_arena *a, struct arena_mark m) {
+  for (struct cleanup *c = a->cleanups; c != m.cleanups; c = c->next)
+    c->fn(c->ctx);
+  a->cleanups = m.cleanups;
+  /* newer blocks are in front of the marked head; big ones made since
+  ** then sit right behind it */
+  release(a, a->head, m.head);
+  a->head = m.head;
+  if (m.head) {
+    release(a, m.head->next, m.next);
+    m.head->next = m.next;
+    POISON((char *)m.head->data + m.used, m.head->used - m.used);
+    m.head->used = m.used;
+  }
+  a->total = m.total;
+}
+
+void arena_recycle(tfr_arena *from, tfr_arena *into) {
+  for (struct cleanup *c = from->cleanups; c; c = c->next)
+    c->fn(c->ctx);
+  from->cleanups = NULL;
+  release(into, from->head, NULL);
+  release(into, from->spare, NULL);
+  from->head = from->spare = NULL;
   tfr_arena_free(from);
 }
 
@@ -148,6 +185,7 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
   }
   void *p = (char *)b->data + b->used;
   b->used += n;
+  UNPOISON(p, n);
   return p;
 }
 

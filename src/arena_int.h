@@ -15,4 +15,15 @@
 */
 void arena_recycle(tfr_arena *from, tfr_arena *into);
 
+/* A point in an arena's life, to go back to: arena_reset releases what
+** was allocated since arena_mark (running the cleanups registered since),
+** keeping its blocks for what comes next. */
+struct arena_mark {
+  struct block *head, *next;
+  size_t used, total;
+  struct cleanup *cleanups;
+};
+struct arena_mark arena_mark(tfr_arena *a);
+void arena_reset(tfr_arena *a, struct arena_mark m);
+
 #endif

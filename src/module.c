@@ -109,6 +109,7 @@ struct loader {
   size_t ntypes, ntyped;
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
+  struct src_file *streaming; /* the file parse_config_stream reads */
 };
 
 /* The range of s in src, for positions asked for in file order: lines
@@ -653,7 +654,7 @@ static void check_name(struct loader *l, const struct partial *p) {
 static struct var_decl *declare(struct loader *l, const struct partial *p) {
   struct module *m = l->m;
   size_t i;
-  if (strmap_get(&l->names, p->name, &i)) {
+  if (!strmap_add(&l->names, p->name, m->nvars, &i)) {
     char where[512];
     tfr_range_format(&m->vars[i].decl, where, sizeof where);
     error_at(l, p->src, p->decl_span, "Duplicate variable declaration",
@@ -666,13 +667,12 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
     return NULL;
   }
   if (m->nvars == l->cap) {
+    /* malloc'd while loading (grown in place when large) */
     l->cap = l->cap ? l->cap * 2 : 16;
-    struct var_decl *nv = tfr_arena_alloc_raw(l->a, l->cap * sizeof *nv);
-    if (m->nvars)
-      memcpy(nv, m->vars, m->nvars * sizeof *nv);
-    m->vars = nv;
+    m->vars = realloc(m->vars, l->cap * sizeof *m->vars);
+    if (!m->vars)
+      abort();
   }
-  strmap_put(&l->names, p->name, m->nvars);
   struct var_decl *v = &m->vars[m->nvars++];
   memset(v, 0, sizeof *v);
   v->name = p->name;
@@ -953,50 +953,62 @@ static bool top_block_ok(const char *s, size_t n) {
   return false;
 }
 
+/* One top-level item of a native file; true when what it leaves (a local
+** value, a validation rule) refers to its tree. */
+static bool native_item(struct loader *l, struct src_file *src,
+                        const struct ast *it, bool ovr) {
+  if (it->kind == AST_ATTR) {
+    error_at(l, src, name_span(it), "Unsupported argument",
+             tfr_arena_printf(l->a,
+                              "An argument named \"%.*s\" is not expected "
+                              "here.",
+                              (int)it->n, it->str),
+             NULL);
+    return false;
+  }
+  if (!top_block_ok(it->str, it->n)) {
+    bool rp = it->n == 18 && !memcmp(it->str, "required_providers", 18);
+    error_at(l, src, name_span(it), "Unsupported block type",
+             rp ? "A \"required_providers\" block must be nested inside a "
+                  "\"terraform\" block."
+                : tfr_arena_printf(l->a,
+                                   "Blocks of type \"%.*s\" are not "
+                                   "expected here.",
+                                   (int)it->n, it->str),
+             NULL);
+    return false;
+  }
+  if (is_kind(it, "locals")) {
+    native_locals(l, src, it, ovr);
+    return true;
+  }
+  if (!ovr)
+    native_object(l, it);
+  if (!is_kind(it, "variable"))
+    return false;
+  struct partial p = {0};
+  p.override = ovr;
+  if (!native_variable(l, src, it, &p))
+    return false;
+  if (ovr)
+    override(l, &p);
+  else
+    declare(l, &p);
+  return p.nvalidations > 0;
+}
+
+/* parse_config_stream's item: a primary file's block. */
+static bool stream_item(void *ctx, const struct ast *block) {
+  struct loader *l = ctx;
+  return native_item(l, l->streaming, block, false);
+}
+
 /* Hand each variable block of a file to the declare or override step. */
 static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
   const struct ast *body = f->body;
   if (!f->json) {
-    for (uint32_t i = 0; i < body->n; i++) {
-      const struct ast *it = body->items[i];
-      if (it->kind == AST_ATTR) {
-        error_at(l, f->src, name_span(it), "Unsupported argument",
-                 tfr_arena_printf(l->a,
-                                  "An argument named \"%.*s\" is not "
-                                  "expected here.",
-                                  (int)it->n, it->str),
-                 NULL);
-        continue;
-      }
-      if (!top_block_ok(it->str, it->n)) {
-        bool rp = it->n == 18 && !memcmp(it->str, "required_providers", 18);
-        error_at(l, f->src, name_span(it), "Unsupported block type",
-                 rp ? "A \"required_providers\" block must be nested inside "
-                      "a \"terraform\" block."
-                    : tfr_arena_printf(l->a,
-                                       "Blocks of type \"%.*s\" are not "
-                                       "expected here.",
-                                       (int)it->n, it->str),
-                 NULL);
-        continue;
-      }
-      if (it->n == 6 && !memcmp(it->str, "locals", 6)) {
-        native_locals(l, f->src, it, ovr);
-        continue;
-      }
-      if (!ovr)
-        native_object(l, it);
-      if (!(it->n == 8 && !memcmp(it->str, "variable", 8)))
-        continue;
-      struct partial p = {0};
-      p.override = ovr;
-      if (native_variable(l, f->src, it, &p)) {
-        if (ovr)
-          override(l, &p);
-        else
-          declare(l, &p);
-      }
-    }
+    for (uint32_t i = 0; i < body->n; i++)
+      native_item(l, f->src, body->items[i], ovr);
     return;
   }
   if (body->kind != AST_OBJECT)
@@ -1177,56 +1189,108 @@ static void type_ids(tfr_arena *a, struct module *m) {
   free(first);
 }
 
-/* How many variable blocks a file has, at most. */
-static size_t count_variables(const struct ast_file *f) {
-  const struct ast *body = f->body;
+/* What a primary file added while it was read block by block, to take
+** back when it turns out to need the grammar. */
+struct undo {
+  size_t nvars, nlocals, nobjects, ndiags;
+  struct arena_mark trees;
+};
+
+static struct undo undo_point(struct loader *l, tfr_arena *trees) {
+  struct module *m = l->m;
+  return (struct undo){m->nvars, m->nlocals, m->nobjects,
+                       tfr_diags_count(l->diags), arena_mark(trees)};
+}
+
+static void undo(struct loader *l, tfr_arena *trees, const struct undo *u) {
+  struct module *m = l->m;
+  for (size_t i = u->nvars; i < m->nvars; i++)
+    strmap_del(&l->names, m->vars[i].name);
+  for (size_t i = u->nlocals; i < m->nlocals; i++)
+    strmap_del(&l->lnames, m->locals[i].name);
+  m->nvars = u->nvars;
+  m->nlocals = u->nlocals;
+  m->nobjects = u->nobjects;
+  diags_remove(l->diags, u->ndiags, tfr_diags_count(l->diags));
+  arena_reset(trees, u->trees);
+  l->seq_src = NULL;
+}
+
+/* A primary configuration file: read block by block when it is plain
+** (most are), else parsed whole; its variables declared. */
+static void primary_file(struct loader *l, struct src_file *src,
+                         tfr_arena *trees) {
+  /* room for its declarations at once: lines that start "variable" */
   size_t n = 0;
-  if (f->json && body->kind != AST_OBJECT)
-    return 0;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *it = f->json ? body->items[2 * i] : body->items[i];
-    if (it->n != 8 || memcmp(it->str, "variable", 8))
-      continue;
-    if (!f->json)
-      n += it->kind == AST_BLOCK;
-    else if (body->items[2 * i + 1]->kind == AST_OBJECT)
-      n += body->items[2 * i + 1]->n;
+  for (const char *t = src->text, *end = t + src->len; t < end;) {
+    n += end - t >= 8 && !memcmp(t, "variable", 8);
+    t = memchr(t, '\n', (size_t)(end - t));
+    if (!t)
+      break;
+    t++;
   }
-  return n;
+  struct module *m = l->m;
+  if (m->nvars + n > l->cap) {
+    l->cap = m->nvars + n;
+    m->vars = realloc(m->vars, l->cap * sizeof *m->vars);
+    if (!m->vars)
+      abort();
+  }
+  strmap_reserve(&l->names, m->nvars + n);
+  struct undo u = undo_point(l, trees);
+  l->streaming = src;
+  if (parse_config_stream(src, trees, l->diags, stream_item, l))
+    return;
+  undo(l, trees, &u);
+  bool complete;
+  struct ast_file *f = parse_config(src, trees, l->diags, &complete);
+  if (f)
+    each_variable(l, f, false);
 }
 
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu, bool shared) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
-  struct loader l = {a, diags, m, 0, {0}, 0, {0}, 0, NULL, 0, 0, NULL, {0}};
+  struct loader l = {0};
+  l.a = a;
+  l.diags = diags;
+  l.m = m;
   /* the syntax trees, in an arena of their own: once declared, variables
   ** keep none of them unless they have validation rules or the module
   ** has locals */
   tfr_arena *trees = tfr_arena_new();
   size_t n;
   char **names = list_dir(a, dir, &n);
-  struct ast_file **files = tfr_arena_alloc(a, (n ? n : 1) * sizeof *files);
-  bool *ovr = tfr_arena_alloc(a, (n ? n : 1) * sizeof *ovr);
+  struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
   bool saw_tofu = false;
-  for (size_t i = 0; i < n; i++) {
-    const char *nm = names[i];
-    bool tf = str_ends_with(nm, ".tf") || str_ends_with(nm, ".tf.json");
-    bool is_tofu = str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
-    saw_tofu |= is_tofu;
-    if (tf && opentofu && has_tofu_twin(names, n, nm))
-      continue; /* OpenTofu uses x.tofu instead of x.tf */
-    if (!tf && !(opentofu && is_tofu))
-      continue;
-    m->has_config = true;
-    const char *path = !strcmp(dir, ".") ? nm
-                       : tfr_arena_printf(a, "%s/%s", dir, nm);
-    bool complete;
-    struct ast_file *f = parse_file_partial(a, trees, diags, path,
-                                            &complete);
-    if (f) {
-      files[i] = f;
-      ovr[i] = is_override(nm);
+  /* Primary files first, then override files, each in lexical order, each
+  ** file read and its blocks decoded before the next, as Terraform does. */
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < n; i++) {
+      const char *nm = names[i];
+      bool tf = str_ends_with(nm, ".tf") || str_ends_with(nm, ".tf.json");
+      bool is_tofu =
+          str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
+      saw_tofu |= is_tofu;
+      if (tf && opentofu && has_tofu_twin(names, n, nm))
+        continue; /* OpenTofu uses x.tofu instead of x.tf */
+      if ((!tf && !(opentofu && is_tofu)) || is_override(nm) != (pass == 1))
+        continue;
+      m->has_config = true;
+      const char *path = !strcmp(dir, ".") ? nm
+                         : tfr_arena_printf(a, "%s/%s", dir, nm);
+      srcs[i] = parse_open(a, diags, path, NULL, 0);
+      if (!srcs[i])
+        continue;
+      if (pass == 0) {
+        primary_file(&l, srcs[i], trees);
+        continue;
+      }
+      bool complete;
+      struct ast_file *f = parse_config(srcs[i], trees, diags, &complete);
+      if (f)
+        each_variable(&l, f, true);
     }
   }
   if (saw_tofu && !opentofu)
@@ -1235,23 +1299,10 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                   "This directory has .tofu files, which Terraform ignores. "
                   "To resolve the variables as OpenTofu does, use "
                   "-engine=opentofu.");
-  /* room for every declaration at once */
-  size_t nv = 0;
-  for (size_t i = 0; i < n; i++)
-    if (files[i] && !ovr[i] && files[i]->body)
-      nv += count_variables(files[i]);
-  if (nv) {
-    l.cap = nv;
-    m->vars = tfr_arena_alloc_raw(a, nv * sizeof *m->vars);
-  }
-  /* Primary files first, then override files, each in lexical order. */
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < n; i++)
-      if (files[i] && ovr[i] == (pass == 1))
-        each_variable(&l, files[i], pass == 1);
   strmap_free(&l.names);
   strmap_free(&l.lnames);
   free(l.types);
+  tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
@@ -1260,8 +1311,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   type_ids(a, m);
   validate_static(m, a, diags);
   for (size_t i = 0; i < n && shared; i++)
-    if (files[i])
-      src_lines(files[i]->src);
+    if (srcs[i])
+      src_lines(srcs[i]);
   bool kept = m->nlocals > 0;
   for (size_t i = 0; i < m->nvars && !kept; i++)
     kept = m->vars[i].nvalidations > 0;

@@ -261,27 +261,15 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
   }
 }
 
-struct ast_file *parse_file_partial(tfr_arena *a, tfr_arena *tree,
-                                    tfr_diags *diags, const char *path,
-                                    bool *complete) {
+struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
+                              tfr_diags *diags, bool *complete) {
   *complete = false;
-  int err = 0;
-  struct src_file *src = src_read_private(a, path, &err);
-  if (!src) {
-    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                  tfr_arena_printf(a, "The file \"%s\" could not be read: %s.",
-                                   path, strerror(err)));
-    return NULL;
-  }
-  tfr_diags_add_source(diags, src->name, src->text, src->len);
   struct parse_ctx c = {0};
   c.a = tree;
   c.diags = diags;
   c.src = src;
-  c.json = str_ends_with(path, ".json");
-  struct ast_file *f = NULL;
-  if (parse_check_utf8(&c))
-    f = c.json ? parse_json(&c) : parse_hcl(&c);
+  c.json = str_ends_with(src->name, ".json");
+  struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
   if (f && f->body && !c.failed && ast_check_depth(&c, f->body)) {
     *complete = true;
     return f;
@@ -303,6 +291,17 @@ struct ast_file *parse_file_partial(tfr_arena *a, tfr_arena *tree,
     return NULL;
   f->body = b;
   return f;
+}
+
+bool parse_config_stream(struct src_file *src, tfr_arena *tree,
+                         tfr_diags *diags, parse_item_fn item, void *ctx) {
+  if (str_ends_with(src->name, ".json"))
+    return false;
+  struct parse_ctx c = {0};
+  c.a = tree;
+  c.diags = diags;
+  c.src = src;
+  return parse_hcl_stream(&c, item, ctx);
 }
 
 const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,

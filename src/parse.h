@@ -83,16 +83,29 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
                                 bool template);
 
 /*
-** Parse a file; after syntax errors, the top-level items completed before
-** the first error are still returned, as HCL's recovery does, so that the
-** loader can list the variables of a broken file.  *complete says whether
-** the parse succeeded.  NULL only when the file could not be read.  The
-** source (in a) is for one thread until src_lines is called on it; the
-** tree is in the arena tree (which may be a).
+** Parse a configuration file (from parse_open: HCL, or JSON for names
+** ending in .json), its tree in the arena tree; after syntax errors, the top-level
+** items completed before the first error are still returned, as HCL's
+** recovery does, so that the loader can list the variables of a broken
+** file.  *complete says whether the parse succeeded.
 */
-struct ast_file *parse_file_partial(tfr_arena *a, tfr_arena *tree,
-                                    tfr_diags *diags, const char *path,
-                                    bool *complete);
+struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
+                              tfr_diags *diags, bool *complete);
+
+/* Called with each top-level block of a file as soon as it is read;
+** true when what it keeps refers to the block's tree. */
+typedef bool (*parse_item_fn)(void *ctx, const struct ast *block);
+
+/*
+** Read a native file made of blocks of the plain subset (parse_fast.c)
+** block by block, handing each to item, the tree of a block item keeps
+** nothing of released at once (so that the tree stays small and in the
+** cache).  False as soon as the file turns out to hold anything else (a
+** top-level argument, syntax outside the subset, an error): the caller
+** undoes what item did and parses the file as usual.  Reports nothing.
+*/
+bool parse_config_stream(struct src_file *src, tfr_arena *tree,
+                         tfr_diags *diags, parse_item_fn item, void *ctx);
 
 /* The bytes of a file (content, or read from path when content is NULL),
 ** known to diags for quoting and checked to be UTF-8; NULL when they
@@ -109,8 +122,10 @@ struct tfr_file {
 };
 
 /* The fast path for plain files (parse_fast.c): the AST the grammar would
-** build, or NULL (nothing reported) when the file needs the grammar. */
+** build, or NULL (nothing reported) when the file needs the grammar; and
+** the same block by block (parse_config_stream). */
 struct ast_file *parse_hcl_fast(struct parse_ctx *c);
+bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx);
 
 /* Whether s (n bytes) is a JSON number (RFC 8259), as the JSON grammar
 ** checks it. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_int.h"
 #include "parse.h"
 #include "parse_fast.h"
 #include "strutil.h"
@@ -619,6 +620,47 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
     if (k.kind != FT_NL)
       return false;
   }
+}
+
+bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
+  struct fp p = {0};
+  p.c = c;
+  p.s.t = c->src->text;
+  p.s.len = (uint32_t)c->src->len;
+  if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
+    p.s.pos = 3; /* as parse_hcl_fast */
+  bool ok = false;
+  for (;;) {
+    struct arena_mark mark = arena_mark(c->a);
+    struct fast_tok k;
+    lex(&p, true, &k);
+    if (k.kind == FT_NL)
+      continue;
+    if (k.kind == FT_EOF) {
+      ok = true;
+      break;
+    }
+    if (k.kind != FT_IDENT)
+      break;
+    struct fast_tok name = k;
+    peek(&p, true, &k);
+    if (is_punct(&k, '='))
+      break; /* a top-level argument: the general path reports it */
+    struct ast *b = block(&p, &name);
+    if (!b)
+      break;
+    lex(&p, true, &k);
+    if (k.kind != FT_NL && k.kind != FT_EOF)
+      break;
+    if (!item(ctx, b))
+      arena_reset(c->a, mark);
+    if (k.kind == FT_EOF) {
+      ok = true;
+      break;
+    }
+  }
+  free(p.stack);
+  return ok;
 }
 
 struct ast_file *parse_hcl_fast(struct parse_ctx *c) {

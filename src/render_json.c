@@ -14,6 +14,9 @@ static void put_cstr(struct json_out *o, const char *s) {
   jo_put(o, s, strlen(s));
 }
 
+/* A string literal's bytes, counted when compiled. */
+#define PUT_LIT(o, lit) jo_put(o, "" lit, sizeof(lit) - 1)
+
 static void put_type(struct json_out *o, const tfr_type *t) {
   switch (t->kind) {
   case TFR_DYNAMIC:
@@ -89,6 +92,9 @@ struct jv {
     char *text;  /* key i is text[end[i] .. end[i + 1]) */
     size_t *end;
   } keys[64];
+  const char *file;   /* the last source file written, and its JSON */
+  char *file_json;
+  size_t file_len;
 };
 
 static size_t key_slot(const tfr_type *t) {
@@ -198,6 +204,8 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   w->a = a;
   memset(w->num, 0, sizeof w->num);
   memset(w->keys, 0, sizeof w->keys);
+  w->file = NULL;
+  w->file_json = NULL;
   return w;
 }
 
@@ -207,6 +215,7 @@ static void jv_done(struct jv *w) {
     free(w->keys[i].text);
     free(w->keys[i].end);
   }
+  free(w->file_json);
   free(w);
 }
 
@@ -265,55 +274,74 @@ const char *tfr_rule_result_name(enum tfr_rule_result r) {
   return rule_results[r];
 }
 
+/* A variable's source file: the same for many variables in a row. */
+static void put_file(struct jv *w, const char *file) {
+  if (file != w->file) {
+    size_t need = 6 * strlen(file) + 2; /* the longest escape: \u00XX */
+    struct json_out o = {NULL, 0, need, realloc(w->file_json, need + 1)};
+    if (!o.b)
+      abort();
+    jo_string(&o, file, strlen(file)); /* never flushed: it fits */
+    w->file = file;
+    w->file_json = o.b;
+    w->file_len = o.n;
+  }
+  jo_put(&w->o, w->file_json, w->file_len);
+}
+
 static void put_variable(struct jv *w, const struct tfr_variable *v,
                          bool show_sensitive) {
   struct json_out *o = &w->o;
   jo_string(o, v->name, strlen(v->name));
-  put_cstr(o, ": {\"type\": ");
+  PUT_LIT(o, ": {\"type\": ");
   put_type(o, v->type);
-  put_cstr(o, ", \"value\": ");
+  PUT_LIT(o, ", \"value\": ");
   bool shown = v->value && (!v->sensitive || show_sensitive);
   bool encodable = !shown || render_json_encodable(v->value);
   if (shown && encodable)
     put_value(w, v->value);
   else
-    put_cstr(o, "null");
+    PUT_LIT(o, "null");
   if (!encodable) /* cty's JSON has no infinity: say why it is null */
-    put_cstr(o, ", \"value_unencodable\": \"the value holds an infinite "
-                "number, which JSON cannot represent\"");
-  put_cstr(o, v->sensitive ? ", \"sensitive\": true" : ", \"sensitive\": false");
-  put_cstr(o, ", \"source\": {\"kind\": \"");
+    PUT_LIT(o, ", \"value_unencodable\": \"the value holds an infinite "
+               "number, which JSON cannot represent\"");
+  if (v->sensitive)
+    PUT_LIT(o, ", \"sensitive\": true, \"source\": {\"kind\": \"");
+  else
+    PUT_LIT(o, ", \"sensitive\": false, \"source\": {\"kind\": \"");
   put_cstr(o, source_kinds[v->source]);
-  jo_put(o, "\"", 1);
+  PUT_LIT(o, "\"");
   if (v->source_file) {
-    put_cstr(o, ", \"file\": ");
-    jo_string(o, v->source_file, strlen(v->source_file));
+    PUT_LIT(o, ", \"file\": ");
+    put_file(w, v->source_file);
   }
   if (v->source_line) {
-    put_cstr(o, ", \"line\": ");
+    PUT_LIT(o, ", \"line\": ");
     put_int(o, v->source_line);
   }
-  jo_put(o, "}", 1);
+  PUT_LIT(o, "}");
   if (v->error)
-    put_cstr(o, ", \"error\": true");
+    PUT_LIT(o, ", \"error\": true");
   if (v->nrules) {
-    put_cstr(o, ", \"rules\": [");
+    PUT_LIT(o, ", \"rules\": [");
     for (size_t r = 0; r < v->nrules; r++) {
       const struct tfr_rule *rule = &v->rules[r];
-      put_cstr(o, r ? ", {\"result\": \"" : "{\"result\": \"");
+      if (r)
+        PUT_LIT(o, ", ");
+      PUT_LIT(o, "{\"result\": \"");
       put_cstr(o, rule_results[rule->result]);
-      jo_put(o, "\"", 1);
+      PUT_LIT(o, "\"");
       if (rule->detail) {
-        put_cstr(o, ", \"detail\": ");
+        PUT_LIT(o, ", \"detail\": ");
         jo_string(o, rule->detail, strlen(rule->detail));
       }
-      put_cstr(o, ", \"range\": ");
+      PUT_LIT(o, ", \"range\": ");
       render_json_range(o, &rule->range);
-      jo_put(o, "}", 1);
+      PUT_LIT(o, "}");
     }
-    jo_put(o, "]", 1);
+    PUT_LIT(o, "]");
   }
-  jo_put(o, "}", 1);
+  PUT_LIT(o, "}");
 }
 
 void tfr_resolution_write_json(FILE *out, tfr_arena *a,

@@ -119,49 +119,91 @@ void strmap_free(struct strmap *m) {
   *m = (struct strmap){0};
 }
 
+/* The slot of key, or the empty slot where it would go (cap > 0). */
+static size_t strmap_slot(const struct strmap *m, const char *key) {
+  size_t i = strhash(key) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], key))
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
 bool strmap_get(const struct strmap *m, const char *key, size_t *val) {
   if (!m->cap)
     return false;
-  for (size_t i = strhash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i])
-      return false;
-    if (!strcmp(m->keys[i], key)) {
-      *val = m->vals[i];
-      return true;
-    }
-  }
+  size_t i = strmap_slot(m, key);
+  if (!m->keys[i])
+    return false;
+  *val = m->vals[i];
+  return true;
 }
 
 static void strmap_grow(struct strmap *m) {
   struct strmap old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
-  m->n = 0;
   m->keys = calloc(m->cap, sizeof *m->keys);
   m->vals = calloc(m->cap, sizeof *m->vals);
   if (!m->keys || !m->vals)
     abort();
   for (size_t i = 0; i < old.cap; i++)
-    if (old.keys[i])
-      strmap_put(m, old.keys[i], old.vals[i]);
+    if (old.keys[i]) {
+      size_t k = strmap_slot(m, old.keys[i]);
+      m->keys[k] = old.keys[i];
+      m->vals[k] = old.vals[i];
+    }
   free(old.keys);
   free(old.vals);
 }
 
-void strmap_put(struct strmap *m, const char *key, size_t val) {
+/* The slot for key, made room for. */
+static size_t strmap_room(struct strmap *m, const char *key) {
   if (2 * (m->n + 1) > m->cap)
     strmap_grow(m);
-  for (size_t i = strhash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i]) {
-      m->keys[i] = key;
-      m->vals[i] = val;
-      m->n++;
-      return;
-    }
-    if (!strcmp(m->keys[i], key)) {
-      m->vals[i] = val;
-      return;
-    }
+  return strmap_slot(m, key);
+}
+
+void strmap_put(struct strmap *m, const char *key, size_t val) {
+  size_t i = strmap_room(m, key);
+  m->n += !m->keys[i];
+  m->keys[i] = key;
+  m->vals[i] = val;
+}
+
+bool strmap_add(struct strmap *m, const char *key, size_t val, size_t *old) {
+  size_t i = strmap_room(m, key);
+  if (m->keys[i]) {
+    *old = m->vals[i];
+    return false;
   }
+  m->keys[i] = key;
+  m->vals[i] = val;
+  m->n++;
+  return true;
+}
+
+void strmap_reserve(struct strmap *m, size_t n) {
+  while (2 * n > m->cap)
+    strmap_grow(m);
+}
+
+void strmap_del(struct strmap *m, const char *key) {
+  if (!m->cap)
+    return;
+  size_t i = strmap_slot(m, key), mask = m->cap - 1;
+  if (!m->keys[i])
+    return;
+  /* backward-shift deletion: a later key of the run moves into the gap
+  ** unless its home slot lies after the gap (cyclically) */
+  for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+    size_t home = strhash(m->keys[j]) & mask;
+    bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays)
+      continue;
+    m->keys[i] = m->keys[j];
+    m->vals[i] = m->vals[j];
+    i = j;
+  }
+  m->keys[i] = NULL;
+  m->n--;
 }
 
 bool str_ends_with(const char *s, const char *suffix) {

@@ -74,5 +74,11 @@ void strmap_free(struct strmap *m);
 bool strmap_get(const struct strmap *m, const char *key, size_t *val);
 /* Add or replace. */
 void strmap_put(struct strmap *m, const char *key, size_t val);
+/* Add unless the name is there: true when added, else *old is its value. */
+bool strmap_add(struct strmap *m, const char *key, size_t val, size_t *old);
+/* Remove the name, if there. */
+void strmap_del(struct strmap *m, const char *key);
+/* Room for n names without growing. */
+void strmap_reserve(struct strmap *m, size_t n);
 
 #endif

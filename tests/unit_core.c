@@ -1,12 +1,15 @@
 /*
 ** Unit tests: arena, source positions, ranges, diagnostics rendering.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
 
+#include "arena_int.h"
 #include "source.h"
+#include "strutil.h"
 #include "tfresolve/tfresolve.h"
 
 static void arena_alloc_is_zeroed_and_aligned(void **state) {
@@ -60,6 +63,93 @@ static void positions_count_lines_and_characters(void **state) {
   assert_int_equal(p.byte, 13);
   p = src_pos(f, 9999); /* clamped to the end */
   assert_int_equal(p.byte, sizeof text - 1);
+  tfr_arena_free(a);
+}
+
+static void arena_mark_and_reset(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  char *keep = tfr_arena_strdup(a, "kept");
+  for (int round = 0; round < 3; round++) {
+    struct arena_mark m = arena_mark(a);
+    size_t used = tfr_arena_used(a);
+    for (int i = 0; i < 5000; i++) /* several blocks */
+      memset(tfr_arena_alloc(a, 100), 0x5A, 100);
+    memset(tfr_arena_alloc(a, 1 << 20), 0x5A, 1 << 20); /* its own block */
+    arena_reset(a, m);
+    assert_int_equal(tfr_arena_used(a), used);
+    assert_string_equal(keep, "kept");
+    /* what comes after is zeroed as ever, and does not touch keep */
+    unsigned char *p = tfr_arena_alloc(a, 300000);
+    for (size_t k = 0; k < 300000; k++)
+      assert_int_equal(p[k], 0);
+  }
+  tfr_arena *scratch = tfr_arena_new();
+  for (int i = 0; i < 3000; i++)
+    tfr_arena_strdup(scratch, "some text to fill a few blocks");
+  arena_recycle(scratch, a);
+  char *after = tfr_arena_strdup(a, "after");
+  assert_string_equal(after, "after");
+  assert_string_equal(keep, "kept");
+  tfr_arena_free(a);
+}
+
+static void strmap_add_and_delete(void **state) {
+  (void)state;
+  enum { N = 3000 };
+  static char names[N][8];
+  struct strmap m = {0};
+  strmap_reserve(&m, 10);
+  for (size_t i = 0; i < N; i++) {
+    snprintf(names[i], sizeof names[i], "v%zu", i);
+    size_t old;
+    assert_true(strmap_add(&m, names[i], i, &old));
+    assert_false(strmap_add(&m, names[i], i + 1, &old));
+    assert_int_equal(old, i);
+  }
+  for (size_t i = 0; i < N; i += 3) /* every third goes */
+    strmap_del(&m, names[i]);
+  strmap_del(&m, "absent");
+  assert_int_equal(m.n, N - (N + 2) / 3);
+  for (size_t i = 0; i < N; i++) {
+    size_t v = 0;
+    bool there = strmap_get(&m, names[i], &v);
+    assert_int_equal(there, i % 3 != 0);
+    if (there)
+      assert_int_equal(v, i);
+  }
+  strmap_put(&m, names[0], 7);
+  strmap_put(&m, names[1], 8);
+  size_t v = 0;
+  assert_true(strmap_get(&m, names[0], &v) && v == 7);
+  assert_true(strmap_get(&m, names[1], &v) && v == 8);
+  strmap_free(&m);
+}
+
+static void positions_in_file_order(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  const char text[] = "x = \"e\xCC\x81\" # one\n"
+                      "  yy = 1\n\n\n"
+                      "zzzzzzzzzzzzzzzzzzzzzzzz = [1,\n  2]\n";
+  struct src_file *f = src_new_private(a, "f.tfvars", text, sizeof text - 1);
+  struct src_file *g = src_new(a, "g.tfvars", text, sizeof text - 1);
+  struct src_cursor c = {0};
+  for (uint32_t b = 0; b <= sizeof text - 1; b++) {
+    struct tfr_pos want = src_pos(g, b);
+    struct tfr_pos got = src_pos_seq(f, b, &c);
+    assert_int_equal(got.line, want.line);
+    assert_int_equal(got.column, want.column);
+    assert_int_equal(got.byte, want.byte);
+  }
+  struct src_cursor d = {0}; /* sparse, and going back */
+  uint32_t at[] = {2, 5, 9, 10, 24, 30, 7, 40, 41};
+  for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+    struct tfr_pos want = src_pos(g, at[i]);
+    struct tfr_pos got = src_pos_seq(f, at[i], &d);
+    assert_int_equal(got.line, want.line);
+    assert_int_equal(got.column, want.column);
+  }
   tfr_arena_free(a);
 }
 
@@ -131,6 +221,9 @@ int main(void) {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
       cmocka_unit_test(arena_strings),
       cmocka_unit_test(positions_count_lines_and_characters),
+      cmocka_unit_test(arena_mark_and_reset),
+      cmocka_unit_test(strmap_add_and_delete),
+      cmocka_unit_test(positions_in_file_order),
       cmocka_unit_test(range_format_matches_hcl),
       cmocka_unit_test(diagnostics_render_three_ways),
   };
