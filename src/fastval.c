@@ -1008,9 +1008,7 @@ static bool body_attr(struct body *b, struct span name,
                                                const struct fv_plan *p)) {
   struct rd *r = b->r;
   uint32_t start = r->s.pos;
-  struct tfr_range range;
-  range.filename = r->src->name;
-  range.start = src_pos_seq(r->src, start, &r->cur);
+  int line = src_line_seq(r->src, start, &r->cur);
   long tag = 0;
   const struct fv_plan *p = b->plan_for(b->ctx, r->s.t + name.start,
                                         name.end - name.start, &tag);
@@ -1018,10 +1016,9 @@ static bool body_attr(struct body *b, struct span name,
   const tfr_value *x = read(r, p);
   if (!x)
     return false;
-  range.end = src_pos_seq(r->src, r->s.pos, &r->cur);
   if (b->n == b->cap)
     b->v = grow(b->v, &b->cap, sizeof *b->v);
-  b->v[b->n++] = (struct fv_attr){name, {start, r->s.pos}, range,
+  b->v[b->n++] = (struct fv_attr){name, {start, r->s.pos}, line,
                                   p && !r->failed ? x : NULL, tag};
   return true;
 }

@@ -35,7 +35,7 @@ const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
 /* One attribute of a tfvars body. */
 struct fv_attr {
   struct span name, expr;
-  struct tfr_range range; /* of expr */
+  int line;               /* where expr starts */
   const tfr_value *value; /* final value, or NULL: use the general path */
   long tag;               /* what plan_for said of the name */
 };

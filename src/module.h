@@ -58,8 +58,8 @@ struct raw_value {
   const char *name;
   enum tfr_source_kind kind;
   const char *file;             /* file name as given, for file kinds */
-  struct tfr_range range;       /* the value's expression in a file */
-  struct span span;             /* ... and its bytes */
+  struct span span;             /* the value's expression in a file */
+  int line;                     /* ... where it starts (raw_range: all) */
   struct src_file *src;         /* file values */
   const struct ast *expr;       /* file values, unless lazy */
   struct lazy_file *lazy;       /* read by fastval.c: */
@@ -113,6 +113,9 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
                     size_t nargs, bool fast);
+
+/* Where a file value's expression is. */
+struct tfr_range raw_range(const struct raw_value *raw);
 
 /* The expression of a file value, parsed now if its file was read by the
 ** fast path (fast: raw values read there may come with their final

@@ -107,7 +107,7 @@ static void native_values(struct collector *c, struct ast_file *f,
     r->expr = it->kids[0];
     r->src = f->src;
     r->span = it->kids[0]->span;
-    r->range = src_range(f->src, r->span);
+    r->line = src_pos(f->src, r->span.start).line;
   }
 }
 
@@ -157,7 +157,7 @@ static void json_values(struct collector *c, struct ast_file *f,
     r->expr = v;
     r->src = f->src;
     r->span = v->span;
-    r->range = src_range(f->src, r->span);
+    r->line = src_pos(f->src, r->span.start).line;
   }
 }
 
@@ -208,13 +208,17 @@ static bool fast_values(struct collector *c, struct src_file *src,
     r->file = file;
     r->src = src;
     r->span = at[i].expr;
-    r->range = at[i].range;
+    r->line = at[i].line;
     r->lazy = lf;
     r->fast = at[i].value;
     r->var = at[i].tag;
   }
   free(at);
   return true;
+}
+
+struct tfr_range raw_range(const struct raw_value *raw) {
+  return src_range(raw->src, raw->span);
 }
 
 const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
@@ -588,7 +592,8 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     }
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it */
-      var_error(r, &raw->range, TFR_DIAG_ERROR,
+      struct tfr_range at = raw_range(raw);
+      var_error(r, &at, TFR_DIAG_ERROR,
                 "Value for undeclared variable",
                 tfr_arena_printf(r->a,
                                  "The root module does not declare a "
@@ -728,7 +733,8 @@ static void final_value(struct resolver *r, size_t k) {
   if (!given)
     return;
   bool from_file = raw && raw->src;
-  struct tfr_range at = from_file ? raw->range : v->decl;
+  /* where a bad value is: its expression, or the declaration */
+  struct tfr_range at = from_file ? (struct tfr_range){0} : v->decl;
   const char *err = NULL;
   const tfr_value *val = given;
   if (!raw || !raw->fast) {
@@ -736,11 +742,13 @@ static void final_value(struct resolver *r, size_t k) {
       given = conv_apply_defaults(r->a, given, v->defaults);
     val = conv_convert(r->a, given, v->type, &err);
   }
+  if (from_file && (!val || ((val->flags & TFR_V_NULL) && !v->nullable)))
+    at = raw_range(raw);
   if (!val) {
     const char *detail;
     if (v->sensitive && from_file) {
       char where[512];
-      tfr_range_format(&raw->range, where, sizeof where);
+      tfr_range_format(&at, where, sizeof where);
       detail = tfr_arena_printf(r->a,
                                 "The given value is not suitable for var.%s, "
                                 "which is sensitive: %s. Invalid value "
@@ -790,7 +798,7 @@ static void attempts(struct resolver *r, size_t k) {
     at[j].source = raw->kind;
     at[j].file = raw->file;
     if (raw->src) {
-      at[j].line = raw->range.start.line;
+      at[j].line = raw->line;
       at[j].text = raw->src->text + raw->span.start;
       at[j].text_len = raw->span.end - raw->span.start;
     } else {
@@ -827,7 +835,7 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   /* a value that failed to parse still says where it came from */
   out->source = raw->kind;
   out->source_file = raw->file;
-  out->source_line = raw->src ? raw->range.start.line : 0;
+  out->source_line = raw->src ? raw->line : 0;
 }
 
 /* Validation rules with the final values; a failed rule unresolves its
@@ -841,7 +849,9 @@ static void final_rules(struct resolver *r) {
     vals[k] = r->out[k].value;
     failed[k] = r->out[k].error;
     const struct raw_value *raw = r->winner[k];
-    at[k] = raw && raw->src && r->given[k] ? raw->range : r->m->vars[k].decl;
+    if (r->m->vars[k].nvalidations) /* where its rules' errors point */
+      at[k] = raw && raw->src && r->given[k] ? raw_range(raw)
+                                             : r->m->vars[k].decl;
   }
   struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
   for (size_t k = 0; k < r->m->nvars; k++)

@@ -243,27 +243,38 @@ static uint32_t count_newlines(const unsigned char *s, uint32_t n) {
   return k;
 }
 
-/* The position of byte, the cursor moved there by counting lines. */
-static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
-                               uint32_t byte) {
+/* The cursor moved to byte by counting lines. */
+static void move_to(struct src_file *f, struct src_cursor *c, uint32_t byte) {
   const unsigned char *t = (const unsigned char *)f->text;
   if (c->line == 0)
     c->line = 1;
   uint32_t n = count_newlines(t + c->byte, byte - c->byte);
-  uint32_t from = c->line_start;
-  int before = 0; /* columns before from */
   if (n) {
     c->line += (int)n;
     uint32_t i = byte;
     while (t[i - 1] != '\n')
       i--;
-    from = c->line_start = i;
-  } else if (c->column && c->byte > from && t[c->byte] < 0x80 &&
-             t[c->byte - 1] < 0x80 && t[c->byte - 1] != '\r') {
+    c->line_start = i;
+    c->column = 0;
+  }
+  c->byte = byte;
+}
+
+/* The position of byte, the cursor moved there. */
+static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
+                               uint32_t byte) {
+  const unsigned char *t = (const unsigned char *)f->text;
+  uint32_t last = c->byte;
+  int last_column = c->column;
+  move_to(f, c, byte);
+  uint32_t from = c->line_start;
+  int before = 0; /* columns before from */
+  if (last_column && last > from && t[last] < 0x80 && t[last - 1] < 0x80 &&
+      t[last - 1] != '\r') {
     /* on the same line, and no cluster spans the last position (between
     ** two ASCII bytes, not CR LF): count on from there */
-    before = c->column - 1;
-    from = c->byte;
+    before = last_column - 1;
+    from = last;
   }
   struct tfr_pos p;
   p.line = c->line;
@@ -272,7 +283,6 @@ static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
       byte >= 3)
     from = 3; /* as src_pos */
   p.column = before + count_columns(f->text + from, byte - from);
-  c->byte = byte;
   c->column = p.column;
   return rebase(f, p);
 }
@@ -282,6 +292,14 @@ struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,
   if (f->lines || byte < c->byte || byte > f->len)
     return src_pos(f, byte);
   return pos_from(f, c, byte);
+}
+
+int src_line_seq(struct src_file *f, uint32_t byte, struct src_cursor *c) {
+  if (f->lines || byte < c->byte || byte > f->len)
+    return src_pos(f, byte).line;
+  move_to(f, c, byte);
+  c->column = 0; /* not counted */
+  return rebase(f, (struct tfr_pos){c->line, 1, byte}).line;
 }
 
 struct tfr_range src_range(struct src_file *f, struct span s) {

@@ -58,6 +58,8 @@ struct src_cursor {
 };
 struct tfr_pos src_pos_seq(struct src_file *f, uint32_t byte,
                            struct src_cursor *c);
+/* The line alone (no columns counted). */
+int src_line_seq(struct src_file *f, uint32_t byte, struct src_cursor *c);
 
 /* A large file read with src_read_private is mapped, not copied: the
 ** pages of its first `upto` bytes, once read, can go back to the page
