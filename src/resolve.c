@@ -913,6 +913,7 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
   r.winner = tfr_arena_alloc(a, n * sizeof *r.winner);
+  bool any_rules = false;
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     r.out[k] = (struct tfr_variable){.name = v->name,
@@ -921,10 +922,11 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
                                      .error = true,
                                      .decl = v->decl};
     /* every rule is skipped until the validation stage says otherwise */
-    struct tfr_rule *rules = tfr_arena_alloc(a, (v->nvalidations
-                                                     ? v->nvalidations
-                                                     : 1) *
-                                                    sizeof *rules);
+    struct tfr_rule *rules =
+        v->nvalidations
+            ? tfr_arena_alloc_raw(a, v->nvalidations * sizeof *rules)
+            : NULL;
+    any_rules |= v->nvalidations > 0;
     for (size_t i = 0; i < v->nvalidations; i++)
       rules[i] = (struct tfr_rule){src_range(v->validations[i].src,
                                              v->validations[i].block),
@@ -967,7 +969,7 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
       final_value(&r, k);
     describe_source(&r, k, collected);
   }
-  if (!stop)
+  if (!stop && any_rules)
     final_rules(&r);
   res->valid = !tfr_diags_has_errors(diags);
   return res;

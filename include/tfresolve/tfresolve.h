@@ -220,7 +220,8 @@ struct tfr_variable {
   bool typed;                        /* it has a `type` */
   bool nullable;
   const char *description;
-  const struct tfr_rule *rules;      /* its validation rules, in order */
+  const struct tfr_rule *rules;      /* its validation rules, in order
+                                        (NULL when it has none) */
   size_t nrules;
   const char *deprecated;            /* its `deprecated` message, or NULL */
   bool ephemeral;
