@@ -3,6 +3,11 @@
 **
 ** Requests bigger than a quarter block get a block of their own so that a
 ** huge string does not waste the tail of the current block.
+**
+** The bytes of a block that were never handed out are zero (blocks come
+** from calloc, which gets them zeroed from the system for free; memory
+** given back by arena_reset or kept as a spare is cleared again), so that
+** tfr_arena_alloc need not clear what it returns.
 */
 #include "tfresolve/arena.h"
 
@@ -37,8 +42,8 @@ struct tfr_arena {
   struct block *spare;      /* blocks of BLOCK_SIZE to use again */
 };
 
-static void *xmalloc(size_t n) {
-  void *p = malloc(n);
+static void *xcalloc(size_t n) {
+  void *p = calloc(1, n);
   if (!p) {
     fputs("tfresolve: out of memory\n", stderr);
     abort();
@@ -47,7 +52,7 @@ static void *xmalloc(size_t n) {
 }
 
 tfr_arena *tfr_arena_new(void) {
-  tfr_arena *a = xmalloc(sizeof *a);
+  tfr_arena *a = xcalloc(sizeof *a);
   a->head = NULL;
   a->total = 0;
   a->cleanups = NULL;
@@ -104,6 +109,7 @@ static void release(tfr_arena *a, struct block *b, struct block *end) {
   while (b != end) {
     struct block *next = b->next;
     if (RECYCLE && b->size == BLOCK_SIZE) {
+      memset(b->data, 0, b->used);
       b->next = a->spare;
       a->spare = b;
     } else {
@@ -124,6 +130,7 @@ void arena_reset(tfr_arena *a, struct arena_mark m) {
   if (m.head) {
     release(a, m.head->next, m.next);
     m.head->next = m.next;
+    memset((char *)m.head->data + m.used, 0, m.head->used - m.used);
     POISON((char *)m.head->data + m.used, m.head->used - m.used);
     m.head->used = m.used;
   }
@@ -146,7 +153,7 @@ static struct block *new_block(tfr_arena *a, size_t size) {
     b = a->spare;
     a->spare = b->next;
   } else {
-    b = xmalloc(sizeof *b + size);
+    b = xcalloc(sizeof *b + size);
   }
   b->size = size;
   b->used = 0;
@@ -154,9 +161,7 @@ static struct block *new_block(tfr_arena *a, size_t size) {
 }
 
 void *tfr_arena_alloc(tfr_arena *a, size_t n) {
-  void *p = tfr_arena_alloc_raw(a, n);
-  memset(p, 0, n);
-  return p;
+  return tfr_arena_alloc_raw(a, n); /* zero: never handed out before */
 }
 
 void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {

@@ -107,10 +107,7 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
 }
 
 static size_t strhash(const char *s) {
-  size_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
+  return (size_t)str_hash(s, strlen(s));
 }
 
 void strmap_free(struct strmap *m) {
@@ -361,9 +358,26 @@ int str_hex_digit(int32_t c) {
   return -1;
 }
 
+/* One step of str_hash: a word mixed in. */
+static uint64_t hash_word(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 29);
+}
+
 uint64_t str_hash(const char *s, size_t n) {
-  uint64_t h = 0xCBF29CE484222325ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
-  return h;
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) { /* eight bytes at a time */
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = hash_word(h, w);
+  }
+  if (i < n) {
+    uint64_t w = 0;
+    memcpy(&w, s + i, n - i);
+    h = hash_word(h, w);
+  }
+  h ^= h >> 32; /* the low bits, which tables use, depend on all */
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 29);
 }

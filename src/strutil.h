@@ -40,7 +40,7 @@ int str_hex_digit(int32_t c);
 const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
                            size_t *len);
 
-/* FNV-1a of n bytes: for hash tables of names. */
+/* A hash of n bytes (eight at a time), for in-memory hash tables. */
 uint64_t str_hash(const char *s, size_t n);
 
 /* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
