@@ -128,7 +128,8 @@ static const uint8_t cls[256] = {
 
 /* Skip blanks and line comments (and newlines when they do not matter
 ** here: inside parentheses and brackets). */
-void fast_skip(struct fast_scan *p, bool nl) {
+static inline __attribute__((always_inline)) void skip(struct fast_scan *p,
+                                                      bool nl) {
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   for (;;) {
@@ -151,11 +152,13 @@ void fast_skip(struct fast_scan *p, bool nl) {
   p->pos = i;
 }
 
+void fast_skip(struct fast_scan *p, bool nl) { skip(p, nl); }
+
 /* The next token.  With nl, a run of newlines (and the blanks and
 ** comments between them) is one FT_NL, as the grammar's token filter
 ** makes it. */
 void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
-  fast_skip(p, nl);
+  skip(p, nl);
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   k->start = i;
@@ -233,7 +236,7 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
     k->end = i + (ch == '\r' ? 2 : 1);
     for (;;) {
       p->pos = k->end;
-      fast_skip(p, true);
+      skip(p, true);
       uint32_t j = p->pos;
       if (t[j] == '\n' && j < n)
         k->end = j + 1;
