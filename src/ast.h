@@ -71,6 +71,9 @@ enum {
   AST_F_QUOTED = 1 << 8,   /* block label written in quotes */
   AST_F_STRIP_L = 1 << 9,  /* template part had ~ before it */
   AST_F_STRIP_R = 1 << 10, /* template part had ~ after it */
+  AST_F_LAZY = 1 << 11,    /* an AST_NULL standing for the expression at
+                              its span, read but not built (parse_fast.c's
+                              lazy `type` arguments) */
 };
 
 struct ast {

@@ -110,6 +110,7 @@ struct loader {
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
+  tfr_arena *trees;           /* where syntax trees go */
 };
 
 /* The range of s in src, for positions asked for in file order: lines
@@ -278,6 +279,14 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
     v->defaults = memo->defaults;
     v->literal_mode = tfr_type_is_primitive(v->type);
     return;
+  }
+  if (x->flags & AST_F_LAZY) { /* read but not built yet */
+    texpr = parse_config_lazy(src, l->trees, l->diags, x);
+    if (!texpr) {
+      v->failed = true; /* cannot be: it was checked */
+      v->type = &tfr_t_dynamic;
+      return;
+    }
   }
   size_t before = tfr_diags_count(l->diags);
   const tfr_type *t = typeexpr_variable(l->a, l->diags, tsrc, texpr,
@@ -1260,6 +1269,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   ** keep none of them unless they have validation rules or the module
   ** has locals */
   tfr_arena *trees = tfr_arena_new();
+  l.trees = trees;
   size_t n;
   char **names = list_dir(a, dir, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);

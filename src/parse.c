@@ -304,6 +304,15 @@ bool parse_config_stream(struct src_file *src, tfr_arena *tree,
   return parse_hcl_stream(&c, item, ctx);
 }
 
+const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
+                                    tfr_diags *diags, const struct ast *x) {
+  struct parse_ctx c = {0};
+  c.a = tree;
+  c.diags = diags;
+  c.src = src;
+  return parse_lazy(&c, x);
+}
+
 const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
                                                 tfr_diags *diags,
                                                 const tfr_file *expr,

@@ -100,12 +100,18 @@ typedef bool (*parse_item_fn)(void *ctx, const struct ast *block);
 ** Read a native file made of blocks of the plain subset (parse_fast.c)
 ** block by block, handing each to item, the tree of a block item keeps
 ** nothing of released at once (so that the tree stays small and in the
-** cache).  False as soon as the file turns out to hold anything else (a
+** cache).  The `type` arguments of variable blocks are checked but not
+** built: an AST_NULL with AST_F_LAZY and the expression's span stands for
+** each (parse_config_lazy builds it).  False as soon as the file turns out to hold anything else (a
 ** top-level argument, syntax outside the subset, an error): the caller
 ** undoes what item did and parses the file as usual.  Reports nothing.
 */
 bool parse_config_stream(struct src_file *src, tfr_arena *tree,
                          tfr_diags *diags, parse_item_fn item, void *ctx);
+
+/* The tree of such a lazy argument x of src, in tree. */
+const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
+                                    tfr_diags *diags, const struct ast *x);
 
 /* The bytes of a file (content, or read from path when content is NULL),
 ** known to diags for quoting and checked to be UTF-8; NULL when they
@@ -126,6 +132,10 @@ struct tfr_file {
 ** the same block by block (parse_config_stream). */
 struct ast_file *parse_hcl_fast(struct parse_ctx *c);
 bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx);
+
+/* The tree of a lazy argument of a streamed block (AST_F_LAZY), built
+** now in c->a from c->src; NULL cannot happen (it was checked). */
+struct ast *parse_lazy(struct parse_ctx *c, const struct ast *x);
 
 /* Whether s (n bytes) is a JSON number (RFC 8259), as the JSON grammar
 ** checks it. */

@@ -31,6 +31,9 @@ struct fp {
   struct fast_tok ahead;  /* the token peek read, when ahead_at is pos */
   uint32_t ahead_at, ahead_end;
   bool ahead_nl, has_ahead;
+  bool skip;              /* check the syntax only: build no nodes */
+  bool lazy_type;         /* `type` arguments of variable blocks: skipped */
+  const struct fast_tok *block_type; /* of the body being read */
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
@@ -306,6 +309,10 @@ static void push(struct fp *p, struct ast *x) {
 ** does). */
 static struct ast **items(struct fp *p, uint32_t from) {
   uint32_t n = p->top - from;
+  if (p->skip) {
+    p->top = from;
+    return NULL;
+  }
   struct ast **v = tfr_arena_alloc(p->c->a, (n ? n : 1) * sizeof *v);
   if (n)
     memcpy(v, p->stack + from, n * sizeof *v);
@@ -314,9 +321,16 @@ static struct ast **items(struct fp *p, uint32_t from) {
 }
 
 /* A list node of the children pushed since from, as ast_list makes it. */
+/* What a checked expression stands for when no nodes are built. */
+static struct ast checked;
+
 static struct ast *list(struct fp *p, enum ast_kind k, uint32_t from,
                         struct span s) {
   uint32_t n = p->top - from;
+  if (p->skip) {
+    p->top = from;
+    return &checked;
+  }
   struct ast *x = ast_new(p->c, k, s);
   x->items = items(p, from);
   x->n = k == AST_OBJECT ? n / 2 : n;
@@ -402,6 +416,10 @@ static struct ast *call(struct fp *p, const struct fast_tok *name) {
     }
   }
   struct span s = {name->start, k.end};
+  if (p->skip) {
+    p->top = from;
+    return &checked;
+  }
   struct ast *x = ast_new(p->c, AST_CALL, s);
   x->n = p->top - from;
   x->items = items(p, from);
@@ -495,9 +513,13 @@ static struct ast *expr(struct fp *p, bool nl) {
   lex(p, nl, &k);
   switch (k.kind) {
   case FT_NUM:
-    x = ast_number(p->c, lexeme(p, &k), tspan(&k));
+    x = p->skip ? &checked : ast_number(p->c, lexeme(p, &k), tspan(&k));
     break;
   case FT_STR:
+    if (p->skip) {
+      x = &checked;
+      break;
+    }
     x = ast_new(p->c, AST_STRING, tspan(&k));
     str_text(p, &k, x);
     break;
@@ -509,7 +531,7 @@ static struct ast *expr(struct fp *p, bool nl) {
     if (is_punct(&n, '('))
       x = call(p, &k);
     else
-      x = ast_name(p->c, lexeme(p, &k), tspan(&k));
+      x = p->skip ? &checked : ast_name(p->c, lexeme(p, &k), tspan(&k));
     break;
   }
   case FT_PUNCT:
@@ -520,7 +542,9 @@ static struct ast *expr(struct fp *p, bool nl) {
     } else if (k.ch == '-') {
       struct fast_tok n;
       lex(p, nl, &n);
-      if (n.kind == FT_NUM)
+      if (n.kind == FT_NUM && p->skip)
+        x = &checked;
+      else if (n.kind == FT_NUM)
         x = ast_unary(p->c, OP_NEG, ast_number(p->c, lexeme(p, &n),
                                                tspan(&n)),
                       (struct span){k.start, n.end});
@@ -569,7 +593,11 @@ static struct ast *block(struct fp *p, const struct fast_tok *type) {
   struct ast *labels = list(p, AST_TUPLE, from, ls);
   uint32_t bfrom = p->top;
   struct fast_tok close;
-  if (++p->depth > FAST_MAX_DEPTH || !body(p, false, &close))
+  const struct fast_tok *outer = p->block_type;
+  p->block_type = type;
+  bool ok = ++p->depth <= FAST_MAX_DEPTH && body(p, false, &close);
+  p->block_type = outer;
+  if (!ok)
     return NULL;
   p->depth--;
   struct ast *b = list(p, AST_BODY, bfrom,
@@ -604,7 +632,23 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
     struct ast *item;
     if (is_punct(&k, '=')) {
       lex(p, true, &k);
-      struct ast *v = expr(p, true);
+      struct ast *v;
+      if (p->lazy_type && is_word(p, &name, "type") && p->block_type &&
+          is_word(p, p->block_type, "variable")) {
+        /* checked, not built: the loader knows most type expressions
+        ** by their text already (parse_lazy builds the others) */
+        struct fast_tok first;
+        peek(p, true, &first);
+        p->skip = true;
+        v = expr(p, true);
+        p->skip = false;
+        if (v) {
+          v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
+          v->flags = AST_F_LAZY;
+        }
+      } else {
+        v = expr(p, true);
+      }
       if (!v)
         return false;
       item = ast_attr(p->c, lexeme(p, &name), v,
@@ -625,9 +669,21 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
   }
 }
 
+struct ast *parse_lazy(struct parse_ctx *c, const struct ast *x) {
+  struct fp p = {0};
+  p.c = c;
+  p.s.t = c->src->text;
+  p.s.len = (uint32_t)c->src->len;
+  p.s.pos = x->span.start;
+  struct ast *e = expr(&p, true);
+  free(p.stack);
+  return e && !c->failed && e->span.end == x->span.end ? e : NULL;
+}
+
 bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
   struct fp p = {0};
   p.c = c;
+  p.lazy_type = true;
   p.s.t = c->src->text;
   p.s.len = (uint32_t)c->src->len;
   if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
@@ -655,6 +711,8 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
     lex(&p, true, &k);
     if (k.kind != FT_NL && k.kind != FT_EOF)
       break;
+    if (c->failed)
+      break; /* reported: the grammar reports it again, in order */
     if (!item(ctx, b))
       arena_reset(c->a, mark);
     if (k.kind == FT_EOF) {
