@@ -338,12 +338,20 @@ static void decode_default(struct loader *l, struct src_file *src,
 
 static const char *str_value(struct loader *l, struct src_file *src,
                              const struct ast *x, const char *var) {
+  if (x->kind == AST_STRING) { /* a literal: its text, in NFC */
+    const tfr_value *v = tfr_string(l->a, x->str, x->n);
+    return v->s;
+  }
   const tfr_value *v = decode_const(l, src, x, &tfr_t_string, var);
   return v ? tfr_arena_strndup(l->a, v->s, v->n) : NULL;
 }
 
 static bool bool_value(struct loader *l, struct src_file *src,
                        const struct ast *x, const char *var, bool *out) {
+  if (x->kind == AST_BOOL) { /* a literal */
+    *out = x->flags & AST_F_TRUE;
+    return true;
+  }
   const tfr_value *v = decode_const(l, src, x, &tfr_t_bool, var);
   if (v)
     *out = v->b;
