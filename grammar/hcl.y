@@ -985,7 +985,10 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
     skip = 3; /* a leading byte order mark is ignored, as HCL does */
   x.off = (uint32_t)skip;
   /* Scan the text in place: flex needs the two NULs src_file keeps after
-  ** it, and puts back what it changed (hcl_lex_restore). */
+  ** it, and puts back what it changed (hcl_lex_restore).  Meanwhile a
+  ** byte after the current token may be a NUL: positions (diagnostics)
+  ** must not count lines then, so the line table is built first. */
+  src_lines(c->src);
   YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
       (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
   if (c->template_mode)
