@@ -1206,6 +1206,8 @@ static void type_ids(tfr_arena *a, struct module *m) {
   free(first);
 }
 
+bool module_whole_files;
+
 /* What a primary file added while it was read block by block, to take
 ** back when it turns out to need the grammar. */
 struct undo {
@@ -1256,7 +1258,8 @@ static void primary_file(struct loader *l, struct src_file *src,
   strmap_reserve(&l->names, m->nvars + n);
   struct undo u = undo_point(l, trees);
   l->streaming = src;
-  if (parse_config_stream(src, trees, l->diags, stream_item, l))
+  if (!module_whole_files &&
+      parse_config_stream(src, trees, l->diags, stream_item, l))
     return;
   undo(l, trees, &u);
   bool complete;

@@ -103,6 +103,10 @@ const struct var_decl *module_var(const struct module *m, const char *name,
 /* Whether the module declares an object ("aws_instance.web", ...). */
 bool module_declares(const struct module *m, const char *name);
 
+/* Tests set this to load every file whole, never block by block (the
+** two ways must agree: tests/fastpath_diff.c). */
+extern bool module_whole_files;
+
 /* Stage 1: load the configuration of dir.  Errors go to diags.  shared:
 ** the module will be read by several threads at once. */
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,

@@ -1,10 +1,12 @@
 /*
-** The fast path for tfvars values (src/fastval.c) against the general
-** path: each module directory given is resolved twice, with the fast path
-** (as show and check run) and without it (keep_given, as explain runs),
-** and everything the user can see must be the same: validity, every
-** variable's value (cty JSON), type, source and line, and every
-** diagnostic.  Prints one line per difference, then "N passed, M failed".
+** The fast paths against the general ones: each module directory given
+** is resolved twice, with the fast paths (configuration files read block
+** by block, tfvars values read by src/fastval.c: as show and check run)
+** and without them (files parsed whole, values evaluated: keep_given, as
+** explain runs), and everything the user can see must be the same:
+** validity, every variable's value (cty JSON), type, source and line,
+** and every diagnostic.  Prints one line per difference, then
+** "N passed, M failed".
 **
 **   fastpath_diff DIR...
 */
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module.h"
 #include "render.h"
 #include "tfresolve/tfresolve.h"
 
@@ -127,8 +130,10 @@ int main(int argc, char **argv) {
     tfr_diags *fd = tfr_diags_new(a), *sd = tfr_diags_new(a);
     struct tfr_resolve_opts o = {0};
     o.dir = argv[i];
+    module_whole_files = false;
     const struct tfr_resolution *f = tfr_resolve(a, fd, &o);
     o.keep_given = true;
+    module_whole_files = true;
     const struct tfr_resolution *s = tfr_resolve(a, sd, &o);
     int before = differences;
     compare(a, argv[i], f, fd, s, sd);

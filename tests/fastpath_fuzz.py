@@ -847,6 +847,31 @@ def corrupt(rng, name, text):
     return name + " = " + text.replace(",", ",,", 1)
 
 
+# Pieces a configuration file is mutated with: the loader reads a plain
+# file block by block, and falls back to parsing it whole (undoing what it
+# did) on anything else; both ways must give the same.
+TF_PIECES = ["\n", "}", "{", '"', "=", 'variable "z" {\n', "type = string\n",
+             "#", " ", "\t", "\r\n", "validation {\n", "(", ")", "[", "]",
+             ",", "1e", "-", "\\u00e9", "\u00e9", "locals {\n  q = 1\n}\n",
+             "type = object({a=optional(number,1)})\n", "\n}\n",
+             'resource "r" "s" {\n}\n', "default = null\n", "x = 1\n"]
+
+
+def mutate_tf(rng, text):
+    """text with a few insertions, deletions and copied spans."""
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randint(0, len(text))
+        r = rng.random()
+        if r < 0.5:
+            text = text[:i] + rng.choice(TF_PIECES) + text[i:]
+        elif r < 0.8:
+            text = text[:i] + text[i + rng.randint(1, 5):]
+        else:
+            j = rng.randint(0, len(text))
+            text = text[:i] + text[j:j + 40] + text[i:]
+    return text
+
+
 # ---------------------------------------------------------------------------
 # Running fastpath_diff
 
@@ -994,6 +1019,42 @@ def main():
             print("\n".join(reports[k]))
         print("generated (seed %d): %d modules, %d passed, %d failed, %.1f s"
               % (args.seed, len(gen_dirs), p, f, time.monotonic() - start))
+
+        # 3. Fixture configuration files, mutated.
+        sources = sorted(os.path.join(r, n) for fx in [args.fixtures]
+                         for r, _, ns in os.walk(fx) for n in ns
+                         if n.endswith(".tf"))
+        mut_dirs, muts = [], {}
+        for i in range(args.count if sources else 0):
+            rng = random.Random("%d/tf/%d" % (args.seed, i))
+            src = rng.choice(sources)
+            with open(src, encoding="utf-8", errors="replace") as fh:
+                text = mutate_tf(rng, fh.read())
+            files = {"main.tf": text.encode()}
+            if rng.random() < 0.3:
+                files["b.tf"] = (b'variable "b" {\n  type = list(string)\n'
+                                 b'  default = ["x"]\n}\n')
+            d = os.path.join(root, "t%04d" % i)
+            os.makedirs(d, exist_ok=True)
+            for old in os.listdir(d):
+                os.unlink(os.path.join(d, old))
+            for name, data in files.items():
+                with open(os.path.join(d, name), "wb") as fh:
+                    fh.write(data)
+            muts[d] = (src, files)
+            mut_dirs.append(d)
+        p, f, reports = run_all(prog, mut_dirs, args.jobs, 25)
+        total_pass += p
+        total_fail += f
+        for d in mut_dirs:
+            if d in reports:
+                print("===== %s (--seed %d, from %s)" % (d, args.seed,
+                                                         muts[d][0]))
+                print("\n".join(reports[d]))
+                for name in sorted(muts[d][1]):
+                    show_file(name, muts[d][1][name])
+        print("mutated .tf files (seed %d): %d modules, %d passed, "
+              "%d failed" % (args.seed, len(mut_dirs), p, f))
     finally:
         if tmp:
             tmp.cleanup()
