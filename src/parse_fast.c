@@ -34,6 +34,8 @@ struct fp {
   bool skip;              /* check the syntax only: build no nodes */
   bool lazy_type;         /* `type` arguments of variable blocks: skipped */
   const struct fast_tok *block_type; /* of the body being read */
+  struct span *seen;      /* lazy_type's texts: a hash set (malloc'd) */
+  uint32_t nseen, seen_cap;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
@@ -559,6 +561,95 @@ static struct ast *expr(struct fp *p, bool nl) {
 
 static bool body(struct fp *p, bool top, struct fast_tok *close);
 
+/* Where the type expression starting at i ends, found by matching
+** brackets alone (strings without escapes or templates, no comments, no
+** CR); 0 when that cannot tell. */
+static uint32_t type_extent(const char *t, uint32_t i, uint32_t n) {
+  int depth = 0;
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)t[i];
+    if (c == '(' || c == '[' || c == '{') {
+      depth++;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0)
+        return 0;
+      if (!depth)
+        return i + 1;
+    } else if (c == '"') {
+      for (i++; i < n && t[i] != '"'; i++)
+        if (t[i] == '\\' || t[i] == '\n' || t[i] == '$' || t[i] == '%')
+          return 0;
+      if (i >= n)
+        return 0;
+    } else if (c == '#' || c == '/' || c == '\r' || c >= 0x80) {
+      return 0;
+    } else if (!depth && !(cls[c] & C_ID)) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+/* The texts of the type expressions checked so far in this file. */
+static bool seen_type(struct fp *p, uint32_t from, uint32_t to, bool add) {
+  if (add && 2 * (p->nseen + 1) > p->seen_cap) {
+    uint32_t cap = p->seen_cap ? 2 * p->seen_cap : 64;
+    struct span *t = calloc(cap, sizeof *t);
+    if (!t)
+      abort();
+    for (uint32_t i = 0; i < p->seen_cap; i++) {
+      struct span e = p->seen[i];
+      if (e.end == 0)
+        continue;
+      size_t h = str_hash(p->s.t + e.start, e.end - e.start) & (cap - 1);
+      while (t[h].end)
+        h = (h + 1) & (cap - 1);
+      t[h] = e;
+    }
+    free(p->seen);
+    p->seen = t;
+    p->seen_cap = cap;
+  }
+  if (!p->seen_cap)
+    return false;
+  uint32_t len = to - from;
+  size_t h = str_hash(p->s.t + from, len) & (p->seen_cap - 1);
+  for (; p->seen[h].end; h = (h + 1) & (p->seen_cap - 1)) {
+    struct span e = p->seen[h];
+    if (e.end - e.start == len && !memcmp(p->s.t + e.start, p->s.t + from, len))
+      return true;
+  }
+  if (add) {
+    p->seen[h] = (struct span){from, to};
+    p->nseen++;
+  }
+  return false;
+}
+
+/* A variable's `type`: an AST_F_LAZY placeholder for the expression,
+** checked by reading it, or by its text when the same text was checked
+** before in this file; NULL outside the subset. */
+static struct ast *lazy_type(struct fp *p) {
+  struct fast_tok first;
+  peek(p, true, &first);
+  uint32_t end = type_extent(p->s.t, first.start, p->s.len);
+  if (end && seen_type(p, first.start, end, false)) {
+    p->has_ahead = false;
+    p->s.pos = end;
+  } else {
+    p->skip = true;
+    struct ast *x = expr(p, true);
+    p->skip = false;
+    if (!x)
+      return NULL;
+    if (end == p->s.pos)
+      seen_type(p, first.start, end, true);
+  }
+  struct ast *v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
+  v->flags = AST_F_LAZY;
+  return v;
+}
+
 /* IDENT labels "{" NEWLINE items "}" */
 static struct ast *block(struct fp *p, const struct fast_tok *type) {
   struct fast_tok k;
@@ -637,16 +728,7 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
           is_word(p, p->block_type, "variable")) {
         /* checked, not built: the loader knows most type expressions
         ** by their text already (parse_lazy builds the others) */
-        struct fast_tok first;
-        peek(p, true, &first);
-        p->skip = true;
-        v = expr(p, true);
-        p->skip = false;
-        if (v) {
-          v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
-          v->flags = AST_F_LAZY;
-        }
-      } else {
+        v = lazy_type(p);      } else {
         v = expr(p, true);
       }
       if (!v)
@@ -721,6 +803,7 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
     }
   }
   free(p.stack);
+  free(p.seen);
   return ok;
 }
 
