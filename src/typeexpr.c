@@ -81,6 +81,8 @@ static const tfr_type *collection(struct texpr *t, const struct ast *arg,
                                   const struct tfr_defaults **defs) {
   const struct tfr_defaults *ed = NULL;
   const tfr_type *et = get_type(t, arg, &ed);
+  if (!et)
+    return NULL; /* reported */
   const tfr_type *ty = kind == 'l'   ? tfr_type_list(t->a, et)
                        : kind == 's' ? tfr_type_set(t->a, et)
                                      : tfr_type_map(t->a, et);
