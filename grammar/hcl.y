@@ -490,8 +490,10 @@ int hcl_lex_filter(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
     if (ctx->failed)
       return 0;
     int t = raw_next(lval, lloc, scanner, x);
-    if (t == LEXERR)
+    if (t == LEXERR && (ctx->failed || !x->told))
       return 0;
+    if (t == LEXERR)
+      return LEXERR; /* reported by hcl_prescan: the parser reacts */
     if (t == 0) {
       lloc->start = lloc->end = (uint32_t)ctx->src->len;
       x->before = x->last;
@@ -929,6 +931,15 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
     eof_error(ctx, x, &e, at);
     return 0;
   }
+  if (la == YYSYMBOL_LEXERR && x->bad_in_string) {
+    if (x->label)
+      err(ctx, at, "Invalid string literal",
+          "This item is not valid in a string literal.");
+    else
+      err(ctx, at, "Unterminated template string",
+          "No closing marker was found for the string.");
+    return 0;
+  }
   if (ctx->expr_mode && has(&e, YYSYMBOL_YYEOF) && !ctx_frame(x, 0)) {
     err(ctx, at, "Extra characters after expression",
         "An expression was successfully parsed, but extra characters were "
@@ -971,6 +982,41 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
 
 /* ---- entry point ------------------------------------------------------- */
 
+/* A scan of the whole text for token-level problems only (an invalid
+** character, a newline in a quoted string, a bitwise operator...),
+** reported before any syntax error, with HCL's limits per kind, as its
+** checkInvalidTokens does; the parse after it only reacts to them. */
+static void hcl_prescan(struct parse_ctx *c, size_t skip) {
+  struct lex_state x = {0};
+  x.ctx = c;
+  x.prescan = true;
+  x.off = (uint32_t)skip;
+  yyscan_t scanner;
+  hcl_yylex_init_extra(&x, &scanner);
+  YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
+      (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
+  if (c->template_mode)
+    hcl_lex_begin_template(scanner);
+  YYSTYPE v;
+  YYLTYPE l;
+  uint32_t last = UINT32_MAX;
+  for (int stuck = 0; stuck < 3;) {
+    /* other errors are the parse's to report: a bad escape in a string
+    ** leaves the scanner where it was (ESCERR); any other ends the scan */
+    if (hcl_yylex(&v, &l, scanner) == 0 || x.lexerr)
+      break;
+    stuck = l.start == last ? stuck + 1 : 0; /* an end-of-file rule */
+    last = l.start;
+  }
+  hcl_lex_restore(scanner);
+  hcl_yy_delete_buffer(buf, scanner);
+  hcl_yylex_destroy(scanner);
+  free(x.braces);
+  free(x.heredocs);
+  free(x.lit);
+  free(x.frames);
+}
+
 struct ast_file *parse_hcl(struct parse_ctx *c) {
   struct ast_file *fast = parse_hcl_fast(c);
   if (fast)
@@ -989,12 +1035,22 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   ** byte after the current token may be a NUL: positions (diagnostics)
   ** must not count lines then, so the line table is built first. */
   src_lines(c->src);
+  size_t before = tfr_diags_count(c->diags);
+  if (!c->start) { /* a recovery parse's own diagnostics are dropped */
+    hcl_prescan(c, skip);
+    x.told = true;
+  }
+  bool bad_tokens = tfr_diags_count(c->diags) > before;
   YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
       (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
   if (c->template_mode)
     hcl_lex_begin_template(scanner);
   hcl_yyparse(scanner, c);
   hcl_lex_restore(scanner);
+  if (bad_tokens && !c->failed) { /* cannot be: the parse meets them too */
+    c->failed = true;
+    c->err_at = (uint32_t)c->src->len;
+  }
   if (c->root && !c->expr_mode && !c->template_mode)
     c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);

@@ -54,6 +54,7 @@ struct lex_state {
   bool litraw;       /* lit is byte-identical to the source span */
   bool after_dot;    /* last token was '.', so 1.2 is two indexes */
   uint32_t cmtstart; /* where an open comment began */
+  uint32_t comment_at; /* a line comment just read began at this - 1 */
   uint32_t strstart; /* where the open quoted string began */
   /* filter */
   struct frame *frames;
@@ -68,6 +69,13 @@ struct lex_state {
   struct lexeme peek_val;
   struct span peek_loc;
   bool lexerr;
+  /* token-level problems (an invalid character, a newline in a quoted
+  ** string...): HCL reports them all, from the whole file, before any
+  ** syntax error (its checkInvalidTokens); see hcl_prescan */
+  bool prescan;       /* this scan only reports them */
+  bool told;          /* they were reported: the parser only reacts */
+  bool bad_in_string; /* the last one was inside a quoted string */
+  int told_kind[8];   /* how many of each kind the prescan has met */
   bool started;      /* the start token (body or expression) was sent */
   bool tpl_end;      /* template mode: the end token was sent */
   bool label;        /* the open quoted string is a block label */
@@ -75,6 +83,16 @@ struct lex_state {
   struct span star_before; /* star as it was before the last token */
   int frame_delta;    /* +1, -1 or 0: what `last` did to the frames */
   struct frame popped; /* the frame `last` closed, when it did */
+};
+
+/* Token-level problems, by the kinds HCL's scanner gives them. */
+enum tok_kind {
+  TK_BITWISE = 1, /* & | ~ ^: the first 4 reported */
+  TK_BACKTICK,    /* every other one reported, from the first */
+  TK_APOSTROPHE,  /* likewise */
+  TK_SEMICOLON,   /* the first reported */
+  TK_INVALID,     /* every one */
+  TK_QNEWLINE,    /* every one */
 };
 
 /* Start scanning a bare template (template mode, hcl.l). */

@@ -456,7 +456,9 @@ static bool native_variable(struct loader *l, struct src_file *src,
                      labels->n ? labels->items[labels->n - 1]->span.end
                                : b->span.start + b->n};
   if (labels->n != 1) {
-    error_at(l, src, labels->n ? labels->items[1]->span : name_span(b),
+    /* hcl points at the extra label, or at the opening brace */
+    struct span brace = {body->span.start, body->span.start + 1};
+    error_at(l, src, labels->n ? labels->items[1]->span : brace,
              labels->n ? "Extraneous label for variable"
                        : "Missing name for variable",
              labels->n ? "Only 1 labels (name) are expected for variable "

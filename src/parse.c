@@ -224,7 +224,7 @@ static struct ast *stub_variable(struct parse_ctx *c, size_t at) {
 ** After a syntax error at byte err, keep what HCL's recovery would keep:
 ** the items before it, the variable the error is in, and the items of the
 ** rest of the file, parsed again from the next top-level line (errors of
-** those later parses are not reported: HCL reports only the first).
+** those later parses are not reported).
 */
 static void recover_items(struct parse_ctx *c, struct ast_file *f,
                           struct vec *items, uint32_t err) {
