@@ -7,6 +7,7 @@
 ** one line and call the builders in src/ast_build.c.
 */
 %code requires {
+#include "diag_int.h"
 #include "parse.h"
 #define HCL_YYLTYPE struct span
 #define HCL_YYLTYPE_IS_DECLARED 1
@@ -1017,42 +1018,21 @@ static void hcl_prescan(struct parse_ctx *c, size_t skip) {
   free(x.frames);
 }
 
-struct ast_file *parse_hcl(struct parse_ctx *c) {
-  struct ast_file *fast = parse_hcl_fast(c);
-  if (fast)
-    return fast;
+/* One run of the grammar over the text from skip on; told: the token-level
+** problems were reported by hcl_prescan. */
+static void run_grammar(struct parse_ctx *c, size_t skip, bool told) {
   struct lex_state x = {0};
   x.ctx = c;
+  x.told = told;
+  x.off = (uint32_t)skip;
   yyscan_t scanner;
   hcl_yylex_init_extra(&x, &scanner);
-  size_t skip = c->start;
-  if (!skip && c->src->len >= 3 &&
-      memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
-    skip = 3; /* a leading byte order mark is ignored, as HCL does */
-  x.off = (uint32_t)skip;
-  /* Scan the text in place: flex needs the two NULs src_file keeps after
-  ** it, and puts back what it changed (hcl_lex_restore).  Meanwhile a
-  ** byte after the current token may be a NUL: positions (diagnostics)
-  ** must not count lines then, so the line table is built first. */
-  src_lines(c->src);
-  size_t before = tfr_diags_count(c->diags);
-  if (!c->start) { /* a recovery parse's own diagnostics are dropped */
-    hcl_prescan(c, skip);
-    x.told = true;
-  }
-  bool bad_tokens = tfr_diags_count(c->diags) > before;
   YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
       (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
   if (c->template_mode)
     hcl_lex_begin_template(scanner);
   hcl_yyparse(scanner, c);
   hcl_lex_restore(scanner);
-  if (bad_tokens && !c->failed) { /* cannot be: the parse meets them too */
-    c->failed = true;
-    c->err_at = (uint32_t)c->src->len;
-  }
-  if (c->root && !c->expr_mode && !c->template_mode)
-    c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   hcl_yy_delete_buffer(buf, scanner);
   hcl_yylex_destroy(scanner);
   free(x.braces);
@@ -1062,6 +1042,45 @@ struct ast_file *parse_hcl(struct parse_ctx *c) {
   free(c->scratch);
   c->scratch = NULL;
   c->top = c->scratch_cap = 0;
+}
+
+struct ast_file *parse_hcl(struct parse_ctx *c) {
+  struct ast_file *fast = parse_hcl_fast(c);
+  if (fast)
+    return fast;
+  size_t skip = c->start;
+  if (!skip && c->src->len >= 3 &&
+      memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
+    skip = 3; /* a leading byte order mark is ignored, as HCL does */
+  /* Scan the text in place: flex needs the two NULs src_file keeps after
+  ** it, and puts back what it changed (hcl_lex_restore).  Meanwhile a
+  ** byte after the current token may be a NUL: positions (diagnostics)
+  ** must not count lines then, so the line table is built first. */
+  src_lines(c->src);
+  size_t before = tfr_diags_count(c->diags);
+  run_grammar(c, skip, false);
+  if (c->failed && !c->start) {
+    /* HCL reports the token-level problems of the whole file before any
+    ** syntax error: again, in that order (a recovery parse's own
+    ** diagnostics are dropped anyway) */
+    diags_remove(c->diags, before, tfr_diags_count(c->diags));
+    c->failed = false;
+    c->root = NULL;
+    c->top_items = NULL;
+    free(c->partial);
+    c->partial = NULL;
+    c->npartial = c->cap_partial = 0;
+    c->err_at = 0;
+    hcl_prescan(c, skip);
+    bool bad_tokens = tfr_diags_count(c->diags) > before;
+    run_grammar(c, skip, true);
+    if (bad_tokens && !c->failed) { /* cannot be: the parse meets them */
+      c->failed = true;
+      c->err_at = (uint32_t)c->src->len;
+    }
+  }
+  if (c->root && !c->expr_mode && !c->template_mode)
+    c->root->span = (struct span){(uint32_t)skip, (uint32_t)c->src->len};
   struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
   f->src = c->src;
   f->body = c->failed ? NULL : c->root;
