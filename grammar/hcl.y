@@ -983,21 +983,40 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
 
 /* ---- entry point ------------------------------------------------------- */
 
+/* A scanner over c's text from skip on, in place (see parse_hcl), for x. */
+static yyscan_t scan_open(struct parse_ctx *c, struct lex_state *x,
+                          size_t skip, YY_BUFFER_STATE *buf) {
+  x->ctx = c;
+  x->off = (uint32_t)skip;
+  yyscan_t scanner;
+  hcl_yylex_init_extra(x, &scanner);
+  *buf = hcl_yy_scan_buffer((char *)c->src->text + skip,
+                            c->src->len - skip + 2, scanner);
+  if (c->template_mode)
+    hcl_lex_begin_template(scanner);
+  return scanner;
+}
+
+static void scan_close(struct lex_state *x, yyscan_t scanner,
+                       YY_BUFFER_STATE buf) {
+  hcl_lex_restore(scanner);
+  hcl_yy_delete_buffer(buf, scanner);
+  hcl_yylex_destroy(scanner);
+  free(x->braces);
+  free(x->heredocs);
+  free(x->lit);
+  free(x->frames);
+}
+
 /* A scan of the whole text for token-level problems only (an invalid
 ** character, a newline in a quoted string, a bitwise operator...),
 ** reported before any syntax error, with HCL's limits per kind, as its
 ** checkInvalidTokens does; the parse after it only reacts to them. */
 static void hcl_prescan(struct parse_ctx *c, size_t skip) {
   struct lex_state x = {0};
-  x.ctx = c;
   x.prescan = true;
-  x.off = (uint32_t)skip;
-  yyscan_t scanner;
-  hcl_yylex_init_extra(&x, &scanner);
-  YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
-      (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
-  if (c->template_mode)
-    hcl_lex_begin_template(scanner);
+  YY_BUFFER_STATE buf;
+  yyscan_t scanner = scan_open(c, &x, skip, &buf);
   YYSTYPE v;
   YYLTYPE l;
   uint32_t last = UINT32_MAX;
@@ -1009,36 +1028,18 @@ static void hcl_prescan(struct parse_ctx *c, size_t skip) {
     stuck = l.start == last ? stuck + 1 : 0; /* an end-of-file rule */
     last = l.start;
   }
-  hcl_lex_restore(scanner);
-  hcl_yy_delete_buffer(buf, scanner);
-  hcl_yylex_destroy(scanner);
-  free(x.braces);
-  free(x.heredocs);
-  free(x.lit);
-  free(x.frames);
+  scan_close(&x, scanner, buf);
 }
 
 /* One run of the grammar over the text from skip on; told: the token-level
 ** problems were reported by hcl_prescan. */
 static void run_grammar(struct parse_ctx *c, size_t skip, bool told) {
   struct lex_state x = {0};
-  x.ctx = c;
   x.told = told;
-  x.off = (uint32_t)skip;
-  yyscan_t scanner;
-  hcl_yylex_init_extra(&x, &scanner);
-  YY_BUFFER_STATE buf = hcl_yy_scan_buffer(
-      (char *)c->src->text + skip, c->src->len - skip + 2, scanner);
-  if (c->template_mode)
-    hcl_lex_begin_template(scanner);
+  YY_BUFFER_STATE buf;
+  yyscan_t scanner = scan_open(c, &x, skip, &buf);
   hcl_yyparse(scanner, c);
-  hcl_lex_restore(scanner);
-  hcl_yy_delete_buffer(buf, scanner);
-  hcl_yylex_destroy(scanner);
-  free(x.braces);
-  free(x.heredocs);
-  free(x.lit);
-  free(x.frames);
+  scan_close(&x, scanner, buf);
   free(c->scratch);
   c->scratch = NULL;
   c->top = c->scratch_cap = 0;
