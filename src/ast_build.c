@@ -324,6 +324,18 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
 bool ast_body_has_duplicate(struct ast *const *v, uint32_t n) {
   if (n < 2)
     return false;
+  if (n <= 16) { /* most bodies: compare each pair, no table */
+    for (uint32_t i = 1; i < n; i++) {
+      const struct ast *x = v[i];
+      if (x->kind != AST_ATTR)
+        continue;
+      for (uint32_t j = 0; j < i; j++)
+        if (v[j]->kind == AST_ATTR && v[j]->n == x->n &&
+            memcmp(v[j]->str, x->str, x->n) == 0)
+          return true;
+    }
+    return false;
+  }
   uint32_t cap = 16;
   while (cap < n * 2)
     cap *= 2;

@@ -340,6 +340,18 @@ const struct tfr_num *num_parse(tfr_arena *a, const char *s, size_t n) {
     mpfr_set_inf(r->m, inf);
     return r;
   }
+  /* digits only, fewer than fit an unsigned long: an exact integer */
+  if (n && n <= (sizeof(unsigned long) >= 8 ? 19u : 9u)) {
+    unsigned long u = 0;
+    size_t i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+      u = u * 10 + (unsigned long)(s[i++] - '0');
+    if (i == n) {
+      struct tfr_num *r = num_alloc(a, NUM_PREC);
+      mpfr_set_ui(r->m, u, MPFR_RNDN);
+      return r;
+    }
+  }
   struct numlit l;
   if (!scan_literal(s, n, &l))
     return NULL;

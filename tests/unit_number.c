@@ -265,6 +265,27 @@ static void precision_follows_cty(void **state) {
   tfr_arena_free(a);
 }
 
+/* Integer literals (read directly) and the same values written with a
+** fraction (read by the general parser) are the same numbers. */
+static void integer_literals(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  static const char *const ints[] = {"0", "7", "007", "871731",
+                                     "1234567890123456789",
+                                     "9999999999999999999",
+                                     "18446744073709551616"};
+  for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+    const struct tfr_num *x = P(a, ints[i]);
+    const struct tfr_num *y = P(a, tfr_arena_printf(a, "%s.0", ints[i]));
+    assert_int_equal(num_cmp(x, y), 0);
+    assert_int_equal(num_prec(x), num_prec(y));
+    assert_string_equal(num_format(a, x), num_format(a, y));
+  }
+  assert_string_equal(num_format(a, P(a, "9999999999999999999")),
+                      "9999999999999999999");
+  tfr_arena_free(a);
+}
+
 static void compare_and_convert(void **state) {
   (void)state;
   tfr_arena *a = tfr_arena_new();
@@ -330,6 +351,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(number_cases),
       cmocka_unit_test(precision_follows_cty),
+      cmocka_unit_test(integer_literals),
       cmocka_unit_test(compare_and_convert),
       cmocka_unit_test(errors_are_named),
   };
