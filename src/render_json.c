@@ -95,6 +95,11 @@ struct jv {
   const char *file;   /* the last source file written, and its JSON */
   char *file_json;
   size_t file_len;
+  struct {            /* the JSON of recent variable types (malloc'd) */
+    const tfr_type *t;
+    char *json;
+    size_t len;
+  } types[16];
 };
 
 static size_t key_slot(const tfr_type *t) {
@@ -206,6 +211,7 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   memset(w->keys, 0, sizeof w->keys);
   w->file = NULL;
   w->file_json = NULL;
+  memset(w->types, 0, sizeof w->types);
   return w;
 }
 
@@ -216,6 +222,8 @@ static void jv_done(struct jv *w) {
     free(w->keys[i].end);
   }
   free(w->file_json);
+  for (size_t i = 0; i < sizeof w->types / sizeof w->types[0]; i++)
+    free(w->types[i].json);
   free(w);
 }
 
@@ -274,6 +282,32 @@ const char *tfr_rule_result_name(enum tfr_rule_result r) {
   return rule_results[r];
 }
 
+/* A variable's type: variables of one type share it (module.c's type
+** ids), so its JSON is written once and copied after. */
+static void put_var_type(struct jv *w, const tfr_type *t) {
+  if (tfr_type_is_primitive(t) || t->kind == TFR_DYNAMIC) {
+    put_type(&w->o, t);
+    return;
+  }
+  size_t h = (size_t)(((uintptr_t)t * 0x9E3779B97F4A7C15ull) >> 60);
+  if (w->types[h].t != t) {
+    char *buf = NULL, chunk[4096];
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+      abort();
+    struct json_out o = {mem, 0, sizeof chunk, chunk};
+    put_type(&o, t);
+    jo_flush(&o);
+    fclose(mem);
+    free(w->types[h].json);
+    w->types[h].t = t;
+    w->types[h].json = buf;
+    w->types[h].len = len;
+  }
+  jo_put(&w->o, w->types[h].json, w->types[h].len);
+}
+
 /* A variable's source file: the same for many variables in a row. */
 static void put_file(struct jv *w, const char *file) {
   if (file != w->file) {
@@ -294,7 +328,7 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   struct json_out *o = &w->o;
   jo_string(o, v->name, strlen(v->name));
   PUT_LIT(o, ": {\"type\": ");
-  put_type(o, v->type);
+  put_var_type(w, v->type);
   PUT_LIT(o, ", \"value\": ");
   bool shown = v->value && (!v->sensitive || show_sensitive);
   bool encodable = !shown || render_json_encodable(v->value);
