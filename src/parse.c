@@ -183,11 +183,29 @@ static bool ident_start(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
 }
 
-/* A placeholder `variable "NAME" {}` for the block an error is in, so that
-** the variable is still declared (HCL recovers inside the block). */
-static struct ast *stub_variable(struct parse_ctx *c, size_t at) {
+/* Whether the line starting at i, before byte at, ends with "}": a
+** block that opens and closes on it. */
+static bool one_line_block(const struct parse_ctx *c, size_t i, size_t at) {
   const char *t = c->src->text;
-  size_t i = at + 1;
+  size_t e = i;
+  while (e < c->src->len && t[e] != '\n')
+    e++;
+  if (e >= at)
+    return false; /* the error is on this line */
+  while (e > i && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
+    e--;
+  return e > i && t[e - 1] == '}';
+}
+
+/* A placeholder for the top-level block an error is in, with the type and
+** the labels read before the error and an empty body (HCL keeps what it
+** had read of a broken block), so that a variable is still declared and
+** a misspelt block type still reported.  any: of any type (the first
+** error of the file); else only a variable block (an error found by a
+** later parse of the rest, which may have started inside a string). */
+static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
+  const char *t = c->src->text;
+  size_t n = c->src->len, i = at + 1;
   while (i > 0 && !(ident_start(t[i - 1]) && (i == 1 || t[i - 2] == '\n'))) {
     if (t[i - 1] == '}' && (i == 1 || t[i - 2] == '\n') && i - 1 < at)
       return NULL; /* that block was closed before the error */
@@ -196,28 +214,68 @@ static struct ast *stub_variable(struct parse_ctx *c, size_t at) {
   if (i == 0)
     return NULL;
   i--;
-  if (strncmp(t + i, "variable", 8) != 0)
-    return NULL;
-  size_t q = i + 8;
-  while (q < c->src->len && (t[q] == ' ' || t[q] == '\t'))
-    q++;
-  if (q >= c->src->len || t[q] != '"')
-    return NULL;
-  size_t e = q + 1;
-  while (e < c->src->len && t[e] != '"' && t[e] != '\n')
+  if (one_line_block(c, i, at))
+    return NULL; /* complete: the parse has it */
+  size_t e = i;
+  while (e < n && (ident_start(t[e]) || (t[e] >= '0' && t[e] <= '9') ||
+                   t[e] == '-'))
     e++;
-  if (e >= c->src->len || t[e] != '"')
+  if (e > at)
+    return NULL; /* the error is in the type itself */
+  if (!any && !(e - i == 8 && !memcmp(t + i, "variable", 8)))
     return NULL;
-  struct ast *label = ast_new(c, AST_STRING, (struct span){(uint32_t)q,
-                                                           (uint32_t)e + 1});
-  label->str = t + q + 1;
-  label->n = (uint32_t)(e - q - 1);
-  struct vec *labels = vec_push(c, vec_new(c), label);
+  struct lexeme type = {t + i, (uint32_t)(e - i), 0};
+  struct vec *labels = vec_new(c);
+  size_t end = e;
+  for (;;) {
+    size_t q = end;
+    while (q < n && (t[q] == ' ' || t[q] == '\t'))
+      q++;
+    size_t f = q;
+    struct ast *label;
+    if (q < n && t[q] == '"') {
+      f = q + 1;
+      while (f < n && t[f] != '"' && t[f] != '\n' && t[f] != '\\' &&
+             t[f] != '$' && t[f] != '%')
+        f++;
+      if (any && f < n && t[f] == '\n' && f >= at) {
+        /* not closed on its line: HCL keeps what it read, from after
+        ** the quote (and reads no more labels) */
+        label = ast_new(c, AST_STRING,
+                        (struct span){(uint32_t)q + 1, (uint32_t)f});
+        label->str = t + q + 1;
+        label->n = (uint32_t)(f - q - 1);
+        labels = vec_push(c, labels, label);
+        end = f;
+        break;
+      }
+      if (f >= n || t[f] != '"' || f + 1 > at)
+        break;
+      f++;
+      label = ast_new(c, AST_STRING, (struct span){(uint32_t)q, (uint32_t)f});
+      label->str = t + q + 1;
+      label->n = (uint32_t)(f - q - 2);
+    } else if (q < n && ident_start(t[q])) {
+      while (f < n && (ident_start(t[f]) || (t[f] >= '0' && t[f] <= '9') ||
+                       t[f] == '-'))
+        f++;
+      if (f > at)
+        break;
+      label = ast_new(c, AST_STRING, (struct span){(uint32_t)q, (uint32_t)f});
+      label->str = t + q;
+      label->n = (uint32_t)(f - q);
+    } else {
+      break;
+    }
+    labels = vec_push(c, labels, label);
+    end = f;
+  }
+  if (!any && !labels->n)
+    return NULL; /* a later parse: only a named variable is sure enough */
   struct ast *body = ast_list(c, AST_BODY, vec_new(c),
-                              (struct span){(uint32_t)e + 1, (uint32_t)e + 1});
-  struct lexeme type = {t + i, 8, 0};
+                              (struct span){(uint32_t)end, (uint32_t)end});
   return ast_block(c, type, labels, body,
-                   (struct span){(uint32_t)i, (uint32_t)e + 1});
+                   (struct span){(uint32_t)i, (uint32_t)end});
 }
 
 /*
@@ -226,13 +284,32 @@ static struct ast *stub_variable(struct parse_ctx *c, size_t at) {
 ** rest of the file, parsed again from the next top-level line (errors of
 ** those later parses are not reported).
 */
+/* Whether byte at is outside every block: looking back, a line that
+** closes a block comes before a line that starts one. */
+static bool at_top_level(const struct parse_ctx *c, size_t at) {
+  const char *t = c->src->text;
+  for (size_t i = at + 1; i > 0; i--) {
+    bool bol = i == 1 || t[i - 2] == '\n';
+    if (bol && t[i - 1] == '}' && i - 1 < at)
+      return true;
+    if (bol && ident_start(t[i - 1]))
+      return one_line_block(c, i - 1, at);
+  }
+  return true;
+}
+
 static void recover_items(struct parse_ctx *c, struct ast_file *f,
                           struct vec *items, uint32_t err) {
   for (int round = 0; round < 64; round++) {
     if (f && f->partial)
       for (uint32_t i = 0; i < f->partial->n; i++)
         vec_push(c, items, f->partial->items[i]);
-    struct ast *stub = stub_variable(c, err);
+    /* a stray token between the top-level items: HCL gives up on the
+    ** rest of the file there */
+    if (round == 0 && !ident_start(c->src->text[err]) &&
+        (err == 0 || c->src->text[err - 1] == '\n') && at_top_level(c, err))
+      return;
+    struct ast *stub = stub_block(c, err, round == 0);
     if (stub)
       vec_push(c, items, stub);
     /* the next line that starts a top-level item */
