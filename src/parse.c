@@ -3,6 +3,7 @@
 ** the native or the JSON grammar.
 */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,33 @@ static bool one_line_block(const struct parse_ctx *c, size_t i, size_t at) {
   return e > i && t[e - 1] == '}';
 }
 
+/* The end of the name (letters, digits, "_", "-") starting at i. */
+static size_t name_end(const struct parse_ctx *c, size_t i) {
+  const char *t = c->src->text;
+  while (i < c->src->len && (ident_start(t[i]) || (t[i] >= '0' && t[i] <= '9') ||
+                             t[i] == '-'))
+    i++;
+  return i;
+}
+
+#define NO_BLOCK SIZE_MAX
+
+/* Where the header line of the top-level block holding byte at starts:
+** looking back, a line that starts a name comes before one that closes a
+** block with "}" (and is not a block closed on its own line); NO_BLOCK
+** when at is outside every block. */
+static size_t block_line(const struct parse_ctx *c, size_t at) {
+  const char *t = c->src->text;
+  for (size_t i = at + 1; i > 0; i--) {
+    bool bol = i == 1 || t[i - 2] == '\n';
+    if (bol && t[i - 1] == '}' && i - 1 < at)
+      return NO_BLOCK; /* that block was closed before */
+    if (bol && ident_start(t[i - 1]))
+      return one_line_block(c, i - 1, at) ? NO_BLOCK : i - 1;
+  }
+  return NO_BLOCK;
+}
+
 /* A placeholder for the top-level block an error is in, with the type and
 ** the labels read before the error and an empty body (HCL keeps what it
 ** had read of a broken block), so that a variable is still declared and
@@ -205,21 +233,10 @@ static bool one_line_block(const struct parse_ctx *c, size_t i, size_t at) {
 ** later parse of the rest, which may have started inside a string). */
 static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
   const char *t = c->src->text;
-  size_t n = c->src->len, i = at + 1;
-  while (i > 0 && !(ident_start(t[i - 1]) && (i == 1 || t[i - 2] == '\n'))) {
-    if (t[i - 1] == '}' && (i == 1 || t[i - 2] == '\n') && i - 1 < at)
-      return NULL; /* that block was closed before the error */
-    i--;
-  }
-  if (i == 0)
+  size_t n = c->src->len, i = block_line(c, at);
+  if (i == NO_BLOCK)
     return NULL;
-  i--;
-  if (one_line_block(c, i, at))
-    return NULL; /* complete: the parse has it */
-  size_t e = i;
-  while (e < n && (ident_start(t[e]) || (t[e] >= '0' && t[e] <= '9') ||
-                   t[e] == '-'))
-    e++;
+  size_t e = name_end(c, i);
   if (e > at)
     return NULL; /* the error is in the type itself */
   if (!any && !(e - i == 8 && !memcmp(t + i, "variable", 8)))
@@ -256,9 +273,7 @@ static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
       label->str = t + q + 1;
       label->n = (uint32_t)(f - q - 2);
     } else if (q < n && ident_start(t[q])) {
-      while (f < n && (ident_start(t[f]) || (t[f] >= '0' && t[f] <= '9') ||
-                       t[f] == '-'))
-        f++;
+      f = name_end(c, q);
       if (f > at)
         break;
       label = ast_new(c, AST_STRING, (struct span){(uint32_t)q, (uint32_t)f});
@@ -280,24 +295,10 @@ static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
 
 /*
 ** After a syntax error at byte err, keep what HCL's recovery would keep:
-** the items before it, the variable the error is in, and the items of the
+** the items before it, the block the error is in, and the items of the
 ** rest of the file, parsed again from the next top-level line (errors of
 ** those later parses are not reported).
 */
-/* Whether byte at is outside every block: looking back, a line that
-** closes a block comes before a line that starts one. */
-static bool at_top_level(const struct parse_ctx *c, size_t at) {
-  const char *t = c->src->text;
-  for (size_t i = at + 1; i > 0; i--) {
-    bool bol = i == 1 || t[i - 2] == '\n';
-    if (bol && t[i - 1] == '}' && i - 1 < at)
-      return true;
-    if (bol && ident_start(t[i - 1]))
-      return one_line_block(c, i - 1, at);
-  }
-  return true;
-}
-
 static void recover_items(struct parse_ctx *c, struct ast_file *f,
                           struct vec *items, uint32_t err) {
   for (int round = 0; round < 64; round++) {
@@ -307,7 +308,8 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
     /* a stray token between the top-level items: HCL gives up on the
     ** rest of the file there */
     if (round == 0 && !ident_start(c->src->text[err]) &&
-        (err == 0 || c->src->text[err - 1] == '\n') && at_top_level(c, err))
+        (err == 0 || c->src->text[err - 1] == '\n') &&
+        block_line(c, err) == NO_BLOCK)
       return;
     struct ast *stub = stub_block(c, err, round == 0);
     if (stub)
@@ -338,14 +340,21 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
   }
 }
 
-struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
-                              tfr_diags *diags, bool *complete) {
-  *complete = false;
+/* A parse of src, its tree in the arena tree. */
+static struct parse_ctx config_ctx(struct src_file *src, tfr_arena *tree,
+                                   tfr_diags *diags) {
   struct parse_ctx c = {0};
   c.a = tree;
   c.diags = diags;
   c.src = src;
   c.json = str_ends_with(src->name, ".json");
+  return c;
+}
+
+struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
+                              tfr_diags *diags, bool *complete) {
+  *complete = false;
+  struct parse_ctx c = config_ctx(src, tree, diags);
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
   if (f && f->body && !c.failed && ast_check_depth(&c, f->body)) {
     *complete = true;
@@ -372,21 +381,13 @@ struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
 
 bool parse_config_stream(struct src_file *src, tfr_arena *tree,
                          tfr_diags *diags, parse_item_fn item, void *ctx) {
-  if (str_ends_with(src->name, ".json"))
-    return false;
-  struct parse_ctx c = {0};
-  c.a = tree;
-  c.diags = diags;
-  c.src = src;
-  return parse_hcl_stream(&c, item, ctx);
+  struct parse_ctx c = config_ctx(src, tree, diags);
+  return !c.json && parse_hcl_stream(&c, item, ctx);
 }
 
 const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
                                     tfr_diags *diags, const struct ast *x) {
-  struct parse_ctx c = {0};
-  c.a = tree;
-  c.diags = diags;
-  c.src = src;
+  struct parse_ctx c = config_ctx(src, tree, diags);
   return parse_lazy(&c, x);
 }
 

@@ -159,11 +159,27 @@ void src_release(struct src_file *f, size_t upto) {
     madvise((void *)f->text, n, MADV_DONTNEED);
 }
 
+/* How many '\n' bytes the n bytes at s hold: eight at a time (a byte of
+** w ^ "\n\n..." is zero exactly where w has a newline). */
+static uint32_t count_newlines(const unsigned char *s, uint32_t n) {
+  const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
+  uint32_t k = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t x = w ^ (ones * '\n');
+    uint64_t nonzero = ((x & low7) + low7) | x; /* high bit: byte != 0 */
+    k += (uint32_t)((((~nonzero >> 7) & ones) * ones) >> 56);
+  }
+  for (; i < n; i++)
+    k += s[i] == '\n';
+  return k;
+}
+
 static void build_lines(struct src_file *f) {
-  size_t n = 1, len = f->len;
+  size_t len = f->len;
   const unsigned char *t = (const unsigned char *)f->text;
-  for (size_t i = 0; i < len; i++) /* a loop the compiler vectorises */
-    n += t[i] == '\n';
+  size_t n = 1 + count_newlines(t, (uint32_t)len);
   uint32_t *lines = tfr_arena_alloc_raw(f->arena, n * sizeof *lines);
   size_t k = 0;
   lines[k++] = 0;
@@ -202,8 +218,7 @@ void src_lines(struct src_file *f) {
 }
 
 struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
-  if (!f->lines)
-    build_lines(f);
+  src_lines(f);
   if (byte > f->len)
     byte = (uint32_t)f->len;
   size_t lo = 0, hi = f->nlines;
@@ -224,23 +239,6 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
     from = 3;
   p.column = count_columns(f->text + from, byte - from);
   return rebase(f, p);
-}
-
-/* How many '\n' bytes the n bytes at s hold: eight at a time (a byte of
-** w ^ "\n\n..." is zero exactly where w has a newline). */
-static uint32_t count_newlines(const unsigned char *s, uint32_t n) {
-  const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
-  uint32_t k = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    uint64_t x = w ^ (ones * '\n');
-    uint64_t nonzero = ((x & low7) + low7) | x; /* high bit: byte != 0 */
-    k += (uint32_t)((((~nonzero >> 7) & ones) * ones) >> 56);
-  }
-  for (; i < n; i++)
-    k += s[i] == '\n';
-  return k;
 }
 
 /* The cursor moved to byte by counting lines. */

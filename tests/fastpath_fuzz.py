@@ -944,6 +944,17 @@ def module_dirs(root):
     return sorted(found)
 
 
+def write_module(d, files):
+    """The module directory d holding exactly files (name -> bytes)."""
+    os.makedirs(d, exist_ok=True)
+    for old in os.listdir(d):
+        os.unlink(os.path.join(d, old))
+    for name, data in files.items():
+        with open(os.path.join(d, name), "wb") as fh:
+            fh.write(data)
+    return d
+
+
 def show_file(name, data):
     text = data.decode("utf-8", "backslashreplace")
     print("----- %s%s" % (name, " (CRLF)" if b"\r\n" in data else ""))
@@ -994,13 +1005,7 @@ def main():
         for i in range(args.count):
             rng = random.Random("%d/%d" % (args.seed, i))
             files = gen_module(rng, i % 200 == 7)  # two huge ones in 400
-            d = os.path.join(root, "m%04d" % i)
-            os.makedirs(d, exist_ok=True)
-            for old in os.listdir(d):
-                os.unlink(os.path.join(d, old))
-            for name, data in files.items():
-                with open(os.path.join(d, name), "wb") as fh:
-                    fh.write(data)
+            d = write_module(os.path.join(root, "m%04d" % i), files)
             modules[d] = files
             gen_dirs.append(d)
         p, f, reports = run_all(prog, gen_dirs, args.jobs, 25)
@@ -1021,8 +1026,8 @@ def main():
               % (args.seed, len(gen_dirs), p, f, time.monotonic() - start))
 
         # 3. Fixture configuration files, mutated.
-        sources = sorted(os.path.join(r, n) for fx in [args.fixtures]
-                         for r, _, ns in os.walk(fx) for n in ns
+        sources = sorted(os.path.join(r, n)
+                         for r, _, ns in os.walk(args.fixtures) for n in ns
                          if n.endswith(".tf"))
         mut_dirs, muts = [], {}
         for i in range(args.count if sources else 0):
@@ -1034,13 +1039,7 @@ def main():
             if rng.random() < 0.3:
                 files["b.tf"] = (b'variable "b" {\n  type = list(string)\n'
                                  b'  default = ["x"]\n}\n')
-            d = os.path.join(root, "t%04d" % i)
-            os.makedirs(d, exist_ok=True)
-            for old in os.listdir(d):
-                os.unlink(os.path.join(d, old))
-            for name, data in files.items():
-                with open(os.path.join(d, name), "wb") as fh:
-                    fh.write(data)
+            d = write_module(os.path.join(root, "t%04d" % i), files)
             muts[d] = (src, files)
             mut_dirs.append(d)
         p, f, reports = run_all(prog, mut_dirs, args.jobs, 25)
