@@ -86,12 +86,10 @@ static bool is_override(const char *name) {
 
 /* ---- decoding helpers -------------------------------------------------- */
 
-/* A type constraint already decoded, by the text of its expression: a
-** type expression is a pure function of its text (no references, no
-** function calls), and a module repeats a few types many times. */
-struct type_memo {
-  const char *text; /* NULL: an empty slot */
-  size_t len;
+/* A type constraint already decoded (loader.types, by the text of its
+** expression: a type expression is a pure function of its text, no
+** references, no function calls; a module repeats a few types often). */
+struct decoded_type {
   const tfr_type *type;
   const struct tfr_defaults *defaults;
 };
@@ -105,8 +103,7 @@ struct loader {
   size_t lcap;
   struct strmap lnames; /* local name -> index in m->locals */
   size_t ocap;          /* m->objects, while loading */
-  struct type_memo *types; /* malloc'd; ntypes slots, a power of two */
-  size_t ntypes, ntyped;
+  struct bytemap types; /* text -> struct decoded_type (in the arena) */
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
@@ -220,48 +217,30 @@ static const tfr_value *decode_const(struct loader *l, struct src_file *src,
 
 /* ---- variable blocks --------------------------------------------------- */
 
-/* The memo slot of a type expression's text: filled, or empty for it. */
-static struct type_memo *type_memo(struct loader *l, const char *text,
-                                   size_t len) {
-  if (2 * (l->ntyped + 1) > l->ntypes) {
-    size_t n = l->ntypes ? 2 * l->ntypes : 64;
-    struct type_memo *t = calloc(n, sizeof *t);
-    if (!t)
-      abort();
-    for (size_t i = 0; i < l->ntypes; i++) {
-      if (!l->types[i].text)
-        continue;
-      size_t h = str_hash(l->types[i].text, l->types[i].len) & (n - 1);
-      while (t[h].text)
-        h = (h + 1) & (n - 1);
-      t[h] = l->types[i];
-    }
-    free(l->types);
-    l->types = t;
-    l->ntypes = n;
-  }
-  size_t h = str_hash(text, len) & (l->ntypes - 1);
-  for (; l->types[h].text; h = (h + 1) & (l->ntypes - 1))
-    if (l->types[h].len == len && !memcmp(l->types[h].text, text, len))
-      return &l->types[h];
-  l->ntyped++; /* counted when handed out: at worst a slot stays empty */
-  return &l->types[h];
-}
-
 static void decode_type(struct loader *l, struct src_file *src, bool json,
                         const struct ast *x, struct var_decl *v) {
   const struct ast *texpr = x;
   struct src_file *tsrc = src;
+  if (json && x->kind != AST_STRING) {
+    error_at(l, src, x->span, "Invalid type specification",
+             "A type specification is either a primitive type keyword "
+             "(bool, number, string) or a complex type constructor call, "
+             "like list(string).",
+             v->name);
+    v->failed = true;
+    return;
+  }
+  const char *text = json ? x->str : src->text + x->span.start;
+  size_t len = json ? x->n : x->span.end - x->span.start;
+  const struct decoded_type *known = bytemap_get(&l->types, text, len);
+  if (known) {
+    v->typed = true;
+    v->type = known->type;
+    v->defaults = known->defaults;
+    v->literal_mode = tfr_type_is_primitive(v->type);
+    return;
+  }
   if (json) {
-    if (x->kind != AST_STRING) {
-      error_at(l, src, x->span, "Invalid type specification",
-               "A type specification is either a primitive type keyword "
-               "(bool, number, string) or a complex type constructor call, "
-               "like list(string).",
-               v->name);
-      v->failed = true;
-      return;
-    }
     /* the JSON string holds a native-syntax type expression */
     struct ast_file *f = parse_embedded(l->a, l->diags, src, x, false);
     if (!f) {
@@ -272,14 +251,6 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
     tsrc = f->src;
   }
   v->typed = true;
-  struct type_memo *memo = type_memo(l, json ? x->str : src->text + x->span.start,
-                                     json ? x->n : x->span.end - x->span.start);
-  if (memo->text) {
-    v->type = memo->type;
-    v->defaults = memo->defaults;
-    v->literal_mode = tfr_type_is_primitive(v->type);
-    return;
-  }
   if (x->flags & AST_F_LAZY) { /* read but not built yet */
     texpr = parse_config_lazy(src, l->trees, l->diags, x);
     if (!texpr) {
@@ -300,10 +271,11 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
   }
   v->type = t;
   v->literal_mode = tfr_type_is_primitive(t);
-  if (tfr_diags_count(l->diags) == before)
-    *memo = (struct type_memo){json ? x->str : src->text + x->span.start,
-                               json ? x->n : x->span.end - x->span.start, t,
-                               v->defaults};
+  if (tfr_diags_count(l->diags) == before) {
+    struct decoded_type *d = tfr_arena_alloc(l->a, sizeof *d);
+    *d = (struct decoded_type){t, v->defaults};
+    bytemap_put(&l->types, text, len, d);
+  }
 }
 
 /* default = ...: a constant, optional defaults applied, converted. */
@@ -1324,7 +1296,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                   "-engine=opentofu.");
   strmap_free(&l.names);
   strmap_free(&l.lnames);
-  free(l.types);
+  bytemap_free(&l.types);
   tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);

@@ -34,8 +34,7 @@ struct fp {
   bool skip;              /* check the syntax only: build no nodes */
   bool lazy_type;         /* `type` arguments of variable blocks: skipped */
   const struct fast_tok *block_type; /* of the body being read */
-  struct span *seen;      /* lazy_type's texts: a hash set (malloc'd) */
-  uint32_t nseen, seen_cap;
+  struct bytemap seen;    /* the type texts lazy_type has checked */
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
@@ -590,41 +589,6 @@ static uint32_t type_extent(const char *t, uint32_t i, uint32_t n) {
   return 0;
 }
 
-/* The texts of the type expressions checked so far in this file. */
-static bool seen_type(struct fp *p, uint32_t from, uint32_t to, bool add) {
-  if (add && 2 * (p->nseen + 1) > p->seen_cap) {
-    uint32_t cap = p->seen_cap ? 2 * p->seen_cap : 64;
-    struct span *t = calloc(cap, sizeof *t);
-    if (!t)
-      abort();
-    for (uint32_t i = 0; i < p->seen_cap; i++) {
-      struct span e = p->seen[i];
-      if (e.end == 0)
-        continue;
-      size_t h = str_hash(p->s.t + e.start, e.end - e.start) & (cap - 1);
-      while (t[h].end)
-        h = (h + 1) & (cap - 1);
-      t[h] = e;
-    }
-    free(p->seen);
-    p->seen = t;
-    p->seen_cap = cap;
-  }
-  if (!p->seen_cap)
-    return false;
-  uint32_t len = to - from;
-  size_t h = str_hash(p->s.t + from, len) & (p->seen_cap - 1);
-  for (; p->seen[h].end; h = (h + 1) & (p->seen_cap - 1)) {
-    struct span e = p->seen[h];
-    if (e.end - e.start == len && !memcmp(p->s.t + e.start, p->s.t + from, len))
-      return true;
-  }
-  if (add) {
-    p->seen[h] = (struct span){from, to};
-    p->nseen++;
-  }
-  return false;
-}
 
 /* A variable's `type`: an AST_F_LAZY placeholder for the expression,
 ** checked by reading it, or by its text when the same text was checked
@@ -633,7 +597,8 @@ static struct ast *lazy_type(struct fp *p) {
   struct fast_tok first;
   peek(p, true, &first);
   uint32_t end = type_extent(p->s.t, first.start, p->s.len);
-  if (end && seen_type(p, first.start, end, false)) {
+  const char *text = p->s.t + first.start;
+  if (end && bytemap_get(&p->seen, text, end - first.start)) {
     p->has_ahead = false;
     p->s.pos = end;
   } else {
@@ -643,7 +608,7 @@ static struct ast *lazy_type(struct fp *p) {
     if (!x)
       return NULL;
     if (end == p->s.pos)
-      seen_type(p, first.start, end, true);
+      bytemap_put(&p->seen, text, end - first.start, (void *)text);
   }
   struct ast *v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
   v->flags = AST_F_LAZY;
@@ -803,7 +768,7 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
     }
   }
   free(p.stack);
-  free(p.seen);
+  bytemap_free(&p.seen);
   return ok;
 }
 

@@ -203,6 +203,42 @@ void strmap_del(struct strmap *m, const char *key) {
   m->n--;
 }
 
+void bytemap_free(struct bytemap *m) {
+  free(m->e);
+  *m = (struct bytemap){0};
+}
+
+/* The slot of the key, or the empty slot where it would go (cap > 0). */
+static size_t bytemap_slot(const struct bytemap *m, const char *key,
+                           size_t len) {
+  size_t i = str_hash(key, len) & (m->cap - 1);
+  while (m->e[i].val &&
+         (m->e[i].len != len || memcmp(m->e[i].key, key, len) != 0))
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+void *bytemap_get(const struct bytemap *m, const char *key, size_t len) {
+  return m->cap ? m->e[bytemap_slot(m, key, len)].val : NULL;
+}
+
+void bytemap_put(struct bytemap *m, const char *key, size_t len, void *val) {
+  if (2 * (m->n + 1) > m->cap) {
+    struct bytemap old = *m;
+    m->cap = old.cap ? 2 * old.cap : 64;
+    m->e = calloc(m->cap, sizeof *m->e);
+    if (!m->e)
+      abort();
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.e[i].val)
+        m->e[bytemap_slot(m, old.e[i].key, old.e[i].len)] = old.e[i];
+    free(old.e);
+  }
+  size_t i = bytemap_slot(m, key, len);
+  m->n += !m->e[i].val;
+  m->e[i] = (struct bytemap_entry){key, len, val};
+}
+
 bool str_ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && strcmp(s + n - k, suffix) == 0;

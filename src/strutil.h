@@ -81,4 +81,21 @@ void strmap_del(struct strmap *m, const char *key);
 /* Room for n names without growing. */
 void strmap_reserve(struct strmap *m, size_t n);
 
+/* A map from byte strings (key and length; not copied: they must outlive
+** it) to non-NULL pointers. */
+struct bytemap {
+  struct bytemap_entry {
+    const char *key;
+    size_t len;
+    void *val; /* NULL: an empty slot */
+  } *e;
+  size_t cap, n;
+};
+
+void bytemap_free(struct bytemap *m);
+/* The value of the key, or NULL. */
+void *bytemap_get(const struct bytemap *m, const char *key, size_t len);
+/* Add or replace (val not NULL). */
+void bytemap_put(struct bytemap *m, const char *key, size_t len, void *val);
+
 #endif

@@ -126,6 +126,27 @@ static void strmap_add_and_delete(void **state) {
   strmap_free(&m);
 }
 
+static void bytemap_by_bytes(void **state) {
+  (void)state;
+  enum { N = 2000 };
+  static char text[N * 6 + 1]; /* the last key's NUL after it */
+  struct bytemap m = {0};
+  assert_null(bytemap_get(&m, "x", 1));
+  for (size_t i = 0; i < N; i++) { /* keys that are not NUL-terminated */
+    memcpy(text + 6 * i, "k", 1);
+    snprintf(text + 6 * i + 1, 6, "%05zu", i);
+    bytemap_put(&m, text + 6 * i, 6, text + 6 * i);
+  }
+  assert_int_equal(m.n, N);
+  for (size_t i = 0; i < N; i++)
+    assert_ptr_equal(bytemap_get(&m, text + 6 * i, 6), text + 6 * i);
+  assert_null(bytemap_get(&m, "k00001", 5)); /* a prefix is another key */
+  bytemap_put(&m, "k00001", 6, text); /* replaced, not added */
+  assert_int_equal(m.n, N);
+  assert_ptr_equal(bytemap_get(&m, text + 6, 6), text);
+  bytemap_free(&m);
+}
+
 static void positions_in_file_order(void **state) {
   (void)state;
   tfr_arena *a = tfr_arena_new();
@@ -223,6 +244,7 @@ int main(void) {
       cmocka_unit_test(positions_count_lines_and_characters),
       cmocka_unit_test(arena_mark_and_reset),
       cmocka_unit_test(strmap_add_and_delete),
+      cmocka_unit_test(bytemap_by_bytes),
       cmocka_unit_test(positions_in_file_order),
       cmocka_unit_test(range_format_matches_hcl),
       cmocka_unit_test(diagnostics_render_three_ways),
