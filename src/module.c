@@ -641,6 +641,17 @@ static void check_name(struct loader *l, const struct partial *p) {
              p->name);
 }
 
+/* Room for n declarations in all: m->vars is malloc'd while loading
+** (grown in place when large) and freed with the arena. */
+static void reserve_vars(struct loader *l, size_t n) {
+  if (n <= l->cap)
+    return;
+  l->cap = n;
+  l->m->vars = realloc(l->m->vars, n * sizeof *l->m->vars);
+  if (!l->m->vars)
+    abort();
+}
+
 /* A variable declared in a primary file. */
 static struct var_decl *declare(struct loader *l, const struct partial *p) {
   struct module *m = l->m;
@@ -657,13 +668,8 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
              p->name);
     return NULL;
   }
-  if (m->nvars == l->cap) {
-    /* malloc'd while loading (grown in place when large) */
-    l->cap = l->cap ? l->cap * 2 : 16;
-    m->vars = realloc(m->vars, l->cap * sizeof *m->vars);
-    if (!m->vars)
-      abort();
-  }
+  if (m->nvars == l->cap)
+    reserve_vars(l, l->cap ? l->cap * 2 : 16);
   struct var_decl *v = &m->vars[m->nvars++];
   memset(v, 0, sizeof *v);
   v->name = p->name;
@@ -1189,13 +1195,13 @@ struct undo {
   struct arena_mark trees;
 };
 
-static struct undo undo_point(struct loader *l, tfr_arena *trees) {
+static struct undo undo_point(struct loader *l) {
   struct module *m = l->m;
   return (struct undo){m->nvars, m->nlocals, m->nobjects,
-                       tfr_diags_count(l->diags), arena_mark(trees)};
+                       tfr_diags_count(l->diags), arena_mark(l->trees)};
 }
 
-static void undo(struct loader *l, tfr_arena *trees, const struct undo *u) {
+static void undo(struct loader *l, const struct undo *u) {
   struct module *m = l->m;
   for (size_t i = u->nvars; i < m->nvars; i++)
     strmap_del(&l->names, m->vars[i].name);
@@ -1205,14 +1211,13 @@ static void undo(struct loader *l, tfr_arena *trees, const struct undo *u) {
   m->nlocals = u->nlocals;
   m->nobjects = u->nobjects;
   diags_remove(l->diags, u->ndiags, tfr_diags_count(l->diags));
-  arena_reset(trees, u->trees);
+  arena_reset(l->trees, u->trees);
   l->seq_src = NULL;
 }
 
 /* A primary configuration file: read block by block when it is plain
 ** (most are), else parsed whole; its variables declared. */
-static void primary_file(struct loader *l, struct src_file *src,
-                         tfr_arena *trees) {
+static void primary_file(struct loader *l, struct src_file *src) {
   /* room for its declarations at once: lines that start "variable" */
   size_t n = 0;
   for (const char *t = src->text, *end = t + src->len; t < end;) {
@@ -1222,22 +1227,16 @@ static void primary_file(struct loader *l, struct src_file *src,
       break;
     t++;
   }
-  struct module *m = l->m;
-  if (m->nvars + n > l->cap) {
-    l->cap = m->nvars + n;
-    m->vars = realloc(m->vars, l->cap * sizeof *m->vars);
-    if (!m->vars)
-      abort();
-  }
-  strmap_reserve(&l->names, m->nvars + n);
-  struct undo u = undo_point(l, trees);
+  reserve_vars(l, l->m->nvars + n);
+  strmap_reserve(&l->names, l->m->nvars + n);
+  struct undo u = undo_point(l);
   l->streaming = src;
   if (!module_whole_files &&
-      parse_config_stream(src, trees, l->diags, stream_item, l))
+      parse_config_stream(src, l->trees, l->diags, stream_item, l))
     return;
-  undo(l, trees, &u);
+  undo(l, &u);
   bool complete;
-  struct ast_file *f = parse_config(src, trees, l->diags, &complete);
+  struct ast_file *f = parse_config(src, l->trees, l->diags, &complete);
   if (f)
     each_variable(l, f, false);
 }
@@ -1279,7 +1278,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       if (!srcs[i])
         continue;
       if (pass == 0) {
-        primary_file(&l, srcs[i], trees);
+        primary_file(&l, srcs[i]);
         continue;
       }
       bool complete;
