@@ -35,6 +35,8 @@ struct fp {
   bool lazy_type;         /* `type` arguments of variable blocks: skipped */
   const struct fast_tok *block_type; /* of the body being read */
   struct bytemap seen;    /* the type texts lazy_type has checked */
+  parse_item_fn item;     /* top-level blocks go here (parse_hcl_stream) */
+  void *item_ctx;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
   uint32_t top, cap;
@@ -589,7 +591,6 @@ static uint32_t type_extent(const char *t, uint32_t i, uint32_t n) {
   return 0;
 }
 
-
 /* A variable's `type`: an AST_F_LAZY placeholder for the expression,
 ** checked by reading it, or by its text when the same text was checked
 ** before in this file; NULL outside the subset. */
@@ -672,8 +673,10 @@ static struct ast *block(struct fp *p, const struct fast_tok *type) {
 /* Items up to the end of the file (top) or the "}" of a block body
 ** (*close), each on its own line. */
 static bool body(struct fp *p, bool top, struct fast_tok *close) {
+  bool stream = top && p->item; /* each item handed over, not kept */
   struct fast_tok k;
   for (;;) {
+    struct arena_mark mark = stream ? arena_mark(p->c->a) : (struct arena_mark){0};
     lex(p, true, &k);
     if (k.kind == FT_NL)
       continue;
@@ -687,15 +690,14 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
     peek(p, true, &k);
     struct ast *item;
     if (is_punct(&k, '=')) {
+      if (stream)
+        return false; /* a top-level argument: the grammar reports it */
       lex(p, true, &k);
-      struct ast *v;
-      if (p->lazy_type && is_word(p, &name, "type") && p->block_type &&
-          is_word(p, p->block_type, "variable")) {
-        /* checked, not built: the loader knows most type expressions
-        ** by their text already (parse_lazy builds the others) */
-        v = lazy_type(p);      } else {
-        v = expr(p, true);
-      }
+      struct ast *v =
+          p->lazy_type && is_word(p, &name, "type") && p->block_type &&
+                  is_word(p, p->block_type, "variable")
+              ? lazy_type(p)
+              : expr(p, true);
       if (!v)
         return false;
       item = ast_attr(p->c, lexeme(p, &name), v,
@@ -705,22 +707,36 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
       if (!item)
         return false;
     }
-    push(p, item);
     lex(p, true, &k);
-    if (k.kind == FT_EOF && top) {
+    if (k.kind != FT_NL && !(k.kind == FT_EOF && top))
+      return false;
+    if (!stream)
+      push(p, item);
+    else if (p->c->failed)
+      return false; /* reported: the grammar reports it again, in order */
+    else if (!p->item(p->item_ctx, item))
+      arena_reset(p->c->a, mark);
+    if (k.kind == FT_EOF) {
       *close = k;
       return true;
     }
-    if (k.kind != FT_NL)
-      return false;
   }
 }
 
-struct ast *parse_lazy(struct parse_ctx *c, const struct ast *x) {
+/* A reader of c's whole text, past a leading byte order mark (ignored, as
+** HCL does). */
+static struct fp fp_start(struct parse_ctx *c) {
   struct fp p = {0};
   p.c = c;
   p.s.t = c->src->text;
   p.s.len = (uint32_t)c->src->len;
+  if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
+    p.s.pos = 3;
+  return p;
+}
+
+struct ast *parse_lazy(struct parse_ctx *c, const struct ast *x) {
+  struct fp p = fp_start(c);
   p.s.pos = x->span.start;
   struct ast *e = expr(&p, true);
   free(p.stack);
@@ -728,45 +744,12 @@ struct ast *parse_lazy(struct parse_ctx *c, const struct ast *x) {
 }
 
 bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
-  struct fp p = {0};
-  p.c = c;
+  struct fp p = fp_start(c);
   p.lazy_type = true;
-  p.s.t = c->src->text;
-  p.s.len = (uint32_t)c->src->len;
-  if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
-    p.s.pos = 3; /* as parse_hcl_fast */
-  bool ok = false;
-  for (;;) {
-    struct arena_mark mark = arena_mark(c->a);
-    struct fast_tok k;
-    lex(&p, true, &k);
-    if (k.kind == FT_NL)
-      continue;
-    if (k.kind == FT_EOF) {
-      ok = true;
-      break;
-    }
-    if (k.kind != FT_IDENT)
-      break;
-    struct fast_tok name = k;
-    peek(&p, true, &k);
-    if (is_punct(&k, '='))
-      break; /* a top-level argument: the general path reports it */
-    struct ast *b = block(&p, &name);
-    if (!b)
-      break;
-    lex(&p, true, &k);
-    if (k.kind != FT_NL && k.kind != FT_EOF)
-      break;
-    if (c->failed)
-      break; /* reported: the grammar reports it again, in order */
-    if (!item(ctx, b))
-      arena_reset(c->a, mark);
-    if (k.kind == FT_EOF) {
-      ok = true;
-      break;
-    }
-  }
+  p.item = item;
+  p.item_ctx = ctx;
+  struct fast_tok close;
+  bool ok = body(&p, true, &close);
   free(p.stack);
   bytemap_free(&p.seen);
   return ok;
@@ -775,12 +758,7 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
 struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
   if (c->start || c->expr_mode || c->template_mode || c->json)
     return NULL;
-  struct fp p = {0};
-  p.c = c;
-  p.s.t = c->src->text;
-  p.s.len = (uint32_t)c->src->len;
-  if (p.s.len >= 3 && memcmp(p.s.t, "\xEF\xBB\xBF", 3) == 0)
-    p.s.pos = 3; /* a leading byte order mark is ignored, as HCL does */
+  struct fp p = fp_start(c);
   uint32_t skip = p.s.pos;
   struct fast_tok close;
   struct ast *root = NULL;
