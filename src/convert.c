@@ -1891,9 +1891,7 @@ static const struct tfr_defaults *child_named(const struct dinfo *di,
     size_t mid = (lo + hi) / 2;
     const char *k = di->ckeys[mid];
     size_t kl = di->clens[mid];
-    int cmp = memcmp(k, key, kl < len ? kl : len);
-    if (cmp == 0)
-      cmp = kl < len ? -1 : kl > len;
+    int cmp = str_cmp_bytes(k, kl, key, len);
     if (cmp == 0)
       return (const struct tfr_defaults *)di->children[mid];
     if (cmp < 0)
@@ -2021,10 +2019,7 @@ static void dflt_entries(struct cctx *c, const struct tfr_defaults *d,
     }
     int cmp = i >= n ? 1 : j >= nd ? -1 : 0;
     if (cmp == 0) {
-      size_t dl = di->vlens[j];
-      cmp = memcmp(name, di->vnames[j], len < dl ? len : dl);
-      if (cmp == 0)
-        cmp = len < dl ? -1 : len > dl;
+      cmp = str_cmp_bytes(name, len, di->vnames[j], di->vlens[j]);
     }
     const tfr_value *x = NULL;
     if (cmp <= 0) { /* an entry of the value */

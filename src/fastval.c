@@ -547,9 +547,7 @@ static long attr_index(const struct fv_plan *p, const char *key,
 
 static int cmp_key(const void *x, const void *y) {
   const struct key *a = x, *b = y;
-  int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
-  if (!c)
-    c = a->n < b->n ? -1 : a->n > b->n;
+  int c = str_cmp_bytes(a->s, a->n, b->s, b->n);
   if (!c)
     c = a->order < b->order ? -1 : 1;
   return c;

@@ -152,10 +152,7 @@ static void put_key(tfr_arena *a, struct sbuf *b, const tfr_value *v);
 
 static int cmp_sbuf(const void *x, const void *y) {
   const struct sbuf *p = x, *q = y;
-  int c = memcmp(p->p, q->p, p->n < q->n ? p->n : q->n);
-  if (c)
-    return c;
-  return p->n < q->n ? -1 : p->n > q->n;
+  return str_cmp_bytes(p->p, p->n, q->p, q->n);
 }
 
 /* A set's key: its elements' keys in key order, so that equal sets get
@@ -359,10 +356,7 @@ static void keys_free(struct keys *ks) {
 }
 
 static int cmp_key(const struct keyed *p, const struct keyed *q) {
-  int c = memcmp(p->k, q->k, p->n < q->n ? p->n : q->n);
-  if (c)
-    return c;
-  return p->n < q->n ? -1 : p->n > q->n;
+  return str_cmp_bytes(p->k, p->n, q->k, q->n);
 }
 
 /* Key order, then value order: the first of equal values comes first. */
@@ -956,10 +950,7 @@ static const tfr_value *map_get(const tfr_value *m, const char *k,
   size_t lo = 0, hi = m->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    size_t ml = m->keylens[mid];
-    int c = memcmp(m->keys[mid], k, ml < n ? ml : n);
-    if (!c)
-      c = ml < n ? -1 : ml > n;
+    int c = str_cmp_bytes(m->keys[mid], m->keylens[mid], k, n);
     if (!c)
       return m->elems[mid];
     if (c < 0)
@@ -1095,9 +1086,7 @@ struct entry {
 
 static int cmp_entry(const void *x, const void *y) {
   const struct entry *p = x, *q = y;
-  int c = memcmp(p->name, q->name, p->len < q->len ? p->len : q->len);
-  if (!c)
-    c = p->len < q->len ? -1 : p->len > q->len;
+  int c = str_cmp_bytes(p->name, p->len, q->name, q->len);
   if (!c)
     c = p->seq < q->seq ? -1 : p->seq > q->seq;
   return c;
@@ -1648,10 +1637,7 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
 static int cmp_strings(const void *x, const void *y) {
   const tfr_value *p = *(const tfr_value *const *)x;
   const tfr_value *q = *(const tfr_value *const *)y;
-  int c = memcmp(p->s, q->s, p->n < q->n ? p->n : q->n);
-  if (c)
-    return c;
-  return p->n < q->n ? -1 : p->n > q->n;
+  return str_cmp_bytes(p->s, p->n, q->s, q->n);
 }
 
 /* sort(list): the strings in byte order (Go's sort.Strings). */
@@ -1731,14 +1717,8 @@ struct pair {
 
 static int cmp_pair(const void *x, const void *y) {
   const struct pair *p = x, *q = y;
-  int c = memcmp(p->k, q->k, p->kn < q->kn ? p->kn : q->kn);
-  if (!c)
-    c = p->kn < q->kn ? -1 : p->kn > q->kn;
-  if (!c)
-    c = memcmp(p->v, q->v, p->vn < q->vn ? p->vn : q->vn);
-  if (!c)
-    c = p->vn < q->vn ? -1 : p->vn > q->vn;
-  return c;
+  int c = str_cmp_bytes(p->k, p->kn, q->k, q->kn);
+  return c ? c : str_cmp_bytes(p->v, p->vn, q->v, q->vn);
 }
 
 /* The pairs of transpose's input; NULL after an error. */

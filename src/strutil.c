@@ -394,6 +394,13 @@ int str_hex_digit(int32_t c) {
   return -1;
 }
 
+int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny) {
+  int c = memcmp(x, y, nx < ny ? nx : ny);
+  if (c)
+    return c;
+  return nx < ny ? -1 : nx > ny ? 1 : 0;
+}
+
 /* One step of str_hash: a word mixed in. */
 static uint64_t hash_word(uint64_t h, uint64_t w) {
   h = (h ^ w) * 0xBF58476D1CE4E5B9ull;

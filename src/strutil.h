@@ -40,6 +40,9 @@ int str_hex_digit(int32_t c);
 const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
                            size_t *len);
 
+/* Byte order of x (nx bytes) and y (ny bytes), a prefix first: <0, 0, >0. */
+int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny);
+
 /* A hash of n bytes (eight at a time), for in-memory hash tables. */
 uint64_t str_hash(const char *s, size_t n);
 

@@ -122,16 +122,9 @@ struct kv {
   const tfr_value *v;
 };
 
-static int cmp_bytes(const char *x, size_t nx, const char *y, size_t ny) {
-  int c = memcmp(x, y, nx < ny ? nx : ny);
-  if (c)
-    return c;
-  return nx < ny ? -1 : nx > ny ? 1 : 0;
-}
-
 static int cmp_kv(const void *x, const void *y) {
   const struct kv *p = x, *q = y;
-  return cmp_bytes(p->k, p->len, q->k, q->len);
+  return str_cmp_bytes(p->k, p->len, q->k, q->len);
 }
 
 /* Whether the object type t has exactly these (sorted) members. */
@@ -280,7 +273,7 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
     return false;
   for (uint32_t i = 0; i < x->n; i++) {
     if (x->type->kind == TFR_MAP &&
-        cmp_bytes(x->keys[i], x->keylens[i], y->keys[i], y->keylens[i]))
+        str_cmp_bytes(x->keys[i], x->keylens[i], y->keys[i], y->keylens[i]))
       return false;
     if (!tfr_value_equal(x->elems[i], y->elems[i]))
       return false;
@@ -403,7 +396,7 @@ int tfr_value_set_order(const tfr_value *x, const tfr_value *y) {
     return kx == ky ? 0 : kx ? -1 : 1;
   switch (x->type->kind) {
   case TFR_STRING:
-    return cmp_bytes(x->s, x->n, y->s, y->n);
+    return str_cmp_bytes(x->s, x->n, y->s, y->n);
   case TFR_BOOL:
     return x->b == y->b ? 0 : x->b ? 1 : -1;
   case TFR_NUMBER:
@@ -412,7 +405,7 @@ int tfr_value_set_order(const tfr_value *x, const tfr_value *y) {
     struct sbuf bx = {0}, by = {0};
     hash_bytes(&bx, x);
     hash_bytes(&by, y);
-    int c = cmp_bytes(bx.p ? bx.p : "", bx.n, by.p ? by.p : "", by.n);
+    int c = str_cmp_bytes(bx.p ? bx.p : "", bx.n, by.p ? by.p : "", by.n);
     free(bx.p);
     free(by.p);
     return c;
