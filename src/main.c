@@ -213,13 +213,15 @@ extern char **environ;
 /* ---- eval and console commands ---------------------------------------- */
 
 static const char usage_eval[] =
-    "Usage: tfresolve eval [options] EXPRESSION\n"
+    "Usage: tfresolve eval [options] [--] EXPRESSION...\n"
     "       tfresolve eval [options] -\n"
     "\n"
     "Evaluate an expression the way Terraform evaluates tfvars values\n"
     "(constants: no variables, no function calls) and print the result in\n"
-    "Terraform console style.  With \"-\", read one expression per line from\n"
-    "standard input.  With -functions, evaluate it as `terraform console`\n"
+    "Terraform console style.  Several expressions are evaluated in turn,\n"
+    "each printed as it is evaluated; \"-\" reads one expression per line\n"
+    "from standard input; after \"--\", an expression may start with \"-\".\n"
+    "With -functions, evaluate it as `terraform console`\n"
     "does in the module of the current directory: Terraform's functions,\n"
     "var.* (resolved from every value source), local.*, path.* and\n"
     "terraform.workspace.\n"
@@ -239,7 +241,7 @@ static const char usage_eval[] =
     "               Value sources of the module's variables, as for show\n"
     "  -no-color    No colour in diagnostics\n"
     "\n"
-    "Exit status: 0 evaluated, 1 errors, 2 usage error.\n";
+    "Exit status: 0 evaluated, 1 errors (in any expression), 2 usage error.\n";
 
 static const char usage_console[] =
     "Usage: tfresolve console [options] [DIR]\n"
@@ -271,10 +273,11 @@ struct eval_env {
   const char *name;                   /* the input's name in diagnostics */
   const char *type_text;              /* convert results to this type */
   const struct tfr_resolution *module; /* console scope, or NULL */
+  size_t yaml_docs;                   /* YAML documents written so far */
 };
 
 /* Evaluate one expression (and convert it to type_text if given). */
-static bool eval_one(const char *text, const struct eval_env *env,
+static bool eval_one(const char *text, struct eval_env *env,
                      const struct options *o) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
@@ -339,6 +342,8 @@ static bool eval_one(const char *text, const struct eval_env *env,
   } else if (!ok) {
     cli_print_diags(d, o);
   } else if (o->format == FMT_YAML) {
+    if (env->yaml_docs++) /* several values: a stream of documents */
+      fputs("---\n", stdout);
     tfr_value_write_yaml(stdout, a, v);
   } else {
     printf("%s\n", tfr_value_console(a, v));
@@ -371,19 +376,26 @@ static const struct tfr_resolution *console_module(tfr_arena *a,
 }
 
 /* Options of eval and console; false (after a message) on a usage error. */
+/* The operands (eval: expressions; console: at most one directory) are
+** collected in operands[], which has room for argc; "--" ends the
+** options, so that an expression may start with "-". */
 static bool eval_flags(int argc, char **argv, bool console, struct options *o,
                        struct eval_env *env, struct tfr_cli_arg *args,
-                       size_t *nargs, bool *no_env, const char **operand) {
+                       size_t *nargs, bool *no_env, const char **operands,
+                       size_t *noperands) {
   const char *usage = console ? usage_console : usage_eval;
   const char *cmd = console ? "console" : "eval";
+  bool options_end = false;
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
-    const char *name = strcmp(argv[i], "-") ? cli_opt_name(argv[i], buf,
-                                                       sizeof buf, &val)
-                                            : NULL;
-    if (!name && !*operand)
-      *operand = argv[i];
+    const char *name = options_end || !strcmp(argv[i], "-")
+                           ? NULL
+                           : cli_opt_name(argv[i], buf, sizeof buf, &val);
+    if (name && !strcmp(argv[i], "--"))
+      options_end = true;
+    else if (!name && (!console || *noperands == 0))
+      operands[(*noperands)++] = argv[i];
     else if (name && !strcmp(name, "json"))
       o->format = FMT_JSON;
     else if (name && !strcmp(name, "no-color"))
@@ -429,26 +441,33 @@ static int cmd_eval(int argc, char **argv) {
   struct options o = {0};
   struct eval_env env = {0};
   struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
-  size_t nargs = 0;
+  const char **exprs = calloc((size_t)argc + 1, sizeof *exprs);
+  size_t nargs = 0, nexprs = 0;
   bool no_env = false;
-  const char *expr = NULL;
-  if (!eval_flags(argc, argv, false, &o, &env, args, &nargs, &no_env,
-                  &expr)) {
+  if (!args || !exprs ||
+      !eval_flags(argc, argv, false, &o, &env, args, &nargs, &no_env, exprs,
+                  &nexprs)) {
     free(args);
+    free(exprs);
     return EXIT_USAGE;
   }
-  if (!expr) {
+  if (!nexprs) {
     fprintf(stderr, "tfresolve eval: no expression given\n\n%s", usage_eval);
     free(args);
+    free(exprs);
     return EXIT_USAGE;
   }
   tfr_arena *a = tfr_arena_new();
   if (o.functions)
     env.module = console_module(a, args, nargs, no_env, &o);
+  /* Each expression in turn, in the same scope; "-" stands for the lines
+  ** of standard input, one expression each. */
   bool all = true;
-  if (strcmp(expr, "-") != 0) {
-    all = eval_one(expr, &env, &o);
-  } else {
+  for (size_t i = 0; i < nexprs; i++) {
+    if (strcmp(exprs[i], "-") != 0) {
+      all &= eval_one(exprs[i], &env, &o);
+      continue;
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -461,6 +480,7 @@ static int cmd_eval(int argc, char **argv) {
   }
   tfr_arena_free(a);
   free(args);
+  free(exprs);
   return all ? EXIT_OK : EXIT_INVALID;
 }
 
@@ -495,9 +515,11 @@ static int cmd_console(int argc, char **argv) {
   size_t nargs = 0;
   bool no_env = false;
   const char *dir = NULL;
+  size_t ndirs = 0;
   o.functions = true;
   env.name = "<console-input>"; /* as Terraform's console names it */
-  if (!eval_flags(argc, argv, true, &o, &env, args, &nargs, &no_env, &dir) ||
+  if (!eval_flags(argc, argv, true, &o, &env, args, &nargs, &no_env, &dir,
+                  &ndirs) ||
       (dir && chdir(dir) != 0)) {
     if (dir)
       fprintf(stderr, "tfresolve: cannot change directory to %s\n", dir);
