@@ -64,12 +64,12 @@ $(TESTBUILD)/build.ninja:
 	  -Dbuildtype=debug
 
 test: deps $(TESTBUILD)/build.ninja
-	ninja -C $(TESTBUILD)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	@start=$$(date +%s); ninja -C $(TESTBUILD) || exit 1; \
+	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	 meson test -C $(TESTBUILD) --no-rebuild --print-errorlogs \
 	   --no-suite benchmark; status=$$?; \
-	 sh tests/summary.sh $(TESTBUILD)/meson-logs/testlog.txt; \
+	 python3 tests/summary.py $(TESTBUILD) $$start; \
 	 exit $$status
 
 $(BENCHBUILD)/build.ninja:

@@ -21,7 +21,7 @@ trap 'exit 2' HUP INT TERM
 
 # A run that takes longer than this is a hang (timeout is not POSIX, so
 # only used when present).
-limit=120
+limit=30
 if command -v timeout >/dev/null 2>&1; then
   run_limited() { timeout "$limit" "$@"; }
 else

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The public modules of ../shared/corpus, read as a user's CI would.
+
+  corpus.py TFRESOLVE CORPUS_DIR
+
+1. Every .tf, .tf.json, .tfvars and .tfvars.json file parses with no
+   diagnostic at all (one `parse -format=short CORPUS_DIR`).
+2. `check` of every directory that holds .tf files: no crash, and no
+   problem reported but the true one of these modules (required variables
+   that have no value here).  The modules that declare variables are
+   checked by one `check -recursive -json -no-env` (each with its own
+   tfvars, in threads); the directories that -recursive leaves out (hidden
+   ones, those that declare no variable) one `check` each, so that every
+   directory is checked, and the test fails if -recursive skips one that
+   declares variables.
+
+Skipped (and counted as passed with a note) when the corpus is not there.
+Prints PASS/FAIL lines and "N passed, M failed" last.
+"""
+import json
+import os
+import subprocess
+import sys
+
+EXPECTED = "No value for required variable"
+TIMEOUT = 600  # per command: a hang, not a slow machine
+
+
+def run(argv, cwd=None):
+    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace",
+                       timeout=TIMEOUT)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    tool, corpus = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if not os.path.isdir(corpus):
+        print("corpus not found at %s: skipped" % corpus)
+        print("0 passed, 0 failed")
+        return 0
+    corpus = os.path.abspath(corpus)
+    passed = failed = 0
+
+    files, dirs = 0, set()
+    for root, _, names in os.walk(corpus):
+        for n in names:
+            if n.endswith((".tf", ".tf.json", ".tfvars", ".tfvars.json")):
+                files += 1
+            if n.endswith(".tf"):
+                dirs.add(os.path.relpath(root, corpus))
+
+    rc, out, err = run([tool, "parse", "-format=short", corpus])
+    if rc == 0 and not out and not err:
+        print("PASS corpus parse: %d files parsed with no diagnostics" % files)
+        passed += 1
+    else:
+        print("\n".join((out + err).splitlines()[:50]))
+        print("FAIL corpus parse: exit %d, %d errors in %d files"
+              % (rc, (out + err).count(": error: "), files))
+        failed += 1
+
+    bad = []
+
+    def judge(label, rc, diags, text):
+        other = [d for d in diags
+                 if not (d["severity"] == "error" and d["summary"] == EXPECTED)]
+        if rc >= 2 or rc < 0 or other:
+            bad.append("FAIL corpus check %s: exit %d\n%s" % (
+                label, rc, "\n".join(
+                    "    %s: %s" % (d["severity"], d["summary"])
+                    for d in other[:5]) or text[-2000:]))
+
+    rc, out, err = run([tool, "check", "-recursive", "-json", "-no-env", "."],
+                       cwd=corpus)
+    checked = set()
+    try:
+        report = json.loads(out)
+    except ValueError:
+        report = None
+        judge("-recursive", rc if rc >= 2 else 2, [], out + err)
+    if report is not None:
+        judge("-recursive (the run)", rc, report["diagnostics"], err)
+        for c in report["checks"]:
+            d = os.path.normpath(c["dir"])
+            checked.add(d)
+            judge(d, rc, c["result"]["diagnostics"], "")
+    missed = sorted(checked - dirs)
+    if missed:
+        bad.append("FAIL corpus check: -recursive checked directories with "
+                   "no .tf file: %s" % ", ".join(missed[:5]))
+
+    # the directories -recursive leaves out: each on its own
+    alone = 0
+    for d in sorted(dirs - checked):
+        alone += 1
+        rc, out, err = run([tool, "check", "-no-env", "-json"],
+                           cwd=os.path.join(corpus, d))
+        try:
+            res = json.loads(out)
+        except ValueError:
+            judge(d, rc if rc >= 2 else 2, [], out + err)
+            continue
+        judge(d, rc, res["diagnostics"], err)
+        declares = any(v for v in res.get("variables", {}))
+        hidden = any(p.startswith(".") for p in d.split(os.sep))
+        if declares and not hidden:
+            bad.append("FAIL corpus check %s: declares variables, but "
+                       "-recursive left it out" % d)
+
+    if not bad:
+        print("PASS corpus check: %d module directories (%d in one "
+              "-recursive run, %d alone), only missing required values "
+              "reported" % (len(dirs), len(checked), alone))
+        passed += 1
+    else:
+        print("\n".join(bad[:20]))
+        failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
