@@ -1,6 +1,8 @@
 # Thin wrapper over meson: installs what is missing, builds, runs.
 #   make demo   build and run tfresolve on fixtures/demo
-#   make test   build with ASan+UBSan and run the whole suite
+#   make test   build with ASan+UBSan and run the whole suite (in an
+#               environment of its own: none of the caller's TF_VAR_*,
+#               NO_COLOR, locale...)
 #   make bench  run the benchmarks (optimised build)
 
 BUILD      ?= build
@@ -65,7 +67,8 @@ $(TESTBUILD)/build.ninja:
 
 test: deps $(TESTBUILD)/build.ninja
 	@start=$$(date +%s); ninja -C $(TESTBUILD) || exit 1; \
-	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	 env -i PATH="$$PATH" HOME="$$HOME" $${TMPDIR:+TMPDIR="$$TMPDIR"} \
+	 LANG=C.UTF-8 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	 meson test -C $(TESTBUILD) --no-rebuild --print-errorlogs \
 	   --no-suite benchmark; status=$$?; \
