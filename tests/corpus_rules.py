@@ -5,16 +5,21 @@ no rule or diagnostic says a function is unknown.
 
 Usage: corpus_rules.py TFRESOLVE CORPUS
 
-For every directory holding a .tf file with a `validation` block, runs
-`tfresolve check -json -no-env` once on its own value sources and once per
-var file found with it (non-auto *.tfvars in the directory, and the
-*.tfvars of its examples/ directories that hold no .tf files, which are
-meant for the module itself).  Required variables that still have no
-value (Terraform would stop before validation) get a placeholder of their
-type from a generated var file, so that every condition runs with values.
+For every directory holding a .tf file with a `validation` block, checks
+(`tfresolve check -json -no-env`) the module on its own value sources and
+once per var file found with it (non-auto *.tfvars in the directory, and
+the *.tfvars of its examples/ directories that hold no .tf files, which
+are meant for the module itself), all in one run with -var-file-each (an
+empty var file stands for "no var file").  Required variables that still
+have no value (Terraform would stop before validation) get a placeholder
+of their type from a generated var file, so that every condition runs
+with values: one more run with that file under every var file, for the
+environments that missed a value (a placeholder only fills what an
+environment's own var file leaves unset, so the others are unchanged).
 Prints a line per problem, the counts, and "N passed, M failed" last.
 """
 import collections
+import glob
 import json
 import os
 import subprocess
@@ -65,15 +70,24 @@ def var_files(d):
     return out
 
 
-def check(tool, d, extra):
-    p = subprocess.run([tool, "check", "-json", "-no-env"] + extra + [d],
-                       capture_output=True, text=True)
+def check_each(tool, d, extra, var_files):
+    """var file -> (report of `check` with it on top, error) for each."""
+    p = subprocess.run([tool, "check", "-json", "-no-env"] + extra +
+                       ["-var-file-each=" + glob.escape(vf) for vf in var_files]
+                       + [d], capture_output=True, text=True, timeout=600)
+    err = None
     if p.returncode not in (0, 1):
-        return None, "exit status %d: %s" % (p.returncode, p.stderr[:300])
-    try:
-        return json.loads(p.stdout), None
-    except ValueError as e:
-        return None, "output is not JSON: %s" % e
+        err = "exit status %d: %s" % (p.returncode, p.stderr[:300])
+    else:
+        try:
+            runs = {c["var_file"]: c["result"]
+                    for c in json.loads(p.stdout)["checks"]}
+        except (ValueError, KeyError, TypeError) as e:
+            err = "output is not the JSON of -var-file-each: %s" % e
+    if err:
+        return {vf: (None, err) for vf in var_files}
+    return {vf: (runs[vf], None) if vf in runs else
+            (None, "no result for this var file") for vf in var_files}
 
 
 def main():
@@ -88,21 +102,29 @@ def main():
     tmp = tempfile.mkdtemp()
     counts = collections.Counter()
     passed = failed = 0
+    none = os.path.join(tmp, "none.tfvars")  # "no var file"
+    open(none, "w").close()
     for d in modules(corpus):
-        for vf in [None] + var_files(d):
-            extra = ["-var-file=" + vf] if vf else []
+        vfs = [none] + var_files(d)
+        runs = check_each(tool, d, [], vfs)
+        missing = {}
+        for vf, (doc, _) in runs.items():
+            for g in (doc or {}).get("diagnostics", []):
+                if g["summary"] == "No value for required variable":
+                    missing[g["variable"]] = doc["variables"][g["variable"]]["type"]
+        if missing:
+            ph = os.path.join(tmp, "placeholders.tfvars.json")
+            with open(ph, "w") as f:
+                json.dump({n: placeholder(t) for n, t in sorted(missing.items())},
+                          f)
+            redo = [vf for vf, (doc, _) in runs.items()
+                    if doc and any(g["summary"] == "No value for required variable"
+                                   for g in doc["diagnostics"])]
+            runs.update(check_each(tool, d, ["-var-file=" + ph], redo))
+        for vf in vfs:
+            doc, err = runs[vf]
             label = os.path.relpath(d, corpus) + (
-                " with " + os.path.relpath(vf, corpus) if vf else "")
-            doc, err = check(tool, d, extra)
-            if doc:
-                missing = {g["variable"] for g in doc["diagnostics"]
-                           if g["summary"] == "No value for required variable"}
-                if missing:
-                    ph = os.path.join(tmp, "placeholders.tfvars.json")
-                    with open(ph, "w") as f:
-                        json.dump({n: placeholder(doc["variables"][n]["type"])
-                                   for n in sorted(missing)}, f)
-                    doc, err = check(tool, d, extra + ["-var-file=" + ph])
+                " with " + os.path.relpath(vf, corpus) if vf != none else "")
             problems = [err] if err else []
             for name, v in (doc or {}).get("variables", {}).items():
                 for r in v.get("rules", []):

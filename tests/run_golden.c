@@ -3,7 +3,7 @@
 **
 **   run_golden TFRESOLVE parse DIR...
 **   run_golden TFRESOLVE eval FILE.test...
-**   run_golden TFRESOLVE cases DIR...
+**   run_golden TFRESOLVE cases [-shard=K/N] DIR...
 **
 ** Every configuration file NAME in each DIR (.tf, .tf.json, .tfvars,
 ** .tfvars.json, .tofu) is a case:
@@ -749,6 +749,9 @@ static void module_case(const char *tool, const char *dir) {
   }
 }
 
+/* -shard=K/N: only every Nth case directory, from the Kth (from 1). */
+static unsigned shard_k = 1, shard_n = 1;
+
 static void cases_dir(const char *tool, const char *dir) {
   DIR *d = opendir(dir);
   if (!d) {
@@ -771,7 +774,8 @@ static void cases_dir(const char *tool, const char *dir) {
   for (size_t i = 0; i < n; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%.2000s/%.2000s", dir, names[i]);
-    module_case(tool, path);
+    if (i % shard_n == shard_k - 1)
+      module_case(tool, path);
     free(names[i]);
   }
   free(names);
@@ -782,12 +786,21 @@ int main(int argc, char **argv) {
                    strcmp(argv[2], "cases"))) {
     fprintf(stderr, "usage: run_golden TFRESOLVE parse DIR...\n"
                     "       run_golden TFRESOLVE eval FILE.test...\n"
-                    "       run_golden TFRESOLVE cases DIR...\n");
+                    "       run_golden TFRESOLVE cases [-shard=K/N] DIR...\n");
     return 2;
   }
   const char *u = getenv("UPDATE");
   update = u && *u && strcmp(u, "0") != 0;
-  for (int i = 3; i < argc; i++) {
+  int first = 3;
+  if (!strcmp(argv[2], "cases") &&
+      sscanf(argv[first], "-shard=%u/%u", &shard_k, &shard_n) == 2) {
+    if (shard_n == 0 || shard_k == 0 || shard_k > shard_n) {
+      fprintf(stderr, "run_golden: bad %s\n", argv[first]);
+      return 2;
+    }
+    first++;
+  }
+  for (int i = first; i < argc; i++) {
     if (!strcmp(argv[2], "eval"))
       eval_file(argv[1], argv[i]);
     else if (!strcmp(argv[2], "cases"))
