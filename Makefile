@@ -9,7 +9,8 @@ BUILD      ?= build
 TESTBUILD  ?= build-asan
 BENCHBUILD ?= build-release
 
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need.  apt-get waits for a lock
+# that another apt-get holds (two clones set up at once) instead of failing.
 DEB_PKGS = gcc flex bison meson ninja-build pkg-config libutf8proc-dev \
            libmpfr-dev libgmp-dev libyaml-dev libpcre2-dev libssl-dev zlib1g-dev \
            libcrypt-dev libedit-dev libcmocka-dev python3
@@ -25,8 +26,9 @@ deps:
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
-	  $(SUDO) apt-get update && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	    apt-get -o DPkg::Lock::Timeout=600 install -y $$missing; \
 	fi
 
 $(BUILD)/build.ninja:
