@@ -9,27 +9,18 @@ BUILD      ?= build
 TESTBUILD  ?= build-asan
 BENCHBUILD ?= build-release
 
-# Debian packages the build and the tests need.  apt-get waits for a lock
-# that another apt-get holds (two clones set up at once) instead of failing.
+# Debian packages the build and the tests need (scripts/deps.sh installs
+# the missing ones; two clones set up at once take turns).
 DEB_PKGS = gcc flex bison meson ninja-build pkg-config libutf8proc-dev \
            libmpfr-dev libgmp-dev libyaml-dev libpcre2-dev libssl-dev zlib1g-dev \
            libcrypt-dev libedit-dev libcmocka-dev python3
-
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps demo test bench clean
 
 all: $(BUILD)/tfresolve
 
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive \
-	    apt-get -o DPkg::Lock::Timeout=600 install -y $$missing; \
-	fi
+	@sh scripts/deps.sh $(DEB_PKGS)
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD)
