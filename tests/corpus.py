@@ -23,13 +23,16 @@ import subprocess
 import sys
 
 EXPECTED = "No value for required variable"
-TIMEOUT = 600  # per command: a hang, not a slow machine
+TIMEOUT = 60  # per command (each takes about a second): a hang
 
 
 def run(argv, cwd=None):
-    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, errors="replace",
-                       timeout=TIMEOUT)
+    try:
+        p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, errors="replace",
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return -9, "", "%s: stopped after %d s" % (" ".join(argv), TIMEOUT)
     return p.returncode, p.stdout, p.stderr
 
 

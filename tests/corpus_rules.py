@@ -72,9 +72,13 @@ def var_files(d):
 
 def check_each(tool, d, extra, var_files):
     """var file -> (report of `check` with it on top, error) for each."""
-    p = subprocess.run([tool, "check", "-json", "-no-env"] + extra +
-                       ["-var-file-each=" + glob.escape(vf) for vf in var_files]
-                       + [d], capture_output=True, text=True, timeout=600)
+    try:
+        p = subprocess.run([tool, "check", "-json", "-no-env"] + extra +
+                           ["-var-file-each=" + glob.escape(vf)
+                            for vf in var_files] + [d],
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return {vf: (None, "stopped after 60 s (a hang)") for vf in var_files}
     err = None
     if p.returncode not in (0, 1):
         err = "exit status %d: %s" % (p.returncode, p.stderr[:300])

@@ -878,7 +878,7 @@ def mutate_tf(rng, text):
 SUMMARY_RE = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
-def run_diff(prog, dirs, timeout=300):
+def run_diff(prog, dirs, timeout=60):
     """(passed, failed, {dir: [lines]}, crashed, output) for one batch."""
     try:
         p = subprocess.run([prog] + dirs, stdout=subprocess.PIPE,

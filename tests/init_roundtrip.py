@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT = 600  # per command: a hang, not a slow machine
+TIMEOUT = 60  # per command (each takes well under a second): a hang
 REQUIRED = "# REQUIRED: uncomment and set a value"
 LITERAL = "# TF_VAR_ value: literal text"
 NO_VALUE = "No value for required variable"
@@ -62,9 +62,13 @@ def indent(text, limit):
 
 
 def run(args, cwd=None, env=None):
-    p = subprocess.run(args, cwd=cwd, env=env if env is not None else child_env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors="replace", timeout=TIMEOUT)
+    try:
+        p = subprocess.run(args, cwd=cwd,
+                           env=env if env is not None else child_env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, errors="replace", timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return -9, "", "%s: stopped after %d s" % (" ".join(args), TIMEOUT)
     return p.returncode, p.stdout, p.stderr
 
 

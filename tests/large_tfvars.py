@@ -64,7 +64,11 @@ def write(root, name, tfvars):
 
 
 def run(args, cwd=None):
-    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(args, cwd=cwd, capture_output=True, text=True,
+                           timeout=120)
+    except subprocess.TimeoutExpired:
+        return -9, "%s: stopped after 120 s (a hang)" % " ".join(args)
     return p.returncode, p.stdout + p.stderr
 
 
