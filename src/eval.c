@@ -79,6 +79,11 @@ const tfr_value *eval_dynamic(struct eval_ctx *c) {
 static bool is_null(const tfr_value *v) { return v->flags & TFR_V_NULL; }
 static bool is_unknown(const tfr_value *v) { return v->flags & TFR_V_UNKNOWN; }
 static unsigned marks_of(const tfr_value *v) { return v->flags & MARKS; }
+/* The marks of v and of everything inside it (cty's UnmarkDeep). */
+static unsigned marks_deep(const tfr_value *v) {
+  return (tfr_value_has_mark(v, TFR_V_SENSITIVE) ? TFR_V_SENSITIVE : 0) |
+         (tfr_value_has_mark(v, TFR_V_EPHEMERAL) ? TFR_V_EPHEMERAL : 0);
+}
 
 static const tfr_value *with_marks(struct eval_ctx *c, const tfr_value *v,
                                    unsigned marks) {
@@ -365,10 +370,12 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
   return with_marks(c, tfr_bool(res), marks);
 }
 
-/* == and !=: cty's Equals, which is false across types. */
+/* == and !=: cty's Equals, which is false across types.  Its function
+** does not take marked values: the marks of both operands, from anywhere
+** inside them, go to the result. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
-  unsigned marks = marks_of(l) | marks_of(r);
+  unsigned marks = marks_deep(l) | marks_deep(r);
   bool eq;
   if (is_unknown(l) || is_unknown(r)) /* cty: unknown before null */
     return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
@@ -532,9 +539,12 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
     diags_remove(c->diags, c0, c2);
     return eval_dynamic(c);
   }
+  /* The result has the marks of the condition and of both results, as
+  ** HCL (since 2.23) gives them, whichever result is chosen. */
+  unsigned marks = marks_of(cond) | marks_of(tv) | marks_of(fv);
   if (!known) {
     diags_remove(c->diags, c0, c2);
-    return with_marks(c, tfr_unknown(c->a, rt), marks_of(cond));
+    return with_marks(c, tfr_unknown(c->a, rt), marks);
   }
   if (t)
     diags_remove(c->diags, c1, c2);
@@ -553,7 +563,7 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
                                 err ? err : "incorrect type"));
     return eval_dynamic(c);
   }
-  return with_marks(c, r, marks_of(cond));
+  return with_marks(c, r, marks);
 }
 
 /* ---- collections ------------------------------------------------------- */
@@ -589,7 +599,7 @@ static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
                                 err ? err : "string required"));
     return NULL;
   }
-  return s;
+  return with_marks(c, s, marks_of(v));
 }
 
 static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
@@ -598,6 +608,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   const tfr_value **vals = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
   size_t out = 0;
   bool unknown = false, failed = false;
+  unsigned marks = 0; /* of the keys: a key cannot carry them, the object does */
   for (size_t i = 0; i < n; i++) {
     const struct ast *kx = x->items[2 * i];
     const tfr_value *k = object_key(c, kx);
@@ -606,6 +617,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
       failed = true;
       continue;
     }
+    marks |= marks_of(k);
     if (is_unknown(k)) {
       unknown = true;
       continue;
@@ -626,7 +638,9 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   }
   if (failed || unknown)
     return eval_dynamic(c);
-  return value_object_shared(c->a, out, names, vals, c->objtypes);
+  return with_marks(c, value_object_shared(c->a, out, names, vals,
+                                           c->objtypes),
+                    marks);
 }
 
 /* ---- for expressions --------------------------------------------------- */
@@ -704,9 +718,10 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   const struct ast *cond_e = x->kids[5];
   bool object = x->flags & AST_F_OBJECT, group = x->flags & AST_F_GROUP;
   size_t before = tfr_diags_count(c->diags);
-  const tfr_value *coll = for_collection(c, coll_e, eval_expr(c, coll_e));
-  if (!coll)
-    return eval_dynamic(c);
+  const tfr_value *raw = eval_expr(c, coll_e);
+  const tfr_value *coll = for_collection(c, coll_e, raw);
+  if (!coll) /* unknown (or an error): the collection's marks still hold */
+    return with_marks(c, eval_dynamic(c), marks_of(raw));
   const struct eval_binding *saved = c->bindings;
   bool saved_in_for = c->in_for;
   c->in_for = true;
@@ -718,6 +733,9 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
                                              sizeof *groups);
   size_t nv = 0, ng = 0;
   bool unknown = false;
+  /* the result has the marks of the collection, of every 'if' value and
+  ** (an object) of every key, as in HCL */
+  unsigned marks = marks_of(coll);
   for (uint32_t i = 0; i < coll->n && tfr_diags_count(c->diags) == before;
        i++) {
     struct eval_binding kb, vb;
@@ -734,6 +752,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
                    "The value of the 'if' clause must not be null.");
         break;
       }
+      marks |= marks_of(cv);
       const char *err = NULL;
       const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
       if (!b) {
@@ -762,6 +781,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
                  "null value.");
       break;
     }
+    marks |= marks_of(k);
     const char *err = NULL;
     const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
     if (!ks) {
@@ -803,8 +823,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   if (tfr_diags_count(c->diags) > before)
     return eval_dynamic(c);
   if (unknown)
-    return eval_dynamic(c);
-  unsigned marks = marks_of(coll);
+    return with_marks(c, eval_dynamic(c), marks);
   if (!object)
     return with_marks(c, tfr_tuple(c->a, nv, vals), marks);
   const char **names = tfr_arena_alloc_raw(c->a, (ng ? ng : 1) * sizeof *names);
@@ -988,12 +1007,14 @@ const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
   }
 }
 
+/* The result has the source's marks, as in HCL. */
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *src = eval_expr(c, x->a);
+  unsigned marks = marks_of(src);
   if (is_null(src))
-    return tfr_tuple(c->a, 0, NULL);
+    return with_marks(c, tfr_tuple(c->a, 0, NULL), marks);
   if (is_unknown(src))
-    return eval_dynamic(c);
+    return with_marks(c, eval_dynamic(c), marks);
   bool seq = src->type->kind == TFR_LIST || src->type->kind == TFR_SET ||
              src->type->kind == TFR_TUPLE;
   const tfr_value *one[1] = {src};
@@ -1008,13 +1029,9 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   c->splat_item = saved;
   if (src->type->kind == TFR_LIST || src->type->kind == TFR_SET) {
     const tfr_type *et = n ? out[0]->type : &tfr_t_dynamic;
-    if (!n) {
-      /* the element type of an empty result follows the source's */
-      return tfr_list(c->a, et, 0, out);
-    }
-    return tfr_list(c->a, et, n, out);
+    return with_marks(c, tfr_list(c->a, et, n, out), marks);
   }
-  return tfr_tuple(c->a, n, out);
+  return with_marks(c, tfr_tuple(c->a, n, out), marks);
 }
 
 /* ---- variables and calls ----------------------------------------------- */

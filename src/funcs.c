@@ -156,8 +156,11 @@ static bool expand(struct fcall *f, const struct ast *x,
   const tfr_value **all = tfr_arena_alloc(f->a, (total ? total : 1) *
                                                     sizeof *all);
   memcpy(all, *args, (*n - 1) * sizeof *all);
+  /* the collection's own marks go to each of its elements, as in HCL */
+  unsigned marks = last->flags & MARKS;
   for (uint32_t i = 0; i < last->n; i++)
-    all[*n - 1 + i] = last->elems[i];
+    all[*n - 1 + i] = marks ? tfr_value_mark(f->a, last->elems[i], marks)
+                            : last->elems[i];
   *args = all;
   *n = total;
   return true;
