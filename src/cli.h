@@ -22,6 +22,7 @@ struct options {
   bool ast;
   bool no_color;
   bool opentofu;
+  bool show_sensitive; /* eval, console: print sensitive values */
 };
 
 /* "-name=value", "--name value", "-name": the name without dashes (in

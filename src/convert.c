@@ -1290,38 +1290,15 @@ static const tfr_value *mk_map(struct cctx *c, const tfr_type *ety, size_t n,
   return v;
 }
 
-static unsigned deep_marks(const tfr_value *v) {
-  unsigned m = v->flags & MARKS;
-  if (!v_null(v) && !v_unknown(v) && !is_prim(v->type) && !is_dyn(v->type))
-    for (uint32_t i = 0; i < v->n; i++)
-      m |= deep_marks(v->elems[i]);
-  return m;
-}
-
-static const tfr_value *unmark_deep(struct cctx *c, const tfr_value *v) {
-  if (!deep_marks(v))
-    return v;
-  tfr_value *r = tfr_arena_alloc(c->a, sizeof *r);
-  *r = *v;
-  r->flags = (uint8_t)(r->flags & ~MARKS);
-  if (!v_null(v) && !v_unknown(v) && !is_prim(v->type) && !is_dyn(v->type)) {
-    const tfr_value **e = val_array(c, v->n);
-    for (uint32_t i = 0; i < v->n; i++)
-      e[i] = unmark_deep(c, v->elems[i]);
-    r->elems = e;
-  }
-  return r;
-}
-
 /* cty.SetVal: the marks of the elements move to the set. */
 static const tfr_value *mk_set(struct cctx *c, const tfr_type *ety, size_t n,
                                const tfr_value **elems) {
   unsigned marks = 0;
   for (size_t i = 0; i < n; i++) {
-    unsigned m = deep_marks(elems[i]);
+    unsigned m = tfr_value_marks(elems[i]);
     if (m) {
       marks |= m;
-      elems[i] = unmark_deep(c, elems[i]);
+      elems[i] = tfr_value_unmark(c->a, elems[i], MARKS, NULL);
     }
   }
   const tfr_value *s = tfr_set(c->a, intern(c, ety), n, elems);

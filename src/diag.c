@@ -217,6 +217,10 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       if (st && !g->hide_source) {
         struct frame_chars bar = fc;
         render_snippet(out, &bar, st, g, opts->color);
+      } else if (g->hide_source) {
+        fprintf(out, "%s%s%s   (source not shown: it may hold a sensitive "
+                     "value)\n",
+                col, fc.bar, reset);
       }
     }
     if (g->detail && *g->detail) {

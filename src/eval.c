@@ -79,12 +79,6 @@ const tfr_value *eval_dynamic(struct eval_ctx *c) {
 static bool is_null(const tfr_value *v) { return v->flags & TFR_V_NULL; }
 static bool is_unknown(const tfr_value *v) { return v->flags & TFR_V_UNKNOWN; }
 static unsigned marks_of(const tfr_value *v) { return v->flags & MARKS; }
-/* The marks of v and of everything inside it (cty's UnmarkDeep). */
-static unsigned marks_deep(const tfr_value *v) {
-  return (tfr_value_has_mark(v, TFR_V_SENSITIVE) ? TFR_V_SENSITIVE : 0) |
-         (tfr_value_has_mark(v, TFR_V_EPHEMERAL) ? TFR_V_EPHEMERAL : 0);
-}
-
 static const tfr_value *with_marks(struct eval_ctx *c, const tfr_value *v,
                                    unsigned marks) {
   return marks ? tfr_value_mark(c->a, v, marks) : v;
@@ -375,7 +369,7 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
 ** inside them, go to the result. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
-  unsigned marks = marks_deep(l) | marks_deep(r);
+  unsigned marks = tfr_value_marks(l) | tfr_value_marks(r);
   bool eq;
   if (is_unknown(l) || is_unknown(r)) /* cty: unknown before null */
     return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);

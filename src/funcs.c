@@ -110,27 +110,6 @@ void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* A copy of v without any marks, deep; the marks it had go to *marks. */
-static const tfr_value *unmark_deep(tfr_arena *a, const tfr_value *v,
-                                    unsigned *marks) {
-  if (!tfr_value_has_mark(v, MARKS))
-    return v;
-  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
-  *u = *v;
-  *marks |= v->flags & MARKS;
-  u->flags = (uint8_t)(u->flags & ~MARKS);
-  bool compound = !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) &&
-                  !tfr_type_is_primitive(v->type) &&
-                  v->type->kind != TFR_DYNAMIC;
-  if (compound && v->n) {
-    const tfr_value **e = tfr_arena_alloc(a, v->n * sizeof *e);
-    for (uint32_t i = 0; i < v->n; i++)
-      e[i] = unmark_deep(a, v->elems[i], marks);
-    u->elems = e;
-  }
-  return u;
-}
-
 /* Spread `f(a, list...)`: the last argument's elements become arguments. */
 static bool expand(struct fcall *f, const struct ast *x,
                    const tfr_value ***args, size_t *n, bool *unknown) {
@@ -197,7 +176,7 @@ static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
                         unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
-    *v = unmark_deep(f->a, *v, marks);
+    *v = tfr_value_unmark(f->a, *v, MARKS, marks);
   if (((*v)->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
     fcall_arg_error(f, i, "argument must not be null");
     return false;

@@ -239,6 +239,10 @@ static const char usage_eval[] =
     "  -chdir=DIR   Work in DIR (the module directory)\n"
     "  -var 'NAME=VALUE', -var-file=FILE, -no-env\n"
     "               Value sources of the module's variables, as for show\n"
+    "  -show-sensitive\n"
+    "               Print sensitive values (otherwise the console shows\n"
+    "               \"(sensitive value)\", JSON null with \"sensitive\": true,\n"
+    "               YAML a comment)\n"
     "  -no-color    No colour in diagnostics\n"
     "\n"
     "Exit status: 0 evaluated, 1 errors (in any expression), 2 usage error.\n";
@@ -256,6 +260,8 @@ static const char usage_console[] =
     "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR,\n"
     "  -engine=E   as for show\n"
     "  -json       one line {\"type\": T, \"value\": V} or {\"error\": ...} each\n"
+    "  -format=F   console (default), json or yaml\n"
+    "  -show-sensitive  Print sensitive values (as for eval)\n"
     "  -no-color   No colour in diagnostics\n"
     "\n"
     "Exit status: 0, or 1 if the last expression failed; 2 usage error.\n";
@@ -318,7 +324,14 @@ static bool eval_one(const char *text, struct eval_env *env,
     tfr_arena_free(a);
     return true;
   }
-  if (o->format == FMT_JSON && ok && !tfr_value_json_encodable(v)) {
+  /* A sensitive value, or one with a sensitive part, is not printed
+  ** unless asked for: the console shows "(sensitive value)" in its place,
+  ** JSON null with "sensitive": true, YAML a comment. */
+  bool sensitive = ok && tfr_value_has_mark(v, TFR_V_SENSITIVE);
+  bool hide = sensitive && !o->show_sensitive;
+  if (sensitive && o->show_sensitive && o->format != FMT_JSON)
+    v = tfr_value_unmark(a, v, TFR_V_SENSITIVE, NULL);
+  if (o->format == FMT_JSON && ok && !hide && !tfr_value_json_encodable(v)) {
     json_error("Value cannot be encoded as JSON",
                "cannot serialize infinity as JSON");
     ok = false;
@@ -330,10 +343,13 @@ static bool eval_one(const char *text, struct eval_env *env,
       fputs("{\"type\":", stdout);
       tfr_type_write_json(stdout, v->type);
       fputs(",\"value\":", stdout);
-      tfr_value_write_json(stdout, a, v);
+      if (hide)
+        fputs("null", stdout);
+      else
+        tfr_value_write_json(stdout, a, v);
       if (!tfr_value_is_wholly_known(v))
         fputs(",\"unknown\":true", stdout);
-      if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
+      if (sensitive)
         fputs(",\"sensitive\":true", stdout);
       if (tfr_value_has_mark(v, TFR_V_EPHEMERAL))
         fputs(",\"ephemeral\":true", stdout);
@@ -344,7 +360,10 @@ static bool eval_one(const char *text, struct eval_env *env,
   } else if (o->format == FMT_YAML) {
     if (env->yaml_docs++) /* several values: a stream of documents */
       fputs("---\n", stdout);
-    tfr_value_write_yaml(stdout, a, v);
+    if (hide)
+      fputs("# (sensitive value: use -show-sensitive to print it)\n", stdout);
+    else
+      tfr_value_write_yaml(stdout, a, v);
   } else {
     printf("%s\n", tfr_value_console(a, v));
   }
@@ -400,6 +419,8 @@ static bool eval_flags(int argc, char **argv, bool console, struct options *o,
       o->format = FMT_JSON;
     else if (name && !strcmp(name, "no-color"))
       o->no_color = true;
+    else if (name && !strcmp(name, "show-sensitive"))
+      o->show_sensitive = true;
     else if (name && !strcmp(name, "functions") && !console)
       o->functions = true;
     else if (name && !strcmp(name, "engine") && val &&
@@ -816,8 +837,9 @@ static const char *explain_type(tfr_arena *a, const tfr_type *t) {
 }
 
 /* show -format=yaml|tfvars|env: the resolved values, ready to use again.
-** Sensitive values are left out unless -show-sensitive; unresolved
-** variables are left out. */
+** Sensitive values are left out unless -show-sensitive, and so are
+** unresolved variables, each with a comment that says so (in YAML too,
+** before the mapping). */
 static void show_values(tfr_arena *a, const struct tfr_resolution *res,
                         enum out_format f, bool show_sensitive) {
   size_t n = 0;
@@ -828,13 +850,11 @@ static void show_values(tfr_arena *a, const struct tfr_resolution *res,
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = &res->vars[i];
     if (!v->value) {
-      if (f != FMT_YAML)
-        printf("# %s: not resolved\n", v->name);
+      printf("# %s: not resolved\n", v->name);
       continue;
     }
     if (v->sensitive && !show_sensitive) {
-      if (f != FMT_YAML)
-        printf("# %s: sensitive (use -show-sensitive)\n", v->name);
+      printf("# %s: sensitive (use -show-sensitive)\n", v->name);
       continue;
     }
     names[n] = v->name;

@@ -236,6 +236,32 @@ const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
   return m;
 }
 
+const tfr_value *tfr_value_unmark(tfr_arena *a, const tfr_value *v,
+                                  unsigned marks, unsigned *had) {
+  if (!tfr_value_has_mark(v, marks))
+    return v;
+  tfr_value *u = new_value(a, v->type);
+  *u = *v;
+  if (had)
+    *had |= v->flags & marks;
+  u->flags = (uint8_t)(u->flags & ~marks);
+  if (is_compound(v) && v->n) {
+    const tfr_value **e = tfr_arena_alloc(a, v->n * sizeof *e);
+    for (uint32_t i = 0; i < v->n; i++)
+      e[i] = tfr_value_unmark(a, v->elems[i], marks, had);
+    u->elems = e;
+  }
+  return u;
+}
+
+unsigned tfr_value_marks(const tfr_value *v) {
+  unsigned m = v->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
+  if (is_compound(v))
+    for (uint32_t i = 0; i < v->n; i++)
+      m |= tfr_value_marks(v->elems[i]);
+  return m;
+}
+
 bool tfr_value_has_mark(const tfr_value *v, unsigned mark) {
   if (v->flags & mark)
     return true;

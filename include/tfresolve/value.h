@@ -139,6 +139,12 @@ const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
 /** A copy of v with extra marks (TFR_V_SENSITIVE, TFR_V_EPHEMERAL). */
 const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
                                 unsigned marks);
+/** v without the given marks, on itself and everything inside it (cty's
+** UnmarkDeep); the marks it had are added to *had (may be NULL). */
+const tfr_value *tfr_value_unmark(tfr_arena *a, const tfr_value *v,
+                                  unsigned marks, unsigned *had);
+/** The marks of v and of everything inside it. */
+unsigned tfr_value_marks(const tfr_value *v);
 /** True when v or anything inside it carries the mark. */
 bool tfr_value_has_mark(const tfr_value *v, unsigned mark);
 
