@@ -282,6 +282,19 @@ struct eval_env {
   size_t yaml_docs;                   /* YAML documents written so far */
 };
 
+/* Whether t has an object type anywhere: its attribute names may come
+** from a value's keys (a sensitive value's keys are secret too). */
+static bool has_object_type(const tfr_type *t) {
+  if (t->kind == TFR_OBJECT)
+    return true;
+  if (t->elem && has_object_type(t->elem))
+    return true;
+  for (uint32_t i = 0; t->kind == TFR_TUPLE && i < t->n; i++)
+    if (has_object_type(t->types[i]))
+      return true;
+  return false;
+}
+
 /* Evaluate one expression (and convert it to type_text if given). */
 static bool eval_one(const char *text, struct eval_env *env,
                      const struct options *o) {
@@ -341,7 +354,10 @@ static bool eval_one(const char *text, struct eval_env *env,
       json_error(g ? g->summary : "Error", g ? g->detail : "");
     } else {
       fputs("{\"type\":", stdout);
-      tfr_type_write_json(stdout, v->type);
+      if (hide && has_object_type(v->type)) /* its names may be secrets */
+        fputs("\"dynamic\"", stdout);
+      else
+        tfr_type_write_json(stdout, v->type);
       fputs(",\"value\":", stdout);
       if (hide)
         fputs("null", stdout);

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The secrets matrix: no sensitive value reaches any output unless
+-show-sensitive asks for it.
+
+  secrets.py TFRESOLVE FIXTURE_DIR
+
+FIXTURE_DIR (fixtures/secrets) declares sensitive variables whose values
+are canaries ("SECRET..." and one number), each set by another value
+source: a default, TF_VAR_, terraform.tfvars, terraform.tfvars.json, an
+.auto.tfvars and an .auto.tfvars.json file, -var, -var-file and
+-var-file-each (envs/*.tfvars); s_all is set by all of them.  Its
+validation rules build their error messages from the secrets (object
+keys, for keys, splats, conditionals, templates, functions), and a test
+file (tests/*.tftest.hcl) asserts on them.
+
+Every command and format runs twice, once with the rules failing and once
+with them passing: show (human, -json, yaml, tfvars, env), check (human,
+-json, sarif, github, junit; also with -var-file-each), explain of every
+sensitive variable, eval -functions and console (console, -json, yaml)
+with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
+No output may hold a canary, nor any value that the expressions derive
+from them (read from a -show-sensitive run: hashes, encodings, upper
+case...).  eval -json must mark every expression's result as sensitive
+and give null for it.  With -show-sensitive, show, explain, eval and
+console print the values (the opt-in works).
+
+Prints a line per failure and "N passed, M failed" last.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+TIMEOUT = 60
+
+ENV = {"TF_VAR_s_env": "SECRETenvK4M9", "TF_VAR_s_all": "SECRETallEnvG5",
+       "TF_VAR_s_num": "73914286"}
+ARGS = ["-var", "s_cli=SECRETcliV5T7", "-var", "s_all=SECRETallCliH6",
+        "-var-file=extra.tfvars"]
+# The rules of `plain` and `s_checked` pass with these.
+PASSING = ["-var", "plain=" + "p" * 110, "-var", "s_checked=abc"]
+EACH = ["-var-file-each=envs/*.tfvars"]
+
+SENSITIVE_VARS = ["s_default", "s_env", "s_tfvars", "s_tfvars_json", "s_auto",
+                  "s_auto_json", "s_cli", "s_varfile", "s_each", "s_all",
+                  "s_list", "s_map", "s_obj", "s_num", "s_checked"]
+
+# Expressions that move the secrets around; every result is sensitive.
+EXPRESSIONS = [
+    # object and map keys, for keys, splats, conditionals, templates
+    '{ (var.s_tfvars) = 1 }',
+    'keys({ (var.s_tfvars) = 1 })',
+    '{ for k in [var.s_env] : k => 1 }',
+    '{ for k, v in var.s_map : v => k }',
+    '{ for k, v in var.s_map : k => v... }',
+    '[for x in var.s_list : upper(x)]',
+    '[for x in ["a"] : x if var.s_num > 0]',
+    'var.s_list[*]',
+    '[var.s_obj][*].name',
+    'var.s_obj.tags',
+    'var.s_map["k"]',
+    'var.s_list[0]',
+    'length(var.plain) > 0 ? var.s_cli : "x"',
+    'length(var.plain) > 0 ? "shown-if-unmarked" : var.s_cli',
+    'var.s_num > 0 ? "decided-by-secret" : "no"',
+    '"prefix-${var.s_varfile}-suffix"',
+    '"%{for x in var.s_list}${x};%{endfor}"',
+    '"%{if var.s_num > 0}${var.s_auto}%{endif}"',
+    '[var.s_all] == ["x"]',
+    '-var.s_num',
+    'var.s_num + 1',
+    # functions
+    'keys(var.s_map)', 'values(var.s_map)', 'tomap({ (var.s_all) = "v" })',
+    'merge(var.s_map, { extra = "e" })', 'zipmap(var.s_list, var.s_list)',
+    'jsonencode(var.s_obj)', 'yamlencode(var.s_obj)', 'format("%s!", var.s_all)',
+    'formatlist("%s!", var.s_list)', 'join(",", var.s_list)',
+    'split("all", var.s_all)', 'lookup(var.s_map, "k", "none")',
+    'element(var.s_list, 1)', 'flatten([var.s_list, ["x"]])',
+    'setproduct(var.s_list, ["y"])', 'transpose({ a = var.s_list })',
+    'sort(var.s_list)', 'distinct(var.s_list)', 'coalesce(var.s_all, "x")',
+    'coalescelist(var.s_list, ["x"])', 'try(var.s_all, "x")',
+    'try(var.s_map["nope"], var.s_default)', 'regex("SECRET(.*)", var.s_all)',
+    'regexall("[A-Z]+", var.s_all)', 'replace(var.s_all, "SECRET", "s3cr3t")',
+    'base64encode(var.s_all)', 'base64decode(base64encode(var.s_tfvars))',
+    'sha256(var.s_all)', 'sha1(var.s_all)', 'md5(var.s_all)',
+    'base64sha256(var.s_all)', 'upper(var.s_all)', 'lower(var.s_all)',
+    'title(var.s_all)', 'strrev(var.s_all)', 'substr(var.s_all, 2, 8)',
+    'trimprefix(var.s_all, "SECRET")', 'urlencode(var.s_all)',
+    'reverse(var.s_list)', 'concat(var.s_list, ["x"])', 'slice(var.s_list, 0, 1)',
+    'chunklist(var.s_list, 1)', 'tolist(var.s_list)', 'toset(var.s_list)',
+    'tostring(var.s_all)', 'tonumber(var.s_num)', 'one([var.s_all])',
+    'jsondecode(jsonencode(var.s_map))', 'yamldecode(yamlencode(var.s_list))',
+    'csvdecode("a\\n${var.s_all}")', 'matchkeys(var.s_list, var.s_list, var.s_list)',
+    'contains(var.s_list, "x")', 'length(var.s_list)', 'index(var.s_list, var.s_list[0])',
+    'compact(var.s_list)', 'setunion(var.s_list, ["z"])', 'max(var.s_num, 1)',
+    'abs(var.s_num)', 'ceil(var.s_num)', 'parseint("ff", 16) + var.s_num',
+    'trimspace(" ${var.s_obj.name} ")',
+    'provider::terraform::encode_tfvars({ p = var.s_all })',
+]
+
+passed = failed = 0
+
+
+def report(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (what, "\n" + detail if detail else ""))
+
+
+def run(tool, fixture, args, stdin=None):
+    env = {k: v for k, v in os.environ.items()
+           if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    env["LANG"] = "C.UTF-8"
+    env.update(ENV)
+    try:
+        p = subprocess.run([tool] + args, cwd=fixture, env=env, input=stdin,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, errors="replace", timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return -9, "stopped after %d s (a hang)" % TIMEOUT
+    return p.returncode, p.stdout + p.stderr
+
+
+def canaries(fixture):
+    """Every canary written in the fixture, the environment and ARGS."""
+    found = set()
+    for root, _, names in os.walk(fixture):
+        for n in names:
+            with open(os.path.join(root, n), errors="replace") as f:
+                found |= set(re.findall(r"SECRET[A-Za-z0-9]+", f.read()))
+    for text in list(ENV.values()) + ARGS:
+        found |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
+    found.add(ENV["TF_VAR_s_num"])
+    return found
+
+
+def leaves(v, out):
+    """The strings (keys too) and numbers inside a JSON value."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out.add(str(k))
+            leaves(x, out)
+    elif isinstance(v, list):
+        for x in v:
+            leaves(x, out)
+    elif v is not None and not isinstance(v, bool):
+        out.add(str(v))
+
+
+def main():
+    tool, fixture = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    secrets = canaries(fixture)
+    report(len(secrets) >= 30, "the fixture holds the canaries",
+           "only %d found" % len(secrets))
+
+    # What the expressions derive from the secrets, as -show-sensitive
+    # prints it: every string or number of 6 characters or more that is
+    # not in the expression's own text.
+    rc, out = run(tool, fixture, ["eval", "-functions", "-json",
+                                  "-show-sensitive"] + ARGS + PASSING +
+                  ["--"] + EXPRESSIONS)
+    lines = out.splitlines()
+    report(rc == 0 and len(lines) == len(EXPRESSIONS),
+           "eval -show-sensitive: every expression evaluates", out[-3000:])
+    derived = set()
+    for expr, line in zip(EXPRESSIONS, lines):
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            report(False, "eval -show-sensitive %s: not JSON" % expr, line)
+            continue
+        report("error" not in doc and doc.get("sensitive") is True and
+               doc.get("value") is not None,
+               "eval -show-sensitive %s: a sensitive value, shown" % expr, line)
+        vals = set()
+        leaves(doc.get("value"), vals)
+        derived |= {v for v in vals if len(v) >= 6 and v not in expr}
+    forbidden = sorted(secrets | derived, key=len, reverse=True)
+
+    def hidden(label, args, stdin=None):
+        rc, out = run(tool, fixture, args, stdin)
+        leaked = [s for s in forbidden if s in out]
+        report(not leaked and 0 <= rc < 3,
+               "%s: %s" % (label, "exit %d" % rc if not leaked else
+                           "shows " + ", ".join(leaked[:5])),
+               out[-2000:] if rc < 0 or rc >= 3 else "")
+        return rc, out
+
+    console_in = "\n".join(EXPRESSIONS) + "\n"
+    for stage, extra in (("rules failing", []), ("rules passing", PASSING)):
+        base = ARGS + extra
+        for f in ("human", "json", "yaml", "tfvars", "env"):
+            hidden("show -format=%s (%s)" % (f, stage),
+                   ["show", "-format=" + f] + base)
+        for each in ([], EACH):
+            for f in ("human", "json", "sarif", "github", "junit"):
+                hidden("check %s-format=%s (%s)" % (
+                    "-var-file-each " if each else "", f, stage),
+                       ["check", "-format=" + f] + each + base)
+        for name in SENSITIVE_VARS:
+            hidden("explain %s (%s)" % (name, stage), ["explain", name] + base)
+        for f in ("console", "json", "yaml"):
+            rc, out = hidden("eval -functions -format=%s (%s)" % (f, stage),
+                             ["eval", "-functions", "-format=" + f] + base +
+                             ["--"] + EXPRESSIONS)
+            if f == "json" and extra:
+                got = out.splitlines()
+                marked = [e for e, l in zip(EXPRESSIONS, got)
+                          if '"value":null' in l and '"sensitive":true' in l]
+                missing = [e for e in EXPRESSIONS if e not in marked]
+                report(len(got) == len(EXPRESSIONS) and not missing,
+                       "eval -json (%s): every result sensitive and null" % stage,
+                       "not so: " + "; ".join(missing[:10]))
+            hidden("console -format=%s (%s)" % (f, stage),
+                   ["console", "-format=" + f] + base, console_in)
+        for f in ([], ["-json"]):
+            hidden("test %s(%s)" % (" ".join(f) + " " if f else "", stage),
+                   ["test"] + f + base)
+    for f in ("tfvars", "json", "env"):
+        hidden("init -format=%s" % f, ["init", "-format=" + f])
+
+    # The opt-in: -show-sensitive shows what it is asked to.
+    base = ARGS + PASSING + ["-show-sensitive"]
+    winners = ["SECRETdefaultQ7X2", "SECRETenvK4M9", "SECRETtfvarsP3W8",
+               "SECRETtfjsonR6Z1", "SECRETautoH2J5", "SECRETautojsonN8B4",
+               "SECRETcliV5T7", "SECRETvarfileD9F3", "SECRETeachdefaultZ2Y4",
+               "SECRETallVarfileE2", "SECRETlistA1B2", "SECRETmapE5F6",
+               "SECRETobjJ9K0", "73914286"]
+    for f in ("human", "json", "yaml", "tfvars", "env"):
+        rc, out = run(tool, fixture, ["show", "-format=" + f] + base)
+        missing = [w for w in winners if w not in out]
+        report(rc == 0 and not missing,
+               "show -format=%s -show-sensitive: the values" % f,
+               "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+    rc, out = run(tool, fixture, ["explain", "s_all"] + base)
+    every = ["SECRETallDefaultU3", "SECRETallEnvG5", "SECRETallTfvarsA7",
+             "SECRETallTfjsonB8", "SECRETallAutoC9", "SECRETallAutojsonD1",
+             "SECRETallCliH6", "SECRETallVarfileE2"]
+    missing = [w for w in every if w not in out]
+    report(rc == 0 and not missing,
+           "explain s_all -show-sensitive: every source's value",
+           "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+    shown = ["SECRETallVarfileE2", "SECRETlistA1B2", "SECRETmapE5F6",
+             "SECRETobjJ9K0", "73914287"]
+    for f in ("console", "json", "yaml"):
+        rc, out = run(tool, fixture, ["eval", "-functions", "-format=" + f] +
+                      base + ["--"] + EXPRESSIONS)
+        missing = [w for w in shown if w not in out]
+        report(rc == 0 and "sensitive value" not in out and
+               '"value":null' not in out and not missing,
+               "eval -format=%s -show-sensitive: the values" % f,
+               "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+        rc, out = run(tool, fixture, ["console", "-format=" + f] + base,
+                      console_in)
+        missing = [w for w in shown if w not in out]
+        report(rc == 0 and "sensitive value" not in out and
+               '"value":null' not in out and not missing,
+               "console -format=%s -show-sensitive: the values" % f,
+               "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
