@@ -39,6 +39,10 @@ static const char usage_test[] =
     "  -json                One JSON object per line: each run, then a\n"
     "                       summary\n"
     "  -no-color            No colour\n"
+    "  -show-sensitive, -verbose, -compact-warnings\n"
+    "                       Accepted as terraform test accepts them (no\n"
+    "                       value is printed: a failed assertion whose\n"
+    "                       message refers to a sensitive value says so)\n"
     "\n"
     "Exit status: 0 every run passed or was skipped, 1 a run failed or the\n"
     "configuration has errors, 2 usage error.\n";

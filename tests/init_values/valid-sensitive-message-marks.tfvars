@@ -1,0 +1,1 @@
+x = "long enough to pass every rule"
