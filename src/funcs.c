@@ -5,12 +5,14 @@
 */
 #include "funcs.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert.h"
+#include "number.h"
 #include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
@@ -68,6 +70,91 @@ static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
   return "";
 }
 
+/* The texts inside a sensitive argument v, added to f->secrets. */
+static void collect_secrets(struct fcall *f, const tfr_value *v,
+                            size_t *cap) {
+  if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))
+    return;
+  const char *text = NULL;
+  if (v->type->kind == TFR_STRING)
+    text = tfr_arena_strndup(f->a, v->s, v->n);
+  else if (v->type->kind == TFR_NUMBER)
+    text = num_format(f->a, v->num);
+  if (text && *text) {
+    if (f->nsecrets == *cap) {
+      *cap = *cap ? *cap * 2 : 8;
+      const char **s = tfr_arena_alloc(f->a, *cap * sizeof *s);
+      if (f->nsecrets)
+        memcpy(s, f->secrets, f->nsecrets * sizeof *s);
+      f->secrets = s;
+    }
+    f->secrets[f->nsecrets++] = text;
+  }
+  if (tfr_type_is_primitive(v->type) || v->type->kind == TFR_DYNAMIC)
+    return;
+  if (v->type->kind == TFR_MAP)
+    for (uint32_t i = 0; i < v->n; i++)
+      collect_secrets(f, tfr_string_nocopy(f->a, v->keys[i], v->keylens[i]),
+                      cap);
+  for (uint32_t i = 0; i < v->n; i++)
+    collect_secrets(f, v->elems[i], cap);
+}
+
+/*
+** An error message that would show a sensitive argument: each of its
+** texts, and each quoted part of one, becomes "(sensitive value)", as
+** Terraform's own functions write a sensitive value in their messages.
+*/
+static const char *redact(struct fcall *f, const char *msg) {
+  if (!f->nsecrets)
+    return msg;
+  static const char hidden[] = "(sensitive value)";
+  struct sbuf b = {0};
+  bool changed = false;
+  for (const char *p = msg; *p;) {
+    if (*p == '"') {
+      const char *q = p + 1;
+      while (*q && *q != '"')
+        q += q[0] == '\\' && q[1] ? 2 : 1;
+      size_t n = (size_t)(q - p - 1);
+      bool secret = false;
+      for (size_t i = 0; n && *q && !secret && i < f->nsecrets; i++) {
+        const char *s = f->secrets[i];
+        for (const char *at = strchr(s, p[1]); at && !secret;
+             at = strchr(at + 1, p[1]))
+          secret = !strncmp(at, p + 1, n);
+      }
+      if (secret) {
+        sbuf_str(&b, hidden);
+        p = q + 1;
+        changed = true;
+        continue;
+      }
+    }
+    /* a text of three bytes or more anywhere; a shorter one (a number
+    ** such as 16) only as a word of its own */
+    size_t i = 0, len = 0;
+    for (; i < f->nsecrets; i++) {
+      len = strlen(f->secrets[i]);
+      if (strncmp(p, f->secrets[i], len) != 0)
+        continue;
+      if (len >= 3 || ((p == msg || !isalnum((unsigned char)p[-1])) &&
+                       !isalnum((unsigned char)p[len])))
+        break;
+    }
+    if (i < f->nsecrets) {
+      sbuf_str(&b, hidden);
+      p += len;
+      changed = true;
+    } else {
+      sbuf_put(&b, p++, 1);
+    }
+  }
+  const char *out = changed ? tfr_arena_strndup(f->a, b.p, b.n) : msg;
+  free(b.p);
+  return out;
+}
+
 static void vreport(struct fcall *f, struct span at,
                     const char *summary, const char *prefix,
                     const char *fmt, va_list ap) {
@@ -79,7 +166,7 @@ static void vreport(struct fcall *f, struct span at,
   vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, again);
   va_end(again);
   eval_error_span(f->c, at, summary,
-                  tfr_arena_printf(f->a, "%s%s.", prefix, msg));
+                  tfr_arena_printf(f->a, "%s%s.", prefix, redact(f, msg)));
   f->failed = true;
 }
 
@@ -230,6 +317,10 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
     return eval_dynamic(c);
   if (!arity(&f, x, nargs))
     return eval_dynamic(c);
+  size_t cap = 0;
+  for (size_t i = 0; i < nargs; i++)
+    if (tfr_value_has_mark(args[i], TFR_V_SENSITIVE))
+      collect_secrets(&f, tfr_value_unmark(c->a, args[i], MARKS, NULL), &cap);
   unsigned marks = 0;
   for (size_t i = 0; i < nargs; i++)
     if (!prepare_arg(&f, i, &args[i], &marks, &unknown))

@@ -39,6 +39,10 @@ struct fcall {
   const tfr_value *const *args; /* after conversion */
   size_t nargs;
   bool failed;
+  /* the texts of the sensitive arguments (strings, keys, numbers), which
+  ** an error message may not show */
+  const char **secrets;
+  size_t nsecrets;
 };
 
 /*
