@@ -13,8 +13,9 @@ validation rules build their error messages from the secrets (object
 keys, for keys, splats, conditionals, templates, functions), and a test
 file (tests/*.tftest.hcl) asserts on them.
 
-Every command and format runs twice, once with the rules failing and once
-with them passing: show (human, -json, yaml, tfvars, env), check (human,
+Every command and format runs three times: with the rules failing, with
+them passing, and with values of the wrong type from a var file, -var and
+TF_VAR_: show (human, -json, yaml, tfvars, env), check (human,
 -json, sarif, github, junit; also with -var-file-each), explain of every
 sensitive variable, eval -functions and console (console, -json, yaml)
 with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
@@ -40,6 +41,10 @@ ARGS = ["-var", "s_cli=SECRETcliV5T7", "-var", "s_all=SECRETallCliH6",
         "-var-file=extra.tfvars"]
 # The rules of `plain` and `s_checked` pass with these.
 PASSING = ["-var", "plain=" + "p" * 110, "-var", "s_checked=abc"]
+# Values of the wrong type from a var file, -var and TF_VAR_.
+WRONG = ["-var-file=bad/wrong.tfvars", "-var",
+         's_list=["SECRETbadCliL1", { a = 1 }]']
+WRONG_ENV = {"TF_VAR_s_num": "SECRETbadEnvP4"}
 EACH = ["-var-file-each=envs/*.tfvars"]
 
 SENSITIVE_VARS = ["s_default", "s_env", "s_tfvars", "s_tfvars_json", "s_auto",
@@ -129,11 +134,12 @@ def report(ok, what, detail=""):
         print("FAIL %s%s" % (what, "\n" + detail if detail else ""))
 
 
-def run(tool, fixture, args, stdin=None):
+def run(tool, fixture, args, stdin=None, more_env=None):
     env = {k: v for k, v in os.environ.items()
            if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     env["LANG"] = "C.UTF-8"
     env.update(ENV)
+    env.update(more_env or {})
     try:
         p = subprocess.run([tool] + args, cwd=fixture, env=env, input=stdin,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -150,7 +156,7 @@ def canaries(fixture):
         for n in names:
             with open(os.path.join(root, n), errors="replace") as f:
                 found |= set(re.findall(r"SECRET[A-Za-z0-9]+", f.read()))
-    for text in list(ENV.values()) + ARGS:
+    for text in list(ENV.values()) + list(WRONG_ENV.values()) + ARGS + WRONG:
         found |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
     found.add(ENV["TF_VAR_s_num"])
     return found
@@ -199,8 +205,8 @@ def main():
         derived |= {v for v in vals if len(v) >= 6 and v not in expr}
     forbidden = sorted(secrets | derived, key=len, reverse=True)
 
-    def hidden(label, args, stdin=None):
-        rc, out = run(tool, fixture, args, stdin)
+    def hidden(label, args, stdin=None, more_env=None):
+        rc, out = run(tool, fixture, args, stdin, more_env)
         leaked = [s for s in forbidden if s in out]
         report(not leaked and 0 <= rc < 3,
                "%s: %s" % (label, "exit %d" % rc if not leaked else
@@ -209,26 +215,30 @@ def main():
         return rc, out
 
     console_in = "\n".join(EXPRESSIONS) + "\n"
-    for stage, extra in (("rules failing", []), ("rules passing", PASSING)):
+    for stage, extra, env in (("rules failing", [], None),
+                              ("rules passing", PASSING, None),
+                              ("wrong types", WRONG, WRONG_ENV)):
         base = ARGS + extra
         for f in ("human", "json", "yaml", "tfvars", "env"):
             hidden("show -format=%s (%s)" % (f, stage),
-                   ["show", "-format=" + f] + base)
+                   ["show", "-format=" + f] + base, more_env=env)
         for each in ([], EACH):
             for f in ("human", "json", "sarif", "github", "junit"):
                 hidden("check %s-format=%s (%s)" % (
                     "-var-file-each " if each else "", f, stage),
-                       ["check", "-format=" + f] + each + base)
+                       ["check", "-format=" + f] + each + base,
+                       more_env=env)
         for name in SENSITIVE_VARS:
-            hidden("explain %s (%s)" % (name, stage), ["explain", name] + base)
+            hidden("explain %s (%s)" % (name, stage), ["explain", name] + base,
+                   more_env=env)
         for f in ("console", "json", "yaml"):
             rc, out = hidden("eval -functions -format=%s (%s)" % (f, stage),
                              ["eval", "-functions", "-format=" + f] + base +
-                             ["--"] + EXPRESSIONS)
+                             ["--"] + EXPRESSIONS, more_env=env)
             hidden("eval -functions -format=%s, errors (%s)" % (f, stage),
                    ["eval", "-functions", "-format=" + f] + base + ["--"] +
-                   ERRORS)
-            if f == "json" and extra:
+                   ERRORS, more_env=env)
+            if f == "json" and extra is PASSING:
                 got = out.splitlines()
                 marked = [e for e, l in zip(EXPRESSIONS, got)
                           if '"value":null' in l and '"sensitive":true' in l]
@@ -238,10 +248,10 @@ def main():
                        "not so: " + "; ".join(missing[:10]))
             hidden("console -format=%s (%s)" % (f, stage),
                    ["console", "-format=" + f] + base,
-                   console_in + "\n".join(ERRORS) + "\n")
+                   console_in + "\n".join(ERRORS) + "\n", env)
         for f in ([], ["-json"]):
             hidden("test %s(%s)" % (" ".join(f) + " " if f else "", stage),
-                   ["test"] + f + base)
+                   ["test"] + f + base, more_env=env)
     for f in ("tfvars", "json", "env"):
         hidden("init -format=%s" % f, ["init", "-format=" + f])
 
