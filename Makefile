@@ -11,8 +11,8 @@ BENCHBUILD ?= build-release
 
 # Debian packages the build and the tests need (scripts/deps.sh installs
 # the missing ones; two clones set up at once take turns).
-DEB_PKGS = gcc flex bison meson ninja-build pkg-config libutf8proc-dev \
-           libmpfr-dev libgmp-dev libyaml-dev libpcre2-dev libssl-dev zlib1g-dev \
+DEB_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
+           libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev zlib1g-dev \
            libcrypt-dev libedit-dev libcmocka-dev python3
 
 .PHONY: all deps demo test bench clean

@@ -14,16 +14,14 @@
 **   - format's number verbs print the exact binary value as Go's
 **     big.Float / big.Int formatters do;
 **   - regular expressions are Go's RE2 syntax, parsed here as Go's
-**     regexp/syntax parses them (same errors, same limits) and translated
-**     to an equivalent PCRE2 pattern for matching.
+**     regexp/syntax parses them (same errors, same limits) and matched by
+**     RE2, Go's engine in C++ (leftmost-first, linear time).
 ** Every result lives in the call's arena; temporary buffers are freed
 ** before returning.
 */
-#define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <limits.h>
 #include <mpfr.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +29,7 @@
 
 #include "convert.h"
 #include "funcs.h"
+#include "re2_shim.h"
 #include "json_out.h"
 #include "number.h"
 #include "render.h"
@@ -1263,21 +1262,12 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
 ** flags).  We parse them the way Go 1.19's regexp/syntax does, with its
 ** stack of partial expressions, so that the same patterns are rejected
 ** with the same Error{Code, Expr}, and the same limits apply (repeat
-** counts, nesting, size).  The tree is then written out as a PCRE2
-** pattern with the same meaning: every literal as \x{...}, Go's ASCII
+** counts, nesting, size).  The tree is then written out in RE2 syntax
+** with the same meaning: every literal as \x{...}, Go's ASCII
 ** classes spelled out, ^ $ . by their Go definitions, greediness and
-** case folding explicit, captures numbered only (names stay here).
-** RE2 matches leftmost-first like Perl, so PCRE2's backtracking finds the
-** same matches, with two differences handled below: Go never revisits a
-** program state at the same position, so an empty loop iteration after
-** the first is a dead end (rx_emit_loop), and Go never gives up, while
-** PCRE2 has a match limit (re_exec).  Known remaining differences: the
-** captures of nested loops whose bodies can match empty may differ when
-** Go's pruning of an inner loop's revisited state matters ((a*?)*?b on
-** "aab" captures "aa" in Go, "a" here), a pattern PCRE2 cannot finish
-** within its limits and that has a match is an error, and a pattern whose
-** compiled form exceeds PCRE2's 64 KiB (e.g. a long group repeated 1000
-** times) is an error.  (?i)\P{Lu} inside brackets does not fold.
+** case folding explicit, captures numbered only (names stay here), and
+** matched by RE2 (src/re2_shim.h), the engine Go's regexp is a port of:
+** the same leftmost-first matches and submatches, in linear time.
 */
 
 #define RE_ERR_RANGE "invalid character class range"
@@ -1309,7 +1299,7 @@ enum rx_op {
   RX_PSEUDO = 64, RX_LPAREN, RX_VBAR /* parse-stack markers */
 };
 
-/* A growable byte buffer in the arena (class bodies, the PCRE2 text). */
+/* A growable byte buffer in the arena (class bodies, the RE2 text). */
 struct cbuf {
   tfr_arena *a;
   char *p;
@@ -1343,7 +1333,7 @@ struct rx {
   int64_t size;     /* compiled size, once known (Go's calcSize) */
   int height;       /* of the tree below (Go's calcHeight) */
   struct cbuf lit;  /* RX_LIT: the runes, UTF-8 */
-  struct cbuf cls;  /* RX_CLASS: PCRE2 class body */
+  struct cbuf cls;  /* RX_CLASS: the class body, RE2 syntax */
   bool neg;         /* RX_CLASS: [^...] */
   struct rx **sub;
   size_t nsub;
@@ -1927,7 +1917,7 @@ static const struct rx_group *rx_find_group(const char *s, size_t n) {
   return NULL;
 }
 
-/* Append lo-hi to a PCRE2 class body, leaving out the surrogates. */
+/* Append lo-hi to a class body, leaving out the surrogates. */
 static void cls_range(struct cbuf *b, int32_t lo, int32_t hi) {
   if (lo <= 0xDFFF && hi >= 0xD800) {
     if (lo < 0xD800)
@@ -1946,7 +1936,7 @@ static void cls_range(struct cbuf *b, int32_t lo, int32_t hi) {
 
 /* An ASCII group ("\x01" stands for NUL, which cannot be in the table).
 ** A negated group under (?i) leaves out the case-folded group, as Go's
-** appendGroup does (and PCRE2 then adds nothing back): \W is not s, S,
+** appendGroup does (and RE2 then adds nothing back): \W is not s, S,
 ** ſ, k, K or the Kelvin sign. */
 static void cls_group(struct cbuf *b, const struct rx_group *g, bool fold) {
   const unsigned char *r = (const unsigned char *)g->ranges;
@@ -2074,7 +2064,7 @@ static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
 }
 
 /* \p{name} or \P{name} (sign < 0) in a class body, Go's meaning: "Any"
-** is everything, "C" is Cc Cf Co Cs (PCRE2's C also has Cn). */
+** is everything (RE2's C is Go's: Cc Cf Co Cs). */
 static void cls_unicode(struct cbuf *b, const char *name, size_t n,
                         int sign) {
   if (n == 3 && !memcmp(name, "Any", 3)) {
@@ -2082,11 +2072,7 @@ static void cls_unicode(struct cbuf *b, const char *name, size_t n,
       cls_range(b, 0, 0x10FFFF);
     return;
   }
-  if (n == 1 && name[0] == 'C') {
-    cb_str(b, sign > 0 ? "\\p{Cc}\\p{Cf}\\p{Co}\\p{Cs}"
-                       : "\\p{Cn}\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Z}");
-    return;
-  }
+
   cb_str(b, sign > 0 ? "\\p{" : "\\P{");
   cb_put(b, name, n);
   cb_str(b, "}");
@@ -2248,7 +2234,7 @@ static const char *rx_class(struct rxp *p, const char *s) {
 }
 
 /* A class node for an escape outside brackets: \d, \pL, ...  \D \S \W
-** become [^...] so that PCRE2 folds case before negating, as Go does. */
+** become [^...] so that RE2 folds case before negating, as Go does. */
 static const char *rx_escape_class(struct rxp *p, const char *t) {
   struct rx *re = rx_new(p, RX_CLASS);
   const char *u = rx_unicode_class(p, t, &re->cls, &re->neg);
@@ -2407,58 +2393,17 @@ static struct rx *rx_parse(struct rxp *p, tfr_arena *a, const char *s,
   return p->stack[0];
 }
 
-/* ---- regular expressions: PCRE2 text ------------------------------------- */
+/* ---- regular expressions: RE2 ------------------------------------------- */
 
 /*
-** Writing the tree out.  Groups: every Go capture is a PCRE2 group, but
-** PCRE2 gets extra marker groups (below), and a copied subexpression
-** copies its groups, so go_of maps PCRE2 group numbers to Go's.
+** The tree written out in RE2's syntax, which is Go's: every literal rune
+** other than an ASCII letter or digit as \x{...}, Go's ASCII classes spelled
+** out, case folding explicit, captures numbered only (names stay here) and
+** in Go's order, so that RE2's group i is Go's.
 */
-struct emit {
-  struct cbuf b;
-  int npcre;   /* PCRE2 groups so far */
-  int *go_of;  /* [1..npcre]: the Go group, 0 for a marker */
-  size_t cap;
-};
+static const char rx_nomatch[] = "[^\\x00-\\x{10FFFF}]";
 
-static int emit_group(struct emit *e, int go) {
-  if ((size_t)e->npcre + 2 > e->cap) {
-    size_t cap = e->cap ? 2 * e->cap : 16;
-    int *g = tfr_arena_alloc(e->b.a, cap * sizeof *g);
-    if (e->cap)
-      memcpy(g, e->go_of, e->cap * sizeof *g);
-    e->go_of = g;
-    e->cap = cap;
-  }
-  e->go_of[++e->npcre] = go;
-  return e->npcre;
-}
-
-static void rx_emit(struct emit *e, const struct rx *re);
-
-/* Can re match the empty string? */
-static bool rx_nullable(const struct rx *re) {
-  switch (re->op) {
-  case RX_LIT: case RX_CLASS: case RX_ANYNL: case RX_ANY: case RX_NOMATCH:
-    return false;
-  case RX_CAP: case RX_PLUS:
-    return rx_nullable(re->sub[0]);
-  case RX_REPEAT:
-    return re->min == 0 || rx_nullable(re->sub[0]);
-  case RX_CONCAT:
-    for (size_t i = 0; i < re->nsub; i++)
-      if (!rx_nullable(re->sub[i]))
-        return false;
-    return true;
-  case RX_ALT:
-    for (size_t i = 0; i < re->nsub; i++)
-      if (rx_nullable(re->sub[i]))
-        return true;
-    return false;
-  default:
-    return true;
-  }
-}
+static void rx_emit(struct cbuf *b, const struct rx *re);
 
 /* A literal string: ASCII letters and digits as such, the rest as \x{}. */
 static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
@@ -2466,7 +2411,7 @@ static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
     int32_t r;
     char e[16];
     if (re->lit.n - i >= 3 && !memcmp(re->lit.p + i, "\xED\xA0\x80", 3)) {
-      cb_str(b, "(?!)"); /* a surrogate: Go accepts it, nothing matches */
+      cb_str(b, rx_nomatch); /* a surrogate: Go accepts it, nothing matches */
       i += 3;
       continue;
     }
@@ -2483,7 +2428,7 @@ static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
 
 static void rx_emit_class(struct cbuf *b, const struct rx *re) {
   if (!re->cls.n) { /* e.g. [\P{Any}] */
-    cb_str(b, re->neg ? "(?s:.)" : "(?!)");
+    cb_str(b, re->neg ? "(?s:.)" : rx_nomatch);
     return;
   }
   cb_str(b, re->neg ? "[^" : "[");
@@ -2491,7 +2436,9 @@ static void rx_emit_class(struct cbuf *b, const struct rx *re) {
   cb_str(b, "]");
 }
 
-static void rx_emit_quant(struct cbuf *b, int min, int max, bool lazy) {
+static void rx_emit_repeat(struct cbuf *b, const struct rx *re) {
+  int min = re->op == RX_PLUS ? 1 : re->op == RX_REPEAT ? re->min : 0;
+  int max = re->op == RX_QUEST ? 1 : re->op == RX_REPEAT ? re->max : -1;
   char q[40];
   if (min == 0 && max == -1)
     snprintf(q, sizeof q, "*");
@@ -2505,140 +2452,72 @@ static void rx_emit_quant(struct cbuf *b, int min, int max, bool lazy) {
     snprintf(q, sizeof q, "{%d,}", min);
   else
     snprintf(q, sizeof q, "{%d,%d}", min, max);
+  cb_str(b, "(?:");
+  rx_emit(b, re->sub[0]);
+  cb_str(b, ")");
   cb_str(b, q);
-  if (lazy)
+  if (re->flags & RXF_NONGREEDY)
     cb_str(b, "?");
 }
 
-/*
-** An unbounded loop over a subexpression that can match empty.  Go's
-** matcher never visits the same program state at the same position twice
-** on one path, so an iteration after the first that matches nothing is a
-** dead end there, while PCRE2 takes it and leaves the loop: ^(a*\.?)+$
-** on "a.b" captures "b" in Go, "" in plain PCRE2.  A marker group before
-** the loop and one at each iteration's start let a callout reject such
-** iterations.  x{n,} is Go's x{n-1}x+, copied so.
-*/
-static void rx_emit_loop(struct emit *e, const struct rx *re, int min,
-                         bool lazy) {
-  char co[64];
-  if (min >= 2) {
-    cb_str(&e->b, "(?:");
-    rx_emit(e, re->sub[0]);
-    cb_str(&e->b, ")");
-    rx_emit_quant(&e->b, min - 1, min - 1, false);
-    min = 1;
-  }
-  int outer = emit_group(e, 0);
-  cb_str(&e->b, "()(?:(");
-  int inner = emit_group(e, 0);
-  cb_str(&e->b, ")");
-  rx_emit(e, re->sub[0]);
-  snprintf(co, sizeof co, "(?C\"%d,%d\"))", outer, inner);
-  cb_str(&e->b, co);
-  rx_emit_quant(&e->b, min, -1, lazy);
-}
-
-static void rx_emit_repeat(struct emit *e, const struct rx *re) {
-  int min = re->op == RX_PLUS ? 1 : re->op == RX_REPEAT ? re->min : 0;
-  int max = re->op == RX_QUEST ? 1 : re->op == RX_REPEAT ? re->max : -1;
-  bool lazy = re->flags & RXF_NONGREEDY;
-  if (max < 0 && rx_nullable(re->sub[0])) {
-    rx_emit_loop(e, re, min, lazy);
-    return;
-  }
-  cb_str(&e->b, "(?:");
-  rx_emit(e, re->sub[0]);
-  cb_str(&e->b, ")");
-  rx_emit_quant(&e->b, min, max, lazy);
-}
-
-/* Write re as PCRE2 syntax. */
-static void rx_emit(struct emit *e, const struct rx *re) {
-  struct cbuf *b = &e->b;
+static void rx_emit(struct cbuf *b, const struct rx *re) {
   bool fold = (re->op == RX_LIT || re->op == RX_CLASS) &&
               (re->flags & RXF_FOLD);
   if (fold)
     cb_str(b, "(?i:");
   switch (re->op) {
-  case RX_NOMATCH: cb_str(b, "(?!)"); break;
+  case RX_NOMATCH: cb_str(b, rx_nomatch); break;
   case RX_EMPTY: cb_str(b, "(?:)"); break;
   case RX_LIT: rx_emit_lit(b, re); break;
   case RX_CLASS: rx_emit_class(b, re); break;
   case RX_ANYNL: cb_str(b, "[^\\n]"); break;
   case RX_ANY: cb_str(b, "(?s:.)"); break;
-  case RX_BOL: cb_str(b, "(?<![^\\n])"); break;
-  case RX_EOL: cb_str(b, "(?![^\\n])"); break;
+  case RX_BOL: cb_str(b, "(?m:^)"); break;
+  case RX_EOL: cb_str(b, "(?m:$)"); break;
   case RX_BOT: cb_str(b, "\\A"); break;
   case RX_EOT: cb_str(b, "\\z"); break;
   case RX_WORDB: cb_str(b, "\\b"); break;
   case RX_NWORDB: cb_str(b, "\\B"); break;
   case RX_CAP:
-    emit_group(e, re->cap);
     cb_str(b, "(");
-    rx_emit(e, re->sub[0]);
+    rx_emit(b, re->sub[0]);
     cb_str(b, ")");
     break;
   case RX_CONCAT:
     for (size_t i = 0; i < re->nsub; i++)
-      rx_emit(e, re->sub[i]);
+      rx_emit(b, re->sub[i]);
     break;
   case RX_ALT:
     cb_str(b, "(?:");
     for (size_t i = 0; i < re->nsub; i++) {
       if (i)
         cb_str(b, "|");
-      rx_emit(e, re->sub[i]);
+      rx_emit(b, re->sub[i]);
     }
     cb_str(b, ")");
     break;
   default:
-    rx_emit_repeat(e, re);
+    rx_emit_repeat(b, re);
   }
   if (fold)
     cb_str(b, ")");
 }
 
-/* The callout of rx_emit_loop: fail an iteration that matched nothing
-** unless it is the loop's first. */
-static int re_callout(pcre2_callout_block *cb, void *ud) {
-  (void)ud;
-  unsigned outer, inner;
-  if (!cb->callout_string ||
-      sscanf((const char *)cb->callout_string, "%u,%u", &outer, &inner) != 2 ||
-      inner >= cb->capture_top)
-    return 0;
-  PCRE2_SIZE start = cb->offset_vector[2 * inner];
-  return start == cb->current_position &&
-         start != cb->offset_vector[2 * outer];
-}
-
-/* Backtracking steps before PCRE2 gives up on one search (its default,
-** but not left to the build); see re_exec for what happens then. */
-#define RE_MATCH_LIMIT 10000000
-
-/* A compiled pattern: PCRE2 code (freed by re_free) and Go's capture
-** names.  Groups are numbered as in Go. */
+/* A compiled pattern (freed by re_free), Go's capture names, and the spans
+** of the last match. */
 struct goregex {
-  pcre2_code *code;
-  pcre2_match_data *md;
-  pcre2_match_context *mc;
+  struct re2_shim *re2;
   int ncap;
   const char **names; /* [1..ncap], NULL when unnamed */
-  int npcre;
-  const int *go_of;   /* PCRE2 group -> Go group */
+  long *span;         /* [2 * (ncap + 1)] */
 };
 
-static void re_free(struct goregex *re) {
-  pcre2_match_context_free(re->mc);
-  pcre2_match_data_free(re->md);
-  pcre2_code_free(re->code);
-}
+static void re_free(struct goregex *re) { re2_shim_free(re->re2); }
 
 /*
 ** Compile a Go pattern.  On a syntax error returns false with p's code and
-** expr; if PCRE2 cannot take the translation (it is too large for it),
-** returns false with *why set.
+** expr; if RE2 cannot take it (too large for its memory budget), returns
+** false with *why set.
 */
 static bool re_compile(tfr_arena *a, const char *s, size_t n,
                        struct goregex *re, struct rxp *p, const char **why) {
@@ -2646,75 +2525,44 @@ static bool re_compile(tfr_arena *a, const char *s, size_t n,
   struct rx *tree = rx_parse(p, a, s, n);
   if (!tree)
     return false;
-  struct emit e = {.b = {.a = a}};
-  emit_group(&e, 0);
-  e.npcre = 0;
-  cb_str(&e.b, "");
-  rx_emit(&e, tree);
-  pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
-  pcre2_set_parens_nest_limit(cc, 10000);
-  int err;
-  PCRE2_SIZE off;
-  re->code = pcre2_compile((PCRE2_SPTR)e.b.p, e.b.n, PCRE2_UTF, &err, &off,
-                           cc);
-  pcre2_compile_context_free(cc);
-  if (!re->code) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(err, msg, sizeof msg);
-    *why = tfr_arena_printf(a, "%s", (const char *)msg);
+  struct cbuf b = {.a = a};
+  cb_str(&b, "");
+  rx_emit(&b, tree);
+  char err[256];
+  re->re2 = re2_shim_new(b.p, b.n, err, sizeof err);
+  if (!re->re2) {
+    *why = tfr_arena_printf(a, "%s", err);
     return false;
   }
-  re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
-  re->mc = pcre2_match_context_create(NULL);
-  pcre2_set_callout(re->mc, re_callout, NULL);
-  pcre2_set_match_limit(re->mc, RE_MATCH_LIMIT);
+  if (re2_shim_groups(re->re2) != p->ncap) {
+    re2_shim_free(re->re2);
+    *why = RE_ERR_INTERNAL;
+    return false;
+  }
   re->ncap = p->ncap;
   re->names = p->names;
-  re->npcre = e.npcre;
-  re->go_of = e.go_of;
+  re->span = tfr_arena_alloc(a, 2 * ((size_t)p->ncap + 1) * sizeof *re->span);
   return true;
 }
 
-/* Find the leftmost-first match at or after pos.  1: found (ovector in
-** re->md), 0: none, -1: PCRE2 gave up (*why set). */
+/* Find the leftmost-first match at or after pos.  1: found (its spans in
+** re->span), 0: none, -1: memory ran out (*why set). */
 static int re_exec(struct goregex *re, const char *s, size_t n, size_t pos,
                    const char **why) {
-  int rc = pcre2_match(re->code, (PCRE2_SPTR)s, n, pos, PCRE2_NO_UTF_CHECK,
-                       re->md, re->mc);
-  if (rc >= 0)
-    return 1;
-  if (rc == PCRE2_ERROR_NOMATCH)
-    return 0;
-  /* Backtracking gave up (RE2 never does).  Whether there is a match at
-  ** all does not depend on the matching discipline, so the DFA matcher
-  ** can still tell "none" in linear time. */
-  int ws[2000];
-  pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-  rc = pcre2_dfa_match(re->code, (PCRE2_SPTR)s, n, pos, PCRE2_NO_UTF_CHECK,
-                       md, NULL, ws, sizeof ws / sizeof *ws);
-  pcre2_match_data_free(md);
-  if (rc == PCRE2_ERROR_NOMATCH)
-    return 0;
-  *why = "the regular expression is too complex to match against this "
-         "string";
-  return -1;
+  int rc = re2_shim_match(re->re2, s, n, pos, re->span);
+  if (rc < 0)
+    *why = "out of memory while matching the regular expression";
+  return rc;
 }
 
 /* Start and end of Go group g of the last match (0: the whole match);
-** false if it did not take part.  Of a group's copies, the last that
-** matched is the latest. */
+** false if it did not take part. */
 static bool re_group(struct goregex *re, int g, size_t *lo, size_t *hi) {
-  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
-  uint32_t n = pcre2_get_ovector_count(re->md);
-  for (int k = g ? re->npcre : 0; k >= (g ? 1 : 0); k--) {
-    if ((k && re->go_of[k] != g) || (uint32_t)k >= n ||
-        ov[2 * k] == PCRE2_UNSET)
-      continue;
-    *lo = ov[2 * k];
-    *hi = ov[2 * k + 1];
-    return true;
-  }
-  return false;
+  if (g < 0 || g > re->ncap || re->span[2 * g] < 0)
+    return false;
+  *lo = (size_t)re->span[2 * g];
+  *hi = (size_t)re->span[2 * g + 1];
+  return true;
 }
 
 /* ---- regex, regexall, replace -------------------------------------------- */
