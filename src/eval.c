@@ -296,15 +296,7 @@ static const tfr_value *operand(struct eval_ctx *c, const struct ast *at,
                                 side, err ? err : "incorrect type"));
     return NULL;
   }
-  if (is_null(r)) {
-    eval_error(c, at, "Invalid operand",
-               tfr_arena_printf(c->a,
-                                "Unsuitable value for %s operand: argument "
-                                "must not be null.",
-                                side));
-    return NULL;
-  }
-  return r;
+  return r; /* a null converts: the operation fails on it (eval_binary) */
 }
 
 static const tfr_value *number_value(struct eval_ctx *c,
@@ -462,12 +454,21 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *rv = eval_expr(c, x->kids[0]);
   if (x->op == OP_EQ || x->op == OP_NE)
     return equality(c, x, lv, rv);
+  /* as HCL: both operands converted (each error reported), then the
+  ** operator's function called, which takes no null */
+  bool cmp = x->op == OP_LT || x->op == OP_LE || x->op == OP_GT ||
+             x->op == OP_GE;
+  const tfr_type *rt = cmp ? &tfr_t_bool : &tfr_t_number;
   const tfr_value *l = operand(c, x->a, lv, &tfr_t_number, "left");
-  const tfr_value *r = l ? operand(c, x->kids[0], rv, &tfr_t_number, "right")
-                         : NULL;
+  const tfr_value *r = operand(c, x->kids[0], rv, &tfr_t_number, "right");
   if (!l || !r)
-    return eval_dynamic(c);
-  if (x->op == OP_LT || x->op == OP_LE || x->op == OP_GT || x->op == OP_GE)
+    return tfr_unknown(c->a, rt);
+  if (is_null(l) || is_null(r)) {
+    eval_error(c, x, "Operation failed",
+               "Error during operation: argument must not be null.");
+    return tfr_unknown(c->a, rt);
+  }
+  if (cmp)
     return compare(c, x, l, r);
   return arith(c, x, l, r);
 }
@@ -1022,7 +1023,12 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   }
   c->splat_item = saved;
   if (src->type->kind == TFR_LIST || src->type->kind == TFR_SET) {
-    const tfr_type *et = n ? out[0]->type : &tfr_t_dynamic;
+    const tfr_type *et = n ? out[0]->type : NULL;
+    if (!et) { /* empty: the type the item would have, as HCL finds it */
+      c->splat_item = tfr_unknown(c->a, src->type->elem);
+      et = eval_expr(c, x->kids[0])->type;
+      c->splat_item = saved;
+    }
     return with_marks(c, tfr_list(c->a, et, n, out), marks);
   }
   return with_marks(c, tfr_tuple(c->a, n, out), marks);

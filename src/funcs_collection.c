@@ -1926,6 +1926,7 @@ static const struct func_spec specs[] = {
     {"compact", 1, {{"list", &t_list_string, 0}}, NULL, &t_list_string, NULL,
      fn_compact},
     {"concat", 0, {{0}}, &p_seqs, NULL, ty_concat, fn_concat},
+    /* cty 1.18.1 (Terraform's since June 2026) lets value be null */
     {"contains", 2, {{"list", NULL, 0}, {"value", NULL, NULLS}}, NULL,
      &tfr_t_bool, ty_fixed, fn_contains},
     {"distinct", 1, {{"list", &t_list_any, 0}}, NULL, NULL, ty_same,
