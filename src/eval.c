@@ -72,6 +72,16 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
   }
 }
 
+/* The step of a traversal, ".name" or "[key]", after the expression of
+** what it steps into: HCL's diagnostics about the step point at it. */
+static struct span step_span(const struct eval_ctx *c, const struct ast *x,
+                             const struct ast *of) {
+  for (uint32_t i = of->span.end; i < x->span.end && i < c->src->len; i++)
+    if (c->src->text[i] == '.' || c->src->text[i] == '[')
+      return (struct span){i, x->span.end};
+  return x->span;
+}
+
 const tfr_value *eval_dynamic(struct eval_ctx *c) {
   return tfr_unknown(c->a, &tfr_t_dynamic);
 }
@@ -837,15 +847,15 @@ static bool whole_index(const tfr_value *key, int64_t *out) {
   return num_to_int64(key->num, out);
 }
 
-const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
+const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key) {
   if (is_null(v)) {
-    eval_error(c, at, "Attempt to index null value",
+    eval_error_span(c, at, "Attempt to index null value",
                "This value is null, so it does not have any indices.");
     return eval_dynamic(c);
   }
   if (is_null(key)) {
-    eval_error(c, at, "Invalid index",
+    eval_error_span(c, at, "Invalid index",
                "Can't use a null value as an indexing key.");
     return eval_dynamic(c);
   }
@@ -857,7 +867,7 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
   case TFR_TUPLE: {
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_number, &err);
     if (!k) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  "The given key does not identify an element in this "
                  "collection value: a number is required.");
       return eval_dynamic(c);
@@ -869,23 +879,24 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
                         marks);
     int64_t i;
     if (!whole_index(k, &i)) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  "The given key does not identify an element in this "
                  "collection value: indexing a sequence requires a whole "
                  "number, but the given index has a fractional part.");
       return eval_dynamic(c);
     }
     if (i < 0) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  "The given key does not identify an element in this "
                  "collection value: a negative number is not a valid index "
                  "for a sequence.");
       return eval_dynamic(c);
     }
     if ((uint64_t)i >= v->n) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  v->n ? "The given key does not identify an element in this "
-                        "collection value."
+                        "collection value: the given index is greater than "
+                        "or equal to the length of the collection."
                       : "The given key does not identify an element in this "
                         "collection value: the collection has no elements.");
       return eval_dynamic(c);
@@ -895,7 +906,7 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
   case TFR_MAP:
   case TFR_OBJECT: {
     if (t->kind == TFR_OBJECT && key->type->kind == TFR_NUMBER) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  "The given key does not identify an element in this "
                  "collection value. An object only supports looking up "
                  "attributes by name, not by numeric index.");
@@ -903,7 +914,7 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
     }
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
     if (!k) {
-      eval_error(c, at, "Invalid index",
+      eval_error_span(c, at, "Invalid index",
                  "The given key does not identify an element in this "
                  "collection value: string required.");
       return eval_dynamic(c);
@@ -919,13 +930,13 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
       if (len == k->n && memcmp(name, k->s, len) == 0)
         return with_marks(c, v->elems[i], marks);
     }
-    eval_error(c, at, "Invalid index",
+    eval_error_span(c, at, "Invalid index",
                "The given key does not identify an element in this "
                "collection value.");
     return eval_dynamic(c);
   }
   case TFR_SET:
-    eval_error(c, at, "Invalid index",
+    eval_error_span(c, at, "Invalid index",
                "Elements of a set are identified only by their value and "
                "don't have any separate index or key to select with, so it's "
                "only possible to perform operations across all elements of "
@@ -934,17 +945,17 @@ const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
   case TFR_DYNAMIC:
     return eval_dynamic(c);
   default:
-    eval_error(c, at, "Invalid index",
+    eval_error_span(c, at, "Invalid index",
                "This value does not have any indices.");
     return eval_dynamic(c);
   }
 }
 
-const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
+const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                               const tfr_value *v, const char *name,
                               size_t len) {
   if (is_null(v)) {
-    eval_error(c, at, "Attempt to get attribute from null value",
+    eval_error_span(c, at, "Attempt to get attribute from null value",
                "This value is null, so it does not have any attributes.");
     return eval_dynamic(c);
   }
@@ -954,7 +965,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
   case TFR_OBJECT: {
     long i = tfr_type_attr(t, name, len);
     if (i < 0) {
-      eval_error(c, at, "Unsupported attribute",
+      eval_error_span(c, at, "Unsupported attribute",
                  tfr_arena_printf(c->a,
                                   "This object does not have an attribute "
                                   "named \"%.*s\".",
@@ -971,7 +982,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
     for (uint32_t i = 0; i < v->n; i++)
       if (v->keylens[i] == len && memcmp(v->keys[i], name, len) == 0)
         return with_marks(c, v->elems[i], marks);
-    eval_error(c, at, "Missing map element",
+    eval_error_span(c, at, "Missing map element",
                tfr_arena_printf(c->a,
                                 "This map does not have an element with the "
                                 "key \"%.*s\".",
@@ -982,7 +993,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
   case TFR_LIST:
   case TFR_SET:
   case TFR_TUPLE:
-    eval_error(c, at, "Unsupported attribute",
+    eval_error_span(c, at, "Unsupported attribute",
                tfr_arena_printf(c->a,
                                 "Can't access attributes on a %s. Did you "
                                 "mean to access an attribute for a specific "
@@ -993,7 +1004,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
                                     : tfr_type_friendly(c->a, t)));
     return eval_dynamic(c);
   default:
-    eval_error(c, at, "Unsupported attribute",
+    eval_error_span(c, at, "Unsupported attribute",
                tfr_arena_printf(c->a,
                                 "Can't access attributes on a primitive-typed "
                                 "value (%s).",
@@ -1190,10 +1201,12 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
   case AST_VARIABLE:
     return eval_variable(c, x);
   case AST_GETATTR:
-    return eval_getattr(c, x, eval_expr(c, x->kids[0]), x->str, x->n);
+    return eval_getattr(c, step_span(c, x, x->kids[0]),
+                        eval_expr(c, x->kids[0]), x->str, x->n);
   case AST_INDEX: {
     const tfr_value *coll = eval_expr(c, x->a);
-    return eval_index(c, x, coll, eval_expr(c, x->kids[0]));
+    return eval_index(c, step_span(c, x, x->a), coll,
+                      eval_expr(c, x->kids[0]));
   }
   case AST_SPLAT:
     return eval_splat(c, x);

@@ -107,10 +107,10 @@ const tfr_value *eval_dynamic(struct eval_ctx *c);
 
 /* Apply one attribute access / index to a value, as HCL's traversal
 ** steps do (shared with scopes that resolve var.x.y). */
-const tfr_value *eval_getattr(struct eval_ctx *c, const struct ast *at,
+const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                               const tfr_value *v, const char *name,
                               size_t len);
-const tfr_value *eval_index(struct eval_ctx *c, const struct ast *at,
+const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key);
 
 #endif
