@@ -409,12 +409,26 @@ static void validation_block(struct loader *l, struct partial *p,
     }
   }
   if (!cond || !msg) {
-    error_at(l, p->src, block, "Missing required argument",
-             tfr_arena_printf(l->a,
-                              "The argument \"%s\" is required, but no "
-                              "definition was found.",
-                              cond ? "error_message" : "condition"),
-             p->name);
+    /* one error per missing argument, at the start of the block's body
+    ** as HCL's MissingItemRange gives it: its "{", or the attribute of a
+    ** block written on one line */
+    uint32_t at = block.end;
+    while (at < p->src->len && p->src->text[at] != '{')
+      at++;
+    if (at >= p->src->len)
+      at = block.start;
+    else if (body->n && memchr(p->src->text + at, '\n',
+                               body->items[0]->span.start - at) == NULL)
+      at = body->items[0]->span.start;
+    struct span where = {at, at};
+    for (int k = 0; k < 2; k++)
+      if (!(k ? msg : cond))
+        error_at(l, p->src, where, "Missing required argument",
+                 tfr_arena_printf(l->a,
+                                  "The argument \"%s\" is required, but no "
+                                  "definition was found.",
+                                  k ? "error_message" : "condition"),
+                 p->name);
     return;
   }
   add_validation(l, p, cond, msg, block);
