@@ -555,16 +555,22 @@ static void json_validations(struct loader *l, struct partial *p,
       else if (key->n == 13 && !memcmp(key->str, "error_message", 13))
         msg = o->items[2 * k + 1];
     }
-    if (!cond || !msg)
-      error_at(l, p->src, o->span, "Missing required argument",
-               tfr_arena_printf(l->a,
-                                "The argument \"%s\" is required, but no "
-                                "definition was found.",
-                                cond ? "error_message" : "condition"),
-               p->name);
-    else
+    /* hcl's ranges: a block is defined at the "{" of its object, or at
+    ** the "[" of the array that holds it; an argument it lacks is missed
+    ** at the object's closing "}" (one error for each) */
+    struct span def = {x->span.start, x->span.start + 1};
+    struct span close = {o->span.end - 1, o->span.end};
+    for (int k = 0; k < 2; k++)
+      if (!(k ? msg : cond))
+        error_at(l, p->src, close, "Missing required argument",
+                 tfr_arena_printf(l->a,
+                                  "The argument \"%s\" is required, but no "
+                                  "definition was found.",
+                                  k ? "error_message" : "condition"),
+                 p->name);
+    if (cond && msg)
       add_validation(l, p, json_expr(l, p, cond, false),
-                     json_expr(l, p, msg, true), o->span);
+                     json_expr(l, p, msg, true), def);
   }
 }
 

@@ -769,20 +769,43 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return msg ? outcome(out, TFR_RULE_PASSED, NULL)
                : outcome(out, TFR_RULE_INVALID,
                          first_error(a, diags, before));
-  const char *text;
-  if (!msg) {
+  /* The message, as Terraform takes it: unknown is an error of its own
+  ** (and no "Invalid value for variable"); null, or one that failed to
+  ** evaluate, is "Failed to evaluate condition error message." */
+  const char *text = NULL;
+  if (msg && (msg->flags & TFR_V_UNKNOWN)) {
+    error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+             "Invalid error message",
+             "Unsuitable value for error message: expression refers to "
+             "values that won't be known until the apply phase.",
+             v->name);
+    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
+  }
+  if (!msg || (msg->flags & TFR_V_NULL)) {
     text = "Failed to evaluate condition error message.";
   } else {
     const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
-    if (!ms || (ms->flags & TFR_V_NULL)) {
+    if (!ms) {
       error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
                "Invalid error message",
                tfr_arena_printf(a,
                                 "Unsuitable value for error message: %s.",
-                                ms ? "value must not be null"
-                                   : (err ? err : "string required")),
+                                err ? err : "string required"),
                v->name);
       text = "Failed to evaluate condition error message.";
+    } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
+               !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+               "Error message refers to ephemeral values",
+               "The error expression used to explain this condition refers "
+               "to ephemeral values. Terraform will not display the "
+               "resulting message.\n\nYou can correct this by removing "
+               "references to ephemeral values, or by carefully using the "
+               "ephemeralasnull() function if the expression will not "
+               "reveal the ephemeral data.",
+               v->name);
+      text = "The error message included a sensitive value, so it will "
+             "not be displayed.";
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
       error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
                "Error message refers to sensitive values",
