@@ -373,12 +373,16 @@ static const struct ast **arg_slot(struct partial *p, const char *name,
 
 static void add_validation(struct loader *l, struct partial *p,
                            const struct ast *cond, const struct ast *msg,
-                           struct span block) {
+                           struct span block, const struct ast *literal,
+                           struct src_file *cond_src,
+                           struct src_file *msg_src) {
   struct validation *nv = tfr_arena_alloc(
       l->a, (p->nvalidations + 1) * sizeof *nv);
   if (p->nvalidations)
     memcpy(nv, p->validations, p->nvalidations * sizeof *nv);
-  nv[p->nvalidations++] = (struct validation){cond, msg, p->src, block};
+  nv[p->nvalidations++] = (struct validation){
+      cond, msg, p->src, block, literal, cond_src ? cond_src : p->src,
+      msg_src ? msg_src : p->src};
   p->validations = nv;
 }
 
@@ -431,7 +435,7 @@ static void validation_block(struct loader *l, struct partial *p,
                  p->name);
     return;
   }
-  add_validation(l, p, cond, msg, block);
+  add_validation(l, p, cond, msg, block, NULL, NULL, NULL);
 }
 
 /* A native `variable "name" { ... }` block. */
@@ -503,14 +507,18 @@ static bool native_variable(struct loader *l, struct src_file *src,
 ** still used as literal text, with Terraform's warning.
 */
 static const struct ast *json_expr(struct loader *l, struct partial *p,
-                                   const struct ast *x, bool message) {
+                                   const struct ast *x, bool message,
+                                   struct src_file **src) {
+  *src = p->src;
   if (x->kind != AST_STRING)
     return x;
   tfr_diags *scratch = tfr_diags_new(l->a);
   struct ast_file *f = parse_embedded(l->a, message ? scratch : l->diags,
                                       p->src, x, true);
-  if (f)
+  if (f) {
+    *src = f->src;
     return f->body;
+  }
   if (!message) {
     for (size_t i = 0; i < tfr_diags_count(l->diags); i++)
       if (!tfr_diags_get(l->diags, i)->variable)
@@ -568,9 +576,13 @@ static void json_validations(struct loader *l, struct partial *p,
                                   "definition was found.",
                                   k ? "error_message" : "condition"),
                  p->name);
-    if (cond && msg)
-      add_validation(l, p, json_expr(l, p, cond, false),
-                     json_expr(l, p, msg, true), def);
+    if (cond && msg) {
+      struct src_file *cs, *ms;
+      const struct ast *ce = json_expr(l, p, cond, false, &cs);
+      const struct ast *me = json_expr(l, p, msg, true, &ms);
+      add_validation(l, p, ce, me, def, msg->kind == AST_STRING ? msg : NULL,
+                     cs, ms);
+    }
   }
 }
 

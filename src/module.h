@@ -17,6 +17,13 @@ struct validation {
   const struct ast *condition, *error_message;
   struct src_file *src;
   struct span block;
+  /* .tf.json: the error message's JSON string, which Terraform takes
+  ** literally when it fails to evaluate; NULL otherwise */
+  const struct ast *message_literal;
+  /* the texts the condition's and the message's spans are in: src, or
+  ** (.tf.json) the JSON string each was parsed from, whose positions are
+  ** the file's */
+  struct src_file *cond_src, *msg_src;
 };
 
 /* A declared variable, after merging override files. */

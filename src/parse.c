@@ -447,8 +447,9 @@ static struct ast_file *parse_text(tfr_arena *a, tfr_diags *diags,
   c.src = src_new(a, name, copy, len);
   c.template_mode = template;
   c.expr_mode = !template;
-  if (within)
-    c.src->base = src_pos(within, token.start);
+  if (within) /* a template's text starts after the quote, as hcl's JSON
+              ** parser places it; an expression's (a type) at the quote */
+    c.src->base = src_pos(within, token.start + (template ? 1 : 0));
   else /* diagnostics quote this text; an embedded one, its file's */
     tfr_diags_add_source(diags, name, copy, len);
   if (!parse_check_utf8(&c))

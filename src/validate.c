@@ -259,7 +259,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       const struct validation *rule = &v->validations[i];
       struct refs r = refs_of(a, rule->condition);
       if (!r.any)
-        error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
                  "Invalid validation expression",
                  "The condition expression must refer to at least one "
                  "object from elsewhere in the configuration, or else its "
@@ -269,7 +269,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       for (size_t j = 0; j < r.vars.n; j++)
         self |= !strcmp(r.vars.v[j], v->name);
       if (!self)
-        error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
                  "Invalid variable validation condition",
                  tfr_arena_printf(a,
                                   "The condition for variable \"%s\" must "
@@ -557,8 +557,8 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
     const struct var_decl *v = &m->vars[k];
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
-      ok &= refs_declared(m, a, diags, rule->src, rule->condition, v->name);
-      ok &= refs_declared(m, a, diags, rule->src, rule->error_message,
+      ok &= refs_declared(m, a, diags, rule->cond_src, rule->condition, v->name);
+      ok &= refs_declared(m, a, diags, rule->msg_src, rule->error_message,
                           v->name);
     }
   }
@@ -606,7 +606,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
   struct eval_ctx c = {0};
   c.a = a;
   c.diags = diags;
-  c.src = rule->src;
+  c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
   c.scope = &es;
   c.funcs = &funcs_table;
   c.dir = s->m ? s->m->dir : NULL;
@@ -723,6 +723,43 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
   return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
 }
 
+/*
+** A .tf.json error message that failed to evaluate: Terraform takes its
+** JSON string literally, and its errors (diags from index at on) become
+** one warning that quotes the first of them.
+*/
+static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
+                                              const struct validation *rule,
+                                              size_t at, const char *var) {
+  const struct tfr_diag *g = tfr_diags_get(diags, at);
+  char where[512] = "";
+  if (g && g->subject.filename)
+    tfr_range_format(&g->subject, where, sizeof where);
+  const char *first = g ? tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
+                                           g->detail ? g->detail : "")
+                        : "";
+  size_t more = tfr_diags_count(diags) - at;
+  if (more > 1)
+    first = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", first,
+                             more - 1);
+  diags_remove(diags, at, tfr_diags_count(diags));
+  const struct ast *lit = rule->message_literal;
+  struct tfr_range r = src_range(rule->src, lit->span);
+  tfr_diags_add(diags, TFR_DIAG_WARNING, &r,
+                "Validation error message expression is invalid",
+                tfr_arena_printf(a,
+                                 "The error message provided could not be "
+                                 "evaluated as an expression, so Terraform is "
+                                 "interpreting it as a string literal.\n\n"
+                                 "In future versions of Terraform, this will "
+                                 "be considered an error. Please file a "
+                                 "GitHub issue if this would break your "
+                                 "workflow.\n\n%s",
+                                 first));
+  tfr_diags_set_variable(diags, var);
+  return tfr_string(a, lit->str, lit->n);
+}
+
 /* One rule of variable k, its outcome in *out; false if it failed. */
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
@@ -731,13 +768,17 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   const struct var_decl *v = &m->vars[k];
   size_t before = tfr_diags_count(diags);
   const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
+  size_t msg_at = tfr_diags_count(diags);
   const tfr_value *msg = eval_in(a, diags, rule, rule->error_message, s,
                                  v->name);
+  bool msg_failed = !msg;
+  if (msg_failed && rule->message_literal)
+    msg = json_message_fallback(a, diags, rule, msg_at, v->name);
   if (!cond)
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
     const char *why = deferred_reason(a, m, s, rule->condition);
-    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_WARNING,
+    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_WARNING,
              "Validation rule deferred",
              tfr_arena_printf(a, "%s, so the rule is neither passed nor "
                                  "failed here.",
@@ -746,7 +787,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {
-    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              "Validation condition expression must return either true or "
              "false, not null.",
@@ -756,7 +797,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   const char *err = NULL;
   const tfr_value *b = conv_convert(a, cond, &tfr_t_bool, &err);
   if (!b) {
-    error_in(diags, rule->src, rule->condition->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              tfr_arena_printf(a,
                               "Invalid validation condition result value: "
@@ -769,12 +810,14 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return msg ? outcome(out, TFR_RULE_PASSED, NULL)
                : outcome(out, TFR_RULE_INVALID,
                          first_error(a, diags, before));
+  if (!msg) /* HCL gives a failed expression an unknown value */
+    msg = tfr_unknown(a, &tfr_t_string);
   /* The message, as Terraform takes it: unknown is an error of its own
   ** (and no "Invalid value for variable"); null, or one that failed to
   ** evaluate, is "Failed to evaluate condition error message." */
   const char *text = NULL;
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
-    error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
              "Invalid error message",
              "Unsuitable value for error message: expression refers to "
              "values that won't be known until the apply phase.",
@@ -786,7 +829,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   } else {
     const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
     if (!ms) {
-      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
                "Invalid error message",
                tfr_arena_printf(a,
                                 "Unsuitable value for error message: %s.",
@@ -795,7 +838,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "Failed to evaluate condition error message.";
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
                "Error message refers to ephemeral values",
                "The error expression used to explain this condition refers "
                "to ephemeral values. Terraform will not display the "
@@ -807,7 +850,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
                "Error message refers to sensitive values",
                "The error expression used to explain this condition refers "
                "to sensitive values. Terraform will not display the "
