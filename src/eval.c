@@ -6,6 +6,7 @@
 #include "eval.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mpfr.h>
@@ -741,8 +742,37 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   /* the result has the marks of the collection, of every 'if' value and
   ** (an object) of every key, as in HCL */
   unsigned marks = marks_of(coll);
-  for (uint32_t i = 0; i < coll->n && tfr_diags_count(c->diags) == before;
-       i++) {
+  if (cond_e) {
+    /* HCL first tries the 'if' clause with unknown values, to catch a
+    ** clause that is wrong whatever the element */
+    const tfr_value *dyn = eval_dynamic(c);
+    struct eval_binding vb = {vv->str, vv->n, dyn, saved}, kb;
+    c->bindings = &vb;
+    if (kv) {
+      kb = (struct eval_binding){kv->str, kv->n, dyn, &vb};
+      c->bindings = &kb;
+    }
+    size_t pre = tfr_diags_count(c->diags);
+    const tfr_value *cv = eval_expr(c, cond_e);
+    const char *err = NULL;
+    c->bindings = saved;
+    if (is_null(cv))
+      eval_error(c, cond_e, "Condition is null",
+                 "The value of the 'if' clause must not be null.");
+    else if (!conv_convert(c->a, cv, &tfr_t_bool, &err))
+      eval_error(c, cond_e, "Invalid 'for' condition",
+                 tfr_arena_printf(c->a,
+                                  "The 'if' clause value is invalid: %s.",
+                                  err ? err : "bool required"));
+    if (tfr_diags_count(c->diags) > pre) {
+      c->in_for = saved_in_for;
+      return eval_dynamic(c);
+    }
+  }
+  /* Every element is visited, as in HCL: each one's errors are reported;
+  ** a bad 'if' or key value only once (known turns false) */
+  bool known = true;
+  for (uint32_t i = 0; i < coll->n; i++) {
     struct eval_binding kb, vb;
     vb = (struct eval_binding){vv->str, vv->n, coll->elems[i], saved};
     c->bindings = &vb;
@@ -753,19 +783,23 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
     if (cond_e) {
       const tfr_value *cv = eval_expr(c, cond_e);
       if (is_null(cv)) {
-        eval_error(c, cond_e, "Condition is null",
-                   "The value of the 'if' clause must not be null.");
-        break;
+        if (known)
+          eval_error(c, cond_e, "Invalid 'for' condition",
+                     "The value of the 'if' clause must not be null.");
+        known = false;
+        continue;
       }
       marks |= marks_of(cv);
       const char *err = NULL;
       const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
       if (!b) {
-        eval_error(c, cond_e, "Invalid 'for' condition",
-                   tfr_arena_printf(c->a,
-                                    "The 'if' clause value is invalid: %s.",
-                                    err ? err : "bool required"));
-        break;
+        if (known)
+          eval_error(c, cond_e, "Invalid 'for' condition",
+                     tfr_arena_printf(c->a,
+                                      "The 'if' clause value is invalid: %s.",
+                                      err ? err : "bool required"));
+        known = false;
+        continue;
       }
       if (is_unknown(b)) {
         unknown = true;
@@ -774,47 +808,54 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
       if (!b->b)
         continue;
     }
-    const tfr_value *v = eval_expr(c, val_e);
     if (!object) {
-      vals[nv++] = v;
+      vals[nv++] = eval_expr(c, val_e);
       continue;
     }
-    const tfr_value *k = eval_expr(c, key_e);
+    const tfr_value *k = eval_expr(c, key_e); /* the key first, as HCL */
     if (is_null(k)) {
-      eval_error(c, key_e, "Invalid object key",
-                 "Key expression in 'for' expression must not produce a "
-                 "null value.");
-      break;
+      if (known)
+        eval_error(c, key_e, "Invalid object key",
+                   "Key expression in 'for' expression must not produce a "
+                   "null value.");
+      known = false;
+      continue;
     }
     marks |= marks_of(k);
     const char *err = NULL;
     const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
     if (!ks) {
-      eval_error(c, key_e, "Invalid object key",
-                 tfr_arena_printf(c->a,
-                                  "The key expression produced an invalid "
-                                  "result: %s.",
-                                  err ? err : "string required"));
-      break;
+      if (known)
+        eval_error(c, key_e, "Invalid object key",
+                   tfr_arena_printf(c->a,
+                                    "The key expression produced an invalid "
+                                    "result: %s.",
+                                    err ? err : "string required"));
+      known = false;
+      continue;
     }
     if (is_unknown(ks)) {
       unknown = true;
       continue;
     }
+    const tfr_value *v = eval_expr(c, val_e);
     size_t j = 0;
     while (j < ng && !(groups[j].len == ks->n &&
                        memcmp(groups[j].key, ks->s, ks->n) == 0))
       j++;
-    if (j < ng && !group) {
+    if (j < ng && !group) { /* the first one stays, as in HCL */
+      struct sbuf q = {0};
+      sbuf_go_quote(&q, ks->s, ks->n);
       eval_error(c, key_e, "Duplicate object key",
                  tfr_arena_printf(c->a,
-                                  "Two different items produced the key "
-                                  "\"%.*s\" in this 'for' expression. If "
-                                  "duplicates are expected, use the ellipsis "
-                                  "(...) after the value expression to enable "
-                                  "grouping by key.",
-                                  (int)ks->n, ks->s));
-      break;
+                                  "Two different items produced the key %s "
+                                  "in this 'for' expression. If duplicates "
+                                  "are expected, use the ellipsis (...) after "
+                                  "the value expression to enable grouping by "
+                                  "key.",
+                                  q.p ? q.p : "\"\""));
+      free(q.p);
+      continue;
     }
     if (j == ng) {
       groups[ng].key = ks->s;
