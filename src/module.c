@@ -725,7 +725,9 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
                                 "cannot also be marked as \"%s\".",
                                 marks[i]),
                v->name);
-  if (p->dflt && !v->failed)
+  /* the default is decoded even after a bad type, as Terraform does (a
+  ** null default of a nullable = false variable is still an error) */
+  if (p->dflt)
     decode_default(l, p->src, p->dflt, v);
   if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&
       !v->nullable) {
