@@ -621,6 +621,11 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
   return failed ? NULL : v;
 }
 
+static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
+                     size_t k, const struct validation *rule, struct scope *s,
+                     const struct tfr_range *value_at, bool walk_validate,
+                     struct tfr_rule *out);
+
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   if (!declared_refs(m, a, diags))
     return false;
@@ -650,10 +655,12 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   tfr_diags *scratch = tfr_diags_new(a);
   for (size_t k = 0; k < m->nvars; k++)
     for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
+      /* Terraform's validate walk: the rule with every variable unknown;
+      ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
       size_t before = tfr_diags_count(scratch);
-      eval_in(a, scratch, rule, rule->condition, &s, m->vars[k].name);
-      eval_in(a, scratch, rule, rule->error_message, &s, m->vars[k].name);
+      struct tfr_rule dummy;
+      run_rule(a, scratch, m, k, rule, &s, &m->vars[k].decl, true, &dummy);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
         const struct tfr_diag *g = tfr_diags_get(scratch, j);
         if (g->sev != TFR_DIAG_ERROR)
@@ -763,7 +770,7 @@ static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
 /* One rule of variable k, its outcome in *out; false if it failed. */
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
-                     const struct tfr_range *value_at,
+                     const struct tfr_range *value_at, bool walk_validate,
                      struct tfr_rule *out) {
   const struct var_decl *v = &m->vars[k];
   size_t before = tfr_diags_count(diags);
@@ -816,6 +823,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   ** (and no "Invalid value for variable"); null, or one that failed to
   ** evaluate, is "Failed to evaluate condition error message." */
   const char *text = NULL;
+  if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
+    return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
     error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
              "Invalid error message",
@@ -944,6 +953,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ok = true;
       for (size_t i = 0; i < v->nvalidations; i++)
         ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k],
+                       false,
                        &rules[k][i]);
       done[k] = ok ? 1 : 2;
       if (!ok)
