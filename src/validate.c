@@ -242,6 +242,21 @@ static struct refs refs_deep(tfr_arena *a, const struct module *m,
   return r;
 }
 
+/* What a rule depends on: its condition and its error message (Terraform
+** orders rules, and skips them, by both). */
+static struct refs refs_rule(tfr_arena *a, const struct module *m,
+                             const struct validation *rule) {
+  struct refs r = {0};
+  if (m) {
+    r.m = m;
+    r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) *
+                                    sizeof *r.seen);
+  }
+  walk(a, rule->condition, &r, NULL);
+  walk(a, rule->error_message, &r, NULL);
+  return r;
+}
+
 /* ---- static checks ----------------------------------------------------- */
 
 static void error_in(tfr_diags *d, struct src_file *src, struct span s,
@@ -572,7 +587,7 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
   stack[depth] = k;
   const struct var_decl *v = &m->vars[k];
   for (size_t i = 0; i < v->nvalidations; i++) {
-    struct refs r = refs_of(a, v->validations[i].condition);
+    struct refs r = refs_rule(a, NULL, &v->validations[i]);
     for (size_t j = 0; j < r.vars.n; j++) {
       long t = index_of(m, r.vars.v[j]);
       if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
@@ -928,7 +943,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ready = true;
       const char *skip = NULL;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
-        struct refs r = refs_deep(a, m, v->validations[i].condition);
+        struct refs r = refs_rule(a, m, &v->validations[i]);
         for (size_t j = 0; j < r.vars.n; j++) {
           long t = index_of(m, r.vars.v[j]);
           if (t < 0 || (size_t)t == k)
