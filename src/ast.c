@@ -309,6 +309,12 @@ bool ast_json_comment(const struct ast *key) {
   return key->n == 2 && !memcmp(key->str, "//", 2);
 }
 
+struct span ast_json_start(const struct ast *x) {
+  if (x->kind == AST_OBJECT || x->kind == AST_TUPLE)
+    return (struct span){x->span.start, x->span.start + 1};
+  return x->span;
+}
+
 const struct ast *const *ast_json_blocks(const struct ast *x,
                                          const struct ast **one, size_t *n) {
   *one = x;

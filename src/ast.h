@@ -107,6 +107,9 @@ bool ast_json_comment(const struct ast *key);
 
 /* HCL's JSON syntax: a block value is one object or an array of them; the
 ** elements (*n of them; for a single value, one points at x). */
+/* Where hcl says a JSON value starts: an object's "{", an array's "[",
+** a primitive's whole token. */
+struct span ast_json_start(const struct ast *x);
 const struct ast *const *ast_json_blocks(const struct ast *x,
                                          const struct ast **one, size_t *n);
 

@@ -599,10 +599,14 @@ static void json_variable(struct loader *l, struct src_file *src,
                      : key->span;
   p->label_span = key->span;
   p->decl = seq_range(l, src, p->decl_span);
-  if (body->kind != AST_OBJECT) {
-    error_at(l, src, body->span, "Incorrect JSON value type",
-             "A JSON object is required here, setting the arguments for "
-             "this block.",
+  if (body->kind != AST_OBJECT) { /* at its first token, as hcl */
+    error_at(l, src, ast_json_start(body), "Incorrect JSON value type",
+             body->kind == AST_TUPLE
+                 ? "A JSON object is required here, setting the arguments "
+                   "for this block."
+                 : "Either a JSON object or a JSON array is required, "
+                   "representing the contents of one or more \"variable\" "
+                   "blocks.",
              p->name);
     return;
   }

@@ -115,8 +115,9 @@ static void native_values(struct collector *c, struct ast_file *f,
 static void json_values(struct collector *c, struct ast_file *f,
                         enum tfr_source_kind kind, const char *file) {
   const struct ast *body = f->body;
-  if (body->kind != AST_OBJECT) {
-    file_error(c, f->src, body->span, "Incorrect JSON value type",
+  if (body->kind != AST_OBJECT) { /* at its first character, as hcl */
+    file_error(c, f->src, ast_json_start(body),
+               "Incorrect JSON value type",
                "A JSON object is required here, setting the arguments for "
                "this block.",
                NULL);
@@ -130,7 +131,11 @@ static void json_values(struct collector *c, struct ast_file *f,
     for (uint32_t j = 0; j < i; j++) {
       const struct ast *prev = body->items[2 * j];
       if (prev->n == k->n && !memcmp(prev->str, k->str, k->n)) {
-        struct tfr_range pr = src_range(f->src, prev->span);
+        /* the first definition: its name through its value, as hcl's
+        ** JSON attribute range goes */
+        struct tfr_range pr = src_range(
+            f->src, (struct span){prev->span.start,
+                                  body->items[2 * j + 1]->span.end});
         char where[512];
         tfr_range_format(&pr, where, sizeof where);
         file_error(c, f->src, k->span, "Duplicate attribute definition",
