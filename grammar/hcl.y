@@ -333,7 +333,10 @@ static bool push_frame(struct lex_state *x, enum frame_kind k,
   f->kw = 0;
   f->name = x->last == IDENT ? x->prev_loc.start : at.start;
   f->expr = x->last != IDENT && x->last != CQUOTE;
-  if (k == FR_BRACKET && ends_operand(x->last))
+  /* a "*" ends an operand only as the splat ".*"; after a multiplication
+  ** "[" opens a tuple (or a for expression) */
+  if (k == FR_BRACKET && ends_operand(x->last) &&
+      !(x->last == '*' && x->before != '.'))
     f->kind = FR_INDEX;
   return true;
 }

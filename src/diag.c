@@ -5,6 +5,7 @@
 #include "tfresolve/diag.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag_int.h"
@@ -310,6 +311,21 @@ void diags_remove(tfr_diags *d, size_t from, size_t to) {
     return;
   memmove(d->v + from, d->v + to, (d->n - to) * sizeof *d->v);
   d->n -= to - from;
+}
+
+void diags_move_to_end(tfr_diags *d, size_t from, size_t to) {
+  if (to > d->n)
+    to = d->n;
+  if (from >= to || to == d->n)
+    return;
+  size_t k = to - from;
+  struct tfr_diag *tmp = malloc(k * sizeof *tmp);
+  if (!tmp)
+    return; /* the order only: keep it as it is */
+  memcpy(tmp, d->v + from, k * sizeof *tmp);
+  memmove(d->v + from, d->v + to, (d->n - to) * sizeof *d->v);
+  memcpy(d->v + d->n - k, tmp, k * sizeof *tmp);
+  free(tmp);
 }
 
 void tfr_diags_set_variable(tfr_diags *d, const char *name) {

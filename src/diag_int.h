@@ -11,6 +11,10 @@
 ** to matter (the other operand of a short-circuit && or ||). */
 void diags_remove(tfr_diags *d, size_t from, size_t to);
 
+/* Move diagnostics [from, to) to the end, in their order: HCL reports an
+** operator's conversion errors before the errors of its operands. */
+void diags_move_to_end(tfr_diags *d, size_t from, size_t to);
+
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 

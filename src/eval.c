@@ -64,6 +64,8 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
   case AST_OBJECT:
   case AST_FOR:
     return (struct span){x->span.start, x->span.start + 1}; /* [ or { */
+  case AST_UNARY: /* its operator, as HCL's StartRange */
+    return (struct span){x->span.start, x->span.start + 1};
   case AST_BINARY:
     return eval_start_span(c, x->a);
   case AST_COND:
@@ -422,8 +424,10 @@ static const tfr_value *logical(struct eval_ctx *c, const struct ast *x) {
   size_t c2 = tfr_diags_count(c->diags);
   const tfr_value *l = logic_operand(c, x->a, lv, "left");
   const tfr_value *r = logic_operand(c, x->kids[0], rv, "right");
-  if (!l || !r)
+  if (!l || !r) { /* conversion errors first, then the operands' */
+    diags_move_to_end(c->diags, c0, c2);
     return tfr_unknown(c->a, &tfr_t_bool);
+  }
   unsigned marks = marks_of(l) | marks_of(r);
   bool lerr = c1 > c0;
   if (is_unknown(l) && is_unknown(r)) {
@@ -461,8 +465,10 @@ static const tfr_value *logical(struct eval_ctx *c, const struct ast *x) {
 static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   if (x->op == OP_AND || x->op == OP_OR)
     return logical(c, x);
+  size_t c0 = tfr_diags_count(c->diags);
   const tfr_value *lv = eval_expr(c, x->a);
   const tfr_value *rv = eval_expr(c, x->kids[0]);
+  size_t c2 = tfr_diags_count(c->diags);
   if (x->op == OP_EQ || x->op == OP_NE)
     return equality(c, x, lv, rv);
   /* as HCL: both operands converted (each error reported), then the
@@ -472,7 +478,11 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   const tfr_type *rt = cmp ? &tfr_t_bool : &tfr_t_number;
   const tfr_value *l = operand(c, x->a, lv, &tfr_t_number, "left");
   const tfr_value *r = operand(c, x->kids[0], rv, &tfr_t_number, "right");
-  if (!l || !r)
+  if (!l || !r) {
+    diags_move_to_end(c->diags, c0, c2);
+    return tfr_unknown(c->a, rt);
+  }
+  if (tfr_diags_count(c->diags) > c0)
     return tfr_unknown(c->a, rt);
   if (is_null(l) || is_null(r)) {
     eval_error(c, x, "Operation failed",
@@ -525,11 +535,14 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
     rt = fv->type;
   else if (fnull)
     rt = tv->type;
+  else if (tv->type->kind == TFR_DYNAMIC || fv->type->kind == TFR_DYNAMIC)
+    rt = &tfr_t_dynamic; /* not known yet, as HCL leaves it */
   else {
     const tfr_type *both[2] = {tv->type, fv->type};
     rt = conv_unify(c->a, 2, both);
   }
-  if (!rt) {
+  if (!rt) { /* HCL reports this alone */
+    diags_remove(c->diags, c0, c2);
     eval_error(c, x, "Inconsistent conditional result types",
                tfr_arena_printf(c->a,
                                 "The true and false result expressions must "
@@ -543,7 +556,7 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
   bool t, known;
   if (!as_bool(c, x->a, cond, &t, &known)) {
     diags_remove(c->diags, c0, c2);
-    return eval_dynamic(c);
+    return tfr_unknown(c->a, rt); /* of the result's type, as HCL */
   }
   /* The result has the marks of the condition and of both results, as
   ** HCL (since 2.23) gives them, whichever result is chosen. */
@@ -1210,13 +1223,9 @@ static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
     if (v)
       return v;
   }
-  const tfr_value **args = tfr_arena_alloc_raw(c->a,
-                                               (x->n ? x->n : 1) *
-                                                   sizeof *args);
-  for (uint32_t i = 0; i < x->n; i++)
-    args[i] = eval_expr(c, x->items[i]);
+  /* the arguments are evaluated by the call, in HCL's order */
   const tfr_value *v = c->funcs->call(c->funcs->ud, c, x, name->str, name->n,
-                                      x->n, args);
+                                      x->n, NULL);
   if (v)
     return v;
   eval_error(c, name, "Call to unknown function",

@@ -24,8 +24,10 @@ struct eval_scope {
   void *ud;
 };
 
-/* Calls a function by name with evaluated arguments; NULL means "no such
-** function" (the callback reports other errors itself).  special, when
+/* Calls a function by name; args holds the nargs arguments evaluated, or
+** is NULL: then the callback evaluates the call's own argument expressions,
+** in HCL's order.  NULL means "no such function" (the callback reports
+** other errors itself).  special, when
 ** set, is asked first and may take over a call whose arguments are not
 ** all values (convert's type constraint); NULL means it did not. */
 struct eval_funcs {

@@ -258,7 +258,10 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
   return true;
 }
 
-/* Convert and check one argument; false after reporting an error. */
+/* An argument, converted: marks taken off (into *marks) unless the
+** parameter takes them, null refused unless it takes that, unknown noted;
+** false after reporting an error.  As cty's Function.Call, after every
+** argument was evaluated and converted. */
 static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
                         unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
@@ -268,20 +271,19 @@ static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
     fcall_arg_error(f, i, "argument must not be null");
     return false;
   }
-  if (p->type) {
-    const char *err = NULL;
-    const tfr_value *cv = conv_convert(f->a, *v, p->type, &err);
-    if (!cv) {
-      fcall_arg_error(f, i, "%s", err ? err : "incorrect type");
-      return false;
-    }
-    *v = cv;
-  }
   if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN))
     *unknown = true;
   return true;
 }
 
+/*
+** A call, in HCL's order: the function looked up, an expanded last
+** argument (f(x...)) evaluated first, the number of arguments checked,
+** then each argument evaluated and converted to its parameter's type in
+** turn (every error reported), and only then the call itself (null,
+** unknown and marked arguments, the result).  given, when not NULL, holds
+** the arguments already evaluated.
+*/
 static const tfr_value *call(void *ud, struct eval_ctx *c,
                              const struct ast *x, const char *name,
                              size_t len, size_t nargs,
@@ -306,16 +308,35 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
                                 suggest(c, c->a, name, len)));
     return eval_dynamic(c);
   }
+  /* args[i] is evaluated from x->items[i] when it is NULL */
   const tfr_value **args = tfr_arena_alloc(c->a, (nargs ? nargs : 1) *
                                                      sizeof *args);
-  memcpy(args, given, nargs * sizeof *args);
+  if (given)
+    memcpy(args, given, nargs * sizeof *args);
+  size_t before = tfr_diags_count(c->diags);
   bool unknown = false;
-  if ((x->flags & AST_F_EXPAND) && nargs &&
-      !expand(&f, x, &args, &nargs, &unknown))
-    return eval_dynamic(c);
-  if (unknown)
-    return eval_dynamic(c);
+  if ((x->flags & AST_F_EXPAND) && nargs) {
+    if (!args[nargs - 1])
+      args[nargs - 1] = eval_expr(c, x->items[nargs - 1]);
+    if (tfr_diags_count(c->diags) > before ||
+        !expand(&f, x, &args, &nargs, &unknown) || unknown)
+      return eval_dynamic(c);
+  }
   if (!arity(&f, x, nargs))
+    return eval_dynamic(c);
+  for (size_t i = 0; i < nargs; i++) {
+    if (!args[i])
+      args[i] = eval_expr(c, x->items[i]);
+    const struct func_param *p = param_of(f.spec, i);
+    const char *err = NULL;
+    const tfr_value *cv = p->type ? conv_convert(c->a, args[i], p->type, &err)
+                                  : args[i];
+    if (!cv)
+      fcall_arg_error(&f, i, "%s", err ? err : "incorrect type");
+    else
+      args[i] = cv;
+  }
+  if (f.failed || tfr_diags_count(c->diags) > before)
     return eval_dynamic(c);
   size_t cap = 0;
   for (size_t i = 0; i < nargs; i++)
