@@ -265,8 +265,8 @@ static const tfr_value *eval_template(struct eval_ctx *c,
   unsigned marks = 0;
   size_t before = tfr_diags_count(c->diags);
   bool known = template_parts(c, &b, x, &marks);
-  if (tfr_diags_count(c->diags) > before)
-    return eval_dynamic(c);
+  if (tfr_diags_count(c->diags) > before) /* still a string, as in HCL */
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
   const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)
                              : tfr_unknown(c->a, &tfr_t_string);
   return with_marks(c, v, marks);

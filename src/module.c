@@ -375,14 +375,17 @@ static void add_validation(struct loader *l, struct partial *p,
                            const struct ast *cond, const struct ast *msg,
                            struct span block, const struct ast *literal,
                            struct src_file *cond_src,
-                           struct src_file *msg_src) {
+                           struct src_file *msg_src,
+                           const struct ast *cond_whole,
+                           const struct ast *msg_whole) {
   struct validation *nv = tfr_arena_alloc(
       l->a, (p->nvalidations + 1) * sizeof *nv);
   if (p->nvalidations)
     memcpy(nv, p->validations, p->nvalidations * sizeof *nv);
   nv[p->nvalidations++] = (struct validation){
       cond, msg, p->src, block, literal, cond_src ? cond_src : p->src,
-      msg_src ? msg_src : p->src};
+      msg_src ? msg_src : p->src, cond_whole ? cond_whole : cond,
+      msg_whole ? msg_whole : msg};
   p->validations = nv;
 }
 
@@ -435,7 +438,7 @@ static void validation_block(struct loader *l, struct partial *p,
                  p->name);
     return;
   }
-  add_validation(l, p, cond, msg, block, NULL, NULL, NULL);
+  add_validation(l, p, cond, msg, block, NULL, NULL, NULL, NULL, NULL);
 }
 
 /* A native `variable "name" { ... }` block. */
@@ -581,7 +584,7 @@ static void json_validations(struct loader *l, struct partial *p,
       const struct ast *ce = json_expr(l, p, cond, false, &cs);
       const struct ast *me = json_expr(l, p, msg, true, &ms);
       add_validation(l, p, ce, me, def, msg->kind == AST_STRING ? msg : NULL,
-                     cs, ms);
+                     cs, ms, cond, msg);
     }
   }
 }

@@ -24,6 +24,10 @@ struct validation {
   ** (.tf.json) the JSON string each was parsed from, whose positions are
   ** the file's */
   struct src_file *cond_src, *msg_src;
+  /* the condition and the message as wholes, in src: the expressions
+  ** themselves, or (.tf.json) the JSON strings, quotes included, as
+  ** Terraform's diagnostics about a whole condition or message give them */
+  const struct ast *cond_whole, *msg_whole;
 };
 
 /* A declared variable, after merging override files. */

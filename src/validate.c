@@ -274,7 +274,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       const struct validation *rule = &v->validations[i];
       struct refs r = refs_of(a, rule->condition);
       if (!r.any)
-        error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
                  "Invalid validation expression",
                  "The condition expression must refer to at least one "
                  "object from elsewhere in the configuration, or else its "
@@ -284,7 +284,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       for (size_t j = 0; j < r.vars.n; j++)
         self |= !strcmp(r.vars.v[j], v->name);
       if (!self)
-        error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
                  "Invalid variable validation condition",
                  tfr_arena_printf(a,
                                   "The condition for variable \"%s\" must "
@@ -800,7 +800,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
     const char *why = deferred_reason(a, m, s, rule->condition);
-    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_WARNING,
+    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_WARNING,
              "Validation rule deferred",
              tfr_arena_printf(a, "%s, so the rule is neither passed nor "
                                  "failed here.",
@@ -809,7 +809,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {
-    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              "Validation condition expression must return either true or "
              "false, not null.",
@@ -819,7 +819,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   const char *err = NULL;
   const tfr_value *b = conv_convert(a, cond, &tfr_t_bool, &err);
   if (!b) {
-    error_in(diags, rule->cond_src, rule->condition->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              tfr_arena_printf(a,
                               "Invalid validation condition result value: "
@@ -841,7 +841,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
-    error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
              "Invalid error message",
              "Unsuitable value for error message: expression refers to "
              "values that won't be known until the apply phase.",
@@ -853,7 +853,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   } else {
     const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
     if (!ms) {
-      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
                "Invalid error message",
                tfr_arena_printf(a,
                                 "Unsuitable value for error message: %s.",
@@ -862,7 +862,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "Failed to evaluate condition error message.";
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
                "Error message refers to ephemeral values",
                "The error expression used to explain this condition refers "
                "to ephemeral values. Terraform will not display the "
@@ -874,7 +874,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->msg_src, rule->error_message->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
                "Error message refers to sensitive values",
                "The error expression used to explain this condition refers "
                "to sensitive values. Terraform will not display the "

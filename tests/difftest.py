@@ -40,6 +40,7 @@ KNOWN = [
     ("?", "sensitive"),
     # HCL 2.24: an index past the end says so
     ("[", "greater than or equal to the length"),
+    ("[", "the collection has no elements"),
     # cty reports one of an object's bad attributes, picked in Go's map
     # order, which changes from run to run
     ('attribute \\"', "is not suitable for"),
