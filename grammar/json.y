@@ -451,7 +451,10 @@ static struct ast *json_close(struct json_lex *lx, enum ast_kind k,
     memcpy(v->v, lx->items + m, v->n * sizeof *v->v);
   }
   lx->nitems = m;
-  return ast_list(c, k, v, s);
+  struct ast *x = ast_list(c, k, v, s);
+  if (x && k == AST_OBJECT)
+    x->flags |= AST_F_JSON;
+  return x;
 }
 
 /* hcl parses a property name as any value, then insists on a string;

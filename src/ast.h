@@ -74,6 +74,8 @@ enum {
   AST_F_LAZY = 1 << 11,    /* an AST_NULL standing for the expression at
                               its span, read but not built (parse_fast.c's
                               lazy `type` arguments) */
+  AST_F_JSON = 1 << 12,    /* AST_OBJECT parsed from JSON: a repeated key
+                              is an error, as in hcl's JSON values */
 };
 
 struct ast {

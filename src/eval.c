@@ -625,6 +625,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t n = x->n;
   const char **names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
+  const struct ast **keys = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *keys);
   size_t out = 0;
   bool unknown = false, failed = false;
   unsigned marks = 0; /* of the keys: a key cannot carry them, the object does */
@@ -650,8 +651,25 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
     size_t j = 0;
     while (j < out && (names[j][0] != name[0] || strcmp(names[j], name) != 0))
       j++;
+    if (j < out && (x->flags & AST_F_JSON)) {
+      /* in a JSON value a repeated key is an error, the first one stays */
+      struct tfr_range first = src_range(c->src, keys[j]->span);
+      char where[512];
+      tfr_range_format(&first, where, sizeof where);
+      struct sbuf q = {0};
+      sbuf_go_quote(&q, name, strlen(name));
+      eval_error(c, kx, "Duplicate object attribute",
+                 tfr_arena_printf(c->a,
+                                  "An attribute named %s was already defined "
+                                  "at %s.",
+                                  q.p ? q.p : "\"\"", where));
+      free(q.p);
+      failed = true;
+      continue;
+    }
     names[j] = name; /* a repeated key: the last one wins, as in HCL */
     vals[j] = v;
+    keys[j] = kx;
     if (j == out)
       out++;
   }
