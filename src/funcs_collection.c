@@ -1201,9 +1201,44 @@ static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
     abort();
   unsigned marks = 0;
   size_t n = 0;
-  for (size_t i = 0; i < f->nargs; i++)
-    if (!is_null(f->args[i]))
-      n = add_entries(f->a, e, n, unmark(f->a, f->args[i], &marks));
+  for (size_t i = 0; i < f->nargs; i++) {
+    if (is_null(f->args[i]))
+      continue;
+    const tfr_value *m = unmark(f->a, f->args[i], &marks);
+    int k = kind_of(m);
+    if (k == TFR_MAP || k == TFR_OBJECT) {
+      n = add_entries(f->a, e, n, m);
+      continue;
+    }
+    /* Only after a dynamic argument (the type check stops there) does
+    ** anything else get here.  cty then iterates it as a map: a set of
+    ** strings gives each string as its own key; other keys are not
+    ** strings, and a primitive cannot be iterated (Go panics, which
+    ** Terraform reports) */
+    const char *why =
+        k == TFR_SET && m->type->elem->kind == TFR_STRING ? NULL
+        : k == TFR_SET || k == TFR_LIST || k == TFR_TUPLE
+            ? (m->n ? "not a string" : NULL)
+            : "attempt to iterate on non-collection, non-tuple type";
+    if (why) {
+      free(e);
+      fcall_error(f, "panic in function implementation: %s", why);
+      return NULL;
+    }
+    for (uint32_t j = 0; k == TFR_SET && j < m->n; j++) {
+      const tfr_value *el = m->elems[j];
+      if (el->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
+        free(e);
+        fcall_error(f, "panic in function implementation: %s",
+                    el->flags & TFR_V_NULL ? "value is null"
+                                           : "value is unknown");
+        return NULL;
+      }
+      e[n] = (struct entry){tfr_arena_strndup(f->a, el->s, el->n), el->n, n,
+                            &tfr_t_string, el};
+      n++;
+    }
+  }
   n = last_of_each(e, n);
   const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
   uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
