@@ -70,6 +70,29 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
     return eval_start_span(c, x->a);
   case AST_COND:
     return eval_start_span(c, x->a);
+  case AST_STRING: /* a quoted literal: its text, as HCL's first part */
+    if (!(x->flags & AST_F_HEREDOC) && x->span.end >= x->span.start + 2 &&
+        x->span.end <= c->src->len && c->src->text[x->span.start] == '"')
+      return x->span.end == x->span.start + 2 /* "": after it, as HCL */
+                 ? (struct span){x->span.end, x->span.end}
+                 : (struct span){x->span.start + 1, x->span.end - 1};
+    return x->span;
+  case AST_TEMPLATE:
+    if (!(x->flags & AST_F_HEREDOC) && x->n &&
+        x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
+      return eval_start_span(c, x->items[0]);
+    return x->span;
+  case AST_SPLAT: { /* its "[*]" or ".*" */
+    for (uint32_t i = x->a->span.end; i < x->span.end && i < c->src->len; i++)
+      if (c->src->text[i] == '[' || c->src->text[i] == '.') {
+        uint32_t e = i + 1;
+        while (e < x->span.end && e < c->src->len &&
+               c->src->text[e - 1] != ']' && c->src->text[e - 1] != '*')
+          e++;
+        return (struct span){i, e};
+      }
+    return x->span;
+  }
   default:
     return x->span;
   }
@@ -897,8 +920,11 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   }
   c->bindings = saved;
   c->in_for = saved_in_for;
-  if (tfr_diags_count(c->diags) > before)
-    return eval_dynamic(c);
+  /* as HCL: only a bad 'if' value or key makes the whole unknown; errors
+  ** inside the values leave a tuple or object of (unknown) values */
+  if (!known)
+    return with_marks(c, eval_dynamic(c), marks);
+  (void)before;
   if (unknown)
     return with_marks(c, eval_dynamic(c), marks);
   if (!object)
