@@ -46,6 +46,8 @@ KNOWN = [
     ('attribute \\"', "suitable"),
     ('element \\"', "suitable"),
     ('attribute \\"', "Invalid default value"),
+    ('element \\"', "Invalid default value"),
+    ('element \\"', "parameter:"),
 ]
 
 
