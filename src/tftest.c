@@ -1560,8 +1560,9 @@ static enum tfr_test_status assertions(struct runctx *rc,
   size_t nv = 0;
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *vd = &m->vars[k];
-    const tfr_value *x = res->vars[k].value ? res->vars[k].value
-                                            : tfr_unknown(t->a, vd->type);
+    const tfr_value *x =
+        res->vars[k].value ? res->vars[k].value
+                           : tfr_unknown(t->a, tfr_type_plain(t->a, vd->type));
     mvals[k] = res->vars[k].value;
     unsigned marks = (vd->sensitive ? TFR_V_SENSITIVE : 0) |
                      (vd->ephemeral ? TFR_V_EPHEMERAL : 0);

@@ -437,8 +437,10 @@ static const tfr_value *var_object(tfr_arena *a, const struct module *m,
   for (size_t k = 0; k < n; k++) {
     const struct var_decl *v = &m->vars[k];
     names[k] = v->name;
-    const tfr_value *x = values && values[k] ? values[k]
-                                             : tfr_unknown(a, v->type);
+    /* an unknown of the declared type without its optional() markers */
+    const tfr_value *x = values && values[k]
+                             ? values[k]
+                             : tfr_unknown(a, tfr_type_plain(a, v->type));
     unsigned marks = (v->sensitive ? TFR_V_SENSITIVE : 0) |
                      (v->ephemeral ? TFR_V_EPHEMERAL : 0);
     vals[k] = marks ? tfr_value_mark(a, x, marks) : x;
