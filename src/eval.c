@@ -542,6 +542,62 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
   return with_marks(c, r, marks_of(v));
 }
 
+/* Why two result types of a conditional do not unify, as HCL describes
+** it: inside objects and tuples (and collections of them) it says which
+** attribute or element differs. */
+static const char *describe_mismatch(tfr_arena *a, const tfr_type *t,
+                                     const tfr_type *f) {
+  if (t->kind == TFR_OBJECT && f->kind == TFR_OBJECT) {
+    for (uint32_t i = 0; i < t->n; i++) { /* names are sorted */
+      long j = tfr_type_attr(f, t->names[i], strlen(t->names[i]));
+      if (j < 0)
+        return tfr_arena_printf(a,
+                                "The 'true' value includes object attribute "
+                                "\"%s\", which is absent in the 'false' value",
+                                t->names[i]);
+      if (!tfr_type_equal(t->types[i], f->types[j]))
+        return tfr_arena_printf(a, "Type mismatch for object attribute \"%s\": "
+                                   "%s",
+                                t->names[i],
+                                describe_mismatch(a, t->types[i], f->types[j]));
+    }
+    for (uint32_t j = 0; j < f->n; j++)
+      if (tfr_type_attr(t, f->names[j], strlen(f->names[j])) < 0)
+        return tfr_arena_printf(a,
+                                "The 'false' value includes object attribute "
+                                "\"%s\", which is absent in the 'true' value",
+                                f->names[j]);
+  } else if (t->kind == TFR_TUPLE && f->kind == TFR_TUPLE) {
+    if (t->n != f->n)
+      return tfr_arena_printf(a,
+                              "The 'true' tuple has length %u, but the 'false' "
+                              "tuple has length %u",
+                              (unsigned)t->n, (unsigned)f->n);
+    for (uint32_t i = 0; i < t->n; i++)
+      if (!tfr_type_equal(t->types[i], f->types[i]))
+        return tfr_arena_printf(a, "Type mismatch for tuple element %u: %s",
+                                (unsigned)i,
+                                describe_mismatch(a, t->types[i], f->types[i]));
+  } else if (t->kind == f->kind &&
+             (t->kind == TFR_LIST || t->kind == TFR_SET ||
+              t->kind == TFR_MAP) &&
+             ((t->elem->kind == TFR_OBJECT && f->elem->kind == TFR_OBJECT) ||
+              (t->elem->kind == TFR_TUPLE && f->elem->kind == TFR_TUPLE))) {
+    return tfr_arena_printf(a, "Mismatched %s element types: %s",
+                            t->kind == TFR_LIST  ? "list"
+                            : t->kind == TFR_SET ? "set"
+                                                 : "map",
+                            describe_mismatch(a, t->elem, f->elem));
+  }
+  const char *tn = tfr_type_friendly(a, t), *fn = tfr_type_friendly(a, f);
+  if (!strcmp(tn, fn))
+    return "At least one deeply-nested attribute or element is not "
+           "compatible across both the 'true' and the 'false' value";
+  return tfr_arena_printf(a, "The 'true' value is %s, but the 'false' value "
+                             "is %s",
+                          tn, fn);
+}
+
 /* cond ? a : b — both results are evaluated and unified, as HCL does. */
 static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
   /* Both results are evaluated (their types decide the result's), but
@@ -569,10 +625,8 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
     eval_error(c, x, "Inconsistent conditional result types",
                tfr_arena_printf(c->a,
                                 "The true and false result expressions must "
-                                "have consistent types. The 'true' value is "
-                                "%s, but the 'false' value is %s.",
-                                tfr_type_friendly(c->a, tv->type),
-                                tfr_type_friendly(c->a, fv->type)));
+                                "have consistent types. %s.",
+                                describe_mismatch(c->a, tv->type, fv->type)));
     return eval_dynamic(c);
   }
   const tfr_value *cond = eval_expr(c, x->a);
@@ -1003,13 +1057,10 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
   }
   case TFR_MAP:
   case TFR_OBJECT: {
-    if (t->kind == TFR_OBJECT && key->type->kind == TFR_NUMBER) {
-      eval_error_span(c, at, "Invalid index",
-                 "The given key does not identify an element in this "
-                 "collection value. An object only supports looking up "
-                 "attributes by name, not by numeric index.");
-      return eval_dynamic(c);
-    }
+    /* a number looks up the attribute its digits name (HCL says more
+    ** only when there is none) */
+    bool was_number = t->kind == TFR_OBJECT &&
+                      key->type->kind == TFR_NUMBER;
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
     if (!k) {
       eval_error_span(c, at, "Invalid index",
@@ -1029,8 +1080,12 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
         return with_marks(c, v->elems[i], marks);
     }
     eval_error_span(c, at, "Invalid index",
-               "The given key does not identify an element in this "
-               "collection value.");
+               was_number
+                   ? "The given key does not identify an element in this "
+                     "collection value. An object only supports looking up "
+                     "attributes by name, not by numeric index."
+                   : "The given key does not identify an element in this "
+                     "collection value.");
     return eval_dynamic(c);
   }
   case TFR_SET:
