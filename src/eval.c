@@ -85,9 +85,10 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
   case AST_SPLAT: { /* its "[*]" or ".*" */
     for (uint32_t i = x->a->span.end; i < x->span.end && i < c->src->len; i++)
       if (c->src->text[i] == '[' || c->src->text[i] == '.') {
+        char last = c->src->text[i] == '[' ? ']' : '*';
         uint32_t e = i + 1;
         while (e < x->span.end && e < c->src->len &&
-               c->src->text[e - 1] != ']' && c->src->text[e - 1] != '*')
+               c->src->text[e - 1] != last)
           e++;
         return (struct span){i, e};
       }
@@ -522,18 +523,20 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
   const char *err = NULL;
   const tfr_value *v = conv_convert(c->a, eval_expr(c, x->a),
                                     neg ? &tfr_t_number : &tfr_t_bool, &err);
+  /* after an error, an unknown of the operation's type, as HCL */
+  const tfr_type *rt = neg ? &tfr_t_number : &tfr_t_bool;
   if (!v) {
     eval_error(c, x->a, "Invalid operand",
                tfr_arena_printf(c->a,
                                 "Unsuitable value for unary operand: %s.",
                                 err ? err : "incorrect type"));
-    return eval_dynamic(c);
+    return tfr_unknown(c->a, rt);
   }
   if (is_null(v)) {
     /* a null converts; it is the operation itself that fails */
     eval_error(c, x, "Operation failed",
                "Error during operation: argument must not be null.");
-    return eval_dynamic(c);
+    return tfr_unknown(c->a, rt);
   }
   if (is_unknown(v))
     return with_marks(c, tfr_unknown(c->a, v->type), marks_of(v));
@@ -620,9 +623,11 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
     const tfr_type *both[2] = {tv->type, fv->type};
     rt = conv_unify(c->a, 2, both);
   }
-  if (!rt) { /* HCL reports this alone */
+  if (!rt) { /* HCL reports this alone, from one result to the other */
     diags_remove(c->diags, c0, c2);
-    eval_error(c, x, "Inconsistent conditional result types",
+    eval_error_span(c, (struct span){x->kids[0]->span.start,
+                                     x->kids[1]->span.end},
+               "Inconsistent conditional result types",
                tfr_arena_printf(c->a,
                                 "The true and false result expressions must "
                                 "have consistent types. %s.",
