@@ -313,8 +313,16 @@ static void auto_files(struct collector *c) {
   for (size_t i = 0; i < n; i++) {
     const char *path = in_dir(c, names[i]);
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      /* Terraform tries to read it, and says so */
+      tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
+                    "Failed to read variables file",
+                    tfr_arena_printf(c->a,
+                                     "Error while reading %s: read %s: is a "
+                                     "directory.",
+                                     path, path));
       continue;
+    }
     values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
   }
   free(names);
