@@ -18,12 +18,21 @@ struct source_text {
   size_t len;
 };
 
+/* A top-level block of a configuration file: what "in ..." names. */
+struct block_ctx {
+  const char *file;
+  uint32_t start, end;
+  const char *header; /* TYPE "label"... */
+};
+
 struct tfr_diags {
   tfr_arena *a;
   struct tfr_diag *v;
   size_t n, cap;
   struct source_text *src;
   size_t nsrc, capsrc;
+  struct block_ctx *blk;
+  size_t nblk, capblk;
 };
 
 tfr_diags *tfr_diags_new(tfr_arena *a) {
@@ -91,12 +100,6 @@ void tfr_range_format(const struct tfr_range *r, char *buf, size_t size) {
              r->end.line, r->end.column);
 }
 
-static bool ends_with_tfvars(const char *name) {
-  size_t n = strlen(name);
-  return (n >= 7 && !strcmp(name + n - 7, ".tfvars")) ||
-         (n >= 12 && !strcmp(name + n - 12, ".tfvars.json")) ||
-         name[0] == '<';
-}
 
 static const struct source_text *find_source(const tfr_diags *d,
                                              const char *name) {
@@ -115,34 +118,31 @@ static const struct source_text *find_source(const tfr_diags *d,
 ** with a "}" in column 1; that is what this looks for.  Files without
 ** blocks (tfvars) and subjects at a block's first byte get no context.
 */
-static const char *block_context(tfr_arena *a, const struct source_text *st,
+void diags_add_block(tfr_diags *d, const char *file, uint32_t start,
+                     uint32_t end, const char *header) {
+  d->blk = grow(d->a, d->blk, d->nblk, &d->capblk, sizeof *d->blk);
+  /* copies: the trees they come from may be released block by block */
+  const char *f = d->nblk && !strcmp(d->blk[d->nblk - 1].file, file)
+                      ? d->blk[d->nblk - 1].file
+                      : tfr_arena_strdup(d->a, file);
+  d->blk[d->nblk++] = (struct block_ctx){f, start, end,
+                                         tfr_arena_strdup(d->a, header)};
+}
+
+/* "in TYPE "label"": the top-level block of the file that holds the byte
+** before at (Terraform asks HCL's ContextString about the subject's start
+** minus one, so a subject that starts a block is not "in" it); NULL if
+** none. */
+static const char *block_context(const tfr_diags *d, const char *file,
                                  size_t at) {
-  if (at == 0 || at > st->len || ends_with_tfvars(st->name))
+  if (at == 0 || !file)
     return NULL;
-  size_t b = at - 1, start = SIZE_MAX;
-  for (size_t i = b + 1; i-- > 0;) {
-    if (i == 0 || st->text[i - 1] == '\n') {
-      char c = st->text[i];
-      if (c == '}' && i < b)
-        return NULL; /* a block closed between it and us */
-      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
-        start = i;
-        break;
-      }
-    }
-  }
-  if (start == SIZE_MAX)
-    return NULL;
-  /* the header: TYPE "label"... { */
-  size_t i = start, e = start;
-  while (e < st->len && st->text[e] != '{' && st->text[e] != '\n' &&
-         st->text[e] != '=')
-    e++;
-  if (e >= st->len || st->text[e] != '{')
-    return NULL;
-  while (e > i && (st->text[e - 1] == ' ' || st->text[e - 1] == '\t'))
-    e--;
-  return tfr_arena_strndup(a, st->text + i, e - i);
+  at--;
+  for (size_t i = 0; i < d->nblk; i++)
+    if (d->blk[i].start <= at && at < d->blk[i].end &&
+        (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
+      return d->blk[i].header;
+  return NULL;
 }
 
 struct frame_chars {
@@ -210,8 +210,8 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     const struct source_text *st = find_source(d, g->subject.filename);
     if (g->subject.filename) {
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      const char *ctx = st ? block_context(d->a, st, g->subject.start.byte)
-                           : NULL;
+      const char *ctx = block_context(d, g->subject.filename,
+                                      g->subject.start.byte);
       fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
               g->subject.filename, g->subject.start.line, ctx ? ", in " : "",
               ctx ? ctx : "");
@@ -248,11 +248,19 @@ void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
   jo_flush(&o);
 }
 
+void diags_share_blocks(tfr_diags *d, const tfr_diags *from) {
+  for (size_t i = 0; i < from->nblk; i++) {
+    d->blk = grow(d->a, d->blk, d->nblk, &d->capblk, sizeof *d->blk);
+    d->blk[d->nblk++] = from->blk[i];
+  }
+}
+
 void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {
   for (size_t i = 0; i < from->nsrc; i++) {
     d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);
     d->src[d->nsrc++] = from->src[i];
   }
+  diags_share_blocks(d, from);
 }
 
 tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
@@ -260,6 +268,8 @@ tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
   tfr_diags *out = tfr_diags_new(a);
   out->src = d->src; /* the same sources, for the excerpts */
   out->nsrc = out->capsrc = d->nsrc;
+  out->blk = d->blk; /* and the same blocks, for "in ..." */
+  out->nblk = out->capblk = d->nblk;
   for (size_t i = 0; i < d->n; i++)
     if (d->v[i].variable && !strcmp(d->v[i].variable, name)) {
       out->v = grow(a, out->v, out->n, &out->cap, sizeof *out->v);

@@ -5,6 +5,8 @@
 #ifndef TFR_DIAG_INT_H
 #define TFR_DIAG_INT_H
 
+#include <stdint.h>
+
 #include "tfresolve/diag.h"
 
 /* Drop diagnostics [from, to): for evaluations whose errors turn out not
@@ -14,6 +16,15 @@ void diags_remove(tfr_diags *d, size_t from, size_t to);
 /* Move diagnostics [from, to) to the end, in their order: HCL reports an
 ** operator's conversion errors before the errors of its operands. */
 void diags_move_to_end(tfr_diags *d, size_t from, size_t to);
+
+/* A top-level block of a configuration file, [start, end) in its bytes,
+** and its header (TYPE "label"...): framed diagnostics inside it say
+** "in" it, as HCL's ContextString does. */
+void diags_add_block(tfr_diags *d, const char *file, uint32_t start,
+                     uint32_t end, const char *header);
+
+/* The blocks of from, for d's framed diagnostics too. */
+void diags_share_blocks(tfr_diags *d, const tfr_diags *from);
 
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);

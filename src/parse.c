@@ -11,6 +11,7 @@
 #include "funcs.h"
 #include "validate.h"
 #include "parse.h"
+#include "diag_int.h"
 #include "strutil.h"
 #include "tfresolve/tfresolve.h"
 
@@ -87,6 +88,44 @@ bool parse_check_utf8(struct parse_ctx *c) {
   return true;
 }
 
+/* The top-level blocks of a configuration file, for the "in TYPE
+** "label"" of its framed diagnostics (HCL's ContextString: the block's
+** type and its labels as Go's %q quotes them). */
+static void register_block_to(struct parse_ctx *c, const struct ast *x,
+                              uint32_t end) {
+  if (x->kind != AST_BLOCK || c->json)
+    return;
+  if (end) { /* a stub: a block only if a "{" follows what was read */
+    uint32_t i = x->span.end;
+    while (i < c->src->len && (c->src->text[i] == ' ' ||
+                               c->src->text[i] == '\t'))
+      i++;
+    if (i < end && (i >= c->src->len || c->src->text[i] != '{'))
+      return;
+  }
+  struct sbuf h = {0};
+  sbuf_put(&h, x->str, x->n);
+  const struct ast *labels = x->kids[0];
+  for (uint32_t i = 0; labels && i < labels->n; i++) {
+    sbuf_put(&h, " ", 1);
+    sbuf_go_quote(&h, labels->items[i]->str, labels->items[i]->n);
+  }
+  diags_add_block(c->diags, c->src->name, x->span.start,
+                  end > x->span.end ? end : x->span.end, h.p ? h.p : "");
+  free(h.p);
+}
+
+static void register_block(struct parse_ctx *c, const struct ast *x) {
+  register_block_to(c, x, 0);
+}
+
+static void broken_block(struct parse_ctx *c, uint32_t err);
+
+static void register_blocks(struct parse_ctx *c, const struct ast *body) {
+  for (uint32_t i = 0; body && i < body->n; i++)
+    register_block(c, body->items[i]);
+}
+
 /* A source every diagnostic can quote, checked to be UTF-8. */
 static bool src_ready(tfr_arena *a, tfr_diags *diags, struct src_file *src) {
   tfr_diags_add_source(diags, src->name, src->text, src->len);
@@ -110,6 +149,14 @@ static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
   c.json = syntax == TFR_SYNTAX_JSON;
   c.expr_mode = expr_mode;
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
+  if (f && !expr_mode && !c.json) {
+    register_blocks(&c, f->body && !c.failed ? f->body : f->partial);
+    if (c.failed) { /* the block the error is in reaches up to it */
+      broken_block(&c, c.err_at);
+      free(c.scratch); /* the stub's vectors */
+      c.scratch = NULL;
+    }
+  }
   if (!f || !f->body || c.failed || !ast_check_depth(&c, f->body))
     return NULL;
   return (tfr_file *)f;
@@ -293,6 +340,14 @@ static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
                    (struct span){(uint32_t)i, (uint32_t)end});
 }
 
+/* The block a syntax error at err is in, for the "in ..." of its
+** diagnostics: it reaches up to the error. */
+static void broken_block(struct parse_ctx *c, uint32_t err) {
+  struct ast *stub = stub_block(c, err, true);
+  if (stub)
+    register_block_to(c, stub, err + 1);
+}
+
 /*
 ** After a syntax error at byte err, keep what HCL's recovery would keep:
 ** the items before it, the block the error is in, and the items of the
@@ -312,8 +367,10 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
         block_line(c, err) == NO_BLOCK)
       return;
     struct ast *stub = stub_block(c, err, round == 0);
-    if (stub)
+    if (stub) {
       vec_push(c, items, stub);
+      register_block_to(c, stub, err + 1); /* it reaches up to the error */
+    }
     /* the next line that starts a top-level item */
     const char *t = c->src->text;
     size_t i = err;
@@ -358,6 +415,7 @@ struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
   if (f && f->body && !c.failed && ast_check_depth(&c, f->body)) {
     *complete = true;
+    register_blocks(&c, f->body);
     return f;
   }
   if (!f || c.json)
@@ -376,13 +434,27 @@ struct ast_file *parse_config(struct src_file *src, tfr_arena *tree,
   if (!ast_check_depth(&d, b))
     return NULL;
   f->body = b;
+  register_blocks(&c, b);
   return f;
+}
+
+struct stream_ctx {
+  struct parse_ctx *c;
+  parse_item_fn item;
+  void *ctx;
+};
+
+static bool stream_register(void *ud, const struct ast *x) {
+  struct stream_ctx *s = ud;
+  register_block(s->c, x);
+  return s->item(s->ctx, x);
 }
 
 bool parse_config_stream(struct src_file *src, tfr_arena *tree,
                          tfr_diags *diags, parse_item_fn item, void *ctx) {
   struct parse_ctx c = config_ctx(src, tree, diags);
-  return !c.json && parse_hcl_stream(&c, item, ctx);
+  struct stream_ctx s = {&c, item, ctx};
+  return !c.json && parse_hcl_stream(&c, stream_register, &s);
 }
 
 const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,

@@ -297,6 +297,7 @@ struct tfile {
   size_t nruns, cap;
   bool parallel;
   bool in_test_dir;
+  const tfr_diags *parsed_in; /* knows its blocks (the "in run ...") */
 };
 
 struct decoder {
@@ -1849,6 +1850,8 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   out->diags = tfr_diags_new(t->a);
   tfr_diags_share_sources(out->diags, t->load);
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+  if (f->parsed_in)
+    diags_share_blocks(out->diags, f->parsed_in);
   if (prior_failed(f, f->runs, done, i)) {
     out->status = TFR_TEST_SKIP;
     out->skip_reason = "an earlier run block of this file failed with "
@@ -1919,6 +1922,8 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   }
   /* last, so that excerpts quote the test file, not the values text */
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+  if (f->parsed_in)
+    diags_share_blocks(out->diags, f->parsed_in);
 }
 
 /* A file whose runs have static errors: those runs are errors, the
@@ -1941,6 +1946,8 @@ static bool static_errors(tfr_arena *a, struct tfile *f,
     tfr_diags_share_sources(out->diags, load);
     copy_all(out->diags, f->runs[i].static_diags);
     tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+    if (f->parsed_in)
+      diags_share_blocks(out->diags, f->parsed_in);
     out->status = tfr_diags_has_errors(f->runs[i].static_diags)
                       ? TFR_TEST_ERROR
                       : TFR_TEST_PENDING;
@@ -2094,6 +2101,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
                      f->name[tlen] == '/' && !strchr(f->name + tlen + 1, '/');
     tfr_file *pf = tfr_parse_file(a, suite->diags, f->path,
                                   f->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
+    f->parsed_in = suite->diags;
     if (!pf)
       continue;
     f->src = pf->f.src;
