@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strutil.h"
+
 #include "diag_int.h"
 #include "json_out.h"
 #include "render.h"
@@ -22,7 +24,6 @@ struct source_text {
 struct block_ctx {
   const char *file;
   uint32_t start, end;
-  const char *header; /* TYPE "label"... */
 };
 
 struct tfr_diags {
@@ -119,29 +120,72 @@ static const struct source_text *find_source(const tfr_diags *d,
 ** blocks (tfvars) and subjects at a block's first byte get no context.
 */
 void diags_add_block(tfr_diags *d, const char *file, uint32_t start,
-                     uint32_t end, const char *header) {
-  d->blk = grow(d->a, d->blk, d->nblk, &d->capblk, sizeof *d->blk);
-  /* copies: the trees they come from may be released block by block */
+                     uint32_t end) {
+  /* the file's name once per run of blocks: the trees it comes from may
+  ** be released block by block */
   const char *f = d->nblk && !strcmp(d->blk[d->nblk - 1].file, file)
                       ? d->blk[d->nblk - 1].file
                       : tfr_arena_strdup(d->a, file);
-  d->blk[d->nblk++] = (struct block_ctx){f, start, end,
-                                         tfr_arena_strdup(d->a, header)};
+  d->blk = grow(d->a, d->blk, d->nblk, &d->capblk, sizeof *d->blk);
+  d->blk[d->nblk++] = (struct block_ctx){f, start, end};
+}
+
+static bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '-' || (c & 0x80);
+}
+
+/* TYPE "label"... of the block header at start: its type and labels as
+** the syntax tree has them (a quoted label's text, a bare one's name),
+** each label quoted as Go's %q quotes it. */
+static const char *block_header(tfr_arena *a, const struct source_text *st,
+                                uint32_t start) {
+  const char *t = st->text;
+  size_t n = st->len, i = start;
+  struct sbuf h = {0};
+  while (i < n && ident_char(t[i]))
+    i++;
+  sbuf_put(&h, t + start, i - start);
+  for (;;) {
+    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+      i++;
+    size_t b = i, e;
+    if (i < n && t[i] == '"') {
+      b = ++i;
+      while (i < n && t[i] != '"' && t[i] != '\n')
+        i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+      e = i;
+      if (i < n && t[i] == '"')
+        i++;
+    } else if (i < n && ident_char(t[i])) {
+      while (i < n && ident_char(t[i]))
+        i++;
+      e = i;
+    } else {
+      break;
+    }
+    sbuf_put(&h, " ", 1);
+    sbuf_go_quote(&h, t + b, e - b);
+  }
+  const char *r = tfr_arena_strndup(a, h.p ? h.p : "", h.n);
+  free(h.p);
+  return r;
 }
 
 /* "in TYPE "label"": the top-level block of the file that holds the byte
 ** before at (Terraform asks HCL's ContextString about the subject's start
 ** minus one, so a subject that starts a block is not "in" it); NULL if
 ** none. */
-static const char *block_context(const tfr_diags *d, const char *file,
-                                 size_t at) {
-  if (at == 0 || !file)
+static const char *block_context(const tfr_diags *d,
+                                 const struct source_text *st,
+                                 const char *file, size_t at) {
+  if (at == 0 || !file || !st)
     return NULL;
   at--;
   for (size_t i = 0; i < d->nblk; i++)
     if (d->blk[i].start <= at && at < d->blk[i].end &&
         (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
-      return d->blk[i].header;
+      return block_header(d->a, st, d->blk[i].start);
   return NULL;
 }
 
@@ -210,7 +254,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     const struct source_text *st = find_source(d, g->subject.filename);
     if (g->subject.filename) {
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      const char *ctx = block_context(d, g->subject.filename,
+      const char *ctx = block_context(d, st, g->subject.filename,
                                       g->subject.start.byte);
       fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
               g->subject.filename, g->subject.start.line, ctx ? ", in " : "",

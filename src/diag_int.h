@@ -17,11 +17,11 @@ void diags_remove(tfr_diags *d, size_t from, size_t to);
 ** operator's conversion errors before the errors of its operands. */
 void diags_move_to_end(tfr_diags *d, size_t from, size_t to);
 
-/* A top-level block of a configuration file, [start, end) in its bytes,
-** and its header (TYPE "label"...): framed diagnostics inside it say
-** "in" it, as HCL's ContextString does. */
+/* A top-level block of a configuration file, [start, end) in its bytes:
+** framed diagnostics inside it say "in" it (its header, read from the
+** file's text), as HCL's ContextString does. */
 void diags_add_block(tfr_diags *d, const char *file, uint32_t start,
-                     uint32_t end, const char *header);
+                     uint32_t end);
 
 /* The blocks of from, for d's framed diagnostics too. */
 void diags_share_blocks(tfr_diags *d, const tfr_diags *from);

@@ -103,16 +103,8 @@ static void register_block_to(struct parse_ctx *c, const struct ast *x,
     if (i < end && (i >= c->src->len || c->src->text[i] != '{'))
       return;
   }
-  struct sbuf h = {0};
-  sbuf_put(&h, x->str, x->n);
-  const struct ast *labels = x->kids[0];
-  for (uint32_t i = 0; labels && i < labels->n; i++) {
-    sbuf_put(&h, " ", 1);
-    sbuf_go_quote(&h, labels->items[i]->str, labels->items[i]->n);
-  }
   diags_add_block(c->diags, c->src->name, x->span.start,
-                  end > x->span.end ? end : x->span.end, h.p ? h.p : "");
-  free(h.p);
+                  end > x->span.end ? end : x->span.end);
 }
 
 static void register_block(struct parse_ctx *c, const struct ast *x) {
