@@ -160,8 +160,23 @@ tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
   return src ? parse_ready(a, diags, src, TFR_SYNTAX_HCL, true) : NULL;
 }
 
+static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
+                                 const char *path, const char *content,
+                                 size_t len, bool named);
+
 struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
                             const char *content, size_t len) {
+  return open_src(a, diags, path, content, len, false);
+}
+
+struct src_file *parse_open_named(tfr_arena *a, tfr_diags *diags,
+                                  const char *path) {
+  return open_src(a, diags, path, NULL, 0, true);
+}
+
+static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
+                                 const char *path, const char *content,
+                                 size_t len, bool named) {
   struct src_file *src;
   if (content) {
     if (len > UINT32_MAX - 16) {
@@ -175,13 +190,18 @@ struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
     src = src_new_private(a, path, copy, len);
   } else {
     int err = 0;
-    src = src_read_private(a, path, &err);
+    src = named ? src_read_named(a, path, &err)
+                : src_read_private(a, path, &err);
     if (!src) {
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
                     tfr_arena_printf(a,
                                      "The file \"%s\" could not be read: "
                                      "%s.",
-                                     path, strerror(err)));
+                                     path,
+                                     err == SRC_NOT_REGULAR
+                                         ? "it is not a regular file (a "
+                                           "FIFO, a device or a socket)"
+                                         : strerror(err)));
       return NULL;
     }
   }

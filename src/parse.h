@@ -119,6 +119,11 @@ const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
 ** source is for one thread (src_read_private). */
 struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
                             const char *content, size_t len);
+/* parse_open for a file the user named (-var-file): a pipe or a device is
+** read too, as `-var-file=<(command)` wants; the files a module directory
+** holds must be regular files (a FIFO there would block every run). */
+struct src_file *parse_open_named(tfr_arena *a, tfr_diags *diags,
+                                  const char *path);
 struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,
                               struct src_file *src, enum tfr_syntax syntax);
 

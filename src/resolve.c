@@ -261,8 +261,10 @@ static void values_file(struct collector *c, const char *path,
   }
   size_t before = tfr_diags_count(c->diags);
   bool json = str_ends_with(path, ".json");
-  struct src_file *src = parse_open(c->a, c->diags, path, content,
-                                    content_len);
+  struct src_file *src =
+      !content && kind == TFR_SRC_NAMED_FILE
+          ? parse_open_named(c->a, c->diags, path)
+          : parse_open(c->a, c->diags, path, content, content_len);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
   if (c->fast && fast_values(c, src, kind, shown, json))

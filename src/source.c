@@ -5,6 +5,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -42,13 +43,42 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
   return make(a, name, text, len, false);
 }
 
+/* Open a regular file for reading: a FIFO, a device or a socket (also
+** behind a symbolic link) is refused at once, without waiting for a writer
+** or reading forever (*err is SRC_NOT_REGULAR); -1 with *err set. */
+static int open_regular(const char *path, bool special_ok, int *err) {
+  if (special_ok) { /* a pipe the user named (-var-file=<(...)): wait */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      *err = errno;
+    return fd;
+  }
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    *err = errno;
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *err = S_ISDIR(st.st_mode) ? EISDIR : SRC_NOT_REGULAR;
+    close(fd);
+    return -1;
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
 /* Read the whole file straight into the arena, followed by two NUL
 ** bytes (what flex needs to scan a buffer in place). */
 static struct src_file *read_file(tfr_arena *a, const char *path,
-                                  int *err) {
-  FILE *fp = fopen(path, "rb");
+                                  bool special_ok, int *err) {
+  int fd = open_regular(path, special_ok, err);
+  FILE *fp = fd < 0 ? NULL : fdopen(fd, "rb");
   if (!fp) {
-    *err = errno;
+    if (fd >= 0) {
+      *err = errno;
+      close(fd);
+    }
     return NULL;
   }
   struct stat st;
@@ -108,7 +138,8 @@ static void unmap(void *ctx) {
 ** A file another program cuts short meanwhile raises SIGBUS when the
 ** missing pages are touched: the CLI turns that into a message. */
 static struct src_file *map_file(tfr_arena *a, const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int ignored;
+  int fd = open_regular(path, false, &ignored);
   if (fd < 0)
     return NULL;
   struct stat st;
@@ -145,7 +176,12 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
 
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
   struct src_file *f = map_file(a, path);
-  return f ? f : read_file(a, path, err);
+  return f ? f : read_file(a, path, false, err);
+}
+
+struct src_file *src_read_named(tfr_arena *a, const char *path, int *err) {
+  struct src_file *f = map_file(a, path);
+  return f ? f : read_file(a, path, true, err);
 }
 
 void src_release(struct src_file *f, size_t upto) {

@@ -41,7 +41,13 @@ struct src_file *src_new(tfr_arena *a, const char *name, const char *text,
 ** on failure). */
 struct src_file *src_new_private(tfr_arena *a, const char *name,
                                  const char *text, size_t len);
+/* src_read_private's *err for a path that is not a regular file. */
+#define SRC_NOT_REGULAR (-1)
+
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
+/* The same for a file the user named: a pipe or a device is read too (and
+** waited for), as `-var-file=<(command)` wants. */
+struct src_file *src_read_named(tfr_arena *a, const char *path, int *err);
 
 /* Build the line table now: a private source about to be shared by
 ** threads (src_pos builds it on demand otherwise). */

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Files of a module directory that are not regular files: refused at once.
+
+  special_files.py TFRESOLVE
+
+A FIFO named terraform.tfvars, x.auto.tfvars or other.tf, or a symbolic
+link to /dev/zero named y.auto.tfvars, would block a run forever (nobody
+writes to the FIFO) or read without end: each is a "Failed to read file"
+error with the file's name, at once (well within the time limit here).
+A pipe the user names with -var-file (as -var-file=<(command) does) is
+read, as Terraform reads it.
+
+Prints a line per failure and "N passed, M failed" last.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+LIMIT = 30  # seconds: a blocked run is a failure, not a hang of the suite
+
+
+def main():
+    tool = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL %s\n%s" % (what, detail[-2000:]))
+
+    def run(d, args, **kw):
+        try:
+            p = subprocess.run([tool] + args, cwd=d, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               timeout=LIMIT, **kw)
+            return p.returncode, p.stdout
+        except subprocess.TimeoutExpired:
+            return -9, "blocked: stopped after %d s" % LIMIT
+
+    cases = [("terraform.tfvars", "fifo"), ("x.auto.tfvars", "fifo"),
+             ("other.tf", "fifo"), ("y.auto.tfvars", "/dev/zero")]
+    with tempfile.TemporaryDirectory(prefix="special-files.") as root:
+        for name, kind in cases:
+            d = os.path.join(root, name.replace(".", "-"))
+            os.mkdir(d)
+            with open(os.path.join(d, "main.tf"), "w") as f:
+                f.write('variable "x" {\n  default = 1\n}\n')
+            path = os.path.join(d, name)
+            if kind == "fifo":
+                os.mkfifo(path)
+            else:
+                os.symlink(kind, path)
+            for cmd in (["check", "-no-color"], ["show", "-json"]):
+                rc, out = run(d, cmd)
+                check(rc == 1 and "Failed to read file" in out and
+                      name in out and "not a regular file" in out,
+                      "%s %s: refused at once" % (kind, name),
+                      "exit %d\n%s" % (rc, out))
+        # a pipe the user names is read
+        d = os.path.join(root, "pipe")
+        os.mkdir(d)
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('variable "x" {\n  type = number\n}\n')
+        r, w = os.pipe()
+        os.write(w, b"x = 42\n")
+        os.close(w)
+        rc, out = run(d, ["show", "-json", "-var-file=/dev/fd/%d" % r],
+                      pass_fds=(r,))
+        os.close(r)
+        check(rc == 0 and '"value": 42' in out,
+              "-var-file naming a pipe is read", "exit %d\n%s" % (rc, out))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
