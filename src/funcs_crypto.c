@@ -131,8 +131,10 @@ static const tfr_value *fn_uuid(struct fcall *f, const tfr_type *r) {
 /* google/uuid's xtob: two hex digits as a byte. */
 static bool xtob(const char *s, unsigned char *out) {
   int hi = str_hex_digit((unsigned char)s[0]), lo = str_hex_digit((unsigned char)s[1]);
+  if (hi < 0 || lo < 0)
+    return false;
   *out = (unsigned char)(hi << 4 | lo);
-  return hi >= 0 && lo >= 0;
+  return true;
 }
 
 /*
