@@ -5,14 +5,13 @@
 ** The scanner (json.l) only cuts the text into tokens, as hcl's scanner
 ** does.  Strings, numbers and keywords (one SCALAR token) are checked
 ** here, in the action that takes them as a value, which is also where hcl
-** checks them; every such action is a default reduction, run before the
-** next token is read, so errors come in hcl's order.  Syntax errors are
-** mapped to hcl's wording in yyreport_syntax_error() from the expected
-** tokens, the text before the lookahead and the stack of open brackets.
-** Like hcl we stop at the first error (hcl adds "Root value must be
-** object" after every syntax error; we do not).  Objects keep every
-** property, duplicates included, in source order; the loader reports
-** duplicates as Terraform does.
+** checks them.  The grammar is the fast path for valid files: at the
+** first error it stops, and json_replay(), a port of hcl's
+** recursive-descent parser that only reports, reads the text again and
+** gives hcl's diagnostics in hcl's order, including those hcl adds after
+** recovering ("Mismatched braces", "Root value must be object", ...).
+** Objects keep every property, duplicates included, in source order; the
+** loader reports duplicates as Terraform does.
 **
 ** Speed: the items of the lists being read are gathered on one scratch
 ** stack (json_push()) and copied into the arena once, at the closing
@@ -72,6 +71,8 @@ void json_scan_end(struct json_lex *lx);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "diag_int.h"
 
 /* The parser's stack is malloc'ed, never alloca'ed; with the depth bound
 ** it never holds more than about 5 * AST_MAX_DEPTH entries. */
@@ -213,177 +214,14 @@ static void yyerror(const YYLTYPE *loc, struct json_lex *lx,
 }
 
 /*
-** The token after the one at which hcl gives up on a list: hcl's recover()
-** reads on from the offending token t at span at (the lookahead) until
-** the bracket that seems to close the list, and its diagnostic then
-** points at the token after that one ("Missing attribute seperator
-** comma", "Invalid array value").  After an invalid character hcl's
-** scanner has stopped, so an end of input follows right after it.
-*/
-static struct span skip_list(struct json_lex *lx, yysymbol_kind_t t,
-                             struct span at, yysymbol_kind_t open_s,
-                             yysymbol_kind_t close_s) {
-  int open = 1;
-  bool found = false;
-  for (;;) {
-    if (t == YYSYMBOL_YYEOF || found)
-      return at;
-    if (t == open_s) {
-      open++;
-    } else if (t == close_s) {
-      open--;
-      found = open <= 1;
-    }
-    if (t == YYSYMBOL_LEXERR) {
-      t = YYSYMBOL_YYEOF;
-      at = span_at(at.end, at.end);
-    } else {
-      YYSTYPE v;
-      int tok = json_yylex(&v, &at, lx->scanner);
-      t = YYTRANSLATE(tok);
-    }
-  }
-}
-
-static bool is_space(char ch) {
-  return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-}
-
-/* Whether the token before offset at is a comma, and its span.  Only a
-** comma token ends in ',' (a string token that does was rejected when it
-** was taken as a value), so looking back over whitespace is enough and
-** the scanner need not remember the previous token. */
-static bool comma_before(struct json_lex *lx, uint32_t at, struct span *s) {
-  const char *text = lx->ctx->src->text;
-  while (at > 0 && is_space(text[at - 1]))
-    at--;
-  *s = span_at(at ? at - 1 : 0, at);
-  return at > 0 && text[at - 1] == ',';
-}
-
-/* Syntax errors in a value position: hcl's parseValue() messages. */
-static void value_error(struct json_lex *lx, yysymbol_kind_t la,
-                        struct span at) {
-  struct parse_ctx *c = lx->ctx;
-  bool in_obj = lx->depth && lx->kind[lx->depth - 1] == AST_OBJECT;
-  bool in_arr = lx->depth && lx->kind[lx->depth - 1] == AST_TUPLE;
-  struct span cs;
-  bool comma = comma_before(lx, at.start, &cs);
-  if (la == YYSYMBOL_RBRACE && comma && in_obj)
-    parse_error(c, cs, "Trailing comma in object",
-                "JSON does not permit a trailing comma after the final "
-                "property in an object.");
-  else if (la == YYSYMBOL_RBRACK && comma && in_arr)
-    parse_error(c, cs, "Trailing comma in array",
-                "JSON does not permit a trailing comma after the final "
-                "value in an array.");
-  else if (la == YYSYMBOL_RBRACE)
-    parse_error(c, at, "Missing JSON value", VALUE_DETAIL);
-  else if (la == YYSYMBOL_RBRACK)
-    parse_error(c, at, "Missing array element value", VALUE_DETAIL);
-  else if (la == YYSYMBOL_YYEOF)
-    parse_error(c, at, "Missing value", "The JSON data ends prematurely.");
-  else
-    parse_error(c, at, "Invalid start of value", VALUE_DETAIL);
-}
-
-/* After an object property name, where hcl wants a colon. */
-static void colon_error(struct json_lex *lx, yysymbol_kind_t la,
-                        struct span at) {
-  struct parse_ctx *c = lx->ctx;
-  if (la == YYSYMBOL_RBRACE || la == YYSYMBOL_COMMA)
-    parse_error(c, at, "Missing object value",
-                "A JSON object attribute must have a value, introduced by "
-                "a colon.");
-  else if (la == YYSYMBOL_EQUALS)
-    parse_error(c, at, "Missing property value colon",
-                "JSON uses a colon as its name/value delimiter, not an "
-                "equals sign.");
-  else
-    parse_error(c, at, "Missing property value colon",
-                "A colon must appear between an object property's name "
-                "and its value.");
-}
-
-/* After a property value, where hcl wants ',' or '}'. */
-static void object_error(struct json_lex *lx, yysymbol_kind_t la,
-                         struct span at) {
-  struct parse_ctx *c = lx->ctx;
-  uint32_t open = lx->open[lx->depth - 1];
-  if (la == YYSYMBOL_YYEOF)
-    parse_error(c, span_at(open, open + 1), "Unclosed object",
-                "No closing brace was found for this JSON object.");
-  else if (la == YYSYMBOL_RBRACK)
-    parse_error(c, at, "Mismatched braces",
-                "A JSON object must be closed with a brace, not a bracket.");
-  else
-    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACE, YYSYMBOL_RBRACE),
-                "Missing attribute seperator comma",
-                "A comma must appear between each property definition in "
-                "an object.");
-}
-
-/* After an array element, where hcl wants ',' or ']'. */
-static void array_error(struct json_lex *lx, yysymbol_kind_t la,
-                        struct span at) {
-  struct parse_ctx *c = lx->ctx;
-  uint32_t open = lx->open[lx->depth - 1];
-  if (la == YYSYMBOL_COLON)
-    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACK, YYSYMBOL_RBRACK),
-                "Invalid array value",
-                "A colon is not used to introduce values in a JSON array.");
-  else if (la == YYSYMBOL_YYEOF)
-    parse_error(c, span_at(open, open + 1), "Unclosed object",
-                "No closing bracket was found for this JSON array.");
-  else if (la == YYSYMBOL_RBRACE)
-    parse_error(c, at, "Mismatched brackets",
-                "A JSON array must be closed with a bracket, not a brace.");
-  else
-    parse_error(c, skip_list(lx, la, at, YYSYMBOL_LBRACK, YYSYMBOL_RBRACK),
-                "Missing attribute seperator comma",
-                "A comma must appear between each value in an array.");
-}
-
-/*
-** Map bison's syntax error to hcl's diagnostic.  The tokens the parser
-** expects identify the place: after a property name only ':'; after a
-** property value ',' and '}'; after an element ',' and ']'; after the
-** root value the end; everywhere else a value may start.  (Every state
-** that can detect an error only shifts, so the expected set is exact;
-** see json.output from bison -r all.)  An invalid character is reported
-** as such wherever the parser meets it.
+** A syntax error: the parse stops here and json_replay() reads the text
+** again as hcl does, with hcl's diagnostics in place of this one.
 */
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
                                  struct json_lex *lx) {
-  struct parse_ctx *c = lx->ctx;
-  yysymbol_kind_t la = yypcontext_token(yyctx);
-  struct span at = *yypcontext_location(yyctx);
-  bool has[YYNTOKENS] = {false};
-  yysymbol_kind_t list[YYNTOKENS];
-  if (c->failed)
-    return 0;
-  int n = yypcontext_expected_tokens(yyctx, list, YYNTOKENS);
-  for (int i = 0; i < n; i++)
-    has[list[i]] = true;
-  if (la == YYSYMBOL_LEXERR && at.start == 0 && at.end == 3 &&
-      memcmp(c->src->text, "\xEF\xBB\xBF", 3) == 0)
-    parse_error(c, at, "Invalid character",
-                "A JSON file must not begin with a byte order mark "
-                "(U+FEFF); save the file as UTF-8 without a BOM.");
-  else if (la == YYSYMBOL_LEXERR)
-    parse_error(c, at, "Invalid character",
-                "This character is not valid in JSON.");
-  else if (has[YYSYMBOL_COLON])
-    colon_error(lx, la, at);
-  else if (has[YYSYMBOL_COMMA] && has[YYSYMBOL_RBRACE])
-    object_error(lx, la, at);
-  else if (has[YYSYMBOL_COMMA] && has[YYSYMBOL_RBRACK])
-    array_error(lx, la, at);
-  else if (has[YYSYMBOL_LBRACE])
-    value_error(lx, la, at);
-  else
-    parse_error(c, at, "Extraneous data after value",
-                "Extra characters appear after the JSON value.");
+  if (!lx->ctx->failed)
+    parse_error(lx->ctx, *yypcontext_location(yyctx), "Invalid JSON",
+                "Syntax error.");
   return 0;
 }
 
@@ -766,6 +604,275 @@ static struct ast *json_scalar(struct json_lex *lx, struct lexeme t,
   return json_keyword(lx, t, s);
 }
 
+/* ---- after a syntax error: hcl's recovery ------------------------------ */
+
+/*
+** hcl does not stop at the first error: its recursive-descent parser
+** (json/parser.go) returns an invalid value from the list that failed,
+** leaves the tokens where its recover() stopped, and the enclosing lists
+** go on from there, each adding what it then finds wrong; a root value
+** that is not an object or array adds "Root value must be object".  The
+** grammar above stops at the first error, so after one the text is read
+** again by this port of hcl's parser, which only reports: its diagnostics
+** replace the grammar's.  Scalars are checked by the grammar's own
+** functions.  Nesting is bounded as above; past the bound the replay
+** stops.
+*/
+struct replay {
+  struct json_lex *lx;
+  int tok;                 /* the next token (TOK_*), as Peek() */
+  struct lexeme v;
+  struct span at;
+  bool after_invalid;      /* hcl's scanner stops after an invalid byte */
+  bool stop;               /* too deep: report nothing more */
+};
+
+/* The values parseValue() tells apart; NK_INVALID is hcl's invalidVal. */
+enum nk { NK_INVALID, NK_STRING, NK_SCALAR, NK_LIST };
+
+static void rp_fetch(struct replay *p) {
+  if (p->after_invalid) {
+    p->tok = TOK_YYEOF;
+    p->at = span_at(p->at.start + 1, p->at.start + 1);
+    return;
+  }
+  YYSTYPE v;
+  p->tok = json_yylex(&v, &p->at, p->lx->scanner);
+  if (p->tok == TOK_LEXERR) {
+    p->at.end = p->at.start + 1; /* hcl's invalid token is one byte */
+    p->after_invalid = true;
+  }
+  if (p->tok == TOK_SCALAR || p->tok == TOK_LEXERR)
+    p->v = v.tok;
+}
+
+/* Read(): the current token; the next becomes current (EOF stays). */
+static int rp_read(struct replay *p, struct span *at, struct lexeme *v) {
+  int t = p->tok;
+  if (at)
+    *at = p->at;
+  if (v)
+    *v = p->v;
+  if (t != TOK_YYEOF)
+    rp_fetch(p);
+  return t;
+}
+
+/* hcl's recover(): read on from token t until the bracket that seems to
+** close the list (open, close) or the end. */
+static void rp_recover(struct replay *p, int t, int open_t, int close_t) {
+  int open = 1;
+  for (;;) {
+    if (t == open_t) {
+      open++;
+    } else if (t == close_t) {
+      if (--open <= 1)
+        return;
+    } else if (t == TOK_YYEOF) {
+      return;
+    }
+    t = rp_read(p, NULL, NULL);
+  }
+}
+
+static void rp_error(struct replay *p, struct span at, const char *summary,
+                     const char *detail) {
+  if (!p->stop)
+    parse_error(p->lx->ctx, at, summary, detail);
+}
+
+static enum nk rp_value(struct replay *p, struct span *start);
+
+static bool rp_open(struct replay *p) {
+  if (p->stop || !json_level(p->lx, p->at)) {
+    p->stop = true;
+    return false;
+  }
+  p->lx->depth++;
+  return true;
+}
+
+/* parseObject(): true for an object, false after an error. */
+static bool rp_object(struct replay *p) {
+  struct span open, at, key;
+  rp_read(p, &open, NULL);
+  for (;;) {
+    if (p->tok == TOK_RBRACE)
+      break;
+    enum nk k = rp_value(p, &key);
+    if (p->stop)
+      return false;
+    if (k != NK_STRING) {
+      rp_error(p, key, "Invalid object property name",
+               "A JSON object property name must be a string");
+      return false;
+    }
+    int colon = rp_read(p, &at, NULL);
+    if (colon != TOK_COLON) {
+      rp_recover(p, colon, TOK_LBRACE, TOK_RBRACE);
+      if (colon == TOK_RBRACE || colon == TOK_COMMA)
+        rp_error(p, at, "Missing object value",
+                 "A JSON object attribute must have a value, introduced "
+                 "by a colon.");
+      else if (colon == TOK_EQUALS)
+        rp_error(p, at, "Missing property value colon",
+                 "JSON uses a colon as its name/value delimiter, not an "
+                 "equals sign.");
+      else
+        rp_error(p, at, "Missing property value colon",
+                 "A colon must appear between an object property's name "
+                 "and its value.");
+      return false;
+    }
+    rp_value(p, &at);
+    if (p->stop)
+      return false;
+    switch (p->tok) {
+    case TOK_COMMA:
+      rp_read(p, &at, NULL);
+      if (p->tok == TOK_RBRACE) {
+        rp_error(p, at, "Trailing comma in object",
+                 "JSON does not permit a trailing comma after the final "
+                 "property in an object.");
+        return false;
+      }
+      continue;
+    case TOK_YYEOF:
+      rp_error(p, span_at(open.start, open.end), "Unclosed object",
+               "No closing brace was found for this JSON object.");
+      return false;
+    case TOK_RBRACK:
+      rp_read(p, NULL, NULL);
+      rp_error(p, p->at, "Mismatched braces",
+               "A JSON object must be closed with a brace, not a bracket.");
+      return false;
+    case TOK_RBRACE:
+      break;
+    default:
+      rp_recover(p, rp_read(p, NULL, NULL), TOK_LBRACE, TOK_RBRACE);
+      rp_error(p, p->at, "Missing attribute seperator comma",
+               "A comma must appear between each property definition in "
+               "an object.");
+      return false;
+    }
+    break;
+  }
+  rp_read(p, NULL, NULL);
+  return true;
+}
+
+/* parseArray(): true for an array, false after an error. */
+static bool rp_array(struct replay *p) {
+  struct span open, at;
+  rp_read(p, &open, NULL);
+  for (;;) {
+    if (p->tok == TOK_RBRACK)
+      break;
+    rp_value(p, &at);
+    if (p->stop)
+      return false;
+    switch (p->tok) {
+    case TOK_COMMA:
+      rp_read(p, &at, NULL);
+      if (p->tok == TOK_RBRACK) {
+        rp_error(p, at, "Trailing comma in array",
+                 "JSON does not permit a trailing comma after the final "
+                 "value in an array.");
+        return false;
+      }
+      continue;
+    case TOK_COLON:
+      rp_recover(p, rp_read(p, NULL, NULL), TOK_LBRACK, TOK_RBRACK);
+      rp_error(p, p->at, "Invalid array value",
+               "A colon is not used to introduce values in a JSON array.");
+      return false;
+    case TOK_YYEOF:
+      rp_recover(p, rp_read(p, NULL, NULL), TOK_LBRACK, TOK_RBRACK);
+      rp_error(p, open, "Unclosed object",
+               "No closing bracket was found for this JSON array.");
+      return false;
+    case TOK_RBRACE:
+      rp_recover(p, rp_read(p, NULL, NULL), TOK_LBRACK, TOK_RBRACK);
+      rp_error(p, p->at, "Mismatched brackets",
+               "A JSON array must be closed with a bracket, not a brace.");
+      return false;
+    case TOK_RBRACK:
+      break;
+    default:
+      rp_recover(p, rp_read(p, NULL, NULL), TOK_LBRACK, TOK_RBRACK);
+      rp_error(p, p->at, "Missing attribute seperator comma",
+               "A comma must appear between each value in an array.");
+      return false;
+    }
+    break;
+  }
+  rp_read(p, NULL, NULL);
+  return true;
+}
+
+/* parseValue(): what was read; *start is the span of its first token
+** (hcl's StartRange(), also the range of an invalid value). */
+static enum nk rp_value(struct replay *p, struct span *start) {
+  struct lexeme v;
+  bool ok;
+  *start = p->at;
+  switch (p->tok) {
+  case TOK_LBRACE:
+  case TOK_LBRACK:
+    if (!rp_open(p))
+      return NK_INVALID;
+    ok = p->tok == TOK_LBRACE ? rp_object(p) : rp_array(p);
+    p->lx->depth--;
+    return ok ? NK_LIST : NK_INVALID;
+  case TOK_SCALAR:
+    rp_read(p, NULL, &v);
+    if (!json_level(p->lx, *start)) {
+      p->stop = true;
+      return NK_INVALID;
+    }
+    if (!json_scalar(p->lx, v, *start))
+      return NK_INVALID;
+    return (v.flags & JSON_F_STRING) ? NK_STRING : NK_SCALAR;
+  case TOK_RBRACE:
+    rp_error(p, *start, "Missing JSON value", VALUE_DETAIL);
+    return NK_INVALID;
+  case TOK_RBRACK:
+    rp_error(p, *start, "Missing array element value", VALUE_DETAIL);
+    return NK_INVALID;
+  case TOK_YYEOF:
+    rp_error(p, *start, "Missing value", "The JSON data ends prematurely.");
+    return NK_INVALID;
+  default:
+    rp_error(p, *start, "Invalid start of value", VALUE_DETAIL);
+    return NK_INVALID;
+  }
+}
+
+/* Read the file again as hcl does, replacing the diagnostics from `from`
+** on with hcl's. */
+static void json_replay(struct json_lex *lx, size_t from) {
+  struct parse_ctx *c = lx->ctx;
+  struct replay r = {0}, *p = &r;
+  struct span start;
+  diags_remove(c->diags, from, tfr_diags_count(c->diags));
+  lx->depth = 0;
+  lx->off = 0;
+  p->lx = lx;
+  if (!json_scan_begin(lx))
+    return;
+  rp_fetch(p);
+  enum nk root = rp_value(p, &start);
+  if (!p->stop && tfr_diags_count(c->diags) == from && p->tok != TOK_YYEOF)
+    rp_error(p, p->at, "Extraneous data after value",
+             "Extra characters appear after the JSON value.");
+  if (!p->stop && root != NK_LIST)
+    rp_error(p, start, "Root value must be object",
+             "The root value in a JSON-based configuration must be "
+             "either a JSON object or a JSON array of objects.");
+  json_scan_end(lx);
+  c->failed = true;
+}
+
 /* ---- entry point -------------------------------------------------------- */
 
 /*
@@ -783,11 +890,15 @@ struct ast_file *parse_json(struct parse_ctx *c) {
   c->json = true;
   c->root = NULL;
   lx->ctx = c;
+  size_t ndiags = tfr_diags_count(c->diags);
   if (!json_scan_begin(lx))
     return f;
   int rc = json_yyparse(lx);
   json_scan_end(lx);
   free(lx->items);
+  lx->items = NULL;
+  if (c->failed)
+    json_replay(lx, ndiags);
   if (rc && !c->failed)
     parse_error(c, span_at(lx->off, lx->off), "Invalid JSON",
                 "The JSON parser stopped without a diagnostic.");
