@@ -457,10 +457,19 @@ static struct ast *json_string(struct json_lex *lx, struct lexeme t,
   char *out = tfr_arena_alloc(c->a, t.len);
   uint32_t bad = json_unescape(t.s, t.len, out, &v.len);
   if (bad) {
-    uint32_t at = s.start + bad;
-    uint32_t end = at < c->src->len ? at + 1 : at;
-    parse_error(c, span_at(at, end), "Invalid JSON string",
-                "There is a syntax error in the given JSON string.");
+    /* hcl adds Go's error offset to the token's start as bytes and as
+    ** columns, on the token's line, and ends the range one further */
+    struct tfr_range r = src_range(c->src, span_at(s.start, s.start));
+    r.start.byte += bad;
+    r.start.column += (int)bad;
+    r.end = r.start;
+    r.end.byte++;
+    r.end.column++;
+    tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, "Invalid JSON string",
+                  "There is a syntax error in the given JSON string.");
+    if (!c->failed)
+      c->err_at = s.start + bad;
+    c->failed = true;
     return NULL;
   }
   v.s = out;
@@ -890,6 +899,7 @@ struct ast_file *parse_json(struct parse_ctx *c) {
   c->json = true;
   c->root = NULL;
   lx->ctx = c;
+  c->src->json_columns = true;
   size_t ndiags = tfr_diags_count(c->diags);
   if (!json_scan_begin(lx))
     return f;

@@ -217,11 +217,7 @@ static void at_key(struct cctx *c, const char *k, size_t n) {
 
 
 static const char *quote(struct cctx *c, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *r = tfr_arena_strndup(c->a, b.p, b.n);
-  free(b.p);
-  return r;
+  return str_go_quote(c->a, s, n);
 }
 
 /* tfdiags.FormatError's path: .name, [0], ["key"]. */

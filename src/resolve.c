@@ -535,6 +535,9 @@ static const char *closest(const struct module *m, const char *name) {
   return best;
 }
 
+/* A name or file name as Terraform's %q writes it. */
+#define GOQ(r, s) str_go_quote((r)->a, (s), strlen(s))
+
 static const char *did_you_mean(struct resolver *r, const char *name) {
   const char *c = closest(r->m, name);
   return c ? tfr_arena_printf(r->a, " Did you mean \"%s\"?", c) : "";
@@ -584,12 +587,13 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     if (raw->kind == TFR_SRC_CLI) {
       var_error(r, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
                 tfr_arena_printf(r->a,
-                                 "A variable named \"%s\" was assigned on "
+                                 "A variable named %s was assigned on "
                                  "the command line, but the root module does "
                                  "not declare a variable of that name. To use "
                                  "this value, add a \"variable\" block to the "
                                  "configuration.%s",
-                                 raw->name, did_you_mean(r, raw->name)),
+                                 GOQ(r, raw->name),
+                                 did_you_mean(r, raw->name)),
                 raw->name);
       continue;
     }
@@ -627,8 +631,8 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     var_error(r, NULL, TFR_DIAG_WARNING, "Value for undeclared variable",
               tfr_arena_printf(r->a,
                                "The root module does not declare a variable "
-                               "named \"%s\" but a value was found in file "
-                               "\"%s\". If you meant to use this value, add a "
+                               "named %s but a value was found in file "
+                               "%s. If you meant to use this value, add a "
                                "\"variable\" block to the configuration.%s\n\n"
                                "To silence these warnings, use TF_VAR_... "
                                "environment variables to provide certain "
@@ -636,7 +640,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                                "your organization. To reduce the verbosity "
                                "of these warnings, use the -compact-warnings "
                                "option.",
-                               fr[i]->name, fr[i]->file,
+                               GOQ(r, fr[i]->name), GOQ(r, fr[i]->file),
                                did_you_mean(r, fr[i]->name)),
               fr[i]->name);
   if (nf > 2) {

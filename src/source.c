@@ -227,7 +227,36 @@ static void build_lines(struct src_file *f) {
 }
 
 /* Columns count grapheme clusters from the line start, as HCL does. */
-static int count_columns(const char *s, size_t n) {
+/* hcl's JSON scanner counts a tab as two columns and a carriage return as
+** none (json/scanner.go); elsewhere in a JSON file, as in HCL, a column is
+** a grapheme cluster.  Tabs and CRs are cluster boundaries. */
+static int count_columns_json(const char *s, size_t n) {
+  int cols = 1;
+  size_t from = 0;
+  for (size_t i = 0; i < n; i++) {
+    if ((unsigned char)s[i] >= 0x80)
+      goto clusters;
+    cols += s[i] == '\t' ? 2 : s[i] != '\r';
+  }
+  return cols;
+clusters:
+  cols = 1;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && s[i] != '\t' && s[i] != '\r')
+      continue;
+    if (i > from)
+      cols += (int)str_graphemes(s + from, i - from);
+    if (i < n && s[i] == '\t')
+      cols += 2;
+    from = i + 1;
+  }
+  return cols;
+}
+
+static int count_columns(const struct src_file *f, const char *s,
+                         size_t n) {
+  if (f->json_columns)
+    return count_columns_json(s, n);
   size_t i = 0;
   while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\r')
     i++;
@@ -273,7 +302,7 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   if (lo == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
       byte >= 3)
     from = 3;
-  p.column = count_columns(f->text + from, byte - from);
+  p.column = count_columns(f, f->text + from, byte - from);
   return rebase(f, p);
 }
 
@@ -316,7 +345,7 @@ static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
   if (from == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
       byte >= 3)
     from = 3; /* as src_pos */
-  p.column = before + count_columns(f->text + from, byte - from);
+  p.column = before + count_columns(f, f->text + from, byte - from);
   c->column = p.column;
   return rebase(f, p);
 }

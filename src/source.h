@@ -25,6 +25,7 @@ struct src_file {
   struct tfr_pos base; /* line > 0: text is embedded in the file name
                           (a .tf.json string's expression), starting at
                           this position there: positions are the file's */
+  bool json_columns; /* columns counted as hcl's JSON scanner counts */
 };
 
 /* A span of bytes in one file, end exclusive. */

@@ -424,3 +424,11 @@ uint64_t str_hash(const char *s, size_t n) {
   h *= 0x94D049BB133111EBull;
   return h ^ (h >> 29);
 }
+
+const char *str_go_quote(tfr_arena *a, const char *s, size_t n) {
+  struct sbuf b = {0};
+  sbuf_go_quote(&b, s, n);
+  const char *r = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
+  free(b.p);
+  return r;
+}

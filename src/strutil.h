@@ -64,6 +64,9 @@ bool go_isprint(int32_t cp);
 ** how Terraform's console quotes strings and how cty keys sets. */
 void sbuf_go_quote(struct sbuf *b, const char *s, size_t n);
 
+/* The same as a NUL-terminated string in the arena. */
+const char *str_go_quote(tfr_arena *a, const char *s, size_t n);
+
 /* A map from NUL-terminated names (not copied: they must outlive it) to
 ** indexes, for lookups by name in linear time overall. */
 struct strmap {

@@ -234,12 +234,37 @@ class Gen:
         for name, body in files.items():
             if name.endswith(".json"):
                 if body:
+                    text = json.dumps(body)
+                    if self.chance(0.08):
+                        text = self.break_json(text)
                     with open(os.path.join(d, name), "w") as f:
-                        json.dump(body, f)
+                        f.write(text)
             elif body:
                 with open(os.path.join(d, name), "w") as f:
                     f.write("\n".join(body) + "\n")
         return args, env
+
+    def break_json(self, text):
+        """One to three typing mistakes: a bracket, comma, colon or quote
+        dropped, doubled or swapped, a stray character."""
+        r = self.r
+        for _ in range(r.randint(1, 3)):
+            marks = [i for i, ch in enumerate(text) if ch in '{}[],:"']
+            if not marks:
+                break
+            i = r.choice(marks)
+            how = r.choice(["drop", "double", "swap", "stray", "comma"])
+            if how == "drop":
+                text = text[:i] + text[i + 1:]
+            elif how == "double":
+                text = text[:i] + text[i] + text[i:]
+            elif how == "swap":
+                text = text[:i] + r.choice('{}[],:"=') + text[i + 1:]
+            elif how == "stray":
+                text = text[:i] + r.choice(["@", "x", "1", "'", "//", " "]) + text[i:]
+            else:
+                text = text[:i] + "," + text[i:]
+        return text
 
     def write_hcl_decls(self, d, variables):
         out = []
