@@ -48,6 +48,9 @@ KNOWN = [
     ('attribute \\"', "Invalid default value"),
     ('element \\"', "Invalid default value"),
     ('element \\"', "parameter:"),
+    # the reference program cannot print an infinite result (1/0); we say
+    # so in our own words ("Value cannot be encoded as JSON")
+    ("Oracle internal error", "cannot serialize infinity"),
 ]
 
 
