@@ -190,21 +190,30 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
     src = src_new_private(a, path, copy, len);
   } else {
     int err = 0;
-    src = named ? src_read_named(a, path, &err)
-                : src_read_private(a, path, &err);
-    if (!src) {
+    src = parse_open_quiet(a, diags, path, named, &err);
+    if (!src && err == SRC_NOT_REGULAR) /* where Terraform would hang */
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
                     tfr_arena_printf(a,
-                                     "The file \"%s\" could not be read: "
-                                     "%s.",
-                                     path,
-                                     err == SRC_NOT_REGULAR
-                                         ? "it is not a regular file (a "
-                                           "FIFO, a device or a socket)"
-                                         : strerror(err)));
-      return NULL;
-    }
+                                     "The file %s could not be read: it is "
+                                     "not a regular file (a FIFO, a device "
+                                     "or a socket).",
+                                     str_go_quote(a, path, strlen(path))));
+    else if (!src && err) /* Terraform's words, which do not say why */
+      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+                    tfr_arena_printf(a, "The file %s could not be read.",
+                                     str_go_quote(a, path, strlen(path))));
+    return src;
   }
+  return src_ready(a, diags, src) ? src : NULL;
+}
+
+struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
+                                  const char *path, bool named, int *err) {
+  *err = 0;
+  struct src_file *src = named ? src_read_named(a, path, err)
+                               : src_read_private(a, path, err);
+  if (!src)
+    return NULL;
   return src_ready(a, diags, src) ? src : NULL;
 }
 

@@ -4,6 +4,8 @@
 ** the final value of each variable (SPEC §6), stage by stage as Terraform
 ** runs them: when a stage reports an error, later stages do not run.
 */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -245,26 +247,43 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
   return raw->expr;
 }
 
+/* A variables file that cannot be read, in Terraform's words: Go's error
+** for the open (or, for a directory, the first read) after the name. */
+static void unreadable(struct collector *c, const char *shown, int err) {
+  const char *why;
+  if (err == SRC_NOT_REGULAR) {
+    why = "it is not a regular file (a FIFO, a device or a socket)";
+  } else {
+    char *e = tfr_arena_strdup(c->a, strerror(err));
+    if (e[0] && e[1] && !isupper((unsigned char)e[1]))
+      e[0] = (char)tolower((unsigned char)e[0]); /* Go's errno texts */
+    why = tfr_arena_printf(c->a, "%s %s: %s",
+                           err == EISDIR ? "read" : "open", shown, e);
+  }
+  tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
+                "Failed to read variables file",
+                err == ENOENT
+                    ? tfr_arena_printf(c->a,
+                                       "Given variables file %s does not "
+                                       "exist.", shown)
+                    : tfr_arena_printf(c->a, "Error while reading %s: %s.",
+                                       shown, why));
+}
+
 /* A variables file: .json suffix → JSON, anything else → native syntax.
 ** With content, those bytes are the file named path (nothing is read). */
 static void values_file(struct collector *c, const char *path,
                         const char *shown, enum tfr_source_kind kind,
                         const char *content, size_t content_len) {
-  struct stat st;
-  if (!content && stat(path, &st) != 0) {
-    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
-                  "Failed to read variables file",
-                  tfr_arena_printf(c->a,
-                                   "Given variables file %s does not exist.",
-                                   shown));
-    return;
-  }
   size_t before = tfr_diags_count(c->diags);
   bool json = str_ends_with(path, ".json");
+  int err = 0;
   struct src_file *src =
-      !content && kind == TFR_SRC_NAMED_FILE
-          ? parse_open_named(c->a, c->diags, path)
-          : parse_open(c->a, c->diags, path, content, content_len);
+      content ? parse_open(c->a, c->diags, path, content, content_len)
+              : parse_open_quiet(c->a, c->diags, path,
+                                 kind == TFR_SRC_NAMED_FILE, &err);
+  if (!src && err)
+    unreadable(c, shown, err);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
   if (c->fast && fast_values(c, src, kind, shown, json))
@@ -314,17 +333,6 @@ static void auto_files(struct collector *c) {
     qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
     const char *path = in_dir(c, names[i]);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-      /* Terraform tries to read it, and says so */
-      tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
-                    "Failed to read variables file",
-                    tfr_arena_printf(c->a,
-                                     "Error while reading %s: read %s: is a "
-                                     "directory.",
-                                     path, path));
-      continue;
-    }
     values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
   }
   free(names);

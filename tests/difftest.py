@@ -23,6 +23,7 @@ and "N passed, M failed" last.
 """
 import argparse
 import json
+import re
 import os
 import random
 import shutil
@@ -434,6 +435,8 @@ def same_errors(tool, cwd, expr, ref, ours):
     _, out = run([tool, "eval", "-functions", "-no-color", "--", expr], cwd, {},
                  stderr_too=True)
     err = ref["error"]
+    # HCL 2.24's index details (KNOWN) say more than the reference's
+    out = re.sub(r"collection value: [^\n]*", "collection value.", out)
     return ("Error: " + err["summary"]) in out and all(
         line in out for line in err["detail"].split("\n") if line)
 

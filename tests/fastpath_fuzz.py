@@ -1028,7 +1028,8 @@ def main():
         # 3. Fixture configuration files, mutated.
         sources = sorted(os.path.join(r, n)
                          for r, _, ns in os.walk(args.fixtures) for n in ns
-                         if n.endswith(".tf"))
+                         if n.endswith(".tf") and
+                         os.path.isfile(os.path.join(r, n)))  # not a loop
         mut_dirs, muts = [], {}
         for i in range(args.count if sources else 0):
             rng = random.Random("%d/tf/%d" % (args.seed, i))

@@ -56,7 +56,10 @@ def main():
                 os.symlink(kind, path)
             for cmd in (["check", "-no-color"], ["show", "-json"]):
                 rc, out = run(d, cmd)
-                check(rc == 1 and "Failed to read file" in out and
+                # Terraform's summary for a values file, and for others
+                what = ("Failed to read variables file" if "tfvars" in name
+                        else "Failed to read file")
+                check(rc == 1 and what in out and
                       name in out and "not a regular file" in out,
                       "%s %s: refused at once" % (kind, name),
                       "exit %d\n%s" % (rc, out))
