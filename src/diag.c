@@ -193,59 +193,134 @@ struct frame_chars {
   const char *top, *bar, *bottom;
 };
 
-/* The source line of the subject, and a marker under the subject. */
+/* A line longer than SNIPPET_LINE bytes is shown around its subject only:
+** SNIPPET_AROUND bytes before and after it, and at most SNIPPET_SUBJECT
+** bytes of the subject itself. */
+#define SNIPPET_LINE 512
+#define SNIPPET_AROUND 120
+#define SNIPPET_SUBJECT 240
+
+/* Back to the start of the UTF-8 character at i. */
+static size_t char_start(const char *t, size_t i, size_t lo) {
+  while (i > lo && ((unsigned char)t[i] & 0xC0) == 0x80)
+    i--;
+  return i;
+}
+
+/*
+** The source line of the subject, and a marker under the subject.  A long
+** line (minified JSON, a line of junk) is shown around the subject only,
+** with an ellipsis where it is cut, so that each diagnostic costs the same
+** whatever the length of its line.
+*/
 static void render_snippet(FILE *out, const struct frame_chars *fc,
                            const struct source_text *st,
                            const struct tfr_diag *g, bool color) {
   size_t at = g->subject.start.byte;
   if (at > st->len)
     return;
+  const char *t = st->text;
   size_t b = at, e = at;
-  while (b > 0 && st->text[b - 1] != '\n')
+  while (b > 0 && t[b - 1] != '\n' && at - b <= SNIPPET_LINE)
     b--;
-  while (e < st->len && st->text[e] != '\n' && st->text[e] != '\r')
+  while (e < st->len && t[e] != '\n' && t[e] != '\r' &&
+         e - b <= SNIPPET_LINE)
     e++;
   size_t sb = at, se = g->subject.end.byte;
-  if (se > e || g->subject.end.line != g->subject.start.line)
+  if (g->subject.end.line != g->subject.start.line || se < sb)
+    se = sb;
+  bool cut_b = false, cut_e = false;
+  if (e - b > SNIPPET_LINE) { /* a long line: around the subject */
+    if (se - sb > SNIPPET_SUBJECT)
+      se = sb + SNIPPET_SUBJECT;
+    if (at - b > SNIPPET_AROUND) {
+      b = char_start(t, at - SNIPPET_AROUND, 0);
+      cut_b = true;
+    }
+    e = se > sb ? se : sb;
+    while (e < st->len && t[e] != '\n' && t[e] != '\r' &&
+           e - (se > sb ? se : sb) < SNIPPET_AROUND)
+      e++;
+    cut_e = e < st->len && t[e] != '\n' && t[e] != '\r';
+    if (cut_e)
+      e = char_start(t, e, sb);
+  }
+  if (se > e)
     se = e;
   if (se <= sb)
     se = sb + 1;
-  fprintf(out, "%s %4d: ", fc->bar, g->subject.start.line);
-  fwrite(st->text + b, 1, sb - b, out);
+  const char *dots = fc->bar[0] == '|' ? "..." : "…";
+  fprintf(out, "%s %4d: %s", fc->bar, g->subject.start.line,
+          cut_b ? dots : "");
+  fwrite(t + b, 1, sb - b, out);
   if (color && sb < e)
     fputs("\x1b[4m", out);
-  fwrite(st->text + sb, 1, (se < e ? se : e) - sb, out);
+  fwrite(t + sb, 1, (se < e ? se : e) - sb, out);
   if (color && sb < e)
     fputs("\x1b[0m", out);
   if (se < e)
-    fwrite(st->text + se, 1, e - se, out);
-  fprintf(out, "\n%s       ", fc->bar);
+    fwrite(t + se, 1, e - se, out);
+  fprintf(out, "%s\n%s       ", cut_e ? dots : "", fc->bar);
+  if (cut_b)
+    fputs(fc->bar[0] == '|' ? "   " : " ", out);
   for (size_t i = b; i < sb; i++) {
-    unsigned char ch = (unsigned char)st->text[i];
+    unsigned char ch = (unsigned char)t[i];
     if ((ch & 0xC0) == 0x80)
       continue; /* one column per character */
     putc(ch == '\t' ? '\t' : ' ', out);
   }
   size_t width = 0;
   for (size_t i = sb; i < se; i++)
-    if (((unsigned char)st->text[i] & 0xC0) != 0x80 || i >= e)
+    if (((unsigned char)t[i] & 0xC0) != 0x80 || i >= e)
       width++;
   for (size_t i = 0; i < (width ? width : 1); i++)
     putc('^', out);
   putc('\n', out);
 }
 
+/* Whether diagnostics x and y say the same thing on the same line. */
+static bool same_kind_and_line(const struct tfr_diag *x,
+                               const struct tfr_diag *y) {
+  return x->sev == y->sev && x->subject.filename && y->subject.filename &&
+         !strcmp(x->subject.filename, y->subject.filename) &&
+         x->subject.start.line == y->subject.start.line &&
+         !strcmp(x->summary, y->summary);
+}
+
+/* Diagnostics alike on one line shown in full before the rest fold. */
+#define MAX_LIKE_THIS 5
+
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                            const struct tfr_render_opts *opts) {
   struct frame_chars fc = opts->unicode
                               ? (struct frame_chars){"╷", "│", "╵"}
                               : (struct frame_chars){",", "|", "'"};
+  size_t run = 0; /* diagnostics like the previous one, in a row */
   for (size_t i = 0; i < d->n; i++) {
     const struct tfr_diag *g = &d->v[i];
     bool err = g->sev == TFR_DIAG_ERROR;
     const char *col = opts->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
     const char *bold = opts->color ? "\x1b[1m" : "";
     const char *reset = opts->color ? "\x1b[0m" : "";
+    run = i && same_kind_and_line(g, &d->v[i - 1]) ? run + 1 : 0;
+    if (run == MAX_LIKE_THIS) {
+      /* the rest of a run on one line (a line of junk) in one frame */
+      size_t j = i;
+      while (j + 1 < d->n && same_kind_and_line(&d->v[j + 1], g))
+        j++;
+      fprintf(out, "%s%s%s\n", col, fc.top, reset);
+      fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
+              err ? "Error" : "Warning", reset, bold, g->summary);
+      if (*reset)
+        fputs(reset, out);
+      fprintf(out, "%s%s%s\n%s%s%s %zu more like this on %s line %d, not "
+                   "shown (-json lists every one).\n%s%s%s\n",
+              col, fc.bar, reset, col, fc.bar, reset, j - i + 1,
+              g->subject.filename, g->subject.start.line, col, fc.bottom,
+              reset);
+      i = j;
+      continue;
+    }
     fprintf(out, "%s%s%s\n", col, fc.top, reset);
     fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
             err ? "Error" : "Warning", reset, bold, g->summary);
