@@ -12,6 +12,7 @@
 */
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,42 +166,63 @@ static bool declares_variables(const char *dir) {
   return found;
 }
 
-/* Every directory below dir (itself included) that declares variables,
-** skipping hidden directories and Terraform's .terraform caches. */
-static void module_dirs(const char *dir, struct names *out, int depth) {
-  if (declares_variables(dir))
-    names_add(out, dir);
-  if (depth > 64)
-    return;
-  DIR *d = opendir(dir);
-  if (!d)
-    return;
-  struct names subs = {0};
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.')
+/*
+** Every directory below dir (itself included) that declares variables, in
+** order (a directory, then its subdirectories by name), skipping hidden
+** directories and Terraform's .terraform caches.  No depth limit: the walk
+** keeps its own stack, and symbolic links are not followed, so there is no
+** cycle to fear.  A directory that cannot be read is an error in diags
+** (the run fails: what it holds was not checked), never skipped in
+** silence.
+*/
+static void module_dirs(const char *dir, struct names *out, tfr_arena *a,
+                        tfr_diags *diags) {
+  struct names stack = {0};
+  names_add(&stack, dir);
+  while (stack.n) {
+    char *cur = stack.v[--stack.n];
+    if (declares_variables(cur))
+      names_add(out, cur);
+    DIR *d = opendir(cur);
+    if (!d) {
+      if (errno != ENOENT)
+        tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Directory not searched",
+                      tfr_arena_printf(a,
+                                       "-recursive could not read %s: %s; "
+                                       "modules below it are not checked.",
+                                       cur, strerror(errno)));
+      free(cur);
       continue;
-    bool is_dir = e->d_type == DT_DIR;
-    if (e->d_type == DT_UNKNOWN) { /* some file systems do not say */
-      char *p = malloc(strlen(dir) + strlen(e->d_name) + 2);
-      struct stat st;
-      sprintf(p, "%s/%s", dir, e->d_name);
-      is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    struct names subs = {0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (e->d_name[0] == '.')
+        continue;
+      bool is_dir = e->d_type == DT_DIR;
+      if (e->d_type == DT_UNKNOWN) { /* some file systems do not say */
+        char *p = malloc(strlen(cur) + strlen(e->d_name) + 2);
+        struct stat st;
+        sprintf(p, "%s/%s", cur, e->d_name);
+        is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+        free(p);
+      }
+      if (is_dir) /* symbolic links are not followed: no cycles */
+        names_add(&subs, e->d_name);
+    }
+    closedir(d);
+    if (subs.n > 1)
+      qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
+    for (size_t i = subs.n; i-- > 0;) { /* the first is popped first */
+      char *p = malloc(strlen(cur) + strlen(subs.v[i]) + 2);
+      sprintf(p, "%s/%s", cur, subs.v[i]);
+      names_add(&stack, !strcmp(cur, ".") ? p + 2 : p);
       free(p);
     }
-    if (is_dir) /* symbolic links are not followed: no cycles */
-      names_add(&subs, e->d_name);
+    names_free(&subs);
+    free(cur);
   }
-  closedir(d);
-  if (subs.n > 1)
-    qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
-  for (size_t i = 0; i < subs.n; i++) {
-    char *p = malloc(strlen(dir) + strlen(subs.v[i]) + 2);
-    sprintf(p, "%s/%s", strcmp(dir, ".") ? dir : ".", subs.v[i]);
-    module_dirs(!strcmp(dir, ".") ? p + 2 : p, out, depth + 1);
-    free(p);
-  }
-  names_free(&subs);
+  names_free(&stack);
 }
 
 /* The var files of -var-file-each: each pattern's matches, sorted; a
@@ -297,23 +319,26 @@ static void report_json(const struct many_opts *mo, struct job *jobs,
 
 int cli_check_many(const struct many_opts *mo) {
   struct names dirs = {0}, files = {0};
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *load = tfr_diags_new(a);
   if (mo->recursive)
-    module_dirs(mo->dir, &dirs, 0);
+    module_dirs(mo->dir, &dirs, a, load);
   else
     names_add(&dirs, mo->dir);
   if (!var_files(mo, &files)) {
     names_free(&dirs);
     names_free(&files);
+    tfr_arena_free(a);
     return EXIT_USAGE;
   }
   if (!dirs.n) {
+    cli_print_diags(load, mo->o);
     fprintf(stderr, "tfresolve: no module below %s declares variables\n",
             mo->dir);
     names_free(&files);
+    tfr_arena_free(a);
     return EXIT_INVALID;
   }
-  tfr_arena *a = tfr_arena_new();
-  tfr_diags *load = tfr_diags_new(a);
   size_t per = files.n ? files.n : 1, n = dirs.n * per;
   struct job *jobs = calloc(n, sizeof *jobs);
   tfr_module *shared = NULL;
@@ -342,9 +367,11 @@ int cli_check_many(const struct many_opts *mo) {
                      : tfr_arena_printf(a, "%s with %s", j->dir, j->var_file);
     }
   run_all(mo, jobs, n);
-  bool valid = true;
+  bool valid = !tfr_diags_has_errors(load); /* a directory not searched */
   for (size_t i = 0; i < n; i++)
     valid &= jobs[i].res->valid;
+  if (mo->o->format != FMT_JSON) /* JSON has them in its document */
+    cli_print_diags(load, mo->o);
   const char *what = files.n ? "environment" : "module";
   if (mo->o->format == FMT_JSON) {
     report_json(mo, jobs, n, load, valid);

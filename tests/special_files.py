@@ -5,10 +5,15 @@
 
 A FIFO named terraform.tfvars, x.auto.tfvars or other.tf, or a symbolic
 link to /dev/zero named y.auto.tfvars, would block a run forever (nobody
-writes to the FIFO) or read without end: each is a "Failed to read file"
-error with the file's name, at once (well within the time limit here).
-A pipe the user names with -var-file (as -var-file=<(command) does) is
-read, as Terraform reads it.
+writes to the FIFO) or read without end: each is a "Failed to read
+variables file" (or for a .tf file "Failed to read file") error with the
+file's name, at once (well within the time limit here).  A pipe the user
+names with -var-file (as -var-file=<(command) does) is read, as Terraform
+reads it.
+
+check -recursive has no depth limit: a module 200 directories down is
+checked; a directory whose path is too long to open is a "Directory not
+searched" error (exit 1), never skipped in silence.
 
 Prints a line per failure and "N passed, M failed" last.
 """
@@ -76,6 +81,52 @@ def main():
         os.close(r)
         check(rc == 0 and '"value": 42' in out,
               "-var-file naming a pipe is read", "exit %d\n%s" % (rc, out))
+        # check -recursive: deep trees
+        deep = os.path.join(root, "deep")
+        os.mkdir(deep)
+        d = os.path.join(deep, *["d%d" % i for i in range(200)])
+        os.makedirs(d)
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('variable "x" {\n  type = number\n  default = "a"\n}\n')
+        rc, out = run(deep, ["check", "-recursive", "-no-color", "."])
+        check(rc == 1 and "d199: INVALID" in out,
+              "check -recursive reaches a module 200 directories down",
+              "exit %d\n%s" % (rc, out[-3000:]))
+        far = os.path.join(root, "far")
+        os.mkdir(far)
+        with open(os.path.join(far, "main.tf"), "w") as f:
+            f.write('variable "y" {\n  default = 1\n}\n')
+        here = os.getcwd()
+        os.chdir(far)
+        try:
+            for i in range(40):  # 40 x 124 bytes: past PATH_MAX
+                n = "d%02d" % i + "x" * 120
+                os.mkdir(n)
+                os.chdir(n)
+            with open("main.tf", "w") as f:
+                f.write('variable "z" {\n  default = 1\n}\n')
+        finally:
+            os.chdir(here)
+        for fmt in ([], ["-json"]):
+            rc, out = run(far, ["check", "-recursive", "-no-color"] + fmt +
+                          ["."])
+            check(rc == 1 and "Directory not searched" in out,
+                  "check -recursive %s: a path too long to open is an error"
+                  % " ".join(fmt), "exit %d\n%s" % (rc, out[-3000:]))
+        # the tree is too deep for rmtree's paths: empty it from inside
+        os.chdir(far)
+        try:
+            names = []
+            for i in range(40):
+                n = "d%02d" % i + "x" * 120
+                os.chdir(n)
+                names.append(n)
+            os.remove("main.tf")
+            for n in reversed(names):
+                os.chdir("..")
+                os.rmdir(n)
+        finally:
+            os.chdir(here)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
