@@ -248,7 +248,8 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
 }
 
 /* A variables file that cannot be read, in Terraform's words: Go's error
-** for the open (or, for a directory, the first read) after the name. */
+** for the open, or for a read (a directory; a stream past what a text may
+** hold, 4 GiB), after the name. */
 static void unreadable(struct collector *c, const char *shown, int err) {
   const char *why;
   if (err == SRC_NOT_REGULAR) {
@@ -258,7 +259,7 @@ static void unreadable(struct collector *c, const char *shown, int err) {
     if (e[0] && e[1] && !isupper((unsigned char)e[1]))
       e[0] = (char)tolower((unsigned char)e[0]); /* Go's errno texts */
     why = tfr_arena_printf(c->a, "%s %s: %s",
-                           err == EISDIR ? "read" : "open", shown, e);
+                           err == EISDIR || err == EFBIG || err == EIO ? "read" : "open", shown, e);
   }
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
                 "Failed to read variables file",
