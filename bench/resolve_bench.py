@@ -353,6 +353,11 @@ class Bench:
         elif self.kind == "manyvars":
             self.requirement("time < %.0f ms" % (REQ_MANYVARS_S * 1e3),
                              t < REQ_MANYVARS_S, "%.1f ms" % (t * 1e3))
+        elif self.kind == "bigmap":
+            print("  (no time target: %d map entries on the general path "
+                  "in %.1f ms; peak RSS %.2fx the input)"
+                  % (self.meta["entries"], t * 1e3, rss))
+            self.growth()
         elif self.kind == "validated":
             print("  (no time target: %d rules checked end to end in "
                   "%.1f ms, %.1f us per rule; peak RSS %.2fx the input)"
@@ -366,7 +371,7 @@ class Bench:
                              "%.2fx" % rss)
 
     def growth(self):
-        """Linear growth across the listobj sizes measured so far with this
+        """Linear growth across the sizes of this kind measured so far with this
         tfresolve binary: the log-log slope of time against size, from the
         smallest to the largest input (the pair least sensitive to noise),
         must be about 1 (quadratic is 2; a fixed start-up cost makes it
@@ -380,7 +385,7 @@ class Bench:
                     r = json.load(fh)
             except (OSError, ValueError):
                 continue
-            if (r.get("kind") == "listobj"
+            if (r.get("kind") == self.kind
                     and r.get("tfresolve_stamp") == self.results[
                         "tfresolve_stamp"]):
                 pts.append(r)
@@ -388,7 +393,7 @@ class Bench:
         if len(pts) < 3:
             print("  %-44s %-7s %s" % ("linear growth", "-",
                                        "needs 3 sizes; run all of "
-                                       "resolve-listobj-*"))
+                                       "resolve-%s-*" % self.kind))
             return
         print("  growth over %d sizes (this binary):" % len(pts))
         print("    %6s %9s %9s %9s %11s %11s %12s"
@@ -477,7 +482,7 @@ def main():
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name")
-    ap.add_argument("kind", choices=["listobj", "manyvars", "convert",
+    ap.add_argument("kind", choices=["listobj", "manyvars", "convert", "bigmap",
                                      "validated"])
     ap.add_argument("params", nargs="*")
     for opt in ("harness", "tfresolve", "gen", "data"):

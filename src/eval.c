@@ -703,6 +703,10 @@ static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
   return with_marks(c, s, marks_of(v));
 }
 
+/* Objects with more items than this find repeated keys with a map; smaller
+** ones by scanning the names so far. */
+#define OBJECT_SCAN_MAX 16
+
 static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t n = x->n;
   const char **names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *names);
@@ -711,6 +715,9 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t out = 0;
   bool unknown = false, failed = false;
   unsigned marks = 0; /* of the keys: a key cannot carry them, the object does */
+  struct strmap seen = {0};
+  if (n > OBJECT_SCAN_MAX)
+    strmap_reserve(&seen, n);
   for (size_t i = 0; i < n; i++) {
     const struct ast *kx = x->items[2 * i];
     const tfr_value *k = object_key(c, kx);
@@ -731,8 +738,14 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
                            ? k->s
                            : tfr_arena_strndup(c->a, k->s, k->n);
     size_t j = 0;
-    while (j < out && (names[j][0] != name[0] || strcmp(names[j], name) != 0))
-      j++;
+    if (n > OBJECT_SCAN_MAX) { /* large: a map of the names so far */
+      if (strmap_add(&seen, name, out, &j))
+        j = out;
+    } else {
+      while (j < out &&
+             (names[j][0] != name[0] || strcmp(names[j], name) != 0))
+        j++;
+    }
     if (j < out && (x->flags & AST_F_JSON)) {
       /* in a JSON value a repeated key is an error, the first one stays */
       struct tfr_range first = src_range(c->src, keys[j]->span);
@@ -755,6 +768,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
     if (j == out)
       out++;
   }
+  strmap_free(&seen);
   if (failed || unknown)
     return eval_dynamic(c);
   return with_marks(c, value_object_shared(c->a, out, names, vals,
