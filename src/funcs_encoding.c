@@ -1892,15 +1892,21 @@ static struct jnode *json_parse(struct jdec *d) {
   size_t nopen = 0, capopen = 0;
   const char *key = NULL;
   size_t keylen = 0;
+  /* Once a child nests too deeply the call fails whatever follows, but the
+  ** rest must still be valid JSON: it is only read, not built. */
+  static struct jnode skip_arr = {.kind = J_ARR}, skip_obj = {.kind = J_OBJ};
   for (;;) {
+    bool build = !deep_owner || !deep_owner->deep;
     struct jnode *v = t.node;
-    if (t.delim) {
+    if (t.delim && build) {
       v = tfr_arena_alloc(d->a, sizeof *v);
       v->kind = t.delim == '[' ? J_ARR : J_OBJ;
+    } else if (t.delim) {
+      v = t.delim == '[' ? &skip_arr : &skip_obj;
     }
-    if (nopen)
+    if (nopen && build)
       jnode_add(d->a, open[nopen - 1], key, keylen, v);
-    else
+    else if (!nopen)
       root = v;
     if (t.delim) {
       if (nopen == 1)
