@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #define BLOCK_SIZE (64 * 1024)
@@ -230,3 +231,12 @@ char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...) {
 }
 
 size_t tfr_arena_used(const tfr_arena *a) { return a->total; }
+
+size_t arena_value_budget(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  uint64_t cap = (uint64_t)16 << 30, mem = cap * 2;
+  if (pages > 0 && size > 0)
+    mem = (uint64_t)pages * (uint64_t)size;
+  uint64_t b = mem / 2 < cap ? mem / 2 : cap;
+  return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
+}

@@ -23,6 +23,7 @@
 #include <utf8proc.h>
 
 #include "convert.h"
+#include "arena_int.h"
 #include "funcs.h"
 #include "number.h"
 #include "strutil.h"
@@ -1654,6 +1655,15 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
     return with_marks(f->a, tfr_unknown(f->a, ret), marks);
   if (total == UINT64_MAX) { /* cty would run out of memory */
     fcall_error(f, "the product has more than %u elements", UINT32_MAX);
+    return NULL;
+  }
+  /* each element: a tuple value, its items, and its place in the result */
+  uint64_t each = sizeof(tfr_value) + (f->nargs + 1) * sizeof(void *);
+  if (total > arena_value_budget() / each) {
+    fcall_error(f,
+                "value too large: the product would have %llu elements, "
+                "more than this machine's memory can hold",
+                (unsigned long long)total);
     return NULL;
   }
   const tfr_value **p = tfr_arena_alloc(f->a, (total + 1) * sizeof *p);
