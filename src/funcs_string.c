@@ -28,6 +28,7 @@
 #include <utf8proc.h>
 
 #include "convert.h"
+#include "arena_int.h"
 #include "funcs.h"
 #include "re2_shim.h"
 #include "json_out.h"
@@ -2718,6 +2719,12 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     if (!accept)
       continue;
     if (n == cap) {
+      if (tfr_arena_used(f->a) > arena_value_budget()) {
+        re_free(&re);
+        fcall_error(f, "value too large: %zu matches so far, more than "
+                       "this machine's memory can hold", n);
+        return NULL;
+      }
       const tfr_value **o = tfr_arena_alloc(f->a, 2 * cap * sizeof *o);
       memcpy(o, out, n * sizeof *o);
       out = o;
