@@ -27,6 +27,7 @@ _tfresolve_options() {
       -json -engine= -no-color -help" ;;
     parse) echo "-ast -format= -json -no-color -help" ;;
   esac
+  echo "-max-memory=" # every command
 }
 
 _tfresolve_formats() {

@@ -232,7 +232,13 @@ char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...) {
 
 size_t tfr_arena_used(const tfr_arena *a) { return a->total; }
 
+static size_t budget_set; /* tfr_set_memory_budget; 0: the default */
+
+void tfr_set_memory_budget(size_t bytes) { budget_set = bytes; }
+
 size_t arena_value_budget(void) {
+  if (budget_set)
+    return budget_set;
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
   uint64_t cap = (uint64_t)16 << 30, mem = cap * 2;
   if (pages > 0 && size > 0)

@@ -28,8 +28,8 @@ void arena_reset(tfr_arena *a, struct arena_mark m);
 
 /* How many bytes one run's values may take before a function that would
 ** build more (setproduct of large sets) reports "value too large" instead
-** of running the machine out of memory: half the physical memory, at
-** most 16 GiB. */
+** of running the machine out of memory: tfr_set_memory_budget's, or half
+** the physical memory, at most 16 GiB. */
 size_t arena_value_budget(void);
 
 #endif

@@ -1662,7 +1662,7 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
   if (total > arena_value_budget() / each) {
     fcall_error(f,
                 "value too large: the product would have %llu elements, "
-                "more than this machine's memory can hold",
+                "more than this run's memory budget holds (-max-memory)",
                 (unsigned long long)total);
     return NULL;
   }

@@ -2721,8 +2721,8 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     if (n == cap) {
       if (tfr_arena_used(f->a) > arena_value_budget()) {
         re_free(&re);
-        fcall_error(f, "value too large: %zu matches so far, more than "
-                       "this machine's memory can hold", n);
+        fcall_error(f, "value too large: the matches take more than this "
+                       "run's memory budget (-max-memory)");
         return NULL;
       }
       const tfr_value **o = tfr_arena_alloc(f->a, 2 * cap * sizeof *o);

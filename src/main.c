@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,9 @@ static const char usage_main[] =
     "\n"
     "Global options:\n"
     "  -help, --help        Show this help, or a command's help\n"
-    "  -version, --version  Show the version\n";
+    "  -version, --version  Show the version\n"
+    "  -max-memory=SIZE     Memory values may take (512M, 4G; any command;\n"
+    "                       default half the physical memory, at most 16G)\n";
 
 static const char usage_parse[] =
     "Usage: tfresolve parse [options] FILE|DIR...\n"
@@ -1098,7 +1102,59 @@ static void on_sigbus(int sig) {
   _exit(EXIT_INVALID);
 }
 
+/*
+** -max-memory=SIZE, accepted by every command (before "--"): the memory
+** budget of values (tfr_set_memory_budget), in bytes or with a K, M, G or
+** T suffix (powers of 1024; "B" or "iB" may follow).  Removed from argv;
+** the new argc, or -1 after a usage error.
+*/
+static int take_max_memory(int argc, char **argv) {
+  int out = 1;
+  bool rest = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--"))
+      rest = true;
+    const char *v = NULL;
+    if (!rest && (!strncmp(a, "-max-memory=", 12) ||
+                  !strncmp(a, "--max-memory=", 13)))
+      v = strchr(a, '=') + 1;
+    if (!v) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    case 'T': case 't': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && !strcmp(end, "iB"))
+      end += 2;
+    else if (*end == 'B')
+      end++;
+    if (!isdigit((unsigned char)*v) || *end || errno || n == 0 ||
+        n > (SIZE_MAX >> shift)) {
+      fprintf(stderr, "tfresolve: -max-memory: invalid size \"%s\" (a "
+                      "number of bytes, or with K, M, G or T: 512M, 4G)\n",
+              v);
+      return -1;
+    }
+    tfr_set_memory_budget((size_t)(n << shift));
+  }
+  argv[out] = NULL;
+  return out;
+}
+
 int main(int argc, char **argv) {
+  argc = take_max_memory(argc, argv);
+  if (argc < 0)
+    return EXIT_USAGE;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigbus;
