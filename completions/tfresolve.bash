@@ -98,7 +98,7 @@ _tfresolve() {
 
   if ((COMP_CWORD == 1)); then
     case $cur in
-      -*) mapfile -t COMPREPLY < <(compgen -W "-help -version" -- "$cur") ;;
+      -*) mapfile -t COMPREPLY < <(compgen -W "-help -version -max-memory=" -- "$cur") ;;
       *) mapfile -t COMPREPLY < <(compgen -W "show check explain eval
            console init test parse" -- "$cur") ;;
     esac

@@ -74,7 +74,7 @@ expect() {
 expect "tfresolve ch" check
 expect "tfresolve e" eval explain
 expect "tfresolve " show check explain eval console init test parse
-expect "tfresolve -" -help -version
+expect "tfresolve -" -help -version -max-memory=
 expect "tfresolve check -for" -format=
 expect "tfresolve check -format=" human json sarif github junit
 expect "tfresolve check -format=s" sarif
@@ -93,7 +93,7 @@ expect "tfresolve check -var-file-" -var-file-each=
 expect "tfresolve check --no-e" --no-env
 expect "tfresolve eval -f" -format= -functions
 expect "tfresolve eval -type=" string number bool any
-expect "tfresolve parse -" -ast -format= -json -no-color -help
+expect "tfresolve parse -" -ast -format= -json -no-color -help -max-memory=
 expect "tfresolve show -var a=" # a value: nothing to offer
 
 # Paths, in a scratch directory.
