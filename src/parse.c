@@ -198,6 +198,13 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
                                      "not a regular file (a FIFO, a device "
                                      "or a socket).",
                                      str_go_quote(a, path, strlen(path))));
+    else if (!src && err == SRC_OVER_BUDGET)
+      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+                    tfr_arena_printf(a,
+                                     "The file %s could not be read: it is "
+                                     "larger than this run's memory budget "
+                                     "(-max-memory).",
+                                     str_go_quote(a, path, strlen(path))));
     else if (!src && err) /* Terraform's words, which do not say why */
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
                     tfr_arena_printf(a, "The file %s could not be read.",

@@ -254,6 +254,9 @@ static void unreadable(struct collector *c, const char *shown, int err) {
   const char *why;
   if (err == SRC_NOT_REGULAR) {
     why = "it is not a regular file (a FIFO, a device or a socket)";
+  } else if (err == SRC_OVER_BUDGET) {
+    why = tfr_arena_printf(c->a, "read %s: larger than this run's memory "
+                                 "budget (-max-memory)", shown);
   } else {
     char *e = tfr_arena_strdup(c->a, strerror(err));
     if (e[0] && e[1] && !isupper((unsigned char)e[1]))

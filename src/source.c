@@ -2,6 +2,7 @@
 ** Source text and byte-offset → line/column mapping.
 */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise */
+#include "arena_int.h"
 #include "source.h"
 
 #include <errno.h>
@@ -83,11 +84,18 @@ static struct src_file *read_file(tfr_arena *a, const char *path,
   }
   struct stat st;
   size_t cap = 64 * 1024, len = 0;
+  /* at most 4 GiB (positions are 32-bit), and no more than the budget */
+  size_t limit = UINT32_MAX - 16, budget = arena_value_budget();
+  int too_big = EFBIG;
+  if (budget < limit) {
+    limit = budget;
+    too_big = SRC_OVER_BUDGET;
+  }
   if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
     cap = (size_t)st.st_size + 1;
-  if (cap > UINT32_MAX - 16) {
+  if (cap > limit) {
     fclose(fp);
-    *err = EFBIG;
+    *err = too_big;
     return NULL;
   }
   char *buf = tfr_arena_alloc_raw(a, cap + 2);
@@ -103,15 +111,16 @@ static struct src_file *read_file(tfr_arena *a, const char *path,
       break;
     }
     /* the file grew, or it is not a regular file: read on */
-    if (cap * 2 > UINT32_MAX - 16) {
+    if (cap >= limit) {
       fclose(fp);
-      *err = EFBIG;
+      *err = too_big;
       return NULL;
     }
-    char *bigger = tfr_arena_alloc_raw(a, cap * 2 + 2);
+    size_t next = cap * 2 > limit ? limit : cap * 2;
+    char *bigger = tfr_arena_alloc_raw(a, next + 2);
     memcpy(bigger, buf, len);
     buf = bigger;
-    cap *= 2;
+    cap = next;
   }
   fclose(fp);
   buf[len] = buf[len + 1] = '\0';

@@ -44,6 +44,8 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
                                  const char *text, size_t len);
 /* src_read_private's *err for a path that is not a regular file. */
 #define SRC_NOT_REGULAR (-1)
+/* *err of a read that stopped at the memory budget (-max-memory). */
+#define SRC_OVER_BUDGET (-2)
 
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
 /* The same for a file the user named: a pipe or a device is read too (and

@@ -9,7 +9,7 @@ writes to the FIFO) or read without end: each is a "Failed to read
 variables file" (or for a .tf file "Failed to read file") error with the
 file's name, at once (well within the time limit here).  A pipe the user
 names with -var-file (as -var-file=<(command) does) is read, as Terraform
-reads it.
+reads it, up to the memory budget (-max-memory; /dev/zero is an error).
 
 check -recursive has no depth limit: a module 200 directories down is
 checked; a directory whose path is too long to open is a "Directory not
@@ -81,6 +81,13 @@ def main():
         os.close(r)
         check(rc == 0 and '"value": 42' in out,
               "-var-file naming a pipe is read", "exit %d\n%s" % (rc, out))
+        # a device without end, named by the user: read up to the budget
+        rc, out = run(d, ["show", "-no-color", "-max-memory=1M",
+                          "-var-file=/dev/zero"])
+        check(rc == 1 and "Failed to read variables file" in out and
+              "read /dev/zero: larger than this run's memory budget" in out,
+              "-var-file=/dev/zero stops at the memory budget",
+              "exit %d\n%s" % (rc, out))
         # check -recursive: deep trees
         deep = os.path.join(root, "deep")
         os.mkdir(deep)
