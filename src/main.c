@@ -830,8 +830,45 @@ static const char *indent_lines(tfr_arena *a, const char *s, int col) {
   return out;
 }
 
+/* Lines longer than MAX_COLS bytes (a string of megabytes) cut after
+** KEEP_COLS bytes, at a character boundary, saying how much is left. */
+static const char *cut_long_lines(tfr_arena *a, const char *s) {
+  enum { MAX_COLS = 400, KEEP_COLS = 320 };
+  size_t n = strlen(s), longest = 0, run = 0;
+  for (size_t i = 0; i <= n; i++) {
+    run = i < n && s[i] != '\n' ? run + 1 : 0;
+    if (run > longest)
+      longest = run;
+  }
+  if (longest <= MAX_COLS)
+    return s;
+  char *out = tfr_arena_alloc(a, n + 1), *o = out;
+  for (const char *p = s; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    if (len <= MAX_COLS) {
+      memcpy(o, p, len);
+      o += len;
+    } else {
+      size_t keep = KEEP_COLS;
+      while (keep > 0 && ((unsigned char)p[keep] & 0xC0) == 0x80)
+        keep--;
+      memcpy(o, p, keep);
+      o += keep;
+      o += sprintf(o, "... (%zu more bytes: show prints it all)",
+                   len - keep);
+    }
+    if (nl)
+      *o++ = '\n';
+    p += len + (nl ? 1 : 0);
+  }
+  *o = '\0';
+  return out;
+}
+
 /* A value for explain, indented: a long one (a list of thousands of
-** objects) cut after its first lines, which tell the story well enough. */
+** objects, a string of megabytes) cut after its first lines or bytes,
+** which tell the story well enough. */
 static const char *explain_text(tfr_arena *a, const char *s, int col) {
   enum { MAX_LINES = 30, KEEP = 24 };
   size_t lines = 1;
@@ -842,7 +879,7 @@ static const char *explain_text(tfr_arena *a, const char *s, int col) {
   if (lines > MAX_LINES)
     s = tfr_arena_printf(a, "%.*s\n... (%zu more lines: show prints it all)",
                          (int)(cut - s), s, lines - KEEP);
-  return indent_lines(a, s, col);
+  return indent_lines(a, cut_long_lines(a, s), col);
 }
 
 /* A type for explain: its expression, or for a very long one (the tuple
