@@ -191,24 +191,20 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
   } else {
     int err = 0;
     src = parse_open_quiet(a, diags, path, named, &err);
-    if (!src && err == SRC_NOT_REGULAR) /* where Terraform would hang */
+    if (!src && err) {
+      /* Terraform's words, which do not say why; ours where Terraform
+      ** would hang on the file or run out of memory reading it */
+      const char *q = str_go_quote(a, path, strlen(path));
+      const char *what = src_read_problem(err);
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                    tfr_arena_printf(a,
-                                     "The file %s could not be read: it is "
-                                     "not a regular file (a FIFO, a device "
-                                     "or a socket).",
-                                     str_go_quote(a, path, strlen(path))));
-    else if (!src && err == SRC_OVER_BUDGET)
-      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                    tfr_arena_printf(a,
-                                     "The file %s could not be read: it is "
-                                     "larger than this run's memory budget "
-                                     "(-max-memory).",
-                                     str_go_quote(a, path, strlen(path))));
-    else if (!src && err) /* Terraform's words, which do not say why */
-      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                    tfr_arena_printf(a, "The file %s could not be read.",
-                                     str_go_quote(a, path, strlen(path))));
+                    what ? tfr_arena_printf(a,
+                                            "The file %s could not be read: "
+                                            "it is %s.",
+                                            q, what)
+                         : tfr_arena_printf(a,
+                                            "The file %s could not be read.",
+                                            q));
+    }
     return src;
   }
   return src_ready(a, diags, src) ? src : NULL;

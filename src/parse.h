@@ -125,8 +125,8 @@ struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
 struct src_file *parse_open_named(tfr_arena *a, tfr_diags *diags,
                                   const char *path);
 /* The same, but a file that cannot be read is not reported: NULL with
-** *err set (an errno value, or SRC_NOT_REGULAR), for a caller that words
-** it itself.  named as for parse_open_named. */
+** *err set (an errno value, SRC_NOT_REGULAR or SRC_OVER_BUDGET), for a
+** caller that words it itself.  named as for parse_open_named. */
 struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
                                   const char *path, bool named, int *err);
 struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,

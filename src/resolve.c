@@ -251,18 +251,18 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
 ** for the open, or for a read (a directory; a stream past what a text may
 ** hold, 4 GiB), after the name. */
 static void unreadable(struct collector *c, const char *shown, int err) {
-  const char *why;
+  const char *why, *what = src_read_problem(err);
   if (err == SRC_NOT_REGULAR) {
-    why = "it is not a regular file (a FIFO, a device or a socket)";
-  } else if (err == SRC_OVER_BUDGET) {
-    why = tfr_arena_printf(c->a, "read %s: larger than this run's memory "
-                                 "budget (-max-memory)", shown);
+    why = tfr_arena_printf(c->a, "it is %s", what);
+  } else if (what) {
+    why = tfr_arena_printf(c->a, "read %s: %s", shown, what);
   } else {
     char *e = tfr_arena_strdup(c->a, strerror(err));
     if (e[0] && e[1] && !isupper((unsigned char)e[1]))
       e[0] = (char)tolower((unsigned char)e[0]); /* Go's errno texts */
-    why = tfr_arena_printf(c->a, "%s %s: %s",
-                           err == EISDIR || err == EFBIG || err == EIO ? "read" : "open", shown, e);
+    bool on_read = err == EISDIR || err == EFBIG || err == EIO;
+    why = tfr_arena_printf(c->a, "%s %s: %s", on_read ? "read" : "open",
+                           shown, e);
   }
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
                 "Failed to read variables file",

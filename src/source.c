@@ -188,6 +188,17 @@ struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
   return f ? f : read_file(a, path, false, err);
 }
 
+const char *src_read_problem(int err) {
+  switch (err) {
+  case SRC_NOT_REGULAR:
+    return "not a regular file (a FIFO, a device or a socket)";
+  case SRC_OVER_BUDGET:
+    return "larger than this run's memory budget (-max-memory)";
+  default:
+    return NULL;
+  }
+}
+
 struct src_file *src_read_named(tfr_arena *a, const char *path, int *err) {
   struct src_file *f = map_file(a, path);
   return f ? f : read_file(a, path, true, err);

@@ -46,6 +46,9 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
 #define SRC_NOT_REGULAR (-1)
 /* *err of a read that stopped at the memory budget (-max-memory). */
 #define SRC_OVER_BUDGET (-2)
+/* What one of those two codes means, as words that follow "it is" ("not
+** a regular file ..."); NULL for an errno value. */
+const char *src_read_problem(int err);
 
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
 /* The same for a file the user named: a pipe or a device is read too (and
