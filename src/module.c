@@ -389,6 +389,21 @@ static void add_validation(struct loader *l, struct partial *p,
   p->validations = nv;
 }
 
+/* A validation block without its condition or error_message: one error
+** for each argument it lacks, at where (hcl's range for the block). */
+static void missing_rule_args(struct loader *l, struct partial *p,
+                              struct span where, const struct ast *cond,
+                              const struct ast *msg) {
+  for (int k = 0; k < 2; k++)
+    if (!(k ? msg : cond))
+      error_at(l, p->src, where, "Missing required argument",
+               tfr_arena_printf(l->a,
+                                "The argument \"%s\" is required, but no "
+                                "definition was found.",
+                                k ? "error_message" : "condition"),
+               p->name);
+}
+
 /* A validation block: condition and error_message, both required. */
 static void validation_block(struct loader *l, struct partial *p,
                              const struct ast *body, struct span block) {
@@ -428,14 +443,7 @@ static void validation_block(struct loader *l, struct partial *p,
                                body->items[0]->span.start - at) == NULL)
       at = body->items[0]->span.start;
     struct span where = {at, at};
-    for (int k = 0; k < 2; k++)
-      if (!(k ? msg : cond))
-        error_at(l, p->src, where, "Missing required argument",
-                 tfr_arena_printf(l->a,
-                                  "The argument \"%s\" is required, but no "
-                                  "definition was found.",
-                                  k ? "error_message" : "condition"),
-                 p->name);
+    missing_rule_args(l, p, where, cond, msg);
     return;
   }
   add_validation(l, p, cond, msg, block, NULL, NULL, NULL, NULL, NULL);
@@ -571,14 +579,7 @@ static void json_validations(struct loader *l, struct partial *p,
     ** at the object's closing "}" (one error for each) */
     struct span def = {x->span.start, x->span.start + 1};
     struct span close = {o->span.end - 1, o->span.end};
-    for (int k = 0; k < 2; k++)
-      if (!(k ? msg : cond))
-        error_at(l, p->src, close, "Missing required argument",
-                 tfr_arena_printf(l->a,
-                                  "The argument \"%s\" is required, but no "
-                                  "definition was found.",
-                                  k ? "error_message" : "condition"),
-                 p->name);
+    missing_rule_args(l, p, close, cond, msg);
     if (cond && msg) {
       struct src_file *cs, *ms;
       const struct ast *ce = json_expr(l, p, cond, false, &cs);
