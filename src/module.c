@@ -536,24 +536,10 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
         tfr_diags_set_variable_at(l->diags, i, p->name);
     return x;
   }
-  const struct tfr_diag *g = tfr_diags_get(scratch, 0);
-  char where[512] = "";
-  if (g && g->subject.filename)
-    tfr_range_format(&g->subject, where, sizeof where);
   struct tfr_range r = src_range(p->src, x->span);
-  tfr_diags_add(l->diags, TFR_DIAG_WARNING, &r,
-                "Validation error message expression is invalid",
-                tfr_arena_printf(l->a,
-                                 "The error message provided could not be "
-                                 "evaluated as an expression, so Terraform is "
-                                 "interpreting it as a string literal.\n\n"
-                                 "In future versions of Terraform, this will "
-                                 "be considered an error. Please file a "
-                                 "GitHub issue if this would break your "
-                                 "workflow.\n\n%s: %s; %s",
-                                 where, g ? g->summary : "",
-                                 g && g->detail ? g->detail : ""));
-  tfr_diags_set_variable(l->diags, p->name);
+  validate_literal_message_warning(l->a, l->diags, &r,
+                                   validate_failure_text(l->a, scratch, 0),
+                                   p->name);
   return x;
 }
 

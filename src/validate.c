@@ -747,29 +747,27 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
   return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
 }
 
-/*
-** A .tf.json error message that failed to evaluate: Terraform takes its
-** JSON string literally, and its errors (diags from index at on) become
-** one warning that quotes the first of them.
-*/
-static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
-                                              const struct validation *rule,
-                                              size_t at, const char *var) {
-  const struct tfr_diag *g = tfr_diags_get(diags, at);
+const char *validate_failure_text(tfr_arena *a, const tfr_diags *d,
+                                  size_t at) {
+  const struct tfr_diag *g = tfr_diags_get(d, at);
+  if (!g)
+    return "";
   char where[512] = "";
-  if (g && g->subject.filename)
+  if (g->subject.filename)
     tfr_range_format(&g->subject, where, sizeof where);
-  const char *first = g ? tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
-                                           g->detail ? g->detail : "")
-                        : "";
-  size_t more = tfr_diags_count(diags) - at;
+  const char *text = tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
+                                      g->detail ? g->detail : "");
+  size_t more = tfr_diags_count(d) - at;
   if (more > 1)
-    first = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", first,
-                             more - 1);
-  diags_remove(diags, at, tfr_diags_count(diags));
-  const struct ast *lit = rule->message_literal;
-  struct tfr_range r = src_range(rule->src, lit->span);
-  tfr_diags_add(diags, TFR_DIAG_WARNING, &r,
+    text = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", text,
+                            more - 1);
+  return text;
+}
+
+void validate_literal_message_warning(tfr_arena *a, tfr_diags *d,
+                                      const struct tfr_range *r,
+                                      const char *why, const char *var) {
+  tfr_diags_add(d, TFR_DIAG_WARNING, r,
                 "Validation error message expression is invalid",
                 tfr_arena_printf(a,
                                  "The error message provided could not be "
@@ -779,8 +777,23 @@ static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
                                  "be considered an error. Please file a "
                                  "GitHub issue if this would break your "
                                  "workflow.\n\n%s",
-                                 first));
-  tfr_diags_set_variable(diags, var);
+                                 why));
+  tfr_diags_set_variable(d, var);
+}
+
+/*
+** A .tf.json error message that failed to evaluate: Terraform takes its
+** JSON string literally, and its errors (diags from index at on) become
+** one warning that quotes them.
+*/
+static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
+                                              const struct validation *rule,
+                                              size_t at, const char *var) {
+  const char *why = validate_failure_text(a, diags, at);
+  diags_remove(diags, at, tfr_diags_count(diags));
+  const struct ast *lit = rule->message_literal;
+  struct tfr_range r = src_range(rule->src, lit->span);
+  validate_literal_message_warning(a, diags, &r, why, var);
   return tfr_string(a, lit->str, lit->n);
 }
 
