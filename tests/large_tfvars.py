@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+from tally import Tally
+
 TYPE = """variable "items" {
   type = list(object({
     name    = string
@@ -74,15 +76,7 @@ def run(args, cwd=None):
 
 def main():
     tfresolve, diff = sys.argv[1], sys.argv[2]
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print("FAIL: %s\n%s" % (what, detail[-3000:]))
+    check = Tally(3000)
 
     with tempfile.TemporaryDirectory(prefix="large-tfvars-") as root:
         n = 30000  # about 1.7 MB
@@ -147,8 +141,7 @@ def main():
                 rc, out = run([tfresolve, "check", "-no-color", dirs[k]])
                 check(rc == 0 and "Success" in out, "check " + k, out)
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import re
 import subprocess
 import sys
 
+from tally import Tally
+
 TIMEOUT = 60
 
 ENV = {"TF_VAR_s_env": "SECRETenvK4M9", "TF_VAR_s_all": "SECRETallEnvG5",
@@ -122,16 +124,7 @@ ERRORS = [
     'convert(var.s_tfvars, number)', 'abs(var.s_all)',
 ]
 
-passed = failed = 0
-
-
-def report(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s%s" % (what, "\n" + detail if detail else ""))
+report = Tally(tail=None)
 
 
 def run(tool, fixture, args, stdin=None, more_env=None):
@@ -294,8 +287,7 @@ def main():
                "console -format=%s -show-sensitive: the values" % f,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return report.done()
 
 
 if __name__ == "__main__":

@@ -22,20 +22,14 @@ import subprocess
 import sys
 import tempfile
 
+from tally import Tally
+
 LIMIT = 30  # seconds: a blocked run is a failure, not a hang of the suite
 
 
 def main():
     tool = os.path.abspath(sys.argv[1])
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print("FAIL %s\n%s" % (what, detail[-2000:]))
+    check = Tally(2000)
 
     def run(d, args, **kw):
         try:
@@ -134,8 +128,7 @@ def main():
                 os.rmdir(n)
         finally:
             os.chdir(here)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.done()
 
 
 if __name__ == "__main__":
