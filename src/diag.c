@@ -303,16 +303,16 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     const char *bold = opts->color ? "\x1b[1m" : "";
     const char *reset = opts->color ? "\x1b[0m" : "";
     run = i && same_kind_and_line(g, &d->v[i - 1]) ? run + 1 : 0;
+    fprintf(out, "%s%s%s\n", col, fc.top, reset);
+    fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
+            err ? "Error" : "Warning", reset, bold, g->summary);
+    if (*reset)
+      fputs(reset, out);
     if (run == MAX_LIKE_THIS) {
       /* the rest of a run on one line (a line of junk) in one frame */
       size_t j = i;
       while (j + 1 < d->n && same_kind_and_line(&d->v[j + 1], g))
         j++;
-      fprintf(out, "%s%s%s\n", col, fc.top, reset);
-      fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
-              err ? "Error" : "Warning", reset, bold, g->summary);
-      if (*reset)
-        fputs(reset, out);
       fprintf(out, "%s%s%s\n%s%s%s %zu more like this on %s line %d, not "
                    "shown (-json lists every one).\n%s%s%s\n",
               col, fc.bar, reset, col, fc.bar, reset, j - i + 1,
@@ -321,11 +321,6 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       i = j;
       continue;
     }
-    fprintf(out, "%s%s%s\n", col, fc.top, reset);
-    fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
-            err ? "Error" : "Warning", reset, bold, g->summary);
-    if (*reset)
-      fputs(reset, out);
     const struct source_text *st = find_source(d, g->subject.filename);
     if (g->subject.filename) {
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
