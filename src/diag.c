@@ -355,6 +355,22 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
   }
 }
 
+const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at) {
+  const struct tfr_diag *g = tfr_diags_get(d, at);
+  if (!g)
+    return "";
+  char where[512] = "";
+  if (g->subject.filename)
+    tfr_range_format(&g->subject, where, sizeof where);
+  const char *text = tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
+                                      g->detail ? g->detail : "");
+  size_t more = tfr_diags_count(d) - at;
+  if (more > 1)
+    text = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", text,
+                            more - 1);
+  return text;
+}
+
 void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
   char b[512];
   struct json_out o = {out, 0, sizeof b, b};

@@ -26,6 +26,11 @@ void diags_add_block(tfr_diags *d, const char *file, uint32_t start,
 /* The blocks of from, for d's framed diagnostics too. */
 void diags_share_blocks(tfr_diags *d, const tfr_diags *from);
 
+/* hcl's Diagnostics.Error() for d's diagnostics from index at on: the
+** first as "RANGE: summary; detail", then ", and N other diagnostic(s)"
+** when there are more ("" when there are none). */
+const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at);
+
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 

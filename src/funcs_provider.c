@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag_int.h"
 #include "funcs.h"
 #include "number.h"
 #include "parse.h"
@@ -352,27 +353,6 @@ static const tfr_value *fn_encode_expr(struct fcall *f, const tfr_type *ret) {
   return render(&t, true);
 }
 
-/* hcl.Diagnostics.Error(): "file:range: summary; detail", and how many
-** more there were. */
-static const char *diags_error(tfr_arena *a, const tfr_diags *d) {
-  const struct tfr_diag *g = NULL;
-  size_t errors = 0;
-  for (size_t i = 0; i < tfr_diags_count(d); i++)
-    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR && !errors++)
-      g = tfr_diags_get(d, i);
-  if (!g)
-    return "";
-  char where[512] = "";
-  if (g->subject.filename)
-    tfr_range_format(&g->subject, where, sizeof where);
-  const char *s = tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
-                                   g->detail ? g->detail : "");
-  if (tfr_diags_count(d) > 1)
-    s = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", s,
-                         tfr_diags_count(d) - 1);
-  return s;
-}
-
 static const tfr_value *fn_decode_tfvars(struct fcall *f,
                                          const tfr_type *ret) {
   (void)ret;
@@ -381,7 +361,8 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f,
   tfr_file *file = tfr_parse_bytes(f->a, d, "<decode_tfvars argument>",
                                    src->s, src->n, TFR_SYNTAX_HCL);
   if (!file || tfr_diags_has_errors(d)) {
-    fcall_error(f, "invalid tfvars syntax: %s", diags_error(f->a, d));
+    fcall_error(f, "invalid tfvars syntax: %s",
+                diags_error_text(f->a, d, 0));
     return NULL;
   }
   const struct ast *body = file->f.body;
@@ -398,7 +379,8 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f,
     }
   }
   if (tfr_diags_has_errors(d)) {
-    fcall_error(f, "invalid tfvars content: %s", diags_error(f->a, d));
+    fcall_error(f, "invalid tfvars content: %s",
+                diags_error_text(f->a, d, 0));
     return NULL;
   }
   size_t n = body->n;
@@ -416,7 +398,7 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f,
       struct sbuf q = {0};
       sbuf_go_quote(&q, names[i], strlen(names[i]));
       fcall_error(f, "invalid expression for variable %s: %s",
-                  q.p ? q.p : "\"\"", diags_error(f->a, c.diags));
+                  q.p ? q.p : "\"\"", diags_error_text(f->a, c.diags, 0));
       free(q.p);
       return NULL;
     }

@@ -538,7 +538,7 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
   }
   struct tfr_range r = src_range(p->src, x->span);
   validate_literal_message_warning(l->a, l->diags, &r,
-                                   validate_failure_text(l->a, scratch, 0),
+                                   diags_error_text(l->a, scratch, 0),
                                    p->name);
   return x;
 }

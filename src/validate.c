@@ -747,23 +747,6 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
   return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
 }
 
-const char *validate_failure_text(tfr_arena *a, const tfr_diags *d,
-                                  size_t at) {
-  const struct tfr_diag *g = tfr_diags_get(d, at);
-  if (!g)
-    return "";
-  char where[512] = "";
-  if (g->subject.filename)
-    tfr_range_format(&g->subject, where, sizeof where);
-  const char *text = tfr_arena_printf(a, "%s: %s; %s", where, g->summary,
-                                      g->detail ? g->detail : "");
-  size_t more = tfr_diags_count(d) - at;
-  if (more > 1)
-    text = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", text,
-                            more - 1);
-  return text;
-}
-
 void validate_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                       const struct tfr_range *r,
                                       const char *why, const char *var) {
@@ -789,7 +772,7 @@ void validate_literal_message_warning(tfr_arena *a, tfr_diags *d,
 static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
                                               const struct validation *rule,
                                               size_t at, const char *var) {
-  const char *why = validate_failure_text(a, diags, at);
+  const char *why = diags_error_text(a, diags, at);
   diags_remove(diags, at, tfr_diags_count(diags));
   const struct ast *lit = rule->message_literal;
   struct tfr_range r = src_range(rule->src, lit->span);
