@@ -1893,10 +1893,11 @@ static struct jnode *json_parse(struct jdec *d) {
   const char *key = NULL;
   size_t keylen = 0;
   /* Once a child nests too deeply the call fails whatever follows, but the
-  ** rest must still be valid JSON: it is only read, not built. */
-  static struct jnode skip_arr = {.kind = J_ARR}, skip_obj = {.kind = J_OBJ};
+  ** rest must still be valid JSON: it is only read, not built.  The two
+  ** stand-ins for unbuilt containers are never written to. */
+  struct jnode skip_arr = {.kind = J_ARR}, skip_obj = {.kind = J_OBJ};
+  bool build = true;
   for (;;) {
-    bool build = !deep_owner || !deep_owner->deep;
     struct jnode *v = t.node;
     if (t.delim && build) {
       v = tfr_arena_alloc(d->a, sizeof *v);
@@ -1909,10 +1910,12 @@ static struct jnode *json_parse(struct jdec *d) {
     else if (!nopen)
       root = v;
     if (t.delim) {
-      if (nopen == 1)
+      if (nopen == 1 && build)
         deep_owner = v;
-      if (nopen == JSON_MAX_DEPTH + 1 && deep_owner && !deep_owner->deep)
+      if (nopen == JSON_MAX_DEPTH + 1 && deep_owner && build) {
         deep_owner->deep = t.delim;
+        build = false;
+      }
       if (nopen == capopen) {
         capopen = capopen ? capopen * 2 : 64;
         open = realloc(open, capopen * sizeof *open);

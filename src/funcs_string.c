@@ -1574,8 +1574,8 @@ static bool rx_reduce(struct rxp *p, int op) {
   size_t i = p->n;
   while (i > 0 && p->stack[i - 1]->op < RX_PSEUDO)
     i--;
-  struct rx **subs = p->stack + i;
   size_t n = p->n - i;
+  struct rx **subs = n ? p->stack + i : NULL;
   p->n = i;
   struct rx *re = n ? rx_collapse(p, subs, n, op)
                     : rx_new(p, op == RX_CONCAT ? RX_EMPTY : RX_NOMATCH);

@@ -17,7 +17,7 @@
 
 /* Every renderer writes here; opened once, never closed (the process
 ** exits when libFuzzer is done). */
-static FILE *fuzz_sink(void) {
+static inline FILE *fuzz_sink(void) {
   static FILE *sink;
   if (!sink)
     sink = fopen("/dev/null", "w");
@@ -29,7 +29,7 @@ static FILE *fuzz_sink(void) {
 /* A diagnostic's subject must lie within the file it names (hcl's JSON
 ** parser ends "Invalid JSON string" one byte past a string cut off by the
 ** end of the file: slack 1 there). */
-static void fuzz_check_range(const struct tfr_diag *dg, size_t len,
+static inline void fuzz_check_range(const struct tfr_diag *dg, size_t len,
                              size_t slack) {
   const struct tfr_range *r = &dg->subject;
   if (!r->filename)
@@ -44,7 +44,7 @@ static void fuzz_check_range(const struct tfr_diag *dg, size_t len,
 }
 
 /* Parse, check, render: the one job of each fuzz target. */
-static int fuzz_one(const uint8_t *data, size_t size, enum tfr_syntax syn) {
+static inline int fuzz_one(const uint8_t *data, size_t size, enum tfr_syntax syn) {
   static const struct tfr_render_opts opts = {true, true};
   const char *name =
       syn == TFR_SYNTAX_JSON ? "fuzz.tfvars.json" : "fuzz.tfvars";

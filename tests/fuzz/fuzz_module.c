@@ -1,0 +1,142 @@
+/*
+** libFuzzer target: load and resolve a whole module from files, as `show`
+** does.  The input is up to five sections separated by a line "#--":
+**
+**   0  main.tf               (written to a scratch module directory)
+**   1  terraform.tfvars      (written; the general path when a value is
+**                             an expression, the fast path otherwise)
+**   2  x.auto.tfvars.json    (written)
+**   3  a -var-file's content (in memory, named extra.tfvars)
+**   4  lines NAME=VALUE: odd lines are -var options, even ones TF_VAR_
+**      environment variables
+**
+** The resolution is rendered as `show -json` (with and without
+** -show-sensitive) and every diagnostic as text, JSON and short lines.  A
+** value budget of 256 MB makes bombs end in diagnostics, as -max-memory
+** does.  Build and run: see tests/fuzz/README.md.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { NSECT = 5, MAXLINES = 16 };
+
+static const char *const file_names[3] = {"main.tf", "terraform.tfvars",
+                                          "x.auto.tfvars.json"};
+
+/* The scratch module directory, made once per process. */
+static const char *fuzz_dir(void) {
+  static char dir[64];
+  if (!dir[0]) {
+    snprintf(dir, sizeof dir, "/tmp/fuzzmodXXXXXX");
+    if (!mkdtemp(dir))
+      abort();
+  }
+  return dir;
+}
+
+/* Write (or, for an absent section, remove) one file of the module. */
+static void put_file(const char *dir, const char *name, const uint8_t *p,
+                     size_t n, bool present) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (!present) {
+    if (unlink(path) != 0 && errno != ENOENT)
+      abort();
+    return;
+  }
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0)
+    abort();
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w <= 0)
+      abort();
+    p += w;
+    n -= (size_t)w;
+  }
+  close(fd);
+}
+
+/* Split the input at lines "#--"; returns the number of sections. */
+static size_t split(const uint8_t *d, size_t n, const uint8_t *sec[NSECT],
+                    size_t len[NSECT]) {
+  static const char mark[] = "\n#--\n";
+  size_t k = 0, start = 0;
+  for (size_t i = 0; k + 1 < NSECT && i + 5 <= n; i++) {
+    if (memcmp(d + i, mark, 5) == 0) {
+      sec[k] = d + start;
+      len[k++] = i - start;
+      start = i + 5;
+      i += 4;
+    }
+  }
+  sec[k] = d + start;
+  len[k++] = n - start;
+  return k;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const uint8_t *sec[NSECT];
+  size_t len[NSECT];
+  size_t nsec = split(data, size, sec, len);
+  const char *dir = fuzz_dir();
+  for (size_t i = 0; i < 3; i++)
+    put_file(dir, file_names[i], i < nsec ? sec[i] : NULL,
+             i < nsec ? len[i] : 0, i < nsec);
+
+  tfr_set_memory_budget((size_t)256 << 20);
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *diags = tfr_diags_new(a);
+
+  struct tfr_cli_arg args[1 + MAXLINES];
+  char *env[MAXLINES + 1];
+  size_t nargs = 0, nenv = 0;
+  if (nsec > 3)
+    args[nargs++] = (struct tfr_cli_arg){true, "extra.tfvars",
+                                         (const char *)sec[3], len[3]};
+  if (nsec > 4) {
+    const char *p = (const char *)sec[4], *end = p + len[4];
+    for (size_t line = 0; p < end && line < MAXLINES; line++) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+      if (line % 2 == 0) {
+        args[nargs++] = (struct tfr_cli_arg){false,
+                                             tfr_arena_strndup(a, p, n),
+                                             NULL, 0};
+      } else {
+        env[nenv++] = tfr_arena_printf(a, "TF_VAR_%.*s", (int)n, p);
+      }
+      p += n + (nl != NULL);
+    }
+  }
+  env[nenv] = NULL;
+
+  struct tfr_resolve_opts o = {0};
+  o.dir = dir;
+  o.env = env;
+  o.args = args;
+  o.nargs = nargs;
+  o.opentofu = size > 0 && (data[0] & 1);
+  o.keep_given = size > 0 && (data[0] & 2);
+  const struct tfr_resolution *res = tfr_resolve(a, diags, &o);
+  if (!res && !tfr_diags_has_errors(diags))
+    abort(); /* no resolution must be explained by an error */
+
+  static const struct tfr_render_opts ropts = {true, true};
+  FILE *out = fuzz_sink();
+  if (res) {
+    tfr_resolution_write_json(out, a, res, diags, false);
+    tfr_resolution_write_json(out, a, res, diags, true);
+  }
+  tfr_diags_render_text(diags, out, &ropts);
+  tfr_diags_render_json(diags, out);
+  tfr_diags_render_short(diags, out);
+  tfr_arena_free(a);
+  return 0;
+}
