@@ -30,6 +30,7 @@
 #include <yaml.h>
 #include <zlib.h>
 
+#include "arena_int.h"
 #include "convert.h"
 #include "funcs.h"
 #include "number.h"
@@ -1894,8 +1895,10 @@ static struct jnode *json_parse(struct jdec *d) {
   size_t keylen = 0;
   /* Once a child nests too deeply the call fails whatever follows, but the
   ** rest must still be valid JSON: it is only read, not built.  The two
-  ** stand-ins for unbuilt containers are never written to. */
-  struct jnode skip_arr = {.kind = J_ARR}, skip_obj = {.kind = J_OBJ};
+  ** stand-ins for unbuilt containers are read-only: nothing is added to
+  ** them. */
+  static const struct jnode skip_arr = {.kind = J_ARR},
+                            skip_obj = {.kind = J_OBJ};
   bool build = true;
   for (;;) {
     struct jnode *v = t.node;
@@ -1903,7 +1906,7 @@ static struct jnode *json_parse(struct jdec *d) {
       v = tfr_arena_alloc(d->a, sizeof *v);
       v->kind = t.delim == '[' ? J_ARR : J_OBJ;
     } else if (t.delim) {
-      v = t.delim == '[' ? &skip_arr : &skip_obj;
+      v = (struct jnode *)(t.delim == '[' ? &skip_arr : &skip_obj);
     }
     if (nopen && build)
       jnode_add(d->a, open[nopen - 1], key, keylen, v);
@@ -2418,6 +2421,7 @@ struct yanchor {
   int pending;
   const tfr_type *t;
   const tfr_value *v;
+  uint64_t size;
 };
 
 /* A walk over the event stream: implied type (types) or value. */
@@ -2431,13 +2435,24 @@ struct ywalk {
   struct yanchor *anchors;
   size_t nanchors, cap;
   const char *err;
+  uint64_t max_size; /* the budget's worth of values */
 };
 
-/* A node's result: its type in the type walk, its value in the other. */
+/* A node's result: its type in the type walk, its value in the other, and
+** its size with every alias expanded (in values; an alias shares its
+** anchor's value, but whatever reads the result sees every copy). */
 struct ynode {
   const tfr_type *t;
   const tfr_value *v;
+  uint64_t size;
 };
+
+/* Sizes add up to at most this (no overflow, however deep the aliases). */
+#define YSIZE_MAX (UINT64_MAX / 4)
+
+static uint64_t ysize_add(uint64_t x, uint64_t y) {
+  return x > YSIZE_MAX - y ? YSIZE_MAX : x + y;
+}
 
 /* The length of the UTF-8 sequence a lead byte starts (0: not a lead). */
 static size_t ywidth(unsigned char c) {
@@ -3253,6 +3268,7 @@ static void yanchor_complete(struct ywalk *w, const char *name,
   an->pending--;
   an->t = r.t;
   an->v = r.v;
+  an->size = r.size;
 }
 
 static bool ywalk_node(struct ywalk *w, yaml_event_t *e, struct ynode *r);
@@ -3285,6 +3301,7 @@ static bool ywalk_scalar(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     r->t = v->type;
     r->v = v;
   }
+  r->size = 1;
   yanchor_complete(w, anchor, *r);
   return true;
 }
@@ -3305,6 +3322,7 @@ static bool ywalk_alias(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
                                          go_q(w->a, name, strlen(name))));
   r->t = an->t;
   r->v = an->v;
+  r->size = an->size;
   return true;
 }
 
@@ -3369,7 +3387,8 @@ static bool ywalk_merge(struct ywalk *w, yaml_event_t *key,
                         tfr_arena_printf(w->a, "cannot merge %s into mapping",
                                          tfr_type_friendly(w->a, v.t)));
   for (uint32_t i = 0; i < v.t->n; i++) {
-    struct ynode el = {v.t->types[i], w->types ? NULL : v.v->elems[i]};
+    struct ynode el = {v.t->types[i], w->types ? NULL : v.v->elems[i],
+                       v.size / v.t->n + 1};
     ymembers_add(w->a, m, v.t->names[i], el);
   }
   return true;
@@ -3423,6 +3442,9 @@ static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     if (!ywalk_member(w, &m, &done))
       return false;
   *r = ymembers_object(w, &m);
+  r->size = 1;
+  for (size_t i = 0; i < m.n; i++)
+    r->size = ysize_add(r->size, m.vals[i].size);
   yanchor_complete(w, anchor, *r);
   return true;
 }
@@ -3466,6 +3488,9 @@ static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     r->v = tfr_tuple(w->a, n, vs);
     r->t = r->v->type;
   }
+  r->size = 1;
+  for (size_t i = 0; i < n; i++)
+    r->size = ysize_add(r->size, items[i].size);
   yanchor_complete(w, anchor, *r);
   return true;
 }
@@ -3501,6 +3526,11 @@ static bool ywalk_node(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     ok = yevent_error(w, e, "unexpected parser event");
   }
   w->depth--;
+  if (ok && r->size > w->max_size)
+    ok = yevent_error(
+        w, e,
+        "value too large: with its aliases expanded the document holds "
+        "more values than this run's memory budget (-max-memory)");
   return ok;
 }
 
@@ -3523,6 +3553,7 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   struct yfix fix;
   yaml_preflight(w->a, s, n, &fix);
   w->fix = &fix;
+  w->max_size = arena_value_budget() / sizeof(tfr_value);
   s = fix.src;
   n = fix.n;
   if (!yaml_parser_initialize(&w->p)) {
@@ -4176,7 +4207,14 @@ struct huff {
   uint32_t link_mask;
 };
 
-enum inflate_status { INF_OK, INF_UNEXPECTED_EOF, INF_CORRUPT };
+/* INF_TOO_LARGE: the output would pass the inflater's limit (the run's
+** memory budget, and a string's 4 GiB). */
+enum inflate_status {
+  INF_OK,
+  INF_UNEXPECTED_EOF,
+  INF_CORRUPT,
+  INF_TOO_LARGE
+};
 
 struct inflater {
   const unsigned char *in;
@@ -4190,6 +4228,7 @@ struct inflater {
   int codebits[19];
   struct sbuf *out;
   size_t start;     /* where this member's output began */
+  size_t limit;     /* the output may not grow past this many bytes */
 };
 
 static unsigned rev16(unsigned x) {
@@ -4377,6 +4416,8 @@ static enum inflate_status huffman_block(struct inflater *z,
     if (st != INF_OK)
       return st;
     if (v < 256) {
+      if (z->out->n >= z->limit)
+        return INF_TOO_LARGE;
       char c = (char)v;
       sbuf_put(z->out, &c, 1);
       continue;
@@ -4432,10 +4473,14 @@ static enum inflate_status huffman_block(struct inflater *z,
     size_t hist = z->out->n - z->start;
     if ((size_t)dist > (hist < 32768 ? hist : 32768))
       return INF_CORRUPT;
-    for (int i = 0; i < length; i++) { /* may overlap: byte by byte */
-      char c = z->out->p[z->out->n - (size_t)dist];
-      sbuf_put(z->out, &c, 1);
-    }
+    if ((size_t)length > z->limit - z->out->n)
+      return INF_TOO_LARGE;
+    sbuf_reserve(z->out, (size_t)length);
+    char *o = z->out->p + z->out->n;
+    for (int i = 0; i < length; i++) /* may overlap: byte by byte */
+      o[i] = o[i - dist];
+    z->out->n += (size_t)length;
+    z->out->p[z->out->n] = '\0';
   }
 }
 
@@ -4466,6 +4511,8 @@ static enum inflate_status inflate_stream(struct inflater *z) {
         return INF_CORRUPT;
       if (z->n - z->pos < len)
         return INF_UNEXPECTED_EOF;
+      if (len > z->limit - z->out->n)
+        return INF_TOO_LARGE;
       sbuf_put(z->out, (const char *)z->in + z->pos, len);
       z->pos += len;
       z->roffset += len;
@@ -4549,6 +4596,9 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
   z.in = in;
   z.n = n;
   z.out = out;
+  size_t max_string = (size_t)UINT32_MAX - 1;
+  z.limit = arena_value_budget() < max_string ? arena_value_budget()
+                                              : max_string;
   int fixed[288];
   for (int i = 0; i < 288; i++)
     fixed[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
@@ -4565,6 +4615,15 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
       break;
     }
     enum inflate_status st = inflate_stream(&z);
+    if (st == INF_TOO_LARGE) {
+      *err = tfr_arena_printf(
+          a, "value too large: the decompressed data passes %s",
+          z.limit == arena_value_budget()
+              ? "this run's memory budget (-max-memory)"
+              : "4 GiB, the largest string this program holds");
+      e = *err;
+      break;
+    }
     if (st == INF_CORRUPT) {
       e = tfr_arena_printf(a, "flate: corrupt input before offset %lld",
                            (long long)z.roffset);
@@ -4576,8 +4635,13 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
     }
     const unsigned char *t = in + z.pos;
     z.pos += 8;
-    uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)out->p + z.start,
-                                   (uInt)(out->n - z.start));
+    uLong crc32v = crc32(0, NULL, 0);
+    for (size_t at = z.start; at < out->n;) { /* uInt counts: in pieces */
+      size_t k = out->n - at < (1u << 30) ? out->n - at : (1u << 30);
+      crc32v = crc32(crc32v, (const unsigned char *)out->p + at, (uInt)k);
+      at += k;
+    }
+    uint32_t crc = (uint32_t)crc32v;
     uint32_t size = (uint32_t)(out->n - z.start);
     uint32_t want_crc = t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
                         (uint32_t)t[3] << 24;

@@ -31,7 +31,7 @@ size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
   return row[nb];
 }
 
-void sbuf_put(struct sbuf *b, const char *s, size_t n) {
+void sbuf_reserve(struct sbuf *b, size_t n) {
   if (b->n + n + 1 > b->cap) {
     while (b->n + n + 1 > b->cap)
       b->cap = b->cap ? 2 * b->cap : 64;
@@ -40,6 +40,10 @@ void sbuf_put(struct sbuf *b, const char *s, size_t n) {
       abort();
     b->p = p;
   }
+}
+
+void sbuf_put(struct sbuf *b, const char *s, size_t n) {
+  sbuf_reserve(b, n);
   memcpy(b->p + b->n, s, n);
   b->n += n;
   b->p[b->n] = '\0';

@@ -52,6 +52,9 @@ struct sbuf {
   size_t n, cap;
 };
 
+/* Room for n more bytes and a terminating NUL (aborts when memory is
+** exhausted). */
+void sbuf_reserve(struct sbuf *b, size_t n);
 void sbuf_put(struct sbuf *b, const char *s, size_t n);
 void sbuf_str(struct sbuf *b, const char *s);
 
