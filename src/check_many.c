@@ -96,9 +96,17 @@ static void run_all(const struct many_opts *mo, struct job *jobs, size_t n) {
     nt = 64;
   pthread_t t[64];
   size_t started = 0;
+  /* The stack main() runs with (cli_run_with_stack): deeply nested input
+  ** recurses as deep in a worker as there. */
+  pthread_attr_t attr;
+  bool attr_ok = pthread_attr_init(&attr) == 0;
+  if (attr_ok)
+    pthread_attr_setstacksize(&attr, CLI_STACK_BYTES);
   for (size_t i = 1; i < nt; i++)
-    if (pthread_create(&t[started], NULL, worker, &p) == 0)
+    if (pthread_create(&t[started], attr_ok ? &attr : NULL, worker, &p) == 0)
       started++;
+  if (attr_ok)
+    pthread_attr_destroy(&attr);
   worker(&p); /* this thread works too (and alone if none started) */
   for (size_t i = 0; i < started; i++)
     pthread_join(t[i], NULL);

@@ -4,6 +4,7 @@
 */
 #include "cli.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,4 +59,32 @@ void cli_print_diags(const tfr_diags *d, const struct options *o) {
     fwrite(buf, 1, len, stderr);
     free(buf);
   }
+}
+
+struct stack_run {
+  int (*fn)(int, char **);
+  int argc;
+  char **argv;
+  int status;
+};
+
+static void *stack_run(void *arg) {
+  struct stack_run *r = arg;
+  r->status = r->fn(r->argc, r->argv);
+  return NULL;
+}
+
+int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
+  struct stack_run r = {main_fn, argc, argv, 0};
+  pthread_attr_t attr;
+  pthread_t t;
+  if (pthread_attr_init(&attr) != 0)
+    return main_fn(argc, argv);
+  bool started = pthread_attr_setstacksize(&attr, CLI_STACK_BYTES) == 0 &&
+                 pthread_create(&t, &attr, stack_run, &r) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return main_fn(argc, argv);
+  pthread_join(t, NULL);
+  return r.status;
 }

@@ -13,6 +13,16 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
+/* The stack every thread of the CLI has: the evaluator, the YAML and JSON
+** readers recurse once per nesting level of their input, up to their
+** limits (10,000 levels), whatever the caller's `ulimit -s`. */
+#define CLI_STACK_BYTES ((size_t)256 << 20)
+
+/* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
+** (reserved, committed only as it is used; not bound by `ulimit -s`), or
+** on this thread if none can be started.  Returns its exit status. */
+int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv);
+
 enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML, FMT_TFVARS,
                   FMT_ENV, FMT_SARIF, FMT_GITHUB, FMT_JUNIT };
 

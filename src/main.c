@@ -1188,7 +1188,7 @@ static int take_max_memory(int argc, char **argv) {
   return out;
 }
 
-int main(int argc, char **argv) {
+static int real_main(int argc, char **argv) {
   argc = take_max_memory(argc, argv);
   if (argc < 0)
     return EXIT_USAGE;
@@ -1236,4 +1236,8 @@ int main(int argc, char **argv) {
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  return cli_run_with_stack(real_main, argc, argv);
 }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Deep-nesting regression test: inputs nested DEPTH (default 100000) levels
 # deep must be rejected with exactly one "Nesting too deep" diagnostic,
-# never a stack overflow, a hang or a sanitizer report.
+# never a stack overflow, a hang or a sanitizer report; and the decoding
+# functions at their own limits (10,000 levels) give their errors.  Every
+# run has a stack limit of 1 MiB (`ulimit -s`, soft and hard): the program
+# must not depend on the caller's stack.
 #
 # Usage: deep_nesting.sh TFRESOLVE [DEPTH]
 # Prints PASS/FAIL per input and "N passed, M failed" last; exit 1 on any
@@ -23,9 +26,9 @@ trap 'exit 2' HUP INT TERM
 # only used when present).
 limit=30
 if command -v timeout >/dev/null 2>&1; then
-  run_limited() { timeout "$limit" "$@"; }
+  run_limited() { (ulimit -s 1024 && exec timeout "$limit" "$@"); }
 else
-  run_limited() { "$@"; }
+  run_limited() { (ulimit -s 1024 && exec "$@"); }
 fi
 
 # gen FILE PREFIX OPEN MIDDLE CLOSE SUFFIX: PREFIX, OPEN DEPTH times,
@@ -52,6 +55,12 @@ gen sum.tfvars        'a = 1' ''     ''  '+1' ''
 gen templates.tfvars  'a = ' '"${'   'x' '}"' ''
 gen traversal.tfvars  'a = a' ''     ''  '.b' ''
 gen lists.tfvars.json '{"a": ' '['   ''  ']'  '}'
+# Expressions for eval -functions: one level past each decoder's limit.
+depth_fn=$depth
+depth=10001
+gen yaml.expr         'yamldecode("' '[' '' ']' '")'
+gen json.expr         'jsondecode("[' '[' '' ']' ']")'
+depth=$depth_fn
 
 pass=0
 fail=0
@@ -90,6 +99,37 @@ for f in lists.tfvars objects.tfvars parens.tfvars nots.tfvars negs.tfvars \
          sum.tfvars templates.tfvars traversal.tfvars lists.tfvars.json; do
   check "$f"
 done
+
+# check_fn NAME WANT: eval -functions -json on the expression in
+# $tmp/NAME must fail (exit 1) with WANT in its error.
+check_fn() {
+  out="$tmp/$1.out"
+  run_limited "$tfr" eval -functions -json - < "$tmp/$1" > "$out" 2>&1
+  rc=$?
+  why=""
+  if [ "$rc" -eq 124 ]; then
+    why="no result within ${limit}s"
+  elif [ "$rc" -ge 128 ]; then
+    why="killed by signal $((rc - 128))"
+  elif grep -q -e 'Sanitizer' -e 'runtime error:' "$out"; then
+    why="sanitizer report"
+  elif [ "$rc" -ne 1 ]; then
+    why="exit status $rc, expected 1"
+  elif ! grep -q -F "$2" "$out"; then
+    why="no \"$2\" in the error"
+  fi
+  if [ -z "$why" ]; then
+    echo "PASS $1"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $1: $why"
+    head -c 2000 "$out" | head -n 5 | sed 's/^/    /'
+    fail=$((fail + 1))
+  fi
+}
+
+check_fn yaml.expr 'failed: nesting too deep.'
+check_fn json.expr 'exceeded max depth.'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

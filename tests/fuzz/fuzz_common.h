@@ -12,8 +12,31 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "tfresolve/tfresolve.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* The CLI runs on a 256 MiB stack (cli_run_with_stack); libFuzzer calls
+** the target on its main thread, whose stack may grow as far as the soft
+** limit: raise it (as far as the hard limit allows) so that inputs at the
+** readers' nesting limits (10,000 levels) do not overflow an
+** ASan-instrumented stack. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  struct rlimit r;
+  rlim_t want = (rlim_t)256 << 20;
+  if (getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+      r.rlim_cur < want) {
+    r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max > want
+                     ? want
+                     : r.rlim_max;
+    setrlimit(RLIMIT_STACK, &r);
+  }
+  return 0;
+}
 
 /* Every renderer writes here; opened once, never closed (the process
 ** exits when libFuzzer is done). */
