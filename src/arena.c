@@ -41,6 +41,8 @@ struct tfr_arena {
   size_t total;
   struct cleanup *cleanups; /* in the arena itself, latest first */
   struct block *spare;      /* blocks of BLOCK_SIZE to use again */
+  void *slots[ARENA_NSLOTS]; /* arena_slot: outside the blocks */
+  void (*slot_free[ARENA_NSLOTS])(void *);
 };
 
 static void *xcalloc(size_t n) {
@@ -69,11 +71,20 @@ static void free_chain(struct block *b) {
   }
 }
 
+void **arena_slot(tfr_arena *a, enum arena_slot which,
+                  void (*destroy)(void *)) {
+  a->slot_free[which] = destroy;
+  return &a->slots[which];
+}
+
 void tfr_arena_free(tfr_arena *a) {
   if (!a)
     return;
   for (struct cleanup *c = a->cleanups; c; c = c->next)
     c->fn(c->ctx);
+  for (int i = 0; i < ARENA_NSLOTS; i++)
+    if (a->slots[i] && a->slot_free[i])
+      a->slot_free[i](a->slots[i]);
   free_chain(a->head);
   free_chain(a->spare);
   free(a);

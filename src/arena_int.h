@@ -26,6 +26,16 @@ struct arena_mark {
 struct arena_mark arena_mark(tfr_arena *a);
 void arena_reset(tfr_arena *a, struct arena_mark m);
 
+/*
+** Per-arena state of one concern (a cache), kept outside the arena's
+** blocks so that arena_reset does not take it: the slot (initially NULL)
+** belongs to the arena, which calls destroy on a non-NULL slot when it is
+** freed.  An arena is used by one thread at a time, so is its state.
+*/
+enum arena_slot { ARENA_SLOT_REGEX, ARENA_NSLOTS };
+void **arena_slot(tfr_arena *a, enum arena_slot which,
+                  void (*destroy)(void *));
+
 /* How many bytes one run's values may take before a function that would
 ** build more (setproduct of large sets) reports "value too large" instead
 ** of running the machine out of memory: tfr_set_memory_budget's, or half

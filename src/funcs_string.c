@@ -2511,38 +2511,166 @@ struct goregex {
   int ncap;
   const char **names; /* [1..ncap], NULL when unnamed */
   long *span;         /* [2 * (ncap + 1)] */
+  bool cached;        /* re2 belongs to the arena's cache */
 };
 
-static void re_free(struct goregex *re) { re2_shim_free(re->re2); }
+static void re_free(struct goregex *re) {
+  if (!re->cached)
+    re2_shim_free(re->re2);
+}
 
 /*
-** Compile a Go pattern.  On a syntax error returns false with p's code and
-** expr; if RE2 cannot take it (too large for its memory budget), returns
-** false with *why set.
+** Compiled patterns, cached per arena by their text: validation rules
+** repeat a handful of patterns thousands of times, and translating and
+** compiling one costs far more than matching a name against it.  The
+** cache (arena_slot) is the arena's, used by one thread at a time;
+** everything in it is malloc'd, so arena_reset leaves it whole.  It stops
+** growing at RE_CACHE_MAX patterns or RE_CACHE_BYTES of pattern text.
+*/
+struct re_entry {
+  char *text; /* NULL: an empty slot */
+  size_t n;
+  uint64_t hash;
+  struct re2_shim *re2;
+  int ncap;
+  const char **names; /* [1..ncap] */
+};
+
+struct re_cache {
+  struct re_entry *slots;
+  size_t cap, n, bytes;
+};
+
+enum { RE_CACHE_MAX = 1 << 16, RE_CACHE_BYTES = 64 << 20 };
+
+static void re_cache_destroy(void *ctx) {
+  struct re_cache *c = ctx;
+  for (size_t i = 0; i < c->cap; i++) {
+    struct re_entry *e = &c->slots[i];
+    if (!e->text)
+      continue;
+    free(e->text);
+    re2_shim_free(e->re2);
+    for (int k = 1; k <= e->ncap; k++)
+      free((char *)e->names[k]);
+    free(e->names);
+  }
+  free(c->slots);
+  free(c);
+}
+
+static struct re_cache *re_cache_of(tfr_arena *a) {
+  void **slot = arena_slot(a, ARENA_SLOT_REGEX, re_cache_destroy);
+  if (!*slot) {
+    struct re_cache *c = calloc(1, sizeof *c);
+    if (!c)
+      return NULL;
+    *slot = c;
+  }
+  return *slot;
+}
+
+/* The entry for pattern s[0..n), or the empty slot where it would go
+** (NULL when the cache has no slots). */
+static struct re_entry *re_cache_find(struct re_cache *c, const char *s,
+                                      size_t n, uint64_t h) {
+  if (!c->cap)
+    return NULL;
+  for (size_t i = (size_t)h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+    struct re_entry *e = &c->slots[i];
+    if (!e->text || (e->hash == h && e->n == n && !memcmp(e->text, s, n)))
+      return e;
+  }
+}
+
+static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
+                                           size_t n) {
+  struct re_cache *c = re_cache_of(a);
+  struct re_entry *e = c ? re_cache_find(c, s, n, str_hash(s, n)) : NULL;
+  return e && e->text ? e : NULL;
+}
+
+/* Keep a compiled pattern; false (the caller keeps it) when the cache is
+** full or memory is short. */
+static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
+                         const struct goregex *re) {
+  struct re_cache *c = re_cache_of(a);
+  if (!c || c->n >= RE_CACHE_MAX || c->bytes + n > RE_CACHE_BYTES)
+    return false;
+  if (2 * (c->n + 1) > c->cap) { /* at most half full */
+    size_t cap = c->cap ? 2 * c->cap : 64;
+    struct re_entry *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      return false;
+    struct re_cache grown = {slots, cap, 0, 0};
+    for (size_t i = 0; i < c->cap; i++)
+      if (c->slots[i].text)
+        *re_cache_find(&grown, c->slots[i].text, c->slots[i].n,
+                       c->slots[i].hash) = c->slots[i];
+    free(c->slots);
+    c->slots = slots;
+    c->cap = cap;
+  }
+  uint64_t h = str_hash(s, n);
+  struct re_entry *e = re_cache_find(c, s, n, h);
+  char *text = malloc(n + 1);
+  const char **names = calloc((size_t)re->ncap + 1, sizeof *names);
+  bool ok = text && names;
+  for (int k = 1; ok && k <= re->ncap; k++)
+    if (re->names[k] && !(names[k] = strdup(re->names[k])))
+      ok = false;
+  if (!ok) {
+    for (int k = 1; names && k <= re->ncap; k++)
+      free((char *)names[k]);
+    free(names);
+    free(text);
+    return false;
+  }
+  memcpy(text, s, n);
+  text[n] = '\0';
+  *e = (struct re_entry){text, n, h, re->re2, re->ncap, names};
+  c->n++;
+  c->bytes += n;
+  return true;
+}
+
+/*
+** Compile a Go pattern (or take it from the arena's cache).  On a syntax
+** error returns false with p's code and expression set (*why NULL); on
+** any other failure false with *why set.
 */
 static bool re_compile(tfr_arena *a, const char *s, size_t n,
                        struct goregex *re, struct rxp *p, const char **why) {
   *why = NULL;
-  struct rx *tree = rx_parse(p, a, s, n);
-  if (!tree)
-    return false;
-  struct cbuf b = {.a = a};
-  cb_str(&b, "");
-  rx_emit(&b, tree);
-  char err[256];
-  re->re2 = re2_shim_new(b.p, b.n, err, sizeof err);
-  if (!re->re2) {
-    *why = tfr_arena_printf(a, "%s", err);
-    return false;
+  const struct re_entry *hit = re_cache_get(a, s, n);
+  if (hit) {
+    re->re2 = hit->re2;
+    re->ncap = hit->ncap;
+    re->names = hit->names;
+    re->cached = true;
+  } else {
+    struct rx *tree = rx_parse(p, a, s, n);
+    if (!tree)
+      return false;
+    struct cbuf b = {.a = a};
+    cb_str(&b, "");
+    rx_emit(&b, tree);
+    char err[256];
+    re->re2 = re2_shim_new(b.p, b.n, err, sizeof err);
+    if (!re->re2) {
+      *why = tfr_arena_printf(a, "%s", err);
+      return false;
+    }
+    if (re2_shim_groups(re->re2) != p->ncap) {
+      re2_shim_free(re->re2);
+      *why = RE_ERR_INTERNAL;
+      return false;
+    }
+    re->ncap = p->ncap;
+    re->names = p->names;
+    re->cached = re_cache_put(a, s, n, re);
   }
-  if (re2_shim_groups(re->re2) != p->ncap) {
-    re2_shim_free(re->re2);
-    *why = RE_ERR_INTERNAL;
-    return false;
-  }
-  re->ncap = p->ncap;
-  re->names = p->names;
-  re->span = tfr_arena_alloc(a, 2 * ((size_t)p->ncap + 1) * sizeof *re->span);
+  re->span = tfr_arena_alloc(a, 2 * ((size_t)re->ncap + 1) * sizeof *re->span);
   return true;
 }
 
@@ -2595,11 +2723,18 @@ static size_t distinct_names(const struct rxp *p, const char **out) {
 }
 
 /* cty's regexPatternResultType: no groups: string; unnamed groups: a
-** tuple of strings; named groups: an object; both: an error. */
+** tuple of strings; named groups: an object; both: an error.  A pattern
+** compiled before (re_compile's cache) is not parsed again. */
 static const tfr_type *pattern_type(struct fcall *f) {
+  const tfr_value *pat = f->args[0];
+  const struct re_entry *hit = re_cache_get(f->a, pat->s, pat->n);
   struct rxp p;
-  if (!pattern_parse(f, &p))
+  if (hit) {
+    p.ncap = hit->ncap;
+    p.names = hit->names;
+  } else if (!pattern_parse(f, &p)) {
     return NULL;
+  }
   int unnamed = 0;
   for (int i = 1; i <= p.ncap; i++)
     unnamed += !p.names[i];

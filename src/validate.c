@@ -5,6 +5,7 @@
 ** known, and the final evaluation of every rule in dependency order.
 */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "arena_int.h"
 #include "validate.h"
 
 #include <limits.h>
@@ -670,6 +671,12 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   bool ok = true;
   /* only errors count here: warnings come again from the final walk */
   tfr_diags *scratch = tfr_diags_new(a);
+  /* Nothing a rule computes here outlives it but its diagnostics (copied
+  ** into scratch's arena): each is evaluated in a scratch arena, reset
+  ** after it, so that 10,000 rules reuse the same few pages.  Local values
+  ** are kept in the scope, which allocates from a. */
+  tfr_arena *t = tfr_arena_new();
+  struct arena_mark empty = arena_mark(t);
   for (size_t k = 0; k < m->nvars; k++)
     for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
@@ -677,7 +684,8 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       const struct validation *rule = &m->vars[k].validations[i];
       size_t before = tfr_diags_count(scratch);
       struct tfr_rule dummy;
-      run_rule(a, scratch, m, k, rule, &s, &m->vars[k].decl, true, &dummy);
+      arena_reset(t, empty);
+      run_rule(t, scratch, m, k, rule, &s, &m->vars[k].decl, true, &dummy);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
         const struct tfr_diag *g = tfr_diags_get(scratch, j);
         if (g->sev != TFR_DIAG_ERROR)
@@ -688,6 +696,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
         ok = false;
       }
     }
+  tfr_arena_free(t);
   return ok;
 }
 
