@@ -3,6 +3,7 @@
 ** literals, templates, operators, conditionals, collections, for
 ** expressions, splats, indexes and attribute access.
 */
+#include "arena_int.h"
 #include "eval.h"
 
 #include <stdio.h>
@@ -139,12 +140,19 @@ static const tfr_value *eval_number(struct eval_ctx *c, const struct ast *x) {
 struct strbuf {
   char *p;
   size_t n, cap;
+  bool too_large; /* it would pass the memory budget or TFR_MAX_STRING */
 };
 
 static void sb_put(struct eval_ctx *c, struct strbuf *b, const char *s,
                    size_t n) {
-  if (!n)
+  if (!n || b->too_large)
     return;
+  size_t limit = arena_value_budget() < TFR_MAX_STRING ? arena_value_budget()
+                                                       : TFR_MAX_STRING;
+  if (n > limit - b->n) {
+    b->too_large = true;
+    return;
+  }
   if (b->n + n > b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 64;
     while (cap < b->n + n)
@@ -291,6 +299,15 @@ static const tfr_value *eval_template(struct eval_ctx *c,
   bool known = template_parts(c, &b, x, &marks);
   if (tfr_diags_count(c->diags) > before) /* still a string, as in HCL */
     return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
+  if (b.too_large) {
+    eval_error(c, x, "Value too large",
+               arena_value_budget() < TFR_MAX_STRING
+                   ? "The template's result is longer than this run's "
+                     "memory budget (-max-memory)."
+                   : "The template's result is a string of more than 4 GiB, "
+                     "the longest this program holds.");
+    return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
+  }
   const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)
                              : tfr_unknown(c->a, &tfr_t_string);
   return with_marks(c, v, marks);

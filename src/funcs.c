@@ -14,6 +14,7 @@
 #include "convert.h"
 #include "number.h"
 #include "strutil.h"
+#include "arena_int.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -42,6 +43,20 @@ bool funcs_impure(const char *name, size_t len) {
   }
   for (size_t i = 0; i < sizeof impure / sizeof *impure; i++)
     if (strlen(impure[i]) == len && !memcmp(impure[i], name, len))
+      return true;
+  return false;
+}
+
+/* A result with a string too long to hold (TFR_V_TOO_LARGE), itself or
+** one of its elements. */
+static bool too_large(const tfr_value *v) {
+  if (v->flags & TFR_V_TOO_LARGE)
+    return true;
+  if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN) || v->type->kind == TFR_STRING ||
+      tfr_type_is_primitive(v->type))
+    return false;
+  for (uint32_t i = 0; i < v->n; i++)
+    if (v->elems[i]->flags & TFR_V_TOO_LARGE)
       return true;
   return false;
 }
@@ -355,7 +370,19 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
     ret = &tfr_t_dynamic;
   /* impure functions are known only when applying */
   unknown |= c->plan && funcs_impure(f.spec->name, strlen(f.spec->name));
+  struct sbuf_limit outer = sbuf_limit_push(arena_value_budget());
   const tfr_value *v = unknown ? tfr_unknown(c->a, ret) : f.spec->impl(&f, ret);
+  bool over_budget = sbuf_limit_pop(outer);
+  if (!f.failed && over_budget) {
+    fcall_error(&f, "value too large: the result takes more than this "
+                    "run's memory budget (-max-memory)");
+    return eval_dynamic(c);
+  }
+  if (v && !f.failed && too_large(v)) {
+    fcall_error(&f, "value too large: the result holds a string of more "
+                    "than 4 GiB, the longest this program holds");
+    return eval_dynamic(c);
+  }
   if (!v || f.failed)
     return eval_dynamic(c);
   return marks ? tfr_value_mark(c->a, v, marks) : v;

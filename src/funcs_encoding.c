@@ -4475,7 +4475,8 @@ static enum inflate_status huffman_block(struct inflater *z,
       return INF_CORRUPT;
     if ((size_t)length > z->limit - z->out->n)
       return INF_TOO_LARGE;
-    sbuf_reserve(z->out, (size_t)length);
+    if (!sbuf_reserve(z->out, (size_t)length))
+      return INF_TOO_LARGE;
     char *o = z->out->p + z->out->n;
     for (int i = 0; i < length; i++) /* may overlap: byte by byte */
       o[i] = o[i - dist];
@@ -4596,9 +4597,11 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
   z.in = in;
   z.n = n;
   z.out = out;
-  size_t max_string = (size_t)UINT32_MAX - 1;
-  z.limit = arena_value_budget() < max_string ? arena_value_budget()
-                                              : max_string;
+  /* a little under the budget: the function-call machinery's limit on
+  ** every buffer (sbuf_limit_push) must not be what stops it */
+  size_t max_string = TFR_MAX_STRING;
+  z.limit = (arena_value_budget() < max_string ? arena_value_budget()
+                                               : max_string) - 64;
   int fixed[288];
   for (int i = 0; i < 288; i++)
     fixed[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
@@ -4618,7 +4621,7 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
     if (st == INF_TOO_LARGE) {
       *err = tfr_arena_printf(
           a, "value too large: the decompressed data passes %s",
-          z.limit == arena_value_budget()
+          arena_value_budget() < TFR_MAX_STRING
               ? "this run's memory budget (-max-memory)"
               : "4 GiB, the largest string this program holds");
       e = *err;

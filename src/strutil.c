@@ -31,7 +31,28 @@ size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
   return row[nb];
 }
 
-void sbuf_reserve(struct sbuf *b, size_t n) {
+/* sbuf_limit_push's limit and whether a buffer reached it, per thread. */
+static _Thread_local struct sbuf_limit cur_limit;
+
+struct sbuf_limit sbuf_limit_push(size_t limit) {
+  struct sbuf_limit prev = cur_limit;
+  cur_limit = (struct sbuf_limit){limit, false};
+  return prev;
+}
+
+bool sbuf_limit_pop(struct sbuf_limit prev) {
+  bool hit = cur_limit.hit;
+  cur_limit = prev;
+  return hit;
+}
+
+bool sbuf_reserve(struct sbuf *b, size_t n) {
+  if (cur_limit.limit &&
+      (cur_limit.hit || n + 1 > cur_limit.limit - b->n ||
+       b->n > cur_limit.limit)) {
+    cur_limit.hit = true;
+    return false;
+  }
   if (b->n + n + 1 > b->cap) {
     while (b->n + n + 1 > b->cap)
       b->cap = b->cap ? 2 * b->cap : 64;
@@ -40,10 +61,12 @@ void sbuf_reserve(struct sbuf *b, size_t n) {
       abort();
     b->p = p;
   }
+  return true;
 }
 
 void sbuf_put(struct sbuf *b, const char *s, size_t n) {
-  sbuf_reserve(b, n);
+  if (!sbuf_reserve(b, n))
+    return;
   memcpy(b->p + b->n, s, n);
   b->n += n;
   b->p[b->n] = '\0';

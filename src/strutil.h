@@ -53,8 +53,21 @@ struct sbuf {
 };
 
 /* Room for n more bytes and a terminating NUL (aborts when memory is
-** exhausted). */
-void sbuf_reserve(struct sbuf *b, size_t n);
+** exhausted); false, leaving b as it is, when that would pass this
+** thread's sbuf limit (sbuf_put then adds nothing). */
+bool sbuf_reserve(struct sbuf *b, size_t n);
+
+/* A limit on every sbuf this thread grows (0: none): the function-call
+** machinery sets the memory budget around each call, so that a result that
+** would outgrow it stops growing and the call fails with "value too large"
+** instead of running out of memory.  pop restores the previous limit and
+** says whether a buffer reached this one. */
+struct sbuf_limit {
+  size_t limit;
+  bool hit;
+};
+struct sbuf_limit sbuf_limit_push(size_t limit);
+bool sbuf_limit_pop(struct sbuf_limit prev);
 void sbuf_put(struct sbuf *b, const char *s, size_t n);
 void sbuf_str(struct sbuf *b, const char *s);
 

@@ -63,7 +63,15 @@ const tfr_value *tfr_unknown(tfr_arena *a, const tfr_type *t) {
 
 const tfr_value *tfr_bool(bool b) { return b ? &v_true : &v_false; }
 
+/* What a string longer than TFR_MAX_STRING becomes: never a truncated
+** one. */
+static const tfr_value v_too_large = {&tfr_t_string,
+                                      TFR_V_UNKNOWN | TFR_V_TOO_LARGE, 0,
+                                      {.s = NULL}};
+
 const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
+  if (n > TFR_MAX_STRING)
+    return &v_too_large;
   tfr_value *v = new_value(a, &tfr_t_string);
   v->s = s;
   v->n = (uint32_t)n;
@@ -73,6 +81,8 @@ const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
 /* Strings are NFC-normalised, as cty.StringVal does.  ASCII is already
 ** in NFC, which is the common case. */
 const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n) {
+  if (n > TFR_MAX_STRING)
+    return &v_too_large;
   size_t i = 0;
   while (i < n && (unsigned char)s[i] < 0x80)
     i++;

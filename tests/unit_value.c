@@ -23,6 +23,24 @@ static const tfr_value *str(tfr_arena *a, const char *s) {
   return tfr_string(a, s, strlen(s));
 }
 
+/* A string longer than a value holds is never truncated: it becomes the
+** unknown "too large" value the evaluator reports (the bytes are not read:
+** nothing of 4 GiB is allocated here). */
+static void strings_past_4gib_are_not_truncated(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  static const char byte = 'x';
+  const tfr_value *v = tfr_string_nocopy(a, &byte, TFR_MAX_STRING + 1);
+  assert_true(v->flags & TFR_V_TOO_LARGE);
+  assert_false(tfr_value_is_known(v));
+  v = tfr_string(a, &byte, (size_t)1 << 33);
+  assert_true(v->flags & TFR_V_TOO_LARGE);
+  v = tfr_string_nocopy(a, &byte, 1);
+  assert_false(v->flags & TFR_V_TOO_LARGE);
+  assert_int_equal(v->n, 1);
+  tfr_arena_free(a);
+}
+
 static void types_compare_structurally(void **state) {
   (void)state;
   tfr_arena *a = tfr_arena_new();
@@ -171,6 +189,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(types_compare_structurally),
       cmocka_unit_test(strings_are_nfc),
+      cmocka_unit_test(strings_past_4gib_are_not_truncated),
       cmocka_unit_test(equality_ignores_marks_not_types),
       cmocka_unit_test(sets_dedup_and_order_like_cty),
       cmocka_unit_test(maps_sort_keys),

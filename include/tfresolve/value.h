@@ -82,7 +82,13 @@ enum {
   TFR_V_EPHEMERAL = 1 << 3,
   TFR_V_TYPE = 1 << 4, /* the console's type(x): a string holding the type
                           as Terraform's console prints it */
+  TFR_V_TOO_LARGE = 1 << 5, /* with UNKNOWN: a string longer than a value
+                               holds (TFR_MAX_STRING), which the evaluator
+                               reports as "value too large" */
 };
+
+/* The longest string a value holds, in bytes. */
+#define TFR_MAX_STRING ((size_t)UINT32_MAX)
 
 struct tfr_num; /* an arbitrary-precision number (MPFR, 512 bits) */
 
