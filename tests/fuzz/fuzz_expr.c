@@ -9,33 +9,50 @@
 ** Build and run: see tests/fuzz/README.md.
 */
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A scratch directory with files for file(), templatefile(), fileset()... */
+static const char *const files[][2] = {
+    {"a.txt", "hello\n"},
+    {"t.tmpl", "%{ for k, v in m }${k}=${v}\n%{ endfor }${x}"},
+    {"d.json", "{\"a\": [1, 2, {\"b\": null}]}"},
+    {"d.yaml", "a: [1, 2]\nb: &x {c: d}\ne: *x\n"},
+};
+enum { NFILES = sizeof files / sizeof files[0] };
+static char dir_path[4096];
+
+/* At exit: the scratch directory and its files. */
+static void remove_dir(void) {
+  char path[4200];
+  for (size_t i = 0; i < NFILES; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir_path, files[i][0]);
+    unlink(path);
+  }
+  rmdir(dir_path);
+}
+
+/* A scratch directory (in $TMPDIR) with files for file(), templatefile(),
+** fileset()..., made once per process. */
 static const char *fuzz_dir(void) {
-  static char dir[64];
-  if (!dir[0]) {
-    static const char *const files[][2] = {
-        {"a.txt", "hello\n"},
-        {"t.tmpl", "%{ for k, v in m }${k}=${v}\n%{ endfor }${x}"},
-        {"d.json", "{\"a\": [1, 2, {\"b\": null}]}"},
-        {"d.yaml", "a: [1, 2]\nb: &x {c: d}\ne: *x\n"},
-    };
-    snprintf(dir, sizeof dir, "/tmp/fuzzexprXXXXXX");
-    if (!mkdtemp(dir))
+  if (!dir_path[0]) {
+    const char *t = getenv("TMPDIR");
+    snprintf(dir_path, sizeof dir_path, "%s/fuzzexprXXXXXX",
+             t && *t ? t : "/tmp");
+    if (!mkdtemp(dir_path))
       abort();
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-      char path[128];
-      snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    atexit(remove_dir);
+    for (size_t i = 0; i < NFILES; i++) {
+      char path[4200];
+      snprintf(path, sizeof path, "%s/%s", dir_path, files[i][0]);
       FILE *f = fopen(path, "w");
       if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
         abort();
     }
   }
-  return dir;
+  return dir_path;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

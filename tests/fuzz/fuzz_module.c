@@ -29,21 +29,35 @@ enum { NSECT = 5, MAXLINES = 16 };
 static const char *const file_names[3] = {"main.tf", "terraform.tfvars",
                                           "x.auto.tfvars.json"};
 
-/* The scratch module directory, made once per process. */
-static const char *fuzz_dir(void) {
-  static char dir[64];
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "/tmp/fuzzmodXXXXXX");
-    if (!mkdtemp(dir))
-      abort();
+static char dir_path[4096];
+
+/* At exit: the scratch directory and what this target wrote there. */
+static void remove_dir(void) {
+  char path[4200];
+  for (size_t i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir_path, file_names[i]);
+    unlink(path);
   }
-  return dir;
+  rmdir(dir_path);
+}
+
+/* The scratch module directory (in $TMPDIR), made once per process. */
+static const char *fuzz_dir(void) {
+  if (!dir_path[0]) {
+    const char *t = getenv("TMPDIR");
+    snprintf(dir_path, sizeof dir_path, "%s/fuzzmodXXXXXX",
+             t && *t ? t : "/tmp");
+    if (!mkdtemp(dir_path))
+      abort();
+    atexit(remove_dir);
+  }
+  return dir_path;
 }
 
 /* Write (or, for an absent section, remove) one file of the module. */
 static void put_file(const char *dir, const char *name, const uint8_t *p,
                      size_t n, bool present) {
-  char path[128];
+  char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   if (!present) {
     if (unlink(path) != 0 && errno != ENOENT)
