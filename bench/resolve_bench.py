@@ -47,6 +47,8 @@ REQ_LISTOBJ_8MB_S = 0.100   # `show -json` on 8 MB: well under 100 ms
 REQ_RSS_PER_BYTE = 3.0      # peak RSS within 3x the input
 REQ_MANYVARS_S = 0.030      # 10,000 variables: under 30 ms
 REQ_CONVERT_S = 1.0         # 1,000,000 elements: well under a second
+REQ_RULES_RATIO = 30        # 10,000 rules: 30x Terraform's own steps
+STEP_RATIO = (3.0, 5.0)     # time per 4x input: linear, within these
 MAX_SLOPE = 1.15            # log-log slope of CPU time, 1 -> 8 MB
 
 
@@ -182,8 +184,12 @@ class Bench:
 
     def time_tfresolve(self):
         t = self.o.tfresolve
-        rows = [("tfresolve show -json", [t, "show", "-json", self.module],
-                 True),
+        main_row = ("tfresolve show -json", [t, "show", "-json", self.module],
+                    True)
+        if self.kind == "explainmap":
+            main_row = ("tfresolve explain tags",
+                        [t, "explain", "-no-color", "tags", self.module], True)
+        rows = [main_row,
                 ("  parse tfvars (info)", [t, "parse"] + self.tfvars, False),
                 ("  check (info)", [t, "check", self.module], False)]
         out = {}
@@ -353,16 +359,32 @@ class Bench:
         elif self.kind == "manyvars":
             self.requirement("time < %.0f ms" % (REQ_MANYVARS_S * 1e3),
                              t < REQ_MANYVARS_S, "%.1f ms" % (t * 1e3))
-        elif self.kind == "bigmap":
+        elif self.kind in ("bigmap", "explainmap"):
             print("  (no time target: %d map entries on the general path "
-                  "in %.1f ms; peak RSS %.2fx the input)"
-                  % (self.meta["entries"], t * 1e3, rss))
+                  "in %.1f ms%s; peak RSS %.2fx the input)"
+                  % (self.meta["entries"], t * 1e3,
+                     ", explained" if self.kind == "explainmap" else "", rss))
+            self.growth()
+        elif self.kind == "bigstring":
+            print("  (no time target: a string of %.1f MB in %.1f ms, "
+                  "%.0f MB/s; peak RSS %.2fx the input)"
+                  % (mb(self.meta["string_bytes"]), t * 1e3,
+                     mb(self.meta["string_bytes"]) / t, rss))
             self.growth()
         elif self.kind == "validated":
-            print("  (no time target: %d rules checked end to end in "
-                  "%.1f ms, %.1f us per rule; peak RSS %.2fx the input)"
+            print("  (%d rules checked end to end in %.1f ms, %.1f us per "
+                  "rule; peak RSS %.2fx the input)"
                   % (self.meta["rules"], t * 1e3, t * 1e6 / self.meta["rules"],
                      rss))
+            hs = [r for r in self.results.get("refs", [])
+                  if r["label"] == "hclstages" and r.get("steps_s")]
+            if hs:
+                ratio = hs[0]["steps_s"] / t
+                self.requirement("%dx as fast as Terraform's own steps"
+                                 % REQ_RULES_RATIO, ratio >= REQ_RULES_RATIO,
+                                 "%.1fx (%.1f ms against %.0f ms)"
+                                 % (ratio, t * 1e3, hs[0]["steps_s"] * 1e3))
+            self.growth()
         else:
             self.requirement("time < %.0f s (well under)" % REQ_CONVERT_S,
                              t < REQ_CONVERT_S, "%.3f s" % t)
@@ -415,6 +437,18 @@ class Bench:
                      show["peak_rss_kb"] * 1024 / 1e6, step,
                      "%.2f" % hs[0]["median_s"] if hs else "-"))
             prev = (s, t)
+        # each step: the time ratio against the input ratio, scaled to 4x
+        for a, b in zip(pts, pts[1:]):
+            x = b["input_bytes"] / a["input_bytes"]
+            ta = a["tfresolve"]["show"]["cpu_s"]
+            tb = b["tfresolve"]["show"]["cpu_s"]
+            per4 = (tb / ta) ** (math.log(4) / math.log(x)) if x > 1 else 0
+            self.requirement("time x%.1f..%.1f per 4x input (%.1f -> %.1f MB)"
+                             % (STEP_RATIO[0], STEP_RATIO[1],
+                                mb(a["input_bytes"]), mb(b["input_bytes"])),
+                             STEP_RATIO[0] <= per4 <= STEP_RATIO[1],
+                             "x%.2f (CPU %.1f -> %.1f ms)"
+                             % (per4, ta * 1e3, tb * 1e3))
         s0, s1 = mb(pts[0]["input_bytes"]), mb(pts[-1]["input_bytes"])
         t0 = pts[0]["tfresolve"]["show"]["cpu_s"]
         t1 = pts[-1]["tfresolve"]["show"]["cpu_s"]
@@ -482,7 +516,7 @@ def main():
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name")
-    ap.add_argument("kind", choices=["listobj", "manyvars", "convert", "bigmap",
+    ap.add_argument("kind", choices=["listobj", "manyvars", "convert", "bigmap", "explainmap", "bigstring",
                                      "validated"])
     ap.add_argument("params", nargs="*")
     for opt in ("harness", "tfresolve", "gen", "data"):

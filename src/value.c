@@ -4,6 +4,7 @@
 ** Values are immutable and arena-owned.  Constructors of compound values
 ** copy the element arrays they are given, so callers may reuse theirs.
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,25 +79,92 @@ const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
   return v;
 }
 
-/* Strings are NFC-normalised, as cty.StringVal does.  ASCII is already
-** in NFC, which is the common case. */
+/* The length of the UTF-8 sequence a lead byte starts, or 0. */
+static size_t utf8_width(unsigned char b) {
+  return b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3
+                                 : b < 0xF5 ? 4 : 0;
+}
+
+/* Whether s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or
+** code points past U+10FFFF), as utf8proc reads it. */
+static bool utf8_valid(const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t w = utf8_width(s[i]);
+    if (!w || w > n - i)
+      return false;
+    for (size_t k = 1; k < w; k++)
+      if ((s[i + k] & 0xC0) != 0x80)
+        return false;
+    if ((s[i] == 0xE0 && s[i + 1] < 0xA0) ||  /* overlong */
+        (s[i] == 0xED && s[i + 1] >= 0xA0) || /* surrogate */
+        (s[i] == 0xF0 && s[i + 1] < 0x90) ||  /* overlong */
+        (s[i] == 0xF4 && s[i + 1] >= 0x90))   /* past U+10FFFF */
+      return false;
+    i += w;
+  }
+  return true;
+}
+
+/* Whether a lead byte starts a code point of U+0300 or more: below it
+** every code point is a starter that is its own NFC and that nothing
+** before it composes with (U+0300 is the first combining mark), so NFC
+** never changes the text across such a code point. */
+static bool nfc_maybe(unsigned char b) { return b >= 0xCC; }
+
+/* NFC of s[0..n), valid UTF-8: only the runs of code points from U+0300
+** on are normalised, each with the starter before it; the rest is copied. */
+static const tfr_value *nfc_runs(tfr_arena *a, const char *s, size_t n) {
+  struct sbuf out = {0};
+  size_t done = 0, prev = SIZE_MAX, p = 0;
+  while (p < n) {
+    unsigned char b = (unsigned char)s[p];
+    if (!nfc_maybe(b)) {
+      prev = p;
+      p += utf8_width(b);
+      continue;
+    }
+    size_t seg = prev != SIZE_MAX ? prev : p, q = p;
+    while (q < n && nfc_maybe((unsigned char)s[q]))
+      q += utf8_width((unsigned char)s[q]);
+    utf8proc_uint8_t *norm = NULL;
+    utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s + seg,
+                                      (utf8proc_ssize_t)(q - seg), &norm,
+                                      UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (k < 0) { /* cannot happen on valid UTF-8: keep the bytes */
+      free(norm);
+      free(out.p);
+      return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
+    }
+    sbuf_put(&out, s + done, seg - done);
+    sbuf_put(&out, (const char *)norm, (size_t)k);
+    free(norm);
+    done = p = q;
+    prev = SIZE_MAX;
+  }
+  sbuf_put(&out, s + done, n - done);
+  const char *copy = tfr_arena_strndup(a, out.p ? out.p : "", out.n);
+  size_t len = out.n;
+  free(out.p);
+  return tfr_string_nocopy(a, copy, len);
+}
+
+/* Strings are NFC-normalised, as cty.StringVal does.  Text without code
+** points from U+0300 on (ASCII, Latin-1...) is already in NFC, which is
+** the common case; otherwise only the runs that may change are. */
 const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n) {
   if (n > TFR_MAX_STRING)
     return &v_too_large;
   size_t i = 0;
-  while (i < n && (unsigned char)s[i] < 0x80)
+  while (i < n && !nfc_maybe((unsigned char)s[i]))
     i++;
-  if (i == n)
+  /* nothing that NFC changes, or not UTF-8 (kept as it is) */
+  if (i == n || !utf8_valid((const unsigned char *)s, n))
     return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
-  utf8proc_uint8_t *out = NULL;
-  utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s,
-                                    (utf8proc_ssize_t)n, &out,
-                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-  if (k < 0) /* not valid UTF-8: keep the bytes as they are */
-    return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
-  const char *copy = tfr_arena_strndup(a, (const char *)out, (size_t)k);
-  free(out);
-  return tfr_string_nocopy(a, copy, (size_t)k);
+  return nfc_runs(a, s, n);
 }
 
 static const tfr_value **copy_elems(tfr_arena *a, size_t n,
