@@ -2729,6 +2729,14 @@ static const tfr_type *pattern_type(struct fcall *f) {
   const tfr_value *pat = f->args[0];
   const struct re_entry *hit = re_cache_get(f->a, pat->s, pat->n);
   struct rxp p;
+  if (!hit) { /* compile it now: the call itself, and later ones, need it */
+    struct goregex re;
+    const char *why;
+    if (re_compile(f->a, pat->s, pat->n, &re, &p, &why)) {
+      re_free(&re);
+      hit = re_cache_get(f->a, pat->s, pat->n);
+    }
+  }
   if (hit) {
     p.ncap = hit->ncap;
     p.names = hit->names;

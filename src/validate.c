@@ -806,6 +806,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   if (!cond)
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
+    if (walk_validate) /* the usual outcome there: nothing to say */
+      return outcome(out, TFR_RULE_DEFERRED, NULL);
     const char *why = deferred_reason(a, m, s, rule->condition);
     error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_WARNING,
              "Validation rule deferred",
