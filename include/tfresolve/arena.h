@@ -8,6 +8,8 @@
 #ifndef TFRESOLVE_ARENA_H
 #define TFRESOLVE_ARENA_H
 
+#include "tfresolve/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -17,38 +19,38 @@ extern "C" {
 typedef struct tfr_arena tfr_arena;
 
 /** Create an empty arena.  Free it with tfr_arena_free(). */
-tfr_arena *tfr_arena_new(void);
+TFR_API tfr_arena *tfr_arena_new(void);
 
 /** Release the arena and everything allocated from it. NULL is a no-op. */
-void tfr_arena_free(tfr_arena *a);
+TFR_API void tfr_arena_free(tfr_arena *a);
 
 /** Allocate @p n zeroed bytes, aligned for any type, owned by @p a. */
-void *tfr_arena_alloc(tfr_arena *a, size_t n);
+TFR_API void *tfr_arena_alloc(tfr_arena *a, size_t n);
 
 /** Allocate @p n bytes that the caller will fill: not zeroed. */
-void *tfr_arena_alloc_raw(tfr_arena *a, size_t n);
+TFR_API void *tfr_arena_alloc_raw(tfr_arena *a, size_t n);
 
 /** Copy @p n bytes of @p s into the arena and NUL-terminate the copy. */
-char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n);
+TFR_API char *tfr_arena_strndup(tfr_arena *a, const char *s, size_t n);
 
 /** Copy the NUL-terminated @p s into the arena. */
-char *tfr_arena_strdup(tfr_arena *a, const char *s);
+TFR_API char *tfr_arena_strdup(tfr_arena *a, const char *s);
 
 /** printf into a string owned by @p a. */
-char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...)
+TFR_API char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /** Call @p fn(@p ctx) when the arena is freed, before its memory goes
  *  (the latest registered first): for resources that are not memory. */
-void tfr_arena_on_free(tfr_arena *a, void (*fn)(void *ctx), void *ctx);
+TFR_API void tfr_arena_on_free(tfr_arena *a, void (*fn)(void *ctx), void *ctx);
 /** Bytes handed out so far (for benchmarks and tests). */
-size_t tfr_arena_used(const tfr_arena *a);
+TFR_API size_t tfr_arena_used(const tfr_arena *a);
 
 /* How many bytes the values of one run may take before the functions that
 ** can build huge values (setproduct, regexall) stop with "value too
 ** large" instead of running the machine out of memory.  0 (the default):
 ** half the physical memory, at most 16 GiB.  Set before any run starts. */
-void tfr_set_memory_budget(size_t bytes);
+TFR_API void tfr_set_memory_budget(size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TFRESOLVE_DIAG_H
 #define TFRESOLVE_DIAG_H
 
+#include "tfresolve/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -48,36 +50,36 @@ struct tfr_diag {
 typedef struct tfr_diags tfr_diags;
 
 /** A new, empty diagnostics list owned by @p a. */
-tfr_diags *tfr_diags_new(tfr_arena *a);
+TFR_API tfr_diags *tfr_diags_new(tfr_arena *a);
 
 /** Number of diagnostics in the list. */
-size_t tfr_diags_count(const tfr_diags *d);
+TFR_API size_t tfr_diags_count(const tfr_diags *d);
 
 /** The @p i-th diagnostic; valid until the arena is freed. */
-const struct tfr_diag *tfr_diags_get(const tfr_diags *d, size_t i);
+TFR_API const struct tfr_diag *tfr_diags_get(const tfr_diags *d, size_t i);
 
 /** True when at least one diagnostic is an error. */
-bool tfr_diags_has_errors(const tfr_diags *d);
+TFR_API bool tfr_diags_has_errors(const tfr_diags *d);
 
 /** Append a diagnostic; the strings are copied into the list's arena. */
-void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
+TFR_API void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
                    const struct tfr_range *subject, const char *summary,
                    const char *detail);
 
 /** Mark the most recent diagnostic: its subject is a sensitive value, so
  *  renderers must not quote the source line. */
-void tfr_diags_hide_source(tfr_diags *d);
+TFR_API void tfr_diags_hide_source(tfr_diags *d);
 
 /** Name the variable the most recently added diagnostic concerns. */
-void tfr_diags_set_variable(tfr_diags *d, const char *name);
+TFR_API void tfr_diags_set_variable(tfr_diags *d, const char *name);
 
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */
-void tfr_diags_add_source(tfr_diags *d, const char *filename,
+TFR_API void tfr_diags_add_source(tfr_diags *d, const char *filename,
                           const char *text, size_t len);
 
 /** Format a range as HCL does ("file:1,3-7" or "file:1,3-2,5") into buf. */
-void tfr_range_format(const struct tfr_range *r, char *buf, size_t size);
+TFR_API void tfr_range_format(const struct tfr_range *r, char *buf, size_t size);
 
 /** Options of the human renderer. */
 struct tfr_render_opts {
@@ -86,22 +88,22 @@ struct tfr_render_opts {
 };
 
 /** Print every diagnostic as Terraform prints them. */
-void tfr_diags_render_text(const tfr_diags *d, FILE *out,
+TFR_API void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                            const struct tfr_render_opts *opts);
 
 /** Print the list as a JSON array (the "diagnostics" member of SPEC §2). */
-void tfr_diags_render_json(const tfr_diags *d, FILE *out);
+TFR_API void tfr_diags_render_json(const tfr_diags *d, FILE *out);
 
 /** A range as the JSON of SPEC section 2: {"filename", "start", "end"}. */
-void tfr_range_write_json(FILE *out, const struct tfr_range *r);
+TFR_API void tfr_range_write_json(FILE *out, const struct tfr_range *r);
 
 /** The diagnostics of @p d about variable @p name (their source excerpts
  * too), as a new list in @p a. */
-tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
+TFR_API tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
                                  const char *name);
 
 /** One line per diagnostic: "file:line:column: error: summary". */
-void tfr_diags_render_short(const tfr_diags *d, FILE *out);
+TFR_API void tfr_diags_render_short(const tfr_diags *d, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef TFRESOLVE_H
 #define TFRESOLVE_H
 
+#include "tfresolve/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ extern "C" {
 #endif
 
 /** The library version, e.g. "0.1.0". */
-const char *tfr_version(void);
+TFR_API const char *tfr_version(void);
 
 /** A parsed configuration or variables file (opaque). */
 typedef struct tfr_file tfr_file;
@@ -41,14 +43,14 @@ enum tfr_syntax {
  * @returns the file, or NULL when it could not be read or has syntax
  *          errors (see diags).
  */
-tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
+TFR_API tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
                          enum tfr_syntax syntax);
 
 /**
  * Parse bytes already in memory, named @p name in diagnostics.  The bytes
  * are copied into @p a.
  */
-tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
+TFR_API tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                           const char *text, size_t len,
                           enum tfr_syntax syntax);
 
@@ -57,7 +59,7 @@ tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
  * input are parsed): newlines are insignificant, nothing may follow it.
  * @returns a file whose body is the expression, or NULL on errors.
  */
-tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
+TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                          const char *text, size_t len);
 
 /**
@@ -65,14 +67,14 @@ tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
  * (how Terraform evaluates tfvars values and variable defaults).
  * @returns the value (owned by @p a); errors go to @p diags.
  */
-const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
+TFR_API const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
                                        const tfr_file *expr);
 
 /**
  * Evaluate a parsed expression with Terraform's built-in functions (still
  * no variables): what `terraform console` does in an empty module.
  */
-const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
+TFR_API const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
                                            const tfr_file *expr);
 
 /** Options of console-style evaluation. */
@@ -88,7 +90,7 @@ struct tfr_eval_opts {
  * module, with its resolved variables (unresolved ones unknown), local
  * values, path.*, terraform.workspace and the functions.
  */
-const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
+TFR_API const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
                                                 tfr_diags *diags,
                                                 const tfr_file *expr,
                                                 const struct tfr_eval_opts *o);
@@ -102,7 +104,7 @@ struct tfr_defaults;
  * @param[out] defaults  the optional-attribute defaults, or NULL if none.
  * @returns the type, or NULL after adding diagnostics.
  */
-const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
+TFR_API const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
                                const tfr_file *expr,
                                const struct tfr_defaults **defaults);
 
@@ -111,26 +113,26 @@ const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
  * values: optional-attribute defaults (may be NULL) first, then cty's
  * conversion.  On failure returns NULL and sets *err to the reason.
  */
-const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
+TFR_API const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
                              const tfr_type *want,
                              const struct tfr_defaults *defaults,
                              const char **err);
 
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
-const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
+TFR_API const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
 
 /** The value in HCL syntax, as a tfvars file would set it. */
-const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
+TFR_API const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
 
 /** The value as a YAML document; false if writing failed. */
-bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
+TFR_API bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
 
 /** False when the value has no JSON encoding (an infinite number). */
-bool tfr_value_json_encodable(const tfr_value *v);
+TFR_API bool tfr_value_json_encodable(const tfr_value *v);
 
 /** cty's JSON encoding of a value / of a type. */
-void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
-void tfr_type_write_json(FILE *out, const tfr_type *t);
+TFR_API void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v);
+TFR_API void tfr_type_write_json(FILE *out, const tfr_type *t);
 
 /* ---- resolving a module's variables ------------------------------------ */
 
@@ -190,7 +192,7 @@ enum tfr_rule_result {
 };
 
 /** "skipped", "passed", "failed", "deferred" or "invalid". */
-const char *tfr_rule_result_name(enum tfr_rule_result r);
+TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
 
 /** One `validation` block of a variable and its outcome. */
 struct tfr_rule {
@@ -243,7 +245,7 @@ struct tfr_resolution {
  * @returns the resolution (owned by @p a); problems go to @p diags, each
  *          naming its variable where there is one.
  */
-const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
+TFR_API const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o);
 
 /**
@@ -251,7 +253,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
  * every variable with its type, value (null when sensitive unless
  * @p show_sensitive), source and rules, then the diagnostics.
  */
-void tfr_resolution_write_json(FILE *out, tfr_arena *a,
+TFR_API void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                const struct tfr_resolution *res,
                                const tfr_diags *d, bool show_sensitive);
 
@@ -262,7 +264,7 @@ typedef struct tfr_module tfr_module;
  * Load the configuration of the module in @p dir (every file, override
  * files, the `variable` and `locals` blocks); its problems go to @p diags.
  */
-tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
+TFR_API tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                             bool opentofu);
 
 /**
@@ -271,19 +273,19 @@ tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
  * Several threads may resolve one module at once, each with its own
  * arena and diagnostics.
  */
-const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
+TFR_API const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
                                                 tfr_diags *diags,
                                                 const tfr_module *m,
                                                 const struct tfr_resolve_opts *o);
 
 /** Let @p d show excerpts of the source files registered in @p from. */
-void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from);
+TFR_API void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from);
 
 /** Write a NUL-terminated string as a JSON string literal. */
-void tfr_json_write_cstr(FILE *out, const char *s);
+TFR_API void tfr_json_write_cstr(FILE *out, const char *s);
 
 /** Write the file's syntax tree as JSON (for debugging and tests). */
-void tfr_file_dump_json(const tfr_file *f, FILE *out);
+TFR_API void tfr_file_dump_json(const tfr_file *f, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #ifndef TFRESOLVE_TFTEST_H
 #define TFRESOLVE_TFTEST_H
 
+#include "tfresolve/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -37,7 +39,7 @@ enum tfr_test_status {
 };
 
 /** "pending", "skip", "pass", "fail" or "error". */
-const char *tfr_test_status_name(enum tfr_test_status s);
+TFR_API const char *tfr_test_status_name(enum tfr_test_status s);
 
 /** One `run` block and what it came to. */
 struct tfr_test_run {
@@ -88,7 +90,7 @@ struct tfr_test_suite {
  * Run the test files of a module.
  * @returns the suite (owned by @p a); never NULL.
  */
-const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
+TFR_API const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
                                               const struct tfr_test_opts *o);
 
 #ifdef __cplusplus

@@ -7,6 +7,8 @@
 #ifndef TFRESOLVE_VALUE_H
 #define TFRESOLVE_VALUE_H
 
+#include "tfresolve/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,36 +44,36 @@ typedef struct tfr_type {
   const bool *optional;         /* object: optional(T) attributes, or NULL */
 } tfr_type;
 
-extern const tfr_type tfr_t_dynamic, tfr_t_bool, tfr_t_number,
+extern TFR_API const tfr_type tfr_t_dynamic, tfr_t_bool, tfr_t_number,
     tfr_t_string;
 
-const tfr_type *tfr_type_list(tfr_arena *a, const tfr_type *elem);
-const tfr_type *tfr_type_set(tfr_arena *a, const tfr_type *elem);
-const tfr_type *tfr_type_map(tfr_arena *a, const tfr_type *elem);
+TFR_API const tfr_type *tfr_type_list(tfr_arena *a, const tfr_type *elem);
+TFR_API const tfr_type *tfr_type_set(tfr_arena *a, const tfr_type *elem);
+TFR_API const tfr_type *tfr_type_map(tfr_arena *a, const tfr_type *elem);
 /** An object type; names need not be sorted (they are sorted here) but
  *  must be distinct.  optional may be NULL. */
-const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
+TFR_API const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
                                 const char *const *names,
                                 const tfr_type *const *types,
                                 const bool *optional);
-const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
+TFR_API const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
                                const tfr_type *const *types);
 
-bool tfr_type_equal(const tfr_type *x, const tfr_type *y);
-bool tfr_type_is_primitive(const tfr_type *t);
-bool tfr_type_is_collection(const tfr_type *t); /* list, set, map */
+TFR_API bool tfr_type_equal(const tfr_type *x, const tfr_type *y);
+TFR_API bool tfr_type_is_primitive(const tfr_type *t);
+TFR_API bool tfr_type_is_collection(const tfr_type *t); /* list, set, map */
 /** True when an object type in t has optional() attributes. */
-bool tfr_type_has_optional(const tfr_type *t);
+TFR_API bool tfr_type_has_optional(const tfr_type *t);
 /** t without optional() markers: the type of values converted to t. */
-const tfr_type *tfr_type_plain(tfr_arena *a, const tfr_type *t);
+TFR_API const tfr_type *tfr_type_plain(tfr_arena *a, const tfr_type *t);
 /** True when the type contains "any" anywhere. */
-bool tfr_type_has_dynamic(const tfr_type *t);
+TFR_API bool tfr_type_has_dynamic(const tfr_type *t);
 /** Index of an object attribute, or -1. */
-long tfr_type_attr(const tfr_type *t, const char *name, size_t len);
+TFR_API long tfr_type_attr(const tfr_type *t, const char *name, size_t len);
 /** "string", "list of number", "object", ... as cty's FriendlyName. */
-const char *tfr_type_friendly(tfr_arena *a, const tfr_type *t);
+TFR_API const char *tfr_type_friendly(tfr_arena *a, const tfr_type *t);
 /** Terraform's type expression: "list(string)", "object({a=number})". */
-const char *tfr_type_expr(tfr_arena *a, const tfr_type *t);
+TFR_API const char *tfr_type_expr(tfr_arena *a, const tfr_type *t);
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -115,49 +117,49 @@ typedef struct tfr_value {
   };
 } tfr_value;
 
-bool tfr_value_is_null(const tfr_value *v);
-bool tfr_value_is_known(const tfr_value *v); /* not unknown */
+TFR_API bool tfr_value_is_null(const tfr_value *v);
+TFR_API bool tfr_value_is_known(const tfr_value *v); /* not unknown */
 /** Known all the way down (no unknown inside). */
-bool tfr_value_is_wholly_known(const tfr_value *v);
+TFR_API bool tfr_value_is_wholly_known(const tfr_value *v);
 
-const tfr_value *tfr_null(tfr_arena *a, const tfr_type *t);
-const tfr_value *tfr_unknown(tfr_arena *a, const tfr_type *t);
-const tfr_value *tfr_bool(bool b);
+TFR_API const tfr_value *tfr_null(tfr_arena *a, const tfr_type *t);
+TFR_API const tfr_value *tfr_unknown(tfr_arena *a, const tfr_type *t);
+TFR_API const tfr_value *tfr_bool(bool b);
 /** A string; the bytes are copied and NFC-normalised. */
-const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n);
+TFR_API const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n);
 /** A string whose bytes are already NFC and owned by the arena. */
-const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n);
-const tfr_value *tfr_list(tfr_arena *a, const tfr_type *elem, size_t n,
+TFR_API const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n);
+TFR_API const tfr_value *tfr_list(tfr_arena *a, const tfr_type *elem, size_t n,
                           const tfr_value *const *elems);
 /** Builds a set: deduplicates and orders the elements. */
-const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
+TFR_API const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
                          const tfr_value *const *elems);
-const tfr_value *tfr_tuple(tfr_arena *a, size_t n,
+TFR_API const tfr_value *tfr_tuple(tfr_arena *a, size_t n,
                            const tfr_value *const *elems);
 /** An object from attribute names and values in any order (distinct). */
-const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
+TFR_API const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
                             const tfr_value *const *vals);
 /** A map from keys (any order, distinct) and values of one type. */
-const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
+TFR_API const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
                          const char *const *keys, const uint32_t *keylens,
                          const tfr_value *const *vals);
 
 /** A copy of v with extra marks (TFR_V_SENSITIVE, TFR_V_EPHEMERAL). */
-const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
+TFR_API const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
                                 unsigned marks);
 /** v without the given marks, on itself and everything inside it (cty's
 ** UnmarkDeep); the marks it had are added to *had (may be NULL). */
-const tfr_value *tfr_value_unmark(tfr_arena *a, const tfr_value *v,
+TFR_API const tfr_value *tfr_value_unmark(tfr_arena *a, const tfr_value *v,
                                   unsigned marks, unsigned *had);
 /** The marks of v and of everything inside it. */
-unsigned tfr_value_marks(const tfr_value *v);
+TFR_API unsigned tfr_value_marks(const tfr_value *v);
 /** True when v or anything inside it carries the mark. */
-bool tfr_value_has_mark(const tfr_value *v, unsigned mark);
+TFR_API bool tfr_value_has_mark(const tfr_value *v, unsigned mark);
 
 /** cty's Equals for known values: same type and same content. */
-bool tfr_value_equal(const tfr_value *x, const tfr_value *y);
+TFR_API bool tfr_value_equal(const tfr_value *x, const tfr_value *y);
 /** A total order used to sort sets the way cty does. */
-int tfr_value_set_order(const tfr_value *x, const tfr_value *y);
+TFR_API int tfr_value_set_order(const tfr_value *x, const tfr_value *y);
 
 #ifdef __cplusplus
 }
