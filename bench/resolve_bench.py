@@ -78,8 +78,15 @@ class Bench:
 
     @staticmethod
     def stamp(path):
-        st = os.stat(path)
-        return "%d:%d" % (st.st_size, st.st_mtime_ns)
+        """The program and the library beside it (a change to either is
+        another binary)."""
+        parts = []
+        d = os.path.dirname(os.path.abspath(path))
+        libs = sorted(f for f in os.listdir(d) if f.startswith("libtfresolve.so"))
+        for p in [path] + [os.path.join(d, f) for f in libs]:
+            st = os.stat(p)
+            parts.append("%d:%d" % (st.st_size, st.st_mtime_ns))
+        return ",".join(parts)
 
     # ---- input ------------------------------------------------------------
 

@@ -138,15 +138,16 @@ static size_t strhash(const char *s) {
 }
 
 void strmap_free(struct strmap *m) {
-  free(m->keys);
-  free(m->vals);
+  free(m->e);
   *m = (struct strmap){0};
 }
 
-/* The slot of key, or the empty slot where it would go (cap > 0). */
-static size_t strmap_slot(const struct strmap *m, const char *key) {
-  size_t i = strhash(key) & (m->cap - 1);
-  while (m->keys[i] && strcmp(m->keys[i], key))
+/* The slot of key (hash h), or the empty slot where it would go (cap >
+** 0). */
+static size_t strmap_slot(const struct strmap *m, const char *key,
+                          uint64_t h) {
+  size_t i = (size_t)h & (m->cap - 1);
+  while (m->e[i].key && (m->e[i].hash != h || strcmp(m->e[i].key, key)))
     i = (i + 1) & (m->cap - 1);
   return i;
 }
@@ -154,52 +155,51 @@ static size_t strmap_slot(const struct strmap *m, const char *key) {
 bool strmap_get(const struct strmap *m, const char *key, size_t *val) {
   if (!m->cap)
     return false;
-  size_t i = strmap_slot(m, key);
-  if (!m->keys[i])
+  size_t i = strmap_slot(m, key, (uint64_t)strhash(key));
+  if (!m->e[i].key)
     return false;
-  *val = m->vals[i];
+  *val = m->e[i].val;
   return true;
 }
 
 static void strmap_grow(struct strmap *m) {
   struct strmap old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
-  m->keys = calloc(m->cap, sizeof *m->keys);
-  m->vals = calloc(m->cap, sizeof *m->vals);
-  if (!m->keys || !m->vals)
+  m->e = calloc(m->cap, sizeof *m->e);
+  if (!m->e)
     abort();
   for (size_t i = 0; i < old.cap; i++)
-    if (old.keys[i]) {
-      size_t k = strmap_slot(m, old.keys[i]);
-      m->keys[k] = old.keys[i];
-      m->vals[k] = old.vals[i];
+    if (old.e[i].key) {
+      size_t k = (size_t)old.e[i].hash & (m->cap - 1); /* keys distinct */
+      while (m->e[k].key)
+        k = (k + 1) & (m->cap - 1);
+      m->e[k] = old.e[i];
     }
-  free(old.keys);
-  free(old.vals);
+  free(old.e);
 }
 
-/* The slot for key, made room for. */
-static size_t strmap_room(struct strmap *m, const char *key) {
+/* The slot for key (hash h), made room for. */
+static size_t strmap_room(struct strmap *m, const char *key, uint64_t h) {
   if (2 * (m->n + 1) > m->cap)
     strmap_grow(m);
-  return strmap_slot(m, key);
+  return strmap_slot(m, key, h);
 }
 
 void strmap_put(struct strmap *m, const char *key, size_t val) {
-  size_t i = strmap_room(m, key);
-  m->n += !m->keys[i];
-  m->keys[i] = key;
-  m->vals[i] = val;
+  uint64_t h = (uint64_t)strhash(key);
+  size_t i = strmap_room(m, key, h);
+  m->n += !m->e[i].key;
+  m->e[i] = (struct strmap_entry){key, val, h};
 }
 
 bool strmap_add(struct strmap *m, const char *key, size_t val, size_t *old) {
-  size_t i = strmap_room(m, key);
-  if (m->keys[i]) {
-    *old = m->vals[i];
+  uint64_t h = (uint64_t)strhash(key);
+  size_t i = strmap_room(m, key, h);
+  if (m->e[i].key) {
+    *old = m->e[i].val;
     return false;
   }
-  m->keys[i] = key;
-  m->vals[i] = val;
+  m->e[i] = (struct strmap_entry){key, val, h};
   m->n++;
   return true;
 }
@@ -212,21 +212,20 @@ void strmap_reserve(struct strmap *m, size_t n) {
 void strmap_del(struct strmap *m, const char *key) {
   if (!m->cap)
     return;
-  size_t i = strmap_slot(m, key), mask = m->cap - 1;
-  if (!m->keys[i])
+  size_t i = strmap_slot(m, key, (uint64_t)strhash(key)), mask = m->cap - 1;
+  if (!m->e[i].key)
     return;
   /* backward-shift deletion: a later key of the run moves into the gap
   ** unless its home slot lies after the gap (cyclically) */
-  for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
-    size_t home = strhash(m->keys[j]) & mask;
+  for (size_t j = (i + 1) & mask; m->e[j].key; j = (j + 1) & mask) {
+    size_t home = (size_t)m->e[j].hash & mask;
     bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
     if (stays)
       continue;
-    m->keys[i] = m->keys[j];
-    m->vals[i] = m->vals[j];
+    m->e[i] = m->e[j];
     i = j;
   }
-  m->keys[i] = NULL;
+  m->e[i].key = NULL;
   m->n--;
 }
 

@@ -86,8 +86,11 @@ const char *str_go_quote(tfr_arena *a, const char *s, size_t n);
 /* A map from NUL-terminated names (not copied: they must outlive it) to
 ** indexes, for lookups by name in linear time overall. */
 struct strmap {
-  const char **keys;
-  size_t *vals;
+  struct strmap_entry { /* one slot: a probe touches one cache line */
+    const char *key;    /* NULL: empty */
+    size_t val;
+    uint64_t hash;      /* of key: probes and growth rarely read keys */
+  } *e;
   size_t cap, n;
 };
 
