@@ -1,13 +1,19 @@
 /*
 ** Public entry points of libtfresolve that join the internal modules
-** (type expressions, conversion, rendering) for the CLI and other users.
+** (parsing, evaluation with and without a module's scope, type
+** expressions, conversion, rendering) for the CLI and other users.  The
+** modules below do not include tfresolve.h: this is the top.
 */
 #include "convert.h"
+#include "eval.h"
+#include "funcs.h"
 #include "json_out.h"
+#include "module.h"
 #include "parse.h"
 #include "render.h"
 #include "tfresolve/tfresolve.h"
 #include "typeexpr.h"
+#include "validate.h"
 
 const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
                                const tfr_file *expr,
@@ -48,4 +54,81 @@ bool tfr_value_json_encodable(const tfr_value *v) {
 
 const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v) {
   return render_hcl(a, v);
+}
+
+/* ---- parsing and evaluation ---------------------------------------------- */
+
+const char *tfr_version(void) { return TFR_VERSION; }
+
+tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
+                         const char *text, size_t len) {
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_opened_expr(a, diags, src) : NULL;
+}
+
+tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
+                          const char *text, size_t len,
+                          enum tfr_syntax syntax) {
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_opened(a, diags, src, syntax) : NULL;
+}
+
+tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
+                         enum tfr_syntax syntax) {
+  struct src_file *src = parse_open(a, diags, path, NULL, 0);
+  return src ? parse_opened(a, diags, src, syntax) : NULL;
+}
+
+void tfr_file_dump_json(const tfr_file *f, FILE *out) {
+  ast_dump_json((struct ast_file *)&f->f, out);
+}
+
+const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
+                                       const tfr_file *expr) {
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = expr->f.src;
+  return eval_expr(&c, expr->f.body);
+}
+
+const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
+                                                tfr_diags *diags,
+                                                const tfr_file *expr,
+                                                const struct tfr_eval_opts *o) {
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = expr->f.src;
+  c.funcs = &funcs_table;
+  c.dir = o ? o->dir : NULL;
+  c.opentofu = o && o->opentofu;
+  c.console = true;
+  c.top = expr->f.body;
+  while (c.top->kind == AST_PAREN)
+    c.top = c.top->a;
+  const struct tfr_resolution *res = o ? o->module : NULL;
+  if (!res || !res->module) {
+    c.scope = validate_console_scope(a);
+    struct module none = {0};
+    if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
+      return eval_dynamic(&c);
+    return eval_expr(&c, expr->f.body);
+  }
+  const struct module *m = res->module;
+  if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
+    return eval_dynamic(&c);
+  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
+                                                  sizeof *vals);
+  for (size_t k = 0; k < res->n && k < m->nvars; k++)
+    vals[k] = res->vars[k].value; /* both sorted by name */
+  c.scope = validate_module_scope(a, m, vals);
+  if (!c.dir)
+    c.dir = m->dir;
+  return eval_expr(&c, expr->f.body);
+}
+
+const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
+                                           const tfr_file *expr) {
+  return tfr_eval_functions_opts(a, diags, expr, NULL);
 }

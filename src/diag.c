@@ -3,7 +3,6 @@
 ** JSON of SPEC §2, and a one-line form for tests and editors).
 */
 #include "tfresolve/diag.h"
-#include "tfresolve/tfresolve.h"
 
 #include <stdint.h>
 #include <stdlib.h>

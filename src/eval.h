@@ -12,6 +12,7 @@
 #include "ast.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
+#include "value_int.h"
 
 struct eval_ctx;
 
@@ -70,20 +71,6 @@ struct eval_ctx {
   const tfr_type **objtypes; /* NULL, or VALUE_OBJECT_CACHE recent object
                                 types: equal object literals share one */
 };
-
-/*
-** tfr_object, with a cache of recent object types (cache may be NULL):
-** an object whose members have the same names and the same (pointer)
-** types as a cached type's gets that type, so that the elements of a
-** long list of objects share their types and later steps (defaults,
-** conversion) find them in their memo tables.  Types are immutable, so
-** sharing them changes nothing else.
-*/
-#define VALUE_OBJECT_CACHE 256
-const tfr_value *value_object_shared(tfr_arena *a, size_t n,
-                                     const char *const *names,
-                                     const tfr_value *const *vals,
-                                     const tfr_type **cache);
 
 /* Evaluate x.  Errors are added to c->diags and give an unknown value of
 ** type any, so that evaluation goes on without a cascade. */

@@ -16,7 +16,6 @@
 #include "parse.h"
 #include "strutil.h"
 #include "typeexpr.h"
-#include "validate.h"
 
 /* ---- files ------------------------------------------------------------- */
 
@@ -537,7 +536,7 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
     return x;
   }
   struct tfr_range r = src_range(p->src, x->span);
-  validate_literal_message_warning(l->a, l->diags, &r,
+  module_literal_message_warning(l->a, l->diags, &r,
                                    diags_error_text(l->a, scratch, 0),
                                    p->name);
   return x;
@@ -1331,7 +1330,6 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
     sort_vars(m);
   index_vars(a, m);
   type_ids(a, m);
-  validate_static(m, a, diags);
   for (size_t i = 0; i < n && shared; i++)
     if (srcs[i])
       src_lines(srcs[i]);
@@ -1343,4 +1341,21 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   else
     arena_recycle(trees, a);
   return m;
+}
+
+void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
+                                    const struct tfr_range *r,
+                                    const char *why, const char *var) {
+  tfr_diags_add(d, TFR_DIAG_WARNING, r,
+                "Validation error message expression is invalid",
+                tfr_arena_printf(a,
+                                 "The error message provided could not be "
+                                 "evaluated as an expression, so Terraform is "
+                                 "interpreting it as a string literal.\n\n"
+                                 "In future versions of Terraform, this will "
+                                 "be considered an error. Please file a "
+                                 "GitHub issue if this would break your "
+                                 "workflow.\n\n%s",
+                                 why));
+  tfr_diags_set_variable(d, var);
 }

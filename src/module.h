@@ -10,7 +10,7 @@
 
 #include "ast.h"
 #include "convert.h"
-#include "tfresolve/tfresolve.h"
+#include "tfresolve/resolution.h"
 
 /* One `validation` block, kept for the validation stage. */
 struct validation {
@@ -138,5 +138,13 @@ struct tfr_range raw_range(const struct raw_value *raw);
 const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
                                   tfr_diags *diags,
                                   const struct raw_value *raw);
+
+/* Terraform's warning, at r, for a .tf.json error_message whose string
+** cannot be used as an expression (it does not parse, or fails to
+** evaluate), so that it is taken as literal text; why is the failure's
+** diags_error_text. */
+void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
+                                    const struct tfr_range *r,
+                                    const char *why, const char *var);
 
 #endif

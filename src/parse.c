@@ -7,15 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
-#include "funcs.h"
-#include "validate.h"
 #include "parse.h"
 #include "diag_int.h"
 #include "strutil.h"
-#include "tfresolve/tfresolve.h"
-
-const char *tfr_version(void) { return TFR_VERSION; }
 
 #ifndef HAVE_JSON_GRAMMAR
 struct ast_file *parse_json(struct parse_ctx *c) {
@@ -154,12 +148,6 @@ static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
   return (tfr_file *)f;
 }
 
-tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
-                         const char *text, size_t len) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
-  return src ? parse_ready(a, diags, src, TFR_SYNTAX_HCL, true) : NULL;
-}
-
 static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
                                  const char *path, const char *content,
                                  size_t len, bool named);
@@ -225,30 +213,9 @@ tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags, struct src_file *src,
   return parse_ready(a, diags, src, syntax, false);
 }
 
-tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
-                          const char *text, size_t len,
-                          enum tfr_syntax syntax) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
-  return src ? parse_opened(a, diags, src, syntax) : NULL;
-}
-
-tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
-                         enum tfr_syntax syntax) {
-  struct src_file *src = parse_open(a, diags, path, NULL, 0);
-  return src ? parse_opened(a, diags, src, syntax) : NULL;
-}
-
-void tfr_file_dump_json(const tfr_file *f, FILE *out) {
-  ast_dump_json((struct ast_file *)&f->f, out);
-}
-
-const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
-                                       const tfr_file *expr) {
-  struct eval_ctx c = {0};
-  c.a = a;
-  c.diags = diags;
-  c.src = expr->f.src;
-  return eval_expr(&c, expr->f.body);
+tfr_file *parse_opened_expr(tfr_arena *a, tfr_diags *diags,
+                            struct src_file *src) {
+  return parse_ready(a, diags, src, TFR_SYNTAX_HCL, true);
 }
 
 static bool ident_start(char ch) {
@@ -485,47 +452,6 @@ const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
                                     tfr_diags *diags, const struct ast *x) {
   struct parse_ctx c = config_ctx(src, tree, diags);
   return parse_lazy(&c, x);
-}
-
-const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
-                                                tfr_diags *diags,
-                                                const tfr_file *expr,
-                                                const struct tfr_eval_opts *o) {
-  struct eval_ctx c = {0};
-  c.a = a;
-  c.diags = diags;
-  c.src = expr->f.src;
-  c.funcs = &funcs_table;
-  c.dir = o ? o->dir : NULL;
-  c.opentofu = o && o->opentofu;
-  c.console = true;
-  c.top = expr->f.body;
-  while (c.top->kind == AST_PAREN)
-    c.top = c.top->a;
-  const struct tfr_resolution *res = o ? o->module : NULL;
-  if (!res || !res->module) {
-    c.scope = validate_console_scope(a);
-    struct module none = {0};
-    if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
-      return eval_dynamic(&c);
-    return eval_expr(&c, expr->f.body);
-  }
-  const struct module *m = res->module;
-  if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
-    return eval_dynamic(&c);
-  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
-                                                  sizeof *vals);
-  for (size_t k = 0; k < res->n && k < m->nvars; k++)
-    vals[k] = res->vars[k].value; /* both sorted by name */
-  c.scope = validate_module_scope(a, m, vals);
-  if (!c.dir)
-    c.dir = m->dir;
-  return eval_expr(&c, expr->f.body);
-}
-
-const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
-                                           const tfr_file *expr) {
-  return tfr_eval_functions_opts(a, diags, expr, NULL);
 }
 
 /* A template or expression of text, as a source of its own named name;

@@ -11,7 +11,7 @@
 #include "ast.h"
 #include "source.h"
 #include "tfresolve/diag.h"
-#include "tfresolve/tfresolve.h"
+#include "tfresolve/syntax.h"
 
 /*
 ** A list of nodes being built by the grammar.  While open, its items sit
@@ -131,6 +131,10 @@ struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
                                   const char *path, bool named, int *err);
 struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,
                               struct src_file *src, enum tfr_syntax syntax);
+/* parse_opened for one expression (-var values, console input): newlines
+** are insignificant, nothing may follow it. */
+struct tfr_file *parse_opened_expr(tfr_arena *a, tfr_diags *diags,
+                                   struct src_file *src);
 
 /* What the public API calls a tfr_file. */
 struct tfr_file {

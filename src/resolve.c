@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "tfresolve/tfresolve.h"
 #include "diag_int.h"
 #include "eval.h"
 #include "fastval.h"
@@ -909,6 +910,7 @@ static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     before += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
   mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared);
+  validate_static(&mod->m, a, diags); /* checks needing the whole module */
   size_t after = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     after += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;

@@ -756,22 +756,6 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
   return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
 }
 
-void validate_literal_message_warning(tfr_arena *a, tfr_diags *d,
-                                      const struct tfr_range *r,
-                                      const char *why, const char *var) {
-  tfr_diags_add(d, TFR_DIAG_WARNING, r,
-                "Validation error message expression is invalid",
-                tfr_arena_printf(a,
-                                 "The error message provided could not be "
-                                 "evaluated as an expression, so Terraform is "
-                                 "interpreting it as a string literal.\n\n"
-                                 "In future versions of Terraform, this will "
-                                 "be considered an error. Please file a "
-                                 "GitHub issue if this would break your "
-                                 "workflow.\n\n%s",
-                                 why));
-  tfr_diags_set_variable(d, var);
-}
 
 /*
 ** A .tf.json error message that failed to evaluate: Terraform takes its
@@ -785,7 +769,7 @@ static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
   diags_remove(diags, at, tfr_diags_count(diags));
   const struct ast *lit = rule->message_literal;
   struct tfr_range r = src_range(rule->src, lit->span);
-  validate_literal_message_warning(a, diags, &r, why, var);
+  module_literal_message_warning(a, diags, &r, why, var);
   return tfr_string(a, lit->str, lit->n);
 }
 

@@ -42,11 +42,4 @@ bool validate_console_refs(const struct module *m, tfr_arena *a,
                            tfr_diags *diags, struct src_file *src,
                            const struct ast *x);
 
-/* Terraform's warning, at r, for a .tf.json error_message whose string
-** cannot be used as an expression (it does not parse, or fails to
-** evaluate), so that it is taken as literal text; why is the failure's
-** diags_error_text. */
-void validate_literal_message_warning(tfr_arena *a, tfr_diags *d,
-                                      const struct tfr_range *r,
-                                      const char *why, const char *var);
 #endif

@@ -15,8 +15,8 @@
 #include "number.h"
 #include "strutil.h"
 #include "tfresolve/value.h"
+#include "value_int.h"
 
-#include "eval.h"
 
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
 static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};

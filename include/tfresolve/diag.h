@@ -105,6 +105,9 @@ TFR_API tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
 /** One line per diagnostic: "file:line:column: error: summary". */
 TFR_API void tfr_diags_render_short(const tfr_diags *d, FILE *out);
 
+/** Let @p d show excerpts of the source files registered in @p from. */
+TFR_API void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from);
+
 #ifdef __cplusplus
 }
 #endif

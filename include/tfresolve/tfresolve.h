@@ -17,6 +17,8 @@
 #include "tfresolve/arena.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
+#include "tfresolve/syntax.h"
+#include "tfresolve/resolution.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,14 +27,6 @@ extern "C" {
 /** The library version, e.g. "0.1.0". */
 TFR_API const char *tfr_version(void);
 
-/** A parsed configuration or variables file (opaque). */
-typedef struct tfr_file tfr_file;
-
-enum tfr_syntax {
-  TFR_SYNTAX_AUTO, /* by file name: *.json is JSON, anything else HCL */
-  TFR_SYNTAX_HCL,
-  TFR_SYNTAX_JSON,
-};
 
 /**
  * Parse one file.
@@ -136,106 +130,9 @@ TFR_API void tfr_type_write_json(FILE *out, const tfr_type *t);
 
 /* ---- resolving a module's variables ------------------------------------ */
 
-/** A -var or -var-file option, in command-line order. */
-struct tfr_cli_arg {
-  bool file;         /* -var-file PATH (else -var NAME=VALUE) */
-  const char *value;
-  const char *content; /* with file: parse these content_len bytes as the
-                          variables file named value, instead of reading
-                          value from disk (NULL: read it) */
-  size_t content_len;
-};
-
-struct tfr_resolve_opts {
-  const char *dir;                 /* the module directory */
-  char *const *env;                /* environ-style TF_VAR_* source, or NULL */
-  const struct tfr_cli_arg *args;  /* -var / -var-file, in order */
-  size_t nargs;
-  bool opentofu;                   /* OpenTofu's file rules (.tofu) */
-  bool load_only;                  /* stop after loading (a flag error) */
-  bool strict;                     /* stricter than Terraform: undeclared
-                                      file values are errors, and a failed
-                                      HCL parse of an any-typed -var or
-                                      TF_VAR_ value is explained */
-  bool keep_given;                 /* fill tfr_variable.given even where a
-                                      faster path does not need it */
-};
-
-enum tfr_source_kind {
-  TFR_SRC_NONE,
-  TFR_SRC_DEFAULT,
-  TFR_SRC_ENV,
-  TFR_SRC_AUTO_FILE,
-  TFR_SRC_NAMED_FILE,
-  TFR_SRC_CLI,
-};
-
-/** One attempt to set a variable, from one source. */
-struct tfr_attempt {
-  enum tfr_source_kind source;
-  const char *file;         /* for file sources */
-  int line;                 /* for file sources */
-  const char *text;         /* the value as written (text_len bytes, not
-                               NUL-terminated: it points into the file) */
-  size_t text_len;
-  bool won;                 /* the value Terraform uses */
-  bool failed;              /* it could not be parsed or evaluated */
-};
-
-/** What a validation rule came to. */
-enum tfr_rule_result {
-  TFR_RULE_SKIPPED,  /* not evaluated; detail says why */
-  TFR_RULE_PASSED,
-  TFR_RULE_FAILED,   /* detail: its error message */
-  TFR_RULE_DEFERRED, /* cannot be known offline; detail says why */
-  TFR_RULE_INVALID,  /* the rule itself has errors; detail: the first */
-};
-
 /** "skipped", "passed", "failed", "deferred" or "invalid". */
 TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
 
-/** One `validation` block of a variable and its outcome. */
-struct tfr_rule {
-  struct tfr_range range;   /* the validation block */
-  enum tfr_rule_result result;
-  const char *detail;       /* NULL when it passed */
-};
-
-/** One declared variable and what it resolved to. */
-struct tfr_variable {
-  const char *name;
-  const tfr_type *type;     /* final type; the declared one on error */
-  const tfr_value *value;   /* NULL when it could not be resolved */
-  bool sensitive;
-  bool error;
-  enum tfr_source_kind source;
-  const char *source_file;  /* for file sources */
-  int source_line;          /* for file sources, else 0 */
-  struct tfr_range decl;    /* `variable "x"` */
-  const struct tfr_attempt *attempts; /* every source, lowest first */
-  size_t nattempts;
-  const tfr_value *default_value;    /* NULL when there is none */
-  const tfr_type *declared;          /* the type constraint (any if none) */
-  const tfr_value *given;            /* the winning value before conversion
-                                        (may be NULL without keep_given) */
-  bool literal_mode;                 /* env/-var strings taken literally */
-  bool typed;                        /* it has a `type` */
-  bool nullable;
-  const char *description;
-  const struct tfr_rule *rules;      /* its validation rules, in order
-                                        (NULL when it has none) */
-  size_t nrules;
-  const char *deprecated;            /* its `deprecated` message, or NULL */
-  bool ephemeral;
-};
-
-struct tfr_resolution {
-  const struct tfr_variable *vars; /* sorted by name */
-  size_t n;
-  bool valid;                      /* no error diagnostics */
-  bool has_config;                 /* the directory has configuration */
-  const void *module;              /* internal: the loaded module */
-};
 
 /**
  * Resolve every input variable of a module as `terraform plan` would:
@@ -278,8 +175,6 @@ TFR_API const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
                                                 const tfr_module *m,
                                                 const struct tfr_resolve_opts *o);
 
-/** Let @p d show excerpts of the source files registered in @p from. */
-TFR_API void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from);
 
 /** Write a NUL-terminated string as a JSON string literal. */
 TFR_API void tfr_json_write_cstr(FILE *out, const char *s);
