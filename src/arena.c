@@ -13,6 +13,7 @@
 
 #include "arena_int.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -247,13 +248,25 @@ static size_t budget_set; /* tfr_set_memory_budget; 0: the default */
 
 void tfr_set_memory_budget(size_t bytes) { budget_set = bytes; }
 
-size_t arena_value_budget(void) {
-  if (budget_set)
-    return budget_set;
+/* Half the physical memory, at most 16 GiB (sysconf asks the kernel:
+** asked once, as every function call checks the budget). */
+static size_t default_budget(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
   uint64_t cap = (uint64_t)16 << 30, mem = cap * 2;
   if (pages > 0 && size > 0)
     mem = (uint64_t)pages * (uint64_t)size;
   uint64_t b = mem / 2 < cap ? mem / 2 : cap;
   return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
+}
+
+static size_t budget_default;
+static pthread_once_t budget_once = PTHREAD_ONCE_INIT;
+
+static void set_default_budget(void) { budget_default = default_budget(); }
+
+size_t arena_value_budget(void) {
+  if (budget_set)
+    return budget_set;
+  pthread_once(&budget_once, set_default_budget);
+  return budget_default;
 }

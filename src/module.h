@@ -28,6 +28,9 @@ struct validation {
   ** themselves, or (.tf.json) the JSON strings, quotes included, as
   ** Terraform's diagnostics about a whole condition or message give them */
   const struct ast *cond_whole, *msg_whole;
+  /* what the rule refers to, found once by validate_static (validate.c's
+  ** own type); NULL until then */
+  const struct rule_refs *refs;
 };
 
 /* A declared variable, after merging override files. */

@@ -57,6 +57,7 @@ struct parse_ctx {
   bool json;
   bool expr_mode; /* a standalone expression, not a file body */
   bool template_mode; /* a bare template (JSON strings of .tf.json) */
+  bool no_fast; /* the grammar only (tests compare the two parsers) */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
   uint32_t start;         /* byte to start scanning at (recovery) */

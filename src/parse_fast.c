@@ -3,16 +3,19 @@
 **
 ** tfvars files and variable declarations are mostly literals: bodies of
 ** attributes and blocks, numbers, plain quoted strings, true/false/null,
-** names, tuples, objects and function calls.  This recursive-descent
-** parser reads exactly that subset, straight from the bytes, and builds
-** the very AST the grammar (grammar/hcl.y) builds for it: the same nodes,
-** spans and flags, through the same builders where there are some.
+** names, tuples, objects and function calls; validation rules add
+** operators, attribute and index traversals, parentheses and conditionals.
+** This recursive-descent parser reads exactly that subset, straight from
+** the bytes, and builds the very AST the grammar (grammar/hcl.y) builds
+** for it: the same nodes, spans and flags, through the same builders
+** (tests/parse_fast_diff.c compares the two on every fixture and corpus
+** file).
 **
-** It reports nothing.  On anything outside the subset (operators,
-** traversals, templates, escapes, heredocs, block comments, for
-** expressions, a missing newline, a repeated argument...) it gives up and
-** the grammar parses the file from the start, so every diagnostic, and
-** every file the subset does not cover, stays the grammar's.
+** It reports nothing.  On anything outside the subset (splats, legacy
+** index steps, templates, heredocs, block comments, for expressions, a
+** missing newline, a repeated argument...) it gives up and the grammar
+** parses the file from the start, so every diagnostic, and every file the
+** subset does not cover, stays the grammar's.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +275,69 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
   p->pos = i;
 }
 
+/* Operator tokens (the shared scanner leaves them FT_BAD: tfvars values
+** have none): k->ch is one of these codes. */
+enum {
+  OPT_DOT = 1, OPT_NOT, OPT_OR, OPT_AND, OPT_EQ, OPT_NE, OPT_LT, OPT_LE,
+  OPT_GT, OPT_GE, OPT_ADD, OPT_MUL, OPT_DIV, OPT_MOD, OPT_QUEST
+};
+#define FT_OP (FT_BAD + 1)
+
+/* An FT_BAD token that is an operator made FT_OP ("-" is FT_PUNCT). */
+static void op_token(struct fp *p, struct fast_tok *k) {
+  const char *t = p->s.t + k->start;
+  if (k->start >= p->s.len)
+    return;
+  char c0 = t[0], c1 = t[1];
+  int op = 0, len = 1;
+  switch (c0) {
+  case '.':
+    op = c1 == '.' ? 0 : OPT_DOT; /* "..." is another token */
+    break;
+  case '!':
+    op = c1 == '=' ? (len = 2, OPT_NE) : OPT_NOT;
+    break;
+  case '|':
+    op = c1 == '|' ? (len = 2, OPT_OR) : 0;
+    break;
+  case '&':
+    op = c1 == '&' ? (len = 2, OPT_AND) : 0;
+    break;
+  case '=':
+    op = c1 == '=' ? (len = 2, OPT_EQ) : 0;
+    break;
+  case '<':
+    op = c1 == '=' ? (len = 2, OPT_LE) : c1 == '<' ? 0 : OPT_LT;
+    break;
+  case '>':
+    op = c1 == '=' ? (len = 2, OPT_GE) : OPT_GT;
+    break;
+  case '+':
+    op = OPT_ADD;
+    break;
+  case '*':
+    op = OPT_MUL;
+    break;
+  case '/':
+    op = c1 == '*' ? 0 : OPT_DIV; /* a block comment: the grammar's */
+    break;
+  case '%':
+    op = OPT_MOD;
+    break;
+  case '?':
+    op = OPT_QUEST;
+    break;
+  default:
+    break;
+  }
+  if (!op)
+    return;
+  k->kind = FT_OP;
+  k->ch = (char)op;
+  k->end = k->start + (uint32_t)len;
+  p->s.pos = k->end;
+}
+
 static void lex(struct fp *p, bool nl, struct fast_tok *k) {
   if (p->has_ahead && p->ahead_at == p->s.pos && p->ahead_nl == nl) {
     *k = p->ahead;
@@ -280,6 +346,8 @@ static void lex(struct fp *p, bool nl, struct fast_tok *k) {
     return;
   }
   fast_lex(&p->s, nl, k);
+  if (k->kind == FT_BAD && k->end == k->start)
+    op_token(p, k);
 }
 
 /* The next token, left to be read again (at once, from the token kept). */
@@ -506,9 +574,161 @@ static bool is_word(struct fp *p, const struct fast_tok *k, const char *w) {
   return k->end - k->start == n && !memcmp(p->s.t + k->start, w, n);
 }
 
-/* A term of the subset.  Whatever follows it is the caller's to check:
-** every caller accepts only tokens that cannot continue an expression. */
+static struct ast *term(struct fp *p, bool nl);
+
+static bool is_op(const struct fast_tok *k, int op) {
+  return k->kind == FT_OP && k->ch == op;
+}
+
+/* Give up when a tree would be deeper than the bound the rest of the
+** library relies on (ast_check_depth is skipped for this parser's trees):
+** each wrapping node (operator, step) counts as a level. */
+static bool deeper(struct fp *p) { return ++p->depth <= FAST_MAX_DEPTH; }
+
+/* Binary operators: the grammar's precedence (higher binds tighter) and
+** AST operator; 0 when k is none. */
+static int binop(const struct fast_tok *k, enum ast_op *op) {
+  if (k->kind == FT_PUNCT && k->ch == '-') {
+    *op = OP_SUB;
+    return 5;
+  }
+  if (k->kind != FT_OP)
+    return 0;
+  static const struct {
+    int prec;
+    enum ast_op op;
+  } t[] = {[OPT_OR] = {1, OP_OR},   [OPT_AND] = {2, OP_AND},
+           [OPT_EQ] = {3, OP_EQ},   [OPT_NE] = {3, OP_NE},
+           [OPT_LT] = {4, OP_LT},   [OPT_LE] = {4, OP_LE},
+           [OPT_GT] = {4, OP_GT},   [OPT_GE] = {4, OP_GE},
+           [OPT_ADD] = {5, OP_ADD}, [OPT_MUL] = {6, OP_MUL},
+           [OPT_DIV] = {6, OP_DIV}, [OPT_MOD] = {6, OP_MOD}};
+  int c = k->ch;
+  if (c <= 0 || c >= (int)(sizeof t / sizeof t[0]) || !t[c].prec)
+    return 0;
+  *op = t[c].op;
+  return t[c].prec;
+}
+
+/* A term with its steps (.name, [key]) and unary operators. */
+static struct ast *unary(struct fp *p, bool nl) {
+  struct fast_tok k;
+  peek(p, nl, &k);
+  if (is_op(&k, OPT_NOT) || (k.kind == FT_PUNCT && k.ch == '-')) {
+    lex(p, nl, &k);
+    int depth = p->depth;
+    if (!deeper(p))
+      return NULL;
+    struct ast *x = unary(p, nl);
+    p->depth = depth;
+    if (!x)
+      return NULL;
+    if (p->skip)
+      return &checked;
+    return ast_unary(p->c, k.ch == '-' ? OP_NEG : OP_NOT, x,
+                     (struct span){k.start, x->span.end});
+  }
+  struct ast *x = term(p, nl);
+  if (!x)
+    return NULL;
+  struct steps *st = NULL;
+  int depth = p->depth;
+  for (;;) {
+    peek(p, nl, &k);
+    if (is_op(&k, OPT_DOT)) {
+      lex(p, nl, &k);
+      struct fast_tok n;
+      lex(p, nl, &n);
+      if (n.kind != FT_IDENT || n.start != k.end || !deeper(p))
+        return NULL; /* ".0", ".*", a split step: the grammar's */
+      if (!p->skip)
+        st = steps_push(p->c, st,
+                        (struct step){STEP_ATTR, {k.start, n.end},
+                                      p->s.t + n.start, n.end - n.start,
+                                      NULL});
+    } else if (k.kind == FT_PUNCT && k.ch == '[') {
+      lex(p, nl, &k);
+      struct fast_tok n;
+      peek(p, false, &n);
+      if (is_op(&n, OPT_MUL) || !deeper(p))
+        return NULL; /* [*] */
+      struct ast *key = expr(p, false);
+      if (!key)
+        return NULL;
+      lex(p, false, &n);
+      if (!is_punct(&n, ']'))
+        return NULL;
+      if (!p->skip)
+        st = steps_push(p->c, st,
+                        (struct step){STEP_INDEX, {k.start, n.end}, NULL, 0,
+                                      key});
+    } else {
+      break;
+    }
+  }
+  p->depth = depth;
+  if (st && !p->skip)
+    x = ast_traverse(p->c, x, st);
+  return x;
+}
+
+/* Operators of precedence min and higher, left-associative. */
+static struct ast *binary(struct fp *p, bool nl, int min) {
+  struct ast *x = unary(p, nl);
+  int depth = p->depth;
+  while (x) {
+    struct fast_tok k;
+    peek(p, nl, &k);
+    enum ast_op op = OP_NONE;
+    int prec = binop(&k, &op);
+    if (!prec || prec < min)
+      break;
+    lex(p, nl, &k);
+    if (!deeper(p))
+      return NULL;
+    struct ast *y = binary(p, nl, prec + 1);
+    if (!y)
+      return NULL;
+    x = p->skip ? &checked
+                : ast_binary(p->c, op, x, y,
+                             (struct span){x->span.start, y->span.end});
+  }
+  p->depth = depth;
+  return x;
+}
+
+/* An expression of the subset: operators, then "? :" (right-associative,
+** lowest).  Whatever follows it is the caller's to check: every caller
+** accepts only tokens that cannot continue an expression. */
 static struct ast *expr(struct fp *p, bool nl) {
+  struct ast *x = binary(p, nl, 1);
+  if (!x)
+    return NULL;
+  struct fast_tok k;
+  peek(p, nl, &k);
+  if (!is_op(&k, OPT_QUEST))
+    return x;
+  lex(p, nl, &k);
+  int depth = p->depth;
+  if (!deeper(p))
+    return NULL;
+  struct ast *y = expr(p, nl);
+  if (!y)
+    return NULL;
+  lex(p, nl, &k);
+  if (!is_punct(&k, ':'))
+    return NULL;
+  struct ast *z = expr(p, nl);
+  p->depth = depth;
+  if (!z)
+    return NULL;
+  return p->skip ? &checked
+                 : ast_cond(p->c, x, y, z,
+                            (struct span){x->span.start, z->span.end});
+}
+
+/* A term of the subset. */
+static struct ast *term(struct fp *p, bool nl) {
   if (++p->depth > FAST_MAX_DEPTH)
     return NULL;
   struct fast_tok k;
@@ -542,6 +762,14 @@ static struct ast *expr(struct fp *p, bool nl) {
       x = tuple(p, &k);
     } else if (k.ch == '{') {
       x = object(p, &k);
+    } else if (k.ch == '(') {
+      struct ast *in = expr(p, false);
+      struct fast_tok c;
+      if (in)
+        lex(p, false, &c);
+      if (in && is_punct(&c, ')'))
+        x = p->skip ? &checked
+                    : ast_paren(p->c, in, (struct span){k.start, c.end});
     } else if (k.ch == '-') {
       struct fast_tok n;
       lex(p, nl, &n);
@@ -756,7 +984,7 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
 }
 
 struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
-  if (c->start || c->expr_mode || c->template_mode || c->json)
+  if (c->start || c->expr_mode || c->template_mode || c->json || c->no_fast)
     return NULL;
   struct fp p = fp_start(c);
   uint32_t skip = p.s.pos;

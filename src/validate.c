@@ -258,6 +258,31 @@ static struct refs refs_rule(tfr_arena *a, const struct module *m,
   return r;
 }
 
+/* What a rule refers to, in the forms the stages ask for. */
+struct rule_refs {
+  struct refs cond, msg; /* the condition's and the message's own */
+  struct refs own;       /* both, local values as names (refs_rule) */
+  struct refs deep;      /* both, through local values */
+};
+
+static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
+                                       const struct validation *rule) {
+  struct rule_refs *rr = tfr_arena_alloc(a, sizeof *rr);
+  rr->cond = refs_of(a, rule->condition);
+  rr->msg = refs_of(a, rule->error_message);
+  rr->own = refs_rule(a, NULL, rule);
+  rr->deep = refs_rule(a, m, rule);
+  return rr;
+}
+
+/* The rule's references: found once, when the module was loaded
+** (validate_static), and read by every resolution of it since (the module
+** is read-only then, shared by threads); found here, in a, otherwise. */
+static const struct rule_refs *rule_refs(tfr_arena *a, const struct module *m,
+                                         const struct validation *rule) {
+  return rule->refs ? rule->refs : rule_refs_new(a, m, rule);
+}
+
 /* ---- static checks ----------------------------------------------------- */
 
 static void error_in(tfr_diags *d, struct src_file *src, struct span s,
@@ -272,8 +297,9 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     for (size_t i = 0; i < v->nvalidations; i++) {
-      const struct validation *rule = &v->validations[i];
-      struct refs r = refs_of(a, rule->condition);
+      struct validation *rule = (struct validation *)&v->validations[i];
+      rule->refs = rule_refs_new(a, m, rule);
+      struct refs r = rule->refs->cond;
       if (!r.any)
         error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
                  "Invalid validation expression",
@@ -524,11 +550,22 @@ static bool object_declared(const struct module *m, tfr_arena *a,
 
 /* Errors for each var.NAME and local.NAME in x that m does not declare
 ** (var: the variable the diagnostics belong to, or NULL); true if none. */
+static bool refs_declared_in(const struct module *m, tfr_arena *a,
+                             tfr_diags *diags, struct src_file *src,
+                             const struct refs *rp, const char *var);
+
 static bool refs_declared(const struct module *m, tfr_arena *a,
                           tfr_diags *diags, struct src_file *src,
                           const struct ast *x, const char *var) {
-  bool ok = true;
   struct refs r = refs_of(a, x);
+  return refs_declared_in(m, a, diags, src, &r, var);
+}
+
+static bool refs_declared_in(const struct module *m, tfr_arena *a,
+                             tfr_diags *diags, struct src_file *src,
+                             const struct refs *rp, const char *var) {
+  bool ok = true;
+  struct refs r = *rp;
   for (size_t j = 0; j < r.vars.n; j++)
     if (index_of(m, r.vars.v[j]) < 0) {
       error_in(diags, src, r.vars.at[j], TFR_DIAG_ERROR,
@@ -575,9 +612,9 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
     const struct var_decl *v = &m->vars[k];
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
-      ok &= refs_declared(m, a, diags, rule->cond_src, rule->condition, v->name);
-      ok &= refs_declared(m, a, diags, rule->msg_src, rule->error_message,
-                          v->name);
+      const struct rule_refs *rr = rule_refs(a, m, rule);
+      ok &= refs_declared_in(m, a, diags, rule->cond_src, &rr->cond, v->name);
+      ok &= refs_declared_in(m, a, diags, rule->msg_src, &rr->msg, v->name);
     }
   }
   return ok;
@@ -590,7 +627,7 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
   stack[depth] = k;
   const struct var_decl *v = &m->vars[k];
   for (size_t i = 0; i < v->nvalidations; i++) {
-    struct refs r = refs_rule(a, NULL, &v->validations[i]);
+    struct refs r = rule_refs(a, m, &v->validations[i])->own;
     for (size_t j = 0; j < r.vars.n; j++) {
       long t = index_of(m, r.vars.v[j]);
       if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
@@ -936,7 +973,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ready = true;
       const char *skip = NULL;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
-        struct refs r = refs_rule(a, m, &v->validations[i]);
+        struct refs r = rule_refs(a, m, &v->validations[i])->deep;
         for (size_t j = 0; j < r.vars.n; j++) {
           long t = index_of(m, r.vars.v[j]);
           if (t < 0 || (size_t)t == k)
