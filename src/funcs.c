@@ -6,6 +6,7 @@
 #include "funcs.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,15 +62,42 @@ static bool too_large(const tfr_value *v) {
   return false;
 }
 
-static const struct func_spec *lookup(const struct eval_ctx *c,
-                                      const char *name, size_t len) {
+/*
+** Every function by name, built once: a table of open addressing whose
+** slots hold the specs in group order (a name in several groups fills
+** several slots, the first group's first), so that a call finds its
+** function without scanning the groups.
+*/
+enum { INDEX_SLOTS = 1024 };
+static struct {
+  const struct func_spec *spec;
+  uint32_t len;
+  uint8_t group;
+} fn_index[INDEX_SLOTS];
+static pthread_once_t fn_index_once = PTHREAD_ONCE_INIT;
+
+static void build_index(void) {
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
     for (size_t i = 0; i < groups[g].g->n; i++) {
-      const char *n = groups[g].g->specs[i].name;
-      if (available(c, g) && strlen(n) == len &&
-          !memcmp(n, name, len))
-        return &groups[g].g->specs[i];
+      const struct func_spec *sp = &groups[g].g->specs[i];
+      size_t len = strlen(sp->name);
+      size_t k = (size_t)str_hash(sp->name, len) & (INDEX_SLOTS - 1);
+      while (fn_index[k].spec)
+        k = (k + 1) & (INDEX_SLOTS - 1);
+      fn_index[k].spec = sp;
+      fn_index[k].len = (uint32_t)len;
+      fn_index[k].group = (uint8_t)g;
     }
+}
+
+static const struct func_spec *lookup(const struct eval_ctx *c,
+                                      const char *name, size_t len) {
+  pthread_once(&fn_index_once, build_index);
+  for (size_t k = (size_t)str_hash(name, len) & (INDEX_SLOTS - 1);
+       fn_index[k].spec; k = (k + 1) & (INDEX_SLOTS - 1))
+    if (fn_index[k].len == len && available(c, fn_index[k].group) &&
+        !memcmp(fn_index[k].spec->name, name, len))
+      return fn_index[k].spec;
   return NULL;
 }
 

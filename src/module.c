@@ -384,7 +384,7 @@ static void add_validation(struct loader *l, struct partial *p,
   nv[p->nvalidations++] = (struct validation){
       cond, msg, p->src, block, literal, cond_src ? cond_src : p->src,
       msg_src ? msg_src : p->src, cond_whole ? cond_whole : cond,
-      msg_whole ? msg_whole : msg, NULL};
+      msg_whole ? msg_whole : msg, NULL, {0}};
   p->validations = nv;
 }
 

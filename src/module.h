@@ -31,6 +31,8 @@ struct validation {
   /* what the rule refers to, found once by validate_static (validate.c's
   ** own type); NULL until then */
   const struct rule_refs *refs;
+  /* the block's range (src_range of block), also set by validate_static */
+  struct tfr_range range;
 };
 
 /* A declared variable, after merging override files. */

@@ -208,8 +208,10 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
                                    ['\0'] = 1, ['$'] = 1,  ['%'] = 1,
                                    ['\\'] = 1};
     for (i++; i < n; i++) {
+      /* plain text: strcspn scans many bytes a step (and stops at NUL) */
+      i += (uint32_t)strcspn(t + i, "\"\n\r$%\\");
       while (!stop[(unsigned char)t[i]])
-        i++; /* plain text */
+        i++;
       if (i >= n)
         break;
       char c = t[i];

@@ -961,8 +961,10 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
             : NULL;
     any_rules |= v->nvalidations > 0;
     for (size_t i = 0; i < v->nvalidations; i++)
-      rules[i] = (struct tfr_rule){src_range(v->validations[i].src,
-                                             v->validations[i].block),
+      rules[i] = (struct tfr_rule){v->validations[i].refs
+                                       ? v->validations[i].range
+                                       : src_range(v->validations[i].src,
+                                                   v->validations[i].block),
                                    TFR_RULE_SKIPPED,
                                    "resolving stopped at earlier errors"};
     r.out[k].rules = rules;

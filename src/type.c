@@ -172,16 +172,17 @@ bool tfr_type_has_dynamic(const tfr_type *t) {
 }
 
 long tfr_type_attr(const tfr_type *t, const char *name, size_t len) {
-  if (t->kind != TFR_OBJECT)
+  /* attribute names hold no NUL: a name with one is none of them */
+  if (t->kind != TFR_OBJECT || memchr(name, '\0', len))
     return -1;
   size_t lo = 0, hi = t->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const char *m = t->names[mid];
-    size_t ml = strlen(m);
-    int c = memcmp(m, name, ml < len ? ml : len);
+    /* byte order, a prefix first; strncmp stops where m ends */
+    int c = strncmp(m, name, len);
     if (c == 0)
-      c = ml < len ? -1 : ml > len ? 1 : 0;
+      c = m[len] != '\0';
     if (c == 0)
       return (long)mid;
     if (c < 0)

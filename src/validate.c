@@ -299,6 +299,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
     for (size_t i = 0; i < v->nvalidations; i++) {
       struct validation *rule = (struct validation *)&v->validations[i];
       rule->refs = rule_refs_new(a, m, rule);
+      rule->range = src_range(rule->src, rule->block);
       struct refs r = rule->refs->cond;
       if (!r.any)
         error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
