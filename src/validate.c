@@ -24,10 +24,14 @@ struct names {
   const char **v;
   struct span *at; /* where each is first referred to */
   size_t n, cap;
+  bool every;      /* every reference, repeated names too */
 };
 
 struct refs {
   struct names vars;   /* var.NAME referenced */
+  struct names every;  /* every var.NAME reference, repeats too (with
+                          record_every) */
+  bool record_every;
   struct names locals; /* local.NAME referenced */
   struct names objects; /* "aws_instance.web", "data.t.n", "module.m", or a
                            bare root such as "aws_instance" */
@@ -54,7 +58,7 @@ static bool is_bound(const struct bound *b, const struct ast *x) {
 
 static void add_name(tfr_arena *a, struct names *l, const char *s, size_t n,
                      struct span at) {
-  for (size_t i = 0; i < l->n; i++)
+  for (size_t i = 0; i < l->n && !l->every; i++)
     if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
       return;
   if (l->n == l->cap) {
@@ -134,12 +138,16 @@ static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
       !is_bound(b, x->kids[0])) {
     r->any = true;
     add_name(a, &r->vars, x->str, x->n, x->span);
+    if (r->record_every)
+      add_name(a, &r->every, x->str, x->n, x->span);
     return;
   }
   if (x->kind == AST_INDEX && is_root(x->a, "var") &&
       x->kids[0]->kind == AST_STRING && !is_bound(b, x->a)) {
     r->any = true;
     add_name(a, &r->vars, x->kids[0]->str, x->kids[0]->n, x->span);
+    if (r->record_every)
+      add_name(a, &r->every, x->kids[0]->str, x->kids[0]->n, x->span);
     return;
   }
   if (x->kind == AST_GETATTR && is_root(x->kids[0], "local") &&
@@ -260,18 +268,50 @@ static struct refs refs_rule(tfr_arena *a, const struct module *m,
 
 /* What a rule refers to, in the forms the stages ask for. */
 struct rule_refs {
-  struct refs cond, msg; /* the condition's and the message's own */
+  struct refs cond, msg; /* the condition's and the message's own (with
+                            every var. reference, for walk_key) */
   struct refs own;       /* both, local values as names (refs_rule) */
   struct refs deep;      /* both, through local values */
 };
 
+/* x's references, every var. reference recorded too. */
+static struct refs refs_every(tfr_arena *a, const struct ast *x) {
+  struct refs r = {0};
+  r.record_every = true;
+  r.every.every = true;
+  walk(a, x, &r, NULL);
+  return r;
+}
+
+/* The names of l not yet in into, added in order (as a second walk into
+** the same refs would add them). */
+static void merge_names(tfr_arena *a, struct names *into,
+                        const struct names *l) {
+  for (size_t i = 0; i < l->n; i++)
+    add_name(a, into, l->v[i], strlen(l->v[i]), l->at[i]);
+}
+
 static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
                                        const struct validation *rule) {
   struct rule_refs *rr = tfr_arena_alloc(a, sizeof *rr);
-  rr->cond = refs_of(a, rule->condition);
-  rr->msg = refs_of(a, rule->error_message);
-  rr->own = refs_rule(a, NULL, rule);
-  rr->deep = refs_rule(a, m, rule);
+  rr->cond = refs_every(a, rule->condition);
+  rr->msg = refs_every(a, rule->error_message);
+  /* refs_rule(a, NULL, rule) without walking again: the message's names
+  ** after the condition's, the first of each kept */
+  struct refs own = {0};
+  const struct refs *c = &rr->cond, *g = &rr->msg;
+  merge_names(a, &own.vars, &c->vars);
+  merge_names(a, &own.vars, &g->vars);
+  merge_names(a, &own.locals, &c->locals);
+  merge_names(a, &own.locals, &g->locals);
+  merge_names(a, &own.objects, &c->objects);
+  merge_names(a, &own.objects, &g->objects);
+  own.any = c->any || g->any;
+  own.other = c->other || g->other;
+  own.other_name = c->other_name ? c->other_name : g->other_name;
+  rr->own = own;
+  /* through local values: the same when there are none */
+  rr->deep = m && m->nlocals ? refs_rule(a, m, rule) : own;
   return rr;
 }
 
@@ -682,6 +722,69 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      const struct tfr_range *value_at, bool walk_validate,
                      struct tfr_rule *out);
 
+/*
+** Rules sharing work in the validate walk: there every variable is the
+** unknown of its type, so a rule's outcome there depends only on its text,
+** the type and marks of its own variable and the rest of the module (the
+** same for every rule).  The key is the condition's and the message's
+** source with every reference to the rule's own variable cut out (the
+** other variables' names stay: they are the same unknowns for every rule),
+** the variable's type (type_id: the same for the same type) and marks.
+** A rule whose key was seen without errors has that outcome again: it is
+** not evaluated.  NULL when the rule's text is not at hand (.tf.json).
+*/
+static int by_start(const void *x, const void *y) {
+  const struct span *p = x, *q = y;
+  return p->start < q->start ? -1 : p->start > q->start;
+}
+
+static const char *walk_key(tfr_arena *a, const struct var_decl *v,
+                            const struct validation *rule, size_t *len,
+                            struct sbuf *buf) {
+  const struct rule_refs *rr = rule->refs;
+  if (!rr || rule->message_literal || rule->cond_src != rule->src ||
+      rule->msg_src != rule->src)
+    return NULL;
+  struct sbuf b = *buf; /* reused: its memory, not its text */
+  b.n = 0;
+  uint32_t id = v->type_id;
+  char head[8] = {(char)(id & 0xff), (char)(id >> 8 & 0xff),
+                  (char)(id >> 16 & 0xff), (char)(id >> 24),
+                  (char)('0' + v->sensitive), (char)('0' + v->ephemeral)};
+  sbuf_put(&b, head, 6);
+  const struct {
+    const struct ast *x;
+    const struct names *r;
+  } parts[2] = {{rule->condition, &rr->cond.every},
+                {rule->error_message, &rr->msg.every}};
+  const char *text = rule->src->text;
+  for (int p = 0; p < 2; p++) {
+    uint32_t at = parts[p].x->span.start, end = parts[p].x->span.end;
+    const struct names *r = parts[p].r;
+    struct span *self = tfr_arena_alloc(a, (r->n + 1) * sizeof *self);
+    size_t n = 0;
+    for (size_t j = 0; j < r->n; j++)
+      if (!strcmp(r->v[j], v->name))
+        self[n++] = r->at[j];
+    if (n > 1)
+      qsort(self, n, sizeof *self, by_start);
+    for (size_t j = 0; j < n; j++) {
+      if (self[j].start < at || self[j].end > end) { /* overlapping */
+        *buf = b;
+        return NULL;
+      }
+      sbuf_put(&b, text + at, self[j].start - at);
+      sbuf_put(&b, "\x01", 1); /* the rule's own variable */
+      at = self[j].end;
+    }
+    sbuf_put(&b, text + at, end - at);
+    sbuf_put(&b, "\0", 1);
+  }
+  *len = b.n;
+  *buf = b;
+  return b.p;
+}
+
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   if (!declared_refs(m, a, diags))
     return false;
@@ -715,15 +818,27 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   ** are kept in the scope, which allocates from a. */
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
+  struct bytemap clean = {0}; /* walk_key of the rules without errors */
+  struct sbuf keybuf = {0};
   for (size_t k = 0; k < m->nvars; k++)
     for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
       ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
+      size_t klen = 0;
+      const char *key = walk_key(a, &m->vars[k], rule, &klen, &keybuf);
+      if (key && bytemap_get(&clean, key, klen))
+        continue;
       size_t before = tfr_diags_count(scratch);
       struct tfr_rule dummy;
       arena_reset(t, empty);
       run_rule(t, scratch, m, k, rule, &s, &m->vars[k].decl, true, &dummy);
+      bool errs = false;
+      for (size_t j = before; j < tfr_diags_count(scratch); j++)
+        errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
+      if (key && !errs)
+        bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen,
+                    (void *)1);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
         const struct tfr_diag *g = tfr_diags_get(scratch, j);
         if (g->sev != TFR_DIAG_ERROR)
@@ -735,6 +850,8 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       }
     }
   tfr_arena_free(t);
+  bytemap_free(&clean);
+  free(keybuf.p);
   return ok;
 }
 
