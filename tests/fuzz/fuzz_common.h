@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "tfresolve/tfresolve.h"
 
@@ -36,6 +37,37 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     setrlimit(RLIMIT_STACK, &r);
   }
   return 0;
+}
+
+/* The scratch directory of fuzz_scratch_dir and the files removed from it
+** at exit. */
+static char fuzz_dir_path[4096];
+static const char *const *fuzz_dir_files;
+
+static inline void fuzz_remove_dir(void) {
+  char path[4200];
+  for (size_t i = 0; fuzz_dir_files && fuzz_dir_files[i]; i++) {
+    snprintf(path, sizeof path, "%s/%s", fuzz_dir_path, fuzz_dir_files[i]);
+    unlink(path);
+  }
+  rmdir(fuzz_dir_path);
+}
+
+/* A directory of this process's own in $TMPDIR (prefix, then random
+** letters), made on the first call; at exit it is removed with the files
+** named in files (NULL-terminated), which the target may write there. */
+static inline const char *fuzz_scratch_dir(const char *prefix,
+                                           const char *const *files) {
+  if (!fuzz_dir_path[0]) {
+    const char *t = getenv("TMPDIR");
+    snprintf(fuzz_dir_path, sizeof fuzz_dir_path, "%s/%sXXXXXX",
+             t && *t ? t : "/tmp", prefix);
+    if (!mkdtemp(fuzz_dir_path))
+      abort();
+    fuzz_dir_files = files;
+    atexit(fuzz_remove_dir);
+  }
+  return fuzz_dir_path;
 }
 
 /* Every renderer writes here; opened once, never closed (the process

@@ -22,37 +22,24 @@ static const char *const files[][2] = {
     {"d.yaml", "a: [1, 2]\nb: &x {c: d}\ne: *x\n"},
 };
 enum { NFILES = sizeof files / sizeof files[0] };
-static char dir_path[4096];
-
-/* At exit: the scratch directory and its files. */
-static void remove_dir(void) {
-  char path[4200];
-  for (size_t i = 0; i < NFILES; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir_path, files[i][0]);
-    unlink(path);
-  }
-  rmdir(dir_path);
-}
 
 /* A scratch directory (in $TMPDIR) with files for file(), templatefile(),
 ** fileset()..., made once per process. */
 static const char *fuzz_dir(void) {
-  if (!dir_path[0]) {
-    const char *t = getenv("TMPDIR");
-    snprintf(dir_path, sizeof dir_path, "%s/fuzzexprXXXXXX",
-             t && *t ? t : "/tmp");
-    if (!mkdtemp(dir_path))
+  static const char *names[NFILES + 1];
+  static bool written;
+  for (size_t i = 0; i < NFILES; i++)
+    names[i] = files[i][0];
+  const char *dir = fuzz_scratch_dir("fuzzexpr", names);
+  for (size_t i = 0; i < NFILES && !written; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
       abort();
-    atexit(remove_dir);
-    for (size_t i = 0; i < NFILES; i++) {
-      char path[4200];
-      snprintf(path, sizeof path, "%s/%s", dir_path, files[i][0]);
-      FILE *f = fopen(path, "w");
-      if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
-        abort();
-    }
   }
-  return dir_path;
+  written = true;
+  return dir;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

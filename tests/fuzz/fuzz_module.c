@@ -26,32 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { NSECT = 5, MAXLINES = 16 };
 
-static const char *const file_names[3] = {"main.tf", "terraform.tfvars",
-                                          "x.auto.tfvars.json"};
-
-static char dir_path[4096];
-
-/* At exit: the scratch directory and what this target wrote there. */
-static void remove_dir(void) {
-  char path[4200];
-  for (size_t i = 0; i < 3; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir_path, file_names[i]);
-    unlink(path);
-  }
-  rmdir(dir_path);
-}
+static const char *const file_names[] = {"main.tf", "terraform.tfvars",
+                                         "x.auto.tfvars.json", NULL};
 
 /* The scratch module directory (in $TMPDIR), made once per process. */
 static const char *fuzz_dir(void) {
-  if (!dir_path[0]) {
-    const char *t = getenv("TMPDIR");
-    snprintf(dir_path, sizeof dir_path, "%s/fuzzmodXXXXXX",
-             t && *t ? t : "/tmp");
-    if (!mkdtemp(dir_path))
-      abort();
-    atexit(remove_dir);
-  }
-  return dir_path;
+  return fuzz_scratch_dir("fuzzmod", file_names);
 }
 
 /* Write (or, for an absent section, remove) one file of the module. */
