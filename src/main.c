@@ -39,6 +39,8 @@ static const char usage_main[] =
     "files\n"
     "\n"
     "Global options:\n"
+    "  -chdir=DIR           Switch to DIR before the command, as Terraform's\n"
+    "                       global -chdir does (tfresolve -chdir=env/prod show)\n"
     "  -help, --help        Show this help, or a command's help\n"
     "  -version, --version  Show the version\n"
     "  -max-memory=SIZE     Memory values may take (512M, 4G; any command;\n"
@@ -1196,12 +1198,26 @@ static int real_main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigbus;
   sigaction(SIGBUS, &sa, NULL);
+  char buf[64];
+  const char *val = NULL;
+  /* Terraform's global -chdir=DIR, before the command: everything after
+  ** (relative -var-file paths too) happens in DIR */
+  while (argc >= 2 && !strncmp(argv[1], "-chdir=", 7)) {
+    const char *dir = argv[1] + 7;
+    if (!*dir || chdir(dir) != 0) {
+      fprintf(stderr,
+              "tfresolve: error handling -chdir option: chdir %s: %s\n", dir,
+              *dir ? strerror(errno) : "no directory given");
+      return EXIT_USAGE;
+    }
+    argv[1] = argv[0];
+    argc--;
+    argv++;
+  }
   if (argc < 2) {
     fputs(usage_main, stderr);
     return EXIT_USAGE;
   }
-  char buf[64];
-  const char *val = NULL;
   const char *name = cli_opt_name(argv[1], buf, sizeof buf, &val);
   if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
     /* the semantics followed: SPEC.md's ground truth */

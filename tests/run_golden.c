@@ -28,7 +28,7 @@
 **
 ** A "cases" directory holds one directory per case: the module files,
 ** `args` (one command-line argument per line; the first is the command,
-** default "show"; the JSON run adds -show-sensitive unless the case has a
+** default "show", after any global -chdir=DIR; the JSON run adds -show-sensitive unless the case has a
 ** file named hide-sensitive), `env` (NAME=VALUE lines; the environment is otherwise
 ** empty but for PATH and LANG) and the expected `expected.json` (output
 ** of the command with -json), `expected.txt` (human output, -no-color)
@@ -676,13 +676,17 @@ static char *run_case(const char *tool, const char *dir, char **args,
   char *argv[256];
   size_t k = 0;
   argv[k++] = (char *)tool;
-  argv[k++] = nargs ? args[0] : "show";
+  /* global options (-chdir=DIR) come before the command */
+  size_t cmd = 0;
+  while (cmd < nargs && !strncmp(args[cmd], "-chdir=", 7) && k < 250)
+    argv[k++] = args[cmd++];
+  argv[k++] = cmd < nargs ? args[cmd] : "show";
   argv[k++] = json ? "-json" : "-no-color";
   char marker[8192];
   snprintf(marker, sizeof marker, "%.4000s/hide-sensitive", dir);
   if (json && !exists(marker)) /* a hide-sensitive file keeps them hidden */
     argv[k++] = "-show-sensitive";
-  for (size_t i = 1; i < nargs && k < 250; i++)
+  for (size_t i = cmd + 1; i < nargs && k < 250; i++)
     argv[k++] = args[i];
   argv[k] = NULL;
   char *extra[256];
