@@ -68,6 +68,7 @@ static void run_job(const struct many_opts *mo, struct job *j) {
       const struct tfr_diag *g = tfr_diags_get(j->load, i);
       tfr_diags_add(j->d, g->sev, g->subject.filename ? &g->subject : NULL,
                     g->summary, g->detail);
+      tfr_diags_set_code(j->d, g->code);
       tfr_diags_set_variable(j->d, g->variable);
     }
     j->res = tfr_resolve_module(j->a, j->d, j->mod, &ro);

@@ -473,6 +473,11 @@ void tfr_diags_set_variable(tfr_diags *d, const char *name) {
     d->v[d->n - 1].variable = name ? tfr_arena_strdup(d->a, name) : NULL;
 }
 
+void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code) {
+  if (d->n)
+    d->v[d->n - 1].code = code;
+}
+
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {
   if (i < d->n)
     d->v[i].variable = name ? tfr_arena_strdup(d->a, name) : NULL;

@@ -1292,12 +1292,15 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
                x->n ? "Function \"can\" expects only 1 argument(s)."
                     : "Function \"can\" expects 1 argument(s). Missing value "
                       "for \"expression\".");
+    if (!x->n)
+      tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (is_try && x->n == 0) {
     eval_error(c, x, "Error in function call",
                "Call to function \"try\" failed: at least one argument is "
                "required.");
+    tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
     return eval_dynamic(c);
   }
   tfr_diags *errs = tfr_diags_new(c->a);
@@ -1331,6 +1334,7 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
                      "result.";
   sb_put(c, &b, tail, strlen(tail) + 1);
   eval_error(c, x, "Error in function call", b.p);
+  tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
   return eval_dynamic(c);
 }
 

@@ -221,6 +221,7 @@ void fcall_error(struct fcall *f, const char *fmt, ...) {
                            f->spec->name),
           fmt, ap);
   va_end(ap);
+  tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
 }
 
 static const struct func_param *param_of(const struct func_spec *s,
@@ -285,6 +286,7 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
                                 "Missing value for \"%s\".",
                                 s->name, s->variadic ? " at least" : "",
                                 s->nparams, s->params[n].name));
+    tfr_diags_set_code(f->c->diags, TFR_CODE_MISSING_ARGUMENT);
     return false;
   }
   if (!s->variadic && n > (size_t)s->nparams) {

@@ -409,6 +409,7 @@ static void stub_error(struct fcall *f, const char *msg) {
   eval_error(f->c, f->call, "Error in function call",
              tfr_arena_printf(f->a, "Call to function \"%.*s\" failed: %s.",
                               (int)name->n, name->str, msg));
+  tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
   f->failed = true;
 }
 
@@ -595,8 +596,8 @@ static const struct ast *call_at(const struct ast *x, struct span s) {
 static const char *diag_text(tfr_arena *a, const struct tfr_diag *g,
                              struct ast_file *t) {
   struct tfr_range r = g->subject;
-  bool failed = !strcmp(g->summary, "Error in function call");
-  bool missing = !strcmp(g->summary, "Not enough function arguments");
+  bool failed = g->code == TFR_CODE_FUNCTION_FAILED;
+  bool missing = g->code == TFR_CODE_MISSING_ARGUMENT;
   const struct ast *call = NULL;
   if (t && r.filename && (failed || missing))
     call = call_at(t->body, (struct span){(uint32_t)r.start.byte,

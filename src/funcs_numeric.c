@@ -372,6 +372,7 @@ static const tfr_value *float_result(struct fcall *f, double d) {
                                 "function implementation: "
                                 "Float.SetFloat64(NaN)",
                                 f->spec->name));
+    tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
     f->failed = true;
     return NULL;
   }

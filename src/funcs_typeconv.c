@@ -186,6 +186,7 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
                                 "Function \"convert\" expects 2 argument(s). "
                                 "Missing value for \"%s\".",
                                 names[x->n]));
+    tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (x->n > 2) {
@@ -297,6 +298,8 @@ const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
                x->n ? "Function \"type\" expects only 1 argument(s)."
                     : "Function \"type\" expects 1 argument(s). Missing "
                       "value for \"value\".");
+    if (!x->n)
+      tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   const tfr_value *v = eval_expr(c, x->items[0]);

@@ -302,7 +302,7 @@ static struct finding finding_of(struct report *r, size_t env,
   if (!f.at.filename)
     f.at = (struct tfr_range){NULL, {0, 0, 0}, {0, 0, 0}};
   f.rule = (struct tfr_range){NULL, {0, 0, 0}, {0, 0, 0}};
-  if (f.var && !strcmp(f.summary, "Invalid value for variable"))
+  if (f.var && g->code == TFR_CODE_RULE_FAILED)
     f.rule = failed_rule(f.var, f.detail);
   f.id = slug(r->a, f.summary);
   uint64_t h = hash_str(14695981039346656037u, f.summary);

@@ -475,6 +475,15 @@ static void var_error(struct resolver *r, const struct tfr_range *at,
   tfr_diags_set_variable(r->diags, var);
 }
 
+/* var_error with a code (enum tfr_diag_code). */
+static void var_error_code(struct resolver *r, enum tfr_diag_code code,
+                           const struct tfr_range *at, enum tfr_severity sev,
+                           const char *summary, const char *detail,
+                           const char *var) {
+  var_error(r, at, sev, summary, detail, var);
+  tfr_diags_set_code(r->diags, code);
+}
+
 /* Evaluate a raw value: files hold expressions; env and -var strings are
 ** literal or HCL by the declaration's parse mode. */
 static const tfr_value *parse_raw(struct resolver *r,
@@ -563,7 +572,7 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
   for (size_t i = 0; i < r->m->nvars && !found; i++)
     if (!strcasecmp(r->m->vars[i].name, raw->name)) {
       found = true;
-      var_error(r, NULL, TFR_DIAG_WARNING,
+      var_error_code(r, TFR_CODE_ENV_NAME_CASE, NULL, TFR_DIAG_WARNING,
                 "Environment variable differs from a variable name in case",
                 tfr_arena_printf(r->a,
                                  "TF_VAR_%s sets nothing: variable names are "
@@ -598,7 +607,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
       continue;
     }
     if (raw->kind == TFR_SRC_CLI) {
-      var_error(r, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
+      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
                 tfr_arena_printf(r->a,
                                  "A variable named %s was assigned on "
                                  "the command line, but the root module does "
@@ -625,7 +634,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it */
       struct tfr_range at = raw_range(raw);
-      var_error(r, &at, TFR_DIAG_ERROR,
+      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
                 "Value for undeclared variable",
                 tfr_arena_printf(r->a,
                                  "The root module does not declare a "
@@ -641,7 +650,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
   }
   /* Terraform names the first two and counts the rest. */
   for (size_t i = 0; i < nf && i < 2; i++)
-    var_error(r, NULL, TFR_DIAG_WARNING, "Value for undeclared variable",
+    var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING, "Value for undeclared variable",
               tfr_arena_printf(r->a,
                                "The root module does not declare a variable "
                                "named %s but a value was found in file "
@@ -672,6 +681,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                                    "warnings shown, %zu other variable(s) "
                                    "defined without being declared.%s",
                                    nf - 2, hints));
+    tfr_diags_set_code(r->diags, TFR_CODE_UNDECLARED_VALUE);
   }
   free(fr);
 }
@@ -792,7 +802,7 @@ static void final_value(struct resolver *r, size_t k) {
                                 value_prefix(r, v, raw, "declared"),
                                 err ? err : "incorrect type");
     }
-    var_error(r, &at, TFR_DIAG_ERROR, "Invalid value for input variable",
+    var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR, "Invalid value for input variable",
               detail, v->name);
     return;
   }
@@ -800,7 +810,7 @@ static void final_value(struct resolver *r, size_t k) {
     if (v->has_default && v->dflt) {
       val = v->dflt;
     } else {
-      var_error(r, &at, TFR_DIAG_ERROR, "Required variable not set",
+      var_error_code(r, TFR_CODE_REQUIRED_NOT_SET, &at, TFR_DIAG_ERROR, "Required variable not set",
                 tfr_arena_printf(r->a,
                                  "%s: required variable may not be set to "
                                  "null.",

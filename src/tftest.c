@@ -903,6 +903,7 @@ static void copy_diag(tfr_diags *out, const struct tfr_diag *g,
                       const struct tfr_range *subject) {
   tfr_diags_add(out, g->sev, subject && subject->filename ? subject : NULL,
                 g->summary, g->detail);
+  tfr_diags_set_code(out, g->code);
   if (g->variable)
     tfr_diags_set_variable(out, g->variable);
   if (g->hide_source)
@@ -1268,7 +1269,7 @@ static void get_variables(struct runctx *rc) {
     if (!v->from_run)
       continue;
     eval_val(rc, v);
-    if (v->decl < 0 && !assert_refers(rc, v->name))
+    if (v->decl < 0 && !assert_refers(rc, v->name)) {
       error_at(rc->pre, rc->f->src, v->attr->kids[0]->span, TFR_DIAG_WARNING,
                "Value for undeclared variable",
                tfr_arena_printf(t->a,
@@ -1276,6 +1277,8 @@ static void get_variables(struct runctx *rc) {
                                 "variable named \"%s\", but it is declared "
                                 "in run block \"%s\".",
                                 v->name, rc->r->name));
+      tfr_diags_set_code(rc->pre, TFR_CODE_UNDECLARED_VALUE);
+    }
   }
   for (size_t i = 0; i < rc->nvals; i++) {
     struct tval *v = &rc->vals[i];
@@ -1423,15 +1426,12 @@ static struct tfr_range real_range(struct runctx *rc, const struct content *c,
 static bool dropped(const struct tfr_diag *g, const struct globals *gl) {
   /* Terraform's test command parses only the global values a run needs:
   ** no word about the others */
-  static const char *const quiet[] = {
-      "Value for undeclared variable", "Values for undeclared variables",
-      "Environment variable differs from a variable name in case",
-      /* this tool's; the run is skipped or failed for other reasons */
-      "Validation rule deferred"};
-  if (g->sev == TFR_DIAG_WARNING)
-    for (size_t i = 0; i < sizeof quiet / sizeof *quiet; i++)
-      if (!strcmp(g->summary, quiet[i]))
-        return true;
+  if (g->sev == TFR_DIAG_WARNING &&
+      (g->code == TFR_CODE_UNDECLARED_VALUE ||
+       g->code == TFR_CODE_ENV_NAME_CASE ||
+       /* this tool's; the run is skipped or failed for other reasons */
+       g->code == TFR_CODE_RULE_DEFERRED))
+    return true;
   for (size_t i = 0; i < tfr_diags_count(gl->seen); i++)
     if (same_diag(g, tfr_diags_get(gl->seen, i)))
       return true; /* shown once, before the files */
@@ -1474,7 +1474,7 @@ static const char *deferred(tfr_arena *a, const struct tfr_variable *v) {
 static bool is_rule_failure(const struct tfr_diag *g,
                             const struct tfr_resolution *res) {
   return g->sev == TFR_DIAG_ERROR && g->variable &&
-         !strcmp(g->summary, "Invalid value for variable") &&
+         g->code == TFR_CODE_RULE_FAILED &&
          rule_failed(res_var(res, g->variable, strlen(g->variable)));
 }
 
@@ -1691,8 +1691,8 @@ static bool reached_plan(const struct tfr_resolution *res, const tfr_diags *rd) 
   for (size_t i = 0; i < tfr_diags_count(rd); i++) {
     const struct tfr_diag *g = tfr_diags_get(rd, i);
     if (g->sev == TFR_DIAG_ERROR &&
-        (!strcmp(g->summary, "Invalid value for input variable") ||
-         !strcmp(g->summary, "Required variable not set") ||
+        (g->code == TFR_CODE_INVALID_INPUT ||
+         g->code == TFR_CODE_REQUIRED_NOT_SET ||
          is_rule_failure(g, res)))
       return true;
   }

@@ -845,6 +845,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
           continue;
         tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
                       g->summary, g->detail);
+        tfr_diags_set_code(diags, g->code);
         tfr_diags_set_variable(diags, g->variable);
         ok = false;
       }
@@ -954,6 +955,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                  "failed here.",
                               why),
              v->name);
+    tfr_diags_set_code(diags, TFR_CODE_RULE_DEFERRED);
     return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {
@@ -1045,6 +1047,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                  "%s\n\nThis was checked by the validation "
                                  "rule at %s.",
                                  text, where));
+  tfr_diags_set_code(diags, TFR_CODE_RULE_FAILED);
   tfr_diags_set_variable(diags, v->name);
   if (v->sensitive)
     tfr_diags_hide_source(diags); /* value_at may be the secret itself */

@@ -37,6 +37,26 @@ struct tfr_range {
 
 enum tfr_severity { TFR_DIAG_ERROR, TFR_DIAG_WARNING };
 
+/**
+ * Stable codes of the diagnostics a program decides on (whether a test
+ * run failed as expected, which SARIF rule a finding is...).  Summaries
+ * are Terraform's words and may be reworded; codes are not.  Most
+ * diagnostics have TFR_CODE_NONE.
+ */
+enum tfr_diag_code {
+  TFR_CODE_NONE = 0,
+  TFR_CODE_RULE_FAILED,         /* "Invalid value for variable": a
+                                   validation rule's condition was false */
+  TFR_CODE_INVALID_INPUT,       /* "Invalid value for input variable": the
+                                   value does not convert to the type */
+  TFR_CODE_REQUIRED_NOT_SET,    /* "Required variable not set" */
+  TFR_CODE_FUNCTION_FAILED,     /* "Error in function call" */
+  TFR_CODE_MISSING_ARGUMENT,    /* "Not enough function arguments" */
+  TFR_CODE_UNDECLARED_VALUE,    /* "Value(s) for undeclared variable(s)" */
+  TFR_CODE_ENV_NAME_CASE,       /* a TF_VAR_ name that differs in case */
+  TFR_CODE_RULE_DEFERRED,       /* a rule that cannot be decided offline */
+};
+
 struct tfr_diag {
   enum tfr_severity sev;
   const char *summary;      /* terse: "Invalid character" */
@@ -45,6 +65,7 @@ struct tfr_diag {
   const char *variable;     /* the variable concerned, or NULL */
   bool hide_source;         /* the subject holds a sensitive value: do not
                                quote its source line */
+  enum tfr_diag_code code;  /* TFR_CODE_NONE unless it is one of those */
 };
 
 typedef struct tfr_diags tfr_diags;
@@ -72,6 +93,9 @@ TFR_API void tfr_diags_hide_source(tfr_diags *d);
 
 /** Name the variable the most recently added diagnostic concerns. */
 TFR_API void tfr_diags_set_variable(tfr_diags *d, const char *name);
+
+/** Give the last diagnostic added a code (enum tfr_diag_code). */
+TFR_API void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code);
 
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */
