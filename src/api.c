@@ -4,7 +4,11 @@
 ** expressions, conversion, rendering) for the CLI and other users.  The
 ** modules below do not include tfresolve.h: this is the top.
 */
+#include <math.h>
+#include <mpfr.h>
+
 #include "convert.h"
+#include "number.h"
 #include "eval.h"
 #include "funcs.h"
 #include "json_out.h"
@@ -131,4 +135,19 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
 const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
                                            const tfr_file *expr) {
   return tfr_eval_functions_opts(a, diags, expr, NULL);
+}
+
+/* ---- numbers ----------------------------------------------------------- */
+
+static bool known_number(const tfr_value *v) {
+  return v && v->type->kind == TFR_NUMBER &&
+         !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) && v->num;
+}
+
+const char *tfr_number_text(tfr_arena *a, const tfr_value *v) {
+  return known_number(v) ? num_format(a, v->num) : NULL;
+}
+
+double tfr_number_double(const tfr_value *v) {
+  return known_number(v) ? mpfr_get_d(num_mpfr(v->num), MPFR_RNDN) : NAN;
 }

@@ -5,11 +5,13 @@
 # compiles and links against the installed library with the flags of the
 # installed pkg-config file.
 #
-#   tests/install.sh MESON BUILDDIR CC [SANITIZE]
+#   tests/install.sh MESON BUILDDIR CC SANITIZE EXAMPLE MODULE
 #
 # SANITIZE: the build's b_sanitize (a sanitized library needs the same
-# -fsanitize flags in the program).  Last line: "N passed, M failed".
-meson=$1 build=$2 cc=$3 san=${4:-none}
+# -fsanitize flags in the program).  EXAMPLE: the example program of the
+# docs (doc/example.c), built and run on the module directory MODULE.
+# Last line: "N passed, M failed".
+meson=$1 build=$2 cc=$3 san=${4:-none} example=$5 module=$6
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -43,7 +45,10 @@ libdir=$(dirname "$(dirname "$pc")")
 
 for f in bin/tfresolve include/tfresolve/tfresolve.h \
          include/tfresolve/arena.h include/tfresolve/diag.h \
-         include/tfresolve/value.h share/man/man1/tfresolve.1 \
+         include/tfresolve/value.h include/tfresolve/export.h \
+         include/tfresolve/syntax.h include/tfresolve/resolution.h \
+         include/tfresolve/version.h include/tfresolve/tftest.h \
+         share/man/man1/tfresolve.1 \
          share/bash-completion/completions/tfresolve \
          share/zsh/site-functions/_tfresolve; do
   if [ -f "$prefix/$f" ]; then ok; else ko "not installed: $f"; fi
@@ -97,27 +102,10 @@ case $flags in
   *"-I$prefix/include"*) ok ;;
   *) ko "pkg-config --cflags: $flags" ;;
 esac
-cat >"$tmp/prog.c" <<'EOF'
-#include <string.h>
-#include <tfresolve/tfresolve.h>
-
-int main(void) {
-  tfr_arena *a = tfr_arena_new();
-  tfr_diags *d = tfr_diags_new(a);
-  const char *src = "upper(\"installed\")";
-  tfr_file *f = tfr_parse_expr(a, d, "<prog>", src, strlen(src));
-  const struct tfr_value *v = f ? tfr_eval_functions(a, d, f) : NULL;
-  int ok = v && !tfr_diags_has_errors(d);
-  if (ok)
-    printf("%s %s\n", tfr_version(), tfr_value_console(a, v));
-  tfr_arena_free(a);
-  return !ok;
-}
-EOF
 sanflags=
 [ "$san" = none ] || [ -z "$san" ] || sanflags="-fsanitize=$san"
 # shellcheck disable=SC2086 # flags are words
-if "$cc" -std=c11 $sanflags -o "$tmp/prog" "$tmp/prog.c" $flags \
+if "$cc" -std=c11 -Wall -Werror $sanflags -o "$tmp/prog" "$example" $flags \
      2>"$tmp/cc.log"; then
   ok
 else
@@ -125,9 +113,9 @@ else
   cat "$tmp/cc.log"
   finish
 fi
-out=$(LD_LIBRARY_PATH=$libdir "$tmp/prog" 2>&1)
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/prog" "$module" 2>&1)
 case $out in
-  *' "INSTALLED"') ok ;;
-  *) ko "the program's output: $out" ;;
+  *'instance_count = 3 (the number 3)'*'region = "us-east-1"'*) ok ;;
+  *) ko "the example's output: $out" ;;
 esac
 finish

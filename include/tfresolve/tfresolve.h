@@ -16,6 +16,7 @@
 
 #include "tfresolve/arena.h"
 #include "tfresolve/diag.h"
+#include "tfresolve/version.h"
 #include "tfresolve/value.h"
 #include "tfresolve/syntax.h"
 #include "tfresolve/resolution.h"
@@ -24,7 +25,8 @@
 extern "C" {
 #endif
 
-/** The library version, e.g. "0.1.0". */
+/** The version of the library the program runs with, e.g. "0.1.0"
+ *  (TFR_VERSION_STRING is the one it was compiled against). */
 TFR_API const char *tfr_version(void);
 
 

@@ -117,6 +117,22 @@ typedef struct tfr_value {
   };
 } tfr_value;
 
+/**
+ * A known number's value as text: the digits Terraform prints (the
+ * shortest decimal that reads back to it, no exponent; "-0", "+Inf",
+ * "-Inf"), as in JSON output and tostring().  NULL when @p v is not a
+ * known, non-null number.
+ */
+TFR_API const char *tfr_number_text(tfr_arena *a, const tfr_value *v);
+
+/**
+ * A known number's value rounded to the nearest double (numbers hold 512
+ * bits: large integers and long decimals lose digits here; use
+ * tfr_number_text for them).  NaN when @p v is not a known, non-null
+ * number.
+ */
+TFR_API double tfr_number_double(const tfr_value *v);
+
 TFR_API bool tfr_value_is_null(const tfr_value *v);
 TFR_API bool tfr_value_is_known(const tfr_value *v); /* not unknown */
 /** Known all the way down (no unknown inside). */
