@@ -46,12 +46,21 @@ struct tfr_arena {
   void (*slot_free[ARENA_NSLOTS])(void *);
 };
 
+static void (*oom_handler)(void);
+
+void tfr_set_oom_handler(void (*handler)(void)) { oom_handler = handler; }
+
+_Noreturn void tfr_oom(void) {
+  if (oom_handler)
+    oom_handler();
+  fputs("tfresolve: out of memory\n", stderr);
+  abort();
+}
+
 static void *xcalloc(size_t n) {
   void *p = calloc(1, n);
-  if (!p) {
-    fputs("tfresolve: out of memory\n", stderr);
-    abort();
-  }
+  if (!p)
+    tfr_oom();
   return p;
 }
 

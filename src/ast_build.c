@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_int.h"
 #include "parse.h"
 
 void parse_error(struct parse_ctx *c, struct span s, const char *summary,
@@ -70,7 +71,7 @@ void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x) {
     c->cap_partial = c->cap_partial ? c->cap_partial * 2 : 64;
     c->partial = realloc(c->partial, c->cap_partial * sizeof *c->partial);
     if (!c->partial)
-      abort();
+      tfr_oom();
   }
   c->partial[c->npartial++] = x;
 }
@@ -81,7 +82,7 @@ struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x) {
     c->scratch_cap = c->scratch_cap ? c->scratch_cap * 2 : 1024;
     c->scratch = realloc(c->scratch, c->scratch_cap * sizeof *c->scratch);
     if (!c->scratch)
-      abort();
+      tfr_oom();
   }
   c->scratch[c->top++] = x;
   v->n++;
@@ -142,7 +143,7 @@ bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
   size_t cap = 256, n = 0;
   struct dfs *st = malloc(cap * sizeof *st);
   if (!st)
-    abort();
+    tfr_oom();
   st[n++] = (struct dfs){root, 1};
   bool ok = true;
   while (n && ok) {
@@ -164,7 +165,7 @@ bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
         cap *= 2;
         st = realloc(st, cap * sizeof *st);
         if (!st)
-          abort();
+          tfr_oom();
       }
       st[n++] = (struct dfs){ch, d.depth + 1};
     }
@@ -286,7 +287,7 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
     cap *= 2;
   struct ast **tab = calloc(cap, sizeof *tab);
   if (!tab)
-    abort();
+    tfr_oom();
   for (uint32_t i = 0; i < v->n; i++) {
     struct ast *x = v->v[i];
     if (x->kind != AST_ATTR)
@@ -341,7 +342,7 @@ bool ast_body_has_duplicate(struct ast *const *v, uint32_t n) {
     cap *= 2;
   struct ast **tab = calloc(cap, sizeof *tab);
   if (!tab)
-    abort();
+    tfr_oom();
   bool dup = false;
   for (uint32_t i = 0; i < n && !dup; i++) {
     struct ast *x = v[i];

@@ -125,7 +125,7 @@ static void names_add(struct names *l, const char *s) {
     l->cap = l->cap ? l->cap * 2 : 16;
     l->v = realloc(l->v, l->cap * sizeof *l->v);
     if (!l->v)
-      abort();
+      cli_oom();
   }
   l->v[l->n++] = strdup(s);
 }

@@ -88,3 +88,8 @@ int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
   pthread_join(t, NULL);
   return r.status;
 }
+
+_Noreturn void cli_oom(void) {
+  fputs("tfresolve: out of memory\n", stderr);
+  exit(EXIT_INVALID);
+}

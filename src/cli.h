@@ -18,6 +18,9 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 ** limits (10,000 levels), whatever the caller's `ulimit -s`. */
 #define CLI_STACK_BYTES ((size_t)256 << 20)
 
+/* Memory ran out in the CLI itself: say so and exit with status 1. */
+_Noreturn void cli_oom(void);
+
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
 ** on this thread if none can be started.  Returns its exit status. */

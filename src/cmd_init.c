@@ -195,7 +195,7 @@ static void sb_put(struct sb *b, const char *s, size_t n) {
     b->cap = (b->n + n + 1) * 2;
     b->p = realloc(b->p, b->cap);
     if (!b->p)
-      abort();
+      cli_oom();
   }
   memcpy(b->p + b->n, s, n);
   b->n += n;
@@ -434,7 +434,7 @@ static void json_value(FILE *f, tfr_arena *a, const tfr_value *v,
   size_t len = 0;
   FILE *m = open_memstream(&buf, &len);
   if (!m)
-    abort();
+    cli_oom();
   tfr_value_write_json(m, a, v);
   fclose(m);
   int depth = indent;
@@ -566,7 +566,7 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
   size_t len = 0;
   FILE *m = open_memstream(&line, &len);
   if (!m)
-    abort();
+    cli_oom();
   if (sh_name(v->name)) {
     fprintf(m, "export TF_VAR_%s=", v->name);
     sh_quote(m, text, strlen(text));
@@ -847,7 +847,7 @@ int cmd_init(int argc, char **argv) {
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f)
-    abort();
+    cli_oom();
   if (m.o.format == FMT_JSON)
     write_json(&c, f, vars, res->n);
   else

@@ -263,7 +263,7 @@ int cmd_test(int argc, char **argv) {
   struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
   const char **filters = calloc((size_t)argc + 1, sizeof *filters);
   if (!args || !filters)
-    abort();
+    cli_oom();
   if (!flags(argc, argv, &to, args, filters)) {
     free(args);
     free(filters);

@@ -19,6 +19,7 @@
 ** Where cty iterates a Go map (attribute names), the order is random and
 ** so is which of several problems it reports; we use sorted order.
 */
+#include "arena_int.h"
 #include "convert.h"
 #include "strutil.h"
 
@@ -39,19 +40,15 @@
 ** empty arrays and costs nothing measurable. */
 static void *xmalloc(size_t n) {
   void *p = calloc(1, n ? n : 1);
-  if (!p) {
-    fputs("tfresolve: out of memory\n", stderr);
-    abort();
-  }
+  if (!p)
+    tfr_oom();
   return p;
 }
 
 static void *xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
-  if (!p) {
-    fputs("tfresolve: out of memory\n", stderr);
-    abort();
-  }
+  if (!p)
+    tfr_oom();
   return p;
 }
 
@@ -793,7 +790,7 @@ static void edge_add(struct edges *e, size_t j) {
     e->cap = e->cap ? 2 * e->cap : 4;
     size_t *p = realloc(e->to, e->cap * sizeof *p);
     if (!p)
-      abort();
+      tfr_oom();
     e->to = p;
   }
   e->to[e->n++] = j;
@@ -1369,7 +1366,7 @@ static void attr_map(struct cctx *c, const tfr_type *in, const tfr_type *out,
   }
   uint32_t *keep = realloc(c->amap[slot].idx, bytes);
   if (!keep)
-    abort();
+    tfr_oom();
   memcpy(keep, idx, bytes);
   c->amap[slot].in = in;
   c->amap[slot].out = out;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_int.h"
 #include "fastval.h"
 #include "number.h"
 #include "parse.h"
@@ -316,7 +317,7 @@ static void *grow(void *v, uint32_t *cap, size_t size) {
   *cap = *cap ? *cap * 2 : 256;
   v = realloc(v, *cap * size);
   if (!v)
-    abort();
+    tfr_oom();
   return v;
 }
 
@@ -356,7 +357,7 @@ static const tfr_value *const *elems(struct rd *r, uint32_t from) {
   if (from == 0 && n >= 65536) {
     const tfr_value **e = realloc(r->stack, n * sizeof *e);
     if (!e)
-      abort();
+      tfr_oom();
     tfr_arena_on_free(r->a, free, e);
     r->stack = NULL;
     r->top = r->cap = 0;
@@ -782,7 +783,7 @@ static bool repeated_keys(const struct key *k, size_t n) {
     cap *= 2;
   uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
   if (!slot)
-    abort();
+    tfr_oom();
   bool dup = false;
   for (size_t i = 0; i < n && !dup; i++) {
     size_t h = str_hash(k[i].s, k[i].n) & (cap - 1);
@@ -982,7 +983,7 @@ static bool body_open(struct body *b, tfr_arena *a, struct src_file *src,
     return false;
   struct rd *r = calloc(1, sizeof *r);
   if (!r)
-    abort();
+    tfr_oom();
   r->a = a;
   r->src = src;
   r->nstrings = 64; /* about one slot per 32 bytes of text */
@@ -990,7 +991,7 @@ static bool body_open(struct body *b, tfr_arena *a, struct src_file *src,
     r->nstrings *= 2;
   r->strings = calloc(r->nstrings, sizeof *r->strings);
   if (!r->strings)
-    abort();
+    tfr_oom();
   r->s.t = src->text;
   r->s.len = (uint32_t)src->len;
   b->r = r;
@@ -1026,7 +1027,7 @@ static bool body_close(struct body *b, struct fv_attr **attrs,
   struct rd *r = b->r;
   struct key *names = malloc((b->n ? b->n : 1) * sizeof *names);
   if (!names)
-    abort();
+    tfr_oom();
   for (uint32_t i = 0; i < b->n; i++)
     names[i] = (struct key){r->src->text + b->v[i].name.start,
                             b->v[i].name.end - b->v[i].name.start, 0};

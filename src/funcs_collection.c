@@ -135,7 +135,7 @@ static void vec_push(struct vec *x, const tfr_value *v) {
     x->cap = x->cap ? 2 * x->cap : 16;
     x->v = realloc(x->v, x->cap * sizeof *x->v);
     if (!x->v)
-      abort();
+      tfr_oom();
   }
   x->v[x->n++] = v;
 }
@@ -161,7 +161,7 @@ static int cmp_sbuf(const void *x, const void *y) {
 static void put_set_key(tfr_arena *a, struct sbuf *b, const tfr_value *v) {
   struct sbuf *k = calloc(v->n + 1, sizeof *k);
   if (!k)
-    abort();
+    tfr_oom();
   for (uint32_t i = 0; i < v->n; i++)
     put_key(a, &k[i], v->elems[i]);
   qsort(k, v->n, sizeof *k, cmp_sbuf);
@@ -338,7 +338,7 @@ static void keys_build(tfr_arena *a, struct keys *ks, size_t n,
   size_t *off = malloc((n + 1) * sizeof *off);
   ks->e = malloc((n ? n : 1) * sizeof *ks->e);
   if (!off || !ks->e)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < n; i++) {
     off[i] = b.n;
     put_key(a, &b, v[i]);
@@ -685,7 +685,7 @@ static const tfr_value *fn_distinct(struct fcall *f, const tfr_type *ret) {
   keys_sort(&ks);
   bool *keep = calloc(l->n + 1, sizeof *keep);
   if (!keep)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < ks.n; i++)
     keep[ks.e[i].i] = i == 0 || cmp_key(&ks.e[i - 1], &ks.e[i]) != 0;
   const tfr_value **out = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *out);
@@ -1174,7 +1174,7 @@ static const tfr_type *ty_merge(struct fcall *f) {
     return &tfr_t_dynamic;
   struct entry *e = malloc(entries_room(f) * sizeof *e);
   if (!e)
-    abort();
+    tfr_oom();
   size_t n = 0;
   for (size_t i = 0; i < f->nargs; i++) {
     const tfr_value *m = f->args[i];
@@ -1199,7 +1199,7 @@ static const tfr_type *ty_merge(struct fcall *f) {
 static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
   struct entry *e = malloc(entries_room(f) * sizeof *e);
   if (!e)
-    abort();
+    tfr_oom();
   unsigned marks = 0;
   size_t n = 0;
   for (size_t i = 0; i < f->nargs; i++) {
@@ -1774,7 +1774,7 @@ static struct pair *transpose_pairs(struct fcall *f, size_t *n) {
     total += m->elems[i]->n;
   struct pair *p = malloc((total + 1) * sizeof *p);
   if (!p)
-    abort();
+    tfr_oom();
   *n = 0;
   for (uint32_t i = 0; i < m->n; i++) {
     const tfr_value *l = m->elems[i];
@@ -1846,7 +1846,7 @@ static const tfr_type *ty_zipmap(struct fcall *f) {
   }
   struct entry *e = malloc((keys->n + 1) * sizeof *e);
   if (!e)
-    abort();
+    tfr_oom();
   for (uint32_t i = 0; i < keys->n; i++) {
     const tfr_value *k = keys->elems[i];
     if (is_null(k)) {
@@ -1878,7 +1878,7 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
   }
   struct entry *e = malloc((keys->n + 1) * sizeof *e);
   if (!e)
-    abort();
+    tfr_oom();
   for (uint32_t i = 0; i < keys->n; i++) {
     const tfr_value *k = unmark(f->a, keys->elems[i], &marks);
     if (is_null(k)) {

@@ -27,6 +27,7 @@
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 
+#include "arena_int.h"
 #include "funcs.h"
 #include "number.h"
 #include "strutil.h"
@@ -210,7 +211,7 @@ static const tfr_value *fn_uuidv5(struct fcall *f, const tfr_type *r) {
       !EVP_DigestUpdate(ctx, u, 16) ||
       !EVP_DigestUpdate(ctx, name->s, name->n) ||
       !EVP_DigestFinal_ex(ctx, d, &len))
-    abort(); /* only on allocation failure inside OpenSSL */
+    tfr_oom(); /* only on allocation failure inside OpenSSL */
   EVP_MD_CTX_free(ctx);
   d[6] = (unsigned char)((d[6] & 0x0f) | 0x50);
   d[8] = (unsigned char)((d[8] & 0x3f) | 0x80);
@@ -831,13 +832,15 @@ static bool key_fail(struct key *k, enum gerr_kind kind, const char *msg) {
 ** ssh's parseInt), owned by k. */
 static BIGNUM *key_bn(struct key *k, const unsigned char *p, size_t n) {
   BIGNUM *v = BN_bin2bn(p, (int)n, NULL);
-  if (!v || k->nowned == sizeof k->owned / sizeof *k->owned)
-    abort(); /* allocation failure; or more numbers than any key has */
+  if (!v)
+    tfr_oom();
+  if (k->nowned == sizeof k->owned / sizeof *k->owned)
+    abort(); /* our bug: more numbers than any key has */
   k->owned[k->nowned++] = v;
   if (n && (p[0] & 0x80)) { /* negative: subtract 2^(8n) */
     BIGNUM *t = BN_new();
     if (!t || !BN_set_bit(t, (int)(8 * n)) || !BN_sub(v, v, t))
-      abort();
+      tfr_oom(); /* these fail only when memory does */
     BN_free(t);
   }
   return v;
@@ -856,7 +859,7 @@ static bool rsa_validate(struct key *k) {
   BN_CTX *ctx = BN_CTX_new();
   BIGNUM *mod = BN_new(), *t = BN_new(), *de = BN_new(), *pm1 = BN_new();
   if (!ctx || !mod || !t || !de || !pm1)
-    abort();
+    tfr_oom();
   const char *err = NULL;
   BN_one(mod);
   for (size_t i = 0; i < k->nprimes && !err; i++) {
@@ -920,7 +923,7 @@ static const char *go_t_bytes(tfr_arena *a, const unsigned char *p,
 static const char *go_t_big(tfr_arena *a, const BIGNUM *v) {
   char *dec = BN_bn2dec(v);
   if (!dec)
-    abort();
+    tfr_oom();
   const char *s = tfr_arena_printf(a, "%%!t(big.Int=%s)", dec);
   OPENSSL_free(dec);
   return s;
@@ -1032,7 +1035,7 @@ static const char *ed25519_bytes(tfr_arena *a, const unsigned char *seed) {
   EVP_PKEY *pk =
       EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
   if (!pk || !EVP_PKEY_get_raw_public_key(pk, key + 32, &publen))
-    abort();
+    tfr_oom(); /* a 32-byte seed is always a key: only memory fails */
   EVP_PKEY_free(pk);
   memcpy(key, seed, 32);
   return go_t_bytes(a, key, 64);
@@ -1174,7 +1177,7 @@ static int64_t bn_int64(const BIGNUM *x) {
   int n = BN_num_bytes(x);
   unsigned char *all = calloc((size_t)(n ? n : 1), 1);
   if (!all)
-    abort();
+    tfr_oom();
   BN_bn2bin(x, all);
   for (int i = 0; i < 8 && i < n; i++)
     b[7 - i] = all[n - 1 - i];
@@ -1324,7 +1327,7 @@ static bool rsa_decrypt(const struct key *k, const unsigned char *c,
   BIGNUM *phi = BN_new(), *t = BN_new();
   unsigned char *em = malloc((size_t)size);
   if (!ctx || !cv || !m || !d || !phi || !t || !em)
-    abort();
+    tfr_oom();
   bool ok = BN_cmp(cv, k->n) <= 0;
   if (ok && BN_is_negative(d)) { /* Go reduces d modulo each p-1 */
     BN_one(phi);

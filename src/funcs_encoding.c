@@ -1186,7 +1186,7 @@ static bool go_gzip(struct sbuf *out, const unsigned char *s, size_t n) {
   struct flate *d = calloc(1, sizeof *d);
   uint32_t *tokens = malloc((MAX_BLOCK_TOKENS + 2) * sizeof *tokens);
   if (!d || !tokens)
-    abort();
+    tfr_oom();
   d->w.out = out;
   d->tokens = tokens;
   d->hash_offset = 1;
@@ -1283,7 +1283,7 @@ static void csv_end_field(struct csv_record *rec) {
     rec->cap = rec->cap ? rec->cap * 2 : 16;
     rec->ends = realloc(rec->ends, rec->cap * sizeof *rec->ends);
     if (!rec->ends)
-      abort();
+      tfr_oom();
   }
   rec->ends[rec->nfields++] = rec->rec.n;
 }
@@ -1786,7 +1786,7 @@ static void push_state(struct jdec *d, int next) {
     d->cap = d->cap ? d->cap * 2 : 64;
     d->stack = realloc(d->stack, d->cap * sizeof *d->stack);
     if (!d->stack)
-      abort();
+      tfr_oom();
   }
   d->stack[d->nstack++] = d->state;
   d->state = next;
@@ -1923,7 +1923,7 @@ static struct jnode *json_parse(struct jdec *d) {
         capopen = capopen ? capopen * 2 : 64;
         open = realloc(open, capopen * sizeof *open);
         if (!open)
-          abort();
+          tfr_oom();
       }
       open[nopen++] = v;
     }
@@ -2890,7 +2890,7 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
   struct yflow *st = malloc(sizeof *st);
   size_t *lines = NULL, nlines = 0, cap = 0;
   if (!st)
-    abort();
+    tfr_oom();
   for (bool again = true; again;) {
     again = false;
     f->poison = f->cut = f->retag = f->scan_ord = 0;
@@ -2910,7 +2910,7 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
         cap = cap ? 2 * cap : 256;
         lines = realloc(lines, cap * sizeof *lines);
         if (!lines)
-          abort();
+          tfr_oom();
       }
       lines[nlines++] = e.start_mark.line;
       if (e.type == YAML_SCALAR_EVENT) /* check Go's value */
@@ -3714,7 +3714,7 @@ static void yincrease_indent(struct yem *e, bool flow, bool indentless) {
     e->cap = e->cap ? e->cap * 2 : 16;
     e->indents = realloc(e->indents, e->cap * sizeof *e->indents);
     if (!e->indents)
-      abort();
+      tfr_oom();
   }
   e->indents[e->nindents++] = e->indent;
   if (e->indent < 0)
@@ -4273,7 +4273,7 @@ static bool huff_init(struct huff *h, const int *lengths, size_t n) {
     h->links = calloc((size_t)(HUFF_CHUNKS - link) * nlinks,
                       sizeof *h->links);
     if (!h->links)
-      abort();
+      tfr_oom();
     for (unsigned j = link; j < HUFF_CHUNKS; j++) {
       unsigned reverse = rev16(j) >> (16 - HUFF_CHUNK_BITS);
       h->chunks[reverse] = (j - link) << 4 | (HUFF_CHUNK_BITS + 1);

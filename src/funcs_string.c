@@ -831,7 +831,7 @@ static const char *value_json(tfr_arena *a, const tfr_value *v, size_t *n) {
   size_t len = 0;
   FILE *fp = open_memstream(&buf, &len);
   if (!fp)
-    abort();
+    tfr_oom();
   if (v->type->kind == TFR_STRING && !(v->flags & TFR_V_NULL))
     json_write_string(fp, v->s, v->n);
   else
@@ -1985,7 +1985,7 @@ static void cls_group(struct cbuf *b, const struct rx_group *g, bool fold) {
 static int32_t *fold_orbits(void) {
   int32_t *up = malloc((RX_MAX_FOLD + 1) * sizeof *up);
   if (!up)
-    abort();
+    tfr_oom();
   for (int32_t c = 0; c <= RX_MAX_FOLD; c++)
     up[c] = c;
   for (int32_t c = 0x41; c <= RX_MAX_FOLD; c++) {
@@ -2047,7 +2047,7 @@ static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
   int32_t *up = fold_orbits();
   bool *meets = calloc(RX_MAX_FOLD + 1, 1);
   if (!meets)
-    abort();
+    tfr_oom();
   for (int32_t c = 0x41; c <= RX_MAX_FOLD; c++)
     meets[orbit_root(up, c)] |= in_category(c, name, n);
   for (int32_t c = 0x41, lo = -1; c <= RX_MAX_FOLD + 1; c++) {

@@ -77,11 +77,11 @@ static void paths_add(struct paths *p, const char *s) {
     p->cap = p->cap ? p->cap * 2 : 64;
     p->v = realloc(p->v, p->cap * sizeof *p->v);
     if (!p->v)
-      abort();
+      cli_oom();
   }
   p->v[p->n] = strdup(s);
   if (!p->v[p->n])
-    abort();
+    cli_oom();
   p->n++;
 }
 
@@ -122,7 +122,7 @@ static void walk(struct paths *out, const char *dir) {
     size_t len = strlen(dir) + strlen(here.v[i]) + 2;
     char *full = malloc(len);
     if (!full)
-      abort();
+      cli_oom();
     snprintf(full, len, "%s/%s", dir, here.v[i]);
     struct stat st;
     if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
@@ -1255,5 +1255,7 @@ static int real_main(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* the library's out-of-memory path ends the run like the CLI's own */
+  tfr_set_oom_handler(cli_oom);
   return cli_run_with_stack(real_main, argc, argv);
 }

@@ -674,7 +674,7 @@ static void reserve_vars(struct loader *l, size_t n) {
   l->cap = n;
   l->m->vars = realloc(l->m->vars, n * sizeof *l->m->vars);
   if (!l->m->vars)
-    abort();
+    tfr_oom();
 }
 
 /* A variable declared in a primary file. */
@@ -1125,7 +1125,7 @@ static void sort_vars(struct module *m) {
   struct by_name *order = malloc(2 * n * sizeof *order);
   size_t *from = malloc(n * sizeof *from);
   if (!order || !from)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < n; i++) {
     const char *s = m->vars[i].name;
     uint64_t key[2] = {0, 0};
@@ -1193,7 +1193,7 @@ static void type_ids(tfr_arena *a, struct module *m) {
     n *= 2;
   struct var_decl **first = calloc(n, sizeof *first);
   if (!first)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < m->nvars; i++) {
     struct var_decl *v = &m->vars[i];
     uintptr_t key[2] = {(uintptr_t)v->type, (uintptr_t)v->defaults};

@@ -10,6 +10,7 @@
 ** which this file reproduces step by step (math/big/ftoa.go,
 ** roundShortest) with fast paths that give the same digits.
 */
+#include "arena_int.h"
 #include "number.h"
 
 #include <assert.h>
@@ -195,7 +196,7 @@ static void literal_digits(const struct numlit *l, mpz_t z) {
   char small[128];
   char *buf = l->ndigits < sizeof small ? small : malloc(l->ndigits + 1);
   if (!buf)
-    abort();
+    tfr_oom();
   size_t k = 0;
   for (size_t i = 0; i < l->mlen; i++)
     if (l->mant[i] != '.')
@@ -1107,7 +1108,7 @@ static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
     long t = k - log10_pow2(e) - 1, room = k + 8;
     buf = realloc(buf, 3 * (size_t)room);
     if (!buf)
-      abort();
+      tfr_oom();
     struct dec lo = {buf + room, 0, 0, false};
     struct dec up = {buf + 2 * room, 0, 0, false};
     d->d = buf;

@@ -373,7 +373,7 @@ static void push(struct fp *p, struct ast *x) {
     p->cap = p->cap ? p->cap * 2 : 256;
     p->stack = realloc(p->stack, p->cap * sizeof *p->stack);
     if (!p->stack)
-      abort();
+      tfr_oom();
   }
   p->stack[p->top++] = x;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_int.h"
 #include "json_out.h"
 #include "number.h"
 #include "render.h"
@@ -117,7 +118,7 @@ static void put_keys_of(struct jv *w, const tfr_type *t) {
   struct json_out o = {NULL, 0, need, realloc(w->keys[h].text, need + 1)};
   size_t *end = realloc(w->keys[h].end, (t->n + 1) * sizeof *end);
   if (!o.b || !end)
-    abort();
+    tfr_oom();
   end[0] = 0;
   for (uint32_t i = 0; i < t->n; i++) { /* never flushed: it fits */
     jo_string(&o, t->names[i], strlen(t->names[i]));
@@ -204,7 +205,7 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   enum { BUF = 1 << 16 };
   struct jv *w = malloc(sizeof *w + BUF);
   if (!w)
-    abort();
+    tfr_oom();
   w->o = (struct json_out){out, 0, BUF, (char *)(w + 1)};
   w->a = a;
   memset(w->num, 0, sizeof w->num);
@@ -295,7 +296,7 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
-      abort();
+      tfr_oom();
     struct json_out o = {mem, 0, sizeof chunk, chunk};
     put_type(&o, t);
     jo_flush(&o);
@@ -314,7 +315,7 @@ static void put_file(struct jv *w, const char *file) {
     size_t need = 6 * strlen(file) + 2; /* the longest escape: \u00XX */
     struct json_out o = {NULL, 0, need, realloc(w->file_json, need + 1)};
     if (!o.b)
-      abort();
+      tfr_oom();
     jo_string(&o, file, strlen(file)); /* never flushed: it fits */
     w->file = file;
     w->file_json = o.b;

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "arena_int.h"
 #include "tfresolve/tfresolve.h"
 #include "diag_int.h"
 #include "eval.h"
@@ -43,7 +44,7 @@ static void reserve_raws(struct collector *c, size_t n) {
   /* malloc'd while collecting; module_collect moves them to the arena */
   m->raws = realloc(m->raws, c->cap * sizeof *m->raws);
   if (!m->raws)
-    abort();
+    tfr_oom();
 }
 
 static struct raw_value *add_raw(struct collector *c) {

@@ -1,6 +1,7 @@
 /*
 ** Small string helpers shared by several modules.
 */
+#include "arena_int.h"
 #include "strutil.h"
 
 #include <stdio.h>
@@ -58,7 +59,7 @@ bool sbuf_reserve(struct sbuf *b, size_t n) {
       b->cap = b->cap ? 2 * b->cap : 64;
     char *p = realloc(b->p, b->cap);
     if (!p)
-      abort();
+      tfr_oom();
     b->p = p;
   }
   return true;
@@ -167,7 +168,7 @@ static void strmap_grow(struct strmap *m) {
   m->cap = old.cap ? old.cap * 2 : 64;
   m->e = calloc(m->cap, sizeof *m->e);
   if (!m->e)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < old.cap; i++)
     if (old.e[i].key) {
       size_t k = (size_t)old.e[i].hash & (m->cap - 1); /* keys distinct */
@@ -254,7 +255,7 @@ void bytemap_put(struct bytemap *m, const char *key, size_t len, void *val) {
     m->cap = old.cap ? 2 * old.cap : 64;
     m->e = calloc(m->cap, sizeof *m->e);
     if (!m->e)
-      abort();
+      tfr_oom();
     for (size_t i = 0; i < old.cap; i++)
       if (old.e[i].val)
         m->e[bytemap_slot(m, old.e[i].key, old.e[i].len)] = old.e[i];

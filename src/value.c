@@ -12,6 +12,7 @@
 #include <mpfr.h>
 #include <utf8proc.h>
 
+#include "arena_int.h"
 #include "number.h"
 #include "strutil.h"
 #include "tfresolve/value.h"
@@ -544,7 +545,7 @@ static int cmp_keyed(const void *x, const void *y) {
 static void sort_by_hash(const tfr_value **e, size_t n) {
   struct keyed *k = malloc(n * sizeof *k);
   if (!k)
-    abort();
+    tfr_oom();
   for (size_t i = 0; i < n; i++) {
     k[i].v = e[i];
     k[i].key = (struct sbuf){0};

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "unit.h"
 
@@ -26,6 +28,35 @@ static void arena_alloc_is_zeroed_and_aligned(void **state) {
   assert_non_null(big);
   assert_int_equal(big[(1 << 20) - 1], 0);
   tfr_arena_free(a);
+}
+
+/* Under AddressSanitizer a failed allocation must return NULL (as it
+** does without it) so that the out-of-memory path can be tested. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) {
+  return "allocator_may_return_null=1";
+}
+
+static void oom_exit(void) { _exit(42); }
+
+/* Memory that cannot be had ends in tfr_set_oom_handler's handler (the
+** one out-of-memory path), in a child process. */
+static void out_of_memory_calls_the_handler(void **state) {
+  (void)state;
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    tfr_set_oom_handler(oom_exit);
+    tfr_arena *a = tfr_arena_new();
+    volatile char *p = tfr_arena_alloc(a, (size_t)1 << 62);
+    (void)p;
+    _exit(0); /* not reached */
+  }
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), 42);
 }
 
 static void arena_strings(void **state) {
@@ -241,6 +272,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
       cmocka_unit_test(arena_strings),
+      cmocka_unit_test(out_of_memory_calls_the_handler),
       cmocka_unit_test(positions_count_lines_and_characters),
       cmocka_unit_test(arena_mark_and_reset),
       cmocka_unit_test(strmap_add_and_delete),

@@ -52,6 +52,16 @@ TFR_API size_t tfr_arena_used(const tfr_arena *a);
 ** half the physical memory, at most 16 GiB.  Set before any run starts. */
 TFR_API void tfr_set_memory_budget(size_t bytes);
 
+/**
+ * The library's one out-of-memory path: when the system refuses memory
+ * (a case the memory budget exists to avoid), @p handler is called, e.g.
+ * to report and exit; if it returns, or none is set, the library prints
+ * "tfresolve: out of memory" on stderr and aborts.  It cannot go on: the
+ * arena that would hold the result is incomplete.  NULL restores the
+ * default.
+ */
+TFR_API void tfr_set_oom_handler(void (*handler)(void));
+
 #ifdef __cplusplus
 }
 #endif
