@@ -16,6 +16,12 @@
 
 #include <tfresolve/tfresolve.h>
 
+/* A writer: the library's output, to a destination of the caller's. */
+static size_t to_stderr(void *ctx, const char *data, size_t n) {
+  *(size_t *)ctx += n;
+  return fwrite(data, 1, n, stderr);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : ".";
   printf("libtfresolve %s (compiled against %s)\n", tfr_version(),
@@ -40,9 +46,16 @@ int main(int argc, char **argv) {
       printf("%s = %s\n", v->name, tfr_value_console(a, v->value));
   }
 
-  /* Terraform's own rendering of the problems, if any */
+  /* Terraform's own rendering of the problems, if any, through a callback
+  ** (here it only counts and forwards to stderr) */
   static const struct tfr_render_opts plain = {false, false};
-  tfr_diags_render_text(diags, stderr, &plain);
+  size_t bytes = 0;
+  FILE *out = tfr_writer_open(to_stderr, &bytes);
+  if (out) {
+    tfr_diags_render_text(diags, out, &plain);
+    fclose(out);
+  }
+  printf("%zu bytes of diagnostics\n", bytes);
   int status = res && res->valid ? EXIT_SUCCESS : EXIT_FAILURE;
   tfr_arena_free(a);
   return status;

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* fopencookie */
 /*
 ** Public entry points of libtfresolve that join the internal modules
 ** (parsing, evaluation with and without a module's scope, type
@@ -5,6 +6,8 @@
 ** modules below do not include tfresolve.h: this is the top.
 */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <mpfr.h>
 
 #include "convert.h"
@@ -150,4 +153,34 @@ const char *tfr_number_text(tfr_arena *a, const tfr_value *v) {
 
 double tfr_number_double(const tfr_value *v) {
   return known_number(v) ? mpfr_get_d(num_mpfr(v->num), MPFR_RNDN) : NAN;
+}
+
+/* ---- writers with a callback -------------------------------------------- */
+
+struct writer {
+  tfr_write_fn fn;
+  void *ctx;
+};
+
+static ssize_t writer_write(void *cookie, const char *buf, size_t n) {
+  struct writer *w = cookie;
+  size_t k = w->fn(w->ctx, buf, n);
+  return k < n ? -1 : (ssize_t)k;
+}
+
+static int writer_close(void *cookie) {
+  free(cookie);
+  return 0;
+}
+
+FILE *tfr_writer_open(tfr_write_fn fn, void *ctx) {
+  struct writer *w = malloc(sizeof *w);
+  if (!w)
+    return NULL;
+  *w = (struct writer){fn, ctx};
+  cookie_io_functions_t io = {NULL, writer_write, NULL, writer_close};
+  FILE *f = fopencookie(w, "w", io);
+  if (!f)
+    free(w);
+  return f;
 }

@@ -115,7 +115,7 @@ else
 fi
 out=$(LD_LIBRARY_PATH=$libdir "$tmp/prog" "$module" 2>&1)
 case $out in
-  *'instance_count = 3 (the number 3)'*'region = "us-east-1"'*) ok ;;
+  *'instance_count = 3 (the number 3)'*'region = "us-east-1"'*'0 bytes of diagnostics'*) ok ;;
   *) ko "the example's output: $out" ;;
 esac
 finish

@@ -30,6 +30,36 @@ static void arena_alloc_is_zeroed_and_aligned(void **state) {
   tfr_arena_free(a);
 }
 
+struct membuf {
+  char data[4096];
+  size_t n;
+};
+
+static size_t to_membuf(void *ctx, const char *d, size_t n) {
+  struct membuf *b = ctx;
+  if (n > sizeof b->data - 1 - b->n)
+    return 0;
+  memcpy(b->data + b->n, d, n);
+  b->n += n;
+  b->data[b->n] = '\0';
+  return n;
+}
+
+/* tfr_writer_open: any writer of the API can write through a callback. */
+static void writers_take_a_callback(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Something failed", "Because.");
+  struct membuf b = {{0}, 0};
+  FILE *f = tfr_writer_open(to_membuf, &b);
+  assert_non_null(f);
+  tfr_diags_render_json(d, f);
+  assert_int_equal(fclose(f), 0);
+  assert_non_null(strstr(b.data, "\"summary\": \"Something failed\""));
+  tfr_arena_free(a);
+}
+
 /* Under AddressSanitizer a failed allocation must return NULL (as it
 ** does without it) so that the out-of-memory path can be tested. */
 const char *__asan_default_options(void);
@@ -273,6 +303,7 @@ int main(void) {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
       cmocka_unit_test(arena_strings),
       cmocka_unit_test(out_of_memory_calls_the_handler),
+      cmocka_unit_test(writers_take_a_callback),
       cmocka_unit_test(positions_count_lines_and_characters),
       cmocka_unit_test(arena_mark_and_reset),
       cmocka_unit_test(strmap_add_and_delete),

@@ -178,6 +178,18 @@ TFR_API const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
                                                 const struct tfr_resolve_opts *o);
 
 
+/** Where output goes instead of a FILE: called with each piece of text;
+ *  returns how many bytes it took (fewer: an error, the writer stops). */
+typedef size_t (*tfr_write_fn)(void *ctx, const char *data, size_t n);
+
+/**
+ * A FILE whose output goes to @p fn (with @p ctx), so that every writer
+ * of this API (resolution JSON, values, diagnostics...) can write to a
+ * buffer, a socket or a log of the caller's.  Close it with fclose(),
+ * which sends what is buffered.  NULL when no stream can be made.
+ */
+TFR_API FILE *tfr_writer_open(tfr_write_fn fn, void *ctx);
+
 /** Write a NUL-terminated string as a JSON string literal. */
 TFR_API void tfr_json_write_cstr(FILE *out, const char *s);
 
