@@ -40,8 +40,8 @@ int main(int argc, char **argv) {
     else if (v->sensitive)
       printf("%s: (sensitive)\n", v->name);
     else if (tfr_number_text(a, v->value))
-      printf("%s = %s (the number %g)\n", v->name,
-             tfr_number_text(a, v->value), tfr_number_double(v->value));
+      printf("%s = %s (the number %g)\n", v->name, tfr_number_text(a, v->value),
+             tfr_number_double(v->value));
     else
       printf("%s = %s\n", v->name, tfr_value_console(a, v->value));
   }

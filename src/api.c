@@ -99,8 +99,7 @@ const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
   return eval_expr(&c, expr->f.body);
 }
 
-const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
-                                                tfr_diags *diags,
+const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags,
                                                 const tfr_file *expr,
                                                 const struct tfr_eval_opts *o) {
   struct eval_ctx c = {0};
@@ -125,8 +124,8 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
   const struct module *m = res->module;
   if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
     return eval_dynamic(&c);
-  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
-                                                  sizeof *vals);
+  const tfr_value **vals =
+      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vals);
   for (size_t k = 0; k < res->n && k < m->nvars; k++)
     vals[k] = res->vars[k].value; /* both sorted by name */
   c.scope = validate_module_scope(a, m, vals);

@@ -40,8 +40,8 @@ struct cleanup {
 struct tfr_arena {
   struct block *head;
   size_t total;
-  struct cleanup *cleanups; /* in the arena itself, latest first */
-  struct block *spare;      /* blocks of BLOCK_SIZE to use again */
+  struct cleanup *cleanups;  /* in the arena itself, latest first */
+  struct block *spare;       /* blocks of BLOCK_SIZE to use again */
   void *slots[ARENA_NSLOTS]; /* arena_slot: outside the blocks */
   void (*slot_free[ARENA_NSLOTS])(void *);
 };
@@ -122,8 +122,8 @@ void tfr_arena_free(tfr_arena *a) {
 
 struct arena_mark arena_mark(tfr_arena *a) {
   struct block *b = a->head;
-  return (struct arena_mark){b, b ? b->next : NULL, b ? b->used : 0,
-                             a->total, a->cleanups};
+  return (struct arena_mark){b, b ? b->next : NULL, b ? b->used : 0, a->total,
+                             a->cleanups};
 }
 
 /* Blocks from b up to (not including) end: kept as spares or freed. */

@@ -33,8 +33,7 @@ void arena_reset(tfr_arena *a, struct arena_mark m);
 ** freed.  An arena is used by one thread at a time, so is its state.
 */
 enum arena_slot { ARENA_SLOT_REGEX, ARENA_NSLOTS };
-void **arena_slot(tfr_arena *a, enum arena_slot which,
-                  void (*destroy)(void *));
+void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 
 /* Memory ran out (an allocation failed): tfr_set_oom_handler's handler,
 ** then a message and abort().  Every allocation failure in the library

@@ -16,18 +16,18 @@ static const char *const kind_names[] = {
     [AST_GETATTR] = "getattr",   [AST_INDEX] = "index",
     [AST_SPLAT] = "splat",       [AST_SPLAT_ITEM] = "splat_item",
     [AST_CALL] = "call",         [AST_TUPLE] = "tuple",
-    [AST_OBJECT] = "object",
-    [AST_FOR] = "for",           [AST_UNARY] = "unary",
-    [AST_BINARY] = "binary",     [AST_COND] = "conditional",
-    [AST_PAREN] = "paren",       [AST_BODY] = "body",
-    [AST_ATTR] = "attribute",    [AST_BLOCK] = "block",
+    [AST_OBJECT] = "object",     [AST_FOR] = "for",
+    [AST_UNARY] = "unary",       [AST_BINARY] = "binary",
+    [AST_COND] = "conditional",  [AST_PAREN] = "paren",
+    [AST_BODY] = "body",         [AST_ATTR] = "attribute",
+    [AST_BLOCK] = "block",
 };
 
 static const char *const op_names[] = {
-    [OP_NONE] = "",  [OP_NOT] = "!", [OP_NEG] = "-",  [OP_OR] = "||",
-    [OP_AND] = "&&", [OP_EQ] = "==", [OP_NE] = "!=",  [OP_LT] = "<",
-    [OP_LE] = "<=",  [OP_GT] = ">",  [OP_GE] = ">=",  [OP_ADD] = "+",
-    [OP_SUB] = "-",  [OP_MUL] = "*", [OP_DIV] = "/",  [OP_MOD] = "%",
+    [OP_NONE] = "",  [OP_NOT] = "!", [OP_NEG] = "-", [OP_OR] = "||",
+    [OP_AND] = "&&", [OP_EQ] = "==", [OP_NE] = "!=", [OP_LT] = "<",
+    [OP_LE] = "<=",  [OP_GT] = ">",  [OP_GE] = ">=", [OP_ADD] = "+",
+    [OP_SUB] = "-",  [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
 };
 
 const char *ast_kind_name(enum ast_kind k) {
@@ -154,11 +154,10 @@ static void dump_object(struct dumper *d, const struct ast *x, int ind) {
 
 /* Fields of each kind, after "kind" and "range". */
 static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
-  static const char *const for_names[] = {"key_var",  "value_var",
-                                          "collection", "key",
-                                          "value",    "condition"};
-  static const char *const tfor_names[] = {"key_var", "value_var",
-                                           "collection", "body"};
+  static const char *const for_names[] = {"key_var", "value_var", "collection",
+                                          "key",     "value",     "condition"};
+  static const char *const tfor_names[] = {"key_var", "value_var", "collection",
+                                           "body"};
   static const char *const tif_names[] = {"condition", "then", "else"};
   switch (x->kind) {
   case AST_NUMBER:
@@ -205,8 +204,7 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     dump(d, x->kids[0], ind);
     break;
   case AST_SPLAT:
-    fprintf(d->out, ", \"full\": %s", x->flags & AST_F_FULL ? "true"
-                                                            : "false");
+    fprintf(d->out, ", \"full\": %s", x->flags & AST_F_FULL ? "true" : "false");
     field(d, ind, "source");
     dump(d, x->a, ind);
     field(d, ind, "each");

@@ -21,8 +21,8 @@
 */
 enum ast_kind {
   /* expressions */
-  AST_NUMBER,     /* str/n: the literal as written, e.g. "1.5e3" */
-  AST_BOOL,       /* AST_F_TRUE when true */
+  AST_NUMBER, /* str/n: the literal as written, e.g. "1.5e3" */
+  AST_BOOL,   /* AST_F_TRUE when true */
   AST_NULL,
   AST_STRING,     /* str/n: a literal string (escapes already decoded) */
   AST_TEMPLATE,   /* items/n: AST_STRING parts, expressions, TIF, TFOR */
@@ -47,16 +47,28 @@ enum ast_kind {
   AST_COND,       /* a ? kids[0] : kids[1] */
   AST_PAREN,      /* (a): keeps an object key from being read as a name */
   /* bodies */
-  AST_BODY,       /* items/n: AST_ATTR and AST_BLOCK */
-  AST_ATTR,       /* str/n: name; kids: value */
-  AST_BLOCK,      /* str/n: type; kids: labels (TUPLE of STRING), body */
+  AST_BODY,  /* items/n: AST_ATTR and AST_BLOCK */
+  AST_ATTR,  /* str/n: name; kids: value */
+  AST_BLOCK, /* str/n: type; kids: labels (TUPLE of STRING), body */
 };
 
 enum ast_op {
   OP_NONE,
-  OP_NOT, OP_NEG,
-  OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+  OP_NOT,
+  OP_NEG,
+  OP_OR,
+  OP_AND,
+  OP_EQ,
+  OP_NE,
+  OP_LT,
+  OP_LE,
+  OP_GT,
+  OP_GE,
+  OP_ADD,
+  OP_SUB,
+  OP_MUL,
+  OP_DIV,
+  OP_MOD,
 };
 
 enum {
@@ -118,7 +130,7 @@ const struct ast *const *ast_json_blocks(const struct ast *x,
 /* A parsed file: the body (native syntax or JSON object) and its source. */
 struct ast_file {
   struct src_file *src;
-  struct ast *body; /* AST_BODY for native syntax; any value for JSON */
+  struct ast *body;    /* AST_BODY for native syntax; any value for JSON */
   struct ast *partial; /* after a syntax error: the items parsed before */
   bool json;
 };

@@ -105,8 +105,7 @@ struct vec *vec_pair(struct parse_ctx *c, struct vec *v, struct ast *k,
   return vec_push(c, vec_push(c, v, k), x);
 }
 
-struct steps *steps_push(struct parse_ctx *c, struct steps *st,
-                         struct step s) {
+struct steps *steps_push(struct parse_ctx *c, struct steps *st, struct step s) {
   if (!st)
     st = tfr_arena_alloc(c->a, sizeof *st);
   if (st->n == st->cap) {
@@ -302,8 +301,8 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
         break;
       }
       if (y->n == x->n && memcmp(y->str, x->str, x->n) == 0) {
-        struct tfr_range first = src_range(c->src, (struct span){
-            y->span.start, y->span.start + y->n});
+        struct tfr_range first = src_range(
+            c->src, (struct span){y->span.start, y->span.start + y->n});
         char where[64];
         tfr_range_format(&first, where, sizeof where);
         parse_error(c, (struct span){x->span.start, x->span.start + x->n},
@@ -478,8 +477,8 @@ struct ast *ast_for(struct parse_ctx *c, struct ast *head, struct ast *e1,
   head->kids[3] = object ? e1 : NULL;
   head->kids[4] = object ? e2 : e1;
   head->kids[5] = cond;
-  head->flags = (uint16_t)((object ? AST_F_OBJECT : 0) |
-                           (group.s ? AST_F_GROUP : 0));
+  head->flags =
+      (uint16_t)((object ? AST_F_OBJECT : 0) | (group.s ? AST_F_GROUP : 0));
   return head;
 }
 
@@ -487,18 +486,17 @@ struct ast *ast_for(struct parse_ctx *c, struct ast *head, struct ast *e1,
 
 static struct ast *getattr(struct parse_ctx *c, struct ast *x,
                            const struct step *st) {
-  struct ast *g = ast_new(c, AST_GETATTR, (struct span){x->span.start,
-                                                         st->span.end});
+  struct ast *g =
+      ast_new(c, AST_GETATTR, (struct span){x->span.start, st->span.end});
   g->str = st->name;
   g->n = st->len;
   g->kids[0] = x;
   return g;
 }
 
-static struct ast *index_of(struct parse_ctx *c, struct ast *x,
-                            struct ast *key, struct span end, uint16_t fl) {
-  struct ast *k = ast_new(c, AST_INDEX, (struct span){x->span.start,
-                                                      end.end});
+static struct ast *index_of(struct parse_ctx *c, struct ast *x, struct ast *key,
+                            struct span end, uint16_t fl) {
+  struct ast *k = ast_new(c, AST_INDEX, (struct span){x->span.start, end.end});
   k->a = x;
   k->kids[0] = key;
   k->flags = fl;
@@ -514,25 +512,22 @@ static struct ast *legacy(struct parse_ctx *c, struct ast *x,
   if (dot) {
     int a = (int)(dot - st->name);
     /* inside .* HCL points at the splat's star */
-    struct span at = splat ? (struct span){splat->span.end - 1,
-                                           splat->span.end}
-                           : (struct span){st->span.end - st->len,
-                                           st->span.end};
-    parse_error(
-        c, at,
-        "Invalid legacy index syntax",
-        tfr_arena_printf(
-            c->a,
-            "When using the legacy index syntax, chaining two indexes "
-            "together is not permitted. Use the proper index syntax%s "
-            "instead, like [%.*s][%.*s].",
-            in_splat ? " with a full splat expression [*]" : "", a,
-            st->name, (int)st->len - a - 1, dot + 1));
+    struct span at = splat
+                         ? (struct span){splat->span.end - 1, splat->span.end}
+                         : (struct span){st->span.end - st->len, st->span.end};
+    parse_error(c, at, "Invalid legacy index syntax",
+                tfr_arena_printf(
+                    c->a,
+                    "When using the legacy index syntax, chaining two indexes "
+                    "together is not permitted. Use the proper index syntax%s "
+                    "instead, like [%.*s][%.*s].",
+                    in_splat ? " with a full splat expression [*]" : "", a,
+                    st->name, (int)st->len - a - 1, dot + 1));
     return x;
   }
   struct span ns = {st->span.end - st->len, st->span.end};
-  return index_of(c, x, leaf(c, AST_NUMBER, st->name, st->len, ns),
-                  st->span, AST_F_LEGACY);
+  return index_of(c, x, leaf(c, AST_NUMBER, st->name, st->len, ns), st->span,
+                  AST_F_LEGACY);
 }
 
 static struct ast *apply_steps(struct parse_ctx *c, struct ast *x,
@@ -540,8 +535,8 @@ static struct ast *apply_steps(struct parse_ctx *c, struct ast *x,
 
 /* .* takes only the attribute (and legacy index) steps right after it;
 ** [*] takes every step after it, splats included. */
-static struct ast *splat(struct parse_ctx *c, struct ast *x,
-                         struct steps *st, uint32_t *i) {
+static struct ast *splat(struct parse_ctx *c, struct ast *x, struct steps *st,
+                         uint32_t *i) {
   const struct step *sp = &st->v[*i];
   struct ast *item = ast_new(c, AST_SPLAT_ITEM, sp->span);
   struct ast *each = item;
@@ -599,8 +594,7 @@ static struct ast *apply_steps(struct parse_ctx *c, struct ast *x,
   return x;
 }
 
-struct ast *ast_traverse(struct parse_ctx *c, struct ast *x,
-                         struct steps *st) {
+struct ast *ast_traverse(struct parse_ctx *c, struct ast *x, struct steps *st) {
   if (st->n > AST_MAX_DEPTH) {
     parse_error(c, st->v[AST_MAX_DEPTH].span, "Nesting too deep",
                 "A traversal may have at most 1000 steps.");
@@ -633,16 +627,15 @@ static int space_len(const char *s, uint32_t n) {
   unsigned char b = (unsigned char)s[0];
   if (b == ' ' || (b >= '\t' && b <= '\r'))
     return 1;
-  if (b == 0xC2 && n >= 2 && ((unsigned char)s[1] == 0x85 ||
-                              (unsigned char)s[1] == 0xA0))
+  if (b == 0xC2 && n >= 2 &&
+      ((unsigned char)s[1] == 0x85 || (unsigned char)s[1] == 0xA0))
     return 2;
   if (b == 0xE1 && n >= 3 && (unsigned char)s[1] == 0x9A &&
       (unsigned char)s[2] == 0x80)
     return 3;
   if (b == 0xE2 && n >= 3) {
     unsigned char b1 = (unsigned char)s[1], b2 = (unsigned char)s[2];
-    if (b1 == 0x80 && (b2 <= 0x8A || b2 == 0xA8 || b2 == 0xA9 ||
-                       b2 == 0xAF))
+    if (b1 == 0x80 && (b2 <= 0x8A || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF))
       return 3;
     if (b1 == 0x81 && b2 == 0x9F)
       return 3;
@@ -678,8 +671,7 @@ static void apply_strip(struct vec *v) {
     struct ast *p = v->v[i];
     if (p->kind == AST_STRING)
       continue;
-    if ((p->flags & AST_F_STRIP_L) && i > 0 &&
-        v->v[i - 1]->kind == AST_STRING)
+    if ((p->flags & AST_F_STRIP_L) && i > 0 && v->v[i - 1]->kind == AST_STRING)
       trim_right(v->v[i - 1]);
     if ((p->flags & AST_F_STRIP_R) && i + 1 < v->n &&
         v->v[i + 1]->kind == AST_STRING)
@@ -766,9 +758,9 @@ static void meld(struct parse_ctx *c, struct vec *v) {
           memcpy(buf + at, v->v[k]->str, v->v[k]->n);
           at += v->v[k]->n;
         }
-        struct ast *m = leaf(c, AST_STRING, buf, (uint32_t)total,
-                             (struct span){p->span.start,
-                                           v->v[j - 1]->span.end});
+        struct ast *m =
+            leaf(c, AST_STRING, buf, (uint32_t)total,
+                 (struct span){p->span.start, v->v[j - 1]->span.end});
         p = m;
       }
     }
@@ -844,8 +836,8 @@ static struct vec *structure(struct parse_ctx *c, struct vec *parts,
           memcpy(ns, st, n * sizeof *ns);
         st = ns;
       }
-      struct ast *d = ast_new(c, p->kind == TP_IF ? AST_TIF : AST_TFOR,
-                              p->span);
+      struct ast *d =
+          ast_new(c, p->kind == TP_IF ? AST_TIF : AST_TFOR, p->span);
       if (p->kind == TP_IF) {
         d->kids[0] = p->a;
       } else {
@@ -908,8 +900,7 @@ static struct vec *structure(struct parse_ctx *c, struct vec *parts,
                 tfr_arena_printf(c->a,
                                  "The %s directive at %s is missing its "
                                  "corresponding %s directive.",
-                                 is_if ? "if" : "for",
-                                 at_text(c, t->raw->span),
+                                 is_if ? "if" : "for", at_text(c, t->raw->span),
                                  is_if ? "endif" : "endfor"));
   }
   c->top = root->start + root->n; /* drop what unbalanced directives left */

@@ -24,11 +24,11 @@
 #include "cli.h"
 
 struct job {
-  const char *label;       /* the environment (var file) or directory */
+  const char *label; /* the environment (var file) or directory */
   const char *dir;
-  const char *var_file;    /* NULL: none added */
-  tfr_module *mod;         /* shared (-var-file-each), or NULL: load */
-  const tfr_diags *load;   /* the shared module's load diagnostics */
+  const char *var_file;  /* NULL: none added */
+  tfr_module *mod;       /* shared (-var-file-each), or NULL: load */
+  const tfr_diags *load; /* the shared module's load diagnostics */
   tfr_arena *a;
   tfr_diags *d;
   const struct tfr_resolution *res;
@@ -44,8 +44,8 @@ struct pool {
 static void run_job(const struct many_opts *mo, struct job *j) {
   j->a = tfr_arena_new();
   j->d = tfr_diags_new(j->a);
-  struct tfr_cli_arg *args = tfr_arena_alloc(j->a, (mo->nargs + 1) *
-                                                       sizeof *args);
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(j->a, (mo->nargs + 1) * sizeof *args);
   if (mo->nargs)
     memcpy(args, mo->args, mo->nargs * sizeof *args);
   size_t nargs = mo->nargs;
@@ -113,7 +113,8 @@ static void run_all(const struct many_opts *mo, struct job *jobs, size_t n) {
     pthread_join(t[i], NULL);
 }
 
-/* ---- what to check -------------------------------------------------------- */
+/* ---- what to check --------------------------------------------------------
+ */
 
 struct names {
   char **v;
@@ -259,7 +260,8 @@ static bool var_files(const struct many_opts *mo, struct names *out) {
   return true;
 }
 
-/* ---- the report ------------------------------------------------------------ */
+/* ---- the report ------------------------------------------------------------
+ */
 
 static void counts(const tfr_diags *d, size_t *errors, size_t *warnings) {
   *errors = *warnings = 0;
@@ -271,8 +273,8 @@ static void counts(const tfr_diags *d, size_t *errors, size_t *warnings) {
   }
 }
 
-static void report_human(const struct many_opts *mo, struct job *jobs,
-                         size_t n, const char *what) {
+static void report_human(const struct many_opts *mo, struct job *jobs, size_t n,
+                         const char *what) {
   size_t width = strlen(what);
   for (size_t i = 0; i < n; i++)
     if (strlen(jobs[i].label) > width)
@@ -305,8 +307,8 @@ static void report_human(const struct many_opts *mo, struct job *jobs,
          n == 1 ? "" : "s");
 }
 
-static void report_json(const struct many_opts *mo, struct job *jobs,
-                        size_t n, const tfr_diags *load, bool valid) {
+static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
+                        const tfr_diags *load, bool valid) {
   printf("{\"format_version\": \"1.0\",\n \"valid\": %s,\n",
          valid ? "true" : "false");
   fputs(" \"diagnostics\": ", stdout);

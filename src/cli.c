@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 const char *cli_opt_name(const char *arg, char *buf, size_t size,
-                            const char **value) {
+                         const char **value) {
   if (arg[0] != '-' || arg[1] == '\0')
     return NULL;
   arg += arg[1] == '-' ? 2 : 1;

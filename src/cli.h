@@ -26,8 +26,17 @@ _Noreturn void cli_oom(void);
 ** on this thread if none can be started.  Returns its exit status. */
 int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv);
 
-enum out_format { FMT_HUMAN, FMT_JSON, FMT_SHORT, FMT_YAML, FMT_TFVARS,
-                  FMT_ENV, FMT_SARIF, FMT_GITHUB, FMT_JUNIT };
+enum out_format {
+  FMT_HUMAN,
+  FMT_JSON,
+  FMT_SHORT,
+  FMT_YAML,
+  FMT_TFVARS,
+  FMT_ENV,
+  FMT_SARIF,
+  FMT_GITHUB,
+  FMT_JUNIT
+};
 
 struct options {
   enum out_format format;
@@ -74,7 +83,7 @@ struct many_opts {
   const struct tfr_cli_arg *args; /* -var / -var-file, in order */
   size_t nargs;
   bool opentofu, strict, show_sensitive;
-  const char *const *each;        /* -var-file-each patterns */
+  const char *const *each; /* -var-file-each patterns */
   size_t neach;
   bool recursive;
 };

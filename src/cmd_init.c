@@ -116,8 +116,9 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
     const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
     if (!name) {
       if (have_dir) {
-        fprintf(stderr, "tfresolve init: unexpected argument \"%s\" (the "
-                        "module directory is \"%s\")\n\n%s",
+        fprintf(stderr,
+                "tfresolve init: unexpected argument \"%s\" (the "
+                "module directory is \"%s\")\n\n%s",
                 argv[i], m->dir, usage_init);
         return false;
       }
@@ -158,13 +159,15 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
       fputs(usage_init, stdout);
       exit(EXIT_OK);
     } else if (!strcmp(name, "format")) {
-      fprintf(stderr, "tfresolve init: unknown format \"%s\" (tfvars, json "
-                      "or env)\n\n%s",
+      fprintf(stderr,
+              "tfresolve init: unknown format \"%s\" (tfvars, json "
+              "or env)\n\n%s",
               val ? val : "", usage_init);
       return false;
     } else {
-      fprintf(stderr, "tfresolve init: unknown option or missing value: "
-                      "\"%s\"\n\n%s",
+      fprintf(stderr,
+              "tfresolve init: unknown option or missing value: "
+              "\"%s\"\n\n%s",
               argv[i], usage_init);
       return false;
     }
@@ -210,9 +213,9 @@ static void sb_indent(struct sb *b, int n) {
 }
 
 static const char *const kind_words[] = {
-    [TFR_DYNAMIC] = "any", [TFR_BOOL] = "bool",   [TFR_NUMBER] = "number",
-    [TFR_STRING] = "string", [TFR_LIST] = "list", [TFR_SET] = "set",
-    [TFR_MAP] = "map",     [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
+    [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
+    [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
+    [TFR_MAP] = "map",       [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
 };
 
 static bool attr_optional(const tfr_type *t, size_t i) {
@@ -420,16 +423,15 @@ static void sh_quote(FILE *f, const char *s, size_t n) {
 ** non-ASCII letters in variable names. */
 static bool sh_name(const char *s) {
   for (const char *p = s; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-          *p == '_' || (p > s && *p >= '0' && *p <= '9')))
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+          (p > s && *p >= '0' && *p <= '9')))
       return false;
   return *s != '\0';
 }
 
 /* The JSON of a value, indented by two per level after `indent`; cty's
 ** compact encoding re-laid out (it has no insignificant white space). */
-static void json_value(FILE *f, tfr_arena *a, const tfr_value *v,
-                       int indent) {
+static void json_value(FILE *f, tfr_arena *a, const tfr_value *v, int indent) {
   char *buf = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&buf, &len);
@@ -475,8 +477,7 @@ static bool is_primitive_kind(const tfr_value *v) {
 /* ---- the three formats ------------------------------------------------- */
 
 /* The type as text for a comment line that starts at column col. */
-static const char *type_text(struct init_ctx *c, const tfr_type *t,
-                             int col) {
+static const char *type_text(struct init_ctx *c, const tfr_type *t, int col) {
   struct sb b = {0};
   type_pretty(&b, t, 0, col, 0);
   const char *s = tfr_arena_strdup(c->a, b.p ? b.p : "");
@@ -531,14 +532,16 @@ static const char *env_text(struct init_ctx *c, const struct tfr_variable *v,
     return tfr_value_hcl(c->a, val);
   /* taken literally: a primitive type, or no type (then a string) */
   if (val->flags & TFR_V_NULL) {
-    *why = tfr_arena_printf(c->a, "left to its default, null, which "
-                                  "TF_VAR_%s cannot express",
+    *why = tfr_arena_printf(c->a,
+                            "left to its default, null, which "
+                            "TF_VAR_%s cannot express",
                             v->name);
     return NULL;
   }
   if (!is_primitive_kind(val) || (!v->typed && val->type->kind != TFR_STRING)) {
-    *why = tfr_arena_printf(c->a, "left to its default: without a type, "
-                                  "TF_VAR_%s would be a string",
+    *why = tfr_arena_printf(c->a,
+                            "left to its default: without a type, "
+                            "TF_VAR_%s would be a string",
                             v->name);
     return NULL;
   }
@@ -589,8 +592,8 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
 }
 
 /* The "//" notes of one variable in the JSON template. */
-static void json_note(struct init_ctx *c, FILE *f,
-                      const struct tfr_variable *v, bool *first) {
+static void json_note(struct init_ctx *c, FILE *f, const struct tfr_variable *v,
+                      bool *first) {
   struct sb b = {0};
   sb_puts(&b, v->name);
   sb_puts(&b, ": ");
@@ -603,9 +606,8 @@ static void json_note(struct init_ctx *c, FILE *f,
   if (!v->default_value)
     sb_puts(&b, "; REQUIRED, not set here: add it");
   if (v->sensitive)
-    sb_puts(&b, v->default_value
-                    ? "; sensitive: left out, its default applies"
-                    : "; sensitive");
+    sb_puts(&b, v->default_value ? "; sensitive: left out, its default applies"
+                                 : "; sensitive");
   else if (v->deprecated && v->default_value)
     sb_puts(&b, "; deprecated: left out, its default applies");
   else if (v->default_value && !tfr_value_json_encodable(v->default_value))
@@ -627,8 +629,8 @@ static void json_note(struct init_ctx *c, FILE *f,
     while (k && (p[k - 1] == ' ' || p[k - 1] == '\t' || p[k - 1] == '\r'))
       k--;
     fputs(",\n    ", f);
-    tfr_json_write_cstr(f, k ? tfr_arena_printf(c->a, "  %.*s", (int)k, p)
-                             : "");
+    tfr_json_write_cstr(f,
+                        k ? tfr_arena_printf(c->a, "  %.*s", (int)k, p) : "");
     p += n + 1;
   }
 }
@@ -751,8 +753,7 @@ static int by_template_order(const void *x, const void *y) {
 }
 
 /* Write the template to -out: a new file, or with -force any file. */
-static int write_out(const struct init_opts *m, const char *text,
-                     size_t len) {
+static int write_out(const struct init_opts *m, const char *text, size_t len) {
   int flags = O_WRONLY | O_CREAT | (m->force ? O_TRUNC : O_EXCL);
   int fd = open(m->out, flags, 0666);
   if (fd < 0 && errno == EEXIST) {
@@ -795,12 +796,13 @@ int cmd_init(int argc, char **argv) {
   if (m.out && !m.format_given && has_suffix(m.out, ".json"))
     m.o.format = FMT_JSON;
   struct stat st;
-  const char *bad = stat(m.dir, &st) != 0 ? strerror(errno)
+  const char *bad = stat(m.dir, &st) != 0  ? strerror(errno)
                     : !S_ISDIR(st.st_mode) ? "not a directory"
                                            : NULL;
   if (bad) {
-    fprintf(stderr, "tfresolve init: cannot read the module directory %s: "
-                    "%s\n",
+    fprintf(stderr,
+            "tfresolve init: cannot read the module directory %s: "
+            "%s\n",
             m.dir, bad);
     return EXIT_USAGE;
   }
@@ -808,8 +810,8 @@ int cmd_init(int argc, char **argv) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   /* the declarations only: no value source is read */
-  struct tfr_resolve_opts ro = {.dir = m.dir, .opentofu = m.o.opentofu,
-                                .load_only = true};
+  struct tfr_resolve_opts ro = {
+      .dir = m.dir, .opentofu = m.o.opentofu, .load_only = true};
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (!tfr_diags_has_errors(d) && !res->has_config)
     tfr_diags_add(
@@ -818,8 +820,7 @@ int cmd_init(int argc, char **argv) {
                          "There are no Terraform configuration files (.tf "
                          "or .tf.json%s) in %s, so there are no input "
                          "variables to write a template for.",
-                         m.o.opentofu ? ", .tofu or .tofu.json" : "",
-                         m.dir));
+                         m.o.opentofu ? ", .tofu or .tofu.json" : "", m.dir));
   if (tfr_diags_has_errors(d)) {
     cli_print_diags(d, &m.o);
     tfr_arena_free(a);
@@ -861,12 +862,14 @@ int cmd_init(int argc, char **argv) {
     fwrite(text, 1, len, stdout);
   } else {
     if (m.o.format == FMT_JSON && !has_suffix(m.out, ".json"))
-      fprintf(stderr, "tfresolve init: note: Terraform reads %s as HCL, "
-                      "because its name does not end in .json\n",
+      fprintf(stderr,
+              "tfresolve init: note: Terraform reads %s as HCL, "
+              "because its name does not end in .json\n",
               m.out);
     else if (m.o.format == FMT_TFVARS && has_suffix(m.out, ".json"))
-      fprintf(stderr, "tfresolve init: note: Terraform reads %s as JSON, "
-                      "because its name ends in .json\n",
+      fprintf(stderr,
+              "tfresolve init: note: Terraform reads %s as JSON, "
+              "because its name ends in .json\n",
               m.out);
     rc = write_out(&m, text, len);
     if (rc == EXIT_OK)

@@ -105,8 +105,7 @@ static void human(const struct tfr_test_suite *s, const struct test_opts *to) {
   for (size_t i = 0; i < s->nfiles; i++) {
     const struct tfr_test_file *f = &s->files[i];
     const char *c;
-    printf("%s... %sin progress%s\n", f->name, col(to, GRAY),
-           col(to, RESET));
+    printf("%s... %sin progress%s\n", f->name, col(to, GRAY), col(to, RESET));
     for (size_t j = 0; j < f->nruns; j++) {
       const struct tfr_test_run *r = &f->runs[j];
       if (r->status == TFR_TEST_PENDING)
@@ -115,12 +114,11 @@ static void human(const struct tfr_test_suite *s, const struct test_opts *to) {
       printf("  run \"%s\"... %s%s%s\n", r->name, c, w, col(to, RESET));
       if (r->skip_reason)
         printf("    %s%s: %s%s\n", col(to, GRAY),
-               r->offline ? "not decidable offline" : "skipped",
-               r->skip_reason, col(to, RESET));
+               r->offline ? "not decidable offline" : "skipped", r->skip_reason,
+               col(to, RESET));
       diags_out(r->diags, to);
     }
-    printf("%s... %stearing down%s\n", f->name, col(to, GRAY),
-           col(to, RESET));
+    printf("%s... %stearing down%s\n", f->name, col(to, GRAY), col(to, RESET));
     const char *w = status_word(to, f->status, &c);
     printf("%s... %s%s%s\n", f->name, c, w, col(to, RESET));
     diags_out(f->diags, to);

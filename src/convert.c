@@ -123,8 +123,14 @@ struct tset {
   size_t cap, len;
 };
 
-enum { TAG_CANON = 1, TAG_STRIP, TAG_TUPLE_ETY, TAG_OBJECT_ETY = 5,
-       TAG_DINFO = 7, TAG_NULL };
+enum {
+  TAG_CANON = 1,
+  TAG_STRIP,
+  TAG_TUPLE_ETY,
+  TAG_OBJECT_ETY = 5,
+  TAG_DINFO = 7,
+  TAG_NULL
+};
 
 static const char failed_marker; /* memo value for "no result" */
 #define FAILED ((const void *)&failed_marker)
@@ -212,7 +218,6 @@ static void at_key(struct cctx *c, const char *k, size_t n) {
   at_step(c, STEP_KEY, k, n, 0);
 }
 
-
 static const char *quote(struct cctx *c, const char *s, size_t n) {
   return str_go_quote(c->a, s, n);
 }
@@ -246,8 +251,7 @@ static const char *format_path(struct cctx *c) {
 /* ---- types: interning, building, stripping ------------------------------ */
 
 static bool is_prim(const tfr_type *t) {
-  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER ||
-         t->kind == TFR_STRING;
+  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER || t->kind == TFR_STRING;
 }
 
 static bool is_coll(const tfr_type *t) {
@@ -262,10 +266,14 @@ static bool opt_at(const tfr_type *t, uint32_t i) {
 
 static const tfr_type *prim_singleton(const tfr_type *t) {
   switch (t->kind) {
-  case TFR_BOOL: return &tfr_t_bool;
-  case TFR_NUMBER: return &tfr_t_number;
-  case TFR_STRING: return &tfr_t_string;
-  default: return &tfr_t_dynamic;
+  case TFR_BOOL:
+    return &tfr_t_bool;
+  case TFR_NUMBER:
+    return &tfr_t_number;
+  case TFR_STRING:
+    return &tfr_t_string;
+  default:
+    return &tfr_t_dynamic;
   }
 }
 
@@ -411,8 +419,7 @@ static const tfr_type *intern(struct cctx *c, const tfr_type *t) {
   return r;
 }
 
-static const tfr_type *mk_coll(struct cctx *c, int kind,
-                               const tfr_type *elem) {
+static const tfr_type *mk_coll(struct cctx *c, int kind, const tfr_type *elem) {
   tfr_type tmp = {.kind = (uint8_t)kind, .elem = intern(c, elem)};
   return intern_node(c, &tmp, NULL);
 }
@@ -443,8 +450,11 @@ static const tfr_type *mk_object(struct cctx *c, size_t n,
   const tfr_type **kids = n <= SMALL ? buf : xmalloc(n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
     kids[i] = intern(c, types[i]);
-  tfr_type tmp = {.kind = TFR_OBJECT, .n = (uint32_t)n, .names = names,
-                  .types = kids, .optional = optional};
+  tfr_type tmp = {.kind = TFR_OBJECT,
+                  .n = (uint32_t)n,
+                  .names = names,
+                  .types = kids,
+                  .optional = optional};
   const tfr_type *r = intern_node(c, &tmp, NULL);
   if (kids != buf)
     free(kids);
@@ -463,7 +473,6 @@ static const tfr_type *mk_tuple(struct cctx *c, size_t n,
   free(kids);
   return r;
 }
-
 
 /* cty's WithoutOptionalAttributesDeep, interned. */
 static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
@@ -490,13 +499,23 @@ static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
 static const char *friendly(struct cctx *c, const tfr_type *t) {
   const char *what;
   switch (t->kind) {
-  case TFR_DYNAMIC: return "any type";
-  case TFR_OBJECT: return "object";
-  case TFR_TUPLE: return "tuple";
-  case TFR_LIST: what = "list"; break;
-  case TFR_SET: what = "set"; break;
-  case TFR_MAP: what = "map"; break;
-  default: return tfr_type_friendly(c->a, t);
+  case TFR_DYNAMIC:
+    return "any type";
+  case TFR_OBJECT:
+    return "object";
+  case TFR_TUPLE:
+    return "tuple";
+  case TFR_LIST:
+    what = "list";
+    break;
+  case TFR_SET:
+    what = "set";
+    break;
+  case TFR_MAP:
+    what = "map";
+    break;
+  default:
+    return tfr_type_friendly(c->a, t);
   }
   return tfr_arena_printf(c->a, "%s of %s", what,
                           is_dyn(t->elem) ? "any single type"
@@ -511,16 +530,15 @@ static const tfr_value *number_to_string(struct cctx *c, const tfr_value *v) {
 }
 
 static const tfr_value str_true = {.type = &tfr_t_string, .n = 4, .s = "true"};
-static const tfr_value str_false = {.type = &tfr_t_string, .n = 5,
-                                    .s = "false"};
+static const tfr_value str_false = {
+    .type = &tfr_t_string, .n = 5, .s = "false"};
 
 static const tfr_value *bool_to_string(struct cctx *c, const tfr_value *v) {
   (void)c;
   return v->b ? &str_true : &str_false;
 }
 
-static const tfr_value *string_to_number(struct cctx *c,
-                                         const tfr_value *v) {
+static const tfr_value *string_to_number(struct cctx *c, const tfr_value *v) {
   const struct tfr_num *n = num_parse(c->a, v->s, v->n);
   if (!n)
     return fail(c, "a number is required");
@@ -589,8 +607,8 @@ static const tfr_type *unify(struct cctx *c, size_t n,
                              const tfr_type *const *types, bool unsafe,
                              bool *all_dynamic);
 
-static bool conv_or_eq(struct cctx *c, const tfr_type *in,
-                       const tfr_type *out, bool unsafe) {
+static bool conv_or_eq(struct cctx *c, const tfr_type *in, const tfr_type *out,
+                       bool unsafe) {
   return type_eq(in, out) || can_conv(c, in, out, unsafe);
 }
 
@@ -896,8 +914,7 @@ static const tfr_type **all_members(size_t n, const tfr_type *const *t,
 
 /* unifyObjectTypesToMap / unifyTupleTypesToList. */
 static const tfr_type *unify_members_as(struct cctx *c, int kind, size_t n,
-                                        const tfr_type *const *t,
-                                        bool unsafe) {
+                                        const tfr_type *const *t, bool unsafe) {
   size_t total;
   const tfr_type **all = all_members(n, t, &total);
   const tfr_type *ety = unify(c, total, all, unsafe, NULL);
@@ -920,8 +937,7 @@ static bool same_names(const tfr_type *x, const tfr_type *y) {
 /* unifyObjectTypes and unifyTupleTypes: member by member, else as a map
 ** or list of everything. */
 static const tfr_type *unify_structural(struct cctx *c, size_t n,
-                                        const tfr_type *const *t,
-                                        bool unsafe) {
+                                        const tfr_type *const *t, bool unsafe) {
   bool obj = t[0]->kind == TFR_OBJECT;
   int fallback = obj ? TFR_MAP : TFR_LIST;
   for (size_t i = 1; i < n; i++)
@@ -950,8 +966,7 @@ static const tfr_type *unify_structural(struct cctx *c, size_t n,
 
 /* unifyObjectsAsMaps / unifyTuplesAsList: the objects (tuples) unified
 ** as a map (list) first, then everything together. */
-static const tfr_type *unify_as_collection(struct cctx *c, int kind,
-                                           size_t n,
+static const tfr_type *unify_as_collection(struct cctx *c, int kind, size_t n,
                                            const tfr_type *const *t,
                                            bool unsafe) {
   int skind = kind == TFR_MAP ? TFR_OBJECT : TFR_TUPLE;
@@ -974,8 +989,7 @@ static const tfr_type *unify_as_collection(struct cctx *c, int kind,
 }
 
 /* The distinct types of t, in order of first appearance (interned). */
-static size_t distinct_types(struct cctx *c, size_t n,
-                             const tfr_type *const *t,
+static size_t distinct_types(struct cctx *c, size_t n, const tfr_type *const *t,
                              const tfr_type **out) {
   size_t i = 1;
   while (i < n && type_eq(t[0], t[i]))
@@ -1066,8 +1080,7 @@ static const char *required(struct cctx *c, const tfr_type *want) {
 static const char *attr_problem(struct cctx *c, const char *name,
                                 const tfr_type *got, const tfr_type *want) {
   return tfr_arena_printf(c->a, "attribute %s: %s",
-                          quote(c, name, strlen(name)),
-                          mismatch(c, got, want));
+                          quote(c, name, strlen(name)), mismatch(c, got, want));
 }
 
 static const char *missing_attrs(struct cctx *c, size_t n,
@@ -1121,8 +1134,7 @@ static const char *mismatch_objects(struct cctx *c, const tfr_type *got,
   return safe_msg ? safe_msg : "incorrect object attributes";
 }
 
-static const char *mismatch_from_structural(struct cctx *c,
-                                            const tfr_type *got,
+static const char *mismatch_from_structural(struct cctx *c, const tfr_type *got,
                                             const tfr_type *want) {
   if ((want->kind == TFR_MAP) != (got->kind == TFR_OBJECT))
     return required(c, want);
@@ -1141,8 +1153,7 @@ static const char *mismatch_from_structural(struct cctx *c,
   return tfr_arena_printf(c->a, "all elements must be %s", friendly(c, w));
 }
 
-static const char *mismatch_from_collection(struct cctx *c,
-                                            const tfr_type *got,
+static const char *mismatch_from_collection(struct cctx *c, const tfr_type *got,
                                             const tfr_type *want) {
   bool seq = got->kind == TFR_LIST || got->kind == TFR_SET;
   if (want->kind == TFR_MAP ? got->kind != TFR_MAP : !seq)
@@ -1220,9 +1231,7 @@ static const char *const no_keys[1];
 static const uint32_t no_lens[1];
 
 static bool v_null(const tfr_value *v) { return v->flags & TFR_V_NULL; }
-static bool v_unknown(const tfr_value *v) {
-  return v->flags & TFR_V_UNKNOWN;
-}
+static bool v_unknown(const tfr_value *v) { return v->flags & TFR_V_UNKNOWN; }
 
 static const tfr_value **val_array(struct cctx *c, size_t n) {
   return tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof(tfr_value *));
@@ -1268,14 +1277,13 @@ static const tfr_type *common_type(size_t n, const tfr_value *const *v) {
   return t;
 }
 
-static const tfr_value *mk_list(struct cctx *c, const tfr_type *ety,
-                                size_t n, const tfr_value **elems) {
+static const tfr_value *mk_list(struct cctx *c, const tfr_type *ety, size_t n,
+                                const tfr_value **elems) {
   return new_val(c, mk_coll(c, TFR_LIST, ety), n, elems);
 }
 
 static const tfr_value *mk_map(struct cctx *c, const tfr_type *ety, size_t n,
-                               const char *const *keys,
-                               const uint32_t *lens,
+                               const char *const *keys, const uint32_t *lens,
                                const tfr_value **elems) {
   tfr_value *v = new_val(c, mk_coll(c, TFR_MAP, ety), n, elems);
   v->keys = n ? keys : no_keys;
@@ -1506,8 +1514,7 @@ static bool uniform_plain(size_t n, const tfr_value *const *vals) {
 /* cty.ListVal / cty.SetVal of the converted elements; t, if not NULL, is
 ** known to be the type of every element. */
 static const tfr_value *list_or_set(struct cctx *c, int kind, size_t n,
-                                    const tfr_value **vals,
-                                    const tfr_type *t) {
+                                    const tfr_value **vals, const tfr_type *t) {
   if (!t)
     t = common_type(n, vals);
   if (!t)
@@ -1553,13 +1560,13 @@ static const tfr_value *tuple_to_coll(struct cctx *c, const tfr_value *v,
   if (n == 0)
     return kind == TFR_LIST ? mk_list(c, strip(c, out->elem), 0, NULL)
                             : mk_set(c, strip(c, out->elem), 0, NULL);
-  const tfr_type *ety = struct_coll_ety(c, v->type, out->elem, TAG_TUPLE_ETY, unsafe);
+  const tfr_type *ety =
+      struct_coll_ety(c, v->type, out->elem, TAG_TUPLE_ETY, unsafe);
   const tfr_value **vals = val_array(c, n);
   bool same = true; /* every element of the same type (pointer) */
   for (size_t i = 0; i < n; i++) {
     prefetch_members(v, i);
-    const tfr_value *e = member(c, v->elems[i], v->type->types[i], ety,
-                                unsafe);
+    const tfr_value *e = member(c, v->elems[i], v->type->types[i], ety, unsafe);
     if (!e) {
       at_index(c, i);
       return NULL;
@@ -1605,8 +1612,8 @@ static const tfr_value *coll_to_seq(struct cctx *c, const tfr_value *v,
 
 static const tfr_value *finish_map(struct cctx *c, size_t n,
                                    const char *const *keys,
-                                   const uint32_t *lens,
-                                   const tfr_value **vals, const char *msg) {
+                                   const uint32_t *lens, const tfr_value **vals,
+                                   const char *msg) {
   const tfr_type *t = common_type(n, vals);
   return t ? mk_map(c, t, n, keys, lens, vals) : fail(c, msg);
 }
@@ -1640,7 +1647,8 @@ static const tfr_value *object_to_map(struct cctx *c, const tfr_value *v,
   size_t n = v->n;
   if (n == 0)
     return mk_map(c, strip(c, out->elem), 0, NULL, NULL, NULL);
-  const tfr_type *ety = struct_coll_ety(c, in, out->elem, TAG_OBJECT_ETY, unsafe);
+  const tfr_type *ety =
+      struct_coll_ety(c, in, out->elem, TAG_OBJECT_ETY, unsafe);
   const uint32_t *lens = key_lengths(c, n, in->names);
   const tfr_value **vals = val_array(c, n);
   for (size_t i = 0; i < n; i++) {
@@ -1783,12 +1791,12 @@ const tfr_type *conv_unify(tfr_arena *a, size_t n,
 struct dinfo {
   size_t nvalues, nchildren;
   const char **vnames;
-  const void **values;   /* const tfr_value * */
+  const void **values; /* const tfr_value * */
   const char **ckeys;
-  const void **children; /* const struct tfr_defaults * */
+  const void **children;           /* const struct tfr_defaults * */
   const struct tfr_defaults *elem; /* Children[""] */
   const tfr_value **applied; /* values[i] with their own defaults applied */
-  size_t *vlens, *clens;      /* strlen of vnames, ckeys */
+  size_t *vlens, *clens;     /* strlen of vnames, ckeys */
 };
 
 struct named_ptr {
@@ -1891,8 +1899,7 @@ static const struct tfr_defaults *child_key(const struct tfr_defaults *d,
   return di->elem;
 }
 
-static const tfr_value *dflt_apply(struct cctx *c,
-                                   const struct tfr_defaults *d,
+static const tfr_value *dflt_apply(struct cctx *c, const struct tfr_defaults *d,
                                    const tfr_value *v);
 
 /*
@@ -1964,8 +1971,8 @@ static const tfr_value *applied_default(struct cctx *c, struct dinfo *di,
                                         size_t j) {
   if (!di->applied[j]) {
     const tfr_value *dv = di->values[j];
-    const struct tfr_defaults *ch = child_named(di, di->vnames[j],
-                                                di->vlens[j]);
+    const struct tfr_defaults *ch =
+        child_named(di, di->vnames[j], di->vlens[j]);
     di->applied[j] = ch ? dflt_apply(c, ch, dv) : dv;
   }
   return di->applied[j];
@@ -2009,9 +2016,8 @@ static void dflt_entries(struct cctx *c, const struct tfr_defaults *d,
   }
 }
 
-static const tfr_value *dflt_mapping(struct cctx *c,
-                                     const struct tfr_defaults *d,
-                                     const tfr_value *v) {
+static const tfr_value *
+dflt_mapping(struct cctx *c, const struct tfr_defaults *d, const tfr_value *v) {
   struct dinfo *di = dinfo_of(c, d);
   size_t cap = v->n + di->nvalues;
   const char *buf[SMALL];
@@ -2037,8 +2043,7 @@ static const tfr_value *dflt_mapping(struct cctx *c,
   return r;
 }
 
-static const tfr_value *dflt_apply(struct cctx *c,
-                                   const struct tfr_defaults *d,
+static const tfr_value *dflt_apply(struct cctx *c, const struct tfr_defaults *d,
                                    const tfr_value *v) {
   if (!d || (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
     return v;

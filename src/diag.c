@@ -57,8 +57,7 @@ bool tfr_diags_has_errors(const tfr_diags *d) {
 
 /* Arena arrays grow by doubling; the old copy stays in the arena, which
 ** is fine for lists this small. */
-static void *grow(tfr_arena *a, void *old, size_t n, size_t *cap,
-                  size_t size) {
+static void *grow(tfr_arena *a, void *old, size_t n, size_t *cap, size_t size) {
   if (n < *cap)
     return old;
   size_t nc = *cap ? *cap * 2 : 8;
@@ -85,8 +84,8 @@ void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
   }
 }
 
-void tfr_diags_add_source(tfr_diags *d, const char *filename,
-                          const char *text, size_t len) {
+void tfr_diags_add_source(tfr_diags *d, const char *filename, const char *text,
+                          size_t len) {
   d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);
   d->src[d->nsrc++] = (struct source_text){filename, text, len};
 }
@@ -100,7 +99,6 @@ void tfr_range_format(const struct tfr_range *r, char *buf, size_t size) {
     snprintf(buf, size, "%s:%d,%d-%d,%d", f, r->start.line, r->start.column,
              r->end.line, r->end.column);
 }
-
 
 static const struct source_text *find_source(const tfr_diags *d,
                                              const char *name) {
@@ -177,8 +175,8 @@ static const char *block_header(tfr_arena *a, const struct source_text *st,
 ** minus one, so a subject that starts a block is not "in" it); NULL if
 ** none. */
 static const char *block_context(const tfr_diags *d,
-                                 const struct source_text *st,
-                                 const char *file, size_t at) {
+                                 const struct source_text *st, const char *file,
+                                 size_t at) {
   if (at == 0 || !file || !st)
     return NULL;
   at--;
@@ -223,8 +221,7 @@ static void render_snippet(FILE *out, const struct frame_chars *fc,
   size_t b = at, e = at;
   while (b > 0 && t[b - 1] != '\n' && at - b <= SNIPPET_LINE)
     b--;
-  while (e < st->len && t[e] != '\n' && t[e] != '\r' &&
-         e - b <= SNIPPET_LINE)
+  while (e < st->len && t[e] != '\n' && t[e] != '\r' && e - b <= SNIPPET_LINE)
     e++;
   size_t sb = at, se = g->subject.end.byte;
   if (g->subject.end.line != g->subject.start.line || se < sb)
@@ -250,8 +247,7 @@ static void render_snippet(FILE *out, const struct frame_chars *fc,
   if (se <= sb)
     se = sb + 1;
   const char *dots = fc->bar[0] == '|' ? "..." : "…";
-  fprintf(out, "%s %4d: %s", fc->bar, g->subject.start.line,
-          cut_b ? dots : "");
+  fprintf(out, "%s %4d: %s", fc->bar, g->subject.start.line, cut_b ? dots : "");
   fwrite(t + b, 1, sb - b, out);
   if (color && sb < e)
     fputs("\x1b[4m", out);
@@ -292,9 +288,8 @@ static bool same_kind_and_line(const struct tfr_diag *x,
 
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                            const struct tfr_render_opts *opts) {
-  struct frame_chars fc = opts->unicode
-                              ? (struct frame_chars){"╷", "│", "╵"}
-                              : (struct frame_chars){",", "|", "'"};
+  struct frame_chars fc = opts->unicode ? (struct frame_chars){"╷", "│", "╵"}
+                                        : (struct frame_chars){",", "|", "'"};
   size_t run = 0; /* diagnostics like the previous one, in a row */
   for (size_t i = 0; i < d->n; i++) {
     const struct tfr_diag *g = &d->v[i];
@@ -313,8 +308,9 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       size_t j = i;
       while (j + 1 < d->n && same_kind_and_line(&d->v[j + 1], g))
         j++;
-      fprintf(out, "%s%s%s\n%s%s%s %zu more like this on %s line %d, not "
-                   "shown (-json lists every one).\n%s%s%s\n",
+      fprintf(out,
+              "%s%s%s\n%s%s%s %zu more like this on %s line %d, not "
+              "shown (-json lists every one).\n%s%s%s\n",
               col, fc.bar, reset, col, fc.bar, reset, j - i + 1,
               g->subject.filename, g->subject.start.line, col, fc.bottom,
               reset);
@@ -324,8 +320,8 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     const struct source_text *st = find_source(d, g->subject.filename);
     if (g->subject.filename) {
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      const char *ctx = block_context(d, st, g->subject.filename,
-                                      g->subject.start.byte);
+      const char *ctx =
+          block_context(d, st, g->subject.filename, g->subject.start.byte);
       fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
               g->subject.filename, g->subject.start.line, ctx ? ", in " : "",
               ctx ? ctx : "");
@@ -333,8 +329,9 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
         struct frame_chars bar = fc;
         render_snippet(out, &bar, st, g, opts->color);
       } else if (g->hide_source) {
-        fprintf(out, "%s%s%s   (source not shown: it may hold a sensitive "
-                     "value)\n",
+        fprintf(out,
+                "%s%s%s   (source not shown: it may hold a sensitive "
+                "value)\n",
                 col, fc.bar, reset);
       }
     }
@@ -366,8 +363,8 @@ const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at) {
                                       g->detail ? g->detail : "");
   size_t more = tfr_diags_count(d) - at;
   if (more > 1)
-    text = tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", text,
-                            more - 1);
+    text =
+        tfr_arena_printf(a, "%s, and %zu other diagnostic(s)", text, more - 1);
   return text;
 }
 
@@ -437,8 +434,7 @@ void tfr_diags_render_short(const tfr_diags *d, FILE *out) {
     const char *sev = g->sev == TFR_DIAG_ERROR ? "error" : "warning";
     if (g->subject.filename)
       fprintf(out, "%s:%d:%d: %s: %s\n", g->subject.filename,
-              g->subject.start.line, g->subject.start.column, sev,
-              g->summary);
+              g->subject.start.line, g->subject.start.column, sev, g->summary);
     else
       fprintf(out, "%s: %s\n", sev, g->summary);
   }

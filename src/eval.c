@@ -79,8 +79,8 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x) {
                  : (struct span){x->span.start + 1, x->span.end - 1};
     return x->span;
   case AST_TEMPLATE:
-    if (!(x->flags & AST_F_HEREDOC) && x->n &&
-        x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
+    if (!(x->flags & AST_F_HEREDOC) && x->n && x->items[0]->kind != AST_TIF &&
+        x->items[0]->kind != AST_TFOR)
       return eval_start_span(c, x->items[0]);
     return x->span;
   case AST_SPLAT: { /* its "[*]" or ".*" */
@@ -219,7 +219,8 @@ static const tfr_value *for_collection(struct eval_ctx *c,
 /* %{for} inside a template: the body's text once per element. */
 static bool template_for(struct eval_ctx *c, struct strbuf *b,
                          const struct ast *p, unsigned *marks) {
-  const tfr_value *coll = for_collection(c, p->kids[2], eval_expr(c, p->kids[2]));
+  const tfr_value *coll =
+      for_collection(c, p->kids[2], eval_expr(c, p->kids[2]));
   if (!coll)
     return false;
   *marks |= marks_of(coll);
@@ -243,8 +244,8 @@ static bool template_for(struct eval_ctx *c, struct strbuf *b,
       n->num = num_from_int(c->a, i);
       key = n;
     }
-    vb = (struct eval_binding){p->kids[1]->str, p->kids[1]->n,
-                               coll->elems[i], saved};
+    vb = (struct eval_binding){p->kids[1]->str, p->kids[1]->n, coll->elems[i],
+                               saved};
     c->bindings = &vb;
     if (p->kids[0]) {
       kb = (struct eval_binding){p->kids[0]->str, p->kids[0]->n, key, &vb};
@@ -287,8 +288,7 @@ static bool template_parts(struct eval_ctx *c, struct strbuf *b,
   return known;
 }
 
-static const tfr_value *eval_template(struct eval_ctx *c,
-                                      const struct ast *x) {
+static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
   /* A template that is a single interpolation yields the value itself. */
   if (x->n == 1 && x->items[0]->kind != AST_STRING &&
       x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
@@ -385,8 +385,10 @@ static const tfr_value *arith(struct eval_ctx *c, const struct ast *x,
     break;
   }
   if (!n) {
-    static const char ops[] = {[OP_ADD] = '+', [OP_SUB] = '-',
-                               [OP_MUL] = '*', [OP_DIV] = '/',
+    static const char ops[] = {[OP_ADD] = '+',
+                               [OP_SUB] = '-',
+                               [OP_MUL] = '*',
+                               [OP_DIV] = '/',
                                [OP_MOD] = '%'};
     const char *why = num_op_error(ops[x->op], l->num, r->num);
     eval_error(c, x, "Operation failed",
@@ -447,7 +449,7 @@ static bool decisive(const tfr_value *v, bool and) {
   if (is_unknown(v))
     return false;
   bool t = !is_null(v) && v->b;
-  return and ? !t : t;
+  return and? !t : t;
 }
 
 /*
@@ -500,7 +502,7 @@ static const tfr_value *logical(struct eval_ctx *c, const struct ast *x) {
                "Error during operation: argument must not be null.");
     return tfr_unknown(c->a, &tfr_t_bool);
   }
-  return with_marks(c, tfr_bool(and ? l->b && r->b : l->b || r->b), marks);
+  return with_marks(c, tfr_bool(and? l->b && r->b : l->b || r->b), marks);
 }
 
 static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
@@ -514,8 +516,8 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
     return equality(c, x, lv, rv);
   /* as HCL: both operands converted (each error reported), then the
   ** operator's function called, which takes no null */
-  bool cmp = x->op == OP_LT || x->op == OP_LE || x->op == OP_GT ||
-             x->op == OP_GE;
+  bool cmp =
+      x->op == OP_LT || x->op == OP_LE || x->op == OP_GT || x->op == OP_GE;
   const tfr_type *rt = cmp ? &tfr_t_bool : &tfr_t_number;
   const tfr_value *l = operand(c, x->a, lv, &tfr_t_number, "left");
   const tfr_value *r = operand(c, x->kids[0], rv, &tfr_t_number, "right");
@@ -544,8 +546,7 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
   const tfr_type *rt = neg ? &tfr_t_number : &tfr_t_bool;
   if (!v) {
     eval_error(c, x->a, "Invalid operand",
-               tfr_arena_printf(c->a,
-                                "Unsuitable value for unary operand: %s.",
+               tfr_arena_printf(c->a, "Unsuitable value for unary operand: %s.",
                                 err ? err : "incorrect type"));
     return tfr_unknown(c->a, rt);
   }
@@ -557,8 +558,8 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
   }
   if (is_unknown(v))
     return with_marks(c, tfr_unknown(c->a, v->type), marks_of(v));
-  const tfr_value *r = neg ? number_value(c, num_neg(c->a, v->num))
-                           : tfr_bool(!v->b);
+  const tfr_value *r =
+      neg ? number_value(c, num_neg(c->a, v->num)) : tfr_bool(!v->b);
   return with_marks(c, r, marks_of(v));
 }
 
@@ -576,8 +577,9 @@ static const char *describe_mismatch(tfr_arena *a, const tfr_type *t,
                                 "\"%s\", which is absent in the 'false' value",
                                 t->names[i]);
       if (!tfr_type_equal(t->types[i], f->types[j]))
-        return tfr_arena_printf(a, "Type mismatch for object attribute \"%s\": "
-                                   "%s",
+        return tfr_arena_printf(a,
+                                "Type mismatch for object attribute \"%s\": "
+                                "%s",
                                 t->names[i],
                                 describe_mismatch(a, t->types[i], f->types[j]));
     }
@@ -613,8 +615,9 @@ static const char *describe_mismatch(tfr_arena *a, const tfr_type *t,
   if (!strcmp(tn, fn))
     return "At least one deeply-nested attribute or element is not "
            "compatible across both the 'true' and the 'false' value";
-  return tfr_arena_printf(a, "The 'true' value is %s, but the 'false' value "
-                             "is %s",
+  return tfr_arena_printf(a,
+                          "The 'true' value is %s, but the 'false' value "
+                          "is %s",
                           tn, fn);
 }
 
@@ -642,13 +645,13 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
   }
   if (!rt) { /* HCL reports this alone, from one result to the other */
     diags_remove(c->diags, c0, c2);
-    eval_error_span(c, (struct span){x->kids[0]->span.start,
-                                     x->kids[1]->span.end},
-               "Inconsistent conditional result types",
-               tfr_arena_printf(c->a,
-                                "The true and false result expressions must "
-                                "have consistent types. %s.",
-                                describe_mismatch(c->a, tv->type, fv->type)));
+    eval_error_span(
+        c, (struct span){x->kids[0]->span.start, x->kids[1]->span.end},
+        "Inconsistent conditional result types",
+        tfr_arena_printf(c->a,
+                         "The true and false result expressions must "
+                         "have consistent types. %s.",
+                         describe_mismatch(c->a, tv->type, fv->type)));
     return eval_dynamic(c);
   }
   const tfr_value *cond = eval_expr(c, x->a);
@@ -687,8 +690,8 @@ static const tfr_value *eval_cond(struct eval_ctx *c, const struct ast *x) {
 /* ---- collections ------------------------------------------------------- */
 
 static const tfr_value *eval_tuple(struct eval_ctx *c, const struct ast *x) {
-  const tfr_value **v = tfr_arena_alloc_raw(c->a,
-                                            (x->n ? x->n : 1) * sizeof *v);
+  const tfr_value **v =
+      tfr_arena_alloc_raw(c->a, (x->n ? x->n : 1) * sizeof *v);
   for (uint32_t i = 0; i < x->n; i++)
     v[i] = eval_expr(c, x->items[i]);
   return tfr_tuple(c->a, x->n, v);
@@ -727,11 +730,14 @@ static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
 static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t n = x->n;
   const char **names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
-  const struct ast **keys = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *keys);
+  const tfr_value **vals =
+      tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
+  const struct ast **keys =
+      tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *keys);
   size_t out = 0;
   bool unknown = false, failed = false;
-  unsigned marks = 0; /* of the keys: a key cannot carry them, the object does */
+  unsigned marks =
+      0; /* of the keys: a key cannot carry them, the object does */
   struct strmap seen = {0};
   if (n > OBJECT_SCAN_MAX)
     strmap_reserve(&seen, n);
@@ -750,17 +756,16 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
     }
     /* a bare name's key is a fresh tfr_string copy, NUL-terminated
     ** already: it needs no copy of its own */
-    const char *name = kx->kind == AST_VARIABLE || kx->kind == AST_BOOL ||
-                               kx->kind == AST_NULL
-                           ? k->s
-                           : tfr_arena_strndup(c->a, k->s, k->n);
+    const char *name =
+        kx->kind == AST_VARIABLE || kx->kind == AST_BOOL || kx->kind == AST_NULL
+            ? k->s
+            : tfr_arena_strndup(c->a, k->s, k->n);
     size_t j = 0;
     if (n > OBJECT_SCAN_MAX) { /* large: a map of the names so far */
       if (strmap_add(&seen, name, out, &j))
         j = out;
     } else {
-      while (j < out &&
-             (names[j][0] != name[0] || strcmp(names[j], name) != 0))
+      while (j < out && (names[j][0] != name[0] || strcmp(names[j], name) != 0))
         j++;
     }
     if (j < out && (x->flags & AST_F_JSON)) {
@@ -788,8 +793,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   strmap_free(&seen);
   if (failed || unknown)
     return eval_dynamic(c);
-  return with_marks(c, value_object_shared(c->a, out, names, vals,
-                                           c->objtypes),
+  return with_marks(c, value_object_shared(c->a, out, names, vals, c->objtypes),
                     marks);
 }
 
@@ -850,8 +854,7 @@ struct group {
   uint32_t n, cap;
 };
 
-static void group_add(struct eval_ctx *c, struct group *g,
-                      const tfr_value *v) {
+static void group_add(struct eval_ctx *c, struct group *g, const tfr_value *v) {
   if (g->n == g->cap) {
     g->cap = g->cap ? g->cap * 2 : 4;
     const tfr_value **nv = tfr_arena_alloc_raw(c->a, g->cap * sizeof *nv);
@@ -875,12 +878,10 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   const struct eval_binding *saved = c->bindings;
   bool saved_in_for = c->in_for;
   c->in_for = true;
-  const tfr_value **vals = tfr_arena_alloc_raw(c->a,
-                                               (coll->n ? coll->n : 1) *
-                                                   sizeof *vals);
-  struct group *groups = tfr_arena_alloc(c->a,
-                                         (coll->n ? coll->n : 1) *
-                                             sizeof *groups);
+  const tfr_value **vals =
+      tfr_arena_alloc_raw(c->a, (coll->n ? coll->n : 1) * sizeof *vals);
+  struct group *groups =
+      tfr_arena_alloc(c->a, (coll->n ? coll->n : 1) * sizeof *groups);
   size_t nv = 0, ng = 0;
   bool unknown = false;
   /* the result has the marks of the collection, of every 'if' value and
@@ -905,8 +906,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
                  "The value of the 'if' clause must not be null.");
     else if (!conv_convert(c->a, cv, &tfr_t_bool, &err))
       eval_error(c, cond_e, "Invalid 'for' condition",
-                 tfr_arena_printf(c->a,
-                                  "The 'if' clause value is invalid: %s.",
+                 tfr_arena_printf(c->a, "The 'if' clause value is invalid: %s.",
                                   err ? err : "bool required"));
     if (tfr_diags_count(c->diags) > pre) {
       c->in_for = saved_in_for;
@@ -1039,12 +1039,12 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key) {
   if (is_null(v)) {
     eval_error_span(c, at, "Attempt to index null value",
-               "This value is null, so it does not have any indices.");
+                    "This value is null, so it does not have any indices.");
     return eval_dynamic(c);
   }
   if (is_null(key)) {
     eval_error_span(c, at, "Invalid index",
-               "Can't use a null value as an indexing key.");
+                    "Can't use a null value as an indexing key.");
     return eval_dynamic(c);
   }
   unsigned marks = marks_of(v) | marks_of(key);
@@ -1056,37 +1056,38 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_number, &err);
     if (!k) {
       eval_error_span(c, at, "Invalid index",
-                 "The given key does not identify an element in this "
-                 "collection value: a number is required.");
+                      "The given key does not identify an element in this "
+                      "collection value: a number is required.");
       return eval_dynamic(c);
     }
     if (is_unknown(k) || is_unknown(v))
-      return with_marks(c, tfr_unknown(c->a, t->kind == TFR_LIST
-                                                 ? t->elem
-                                                 : &tfr_t_dynamic),
-                        marks);
+      return with_marks(
+          c, tfr_unknown(c->a, t->kind == TFR_LIST ? t->elem : &tfr_t_dynamic),
+          marks);
     int64_t i;
     if (!whole_index(k, &i)) {
       eval_error_span(c, at, "Invalid index",
-                 "The given key does not identify an element in this "
-                 "collection value: indexing a sequence requires a whole "
-                 "number, but the given index has a fractional part.");
+                      "The given key does not identify an element in this "
+                      "collection value: indexing a sequence requires a whole "
+                      "number, but the given index has a fractional part.");
       return eval_dynamic(c);
     }
     if (i < 0) {
-      eval_error_span(c, at, "Invalid index",
-                 "The given key does not identify an element in this "
-                 "collection value: a negative number is not a valid index "
-                 "for a sequence.");
+      eval_error_span(
+          c, at, "Invalid index",
+          "The given key does not identify an element in this "
+          "collection value: a negative number is not a valid index "
+          "for a sequence.");
       return eval_dynamic(c);
     }
     if ((uint64_t)i >= v->n) {
-      eval_error_span(c, at, "Invalid index",
-                 v->n ? "The given key does not identify an element in this "
-                        "collection value: the given index is greater than "
-                        "or equal to the length of the collection."
-                      : "The given key does not identify an element in this "
-                        "collection value: the collection has no elements.");
+      eval_error_span(
+          c, at, "Invalid index",
+          v->n ? "The given key does not identify an element in this "
+                 "collection value: the given index is greater than "
+                 "or equal to the length of the collection."
+               : "The given key does not identify an element in this "
+                 "collection value: the collection has no elements.");
       return eval_dynamic(c);
     }
     return with_marks(c, v->elems[i], marks);
@@ -1095,29 +1096,27 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
   case TFR_OBJECT: {
     /* a number looks up the attribute its digits name (HCL says more
     ** only when there is none) */
-    bool was_number = t->kind == TFR_OBJECT &&
-                      key->type->kind == TFR_NUMBER;
+    bool was_number = t->kind == TFR_OBJECT && key->type->kind == TFR_NUMBER;
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
     if (!k) {
       eval_error_span(c, at, "Invalid index",
-                 "The given key does not identify an element in this "
-                 "collection value: string required.");
+                      "The given key does not identify an element in this "
+                      "collection value: string required.");
       return eval_dynamic(c);
     }
     if (is_unknown(k) || is_unknown(v))
-      return with_marks(c, tfr_unknown(c->a, t->kind == TFR_MAP
-                                                 ? t->elem
-                                                 : &tfr_t_dynamic),
-                        marks);
+      return with_marks(
+          c, tfr_unknown(c->a, t->kind == TFR_MAP ? t->elem : &tfr_t_dynamic),
+          marks);
     for (uint32_t i = 0; i < v->n; i++) {
       const char *name = t->kind == TFR_MAP ? v->keys[i] : t->names[i];
       size_t len = t->kind == TFR_MAP ? v->keylens[i] : strlen(name);
       if (len == k->n && memcmp(name, k->s, len) == 0)
         return with_marks(c, v->elems[i], marks);
     }
-    eval_error_span(c, at, "Invalid index",
-               was_number
-                   ? "The given key does not identify an element in this "
+    eval_error_span(
+        c, at, "Invalid index",
+        was_number ? "The given key does not identify an element in this "
                      "collection value. An object only supports looking up "
                      "attributes by name, not by numeric index."
                    : "The given key does not identify an element in this "
@@ -1125,17 +1124,18 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
     return eval_dynamic(c);
   }
   case TFR_SET:
-    eval_error_span(c, at, "Invalid index",
-               "Elements of a set are identified only by their value and "
-               "don't have any separate index or key to select with, so it's "
-               "only possible to perform operations across all elements of "
-               "the set.");
+    eval_error_span(
+        c, at, "Invalid index",
+        "Elements of a set are identified only by their value and "
+        "don't have any separate index or key to select with, so it's "
+        "only possible to perform operations across all elements of "
+        "the set.");
     return eval_dynamic(c);
   case TFR_DYNAMIC:
     return eval_dynamic(c);
   default:
     eval_error_span(c, at, "Invalid index",
-               "This value does not have any indices.");
+                    "This value does not have any indices.");
     return eval_dynamic(c);
   }
 }
@@ -1145,7 +1145,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                               size_t len) {
   if (is_null(v)) {
     eval_error_span(c, at, "Attempt to get attribute from null value",
-               "This value is null, so it does not have any attributes.");
+                    "This value is null, so it does not have any attributes.");
     return eval_dynamic(c);
   }
   unsigned marks = marks_of(v);
@@ -1155,10 +1155,10 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
     long i = tfr_type_attr(t, name, len);
     if (i < 0) {
       eval_error_span(c, at, "Unsupported attribute",
-                 tfr_arena_printf(c->a,
-                                  "This object does not have an attribute "
-                                  "named \"%.*s\".",
-                                  (int)len, name));
+                      tfr_arena_printf(c->a,
+                                       "This object does not have an attribute "
+                                       "named \"%.*s\".",
+                                       (int)len, name));
       return eval_dynamic(c);
     }
     if (is_unknown(v))
@@ -1171,33 +1171,35 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
     for (uint32_t i = 0; i < v->n; i++)
       if (v->keylens[i] == len && memcmp(v->keys[i], name, len) == 0)
         return with_marks(c, v->elems[i], marks);
-    eval_error_span(c, at, "Missing map element",
-               tfr_arena_printf(c->a,
-                                "This map does not have an element with the "
-                                "key \"%.*s\".",
-                                (int)len, name));
+    eval_error_span(
+        c, at, "Missing map element",
+        tfr_arena_printf(c->a,
+                         "This map does not have an element with the "
+                         "key \"%.*s\".",
+                         (int)len, name));
     return eval_dynamic(c);
   case TFR_DYNAMIC:
     return eval_dynamic(c);
   case TFR_LIST:
   case TFR_SET:
   case TFR_TUPLE:
-    eval_error_span(c, at, "Unsupported attribute",
-               tfr_arena_printf(c->a,
-                                "Can't access attributes on a %s. Did you "
-                                "mean to access an attribute for a specific "
-                                "element of the list, or across all elements "
-                                "of the list?",
-                                t->kind == TFR_TUPLE
-                                    ? "tuple"
-                                    : tfr_type_friendly(c->a, t)));
+    eval_error_span(
+        c, at, "Unsupported attribute",
+        tfr_arena_printf(c->a,
+                         "Can't access attributes on a %s. Did you "
+                         "mean to access an attribute for a specific "
+                         "element of the list, or across all elements "
+                         "of the list?",
+                         t->kind == TFR_TUPLE ? "tuple"
+                                              : tfr_type_friendly(c->a, t)));
     return eval_dynamic(c);
   default:
-    eval_error_span(c, at, "Unsupported attribute",
-               tfr_arena_printf(c->a,
-                                "Can't access attributes on a primitive-typed "
-                                "value (%s).",
-                                tfr_type_friendly(c->a, t)));
+    eval_error_span(
+        c, at, "Unsupported attribute",
+        tfr_arena_printf(c->a,
+                         "Can't access attributes on a primitive-typed "
+                         "value (%s).",
+                         tfr_type_friendly(c->a, t)));
     return eval_dynamic(c);
   }
 }
@@ -1236,8 +1238,7 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
 
 /* ---- variables and calls ----------------------------------------------- */
 
-static const tfr_value *eval_variable(struct eval_ctx *c,
-                                      const struct ast *x) {
+static const tfr_value *eval_variable(struct eval_ctx *c, const struct ast *x) {
   for (const struct eval_binding *b = c->bindings; b; b = b->next)
     if (b->len == x->n && memcmp(b->name, x->str, x->n) == 0)
       return b->value;
@@ -1258,8 +1259,7 @@ static const tfr_value *eval_variable(struct eval_ctx *c,
       break;
     }
   eval_error(c, x, "Unknown variable",
-             tfr_arena_printf(c->a,
-                              "There is no variable named \"%.*s\".%s",
+             tfr_arena_printf(c->a, "There is no variable named \"%.*s\".%s",
                               (int)x->n, x->str, hint));
   return eval_dynamic(c);
 }
@@ -1357,14 +1357,14 @@ static const tfr_value *eval_call(struct eval_ctx *c, const struct ast *x) {
     return eval_dynamic(c);
   }
   if (c->funcs->special) {
-    const tfr_value *v = c->funcs->special(c->funcs->ud, c, x, name->str,
-                                           name->n);
+    const tfr_value *v =
+        c->funcs->special(c->funcs->ud, c, x, name->str, name->n);
     if (v)
       return v;
   }
   /* the arguments are evaluated by the call, in HCL's order */
-  const tfr_value *v = c->funcs->call(c->funcs->ud, c, x, name->str, name->n,
-                                      x->n, NULL);
+  const tfr_value *v =
+      c->funcs->call(c->funcs->ud, c, x, name->str, name->n, x->n, NULL);
   if (v)
     return v;
   eval_error(c, name, "Call to unknown function",
@@ -1394,8 +1394,7 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
                         eval_expr(c, x->kids[0]), x->str, x->n);
   case AST_INDEX: {
     const tfr_value *coll = eval_expr(c, x->a);
-    return eval_index(c, step_span(c, x, x->a), coll,
-                      eval_expr(c, x->kids[0]));
+    return eval_index(c, step_span(c, x, x->a), coll, eval_expr(c, x->kids[0]));
   }
   case AST_SPLAT:
     return eval_splat(c, x);
@@ -1418,8 +1417,7 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
   case AST_PAREN:
     return eval_expr(c, x->a);
   default:
-    error_span(c, x->span, "Invalid expression",
-               "This is not an expression.");
+    error_span(c, x->span, "Invalid expression", "This is not an expression.");
     return eval_dynamic(c);
   }
 }

@@ -32,9 +32,8 @@ struct eval_scope {
 ** set, is asked first and may take over a call whose arguments are not
 ** all values (convert's type constraint); NULL means it did not. */
 struct eval_funcs {
-  const tfr_value *(*call)(void *ud, struct eval_ctx *c,
-                           const struct ast *call, const char *name,
-                           size_t len, size_t nargs,
+  const tfr_value *(*call)(void *ud, struct eval_ctx *c, const struct ast *call,
+                           const char *name, size_t len, size_t nargs,
                            const tfr_value *const *args);
   void *ud;
   const tfr_value *(*special)(void *ud, struct eval_ctx *c,
@@ -58,16 +57,16 @@ struct eval_ctx {
   const struct eval_funcs *funcs; /* NULL: function calls not allowed */
   const struct eval_binding *bindings;
   const tfr_value *splat_item;
-  bool in_for; /* inside a for expression: an unknown name is "Unknown
-                  variable", not "Variables not allowed" (as HCL) */
-  const char *dir; /* base directory of file functions (NULL: the current
-                      one), as Terraform's working directory */
-  bool opentofu;   /* OpenTofu's function set (-engine=opentofu) */
-  bool console;    /* terraform console: the type() function exists */
+  bool in_for;           /* inside a for expression: an unknown name is "Unknown
+                            variable", not "Variables not allowed" (as HCL) */
+  const char *dir;       /* base directory of file functions (NULL: the current
+                            one), as Terraform's working directory */
+  bool opentofu;         /* OpenTofu's function set (-engine=opentofu) */
+  bool console;          /* terraform console: the type() function exists */
   const struct ast *top; /* the whole expression (console's type()) */
-  bool plan;       /* as during terraform plan (validation rules): impure
-                      functions (timestamp, uuid, bcrypt) are unknown and
-                      plantimestamp is known; else as in the console */
+  bool plan;             /* as during terraform plan (validation rules): impure
+                            functions (timestamp, uuid, bcrypt) are unknown and
+                            plantimestamp is known; else as in the console */
   const tfr_type **objtypes; /* NULL, or VALUE_OBJECT_CACHE recent object
                                 types: equal object literals share one */
 };
@@ -97,8 +96,7 @@ const tfr_value *eval_dynamic(struct eval_ctx *c);
 /* Apply one attribute access / index to a value, as HCL's traversal
 ** steps do (shared with scopes that resolve var.x.y). */
 const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
-                              const tfr_value *v, const char *name,
-                              size_t len);
+                              const tfr_value *v, const char *name, size_t len);
 const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key);
 

@@ -39,17 +39,17 @@ struct fv_plan {
   const struct fv_plan *elem; /* list, set, map */
   uint32_t n;                 /* object attributes, tuple elements */
   const struct fv_plan **kids;
-  const uint32_t *lens;       /* object: the attribute names' lengths */
-  const tfr_value **dflt;     /* object: the converted default, or NULL */
-  const bool *optional;       /* object: may be absent */
-  uint8_t slot[64];           /* object: attribute index + 1 by key_slot,
-                                 0 none, 255 shared (binary search) */
+  const uint32_t *lens;   /* object: the attribute names' lengths */
+  const tfr_value **dflt; /* object: the converted default, or NULL */
+  const bool *optional;   /* object: may be absent */
+  uint8_t slot[64];       /* object: attribute index + 1 by key_slot,
+                             0 none, 255 shared (binary search) */
 };
 
 /* A cheap hash of an attribute name, for fv_plan.slot. */
 static unsigned key_slot(const char *s, uint32_t n) {
-  return n ? (n * 31u + (unsigned char)s[0] * 7u +
-              (unsigned char)s[n - 1]) & 63u
+  return n ? (n * 31u + (unsigned char)s[0] * 7u + (unsigned char)s[n - 1]) &
+                 63u
            : 0;
 }
 
@@ -144,12 +144,12 @@ static const tfr_value *from_default(tfr_arena *a, const struct fv_plan *p,
   for (uint32_t i = 0; i < v->n; i++)
     if (strcmp(v->type->names[i], p->want->names[i]))
       return NULL;
-  const tfr_value **elems = tfr_arena_alloc(a, (p->n ? p->n : 1) *
-                                                  sizeof *elems);
+  const tfr_value **elems =
+      tfr_arena_alloc(a, (p->n ? p->n : 1) * sizeof *elems);
   for (uint32_t i = 0; i < p->n; i++) {
     const tfr_value *x = v->n ? v->elems[i] : NULL; /* {} : absent */
     if (!x || (x->flags & TFR_V_NULL))
-      elems[i] = p->dflt[i]                      ? p->dflt[i]
+      elems[i] = p->dflt[i]            ? p->dflt[i]
                  : x || p->optional[i] ? p->kids[i]->null
                                        : NULL;
     else
@@ -250,8 +250,7 @@ const struct fv_plan *fv_plan_new(tfr_arena *a, const tfr_type *want,
 
 /* What a value read only to check it, or one that failed to convert,
 ** stands for: never part of a result. */
-static const tfr_value skipped = {.type = &tfr_t_dynamic,
-                                  .flags = TFR_V_NULL};
+static const tfr_value skipped = {.type = &tfr_t_dynamic, .flags = TFR_V_NULL};
 #define SKIP (&skipped)
 
 struct key {
@@ -262,22 +261,22 @@ struct key {
 struct rd {
   tfr_arena *a;
   struct src_file *src;
-  struct src_cursor cur;   /* line numbers, counted as the reading goes */
-  uint32_t released;       /* pages before this were given back */
+  struct src_cursor cur; /* line numbers, counted as the reading goes */
+  uint32_t released;     /* pages before this were given back */
   struct fast_scan s;
   int depth;
-  bool bad;    /* outside the subset: the grammar reads the file */
-  bool failed; /* does not convert: the general path says why */
+  bool bad;                /* outside the subset: the grammar reads the file */
+  bool failed;             /* does not convert: the general path says why */
   const tfr_value **stack; /* elements being gathered (malloc'd) */
   uint32_t top, cap;
-  struct key *keys;        /* map keys being gathered (malloc'd) */
+  struct key *keys; /* map keys being gathered (malloc'd) */
   uint32_t ktop, kcap;
-  struct key *jkeys;       /* a JSON object's keys, for repeats */
+  struct key *jkeys; /* a JSON object's keys, for repeats */
   uint32_t jtop, jcap;
   const tfr_value *small[1000]; /* the integers 0..999, shared */
   struct string_slot *strings;  /* recent ASCII strings, by hash: long
                                    lists repeat their values */
-  size_t nstrings;               /* slots: a power of two */
+  size_t nstrings;              /* slots: a power of two */
 };
 
 #define STRING_SLOTS 32768 /* at most; a power of two */
@@ -395,10 +394,9 @@ static const tfr_value *number(struct rd *r, const struct fv_plan *p,
   const char *s = r->s.t + k->start;
   uint32_t n = k->end - k->start;
   if (!p) /* only an exponent can be out of range */
-    return memchr(s, 'e', n) || memchr(s, 'E', n) ? num_parse(r->a, s, n)
-                                                      ? SKIP
-                                                      : bad(r)
-                                                  : SKIP;
+    return memchr(s, 'e', n) || memchr(s, 'E', n)
+               ? num_parse(r->a, s, n) ? SKIP : bad(r)
+               : SKIP;
   long small = -1;
   if (!neg && n <= 3) {
     small = 0;
@@ -428,8 +426,7 @@ static bool ascii(const char *s, uint32_t n) {
 
 /* A string value as tfr_string makes it (NFC), in one allocation when it
 ** is ASCII. */
-static const tfr_value *string_value(struct rd *r, const char *s,
-                                     uint32_t n) {
+static const tfr_value *string_value(struct rd *r, const char *s, uint32_t n) {
   if (!ascii(s, n))
     return tfr_string(r->a, s, n);
   struct string_slot *slot = NULL;
@@ -463,8 +460,7 @@ static const tfr_value *string(struct rd *r, const struct fv_plan *p,
   return primitive(r, p, string_value(r, s, n));
 }
 
-static const tfr_value *value(struct rd *r, const struct fv_plan *p,
-                              bool nl);
+static const tfr_value *value(struct rd *r, const struct fv_plan *p, bool nl);
 
 /* p when its type can take a sequence (seq: list, set, tuple) or a
 ** mapping (object, map); else the conversion fails and NULL: the value
@@ -533,8 +529,7 @@ static const tfr_value *tuple(struct rd *r, const struct fv_plan *p) {
 }
 
 /* The index of attribute key in the object plan, or -1. */
-static long attr_index(const struct fv_plan *p, const char *key,
-                       uint32_t n) {
+static long attr_index(const struct fv_plan *p, const char *key, uint32_t n) {
   const char *const *names = p->want->names;
   unsigned sl = p->slot[key_slot(key, n)];
   if (sl == 0)
@@ -571,7 +566,7 @@ static const tfr_value *map(struct rd *r, const struct fv_plan *p,
   for (uint32_t i = 0; i < n; i++) {
     if (i + 1 < n && keys[i + 1].n == keys[i].n &&
         !memcmp(keys[i + 1].s, keys[i].s, keys[i].n))
-      continue; /* a later one wins */
+      continue;                                         /* a later one wins */
     kk[out] = string_value(r, keys[i].s, keys[i].n)->s; /* NUL-ended */
     ll[out] = keys[i].n;
     vv[out++] = r->stack[from + keys[i].order];
@@ -657,8 +652,8 @@ static bool put_member(struct rd *r, const struct fv_plan *p, int kind,
 
 /* The object or map of the plan from the members gathered since from
 ** (and kfrom, a map's keys). */
-static const tfr_value *mapping(struct rd *r, const struct fv_plan *p,
-                                int kind, uint32_t from, uint32_t kfrom) {
+static const tfr_value *mapping(struct rd *r, const struct fv_plan *p, int kind,
+                                uint32_t from, uint32_t kfrom) {
   if (!p || r->failed) {
     r->top = from;
     r->ktop = kfrom;
@@ -721,8 +716,7 @@ static const tfr_value *object(struct rd *r, const struct fv_plan *p) {
 /* A value of the subset, converted with plan p (NULL: only checked).
 ** NULL when it is outside the subset.  Whatever follows it is the
 ** caller's to check: only tokens that cannot continue an expression. */
-static const tfr_value *value(struct rd *r, const struct fv_plan *p,
-                              bool nl) {
+static const tfr_value *value(struct rd *r, const struct fv_plan *p, bool nl) {
   if (++r->depth > MAX_DEPTH)
     return bad(r);
   if (r->failed)
@@ -800,8 +794,7 @@ static bool repeated_keys(const struct key *k, size_t n) {
 static void json_ws(struct rd *r) {
   const char *t = r->s.t;
   uint32_t i = r->s.pos, n = r->s.len;
-  while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' ||
-                   t[i] == '\n'))
+  while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n'))
     i++;
   r->s.pos = i;
 }
@@ -884,7 +877,7 @@ static const tfr_value *json_object(struct rd *r, const struct fv_plan *p) {
       uint32_t klen;
       const char *key = json_str(r, &klen);
       if (!key || memchr(key, '\0', klen) || !json_eat(r, ':'))
-        return bad(r); /* the general path's keys end at a NUL */
+        return bad(r);         /* the general path's keys end at a NUL */
       if (!ascii(key, klen)) { /* as the general path's keys: NFC */
         const tfr_value *k = tfr_string(r->a, key, klen);
         key = k->s;
@@ -930,13 +923,13 @@ static const tfr_value *json_value(struct rd *r, const struct fv_plan *p) {
     v = !s ? bad(r) : p ? primitive(r, p, string_value(r, s, n)) : SKIP;
   } else if (*t == '-' || (*t >= '0' && *t <= '9')) {
     uint32_t n = 0;
-    while (n < left && (t[n] == '-' || t[n] == '+' || t[n] == '.' ||
-                        t[n] == 'e' || t[n] == 'E' ||
-                        (t[n] >= '0' && t[n] <= '9')))
+    while (n < left &&
+           (t[n] == '-' || t[n] == '+' || t[n] == '.' || t[n] == 'e' ||
+            t[n] == 'E' || (t[n] >= '0' && t[n] <= '9')))
       n++;
     r->s.pos += n;
-    const struct tfr_num *x = json_number_ok(t, n) ? num_parse(r->a, t, n)
-                                                    : NULL;
+    const struct tfr_num *x =
+        json_number_ok(t, n) ? num_parse(r->a, t, n) : NULL;
     if (!x) {
       v = bad(r);
     } else if (!p) {
@@ -965,7 +958,6 @@ static const tfr_value *json_value(struct rd *r, const struct fv_plan *p) {
 }
 
 /* ---- bodies ------------------------------------------------------------ */
-
 
 /* Reading a body: the reader, and the attributes read so far. */
 struct body {
@@ -1009,21 +1001,20 @@ static bool body_attr(struct body *b, struct span name,
   uint32_t start = r->s.pos;
   int line = src_line_seq(r->src, start, &r->cur);
   long tag = 0;
-  const struct fv_plan *p = b->plan_for(b->ctx, r->s.t + name.start,
-                                        name.end - name.start, &tag);
+  const struct fv_plan *p =
+      b->plan_for(b->ctx, r->s.t + name.start, name.end - name.start, &tag);
   r->failed = false;
   const tfr_value *x = read(r, p);
   if (!x)
     return false;
   if (b->n == b->cap)
     b->v = grow(b->v, &b->cap, sizeof *b->v);
-  b->v[b->n++] = (struct fv_attr){name, {start, r->s.pos}, line,
-                                  p && !r->failed ? x : NULL, tag};
+  b->v[b->n++] = (struct fv_attr){
+      name, {start, r->s.pos}, line, p && !r->failed ? x : NULL, tag};
   return true;
 }
 
-static bool body_close(struct body *b, struct fv_attr **attrs,
-                       size_t *nattrs) {
+static bool body_close(struct body *b, struct fv_attr **attrs, size_t *nattrs) {
   struct rd *r = b->r;
   struct key *names = malloc((b->n ? b->n : 1) * sizeof *names);
   if (!names)
@@ -1048,9 +1039,8 @@ static bool body_close(struct body *b, struct fv_attr **attrs,
   return ok;
 }
 
-bool fv_read_body(tfr_arena *a, struct src_file *src,
-                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
-                  size_t *nattrs) {
+bool fv_read_body(tfr_arena *a, struct src_file *src, fv_plan_fn plan_for,
+                  void *ctx, struct fv_attr **attrs, size_t *nattrs) {
   struct body b;
   if (!body_open(&b, a, src, plan_for, ctx))
     return false;
@@ -1084,9 +1074,8 @@ bool fv_read_body(tfr_arena *a, struct src_file *src,
   return body_close(&b, attrs, nattrs);
 }
 
-bool fv_read_json_body(tfr_arena *a, struct src_file *src,
-                       fv_plan_fn plan_for, void *ctx,
-                       struct fv_attr **attrs, size_t *nattrs) {
+bool fv_read_json_body(tfr_arena *a, struct src_file *src, fv_plan_fn plan_for,
+                       void *ctx, struct fv_attr **attrs, size_t *nattrs) {
   struct body b;
   if (!body_open(&b, a, src, plan_for, ctx))
     return false;

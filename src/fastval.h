@@ -54,14 +54,12 @@ typedef const struct fv_plan *(*fv_plan_fn)(void *ctx, const char *name,
 ** The pages of a mapped file are given back as the reading goes
 ** (src_release): what stays is the values.
 */
-bool fv_read_body(tfr_arena *a, struct src_file *src,
-                  fv_plan_fn plan_for, void *ctx, struct fv_attr **attrs,
-                  size_t *n);
+bool fv_read_body(tfr_arena *a, struct src_file *src, fv_plan_fn plan_for,
+                  void *ctx, struct fv_attr **attrs, size_t *n);
 
 /* The same for a JSON tfvars file (.tfvars.json): one object whose
 ** members are the attributes. */
-bool fv_read_json_body(tfr_arena *a, struct src_file *src,
-                       fv_plan_fn plan_for, void *ctx,
-                       struct fv_attr **attrs, size_t *n);
+bool fv_read_json_body(tfr_arena *a, struct src_file *src, fv_plan_fn plan_for,
+                       void *ctx, struct fv_attr **attrs, size_t *n);
 
 #endif

@@ -23,11 +23,11 @@ static const struct {
   const struct func_group *g;
   bool opentofu; /* only with -engine=opentofu (OpenTofu's extras) */
 } groups[] = {
-    {&funcs_numeric, false},    {&funcs_string, false},
-    {&funcs_collection, false}, {&funcs_encoding, false},
-    {&funcs_typeconv, false},   {&funcs_time, false},
-    {&funcs_crypto, false},     {&funcs_file, false},
-    {&funcs_net, false},        {&funcs_net_tofu, true},
+    {&funcs_numeric, false},      {&funcs_string, false},
+    {&funcs_collection, false},   {&funcs_encoding, false},
+    {&funcs_typeconv, false},     {&funcs_time, false},
+    {&funcs_crypto, false},       {&funcs_file, false},
+    {&funcs_net, false},          {&funcs_net_tofu, true},
     {&funcs_encoding_tofu, true}, {&funcs_provider, false},
 };
 
@@ -106,16 +106,14 @@ static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
   for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
     for (size_t i = 0; i < groups[g].g->n; i++) {
       const char *n = groups[g].g->specs[i].name;
-      if (available(c, g) &&
-          str_distance(name, len, n, strlen(n)) < 3)
+      if (available(c, g) && str_distance(name, len, n, strlen(n)) < 3)
         return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
     }
   return "";
 }
 
 /* The texts inside a sensitive argument v, added to f->secrets. */
-static void collect_secrets(struct fcall *f, const tfr_value *v,
-                            size_t *cap) {
+static void collect_secrets(struct fcall *f, const tfr_value *v, size_t *cap) {
   if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))
     return;
   const char *text = NULL;
@@ -198,9 +196,8 @@ static const char *redact(struct fcall *f, const char *msg) {
   return out;
 }
 
-static void vreport(struct fcall *f, struct span at,
-                    const char *summary, const char *prefix,
-                    const char *fmt, va_list ap) {
+static void vreport(struct fcall *f, struct span at, const char *summary,
+                    const char *prefix, const char *fmt, va_list ap) {
   va_list again;
   va_copy(again, ap);
   char probe[1];
@@ -216,16 +213,15 @@ static void vreport(struct fcall *f, struct span at,
 void fcall_error(struct fcall *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vreport(f, eval_call_start(f->c, f->call), "Error in function call",
-          tfr_arena_printf(f->a, "Call to function \"%s\" failed: ",
-                           f->spec->name),
-          fmt, ap);
+  vreport(
+      f, eval_call_start(f->c, f->call), "Error in function call",
+      tfr_arena_printf(f->a, "Call to function \"%s\" failed: ", f->spec->name),
+      fmt, ap);
   va_end(ap);
   tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
 }
 
-static const struct func_param *param_of(const struct func_spec *s,
-                                         size_t i) {
+static const struct func_param *param_of(const struct func_spec *s, size_t i) {
   return i < (size_t)s->nparams ? &s->params[i] : s->variadic;
 }
 
@@ -263,14 +259,14 @@ static bool expand(struct fcall *f, const struct ast *x,
     return false;
   }
   size_t total = *n - 1 + last->n;
-  const tfr_value **all = tfr_arena_alloc(f->a, (total ? total : 1) *
-                                                    sizeof *all);
+  const tfr_value **all =
+      tfr_arena_alloc(f->a, (total ? total : 1) * sizeof *all);
   memcpy(all, *args, (*n - 1) * sizeof *all);
   /* the collection's own marks go to each of its elements, as in HCL */
   unsigned marks = last->flags & MARKS;
   for (uint32_t i = 0; i < last->n; i++)
-    all[*n - 1 + i] = marks ? tfr_value_mark(f->a, last->elems[i], marks)
-                            : last->elems[i];
+    all[*n - 1 + i] =
+        marks ? tfr_value_mark(f->a, last->elems[i], marks) : last->elems[i];
   *args = all;
   *n = total;
   return true;
@@ -279,13 +275,13 @@ static bool expand(struct fcall *f, const struct ast *x,
 static bool arity(struct fcall *f, const struct ast *x, size_t n) {
   const struct func_spec *s = f->spec;
   if (n < (size_t)s->nparams) {
-    eval_error_span(f->c, eval_call_close(f->c, x),
-               "Not enough function arguments",
-               tfr_arena_printf(f->a,
-                                "Function \"%s\" expects%s %d argument(s). "
-                                "Missing value for \"%s\".",
-                                s->name, s->variadic ? " at least" : "",
-                                s->nparams, s->params[n].name));
+    eval_error_span(
+        f->c, eval_call_close(f->c, x), "Not enough function arguments",
+        tfr_arena_printf(f->a,
+                         "Function \"%s\" expects%s %d argument(s). "
+                         "Missing value for \"%s\".",
+                         s->name, s->variadic ? " at least" : "", s->nparams,
+                         s->params[n].name));
     tfr_diags_set_code(f->c->diags, TFR_CODE_MISSING_ARGUMENT);
     return false;
   }
@@ -294,10 +290,10 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
                          ? eval_start_span(f->c, x->items[s->nparams])
                          : x->span;
     eval_error_span(f->c, at, "Too many function arguments",
-               tfr_arena_printf(f->a,
-                                "Function \"%s\" expects only %d "
-                                "argument(s).",
-                                s->name, s->nparams));
+                    tfr_arena_printf(f->a,
+                                     "Function \"%s\" expects only %d "
+                                     "argument(s).",
+                                     s->name, s->nparams));
     return false;
   }
   return true;
@@ -329,9 +325,8 @@ static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
 ** unknown and marked arguments, the result).  given, when not NULL, holds
 ** the arguments already evaluated.
 */
-static const tfr_value *call(void *ud, struct eval_ctx *c,
-                             const struct ast *x, const char *name,
-                             size_t len, size_t nargs,
+static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
+                             const char *name, size_t len, size_t nargs,
                              const tfr_value *const *given) {
   (void)ud;
   const char *full = name;
@@ -347,15 +342,14 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
   f.spec = lookup(c, name, len);
   if (!f.spec) {
     eval_error(c, x->kids[0], "Call to unknown function",
-               tfr_arena_printf(c->a,
-                                "There is no function named \"%.*s\".%s",
+               tfr_arena_printf(c->a, "There is no function named \"%.*s\".%s",
                                 (int)full_len, full,
                                 suggest(c, c->a, name, len)));
     return eval_dynamic(c);
   }
   /* args[i] is evaluated from x->items[i] when it is NULL */
-  const tfr_value **args = tfr_arena_alloc(c->a, (nargs ? nargs : 1) *
-                                                     sizeof *args);
+  const tfr_value **args =
+      tfr_arena_alloc(c->a, (nargs ? nargs : 1) * sizeof *args);
   if (given)
     memcpy(args, given, nargs * sizeof *args);
   size_t before = tfr_diags_count(c->diags);
@@ -374,8 +368,8 @@ static const tfr_value *call(void *ud, struct eval_ctx *c,
       args[i] = eval_expr(c, x->items[i]);
     const struct func_param *p = param_of(f.spec, i);
     const char *err = NULL;
-    const tfr_value *cv = p->type ? conv_convert(c->a, args[i], p->type, &err)
-                                  : args[i];
+    const tfr_value *cv =
+        p->type ? conv_convert(c->a, args[i], p->type, &err) : args[i];
     if (!cv)
       fcall_arg_error(&f, i, "%s", err ? err : "incorrect type");
     else

@@ -34,7 +34,7 @@ struct func_param {
 struct fcall {
   struct eval_ctx *c;
   tfr_arena *a;
-  const struct ast *call;      /* the call expression */
+  const struct ast *call; /* the call expression */
   const struct func_spec *spec;
   const tfr_value *const *args; /* after conversion */
   size_t nargs;
@@ -52,8 +52,7 @@ struct fcall {
 typedef const tfr_type *(*func_type_fn)(struct fcall *f);
 
 /* The result; NULL after fcall_error / fcall_arg_error. */
-typedef const tfr_value *(*func_impl_fn)(struct fcall *f,
-                                         const tfr_type *ret);
+typedef const tfr_value *(*func_impl_fn)(struct fcall *f, const tfr_type *ret);
 
 struct func_spec {
   const char *name;
@@ -106,9 +105,8 @@ const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
 
 /* Groups, defined by the funcs_*.c files; the *_tofu groups exist only
 ** with -engine=opentofu. */
-extern const struct func_group funcs_numeric, funcs_string,
-    funcs_collection, funcs_encoding, funcs_typeconv, funcs_time,
-    funcs_crypto, funcs_file, funcs_net, funcs_net_tofu,
-    funcs_encoding_tofu, funcs_provider;
+extern const struct func_group funcs_numeric, funcs_string, funcs_collection,
+    funcs_encoding, funcs_typeconv, funcs_time, funcs_crypto, funcs_file,
+    funcs_net, funcs_net_tofu, funcs_encoding_tofu, funcs_provider;
 
 #endif

@@ -31,8 +31,8 @@
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
 /* gocty's message for a number that is no int64. */
-#define WHOLE                                                                \
-  "value must be a whole number, between -9223372036854775808 and "         \
+#define WHOLE                                                                  \
+  "value must be a whole number, between -9223372036854775808 and "            \
   "9223372036854775807"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -110,9 +110,8 @@ static const tfr_type *strings_tuple_type(tfr_arena *a, size_t n) {
 */
 static bool dynamic_arg(const struct fcall *f) {
   for (size_t i = 0; i < f->nargs; i++) {
-    const struct func_param *p = i < (size_t)f->spec->nparams
-                                     ? &f->spec->params[i]
-                                     : f->spec->variadic;
+    const struct func_param *p =
+        i < (size_t)f->spec->nparams ? &f->spec->params[i] : f->spec->variadic;
     if (kind_of(f->args[i]) == TFR_DYNAMIC && !(p->flags & FP_ALLOW_DYNAMIC))
       return true;
   }
@@ -257,8 +256,7 @@ static bool has_known_type(const tfr_value *v) {
 static int equals(tfr_arena *a, const tfr_value *x, const tfr_value *y);
 
 /* Elements (and map keys) of two known values of one type, in order. */
-static int equals_elems(tfr_arena *a, const tfr_value *x,
-                        const tfr_value *y) {
+static int equals_elems(tfr_arena *a, const tfr_value *x, const tfr_value *y) {
   if (x->n != y->n)
     return EQ_FALSE;
   bool map = x->type->kind == TFR_MAP;
@@ -448,8 +446,7 @@ static const tfr_value *fn_chunklist(struct fcall *f, const tfr_type *ret) {
     return with_marks(f->a, tfr_list(f->a, l->type, 0, NULL), marks);
   if (n == 0)
     return with_marks(f->a, tfr_list(f->a, l->type, 1, &l), marks);
-  size_t chunks =
-      (uint64_t)n >= l->n ? 1 : (l->n + (size_t)n - 1) / (size_t)n;
+  size_t chunks = (uint64_t)n >= l->n ? 1 : (l->n + (size_t)n - 1) / (size_t)n;
   const tfr_value **c = tfr_arena_alloc(f->a, chunks * sizeof *c);
   for (size_t i = 0; i < chunks; i++) {
     size_t start = i * (size_t)n, len = l->n - start;
@@ -512,8 +509,7 @@ static const tfr_type *ty_coalescelist(struct fcall *f) {
 }
 
 /* coalescelist(vals...): the first non-empty list or tuple. */
-static const tfr_value *fn_coalescelist(struct fcall *f,
-                                        const tfr_type *ret) {
+static const tfr_value *fn_coalescelist(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < f->nargs; i++) {
     const tfr_value *v = f->args[i];
     if (!is_known(v))
@@ -558,8 +554,8 @@ static const tfr_type *ty_concat(struct fcall *f) {
     fcall_error(f, "at least one argument is required");
     return NULL;
   }
-  const tfr_type *lt = kind_of(f->args[0]) == TFR_LIST ? concat_list_type(f)
-                                                       : NULL;
+  const tfr_type *lt =
+      kind_of(f->args[0]) == TFR_LIST ? concat_list_type(f) : NULL;
   if (lt)
     return lt;
   size_t total = 0;
@@ -613,9 +609,8 @@ static const tfr_value *fn_concat(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < f->nargs; i++)
     for (uint32_t j = 0; j < seq[i]->n; j++)
       e[n++] = seq[i]->elems[j];
-  const tfr_value *r = ret->kind == TFR_LIST
-                           ? tfr_list(f->a, ret->elem, n, e)
-                           : tfr_tuple(f->a, n, e);
+  const tfr_value *r = ret->kind == TFR_LIST ? tfr_list(f->a, ret->elem, n, e)
+                                             : tfr_tuple(f->a, n, e);
   return with_marks(f->a, r, marks);
 }
 
@@ -728,8 +723,7 @@ static const tfr_type *ty_element(struct fcall *f) {
     }
     return t->types[wrap_index(i, t->n)];
   default:
-    fcall_error(f, "cannot read elements from %s",
-                tfr_type_friendly(f->a, t));
+    fcall_error(f, "cannot read elements from %s", tfr_type_friendly(f->a, t));
     return NULL;
   }
 }
@@ -815,8 +809,8 @@ static const tfr_value *fn_flatten(struct fcall *f, const tfr_type *ret) {
   marks = 0;
   struct vec out = {0};
   bool known = flatten_into(f->a, f->args[0], &out, &marks);
-  const tfr_value *r = known ? tfr_tuple(f->a, out.n, out.v)
-                             : tfr_unknown(f->a, ret);
+  const tfr_value *r =
+      known ? tfr_tuple(f->a, out.n, out.v) : tfr_unknown(f->a, ret);
   free(out.v);
   return with_marks(f->a, r, marks);
 }
@@ -888,7 +882,6 @@ static const tfr_type *ty_length(struct fcall *f) {
   }
 }
 
-
 /* length(value): characters of a string, elements of a collection,
 ** attributes or elements of a structural value (known from its type). */
 static const tfr_value *fn_length(struct fcall *f, const tfr_type *ret) {
@@ -914,8 +907,7 @@ static const tfr_type *ty_lookup(struct fcall *f) {
   if (dynamic_arg(f))
     return &tfr_t_dynamic;
   if (f->nargs > 3) {
-    fcall_error(f, "lookup() takes two or three arguments, got %zu",
-                f->nargs);
+    fcall_error(f, "lookup() takes two or three arguments, got %zu", f->nargs);
     return NULL;
   }
   const tfr_type *t = f->args[0]->type;
@@ -935,8 +927,9 @@ static const tfr_type *ty_lookup(struct fcall *f) {
   if (t->kind == TFR_MAP) {
     const char *err = NULL;
     if (f->nargs == 3 && !conv_convert(f->a, f->args[2], t->elem, &err)) {
-      fcall_arg_error(f, 2, "the default value must have the same type as "
-                            "the map elements");
+      fcall_arg_error(f, 2,
+                      "the default value must have the same type as "
+                      "the map elements");
       return NULL;
     }
     return t->elem;
@@ -946,8 +939,7 @@ static const tfr_type *ty_lookup(struct fcall *f) {
 }
 
 /* The element of map m with key k, or NULL (the keys are sorted). */
-static const tfr_value *map_get(const tfr_value *m, const char *k,
-                                size_t n) {
+static const tfr_value *map_get(const tfr_value *m, const char *k, size_t n) {
   size_t lo = 0, hi = m->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -1135,8 +1127,8 @@ static size_t entries_room(struct fcall *f) {
 }
 
 /* An object type from entries (sorted by name, distinct). */
-static const tfr_type *entries_object_type(tfr_arena *a,
-                                           const struct entry *e, size_t n) {
+static const tfr_type *entries_object_type(tfr_arena *a, const struct entry *e,
+                                           size_t n) {
   const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
   const tfr_type **types = tfr_arena_alloc(a, (n + 1) * sizeof *types);
   for (size_t i = 0; i < n; i++) {
@@ -1186,10 +1178,10 @@ static const tfr_type *ty_merge(struct fcall *f) {
     else
       n = add_entries(f->a, e, n, m);
   }
-  const tfr_type *r = matching      ? f->args[0]->type
-                      : !attrs_known ? &tfr_t_dynamic
-                                     : entries_object_type(
-                                           f->a, e, last_of_each(e, n));
+  const tfr_type *r = matching ? f->args[0]->type
+                      : !attrs_known
+                          ? &tfr_t_dynamic
+                          : entries_object_type(f->a, e, last_of_each(e, n));
   free(e);
   return r;
 }
@@ -1258,7 +1250,7 @@ static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
 
 /* ---- one ---------------------------------------------------------------- */
 
-#define ONE_MSG                                                              \
+#define ONE_MSG                                                                \
   "must be a list, set, or tuple value with either zero or one elements"
 
 static const tfr_type *ty_one(struct fcall *f) {
@@ -1330,8 +1322,7 @@ static const tfr_value *fn_range(struct fcall *f, const tfr_type *ret) {
   bool down = num_sign(step) < 0;
   if (down ? num_cmp(end, start) > 0 : num_cmp(end, start) < 0) {
     fcall_arg_error(f, 1, "end must be %s than start when step is %s",
-                    down ? "less" : "greater",
-                    down ? "negative" : "positive");
+                    down ? "less" : "greater", down ? "negative" : "positive");
     return NULL;
   }
   const tfr_value *out[1024];
@@ -1392,8 +1383,7 @@ static const tfr_value *fn_reverse(struct fcall *f, const tfr_type *ret) {
 
 /* One of slice's indexes (argument i, "start" or "end"), if known. */
 static bool slice_index(struct fcall *f, size_t i, const char *what,
-                        bool len_known, size_t len, int64_t *out,
-                        bool *known) {
+                        bool len_known, size_t len, int64_t *out, bool *known) {
   const tfr_value *v = f->args[i];
   *known = is_known(v);
   if (!*known)
@@ -1407,8 +1397,10 @@ static bool slice_index(struct fcall *f, size_t i, const char *what,
     return false;
   }
   if (len_known && (uint64_t)*out > len) {
-    fcall_arg_error(f, i, "%s index must not be greater than the length of "
-                          "the list", what);
+    fcall_arg_error(f, i,
+                    "%s index must not be greater than the length of "
+                    "the list",
+                    what);
     return false;
   }
   return true;
@@ -1437,9 +1429,10 @@ static const tfr_type *ty_slice(struct fcall *f) {
     return &tfr_t_dynamic;
   const tfr_type *t = f->args[0]->type;
   if (t->kind == TFR_SET) {
-    fcall_arg_error(f, 0, "cannot slice a set, because its elements do not "
-                          "have indices; explicitly convert to a list if "
-                          "the ordering of the result is not important");
+    fcall_arg_error(f, 0,
+                    "cannot slice a set, because its elements do not "
+                    "have indices; explicitly convert to a list if "
+                    "the ordering of the result is not important");
     return NULL;
   }
   if (t->kind != TFR_LIST && t->kind != TFR_TUPLE) {
@@ -1564,8 +1557,7 @@ static const tfr_value *fn_setintersection(struct fcall *f,
   return set_op(f, ret, SET_INTERSECT);
 }
 
-static const tfr_value *fn_setsubtract(struct fcall *f,
-                                       const tfr_type *ret) {
+static const tfr_value *fn_setsubtract(struct fcall *f, const tfr_type *ret) {
   return set_op(f, ret, SET_SUBTRACT);
 }
 
@@ -1671,9 +1663,8 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
     if (!(p[k] = product_tuple(f, args, ret->elem, k)))
       return NULL;
   const tfr_type *ety = total ? p[0]->type : ret->elem;
-  const tfr_value *r = ret->kind == TFR_LIST
-                           ? tfr_list(f->a, ety, total, p)
-                           : tfr_set(f->a, ety, total, p);
+  const tfr_value *r = ret->kind == TFR_LIST ? tfr_list(f->a, ety, total, p)
+                                             : tfr_set(f->a, ety, total, p);
   return with_marks(f->a, r, marks);
 }
 
@@ -1692,8 +1683,10 @@ static const tfr_value *fn_sort(struct fcall *f, const tfr_type *ret) {
     return tfr_unknown(f->a, ret);
   for (uint32_t i = 0; i < l->n; i++)
     if (is_null(l->elems[i])) {
-      fcall_error(f, "given list element %u is null; a null string cannot "
-                     "be sorted", i);
+      fcall_error(f,
+                  "given list element %u is null; a null string cannot "
+                  "be sorted",
+                  i);
       return NULL;
     }
   const tfr_value **e = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *e);
@@ -1728,10 +1721,10 @@ static const tfr_value *fn_sum(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = NULL;
   for (uint32_t i = 0; i < l->n; i++) {
     const char *err = NULL;
-    const tfr_value *v = is_null(l->elems[i])
-                             ? NULL
-                             : conv_convert(f->a, l->elems[i], &tfr_t_number,
-                                            &err);
+    const tfr_value *v =
+        is_null(l->elems[i])
+            ? NULL
+            : conv_convert(f->a, l->elems[i], &tfr_t_number, &err);
     if (!v) {
       fcall_arg_error(f, 0, SUM_MSG);
       return NULL;
@@ -1812,8 +1805,7 @@ static const tfr_value *fn_transpose(struct fcall *f, const tfr_type *ret) {
   const tfr_value **l = tfr_arena_alloc(f->a, (n + 1) * sizeof *l);
   size_t m = 0;
   for (size_t i = 0, j; i < n; i = j) {
-    for (j = i; j < n && p[j].kn == p[i].kn &&
-                !memcmp(p[j].k, p[i].k, p[i].kn);
+    for (j = i; j < n && p[j].kn == p[i].kn && !memcmp(p[j].k, p[i].k, p[i].kn);
          j++)
       l[j - i] = tfr_string_nocopy(f->a, p[j].v, p[j].vn);
     keys[m] = p[i].k;
@@ -1840,8 +1832,10 @@ static const tfr_type *ty_zipmap(struct fcall *f) {
   if (!tfr_value_is_wholly_known(keys))
     return &tfr_t_dynamic;
   if (keys->n != vt->n) {
-    fcall_error(f, "number of keys (%u) does not match number of values "
-                   "(%u)", keys->n, vt->n);
+    fcall_error(f,
+                "number of keys (%u) does not match number of values "
+                "(%u)",
+                keys->n, vt->n);
     return NULL;
   }
   struct entry *e = malloc((keys->n + 1) * sizeof *e);
@@ -1872,8 +1866,10 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
   if (!tfr_value_is_wholly_known(keys))
     return with_marks(f->a, tfr_unknown(f->a, ret), marks);
   if (keys->n != values->n) {
-    fcall_error(f, "number of keys (%u) does not match number of values "
-                   "(%u)", keys->n, values->n);
+    fcall_error(f,
+                "number of keys (%u) does not match number of values "
+                "(%u)",
+                keys->n, values->n);
     return NULL;
   }
   struct entry *e = malloc((keys->n + 1) * sizeof *e);
@@ -1886,8 +1882,8 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
       fcall_error(f, "panic in function implementation: value is null");
       return NULL;
     }
-    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i,
-                          NULL, values->elems[i]};
+    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i, NULL,
+                          values->elems[i]};
   }
   size_t n = last_of_each(e, keys->n);
   const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
@@ -1930,14 +1926,12 @@ static const tfr_value *fn_removed(struct fcall *f, const tfr_type *ret) {
 /* Parameter types, built once: list(bool), list(string), list(any),
 ** set(any), map(list(string)). */
 static const tfr_type t_list_bool = {.kind = TFR_LIST, .elem = &tfr_t_bool};
-static const tfr_type t_list_string = {.kind = TFR_LIST,
-                                       .elem = &tfr_t_string};
+static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
 static const tfr_type t_list_any = {.kind = TFR_LIST, .elem = &tfr_t_dynamic};
 static const tfr_type t_set_any = {.kind = TFR_SET, .elem = &tfr_t_dynamic};
 static const tfr_type t_map_list_string = {.kind = TFR_MAP,
                                            .elem = &t_list_string};
-static const tfr_type t_list_number = {.kind = TFR_LIST,
-                                       .elem = &tfr_t_number};
+static const tfr_type t_list_number = {.kind = TFR_LIST, .elem = &tfr_t_number};
 
 enum {
   NULLS = FP_ALLOW_NULL,
@@ -1946,84 +1940,185 @@ enum {
   MARKED = FP_ALLOW_MARKED,
 };
 
-static const struct func_param p_vals = {"vals", NULL,
-                                         UNKNOWNS | DYN | NULLS};
+static const struct func_param p_vals = {"vals", NULL, UNKNOWNS | DYN | NULLS};
 static const struct func_param p_seqs = {"seqs", NULL, MARKED};
-static const struct func_param p_default = {
-    "default", NULL, UNKNOWNS | DYN | NULLS | MARKED};
+static const struct func_param p_default = {"default", NULL,
+                                            UNKNOWNS | DYN | NULLS | MARKED};
 static const struct func_param p_maps = {"maps", NULL, DYN | NULLS | MARKED};
 static const struct func_param p_params = {"params", &tfr_t_number, 0};
-static const struct func_param p_other_sets = {"other_sets", &t_set_any,
-                                               DYN};
+static const struct func_param p_other_sets = {"other_sets", &t_set_any, DYN};
 static const struct func_param p_sets = {"sets", NULL, MARKED};
 
 static const struct func_spec specs[] = {
-    {"alltrue", 1, {{"list", &t_list_bool, 0}}, NULL, &tfr_t_bool, NULL,
+    {"alltrue",
+     1,
+     {{"list", &t_list_bool, 0}},
+     NULL,
+     &tfr_t_bool,
+     NULL,
      fn_alltrue},
-    {"anytrue", 1, {{"list", &t_list_bool, 0}}, NULL, &tfr_t_bool, NULL,
+    {"anytrue",
+     1,
+     {{"list", &t_list_bool, 0}},
+     NULL,
+     &tfr_t_bool,
+     NULL,
      fn_anytrue},
-    {"chunklist", 2,
+    {"chunklist",
+     2,
      {{"list", &t_list_any, MARKED}, {"size", &tfr_t_number, MARKED}},
-     NULL, NULL, ty_chunklist, fn_chunklist},
+     NULL,
+     NULL,
+     ty_chunklist,
+     fn_chunklist},
     {"coalesce", 0, {{0}}, &p_vals, NULL, ty_coalesce, fn_coalesce},
-    {"coalescelist", 0, {{0}}, &p_vals, NULL, ty_coalescelist,
-     fn_coalescelist},
-    {"compact", 1, {{"list", &t_list_string, 0}}, NULL, &t_list_string, NULL,
+    {"coalescelist", 0, {{0}}, &p_vals, NULL, ty_coalescelist, fn_coalescelist},
+    {"compact",
+     1,
+     {{"list", &t_list_string, 0}},
+     NULL,
+     &t_list_string,
+     NULL,
      fn_compact},
     {"concat", 0, {{0}}, &p_seqs, NULL, ty_concat, fn_concat},
     /* cty 1.18.1 (Terraform's since June 2026) lets value be null */
-    {"contains", 2, {{"list", NULL, 0}, {"value", NULL, NULLS}}, NULL,
-     &tfr_t_bool, ty_fixed, fn_contains},
-    {"distinct", 1, {{"list", &t_list_any, 0}}, NULL, NULL, ty_same,
+    {"contains",
+     2,
+     {{"list", NULL, 0}, {"value", NULL, NULLS}},
+     NULL,
+     &tfr_t_bool,
+     ty_fixed,
+     fn_contains},
+    {"distinct",
+     1,
+     {{"list", &t_list_any, 0}},
+     NULL,
+     NULL,
+     ty_same,
      fn_distinct},
-    {"element", 2, {{"list", NULL, MARKED}, {"index", &tfr_t_number, 0}},
-     NULL, NULL, ty_element, fn_element},
-    {"flatten", 1, {{"list", NULL, MARKED}}, NULL, NULL, ty_flatten,
+    {"element",
+     2,
+     {{"list", NULL, MARKED}, {"index", &tfr_t_number, 0}},
+     NULL,
+     NULL,
+     ty_element,
+     fn_element},
+    {"flatten",
+     1,
+     {{"list", NULL, MARKED}},
+     NULL,
+     NULL,
+     ty_flatten,
      fn_flatten},
-    {"index", 2, {{"list", NULL, 0}, {"value", NULL, 0}}, NULL,
-     &tfr_t_number, ty_fixed, fn_index},
-    {"keys", 1, {{"inputMap", NULL, UNKNOWNS | MARKED}}, NULL, NULL, ty_keys,
+    {"index",
+     2,
+     {{"list", NULL, 0}, {"value", NULL, 0}},
+     NULL,
+     &tfr_t_number,
+     ty_fixed,
+     fn_index},
+    {"keys",
+     1,
+     {{"inputMap", NULL, UNKNOWNS | MARKED}},
+     NULL,
+     NULL,
+     ty_keys,
      fn_keys},
-    {"length", 1, {{"value", NULL, DYN | UNKNOWNS | MARKED}}, NULL, NULL,
-     ty_length, fn_length},
+    {"length",
+     1,
+     {{"value", NULL, DYN | UNKNOWNS | MARKED}},
+     NULL,
+     NULL,
+     ty_length,
+     fn_length},
     {"list", 0, {{0}}, &p_vals, NULL, ty_list, fn_removed},
-    {"lookup", 2,
+    {"lookup",
+     2,
      {{"inputMap", NULL, MARKED}, {"key", &tfr_t_string, MARKED}},
-     &p_default, NULL, ty_lookup, fn_lookup},
+     &p_default,
+     NULL,
+     ty_lookup,
+     fn_lookup},
     {"map", 0, {{0}}, &p_vals, NULL, ty_map, fn_removed},
-    {"matchkeys", 3,
+    {"matchkeys",
+     3,
      {{"values", &t_list_any, 0},
       {"keys", &t_list_any, 0},
       {"searchset", &t_list_any, 0}},
-     NULL, NULL, ty_matchkeys, fn_matchkeys},
+     NULL,
+     NULL,
+     ty_matchkeys,
+     fn_matchkeys},
     {"merge", 0, {{0}}, &p_maps, NULL, ty_merge, fn_merge},
     {"one", 1, {{"list", NULL, 0}}, NULL, NULL, ty_one, fn_one},
     {"range", 0, {{0}}, &p_params, &t_list_number, NULL, fn_range},
-    {"reverse", 1, {{"list", NULL, MARKED}}, NULL, NULL, ty_reverse,
+    {"reverse",
+     1,
+     {{"list", NULL, MARKED}},
+     NULL,
+     NULL,
+     ty_reverse,
      fn_reverse},
-    {"setintersection", 1, {{"first_set", &t_set_any, DYN}}, &p_other_sets,
-     NULL, ty_setop, fn_setintersection},
+    {"setintersection",
+     1,
+     {{"first_set", &t_set_any, DYN}},
+     &p_other_sets,
+     NULL,
+     ty_setop,
+     fn_setintersection},
     {"setproduct", 0, {{0}}, &p_sets, NULL, ty_setproduct, fn_setproduct},
-    {"setsubtract", 2,
+    {"setsubtract",
+     2,
      {{"a", &t_set_any, DYN}, {"b", &t_set_any, DYN}},
-     NULL, NULL, ty_setop, fn_setsubtract},
-    {"setunion", 1, {{"first_set", &t_set_any, DYN}}, &p_other_sets, NULL,
-     ty_setop, fn_setunion},
-    {"slice", 3,
+     NULL,
+     NULL,
+     ty_setop,
+     fn_setsubtract},
+    {"setunion",
+     1,
+     {{"first_set", &t_set_any, DYN}},
+     &p_other_sets,
+     NULL,
+     ty_setop,
+     fn_setunion},
+    {"slice",
+     3,
      {{"list", NULL, MARKED},
       {"start_index", &tfr_t_number, 0},
       {"end_index", &tfr_t_number, 0}},
-     NULL, NULL, ty_slice, fn_slice},
-    {"sort", 1, {{"list", &t_list_string, 0}}, NULL, &t_list_string, NULL,
+     NULL,
+     NULL,
+     ty_slice,
+     fn_slice},
+    {"sort",
+     1,
+     {{"list", &t_list_string, 0}},
+     NULL,
+     &t_list_string,
+     NULL,
      fn_sort},
     {"sum", 1, {{"list", NULL, 0}}, NULL, &tfr_t_number, ty_fixed, fn_sum},
-    {"transpose", 1, {{"values", &t_map_list_string, 0}}, NULL,
-     &t_map_list_string, NULL, fn_transpose},
-    {"values", 1, {{"mapping", NULL, MARKED}}, NULL, NULL, ty_values,
+    {"transpose",
+     1,
+     {{"values", &t_map_list_string, 0}},
+     NULL,
+     &t_map_list_string,
+     NULL,
+     fn_transpose},
+    {"values",
+     1,
+     {{"mapping", NULL, MARKED}},
+     NULL,
+     NULL,
+     ty_values,
      fn_values},
-    {"zipmap", 2,
-     {{"keys", &t_list_string, MARKED}, {"values", NULL, MARKED}}, NULL,
-     NULL, ty_zipmap, fn_zipmap},
+    {"zipmap",
+     2,
+     {{"keys", &t_list_string, MARKED}, {"values", NULL, MARKED}},
+     NULL,
+     NULL,
+     ty_zipmap,
+     fn_zipmap},
 };
 
 const struct func_group funcs_collection = {specs,

@@ -61,11 +61,10 @@ const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
   return tfr_string_nocopy(a, out, 2 * (size_t)len);
 }
 
-#define HASH_FN(fn, algo, base64)                                  \
-  static const tfr_value *fn(struct fcall *f, const tfr_type *r) { \
-    (void)r;                                                      \
-    return funcs_hash(f->a, algo, base64, f->args[0]->s,          \
-                      f->args[0]->n);                             \
+#define HASH_FN(fn, algo, base64)                                              \
+  static const tfr_value *fn(struct fcall *f, const tfr_type *r) {             \
+    (void)r;                                                                   \
+    return funcs_hash(f->a, algo, base64, f->args[0]->s, f->args[0]->n);       \
   }
 
 HASH_FN(fn_md5, "md5", false)
@@ -131,7 +130,8 @@ static const tfr_value *fn_uuid(struct fcall *f, const tfr_type *r) {
 
 /* google/uuid's xtob: two hex digits as a byte. */
 static bool xtob(const char *s, unsigned char *out) {
-  int hi = str_hex_digit((unsigned char)s[0]), lo = str_hex_digit((unsigned char)s[1]);
+  int hi = str_hex_digit((unsigned char)s[0]),
+      lo = str_hex_digit((unsigned char)s[1]);
   if (hi < 0 || lo < 0)
     return false;
   *out = (unsigned char)(hi << 4 | lo);
@@ -190,17 +190,17 @@ static const tfr_value *fn_uuidv5(struct fcall *f, const tfr_type *r) {
   unsigned char u[16] = {0x6b, 0xa7, 0xb8, 0x00, 0x9d, 0xad, 0x11, 0xd1,
                          0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
   size_t i = 0;
-  while (i < sizeof known / sizeof *known &&
-         !(strlen(known[i].name) == ns->n &&
-           !memcmp(known[i].name, ns->s, ns->n)))
+  while (
+      i < sizeof known / sizeof *known &&
+      !(strlen(known[i].name) == ns->n && !memcmp(known[i].name, ns->s, ns->n)))
     i++;
   if (i < sizeof known / sizeof *known) {
     u[3] = known[i].last;
   } else {
     const char *err = uuid_parse(f->a, ns->s, ns->n, u);
     if (err) {
-      fcall_error(f, "uuidv5() doesn't support namespace %.*s (%s)",
-                  (int)ns->n, ns->s, err);
+      fcall_error(f, "uuidv5() doesn't support namespace %.*s (%s)", (int)ns->n,
+                  ns->s, err);
       return NULL;
     }
   }
@@ -266,9 +266,8 @@ static const tfr_value *fn_bcrypt(struct fcall *f, const tfr_type *r) {
   char setting[CRYPT_GENSALT_OUTPUT_SIZE];
   struct crypt_data *data = calloc(1, sizeof *data);
   const char *hash = NULL;
-  if (data && crypt_gensalt_rn("$2a$", (unsigned long)cost,
-                               (const char *)salt, sizeof salt, setting,
-                               sizeof setting))
+  if (data && crypt_gensalt_rn("$2a$", (unsigned long)cost, (const char *)salt,
+                               sizeof salt, setting, sizeof setting))
     hash = crypt_rn(tfr_arena_strndup(f->a, s->s, s->n), setting, data,
                     sizeof *data);
   const tfr_value *v = NULL;
@@ -462,8 +461,16 @@ static bool pem_decode(struct bytes data, struct pem_block *blk) {
 ** OPTIONAL / EXPLICIT fields.
 */
 
-enum gkind { GK_INT, GK_BIG, GK_BYTES, GK_OID, GK_RAW, GK_BITS, GK_SEQ,
-             GK_SEQOF };
+enum gkind {
+  GK_INT,
+  GK_BIG,
+  GK_BYTES,
+  GK_OID,
+  GK_RAW,
+  GK_BITS,
+  GK_SEQ,
+  GK_SEQOF
+};
 
 struct gstruct;
 
@@ -471,7 +478,7 @@ struct gfield {
   enum gkind kind;
   const char *tname; /* Go's reflect.Type.Name() of the field's type */
   bool optional;
-  int explicit_tag;  /* -1: none */
+  int explicit_tag;          /* -1: none */
   const struct gstruct *sub; /* GK_SEQ, or GK_SEQOF's element */
 };
 
@@ -483,14 +490,14 @@ struct gstruct {
 /* A parsed field. */
 struct gval {
   bool set;
-  int64_t i;                  /* GK_INT */
-  const unsigned char *p;     /* contents (GK_BIG, GK_BYTES, GK_BITS, ...) */
+  int64_t i;              /* GK_INT */
+  const unsigned char *p; /* contents (GK_BIG, GK_BYTES, GK_BITS, ...) */
   size_t n;
-  const unsigned char *full;  /* GK_RAW: the whole element */
+  const unsigned char *full; /* GK_RAW: the whole element */
   size_t nfull;
-  int oid[64];                /* GK_OID */
+  int oid[64]; /* GK_OID */
   size_t noid;
-  struct gval *kids;          /* GK_SEQ's fields, GK_SEQOF's elements */
+  struct gval *kids; /* GK_SEQ's fields, GK_SEQOF's elements */
   size_t nkids;
 };
 
@@ -589,8 +596,8 @@ static bool tag_len(const unsigned char *b, size_t n, size_t *off,
 static bool check_integer(const unsigned char *b, size_t n, struct gerr *e) {
   if (!n)
     return gfail(e, GE_STRUCT, "empty integer");
-  if (n > 1 && ((b[0] == 0 && !(b[1] & 0x80)) ||
-                (b[0] == 0xff && (b[1] & 0x80))))
+  if (n > 1 &&
+      ((b[0] == 0 && !(b[1] & 0x80)) || (b[0] == 0xff && (b[1] & 0x80))))
     return gfail(e, GE_STRUCT, "integer not minimally-encoded");
   return true;
 }
@@ -636,13 +643,13 @@ static bool gparse(struct gparser *g, const struct gfield *fd,
       return gfail(e, GE_STRUCT, "explicitly tagged member didn't match");
     }
   }
-  static const int utag[] = {[GK_INT] = 2, [GK_BIG] = 2, [GK_BYTES] = 4,
-                             [GK_OID] = 6, [GK_RAW] = 0, [GK_BITS] = 3,
-                             [GK_SEQ] = 16, [GK_SEQOF] = 16};
+  static const int utag[] = {
+      [GK_INT] = 2, [GK_BIG] = 2,  [GK_BYTES] = 4, [GK_OID] = 6,
+      [GK_RAW] = 0, [GK_BITS] = 3, [GK_SEQ] = 16,  [GK_SEQOF] = 16};
   bool any = fd->kind == GK_RAW;
   bool compound = fd->kind == GK_SEQ || fd->kind == GK_SEQOF;
-  if (!any && (t.cls != 0 || t.tag != utag[fd->kind] ||
-               t.compound != compound)) {
+  if (!any &&
+      (t.cls != 0 || t.tag != utag[fd->kind] || t.compound != compound)) {
     if (fd->optional) {
       *off = init;
       return true;
@@ -762,27 +769,32 @@ static bool gunmarshal(struct gparser *g, const char *tname,
 }
 
 /* Go's structures. */
-#define F(kind, tname) {kind, tname, false, -1, NULL}
-#define OPT(kind, tname) {kind, tname, true, -1, NULL}
+#define F(kind, tname)                                                         \
+  { kind, tname, false, -1, NULL }
+#define OPT(kind, tname)                                                       \
+  { kind, tname, true, -1, NULL }
 
-static const struct gfield f_prime[] = {
-    F(GK_BIG, ""), F(GK_BIG, ""), F(GK_BIG, "")};
+static const struct gfield f_prime[] = {F(GK_BIG, ""), F(GK_BIG, ""),
+                                        F(GK_BIG, "")};
 static const struct gstruct s_prime = {3, f_prime};
 static const struct gfield f_pkcs1[] = {
-    F(GK_INT, "int"), F(GK_BIG, ""),  F(GK_INT, "int"),
-    F(GK_BIG, ""),    F(GK_BIG, ""),  F(GK_BIG, ""),
-    OPT(GK_BIG, ""),  OPT(GK_BIG, ""), OPT(GK_BIG, ""),
-    {GK_SEQOF, "", true, -1, &s_prime}};
+    F(GK_INT, "int"), F(GK_BIG, ""),
+    F(GK_INT, "int"), F(GK_BIG, ""),
+    F(GK_BIG, ""),    F(GK_BIG, ""),
+    OPT(GK_BIG, ""),  OPT(GK_BIG, ""),
+    OPT(GK_BIG, ""),  {GK_SEQOF, "", true, -1, &s_prime}};
 static const struct gstruct s_pkcs1 = {10, f_pkcs1}; /* pkcs1PrivateKey */
 static const struct gfield f_algo[] = {F(GK_OID, "ObjectIdentifier"),
                                        OPT(GK_RAW, "RawValue")};
 static const struct gstruct s_algo = {2, f_algo};
 static const struct gfield f_pkcs8[] = {
-    F(GK_INT, "int"), {GK_SEQ, "AlgorithmIdentifier", false, -1, &s_algo},
+    F(GK_INT, "int"),
+    {GK_SEQ, "AlgorithmIdentifier", false, -1, &s_algo},
     F(GK_BYTES, "")};
 static const struct gstruct s_pkcs8 = {3, f_pkcs8};
 static const struct gfield f_ec[] = {
-    F(GK_INT, "int"), F(GK_BYTES, ""),
+    F(GK_INT, "int"),
+    F(GK_BYTES, ""),
     {GK_OID, "ObjectIdentifier", true, 0, NULL},
     {GK_BITS, "BitString", true, 1, NULL}};
 static const struct gstruct s_ec = {4, f_ec}; /* ecPrivateKey */
@@ -903,14 +915,12 @@ static bool oid_is(const struct gval *v, const int *want, size_t n) {
 }
 
 /* What fmt's %t prints for a byte slice: every byte a bad verb. */
-static const char *go_t_bytes(tfr_arena *a, const unsigned char *p,
-                              size_t n) {
+static const char *go_t_bytes(tfr_arena *a, const unsigned char *p, size_t n) {
   struct sbuf b = {0};
   sbuf_put(&b, "[", 1);
   for (size_t i = 0; i < n; i++) {
     char num[24];
-    int k = snprintf(num, sizeof num, "%s%%!t(uint8=%u)", i ? " " : "",
-                     p[i]);
+    int k = snprintf(num, sizeof num, "%s%%!t(uint8=%u)", i ? " " : "", p[i]);
     sbuf_put(&b, num, (size_t)k);
   }
   sbuf_put(&b, "]", 1);
@@ -963,8 +973,8 @@ static bool parse_pkcs1(struct gparser *g, struct bytes der, struct key *k) {
   k->primes[0] = key_bn(k, f[4].p, f[4].n);
   k->primes[1] = key_bn(k, f[5].p, f[5].n);
   k->nprimes = 2;
-  if (!bn_positive(k->n) || !bn_positive(k->d) ||
-      !bn_positive(k->primes[0]) || !bn_positive(k->primes[1]))
+  if (!bn_positive(k->n) || !bn_positive(k->d) || !bn_positive(k->primes[0]) ||
+      !bn_positive(k->primes[1]))
     return key_fail(k, GE_OTHER,
                     "x509: private key contains zero or negative value");
   for (size_t i = 0; i < f[9].nkids; i++) {
@@ -991,8 +1001,8 @@ static bool known_curve(const struct gval *oid) {
   static const int p224[] = {1, 3, 132, 0, 33};
   static const int p384[] = {1, 3, 132, 0, 34};
   static const int p521[] = {1, 3, 132, 0, 35};
-  return oid_is(oid, p256, 7) || oid_is(oid, p224, 5) ||
-         oid_is(oid, p384, 5) || oid_is(oid, p521, 5);
+  return oid_is(oid, p256, 7) || oid_is(oid, p224, 5) || oid_is(oid, p384, 5) ||
+         oid_is(oid, p521, 5);
 }
 
 /* x509.ParseECPrivateKey, as far as telling whether it succeeds (the
@@ -1032,8 +1042,7 @@ static bool parse_ec(struct gparser *g, struct bytes der, struct key *k,
 static const char *ed25519_bytes(tfr_arena *a, const unsigned char *seed) {
   unsigned char key[64];
   size_t publen = 32;
-  EVP_PKEY *pk =
-      EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
+  EVP_PKEY *pk = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
   if (!pk || !EVP_PKEY_get_raw_public_key(pk, key + 32, &publen))
     tfr_oom(); /* a 32-byte seed is always a key: only memory fails */
   EVP_PKEY_free(pk);
@@ -1125,8 +1134,8 @@ static bool parse_dsa(struct gparser *g, struct bytes der, struct key *k) {
   const char *t[5];
   for (int i = 0; i < 5; i++) /* P Q G Y X, printed as P Q G Y X */
     t[i] = go_t_big(g->a, key_bn(k, v.kids[i + 1].p, v.kids[i + 1].n));
-  k->other = tfr_arena_printf(g->a, "&{{{%s %s %s} %s} %s}", t[0], t[1],
-                              t[2], t[3], t[4]);
+  k->other = tfr_arena_printf(g->a, "&{{{%s %s %s} %s} %s}", t[0], t[1], t[2],
+                              t[3], t[4]);
   return true;
 }
 
@@ -1189,8 +1198,7 @@ static int64_t bn_int64(const BIGNUM *x) {
 }
 
 /* ssh's parseOpenSSHPrivateKey with unencryptedOpenSSHKey. */
-static bool parse_openssh(struct gparser *g, struct bytes der,
-                          struct key *k) {
+static bool parse_openssh(struct gparser *g, struct bytes der, struct key *k) {
   static const char magic[] = "openssh-key-v1";
   if (der.n < sizeof magic || memcmp(der.p, magic, sizeof magic))
     return key_fail(k, GE_OTHER, "ssh: invalid openssh private key format");
@@ -1251,8 +1259,7 @@ static bool parse_openssh(struct gparser *g, struct bytes der,
       return key_fail(k, GE_OTHER, "ssh: private key unexpected length");
     if (!padding_ok(rest))
       return key_fail(k, GE_OTHER, "ssh: padding not as expected");
-    k->other =
-        tfr_arena_printf(g->a, "&%s", go_t_bytes(g->a, priv.p, 64));
+    k->other = tfr_arena_printf(g->a, "&%s", go_t_bytes(g->a, priv.p, 64));
     return true;
   }
   if (wire_is(type, "ecdsa-sha2-nistp256") ||
@@ -1269,8 +1276,7 @@ static bool parse_openssh(struct gparser *g, struct bytes der,
       return key_fail(k, GE_OTHER,
                       tfr_arena_printf(g->a,
                                        "ssh: unhandled elliptic curve: %.*s",
-                                       (int)curve.n,
-                                       (const char *)curve.p));
+                                       (int)curve.n, (const char *)curve.p));
     k->other = NOT_RSA_OPAQUE;
     return true;
   }
@@ -1283,8 +1289,7 @@ static bool parse_private_key(struct gparser *g, struct bytes pem,
   struct pem_block blk;
   if (!pem_decode(pem, &blk))
     return key_fail(k, GE_OTHER, "ssh: no key found");
-  struct bytes der = {tfr_arena_strndup(g->a, blk.der.p, blk.der.n),
-                      blk.der.n};
+  struct bytes der = {tfr_arena_strndup(g->a, blk.der.p, blk.der.n), blk.der.n};
   free(blk.der.p);
   if (blk.encrypted)
     return key_fail(k, GE_OTHER,
@@ -1304,8 +1309,7 @@ static bool parse_private_key(struct gparser *g, struct bytes pem,
 #undef TYPE_IS
   struct sbuf q = {0};
   sbuf_go_quote(&q, t.p, t.n);
-  const char *msg = tfr_arena_printf(g->a, "ssh: unsupported key type %s",
-                                     q.p);
+  const char *msg = tfr_arena_printf(g->a, "ssh: unsupported key type %s", q.p);
   free(q.p);
   return key_fail(k, GE_OTHER, msg);
 }
@@ -1317,8 +1321,8 @@ static bool parse_private_key(struct gparser *g, struct bytes pem,
 ** larger than n fails; one with extra leading zero bytes is decrypted,
 ** as in Go 1.19 (newer Go refuses one longer than the modulus' limbs).
 */
-static bool rsa_decrypt(const struct key *k, const unsigned char *c,
-                        size_t cn, struct sbuf *out) {
+static bool rsa_decrypt(const struct key *k, const unsigned char *c, size_t cn,
+                        struct sbuf *out) {
   int size = BN_num_bytes(k->n);
   if (size < 11)
     return false;
@@ -1393,8 +1397,7 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
   const tfr_value *v = NULL;
   if (!parse_private_key(&g, (struct bytes){pem->s, pem->n}, &k)) {
     const char *msg = k.err.msg;
-    if (k.err.kind == GE_SYNTAX ||
-        (k.err.kind == GE_STRUCT && f->c->opentofu))
+    if (k.err.kind == GE_SYNTAX || (k.err.kind == GE_STRUCT && f->c->opentofu))
       msg = tfr_arena_printf(f->a,
                              "invalid ASN1 data in the given private key: "
                              "%s",
@@ -1422,26 +1425,36 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define HASH(name, impl)                                               \
-  {name, 1, {{"str", &tfr_t_string, 0}}, NULL, &tfr_t_string, NULL, impl}
+#define HASH(name, impl)                                                       \
+  { name, 1, {{"str", &tfr_t_string, 0}}, NULL, &tfr_t_string, NULL, impl }
 
-#define STR(name) {name, &tfr_t_string, 0}
+#define STR(name)                                                              \
+  { name, &tfr_t_string, 0 }
 
 static const struct func_param bcrypt_cost = {"cost", &tfr_t_number, 0};
 
 static const struct func_spec specs[] = {
     HASH("base64sha256", fn_base64sha256),
     HASH("base64sha512", fn_base64sha512),
-    {"bcrypt", 1, {STR("str")}, &bcrypt_cost, &tfr_t_string, NULL,
-     fn_bcrypt},
+    {"bcrypt", 1, {STR("str")}, &bcrypt_cost, &tfr_t_string, NULL, fn_bcrypt},
     HASH("md5", fn_md5),
-    {"rsadecrypt", 2, {STR("ciphertext"), STR("privatekey")}, NULL,
-     &tfr_t_string, NULL, fn_rsadecrypt},
+    {"rsadecrypt",
+     2,
+     {STR("ciphertext"), STR("privatekey")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_rsadecrypt},
     HASH("sha1", fn_sha1),
     HASH("sha256", fn_sha256),
     HASH("sha512", fn_sha512),
     {"uuid", 0, {{NULL, NULL, 0}}, NULL, &tfr_t_string, NULL, fn_uuid},
-    {"uuidv5", 2, {STR("namespace"), STR("name")}, NULL, &tfr_t_string, NULL,
+    {"uuidv5",
+     2,
+     {STR("namespace"), STR("name")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_uuidv5},
 };
 

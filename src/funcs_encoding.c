@@ -38,7 +38,6 @@
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
-
 /* ---- small helpers ------------------------------------------------------- */
 
 /* The buffer's bytes as a string value (copied, NFC); frees the buffer. */
@@ -4209,26 +4208,21 @@ struct huff {
 
 /* INF_TOO_LARGE: the output would pass the inflater's limit (the run's
 ** memory budget, and a string's 4 GiB). */
-enum inflate_status {
-  INF_OK,
-  INF_UNEXPECTED_EOF,
-  INF_CORRUPT,
-  INF_TOO_LARGE
-};
+enum inflate_status { INF_OK, INF_UNEXPECTED_EOF, INF_CORRUPT, INF_TOO_LARGE };
 
 struct inflater {
   const unsigned char *in;
-  size_t n, pos;    /* the gzip data and the next byte to read */
-  int64_t roffset;  /* bytes this member's decoder has read */
-  uint32_t b;       /* bit buffer, least significant bits first */
-  unsigned nb;      /* bits in b */
+  size_t n, pos;   /* the gzip data and the next byte to read */
+  int64_t roffset; /* bytes this member's decoder has read */
+  uint32_t b;      /* bit buffer, least significant bits first */
+  unsigned nb;     /* bits in b */
   bool final;
   struct huff h1, h2, fixed;
   int bits[286 + 30];
   int codebits[19];
   struct sbuf *out;
-  size_t start;     /* where this member's output began */
-  size_t limit;     /* the output may not grow past this many bytes */
+  size_t start; /* where this member's output began */
+  size_t limit; /* the output may not grow past this many bytes */
 };
 
 static unsigned rev16(unsigned x) {
@@ -4270,8 +4264,7 @@ static bool huff_init(struct huff *h, const int *lengths, size_t n) {
     nlinks = 1u << (max - HUFF_CHUNK_BITS);
     h->link_mask = nlinks - 1;
     unsigned link = (unsigned)nextcode[HUFF_CHUNK_BITS + 1] >> 1;
-    h->links = calloc((size_t)(HUFF_CHUNKS - link) * nlinks,
-                      sizeof *h->links);
+    h->links = calloc((size_t)(HUFF_CHUNKS - link) * nlinks, sizeof *h->links);
     if (!h->links)
       tfr_oom();
     for (unsigned j = link; j < HUFF_CHUNKS; j++) {
@@ -4291,8 +4284,8 @@ static bool huff_init(struct huff *h, const int *lengths, size_t n) {
         h->chunks[off] = chunk;
     } else {
       uint32_t *tab =
-          h->links + (size_t)(h->chunks[reverse & (HUFF_CHUNKS - 1)] >> 4) *
-                         nlinks;
+          h->links +
+          (size_t)(h->chunks[reverse & (HUFF_CHUNKS - 1)] >> 4) * nlinks;
       for (unsigned off = reverse >> HUFF_CHUNK_BITS; off < nlinks;
            off += 1u << (l - HUFF_CHUNK_BITS))
         tab[off] = chunk;
@@ -4600,8 +4593,9 @@ static bool go_gunzip(tfr_arena *a, struct sbuf *out, const unsigned char *in,
   /* a little under the budget: the function-call machinery's limit on
   ** every buffer (sbuf_limit_push) must not be what stops it */
   size_t max_string = TFR_MAX_STRING;
-  z.limit = (arena_value_budget() < max_string ? arena_value_budget()
-                                               : max_string) - 64;
+  z.limit =
+      (arena_value_budget() < max_string ? arena_value_budget() : max_string) -
+      64;
   int fixed[288];
   for (int i = 0; i < 288; i++)
     fixed[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;

@@ -251,8 +251,7 @@ static struct file_data read_file(struct fcall *f, const tfr_value *arg) {
   if (fd < 0) {
     d.fail = READ_OPEN;
     d.missing = errno == ENOENT;
-    d.msg = tfr_arena_printf(f->a, "open %s: %s", d.path,
-                             errstr(f->a, errno));
+    d.msg = tfr_arena_printf(f->a, "open %s: %s", d.path, errstr(f->a, errno));
     return d;
   }
   struct stat st;
@@ -290,8 +289,7 @@ static struct file_data read_file(struct fcall *f, const tfr_value *arg) {
   close(fd);
   if (rerr) {
     d.fail = READ_READ;
-    d.msg = tfr_arena_printf(f->a, "read %s: %s", d.path,
-                             errstr(f->a, rerr));
+    d.msg = tfr_arena_printf(f->a, "read %s: %s", d.path, errstr(f->a, rerr));
     return d;
   }
   buf[len] = '\0';
@@ -418,12 +416,12 @@ static void stub_error(struct fcall *f, const char *msg) {
 static const tfr_type *fs_guard(struct fcall *f) {
   const struct tmpl_mode *m = in_template(f);
   if (m && !m->allow_fs)
-    stub_error(f, tfr_arena_printf(
-                      f->a,
-                      "cannot use filesystem access functions like %s in "
-                      "templatestring templates; consider passing the "
-                      "function result as a template variable instead",
-                      f->spec->name));
+    stub_error(
+        f, tfr_arena_printf(f->a,
+                            "cannot use filesystem access functions like %s in "
+                            "templatestring templates; consider passing the "
+                            "function result as a template variable instead",
+                            f->spec->name));
   return f->spec->ret;
 }
 
@@ -462,10 +460,9 @@ static bool valid_identifier(const char *s, size_t n) {
       bool start = g == UTF8PROC_CATEGORY_LU || g == UTF8PROC_CATEGORY_LL ||
                    g == UTF8PROC_CATEGORY_LT || g == UTF8PROC_CATEGORY_LM ||
                    g == UTF8PROC_CATEGORY_LO || g == UTF8PROC_CATEGORY_NL;
-      ok = start || (i > 0 && (g == UTF8PROC_CATEGORY_MN ||
-                               g == UTF8PROC_CATEGORY_MC ||
-                               g == UTF8PROC_CATEGORY_ND ||
-                               g == UTF8PROC_CATEGORY_PC));
+      ok = start ||
+           (i > 0 && (g == UTF8PROC_CATEGORY_MN || g == UTF8PROC_CATEGORY_MC ||
+                      g == UTF8PROC_CATEGORY_ND || g == UTF8PROC_CATEGORY_PC));
       i += (size_t)k;
     }
     if (!ok)
@@ -600,8 +597,8 @@ static const char *diag_text(tfr_arena *a, const struct tfr_diag *g,
   bool missing = g->code == TFR_CODE_MISSING_ARGUMENT;
   const struct ast *call = NULL;
   if (t && r.filename && (failed || missing))
-    call = call_at(t->body, (struct span){(uint32_t)r.start.byte,
-                                          (uint32_t)r.end.byte});
+    call = call_at(t->body,
+                   (struct span){(uint32_t)r.start.byte, (uint32_t)r.end.byte});
   if (call && failed) {
     uint32_t p = call->kids[0]->span.end;
     while (p < call->span.end && t->src->text[p] != '(')
@@ -722,8 +719,8 @@ static const tfr_value *fn_abspath(struct fcall *f, const tfr_type *r) {
 static const tfr_value *fn_pathexpand(struct fcall *f, const tfr_type *r) {
   (void)r;
   const char *err = NULL;
-  struct str p = home_expand(f->a, (struct str){f->args[0]->s, f->args[0]->n},
-                             &err);
+  struct str p =
+      home_expand(f->a, (struct str){f->args[0]->s, f->args[0]->n}, &err);
   if (!p.p) {
     fcall_error(f, "%s", err);
     return NULL;
@@ -797,14 +794,13 @@ static const tfr_value *fn_fileexists(struct fcall *f, const tfr_type *r) {
     return marked(f, tfr_bool(true), marks);
   /* Terraform reports these about argument 1, which fileexists does not
   ** have: HCL then reports a plain call error. */
-  const char *what = S_ISDIR(st.st_mode)    ? "is a directory, not a file"
-                     : S_ISCHR(st.st_mode) ||
-                             S_ISBLK(st.st_mode)
-                         ? "is a device node, not a regular file"
-                     : S_ISFIFO(st.st_mode) ? "is a named pipe, not a regular file"
-                     : S_ISSOCK(st.st_mode)
-                         ? "is a unix domain socket, not a regular file"
-                         : "is not a regular file";
+  const char *what =
+      S_ISDIR(st.st_mode) ? "is a directory, not a file"
+      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+          ? "is a device node, not a regular file"
+      : S_ISFIFO(st.st_mode) ? "is a named pipe, not a regular file"
+      : S_ISSOCK(st.st_mode) ? "is a unix domain socket, not a regular file"
+                             : "is not a regular file";
   fcall_error(f, "%s %s", redact_n(f, p, marks), what);
   return NULL;
 }
@@ -812,8 +808,8 @@ static const tfr_value *fn_fileexists(struct fcall *f, const tfr_type *r) {
 /* ---- fileset: bmatcuk/doublestar v1 ------------------------------------ */
 
 /* set(string), fileset's result type */
-static const tfr_type set_of_string = {TFR_SET, 0, &tfr_t_string, NULL, NULL,
-                                       NULL};
+static const tfr_type set_of_string = {TFR_SET, 0,    &tfr_t_string,
+                                       NULL,    NULL, NULL};
 
 struct strs {
   const char **v;
@@ -995,8 +991,7 @@ static int match_component(tfr_arena *a, const char *pat, size_t pl,
       const char *rest = pat + end + 1;
       size_t rl = pl - end - 1;
       for (size_t i = 0; i < opts.n; i++) {
-        const char *o = tfr_arena_printf(a, "%s%.*s", opts.v[i], (int)rl,
-                                         rest);
+        const char *o = tfr_arena_printf(a, "%s%.*s", opts.v[i], (int)rl, rest);
         int m = match_component(a, o, strlen(o), name + ni, nl - ni);
         if (m)
           return m;
@@ -1115,8 +1110,7 @@ static int do_glob(struct globber *g, const char *basedir,
   }
   for (size_t i = 0; i < nf; i++) {
     const char *nm = files[i].name;
-    int m = match_component(g->a, comps[pi], strlen(comps[pi]), nm,
-                            strlen(nm));
+    int m = match_component(g->a, comps[pi], strlen(comps[pi]), nm, strlen(nm));
     e = m < 0 ? -1 : 0;
     if (m < 0)
       goto out;
@@ -1161,9 +1155,8 @@ static const tfr_value *fn_fileset(struct fcall *f, const tfr_type *r) {
                 redact(f, pattern, marks));
     return NULL;
   }
-  const tfr_value **v = tfr_arena_alloc_raw(f->a, (g.matches.n ? g.matches.n
-                                                               : 1) *
-                                                      sizeof *v);
+  const tfr_value **v =
+      tfr_arena_alloc_raw(f->a, (g.matches.n ? g.matches.n : 1) * sizeof *v);
   size_t n = 0;
   for (size_t i = 0; i < g.matches.n; i++) {
     const char *m = g.matches.v[i];
@@ -1172,16 +1165,17 @@ static const tfr_value *fn_fileset(struct fcall *f, const tfr_type *r) {
       /* a dangling link, or one through a non-directory: not a file */
       if (errno == ENOENT || errno == ENOTDIR)
         continue;
-      fcall_error(f, "failed to stat %s: stat %s: %s", redact(f, m, marks),
-                  m, errstr(f->a, errno));
+      fcall_error(f, "failed to stat %s: stat %s: %s", redact(f, m, marks), m,
+                  errstr(f->a, errno));
       return NULL;
     }
     if (!S_ISREG(st.st_mode))
       continue;
     const char *rel = path_rel(f->a, path, m);
     if (!rel) {
-      fcall_error(f, "failed to trim path of match %s: Rel: can't make %s "
-                     "relative to %s",
+      fcall_error(f,
+                  "failed to trim path of match %s: Rel: can't make %s "
+                  "relative to %s",
                   redact(f, m, marks), m, path);
       return NULL;
     }
@@ -1209,10 +1203,10 @@ static const tfr_value *file_hash(struct fcall *f, const char *algo,
   return NULL;
 }
 
-#define FILE_HASH_FN(fn, algo, base64)                             \
-  static const tfr_value *fn(struct fcall *f, const tfr_type *r) { \
-    (void)r;                                                      \
-    return file_hash(f, algo, base64);                            \
+#define FILE_HASH_FN(fn, algo, base64)                                         \
+  static const tfr_value *fn(struct fcall *f, const tfr_type *r) {             \
+    (void)r;                                                                   \
+    return file_hash(f, algo, base64);                                         \
   }
 
 FILE_HASH_FN(fn_filemd5, "md5", false)
@@ -1292,9 +1286,8 @@ static bool literal_template(const struct ast *x) {
 static bool template_expr_ok(struct fcall *f) {
   const struct ast *call = f->call;
   /* an argument that comes from an expansion is a literal value to HCL */
-  const struct ast *x = (call->flags & AST_F_EXPAND) && call->n == 1
-                            ? NULL
-                            : call->items[0];
+  const struct ast *x =
+      (call->flags & AST_F_EXPAND) && call->n == 1 ? NULL : call->items[0];
   const char *why = NULL;
   if (x && x->kind == AST_TEMPLATE && x->n == 1 &&
       x->items[0]->kind != AST_STRING && x->items[0]->kind != AST_TIF &&
@@ -1325,12 +1318,10 @@ static const tfr_type *templatestring_type(struct fcall *f) {
   if (!template_guard(f))
     return NULL;
   /* a vars argument of type any leaves the result type unknown (cty) */
-  return f->args[1]->type->kind == TFR_DYNAMIC ? &tfr_t_dynamic
-                                               : &tfr_t_string;
+  return f->args[1]->type->kind == TFR_DYNAMIC ? &tfr_t_dynamic : &tfr_t_string;
 }
 
-static const tfr_value *fn_templatestring(struct fcall *f,
-                                          const tfr_type *r) {
+static const tfr_value *fn_templatestring(struct fcall *f, const tfr_type *r) {
   const tfr_value *tmpl = f->args[0], *vars = f->args[1];
   if (!tfr_value_is_known(vars))
     return tfr_unknown(f->a, r);
@@ -1344,8 +1335,8 @@ static const tfr_value *fn_templatestring(struct fcall *f,
   }
   unsigned marks = marks_of(tmpl);
   const char *err = NULL;
-  struct ast_file *t = tmpl_parse(f, "<templatestring argument>", tmpl->s,
-                                  tmpl->n, &err);
+  struct ast_file *t =
+      tmpl_parse(f, "<templatestring argument>", tmpl->s, tmpl->n, &err);
   if (!t) {
     fcall_arg_error(f, 0, "invalid template: %s", err);
     return NULL;
@@ -1367,19 +1358,31 @@ static const tfr_value *fn_templatestring(struct fcall *f,
 
 /* A path argument that keeps its marks (Terraform's AllowMarked): the
 ** function redacts it in messages and marks its result itself. */
-#define PATH_MARKED {"path", &tfr_t_string, FP_ALLOW_MARKED | FP_ALLOW_UNKNOWN}
-#define PATH_PLAIN {"path", &tfr_t_string, 0}
-#define FILE_HASH(name, impl) \
-  {name, 1, {PATH_PLAIN}, NULL, &tfr_t_string, fs_guard, impl}
+#define PATH_MARKED                                                            \
+  { "path", &tfr_t_string, FP_ALLOW_MARKED | FP_ALLOW_UNKNOWN }
+#define PATH_PLAIN                                                             \
+  { "path", &tfr_t_string, 0 }
+#define FILE_HASH(name, impl)                                                  \
+  { name, 1, {PATH_PLAIN}, NULL, &tfr_t_string, fs_guard, impl }
 
 static const struct func_spec specs[] = {
     {"abspath", 1, {PATH_PLAIN}, NULL, &tfr_t_string, NULL, fn_abspath},
     {"file", 1, {PATH_MARKED}, NULL, &tfr_t_string, fs_guard, fn_file},
-    {"filebase64", 1, {PATH_MARKED}, NULL, &tfr_t_string, fs_guard,
+    {"filebase64",
+     1,
+     {PATH_MARKED},
+     NULL,
+     &tfr_t_string,
+     fs_guard,
      fn_filebase64},
     FILE_HASH("filebase64sha256", fn_filebase64sha256),
     FILE_HASH("filebase64sha512", fn_filebase64sha512),
-    {"fileexists", 1, {PATH_MARKED}, NULL, &tfr_t_bool, fs_guard,
+    {"fileexists",
+     1,
+     {PATH_MARKED},
+     NULL,
+     &tfr_t_bool,
+     fs_guard,
      fn_fileexists},
     FILE_HASH("filemd5", fn_filemd5),
     {"fileset",
@@ -1393,8 +1396,7 @@ static const struct func_spec specs[] = {
     FILE_HASH("filesha1", fn_filesha1),
     FILE_HASH("filesha256", fn_filesha256),
     FILE_HASH("filesha512", fn_filesha512),
-    {"pathexpand", 1, {PATH_PLAIN}, NULL, &tfr_t_string, NULL,
-     fn_pathexpand},
+    {"pathexpand", 1, {PATH_PLAIN}, NULL, &tfr_t_string, NULL, fn_pathexpand},
     {"templatefile",
      2,
      {PATH_MARKED, {"vars", NULL, FP_ALLOW_UNKNOWN}},

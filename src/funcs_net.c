@@ -133,8 +133,8 @@ static bool ip_equal(const struct ip *x, const struct ip *y) {
 }
 
 static bool is_zero_v4(const struct ip *x) {
-  static const struct ip v4zero = {16, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                        0xff, 0xff, 0, 0, 0, 0}};
+  static const struct ip v4zero = {
+      16, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0}};
   static const struct ip v6zero = {16, {0}};
   return ip_equal(x, &v4zero) || ip_equal(x, &v6zero);
 }
@@ -490,8 +490,8 @@ static struct ipnet next_subnet(const struct ipnet *n, int64_t plen,
 
 /* ---- numbers -------------------------------------------------------- */
 
-#define INT_RANGE_MSG                                                  \
-  "value must be a whole number, between -9223372036854775808 and "    \
+#define INT_RANGE_MSG                                                          \
+  "value must be a whole number, between -9223372036854775808 and "            \
   "9223372036854775807"
 
 /* A whole number at least 2^HUGE_BITS whose low 128 bits are zero: too
@@ -616,8 +616,7 @@ static bool prefix_arg(struct fcall *f, size_t i, bool arg_error,
   if (parse_cidr(v->s, v->n, out))
     return true;
   if (arg_error)
-    fcall_arg_error(f, i,
-                    "invalid CIDR expression: invalid CIDR address: %.*s",
+    fcall_arg_error(f, i, "invalid CIDR expression: invalid CIDR address: %.*s",
                     (int)v->n, v->s);
   else
     fcall_error(f, "invalid CIDR expression: invalid CIDR address: %.*s",
@@ -639,8 +638,8 @@ static const char *host(struct fcall *f, const struct ipnet *net, mpz_t num,
     ** digits; this gives the number in short scientific form instead. */
     char buf[64];
     mpfr_snprintf(buf, sizeof buf, "%.17Rg", num_mpfr(f->args[1]->num));
-    fcall_error(f, "prefix of %d does not accommodate a host numbered %s",
-                ones, buf);
+    fcall_error(f, "prefix of %d does not accommodate a host numbered %s", ones,
+                buf);
     return NULL;
   }
   const char *res = NULL;
@@ -664,8 +663,8 @@ static const char *host(struct fcall *f, const struct ipnet *net, mpz_t num,
     mpz_sub(num, max, u);
   }
   if (mpz_cmp(u, max) > 0) {
-    fcall_error(f, "prefix of %d does not accommodate a host numbered %s",
-                ones, mpz_text(f->a, num));
+    fcall_error(f, "prefix of %d does not accommodate a host numbered %s", ones,
+                mpz_text(f->a, num));
   } else {
     /* insertNumIntoIP(ip, num, 32 or 128): an IPv4-mapped network counts
     ** as IPv4 here, so its 16 bytes get the number 96 bits up. */
@@ -724,9 +723,8 @@ static const char *subnet(struct fcall *f, const struct ipnet *net,
     return NULL;
   }
   /* uint64(1<<uint64(newBits)) - 1: a shift of 64 or more gives 0 */
-  uint64_t max = newbits >= 0 && newbits < 64
-                     ? ((uint64_t)1 << newbits) - 1
-                     : UINT64_MAX;
+  uint64_t max =
+      newbits >= 0 && newbits < 64 ? ((uint64_t)1 << newbits) - 1 : UINT64_MAX;
   uint64_t shift = (uint64_t)bits - (uint64_t)plen;
   if (kind == BIG_HUGE) { /* low 64 bits zero: passes, then too large */
     mpfr_exp_t e = mpfr_get_exp(num_mpfr(f->args[2]->num));
@@ -766,8 +764,7 @@ static const tfr_value *fn_cidrsubnet(struct fcall *f, const tfr_type *r) {
   return res ? tfr_string_nocopy(f->a, res, strlen(res)) : NULL;
 }
 
-static const tfr_type t_list_string = {.kind = TFR_LIST,
-                                       .elem = &tfr_t_string};
+static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
 
 /* cidrsubnets(prefix, newbits...): consecutive subnets, each newbits
 ** longer than the prefix, each after the one before (aligned to its own
@@ -785,8 +782,8 @@ static const tfr_value *fn_cidrsubnets(struct fcall *f, const tfr_type *r) {
   int64_t first;
   if (!to_int(f, 1, true, &first))
     return NULL;
-  struct ipnet cur = previous_subnet(
-      &net, (int64_t)((uint64_t)first + (uint64_t)start));
+  struct ipnet cur =
+      previous_subnet(&net, (int64_t)((uint64_t)first + (uint64_t)start));
   const tfr_value **out = tfr_arena_alloc(f->a, n * sizeof *out);
   for (size_t i = 0; i < n; i++) {
     int64_t len;
@@ -839,16 +836,15 @@ static const tfr_value *fn_cidrcontains(struct fcall *f, const tfr_type *r) {
   if (!parse_ip(av->s, av->n, &first)) {
     struct ipnet inner;
     if (!parse_cidr(av->s, av->n, &inner)) {
-      fcall_error(f, "invalid IP address or prefix: %.*s", (int)av->n,
-                  av->s);
+      fcall_error(f, "invalid IP address or prefix: %.*s", (int)av->n, av->s);
       return NULL;
     }
     first = inner.ip;
     last = address_last(&inner);
   }
   if (!to4(&first).len != !to4(&outer.ip).len) {
-    fcall_error(f, "address family mismatch: %.*s vs. %.*s", (int)pv->n,
-                pv->s, (int)av->n, av->s);
+    fcall_error(f, "address family mismatch: %.*s vs. %.*s", (int)pv->n, pv->s,
+                (int)av->n, av->s);
     return NULL;
   }
   bool in = net_contains(&outer, first);
@@ -857,28 +853,54 @@ static const tfr_value *fn_cidrcontains(struct fcall *f, const tfr_type *r) {
   return tfr_bool(in);
 }
 
-#define STR(name) {name, &tfr_t_string, 0}
-#define NUM(name) {name, &tfr_t_number, 0}
+#define STR(name)                                                              \
+  { name, &tfr_t_string, 0 }
+#define NUM(name)                                                              \
+  { name, &tfr_t_number, 0 }
 
 static const struct func_param newbits_param = NUM("newbits");
 
 static const struct func_spec specs[] = {
-    {"cidrhost", 2, {STR("prefix"), NUM("hostnum")}, NULL, &tfr_t_string,
-     NULL, fn_cidrhost},
-    {"cidrnetmask", 1, {STR("prefix")}, NULL, &tfr_t_string, NULL,
+    {"cidrhost",
+     2,
+     {STR("prefix"), NUM("hostnum")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_cidrhost},
+    {"cidrnetmask",
+     1,
+     {STR("prefix")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_cidrnetmask},
-    {"cidrsubnet", 3, {STR("prefix"), NUM("newbits"), NUM("netnum")}, NULL,
-     &tfr_t_string, NULL, fn_cidrsubnet},
-    {"cidrsubnets", 1, {STR("prefix")}, &newbits_param, &t_list_string, NULL,
+    {"cidrsubnet",
+     3,
+     {STR("prefix"), NUM("newbits"), NUM("netnum")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_cidrsubnet},
+    {"cidrsubnets",
+     1,
+     {STR("prefix")},
+     &newbits_param,
+     &t_list_string,
+     NULL,
      fn_cidrsubnets},
 };
 
 static const struct func_spec tofu_specs[] = {
-    {"cidrcontains", 2,
-     {STR("containing_prefix"), STR("contained_ip_or_prefix")}, NULL,
-     &tfr_t_bool, NULL, fn_cidrcontains},
+    {"cidrcontains",
+     2,
+     {STR("containing_prefix"), STR("contained_ip_or_prefix")},
+     NULL,
+     &tfr_t_bool,
+     NULL,
+     fn_cidrcontains},
 };
 
 const struct func_group funcs_net = {specs, sizeof specs / sizeof *specs};
-const struct func_group funcs_net_tofu = {
-    tofu_specs, sizeof tofu_specs / sizeof *tofu_specs};
+const struct func_group funcs_net_tofu = {tofu_specs, sizeof tofu_specs /
+                                                          sizeof *tofu_specs};

@@ -156,13 +156,14 @@ static double go_log(double x) {
   double s = fr / (2 + fr);
   double s2 = s * s;
   double s4 = s2 * s2;
-  double t1 = s2 * (6.666666666666735130e-01 +
-                    s4 * (2.857142874366239149e-01 +
-                          s4 * (1.818357216161805012e-01 +
-                                s4 * 1.479819860511658591e-01)));
-  double t2 = s4 * (3.999999999940941908e-01 +
-                    s4 * (2.222219843214978396e-01 +
-                          s4 * 1.531383769920937332e-01));
+  double t1 =
+      s2 *
+      (6.666666666666735130e-01 +
+       s4 * (2.857142874366239149e-01 +
+             s4 * (1.818357216161805012e-01 + s4 * 1.479819860511658591e-01)));
+  double t2 =
+      s4 * (3.999999999940941908e-01 +
+            s4 * (2.222219843214978396e-01 + s4 * 1.531383769920937332e-01));
   double hfsq = 0.5 * fr * fr;
   double r = hfsq - (s * (hfsq + (t1 + t2)) + k * 1.90821492927058770002e-10);
   return k * 6.93147180369123816490e-01 - (r - fr);
@@ -197,10 +198,14 @@ static int32_t cvtsd2sl(double d) {
 
 /* The Taylor part of exp_amd64.s on the reduced argument x. */
 static double go_exp_series(double x) {
-  static const double c[] = {
-      2.4801587301587301587e-5, 1.9841269841269841270e-4,
-      1.3888888888888888889e-3, 8.3333333333333333333e-3,
-      4.1666666666666666667e-2, 1.6666666666666666667e-1, 0.5, 1.0};
+  static const double c[] = {2.4801587301587301587e-5,
+                             1.9841269841269841270e-4,
+                             1.3888888888888888889e-3,
+                             8.3333333333333333333e-3,
+                             4.1666666666666666667e-2,
+                             1.6666666666666666667e-1,
+                             0.5,
+                             1.0};
   double t = c[0];
   if (go_use_fma()) {
     for (int i = 1; i < 8; i++)
@@ -399,8 +404,8 @@ static const tfr_value *fn_pow(struct fcall *f, const tfr_type *ret) {
   return float_result(f, go_pow(num, power));
 }
 
-#define INT_RANGE_MSG                                                     \
-  "value must be a whole number, between -9223372036854775808 and "      \
+#define INT_RANGE_MSG                                                          \
+  "value must be a whole number, between -9223372036854775808 and "            \
   "9223372036854775807"
 
 /* signum(num): -1, 0 or 1; the number must be a whole int64. */
@@ -452,8 +457,8 @@ static char mpfr_digit(int d) {
 ** one digit, nothing else.  NULL when s is not such an integer.  The
 ** number has big.Float.SetInt's precision: max(64, bit length).
 */
-static const struct tfr_num *parse_int(tfr_arena *a, const char *s,
-                                       size_t n, int base) {
+static const struct tfr_num *parse_int(tfr_arena *a, const char *s, size_t n,
+                                       int base) {
   bool neg = n && s[0] == '-';
   size_t i = n && (s[0] == '-' || s[0] == '+');
   if (i == n)
@@ -517,24 +522,33 @@ static const tfr_value *fn_parseint(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define NUM(name) {name, &tfr_t_number, 0}
+#define NUM(name)                                                              \
+  { name, &tfr_t_number, 0 }
 
 static const struct func_param num_variadic = {"numbers", &tfr_t_number,
                                                FP_ALLOW_DYNAMIC};
 
 static const struct func_spec specs[] = {
-    {"abs", 1, {{"num", &tfr_t_number, FP_ALLOW_DYNAMIC}}, NULL,
-     &tfr_t_number, NULL, fn_abs},
+    {"abs",
+     1,
+     {{"num", &tfr_t_number, FP_ALLOW_DYNAMIC}},
+     NULL,
+     &tfr_t_number,
+     NULL,
+     fn_abs},
     {"ceil", 1, {NUM("num")}, NULL, &tfr_t_number, NULL, fn_ceil},
     {"floor", 1, {NUM("num")}, NULL, &tfr_t_number, NULL, fn_floor},
-    {"log", 2, {NUM("num"), NUM("base")}, NULL, &tfr_t_number, NULL,
-     fn_log},
+    {"log", 2, {NUM("num"), NUM("base")}, NULL, &tfr_t_number, NULL, fn_log},
     {"max", 0, {{0}}, &num_variadic, &tfr_t_number, NULL, fn_max},
     {"min", 0, {{0}}, &num_variadic, &tfr_t_number, NULL, fn_min},
-    {"parseint", 2, {{"number", NULL, 0}, NUM("base")}, NULL, &tfr_t_number,
-     parseint_type, fn_parseint},
-    {"pow", 2, {NUM("num"), NUM("power")}, NULL, &tfr_t_number, NULL,
-     fn_pow},
+    {"parseint",
+     2,
+     {{"number", NULL, 0}, NUM("base")},
+     NULL,
+     &tfr_t_number,
+     parseint_type,
+     fn_parseint},
+    {"pow", 2, {NUM("num"), NUM("power")}, NULL, &tfr_t_number, NULL, fn_pow},
     {"signum", 1, {NUM("num")}, NULL, &tfr_t_number, NULL, fn_signum},
 };
 

@@ -24,8 +24,18 @@
 /* ---- tokens ------------------------------------------------------------ */
 
 enum tok_kind {
-  TK_IDENT, TK_NUMBER, TK_OQUOTE, TK_QLIT, TK_CQUOTE, TK_OBRACK, TK_CBRACK,
-  TK_COMMA, TK_OBRACE, TK_CBRACE, TK_EQUAL, TK_NEWLINE,
+  TK_IDENT,
+  TK_NUMBER,
+  TK_OQUOTE,
+  TK_QLIT,
+  TK_CQUOTE,
+  TK_OBRACK,
+  TK_CBRACK,
+  TK_COMMA,
+  TK_OBRACE,
+  TK_CBRACE,
+  TK_EQUAL,
+  TK_NEWLINE,
 };
 
 struct tok {
@@ -65,11 +75,21 @@ static void put_string(struct toks *t, const char *s, size_t n) {
       int32_t r;
       size_t k = str_decode_rune(s + i, n - i, &r);
       switch (r) {
-      case '\n': sbuf_str(&b, "\\n"); break;
-      case '\r': sbuf_str(&b, "\\r"); break;
-      case '\t': sbuf_str(&b, "\\t"); break;
-      case '"': sbuf_str(&b, "\\\""); break;
-      case '\\': sbuf_str(&b, "\\\\"); break;
+      case '\n':
+        sbuf_str(&b, "\\n");
+        break;
+      case '\r':
+        sbuf_str(&b, "\\r");
+        break;
+      case '\t':
+        sbuf_str(&b, "\\t");
+        break;
+      case '"':
+        sbuf_str(&b, "\\\"");
+        break;
+      case '\\':
+        sbuf_str(&b, "\\\\");
+        break;
       case '$':
       case '%':
         sbuf_put(&b, s + i, 1);
@@ -81,8 +101,7 @@ static void put_string(struct toks *t, const char *s, size_t n) {
           sbuf_put(&b, s + i, k);
         } else {
           char e[16];
-          snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x",
-                   (unsigned)r);
+          snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)r);
           sbuf_str(&b, e);
         }
       }
@@ -308,8 +327,7 @@ static const tfr_value *render(struct toks *t, bool trim) {
 
 /* ---- the functions ------------------------------------------------------ */
 
-static const tfr_value *fn_encode_tfvars(struct fcall *f,
-                                         const tfr_type *ret) {
+static const tfr_value *fn_encode_tfvars(struct fcall *f, const tfr_type *ret) {
   const tfr_value *v = f->args[0];
   if (!tfr_value_is_wholly_known(v))
     return tfr_unknown(f->a, ret);
@@ -353,25 +371,22 @@ static const tfr_value *fn_encode_expr(struct fcall *f, const tfr_type *ret) {
   return render(&t, true);
 }
 
-static const tfr_value *fn_decode_tfvars(struct fcall *f,
-                                         const tfr_type *ret) {
+static const tfr_value *fn_decode_tfvars(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *src = f->args[0];
   tfr_diags *d = tfr_diags_new(f->a);
-  tfr_file *file = tfr_parse_bytes(f->a, d, "<decode_tfvars argument>",
-                                   src->s, src->n, TFR_SYNTAX_HCL);
+  tfr_file *file = tfr_parse_bytes(f->a, d, "<decode_tfvars argument>", src->s,
+                                   src->n, TFR_SYNTAX_HCL);
   if (!file || tfr_diags_has_errors(d)) {
-    fcall_error(f, "invalid tfvars syntax: %s",
-                diags_error_text(f->a, d, 0));
+    fcall_error(f, "invalid tfvars syntax: %s", diags_error_text(f->a, d, 0));
     return NULL;
   }
   const struct ast *body = file->f.body;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
     if (it->kind == AST_BLOCK) {
-      struct tfr_range r = src_range(file->f.src,
-                                     (struct span){it->span.start,
-                                                   it->span.start + it->n});
+      struct tfr_range r = src_range(
+          file->f.src, (struct span){it->span.start, it->span.start + it->n});
       tfr_diags_add(d, TFR_DIAG_ERROR, &r,
                     tfr_arena_printf(f->a, "Unexpected \"%.*s\" block",
                                      (int)it->n, it->str),
@@ -379,8 +394,7 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f,
     }
   }
   if (tfr_diags_has_errors(d)) {
-    fcall_error(f, "invalid tfvars content: %s",
-                diags_error_text(f->a, d, 0));
+    fcall_error(f, "invalid tfvars content: %s", diags_error_text(f->a, d, 0));
     return NULL;
   }
   size_t n = body->n;
@@ -407,16 +421,27 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f,
 }
 
 static const struct func_spec specs[] = {
-    {"provider::terraform::encode_tfvars", 1,
-     {{"value", NULL, FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC}}, NULL,
-     &tfr_t_string, NULL, fn_encode_tfvars},
-    {"provider::terraform::decode_tfvars", 1,
-     {{"src", &tfr_t_string, 0}}, NULL, &tfr_t_dynamic, NULL,
+    {"provider::terraform::encode_tfvars",
+     1,
+     {{"value", NULL, FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_encode_tfvars},
+    {"provider::terraform::decode_tfvars",
+     1,
+     {{"src", &tfr_t_string, 0}},
+     NULL,
+     &tfr_t_dynamic,
+     NULL,
      fn_decode_tfvars},
-    {"provider::terraform::encode_expr", 1,
-     {{"value", NULL, FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC}}, NULL,
-     &tfr_t_string, NULL, fn_encode_expr},
+    {"provider::terraform::encode_expr",
+     1,
+     {{"value", NULL, FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC}},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_encode_expr},
 };
 
-const struct func_group funcs_provider = {specs,
-                                          sizeof specs / sizeof *specs};
+const struct func_group funcs_provider = {specs, sizeof specs / sizeof *specs};

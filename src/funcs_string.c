@@ -38,8 +38,7 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static const tfr_type t_list_string = {.kind = TFR_LIST,
-                                       .elem = &tfr_t_string};
+static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
 
 /* The rune at s (n > 0 bytes left) and its length; bad bytes are U+FFFD. */
 static size_t rune_at(const char *s, size_t n, int32_t *r) {
@@ -151,9 +150,20 @@ static bool to_int(struct fcall *f, const tfr_value *v, int64_t *out) {
 
 static bool go_isspace(int32_t r) {
   switch (r) {
-  case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
-  case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-  case 0x202F: case 0x205F: case 0x3000:
+  case '\t':
+  case '\n':
+  case '\v':
+  case '\f':
+  case '\r':
+  case ' ':
+  case 0x85:
+  case 0xA0:
+  case 0x1680:
+  case 0x2028:
+  case 0x2029:
+  case 0x202F:
+  case 0x205F:
+  case 0x3000:
     return true;
   default:
     return r >= 0x2000 && r <= 0x200A;
@@ -162,8 +172,10 @@ static bool go_isspace(int32_t r) {
 
 static bool go_isletter(int32_t r) {
   switch (utf8proc_category(r)) {
-  case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
-  case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
+  case UTF8PROC_CATEGORY_LU:
+  case UTF8PROC_CATEGORY_LL:
+  case UTF8PROC_CATEGORY_LT:
+  case UTF8PROC_CATEGORY_LM:
   case UTF8PROC_CATEGORY_LO:
     return true;
   default:
@@ -420,11 +432,15 @@ static const tfr_value *fn_join(struct fcall *f, const tfr_type *ret) {
       if (e->flags & TFR_V_NULL) {
         free(b.p);
         if (f->nargs > 2)
-          fcall_arg_error(f, ai, "element %u of list %zu is null; cannot "
-                                 "concatenate null values", ei, ai);
+          fcall_arg_error(f, ai,
+                          "element %u of list %zu is null; cannot "
+                          "concatenate null values",
+                          ei, ai);
         else
-          fcall_arg_error(f, ai, "element %u is null; cannot concatenate "
-                                 "null values", ei);
+          fcall_arg_error(f, ai,
+                          "element %u is null; cannot concatenate "
+                          "null values",
+                          ei);
         return NULL;
       }
       if (!first)
@@ -562,8 +578,6 @@ static const tfr_value *fn_dirname(struct fcall *f, const tfr_type *ret) {
 
 /* ---- format: Go's number formatting -------------------------------------- */
 
-
-
 /*
 ** math/big's decimal: the value is 0.mant * 10^exp; mant has no trailing
 ** zeros and is empty for zero.  Digits live in the arena.
@@ -592,8 +606,7 @@ static bool dec_exact(tfr_arena *a, mpfr_srcptr x, struct dec *d) {
   if (id + fd > 4000000)
     return false;
   mpfr_exp_t de;
-  char *s = mpfr_get_str(NULL, &de, 10, (size_t)(id + fd + 2), x,
-                         MPFR_RNDN);
+  char *s = mpfr_get_str(NULL, &de, 10, (size_t)(id + fd + 2), x, MPFR_RNDN);
   const char *digits = s[0] == '-' ? s + 1 : s;
   d->len = (long)strlen(digits);
   d->mant = tfr_arena_strndup(a, digits, (size_t)d->len);
@@ -605,8 +618,7 @@ static bool dec_exact(tfr_arena *a, mpfr_srcptr x, struct dec *d) {
 
 /* The shortest decimal that reads back as x at its precision (big's
 ** roundShortest), taken from num_format's text of the same digits. */
-static void dec_shortest(tfr_arena *a, const struct tfr_num *x,
-                         struct dec *d) {
+static void dec_shortest(tfr_arena *a, const struct tfr_num *x, struct dec *d) {
   const char *t = num_format(a, x);
   if (*t == '-')
     t++;
@@ -731,8 +743,8 @@ static void fmt_g(struct sbuf *b, char fc, long prec, bool shortest,
 ** big.Float.Append(fmt, prec) for fmt in e E f g G: prec < 0 means the
 ** shortest representation.  False when the number is too large to print.
 */
-static bool float_append(struct sbuf *b, tfr_arena *a,
-                         const struct tfr_num *x, char fc, long prec) {
+static bool float_append(struct sbuf *b, tfr_arena *a, const struct tfr_num *x,
+                         char fc, long prec) {
   mpfr_srcptr m = num_mpfr(x);
   if (mpfr_signbit(m))
     sbuf_put(b, "-", 1);
@@ -751,7 +763,8 @@ static bool float_append(struct sbuf *b, tfr_arena *a,
   bool g = fc == 'g' || fc == 'G';
   if (shortest) {
     prec = fc == 'f' ? (d.len - d.exp > 0 ? d.len - d.exp : 0)
-                     : g ? d.len : d.len - 1;
+           : g       ? d.len
+                     : d.len - 1;
   } else if (fc == 'f') {
     dec_round(&d, d.exp + prec);
   } else {
@@ -775,7 +788,7 @@ struct fverb {
   size_t off;      /* byte offset of the '%' */
   const char *raw; /* the whole verb, "%-[2]5.2f" */
   size_t rawlen;
-  int64_t argnum;  /* 1-based */
+  int64_t argnum; /* 1-based */
   int mode;
   bool zero, sharp, plus, minus, space, has_width, has_prec;
   int64_t width, prec; /* -1 when absent */
@@ -804,9 +817,10 @@ static const char *vraw(struct fstate *st, const struct fverb *v) {
 /* "unsupported value for "%d" at 0: <why>" */
 static bool unsupported(struct fstate *st, const struct fverb *v,
                         const char *why) {
-  return ferror_(st, tfr_arena_printf(st->a, "unsupported value for %s at "
-                                             "%zu: %s", vraw(st, v),
-                                      v->off, why));
+  return ferror_(st, tfr_arena_printf(st->a,
+                                      "unsupported value for %s at "
+                                      "%zu: %s",
+                                      vraw(st, v), v->off, why));
 }
 
 /* cty's formatPadWidth: pad to the width in grapheme clusters. */
@@ -936,17 +950,21 @@ static bool verb_int(struct fstate *st, const struct fverb *v,
   mpfr_srcptr x = num_mpfr(num->num);
   if (!num_is_int(num->num))
     return unsupported(st, v, "an integer is required");
-  int base = v->mode == 'b' ? 2 : v->mode == 'o' ? 8
-             : v->mode == 'd' ? 10 : 16;
+  int base = v->mode == 'b' ? 2 : v->mode == 'o' ? 8 : v->mode == 'd' ? 10 : 16;
   const char *dg = int_digits(st->a, x, base);
   if (!dg)
     return ferror_(st, "number too large to format");
-  const char *sign = mpfr_sgn(x) < 0 ? "-" : v->plus ? "+"
-                     : v->space ? " " : "";
+  const char *sign = mpfr_sgn(x) < 0 ? "-"
+                     : v->plus       ? "+"
+                     : v->space      ? " "
+                                     : "";
   const char *prefix = "";
   if (v->sharp)
-    prefix = v->mode == 'b' ? "0b" : v->mode == 'o' ? "0"
-             : v->mode == 'x' ? "0x" : v->mode == 'X' ? "0X" : "";
+    prefix = v->mode == 'b'   ? "0b"
+             : v->mode == 'o' ? "0"
+             : v->mode == 'x' ? "0x"
+             : v->mode == 'X' ? "0X"
+                              : "";
   int64_t len = (int64_t)strlen(dg), zeros = 0, left = 0, right = 0;
   if (v->prec >= 0) {
     if (len < v->prec)
@@ -1022,11 +1040,12 @@ static bool verb_float(struct fstate *st, const struct fverb *v,
 /* cty's formatAppend: check the argument, then format it by mode. */
 static bool format_verb(struct fstate *st, struct fverb *v) {
   if ((uint64_t)(v->argnum - 1) >= st->nargs)
-    return ferror_(st, tfr_arena_printf(
-                           st->a, "not enough arguments for %s at %zu: need "
-                                  "index %lld but have %zu total",
-                           vraw(st, v), v->off, (long long)v->argnum,
-                           st->nargs));
+    return ferror_(st,
+                   tfr_arena_printf(st->a,
+                                    "not enough arguments for %s at %zu: need "
+                                    "index %lld but have %zu total",
+                                    vraw(st, v), v->off, (long long)v->argnum,
+                                    st->nargs));
   const tfr_value *arg = st->args[v->argnum - 1];
   if (v->mode != 'v' && (arg->flags & TFR_V_NULL))
     return unsupported(st, v, "null value cannot be formatted");
@@ -1041,10 +1060,19 @@ static bool format_verb(struct fstate *st, struct fverb *v) {
     return verb_asis(st, v, arg);
   case 't':
     return verb_bool(st, v, arg);
-  case 's': case 'q':
+  case 's':
+  case 'q':
     return verb_string(st, v, arg);
-  case 'b': case 'd': case 'o': case 'x': case 'X':
-  case 'e': case 'E': case 'f': case 'g': case 'G': {
+  case 'b':
+  case 'd':
+  case 'o':
+  case 'x':
+  case 'X':
+  case 'e':
+  case 'E':
+  case 'f':
+  case 'g':
+  case 'G': {
     const tfr_value *num = fconvert(st, v, arg, &tfr_t_number);
     if (!num)
       return false;
@@ -1052,11 +1080,11 @@ static bool format_verb(struct fstate *st, struct fverb *v) {
                                     : verb_float(st, v, num);
   }
   default:
-    return ferror_(st, tfr_arena_printf(
-                           st->a, "unsupported format verb %s in %s at "
-                                  "offset %zu",
-                           go_quote_rune(st->a, v->mode), vraw(st, v),
-                           v->off));
+    return ferror_(st, tfr_arena_printf(st->a,
+                                        "unsupported format verb %s in %s at "
+                                        "offset %zu",
+                                        go_quote_rune(st->a, v->mode),
+                                        vraw(st, v), v->off));
   }
 }
 
@@ -1124,15 +1152,17 @@ static bool format_run(struct fstate *st, const char *s, size_t n) {
     bool bad;
     p = scan_verb(s, n, p + 1, &v, &bad);
     if (p >= n)
-      return ferror_(st, tfr_arena_printf(st->a, "invalid format string "
-                                                 "starting at offset %zu",
+      return ferror_(st, tfr_arena_printf(st->a,
+                                          "invalid format string "
+                                          "starting at offset %zu",
                                           n));
     if (bad || !is_alpha(s[p])) {
       int32_t r;
       rune_at(s + p, n - p, &r);
-      return ferror_(st, tfr_arena_printf(st->a, "unrecognized format "
-                                                 "character %s at offset "
-                                                 "%zu",
+      return ferror_(st, tfr_arena_printf(st->a,
+                                          "unrecognized format "
+                                          "character %s at offset "
+                                          "%zu",
                                           go_quote_rune(st->a, r), p));
     }
     v.mode = s[p];
@@ -1147,7 +1177,8 @@ static bool format_run(struct fstate *st, const char *s, size_t n) {
   }
   if ((size_t)highest < st->nargs) {
     st->argi = (size_t)highest + 1;
-    return ferror_(st, highest ? tfr_arena_printf(st->a, "too many arguments"
+    return ferror_(st, highest ? tfr_arena_printf(st->a,
+                                                  "too many arguments"
                                                   "; only %lld used by "
                                                   "format string",
                                                   (long long)highest)
@@ -1172,8 +1203,7 @@ static const tfr_value *format_string(struct fstate *st, const char *s,
 /* format(format, args...) */
 static const tfr_value *fn_format(struct fcall *f, const tfr_type *ret) {
   (void)ret;
-  struct fstate st = {.a = f->a, .args = f->args + 1,
-                      .nargs = f->nargs - 1};
+  struct fstate st = {.a = f->a, .args = f->args + 1, .nargs = f->nargs - 1};
   const tfr_value *v = format_string(&st, f->args[0]->s, f->args[0]->n);
   if (v)
     return v;
@@ -1230,24 +1260,26 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
         iterlen = len;
         chooser = i;
       } else if (len != iterlen) {
-        fcall_arg_error(f, i, "argument %zu has length %zu, which is "
-                              "inconsistent with argument %zu of length "
-                              "%zu", i, len, chooser, iterlen);
+        fcall_arg_error(f, i,
+                        "argument %zu has length %zu, which is "
+                        "inconsistent with argument %zu of length "
+                        "%zu",
+                        i, len, chooser, iterlen);
         return NULL;
       }
       seq[i - 1] = known;
       unknown |= !known;
     } else {
-      unknown |= !known && (fl_sequence(a, &len) ||
-                            a->type->kind == TFR_DYNAMIC);
+      unknown |=
+          !known && (fl_sequence(a, &len) || a->type->kind == TFR_DYNAMIC);
     }
   }
   if (unknown)
     return tfr_unknown(f->a, ret);
   if (!chooser)
     iterlen = 1;
-  const tfr_value **out = tfr_arena_alloc(f->a, (iterlen ? iterlen : 1) *
-                                                    sizeof *out);
+  const tfr_value **out =
+      tfr_arena_alloc(f->a, (iterlen ? iterlen : 1) * sizeof *out);
   for (size_t i = 0; i < iterlen; i++) {
     out[i] = fl_iteration(f, i, seq);
     if (!out[i])
@@ -1286,18 +1318,36 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
 #define RE_ERR_NESTING "expression nests too deeply"
 #define RE_ERR_INTERNAL "regexp/syntax: internal error"
 
-enum { /* parse flags, as Go's syntax.Flags */
-  RXF_FOLD = 1,      /* (?i) */
-  RXF_ONELINE = 2,   /* not (?m): ^ and $ match only at the ends */
-  RXF_DOTNL = 4,     /* (?s) */
-  RXF_NONGREEDY = 8, /* (?U), or a repeat's own ? */
+enum {                    /* parse flags, as Go's syntax.Flags */
+       RXF_FOLD = 1,      /* (?i) */
+       RXF_ONELINE = 2,   /* not (?m): ^ and $ match only at the ends */
+       RXF_DOTNL = 4,     /* (?s) */
+       RXF_NONGREEDY = 8, /* (?U), or a repeat's own ? */
 };
 
 enum rx_op {
-  RX_NOMATCH = 1, RX_EMPTY, RX_LIT, RX_CLASS, RX_ANYNL, RX_ANY, RX_BOL,
-  RX_EOL, RX_BOT, RX_EOT, RX_WORDB, RX_NWORDB, RX_CAP, RX_STAR, RX_PLUS,
-  RX_QUEST, RX_REPEAT, RX_CONCAT, RX_ALT,
-  RX_PSEUDO = 64, RX_LPAREN, RX_VBAR /* parse-stack markers */
+  RX_NOMATCH = 1,
+  RX_EMPTY,
+  RX_LIT,
+  RX_CLASS,
+  RX_ANYNL,
+  RX_ANY,
+  RX_BOL,
+  RX_EOL,
+  RX_BOT,
+  RX_EOT,
+  RX_WORDB,
+  RX_NWORDB,
+  RX_CAP,
+  RX_STAR,
+  RX_PLUS,
+  RX_QUEST,
+  RX_REPEAT,
+  RX_CONCAT,
+  RX_ALT,
+  RX_PSEUDO = 64,
+  RX_LPAREN,
+  RX_VBAR /* parse-stack markers */
 };
 
 /* A growable byte buffer in the arena (class bodies, the RE2 text). */
@@ -1329,13 +1379,13 @@ static void cb_str(struct cbuf *b, const char *s) { cb_put(b, s, strlen(s)); }
 struct rx {
   int op;
   unsigned flags;
-  int min, max;     /* RX_REPEAT; max -1 for {n,} */
-  int cap;          /* RX_CAP, RX_LPAREN: capture index; 0 for (?:...) */
-  int64_t size;     /* compiled size, once known (Go's calcSize) */
-  int height;       /* of the tree below (Go's calcHeight) */
-  struct cbuf lit;  /* RX_LIT: the runes, UTF-8 */
-  struct cbuf cls;  /* RX_CLASS: the class body, RE2 syntax */
-  bool neg;         /* RX_CLASS: [^...] */
+  int min, max;    /* RX_REPEAT; max -1 for {n,} */
+  int cap;         /* RX_CAP, RX_LPAREN: capture index; 0 for (?:...) */
+  int64_t size;    /* compiled size, once known (Go's calcSize) */
+  int height;      /* of the tree below (Go's calcHeight) */
+  struct cbuf lit; /* RX_LIT: the runes, UTF-8 */
+  struct cbuf cls; /* RX_CLASS: the class body, RE2 syntax */
+  bool neg;        /* RX_CLASS: [^...] */
   struct rx **sub;
   size_t nsub;
 };
@@ -1349,8 +1399,8 @@ struct rxp {
   const char **names; /* names[1..ncap]; NULL when unnamed */
   size_t names_cap;
   const char *whole, *wend;
-  const char *code;   /* the error: Go's Error.Code ... */
-  const char *expr;   /* ... and Error.Expr */
+  const char *code; /* the error: Go's Error.Code ... */
+  const char *expr; /* ... and Error.Expr */
   size_t exprlen;
 };
 
@@ -1370,8 +1420,8 @@ static const char *rx_next(struct rxp *p, const char *t, const char *end,
     return t;
   }
   utf8proc_int32_t r;
-  utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t,
-                                        end - t, &r);
+  utf8proc_ssize_t k =
+      utf8proc_iterate((const utf8proc_uint8_t *)t, end - t, &r);
   if (k <= 0) {
     rx_fail(p, RE_ERR_UTF8, t, end);
     return NULL;
@@ -1400,13 +1450,16 @@ static int64_t rx_size(struct rx *re) {
     for (size_t i = 0; i < re->lit.n; i++)
       s += ((unsigned char)re->lit.p[i] & 0xC0) != 0x80;
     break;
-  case RX_CAP: case RX_STAR:
+  case RX_CAP:
+  case RX_STAR:
     s = 2 + sub;
     break;
-  case RX_PLUS: case RX_QUEST:
+  case RX_PLUS:
+  case RX_QUEST:
     s = 1 + sub;
     break;
-  case RX_CONCAT: case RX_ALT:
+  case RX_CONCAT:
+  case RX_ALT:
     for (size_t i = 0; i < re->nsub; i++)
       s += rx_size(re->sub[i]);
     if (re->op == RX_ALT && re->nsub > 1)
@@ -1690,8 +1743,10 @@ static const char *rx_perl_flags(struct rxp *p, const char *s) {
     if (!t)
       return NULL;
     if (c == 'i' || c == 'm' || c == 's' || c == 'U') {
-      flags = c == 'i' ? flags | RXF_FOLD : c == 'm' ? flags & ~RXF_ONELINE
-              : c == 's' ? flags | RXF_DOTNL : flags | RXF_NONGREEDY;
+      flags = c == 'i'   ? flags | RXF_FOLD
+              : c == 'm' ? flags & ~RXF_ONELINE
+              : c == 's' ? flags | RXF_DOTNL
+                         : flags | RXF_NONGREEDY;
       saw = true;
     } else if (c == '-' && sign > 0) {
       sign = -1;
@@ -1798,7 +1853,13 @@ static const char *rx_escape(struct rxp *p, const char *s, int32_t *r) {
   if (!t)
     return NULL;
   switch (c) {
-  case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7':
     if (t >= p->wend || *t < '0' || *t > '7')
       break;
     /* fall through */
@@ -1830,12 +1891,24 @@ static const char *rx_escape(struct rxp *p, const char *s, int32_t *r) {
     *r = x * 16 + str_hex_digit(c2);
     return t;
   }
-  case 'a': *r = '\a'; return t;
-  case 'f': *r = '\f'; return t;
-  case 'n': *r = '\n'; return t;
-  case 'r': *r = '\r'; return t;
-  case 't': *r = '\t'; return t;
-  case 'v': *r = '\v'; return t;
+  case 'a':
+    *r = '\a';
+    return t;
+  case 'f':
+    *r = '\f';
+    return t;
+  case 'n':
+    *r = '\n';
+    return t;
+  case 'r':
+    *r = '\r';
+    return t;
+  case 't':
+    *r = '\t';
+    return t;
+  case 'v':
+    *r = '\v';
+    return t;
   default:
     if (c < 0x80 && !rx_isalnum(c)) {
       *r = c;
@@ -1849,39 +1922,198 @@ static const char *rx_escape(struct rxp *p, const char *s, int32_t *r) {
 
 /* Go 1.19's unicode.Categories and unicode.Scripts (Unicode 13): the
 ** names \p{...} accepts, besides "Any". */
-static const char *const rx_unicode_names[] = {
-    "C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu", "M",
-    "Mc", "Me", "Mn", "N", "Nd", "Nl", "No", "P", "Pc", "Pd", "Pe", "Pf",
-    "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z", "Zl", "Zp", "Zs",
-    "Adlam", "Ahom", "Anatolian_Hieroglyphs", "Arabic", "Armenian",
-    "Avestan", "Balinese", "Bamum", "Bassa_Vah", "Batak", "Bengali",
-    "Bhaiksuki", "Bopomofo", "Brahmi", "Braille", "Buginese", "Buhid",
-    "Canadian_Aboriginal", "Carian", "Caucasian_Albanian", "Chakma", "Cham",
-    "Cherokee", "Chorasmian", "Common", "Coptic", "Cuneiform", "Cypriot",
-    "Cyrillic", "Deseret", "Devanagari", "Dives_Akuru", "Dogra", "Duployan",
-    "Egyptian_Hieroglyphs", "Elbasan", "Elymaic", "Ethiopic", "Georgian",
-    "Glagolitic", "Gothic", "Grantha", "Greek", "Gujarati", "Gunjala_Gondi",
-    "Gurmukhi", "Han", "Hangul", "Hanifi_Rohingya", "Hanunoo", "Hatran",
-    "Hebrew", "Hiragana", "Imperial_Aramaic", "Inherited",
-    "Inscriptional_Pahlavi", "Inscriptional_Parthian", "Javanese", "Kaithi",
-    "Kannada", "Katakana", "Kayah_Li", "Kharoshthi", "Khitan_Small_Script",
-    "Khmer", "Khojki", "Khudawadi", "Lao", "Latin", "Lepcha", "Limbu",
-    "Linear_A", "Linear_B", "Lisu", "Lycian", "Lydian", "Mahajani",
-    "Makasar", "Malayalam", "Mandaic", "Manichaean", "Marchen",
-    "Masaram_Gondi", "Medefaidrin", "Meetei_Mayek", "Mende_Kikakui",
-    "Meroitic_Cursive", "Meroitic_Hieroglyphs", "Miao", "Modi", "Mongolian",
-    "Mro", "Multani", "Myanmar", "Nabataean", "Nandinagari", "New_Tai_Lue",
-    "Newa", "Nko", "Nushu", "Nyiakeng_Puachue_Hmong", "Ogham", "Ol_Chiki",
-    "Old_Hungarian", "Old_Italic", "Old_North_Arabian", "Old_Permic",
-    "Old_Persian", "Old_Sogdian", "Old_South_Arabian", "Old_Turkic", "Oriya",
-    "Osage", "Osmanya", "Pahawh_Hmong", "Palmyrene", "Pau_Cin_Hau",
-    "Phags_Pa", "Phoenician", "Psalter_Pahlavi", "Rejang", "Runic",
-    "Samaritan", "Saurashtra", "Sharada", "Shavian", "Siddham",
-    "SignWriting", "Sinhala", "Sogdian", "Sora_Sompeng", "Soyombo",
-    "Sundanese", "Syloti_Nagri", "Syriac", "Tagalog", "Tagbanwa", "Tai_Le",
-    "Tai_Tham", "Tai_Viet", "Takri", "Tamil", "Tangut", "Telugu", "Thaana",
-    "Thai", "Tibetan", "Tifinagh", "Tirhuta", "Ugaritic", "Vai", "Wancho",
-    "Warang_Citi", "Yezidi", "Yi", "Zanabazar_Square"};
+static const char *const rx_unicode_names[] = {"C",
+                                               "Cc",
+                                               "Cf",
+                                               "Co",
+                                               "Cs",
+                                               "L",
+                                               "Ll",
+                                               "Lm",
+                                               "Lo",
+                                               "Lt",
+                                               "Lu",
+                                               "M",
+                                               "Mc",
+                                               "Me",
+                                               "Mn",
+                                               "N",
+                                               "Nd",
+                                               "Nl",
+                                               "No",
+                                               "P",
+                                               "Pc",
+                                               "Pd",
+                                               "Pe",
+                                               "Pf",
+                                               "Pi",
+                                               "Po",
+                                               "Ps",
+                                               "S",
+                                               "Sc",
+                                               "Sk",
+                                               "Sm",
+                                               "So",
+                                               "Z",
+                                               "Zl",
+                                               "Zp",
+                                               "Zs",
+                                               "Adlam",
+                                               "Ahom",
+                                               "Anatolian_Hieroglyphs",
+                                               "Arabic",
+                                               "Armenian",
+                                               "Avestan",
+                                               "Balinese",
+                                               "Bamum",
+                                               "Bassa_Vah",
+                                               "Batak",
+                                               "Bengali",
+                                               "Bhaiksuki",
+                                               "Bopomofo",
+                                               "Brahmi",
+                                               "Braille",
+                                               "Buginese",
+                                               "Buhid",
+                                               "Canadian_Aboriginal",
+                                               "Carian",
+                                               "Caucasian_Albanian",
+                                               "Chakma",
+                                               "Cham",
+                                               "Cherokee",
+                                               "Chorasmian",
+                                               "Common",
+                                               "Coptic",
+                                               "Cuneiform",
+                                               "Cypriot",
+                                               "Cyrillic",
+                                               "Deseret",
+                                               "Devanagari",
+                                               "Dives_Akuru",
+                                               "Dogra",
+                                               "Duployan",
+                                               "Egyptian_Hieroglyphs",
+                                               "Elbasan",
+                                               "Elymaic",
+                                               "Ethiopic",
+                                               "Georgian",
+                                               "Glagolitic",
+                                               "Gothic",
+                                               "Grantha",
+                                               "Greek",
+                                               "Gujarati",
+                                               "Gunjala_Gondi",
+                                               "Gurmukhi",
+                                               "Han",
+                                               "Hangul",
+                                               "Hanifi_Rohingya",
+                                               "Hanunoo",
+                                               "Hatran",
+                                               "Hebrew",
+                                               "Hiragana",
+                                               "Imperial_Aramaic",
+                                               "Inherited",
+                                               "Inscriptional_Pahlavi",
+                                               "Inscriptional_Parthian",
+                                               "Javanese",
+                                               "Kaithi",
+                                               "Kannada",
+                                               "Katakana",
+                                               "Kayah_Li",
+                                               "Kharoshthi",
+                                               "Khitan_Small_Script",
+                                               "Khmer",
+                                               "Khojki",
+                                               "Khudawadi",
+                                               "Lao",
+                                               "Latin",
+                                               "Lepcha",
+                                               "Limbu",
+                                               "Linear_A",
+                                               "Linear_B",
+                                               "Lisu",
+                                               "Lycian",
+                                               "Lydian",
+                                               "Mahajani",
+                                               "Makasar",
+                                               "Malayalam",
+                                               "Mandaic",
+                                               "Manichaean",
+                                               "Marchen",
+                                               "Masaram_Gondi",
+                                               "Medefaidrin",
+                                               "Meetei_Mayek",
+                                               "Mende_Kikakui",
+                                               "Meroitic_Cursive",
+                                               "Meroitic_Hieroglyphs",
+                                               "Miao",
+                                               "Modi",
+                                               "Mongolian",
+                                               "Mro",
+                                               "Multani",
+                                               "Myanmar",
+                                               "Nabataean",
+                                               "Nandinagari",
+                                               "New_Tai_Lue",
+                                               "Newa",
+                                               "Nko",
+                                               "Nushu",
+                                               "Nyiakeng_Puachue_Hmong",
+                                               "Ogham",
+                                               "Ol_Chiki",
+                                               "Old_Hungarian",
+                                               "Old_Italic",
+                                               "Old_North_Arabian",
+                                               "Old_Permic",
+                                               "Old_Persian",
+                                               "Old_Sogdian",
+                                               "Old_South_Arabian",
+                                               "Old_Turkic",
+                                               "Oriya",
+                                               "Osage",
+                                               "Osmanya",
+                                               "Pahawh_Hmong",
+                                               "Palmyrene",
+                                               "Pau_Cin_Hau",
+                                               "Phags_Pa",
+                                               "Phoenician",
+                                               "Psalter_Pahlavi",
+                                               "Rejang",
+                                               "Runic",
+                                               "Samaritan",
+                                               "Saurashtra",
+                                               "Sharada",
+                                               "Shavian",
+                                               "Siddham",
+                                               "SignWriting",
+                                               "Sinhala",
+                                               "Sogdian",
+                                               "Sora_Sompeng",
+                                               "Soyombo",
+                                               "Sundanese",
+                                               "Syloti_Nagri",
+                                               "Syriac",
+                                               "Tagalog",
+                                               "Tagbanwa",
+                                               "Tai_Le",
+                                               "Tai_Tham",
+                                               "Tai_Viet",
+                                               "Takri",
+                                               "Tamil",
+                                               "Tangut",
+                                               "Telugu",
+                                               "Thaana",
+                                               "Thai",
+                                               "Tibetan",
+                                               "Tifinagh",
+                                               "Tirhuta",
+                                               "Ugaritic",
+                                               "Vai",
+                                               "Wancho",
+                                               "Warang_Citi",
+                                               "Yezidi",
+                                               "Yi",
+                                               "Zanabazar_Square"};
 
 /* Go's ASCII classes as code point ranges (perl_groups.go). */
 struct rx_group {
@@ -1891,24 +2123,40 @@ struct rx_group {
 };
 
 static const struct rx_group rx_groups[] = {
-    {"\\d", 1, "09"}, {"\\D", -1, "09"},
-    {"\\s", 1, "\t\n\f\r  "}, {"\\S", -1, "\t\n\f\r  "},
-    {"\\w", 1, "09AZ__az"}, {"\\W", -1, "09AZ__az"},
-    {"[:alnum:]", 1, "09AZaz"}, {"[:^alnum:]", -1, "09AZaz"},
-    {"[:alpha:]", 1, "AZaz"}, {"[:^alpha:]", -1, "AZaz"},
-    {"[:ascii:]", 1, "\x01\x7f"}, {"[:^ascii:]", -1, "\x01\x7f"},
-    {"[:blank:]", 1, "\t\t  "}, {"[:^blank:]", -1, "\t\t  "},
+    {"\\d", 1, "09"},
+    {"\\D", -1, "09"},
+    {"\\s", 1, "\t\n\f\r  "},
+    {"\\S", -1, "\t\n\f\r  "},
+    {"\\w", 1, "09AZ__az"},
+    {"\\W", -1, "09AZ__az"},
+    {"[:alnum:]", 1, "09AZaz"},
+    {"[:^alnum:]", -1, "09AZaz"},
+    {"[:alpha:]", 1, "AZaz"},
+    {"[:^alpha:]", -1, "AZaz"},
+    {"[:ascii:]", 1, "\x01\x7f"},
+    {"[:^ascii:]", -1, "\x01\x7f"},
+    {"[:blank:]", 1, "\t\t  "},
+    {"[:^blank:]", -1, "\t\t  "},
     {"[:cntrl:]", 1, "\x01\x1f\x7f\x7f"},
     {"[:^cntrl:]", -1, "\x01\x1f\x7f\x7f"},
-    {"[:digit:]", 1, "09"}, {"[:^digit:]", -1, "09"},
-    {"[:graph:]", 1, "!~"}, {"[:^graph:]", -1, "!~"},
-    {"[:lower:]", 1, "az"}, {"[:^lower:]", -1, "az"},
-    {"[:print:]", 1, " ~"}, {"[:^print:]", -1, " ~"},
-    {"[:punct:]", 1, "!/:@[`{~"}, {"[:^punct:]", -1, "!/:@[`{~"},
-    {"[:space:]", 1, "\t\r  "}, {"[:^space:]", -1, "\t\r  "},
-    {"[:upper:]", 1, "AZ"}, {"[:^upper:]", -1, "AZ"},
-    {"[:word:]", 1, "09AZ__az"}, {"[:^word:]", -1, "09AZ__az"},
-    {"[:xdigit:]", 1, "09AFaf"}, {"[:^xdigit:]", -1, "09AFaf"},
+    {"[:digit:]", 1, "09"},
+    {"[:^digit:]", -1, "09"},
+    {"[:graph:]", 1, "!~"},
+    {"[:^graph:]", -1, "!~"},
+    {"[:lower:]", 1, "az"},
+    {"[:^lower:]", -1, "az"},
+    {"[:print:]", 1, " ~"},
+    {"[:^print:]", -1, " ~"},
+    {"[:punct:]", 1, "!/:@[`{~"},
+    {"[:^punct:]", -1, "!/:@[`{~"},
+    {"[:space:]", 1, "\t\r  "},
+    {"[:^space:]", -1, "\t\r  "},
+    {"[:upper:]", 1, "AZ"},
+    {"[:^upper:]", -1, "AZ"},
+    {"[:word:]", 1, "09AZ__az"},
+    {"[:^word:]", -1, "09AZ__az"},
+    {"[:xdigit:]", 1, "09AFaf"},
+    {"[:^xdigit:]", -1, "09AFaf"},
 };
 
 static const struct rx_group *rx_find_group(const char *s, size_t n) {
@@ -2021,7 +2269,7 @@ static bool in_category(int32_t c, const char *name, size_t n) {
   if (n == 1 && name[0] == 'M')
     return k >= UTF8PROC_CATEGORY_MN && k <= UTF8PROC_CATEGORY_ME;
   if (n == 2 && name[0] == 'L')
-    return k == (name[1] == 'l' ? UTF8PROC_CATEGORY_LL
+    return k == (name[1] == 'l'   ? UTF8PROC_CATEGORY_LL
                  : name[1] == 'u' ? UTF8PROC_CATEGORY_LU
                                   : UTF8PROC_CATEGORY_LT);
   return k == UTF8PROC_CATEGORY_MN;
@@ -2030,10 +2278,12 @@ static bool in_category(int32_t c, const char *name, size_t n) {
 /* Go's FoldCategory / FoldScript: what (?i) adds to \p{name}, the code
 ** points outside it whose case-fold orbit meets it. */
 static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
-  static const struct { const char *name; int32_t cps[4]; } scripts[] = {
-      {"Common", {0x39C, 0x3BC}},
-      {"Greek", {0xB5, 0x345}},
-      {"Inherited", {0x399, 0x3B9, 0x1FBE}}};
+  static const struct {
+    const char *name;
+    int32_t cps[4];
+  } scripts[] = {{"Common", {0x39C, 0x3BC}},
+                 {"Greek", {0xB5, 0x345}},
+                 {"Inherited", {0x399, 0x3B9, 0x1FBE}}};
   for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++)
     if (strlen(scripts[i].name) == n && !memcmp(scripts[i].name, name, n))
       for (int k = 0; k < 4 && scripts[i].cps[k]; k++)
@@ -2066,8 +2316,7 @@ static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
 
 /* \p{name} or \P{name} (sign < 0) in a class body, Go's meaning: "Any"
 ** is everything (RE2's C is Go's: Cc Cf Co Cs). */
-static void cls_unicode(struct cbuf *b, const char *name, size_t n,
-                        int sign) {
+static void cls_unicode(struct cbuf *b, const char *name, size_t n, int sign) {
   if (n == 3 && !memcmp(name, "Any", 3)) {
     if (sign > 0)
       cls_range(b, 0, 0x10FFFF);
@@ -2138,8 +2387,7 @@ static const char *rx_unicode_class(struct rxp *p, const char *s,
 }
 
 /* A Perl class escape (\d \s \w and negations) at s, or s. */
-static const char *rx_perl_class(struct rxp *p, const char *s,
-                                 struct cbuf *b) {
+static const char *rx_perl_class(struct rxp *p, const char *s, struct cbuf *b) {
   if (p->wend - s < 2 || s[0] != '\\')
     return s;
   const struct rx_group *g = rx_find_group(s, 2);
@@ -2256,8 +2504,10 @@ static const char *rx_escape_class(struct rxp *p, const char *t) {
 
 /* A backslash outside brackets. */
 static const char *rx_backslash(struct rxp *p, const char *t) {
-  static const struct { char c; int op; } ops[] = {
-      {'A', RX_BOT}, {'b', RX_WORDB}, {'B', RX_NWORDB}, {'z', RX_EOT}};
+  static const struct {
+    char c;
+    int op;
+  } ops[] = {{'A', RX_BOT}, {'b', RX_WORDB}, {'B', RX_NWORDB}, {'z', RX_EOT}};
   if (p->wend - t >= 2) {
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
       if (t[1] == ops[i].c) {
@@ -2297,8 +2547,8 @@ static const char *rx_backslash(struct rxp *p, const char *t) {
 
 /* * + ? or {n,m} at t; *last is the previous repeat operator, if the
 ** previous item was one.  NULL on error. */
-static const char *rx_repeat_op(struct rxp *p, const char *t,
-                                const char *last, bool *literal) {
+static const char *rx_repeat_op(struct rxp *p, const char *t, const char *last,
+                                bool *literal) {
   *literal = false;
   if (*t != '{') {
     int op = *t == '*' ? RX_STAR : *t == '+' ? RX_PLUS : RX_QUEST;
@@ -2352,7 +2602,10 @@ static const char *rx_step(struct rxp *p, const char *t, const char **last) {
   case '[':
     t = rx_class(p, t);
     break;
-  case '*': case '+': case '?': case '{': {
+  case '*':
+  case '+':
+  case '?':
+  case '{': {
     const char *before = t;
     t = rx_repeat_op(p, t, *last, &lit);
     if (!lit)
@@ -2380,8 +2633,7 @@ static const char *rx_step(struct rxp *p, const char *t, const char **last) {
 */
 static struct rx *rx_parse(struct rxp *p, tfr_arena *a, const char *s,
                            size_t n) {
-  *p = (struct rxp){.a = a, .flags = RXF_ONELINE, .whole = s,
-                    .wend = s + n};
+  *p = (struct rxp){.a = a, .flags = RXF_ONELINE, .whole = s, .wend = s + n};
   const char *t = s, *last = NULL;
   while (t && t < p->wend)
     t = rx_step(p, t, &last);
@@ -2462,23 +2714,47 @@ static void rx_emit_repeat(struct cbuf *b, const struct rx *re) {
 }
 
 static void rx_emit(struct cbuf *b, const struct rx *re) {
-  bool fold = (re->op == RX_LIT || re->op == RX_CLASS) &&
-              (re->flags & RXF_FOLD);
+  bool fold =
+      (re->op == RX_LIT || re->op == RX_CLASS) && (re->flags & RXF_FOLD);
   if (fold)
     cb_str(b, "(?i:");
   switch (re->op) {
-  case RX_NOMATCH: cb_str(b, rx_nomatch); break;
-  case RX_EMPTY: cb_str(b, "(?:)"); break;
-  case RX_LIT: rx_emit_lit(b, re); break;
-  case RX_CLASS: rx_emit_class(b, re); break;
-  case RX_ANYNL: cb_str(b, "[^\\n]"); break;
-  case RX_ANY: cb_str(b, "(?s:.)"); break;
-  case RX_BOL: cb_str(b, "(?m:^)"); break;
-  case RX_EOL: cb_str(b, "(?m:$)"); break;
-  case RX_BOT: cb_str(b, "\\A"); break;
-  case RX_EOT: cb_str(b, "\\z"); break;
-  case RX_WORDB: cb_str(b, "\\b"); break;
-  case RX_NWORDB: cb_str(b, "\\B"); break;
+  case RX_NOMATCH:
+    cb_str(b, rx_nomatch);
+    break;
+  case RX_EMPTY:
+    cb_str(b, "(?:)");
+    break;
+  case RX_LIT:
+    rx_emit_lit(b, re);
+    break;
+  case RX_CLASS:
+    rx_emit_class(b, re);
+    break;
+  case RX_ANYNL:
+    cb_str(b, "[^\\n]");
+    break;
+  case RX_ANY:
+    cb_str(b, "(?s:.)");
+    break;
+  case RX_BOL:
+    cb_str(b, "(?m:^)");
+    break;
+  case RX_EOL:
+    cb_str(b, "(?m:$)");
+    break;
+  case RX_BOT:
+    cb_str(b, "\\A");
+    break;
+  case RX_EOT:
+    cb_str(b, "\\z");
+    break;
+  case RX_WORDB:
+    cb_str(b, "\\b");
+    break;
+  case RX_NWORDB:
+    cb_str(b, "\\B");
+    break;
   case RX_CAP:
     cb_str(b, "(");
     rx_emit(b, re->sub[0]);
@@ -2749,8 +3025,9 @@ static const tfr_type *pattern_type(struct fcall *f) {
   if (!p.ncap)
     return &tfr_t_string;
   if (unnamed && unnamed < p.ncap) {
-    fcall_arg_error(f, 0, "invalid regexp pattern: cannot mix both named "
-                          "and unnamed capture groups");
+    fcall_arg_error(f, 0,
+                    "invalid regexp pattern: cannot mix both named "
+                    "and unnamed capture groups");
     return NULL;
   }
   const tfr_type **ts = tfr_arena_alloc(f->a, (size_t)p.ncap * sizeof *ts);
@@ -2805,8 +3082,7 @@ static const tfr_value *match_value(tfr_arena *a, struct goregex *re,
                                     const char *s, const tfr_type *t) {
   if (t->kind == TFR_STRING)
     return group_value(a, re, s, 0);
-  const tfr_value **vals = tfr_arena_alloc(a, (size_t)re->ncap *
-                                                  sizeof *vals);
+  const tfr_value **vals = tfr_arena_alloc(a, (size_t)re->ncap * sizeof *vals);
   if (t->kind == TFR_TUPLE) {
     for (int i = 1; i <= re->ncap; i++)
       vals[i - 1] = group_value(a, re, s, i);
@@ -2853,8 +3129,7 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     bool accept = !(hi == pos && (long)lo == prev_end);
     if (hi == pos) {
       int32_t r;
-      pos = pos < s->n ? pos + rune_at(s->s + pos, s->n - pos, &r)
-                       : s->n + 1;
+      pos = pos < s->n ? pos + rune_at(s->s + pos, s->n - pos, &r) : s->n + 1;
     } else {
       pos = hi;
     }
@@ -2960,8 +3235,7 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
   size_t last = 0, pos = 0, lo = 0, hi = 0;
   const char *why = NULL;
   int rc = 0;
-  while (pos <= src->n &&
-         (rc = re_exec(re, src->s, src->n, pos, &why)) > 0) {
+  while (pos <= src->n && (rc = re_exec(re, src->s, src->n, pos, &why)) > 0) {
     re_group(re, 0, &lo, &hi);
     sbuf_put(&b, src->s + last, lo - last);
     if (hi > last || lo == 0)
@@ -2993,8 +3267,8 @@ static const tfr_value *fn_replace(struct fcall *f, const tfr_type *ret) {
     if (why)
       fcall_error(f, "%s", why);
     else
-      fcall_error(f, "error parsing regexp: %s: `%.*s`", p.code,
-                  (int)p.exprlen, p.expr);
+      fcall_error(f, "error parsing regexp: %s: `%.*s`", p.code, (int)p.exprlen,
+                  p.expr);
     return NULL;
   }
   const tfr_value *v = replace_regex(f, &re, s, rep);
@@ -3004,9 +3278,12 @@ static const tfr_value *fn_replace(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define STR(name) {name, &tfr_t_string, 0}
-#define STR_DYN(name) {name, &tfr_t_string, FP_ALLOW_DYNAMIC}
-#define NUM_DYN(name) {name, &tfr_t_number, FP_ALLOW_DYNAMIC}
+#define STR(name)                                                              \
+  { name, &tfr_t_string, 0 }
+#define STR_DYN(name)                                                          \
+  { name, &tfr_t_string, FP_ALLOW_DYNAMIC }
+#define NUM_DYN(name)                                                          \
+  { name, &tfr_t_number, FP_ALLOW_DYNAMIC }
 
 static const struct func_param format_args = {"args", NULL, FP_ALLOW_NULL};
 static const struct func_param formatlist_args = {
@@ -3017,39 +3294,108 @@ static const struct func_spec specs[] = {
     {"basename", 1, {STR("path")}, NULL, &tfr_t_string, NULL, fn_basename},
     {"chomp", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_chomp},
     {"dirname", 1, {STR("path")}, NULL, &tfr_t_string, NULL, fn_dirname},
-    {"endswith", 2, {STR("str"), STR("suffix")}, NULL, &tfr_t_bool, NULL,
+    {"endswith",
+     2,
+     {STR("str"), STR("suffix")},
+     NULL,
+     &tfr_t_bool,
+     NULL,
      fn_endswith},
-    {"format", 1, {STR("format")}, &format_args, &tfr_t_string, NULL,
+    {"format",
+     1,
+     {STR("format")},
+     &format_args,
+     &tfr_t_string,
+     NULL,
      fn_format},
-    {"formatlist", 1, {STR("format")}, &formatlist_args, &t_list_string,
-     NULL, fn_formatlist},
-    {"indent", 2, {{"spaces", &tfr_t_number, 0}, STR("str")}, NULL,
-     &tfr_t_string, NULL, fn_indent},
-    {"join", 1, {STR("separator")}, &join_lists, &tfr_t_string, NULL,
-     fn_join},
+    {"formatlist",
+     1,
+     {STR("format")},
+     &formatlist_args,
+     &t_list_string,
+     NULL,
+     fn_formatlist},
+    {"indent",
+     2,
+     {{"spaces", &tfr_t_number, 0}, STR("str")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_indent},
+    {"join", 1, {STR("separator")}, &join_lists, &tfr_t_string, NULL, fn_join},
     {"lower", 1, {STR_DYN("str")}, NULL, &tfr_t_string, NULL, fn_lower},
-    {"regex", 2, {STR("pattern"), STR("string")}, NULL, NULL, ty_regex,
+    {"regex",
+     2,
+     {STR("pattern"), STR("string")},
+     NULL,
+     NULL,
+     ty_regex,
      fn_regex},
-    {"regexall", 2, {STR("pattern"), STR("string")}, NULL, NULL,
-     ty_regexall, fn_regexall},
-    {"replace", 3, {STR("str"), STR("substr"), STR("replace")}, NULL,
-     &tfr_t_string, NULL, fn_replace},
-    {"split", 2, {STR("separator"), STR("str")}, NULL, &t_list_string, NULL,
+    {"regexall",
+     2,
+     {STR("pattern"), STR("string")},
+     NULL,
+     NULL,
+     ty_regexall,
+     fn_regexall},
+    {"replace",
+     3,
+     {STR("str"), STR("substr"), STR("replace")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_replace},
+    {"split",
+     2,
+     {STR("separator"), STR("str")},
+     NULL,
+     &t_list_string,
+     NULL,
      fn_split},
-    {"startswith", 2, {STR("str"), STR("prefix")}, NULL, &tfr_t_bool, NULL,
+    {"startswith",
+     2,
+     {STR("str"), STR("prefix")},
+     NULL,
+     &tfr_t_bool,
+     NULL,
      fn_startswith},
-    {"strcontains", 2, {STR("str"), STR("substr")}, NULL, &tfr_t_bool, NULL,
+    {"strcontains",
+     2,
+     {STR("str"), STR("substr")},
+     NULL,
+     &tfr_t_bool,
+     NULL,
      fn_strcontains},
     {"strrev", 1, {STR_DYN("str")}, NULL, &tfr_t_string, NULL, fn_strrev},
-    {"substr", 3, {STR_DYN("str"), NUM_DYN("offset"), NUM_DYN("length")},
-     NULL, &tfr_t_string, NULL, fn_substr},
+    {"substr",
+     3,
+     {STR_DYN("str"), NUM_DYN("offset"), NUM_DYN("length")},
+     NULL,
+     &tfr_t_string,
+     NULL,
+     fn_substr},
     {"title", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_title},
-    {"trim", 2, {STR("str"), STR("cutset")}, NULL, &tfr_t_string, NULL,
+    {"trim",
+     2,
+     {STR("str"), STR("cutset")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_trim},
-    {"trimprefix", 2, {STR("str"), STR("prefix")}, NULL, &tfr_t_string, NULL,
+    {"trimprefix",
+     2,
+     {STR("str"), STR("prefix")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_trimprefix},
     {"trimspace", 1, {STR("str")}, NULL, &tfr_t_string, NULL, fn_trimspace},
-    {"trimsuffix", 2, {STR("str"), STR("suffix")}, NULL, &tfr_t_string, NULL,
+    {"trimsuffix",
+     2,
+     {STR("str"), STR("suffix")},
+     NULL,
+     &tfr_t_string,
+     NULL,
      fn_trimsuffix},
     {"upper", 1, {STR_DYN("str")}, NULL, &tfr_t_string, NULL, fn_upper},
 };

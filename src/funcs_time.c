@@ -909,8 +909,7 @@ static const tfr_value *fn_timestamp(struct fcall *f, const tfr_type *ret) {
   return now_rfc3339(f->a);
 }
 
-static const tfr_value *fn_plantimestamp(struct fcall *f,
-                                         const tfr_type *ret) {
+static const tfr_value *fn_plantimestamp(struct fcall *f, const tfr_type *ret) {
   if (!f->c->plan)
     return tfr_unknown(f->a, ret);
   return now_rfc3339(f->a);
@@ -918,8 +917,7 @@ static const tfr_value *fn_plantimestamp(struct fcall *f,
 
 static const struct func_spec specs[] = {
     {"timestamp", 0, {{0}}, NULL, &tfr_t_string, NULL, fn_timestamp},
-    {"plantimestamp", 0, {{0}}, NULL, &tfr_t_string, NULL,
-     fn_plantimestamp},
+    {"plantimestamp", 0, {{0}}, NULL, &tfr_t_string, NULL, fn_plantimestamp},
     {"formatdate",
      2,
      {{"format", &tfr_t_string, 0}, {"time", &tfr_t_string, 0}},

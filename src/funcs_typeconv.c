@@ -17,16 +17,16 @@
 #include "typeexpr.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define ANY_VALUE \
+#define ANY_VALUE                                                              \
   (FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC | FP_ALLOW_MARKED)
 
 /* The wanted types of tolist, tomap and toset: collections of "any". */
-static const tfr_type t_list_any = {TFR_LIST, 0, &tfr_t_dynamic, NULL, NULL,
-                                    NULL};
-static const tfr_type t_map_any = {TFR_MAP, 0, &tfr_t_dynamic, NULL, NULL,
-                                   NULL};
-static const tfr_type t_set_any = {TFR_SET, 0, &tfr_t_dynamic, NULL, NULL,
-                                   NULL};
+static const tfr_type t_list_any = {TFR_LIST, 0,    &tfr_t_dynamic,
+                                    NULL,     NULL, NULL};
+static const tfr_type t_map_any = {TFR_MAP, 0,    &tfr_t_dynamic,
+                                   NULL,    NULL, NULL};
+static const tfr_type t_set_any = {TFR_SET, 0,    &tfr_t_dynamic,
+                                   NULL,    NULL, NULL};
 
 /* cty's FriendlyNameForConstraint of the wanted types. */
 static const char *want_name(const tfr_type *t) {
@@ -108,9 +108,7 @@ static const tfr_value *fn_to(struct fcall *f, const tfr_type *ret) {
 }
 
 /* sensitive and nonsensitive keep the argument's type. */
-static const tfr_type *same_type(struct fcall *f) {
-  return f->args[0]->type;
-}
+static const tfr_type *same_type(struct fcall *f) { return f->args[0]->type; }
 
 /* sensitive(value): the value, marked sensitive. */
 static const tfr_value *fn_sensitive(struct fcall *f, const tfr_type *ret) {
@@ -120,8 +118,7 @@ static const tfr_value *fn_sensitive(struct fcall *f, const tfr_type *ret) {
 
 /* nonsensitive(value): the value without its own sensitive mark; marks
 ** inside it (elements, attributes) stay, as cty's Unmark is shallow. */
-static const tfr_value *fn_nonsensitive(struct fcall *f,
-                                        const tfr_type *ret) {
+static const tfr_value *fn_nonsensitive(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *v = f->args[0];
   if (!(v->flags & TFR_V_SENSITIVE))
@@ -134,8 +131,7 @@ static const tfr_value *fn_nonsensitive(struct fcall *f,
 
 /* issensitive(value): whether the value itself is marked sensitive;
 ** unknown for an unknown value that is not. */
-static const tfr_value *fn_issensitive(struct fcall *f,
-                                       const tfr_type *ret) {
+static const tfr_value *fn_issensitive(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *v = f->args[0];
   if (v->flags & TFR_V_SENSITIVE)
@@ -151,7 +147,7 @@ static const tfr_value *ephemeral_null(tfr_arena *a, const tfr_value *v) {
   if (v->flags & TFR_V_EPHEMERAL) {
     /* an unknown stays unknown: its final type may be more precise */
     const tfr_value *n = v->flags & TFR_V_UNKNOWN ? tfr_unknown(a, v->type)
-                                                   : tfr_null(a, v->type);
+                                                  : tfr_null(a, v->type);
     unsigned keep = v->flags & TFR_V_SENSITIVE;
     return keep ? tfr_value_mark(a, n, keep) : n;
   }
@@ -181,24 +177,25 @@ static const tfr_value *fn_ephemeralasnull(struct fcall *f,
 const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   static const char *const names[] = {"value", "type"};
   if (x->n < 2) {
-    eval_error_span(c, eval_call_close(c, x), "Not enough function arguments",
-               tfr_arena_printf(c->a,
-                                "Function \"convert\" expects 2 argument(s). "
-                                "Missing value for \"%s\".",
-                                names[x->n]));
+    eval_error_span(
+        c, eval_call_close(c, x), "Not enough function arguments",
+        tfr_arena_printf(c->a,
+                         "Function \"convert\" expects 2 argument(s). "
+                         "Missing value for \"%s\".",
+                         names[x->n]));
     tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (x->n > 2) {
     eval_error_span(c, eval_start_span(c, x->items[2]),
                     "Too many function arguments",
-               "Function \"convert\" expects only 2 argument(s).");
+                    "Function \"convert\" expects only 2 argument(s).");
     return eval_dynamic(c);
   }
   const tfr_value *v = eval_expr(c, x->items[0]);
   const struct tfr_defaults *defs = NULL;
-  const tfr_type *t = typeexpr_parse(c->a, c->diags, c->src, x->items[1],
-                                     true, true, &defs);
+  const tfr_type *t =
+      typeexpr_parse(c->a, c->diags, c->src, x->items[1], true, true, &defs);
   if (!t)
     return eval_dynamic(c);
   unsigned marks = v->flags & MARKS;
@@ -210,11 +207,10 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   if (r && defs)
     r = conv_apply_defaults(c->a, r, defs);
   if (!r) {
-    eval_error_span(c, eval_start_span(c, x->items[0]),
-                    "Invalid function argument",
-               tfr_arena_printf(c->a,
-                                "Invalid value for \"value\" parameter: %s.",
-                                err ? err : "incorrect type"));
+    eval_error_span(
+        c, eval_start_span(c, x->items[0]), "Invalid function argument",
+        tfr_arena_printf(c->a, "Invalid value for \"value\" parameter: %s.",
+                         err ? err : "incorrect type"));
     return eval_dynamic(c);
   }
   return marks ? tfr_value_mark(c->a, r, marks) : r;
@@ -262,8 +258,9 @@ static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
   case TFR_LIST:
   case TFR_MAP:
   case TFR_SET: {
-    sbuf_str(b, t->kind == TFR_LIST ? "list(" : t->kind == TFR_MAP ? "map("
-                                                                  : "set(");
+    sbuf_str(b, t->kind == TFR_LIST  ? "list("
+                : t->kind == TFR_MAP ? "map("
+                                     : "set(");
     bool complex = t->elem->kind == TFR_OBJECT || t->elem->kind == TFR_TUPLE;
     if (complex) {
       sbuf_str(b, "\n");
@@ -291,13 +288,12 @@ static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
 
 const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
   if (x->n != 1) {
-    eval_error_span(c, x->n ? eval_start_span(c, x->items[1])
-                            : eval_call_close(c, x),
-               x->n ? "Too many function arguments"
-                    : "Not enough function arguments",
-               x->n ? "Function \"type\" expects only 1 argument(s)."
-                    : "Function \"type\" expects 1 argument(s). Missing "
-                      "value for \"value\".");
+    eval_error_span(
+        c, x->n ? eval_start_span(c, x->items[1]) : eval_call_close(c, x),
+        x->n ? "Too many function arguments" : "Not enough function arguments",
+        x->n ? "Function \"type\" expects only 1 argument(s)."
+             : "Function \"type\" expects 1 argument(s). Missing "
+               "value for \"value\".");
     if (!x->n)
       tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
@@ -311,10 +307,10 @@ const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
   return r;
 }
 
-#define TO(name, want) \
-  {name, 1, {{"v", NULL, ANY_VALUE}}, NULL, want, to_type, fn_to}
-#define MARKFN(name, ret, type, impl) \
-  {name, 1, {{"value", NULL, ANY_VALUE}}, NULL, ret, type, impl}
+#define TO(name, want)                                                         \
+  { name, 1, {{"v", NULL, ANY_VALUE}}, NULL, want, to_type, fn_to }
+#define MARKFN(name, ret, type, impl)                                          \
+  { name, 1, {{"value", NULL, ANY_VALUE}}, NULL, ret, type, impl }
 
 static const struct func_spec specs[] = {
     TO("tobool", &tfr_t_bool),
@@ -329,5 +325,4 @@ static const struct func_spec specs[] = {
     MARKFN("ephemeralasnull", NULL, same_type, fn_ephemeralasnull),
 };
 
-const struct func_group funcs_typeconv = {specs,
-                                          sizeof specs / sizeof *specs};
+const struct func_group funcs_typeconv = {specs, sizeof specs / sizeof *specs};

@@ -34,11 +34,11 @@ enum frame_kind {
 
 struct frame {
   uint8_t kind;
-  uint8_t ctl;      /* FR_SEQ: opened by %{ */
-  uint8_t expr;     /* FR_BRACE: an object, not a block body */
-  uint8_t kw;       /* FR_SEQ opened by %{: the directive keyword token */
-  uint32_t start;   /* byte offset of the opener */
-  uint32_t name;    /* FR_PAREN of a call: where the function name starts */
+  uint8_t ctl;    /* FR_SEQ: opened by %{ */
+  uint8_t expr;   /* FR_BRACE: an object, not a block body */
+  uint8_t kw;     /* FR_SEQ opened by %{: the directive keyword token */
+  uint32_t start; /* byte offset of the opener */
+  uint32_t name;  /* FR_PAREN of a call: where the function name starts */
 };
 
 struct lex_state {
@@ -51,20 +51,20 @@ struct lex_state {
   uint32_t nheredocs, capheredocs;
   char *lit;
   uint32_t litlen, litcap, litstart;
-  bool litraw;       /* lit is byte-identical to the source span */
-  bool after_dot;    /* last token was '.', so 1.2 is two indexes */
-  uint32_t cmtstart; /* where an open comment began */
+  bool litraw;         /* lit is byte-identical to the source span */
+  bool after_dot;      /* last token was '.', so 1.2 is two indexes */
+  uint32_t cmtstart;   /* where an open comment began */
   uint32_t comment_at; /* a line comment just read began at this - 1 */
-  uint32_t strstart; /* where the open quoted string began */
+  uint32_t strstart;   /* where the open quoted string began */
   /* filter */
   struct frame *frames;
   uint32_t nframes, capframes;
-  int last;          /* last token handed to the parser */
+  int last;             /* last token handed to the parser */
   struct span prev_loc; /* and where it was */
-  int before;        /* the token handed out before `last` */
+  int before;           /* the token handed out before `last` */
   struct span before_loc;
-  int prev_raw;      /* last raw token from the scanner */
-  bool have_peek;    /* one token of lookahead is queued */
+  int prev_raw;   /* last raw token from the scanner */
+  bool have_peek; /* one token of lookahead is queued */
   int peek_tok;
   struct lexeme peek_val;
   struct span peek_loc;
@@ -72,17 +72,17 @@ struct lex_state {
   /* token-level problems (an invalid character, a newline in a quoted
   ** string...): HCL reports them all, from the whole file, before any
   ** syntax error (its checkInvalidTokens); see hcl_prescan */
-  bool prescan;       /* this scan only reports them */
-  bool told;          /* they were reported: the parser only reacts */
-  bool bad_in_string; /* the last one was inside a quoted string */
-  int told_kind[8];   /* how many of each kind the prescan has met */
-  bool started;      /* the start token (body or expression) was sent */
-  bool tpl_end;      /* template mode: the end token was sent */
-  bool label;        /* the open quoted string is a block label */
-  struct span star;  /* the '*' of the latest .* splat, while it lasts */
+  bool prescan;            /* this scan only reports them */
+  bool told;               /* they were reported: the parser only reacts */
+  bool bad_in_string;      /* the last one was inside a quoted string */
+  int told_kind[8];        /* how many of each kind the prescan has met */
+  bool started;            /* the start token (body or expression) was sent */
+  bool tpl_end;            /* template mode: the end token was sent */
+  bool label;              /* the open quoted string is a block label */
+  struct span star;        /* the '*' of the latest .* splat, while it lasts */
   struct span star_before; /* star as it was before the last token */
-  int frame_delta;    /* +1, -1 or 0: what `last` did to the frames */
-  struct frame popped; /* the frame `last` closed, when it did */
+  int frame_delta;         /* +1, -1 or 0: what `last` did to the frames */
+  struct frame popped;     /* the frame `last` closed, when it did */
 };
 
 /* Token-level problems, by the kinds HCL's scanner gives them. */

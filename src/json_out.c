@@ -43,7 +43,7 @@ static bool any_special(const char *s) {
   const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
   uint64_t w;
   memcpy(&w, s, 8);
-#define HAS_ZERO(x) (((x) - ones) & ~(x) & high)
+#define HAS_ZERO(x) (((x)-ones) & ~(x)&high)
   uint64_t hit = (w & high) | ((w - ones * 0x20) & ~w & high) |
                  HAS_ZERO(w ^ (ones * '"')) | HAS_ZERO(w ^ (ones * '\\')) |
                  HAS_ZERO(w ^ (ones * '<')) | HAS_ZERO(w ^ (ones * '>')) |

@@ -18,7 +18,6 @@
 #include "cli.h"
 #include "tfresolve/tfresolve.h"
 
-
 static const char usage_main[] =
     "Usage: tfresolve [global options] <command> [options] [args]\n"
     "\n"
@@ -40,7 +39,8 @@ static const char usage_main[] =
     "\n"
     "Global options:\n"
     "  -chdir=DIR           Switch to DIR before the command, as Terraform's\n"
-    "                       global -chdir does (tfresolve -chdir=env/prod show)\n"
+    "                       global -chdir does (tfresolve -chdir=env/prod "
+    "show)\n"
     "  -help, --help        Show this help, or a command's help\n"
     "  -version, --version  Show the version\n"
     "  -max-memory=SIZE     Memory values may take (512M, 4G; any command;\n"
@@ -91,8 +91,8 @@ static bool has_suffix(const char *s, const char *suf) {
 }
 
 static bool is_config_name(const char *name) {
-  static const char *const exts[] = {".tf",     ".tf.json",     ".tofu",
-                                     ".tofu.json", ".tfvars", ".tfvars.json"};
+  static const char *const exts[] = {".tf",        ".tf.json", ".tofu",
+                                     ".tofu.json", ".tfvars",  ".tfvars.json"};
   if (name[0] == '.' || name[0] == '#' || has_suffix(name, "~"))
     return false;
   for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
@@ -137,7 +137,6 @@ static void walk(struct paths *out, const char *dir) {
 
 /* ---- parse command ----------------------------------------------------- */
 
-
 static int cmd_parse(int argc, char **argv) {
   struct options o = {0};
   struct paths files = {0};
@@ -168,8 +167,8 @@ static int cmd_parse(int argc, char **argv) {
       fputs(usage_parse, stdout);
       return EXIT_OK;
     } else {
-      fprintf(stderr, "tfresolve parse: unknown option \"%s\"\n\n%s",
-              argv[i], usage_parse);
+      fprintf(stderr, "tfresolve parse: unknown option \"%s\"\n\n%s", argv[i],
+              usage_parse);
       return EXIT_USAGE;
     }
   }
@@ -247,7 +246,8 @@ static const char usage_eval[] =
     "               Value sources of the module's variables, as for show\n"
     "  -show-sensitive\n"
     "               Print sensitive values (otherwise the console shows\n"
-    "               \"(sensitive value)\", JSON null with \"sensitive\": true,\n"
+    "               \"(sensitive value)\", JSON null with \"sensitive\": "
+    "true,\n"
     "               YAML a comment)\n"
     "  -no-color    No colour in diagnostics\n"
     "\n"
@@ -265,7 +265,8 @@ static const char usage_console[] =
     "Options:\n"
     "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR,\n"
     "  -engine=E   as for show\n"
-    "  -json       one line {\"type\": T, \"value\": V} or {\"error\": ...} each\n"
+    "  -json       one line {\"type\": T, \"value\": V} or {\"error\": ...} "
+    "each\n"
     "  -format=F   console (default), json or yaml\n"
     "  -show-sensitive  Print sensitive values (as for eval)\n"
     "  -no-color   No colour in diagnostics\n"
@@ -282,10 +283,10 @@ static void json_error(const char *summary, const char *detail) {
 
 /* What eval and console evaluate in. */
 struct eval_env {
-  const char *name;                   /* the input's name in diagnostics */
-  const char *type_text;              /* convert results to this type */
+  const char *name;                    /* the input's name in diagnostics */
+  const char *type_text;               /* convert results to this type */
   const struct tfr_resolution *module; /* console scope, or NULL */
-  size_t yaml_docs;                   /* YAML documents written so far */
+  size_t yaml_docs;                    /* YAML documents written so far */
 };
 
 /* Whether t has an object type anywhere: its attribute names may come
@@ -318,8 +319,7 @@ static bool eval_one(const char *text, struct eval_env *env,
     v = tfr_eval_const(a, d, e);
   }
   if (v && !tfr_diags_has_errors(d) && type_text) {
-    tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text,
-                                  strlen(type_text));
+    tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text, strlen(type_text));
     const struct tfr_defaults *defs = NULL;
     const tfr_type *t = te ? tfr_parse_type(a, d, te, &defs) : NULL;
     if (t) {
@@ -397,10 +397,9 @@ static bool eval_one(const char *text, struct eval_env *env,
 /* Resolve the module of the current directory for console scope; NULL
 ** when it has no configuration.  Its problems are shown once, on stderr:
 ** a variable that could not be resolved is unknown in expressions. */
-static const struct tfr_resolution *console_module(tfr_arena *a,
-                                                   const struct tfr_cli_arg *args,
-                                                   size_t nargs, bool no_env,
-                                                   const struct options *o) {
+static const struct tfr_resolution *
+console_module(tfr_arena *a, const struct tfr_cli_arg *args, size_t nargs,
+               bool no_env, const struct options *o) {
   tfr_diags *d = tfr_diags_new(a);
   struct tfr_resolve_opts ro = {0};
   ro.dir = ".";
@@ -454,8 +453,7 @@ static bool eval_flags(int argc, char **argv, bool console, struct options *o,
       o->format = !strcmp(val, "json")   ? FMT_JSON
                   : !strcmp(val, "yaml") ? FMT_YAML
                                          : FMT_HUMAN;
-    else if (name && !strcmp(name, "type") && !console &&
-             (val || i + 1 < argc))
+    else if (name && !strcmp(name, "type") && !console && (val || i + 1 < argc))
       env->type_text = val ? val : argv[++i];
     else if (name && (!strcmp(name, "var") || !strcmp(name, "var-file")) &&
              (val || i + 1 < argc)) {
@@ -662,7 +660,6 @@ static const char usage_module[] =
     "\n"
     "Exit status: 0 valid, 1 invalid inputs, 2 usage error.\n";
 
-
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, bool show_sensitive) {
   tfr_resolution_write_json(stdout, a, res, d, show_sensitive);
@@ -700,13 +697,12 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
   }
 }
 
-
 enum module_cmd { CMD_SHOW, CMD_CHECK, CMD_EXPLAIN };
 
 struct module_opts {
   struct options o;
   bool show_sensitive, no_env, opentofu, strict, recursive;
-  char **each;   /* -var-file-each patterns */
+  char **each; /* -var-file-each patterns */
   size_t neach;
   const char *dir, *bad_flag, *name;
   struct tfr_cli_arg *args;
@@ -765,13 +761,15 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->opentofu = !strcmp(val, "opentofu");
     } else if (!strcmp(name, "format") && val &&
                (!strcmp(val, "sarif") || !strcmp(val, "github") ||
-                !strcmp(val, "junit")) && cmd == CMD_CHECK) {
+                !strcmp(val, "junit")) &&
+               cmd == CMD_CHECK) {
       m->o.format = !strcmp(val, "sarif")    ? FMT_SARIF
                     : !strcmp(val, "github") ? FMT_GITHUB
                                              : FMT_JUNIT;
     } else if (!strcmp(name, "format") && val &&
                (!strcmp(val, "yaml") || !strcmp(val, "tfvars") ||
-                !strcmp(val, "env")) && cmd == CMD_SHOW) {
+                !strcmp(val, "env")) &&
+               cmd == CMD_SHOW) {
       m->o.format = !strcmp(val, "yaml")     ? FMT_YAML
                     : !strcmp(val, "tfvars") ? FMT_TFVARS
                                              : FMT_ENV;
@@ -790,16 +788,14 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
     }
   }
   if (cmd == CMD_EXPLAIN && !m->name) {
-    fprintf(stderr, "tfresolve explain: which variable?\n\n%s",
-            usage_module);
+    fprintf(stderr, "tfresolve explain: which variable?\n\n%s", usage_module);
     return false;
   }
   return true;
 }
 
 static const char *source_text(tfr_arena *a, enum tfr_source_kind k,
-                               const char *file, int line,
-                               const char *name) {
+                               const char *file, int line, const char *name) {
   switch (k) {
   case TFR_SRC_AUTO_FILE:
   case TFR_SRC_NAMED_FILE:
@@ -857,8 +853,7 @@ static const char *cut_long_lines(tfr_arena *a, const char *s) {
         keep--;
       memcpy(o, p, keep);
       o += keep;
-      o += sprintf(o, "... (%zu more bytes: show prints it all)",
-                   len - keep);
+      o += sprintf(o, "... (%zu more bytes: show prints it all)", len - keep);
     }
     if (nl)
       *o++ = '\n';
@@ -902,10 +897,10 @@ static const char *explain_type(tfr_arena *a, const tfr_type *t) {
 static void show_values(tfr_arena *a, const struct tfr_resolution *res,
                         enum out_format f, bool show_sensitive) {
   size_t n = 0;
-  const char **names = tfr_arena_alloc(a, (res->n ? res->n : 1) *
-                                              sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(a, (res->n ? res->n : 1) *
-                                                  sizeof *vals);
+  const char **names =
+      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *names);
+  const tfr_value **vals =
+      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vals);
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = &res->vars[i];
     if (!v->value) {
@@ -934,7 +929,8 @@ static void show_values(tfr_arena *a, const struct tfr_resolution *res,
     if ((vals[i]->flags & TFR_V_NULL) &&
         (k == TFR_STRING || k == TFR_NUMBER || k == TFR_BOOL)) {
       printf("# %s: null, which TF_VAR_%s cannot express for a primitive "
-             "type\n", names[i], names[i]);
+             "type\n",
+             names[i], names[i]);
       continue;
     }
     const char *raw = hcl;
@@ -957,8 +953,10 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     if (!strcmp(res->vars[i].name, m->name))
       v = &res->vars[i];
   if (!v) {
-    fprintf(stderr, "tfresolve explain: the module declares no variable "
-                    "named \"%s\"\n", m->name);
+    fprintf(stderr,
+            "tfresolve explain: the module declares no variable "
+            "named \"%s\"\n",
+            m->name);
     return EXIT_INVALID;
   }
   bool hide = v->sensitive && !m->show_sensitive;
@@ -982,12 +980,12 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     const char *state = t->won      ? "   <- wins: the last source to set it"
                         : t->failed ? "   <- last, but invalid (see below)"
                                     : "   (overridden by a later source)";
-    printf("  %d. %-24s %s%s\n", ++n,
-           source_text(a, t->source, t->file, t->line, v->name),
-           hide ? "(sensitive value)"
-                : explain_text(a, tfr_arena_strndup(a, t->text, t->text_len),
-                               30),
-           state);
+    printf(
+        "  %d. %-24s %s%s\n", ++n,
+        source_text(a, t->source, t->file, t->line, v->name),
+        hide ? "(sensitive value)"
+             : explain_text(a, tfr_arena_strndup(a, t->text, t->text_len), 30),
+        state);
   }
   if (!n)
     printf("  (none: no default and no value from any source)\n");
@@ -1013,8 +1011,8 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
       const struct tfr_rule *r = &v->rules[i];
       char at[512];
       tfr_range_format(&r->range, at, sizeof at);
-      printf("  %zu. %-24s %s%s%s\n", i + 1, at, tfr_rule_result_name(r->result),
-             r->detail ? ": " : "",
+      printf("  %zu. %-24s %s%s%s\n", i + 1, at,
+             tfr_rule_result_name(r->result), r->detail ? ": " : "",
              r->detail ? indent_lines(a, r->detail, 30) : "");
     }
   }
@@ -1026,9 +1024,9 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     bool rule_failed = false;
     for (size_t i = 0; i < v->nrules; i++)
       rule_failed |= v->rules[i].result == TFR_RULE_FAILED;
-    printf("\nValue: none (%s)\n",
-           rule_failed ? "a validation rule failed: see below"
-                       : "it could not be resolved");
+    printf("\nValue: none (%s)\n", rule_failed
+                                       ? "a validation rule failed: see below"
+                                       : "it could not be resolved");
   }
   /* the diagnostics about this variable; when it is unresolved for
   ** another variable's sake (Terraform stops at the first failing stage),
@@ -1052,9 +1050,16 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
     return EXIT_USAGE;
   }
   if ((m.neach || m.recursive) && !m.bad_flag) {
-    struct many_opts mo = {&m.o, m.dir, m.no_env ? NULL : environ, m.args,
-                           m.nargs, m.opentofu, m.strict, m.show_sensitive,
-                           (const char *const *)m.each, m.neach,
+    struct many_opts mo = {&m.o,
+                           m.dir,
+                           m.no_env ? NULL : environ,
+                           m.args,
+                           m.nargs,
+                           m.opentofu,
+                           m.strict,
+                           m.show_sensitive,
+                           (const char *const *)m.each,
+                           m.neach,
                            m.recursive};
     int rc = cli_check_many(&mo);
     free(m.args);
@@ -1074,10 +1079,9 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
-    tfr_diags_add(d, TFR_DIAG_ERROR, NULL,
-                  "Failed to parse command-line flags",
-                  tfr_arena_printf(a, "flag provided but not defined: %s",
-                                   m.bad_flag));
+    tfr_diags_add(
+        d, TFR_DIAG_ERROR, NULL, "Failed to parse command-line flags",
+        tfr_arena_printf(a, "flag provided but not defined: %s", m.bad_flag));
   }
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
@@ -1106,8 +1110,9 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
         for (size_t k = 0; k < res->vars[i].nrules; k++)
           deferred += res->vars[i].rules[k].result == TFR_RULE_DEFERRED;
       const char *also =
-          deferred ? tfr_arena_printf(a, "; %zu validation rule%s deferred "
-                                         "(known only after apply)",
+          deferred ? tfr_arena_printf(a,
+                                      "; %zu validation rule%s deferred "
+                                      "(known only after apply)",
                                       deferred, deferred == 1 ? "" : "s")
                    : "";
       if (res->valid)
@@ -1155,8 +1160,8 @@ static int take_max_memory(int argc, char **argv) {
     if (!strcmp(a, "--"))
       rest = true;
     const char *v = NULL;
-    if (!rest && (!strncmp(a, "-max-memory=", 12) ||
-                  !strncmp(a, "--max-memory=", 13)))
+    if (!rest &&
+        (!strncmp(a, "-max-memory=", 12) || !strncmp(a, "--max-memory=", 13)))
       v = strchr(a, '=') + 1;
     if (!v) {
       argv[out++] = argv[i];
@@ -1167,11 +1172,28 @@ static int take_max_memory(int argc, char **argv) {
     unsigned long long n = strtoull(v, &end, 10);
     int shift = 0;
     switch (*end) {
-    case 'K': case 'k': shift = 10; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'G': case 'g': shift = 30; end++; break;
-    case 'T': case 't': shift = 40; end++; break;
-    default: break;
+    case 'K':
+    case 'k':
+      shift = 10;
+      end++;
+      break;
+    case 'M':
+    case 'm':
+      shift = 20;
+      end++;
+      break;
+    case 'G':
+    case 'g':
+      shift = 30;
+      end++;
+      break;
+    case 'T':
+    case 't':
+      shift = 40;
+      end++;
+      break;
+    default:
+      break;
     }
     if (shift && !strcmp(end, "iB"))
       end += 2;
@@ -1179,8 +1201,9 @@ static int take_max_memory(int argc, char **argv) {
       end++;
     if (!isdigit((unsigned char)*v) || *end || errno || n == 0 ||
         n > (SIZE_MAX >> shift)) {
-      fprintf(stderr, "tfresolve: -max-memory: invalid size \"%s\" (a "
-                      "number of bytes, or with K, M, G or T: 512M, 4G)\n",
+      fprintf(stderr,
+              "tfresolve: -max-memory: invalid size \"%s\" (a "
+              "number of bytes, or with K, M, G or T: 512M, 4G)\n",
               v);
       return -1;
     }
@@ -1205,9 +1228,8 @@ static int real_main(int argc, char **argv) {
   while (argc >= 2 && !strncmp(argv[1], "-chdir=", 7)) {
     const char *dir = argv[1] + 7;
     if (!*dir || chdir(dir) != 0) {
-      fprintf(stderr,
-              "tfresolve: error handling -chdir option: chdir %s: %s\n", dir,
-              *dir ? strerror(errno) : "no directory given");
+      fprintf(stderr, "tfresolve: error handling -chdir option: chdir %s: %s\n",
+              dir, *dir ? strerror(errno) : "no directory given");
       return EXIT_USAGE;
     }
     argv[1] = argv[0];

@@ -74,10 +74,10 @@ static bool has_tofu_twin(char **names, size_t n, const char *tf) {
 }
 
 static bool is_override(const char *name) {
-  const char *ext = str_ends_with(name, ".tf.json") ? ".tf.json"
+  const char *ext = str_ends_with(name, ".tf.json")     ? ".tf.json"
                     : str_ends_with(name, ".tofu.json") ? ".tofu.json"
-                    : str_ends_with(name, ".tofu") ? ".tofu"
-                                              : ".tf";
+                    : str_ends_with(name, ".tofu")      ? ".tofu"
+                                                        : ".tf";
   size_t base = strlen(name) - strlen(ext);
   return (base == 8 && strncmp(name, "override", 8) == 0) ||
          (base >= 9 && strncmp(name + base - 9, "_override", 9) == 0);
@@ -100,9 +100,9 @@ struct loader {
   size_t cap;
   struct strmap names; /* declared name -> index in m->vars */
   size_t lcap;
-  struct strmap lnames; /* local name -> index in m->locals */
-  size_t ocap;          /* m->objects, while loading */
-  struct bytemap types; /* text -> struct decoded_type (in the arena) */
+  struct strmap lnames;     /* local name -> index in m->locals */
+  size_t ocap;              /* m->objects, while loading */
+  struct bytemap types;     /* text -> struct decoded_type (in the arena) */
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
@@ -125,8 +125,7 @@ static struct tfr_range seq_range(struct loader *l, struct src_file *src,
 }
 
 static void error_at(struct loader *l, struct src_file *src, struct span s,
-                     const char *summary, const char *detail,
-                     const char *var) {
+                     const char *summary, const char *detail, const char *var) {
   struct tfr_range r = src_range(src, s);
   tfr_diags_add(l->diags, TFR_DIAG_ERROR, &r, summary, detail);
   if (var)
@@ -159,9 +158,17 @@ static bool valid_identifier(const char *s) {
   return true;
 }
 
-static const char *const reserved[] = {
-    "source", "version", "count", "for_each", "depends_on", "providers",
-    "ignore_nested_deprecations", "_", "lifecycle", "locals", "provider"};
+static const char *const reserved[] = {"source",
+                                       "version",
+                                       "count",
+                                       "for_each",
+                                       "depends_on",
+                                       "providers",
+                                       "ignore_nested_deprecations",
+                                       "_",
+                                       "lifecycle",
+                                       "locals",
+                                       "provider"};
 
 /* Where gohcl points at a badly typed argument: the expression's first
 ** token (for a quoted string, the text inside the quotes). */
@@ -259,8 +266,8 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
     }
   }
   size_t before = tfr_diags_count(l->diags);
-  const tfr_type *t = typeexpr_variable(l->a, l->diags, tsrc, texpr,
-                                        &v->defaults);
+  const tfr_type *t =
+      typeexpr_variable(l->a, l->diags, tsrc, texpr, &v->defaults);
   for (size_t i = before; i < tfr_diags_count(l->diags); i++)
     ((struct tfr_diag *)tfr_diags_get(l->diags, i))->variable = v->name;
   if (!t) {
@@ -345,8 +352,8 @@ struct partial {
 };
 
 static const char *const arg_names[] = {
-    "default", "deprecated", "description", "ephemeral", "nullable",
-    "sensitive", "type", "const"};
+    "default",  "deprecated", "description", "ephemeral",
+    "nullable", "sensitive",  "type",        "const"};
 
 /* " Did you mean "type"?" for a misspelt argument, as hcl suggests. */
 static const char *suggest_arg(struct loader *l, const char *s, size_t n) {
@@ -358,11 +365,11 @@ static const char *suggest_arg(struct loader *l, const char *s, size_t n) {
 
 static const struct ast **arg_slot(struct partial *p, const char *name,
                                    size_t n) {
-  static const char *const names[] = {"type",      "default",    "description",
-                                      "sensitive", "nullable",   "ephemeral",
+  static const char *const names[] = {"type",       "default",  "description",
+                                      "sensitive",  "nullable", "ephemeral",
                                       "deprecated", "const"};
-  const struct ast **slots[] = {&p->type,      &p->dflt,       &p->description,
-                                &p->sensitive, &p->nullable,   &p->ephemeral,
+  const struct ast **slots[] = {&p->type,       &p->dflt,     &p->description,
+                                &p->sensitive,  &p->nullable, &p->ephemeral,
                                 &p->deprecated, &p->is_const};
   for (size_t i = 0; i < 8; i++)
     if (strlen(names[i]) == n && !memcmp(names[i], name, n))
@@ -373,18 +380,24 @@ static const struct ast **arg_slot(struct partial *p, const char *name,
 static void add_validation(struct loader *l, struct partial *p,
                            const struct ast *cond, const struct ast *msg,
                            struct span block, const struct ast *literal,
-                           struct src_file *cond_src,
-                           struct src_file *msg_src,
+                           struct src_file *cond_src, struct src_file *msg_src,
                            const struct ast *cond_whole,
                            const struct ast *msg_whole) {
-  struct validation *nv = tfr_arena_alloc(
-      l->a, (p->nvalidations + 1) * sizeof *nv);
+  struct validation *nv =
+      tfr_arena_alloc(l->a, (p->nvalidations + 1) * sizeof *nv);
   if (p->nvalidations)
     memcpy(nv, p->validations, p->nvalidations * sizeof *nv);
-  nv[p->nvalidations++] = (struct validation){
-      cond, msg, p->src, block, literal, cond_src ? cond_src : p->src,
-      msg_src ? msg_src : p->src, cond_whole ? cond_whole : cond,
-      msg_whole ? msg_whole : msg, NULL, {0}};
+  nv[p->nvalidations++] = (struct validation){cond,
+                                              msg,
+                                              p->src,
+                                              block,
+                                              literal,
+                                              cond_src ? cond_src : p->src,
+                                              msg_src ? msg_src : p->src,
+                                              cond_whole ? cond_whole : cond,
+                                              msg_whole ? msg_whole : msg,
+                                              NULL,
+                                              {0}};
   p->validations = nv;
 }
 
@@ -452,9 +465,9 @@ static void validation_block(struct loader *l, struct partial *p,
 static bool native_variable(struct loader *l, struct src_file *src,
                             const struct ast *b, struct partial *p) {
   const struct ast *labels = b->kids[0], *body = b->kids[1];
-  struct span def = {b->span.start,
-                     labels->n ? labels->items[labels->n - 1]->span.end
-                               : b->span.start + b->n};
+  struct span def = {b->span.start, labels->n
+                                        ? labels->items[labels->n - 1]->span.end
+                                        : b->span.start + b->n};
   if (labels->n != 1) {
     /* hcl points at the extra label, or at the opening brace */
     struct span brace = {body->span.start, body->span.start + 1};
@@ -523,8 +536,8 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
   if (x->kind != AST_STRING)
     return x;
   tfr_diags *scratch = tfr_diags_new(l->a);
-  struct ast_file *f = parse_embedded(l->a, message ? scratch : l->diags,
-                                      p->src, x, true);
+  struct ast_file *f =
+      parse_embedded(l->a, message ? scratch : l->diags, p->src, x, true);
   if (f) {
     *src = f->src;
     return f->body;
@@ -537,8 +550,7 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
   }
   struct tfr_range r = src_range(p->src, x->span);
   module_literal_message_warning(l->a, l->diags, &r,
-                                   diags_error_text(l->a, scratch, 0),
-                                   p->name);
+                                 diags_error_text(l->a, scratch, 0), p->name);
   return x;
 }
 
@@ -711,8 +723,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   for (int i = 0; i < 2 && v->is_const; i++)
     if (i == 0 ? v->sensitive : v->ephemeral)
       error_at(l, p->src, p->decl_span,
-               tfr_arena_printf(l->a, "Const variable cannot be %s",
-                                marks[i]),
+               tfr_arena_printf(l->a, "Const variable cannot be %s", marks[i]),
                tfr_arena_printf(l->a,
                                 "A variable that is marked as \"const\" "
                                 "cannot also be marked as \"%s\".",
@@ -725,8 +736,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&
       !v->nullable) {
     error_at(l, p->src, p->dflt->span, "Invalid default value for variable",
-             "A null default value is not valid when nullable=false.",
-             v->name);
+             "A null default value is not valid when nullable=false.", v->name);
     v->failed = true;
   }
   v->validations = p->validations;
@@ -756,8 +766,7 @@ static void override(struct loader *l, const struct partial *p) {
   if (p->nvalidations) {
     error_at(l, p->src, p->validations[0].block,
              "Can't override validation blocks",
-             "Override files cannot override \"validation\" blocks.",
-             p->name);
+             "Override files cannot override \"validation\" blocks.", p->name);
     return;
   }
   decode_simple(l, p, v);
@@ -795,10 +804,10 @@ static void override(struct loader *l, const struct partial *p) {
                 "default value invalid"
               : "This default value is not compatible with the variable's "
                 "type constraint";
-      error_at(l, p->src, p->decl_span, "Invalid default value for variable",
-               tfr_arena_printf(l->a, "%s: %s.", why,
-                                err ? err : "incorrect type"),
-               v->name);
+      error_at(
+          l, p->src, p->decl_span, "Invalid default value for variable",
+          tfr_arena_printf(l->a, "%s: %s.", why, err ? err : "incorrect type"),
+          v->name);
       v->failed = true;
       return;
     }
@@ -807,8 +816,7 @@ static void override(struct loader *l, const struct partial *p) {
   if (v->has_default && v->dflt && (v->dflt->flags & TFR_V_NULL) &&
       !v->nullable) {
     error_at(l, p->src, p->decl_span, "Invalid default value for variable",
-             "A null default value is not valid when nullable=false.",
-             v->name);
+             "A null default value is not valid when nullable=false.", v->name);
     v->failed = true;
   }
 }
@@ -816,9 +824,9 @@ static void override(struct loader *l, const struct partial *p) {
 /* ---- locals ------------------------------------------------------------ */
 
 /* One local value; an override file's replaces the one of that name. */
-static void add_local(struct loader *l, struct src_file *src,
-                      const char *name, size_t len, const struct ast *expr,
-                      struct span span, bool ovr) {
+static void add_local(struct loader *l, struct src_file *src, const char *name,
+                      size_t len, const struct ast *expr, struct span span,
+                      bool ovr) {
   struct module *m = l->m;
   const char *nm = tfr_arena_strndup(l->a, name, len);
   size_t i;
@@ -884,9 +892,10 @@ static void json_locals(struct loader *l, struct src_file *src,
           continue;
         v = t->body;
       }
-      add_local(l, src, k->str, k->n, v,
-                (struct span){k->span.start, objs[i]->items[2 * j + 1]->span.end},
-                ovr);
+      add_local(
+          l, src, k->str, k->n, v,
+          (struct span){k->span.start, objs[i]->items[2 * j + 1]->span.end},
+          ovr);
     }
   }
 }
@@ -919,14 +928,14 @@ static void native_object(struct loader *l, const struct ast *it) {
                        : is_kind(it, "ephemeral") ? "ephemeral."
                                                   : NULL;
   if (prefix && n == 2)
-    add_object(l, tfr_arena_printf(
-                      l->a, "%s%.*s.%.*s", prefix,
-                      (int)labels->items[0]->n, labels->items[0]->str,
-                      (int)labels->items[1]->n, labels->items[1]->str));
+    add_object(
+        l, tfr_arena_printf(l->a, "%s%.*s.%.*s", prefix,
+                            (int)labels->items[0]->n, labels->items[0]->str,
+                            (int)labels->items[1]->n, labels->items[1]->str));
   else if (is_kind(it, "module") && n == 1)
-    add_object(l, tfr_arena_printf(l->a, "module.%.*s",
-                                   (int)labels->items[0]->n,
-                                   labels->items[0]->str));
+    add_object(l,
+               tfr_arena_printf(l->a, "module.%.*s", (int)labels->items[0]->n,
+                                labels->items[0]->str));
 }
 
 /* The same in JSON: {"resource": {"TYPE": {"NAME": ...}}}, {"module":
@@ -943,9 +952,8 @@ static void json_objects(struct loader *l, const struct ast *x, int depth,
       const struct ast *k = objs[i]->items[2 * j];
       if (ast_json_comment(k))
         continue;
-      const char *name = tfr_arena_printf(l->a, "%s%s%.*s", prefix,
-                                          *prefix ? "." : "", (int)k->n,
-                                          k->str);
+      const char *name = tfr_arena_printf(
+          l->a, "%s%s%.*s", prefix, *prefix ? "." : "", (int)k->n, k->str);
       if (depth == 1)
         add_object(l, name);
       else
@@ -966,9 +974,9 @@ bool module_declares(const struct module *m, const char *name) {
 /* ---- top level --------------------------------------------------------- */
 
 static const char *const top_blocks[] = {
-    "terraform", "provider", "variable", "locals", "output", "module",
-    "resource", "data", "ephemeral", "action", "moved", "removed", "import",
-    "check"};
+    "terraform", "provider", "variable", "locals",    "output",
+    "module",    "resource", "data",     "ephemeral", "action",
+    "moved",     "removed",  "import",   "check"};
 
 static bool top_block_ok(const char *s, size_t n) {
   for (size_t i = 0; i < sizeof top_blocks / sizeof *top_blocks; i++)
@@ -1064,8 +1072,7 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
       else if (k->n == 6 && !memcmp(k->str, "module", 6))
         json_objects(l, v, 1, "module");
     }
-    if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) ||
-        v->kind != AST_OBJECT)
+    if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) || v->kind != AST_OBJECT)
       continue;
     for (uint32_t j = 0; j < v->n; j++) {
       struct partial p = {0};
@@ -1101,7 +1108,8 @@ static void sort_by_name(struct by_name *v, struct by_name *tmp, size_t n) {
   struct by_name *src = v, *dst = tmp;
   for (size_t w = 1; w < n; w *= 2) {
     for (size_t lo = 0; lo < n; lo += 2 * w) {
-      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t mid = lo + w < n ? lo + w : n,
+             hi = lo + 2 * w < n ? lo + 2 * w : n;
       size_t i = lo, j = mid, k = lo;
       while (i < mid && j < hi)
         dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++];
@@ -1198,8 +1206,8 @@ static void type_ids(tfr_arena *a, struct module *m) {
     struct var_decl *v = &m->vars[i];
     uintptr_t key[2] = {(uintptr_t)v->type, (uintptr_t)v->defaults};
     size_t h = str_hash((const char *)key, sizeof key) & (n - 1);
-    while (first[h] && (first[h]->type != v->type ||
-                        first[h]->defaults != v->defaults))
+    while (first[h] &&
+           (first[h]->type != v->type || first[h]->defaults != v->defaults))
       h = (h + 1) & (n - 1);
     if (first[h]) {
       v->type_id = first[h]->type_id;
@@ -1299,8 +1307,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       if ((!tf && !(opentofu && is_tofu)) || is_override(nm) != (pass == 1))
         continue;
       m->has_config = true;
-      const char *path = !strcmp(dir, ".") ? nm
-                         : tfr_arena_printf(a, "%s/%s", dir, nm);
+      const char *path =
+          !strcmp(dir, ".") ? nm : tfr_arena_printf(a, "%s/%s", dir, nm);
       srcs[i] = parse_open(a, diags, path, NULL, 0);
       if (!srcs[i])
         continue;
@@ -1315,8 +1323,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
     }
   }
   if (saw_tofu && !opentofu)
-    tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
-                  "OpenTofu files ignored",
+    tfr_diags_add(diags, TFR_DIAG_WARNING, NULL, "OpenTofu files ignored",
                   "This directory has .tofu files, which Terraform ignores. "
                   "To resolve the variables as OpenTofu does, use "
                   "-engine=opentofu.");
@@ -1344,8 +1351,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 }
 
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
-                                    const struct tfr_range *r,
-                                    const char *why, const char *var) {
+                                    const struct tfr_range *r, const char *why,
+                                    const char *var) {
   tfr_diags_add(d, TFR_DIAG_WARNING, r,
                 "Validation error message expression is invalid",
                 tfr_arena_printf(a,

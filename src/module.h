@@ -38,23 +38,23 @@ struct validation {
 /* A declared variable, after merging override files. */
 struct var_decl {
   const char *name;
-  struct tfr_range decl;        /* `variable "x"` */
+  struct tfr_range decl; /* `variable "x"` */
   struct src_file *src;
-  const tfr_type *type;         /* constraint; any when untyped */
+  const tfr_type *type; /* constraint; any when untyped */
   const struct tfr_defaults *defaults;
-  const tfr_type *plain;        /* type without optional() markers */
-  uint32_t type_id;             /* the same for the same type and defaults:
-                                   0 <= type_id < module.ntypes */
-  bool typed, literal_mode;     /* parse mode for env and -var strings */
+  const tfr_type *plain;    /* type without optional() markers */
+  uint32_t type_id;         /* the same for the same type and defaults:
+                               0 <= type_id < module.ntypes */
+  bool typed, literal_mode; /* parse mode for env and -var strings */
   bool has_default;
-  const tfr_value *dflt;        /* converted default */
+  const tfr_value *dflt; /* converted default */
   struct tfr_range dflt_range;
   const char *description, *deprecated;
   struct tfr_range deprecated_range;
   bool sensitive, ephemeral, nullable, is_const;
   struct validation *validations;
   size_t nvalidations;
-  bool failed;                  /* its declaration had errors */
+  bool failed; /* its declaration had errors */
 };
 
 /* Where a raw value came from (SPEC §2 "source.kind"). */
@@ -63,8 +63,8 @@ typedef enum tfr_source_kind src_kind_t;
 /* A tfvars file whose values fastval.c read: its AST is made only when
 ** some value needs the general path (module_raw_expr). */
 struct lazy_file {
-  size_t first, n;              /* its raw values: raws[first, first+n) */
-  bool json;                    /* .tfvars.json: members of one object */
+  size_t first, n; /* its raw values: raws[first, first+n) */
+  bool json;       /* .tfvars.json: members of one object */
   bool parsed;
 };
 
@@ -73,16 +73,16 @@ struct lazy_file {
 struct raw_value {
   const char *name;
   enum tfr_source_kind kind;
-  const char *file;             /* file name as given, for file kinds */
-  struct span span;             /* the value's expression in a file */
-  int line;                     /* ... where it starts (raw_range: all) */
-  struct src_file *src;         /* file values */
-  const struct ast *expr;       /* file values, unless lazy */
-  struct lazy_file *lazy;       /* read by fastval.c: */
-  const tfr_value *fast;        /*   final value, or NULL */
-  long var;                     /* 0, or its variable: vars[var - 1]; or
-                                   -1: undeclared (what fastval.c found) */
-  const char *text;             /* env and -var values */
+  const char *file;       /* file name as given, for file kinds */
+  struct span span;       /* the value's expression in a file */
+  int line;               /* ... where it starts (raw_range: all) */
+  struct src_file *src;   /* file values */
+  const struct ast *expr; /* file values, unless lazy */
+  struct lazy_file *lazy; /* read by fastval.c: */
+  const tfr_value *fast;  /*   final value, or NULL */
+  long var;               /* 0, or its variable: vars[var - 1]; or
+                             -1: undeclared (what fastval.c found) */
+  const char *text;       /* env and -var values */
   size_t len;
   bool undeclared;
 };
@@ -92,23 +92,23 @@ struct local_decl {
   const char *name;
   const struct ast *expr;
   struct src_file *src;
-  struct span span;             /* the whole `name = expr` */
+  struct span span; /* the whole `name = expr` */
 };
 
 struct module {
   const char *dir;
-  struct local_decl *locals;    /* in declaration order */
+  struct local_decl *locals; /* in declaration order */
   size_t nlocals;
-  const char **objects;         /* "aws_instance.web", "data.aws_ami.x",
-                                   "module.net", "ephemeral.t.n": sorted */
+  const char **objects; /* "aws_instance.web", "data.aws_ami.x",
+                           "module.net", "ephemeral.t.n": sorted */
   size_t nobjects;
-  struct var_decl *vars;         /* sorted by name */
+  struct var_decl *vars; /* sorted by name */
   size_t nvars;
-  uint32_t *var_slots;          /* hash of the names: index + 1, 0 empty */
-  size_t nslots;                /* a power of two */
-  size_t ntypes;                /* distinct (type, defaults) of vars */
-  bool has_config;              /* at least one .tf / .tf.json */
-  struct raw_value *raws;       /* in precedence order, lowest first */
+  uint32_t *var_slots;    /* hash of the names: index + 1, 0 empty */
+  size_t nslots;          /* a power of two */
+  size_t ntypes;          /* distinct (type, defaults) of vars */
+  bool has_config;        /* at least one .tf / .tf.json */
+  struct raw_value *raws; /* in precedence order, lowest first */
   size_t nraws;
 };
 
@@ -149,7 +149,7 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
 ** evaluate), so that it is taken as literal text; why is the failure's
 ** diags_error_text. */
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
-                                    const struct tfr_range *r,
-                                    const char *why, const char *var);
+                                    const struct tfr_range *r, const char *why,
+                                    const char *var);
 
 #endif

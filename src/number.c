@@ -546,8 +546,7 @@ struct dec {
 ** exponents only: at 2^-33,000,000 it is 26 digits off.) */
 static long log10_pow2(long e) {
   long long v = (long long)e * 1292913986LL;
-  return v >= 0 ? (long)(v >> 32)
-                : -(long)((-v + (1LL << 32) - 1) >> 32);
+  return v >= 0 ? (long)(v >> 32) : -(long)((-v + (1LL << 32) - 1) >> 32);
 }
 
 static void dec_trim(struct dec *x) {

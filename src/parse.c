@@ -91,8 +91,8 @@ static void register_block_to(struct parse_ctx *c, const struct ast *x,
     return;
   if (end) { /* a stub: a block only if a "{" follows what was read */
     uint32_t i = x->span.end;
-    while (i < c->src->len && (c->src->text[i] == ' ' ||
-                               c->src->text[i] == '\t'))
+    while (i < c->src->len &&
+           (c->src->text[i] == ' ' || c->src->text[i] == '\t'))
       i++;
     if (i < end && (i >= c->src->len || c->src->text[i] != '{'))
       return;
@@ -130,8 +130,8 @@ static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
   c.diags = diags;
   c.src = src;
   if (syntax == TFR_SYNTAX_AUTO)
-    syntax = str_ends_with(src->name, ".json") ? TFR_SYNTAX_JSON
-                                           : TFR_SYNTAX_HCL;
+    syntax =
+        str_ends_with(src->name, ".json") ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL;
   c.json = syntax == TFR_SYNTAX_JSON;
   c.expr_mode = expr_mode;
   struct ast_file *f = c.json ? parse_json(&c) : parse_hcl(&c);
@@ -184,14 +184,13 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
       ** would hang on the file or run out of memory reading it */
       const char *q = str_go_quote(a, path, strlen(path));
       const char *what = src_read_problem(err);
-      tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
-                    what ? tfr_arena_printf(a,
-                                            "The file %s could not be read: "
-                                            "it is %s.",
-                                            q, what)
-                         : tfr_arena_printf(a,
-                                            "The file %s could not be read.",
-                                            q));
+      tfr_diags_add(
+          diags, TFR_DIAG_ERROR, NULL, "Failed to read file",
+          what ? tfr_arena_printf(a,
+                                  "The file %s could not be read: "
+                                  "it is %s.",
+                                  q, what)
+               : tfr_arena_printf(a, "The file %s could not be read.", q));
     }
     return src;
   }
@@ -201,8 +200,8 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
 struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
                                   const char *path, bool named, int *err) {
   *err = 0;
-  struct src_file *src = named ? src_read_named(a, path, err)
-                               : src_read_private(a, path, err);
+  struct src_file *src =
+      named ? src_read_named(a, path, err) : src_read_private(a, path, err);
   if (!src)
     return NULL;
   return src_ready(a, diags, src) ? src : NULL;
@@ -239,8 +238,8 @@ static bool one_line_block(const struct parse_ctx *c, size_t i, size_t at) {
 /* The end of the name (letters, digits, "_", "-") starting at i. */
 static size_t name_end(const struct parse_ctx *c, size_t i) {
   const char *t = c->src->text;
-  while (i < c->src->len && (ident_start(t[i]) || (t[i] >= '0' && t[i] <= '9') ||
-                             t[i] == '-'))
+  while (i < c->src->len &&
+         (ident_start(t[i]) || (t[i] >= '0' && t[i] <= '9') || t[i] == '-'))
     i++;
   return i;
 }
@@ -296,8 +295,8 @@ static struct ast *stub_block(struct parse_ctx *c, size_t at, bool any) {
       if (any && f < n && t[f] == '\n' && f >= at) {
         /* not closed on its line: HCL keeps what it read, from after
         ** the quote (and reads no more labels) */
-        label = ast_new(c, AST_STRING,
-                        (struct span){(uint32_t)q + 1, (uint32_t)f});
+        label =
+            ast_new(c, AST_STRING, (struct span){(uint32_t)q + 1, (uint32_t)f});
         label->str = t + q + 1;
         label->n = (uint32_t)(f - q - 1);
         labels = vec_push(c, labels, label);
@@ -365,8 +364,8 @@ static void recover_items(struct parse_ctx *c, struct ast_file *f,
     /* the next line that starts a top-level item */
     const char *t = c->src->text;
     size_t i = err;
-    while (i < c->src->len && !(t[i] == '\n' && i + 1 < c->src->len &&
-                                ident_start(t[i + 1])))
+    while (i < c->src->len &&
+           !(t[i] == '\n' && i + 1 < c->src->len && ident_start(t[i + 1])))
       i++;
     if (i >= c->src->len)
       return;
@@ -485,13 +484,11 @@ static struct ast_file *parse_text(tfr_arena *a, tfr_diags *diags,
 struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
                                 const char *name, const char *text,
                                 size_t len) {
-  return parse_text(a, diags, name, text, len, NULL, (struct span){0, 0},
-                    true);
+  return parse_text(a, diags, name, text, len, NULL, (struct span){0, 0}, true);
 }
 
 struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
                                 struct src_file *src, const struct ast *s,
                                 bool template) {
-  return parse_text(a, diags, src->name, s->str, s->n, src, s->span,
-                    template);
+  return parse_text(a, diags, src->name, s->str, s->n, src, s->span, template);
 }

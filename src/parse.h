@@ -33,14 +33,19 @@ struct lexeme {
 };
 
 /* One step after an expression term: .name, [key], .0, .*, [*]. */
-enum step_kind { STEP_ATTR, STEP_INDEX, STEP_LEGACY, STEP_SPLAT_ATTR,
-                 STEP_SPLAT_FULL };
+enum step_kind {
+  STEP_ATTR,
+  STEP_INDEX,
+  STEP_LEGACY,
+  STEP_SPLAT_ATTR,
+  STEP_SPLAT_FULL
+};
 struct step {
   enum step_kind kind;
   struct span span;
   const char *name; /* ATTR, LEGACY (digits) */
   uint32_t len;
-  struct ast *key;  /* INDEX */
+  struct ast *key; /* INDEX */
 };
 struct steps {
   struct step *v;
@@ -52,18 +57,18 @@ struct parse_ctx {
   tfr_diags *diags;
   struct src_file *src;
   struct ast *root;
-  bool failed; /* an error was reported: stay quiet, stop soon */
+  bool failed;  /* an error was reported: stay quiet, stop soon */
   bool shallow; /* parse_fast.c built the tree: its depth is bounded */
   bool json;
-  bool expr_mode; /* a standalone expression, not a file body */
-  bool template_mode; /* a bare template (JSON strings of .tf.json) */
-  bool no_fast; /* the grammar only (tests compare the two parsers) */
+  bool expr_mode;       /* a standalone expression, not a file body */
+  bool template_mode;   /* a bare template (JSON strings of .tf.json) */
+  bool no_fast;         /* the grammar only (tests compare the two parsers) */
   struct ast **scratch; /* items of the open vecs (malloc'd) */
   uint32_t top, scratch_cap;
-  uint32_t start;         /* byte to start scanning at (recovery) */
-  uint32_t err_at;        /* where the first error was reported */
-  struct vec *top_items;  /* the file body's own list */
-  struct ast **partial;   /* its items so far, kept for a failed parse */
+  uint32_t start;        /* byte to start scanning at (recovery) */
+  uint32_t err_at;       /* where the first error was reported */
+  struct vec *top_items; /* the file body's own list */
+  struct ast **partial;  /* its items so far, kept for a failed parse */
   uint32_t npartial, cap_partial;
 };
 
@@ -73,8 +78,7 @@ void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x);
 /* Parse text as a bare template, as hcl parses the strings of .tf.json
 ** files where expressions are expected.  NULL after errors (in diags). */
 struct ast_file *parse_template(tfr_arena *a, tfr_diags *diags,
-                                const char *name, const char *text,
-                                size_t len);
+                                const char *name, const char *text, size_t len);
 
 /* The template (or, template false, the expression) in the JSON string s
 ** of src, as hcl reads a .tf.json string: positions are src's, counted
@@ -85,7 +89,8 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
 
 /*
 ** Parse a configuration file (from parse_open: HCL, or JSON for names
-** ending in .json), its tree in the arena tree; after syntax errors, the top-level
+** ending in .json), its tree in the arena tree; after syntax errors, the
+*top-level
 ** items completed before the first error are still returned, as HCL's
 ** recovery does, so that the loader can list the variables of a broken
 ** file.  *complete says whether the parse succeeded.
@@ -103,7 +108,8 @@ typedef bool (*parse_item_fn)(void *ctx, const struct ast *block);
 ** nothing of released at once (so that the tree stays small and in the
 ** cache).  The `type` arguments of variable blocks are checked but not
 ** built: an AST_NULL with AST_F_LAZY and the expression's span stands for
-** each (parse_config_lazy builds it).  False as soon as the file turns out to hold anything else (a
+** each (parse_config_lazy builds it).  False as soon as the file turns out to
+*hold anything else (a
 ** top-level argument, syntax outside the subset, an error): the caller
 ** undoes what item did and parses the file as usual.  Reports nothing.
 */
@@ -159,8 +165,7 @@ bool json_number_ok(const char *s, uint32_t n);
 /* Decode the JSON string token s[0..n) (its quotes included) into out
 ** (room for n bytes); 0, or the offset of the first error, as Go's
 ** encoding/json reports it. */
-uint32_t json_unescape(const char *s, uint32_t n, char *out,
-                       uint32_t *outlen);
+uint32_t json_unescape(const char *s, uint32_t n, char *out, uint32_t *outlen);
 
 /* Whether a body sets some argument twice. */
 bool ast_body_has_duplicate(struct ast *const *v, uint32_t n);
@@ -212,8 +217,7 @@ struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x);
 /* Push an object element: key and value. */
 struct vec *vec_pair(struct parse_ctx *c, struct vec *v, struct ast *k,
                      struct ast *x);
-struct steps *steps_push(struct parse_ctx *c, struct steps *st,
-                         struct step s);
+struct steps *steps_push(struct parse_ctx *c, struct steps *st, struct step s);
 
 /* Template part kinds produced by the grammar before structuring. */
 enum { TP_INTERP = 100, TP_IF, TP_ELSE, TP_ENDIF, TP_FOR, TP_ENDFOR };

@@ -31,14 +31,14 @@
 struct fp {
   struct parse_ctx *c;
   struct fast_scan s;
-  struct fast_tok ahead;  /* the token peek read, when ahead_at is pos */
+  struct fast_tok ahead; /* the token peek read, when ahead_at is pos */
   uint32_t ahead_at, ahead_end;
   bool ahead_nl, has_ahead;
-  bool skip;              /* check the syntax only: build no nodes */
-  bool lazy_type;         /* `type` arguments of variable blocks: skipped */
+  bool skip;      /* check the syntax only: build no nodes */
+  bool lazy_type; /* `type` arguments of variable blocks: skipped */
   const struct fast_tok *block_type; /* of the body being read */
-  struct bytemap seen;    /* the type texts lazy_type has checked */
-  parse_item_fn item;     /* top-level blocks go here (parse_hcl_stream) */
+  struct bytemap seen;               /* the type texts lazy_type has checked */
+  parse_item_fn item; /* top-level blocks go here (parse_hcl_stream) */
   void *item_ctx;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
@@ -112,23 +112,73 @@ static uint32_t utf8_encode(char *out, uint32_t cp) {
 enum { C_BLANK = 1, C_ID = 2, C_DIGIT = 4, C_IDSTART = 8, C_LINE = 16 };
 #define ID_ (C_ID | C_IDSTART)
 static const uint8_t cls[256] = {
-    ['\t'] = C_BLANK, [' '] = C_BLANK, ['\n'] = C_LINE, ['\r'] = C_LINE,
-    ['-'] = C_ID, ['_'] = ID_,
-    ['0'] = C_ID | C_DIGIT, ['1'] = C_ID | C_DIGIT, ['2'] = C_ID | C_DIGIT,
-    ['3'] = C_ID | C_DIGIT, ['4'] = C_ID | C_DIGIT, ['5'] = C_ID | C_DIGIT,
-    ['6'] = C_ID | C_DIGIT, ['7'] = C_ID | C_DIGIT, ['8'] = C_ID | C_DIGIT,
+    ['\t'] = C_BLANK,
+    [' '] = C_BLANK,
+    ['\n'] = C_LINE,
+    ['\r'] = C_LINE,
+    ['-'] = C_ID,
+    ['_'] = ID_,
+    ['0'] = C_ID | C_DIGIT,
+    ['1'] = C_ID | C_DIGIT,
+    ['2'] = C_ID | C_DIGIT,
+    ['3'] = C_ID | C_DIGIT,
+    ['4'] = C_ID | C_DIGIT,
+    ['5'] = C_ID | C_DIGIT,
+    ['6'] = C_ID | C_DIGIT,
+    ['7'] = C_ID | C_DIGIT,
+    ['8'] = C_ID | C_DIGIT,
     ['9'] = C_ID | C_DIGIT,
-    ['A'] = ID_, ['B'] = ID_, ['C'] = ID_, ['D'] = ID_, ['E'] = ID_,
-    ['F'] = ID_, ['G'] = ID_, ['H'] = ID_, ['I'] = ID_, ['J'] = ID_,
-    ['K'] = ID_, ['L'] = ID_, ['M'] = ID_, ['N'] = ID_, ['O'] = ID_,
-    ['P'] = ID_, ['Q'] = ID_, ['R'] = ID_, ['S'] = ID_, ['T'] = ID_,
-    ['U'] = ID_, ['V'] = ID_, ['W'] = ID_, ['X'] = ID_, ['Y'] = ID_,
+    ['A'] = ID_,
+    ['B'] = ID_,
+    ['C'] = ID_,
+    ['D'] = ID_,
+    ['E'] = ID_,
+    ['F'] = ID_,
+    ['G'] = ID_,
+    ['H'] = ID_,
+    ['I'] = ID_,
+    ['J'] = ID_,
+    ['K'] = ID_,
+    ['L'] = ID_,
+    ['M'] = ID_,
+    ['N'] = ID_,
+    ['O'] = ID_,
+    ['P'] = ID_,
+    ['Q'] = ID_,
+    ['R'] = ID_,
+    ['S'] = ID_,
+    ['T'] = ID_,
+    ['U'] = ID_,
+    ['V'] = ID_,
+    ['W'] = ID_,
+    ['X'] = ID_,
+    ['Y'] = ID_,
     ['Z'] = ID_,
-    ['a'] = ID_, ['b'] = ID_, ['c'] = ID_, ['d'] = ID_, ['e'] = ID_,
-    ['f'] = ID_, ['g'] = ID_, ['h'] = ID_, ['i'] = ID_, ['j'] = ID_,
-    ['k'] = ID_, ['l'] = ID_, ['m'] = ID_, ['n'] = ID_, ['o'] = ID_,
-    ['p'] = ID_, ['q'] = ID_, ['r'] = ID_, ['s'] = ID_, ['t'] = ID_,
-    ['u'] = ID_, ['v'] = ID_, ['w'] = ID_, ['x'] = ID_, ['y'] = ID_,
+    ['a'] = ID_,
+    ['b'] = ID_,
+    ['c'] = ID_,
+    ['d'] = ID_,
+    ['e'] = ID_,
+    ['f'] = ID_,
+    ['g'] = ID_,
+    ['h'] = ID_,
+    ['i'] = ID_,
+    ['j'] = ID_,
+    ['k'] = ID_,
+    ['l'] = ID_,
+    ['m'] = ID_,
+    ['n'] = ID_,
+    ['o'] = ID_,
+    ['p'] = ID_,
+    ['q'] = ID_,
+    ['r'] = ID_,
+    ['s'] = ID_,
+    ['t'] = ID_,
+    ['u'] = ID_,
+    ['v'] = ID_,
+    ['w'] = ID_,
+    ['x'] = ID_,
+    ['y'] = ID_,
     ['z'] = ID_,
 };
 #undef ID_
@@ -138,7 +188,7 @@ static const uint8_t cls[256] = {
 /* Skip blanks and line comments (and newlines when they do not matter
 ** here: inside parentheses and brackets). */
 static inline __attribute__((always_inline)) void skip(struct fast_scan *p,
-                                                      bool nl) {
+                                                       bool nl) {
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   for (;;) {
@@ -151,8 +201,7 @@ static inline __attribute__((always_inline)) void skip(struct fast_scan *p,
         i++;
       continue;
     }
-    if (!nl && (t[i] == '\n' || (t[i] == '\r' && t[i + 1] == '\n')) &&
-        i < n) {
+    if (!nl && (t[i] == '\n' || (t[i] == '\r' && t[i + 1] == '\n')) && i < n) {
       i += t[i] == '\r' ? 2 : 1;
       continue;
     }
@@ -204,9 +253,9 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
   } else if (ch == '"') {
     /* a literal with no template sequences: plain text, escapes, $${ */
     k->kind = FT_BAD;
-    static const bool stop[256] = {['"'] = 1,  ['\n'] = 1, ['\r'] = 1,
-                                   ['\0'] = 1, ['$'] = 1,  ['%'] = 1,
-                                   ['\\'] = 1};
+    static const bool stop[256] = {
+        ['"'] = 1, ['\n'] = 1, ['\r'] = 1, ['\0'] = 1,
+        ['$'] = 1, ['%'] = 1,  ['\\'] = 1};
     for (i++; i < n; i++) {
       /* plain text: strcspn scans many bytes a step (and stops at NUL) */
       i += (uint32_t)strcspn(t + i, "\"\n\r$%\\");
@@ -280,8 +329,21 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
 /* Operator tokens (the shared scanner leaves them FT_BAD: tfvars values
 ** have none): k->ch is one of these codes. */
 enum {
-  OPT_DOT = 1, OPT_NOT, OPT_OR, OPT_AND, OPT_EQ, OPT_NE, OPT_LT, OPT_LE,
-  OPT_GT, OPT_GE, OPT_ADD, OPT_MUL, OPT_DIV, OPT_MOD, OPT_QUEST
+  OPT_DOT = 1,
+  OPT_NOT,
+  OPT_OR,
+  OPT_AND,
+  OPT_EQ,
+  OPT_NE,
+  OPT_LT,
+  OPT_LE,
+  OPT_GT,
+  OPT_GE,
+  OPT_ADD,
+  OPT_MUL,
+  OPT_DIV,
+  OPT_MOD,
+  OPT_QUEST
 };
 #define FT_OP (FT_BAD + 1)
 
@@ -418,8 +480,8 @@ static struct span tspan(const struct fast_tok *k) {
   return (struct span){k->start, k->end};
 }
 
-const char *fast_str_text(tfr_arena *a, const char *t,
-                          const struct fast_tok *k, uint32_t *len) {
+const char *fast_str_text(tfr_arena *a, const char *t, const struct fast_tok *k,
+                          uint32_t *len) {
   const char *s = t + k->start + 1;
   uint32_t n = k->end - k->start - 2;
   if (!k->ch) {
@@ -496,8 +558,8 @@ static struct ast *call(struct fp *p, const struct fast_tok *name) {
   struct ast *x = ast_new(p->c, AST_CALL, s);
   x->n = p->top - from;
   x->items = items(p, from);
-  struct ast *fn = ast_new(p->c, AST_STRING,
-                           (struct span){name->start, name->end});
+  struct ast *fn =
+      ast_new(p->c, AST_STRING, (struct span){name->start, name->end});
   fn->str = p->s.t + name->start;
   fn->n = name->end - name->start;
   x->kids[0] = fn;
@@ -645,8 +707,10 @@ static struct ast *unary(struct fp *p, bool nl) {
         return NULL; /* ".0", ".*", a split step: the grammar's */
       if (!p->skip)
         st = steps_push(p->c, st,
-                        (struct step){STEP_ATTR, {k.start, n.end},
-                                      p->s.t + n.start, n.end - n.start,
+                        (struct step){STEP_ATTR,
+                                      {k.start, n.end},
+                                      p->s.t + n.start,
+                                      n.end - n.start,
                                       NULL});
     } else if (k.kind == FT_PUNCT && k.ch == '[') {
       lex(p, nl, &k);
@@ -661,9 +725,9 @@ static struct ast *unary(struct fp *p, bool nl) {
       if (!is_punct(&n, ']'))
         return NULL;
       if (!p->skip)
-        st = steps_push(p->c, st,
-                        (struct step){STEP_INDEX, {k.start, n.end}, NULL, 0,
-                                      key});
+        st = steps_push(
+            p->c, st,
+            (struct step){STEP_INDEX, {k.start, n.end}, NULL, 0, key});
     } else {
       break;
     }
@@ -778,8 +842,7 @@ static struct ast *term(struct fp *p, bool nl) {
       if (n.kind == FT_NUM && p->skip)
         x = &checked;
       else if (n.kind == FT_NUM)
-        x = ast_unary(p->c, OP_NEG, ast_number(p->c, lexeme(p, &n),
-                                               tspan(&n)),
+        x = ast_unary(p->c, OP_NEG, ast_number(p->c, lexeme(p, &n), tspan(&n)),
                       (struct span){k.start, n.end});
     }
     break;
@@ -887,12 +950,12 @@ static struct ast *block(struct fp *p, const struct fast_tok *type) {
   if (!ok)
     return NULL;
   p->depth--;
-  struct ast *b = list(p, AST_BODY, bfrom,
-                       (struct span){open.start, close.end});
+  struct ast *b =
+      list(p, AST_BODY, bfrom, (struct span){open.start, close.end});
   if (ast_body_has_duplicate(b->items, b->n))
     return NULL;
-  struct ast *x = ast_new(p->c, AST_BLOCK,
-                          (struct span){type->start, close.end});
+  struct ast *x =
+      ast_new(p->c, AST_BLOCK, (struct span){type->start, close.end});
   x->str = p->s.t + type->start;
   x->n = type->end - type->start;
   x->kids[0] = labels;
@@ -906,7 +969,8 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
   bool stream = top && p->item; /* each item handed over, not kept */
   struct fast_tok k;
   for (;;) {
-    struct arena_mark mark = stream ? arena_mark(p->c->a) : (struct arena_mark){0};
+    struct arena_mark mark =
+        stream ? arena_mark(p->c->a) : (struct arena_mark){0};
     lex(p, true, &k);
     if (k.kind == FT_NL)
       continue;
@@ -923,11 +987,11 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
       if (stream)
         return false; /* a top-level argument: the grammar reports it */
       lex(p, true, &k);
-      struct ast *v =
-          p->lazy_type && is_word(p, &name, "type") && p->block_type &&
-                  is_word(p, p->block_type, "variable")
-              ? lazy_type(p)
-              : expr(p, true);
+      struct ast *v = p->lazy_type && is_word(p, &name, "type") &&
+                              p->block_type &&
+                              is_word(p, p->block_type, "variable")
+                          ? lazy_type(p)
+                          : expr(p, true);
       if (!v)
         return false;
       item = ast_attr(p->c, lexeme(p, &name), v,

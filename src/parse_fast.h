@@ -36,7 +36,7 @@ void fast_lex(struct fast_scan *s, bool nl, struct fast_tok *k);
 
 /* The text of an FT_STR token (quotes stripped), decoded when k->ch says
 ** so into a NUL-terminated copy in the arena; *n gets its length. */
-const char *fast_str_text(tfr_arena *a, const char *t,
-                          const struct fast_tok *k, uint32_t *n);
+const char *fast_str_text(tfr_arena *a, const char *t, const struct fast_tok *k,
+                          uint32_t *n);
 
 #endif

@@ -22,8 +22,6 @@ void render_json_range(struct json_out *o, const struct tfr_range *r);
 ** order).  Unknown values print as null. */
 void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v);
 
-
-
 /* False when JSON cannot represent the value (an infinite number), as
 ** cty's JSON marshaller refuses it. */
 bool render_json_encodable(const tfr_value *v);

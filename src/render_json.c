@@ -90,13 +90,13 @@ struct jv {
   ** ':' (the elements of a list of objects share their type) */
   struct {
     const tfr_type *t;
-    char *text;  /* key i is text[end[i] .. end[i + 1]) */
+    char *text; /* key i is text[end[i] .. end[i + 1]) */
     size_t *end;
   } keys[64];
-  const char *file;   /* the last source file written, and its JSON */
+  const char *file; /* the last source file written, and its JSON */
   char *file_json;
   size_t file_len;
-  struct {            /* the JSON of recent variable types (malloc'd) */
+  struct { /* the JSON of recent variable types (malloc'd) */
     const tfr_type *t;
     char *json;
     size_t len;
@@ -236,8 +236,8 @@ void render_json_value(FILE *out, tfr_arena *a, const tfr_value *v) {
 
 static void put_int(struct json_out *o, long long x) {
   char b[24], *e = b + sizeof b, *p = e;
-  unsigned long long u = x < 0 ? 0ull - (unsigned long long)x
-                               : (unsigned long long)x;
+  unsigned long long u =
+      x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
   do
     *--p = (char)('0' + u % 10);
   while (u /= 10);
@@ -268,14 +268,17 @@ void render_json_range(struct json_out *o, const struct tfr_range *r) {
 }
 
 static const char *const source_kinds[] = {
-    [TFR_SRC_NONE] = "none",           [TFR_SRC_DEFAULT] = "default",
-    [TFR_SRC_ENV] = "env",             [TFR_SRC_AUTO_FILE] = "auto_file",
-    [TFR_SRC_NAMED_FILE] = "named_file", [TFR_SRC_CLI] = "cli",
+    [TFR_SRC_NONE] = "none",
+    [TFR_SRC_DEFAULT] = "default",
+    [TFR_SRC_ENV] = "env",
+    [TFR_SRC_AUTO_FILE] = "auto_file",
+    [TFR_SRC_NAMED_FILE] = "named_file",
+    [TFR_SRC_CLI] = "cli",
 };
 
 static const char *const rule_results[] = {
-    [TFR_RULE_SKIPPED] = "skipped",   [TFR_RULE_PASSED] = "passed",
-    [TFR_RULE_FAILED] = "failed",     [TFR_RULE_DEFERRED] = "deferred",
+    [TFR_RULE_SKIPPED] = "skipped", [TFR_RULE_PASSED] = "passed",
+    [TFR_RULE_FAILED] = "failed",   [TFR_RULE_DEFERRED] = "deferred",
     [TFR_RULE_INVALID] = "invalid",
 };
 
@@ -383,14 +386,16 @@ void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                const struct tfr_resolution *res,
                                const tfr_diags *d, bool show_sensitive) {
   struct jv *w = jv_new(out, a);
-  put_cstr(&w->o, res->valid ? "{\"format_version\": \"1.0\",\n \"valid\": true,"
-                             : "{\"format_version\": \"1.0\",\n \"valid\": false,");
+  put_cstr(&w->o, res->valid
+                      ? "{\"format_version\": \"1.0\",\n \"valid\": true,"
+                      : "{\"format_version\": \"1.0\",\n \"valid\": false,");
   put_cstr(&w->o, "\n \"variables\": {");
   for (size_t i = 0; i < res->n; i++) {
     put_cstr(&w->o, i ? ",\n  " : "\n  ");
     put_variable(w, &res->vars[i], show_sensitive);
   }
-  put_cstr(&w->o, res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ");
+  put_cstr(&w->o,
+           res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ");
   jv_done(w);
   tfr_diags_render_json(d, out);
   fputs("}\n", out);

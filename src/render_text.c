@@ -36,8 +36,8 @@ static bool trimmed_equal(const char *line, size_t n, const char *delim) {
     line++;
     n--;
   }
-  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' ||
-               line[n - 1] == '\r'))
+  while (n &&
+         (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
     n--;
   return n == strlen(delim) && memcmp(line, delim, n) == 0;
 }
@@ -112,8 +112,7 @@ static void null_value(struct out *o, const tfr_type *t) {
 }
 
 /* How one notation writes elements and keys (console or HCL). */
-typedef void (*write_value_fn)(struct out *o, const tfr_value *v,
-                               int indent);
+typedef void (*write_value_fn)(struct out *o, const tfr_value *v, int indent);
 typedef void (*write_key_fn)(struct out *o, const char *k, size_t n,
                              int indent);
 
@@ -139,8 +138,7 @@ static void mapping_with(struct out *o, const tfr_value *v, int indent,
                          write_key_fn key, write_value_fn elem) {
   put(o, "{", 1);
   for (uint32_t i = 0; i < v->n; i++) {
-    const char *k = v->type->kind == TFR_MAP ? v->keys[i]
-                                             : v->type->names[i];
+    const char *k = v->type->kind == TFR_MAP ? v->keys[i] : v->type->names[i];
     size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
     put(o, "\n", 1);
     spaces(o, indent + 2);
@@ -233,11 +231,21 @@ static void hcl_string(struct out *o, const char *s, size_t n) {
     unsigned char c = (unsigned char)s[i];
     char esc[8];
     switch (c) {
-    case '"': puts_(o, "\\\""); break;
-    case '\\': puts_(o, "\\\\"); break;
-    case '\n': puts_(o, "\\n"); break;
-    case '\r': puts_(o, "\\r"); break;
-    case '\t': puts_(o, "\\t"); break;
+    case '"':
+      puts_(o, "\\\"");
+      break;
+    case '\\':
+      puts_(o, "\\\\");
+      break;
+    case '\n':
+      puts_(o, "\\n");
+      break;
+    case '\r':
+      puts_(o, "\\r");
+      break;
+    case '\t':
+      puts_(o, "\\t");
+      break;
     case '$':
     case '%':
       put(o, (const char *)&s[i], 1);

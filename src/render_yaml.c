@@ -13,10 +13,11 @@
 ** other than that string (YAML 1.1 and 1.2 core schema)? */
 static bool ambiguous(const char *s, size_t n) {
   static const char *const words[] = {
-      "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false",
-      "False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on", "On",
-      "ON", "off", "Off", "OFF", "y", "Y", "n", "N", ".inf", ".Inf", ".INF",
-      "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+      "",      "~",     "null",  "Null", "NULL", "true", "True",  "TRUE",
+      "false", "False", "FALSE", "yes",  "Yes",  "YES",  "no",    "No",
+      "NO",    "on",    "On",    "ON",   "off",  "Off",  "OFF",   "y",
+      "Y",     "n",     "N",     ".inf", ".Inf", ".INF", "-.inf", "-.Inf",
+      "-.INF", ".nan",  ".NaN",  ".NAN"};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++)
     if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0)
       return true;
@@ -36,8 +37,8 @@ static bool ambiguous(const char *s, size_t n) {
 static bool scalar(yaml_emitter_t *em, const char *s, size_t n,
                    yaml_scalar_style_t style) {
   yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1,
-                               1, style);
+  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1,
+                               style);
   return yaml_emitter_emit(em, &ev);
 }
 
@@ -83,10 +84,10 @@ static bool emit(yaml_emitter_t *em, tfr_arena *a, const tfr_value *v) {
     if (!yaml_emitter_emit(em, &ev))
       return false;
     for (uint32_t i = 0; i < v->n; i++) {
-      bool ok = v->type->kind == TFR_MAP
-                    ? string_scalar(em, v->keys[i], v->keylens[i])
-                    : string_scalar(em, v->type->names[i],
-                                    strlen(v->type->names[i]));
+      bool ok =
+          v->type->kind == TFR_MAP
+              ? string_scalar(em, v->keys[i], v->keylens[i])
+              : string_scalar(em, v->type->names[i], strlen(v->type->names[i]));
       if (!ok || !emit(em, a, v->elems[i]))
         return false;
     }

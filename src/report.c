@@ -54,9 +54,11 @@ struct report {
 ** or 0 when s does not start one (an invalid byte counts as one). */
 static size_t utf8_next(const unsigned char *s, uint32_t *cp) {
   static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-  size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2
-                               : (s[0] & 0xF0) == 0xE0 ? 3
-                               : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+  size_t len = s[0] < 0x80             ? 1
+               : (s[0] & 0xE0) == 0xC0 ? 2
+               : (s[0] & 0xF0) == 0xE0 ? 3
+               : (s[0] & 0xF8) == 0xF0 ? 4
+                                       : 0;
   if (!len)
     return 0;
   uint32_t c = len == 1 ? s[0] : s[0] & (0x7F >> len);
@@ -112,8 +114,7 @@ static bool same_str(const char *x, const char *y) {
 }
 
 static bool same_range(const struct tfr_range *x, const struct tfr_range *y) {
-  return same_str(x->filename, y->filename) &&
-         x->start.line == y->start.line &&
+  return same_str(x->filename, y->filename) && x->start.line == y->start.line &&
          x->start.column == y->start.column && x->end.line == y->end.line &&
          x->end.column == y->end.column;
 }
@@ -141,8 +142,8 @@ static void base_dir(struct report *r) {
 
 /* dir/name (name alone when absolute) without "." and ".." segments. */
 static char *normalise(tfr_arena *a, const char *dir, const char *name) {
-  const char *full = name[0] == '/' ? name
-                                    : tfr_arena_printf(a, "%s/%s", dir, name);
+  const char *full =
+      name[0] == '/' ? name : tfr_arena_printf(a, "%s/%s", dir, name);
   size_t len = strlen(full);
   char *out = tfr_arena_alloc(a, len + 2);
   size_t k = 0;
@@ -435,8 +436,9 @@ static void sarif_descriptors(FILE *o, const char *member,
     tfr_json_write_cstr(o, k[i]->id);
     fprintf(o, ",\n             \"shortDescription\": {\"text\": ");
     tfr_json_write_cstr(o, k[i]->summary);
-    fprintf(o, "},\n             \"defaultConfiguration\": "
-               "{\"level\": \"%s\"}}",
+    fprintf(o,
+            "},\n             \"defaultConfiguration\": "
+            "{\"level\": \"%s\"}}",
             level(k[i]->sev));
   }
   fprintf(o, "\n          ]");
@@ -506,10 +508,9 @@ static void sarif_properties(const struct report *r, const struct finding *f) {
 
 static void sarif_message(const struct report *r, const struct finding *f) {
   fprintf(r->out, ",\n         \"message\": {\"text\": ");
-  tfr_json_write_cstr(r->out,
-                      tfr_arena_printf(r->a, "%s%s%s%s", f->summary,
-                                       *f->detail ? "\n\n" : "", f->detail,
-                                       suffix(r, f)));
+  tfr_json_write_cstr(r->out, tfr_arena_printf(r->a, "%s%s%s%s", f->summary,
+                                               *f->detail ? "\n\n" : "",
+                                               f->detail, suffix(r, f)));
   fprintf(r->out, "}");
 }
 
@@ -635,9 +636,9 @@ static void gh_finding(const struct report *r, const struct finding *f) {
   }
   fputs("title=", o);
   gh_escape(o,
-            named(r, f) ? tfr_arena_printf(r->a, "%s (%s)", f->summary,
-                                           env_list(r, f))
-                        : f->summary,
+            named(r, f)
+                ? tfr_arena_printf(r->a, "%s (%s)", f->summary, env_list(r, f))
+                : f->summary,
             true);
   fputs("::", o);
   gh_escape(o, body(r, f), false);
@@ -657,11 +658,9 @@ static void write_github(struct report *r) {
         warnings++;
     }
     fprintf(r->out, "tfresolve check%s%s: %s, %zu error%s, %zu warning%s\n",
-            r->envs[e].name ? " " : "",
-            r->envs[e].name ? r->envs[e].name : "",
+            r->envs[e].name ? " " : "", r->envs[e].name ? r->envs[e].name : "",
             r->envs[e].res && r->envs[e].res->valid ? "valid" : "invalid",
-            errors, errors == 1 ? "" : "s", warnings,
-            warnings == 1 ? "" : "s");
+            errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
   }
 }
 
@@ -766,12 +765,13 @@ static struct outcome outcome_of(const struct report *r, size_t env,
   size_t deferred = 0;
   for (size_t i = 0; v && i < v->nrules; i++)
     if (v->rules[i].result == TFR_RULE_DEFERRED && !deferred++)
-      c.skipped = tfr_arena_printf(r->a, "Validation rule deferred: %s",
-                                   v->rules[i].detail ? v->rules[i].detail
-                                                      : "");
+      c.skipped =
+          tfr_arena_printf(r->a, "Validation rule deferred: %s",
+                           v->rules[i].detail ? v->rules[i].detail : "");
   if (deferred > 1)
-    c.skipped = tfr_arena_printf(r->a, "%zu validation rules deferred: they "
-                                       "cannot be known offline",
+    c.skipped = tfr_arena_printf(r->a,
+                                 "%zu validation rules deferred: they "
+                                 "cannot be known offline",
                                  deferred);
   if (v && v->error && !c.skipped)
     c.skipped = "Not resolved: resolving stopped at errors elsewhere";
@@ -793,10 +793,10 @@ static void junit_case(const struct report *r, size_t env, const char *cls,
   if (c.errors) {
     fputs("      <failure", o);
     xml_attr(o, "message",
-             c.errors == 1 ? c.first_error->summary
-                           : tfr_arena_printf(r->a, "%s (and %zu more)",
-                                              c.first_error->summary,
-                                              c.errors - 1));
+             c.errors == 1
+                 ? c.first_error->summary
+                 : tfr_arena_printf(r->a, "%s (and %zu more)",
+                                    c.first_error->summary, c.errors - 1));
     xml_attr(o, "type", c.first_error->id);
     fputs(">", o);
     for (size_t i = 0, k = 0; i < r->nf; i++)

@@ -55,9 +55,9 @@ static struct raw_value *add_raw(struct collector *c) {
   return r;
 }
 
-static void file_error(struct collector *c, struct src_file *src,
-                       struct span s, const char *summary,
-                       const char *detail, const char *var) {
+static void file_error(struct collector *c, struct src_file *src, struct span s,
+                       const char *summary, const char *detail,
+                       const char *var) {
   struct tfr_range r = src_range(src, s);
   tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
   if (var)
@@ -77,10 +77,10 @@ static void native_values(struct collector *c, struct ast_file *f,
     struct span ns = {it->span.start, it->span.start + it->n};
     if (it->n == 8 && !memcmp(it->str, "variable", 8)) {
       const struct ast *labels = it->kids[0];
-      const char *name = labels->n ? tfr_arena_strndup(
-                                         c->a, labels->items[0]->str,
-                                         labels->items[0]->n)
-                                   : "";
+      const char *name = labels->n
+                             ? tfr_arena_strndup(c->a, labels->items[0]->str,
+                                                 labels->items[0]->n)
+                             : "";
       file_error(c, f->src, ns, "Variable declaration in .tfvars file",
                  tfr_arena_printf(
                      c->a,
@@ -95,8 +95,8 @@ static void native_values(struct collector *c, struct ast_file *f,
                  name);
     } else {
       file_error(c, f->src, ns,
-                 tfr_arena_printf(c->a, "Unexpected \"%.*s\" block",
-                                  (int)it->n, it->str),
+                 tfr_arena_printf(c->a, "Unexpected \"%.*s\" block", (int)it->n,
+                                  it->str),
                  "Blocks are not allowed here.", NULL);
     }
   }
@@ -120,8 +120,7 @@ static void json_values(struct collector *c, struct ast_file *f,
                         enum tfr_source_kind kind, const char *file) {
   const struct ast *body = f->body;
   if (body->kind != AST_OBJECT) { /* at its first character, as hcl */
-    file_error(c, f->src, ast_json_start(body),
-               "Incorrect JSON value type",
+    file_error(c, f->src, ast_json_start(body), "Incorrect JSON value type",
                "A JSON object is required here, setting the arguments for "
                "this block.",
                NULL);
@@ -137,9 +136,9 @@ static void json_values(struct collector *c, struct ast_file *f,
       if (prev->n == k->n && !memcmp(prev->str, k->str, k->n)) {
         /* the first definition: its name through its value, as hcl's
         ** JSON attribute range goes */
-        struct tfr_range pr = src_range(
-            f->src, (struct span){prev->span.start,
-                                  body->items[2 * j + 1]->span.end});
+        struct tfr_range pr =
+            src_range(f->src, (struct span){prev->span.start,
+                                            body->items[2 * j + 1]->span.end});
         char where[512];
         tfr_range_format(&pr, where, sizeof where);
         file_error(c, f->src, k->span, "Duplicate attribute definition",
@@ -171,8 +170,8 @@ static void json_values(struct collector *c, struct ast_file *f,
 }
 
 /* fastval.c's plan for a value of the named variable. */
-static const struct fv_plan *plan_for(void *ctx, const char *name,
-                                      size_t len, long *tag) {
+static const struct fv_plan *plan_for(void *ctx, const char *name, size_t len,
+                                      long *tag) {
   struct collector *c = ctx;
   const struct var_decl *v = module_var(c->m, name, len);
   *tag = -1;
@@ -240,12 +239,11 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
   tfr_file *f = parse_opened(a, diags, raw->src,
                              lf->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
   const struct ast *body = f ? f->f.body : NULL;
-  if (!body || body->n != lf->n ||
-      (lf->json && body->kind != AST_OBJECT))
+  if (!body || body->n != lf->n || (lf->json && body->kind != AST_OBJECT))
     return NULL; /* cannot be: fastval.c read it */
   for (size_t i = 0; i < lf->n; i++)
-    m->raws[lf->first + i].expr = lf->json ? body->items[2 * i + 1]
-                                           : body->items[i]->kids[0];
+    m->raws[lf->first + i].expr =
+        lf->json ? body->items[2 * i + 1] : body->items[i]->kids[0];
   return raw->expr;
 }
 
@@ -263,17 +261,17 @@ static void unreadable(struct collector *c, const char *shown, int err) {
     if (e[0] && e[1] && !isupper((unsigned char)e[1]))
       e[0] = (char)tolower((unsigned char)e[0]); /* Go's errno texts */
     bool on_read = err == EISDIR || err == EFBIG || err == EIO;
-    why = tfr_arena_printf(c->a, "%s %s: %s", on_read ? "read" : "open",
-                           shown, e);
+    why = tfr_arena_printf(c->a, "%s %s: %s", on_read ? "read" : "open", shown,
+                           e);
   }
-  tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL,
-                "Failed to read variables file",
-                err == ENOENT
-                    ? tfr_arena_printf(c->a,
-                                       "Given variables file %s does not "
-                                       "exist.", shown)
-                    : tfr_arena_printf(c->a, "Error while reading %s: %s.",
-                                       shown, why));
+  tfr_diags_add(
+      c->diags, TFR_DIAG_ERROR, NULL, "Failed to read variables file",
+      err == ENOENT
+          ? tfr_arena_printf(c->a,
+                             "Given variables file %s does not "
+                             "exist.",
+                             shown)
+          : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
 }
 
 /* A variables file: .json suffix → JSON, anything else → native syntax.
@@ -361,11 +359,12 @@ static void cli_var(struct collector *c, const char *arg) {
     size_t k = n;
     while (k && arg[k - 1] == ' ')
       k--;
-    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
-                  tfr_arena_printf(c->a,
-                                   "Variable name \"%.*s\" is invalid due to "
-                                   "trailing space. Did you mean -var=\"%.*s=%s\"?",
-                                   (int)n, arg, (int)k, arg, eq + 1));
+    tfr_diags_add(
+        c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
+        tfr_arena_printf(c->a,
+                         "Variable name \"%.*s\" is invalid due to "
+                         "trailing space. Did you mean -var=\"%.*s=%s\"?",
+                         (int)n, arg, (int)k, arg, eq + 1));
     return;
   }
   struct raw_value *r = add_raw(c);
@@ -425,13 +424,13 @@ struct resolver {
   tfr_diags *diags;
   struct module *m;
   struct tfr_variable *out;
-  const tfr_value **given;        /* stage-3 value per variable, or NULL:
-                                     final already when its winner came
-                                     with one (raw->fast, fastval.c) */
+  const tfr_value **given;         /* stage-3 value per variable, or NULL:
+                                      final already when its winner came
+                                      with one (raw->fast, fastval.c) */
   const struct raw_value **winner; /* its source */
-  size_t *nattempts, *first;      /* raw values of each variable: */
-  size_t *raw_index;              /* raw_index[first[k] ...] */
-  bool strict;                    /* -strict */
+  size_t *nattempts, *first;       /* raw values of each variable: */
+  size_t *raw_index;               /* raw_index[first[k] ...] */
+  bool strict;                     /* -strict */
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -448,8 +447,8 @@ static void group_raws(struct resolver *r) {
   size_t n = m->nvars ? m->nvars : 1;
   r->nattempts = tfr_arena_alloc(r->a, n * sizeof *r->nattempts);
   r->first = tfr_arena_alloc(r->a, n * sizeof *r->first);
-  r->raw_index = tfr_arena_alloc(r->a, (m->nraws ? m->nraws : 1) *
-                                           sizeof *r->raw_index);
+  r->raw_index =
+      tfr_arena_alloc(r->a, (m->nraws ? m->nraws : 1) * sizeof *r->raw_index);
   long *owner = malloc((m->nraws ? m->nraws : 1) * sizeof *owner);
   for (size_t i = 0; i < m->nraws; i++) {
     const struct var_decl *v = raw_decl(m, &m->raws[i]);
@@ -517,26 +516,24 @@ static const tfr_value *parse_raw(struct resolver *r,
     for (size_t i = before; i < tfr_diags_count(r->diags); i++)
       ((struct tfr_diag *)tfr_diags_get(r->diags, i))->variable = raw->name;
     if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
-      var_error(r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
-                tfr_arena_printf(r->a,
-                                 "var.%s has type any, so Terraform parses "
-                                 "the value of %s as an HCL expression, not "
-                                 "as a plain string, and \"%.*s\" is not a "
-                                 "valid expression. To pass it as a string, "
-                                 "quote it: %s'\"%.*s\"'.",
-                                 v->name,
-                                 raw->kind == TFR_SRC_ENV
-                                     ? tfr_arena_printf(r->a, "TF_VAR_%s",
-                                                        v->name)
-                                     : "-var",
-                                 (int)raw->len, raw->text,
-                                 raw->kind == TFR_SRC_ENV
-                                     ? tfr_arena_printf(r->a, "TF_VAR_%s=",
-                                                        v->name)
-                                     : tfr_arena_printf(r->a, "-var %s=",
-                                                        v->name),
-                                 (int)raw->len, raw->text),
-                v->name);
+      var_error(
+          r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
+          tfr_arena_printf(r->a,
+                           "var.%s has type any, so Terraform parses "
+                           "the value of %s as an HCL expression, not "
+                           "as a plain string, and \"%.*s\" is not a "
+                           "valid expression. To pass it as a string, "
+                           "quote it: %s'\"%.*s\"'.",
+                           v->name,
+                           raw->kind == TFR_SRC_ENV
+                               ? tfr_arena_printf(r->a, "TF_VAR_%s", v->name)
+                               : "-var",
+                           (int)raw->len, raw->text,
+                           raw->kind == TFR_SRC_ENV
+                               ? tfr_arena_printf(r->a, "TF_VAR_%s=", v->name)
+                               : tfr_arena_printf(r->a, "-var %s=", v->name),
+                           (int)raw->len, raw->text),
+          v->name);
     return NULL;
   }
   return val;
@@ -573,16 +570,16 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
   for (size_t i = 0; i < r->m->nvars && !found; i++)
     if (!strcasecmp(r->m->vars[i].name, raw->name)) {
       found = true;
-      var_error_code(r, TFR_CODE_ENV_NAME_CASE, NULL, TFR_DIAG_WARNING,
-                "Environment variable differs from a variable name in case",
-                tfr_arena_printf(r->a,
-                                 "TF_VAR_%s sets nothing: variable names are "
-                                 "case-sensitive, and this module declares "
-                                 "\"%s\". Terraform ignores it too. Use "
-                                 "TF_VAR_%s instead.",
-                                 raw->name, r->m->vars[i].name,
-                                 r->m->vars[i].name),
-                r->m->vars[i].name);
+      var_error_code(
+          r, TFR_CODE_ENV_NAME_CASE, NULL, TFR_DIAG_WARNING,
+          "Environment variable differs from a variable name in case",
+          tfr_arena_printf(r->a,
+                           "TF_VAR_%s sets nothing: variable names are "
+                           "case-sensitive, and this module declares "
+                           "\"%s\". Terraform ignores it too. Use "
+                           "TF_VAR_%s instead.",
+                           raw->name, r->m->vars[i].name, r->m->vars[i].name),
+          r->m->vars[i].name);
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
   if (near) /* -strict: a near miss is worth a word too */
@@ -608,16 +605,17 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
       continue;
     }
     if (raw->kind == TFR_SRC_CLI) {
-      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_ERROR, "Value for undeclared variable",
-                tfr_arena_printf(r->a,
-                                 "A variable named %s was assigned on "
-                                 "the command line, but the root module does "
-                                 "not declare a variable of that name. To use "
-                                 "this value, add a \"variable\" block to the "
-                                 "configuration.%s",
-                                 GOQ(r, raw->name),
-                                 did_you_mean(r, raw->name)),
-                raw->name);
+      var_error_code(
+          r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_ERROR,
+          "Value for undeclared variable",
+          tfr_arena_printf(r->a,
+                           "A variable named %s was assigned on "
+                           "the command line, but the root module does "
+                           "not declare a variable of that name. To use "
+                           "this value, add a \"variable\" block to the "
+                           "configuration.%s",
+                           GOQ(r, raw->name), did_you_mean(r, raw->name)),
+          raw->name);
       continue;
     }
     /* a value that is not even a constant is silently ignored (what
@@ -635,37 +633,39 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it */
       struct tfr_range at = raw_range(raw);
-      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
-                "Value for undeclared variable",
-                tfr_arena_printf(r->a,
-                                 "The root module does not declare a "
-                                 "variable named \"%s\", but file \"%s\" "
-                                 "sets it (an error with -strict; Terraform "
-                                 "only warns).%s",
-                                 raw->name, raw->file,
-                                 did_you_mean(r, raw->name)),
-                raw->name);
+      var_error_code(
+          r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
+          "Value for undeclared variable",
+          tfr_arena_printf(r->a,
+                           "The root module does not declare a "
+                           "variable named \"%s\", but file \"%s\" "
+                           "sets it (an error with -strict; Terraform "
+                           "only warns).%s",
+                           raw->name, raw->file, did_you_mean(r, raw->name)),
+          raw->name);
       continue;
     }
     fr[nf++] = raw;
   }
   /* Terraform names the first two and counts the rest. */
   for (size_t i = 0; i < nf && i < 2; i++)
-    var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING, "Value for undeclared variable",
-              tfr_arena_printf(r->a,
-                               "The root module does not declare a variable "
-                               "named %s but a value was found in file "
-                               "%s. If you meant to use this value, add a "
-                               "\"variable\" block to the configuration.%s\n\n"
-                               "To silence these warnings, use TF_VAR_... "
-                               "environment variables to provide certain "
-                               "\"global\" settings to all configurations in "
-                               "your organization. To reduce the verbosity "
-                               "of these warnings, use the -compact-warnings "
-                               "option.",
-                               GOQ(r, fr[i]->name), GOQ(r, fr[i]->file),
-                               did_you_mean(r, fr[i]->name)),
-              fr[i]->name);
+    var_error_code(
+        r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING,
+        "Value for undeclared variable",
+        tfr_arena_printf(r->a,
+                         "The root module does not declare a variable "
+                         "named %s but a value was found in file "
+                         "%s. If you meant to use this value, add a "
+                         "\"variable\" block to the configuration.%s\n\n"
+                         "To silence these warnings, use TF_VAR_... "
+                         "environment variables to provide certain "
+                         "\"global\" settings to all configurations in "
+                         "your organization. To reduce the verbosity "
+                         "of these warnings, use the -compact-warnings "
+                         "option.",
+                         GOQ(r, fr[i]->name), GOQ(r, fr[i]->file),
+                         did_you_mean(r, fr[i]->name)),
+        fr[i]->name);
   if (nf > 2) {
     /* the folded names still get their suggestions */
     const char *hints = "";
@@ -697,8 +697,8 @@ static int cmp_raw_name(const void *x, const void *y) {
 static void stage_parse(struct resolver *r) {
   struct module *m = r->m;
   /* winners: the last raw value of each name; undeclared names apart */
-  const struct raw_value **und = malloc((m->nraws ? m->nraws : 1) *
-                                        sizeof *und);
+  const struct raw_value **und =
+      malloc((m->nraws ? m->nraws : 1) * sizeof *und);
   size_t nu = 0, seen;
   struct strmap names = {0};
   for (size_t i = m->nraws; i-- > 0;) {
@@ -741,8 +741,7 @@ static void stage_parse(struct resolver *r) {
 
 /* The beginning of the message about a bad value, by where it came from. */
 static const char *value_prefix(struct resolver *r, const struct var_decl *v,
-                                const struct raw_value *raw,
-                                const char *verb) {
+                                const struct raw_value *raw, const char *verb) {
   char where[512];
   if (!raw || raw->src) {
     tfr_range_format(&v->decl, where, sizeof where);
@@ -799,24 +798,25 @@ static void final_value(struct resolver *r, size_t k) {
                                 v->name, err ? err : "incorrect type", where);
       at = v->decl;
     } else {
-      detail = tfr_arena_printf(r->a, "%s: %s.",
-                                value_prefix(r, v, raw, "declared"),
-                                err ? err : "incorrect type");
+      detail =
+          tfr_arena_printf(r->a, "%s: %s.", value_prefix(r, v, raw, "declared"),
+                           err ? err : "incorrect type");
     }
-    var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR, "Invalid value for input variable",
-              detail, v->name);
+    var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
+                   "Invalid value for input variable", detail, v->name);
     return;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {
     if (v->has_default && v->dflt) {
       val = v->dflt;
     } else {
-      var_error_code(r, TFR_CODE_REQUIRED_NOT_SET, &at, TFR_DIAG_ERROR, "Required variable not set",
-                tfr_arena_printf(r->a,
-                                 "%s: required variable may not be set to "
-                                 "null.",
-                                 value_prefix(r, v, raw, "defined")),
-                v->name);
+      var_error_code(r, TFR_CODE_REQUIRED_NOT_SET, &at, TFR_DIAG_ERROR,
+                     "Required variable not set",
+                     tfr_arena_printf(r->a,
+                                      "%s: required variable may not be set to "
+                                      "null.",
+                                      value_prefix(r, v, raw, "defined")),
+                     v->name);
       return;
     }
   }
@@ -893,8 +893,8 @@ static void final_rules(struct resolver *r) {
     failed[k] = r->out[k].error;
     const struct raw_value *raw = r->winner[k];
     if (r->m->vars[k].nvalidations) /* where its rules' errors point */
-      at[k] = raw && raw->src && r->given[k] ? raw_range(raw)
-                                             : r->m->vars[k].decl;
+      at[k] =
+          raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
   }
   struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
   for (size_t k = 0; k < r->m->nvars; k++)
@@ -915,7 +915,7 @@ struct tfr_module {
 };
 
 static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                       bool opentofu, bool shared) {
+                        bool opentofu, bool shared) {
   tfr_module *mod = tfr_arena_alloc(a, sizeof *mod);
   size_t before = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
@@ -942,10 +942,9 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   return tfr_resolve_module(a, diags, mod, o);
 }
 
-const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
-                                                tfr_diags *diags,
-                                                const tfr_module *mod,
-                                                const struct tfr_resolve_opts *o) {
+const struct tfr_resolution *
+tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
+                   const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
@@ -972,12 +971,11 @@ const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
             : NULL;
     any_rules |= v->nvalidations > 0;
     for (size_t i = 0; i < v->nvalidations; i++)
-      rules[i] = (struct tfr_rule){v->validations[i].refs
-                                       ? v->validations[i].range
-                                       : src_range(v->validations[i].src,
-                                                   v->validations[i].block),
-                                   TFR_RULE_SKIPPED,
-                                   "resolving stopped at earlier errors"};
+      rules[i] = (struct tfr_rule){
+          v->validations[i].refs
+              ? v->validations[i].range
+              : src_range(v->validations[i].src, v->validations[i].block),
+          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
     r.out[k].rules = rules;
     r.out[k].nrules = v->nvalidations;
     r.out[k].deprecated = v->deprecated;

@@ -22,8 +22,8 @@ static void build_lines(struct src_file *f);
 /* The line table is built at once, not on the first position asked for:
 ** a loaded module's files are then read-only, so threads can share them
 ** (and positions are needed for every value anyway). */
-static struct src_file *make(tfr_arena *a, const char *name,
-                             const char *text, size_t len, bool lines) {
+static struct src_file *make(tfr_arena *a, const char *name, const char *text,
+                             size_t len, bool lines) {
   struct src_file *f = tfr_arena_alloc(a, sizeof *f);
   f->name = tfr_arena_strdup(a, name);
   f->text = text;
@@ -273,8 +273,7 @@ clusters:
   return cols;
 }
 
-static int count_columns(const struct src_file *f, const char *s,
-                         size_t n) {
+static int count_columns(const struct src_file *f, const char *s, size_t n) {
   if (f->json_columns)
     return count_columns_json(s, n);
   size_t i = 0;

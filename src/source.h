@@ -20,12 +20,12 @@ struct src_file {
   uint32_t *lines; /* byte offset of each line start; built on demand */
   size_t nlines;
   tfr_arena *arena;
-  size_t mapped;   /* > 0: text is a private mapping of the file, this
-                      long, whose pages src_release may give back */
+  size_t mapped;       /* > 0: text is a private mapping of the file, this
+                          long, whose pages src_release may give back */
   struct tfr_pos base; /* line > 0: text is embedded in the file name
                           (a .tf.json string's expression), starting at
                           this position there: positions are the file's */
-  bool json_columns; /* columns counted as hcl's JSON scanner counts */
+  bool json_columns;   /* columns counted as hcl's JSON scanner counts */
 };
 
 /* A span of bytes in one file, end exclusive. */

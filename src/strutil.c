@@ -48,9 +48,8 @@ bool sbuf_limit_pop(struct sbuf_limit prev) {
 }
 
 bool sbuf_reserve(struct sbuf *b, size_t n) {
-  if (cur_limit.limit &&
-      (cur_limit.hit || n + 1 > cur_limit.limit - b->n ||
-       b->n > cur_limit.limit)) {
+  if (cur_limit.limit && (cur_limit.hit || n + 1 > cur_limit.limit - b->n ||
+                          b->n > cur_limit.limit)) {
     cur_limit.hit = true;
     return false;
   }
@@ -108,24 +107,45 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
     }
     const char *esc = NULL;
     switch (r) {
-    case '"': esc = "\\\""; break;
-    case '\\': esc = "\\\\"; break;
-    case '\a': esc = "\\a"; break;
-    case '\b': esc = "\\b"; break;
-    case '\f': esc = "\\f"; break;
-    case '\n': esc = "\\n"; break;
-    case '\r': esc = "\\r"; break;
-    case '\t': esc = "\\t"; break;
-    case '\v': esc = "\\v"; break;
-    default: break;
+    case '"':
+      esc = "\\\"";
+      break;
+    case '\\':
+      esc = "\\\\";
+      break;
+    case '\a':
+      esc = "\\a";
+      break;
+    case '\b':
+      esc = "\\b";
+      break;
+    case '\f':
+      esc = "\\f";
+      break;
+    case '\n':
+      esc = "\\n";
+      break;
+    case '\r':
+      esc = "\\r";
+      break;
+    case '\t':
+      esc = "\\t";
+      break;
+    case '\v':
+      esc = "\\v";
+      break;
+    default:
+      break;
     }
     if (esc) {
       sbuf_str(b, esc);
     } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
       sbuf_put(b, s + i, (size_t)k);
     } else {
-      snprintf(e, sizeof e, r < 0x80 ? "\\x%02x" : r < 0x10000 ? "\\u%04x"
-                                                              : "\\U%08x",
+      snprintf(e, sizeof e,
+               r < 0x80      ? "\\x%02x"
+               : r < 0x10000 ? "\\u%04x"
+                             : "\\U%08x",
                (unsigned)r);
       sbuf_str(b, e);
     }
@@ -134,9 +154,7 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
   sbuf_put(b, "\"", 1);
 }
 
-static size_t strhash(const char *s) {
-  return (size_t)str_hash(s, strlen(s));
-}
+static size_t strhash(const char *s) { return (size_t)str_hash(s, strlen(s)); }
 
 void strmap_free(struct strmap *m) {
   free(m->e);
@@ -145,8 +163,7 @@ void strmap_free(struct strmap *m) {
 
 /* The slot of key (hash h), or the empty slot where it would go (cap >
 ** 0). */
-static size_t strmap_slot(const struct strmap *m, const char *key,
-                          uint64_t h) {
+static size_t strmap_slot(const struct strmap *m, const char *key, uint64_t h) {
   size_t i = (size_t)h & (m->cap - 1);
   while (m->e[i].key && (m->e[i].hash != h || strcmp(m->e[i].key, key)))
     i = (i + 1) & (m->cap - 1);
@@ -302,8 +319,8 @@ size_t str_graphemes(const char *s, size_t n) {
 
 size_t str_decode_rune(const char *s, size_t n, int32_t *r) {
   utf8proc_int32_t cp;
-  utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s,
-                                        (utf8proc_ssize_t)n, &cp);
+  utf8proc_ssize_t k =
+      utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
   if (k <= 0) {
     *r = 0xFFFD;
     return 1;
@@ -354,8 +371,7 @@ bool str_is_identifier(const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     int32_t r;
     size_t k = str_decode_rune(s + i, n - i, &r);
-    bool ok = i == 0 ? (id_start(r) || r == '_')
-                     : (id_continue(r) || r == '-');
+    bool ok = i == 0 ? (id_start(r) || r == '_') : (id_continue(r) || r == '-');
     if (!ok || (r == 0xFFFD && k == 1))
       return false;
     i += k;
@@ -363,8 +379,7 @@ bool str_is_identifier(const char *s, size_t n) {
   return true;
 }
 
-const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
-                           size_t *len) {
+const char *str_path_clean(tfr_arena *a, const char *p, size_t n, size_t *len) {
   if (!n) {
     if (len)
       *len = 1;

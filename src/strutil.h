@@ -37,8 +37,7 @@ int str_hex_digit(int32_t c);
 /* Go's path/filepath.Clean on Unix: the shortest equivalent path of the
 ** n bytes at p, NUL-terminated, in a (or static); its length in *len when
 ** len is not NULL. */
-const char *str_path_clean(tfr_arena *a, const char *p, size_t n,
-                           size_t *len);
+const char *str_path_clean(tfr_arena *a, const char *p, size_t n, size_t *len);
 
 /* Byte order of x (nx bytes) and y (ny bytes), a prefix first: <0, 0, >0. */
 int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny);
@@ -89,8 +88,8 @@ struct strmap {
   struct strmap_entry { /* one slot: a probe touches one cache line */
     const char *key;    /* NULL: empty */
     size_t val;
-    uint64_t hash;      /* of key: probes and growth rarely read keys */
-  } *e;
+    uint64_t hash; /* of key: probes and growth rarely read keys */
+  } * e;
   size_t cap, n;
 };
 
@@ -113,7 +112,7 @@ struct bytemap {
     const char *key;
     size_t len;
     void *val; /* NULL: an empty slot */
-  } *e;
+  } * e;
   size_t cap, n;
 };
 

@@ -120,7 +120,7 @@ struct ref {
   uint32_t alen;
   const char *attr2; /* the second step's name (data.TYPE.NAME), or NULL */
   uint32_t alen2;
-  struct span span;  /* root and first step */
+  struct span span; /* root and first step */
 };
 
 struct refs {
@@ -313,15 +313,17 @@ static void derr(struct decoder *dc, struct span s, const char *summary,
 
 static void unsupported_attr(struct decoder *dc, const struct ast *it) {
   derr(dc, name_span(it), "Unsupported argument",
-       tfr_arena_printf(dc->a, "An argument named \"%.*s\" is not expected "
-                               "here.",
+       tfr_arena_printf(dc->a,
+                        "An argument named \"%.*s\" is not expected "
+                        "here.",
                         (int)it->n, it->str));
 }
 
 static void unsupported_block(struct decoder *dc, const struct ast *it) {
   derr(dc, name_span(it), "Unsupported block type",
-       tfr_arena_printf(dc->a, "Blocks of type \"%.*s\" are not expected "
-                               "here.",
+       tfr_arena_printf(dc->a,
+                        "Blocks of type \"%.*s\" are not expected "
+                        "here.",
                         (int)it->n, it->str));
 }
 
@@ -334,17 +336,18 @@ static bool labels_ok(struct decoder *dc, const struct ast *b, int want,
   if ((int)labels->n > want) {
     derr(dc, labels->items[want]->span,
          tfr_arena_printf(dc->a, "Extraneous label for %s", type),
-         want ? tfr_arena_printf(dc->a, "Only %d labels (%s) are expected "
-                                        "for %s blocks.",
+         want ? tfr_arena_printf(dc->a,
+                                 "Only %d labels (%s) are expected "
+                                 "for %s blocks.",
                                  want, label_name, type)
-              : tfr_arena_printf(dc->a, "No labels are expected for %s "
-                                        "blocks.",
+              : tfr_arena_printf(dc->a,
+                                 "No labels are expected for %s "
+                                 "blocks.",
                                  type));
     return false;
   }
   if ((int)labels->n < want) {
-    derr(dc, name_span(b),
-         tfr_arena_printf(dc->a, "Missing name for %s", type),
+    derr(dc, name_span(b), tfr_arena_printf(dc->a, "Missing name for %s", type),
          tfr_arena_printf(dc->a, "All %s blocks must have %d labels (%s).",
                           type, want, label_name));
     return false;
@@ -366,8 +369,8 @@ static void just_attributes(struct decoder *dc, const struct ast *body,
            "Blocks are not allowed here.");
       continue;
     }
-    out->v[out->n++] = (struct tvar){tfr_arena_strndup(dc->a, it->str, it->n),
-                                     it};
+    out->v[out->n++] =
+        (struct tvar){tfr_arena_strndup(dc->a, it->str, it->n), it};
   }
 }
 
@@ -380,8 +383,9 @@ static void variables_block(struct decoder *dc, const struct ast *b,
     char at[512];
     tfr_range_format(&prev, at, sizeof at);
     derr(dc, def_span(b), "Multiple \"variables\" blocks",
-         tfr_arena_printf(dc->a, "This %s already has a variables block "
-                                 "defined at %s.",
+         tfr_arena_printf(dc->a,
+                          "This %s already has a variables block "
+                          "defined at %s.",
                           where, at));
     return;
   }
@@ -446,10 +450,10 @@ static void run_block(struct decoder *dc, const struct ast *b) {
   const struct ast *body = b->kids[1];
   size_t nasserts = 0;
   for (uint32_t i = 0; i < body->n; i++)
-    nasserts += body->items[i]->kind == AST_BLOCK &&
-                is_name(body->items[i], "assert");
-  r.asserts = tfr_arena_alloc(dc->a, (nasserts ? nasserts : 1) *
-                                         sizeof *r.asserts);
+    nasserts +=
+        body->items[i]->kind == AST_BLOCK && is_name(body->items[i], "assert");
+  r.asserts =
+      tfr_arena_alloc(dc->a, (nasserts ? nasserts : 1) * sizeof *r.asserts);
   bool have_options = false;
   struct span options_def = {0}, module_def = {0};
   for (uint32_t i = 0; i < body->n; i++) {
@@ -499,8 +503,9 @@ static void run_block(struct decoder *dc, const struct ast *b) {
       }
       if (!cond || !msg) {
         derr(dc, ab->span, "Missing required argument",
-             tfr_arena_printf(dc->a, "The argument \"%s\" is required, but "
-                                     "no definition was found.",
+             tfr_arena_printf(dc->a,
+                              "The argument \"%s\" is required, but "
+                              "no definition was found.",
                               cond ? "error_message" : "condition"));
         continue;
       }
@@ -515,8 +520,9 @@ static void run_block(struct decoder *dc, const struct ast *b) {
         char at[512];
         tfr_range_format(&prev, at, sizeof at);
         derr(dc, def_span(it), "Multiple \"plan_options\" blocks",
-             tfr_arena_printf(dc->a, "This run block already has a "
-                                     "plan_options block defined at %s.",
+             tfr_arena_printf(dc->a,
+                              "This run block already has a "
+                              "plan_options block defined at %s.",
                               at));
         continue;
       }
@@ -546,8 +552,9 @@ static void run_block(struct decoder *dc, const struct ast *b) {
         char at[512];
         tfr_range_format(&prev, at, sizeof at);
         derr(dc, def_span(it), "Multiple \"module\" blocks",
-             tfr_arena_printf(dc->a, "This run block already has a module "
-                                     "block defined at %s.",
+             tfr_arena_printf(dc->a,
+                              "This run block already has a module "
+                              "block defined at %s.",
                               at));
       }
       r.has_module = true;
@@ -566,8 +573,9 @@ static void run_block(struct decoder *dc, const struct ast *b) {
         }
       }
       if (!source)
-        derr(dc, def_span(it), "Missing \"source\" attribute for module "
-                               "block",
+        derr(dc, def_span(it),
+             "Missing \"source\" attribute for module "
+             "block",
              "You must specify a source attribute when executing alternate "
              "modules during test executions.");
     } else if (is_name(it, "backend")) {
@@ -584,8 +592,9 @@ static void run_block(struct decoder *dc, const struct ast *b) {
       char at[512];
       tfr_range_format(&prev, at, sizeof at);
       derr(dc, r.def, "Duplicate \"run\" block names",
-           tfr_arena_printf(dc->a, "This test file already has a run named "
-                                   "%s block defined at %s.",
+           tfr_arena_printf(dc->a,
+                            "This test file already has a run named "
+                            "%s block defined at %s.",
                             r.name, at));
       return;
     }
@@ -650,17 +659,16 @@ static void validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
   if (r->expect) {
     const struct ast *list = unparen(r->expect);
     if (list->kind != AST_TUPLE) {
-      error_at(d, f->src, r->expect->span, TFR_DIAG_ERROR,
-               "Invalid expression", "A static list expression is required.");
+      error_at(d, f->src, r->expect->span, TFR_DIAG_ERROR, "Invalid expression",
+               "A static list expression is required.");
     } else {
-      r->expect_refs = tfr_arena_alloc(a, (list->n ? list->n : 1) *
-                                              sizeof *r->expect_refs);
+      r->expect_refs =
+          tfr_arena_alloc(a, (list->n ? list->n : 1) * sizeof *r->expect_refs);
       for (uint32_t i = 0; i < list->n; i++) {
         const struct ast *x = list->items[i], *y = x;
         bool ok = true;
         while (y->kind == AST_GETATTR || y->kind == AST_INDEX) {
-          if (y->kind == AST_INDEX &&
-              y->kids[0]->kind != AST_STRING &&
+          if (y->kind == AST_INDEX && y->kids[0]->kind != AST_STRING &&
               y->kids[0]->kind != AST_NUMBER)
             ok = false;
           y = step_in(y);
@@ -677,9 +685,8 @@ static void validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
         add_ref(a, &l, x, y);
         struct ref rf = l.v[0];
         rf.span = x->span;
-        static const char *const bad[] = {"local", "run", "path", "module",
-                                          "count", "each", "self",
-                                          "terraform"};
+        static const char *const bad[] = {"local", "run",  "path", "module",
+                                          "count", "each", "self", "terraform"};
         bool checkable = rf.attr != NULL;
         for (size_t k = 0; k < sizeof bad / sizeof *bad && checkable; k++)
           if (ref_root(&rf, bad[k]))
@@ -824,8 +831,8 @@ static bool list_dir(tfr_arena *a, const char *path, const char *rel,
   closedir(d);
   for (size_t i = 0; i < here.n; i++)
     if (!(opentofu && replaced_by_tofu(&here, here.v[i])))
-      names_add(a, out, rel ? tfr_arena_printf(a, "%s/%s", rel, here.v[i])
-                            : here.v[i]);
+      names_add(a, out,
+                rel ? tfr_arena_printf(a, "%s/%s", rel, here.v[i]) : here.v[i]);
   return true;
 }
 
@@ -985,8 +992,8 @@ static void test_dir_files(struct tctx *t, const char *test_dir,
     if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
       names_add(t->a, &files, p);
   }
-  struct tfr_cli_arg *v = tfr_arena_alloc(t->a, (nargs + files.n + 1) *
-                                                    sizeof *v);
+  struct tfr_cli_arg *v =
+      tfr_arena_alloc(t->a, (nargs + files.n + 1) * sizeof *v);
   if (nargs)
     memcpy(v, args, nargs * sizeof *v);
   for (size_t i = 0; i < files.n; i++) {
@@ -1002,12 +1009,12 @@ static void test_dir_files(struct tctx *t, const char *test_dir,
 /* Values given in the test file, for one run. */
 struct tval {
   const char *name;
-  const struct ast *attr;    /* where it is written */
-  bool from_run;             /* the run's block (else the file's) */
-  long decl;                 /* index of the declaration, or -1 */
-  bool constant;             /* no references, no calls: copied as is */
+  const struct ast *attr; /* where it is written */
+  bool from_run;          /* the run's block (else the file's) */
+  long decl;              /* index of the declaration, or -1 */
+  bool constant;          /* no references, no calls: copied as is */
   bool evaluated;
-  const tfr_value *value;    /* when evaluated */
+  const tfr_value *value; /* when evaluated */
   bool failed;
 };
 
@@ -1017,8 +1024,8 @@ struct runctx {
   struct trun *r;
   struct tfr_test_run *out;
   struct globals *g;
-  tfr_diags *pre;            /* GetVariables' diagnostics */
-  const char *skip;          /* why it cannot be decided offline */
+  tfr_diags *pre;   /* GetVariables' diagnostics */
+  const char *skip; /* why it cannot be decided offline */
   struct tval *vals;
   size_t nvals;
 };
@@ -1031,8 +1038,8 @@ static void offline(struct runctx *rc, const char *why) {
 static struct tval *find_val(struct runctx *rc, const char *name, size_t n,
                              bool run_level) {
   for (size_t i = 0; i < rc->nvals; i++)
-    if (rc->vals[i].from_run == run_level &&
-        strlen(rc->vals[i].name) == n && !memcmp(rc->vals[i].name, name, n))
+    if (rc->vals[i].from_run == run_level && strlen(rc->vals[i].name) == n &&
+        !memcmp(rc->vals[i].name, name, n))
       return &rc->vals[i];
   return NULL;
 }
@@ -1054,11 +1061,10 @@ static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
 }
 
 static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
-                                      struct src_file *src,
-                                      const struct ast *x,
+                                      struct src_file *src, const struct ast *x,
                                       const tfr_value *var,
-                                      const struct eval_scope *inner,
-                                      bool plan, bool *failed) {
+                                      const struct eval_scope *inner, bool plan,
+                                      bool *failed) {
   struct tscope s = {var, inner};
   struct eval_scope es = {tlookup, &s};
   struct eval_ctx c = {0};
@@ -1083,8 +1089,8 @@ static void eval_val(struct runctx *rc, struct tval *v);
 /* The value of var.NAME for a test-file expression: a file-level value
 ** (for run-level expressions), else a global one; NULL when there is
 ** none. */
-static const tfr_value *var_for(struct runctx *rc, const char *name,
-                                size_t n, bool run_level, bool *avail) {
+static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
+                                bool run_level, bool *avail) {
   *avail = false;
   if (run_level) {
     struct tval *fv = find_val(rc, name, n, false);
@@ -1113,10 +1119,9 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   const struct ast *x = v->attr->kids[0];
   struct refs l = refs_of(t->a, x);
   v->constant = !l.n && !l.calls;
-  const char **names = tfr_arena_alloc(t->a, (l.n ? l.n : 1) *
-                                                 sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(t->a, (l.n ? l.n : 1) *
-                                                     sizeof *vals);
+  const char **names = tfr_arena_alloc(t->a, (l.n ? l.n : 1) * sizeof *names);
+  const tfr_value **vals =
+      tfr_arena_alloc(t->a, (l.n ? l.n : 1) * sizeof *vals);
   size_t nv = 0;
   bool bad = false;
   for (size_t i = 0; i < l.n; i++) {
@@ -1151,21 +1156,19 @@ static void eval_val(struct runctx *rc, struct tval *v) {
                                   rn));
         bad = true;
       } else {
-        offline(rc, tfr_arena_printf(t->a,
-                                     "the value of \"%s\" is %s, an output "
-                                     "of an earlier run block, which only "
-                                     "a plan with providers produces",
-                                     v->name,
-                                     span_text(t->a, src,
-                                               v->attr->kids[0]->span)));
+        offline(rc, tfr_arena_printf(
+                        t->a,
+                        "the value of \"%s\" is %s, an output "
+                        "of an earlier run block, which only "
+                        "a plan with providers produces",
+                        v->name, span_text(t->a, src, v->attr->kids[0]->span)));
         bad = true;
       }
       continue;
     }
     if (ref_root(r, "var") && r->attr) {
       bool avail;
-      const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run,
-                                     &avail);
+      const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run, &avail);
       if (!avail) {
         error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
                  "Reference to unavailable variable",
@@ -1184,8 +1187,8 @@ static void eval_val(struct runctx *rc, struct tval *v) {
       }
       bool dup = false;
       for (size_t k = 0; k < nv; k++)
-        dup |= strlen(names[k]) == r->alen &&
-               !memcmp(names[k], r->attr, r->alen);
+        dup |=
+            strlen(names[k]) == r->alen && !memcmp(names[k], r->attr, r->alen);
       if (!dup) {
         names[nv] = tfr_arena_strndup(t->a, r->attr, r->alen);
         vals[nv++] = val;
@@ -1206,9 +1209,9 @@ static void eval_val(struct runctx *rc, struct tval *v) {
     return;
   }
   bool failed;
-  const tfr_value *val = eval_in_scope(t, rc->pre, src, x,
-                                       tfr_object(t->a, nv, names, vals),
-                                       NULL, false, &failed);
+  const tfr_value *val =
+      eval_in_scope(t, rc->pre, src, x, tfr_object(t->a, nv, names, vals), NULL,
+                    false, &failed);
   if (failed) {
     v->failed = true;
     return;
@@ -1225,16 +1228,14 @@ static void gather(struct runctx *rc) {
   for (size_t i = 0; i < rc->r->vars.n; i++) {
     const struct tvar *tv = &rc->r->vars.v[i];
     rc->vals[rc->nvals++] = (struct tval){
-        tv->name, tv->attr, true,
-        decl_index(t->m, tv->name, strlen(tv->name)), false, false, NULL,
-        false};
+        tv->name, tv->attr, true, decl_index(t->m, tv->name, strlen(tv->name)),
+        false,    false,    NULL, false};
   }
   for (size_t i = 0; i < rc->f->vars.n; i++) {
     const struct tvar *tv = &rc->f->vars.v[i];
     rc->vals[rc->nvals++] = (struct tval){
-        tv->name, tv->attr, false,
-        decl_index(t->m, tv->name, strlen(tv->name)), false, false, NULL,
-        false};
+        tv->name, tv->attr, false, decl_index(t->m, tv->name, strlen(tv->name)),
+        false,    false,    NULL,  false};
   }
 }
 
@@ -1346,8 +1347,8 @@ static struct content build_content(struct runctx *rc) {
   size_t L = src->len;
   struct sbuf tail = {0};
   struct content c = {0};
-  c.moved = tfr_arena_alloc(t->a, (rc->nvals ? rc->nvals : 1) *
-                                      sizeof *c.moved);
+  c.moved =
+      tfr_arena_alloc(t->a, (rc->nvals ? rc->nvals : 1) * sizeof *c.moved);
   bool *keep = calloc(L ? L : 1, 1);
   for (size_t i = 0; i < rc->nvals; i++) {
     struct tval *v = &rc->vals[i];
@@ -1362,15 +1363,14 @@ static struct content build_content(struct runctx *rc) {
         has_collection(v->value->type)) {
       /* written out as HCL, a list would arrive as a tuple, and `any`
       ** would keep that */
-      offline(rc, tfr_arena_printf(t->a,
-                                   "the value of \"%s\" is a %s, which "
-                                   "tfresolve can pass on only as written "
-                                   "in HCL (a tuple or an object), and the "
-                                   "variable's type (%s) would keep that",
-                                   v->name,
-                                   tfr_type_friendly(t->a, v->value->type),
-                                   tfr_type_expr(t->a,
-                                                 t->m->vars[v->decl].type)));
+      offline(rc,
+              tfr_arena_printf(t->a,
+                               "the value of \"%s\" is a %s, which "
+                               "tfresolve can pass on only as written "
+                               "in HCL (a tuple or an object), and the "
+                               "variable's type (%s) would keep that",
+                               v->name, tfr_type_friendly(t->a, v->value->type),
+                               tfr_type_expr(t->a, t->m->vars[v->decl].type)));
       continue;
     }
     const char *hcl = tfr_value_hcl(t->a, v->value);
@@ -1379,19 +1379,17 @@ static struct content build_content(struct runctx *rc) {
     sbuf_str(&tail, " = ");
     at += strlen(v->name) + 3;
     sbuf_str(&tail, hcl);
-    c.moved[c.nmoved++] = (struct moved){(uint32_t)at,
-                                         (uint32_t)(at + strlen(hcl)),
-                                         v->attr->kids[0]->span};
+    c.moved[c.nmoved++] = (struct moved){
+        (uint32_t)at, (uint32_t)(at + strlen(hcl)), v->attr->kids[0]->span};
     sbuf_str(&tail, "\n");
   }
   c.len = L + 1 + tail.n;
   c.text = tfr_arena_alloc_raw(t->a, c.len + 1);
   for (size_t i = 0; i < L; i++) {
     char ch = src->text[i];
-    c.text[i] = keep[i] || ch == '\n' ? ch
-                : ch == '\r' && i + 1 < L && src->text[i + 1] == '\n'
-                    ? '\r'
-                    : ' ';
+    c.text[i] = keep[i] || ch == '\n'                                 ? ch
+                : ch == '\r' && i + 1 < L && src->text[i + 1] == '\n' ? '\r'
+                                                                      : ' ';
   }
   c.text[L] = '\n';
   if (tail.n)
@@ -1418,8 +1416,8 @@ static struct tfr_range real_range(struct runctx *rc, const struct content *c,
   struct tfr_range out = *r;
   out.filename = src->name;
   out.start = src_pos(src, (uint32_t)r->start.byte);
-  out.end = src_pos(src, (uint32_t)(r->end.byte <= src->len ? r->end.byte
-                                                             : src->len));
+  out.end = src_pos(
+      src, (uint32_t)(r->end.byte <= src->len ? r->end.byte : src->len));
   return out;
 }
 
@@ -1459,12 +1457,11 @@ static const char *deferred(tfr_arena *a, const struct tfr_variable *v) {
     if (v->rules[i].result == TFR_RULE_DEFERRED) {
       char at[512];
       tfr_range_format(&v->rules[i].range, at, sizeof at);
-      return tfr_arena_printf(a,
-                              "the validation rule of var.%s at %s cannot "
-                              "be decided offline (%s)",
-                              v->name, at,
-                              v->rules[i].detail ? v->rules[i].detail
-                                                 : "deferred");
+      return tfr_arena_printf(
+          a,
+          "the validation rule of var.%s at %s cannot "
+          "be decided offline (%s)",
+          v->name, at, v->rules[i].detail ? v->rules[i].detail : "deferred");
     }
   return NULL;
 }
@@ -1556,8 +1553,8 @@ static enum tfr_test_status assertions(struct runctx *rc,
   size_t n = m->nvars + rc->nvals;
   const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
-  const tfr_value **mvals = tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) *
-                                                      sizeof *mvals);
+  const tfr_value **mvals =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *mvals);
   size_t nv = 0;
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *vd = &m->vars[k];
@@ -1618,17 +1615,16 @@ static enum tfr_test_status assertions(struct runctx *rc,
     }
     tfr_diags *scratch = tfr_diags_new(t->a);
     bool mfail, cfail;
-    const tfr_value *msg = eval_in_scope(t, scratch, rc->f->src, as->msg,
-                                         var, inner, !r->apply, &mfail);
-    const tfr_value *cond = eval_in_scope(t, scratch, rc->f->src, as->cond,
-                                          var, inner, !r->apply, &cfail);
+    const tfr_value *msg = eval_in_scope(t, scratch, rc->f->src, as->msg, var,
+                                         inner, !r->apply, &mfail);
+    const tfr_value *cond = eval_in_scope(t, scratch, rc->f->src, as->cond, var,
+                                          inner, !r->apply, &cfail);
     if (mfail || cfail) {
       copy_all(d, scratch);
       st = merge(st, TFR_TEST_ERROR);
       continue;
     }
-    if (!tfr_value_is_wholly_known(cond) ||
-        !tfr_value_is_wholly_known(msg)) {
+    if (!tfr_value_is_wholly_known(cond) || !tfr_value_is_wholly_known(msg)) {
       if (!unknown)
         unknown = tfr_arena_printf(t->a,
                                    "the assertion on line %d depends on a "
@@ -1662,8 +1658,9 @@ static enum tfr_test_status assertions(struct runctx *rc,
     if (!ms || (ms->flags & TFR_V_NULL)) {
       error_at(d, rc->f->src, as->msg->span, TFR_DIAG_ERROR,
                "Invalid error message",
-               tfr_arena_printf(t->a, "Unsuitable value for error message: "
-                                      "%s.",
+               tfr_arena_printf(t->a,
+                                "Unsuitable value for error message: "
+                                "%s.",
                                 ms ? "value must not be null"
                                    : (err ? err : "string required")));
       text = "Failed to evaluate condition error message.";
@@ -1684,7 +1681,8 @@ static enum tfr_test_status assertions(struct runctx *rc,
 
 /* Did the resolution get to the values (Terraform's plan), rather than
 ** stop at errors in the values as written (GetVariables, validate)? */
-static bool reached_plan(const struct tfr_resolution *res, const tfr_diags *rd) {
+static bool reached_plan(const struct tfr_resolution *res,
+                         const tfr_diags *rd) {
   for (size_t k = 0; k < res->n; k++)
     if (res->vars[k].value)
       return true;
@@ -1692,8 +1690,7 @@ static bool reached_plan(const struct tfr_resolution *res, const tfr_diags *rd) 
     const struct tfr_diag *g = tfr_diags_get(rd, i);
     if (g->sev == TFR_DIAG_ERROR &&
         (g->code == TFR_CODE_INVALID_INPUT ||
-         g->code == TFR_CODE_REQUIRED_NOT_SET ||
-         is_rule_failure(g, res)))
+         g->code == TFR_CODE_REQUIRED_NOT_SET || is_rule_failure(g, res)))
       return true;
   }
   return res->n == 0;
@@ -1706,8 +1703,8 @@ static void decide(struct runctx *rc, const struct tfr_resolution *res,
   struct trun *r = rc->r;
   struct tfr_test_run *out = rc->out;
   tfr_diags *d = out->diags;
-  bool *found = tfr_arena_alloc(t->a, (r->nexpect ? r->nexpect : 1) *
-                                          sizeof *found);
+  bool *found =
+      tfr_arena_alloc(t->a, (r->nexpect ? r->nexpect : 1) * sizeof *found);
   /* the plan's diagnostics, with the test file's ranges */
   size_t n = tfr_diags_count(rd);
   struct tfr_range *subj = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *subj);
@@ -1819,15 +1816,15 @@ static bool prior_failed(const struct tfile *f, const struct trun *runs,
                          const struct tfr_test_run *done, size_t i) {
   const struct trun *r = &runs[i];
   bool parallel = r->parallel >= 0 ? r->parallel == 1 : f->parallel;
-  const char *key = r->state_key ? r->state_key
+  const char *key = r->state_key                        ? r->state_key
                     : r->has_module && r->module_source ? r->module_source
-                                                         : "";
+                                                        : "";
   bool same_seen = false;
   for (size_t j = i; j-- > 0;) {
     const struct trun *p = &runs[j];
-    const char *pk = p->state_key ? p->state_key
+    const char *pk = p->state_key                        ? p->state_key
                      : p->has_module && p->module_source ? p->module_source
-                                                          : "";
+                                                         : "";
     bool prior = !parallel;
     if (!same_seen && !strcmp(pk, key)) {
       prior = true;
@@ -1869,8 +1866,9 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     out->status = TFR_TEST_SKIP;
     out->offline = true;
     out->skip_reason = tfr_arena_printf(
-        t->a, "it runs the module \"%s\" (a module block), which only a "
-              "plan with providers runs",
+        t->a,
+        "it runs the module \"%s\" (a module block), which only a "
+        "plan with providers runs",
         r->module_source ? r->module_source : "?");
     return;
   }
@@ -1895,8 +1893,8 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     out->skip_reason = rc.skip;
     return;
   }
-  struct tfr_cli_arg *args = tfr_arena_alloc(t->a, (rc.g->nargs + 1) *
-                                                       sizeof *args);
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(t->a, (rc.g->nargs + 1) * sizeof *args);
   if (rc.g->nargs)
     memcpy(args, rc.g->args, rc.g->nargs * sizeof *args);
   args[rc.g->nargs].file = true;
@@ -1957,8 +1955,8 @@ static bool static_errors(tfr_arena *a, struct tfile *f,
 
 static void run_file(struct tctx *t, struct tfile *f,
                      struct tfr_test_file *out) {
-  struct tfr_test_run *done = tfr_arena_alloc(t->a, (f->nruns ? f->nruns : 1) *
-                                                        sizeof *done);
+  struct tfr_test_run *done =
+      tfr_arena_alloc(t->a, (f->nruns ? f->nruns : 1) * sizeof *done);
   out->runs = done;
   out->nruns = f->nruns;
   out->diags = tfr_diags_new(t->a);
@@ -1989,8 +1987,7 @@ static void json_runs(tfr_arena *a, struct tfile *f, const struct ast *body) {
     return;
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (!(k->kind == AST_STRING && is_name(k, "run")) ||
-        v->kind != AST_OBJECT)
+    if (!(k->kind == AST_STRING && is_name(k, "run")) || v->kind != AST_OBJECT)
       continue;
     f->runs = tfr_arena_alloc(a, (v->n ? v->n : 1) * sizeof *f->runs);
     for (uint32_t j = 0; j < v->n; j++) {
@@ -2035,8 +2032,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   }
   if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
     /* as every run's plan would say (show and check say it too) */
-    tfr_diags_add(suite->diags, TFR_DIAG_ERROR, NULL,
-                  "No configuration files",
+    tfr_diags_add(suite->diags, TFR_DIAG_ERROR, NULL, "No configuration files",
                   "Plan requires configuration to be present. Planning "
                   "without a configuration would mark everything for "
                   "destruction, which is normally not what is desired. If "
@@ -2057,8 +2053,9 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
     if (strcmp(test_dir, "tests") && stat(tpath, &st) != 0)
       tfr_diags_add(suite->diags, TFR_DIAG_WARNING, NULL,
                     "Test directory does not exist",
-                    tfr_arena_printf(a, "Requested test directory %s does "
-                                        "not exist.",
+                    tfr_arena_printf(a,
+                                     "Requested test directory %s does "
+                                     "not exist.",
                                      tpath));
   }
   if (names.n)
@@ -2071,10 +2068,10 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
       while (j < names.n && strcmp(names.v[j], want))
         j++;
       if (j == names.n) {
-        tfr_diags_add(suite->diags, TFR_DIAG_WARNING, NULL,
-                      "Unknown test file",
-                      tfr_arena_printf(a, "The specified test file, %s, "
-                                          "could not be found.",
+        tfr_diags_add(suite->diags, TFR_DIAG_WARNING, NULL, "Unknown test file",
+                      tfr_arena_printf(a,
+                                       "The specified test file, %s, "
+                                       "could not be found.",
                                        o->filter[i]));
         continue;
       }
@@ -2089,8 +2086,8 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
     names = kept;
   }
   /* parse and decode every file: errors in any stop everything */
-  struct tfile *files = tfr_arena_alloc(a, (names.n ? names.n : 1) *
-                                               sizeof *files);
+  struct tfile *files =
+      tfr_arena_alloc(a, (names.n ? names.n : 1) * sizeof *files);
   size_t tlen = strlen(test_dir);
   for (size_t i = 0; i < names.n; i++) {
     struct tfile *f = &files[i];
@@ -2118,13 +2115,13 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
     return suite;
   }
   /* the global values: -var for undeclared names are not used by tests */
-  struct tfr_cli_arg *args = tfr_arena_alloc(a, (o->nargs ? o->nargs : 1) *
-                                                    sizeof *args);
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(a, (o->nargs ? o->nargs : 1) * sizeof *args);
   size_t nargs = 0;
   for (size_t i = 0; i < o->nargs; i++) {
     const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
-    if (eq && decl_index(t.m, o->args[i].value,
-                         (size_t)(eq - o->args[i].value)) < 0)
+    if (eq &&
+        decl_index(t.m, o->args[i].value, (size_t)(eq - o->args[i].value)) < 0)
       continue;
     args[nargs++] = o->args[i];
   }
@@ -2159,8 +2156,8 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
     return suite;
   }
   /* run */
-  struct tfr_test_file *outs = tfr_arena_alloc(a, (names.n ? names.n : 1) *
-                                                      sizeof *outs);
+  struct tfr_test_file *outs =
+      tfr_arena_alloc(a, (names.n ? names.n : 1) * sizeof *outs);
   for (size_t i = 0; i < names.n; i++) {
     outs[i].name = files[i].name;
     outs[i].path = files[i].path;

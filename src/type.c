@@ -144,8 +144,7 @@ bool tfr_type_equal(const tfr_type *x, const tfr_type *y) {
 }
 
 bool tfr_type_is_primitive(const tfr_type *t) {
-  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER ||
-         t->kind == TFR_STRING;
+  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER || t->kind == TFR_STRING;
 }
 
 bool tfr_type_is_collection(const tfr_type *t) {

@@ -35,7 +35,7 @@ static bool keyword(const struct ast *x, const char **s, size_t *n) {
   }
   static const char *const lits[] = {"null", "true", "false"};
   if (x->kind == AST_NULL || x->kind == AST_BOOL) {
-    *s = x->kind == AST_NULL ? lits[0]
+    *s = x->kind == AST_NULL       ? lits[0]
          : (x->flags & AST_F_TRUE) ? lits[1]
                                    : lits[2];
     *n = strlen(*s);
@@ -59,10 +59,10 @@ static struct span args_span(struct texpr *t, const struct ast *call) {
 static const tfr_type *get_type(struct texpr *t, const struct ast *x,
                                 const struct tfr_defaults **defs);
 
-static const struct tfr_defaults *child_defaults(
-    struct texpr *t, const tfr_type *ty, size_t nvals, const char **vnames,
-    const tfr_value **vals, size_t nkids, const char **keys,
-    const struct tfr_defaults **kids) {
+static const struct tfr_defaults *
+child_defaults(struct texpr *t, const tfr_type *ty, size_t nvals,
+               const char **vnames, const tfr_value **vals, size_t nkids,
+               const char **keys, const struct tfr_defaults **kids) {
   if (!nvals && !nkids)
     return NULL;
   struct tfr_defaults *d = tfr_arena_alloc(t->a, sizeof *d);
@@ -77,8 +77,7 @@ static const struct tfr_defaults *child_defaults(
 }
 
 static const tfr_type *collection(struct texpr *t, const struct ast *arg,
-                                  int kind,
-                                  const struct tfr_defaults **defs) {
+                                  int kind, const struct tfr_defaults **defs) {
   const struct tfr_defaults *ed = NULL;
   const tfr_type *et = get_type(t, arg, &ed);
   if (!et)
@@ -295,10 +294,11 @@ static const tfr_type *call_type(struct texpr *t, const struct ast *x,
       is(s, n, "any")) {
     err_at(t, as, SUMMARY,
            tfr_arena_printf(t->a,
-                            is(s, n, "any") ? "Type constraint keyword \"%.*s\" "
-                                              "does not expect arguments."
-                                            : "Primitive type keyword \"%.*s\" "
-                                              "does not expect arguments.",
+                            is(s, n, "any")
+                                ? "Type constraint keyword \"%.*s\" "
+                                  "does not expect arguments."
+                                : "Primitive type keyword \"%.*s\" "
+                                  "does not expect arguments.",
                             (int)n, s));
     return NULL;
   }
@@ -306,8 +306,8 @@ static const tfr_type *call_type(struct texpr *t, const struct ast *x,
   if ((coll || is(s, n, "object") || is(s, n, "tuple")) && x->n != 1) {
     struct span sub = as;
     if (x->n > 1)
-      sub = (struct span){x->items[1]->span.start,
-                          x->items[x->n - 1]->span.end};
+      sub =
+          (struct span){x->items[1]->span.start, x->items[x->n - 1]->span.end};
     const char *detail =
         coll ? tfr_arena_printf(t->a,
                                 "The %.*s type constructor requires one "
@@ -372,8 +372,8 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
 }
 
 /* A quoted type from Terraform 0.11 and earlier: `type = "string"`. */
-static bool legacy_quoted(tfr_arena *a, tfr_diags *diags,
-                          struct src_file *src, const struct ast *x) {
+static bool legacy_quoted(tfr_arena *a, tfr_diags *diags, struct src_file *src,
+                          const struct ast *x) {
   struct texpr t = {a, diags, src, true, true};
   if (x->kind != AST_STRING && x->kind != AST_TEMPLATE)
     return false;
@@ -381,22 +381,21 @@ static bool legacy_quoted(tfr_arena *a, tfr_diags *diags,
       (is(x->str, x->n, "string") || is(x->str, x->n, "list") ||
        is(x->str, x->n, "map")))
     err_at(&t, x->span, "Invalid quoted type constraints",
-           tfr_arena_printf(a,
-                            "Terraform 0.11 and earlier required type "
-                            "constraints to be given in quotes, but that "
-                            "form is now deprecated and will be removed in "
-                            "a future version of Terraform. Remove the "
-                            "quotes around \"%.*s\"%s.",
-                            (int)x->n, x->str,
-                            is(x->str, x->n, "list")
-                                ? " and write list(string) instead to "
-                                  "explicitly indicate that the list "
-                                  "elements are strings"
-                            : is(x->str, x->n, "map")
-                                ? " and write map(string) instead to "
-                                  "explicitly indicate that the map "
-                                  "elements are strings"
-                                : ""));
+           tfr_arena_printf(
+               a,
+               "Terraform 0.11 and earlier required type "
+               "constraints to be given in quotes, but that "
+               "form is now deprecated and will be removed in "
+               "a future version of Terraform. Remove the "
+               "quotes around \"%.*s\"%s.",
+               (int)x->n, x->str,
+               is(x->str, x->n, "list")  ? " and write list(string) instead to "
+                                           "explicitly indicate that the list "
+                                           "elements are strings"
+               : is(x->str, x->n, "map") ? " and write map(string) instead to "
+                                           "explicitly indicate that the map "
+                                           "elements are strings"
+                                         : ""));
   else
     err_at(&t, x->span, "Invalid legacy variable type hint",
            "To provide a full type expression, remove the surrounding "
@@ -409,8 +408,8 @@ const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
                                   const struct tfr_defaults **defaults) {
   if (legacy_quoted(a, diags, src, x))
     return NULL;
-  if (x->kind == AST_VARIABLE && (is(x->str, x->n, "list") ||
-                                  is(x->str, x->n, "map"))) {
+  if (x->kind == AST_VARIABLE &&
+      (is(x->str, x->n, "list") || is(x->str, x->n, "map"))) {
     if (defaults)
       *defaults = NULL;
     return x->n == 4 ? tfr_type_list(a, &tfr_t_dynamic)

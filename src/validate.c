@@ -24,19 +24,19 @@ struct names {
   const char **v;
   struct span *at; /* where each is first referred to */
   size_t n, cap;
-  bool every;      /* every reference, repeated names too */
+  bool every; /* every reference, repeated names too */
 };
 
 struct refs {
-  struct names vars;   /* var.NAME referenced */
-  struct names every;  /* every var.NAME reference, repeats too (with
-                          record_every) */
+  struct names vars;  /* var.NAME referenced */
+  struct names every; /* every var.NAME reference, repeats too (with
+                         record_every) */
   bool record_every;
-  struct names locals; /* local.NAME referenced */
-  struct names objects; /* "aws_instance.web", "data.t.n", "module.m", or a
-                           bare root such as "aws_instance" */
-  bool any;            /* refers to anything at all */
-  bool other;          /* refers to something unknowable offline */
+  struct names locals;    /* local.NAME referenced */
+  struct names objects;   /* "aws_instance.web", "data.t.n", "module.m", or a
+                             bare root such as "aws_instance" */
+  bool any;               /* refers to anything at all */
+  bool other;             /* refers to something unknowable offline */
   const char *other_name; /* the first such thing, e.g. "data.aws_ami.x" */
   const char *via;        /* the local value it was reached through */
   const struct module *m; /* follow local values into their expressions */
@@ -258,8 +258,7 @@ static struct refs refs_rule(tfr_arena *a, const struct module *m,
   struct refs r = {0};
   if (m) {
     r.m = m;
-    r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) *
-                                    sizeof *r.seen);
+    r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) * sizeof *r.seen);
   }
   walk(a, rule->condition, &r, NULL);
   walk(a, rule->error_message, &r, NULL);
@@ -393,8 +392,8 @@ static const tfr_value *local_object(struct scope *s) {
   bool all = true;
   for (size_t i = 0; i < n; i++) {
     names[i] = s->m->locals[i].name;
-    vals[i] = s->lstate[i] == 2 ? s->local[i]
-                                : tfr_unknown(s->a, &tfr_t_dynamic);
+    vals[i] =
+        s->lstate[i] == 2 ? s->local[i] : tfr_unknown(s->a, &tfr_t_dynamic);
     all &= s->lstate[i] == 2;
   }
   const tfr_value *o = tfr_object(s->a, n, names, vals);
@@ -432,10 +431,10 @@ static void eval_local(struct scope *s, size_t i) {
   for (size_t k = 0; k < tfr_diags_count(scratch); k++) {
     const struct tfr_diag *g = tfr_diags_get(scratch, k);
     if (g->sev == TFR_DIAG_ERROR) {
-      s->local_err[i] = g->detail && *g->detail
-                            ? tfr_arena_printf(s->a, "%s: %s", g->summary,
-                                               g->detail)
-                            : g->summary;
+      s->local_err[i] =
+          g->detail && *g->detail
+              ? tfr_arena_printf(s->a, "%s: %s", g->summary, g->detail)
+              : g->summary;
       v = tfr_unknown(s->a, &tfr_t_dynamic);
       break;
     }
@@ -483,8 +482,7 @@ static const tfr_value *str(tfr_arena *a, const char *s) {
 ** absolute (Terraform runs there: -chdir). */
 static void fixed_scope(struct scope *s, const char *dir) {
   char cwd[PATH_MAX];
-  bool ok = dir ? realpath(dir, cwd) != NULL
-                : getcwd(cwd, sizeof cwd) != NULL;
+  bool ok = dir ? realpath(dir, cwd) != NULL : getcwd(cwd, sizeof cwd) != NULL;
   const char *names[] = {"cwd", "module", "root"};
   const tfr_value *vals[] = {str(s->a, ok ? cwd : "."), str(s->a, "."),
                              str(s->a, ".")};
@@ -529,8 +527,7 @@ static long index_of(const struct module *m, const char *name) {
 ** when it is fine.  count, each and self are left to evaluation. */
 static bool object_declared(const struct module *m, tfr_arena *a,
                             tfr_diags *diags, struct src_file *src,
-                            struct span at, const char *obj,
-                            const char *var) {
+                            struct span at, const char *obj, const char *var) {
   size_t parts = 1;
   for (const char *p = obj; *p; p++)
     parts += *p == '.';
@@ -544,13 +541,12 @@ static bool object_declared(const struct module *m, tfr_arena *a,
     const char *kind = ROOT_IS("data") ? "data" : "ephemeral";
     if (parts < 3) {
       summary = "Invalid reference";
-      detail = tfr_arena_printf(a,
-                                "The \"%s\" object must be followed by two "
-                                "attribute names: the %s type and the "
-                                "resource name.",
-                                kind,
-                                ROOT_IS("data") ? "data source"
-                                                : "ephemeral resource");
+      detail = tfr_arena_printf(
+          a,
+          "The \"%s\" object must be followed by two "
+          "attribute names: the %s type and the "
+          "resource name.",
+          kind, ROOT_IS("data") ? "data source" : "ephemeral resource");
     } else if (!module_declares(m, obj)) {
       const char *t = obj + rootlen + 1, *n = strchr(t, '.') + 1;
       summary = "Reference to undeclared resource";
@@ -627,8 +623,7 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
     for (size_t q = 0; q < m->nlocals && !*hint; q++)
       if (str_distance(nm, strlen(nm), m->locals[q].name,
                        strlen(m->locals[q].name)) < 3)
-        hint = tfr_arena_printf(a, " Did you mean \"%s\"?",
-                                m->locals[q].name);
+        hint = tfr_arena_printf(a, " Did you mean \"%s\"?", m->locals[q].name);
     error_in(diags, src, r.locals.at[j], TFR_DIAG_ERROR,
              "Reference to undeclared local value",
              tfr_arena_printf(a,
@@ -639,8 +634,8 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
     ok = false;
   }
   for (size_t j = 0; j < r.objects.n; j++)
-    ok &= object_declared(m, a, diags, src, r.objects.at[j], r.objects.v[j],
-                          var);
+    ok &=
+        object_declared(m, a, diags, src, r.objects.at[j], r.objects.v[j], var);
   return ok;
 }
 
@@ -684,8 +679,8 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
         tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, msg, "");
         return true;
       }
-      if (state[t] == 0 && cycles(m, a, diags, state, (size_t)t, stack,
-                                  depth + 1))
+      if (state[t] == 0 &&
+          cycles(m, a, diags, state, (size_t)t, stack, depth + 1))
         return true;
     }
   }
@@ -748,8 +743,8 @@ static const char *walk_key(tfr_arena *a, const struct var_decl *v,
   struct sbuf b = *buf; /* reused: its memory, not its text */
   b.n = 0;
   uint32_t id = v->type_id;
-  char head[8] = {(char)(id & 0xff), (char)(id >> 8 & 0xff),
-                  (char)(id >> 16 & 0xff), (char)(id >> 24),
+  char head[8] = {(char)(id & 0xff),          (char)(id >> 8 & 0xff),
+                  (char)(id >> 16 & 0xff),    (char)(id >> 24),
                   (char)('0' + v->sensitive), (char)('0' + v->ephemeral)};
   sbuf_put(&b, head, 6);
   const struct {
@@ -837,8 +832,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       for (size_t j = before; j < tfr_diags_count(scratch); j++)
         errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
       if (key && !errs)
-        bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen,
-                    (void *)1);
+        bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen, (void *)1);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
         const struct tfr_diag *g = tfr_diags_get(scratch, j);
         if (g->sev != TFR_DIAG_ERROR)
@@ -912,7 +906,6 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
   return r == TFR_RULE_PASSED || r == TFR_RULE_DEFERRED;
 }
 
-
 /*
 ** A .tf.json error message that failed to evaluate: Terraform takes its
 ** JSON string literally, and its errors (diags from index at on) become
@@ -938,8 +931,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   size_t before = tfr_diags_count(diags);
   const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
   size_t msg_at = tfr_diags_count(diags);
-  const tfr_value *msg = eval_in(a, diags, rule, rule->error_message, s,
-                                 v->name);
+  const tfr_value *msg =
+      eval_in(a, diags, rule, rule->error_message, s, v->name);
   bool msg_failed = !msg;
   if (msg_failed && rule->message_literal)
     msg = json_message_fallback(a, diags, rule, msg_at, v->name);
@@ -951,8 +944,9 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     const char *why = deferred_reason(a, m, s, rule->condition);
     error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_WARNING,
              "Validation rule deferred",
-             tfr_arena_printf(a, "%s, so the rule is neither passed nor "
-                                 "failed here.",
+             tfr_arena_printf(a,
+                              "%s, so the rule is neither passed nor "
+                              "failed here.",
                               why),
              v->name);
     tfr_diags_set_code(diags, TFR_CODE_RULE_DEFERRED);
@@ -980,8 +974,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   }
   if (b->b)
     return msg ? outcome(out, TFR_RULE_PASSED, NULL)
-               : outcome(out, TFR_RULE_INVALID,
-                         first_error(a, diags, before));
+               : outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!msg) /* HCL gives a failed expression an unknown value */
     msg = tfr_unknown(a, &tfr_t_string);
   /* The message, as Terraform takes it: unknown is an error of its own
@@ -1005,8 +998,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     if (!ms) {
       error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
                "Invalid error message",
-               tfr_arena_printf(a,
-                                "Unsuitable value for error message: %s.",
+               tfr_arena_printf(a, "Unsuitable value for error message: %s.",
                                 err ? err : "string required"),
                v->name);
       text = "Failed to evaluate condition error message.";
@@ -1110,8 +1102,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       progress = true;
       if (skip) {
         skip_all(v, rules[k],
-                 tfr_arena_printf(a,
-                                  "it refers to var.%s, which is not valid",
+                 tfr_arena_printf(a, "it refers to var.%s, which is not valid",
                                   skip));
         done[k] = 2;
         continue;
@@ -1119,8 +1110,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ok = true;
       for (size_t i = 0; i < v->nvalidations; i++)
         ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k],
-                       false,
-                       &rules[k][i]);
+                       false, &rules[k][i]);
       done[k] = ok ? 1 : 2;
       if (!ok)
         failed[k] = true;

@@ -18,7 +18,6 @@
 #include "tfresolve/value.h"
 #include "value_int.h"
 
-
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
 static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};
 
@@ -67,9 +66,8 @@ const tfr_value *tfr_bool(bool b) { return b ? &v_true : &v_false; }
 
 /* What a string longer than TFR_MAX_STRING becomes: never a truncated
 ** one. */
-static const tfr_value v_too_large = {&tfr_t_string,
-                                      TFR_V_UNKNOWN | TFR_V_TOO_LARGE, 0,
-                                      {.s = NULL}};
+static const tfr_value v_too_large = {
+    &tfr_t_string, TFR_V_UNKNOWN | TFR_V_TOO_LARGE, 0, {.s = NULL}};
 
 const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
   if (n > TFR_MAX_STRING)
@@ -82,8 +80,12 @@ const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
 
 /* The length of the UTF-8 sequence a lead byte starts, or 0. */
 static size_t utf8_width(unsigned char b) {
-  return b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3
-                                 : b < 0xF5 ? 4 : 0;
+  return b < 0x80   ? 1
+         : b < 0xC2 ? 0
+         : b < 0xE0 ? 2
+         : b < 0xF0 ? 3
+         : b < 0xF5 ? 4
+                    : 0;
 }
 
 /* Whether s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or
@@ -227,8 +229,7 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
   struct kv small[16];
   const char *snn[16];
   const tfr_type *stt[16];
-  struct kv *tmp = n <= 16 ? small
-                           : tfr_arena_alloc_raw(a, n * sizeof *tmp);
+  struct kv *tmp = n <= 16 ? small : tfr_arena_alloc_raw(a, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct kv){names[i], (uint32_t)strlen(names[i]), vals[i]};
   bool sorted = true;
@@ -249,8 +250,7 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
   }
   /* the type copies names and types: they can stay on the stack */
   const char **nn = n <= 16 ? snn : tfr_arena_alloc_raw(a, n * sizeof *nn);
-  const tfr_type **tt = n <= 16 ? stt
-                                : tfr_arena_alloc_raw(a, n * sizeof *tt);
+  const tfr_type **tt = n <= 16 ? stt : tfr_arena_alloc_raw(a, n * sizeof *tt);
   const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
   uint64_t h = n;
   for (size_t i = 0; i < n; i++) {
@@ -535,8 +535,7 @@ static int cmp_keyed(const void *x, const void *y) {
   const struct keyed *p = x, *q = y;
   if (p->rank != q->rank)
     return p->rank < q->rank ? -1 : 1;
-  int c = memcmp(p->key.p, q->key.p, p->key.n < q->key.n ? p->key.n
-                                                          : q->key.n);
+  int c = memcmp(p->key.p, q->key.p, p->key.n < q->key.n ? p->key.n : q->key.n);
   if (c)
     return c;
   return p->key.n < q->key.n ? -1 : p->key.n > q->key.n ? 1 : 0;

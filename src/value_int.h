@@ -23,5 +23,4 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
                                      const tfr_value *const *vals,
                                      const tfr_type **cache);
 
-
 #endif

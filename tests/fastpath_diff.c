@@ -37,11 +37,10 @@ static bool same_str(const char *x, const char *y) {
 }
 
 static bool same_range(const struct tfr_range *x, const struct tfr_range *y) {
-  return same_str(x->filename, y->filename) &&
-         x->start.line == y->start.line &&
-         x->start.column == y->start.column &&
-         x->start.byte == y->start.byte && x->end.line == y->end.line &&
-         x->end.column == y->end.column && x->end.byte == y->end.byte;
+  return same_str(x->filename, y->filename) && x->start.line == y->start.line &&
+         x->start.column == y->start.column && x->start.byte == y->start.byte &&
+         x->end.line == y->end.line && x->end.column == y->end.column &&
+         x->end.byte == y->end.byte;
 }
 
 static int differences;
@@ -79,26 +78,23 @@ static void compare(tfr_arena *a, const char *dir,
         x->source_line != y->source_line ||
         !same_str(x->source_file, y->source_file) ||
         x->nattempts != y->nattempts)
-      differ(dir, tfr_arena_printf(a, "%s source", what),
-             tfr_arena_printf(a, "error=%d source=%d %s:%d attempts=%zu",
-                              x->error, x->source,
-                              x->source_file ? x->source_file : "",
-                              x->source_line, x->nattempts),
-             tfr_arena_printf(a, "error=%d source=%d %s:%d attempts=%zu",
-                              y->error, y->source,
-                              y->source_file ? y->source_file : "",
-                              y->source_line, y->nattempts));
+      differ(
+          dir, tfr_arena_printf(a, "%s source", what),
+          tfr_arena_printf(a, "error=%d source=%d %s:%d attempts=%zu", x->error,
+                           x->source, x->source_file ? x->source_file : "",
+                           x->source_line, x->nattempts),
+          tfr_arena_printf(a, "error=%d source=%d %s:%d attempts=%zu", y->error,
+                           y->source, y->source_file ? y->source_file : "",
+                           y->source_line, y->nattempts));
     for (size_t k = 0; k < x->nattempts && k < y->nattempts; k++) {
       const struct tfr_attempt *p = &x->attempts[k], *q = &y->attempts[k];
       if (p->line != q->line || p->won != q->won || p->failed != q->failed ||
-          p->text_len != q->text_len ||
-          memcmp(p->text, q->text, p->text_len))
+          p->text_len != q->text_len || memcmp(p->text, q->text, p->text_len))
         differ(dir, tfr_arena_printf(a, "%s attempt %zu", what, k + 1),
                tfr_arena_printf(a, "line %d won=%d failed=%d %.*s", p->line,
                                 p->won, p->failed, (int)p->text_len, p->text),
                tfr_arena_printf(a, "line %d won=%d failed=%d %.*s", q->line,
-                                q->won, q->failed, (int)q->text_len,
-                                q->text));
+                                q->won, q->failed, (int)q->text_len, q->text));
     }
   }
   size_t nf = tfr_diags_count(fd), ns = tfr_diags_count(sd);
@@ -111,7 +107,8 @@ static void compare(tfr_arena *a, const char *dir,
     if (y)
       tfr_range_format(&y->subject, ry, sizeof ry);
     if (!x || !y || x->sev != y->sev || !same_str(x->summary, y->summary) ||
-        !same_str(x->detail, y->detail) || !same_str(x->variable, y->variable) ||
+        !same_str(x->detail, y->detail) ||
+        !same_str(x->variable, y->variable) ||
         !same_range(&x->subject, &y->subject))
       differ(dir, tfr_arena_printf(a, "diagnostic %zu", i + 1),
              x ? tfr_arena_printf(a, "%s: %s: %s", rx, x->summary,

@@ -62,10 +62,11 @@ static void check(const char *path) {
         size_t k = 0;
         while (y && x[k] && x[k] == y[k])
           k++;
-        printf("FAIL %s: the fast parser's tree differs from the grammar's "
-               "at byte %zu of the dump\n  fast:    %.200s\n  grammar: %.200s\n",
-               path, k, x + (k > 60 ? k - 60 : 0),
-               y ? y + (k > 60 ? k - 60 : 0) : "(the grammar failed)");
+        printf(
+            "FAIL %s: the fast parser's tree differs from the grammar's "
+            "at byte %zu of the dump\n  fast:    %.200s\n  grammar: %.200s\n",
+            path, k, x + (k > 60 ? k - 60 : 0),
+            y ? y + (k > 60 ? k - 60 : 0) : "(the grammar failed)");
       }
       free(x);
       free(y);

@@ -22,14 +22,17 @@
 ** expected output of `eval -json` and "%% console" the expected output of
 ** `eval` (Terraform console style, or the diagnostics), "%% yaml" that
 ** of `eval -format=yaml`, "%% args" more arguments (one per line, passed
-** before the expression; the section may come before or after "%% expr").  Files named funcs_*.test run with -functions.
+** before the expression; the section may come before or after "%% expr"). Files
+*named funcs_*.test run with -functions.
 ** Commands run in the directory of the test file.  Lines before the
 ** first section and lines starting with "#" right after "%%" are comments.
 **
 ** A "cases" directory holds one directory per case: the module files,
 ** `args` (one command-line argument per line; the first is the command,
-** default "show", after any global -chdir=DIR; the JSON run adds -show-sensitive unless the case has a
-** file named hide-sensitive), `env` (NAME=VALUE lines; the environment is otherwise
+** default "show", after any global -chdir=DIR; the JSON run adds
+*-show-sensitive unless the case has a
+** file named hide-sensitive), `env` (NAME=VALUE lines; the environment is
+*otherwise
 ** empty but for PATH and LANG) and the expected `expected.json` (output
 ** of the command with -json), `expected.txt` (human output, -no-color)
 ** and `expected.rc` (exit status; default 0).  The command runs in the
@@ -85,8 +88,8 @@ static bool check_output(const char *label, const char *exp_path,
   char *exp = slurp(exp_path, &elen);
   bool ok = exp && elen == n && memcmp(exp, out, n) == 0;
   if (!ok) {
-    printf("FAIL %s (%s)\n--- expected\n%s--- actual\n%s---\n", label,
-           exp_path, exp ? exp : "(missing)\n", out);
+    printf("FAIL %s (%s)\n--- expected\n%s--- actual\n%s---\n", label, exp_path,
+           exp ? exp : "(missing)\n", out);
   }
   free(exp);
   return ok;
@@ -100,8 +103,8 @@ static bool exists(const char *path) {
 }
 
 static bool is_case(const char *name) {
-  static const char *const exts[] = {".tf", ".tf.json", ".tfvars",
-                                     ".tfvars.json", ".tofu", ".tofu.json"};
+  static const char *const exts[] = {".tf",          ".tf.json", ".tfvars",
+                                     ".tfvars.json", ".tofu",    ".tofu.json"};
   size_t n = strlen(name);
   for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
     size_t k = strlen(exts[i]);
@@ -197,7 +200,8 @@ static void parse_dir(const char *tool, const char *dir) {
     long i = line_owner(p, names, n);
     if (i < 0) {
       printf("FAIL %s: a line of `parse -format=short` names no case: "
-             "%.*s\n", dir, (int)k, p);
+             "%.*s\n",
+             dir, (int)k, p);
       stray = true;
       continue;
     }
@@ -209,8 +213,8 @@ static void parse_dir(const char *tool, const char *dir) {
   }
   free(out);
   if (stray || st != (any_error ? 1 : 0)) {
-    printf("FAIL %s: parse of every case: exit status %d, expected %d\n",
-           dir, st, any_error ? 1 : 0);
+    printf("FAIL %s: parse of every case: exit status %d, expected %d\n", dir,
+           st, any_error ? 1 : 0);
     failed++;
   }
 

@@ -13,12 +13,12 @@
 
 #include <cmocka.h>
 
-#define RUN_UNIT_TESTS(tests)                                              \
-  do {                                                                     \
-    int failed_ = cmocka_run_group_tests(tests, NULL, NULL);               \
-    int total_ = (int)(sizeof(tests) / sizeof((tests)[0]));                \
-    printf("%d passed, %d failed\n", total_ - failed_, failed_);           \
-    return failed_ ? 1 : 0;                                                \
+#define RUN_UNIT_TESTS(tests)                                                  \
+  do {                                                                         \
+    int failed_ = cmocka_run_group_tests(tests, NULL, NULL);                   \
+    int total_ = (int)(sizeof(tests) / sizeof((tests)[0]));                    \
+    printf("%d passed, %d failed\n", total_ - failed_, failed_);               \
+    return failed_ ? 1 : 0;                                                    \
   } while (0)
 
 #endif

@@ -313,8 +313,7 @@ static const tfr_value *rd_value(struct rd *r) {
   if (sensitive || eat(r, "ephemeral(")) {
     const tfr_value *v = rd_value(r);
     need(r, ")");
-    return tfr_value_mark(A, v,
-                          sensitive ? TFR_V_SENSITIVE : TFR_V_EPHEMERAL);
+    return tfr_value_mark(A, v, sensitive ? TFR_V_SENSITIVE : TFR_V_EPHEMERAL);
   }
   if (eat(r, "list("))
     return rd_collection(r, TFR_LIST);
@@ -444,52 +443,54 @@ static int teardown(void **state) {
 
 static void primitives_from_strings(void **state) {
   (void)state;
-  CHECK("number", "\"15\"", "number 15");                        /* 001 */
-  CHECK("number", "\"abc\"", "error: a number is required");     /* 005 */
-  CHECK("bool", "\"yes\"", "error: a bool is required");         /* 009 */
-  CHECK("bool", "\"1\"", "bool true");                           /* 010 */
+  CHECK("number", "\"15\"", "number 15");                    /* 001 */
+  CHECK("number", "\"abc\"", "error: a number is required"); /* 005 */
+  CHECK("bool", "\"yes\"", "error: a bool is required");     /* 009 */
+  CHECK("bool", "\"1\"", "bool true");                       /* 010 */
   CHECK("bool", "\"0\"", "bool false");
   CHECK("bool", "\"true\"", "bool true");
   CHECK("bool", "\"false\"", "bool false");
-  CHECK("bool", "\"TRUE\"", "error: a bool is required; to convert from "
-                            "string, use lowercase \"true\"");   /* 011 */
-  CHECK("bool", "\"False\"", "error: a bool is required; to convert from "
-                             "string, use lowercase \"false\"");
-  CHECK("number", "\" 15\"", "error: a number is required");     /* 021 */
-  CHECK("number", "\"0x10\"", "error: a number is required");    /* 022 */
-  CHECK("number", "\"1e3\"", "number 1000");                     /* 023 */
-  CHECK("number", "\"+5\"", "number 5");                         /* 025 */
+  CHECK("bool", "\"TRUE\"",
+        "error: a bool is required; to convert from "
+        "string, use lowercase \"true\""); /* 011 */
+  CHECK("bool", "\"False\"",
+        "error: a bool is required; to convert from "
+        "string, use lowercase \"false\"");
+  CHECK("number", "\" 15\"", "error: a number is required");  /* 021 */
+  CHECK("number", "\"0x10\"", "error: a number is required"); /* 022 */
+  CHECK("number", "\"1e3\"", "number 1000");                  /* 023 */
+  CHECK("number", "\"+5\"", "number 5");                      /* 025 */
   CHECK("number", "\"12345678901234567890123\"",
-        "number 12345678901234567890123");                       /* 027 */
-  CHECK("number", "\"0.000001\"", "number 0.000001");            /* 033 */
-  CHECK("number", "\"\"", "error: a number is required");        /* 035 */
-  CHECK("string", "\"\"", "string \"\"");                        /* 034 */
+        "number 12345678901234567890123");                /* 027 */
+  CHECK("number", "\"0.000001\"", "number 0.000001");     /* 033 */
+  CHECK("number", "\"\"", "error: a number is required"); /* 035 */
+  CHECK("string", "\"\"", "string \"\"");                 /* 034 */
 }
 
 static void primitives_to_strings(void **state) {
   (void)state;
-  CHECK("string", "true", "string \"true\"");                    /* 013 */
+  CHECK("string", "true", "string \"true\""); /* 013 */
   CHECK("string", "false", "string \"false\"");
-  CHECK("string", "1.50", "string \"1.5\"");                     /* 014 */
+  CHECK("string", "1.50", "string \"1.5\""); /* 014 */
   CHECK("string", "12345678901234567890123",
-        "string \"12345678901234567890123\"");                   /* 015 */
+        "string \"12345678901234567890123\""); /* 015 */
   CHECK("number", "12345678901234567890123",
-        "number 12345678901234567890123");                       /* 026 */
-  CHECK("number", "1.5e3", "number 1500");                       /* 029 */
-  CHECK("number", "25e-2", "number 0.25");                       /* 030 */
-  CHECK("number", "-42", "number -42");                          /* 031 */
+        "number 12345678901234567890123"); /* 026 */
+  CHECK("number", "1.5e3", "number 1500"); /* 029 */
+  CHECK("number", "25e-2", "number 0.25"); /* 030 */
+  CHECK("number", "-42", "number -42");    /* 031 */
   CHECK("list(number)", "[\"1.0\", \"1e2\", \"-0\"]",
-        "list(number) [1,100,-0]");                              /* 333 */
+        "list(number) [1,100,-0]"); /* 333 */
   CHECK("list(string)", "[1.0, 1e2, -0, 0.5]",
-        "list(string) [\"1\",\"100\",\"-0\",\"0.5\"]");          /* 333 */
+        "list(string) [\"1\",\"100\",\"-0\",\"0.5\"]"); /* 333 */
 }
 
 static void primitive_mismatches(void **state) {
   (void)state;
-  CHECK("bool", "1", "error: bool required");                    /* 017 */
+  CHECK("bool", "1", "error: bool required"); /* 017 */
   CHECK("number", "true", "error: number required");
-  CHECK("string", "[\"a\"]", "error: string required");          /* 018 */
-  CHECK("string", "{a = 1}", "error: string required");          /* 019 */
+  CHECK("string", "[\"a\"]", "error: string required"); /* 018 */
+  CHECK("string", "{a = 1}", "error: string required"); /* 019 */
   CHECK("number", "{}", "error: number required");
   CHECK("list(string)", "\"a\"", "error: list of string required");
   CHECK("list(any)", "\"a\"", "error: list of any single type required");
@@ -505,41 +506,40 @@ static void any_keeps_the_value(void **state) {
   (void)state;
   CHECK("any", "[\"a\", 1]", "tuple([string,number]) [\"a\",1]"); /* 045 */
   CHECK("any", "{a = 1, b = \"two\"}",
-        "object({a=number,b=string}) {a:1,b:\"two\"}");           /* 046 */
-  CHECK("any", "null", "any null");                               /* 049 */
+        "object({a=number,b=string}) {a:1,b:\"two\"}"); /* 046 */
+  CHECK("any", "null", "any null");                     /* 049 */
   CHECK("any", "{a = [1, \"x\"], b = {c = null}}",
         "object({a=tuple([number,string]),b=object({c=any})}) "
-        "{a:[1,\"x\"],b:{c:null}}");                              /* 050 */
-  CHECK("any", "{a = 1}", "object({a=number}) {a:1}");            /* 141 */
+        "{a:[1,\"x\"],b:{c:null}}");                   /* 050 */
+  CHECK("any", "{a = 1}", "object({a=number}) {a:1}"); /* 141 */
 }
 
 static void any_unifies_elements(void **state) {
   (void)state;
   CHECK("list(any)", "[\"a\", 1, \"b\"]",
-        "list(string) [\"a\",\"1\",\"b\"]");                      /* 062 */
+        "list(string) [\"a\",\"1\",\"b\"]"); /* 062 */
   CHECK("list(any)", "[\"a\", [], \"b\"]",
-        "error: all list elements must have the same type");     /* 063 */
-  CHECK("list(any)", "[]", "list(any) []");                       /* 065 */
+        "error: all list elements must have the same type"); /* 063 */
+  CHECK("list(any)", "[]", "list(any) []");                  /* 065 */
   CHECK("list(any)", "[true, 1]",
-        "error: all list elements must have the same type");     /* 066 */
+        "error: all list elements must have the same type"); /* 066 */
   CHECK("list(any)", "[{a = 1}, {a = \"x\"}]",
-        "list(object({a=string})) [{a:\"1\"},{a:\"x\"}]");        /* 067 */
+        "list(object({a=string})) [{a:\"1\"},{a:\"x\"}]"); /* 067 */
   CHECK("map(any)", "{a = 1, b = \"x\"}",
-        "map(string) {a:\"1\",b:\"x\"}");                         /* 069 */
+        "map(string) {a:\"1\",b:\"x\"}"); /* 069 */
   CHECK("map(any)", "{a = 1, b = [1]}",
-        "error: all map elements must have the same type");      /* 070 */
+        "error: all map elements must have the same type"); /* 070 */
   CHECK("map(list(any))", "{a = [1], b = [\"x\"]}",
-        "map(list(string)) {a:[\"1\"],b:[\"x\"]}");               /* 071 */
+        "map(list(string)) {a:[\"1\"],b:[\"x\"]}"); /* 071 */
   CHECK("map(any)", "{a = \"b\", c = 1}",
-        "map(string) {a:\"b\",c:\"1\"}");                         /* 073 */
-  CHECK("list(any)", "[1, 2]", "list(number) [1,2]");             /* 074 */
+        "map(string) {a:\"b\",c:\"1\"}");             /* 073 */
+  CHECK("list(any)", "[1, 2]", "list(number) [1,2]"); /* 074 */
   CHECK("set(any)", "[1, \"1\", true]", "set(string) [\"1\",\"true\"]");
   CHECK("set(any)", "[[], {}]",
         "error: all set elements must have the same type");
-  CHECK("object({a = any, b = list(any)})",
-        "{a = {q = 1}, b = [1, \"2\"]}",
+  CHECK("object({a = any, b = list(any)})", "{a = {q = 1}, b = [1, \"2\"]}",
         "object({a=object({q=number}),b=list(string)}) "
-        "{a:{q:1},b:[\"1\",\"2\"]}");                             /* 094 */
+        "{a:{q:1},b:[\"1\",\"2\"]}"); /* 094 */
 }
 
 static void any_unification_details(void **state) {
@@ -568,8 +568,7 @@ static void any_unification_details(void **state) {
   CHECK("map(object({a = any}))", "{x = {a = 1}, y = {a = \"x\"}}",
         "map(object({a=string})) {x:{a:\"1\"},y:{a:\"x\"}}");
   CHECK("map(any)", "{a = null, b = \"x\"}", "map(string) {a:null,b:\"x\"}");
-  CHECK("tuple([any, any])", "[1, \"x\"]",
-        "tuple([number,string]) [1,\"x\"]");
+  CHECK("tuple([any, any])", "[1, \"x\"]", "tuple([number,string]) [1,\"x\"]");
 }
 
 /* ---- collections -------------------------------------------------------- */
@@ -577,19 +576,18 @@ static void any_unification_details(void **state) {
 static void lists(void **state) {
   (void)state;
   CHECK("list(string)", "[\"a\", \"b\"]",
-        "list(string) [\"a\",\"b\"]");                            /* 053 */
+        "list(string) [\"a\",\"b\"]"); /* 053 */
   CHECK("list(string)", "[\"a\", 1, true]",
-        "list(string) [\"a\",\"1\",\"true\"]");                   /* 061 */
+        "list(string) [\"a\",\"1\",\"true\"]"); /* 061 */
   CHECK("list(number)", "[\"1\", \"a\"]",
-        "error: a number is required");                          /* 087 */
+        "error: a number is required"); /* 087 */
   CHECK("list(string)", "{a = \"b\"}",
-        "error: list of string required");                       /* 089 */
+        "error: list of string required"); /* 089 */
   CHECK("list(list(number))", "[[1, \"2\"], [], [3]]",
-        "list(list(number)) [[1,2],[],[3]]");                    /* 097 */
+        "list(list(number)) [[1,2],[],[3]]"); /* 097 */
   CHECK("list(string)", "[\"a\\n\", \"b\"]",
-        "list(string) [\"a\n\",\"b\"]");                         /* 206 */
-  CHECK("list(string)", "[\"a\", []]",
-        "error: element 1: string required");
+        "list(string) [\"a\n\",\"b\"]"); /* 206 */
+  CHECK("list(string)", "[\"a\", []]", "error: element 1: string required");
   CHECK("list(number)", "[]", "list(number) []");
   CHECK("list(string)", "[null]", "list(string) [null]");
 }
@@ -597,14 +595,13 @@ static void lists(void **state) {
 static void sets(void **state) {
   (void)state;
   CHECK("set(string)", "[\"c\", \"a\", \"b\", \"a\"]",
-        "set(string) [\"a\",\"b\",\"c\"]");                       /* 078 */
+        "set(string) [\"a\",\"b\",\"c\"]"); /* 078 */
   CHECK("set(number)", "[10, 2, 33, 2, -1.5]",
-        "set(number) [-1.5,2,10,33]");                           /* 079 */
+        "set(number) [-1.5,2,10,33]"); /* 079 */
   CHECK("set(string)", "[\"b\", \"a\"]", "set(string) [\"a\",\"b\"]");
   CHECK("set(bool)", "[true, false, true]", "set(bool) [false,true]");
-  CHECK("set(object({a = string}))",
-        "[{a = \"z\"}, {a = \"y\"}, {a = \"z\"}]",
-        "set(object({a=string})) [{a:\"y\"},{a:\"z\"}]");         /* 083 */
+  CHECK("set(object({a = string}))", "[{a = \"z\"}, {a = \"y\"}, {a = \"z\"}]",
+        "set(object({a=string})) [{a:\"y\"},{a:\"z\"}]"); /* 083 */
   CHECK("set(number)", "[]", "set(number) []");
   CHECK("set(number)", "[\"x\"]", "error: a number is required");
   CHECK("set(string)", "\"x\"", "error: set of string required");
@@ -613,15 +610,15 @@ static void sets(void **state) {
 static void maps(void **state) {
   (void)state;
   CHECK("map(number)", "{a = 1, \"b\" = \"2\"}",
-        "map(number) {a:1,b:2}");                                 /* 058 */
+        "map(number) {a:1,b:2}"); /* 058 */
   CHECK("map(string)", "{a = 1, b = true}",
-        "map(string) {a:\"1\",b:\"true\"}");                      /* 075 */
+        "map(string) {a:\"1\",b:\"true\"}"); /* 075 */
   CHECK("map(string)", "{\"1\" = \"one\", \"two words\" = \"2\"}",
-        "map(string) {1:\"one\",two words:\"2\"}");               /* 077 */
+        "map(string) {1:\"one\",two words:\"2\"}"); /* 077 */
   CHECK("map(string)", "{env = \"dev\", owner = 42}",
-        "map(string) {env:\"dev\",owner:\"42\"}");                /* 322 */
+        "map(string) {env:\"dev\",owner:\"42\"}"); /* 322 */
   CHECK("map(list(string))", "{a = [1, \"two\"], b = []}",
-        "map(list(string)) {a:[\"1\",\"two\"],b:[]}");            /* 193 */
+        "map(list(string)) {a:[\"1\",\"two\"],b:[]}"); /* 193 */
   CHECK("map(number)", "{a = []}", "error: element \"a\": number required");
   CHECK("map(number)", "{a = \"x\"}", "error: a number is required");
   CHECK("map(string)", "{}", "map(string) {}");
@@ -631,7 +628,7 @@ static void maps(void **state) {
 static void tuples(void **state) {
   (void)state;
   CHECK("tuple([string, number])", "[\"a\", \"2\"]",
-        "tuple([string,number]) [\"a\",2]");                      /* 085 */
+        "tuple([string,number]) [\"a\",2]");                           /* 085 */
   CHECK("tuple([string])", "[\"a\", \"b\"]", "error: tuple required"); /* 086 */
   CHECK("tuple([number])", "[\"x\"]", "error: a number is required");
   CHECK("tuple([])", "[]", "tuple([]) []");
@@ -645,9 +642,9 @@ static void objects(void **state) {
         "{name = \"web\", port = \"8080\"}",
         "object({name=string,port=number}) {name:\"web\",port:8080}"); /* 059 */
   CHECK("object({a = string})", "{a = \"x\", b = 1}",
-        "object({a=string}) {a:\"x\"}");                          /* 090 */
+        "object({a=string}) {a:\"x\"}"); /* 090 */
   CHECK("object({a = string, b = string})", "{a = \"x\"}",
-        "error: attribute \"b\" is required");                   /* 091 */
+        "error: attribute \"b\" is required"); /* 091 */
   CHECK("object({a = list(number), b = map(bool)})",
         "{a = [\"1\", 2], b = {k = \"true\"}}",
         "object({a=list(number),b=map(bool)}) {a:[1,2],b:{k:true}}"); /* 093 */
@@ -655,9 +652,9 @@ static void objects(void **state) {
         "[{n = \"a\", p = 1}, {n = \"b\", p = \"2\", extra = true}]",
         "list(object({n=string,p=number})) [{n:\"a\",p:1},{n:\"b\",p:2}]");
   CHECK("object({a = number})", "{a = 1}",
-        "object({a=number}) {a:1}");                              /* 325 */
+        "object({a=number}) {a:1}"); /* 325 */
   CHECK("object({a = string})", "{}",
-        "error: attribute \"a\" is required");                   /* 142 */
+        "error: attribute \"a\" is required"); /* 142 */
 }
 
 static void object_mismatch_messages(void **state) {
@@ -682,14 +679,14 @@ static void object_mismatch_messages(void **state) {
 
 /* ---- optional attributes and defaults ----------------------------------- */
 
-#define BUCKETS                                                            \
-  "list(object({name = string, enabled = optional(bool, true),"           \
-  " website = optional(object({"                                          \
-  " index_document = optional(string, \"index.html\"),"                   \
-  " error_document = optional(string, \"error.html\"),"                   \
+#define BUCKETS                                                                \
+  "list(object({name = string, enabled = optional(bool, true),"                \
+  " website = optional(object({"                                               \
+  " index_document = optional(string, \"index.html\"),"                        \
+  " error_document = optional(string, \"error.html\"),"                        \
   " routing_rules = optional(string)}), {})}))"
-#define BUCKETS_TYPE                                                       \
-  "list(object({enabled=bool,name=string,website=object({"                \
+#define BUCKETS_TYPE                                                           \
+  "list(object({enabled=bool,name=string,website=object({"                     \
   "error_document=string,index_document=string,routing_rules=string})}))"
 
 static void buckets(void **state) {
@@ -714,52 +711,51 @@ static void buckets(void **state) {
                      "\"index.html\",routing_rules:null}}]"); /* 099 */
   CHECK(BUCKETS, "[{enabled = true}]",
         "error: element 0: attribute \"name\" is required"); /* 101 */
-  CHECK(BUCKETS, "[]", BUCKETS_TYPE " []");                    /* 102 */
+  CHECK(BUCKETS, "[]", BUCKETS_TYPE " []");                  /* 102 */
 }
 
 static void optional_attributes(void **state) {
   (void)state;
   CHECK("object({a = string, b = optional(string)})", "{a = \"x\"}",
-        "object({a=string,b=string}) {a:\"x\",b:null}");          /* 103 */
+        "object({a=string,b=string}) {a:\"x\",b:null}"); /* 103 */
   CHECK("object({a = string, b = optional(string, \"dflt\")})",
         "{a = \"x\", b = null}",
-        "object({a=string,b=string}) {a:\"x\",b:\"dflt\"}");      /* 105 */
+        "object({a=string,b=string}) {a:\"x\",b:\"dflt\"}"); /* 105 */
   CHECK("object({n = optional(number, 5)})", "{}",
-        "object({n=number}) {n:5}");                              /* 106 */
+        "object({n=number}) {n:5}"); /* 106 */
   CHECK("object({n = optional(number, \"7\")})", "{}",
-        "object({n=number}) {n:7}");                              /* 107 */
+        "object({n=number}) {n:7}"); /* 107 */
   CHECK("set(object({a = string, b = optional(number, 1)}))",
         "[{a = \"p\"}, {a = \"q\", b = 2}, {a = \"p\", b = 1}]",
         "set(object({a=string,b=number})) [{a:\"p\",b:1},{a:\"q\",b:2}]");
-  CHECK("tuple([object({a = optional(string, \"t\")}), string])",
-        "[{}, \"s\"]", "tuple([object({a=string}),string]) [{a:\"t\"},\"s\"]");
+  CHECK("tuple([object({a = optional(string, \"t\")}), string])", "[{}, \"s\"]",
+        "tuple([object({a=string}),string]) [{a:\"t\"},\"s\"]");
   CHECK("object({a = optional(string, \"d\")})", "null",
-        "object({a=string}) null");                               /* 111 */
+        "object({a=string}) null"); /* 111 */
   CHECK("object({a = string, b = optional(string, \"d\")})", "{a = \"x\"}",
-        "object({a=string,b=string}) {a:\"x\",b:\"d\"}");         /* 113 */
+        "object({a=string,b=string}) {a:\"x\",b:\"d\"}"); /* 113 */
   CHECK("object({o = optional(object({p = optional(string, \"q\")}))})",
         "{o = null}", "object({o=object({p=string})}) {o:null}"); /* 114 */
-  CHECK("object({o = optional(object({p = optional(string, \"q\")}))})",
-        "{}", "object({o=object({p=string})}) {o:null}");         /* 115 */
+  CHECK("object({o = optional(object({p = optional(string, \"q\")}))})", "{}",
+        "object({o=object({p=string})}) {o:null}"); /* 115 */
   CHECK("object({l = optional(list(object({n = optional(number, 0)})),"
         " [{}])})",
         "{}", "object({l=list(object({n=number}))}) {l:[{n:0}]}"); /* 117 */
   CHECK("object({a = optional(any)})", "{}",
-        "object({a=any}) {a:null}");                              /* 121 */
-  CHECK("map(object({a = optional(string, \"z\")}))",
-        "{k1 = null, k2 = {}}",
-        "map(object({a=string})) {k1:null,k2:{a:\"z\"}}");         /* 122 */
+        "object({a=any}) {a:null}"); /* 121 */
+  CHECK("map(object({a = optional(string, \"z\")}))", "{k1 = null, k2 = {}}",
+        "map(object({a=string})) {k1:null,k2:{a:\"z\"}}"); /* 122 */
   CHECK("list(object({a = optional(string, \"A\"), b = optional(number)}))",
         "[{b = 1}, {a = \"x\"}, {}]",
         "list(object({a=string,b=number})) "
-        "[{a:\"A\",b:1},{a:\"x\",b:null},{a:\"A\",b:null}]");      /* 123 */
+        "[{a:\"A\",b:1},{a:\"x\",b:null},{a:\"A\",b:null}]"); /* 123 */
   CHECK("object({a = string, b = optional(number, 3)})", "{a = \"q\"}",
-        "object({a=string,b=number}) {a:\"q\",b:3}");             /* 222 */
+        "object({a=string,b=number}) {a:\"q\",b:3}"); /* 222 */
   CHECK("set(object({a = number, b = optional(string)}))",
         "[{a = 1}, {a = 1, b = null}]",
-        "set(object({a=number,b=string})) [{a:1,b:null}]");       /* 330 */
+        "set(object({a=number,b=string})) [{a:1,b:null}]"); /* 330 */
   CHECK("object({a = optional(string, \"d\")})", "{a = null}",
-        "object({a=string}) {a:\"d\"}");                          /* 331 */
+        "object({a=string}) {a:\"d\"}"); /* 331 */
 }
 
 /* The result of a conversion to a constraint with optional attributes has
@@ -770,8 +766,8 @@ static void no_optional_markers_left(void **state) {
         "[{}, {a = {}}, {a = null}]",
         "list(object({a=object({b=string})})) [{a:null},{a:{b:null}},"
         "{a:null}]");
-  CHECK("object({a = optional(object({b = optional(string)}))})",
-        "null", "object({a=object({b=string})}) null");
+  CHECK("object({a = optional(object({b = optional(string)}))})", "null",
+        "object({a=object({b=string})}) null");
   CHECK("list(object({a = optional(string)}))", "[]",
         "list(object({a=string})) []");
   CHECK("set(object({a = optional(string)}))", "[]",
@@ -825,8 +821,7 @@ static void apply_defaults_alone(void **state) {
   T("list(object({a = optional(number, 1)}))", &d);
   r = conv_apply_defaults(
       A, V("list(object({a = number}))[{a = null(number)}, {a = 2}]"), d);
-  assert_string_equal(tfr_type_expr(A, r->type),
-                      "list(object({a=number}))");
+  assert_string_equal(tfr_type_expr(A, r->type), "list(object({a=number}))");
   /* null and unknown values are left alone */
   const tfr_value *n = V("null(object({a = string}))");
   assert_ptr_equal(conv_apply_defaults(A, n, d), n);
@@ -875,16 +870,13 @@ static void nulls_and_unknowns(void **state) {
         "error: all list elements must have the same type");
   CHECK("list(any)", "null(tuple([string, number]))", "list(string) null");
   CHECK("object({a = any, b = optional(string)})",
-        "unknown(object({a = number}))",
-        "object({a=number,b=string}) ?");
+        "unknown(object({a = number}))", "object({a=number,b=string}) ?");
   CHECK("object({a = any})", "null(map(bool))", "object({a=bool}) null");
   CHECK("string", "unknown(number)", "string ?");
-  CHECK("list(string)", "[unknown(number), \"a\"]",
-        "list(string) [?,\"a\"]");
+  CHECK("list(string)", "[unknown(number), \"a\"]", "list(string) [?,\"a\"]");
   /* a set with unknowns may shrink: its length, and so the list, is
   ** unknown (of the set's element type, as in cty) */
-  CHECK("list(string)", "set(number)[unknown(number), 1]",
-        "list(number) ?");
+  CHECK("list(string)", "set(number)[unknown(number), 1]", "list(number) ?");
   CHECK("list(string)", "set(number)[unknown(number)]", "list(string) [?]");
 }
 
@@ -892,10 +884,8 @@ static void marks_survive(void **state) {
   (void)state;
   CHECK("number", "sensitive(\"5\")", "number !5");
   CHECK("string", "ephemeral(true)", "string ~\"true\"");
-  CHECK("list(string)", "sensitive([1, \"a\"])",
-        "list(string) ![\"1\",\"a\"]");
-  CHECK("list(string)", "[sensitive(1), \"a\"]",
-        "list(string) [!\"1\",\"a\"]");
+  CHECK("list(string)", "sensitive([1, \"a\"])", "list(string) ![\"1\",\"a\"]");
+  CHECK("list(string)", "[sensitive(1), \"a\"]", "list(string) [!\"1\",\"a\"]");
   CHECK("string", "sensitive(null)", "string !null");
   CHECK("any", "sensitive({a = 1})", "object({a=number}) !{a:1}");
   CHECK("object({a = string})", "sensitive({a = 1, b = 2})",
@@ -931,7 +921,8 @@ static void collection_inputs(void **state) {
   CHECK("map(any)", "map(string){}", "map(string) {}");
   CHECK("map(number)", "map(string){a = \"1\", b = \"z\"}",
         "error: a number is required");
-  CHECK("map(list(any))", "map(list(string)){a = list(string)[\"1\"],"
+  CHECK("map(list(any))",
+        "map(list(string)){a = list(string)[\"1\"],"
         " b = list(string)[]}",
         "map(list(string)) {a:[\"1\"],b:[]}");
   CHECK("list(string)", "map(string){}", "error: list of string required");
@@ -939,8 +930,7 @@ static void collection_inputs(void **state) {
   CHECK("list(object({a = string, b = string}))",
         "list(object({a = string}))[{a = \"x\"}]",
         "error: incorrect list element type: attribute \"b\" is required");
-  CHECK("set(object({a = number}))",
-        "list(object({a = string}))[{a = \"x\"}]",
+  CHECK("set(object({a = number}))", "list(object({a = string}))[{a = \"x\"}]",
         "error: a number is required");
   CHECK("map(object({b = number}))",
         "map(object({a = string})){k = {a = \"x\"}}",
@@ -951,17 +941,15 @@ static void collection_inputs(void **state) {
 
 static void maps_to_objects(void **state) {
   (void)state;
-  CHECK("object({a = number, b = string})",
-        "map(string){a = \"1\", b = \"2\"}",
+  CHECK("object({a = number, b = string})", "map(string){a = \"1\", b = \"2\"}",
         "object({a=number,b=string}) {a:1,b:\"2\"}");
-  CHECK("object({a = number, c = string})",
-        "map(string){a = \"1\", b = \"2\"}",
+  CHECK("object({a = number, c = string})", "map(string){a = \"1\", b = \"2\"}",
         "error: map has no element for required attribute \"c\"");
   CHECK("object({a = number, c = optional(string)})",
         "map(string){a = \"1\", b = \"2\"}",
         "object({a=number,c=string}) {a:1,c:null}");
-  CHECK("object({a = number, b = number})",
-        "map(string){a = \"1\", b = \"x\"}", "error: a number is required");
+  CHECK("object({a = number, b = number})", "map(string){a = \"1\", b = \"x\"}",
+        "error: a number is required");
   CHECK("object({a = number, b = optional(list(string))})",
         "map(string){a = \"1\"}",
         "object({a=number,b=list(string)}) {a:1,b:null}");
@@ -990,16 +978,14 @@ static void error_paths(void **state) {
   (void)state;
   assert_string_equal(with_path("list(number)", "[\"1\", \"a\"]"),
                       "[1]: a number is required");
-  assert_string_equal(
-      with_path("object({a = list(object({b = number}))})",
-                "{a = [{b = 1}, {b = \"z\"}]}"),
-      ".a[1].b: a number is required");
+  assert_string_equal(with_path("object({a = list(object({b = number}))})",
+                                "{a = [{b = 1}, {b = \"z\"}]}"),
+                      ".a[1].b: a number is required");
   assert_string_equal(with_path("map(number)", "{k = \"q\"}"),
                       "[\"k\"]: a number is required");
   assert_string_equal(with_path("list(any)", "[{a = 1}, {a = []}]"),
                       "all list elements must have the same type");
-  assert_string_equal(with_path("number", "\"abc\""),
-                      "a number is required");
+  assert_string_equal(with_path("number", "\"abc\""), "a number is required");
   /* cty reports the second unification pass at the last element */
   assert_string_equal(
       with_path("list(object({a = any}))", "[{a = 1}, {a = []}, {a = 2}]"),
@@ -1036,8 +1022,7 @@ static void unify(void **state) {
   assert_string_equal(unify_of("object({})", "tuple([])"), "none");
   assert_string_equal(unify_of("set(number)", "set(string)"), "set(string)");
   /* cty prefers a list to a set */
-  assert_string_equal(unify_of("list(number)", "set(number)"),
-                      "list(number)");
+  assert_string_equal(unify_of("list(number)", "set(number)"), "list(number)");
   assert_null(conv_unify(A, 0, NULL));
 }
 

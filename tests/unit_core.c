@@ -202,7 +202,7 @@ static void bytemap_by_bytes(void **state) {
   for (size_t i = 0; i < N; i++)
     assert_ptr_equal(bytemap_get(&m, text + 6 * i, 6), text + 6 * i);
   assert_null(bytemap_get(&m, "k00001", 5)); /* a prefix is another key */
-  bytemap_put(&m, "k00001", 6, text); /* replaced, not added */
+  bytemap_put(&m, "k00001", 6, text);        /* replaced, not added */
   assert_int_equal(m.n, N);
   assert_ptr_equal(bytemap_get(&m, text + 6, 6), text);
   bytemap_free(&m);
@@ -286,7 +286,8 @@ static void diagnostics_render_three_ways(void **state) {
 
   char *json = render(d, 1);
   assert_non_null(strstr(json, "\"summary\": \"Invalid character\""));
-  assert_non_null(strstr(json, "\"detail\": \"Say \\\"why\\\".\\nSecond line.\""));
+  assert_non_null(
+      strstr(json, "\"detail\": \"Say \\\"why\\\".\\nSecond line.\""));
   assert_non_null(strstr(json, "\"start\": {\"line\": 2, \"column\": 5, "
                                "\"byte\": 10}"));
   free(json);

@@ -270,7 +270,10 @@ static void precision_follows_cty(void **state) {
 static void integer_literals(void **state) {
   (void)state;
   tfr_arena *a = tfr_arena_new();
-  static const char *const ints[] = {"0", "7", "007", "871731",
+  static const char *const ints[] = {"0",
+                                     "7",
+                                     "007",
+                                     "871731",
                                      "1234567890123456789",
                                      "9999999999999999999",
                                      "18446744073709551616"};

@@ -60,7 +60,8 @@ static void escapes_are_decoded(void **state) {
   (void)state;
   char *j = dump("a = \"\\t\\u00e9\\U0001F600 $${x} %%{y}\"\n");
   assert_non_null(j);
-  assert_non_null(strstr(j, "\"value\": \"\\t\xC3\xA9\xF0\x9F\x98\x80 ${x} %{y}\""));
+  assert_non_null(
+      strstr(j, "\"value\": \"\\t\xC3\xA9\xF0\x9F\x98\x80 ${x} %{y}\""));
   free(j);
 }
 
@@ -91,7 +92,8 @@ static void strip_markers_trim_neighbours(void **state) {
 
 static void bom_and_crlf_are_accepted(void **state) {
   (void)state;
-  char *j = dump("\xEF\xBB\xBF" "a = 1\r\nb = 2\r\n");
+  char *j = dump("\xEF\xBB\xBF"
+                 "a = 1\r\nb = 2\r\n");
   assert_non_null(j);
   assert_non_null(strstr(j, "\"name\": \"b\""));
   free(j);

@@ -80,8 +80,8 @@ static void equality_ignores_marks_not_types(void **state) {
   assert_true(tfr_value_equal(x, y));
   assert_true(tfr_value_equal(tfr_value_mark(a, x, TFR_V_SENSITIVE), y));
   assert_false(tfr_value_equal(x, str(a, "1.5")));
-  assert_true(tfr_value_equal(tfr_null(a, &tfr_t_string),
-                              tfr_null(a, &tfr_t_string)));
+  assert_true(
+      tfr_value_equal(tfr_null(a, &tfr_t_string), tfr_null(a, &tfr_t_string)));
   assert_false(tfr_value_equal(tfr_unknown(a, &tfr_t_string),
                                tfr_unknown(a, &tfr_t_string)));
   tfr_arena_free(a);
@@ -129,11 +129,11 @@ static void maps_sort_keys(void **state) {
   const tfr_value *m = tfr_map(a, &tfr_t_number, 2, keys, lens, vals);
   assert_memory_equal(m->keys[0], "a", 1);
   assert_string_equal(num_format(a, m->elems[0]->num), "2");
-  assert_true(tfr_value_has_mark(
-      tfr_list(a, &tfr_t_string, 1,
-               (const tfr_value *[]){tfr_value_mark(a, str(a, "s"),
-                                                    TFR_V_SENSITIVE)}),
-      TFR_V_SENSITIVE));
+  assert_true(
+      tfr_value_has_mark(tfr_list(a, &tfr_t_string, 1,
+                                  (const tfr_value *[]){tfr_value_mark(
+                                      a, str(a, "s"), TFR_V_SENSITIVE)}),
+                         TFR_V_SENSITIVE));
   tfr_arena_free(a);
 }
 

@@ -45,16 +45,16 @@ enum tfr_severity { TFR_DIAG_ERROR, TFR_DIAG_WARNING };
  */
 enum tfr_diag_code {
   TFR_CODE_NONE = 0,
-  TFR_CODE_RULE_FAILED,         /* "Invalid value for variable": a
-                                   validation rule's condition was false */
-  TFR_CODE_INVALID_INPUT,       /* "Invalid value for input variable": the
-                                   value does not convert to the type */
-  TFR_CODE_REQUIRED_NOT_SET,    /* "Required variable not set" */
-  TFR_CODE_FUNCTION_FAILED,     /* "Error in function call" */
-  TFR_CODE_MISSING_ARGUMENT,    /* "Not enough function arguments" */
-  TFR_CODE_UNDECLARED_VALUE,    /* "Value(s) for undeclared variable(s)" */
-  TFR_CODE_ENV_NAME_CASE,       /* a TF_VAR_ name that differs in case */
-  TFR_CODE_RULE_DEFERRED,       /* a rule that cannot be decided offline */
+  TFR_CODE_RULE_FAILED,      /* "Invalid value for variable": a
+                                validation rule's condition was false */
+  TFR_CODE_INVALID_INPUT,    /* "Invalid value for input variable": the
+                                value does not convert to the type */
+  TFR_CODE_REQUIRED_NOT_SET, /* "Required variable not set" */
+  TFR_CODE_FUNCTION_FAILED,  /* "Error in function call" */
+  TFR_CODE_MISSING_ARGUMENT, /* "Not enough function arguments" */
+  TFR_CODE_UNDECLARED_VALUE, /* "Value(s) for undeclared variable(s)" */
+  TFR_CODE_ENV_NAME_CASE,    /* a TF_VAR_ name that differs in case */
+  TFR_CODE_RULE_DEFERRED,    /* a rule that cannot be decided offline */
 };
 
 struct tfr_diag {
@@ -84,8 +84,8 @@ TFR_API bool tfr_diags_has_errors(const tfr_diags *d);
 
 /** Append a diagnostic; the strings are copied into the list's arena. */
 TFR_API void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
-                   const struct tfr_range *subject, const char *summary,
-                   const char *detail);
+                           const struct tfr_range *subject, const char *summary,
+                           const char *detail);
 
 /** Mark the most recent diagnostic: its subject is a sensitive value, so
  *  renderers must not quote the source line. */
@@ -100,10 +100,11 @@ TFR_API void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code);
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */
 TFR_API void tfr_diags_add_source(tfr_diags *d, const char *filename,
-                          const char *text, size_t len);
+                                  const char *text, size_t len);
 
 /** Format a range as HCL does ("file:1,3-7" or "file:1,3-2,5") into buf. */
-TFR_API void tfr_range_format(const struct tfr_range *r, char *buf, size_t size);
+TFR_API void tfr_range_format(const struct tfr_range *r, char *buf,
+                              size_t size);
 
 /** Options of the human renderer. */
 struct tfr_render_opts {
@@ -113,7 +114,7 @@ struct tfr_render_opts {
 
 /** Print every diagnostic as Terraform prints them. */
 TFR_API void tfr_diags_render_text(const tfr_diags *d, FILE *out,
-                           const struct tfr_render_opts *opts);
+                                   const struct tfr_render_opts *opts);
 
 /** Print the list as a JSON array (the "diagnostics" member of SPEC §2). */
 TFR_API void tfr_diags_render_json(const tfr_diags *d, FILE *out);
@@ -124,7 +125,7 @@ TFR_API void tfr_range_write_json(FILE *out, const struct tfr_range *r);
 /** The diagnostics of @p d about variable @p name (their source excerpts
  * too), as a new list in @p a. */
 TFR_API tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
-                                 const char *name);
+                                         const char *name);
 
 /** One line per diagnostic: "file:line:column: error: summary". */
 TFR_API void tfr_diags_render_short(const tfr_diags *d, FILE *out);

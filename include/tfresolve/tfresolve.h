@@ -29,7 +29,6 @@ extern "C" {
  *  (TFR_VERSION_STRING is the one it was compiled against). */
 TFR_API const char *tfr_version(void);
 
-
 /**
  * Parse one file.
  * @param[in]  a      Arena that owns the returned file and its AST.
@@ -39,24 +38,25 @@ TFR_API const char *tfr_version(void);
  * @returns the file, or NULL when it could not be read or has syntax
  *          errors (see diags).
  */
-TFR_API tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
-                         enum tfr_syntax syntax);
+TFR_API tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags,
+                                 const char *path, enum tfr_syntax syntax);
 
 /**
  * Parse bytes already in memory, named @p name in diagnostics.  The bytes
  * are copied into @p a.
  */
-TFR_API tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
-                          const char *text, size_t len,
-                          enum tfr_syntax syntax);
+TFR_API tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags,
+                                  const char *name, const char *text,
+                                  size_t len, enum tfr_syntax syntax);
 
 /**
  * Parse one HCL expression (as `-var` values and `terraform console`
  * input are parsed): newlines are insignificant, nothing may follow it.
  * @returns a file whose body is the expression, or NULL on errors.
  */
-TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
-                         const char *text, size_t len);
+TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags,
+                                 const char *name, const char *text,
+                                 size_t len);
 
 /**
  * Evaluate a parsed expression as a constant: no variables, no functions
@@ -64,19 +64,19 @@ TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *nam
  * @returns the value (owned by @p a); errors go to @p diags.
  */
 TFR_API const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
-                                       const tfr_file *expr);
+                                               const tfr_file *expr);
 
 /**
  * Evaluate a parsed expression with Terraform's built-in functions (still
  * no variables): what `terraform console` does in an empty module.
  */
-TFR_API const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
-                                           const tfr_file *expr);
+TFR_API const struct tfr_value *
+tfr_eval_functions(tfr_arena *a, tfr_diags *diags, const tfr_file *expr);
 
 /** Options of console-style evaluation. */
 struct tfr_eval_opts {
-  const char *dir;   /* base directory of file functions (NULL: current) */
-  bool opentofu;     /* OpenTofu's function set */
+  const char *dir; /* base directory of file functions (NULL: current) */
+  bool opentofu;   /* OpenTofu's function set */
   const struct tfr_resolution *module; /* var.* and local.* of a resolved
                                           module (NULL: none declared) */
 };
@@ -86,10 +86,9 @@ struct tfr_eval_opts {
  * module, with its resolved variables (unresolved ones unknown), local
  * values, path.*, terraform.workspace and the functions.
  */
-TFR_API const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a,
-                                                tfr_diags *diags,
-                                                const tfr_file *expr,
-                                                const struct tfr_eval_opts *o);
+TFR_API const struct tfr_value *
+tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
+                        const struct tfr_eval_opts *o);
 
 /** Defaults of the optional attributes of a type constraint (opaque). */
 struct tfr_defaults;
@@ -101,8 +100,8 @@ struct tfr_defaults;
  * @returns the type, or NULL after adding diagnostics.
  */
 TFR_API const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
-                               const tfr_file *expr,
-                               const struct tfr_defaults **defaults);
+                                       const tfr_file *expr,
+                                       const struct tfr_defaults **defaults);
 
 /**
  * Convert a value to a type constraint as Terraform converts variable
@@ -110,9 +109,9 @@ TFR_API const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
  * conversion.  On failure returns NULL and sets *err to the reason.
  */
 TFR_API const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
-                             const tfr_type *want,
-                             const struct tfr_defaults *defaults,
-                             const char **err);
+                                     const tfr_type *want,
+                                     const struct tfr_defaults *defaults,
+                                     const char **err);
 
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
 TFR_API const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
@@ -135,7 +134,6 @@ TFR_API void tfr_type_write_json(FILE *out, const tfr_type *t);
 /** "skipped", "passed", "failed", "deferred" or "invalid". */
 TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
 
-
 /**
  * Resolve every input variable of a module as `terraform plan` would:
  * load the configuration, collect values from the environment, the
@@ -144,8 +142,8 @@ TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
  * @returns the resolution (owned by @p a); problems go to @p diags, each
  *          naming its variable where there is one.
  */
-TFR_API const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
-                                         const struct tfr_resolve_opts *o);
+TFR_API const struct tfr_resolution *
+tfr_resolve(tfr_arena *a, tfr_diags *diags, const struct tfr_resolve_opts *o);
 
 /**
  * The resolution as the JSON document of `show -json` (SPEC section 2):
@@ -153,8 +151,8 @@ TFR_API const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
  * @p show_sensitive), source and rules, then the diagnostics.
  */
 TFR_API void tfr_resolution_write_json(FILE *out, tfr_arena *a,
-                               const struct tfr_resolution *res,
-                               const tfr_diags *d, bool show_sensitive);
+                                       const struct tfr_resolution *res,
+                                       const tfr_diags *d, bool show_sensitive);
 
 /** A module's configuration, loaded once (opaque). */
 typedef struct tfr_module tfr_module;
@@ -163,8 +161,8 @@ typedef struct tfr_module tfr_module;
  * Load the configuration of the module in @p dir (every file, override
  * files, the `variable` and `locals` blocks); its problems go to @p diags.
  */
-TFR_API tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                            bool opentofu);
+TFR_API tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags,
+                                    const char *dir, bool opentofu);
 
 /**
  * tfr_resolve on a module from tfr_module_load (o->dir and o->opentofu
@@ -172,11 +170,9 @@ TFR_API tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *
  * Several threads may resolve one module at once, each with its own
  * arena and diagnostics.
  */
-TFR_API const struct tfr_resolution *tfr_resolve_module(tfr_arena *a,
-                                                tfr_diags *diags,
-                                                const tfr_module *m,
-                                                const struct tfr_resolve_opts *o);
-
+TFR_API const struct tfr_resolution *
+tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *m,
+                   const struct tfr_resolve_opts *o);
 
 /** Where output goes instead of a FILE: called with each piece of text;
  *  returns how many bytes it took (fewer: an error, the writer stops). */

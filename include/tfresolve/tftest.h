@@ -56,42 +56,42 @@ struct tfr_test_run {
 
 /** One test file. */
 struct tfr_test_file {
-  const char *name;        /* relative to the module: "tests/a.tftest.hcl" */
-  const char *path;        /* as diagnostics name it */
+  const char *name; /* relative to the module: "tests/a.tftest.hcl" */
+  const char *path; /* as diagnostics name it */
   enum tfr_test_status status;
   const struct tfr_test_run *runs;
   size_t nruns;
-  tfr_diags *diags;        /* printed after the file's status */
+  tfr_diags *diags; /* printed after the file's status */
 };
 
 struct tfr_test_opts {
-  const char *dir;                 /* the module directory (NULL: ".") */
-  const char *test_dir;            /* relative to dir (NULL: "tests") */
-  const char *const *filter;       /* -filter: test file names (relative
-                                      to dir), or none for all */
+  const char *dir;           /* the module directory (NULL: ".") */
+  const char *test_dir;      /* relative to dir (NULL: "tests") */
+  const char *const *filter; /* -filter: test file names (relative
+                                to dir), or none for all */
   size_t nfilter;
-  char *const *env;                /* TF_VAR_* source, or NULL */
-  const struct tfr_cli_arg *args;  /* -var / -var-file, in order */
+  char *const *env;               /* TF_VAR_* source, or NULL */
+  const struct tfr_cli_arg *args; /* -var / -var-file, in order */
   size_t nargs;
-  bool opentofu;                   /* OpenTofu: .tofutest.hcl files too */
+  bool opentofu; /* OpenTofu: .tofutest.hcl files too */
 };
 
 struct tfr_test_suite {
-  enum tfr_test_status status;     /* PASS unless a run failed */
-  bool fatal;                      /* the configuration or a test file has
-                                      errors: nothing was run */
-  tfr_diags *diags;                /* printed before the files */
+  enum tfr_test_status status;       /* PASS unless a run failed */
+  bool fatal;                        /* the configuration or a test file has
+                                        errors: nothing was run */
+  tfr_diags *diags;                  /* printed before the files */
   const struct tfr_test_file *files; /* in the order Terraform runs them */
   size_t nfiles;
-  size_t passed, failed, skipped;  /* runs; failed counts errors too */
+  size_t passed, failed, skipped; /* runs; failed counts errors too */
 };
 
 /**
  * Run the test files of a module.
  * @returns the suite (owned by @p a); never NULL.
  */
-TFR_API const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
-                                              const struct tfr_test_opts *o);
+TFR_API const struct tfr_test_suite *
+tfr_test_run_dir(tfr_arena *a, const struct tfr_test_opts *o);
 
 #ifdef __cplusplus
 }

@@ -37,11 +37,11 @@ enum tfr_type_kind {
 */
 typedef struct tfr_type {
   uint8_t kind;
-  uint32_t n;                   /* attributes / tuple elements */
-  const struct tfr_type *elem;  /* list, set, map */
-  const char *const *names;     /* object: attribute names, sorted */
+  uint32_t n;                          /* attributes / tuple elements */
+  const struct tfr_type *elem;         /* list, set, map */
+  const char *const *names;            /* object: attribute names, sorted */
   const struct tfr_type *const *types; /* object attrs / tuple elements */
-  const bool *optional;         /* object: optional(T) attributes, or NULL */
+  const bool *optional; /* object: optional(T) attributes, or NULL */
 } tfr_type;
 
 extern TFR_API const tfr_type tfr_t_dynamic, tfr_t_bool, tfr_t_number,
@@ -53,11 +53,11 @@ TFR_API const tfr_type *tfr_type_map(tfr_arena *a, const tfr_type *elem);
 /** An object type; names need not be sorted (they are sorted here) but
  *  must be distinct.  optional may be NULL. */
 TFR_API const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
-                                const char *const *names,
-                                const tfr_type *const *types,
-                                const bool *optional);
+                                        const char *const *names,
+                                        const tfr_type *const *types,
+                                        const bool *optional);
 TFR_API const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
-                               const tfr_type *const *types);
+                                       const tfr_type *const *types);
 
 TFR_API bool tfr_type_equal(const tfr_type *x, const tfr_type *y);
 TFR_API bool tfr_type_is_primitive(const tfr_type *t);
@@ -82,8 +82,8 @@ enum {
   TFR_V_UNKNOWN = 1 << 1,
   TFR_V_SENSITIVE = 1 << 2,
   TFR_V_EPHEMERAL = 1 << 3,
-  TFR_V_TYPE = 1 << 4, /* the console's type(x): a string holding the type
-                          as Terraform's console prints it */
+  TFR_V_TYPE = 1 << 4,      /* the console's type(x): a string holding the type
+                               as Terraform's console prints it */
   TFR_V_TOO_LARGE = 1 << 5, /* with UNKNOWN: a string longer than a value
                                holds (TFR_MAX_STRING), which the evaluator
                                reports as "value too large" */
@@ -144,29 +144,32 @@ TFR_API const tfr_value *tfr_bool(bool b);
 /** A string; the bytes are copied and NFC-normalised. */
 TFR_API const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n);
 /** A string whose bytes are already NFC and owned by the arena. */
-TFR_API const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n);
+TFR_API const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s,
+                                           size_t n);
 TFR_API const tfr_value *tfr_list(tfr_arena *a, const tfr_type *elem, size_t n,
-                          const tfr_value *const *elems);
+                                  const tfr_value *const *elems);
 /** Builds a set: deduplicates and orders the elements. */
 TFR_API const tfr_value *tfr_set(tfr_arena *a, const tfr_type *elem, size_t n,
-                         const tfr_value *const *elems);
+                                 const tfr_value *const *elems);
 TFR_API const tfr_value *tfr_tuple(tfr_arena *a, size_t n,
-                           const tfr_value *const *elems);
+                                   const tfr_value *const *elems);
 /** An object from attribute names and values in any order (distinct). */
-TFR_API const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
-                            const tfr_value *const *vals);
+TFR_API const tfr_value *tfr_object(tfr_arena *a, size_t n,
+                                    const char *const *names,
+                                    const tfr_value *const *vals);
 /** A map from keys (any order, distinct) and values of one type. */
 TFR_API const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
-                         const char *const *keys, const uint32_t *keylens,
-                         const tfr_value *const *vals);
+                                 const char *const *keys,
+                                 const uint32_t *keylens,
+                                 const tfr_value *const *vals);
 
 /** A copy of v with extra marks (TFR_V_SENSITIVE, TFR_V_EPHEMERAL). */
 TFR_API const tfr_value *tfr_value_mark(tfr_arena *a, const tfr_value *v,
-                                unsigned marks);
+                                        unsigned marks);
 /** v without the given marks, on itself and everything inside it (cty's
 ** UnmarkDeep); the marks it had are added to *had (may be NULL). */
 TFR_API const tfr_value *tfr_value_unmark(tfr_arena *a, const tfr_value *v,
-                                  unsigned marks, unsigned *had);
+                                          unsigned marks, unsigned *had);
 /** The marks of v and of everything inside it. */
 TFR_API unsigned tfr_value_marks(const tfr_value *v);
 /** True when v or anything inside it carries the mark. */

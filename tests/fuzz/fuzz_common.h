@@ -31,9 +31,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   rlim_t want = (rlim_t)256 << 20;
   if (getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
       r.rlim_cur < want) {
-    r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max > want
-                     ? want
-                     : r.rlim_max;
+    r.rlim_cur =
+        r.rlim_max == RLIM_INFINITY || r.rlim_max > want ? want : r.rlim_max;
     setrlimit(RLIMIT_STACK, &r);
   }
   return 0;
@@ -85,7 +84,7 @@ static inline FILE *fuzz_sink(void) {
 ** parser ends "Invalid JSON string" one byte past a string cut off by the
 ** end of the file: slack 1 there). */
 static inline void fuzz_check_range(const struct tfr_diag *dg, size_t len,
-                             size_t slack) {
+                                    size_t slack) {
   const struct tfr_range *r = &dg->subject;
   if (!r->filename)
     return;
@@ -99,7 +98,8 @@ static inline void fuzz_check_range(const struct tfr_diag *dg, size_t len,
 }
 
 /* Parse, check, render: the one job of each fuzz target. */
-static inline int fuzz_one(const uint8_t *data, size_t size, enum tfr_syntax syn) {
+static inline int fuzz_one(const uint8_t *data, size_t size,
+                           enum tfr_syntax syn) {
   static const struct tfr_render_opts opts = {true, true};
   const char *name =
       syn == TFR_SYNTAX_JSON ? "fuzz.tfvars.json" : "fuzz.tfvars";

@@ -49,8 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tfr_set_memory_budget((size_t)256 << 20);
   tfr_arena *a = tfr_arena_new();
   tfr_diags *diags = tfr_diags_new(a);
-  tfr_file *f = tfr_parse_expr(a, diags, "<fuzz>", (const char *)data + 1,
-                               size - 1);
+  tfr_file *f =
+      tfr_parse_expr(a, diags, "<fuzz>", (const char *)data + 1, size - 1);
   if (!f && !tfr_diags_has_errors(diags))
     abort();
   const tfr_value *v = NULL;

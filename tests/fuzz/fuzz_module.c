@@ -100,9 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const char *nl = memchr(p, '\n', (size_t)(end - p));
       size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
       if (line % 2 == 0) {
-        args[nargs++] = (struct tfr_cli_arg){false,
-                                             tfr_arena_strndup(a, p, n),
-                                             NULL, 0};
+        args[nargs++] =
+            (struct tfr_cli_arg){false, tfr_arena_strndup(a, p, n), NULL, 0};
       } else {
         env[nenv++] = tfr_arena_printf(a, "TF_VAR_%.*s", (int)n, p);
       }

@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tfr_type_write_json(out, t);
   }
   if (t && vstart < size) {
-    tfr_file *vf = tfr_parse_expr(a, diags, "<value>", text + vstart,
-                                  size - vstart);
+    tfr_file *vf =
+        tfr_parse_expr(a, diags, "<value>", text + vstart, size - vstart);
     const tfr_value *v = vf ? tfr_eval_const(a, diags, vf) : NULL;
     if (v) {
       const char *err = NULL;
