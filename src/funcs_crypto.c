@@ -30,6 +30,7 @@
 #include "arena_int.h"
 #include "funcs.h"
 #include "number.h"
+#include "gobase64.h"
 #include "strutil.h"
 
 /* The digest of n bytes; its length in *len (0 on failure). */
@@ -281,53 +282,6 @@ static const tfr_value *fn_bcrypt(struct fcall *f, const tfr_type *r) {
 
 /* ---- rsadecrypt: Go's decoders ------------------------------------------- */
 
-/* Go's base64.StdEncoding decoding: \r and \n skipped, padding required,
-** nothing after it but newlines.  False when Go would fail. */
-static bool go_b64(struct sbuf *out, const char *src, size_t n) {
-  static const char abc[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t si = 0;
-  sbuf_put(out, "", 0);
-  for (;;) {
-    unsigned v[4] = {0, 0, 0, 0};
-    size_t j, dlen = 4;
-    for (j = 0; j < 4; j++) {
-      if (si == n)
-        return j == 0;
-      char c = src[si++];
-      const char *p = c ? strchr(abc, c) : NULL;
-      if (p) {
-        v[j] = (unsigned)(p - abc);
-        continue;
-      }
-      if (c == '\n' || c == '\r') {
-        j--;
-        continue;
-      }
-      if (c != '=' || j < 2)
-        return false;
-      if (j == 2) { /* a second '=', maybe after newlines */
-        while (si < n && (src[si] == '\n' || src[si] == '\r'))
-          si++;
-        if (si == n || src[si] != '=')
-          return false;
-        si++;
-      }
-      while (si < n && (src[si] == '\n' || src[si] == '\r'))
-        si++;
-      if (si < n)
-        return false;
-      dlen = j;
-      break;
-    }
-    unsigned val = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3];
-    char b[3] = {(char)(val >> 16), (char)(val >> 8), (char)val};
-    sbuf_put(out, b, dlen - 1);
-    if (dlen < 4)
-      return true;
-  }
-}
-
 /* A byte range. */
 struct bytes {
   const char *p;
@@ -439,7 +393,7 @@ static bool pem_decode(struct bytes data, struct pem_block *blk) {
       if (rest.p[i] != ' ' && rest.p[i] != '\t')
         sbuf_put(&b64, rest.p + i, 1);
     struct sbuf der = {0};
-    bool ok = go_b64(&der, b64.p, b64.n);
+    bool ok = go_b64_decode(&der, b64.p, b64.n, NULL);
     free(b64.p);
     if (!ok) {
       free(der.p);
@@ -1380,7 +1334,7 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
   (void)r;
   const tfr_value *ct = f->args[0], *pem = f->args[1];
   struct sbuf raw = {0};
-  if (!go_b64(&raw, ct->s, ct->n)) {
+  if (!go_b64_decode(&raw, ct->s, ct->n, NULL)) {
     struct sbuf q = {0};
     sbuf_go_quote(&q, ct->s, ct->n);
     fcall_arg_error(f, 0,

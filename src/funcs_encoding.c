@@ -34,6 +34,7 @@
 #include "convert.h"
 #include "funcs.h"
 #include "number.h"
+#include "gobase64.h"
 #include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
@@ -92,99 +93,6 @@ static size_t keep_last(struct named *v, size_t n) {
   return k;
 }
 
-/* ---- base64 (Go's encoding/base64 StdEncoding) ----------------------------
- */
-
-static const char b64chars[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void b64_encode(struct sbuf *b, const unsigned char *s, size_t n) {
-  sbuf_put(b, "", 0);
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)s[i] << 16;
-    if (i + 1 < n)
-      v |= (uint32_t)s[i + 1] << 8;
-    if (i + 2 < n)
-      v |= s[i + 2];
-    char q[4] = {b64chars[v >> 18], b64chars[(v >> 12) & 63],
-                 i + 1 < n ? b64chars[(v >> 6) & 63] : '=',
-                 i + 2 < n ? b64chars[v & 63] : '='};
-    sbuf_put(b, q, 4);
-  }
-}
-
-static int b64_value(unsigned char c) {
-  const char *p = c ? strchr(b64chars, c) : NULL;
-  return p ? (int)(p - b64chars) : -1;
-}
-
-/*
-** Go's StdEncoding.DecodeString: \r and \n are skipped, padding is
-** required, unused bits are not checked.  On error returns false with
-** *bad the offset Go's CorruptInputError reports.
-*/
-static bool b64_decode(struct sbuf *out, const char *src, size_t n,
-                       size_t *bad) {
-  size_t si = 0;
-  sbuf_put(out, "", 0);
-  for (;;) {
-    int dbuf[4] = {0, 0, 0, 0};
-    size_t dlen = 4, j;
-    bool tail_err = false;
-    for (j = 0; j < 4; j++) {
-      if (si == n) {
-        if (j == 0)
-          return true;
-        *bad = si - j;
-        return false;
-      }
-      unsigned char in = (unsigned char)src[si++];
-      int v = b64_value(in);
-      if (v >= 0) {
-        dbuf[j] = v;
-        continue;
-      }
-      if (in == '\n' || in == '\r') {
-        j--;
-        continue;
-      }
-      if (in != '=' || j < 2) {
-        *bad = si - 1;
-        return false;
-      }
-      if (j == 2) { /* a second '=' must follow, maybe after newlines */
-        while (si < n && (src[si] == '\n' || src[si] == '\r'))
-          si++;
-        if (si == n) {
-          *bad = n;
-          return false;
-        }
-        if (src[si] != '=') {
-          *bad = si - 1;
-          return false;
-        }
-        si++;
-      }
-      while (si < n && (src[si] == '\n' || src[si] == '\r'))
-        si++;
-      if (si < n) {
-        tail_err = true;
-        *bad = si;
-      }
-      dlen = j;
-      break;
-    }
-    uint32_t val = (uint32_t)dbuf[0] << 18 | (uint32_t)dbuf[1] << 12 |
-                   (uint32_t)dbuf[2] << 6 | (uint32_t)dbuf[3];
-    char bytes[3] = {(char)(val >> 16), (char)(val >> 8), (char)val};
-    sbuf_put(out, bytes, dlen - 1);
-    if (tail_err)
-      return false;
-    if (dlen < 4)
-      return true;
-  }
-}
-
 static bool valid_utf8(const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     utf8proc_int32_t cp;
@@ -201,7 +109,7 @@ static bool valid_utf8(const char *s, size_t n) {
 static const tfr_value *fn_base64encode(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   struct sbuf b = {0};
-  b64_encode(&b, (const unsigned char *)f->args[0]->s, f->args[0]->n);
+  go_b64_encode(&b, (const unsigned char *)f->args[0]->s, f->args[0]->n);
   return sbuf_value(f->a, &b);
 }
 
@@ -217,7 +125,7 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf b = {0};
   size_t bad;
-  if (!b64_decode(&b, s->s, s->n, &bad)) {
+  if (!go_b64_decode(&b, s->s, s->n, &bad)) {
     free(b.p);
     fcall_error(f, "failed to decode base64 data %s",
                 (marks & TFR_V_SENSITIVE) ? "(sensitive value)"
@@ -525,7 +433,7 @@ static const tfr_value *fn_textencodebase64(struct fcall *f,
                     enc_names[e]);
     return NULL;
   }
-  b64_encode(&b, (const unsigned char *)raw.p, raw.n);
+  go_b64_encode(&b, (const unsigned char *)raw.p, raw.n);
   free(raw.p);
   return sbuf_value(f->a, &b);
 }
@@ -551,7 +459,7 @@ static const tfr_value *fn_textdecodebase64(struct fcall *f,
   }
   struct sbuf raw = {0}, b = {0};
   size_t bad;
-  if (!b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
+  if (!go_b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
     free(raw.p);
     fcall_arg_error(f, 0,
                     "the given value is has an invalid base64 symbol "
@@ -1223,7 +1131,7 @@ static const tfr_value *fn_base64gzip(struct fcall *f, const tfr_type *ret) {
     fcall_error(f, "failed to write gzip raw data");
     return NULL;
   }
-  b64_encode(&b, (const unsigned char *)raw.p, raw.n);
+  go_b64_encode(&b, (const unsigned char *)raw.p, raw.n);
   free(raw.p);
   return sbuf_value(f->a, &b);
 }
@@ -3182,7 +3090,7 @@ static const tfr_value *yaml_by_tag(tfr_arena *a, const char *tag,
   if (!strcmp(tag, YAML_TAG("binary"))) {
     struct sbuf junk = {0};
     size_t off;
-    bool ok = b64_decode(&junk, s, n, &off);
+    bool ok = go_b64_decode(&junk, s, n, &off);
     free(junk.p);
     *bad = ": not valid base64";
     return ok ? tfr_string(a, s, n) : NULL;
@@ -4670,7 +4578,7 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf raw = {0}, b = {0};
   size_t bad;
-  if (!b64_decode(&raw, s->s, s->n, &bad)) {
+  if (!go_b64_decode(&raw, s->s, s->n, &bad)) {
     free(raw.p);
     fcall_error(f, "failed to decode base64 data %s",
                 (marks & TFR_V_SENSITIVE) ? "(sensitive value)"
