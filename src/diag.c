@@ -370,7 +370,7 @@ const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at) {
 
 void tfr_range_write_json(FILE *out, const struct tfr_range *r) {
   char b[512];
-  struct json_out o = {out, 0, sizeof b, b};
+  struct json_out o = {out, 0, sizeof b, b, NULL};
   render_json_range(&o, r);
   jo_flush(&o);
 }

@@ -35,6 +35,7 @@
 #include "funcs.h"
 #include "number.h"
 #include "gobase64.h"
+#include "json_out.h"
 #include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
@@ -2203,46 +2204,7 @@ static const tfr_value *fn_jsondecode(struct fcall *f, const tfr_type *ret) {
 
 /* A string as Go's encoding/json writes it (HTML-safe escaping). */
 static void go_json_string(struct sbuf *b, const char *s, size_t n) {
-  static const char hex[] = "0123456789abcdef";
-  sbuf_put(b, "\"", 1);
-  for (size_t i = 0; i < n;) {
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x80) {
-      i++;
-      if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' &&
-          c != '&') {
-        sbuf_put(b, (const char *)&c, 1);
-        continue;
-      }
-      const char *esc = c == '"'    ? "\\\""
-                        : c == '\\' ? "\\\\"
-                        : c == '\n' ? "\\n"
-                        : c == '\r' ? "\\r"
-                        : c == '\t' ? "\\t"
-                                    : NULL;
-      if (esc) {
-        sbuf_str(b, esc);
-      } else {
-        char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        sbuf_put(b, u, 6);
-      }
-      continue;
-    }
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0) {
-      sbuf_str(b, "\\ufffd");
-      i++;
-    } else if (cp == 0x2028 || cp == 0x2029) {
-      sbuf_str(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
-      i += (size_t)k;
-    } else {
-      sbuf_put(b, s + i, (size_t)k);
-      i += (size_t)k;
-    }
-  }
-  sbuf_put(b, "\"", 1);
+  json_sbuf_string(b, s, n);
 }
 
 /* An object attribute name: cty.StringVal(name), so NFC. */

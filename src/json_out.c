@@ -20,9 +20,17 @@ static bool special(unsigned char ch) {
          ch == '>' || ch == '&';
 }
 
+/* n bytes at s to the output itself. */
+static void emit(struct json_out *o, const char *s, size_t n) {
+  if (o->sb)
+    sbuf_put(o->sb, s, n);
+  else
+    fwrite(s, 1, n, o->out);
+}
+
 void jo_flush(struct json_out *o) {
   if (o->n)
-    fwrite(o->b, 1, o->n, o->out);
+    emit(o, o->b, o->n);
   o->n = 0;
 }
 
@@ -30,7 +38,7 @@ void jo_write(struct json_out *o, const char *s, size_t n) {
   if (o->n + n > o->cap) {
     jo_flush(o);
     if (n > o->cap) {
-      fwrite(s, 1, n, o->out);
+      emit(o, s, n);
       return;
     }
   }
@@ -120,9 +128,16 @@ void jo_string(struct json_out *o, const char *s, size_t n) {
   jo_put(o, "\"", 1);
 }
 
+void json_sbuf_string(struct sbuf *sb, const char *s, size_t n) {
+  char b[256];
+  struct json_out o = {NULL, 0, sizeof b, b, sb};
+  jo_string(&o, s, n);
+  jo_flush(&o);
+}
+
 void json_write_string(FILE *out, const char *s, size_t n) {
   char b[256];
-  struct json_out o = {out, 0, sizeof b, b};
+  struct json_out o = {out, 0, sizeof b, b, NULL};
   jo_string(&o, s, n);
   jo_flush(&o);
 }

@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
+struct sbuf;
+
 /* Output made of many small pieces, gathered in b (cap bytes) and
-** written to out a buffer at a time. */
+** written to out (or, when sb is set, appended to sb) a buffer at a
+** time. */
 struct json_out {
   FILE *out;
   size_t n, cap;
   char *b;
+  struct sbuf *sb;
 };
 
 void jo_write(struct json_out *o, const char *s, size_t n);
@@ -29,6 +33,9 @@ static inline void jo_put(struct json_out *o, const char *s, size_t n) {
 }
 /* s as a JSON string literal, as json_write_string writes it. */
 void jo_string(struct json_out *o, const char *s, size_t n);
+
+/* The same, appended to b (go_json_string in the functions). */
+void json_sbuf_string(struct sbuf *b, const char *s, size_t n);
 
 /* Write s (n bytes, UTF-8) as a JSON string literal, quotes included.
 ** Control characters and invalid bytes are escaped as \uXXXX. */

@@ -74,7 +74,7 @@ static void put_type(struct json_out *o, const tfr_type *t) {
 
 void render_json_type(FILE *out, const tfr_type *t) {
   char b[1024];
-  struct json_out o = {out, 0, sizeof b, b};
+  struct json_out o = {out, 0, sizeof b, b, NULL};
   put_type(&o, t);
   jo_flush(&o);
 }
@@ -115,7 +115,7 @@ static void put_keys_of(struct jv *w, const tfr_type *t) {
   size_t need = 0;
   for (uint32_t i = 0; i < t->n; i++)
     need += 6 * strlen(t->names[i]) + 3; /* the longest escape: \u00XX */
-  struct json_out o = {NULL, 0, need, realloc(w->keys[h].text, need + 1)};
+  struct json_out o = {NULL, 0, need, realloc(w->keys[h].text, need + 1), NULL};
   size_t *end = realloc(w->keys[h].end, (t->n + 1) * sizeof *end);
   if (!o.b || !end)
     tfr_oom();
@@ -206,7 +206,7 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   struct jv *w = malloc(sizeof *w + BUF);
   if (!w)
     tfr_oom();
-  w->o = (struct json_out){out, 0, BUF, (char *)(w + 1)};
+  w->o = (struct json_out){out, 0, BUF, (char *)(w + 1), NULL};
   w->a = a;
   memset(w->num, 0, sizeof w->num);
   memset(w->keys, 0, sizeof w->keys);
@@ -300,7 +300,7 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
       tfr_oom();
-    struct json_out o = {mem, 0, sizeof chunk, chunk};
+    struct json_out o = {mem, 0, sizeof chunk, chunk, NULL};
     put_type(&o, t);
     jo_flush(&o);
     fclose(mem);
@@ -316,7 +316,7 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
 static void put_file(struct jv *w, const char *file) {
   if (file != w->file) {
     size_t need = 6 * strlen(file) + 2; /* the longest escape: \u00XX */
-    struct json_out o = {NULL, 0, need, realloc(w->file_json, need + 1)};
+    struct json_out o = {NULL, 0, need, realloc(w->file_json, need + 1), NULL};
     if (!o.b)
       tfr_oom();
     jo_string(&o, file, strlen(file)); /* never flushed: it fits */
