@@ -94,18 +94,6 @@ static size_t keep_last(struct named *v, size_t n) {
   return k;
 }
 
-static bool valid_utf8(const char *s, size_t n) {
-  for (size_t i = 0; i < n;) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0)
-      return false;
-    i += (size_t)k;
-  }
-  return true;
-}
-
 /* base64encode(str) */
 static const tfr_value *fn_base64encode(struct fcall *f, const tfr_type *ret) {
   (void)ret;
@@ -133,7 +121,7 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
                                           : go_q(f->a, s->s, s->n));
     return NULL;
   }
-  if (!valid_utf8(b.p, b.n)) {
+  if (!str_utf8_valid(b.p, b.n)) {
     free(b.p);
     fcall_error(f, "the result of decoding the provided string is not "
                    "valid UTF-8");

@@ -328,39 +328,6 @@ static bool file_ok(struct fcall *f, const struct file_data *d,
   return false;
 }
 
-/* Go's utf8.Valid. */
-static bool utf8_valid(const unsigned char *s, size_t n) {
-  for (size_t i = 0; i < n;) {
-    unsigned char c = s[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    size_t k;
-    uint32_t cp, min;
-    if ((c & 0xE0) == 0xC0) {
-      k = 2, cp = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-      k = 3, cp = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-      k = 4, cp = c & 0x07, min = 0x10000;
-    } else {
-      return false;
-    }
-    if (i + k > n)
-      return false;
-    for (size_t j = 1; j < k; j++) {
-      if ((s[i + j] & 0xC0) != 0x80)
-        return false;
-      cp = cp << 6 | (s[i + j] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-      return false;
-    i += k;
-  }
-  return true;
-}
-
 /* ---- templates: where a call is evaluated ------------------------------ */
 
 /*
@@ -751,7 +718,7 @@ static const tfr_value *file_common(struct fcall *f, const tfr_type *r,
     b[w] = '\0';
     return marked(f, tfr_string_nocopy(f->a, (const char *)b, w), marks);
   }
-  if (!utf8_valid((const unsigned char *)d.bytes, d.n)) {
+  if (!str_utf8_valid(d.bytes, d.n)) {
     fcall_error(f,
                 "contents of %s are not valid UTF-8; use the filebase64 "
                 "function to obtain the Base64 encoded contents or the other "
@@ -1232,7 +1199,7 @@ static const tfr_value *fn_templatefile(struct fcall *f, const tfr_type *r) {
   struct file_data d = read_file(f, path);
   if (!file_ok(f, &d, path, marks))
     return NULL;
-  if (!utf8_valid((const unsigned char *)d.bytes, d.n)) {
+  if (!str_utf8_valid(d.bytes, d.n)) {
     fcall_error(f,
                 "contents of %s are not valid UTF-8; use the filebase64 "
                 "function to obtain the Base64 encoded contents or the other "

@@ -40,19 +40,6 @@
 
 static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
 
-/* The rune at s (n > 0 bytes left) and its length; bad bytes are U+FFFD. */
-static size_t rune_at(const char *s, size_t n, int32_t *r) {
-  utf8proc_int32_t c;
-  utf8proc_ssize_t k =
-      utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &c);
-  if (k <= 0) {
-    *r = 0xFFFD;
-    return 1;
-  }
-  *r = c;
-  return (size_t)k;
-}
-
 /* Start of the last rune of s[0..n), n > 0. */
 static size_t last_rune_start(const char *s, size_t n) {
   size_t i = n - 1;
@@ -72,9 +59,9 @@ static void put_rune(struct sbuf *b, int32_t r) {
 static size_t grapheme_len(const char *s, size_t n) {
   int32_t prev, r;
   utf8proc_int32_t state = 0;
-  size_t i = rune_at(s, n, &prev);
+  size_t i = str_decode_rune(s, n, &prev);
   while (i < n) {
-    size_t k = rune_at(s + i, n - i, &r);
+    size_t k = str_decode_rune(s + i, n - i, &r);
     if (utf8proc_grapheme_break_stateful(prev, r, &state))
       break;
     prev = r;
@@ -197,7 +184,7 @@ static const tfr_value *map_runes(struct fcall *f, int32_t (*fn)(int32_t)) {
   sbuf_put(&b, "", 0);
   for (size_t i = 0; i < v->n;) {
     int32_t r;
-    i += rune_at(v->s + i, v->n - i, &r);
+    i += str_decode_rune(v->s + i, v->n - i, &r);
     put_rune(&b, fn(r));
   }
   return sbuf_value(f->a, &b);
@@ -244,7 +231,7 @@ static const tfr_value *fn_title(struct fcall *f, const tfr_type *ret) {
   int32_t prev = ' ';
   for (size_t i = 0; i < v->n;) {
     int32_t r;
-    i += rune_at(v->s + i, v->n - i, &r);
+    i += str_decode_rune(v->s + i, v->n - i, &r);
     put_rune(&b, title_separator(prev) ? to_title(r) : r);
     prev = r;
   }
@@ -349,7 +336,7 @@ static const tfr_value *fn_trimsuffix(struct fcall *f, const tfr_type *ret) {
 static bool rune_in(int32_t r, const char *set, size_t n) {
   for (size_t i = 0; i < n;) {
     int32_t c;
-    i += rune_at(set + i, n - i, &c);
+    i += str_decode_rune(set + i, n - i, &c);
     if (c == r)
       return true;
   }
@@ -363,7 +350,7 @@ static const tfr_value *trim_by(tfr_arena *a, const tfr_value *v,
   size_t lo = 0, hi = v->n;
   while (lo < hi) {
     int32_t r;
-    size_t k = rune_at(v->s + lo, hi - lo, &r);
+    size_t k = str_decode_rune(v->s + lo, hi - lo, &r);
     if (!cut(r, set))
       break;
     lo += k;
@@ -371,7 +358,7 @@ static const tfr_value *trim_by(tfr_arena *a, const tfr_value *v,
   while (hi > lo) {
     size_t st = last_rune_start(v->s + lo, hi - lo) + lo;
     int32_t r;
-    rune_at(v->s + st, hi - st, &r);
+    str_decode_rune(v->s + st, hi - st, &r);
     if (!cut(r, set))
       break;
     hi = st;
@@ -465,7 +452,7 @@ static const tfr_value *fn_split(struct fcall *f, const tfr_type *ret) {
       if (at >= s->n)
         break;
       int32_t r;
-      end = at + rune_at(s->s + at, s->n - at, &r);
+      end = at + str_decode_rune(s->s + at, s->n - at, &r);
     } else {
       long k = find(s->s, s->n, sep->s, sep->n, at);
       end = k < 0 ? s->n : (size_t)k;
@@ -499,7 +486,7 @@ static const tfr_value *replace_plain(tfr_arena *a, const tfr_value *s,
     sbuf_put(&b, rep->s, rep->n);
     for (size_t i = 0; i < s->n;) {
       int32_t r;
-      size_t k = rune_at(s->s + i, s->n - i, &r);
+      size_t k = str_decode_rune(s->s + i, s->n - i, &r);
       sbuf_put(&b, s->s + i, k);
       sbuf_put(&b, rep->s, rep->n);
       i += k;
@@ -1158,7 +1145,7 @@ static bool format_run(struct fstate *st, const char *s, size_t n) {
                                           n));
     if (bad || !is_alpha(s[p])) {
       int32_t r;
-      rune_at(s + p, n - p, &r);
+      str_decode_rune(s + p, n - p, &r);
       return ferror_(st, tfr_arena_printf(st->a,
                                           "unrecognized format "
                                           "character %s at offset "
@@ -2668,7 +2655,7 @@ static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
       i += 3;
       continue;
     }
-    size_t k = rune_at(re->lit.p + i, re->lit.n - i, &r);
+    size_t k = str_decode_rune(re->lit.p + i, re->lit.n - i, &r);
     if (r < 0x80 && rx_isalnum(r)) {
       cb_put(b, re->lit.p + i, 1);
     } else {
@@ -3129,7 +3116,8 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     bool accept = !(hi == pos && (long)lo == prev_end);
     if (hi == pos) {
       int32_t r;
-      pos = pos < s->n ? pos + rune_at(s->s + pos, s->n - pos, &r) : s->n + 1;
+      pos = pos < s->n ? pos + str_decode_rune(s->s + pos, s->n - pos, &r)
+                       : s->n + 1;
     } else {
       pos = hi;
     }
@@ -3166,7 +3154,7 @@ static const char *tmpl_ref(const char *s, const char *end, const char **name,
   const char *t = s + brace, *q = t;
   while (q < end) {
     int32_t r;
-    size_t k = rune_at(q, (size_t)(end - q), &r);
+    size_t k = str_decode_rune(q, (size_t)(end - q), &r);
     if (!go_isletter(r) && !go_isdigit(r) && r != '_')
       break;
     q += k;
@@ -3242,7 +3230,8 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
       expand(&b, rep, src->s, re);
     last = hi;
     int32_t r;
-    size_t w = pos < src->n ? rune_at(src->s + pos, src->n - pos, &r) : 0;
+    size_t w =
+        pos < src->n ? str_decode_rune(src->s + pos, src->n - pos, &r) : 0;
     pos = pos + w > hi ? pos + w : pos + 1 > hi ? pos + 1 : hi;
   }
   if (rc < 0) {

@@ -474,3 +474,37 @@ const char *str_go_quote(tfr_arena *a, const char *s, size_t n) {
   free(b.p);
   return r;
 }
+
+size_t str_utf8_width(unsigned char b) {
+  return b < 0x80   ? 1
+         : b < 0xC2 ? 0
+         : b < 0xE0 ? 2
+         : b < 0xF0 ? 3
+         : b < 0xF5 ? 4
+                    : 0;
+}
+
+/* Whether s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or
+** code points past U+10FFFF), as utf8proc reads it. */
+bool str_utf8_valid(const char *text, size_t n) {
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t w = str_utf8_width(s[i]);
+    if (!w || w > n - i)
+      return false;
+    for (size_t k = 1; k < w; k++)
+      if ((s[i + k] & 0xC0) != 0x80)
+        return false;
+    if ((s[i] == 0xE0 && s[i + 1] < 0xA0) ||  /* overlong */
+        (s[i] == 0xED && s[i + 1] >= 0xA0) || /* surrogate */
+        (s[i] == 0xF0 && s[i + 1] < 0x90) ||  /* overlong */
+        (s[i] == 0xF4 && s[i + 1] >= 0x90))   /* past U+10FFFF */
+      return false;
+    i += w;
+  }
+  return true;
+}

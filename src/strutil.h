@@ -27,6 +27,12 @@ size_t str_decode_rune(const char *s, size_t n, int32_t *r);
 
 /* Runes (code points) in n bytes of UTF-8. */
 size_t str_runes(const char *s, size_t n);
+/* Whether s[0..n) is well-formed UTF-8 (RFC 3629: no overlong forms, no
+** surrogates, nothing past U+10FFFF): Go's utf8.Valid, utf8proc's view. */
+bool str_utf8_valid(const char *s, size_t n);
+/* The length of the UTF-8 sequence lead byte b starts, or 0 (not a lead
+** byte of well-formed UTF-8). */
+size_t str_utf8_width(unsigned char b);
 
 /* hclsyntax.ValidIdentifier: (ID_Start | '_') (ID_Continue | '-')*. */
 bool str_is_identifier(const char *s, size_t n);

@@ -78,40 +78,6 @@ const tfr_value *tfr_string_nocopy(tfr_arena *a, const char *s, size_t n) {
   return v;
 }
 
-/* The length of the UTF-8 sequence a lead byte starts, or 0. */
-static size_t utf8_width(unsigned char b) {
-  return b < 0x80   ? 1
-         : b < 0xC2 ? 0
-         : b < 0xE0 ? 2
-         : b < 0xF0 ? 3
-         : b < 0xF5 ? 4
-                    : 0;
-}
-
-/* Whether s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or
-** code points past U+10FFFF), as utf8proc reads it. */
-static bool utf8_valid(const unsigned char *s, size_t n) {
-  for (size_t i = 0; i < n;) {
-    if (s[i] < 0x80) {
-      i++;
-      continue;
-    }
-    size_t w = utf8_width(s[i]);
-    if (!w || w > n - i)
-      return false;
-    for (size_t k = 1; k < w; k++)
-      if ((s[i + k] & 0xC0) != 0x80)
-        return false;
-    if ((s[i] == 0xE0 && s[i + 1] < 0xA0) ||  /* overlong */
-        (s[i] == 0xED && s[i + 1] >= 0xA0) || /* surrogate */
-        (s[i] == 0xF0 && s[i + 1] < 0x90) ||  /* overlong */
-        (s[i] == 0xF4 && s[i + 1] >= 0x90))   /* past U+10FFFF */
-      return false;
-    i += w;
-  }
-  return true;
-}
-
 /* Whether a lead byte starts a code point of U+0300 or more: below it
 ** every code point is a starter that is its own NFC and that nothing
 ** before it composes with (U+0300 is the first combining mark), so NFC
@@ -127,12 +93,12 @@ static const tfr_value *nfc_runs(tfr_arena *a, const char *s, size_t n) {
     unsigned char b = (unsigned char)s[p];
     if (!nfc_maybe(b)) {
       prev = p;
-      p += utf8_width(b);
+      p += str_utf8_width(b);
       continue;
     }
     size_t seg = prev != SIZE_MAX ? prev : p, q = p;
     while (q < n && nfc_maybe((unsigned char)s[q]))
-      q += utf8_width((unsigned char)s[q]);
+      q += str_utf8_width((unsigned char)s[q]);
     utf8proc_uint8_t *norm = NULL;
     utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s + seg,
                                       (utf8proc_ssize_t)(q - seg), &norm,
@@ -165,7 +131,7 @@ const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n) {
   while (i < n && !nfc_maybe((unsigned char)s[i]))
     i++;
   /* nothing that NFC changes, or not UTF-8 (kept as it is) */
-  if (i == n || !utf8_valid((const unsigned char *)s, n))
+  if (i == n || !str_utf8_valid(s, n))
     return tfr_string_nocopy(a, tfr_arena_strndup(a, s, n), n);
   return nfc_runs(a, s, n);
 }
