@@ -14,6 +14,7 @@
 #include "diag_int.h"
 #include "eval.h"
 #include "parse.h"
+#include "dirlist.h"
 #include "strutil.h"
 #include "typeexpr.h"
 
@@ -26,43 +27,14 @@ static bool ignored_name(const char *name) {
          (n > 1 && name[0] == '#' && name[n - 1] == '#');
 }
 
-static int cmp_names(const void *x, const void *y) {
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-/* The directory's entries (not directories), sorted by byte order. */
-static char **list_dir(tfr_arena *a, const char *dir, size_t *n) {
-  DIR *d = opendir(dir);
-  *n = 0;
-  if (!d)
-    return NULL;
-  size_t cap = 16;
-  char **v = malloc(cap * sizeof *v);
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (ignored_name(e->d_name))
-      continue;
-    char *full = tfr_arena_printf(a, "%s/%s", dir, e->d_name);
-    struct stat st;
-    if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
-      continue;
-    if (*n == cap)
-      v = realloc(v, (cap *= 2) * sizeof *v);
-    v[(*n)++] = tfr_arena_strdup(a, e->d_name);
-  }
-  closedir(d);
-  if (*n)
-    qsort(v, *n, sizeof *v, cmp_names);
-  char **out = tfr_arena_alloc(a, (*n ? *n : 1) * sizeof *out);
-  if (*n)
-    memcpy(out, v, *n * sizeof *out);
-  free(v);
-  return out;
+/* dir_list's keep: the files Terraform reads as configuration. */
+static bool config_entry(const char *dir, const char *name, void *ctx) {
+  return !ignored_name(name) && dir_keep_files(dir, name, ctx);
 }
 
 /* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
 ** (x.tf.json)? */
-static bool has_tofu_twin(char **names, size_t n, const char *tf) {
+static bool has_tofu_twin(const char **names, size_t n, const char *tf) {
   size_t len = strlen(tf);
   bool json = str_ends_with(tf, ".tf.json");
   size_t base = len - (json ? 8 : 3);
@@ -1290,7 +1262,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   tfr_arena *trees = tfr_arena_new();
   l.trees = trees;
   size_t n;
-  char **names = list_dir(a, dir, &n);
+  const char **names = dir_list(a, dir, config_entry, NULL, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
   bool saw_tofu = false;
   /* Primary files first, then override files, each in lexical order, each

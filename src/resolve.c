@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "dirlist.h"
 #include "arena_int.h"
 #include "tfresolve/tfresolve.h"
 #include "diag_int.h"
@@ -310,36 +311,22 @@ static const char *in_dir(struct collector *c, const char *name) {
   return tfr_arena_printf(c->a, "%s/%s", c->m->dir, name);
 }
 
-static int cmp_str(const void *x, const void *y) {
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
+/* dir_list's keep: *.auto.tfvars and *.auto.tfvars.json. */
+static bool auto_name(const char *dir, const char *name, void *ctx) {
+  (void)dir;
+  (void)ctx;
+  return str_ends_with(name, ".auto.tfvars") ||
+         str_ends_with(name, ".auto.tfvars.json");
 }
-
-#include <dirent.h>
 
 /* *.auto.tfvars and *.auto.tfvars.json, in byte order of their names. */
 static void auto_files(struct collector *c) {
-  DIR *d = opendir(c->m->dir);
-  if (!d)
-    return;
-  size_t n = 0, cap = 8;
-  char **names = malloc(cap * sizeof *names);
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (!str_ends_with(e->d_name, ".auto.tfvars") &&
-        !str_ends_with(e->d_name, ".auto.tfvars.json"))
-      continue;
-    if (n == cap)
-      names = realloc(names, (cap *= 2) * sizeof *names);
-    names[n++] = tfr_arena_strdup(c->a, e->d_name);
-  }
-  closedir(d);
-  if (n)
-    qsort(names, n, sizeof *names, cmp_str);
+  size_t n = 0;
+  const char **names = dir_list(c->a, c->m->dir, auto_name, NULL, &n);
   for (size_t i = 0; i < n; i++) {
     const char *path = in_dir(c, names[i]);
     values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
   }
-  free(names);
 }
 
 static void cli_var(struct collector *c, const char *arg) {

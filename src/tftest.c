@@ -28,6 +28,7 @@
 ** evaluated here and appended after the end as HCL; diagnostics there
 ** are moved back to the expression they came from.
 */
+#include "dirlist.h"
 #include "tfresolve/tftest.h"
 
 #include <dirent.h>
@@ -958,6 +959,14 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   return true;
 }
 
+/* dir_list's keep: *.auto.tfvars and *.auto.tfvars.json. */
+static bool auto_tfvars(const char *dir, const char *name, void *ctx) {
+  (void)dir;
+  (void)ctx;
+  return str_ends_with(name, ".auto.tfvars") ||
+         str_ends_with(name, ".auto.tfvars.json");
+}
+
 /* The test directory's terraform.tfvars and auto.tfvars files, as
 ** -var-file args after the command line's (they win over every other
 ** global value). */
@@ -974,20 +983,10 @@ static void test_dir_files(struct tctx *t, const char *test_dir,
     if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
       names_add(t->a, &files, p);
   }
-  DIR *d = opendir(tdir);
-  struct names autos = {0};
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-      if (str_ends_with(e->d_name, ".auto.tfvars") ||
-          str_ends_with(e->d_name, ".auto.tfvars.json"))
-        names_add(t->a, &autos, tfr_arena_strdup(t->a, e->d_name));
-    closedir(d);
-  }
-  if (autos.n)
-    qsort(autos.v, autos.n, sizeof *autos.v, cmp_str);
-  for (size_t i = 0; i < autos.n; i++) {
-    const char *p = tfr_arena_printf(t->a, "%s/%s", tdir, autos.v[i]);
+  size_t nautos = 0;
+  const char **autos = dir_list(t->a, tdir, auto_tfvars, NULL, &nautos);
+  for (size_t i = 0; i < nautos; i++) {
+    const char *p = tfr_arena_printf(t->a, "%s/%s", tdir, autos[i]);
     struct stat st;
     if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
       names_add(t->a, &files, p);

@@ -1,0 +1,64 @@
+/*
+** Listing a directory (see dirlist.h).
+*/
+#include "dirlist.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arena_int.h"
+
+static int by_name(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
+                      void *ctx, size_t *n) {
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return NULL;
+  size_t cap = 16;
+  const char **v = malloc(cap * sizeof *v);
+  if (!v)
+    tfr_oom();
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    if (keep && !keep(dir, e->d_name, ctx))
+      continue;
+    if (*n == cap) {
+      const char **w = realloc(v, (cap *= 2) * sizeof *v);
+      if (!w)
+        tfr_oom();
+      v = w;
+    }
+    v[(*n)++] = tfr_arena_strdup(a, e->d_name);
+  }
+  closedir(d);
+  if (*n > 1)
+    qsort(v, *n, sizeof *v, by_name);
+  const char **out = tfr_arena_alloc(a, (*n ? *n : 1) * sizeof *out);
+  if (*n)
+    memcpy(out, v, *n * sizeof *out);
+  free(v);
+  return out;
+}
+
+bool dir_keep_files(const char *dir, const char *name, void *ctx) {
+  (void)ctx;
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char small[512], *path = len <= sizeof small ? small : malloc(len);
+  if (!path)
+    tfr_oom();
+  snprintf(path, len, "%s/%s", dir, name);
+  struct stat st;
+  /* what cannot be looked at stays: reading it says why */
+  bool dir_entry = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  if (path != small)
+    free(path);
+  return !dir_entry;
+}

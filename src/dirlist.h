@@ -1,0 +1,28 @@
+/*
+** Listing a directory: the one directory lister of the library.
+*/
+#ifndef TFR_DIRLIST_H
+#define TFR_DIRLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tfresolve/arena.h"
+
+/* Whether to list an entry: its directory, its name and the caller's ctx. */
+typedef bool (*dir_keep_fn)(const char *dir, const char *name, void *ctx);
+
+/*
+** The entry names of dir ("." and ".." left out) that keep accepts (NULL:
+** all), sorted in byte order, in a; *n their count.  NULL, *n 0, when dir
+** cannot be opened.
+*/
+const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
+                      void *ctx, size_t *n);
+
+/* A keep function: entries that are not directories (stat follows
+** symbolic links, as Terraform reads them; an entry stat cannot look at
+** is kept, for its reader to report). */
+bool dir_keep_files(const char *dir, const char *name, void *ctx);
+
+#endif
