@@ -4,7 +4,6 @@
 #include "dirlist.h"
 
 #include <dirent.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,15 +49,16 @@ const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
 
 bool dir_keep_files(const char *dir, const char *name, void *ctx) {
   (void)ctx;
-  size_t len = strlen(dir) + strlen(name) + 2;
-  char small[512], *path = len <= sizeof small ? small : malloc(len);
+  size_t nd = strlen(dir), nn = strlen(name);
+  char *path = malloc(nd + nn + 2);
   if (!path)
     tfr_oom();
-  snprintf(path, len, "%s/%s", dir, name);
+  memcpy(path, dir, nd);
+  path[nd] = '/';
+  memcpy(path + nd + 1, name, nn + 1);
   struct stat st;
   /* what cannot be looked at stays: reading it says why */
   bool dir_entry = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-  if (path != small)
-    free(path);
+  free(path);
   return !dir_entry;
 }
