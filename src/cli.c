@@ -4,6 +4,8 @@
 */
 #include "cli.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,4 +94,59 @@ int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
 _Noreturn void cli_oom(void) {
   fputs("tfresolve: out of memory\n", stderr);
   exit(EXIT_INVALID);
+}
+
+/* The value of option argv[*i]: after "=", or the next argument. */
+static const char *opt_value(const struct cli_common *c, const char *val,
+                             int argc, char **argv, int *i) {
+  if (val)
+    return val;
+  if (*i + 1 < argc)
+    return argv[++*i];
+  fprintf(stderr, "tfresolve %s: %s needs a value\n\n%s", c->cmd, argv[*i],
+          c->usage);
+  return NULL;
+}
+
+enum cli_opt cli_common_opt(const struct cli_common *c, const char *name,
+                            const char *val, int argc, char **argv, int *i) {
+  if (!strcmp(name, "help") || !strcmp(name, "h")) {
+    fputs(c->usage, stdout);
+    exit(EXIT_OK);
+  }
+  if (!strcmp(name, "chdir")) {
+    const char *dir = opt_value(c, val, argc, argv, i);
+    if (!dir)
+      return CLI_OPT_BAD;
+    if (chdir(dir) != 0) {
+      fprintf(stderr, "tfresolve: cannot change directory to %s: %s\n", dir,
+              strerror(errno));
+      return CLI_OPT_BAD;
+    }
+    return CLI_OPT_TAKEN;
+  }
+  if (!strcmp(name, "engine") && c->opentofu) {
+    if (!val || (strcmp(val, "terraform") && strcmp(val, "opentofu")))
+      return CLI_OPT_NOT; /* the command's own message */
+    *c->opentofu = !strcmp(val, "opentofu");
+    return CLI_OPT_TAKEN;
+  }
+  bool *flag = !strcmp(name, "no-color")         ? c->no_color
+               : !strcmp(name, "no-env")         ? c->no_env
+               : !strcmp(name, "show-sensitive") ? c->show_sensitive
+                                                 : NULL;
+  if (flag) {
+    *flag = true;
+    return CLI_OPT_TAKEN;
+  }
+  if ((!strcmp(name, "var") || !strcmp(name, "var-file")) && c->args) {
+    const char *v = opt_value(c, val, argc, argv, i);
+    if (!v)
+      return CLI_OPT_BAD;
+    memset(&c->args[*c->nargs], 0, sizeof c->args[*c->nargs]);
+    c->args[*c->nargs].file = !strcmp(name, "var-file");
+    c->args[(*c->nargs)++].value = v;
+    return CLI_OPT_TAKEN;
+  }
+  return CLI_OPT_NOT;
 }

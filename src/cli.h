@@ -53,6 +53,29 @@ struct options {
 const char *cli_opt_name(const char *arg, char *buf, size_t size,
                          const char **value);
 
+/*
+** The options every command spells the same way, in one table: -chdir
+** DIR, -engine=E, -no-color, -no-env, -show-sensitive, -var NAME=VALUE,
+** -var-file FILE (each with "=" or as the next argument where it takes a
+** value) and -help.  A command points at what it takes; a NULL field is
+** an option it does not have (then it is not one of the common ones).
+*/
+struct cli_common {
+  const char *cmd;   /* "show", "eval"... for messages */
+  const char *usage; /* printed by -help */
+  bool *no_color, *opentofu, *no_env, *show_sensitive;
+  struct tfr_cli_arg *args; /* -var / -var-file go here... */
+  size_t *nargs;            /* ...and are counted here */
+};
+
+enum cli_opt { CLI_OPT_NOT, CLI_OPT_TAKEN, CLI_OPT_BAD };
+
+/* Option argv[*i] (its name and "=" value as cli_opt_name gives them), if
+** it is a common one: CLI_OPT_TAKEN (*i past any value it took),
+** CLI_OPT_BAD after a usage message on stderr, or CLI_OPT_NOT. */
+enum cli_opt cli_common_opt(const struct cli_common *c, const char *name,
+                            const char *val, int argc, char **argv, int *i);
+
 /* Diagnostics on stderr: framed as Terraform prints them (colour only on
 ** a terminal and without NO_COLOR), or one line each (FMT_SHORT). */
 void cli_print_diags(const tfr_diags *d, const struct options *o);

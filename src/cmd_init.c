@@ -110,10 +110,19 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
   m->dir = ".";
   m->o.format = FMT_TFVARS;
   bool have_dir = false;
+  const struct cli_common cc = {"init",         usage_init, &m->o.no_color,
+                                &m->o.opentofu, NULL,       NULL,
+                                NULL,           NULL};
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    enum cli_opt r =
+        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    if (r == CLI_OPT_BAD)
+      return false;
+    if (r == CLI_OPT_TAKEN)
+      continue;
     if (!name) {
       if (have_dir) {
         fprintf(stderr,
@@ -143,21 +152,6 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
       }
     } else if (!strcmp(name, "force") && !val) {
       m->force = true;
-    } else if (!strcmp(name, "engine") && val &&
-               (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
-      m->o.opentofu = !strcmp(val, "opentofu");
-    } else if (!strcmp(name, "chdir") && (val || i + 1 < argc)) {
-      const char *d = val ? val : argv[++i];
-      if (chdir(d) != 0) {
-        fprintf(stderr, "tfresolve: cannot change directory to %s: %s\n", d,
-                strerror(errno));
-        return false;
-      }
-    } else if (!strcmp(name, "no-color") && !val) {
-      m->o.no_color = true;
-    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
-      fputs(usage_init, stdout);
-      exit(EXIT_OK);
     } else if (!strcmp(name, "format")) {
       fprintf(stderr,
               "tfresolve init: unknown format \"%s\" (tfvars, json "

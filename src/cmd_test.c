@@ -203,50 +203,37 @@ static void json(const struct tfr_test_suite *s) {
 
 static bool flags(int argc, char **argv, struct test_opts *to,
                   struct tfr_cli_arg *args, const char **filters) {
+  bool shown = false; /* -show-sensitive: nothing more to show offline */
+  const struct cli_common cc = {
+      "test", usage_test, &to->o.no_color, &to->t.opentofu, &to->no_env,
+      &shown, args,       &to->t.nargs};
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    enum cli_opt r =
+        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    if (r == CLI_OPT_BAD)
+      return false;
+    if (r == CLI_OPT_TAKEN)
+      continue;
     if (!name) {
       to->t.dir = argv[i];
-    } else if (!strcmp(name, "var") || !strcmp(name, "var-file") ||
-               !strcmp(name, "filter") || !strcmp(name, "test-directory") ||
-               !strcmp(name, "chdir")) {
+    } else if (!strcmp(name, "filter") || !strcmp(name, "test-directory")) {
       if (!val && i + 1 >= argc) {
         fprintf(stderr, "tfresolve test: %s needs a value\n\n%s", argv[i],
                 usage_test);
         return false;
       }
       const char *v = val ? val : argv[++i];
-      if (!strcmp(name, "filter")) {
+      if (!strcmp(name, "filter"))
         filters[to->t.nfilter++] = v;
-      } else if (!strcmp(name, "test-directory")) {
+      else
         to->t.test_dir = v;
-      } else if (!strcmp(name, "chdir")) {
-        if (chdir(v) != 0) {
-          fprintf(stderr, "tfresolve: cannot change directory to %s\n", v);
-          return false;
-        }
-      } else {
-        memset(&args[to->t.nargs], 0, sizeof args[to->t.nargs]);
-        args[to->t.nargs].file = !strcmp(name, "var-file");
-        args[to->t.nargs++].value = v;
-      }
     } else if (!strcmp(name, "json")) {
       to->o.format = FMT_JSON;
-    } else if (!strcmp(name, "no-color")) {
-      to->o.no_color = true;
-    } else if (!strcmp(name, "no-env")) {
-      to->no_env = true;
-    } else if (!strcmp(name, "engine") && val &&
-               (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
-      to->t.opentofu = !strcmp(val, "opentofu");
-    } else if (!strcmp(name, "show-sensitive") || !strcmp(name, "verbose") ||
-               !strcmp(name, "compact-warnings")) {
+    } else if (!strcmp(name, "verbose") || !strcmp(name, "compact-warnings")) {
       /* accepted; nothing more to show offline */
-    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
-      fputs(usage_test, stdout);
-      exit(EXIT_OK);
     } else {
       fprintf(stderr, "tfresolve test: unknown option \"%s\"\n\n%s", argv[i],
               usage_test);

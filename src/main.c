@@ -141,10 +141,18 @@ static int cmd_parse(int argc, char **argv) {
   struct options o = {0};
   struct paths files = {0};
   int rc = EXIT_OK;
+  const struct cli_common cc = {"parse", usage_parse, &o.no_color, NULL,
+                                NULL,    NULL,        NULL,        NULL};
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    enum cli_opt r =
+        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    if (r == CLI_OPT_BAD)
+      return EXIT_USAGE;
+    if (r == CLI_OPT_TAKEN)
+      continue;
     if (!name) {
       struct stat st;
       if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
@@ -155,17 +163,12 @@ static int cmd_parse(int argc, char **argv) {
       o.ast = true;
     } else if (!strcmp(name, "json")) {
       o.format = FMT_JSON;
-    } else if (!strcmp(name, "no-color")) {
-      o.no_color = true;
     } else if (!strcmp(name, "format") && val &&
                (!strcmp(val, "human") || !strcmp(val, "json") ||
                 !strcmp(val, "short"))) {
       o.format = !strcmp(val, "json")    ? FMT_JSON
                  : !strcmp(val, "short") ? FMT_SHORT
                                          : FMT_HUMAN;
-    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
-      fputs(usage_parse, stdout);
-      return EXIT_OK;
     } else {
       fprintf(stderr, "tfresolve parse: unknown option \"%s\"\n\n%s", argv[i],
               usage_parse);
@@ -432,21 +435,24 @@ static bool eval_flags(int argc, char **argv, bool console, struct options *o,
     const char *name = options_end || !strcmp(argv[i], "-")
                            ? NULL
                            : cli_opt_name(argv[i], buf, sizeof buf, &val);
+    const struct cli_common cc = {cmd,          usage,  &o->no_color,
+                                  &o->opentofu, no_env, &o->show_sensitive,
+                                  args,         nargs};
+    enum cli_opt r = name && strcmp(argv[i], "--")
+                         ? cli_common_opt(&cc, name, val, argc, argv, &i)
+                         : CLI_OPT_NOT;
+    if (r == CLI_OPT_BAD)
+      return false;
+    if (r == CLI_OPT_TAKEN)
+      continue;
     if (name && !strcmp(argv[i], "--"))
       options_end = true;
     else if (!name && (!console || *noperands == 0))
       operands[(*noperands)++] = argv[i];
     else if (name && !strcmp(name, "json"))
       o->format = FMT_JSON;
-    else if (name && !strcmp(name, "no-color"))
-      o->no_color = true;
-    else if (name && !strcmp(name, "show-sensitive"))
-      o->show_sensitive = true;
     else if (name && !strcmp(name, "functions") && !console)
       o->functions = true;
-    else if (name && !strcmp(name, "engine") && val &&
-             (!strcmp(val, "terraform") || !strcmp(val, "opentofu")))
-      o->opentofu = !strcmp(val, "opentofu");
     else if (name && !strcmp(name, "format") && val &&
              (!strcmp(val, "json") || !strcmp(val, "yaml") ||
               !strcmp(val, "console")))
@@ -455,21 +461,7 @@ static bool eval_flags(int argc, char **argv, bool console, struct options *o,
                                          : FMT_HUMAN;
     else if (name && !strcmp(name, "type") && !console && (val || i + 1 < argc))
       env->type_text = val ? val : argv[++i];
-    else if (name && (!strcmp(name, "var") || !strcmp(name, "var-file")) &&
-             (val || i + 1 < argc)) {
-      args[*nargs].file = !strcmp(name, "var-file");
-      args[(*nargs)++].value = val ? val : argv[++i];
-    } else if (name && !strcmp(name, "no-env")) {
-      *no_env = true;
-    } else if (name && !strcmp(name, "chdir") && val) {
-      if (chdir(val) != 0) {
-        fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
-        return false;
-      }
-    } else if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
-      fputs(usage, stdout);
-      exit(EXIT_OK);
-    } else {
+    else {
       fprintf(stderr, "tfresolve %s: unexpected argument \"%s\"\n\n%s", cmd,
               argv[i], usage);
       return false;
@@ -714,23 +706,33 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
                          struct module_opts *m) {
   m->dir = ".";
   m->args = calloc((size_t)argc + 1, sizeof *m->args);
+  if (!m->args)
+    cli_oom();
+  const struct cli_common cc = {cmd == CMD_SHOW    ? "show"
+                                : cmd == CMD_CHECK ? "check"
+                                                   : "explain",
+                                usage_module,
+                                &m->o.no_color,
+                                &m->opentofu,
+                                &m->no_env,
+                                &m->show_sensitive,
+                                m->args,
+                                &m->nargs};
   for (int i = 0; i < argc; i++) {
     char buf[64];
     const char *val = NULL;
     const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    enum cli_opt r =
+        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    if (r == CLI_OPT_BAD)
+      return false;
+    if (r == CLI_OPT_TAKEN)
+      continue;
     if (!name) {
       if (cmd == CMD_EXPLAIN && !m->name)
         m->name = argv[i];
       else
         m->dir = argv[i];
-    } else if (!strcmp(name, "var") || !strcmp(name, "var-file")) {
-      if (!val && i + 1 >= argc) {
-        fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[i],
-                usage_module);
-        return false;
-      }
-      m->args[m->nargs].file = !strcmp(name, "var-file");
-      m->args[m->nargs++].value = val ? val : argv[++i];
     } else if (!strcmp(name, "var-file-each") && cmd == CMD_CHECK) {
       if (!val && i + 1 >= argc) {
         fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[i],
@@ -744,21 +746,11 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->recursive = true;
     } else if (!strcmp(name, "strict")) {
       m->strict = true;
-    } else if (!strcmp(name, "chdir") && val) {
-      if (chdir(val) != 0) {
-        fprintf(stderr, "tfresolve: cannot change directory to %s\n", val);
-        return false;
-      }
     } else if (!strcmp(name, "json") ||
                (!strcmp(name, "format") && val && !strcmp(val, "json"))) {
       m->o.format = FMT_JSON;
     } else if (!strcmp(name, "format") && val && !strcmp(val, "human")) {
       m->o.format = FMT_HUMAN;
-    } else if (!strcmp(name, "show-sensitive")) {
-      m->show_sensitive = true;
-    } else if (!strcmp(name, "engine") && val &&
-               (!strcmp(val, "terraform") || !strcmp(val, "opentofu"))) {
-      m->opentofu = !strcmp(val, "opentofu");
     } else if (!strcmp(name, "format") && val &&
                (!strcmp(val, "sarif") || !strcmp(val, "github") ||
                 !strcmp(val, "junit")) &&
@@ -773,16 +765,9 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->o.format = !strcmp(val, "yaml")     ? FMT_YAML
                     : !strcmp(val, "tfvars") ? FMT_TFVARS
                                              : FMT_ENV;
-    } else if (!strcmp(name, "no-env")) {
-      m->no_env = true;
-    } else if (!strcmp(name, "no-color")) {
-      m->o.no_color = true;
     } else if (!strcmp(name, "input") || !strcmp(name, "lock") ||
                !strcmp(name, "compact-warnings")) {
       /* Terraform habits, accepted and ignored */
-    } else if (!strcmp(name, "help") || !strcmp(name, "h")) {
-      fputs(usage_module, stdout);
-      exit(EXIT_OK);
     } else if (!m->bad_flag) {
       m->bad_flag = argv[i];
     }
