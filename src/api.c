@@ -121,7 +121,7 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags,
       return eval_dynamic(&c);
     return eval_expr(&c, expr->f.body);
   }
-  const struct module *m = res->module;
+  const struct module *m = module_of(res->module);
   if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
     return eval_dynamic(&c);
   const tfr_value **vals =

@@ -38,7 +38,7 @@
 **
 ** The template goes to stdout, or with -out=FILE to FILE, which is never
 ** replaced unless -force is given (O_EXCL: no check-then-write race).
-** Only the declarations are read (tfr_resolve with load_only): no value
+** Only the declarations are read (tfr_resolve with declarations_only): no value
 ** source, so nothing from TF_VAR_ or tfvars files can leak into it.
 */
 #include <errno.h>
@@ -805,7 +805,7 @@ int cmd_init(int argc, char **argv) {
   tfr_diags *d = tfr_diags_new(a);
   /* the declarations only: no value source is read */
   struct tfr_resolve_opts ro = {
-      .dir = m.dir, .opentofu = m.o.opentofu, .load_only = true};
+      .dir = m.dir, .opentofu = m.o.opentofu, .declarations_only = true};
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (!tfr_diags_has_errors(d) && !res->has_config)
     tfr_diags_add(

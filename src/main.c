@@ -1059,7 +1059,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.args = m.args;
   ro.nargs = m.nargs;
   ro.opentofu = m.opentofu;
-  ro.load_only = m.bad_flag != NULL;
+  ro.declarations_only = m.bad_flag != NULL;
   ro.strict = m.strict;
   ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
   if (m.bad_flag) {

@@ -152,4 +152,10 @@ void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
                                     const char *var);
 
+/* The module a loaded tfr_module is (resolve.c keeps it first in it), or
+** NULL. */
+static inline const struct module *module_of(const struct tfr_module *m) {
+  return (const struct module *)(const void *)m;
+}
+
 #endif

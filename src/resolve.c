@@ -897,8 +897,8 @@ static void final_rules(struct resolver *r) {
 
 /* A loaded module: the configuration, shared read-only by resolutions. */
 struct tfr_module {
-  struct module m;
-  bool failed; /* loading reported errors: Terraform stops there */
+  struct module m; /* first: a tfr_module is its module (module_of) */
+  bool failed;     /* loading reported errors: Terraform stops there */
 };
 
 static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
@@ -971,8 +971,9 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
   res->vars = r.out;
   res->n = m->nvars;
   res->has_config = m->has_config;
-  res->module = m;
-  bool stop = mod->failed || tfr_diags_has_errors(diags) || o->load_only;
+  res->module = mod;
+  bool stop =
+      mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
   bool collected = !stop;
   if (!stop) {
     module_collect(m, a, diags, o->env, o->args, o->nargs, !o->keep_given);

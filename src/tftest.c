@@ -1544,7 +1544,7 @@ static enum tfr_test_status assertions(struct runctx *rc,
                                        const struct tfr_resolution *res) {
   struct tctx *t = rc->t;
   struct trun *r = rc->r;
-  const struct module *m = res->module;
+  const struct module *m = module_of(res->module);
   tfr_diags *d = rc->out->diags;
   if (!r->nasserts)
     return TFR_TEST_PASS;
@@ -2025,9 +2025,9 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   tfr_diags_share_sources(suite->diags, t.load);
   {
     struct tfr_resolve_opts ro = {0};
-    ro.load_only = true;
+    ro.declarations_only = true;
     tfr_diags *scratch = tfr_diags_new(a);
-    t.m = tfr_resolve_module(a, scratch, t.mod, &ro)->module;
+    t.m = module_of(tfr_resolve_module(a, scratch, t.mod, &ro)->module);
   }
   if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
     /* as every run's plan would say (show and check say it too) */

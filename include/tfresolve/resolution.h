@@ -25,19 +25,24 @@ struct tfr_cli_arg {
   size_t content_len;
 };
 
+/* A loaded module (tfr_module_load; opaque). */
+struct tfr_module;
+
 struct tfr_resolve_opts {
   const char *dir;                /* the module directory */
   char *const *env;               /* environ-style TF_VAR_* source, or NULL */
   const struct tfr_cli_arg *args; /* -var / -var-file, in order */
   size_t nargs;
-  bool opentofu;   /* OpenTofu's file rules (.tofu) */
-  bool load_only;  /* stop after loading (a flag error) */
-  bool strict;     /* stricter than Terraform: undeclared
-                      file values are errors, and a failed
-                      HCL parse of an any-typed -var or
-                      TF_VAR_ value is explained */
-  bool keep_given; /* fill tfr_variable.given even where a
-                      faster path does not need it */
+  bool opentofu;          /* OpenTofu's file rules (.tofu) */
+  bool declarations_only; /* the declared variables only (type, default,
+                             rules, where declared): no value is read or
+                             resolved, as a template or a listing needs */
+  bool strict;            /* stricter than Terraform: undeclared
+                             file values are errors, and a failed
+                             HCL parse of an any-typed -var or
+                             TF_VAR_ value is explained */
+  bool keep_given;        /* fill tfr_variable.given even where a
+                             faster path does not need it */
 };
 
 enum tfr_source_kind {
@@ -108,9 +113,10 @@ struct tfr_variable {
 struct tfr_resolution {
   const struct tfr_variable *vars; /* sorted by name */
   size_t n;
-  bool valid;         /* no error diagnostics */
-  bool has_config;    /* the directory has configuration */
-  const void *module; /* internal: the loaded module */
+  bool valid;                      /* no error diagnostics */
+  bool has_config;                 /* the directory has configuration */
+  const struct tfr_module *module; /* the loaded module it resolves
+                                      (for tfr_eval_functions_opts) */
 };
 
 #ifdef __cplusplus
