@@ -150,3 +150,11 @@ enum cli_opt cli_common_opt(const struct cli_common *c, const char *name,
   }
   return CLI_OPT_NOT;
 }
+
+enum cli_opt cli_next(const struct cli_common *c, int argc, char **argv, int *i,
+                      struct cli_arg *a) {
+  a->val = NULL;
+  a->name = cli_opt_name(argv[*i], a->buf, sizeof a->buf, &a->val);
+  return a->name ? cli_common_opt(c, a->name, a->val, argc, argv, i)
+                 : CLI_OPT_NOT;
+}

@@ -114,15 +114,13 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
                                 &m->o.opentofu, NULL,       NULL,
                                 NULL,           NULL};
   for (int i = 0; i < argc; i++) {
-    char buf[64];
-    const char *val = NULL;
-    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
-    enum cli_opt r =
-        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    struct cli_arg arg;
+    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
     if (r == CLI_OPT_BAD)
       return false;
     if (r == CLI_OPT_TAKEN)
       continue;
+    const char *name = arg.name, *val = arg.val;
     if (!name) {
       if (have_dir) {
         fprintf(stderr,

@@ -208,15 +208,13 @@ static bool flags(int argc, char **argv, struct test_opts *to,
       "test", usage_test, &to->o.no_color, &to->t.opentofu, &to->no_env,
       &shown, args,       &to->t.nargs};
   for (int i = 0; i < argc; i++) {
-    char buf[64];
-    const char *val = NULL;
-    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
-    enum cli_opt r =
-        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    struct cli_arg arg;
+    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
     if (r == CLI_OPT_BAD)
       return false;
     if (r == CLI_OPT_TAKEN)
       continue;
+    const char *name = arg.name, *val = arg.val;
     if (!name) {
       to->t.dir = argv[i];
     } else if (!strcmp(name, "filter") || !strcmp(name, "test-directory")) {

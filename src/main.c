@@ -144,15 +144,13 @@ static int cmd_parse(int argc, char **argv) {
   const struct cli_common cc = {"parse", usage_parse, &o.no_color, NULL,
                                 NULL,    NULL,        NULL,        NULL};
   for (int i = 0; i < argc; i++) {
-    char buf[64];
-    const char *val = NULL;
-    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
-    enum cli_opt r =
-        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    struct cli_arg arg;
+    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
     if (r == CLI_OPT_BAD)
       return EXIT_USAGE;
     if (r == CLI_OPT_TAKEN)
       continue;
+    const char *name = arg.name, *val = arg.val;
     if (!name) {
       struct stat st;
       if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
@@ -719,15 +717,13 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
                                 m->args,
                                 &m->nargs};
   for (int i = 0; i < argc; i++) {
-    char buf[64];
-    const char *val = NULL;
-    const char *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
-    enum cli_opt r =
-        name ? cli_common_opt(&cc, name, val, argc, argv, &i) : CLI_OPT_NOT;
+    struct cli_arg arg;
+    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
     if (r == CLI_OPT_BAD)
       return false;
     if (r == CLI_OPT_TAKEN)
       continue;
+    const char *name = arg.name, *val = arg.val;
     if (!name) {
       if (cmd == CMD_EXPLAIN && !m->name)
         m->name = argv[i];
