@@ -11,7 +11,8 @@ if ! command -v clang-format >/dev/null 2>&1; then
 fi
 cd "$root" || exit 2
 pass=0 fail=0
-for f in src/*.c src/*.h src/*.cc include/tfresolve/*.h tests/*.c tests/*.h \
+for f in src/*.c src/*/*.c src/*/*.h src/*/*.cc include/tfresolve/*.h \
+         tests/*.c tests/*.h \
          tests/fuzz/*.c tests/fuzz/*.h tests/sarif/*.c bench/*.c doc/*.c; do
   [ -f "$f" ] || continue
   if clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then

@@ -32,8 +32,9 @@ def module_of(path):
 def main():
     src, inc = sys.argv[1], sys.argv[2]
     edges = {}
-    files = [os.path.join(src, f) for f in os.listdir(src)
+    files = [os.path.join(dp, f) for dp, _, fs in os.walk(src) for f in fs
              if f.endswith((".c", ".h", ".cc"))]
+    headers = {os.path.basename(f): f for f in files if f.endswith(".h")}
     files += [os.path.join(inc, "tfresolve", f)
               for f in os.listdir(os.path.join(inc, "tfresolve"))]
     why = {}
@@ -44,7 +45,7 @@ def main():
         for target in INC.findall(open(f, encoding="utf-8").read()):
             if target.startswith("tfresolve/"):
                 other = module_of(target)
-            elif os.path.exists(os.path.join(src, target)):
+            elif os.path.basename(target) in headers:
                 other = module_of(target)
             else:
                 continue  # generated headers (hcl.tab.h...), not modules
