@@ -113,6 +113,18 @@ else
   cat "$tmp/cc.log"
   finish
 fi
+# The CLI itself is a client of the public API: its sources build against
+# the installed headers and library alone.
+cli_src=$(dirname "$example")/../src/cli
+# shellcheck disable=SC2086 # flags are words
+if "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L $sanflags -o "$tmp/cli" \
+     "$cli_src"/*.c $flags -ledit -lpthread 2>"$tmp/cli.log" &&
+   LD_LIBRARY_PATH=$libdir "$tmp/cli" -version >/dev/null 2>&1; then
+  ok
+else
+  ko "the CLI's sources against the installed headers and library"
+  head -n 20 "$tmp/cli.log"
+fi
 out=$(LD_LIBRARY_PATH=$libdir "$tmp/prog" "$module" 2>&1)
 case $out in
   *'instance_count = 3 (the number 3)'*'region = "us-east-1"'*'0 bytes of diagnostics'*) ok ;;
