@@ -29,6 +29,7 @@ static const struct {
     {&funcs_crypto, false},       {&funcs_file, false},
     {&funcs_net, false},          {&funcs_net_tofu, true},
     {&funcs_encoding_tofu, true}, {&funcs_provider, false},
+    {&funcs_yaml, false},         {&funcs_yaml_emit, false},
 };
 
 /* Whether the engine in use has group g. */
