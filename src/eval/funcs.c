@@ -30,6 +30,7 @@ static const struct {
     {&funcs_net, false},          {&funcs_net_tofu, true},
     {&funcs_encoding_tofu, true}, {&funcs_provider, false},
     {&funcs_yaml, false},         {&funcs_yaml_emit, false},
+    {&funcs_json, false},
 };
 
 /* Whether the engine in use has group g. */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "funcs.h"
 #include "number.h"
@@ -23,6 +24,9 @@ const tfr_value *sbuf_value(tfr_arena *a, struct sbuf *b);
 /* The length of the UTF-8 sequence a lead byte starts (0: not a lead):
 ** the YAML emitter's view, which takes 0xF8.. as 0. */
 size_t ywidth(unsigned char c);
+
+/* Code point cp appended to b in UTF-8. */
+void put_cp(struct sbuf *b, int32_t cp);
 
 /* A number value of n. */
 const tfr_value *number_value(tfr_arena *a, const struct tfr_num *n);
