@@ -30,7 +30,7 @@ static const struct {
     {&funcs_net, false},          {&funcs_net_tofu, true},
     {&funcs_encoding_tofu, true}, {&funcs_provider, false},
     {&funcs_yaml, false},         {&funcs_yaml_emit, false},
-    {&funcs_json, false},
+    {&funcs_json, false},         {&funcs_format, false},
 };
 
 /* Whether the engine in use has group g. */
@@ -444,3 +444,10 @@ static const tfr_value *special(void *ud, struct eval_ctx *c,
 }
 
 const struct eval_funcs funcs_table = {call, NULL, special};
+
+const tfr_value *sbuf_value(tfr_arena *a, struct sbuf *b) {
+  const tfr_value *v = tfr_string(a, b->p ? b->p : "", b->n);
+  free(b->p);
+  b->p = NULL;
+  return v;
+}

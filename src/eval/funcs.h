@@ -108,6 +108,12 @@ const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
 extern const struct func_group funcs_numeric, funcs_string, funcs_collection,
     funcs_encoding, funcs_typeconv, funcs_time, funcs_crypto, funcs_file,
     funcs_net, funcs_net_tofu, funcs_encoding_tofu, funcs_provider, funcs_yaml,
-    funcs_yaml_emit, funcs_json;
+    funcs_yaml_emit, funcs_json, funcs_format;
+
+struct sbuf;
+
+/* The bytes gathered in b as a string value (copied, NFC as
+** cty.StringVal); b's memory is freed. */
+const tfr_value *sbuf_value(tfr_arena *a, struct sbuf *b);
 
 #endif

@@ -42,14 +42,6 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* The buffer's bytes as a string value (copied, NFC); frees the buffer. */
-const tfr_value *sbuf_value(tfr_arena *a, struct sbuf *b) {
-  const tfr_value *v = tfr_string(a, b->p ? b->p : "", b->n);
-  free(b->p);
-  b->p = NULL;
-  return v;
-}
-
 /* Go's %q (strconv.Quote) of n bytes, in the arena. */
 const char *go_q(tfr_arena *a, const char *s, size_t n) {
   struct sbuf b = {0};

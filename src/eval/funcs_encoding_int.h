@@ -16,11 +16,6 @@
 /* Go's %q (strconv.Quote) of n bytes, in the arena. */
 const char *go_q(tfr_arena *a, const char *s, size_t n);
 
-struct sbuf;
-
-/* The bytes gathered in b as a string value (b's memory freed). */
-const tfr_value *sbuf_value(tfr_arena *a, struct sbuf *b);
-
 /* The length of the UTF-8 sequence a lead byte starts (0: not a lead):
 ** the YAML emitter's view, which takes 0xF8.. as 0. */
 size_t ywidth(unsigned char c);
