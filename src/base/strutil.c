@@ -163,7 +163,7 @@ void strmap_free(struct strmap *m) {
 
 /* The slot of key (hash h), or the empty slot where it would go (cap >
 ** 0). */
-static size_t strmap_slot(const struct strmap *m, const char *key, uint64_t h) {
+static size_t strmap_slot(const struct strmap *m, const char *key, uint32_t h) {
   size_t i = (size_t)h & (m->cap - 1);
   while (m->e[i].key && (m->e[i].hash != h || strcmp(m->e[i].key, key)))
     i = (i + 1) & (m->cap - 1);
@@ -173,16 +173,17 @@ static size_t strmap_slot(const struct strmap *m, const char *key, uint64_t h) {
 bool strmap_get(const struct strmap *m, const char *key, size_t *val) {
   if (!m->cap)
     return false;
-  size_t i = strmap_slot(m, key, (uint64_t)strhash(key));
+  size_t i = strmap_slot(m, key, (uint32_t)strhash(key));
   if (!m->e[i].key)
     return false;
   *val = m->e[i].val;
   return true;
 }
 
-static void strmap_grow(struct strmap *m) {
+/* Rehash into cap slots (a power of two, more than twice the keys). */
+static void strmap_resize(struct strmap *m, size_t cap) {
   struct strmap old = *m;
-  m->cap = old.cap ? old.cap * 2 : 64;
+  m->cap = cap;
   m->e = calloc(m->cap, sizeof *m->e);
   if (!m->e)
     tfr_oom();
@@ -196,41 +197,48 @@ static void strmap_grow(struct strmap *m) {
   free(old.e);
 }
 
+static void strmap_grow(struct strmap *m) {
+  strmap_resize(m, m->cap ? m->cap * 2 : 64);
+}
+
 /* The slot for key (hash h), made room for. */
-static size_t strmap_room(struct strmap *m, const char *key, uint64_t h) {
+static size_t strmap_room(struct strmap *m, const char *key, uint32_t h) {
   if (2 * (m->n + 1) > m->cap)
     strmap_grow(m);
   return strmap_slot(m, key, h);
 }
 
 void strmap_put(struct strmap *m, const char *key, size_t val) {
-  uint64_t h = (uint64_t)strhash(key);
+  uint32_t h = (uint32_t)strhash(key);
   size_t i = strmap_room(m, key, h);
   m->n += !m->e[i].key;
-  m->e[i] = (struct strmap_entry){key, val, h};
+  m->e[i] = (struct strmap_entry){key, h, (uint32_t)val};
 }
 
 bool strmap_add(struct strmap *m, const char *key, size_t val, size_t *old) {
-  uint64_t h = (uint64_t)strhash(key);
+  uint32_t h = (uint32_t)strhash(key);
   size_t i = strmap_room(m, key, h);
   if (m->e[i].key) {
     *old = m->e[i].val;
     return false;
   }
-  m->e[i] = (struct strmap_entry){key, val, h};
+  m->e[i] = (struct strmap_entry){key, h, (uint32_t)val};
   m->n++;
   return true;
 }
 
 void strmap_reserve(struct strmap *m, size_t n) {
-  while (2 * n > m->cap)
-    strmap_grow(m);
+  size_t cap = m->cap ? m->cap : 64;
+  while (2 * n > cap)
+    cap *= 2;
+  if (cap > m->cap) /* at once: no table of every size on the way */
+    strmap_resize(m, cap);
 }
 
 void strmap_del(struct strmap *m, const char *key) {
   if (!m->cap)
     return;
-  size_t i = strmap_slot(m, key, (uint64_t)strhash(key)), mask = m->cap - 1;
+  size_t i = strmap_slot(m, key, (uint32_t)strhash(key)), mask = m->cap - 1;
   if (!m->e[i].key)
     return;
   /* backward-shift deletion: a later key of the run moves into the gap

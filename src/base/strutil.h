@@ -91,10 +91,10 @@ const char *str_go_quote(tfr_arena *a, const char *s, size_t n);
 /* A map from NUL-terminated names (not copied: they must outlive it) to
 ** indexes, for lookups by name in linear time overall. */
 struct strmap {
-  struct strmap_entry { /* one slot: a probe touches one cache line */
+  struct strmap_entry { /* one slot of 16 bytes */
     const char *key;    /* NULL: empty */
-    size_t val;
-    uint64_t hash; /* of key: probes and growth rarely read keys */
+    uint32_t hash;      /* of key: probes and growth rarely read keys */
+    uint32_t val;       /* values are indexes: below 2^32 */
   } * e;
   size_t cap, n;
 };
