@@ -437,8 +437,10 @@ def same_errors(tool, cwd, expr, ref, ours):
     err = ref["error"]
     # HCL 2.24's index details (KNOWN) say more than the reference's
     out = re.sub(r"collection value: [^\n]*", "collection value.", out)
+    detail = re.sub(r"collection value: [^\n]*", "collection value.",
+                    err["detail"])
     return ("Error: " + err["summary"]) in out and all(
-        line in out for line in err["detail"].split("\n") if line)
+        line in out for line in detail.split("\n") if line)
 
 
 def read_all(d):
