@@ -82,6 +82,22 @@ def main():
               "read /dev/zero: larger than this run's memory budget" in out,
               "-var-file=/dev/zero stops at the memory budget",
               "exit %d\n%s" % (rc, out))
+        # a regular file larger than the budget: not mapped past it either
+        big = os.path.join(d, "big.tfvars")
+        with open(big, "w") as f:
+            f.write("# %s\nx = 42\n" % ("y" * (2 << 20)))
+        rc, out = run(d, ["show", "-no-color", "-max-memory=1M",
+                          "-var-file=big.tfvars"])
+        check(rc == 1 and "Failed to read variables file" in out and
+              "larger than this run's memory budget" in out,
+              "a 2 MiB -var-file stops at a 1 MiB budget",
+              "exit %d\n%s" % (rc, out[-2000:]))
+        rc, out = run(d, ["show", "-json", "-max-memory=16M",
+                          "-var-file=big.tfvars"])
+        check(rc == 0 and '"value": 42' in out,
+              "the same file is read under a budget it fits",
+              "exit %d\n%s" % (rc, out[-300:]))
+        os.unlink(big)
         # check -recursive: deep trees
         deep = os.path.join(root, "deep")
         os.mkdir(deep)

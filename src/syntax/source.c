@@ -152,8 +152,11 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
   if (fd < 0)
     return NULL;
   struct stat st;
+  /* too large to map (positions are 32-bit) or for the memory budget:
+  ** read_file reports it */
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      st.st_size < MAP_AT_LEAST || (uint64_t)st.st_size > UINT32_MAX - 16) {
+      st.st_size < MAP_AT_LEAST || (uint64_t)st.st_size > UINT32_MAX - 16 ||
+      (uint64_t)st.st_size > arena_value_budget()) {
     close(fd);
     return NULL;
   }
