@@ -1064,6 +1064,8 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
+  tfr_arena *t = tfr_arena_new();
+  struct arena_mark empty = arena_mark(t);
   struct scope s = {0};
   s.a = a;
   s.var = var_object(a, m, values);
@@ -1108,9 +1110,15 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       }
       bool ok = true;
-      for (size_t i = 0; i < v->nvalidations; i++)
-        ok &= run_rule(a, diags, m, k, &v->validations[i], &s, &value_at[k],
+      for (size_t i = 0; i < v->nvalidations; i++) {
+        /* each rule in the scratch arena, reset after it: only its
+        ** outcome's text stays (diagnostics are copied when added) */
+        arena_reset(t, empty);
+        ok &= run_rule(t, diags, m, k, &v->validations[i], &s, &value_at[k],
                        false, &rules[k][i]);
+        if (rules[k][i].detail)
+          rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
+      }
       done[k] = ok ? 1 : 2;
       if (!ok)
         failed[k] = true;
@@ -1119,6 +1127,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       break;
   }
   free(done);
+  tfr_arena_free(t);
 }
 
 const struct eval_scope *validate_console_scope(tfr_arena *a) {
