@@ -37,6 +37,7 @@
 
 #include "convert.h"
 #include "parse.h"
+#include "refwalk.h"
 #include "strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
@@ -475,65 +476,28 @@ static const tfr_value *vars_lookup(void *ud, struct eval_ctx *c,
   return vars_get(((struct tmpl_vars *)ud)->v, name, len);
 }
 
-/* Names bound by the for expressions around a node. */
-struct bound {
-  const char *name;
-  uint32_t len;
-  const struct bound *next;
+/* The first variable (hclsyntax.Variables order) that vars lacks. */
+struct missing {
+  struct refwalk w; /* first: the walk hands it back */
+  const tfr_value *vars;
+  const struct ast *found;
 };
 
-static bool is_bound(const struct bound *b, const struct ast *x) {
-  for (; b; b = b->next)
-    if (b->len == x->n && !memcmp(b->name, x->str, x->n))
-      return true;
-  return false;
+static bool on_ref(struct refwalk *w, const struct ast *x,
+                   const struct ast *root) {
+  (void)x;
+  struct missing *m = (struct missing *)w;
+  if (vars_get(m->vars, root->str, root->n))
+    return false;
+  m->found = root;
+  return true;
 }
 
-/* The first variable (hclsyntax.Variables order) that vars lacks. */
-static const struct ast *missing_var(const struct ast *x, const tfr_value *vars,
-                                     const struct bound *b) {
-  if (!x)
-    return NULL;
-  switch (x->kind) {
-  case AST_VARIABLE:
-    return is_bound(b, x) || vars_get(vars, x->str, x->n) ? NULL : x;
-  case AST_FOR:
-  case AST_TFOR: {
-    const struct ast *m = missing_var(x->kids[2], vars, b);
-    if (m)
-      return m;
-    struct bound vb = {x->kids[1]->str, x->kids[1]->n, b}, kb = {0};
-    const struct bound *inner = &vb;
-    if (x->kids[0]) {
-      kb = (struct bound){x->kids[0]->str, x->kids[0]->n, &vb};
-      inner = &kb;
-    }
-    int last = x->kind == AST_FOR ? 6 : 4;
-    for (int i = 3; i < last; i++)
-      if ((m = missing_var(x->kids[i], vars, inner)))
-        return m;
-    return NULL;
-  }
-  case AST_OBJECT:
-    for (uint32_t i = 0; i < x->n; i++) {
-      const struct ast *k = x->items[2 * i], *m;
-      /* a bare name as key is the name itself, not a reference */
-      if (k->kind != AST_VARIABLE && (m = missing_var(k, vars, b)))
-        return m;
-      if ((m = missing_var(x->items[2 * i + 1], vars, b)))
-        return m;
-    }
-    return NULL;
-  default: {
-    uint32_t n = ast_child_count(x);
-    for (uint32_t i = 0; i < n; i++) {
-      const struct ast *m = missing_var(ast_child(x, i), vars, b);
-      if (m)
-        return m;
-    }
-    return NULL;
-  }
-  }
+static const struct ast *missing_var(const struct ast *x,
+                                     const tfr_value *vars) {
+  struct missing m = {{on_ref, NULL, false}, vars, NULL};
+  refwalk(&m.w, x, NULL);
+  return m.found;
 }
 
 /* The call node whose whole span is s, if any. */
@@ -629,7 +593,7 @@ static const tfr_value *tmpl_render(struct fcall *f, struct ast_file *t,
       return NULL;
     }
   }
-  const struct ast *m = missing_var(t->body, vars, NULL);
+  const struct ast *m = missing_var(t->body, vars);
   if (m) {
     struct tfr_range r = src_range(t->src, m->span);
     char where[1024];

@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "parse.h"
 #include "dirlist.h"
+#include "refs.h"
 #include "strutil.h"
 #include "typeexpr.h"
 
@@ -368,6 +369,8 @@ static void add_validation(struct loader *l, struct partial *p,
                                               msg_src ? msg_src : p->src,
                                               cond_whole ? cond_whole : cond,
                                               msg_whole ? msg_whole : msg,
+                                              refs_every(l->a, cond),
+                                              refs_every(l->a, msg),
                                               NULL,
                                               {0}};
   p->validations = nv;

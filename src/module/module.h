@@ -12,6 +12,8 @@
 #include "convert.h"
 #include "tfresolve/resolution.h"
 
+struct refs; /* refs.h */
+
 /* One `validation` block, kept for the validation stage. */
 struct validation {
   const struct ast *condition, *error_message;
@@ -28,6 +30,9 @@ struct validation {
   ** themselves, or (.tf.json) the JSON strings, quotes included, as
   ** Terraform's diagnostics about a whole condition or message give them */
   const struct ast *cond_whole, *msg_whole;
+  /* what the condition and the message refer to (refs_every), found as
+  ** the rule is read, its syntax tree still in the cache */
+  const struct refs *cond_refs, *msg_refs;
   /* what the rule refers to, found once by validate_static (validate.c's
   ** own type); NULL until then */
   const struct rule_refs *refs;

@@ -41,6 +41,7 @@
 #include "funcs.h"
 #include "module.h"
 #include "parse.h"
+#include "refwalk.h"
 #include "strutil.h"
 #include "validate.h"
 
@@ -100,19 +101,6 @@ static bool keyword(const struct ast *x, const char *kw) {
 
 /* ---- references -------------------------------------------------------- */
 
-struct bound {
-  const char *name;
-  uint32_t len;
-  const struct bound *next;
-};
-
-static bool is_bound(const struct bound *b, const struct ast *x) {
-  for (; b; b = b->next)
-    if (b->len == x->n && !memcmp(b->name, x->str, x->n))
-      return true;
-  return false;
-}
-
 /* One traversal: its root and first step (run.NAME, var.NAME,
 ** aws_s3_bucket.NAME). */
 struct ref {
@@ -131,7 +119,7 @@ struct refs {
 };
 
 static const struct ast *step_in(const struct ast *x) {
-  return x->kind == AST_GETATTR ? x->kids[0] : x->a;
+  return refwalk_step_in(x);
 }
 
 static bool step_name(const struct ast *s, const char **name, uint32_t *n) {
@@ -174,64 +162,29 @@ static void add_ref(tfr_arena *a, struct refs *l, const struct ast *x,
   }
 }
 
-static void refs_walk(tfr_arena *a, struct refs *l, const struct ast *x,
-                      const struct bound *b) {
-  if (!x)
-    return;
-  if (x->kind == AST_GETATTR || x->kind == AST_INDEX) {
-    const struct ast *root = x;
-    while (root->kind == AST_GETATTR || root->kind == AST_INDEX)
-      root = step_in(root);
-    if (root->kind == AST_VARIABLE) {
-      if (!is_bound(b, root))
-        add_ref(a, l, x, root);
-      for (const struct ast *y = x; y != root; y = step_in(y))
-        if (y->kind == AST_INDEX)
-          refs_walk(a, l, y->kids[0], b);
-      return;
-    }
-  }
-  if (x->kind == AST_VARIABLE) {
-    if (!is_bound(b, x))
-      add_ref(a, l, x, x);
-    return;
-  }
-  if (x->kind == AST_FOR || x->kind == AST_TFOR) {
-    refs_walk(a, l, x->kids[2], b);
-    struct bound kb = {0}, vb = {x->kids[1]->str, x->kids[1]->n, b};
-    const struct bound *inner = &vb;
-    if (x->kids[0]) {
-      kb = (struct bound){x->kids[0]->str, x->kids[0]->n, &vb};
-      inner = &kb;
-    }
-    int last = x->kind == AST_FOR ? 6 : 4;
-    for (int i = 3; i < last; i++)
-      refs_walk(a, l, x->kids[i], inner);
-    return;
-  }
-  if (x->kind == AST_CALL) {
-    l->calls = true;
-    for (uint32_t i = 0; i < x->n; i++)
-      refs_walk(a, l, x->items[i], b);
-    return;
-  }
-  if (x->kind == AST_OBJECT) {
-    /* a bare name as a key is the key's text, not a reference */
-    for (uint32_t i = 0; i < x->n; i++) {
-      if (x->items[2 * i]->kind != AST_VARIABLE)
-        refs_walk(a, l, x->items[2 * i], b);
-      refs_walk(a, l, x->items[2 * i + 1], b);
-    }
-    return;
-  }
-  uint32_t n = ast_child_count(x);
-  for (uint32_t i = 0; i < n; i++)
-    refs_walk(a, l, ast_child(x, i), b);
+struct ref_visit {
+  struct refwalk w; /* first: the walk hands it back */
+  tfr_arena *a;
+  struct refs *l;
+};
+
+static bool on_ref(struct refwalk *w, const struct ast *x,
+                   const struct ast *root) {
+  struct ref_visit *v = (struct ref_visit *)w;
+  add_ref(v->a, v->l, x, root);
+  return false;
+}
+
+static bool on_call(struct refwalk *w, const struct ast *x) {
+  (void)x;
+  ((struct ref_visit *)w)->l->calls = true;
+  return false;
 }
 
 static struct refs refs_of(tfr_arena *a, const struct ast *x) {
   struct refs l = {0};
-  refs_walk(a, &l, x, NULL);
+  struct ref_visit v = {{on_ref, on_call, false}, a, &l};
+  refwalk(&v.w, x, NULL);
   return l;
 }
 

@@ -16,70 +16,10 @@
 #include "diag_int.h"
 #include "eval.h"
 #include "funcs.h"
+#include "refs.h"
 #include "strutil.h"
 
 /* ---- references -------------------------------------------------------- */
-
-struct names {
-  const char **v;
-  struct span *at; /* where each is first referred to */
-  size_t n, cap;
-  bool every; /* every reference, repeated names too */
-};
-
-struct refs {
-  struct names vars;  /* var.NAME referenced */
-  struct names every; /* every var.NAME reference, repeats too (with
-                         record_every) */
-  bool record_every;
-  struct names locals;    /* local.NAME referenced */
-  struct names objects;   /* "aws_instance.web", "data.t.n", "module.m", or a
-                             bare root such as "aws_instance" */
-  bool any;               /* refers to anything at all */
-  bool other;             /* refers to something unknowable offline */
-  const char *other_name; /* the first such thing, e.g. "data.aws_ami.x" */
-  const char *via;        /* the local value it was reached through */
-  const struct module *m; /* follow local values into their expressions */
-  bool *seen;             /* locals already followed */
-};
-
-struct bound {
-  const char *name;
-  uint32_t len;
-  const struct bound *next;
-};
-
-static bool is_bound(const struct bound *b, const struct ast *x) {
-  for (; b; b = b->next)
-    if (b->len == x->n && !memcmp(b->name, x->str, x->n))
-      return true;
-  return false;
-}
-
-static void add_name(tfr_arena *a, struct names *l, const char *s, size_t n,
-                     struct span at) {
-  for (size_t i = 0; i < l->n && !l->every; i++)
-    if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
-      return;
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 4;
-    const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
-    struct span *ns = tfr_arena_alloc(a, l->cap * sizeof *ns);
-    if (l->n) {
-      memcpy(nv, l->v, l->n * sizeof *nv);
-      memcpy(ns, l->at, l->n * sizeof *ns);
-    }
-    l->v = nv;
-    l->at = ns;
-  }
-  l->at[l->n] = at;
-  l->v[l->n++] = tfr_arena_strndup(a, s, n);
-}
-
-static bool is_root(const struct ast *x, const char *name) {
-  size_t n = strlen(name);
-  return x->kind == AST_VARIABLE && x->n == n && !memcmp(x->str, name, n);
-}
 
 static long local_index(const struct module *m, const char *s, size_t n) {
   for (size_t i = 0; m && i < m->nlocals; i++)
@@ -88,229 +28,81 @@ static long local_index(const struct module *m, const char *s, size_t n) {
   return -1;
 }
 
-/* Roots that can be known offline. */
-static bool knowable(const struct refs *r, const struct ast *root) {
-  return is_root(root, "path") || is_root(root, "terraform") ||
-         is_root(root, "var") || (r->m && is_root(root, "local"));
-}
-
-static const struct ast *step_in(const struct ast *x) {
-  return x->kind == AST_GETATTR ? x->kids[0] : x->a;
-}
-
-static const struct ast *root_of(const struct ast *x) {
-  while (x->kind == AST_GETATTR || x->kind == AST_INDEX)
-    x = step_in(x);
-  return x;
-}
-
-/* "data.aws_ami.x", "aws_instance.web", "module.net": the object a
-** traversal refers to, for messages; *at gets its range (the root through
-** the last attribute named), as Terraform's reference ranges go. */
-static const char *object_name(tfr_arena *a, const struct ast *x,
-                               struct span *at) {
-  const struct ast *root = root_of(x);
-  size_t depth = 0;
-  for (const struct ast *y = x; y != root; y = step_in(y))
-    depth++;
-  const char *s = tfr_arena_strndup(a, root->str, root->n);
-  *at = root->span;
-  size_t want = is_root(root, "data") || is_root(root, "ephemeral") ? 2 : 1;
-  for (size_t i = 1; i <= want && i <= depth; i++) {
-    const struct ast *y = x; /* the step i levels above the root */
-    for (size_t k = 0; k < depth - i; k++)
-      y = step_in(y);
-    if (y->kind != AST_GETATTR)
-      break;
-    s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
-    at->end = y->span.end;
+static long find_local(const void *ud, const char *s, size_t n,
+                       const struct ast **expr, const char **name) {
+  const struct module *m = ud;
+  long i = local_index(m, s, n);
+  if (i >= 0) {
+    *expr = m->locals[i].expr;
+    *name = m->locals[i].name;
   }
-  return s;
-}
-
-/* Every traversal root an expression refers to (bounded depth: the parser
-** guarantees it). */
-static void walk(tfr_arena *a, const struct ast *x, struct refs *r,
-                 const struct bound *b) {
-  if (!x)
-    return;
-  if (x->kind == AST_GETATTR && is_root(x->kids[0], "var") &&
-      !is_bound(b, x->kids[0])) {
-    r->any = true;
-    add_name(a, &r->vars, x->str, x->n, x->span);
-    if (r->record_every)
-      add_name(a, &r->every, x->str, x->n, x->span);
-    return;
-  }
-  if (x->kind == AST_INDEX && is_root(x->a, "var") &&
-      x->kids[0]->kind == AST_STRING && !is_bound(b, x->a)) {
-    r->any = true;
-    add_name(a, &r->vars, x->kids[0]->str, x->kids[0]->n, x->span);
-    if (r->record_every)
-      add_name(a, &r->every, x->kids[0]->str, x->kids[0]->n, x->span);
-    return;
-  }
-  if (x->kind == AST_GETATTR && is_root(x->kids[0], "local") &&
-      !is_bound(b, x->kids[0])) {
-    r->any = true;
-    add_name(a, &r->locals, x->str, x->n, x->span);
-    long i = local_index(r->m, x->str, x->n);
-    if (i >= 0 && !r->seen[i]) {
-      r->seen[i] = true;
-      bool had = r->other_name != NULL;
-      walk(a, r->m->locals[i].expr, r, NULL);
-      if (!had && r->other_name && !r->via)
-        r->via = r->m->locals[i].name;
-    }
-    return;
-  }
-  if (x->kind == AST_GETATTR || x->kind == AST_INDEX) {
-    const struct ast *root = root_of(x);
-    if (root->kind == AST_VARIABLE && !is_bound(b, root) &&
-        !is_root(root, "local") && !knowable(r, root)) {
-      /* a resource, data source, module...: the object, then the index
-      ** keys along the way */
-      struct span at;
-      const char *obj = object_name(a, x, &at);
-      if (!r->other_name)
-        r->other_name = obj;
-      add_name(a, &r->objects, obj, strlen(obj), at);
-      r->any = r->other = true;
-      for (const struct ast *y = x; y != root; y = step_in(y))
-        if (y->kind == AST_INDEX)
-          walk(a, y->kids[0], r, b);
-      return;
-    }
-  }
-  if (x->kind == AST_VARIABLE) {
-    if (is_bound(b, x))
-      return;
-    r->any = true;
-    if (!knowable(r, x)) {
-      r->other = true;
-      if (!r->other_name)
-        r->other_name = tfr_arena_strndup(a, x->str, x->n);
-      if (!is_root(x, "local"))
-        add_name(a, &r->objects, x->str, x->n, x->span);
-    }
-    return;
-  }
-  if (x->kind == AST_FOR || x->kind == AST_TFOR) {
-    walk(a, x->kids[2], r, b); /* the collection sees the outer names */
-    struct bound kb = {0}, vb = {x->kids[1]->str, x->kids[1]->n, b};
-    const struct bound *inner = &vb;
-    if (x->kids[0]) {
-      kb = (struct bound){x->kids[0]->str, x->kids[0]->n, &vb};
-      inner = &kb;
-    }
-    int last = x->kind == AST_FOR ? 6 : 4;
-    for (int i = 3; i < last; i++)
-      walk(a, x->kids[i], r, inner);
-    return;
-  }
-  if (x->kind == AST_OBJECT) {
-    /* a bare identifier as a key is the key's name, not a reference */
-    for (uint32_t i = 0; i < x->n; i++) {
-      if (x->items[2 * i]->kind != AST_VARIABLE)
-        walk(a, x->items[2 * i], r, b);
-      walk(a, x->items[2 * i + 1], r, b);
-    }
-    return;
-  }
-  if (x->kind == AST_CALL) {
-    const struct ast *fn = x->kids[0];
-    if (!r->other_name && funcs_impure(fn->str, fn->n))
-      r->other_name = tfr_arena_printf(a, "%.*s()", (int)fn->n, fn->str);
-    /* convert's second argument is a type constraint, not references */
-    bool type_arg = (fn->n == 7 && !memcmp(fn->str, "convert", 7)) ||
-                    (fn->n == 13 && !memcmp(fn->str, "core::convert", 13));
-    for (uint32_t i = 0; i < x->n; i++)
-      if (!(type_arg && i == 1))
-        walk(a, x->items[i], r, b);
-    return;
-  }
-  uint32_t n = ast_child_count(x);
-  for (uint32_t i = 0; i < n; i++)
-    walk(a, ast_child(x, i), r, b);
-}
-
-/* What x refers to itself (local values are names here). */
-static struct refs refs_of(tfr_arena *a, const struct ast *x) {
-  struct refs r = {0};
-  walk(a, x, &r, NULL);
-  return r;
+  return i;
 }
 
 /* What x refers to, through the module's local values too. */
 static struct refs refs_deep(tfr_arena *a, const struct module *m,
                              const struct ast *x) {
-  struct refs r = {0};
-  r.m = m;
-  r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) * sizeof *r.seen);
-  walk(a, x, &r, NULL);
-  return r;
+  struct refs_locals l = {m->nlocals, find_local, m};
+  return refs_through(a, &l, x);
 }
 
 /* What a rule depends on: its condition and its error message (Terraform
 ** orders rules, and skips them, by both). */
 static struct refs refs_rule(tfr_arena *a, const struct module *m,
                              const struct validation *rule) {
+  struct refs_locals l = {m->nlocals, find_local, m};
   struct refs r = {0};
-  if (m) {
-    r.m = m;
-    r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) * sizeof *r.seen);
-  }
-  walk(a, rule->condition, &r, NULL);
-  walk(a, rule->error_message, &r, NULL);
+  r.follow = &l;
+  r.seen = tfr_arena_alloc(a, (m->nlocals ? m->nlocals : 1) * sizeof *r.seen);
+  refs_add(a, &r, rule->condition);
+  refs_add(a, &r, rule->error_message);
+  r.follow = NULL;
   return r;
 }
 
-/* What a rule refers to, in the forms the stages ask for. */
+/* What a rule refers to, in the forms the stages ask for.  One rule's
+** forms are often the same (a message without references, a module
+** without local values): they share one struct refs then. */
 struct rule_refs {
-  struct refs cond, msg; /* the condition's and the message's own (with
-                            every var. reference, for walk_key) */
-  struct refs own;       /* both, local values as names (refs_rule) */
-  struct refs deep;      /* both, through local values */
+  const struct refs *cond, *msg; /* the condition's and the message's own
+                                    (with every var. reference, for
+                                    walk_key) */
+  const struct refs *own;        /* both, local values as names (refs_rule) */
+  const struct refs *deep;       /* both, through local values */
 };
-
-/* x's references, every var. reference recorded too. */
-static struct refs refs_every(tfr_arena *a, const struct ast *x) {
-  struct refs r = {0};
-  r.record_every = true;
-  r.every.every = true;
-  walk(a, x, &r, NULL);
-  return r;
-}
-
-/* The names of l not yet in into, added in order (as a second walk into
-** the same refs would add them). */
-static void merge_names(tfr_arena *a, struct names *into,
-                        const struct names *l) {
-  for (size_t i = 0; i < l->n; i++)
-    add_name(a, into, l->v[i], strlen(l->v[i]), l->at[i]);
-}
 
 static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
                                        const struct validation *rule) {
   struct rule_refs *rr = tfr_arena_alloc(a, sizeof *rr);
-  rr->cond = refs_every(a, rule->condition);
-  rr->msg = refs_every(a, rule->error_message);
+  rr->cond = rule->cond_refs ? rule->cond_refs : refs_every(a, rule->condition);
+  rr->msg =
+      rule->msg_refs ? rule->msg_refs : refs_every(a, rule->error_message);
   /* refs_rule(a, NULL, rule) without walking again: the message's names
   ** after the condition's, the first of each kept */
-  struct refs own = {0};
-  const struct refs *c = &rr->cond, *g = &rr->msg;
-  merge_names(a, &own.vars, &c->vars);
-  merge_names(a, &own.vars, &g->vars);
-  merge_names(a, &own.locals, &c->locals);
-  merge_names(a, &own.locals, &g->locals);
-  merge_names(a, &own.objects, &c->objects);
-  merge_names(a, &own.objects, &g->objects);
-  own.any = c->any || g->any;
-  own.other = c->other || g->other;
-  own.other_name = c->other_name ? c->other_name : g->other_name;
-  rr->own = own;
+  const struct refs *c = rr->cond, *g = rr->msg;
+  if (!g->any && !g->other_name) {
+    rr->own = c; /* the condition's, its every list unread */
+  } else {
+    struct refs *own = tfr_arena_alloc(a, sizeof *own);
+    refs_merge_names(a, &own->vars, &c->vars);
+    refs_merge_names(a, &own->vars, &g->vars);
+    refs_merge_names(a, &own->locals, &c->locals);
+    refs_merge_names(a, &own->locals, &g->locals);
+    refs_merge_names(a, &own->objects, &c->objects);
+    refs_merge_names(a, &own->objects, &g->objects);
+    own->any = c->any || g->any;
+    own->other = c->other || g->other;
+    own->other_name = c->other_name ? c->other_name : g->other_name;
+    rr->own = own;
+  }
   /* through local values: the same when there are none */
-  rr->deep = m && m->nlocals ? refs_rule(a, m, rule) : own;
+  if (m && m->nlocals) {
+    struct refs *deep = tfr_arena_alloc(a, sizeof *deep);
+    *deep = refs_rule(a, m, rule);
+    rr->deep = deep;
+  } else {
+    rr->deep = rr->own;
+  }
   return rr;
 }
 
@@ -339,7 +131,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       struct validation *rule = (struct validation *)&v->validations[i];
       rule->refs = rule_refs_new(a, m, rule);
       rule->range = src_range(rule->src, rule->block);
-      struct refs r = rule->refs->cond;
+      struct refs r = *rule->refs->cond;
       if (!r.any)
         error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
                  "Invalid validation expression",
@@ -649,8 +441,8 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
       const struct rule_refs *rr = rule_refs(a, m, rule);
-      ok &= refs_declared_in(m, a, diags, rule->cond_src, &rr->cond, v->name);
-      ok &= refs_declared_in(m, a, diags, rule->msg_src, &rr->msg, v->name);
+      ok &= refs_declared_in(m, a, diags, rule->cond_src, rr->cond, v->name);
+      ok &= refs_declared_in(m, a, diags, rule->msg_src, rr->msg, v->name);
     }
   }
   return ok;
@@ -663,7 +455,7 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
   stack[depth] = k;
   const struct var_decl *v = &m->vars[k];
   for (size_t i = 0; i < v->nvalidations; i++) {
-    struct refs r = rule_refs(a, m, &v->validations[i])->own;
+    struct refs r = *rule_refs(a, m, &v->validations[i])->own;
     for (size_t j = 0; j < r.vars.n; j++) {
       long t = index_of(m, r.vars.v[j]);
       if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
@@ -749,13 +541,13 @@ static const char *walk_key(tfr_arena *a, const struct var_decl *v,
   sbuf_put(&b, head, 6);
   const struct {
     const struct ast *x;
-    const struct names *r;
-  } parts[2] = {{rule->condition, &rr->cond.every},
-                {rule->error_message, &rr->msg.every}};
+    const struct ref_names *r;
+  } parts[2] = {{rule->condition, &rr->cond->every},
+                {rule->error_message, &rr->msg->every}};
   const char *text = rule->src->text;
   for (int p = 0; p < 2; p++) {
     uint32_t at = parts[p].x->span.start, end = parts[p].x->span.end;
-    const struct names *r = parts[p].r;
+    const struct ref_names *r = parts[p].r;
     struct span *self = tfr_arena_alloc(a, (r->n + 1) * sizeof *self);
     size_t n = 0;
     for (size_t j = 0; j < r->n; j++)
@@ -1088,7 +880,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ready = true;
       const char *skip = NULL;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
-        struct refs r = rule_refs(a, m, &v->validations[i])->deep;
+        struct refs r = *rule_refs(a, m, &v->validations[i])->deep;
         for (size_t j = 0; j < r.vars.n; j++) {
           long t = index_of(m, r.vars.v[j]);
           if (t < 0 || (size_t)t == k)

@@ -695,7 +695,10 @@ static struct ast *unary(struct fp *p, bool nl) {
   struct ast *x = term(p, nl);
   if (!x)
     return NULL;
-  struct steps *st = NULL;
+  /* the steps on the stack (a longer chain moves to the arena): only the
+  ** nodes they become stay */
+  struct step buf[4];
+  struct steps steps = {buf, 0, 4}, *st = &steps;
   int depth = p->depth;
   for (;;) {
     peek(p, nl, &k);
@@ -733,7 +736,7 @@ static struct ast *unary(struct fp *p, bool nl) {
     }
   }
   p->depth = depth;
-  if (st && !p->skip)
+  if (st->n && !p->skip)
     x = ast_traverse(p->c, x, st);
   return x;
 }

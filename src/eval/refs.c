@@ -1,0 +1,182 @@
+/*
+** What an expression refers to (refs.h): a visitor of the one reference
+** walk that sorts each reference into variables, local values and objects
+** unknowable offline.
+*/
+#include "refs.h"
+
+#include <string.h>
+
+#include "funcs.h"
+#include "refwalk.h"
+#include "strutil.h"
+
+static void add_name(tfr_arena *a, struct ref_names *l, const char *s, size_t n,
+                     struct span at) {
+  for (size_t i = 0; i < l->n && !l->every; i++)
+    if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
+      return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 2;
+    const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
+    struct span *ns = tfr_arena_alloc(a, l->cap * sizeof *ns);
+    if (l->n) {
+      memcpy(nv, l->v, l->n * sizeof *nv);
+      memcpy(ns, l->at, l->n * sizeof *ns);
+    }
+    l->v = nv;
+    l->at = ns;
+  }
+  l->at[l->n] = at;
+  l->v[l->n++] = tfr_arena_strndup(a, s, n);
+}
+
+/* Roots that can be known offline. */
+static bool knowable(const struct refs *r, const struct ast *root) {
+  return refwalk_is_name(root, "path") || refwalk_is_name(root, "terraform") ||
+         refwalk_is_name(root, "var") ||
+         (r->follow && refwalk_is_name(root, "local"));
+}
+
+/* "data.aws_ami.x", "aws_instance.web", "module.net": the object a
+** traversal refers to, for messages; *at gets its range (the root through
+** the last attribute named), as Terraform's reference ranges go. */
+static const char *object_name(tfr_arena *a, const struct ast *x,
+                               const struct ast *root, struct span *at) {
+  size_t depth = 0;
+  for (const struct ast *y = x; y != root; y = refwalk_step_in(y))
+    depth++;
+  const char *s = tfr_arena_strndup(a, root->str, root->n);
+  *at = root->span;
+  size_t want =
+      refwalk_is_name(root, "data") || refwalk_is_name(root, "ephemeral") ? 2
+                                                                          : 1;
+  for (size_t i = 1; i <= want && i <= depth; i++) {
+    const struct ast *y = x; /* the step i levels above the root */
+    for (size_t k = 0; k < depth - i; k++)
+      y = refwalk_step_in(y);
+    if (y->kind != AST_GETATTR)
+      break;
+    s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
+    at->end = y->span.end;
+  }
+  return s;
+}
+
+struct visit {
+  struct refwalk w; /* first: the walk hands it back */
+  tfr_arena *a;
+  struct refs *r;
+};
+
+static void add_var(struct visit *v, const char *s, size_t n, struct span at) {
+  add_name(v->a, &v->r->vars, s, n, at);
+  if (v->r->record_every)
+    add_name(v->a, &v->r->every, s, n, at);
+}
+
+/* local.NAME: its name, and what its expression refers to */
+static void add_local(struct visit *v, const struct ast *step) {
+  struct refs *r = v->r;
+  add_name(v->a, &r->locals, step->str, step->n, step->span);
+  const struct refs_locals *l = r->follow;
+  const struct ast *expr = NULL;
+  const char *name = NULL;
+  long i = l ? l->find(l->ud, step->str, step->n, &expr, &name) : -1;
+  if (i < 0 || r->seen[i])
+    return;
+  r->seen[i] = true;
+  bool had = r->other_name != NULL;
+  refwalk(&v->w, expr, NULL);
+  if (!had && r->other_name && !r->via)
+    r->via = name;
+}
+
+static bool on_ref(struct refwalk *w, const struct ast *x,
+                   const struct ast *root) {
+  struct visit *v = (struct visit *)w;
+  struct refs *r = v->r;
+  r->any = true;
+  const struct ast *first = x; /* the step right on the root */
+  while (first != root && refwalk_step_in(first) != root)
+    first = refwalk_step_in(first);
+  if (first != root && refwalk_is_name(root, "var")) {
+    if (first->kind == AST_GETATTR)
+      add_var(v, first->str, first->n, first->span);
+    else if (first->kids[0]->kind == AST_STRING)
+      add_var(v, first->kids[0]->str, first->kids[0]->n, first->span);
+    return false;
+  }
+  if (first != root && first->kind == AST_GETATTR &&
+      refwalk_is_name(root, "local")) {
+    add_local(v, first);
+    return false;
+  }
+  if (!knowable(r, root)) {
+    if (x != root && !refwalk_is_name(root, "local")) {
+      /* a resource, data source, module...: the object */
+      struct span at;
+      const char *obj = object_name(v->a, x, root, &at);
+      if (!r->other_name)
+        r->other_name = obj;
+      add_name(v->a, &r->objects, obj, strlen(obj), at);
+      r->other = true;
+      return false;
+    }
+    r->other = true;
+    if (!r->other_name)
+      r->other_name = tfr_arena_strndup(v->a, root->str, root->n);
+    if (!refwalk_is_name(root, "local"))
+      add_name(v->a, &r->objects, root->str, root->n, root->span);
+  }
+  return false;
+}
+
+static bool on_call(struct refwalk *w, const struct ast *x) {
+  struct visit *v = (struct visit *)w;
+  const struct ast *fn = x->kids[0];
+  if (!v->r->other_name && funcs_impure(fn->str, fn->n))
+    v->r->other_name = tfr_arena_printf(v->a, "%.*s()", (int)fn->n, fn->str);
+  return false;
+}
+
+void refs_add(tfr_arena *a, struct refs *r, const struct ast *x) {
+  struct visit v = {{on_ref, on_call, true}, a, r};
+  refwalk(&v.w, x, NULL);
+}
+
+struct refs refs_of(tfr_arena *a, const struct ast *x) {
+  struct refs r = {0};
+  refs_add(a, &r, x);
+  return r;
+}
+
+struct refs refs_through(tfr_arena *a, const struct refs_locals *l,
+                         const struct ast *x) {
+  struct refs r = {0};
+  r.follow = l;
+  r.seen = tfr_arena_alloc(a, (l->n ? l->n : 1) * sizeof *r.seen);
+  refs_add(a, &r, x);
+  r.follow = NULL; /* the caller's, not to be kept */
+  return r;
+}
+
+static const struct refs no_refs = {.every = {.every = true}};
+
+const struct refs *refs_every(tfr_arena *a, const struct ast *x) {
+  struct refs r = {0};
+  r.record_every = true;
+  r.every.every = true;
+  refs_add(a, &r, x);
+  if (!r.any && !r.other_name)
+    return &no_refs;
+  struct refs *p = tfr_arena_alloc(a, sizeof *p);
+  *p = r;
+  return p;
+}
+
+void refs_merge_names(tfr_arena *a, struct ref_names *into,
+                      const struct ref_names *l) {
+  for (size_t i = 0; i < l->n; i++)
+    add_name(a, into, l->v[i], strlen(l->v[i]), l->at[i]);
+}
