@@ -5,6 +5,7 @@
 */
 #include "funcs.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -22,16 +23,22 @@
 static const struct {
   const struct func_group *g;
   bool opentofu; /* only with -engine=opentofu (OpenTofu's extras) */
+  /* split out of the group before it: both tables are sorted by name and
+  ** their names are listed interleaved, in the order of the one table
+  ** they were (see suggest) */
+  bool merged;
 } groups[] = {
-    {&funcs_numeric, false},      {&funcs_string, false},
-    {&funcs_collection, false},   {&funcs_encoding, false},
-    {&funcs_typeconv, false},     {&funcs_time, false},
-    {&funcs_crypto, false},       {&funcs_file, false},
-    {&funcs_net, false},          {&funcs_net_tofu, true},
-    {&funcs_encoding_tofu, true}, {&funcs_provider, false},
-    {&funcs_yaml, false},         {&funcs_yaml_emit, false},
-    {&funcs_json, false},         {&funcs_format, false},
+    {&funcs_numeric, false, false},    {&funcs_string, false, false},
+    {&funcs_collection, false, false}, {&funcs_sets, false, true},
+    {&funcs_encoding, false, false},   {&funcs_typeconv, false, false},
+    {&funcs_time, false, false},       {&funcs_crypto, false, false},
+    {&funcs_file, false, false},       {&funcs_net, false, false},
+    {&funcs_net_tofu, true, false},    {&funcs_encoding_tofu, true, false},
+    {&funcs_provider, false, false},   {&funcs_yaml, false, false},
+    {&funcs_yaml_emit, false, false},  {&funcs_json, false, false},
+    {&funcs_format, false, false},
 };
+enum { NGROUPS = sizeof groups / sizeof *groups };
 
 /* Whether the engine in use has group g. */
 static bool available(const struct eval_ctx *c, size_t g) {
@@ -79,7 +86,12 @@ static struct {
 static pthread_once_t fn_index_once = PTHREAD_ONCE_INIT;
 
 static void build_index(void) {
-  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+  for (size_t g = 0; g < NGROUPS; g++) {
+    if (groups[g].merged) /* suggest() needs both tables sorted by name */
+      for (size_t m = g - 1; m <= g; m++)
+        for (size_t i = 1; i < groups[m].g->n; i++)
+          assert(strcmp(groups[m].g->specs[i - 1].name,
+                        groups[m].g->specs[i].name) < 0);
     for (size_t i = 0; i < groups[g].g->n; i++) {
       const struct func_spec *sp = &groups[g].g->specs[i];
       size_t len = strlen(sp->name);
@@ -90,6 +102,7 @@ static void build_index(void) {
       fn_index[k].len = (uint32_t)len;
       fn_index[k].group = (uint8_t)g;
     }
+  }
 }
 
 static const struct func_spec *lookup(const struct eval_ctx *c,
@@ -103,14 +116,29 @@ static const struct func_spec *lookup(const struct eval_ctx *c,
   return NULL;
 }
 
+/*
+** The first function, in the order of the groups, whose name is near
+** name.  A merged group's names are interleaved by name with those of the
+** group before it, so that the order stays that of the one table they
+** were (funcs_collection and funcs_sets).
+*/
 static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
                            const char *name, size_t len) {
-  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
-    for (size_t i = 0; i < groups[g].g->n; i++) {
-      const char *n = groups[g].g->specs[i].name;
-      if (available(c, g) && str_distance(name, len, n, strlen(n)) < 3)
+  for (size_t g = 0; g < NGROUPS; g++) {
+    if (groups[g].merged)
+      continue; /* walked with the group before it */
+    size_t h = g + 1 < NGROUPS && groups[g + 1].merged ? g + 1 : g;
+    const struct func_group *x = groups[g].g, *y = groups[h].g;
+    size_t i = 0, j = h == g ? y->n : 0;
+    while (i < x->n || j < y->n) {
+      bool from_x = j == y->n || (i < x->n && strcmp(x->specs[i].name,
+                                                     y->specs[j].name) < 0);
+      size_t k = from_x ? g : h;
+      const char *n = from_x ? x->specs[i++].name : y->specs[j++].name;
+      if (available(c, k) && str_distance(name, len, n, strlen(n)) < 3)
         return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
     }
+  }
   return "";
 }
 

@@ -4,14 +4,16 @@
 ** defaults of hcl's typeexpr (Defaults.Apply, hcl >= 2.16).
 **
 ** cty converts in two phases and so do we: first the types alone decide
-** whether a conversion exists at all (can_conv, getConversion in cty); if
-** not, the error is MismatchMessage(got, want), which describes the types.
-** Only then are the values converted (conv_val), which can still fail for
-** a value ("a number is required") with the path of the element concerned.
+** whether a conversion exists at all (conv_can_conv, getConversion in
+** cty); if not, the error is MismatchMessage(got, want), which describes
+** the types.  Only then are the values converted (conv_val), which can
+** still fail for a value ("a number is required") with the path of the
+** element concerned.  Unification and MismatchMessage are in unify.c;
+** what the two files share is in convert_int.h.
 **
 ** Unlike cty, every step here is linear in the size of the value:
-**   - unify() first reduces its types to the distinct ones (cty compares
-**     every pair, so 1,000,000 strings take 10^12 steps there);
+**   - unify_types() first reduces its types to the distinct ones (cty
+**     compares every pair, so 1,000,000 strings take 10^12 steps there);
 **   - the types we build are hash-consed ("interned") per call, so that
 **     the 1,000,000 converted elements of a list share one type and the
 **     unification after a tuple-to-list conversion is a pointer test;
@@ -20,7 +22,7 @@
 ** so is which of several problems it reports; we use sorted order.
 */
 #include "arena_int.h"
-#include "convert.h"
+#include "convert_int.h"
 #include "strutil.h"
 
 #include <stdio.h>
@@ -38,37 +40,19 @@
 
 /* Scratch memory is zeroed: it keeps -Wmaybe-uninitialized quiet about
 ** empty arrays and costs nothing measurable. */
-static void *xmalloc(size_t n) {
+void *conv_xmalloc(size_t n) {
   void *p = calloc(1, n ? n : 1);
   if (!p)
     tfr_oom();
   return p;
 }
 
-static void *xcalloc(size_t n, size_t size) {
+void *conv_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (!p)
     tfr_oom();
   return p;
 }
-
-static uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  h *= 0xBF58476D1CE4E5B9ull;
-  return h ^ (h >> 31);
-}
-
-/* Pointer-keyed memo: (pointer, tag) -> pointer. */
-struct memo_slot {
-  const void *key;
-  uintptr_t tag;
-  const void *val;
-};
-
-struct memo {
-  struct memo_slot *s;
-  size_t cap, len;
-};
 
 static size_t memo_pos(const struct memo *m, const void *key, uintptr_t tag) {
   return (size_t)mix((uintptr_t)key, tag) & (m->cap - 1);
@@ -92,7 +76,7 @@ static void memo_put(struct memo *m, const void *key, uintptr_t tag,
 static void memo_grow(struct memo *m) {
   struct memo old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
-  m->s = xcalloc(m->cap, sizeof *m->s);
+  m->s = conv_xcalloc(m->cap, sizeof *m->s);
   m->len = 0;
   for (size_t i = 0; i < old.cap; i++)
     if (old.s[i].key)
@@ -111,17 +95,6 @@ static void memo_put(struct memo *m, const void *key, uintptr_t tag,
     m->len++;
   m->s[i] = (struct memo_slot){key, tag, val};
 }
-
-/* The set of interned types, by structural hash. */
-struct tset_slot {
-  uint64_t h;
-  const tfr_type *t;
-};
-
-struct tset {
-  struct tset_slot *s;
-  size_t cap, len;
-};
 
 enum {
   TAG_CANON = 1,
@@ -144,40 +117,6 @@ struct pstep {
 };
 
 enum { STEP_ATTR, STEP_INDEX, STEP_KEY };
-
-/* One conversion call: the arena, the memo tables, and the error. */
-struct cctx {
-  tfr_arena *a;
-  struct memo memo;
-  struct tset types;
-  const char *err;
-  struct pstep *path;
-  /*
-  ** Small caches of recent answers.  A list's elements ask the same
-  ** questions again and again (which object type, can this type convert,
-  ** which attribute goes where); each saves a hash lookup or a walk.
-  */
-  const tfr_type *recent_obj[64]; /* object types built */
-  /* Which attribute of an input object type feeds each attribute of an
-  ** output object type, for recent pairs of types. */
-  struct {
-    const tfr_type *in, *out;
-    uint32_t *idx; /* per output attribute; UINT32_MAX: absent (malloc) */
-  } amap[16];
-  /* Recent conversions of compound values: a default value inserted in
-  ** many elements is one shared value, converted once. */
-  struct {
-    const tfr_value *v, *r;
-    const tfr_type *out;
-    bool unsafe;
-  } recent_val[16];
-  const struct tfr_defaults *recent_d[4]; /* dinfo_of()'s recent answers */
-  struct dinfo *recent_di[4];
-  struct {
-    const tfr_type *in, *out;
-    bool unsafe, res;
-  } recent_cc[16]; /* can_conv() */
-};
 
 static void ctx_init(struct cctx *c, tfr_arena *a) {
   memset(c, 0, sizeof *c);
@@ -218,7 +157,7 @@ static void at_key(struct cctx *c, const char *k, size_t n) {
   at_step(c, STEP_KEY, k, n, 0);
 }
 
-static const char *quote(struct cctx *c, const char *s, size_t n) {
+const char *conv_quote(struct cctx *c, const char *s, size_t n) {
   return str_go_quote(c->a, s, n);
 }
 
@@ -250,20 +189,6 @@ static const char *format_path(struct cctx *c) {
 
 /* ---- types: interning, building, stripping ------------------------------ */
 
-static bool is_prim(const tfr_type *t) {
-  return t->kind == TFR_BOOL || t->kind == TFR_NUMBER || t->kind == TFR_STRING;
-}
-
-static bool is_coll(const tfr_type *t) {
-  return t->kind == TFR_LIST || t->kind == TFR_SET || t->kind == TFR_MAP;
-}
-
-static bool is_dyn(const tfr_type *t) { return t->kind == TFR_DYNAMIC; }
-
-static bool opt_at(const tfr_type *t, uint32_t i) {
-  return t->optional && t->optional[i];
-}
-
 static const tfr_type *prim_singleton(const tfr_type *t) {
   switch (t->kind) {
   case TFR_BOOL:
@@ -275,11 +200,6 @@ static const tfr_type *prim_singleton(const tfr_type *t) {
   default:
     return &tfr_t_dynamic;
   }
-}
-
-/* cty's Type.Equals, with a pointer test first. */
-static bool type_eq(const tfr_type *x, const tfr_type *y) {
-  return x == y || tfr_type_equal(x, y);
 }
 
 /* Hash of a type node whose children are interned (compared by pointer). */
@@ -344,7 +264,7 @@ static void tset_add(struct tset *s, uint64_t h, const tfr_type *t);
 static void tset_grow(struct tset *s) {
   struct tset old = *s;
   s->cap = old.cap ? old.cap * 2 : 64;
-  s->s = xcalloc(s->cap, sizeof *s->s);
+  s->s = conv_xcalloc(s->cap, sizeof *s->s);
   s->len = 0;
   for (size_t i = 0; i < old.cap; i++)
     if (old.s[i].t)
@@ -382,21 +302,19 @@ static const tfr_type *intern_node(struct cctx *c, const tfr_type *tmp,
   return t;
 }
 
-static const tfr_type *intern(struct cctx *c, const tfr_type *t);
-
 /* Children of t interned into out (n of them); true if all unchanged. */
 static bool intern_children(struct cctx *c, const tfr_type *t,
                             const tfr_type **out) {
   bool same = true;
   for (uint32_t i = 0; i < t->n; i++) {
-    out[i] = intern(c, t->types[i]);
+    out[i] = conv_intern(c, t->types[i]);
     same &= out[i] == t->types[i];
   }
   return same;
 }
 
 /* The interned type structurally equal to t. */
-static const tfr_type *intern(struct cctx *c, const tfr_type *t) {
+const tfr_type *conv_intern(struct cctx *c, const tfr_type *t) {
   if (is_prim(t) || is_dyn(t))
     return prim_singleton(t);
   const tfr_type *r = memo_get(&c->memo, t, TAG_CANON);
@@ -404,11 +322,12 @@ static const tfr_type *intern(struct cctx *c, const tfr_type *t) {
     return r;
   tfr_type tmp = *t;
   if (is_coll(t)) {
-    tmp.elem = intern(c, t->elem);
+    tmp.elem = conv_intern(c, t->elem);
     r = intern_node(c, &tmp, tmp.elem == t->elem ? t : NULL);
   } else {
     const tfr_type *buf[SMALL];
-    const tfr_type **kids = t->n <= SMALL ? buf : xmalloc(t->n * sizeof *kids);
+    const tfr_type **kids =
+        t->n <= SMALL ? buf : conv_xmalloc(t->n * sizeof *kids);
     bool same = intern_children(c, t, kids);
     tmp.types = kids;
     r = intern_node(c, &tmp, same ? t : NULL);
@@ -419,8 +338,8 @@ static const tfr_type *intern(struct cctx *c, const tfr_type *t) {
   return r;
 }
 
-static const tfr_type *mk_coll(struct cctx *c, int kind, const tfr_type *elem) {
-  tfr_type tmp = {.kind = (uint8_t)kind, .elem = intern(c, elem)};
+const tfr_type *conv_mk_coll(struct cctx *c, int kind, const tfr_type *elem) {
+  tfr_type tmp = {.kind = (uint8_t)kind, .elem = conv_intern(c, elem)};
   return intern_node(c, &tmp, NULL);
 }
 
@@ -438,18 +357,18 @@ static bool object_is(const tfr_type *t, size_t n, const char *const *names,
 }
 
 /* An interned object type; names sorted; optional may be NULL. */
-static const tfr_type *mk_object(struct cctx *c, size_t n,
-                                 const char *const *names,
-                                 const tfr_type *const *types,
-                                 const bool *optional) {
+const tfr_type *conv_mk_object(struct cctx *c, size_t n,
+                               const char *const *names,
+                               const tfr_type *const *types,
+                               const bool *optional) {
   size_t slot = n ? (size_t)mix(n, (uintptr_t)types[n - 1]) & 63 : 0;
   const tfr_type *last = c->recent_obj[slot];
   if (last && object_is(last, n, names, types, optional))
     return last; /* members are interned, so pointers compare */
   const tfr_type *buf[SMALL];
-  const tfr_type **kids = n <= SMALL ? buf : xmalloc(n * sizeof *kids);
+  const tfr_type **kids = n <= SMALL ? buf : conv_xmalloc(n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
-    kids[i] = intern(c, types[i]);
+    kids[i] = conv_intern(c, types[i]);
   tfr_type tmp = {.kind = TFR_OBJECT,
                   .n = (uint32_t)n,
                   .names = names,
@@ -463,11 +382,11 @@ static const tfr_type *mk_object(struct cctx *c, size_t n,
   return r;
 }
 
-static const tfr_type *mk_tuple(struct cctx *c, size_t n,
-                                const tfr_type *const *types) {
-  const tfr_type **kids = xmalloc(n * sizeof *kids);
+const tfr_type *conv_mk_tuple(struct cctx *c, size_t n,
+                              const tfr_type *const *types) {
+  const tfr_type **kids = conv_xmalloc(n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
-    kids[i] = intern(c, types[i]);
+    kids[i] = conv_intern(c, types[i]);
   tfr_type tmp = {.kind = TFR_TUPLE, .n = (uint32_t)n, .types = kids};
   const tfr_type *r = intern_node(c, &tmp, NULL);
   free(kids);
@@ -482,13 +401,13 @@ static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
   if (r)
     return r;
   if (is_coll(t)) {
-    r = mk_coll(c, t->kind, strip(c, t->elem));
+    r = conv_mk_coll(c, t->kind, strip(c, t->elem));
   } else {
-    const tfr_type **kids = xmalloc(t->n * sizeof *kids);
+    const tfr_type **kids = conv_xmalloc(t->n * sizeof *kids);
     for (uint32_t i = 0; i < t->n; i++)
       kids[i] = strip(c, t->types[i]);
-    r = t->kind == TFR_OBJECT ? mk_object(c, t->n, t->names, kids, NULL)
-                              : mk_tuple(c, t->n, kids);
+    r = t->kind == TFR_OBJECT ? conv_mk_object(c, t->n, t->names, kids, NULL)
+                              : conv_mk_tuple(c, t->n, kids);
     free(kids);
   }
   memo_put(&c->memo, t, TAG_STRIP, r);
@@ -496,7 +415,7 @@ static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
 }
 
 /* cty's FriendlyNameForConstraint. */
-static const char *friendly(struct cctx *c, const tfr_type *t) {
+const char *conv_friendly(struct cctx *c, const tfr_type *t) {
   const char *what;
   switch (t->kind) {
   case TFR_DYNAMIC:
@@ -519,7 +438,7 @@ static const char *friendly(struct cctx *c, const tfr_type *t) {
   }
   return tfr_arena_printf(c->a, "%s of %s", what,
                           is_dyn(t->elem) ? "any single type"
-                                          : friendly(c, t->elem));
+                                          : conv_friendly(c, t->elem));
 }
 
 /* ---- primitive conversions (conversion_primitive.go) -------------------- */
@@ -601,25 +520,14 @@ static prim_fn prim_conversion(int in, int out, bool unsafe) {
 
 /* ---- which conversions exist (getConversion returning non-nil) ---------- */
 
-static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
-                     bool unsafe);
-static const tfr_type *unify(struct cctx *c, size_t n,
-                             const tfr_type *const *types, bool unsafe,
-                             bool *all_dynamic);
-
-static bool conv_or_eq(struct cctx *c, const tfr_type *in, const tfr_type *out,
-                       bool unsafe) {
-  return type_eq(in, out) || can_conv(c, in, out, unsafe);
-}
-
-/* Memoised results of unify() for a tuple's elements or an object's
+/* Memoised results of unify_types() for a tuple's elements or an object's
 ** attributes (the element type of list(any), set(any), map(any)). */
 static const tfr_type *memo_unify(struct cctx *c, const tfr_type *t,
                                   uintptr_t tag, bool unsafe) {
   const tfr_type *r = memo_get(&c->memo, t, tag + unsafe);
   if (r)
     return r == FAILED ? NULL : r;
-  r = unify(c, t->n, t->types, unsafe, NULL);
+  r = unify_types(c, t->n, t->types, unsafe, NULL);
   if (r && is_dyn(r) && tag == TAG_TUPLE_ETY)
     for (uint32_t i = 0; i < t->n; i++)
       if (!is_dyn(t->types[i]))
@@ -706,8 +614,8 @@ static bool prim_ok(const tfr_type *in, const tfr_type *out, bool unsafe) {
 static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
                            const tfr_type *out, bool unsafe);
 
-static bool can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
-                     bool unsafe) {
+bool conv_can_conv(struct cctx *c, const tfr_type *in, const tfr_type *out,
+                   bool unsafe) {
   if (is_dyn(out) || in == out)
     return true;
   size_t slot = (size_t)mix((uintptr_t)in, (uintptr_t)out + unsafe) & 15;
@@ -753,437 +661,6 @@ static bool can_conv_kinds(struct cctx *c, const tfr_type *in,
   }
 }
 
-/* ---- unification (unify.go, compare_types.go, sort_types.go) ------------ */
-
-/* compareTypes: <0 when a is the more general of the two. */
-static int compare_types(const tfr_type *a, const tfr_type *b) {
-  if (is_dyn(a) || is_dyn(b))
-    return !is_dyn(a) ? -1 : !is_dyn(b) ? 1 : 0;
-  if (is_prim(a) && is_prim(b) &&
-      (a->kind == TFR_STRING || b->kind == TFR_STRING))
-    return a->kind != TFR_STRING ? 1 : b->kind != TFR_STRING ? -1 : 0;
-  if (is_coll(a) && a->kind == b->kind)
-    return compare_types(a->elem, b->elem);
-  int swap = 1;
-  int ka = a->kind, kb = b->kind;
-  if ((ka == TFR_TUPLE && kb == TFR_LIST) ||
-      (ka == TFR_OBJECT && kb == TFR_MAP) ||
-      (ka == TFR_SET && (kb == TFR_TUPLE || kb == TFR_LIST))) {
-    const tfr_type *t = a;
-    a = b;
-    b = t;
-    swap = -1;
-    ka = a->kind;
-    kb = b->kind;
-  }
-  if (kb == TFR_SET && (ka == TFR_TUPLE || ka == TFR_LIST))
-    return -swap;
-  if ((ka == TFR_LIST && kb == TFR_TUPLE) ||
-      (ka == TFR_MAP && kb == TFR_OBJECT))
-    return -swap;
-  if (ka != kb || (ka != TFR_OBJECT && ka != TFR_TUPLE) || a->n != b->n)
-    return 0;
-  bool a_super = false, b_super = false;
-  for (uint32_t i = 0; i < a->n; i++) {
-    if (ka == TFR_OBJECT && strcmp(a->names[i], b->names[i]) != 0)
-      return 0; /* same count, sorted: a different name is a missing one */
-    int cmp = compare_types(a->types[i], b->types[i]);
-    a_super |= cmp < 0;
-    b_super |= cmp > 0;
-  }
-  if (a_super == b_super)
-    return 0;
-  return a_super ? -swap : swap;
-}
-
-/* sortTypes: a topological order of "more general than", as indices;
-** entries never reached stay 0, as in cty.  Edges are kept in lists, so
-** memory follows the number of comparable pairs. */
-struct edges {
-  size_t *to, n, cap;
-};
-
-static void edge_add(struct edges *e, size_t j) {
-  if (e->n == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 4;
-    size_t *p = realloc(e->to, e->cap * sizeof *p);
-    if (!p)
-      tfr_oom();
-    e->to = p;
-  }
-  e->to[e->n++] = j;
-}
-
-static void sort_types(size_t n, const tfr_type *const *t, size_t *order) {
-  size_t *indeg = xcalloc(n, sizeof *indeg);
-  struct edges *out = xcalloc(n, sizeof *out);
-  for (size_t i = 0; i + 1 < n; i++)
-    for (size_t j = i + 1; j < n; j++) {
-      int cmp = compare_types(t[i], t[j]);
-      if (cmp < 0) {
-        edge_add(&out[i], j);
-        indeg[j]++;
-      } else if (cmp > 0) {
-        edge_add(&out[j], i);
-        indeg[i]++;
-      }
-    }
-  size_t head = 0, tail = 0;
-  memset(order, 0, n * sizeof *order);
-  for (size_t i = 0; i < n; i++)
-    if (indeg[i] == 0)
-      order[tail++] = i;
-  while (head < tail) {
-    size_t i = order[head++];
-    for (size_t k = 0; k < out[i].n; k++)
-      if (--indeg[out[i].to[k]] == 0)
-        order[tail++] = out[i].to[k];
-  }
-  for (size_t i = 0; i < n; i++)
-    free(out[i].to);
-  free(out);
-  free(indeg);
-}
-
-/* The general case: the first type in preference order that every type
-** converts to. */
-static const tfr_type *unify_general(struct cctx *c, size_t n,
-                                     const tfr_type *const *t, bool unsafe) {
-  /* Shortcut, same result: without "any" among them, a primitive and a
-  ** non-primitive type never meet (neither converts to the other). */
-  bool prim = false, other = false, dyn = false;
-  for (size_t i = 0; i < n; i++) {
-    prim |= is_prim(t[i]);
-    dyn |= is_dyn(t[i]);
-    other |= !is_prim(t[i]) && !is_dyn(t[i]);
-  }
-  if (prim && other && !dyn)
-    return NULL;
-  size_t *order = xmalloc(n * sizeof *order);
-  sort_types(n, t, order);
-  const tfr_type *r = NULL;
-  for (size_t k = 0; k < n && !r; k++) {
-    const tfr_type *want = t[order[k]];
-    size_t i = 0;
-    while (i < n && (i == order[k] || conv_or_eq(c, t[i], want, unsafe)))
-      i++;
-    if (i == n)
-      r = want;
-  }
-  free(order);
-  return r;
-}
-
-/* Every type converts to ret (or is equal to it). */
-static bool all_convert(struct cctx *c, size_t n, const tfr_type *const *t,
-                        const tfr_type *ret, bool unsafe) {
-  for (size_t i = 0; i < n; i++)
-    if (!conv_or_eq(c, t[i], ret, unsafe))
-      return false;
-  return true;
-}
-
-static const tfr_type *unify_collections(struct cctx *c, int kind, size_t n,
-                                         const tfr_type *const *t,
-                                         bool unsafe) {
-  const tfr_type **e = xmalloc(n * sizeof *e);
-  for (size_t i = 0; i < n; i++)
-    e[i] = t[i]->elem;
-  const tfr_type *ety = unify(c, n, e, unsafe, NULL);
-  free(e);
-  if (!ety)
-    return NULL;
-  const tfr_type *ret = mk_coll(c, kind, ety);
-  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
-}
-
-/* All the attribute (or element) types of all of t, as one array. */
-static const tfr_type **all_members(size_t n, const tfr_type *const *t,
-                                    size_t *count) {
-  size_t total = 0;
-  for (size_t i = 0; i < n; i++)
-    total += t[i]->n;
-  const tfr_type **all = xmalloc(total * sizeof *all);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < t[i]->n; j++)
-      all[k++] = t[i]->types[j];
-  *count = total;
-  return all;
-}
-
-/* unifyObjectTypesToMap / unifyTupleTypesToList. */
-static const tfr_type *unify_members_as(struct cctx *c, int kind, size_t n,
-                                        const tfr_type *const *t, bool unsafe) {
-  size_t total;
-  const tfr_type **all = all_members(n, t, &total);
-  const tfr_type *ety = unify(c, total, all, unsafe, NULL);
-  free(all);
-  if (!ety)
-    return NULL;
-  const tfr_type *ret = mk_coll(c, kind, ety);
-  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
-}
-
-static bool same_names(const tfr_type *x, const tfr_type *y) {
-  if (x->n != y->n)
-    return false;
-  for (uint32_t i = 0; i < x->n; i++)
-    if (strcmp(x->names[i], y->names[i]) != 0)
-      return false;
-  return true;
-}
-
-/* unifyObjectTypes and unifyTupleTypes: member by member, else as a map
-** or list of everything. */
-static const tfr_type *unify_structural(struct cctx *c, size_t n,
-                                        const tfr_type *const *t, bool unsafe) {
-  bool obj = t[0]->kind == TFR_OBJECT;
-  int fallback = obj ? TFR_MAP : TFR_LIST;
-  for (size_t i = 1; i < n; i++)
-    if (obj ? !same_names(t[0], t[i]) : t[i]->n != t[0]->n)
-      return unify_members_as(c, fallback, n, t, unsafe);
-  size_t m = t[0]->n;
-  const tfr_type **across = xmalloc(n * sizeof *across);
-  const tfr_type **ret = xmalloc(m * sizeof *ret);
-  const tfr_type *r = NULL;
-  size_t k = 0;
-  for (; k < m; k++) {
-    for (size_t i = 0; i < n; i++)
-      across[i] = t[i]->types[k];
-    ret[k] = unify(c, n, across, unsafe, NULL);
-    if (!ret[k])
-      break;
-  }
-  if (k == m)
-    r = obj ? mk_object(c, m, t[0]->names, ret, NULL) : mk_tuple(c, m, ret);
-  free(across);
-  free(ret);
-  if (r && !all_convert(c, n, t, r, unsafe))
-    r = unify_members_as(c, fallback, n, t, unsafe);
-  return r;
-}
-
-/* unifyObjectsAsMaps / unifyTuplesAsList: the objects (tuples) unified
-** as a map (list) first, then everything together. */
-static const tfr_type *unify_as_collection(struct cctx *c, int kind, size_t n,
-                                           const tfr_type *const *t,
-                                           bool unsafe) {
-  int skind = kind == TFR_MAP ? TFR_OBJECT : TFR_TUPLE;
-  const tfr_type **s = xmalloc(n * sizeof *s);
-  size_t ns = 0;
-  for (size_t i = 0; i < n; i++)
-    if (t[i]->kind == skind)
-      s[ns++] = t[i];
-  const tfr_type *ct = unify_members_as(c, kind, ns, s, unsafe);
-  const tfr_type *r = NULL;
-  if (ct) {
-    for (size_t i = 0; i < n; i++)
-      s[i] = t[i]->kind == skind ? ct : t[i];
-    r = unify(c, n, s, unsafe, NULL);
-    if (r && r->kind != kind)
-      r = NULL;
-  }
-  free(s);
-  return r;
-}
-
-/* The distinct types of t, in order of first appearance (interned). */
-static size_t distinct_types(struct cctx *c, size_t n, const tfr_type *const *t,
-                             const tfr_type **out) {
-  size_t i = 1;
-  while (i < n && type_eq(t[0], t[i]))
-    i++;
-  out[0] = t[0];
-  if (i == n)
-    return 1;
-  size_t cap = 16;
-  while (cap < 2 * n)
-    cap *= 2;
-  const tfr_type **seen = xcalloc(cap, sizeof *seen);
-  size_t m = 0;
-  for (i = 0; i < n; i++) {
-    const tfr_type *x = intern(c, t[i]);
-    size_t h = (size_t)mix((uintptr_t)x, 0) & (cap - 1);
-    while (seen[h] && seen[h] != x)
-      h = (h + 1) & (cap - 1);
-    if (!seen[h]) {
-      seen[h] = x;
-      out[m++] = x;
-    }
-  }
-  free(seen);
-  return m;
-}
-
-static const tfr_type *unify_distinct(struct cctx *c, size_t n,
-                                      const tfr_type *const *t, bool unsafe,
-                                      bool *all_dynamic) {
-  size_t cnt[TFR_TUPLE + 1] = {0};
-  for (size_t i = 0; i < n; i++)
-    cnt[t[i]->kind]++;
-  size_t dyn = cnt[TFR_DYNAMIC], maps = cnt[TFR_MAP], lists = cnt[TFR_LIST];
-  size_t sets = cnt[TFR_SET], objs = cnt[TFR_OBJECT], tups = cnt[TFR_TUPLE];
-  const tfr_type *r;
-  if ((maps && maps + dyn == n) || (lists && lists + dyn == n) ||
-      (sets && sets + dyn == n) || (objs && objs + dyn == n) ||
-      (tups && tups + dyn == n)) {
-    if (dyn) { /* unifyAllAsDynamic */
-      if (all_dynamic)
-        *all_dynamic = true;
-      return &tfr_t_dynamic;
-    }
-    if (objs || tups)
-      return unify_structural(c, n, t, unsafe);
-    return unify_collections(c, t[0]->kind, n, t, unsafe);
-  }
-  if (maps && maps + objs + dyn == n) {
-    r = unify_as_collection(c, TFR_MAP, n, t, unsafe);
-    if (r)
-      return r;
-  } else if (lists && lists + tups + dyn == n) {
-    r = unify_as_collection(c, TFR_LIST, n, t, unsafe);
-    if (r)
-      return r;
-  } else if (objs && tups) {
-    return NULL;
-  }
-  return unify_general(c, n, t, unsafe);
-}
-
-/*
-** convert.unify: the type all of types convert to, or NULL.  *all_dynamic
-** (if given) is set when cty would convert every value to an unknown of
-** dynamic type (unifyAllAsDynamic).
-*/
-static const tfr_type *unify(struct cctx *c, size_t n,
-                             const tfr_type *const *types, bool unsafe,
-                             bool *all_dynamic) {
-  if (n == 0)
-    return NULL;
-  const tfr_type **d = xmalloc(n * sizeof *d);
-  size_t m = distinct_types(c, n, types, d);
-  const tfr_type *r = unify_distinct(c, m, d, unsafe, all_dynamic);
-  free(d);
-  return r;
-}
-
-/* ---- MismatchMessage (mismatch_msg.go) ---------------------------------- */
-
-static const char *mismatch(struct cctx *c, const tfr_type *got,
-                            const tfr_type *want);
-
-static const char *required(struct cctx *c, const tfr_type *want) {
-  return tfr_arena_printf(c->a, "%s required", friendly(c, want));
-}
-
-static const char *attr_problem(struct cctx *c, const char *name,
-                                const tfr_type *got, const tfr_type *want) {
-  return tfr_arena_printf(c->a, "attribute %s: %s",
-                          quote(c, name, strlen(name)), mismatch(c, got, want));
-}
-
-static const char *missing_attrs(struct cctx *c, size_t n,
-                                 const char *const *names) {
-  if (n == 1)
-    return tfr_arena_printf(c->a, "attribute %s is required",
-                            quote(c, names[0], strlen(names[0])));
-  if (n == 2)
-    return tfr_arena_printf(c->a, "attributes %s and %s are required",
-                            quote(c, names[0], strlen(names[0])),
-                            quote(c, names[1], strlen(names[1])));
-  struct sbuf b = {0};
-  sbuf_str(&b, "attributes ");
-  for (size_t i = 0; i + 1 < n; i++) {
-    sbuf_go_quote(&b, names[i], strlen(names[i]));
-    sbuf_str(&b, ", ");
-  }
-  sbuf_str(&b, "and ");
-  sbuf_go_quote(&b, names[n - 1], strlen(names[n - 1]));
-  sbuf_str(&b, " are required");
-  const char *r = tfr_arena_strdup(c->a, b.p);
-  free(b.p);
-  return r;
-}
-
-static const char *mismatch_objects(struct cctx *c, const tfr_type *got,
-                                    const tfr_type *want) {
-  const char **missing = tfr_arena_alloc(c->a, (want->n + 1) * sizeof(char *));
-  size_t nmissing = 0;
-  const char *unsafe_msg = NULL, *safe_msg = NULL;
-  for (uint32_t i = 0; i < want->n; i++) {
-    const char *name = want->names[i];
-    long j = tfr_type_attr(got, name, strlen(name));
-    if (j < 0) {
-      if (!opt_at(want, i))
-        missing[nmissing++] = name;
-      continue;
-    }
-    const tfr_type *g = got->types[j], *w = want->types[i];
-    if (type_eq(g, w) || unsafe_msg)
-      continue;
-    if (!can_conv(c, g, w, true))
-      unsafe_msg = attr_problem(c, name, g, w);
-    if (!safe_msg && !can_conv(c, g, w, false))
-      safe_msg = attr_problem(c, name, g, w);
-  }
-  if (nmissing)
-    return missing_attrs(c, nmissing, missing);
-  if (unsafe_msg)
-    return unsafe_msg;
-  return safe_msg ? safe_msg : "incorrect object attributes";
-}
-
-static const char *mismatch_from_structural(struct cctx *c, const tfr_type *got,
-                                            const tfr_type *want) {
-  if ((want->kind == TFR_MAP) != (got->kind == TFR_OBJECT))
-    return required(c, want);
-  const tfr_type *w = want->elem;
-  for (uint32_t i = 0; i < got->n; i++) {
-    const tfr_type *g = got->types[i];
-    if (conv_or_eq(c, g, w, true))
-      continue;
-    if (got->kind == TFR_TUPLE)
-      return tfr_arena_printf(c->a, "element %u: %s", (unsigned)i,
-                              mismatch(c, g, w));
-    return tfr_arena_printf(c->a, "element %s: %s",
-                            quote(c, got->names[i], strlen(got->names[i])),
-                            mismatch(c, g, w));
-  }
-  return tfr_arena_printf(c->a, "all elements must be %s", friendly(c, w));
-}
-
-static const char *mismatch_from_collection(struct cctx *c, const tfr_type *got,
-                                            const tfr_type *want) {
-  bool seq = got->kind == TFR_LIST || got->kind == TFR_SET;
-  if (want->kind == TFR_MAP ? got->kind != TFR_MAP : !seq)
-    return required(c, want);
-  const char *noun = want->kind == TFR_LIST  ? "list element type"
-                     : want->kind == TFR_SET ? "set element type"
-                                             : "map element type";
-  return tfr_arena_printf(c->a, "incorrect %s: %s", noun,
-                          mismatch(c, got->elem, want->elem));
-}
-
-/* convert.MismatchMessage: why got does not convert to want. */
-static const char *mismatch(struct cctx *c, const tfr_type *got,
-                            const tfr_type *want) {
-  int g = got->kind, w = want->kind;
-  if (g == TFR_OBJECT && w == TFR_OBJECT)
-    return mismatch_objects(c, got, want);
-  if (g == TFR_TUPLE && w == TFR_LIST && is_dyn(want->elem))
-    return "all list elements must have the same type";
-  if (g == TFR_TUPLE && w == TFR_SET && is_dyn(want->elem))
-    return "all set elements must have the same type";
-  if (g == TFR_OBJECT && w == TFR_MAP && is_dyn(want->elem))
-    return "all map elements must have the same type";
-  if ((g == TFR_TUPLE || g == TFR_OBJECT) && is_coll(want))
-    return mismatch_from_structural(c, got, want);
-  if (is_coll(got) && is_coll(want))
-    return mismatch_from_collection(c, got, want);
-  return required(c, want);
-}
-
 /* ---- dynamicReplace (conversion_dynamic.go) ----------------------------- */
 
 /* The type of a null or unknown converted from type in to out (stripped):
@@ -1193,7 +670,7 @@ static const tfr_type *dyn_replace(struct cctx *c, const tfr_type *in,
   if (!in || is_dyn(in))
     return out;
   if (is_dyn(out))
-    return intern(c, in);
+    return conv_intern(c, in);
   if (is_prim(out))
     return out;
   if (is_coll(out)) {
@@ -1201,10 +678,10 @@ static const tfr_type *dyn_replace(struct cctx *c, const tfr_type *in,
     if (in->kind == TFR_MAP || in->kind == TFR_LIST || in->kind == TFR_SET)
       e = in->elem;
     else if (in->kind == TFR_OBJECT || in->kind == TFR_TUPLE)
-      e = unify(c, in->n, in->types, true, NULL);
-    return mk_coll(c, out->kind, dyn_replace(c, e, out->elem));
+      e = unify_types(c, in->n, in->types, true, NULL);
+    return conv_mk_coll(c, out->kind, dyn_replace(c, e, out->elem));
   }
-  const tfr_type **kids = xmalloc((out->n ? out->n : 1) * sizeof *kids);
+  const tfr_type **kids = conv_xmalloc((out->n ? out->n : 1) * sizeof *kids);
   for (uint32_t i = 0; i < out->n; i++) {
     const tfr_type *x = NULL;
     if (out->kind == TFR_TUPLE)
@@ -1218,8 +695,8 @@ static const tfr_type *dyn_replace(struct cctx *c, const tfr_type *in,
     kids[i] = x ? dyn_replace(c, x, out->types[i]) : out->types[i];
   }
   const tfr_type *r = out->kind == TFR_TUPLE
-                          ? mk_tuple(c, out->n, kids)
-                          : mk_object(c, out->n, out->names, kids, NULL);
+                          ? conv_mk_tuple(c, out->n, kids)
+                          : conv_mk_object(c, out->n, out->names, kids, NULL);
   free(kids);
   return r;
 }
@@ -1279,13 +756,13 @@ static const tfr_type *common_type(size_t n, const tfr_value *const *v) {
 
 static const tfr_value *mk_list(struct cctx *c, const tfr_type *ety, size_t n,
                                 const tfr_value **elems) {
-  return new_val(c, mk_coll(c, TFR_LIST, ety), n, elems);
+  return new_val(c, conv_mk_coll(c, TFR_LIST, ety), n, elems);
 }
 
 static const tfr_value *mk_map(struct cctx *c, const tfr_type *ety, size_t n,
                                const char *const *keys, const uint32_t *lens,
                                const tfr_value **elems) {
-  tfr_value *v = new_val(c, mk_coll(c, TFR_MAP, ety), n, elems);
+  tfr_value *v = new_val(c, conv_mk_coll(c, TFR_MAP, ety), n, elems);
   v->keys = n ? keys : no_keys;
   v->keylens = n ? lens : no_lens;
   return v;
@@ -1302,7 +779,7 @@ static const tfr_value *mk_set(struct cctx *c, const tfr_type *ety, size_t n,
       elems[i] = tfr_value_unmark(c->a, elems[i], MARKS, NULL);
     }
   }
-  const tfr_value *s = tfr_set(c->a, intern(c, ety), n, elems);
+  const tfr_value *s = tfr_set(c->a, conv_intern(c, ety), n, elems);
   return marks ? tfr_value_mark(c->a, s, marks) : s;
 }
 
@@ -1311,12 +788,12 @@ static const tfr_value *mk_object_val(struct cctx *c, size_t n,
                                       const char *const *names,
                                       const tfr_value **vals) {
   if (n == 0)
-    return new_val(c, mk_object(c, 0, names, NULL, NULL), 0, vals);
+    return new_val(c, conv_mk_object(c, 0, names, NULL, NULL), 0, vals);
   const tfr_type *buf[SMALL];
-  const tfr_type **tt = n <= SMALL ? buf : xmalloc(n * sizeof *tt);
+  const tfr_type **tt = n <= SMALL ? buf : conv_xmalloc(n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
-  const tfr_type *t = mk_object(c, n, names, tt, NULL);
+  const tfr_type *t = conv_mk_object(c, n, names, tt, NULL);
   if (tt != buf)
     free(tt);
   return new_val(c, t, n, vals);
@@ -1388,7 +865,8 @@ static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
   const tfr_type *in = v->type;
   const tfr_value **vals = val_array(c, out->n);
   uint32_t buf[SMALL + 1];
-  uint32_t *idx = out->n < SMALL ? buf : xmalloc((out->n + 1) * sizeof *idx);
+  uint32_t *idx =
+      out->n < SMALL ? buf : conv_xmalloc((out->n + 1) * sizeof *idx);
   attr_map(c, in, out, idx);
   const tfr_value *r = NULL;
   uint32_t i = 0;
@@ -1425,13 +903,13 @@ static const tfr_value *map_to_object(struct cctx *c, const tfr_value *v,
     const tfr_type *aty = out->types[i];
     const tfr_value *e = v->elems[k];
     if (!type_eq(aty, mety)) {
-      if (!can_conv(c, mety, aty, unsafe))
+      if (!conv_can_conv(c, mety, aty, unsafe))
         return fail(c, tfr_arena_printf(
                            c->a,
                            "map element type is incompatible with attribute "
                            "%s: %s",
-                           quote(c, v->keys[k], v->keylens[k]),
-                           mismatch(c, e->type, aty)));
+                           conv_quote(c, v->keys[k], v->keylens[k]),
+                           unify_mismatch(c, e->type, aty)));
       e = conv_val(c, e, aty, unsafe);
       if (!e) {
         at_key(c, v->keys[k], v->keylens[k]);
@@ -1446,7 +924,7 @@ static const tfr_value *map_to_object(struct cctx *c, const tfr_value *v,
     if (!opt_at(out, i))
       return fail(c, tfr_arena_printf(
                          c->a, "map has no element for required attribute %s",
-                         quote(c, out->names[i], strlen(out->names[i]))));
+                         conv_quote(c, out->names[i], strlen(out->names[i]))));
     vals[i] = null_of(c, out->types[i]);
   }
   return mk_object_val(c, out->n, out->names, vals);
@@ -1473,10 +951,10 @@ static const tfr_value *tuple_to_tuple(struct cctx *c, const tfr_value *v,
 static bool unify_elems(struct cctx *c, size_t n, const tfr_value **vals,
                         const char *const *keys, const uint32_t *lens,
                         bool unsafe) {
-  const tfr_type **tt = xmalloc(n * sizeof *tt);
+  const tfr_type **tt = conv_xmalloc(n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
-  const tfr_type *u = unify(c, n, tt, unsafe, NULL);
+  const tfr_type *u = unify_types(c, n, tt, unsafe, NULL);
   free(tt);
   if (!u) {
     fail(c, "cannot find a common base type for all elements");
@@ -1486,7 +964,7 @@ static bool unify_elems(struct cctx *c, size_t n, const tfr_value **vals,
     if (type_eq(vals[i]->type, u))
       continue;
     const tfr_value *e = NULL;
-    if (can_conv(c, vals[i]->type, u, unsafe)) /* cty would panic if not */
+    if (conv_can_conv(c, vals[i]->type, u, unsafe)) /* cty would panic if not */
       e = conv_val(c, vals[i], u, unsafe);
     else
       fail(c, "cannot find a common base type for all elements");
@@ -1591,7 +1069,7 @@ static const tfr_value *coll_to_seq(struct cctx *c, const tfr_value *v,
   size_t n = v->n;
   if (kind == TFR_LIST && in->kind == TFR_SET && n != 1 &&
       !tfr_value_is_wholly_known(v)) /* the length is unknown */
-    return tfr_unknown(c->a, mk_coll(c, TFR_LIST, in->elem));
+    return tfr_unknown(c->a, conv_mk_coll(c, TFR_LIST, in->elem));
   bool same = type_eq(in->elem, out->elem);
   const tfr_value **vals = val_array(c, n);
   for (size_t i = 0; i < n; i++) {
@@ -1736,8 +1214,8 @@ static const tfr_value *convert(struct cctx *c, const tfr_value *v,
   const tfr_type *plain = tfr_type_has_optional(want) ? strip(c, want) : want;
   if (type_eq(v->type, plain))
     return v;
-  if (!can_conv(c, v->type, want, true))
-    return fail(c, mismatch(c, v->type, want));
+  if (!conv_can_conv(c, v->type, want, true))
+    return fail(c, unify_mismatch(c, v->type, want));
   return conv_val(c, v, want, true);
 }
 
@@ -1780,7 +1258,7 @@ const tfr_type *conv_unify(tfr_arena *a, size_t n,
                            const tfr_type *const *types) {
   struct cctx c;
   ctx_init(&c, a);
-  const tfr_type *r = unify(&c, n, types, true, NULL);
+  const tfr_type *r = unify_types(&c, n, types, true, NULL);
   ctx_done(&c);
   return r;
 }
@@ -1812,7 +1290,7 @@ static int cmp_named(const void *x, const void *y) {
 static void sort_named(struct cctx *c, size_t n, const char *const *names,
                        const void *const *ptrs, const char ***out_names,
                        const void ***out_ptrs) {
-  struct named_ptr *tmp = xmalloc(n * sizeof *tmp);
+  struct named_ptr *tmp = conv_xmalloc(n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct named_ptr){names[i], ptrs[i]};
   qsort(tmp, n, sizeof *tmp, cmp_named);
@@ -1839,7 +1317,7 @@ static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
   di->applied = tfr_arena_alloc(c->a, (d->nvalues + 1) * sizeof(void *));
   di->nvalues = d->nvalues;
   di->nchildren = d->nchildren;
-  const void **tmp = xmalloc((d->nvalues + d->nchildren) * sizeof *tmp);
+  const void **tmp = conv_xmalloc((d->nvalues + d->nchildren) * sizeof *tmp);
   for (size_t i = 0; i < d->nvalues; i++)
     tmp[i] = d->values[i];
   for (size_t i = 0; i < d->nchildren; i++)
@@ -1907,22 +1385,22 @@ static const tfr_value *dflt_apply(struct cctx *c, const struct tfr_defaults *d,
 ** to, or false (then the caller builds a tuple or an object).
 */
 static bool unify_values(struct cctx *c, size_t n, const tfr_value **vals) {
-  const tfr_type **tt = xmalloc(n * sizeof *tt);
+  const tfr_type **tt = conv_xmalloc(n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
   bool all_dyn = false;
-  const tfr_type *u = unify(c, n, tt, true, &all_dyn);
+  const tfr_type *u = unify_types(c, n, tt, true, &all_dyn);
   free(tt);
   if (!u)
     return false;
-  const tfr_value **out = xmalloc(n * sizeof *out);
+  const tfr_value **out = conv_xmalloc(n * sizeof *out);
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     if (all_dyn)
       out[i] = tfr_unknown(c->a, &tfr_t_dynamic);
     else if (type_eq(vals[i]->type, u))
       out[i] = vals[i];
-    else if (can_conv(c, vals[i]->type, u, true)) {
+    else if (conv_can_conv(c, vals[i]->type, u, true)) {
       out[i] = conv_val(c, vals[i], u, true);
       ok = out[i] != NULL;
     } else {
@@ -2021,7 +1499,8 @@ dflt_mapping(struct cctx *c, const struct tfr_defaults *d, const tfr_value *v) {
   struct dinfo *di = dinfo_of(c, d);
   size_t cap = v->n + di->nvalues;
   const char *buf[SMALL];
-  struct entries e = {0, cap <= SMALL ? buf : xmalloc(cap * sizeof(char *)),
+  struct entries e = {0,
+                      cap <= SMALL ? buf : conv_xmalloc(cap * sizeof(char *)),
                       val_array(c, cap)};
   dflt_entries(c, d, di, v, &e);
   const tfr_value *r = NULL;

@@ -1,0 +1,135 @@
+/*
+** The `test` command's interface within module tftest: a test file as
+** decoded from its .tftest.hcl (struct tfile, trun, tvars...), the
+** references it holds, and the steps and helpers that tftest.c (the
+** runs and the suite) uses from tftest_file.c (the schema, the
+** references, finding the files).  Everything lives in the run's arena.
+*/
+#ifndef TFR_TFTEST_INT_H
+#define TFR_TFTEST_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "tfresolve/arena.h"
+#include "tfresolve/diag.h"
+#include "tfresolve/tftest.h"
+#include "tfresolve/value.h"
+
+/* ---- references -------------------------------------------------------- */
+
+/* One traversal: its root and first step (run.NAME, var.NAME,
+** aws_s3_bucket.NAME). */
+struct ref {
+  const struct ast *root;
+  const char *attr; /* the first step's name, or NULL */
+  uint32_t alen;
+  const char *attr2; /* the second step's name (data.TYPE.NAME), or NULL */
+  uint32_t alen2;
+  struct span span; /* root and first step */
+};
+
+struct refs {
+  struct ref *v;
+  size_t n, cap;
+  bool calls; /* it calls a function */
+};
+
+/* The references of x, in the order hcl's Variables finds them; calls is
+** set when x calls a function. */
+struct refs tt_refs_of(tfr_arena *a, const struct ast *x);
+/* Is r's root the name s (var, run, data...)? */
+bool tt_ref_root(const struct ref *r, const char *s);
+/* "aws_s3_bucket.b", "data.aws_ami.x", "output.id": for messages. */
+const char *tt_ref_text(tfr_arena *a, const struct ref *r);
+
+/* A diagnostic at span s of src. */
+void tt_error_at(tfr_diags *d, struct src_file *src, struct span s,
+                 enum tfr_severity sev, const char *summary,
+                 const char *detail);
+
+/* ---- the test file schema (configs/test_file.go) ----------------------- */
+
+struct tvar {
+  const char *name;
+  const struct ast *attr; /* AST_ATTR: name = expr */
+};
+
+struct tvars {
+  struct tvar *v;
+  size_t n;
+  bool present;
+  struct span def;
+};
+
+struct tassert {
+  const struct ast *cond, *msg;
+};
+
+struct trun {
+  const char *name;
+  struct span def;
+  bool apply;
+  struct tvars vars;
+  const struct ast *expect;     /* expect_failures */
+  const struct ast *expect_msg; /* expect_error_message (this tool's) */
+  struct tassert *asserts;
+  size_t nasserts;
+  bool has_module;
+  const char *module_source;
+  const char *state_key;
+  int parallel; /* -1: as the file says */
+  /* decided before any run */
+  tfr_diags *static_diags; /* run.Validate's errors */
+  struct ref *expect_refs;
+  size_t nexpect;
+  const tfr_value **msgs; /* expected message strings */
+  struct span *msg_spans;
+  size_t nmsgs;
+};
+
+struct tfile {
+  const char *name, *path;
+  struct src_file *src;
+  bool json;
+  struct tvars vars;
+  struct trun *runs;
+  size_t nruns, cap;
+  bool parallel;
+  bool in_test_dir;
+  const tfr_diags *parsed_in; /* knows its blocks (the "in run ...") */
+};
+
+/* Parse and decode the test file `name` (relative to the module in dir)
+** into f.  Syntax and configuration errors go to diags; a JSON file
+** gets only its run names. */
+void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
+                  const char *test_dir, const char *name, struct tfile *f);
+
+/* run.Validate: the expect_failures references and expect_error_message
+** of r, checked into r->static_diags (see tftest_file.c). */
+void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r);
+
+/* ---- finding the test files -------------------------------------------- */
+
+struct names {
+  const char **v;
+  size_t n, cap;
+};
+void tt_names_add(tfr_arena *a, struct names *l, const char *s);
+/* dir/name, or name when dir is NULL or "." */
+const char *tt_join(tfr_arena *a, const char *dir, const char *name);
+/* filepath.IsLocal: relative, no "..", not empty. */
+bool tt_local_path(const char *p);
+/* "tests/./x" -> "tests/x": path.Clean, lightly. */
+const char *tt_clean_rel(tfr_arena *a, const char *p);
+
+/* The test files of the module and of its test directory, by name
+** relative to the module, sorted, then narrowed to o->filter when
+** given.  Warnings go to diags. */
+struct names tt_find_tests(tfr_arena *a, tfr_diags *diags, const char *dir,
+                           const char *test_dir, const struct tfr_test_opts *o);
+
+#endif
