@@ -180,3 +180,42 @@ void refs_merge_names(tfr_arena *a, struct ref_names *into,
   for (size_t i = 0; i < l->n; i++)
     add_name(a, into, l->v[i], strlen(l->v[i]), l->at[i]);
 }
+
+/* The spans of the references to self among l's, in source order. */
+static size_t self_spans(const struct ref_names *l, const char *self,
+                         struct span *out) {
+  size_t n = 0;
+  for (size_t j = 0; j < l->n; j++)
+    if (!strcmp(l->v[j], self)) {
+      struct span s = l->at[j];
+      size_t k = n++;
+      for (; k > 0 && out[k - 1].start > s.start; k--)
+        out[k] = out[k - 1];
+      out[k] = s;
+    }
+  return n;
+}
+
+bool refs_rule_key(tfr_arena *a, struct sbuf *b, const char *text,
+                   const struct ast *cond, const struct refs *cr,
+                   const struct ast *msg, const struct refs *mr,
+                   const char *self) {
+  const struct ast *xs[2] = {cond, msg};
+  const struct refs *rs[2] = {cr, mr};
+  for (int p = 0; p < 2; p++) {
+    uint32_t at = xs[p]->span.start, end = xs[p]->span.end;
+    const struct ref_names *l = &rs[p]->every;
+    struct span *self_at = tfr_arena_alloc(a, (l->n + 1) * sizeof *self_at);
+    size_t n = self_spans(l, self, self_at);
+    for (size_t j = 0; j < n; j++) {
+      if (self_at[j].start < at || self_at[j].end > end)
+        return false; /* overlapping */
+      sbuf_put(b, text + at, self_at[j].start - at);
+      sbuf_put(b, "\x01", 1); /* the rule's own variable */
+      at = self_at[j].end;
+    }
+    sbuf_put(b, text + at, end - at);
+    sbuf_put(b, "\0", 1);
+  }
+  return true;
+}

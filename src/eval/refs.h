@@ -60,6 +60,19 @@ struct refs refs_through(tfr_arena *a, const struct refs_locals *l,
 ** struct for an expression that refers to nothing. */
 const struct refs *refs_every(tfr_arena *a, const struct ast *x);
 
+/*
+** A rule's text with every reference to its own variable self cut out
+** (each becomes \x01), the condition's and the message's each ended by a
+** NUL, appended to b: rules with the same key differ only in their own
+** variable's name.  cr and mr: refs_every of cond and msg; text: the
+** source both are in.  False when references overlap (no key).
+*/
+struct sbuf;
+bool refs_rule_key(tfr_arena *a, struct sbuf *b, const char *text,
+                   const struct ast *cond, const struct refs *cr,
+                   const struct ast *msg, const struct refs *mr,
+                   const char *self);
+
 /* The names of l not yet in into, added in order. */
 void refs_merge_names(tfr_arena *a, struct ref_names *into,
                       const struct ref_names *l);

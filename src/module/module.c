@@ -76,6 +76,9 @@ struct loader {
   struct strmap lnames;     /* local name -> index in m->locals */
   size_t ocap;              /* m->objects, while loading */
   struct bytemap types;     /* text -> struct decoded_type (in the arena) */
+  struct bytemap rule_keys; /* refs_rule_key -> text_key */
+  uint32_t nrule_keys;
+  struct sbuf keybuf;
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
@@ -350,6 +353,28 @@ static const struct ast **arg_slot(struct partial *p, const char *name,
   return NULL;
 }
 
+/* The rule's text_key: rules whose text differs only in their own
+** variable's name get the same number (validate_unknown evaluates one of
+** them), found while the text is in the cache. */
+static uint32_t rule_key(struct loader *l, const struct partial *p,
+                         const struct validation *rule) {
+  if (rule->message_literal || rule->cond_src != p->src ||
+      rule->msg_src != p->src || !rule->condition || !rule->error_message)
+    return 0;
+  l->keybuf.n = 0;
+  if (!refs_rule_key(l->trees, &l->keybuf, p->src->text, rule->condition,
+                     rule->cond_refs, rule->error_message, rule->msg_refs,
+                     p->name))
+    return 0;
+  void *id = bytemap_get(&l->rule_keys, l->keybuf.p, l->keybuf.n);
+  if (id)
+    return (uint32_t)(uintptr_t)id;
+  uint32_t k = ++l->nrule_keys;
+  bytemap_put(&l->rule_keys, tfr_arena_strndup(l->a, l->keybuf.p, l->keybuf.n),
+              l->keybuf.n, (void *)(uintptr_t)k);
+  return k;
+}
+
 static void add_validation(struct loader *l, struct partial *p,
                            const struct ast *cond, const struct ast *msg,
                            struct span block, const struct ast *literal,
@@ -371,8 +396,10 @@ static void add_validation(struct loader *l, struct partial *p,
                                               msg_whole ? msg_whole : msg,
                                               refs_every(l->a, cond),
                                               refs_every(l->a, msg),
+                                              0,
                                               NULL,
                                               {0}};
+  nv[p->nvalidations - 1].text_key = rule_key(l, p, &nv[p->nvalidations - 1]);
   p->validations = nv;
 }
 
@@ -716,6 +743,8 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   }
   v->validations = p->validations;
   v->nvalidations = p->nvalidations;
+  for (size_t k = 0; k < p->nvalidations; k++) /* after the declaration's */
+    v->validations[k].range = seq_range(l, p->src, v->validations[k].block);
   return v;
 }
 
@@ -1305,6 +1334,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   strmap_free(&l.names);
   strmap_free(&l.lnames);
   bytemap_free(&l.types);
+  bytemap_free(&l.rule_keys);
+  free(l.keybuf.p);
   tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);

@@ -33,10 +33,14 @@ struct validation {
   /* what the condition and the message refer to (refs_every), found as
   ** the rule is read, its syntax tree still in the cache */
   const struct refs *cond_refs, *msg_refs;
+  /* rules with the same text_key differ only in their own variable's name
+  ** (refs_rule_key; numbered from 1 per module); 0: no key (.tf.json) */
+  uint32_t text_key;
   /* what the rule refers to, found once by validate_static (validate.c's
   ** own type); NULL until then */
   const struct rule_refs *refs;
-  /* the block's range (src_range of block), also set by validate_static */
+  /* the block's range (src_range of block), set when its variable is
+  ** declared (or by validate_static) */
   struct tfr_range range;
 };
 

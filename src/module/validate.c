@@ -69,7 +69,22 @@ struct rule_refs {
                                     walk_key) */
   const struct refs *own;        /* both, local values as names (refs_rule) */
   const struct refs *deep;       /* both, through local values */
+  /* the index in the module of each name of their vars (-1: undeclared) */
+  const long *cond_ix, *msg_ix, *own_ix, *deep_ix;
 };
+
+static long index_of(const struct module *m, const char *name);
+
+/* The module's index of each variable l names. */
+static const long *indexes(tfr_arena *a, const struct module *m,
+                           const struct ref_names *l) {
+  if (!l->n)
+    return NULL;
+  long *ix = tfr_arena_alloc(a, l->n * sizeof *ix);
+  for (size_t i = 0; i < l->n; i++)
+    ix[i] = index_of(m, l->v[i]);
+  return ix;
+}
 
 static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
                                        const struct validation *rule) {
@@ -103,6 +118,14 @@ static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
   } else {
     rr->deep = rr->own;
   }
+  if (m) {
+    rr->cond_ix = indexes(a, m, &rr->cond->vars);
+    rr->msg_ix = indexes(a, m, &rr->msg->vars);
+    rr->own_ix =
+        rr->own == rr->cond ? rr->cond_ix : indexes(a, m, &rr->own->vars);
+    rr->deep_ix =
+        rr->deep == rr->own ? rr->own_ix : indexes(a, m, &rr->deep->vars);
+  }
   return rr;
 }
 
@@ -130,7 +153,8 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
     for (size_t i = 0; i < v->nvalidations; i++) {
       struct validation *rule = (struct validation *)&v->validations[i];
       rule->refs = rule_refs_new(a, m, rule);
-      rule->range = src_range(rule->src, rule->block);
+      if (!rule->range.filename)
+        rule->range = src_range(rule->src, rule->block);
       struct refs r = *rule->refs->cond;
       if (!r.any)
         error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
@@ -381,22 +405,24 @@ static bool object_declared(const struct module *m, tfr_arena *a,
 ** (var: the variable the diagnostics belong to, or NULL); true if none. */
 static bool refs_declared_in(const struct module *m, tfr_arena *a,
                              tfr_diags *diags, struct src_file *src,
-                             const struct refs *rp, const char *var);
+                             const struct refs *rp, const long *ix,
+                             const char *var);
 
 static bool refs_declared(const struct module *m, tfr_arena *a,
                           tfr_diags *diags, struct src_file *src,
                           const struct ast *x, const char *var) {
   struct refs r = refs_of(a, x);
-  return refs_declared_in(m, a, diags, src, &r, var);
+  return refs_declared_in(m, a, diags, src, &r, NULL, var);
 }
 
 static bool refs_declared_in(const struct module *m, tfr_arena *a,
                              tfr_diags *diags, struct src_file *src,
-                             const struct refs *rp, const char *var) {
+                             const struct refs *rp, const long *ix,
+                             const char *var) {
   bool ok = true;
-  struct refs r = *rp;
+  const struct refs r = *rp;
   for (size_t j = 0; j < r.vars.n; j++)
-    if (index_of(m, r.vars.v[j]) < 0) {
+    if ((ix ? ix[j] : index_of(m, r.vars.v[j])) < 0) {
       error_in(diags, src, r.vars.at[j], TFR_DIAG_ERROR,
                "Reference to undeclared input variable",
                tfr_arena_printf(a,
@@ -441,8 +467,10 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
       const struct rule_refs *rr = rule_refs(a, m, rule);
-      ok &= refs_declared_in(m, a, diags, rule->cond_src, rr->cond, v->name);
-      ok &= refs_declared_in(m, a, diags, rule->msg_src, rr->msg, v->name);
+      ok &= refs_declared_in(m, a, diags, rule->cond_src, rr->cond, rr->cond_ix,
+                             v->name);
+      ok &= refs_declared_in(m, a, diags, rule->msg_src, rr->msg, rr->msg_ix,
+                             v->name);
     }
   }
   return ok;
@@ -455,9 +483,9 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
   stack[depth] = k;
   const struct var_decl *v = &m->vars[k];
   for (size_t i = 0; i < v->nvalidations; i++) {
-    struct refs r = *rule_refs(a, m, &v->validations[i])->own;
-    for (size_t j = 0; j < r.vars.n; j++) {
-      long t = index_of(m, r.vars.v[j]);
+    const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
+    for (size_t j = 0; j < rr->own->vars.n; j++) {
+      long t = rr->own_ix[j];
       if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
         continue;
       if (state[t] == 1) {
@@ -520,56 +548,20 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
 ** A rule whose key was seen without errors has that outcome again: it is
 ** not evaluated.  NULL when the rule's text is not at hand (.tf.json).
 */
-static int by_start(const void *x, const void *y) {
-  const struct span *p = x, *q = y;
-  return p->start < q->start ? -1 : p->start > q->start;
-}
-
-static const char *walk_key(tfr_arena *a, const struct var_decl *v,
+static const char *walk_key(const struct var_decl *v,
                             const struct validation *rule, size_t *len,
-                            struct sbuf *buf) {
-  const struct rule_refs *rr = rule->refs;
-  if (!rr || rule->message_literal || rule->cond_src != rule->src ||
-      rule->msg_src != rule->src)
+                            char key[static 10]) {
+  uint32_t id = v->type_id, t = rule->text_key;
+  if (!t)
     return NULL;
-  struct sbuf b = *buf; /* reused: its memory, not its text */
-  b.n = 0;
-  uint32_t id = v->type_id;
-  char head[8] = {(char)(id & 0xff),          (char)(id >> 8 & 0xff),
-                  (char)(id >> 16 & 0xff),    (char)(id >> 24),
-                  (char)('0' + v->sensitive), (char)('0' + v->ephemeral)};
-  sbuf_put(&b, head, 6);
-  const struct {
-    const struct ast *x;
-    const struct ref_names *r;
-  } parts[2] = {{rule->condition, &rr->cond->every},
-                {rule->error_message, &rr->msg->every}};
-  const char *text = rule->src->text;
-  for (int p = 0; p < 2; p++) {
-    uint32_t at = parts[p].x->span.start, end = parts[p].x->span.end;
-    const struct ref_names *r = parts[p].r;
-    struct span *self = tfr_arena_alloc(a, (r->n + 1) * sizeof *self);
-    size_t n = 0;
-    for (size_t j = 0; j < r->n; j++)
-      if (!strcmp(r->v[j], v->name))
-        self[n++] = r->at[j];
-    if (n > 1)
-      qsort(self, n, sizeof *self, by_start);
-    for (size_t j = 0; j < n; j++) {
-      if (self[j].start < at || self[j].end > end) { /* overlapping */
-        *buf = b;
-        return NULL;
-      }
-      sbuf_put(&b, text + at, self[j].start - at);
-      sbuf_put(&b, "\x01", 1); /* the rule's own variable */
-      at = self[j].end;
-    }
-    sbuf_put(&b, text + at, end - at);
-    sbuf_put(&b, "\0", 1);
-  }
-  *len = b.n;
-  *buf = b;
-  return b.p;
+  char k[10] = {(char)(id & 0xff),          (char)(id >> 8 & 0xff),
+                (char)(id >> 16 & 0xff),    (char)(id >> 24),
+                (char)(t & 0xff),           (char)(t >> 8 & 0xff),
+                (char)(t >> 16 & 0xff),     (char)(t >> 24),
+                (char)('0' + v->sensitive), (char)('0' + v->ephemeral)};
+  memcpy(key, k, sizeof k);
+  *len = sizeof k;
+  return key;
 }
 
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
@@ -606,14 +598,14 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
   struct bytemap clean = {0}; /* walk_key of the rules without errors */
-  struct sbuf keybuf = {0};
   for (size_t k = 0; k < m->nvars; k++)
     for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
       ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
       size_t klen = 0;
-      const char *key = walk_key(a, &m->vars[k], rule, &klen, &keybuf);
+      char keytext[10];
+      const char *key = walk_key(&m->vars[k], rule, &klen, keytext);
       if (key && bytemap_get(&clean, key, klen))
         continue;
       size_t before = tfr_diags_count(scratch);
@@ -638,7 +630,6 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
     }
   tfr_arena_free(t);
   bytemap_free(&clean);
-  free(keybuf.p);
   return ok;
 }
 
@@ -880,15 +871,16 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
       bool ready = true;
       const char *skip = NULL;
       for (size_t i = 0; i < v->nvalidations && ready; i++) {
-        struct refs r = *rule_refs(a, m, &v->validations[i])->deep;
-        for (size_t j = 0; j < r.vars.n; j++) {
-          long t = index_of(m, r.vars.v[j]);
+        const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
+        const struct ref_names *vars = &rr->deep->vars;
+        for (size_t j = 0; j < vars->n; j++) {
+          long t = rr->deep_ix ? rr->deep_ix[j] : index_of(m, vars->v[j]);
           if (t < 0 || (size_t)t == k)
             continue;
           if (!done[t])
             ready = false;
           else if (done[t] == 2 && !skip)
-            skip = r.vars.v[j];
+            skip = vars->v[j];
         }
       }
       if (!ready)
