@@ -237,6 +237,8 @@ char *tfr_arena_strdup(tfr_arena *a, const char *s) {
 }
 
 char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...) {
+  if (!fmt) /* (gcc 12 -O2 with sanitizers warns of a null format else) */
+    return tfr_arena_strdup(a, "");
   va_list ap;
   char probe[1];
   va_start(ap, fmt);

@@ -211,9 +211,12 @@ static void module_dirs(const char *dir, struct names *out, tfr_arena *a,
         continue;
       bool is_dir = e->d_type == DT_DIR;
       if (e->d_type == DT_UNKNOWN) { /* some file systems do not say */
-        char *p = malloc(strlen(cur) + strlen(e->d_name) + 2);
+        size_t len = strlen(cur) + strlen(e->d_name) + 2;
+        char *p = malloc(len);
         struct stat st;
-        sprintf(p, "%s/%s", cur, e->d_name);
+        if (!p)
+          cli_oom();
+        snprintf(p, len, "%s/%s", cur, e->d_name);
         is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
         free(p);
       }

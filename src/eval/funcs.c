@@ -228,6 +228,8 @@ static const char *redact(struct fcall *f, const char *msg) {
 
 static void vreport(struct fcall *f, struct span at, const char *summary,
                     const char *prefix, const char *fmt, va_list ap) {
+  if (!fmt) /* (gcc 12 -O2 with sanitizers warns of a null format else) */
+    fmt = "";
   va_list again;
   va_copy(again, ap);
   char probe[1];
