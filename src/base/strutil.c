@@ -48,18 +48,30 @@ bool sbuf_limit_pop(struct sbuf_limit prev) {
 }
 
 bool sbuf_reserve(struct sbuf *b, size_t n) {
+  if (b->too_large || (b->limit && (n > b->limit || b->n > b->limit - n))) {
+    b->too_large = true;
+    return false;
+  }
   if (cur_limit.limit && (cur_limit.hit || n + 1 > cur_limit.limit - b->n ||
                           b->n > cur_limit.limit)) {
     cur_limit.hit = true;
+    b->too_large = true;
     return false;
   }
   if (b->n + n + 1 > b->cap) {
-    while (b->n + n + 1 > b->cap)
-      b->cap = b->cap ? 2 * b->cap : 64;
-    char *p = realloc(b->p, b->cap);
-    if (!p)
+    size_t cap = b->cap ? b->cap : 64;
+    while (b->n + n + 1 > cap)
+      cap *= 2;
+    char *p;
+    if (b->arena) {
+      p = tfr_arena_alloc_raw(b->arena, cap);
+      if (b->n)
+        memcpy(p, b->p, b->n);
+    } else if (!(p = realloc(b->p, cap))) {
       tfr_oom();
+    }
     b->p = p;
+    b->cap = cap;
   }
   return true;
 }

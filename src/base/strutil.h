@@ -51,15 +51,22 @@ int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny);
 /* A hash of n bytes (eight at a time), for in-memory hash tables. */
 uint64_t str_hash(const char *s, size_t n);
 
-/* A growable, NUL-terminated byte buffer (malloc'd; the owner frees p). */
+/* The growable, NUL-terminated byte buffer of the library.  p is
+** malloc'd (the owner frees it), or, with arena set, in that arena (each
+** growth leaves the old copy to it: for text that becomes an arena value).
+** limit (0: none) caps its length; a put that would pass it, or this
+** thread's sbuf limit, sets too_large and adds nothing. */
 struct sbuf {
   char *p;
   size_t n, cap;
+  tfr_arena *arena;
+  size_t limit;
+  bool too_large;
 };
 
 /* Room for n more bytes and a terminating NUL (aborts when memory is
-** exhausted); false, leaving b as it is, when that would pass this
-** thread's sbuf limit (sbuf_put then adds nothing). */
+** exhausted); false, leaving b as it is but too_large set, when that
+** would pass b's limit or this thread's (sbuf_put then adds nothing). */
 bool sbuf_reserve(struct sbuf *b, size_t n);
 
 /* A limit on every sbuf this thread grows (0: none): the function-call

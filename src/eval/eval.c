@@ -137,39 +137,18 @@ static const tfr_value *eval_number(struct eval_ctx *c, const struct ast *x) {
   return v;
 }
 
-struct strbuf {
-  char *p;
-  size_t n, cap;
-  bool too_large; /* it would pass the memory budget or TFR_MAX_STRING */
-};
-
-static void sb_put(struct eval_ctx *c, struct strbuf *b, const char *s,
-                   size_t n) {
-  if (!n || b->too_large)
-    return;
-  size_t limit = arena_value_budget() < TFR_MAX_STRING ? arena_value_budget()
-                                                       : TFR_MAX_STRING;
-  if (n > limit - b->n) {
-    b->too_large = true;
-    return;
-  }
-  if (b->n + n > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 64;
-    while (cap < b->n + n)
-      cap *= 2;
-    char *p = tfr_arena_alloc_raw(c->a, cap);
-    if (b->n)
-      memcpy(p, b->p, b->n);
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
+/* A template's text, in the arena: at most the memory budget or
+** TFR_MAX_STRING bytes (then too_large). */
+static struct sbuf text_buf(struct eval_ctx *c) {
+  size_t budget = arena_value_budget();
+  return (struct sbuf){.arena = c->a,
+                       .limit =
+                           budget < TFR_MAX_STRING ? budget : TFR_MAX_STRING};
 }
 
 /* One interpolated value into a template's text; false when the template
 ** result cannot be known (or an error was reported). */
-static bool append_part(struct eval_ctx *c, struct strbuf *b,
+static bool append_part(struct eval_ctx *c, struct sbuf *b,
                         const struct ast *at, const tfr_value *v,
                         const char *null_detail) {
   if (is_null(v)) {
@@ -190,19 +169,19 @@ static bool append_part(struct eval_ctx *c, struct strbuf *b,
   }
   if (is_unknown(s))
     return false;
-  sb_put(c, b, s->s, s->n);
+  sbuf_put(b, s->s, s->n);
   return true;
 }
 
-static bool template_parts(struct eval_ctx *c, struct strbuf *b,
+static bool template_parts(struct eval_ctx *c, struct sbuf *b,
                            const struct ast *t, unsigned *marks);
 
 static bool as_bool(struct eval_ctx *c, const struct ast *at,
                     const tfr_value *v, bool *out, bool *known);
 
 /* %{if} inside a template: the branch's text, or nothing. */
-static bool template_if(struct eval_ctx *c, struct strbuf *b,
-                        const struct ast *p, unsigned *marks) {
+static bool template_if(struct eval_ctx *c, struct sbuf *b, const struct ast *p,
+                        unsigned *marks) {
   const tfr_value *cond = eval_expr(c, p->kids[0]);
   bool t, known;
   if (!as_bool(c, p->kids[0], cond, &t, &known) || !known)
@@ -217,7 +196,7 @@ static const tfr_value *for_collection(struct eval_ctx *c,
                                        const tfr_value *coll);
 
 /* %{for} inside a template: the body's text once per element. */
-static bool template_for(struct eval_ctx *c, struct strbuf *b,
+static bool template_for(struct eval_ctx *c, struct sbuf *b,
                          const struct ast *p, unsigned *marks) {
   const tfr_value *coll =
       for_collection(c, p->kids[2], eval_expr(c, p->kids[2]));
@@ -258,10 +237,10 @@ static bool template_for(struct eval_ctx *c, struct strbuf *b,
   return ok;
 }
 
-static bool template_parts(struct eval_ctx *c, struct strbuf *b,
+static bool template_parts(struct eval_ctx *c, struct sbuf *b,
                            const struct ast *t, unsigned *marks) {
   if (t->kind == AST_STRING) {
-    sb_put(c, b, t->str, t->n);
+    sbuf_put(b, t->str, t->n);
     return true;
   }
   bool known = true;
@@ -269,7 +248,7 @@ static bool template_parts(struct eval_ctx *c, struct strbuf *b,
     const struct ast *p = t->items[i];
     bool ok;
     if (p->kind == AST_STRING) {
-      sb_put(c, b, p->str, p->n);
+      sbuf_put(b, p->str, p->n);
       continue;
     }
     if (p->kind == AST_TIF)
@@ -293,7 +272,7 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
   if (x->n == 1 && x->items[0]->kind != AST_STRING &&
       x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
     return eval_expr(c, x->items[0]);
-  struct strbuf b = {0};
+  struct sbuf b = text_buf(c);
   unsigned marks = 0;
   size_t before = tfr_diags_count(c->diags);
   bool known = template_parts(c, &b, x, &marks);
@@ -1314,10 +1293,10 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
   }
   if (!is_try)
     return tfr_bool(false);
-  struct strbuf b = {0};
+  struct sbuf b = text_buf(c);
   const char *head = "Call to function \"try\" failed: no expression "
                      "succeeded:\n";
-  sb_put(c, &b, head, strlen(head));
+  sbuf_put(&b, head, strlen(head));
   for (size_t i = 0; i < tfr_diags_count(errs); i++) {
     const struct tfr_diag *g = tfr_diags_get(errs, i);
     char where[600] = "";
@@ -1328,11 +1307,11 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
     }
     const char *line = tfr_arena_printf(c->a, "- %s%s\n  %s\n", g->summary,
                                         where, g->detail ? g->detail : "");
-    sb_put(c, &b, line, strlen(line));
+    sbuf_put(&b, line, strlen(line));
   }
   const char *tail = "\nAt least one expression must produce a successful "
                      "result.";
-  sb_put(c, &b, tail, strlen(tail) + 1);
+  sbuf_put(&b, tail, strlen(tail));
   eval_error(c, x, "Error in function call", b.p);
   tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
   return eval_dynamic(c);

@@ -710,6 +710,10 @@ static bool re_compile(tfr_arena *a, const char *s, size_t n,
       return false;
     size_t re2_len = 0;
     const char *re2_text = go_rx_re2(a, tree, &re2_len);
+    if (!re2_text) {
+      *why = "the pattern is larger than this run's memory budget";
+      return false;
+    }
     char err[256];
     re->re2 = re2_shim_new(re2_text, re2_len, err, sizeof err);
     if (!re->re2) {

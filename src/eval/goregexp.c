@@ -61,30 +61,13 @@ enum rx_op {
   RX_VBAR /* parse-stack markers */
 };
 
-/* A growable byte buffer in the arena (class bodies, the RE2 text). */
-struct cbuf {
-  tfr_arena *a;
-  char *p;
-  size_t n, cap;
-};
-
-static void cb_put(struct cbuf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 32;
-    while (b->n + n + 1 > cap)
-      cap *= 2;
-    char *p = tfr_arena_alloc_raw(b->a, cap);
-    if (b->n)
-      memcpy(p, b->p, b->n);
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
+/* Class bodies and the RE2 text grow in the arena (struct sbuf with
+** arena set). */
+static void cb_put(struct sbuf *b, const char *s, size_t n) {
+  sbuf_put(b, s, n);
 }
 
-static void cb_str(struct cbuf *b, const char *s) { cb_put(b, s, strlen(s)); }
+static void cb_str(struct sbuf *b, const char *s) { sbuf_put(b, s, strlen(s)); }
 
 /* One node of Go's syntax.Regexp tree. */
 struct rx {
@@ -94,8 +77,8 @@ struct rx {
   int cap;         /* RX_CAP, RX_LPAREN: capture index; 0 for (?:...) */
   int64_t size;    /* compiled size, once known (Go's calcSize) */
   int height;      /* of the tree below (Go's calcHeight) */
-  struct cbuf lit; /* RX_LIT: the runes, UTF-8 */
-  struct cbuf cls; /* RX_CLASS: the class body, RE2 syntax */
+  struct sbuf lit; /* RX_LIT: the runes, UTF-8 */
+  struct sbuf cls; /* RX_CLASS: the class body, RE2 syntax */
   bool neg;        /* RX_CLASS: [^...] */
   struct rx **sub;
   size_t nsub;
@@ -133,7 +116,7 @@ static struct rx *rx_new(struct rxp *p, int op) {
   re->flags = p->flags;
   re->size = -1;
   re->height = 1;
-  re->lit.a = re->cls.a = p->a;
+  re->lit.arena = re->cls.arena = p->a;
   return re;
 }
 
@@ -864,7 +847,7 @@ static const struct rx_group *rx_find_group(const char *s, size_t n) {
 }
 
 /* Append lo-hi to a class body, leaving out the surrogates. */
-static void cls_range(struct cbuf *b, int32_t lo, int32_t hi) {
+static void cls_range(struct sbuf *b, int32_t lo, int32_t hi) {
   if (lo <= 0xDFFF && hi >= 0xD800) {
     if (lo < 0xD800)
       cls_range(b, lo, 0xD7FF);
@@ -884,7 +867,7 @@ static void cls_range(struct cbuf *b, int32_t lo, int32_t hi) {
 ** A negated group under (?i) leaves out the case-folded group, as Go's
 ** appendGroup does (and RE2 then adds nothing back): \W is not s, S,
 ** ſ, k, K or the Kelvin sign. */
-static void cls_group(struct cbuf *b, const struct rx_group *g, bool fold) {
+static void cls_group(struct sbuf *b, const struct rx_group *g, bool fold) {
   const unsigned char *r = (const unsigned char *)g->ranges;
   size_t n = strlen(g->ranges);
   if (g->sign > 0) {
@@ -974,7 +957,7 @@ static bool in_category(int32_t c, const char *name, size_t n) {
 
 /* Go's FoldCategory / FoldScript: what (?i) adds to \p{name}, the code
 ** points outside it whose case-fold orbit meets it. */
-static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
+static void cls_fold_extra(struct sbuf *b, const char *name, size_t n) {
   static const struct {
     const char *name;
     int32_t cps[4];
@@ -1013,7 +996,7 @@ static void cls_fold_extra(struct cbuf *b, const char *name, size_t n) {
 
 /* \p{name} or \P{name} (sign < 0) in a class body, Go's meaning: "Any"
 ** is everything (RE2's C is Go's: Cc Cf Co Cs). */
-static void cls_unicode(struct cbuf *b, const char *name, size_t n, int sign) {
+static void cls_unicode(struct sbuf *b, const char *name, size_t n, int sign) {
   if (n == 3 && !memcmp(name, "Any", 3)) {
     if (sign > 0)
       cls_range(b, 0, 0x10FFFF);
@@ -1043,7 +1026,7 @@ static bool rx_unicode_known(const char *name, size_t n) {
 ** and appends the positive one, so that (?i) folds before negating.
 */
 static const char *rx_unicode_class(struct rxp *p, const char *s,
-                                    struct cbuf *b, bool *neg) {
+                                    struct sbuf *b, bool *neg) {
   if (p->wend - s < 2 || s[0] != '\\' || (s[1] != 'p' && s[1] != 'P'))
     return s;
   int sign = s[1] == 'P' ? -1 : 1;
@@ -1084,7 +1067,7 @@ static const char *rx_unicode_class(struct rxp *p, const char *s,
 }
 
 /* A Perl class escape (\d \s \w and negations) at s, or s. */
-static const char *rx_perl_class(struct rxp *p, const char *s, struct cbuf *b) {
+static const char *rx_perl_class(struct rxp *p, const char *s, struct sbuf *b) {
   if (p->wend - s < 2 || s[0] != '\\')
     return s;
   const struct rx_group *g = rx_find_group(s, 2);
@@ -1096,7 +1079,7 @@ static const char *rx_perl_class(struct rxp *p, const char *s, struct cbuf *b) {
 
 /* A POSIX class [:name:] at s, or s; NULL on an unknown name. */
 static const char *rx_named_class(struct rxp *p, const char *s,
-                                  struct cbuf *b) {
+                                  struct sbuf *b) {
   if (p->wend - s <= 2 || s[0] != '[' || s[1] != ':')
     return s;
   const char *e = NULL;
@@ -1131,7 +1114,7 @@ static const char *rx_class_char(struct rxp *p, const char *t,
 /* One item of a class at t: a named, Unicode or Perl class, a rune or a
 ** range.  Returns the position after it, NULL on error. */
 static const char *rx_class_item(struct rxp *p, const char *t,
-                                 const char *whole, struct cbuf *b) {
+                                 const char *whole, struct sbuf *b) {
   const char *u = rx_named_class(p, t, b);
   if (u != t)
     return u;
@@ -1352,10 +1335,11 @@ struct rx *go_rx_parse(struct rxp *p, tfr_arena *a, const char *s, size_t n) {
 */
 static const char rx_nomatch[] = "[^\\x00-\\x{10FFFF}]";
 
-static void rx_emit(struct cbuf *b, const struct rx *re);
+static void rx_emit(struct sbuf *b, const struct rx *re);
 
 /* A literal string: ASCII letters and digits as such, the rest as \x{}. */
-static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
+static void rx_emit_lit(struct sbuf *b, const struct rx *re) {
+  b->too_large |= re->lit.too_large;
   for (size_t i = 0; i < re->lit.n;) {
     int32_t r;
     char e[16];
@@ -1375,7 +1359,8 @@ static void rx_emit_lit(struct cbuf *b, const struct rx *re) {
   }
 }
 
-static void rx_emit_class(struct cbuf *b, const struct rx *re) {
+static void rx_emit_class(struct sbuf *b, const struct rx *re) {
+  b->too_large |= re->cls.too_large;
   if (!re->cls.n) { /* e.g. [\P{Any}] */
     cb_str(b, re->neg ? "(?s:.)" : rx_nomatch);
     return;
@@ -1385,7 +1370,7 @@ static void rx_emit_class(struct cbuf *b, const struct rx *re) {
   cb_str(b, "]");
 }
 
-static void rx_emit_repeat(struct cbuf *b, const struct rx *re) {
+static void rx_emit_repeat(struct sbuf *b, const struct rx *re) {
   int min = re->op == RX_PLUS ? 1 : re->op == RX_REPEAT ? re->min : 0;
   int max = re->op == RX_QUEST ? 1 : re->op == RX_REPEAT ? re->max : -1;
   char q[40];
@@ -1409,7 +1394,7 @@ static void rx_emit_repeat(struct cbuf *b, const struct rx *re) {
     cb_str(b, "?");
 }
 
-static void rx_emit(struct cbuf *b, const struct rx *re) {
+static void rx_emit(struct sbuf *b, const struct rx *re) {
   bool fold =
       (re->op == RX_LIT || re->op == RX_CLASS) && (re->flags & RXF_FOLD);
   if (fold)
@@ -1477,9 +1462,9 @@ static void rx_emit(struct cbuf *b, const struct rx *re) {
 }
 
 const char *go_rx_re2(tfr_arena *a, const struct rx *re, size_t *n) {
-  struct cbuf b = {.a = a};
+  struct sbuf b = {.arena = a};
   cb_str(&b, "");
   rx_emit(&b, re);
   *n = b.n;
-  return b.p;
+  return b.too_large ? NULL : b.p;
 }

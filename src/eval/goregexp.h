@@ -50,7 +50,8 @@ struct rxp {
 ** set; p->ncap and p->names give the capture groups. */
 struct rx *go_rx_parse(struct rxp *p, tfr_arena *a, const char *s, size_t n);
 
-/* The tree in RE2's syntax (n bytes, NUL-terminated, in a). */
+/* The tree in RE2's syntax (n bytes, NUL-terminated, in a); NULL when it
+** would pass the memory budget. */
 const char *go_rx_re2(tfr_arena *a, const struct rx *re, size_t *n);
 
 #endif

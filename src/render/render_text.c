@@ -214,7 +214,7 @@ static void value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_console(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {NULL, 0, 0}};
+  struct out o = {a, {0}};
   value(&o, v, 0);
   const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
   free(o.b.p);
@@ -318,7 +318,7 @@ static void hcl_value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_hcl(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {NULL, 0, 0}};
+  struct out o = {a, {0}};
   hcl_value(&o, v, 0);
   const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
   free(o.b.p);
