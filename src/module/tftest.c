@@ -301,6 +301,49 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
   return NULL;
 }
 
+/* A reference to run.NAME in a run's variables: an error unless it names
+** an earlier run, whose outputs only a plan with providers gives (the
+** value is then offline).  Either way the value cannot be evaluated. */
+static void run_ref(struct runctx *rc, const struct tval *v,
+                    const struct ref *r) {
+  struct tctx *t = rc->t;
+  struct src_file *src = rc->f->src;
+  /* an earlier run's output: known only after it ran */
+  size_t j = 0;
+  for (; j < rc->f->nruns; j++)
+    if (strlen(rc->f->runs[j].name) == r->alen &&
+        !memcmp(rc->f->runs[j].name, r->attr, r->alen))
+      break;
+  const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
+  if (j == rc->f->nruns) {
+    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+                "Reference to unknown run block",
+                tfr_arena_printf(t->a,
+                                 "The run block \"%s\" does not exist "
+                                 "within this test file. You can only "
+                                 "reference run blocks that are in the "
+                                 "same test file and will execute before "
+                                 "the current run block.",
+                                 rn));
+  } else if (&rc->f->runs[j] >= rc->r) {
+    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+                "Reference to unavailable run block",
+                tfr_arena_printf(t->a,
+                                 "The run block \"%s\" has not executed "
+                                 "yet. You can only reference run blocks "
+                                 "that are in the same test file and will "
+                                 "execute before the current run block.",
+                                 rn));
+  } else {
+    offline(rc, tfr_arena_printf(t->a,
+                                 "the value of \"%s\" is %s, an output "
+                                 "of an earlier run block, which only "
+                                 "a plan with providers produces",
+                                 v->name,
+                                 span_text(t->a, src, v->attr->kids[0]->span)));
+  }
+}
+
 /* Evaluate a test-file value as GetVariables does: references checked
 ** first, then the expression with functions and var.*. */
 static void eval_val(struct runctx *rc, struct tval *v) {
@@ -320,43 +363,8 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   for (size_t i = 0; i < l.n; i++) {
     const struct ref *r = &l.v[i];
     if (tt_ref_root(r, "run") && v->from_run && r->attr) {
-      /* an earlier run's output: known only after it ran */
-      size_t j = 0;
-      for (; j < rc->f->nruns; j++)
-        if (strlen(rc->f->runs[j].name) == r->alen &&
-            !memcmp(rc->f->runs[j].name, r->attr, r->alen))
-          break;
-      const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
-      if (j == rc->f->nruns) {
-        tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
-                    "Reference to unknown run block",
-                    tfr_arena_printf(t->a,
-                                     "The run block \"%s\" does not exist "
-                                     "within this test file. You can only "
-                                     "reference run blocks that are in the "
-                                     "same test file and will execute before "
-                                     "the current run block.",
-                                     rn));
-        bad = true;
-      } else if (&rc->f->runs[j] >= rc->r) {
-        tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
-                    "Reference to unavailable run block",
-                    tfr_arena_printf(t->a,
-                                     "The run block \"%s\" has not executed "
-                                     "yet. You can only reference run blocks "
-                                     "that are in the same test file and will "
-                                     "execute before the current run block.",
-                                     rn));
-        bad = true;
-      } else {
-        offline(rc, tfr_arena_printf(
-                        t->a,
-                        "the value of \"%s\" is %s, an output "
-                        "of an earlier run block, which only "
-                        "a plan with providers produces",
-                        v->name, span_text(t->a, src, v->attr->kids[0]->span)));
-        bad = true;
-      }
+      run_ref(rc, v, r); /* an earlier run's output, or an error */
+      bad = true;
       continue;
     }
     if (tt_ref_root(r, "var") && r->attr) {

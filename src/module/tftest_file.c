@@ -526,9 +526,9 @@ static void decode_file(struct decoder *dc, const struct ast *body) {
 /* run.Validate: the expect_failures references, and this tool's
 ** expect_error_message.  Errors make the run an error before anything
 ** runs (Terraform reports them while building the file's graph). */
-void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
-  r->static_diags = tfr_diags_new(a);
-  tfr_diags *d = r->static_diags;
+/* expect_failures: a static list of checkable references. */
+static void expect_failures(tfr_arena *a, struct tfile *f, struct trun *r,
+                            tfr_diags *d) {
   if (r->expect) {
     const struct ast *list = unparen(r->expect);
     if (list->kind != AST_TUPLE) {
@@ -584,6 +584,12 @@ void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
       }
     }
   }
+}
+
+/* expect_error_message (this tool's): strings, for the input variables
+** among expect_failures. */
+static void expect_messages(tfr_arena *a, struct tfile *f, struct trun *r,
+                            tfr_diags *d) {
   if (!r->expect_msg)
     return;
   bool any_var = false;
@@ -627,6 +633,12 @@ void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
     r->msgs[r->nmsgs] = v;
     r->msg_spans[r->nmsgs++] = items[i]->span;
   }
+}
+
+void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
+  r->static_diags = tfr_diags_new(a);
+  expect_failures(a, f, r, r->static_diags);
+  expect_messages(a, f, r, r->static_diags);
 }
 
 /* The run names of a JSON test file: {"run": {"NAME": {...}}}. */

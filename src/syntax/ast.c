@@ -152,7 +152,8 @@ static void dump_object(struct dumper *d, const struct ast *x, int ind) {
   fputc(']', d->out);
 }
 
-/* Fields of each kind, after "kind" and "range". */
+/* Fields of each kind, after "kind" and "range".  (Longer than a screen:
+** one short case per node kind, the dump format read as a table.) */
 static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
   static const char *const for_names[] = {"key_var", "value_var", "collection",
                                           "key",     "value",     "condition"};

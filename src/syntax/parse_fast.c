@@ -214,7 +214,8 @@ void fast_skip(struct fast_scan *p, bool nl) { skip(p, nl); }
 
 /* The next token.  With nl, a run of newlines (and the blanks and
 ** comments between them) is one FT_NL, as the grammar's token filter
-** makes it. */
+** makes it.  (Longer than a screen: one case per first character, the
+** hot loop of the fast parser kept in one function.) */
 void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
   skip(p, nl);
   const char *t = p->t;
