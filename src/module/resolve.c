@@ -13,6 +13,7 @@
 
 #include "dirlist.h"
 #include "arena_int.h"
+#include "body.h"
 #include "tfresolve/tfresolve.h"
 #include "diag_int.h"
 #include "eval.h"
@@ -65,107 +66,88 @@ static void file_error(struct collector *c, struct src_file *src, struct span s,
     tfr_diags_set_variable(c->diags, var);
 }
 
-/* The attributes of a native tfvars body; blocks are errors. */
-static void native_values(struct collector *c, struct ast_file *f,
-                          enum tfr_source_kind kind, const char *file) {
-  const struct ast *body = f->body;
-  bool bad = false;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *it = body->items[i];
-    if (it->kind != AST_BLOCK)
-      continue;
-    bad = true;
-    struct span ns = {it->span.start, it->span.start + it->n};
-    if (it->n == 8 && !memcmp(it->str, "variable", 8)) {
-      const struct ast *labels = it->kids[0];
-      const char *name = labels->n
-                             ? tfr_arena_strndup(c->a, labels->items[0]->str,
-                                                 labels->items[0]->n)
-                             : "";
-      file_error(c, f->src, ns, "Variable declaration in .tfvars file",
-                 tfr_arena_printf(
-                     c->a,
-                     "A .tfvars file is used to assign values to variables "
-                     "that have already been declared in .tf files, not to "
-                     "declare new variables. To declare variable \"%s\", "
-                     "place this block in one of your .tf files, such as "
-                     "variables.tf.\n\nTo set a value for this variable in "
-                     "%s, use the definition syntax instead:\n    %s = "
-                     "<value>",
-                     name, file, name),
-                 name);
-    } else {
-      file_error(c, f->src, ns,
-                 tfr_arena_printf(c->a, "Unexpected \"%.*s\" block", (int)it->n,
-                                  it->str),
-                 "Blocks are not allowed here.", NULL);
-    }
-  }
-  if (bad)
+/* A block in a tfvars file: an error (Terraform's, for a variable
+** declaration). */
+static void block_error(struct collector *c, struct src_file *src,
+                        const struct body_item *it, const char *file) {
+  if (!body_item_is(it, "variable")) {
+    file_error(c, src, it->name_span,
+               tfr_arena_printf(c->a, "Unexpected \"%.*s\" block", (int)it->len,
+                                it->name),
+               "Blocks are not allowed here.", NULL);
     return;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *it = body->items[i];
-    struct raw_value *r = add_raw(c);
-    r->name = tfr_arena_strndup(c->a, it->str, it->n);
-    r->kind = kind;
-    r->file = file;
-    r->expr = it->kids[0];
-    r->src = f->src;
-    r->span = it->kids[0]->span;
-    r->line = src_pos(f->src, r->span.start).line;
   }
+  const struct ast *labels = it->labels;
+  const char *name = labels->n ? tfr_arena_strndup(c->a, labels->items[0]->str,
+                                                   labels->items[0]->n)
+                               : "";
+  file_error(
+      c, src, it->name_span, "Variable declaration in .tfvars file",
+      tfr_arena_printf(c->a,
+                       "A .tfvars file is used to assign values to variables "
+                       "that have already been declared in .tf files, not to "
+                       "declare new variables. To declare variable \"%s\", "
+                       "place this block in one of your .tf files, such as "
+                       "variables.tf.\n\nTo set a value for this variable in "
+                       "%s, use the definition syntax instead:\n    %s = "
+                       "<value>",
+                       name, file, name),
+      name);
 }
 
-/* The properties of a JSON tfvars object; duplicates are errors. */
-static void json_values(struct collector *c, struct ast_file *f,
+/* A JSON property set again: an error at its key, pointing at the first
+** (its name through its value, as hcl's JSON attribute range goes). */
+static void repeated_error(struct collector *c, struct src_file *src,
+                           const struct body_item *it,
+                           const struct body_item *prev) {
+  struct tfr_range pr = src_range(src, prev->span);
+  char where[512];
+  tfr_range_format(&pr, where, sizeof where);
+  file_error(c, src, it->name_span, "Duplicate attribute definition",
+             tfr_arena_printf(c->a,
+                              "The argument \"%.*s\" was already set at %s.",
+                              (int)it->len, it->name, where),
+             NULL);
+}
+
+/* The values a tfvars file sets: the attributes of its body (native) or
+** the properties of its object (JSON).  A block (native) or a property
+** set twice (JSON; the native parser reports those itself) is an error,
+** and then the file sets nothing. */
+static void file_values(struct collector *c, struct ast_file *f,
                         enum tfr_source_kind kind, const char *file) {
-  const struct ast *body = f->body;
-  if (body->kind != AST_OBJECT) { /* at its first character, as hcl */
-    file_error(c, f->src, ast_json_start(body), "Incorrect JSON value type",
+  if (f->json && f->body->kind != AST_OBJECT) { /* at its first character */
+    file_error(c, f->src, ast_json_start(f->body), "Incorrect JSON value type",
                "A JSON object is required here, setting the arguments for "
                "this block.",
                NULL);
     return;
   }
+  struct body_items b = body_items(c->a, f->body, f->json, NULL);
   bool bad = false;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *k = body->items[2 * i];
-    if (ast_json_comment(k))
-      continue;
-    for (uint32_t j = 0; j < i; j++) {
-      const struct ast *prev = body->items[2 * j];
-      if (prev->n == k->n && !memcmp(prev->str, k->str, k->n)) {
-        /* the first definition: its name through its value, as hcl's
-        ** JSON attribute range goes */
-        struct tfr_range pr =
-            src_range(f->src, (struct span){prev->span.start,
-                                            body->items[2 * j + 1]->span.end});
-        char where[512];
-        tfr_range_format(&pr, where, sizeof where);
-        file_error(c, f->src, k->span, "Duplicate attribute definition",
-                   tfr_arena_printf(c->a,
-                                    "The argument \"%.*s\" was already set "
-                                    "at %s.",
-                                    (int)k->n, k->str, where),
-                   NULL);
-        bad = true;
-        break;
-      }
+  for (size_t i = 0; i < b.n; i++)
+    if (b.v[i].is_block) {
+      block_error(c, f->src, &b.v[i], file);
+      bad = true;
     }
+  if (f->json) {
+    const size_t *first = body_first_defs(c->a, &b);
+    for (size_t i = 0; i < b.n; i++)
+      if (first[i] != i) {
+        repeated_error(c, f->src, &b.v[i], &b.v[first[i]]);
+        bad = true;
+      }
   }
   if (bad)
     return;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (ast_json_comment(k))
-      continue;
+  for (size_t i = 0; i < b.n; i++) {
     struct raw_value *r = add_raw(c);
-    r->name = tfr_arena_strndup(c->a, k->str, k->n);
+    r->name = tfr_arena_strndup(c->a, b.v[i].name, b.v[i].len);
     r->kind = kind;
     r->file = file;
-    r->expr = v;
+    r->expr = b.v[i].value;
     r->src = f->src;
-    r->span = v->span;
+    r->span = r->expr->span;
     r->line = src_pos(f->src, r->span.start).line;
   }
 }
@@ -297,10 +279,7 @@ static void values_file(struct collector *c, const char *path,
                              json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
   if (!f || tfr_diags_count(c->diags) > before)
     return;
-  if (f->f.json)
-    json_values(c, &f->f, kind, shown);
-  else
-    native_values(c, &f->f, kind, shown);
+  file_values(c, &f->f, kind, shown);
 }
 
 /* A file of the module directory, named as the user will see it: bare
