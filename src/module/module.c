@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "arena_int.h"
+#include "body.h"
 #include "diag_int.h"
 #include "eval.h"
 #include "parse.h"
@@ -73,10 +74,11 @@ struct loader {
   size_t cap;
   struct strmap names; /* declared name -> index in m->vars */
   size_t lcap;
-  struct strmap lnames;     /* local name -> index in m->locals */
-  size_t ocap;              /* m->objects, while loading */
-  struct bytemap types;     /* text -> struct decoded_type (in the arena) */
-  struct bytemap rule_keys; /* refs_rule_key -> text_key */
+  struct strmap lnames; /* local name -> index in m->locals */
+  size_t ocap;          /* m->objects, while loading */
+  struct bytemap types; /* text -> struct decoded_type (in the arena) */
+  struct body_items items, rule_items; /* a block's, a validation's */
+  struct bytemap rule_keys;            /* refs_rule_key -> text_key */
   uint32_t nrule_keys;
   struct sbuf keybuf;
   struct src_file *seq_src; /* positions of declarations, in file order */
@@ -111,16 +113,6 @@ static void error_at(struct loader *l, struct src_file *src, struct span s,
 static struct span name_span(const struct ast *x) {
   return (struct span){x->span.start, x->span.start + x->n};
 }
-
-/* An attribute or block of a native body, or a property of a JSON object,
-** seen the same way. */
-struct item {
-  const char *name;
-  size_t len;
-  const struct ast *value; /* attribute value (native) or JSON value */
-  const struct ast *block; /* native block */
-  struct span name_span;
-};
 
 static bool valid_identifier(const char *s) {
   if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
@@ -419,31 +411,37 @@ static void missing_rule_args(struct loader *l, struct partial *p,
 }
 
 /* A validation block: condition and error_message, both required. */
+/* A validation block's condition and error_message, in either syntax;
+** in the native syntax anything else is an error. */
+static void rule_args(struct loader *l, struct partial *p,
+                      const struct body_items *b, bool json,
+                      const struct ast **cond, const struct ast **msg) {
+  *cond = *msg = NULL;
+  for (size_t i = 0; i < b->n; i++) {
+    const struct body_item *it = &b->v[i];
+    if (!it->is_block && body_item_is(it, "condition"))
+      *cond = it->value;
+    else if (!it->is_block && body_item_is(it, "error_message"))
+      *msg = it->value;
+    else if (!json)
+      error_at(l, p->src, it->name_span,
+               it->is_block ? "Unsupported block type" : "Unsupported argument",
+               tfr_arena_printf(l->a,
+                                it->is_block
+                                    ? "Blocks of type \"%.*s\" are not "
+                                      "expected here."
+                                    : "An argument named \"%.*s\" is "
+                                      "not expected here.",
+                                (int)it->len, it->name),
+               p->name);
+  }
+}
+
 static void validation_block(struct loader *l, struct partial *p,
                              const struct ast *body, struct span block) {
-  const struct ast *cond = NULL, *msg = NULL;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *it = body->items[i];
-    if (it->kind == AST_BLOCK) {
-      error_at(l, p->src, name_span(it), "Unsupported block type",
-               tfr_arena_printf(l->a,
-                                "Blocks of type \"%.*s\" are not expected "
-                                "here.",
-                                (int)it->n, it->str),
-               p->name);
-    } else if (it->n == 9 && !memcmp(it->str, "condition", 9)) {
-      cond = it->kids[0];
-    } else if (it->n == 13 && !memcmp(it->str, "error_message", 13)) {
-      msg = it->kids[0];
-    } else {
-      error_at(l, p->src, name_span(it), "Unsupported argument",
-               tfr_arena_printf(l->a,
-                                "An argument named \"%.*s\" is not expected "
-                                "here.",
-                                (int)it->n, it->str),
-               p->name);
-    }
-  }
+  const struct ast *cond, *msg;
+  body_items(&l->rule_items, body, false, NULL);
+  rule_args(l, p, &l->rule_items, false, &cond, &msg);
   if (!cond || !msg) {
     /* one error per missing argument, at the start of the block's body
     ** as HCL's MissingItemRange gives it: its "{", or the attribute of a
@@ -461,6 +459,52 @@ static void validation_block(struct loader *l, struct partial *p,
     return;
   }
   add_validation(l, p, cond, msg, block, NULL, NULL, NULL, NULL, NULL);
+}
+
+static void json_validations(struct loader *l, struct partial *p,
+                             const struct ast *x);
+
+/* The arguments and validation blocks of a variable block, in either
+** syntax (JSON has no other blocks: an unknown property is an argument). */
+static void variable_items(struct loader *l, struct partial *p,
+                           const struct body_items *b, bool json) {
+  for (size_t i = 0; i < b->n; i++) {
+    const struct body_item *it = &b->v[i];
+    if (it->is_block && body_item_is(it, "validation")) {
+      if (json)
+        json_validations(l, p, it->body);
+      else if (it->labels->n)
+        error_at(l, p->src, it->labels->items[0]->span,
+                 "Extraneous label for validation",
+                 "No labels are expected for validation blocks.", p->name);
+      else
+        validation_block(l, p, it->body, it->name_span);
+      continue;
+    }
+    if (it->is_block) {
+      error_at(l, p->src, it->name_span, "Unsupported block type",
+               tfr_arena_printf(l->a,
+                                "Blocks of type \"%.*s\" are not expected "
+                                "here.",
+                                (int)it->len, it->name),
+               p->name);
+      continue;
+    }
+    const struct ast **slot = arg_slot(p, it->name, it->len);
+    if (!slot) {
+      error_at(l, p->src, it->name_span, "Unsupported argument",
+               tfr_arena_printf(l->a,
+                                "An argument named \"%.*s\" is not expected "
+                                "here.%s",
+                                (int)it->len, it->name,
+                                json ? "" : suggest_arg(l, it->name, it->len)),
+               p->name);
+      continue;
+    }
+    *slot = it->value;
+    if (slot == &p->deprecated)
+      p->deprecated_attr = it->span;
+  }
 }
 
 /* A native `variable "name" { ... }` block. */
@@ -488,41 +532,8 @@ static bool native_variable(struct loader *l, struct src_file *src,
   p->decl_span = def;
   p->label_span = label->span;
   p->decl = seq_range(l, src, def);
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *it = body->items[i];
-    if (it->kind == AST_BLOCK) {
-      if (it->n == 10 && !memcmp(it->str, "validation", 10)) {
-        if (it->kids[0]->n)
-          error_at(l, src, it->kids[0]->items[0]->span,
-                   "Extraneous label for validation",
-                   "No labels are expected for validation blocks.", p->name);
-        else
-          validation_block(l, p, it->kids[1], name_span(it));
-      } else {
-        error_at(l, src, name_span(it), "Unsupported block type",
-                 tfr_arena_printf(l->a,
-                                  "Blocks of type \"%.*s\" are not expected "
-                                  "here.",
-                                  (int)it->n, it->str),
-                 p->name);
-      }
-      continue;
-    }
-    const struct ast **slot = arg_slot(p, it->str, it->n);
-    if (!slot) {
-      error_at(l, src, name_span(it), "Unsupported argument",
-               tfr_arena_printf(l->a,
-                                "An argument named \"%.*s\" is not expected "
-                                "here.%s",
-                                (int)it->n, it->str,
-                                suggest_arg(l, it->str, it->n)),
-               p->name);
-      continue;
-    }
-    *slot = it->kids[0];
-    if (slot == &p->deprecated)
-      p->deprecated_attr = it->span;
-  }
+  body_items(&l->items, body, false, NULL);
+  variable_items(l, p, &l->items, false);
   return true;
 }
 
@@ -563,16 +574,11 @@ static void json_validations(struct loader *l, struct partial *p,
   size_t n;
   const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
-    const struct ast *o = objs[i], *cond = NULL, *msg = NULL;
+    const struct ast *o = objs[i], *cond, *msg;
     if (o->kind != AST_OBJECT)
       continue;
-    for (uint32_t k = 0; k < o->n; k++) {
-      const struct ast *key = o->items[2 * k];
-      if (key->n == 9 && !memcmp(key->str, "condition", 9))
-        cond = o->items[2 * k + 1];
-      else if (key->n == 13 && !memcmp(key->str, "error_message", 13))
-        msg = o->items[2 * k + 1];
-    }
+    body_items(&l->rule_items, o, true, NULL);
+    rule_args(l, p, &l->rule_items, true, &cond, &msg);
     /* hcl's ranges: a block is defined at the "{" of its object, or at
     ** the "[" of the array that holds it; an argument it lacks is missed
     ** at the object's closing "}" (one error for each) */
@@ -613,27 +619,9 @@ static void json_variable(struct loader *l, struct src_file *src,
              p->name);
     return;
   }
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (k->n == 10 && !memcmp(k->str, "validation", 10)) {
-      json_validations(l, p, v);
-      continue;
-    }
-    if (ast_json_comment(k))
-      continue; /* a comment */
-    const struct ast **slot = arg_slot(p, k->str, k->n);
-    if (!slot)
-      error_at(l, src, k->span, "Unsupported argument",
-               tfr_arena_printf(l->a,
-                                "An argument named \"%.*s\" is not expected "
-                                "here.",
-                                (int)k->n, k->str),
-               p->name);
-    else
-      *slot = v;
-    if (slot == &p->deprecated)
-      p->deprecated_attr = (struct span){k->span.start, v->span.end};
-  }
+  static const char *const blocks[] = {"validation", NULL};
+  body_items(&l->items, body, true, blocks);
+  variable_items(l, p, &l->items, true);
 }
 
 /* Decode the simple arguments that are set in p into v. */
@@ -865,42 +853,40 @@ static void add_local(struct loader *l, struct src_file *src, const char *name,
   m->locals[m->nlocals++] = (struct local_decl){nm, expr, src, span};
 }
 
-static void native_locals(struct loader *l, struct src_file *src,
-                          const struct ast *block, bool ovr) {
-  const struct ast *body = block->kids[1];
-  for (uint32_t i = 0; body && i < body->n; i++) {
-    const struct ast *it = body->items[i];
-    if (it->kind == AST_ATTR)
-      add_local(l, src, it->str, it->n, it->kids[0], it->span, ovr);
+/* The local values a locals body defines, in either syntax (in JSON,
+** strings are templates). */
+static void locals_items(struct loader *l, struct src_file *src,
+                         const struct body_items *b, bool json, bool ovr) {
+  for (size_t i = 0; i < b->n; i++) {
+    const struct body_item *it = &b->v[i];
+    if (it->is_block)
+      continue;
+    const struct ast *v = it->value;
+    if (json && v->kind == AST_STRING) {
+      struct ast_file *t = parse_embedded(l->a, l->diags, src, v, true);
+      if (!t)
+        continue;
+      v = t->body;
+    }
+    add_local(l, src, it->name, it->len, v, it->span, ovr);
   }
 }
 
-/* In JSON, "locals" is an object (or an array of objects) whose strings
-** are templates. */
+static void native_locals(struct loader *l, struct src_file *src,
+                          const struct ast *block, bool ovr) {
+  body_items(&l->items, block->kids[1], false, NULL);
+  locals_items(l, src, &l->items, false, ovr);
+}
+
+/* In JSON, "locals" is an object (or an array of objects). */
 static void json_locals(struct loader *l, struct src_file *src,
                         const struct ast *x, bool ovr) {
   const struct ast *one;
   size_t n;
   const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
-    if (objs[i]->kind != AST_OBJECT)
-      continue;
-    for (uint32_t j = 0; j < objs[i]->n; j++) {
-      const struct ast *k = objs[i]->items[2 * j];
-      const struct ast *v = objs[i]->items[2 * j + 1];
-      if (ast_json_comment(k))
-        continue;
-      if (v->kind == AST_STRING) {
-        struct ast_file *t = parse_embedded(l->a, l->diags, src, v, true);
-        if (!t)
-          continue;
-        v = t->body;
-      }
-      add_local(
-          l, src, k->str, k->n, v,
-          (struct span){k->span.start, objs[i]->items[2 * j + 1]->span.end},
-          ovr);
-    }
+    body_items(&l->items, objs[i], true, NULL);
+    locals_items(l, src, &l->items, true, ovr);
   }
 }
 
@@ -1335,6 +1321,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   strmap_free(&l.lnames);
   bytemap_free(&l.types);
   bytemap_free(&l.rule_keys);
+  free(l.items.v);
+  free(l.rule_items.v);
   free(l.keybuf.p);
   tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)

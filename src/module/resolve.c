@@ -123,7 +123,8 @@ static void file_values(struct collector *c, struct ast_file *f,
                NULL);
     return;
   }
-  struct body_items b = body_items(c->a, f->body, f->json, NULL);
+  struct body_items b = {0};
+  body_items(&b, f->body, f->json, NULL);
   bool bad = false;
   for (size_t i = 0; i < b.n; i++)
     if (b.v[i].is_block) {
@@ -138,9 +139,7 @@ static void file_values(struct collector *c, struct ast_file *f,
         bad = true;
       }
   }
-  if (bad)
-    return;
-  for (size_t i = 0; i < b.n; i++) {
+  for (size_t i = 0; i < b.n && !bad; i++) {
     struct raw_value *r = add_raw(c);
     r->name = tfr_arena_strndup(c->a, b.v[i].name, b.v[i].len);
     r->kind = kind;
@@ -150,6 +149,7 @@ static void file_values(struct collector *c, struct ast_file *f,
     r->span = r->expr->span;
     r->line = src_pos(f->src, r->span.start).line;
   }
+  free(b.v);
 }
 
 /* fastval.c's plan for a value of the named variable. */

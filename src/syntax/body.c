@@ -21,14 +21,20 @@ static bool is_block_type(const char *const *types, const char *s, uint32_t n) {
   return false;
 }
 
-struct body_items body_items(tfr_arena *a, const struct ast *body, bool json,
-                             const char *const *block_types) {
-  struct body_items b = {0};
+void body_items(struct body_items *b, const struct ast *body, bool json,
+                const char *const *block_types) {
+  b->n = 0;
   if (!body || (json ? body->kind != AST_OBJECT : body->kind != AST_BODY))
-    return b;
-  b.v = tfr_arena_alloc(a, (body->n ? body->n : 1) * sizeof *b.v);
+    return;
+  if (body->n > b->cap) {
+    free(b->v);
+    b->cap = body->n;
+    b->v = malloc(b->cap * sizeof *b->v);
+    if (!b->v)
+      tfr_oom();
+  }
   for (uint32_t i = 0; i < body->n; i++) {
-    struct body_item *it = &b.v[b.n];
+    struct body_item *it = &b->v[b->n];
     if (json) {
       const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
       if (ast_json_comment(k))
@@ -53,9 +59,8 @@ struct body_items body_items(tfr_arena *a, const struct ast *body, bool json,
                                block ? x->kids[0] : NULL,
                                block ? x->kids[1] : NULL};
     }
-    b.n++;
+    b->n++;
   }
-  return b;
 }
 
 size_t *body_first_defs(tfr_arena *a, const struct body_items *b) {

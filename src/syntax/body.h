@@ -24,19 +24,22 @@ struct body_item {
                                value (an object, or an array of them) */
 };
 
+/* Items in a malloc'd array, reused from body to body (free v when
+** done). */
 struct body_items {
   struct body_item *v;
-  size_t n;
+  size_t n, cap;
 };
 
 /*
-** The items of body, in source order: a native AST_BODY, or (json) a JSON
-** object, whose "//" comment properties are left out and whose property
-** named as one of block_types (NULL-terminated; NULL for none) is a block.
-** Anything else in JSON gives no items.
+** The items of body into b (its earlier items replaced), in source order:
+** a native AST_BODY, or (json) a JSON object, whose "//" comment
+** properties are left out and whose property named as one of block_types
+** (NULL-terminated; NULL for none) is a block.  Anything else in JSON
+** gives no items.
 */
-struct body_items body_items(tfr_arena *a, const struct ast *body, bool json,
-                             const char *const *block_types);
+void body_items(struct body_items *b, const struct ast *body, bool json,
+                const char *const *block_types);
 
 /* The item's name is s. */
 bool body_item_is(const struct body_item *it, const char *s);
