@@ -29,12 +29,16 @@ int main(int argc, char **argv) {
 
   tfr_arena *a = tfr_arena_new();
   tfr_diags *diags = tfr_diags_new(a);
-  struct tfr_resolve_opts opts = {0};
+  /* options start from their _INIT macro, which records the size of the
+  ** struct this program knows: a newer library reads that much */
+  struct tfr_resolve_opts opts = TFR_RESOLVE_OPTS_INIT;
   opts.dir = dir;
   const struct tfr_resolution *res = tfr_resolve(a, diags, &opts);
 
+  /* the variables through the accessor, never res->vars[i]: the
+  ** library's struct may have grown past this program's sizeof */
   for (size_t i = 0; res && i < res->n; i++) {
-    const struct tfr_variable *v = &res->vars[i];
+    const struct tfr_variable *v = tfr_resolution_variable(res, i);
     if (!v->value)
       printf("%s: (not resolved)\n", v->name);
     else if (v->sensitive)

@@ -18,6 +18,7 @@
 #include "module.h"
 #include "parse.h"
 #include "render.h"
+#include "strutil.h"
 #include "tfresolve/tfresolve.h"
 #include "typeexpr.h"
 #include "validate.h"
@@ -67,6 +68,8 @@ const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v) {
 
 const char *tfr_version(void) { return TFR_VERSION; }
 
+int tfr_version_number(void) { return TFR_VERSION_NUMBER; }
+
 tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                          const char *text, size_t len) {
   struct src_file *src = parse_open(a, diags, name, text, len);
@@ -99,21 +102,51 @@ const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
   return eval_expr(&c, expr->f.body);
 }
 
-const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags,
-                                                const tfr_file *expr,
-                                                const struct tfr_eval_opts *o) {
+/*
+** The caller's eval options as this library's struct (resolution.h says
+** how it grows): NULL gives the defaults.  False after an error
+** diagnostic when the size is not one of a tfr_eval_opts.
+*/
+static bool read_eval_opts(tfr_arena *a, tfr_diags *diags,
+                           const struct tfr_eval_opts *o,
+                           struct tfr_eval_opts *out) {
+  static const size_t v1 = STRUCT_END(struct tfr_eval_opts, module);
+  if (!o) {
+    *out = (struct tfr_eval_opts)TFR_EVAL_OPTS_INIT;
+    return true;
+  }
+  if (mem_read_sized(out, sizeof *out, o, o->size, v1))
+    return true;
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
+                tfr_arena_printf(a,
+                                 "The options passed to libtfresolve give %zu "
+                                 "as the size of a struct tfr_eval_opts (at "
+                                 "least %zu); set them with "
+                                 "TFR_EVAL_OPTS_INIT, which gives the size "
+                                 "the program was compiled with.",
+                                 o->size, v1));
+  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
+  return false;
+}
+
+const struct tfr_value *
+tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
+                        const struct tfr_eval_opts *eo) {
   struct eval_ctx c = {0};
   c.a = a;
   c.diags = diags;
   c.src = expr->f.src;
+  struct tfr_eval_opts o;
+  if (!read_eval_opts(a, diags, eo, &o))
+    return eval_dynamic(&c);
   c.funcs = &funcs_table;
-  c.dir = o ? o->dir : NULL;
-  c.opentofu = o && o->opentofu;
+  c.dir = o.dir;
+  c.opentofu = o.opentofu;
   c.console = true;
   c.top = expr->f.body;
   while (c.top->kind == AST_PAREN)
     c.top = c.top->a;
-  const struct tfr_resolution *res = o ? o->module : NULL;
+  const struct tfr_resolution *res = o.module;
   if (!res || !res->module) {
     c.scope = validate_console_scope(a);
     struct module none = {0};
@@ -137,6 +170,24 @@ const struct tfr_value *tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags,
 const struct tfr_value *tfr_eval_functions(tfr_arena *a, tfr_diags *diags,
                                            const tfr_file *expr) {
   return tfr_eval_functions_opts(a, diags, expr, NULL);
+}
+
+/* ---- reaching the elements of a resolution ------------------------------ */
+
+/* With the library's sizeof, which a program's may be smaller than. */
+const struct tfr_variable *
+tfr_resolution_variable(const struct tfr_resolution *res, size_t i) {
+  return res && i < res->n ? &res->vars[i] : NULL;
+}
+
+const struct tfr_attempt *tfr_variable_attempt(const struct tfr_variable *v,
+                                               size_t i) {
+  return v && i < v->nattempts ? &v->attempts[i] : NULL;
+}
+
+const struct tfr_rule *tfr_variable_rule(const struct tfr_variable *v,
+                                         size_t i) {
+  return v && i < v->nrules ? &v->rules[i] : NULL;
 }
 
 /* ---- numbers ----------------------------------------------------------- */

@@ -63,7 +63,8 @@ static void compare(tfr_arena *a, const char *dir,
     return;
   }
   for (size_t i = 0; i < f->n; i++) {
-    const struct tfr_variable *x = &f->vars[i], *y = &s->vars[i];
+    const struct tfr_variable *x = tfr_resolution_variable(f, i);
+    const struct tfr_variable *y = tfr_resolution_variable(s, i);
     char *jx = json_of(a, x->value), *jy = json_of(a, y->value);
     const char *what = tfr_arena_printf(a, "var.%s", x->name);
     if (strcmp(jx, jy) ||
@@ -87,7 +88,8 @@ static void compare(tfr_arena *a, const char *dir,
                            y->source, y->source_file ? y->source_file : "",
                            y->source_line, y->nattempts));
     for (size_t k = 0; k < x->nattempts && k < y->nattempts; k++) {
-      const struct tfr_attempt *p = &x->attempts[k], *q = &y->attempts[k];
+      const struct tfr_attempt *p = tfr_variable_attempt(x, k);
+      const struct tfr_attempt *q = tfr_variable_attempt(y, k);
       if (p->line != q->line || p->won != q->won || p->failed != q->failed ||
           p->text_len != q->text_len || memcmp(p->text, q->text, p->text_len))
         differ(dir, tfr_arena_printf(a, "%s attempt %zu", what, k + 1),
@@ -125,7 +127,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     tfr_arena *a = tfr_arena_new();
     tfr_diags *fd = tfr_diags_new(a), *sd = tfr_diags_new(a);
-    struct tfr_resolve_opts o = {0};
+    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
     o.dir = argv[i];
     module_whole_files = false;
     const struct tfr_resolution *f = tfr_resolve(a, fd, &o);

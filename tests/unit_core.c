@@ -1,5 +1,7 @@
 /*
-** Unit tests: arena, source positions, ranges, diagnostics rendering.
+** Unit tests: arena, source positions, ranges, diagnostics rendering, and
+** the public structs that grow (options read as far as their size says,
+** results reached through accessors).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +301,168 @@ static void diagnostics_render_three_ways(void **state) {
   tfr_arena_free(a);
 }
 
+/* A module of two variables in a new temporary directory (removed by
+** remove_module); its path, malloc'd. */
+static char *write_module(void) {
+  char *dir = strdup("/tmp/tfr_unit_XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  char path[64];
+  snprintf(path, sizeof path, "%s/main.tf", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("variable \"a\" {\n  type    = number\n  default = 1\n}\n"
+        "variable \"b\" {\n  type = string\n"
+        "  validation {\n    condition     = length(var.b) > 0\n"
+        "    error_message = \"Empty.\"\n  }\n}\n",
+        f);
+  assert_int_equal(fclose(f), 0);
+  return dir;
+}
+
+static void remove_module(char *dir) {
+  char path[64];
+  snprintf(path, sizeof path, "%s/main.tf", dir);
+  unlink(path);
+  rmdir(dir);
+  free(dir);
+}
+
+static bool has_code(const tfr_diags *d, enum tfr_diag_code code) {
+  for (size_t i = 0; i < tfr_diags_count(d); i++)
+    if (tfr_diags_get(d, i)->code == code)
+      return true;
+  return false;
+}
+
+/*
+** An older program's options: a heap block of exactly the size of a
+** layout that ends with today's last field (smaller than today's sizeof,
+** which has padding), so that AddressSanitizer catches a read past it;
+** its -var options at a larger stride, as a newer program's would be.
+*/
+static void options_are_read_as_far_as_their_size(void **state) {
+  (void)state;
+  char *dir = write_module();
+  const size_t v1 = offsetof(struct tfr_resolve_opts, keep_given) + 1;
+  assert_true(v1 < sizeof(struct tfr_resolve_opts));
+  struct wide_arg {
+    struct tfr_cli_arg arg;
+    unsigned char later[24]; /* fields a newer header appends: zero */
+  } args[2] = {{{false, "b=hello", NULL, 0}, {0}},
+               {{false, "a=5", NULL, 0}, {0}}};
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.size = v1;
+  o.dir = dir;
+  o.args = &args[0].arg;
+  o.nargs = 2;
+  o.arg_size = sizeof args[0];
+  struct tfr_resolve_opts *old = malloc(v1);
+  memcpy(old, &o, v1);
+
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  const struct tfr_resolution *res = tfr_resolve(a, d, old);
+  assert_int_equal(tfr_diags_count(d), 0);
+  assert_true(res->valid);
+  assert_int_equal(res->n, 2);
+  const struct tfr_variable *va = tfr_resolution_variable(res, 0);
+  const struct tfr_variable *vb = tfr_resolution_variable(res, 1);
+  assert_string_equal(va->name, "a");
+  assert_string_equal(tfr_number_text(a, va->value), "5");
+  assert_string_equal(vb->name, "b");
+  assert_string_equal(tfr_value_console(a, vb->value), "\"hello\"");
+
+  /* tfr_resolve_module reads them the same way */
+  tfr_module *m = tfr_module_load(a, d, dir, false);
+  res = tfr_resolve_module(a, d, m, old);
+  assert_true(res->valid);
+  assert_string_equal(tfr_value_console(a, vb->value), "\"hello\"");
+  free(old);
+  tfr_arena_free(a);
+  remove_module(dir);
+}
+
+/* Options not set by the _INIT macro are an error, never a crash. */
+static void options_without_a_size_are_an_error(void **state) {
+  (void)state;
+  char *dir = write_module();
+  tfr_arena *a = tfr_arena_new();
+
+  struct tfr_resolve_opts zero = {0};
+  zero.dir = dir;
+  tfr_diags *d = tfr_diags_new(a);
+  const struct tfr_resolution *res = tfr_resolve(a, d, &zero);
+  assert_non_null(res);
+  assert_false(res->valid);
+  assert_int_equal(res->n, 0);
+  assert_true(tfr_diags_has_errors(d));
+  assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
+
+  d = tfr_diags_new(a);
+  res = tfr_resolve(a, d, NULL);
+  assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
+
+  struct tfr_cli_arg arg = {false, "b=x", NULL, 0};
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.dir = dir;
+  o.args = &arg;
+  o.nargs = 1;
+  o.arg_size = 0;
+  d = tfr_diags_new(a);
+  res = tfr_resolve(a, d, &o);
+  assert_int_equal(res->n, 0);
+  assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
+
+  tfr_module *m = tfr_module_load(a, tfr_diags_new(a), dir, false);
+  d = tfr_diags_new(a);
+  res = tfr_resolve_module(a, d, m, &zero);
+  assert_int_equal(res->n, 0);
+  assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
+
+  tfr_file *e = tfr_parse_expr(a, d, "<e>", "upper(\"x\")", 10);
+  struct tfr_eval_opts ez = {0};
+  d = tfr_diags_new(a);
+  const tfr_value *v = tfr_eval_functions_opts(a, d, e, &ez);
+  assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
+  assert_true(v->flags & TFR_V_UNKNOWN);
+  struct tfr_eval_opts eo = TFR_EVAL_OPTS_INIT;
+  d = tfr_diags_new(a);
+  v = tfr_eval_functions_opts(a, d, e, &eo);
+  assert_int_equal(tfr_diags_count(d), 0);
+  assert_string_equal(tfr_value_console(a, v), "\"X\"");
+  tfr_arena_free(a);
+  remove_module(dir);
+}
+
+/* The elements of a resolution through accessors, NULL past the end. */
+static void results_are_reached_through_accessors(void **state) {
+  (void)state;
+  char *dir = write_module();
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.dir = dir;
+  char *env[] = {"TF_VAR_b=", NULL};
+  o.env = env;
+  const struct tfr_resolution *res = tfr_resolve(a, d, &o);
+  assert_int_equal(res->n, 2);
+  assert_ptr_equal(tfr_resolution_variable(res, 1), &res->vars[1]);
+  assert_null(tfr_resolution_variable(res, 2));
+  assert_null(tfr_resolution_variable(NULL, 0));
+  const struct tfr_variable *b = tfr_resolution_variable(res, 1);
+  assert_int_equal(b->nattempts, 1);
+  assert_int_equal(tfr_variable_attempt(b, 0)->source, TFR_SRC_ENV);
+  assert_null(tfr_variable_attempt(b, 1));
+  assert_int_equal(b->nrules, 1);
+  assert_int_equal(tfr_variable_rule(b, 0)->result, TFR_RULE_FAILED);
+  assert_null(tfr_variable_rule(b, 1));
+  assert_null(tfr_variable_rule(tfr_resolution_variable(res, 0), 0));
+  assert_null(tfr_variable_attempt(NULL, 0));
+  assert_int_equal(tfr_version_number(), TFR_VERSION_NUMBER);
+  tfr_arena_free(a);
+  remove_module(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
@@ -312,6 +476,9 @@ int main(void) {
       cmocka_unit_test(positions_in_file_order),
       cmocka_unit_test(range_format_matches_hcl),
       cmocka_unit_test(diagnostics_render_three_ways),
+      cmocka_unit_test(options_are_read_as_far_as_their_size),
+      cmocka_unit_test(options_without_a_size_are_an_error),
+      cmocka_unit_test(results_are_reached_through_accessors),
   };
   RUN_UNIT_TESTS(tests);
 }

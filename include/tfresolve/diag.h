@@ -55,6 +55,8 @@ enum tfr_diag_code {
   TFR_CODE_UNDECLARED_VALUE, /* "Value(s) for undeclared variable(s)" */
   TFR_CODE_ENV_NAME_CASE,    /* a TF_VAR_ name that differs in case */
   TFR_CODE_RULE_DEFERRED,    /* a rule that cannot be decided offline */
+  TFR_CODE_BAD_OPTIONS,      /* an options struct of a size the library
+                                cannot read (see resolution.h) */
 };
 
 struct tfr_diag {

@@ -1,6 +1,44 @@
 /*
 ** libtfresolve: the types of a resolution (value sources, options, what
-** each variable resolved to).  No functions: tfresolve.h declares them.
+** each variable resolved to).  tfresolve.h declares the functions.
+**
+** How these structs grow without breaking programs built against an
+** older header (fields are only ever appended, never removed, reordered
+** or retyped):
+**
+** - Options the caller allocates (tfr_resolve_opts, and tfr_eval_opts in
+**   tfresolve.h) begin with `size`, set by their _INIT macro to the
+**   sizeof the program was compiled with:
+**
+**     struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+**     o.dir = "path/to/module";
+**
+**   The library reads only the first `size` bytes; the fields an older
+**   program does not know keep their defaults, which are always zero.
+**   A size of 0 (the macro not used) or below the first sized layout is
+**   an error diagnostic (TFR_CODE_BAD_OPTIONS).  An older library reads
+**   the fields it knows and no further (see below: what a program has).
+** - tfr_cli_arg arrays are read with the stride opts.arg_size (set by
+**   TFR_RESOLVE_OPTS_INIT to the program's sizeof(struct tfr_cli_arg)),
+**   under the same rules: a size in the opts, not one in every element,
+**   so that an array is still built with calloc or `= {0}` per element.
+** - Results the library allocates (tfr_resolution, tfr_variable,
+**   tfr_attempt, tfr_rule) may be larger than the program's sizeof: read
+**   their fields through the pointers the library gives, and reach the
+**   elements of their arrays only through tfr_resolution_variable(),
+**   tfr_variable_attempt() and tfr_variable_rule(), never by indexing
+**   `vars`, `attempts` or `rules` (which would step with the program's
+**   sizeof).  Those array members stay visible rather than hidden behind
+**   an opaque type, as everything else a result holds is plain data, and
+**   the counts (n, nattempts, nrules) are plain fields to read.
+** - What a program has: a field appended later says since when ("since
+**   0.2.0"; the fields without such a note are in every library that
+**   has `size`).  A program that sets such an option, or reads such a
+**   result field, and may run with an older library checks
+**   tfr_version_number() >= that version (10000 * major + 100 * minor +
+**   patch, as TFR_VERSION_NUMBER) first: an older library ignores the
+**   option and does not allocate the field.  No layout version macro is
+**   needed beside the sizes.
 */
 #ifndef TFRESOLVE_RESOLUTION_H
 #define TFRESOLVE_RESOLUTION_H
@@ -15,7 +53,8 @@
 extern "C" {
 #endif
 
-/** A -var or -var-file option, in command-line order. */
+/** A -var or -var-file option, in command-line order (an element of
+ *  tfr_resolve_opts.args, whose arg_size gives the stride). */
 struct tfr_cli_arg {
   bool file; /* -var-file PATH (else -var NAME=VALUE) */
   const char *value;
@@ -28,11 +67,14 @@ struct tfr_cli_arg {
 /* A loaded module (tfr_module_load; opaque). */
 struct tfr_module;
 
+/** Options of tfr_resolve: start from TFR_RESOLVE_OPTS_INIT. */
 struct tfr_resolve_opts {
+  size_t size;                    /* sizeof(struct tfr_resolve_opts) */
   const char *dir;                /* the module directory */
   char *const *env;               /* environ-style TF_VAR_* source, or NULL */
   const struct tfr_cli_arg *args; /* -var / -var-file, in order */
   size_t nargs;
+  size_t arg_size;        /* sizeof(struct tfr_cli_arg): the stride of args */
   bool opentofu;          /* OpenTofu's file rules (.tofu) */
   bool declarations_only; /* the declared variables only (type, default,
                              rules, where declared): no value is read or
@@ -45,6 +87,14 @@ struct tfr_resolve_opts {
                              faster path does not need it */
 };
 
+/** The defaults of tfr_resolve_opts, with the program's struct sizes:
+ *  `struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;` */
+#define TFR_RESOLVE_OPTS_INIT                                                  \
+  {                                                                            \
+    .size = sizeof(struct tfr_resolve_opts),                                   \
+    .arg_size = sizeof(struct tfr_cli_arg)                                     \
+  }
+
 enum tfr_source_kind {
   TFR_SRC_NONE,
   TFR_SRC_DEFAULT,
@@ -54,7 +104,8 @@ enum tfr_source_kind {
   TFR_SRC_CLI,
 };
 
-/** One attempt to set a variable, from one source. */
+/** One attempt to set a variable, from one source
+ *  (tfr_variable_attempt). */
 struct tfr_attempt {
   enum tfr_source_kind source;
   const char *file; /* for file sources */
@@ -75,14 +126,16 @@ enum tfr_rule_result {
   TFR_RULE_INVALID,  /* the rule itself has errors; detail: the first */
 };
 
-/** One `validation` block of a variable and its outcome. */
+/** One `validation` block of a variable and its outcome
+ *  (tfr_variable_rule). */
 struct tfr_rule {
   struct tfr_range range; /* the validation block */
   enum tfr_rule_result result;
   const char *detail; /* NULL when it passed */
 };
 
-/** One declared variable and what it resolved to. */
+/** One declared variable and what it resolved to
+ *  (tfr_resolution_variable). */
 struct tfr_variable {
   const char *name;
   const tfr_type *type;   /* final type; the declared one on error */
@@ -93,7 +146,8 @@ struct tfr_variable {
   const char *source_file;            /* for file sources */
   int source_line;                    /* for file sources, else 0 */
   struct tfr_range decl;              /* `variable "x"` */
-  const struct tfr_attempt *attempts; /* every source, lowest first */
+  const struct tfr_attempt *attempts; /* every source, lowest first:
+                                         use tfr_variable_attempt() */
   size_t nattempts;
   const tfr_value *default_value; /* NULL when there is none */
   const tfr_type *declared;       /* the type constraint (any if none) */
@@ -104,14 +158,17 @@ struct tfr_variable {
   bool nullable;
   const char *description;
   const struct tfr_rule *rules; /* its validation rules, in order
-                                   (NULL when it has none) */
+                                   (NULL when it has none): use
+                                   tfr_variable_rule() */
   size_t nrules;
   const char *deprecated; /* its `deprecated` message, or NULL */
   bool ephemeral;
 };
 
+/** The variables of a module and what they resolved to. */
 struct tfr_resolution {
-  const struct tfr_variable *vars; /* sorted by name */
+  const struct tfr_variable *vars; /* sorted by name: use
+                                      tfr_resolution_variable() */
   size_t n;
   bool valid;                      /* no error diagnostics */
   bool has_config;                 /* the directory has configuration */

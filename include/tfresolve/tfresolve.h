@@ -29,6 +29,12 @@ extern "C" {
  *  (TFR_VERSION_STRING is the one it was compiled against). */
 TFR_API const char *tfr_version(void);
 
+/** The same as a number, 10000 * major + 100 * minor + patch
+ *  (TFR_VERSION_NUMBER is the one it was compiled against): what a
+ *  program checks before reading a result field added after the oldest
+ *  library it runs with (see resolution.h). */
+TFR_API int tfr_version_number(void);
+
 /**
  * Parse one file.
  * @param[in]  a      Arena that owns the returned file and its AST.
@@ -73,18 +79,26 @@ TFR_API const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
 TFR_API const struct tfr_value *
 tfr_eval_functions(tfr_arena *a, tfr_diags *diags, const tfr_file *expr);
 
-/** Options of console-style evaluation. */
+/** Options of console-style evaluation: start from TFR_EVAL_OPTS_INIT
+ *  (the struct grows as resolution.h says). */
 struct tfr_eval_opts {
+  size_t size;     /* sizeof(struct tfr_eval_opts) */
   const char *dir; /* base directory of file functions (NULL: current) */
   bool opentofu;   /* OpenTofu's function set */
   const struct tfr_resolution *module; /* var.* and local.* of a resolved
                                           module (NULL: none declared) */
 };
 
+/** The defaults of tfr_eval_opts, with the program's struct size. */
+#define TFR_EVAL_OPTS_INIT                                                     \
+  { .size = sizeof(struct tfr_eval_opts) }
+
 /**
  * tfr_eval_functions with options: what `terraform console` does in a
  * module, with its resolved variables (unresolved ones unknown), local
- * values, path.*, terraform.workspace and the functions.
+ * values, path.*, terraform.workspace and the functions.  @p o may be
+ * NULL (the defaults); options of a size this library cannot read are an
+ * error diagnostic (TFR_CODE_BAD_OPTIONS) and an unknown value.
  */
 TFR_API const struct tfr_value *
 tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
@@ -139,11 +153,33 @@ TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
  * load the configuration, collect values from the environment, the
  * auto-loaded tfvars files and the command line, apply precedence, parse
  * modes, defaults, nullability, optional attributes and conversion.
+ * @param[in] o  Options from TFR_RESOLVE_OPTS_INIT.  Options (or an
+ *               arg_size) of a size this library cannot read are an error
+ *               diagnostic with TFR_CODE_BAD_OPTIONS, and a resolution
+ *               with no variables.
  * @returns the resolution (owned by @p a); problems go to @p diags, each
  *          naming its variable where there is one.
  */
 TFR_API const struct tfr_resolution *
 tfr_resolve(tfr_arena *a, tfr_diags *diags, const struct tfr_resolve_opts *o);
+
+/**
+ * The i-th variable of a resolution (sorted by name), or NULL when @p i
+ * is not below res->n (or @p res is NULL).  Always reach the variables
+ * this way: the library's struct may be larger than the program's.
+ */
+TFR_API const struct tfr_variable *
+tfr_resolution_variable(const struct tfr_resolution *res, size_t i);
+
+/** The i-th attempt to set a variable (lowest precedence first), or NULL
+ *  when @p i is not below v->nattempts. */
+TFR_API const struct tfr_attempt *
+tfr_variable_attempt(const struct tfr_variable *v, size_t i);
+
+/** The i-th validation rule of a variable, or NULL when @p i is not below
+ *  v->nrules. */
+TFR_API const struct tfr_rule *tfr_variable_rule(const struct tfr_variable *v,
+                                                 size_t i);
 
 /**
  * The resolution as the JSON document of `show -json` (SPEC section 2):

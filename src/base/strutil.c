@@ -487,6 +487,15 @@ uint64_t str_hash(const char *s, size_t n) {
   return h ^ (h >> 29);
 }
 
+bool mem_read_sized(void *out, size_t have, const void *in, size_t n,
+                    size_t min) {
+  memset(out, 0, have);
+  if (n < min)
+    return false;
+  memcpy(out, in, n < have ? n : have);
+  return true;
+}
+
 const char *str_go_quote(tfr_arena *a, const char *s, size_t n) {
   struct sbuf b = {0};
   sbuf_go_quote(&b, s, n);

@@ -51,6 +51,18 @@ int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny);
 /* A hash of n bytes (eight at a time), for in-memory hash tables. */
 uint64_t str_hash(const char *s, size_t n);
 
+/* Copy the first min(n, have) bytes of a struct a program allocated (n:
+** the sizeof of its header) into out (have bytes: ours), zeroing what the
+** program's layout lacks, which is its default.  False, with out zeroed,
+** when n is below min (the first sized layout; 0: not set by its _INIT
+** macro). */
+bool mem_read_sized(void *out, size_t have, const void *in, size_t n,
+                    size_t min);
+
+/* Where a struct's field ends: the size of a layout that ends with it. */
+#define STRUCT_END(type, field)                                                \
+  (offsetof(type, field) + sizeof(((type *)0)->field))
+
 /* The growable, NUL-terminated byte buffer of the library.  p is
 ** malloc'd (the owner frees it), or, with arena set, in that arena (each
 ** growth leaves the old copy to it: for text that becomes an arena value).

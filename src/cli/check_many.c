@@ -54,7 +54,7 @@ static void run_job(const struct many_opts *mo, struct job *j) {
     args[nargs].file = true;
     args[nargs++].value = j->var_file;
   }
-  struct tfr_resolve_opts ro = {0};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.dir = j->dir;
   ro.env = mo->env;
   ro.args = args;

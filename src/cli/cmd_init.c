@@ -802,8 +802,10 @@ int cmd_init(int argc, char **argv) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   /* the declarations only: no value source is read */
-  struct tfr_resolve_opts ro = {
-      .dir = m.dir, .opentofu = m.o.opentofu, .declarations_only = true};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  ro.dir = m.dir;
+  ro.opentofu = m.o.opentofu;
+  ro.declarations_only = true;
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (!tfr_diags_has_errors(d) && !res->has_config)
     tfr_diags_add(
@@ -830,8 +832,8 @@ int cmd_init(int argc, char **argv) {
       tfr_arena_alloc(a, (res->n + 1) * sizeof *vars);
   size_t nrequired = 0;
   for (size_t i = 0; i < res->n; i++) {
-    vars[i] = &res->vars[i];
-    nrequired += !res->vars[i].default_value;
+    vars[i] = tfr_resolution_variable(res, i);
+    nrequired += !vars[i]->default_value;
   }
   if (res->n)
     qsort(vars, res->n, sizeof *vars, by_template_order);

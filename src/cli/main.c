@@ -314,7 +314,9 @@ static bool eval_one(const char *text, struct eval_env *env,
   tfr_file *e = tfr_parse_expr(a, d, env->name ? env->name : "<eval>", text,
                                strlen(text));
   if (e && o->functions) {
-    struct tfr_eval_opts eo = {NULL, o->opentofu, env->module};
+    struct tfr_eval_opts eo = TFR_EVAL_OPTS_INIT;
+    eo.opentofu = o->opentofu;
+    eo.module = env->module;
     v = tfr_eval_functions_opts(a, d, e, &eo);
   } else if (e) {
     v = tfr_eval_const(a, d, e);
@@ -402,7 +404,7 @@ static const struct tfr_resolution *
 console_module(tfr_arena *a, const struct tfr_cli_arg *args, size_t nargs,
                bool no_env, const struct options *o) {
   tfr_diags *d = tfr_diags_new(a);
-  struct tfr_resolve_opts ro = {0};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.dir = ".";
   ro.env = no_env ? NULL : environ;
   ro.args = args;
@@ -659,7 +661,7 @@ void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
 static void show_table(tfr_arena *a, const struct tfr_resolution *res,
                        bool show_sensitive) {
   for (size_t i = 0; i < res->n; i++) {
-    const struct tfr_variable *v = &res->vars[i];
+    const struct tfr_variable *v = tfr_resolution_variable(res, i);
     const char *val = !v->value ? "(not resolved: see the errors below)"
                       : v->sensitive && !show_sensitive
                           ? "(sensitive value)"
@@ -883,7 +885,7 @@ static void show_values(tfr_arena *a, const struct tfr_resolution *res,
   const tfr_value **vals =
       tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vals);
   for (size_t i = 0; i < res->n; i++) {
-    const struct tfr_variable *v = &res->vars[i];
+    const struct tfr_variable *v = tfr_resolution_variable(res, i);
     if (!v->value) {
       printf("# %s: not resolved\n", v->name);
       continue;
@@ -931,8 +933,8 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, const struct module_opts *m) {
   const struct tfr_variable *v = NULL;
   for (size_t i = 0; i < res->n; i++)
-    if (!strcmp(res->vars[i].name, m->name))
-      v = &res->vars[i];
+    if (!strcmp(tfr_resolution_variable(res, i)->name, m->name))
+      v = tfr_resolution_variable(res, i);
   if (!v) {
     fprintf(stderr,
             "tfresolve explain: the module declares no variable "
@@ -957,7 +959,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
            v->source == TFR_SRC_DEFAULT ? "   <- used: nothing else sets it"
                                         : "   (overridden)");
   for (size_t i = 0; i < v->nattempts; i++) {
-    const struct tfr_attempt *t = &v->attempts[i];
+    const struct tfr_attempt *t = tfr_variable_attempt(v, i);
     const char *state = t->won      ? "   <- wins: the last source to set it"
                         : t->failed ? "   <- last, but invalid (see below)"
                                     : "   (overridden by a later source)";
@@ -989,7 +991,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
   if (v->nrules) {
     printf("\nValidation rules:\n");
     for (size_t i = 0; i < v->nrules; i++) {
-      const struct tfr_rule *r = &v->rules[i];
+      const struct tfr_rule *r = tfr_variable_rule(v, i);
       char at[512];
       tfr_range_format(&r->range, at, sizeof at);
       printf("  %zu. %-24s %s%s%s\n", i + 1, at,
@@ -1004,7 +1006,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
   else {
     bool rule_failed = false;
     for (size_t i = 0; i < v->nrules; i++)
-      rule_failed |= v->rules[i].result == TFR_RULE_FAILED;
+      rule_failed |= tfr_variable_rule(v, i)->result == TFR_RULE_FAILED;
     printf("\nValue: none (%s)\n", rule_failed
                                        ? "a validation rule failed: see below"
                                        : "it could not be resolved");
@@ -1049,7 +1051,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
-  struct tfr_resolve_opts ro = {0};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.dir = m.dir;
   ro.env = m.no_env ? NULL : environ;
   ro.args = m.args;
@@ -1087,9 +1089,11 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
       for (size_t i = 0; i < tfr_diags_count(d); i++)
         errors += tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
       size_t deferred = 0;
-      for (size_t i = 0; i < res->n; i++)
-        for (size_t k = 0; k < res->vars[i].nrules; k++)
-          deferred += res->vars[i].rules[k].result == TFR_RULE_DEFERRED;
+      for (size_t i = 0; i < res->n; i++) {
+        const struct tfr_variable *v = tfr_resolution_variable(res, i);
+        for (size_t k = 0; k < v->nrules; k++)
+          deferred += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
+      }
       const char *also =
           deferred ? tfr_arena_printf(a,
                                       "; %zu validation rule%s deferred "

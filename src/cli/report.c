@@ -242,9 +242,11 @@ static const char *where(const struct report *r, const struct tfr_range *g) {
 
 static const struct tfr_variable *find_var(const struct tfr_resolution *res,
                                            const char *name) {
-  for (size_t i = 0; name && res && i < res->n; i++)
-    if (!strcmp(res->vars[i].name, name))
-      return &res->vars[i];
+  for (size_t i = 0; name && res && i < res->n; i++) {
+    const struct tfr_variable *v = tfr_resolution_variable(res, i);
+    if (!strcmp(v->name, name))
+      return v;
+  }
   return NULL;
 }
 
@@ -256,7 +258,7 @@ static struct tfr_range failed_rule(const struct tfr_variable *v,
   struct tfr_range none = {NULL, {0, 0, 0}, {0, 0, 0}};
   const struct tfr_range *first = NULL;
   for (size_t i = 0; i < v->nrules; i++) {
-    const struct tfr_rule *rule = &v->rules[i];
+    const struct tfr_rule *rule = tfr_variable_rule(v, i);
     if (rule->result != TFR_RULE_FAILED || !rule->range.filename)
       continue;
     char at[PATH_MAX + 64], text[PATH_MAX + 96];
@@ -275,7 +277,7 @@ static struct tfr_range failed_rule(const struct tfr_variable *v,
 static const char *value_source(tfr_arena *a, const struct tfr_variable *v,
                                 const char *pseudo) {
   for (size_t i = v ? v->nattempts : 0; i-- > 0;) {
-    const struct tfr_attempt *t = &v->attempts[i];
+    const struct tfr_attempt *t = tfr_variable_attempt(v, i);
     if (t->failed && t->source == TFR_SRC_CLI)
       return "-var";
     if (t->failed && t->source == TFR_SRC_ENV)
@@ -763,11 +765,12 @@ static struct outcome outcome_of(const struct report *r, size_t env,
     c.warnings += f->sev != TFR_DIAG_ERROR;
   }
   size_t deferred = 0;
-  for (size_t i = 0; v && i < v->nrules; i++)
-    if (v->rules[i].result == TFR_RULE_DEFERRED && !deferred++)
-      c.skipped =
-          tfr_arena_printf(r->a, "Validation rule deferred: %s",
-                           v->rules[i].detail ? v->rules[i].detail : "");
+  for (size_t i = 0; v && i < v->nrules; i++) {
+    const struct tfr_rule *rule = tfr_variable_rule(v, i);
+    if (rule->result == TFR_RULE_DEFERRED && !deferred++)
+      c.skipped = tfr_arena_printf(r->a, "Validation rule deferred: %s",
+                                   rule->detail ? rule->detail : "");
+  }
   if (deferred > 1)
     c.skipped = tfr_arena_printf(r->a,
                                  "%zu validation rules deferred: they "
@@ -831,8 +834,9 @@ static const char *suite_name(const struct report *r, size_t env) {
     return r->envs[env].name;
   const struct tfr_resolution *res = r->envs[env].res;
   const char *dir = NULL;
-  if (res && res->n && res->vars[0].decl.filename) {
-    const char *p = rel_path(r, res->vars[0].decl.filename);
+  const struct tfr_variable *first = tfr_resolution_variable(res, 0);
+  if (first && first->decl.filename) {
+    const char *p = rel_path(r, first->decl.filename);
     const char *slash = strrchr(p, '/');
     if (slash)
       dir = tfr_arena_strndup(r->a, p, slash > p ? (size_t)(slash - p) : 1);
@@ -853,7 +857,7 @@ static struct counts count_env(const struct report *r, size_t env) {
   size_t nv = res ? res->n : 0;
   struct counts k = {nv + 1, 0, 0};
   for (size_t i = 0; i <= nv; i++) {
-    struct outcome c = outcome_of(r, env, i < nv ? &res->vars[i] : NULL);
+    struct outcome c = outcome_of(r, env, tfr_resolution_variable(res, i));
     k.failures += c.errors > 0;
     k.skipped += !c.errors && c.skipped;
   }
@@ -887,8 +891,10 @@ static void write_junit(struct report *r) {
     junit_counts(o, count_env(r, e));
     fputs(">\n", o);
     junit_case(r, e, name, NULL, outcome_of(r, e, NULL));
-    for (size_t i = 0; i < nv; i++)
-      junit_case(r, e, name, &res->vars[i], outcome_of(r, e, &res->vars[i]));
+    for (size_t i = 0; i < nv; i++) {
+      const struct tfr_variable *v = tfr_resolution_variable(res, i);
+      junit_case(r, e, name, v, outcome_of(r, e, v));
+    }
     fputs("  </testsuite>\n", o);
   }
   fputs("</testsuites>\n", o);

@@ -900,17 +900,92 @@ tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   return load(a, diags, dir, opentofu, true);
 }
 
+/*
+** The first sized layouts (resolution.h): a program's size below them is
+** not one of ours.  They never change: later fields are appended past
+** them.
+*/
+static const size_t resolve_opts_v1 =
+    STRUCT_END(struct tfr_resolve_opts, keep_given);
+static const size_t cli_arg_v1 = STRUCT_END(struct tfr_cli_arg, content_len);
+
+static bool bad_opts(tfr_arena *a, tfr_diags *diags, const char *what,
+                     size_t size, size_t min) {
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
+                tfr_arena_printf(a,
+                                 "The options passed to libtfresolve give %zu "
+                                 "as the size of a %s (at least %zu); set "
+                                 "them with TFR_RESOLVE_OPTS_INIT, which "
+                                 "gives the sizes the program was compiled "
+                                 "with.",
+                                 size, what, min));
+  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
+  return false;
+}
+
+/*
+** A program's options as this library's struct, in *out: the fields past
+** the program's size at their defaults, and its args in an arena copy at
+** this library's stride when the program's arg_size differs.  False,
+** after an error diagnostic, when they cannot be read.
+*/
+static bool read_opts(tfr_arena *a, tfr_diags *diags,
+                      const struct tfr_resolve_opts *o,
+                      struct tfr_resolve_opts *out) {
+  if (!o || !mem_read_sized(out, sizeof *out, o, o->size, resolve_opts_v1))
+    return bad_opts(a, diags, "struct tfr_resolve_opts", o ? o->size : 0,
+                    resolve_opts_v1);
+  if (!out->nargs || out->arg_size == sizeof *out->args)
+    return true;
+  if (out->arg_size < cli_arg_v1)
+    return bad_opts(a, diags, "struct tfr_cli_arg (arg_size)", out->arg_size,
+                    cli_arg_v1);
+  struct tfr_cli_arg *args = tfr_arena_alloc(a, out->nargs * sizeof *args);
+  const char *from = (const char *)out->args;
+  for (size_t i = 0; i < out->nargs; i++)
+    mem_read_sized(&args[i], sizeof *args, from + i * out->arg_size,
+                   out->arg_size, cli_arg_v1);
+  out->args = args;
+  out->arg_size = sizeof *args;
+  return true;
+}
+
+/* What a call with options it cannot read returns: no variables. */
+static const struct tfr_resolution *no_resolution(tfr_arena *a,
+                                                  const tfr_module *mod) {
+  struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  res->module = mod;
+  return res;
+}
+
+static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
+                                            const tfr_module *mod,
+                                            const struct tfr_resolve_opts *o);
+
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o) {
-  tfr_module *mod = load(a, diags, o->dir, o->opentofu, false);
+  struct tfr_resolve_opts ro;
+  if (!read_opts(a, diags, o, &ro))
+    return no_resolution(a, NULL);
+  tfr_module *mod = load(a, diags, ro.dir, ro.opentofu, false);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
-  return tfr_resolve_module(a, diags, mod, o);
+  return resolve(a, diags, mod, &ro);
 }
 
 const struct tfr_resolution *
 tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
                    const struct tfr_resolve_opts *o) {
+  struct tfr_resolve_opts ro;
+  if (!read_opts(a, diags, o, &ro))
+    return no_resolution(a, mod);
+  return resolve(a, diags, mod, &ro);
+}
+
+/* tfr_resolve_module with options this library's struct holds. */
+static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
+                                            const tfr_module *mod,
+                                            const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);

@@ -137,7 +137,7 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   if (tfr_diags_has_errors(g->seen))
     return false;
   tfr_diags *scratch = tfr_diags_new(t->a);
-  struct tfr_resolve_opts ro = {0};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.dir = t->dir;
   ro.env = t->o->env;
   ro.args = args;
@@ -1102,7 +1102,7 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   args[rc.g->nargs].value = f->src->name;
   args[rc.g->nargs].content = c.text;
   args[rc.g->nargs].content_len = c.len;
-  struct tfr_resolve_opts ro = {0};
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.dir = t->dir;
   ro.env = t->o->env;
   ro.args = args;
@@ -1210,7 +1210,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   copy_all(suite->diags, t.load);
   tfr_diags_share_sources(suite->diags, t.load);
   {
-    struct tfr_resolve_opts ro = {0};
+    struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
     ro.declarations_only = true;
     tfr_diags *scratch = tfr_diags_new(a);
     t.m = module_of(tfr_resolve_module(a, scratch, t.mod, &ro)->module);

@@ -55,7 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort();
   const tfr_value *v = NULL;
   if (f) {
-    struct tfr_eval_opts o = {dir, (data[0] & 1) != 0, NULL};
+    struct tfr_eval_opts o = TFR_EVAL_OPTS_INIT;
+    o.dir = dir;
+    o.opentofu = (data[0] & 1) != 0;
     v = tfr_eval_functions_opts(a, diags, f, &o);
   }
   FILE *out = fuzz_sink();

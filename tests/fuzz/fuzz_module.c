@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   env[nenv] = NULL;
 
-  struct tfr_resolve_opts o = {0};
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
   o.dir = dir;
   o.env = env;
   o.args = args;

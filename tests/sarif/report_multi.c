@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n; i++) {
     args[i].file = true;
     args[i].value = argv[3 + i];
-    struct tfr_resolve_opts ro = {0};
+    struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
     ro.dir = ".";
     ro.args = &args[i];
     ro.nargs = 1;
