@@ -52,7 +52,8 @@ int main(int argc, char **argv) {
 
   /* Terraform's own rendering of the problems, if any, through a callback
   ** (here it only counts and forwards to stderr) */
-  static const struct tfr_render_opts plain = {false, false};
+  /* the defaults of the _INIT macro: no colour, the ASCII frame */
+  static const struct tfr_render_opts plain = TFR_RENDER_OPTS_INIT;
   size_t bytes = 0;
   FILE *out = tfr_writer_open(to_stderr, &bytes);
   if (out) {

@@ -1,7 +1,8 @@
 /*
 ** Unit tests: arena, source positions, ranges, diagnostics rendering, and
-** the public structs that grow (options read as far as their size says,
-** results reached through accessors).
+** the public structs that grow (options of resolve, eval, tftest and the
+** renderer read as far as their size says, results reached through
+** accessors).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "source.h"
 #include "strutil.h"
 #include "tfresolve/tfresolve.h"
+#include "tfresolve/tftest.h"
 
 static void arena_alloc_is_zeroed_and_aligned(void **state) {
   (void)state;
@@ -252,7 +254,8 @@ static char *render(tfr_diags *d, int mode) {
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);
-  struct tfr_render_opts o = {false, true};
+  struct tfr_render_opts o = TFR_RENDER_OPTS_INIT;
+  o.unicode = true;
   if (mode == 0)
     tfr_diags_render_text(d, out, &o);
   else if (mode == 1)
@@ -463,6 +466,157 @@ static void results_are_reached_through_accessors(void **state) {
   remove_module(dir);
 }
 
+/* write_module's module with a test file of two runs: "ok" asserts that
+** var.a is 5 (only a -var can make it so), "empty" expects the rule of
+** var.b to fail.  Removed by remove_tests. */
+static char *write_tests(void) {
+  char *dir = write_module();
+  char path[64];
+  snprintf(path, sizeof path, "%s/m.tftest.hcl", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("run \"ok\" {\n  command = plan\n  variables {\n    b = \"x\"\n  }\n"
+        "  assert {\n    condition     = var.a == 5\n"
+        "    error_message = \"Not 5.\"\n  }\n}\n"
+        "run \"empty\" {\n  command = plan\n  variables {\n    b = \"\"\n  }\n"
+        "  expect_failures = [var.b]\n}\n",
+        f);
+  assert_int_equal(fclose(f), 0);
+  return dir;
+}
+
+static void remove_tests(char *dir) {
+  char path[64];
+  snprintf(path, sizeof path, "%s/m.tftest.hcl", dir);
+  unlink(path);
+  remove_module(dir);
+}
+
+/* tftest's options as far as their size, as tfr_resolve's (above); the
+** files and runs of the suite through accessors, NULL past the end. */
+static void test_options_are_read_as_far_as_their_size(void **state) {
+  (void)state;
+  char *dir = write_tests();
+  const size_t v1 = offsetof(struct tfr_test_opts, opentofu) + 1;
+  assert_true(v1 < sizeof(struct tfr_test_opts));
+  struct wide_arg {
+    struct tfr_cli_arg arg;
+    unsigned char later[24]; /* fields a newer header appends: zero */
+  } args[1] = {{{false, "a=5", NULL, 0}, {0}}};
+  struct tfr_test_opts o = TFR_TEST_OPTS_INIT;
+  o.size = v1;
+  o.dir = dir;
+  o.args = &args[0].arg;
+  o.nargs = 1;
+  o.arg_size = sizeof args[0];
+  struct tfr_test_opts *old = malloc(v1);
+  memcpy(old, &o, v1);
+
+  tfr_arena *a = tfr_arena_new();
+  const struct tfr_test_suite *s = tfr_test_run_dir(a, old);
+  assert_int_equal(tfr_diags_count(s->diags), 0);
+  assert_false(s->fatal);
+  assert_int_equal(s->status, TFR_TEST_PASS);
+  assert_int_equal(s->passed, 2);
+  assert_int_equal(s->nfiles, 1);
+  const struct tfr_test_file *f = tfr_test_suite_file(s, 0);
+  assert_ptr_equal(f, &s->files[0]);
+  assert_string_equal(f->name, "m.tftest.hcl");
+  assert_null(tfr_test_suite_file(s, 1));
+  assert_null(tfr_test_suite_file(NULL, 0));
+  assert_int_equal(f->nruns, 2);
+  assert_string_equal(tfr_test_file_run(f, 0)->name, "ok");
+  assert_ptr_equal(tfr_test_file_run(f, 1), &f->runs[1]);
+  assert_int_equal(tfr_test_file_run(f, 1)->status, TFR_TEST_PASS);
+  assert_null(tfr_test_file_run(f, 2));
+  assert_null(tfr_test_file_run(NULL, 0));
+  free(old);
+  tfr_arena_free(a);
+  remove_tests(dir);
+}
+
+/* tftest's options not set by TFR_TEST_OPTS_INIT: a fatal suite with an
+** error, never a crash. */
+static void test_options_without_a_size_are_an_error(void **state) {
+  (void)state;
+  char *dir = write_tests();
+  tfr_arena *a = tfr_arena_new();
+  struct tfr_test_opts zero = {0};
+  zero.dir = dir;
+  const struct tfr_test_suite *s = tfr_test_run_dir(a, &zero);
+  assert_true(s->fatal);
+  assert_int_equal(s->status, TFR_TEST_ERROR);
+  assert_true(has_code(s->diags, TFR_CODE_BAD_OPTIONS));
+  assert_int_equal(s->nfiles, 0);
+  assert_null(tfr_test_suite_file(s, 0));
+
+  s = tfr_test_run_dir(a, NULL);
+  assert_true(s->fatal);
+  assert_true(has_code(s->diags, TFR_CODE_BAD_OPTIONS));
+
+  struct tfr_cli_arg arg = {false, "a=5", NULL, 0};
+  struct tfr_test_opts o = TFR_TEST_OPTS_INIT;
+  o.dir = dir;
+  o.args = &arg;
+  o.nargs = 1;
+  o.arg_size = 0;
+  s = tfr_test_run_dir(a, &o);
+  assert_true(s->fatal);
+  assert_true(has_code(s->diags, TFR_CODE_BAD_OPTIONS));
+
+  o.arg_size = sizeof arg;
+  s = tfr_test_run_dir(a, &o);
+  assert_false(s->fatal);
+  assert_int_equal(s->passed, 2);
+  tfr_arena_free(a);
+  remove_tests(dir);
+}
+
+/* The text of one diagnostic rendered with the given options. */
+static char *render_with(const struct tfr_render_opts *o) {
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Oops", NULL);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  tfr_diags_render_text(d, out, o);
+  fclose(out);
+  tfr_arena_free(a);
+  return buf;
+}
+
+/*
+** Render options: an older program's layout (a heap block of exactly its
+** size) is read; a size it cannot read (0: the _INIT macro not used) and
+** NULL render with the defaults, no colour and the ASCII frame.
+*/
+static void render_options_are_read_as_far_as_their_size(void **state) {
+  (void)state;
+  const size_t v1 = offsetof(struct tfr_render_opts, unicode) + 1;
+  assert_true(v1 < sizeof(struct tfr_render_opts));
+  struct tfr_render_opts o = TFR_RENDER_OPTS_INIT;
+  o.size = v1;
+  o.color = true;
+  o.unicode = true;
+  struct tfr_render_opts *old = malloc(v1);
+  memcpy(old, &o, v1);
+  char *text = render_with(old);
+  assert_non_null(strstr(text, "\x1b[31m╷"));
+  free(text);
+  free(old);
+
+  const char plain[] = ",\n| Error: Oops\n";
+  o.size = 0;
+  text = render_with(&o);
+  assert_int_equal(strncmp(text, plain, sizeof plain - 1), 0);
+  assert_null(strchr(text, '\x1b'));
+  free(text);
+  text = render_with(NULL);
+  assert_int_equal(strncmp(text, plain, sizeof plain - 1), 0);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
@@ -479,6 +633,9 @@ int main(void) {
       cmocka_unit_test(options_are_read_as_far_as_their_size),
       cmocka_unit_test(options_without_a_size_are_an_error),
       cmocka_unit_test(results_are_reached_through_accessors),
+      cmocka_unit_test(test_options_are_read_as_far_as_their_size),
+      cmocka_unit_test(test_options_without_a_size_are_an_error),
+      cmocka_unit_test(render_options_are_read_as_far_as_their_size),
   };
   RUN_UNIT_TESTS(tests);
 }

@@ -108,13 +108,26 @@ TFR_API void tfr_diags_add_source(tfr_diags *d, const char *filename,
 TFR_API void tfr_range_format(const struct tfr_range *r, char *buf,
                               size_t size);
 
-/** Options of the human renderer. */
+/** Options of the human renderer: start from TFR_RENDER_OPTS_INIT (the
+ *  struct grows as resolution.h says). */
 struct tfr_render_opts {
+  size_t size;  /* sizeof(struct tfr_render_opts) */
   bool color;   /* ANSI colour and underline */
   bool unicode; /* the ╷ │ ╵ frame; ASCII otherwise */
 };
 
-/** Print every diagnostic as Terraform prints them. */
+/** The defaults of tfr_render_opts (no colour, the ASCII frame), with
+ *  the program's struct size. */
+#define TFR_RENDER_OPTS_INIT                                                   \
+  { .size = sizeof(struct tfr_render_opts) }
+
+/**
+ * Print every diagnostic as Terraform prints them.  @p opts may be NULL
+ * (the defaults).  Rendering has no diagnostics list to report a problem
+ * to, and returns nothing, so options of a size this library cannot read
+ * (0: TFR_RENDER_OPTS_INIT not used) render with the defaults: every
+ * diagnostic is still printed, without colour and in the ASCII frame.
+ */
 TFR_API void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                                    const struct tfr_render_opts *opts);
 

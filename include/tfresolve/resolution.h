@@ -6,9 +6,10 @@
 ** older header (fields are only ever appended, never removed, reordered
 ** or retyped):
 **
-** - Options the caller allocates (tfr_resolve_opts, and tfr_eval_opts in
-**   tfresolve.h) begin with `size`, set by their _INIT macro to the
-**   sizeof the program was compiled with:
+** - Options the caller allocates (tfr_resolve_opts; tfr_eval_opts in
+**   tfresolve.h, tfr_test_opts in tftest.h, tfr_render_opts in diag.h)
+**   begin with `size`, set by their _INIT macro to the sizeof the
+**   program was compiled with:
 **
 **     struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
 **     o.dir = "path/to/module";
@@ -16,10 +17,13 @@
 **   The library reads only the first `size` bytes; the fields an older
 **   program does not know keep their defaults, which are always zero.
 **   A size of 0 (the macro not used) or below the first sized layout is
-**   an error diagnostic (TFR_CODE_BAD_OPTIONS).  An older library reads
-**   the fields it knows and no further (see below: what a program has).
+**   an error diagnostic (TFR_CODE_BAD_OPTIONS); for tfr_render_opts,
+**   which has no list to report to, it renders with the defaults.  An
+**   older library reads the fields it knows and no further (see below:
+**   what a program has).
 ** - tfr_cli_arg arrays are read with the stride opts.arg_size (set by
-**   TFR_RESOLVE_OPTS_INIT to the program's sizeof(struct tfr_cli_arg)),
+**   TFR_RESOLVE_OPTS_INIT and TFR_TEST_OPTS_INIT to the program's
+**   sizeof(struct tfr_cli_arg)),
 **   under the same rules: a size in the opts, not one in every element,
 **   so that an array is still built with calloc or `= {0}` per element.
 ** - Results the library allocates (tfr_resolution, tfr_variable,

@@ -286,17 +286,33 @@ static bool same_kind_and_line(const struct tfr_diag *x,
 /* Diagnostics alike on one line shown in full before the rest fold. */
 #define MAX_LIKE_THIS 5
 
+/*
+** The caller's render options as this library's struct (resolution.h
+** says how it grows).  NULL, or a size below the first sized layout,
+** gives the defaults (zero: no colour, ASCII): there is no list to report
+** to, and plain output still shows every diagnostic.
+*/
+static struct tfr_render_opts
+read_render_opts(const struct tfr_render_opts *o) {
+  static const size_t v1 = STRUCT_END(struct tfr_render_opts, unicode);
+  struct tfr_render_opts r;
+  if (!o || !mem_read_sized(&r, sizeof r, o, o->size, v1))
+    r = (struct tfr_render_opts)TFR_RENDER_OPTS_INIT;
+  return r;
+}
+
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
-                           const struct tfr_render_opts *opts) {
-  struct frame_chars fc = opts->unicode ? (struct frame_chars){"╷", "│", "╵"}
-                                        : (struct frame_chars){",", "|", "'"};
+                           const struct tfr_render_opts *given) {
+  const struct tfr_render_opts opts = read_render_opts(given);
+  struct frame_chars fc = opts.unicode ? (struct frame_chars){"╷", "│", "╵"}
+                                       : (struct frame_chars){",", "|", "'"};
   size_t run = 0; /* diagnostics like the previous one, in a row */
   for (size_t i = 0; i < d->n; i++) {
     const struct tfr_diag *g = &d->v[i];
     bool err = g->sev == TFR_DIAG_ERROR;
-    const char *col = opts->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
-    const char *bold = opts->color ? "\x1b[1m" : "";
-    const char *reset = opts->color ? "\x1b[0m" : "";
+    const char *col = opts.color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
+    const char *bold = opts.color ? "\x1b[1m" : "";
+    const char *reset = opts.color ? "\x1b[0m" : "";
     run = i && same_kind_and_line(g, &d->v[i - 1]) ? run + 1 : 0;
     fprintf(out, "%s%s%s\n", col, fc.top, reset);
     fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
@@ -327,7 +343,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
               ctx ? ctx : "");
       if (st && !g->hide_source) {
         struct frame_chars bar = fc;
-        render_snippet(out, &bar, st, g, opts->color);
+        render_snippet(out, &bar, st, g, opts.color);
       } else if (g->hide_source) {
         fprintf(out,
                 "%s%s%s   (source not shown: it may hold a sensitive "

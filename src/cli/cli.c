@@ -53,7 +53,9 @@ void cli_print_diags(const tfr_diags *d, const struct options *o) {
   if (o->format == FMT_SHORT) {
     tfr_diags_render_short(d, out);
   } else {
-    struct tfr_render_opts ro = {want_color(o), want_unicode()};
+    struct tfr_render_opts ro = TFR_RENDER_OPTS_INIT;
+    ro.color = want_color(o);
+    ro.unicode = want_unicode();
     tfr_diags_render_text(d, out, &ro);
   }
   if (out != stderr) {

@@ -103,11 +103,11 @@ static void human(const struct tfr_test_suite *s, const struct test_opts *to) {
   if (s->fatal)
     return;
   for (size_t i = 0; i < s->nfiles; i++) {
-    const struct tfr_test_file *f = &s->files[i];
+    const struct tfr_test_file *f = tfr_test_suite_file(s, i);
     const char *c;
     printf("%s... %sin progress%s\n", f->name, col(to, GRAY), col(to, RESET));
     for (size_t j = 0; j < f->nruns; j++) {
-      const struct tfr_test_run *r = &f->runs[j];
+      const struct tfr_test_run *r = tfr_test_file_run(f, j);
       if (r->status == TFR_TEST_PENDING)
         continue; /* not run: another run of the file has errors */
       const char *w = status_word(to, r->status, &c);
@@ -164,9 +164,9 @@ static void json_diags(const tfr_diags *d) {
 
 static void json(const struct tfr_test_suite *s) {
   for (size_t i = 0; i < s->nfiles; i++) {
-    const struct tfr_test_file *f = &s->files[i];
+    const struct tfr_test_file *f = tfr_test_suite_file(s, i);
     for (size_t j = 0; j < f->nruns; j++) {
-      const struct tfr_test_run *r = &f->runs[j];
+      const struct tfr_test_run *r = tfr_test_file_run(f, j);
       if (r->status == TFR_TEST_PENDING)
         continue;
       fputs("{\"type\":\"test_run\",\"path\":", stdout);
@@ -190,9 +190,10 @@ static void json(const struct tfr_test_suite *s) {
          s->fatal ? "error" : tfr_test_status_name(s->status), s->passed,
          s->failed, s->skipped);
   for (size_t i = 0; i < s->nfiles; i++) {
+    const struct tfr_test_file *f = tfr_test_suite_file(s, i);
     printf("%s{\"path\":", i ? "," : "");
-    json_str(s->files[i].name);
-    printf(",\"status\":\"%s\"}", tfr_test_status_name(s->files[i].status));
+    json_str(f->name);
+    printf(",\"status\":\"%s\"}", tfr_test_status_name(f->status));
   }
   fputs("],\"diagnostics\":", stdout);
   json_diags(s->diags);
@@ -243,6 +244,7 @@ static bool flags(int argc, char **argv, struct test_opts *to,
 
 int cmd_test(int argc, char **argv) {
   struct test_opts to = {0};
+  to.t = (struct tfr_test_opts)TFR_TEST_OPTS_INIT;
   struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
   const char **filters = calloc((size_t)argc + 1, sizeof *filters);
   if (!args || !filters)

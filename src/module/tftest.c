@@ -57,6 +57,69 @@ static enum tfr_test_status merge(enum tfr_test_status a,
   return a > b ? a : b;
 }
 
+/* ---- reaching the elements of a suite ---------------------------------- */
+
+/* With the library's sizeof, which a program's may be smaller than. */
+const struct tfr_test_file *tfr_test_suite_file(const struct tfr_test_suite *s,
+                                                size_t i) {
+  return s && i < s->nfiles ? &s->files[i] : NULL;
+}
+
+const struct tfr_test_run *tfr_test_file_run(const struct tfr_test_file *f,
+                                             size_t i) {
+  return f && i < f->nruns ? &f->runs[i] : NULL;
+}
+
+/* ---- the options ------------------------------------------------------- */
+
+/*
+** The first sized layouts (tftest.h, resolution.h): a program's size
+** below them is not one of ours.  They never change: later fields are
+** appended past them.
+*/
+static const size_t test_opts_v1 = STRUCT_END(struct tfr_test_opts, opentofu);
+static const size_t cli_arg_v1 = STRUCT_END(struct tfr_cli_arg, content_len);
+
+static bool bad_opts(tfr_arena *a, tfr_diags *diags, const char *what,
+                     size_t size, size_t min) {
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
+                tfr_arena_printf(a,
+                                 "The options passed to libtfresolve give %zu "
+                                 "as the size of a %s (at least %zu); set "
+                                 "them with TFR_TEST_OPTS_INIT, which gives "
+                                 "the sizes the program was compiled with.",
+                                 size, what, min));
+  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
+  return false;
+}
+
+/*
+** A program's test options as this library's struct, in *out: the fields
+** past the program's size at their defaults, and its args in an arena
+** copy at this library's stride when the program's arg_size differs.
+** False, after an error diagnostic, when they cannot be read.
+*/
+static bool read_opts(tfr_arena *a, tfr_diags *diags,
+                      const struct tfr_test_opts *o,
+                      struct tfr_test_opts *out) {
+  if (!o || !mem_read_sized(out, sizeof *out, o, o->size, test_opts_v1))
+    return bad_opts(a, diags, "struct tfr_test_opts", o ? o->size : 0,
+                    test_opts_v1);
+  if (!out->nargs || out->arg_size == sizeof *out->args)
+    return true;
+  if (out->arg_size < cli_arg_v1)
+    return bad_opts(a, diags, "struct tfr_cli_arg (arg_size)", out->arg_size,
+                    cli_arg_v1);
+  struct tfr_cli_arg *args = tfr_arena_alloc(a, out->nargs * sizeof *args);
+  const char *from = (const char *)out->args;
+  for (size_t i = 0; i < out->nargs; i++)
+    mem_read_sized(&args[i], sizeof *args, from + i * out->arg_size,
+                   out->arg_size, cli_arg_v1);
+  out->args = args;
+  out->arg_size = sizeof *args;
+  return true;
+}
+
 /* ---- small helpers ----------------------------------------------------- */
 
 static char *span_text(tfr_arena *a, struct src_file *src, struct span s) {
@@ -1183,10 +1246,18 @@ static void run_file(struct tctx *t, struct tfile *f,
 }
 
 const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
-                                              const struct tfr_test_opts *o) {
+                                              const struct tfr_test_opts *to) {
   struct tfr_test_suite *suite = tfr_arena_alloc(a, sizeof *suite);
   suite->status = TFR_TEST_PASS;
   suite->diags = tfr_diags_new(a);
+  /* this library's struct: every use below reads the copy */
+  struct tfr_test_opts opts;
+  const struct tfr_test_opts *o = &opts;
+  if (!read_opts(a, suite->diags, to, &opts)) {
+    suite->fatal = true;
+    suite->status = TFR_TEST_ERROR;
+    return suite;
+  }
   struct tctx t = {0};
   t.a = a;
   t.o = o;

@@ -100,7 +100,9 @@ static inline void fuzz_check_range(const struct tfr_diag *dg, size_t len,
 /* Parse, check, render: the one job of each fuzz target. */
 static inline int fuzz_one(const uint8_t *data, size_t size,
                            enum tfr_syntax syn) {
-  static const struct tfr_render_opts opts = {true, true};
+  struct tfr_render_opts opts = TFR_RENDER_OPTS_INIT;
+  opts.color = true;
+  opts.unicode = true;
   const char *name =
       syn == TFR_SYNTAX_JSON ? "fuzz.tfvars.json" : "fuzz.tfvars";
   tfr_arena *a = tfr_arena_new();

@@ -121,7 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!res && !tfr_diags_has_errors(diags))
     abort(); /* no resolution must be explained by an error */
 
-  static const struct tfr_render_opts ropts = {true, true};
+  struct tfr_render_opts ropts = TFR_RENDER_OPTS_INIT;
+  ropts.color = true;
+  ropts.unicode = true;
   FILE *out = fuzz_sink();
   if (res) {
     tfr_resolution_write_json(out, a, res, diags, false);

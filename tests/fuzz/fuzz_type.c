@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
   }
-  static const struct tfr_render_opts ropts = {false, true};
+  struct tfr_render_opts ropts = TFR_RENDER_OPTS_INIT;
+  ropts.unicode = true;
   tfr_diags_render_text(diags, out, &ropts);
   tfr_diags_render_json(diags, out);
   tfr_arena_free(a);
