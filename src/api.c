@@ -18,6 +18,7 @@
 #include "module.h"
 #include "parse.h"
 #include "render.h"
+#include "opts.h"
 #include "strutil.h"
 #include "tfresolve/tfresolve.h"
 #include "typeexpr.h"
@@ -115,18 +116,8 @@ static bool read_eval_opts(tfr_arena *a, tfr_diags *diags,
     *out = (struct tfr_eval_opts)TFR_EVAL_OPTS_INIT;
     return true;
   }
-  if (mem_read_sized(out, sizeof *out, o, o->size, v1))
-    return true;
-  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
-                tfr_arena_printf(a,
-                                 "The options passed to libtfresolve give %zu "
-                                 "as the size of a struct tfr_eval_opts (at "
-                                 "least %zu); set them with "
-                                 "TFR_EVAL_OPTS_INIT, which gives the size "
-                                 "the program was compiled with.",
-                                 o->size, v1));
-  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
-  return false;
+  return opts_read(a, diags, out, sizeof *out, o, o->size, v1,
+                   "struct tfr_eval_opts", "TFR_EVAL_OPTS_INIT");
 }
 
 const struct tfr_value *

@@ -14,6 +14,7 @@
 #include "dirlist.h"
 #include "arena_int.h"
 #include "body.h"
+#include "opts.h"
 #include "tfresolve/tfresolve.h"
 #include "diag_int.h"
 #include "eval.h"
@@ -907,47 +908,19 @@ tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 */
 static const size_t resolve_opts_v1 =
     STRUCT_END(struct tfr_resolve_opts, keep_given);
-static const size_t cli_arg_v1 = STRUCT_END(struct tfr_cli_arg, content_len);
-
-static bool bad_opts(tfr_arena *a, tfr_diags *diags, const char *what,
-                     size_t size, size_t min) {
-  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
-                tfr_arena_printf(a,
-                                 "The options passed to libtfresolve give %zu "
-                                 "as the size of a %s (at least %zu); set "
-                                 "them with TFR_RESOLVE_OPTS_INIT, which "
-                                 "gives the sizes the program was compiled "
-                                 "with.",
-                                 size, what, min));
-  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
-  return false;
-}
 
 /*
 ** A program's options as this library's struct, in *out: the fields past
-** the program's size at their defaults, and its args in an arena copy at
-** this library's stride when the program's arg_size differs.  False,
-** after an error diagnostic, when they cannot be read.
+** the program's size at their defaults, and its args at this library's
+** stride.  False, after an error diagnostic, when they cannot be read.
 */
 static bool read_opts(tfr_arena *a, tfr_diags *diags,
                       const struct tfr_resolve_opts *o,
                       struct tfr_resolve_opts *out) {
-  if (!o || !mem_read_sized(out, sizeof *out, o, o->size, resolve_opts_v1))
-    return bad_opts(a, diags, "struct tfr_resolve_opts", o ? o->size : 0,
-                    resolve_opts_v1);
-  if (!out->nargs || out->arg_size == sizeof *out->args)
-    return true;
-  if (out->arg_size < cli_arg_v1)
-    return bad_opts(a, diags, "struct tfr_cli_arg (arg_size)", out->arg_size,
-                    cli_arg_v1);
-  struct tfr_cli_arg *args = tfr_arena_alloc(a, out->nargs * sizeof *args);
-  const char *from = (const char *)out->args;
-  for (size_t i = 0; i < out->nargs; i++)
-    mem_read_sized(&args[i], sizeof *args, from + i * out->arg_size,
-                   out->arg_size, cli_arg_v1);
-  out->args = args;
-  out->arg_size = sizeof *args;
-  return true;
+  static const char *init = "TFR_RESOLVE_OPTS_INIT";
+  return opts_read(a, diags, out, sizeof *out, o, o ? o->size : 0,
+                   resolve_opts_v1, "struct tfr_resolve_opts", init) &&
+         opts_read_args(a, diags, &out->args, out->nargs, &out->arg_size, init);
 }
 
 /* What a call with options it cannot read returns: no variables. */

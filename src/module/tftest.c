@@ -42,6 +42,7 @@
 #include "eval.h"
 #include "funcs.h"
 #include "module.h"
+#include "opts.h"
 #include "strutil.h"
 #include "tftest_int.h"
 #include "validate.h"
@@ -78,46 +79,20 @@ const struct tfr_test_run *tfr_test_file_run(const struct tfr_test_file *f,
 ** appended past them.
 */
 static const size_t test_opts_v1 = STRUCT_END(struct tfr_test_opts, opentofu);
-static const size_t cli_arg_v1 = STRUCT_END(struct tfr_cli_arg, content_len);
-
-static bool bad_opts(tfr_arena *a, tfr_diags *diags, const char *what,
-                     size_t size, size_t min) {
-  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Invalid options",
-                tfr_arena_printf(a,
-                                 "The options passed to libtfresolve give %zu "
-                                 "as the size of a %s (at least %zu); set "
-                                 "them with TFR_TEST_OPTS_INIT, which gives "
-                                 "the sizes the program was compiled with.",
-                                 size, what, min));
-  tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
-  return false;
-}
 
 /*
 ** A program's test options as this library's struct, in *out: the fields
-** past the program's size at their defaults, and its args in an arena
-** copy at this library's stride when the program's arg_size differs.
-** False, after an error diagnostic, when they cannot be read.
+** past the program's size at their defaults, and its args at this
+** library's stride.  False, after an error diagnostic, when they cannot
+** be read.
 */
 static bool read_opts(tfr_arena *a, tfr_diags *diags,
                       const struct tfr_test_opts *o,
                       struct tfr_test_opts *out) {
-  if (!o || !mem_read_sized(out, sizeof *out, o, o->size, test_opts_v1))
-    return bad_opts(a, diags, "struct tfr_test_opts", o ? o->size : 0,
-                    test_opts_v1);
-  if (!out->nargs || out->arg_size == sizeof *out->args)
-    return true;
-  if (out->arg_size < cli_arg_v1)
-    return bad_opts(a, diags, "struct tfr_cli_arg (arg_size)", out->arg_size,
-                    cli_arg_v1);
-  struct tfr_cli_arg *args = tfr_arena_alloc(a, out->nargs * sizeof *args);
-  const char *from = (const char *)out->args;
-  for (size_t i = 0; i < out->nargs; i++)
-    mem_read_sized(&args[i], sizeof *args, from + i * out->arg_size,
-                   out->arg_size, cli_arg_v1);
-  out->args = args;
-  out->arg_size = sizeof *args;
-  return true;
+  static const char *init = "TFR_TEST_OPTS_INIT";
+  return opts_read(a, diags, out, sizeof *out, o, o ? o->size : 0, test_opts_v1,
+                   "struct tfr_test_opts", init) &&
+         opts_read_args(a, diags, &out->args, out->nargs, &out->arg_size, init);
 }
 
 /* ---- small helpers ----------------------------------------------------- */
