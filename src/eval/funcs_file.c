@@ -22,7 +22,6 @@
 #define _DEFAULT_SOURCE /* lstat, getpwuid_r */
 #include "funcs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -36,6 +35,7 @@
 #include <utf8proc.h>
 
 #include "convert.h"
+#include "dirlist.h"
 #include "parse.h"
 #include "refwalk.h"
 #include "strutil.h"
@@ -956,30 +956,19 @@ struct dent {
 };
 
 static struct dent *read_dir(tfr_arena *a, const char *dir, size_t *n) {
+  size_t k;
+  const char **names = dir_list(a, dir, NULL, NULL, &k);
   *n = 0;
-  DIR *d = opendir(dir);
-  if (!d)
+  if (!names)
     return NULL;
-  size_t cap = 16;
-  struct dent *v = tfr_arena_alloc_raw(a, cap * sizeof *v);
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-      continue;
+  struct dent *v = tfr_arena_alloc_raw(a, (k ? k : 1) * sizeof *v);
+  for (size_t i = 0; i < k; i++) {
     struct stat st;
-    const char *full = path_join(a, dir, e->d_name);
-    if (lstat(full, &st) != 0)
+    if (lstat(path_join(a, dir, names[i]), &st) != 0)
       continue;
-    if (*n == cap) {
-      struct dent *w = tfr_arena_alloc_raw(a, cap * 2 * sizeof *w);
-      memcpy(w, v, cap * sizeof *w);
-      v = w;
-      cap *= 2;
-    }
-    v[(*n)++] = (struct dent){tfr_arena_strdup(a, e->d_name),
-                              S_ISDIR(st.st_mode), S_ISLNK(st.st_mode)};
+    v[(*n)++] =
+        (struct dent){names[i], S_ISDIR(st.st_mode), S_ISLNK(st.st_mode)};
   }
-  closedir(d);
   return v;
 }
 

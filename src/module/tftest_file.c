@@ -6,13 +6,14 @@
 ** run.Validate's checks of expect_failures, and the references
 ** (run.NAME, var.NAME...) that the decoder and tftest.c look at.
 */
+#include "dirlist.h"
 #include "tftest_int.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arena_int.h"
 #include "convert.h"
 #include "eval.h"
 #include "parse.h"
@@ -734,24 +735,34 @@ static bool replaced_by_tofu(const struct names *l, const char *n) {
   return false;
 }
 
+/* dir_list's keep: a test file (one stat sees, not a directory, and not
+** one to ignore). */
+static bool keep_test_file(const char *dir, const char *name, void *ctx) {
+  if (ignored_name(name) || !is_test_name(name, *(const bool *)ctx))
+    return false;
+  size_t nd = strlen(dir), nn = strlen(name);
+  char *full = malloc(nd + nn + 2);
+  if (!full)
+    tfr_oom();
+  memcpy(full, dir, nd);
+  full[nd] = '/';
+  memcpy(full + nd + 1, name, nn + 1);
+  struct stat st;
+  bool file = stat(full, &st) == 0 && !S_ISDIR(st.st_mode);
+  free(full);
+  return file;
+}
+
 /* The test files of one directory, as names relative to the module. */
 static bool list_dir(tfr_arena *a, const char *path, const char *rel,
                      bool opentofu, struct names *out) {
-  DIR *d = opendir(path);
-  if (!d)
+  size_t n;
+  const char **names = dir_list(a, path, keep_test_file, &opentofu, &n);
+  if (!names)
     return false;
   struct names here = {0};
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (ignored_name(e->d_name) || !is_test_name(e->d_name, opentofu))
-      continue;
-    const char *full = tfr_arena_printf(a, "%s/%s", path, e->d_name);
-    struct stat st;
-    if (stat(full, &st) != 0 || S_ISDIR(st.st_mode))
-      continue;
-    tt_names_add(a, &here, tfr_arena_strdup(a, e->d_name));
-  }
-  closedir(d);
+  for (size_t i = 0; i < n; i++)
+    tt_names_add(a, &here, names[i]);
   for (size_t i = 0; i < here.n; i++)
     if (!(opentofu && replaced_by_tofu(&here, here.v[i])))
       tt_names_add(a, out,
