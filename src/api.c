@@ -22,6 +22,7 @@
 #include "strutil.h"
 #include "tfresolve/tfresolve.h"
 #include "typeexpr.h"
+#include "scope.h"
 #include "validate.h"
 
 const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
@@ -139,7 +140,7 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
     c.top = c.top->a;
   const struct tfr_resolution *res = o.module;
   if (!res || !res->module) {
-    c.scope = validate_console_scope(a);
+    c.scope = scope_console(a);
     struct module none = {0};
     if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
       return eval_dynamic(&c);
@@ -152,7 +153,7 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
       tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vals);
   for (size_t k = 0; k < res->n && k < m->nvars; k++)
     vals[k] = res->vars[k].value; /* both sorted by name */
-  c.scope = validate_module_scope(a, m, vals);
+  c.scope = scope_module(a, m, vals);
   if (!c.dir)
     c.dir = m->dir;
   return eval_expr(&c, expr->f.body);

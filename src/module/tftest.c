@@ -45,6 +45,7 @@
 #include "opts.h"
 #include "strutil.h"
 #include "tftest_int.h"
+#include "scope.h"
 #include "validate.h"
 
 const char *tfr_test_status_name(enum tfr_test_status s) {
@@ -815,7 +816,7 @@ static enum tfr_test_status assertions(struct runctx *rc,
     vals[nv++] = v->value;
   }
   const tfr_value *var = tfr_object(t->a, nv, names, vals);
-  const struct eval_scope *inner = validate_module_scope(t->a, m, mvals);
+  const struct eval_scope *inner = scope_module(t->a, m, mvals);
   enum tfr_test_status st = TFR_TEST_PASS;
   const char *unknown = NULL;
   for (size_t i = 0; i < r->nasserts; i++) {

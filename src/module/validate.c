@@ -4,34 +4,25 @@
 ** the walk with unknown values that catches errors before any value is
 ** known, and the final evaluation of every rule in dependency order.
 */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "arena_int.h"
 #include "validate.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag_int.h"
 #include "eval.h"
 #include "funcs.h"
 #include "refs.h"
+#include "scope.h"
 #include "strutil.h"
 
 /* ---- references -------------------------------------------------------- */
 
-static long local_index(const struct module *m, const char *s, size_t n) {
-  for (size_t i = 0; m && i < m->nlocals; i++)
-    if (strlen(m->locals[i].name) == n && !memcmp(m->locals[i].name, s, n))
-      return (long)i;
-  return -1;
-}
-
 static long find_local(const void *ud, const char *s, size_t n,
                        const struct ast **expr, const char **name) {
   const struct module *m = ud;
-  long i = local_index(m, s, n);
+  long i = scope_local_index(m, s, n);
   if (i >= 0) {
     *expr = m->locals[i].expr;
     *name = m->locals[i].name;
@@ -179,157 +170,6 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
   }
 }
 
-/* ---- the scope --------------------------------------------------------- */
-
-struct scope {
-  tfr_arena *a;
-  const tfr_value *var, *path, *terraform;
-  const struct module *m;  /* its local values are in scope (or NULL) */
-  const tfr_value **local; /* each local value, once evaluated */
-  const char **local_err;  /* why one could not be evaluated */
-  uint8_t *lstate;         /* 0 not yet, 1 being evaluated, 2 done */
-  const tfr_value *locals; /* the object of them all, once all are done */
-  int busy;                /* evaluating a local value */
-  bool plan;               /* as during plan (validation), not console */
-};
-
-static const tfr_value *lookup(void *ud, struct eval_ctx *c,
-                               const struct ast *root, const char *name,
-                               size_t len);
-
-/* The object of local values: those not evaluated (yet, or in a cycle)
-** are unknown. */
-static const tfr_value *local_object(struct scope *s) {
-  if (s->locals)
-    return s->locals;
-  size_t n = s->m->nlocals;
-  const char **names = tfr_arena_alloc(s->a, (n ? n : 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(s->a, (n ? n : 1) * sizeof *vals);
-  bool all = true;
-  for (size_t i = 0; i < n; i++) {
-    names[i] = s->m->locals[i].name;
-    vals[i] =
-        s->lstate[i] == 2 ? s->local[i] : tfr_unknown(s->a, &tfr_t_dynamic);
-    all &= s->lstate[i] == 2;
-  }
-  const tfr_value *o = tfr_object(s->a, n, names, vals);
-  if (all)
-    s->locals = o;
-  return o;
-}
-
-/* Evaluate local value i, after the ones it refers to.  Its errors do not
-** go anywhere but local_err: a rule that needs it is deferred. */
-static void eval_local(struct scope *s, size_t i) {
-  if (s->lstate[i])
-    return; /* done, or a cycle: it stays unknown */
-  s->lstate[i] = 1;
-  const struct local_decl *d = &s->m->locals[i];
-  struct refs r = refs_of(s->a, d->expr);
-  for (size_t j = 0; j < r.locals.n; j++) {
-    long t = local_index(s->m, r.locals.v[j], strlen(r.locals.v[j]));
-    if (t >= 0)
-      eval_local(s, (size_t)t);
-  }
-  tfr_diags *scratch = tfr_diags_new(s->a);
-  struct eval_scope es = {lookup, s};
-  struct eval_ctx c = {0};
-  c.a = s->a;
-  c.diags = scratch;
-  c.src = d->src;
-  c.scope = &es;
-  c.funcs = &funcs_table;
-  c.dir = s->m->dir;
-  c.plan = s->plan;
-  s->busy++;
-  const tfr_value *v = eval_expr(&c, d->expr);
-  s->busy--;
-  for (size_t k = 0; k < tfr_diags_count(scratch); k++) {
-    const struct tfr_diag *g = tfr_diags_get(scratch, k);
-    if (g->sev == TFR_DIAG_ERROR) {
-      s->local_err[i] =
-          g->detail && *g->detail
-              ? tfr_arena_printf(s->a, "%s: %s", g->summary, g->detail)
-              : g->summary;
-      v = tfr_unknown(s->a, &tfr_t_dynamic);
-      break;
-    }
-  }
-  s->local[i] = v;
-  s->lstate[i] = 2;
-}
-
-static const tfr_value *lookup(void *ud, struct eval_ctx *c,
-                               const struct ast *root, const char *name,
-                               size_t len) {
-  (void)c;
-  (void)root;
-  struct scope *s = ud;
-  if (len == 3 && !memcmp(name, "var", 3))
-    return s->var;
-  if (len == 4 && !memcmp(name, "path", 4))
-    return s->path;
-  if (len == 9 && !memcmp(name, "terraform", 9))
-    return s->terraform;
-  if (len == 5 && !memcmp(name, "local", 5) && s->m) {
-    if (!s->busy) /* the ones a local refers to are done before it */
-      for (size_t i = 0; i < s->m->nlocals; i++)
-        eval_local(s, i);
-    return local_object(s);
-  }
-  /* resources, data sources, modules...: not knowable offline */
-  return tfr_unknown(s->a, &tfr_t_dynamic);
-}
-
-/* Give a scope the module's local values. */
-static void with_locals(struct scope *s, const struct module *m) {
-  size_t n = m->nlocals ? m->nlocals : 1;
-  s->m = m;
-  s->local = tfr_arena_alloc(s->a, n * sizeof *s->local);
-  s->local_err = tfr_arena_alloc(s->a, n * sizeof *s->local_err);
-  s->lstate = tfr_arena_alloc(s->a, n * sizeof *s->lstate);
-}
-
-static const tfr_value *str(tfr_arena *a, const char *s) {
-  return tfr_string(a, s, strlen(s));
-}
-
-/* path.* and terraform.workspace; path.cwd is the module directory made
-** absolute (Terraform runs there: -chdir). */
-static void fixed_scope(struct scope *s, const char *dir) {
-  char cwd[PATH_MAX];
-  bool ok = dir ? realpath(dir, cwd) != NULL : getcwd(cwd, sizeof cwd) != NULL;
-  const char *names[] = {"cwd", "module", "root"};
-  const tfr_value *vals[] = {str(s->a, ok ? cwd : "."), str(s->a, "."),
-                             str(s->a, ".")};
-  s->path = tfr_object(s->a, 3, names, vals);
-  const char *ws = getenv("TF_WORKSPACE");
-  const char *tn[] = {"workspace"};
-  const tfr_value *tv[] = {str(s->a, ws && *ws ? ws : "default")};
-  s->terraform = tfr_object(s->a, 1, tn, tv);
-}
-
-/* var: every variable, with its declaration's marks; values[k] NULL means
-** unknown (of the declared type). */
-static const tfr_value *var_object(tfr_arena *a, const struct module *m,
-                                   const tfr_value *const *values) {
-  size_t n = m->nvars;
-  const char **names = tfr_arena_alloc(a, (n ? n : 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(a, (n ? n : 1) * sizeof *vals);
-  for (size_t k = 0; k < n; k++) {
-    const struct var_decl *v = &m->vars[k];
-    names[k] = v->name;
-    /* an unknown of the declared type without its optional() markers */
-    const tfr_value *x = values && values[k]
-                             ? values[k]
-                             : tfr_unknown(a, tfr_type_plain(a, v->type));
-    unsigned marks = (v->sensitive ? TFR_V_SENSITIVE : 0) |
-                     (v->ephemeral ? TFR_V_EPHEMERAL : 0);
-    vals[k] = marks ? tfr_value_mark(a, x, marks) : x;
-  }
-  return tfr_object(a, n, names, vals);
-}
-
 /* ---- the walk with unknown values (Terraform's validate stage) --------- */
 
 /* The variable's index, or -1. */
@@ -435,7 +275,7 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
     }
   for (size_t j = 0; j < r.locals.n; j++) {
     const char *nm = r.locals.v[j];
-    if (local_index(m, nm, strlen(nm)) >= 0)
+    if (scope_local_index(m, nm, strlen(nm)) >= 0)
       continue;
     const char *hint = "";
     for (size_t q = 0; q < m->nlocals && !*hint; q++)
@@ -513,7 +353,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
                                 const struct validation *rule,
                                 const struct ast *x, struct scope *s,
                                 const char *var) {
-  struct eval_scope es = {lookup, s};
+  struct eval_scope es = {scope_lookup, s};
   struct eval_ctx c = {0};
   c.a = a;
   c.diags = diags;
@@ -584,9 +424,9 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
     return true; /* nothing to evaluate */
   struct scope s = {0};
   s.a = a;
-  s.var = var_object(a, m, NULL);
-  fixed_scope(&s, m->dir);
-  with_locals(&s, m);
+  s.var = scope_var_object(a, m, NULL);
+  scope_fixed(&s, m->dir);
+  scope_locals(&s, m);
   s.plan = true;
   bool ok = true;
   /* only errors count here: warnings come again from the final walk */
@@ -851,9 +691,9 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
   struct arena_mark empty = arena_mark(t);
   struct scope s = {0};
   s.a = a;
-  s.var = var_object(a, m, values);
-  fixed_scope(&s, m->dir);
-  with_locals(&s, m);
+  s.var = scope_var_object(a, m, values);
+  scope_fixed(&s, m->dir);
+  scope_locals(&s, m);
   s.plan = true;
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
@@ -912,31 +752,6 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
   }
   free(done);
   tfr_arena_free(t);
-}
-
-const struct eval_scope *validate_console_scope(tfr_arena *a) {
-  struct scope *s = tfr_arena_alloc(a, sizeof *s);
-  s->a = a;
-  s->var = tfr_object(a, 0, NULL, NULL);
-  fixed_scope(s, NULL);
-  struct eval_scope *es = tfr_arena_alloc(a, sizeof *es);
-  es->lookup = lookup;
-  es->ud = s;
-  return es;
-}
-
-const struct eval_scope *validate_module_scope(tfr_arena *a,
-                                               const struct module *m,
-                                               const tfr_value *const *values) {
-  struct scope *s = tfr_arena_alloc(a, sizeof *s);
-  s->a = a;
-  s->var = var_object(a, m, values);
-  fixed_scope(s, m->dir);
-  with_locals(s, m);
-  struct eval_scope *es = tfr_arena_alloc(a, sizeof *es);
-  es->lookup = lookup;
-  es->ud = s;
-  return es;
 }
 
 bool validate_console_refs(const struct module *m, tfr_arena *a,

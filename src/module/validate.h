@@ -26,16 +26,6 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const struct tfr_range *value_at,
                     struct tfr_rule *const *rules);
 
-/* The scope of `eval -functions`: path.* and terraform.workspace, and no
-** variables yet. */
-const struct eval_scope *validate_console_scope(tfr_arena *a);
-
-/* The scope of `console` in a module: var.* (values[k] NULL: unknown),
-** local.*, path.* and terraform.workspace. */
-const struct eval_scope *validate_module_scope(tfr_arena *a,
-                                               const struct module *m,
-                                               const tfr_value *const *values);
-
 /* Terraform's errors for references in x to variables and local values
 ** that m does not declare; true if there are none. */
 bool validate_console_refs(const struct module *m, tfr_arena *a,
