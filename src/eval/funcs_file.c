@@ -762,37 +762,9 @@ static void strs_push(tfr_arena *a, struct strs *s, const char *x) {
 /* Go's utf8.DecodeRuneInString: (U+FFFD, 1) for a bad byte, (U+FFFD, 0)
 ** at the end. */
 static int32_t decode_rune(const char *s, size_t n, size_t *adj) {
-  if (!n) {
-    *adj = 0;
-    return 0xFFFD;
-  }
-  unsigned char c = (unsigned char)s[0];
-  if (c < 0x80) {
-    *adj = 1;
-    return c;
-  }
-  size_t k;
-  uint32_t cp, min;
-  if ((c & 0xE0) == 0xC0)
-    k = 2, cp = c & 0x1F, min = 0x80;
-  else if ((c & 0xF0) == 0xE0)
-    k = 3, cp = c & 0x0F, min = 0x800;
-  else if ((c & 0xF8) == 0xF0)
-    k = 4, cp = c & 0x07, min = 0x10000;
-  else
-    k = 0, cp = 0, min = 0;
-  bool ok = k && k <= n;
-  for (size_t j = 1; ok && j < k; j++) {
-    if (((unsigned char)s[j] & 0xC0) != 0x80)
-      ok = false;
-    cp = cp << 6 | ((unsigned char)s[j] & 0x3F);
-  }
-  if (!ok || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    *adj = 1;
-    return 0xFFFD;
-  }
-  *adj = k;
-  return (int32_t)cp;
+  int32_t r = 0xFFFD;
+  *adj = n ? str_decode_rune(s, n, &r) : 0;
+  return r;
 }
 
 /* indexRuneWithEscaping for an ASCII r: the first r not after a "\". */
