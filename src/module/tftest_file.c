@@ -337,6 +337,21 @@ static void assert_block(struct decoder *dc, struct trun *r,
   r->asserts[r->nasserts++] = (struct tassert){cond, msg};
 }
 
+/* A second block of a kind a run block has at most one of: Terraform's
+** "Multiple" error, pointing at the first (defined at def). */
+static void second_block(struct decoder *dc, const struct ast *it,
+                         const char *kind, struct span def) {
+  struct tfr_range prev = src_range(dc->f->src, def);
+  char at[512];
+  tfr_range_format(&prev, at, sizeof at);
+  derr(dc, def_span(it),
+       tfr_arena_printf(dc->a, "Multiple \"%s\" blocks", kind),
+       tfr_arena_printf(dc->a,
+                        "This run block already has a %s block defined at "
+                        "%s.",
+                        kind, at));
+}
+
 /* A plan_options block: checked, nothing kept (there is no plan).
 ** *def is the first one's, for "Multiple" (*have says there is one). */
 static void plan_options_block(struct decoder *dc, const struct ast *it,
@@ -344,14 +359,7 @@ static void plan_options_block(struct decoder *dc, const struct ast *it,
   if (!labels_ok(dc, it, 0, NULL))
     return;
   if (*have) {
-    struct tfr_range prev = src_range(dc->f->src, *def);
-    char at[512];
-    tfr_range_format(&prev, at, sizeof at);
-    derr(dc, def_span(it), "Multiple \"plan_options\" blocks",
-         tfr_arena_printf(dc->a,
-                          "This run block already has a "
-                          "plan_options block defined at %s.",
-                          at));
+    second_block(dc, it, "plan_options", *def);
     return;
   }
   *have = true;
@@ -380,16 +388,8 @@ static void module_block(struct decoder *dc, struct trun *r,
                          const struct ast *it, struct span *def) {
   if (!labels_ok(dc, it, 0, NULL))
     return;
-  if (r->has_module) {
-    struct tfr_range prev = src_range(dc->f->src, *def);
-    char at[512];
-    tfr_range_format(&prev, at, sizeof at);
-    derr(dc, def_span(it), "Multiple \"module\" blocks",
-         tfr_arena_printf(dc->a,
-                          "This run block already has a module "
-                          "block defined at %s.",
-                          at));
-  }
+  if (r->has_module)
+    second_block(dc, it, "module", *def);
   r->has_module = true;
   *def = def_span(it);
   const struct ast *mb = it->kids[1];
