@@ -74,11 +74,10 @@ struct loader {
   size_t cap;
   struct strmap names; /* declared name -> index in m->vars */
   size_t lcap;
-  struct strmap lnames; /* local name -> index in m->locals */
-  size_t ocap;          /* m->objects, while loading */
-  struct bytemap types; /* text -> struct decoded_type (in the arena) */
-  struct body_items items, rule_items; /* a block's, a validation's */
-  struct bytemap rule_keys;            /* refs_rule_key -> text_key */
+  struct strmap lnames;     /* local name -> index in m->locals */
+  size_t ocap;              /* m->objects, while loading */
+  struct bytemap types;     /* text -> struct decoded_type (in the arena) */
+  struct bytemap rule_keys; /* refs_rule_key -> text_key */
   uint32_t nrule_keys;
   struct sbuf keybuf;
   struct src_file *seq_src; /* positions of declarations, in file order */
@@ -414,11 +413,13 @@ static void missing_rule_args(struct loader *l, struct partial *p,
 /* A validation block's condition and error_message, in either syntax;
 ** in the native syntax anything else is an error. */
 static void rule_args(struct loader *l, struct partial *p,
-                      const struct body_items *b, bool json,
+                      const struct ast *body, bool json,
                       const struct ast **cond, const struct ast **msg) {
   *cond = *msg = NULL;
-  for (size_t i = 0; i < b->n; i++) {
-    const struct body_item *it = &b->v[i];
+  struct body_iter iter = body_start(body, json, NULL);
+  struct body_item x;
+  while (body_next(&iter, &x)) {
+    const struct body_item *it = &x;
     if (!it->is_block && body_item_is(it, "condition"))
       *cond = it->value;
     else if (!it->is_block && body_item_is(it, "error_message"))
@@ -440,8 +441,7 @@ static void rule_args(struct loader *l, struct partial *p,
 static void validation_block(struct loader *l, struct partial *p,
                              const struct ast *body, struct span block) {
   const struct ast *cond, *msg;
-  body_items(&l->rule_items, body, false, NULL);
-  rule_args(l, p, &l->rule_items, false, &cond, &msg);
+  rule_args(l, p, body, false, &cond, &msg);
   if (!cond || !msg) {
     /* one error per missing argument, at the start of the block's body
     ** as HCL's MissingItemRange gives it: its "{", or the attribute of a
@@ -467,9 +467,12 @@ static void json_validations(struct loader *l, struct partial *p,
 /* The arguments and validation blocks of a variable block, in either
 ** syntax (JSON has no other blocks: an unknown property is an argument). */
 static void variable_items(struct loader *l, struct partial *p,
-                           const struct body_items *b, bool json) {
-  for (size_t i = 0; i < b->n; i++) {
-    const struct body_item *it = &b->v[i];
+                           const struct ast *body, bool json) {
+  static const char *const blocks[] = {"validation", NULL};
+  struct body_iter iter = body_start(body, json, json ? blocks : NULL);
+  struct body_item x;
+  while (body_next(&iter, &x)) {
+    const struct body_item *it = &x;
     if (it->is_block && body_item_is(it, "validation")) {
       if (json)
         json_validations(l, p, it->body);
@@ -532,8 +535,7 @@ static bool native_variable(struct loader *l, struct src_file *src,
   p->decl_span = def;
   p->label_span = label->span;
   p->decl = seq_range(l, src, def);
-  body_items(&l->items, body, false, NULL);
-  variable_items(l, p, &l->items, false);
+  variable_items(l, p, body, false);
   return true;
 }
 
@@ -577,8 +579,7 @@ static void json_validations(struct loader *l, struct partial *p,
     const struct ast *o = objs[i], *cond, *msg;
     if (o->kind != AST_OBJECT)
       continue;
-    body_items(&l->rule_items, o, true, NULL);
-    rule_args(l, p, &l->rule_items, true, &cond, &msg);
+    rule_args(l, p, o, true, &cond, &msg);
     /* hcl's ranges: a block is defined at the "{" of its object, or at
     ** the "[" of the array that holds it; an argument it lacks is missed
     ** at the object's closing "}" (one error for each) */
@@ -619,9 +620,7 @@ static void json_variable(struct loader *l, struct src_file *src,
              p->name);
     return;
   }
-  static const char *const blocks[] = {"validation", NULL};
-  body_items(&l->items, body, true, blocks);
-  variable_items(l, p, &l->items, true);
+  variable_items(l, p, body, true);
 }
 
 /* Decode the simple arguments that are set in p into v. */
@@ -856,9 +855,11 @@ static void add_local(struct loader *l, struct src_file *src, const char *name,
 /* The local values a locals body defines, in either syntax (in JSON,
 ** strings are templates). */
 static void locals_items(struct loader *l, struct src_file *src,
-                         const struct body_items *b, bool json, bool ovr) {
-  for (size_t i = 0; i < b->n; i++) {
-    const struct body_item *it = &b->v[i];
+                         const struct ast *body, bool json, bool ovr) {
+  struct body_iter iter = body_start(body, json, NULL);
+  struct body_item x;
+  while (body_next(&iter, &x)) {
+    const struct body_item *it = &x;
     if (it->is_block)
       continue;
     const struct ast *v = it->value;
@@ -874,8 +875,7 @@ static void locals_items(struct loader *l, struct src_file *src,
 
 static void native_locals(struct loader *l, struct src_file *src,
                           const struct ast *block, bool ovr) {
-  body_items(&l->items, block->kids[1], false, NULL);
-  locals_items(l, src, &l->items, false, ovr);
+  locals_items(l, src, block->kids[1], false, ovr);
 }
 
 /* In JSON, "locals" is an object (or an array of objects). */
@@ -885,8 +885,7 @@ static void json_locals(struct loader *l, struct src_file *src,
   size_t n;
   const struct ast *const *objs = ast_json_blocks(x, &one, &n);
   for (size_t i = 0; i < n; i++) {
-    body_items(&l->items, objs[i], true, NULL);
-    locals_items(l, src, &l->items, true, ovr);
+    locals_items(l, src, objs[i], true, ovr);
   }
 }
 
@@ -1321,8 +1320,6 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   strmap_free(&l.lnames);
   bytemap_free(&l.types);
   bytemap_free(&l.rule_keys);
-  free(l.items.v);
-  free(l.rule_items.v);
   free(l.keybuf.p);
   tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)

@@ -124,33 +124,35 @@ static void file_values(struct collector *c, struct ast_file *f,
                NULL);
     return;
   }
-  struct body_items b = {0};
-  body_items(&b, f->body, f->json, NULL);
+  struct body_iter it = body_start(f->body, f->json, NULL);
+  struct body_item x;
   bool bad = false;
-  for (size_t i = 0; i < b.n; i++)
-    if (b.v[i].is_block) {
-      block_error(c, f->src, &b.v[i], file);
+  while (body_next(&it, &x))
+    if (x.is_block) {
+      block_error(c, f->src, &x, file);
       bad = true;
     }
   if (f->json) {
-    const size_t *first = body_first_defs(c->a, &b);
-    for (size_t i = 0; i < b.n; i++)
+    size_t n;
+    struct body_item *items;
+    const size_t *first = body_first_defs(c->a, f->body, &items, &n);
+    for (size_t i = 0; i < n; i++)
       if (first[i] != i) {
-        repeated_error(c, f->src, &b.v[i], &b.v[first[i]]);
+        repeated_error(c, f->src, &items[i], &items[first[i]]);
         bad = true;
       }
   }
-  for (size_t i = 0; i < b.n && !bad; i++) {
+  it = body_start(f->body, f->json, NULL);
+  while (!bad && body_next(&it, &x)) {
     struct raw_value *r = add_raw(c);
-    r->name = tfr_arena_strndup(c->a, b.v[i].name, b.v[i].len);
+    r->name = tfr_arena_strndup(c->a, x.name, x.len);
     r->kind = kind;
     r->file = file;
-    r->expr = b.v[i].value;
+    r->expr = x.value;
     r->src = f->src;
     r->span = r->expr->span;
     r->line = src_pos(f->src, r->span.start).line;
   }
-  free(b.v);
 }
 
 /* fastval.c's plan for a value of the named variable. */

@@ -24,31 +24,36 @@ struct body_item {
                                value (an object, or an array of them) */
 };
 
-/* Items in a malloc'd array, reused from body to body (free v when
-** done). */
-struct body_items {
-  struct body_item *v;
-  size_t n, cap;
+/* Where a walk over a body's items is: body_start, then body_next. */
+struct body_iter {
+  const struct ast *body;
+  const char *const *block_types;
+  uint32_t i;
+  bool json;
 };
 
 /*
-** The items of body into b (its earlier items replaced), in source order:
-** a native AST_BODY, or (json) a JSON object, whose "//" comment
-** properties are left out and whose property named as one of block_types
-** (NULL-terminated; NULL for none) is a block.  Anything else in JSON
-** gives no items.
+** The items of body in source order: a native AST_BODY, or (json) a JSON
+** object, whose "//" comment properties are left out and whose property
+** named as one of block_types (NULL-terminated; NULL for none) is a
+** block.  Anything else in JSON has no items.
 */
-void body_items(struct body_items *b, const struct ast *body, bool json,
-                const char *const *block_types);
+struct body_iter body_start(const struct ast *body, bool json,
+                            const char *const *block_types);
+
+/* The next item in *out; false after the last. */
+bool body_next(struct body_iter *it, struct body_item *out);
 
 /* The item's name is s. */
 bool body_item_is(const struct body_item *it, const char *s);
 
 /*
-** Attributes defined more than once (by name), in linear time: first[i]
-** is the index of the first definition of item i's name when that is an
-** earlier item, else i.  Allocated in a (n entries).
+** The properties of a JSON object defined more than once, in linear time:
+** first[i] is the index (among body_next's items, given in *items) of
+** the first definition of item i's name when that is an earlier item,
+** else i; *n the number of items.  Allocated in a.
 */
-size_t *body_first_defs(tfr_arena *a, const struct body_items *b);
+size_t *body_first_defs(tfr_arena *a, const struct ast *object,
+                        struct body_item **items, size_t *n);
 
 #endif
