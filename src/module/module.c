@@ -109,10 +109,6 @@ static void error_at(struct loader *l, struct src_file *src, struct span s,
     tfr_diags_set_variable(l->diags, var);
 }
 
-static struct span name_span(const struct ast *x) {
-  return (struct span){x->span.start, x->span.start + x->n};
-}
-
 static bool valid_identifier(const char *s) {
   if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
         (unsigned char)*s >= 0x80))
@@ -873,11 +869,6 @@ static void locals_items(struct loader *l, struct src_file *src,
   }
 }
 
-static void native_locals(struct loader *l, struct src_file *src,
-                          const struct ast *block, bool ovr) {
-  locals_items(l, src, block->kids[1], false, ovr);
-}
-
 /* In JSON, "locals" is an object (or an array of objects). */
 static void json_locals(struct loader *l, struct src_file *src,
                         const struct ast *x, bool ovr) {
@@ -965,114 +956,117 @@ bool module_declares(const struct module *m, const char *name) {
 static const char *const top_blocks[] = {
     "terraform", "provider", "variable", "locals",    "output",
     "module",    "resource", "data",     "ephemeral", "action",
-    "moved",     "removed",  "import",   "check"};
+    "moved",     "removed",  "import",   "check",     NULL};
 
 static bool top_block_ok(const char *s, size_t n) {
-  for (size_t i = 0; i < sizeof top_blocks / sizeof *top_blocks; i++)
+  for (size_t i = 0; top_blocks[i]; i++)
     if (strlen(top_blocks[i]) == n && !memcmp(top_blocks[i], s, n))
       return true;
   return false;
 }
 
-/* One top-level item of a native file; true when what it leaves (a local
-** value, a validation rule) refers to its tree. */
-static bool native_item(struct loader *l, struct src_file *src,
-                        const struct ast *it, bool ovr) {
-  if (it->kind == AST_ATTR) {
-    error_at(l, src, name_span(it), "Unsupported argument",
+/* The objects a block declares, for references to them (resources, data
+** sources, ephemeral resources, module calls): the labels of a native
+** block, the nested keys of a JSON one. */
+static void block_objects(struct loader *l, const struct body_item *it,
+                          bool json) {
+  if (!json)
+    native_object(l, it->node);
+  else if (body_item_is(it, "resource"))
+    json_objects(l, it->body, 2, "");
+  else if (body_item_is(it, "data"))
+    json_objects(l, it->body, 2, "data");
+  else if (body_item_is(it, "ephemeral"))
+    json_objects(l, it->body, 2, "ephemeral");
+  else if (body_item_is(it, "module"))
+    json_objects(l, it->body, 1, "module");
+}
+
+/* Declare (or, in an override file, override) p. */
+static void add_variable(struct loader *l, struct partial *p) {
+  if (p->override)
+    override(l, p);
+  else
+    declare(l, p);
+}
+
+/* "variable": {"NAME": {...}, ...} in JSON: each variable; true when one
+** has validation rules. */
+static bool json_variables(struct loader *l, struct src_file *src,
+                           const struct ast *v, bool ovr) {
+  if (v->kind != AST_OBJECT)
+    return false;
+  bool rules = false;
+  for (uint32_t j = 0; j < v->n; j++) {
+    struct partial p = {0};
+    p.override = ovr;
+    json_variable(l, src, v->items[2 * j], v->items[2 * j + 1], &p);
+    add_variable(l, &p);
+    rules |= p.nvalidations > 0;
+  }
+  return rules;
+}
+
+/* One top-level item of a module file, in either syntax; true when what
+** it leaves (a local value, a validation rule) refers to its tree. */
+static bool top_item(struct loader *l, struct src_file *src,
+                     const struct body_item *it, bool json, bool ovr) {
+  if (!it->is_block && !json) {
+    error_at(l, src, it->name_span, "Unsupported argument",
              tfr_arena_printf(l->a,
                               "An argument named \"%.*s\" is not expected "
                               "here.",
-                              (int)it->n, it->str),
+                              (int)it->len, it->name),
              NULL);
     return false;
   }
-  if (!top_block_ok(it->str, it->n)) {
-    bool rp = it->n == 18 && !memcmp(it->str, "required_providers", 18);
-    error_at(l, src, name_span(it), "Unsupported block type",
+  if (!it->is_block || !top_block_ok(it->name, it->len)) {
+    bool rp = !json && body_item_is(it, "required_providers");
+    error_at(l, src, it->name_span, "Unsupported block type",
              rp ? "A \"required_providers\" block must be nested inside a "
                   "\"terraform\" block."
                 : tfr_arena_printf(l->a,
                                    "Blocks of type \"%.*s\" are not "
                                    "expected here.",
-                                   (int)it->n, it->str),
+                                   (int)it->len, it->name),
              NULL);
     return false;
   }
-  if (is_kind(it, "locals")) {
-    native_locals(l, src, it, ovr);
+  if (body_item_is(it, "locals")) {
+    if (json)
+      json_locals(l, src, it->body, ovr);
+    else
+      locals_items(l, src, it->body, false, ovr);
     return true;
   }
   if (!ovr)
-    native_object(l, it);
-  if (!is_kind(it, "variable"))
+    block_objects(l, it, json);
+  if (!body_item_is(it, "variable"))
     return false;
+  if (json)
+    return json_variables(l, src, it->body, ovr);
   struct partial p = {0};
   p.override = ovr;
-  if (!native_variable(l, src, it, &p))
+  if (!native_variable(l, src, it->node, &p))
     return false;
-  if (ovr)
-    override(l, &p);
-  else
-    declare(l, &p);
+  add_variable(l, &p);
   return p.nvalidations > 0;
 }
 
 /* parse_config_stream's item: a primary file's block. */
 static bool stream_item(void *ctx, const struct ast *block) {
   struct loader *l = ctx;
-  return native_item(l, l->streaming, block, false);
+  struct body_item it = body_item_of(block);
+  return top_item(l, l->streaming, &it, false, false);
 }
 
-/* Hand each variable block of a file to the declare or override step. */
+/* Hand each item of a file to its decoder. */
 static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
-  const struct ast *body = f->body;
-  if (!f->json) {
-    for (uint32_t i = 0; i < body->n; i++)
-      native_item(l, f->src, body->items[i], ovr);
-    return;
-  }
-  if (body->kind != AST_OBJECT)
-    return;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (ast_json_comment(k))
-      continue;
-    if (!top_block_ok(k->str, k->n)) {
-      error_at(l, f->src, k->span, "Unsupported block type",
-               tfr_arena_printf(l->a,
-                                "Blocks of type \"%.*s\" are not expected "
-                                "here.",
-                                (int)k->n, k->str),
-               NULL);
-      continue;
-    }
-    if (k->n == 6 && !memcmp(k->str, "locals", 6)) {
-      json_locals(l, f->src, v, ovr);
-      continue;
-    }
-    if (!ovr) {
-      if (k->n == 8 && !memcmp(k->str, "resource", 8))
-        json_objects(l, v, 2, "");
-      else if (k->n == 4 && !memcmp(k->str, "data", 4))
-        json_objects(l, v, 2, "data");
-      else if (k->n == 9 && !memcmp(k->str, "ephemeral", 9))
-        json_objects(l, v, 2, "ephemeral");
-      else if (k->n == 6 && !memcmp(k->str, "module", 6))
-        json_objects(l, v, 1, "module");
-    }
-    if (!(k->n == 8 && !memcmp(k->str, "variable", 8)) || v->kind != AST_OBJECT)
-      continue;
-    for (uint32_t j = 0; j < v->n; j++) {
-      struct partial p = {0};
-      p.override = ovr;
-      json_variable(l, f->src, v->items[2 * j], v->items[2 * j + 1], &p);
-      if (ovr)
-        override(l, &p);
-      else
-        declare(l, &p);
-    }
-  }
+  struct body_iter iter =
+      body_start(f->body, f->json, f->json ? top_blocks : NULL);
+  struct body_item it;
+  while (body_next(&iter, &it))
+    top_item(l, f->src, &it, f->json, ovr);
 }
 
 /* A declaration to sort: its name's first sixteen bytes as two

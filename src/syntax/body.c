@@ -21,6 +21,19 @@ static bool is_block_type(const char *const *types, const char *s, uint32_t n) {
   return false;
 }
 
+struct body_item body_item_of(const struct ast *x) {
+  bool block = x->kind == AST_BLOCK;
+  return (struct body_item){block,
+                            x->str,
+                            x->n,
+                            {x->span.start, x->span.start + x->n},
+                            x->span,
+                            block ? NULL : x->kids[0],
+                            block ? x->kids[0] : NULL,
+                            block ? x->kids[1] : NULL,
+                            x};
+}
+
 struct body_iter body_start(const struct ast *body, bool json,
                             const char *const *block_types) {
   bool ok = body && (json ? body->kind == AST_OBJECT : body->kind == AST_BODY);
@@ -42,18 +55,10 @@ bool body_next(struct body_iter *it, struct body_item *out) {
                                 {k->span.start, v->span.end},
                                 v,
                                 NULL,
-                                v};
+                                v,
+                                k};
     } else {
-      const struct ast *x = body->items[it->i];
-      bool block = x->kind == AST_BLOCK;
-      *out = (struct body_item){block,
-                                x->str,
-                                x->n,
-                                {x->span.start, x->span.start + x->n},
-                                x->span,
-                                block ? NULL : x->kids[0],
-                                block ? x->kids[0] : NULL,
-                                block ? x->kids[1] : NULL};
+      *out = body_item_of(body->items[it->i]);
     }
     it->i++;
     return true;

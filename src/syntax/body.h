@@ -22,7 +22,11 @@ struct body_item {
   const struct ast *labels; /* a native block's labels (a list node) */
   const struct ast *body;   /* a block's body: native AST_BODY, or the JSON
                                value (an object, or an array of them) */
+  const struct ast *node;   /* the native attribute or block; the JSON key */
 };
+
+/* A native body's attribute or block as an item. */
+struct body_item body_item_of(const struct ast *x);
 
 /* Where a walk over a body's items is: body_start, then body_next. */
 struct body_iter {
