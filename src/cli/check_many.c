@@ -10,8 +10,7 @@
 ** diagnostics; the loaded module is shared read-only.  The report lists
 ** every job in a fixed order, whatever order the threads finish in.
 */
-#define _DEFAULT_SOURCE /* DT_DIR */
-#include <dirent.h>
+#define _DEFAULT_SOURCE /* GLOB_BRACE */
 #include <errno.h>
 #include <glob.h>
 #include <pthread.h>
@@ -116,50 +115,27 @@ static void run_all(const struct many_opts *mo, struct job *jobs, size_t n) {
 /* ---- what to check --------------------------------------------------------
  */
 
-struct names {
-  char **v;
-  size_t n, cap;
-};
-
-static void names_add(struct names *l, const char *s) {
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 16;
-    l->v = realloc(l->v, l->cap * sizeof *l->v);
-    if (!l->v)
-      cli_oom();
-  }
-  l->v[l->n++] = strdup(s);
-}
-
-static void names_free(struct names *l) {
-  for (size_t i = 0; i < l->n; i++)
-    free(l->v[i]);
-  free(l->v);
-}
-
-static int cmp_str(const void *x, const void *y) {
-  return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
 /* Whether a directory's .tf / .tf.json / .tofu files mention a variable
 ** block (a cheap test; loading tells the truth). */
+static bool is_config_file(const char *path, const char *n, int is_dir,
+                           void *ctx) {
+  (void)path;
+  (void)is_dir;
+  (void)ctx;
+  size_t len = strlen(n);
+  return (len > 3 && !strcmp(n + len - 3, ".tf")) ||
+         (len > 8 && !strcmp(n + len - 8, ".tf.json")) ||
+         (len > 5 && !strcmp(n + len - 5, ".tofu")) ||
+         (len > 10 && !strcmp(n + len - 10, ".tofu.json"));
+}
+
 static bool declares_variables(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
+  struct cli_names files = {0};
+  if (!cli_list_dir(dir, is_config_file, NULL, &files))
     return false;
   bool found = false;
-  struct dirent *e;
-  while (!found && (e = readdir(d))) {
-    const char *n = e->d_name;
-    size_t len = strlen(n);
-    bool conf = (len > 3 && !strcmp(n + len - 3, ".tf")) ||
-                (len > 8 && !strcmp(n + len - 8, ".tf.json")) ||
-                (len > 5 && !strcmp(n + len - 5, ".tofu")) ||
-                (len > 10 && !strcmp(n + len - 10, ".tofu.json"));
-    if (!conf || n[0] == '.')
-      continue;
-    char *path = malloc(strlen(dir) + len + 2);
-    sprintf(path, "%s/%s", dir, n);
+  for (size_t i = 0; i < files.n && !found; i++) {
+    char *path = cli_path_join(dir, files.v[i]);
     FILE *f = fopen(path, "rb");
     free(path);
     if (!f)
@@ -172,8 +148,18 @@ static bool declares_variables(const char *dir) {
     }
     fclose(f);
   }
-  closedir(d);
+  cli_names_free(&files);
   return found;
+}
+
+/* A directory (symbolic links are not followed: no cycles); lstat asked
+** only when readdir does not say (some file systems do not). */
+static bool is_subdir(const char *path, const char *name, int is_dir,
+                      void *ctx) {
+  (void)name;
+  (void)ctx;
+  struct stat st;
+  return is_dir >= 0 ? is_dir : lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /*
@@ -185,16 +171,16 @@ static bool declares_variables(const char *dir) {
 ** (the run fails: what it holds was not checked), never skipped in
 ** silence.
 */
-static void module_dirs(const char *dir, struct names *out, tfr_arena *a,
+static void module_dirs(const char *dir, struct cli_names *out, tfr_arena *a,
                         tfr_diags *diags) {
-  struct names stack = {0};
-  names_add(&stack, dir);
+  struct cli_names stack = {0};
+  cli_names_add(&stack, dir);
   while (stack.n) {
     char *cur = stack.v[--stack.n];
     if (declares_variables(cur))
-      names_add(out, cur);
-    DIR *d = opendir(cur);
-    if (!d) {
+      cli_names_add(out, cur);
+    struct cli_names subs = {0};
+    if (!cli_list_dir(cur, is_subdir, NULL, &subs)) {
       if (errno != ENOENT)
         tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Directory not searched",
                       tfr_arena_printf(a,
@@ -204,43 +190,20 @@ static void module_dirs(const char *dir, struct names *out, tfr_arena *a,
       free(cur);
       continue;
     }
-    struct names subs = {0};
-    struct dirent *e;
-    while ((e = readdir(d))) {
-      if (e->d_name[0] == '.')
-        continue;
-      bool is_dir = e->d_type == DT_DIR;
-      if (e->d_type == DT_UNKNOWN) { /* some file systems do not say */
-        size_t len = strlen(cur) + strlen(e->d_name) + 2;
-        char *p = malloc(len);
-        struct stat st;
-        if (!p)
-          cli_oom();
-        snprintf(p, len, "%s/%s", cur, e->d_name);
-        is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
-        free(p);
-      }
-      if (is_dir) /* symbolic links are not followed: no cycles */
-        names_add(&subs, e->d_name);
-    }
-    closedir(d);
-    if (subs.n > 1)
-      qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
     for (size_t i = subs.n; i-- > 0;) { /* the first is popped first */
-      char *p = malloc(strlen(cur) + strlen(subs.v[i]) + 2);
-      sprintf(p, "%s/%s", cur, subs.v[i]);
-      names_add(&stack, !strcmp(cur, ".") ? p + 2 : p);
+      char *p = cli_path_join(cur, subs.v[i]);
+      cli_names_add(&stack, !strcmp(cur, ".") ? p + 2 : p);
       free(p);
     }
-    names_free(&subs);
+    cli_names_free(&subs);
     free(cur);
   }
-  names_free(&stack);
+  cli_names_free(&stack);
 }
 
 /* The var files of -var-file-each: each pattern's matches, sorted; a
 ** pattern that matches nothing is a usage error. */
-static bool var_files(const struct many_opts *mo, struct names *out) {
+static bool var_files(const struct many_opts *mo, struct cli_names *out) {
   for (size_t i = 0; i < mo->neach; i++) {
     glob_t g;
     int rc = glob(mo->each[i], GLOB_BRACE, NULL, &g);
@@ -257,7 +220,7 @@ static bool var_files(const struct many_opts *mo, struct names *out) {
       return false;
     }
     for (size_t k = 0; k < g.gl_pathc; k++)
-      names_add(out, g.gl_pathv[k]);
+      cli_names_add(out, g.gl_pathv[k]);
     globfree(&g);
   }
   return true;
@@ -332,16 +295,16 @@ static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
 }
 
 int cli_check_many(const struct many_opts *mo) {
-  struct names dirs = {0}, files = {0};
+  struct cli_names dirs = {0}, files = {0};
   tfr_arena *a = tfr_arena_new();
   tfr_diags *load = tfr_diags_new(a);
   if (mo->recursive)
     module_dirs(mo->dir, &dirs, a, load);
   else
-    names_add(&dirs, mo->dir);
+    cli_names_add(&dirs, mo->dir);
   if (!var_files(mo, &files)) {
-    names_free(&dirs);
-    names_free(&files);
+    cli_names_free(&dirs);
+    cli_names_free(&files);
     tfr_arena_free(a);
     return EXIT_USAGE;
   }
@@ -349,7 +312,7 @@ int cli_check_many(const struct many_opts *mo) {
     cli_print_diags(load, mo->o);
     fprintf(stderr, "tfresolve: no module below %s declares variables\n",
             mo->dir);
-    names_free(&files);
+    cli_names_free(&files);
     tfr_arena_free(a);
     return EXIT_INVALID;
   }
@@ -361,8 +324,8 @@ int cli_check_many(const struct many_opts *mo) {
     shared = tfr_module_load(a, load, dirs.v[0], mo->opentofu);
     if (tfr_diags_has_errors(load)) {
       cli_print_diags(load, mo->o);
-      names_free(&dirs);
-      names_free(&files);
+      cli_names_free(&dirs);
+      cli_names_free(&files);
       free(jobs);
       tfr_arena_free(a);
       return EXIT_INVALID;
@@ -402,8 +365,8 @@ int cli_check_many(const struct many_opts *mo) {
   for (size_t i = 0; i < n; i++)
     tfr_arena_free(jobs[i].a);
   free(jobs);
-  names_free(&dirs);
-  names_free(&files);
+  cli_names_free(&dirs);
+  cli_names_free(&files);
   tfr_arena_free(a);
   return valid ? EXIT_OK : EXIT_INVALID;
 }

@@ -2,11 +2,13 @@
 ** What the commands of the CLI share: option spelling, diagnostics on
 ** stderr with colour only on a terminal.
 */
+#define _DEFAULT_SOURCE /* DT_DIR */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,6 +98,66 @@ int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
 _Noreturn void cli_oom(void) {
   fputs("tfresolve: out of memory\n", stderr);
   exit(EXIT_INVALID);
+}
+
+void cli_names_add(struct cli_names *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    l->v = realloc(l->v, l->cap * sizeof *l->v);
+    if (!l->v)
+      cli_oom();
+  }
+  if (!(l->v[l->n] = strdup(s)))
+    cli_oom();
+  l->n++;
+}
+
+void cli_names_free(struct cli_names *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->v[i]);
+  free(l->v);
+  *l = (struct cli_names){0};
+}
+
+char *cli_path_join(const char *dir, const char *name) {
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(len);
+  if (!p)
+    cli_oom();
+  snprintf(p, len, "%s/%s", dir, name);
+  return p;
+}
+
+static int cmp_name(const void *x, const void *y) {
+  return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+bool cli_list_dir(const char *dir,
+                  bool (*keep)(const char *path, const char *name, int is_dir,
+                               void *ctx),
+                  void *ctx, struct cli_names *out) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return false;
+  size_t from = out->n;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    bool ok = true;
+    if (keep) {
+      char *path = cli_path_join(dir, e->d_name);
+      int is_dir = e->d_type == DT_UNKNOWN ? -1 : e->d_type == DT_DIR;
+      ok = keep(path, e->d_name, is_dir, ctx);
+      free(path);
+    }
+    if (ok)
+      cli_names_add(out, e->d_name);
+  }
+  closedir(d);
+  if (out->n - from > 1)
+    qsort(out->v + from, out->n - from, sizeof *out->v, cmp_name);
+  return true;
 }
 
 /* The value of option argv[*i]: after "=", or the next argument. */

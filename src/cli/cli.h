@@ -21,6 +21,29 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 /* Memory ran out in the CLI itself: say so and exit with status 1. */
 _Noreturn void cli_oom(void);
 
+/* A growable list of malloc'd strings (cli_names_free frees them). */
+struct cli_names {
+  char **v;
+  size_t n, cap;
+};
+void cli_names_add(struct cli_names *l, const char *s); /* a copy of s */
+void cli_names_free(struct cli_names *l);
+
+/* dir/name, malloc'd. */
+char *cli_path_join(const char *dir, const char *name);
+
+/*
+** The CLI's one directory lister: the entries of dir whose names do not
+** start with '.' and that keep accepts (NULL: all; it gets the entry's
+** path, its name, and whether readdir says it is a directory: 1 yes, 0
+** no, -1 it does not say), sorted in byte order, added to out.  False,
+** with errno set, when dir cannot be opened.
+*/
+bool cli_list_dir(const char *dir,
+                  bool (*keep)(const char *path, const char *name, int is_dir,
+                               void *ctx),
+                  void *ctx, struct cli_names *out);
+
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
 ** on this thread if none can be started.  Returns its exit status. */

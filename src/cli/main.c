@@ -67,24 +67,6 @@ static const char usage_parse[] =
 
 /* ---- collecting files -------------------------------------------------- */
 
-struct paths {
-  char **v;
-  size_t n, cap;
-};
-
-static void paths_add(struct paths *p, const char *s) {
-  if (p->n == p->cap) {
-    p->cap = p->cap ? p->cap * 2 : 64;
-    p->v = realloc(p->v, p->cap * sizeof *p->v);
-    if (!p->v)
-      cli_oom();
-  }
-  p->v[p->n] = strdup(s);
-  if (!p->v[p->n])
-    cli_oom();
-  p->n++;
-}
-
 static bool has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && strcmp(s + n - k, suf) == 0;
@@ -101,45 +83,28 @@ static bool is_config_name(const char *name) {
   return false;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every configuration file below dir, in lexical order. */
-static void walk(struct paths *out, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
+static void walk(struct cli_names *out, const char *dir) {
+  struct cli_names here = {0};
+  if (!cli_list_dir(dir, NULL, NULL, &here))
     return;
-  struct paths here = {0};
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    if (e->d_name[0] != '.')
-      paths_add(&here, e->d_name);
-  closedir(d);
-  if (here.n)
-    qsort(here.v, here.n, sizeof *here.v, cmp_str);
   for (size_t i = 0; i < here.n; i++) {
-    size_t len = strlen(dir) + strlen(here.v[i]) + 2;
-    char *full = malloc(len);
-    if (!full)
-      cli_oom();
-    snprintf(full, len, "%s/%s", dir, here.v[i]);
+    char *full = cli_path_join(dir, here.v[i]);
     struct stat st;
     if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
       walk(out, full);
     else if (is_config_name(here.v[i]))
-      paths_add(out, full);
+      cli_names_add(out, full);
     free(full);
-    free(here.v[i]);
   }
-  free(here.v);
+  cli_names_free(&here);
 }
 
 /* ---- parse command ----------------------------------------------------- */
 
 static int cmd_parse(int argc, char **argv) {
   struct options o = {0};
-  struct paths files = {0};
+  struct cli_names files = {0};
   int rc = EXIT_OK;
   const struct cli_common cc = {"parse", usage_parse, &o.no_color, NULL,
                                 NULL,    NULL,        NULL,        NULL};
@@ -156,7 +121,7 @@ static int cmd_parse(int argc, char **argv) {
       if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
         walk(&files, argv[i]);
       else
-        paths_add(&files, argv[i]);
+        cli_names_add(&files, argv[i]);
     } else if (!strcmp(name, "ast")) {
       o.ast = true;
     } else if (!strcmp(name, "json")) {
