@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "arena_int.h"
+#include "body.h"
 #include "convert.h"
 #include "eval.h"
 #include "parse.h"
@@ -644,17 +645,23 @@ void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r) {
 
 /* The run names of a JSON test file: {"run": {"NAME": {...}}}. */
 static void json_runs(tfr_arena *a, struct tfile *f, const struct ast *body) {
-  if (!body || body->kind != AST_OBJECT)
-    return;
-  for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *k = body->items[2 * i], *v = body->items[2 * i + 1];
-    if (!(k->kind == AST_STRING && is_name(k, "run")) || v->kind != AST_OBJECT)
+  static const char *const blocks[] = {"run", NULL};
+  struct body_iter top = body_start(body, true, blocks);
+  struct body_item it;
+  while (body_next(&top, &it)) {
+    if (!it.is_block || it.node->kind != AST_STRING ||
+        it.body->kind != AST_OBJECT)
       continue;
-    f->runs = tfr_arena_alloc(a, (v->n ? v->n : 1) * sizeof *f->runs);
-    for (uint32_t j = 0; j < v->n; j++) {
-      const struct ast *rk = v->items[2 * j];
-      f->runs[f->nruns++].name = tfr_arena_strndup(a, rk->str, rk->n);
-    }
+    /* a "run" property again adds to the runs before it */
+    struct trun *v =
+        tfr_arena_alloc(a, (f->nruns + it.body->n + 1) * sizeof *v);
+    if (f->nruns)
+      memcpy(v, f->runs, f->nruns * sizeof *v);
+    f->runs = v;
+    struct body_iter runs = body_start(it.body, true, NULL);
+    struct body_item r;
+    while (body_next(&runs, &r))
+      f->runs[f->nruns++].name = tfr_arena_strndup(a, r.name, r.len);
   }
 }
 
