@@ -304,21 +304,26 @@ static void diagnostics_render_three_ways(void **state) {
   tfr_arena_free(a);
 }
 
+/* Writes text to dir/name. */
+static void write_text(const char *dir, const char *name, const char *text) {
+  char path[64];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  assert_int_equal(fclose(f), 0);
+}
+
 /* A module of two variables in a new temporary directory (removed by
 ** remove_module); its path, malloc'd. */
 static char *write_module(void) {
   char *dir = strdup("/tmp/tfr_unit_XXXXXX");
   assert_non_null(mkdtemp(dir));
-  char path[64];
-  snprintf(path, sizeof path, "%s/main.tf", dir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("variable \"a\" {\n  type    = number\n  default = 1\n}\n"
-        "variable \"b\" {\n  type = string\n"
-        "  validation {\n    condition     = length(var.b) > 0\n"
-        "    error_message = \"Empty.\"\n  }\n}\n",
-        f);
-  assert_int_equal(fclose(f), 0);
+  write_text(dir, "main.tf",
+             "variable \"a\" {\n  type    = number\n  default = 1\n}\n"
+             "variable \"b\" {\n  type = string\n"
+             "  validation {\n    condition     = length(var.b) > 0\n"
+             "    error_message = \"Empty.\"\n  }\n}\n");
   return dir;
 }
 
@@ -471,17 +476,13 @@ static void results_are_reached_through_accessors(void **state) {
 ** var.b to fail.  Removed by remove_tests. */
 static char *write_tests(void) {
   char *dir = write_module();
-  char path[64];
-  snprintf(path, sizeof path, "%s/m.tftest.hcl", dir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("run \"ok\" {\n  command = plan\n  variables {\n    b = \"x\"\n  }\n"
-        "  assert {\n    condition     = var.a == 5\n"
-        "    error_message = \"Not 5.\"\n  }\n}\n"
-        "run \"empty\" {\n  command = plan\n  variables {\n    b = \"\"\n  }\n"
-        "  expect_failures = [var.b]\n}\n",
-        f);
-  assert_int_equal(fclose(f), 0);
+  write_text(
+      dir, "m.tftest.hcl",
+      "run \"ok\" {\n  command = plan\n  variables {\n    b = \"x\"\n  }\n"
+      "  assert {\n    condition     = var.a == 5\n"
+      "    error_message = \"Not 5.\"\n  }\n}\n"
+      "run \"empty\" {\n  command = plan\n  variables {\n    b = \"\"\n  }\n"
+      "  expect_failures = [var.b]\n}\n");
   return dir;
 }
 

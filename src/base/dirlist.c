@@ -47,8 +47,7 @@ const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
   return out;
 }
 
-bool dir_keep_files(const char *dir, const char *name, void *ctx) {
-  (void)ctx;
+enum dir_entry_kind dir_entry_kind(const char *dir, const char *name) {
   size_t nd = strlen(dir), nn = strlen(name);
   char *path = malloc(nd + nn + 2);
   if (!path)
@@ -57,8 +56,15 @@ bool dir_keep_files(const char *dir, const char *name, void *ctx) {
   path[nd] = '/';
   memcpy(path + nd + 1, name, nn + 1);
   struct stat st;
-  /* what cannot be looked at stays: reading it says why */
-  bool dir_entry = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  enum dir_entry_kind k = stat(path, &st) != 0  ? DIR_ENTRY_UNKNOWN
+                          : S_ISDIR(st.st_mode) ? DIR_ENTRY_DIR
+                                                : DIR_ENTRY_OTHER;
   free(path);
-  return !dir_entry;
+  return k;
+}
+
+bool dir_keep_files(const char *dir, const char *name, void *ctx) {
+  (void)ctx;
+  /* what cannot be looked at stays: reading it says why */
+  return dir_entry_kind(dir, name) != DIR_ENTRY_DIR;
 }

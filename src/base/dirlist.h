@@ -20,6 +20,10 @@ typedef bool (*dir_keep_fn)(const char *dir, const char *name, void *ctx);
 const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
                       void *ctx, size_t *n);
 
+/* What dir/name is, through stat (symbolic links followed). */
+enum dir_entry_kind { DIR_ENTRY_UNKNOWN, DIR_ENTRY_DIR, DIR_ENTRY_OTHER };
+enum dir_entry_kind dir_entry_kind(const char *dir, const char *name);
+
 /* A keep function: entries that are not directories (stat follows
 ** symbolic links, as Terraform reads them; an entry stat cannot look at
 ** is kept, for its reader to report). */

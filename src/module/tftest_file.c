@@ -243,7 +243,10 @@ static void variables_block(struct decoder *dc, const struct ast *b,
 }
 
 /* A constant bool attribute (parallel, skip_cleanup). */
-static int const_bool(struct decoder *dc, const struct ast *x) {
+/* A constant attribute converted to type t; NULL after a diagnostic
+** (the expression's own, or "bool required" / "string required"). */
+static const tfr_value *const_value(struct decoder *dc, const struct ast *x,
+                                    const tfr_type *t, const char *detail) {
   struct eval_ctx c = {0};
   c.a = dc->a;
   c.diags = dc->d;
@@ -251,34 +254,27 @@ static int const_bool(struct decoder *dc, const struct ast *x) {
   size_t before = tfr_diags_count(dc->d);
   const tfr_value *v = eval_expr(&c, x);
   if (tfr_diags_count(dc->d) > before)
-    return -1;
+    return NULL;
   const char *err = NULL;
-  const tfr_value *b = v ? conv_convert(dc->a, v, &tfr_t_bool, &err) : NULL;
-  if (!b || (b->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
-    derr(dc, x->span, "Incorrect attribute value type",
-         "Inappropriate value for attribute: bool required.");
-    return -1;
+  const tfr_value *r = v ? conv_convert(dc->a, v, t, &err) : NULL;
+  if (!r || (r->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+    derr(dc, x->span, "Incorrect attribute value type", detail);
+    return NULL;
   }
-  return b->b;
+  return r;
+}
+
+static int const_bool(struct decoder *dc, const struct ast *x) {
+  const tfr_value *b = const_value(
+      dc, x, &tfr_t_bool, "Inappropriate value for attribute: bool required.");
+  return b ? b->b : -1;
 }
 
 static const char *const_string(struct decoder *dc, const struct ast *x) {
-  struct eval_ctx c = {0};
-  c.a = dc->a;
-  c.diags = dc->d;
-  c.src = dc->f->src;
-  size_t before = tfr_diags_count(dc->d);
-  const tfr_value *v = eval_expr(&c, x);
-  if (tfr_diags_count(dc->d) > before)
-    return NULL;
-  const char *err = NULL;
-  const tfr_value *s = v ? conv_convert(dc->a, v, &tfr_t_string, &err) : NULL;
-  if (!s || (s->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
-    derr(dc, x->span, "Incorrect attribute value type",
-         "Inappropriate value for attribute: string required.");
-    return NULL;
-  }
-  return tfr_arena_strndup(dc->a, s->s, s->n);
+  const tfr_value *s =
+      const_value(dc, x, &tfr_t_string,
+                  "Inappropriate value for attribute: string required.");
+  return s ? tfr_arena_strndup(dc->a, s->s, s->n) : NULL;
 }
 
 /* One attribute of a run block (command, expect_failures...). */
@@ -747,17 +743,7 @@ static bool replaced_by_tofu(const struct names *l, const char *n) {
 static bool keep_test_file(const char *dir, const char *name, void *ctx) {
   if (ignored_name(name) || !is_test_name(name, *(const bool *)ctx))
     return false;
-  size_t nd = strlen(dir), nn = strlen(name);
-  char *full = malloc(nd + nn + 2);
-  if (!full)
-    tfr_oom();
-  memcpy(full, dir, nd);
-  full[nd] = '/';
-  memcpy(full + nd + 1, name, nn + 1);
-  struct stat st;
-  bool file = stat(full, &st) == 0 && !S_ISDIR(st.st_mode);
-  free(full);
-  return file;
+  return dir_entry_kind(dir, name) == DIR_ENTRY_OTHER;
 }
 
 /* The test files of one directory, as names relative to the module. */
