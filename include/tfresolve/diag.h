@@ -57,6 +57,7 @@ enum tfr_diag_code {
   TFR_CODE_RULE_DEFERRED,    /* a rule that cannot be decided offline */
   TFR_CODE_BAD_OPTIONS,      /* an options struct of a size the library
                                 cannot read (see resolution.h) */
+  TFR_CODE_NO_VALUE,         /* "No value for required variable" */
 };
 
 struct tfr_diag {

@@ -167,6 +167,18 @@ struct tfr_variable {
   size_t nrules;
   const char *deprecated; /* its `deprecated` message, or NULL */
   bool ephemeral;
+  /* Why value is NULL (NULL when it is resolved): the summary of its own
+  ** first error ("No value for required variable"), or, when plan stops
+  ** before it at another variable's error, "plan stops before this: "
+  ** and that error ("var.project has no value"). */
+  const char *reason;
+  /* When plan stops before it: the value it would have if the errors that
+  ** stop plan were not there (its own sources, conversion and validation
+  ** rules), or NULL with the error it would meet in preview_error (NULL
+  ** too when nothing could be computed).  A preview is never plan's
+  ** value: value stays NULL and error true. */
+  const tfr_value *preview;
+  const struct tfr_diag *preview_error;
 };
 
 /** The variables of a module and what they resolved to. */

@@ -139,7 +139,7 @@ static void human(const struct tfr_test_suite *s, const struct test_opts *to) {
 
 static void json_str(const char *s) { tfr_json_write_cstr(stdout, s); }
 
-/* The diagnostics as one line of JSON (SPEC section 2's fields). */
+/* The diagnostics as one line of JSON (doc/json-format.md's fields). */
 static void json_diags(const tfr_diags *d) {
   putchar('[');
   for (size_t i = 0; i < tfr_diags_count(d); i++) {

@@ -598,7 +598,7 @@ static const char usage_module[] =
     "  -var-file=FILE      Load variable values from FILE (repeatable)\n"
     "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
     "  -no-env             Ignore TF_VAR_* environment variables\n"
-    "  -json               Machine-readable output (SPEC section 2)\n"
+    "  -json               Machine-readable output (doc/json-format.md)\n"
     "  -format=F           show: human, json, yaml, tfvars (a variables file)\n"
     "                      or env (export TF_VAR_... lines); check: human,\n"
     "                      json, sarif (SARIF 2.1.0), github (workflow\n"
@@ -622,15 +622,37 @@ void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
   tfr_resolution_write_json(stdout, a, res, d, show_sensitive);
 }
 
+/* What a preview would fail with, in a line: a validation rule's own
+** message, else the error's summary. */
+static const char *preview_failure(tfr_arena *a, const struct tfr_diag *e) {
+  if (e->code == TFR_CODE_RULE_FAILED && e->detail) {
+    const char *nl = strstr(e->detail, "\n\n"); /* before "This was..." */
+    return tfr_arena_printf(
+        a, "its validation rule: %.*s",
+        (int)(nl ? (size_t)(nl - e->detail) : strlen(e->detail)), e->detail);
+  }
+  if (e->code == TFR_CODE_INVALID_INPUT && e->detail) {
+    const char *colon = strrchr(e->detail, ':'); /* "...: a number is..." */
+    if (colon && colon[1] == ' ')
+      return tfr_arena_printf(a, "%s: %s", e->summary, colon + 2);
+  }
+  return e->summary;
+}
+
 /* The human table: name, type, value (abbreviated), source. */
 static void show_table(tfr_arena *a, const struct tfr_resolution *res,
                        bool show_sensitive) {
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = tfr_resolution_variable(res, i);
-    const char *val = !v->value ? "(not resolved: see the errors below)"
-                      : v->sensitive && !show_sensitive
-                          ? "(sensitive value)"
-                          : tfr_value_console(a, v->value);
+    /* plan's value, or (when plan stops before it) the preview */
+    const tfr_value *shown = v->value ? v->value : v->preview;
+    const char *val =
+        shown && v->sensitive && !show_sensitive ? "(sensitive value)"
+        : shown                                  ? tfr_value_console(a, shown)
+        : v->preview_error
+            ? tfr_arena_printf(a, "(would fail: %s)",
+                               preview_failure(a, v->preview_error))
+            : "(not resolved: see the errors below)";
     const char *src;
     switch (v->source) {
     case TFR_SRC_AUTO_FILE:
@@ -650,7 +672,9 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
       src = "(not set)";
     }
     printf("%s = %s\n    # %s, from %s\n", v->name, val,
-           tfr_type_friendly(a, v->type), src);
+           tfr_type_friendly(a, shown ? shown->type : v->type), src);
+    if (!v->value && (v->preview || v->preview_error))
+      printf("    # preview only: %s\n", v->reason);
   }
 }
 
@@ -852,7 +876,8 @@ static void show_values(tfr_arena *a, const struct tfr_resolution *res,
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = tfr_resolution_variable(res, i);
     if (!v->value) {
-      printf("# %s: not resolved\n", v->name);
+      printf("# %s: not resolved (%s)\n", v->name,
+             v->reason ? v->reason : "see the errors");
       continue;
     }
     if (v->sensitive && !show_sensitive) {
@@ -945,9 +970,10 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
                            "strings, because the variable has no type")
              : "HCL: TF_VAR_ and -var values are parsed as expressions, "
                "because the type is not primitive");
-  if (v->given && v->value && !hide) {
+  const tfr_value *final = v->value ? v->value : v->preview;
+  if (v->given && final && !hide) {
     const char *from = explain_type(a, v->given->type);
-    const char *to = explain_type(a, v->value->type);
+    const char *to = explain_type(a, final->type);
     if (strcmp(from, to))
       printf("Conversion: %s -> %s\n", from, to);
     else
@@ -968,7 +994,16 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     printf("\nValue: %s\n",
            hide ? "(sensitive value)"
                 : explain_text(a, tfr_value_console(a, v->value), 7));
-  else {
+  else if (v->preview || v->preview_error) {
+    printf("\nValue: none: %s\n", v->reason);
+    if (v->preview)
+      printf("Preview (its value once that is fixed): %s\n",
+             hide ? "(sensitive value)"
+                  : explain_text(a, tfr_value_console(a, v->preview), 7));
+    else
+      printf("Preview: once that is fixed, it fails too: %s\n",
+             indent_lines(a, preview_failure(a, v->preview_error), 7));
+  } else {
     bool rule_failed = false;
     for (size_t i = 0; i < v->nrules; i++)
       rule_failed |= tfr_variable_rule(v, i)->result == TFR_RULE_FAILED;
@@ -984,8 +1019,11 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     putchar('\n');
     cli_print_diags(mine, &m->o);
   } else if (v->error && tfr_diags_count(d)) {
-    printf("\nNo variable is resolved, because resolving stopped at these "
-           "errors:\n");
+    printf("\n%s, at these errors:\n",
+           v->preview || v->preview_error
+               ? "Plan stops before this variable"
+               : "No variable is resolved, because resolving stopped");
+    fflush(stdout); /* before the diagnostics, on stderr */
     cli_print_diags(d, &m->o);
   }
   return v->error ? EXIT_INVALID : EXIT_OK;

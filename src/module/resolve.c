@@ -696,14 +696,16 @@ static void stage_parse(struct resolver *r) {
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     if (!r->given[k] && !v->has_default)
-      var_error(r, &v->decl, TFR_DIAG_ERROR, "No value for required variable",
-                tfr_arena_printf(r->a,
-                                 "The root module input variable \"%s\" is "
-                                 "not set, and has no default value. Use a "
-                                 "-var or -var-file command line argument to "
-                                 "provide a value for this variable.",
-                                 v->name),
-                v->name);
+      var_error_code(
+          r, TFR_CODE_NO_VALUE, &v->decl, TFR_DIAG_ERROR,
+          "No value for required variable",
+          tfr_arena_printf(r->a,
+                           "The root module input variable \"%s\" is "
+                           "not set, and has no default value. Use a "
+                           "-var or -var-file command line argument to "
+                           "provide a value for this variable.",
+                           v->name),
+          v->name);
   }
   free(und);
 }
@@ -877,6 +879,106 @@ static void final_rules(struct resolver *r) {
     }
 }
 
+/* The first error about variable name in d, or NULL. */
+static const struct tfr_diag *own_error(const tfr_diags *d, const char *name) {
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *e = tfr_diags_get(d, i);
+    if (e->sev == TFR_DIAG_ERROR && e->variable && !strcmp(e->variable, name))
+      return e;
+  }
+  return NULL;
+}
+
+/* "plan stops before this: " and the first error in d, in a few words:
+** "var.project has no value", "var.x: Invalid value for input variable",
+** or a summary and where it is. */
+static const char *stop_reason(tfr_arena *a, const struct module *m,
+                               const tfr_diags *d) {
+  const struct tfr_diag *first = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *e = tfr_diags_get(d, i);
+    if (e->sev == TFR_DIAG_ERROR && !n++)
+      first = e;
+  }
+  if (!first)
+    return "plan stops before this";
+  const char *what;
+  if (first->code == TFR_CODE_NO_VALUE && first->variable)
+    what = tfr_arena_printf(a, "var.%s has no value", first->variable);
+  else if (first->variable &&
+           module_var(m, first->variable, strlen(first->variable)))
+    what = tfr_arena_printf(a, "var.%s: %s", first->variable, first->summary);
+  else if (first->variable) /* an undeclared name */
+    what = tfr_arena_printf(a, "%s \"%s\"", first->summary, first->variable);
+  else if (first->subject.filename) {
+    char where[512];
+    tfr_range_format(&first->subject, where, sizeof where);
+    what = tfr_arena_printf(a, "%s at %s", first->summary, where);
+  } else
+    what = first->summary;
+  if (n == 1)
+    return tfr_arena_printf(a, "plan stops before this: %s", what);
+  return tfr_arena_printf(a,
+                          "plan stops before this: %s (and %zu more error%s)",
+                          what, n - 1, n > 2 ? "s" : "");
+}
+
+/* When plan stops before the final values (a stage failed), the value
+** each variable would have without the errors that stop it: its own
+** winning source, defaults, conversion and rules, evaluated as in the
+** final stage into a resolver and diagnostics of their own.  Variables
+** with errors of their own get no preview. */
+static void preview(struct resolver *r, bool any_rules) {
+  size_t n = r->m->nvars;
+  struct resolver p = *r;
+  p.diags = tfr_diags_new(r->a);
+  tfr_diags_share_sources(p.diags, r->diags);
+  p.out = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *p.out);
+  bool *own = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *own);
+  for (size_t k = 0; k < n; k++) {
+    p.out[k] = r->out[k];
+    if (r->out[k].nrules) { /* the preview's outcomes are its own */
+      struct tfr_rule *rules =
+          tfr_arena_alloc(r->a, r->out[k].nrules * sizeof *rules);
+      memcpy(rules, r->out[k].rules, r->out[k].nrules * sizeof *rules);
+      p.out[k].rules = rules;
+    }
+    own[k] = own_error(r->diags, r->out[k].name) != NULL;
+    if (!own[k])
+      final_value(&p, k);
+  }
+  if (any_rules)
+    final_rules(&p);
+  const char *why = stop_reason(r->a, r->m, r->diags);
+  for (size_t k = 0; k < n; k++) {
+    if (own[k])
+      continue;
+    r->out[k].reason = why;
+    r->out[k].preview = p.out[k].value;
+    if (!p.out[k].value)
+      r->out[k].preview_error = own_error(p.diags, r->out[k].name);
+  }
+}
+
+/* Why each unresolved variable has no value (tfr_variable.reason). */
+static void reasons(struct resolver *r) {
+  const char *why = NULL;
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    struct tfr_variable *v = &r->out[k];
+    if (!v->error || v->reason)
+      continue;
+    const struct tfr_diag *e = own_error(r->diags, v->name);
+    if (e) {
+      v->reason = e->summary;
+      continue;
+    }
+    if (!why)
+      why = stop_reason(r->a, r->m, r->diags);
+    v->reason = why;
+  }
+}
+
 /* A loaded module: the configuration, shared read-only by resolutions. */
 struct tfr_module {
   struct module m; /* first: a tfr_module is its module (module_of) */
@@ -1018,6 +1120,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                   "configuration file (.tf file) and try again.");
     stop = true;
   }
+  bool parsed = !stop; /* each variable's winning value is known */
   if (!stop) {
     stage_parse(&r);
     stop = tfr_diags_has_errors(diags);
@@ -1032,6 +1135,9 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   }
   if (!stop && any_rules)
     final_rules(&r);
+  if (stop && parsed)
+    preview(&r, any_rules);
+  reasons(&r);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }

@@ -327,6 +327,37 @@ static void put_file(struct jv *w, const char *file) {
   jo_put(&w->o, w->file_json, w->file_len);
 }
 
+/* "preview": what the variable would be if plan did not stop before it:
+** {"type", "value"} (value null when sensitive and not shown), or
+** {"error": {"summary", "detail", "range"}}. */
+static void put_preview(struct jv *w, const struct tfr_variable *v,
+                        bool show_sensitive) {
+  struct json_out *o = &w->o;
+  if (!v->preview) {
+    const struct tfr_diag *e = v->preview_error;
+    PUT_LIT(o, ", \"preview\": {\"error\": {\"summary\": ");
+    jo_string(o, e->summary, strlen(e->summary));
+    if (e->detail) {
+      PUT_LIT(o, ", \"detail\": ");
+      jo_string(o, e->detail, strlen(e->detail));
+    }
+    if (e->subject.filename) {
+      PUT_LIT(o, ", \"range\": ");
+      render_json_range(o, &e->subject);
+    }
+    PUT_LIT(o, "}}");
+    return;
+  }
+  PUT_LIT(o, ", \"preview\": {\"type\": ");
+  put_var_type(w, v->preview->type);
+  PUT_LIT(o, ", \"value\": ");
+  if ((!v->sensitive || show_sensitive) && render_json_encodable(v->preview))
+    put_value(w, v->preview);
+  else
+    PUT_LIT(o, "null");
+  PUT_LIT(o, "}");
+}
+
 static void put_variable(struct jv *w, const struct tfr_variable *v,
                          bool show_sensitive) {
   struct json_out *o = &w->o;
@@ -360,6 +391,12 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   PUT_LIT(o, "}");
   if (v->error)
     PUT_LIT(o, ", \"error\": true");
+  if (v->reason) {
+    PUT_LIT(o, ", \"reason\": ");
+    jo_string(o, v->reason, strlen(v->reason));
+  }
+  if (v->preview || v->preview_error)
+    put_preview(w, v, show_sensitive);
   if (v->nrules) {
     PUT_LIT(o, ", \"rules\": [");
     for (size_t r = 0; r < v->nrules; r++) {
@@ -387,8 +424,8 @@ void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                const tfr_diags *d, bool show_sensitive) {
   struct jv *w = jv_new(out, a);
   put_cstr(&w->o, res->valid
-                      ? "{\"format_version\": \"1.0\",\n \"valid\": true,"
-                      : "{\"format_version\": \"1.0\",\n \"valid\": false,");
+                      ? "{\"format_version\": \"1.1\",\n \"valid\": true,"
+                      : "{\"format_version\": \"1.1\",\n \"valid\": false,");
   put_cstr(&w->o, "\n \"variables\": {");
   for (size_t i = 0; i < res->n; i++) {
     put_cstr(&w->o, i ? ",\n  " : "\n  ");
