@@ -356,8 +356,8 @@ static void options_are_read_as_far_as_their_size(void **state) {
   struct wide_arg {
     struct tfr_cli_arg arg;
     unsigned char later[24]; /* fields a newer header appends: zero */
-  } args[2] = {{{false, "b=hello", NULL, 0}, {0}},
-               {{false, "a=5", NULL, 0}, {0}}};
+  } args[2] = {{{.file = false, .value = "b=hello"}, {0}},
+               {{.file = false, .value = "a=5"}, {0}}};
   struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
   o.size = v1;
   o.dir = dir;
@@ -390,6 +390,50 @@ static void options_are_read_as_far_as_their_size(void **state) {
   remove_module(dir);
 }
 
+/* var.b is required and unset: plan stops, var.a gets a preview; the
+** reasons say why; suggestions find the declared names. */
+static void previews_and_reasons(void **state) {
+  (void)state;
+  char *dir = write_module();
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.dir = dir;
+  const struct tfr_resolution *res = tfr_resolve(a, d, &o);
+  assert_false(res->valid);
+  const struct tfr_variable *va = tfr_resolution_variable(res, 0);
+  const struct tfr_variable *vb = tfr_resolution_variable(res, 1);
+  assert_null(va->value);
+  assert_true(va->error);
+  assert_string_equal(va->reason, "plan stops before this: var.b has no value");
+  assert_non_null(va->preview);
+  assert_string_equal(tfr_value_console(a, va->preview), "1");
+  assert_null(va->preview_error);
+  assert_string_equal(vb->reason, "No value for required variable");
+  assert_null(vb->preview);
+  assert_true(has_code(d, TFR_CODE_NO_VALUE));
+  assert_string_equal(tfr_resolution_suggest(res, "bb"), "b");
+  assert_null(tfr_resolution_suggest(res, "something_else"));
+  assert_null(tfr_resolution_suggest(NULL, "a"));
+
+  /* set to "" it fails its rule: still plan's error, not a preview */
+  struct tfr_cli_arg arg = {.value = "b=", .via = "TF_CLI_ARGS_plan"};
+  o.args = &arg;
+  o.nargs = 1;
+  d = tfr_diags_new(a);
+  res = tfr_resolve(a, d, &o);
+  vb = tfr_resolution_variable(res, 1);
+  assert_string_equal(vb->reason, "Invalid value for variable");
+  assert_null(vb->preview);
+  assert_string_equal(vb->source_via, "TF_CLI_ARGS_plan");
+  assert_string_equal(tfr_variable_attempt(vb, 0)->via, "TF_CLI_ARGS_plan");
+  va = tfr_resolution_variable(res, 0);
+  assert_non_null(va->value);
+  assert_null(va->reason);
+  tfr_arena_free(a);
+  remove_module(dir);
+}
+
 /* Options not set by the _INIT macro are an error, never a crash. */
 static void options_without_a_size_are_an_error(void **state) {
   (void)state;
@@ -410,7 +454,7 @@ static void options_without_a_size_are_an_error(void **state) {
   res = tfr_resolve(a, d, NULL);
   assert_true(has_code(d, TFR_CODE_BAD_OPTIONS));
 
-  struct tfr_cli_arg arg = {false, "b=x", NULL, 0};
+  struct tfr_cli_arg arg = {.file = false, .value = "b=x"};
   struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
   o.dir = dir;
   o.args = &arg;
@@ -503,7 +547,7 @@ static void test_options_are_read_as_far_as_their_size(void **state) {
   struct wide_arg {
     struct tfr_cli_arg arg;
     unsigned char later[24]; /* fields a newer header appends: zero */
-  } args[1] = {{{false, "a=5", NULL, 0}, {0}}};
+  } args[1] = {{{.file = false, .value = "a=5"}, {0}}};
   struct tfr_test_opts o = TFR_TEST_OPTS_INIT;
   o.size = v1;
   o.dir = dir;
@@ -555,7 +599,7 @@ static void test_options_without_a_size_are_an_error(void **state) {
   assert_true(s->fatal);
   assert_true(has_code(s->diags, TFR_CODE_BAD_OPTIONS));
 
-  struct tfr_cli_arg arg = {false, "a=5", NULL, 0};
+  struct tfr_cli_arg arg = {.file = false, .value = "a=5"};
   struct tfr_test_opts o = TFR_TEST_OPTS_INIT;
   o.dir = dir;
   o.args = &arg;
@@ -633,6 +677,7 @@ int main(void) {
       cmocka_unit_test(diagnostics_render_three_ways),
       cmocka_unit_test(options_are_read_as_far_as_their_size),
       cmocka_unit_test(options_without_a_size_are_an_error),
+      cmocka_unit_test(previews_and_reasons),
       cmocka_unit_test(results_are_reached_through_accessors),
       cmocka_unit_test(test_options_are_read_as_far_as_their_size),
       cmocka_unit_test(test_options_without_a_size_are_an_error),

@@ -66,6 +66,10 @@ struct tfr_cli_arg {
                           variables file named value, instead of reading
                           value from disk (NULL: read it) */
   size_t content_len;
+  /* since 0.2.0: where the option came from when not the command line
+  ** itself ("TF_CLI_ARGS_plan"), shown as its provenance; NULL: the
+  ** command line */
+  const char *via;
 };
 
 /* A loaded module (tfr_module_load; opaque). */
@@ -117,8 +121,10 @@ struct tfr_attempt {
   const char *text; /* the value as written (text_len bytes, not
                        NUL-terminated: it points into the file) */
   size_t text_len;
-  bool won;    /* the value Terraform uses */
-  bool failed; /* it could not be parsed or evaluated */
+  bool won;        /* the value Terraform uses */
+  bool failed;     /* it could not be parsed or evaluated */
+  const char *via; /* since 0.2.0: a -var or -var-file given through an
+                      environment variable ("TF_CLI_ARGS_plan"), or NULL */
 };
 
 /** What a validation rule came to. */
@@ -171,7 +177,7 @@ struct tfr_variable {
   ** first error ("No value for required variable"), or, when plan stops
   ** before it at another variable's error, "plan stops before this: "
   ** and that error ("var.project has no value"). */
-  const char *reason;
+  const char *reason; /* since 0.2.0, like the fields below */
   /* When plan stops before it: the value it would have if the errors that
   ** stop plan were not there (its own sources, conversion and validation
   ** rules), or NULL with the error it would meet in preview_error (NULL
@@ -179,6 +185,9 @@ struct tfr_variable {
   ** value: value stays NULL and error true. */
   const tfr_value *preview;
   const struct tfr_diag *preview_error;
+  /* the winning -var or -var-file came through this environment variable
+  ** ("TF_CLI_ARGS_plan"), or NULL */
+  const char *source_via;
 };
 
 /** The variables of a module and what they resolved to. */

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/** The version of the library the program runs with, e.g. "0.1.0"
+/** The version of the library the program runs with, e.g. "0.2.0"
  *  (TFR_VERSION_STRING is the one it was compiled against). */
 TFR_API const char *tfr_version(void);
 
@@ -170,6 +170,12 @@ tfr_resolve(tfr_arena *a, tfr_diags *diags, const struct tfr_resolve_opts *o);
  */
 TFR_API const struct tfr_variable *
 tfr_resolution_variable(const struct tfr_resolution *res, size_t i);
+
+/** The declared variable whose name is closest to @p name (a misspelling
+ *  of it: at most two edits, as the "did you mean" of the diagnostics), or
+ *  NULL.  Since 0.2.0. */
+TFR_API const char *tfr_resolution_suggest(const struct tfr_resolution *res,
+                                           const char *name);
 
 /** The i-th attempt to set a variable (lowest precedence first), or NULL
  *  when @p i is not below v->nattempts. */

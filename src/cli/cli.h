@@ -29,6 +29,9 @@ struct cli_names {
 void cli_names_add(struct cli_names *l, const char *s); /* a copy of s */
 void cli_names_free(struct cli_names *l);
 
+/* Whether s ends with suf. */
+bool cli_has_suffix(const char *s, const char *suf);
+
 /* dir/name, malloc'd. */
 char *cli_path_join(const char *dir, const char *name);
 
@@ -69,6 +72,19 @@ struct options {
   bool opentofu;
   bool show_sensitive; /* eval, console: print sensitive values */
 };
+
+/*
+** Terraform's TF_CLI_ARGS_<tfcmd> and TF_CLI_ARGS (tfcmd: "plan" for show,
+** check and explain, "console", "test"): their words put right after the
+** command, argv[1], before the command line's own arguments, as Terraform
+** puts them (the command's own variable first).  Not with -no-env.  False
+** after a message when one cannot be split into words.
+*/
+bool cli_merge_env_args(int *argc, char ***argv, const char *tfcmd);
+
+/* The environment variable argument arg (a pointer cli_merge_env_args
+** put in argv) came from, or NULL for the command line's own. */
+const char *cli_arg_via(const char *arg);
 
 /* "-name=value", "--name value", "-name": the name without dashes (in
 ** buf), the text after "=" in *value (NULL when there is none); NULL

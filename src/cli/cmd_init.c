@@ -172,11 +172,6 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
   return true;
 }
 
-static bool has_suffix(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && !strcmp(s + n - k, suf);
-}
-
 /* ---- type constraints as text ------------------------------------------ */
 
 /* A growable string (the pieces are small; the arena keeps the copies). */
@@ -785,7 +780,7 @@ int cmd_init(int argc, char **argv) {
   struct init_opts m = {0};
   if (!init_flags(argc, argv, &m))
     return EXIT_USAGE;
-  if (m.out && !m.format_given && has_suffix(m.out, ".json"))
+  if (m.out && !m.format_given && cli_has_suffix(m.out, ".json"))
     m.o.format = FMT_JSON;
   struct stat st;
   const char *bad = stat(m.dir, &st) != 0  ? strerror(errno)
@@ -855,12 +850,12 @@ int cmd_init(int argc, char **argv) {
   if (!m.out) {
     fwrite(text, 1, len, stdout);
   } else {
-    if (m.o.format == FMT_JSON && !has_suffix(m.out, ".json"))
+    if (m.o.format == FMT_JSON && !cli_has_suffix(m.out, ".json"))
       fprintf(stderr,
               "tfresolve init: note: Terraform reads %s as HCL, "
               "because its name does not end in .json\n",
               m.out);
-    else if (m.o.format == FMT_TFVARS && has_suffix(m.out, ".json"))
+    else if (m.o.format == FMT_TFVARS && cli_has_suffix(m.out, ".json"))
       fprintf(stderr,
               "tfresolve init: note: Terraform reads %s as JSON, "
               "because its name ends in .json\n",

@@ -67,18 +67,13 @@ static const char usage_parse[] =
 
 /* ---- collecting files -------------------------------------------------- */
 
-static bool has_suffix(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
 static bool is_config_name(const char *name) {
   static const char *const exts[] = {".tf",        ".tf.json", ".tofu",
                                      ".tofu.json", ".tfvars",  ".tfvars.json"};
-  if (name[0] == '.' || name[0] == '#' || has_suffix(name, "~"))
+  if (name[0] == '.' || name[0] == '#' || cli_has_suffix(name, "~"))
     return false;
   for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
-    if (has_suffix(name, exts[i]))
+    if (cli_has_suffix(name, exts[i]))
       return true;
   return false;
 }
@@ -597,7 +592,7 @@ static const char usage_module[] =
     "  -var 'NAME=VALUE'   Set a variable (repeatable; order matters)\n"
     "  -var-file=FILE      Load variable values from FILE (repeatable)\n"
     "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
-    "  -no-env             Ignore TF_VAR_* environment variables\n"
+    "  -no-env             Ignore TF_VAR_*, TF_CLI_ARGS and TF_CLI_ARGS_plan\n"
     "  -json               Machine-readable output (doc/json-format.md)\n"
     "  -format=F           show: human, json, yaml, tfvars (a variables file)\n"
     "                      or env (export TF_VAR_... lines); check: human,\n"
@@ -614,6 +609,11 @@ static const char usage_module[] =
     "                      tfvars\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
+    "\n"
+    "terraform plan's options that change no value (-out, -target,\n"
+    "-refresh, -parallelism, -lock...) are accepted and change nothing.\n"
+    "TF_CLI_ARGS_plan and TF_CLI_ARGS come before the arguments, as in\n"
+    "Terraform.\n"
     "\n"
     "Exit status: 0 valid, 1 invalid inputs, 2 usage error.\n";
 
@@ -639,6 +639,33 @@ static const char *preview_failure(tfr_arena *a, const struct tfr_diag *e) {
   return e->summary;
 }
 
+/* Where a value came from, in a few words: "terraform.tfvars:2", "env
+** TF_VAR_x", "-var", "default"; with " (TF_CLI_ARGS_plan)" for an option
+** that came through an environment variable. */
+static const char *source_text(tfr_arena *a, enum tfr_source_kind k,
+                               const char *file, int line, const char *name,
+                               const char *via) {
+  const char *s;
+  switch (k) {
+  case TFR_SRC_AUTO_FILE:
+  case TFR_SRC_NAMED_FILE:
+    s = tfr_arena_printf(a, "%s:%d", file, line);
+    break;
+  case TFR_SRC_ENV:
+    s = tfr_arena_printf(a, "env TF_VAR_%s", name);
+    break;
+  case TFR_SRC_CLI:
+    s = "-var";
+    break;
+  case TFR_SRC_DEFAULT:
+    s = "default";
+    break;
+  default:
+    s = "(not set)";
+  }
+  return via ? tfr_arena_printf(a, "%s (%s)", s, via) : s;
+}
+
 /* The human table: name, type, value (abbreviated), source. */
 static void show_table(tfr_arena *a, const struct tfr_resolution *res,
                        bool show_sensitive) {
@@ -653,24 +680,8 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
             ? tfr_arena_printf(a, "(would fail: %s)",
                                preview_failure(a, v->preview_error))
             : "(not resolved: see the errors below)";
-    const char *src;
-    switch (v->source) {
-    case TFR_SRC_AUTO_FILE:
-    case TFR_SRC_NAMED_FILE:
-      src = tfr_arena_printf(a, "%s:%d", v->source_file, v->source_line);
-      break;
-    case TFR_SRC_ENV:
-      src = tfr_arena_printf(a, "env TF_VAR_%s", v->name);
-      break;
-    case TFR_SRC_CLI:
-      src = "-var";
-      break;
-    case TFR_SRC_DEFAULT:
-      src = "default";
-      break;
-    default:
-      src = "(not set)";
-    }
+    const char *src = source_text(a, v->source, v->source_file, v->source_line,
+                                  v->name, v->source_via);
     printf("%s = %s\n    # %s, from %s\n", v->name, val,
            tfr_type_friendly(a, shown ? shown->type : v->type), src);
     if (!v->value && (v->preview || v->preview_error))
@@ -686,9 +697,83 @@ struct module_opts {
   char **each; /* -var-file-each patterns */
   size_t neach;
   const char *dir, *bad_flag, *name;
+  bool dir_given;
   struct tfr_cli_arg *args;
   size_t nargs;
+  struct cli_names plan_flags; /* terraform plan's, accepted (plan_flag) */
+  const char *extra;           /* an operand too many */
 };
+
+/* terraform plan's options that change no variable's value, accepted so
+** that a plan command line works unchanged: 1 for those that take a value
+** (as "=" or the next argument, as Go's flag package reads them). */
+static const struct {
+  const char *name;
+  bool takes_value;
+} plan_flags[] = {
+    {"compact-warnings", false},
+    {"destroy", false},
+    {"detailed-exitcode", false},
+    {"exclude", true},
+    {"generate-config-out", true},
+    {"input", false},
+    {"lock", false},
+    {"lock-timeout", true},
+    {"out", true},
+    {"parallelism", true},
+    {"refresh", false},
+    {"refresh-only", false},
+    {"replace", true},
+    {"state", true},
+    {"target", true},
+};
+
+/* Option name (argv[*i]) if it is one of plan_flags: CLI_OPT_TAKEN (*i
+** past its value), CLI_OPT_BAD (its value is missing), or CLI_OPT_NOT. */
+static enum cli_opt plan_flag(const char *name, const char *val, int argc,
+                              char **argv, int *i) {
+  for (size_t k = 0; k < sizeof plan_flags / sizeof *plan_flags; k++) {
+    if (strcmp(name, plan_flags[k].name))
+      continue;
+    if (plan_flags[k].takes_value && !val) {
+      if (*i + 1 >= argc) {
+        fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[*i],
+                usage_module);
+        return CLI_OPT_BAD;
+      }
+      ++*i;
+    }
+    return CLI_OPT_TAKEN;
+  }
+  return CLI_OPT_NOT;
+}
+
+/* Whether dir can be a module directory: it exists, is a directory and
+** can be listed; else a message and false (a usage error, as Terraform
+** fails on such an argument before it looks at any file). */
+static bool module_dir_ok(const char *cmd, const char *dir) {
+  struct stat st;
+  const char *why = NULL;
+  if (stat(dir, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISDIR(st.st_mode))
+    why = cli_has_suffix(dir, ".tfvars") || cli_has_suffix(dir, ".tfvars.json")
+              ? "not a directory (a variables file is given with "
+                "-var-file=FILE)"
+              : "not a directory";
+  else {
+    DIR *d = opendir(dir);
+    if (!d)
+      why = strerror(errno);
+    else
+      closedir(d);
+  }
+  if (!why)
+    return true;
+  fprintf(stderr, "tfresolve %s: cannot use %s as the module directory: %s\n",
+          cmd, dir, why);
+  return false;
+}
 
 /* The flags show, check and explain share; false on a usage error. */
 static bool module_flags(int argc, char **argv, enum module_cmd cmd,
@@ -718,8 +803,10 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
     if (!name) {
       if (cmd == CMD_EXPLAIN && !m->name)
         m->name = argv[i];
-      else
-        m->dir = argv[i];
+      else if (!m->dir_given)
+        m->dir = argv[i], m->dir_given = true;
+      else if (!m->extra)
+        m->extra = argv[i];
     } else if (!strcmp(name, "var-file-each") && cmd == CMD_CHECK) {
       if (!val && i + 1 >= argc) {
         fprintf(stderr, "tfresolve: %s needs a value\n\n%s", argv[i],
@@ -752,9 +839,14 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->o.format = !strcmp(val, "yaml")     ? FMT_YAML
                     : !strcmp(val, "tfvars") ? FMT_TFVARS
                                              : FMT_ENV;
-    } else if (!strcmp(name, "input") || !strcmp(name, "lock") ||
-               !strcmp(name, "compact-warnings")) {
-      /* Terraform habits, accepted and ignored */
+    } else if ((r = plan_flag(name, val, argc, argv, &i)) != CLI_OPT_NOT) {
+      if (r == CLI_OPT_BAD)
+        return false;
+      bool seen = false;
+      for (size_t k = 0; k < m->plan_flags.n; k++)
+        seen |= !strcmp(m->plan_flags.v[k], name);
+      if (!seen)
+        cli_names_add(&m->plan_flags, name);
     } else if (!m->bad_flag) {
       m->bad_flag = argv[i];
     }
@@ -763,24 +855,15 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
     fprintf(stderr, "tfresolve explain: which variable?\n\n%s", usage_module);
     return false;
   }
-  return true;
-}
-
-static const char *source_text(tfr_arena *a, enum tfr_source_kind k,
-                               const char *file, int line, const char *name) {
-  switch (k) {
-  case TFR_SRC_AUTO_FILE:
-  case TFR_SRC_NAMED_FILE:
-    return tfr_arena_printf(a, "%s:%d", file, line);
-  case TFR_SRC_ENV:
-    return tfr_arena_printf(a, "env TF_VAR_%s", name);
-  case TFR_SRC_CLI:
-    return "-var";
-  case TFR_SRC_DEFAULT:
-    return "default";
-  default:
-    return "(not set)";
+  if (m->extra) {
+    fprintf(stderr, "tfresolve %s: too many arguments: \"%s\" (one %s)\n\n%s",
+            cc.cmd, m->extra,
+            cmd == CMD_EXPLAIN ? "variable name and one module directory"
+                               : "module directory",
+            usage_module);
+    return false;
   }
+  return module_dir_ok(cc.cmd, m->dir);
 }
 
 /* A multi-line value, indented to sit in the sources column. */
@@ -926,10 +1009,12 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
     if (!strcmp(tfr_resolution_variable(res, i)->name, m->name))
       v = tfr_resolution_variable(res, i);
   if (!v) {
+    const char *near = tfr_resolution_suggest(res, m->name);
     fprintf(stderr,
             "tfresolve explain: the module declares no variable "
-            "named \"%s\"\n",
-            m->name);
+            "named \"%s\"%s%s%s\n",
+            m->name, near ? ". Did you mean \"" : "", near ? near : "",
+            near ? "\"?" : "");
     return EXIT_INVALID;
   }
   bool hide = v->sensitive && !m->show_sensitive;
@@ -955,7 +1040,7 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
                                     : "   (overridden by a later source)";
     printf(
         "  %d. %-24s %s%s\n", ++n,
-        source_text(a, t->source, t->file, t->line, v->name),
+        source_text(a, t->source, t->file, t->line, v->name, t->via),
         hide ? "(sensitive value)"
              : explain_text(a, tfr_arena_strndup(a, t->text, t->text_len), 30),
         state);
@@ -1031,7 +1116,17 @@ static int explain(tfr_arena *a, const struct tfr_resolution *res,
 
 static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   struct module_opts m = {0};
-  if (!module_flags(argc, argv, cmd, &m)) {
+  bool ok = module_flags(argc, argv, cmd, &m);
+  if (ok && m.plan_flags.n) {
+    fputs("tfresolve: note: ", stderr);
+    for (size_t i = 0; i < m.plan_flags.n; i++)
+      fprintf(stderr, "%s-%s", i ? ", " : "", m.plan_flags.v[i]);
+    fputs(": options of terraform plan that change no variable's value, so "
+          "nothing here (no plan is written, no state is read)\n",
+          stderr);
+  }
+  cli_names_free(&m.plan_flags);
+  if (!ok) {
     free(m.args);
     return EXIT_USAGE;
   }
@@ -1243,6 +1338,16 @@ static int real_main(int argc, char **argv) {
     fputs(usage_main, stdout);
     return EXIT_OK;
   }
+  /* Terraform's extra arguments from the environment, for the commands
+  ** that stand for one of Terraform's */
+  const char *tfcmd = !strcmp(argv[1], "show") || !strcmp(argv[1], "check") ||
+                              !strcmp(argv[1], "explain")
+                          ? "plan"
+                      : !strcmp(argv[1], "console") ? "console"
+                      : !strcmp(argv[1], "test")    ? "test"
+                                                    : NULL;
+  if (tfcmd && !cli_merge_env_args(&argc, &argv, tfcmd))
+    return EXIT_USAGE;
   if (!strcmp(argv[1], "parse"))
     return cmd_parse(argc - 2, argv + 2);
   if (!strcmp(argv[1], "eval"))

@@ -94,6 +94,7 @@ struct raw_value {
   const char *text;       /* env and -var values */
   size_t len;
   bool undeclared;
+  const char *via; /* tfr_cli_arg.via of a -var or -var-file */
 };
 
 /* One local value (an attribute of a `locals` block), after overrides. */

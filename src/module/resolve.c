@@ -34,6 +34,7 @@ struct collector {
   bool fast;                    /* read tfvars values with fastval.c */
   const struct fv_plan **plans; /* per type_id, made when first needed */
   bool *planned;
+  const char *via; /* the tfr_cli_arg being read: its via */
 };
 
 /* Room for n more raw values. */
@@ -55,6 +56,7 @@ static struct raw_value *add_raw(struct collector *c) {
   reserve_raws(c, 1);
   struct raw_value *r = &m->raws[m->nraws++];
   memset(r, 0, sizeof *r);
+  r->via = c->via;
   return r;
 }
 
@@ -346,7 +348,7 @@ static void cli_var(struct collector *c, const char *arg) {
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
                     size_t nargs, bool fast) {
-  struct collector c = {m, a, diags, 0, fast, NULL, NULL};
+  struct collector c = {m, a, diags, 0, fast, NULL, NULL, NULL};
   for (size_t i = 0; env && env[i]; i++) {
     if (strncmp(env[i], "TF_VAR_", 7) != 0)
       continue;
@@ -377,6 +379,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
   }
   auto_files(&c);
   for (size_t i = 0; i < nargs; i++) {
+    c.via = args[i].via;
     if (args[i].file)
       values_file(&c, args[i].value, args[i].value, TFR_SRC_NAMED_FILE,
                   args[i].content, args[i].content_len);
@@ -819,6 +822,7 @@ static void attempts(struct resolver *r, size_t k) {
       at[j].text = raw->text;
       at[j].text_len = raw->len;
     }
+    at[j].via = raw->via;
     at[j].won = raw == r->winner[k] && r->given[k];
     at[j].failed = raw == r->winner[k] && !r->given[k];
     j++;
@@ -850,6 +854,7 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   out->source = raw->kind;
   out->source_file = raw->file;
   out->source_line = raw->src ? raw->line : 0;
+  out->source_via = raw->via;
 }
 
 /* Validation rules with the final values; a failed rule unresolves its
@@ -1140,4 +1145,12 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   reasons(&r);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
+}
+
+const char *tfr_resolution_suggest(const struct tfr_resolution *res,
+                                   const char *name) {
+  if (!res || !res->module || !name)
+    return NULL;
+  const struct module *m = &res->module->m;
+  return closest(m, name);
 }

@@ -388,6 +388,10 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
     PUT_LIT(o, ", \"line\": ");
     put_int(o, v->source_line);
   }
+  if (v->source_via) {
+    PUT_LIT(o, ", \"via\": ");
+    jo_string(o, v->source_via, strlen(v->source_via));
+  }
   PUT_LIT(o, "}");
   if (v->error)
     PUT_LIT(o, ", \"error\": true");

@@ -92,8 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *env[MAXLINES + 1];
   size_t nargs = 0, nenv = 0;
   if (nsec > 3)
-    args[nargs++] = (struct tfr_cli_arg){true, "extra.tfvars",
-                                         (const char *)sec[3], len[3]};
+    args[nargs++] = (struct tfr_cli_arg){.file = true,
+                                         .value = "extra.tfvars",
+                                         .content = (const char *)sec[3],
+                                         .content_len = len[3]};
   if (nsec > 4) {
     const char *p = (const char *)sec[4], *end = p + len[4];
     for (size_t line = 0; p < end && line < MAXLINES; line++) {
@@ -101,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
       if (line % 2 == 0) {
         args[nargs++] =
-            (struct tfr_cli_arg){false, tfr_arena_strndup(a, p, n), NULL, 0};
+            (struct tfr_cli_arg){.value = tfr_arena_strndup(a, p, n)};
       } else {
         env[nenv++] = tfr_arena_printf(a, "TF_VAR_%.*s", (int)n, p);
       }
