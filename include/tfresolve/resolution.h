@@ -188,6 +188,11 @@ struct tfr_variable {
   /* the winning -var or -var-file came through this environment variable
   ** ("TF_CLI_ARGS_plan"), or NULL */
   const char *source_via;
+  bool is_const; /* declared `const = true` (OpenTofu) */
+  /* its `type` expression (filename NULL when it has none), and whether
+  ** an override file replaced the type */
+  struct tfr_range type_range;
+  bool type_overridden;
 };
 
 /** The variables of a module and what they resolved to. */

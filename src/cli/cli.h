@@ -168,4 +168,19 @@ int cli_check_many(const struct many_opts *mo);
 int cmd_init(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 
+/* explain.c: `explain NAME` on a resolution (its exit status); where a
+** value came from in a few words ("terraform.tfvars:2", "-var
+** (TF_CLI_ARGS_plan)"); what a preview would fail with, in a line. */
+int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
+                const tfr_diags *d, const char *name, bool show_sensitive,
+                const struct options *o);
+const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
+                            const char *file, int line, const char *name,
+                            const char *via);
+const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
+
+/* values_out.c: show -format=yaml|tfvars|env (f). */
+void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
+                     enum out_format f, bool show_sensitive);
+
 #endif

@@ -701,8 +701,10 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   v->literal_mode = true;
   v->nullable = true;
   check_name(l, p);
-  if (p->type)
+  if (p->type) {
     decode_type(l, p->src, p->json, p->type, v);
+    v->type_range = src_range(p->src, p->type->span);
+  }
   decode_simple(l, p, v);
   static const char *const marks[] = {"sensitive", "ephemeral"};
   for (int i = 0; i < 2 && v->is_const; i++)
@@ -762,6 +764,8 @@ static void override(struct loader *l, const struct partial *p) {
     const struct tfr_defaults *keep = v->defaults;
     decode_type(l, p->src, p->json, p->type, v);
     v->defaults = keep;
+    v->type_range = src_range(p->src, p->type->span);
+    v->type_overridden = true;
   }
   if (p->dflt) {
     struct eval_ctx c = {0};

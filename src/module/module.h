@@ -61,6 +61,8 @@ struct var_decl {
   const char *description, *deprecated;
   struct tfr_range deprecated_range;
   bool sensitive, ephemeral, nullable, is_const;
+  struct tfr_range type_range; /* its `type` expression (none: no type) */
+  bool type_overridden;        /* the type came from an override file */
   struct validation *validations;
   size_t nvalidations;
   bool failed; /* its declaration had errors */

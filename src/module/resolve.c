@@ -1103,6 +1103,9 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     r.out[k].nrules = v->nvalidations;
     r.out[k].deprecated = v->deprecated;
     r.out[k].ephemeral = v->ephemeral;
+    r.out[k].is_const = v->is_const;
+    r.out[k].type_range = v->type_range;
+    r.out[k].type_overridden = v->type_overridden;
   }
   res->vars = r.out;
   res->n = m->nvars;
