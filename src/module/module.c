@@ -17,6 +17,7 @@
 #include "parse.h"
 #include "dirlist.h"
 #include "refs.h"
+#include "strict.h"
 #include "strutil.h"
 #include "typeexpr.h"
 
@@ -247,6 +248,46 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
   }
 }
 
+struct lint_ctx {
+  struct loader *l;
+  struct src_file *src; /* NULL: everything at the default's range */
+  struct var_decl *v;
+  size_t cap;
+};
+
+static void on_dropped(void *ctx, const struct dropped_attr *d) {
+  struct lint_ctx *c = ctx;
+  struct var_decl *v = c->v;
+  if (v->ndropped == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 4;
+    struct dropped_default *nd = tfr_arena_alloc(c->l->a, c->cap * sizeof *nd);
+    if (v->ndropped)
+      memcpy(nd, v->dropped, v->ndropped * sizeof *nd);
+    v->dropped = nd;
+  }
+  v->dropped[v->ndropped++] = (struct dropped_default){
+      d->path,
+      d->name,
+      c->src ? src_range(c->src, d->at) : v->dflt_range,
+      d->object,
+      d->constructor,
+      d->json};
+}
+
+/* The attributes the default x (value v->dflt_given; x NULL: only the
+** value, at the default's range) sets that v's type drops, while x is
+** still there to say where. */
+static void lint_default(struct loader *l, struct src_file *src,
+                         const struct ast *x, struct var_decl *v) {
+  struct lint_ctx c = {l, src, v, 0};
+  v->dropped = NULL;
+  v->ndropped = 0;
+  if (x)
+    strict_dropped(l->a, x, v->dflt_given, v->type, on_dropped, &c);
+  else
+    strict_dropped_value(l->a, v->dflt_given, v->type, on_dropped, &c);
+}
+
 /* default = ...: a constant, optional defaults applied, converted. */
 static void decode_default(struct loader *l, struct src_file *src,
                            const struct ast *x, struct var_decl *v) {
@@ -257,6 +298,8 @@ static void decode_default(struct loader *l, struct src_file *src,
     v->failed = true;
     return;
   }
+  v->dflt_given = d;
+  lint_default(l, src, x, v);
   if (v->defaults && !(d->flags & TFR_V_NULL))
     d = conv_apply_defaults(l->a, d, v->defaults);
   const char *err = NULL, *path = NULL;
@@ -781,6 +824,10 @@ static void override(struct loader *l, const struct partial *p) {
     v->dflt = d;
     v->has_default = true;
     v->dflt_range = src_range(p->src, p->dflt->span);
+    v->dflt_given = d;
+    lint_default(l, p->src, p->dflt, v);
+  } else if (p->type && v->dflt_given) {
+    lint_default(l, NULL, NULL, v); /* the base's default, a new type */
   }
   if (v->has_default && v->dflt && (p->type || p->dflt)) {
     const char *err = NULL;
@@ -1267,6 +1314,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu, bool shared) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
+  m->opentofu = opentofu;
   struct loader l = {0};
   l.a = a;
   l.diags = diags;

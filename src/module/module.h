@@ -44,6 +44,14 @@ struct validation {
   struct tfr_range range;
 };
 
+/* An attribute a variable's default sets that its type drops. */
+struct dropped_default {
+  const char *path, *name; /* strict.h's dropped_attr */
+  struct tfr_range at;
+  const tfr_type *object;
+  bool constructor, json;
+};
+
 /* A declared variable, after merging override files. */
 struct var_decl {
   const char *name;
@@ -58,6 +66,11 @@ struct var_decl {
   bool has_default;
   const tfr_value *dflt; /* converted default */
   struct tfr_range dflt_range;
+  const tfr_value *dflt_given; /* the default before conversion */
+  /* attributes the default sets that its type drops (strict.h), found as
+  ** it is read */
+  struct dropped_default *dropped;
+  size_t ndropped;
   const char *description, *deprecated;
   struct tfr_range deprecated_range;
   bool sensitive, ephemeral, nullable, is_const;
@@ -120,6 +133,7 @@ struct module {
   size_t nslots;          /* a power of two */
   size_t ntypes;          /* distinct (type, defaults) of vars */
   bool has_config;        /* at least one .tf / .tf.json */
+  bool opentofu;          /* loaded with OpenTofu's rules */
   struct raw_value *raws; /* in precedence order, lowest first */
   size_t nraws;
 };

@@ -22,6 +22,7 @@
 #include "module.h"
 #include "parse.h"
 #include "strutil.h"
+#include "strict.h"
 #include "validate.h"
 
 /* ---- collecting raw values --------------------------------------------- */
@@ -403,6 +404,7 @@ struct resolver {
   size_t *nattempts, *first;       /* raw values of each variable: */
   size_t *raw_index;               /* raw_index[first[k] ...] */
   bool strict;                     /* -strict */
+  bool opentofu;                   /* OpenTofu's rules */
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -664,6 +666,109 @@ static int cmp_raw_name(const void *x, const void *y) {
                 (*(const struct raw_value *const *)y)->name);
 }
 
+/* "Object attribute is ignored": name, set at path of v's value (in an
+** object constructor, or found in a value), is not in its object type:
+** -strict's error, or (OpenTofu's lint of default values) a warning. */
+static void dropped_diag(struct resolver *r, const struct var_decl *v,
+                         const char *path, const char *name,
+                         const struct tfr_range *at, const tfr_type *object,
+                         bool constructor, bool error) {
+  const char *near = strict_suggest(object, name);
+  const char *suggest =
+      near
+          ? tfr_arena_printf(r->a, " Did you mean to set attribute %s instead?",
+                             GOQ(r, near))
+          : "";
+  const char *detail;
+  if (error)
+    detail = tfr_arena_printf(
+        r->a,
+        "The object type of var.%s%s does not include an attribute named "
+        "%s: Terraform drops this %s silently, so an optional attribute it "
+        "may be meant for keeps its default (-strict makes this an "
+        "error).%s",
+        v->name, path, GOQ(r, name),
+        constructor ? "definition" : "attribute of the value", suggest);
+  else
+    detail = tfr_arena_printf(
+        r->a,
+        "%s does not include an attribute named %s, so this definition "
+        "is unused.%s",
+        *path ? tfr_arena_printf(r->a, "The object type for %s", path)
+              : "The object type for this variable",
+        GOQ(r, name), suggest);
+  var_error_code(r, TFR_CODE_IGNORED_ATTRIBUTE, at,
+                 error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
+                 "Object attribute is ignored", detail, v->name);
+}
+
+struct dropped_ctx {
+  struct resolver *r;
+  const struct var_decl *v;
+  struct src_file *src;
+};
+
+static void on_dropped(void *ctx, const struct dropped_attr *d) {
+  struct dropped_ctx *c = ctx;
+  struct tfr_range at = c->src ? src_range(c->src, d->at) : c->v->decl;
+  dropped_diag(c->r, c->v, d->path, d->name, &at, d->object, d->constructor,
+               true);
+}
+
+/* -strict: the attributes that each value of a declared variable sets
+** and its type drops, in every file (the winning value and those it
+** overrides), in the winning -var or TF_VAR_ value, and in its default. */
+static void strict_values(struct resolver *r) {
+  struct module *m = r->m;
+  for (size_t i = 0; i < m->nraws; i++) {
+    const struct raw_value *raw = &m->raws[i];
+    const struct var_decl *v = raw_decl(m, raw);
+    if (!v)
+      continue;
+    size_t k = (size_t)(v - m->vars);
+    const tfr_value *val = r->winner[k] == raw ? r->given[k] : NULL;
+    struct dropped_ctx c = {r, v, raw->src};
+    if (raw->src) {
+      const struct ast *x = module_raw_expr(m, r->a, r->diags, raw);
+      if (x)
+        strict_dropped(r->a, x, val, v->type, on_dropped, &c);
+    } else if (val) { /* -var, TF_VAR_: parsed once more to say where */
+      tfr_diags *scratch = tfr_diags_new(r->a);
+      const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
+      tfr_file *f = v->literal_mode ? NULL
+                                    : tfr_parse_expr(r->a, scratch, name,
+                                                     raw->text, raw->len);
+      c.src = f ? f->f.src : NULL;
+      if (f)
+        strict_dropped(r->a, f->f.body, val, v->type, on_dropped, &c);
+      else
+        strict_dropped_value(r->a, val, v->type, on_dropped, &c);
+    }
+  }
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    for (size_t j = 0; j < v->ndropped; j++) {
+      const struct dropped_default *d = &v->dropped[j];
+      dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
+                   true);
+    }
+  }
+}
+
+/* OpenTofu's warnings about a default's object constructors (native
+** syntax) that set attributes the type drops; -strict makes them errors
+** (strict_values). */
+static void opentofu_default_warnings(struct resolver *r) {
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    const struct var_decl *v = &r->m->vars[k];
+    for (size_t j = 0; j < v->ndropped; j++) {
+      const struct dropped_default *d = &v->dropped[j];
+      if (d->constructor && !d->json)
+        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true, false);
+    }
+  }
+}
+
 /* Stage 3: the winning raw value of each name, parsed against its
 ** declaration; undeclared names; required variables. */
 static void stage_parse(struct resolver *r) {
@@ -695,6 +800,8 @@ static void stage_parse(struct resolver *r) {
       continue;
     r->given[k] = raw->fast ? raw->fast : parse_raw(r, raw, &m->vars[k]);
   }
+  if (r->strict)
+    strict_values(r);
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
@@ -1074,7 +1181,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   *m = mod->m;
   m->raws = NULL;
   m->nraws = 0;
-  struct resolver r = {.a = a, .diags = diags, .m = m, .strict = o->strict};
+  struct resolver r = {.a = a,
+                       .diags = diags,
+                       .m = m,
+                       .strict = o->strict,
+                       .opentofu = m->opentofu};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -1111,11 +1222,15 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->n = m->nvars;
   res->has_config = m->has_config;
   res->module = mod;
+  if (r.opentofu && !r.strict)
+    opentofu_default_warnings(&r);
   bool stop =
       mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
   bool collected = !stop;
   if (!stop) {
-    module_collect(m, a, diags, o->env, o->args, o->nargs, !o->keep_given);
+    /* -strict looks at each value as written: no fast path */
+    module_collect(m, a, diags, o->env, o->args, o->nargs,
+                   !o->keep_given && !o->strict);
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {
