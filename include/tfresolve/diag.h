@@ -72,6 +72,9 @@ struct tfr_diag {
   bool hide_source;         /* the subject holds a sensitive value: do not
                                quote its source line */
   enum tfr_diag_code code;  /* TFR_CODE_NONE unless it is one of those */
+  const char *note; /* since 0.2.0: what tfresolve adds after Terraform's
+                       detail (where inside a value a conversion failed),
+                       or NULL */
 };
 
 typedef struct tfr_diags tfr_diags;
@@ -102,6 +105,9 @@ TFR_API void tfr_diags_set_variable(tfr_diags *d, const char *name);
 
 /** Give the last diagnostic added a code (enum tfr_diag_code). */
 TFR_API void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code);
+
+/** Give the last diagnostic added a note (tfr_diag.note).  Since 0.2.0. */
+TFR_API void tfr_diags_set_note(tfr_diags *d, const char *note);
 
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */

@@ -205,6 +205,52 @@ static size_t char_start(const char *t, size_t i, size_t lo) {
   return i;
 }
 
+/* A subject over several lines: every line of it, numbered, as Terraform
+** shows it (the subject underlined in colour, no marker line); past
+** SNIPPET_MAX_LINES lines, how many more, and a long line cut as
+** render_snippet cuts it. */
+#define SNIPPET_MAX_LINES 12
+
+static void render_lines(FILE *out, const struct frame_chars *fc,
+                         const struct source_text *st, const struct tfr_diag *g,
+                         bool color) {
+  const char *t = st->text;
+  size_t b = g->subject.start.byte, sb = b, se = g->subject.end.byte;
+  if (se > st->len)
+    se = st->len;
+  while (b > 0 && t[b - 1] != '\n')
+    b--;
+  int line = g->subject.start.line, last = g->subject.end.line;
+  const char *dots = fc->bar[0] == '|' ? "..." : "…";
+  for (; b < st->len && line <= last; line++) {
+    size_t e = b;
+    while (e < st->len && t[e] != '\n')
+      e++;
+    size_t shown = e - b > SNIPPET_LINE ? SNIPPET_LINE : e - b;
+    while (shown < e - b && shown > 0 &&
+           ((unsigned char)t[b + shown] & 0xC0) == 0x80)
+      shown--;
+    if (shown && t[b + shown - 1] == '\r')
+      shown--;
+    fprintf(out, "%s %4d: ", fc->bar, line);
+    for (size_t i = b; i < b + shown; i++) {
+      if (color && i == sb)
+        fputs("\x1b[4m", out);
+      putc(t[i], out);
+      if (color && i + 1 == se)
+        fputs("\x1b[0m", out);
+    }
+    if (color && se > b + shown && sb < b + shown)
+      fputs("\x1b[0m", out);
+    fprintf(out, "%s\n", shown < e - b && t[b + shown] != '\r' ? dots : "");
+    b = e + 1;
+    if (line - g->subject.start.line + 1 == SNIPPET_MAX_LINES && line < last) {
+      fprintf(out, "%s       %s (%d more lines)\n", fc->bar, dots, last - line);
+      break;
+    }
+  }
+}
+
 /*
 ** The source line of the subject, and a marker under the subject.  A long
 ** line (minified JSON, a line of junk) is shown around the subject only,
@@ -217,6 +263,10 @@ static void render_snippet(FILE *out, const struct frame_chars *fc,
   size_t at = g->subject.start.byte;
   if (at > st->len)
     return;
+  if (g->subject.end.line > g->subject.start.line && g->subject.end.byte > at) {
+    render_lines(out, fc, st, g, color);
+    return;
+  }
   const char *t = st->text;
   size_t b = at, e = at;
   while (b > 0 && t[b - 1] != '\n' && at - b <= SNIPPET_LINE)
@@ -351,9 +401,11 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                 col, fc.bar, reset);
       }
     }
-    if (g->detail && *g->detail) {
+    for (int part = 0; part < 2; part++) {
+      const char *p = part ? g->note : g->detail;
+      if (!p || !*p)
+        continue;
       fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      const char *p = g->detail;
       while (*p) {
         const char *nl = strchr(p, '\n');
         size_t k = nl ? (size_t)(nl - p) : strlen(p);
@@ -439,6 +491,10 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       fputs(", \"range\": ", out);
       tfr_range_write_json(out, &g->subject);
     }
+    if (g->note) {
+      fputs(", \"note\": ", out);
+      json_write_cstr(out, g->note);
+    }
     fputc('}', out);
   }
   fputs(d->n ? "\n]" : "]", out);
@@ -488,6 +544,11 @@ void tfr_diags_set_variable(tfr_diags *d, const char *name) {
 void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code) {
   if (d->n)
     d->v[d->n - 1].code = code;
+}
+
+void tfr_diags_set_note(tfr_diags *d, const char *note) {
+  if (d->n)
+    d->v[d->n - 1].note = note ? tfr_arena_strdup(d->a, note) : NULL;
 }
 
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {

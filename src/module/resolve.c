@@ -715,6 +715,25 @@ static void on_dropped(void *ctx, const struct dropped_attr *d) {
                true);
 }
 
+/* A raw value as an expression, to say where in it something is: a
+** file's, or a -var or TF_VAR_ value in HCL mode parsed once more (into
+** *src; diagnostics dropped); NULL for a literal one. */
+static const struct ast *raw_expr(struct resolver *r,
+                                  const struct raw_value *raw,
+                                  const struct var_decl *v,
+                                  struct src_file **src) {
+  *src = raw->src;
+  if (raw->src)
+    return module_raw_expr(r->m, r->a, r->diags, raw);
+  if (v->literal_mode)
+    return NULL;
+  const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
+  tfr_file *f =
+      tfr_parse_expr(r->a, tfr_diags_new(r->a), name, raw->text, raw->len);
+  *src = f ? f->f.src : NULL;
+  return f ? f->f.body : NULL;
+}
+
 /* -strict: the attributes that each value of a declared variable sets
 ** and its type drops, in every file (the winning value and those it
 ** overrides), in the winning -var or TF_VAR_ value, and in its default. */
@@ -727,23 +746,14 @@ static void strict_values(struct resolver *r) {
       continue;
     size_t k = (size_t)(v - m->vars);
     const tfr_value *val = r->winner[k] == raw ? r->given[k] : NULL;
-    struct dropped_ctx c = {r, v, raw->src};
-    if (raw->src) {
-      const struct ast *x = module_raw_expr(m, r->a, r->diags, raw);
-      if (x)
-        strict_dropped(r->a, x, val, v->type, on_dropped, &c);
-    } else if (val) { /* -var, TF_VAR_: parsed once more to say where */
-      tfr_diags *scratch = tfr_diags_new(r->a);
-      const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
-      tfr_file *f = v->literal_mode ? NULL
-                                    : tfr_parse_expr(r->a, scratch, name,
-                                                     raw->text, raw->len);
-      c.src = f ? f->f.src : NULL;
-      if (f)
-        strict_dropped(r->a, f->f.body, val, v->type, on_dropped, &c);
-      else
-        strict_dropped_value(r->a, val, v->type, on_dropped, &c);
-    }
+    if (!raw->src && !val)
+      continue; /* a -var or TF_VAR_ overridden: never parsed */
+    struct dropped_ctx c = {r, v, NULL};
+    const struct ast *x = raw_expr(r, raw, v, &c.src);
+    if (x)
+      strict_dropped(r->a, x, val, v->type, on_dropped, &c);
+    else if (!raw->src)
+      strict_dropped_value(r->a, val, v->type, on_dropped, &c);
   }
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
@@ -842,6 +852,70 @@ static const char *value_prefix(struct resolver *r, const struct var_decl *v,
                           v->name, v->name);
 }
 
+/* The path a type mismatch message spells out ("element \"b\": attribute
+** \"x\": string required" -> `["b"].x`; "element 2: ..." -> `[2]`). */
+static const char *mismatch_path(struct resolver *r, const char *msg) {
+  struct sbuf b = {0};
+  sbuf_put(&b, "", 0);
+  for (const char *p = msg;;) {
+    bool attr = !strncmp(p, "attribute \"", 11);
+    bool key = !strncmp(p, "element \"", 9);
+    if (attr || key) {
+      const char *q = p + (attr ? 11 : 9), *s = q;
+      while (*q && *q != '"')
+        q += *q == '\\' && q[1] ? 2 : 1;
+      if (q[0] != '"' || q[1] != ':')
+        break;
+      sbuf_str(&b, attr ? "." : "[\"");
+      sbuf_put(&b, s, (size_t)(q - s)); /* still Go-quoted, as the path */
+      sbuf_str(&b, attr ? "" : "\"]");
+      p = q + 2 + (q[2] == ' ');
+    } else if (!strncmp(p, "element ", 8) && p[8] >= '0' && p[8] <= '9') {
+      const char *q = p + 8;
+      while (*q >= '0' && *q <= '9')
+        q++;
+      if (*q != ':')
+        break;
+      sbuf_put(&b, "[", 1);
+      sbuf_put(&b, p + 8, (size_t)(q - p - 8));
+      sbuf_put(&b, "]", 1);
+      p = q + 1 + (q[1] == ' ');
+    } else {
+      break;
+    }
+  }
+  const char *out = tfr_arena_strndup(r->a, b.p, b.n);
+  free(b.p);
+  return out;
+}
+
+/* Where inside the value conversion failed, beyond Terraform's message
+** (which names the element only for some mismatches): "The element that
+** does not convert is var.x["c"].tags[2].v (terraform.tfvars:6,55-62).",
+** or NULL when it is the value itself. */
+static const char *failing_element(struct resolver *r, const struct var_decl *v,
+                                   const struct raw_value *raw,
+                                   const tfr_value *given) {
+  const char *err = NULL, *path = NULL;
+  if (conv_convert_path(r->a, given, v->type, &err, &path) || !err)
+    return NULL;
+  if (!path || !*path)
+    path = mismatch_path(r, err);
+  if (!*path)
+    return NULL;
+  char where[512] = "";
+  struct src_file *src = NULL;
+  const struct ast *x = raw ? raw_expr(r, raw, v, &src) : NULL;
+  const struct ast *at = x ? strict_locate(x, path) : NULL;
+  if (at && at != x && src) {
+    struct tfr_range rg = src_range(src, at->span);
+    tfr_range_format(&rg, where, sizeof where);
+  }
+  return tfr_arena_printf(
+      r->a, "The element that does not convert is var.%s%s%s%s%s.", v->name,
+      path, *where ? " (" : "", where, *where ? ")" : "");
+}
+
 /* Stage 5 for one variable (eval_variable.go's final value). */
 static void final_value(struct resolver *r, size_t k) {
   const struct var_decl *v = &r->m->vars[k];
@@ -885,6 +959,8 @@ static void final_value(struct resolver *r, size_t k) {
     }
     var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
                    "Invalid value for input variable", detail, v->name);
+    if (!v->sensitive)
+      tfr_diags_set_note(r->diags, failing_element(r, v, raw, given));
     return;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {

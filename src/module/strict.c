@@ -232,6 +232,73 @@ void strict_dropped(tfr_arena *a, const struct ast *x, const tfr_value *v,
   free(w.path.p);
 }
 
+/* The next step of path p: an attribute or key name (*n bytes, in buf,
+** with *is_key) or an index; NULL at the end or on what cannot be read. */
+static const char *next_step(const char *p, char *buf, size_t size, size_t *n,
+                             long *index) {
+  *index = -1;
+  if (*p == '.') {
+    size_t k = strcspn(p + 1, ".[");
+    if (!k || k >= size)
+      return NULL;
+    memcpy(buf, p + 1, k);
+    *n = k;
+    return p + 1 + k;
+  }
+  if (p[0] != '[')
+    return NULL;
+  if (p[1] == '"') { /* a Go-quoted key: \" and \\ are enough here */
+    size_t k = 0;
+    const char *q = p + 2;
+    for (; *q && *q != '"'; q++) {
+      if (*q == '\\' && (q[1] == '"' || q[1] == '\\'))
+        q++;
+      else if (*q == '\\')
+        return NULL;
+      if (k + 1 >= size)
+        return NULL;
+      buf[k++] = *q;
+    }
+    if (q[0] != '"' || q[1] != ']')
+      return NULL;
+    *n = k;
+    return q + 2;
+  }
+  char *end;
+  long i = strtol(p + 1, &end, 10);
+  if (end == p + 1 || *end != ']' || i < 0)
+    return NULL;
+  *index = i;
+  return end + 1;
+}
+
+const struct ast *strict_locate(const struct ast *x, const char *path) {
+  char buf[256];
+  while (x && path && *path) {
+    while (x->kind == AST_PAREN)
+      x = x->a;
+    size_t n = 0;
+    long index;
+    const char *rest = next_step(path, buf, sizeof buf, &n, &index);
+    if (!rest)
+      return x;
+    const struct ast *next = NULL;
+    if (index >= 0 && x->kind == AST_TUPLE && (uint32_t)index < x->n)
+      next = x->items[index];
+    for (uint32_t i = 0; index < 0 && x->kind == AST_OBJECT && i < x->n; i++) {
+      size_t kn;
+      const char *k = const_key(x->items[2 * i], &kn);
+      if (k && kn == n && !memcmp(k, buf, n))
+        next = x->items[2 * i + 1]; /* the last of a repeated key wins */
+    }
+    if (!next)
+      return x;
+    x = next;
+    path = rest;
+  }
+  return x;
+}
+
 void strict_dropped_value(tfr_arena *a, const tfr_value *v, const tfr_type *t,
                           dropped_fn fn, void *ctx) {
   struct walk w = {a, {0}, fn, ctx};

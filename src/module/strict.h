@@ -42,6 +42,12 @@ void strict_dropped(tfr_arena *a, const struct ast *x, const tfr_value *v,
 void strict_dropped_value(tfr_arena *a, const tfr_value *v, const tfr_type *t,
                           dropped_fn fn, void *ctx);
 
+/* The part of expression x that gives the element at path (as
+** conv_convert_path writes it: `.a[1].b`, `["k"]`), through object and
+** tuple constructors; the deepest part found when the rest of the path is
+** not written out (a function call, a for expression). */
+const struct ast *strict_locate(const struct ast *x, const char *path);
+
 /* The attribute of object type t closest to name (a misspelling of it: at
 ** most two edits, as OpenTofu suggests; the first of the closest), or
 ** NULL. */
