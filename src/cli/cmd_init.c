@@ -7,7 +7,12 @@
 **   - its description and its type constraint, as comments (in JSON, which
 **     has no comments, as lines of a leading "//" member: HCL's JSON syntax
 **     ignores a "//" key in a body, and so does Terraform in .tfvars.json);
-**   - for a variable with a default, the default, ready to change;
+**   - for a variable with a default, the default, commented out ("# name =
+**     DEFAULT", "# export TF_VAR_name=..."): the template then does not
+**     pin today's default (a new default of the module still applies),
+**     and uncommenting the line is all it takes to change it.  JSON has no
+**     comments: there the default is the value, ready to change (delete
+**     what should follow the module's defaults);
 **   - for a sensitive variable, no value at all: its line stays commented
 **     out (left out in JSON), so a sensitive default is never printed and
 **     still applies.
@@ -61,7 +66,10 @@ static const char usage_init[] =
     "then\n"
     "the others, each group in declaration order.  Variables with a "
     "default\n"
-    "are set to it; sensitive variables are never given a value (their\n"
+    "are written commented out at their default, which applies until you\n"
+    "uncomment the line (JSON has no comments: the JSON template sets them\n"
+    "to their defaults); sensitive variables are never given a value "
+    "(their\n"
     "defaults are not printed, and still apply).\n"
     "\n"
     "Required variables are written commented out, with a skeleton of "
@@ -497,18 +505,17 @@ static void var_comments(struct init_ctx *c, FILE *f,
     fputs("# REQUIRED: uncomment and set a value\n", f);
 }
 
+/* One variable of the tfvars template: always commented out, at its
+** default (it applies while the line stays so), or at a skeleton of its
+** type when it is required or sensitive. */
 static void tfvars_var(struct init_ctx *c, FILE *f,
                        const struct tfr_variable *v) {
   bool required = !v->default_value;
   var_comments(c, f, v, required);
-  if (required || v->sensitive || v->deprecated) {
-    const char *sk = !required && !v->sensitive
+  const char *text = !required && !v->sensitive
                          ? tfr_value_hcl(c->a, v->default_value)
                          : tfr_value_hcl(c->a, skeleton(c, v->declared));
-    prefixed(f, "# ", tfr_arena_printf(c->a, "%s = %s", v->name, sk));
-  } else {
-    fprintf(f, "%s = %s\n", v->name, tfr_value_hcl(c->a, v->default_value));
-  }
+  prefixed(f, "# ", tfr_arena_printf(c->a, "%s = %s", v->name, text));
 }
 
 /* The TF_VAR_ text of a value, or NULL (and *why) when an environment
@@ -537,6 +544,9 @@ static const char *env_text(struct init_ctx *c, const struct tfr_variable *v,
   return tfr_value_hcl(c->a, val);
 }
 
+/* One variable of the env template: its `export` line, always commented
+** out as in tfvars (at its default, or a skeleton), or why it is left to
+** its default. */
 static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
   bool required = !v->default_value;
   var_comments(c, f, v, required);
@@ -544,7 +554,6 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
                         : "# TF_VAR_ value: an HCL expression\n",
         f);
   const char *why = NULL;
-  bool commented = required || v->sensitive || v->deprecated;
   const char *text = required || v->sensitive
                          ? env_text(c, v, skeleton(c, v->declared), &why)
                          : env_text(c, v, v->default_value, &why);
@@ -568,13 +577,9 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
     const char *w = tfr_arena_printf(c->a, "TF_VAR_%s=%s", v->name, text);
     sh_quote(m, w, strlen(w));
     fputs(" terraform plan", m);
-    commented = true;
   }
   fclose(m);
-  if (commented)
-    prefixed(f, "# ", line);
-  else
-    fprintf(f, "%s\n", line);
+  prefixed(f, "# ", line);
   free(line);
 }
 
@@ -632,9 +637,10 @@ static const char *const header_tfvars =
     "with\n"
     "# \"No value for required variable\" until you uncomment each one and "
     "give\n"
-    "# it a value.  The others are set to their defaults; sensitive ones "
-    "stay\n"
-    "# commented out, and their defaults are not shown.\n";
+    "# it a value.  The others are commented out at their defaults, which "
+    "apply\n"
+    "# until you uncomment a line and set another value.  The defaults of\n"
+    "# sensitive ones are not shown.\n";
 
 static const char *const header_env =
     "# TF_VAR_ environment variables for the input variables of this "
@@ -648,9 +654,10 @@ static const char *const header_env =
     "with\n"
     "# \"No value for required variable\" until you uncomment each one and "
     "give\n"
-    "# it a value.  The others are set to their defaults; sensitive ones "
-    "stay\n"
-    "# commented out, and their defaults are not shown.\n";
+    "# it a value.  The others are commented out at their defaults, which "
+    "apply\n"
+    "# until you uncomment a line and set another value.  The defaults of\n"
+    "# sensitive ones are not shown.\n";
 
 /* "# ---- title -----...", WIDTH columns wide, after a blank line. */
 static void section(FILE *f, const char *title) {
@@ -670,7 +677,7 @@ static void write_hcl_like(struct init_ctx *c, FILE *f,
     if (i == 0 && nrequired)
       section(f, "required");
     if (i == nrequired)
-      section(f, "optional: set to their defaults");
+      section(f, "optional: commented out at their defaults");
     fputc('\n', f);
     if (c->format == FMT_ENV)
       env_var(c, f, vars[i]);
@@ -690,8 +697,10 @@ static void write_json(struct init_ctx *c, FILE *f,
       "one as \"name\": value,",
       "or `tfresolve check` (like `terraform plan`) fails with \"No value "
       "for required variable\".",
-      "The others are set to their defaults; sensitive ones are left out, "
-      "so their defaults apply.",
+      "The others are set to their defaults: JSON cannot comment them out, "
+      "so delete those",
+      "that should follow the module's defaults.  Sensitive ones are left "
+      "out: their defaults apply.",
       "",
   };
   fputs("{\n  \"//\": [", f);

@@ -121,15 +121,391 @@ static const char *explain_text(tfr_arena *a, const char *s, int col) {
   return indent_lines(a, cut_long_lines(a, s), col);
 }
 
-/* A type for explain: its expression, or for a very long one (the tuple
-** of a literal list of thousands of objects) what it is. */
-static const char *explain_type(tfr_arena *a, const tfr_type *t) {
-  const char *e = tfr_type_expr(a, t);
-  if (strlen(e) <= 200)
-    return e;
-  if (t->kind == TFR_TUPLE)
-    return tfr_arena_printf(a, "tuple of %u elements", t->n);
-  return tfr_arena_printf(a, "%.160s...", e);
+/* ---- types, folded as `terraform fmt` lays them out ------------------- */
+
+/* A type expression longer than this is folded over several lines, and a
+** folded type's lines are kept within it where its parts allow. */
+enum { TYPE_WIDTH = 72 };
+
+/* A tuple type whose expression is longer than this is only described
+** ("tuple of N elements"): the tuple of a literal list of thousands of
+** objects tells nothing more written out. */
+enum { TUPLE_MAX = 200 };
+
+static const char *const kind_words[] = {
+    [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
+    [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
+    [TFR_MAP] = "map",       [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
+};
+
+static const char *kind_word(const tfr_type *t) {
+  return kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC];
+}
+
+static bool attr_optional(const tfr_type *t, size_t i) {
+  return t->optional && t->optional[i];
+}
+
+/* The length of tfr_type_expr(t), counted only up to just past limit (a
+** type can be megabytes long). */
+static size_t expr_len(const tfr_type *t, size_t limit) {
+  size_t n;
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return strlen(kind_word(t)) + 2 + expr_len(t->elem, limit);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    n = t->kind == TFR_OBJECT ? 10 : 9; /* "object({" "})", "tuple([" "])" */
+    for (size_t i = 0; i < t->n && n <= limit; i++) {
+      n += (i > 0) + expr_len(t->types[i], limit - n);
+      if (t->kind == TFR_OBJECT)
+        n += strlen(t->names[i]) + 1 + (attr_optional(t, i) ? 10 : 0);
+    }
+    return n;
+  default:
+    return strlen(kind_word(t));
+  }
+}
+
+static bool big_tuple(const tfr_type *t) {
+  return t->kind == TFR_TUPLE && expr_len(t, TUPLE_MAX) > TUPLE_MAX;
+}
+
+/* A growable string for folding (malloc'd; copied to the arena at the
+** end). */
+struct tbuf {
+  char *p;
+  size_t n, cap;
+};
+
+static void tb_put(struct tbuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    b->cap = (b->n + n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p)
+      cli_oom();
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+static void tb_puts(struct tbuf *b, const char *s) { tb_put(b, s, strlen(s)); }
+
+static void tb_indent(struct tbuf *b, int n) {
+  for (int i = 0; i < n; i++)
+    tb_put(b, " ", 1);
+}
+
+static void tb_big_tuple(struct tbuf *b, const tfr_type *t) {
+  char s[64];
+  snprintf(s, sizeof s, "tuple of %u elements", (unsigned)t->n);
+  tb_puts(b, s);
+}
+
+/* The type on one line, spaced as `terraform fmt` writes it inside a
+** folded type: "object({ name = string, port = optional(number) })". */
+static void put_flat(struct tbuf *b, const tfr_type *t) {
+  if (big_tuple(t)) {
+    tb_big_tuple(b, t);
+    return;
+  }
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    tb_puts(b, kind_word(t));
+    tb_put(b, "(", 1);
+    put_flat(b, t->elem);
+    tb_put(b, ")", 1);
+    return;
+  case TFR_TUPLE:
+    tb_puts(b, "tuple([");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        tb_puts(b, ", ");
+      put_flat(b, t->types[i]);
+    }
+    tb_puts(b, "])");
+    return;
+  case TFR_OBJECT:
+    tb_puts(b, t->n ? "object({ " : "object({");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        tb_puts(b, ", ");
+      tb_puts(b, t->names[i]);
+      tb_puts(b, attr_optional(t, i) ? " = optional(" : " = ");
+      put_flat(b, t->types[i]);
+      if (attr_optional(t, i))
+        tb_put(b, ")", 1);
+    }
+    tb_puts(b, t->n ? " })" : "})");
+    return;
+  default:
+    tb_puts(b, kind_word(t));
+  }
+}
+
+/* The length of put_flat's text of t, counted only up to just past
+** limit. */
+static size_t flat_len(const tfr_type *t, size_t limit) {
+  if (big_tuple(t))
+    return (size_t)snprintf(NULL, 0, "tuple of %u elements", (unsigned)t->n);
+  size_t n;
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return strlen(kind_word(t)) + 2 + flat_len(t->elem, limit);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    /* "object({ " " })" (empty: "object({})"), "tuple([" "])" */
+    n = t->kind == TFR_TUPLE ? 9 : t->n ? 12 : 10;
+    for (size_t i = 0; i < t->n && n <= limit; i++) {
+      n += (i > 0 ? 2 : 0) + flat_len(t->types[i], limit - n);
+      if (t->kind == TFR_OBJECT)
+        n += strlen(t->names[i]) + 3 + (attr_optional(t, i) ? 10 : 0);
+    }
+    return n;
+  default:
+    return strlen(kind_word(t));
+  }
+}
+
+static bool flat_fits(const tfr_type *t, int room) {
+  return room >= 0 && flat_len(t, (size_t)room) <= (size_t)room;
+}
+
+static void fold_object(struct tbuf *b, const tfr_type *t, int indent);
+
+/*
+** The type at column col of a line indented by `indent`, with `tail`
+** characters after it on its last line: on that line when it fits and
+** `force` is false, else folded as `terraform fmt` lays out a type: one
+** object attribute or tuple element a line, two columns deeper, closed
+** at the opening line's indentation.  What cannot be folded (a primitive
+** type, an enormous tuple's description) stays on the line.
+*/
+static void fold_type(struct tbuf *b, const tfr_type *t, int indent, int col,
+                      int tail, bool force) {
+  if (big_tuple(t) || (!force && flat_fits(t, TYPE_WIDTH - col - tail))) {
+    put_flat(b, t);
+    return;
+  }
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP: {
+    int k = (int)strlen(kind_word(t)) + 1;
+    tb_puts(b, kind_word(t));
+    tb_put(b, "(", 1);
+    fold_type(b, t->elem, indent, col + k, tail + 1, force);
+    tb_put(b, ")", 1);
+    return;
+  }
+  case TFR_TUPLE:
+    if (!t->n)
+      break;
+    tb_puts(b, "tuple([\n");
+    for (size_t i = 0; i < t->n; i++) {
+      tb_indent(b, indent + 2);
+      fold_type(b, t->types[i], indent + 2, indent + 2, 1, false);
+      tb_puts(b, ",\n");
+    }
+    tb_indent(b, indent);
+    tb_puts(b, "])");
+    return;
+  case TFR_OBJECT:
+    if (!t->n)
+      break;
+    fold_object(b, t, indent);
+    return;
+  default:
+    break;
+  }
+  put_flat(b, t);
+}
+
+/* Whether fold_type(t, ..., col, tail, false) takes several lines. */
+static bool folds(const tfr_type *t, int col, int tail) {
+  if (big_tuple(t))
+    return false;
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return folds(t->elem, col + (int)strlen(kind_word(t)) + 1, tail + 1);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    return t->n && !flat_fits(t, TYPE_WIDTH - col - tail);
+  default:
+    return false;
+  }
+}
+
+/* The column of attribute i's type, after its name padded to width. */
+static int attr_col(const tfr_type *t, size_t i, int indent, size_t width) {
+  return indent + 2 + (int)width + (attr_optional(t, i) ? 12 : 3);
+}
+
+/*
+** An object type, one attribute a line, as `terraform fmt` aligns them:
+** the "=" of a run of one-line attributes in one column; an attribute
+** whose type takes several lines ends the run and keeps one space.  An
+** attribute that does not fit at the run's column takes several lines
+** too (that only narrows the runs, so the others still fit).
+*/
+static void fold_object(struct tbuf *b, const tfr_type *t, int indent) {
+  bool *multi = calloc(t->n, sizeof *multi);
+  if (!multi)
+    cli_oom();
+  for (size_t i = 0; i < t->n; i++)
+    multi[i] = folds(t->types[i], attr_col(t, i, indent, strlen(t->names[i])),
+                     attr_optional(t, i));
+  tb_puts(b, "object({\n");
+  for (size_t i = 0; i < t->n;) {
+    size_t j = i, width = 0;
+    for (; j < t->n && !multi[j]; j++)
+      if (strlen(t->names[j]) > width)
+        width = strlen(t->names[j]);
+    for (size_t k = i; k < j; k++)
+      multi[k] = folds(t->types[k], attr_col(t, k, indent, width),
+                       attr_optional(t, k));
+    for (j = i; j < t->n && !multi[j]; j++) /* the run, narrowed */
+      ;
+    width = 0;
+    for (size_t k = i; k < j; k++)
+      if (strlen(t->names[k]) > width)
+        width = strlen(t->names[k]);
+    size_t end = j < t->n ? j + 1 : j; /* the run and the next attribute */
+    for (size_t k = i; k < end; k++) {
+      bool opt = attr_optional(t, k);
+      size_t w = multi[k] ? strlen(t->names[k]) : width;
+      tb_indent(b, indent + 2);
+      tb_puts(b, t->names[k]);
+      tb_indent(b, (int)(w - strlen(t->names[k])));
+      tb_puts(b, opt ? " = optional(" : " = ");
+      if (multi[k])
+        fold_type(b, t->types[k], indent + 2, attr_col(t, k, indent, w), opt,
+                  true);
+      else
+        put_flat(b, t->types[k]);
+      tb_puts(b, opt ? ")\n" : "\n");
+    }
+    i = end;
+  }
+  free(multi);
+  tb_indent(b, indent);
+  tb_puts(b, "})");
+}
+
+/* At most MAX_LINES lines of a folded type: the first KEEP ones, then how
+** many more there are (an object of thousands of attributes). */
+static const char *cut_type_lines(tfr_arena *a, const char *s, int indent) {
+  enum { MAX_LINES = 120, KEEP = 100 };
+  size_t lines = 1;
+  const char *cut = NULL;
+  for (const char *p = s; *p; p++)
+    if (*p == '\n' && ++lines == KEEP + 1)
+      cut = p;
+  if (lines <= MAX_LINES)
+    return s;
+  return tfr_arena_printf(a, "%.*s\n%*s... (%zu more lines)", (int)(cut - s), s,
+                          indent + 2, "", lines - KEEP);
+}
+
+/*
+** A type for explain: its expression (tfr_type_expr; spaced as in a
+** folded type when `spaced`, to sit beside one) when it is short; a
+** longer one folded over lines indented by `indent` (cut after its first
+** lines when there are many); an enormous tuple type (of a literal list
+** of thousands of objects) only described.  In the arena.
+*/
+static const char *explain_type(tfr_arena *a, const tfr_type *t, int indent,
+                                bool spaced) {
+  if (big_tuple(t))
+    return tfr_arena_printf(a, "tuple of %u elements", (unsigned)t->n);
+  bool fold = expr_len(t, TYPE_WIDTH) > TYPE_WIDTH;
+  if (!fold && !spaced)
+    return tfr_type_expr(a, t);
+  struct tbuf b = {0};
+  if (fold)
+    fold_type(&b, t, indent, indent, 0, true);
+  else
+    put_flat(&b, t);
+  const char *s = tfr_arena_strndup(a, b.p, b.n);
+  free(b.p);
+  return cut_type_lines(a, s, indent);
+}
+
+/* ---- the rest of the story --------------------------------------------- */
+
+/* Text after a label ("  description: "), every line after the first
+** aligned with the first one's text; trailing blank lines dropped, and
+** empty lines left empty (no trailing blanks). */
+static const char *label_lines(tfr_arena *a, const char *s, int col) {
+  size_t len = strlen(s);
+  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' ||
+                 s[len - 1] == ' ' || s[len - 1] == '\t'))
+    len--;
+  size_t extra = 0;
+  for (size_t i = 0; i < len; i++)
+    extra += s[i] == '\n';
+  char *out = tfr_arena_alloc(a, len + extra * (size_t)col + 1), *o = out;
+  for (size_t i = 0; i < len; i++) {
+    *o++ = s[i];
+    if (s[i] == '\n' && i + 1 < len && s[i + 1] != '\n' && s[i + 1] != '\r')
+      for (int k = 0; k < col; k++)
+        *o++ = ' ';
+  }
+  *o = '\0';
+  return out;
+}
+
+/* The lines under "declared at": an override file's type, the
+** description, and what the declaration sets that is not the default. */
+static void explain_declaration(tfr_arena *a, const struct tfr_variable *v) {
+  if (v->type_overridden && v->type_range.filename) {
+    char at[512];
+    tfr_range_format(&v->type_range, at, sizeof at);
+    printf("  type from %s (an override file replaced the declared type)\n",
+           at);
+  }
+  if (v->description)
+    printf("  description: %s\n", label_lines(a, v->description, 15));
+  if (v->ephemeral)
+    printf("  ephemeral: yes\n");
+  if (v->is_const)
+    printf("  const: yes\n");
+  if (v->deprecated)
+    printf("  deprecated: %s\n", label_lines(a, v->deprecated, 14));
+  if (!v->nullable)
+    printf("  nullable: false (null is not a valid value)\n");
+}
+
+/* "Conversion:" and the types, from the given value's to the final one;
+** folded types each under a label of their own. */
+static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
+                               const tfr_type *to_t) {
+  const char *from = explain_type(a, from_t, 0, false);
+  const char *to = explain_type(a, to_t, 0, false);
+  bool same = !strcmp(from, to);
+  if (!strchr(from, '\n') && !strchr(to, '\n')) {
+    if (same)
+      printf("Conversion: none needed (%s)\n", to);
+    else
+      printf("Conversion: %s -> %s\n", from, to);
+    return;
+  }
+  if (same) {
+    printf("Conversion: none needed, the type is\n  %s\n",
+           explain_type(a, to_t, 2, true));
+    return;
+  }
+  printf("Conversion:\n  from: %s\n  to:   %s\n",
+         explain_type(a, from_t, 2, true), explain_type(a, to_t, 2, true));
 }
 
 /* explain NAME: the precedence story of one variable. */
@@ -153,10 +529,9 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   char where[512];
   tfr_range_format(&v->decl, where, sizeof where);
   printf("var.%s: %s%s\n  declared at %s\n", v->name,
-         tfr_type_expr(a, v->declared), v->sensitive ? ", sensitive" : "",
-         where);
-  if (v->description)
-    printf("  description: %s\n", v->description);
+         explain_type(a, v->declared, 0, false),
+         v->sensitive ? ", sensitive" : "", where);
+  explain_declaration(a, v);
   printf("\nSources, lowest precedence first:\n");
   int n = 0;
   if (v->default_value)
@@ -188,14 +563,8 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
              : "HCL: TF_VAR_ and -var values are parsed as expressions, "
                "because the type is not primitive");
   const tfr_value *final = v->value ? v->value : v->preview;
-  if (v->given && final && !hide) {
-    const char *from = explain_type(a, v->given->type);
-    const char *to = explain_type(a, final->type);
-    if (strcmp(from, to))
-      printf("Conversion: %s -> %s\n", from, to);
-    else
-      printf("Conversion: none needed (%s)\n", to);
-  }
+  if (v->given && final && !hide)
+    explain_conversion(a, v->given->type, final->type);
   if (v->nrules) {
     printf("\nValidation rules:\n");
     for (size_t i = 0; i < v->nrules; i++) {

@@ -358,6 +358,22 @@ static void put_preview(struct jv *w, const struct tfr_variable *v,
   PUT_LIT(o, "}");
 }
 
+/* What the declaration sets that is not the default ("ephemeral": true,
+** "const": true, "deprecated": message, "nullable": false), each only when
+** set, so that an ordinary variable's object is as in format 1.0. */
+static void put_decl_flags(struct json_out *o, const struct tfr_variable *v) {
+  if (v->ephemeral)
+    PUT_LIT(o, ", \"ephemeral\": true");
+  if (v->is_const)
+    PUT_LIT(o, ", \"const\": true");
+  if (v->deprecated) {
+    PUT_LIT(o, ", \"deprecated\": ");
+    jo_string(o, v->deprecated, strlen(v->deprecated));
+  }
+  if (!v->nullable)
+    PUT_LIT(o, ", \"nullable\": false");
+}
+
 static void put_variable(struct jv *w, const struct tfr_variable *v,
                          bool show_sensitive) {
   struct json_out *o = &w->o;
@@ -375,9 +391,11 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
     PUT_LIT(o, ", \"value_unencodable\": \"the value holds an infinite "
                "number, which JSON cannot represent\"");
   if (v->sensitive)
-    PUT_LIT(o, ", \"sensitive\": true, \"source\": {\"kind\": \"");
+    PUT_LIT(o, ", \"sensitive\": true");
   else
-    PUT_LIT(o, ", \"sensitive\": false, \"source\": {\"kind\": \"");
+    PUT_LIT(o, ", \"sensitive\": false");
+  put_decl_flags(o, v);
+  PUT_LIT(o, ", \"source\": {\"kind\": \"");
   put_cstr(o, source_kinds[v->source]);
   PUT_LIT(o, "\"");
   if (v->source_file) {
