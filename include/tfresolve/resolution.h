@@ -93,6 +93,11 @@ struct tfr_resolve_opts {
                              TF_VAR_ value is explained */
   bool keep_given;        /* fill tfr_variable.given even where a
                              faster path does not need it */
+  bool missing_required_info; /* since 0.2.0: a required variable without
+                                 a value is a warning, not an error (a
+                                 reusable module, whose caller sets it):
+                                 the rest resolves, that one has no
+                                 value */
 };
 
 /** The defaults of tfr_resolve_opts, with the program's struct sizes:

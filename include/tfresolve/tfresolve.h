@@ -148,6 +148,10 @@ TFR_API void tfr_type_write_json(FILE *out, const tfr_type *t);
 /** "skipped", "passed", "failed", "deferred" or "invalid". */
 TFR_API const char *tfr_rule_result_name(enum tfr_rule_result r);
 
+/** A source kind as JSON names it: "default", "env", "auto_file",
+ *  "named_file", "cli", "none".  Since 0.2.0. */
+TFR_API const char *tfr_source_kind_name(enum tfr_source_kind k);
+
 /**
  * Resolve every input variable of a module as `terraform plan` would:
  * load the configuration, collect values from the environment, the
@@ -170,6 +174,14 @@ tfr_resolve(tfr_arena *a, tfr_diags *diags, const struct tfr_resolve_opts *o);
  */
 TFR_API const struct tfr_variable *
 tfr_resolution_variable(const struct tfr_resolution *res, size_t i);
+
+/** The resolution with only the variables @p keep accepts (in the same
+ *  order; the module and validity of @p res), for output that lists
+ *  fewer (show -changed, show -required).  Since 0.2.0. */
+TFR_API const struct tfr_resolution *
+tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
+                      bool (*keep)(const struct tfr_variable *v, void *ctx),
+                      void *ctx);
 
 /** The declared variable whose name is closest to @p name (a misspelling
  *  of it: at most two edits, as the "did you mean" of the diagnostics), or

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *cli_opt_name(const char *arg, char *buf, size_t size,
@@ -163,6 +164,33 @@ bool cli_list_dir(const char *dir,
 bool cli_has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* Whether dir can be a module directory: it exists, is a directory and
+** can be listed; else a message and false (a usage error, as Terraform
+** fails on such an argument before it looks at any file). */
+bool cli_module_dir_ok(const char *cmd, const char *dir) {
+  struct stat st;
+  const char *why = NULL;
+  if (stat(dir, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISDIR(st.st_mode))
+    why = cli_has_suffix(dir, ".tfvars") || cli_has_suffix(dir, ".tfvars.json")
+              ? "not a directory (a variables file is given with "
+                "-var-file=FILE)"
+              : "not a directory";
+  else {
+    DIR *d = opendir(dir);
+    if (!d)
+      why = strerror(errno);
+    else
+      closedir(d);
+  }
+  if (!why)
+    return true;
+  fprintf(stderr, "tfresolve %s: cannot use %s as the module directory: %s\n",
+          cmd, dir, why);
+  return false;
 }
 
 /* The value of option argv[*i]: after "=", or the next argument. */

@@ -161,12 +161,18 @@ struct many_opts {
   const char *const *each; /* -var-file-each patterns */
   size_t neach;
   bool recursive;
+  bool missing_info; /* -missing-required=info */
 };
 int cli_check_many(const struct many_opts *mo);
 
 /* Commands in files of their own. */
 int cmd_init(int argc, char **argv);
 int cmd_test(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+
+/* Whether dir can be a module directory: it exists, is a directory and
+** can be listed; else a message (cmd's) and false. */
+bool cli_module_dir_ok(const char *cmd, const char *dir);
 
 /* explain.c: `explain NAME` on a resolution (its exit status); where a
 ** value came from in a few words ("terraform.tfvars:2", "-var

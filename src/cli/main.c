@@ -27,6 +27,8 @@ static const char usage_main[] =
     "  show       Resolve and print every input variable of a module\n"
     "  check      Resolve and validate; exit status says pass or fail\n"
     "  explain    Every source that set one variable, and which won\n"
+    "  diff       Two var files side by side: the variables they resolve\n"
+    "             differently\n"
     "  eval       Evaluate a constant expression, optionally converted to a "
     "type\n"
     "  console    Terraform's console, offline: expressions with the "
@@ -609,6 +611,14 @@ static const char usage_module[] =
     "                      file (repeatable), in parallel, with a summary\n"
     "  -recursive          check: every module below DIR, each with its own\n"
     "                      tfvars\n"
+    "  -missing-required=info\n"
+    "                      A required variable without a value is a\n"
+    "                      warning, not an error (reusable modules: the\n"
+    "                      caller sets it); the rest is checked\n"
+    "  -changed            show: only the variables set to something other\n"
+    "                      than their default\n"
+    "  -required           show: only the variables without a default, and\n"
+    "                      whether each is set\n"
     "  -show-sensitive     Print the values of sensitive variables\n"
     "  -no-color           No colour\n"
     "\n"
@@ -624,9 +634,25 @@ void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
   tfr_resolution_write_json(stdout, a, res, d, show_sensitive);
 }
 
+/* show -changed: a variable something sets (a value, or its preview,
+** unlike its default; or one without a default that is set). */
+static bool is_changed(const struct tfr_variable *v, void *ctx) {
+  (void)ctx;
+  if (v->source == TFR_SRC_DEFAULT || v->source == TFR_SRC_NONE)
+    return false;
+  const tfr_value *val = v->value ? v->value : v->preview;
+  return !(val && v->default_value && tfr_value_equal(val, v->default_value));
+}
+
+/* show -required: a variable without a default. */
+static bool is_required(const struct tfr_variable *v, void *ctx) {
+  (void)ctx;
+  return !v->default_value;
+}
+
 /* The human table: name, type, value (abbreviated), source. */
 static void show_table(tfr_arena *a, const struct tfr_resolution *res,
-                       bool show_sensitive) {
+                       bool show_sensitive, bool mark_required) {
   for (size_t i = 0; i < res->n; i++) {
     const struct tfr_variable *v = tfr_resolution_variable(res, i);
     /* plan's value, or (when plan stops before it) the preview */
@@ -640,8 +666,11 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
             : "(not resolved: see the errors below)";
     const char *src = cli_source_text(a, v->source, v->source_file,
                                       v->source_line, v->name, v->source_via);
-    printf("%s = %s\n    # %s, from %s\n", v->name, val,
-           tfr_type_friendly(a, shown ? shown->type : v->type), src);
+    printf("%s = %s\n    # %s, from %s%s\n", v->name, val,
+           tfr_type_friendly(a, shown ? shown->type : v->type), src,
+           !mark_required || v->default_value ? ""
+           : v->source == TFR_SRC_NONE        ? " (required: not set)"
+                                              : " (required: set)");
     if (!v->value && (v->preview || v->preview_error))
       printf("    # preview only: %s\n", v->reason);
   }
@@ -656,6 +685,8 @@ struct module_opts {
   size_t neach;
   const char *dir, *bad_flag, *name;
   bool dir_given;
+  bool changed, required; /* show -changed, -required */
+  bool missing_info;      /* -missing-required=info */
   struct tfr_cli_arg *args;
   size_t nargs;
   struct cli_names plan_flags; /* terraform plan's, accepted (plan_flag) */
@@ -706,33 +737,6 @@ static enum cli_opt plan_flag(const char *name, const char *val, int argc,
   return CLI_OPT_NOT;
 }
 
-/* Whether dir can be a module directory: it exists, is a directory and
-** can be listed; else a message and false (a usage error, as Terraform
-** fails on such an argument before it looks at any file). */
-static bool module_dir_ok(const char *cmd, const char *dir) {
-  struct stat st;
-  const char *why = NULL;
-  if (stat(dir, &st) != 0)
-    why = strerror(errno);
-  else if (!S_ISDIR(st.st_mode))
-    why = cli_has_suffix(dir, ".tfvars") || cli_has_suffix(dir, ".tfvars.json")
-              ? "not a directory (a variables file is given with "
-                "-var-file=FILE)"
-              : "not a directory";
-  else {
-    DIR *d = opendir(dir);
-    if (!d)
-      why = strerror(errno);
-    else
-      closedir(d);
-  }
-  if (!why)
-    return true;
-  fprintf(stderr, "tfresolve %s: cannot use %s as the module directory: %s\n",
-          cmd, dir, why);
-  return false;
-}
-
 /* The flags show, check and explain share; false on a usage error. */
 static bool module_flags(int argc, char **argv, enum module_cmd cmd,
                          struct module_opts *m) {
@@ -778,6 +782,13 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->recursive = true;
     } else if (!strcmp(name, "strict")) {
       m->strict = true;
+    } else if (!strcmp(name, "missing-required") && val &&
+               (!strcmp(val, "info") || !strcmp(val, "error"))) {
+      m->missing_info = !strcmp(val, "info");
+    } else if (!strcmp(name, "changed") && cmd == CMD_SHOW) {
+      m->changed = true;
+    } else if (!strcmp(name, "required") && cmd == CMD_SHOW) {
+      m->required = true;
     } else if (!strcmp(name, "json") ||
                (!strcmp(name, "format") && val && !strcmp(val, "json"))) {
       m->o.format = FMT_JSON;
@@ -821,7 +832,7 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
             usage_module);
     return false;
   }
-  return module_dir_ok(cc.cmd, m->dir);
+  return cli_module_dir_ok(cc.cmd, m->dir);
 }
 
 static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
@@ -851,7 +862,8 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                            m.show_sensitive,
                            (const char *const *)m.each,
                            m.neach,
-                           m.recursive};
+                           m.recursive,
+                           m.missing_info};
     int rc = cli_check_many(&mo);
     free(m.args);
     free(m.each);
@@ -867,6 +879,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.opentofu = m.opentofu;
   ro.declarations_only = m.bad_flag != NULL;
   ro.strict = m.strict;
+  ro.missing_required_info = m.missing_info;
   ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
@@ -876,6 +889,10 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   }
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
+  if (m.changed)
+    res = tfr_resolution_select(a, res, is_changed, NULL);
+  if (m.required)
+    res = tfr_resolution_select(a, res, is_required, NULL);
   if (cmd == CMD_EXPLAIN) {
     rc = cli_explain(a, res, d, m.name, m.show_sensitive, &m.o);
   } else if (m.o.format == FMT_JSON) {
@@ -890,7 +907,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
     cli_print_diags(d, &m.o);
   } else {
     if (cmd == CMD_SHOW)
-      show_table(a, res, m.show_sensitive);
+      show_table(a, res, m.show_sensitive, m.required);
     cli_print_diags(d, &m.o);
     if (cmd == CMD_CHECK) {
       size_t errors = 0;
@@ -1074,6 +1091,8 @@ static int real_main(int argc, char **argv) {
     return cmd_module(CMD_CHECK, argc - 2, argv + 2);
   if (!strcmp(argv[1], "explain"))
     return cmd_module(CMD_EXPLAIN, argc - 2, argv + 2);
+  if (!strcmp(argv[1], "diff"))
+    return cmd_diff(argc - 2, argv + 2);
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;

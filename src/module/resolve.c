@@ -405,6 +405,7 @@ struct resolver {
   size_t *raw_index;               /* raw_index[first[k] ...] */
   bool strict;                     /* -strict */
   bool opentofu;                   /* OpenTofu's rules */
+  bool missing_info;               /* missing_required_info */
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -815,17 +816,24 @@ static void stage_parse(struct resolver *r) {
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
-    if (!r->given[k] && !v->has_default)
-      var_error_code(
-          r, TFR_CODE_NO_VALUE, &v->decl, TFR_DIAG_ERROR,
-          "No value for required variable",
-          tfr_arena_printf(r->a,
-                           "The root module input variable \"%s\" is "
-                           "not set, and has no default value. Use a "
-                           "-var or -var-file command line argument to "
-                           "provide a value for this variable.",
-                           v->name),
-          v->name);
+    if (r->given[k] || v->has_default)
+      continue;
+    var_error_code(
+        r, TFR_CODE_NO_VALUE, &v->decl,
+        r->missing_info ? TFR_DIAG_WARNING : TFR_DIAG_ERROR,
+        "No value for required variable",
+        tfr_arena_printf(r->a,
+                         "The root module input variable \"%s\" is "
+                         "not set, and has no default value. Use a "
+                         "-var or -var-file command line argument to "
+                         "provide a value for this variable.",
+                         v->name),
+        v->name);
+    if (r->missing_info)
+      tfr_diags_set_note(r->diags,
+                         "A warning here, not an error: with "
+                         "-missing-required=info, a required variable "
+                         "is the caller's to set.");
   }
   free(und);
 }
@@ -1077,6 +1085,19 @@ static const struct tfr_diag *own_error(const tfr_diags *d, const char *name) {
   return NULL;
 }
 
+/* The "No value for required variable" warning about name
+** (missing_required_info), or NULL. */
+static const struct tfr_diag *own_no_value(const tfr_diags *d,
+                                           const char *name) {
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *e = tfr_diags_get(d, i);
+    if (e->code == TFR_CODE_NO_VALUE && e->variable &&
+        !strcmp(e->variable, name))
+      return e;
+  }
+  return NULL;
+}
+
 /* "plan stops before this: " and the first error in d, in a few words:
 ** "var.project has no value", "var.x: Invalid value for input variable",
 ** or a summary and where it is. */
@@ -1157,6 +1178,8 @@ static void reasons(struct resolver *r) {
     if (!v->error || v->reason)
       continue;
     const struct tfr_diag *e = own_error(r->diags, v->name);
+    if (!e && r->missing_info)
+      e = own_no_value(r->diags, v->name);
     if (e) {
       v->reason = e->summary;
       continue;
@@ -1261,7 +1284,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .diags = diags,
                        .m = m,
                        .strict = o->strict,
-                       .opentofu = m->opentofu};
+                       .opentofu = m->opentofu,
+                       .missing_info = o->missing_required_info};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -1347,4 +1371,21 @@ const char *tfr_resolution_suggest(const struct tfr_resolution *res,
     return NULL;
   const struct module *m = &res->module->m;
   return closest(m, name);
+}
+
+const struct tfr_resolution *
+tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
+                      bool (*keep)(const struct tfr_variable *v, void *ctx),
+                      void *ctx) {
+  struct tfr_resolution *out = tfr_arena_alloc(a, sizeof *out);
+  *out = *res;
+  struct tfr_variable *vars =
+      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vars);
+  size_t n = 0;
+  for (size_t i = 0; i < res->n; i++)
+    if (keep(&res->vars[i], ctx))
+      vars[n++] = res->vars[i];
+  out->vars = vars;
+  out->n = n;
+  return out;
 }

@@ -286,6 +286,12 @@ const char *tfr_rule_result_name(enum tfr_rule_result r) {
   return rule_results[r];
 }
 
+const char *tfr_source_kind_name(enum tfr_source_kind k) {
+  return (unsigned)k < sizeof source_kinds / sizeof *source_kinds
+             ? source_kinds[k]
+             : "none";
+}
+
 /* A variable's type: variables of one type share it (module.c's type
 ** ids), so its JSON is written once and copied after. */
 static void put_var_type(struct jv *w, const tfr_type *t) {

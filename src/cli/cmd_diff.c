@@ -1,0 +1,522 @@
+/*
+** tfresolve diff A.tfvars B.tfvars [DIR]: the module's variables resolved
+** twice, once with each side's var files on top of the module's own value
+** sources, and the variables whose values differ, both values with their
+** sources, nested differences by path.  Sensitive values are compared,
+** never shown.  Exit status as diff(1): 0 equal, 1 different, 2 trouble.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+extern char **environ;
+
+static const char usage_diff[] =
+    "Usage: tfresolve diff [options] A.tfvars B.tfvars [DIR]\n"
+    "       tfresolve diff [options] -a=FILE... -b=FILE... [DIR]\n"
+    "\n"
+    "Resolve the module in DIR (default: the current directory) twice: side\n"
+    "a with var file A on top of the module's own value sources, side b\n"
+    "with B, and show the variables whose values differ: both values with\n"
+    "where each came from, nested differences by path (tags[\"env\"]).\n"
+    "Sensitive values are compared but never shown.\n"
+    "\n"
+    "Options:\n"
+    "  -a=FILE, -b=FILE    A var file of side a / b (repeatable: layers, in\n"
+    "                      order; instead of the A and B operands)\n"
+    "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR, -engine=E\n"
+    "                      Value sources and module rules of both sides, as\n"
+    "                      for show (the side's files come last)\n"
+    "  -json               Machine-readable output\n"
+    "  -no-color           No colour\n"
+    "\n"
+    "Exit status: 0 the values are equal, 1 they differ, 2 usage error or\n"
+    "a side that does not resolve (its errors are shown).\n";
+
+struct diff_opts {
+  struct options o;
+  bool no_env, opentofu, shown;
+  const char *dir;
+  struct tfr_cli_arg *args; /* both sides' */
+  size_t nargs;
+  const char **side[2]; /* -a / -b files */
+  size_t nside[2];
+  const char *operands[3];
+  size_t noperands;
+};
+
+static bool diff_flags(int argc, char **argv, struct diff_opts *d) {
+  const struct cli_common cc = {"diff",       usage_diff, &d->o.no_color,
+                                &d->opentofu, &d->no_env, &d->shown,
+                                d->args,      &d->nargs};
+  for (int i = 0; i < argc; i++) {
+    struct cli_arg arg;
+    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
+    if (r == CLI_OPT_BAD)
+      return false;
+    if (r == CLI_OPT_TAKEN)
+      continue;
+    const char *name = arg.name, *val = arg.val;
+    if (!name) {
+      if (d->noperands == 3) {
+        fprintf(stderr, "tfresolve diff: too many arguments: \"%s\"\n\n%s",
+                argv[i], usage_diff);
+        return false;
+      }
+      d->operands[d->noperands++] = argv[i];
+    } else if (!strcmp(name, "a") || !strcmp(name, "b")) {
+      if (!val && i + 1 >= argc) {
+        fprintf(stderr, "tfresolve diff: %s needs a value\n\n%s", argv[i],
+                usage_diff);
+        return false;
+      }
+      int s = name[0] == 'b';
+      d->side[s][d->nside[s]++] = val ? val : argv[++i];
+    } else if (!strcmp(name, "json")) {
+      d->o.format = FMT_JSON;
+    } else {
+      fprintf(stderr, "tfresolve diff: unknown option \"%s\"\n\n%s", argv[i],
+              usage_diff);
+      return false;
+    }
+  }
+  /* A B [DIR], or with -a/-b: [DIR] */
+  size_t need = d->nside[0] || d->nside[1] ? 0 : 2;
+  if ((need && d->noperands < 2) || d->noperands > need + 1 ||
+      (!need && (!d->nside[0] || !d->nside[1]))) {
+    fprintf(stderr, "tfresolve diff: %s\n\n%s",
+            need ? "which two var files? (A.tfvars B.tfvars)"
+                 : "-a and -b each need at least one file, and only DIR may "
+                   "follow",
+            usage_diff);
+    return false;
+  }
+  for (size_t s = 0; s < need; s++)
+    d->side[s][d->nside[s]++] = d->operands[s];
+  d->dir = d->noperands > need ? d->operands[need] : ".";
+  return true;
+}
+
+/* ---- differences ------------------------------------------------------- */
+
+/* One difference inside a variable's value: at path, a and b (NULL:
+** absent on that side). */
+struct change {
+  char *path;
+  const tfr_value *a, *b;
+};
+
+struct changes {
+  struct change *v;
+  size_t n, cap;
+};
+
+static void add_change(struct changes *c, const char *path, size_t n,
+                       const tfr_value *a, const tfr_value *b) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 8;
+    c->v = realloc(c->v, c->cap * sizeof *c->v);
+    if (!c->v)
+      cli_oom();
+  }
+  char *p = malloc(n + 1);
+  if (!p)
+    cli_oom();
+  memcpy(p, path, n);
+  p[n] = '\0';
+  c->v[c->n++] = (struct change){p, a, b};
+}
+
+static void free_changes(struct changes *c) {
+  for (size_t i = 0; i < c->n; i++)
+    free(c->v[i].path);
+  free(c->v);
+  *c = (struct changes){0};
+}
+
+/* A growable path. */
+struct path {
+  char *p;
+  size_t n, cap;
+};
+
+static void path_put(struct path *p, const char *s, size_t n) {
+  if (p->n + n + 1 > p->cap) {
+    p->cap = (p->n + n + 1) * 2;
+    p->p = realloc(p->p, p->cap);
+    if (!p->p)
+      cli_oom();
+  }
+  memcpy(p->p + p->n, s, n);
+  p->n += n;
+  p->p[p->n] = '\0';
+}
+
+static bool keyed(const tfr_value *v) {
+  return v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP;
+}
+
+static bool sequence(const tfr_value *v) {
+  return v->type->kind == TFR_LIST || v->type->kind == TFR_TUPLE;
+}
+
+static bool plain(const tfr_value *v) {
+  return !v || (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN));
+}
+
+/* The i-th key of an object or map value. */
+static const char *key_of(const tfr_value *v, uint32_t i, size_t *n) {
+  if (v->type->kind == TFR_OBJECT) {
+    *n = strlen(v->type->names[i]);
+    return v->type->names[i];
+  }
+  *n = v->keylens[i];
+  return v->keys[i];
+}
+
+static int cmp_key(const char *x, size_t nx, const char *y, size_t ny) {
+  int c = memcmp(x, y, nx < ny ? nx : ny);
+  return c ? c : (nx > ny) - (nx < ny);
+}
+
+static void diff_values(struct changes *c, struct path *p, const tfr_value *a,
+                        const tfr_value *b);
+
+/* One step of the path, "[\"key\"]" or ".name" (an object attribute). */
+static void key_step(struct path *p, const tfr_value *v, const char *k,
+                     size_t n) {
+  if (v->type->kind == TFR_OBJECT) {
+    path_put(p, ".", 1);
+    path_put(p, k, n);
+    return;
+  }
+  path_put(p, "[", 1);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m)
+    cli_oom();
+  char *z = malloc(n + 1);
+  if (!z)
+    cli_oom();
+  memcpy(z, k, n);
+  z[n] = '\0';
+  tfr_json_write_cstr(m, z);
+  fclose(m);
+  path_put(p, buf, len);
+  free(z);
+  free(buf);
+  path_put(p, "]", 1);
+}
+
+/* Both keyed: the union of their keys, each sorted, in one pass. */
+static void diff_keyed(struct changes *c, struct path *p, const tfr_value *a,
+                       const tfr_value *b) {
+  uint32_t i = 0, j = 0;
+  size_t mark = p->n;
+  while (i < a->n || j < b->n) {
+    size_t na = 0, nb = 0;
+    const char *ka = i < a->n ? key_of(a, i, &na) : NULL;
+    const char *kb = j < b->n ? key_of(b, j, &nb) : NULL;
+    int o = !ka ? 1 : !kb ? -1 : cmp_key(ka, na, kb, nb);
+    key_step(p, o <= 0 ? a : b, o <= 0 ? ka : kb, o <= 0 ? na : nb);
+    if (o < 0)
+      add_change(c, p->p, p->n, a->elems[i++], NULL);
+    else if (o > 0)
+      add_change(c, p->p, p->n, NULL, b->elems[j++]);
+    else
+      diff_values(c, p, a->elems[i++], b->elems[j++]);
+    p->n = mark;
+    if (p->p)
+      p->p[mark] = '\0';
+  }
+}
+
+static void diff_values(struct changes *c, struct path *p, const tfr_value *a,
+                        const tfr_value *b) {
+  if (a && b && tfr_value_equal(a, b))
+    return;
+  if (!plain(a) && !plain(b) && keyed(a) && keyed(b)) {
+    diff_keyed(c, p, a, b);
+    return;
+  }
+  if (!plain(a) && !plain(b) && sequence(a) && sequence(b)) {
+    size_t mark = p->n;
+    uint32_t n = a->n > b->n ? a->n : b->n;
+    for (uint32_t i = 0; i < n; i++) {
+      char step[32];
+      int k = snprintf(step, sizeof step, "[%u]", i);
+      path_put(p, step, (size_t)k);
+      diff_values(c, p, i < a->n ? a->elems[i] : NULL,
+                  i < b->n ? b->elems[i] : NULL);
+      p->n = mark;
+      p->p[mark] = '\0';
+    }
+    return;
+  }
+  if (!a && !b)
+    return;
+  add_change(c, p->p ? p->p : "", p->n, a, b);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+/* A value in one line: a primitive as the console prints it, anything
+** else as compact JSON. */
+static char *one_line(tfr_arena *a, const tfr_value *v) {
+  if (!v)
+    return strdup("(absent)");
+  int k = v->type->kind;
+  if ((v->flags & TFR_V_NULL) || k == TFR_STRING || k == TFR_NUMBER ||
+      k == TFR_BOOL)
+    return strdup(tfr_value_console(a, v));
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m)
+    cli_oom();
+  tfr_value_write_json(m, a, v);
+  fclose(m);
+  return buf;
+}
+
+struct side {
+  const struct tfr_resolution *res;
+  tfr_diags *diags;
+  const char **files;
+  size_t nfiles;
+};
+
+/* The value a side gives a variable: plan's, or its preview. */
+static const tfr_value *value_of(const struct tfr_variable *v) {
+  return v ? (v->value ? v->value : v->preview) : NULL;
+}
+
+static const char *where(tfr_arena *a, const struct tfr_variable *v) {
+  if (!v)
+    return "(not declared)";
+  const char *s = cli_source_text(a, v->source, v->source_file, v->source_line,
+                                  v->name, v->source_via);
+  if (!v->value && v->preview)
+    return tfr_arena_printf(a, "%s, a preview: %s", s, v->reason);
+  if (!v->value)
+    return tfr_arena_printf(a, "%s, not resolved: %s", s,
+                            v->reason ? v->reason : "see the errors");
+  return s;
+}
+
+static void human_variable(tfr_arena *a, const struct tfr_variable *va,
+                           const struct tfr_variable *vb,
+                           const struct changes *c) {
+  const struct tfr_variable *v = va ? va : vb;
+  bool hide = (va && va->sensitive) || (vb && vb->sensitive);
+  printf("~ var.%s\n", v->name);
+  bool whole = c->n == 1 && !*c->v[0].path;
+  for (int s = 0; s < 2; s++) {
+    const struct tfr_variable *x = s ? vb : va;
+    const char *val = "";
+    if (hide)
+      val = "(sensitive value)  ";
+    else if (whole && !(s ? c->v[0].b : c->v[0].a))
+      val = "(no value)  ";
+    else if (whole) {
+      char *t = one_line(a, s ? c->v[0].b : c->v[0].a);
+      val = tfr_arena_printf(a, "%s  ", t);
+      free(t);
+    }
+    printf("    %c: %sfrom %s\n", s ? 'b' : 'a', val, where(a, x));
+  }
+  if (hide || whole)
+    return;
+  for (size_t i = 0; i < c->n; i++) {
+    char *x = one_line(a, c->v[i].a), *y = one_line(a, c->v[i].b);
+    printf("    %s: %s -> %s\n", c->v[i].path, x, y);
+    free(x);
+    free(y);
+  }
+}
+
+static void json_side(tfr_arena *a, const struct tfr_variable *v,
+                      const tfr_value *val, bool hide) {
+  fputs("{\"value\": ", stdout);
+  if (val && !hide && tfr_value_json_encodable(val))
+    tfr_value_write_json(stdout, a, val);
+  else
+    fputs("null", stdout);
+  if (v) {
+    printf(", \"resolved\": %s, \"source\": {\"kind\": \"%s\"",
+           v->value ? "true" : "false", tfr_source_kind_name(v->source));
+    if (v->source_file) {
+      fputs(", \"file\": ", stdout);
+      tfr_json_write_cstr(stdout, v->source_file);
+    }
+    if (v->source_line)
+      printf(", \"line\": %d", v->source_line);
+    if (v->source_via) {
+      fputs(", \"via\": ", stdout);
+      tfr_json_write_cstr(stdout, v->source_via);
+    }
+    fputc('}', stdout);
+  }
+  fputc('}', stdout);
+}
+
+static void json_variable(tfr_arena *a, const struct tfr_variable *va,
+                          const struct tfr_variable *vb,
+                          const struct changes *c, bool first) {
+  const struct tfr_variable *v = va ? va : vb;
+  bool hide = (va && va->sensitive) || (vb && vb->sensitive);
+  printf("%s  {\"variable\": ", first ? "\n" : ",\n");
+  tfr_json_write_cstr(stdout, v->name);
+  printf(", \"sensitive\": %s, \"a\": ", hide ? "true" : "false");
+  json_side(a, va, value_of(va), hide);
+  fputs(", \"b\": ", stdout);
+  json_side(a, vb, value_of(vb), hide);
+  if (!hide) {
+    fputs(", \"changes\": [", stdout);
+    for (size_t i = 0; i < c->n; i++) {
+      fputs(i ? ", {\"path\": " : "{\"path\": ", stdout);
+      tfr_json_write_cstr(stdout, c->v[i].path);
+      for (int s = 0; s < 2; s++) {
+        const tfr_value *x = s ? c->v[i].b : c->v[i].a;
+        if (!x)
+          continue; /* absent on that side */
+        printf(", \"%c\": ", s ? 'b' : 'a');
+        if (tfr_value_json_encodable(x))
+          tfr_value_write_json(stdout, a, x);
+        else
+          fputs("null", stdout);
+      }
+      fputc('}', stdout);
+    }
+    fputc(']', stdout);
+  }
+  fputc('}', stdout);
+}
+
+/* A variable of res by name, or NULL. */
+static const struct tfr_variable *find(const struct tfr_resolution *res,
+                                       const char *name) {
+  for (size_t i = 0; i < res->n; i++)
+    if (!strcmp(tfr_resolution_variable(res, i)->name, name))
+      return tfr_resolution_variable(res, i);
+  return NULL;
+}
+
+/* Every differing variable, printed; how many differ. */
+static size_t compare(tfr_arena *a, const struct side *s,
+                      const struct diff_opts *d) {
+  size_t ndiff = 0;
+  struct path p = {0};
+  for (size_t i = 0; i < s[0].res->n; i++) {
+    const struct tfr_variable *va = tfr_resolution_variable(s[0].res, i);
+    const struct tfr_variable *vb = find(s[1].res, va->name);
+    struct changes c = {0};
+    p.n = 0;
+    path_put(&p, "", 0);
+    diff_values(&c, &p, value_of(va), value_of(vb));
+    if (c.n) {
+      if (d->o.format == FMT_JSON)
+        json_variable(a, va, vb, &c, ndiff == 0);
+      else
+        human_variable(a, va, vb, &c);
+      ndiff++;
+    }
+    free_changes(&c);
+  }
+  free(p.p);
+  return ndiff;
+}
+
+static void json_files(const struct side *s) {
+  fputs("{\"var_files\": [", stdout);
+  for (size_t i = 0; i < s->nfiles; i++) {
+    fputs(i ? ", " : "", stdout);
+    tfr_json_write_cstr(stdout, s->files[i]);
+  }
+  printf("], \"valid\": %s, \"diagnostics\": ",
+         s->res->valid ? "true" : "false");
+  tfr_diags_render_json(s->diags, stdout);
+  fputc('}', stdout);
+}
+
+int cmd_diff(int argc, char **argv) {
+  struct diff_opts d = {0};
+  d.args = calloc((size_t)argc + 1, sizeof *d.args);
+  d.side[0] = calloc((size_t)argc + 2, sizeof *d.side[0]);
+  d.side[1] = calloc((size_t)argc + 2, sizeof *d.side[1]);
+  if (!d.args || !d.side[0] || !d.side[1])
+    cli_oom();
+  int rc = EXIT_USAGE;
+  tfr_arena *a = NULL;
+  struct tfr_cli_arg *sargs = NULL;
+  if (!diff_flags(argc, argv, &d) || !cli_module_dir_ok("diff", d.dir))
+    goto out;
+  a = tfr_arena_new();
+  tfr_diags *load = tfr_diags_new(a);
+  tfr_module *mod = tfr_module_load(a, load, d.dir, d.opentofu);
+  if (tfr_diags_has_errors(load)) {
+    cli_print_diags(load, &d.o);
+    goto out;
+  }
+  struct side s[2];
+  sargs = calloc(d.nargs + (size_t)argc + 2, sizeof *sargs);
+  if (!sargs)
+    cli_oom();
+  for (int k = 0; k < 2; k++) {
+    /* the common sources, then the side's files */
+    size_t n = 0;
+    for (size_t i = 0; i < d.nargs; i++)
+      sargs[n++] = d.args[i];
+    for (size_t i = 0; i < d.nside[k]; i++)
+      sargs[n++] = (struct tfr_cli_arg){.file = true, .value = d.side[k][i]};
+    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+    o.dir = d.dir;
+    o.env = d.no_env ? NULL : environ;
+    o.args = sargs;
+    o.nargs = n;
+    o.opentofu = d.opentofu;
+    s[k].diags = tfr_diags_new(a);
+    tfr_diags_share_sources(s[k].diags, load);
+    s[k].res = tfr_resolve_module(a, s[k].diags, mod, &o);
+    s[k].files = d.side[k];
+    s[k].nfiles = d.nside[k];
+  }
+  bool valid = s[0].res->valid && s[1].res->valid;
+  if (d.o.format == FMT_JSON)
+    fputs("{\"format_version\": \"1.1\",\n \"differences\": [", stdout);
+  size_t ndiff = compare(a, s, &d);
+  if (d.o.format == FMT_JSON) {
+    printf("%s],\n \"equal\": %s,\n \"a\": ", ndiff ? "\n " : "",
+           ndiff ? "false" : "true");
+    json_files(&s[0]);
+    fputs(",\n \"b\": ", stdout);
+    json_files(&s[1]);
+    fputs("}\n", stdout);
+  } else {
+    if (!ndiff)
+      printf("No differences: the %zu variable%s resolve to the same values "
+             "on both sides.\n",
+             s[0].res->n, s[0].res->n == 1 ? "" : "s");
+    else
+      printf("%zu variable%s differ%s.\n", ndiff, ndiff == 1 ? "" : "s",
+             ndiff == 1 ? "s" : "");
+    fflush(stdout);
+    for (int k = 0; k < 2; k++)
+      if (tfr_diags_count(s[k].diags)) {
+        fprintf(stderr, "tfresolve diff: side %c (%s%s):\n", k ? 'b' : 'a',
+                s[k].files[0], s[k].nfiles > 1 ? ", ..." : "");
+        cli_print_diags(s[k].diags, &d.o);
+      }
+  }
+  rc = !valid ? EXIT_USAGE : ndiff ? EXIT_INVALID : EXIT_OK;
+out:
+  if (a)
+    tfr_arena_free(a);
+  free(sargs);
+  free(d.args);
+  free(d.side[0]);
+  free(d.side[1]);
+  return rc;
+}
