@@ -119,6 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.nargs = nargs;
   o.opentofu = size > 0 && (data[0] & 1);
   o.keep_given = size > 0 && (data[0] & 2);
+  o.strict = size > 0 && (data[0] & 4);
+  o.missing_required_info = size > 0 && (data[0] & 8);
   const struct tfr_resolution *res = tfr_resolve(a, diags, &o);
   if (!res && !tfr_diags_has_errors(diags))
     abort(); /* no resolution must be explained by an error */
