@@ -32,5 +32,12 @@ check "help says how to leave" 1 "$(echo "$out" | grep -c exit)"
 out=$(printf '[1,\n2' | "$tool" console -no-color "$module" 2>&1)
 check "input ending inside a bracket is evaluated: an error" 1 \
   "$(echo "$out" | grep -c 'Error: Unterminated tuple constructor expression')"
+out=$(printf 'var.region\n' |
+  TF_CLI_ARGS_console='-var region=from-args' "$tool" console -no-color "$module")
+check "TF_CLI_ARGS_console's -var" '"from-args"' "$out"
+out=$(printf 'var.region\n' | TF_CLI_ARGS_console='-var region=from-args' \
+  "$tool" console -no-color -var region=own "$module")
+check "the command line's own -var comes after TF_CLI_ARGS_console's" \
+  '"own"' "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
