@@ -98,6 +98,33 @@ def main():
               "the same file is read under a budget it fits",
               "exit %d\n%s" % (rc, out[-300:]))
         os.unlink(big)
+        # a module directory that cannot be listed: a usage error (exit
+        # 2) that says why; as root, run as nobody to be refused
+        locked = os.path.join(root, "locked")
+        os.mkdir(locked)
+        with open(os.path.join(locked, "main.tf"), "w") as f:
+            f.write('variable "x" {\n  default = 1\n}\n')
+        os.chmod(locked, 0)
+        os.chmod(root, 0o755)
+        prefix = []
+        if os.geteuid() == 0:
+            prefix = ["setpriv", "--reuid=65534", "--regid=65534",
+                      "--clear-groups", "--"]
+        try:
+            p = subprocess.run(prefix + [tool, "show", "locked"], cwd=root,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=LIMIT)
+            rc, out = p.returncode, p.stdout
+        except (OSError, subprocess.TimeoutExpired) as e:
+            rc, out = -1, str(e)
+        if rc == -1 or out.startswith("setpriv"):
+            print("SKIP an unreadable DIR: cannot drop root here (%s)" % out)
+        else:
+            check(rc == 2 and "cannot use locked as the module directory" in out
+                  and "Permission denied" in out,
+                  "an unreadable DIR is a usage error that says why",
+                  "exit %d\n%s" % (rc, out))
+        os.chmod(locked, 0o700)
         # check -recursive: deep trees
         deep = os.path.join(root, "deep")
         os.mkdir(deep)
