@@ -13,7 +13,7 @@ BENCHBUILD ?= build-release
 # the missing ones; two clones set up at once take turns).
 DEB_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
            libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev zlib1g-dev \
-           libcrypt-dev libedit-dev libcmocka-dev python3 clang-format \
+           libcrypt-dev libedit-dev libjansson-dev libcmocka-dev python3 clang-format \
            python3-yaml
 
 .PHONY: all deps demo test bench clean

@@ -118,7 +118,8 @@ fi
 cli_src=$(dirname "$example")/../src/cli
 # shellcheck disable=SC2086 # flags are words
 if "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L $sanflags -o "$tmp/cli" \
-     "$cli_src"/*.c $flags -ledit -lpthread 2>"$tmp/cli.log" &&
+     "$cli_src"/*.c $flags $(pkg-config --cflags --libs jansson) -ledit \
+     -lpthread 2>"$tmp/cli.log" &&
    LD_LIBRARY_PATH=$libdir "$tmp/cli" -version >/dev/null 2>&1; then
   ok
 else

@@ -98,6 +98,22 @@ struct tfr_resolve_opts {
                                  reusable module, whose caller sets it):
                                  the rest resolves, that one has no
                                  value */
+  const struct tfr_overlay *overlays; /* since 0.2.0: files read from
+                                         here, not from disk */
+  size_t noverlays;
+  bool warn_dropped; /* since 0.2.0: without strict, the object attributes
+                        a variable's type drops are warnings (strict makes
+                        them errors) */
+};
+
+/** A file whose text replaces what is on disk while resolving (an editor's
+ *  unsaved buffer): path as the library names the file, "DIR/NAME" with
+ *  the DIR given in the options (or NAME when DIR is "."), or a -var-file
+ *  path as given.  Since 0.2.0; this struct does not grow. */
+struct tfr_overlay {
+  const char *path;
+  const char *text;
+  size_t len;
 };
 
 /** The defaults of tfr_resolve_opts, with the program's struct sizes:

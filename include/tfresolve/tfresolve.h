@@ -183,6 +183,35 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       bool (*keep)(const struct tfr_variable *v, void *ctx),
                       void *ctx);
 
+/** What is at a byte of a variables file (tfr_file_locate). */
+struct tfr_locus {
+  const char *variable;   /* the variable whose value holds the byte */
+  const char *path;       /* the attribute path below it to the innermost
+                             value holding the byte: ".a[2].b", "" at the
+                             variable's own value (every object key is
+                             ".key", map keys too; tuple elements "[i]") */
+  struct tfr_range name;  /* the innermost key on the way (the variable's
+                             name at the top) */
+  struct tfr_range value; /* the innermost value holding the byte */
+  bool in_key;            /* the byte is on that key itself */
+};
+
+/** Where byte @p byte (from 0) of variables file @p f (.tfvars or
+ *  .tfvars.json, from tfr_parse_bytes or tfr_parse_file) is: false when
+ *  it is in no variable's definition.  Since 0.2.0. */
+TFR_API bool tfr_file_locate(tfr_arena *a, const tfr_file *f, size_t byte,
+                             struct tfr_locus *out);
+
+/** Where variables file @p f sets @p name (the first time): false when it
+ *  does not.  Since 0.2.0. */
+TFR_API bool tfr_file_attribute(tfr_arena *a, const tfr_file *f,
+                                const char *name, struct tfr_locus *out);
+
+/** The names a variables file sets, in file order (*n of them).  Since
+ *  0.2.0. */
+TFR_API const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
+                                              size_t *n);
+
 /** The declared variable whose name is closest to @p name (a misspelling
  *  of it: at most two edits, as the "did you mean" of the diagnostics), or
  *  NULL.  Since 0.2.0. */

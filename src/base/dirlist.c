@@ -9,6 +9,32 @@
 #include <sys/stat.h>
 
 #include "arena_int.h"
+#include "tfresolve/resolution.h"
+
+static _Thread_local const struct tfr_overlay *overlays;
+static _Thread_local size_t noverlays;
+
+void dir_overlays_set(const struct tfr_overlay *o, size_t n) {
+  overlays = o;
+  noverlays = n;
+}
+
+const struct tfr_overlay *dir_overlay(const char *path) {
+  for (size_t i = noverlays; i-- > 0;)
+    if (overlays[i].path && !strcmp(overlays[i].path, path))
+      return &overlays[i];
+  return NULL;
+}
+
+/* The name of an overlay's file if it is in dir, else NULL. */
+static const char *overlay_in(const struct tfr_overlay *o, const char *dir) {
+  const char *slash = strrchr(o->path, '/');
+  if (!slash)
+    return !strcmp(dir, ".") ? o->path : NULL;
+  size_t n = (size_t)(slash - o->path);
+  return strlen(dir) == n && !strncmp(o->path, dir, n) && slash[1] ? slash + 1
+                                                                   : NULL;
+}
 
 static int by_name(const void *x, const void *y) {
   return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -38,6 +64,21 @@ const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
     v[(*n)++] = tfr_arena_strdup(a, e->d_name);
   }
   closedir(d);
+  for (size_t i = 0; i < noverlays; i++) { /* open, maybe not saved yet */
+    const char *name = overlays[i].path ? overlay_in(&overlays[i], dir) : NULL;
+    bool listed = false;
+    for (size_t k = 0; name && k < *n && !listed; k++)
+      listed = !strcmp(v[k], name);
+    if (!name || listed || (keep && !keep(dir, name, ctx)))
+      continue;
+    if (*n == cap) {
+      const char **w = realloc(v, (cap *= 2) * sizeof *v);
+      if (!w)
+        tfr_oom();
+      v = w;
+    }
+    v[(*n)++] = tfr_arena_strdup(a, name);
+  }
   if (*n > 1)
     qsort(v, *n, sizeof *v, by_name);
   const char **out = tfr_arena_alloc(a, (*n ? *n : 1) * sizeof *out);

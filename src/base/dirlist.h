@@ -9,6 +9,17 @@
 
 #include "tfresolve/arena.h"
 
+struct tfr_overlay; /* tfresolve/resolution.h */
+
+/* The files an editor has open (tfr_resolve_opts.overlays) for the run on
+** this thread (until set again; NULL, 0 to clear): dir_list lists them as
+** entries of their directory, and the file readers (source.c) read them
+** in place of the disk's. */
+void dir_overlays_set(const struct tfr_overlay *o, size_t n);
+
+/* The overlay for path, or NULL. */
+const struct tfr_overlay *dir_overlay(const char *path);
+
 /* Whether to list an entry: its directory, its name and the caller's ctx. */
 typedef bool (*dir_keep_fn)(const char *dir, const char *name, void *ctx);
 

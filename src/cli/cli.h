@@ -169,6 +169,7 @@ int cli_check_many(const struct many_opts *mo);
 int cmd_init(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_lsp(int argc, char **argv);
 
 /* Whether dir can be a module directory: it exists, is a directory and
 ** can be listed; else a message (cmd's) and false. */

@@ -29,6 +29,7 @@ static const char usage_main[] =
     "  explain    Every source that set one variable, and which won\n"
     "  diff       Two var files side by side: the variables they resolve\n"
     "             differently\n"
+    "  lsp        A language server for editors (LSP over stdio)\n"
     "  eval       Evaluate a constant expression, optionally converted to a "
     "type\n"
     "  console    Terraform's console, offline: expressions with the "
@@ -1093,6 +1094,8 @@ static int real_main(int argc, char **argv) {
     return cmd_module(CMD_EXPLAIN, argc - 2, argv + 2);
   if (!strcmp(argv[1], "diff"))
     return cmd_diff(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "lsp"))
+    return cmd_lsp(argc - 2, argv + 2);
   fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
           usage_main);
   return EXIT_USAGE;

@@ -367,7 +367,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (int i = 0; i < 2; i++) {
     const char *path = in_dir(&c, defaults[i]);
     struct stat st;
-    if (stat(path, &st) == 0)
+    if (stat(path, &st) == 0 || dir_overlay(path))
       values_file(&c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
     else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
       tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
@@ -406,6 +406,7 @@ struct resolver {
   bool strict;                     /* -strict */
   bool opentofu;                   /* OpenTofu's rules */
   bool missing_info;               /* missing_required_info */
+  bool warn_dropped;               /* warn_dropped */
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -667,13 +668,16 @@ static int cmp_raw_name(const void *x, const void *y) {
                 (*(const struct raw_value *const *)y)->name);
 }
 
+/* How a dropped attribute is reported: -strict's error, warn_dropped's
+** warning (the same words), or OpenTofu's own warning for defaults. */
+enum dropped_mode { DROPPED_ERROR, DROPPED_WARNING, DROPPED_OPENTOFU };
+
 /* "Object attribute is ignored": name, set at path of v's value (in an
-** object constructor, or found in a value), is not in its object type:
-** -strict's error, or (OpenTofu's lint of default values) a warning. */
+** object constructor, or found in a value), is not in its object type. */
 static void dropped_diag(struct resolver *r, const struct var_decl *v,
                          const char *path, const char *name,
                          const struct tfr_range *at, const tfr_type *object,
-                         bool constructor, bool error) {
+                         bool constructor, enum dropped_mode mode) {
   const char *near = strict_suggest(object, name);
   const char *suggest =
       near
@@ -681,7 +685,7 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
                              GOQ(r, near))
           : "";
   const char *detail;
-  if (error)
+  if (mode != DROPPED_OPENTOFU)
     detail = tfr_arena_printf(
         r->a,
         "The object type of var.%s%s does not include an attribute named "
@@ -699,7 +703,7 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
               : "The object type for this variable",
         GOQ(r, name), suggest);
   var_error_code(r, TFR_CODE_IGNORED_ATTRIBUTE, at,
-                 error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
+                 mode == DROPPED_ERROR ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
                  "Object attribute is ignored", detail, v->name);
 }
 
@@ -713,7 +717,7 @@ static void on_dropped(void *ctx, const struct dropped_attr *d) {
   struct dropped_ctx *c = ctx;
   struct tfr_range at = c->src ? src_range(c->src, d->at) : c->v->decl;
   dropped_diag(c->r, c->v, d->path, d->name, &at, d->object, d->constructor,
-               true);
+               c->r->strict ? DROPPED_ERROR : DROPPED_WARNING);
 }
 
 /* A raw value as an expression, to say where in it something is: a
@@ -761,7 +765,7 @@ static void strict_values(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
-                   true);
+                   r->strict ? DROPPED_ERROR : DROPPED_WARNING);
     }
   }
 }
@@ -775,7 +779,8 @@ static void opentofu_default_warnings(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       if (d->constructor && !d->json)
-        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true, false);
+        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true,
+                     DROPPED_OPENTOFU);
     }
   }
 }
@@ -811,7 +816,7 @@ static void stage_parse(struct resolver *r) {
       continue;
     r->given[k] = raw->fast ? raw->fast : parse_raw(r, raw, &m->vars[k]);
   }
-  if (r->strict)
+  if (r->strict || r->warn_dropped)
     strict_values(r);
   undeclared(r, und, nu);
   for (size_t k = 0; k < m->nvars; k++) {
@@ -1255,10 +1260,13 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, NULL);
+  dir_overlays_set(ro.overlays, ro.noverlays);
   tfr_module *mod = load(a, diags, ro.dir, ro.opentofu, false);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
-  return resolve(a, diags, mod, &ro);
+  const struct tfr_resolution *res = resolve(a, diags, mod, &ro);
+  dir_overlays_set(NULL, 0);
+  return res;
 }
 
 const struct tfr_resolution *
@@ -1267,7 +1275,10 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, mod);
-  return resolve(a, diags, mod, &ro);
+  dir_overlays_set(ro.overlays, ro.noverlays);
+  const struct tfr_resolution *res = resolve(a, diags, mod, &ro);
+  dir_overlays_set(NULL, 0);
+  return res;
 }
 
 /* tfr_resolve_module with options this library's struct holds. */
@@ -1285,7 +1296,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .m = m,
                        .strict = o->strict,
                        .opentofu = m->opentofu,
-                       .missing_info = o->missing_required_info};
+                       .missing_info = o->missing_required_info,
+                       .warn_dropped = o->warn_dropped};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -1322,7 +1334,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->n = m->nvars;
   res->has_config = m->has_config;
   res->module = mod;
-  if (r.opentofu && !r.strict)
+  if (r.opentofu && !r.strict && !r.warn_dropped)
     opentofu_default_warnings(&r);
   bool stop =
       mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
@@ -1330,7 +1342,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!stop) {
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
-                   !o->keep_given && !o->strict);
+                   !o->keep_given && !o->strict && !o->warn_dropped);
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {

@@ -5,6 +5,9 @@
 #include "arena_int.h"
 #include "source.h"
 
+#include "dirlist.h"
+#include "tfresolve/resolution.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -186,8 +189,22 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
   return f;
 }
 
+/* The overlay's text for path (dirlist.h), as a file, or NULL. */
+static struct src_file *overlay(tfr_arena *a, const char *path) {
+  const struct tfr_overlay *o = dir_overlay(path);
+  if (!o || o->len > UINT32_MAX - 16)
+    return NULL;
+  char *copy = tfr_arena_alloc_raw(a, o->len + 2);
+  if (o->len)
+    memcpy(copy, o->text, o->len);
+  copy[o->len] = copy[o->len + 1] = '\0'; /* scanned in place */
+  return src_new_private(a, path, copy, o->len);
+}
+
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
-  struct src_file *f = map_file(a, path);
+  struct src_file *f = overlay(a, path);
+  if (!f)
+    f = map_file(a, path);
   return f ? f : read_file(a, path, false, err);
 }
 
@@ -203,7 +220,9 @@ const char *src_read_problem(int err) {
 }
 
 struct src_file *src_read_named(tfr_arena *a, const char *path, int *err) {
-  struct src_file *f = map_file(a, path);
+  struct src_file *f = overlay(a, path);
+  if (!f)
+    f = map_file(a, path);
   return f ? f : read_file(a, path, true, err);
 }
 

@@ -51,6 +51,9 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
 const char *src_read_problem(int err);
 
 struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
+
+/* src_read_private and src_read_named read an overlay's text (dirlist.h)
+** in place of the disk's. */
 /* The same for a file the user named: a pipe or a device is read too (and
 ** waited for), as `-var-file=<(command)` wants. */
 struct src_file *src_read_named(tfr_arena *a, const char *path, int *err);

@@ -1,0 +1,1189 @@
+/*
+** tfresolve lsp: a Language Server Protocol server over stdio for
+** *.tfvars, *.tfvars.json and the module's *.tf files.
+**
+** JSON-RPC messages with Content-Length framing, parsed and written with
+** jansson.  One thread, one message at a time, so a result is never
+** overwritten by an older one: a change marks its module dirty, and the
+** module is resolved again (with every open document's text in place of
+** the file on disk) once no more input is waiting, which debounces a
+** burst of keystrokes.  Diagnostics of every file of the module are
+** published, so that changing variables.tf re-checks an open tfvars.
+** Everything the server knows comes from the public API: a resolution
+** per module, and tfr_file_locate for what is under the cursor.
+*/
+#define _DEFAULT_SOURCE /* strdup, strndup */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+extern char **environ;
+
+/* Messages larger than this are refused (a JSON-RPC error), unread. */
+#define MAX_MESSAGE ((size_t)64 << 20)
+/* How long input may pause before dirty modules are resolved (ms). */
+#define DEBOUNCE_MS 30
+
+static const char usage_lsp[] =
+    "Usage: tfresolve lsp\n"
+    "\n"
+    "A language server (LSP, JSON-RPC over standard input and output) for\n"
+    "*.tfvars, *.tfvars.json and the module's *.tf files: diagnostics as\n"
+    "you type (syntax, conversion, validation rules, undeclared variables,\n"
+    "misspelt object attributes), hover (type, description, rules and where\n"
+    "the value that wins comes from), completion of variable and attribute\n"
+    "names, go to definition, and quick fixes for misspelt names.\n"
+    "\n"
+    "Settings (initializationOptions, or workspace/didChangeConfiguration\n"
+    "under \"tfresolve\"): engine (\"terraform\" or \"opentofu\"), varFiles\n"
+    "(var files to layer, relative to the module), env (an object of\n"
+    "TF_VAR_ names and values), strict (misspelt attributes as errors).\n";
+
+/* ---- reading and writing messages --------------------------------------- */
+
+struct input {
+  char buf[65536];
+  size_t start, end;
+  bool eof;
+};
+
+static bool fill(struct input *in) {
+  if (in->start == in->end)
+    in->start = in->end = 0;
+  if (in->end == sizeof in->buf) {
+    if (!in->start)
+      return false; /* a header line longer than the buffer */
+    memmove(in->buf, in->buf + in->start, in->end - in->start);
+    in->end -= in->start;
+    in->start = 0;
+  }
+  ssize_t n;
+  do
+    n = read(STDIN_FILENO, in->buf + in->end, sizeof in->buf - in->end);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0) {
+    in->eof = true;
+    return false;
+  }
+  in->end += (size_t)n;
+  return true;
+}
+
+/* Whether more input is waiting (buffered, or within ms). */
+static bool waiting(struct input *in, int ms) {
+  if (in->start < in->end)
+    return true;
+  struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+  return poll(&p, 1, ms) > 0;
+}
+
+/* One header line (without CR LF) into line; false at the end. */
+static bool header_line(struct input *in, char *line, size_t size) {
+  for (;;) {
+    char *nl = memchr(in->buf + in->start, '\n', in->end - in->start);
+    if (nl) {
+      size_t n = (size_t)(nl - (in->buf + in->start));
+      size_t k = n && nl[-1] == '\r' ? n - 1 : n;
+      if (k >= size)
+        k = size - 1;
+      memcpy(line, in->buf + in->start, k);
+      line[k] = '\0';
+      in->start += n + 1;
+      return true;
+    }
+    if (!fill(in))
+      return false;
+  }
+}
+
+/* The next message's body (malloc'd, *len bytes), NULL at the end of
+** input; *too_large when its length is refused (the body is skipped). */
+static char *read_message(struct input *in, size_t *len, bool *bad) {
+  char line[1024];
+  long long length = -1;
+  *bad = false;
+  for (;;) {
+    if (!header_line(in, line, sizeof line))
+      return NULL;
+    if (!*line) {
+      if (length >= 0)
+        break;
+      continue; /* stray blank lines between messages */
+    }
+    if (!strncasecmp(line, "Content-Length:", 15)) {
+      char *end;
+      length = strtoll(line + 15, &end, 10);
+      if (end == line + 15 || length < 0)
+        length = -1, *bad = true;
+    }
+  }
+  size_t n = (size_t)length;
+  char *body = n <= MAX_MESSAGE ? malloc(n + 1) : NULL;
+  if (!body)
+    *bad = true;
+  size_t got = 0;
+  while (got < n) {
+    if (in->start == in->end && !fill(in)) {
+      free(body);
+      return NULL;
+    }
+    size_t k = in->end - in->start;
+    if (k > n - got)
+      k = n - got;
+    if (body)
+      memcpy(body + got, in->buf + in->start, k);
+    in->start += k;
+    got += k;
+  }
+  if (!body)
+    return strdup("");
+  body[n] = '\0';
+  *len = n;
+  return body;
+}
+
+static void send_json(json_t *msg) {
+  json_object_set_new(msg, "jsonrpc", json_string("2.0"));
+  char *text = json_dumps(msg, JSON_COMPACT);
+  json_decref(msg);
+  if (!text)
+    cli_oom();
+  printf("Content-Length: %zu\r\n\r\n%s", strlen(text), text);
+  fflush(stdout);
+  free(text);
+}
+
+static void reply(json_t *id, json_t *result) {
+  json_t *m = json_object();
+  json_object_set(m, "id", id ? id : json_null());
+  json_object_set_new(m, "result", result ? result : json_null());
+  send_json(m);
+}
+
+static void reply_error(json_t *id, int code, const char *message) {
+  json_t *m = json_object();
+  json_object_set(m, "id", id ? id : json_null());
+  json_object_set_new(
+      m, "error", json_pack("{s:i, s:s}", "code", code, "message", message));
+  send_json(m);
+}
+
+static void notify(const char *method, json_t *params) {
+  json_t *m = json_object();
+  json_object_set_new(m, "method", json_string(method));
+  json_object_set_new(m, "params", params);
+  send_json(m);
+}
+
+/* ---- documents and modules ---------------------------------------------- */
+
+struct doc {
+  char *uri, *path; /* path: the file's absolute path */
+  char *text;
+  size_t len;
+  int version;
+};
+
+struct module {
+  char *dir;
+  bool dirty;
+  tfr_arena *a; /* the last resolution's */
+  const struct tfr_resolution *res;
+  tfr_diags *diags;
+  struct cli_names published; /* URIs with diagnostics published */
+};
+
+struct settings {
+  bool opentofu, strict;
+  struct cli_names var_files;
+  struct cli_names env; /* TF_VAR_name=value */
+};
+
+struct server {
+  struct doc *docs;
+  size_t ndocs, capdocs;
+  struct module *mods;
+  size_t nmods, capmods;
+  struct settings set;
+  bool shutdown;
+};
+
+static char *xstrdup(const char *s) {
+  char *p = strdup(s);
+  if (!p)
+    cli_oom();
+  return p;
+}
+
+/* A file: URI's path (percent-decoded), malloc'd; NULL for another
+** scheme. */
+static char *uri_path(const char *uri) {
+  if (strncmp(uri, "file://", 7))
+    return NULL;
+  const char *p = uri + 7;
+  char *out = malloc(strlen(p) + 1), *o = out;
+  if (!out)
+    cli_oom();
+  for (; *p; p++) {
+    int hi, lo;
+    if (*p == '%' && p[1] && p[2] && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+      *o++ = (char)(hi * 16 + lo);
+      p += 2;
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+/* path as a file: URI (unreserved bytes as they are), malloc'd. */
+static char *path_uri(const char *path) {
+  size_t n = strlen(path);
+  char *out = malloc(7 + 3 * n + 1), *o = out;
+  if (!out)
+    cli_oom();
+  o += sprintf(o, "file://");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+        (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+      *o++ = (char)*p;
+    else
+      o += sprintf(o, "%%%02X", *p);
+  }
+  *o = '\0';
+  return out;
+}
+
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash || slash == path)
+    return xstrdup("/");
+  char *d = strndup(path, (size_t)(slash - path));
+  if (!d)
+    cli_oom();
+  return d;
+}
+
+static struct doc *find_doc(struct server *s, const char *uri) {
+  for (size_t i = 0; i < s->ndocs; i++)
+    if (!strcmp(s->docs[i].uri, uri))
+      return &s->docs[i];
+  return NULL;
+}
+
+static struct doc *doc_by_path(struct server *s, const char *path) {
+  for (size_t i = 0; i < s->ndocs; i++)
+    if (!strcmp(s->docs[i].path, path))
+      return &s->docs[i];
+  return NULL;
+}
+
+static struct module *module_of(struct server *s, const char *dir) {
+  for (size_t i = 0; i < s->nmods; i++)
+    if (!strcmp(s->mods[i].dir, dir))
+      return &s->mods[i];
+  if (s->nmods == s->capmods) {
+    s->capmods = s->capmods ? 2 * s->capmods : 4;
+    s->mods = realloc(s->mods, s->capmods * sizeof *s->mods);
+    if (!s->mods)
+      cli_oom();
+  }
+  struct module *m = &s->mods[s->nmods++];
+  memset(m, 0, sizeof *m);
+  m->dir = xstrdup(dir);
+  return m;
+}
+
+/* The text of a file: the open document's, else the disk's (malloc'd in
+** *owned, or NULL). */
+static const char *file_text(struct server *s, const char *path, size_t *len,
+                             char **owned) {
+  *owned = NULL;
+  struct doc *d = doc_by_path(s, path);
+  if (d) {
+    *len = d->len;
+    return d->text;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n + 65536 > cap) {
+      cap = (n + 65536) * 2;
+      char *nb = realloc(buf, cap);
+      if (!nb)
+        cli_oom();
+      buf = nb;
+    }
+    size_t k = fread(buf + n, 1, cap - n - 1, f);
+    n += k;
+    if (k == 0 || n > MAX_MESSAGE)
+      break;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *owned = buf;
+  *len = n;
+  return buf;
+}
+
+/* ---- positions: bytes and LSP's (line, UTF-16 unit) --------------------- */
+
+static json_t *position_of(const char *text, size_t len, size_t byte) {
+  if (byte > len)
+    byte = len;
+  int line = 0;
+  size_t bol = 0;
+  for (size_t i = 0; i < byte; i++)
+    if (text[i] == '\n')
+      line++, bol = i + 1;
+  int col = 0;
+  for (size_t i = bol; i < byte;) {
+    unsigned char c = (unsigned char)text[i];
+    size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    col += k == 4 ? 2 : 1; /* beyond the BMP: a surrogate pair */
+    i += k;
+  }
+  return json_pack("{s:i, s:i}", "line", line, "character", col);
+}
+
+static size_t byte_of(const char *text, size_t len, int line, int character) {
+  size_t i = 0;
+  for (int l = 0; l < line && i < len; i++)
+    if (text[i] == '\n')
+      l++;
+  for (int col = 0; col < character && i < len && text[i] != '\n';) {
+    unsigned char c = (unsigned char)text[i];
+    size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    col += k == 4 ? 2 : 1;
+    i += k;
+  }
+  return i > len ? len : i;
+}
+
+static json_t *range_of(const char *text, size_t len,
+                        const struct tfr_range *r) {
+  size_t a = r->start.byte, b = r->end.byte;
+  if (b < a)
+    b = a;
+  return json_pack("{s:o, s:o}", "start", position_of(text, len, a), "end",
+                   position_of(text, len, b));
+}
+
+/* ---- resolving a module -------------------------------------------------- */
+
+/* Diagnostics LSP's way: severity 1 error, 2 warning. */
+static int severity(const struct tfr_diag *g) {
+  return g->sev == TFR_DIAG_ERROR ? 1 : 2;
+}
+
+static json_t *lsp_diag(const char *text, size_t len, const struct tfr_diag *g,
+                        int sev) {
+  /* the summary, the detail, the note */
+  size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
+             (g->note ? strlen(g->note) : 0) + 8;
+  char *msg = malloc(n);
+  if (!msg)
+    cli_oom();
+  snprintf(msg, n, "%s%s%s%s%s", g->summary,
+           g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
+           g->note ? "\n\n" : "", g->note ? g->note : "");
+  json_t *d = json_pack("{s:o, s:i, s:s, s:s}", "range",
+                        range_of(text, len, &g->subject), "severity", sev,
+                        "source", "tfresolve", "message", msg);
+  free(msg);
+  if (g->code)
+    json_object_set_new(d, "code", json_integer(g->code));
+  return d;
+}
+
+static bool is_tfvars(const char *path) {
+  return cli_has_suffix(path, ".tfvars") ||
+         cli_has_suffix(path, ".tfvars.json");
+}
+
+/* A tfvars document parsed (NULL with syntax errors). */
+static tfr_file *parse_doc(tfr_arena *a, const struct doc *d) {
+  tfr_diags *dg = tfr_diags_new(a);
+  return tfr_parse_bytes(a, dg, d->path, d->text, d->len,
+                         cli_has_suffix(d->path, ".json") ? TFR_SYNTAX_JSON
+                                                          : TFR_SYNTAX_HCL);
+}
+
+/* A file's diagnostics, by its path. */
+struct file_diags {
+  char *path;
+  json_t *list;
+};
+
+static void publish(struct server *s, struct module *m) {
+  struct file_diags *files = NULL;
+  size_t nfiles = 0;
+  /* every open document of the module gets a list, empty or not */
+  for (size_t i = 0; i < s->ndocs; i++) {
+    char *d = dir_of(s->docs[i].path);
+    if (!strcmp(d, m->dir)) {
+      files = realloc(files, (nfiles + 1) * sizeof *files);
+      if (!files)
+        cli_oom();
+      files[nfiles++] =
+          (struct file_diags){xstrdup(s->docs[i].path), json_array()};
+    }
+    free(d);
+  }
+  /* what resolving found, then what the previews would still meet */
+  size_t nd = tfr_diags_count(m->diags);
+  for (size_t i = 0; i < nd + m->res->n; i++) {
+    const struct tfr_diag *g =
+        i < nd ? tfr_diags_get(m->diags, i)
+               : tfr_resolution_variable(m->res, i - nd)->preview_error;
+    if (!g || !g->subject.filename)
+      continue;
+    const char *path = g->subject.filename;
+    size_t k = 0;
+    while (k < nfiles && strcmp(files[k].path, path))
+      k++;
+    if (k == nfiles) {
+      files = realloc(files, (nfiles + 1) * sizeof *files);
+      if (!files)
+        cli_oom();
+      files[nfiles++] = (struct file_diags){xstrdup(path), json_array()};
+    }
+    size_t len;
+    char *owned;
+    const char *text = file_text(s, path, &len, &owned);
+    if (text)
+      json_array_append_new(files[k].list, lsp_diag(text, len, g, severity(g)));
+    free(owned);
+  }
+  /* a value for an undeclared variable: Terraform says so without a
+  ** range; here it goes where an open document sets it */
+  for (size_t i = 0; i < nd; i++) {
+    const struct tfr_diag *g = tfr_diags_get(m->diags, i);
+    if (g->code != TFR_CODE_UNDECLARED_VALUE || g->subject.filename ||
+        !g->variable)
+      continue;
+    for (size_t k = 0; k < nfiles; k++) {
+      struct doc *d = doc_by_path(s, files[k].path);
+      if (!d || !is_tfvars(d->path))
+        continue;
+      tfr_arena *a = tfr_arena_new();
+      tfr_file *f = parse_doc(a, d);
+      struct tfr_locus l;
+      if (f && tfr_file_attribute(a, f, g->variable, &l)) {
+        struct tfr_diag copy = *g;
+        copy.subject = l.name;
+        json_array_append_new(files[k].list,
+                              lsp_diag(d->text, d->len, &copy, severity(g)));
+      }
+      tfr_arena_free(a);
+    }
+  }
+  struct cli_names now = {0};
+  for (size_t k = 0; k < nfiles; k++) {
+    char *uri = path_uri(files[k].path);
+    struct doc *d = doc_by_path(s, files[k].path);
+    json_t *p =
+        json_pack("{s:s, s:o}", "uri", uri, "diagnostics", files[k].list);
+    if (d)
+      json_object_set_new(p, "version", json_integer(d->version));
+    notify("textDocument/publishDiagnostics", p);
+    cli_names_add(&now, uri);
+    free(uri);
+    free(files[k].path);
+  }
+  free(files);
+  /* files with diagnostics before and none now: cleared */
+  for (size_t i = 0; i < m->published.n; i++) {
+    bool still = false;
+    for (size_t k = 0; k < now.n && !still; k++)
+      still = !strcmp(now.v[k], m->published.v[i]);
+    if (!still)
+      notify("textDocument/publishDiagnostics",
+             json_pack("{s:s, s:[]}", "uri", m->published.v[i], "diagnostics"));
+  }
+  cli_names_free(&m->published);
+  m->published = now;
+}
+
+static void resolve_module(struct server *s, struct module *m) {
+  if (m->a)
+    tfr_arena_free(m->a);
+  m->a = tfr_arena_new();
+  m->diags = tfr_diags_new(m->a);
+  /* the open documents of the module, in place of their files */
+  struct tfr_overlay *ov = tfr_arena_alloc(m->a, (s->ndocs + 1) * sizeof *ov);
+  size_t nov = 0;
+  for (size_t i = 0; i < s->ndocs; i++) {
+    char *d = dir_of(s->docs[i].path);
+    if (!strcmp(d, m->dir))
+      ov[nov++] = (struct tfr_overlay){s->docs[i].path, s->docs[i].text,
+                                       s->docs[i].len};
+    free(d);
+  }
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(m->a, (s->set.var_files.n + 1) * sizeof *args);
+  for (size_t i = 0; i < s->set.var_files.n; i++) {
+    const char *f = s->set.var_files.v[i];
+    args[i] = (struct tfr_cli_arg){
+        .file = true,
+        .value = f[0] == '/' ? f : tfr_arena_printf(m->a, "%s/%s", m->dir, f)};
+  }
+  /* the environment: the server's TF_VAR_ unless the settings give one */
+  char **env = environ;
+  if (s->set.env.n) {
+    env = tfr_arena_alloc(m->a, (s->set.env.n + 1) * sizeof *env);
+    for (size_t i = 0; i < s->set.env.n; i++)
+      env[i] = s->set.env.v[i];
+  }
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.dir = m->dir;
+  o.env = env;
+  o.args = args;
+  o.nargs = s->set.var_files.n;
+  o.opentofu = s->set.opentofu;
+  o.strict = s->set.strict;
+  o.warn_dropped = true; /* misspelt attributes: warnings at least */
+  o.keep_given = true;
+  o.overlays = ov;
+  o.noverlays = nov;
+  m->res = tfr_resolve(m->a, m->diags, &o);
+  m->dirty = false;
+  publish(s, m);
+}
+
+static void resolve_dirty(struct server *s) {
+  for (size_t i = 0; i < s->nmods; i++)
+    if (s->mods[i].dirty)
+      resolve_module(s, &s->mods[i]);
+}
+
+/* The module of a document, resolved if it is not yet. */
+static struct module *fresh_module(struct server *s, const struct doc *d) {
+  char *dir = dir_of(d->path);
+  struct module *m = module_of(s, dir);
+  free(dir);
+  if (m->dirty || !m->res)
+    resolve_module(s, m);
+  return m;
+}
+
+/* ---- what is under the cursor ------------------------------------------- */
+
+struct cursor {
+  tfr_arena *a;
+  struct tfr_locus at;
+  bool found;
+  size_t byte;
+};
+
+/* What is at (line, character) of a tfvars document. */
+static struct cursor locate(const struct doc *d, json_t *pos) {
+  struct cursor c = {tfr_arena_new(), {0}, false, 0};
+  int line = (int)json_integer_value(json_object_get(pos, "line"));
+  int ch = (int)json_integer_value(json_object_get(pos, "character"));
+  c.byte = byte_of(d->text, d->len, line, ch);
+  if (!is_tfvars(d->path))
+    return c;
+  tfr_file *f = parse_doc(c.a, d);
+  c.found = f && tfr_file_locate(c.a, f, c.byte, &c.at);
+  return c;
+}
+
+static const struct tfr_variable *variable(const struct module *m,
+                                           const char *name) {
+  for (size_t i = 0; m->res && name && i < m->res->n; i++)
+    if (!strcmp(tfr_resolution_variable(m->res, i)->name, name))
+      return tfr_resolution_variable(m->res, i);
+  return NULL;
+}
+
+/* The type at path (".a[2].b") below t; *optional when the last
+** attribute is optional(); NULL when the path leaves the type. */
+static const tfr_type *type_at(const tfr_type *t, const char *path,
+                               bool *optional) {
+  *optional = false;
+  while (t && *path) {
+    if (t->kind == TFR_DYNAMIC)
+      return t;
+    if (*path == '[') {
+      const char *e = strchr(path, ']');
+      if (!e)
+        return NULL;
+      if (t->kind == TFR_TUPLE) {
+        unsigned long i = strtoul(path + 1, NULL, 10);
+        t = i < t->n ? t->types[i] : NULL;
+      } else {
+        t = t->kind == TFR_LIST || t->kind == TFR_SET ? t->elem : NULL;
+      }
+      path = e + 1;
+      *optional = false;
+      continue;
+    }
+    size_t n = strcspn(path + 1, ".[");
+    if (t->kind == TFR_MAP) {
+      t = t->elem;
+      *optional = false;
+    } else if (t->kind == TFR_OBJECT) {
+      long j = tfr_type_attr(t, path + 1, n);
+      if (j < 0)
+        return NULL;
+      *optional = t->optional && t->optional[j];
+      t = t->types[j];
+    } else {
+      return NULL;
+    }
+    path += 1 + n;
+  }
+  return t;
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static void append(char **buf, size_t *len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  *buf = realloc(*buf, *len + (size_t)n + 1);
+  if (!*buf)
+    cli_oom();
+  va_start(ap, fmt);
+  vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  *len += (size_t)n;
+}
+
+static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
+  struct cursor c = locate(d, pos);
+  json_t *result = json_null();
+  struct module *m = c.found ? fresh_module(s, d) : NULL;
+  const struct tfr_variable *v = m ? variable(m, c.at.variable) : NULL;
+  if (!v) {
+    tfr_arena_free(c.a);
+    return result;
+  }
+  tfr_arena *a = m->a;
+  char *md = NULL;
+  size_t n = 0;
+  bool opt = false;
+  const tfr_type *t = type_at(v->declared, c.at.path, &opt);
+  append(&md, &n, "**var.%s%s**: `%s`%s%s%s\n", v->name, c.at.path,
+         t ? tfr_type_expr(a, t) : "(not in the type)",
+         opt ? " (optional)" : "", v->sensitive ? ", sensitive" : "",
+         v->ephemeral ? ", ephemeral" : "");
+  if (*c.at.path && !t) {
+    const char *near = NULL;
+    /* the object the attribute is in, for "did you mean" */
+    char *parent = strdup(c.at.path);
+    char *cut = parent ? strrchr(parent, '.') : NULL;
+    if (cut) {
+      *cut = '\0';
+      bool o2;
+      const tfr_type *pt = type_at(v->declared, parent, &o2);
+      if (pt && pt->kind == TFR_OBJECT)
+        for (uint32_t i = 0; i < pt->n && !near; i++)
+          if (!strcmp(pt->names[i], cut + 1))
+            near = pt->names[i];
+      if (pt && pt->kind == TFR_OBJECT) {
+        append(&md, &n,
+               "\nThe type does not declare this attribute: "
+               "Terraform drops it. Its attributes:");
+        for (uint32_t i = 0; i < pt->n; i++)
+          append(&md, &n, " `%s`", pt->names[i]);
+        append(&md, &n, "\n");
+      }
+    }
+    free(parent);
+  }
+  if (!*c.at.path && v->description)
+    append(&md, &n, "\n%s\n", v->description);
+  if (!*c.at.path && v->deprecated)
+    append(&md, &n, "\nDeprecated: %s\n", v->deprecated);
+  /* provenance: what wins, and what it overrides */
+  const char *src = cli_source_text(a, v->source, v->source_file,
+                                    v->source_line, v->name, v->source_via);
+  const tfr_value *val = v->value ? v->value : v->preview;
+  if (val && !v->sensitive && !*c.at.path) {
+    const char *text = tfr_value_console(a, val);
+    if (strlen(text) > 400)
+      append(&md, &n, "\nValue (from %s): %.400s...\n", src, text);
+    else
+      append(&md, &n, "\nValue (from %s):\n```hcl\n%s\n```\n", src, text);
+  } else {
+    append(&md, &n, "\nValue from %s%s\n", src,
+           v->sensitive ? " (sensitive: not shown)" : "");
+  }
+  if (!v->value && v->reason)
+    append(&md, &n, "\nNot resolved: %s\n", v->reason);
+  if (v->nattempts > 1) {
+    append(&md, &n, "\nSources, lowest precedence first:\n");
+    for (size_t i = 0; i < v->nattempts; i++) {
+      const struct tfr_attempt *at = tfr_variable_attempt(v, i);
+      append(
+          &md, &n, "- %s%s\n",
+          cli_source_text(a, at->source, at->file, at->line, v->name, at->via),
+          at->won ? " (wins)" : " (overridden)");
+    }
+  }
+  for (size_t i = 0; i < v->nrules; i++) {
+    const struct tfr_rule *r = tfr_variable_rule(v, i);
+    append(&md, &n, "%sValidation rule %zu: %s%s%s\n", i ? "" : "\n", i + 1,
+           tfr_rule_result_name(r->result), r->detail ? ": " : "",
+           r->detail && !v->sensitive ? r->detail : "");
+  }
+  result =
+      json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind", "markdown", "value",
+                md, "range", range_of(d->text, d->len, &c.at.name));
+  free(md);
+  tfr_arena_free(c.a);
+  return result;
+}
+
+static json_t *definition(struct server *s, struct doc *d, json_t *pos) {
+  struct cursor c = locate(d, pos);
+  struct module *m = c.found ? fresh_module(s, d) : NULL;
+  const struct tfr_variable *v = m ? variable(m, c.at.variable) : NULL;
+  json_t *result = json_null();
+  if (v && v->decl.filename) {
+    struct tfr_range at = v->decl;
+    size_t len;
+    char *owned;
+    const char *text = file_text(s, at.filename, &len, &owned);
+    /* an attribute: its name inside the type expression, if found */
+    const char *attr = strrchr(c.at.path, '.');
+    if (text && attr && v->type_range.filename &&
+        !strcmp(v->type_range.filename, at.filename)) {
+      size_t k = strlen(attr + 1);
+      for (size_t i = v->type_range.start.byte;
+           i + k <= v->type_range.end.byte && i + k <= len; i++)
+        if (!memcmp(text + i, attr + 1, k) &&
+            (i == 0 || !strchr("abcdefghijklmnopqrstuvwxyz"
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+                               text[i - 1])) &&
+            !strchr("abcdefghijklmnopqrstuvwxyz"
+                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+                    text[i + k])) {
+          at.start.byte = i;
+          at.end.byte = i + k;
+          break;
+        }
+    }
+    if (text) {
+      char *uri = path_uri(at.filename);
+      result = json_pack("{s:s, s:o}", "uri", uri, "range",
+                         range_of(text, len, &at));
+      free(uri);
+    }
+    free(owned);
+  }
+  tfr_arena_free(c.a);
+  return result;
+}
+
+static json_t *item(const char *label, int kind, const char *detail,
+                    const char *doc) {
+  json_t *it = json_pack("{s:s, s:i}", "label", label, "kind", kind);
+  if (detail)
+    json_object_set_new(it, "detail", json_string(detail));
+  if (doc)
+    json_object_set_new(it, "documentation", json_string(doc));
+  return it;
+}
+
+/* Whether the text of the line before byte holds only a name being
+** typed (a new top-level attribute). */
+static bool at_top_name(const struct doc *d, size_t byte) {
+  size_t i = byte;
+  while (i > 0 && d->text[i - 1] != '\n')
+    i--;
+  for (; i < byte; i++) {
+    char ch = d->text[i];
+    if (!(ch == ' ' || ch == '\t' || ch == '_' || ch == '-' ||
+          (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+          (ch >= '0' && ch <= '9')))
+      return false;
+  }
+  return true;
+}
+
+static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
+  struct cursor c = locate(d, pos);
+  json_t *items = json_array();
+  if (!is_tfvars(d->path)) {
+    tfr_arena_free(c.a);
+    return items;
+  }
+  struct module *m = fresh_module(s, d);
+  const struct tfr_variable *v = c.found ? variable(m, c.at.variable) : NULL;
+  if (v && !c.at.in_key) {
+    /* inside a value: attribute names of the object type here, and the
+    ** literals the type allows */
+    bool opt;
+    const tfr_type *t = type_at(v->declared, c.at.path, &opt);
+    if (t && t->kind == TFR_OBJECT) {
+      for (uint32_t i = 0; i < t->n; i++) {
+        bool o = t->optional && t->optional[i];
+        json_array_append_new(
+            items, item(t->names[i], 10 /* Property */,
+                        tfr_arena_printf(m->a, "%s%s",
+                                         tfr_type_expr(m->a, t->types[i]),
+                                         o ? " (optional)" : ""),
+                        NULL));
+      }
+    }
+    if (t && (t->kind == TFR_BOOL || t->kind == TFR_DYNAMIC)) {
+      json_array_append_new(items, item("true", 12, "bool", NULL));
+      json_array_append_new(items, item("false", 12, "bool", NULL));
+    }
+    if (t && v->nullable)
+      json_array_append_new(items, item("null", 12, NULL, NULL));
+  } else if (!c.found || c.at.in_key || at_top_name(d, c.byte)) {
+    /* a new top-level name: the variables this file does not set yet */
+    tfr_file *f = parse_doc(c.a, d);
+    size_t nset = 0;
+    const char **names = f ? tfr_file_attribute_names(c.a, f, &nset) : NULL;
+    for (size_t i = 0; m->res && i < m->res->n; i++) {
+      const struct tfr_variable *x = tfr_resolution_variable(m->res, i);
+      bool set = false; /* by the file, other than the name being typed */
+      for (size_t k = 0; k < nset && !set; k++)
+        set = !strcmp(names[k], x->name) &&
+              !(c.found && c.at.in_key && !strcmp(x->name, c.at.variable));
+      if (!set)
+        json_array_append_new(items, item(x->name, 6 /* Variable */,
+                                          tfr_type_expr(m->a, x->declared),
+                                          x->description));
+    }
+  }
+  tfr_arena_free(c.a);
+  return json_pack("{s:b, s:o}", "isIncomplete", 0, "items", items);
+}
+
+/* "Did you mean \"x\"" (either wording) in a message: x, malloc'd. */
+static char *suggestion(const char *msg) {
+  const char *p = strstr(msg, "Did you mean ");
+  if (!p)
+    return NULL;
+  p = strchr(p, '"');
+  const char *e = p ? strchr(p + 1, '"') : NULL;
+  if (!e)
+    return NULL;
+  char *s = strndup(p + 1, (size_t)(e - p - 1));
+  if (!s)
+    cli_oom();
+  return s;
+}
+
+static json_t *code_actions(struct doc *d, json_t *params) {
+  json_t *out = json_array();
+  json_t *diags =
+      json_object_get(json_object_get(params, "context"), "diagnostics");
+  size_t i;
+  json_t *g;
+  json_array_foreach(diags, i, g) {
+    const char *msg = json_string_value(json_object_get(g, "message"));
+    char *name = msg ? suggestion(msg) : NULL;
+    if (!name)
+      continue;
+    json_t *range = json_object_get(g, "range");
+    json_t *st = json_object_get(range, "start");
+    size_t b = byte_of(
+        d->text, d->len, (int)json_integer_value(json_object_get(st, "line")),
+        (int)json_integer_value(json_object_get(st, "character")));
+    bool quoted = b < d->len && d->text[b] == '"';
+    char *text = malloc(strlen(name) + 3);
+    if (!text)
+      cli_oom();
+    sprintf(text, quoted ? "\"%s\"" : "%s", name);
+    json_t *edit = json_pack("{s:O, s:s}", "range", range, "newText", text);
+    json_t *changes = json_object();
+    json_object_set_new(changes, d->uri, json_pack("[o]", edit));
+    char title[512];
+    snprintf(title, sizeof title, "Change to \"%s\"", name);
+    json_array_append_new(out, json_pack("{s:s, s:s, s:[O], s:b, s:{s:o}}",
+                                         "title", title, "kind", "quickfix",
+                                         "diagnostics", g, "isPreferred", 1,
+                                         "edit", "changes", changes));
+    free(text);
+    free(name);
+  }
+  return out;
+}
+
+/* ---- notifications ------------------------------------------------------ */
+
+static void mark_dirty(struct server *s, const char *path) {
+  char *dir = dir_of(path);
+  module_of(s, dir)->dirty = true;
+  free(dir);
+}
+
+static void settings_from(struct server *s, json_t *o) {
+  if (!json_is_object(o))
+    return;
+  json_t *x = json_object_get(o, "tfresolve");
+  if (json_is_object(x))
+    o = x;
+  const char *engine = json_string_value(json_object_get(o, "engine"));
+  if (engine)
+    s->set.opentofu = !strcmp(engine, "opentofu");
+  json_t *strict = json_object_get(o, "strict");
+  if (json_is_boolean(strict))
+    s->set.strict = json_is_true(strict);
+  json_t *files = json_object_get(o, "varFiles");
+  if (json_is_array(files)) {
+    cli_names_free(&s->set.var_files);
+    size_t i;
+    json_t *f;
+    json_array_foreach(files, i, f) if (json_is_string(f))
+        cli_names_add(&s->set.var_files, json_string_value(f));
+  }
+  json_t *env = json_object_get(o, "env");
+  if (json_is_object(env)) {
+    cli_names_free(&s->set.env);
+    const char *k;
+    json_t *v;
+    json_object_foreach(env, k, v) {
+      if (!json_is_string(v))
+        continue;
+      char *e = malloc(strlen(k) + strlen(json_string_value(v)) + 2);
+      if (!e)
+        cli_oom();
+      sprintf(e, "%s=%s", k, json_string_value(v));
+      cli_names_add(&s->set.env, e);
+      free(e);
+    }
+  }
+  for (size_t i = 0; i < s->nmods; i++)
+    s->mods[i].dirty = true;
+}
+
+static void did_open(struct server *s, json_t *p) {
+  json_t *td = json_object_get(p, "textDocument");
+  const char *uri = json_string_value(json_object_get(td, "uri"));
+  const char *text = json_string_value(json_object_get(td, "text"));
+  char *path = uri ? uri_path(uri) : NULL;
+  if (!path || !text) {
+    free(path);
+    return;
+  }
+  struct doc *d = find_doc(s, uri);
+  if (!d) {
+    if (s->ndocs == s->capdocs) {
+      s->capdocs = s->capdocs ? 2 * s->capdocs : 8;
+      s->docs = realloc(s->docs, s->capdocs * sizeof *s->docs);
+      if (!s->docs)
+        cli_oom();
+    }
+    d = &s->docs[s->ndocs++];
+    d->uri = xstrdup(uri);
+    d->path = path;
+  } else {
+    free(d->text);
+    free(path);
+  }
+  d->len = json_string_length(json_object_get(td, "text"));
+  d->text = malloc(d->len + 1);
+  if (!d->text)
+    cli_oom();
+  memcpy(d->text, text, d->len + 1);
+  d->version = (int)json_integer_value(json_object_get(td, "version"));
+  mark_dirty(s, d->path);
+}
+
+/* Full sync, and incremental ranges applied in order. */
+static void did_change(struct server *s, json_t *p) {
+  json_t *td = json_object_get(p, "textDocument");
+  struct doc *d = find_doc(s, json_string_value(json_object_get(td, "uri")));
+  if (!d)
+    return;
+  size_t i;
+  json_t *ch;
+  json_array_foreach(json_object_get(p, "contentChanges"), i, ch) {
+    json_t *t = json_object_get(ch, "text");
+    if (!json_is_string(t))
+      continue;
+    json_t *r = json_object_get(ch, "range");
+    size_t a = 0, b = d->len;
+    if (json_is_object(r)) {
+      json_t *st = json_object_get(r, "start"), *en = json_object_get(r, "end");
+      a = byte_of(d->text, d->len,
+                  (int)json_integer_value(json_object_get(st, "line")),
+                  (int)json_integer_value(json_object_get(st, "character")));
+      b = byte_of(d->text, d->len,
+                  (int)json_integer_value(json_object_get(en, "line")),
+                  (int)json_integer_value(json_object_get(en, "character")));
+      if (b < a)
+        b = a;
+    }
+    size_t tn = json_string_length(t), n = d->len - (b - a) + tn;
+    char *nt = malloc(n + 1);
+    if (!nt)
+      cli_oom();
+    memcpy(nt, d->text, a);
+    memcpy(nt + a, json_string_value(t), tn);
+    memcpy(nt + a + tn, d->text + b, d->len - b);
+    nt[n] = '\0';
+    free(d->text);
+    d->text = nt;
+    d->len = n;
+  }
+  d->version = (int)json_integer_value(json_object_get(td, "version"));
+  mark_dirty(s, d->path);
+}
+
+static void did_close(struct server *s, json_t *p) {
+  const char *uri = json_string_value(
+      json_object_get(json_object_get(p, "textDocument"), "uri"));
+  struct doc *d = uri ? find_doc(s, uri) : NULL;
+  if (!d)
+    return;
+  mark_dirty(s, d->path); /* the file on disk counts again */
+  free(d->uri);
+  free(d->path);
+  free(d->text);
+  *d = s->docs[--s->ndocs];
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+static json_t *capabilities(void) {
+  return json_pack(
+      "{s:{s:{s:b, s:i, s:{s:b}}, s:b, s:{s:[s,s,s]}, s:b, s:{s:[s]}},"
+      " s:{s:s, s:s}}",
+      "capabilities", "textDocumentSync", "openClose", 1, "change",
+      2 /* incremental */, "save", "includeText", 0, "hoverProvider", 1,
+      "completionProvider", "triggerCharacters", "\"", "{", " ",
+      "definitionProvider", 1, "codeActionProvider", "codeActionKinds",
+      "quickfix", "serverInfo", "name", "tfresolve", "version", tfr_version());
+}
+
+/* A request or notification; false after exit. */
+static bool handle(struct server *s, json_t *msg, int *status) {
+  json_t *id = json_object_get(msg, "id");
+  const char *method = json_string_value(json_object_get(msg, "method"));
+  json_t *params = json_object_get(msg, "params");
+  if (!method) {
+    if (id) /* a response to us: we send no requests */
+      return true;
+    reply_error(NULL, -32600, "Invalid Request: no method");
+    return true;
+  }
+  if (!strcmp(method, "exit")) {
+    *status = s->shutdown ? 0 : 1;
+    return false;
+  }
+  if (s->shutdown && id) {
+    reply_error(id, -32600, "Invalid Request: the server is shut down");
+    return true;
+  }
+  if (!strcmp(method, "initialize")) {
+    settings_from(s, json_object_get(params, "initializationOptions"));
+    reply(id, capabilities());
+  } else if (!strcmp(method, "shutdown")) {
+    s->shutdown = true;
+    reply(id, NULL);
+  } else if (!strcmp(method, "textDocument/didOpen")) {
+    did_open(s, params);
+  } else if (!strcmp(method, "textDocument/didChange")) {
+    did_change(s, params);
+  } else if (!strcmp(method, "textDocument/didClose")) {
+    did_close(s, params);
+  } else if (!strcmp(method, "textDocument/didSave")) {
+    /* the text was already had */
+  } else if (!strcmp(method, "workspace/didChangeConfiguration")) {
+    settings_from(s, json_object_get(params, "settings"));
+  } else if (!strncmp(method, "textDocument/", 13) && id) {
+    const char *uri = json_string_value(
+        json_object_get(json_object_get(params, "textDocument"), "uri"));
+    struct doc *d = uri ? find_doc(s, uri) : NULL;
+    json_t *pos = json_object_get(params, "position");
+    if (!d) {
+      reply(id, NULL);
+    } else if (!strcmp(method, "textDocument/hover")) {
+      reply(id, hover(s, d, pos));
+    } else if (!strcmp(method, "textDocument/definition")) {
+      reply(id, definition(s, d, pos));
+    } else if (!strcmp(method, "textDocument/completion")) {
+      reply(id, completion(s, d, pos));
+    } else if (!strcmp(method, "textDocument/codeAction")) {
+      reply(id, code_actions(d, params));
+    } else {
+      reply_error(id, -32601, "Method not found");
+    }
+  } else if (id) {
+    reply_error(id, -32601, "Method not found");
+  }
+  return true;
+}
+
+int cmd_lsp(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) {
+    char buf[32];
+    const char *val, *name = cli_opt_name(argv[i], buf, sizeof buf, &val);
+    if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
+      fputs(usage_lsp, stdout);
+      return EXIT_OK;
+    }
+    if (name && !strcmp(name, "stdio"))
+      continue; /* what editors pass: stdio is the only transport */
+    fprintf(stderr, "tfresolve lsp: unknown argument \"%s\"\n\n%s", argv[i],
+            usage_lsp);
+    return EXIT_USAGE;
+  }
+  struct server s = {0};
+  struct input *in = calloc(1, sizeof *in);
+  if (!in)
+    cli_oom();
+  int status = 1; /* input ended without exit */
+  for (;;) {
+    if (!waiting(in, DEBOUNCE_MS))
+      resolve_dirty(&s);
+    size_t len = 0;
+    bool bad;
+    char *body = read_message(in, &len, &bad);
+    if (!body)
+      break;
+    json_error_t err;
+    json_t *msg = bad ? NULL : json_loadb(body, len, 0, &err);
+    free(body);
+    if (!json_is_object(msg)) {
+      reply_error(NULL, bad ? -32600 : -32700,
+                  bad ? "Invalid Request: bad or too large Content-Length"
+                      : "Parse error");
+      json_decref(msg);
+      continue;
+    }
+    bool go = handle(&s, msg, &status);
+    json_decref(msg);
+    if (!go)
+      break;
+  }
+  for (size_t i = 0; i < s.ndocs; i++) {
+    free(s.docs[i].uri);
+    free(s.docs[i].path);
+    free(s.docs[i].text);
+  }
+  free(s.docs);
+  for (size_t i = 0; i < s.nmods; i++) {
+    free(s.mods[i].dir);
+    if (s.mods[i].a)
+      tfr_arena_free(s.mods[i].a);
+    cli_names_free(&s.mods[i].published);
+  }
+  free(s.mods);
+  cli_names_free(&s.set.var_files);
+  cli_names_free(&s.set.env);
+  free(in);
+  return status;
+}
