@@ -161,6 +161,27 @@ bool cli_list_dir(const char *dir,
   return true;
 }
 
+void cli_buf_put(struct cli_buf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    b->cap = (b->n + n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p)
+      cli_oom();
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+}
+
+void cli_buf_puts(struct cli_buf *b, const char *s) {
+  cli_buf_put(b, s, strlen(s));
+}
+
+void cli_buf_indent(struct cli_buf *b, int n) {
+  for (int i = 0; i < n; i++)
+    cli_buf_put(b, " ", 1);
+}
+
 bool cli_has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && !strcmp(s + n - k, suf);

@@ -29,6 +29,16 @@ struct cli_names {
 void cli_names_add(struct cli_names *l, const char *s); /* a copy of s */
 void cli_names_free(struct cli_names *l);
 
+/* The CLI's growable string (malloc'd p, always NUL-terminated once
+** something is put; free(p) when done). */
+struct cli_buf {
+  char *p;
+  size_t n, cap;
+};
+void cli_buf_put(struct cli_buf *b, const char *s, size_t n);
+void cli_buf_puts(struct cli_buf *b, const char *s);
+void cli_buf_indent(struct cli_buf *b, int n); /* n spaces */
+
 /* Whether s ends with suf. */
 bool cli_has_suffix(const char *s, const char *suf);
 

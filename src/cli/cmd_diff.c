@@ -135,24 +135,6 @@ static void free_changes(struct changes *c) {
   *c = (struct changes){0};
 }
 
-/* A growable path. */
-struct path {
-  char *p;
-  size_t n, cap;
-};
-
-static void path_put(struct path *p, const char *s, size_t n) {
-  if (p->n + n + 1 > p->cap) {
-    p->cap = (p->n + n + 1) * 2;
-    p->p = realloc(p->p, p->cap);
-    if (!p->p)
-      cli_oom();
-  }
-  memcpy(p->p + p->n, s, n);
-  p->n += n;
-  p->p[p->n] = '\0';
-}
-
 static bool keyed(const tfr_value *v) {
   return v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP;
 }
@@ -180,18 +162,18 @@ static int cmp_key(const char *x, size_t nx, const char *y, size_t ny) {
   return c ? c : (nx > ny) - (nx < ny);
 }
 
-static void diff_values(struct changes *c, struct path *p, const tfr_value *a,
-                        const tfr_value *b);
+static void diff_values(struct changes *c, struct cli_buf *p,
+                        const tfr_value *a, const tfr_value *b);
 
 /* One step of the path, "[\"key\"]" or ".name" (an object attribute). */
-static void key_step(struct path *p, const tfr_value *v, const char *k,
+static void key_step(struct cli_buf *p, const tfr_value *v, const char *k,
                      size_t n) {
   if (v->type->kind == TFR_OBJECT) {
-    path_put(p, ".", 1);
-    path_put(p, k, n);
+    cli_buf_put(p, ".", 1);
+    cli_buf_put(p, k, n);
     return;
   }
-  path_put(p, "[", 1);
+  cli_buf_put(p, "[", 1);
   char *buf = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&buf, &len);
@@ -204,14 +186,14 @@ static void key_step(struct path *p, const tfr_value *v, const char *k,
   z[n] = '\0';
   tfr_json_write_cstr(m, z);
   fclose(m);
-  path_put(p, buf, len);
+  cli_buf_put(p, buf, len);
   free(z);
   free(buf);
-  path_put(p, "]", 1);
+  cli_buf_put(p, "]", 1);
 }
 
 /* Both keyed: the union of their keys, each sorted, in one pass. */
-static void diff_keyed(struct changes *c, struct path *p, const tfr_value *a,
+static void diff_keyed(struct changes *c, struct cli_buf *p, const tfr_value *a,
                        const tfr_value *b) {
   uint32_t i = 0, j = 0;
   size_t mark = p->n;
@@ -233,8 +215,8 @@ static void diff_keyed(struct changes *c, struct path *p, const tfr_value *a,
   }
 }
 
-static void diff_values(struct changes *c, struct path *p, const tfr_value *a,
-                        const tfr_value *b) {
+static void diff_values(struct changes *c, struct cli_buf *p,
+                        const tfr_value *a, const tfr_value *b) {
   if (a && b && tfr_value_equal(a, b))
     return;
   if (!plain(a) && !plain(b) && keyed(a) && keyed(b)) {
@@ -247,7 +229,7 @@ static void diff_values(struct changes *c, struct path *p, const tfr_value *a,
     for (uint32_t i = 0; i < n; i++) {
       char step[32];
       int k = snprintf(step, sizeof step, "[%u]", i);
-      path_put(p, step, (size_t)k);
+      cli_buf_put(p, step, (size_t)k);
       diff_values(c, p, i < a->n ? a->elems[i] : NULL,
                   i < b->n ? b->elems[i] : NULL);
       p->n = mark;
@@ -408,13 +390,13 @@ static const struct tfr_variable *find(const struct tfr_resolution *res,
 static size_t compare(tfr_arena *a, const struct side *s,
                       const struct diff_opts *d) {
   size_t ndiff = 0;
-  struct path p = {0};
+  struct cli_buf p = {0};
   for (size_t i = 0; i < s[0].res->n; i++) {
     const struct tfr_variable *va = tfr_resolution_variable(s[0].res, i);
     const struct tfr_variable *vb = find(s[1].res, va->name);
     struct changes c = {0};
     p.n = 0;
-    path_put(&p, "", 0);
+    cli_buf_put(&p, "", 0);
     diff_values(&c, &p, value_of(va), value_of(vb));
     if (c.n) {
       if (d->o.format == FMT_JSON)

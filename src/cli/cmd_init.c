@@ -182,31 +182,6 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
 
 /* ---- type constraints as text ------------------------------------------ */
 
-/* A growable string (the pieces are small; the arena keeps the copies). */
-struct sb {
-  char *p;
-  size_t n, cap;
-};
-
-static void sb_put(struct sb *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    b->cap = (b->n + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p)
-      cli_oom();
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-static void sb_indent(struct sb *b, int n) {
-  for (int i = 0; i < n; i++)
-    sb_put(b, " ", 1);
-}
-
 static const char *const kind_words[] = {
     [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
     [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
@@ -219,42 +194,42 @@ static bool attr_optional(const tfr_type *t, size_t i) {
 
 /* The type on one line, spaced as `terraform fmt` writes it:
 ** "list(object({ name = string, port = optional(number) }))". */
-static void type_flat(struct sb *b, const tfr_type *t) {
+static void type_flat(struct cli_buf *b, const tfr_type *t) {
   switch (t->kind) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    sb_puts(b, kind_words[t->kind]);
-    sb_put(b, "(", 1);
+    cli_buf_puts(b, kind_words[t->kind]);
+    cli_buf_put(b, "(", 1);
     type_flat(b, t->elem);
-    sb_put(b, ")", 1);
+    cli_buf_put(b, ")", 1);
     return;
   case TFR_TUPLE:
-    sb_puts(b, "tuple([");
+    cli_buf_puts(b, "tuple([");
     for (size_t i = 0; i < t->n; i++) {
       if (i)
-        sb_puts(b, ", ");
+        cli_buf_puts(b, ", ");
       type_flat(b, t->types[i]);
     }
-    sb_puts(b, "])");
+    cli_buf_puts(b, "])");
     return;
   case TFR_OBJECT:
-    sb_puts(b, t->n ? "object({ " : "object({");
+    cli_buf_puts(b, t->n ? "object({ " : "object({");
     for (size_t i = 0; i < t->n; i++) {
       if (i)
-        sb_puts(b, ", ");
-      sb_puts(b, t->names[i]);
-      sb_puts(b, " = ");
+        cli_buf_puts(b, ", ");
+      cli_buf_puts(b, t->names[i]);
+      cli_buf_puts(b, " = ");
       if (attr_optional(t, i))
-        sb_puts(b, "optional(");
+        cli_buf_puts(b, "optional(");
       type_flat(b, t->types[i]);
       if (attr_optional(t, i))
-        sb_put(b, ")", 1);
+        cli_buf_put(b, ")", 1);
     }
-    sb_puts(b, t->n ? " })" : "})");
+    cli_buf_puts(b, t->n ? " })" : "})");
     return;
   default:
-    sb_puts(b, kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC]);
+    cli_buf_puts(b, kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC]);
   }
 }
 
@@ -262,56 +237,56 @@ static void type_flat(struct sb *b, const tfr_type *t) {
 ** it starts at, `tail` the characters that follow it on its last line.
 ** One object attribute or tuple element a line, indented by two, in a
 ** comment (the "# " prefix: the 2 + in the columns of new lines). */
-static void type_pretty(struct sb *b, const tfr_type *t, int indent, int col,
-                        int tail) {
-  struct sb flat = {0};
+static void type_pretty(struct cli_buf *b, const tfr_type *t, int indent,
+                        int col, int tail) {
+  struct cli_buf flat = {0};
   type_flat(&flat, t);
   bool fits = col + (int)flat.n + tail <= WIDTH;
   if (fits || (t->kind != TFR_OBJECT && t->kind != TFR_TUPLE &&
                !tfr_type_is_collection(t))) {
-    sb_put(b, flat.p, flat.n);
+    cli_buf_put(b, flat.p, flat.n);
     free(flat.p);
     return;
   }
   free(flat.p);
   if (tfr_type_is_collection(t)) {
-    sb_puts(b, kind_words[t->kind]);
-    sb_put(b, "(", 1);
+    cli_buf_puts(b, kind_words[t->kind]);
+    cli_buf_put(b, "(", 1);
     type_pretty(b, t->elem, indent, col + (int)strlen(kind_words[t->kind]) + 1,
                 tail + 1);
-    sb_put(b, ")", 1);
+    cli_buf_put(b, ")", 1);
     return;
   }
   if (t->kind == TFR_TUPLE) {
-    sb_puts(b, "tuple([\n");
+    cli_buf_puts(b, "tuple([\n");
     for (size_t i = 0; i < t->n; i++) {
-      sb_indent(b, indent + 2);
+      cli_buf_indent(b, indent + 2);
       type_pretty(b, t->types[i], indent + 2, 2 + indent + 2, 1);
-      sb_puts(b, ",\n");
+      cli_buf_puts(b, ",\n");
     }
-    sb_indent(b, indent);
-    sb_puts(b, "])");
+    cli_buf_indent(b, indent);
+    cli_buf_puts(b, "])");
     return;
   }
   size_t width = 0;
   for (size_t i = 0; i < t->n; i++)
     if (strlen(t->names[i]) > width)
       width = strlen(t->names[i]);
-  sb_puts(b, "object({\n");
+  cli_buf_puts(b, "object({\n");
   for (size_t i = 0; i < t->n; i++) {
     bool opt = attr_optional(t, i);
-    sb_indent(b, indent + 2);
-    sb_puts(b, t->names[i]);
-    sb_indent(b, (int)(width - strlen(t->names[i])));
-    sb_puts(b, opt ? " = optional(" : " = ");
+    cli_buf_indent(b, indent + 2);
+    cli_buf_puts(b, t->names[i]);
+    cli_buf_indent(b, (int)(width - strlen(t->names[i])));
+    cli_buf_puts(b, opt ? " = optional(" : " = ");
     type_pretty(b, t->types[i], indent + 2,
                 2 + indent + 2 + (int)width + (opt ? 12 : 3), opt);
     if (opt)
-      sb_put(b, ")", 1);
-    sb_put(b, "\n", 1);
+      cli_buf_put(b, ")", 1);
+    cli_buf_put(b, "\n", 1);
   }
-  sb_indent(b, indent);
-  sb_puts(b, "})");
+  cli_buf_indent(b, indent);
+  cli_buf_puts(b, "})");
 }
 
 /* ---- skeleton values of required variables ----------------------------- */
@@ -473,7 +448,7 @@ static bool is_primitive_kind(const tfr_value *v) {
 
 /* The type as text for a comment line that starts at column col. */
 static const char *type_text(struct init_ctx *c, const tfr_type *t, int col) {
-  struct sb b = {0};
+  struct cli_buf b = {0};
   type_pretty(&b, t, 0, col, 0);
   const char *s = tfr_arena_strdup(c->a, b.p ? b.p : "");
   free(b.p);
@@ -586,24 +561,25 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
 /* The "//" notes of one variable in the JSON template. */
 static void json_note(struct init_ctx *c, FILE *f, const struct tfr_variable *v,
                       bool *first) {
-  struct sb b = {0};
-  sb_puts(&b, v->name);
-  sb_puts(&b, ": ");
+  struct cli_buf b = {0};
+  cli_buf_puts(&b, v->name);
+  cli_buf_puts(&b, ": ");
   if (v->typed)
     type_flat(&b, v->declared);
   else
-    sb_puts(&b, "any (no type constraint declared)");
+    cli_buf_puts(&b, "any (no type constraint declared)");
   if (!v->nullable)
-    sb_puts(&b, "; null is not allowed");
+    cli_buf_puts(&b, "; null is not allowed");
   if (!v->default_value)
-    sb_puts(&b, "; REQUIRED, not set here: add it");
+    cli_buf_puts(&b, "; REQUIRED, not set here: add it");
   if (v->sensitive)
-    sb_puts(&b, v->default_value ? "; sensitive: left out, its default applies"
-                                 : "; sensitive");
+    cli_buf_puts(&b, v->default_value
+                         ? "; sensitive: left out, its default applies"
+                         : "; sensitive");
   else if (v->deprecated && v->default_value)
-    sb_puts(&b, "; deprecated: left out, its default applies");
+    cli_buf_puts(&b, "; deprecated: left out, its default applies");
   else if (v->default_value && !tfr_value_json_encodable(v->default_value))
-    sb_puts(&b, "; left out: JSON cannot express its default");
+    cli_buf_puts(&b, "; left out: JSON cannot express its default");
   fputs(*first ? "\n    " : ",\n    ", f);
   *first = false;
   tfr_json_write_cstr(f, b.p);

@@ -173,41 +173,15 @@ static bool big_tuple(const tfr_type *t) {
   return t->kind == TFR_TUPLE && expr_len(t, TUPLE_MAX) > TUPLE_MAX;
 }
 
-/* A growable string for folding (malloc'd; copied to the arena at the
-** end). */
-struct tbuf {
-  char *p;
-  size_t n, cap;
-};
-
-static void tb_put(struct tbuf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    b->cap = (b->n + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p)
-      cli_oom();
-  }
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-}
-
-static void tb_puts(struct tbuf *b, const char *s) { tb_put(b, s, strlen(s)); }
-
-static void tb_indent(struct tbuf *b, int n) {
-  for (int i = 0; i < n; i++)
-    tb_put(b, " ", 1);
-}
-
-static void tb_big_tuple(struct tbuf *b, const tfr_type *t) {
+static void tb_big_tuple(struct cli_buf *b, const tfr_type *t) {
   char s[64];
   snprintf(s, sizeof s, "tuple of %u elements", (unsigned)t->n);
-  tb_puts(b, s);
+  cli_buf_puts(b, s);
 }
 
 /* The type on one line, spaced as `terraform fmt` writes it inside a
 ** folded type: "object({ name = string, port = optional(number) })". */
-static void put_flat(struct tbuf *b, const tfr_type *t) {
+static void put_flat(struct cli_buf *b, const tfr_type *t) {
   if (big_tuple(t)) {
     tb_big_tuple(b, t);
     return;
@@ -216,35 +190,35 @@ static void put_flat(struct tbuf *b, const tfr_type *t) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    tb_puts(b, kind_word(t));
-    tb_put(b, "(", 1);
+    cli_buf_puts(b, kind_word(t));
+    cli_buf_put(b, "(", 1);
     put_flat(b, t->elem);
-    tb_put(b, ")", 1);
+    cli_buf_put(b, ")", 1);
     return;
   case TFR_TUPLE:
-    tb_puts(b, "tuple([");
+    cli_buf_puts(b, "tuple([");
     for (size_t i = 0; i < t->n; i++) {
       if (i)
-        tb_puts(b, ", ");
+        cli_buf_puts(b, ", ");
       put_flat(b, t->types[i]);
     }
-    tb_puts(b, "])");
+    cli_buf_puts(b, "])");
     return;
   case TFR_OBJECT:
-    tb_puts(b, t->n ? "object({ " : "object({");
+    cli_buf_puts(b, t->n ? "object({ " : "object({");
     for (size_t i = 0; i < t->n; i++) {
       if (i)
-        tb_puts(b, ", ");
-      tb_puts(b, t->names[i]);
-      tb_puts(b, attr_optional(t, i) ? " = optional(" : " = ");
+        cli_buf_puts(b, ", ");
+      cli_buf_puts(b, t->names[i]);
+      cli_buf_puts(b, attr_optional(t, i) ? " = optional(" : " = ");
       put_flat(b, t->types[i]);
       if (attr_optional(t, i))
-        tb_put(b, ")", 1);
+        cli_buf_put(b, ")", 1);
     }
-    tb_puts(b, t->n ? " })" : "})");
+    cli_buf_puts(b, t->n ? " })" : "})");
     return;
   default:
-    tb_puts(b, kind_word(t));
+    cli_buf_puts(b, kind_word(t));
   }
 }
 
@@ -278,7 +252,7 @@ static bool flat_fits(const tfr_type *t, int room) {
   return room >= 0 && flat_len(t, (size_t)room) <= (size_t)room;
 }
 
-static void fold_object(struct tbuf *b, const tfr_type *t, int indent);
+static void fold_object(struct cli_buf *b, const tfr_type *t, int indent);
 
 /*
 ** The type at column col of a line indented by `indent`, with `tail`
@@ -288,7 +262,7 @@ static void fold_object(struct tbuf *b, const tfr_type *t, int indent);
 ** at the opening line's indentation.  What cannot be folded (a primitive
 ** type, an enormous tuple's description) stays on the line.
 */
-static void fold_type(struct tbuf *b, const tfr_type *t, int indent, int col,
+static void fold_type(struct cli_buf *b, const tfr_type *t, int indent, int col,
                       int tail, bool force) {
   if (big_tuple(t) || (!force && flat_fits(t, TYPE_WIDTH - col - tail))) {
     put_flat(b, t);
@@ -299,23 +273,23 @@ static void fold_type(struct tbuf *b, const tfr_type *t, int indent, int col,
   case TFR_SET:
   case TFR_MAP: {
     int k = (int)strlen(kind_word(t)) + 1;
-    tb_puts(b, kind_word(t));
-    tb_put(b, "(", 1);
+    cli_buf_puts(b, kind_word(t));
+    cli_buf_put(b, "(", 1);
     fold_type(b, t->elem, indent, col + k, tail + 1, force);
-    tb_put(b, ")", 1);
+    cli_buf_put(b, ")", 1);
     return;
   }
   case TFR_TUPLE:
     if (!t->n)
       break;
-    tb_puts(b, "tuple([\n");
+    cli_buf_puts(b, "tuple([\n");
     for (size_t i = 0; i < t->n; i++) {
-      tb_indent(b, indent + 2);
+      cli_buf_indent(b, indent + 2);
       fold_type(b, t->types[i], indent + 2, indent + 2, 1, false);
-      tb_puts(b, ",\n");
+      cli_buf_puts(b, ",\n");
     }
-    tb_indent(b, indent);
-    tb_puts(b, "])");
+    cli_buf_indent(b, indent);
+    cli_buf_puts(b, "])");
     return;
   case TFR_OBJECT:
     if (!t->n)
@@ -357,14 +331,14 @@ static int attr_col(const tfr_type *t, size_t i, int indent, size_t width) {
 ** attribute that does not fit at the run's column takes several lines
 ** too (that only narrows the runs, so the others still fit).
 */
-static void fold_object(struct tbuf *b, const tfr_type *t, int indent) {
+static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
   bool *multi = calloc(t->n, sizeof *multi);
   if (!multi)
     cli_oom();
   for (size_t i = 0; i < t->n; i++)
     multi[i] = folds(t->types[i], attr_col(t, i, indent, strlen(t->names[i])),
                      attr_optional(t, i));
-  tb_puts(b, "object({\n");
+  cli_buf_puts(b, "object({\n");
   for (size_t i = 0; i < t->n;) {
     size_t j = i, width = 0;
     for (; j < t->n && !multi[j]; j++)
@@ -383,22 +357,22 @@ static void fold_object(struct tbuf *b, const tfr_type *t, int indent) {
     for (size_t k = i; k < end; k++) {
       bool opt = attr_optional(t, k);
       size_t w = multi[k] ? strlen(t->names[k]) : width;
-      tb_indent(b, indent + 2);
-      tb_puts(b, t->names[k]);
-      tb_indent(b, (int)(w - strlen(t->names[k])));
-      tb_puts(b, opt ? " = optional(" : " = ");
+      cli_buf_indent(b, indent + 2);
+      cli_buf_puts(b, t->names[k]);
+      cli_buf_indent(b, (int)(w - strlen(t->names[k])));
+      cli_buf_puts(b, opt ? " = optional(" : " = ");
       if (multi[k])
         fold_type(b, t->types[k], indent + 2, attr_col(t, k, indent, w), opt,
                   true);
       else
         put_flat(b, t->types[k]);
-      tb_puts(b, opt ? ")\n" : "\n");
+      cli_buf_puts(b, opt ? ")\n" : "\n");
     }
     i = end;
   }
   free(multi);
-  tb_indent(b, indent);
-  tb_puts(b, "})");
+  cli_buf_indent(b, indent);
+  cli_buf_puts(b, "})");
 }
 
 /* At most MAX_LINES lines of a folded type: the first KEEP ones, then how
@@ -430,7 +404,7 @@ static const char *explain_type(tfr_arena *a, const tfr_type *t, int indent,
   bool fold = expr_len(t, TYPE_WIDTH) > TYPE_WIDTH;
   if (!fold && !spaced)
     return tfr_type_expr(a, t);
-  struct tbuf b = {0};
+  struct cli_buf b = {0};
   if (fold)
     fold_type(&b, t, indent, indent, 0, true);
   else
