@@ -14,7 +14,7 @@ BENCHBUILD ?= build-release
 DEB_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
            libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev zlib1g-dev \
            libcrypt-dev libedit-dev libjansson-dev libcmocka-dev python3 clang-format \
-           python3-yaml
+           python3-yaml neovim
 
 .PHONY: all deps demo test bench clean
 
