@@ -153,6 +153,21 @@ def main():
               in out and "terraform.tfvars.json:1,52-61." in out,
               "a property set twice among 200,000: found at once", out)
 
+        # one line of 200,000 invalid characters: 200,000 diagnostics,
+        # each column counted on from the one before (counted from the
+        # line's start each time, it took 10 s in a release build)
+        junk = os.path.join(root, "junk-line")
+        os.makedirs(junk)
+        with open(os.path.join(junk, "main.tf"), "w") as f:
+            f.write('variable "x" {\n  type = string\n}\n')
+        with open(os.path.join(junk, "terraform.tfvars"), "w") as f:
+            f.write("x = " + "@" * 200000 + "\n")
+        rc, out = run([tfresolve, "check", "-json", junk], timeout=60)
+        check(rc == 1 and out.count('"Invalid character"') == 200000 and
+              '"column": 200004' in out,
+              "a line of 200,000 invalid characters: every one, in time",
+              out[-2000:])
+
         for k in mods:
             if k.startswith("size"):
                 rc, out = run([tfresolve, "check", "-no-color", dirs[k]])

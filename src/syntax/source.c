@@ -22,12 +22,23 @@
 
 static void build_lines(struct src_file *f);
 
+/* The last column this thread counted, so that many positions on one
+** long line (a megabyte of junk with an error every few bytes) count on
+** from the one before instead of from the line's start each time.
+** A new file (maybe where a freed one was) forgets it. */
+static _Thread_local struct {
+  const struct src_file *f;
+  uint32_t line_start, byte;
+  int column;
+} last;
+
 /* The line table is built at once, not on the first position asked for:
 ** a loaded module's files are then read-only, so threads can share them
 ** (and positions are needed for every value anyway). */
 static struct src_file *make(tfr_arena *a, const char *name, const char *text,
                              size_t len, bool lines) {
   struct src_file *f = tfr_arena_alloc(a, sizeof *f);
+  last.f = NULL;
   f->name = tfr_arena_strdup(a, name);
   f->text = text;
   f->len = len;
@@ -306,6 +317,31 @@ static int count_columns(const struct src_file *f, const char *s, size_t n) {
   return 1 + (int)str_graphemes(s, n);
 }
 
+/* Whether a column count may go on from byte: an ASCII character that is
+** not a CR, after an ASCII character, always starts a grapheme cluster. */
+static bool fresh_cluster(const struct src_file *f, uint32_t from,
+                          uint32_t byte) {
+  const unsigned char *t = (const unsigned char *)f->text;
+  return byte < f->len && t[byte] < 0x80 && t[byte] != '\r' &&
+         (byte == from || t[byte - 1] < 0x80);
+}
+
+/* The column of byte on the line starting at from. */
+static int column_at(const struct src_file *f, uint32_t from, uint32_t byte) {
+  int column;
+  if (last.f == f && last.line_start == from && last.byte <= byte &&
+      fresh_cluster(f, from, last.byte))
+    column = last.column - 1 +
+             count_columns(f, f->text + last.byte, byte - last.byte);
+  else
+    column = count_columns(f, f->text + from, byte - from);
+  last.f = f;
+  last.line_start = from;
+  last.byte = byte;
+  last.column = column;
+  return column;
+}
+
 /* p in an embedded text as a position of its file: hcl parses such text
 ** starting at the string's position, columns counting on from there. */
 static struct tfr_pos rebase(const struct src_file *f, struct tfr_pos p) {
@@ -343,7 +379,7 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
   if (lo == 0 && f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 &&
       byte >= 3)
     from = 3;
-  p.column = count_columns(f, f->text + from, byte - from);
+  p.column = column_at(f, from, byte);
   return rebase(f, p);
 }
 
