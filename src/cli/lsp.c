@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -48,10 +49,18 @@ static const char usage_lsp[] =
 
 /* ---- reading and writing messages --------------------------------------- */
 
+static char *xstrdup(const char *s) {
+  char *p = strdup(s);
+  if (!p)
+    cli_oom();
+  return p;
+}
+
 struct input {
   char buf[65536];
   size_t start, end;
   bool eof;
+  bool resync; /* after a bad header: skip to the next Content-Length */
 };
 
 static bool fill(struct input *in) {
@@ -84,10 +93,15 @@ static bool waiting(struct input *in, int ms) {
   return poll(&p, 1, ms) > 0;
 }
 
-/* One header line (without CR LF) into line; false at the end. */
-static bool header_line(struct input *in, char *line, size_t size) {
+/* One header line (without CR LF) into line, and the offset in buf it
+** starts at in *at; false at the end.  A line longer than the buffer is
+** no header: *whole false, and it is left unread. */
+static bool header_line(struct input *in, char *line, size_t size, size_t *at,
+                        bool *whole) {
+  *whole = true;
   for (;;) {
     char *nl = memchr(in->buf + in->start, '\n', in->end - in->start);
+    *at = in->start;
     if (nl) {
       size_t n = (size_t)(nl - (in->buf + in->start));
       size_t k = n && nl[-1] == '\r' ? n - 1 : n;
@@ -98,36 +112,88 @@ static bool header_line(struct input *in, char *line, size_t size) {
       in->start += n + 1;
       return true;
     }
+    if (in->start == 0 && in->end == sizeof in->buf) {
+      *line = '\0';
+      *whole = false;
+      return true;
+    }
+    if (!fill(in))
+      return false;
+  }
+}
+
+/* Whether line is a header ("Name: value"). */
+static bool is_header(const char *line) {
+  size_t n = strspn(line, "abcdefghijklmnopqrstuvwxyz"
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+  return n && line[n] == ':';
+}
+
+/* Skips input up to the next "Content-Length:", wherever it is: after a
+** bad header the body's length is unknown, and junk may have no line
+** breaks.  False at the end of input. */
+static bool resync(struct input *in) {
+  static const char key[] = "Content-Length:";
+  const size_t k = sizeof key - 1;
+  for (;;) {
+    for (size_t i = in->start; i + k <= in->end; i++)
+      if (!strncasecmp(in->buf + i, key, k)) {
+        in->start = i;
+        in->resync = false;
+        return true;
+      }
+    if (in->end - in->start >= k)
+      in->start = in->end - (k - 1); /* keep a key cut in two */
     if (!fill(in))
       return false;
   }
 }
 
 /* The next message's body (malloc'd, *len bytes), NULL at the end of
-** input; *too_large when its length is refused (the body is skipped). */
+** input.  A bad header (a Content-Length that is not a number or is too
+** large, a line that is no header) gives *bad and an empty body, and the
+** input is read again from the next Content-Length: a client's mistake
+** costs that one message, not the ones after it. */
 static char *read_message(struct input *in, size_t *len, bool *bad) {
   char line[1024];
   long long length = -1;
   *bad = false;
+  if (in->resync && !resync(in))
+    return NULL;
   for (;;) {
-    if (!header_line(in, line, sizeof line))
+    size_t at;
+    bool whole;
+    if (!header_line(in, line, sizeof line, &at, &whole))
       return NULL;
-    if (!*line) {
+    if (!*line && whole) {
       if (length >= 0)
         break;
       continue; /* stray blank lines between messages */
     }
-    if (!strncasecmp(line, "Content-Length:", 15)) {
+    if (!whole || !is_header(line)) {
+      *bad = true;
+    } else if (!strncasecmp(line, "Content-Length:", 15)) {
       char *end;
+      errno = 0;
       length = strtoll(line + 15, &end, 10);
-      if (end == line + 15 || length < 0)
-        length = -1, *bad = true;
+      end += strspn(end, " \t");
+      if (end == line + 15 || *end || errno || length < 0 ||
+          (unsigned long long)length > MAX_MESSAGE)
+        *bad = true;
+    }
+    if (*bad) {
+      /* what follows may be in this very line: a body longer than its
+      ** Content-Length said runs into the next message's header */
+      in->start = at + 1;
+      in->resync = true;
+      *len = 0;
+      return xstrdup("");
     }
   }
   size_t n = (size_t)length;
-  char *body = n <= MAX_MESSAGE ? malloc(n + 1) : NULL;
+  char *body = malloc(n + 1);
   if (!body)
-    *bad = true;
+    cli_oom();
   size_t got = 0;
   while (got < n) {
     if (in->start == in->end && !fill(in)) {
@@ -137,13 +203,10 @@ static char *read_message(struct input *in, size_t *len, bool *bad) {
     size_t k = in->end - in->start;
     if (k > n - got)
       k = n - got;
-    if (body)
-      memcpy(body + got, in->buf + in->start, k);
+    memcpy(body + got, in->buf + in->start, k);
     in->start += k;
     got += k;
   }
-  if (!body)
-    return strdup("");
   body[n] = '\0';
   *len = n;
   return body;
@@ -214,13 +277,6 @@ struct server {
   struct settings set;
   bool shutdown;
 };
-
-static char *xstrdup(const char *s) {
-  char *p = strdup(s);
-  if (!p)
-    cli_oom();
-  return p;
-}
 
 /* A file: URI's path (percent-decoded), malloc'd; NULL for another
 ** scheme. */
@@ -339,22 +395,85 @@ static const char *file_text(struct server *s, const char *path, size_t *len,
 
 /* ---- positions: bytes and LSP's (line, UTF-16 unit) --------------------- */
 
-static json_t *position_of(const char *text, size_t len, size_t byte) {
-  if (byte > len)
-    byte = len;
-  int line = 0;
-  size_t bol = 0;
-  for (size_t i = 0; i < byte; i++)
-    if (text[i] == '\n')
-      line++, bol = i + 1;
-  int col = 0;
-  for (size_t i = bol; i < byte;) {
-    unsigned char c = (unsigned char)text[i];
-    size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    col += k == 4 ? 2 : 1; /* beyond the BMP: a surrogate pair */
-    i += k;
+/* The bytes of the character at s (n bytes left, n > 0), its UTF-16
+** units in *units.  A byte that starts no valid sequence counts alone,
+** as an editor shows it: U+FFFD, one unit. */
+static size_t char_at(const char *s, size_t n, int *units) {
+  unsigned char c = (unsigned char)s[0];
+  size_t k = c < 0xC2 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 1;
+  if (k > n)
+    k = 1;
+  for (size_t i = 1; i < k; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80)
+      k = 1;
+  *units = k == 4 ? 2 : 1; /* beyond the BMP: a surrogate pair */
+  return k;
+}
+
+/* A text and where its lines start, for many positions in it: a file
+** with thousands of diagnostics is not counted from its start for each.
+** The last position is kept, and the next one on its line counts on
+** from it. */
+struct text_lines {
+  const char *text;
+  size_t len;
+  size_t *starts; /* the byte each line starts at; NULL until needed */
+  size_t n;
+  size_t last_line, last_byte, last_col;
+};
+
+static json_t *position_in(struct text_lines *t, size_t byte) {
+  if (byte > t->len)
+    byte = t->len;
+  if (!t->starts) {
+    t->n = 1;
+    for (size_t i = 0; i < t->len; i++)
+      t->n += t->text[i] == '\n';
+    t->starts = malloc(t->n * sizeof *t->starts);
+    if (!t->starts)
+      cli_oom();
+    t->starts[0] = 0;
+    for (size_t i = 0, l = 1; i < t->len; i++)
+      if (t->text[i] == '\n')
+        t->starts[l++] = i + 1;
+    t->last_line = t->last_byte = t->last_col = 0;
   }
-  return json_pack("{s:i, s:i}", "line", line, "character", col);
+  size_t lo = 0, hi = t->n; /* the last line that starts at or before byte */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->starts[mid] <= byte)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  size_t i = t->starts[lo], col = 0;
+  if (t->last_line == lo && t->last_byte >= i && t->last_byte <= byte)
+    i = t->last_byte, col = t->last_col;
+  while (i < byte) {
+    int units;
+    i += char_at(t->text + i, t->len - i, &units);
+    col += (size_t)units;
+  }
+  t->last_line = lo, t->last_byte = i, t->last_col = col;
+  return json_pack("{s:I, s:I}", "line", (json_int_t)lo, "character",
+                   (json_int_t)col);
+}
+
+static json_t *range_in(struct text_lines *t, const struct tfr_range *r) {
+  size_t a = r->start.byte, b = r->end.byte;
+  if (b < a)
+    b = a;
+  json_t *start = position_in(t, a);
+  return json_pack("{s:o, s:o}", "start", start, "end", position_in(t, b));
+}
+
+/* One range of a text. */
+static json_t *range_of(const char *text, size_t len,
+                        const struct tfr_range *r) {
+  struct text_lines t = {text, len, NULL, 0, 0, 0, 0};
+  json_t *range = range_in(&t, r);
+  free(t.starts);
+  return range;
 }
 
 static size_t byte_of(const char *text, size_t len, int line, int character) {
@@ -363,21 +482,11 @@ static size_t byte_of(const char *text, size_t len, int line, int character) {
     if (text[i] == '\n')
       l++;
   for (int col = 0; col < character && i < len && text[i] != '\n';) {
-    unsigned char c = (unsigned char)text[i];
-    size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    col += k == 4 ? 2 : 1;
-    i += k;
+    int units;
+    i += char_at(text + i, len - i, &units);
+    col += units;
   }
-  return i > len ? len : i;
-}
-
-static json_t *range_of(const char *text, size_t len,
-                        const struct tfr_range *r) {
-  size_t a = r->start.byte, b = r->end.byte;
-  if (b < a)
-    b = a;
-  return json_pack("{s:o, s:o}", "start", position_of(text, len, a), "end",
-                   position_of(text, len, b));
+  return i;
 }
 
 /* ---- resolving a module -------------------------------------------------- */
@@ -387,7 +496,7 @@ static int severity(const struct tfr_diag *g) {
   return g->sev == TFR_DIAG_ERROR ? 1 : 2;
 }
 
-static json_t *lsp_diag(const char *text, size_t len, const struct tfr_diag *g,
+static json_t *lsp_diag(struct text_lines *t, const struct tfr_diag *g,
                         int sev) {
   /* the summary, the detail, the note */
   size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
@@ -398,9 +507,9 @@ static json_t *lsp_diag(const char *text, size_t len, const struct tfr_diag *g,
   snprintf(msg, n, "%s%s%s%s%s", g->summary,
            g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
            g->note ? "\n\n" : "", g->note ? g->note : "");
-  json_t *d = json_pack("{s:o, s:i, s:s, s:s}", "range",
-                        range_of(text, len, &g->subject), "severity", sev,
-                        "source", "tfresolve", "message", msg);
+  json_t *d =
+      json_pack("{s:o, s:i, s:s, s:s}", "range", range_in(t, &g->subject),
+                "severity", sev, "source", "tfresolve", "message", msg);
   free(msg);
   if (g->code)
     json_object_set_new(d, "code", json_integer(g->code));
@@ -420,11 +529,42 @@ static tfr_file *parse_doc(tfr_arena *a, const struct doc *d) {
                                                           : TFR_SYNTAX_HCL);
 }
 
-/* A file's diagnostics, by its path. */
+/* A file's diagnostics, by its path, and its text once one is placed. */
 struct file_diags {
   char *path;
   json_t *list;
+  bool read;
+  char *owned; /* the text, when read from disk */
+  struct text_lines text;
 };
+
+/* The file of path in files (added when it is not yet). */
+static struct file_diags *file_of(struct file_diags **files, size_t *n,
+                                  const char *path) {
+  for (size_t k = 0; k < *n; k++)
+    if (!strcmp((*files)[k].path, path))
+      return &(*files)[k];
+  *files = realloc(*files, (*n + 1) * sizeof **files);
+  if (!*files)
+    cli_oom();
+  struct file_diags *f = &(*files)[(*n)++];
+  memset(f, 0, sizeof *f);
+  f->path = xstrdup(path);
+  f->list = json_array();
+  return f;
+}
+
+/* Adds g to f's list (f's text is read once, for the first); nothing
+** when f cannot be read. */
+static void place(struct server *s, struct file_diags *f,
+                  const struct tfr_diag *g) {
+  if (!f->read) {
+    f->read = true;
+    f->text.text = file_text(s, f->path, &f->text.len, &f->owned);
+  }
+  if (f->text.text)
+    json_array_append_new(f->list, lsp_diag(&f->text, g, severity(g)));
+}
 
 static void publish(struct server *s, struct module *m) {
   struct file_diags *files = NULL;
@@ -432,13 +572,8 @@ static void publish(struct server *s, struct module *m) {
   /* every open document of the module gets a list, empty or not */
   for (size_t i = 0; i < s->ndocs; i++) {
     char *d = dir_of(s->docs[i].path);
-    if (!strcmp(d, m->dir)) {
-      files = realloc(files, (nfiles + 1) * sizeof *files);
-      if (!files)
-        cli_oom();
-      files[nfiles++] =
-          (struct file_diags){xstrdup(s->docs[i].path), json_array()};
-    }
+    if (!strcmp(d, m->dir))
+      file_of(&files, &nfiles, s->docs[i].path);
     free(d);
   }
   /* what resolving found, then what the previews would still meet */
@@ -447,24 +582,8 @@ static void publish(struct server *s, struct module *m) {
     const struct tfr_diag *g =
         i < nd ? tfr_diags_get(m->diags, i)
                : tfr_resolution_variable(m->res, i - nd)->preview_error;
-    if (!g || !g->subject.filename)
-      continue;
-    const char *path = g->subject.filename;
-    size_t k = 0;
-    while (k < nfiles && strcmp(files[k].path, path))
-      k++;
-    if (k == nfiles) {
-      files = realloc(files, (nfiles + 1) * sizeof *files);
-      if (!files)
-        cli_oom();
-      files[nfiles++] = (struct file_diags){xstrdup(path), json_array()};
-    }
-    size_t len;
-    char *owned;
-    const char *text = file_text(s, path, &len, &owned);
-    if (text)
-      json_array_append_new(files[k].list, lsp_diag(text, len, g, severity(g)));
-    free(owned);
+    if (g && g->subject.filename)
+      place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
   /* a value for an undeclared variable: Terraform says so without a
   ** range; here it goes where an open document sets it */
@@ -483,16 +602,16 @@ static void publish(struct server *s, struct module *m) {
       if (f && tfr_file_attribute(a, f, g->variable, &l)) {
         struct tfr_diag copy = *g;
         copy.subject = l.name;
-        json_array_append_new(files[k].list,
-                              lsp_diag(d->text, d->len, &copy, severity(g)));
+        place(s, &files[k], &copy);
       }
       tfr_arena_free(a);
     }
   }
   struct cli_names now = {0};
   for (size_t k = 0; k < nfiles; k++) {
-    char *uri = path_uri(files[k].path);
+    /* an open document by the URI the client gave */
     struct doc *d = doc_by_path(s, files[k].path);
+    char *uri = d ? xstrdup(d->uri) : path_uri(files[k].path);
     json_t *p =
         json_pack("{s:s, s:o}", "uri", uri, "diagnostics", files[k].list);
     if (d)
@@ -501,6 +620,8 @@ static void publish(struct server *s, struct module *m) {
     cli_names_add(&now, uri);
     free(uri);
     free(files[k].path);
+    free(files[k].owned);
+    free(files[k].text.starts);
   }
   free(files);
   /* files with diagnostics before and none now: cleared */
@@ -1068,6 +1189,19 @@ static json_t *capabilities(void) {
       "quickfix", "serverInfo", "name", "tfresolve", "version", tfr_version());
 }
 
+/* Whether method is a request about a document's contents (answered
+** with null for a document that is not open); any other is not found. */
+static bool doc_request(const char *method) {
+  static const char *const names[] = {"hover", "definition", "completion",
+                                      "codeAction"};
+  if (strncmp(method, "textDocument/", 13))
+    return false;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(method + 13, names[i]))
+      return true;
+  return false;
+}
+
 /* A request or notification; false after exit. */
 static bool handle(struct server *s, json_t *msg, int *status) {
   json_t *id = json_object_get(msg, "id");
@@ -1103,7 +1237,7 @@ static bool handle(struct server *s, json_t *msg, int *status) {
     /* the text was already had */
   } else if (!strcmp(method, "workspace/didChangeConfiguration")) {
     settings_from(s, json_object_get(params, "settings"));
-  } else if (!strncmp(method, "textDocument/", 13) && id) {
+  } else if (id && doc_request(method)) {
     const char *uri = json_string_value(
         json_object_get(json_object_get(params, "textDocument"), "uri"));
     struct doc *d = uri ? find_doc(s, uri) : NULL;
@@ -1116,10 +1250,8 @@ static bool handle(struct server *s, json_t *msg, int *status) {
       reply(id, definition(s, d, pos));
     } else if (!strcmp(method, "textDocument/completion")) {
       reply(id, completion(s, d, pos));
-    } else if (!strcmp(method, "textDocument/codeAction")) {
-      reply(id, code_actions(d, params));
     } else {
-      reply_error(id, -32601, "Method not found");
+      reply(id, code_actions(d, params));
     }
   } else if (id) {
     reply_error(id, -32601, "Method not found");
@@ -1155,12 +1287,17 @@ int cmd_lsp(int argc, char **argv) {
     if (!body)
       break;
     json_error_t err;
-    json_t *msg = bad ? NULL : json_loadb(body, len, 0, &err);
+    /* any JSON value, so that one that is no object is an invalid
+    ** request; a document's text may hold U+0000 (its length is kept) */
+    json_t *msg =
+        bad ? NULL
+            : json_loadb(body, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
     free(body);
     if (!json_is_object(msg)) {
-      reply_error(NULL, bad ? -32600 : -32700,
-                  bad ? "Invalid Request: bad or too large Content-Length"
-                      : "Parse error");
+      reply_error(NULL, msg || bad ? -32600 : -32700,
+                  bad   ? "Invalid Request: bad header (Content-Length)"
+                  : msg ? "Invalid Request: not an object"
+                        : "Parse error");
       json_decref(msg);
       continue;
     }

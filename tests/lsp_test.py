@@ -1,0 +1,913 @@
+#!/usr/bin/env python3
+"""The language server (tfresolve lsp, issue 18) over its protocol.
+
+  lsp_test.py TFRESOLVE FIXTURE_DIR
+
+A small LSP client of our own (JSON-RPC with Content-Length framing over
+the server's standard input and output) drives `tfresolve lsp` on copies
+of FIXTURE_DIR (fixtures/lsp; the tree is never written), in three short
+server runs:
+
+  main      initialize; the diagnostics of opened documents (their text,
+            not the files on disk: a document whose file does not exist,
+            one whose file says something else) at their ranges; full and
+            incremental changes, the published version, a fix that
+            empties the list; a change of the open main.tf re-checks the
+            open tfvars; hover, completion, definition, quick fixes;
+            .tfvars.json; shutdown and exit (status 0).
+  settings  varFiles in initializationOptions; strict through
+            workspace/didChangeConfiguration; a request after shutdown.
+  robust    malformed JSON, bodies that are no object, bad headers,
+            unknown methods and notifications, a document never opened,
+            binary junk, invalid UTF-8, 1 MB of text, positions out of
+            range: the server answers the next request after each; exit
+            without shutdown (status 1).
+
+The sensitive variable's value is set in documents of two runs: it must
+not appear in anything any server writes.  Every read waits at most
+READ_LIMIT seconds and every server is killed after RUN_LIMIT: a hung
+server is a failure, never a hang of the suite.  No server may report a
+sanitizer error on its standard error.
+
+Prints PASS or FAIL per check and "N passed, M failed" last.
+"""
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.parse
+
+READ_LIMIT = 20  # seconds: the longest wait for any one message
+RUN_LIMIT = 120  # seconds: a server still running then is killed
+
+SECRET = "CANARY-s3cr3t-7f1d"
+
+# terraform.tfvars as the editor has it (the file on disk says other
+# things): one problem of each kind.
+T1 = """\
+# opened with other text than the file on disk
+name           = "Bad-Name"
+instance_count = "three"
+db_password    = "%s"
+instance_conut = 3
+network = {
+  cidr          = "10.1.0.0/16"
+  adress_prefix = "10.1.0.0/24"
+}
+pools = {
+  web = { size = 2, disk = { size_gb = 10, knd = "hdd" } }
+}
+debug = true
+""" % SECRET
+
+# The same once every problem is fixed: region is not set, and network's
+# object has an empty line for completion.
+T_CLEAN = """\
+# opened with other text than the file on disk
+name           = "good"
+instance_count = 3
+db_password    = "%s"
+network = {
+  cidr           = "10.1.0.0/16"
+  address_prefix = "10.1.0.0/24"
+
+}
+pools = {
+  web = { size = 2, disk = { size_gb = 10, kind = "hdd" } }
+}
+debug = true
+
+""" % SECRET
+
+J1 = """\
+{
+  "network": {
+    "cidr": "10.2.0.0/16",
+    "adress_prefix": "10.2.0.0/24"
+  },
+  "instance_count": "lots"
+}
+"""
+
+SANITIZER = re.compile(r"AddressSanitizer|LeakSanitizer|runtime error:")
+
+SERVERS = []  # every server started, to be killed and searched at the end
+
+
+# ---- positions --------------------------------------------------------------
+
+def utf16(s):
+    return len(s.encode("utf-16-le")) // 2
+
+
+def pos(text, needle, after=None):
+    """LSP's position of needle in text (after the text after, if given)."""
+    i = text.index(needle, text.index(after) if after else 0)
+    bol = text.rfind("\n", 0, i) + 1
+    return {"line": text.count("\n", 0, i), "character": utf16(text[bol:i])}
+
+
+def rng(text, needle, after=None):
+    """The range of needle (one line) in text."""
+    s = pos(text, needle, after)
+    return {"start": s, "end": {"line": s["line"],
+                                "character": s["character"] + utf16(needle)}}
+
+
+def uri(*parts):
+    return "file://" + urllib.parse.quote(os.path.join(*parts))
+
+
+def frame(body):
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def show(x, limit=1500):
+    text = json.dumps(x)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+# ---- the client -------------------------------------------------------------
+
+class Server:
+    """One `tfresolve lsp` process and what it wrote."""
+
+    def __init__(self, tool, cwd):
+        self.p = subprocess.Popen([tool, "lsp"], cwd=cwd,
+                                  stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.inbox = queue.Queue()
+        self.out = bytearray()  # all of its standard output
+        self.err = bytearray()
+        self.bad_frames = []  # what was not Content-Length framed JSON
+        self.notes = []  # messages not yet claimed as a response, in order
+        self.next_id = 0
+        self.dead = None  # why no more messages will be read
+        SERVERS.append(self)
+        self.timer = threading.Timer(RUN_LIMIT, self.kill)
+        self.timer.daemon = True
+        self.timer.start()
+        self.threads = [threading.Thread(target=self._read, daemon=True),
+                        threading.Thread(target=self._read_err, daemon=True)]
+        for t in self.threads:
+            t.start()
+
+    def _read(self):
+        fd = self.p.stdout.fileno()
+        buf = bytearray()
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                self.inbox.put(None)
+                return
+            self.out += chunk
+            buf += chunk
+            while True:
+                end = buf.find(b"\r\n\r\n")
+                if end < 0:
+                    break
+                m = re.fullmatch(rb"Content-Length: (\d+)", bytes(buf[:end]))
+                if not m:
+                    self.bad_frames.append(bytes(buf[:200]))
+                    self.inbox.put(None)
+                    return
+                n = int(m.group(1))
+                if len(buf) < end + 4 + n:
+                    break
+                body = bytes(buf[end + 4:end + 4 + n])
+                del buf[:end + 4 + n]
+                try:
+                    msg = json.loads(body.decode("utf-8"))
+                except ValueError:
+                    self.bad_frames.append(body[:200])
+                    continue
+                self.inbox.put(msg if isinstance(msg, dict) else {})
+
+    def _read_err(self):
+        for chunk in iter(lambda: self.p.stderr.read1(1 << 16), b""):
+            self.err += chunk
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+
+    def get(self, deadline):
+        """The next message, or None (then the server is dead to us)."""
+        if self.dead:
+            return None
+        try:
+            msg = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            self.dead = "no message within %d s: killed" % READ_LIMIT
+            self.kill()
+            return None
+        if msg is None:
+            self.dead = "its output ended (exit status %s)" % self.p.poll()
+        return msg
+
+    def send_raw(self, data):
+        try:
+            self.p.stdin.write(data)
+            self.p.stdin.flush()
+        except OSError:
+            self.dead = self.dead or "its input is closed"
+
+    def send(self, msg):
+        msg["jsonrpc"] = "2.0"
+        self.send_raw(frame(json.dumps(msg).encode()))
+
+    def notify(self, method, params=None):
+        self.send({"method": method, "params": params})
+
+    def request(self, method, params=None):
+        """The response (a dict), or None."""
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return self.response(self.next_id)
+
+    def response(self, rid=None):
+        """The response with id rid (None: the next response of any id);
+        the other messages on the way are kept in notes."""
+        deadline = time.monotonic() + READ_LIMIT
+        while True:
+            msg = self.get(deadline)
+            if msg is None:
+                return None
+            if "method" not in msg and (rid is None or msg.get("id") == rid):
+                return msg
+            self.notes.append(msg)
+
+    def mark(self):
+        return len(self.notes)
+
+    def diags(self, doc, since, pred=lambda p: True):
+        """The first publishDiagnostics for doc from notes[since] on that
+        pred accepts (waiting for it), or None."""
+        deadline = time.monotonic() + READ_LIMIT
+        i = since
+        while True:
+            while i < len(self.notes):
+                m = self.notes[i]
+                i += 1
+                p = m.get("params")
+                if (m.get("method") == "textDocument/publishDiagnostics"
+                        and isinstance(p, dict) and p.get("uri") == doc
+                        and pred(p)):
+                    return p
+            msg = self.get(deadline)
+            if msg is None:
+                return None
+            self.notes.append(msg)
+
+    def open(self, doc, text, version=1):
+        self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": doc, "languageId": "terraform-vars", "version": version,
+            "text": text}})
+
+    def change(self, doc, version, *changes):
+        self.notify("textDocument/didChange", {
+            "textDocument": {"uri": doc, "version": version},
+            "contentChanges": list(changes)})
+
+    def close_doc(self, doc):
+        self.notify("textDocument/didClose", {"textDocument": {"uri": doc}})
+
+    def at(self, method, doc, position):
+        """The result of a request at a position of doc (None too when
+        there is no answer)."""
+        r = self.request(method, {"textDocument": {"uri": doc},
+                                  "position": position})
+        return r.get("result") if r else None
+
+    def wait_exit(self):
+        """The exit status once the server ends by itself (its input still
+        open: the end of input is no exit), or None."""
+        try:
+            return self.p.wait(timeout=READ_LIMIT)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+
+    def finish(self):
+        """Everything it wrote, once it is gone."""
+        self.timer.cancel()
+        self.kill()
+        self.p.wait()
+        for t in self.threads:
+            t.join(READ_LIMIT)
+        return bytes(self.out) + bytes(self.err)
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def __call__(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+            print("PASS " + what)
+        else:
+            self.failed += 1
+            print("FAIL " + what
+                  + ("\n    " + detail[-3000:] if detail else ""))
+        return ok
+
+    def done(self):
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        return 1 if self.failed else 0
+
+
+def find(params, where, severity=None, code=None, words=()):
+    """The diagnostic of params at range where with that severity, code
+    and words in its message, or None."""
+    for d in (params or {}).get("diagnostics", []):
+        if (d.get("range") == where
+                and (severity is None or d.get("severity") == severity)
+                and (code is None or d.get("code") == code)
+                and all(w in d.get("message", "") for w in words)):
+            return d
+    return None
+
+
+def markdown(result):
+    c = result.get("contents") if isinstance(result, dict) else None
+    if isinstance(c, dict) and c.get("kind") == "markdown":
+        return c.get("value", "")
+    return None
+
+
+def labels(result):
+    items = result.get("items", []) if isinstance(result, dict) else result
+    return {i["label"]: i for i in items or []}
+
+
+def quickfix(result, doc, where, new_text):
+    """Whether the code actions offer a quick fix replacing where in doc
+    with new_text."""
+    for a in result or []:
+        edit = a.get("edit", {}).get("changes", {}).get(doc)
+        if (a.get("kind") == "quickfix"
+                and edit == [{"range": where, "newText": new_text}]):
+            return True
+    return False
+
+
+def sanity(check, s, label):
+    """What every run must show: well-framed JSON, no sanitizer report."""
+    check(not s.bad_frames, "%s: every message is Content-Length framed JSON"
+          % label, show([f.decode("latin-1") for f in s.bad_frames]))
+    errors = SANITIZER.findall(s.err.decode("utf-8", "replace"))
+    check(not errors, "%s: no sanitizer report" % label,
+          s.err.decode("utf-8", "replace"))
+
+
+# ---- the main run -----------------------------------------------------------
+
+def main_run(check, tool, fixture, root):
+    mod = os.path.join(root, "lsp module")  # a space: %20 in the URIs
+    shutil.copytree(fixture, mod)
+    main_tf = open(os.path.join(mod, "main.tf")).read()
+    T, E = uri(mod, "terraform.tfvars"), uri(mod, "extra.auto.tfvars")
+    J, V = uri(mod, "x.auto.tfvars.json"), uri(mod, "main.tf")
+    s = Server(tool, mod)
+
+    # 1. initialize
+    r = s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                                 "capabilities": {}})
+    res = (r or {}).get("result") or {}
+    caps = res.get("capabilities") or {}
+    sync = caps.get("textDocumentSync")
+    check(isinstance(sync, dict) and sync.get("openClose") is True
+          and sync.get("change") == 2,
+          "initialize: textDocumentSync with openClose and incremental change",
+          show(r))
+    for cap in ("hoverProvider", "completionProvider", "definitionProvider",
+                "codeActionProvider"):
+        check(bool(caps.get(cap)), "initialize: " + cap, show(r))
+    check((res.get("serverInfo") or {}).get("name") == "tfresolve",
+          "initialize: serverInfo.name is tfresolve", show(r))
+    s.notify("initialized", {})
+
+    # 2. didOpen: a document whose file on disk says other things
+    m = s.mark()
+    s.open(T, T1, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(p is not None, "didOpen terraform.tfvars: its diagnostics are "
+          "published with version 1", s.dead or "")
+    t1_diags = {}
+    for what, needle, sev, code, words in [
+            ("a conversion error", '"three"', 1, None,
+             ["Invalid value for input variable", "a number is required"]),
+            ("a failed validation rule, with its error_message", '"Bad-Name"',
+             1, None, ["Invalid value for variable",
+                       "The name must be lowercase letters only."]),
+            ("an undeclared variable (warning at the name, did you mean)",
+             "instance_conut", 2, None,
+             ["undeclared variable", 'Did you mean "instance_count"']),
+            ("a misspelt object attribute (warning, code 11, at the key)",
+             "adress_prefix", 2, 11,
+             ['Did you mean to set attribute "address_prefix"']),
+            ("a misspelt nested attribute", "knd", 2, 11,
+             ['Did you mean to set attribute "kind"'])]:
+        d = find(p, rng(T1, needle), sev, code, words)
+        t1_diags[needle] = d
+        check(d is not None, "didOpen terraform.tfvars: %s at %s" %
+              (what, show(rng(T1, needle)["start"])), show(p, 4000))
+    check(p is not None and len(p["diagnostics"]) == 5,
+          "didOpen terraform.tfvars: no other problem (the file on disk has "
+          "another)", show(p, 4000))
+
+    # 8. quick fixes for "did you mean"
+    for needle, name in [("adress_prefix", "address_prefix"),
+                         ("knd", "kind"),
+                         ("instance_conut", "instance_count")]:
+        d = t1_diags.get(needle)
+        result = None
+        if d:
+            r = s.request("textDocument/codeAction", {
+                "textDocument": {"uri": T}, "range": d["range"],
+                "context": {"diagnostics": [d]}})
+            result = (r or {}).get("result")
+        check(quickfix(result, T, rng(T1, needle), name),
+              "codeAction: a quickfix replaces %s with %s" % (needle, name),
+              show(result))
+
+    # 2, 3. a document whose file does not exist: a syntax error, then
+    # changes, full and incremental, and its fix
+    e1 = 'debug = false\nregion = "eu" "west"\n'
+    m = s.mark()
+    s.open(E, e1, 1)
+    p = s.diags(E, m, lambda p: p.get("version") == 1)
+    west = rng(e1, '"west"')  # the token after the value: its quote
+    west["end"]["character"] = west["start"]["character"] + 1
+    check(find(p, west, 1, None,
+               ["Missing newline after argument"]) is not None
+          and len(p["diagnostics"]) == 1,
+          "didOpen of a document whose file does not exist: its syntax "
+          "error at its range", show(p))
+    e2 = 'debug = "maybe"\n'
+    m = s.mark()
+    s.change(E, 2, {"text": e2})
+    p = s.diags(E, m, lambda p: p.get("version") == 2)
+    check(find(p, rng(e2, '"maybe"'), 1, None,
+               ["Invalid value for input variable", "a bool is required"])
+          is not None and len(p["diagnostics"]) == 1,
+          "didChange (full text): the new problem, version 2", show(p))
+    m = s.mark()
+    s.change(E, 3, {"range": rng(e2, '"maybe"'), "text": "true"})
+    p = s.diags(E, m, lambda p: p.get("version") == 3)
+    check(p is not None and p["diagnostics"] == [],
+          "didChange (incremental) fixing it: an empty list, version 3",
+          show(p))
+    m = s.mark()
+    s.close_doc(E)
+    p = s.diags(E, m)
+    check(p is not None and p["diagnostics"] == [],
+          "didClose of a document whose file does not exist: its list is "
+          "cleared", show(p))
+
+    # 3. terraform.tfvars fixed step by step
+    t2 = T1.replace('"three"', "3")
+    m = s.mark()
+    s.change(T, 2, {"text": t2})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    check(p is not None and len(p["diagnostics"]) == 4
+          and find(p, rng(t2, "instance_conut"), 2) is not None,
+          "didChange (full text) fixing the conversion error: the other four "
+          "problems at their new ranges, version 2", show(p, 4000))
+    t3 = t2.replace('"Bad-Name"', '"good"')
+    m = s.mark()
+    s.change(T, 3, {"range": rng(t2, '"Bad-Name"'), "text": '"good"'})
+    p = s.diags(T, m, lambda p: p.get("version") == 3)
+    check(p is not None and len(p["diagnostics"]) == 3
+          and find(p, rng(t3, "knd"), 2, 11) is not None,
+          "didChange (incremental) fixing the rule: three problems left, "
+          "version 3", show(p, 4000))
+    m = s.mark()
+    s.change(T, 4, {"text": T_CLEAN})
+    p = s.diags(T, m, lambda p: p.get("version") == 4)
+    check(p is not None and p["diagnostics"] == [],
+          "didChange fixing everything: an empty list, version 4", show(p))
+
+    # 4. the open main.tf changes: the open tfvars is checked again
+    m = s.mark()
+    s.open(V, main_tf, 1)
+    stricter = main_tf.replace(  # debug becomes a number
+        '  type        = bool\n  description = "Whether to log more."\n'
+        '  default     = false',
+        '  type        = number\n  description = "Whether to log more."\n'
+        '  default     = 0')
+    s.change(V, 2, {"text": stricter})
+    p = s.diags(T, m, lambda p: p["diagnostics"] != [])
+    check(stricter != main_tf and
+          find(p, rng(T_CLEAN, "true", after="debug ="), 1, None,
+               ["Invalid value for input variable", "number required"])
+          is not None,
+          "didChange of the open main.tf (another type): terraform.tfvars "
+          "is published again with the new error", show(p))
+    m = s.mark()
+    s.change(V, 3, {"text": main_tf})
+    p = s.diags(T, m)
+    check(p is not None and p["diagnostics"] == [] and p.get("version") == 4,
+          "main.tf changed back: terraform.tfvars's list is empty again",
+          show(p))
+
+    # 5. hover
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "network"))
+    md = markdown(h)
+    line = pos(T_CLEAN, "network")["line"] + 1
+    check(md is not None and "object({" in md and "cidr=string" in md
+          and "The network to create." in md
+          and "terraform.tfvars:%d" % line in md,
+          "hover on a top-level key: markdown with the type, the description "
+          "and where the value comes from", show(h))
+    check(isinstance(h, dict) and h.get("range") == rng(T_CLEAN, "network"),
+          "hover on a top-level key: its range is the key", show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "address_prefix"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md and "(optional)" in md,
+          "hover on a nested optional attribute: its type and (optional)",
+          show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "size_gb"))
+    md = markdown(h)
+    check(md is not None and "`number`" in md and "(optional)" in md,
+          "hover on an attribute of a map(object): its type and (optional)",
+          show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "cidr"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md and "(optional)" not in md,
+          "hover on a required attribute: its type, not (optional)", show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "db_password"))
+    md = markdown(h)
+    check(md is not None and "sensitive" in md and SECRET not in md,
+          "hover on a sensitive variable: said to be sensitive, the value "
+          "not shown", show(h))
+
+    # 6. completion
+    last = {"line": T_CLEAN.count("\n"), "character": 0}
+    c = labels(s.at("textDocument/completion", T, last))
+    check("region" in c and not {"name", "instance_count", "db_password",
+                                 "network", "pools", "debug"} & set(c),
+          "completion on an empty line: the variables not set yet, not those "
+          "set", show(sorted(c)))
+    inside = pos(T_CLEAN, "\n\n}", after="network")
+    inside = {"line": inside["line"] + 1, "character": 0}
+    c = labels(s.at("textDocument/completion", T, inside))
+    check({"cidr", "address_prefix", "enable_ipv6"} <= set(c)
+          and "(optional)" in c["address_prefix"].get("detail", "")
+          and "(optional)" not in c["cidr"].get("detail", ""),
+          "completion inside an object value: the type's attribute names, "
+          "(optional) in the detail of the optional ones", show(c))
+    c = labels(s.at("textDocument/completion", T,
+                    pos(T_CLEAN, "true", after="debug =")))
+    check({"true", "false"} <= set(c), "completion of a bool value: true and "
+          "false", show(sorted(c)))
+
+    # 7. definition
+    d = s.at("textDocument/definition", T, pos(T_CLEAN, "network"))
+    check(d == {"uri": V, "range": rng(main_tf, 'variable "network"')},
+          "definition from a tfvars key: the variable block in main.tf",
+          show(d))
+    d = s.at("textDocument/definition", T, pos(T_CLEAN, "address_prefix"))
+    check(d == {"uri": V, "range": rng(main_tf, "address_prefix",
+                                       after='variable "network"')},
+          "definition from a nested attribute: its name in the type "
+          "expression", show(d))
+    d = s.at("textDocument/definition", T, pos(T_CLEAN, "size_gb"))
+    check(d == {"uri": V, "range": rng(main_tf, "size_gb",
+                                       after='variable "pools"')},
+          "definition from an attribute of a map(object): its name in the "
+          "type expression", show(d))
+
+    # 9. .tfvars.json: diagnostics, hover, quick fix with the quotes
+    m = s.mark()
+    s.open(J, J1, 1)
+    p = s.diags(J, m, lambda p: p.get("version") == 1)
+    conv = find(p, rng(J1, '"lots"'), 1, None,
+                ["Invalid value for input variable", "a number is required"])
+    miss = find(p, rng(J1, '"adress_prefix"'), 2, 11,
+                ['Did you mean to set attribute "address_prefix"'])
+    check(conv is not None, ".tfvars.json: a conversion error at its value",
+          show(p))
+    check(miss is not None, ".tfvars.json: a misspelt attribute (warning, "
+          "code 11) at its quoted key", show(p))
+    h = s.at("textDocument/hover", J, pos(J1, "network"))
+    md = markdown(h)
+    check(md is not None and "object({" in md
+          and "The network to create." in md,
+          ".tfvars.json: hover on a key: its type and description", show(h))
+    h = s.at("textDocument/hover", J, pos(J1, "cidr"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md,
+          ".tfvars.json: hover on a nested attribute: its type", show(h))
+    result = None
+    if miss:
+        r = s.request("textDocument/codeAction", {
+            "textDocument": {"uri": J}, "range": miss["range"],
+            "context": {"diagnostics": [miss]}})
+        result = (r or {}).get("result")
+    check(quickfix(result, J, rng(J1, '"adress_prefix"'), '"address_prefix"'),
+          ".tfvars.json: the quickfix keeps the quotes", show(result))
+    m = s.mark()
+    s.close_doc(J)
+    p = s.diags(T, m)
+    check(p is not None and p["diagnostics"] == [],
+          ".tfvars.json closed: terraform.tfvars is checked without it",
+          show(p))
+
+    # 11. shutdown, then exit: status 0
+    r = s.request("shutdown")
+    check(r is not None and "result" in r and r["result"] is None
+          and "error" not in r, "shutdown: a null result", show(r))
+    s.notify("exit")
+    status = s.wait_exit()
+    check(status == 0, "exit after shutdown: exit status 0",
+          "status %s; %s" % (status, s.err.decode("utf-8", "replace")))
+    s.finish()
+    sanity(check, s, "main run")
+
+
+# ---- settings ---------------------------------------------------------------
+
+def settings_run(check, tool, fixture, root):
+    mod = os.path.join(root, "settings")
+    shutil.copytree(fixture, mod)
+    T = uri(mod, "terraform.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {},
+                             "initializationOptions": {
+                                 "varFiles": ["layer.tfvars"]}})
+    s.notify("initialized", {})
+    tb = ('name           = "good"\n'
+          'instance_count = 3\n'
+          'db_password    = "%s"\n'
+          'network = {\n'
+          '  cidr          = "10.1.0.0/16"\n'
+          '  adress_prefix = "10.1.0.0/24"\n'
+          '}\n' % SECRET)
+    m = s.mark()
+    s.open(T, tb, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(find(p, rng(tb, "adress_prefix"), 2, 11) is not None,
+          "settings: without strict a misspelt attribute is a warning",
+          show(p))
+
+    def layered(what):
+        h = s.at("textDocument/hover", T, pos(tb, "instance_count"))
+        md = markdown(h)
+        check(md is not None and "layer.tfvars:2" in md
+              and "```hcl\n7\n```" in md and "(overridden)" in md,
+              "settings: %s: the var file is layered on top (hover: 7 from "
+              "layer.tfvars:2)" % what, show(h))
+
+    layered("initializationOptions varFiles")
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"strict": True}}})
+    p = s.diags(T, m, lambda p: find(p, rng(tb, "adress_prefix"), 1)
+                is not None)
+    check(p is not None and find(p, rng(tb, "adress_prefix"), 1, 11,
+                                 ['"address_prefix"']) is not None,
+          "settings: didChangeConfiguration strict makes the misspelt "
+          "attribute an error (severity 1)", show(p) if p else s.dead or "")
+    layered("after didChangeConfiguration")
+
+    # 11. a request after shutdown is an error; exit: status 0
+    r = s.request("shutdown")
+    check(r is not None and "error" not in r, "settings: shutdown", show(r))
+    r = s.request("textDocument/hover", {"textDocument": {"uri": T},
+                                         "position": {"line": 0,
+                                                      "character": 0}})
+    check(r is not None and "error" in r and "result" not in r,
+          "a request after shutdown: an error response", show(r))
+    s.notify("exit")
+    status = s.wait_exit()
+    check(status == 0, "settings: exit after shutdown: exit status 0",
+          "status %s; %s" % (status, s.err.decode("utf-8", "replace")))
+    s.finish()
+    sanity(check, s, "settings run")
+
+
+# ---- robustness -------------------------------------------------------------
+
+def robust_run(check, tool, fixture, root):
+    mod = os.path.join(root, "robust")
+    shutil.copytree(fixture, mod)
+    mod2 = os.path.join(root, "robust-latin1")
+    shutil.copytree(fixture, mod2)
+    latin1 = b'region = "caf\xe9"\n'  # not UTF-8: the editor saved Latin-1
+    with open(os.path.join(mod2, "latin1.auto.tfvars"), "wb") as f:
+        f.write(latin1)
+    T = uri(mod, "terraform.tfvars")
+    never = uri(mod, "never-opened.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {}})
+    s.notify("initialized", {})
+
+    def alive(after):
+        r = s.request("textDocument/hover", {"textDocument": {"uri": never},
+                                             "position": {"line": 0,
+                                                          "character": 0}})
+        return check(r is not None and "result" in r and r["result"] is None,
+                     "after %s: the server answers the next request" % after,
+                     s.dead or show(r))
+
+    r = s.request("textDocument/hover", {"textDocument": {"uri": never},
+                                         "position": {"line": 0,
+                                                      "character": 0}})
+    check(r is not None and r.get("result", 1) is None,
+          "hover on a document never opened: null", show(r))
+
+    def error_reply(what, code=None):
+        r = s.response()
+        check(r is not None and r.get("id", 1) is None and "error" in r
+              and (code is None or r["error"].get("code") == code),
+              "%s: an error with id null%s" %
+              (what, " (%d)" % code if code else ""), s.dead or show(r))
+
+    s.send_raw(frame(b'{"jsonrpc": "2.0", "id": 50, "method": "initialize", '))
+    error_reply("malformed JSON", -32700)
+    alive("malformed JSON")
+    for body in (b"[1, 2, 3]", b'"text"', b"42", b"null"):
+        s.send_raw(frame(body))
+        error_reply("a body that is not an object (%s)" % body.decode(),
+                    -32600)
+    alive("bodies that are not objects")
+    lost = json.dumps({"jsonrpc": "2.0", "id": 51, "method": "shutdown"})
+    for what, data in [
+            ("Content-Length: abc", b"Content-Length: abc\r\n\r\n"
+             + lost.encode()),
+            ("Content-Length: -5", b"Content-Length: -5\r\n\r\n"),
+            ("a Content-Length too large",
+             b"Content-Length: 99999999999999\r\n\r\n" + lost.encode()),
+            ("a Content-Length beyond 64 bits",
+             b"Content-Length: 99999999999999999999999\r\n\r\n"),
+            ("a line that is no header", b"hello there\r\n\r\n"),
+            ("a header line of 100 kB", b"X" * 100000 + b"\r\n\r\n")]:
+        s.send_raw(data)
+        error_reply("a bad header (%s)" % what, -32600)
+        alive("a bad header (%s)" % what)
+    # a body longer than its Content-Length runs into the next message
+    s.send_raw(b"Content-Length: 10\r\n\r\n" + lost.encode())
+    error_reply("a body longer than its Content-Length")
+    alive("a body longer than its Content-Length")
+
+    r = s.request("tfresolve/noSuchMethod", {})
+    check(r is not None and r.get("id") == s.next_id
+          and (r.get("error") or {}).get("code") == -32601,
+          "an unknown method with an id: error -32601", show(r))
+    r = s.request("textDocument/semanticTokens/full",
+                  {"textDocument": {"uri": never}})
+    check(r is not None and (r.get("error") or {}).get("code") == -32601,
+          "an unknown textDocument method: error -32601", show(r))
+    alive("unknown methods")
+    m = s.mark()
+    s.notify("tfresolve/noSuchNotification", {"x": 1})
+    s.notify("$/cancelRequest", {"id": 12345})
+    ok = alive("unknown notifications")
+    answers = [n for n in s.notes[m:] if "method" not in n]
+    check(ok and not answers, "unknown notifications: no answer",
+          show(answers))
+
+    # documents: binary junk, invalid UTF-8, 1 MB of text
+    junk = "".join(chr(i) for i in range(256)) * 256
+    JUNK = uri(mod, "junk.auto.tfvars")
+    m = s.mark()
+    s.open(JUNK, junk, 1)
+    p = s.diags(JUNK, m, lambda p: p.get("version") == 1)
+    check(p is not None and p["diagnostics"] != []
+          and all(0 <= d["range"]["start"]["line"] <= junk.count("\n")
+                  for d in p["diagnostics"]),
+          "a document of binary junk (NUL included): diagnostics",
+          show(p) if p else s.dead or "")
+    s.close_doc(JUNK)
+    alive("binary junk")
+    bad = uri(mod, "bad.auto.tfvars")
+    s.send_raw(frame(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", '
+                     b'"params": {"textDocument": {"uri": "' + bad.encode()
+                     + b'", "languageId": "x", "version": 1, '
+                     b'"text": "region = \\"caf\xe9\\"\\n"}}}'))
+    error_reply("a message of invalid UTF-8", -32700)
+    alive("a message of invalid UTF-8")
+    T2, L1 = uri(mod2, "terraform.tfvars"), uri(mod2, "latin1.auto.tfvars")
+    m = s.mark()
+    s.open(T2, 'name = "good"\n', 1)
+    p = s.diags(L1, m)
+    check(find(p, {"start": {"line": 0, "character": 13},
+                   "end": {"line": 0, "character": 14}}, 1, None,
+               ["Invalid character encoding"]) is not None,
+          "a file of invalid UTF-8 in the module: its diagnostic, each bad "
+          "byte one character", show(p) if p else s.dead or "")
+    s.close_doc(T2)
+    alive("a file of invalid UTF-8")
+
+    # every line a problem: positions must not be counted from the start
+    # of the text for each (that took minutes for 1 MB)
+    entry = '  p%05d = { size = %d, disk = { size_gb = 10, knd = "ssd" } }\n'
+    lines = (["pools = {\n"] + [entry % (i, i) for i in range(16500)]
+             + ['  zz = { size = 1, disk = { knd = "x" } }\n'])
+    big = "".join(lines) + "}\n"
+    want = [(n, line.index("knd")) for n, line in enumerate(lines) if n]
+    BIG = uri(mod, "big.auto.tfvars")
+    m = s.mark()
+    t0 = time.monotonic()
+    s.open(BIG, big, 1)
+    p = s.diags(BIG, m, lambda p: p.get("version") == 1)
+    took = time.monotonic() - t0
+    got = []
+    for d in (p or {}).get("diagnostics", []):
+        a, b = d["range"]["start"], d["range"]["end"]
+        if d.get("code") == 11 and b == {"line": a["line"],
+                                         "character": a["character"] + 3}:
+            got.append((a["line"], a["character"]))
+    got.sort()
+    check(len(big) > 1 << 20 and got == want,
+          "a document of 1 MB with %d problems: each at its range (%.1f s)"
+          % (len(want), took), show(p) if p else s.dead or "")
+    h = s.at("textDocument/hover", BIG, pos(big, "zz"))
+    md = markdown(h)
+    check(md is not None and "var.pools.zz" in md,
+          "a document of 1 MB: hover at its end", show(h))
+    s.close_doc(BIG)
+    alive("a document of 1 MB")
+
+    # positions out of range
+    text = 'name = "good"\nnetwork = { cidr = "10.0.0.0/8" }\n'
+    m = s.mark()
+    s.open(T, text, 1)
+    s.diags(T, m, lambda p: p.get("version") == 1)
+    far = [{"line": 10 ** 6, "character": 10 ** 6},
+           {"line": 0, "character": 10 ** 9},
+           {"line": -1, "character": -7},
+           {"line": 2 ** 40, "character": 2 ** 40},
+           {"line": "one", "character": None}, None, {}]
+    for method in ("hover", "completion", "definition"):
+        answered = 0
+        for where in far:
+            r = s.request("textDocument/" + method,
+                          {"textDocument": {"uri": T}, "position": where})
+            answered += r is not None and ("result" in r or "error" in r)
+        check(answered == len(far), "%s at positions out of range: answered"
+              % method, s.dead or "")
+    fake = {"range": {"start": far[0], "end": far[0]},
+            "message": 'Did you mean "network"?'}
+    r = s.request("textDocument/codeAction", {
+        "textDocument": {"uri": T}, "range": fake["range"],
+        "context": {"diagnostics": [fake, {"message": 7}, None]}})
+    check(r is not None and "result" in r,
+          "codeAction with ranges out of range: answered", show(r))
+    m = s.mark()
+    s.change(T, 2, {"range": {"start": far[0], "end": far[1]},
+                    "text": "debug = true\n"},
+             {"range": {"start": far[2], "end": far[0]}, "text": 7},
+             {"range": {"start": far[1], "end": far[2]}, "text": ""})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    check(p is not None, "didChange with ranges out of range: diagnostics "
+          "still published", s.dead or "")
+    alive("positions out of range")
+    r = s.request("textDocument/hover", {"textDocument": "x", "position": 3})
+    check(r is not None and "result" in r, "hover with params of the wrong "
+          "types: answered", show(r))
+    r = s.request("textDocument/hover", "not an object")
+    check(r is not None and "result" in r, "hover with params not an "
+          "object: answered", show(r))
+
+    # 11. exit without shutdown: status 1
+    s.notify("exit")
+    status = s.wait_exit()
+    check(status == 1, "exit without shutdown: exit status 1",
+          "status %s; %s" % (status, s.err.decode("utf-8", "replace")))
+    s.finish()
+    sanity(check, s, "robustness run")
+
+
+def main():
+    tool = os.path.abspath(sys.argv[1])
+    fixture = os.path.abspath(sys.argv[2])
+    check = Checks()
+    with tempfile.TemporaryDirectory(prefix="lsp-test.") as root:
+        for run in (main_run, settings_run, robust_run):
+            try:
+                run(check, tool, fixture, root)
+            except Exception:  # a failure of its own, not of the others
+                check(False, "%s: ran to its end" % run.__name__,
+                      traceback.format_exc())
+    seen = b"".join(s.finish() for s in SERVERS)
+    check(SECRET.encode() not in seen, "the sensitive value never appears in "
+          "anything a server wrote (%d bytes from %d servers)"
+          % (len(seen), len(SERVERS)))
+    return check.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
