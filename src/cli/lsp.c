@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -29,8 +30,11 @@ extern char **environ;
 
 /* Messages larger than this are refused (a JSON-RPC error), unread. */
 #define MAX_MESSAGE ((size_t)64 << 20)
-/* How long input may pause before dirty modules are resolved (ms). */
-#define DEBOUNCE_MS 30
+/* How long input may pause before dirty modules are resolved: as long as
+** resolving them took the last time, at most DEBOUNCE_MAX_MS (a module
+** resolved in 3 ms waits 3 ms for the next keystroke, a slow one longer,
+** so that a burst of changes is resolved once). */
+#define DEBOUNCE_MAX_MS 30
 
 static const char usage_lsp[] =
     "Usage: tfresolve lsp\n"
@@ -276,6 +280,7 @@ struct server {
   size_t nmods, capmods;
   struct settings set;
   bool shutdown;
+  int debounce_ms; /* how long the last resolve_dirty took */
 };
 
 /* A file: URI's path (percent-decoded), malloc'd; NULL for another
@@ -684,9 +689,22 @@ static void resolve_module(struct server *s, struct module *m) {
 }
 
 static void resolve_dirty(struct server *s) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool any = false;
   for (size_t i = 0; i < s->nmods; i++)
-    if (s->mods[i].dirty)
+    if (s->mods[i].dirty) {
       resolve_module(s, &s->mods[i]);
+      any = true;
+    }
+  if (!any)
+    return;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  long ms =
+      (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+  s->debounce_ms = ms < 1                 ? 1
+                   : ms > DEBOUNCE_MAX_MS ? DEBOUNCE_MAX_MS
+                                          : (int)ms;
 }
 
 /* The module of a document, resolved if it is not yet. */
@@ -1274,12 +1292,13 @@ int cmd_lsp(int argc, char **argv) {
     return EXIT_USAGE;
   }
   struct server s = {0};
+  s.debounce_ms = 1;
   struct input *in = calloc(1, sizeof *in);
   if (!in)
     cli_oom();
   int status = 1; /* input ended without exit */
   for (;;) {
-    if (!waiting(in, DEBOUNCE_MS))
+    if (!waiting(in, s.debounce_ms))
       resolve_dirty(&s);
     size_t len = 0;
     bool bad;
