@@ -697,6 +697,57 @@ def settings_run(check, tool, fixture, root):
     sanity(check, s, "settings run")
 
 
+# ---- a variables file the module does not load itself ------------------------
+
+def env_file_run(check, tool, fixture, root):
+    """envs/prod.tfvars below the module, and dev.tfvars beside it: each
+    resolved as a -var-file on top of the module's own sources."""
+    mod = os.path.join(root, "envfiles")
+    shutil.copytree(fixture, mod)
+    os.makedirs(os.path.join(mod, "envs"))
+    P = uri(mod, "envs", "prod.tfvars")
+    D = uri(mod, "dev.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {}})
+    s.notify("initialized", {})
+    bad = 'instance_count = "many"\n'
+    m = s.mark()
+    s.open(P, bad, 1)
+    p = s.diags(P, m, lambda p: p.get("version") == 1)
+    check(p is not None and find(p, rng(bad, '"many"'), 1, None,
+                                 ["Invalid value for input variable"])
+          is not None,
+          "envs/prod.tfvars (not loaded by the module): its own errors, "
+          "as a -var-file of the module above it", show(p))
+    h = s.at("textDocument/hover", P, pos(bad, "instance_count"))
+    md = markdown(h)
+    check(md is not None and "prod.tfvars:1" in md,
+          "envs/prod.tfvars: hover says the value comes from it", show(h))
+    m = s.mark()
+    s.change(P, 2, {"text": "instance_count = 4\n"})
+    p = s.diags(P, m, lambda p: p.get("version") == 2)
+    check(p is not None and p["diagnostics"] == [],
+          "envs/prod.tfvars: fixed, its diagnostics are cleared", show(p))
+    good = 'instance_count = 5\n'
+    m = s.mark()
+    s.open(D, good, 1)
+    p = s.diags(D, m, lambda p: p.get("version") == 1)
+    check(p is not None and not [d for d in p["diagnostics"]
+                                 if "instance_count" in d["message"]],
+          "dev.tfvars beside the module: resolved as its -var-file (its "
+          "value wins, no error about it)", show(p))
+    h = s.at("textDocument/hover", D, pos(good, "instance_count"))
+    md = markdown(h)
+    check(md is not None and "dev.tfvars:1" in md and "5" in md,
+          "dev.tfvars: hover shows its own value", show(h))
+    s.request("shutdown")
+    s.notify("exit")
+    check(s.wait_exit() == 0, "env files run: exit status 0")
+    s.finish()
+    sanity(check, s, "env files run")
+
+
 # ---- robustness -------------------------------------------------------------
 
 def robust_run(check, tool, fixture, root):
@@ -896,7 +947,7 @@ def main():
     fixture = os.path.abspath(sys.argv[2])
     check = Checks()
     with tempfile.TemporaryDirectory(prefix="lsp-test.") as root:
-        for run in (main_run, settings_run, robust_run):
+        for run in (main_run, settings_run, env_file_run, robust_run):
             try:
                 run(check, tool, fixture, root)
             except Exception:  # a failure of its own, not of the others

@@ -260,6 +260,9 @@ struct doc {
 
 struct module {
   char *dir;
+  char *var_file; /* an open variables file that the module does not load
+                     itself (envs/prod.tfvars), resolved as -var-file on
+                     top of the module's own sources; NULL: the module */
   bool dirty;
   tfr_arena *a; /* the last resolution's */
   const struct tfr_resolution *res;
@@ -347,9 +350,14 @@ static struct doc *doc_by_path(struct server *s, const char *path) {
   return NULL;
 }
 
-static struct module *module_of(struct server *s, const char *dir) {
+static bool same(const char *x, const char *y) {
+  return x == y || (x && y && !strcmp(x, y));
+}
+
+static struct module *module_of(struct server *s, const char *dir,
+                                const char *var_file) {
   for (size_t i = 0; i < s->nmods; i++)
-    if (!strcmp(s->mods[i].dir, dir))
+    if (!strcmp(s->mods[i].dir, dir) && same(s->mods[i].var_file, var_file))
       return &s->mods[i];
   if (s->nmods == s->capmods) {
     s->capmods = s->capmods ? 2 * s->capmods : 4;
@@ -360,7 +368,86 @@ static struct module *module_of(struct server *s, const char *dir) {
   struct module *m = &s->mods[s->nmods++];
   memset(m, 0, sizeof *m);
   m->dir = xstrdup(dir);
+  m->var_file = var_file ? xstrdup(var_file) : NULL;
   return m;
+}
+
+/* Whether dir holds configuration (.tf, .tf.json, .tofu...). */
+static bool config_name(const char *path, const char *name, int is_dir,
+                        void *ctx) {
+  (void)path, (void)ctx;
+  return is_dir != 1 &&
+         (cli_has_suffix(name, ".tf") || cli_has_suffix(name, ".tf.json") ||
+          cli_has_suffix(name, ".tofu") || cli_has_suffix(name, ".tofu.json"));
+}
+
+static bool has_config(const char *dir) {
+  struct cli_names l = {0};
+  bool any = cli_list_dir(dir, config_name, NULL, &l) && l.n > 0;
+  cli_names_free(&l);
+  return any;
+}
+
+/* Loaded by the module of its directory: terraform.tfvars(.json) and
+** *.auto.tfvars(.json). */
+static bool auto_loaded(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  return !strcmp(base, "terraform.tfvars") ||
+         !strcmp(base, "terraform.tfvars.json") ||
+         cli_has_suffix(base, ".auto.tfvars") ||
+         cli_has_suffix(base, ".auto.tfvars.json");
+}
+
+/* The module a document belongs to (malloc'd dir), and (*var_file, not
+** malloc'd: path itself) the variables file it is for that module when
+** the module does not load it: a file of a module directory that is not
+** auto-loaded, or a variables file below one (envs/prod.tfvars), up to
+** three directories down. */
+static char *module_dir_for(const char *path, const char **var_file) {
+  char *dir = dir_of(path);
+  *var_file = NULL;
+  if (!cli_has_suffix(path, ".tfvars") && !cli_has_suffix(path, ".tfvars.json"))
+    return dir;
+  if (has_config(dir)) {
+    if (!auto_loaded(path))
+      *var_file = path;
+    return dir;
+  }
+  char *up = xstrdup(dir);
+  for (int level = 0; level < 3 && strcmp(up, "/"); level++) {
+    char *parent = dir_of(up);
+    free(up);
+    up = parent;
+    if (has_config(up)) {
+      free(dir);
+      *var_file = path;
+      return up;
+    }
+  }
+  free(up);
+  return dir;
+}
+
+static struct module *module_for_doc(struct server *s, const struct doc *d) {
+  const char *vf;
+  char *dir = module_dir_for(d->path, &vf);
+  struct module *m = module_of(s, dir, vf);
+  free(dir);
+  return m;
+}
+
+/* Whether document d is published by module m. */
+static bool publishes(struct server *s, const struct module *m,
+                      const struct doc *d) {
+  (void)s;
+  if (m->var_file)
+    return !strcmp(d->path, m->var_file);
+  const char *vf;
+  char *dir = module_dir_for(d->path, &vf);
+  bool mine = !vf && !strcmp(dir, m->dir);
+  free(dir);
+  return mine;
 }
 
 /* The text of a file: the open document's, else the disk's (malloc'd in
@@ -575,19 +662,18 @@ static void publish(struct server *s, struct module *m) {
   struct file_diags *files = NULL;
   size_t nfiles = 0;
   /* every open document of the module gets a list, empty or not */
-  for (size_t i = 0; i < s->ndocs; i++) {
-    char *d = dir_of(s->docs[i].path);
-    if (!strcmp(d, m->dir))
+  for (size_t i = 0; i < s->ndocs; i++)
+    if (publishes(s, m, &s->docs[i]))
       file_of(&files, &nfiles, s->docs[i].path);
-    free(d);
-  }
   /* what resolving found, then what the previews would still meet */
   size_t nd = tfr_diags_count(m->diags);
   for (size_t i = 0; i < nd + m->res->n; i++) {
     const struct tfr_diag *g =
         i < nd ? tfr_diags_get(m->diags, i)
                : tfr_resolution_variable(m->res, i - nd)->preview_error;
-    if (g && g->subject.filename)
+    /* a variables file's own resolution speaks of that file only */
+    if (g && g->subject.filename &&
+        (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
       place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
   /* a value for an undeclared variable: Terraform says so without a
@@ -652,19 +738,22 @@ static void resolve_module(struct server *s, struct module *m) {
   size_t nov = 0;
   for (size_t i = 0; i < s->ndocs; i++) {
     char *d = dir_of(s->docs[i].path);
-    if (!strcmp(d, m->dir))
+    if (!strcmp(d, m->dir) || same(s->docs[i].path, m->var_file))
       ov[nov++] = (struct tfr_overlay){s->docs[i].path, s->docs[i].text,
                                        s->docs[i].len};
     free(d);
   }
+  size_t nargs = 0;
   struct tfr_cli_arg *args =
-      tfr_arena_alloc(m->a, (s->set.var_files.n + 1) * sizeof *args);
+      tfr_arena_alloc(m->a, (s->set.var_files.n + 2) * sizeof *args);
   for (size_t i = 0; i < s->set.var_files.n; i++) {
     const char *f = s->set.var_files.v[i];
-    args[i] = (struct tfr_cli_arg){
+    args[nargs++] = (struct tfr_cli_arg){
         .file = true,
         .value = f[0] == '/' ? f : tfr_arena_printf(m->a, "%s/%s", m->dir, f)};
   }
+  if (m->var_file) /* last: the file being edited wins */
+    args[nargs++] = (struct tfr_cli_arg){.file = true, .value = m->var_file};
   /* the environment: the server's TF_VAR_ unless the settings give one */
   char **env = environ;
   if (s->set.env.n) {
@@ -676,7 +765,7 @@ static void resolve_module(struct server *s, struct module *m) {
   o.dir = m->dir;
   o.env = env;
   o.args = args;
-  o.nargs = s->set.var_files.n;
+  o.nargs = nargs;
   o.opentofu = s->set.opentofu;
   o.strict = s->set.strict;
   o.warn_dropped = true; /* misspelt attributes: warnings at least */
@@ -692,11 +781,15 @@ static void resolve_dirty(struct server *s) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   bool any = false;
-  for (size_t i = 0; i < s->nmods; i++)
-    if (s->mods[i].dirty) {
-      resolve_module(s, &s->mods[i]);
+  for (size_t i = 0; i < s->nmods; i++) {
+    struct module *m = &s->mods[i];
+    if (m->var_file && !doc_by_path(s, m->var_file))
+      continue; /* its document was closed */
+    if (m->dirty) {
+      resolve_module(s, m);
       any = true;
     }
+  }
   if (!any)
     return;
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -709,9 +802,7 @@ static void resolve_dirty(struct server *s) {
 
 /* The module of a document, resolved if it is not yet. */
 static struct module *fresh_module(struct server *s, const struct doc *d) {
-  char *dir = dir_of(d->path);
-  struct module *m = module_of(s, dir);
-  free(dir);
+  struct module *m = module_for_doc(s, d);
   if (m->dirty || !m->res)
     resolve_module(s, m);
   return m;
@@ -862,6 +953,13 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   } else {
     append(&md, &n, "\nValue from %s%s\n", src,
            v->sensitive ? " (sensitive: not shown)" : "");
+  }
+  if (!*c.at.path && v->default_value && v->source != TFR_SRC_DEFAULT &&
+      !v->sensitive) {
+    const char *dv = tfr_value_console(a, v->default_value);
+    append(&md, &n, "\nOverrides the default%s%s%s\n",
+           strlen(dv) <= 80 ? ": `" : "", strlen(dv) <= 80 ? dv : "",
+           strlen(dv) <= 80 ? "`" : "");
   }
   if (!v->value && v->reason)
     append(&md, &n, "\nNot resolved: %s\n", v->reason);
@@ -1061,9 +1159,16 @@ static json_t *code_actions(struct doc *d, json_t *params) {
 
 /* ---- notifications ------------------------------------------------------ */
 
+/* A change to path: the module of its document, and every module whose
+** resolution reads it, resolve again. */
 static void mark_dirty(struct server *s, const char *path) {
+  struct doc *d = doc_by_path(s, path);
+  if (d)
+    module_for_doc(s, d)->dirty = true;
   char *dir = dir_of(path);
-  module_of(s, dir)->dirty = true;
+  for (size_t i = 0; i < s->nmods; i++)
+    if (!strcmp(s->mods[i].dir, dir) || same(s->mods[i].var_file, path))
+      s->mods[i].dirty = true;
   free(dir);
 }
 
@@ -1333,6 +1438,7 @@ int cmd_lsp(int argc, char **argv) {
   free(s.docs);
   for (size_t i = 0; i < s.nmods; i++) {
     free(s.mods[i].dir);
+    free(s.mods[i].var_file);
     if (s.mods[i].a)
       tfr_arena_free(s.mods[i].a);
     cli_names_free(&s.mods[i].published);
