@@ -741,6 +741,27 @@ def env_file_run(check, tool, fixture, root):
     md = markdown(h)
     check(md is not None and "dev.tfvars:1" in md and "5" in md,
           "dev.tfvars: hover shows its own value", show(h))
+    # completion while typing: what the editor has is a syntax error
+    def labels_at(marked, n=[0]):
+        """Completion at the "|" of marked (removed) in a new document."""
+        n[0] += 1
+        doc = uri(mod, "typing%d.auto.tfvars" % n[0])
+        i = marked.index("|")
+        text = marked[:i] + marked[i + 1:]
+        s.open(doc, text, 1)
+        bol = text.rfind("\n", 0, i) + 1
+        at = {"line": text.count("\n", 0, i), "character": utf16(text[bol:i])}
+        got = labels(s.at("textDocument/completion", doc, at)) or []
+        s.close_doc(doc)
+        return got
+    got = labels_at("tier = |\n")
+    check('"basic"' in got and '"premium"' in got,
+          "completion of a value not typed yet: the values a contains() "
+          "rule allows", show(got))
+    got = labels_at('network = {\n  cidr = "10.0.0.0/16"\n  adr|\n}\n')
+    check("address_prefix" in got and "tier" not in got,
+          "completion of an attribute name half typed: the object's "
+          "attributes, not the variables", show(got))
     s.request("shutdown")
     s.notify("exit")
     check(s.wait_exit() == 0, "env files run: exit status 0")

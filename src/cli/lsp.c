@@ -818,6 +818,11 @@ struct cursor {
 };
 
 /* What is at (line, character) of a tfvars document. */
+static bool name_char(char ch) {
+  return ch == '_' || ch == '-' || (ch >= 'a' && ch <= 'z') ||
+         (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
 static struct cursor locate(const struct doc *d, json_t *pos) {
   struct cursor c = {tfr_arena_new(), {0}, false, 0};
   int line = (int)json_integer_value(json_object_get(pos, "line"));
@@ -826,6 +831,28 @@ static struct cursor locate(const struct doc *d, json_t *pos) {
   if (!is_tfvars(d->path))
     return c;
   tfr_file *f = parse_doc(c.a, d);
+  /* what is being typed is often a syntax error: a name half typed (`  fl`
+  ** in an object), a value not typed yet (`env = `).  The text with the
+  ** name blanked out, then with `null` where the cursor is, says where
+  ** the cursor is (the bytes before it keep their offsets). */
+  size_t b = c.byte;
+  while (b > 0 && name_char(d->text[b - 1]))
+    b--;
+  for (int fix = 0; !f && fix < 2; fix++) {
+    struct doc copy = *d;
+    char *t = tfr_arena_alloc(c.a, d->len + 5);
+    memcpy(t, d->text, c.byte);
+    memset(t + b, ' ', c.byte - b);
+    size_t n = c.byte;
+    if (fix) {
+      memcpy(t + n, "null", 4);
+      n += 4;
+    }
+    memcpy(t + n, d->text + c.byte, d->len - c.byte + 1);
+    copy.text = t;
+    copy.len = n + d->len - c.byte;
+    f = parse_doc(c.a, &copy);
+  }
   c.found = f && tfr_file_locate(c.a, f, c.byte, &c.at);
   return c;
 }
@@ -1054,6 +1081,66 @@ static bool at_top_name(const struct doc *d, size_t byte) {
   return true;
 }
 
+/* The strings of a `contains([...], var.NAME)` in variable v's rules: the
+** values they allow, as completion items (the list read as a constant
+** expression from the rule's text). */
+static void allowed_values(struct server *s, tfr_arena *a,
+                           const struct tfr_variable *v, json_t *items) {
+  for (size_t i = 0; i < v->nrules; i++) {
+    const struct tfr_rule *r = tfr_variable_rule(v, i);
+    if (!r->range.filename)
+      continue;
+    size_t len;
+    char *owned;
+    const char *text = file_text(s, r->range.filename, &len, &owned);
+    size_t end = r->range.end.byte;
+    /* the rule's block: from its start to its closing brace */
+    for (int depth = 0; text && end < len; end++) {
+      depth += text[end] == '{';
+      if (text[end] == '}' && --depth <= 0)
+        break;
+    }
+    for (size_t at = r->range.start.byte; text && at + 10 < end; at++) {
+      if (memcmp(text + at, "contains(", 9))
+        continue;
+      size_t open = at + 9;
+      while (open < end && (text[open] == ' ' || text[open] == '\n'))
+        open++;
+      if (open >= end || text[open] != '[')
+        continue;
+      size_t close = open;
+      for (int depth = 0; close < end; close++) {
+        depth += text[close] == '[';
+        if (text[close] == ']' && --depth == 0)
+          break;
+      }
+      const char *rest = text + close + 1;
+      while (rest < text + end && (*rest == ' ' || *rest == ','))
+        rest++;
+      size_t vn = strlen(v->name);
+      if (close >= end || strncmp(rest, "var.", 4) ||
+          strncmp(rest + 4, v->name, vn) || name_char(rest[4 + vn]))
+        continue;
+      tfr_diags *dg = tfr_diags_new(a);
+      tfr_file *e =
+          tfr_parse_expr(a, dg, "<rule>", text + open, close + 1 - open);
+      const tfr_value *list = e ? tfr_eval_const(a, dg, e) : NULL;
+      for (uint32_t k = 0;
+           list && !tfr_value_is_null(list) &&
+           (list->type->kind == TFR_TUPLE || list->type->kind == TFR_LIST) &&
+           k < list->n;
+           k++) {
+        const tfr_value *x = list->elems[k];
+        if (x->type->kind == TFR_STRING && !tfr_value_is_null(x))
+          json_array_append_new(items,
+                                item(tfr_value_console(a, x), 12 /* Value */,
+                                     "allowed by a validation rule", NULL));
+      }
+    }
+    free(owned);
+  }
+}
+
 static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
   struct cursor c = locate(d, pos);
   json_t *items = json_array();
@@ -1063,11 +1150,19 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
   }
   struct module *m = fresh_module(s, d);
   const struct tfr_variable *v = c.found ? variable(m, c.at.variable) : NULL;
-  if (v && !c.at.in_key) {
-    /* inside a value: attribute names of the object type here, and the
-    ** literals the type allows */
+  /* the object whose attributes may go here: where the cursor is, or
+  ** (on a nested key) the object holding that key */
+  char *obj = v ? tfr_arena_strdup(c.a, c.at.path) : NULL;
+  if (obj && c.at.in_key) {
+    char *cut = strrchr(obj, '.');
+    if (cut && !strchr(cut, '['))
+      *cut = '\0';
+    else
+      obj = NULL;
+  }
+  if (v && obj && (!c.at.in_key || *c.at.path)) {
     bool opt;
-    const tfr_type *t = type_at(v->declared, c.at.path, &opt);
+    const tfr_type *t = type_at(v->declared, obj, &opt);
     if (t && t->kind == TFR_OBJECT) {
       for (uint32_t i = 0; i < t->n; i++) {
         bool o = t->optional && t->optional[i];
@@ -1079,12 +1174,17 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
                         NULL));
       }
     }
-    if (t && (t->kind == TFR_BOOL || t->kind == TFR_DYNAMIC)) {
-      json_array_append_new(items, item("true", 12, "bool", NULL));
-      json_array_append_new(items, item("false", 12, "bool", NULL));
+    if (!c.at.in_key) { /* a value: the literals the type allows */
+      t = type_at(v->declared, c.at.path, &opt);
+      if (t && (t->kind == TFR_BOOL || t->kind == TFR_DYNAMIC)) {
+        json_array_append_new(items, item("true", 12, "bool", NULL));
+        json_array_append_new(items, item("false", 12, "bool", NULL));
+      }
+      if (t && v->nullable)
+        json_array_append_new(items, item("null", 12, NULL, NULL));
+      if (!*c.at.path && !v->sensitive)
+        allowed_values(s, c.a, v, items);
     }
-    if (t && v->nullable)
-      json_array_append_new(items, item("null", 12, NULL, NULL));
   } else if (!c.found || c.at.in_key || at_top_name(d, c.byte)) {
     /* a new top-level name: the variables this file does not set yet */
     tfr_file *f = parse_doc(c.a, d);
