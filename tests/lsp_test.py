@@ -562,7 +562,7 @@ def main_run(check, tool, fixture, root):
     inside = {"line": inside["line"] + 1, "character": 0}
     c = labels(s.at("textDocument/completion", T, inside))
     check({"cidr", "address_prefix", "enable_ipv6"} <= set(c)
-          and "(optional)" in c["address_prefix"].get("detail", "")
+          and "(optional" in c["address_prefix"].get("detail", "")
           and "(optional)" not in c["cidr"].get("detail", ""),
           "completion inside an object value: the type's attribute names, "
           "(optional) in the detail of the optional ones", show(c))
@@ -762,6 +762,22 @@ def env_file_run(check, tool, fixture, root):
     check("address_prefix" in got and "tier" not in got,
           "completion of an attribute name half typed: the object's "
           "attributes, not the variables", show(got))
+    # an optional attribute's default: in completion and in hover
+    doc = uri(mod, "defaults.auto.tfvars")
+    text = 'network = {\n  cidr           = "10.0.0.0/16"\n' \
+           '  address_prefix = "10.0.9.0/24"\n}\n'
+    s.open(doc, text, 1)
+    r = s.at("textDocument/completion", doc, pos(text, "  address_prefix"))
+    items = (r or {}).get("items", [])
+    detail = [i.get("detail", "") for i in items
+              if i.get("label") == "address_prefix"]
+    check(detail and 'default "10.0.0.0/24"' in detail[0],
+          "completion: an optional attribute's default in its detail",
+          show(r))
+    md = markdown(s.at("textDocument/hover", doc,
+                       pos(text, "address_prefix")))
+    check(md is not None and 'Default when left out: `"10.0.0.0/24"`' in md,
+          "hover: an optional attribute's default", show(md))
     s.request("shutdown")
     s.notify("exit")
     check(s.wait_exit() == 0, "env files run: exit status 0")

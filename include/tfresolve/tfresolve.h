@@ -212,6 +212,14 @@ TFR_API bool tfr_file_attribute(tfr_arena *a, const tfr_file *f,
 TFR_API const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
                                               size_t *n);
 
+/** The default of the optional attribute at @p path (".a[2].b", as
+ *  tfr_locus.path names it; a map's keys and a collection's indexes
+ *  step into its element type) of variable @p name's type constraint, or
+ *  NULL when that attribute has none.  Since 0.2.0. */
+TFR_API const tfr_value *
+tfr_resolution_attr_default(const struct tfr_resolution *res,
+                            const char *name, const char *path);
+
 /** The declared variable whose name is closest to @p name (a misspelling
  *  of it: at most two edits, as the "did you mean" of the diagnostics), or
  *  NULL.  Since 0.2.0. */

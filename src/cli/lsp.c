@@ -939,6 +939,12 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
          t ? tfr_type_expr(a, t) : "(not in the type)",
          opt ? " (optional)" : "", v->sensitive ? ", sensitive" : "",
          v->ephemeral ? ", ephemeral" : "");
+  const tfr_value *dflt =
+      *c.at.path ? tfr_resolution_attr_default(m->res, v->name, c.at.path)
+                 : NULL;
+  if (dflt && !v->sensitive)
+    append(&md, &n, "\nDefault when left out: `%s`\n",
+           tfr_value_console(a, dflt));
   if (*c.at.path && !t) {
     const char *near = NULL;
     /* the object the attribute is in, for "did you mean" */
@@ -1166,11 +1172,21 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
     if (t && t->kind == TFR_OBJECT) {
       for (uint32_t i = 0; i < t->n; i++) {
         bool o = t->optional && t->optional[i];
+        const tfr_value *dv =
+            o && !v->sensitive
+                ? tfr_resolution_attr_default(
+                      m->res, v->name,
+                      tfr_arena_printf(c.a, "%s.%s", obj, t->names[i]))
+                : NULL;
         json_array_append_new(
             items, item(t->names[i], 10 /* Property */,
-                        tfr_arena_printf(m->a, "%s%s",
-                                         tfr_type_expr(m->a, t->types[i]),
-                                         o ? " (optional)" : ""),
+                        tfr_arena_printf(
+                            m->a, "%s%s%s%s", tfr_type_expr(m->a, t->types[i]),
+                            o ? " (optional" : "",
+                            dv ? tfr_arena_printf(m->a, ", default %s",
+                                                  tfr_value_console(m->a, dv))
+                               : "",
+                            o ? ")" : ""),
                         NULL));
       }
     }

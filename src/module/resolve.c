@@ -1401,3 +1401,42 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
   out->n = n;
   return out;
 }
+
+const tfr_value *tfr_resolution_attr_default(const struct tfr_resolution *res,
+                                             const char *name,
+                                             const char *path) {
+  if (!res || !res->module || !name || !path)
+    return NULL;
+  const struct module *m = &res->module->m;
+  const struct var_decl *v = module_var(m, name, strlen(name));
+  const struct tfr_defaults *d = v ? v->defaults : NULL;
+  const tfr_type *t = v ? v->type : NULL;
+  while (d && t && *path) {
+    bool attr = *path == '.';
+    size_t n = attr ? strcspn(path + 1, ".[") : strcspn(path, "]") + 1;
+    const char *key = attr ? path + 1 : "";
+    size_t klen = attr ? n : 0;
+    const char *rest = path + (attr ? 1 + n : n);
+    if (attr && t->kind == TFR_OBJECT && !*rest) /* the attribute itself */
+      for (uint32_t i = 0; i < d->nvalues; i++)
+        if (strlen(d->value_names[i]) == klen &&
+            !memcmp(d->value_names[i], key, klen))
+          return d->values[i];
+    /* a map's keys and a collection's indexes: its element's defaults */
+    if (t->kind == TFR_MAP || t->kind == TFR_LIST || t->kind == TFR_SET)
+      key = "", klen = 0, t = t->elem;
+    else if (t->kind == TFR_OBJECT && attr) {
+      long j = tfr_type_attr(t, key, klen);
+      t = j < 0 ? NULL : t->types[j];
+    } else
+      return NULL;
+    const struct tfr_defaults *next = NULL;
+    for (uint32_t i = 0; i < d->nchildren && !next; i++)
+      if (strlen(d->child_keys[i]) == klen &&
+          !memcmp(d->child_keys[i], key, klen))
+        next = d->children[i];
+    d = next;
+    path = rest;
+  }
+  return NULL;
+}
