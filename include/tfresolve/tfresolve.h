@@ -217,8 +217,8 @@ TFR_API const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
  *  step into its element type) of variable @p name's type constraint, or
  *  NULL when that attribute has none.  Since 0.2.0. */
 TFR_API const tfr_value *
-tfr_resolution_attr_default(const struct tfr_resolution *res,
-                            const char *name, const char *path);
+tfr_resolution_attr_default(const struct tfr_resolution *res, const char *name,
+                            const char *path);
 
 /** The declared variable whose name is closest to @p name (a misspelling
  *  of it: at most two edits, as the "did you mean" of the diagnostics), or
