@@ -182,6 +182,68 @@ void cli_buf_indent(struct cli_buf *b, int n) {
     cli_buf_put(b, " ", 1);
 }
 
+static const char *const type_words[] = {
+    [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
+    [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
+    [TFR_MAP] = "map",       [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
+};
+
+const char *cli_type_word(const tfr_type *t) {
+  return type_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC];
+}
+
+bool cli_attr_optional(const tfr_type *t, size_t i) {
+  return t->optional && t->optional[i];
+}
+
+void cli_type_flat(struct cli_buf *b, const tfr_type *t,
+                   bool (*abbreviate)(struct cli_buf *b, const tfr_type *t)) {
+  if (abbreviate && abbreviate(b, t))
+    return;
+  switch (t->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    cli_buf_puts(b, cli_type_word(t));
+    cli_buf_put(b, "(", 1);
+    cli_type_flat(b, t->elem, abbreviate);
+    cli_buf_put(b, ")", 1);
+    return;
+  case TFR_TUPLE:
+    cli_buf_puts(b, "tuple([");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        cli_buf_puts(b, ", ");
+      cli_type_flat(b, t->types[i], abbreviate);
+    }
+    cli_buf_puts(b, "])");
+    return;
+  case TFR_OBJECT:
+    cli_buf_puts(b, t->n ? "object({ " : "object({");
+    for (size_t i = 0; i < t->n; i++) {
+      if (i)
+        cli_buf_puts(b, ", ");
+      cli_buf_puts(b, t->names[i]);
+      cli_buf_puts(b, cli_attr_optional(t, i) ? " = optional(" : " = ");
+      cli_type_flat(b, t->types[i], abbreviate);
+      if (cli_attr_optional(t, i))
+        cli_buf_put(b, ")", 1);
+    }
+    cli_buf_puts(b, t->n ? " })" : "})");
+    return;
+  default:
+    cli_buf_puts(b, cli_type_word(t));
+  }
+}
+
+bool cli_sh_name(const char *s) {
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+          (p > s && *p >= '0' && *p <= '9')))
+      return false;
+  return *s != '\0';
+}
+
 bool cli_has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && !strcmp(s + n - k, suf);

@@ -39,6 +39,20 @@ void cli_buf_put(struct cli_buf *b, const char *s, size_t n);
 void cli_buf_puts(struct cli_buf *b, const char *s);
 void cli_buf_indent(struct cli_buf *b, int n); /* n spaces */
 
+/* A type's keyword ("string", "list", "object"...); whether object type
+** t's i-th attribute is optional(); the type on one line, spaced as
+** `terraform fmt` writes it inside a folded type ("object({ name =
+** string, port = optional(number) })"), with what abbreviate writes (when
+** it returns true) in place of a type. */
+const char *cli_type_word(const tfr_type *t);
+bool cli_attr_optional(const tfr_type *t, size_t i);
+void cli_type_flat(struct cli_buf *b, const tfr_type *t,
+                   bool (*abbreviate)(struct cli_buf *b, const tfr_type *t));
+
+/* Whether a POSIX shell can export name (Terraform also allows "-" and
+** non-ASCII letters in variable names). */
+bool cli_sh_name(const char *name);
+
 /* Whether s ends with suf. */
 bool cli_has_suffix(const char *s, const char *suf);
 

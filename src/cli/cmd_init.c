@@ -182,56 +182,8 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
 
 /* ---- type constraints as text ------------------------------------------ */
 
-static const char *const kind_words[] = {
-    [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
-    [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
-    [TFR_MAP] = "map",       [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
-};
-
-static bool attr_optional(const tfr_type *t, size_t i) {
-  return t->optional && t->optional[i];
-}
-
 /* The type on one line, spaced as `terraform fmt` writes it:
 ** "list(object({ name = string, port = optional(number) }))". */
-static void type_flat(struct cli_buf *b, const tfr_type *t) {
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    cli_buf_puts(b, kind_words[t->kind]);
-    cli_buf_put(b, "(", 1);
-    type_flat(b, t->elem);
-    cli_buf_put(b, ")", 1);
-    return;
-  case TFR_TUPLE:
-    cli_buf_puts(b, "tuple([");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      type_flat(b, t->types[i]);
-    }
-    cli_buf_puts(b, "])");
-    return;
-  case TFR_OBJECT:
-    cli_buf_puts(b, t->n ? "object({ " : "object({");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      cli_buf_puts(b, t->names[i]);
-      cli_buf_puts(b, " = ");
-      if (attr_optional(t, i))
-        cli_buf_puts(b, "optional(");
-      type_flat(b, t->types[i]);
-      if (attr_optional(t, i))
-        cli_buf_put(b, ")", 1);
-    }
-    cli_buf_puts(b, t->n ? " })" : "})");
-    return;
-  default:
-    cli_buf_puts(b, kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC]);
-  }
-}
 
 /* The type, broken over lines where it does not fit: `col` is the column
 ** it starts at, `tail` the characters that follow it on its last line.
@@ -240,7 +192,7 @@ static void type_flat(struct cli_buf *b, const tfr_type *t) {
 static void type_pretty(struct cli_buf *b, const tfr_type *t, int indent,
                         int col, int tail) {
   struct cli_buf flat = {0};
-  type_flat(&flat, t);
+  cli_type_flat(&flat, t, NULL);
   bool fits = col + (int)flat.n + tail <= WIDTH;
   if (fits || (t->kind != TFR_OBJECT && t->kind != TFR_TUPLE &&
                !tfr_type_is_collection(t))) {
@@ -250,9 +202,9 @@ static void type_pretty(struct cli_buf *b, const tfr_type *t, int indent,
   }
   free(flat.p);
   if (tfr_type_is_collection(t)) {
-    cli_buf_puts(b, kind_words[t->kind]);
+    cli_buf_puts(b, cli_type_word(t));
     cli_buf_put(b, "(", 1);
-    type_pretty(b, t->elem, indent, col + (int)strlen(kind_words[t->kind]) + 1,
+    type_pretty(b, t->elem, indent, col + (int)strlen(cli_type_word(t)) + 1,
                 tail + 1);
     cli_buf_put(b, ")", 1);
     return;
@@ -274,7 +226,7 @@ static void type_pretty(struct cli_buf *b, const tfr_type *t, int indent,
       width = strlen(t->names[i]);
   cli_buf_puts(b, "object({\n");
   for (size_t i = 0; i < t->n; i++) {
-    bool opt = attr_optional(t, i);
+    bool opt = cli_attr_optional(t, i);
     cli_buf_indent(b, indent + 2);
     cli_buf_puts(b, t->names[i]);
     cli_buf_indent(b, (int)(width - strlen(t->names[i])));
@@ -325,7 +277,7 @@ static const tfr_value *skeleton(struct init_ctx *c, const tfr_type *t) {
     const tfr_value **vals = tfr_arena_alloc(c->a, (t->n + 1) * sizeof *vals);
     size_t n = 0;
     for (size_t i = 0; i < t->n; i++)
-      if (!attr_optional(t, i)) {
+      if (!cli_attr_optional(t, i)) {
         names[n] = t->names[i];
         vals[n++] = skeleton(c, t->types[i]);
       }
@@ -387,16 +339,6 @@ static void sh_quote(FILE *f, const char *s, size_t n) {
       fputc(s[i], f);
   }
   fputc('\'', f);
-}
-
-/* Names a POSIX shell can export: Terraform also allows "-" and
-** non-ASCII letters in variable names. */
-static bool sh_name(const char *s) {
-  for (const char *p = s; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
-          (p > s && *p >= '0' && *p <= '9')))
-      return false;
-  return *s != '\0';
 }
 
 /* The JSON of a value, indented by two per level after `indent`; cty's
@@ -541,7 +483,7 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
   FILE *m = open_memstream(&line, &len);
   if (!m)
     cli_oom();
-  if (sh_name(v->name)) {
+  if (cli_sh_name(v->name)) {
     fprintf(m, "export TF_VAR_%s=", v->name);
     sh_quote(m, text, strlen(text));
   } else {
@@ -565,7 +507,7 @@ static void json_note(struct init_ctx *c, FILE *f, const struct tfr_variable *v,
   cli_buf_puts(&b, v->name);
   cli_buf_puts(&b, ": ");
   if (v->typed)
-    type_flat(&b, v->declared);
+    cli_type_flat(&b, v->declared, NULL);
   else
     cli_buf_puts(&b, "any (no type constraint declared)");
   if (!v->nullable)

@@ -132,20 +132,6 @@ enum { TYPE_WIDTH = 72 };
 ** objects tells nothing more written out. */
 enum { TUPLE_MAX = 200 };
 
-static const char *const kind_words[] = {
-    [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
-    [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",
-    [TFR_MAP] = "map",       [TFR_OBJECT] = "object", [TFR_TUPLE] = "tuple",
-};
-
-static const char *kind_word(const tfr_type *t) {
-  return kind_words[t->kind <= TFR_TUPLE ? t->kind : TFR_DYNAMIC];
-}
-
-static bool attr_optional(const tfr_type *t, size_t i) {
-  return t->optional && t->optional[i];
-}
-
 /* The length of tfr_type_expr(t), counted only up to just past limit (a
 ** type can be megabytes long). */
 static size_t expr_len(const tfr_type *t, size_t limit) {
@@ -154,18 +140,18 @@ static size_t expr_len(const tfr_type *t, size_t limit) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    return strlen(kind_word(t)) + 2 + expr_len(t->elem, limit);
+    return strlen(cli_type_word(t)) + 2 + expr_len(t->elem, limit);
   case TFR_OBJECT:
   case TFR_TUPLE:
     n = t->kind == TFR_OBJECT ? 10 : 9; /* "object({" "})", "tuple([" "])" */
     for (size_t i = 0; i < t->n && n <= limit; i++) {
       n += (i > 0) + expr_len(t->types[i], limit - n);
       if (t->kind == TFR_OBJECT)
-        n += strlen(t->names[i]) + 1 + (attr_optional(t, i) ? 10 : 0);
+        n += strlen(t->names[i]) + 1 + (cli_attr_optional(t, i) ? 10 : 0);
     }
     return n;
   default:
-    return strlen(kind_word(t));
+    return strlen(cli_type_word(t));
   }
 }
 
@@ -179,48 +165,17 @@ static void tb_big_tuple(struct cli_buf *b, const tfr_type *t) {
   cli_buf_puts(b, s);
 }
 
+/* cli_type_flat's abbreviation: an enormous tuple (a literal list of
+** thousands of objects) as what it is. */
+static bool abbreviate(struct cli_buf *b, const tfr_type *t) {
+  if (!big_tuple(t))
+    return false;
+  tb_big_tuple(b, t);
+  return true;
+}
+
 /* The type on one line, spaced as `terraform fmt` writes it inside a
 ** folded type: "object({ name = string, port = optional(number) })". */
-static void put_flat(struct cli_buf *b, const tfr_type *t) {
-  if (big_tuple(t)) {
-    tb_big_tuple(b, t);
-    return;
-  }
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    cli_buf_puts(b, kind_word(t));
-    cli_buf_put(b, "(", 1);
-    put_flat(b, t->elem);
-    cli_buf_put(b, ")", 1);
-    return;
-  case TFR_TUPLE:
-    cli_buf_puts(b, "tuple([");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      put_flat(b, t->types[i]);
-    }
-    cli_buf_puts(b, "])");
-    return;
-  case TFR_OBJECT:
-    cli_buf_puts(b, t->n ? "object({ " : "object({");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      cli_buf_puts(b, t->names[i]);
-      cli_buf_puts(b, attr_optional(t, i) ? " = optional(" : " = ");
-      put_flat(b, t->types[i]);
-      if (attr_optional(t, i))
-        cli_buf_put(b, ")", 1);
-    }
-    cli_buf_puts(b, t->n ? " })" : "})");
-    return;
-  default:
-    cli_buf_puts(b, kind_word(t));
-  }
-}
 
 /* The length of put_flat's text of t, counted only up to just past
 ** limit. */
@@ -232,7 +187,7 @@ static size_t flat_len(const tfr_type *t, size_t limit) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    return strlen(kind_word(t)) + 2 + flat_len(t->elem, limit);
+    return strlen(cli_type_word(t)) + 2 + flat_len(t->elem, limit);
   case TFR_OBJECT:
   case TFR_TUPLE:
     /* "object({ " " })" (empty: "object({})"), "tuple([" "])" */
@@ -240,11 +195,11 @@ static size_t flat_len(const tfr_type *t, size_t limit) {
     for (size_t i = 0; i < t->n && n <= limit; i++) {
       n += (i > 0 ? 2 : 0) + flat_len(t->types[i], limit - n);
       if (t->kind == TFR_OBJECT)
-        n += strlen(t->names[i]) + 3 + (attr_optional(t, i) ? 10 : 0);
+        n += strlen(t->names[i]) + 3 + (cli_attr_optional(t, i) ? 10 : 0);
     }
     return n;
   default:
-    return strlen(kind_word(t));
+    return strlen(cli_type_word(t));
   }
 }
 
@@ -265,15 +220,15 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent);
 static void fold_type(struct cli_buf *b, const tfr_type *t, int indent, int col,
                       int tail, bool force) {
   if (big_tuple(t) || (!force && flat_fits(t, TYPE_WIDTH - col - tail))) {
-    put_flat(b, t);
+    cli_type_flat(b, t, abbreviate);
     return;
   }
   switch (t->kind) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP: {
-    int k = (int)strlen(kind_word(t)) + 1;
-    cli_buf_puts(b, kind_word(t));
+    int k = (int)strlen(cli_type_word(t)) + 1;
+    cli_buf_puts(b, cli_type_word(t));
     cli_buf_put(b, "(", 1);
     fold_type(b, t->elem, indent, col + k, tail + 1, force);
     cli_buf_put(b, ")", 1);
@@ -299,7 +254,7 @@ static void fold_type(struct cli_buf *b, const tfr_type *t, int indent, int col,
   default:
     break;
   }
-  put_flat(b, t);
+  cli_type_flat(b, t, abbreviate);
 }
 
 /* Whether fold_type(t, ..., col, tail, false) takes several lines. */
@@ -310,7 +265,7 @@ static bool folds(const tfr_type *t, int col, int tail) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    return folds(t->elem, col + (int)strlen(kind_word(t)) + 1, tail + 1);
+    return folds(t->elem, col + (int)strlen(cli_type_word(t)) + 1, tail + 1);
   case TFR_OBJECT:
   case TFR_TUPLE:
     return t->n && !flat_fits(t, TYPE_WIDTH - col - tail);
@@ -321,7 +276,7 @@ static bool folds(const tfr_type *t, int col, int tail) {
 
 /* The column of attribute i's type, after its name padded to width. */
 static int attr_col(const tfr_type *t, size_t i, int indent, size_t width) {
-  return indent + 2 + (int)width + (attr_optional(t, i) ? 12 : 3);
+  return indent + 2 + (int)width + (cli_attr_optional(t, i) ? 12 : 3);
 }
 
 /*
@@ -337,7 +292,7 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
     cli_oom();
   for (size_t i = 0; i < t->n; i++)
     multi[i] = folds(t->types[i], attr_col(t, i, indent, strlen(t->names[i])),
-                     attr_optional(t, i));
+                     cli_attr_optional(t, i));
   cli_buf_puts(b, "object({\n");
   for (size_t i = 0; i < t->n;) {
     size_t j = i, width = 0;
@@ -346,7 +301,7 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
         width = strlen(t->names[j]);
     for (size_t k = i; k < j; k++)
       multi[k] = folds(t->types[k], attr_col(t, k, indent, width),
-                       attr_optional(t, k));
+                       cli_attr_optional(t, k));
     for (j = i; j < t->n && !multi[j]; j++) /* the run, narrowed */
       ;
     width = 0;
@@ -355,7 +310,7 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
         width = strlen(t->names[k]);
     size_t end = j < t->n ? j + 1 : j; /* the run and the next attribute */
     for (size_t k = i; k < end; k++) {
-      bool opt = attr_optional(t, k);
+      bool opt = cli_attr_optional(t, k);
       size_t w = multi[k] ? strlen(t->names[k]) : width;
       cli_buf_indent(b, indent + 2);
       cli_buf_puts(b, t->names[k]);
@@ -365,7 +320,7 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
         fold_type(b, t->types[k], indent + 2, attr_col(t, k, indent, w), opt,
                   true);
       else
-        put_flat(b, t->types[k]);
+        cli_type_flat(b, t->types[k], abbreviate);
       cli_buf_puts(b, opt ? ")\n" : "\n");
     }
     i = end;
@@ -408,7 +363,7 @@ static const char *explain_type(tfr_arena *a, const tfr_type *t, int indent,
   if (fold)
     fold_type(&b, t, indent, indent, 0, true);
   else
-    put_flat(&b, t);
+    cli_type_flat(&b, t, abbreviate);
   const char *s = tfr_arena_strndup(a, b.p, b.n);
   free(b.p);
   return cut_type_lines(a, s, indent);

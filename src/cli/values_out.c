@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names a POSIX shell can export (as cmd_init.c's sh_name): Terraform
-** also allows "-" and non-ASCII letters in variable names. */
-static bool sh_name(const char *s) {
-  for (const char *p = s; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
-          (p > s && *p >= '0' && *p <= '9')))
-      return false;
-  return *s != '\0';
-}
-
 /* s as one POSIX shell word: in single quotes, '\'' for a quote. */
 static void sh_quote(FILE *f, const char *s) {
   fputc('\'', f);
@@ -93,7 +83,7 @@ static void env_line(tfr_arena *a, const struct tfr_variable *v) {
     printf("# %s: %s\n", v->name, why);
     return;
   }
-  if (sh_name(v->name)) {
+  if (cli_sh_name(v->name)) {
     printf("export TF_VAR_%s=", v->name);
     sh_quote(stdout, text);
     putchar('\n');
