@@ -40,51 +40,52 @@ static int by_name(const void *x, const void *y) {
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* The names found so far (malloc'd array of arena strings). */
+struct names {
+  const char **v;
+  size_t n, cap;
+};
+
+static void push(tfr_arena *a, struct names *l, const char *name) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    const char **w = realloc(l->v, l->cap * sizeof *w);
+    if (!w)
+      tfr_oom();
+    l->v = w;
+  }
+  l->v[l->n++] = tfr_arena_strdup(a, name);
+}
+
 const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
                       void *ctx, size_t *n) {
   *n = 0;
   DIR *d = opendir(dir);
   if (!d)
     return NULL;
-  size_t cap = 16;
-  const char **v = malloc(cap * sizeof *v);
-  if (!v)
-    tfr_oom();
+  struct names l = {0};
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
       continue;
-    if (keep && !keep(dir, e->d_name, ctx))
-      continue;
-    if (*n == cap) {
-      const char **w = realloc(v, (cap *= 2) * sizeof *v);
-      if (!w)
-        tfr_oom();
-      v = w;
-    }
-    v[(*n)++] = tfr_arena_strdup(a, e->d_name);
+    if (!keep || keep(dir, e->d_name, ctx))
+      push(a, &l, e->d_name);
   }
   closedir(d);
   for (size_t i = 0; i < noverlays; i++) { /* open, maybe not saved yet */
     const char *name = overlays[i].path ? overlay_in(&overlays[i], dir) : NULL;
     bool listed = false;
-    for (size_t k = 0; name && k < *n && !listed; k++)
-      listed = !strcmp(v[k], name);
-    if (!name || listed || (keep && !keep(dir, name, ctx)))
-      continue;
-    if (*n == cap) {
-      const char **w = realloc(v, (cap *= 2) * sizeof *v);
-      if (!w)
-        tfr_oom();
-      v = w;
-    }
-    v[(*n)++] = tfr_arena_strdup(a, name);
+    for (size_t k = 0; name && k < l.n && !listed; k++)
+      listed = !strcmp(l.v[k], name);
+    if (name && !listed && (!keep || keep(dir, name, ctx)))
+      push(a, &l, name);
   }
-  if (*n > 1)
-    qsort(v, *n, sizeof *v, by_name);
-  const char **out = tfr_arena_alloc(a, (*n ? *n : 1) * sizeof *out);
-  if (*n)
-    memcpy(out, v, *n * sizeof *out);
-  free(v);
+  if (l.n > 1)
+    qsort(l.v, l.n, sizeof *l.v, by_name);
+  const char **out = tfr_arena_alloc(a, (l.n ? l.n : 1) * sizeof *out);
+  if (l.n)
+    memcpy(out, l.v, l.n * sizeof *out);
+  free(l.v);
+  *n = l.n;
   return out;
 }
 
