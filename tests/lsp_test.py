@@ -762,6 +762,17 @@ def env_file_run(check, tool, fixture, root):
     check("address_prefix" in got and "tier" not in got,
           "completion of an attribute name half typed: the object's "
           "attributes, not the variables", show(got))
+    # hover in a configuration file: on a variable's header, its story
+    tf = uri(mod, "main.tf")
+    tf_text = open(os.path.join(mod, "main.tf")).read()
+    s.open(tf, tf_text, 1)
+    md = markdown(s.at("textDocument/hover", tf,
+                       pos(tf_text, 'variable "instance_count"')))
+    check(md is not None and "var.instance_count" in md and "number" in md
+          and "How many instances to run." in md,
+          "hover on a variable block's header in main.tf: its type, "
+          "description and value", show(md))
+    s.close_doc(tf)
     # an optional attribute's default: in completion and in hover
     doc = uri(mod, "defaults.auto.tfvars")
     text = 'network = {\n  cidr           = "10.0.0.0/16"\n' \

@@ -924,6 +924,20 @@ static void append(char **buf, size_t *len, const char *fmt, ...) {
 static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   struct cursor c = locate(d, pos);
   json_t *result = json_null();
+  if (!c.found && !is_tfvars(d->path)) {
+    /* a configuration file: on a `variable "x"` header, that variable */
+    struct module *m = fresh_module(s, d);
+    for (size_t i = 0; m->res && i < m->res->n && !c.found; i++) {
+      const struct tfr_variable *v = tfr_resolution_variable(m->res, i);
+      if (v->decl.filename && !strcmp(v->decl.filename, d->path) &&
+          c.byte >= v->decl.start.byte && c.byte <= v->decl.end.byte) {
+        c.found = true;
+        c.at.variable = v->name;
+        c.at.path = "";
+        c.at.name = v->decl;
+      }
+    }
+  }
   struct module *m = c.found ? fresh_module(s, d) : NULL;
   const struct tfr_variable *v = m ? variable(m, c.at.variable) : NULL;
   if (!v) {
