@@ -762,6 +762,19 @@ def env_file_run(check, tool, fixture, root):
     check("address_prefix" in got and "tier" not in got,
           "completion of an attribute name half typed: the object's "
           "attributes, not the variables", show(got))
+    # every undeclared name at its place (Terraform names only two)
+    doc = uri(mod, "many.auto.tfvars")
+    text = 'namee = "x"\nfoo = 1\nbar = 2\nbaz = 3\n'
+    m = s.mark()
+    s.open(doc, text, 1)
+    p = s.diags(doc, m, lambda p: p.get("version") == 1)
+    got = [d for d in (p or {}).get("diagnostics", [])
+           if "Value for undeclared variable" in d.get("message", "")]
+    check(len(got) == 4 and find(p, rng(text, "namee"), 2, None,
+                                 ['Did you mean "name"?']) is not None,
+          "four undeclared names: four warnings, each at its name",
+          show(p))
+    s.close_doc(doc)
     # hover in a configuration file: on a variable's header, its story
     tf = uri(mod, "main.tf")
     tf_text = open(os.path.join(mod, "main.tf")).read()

@@ -658,6 +658,9 @@ static void place(struct server *s, struct file_diags *f,
     json_array_append_new(f->list, lsp_diag(&f->text, g, severity(g)));
 }
 
+static const struct tfr_variable *variable(const struct module *m,
+                                           const char *name);
+
 static void publish(struct server *s, struct module *m) {
   struct file_diags *files = NULL;
   size_t nfiles = 0;
@@ -676,27 +679,50 @@ static void publish(struct server *s, struct module *m) {
         (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
       place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
-  /* a value for an undeclared variable: Terraform says so without a
-  ** range; here it goes where an open document sets it */
-  for (size_t i = 0; i < nd; i++) {
-    const struct tfr_diag *g = tfr_diags_get(m->diags, i);
-    if (g->code != TFR_CODE_UNDECLARED_VALUE || g->subject.filename ||
-        !g->variable)
+  /* values for undeclared variables: Terraform names the first two
+  ** without a range and folds the rest into one; here each goes where an
+  ** open document sets it (unless a diagnostic there already says so:
+  ** -strict's errors have their range) */
+  bool any_undeclared = false;
+  for (size_t i = 0; i < nd && !any_undeclared; i++)
+    any_undeclared =
+        tfr_diags_get(m->diags, i)->code == TFR_CODE_UNDECLARED_VALUE;
+  for (size_t k = 0; any_undeclared && k < nfiles; k++) {
+    struct doc *d = doc_by_path(s, files[k].path);
+    if (!d || !is_tfvars(d->path))
       continue;
-    for (size_t k = 0; k < nfiles; k++) {
-      struct doc *d = doc_by_path(s, files[k].path);
-      if (!d || !is_tfvars(d->path))
-        continue;
-      tfr_arena *a = tfr_arena_new();
-      tfr_file *f = parse_doc(a, d);
-      struct tfr_locus l;
-      if (f && tfr_file_attribute(a, f, g->variable, &l)) {
-        struct tfr_diag copy = *g;
-        copy.subject = l.name;
-        place(s, &files[k], &copy);
+    tfr_arena *a = tfr_arena_new();
+    tfr_file *f = parse_doc(a, d);
+    size_t nnames = 0;
+    const char **names = f ? tfr_file_attribute_names(a, f, &nnames) : NULL;
+    for (size_t j = 0; j < nnames; j++) {
+      bool placed = variable(m, names[j]) != NULL;
+      for (size_t i = 0; i < nd && !placed; i++) {
+        const struct tfr_diag *g = tfr_diags_get(m->diags, i);
+        placed = g->code == TFR_CODE_UNDECLARED_VALUE && g->subject.filename &&
+                 g->variable && !strcmp(g->variable, names[j]) &&
+                 !strcmp(g->subject.filename, d->path);
       }
-      tfr_arena_free(a);
+      struct tfr_locus l;
+      if (placed || !tfr_file_attribute(a, f, names[j], &l))
+        continue;
+      const char *near = tfr_resolution_suggest(m->res, names[j]);
+      struct tfr_diag g = {0};
+      g.sev = TFR_DIAG_WARNING;
+      g.summary = "Value for undeclared variable";
+      g.detail = tfr_arena_printf(
+          a,
+          "The root module does not declare a variable named \"%s\" but a "
+          "value was found in file \"%s\". If you meant to use this value, "
+          "add a \"variable\" block to the configuration.%s%s%s",
+          names[j], d->path, near ? " Did you mean \"" : "", near ? near : "",
+          near ? "\"?" : "");
+      g.subject = l.name;
+      g.variable = names[j];
+      g.code = TFR_CODE_UNDECLARED_VALUE;
+      place(s, &files[k], &g);
     }
+    tfr_arena_free(a);
   }
   struct cli_names now = {0};
   for (size_t k = 0; k < nfiles; k++) {
