@@ -192,7 +192,9 @@ struct tfr_locus {
                              ".key", map keys too; tuple elements "[i]") */
   struct tfr_range name;  /* the innermost key on the way (the variable's
                              name at the top) */
-  struct tfr_range value; /* the innermost value holding the byte */
+  struct tfr_range value; /* the value of the innermost definition (key
+                             through value, or tuple element) holding the
+                             byte */
   bool in_key;            /* the byte is on that key itself */
 };
 

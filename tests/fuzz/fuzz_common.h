@@ -116,8 +116,29 @@ static inline int fuzz_one(const uint8_t *data, size_t size,
   tfr_diags_render_text(diags, out, &opts);
   tfr_diags_render_json(diags, out);
   tfr_diags_render_short(diags, out);
-  if (f)
+  if (f) {
     tfr_file_dump_json(f, out);
+    /* what an editor asks of the file: every name, and what is at a few
+    ** bytes (each range within the file) */
+    size_t n = 0;
+    const char **names = tfr_file_attribute_names(a, f, &n);
+    for (size_t i = 0; i < n; i++) {
+      struct tfr_locus l; /* (a JSON name holding U+0000 is cut there) */
+      if (tfr_file_attribute(a, f, names[i], &l) &&
+          (l.name.end.byte > size || l.value.end.byte > size))
+        abort(); /* a definition out of the file */
+    }
+    for (size_t k = 0; k < 8; k++) {
+      struct tfr_locus l;
+      size_t at = size ? (k * 7919 + data[k % size]) % (size + 1) : 0;
+      if (tfr_file_locate(a, f, at, &l) &&
+          (!l.variable || !l.path || l.name.end.byte > size ||
+           l.value.end.byte > size || l.name.start.byte > at ||
+           l.value.end.byte < at))
+        abort(); /* out of the file, or a definition that does not hold
+                 ** it (its key through its value) */
+    }
+  }
   tfr_arena_free(a);
   return 0;
 }
