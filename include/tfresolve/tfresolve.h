@@ -204,15 +204,11 @@ struct tfr_locus {
 TFR_API bool tfr_file_locate(tfr_arena *a, const tfr_file *f, size_t byte,
                              struct tfr_locus *out);
 
-/** Where variables file @p f sets @p name (the first time): false when it
- *  does not.  Since 0.2.0. */
-TFR_API bool tfr_file_attribute(tfr_arena *a, const tfr_file *f,
-                                const char *name, struct tfr_locus *out);
-
-/** The names a variables file sets, in file order (*n of them).  Since
- *  0.2.0. */
+/** The names a variables file sets, in file order (*n of them), and (in
+ *  *at, unless @p at is NULL) the range of each name.  Since 0.2.0. */
 TFR_API const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
-                                              size_t *n);
+                                              size_t *n,
+                                              const struct tfr_range **at);
 
 /** The default of the optional attribute at @p path (".a[2].b", as
  *  tfr_locus.path names it; a map's keys and a collection's indexes
@@ -221,6 +217,11 @@ TFR_API const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
 TFR_API const tfr_value *
 tfr_resolution_attr_default(const struct tfr_resolution *res, const char *name,
                             const char *path);
+
+/** The variable named @p name, or NULL (a binary search: the variables
+ *  are sorted by name).  Since 0.2.0. */
+TFR_API const struct tfr_variable *
+tfr_resolution_find(const struct tfr_resolution *res, const char *name);
 
 /** The declared variable whose name is closest to @p name (a misspelling
  *  of it: at most two edits, as the "did you mean" of the diagnostics), or

@@ -377,15 +377,6 @@ static void json_variable(tfr_arena *a, const struct tfr_variable *va,
   fputc('}', stdout);
 }
 
-/* A variable of res by name, or NULL. */
-static const struct tfr_variable *find(const struct tfr_resolution *res,
-                                       const char *name) {
-  for (size_t i = 0; i < res->n; i++)
-    if (!strcmp(tfr_resolution_variable(res, i)->name, name))
-      return tfr_resolution_variable(res, i);
-  return NULL;
-}
-
 /* Every differing variable, printed; how many differ. */
 static size_t compare(tfr_arena *a, const struct side *s,
                       const struct diff_opts *d) {
@@ -393,7 +384,7 @@ static size_t compare(tfr_arena *a, const struct side *s,
   struct cli_buf p = {0};
   for (size_t i = 0; i < s[0].res->n; i++) {
     const struct tfr_variable *va = tfr_resolution_variable(s[0].res, i);
-    const struct tfr_variable *vb = find(s[1].res, va->name);
+    const struct tfr_variable *vb = tfr_resolution_find(s[1].res, va->name);
     struct changes c = {0};
     p.n = 0;
     cli_buf_put(&p, "", 0);

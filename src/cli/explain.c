@@ -441,10 +441,7 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
                 const tfr_diags *d, const char *name, bool show_sensitive,
                 const struct options *o) {
-  const struct tfr_variable *v = NULL;
-  for (size_t i = 0; i < res->n; i++)
-    if (!strcmp(tfr_resolution_variable(res, i)->name, name))
-      v = tfr_resolution_variable(res, i);
+  const struct tfr_variable *v = tfr_resolution_find(res, name);
   if (!v) {
     const char *near = tfr_resolution_suggest(res, name);
     fprintf(stderr,

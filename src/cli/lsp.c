@@ -256,6 +256,8 @@ struct doc {
   char *text;
   size_t len;
   int version;
+  char *mod_dir; /* its module (module_dir_for, found when it is opened) */
+  bool var_file; /* a variables file that module does not load itself */
 };
 
 struct module {
@@ -430,24 +432,14 @@ static char *module_dir_for(const char *path, const char **var_file) {
 }
 
 static struct module *module_for_doc(struct server *s, const struct doc *d) {
-  const char *vf;
-  char *dir = module_dir_for(d->path, &vf);
-  struct module *m = module_of(s, dir, vf);
-  free(dir);
-  return m;
+  return module_of(s, d->mod_dir, d->var_file ? d->path : NULL);
 }
 
 /* Whether document d is published by module m. */
-static bool publishes(struct server *s, const struct module *m,
-                      const struct doc *d) {
-  (void)s;
+static bool publishes(const struct module *m, const struct doc *d) {
   if (m->var_file)
     return !strcmp(d->path, m->var_file);
-  const char *vf;
-  char *dir = module_dir_for(d->path, &vf);
-  bool mine = !vf && !strcmp(dir, m->dir);
-  free(dir);
-  return mine;
+  return !d->var_file && !strcmp(d->mod_dir, m->dir);
 }
 
 /* The text of a file: the open document's, else the disk's (malloc'd in
@@ -658,6 +650,10 @@ static void place(struct server *s, struct file_diags *f,
     json_array_append_new(f->list, lsp_diag(&f->text, g, severity(g)));
 }
 
+static int cmp_cstr(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 static const struct tfr_variable *variable(const struct module *m,
                                            const char *name);
 
@@ -666,7 +662,7 @@ static void publish(struct server *s, struct module *m) {
   size_t nfiles = 0;
   /* every open document of the module gets a list, empty or not */
   for (size_t i = 0; i < s->ndocs; i++)
-    if (publishes(s, m, &s->docs[i]))
+    if (publishes(m, &s->docs[i]))
       file_of(&files, &nfiles, s->docs[i].path);
   /* what resolving found, then what the previews would still meet */
   size_t nd = tfr_diags_count(m->diags);
@@ -694,17 +690,24 @@ static void publish(struct server *s, struct module *m) {
     tfr_arena *a = tfr_arena_new();
     tfr_file *f = parse_doc(a, d);
     size_t nnames = 0;
-    const char **names = f ? tfr_file_attribute_names(a, f, &nnames) : NULL;
+    const struct tfr_range *at;
+    const char **names =
+        f ? tfr_file_attribute_names(a, f, &nnames, &at) : NULL;
+    /* the undeclared names said at their place already (-strict), sorted */
+    size_t nplaced = 0;
+    const char **placed = tfr_arena_alloc(a, (nd ? nd : 1) * sizeof *placed);
+    for (size_t i = 0; i < nd; i++) {
+      const struct tfr_diag *g = tfr_diags_get(m->diags, i);
+      if (g->code == TFR_CODE_UNDECLARED_VALUE && g->subject.filename &&
+          g->variable && !strcmp(g->subject.filename, d->path))
+        placed[nplaced++] = g->variable;
+    }
+    if (nplaced > 1)
+      qsort(placed, nplaced, sizeof *placed, cmp_cstr);
     for (size_t j = 0; j < nnames; j++) {
-      bool placed = variable(m, names[j]) != NULL;
-      for (size_t i = 0; i < nd && !placed; i++) {
-        const struct tfr_diag *g = tfr_diags_get(m->diags, i);
-        placed = g->code == TFR_CODE_UNDECLARED_VALUE && g->subject.filename &&
-                 g->variable && !strcmp(g->variable, names[j]) &&
-                 !strcmp(g->subject.filename, d->path);
-      }
-      struct tfr_locus l;
-      if (placed || !tfr_file_attribute(a, f, names[j], &l))
+      if (variable(m, names[j]) ||
+          (nplaced &&
+           bsearch(&names[j], placed, nplaced, sizeof *placed, cmp_cstr)))
         continue;
       const char *near = tfr_resolution_suggest(m->res, names[j]);
       struct tfr_diag g = {0};
@@ -717,7 +720,7 @@ static void publish(struct server *s, struct module *m) {
           "add a \"variable\" block to the configuration.%s%s%s",
           names[j], d->path, near ? " Did you mean \"" : "", near ? near : "",
           near ? "\"?" : "");
-      g.subject = l.name;
+      g.subject = at[j];
       g.variable = names[j];
       g.code = TFR_CODE_UNDECLARED_VALUE;
       place(s, &files[k], &g);
@@ -885,10 +888,7 @@ static struct cursor locate(const struct doc *d, json_t *pos) {
 
 static const struct tfr_variable *variable(const struct module *m,
                                            const char *name) {
-  for (size_t i = 0; m->res && name && i < m->res->n; i++)
-    if (!strcmp(tfr_resolution_variable(m->res, i)->name, name))
-      return tfr_resolution_variable(m->res, i);
-  return NULL;
+  return tfr_resolution_find(m->res, name);
 }
 
 /* The type at path (".a[2].b") below t; *optional when the last
@@ -1245,13 +1245,16 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
     /* a new top-level name: the variables this file does not set yet */
     tfr_file *f = parse_doc(c.a, d);
     size_t nset = 0;
-    const char **names = f ? tfr_file_attribute_names(c.a, f, &nset) : NULL;
+    const char **names =
+        f ? tfr_file_attribute_names(c.a, f, &nset, NULL) : NULL;
+    if (nset > 1) /* sorted, to be looked up */
+      qsort(names, nset, sizeof *names, cmp_cstr);
     for (size_t i = 0; m->res && i < m->res->n; i++) {
       const struct tfr_variable *x = tfr_resolution_variable(m->res, i);
-      bool set = false; /* by the file, other than the name being typed */
-      for (size_t k = 0; k < nset && !set; k++)
-        set = !strcmp(names[k], x->name) &&
-              !(c.found && c.at.in_key && !strcmp(x->name, c.at.variable));
+      /* set by the file, other than the name being typed */
+      bool set = nset &&
+                 bsearch(&x->name, names, nset, sizeof *names, cmp_cstr) &&
+                 !(c.found && c.at.in_key && !strcmp(x->name, c.at.variable));
       if (!set)
         json_array_append_new(items, item(x->name, 6 /* Variable */,
                                           tfr_type_expr(m->a, x->declared),
@@ -1388,6 +1391,9 @@ static void did_open(struct server *s, json_t *p) {
     d = &s->docs[s->ndocs++];
     d->uri = xstrdup(uri);
     d->path = path;
+    const char *vf;
+    d->mod_dir = module_dir_for(path, &vf);
+    d->var_file = vf != NULL;
   } else {
     free(d->text);
     free(path);
@@ -1452,6 +1458,7 @@ static void did_close(struct server *s, json_t *p) {
   free(d->uri);
   free(d->path);
   free(d->text);
+  free(d->mod_dir);
   *d = s->docs[--s->ndocs];
 }
 
@@ -1589,6 +1596,7 @@ int cmd_lsp(int argc, char **argv) {
   for (size_t i = 0; i < s.ndocs; i++) {
     free(s.docs[i].uri);
     free(s.docs[i].path);
+    free(s.docs[i].mod_dir);
     free(s.docs[i].text);
   }
   free(s.docs);

@@ -1387,6 +1387,16 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   return m;
 }
 
+void module_no_config_error(tfr_diags *d) {
+  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "No configuration files",
+                "Plan requires configuration to be present. Planning without "
+                "a configuration would mark everything for destruction, which "
+                "is normally not what is desired. If you would like to "
+                "destroy everything, run plan with the -destroy option. "
+                "Otherwise, create a Terraform configuration file (.tf file) "
+                "and try again.");
+}
+
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
                                     const char *var) {

@@ -174,6 +174,10 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
 ** cannot be used as an expression (it does not parse, or fails to
 ** evaluate), so that it is taken as literal text; why is the failure's
 ** diags_error_text. */
+/* Terraform's error for a directory without configuration, as plan says
+** it (show, check and every test run). */
+void module_no_config_error(tfr_diags *d);
+
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
                                     const char *var);

@@ -1080,27 +1080,25 @@ static void final_rules(struct resolver *r) {
     }
 }
 
-/* The first error about variable name in d, or NULL. */
-static const struct tfr_diag *own_error(const tfr_diags *d, const char *name) {
+/* The first diagnostic of each variable in d, by the variable's index
+** (NULL: none): its first error, or (no_value) its "No value for required
+** variable" warning (missing_required_info).  One pass over d. */
+static const struct tfr_diag **own_diags(struct resolver *r, const tfr_diags *d,
+                                         bool no_value) {
+  size_t n = r->m->nvars;
+  const struct tfr_diag **own =
+      tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *own);
   for (size_t i = 0; i < tfr_diags_count(d); i++) {
     const struct tfr_diag *e = tfr_diags_get(d, i);
-    if (e->sev == TFR_DIAG_ERROR && e->variable && !strcmp(e->variable, name))
-      return e;
+    if (!e->variable ||
+        (no_value ? e->code != TFR_CODE_NO_VALUE : e->sev != TFR_DIAG_ERROR))
+      continue;
+    const struct var_decl *v =
+        module_var(r->m, e->variable, strlen(e->variable));
+    if (v && !own[v - r->m->vars])
+      own[v - r->m->vars] = e;
   }
-  return NULL;
-}
-
-/* The "No value for required variable" warning about name
-** (missing_required_info), or NULL. */
-static const struct tfr_diag *own_no_value(const tfr_diags *d,
-                                           const char *name) {
-  for (size_t i = 0; i < tfr_diags_count(d); i++) {
-    const struct tfr_diag *e = tfr_diags_get(d, i);
-    if (e->code == TFR_CODE_NO_VALUE && e->variable &&
-        !strcmp(e->variable, name))
-      return e;
-  }
-  return NULL;
+  return own;
 }
 
 /* "plan stops before this: " and the first error in d, in a few words:
@@ -1149,7 +1147,7 @@ static void preview(struct resolver *r, bool any_rules) {
   p.diags = tfr_diags_new(r->a);
   tfr_diags_share_sources(p.diags, r->diags);
   p.out = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *p.out);
-  bool *own = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *own);
+  const struct tfr_diag **own = own_diags(r, r->diags, false);
   for (size_t k = 0; k < n; k++) {
     p.out[k] = r->out[k];
     if (r->out[k].nrules) { /* the preview's outcomes are its own */
@@ -1158,33 +1156,36 @@ static void preview(struct resolver *r, bool any_rules) {
       memcpy(rules, r->out[k].rules, r->out[k].nrules * sizeof *rules);
       p.out[k].rules = rules;
     }
-    own[k] = own_error(r->diags, r->out[k].name) != NULL;
     if (!own[k])
       final_value(&p, k);
   }
   if (any_rules)
     final_rules(&p);
   const char *why = stop_reason(r->a, r->m, r->diags);
+  const struct tfr_diag **would = own_diags(r, p.diags, false);
   for (size_t k = 0; k < n; k++) {
     if (own[k])
       continue;
     r->out[k].reason = why;
     r->out[k].preview = p.out[k].value;
     if (!p.out[k].value)
-      r->out[k].preview_error = own_error(p.diags, r->out[k].name);
+      r->out[k].preview_error = would[k];
   }
 }
 
 /* Why each unresolved variable has no value (tfr_variable.reason). */
 static void reasons(struct resolver *r) {
   const char *why = NULL;
+  const struct tfr_diag **own = NULL, **nv = NULL;
   for (size_t k = 0; k < r->m->nvars; k++) {
     struct tfr_variable *v = &r->out[k];
     if (!v->error || v->reason)
       continue;
-    const struct tfr_diag *e = own_error(r->diags, v->name);
-    if (!e && r->missing_info)
-      e = own_no_value(r->diags, v->name);
+    if (!own) { /* made once, when a variable needs them */
+      own = own_diags(r, r->diags, false);
+      nv = r->missing_info ? own_diags(r, r->diags, true) : NULL;
+    }
+    const struct tfr_diag *e = own[k] ? own[k] : nv ? nv[k] : NULL;
     if (e) {
       v->reason = e->summary;
       continue;
@@ -1346,13 +1347,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {
-    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "No configuration files",
-                  "Plan requires configuration to be present. Planning "
-                  "without a configuration would mark everything for "
-                  "destruction, which is normally not what is desired. If "
-                  "you would like to destroy everything, run plan with the "
-                  "-destroy option. Otherwise, create a Terraform "
-                  "configuration file (.tf file) and try again.");
+    module_no_config_error(diags);
     stop = true;
   }
   bool parsed = !stop; /* each variable's winning value is known */
@@ -1437,6 +1432,24 @@ const tfr_value *tfr_resolution_attr_default(const struct tfr_resolution *res,
         next = d->children[i];
     d = next;
     path = rest;
+  }
+  return NULL;
+}
+
+const struct tfr_variable *tfr_resolution_find(const struct tfr_resolution *res,
+                                               const char *name) {
+  if (!res || !name)
+    return NULL;
+  size_t lo = 0, hi = res->n; /* vars are sorted by name, in byte order */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(res->vars[mid].name, name);
+    if (!c)
+      return &res->vars[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return NULL;
 }

@@ -1264,13 +1264,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   }
   if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
     /* as every run's plan would say (show and check say it too) */
-    tfr_diags_add(suite->diags, TFR_DIAG_ERROR, NULL, "No configuration files",
-                  "Plan requires configuration to be present. Planning "
-                  "without a configuration would mark everything for "
-                  "destruction, which is normally not what is desired. If "
-                  "you would like to destroy everything, run plan with the "
-                  "-destroy option. Otherwise, create a Terraform "
-                  "configuration file (.tf file) and try again.");
+    module_no_config_error(suite->diags);
     suite->fatal = true;
     suite->status = TFR_TEST_ERROR;
     return suite;

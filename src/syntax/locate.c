@@ -32,12 +32,15 @@ static const char *key_name(tfr_arena *a, const struct ast *k) {
 }
 
 const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
-                                      size_t *n) {
+                                      size_t *n, const struct tfr_range **at) {
   *n = 0;
+  if (at)
+    *at = NULL;
   if (!f || !f->f.body)
     return NULL;
   size_t cap = 16;
   const char **out = tfr_arena_alloc(a, cap * sizeof *out);
+  struct tfr_range *where = tfr_arena_alloc(a, cap * sizeof *where);
   struct body_iter it = body_start(f->f.body, f->f.json, NULL);
   struct body_item item;
   while (body_next(&it, &item)) {
@@ -45,32 +48,19 @@ const char **tfr_file_attribute_names(tfr_arena *a, const tfr_file *f,
       continue;
     if (*n == cap) {
       const char **more = tfr_arena_alloc(a, 2 * cap * sizeof *more);
+      struct tfr_range *wmore = tfr_arena_alloc(a, 2 * cap * sizeof *wmore);
       memcpy(more, out, cap * sizeof *out);
+      memcpy(wmore, where, cap * sizeof *where);
       out = more;
+      where = wmore;
       cap *= 2;
     }
+    where[*n] = src_range(f->f.src, item.name_span);
     out[(*n)++] = tfr_arena_strndup(a, item.name, item.len);
   }
+  if (at)
+    *at = where;
   return out;
-}
-
-bool tfr_file_attribute(tfr_arena *a, const tfr_file *f, const char *name,
-                        struct tfr_locus *out) {
-  memset(out, 0, sizeof *out);
-  if (!f || !f->f.body)
-    return false;
-  struct body_iter it = body_start(f->f.body, f->f.json, NULL);
-  struct body_item item;
-  while (body_next(&it, &item))
-    if (!item.is_block && item.value && body_item_is(&item, name)) {
-      out->variable = tfr_arena_strndup(a, item.name, item.len);
-      out->path = "";
-      out->name = src_range(f->f.src, item.name_span);
-      out->value = src_range(f->f.src, item.value->span);
-      out->in_key = true;
-      return true;
-    }
-  return false;
 }
 
 bool tfr_file_locate(tfr_arena *a, const tfr_file *f, size_t byte,

@@ -121,13 +121,12 @@ static inline int fuzz_one(const uint8_t *data, size_t size,
     /* what an editor asks of the file: every name, and what is at a few
     ** bytes (each range within the file) */
     size_t n = 0;
-    const char **names = tfr_file_attribute_names(a, f, &n);
-    for (size_t i = 0; i < n; i++) {
-      struct tfr_locus l; /* (a JSON name holding U+0000 is cut there) */
-      if (tfr_file_attribute(a, f, names[i], &l) &&
-          (l.name.end.byte > size || l.value.end.byte > size))
-        abort(); /* a definition out of the file */
-    }
+    const struct tfr_range *at;
+    const char **names = tfr_file_attribute_names(a, f, &n, &at);
+    for (size_t i = 0; i < n; i++)
+      if (!names[i] || at[i].start.byte > at[i].end.byte ||
+          at[i].end.byte > size)
+        abort(); /* a name out of the file */
     for (size_t k = 0; k < 8; k++) {
       struct tfr_locus l;
       size_t at = size ? (k * 7919 + data[k % size]) % (size + 1) : 0;
