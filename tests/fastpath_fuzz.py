@@ -22,7 +22,11 @@ terraform.tfvars.json) of values that mostly fit the types but often do
 not, written in every way the native syntax allows (escapes, quoted and
 non-ASCII keys, comments, separators, trailing commas, CRLF...), with some
 expressions outside the fast path's literal subset, undeclared names,
-blocks and syntax errors.  fastpath_diff resolves each module with and
+blocks and syntax errors.  Then COUNT/2 modules whose variables repeat
+validation rules with only their own name changed, with traps (the name in
+strings and comments, other variables, local values, `var` as a whole),
+read block by block (later rules share the first one's trees) and whole
+(each rule its own).  fastpath_diff resolves each module with and
 without the fast path; the files of every module that differs are printed
 so that it can be reproduced.
 
@@ -878,6 +882,80 @@ def mutate_tf(rng, text):
 SUMMARY_RE = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
+# ---------------------------------------------------------------------------
+# Modules whose variables repeat rules with only their own name changed:
+# read block by block, later rules share the first one's trees (module.c's
+# rule templates); read whole, each has its own.  Traps among them: the
+# name inside a string or a comment, names that are prefixes of others,
+# other variables, local values, `var` as a whole, var["NAME"], impure
+# calls, rules that fail or error, types that differ.
+
+RULE_NAMES = ["a", "ab", "ab_c", "ab-c", "abc", "name", "name2", "x_1",
+              "very_long_variable_name", "v"]
+RULE_SHAPES = [
+    ('can(regex("^[a-z]+$", var.{v})) && length(var.{v}) <= 8',
+     '"Lowercase, at most 8."'),
+    ("length(var.{v}) > 3", '"Too short: ${{var.{v}}}."'),
+    ("tonumber(var.{v}) > 0", '"Positive."'),
+    ('var.{v} != "var.{v}"', '"Not its own name."'),
+    ("var.{v} != var.{o}", '"Differs from {o}."'),
+    ('contains(["abc", "x", "var.{v}"], var.{v})', '"One of three."'),
+    ("var.{v} == null || length(var.{v}) >= 0", '"Anything."'),
+    ("(\n      # var.{v} here\n      length(var.{v}) > 1\n    )",
+     '"Longer than one."'),
+    ('lookup(var, "{v}", null) != null', '"Set."'),
+    ('var["{v}"] != ""', '"Not empty."'),
+    ("local.l != var.{v}", '"Not the local."'),
+    ("length(var.{v}) > 0 && length(var.{o}) >= 0", '"${{var.{o}}}"'),
+    ('timestamp() != var.{v}', '"Not now."'),
+    ("var.{v} > 0", '"Positive."'),
+    ("var.{v}  ==  var.{v}", '"Equal."'),
+    ('upper(var.{v}) == "ABC"', '"Is abc: ${{upper(var.{v})}}"'),
+]
+RULE_VALUES = ['"abc"', '"Upper"', '"toolongvalue1"', '"12"', '"-3"', '"x"',
+               '""', "5", "0", '["x"]', "null", '"var.a"', '"var.ab"']
+
+
+def gen_rules_module(rng):
+    names = rng.sample(RULE_NAMES, rng.randint(2, len(RULE_NAMES)))
+    shapes = rng.sample(RULE_SHAPES, rng.randint(1, 3))
+    blocks, values = [], []
+    for name in names:
+        lines = ['variable "%s" {' % name]
+        r = rng.random()
+        if r < 0.7:
+            lines.append("  type = string")
+        elif r < 0.8:
+            lines.append("  type = number")
+        elif r < 0.9:
+            lines.append("  type = list(string)")
+        if rng.random() < 0.1:
+            lines.append("  sensitive = true")
+        for _ in range(rng.choice([1, 1, 1, 2])):
+            cond, msg = rng.choice(shapes)
+            other = rng.choice(names)
+            lines.append("  validation {\n    condition     = %s\n"
+                         "    error_message = %s\n  }"
+                         % (cond.format(v=name, o=other),
+                            msg.format(v=name, o=other)))
+        lines.append("}")
+        blocks.append("\n".join(lines))
+        if rng.random() < 0.9:
+            values.append("%s = %s" % (name, rng.choice(RULE_VALUES)))
+    if rng.random() < 0.3:
+        blocks.append('locals {\n  l = "abc"\n}')
+    rng.shuffle(blocks)
+    files = {}
+    if rng.random() < 0.3:  # two files: templates cross them
+        k = len(blocks) // 2
+        files["a.tf"] = ("\n\n".join(blocks[:k]) + "\n").encode()
+        files["b.tf"] = ("\n\n".join(blocks[k:]) + "\n").encode()
+    else:
+        files["variables.tf"] = ("\n\n".join(blocks) + "\n").encode()
+    files["terraform.tfvars"] = ("\n".join(values) + "\n").encode()
+    return files
+
+
 def run_diff(prog, dirs, timeout=60):
     """(passed, failed, {dir: [lines]}, crashed, output) for one batch."""
     try:
@@ -1055,6 +1133,27 @@ def main():
                     show_file(name, muts[d][1][name])
         print("mutated .tf files (seed %d): %d modules, %d passed, "
               "%d failed" % (args.seed, len(mut_dirs), p, f))
+
+        # 4. Repeated rules: trees shared or each rule's own.
+        rule_dirs, rmods = [], {}
+        for i in range(args.count // 2):
+            rng = random.Random("%d/rules/%d" % (args.seed, i))
+            files = gen_rules_module(rng)
+            d = write_module(os.path.join(root, "r%04d" % i), files)
+            rmods[d] = files
+            rule_dirs.append(d)
+        p, f, reports = run_all(prog, rule_dirs, args.jobs, 25)
+        total_pass += p
+        total_fail += f
+        for d in rule_dirs:
+            if d in reports:
+                print("===== %s (--seed %d, rules module %d)"
+                      % (d, args.seed, rule_dirs.index(d)))
+                print("\n".join(reports[d]))
+                for name in sorted(rmods[d]):
+                    show_file(name, rmods[d][name])
+        print("repeated rules (seed %d): %d modules, %d passed, %d failed"
+              % (args.seed, len(rule_dirs), p, f))
     finally:
         if tmp:
             tmp.cleanup()

@@ -5,21 +5,31 @@
 ** huge string does not waste the tail of the current block.
 **
 ** The bytes of a block that were never handed out are zero (blocks come
-** from calloc, which gets them zeroed from the system for free; memory
-** given back by arena_reset or kept as a spare is cleared again), so that
-** tfr_arena_alloc need not clear what it returns.
+** from calloc or mmap, which get them zeroed from the system for free;
+** memory given back by arena_reset or kept as a spare is cleared again), so
+** that tfr_arena_alloc need not clear what it returns.
+**
+** A run that grows past a few blocks (a large module, a large tfvars file)
+** takes its further blocks in 2 MiB pieces mapped on their own and offered
+** to the kernel as transparent huge pages: one page fault per 2 MiB instead
+** of 512, which for a 30 MB run was a fifth of its time.  Small runs (an
+** editor's request, a test) keep to 64 KiB blocks.
 */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise's MADV_HUGEPAGE */
 #include "tfresolve/arena.h"
 
 #include "arena_int.h"
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define BLOCK_SIZE (64 * 1024)
 #define ALIGN ((size_t)8) /* enough for every object we store */
@@ -28,8 +38,16 @@ struct block {
   struct block *next;
   size_t size;
   size_t used;
+  bool mapped; /* by map_block, not calloc */
   max_align_t data[];
 };
+
+/* Huge blocks: HUGE_MAP bytes mapped at a HUGE_MAP boundary, the header
+** included, so that the whole block can be one huge page. */
+#define HUGE_MAP ((size_t)2 << 20)
+#define HUGE_DATA (HUGE_MAP - offsetof(struct block, data))
+/* Arena size from which standard blocks are huge ones. */
+#define HUGE_FROM ((size_t)1 << 20)
 
 struct cleanup {
   struct cleanup *next;
@@ -73,10 +91,12 @@ tfr_arena *tfr_arena_new(void) {
   return a;
 }
 
+static void free_block(struct block *b);
+
 static void free_chain(struct block *b) {
   while (b) {
     struct block *next = b->next;
-    free(b);
+    free_block(b);
     b = next;
   }
 }
@@ -130,12 +150,12 @@ struct arena_mark arena_mark(tfr_arena *a) {
 static void release(tfr_arena *a, struct block *b, struct block *end) {
   while (b != end) {
     struct block *next = b->next;
-    if (RECYCLE && b->size == BLOCK_SIZE) {
+    if (RECYCLE && (b->size == BLOCK_SIZE || b->size == HUGE_DATA)) {
       memset(b->data, 0, b->used);
       b->next = a->spare;
       a->spare = b;
     } else {
-      free(b);
+      free_block(b);
     }
     b = next;
   }
@@ -169,17 +189,80 @@ void arena_recycle(tfr_arena *from, tfr_arena *into) {
   tfr_arena_free(from);
 }
 
+#if RECYCLE && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+/* size bytes (a multiple of HUGE_MAP) at a HUGE_MAP boundary, advised as
+** huge pages; NULL when the system will not map them. */
+static void *map_huge(size_t size) {
+  size_t span = size + HUGE_MAP;
+  char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  uintptr_t at = ((uintptr_t)p + HUGE_MAP - 1) & ~(uintptr_t)(HUGE_MAP - 1);
+  char *start = (char *)at;
+  if (start > p)
+    munmap(p, (size_t)(start - p));
+  if (start + size < p + span)
+    munmap(start + size, (size_t)(p + span - (start + size)));
+  madvise(start, size, MADV_HUGEPAGE); /* advice: fine if refused */
+  return start;
+}
+#define HUGE_OK 1
+#else
+static void *map_huge(size_t size) {
+  (void)size;
+  return NULL;
+}
+#define HUGE_OK 0
+#endif
+
+static void free_block(struct block *b) {
+  if (b->mapped)
+    munmap(b, b->size + offsetof(struct block, data));
+  else
+    free(b);
+}
+
+/* A new block of size bytes of data: mapped as huge pages when it is a
+** huge block's size or a multiple of HUGE_MAP, from calloc otherwise. */
+static struct block *alloc_block(size_t size) {
+  struct block *b = NULL;
+  size_t whole = size + offsetof(struct block, data);
+  if (HUGE_OK && whole % HUGE_MAP == 0 && (b = map_huge(whole)))
+    b->mapped = true;
+  else
+    b = xcalloc(whole);
+  return b;
+}
+
 static struct block *new_block(tfr_arena *a, size_t size) {
-  struct block *b;
-  if (size == BLOCK_SIZE && a->spare) {
-    b = a->spare;
-    a->spare = b->next;
-  } else {
-    b = xcalloc(sizeof *b + size);
-  }
+  struct block *b = NULL;
+  for (struct block **s = &a->spare; *s; s = &(*s)->next)
+    if ((*s)->size == size) {
+      b = *s;
+      *s = b->next;
+      break;
+    }
+  if (!b)
+    b = alloc_block(size);
   b->size = size;
   b->used = 0;
   return b;
+}
+
+/* The data size of a block of its own for n bytes: from half a huge
+** block up, whole huge pages (alloc_block maps them). */
+static size_t big_size(size_t n) {
+  if (!HUGE_OK || n < HUGE_MAP / 2 || n > SIZE_MAX - 2 * HUGE_MAP)
+    return n;
+  size_t whole = n + offsetof(struct block, data);
+  return (whole + HUGE_MAP - 1) / HUGE_MAP * HUGE_MAP -
+         offsetof(struct block, data);
+}
+
+/* The size of the arena's next standard block. */
+static size_t standard_size(const tfr_arena *a) {
+  return HUGE_OK && a->total >= HUGE_FROM ? HUGE_DATA : BLOCK_SIZE;
 }
 
 void *tfr_arena_alloc(tfr_arena *a, size_t n) {
@@ -192,9 +275,9 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
     n = ALIGN;
   a->total += n;
   struct block *b = a->head;
-  if (n > BLOCK_SIZE / 4) {
+  if (n > standard_size(a) / 4) {
     /* Big request: its own block, linked behind the current one. */
-    struct block *big = new_block(a, n);
+    struct block *big = new_block(a, big_size(n));
     big->used = n;
     if (b) {
       big->next = b->next;
@@ -206,7 +289,7 @@ void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
     return big->data;
   }
   if (!b || b->size - b->used < n) {
-    b = new_block(a, BLOCK_SIZE);
+    b = new_block(a, standard_size(a));
     b->next = a->head;
     a->head = b;
   }

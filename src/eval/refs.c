@@ -105,8 +105,12 @@ static bool on_ref(struct refwalk *w, const struct ast *x,
       add_var(v, first->str, first->n, first->span);
     else if (first->kids[0]->kind == AST_STRING)
       add_var(v, first->kids[0]->str, first->kids[0]->n, first->span);
+    else
+      r->var_whole = true;
     return false;
   }
+  if (refwalk_is_name(root, "var"))
+    r->var_whole = true;
   if (first != root && first->kind == AST_GETATTR &&
       refwalk_is_name(root, "local")) {
     add_local(v, first);

@@ -37,6 +37,8 @@ struct refs {
   struct ref_names objects; /* "aws_instance.web", "data.t.n", "module.m",
                                or a bare root such as "aws_instance" */
   bool any;                 /* refers to anything at all */
+  bool var_whole;           /* uses `var` other than as var.NAME or
+                               var["NAME"] (keys(var), var[local.k]) */
   bool other;               /* refers to something unknowable offline */
   const char *other_name;   /* the first such thing, e.g. "data.aws_ami.x" */
   const char *via;          /* the local value it was reached through */

@@ -81,6 +81,7 @@ struct loader {
   struct bytemap rule_keys; /* refs_rule_key -> text_key */
   uint32_t nrule_keys;
   struct sbuf keybuf;
+  struct bytemap templates; /* lexical_key -> struct rule_template */
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
@@ -405,6 +406,180 @@ static uint32_t rule_key(struct loader *l, const struct partial *p,
   return k;
 }
 
+/* ---- rules sharing trees ----------------------------------------------- */
+
+/*
+** A module often repeats one rule for many variables, only the variable's
+** name changed (`can(regex("^[a-z]", var.NAME))`).  The first such rule
+** read keeps its trees; each later one shares them, its own read but never
+** built (the streaming parser checks their syntax and leaves AST_F_LAZY
+** placeholders).  Validation evaluates a sharing rule in the first one's
+** trees, its own variable's value standing in for the first one's, and
+** reads its own trees again only when that produces a diagnostic (whose
+** ranges must be its own).
+**
+** That is sound when the texts differ only where the first rule refers to
+** its own variable as var.NAME, and it refers to nothing else that could
+** tell the two apart: no other variable, no local value (evaluated once
+** and kept), no resource, no `var` as a whole, no impure function.
+*/
+struct rule_template {
+  const struct ast *cond, *msg;
+  struct src_file *src;
+  const char *owner;
+  const struct refs *msg_refs; /* the message's, when it has no var. */
+  bool msg_self;               /* the message refers to its variable */
+  uint32_t text_key;
+};
+
+static bool ident_byte(unsigned char c) {
+  return c >= 0x80 || c == '_' || c == '-' || (c >= '0' && c <= '9') ||
+         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* A name var.NAME spells the same way in every rule: [A-Za-z_][\w-]*. */
+static bool plain_name(const char *s) {
+  if (!((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') && *s != '_')
+    return false;
+  for (; *s; s++)
+    if ((unsigned char)*s >= 0x80 || !ident_byte((unsigned char)*s))
+      return false;
+  return true;
+}
+
+/* The text of s with each var.NAME of the rule's own variable (a whole
+** word) cut to \x01, its length first, appended to b; the cuts' spans go
+** to at (when not NULL; room for every one).  The number of cuts. */
+static size_t cut_own(struct sbuf *b, const char *text, struct span s,
+                      const char *name, size_t nlen, struct span *at) {
+  size_t n = 0, lenat = b->n;
+  uint32_t len = 0;
+  sbuf_put(b, (const char *)&len, sizeof len);
+  uint32_t from = s.start;
+  for (uint32_t i = s.start; i + 4 + nlen <= s.end; i++) {
+    if (text[i] != 'v' || memcmp(text + i, "var.", 4) ||
+        memcmp(text + i + 4, name, nlen))
+      continue;
+    uint32_t e = i + 4 + (uint32_t)nlen;
+    if ((i > s.start &&
+         (ident_byte((unsigned char)text[i - 1]) || text[i - 1] == '.')) ||
+        (e < s.end && ident_byte((unsigned char)text[e])))
+      continue;
+    sbuf_put(b, text + from, i - from);
+    sbuf_put(b, "\x01", 1);
+    if (at)
+      at[n] = (struct span){i, e};
+    n++;
+    from = e;
+    i = e - 1;
+  }
+  sbuf_put(b, text + from, s.end - from);
+  len = (uint32_t)(b->n - lenat - sizeof len);
+  if (b->p)
+    memcpy(b->p + lenat, &len, sizeof len);
+  return n;
+}
+
+/* The rule's lexical key in l->keybuf: its condition's and message's
+** text, each var.NAME of its own variable cut out. */
+static size_t lexical_key(struct loader *l, const struct partial *p,
+                          struct span cond, struct span msg, struct span *at) {
+  size_t nlen = strlen(p->name);
+  l->keybuf.n = 0;
+  size_t n = cut_own(&l->keybuf, p->src->text, cond, p->name, nlen, at);
+  return n + cut_own(&l->keybuf, p->src->text, msg, p->name, nlen,
+                     at ? at + n : NULL);
+}
+
+/* Only references to the rule's own variable, each a var.NAME (self:
+** refers to it at all). */
+static bool only_self(const struct refs *r, const char *name, bool *self) {
+  *self = r->vars.n == 1 && !strcmp(r->vars.v[0], name);
+  return (r->vars.n == 0 || *self) && !r->locals.n && !r->objects.n &&
+         !r->other && !r->other_name && !r->var_whole;
+}
+
+static int cmp_span(const void *x, const void *y) {
+  const struct span *a = x, *b = y;
+  return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Offer the rule (its own trees just built from lazy placeholders) as the
+** template of its lexical key, when later rules can share it soundly. */
+static bool offer_template(struct loader *l, const struct partial *p,
+                           const struct validation *r) {
+  bool cself, mself;
+  if (!r->text_key || !plain_name(p->name) ||
+      !only_self(r->cond_refs, p->name, &cself) || !cself ||
+      !only_self(r->msg_refs, p->name, &mself))
+    return false;
+  /* every cut is a reference to the variable, and every reference a cut */
+  size_t nlen = strlen(p->name), room = 2;
+  room += (r->cond_span.end - r->cond_span.start) / (4 + nlen);
+  room += (r->msg_span.end - r->msg_span.start) / (4 + nlen);
+  struct span *cuts = tfr_arena_alloc(l->trees, room * sizeof *cuts);
+  size_t ncut = lexical_key(l, p, r->cond_span, r->msg_span, cuts);
+  const struct ref_names *e[2] = {&r->cond_refs->every, &r->msg_refs->every};
+  if (ncut != e[0]->n + e[1]->n)
+    return false;
+  struct span *refs = tfr_arena_alloc(l->trees, (ncut + 1) * sizeof *refs);
+  for (size_t i = 0, k = 0; i < 2; i++)
+    for (size_t j = 0; j < e[i]->n; j++)
+      refs[k++] = e[i]->at[j];
+  qsort(refs, ncut, sizeof *refs, cmp_span);
+  for (size_t i = 0; i < ncut; i++)
+    if (refs[i].start != cuts[i].start || refs[i].end != cuts[i].end)
+      return false;
+  if (bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n))
+    return false;
+  struct rule_template *t = tfr_arena_alloc(l->a, sizeof *t);
+  *t = (struct rule_template){r->condition, r->error_message, p->src,
+                              p->name,      r->msg_refs,      mself,
+                              r->text_key};
+  bytemap_put(&l->templates, tfr_arena_strndup(l->a, l->keybuf.p, l->keybuf.n),
+              l->keybuf.n, t);
+  return true;
+}
+
+/* The rule (lazy placeholders for its condition and message) shares an
+** earlier rule's trees when one has its lexical key. */
+static bool share_template(struct loader *l, const struct partial *p,
+                           struct validation *r) {
+  if (!l->templates.n || !plain_name(p->name))
+    return false;
+  lexical_key(l, p, r->cond_span, r->msg_span, NULL);
+  const struct rule_template *t =
+      bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n);
+  if (!t)
+    return false;
+  /* its references: its own variable (the template's, renamed) */
+  struct refs *self = tfr_arena_alloc(l->a, sizeof *self);
+  const char **v = tfr_arena_alloc(l->a, sizeof *v);
+  struct span *at = tfr_arena_alloc(l->a, sizeof *at);
+  *v = p->name;
+  *at = r->cond_span;
+  self->vars = (struct ref_names){v, at, 1, 1, false};
+  self->every = (struct ref_names){v, at, 1, 1, true};
+  self->any = true;
+  r->condition = t->cond;
+  r->error_message = t->msg;
+  r->cond_src = r->msg_src = t->src;
+  r->alias = t->owner;
+  r->cond_refs = self;
+  r->msg_refs = t->msg_self ? self : t->msg_refs;
+  r->text_key = t->text_key;
+  return true;
+}
+
+/* The tree of a lazy argument, built in the loader's tree arena. */
+static const struct ast *built(struct loader *l, struct src_file *src,
+                               const struct ast *x) {
+  if (!(x->flags & AST_F_LAZY))
+    return x;
+  const struct ast *t = parse_config_lazy(src, l->trees, l->diags, x);
+  return t ? t : x; /* cannot fail: it was checked (a null then) */
+}
+
 static void add_validation(struct loader *l, struct partial *p,
                            const struct ast *cond, const struct ast *msg,
                            struct span block, const struct ast *literal,
@@ -415,22 +590,26 @@ static void add_validation(struct loader *l, struct partial *p,
       tfr_arena_alloc(l->a, (p->nvalidations + 1) * sizeof *nv);
   if (p->nvalidations)
     memcpy(nv, p->validations, p->nvalidations * sizeof *nv);
-  nv[p->nvalidations++] = (struct validation){cond,
-                                              msg,
-                                              p->src,
-                                              block,
-                                              literal,
-                                              cond_src ? cond_src : p->src,
-                                              msg_src ? msg_src : p->src,
-                                              cond_whole ? cond_whole : cond,
-                                              msg_whole ? msg_whole : msg,
-                                              refs_every(l->a, cond),
-                                              refs_every(l->a, msg),
-                                              0,
-                                              NULL,
-                                              {0}};
-  nv[p->nvalidations - 1].text_key = rule_key(l, p, &nv[p->nvalidations - 1]);
+  struct validation *r = &nv[p->nvalidations++];
+  *r = (struct validation){0};
+  r->src = p->src;
+  r->block = block;
+  r->message_literal = literal;
+  r->cond_src = cond_src ? cond_src : p->src;
+  r->msg_src = msg_src ? msg_src : p->src;
+  r->cond_span = (cond_whole ? cond_whole : cond)->span;
+  r->msg_span = (msg_whole ? msg_whole : msg)->span;
   p->validations = nv;
+  bool lazy = (cond->flags & AST_F_LAZY) && (msg->flags & AST_F_LAZY);
+  if (lazy && share_template(l, p, r))
+    return;
+  r->condition = built(l, p->src, cond);
+  r->error_message = built(l, p->src, msg);
+  r->cond_refs = refs_every(l->a, r->condition);
+  r->msg_refs = refs_every(l->a, r->error_message);
+  r->text_key = rule_key(l, p, r);
+  if (lazy)
+    offer_template(l, p, r);
 }
 
 /* A validation block without its condition or error_message: one error
@@ -1101,7 +1280,10 @@ static bool top_item(struct loader *l, struct src_file *src,
   if (!native_variable(l, src, it->node, &p))
     return false;
   add_variable(l, &p);
-  return p.nvalidations > 0;
+  for (size_t i = 0; i < p.nvalidations; i++)
+    if (!p.validations[i].alias)
+      return true; /* its trees are the block's */
+  return false;
 }
 
 /* parse_config_stream's item: a primary file's block. */
@@ -1281,6 +1463,8 @@ static void undo(struct loader *l, const struct undo *u) {
   m->nobjects = u->nobjects;
   diags_remove(l->diags, u->ndiags, tfr_diags_count(l->diags));
   arena_reset(l->trees, u->trees);
+  bytemap_free(&l->templates); /* their trees may be gone */
+  l->templates = (struct bytemap){0};
   l->seq_src = NULL;
 }
 
@@ -1366,6 +1550,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   strmap_free(&l.lnames);
   bytemap_free(&l.types);
   bytemap_free(&l.rule_keys);
+  bytemap_free(&l.templates);
   free(l.keybuf.p);
   tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)

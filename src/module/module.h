@@ -16,20 +16,27 @@ struct refs; /* refs.h */
 
 /* One `validation` block, kept for the validation stage. */
 struct validation {
+  /* the trees evaluated: the rule's own, or (alias set) those of an
+  ** earlier rule whose text differs only in its own variable's name */
   const struct ast *condition, *error_message;
   struct src_file *src;
   struct span block;
   /* .tf.json: the error message's JSON string, which Terraform takes
   ** literally when it fails to evaluate; NULL otherwise */
   const struct ast *message_literal;
-  /* the texts the condition's and the message's spans are in: src, or
+  /* the texts the condition's and the message's trees are in: src, or
   ** (.tf.json) the JSON string each was parsed from, whose positions are
-  ** the file's */
+  ** the file's, or (alias) the earlier rule's file */
   struct src_file *cond_src, *msg_src;
   /* the condition and the message as wholes, in src: the expressions
   ** themselves, or (.tf.json) the JSON strings, quotes included, as
   ** Terraform's diagnostics about a whole condition or message give them */
-  const struct ast *cond_whole, *msg_whole;
+  struct span cond_span, msg_span;
+  /* set when the trees are another rule's: that rule's variable, whose
+  ** references in them stand for this rule's own variable (rules_shared
+  ** in validate.c); the rule's own trees are read again from src at
+  ** cond_span and msg_span when it needs them */
+  const char *alias;
   /* what the condition and the message refer to (refs_every), found as
   ** the rule is read, its syntax tree still in the cache */
   const struct refs *cond_refs, *msg_refs;

@@ -13,6 +13,7 @@
 #include "diag_int.h"
 #include "eval.h"
 #include "funcs.h"
+#include "parse.h"
 #include "refs.h"
 #include "scope.h"
 #include "strutil.h"
@@ -62,6 +63,7 @@ struct rule_refs {
   const struct refs *deep;       /* both, through local values */
   /* the index in the module of each name of their vars (-1: undeclared) */
   const long *cond_ix, *msg_ix, *own_ix, *deep_ix;
+  long alias_ix; /* the index of the rule's alias (-1: none) */
 };
 
 static long index_of(const struct module *m, const char *name);
@@ -101,8 +103,10 @@ static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
     own->other_name = c->other_name ? c->other_name : g->other_name;
     rr->own = own;
   }
-  /* through local values: the same when there are none */
-  if (m && m->nlocals) {
+  /* through local values: the same when there are none (or when the
+  ** trees are shared: they refer to none) */
+  rr->alias_ix = m && rule->alias ? index_of(m, rule->alias) : -1;
+  if (m && m->nlocals && !rule->alias) {
     struct refs *deep = tfr_arena_alloc(a, sizeof *deep);
     *deep = refs_rule(a, m, rule);
     rr->deep = deep;
@@ -148,7 +152,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
         rule->range = src_range(rule->src, rule->block);
       struct refs r = *rule->refs->cond;
       if (!r.any)
-        error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->src, rule->cond_span, TFR_DIAG_ERROR,
                  "Invalid validation expression",
                  "The condition expression must refer to at least one "
                  "object from elsewhere in the configuration, or else its "
@@ -158,7 +162,7 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
       for (size_t j = 0; j < r.vars.n; j++)
         self |= !strcmp(r.vars.v[j], v->name);
       if (!self)
-        error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
+        error_in(diags, rule->src, rule->cond_span, TFR_DIAG_ERROR,
                  "Invalid variable validation condition",
                  tfr_arena_printf(a,
                                   "The condition for variable \"%s\" must "
@@ -546,10 +550,81 @@ static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
 }
 
 /* One rule of variable k, its outcome in *out; false if it failed. */
+/* ---- rules sharing trees ----------------------------------------------- */
+
+/* The rule's own trees, read again from its file at its spans, in a: the
+** rule with them in *own; NULL if they cannot be read (cannot be: they
+** were checked when the file was read). */
+static const struct validation *
+own_trees(tfr_arena *a, const struct validation *rule, struct validation *own) {
+  struct ast cond = {0}, msg = {0};
+  cond.kind = msg.kind = AST_NULL;
+  cond.flags = msg.flags = AST_F_LAZY;
+  cond.span = rule->cond_span;
+  msg.span = rule->msg_span;
+  tfr_diags *scratch = tfr_diags_new(a);
+  const struct ast *c = parse_config_lazy(rule->src, a, scratch, &cond);
+  const struct ast *g = parse_config_lazy(rule->src, a, scratch, &msg);
+  if (!c || !g)
+    return NULL;
+  *own = *rule;
+  own->condition = c;
+  own->error_message = g;
+  own->cond_src = own->msg_src = rule->src;
+  own->alias = NULL;
+  own->cond_refs = own->msg_refs = NULL;
+  own->refs = NULL;
+  return own;
+}
+
+/* The slot of variable ix in the scope's var object. */
+static const tfr_value **var_slot(const struct module *m, struct scope *s,
+                                  long ix) {
+  const tfr_value *var = s->var;
+  const char *name = m->vars[ix].name;
+  if ((size_t)ix >= var->n || strcmp(var->type->names[ix], name))
+    ix = tfr_type_attr(var->type, name, strlen(name));
+  return ix < 0 ? NULL : (const tfr_value **)&var->elems[ix];
+}
+
+static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
+                    size_t k, const struct validation *rule, struct scope *s,
+                    const struct tfr_range *value_at, bool walk_validate,
+                    struct tfr_rule *out);
+
+/*
+** A rule evaluated in another rule's trees (module.c's rule_template):
+** the other rule's variable has this one's value meanwhile.  Without a
+** diagnostic that is the rule's outcome; with one, whose ranges would be
+** the other rule's, the rule is evaluated again in its own trees.
+*/
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
                      const struct tfr_range *value_at, bool walk_validate,
                      struct tfr_rule *out) {
+  const struct rule_refs *rr = rule->alias ? rule_refs(a, m, rule) : NULL;
+  const tfr_value **from = rr && rr->alias_ix >= 0
+                               ? var_slot(m, s, rr->alias_ix)
+                               : NULL,
+                  **to = from ? var_slot(m, s, (long)k) : NULL;
+  if (!to)
+    return run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
+  size_t before = tfr_diags_count(diags);
+  const tfr_value *saved = *from;
+  *from = *to;
+  bool ok = run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
+  *from = saved;
+  struct validation own;
+  if (tfr_diags_count(diags) == before || !own_trees(a, rule, &own))
+    return ok;
+  diags_remove(diags, before, tfr_diags_count(diags));
+  return run_own(a, diags, m, k, &own, s, value_at, walk_validate, out);
+}
+
+static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
+                    size_t k, const struct validation *rule, struct scope *s,
+                    const struct tfr_range *value_at, bool walk_validate,
+                    struct tfr_rule *out) {
   const struct var_decl *v = &m->vars[k];
   size_t before = tfr_diags_count(diags);
   const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
@@ -565,7 +640,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     if (walk_validate) /* the usual outcome there: nothing to say */
       return outcome(out, TFR_RULE_DEFERRED, NULL);
     const char *why = deferred_reason(a, m, s, rule->condition);
-    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_WARNING,
+    error_in(diags, rule->src, rule->cond_span, TFR_DIAG_WARNING,
              "Validation rule deferred",
              tfr_arena_printf(a,
                               "%s, so the rule is neither passed nor "
@@ -576,7 +651,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {
-    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->cond_span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              "Validation condition expression must return either true or "
              "false, not null.",
@@ -586,7 +661,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   const char *err = NULL;
   const tfr_value *b = conv_convert(a, cond, &tfr_t_bool, &err);
   if (!b) {
-    error_in(diags, rule->src, rule->cond_whole->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->cond_span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
              tfr_arena_printf(a,
                               "Invalid validation condition result value: "
@@ -607,7 +682,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
-    error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
+    error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
              "Invalid error message",
              "Unsuitable value for error message: expression refers to "
              "values that won't be known until the apply phase.",
@@ -619,7 +694,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   } else {
     const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
     if (!ms) {
-      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
                "Invalid error message",
                tfr_arena_printf(a, "Unsuitable value for error message: %s.",
                                 err ? err : "string required"),
@@ -627,7 +702,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "Failed to evaluate condition error message.";
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
                "Error message refers to ephemeral values",
                "The error expression used to explain this condition refers "
                "to ephemeral values. Terraform will not display the "
@@ -639,7 +714,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->msg_whole->span, TFR_DIAG_ERROR,
+      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
                "Error message refers to sensitive values",
                "The error expression used to explain this condition refers "
                "to sensitive values. Terraform will not display the "

@@ -106,12 +106,13 @@ typedef bool (*parse_item_fn)(void *ctx, const struct ast *block);
 ** Read a native file made of blocks of the plain subset (parse_fast.c)
 ** block by block, handing each to item, the tree of a block item keeps
 ** nothing of released at once (so that the tree stays small and in the
-** cache).  The `type` arguments of variable blocks are checked but not
-** built: an AST_NULL with AST_F_LAZY and the expression's span stands for
-** each (parse_config_lazy builds it).  False as soon as the file turns out to
-*hold anything else (a
-** top-level argument, syntax outside the subset, an error): the caller
-** undoes what item did and parses the file as usual.  Reports nothing.
+** cache).  The `type` arguments of variable blocks, and the condition and
+** error_message of their validation blocks, are checked but not built: an
+** AST_NULL with AST_F_LAZY and the expression's span stands for each
+** (parse_config_lazy builds it).  False as soon as the file turns out to
+** hold anything else (a top-level argument, syntax outside the subset, an
+** error): the caller undoes what item did and parses the file as usual.
+** Reports nothing.
 */
 bool parse_config_stream(struct src_file *src, tfr_arena *tree,
                          tfr_diags *diags, parse_item_fn item, void *ctx);

@@ -35,8 +35,11 @@ struct fp {
   uint32_t ahead_at, ahead_end;
   bool ahead_nl, has_ahead;
   bool skip;      /* check the syntax only: build no nodes */
-  bool lazy_type; /* `type` arguments of variable blocks: skipped */
+  bool lazy_type; /* `type` arguments of variable blocks and the condition
+                     and error_message of their validation blocks: read,
+                     not built */
   const struct fast_tok *block_type; /* of the body being read */
+  const struct fast_tok *outer_type; /* of the block around it (or NULL) */
   struct bytemap seen;               /* the type texts lazy_type has checked */
   parse_item_fn item; /* top-level blocks go here (parse_hcl_stream) */
   void *item_ctx;
@@ -913,6 +916,34 @@ static struct ast *lazy_type(struct fp *p) {
   return v;
 }
 
+/* A validation rule's condition or error_message: read (its syntax
+** checked) but not built, an AST_F_LAZY placeholder standing for it.  The
+** loader builds it when it needs the tree: rules that differ only in
+** their own variable's name share one. */
+static struct ast *lazy_expr(struct fp *p) {
+  struct fast_tok first;
+  peek(p, true, &first);
+  p->skip = true;
+  struct ast *x = expr(p, true);
+  p->skip = false;
+  if (!x)
+    return NULL;
+  struct ast *v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
+  v->flags = AST_F_LAZY;
+  return v;
+}
+
+/* Whether the argument name of the block being read is built lazily. */
+static bool lazy_arg(struct fp *p, const struct fast_tok *name) {
+  if (!p->lazy_type || !p->block_type)
+    return false;
+  if (is_word(p, p->block_type, "variable"))
+    return is_word(p, name, "type");
+  return p->outer_type && is_word(p, p->block_type, "validation") &&
+         is_word(p, p->outer_type, "variable") &&
+         (is_word(p, name, "condition") || is_word(p, name, "error_message"));
+}
+
 /* IDENT labels "{" NEWLINE items "}" */
 static struct ast *block(struct fp *p, const struct fast_tok *type) {
   struct fast_tok k;
@@ -947,10 +978,12 @@ static struct ast *block(struct fp *p, const struct fast_tok *type) {
   struct ast *labels = list(p, AST_TUPLE, from, ls);
   uint32_t bfrom = p->top;
   struct fast_tok close;
-  const struct fast_tok *outer = p->block_type;
+  const struct fast_tok *outer = p->block_type, *outer2 = p->outer_type;
+  p->outer_type = outer;
   p->block_type = type;
   bool ok = ++p->depth <= FAST_MAX_DEPTH && body(p, false, &close);
   p->block_type = outer;
+  p->outer_type = outer2;
   if (!ok)
     return NULL;
   p->depth--;
@@ -991,11 +1024,9 @@ static bool body(struct fp *p, bool top, struct fast_tok *close) {
       if (stream)
         return false; /* a top-level argument: the grammar reports it */
       lex(p, true, &k);
-      struct ast *v = p->lazy_type && is_word(p, &name, "type") &&
-                              p->block_type &&
-                              is_word(p, p->block_type, "variable")
-                          ? lazy_type(p)
-                          : expr(p, true);
+      struct ast *v = !lazy_arg(p, &name)                     ? expr(p, true)
+                      : is_word(p, p->block_type, "variable") ? lazy_type(p)
+                                                              : lazy_expr(p);
       if (!v)
         return false;
       item = ast_attr(p->c, lexeme(p, &name), v,

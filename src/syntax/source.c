@@ -25,11 +25,20 @@ static void build_lines(struct src_file *f);
 /* The last column this thread counted, so that many positions on one
 ** long line (a megabyte of junk with an error every few bytes) count on
 ** from the one before instead of from the line's start each time.
-** A new file (maybe where a freed one was) forgets it. */
-static _Thread_local struct {
+** A new file (maybe where a freed one was) forgets it.  The line's index
+** too: positions asked for in file order (a loader's) then find their
+** line without a search.  (Initial-exec: the library is linked, not
+** loaded late, and a call per access to find the variable costs.) */
+#if defined(__GNUC__)
+#define TLS_FAST __attribute__((tls_model("initial-exec")))
+#else
+#define TLS_FAST
+#endif
+static _Thread_local TLS_FAST struct {
   const struct src_file *f;
   uint32_t line_start, byte;
   int column;
+  size_t line; /* the index of line_start in f->lines */
 } last;
 
 /* The line table is built at once, not on the first position asked for:
@@ -359,11 +368,16 @@ void src_lines(struct src_file *f) {
     build_lines(f);
 }
 
-struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
-  src_lines(f);
-  if (byte > f->len)
-    byte = (uint32_t)f->len;
+/* The index of the line holding byte: from the last line asked for when
+** byte is at most a few lines on, by a search otherwise. */
+static size_t line_index(const struct src_file *f, uint32_t byte) {
   size_t lo = 0, hi = f->nlines;
+  if (last.f == f && last.line < f->nlines && f->lines[last.line] <= byte) {
+    lo = last.line;
+    for (int k = 0; k < 8; k++, lo++)
+      if (lo + 1 == f->nlines || f->lines[lo + 1] > byte)
+        return lo;
+  }
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
     if (f->lines[mid] <= byte)
@@ -371,6 +385,14 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
     else
       hi = mid;
   }
+  return lo;
+}
+
+struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
+  src_lines(f);
+  if (byte > f->len)
+    byte = (uint32_t)f->len;
+  size_t lo = line_index(f, byte);
   struct tfr_pos p;
   p.line = (int)lo + 1;
   p.byte = byte;
@@ -380,6 +402,7 @@ struct tfr_pos src_pos(struct src_file *f, uint32_t byte) {
       byte >= 3)
     from = 3;
   p.column = column_at(f, from, byte);
+  last.line = lo;
   return rebase(f, p);
 }
 
