@@ -82,6 +82,10 @@ struct loader {
   uint32_t nrule_keys;
   struct sbuf keybuf;
   struct bytemap templates; /* lexical_key -> struct rule_template */
+  /* the file being read block by block: the parser's numbers of a rule's
+  ** condition and message text (parse_cut_name cut) -> its template, or
+  ** no_template when such rules cannot share */
+  struct bytemap file_templates;
   struct src_file *seq_src; /* positions of declarations, in file order */
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
@@ -432,63 +436,15 @@ struct rule_template {
   uint32_t text_key;
 };
 
-static bool ident_byte(unsigned char c) {
-  return c >= 0x80 || c == '_' || c == '-' || (c >= '0' && c <= '9') ||
-         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-}
-
-/* A name var.NAME spells the same way in every rule: [A-Za-z_][\w-]*. */
-static bool plain_name(const char *s) {
-  if (!((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') && *s != '_')
-    return false;
-  for (; *s; s++)
-    if ((unsigned char)*s >= 0x80 || !ident_byte((unsigned char)*s))
-      return false;
-  return true;
-}
-
-/* The text of s with each var.NAME of the rule's own variable (a whole
-** word) cut to \x01, its length first, appended to b; the cuts' spans go
-** to at (when not NULL; room for every one).  The number of cuts. */
-static size_t cut_own(struct sbuf *b, const char *text, struct span s,
-                      const char *name, size_t nlen, struct span *at) {
-  size_t n = 0, lenat = b->n;
-  uint32_t len = 0;
-  sbuf_put(b, (const char *)&len, sizeof len);
-  uint32_t from = s.start;
-  for (uint32_t i = s.start; i + 4 + nlen <= s.end; i++) {
-    if (text[i] != 'v' || memcmp(text + i, "var.", 4) ||
-        memcmp(text + i + 4, name, nlen))
-      continue;
-    uint32_t e = i + 4 + (uint32_t)nlen;
-    if ((i > s.start &&
-         (ident_byte((unsigned char)text[i - 1]) || text[i - 1] == '.')) ||
-        (e < s.end && ident_byte((unsigned char)text[e])))
-      continue;
-    sbuf_put(b, text + from, i - from);
-    sbuf_put(b, "\x01", 1);
-    if (at)
-      at[n] = (struct span){i, e};
-    n++;
-    from = e;
-    i = e - 1;
-  }
-  sbuf_put(b, text + from, s.end - from);
-  len = (uint32_t)(b->n - lenat - sizeof len);
-  if (b->p)
-    memcpy(b->p + lenat, &len, sizeof len);
-  return n;
-}
-
 /* The rule's lexical key in l->keybuf: its condition's and message's
 ** text, each var.NAME of its own variable cut out. */
 static size_t lexical_key(struct loader *l, const struct partial *p,
                           struct span cond, struct span msg, struct span *at) {
   size_t nlen = strlen(p->name);
   l->keybuf.n = 0;
-  size_t n = cut_own(&l->keybuf, p->src->text, cond, p->name, nlen, at);
-  return n + cut_own(&l->keybuf, p->src->text, msg, p->name, nlen,
-                     at ? at + n : NULL);
+  size_t n = parse_cut_name(&l->keybuf, p->src->text, cond, p->name, nlen, at);
+  return n + parse_cut_name(&l->keybuf, p->src->text, msg, p->name, nlen,
+                            at ? at + n : NULL);
 }
 
 /* Only references to the rule's own variable, each a var.NAME (self:
@@ -506,13 +462,14 @@ static int cmp_span(const void *x, const void *y) {
 
 /* Offer the rule (its own trees just built from lazy placeholders) as the
 ** template of its lexical key, when later rules can share it soundly. */
-static bool offer_template(struct loader *l, const struct partial *p,
-                           const struct validation *r) {
+static const struct rule_template *offer_template(struct loader *l,
+                                                  const struct partial *p,
+                                                  const struct validation *r) {
   bool cself, mself;
-  if (!r->text_key || !plain_name(p->name) ||
+  if (!r->text_key || !parse_plain_name(p->name, strlen(p->name)) ||
       !only_self(r->cond_refs, p->name, &cself) || !cself ||
       !only_self(r->msg_refs, p->name, &mself))
-    return false;
+    return NULL;
   /* every cut is a reference to the variable, and every reference a cut */
   size_t nlen = strlen(p->name), room = 2;
   room += (r->cond_span.end - r->cond_span.start) / (4 + nlen);
@@ -521,7 +478,7 @@ static bool offer_template(struct loader *l, const struct partial *p,
   size_t ncut = lexical_key(l, p, r->cond_span, r->msg_span, cuts);
   const struct ref_names *e[2] = {&r->cond_refs->every, &r->msg_refs->every};
   if (ncut != e[0]->n + e[1]->n)
-    return false;
+    return NULL;
   struct span *refs = tfr_arena_alloc(l->trees, (ncut + 1) * sizeof *refs);
   for (size_t i = 0, k = 0; i < 2; i++)
     for (size_t j = 0; j < e[i]->n; j++)
@@ -529,29 +486,58 @@ static bool offer_template(struct loader *l, const struct partial *p,
   qsort(refs, ncut, sizeof *refs, cmp_span);
   for (size_t i = 0; i < ncut; i++)
     if (refs[i].start != cuts[i].start || refs[i].end != cuts[i].end)
-      return false;
+      return NULL;
   if (bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n))
-    return false;
+    return NULL;
   struct rule_template *t = tfr_arena_alloc(l->a, sizeof *t);
   *t = (struct rule_template){r->condition, r->error_message, p->src,
                               p->name,      r->msg_refs,      mself,
                               r->text_key};
   bytemap_put(&l->templates, tfr_arena_strndup(l->a, l->keybuf.p, l->keybuf.n),
               l->keybuf.n, t);
-  return true;
+  return t;
 }
 
-/* The rule (lazy placeholders for its condition and message) shares an
-** earlier rule's trees when one has its lexical key. */
+static const struct rule_template no_template;
+
+/* The parser's numbers of the rule's texts (both lazy), as a key of
+** file_templates; false when it did not number them. */
+static bool text_ids(const struct ast *cond, const struct ast *msg,
+                     uint32_t ids[2]) {
+  ids[0] = cond->n;
+  ids[1] = msg->n;
+  return ids[0] && ids[1];
+}
+
+static void file_template(struct loader *l, const uint32_t ids[2],
+                          const struct rule_template *t) {
+  char *k = tfr_arena_alloc(l->a, 2 * sizeof *ids);
+  memcpy(k, ids, 2 * sizeof *ids);
+  bytemap_put(&l->file_templates, k, 2 * sizeof *ids, (void *)t);
+}
+
+/* The rule (lazy placeholders cond and msg for its condition and message)
+** shares an earlier rule's trees when one has its lexical key. */
 static bool share_template(struct loader *l, const struct partial *p,
-                           struct validation *r) {
-  if (!l->templates.n || !plain_name(p->name))
-    return false;
-  lexical_key(l, p, r->cond_span, r->msg_span, NULL);
+                           struct validation *r, const struct ast *cond,
+                           const struct ast *msg) {
+  uint32_t ids[2];
+  bool numbered = text_ids(cond, msg, ids);
   const struct rule_template *t =
-      bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n);
-  if (!t)
+      numbered ? bytemap_get(&l->file_templates, (const char *)ids, sizeof ids)
+               : NULL;
+  if (t == &no_template)
     return false;
+  if (!t) {
+    if (!l->templates.n || !parse_plain_name(p->name, strlen(p->name)))
+      return false;
+    lexical_key(l, p, r->cond_span, r->msg_span, NULL);
+    t = bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n);
+    if (!t)
+      return false;
+    if (numbered)
+      file_template(l, ids, t);
+  }
   /* its references: its own variable (the template's, renamed) */
   struct refs *self = tfr_arena_alloc(l->a, sizeof *self);
   const char **v = tfr_arena_alloc(l->a, sizeof *v);
@@ -601,15 +587,19 @@ static void add_validation(struct loader *l, struct partial *p,
   r->msg_span = (msg_whole ? msg_whole : msg)->span;
   p->validations = nv;
   bool lazy = (cond->flags & AST_F_LAZY) && (msg->flags & AST_F_LAZY);
-  if (lazy && share_template(l, p, r))
+  if (lazy && share_template(l, p, r, cond, msg))
     return;
   r->condition = built(l, p->src, cond);
   r->error_message = built(l, p->src, msg);
   r->cond_refs = refs_every(l->a, r->condition);
   r->msg_refs = refs_every(l->a, r->error_message);
   r->text_key = rule_key(l, p, r);
-  if (lazy)
-    offer_template(l, p, r);
+  uint32_t ids[2];
+  if (lazy) {
+    const struct rule_template *t = offer_template(l, p, r);
+    if (text_ids(cond, msg, ids))
+      file_template(l, ids, t ? t : &no_template);
+  }
 }
 
 /* A validation block without its condition or error_message: one error
@@ -885,15 +875,17 @@ static void check_name(struct loader *l, const struct partial *p) {
              p->name);
 }
 
-/* Room for n declarations in all: m->vars is malloc'd while loading
-** (grown in place when large) and freed with the arena. */
+/* Room for n declarations in all, in the arena (a large module's in huge
+** pages; a file's declarations are counted before it is read, so that
+** the array rarely moves). */
 static void reserve_vars(struct loader *l, size_t n) {
   if (n <= l->cap)
     return;
+  struct var_decl *v = tfr_arena_alloc_raw(l->a, n * sizeof *v);
+  if (l->m->nvars)
+    memcpy(v, l->m->vars, l->m->nvars * sizeof *v);
   l->cap = n;
-  l->m->vars = realloc(l->m->vars, n * sizeof *l->m->vars);
-  if (!l->m->vars)
-    tfr_oom();
+  l->m->vars = v;
 }
 
 /* A variable declared in a primary file. */
@@ -1465,12 +1457,16 @@ static void undo(struct loader *l, const struct undo *u) {
   arena_reset(l->trees, u->trees);
   bytemap_free(&l->templates); /* their trees may be gone */
   l->templates = (struct bytemap){0};
+  bytemap_free(&l->file_templates);
+  l->file_templates = (struct bytemap){0};
   l->seq_src = NULL;
 }
 
 /* A primary configuration file: read block by block when it is plain
 ** (most are), else parsed whole; its variables declared. */
 static void primary_file(struct loader *l, struct src_file *src) {
+  bytemap_free(&l->file_templates); /* the parser numbers texts per file */
+  l->file_templates = (struct bytemap){0};
   /* room for its declarations at once: lines that start "variable" */
   size_t n = 0;
   for (const char *t = src->text, *end = t + src->len; t < end;) {
@@ -1551,8 +1547,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   bytemap_free(&l.types);
   bytemap_free(&l.rule_keys);
   bytemap_free(&l.templates);
+  bytemap_free(&l.file_templates);
   free(l.keybuf.p);
-  tfr_arena_on_free(a, free, m->vars);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)

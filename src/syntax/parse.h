@@ -117,6 +117,23 @@ typedef bool (*parse_item_fn)(void *ctx, const struct ast *block);
 bool parse_config_stream(struct src_file *src, tfr_arena *tree,
                          tfr_diags *diags, parse_item_fn item, void *ctx);
 
+/* Whether s (n bytes) is a name that var.NAME spells as it is: an
+** identifier of ASCII letters, digits, _ and -, not starting with a digit
+** or -. */
+bool parse_plain_name(const char *s, size_t n);
+
+/*
+** The text of s with each var.NAME of the variable name (nlen bytes; a
+** whole word: no identifier byte or dot before it, no identifier byte
+** after it) cut to \x01, its length first (4 bytes), appended to b; the
+** cuts' spans go to at when it is not NULL (room for every one).  The
+** number of cuts.  Rules whose texts cut this way are equal differ only in
+** their own variable's name.
+*/
+struct sbuf;
+size_t parse_cut_name(struct sbuf *b, const char *text, struct span s,
+                      const char *name, size_t nlen, struct span *at);
+
 /* The tree of such a lazy argument x of src, in tree. */
 const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
                                     tfr_diags *diags, const struct ast *x);

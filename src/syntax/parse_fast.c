@@ -40,8 +40,17 @@ struct fp {
                      not built */
   const struct fast_tok *block_type; /* of the body being read */
   const struct fast_tok *outer_type; /* of the block around it (or NULL) */
-  struct bytemap seen;               /* the type texts lazy_type has checked */
-  parse_item_fn item; /* top-level blocks go here (parse_hcl_stream) */
+  const char *var_name; /* the variable block's label being read (a plain
+                           identifier), or NULL */
+  size_t var_len;
+  /* the rule expressions checked, each by its text with var.NAME of its
+  ** own variable cut out (parse_cut_name): the same text is the same
+  ** syntax, whatever the name; keys in rule_keys */
+  struct bytemap rule_seen;
+  tfr_arena *rule_keys;
+  struct sbuf keybuf;
+  struct bytemap seen; /* the type texts lazy_type has checked */
+  parse_item_fn item;  /* top-level blocks go here (parse_hcl_stream) */
   void *item_ctx;
   int depth;
   struct ast **stack; /* children of the lists being built (malloc'd) */
@@ -916,20 +925,161 @@ static struct ast *lazy_type(struct fp *p) {
   return v;
 }
 
+static bool ident_byte(unsigned char c) { return c >= 0x80 || (cls[c] & C_ID); }
+
+bool parse_plain_name(const char *s, size_t n) {
+  if (!n || !(cls[(unsigned char)s[0]] & C_IDSTART) ||
+      (unsigned char)s[0] >= 0x80)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80 || !(cls[(unsigned char)s[i]] & C_ID))
+      return false;
+  return true;
+}
+
+size_t parse_cut_name(struct sbuf *b, const char *text, struct span s,
+                      const char *name, size_t nlen, struct span *at) {
+  size_t n = 0, lenat = b->n;
+  uint32_t len = 0;
+  sbuf_put(b, (const char *)&len, sizeof len);
+  uint32_t from = s.start;
+  for (uint32_t i = s.start; i + 4 + nlen <= s.end; i++) {
+    if (text[i] != 'v' || memcmp(text + i, "var.", 4) ||
+        memcmp(text + i + 4, name, nlen))
+      continue;
+    uint32_t e = i + 4 + (uint32_t)nlen;
+    if ((i > s.start &&
+         (ident_byte((unsigned char)text[i - 1]) || text[i - 1] == '.')) ||
+        (e < s.end && ident_byte((unsigned char)text[e])))
+      continue;
+    sbuf_put(b, text + from, i - from);
+    sbuf_put(b, "\x01", 1);
+    if (at)
+      at[n] = (struct span){i, e};
+    n++;
+    from = e;
+    i = e - 1;
+  }
+  sbuf_put(b, text + from, s.end - from);
+  len = (uint32_t)(b->n - lenat - sizeof len);
+  if (b->p)
+    memcpy(b->p + lenat, &len, sizeof len);
+  return n;
+}
+
+/*
+** Where the expression at i ends when it is all on its line and plain
+** (brackets, operators, strings without templates; no comment, heredoc or
+** CR): after its last token, where the fast parser ends it too; 0 when
+** that cannot tell.  Its text, cut as parse_cut_name cuts it for the
+** variable being read, goes to p->keybuf on the way.
+*/
+static uint32_t rule_extent(struct fp *p, uint32_t i) {
+  const char *t = p->s.t, *name = p->var_name;
+  uint32_t n = p->s.len, from = i, start = i, last = 0,
+           nlen = (uint32_t)p->var_len;
+  int depth = 0;
+  struct sbuf *b = &p->keybuf;
+  b->n = 0;
+  uint32_t len = 0;
+  sbuf_put(b, (const char *)&len, sizeof len);
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)t[i];
+    if (c == '\n')
+      break;
+    if (cls[c] & C_BLANK)
+      continue;
+    if (c == 'v' && i + 4 + nlen <= n && !memcmp(t + i, "var.", 4) &&
+        !memcmp(t + i + 4, name, nlen) &&
+        (i == start ||
+         (!ident_byte((unsigned char)t[i - 1]) && t[i - 1] != '.'))) {
+      uint32_t e = i + 4 + nlen;
+      if (!ident_byte((unsigned char)t[e])) { /* (the text ends in NULs) */
+        sbuf_put(b, t + from, i - from);
+        sbuf_put(b, "\x01", 1);
+        from = e;
+        i = e - 1;
+        last = e;
+        continue;
+      }
+    }
+    if (c == '\r' || c == '#' ||
+        (c == '/' && (t[i + 1] == '/' || t[i + 1] == '*')) ||
+        (c == '<' && t[i + 1] == '<'))
+      return 0;
+    if (c == '(' || c == '[' || c == '{') {
+      depth++;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0)
+        return 0;
+    } else if (c == '"') {
+      /* a string: a name in it is cut as well (the same text either way) */
+      for (i++; i < n && t[i] != '"'; i++) {
+        if (t[i] == '\\')
+          i++;
+        else if ((t[i] == '$' || t[i] == '%') && t[i + 1] == '{')
+          return 0;
+        if (i >= n || t[i] == '\n' || t[i] == '\r')
+          return 0;
+        if (t[i] == 'v' && i + 4 + nlen <= n && !memcmp(t + i, "var.", 4) &&
+            !memcmp(t + i + 4, name, nlen) &&
+            !ident_byte((unsigned char)t[i - 1]) && t[i - 1] != '.' &&
+            !ident_byte((unsigned char)t[i + 4 + nlen])) {
+          sbuf_put(b, t + from, i - from);
+          sbuf_put(b, "\x01", 1);
+          from = i + 4 + nlen;
+          i = from - 1;
+        }
+      }
+      if (i >= n)
+        return 0;
+    }
+    last = i + 1;
+  }
+  if (depth || !last)
+    return 0;
+  sbuf_put(b, t + from, last - from);
+  len = (uint32_t)(b->n - sizeof len);
+  memcpy(b->p, &len, sizeof len);
+  return last;
+}
+
 /* A validation rule's condition or error_message: read (its syntax
 ** checked) but not built, an AST_F_LAZY placeholder standing for it.  The
 ** loader builds it when it needs the tree: rules that differ only in
-** their own variable's name share one. */
+** their own variable's name share one.  A text checked before but for
+** that name is not checked again; the placeholder's n numbers its text so
+** cut (from 1; 0: not numbered) for the loader. */
 static struct ast *lazy_expr(struct fp *p) {
   struct fast_tok first;
   peek(p, true, &first);
+  uint32_t end = p->var_name ? rule_extent(p, first.start) : 0;
+  uintptr_t id = 0;
+  if (end) {
+    id = (uintptr_t)bytemap_get(&p->rule_seen, p->keybuf.p, p->keybuf.n);
+    if (id) {
+      p->has_ahead = false;
+      p->s.pos = end;
+      goto done;
+    }
+  }
   p->skip = true;
   struct ast *x = expr(p, true);
   p->skip = false;
   if (!x)
     return NULL;
+  if (end && end == p->s.pos) {
+    if (!p->rule_keys)
+      p->rule_keys = tfr_arena_new();
+    id = p->rule_seen.n + 1;
+    bytemap_put(&p->rule_seen,
+                tfr_arena_strndup(p->rule_keys, p->keybuf.p, p->keybuf.n),
+                p->keybuf.n, (void *)id);
+  }
+done:;
   struct ast *v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
   v->flags = AST_F_LAZY;
+  v->n = (uint32_t)id;
   return v;
 }
 
@@ -979,11 +1129,22 @@ static struct ast *block(struct fp *p, const struct fast_tok *type) {
   uint32_t bfrom = p->top;
   struct fast_tok close;
   const struct fast_tok *outer = p->block_type, *outer2 = p->outer_type;
+  const char *var_name = p->var_name;
+  size_t var_len = p->var_len;
+  if (nlabels == 1 && is_word(p, type, "variable")) {
+    /* its name, when var.NAME spells it: an identifier, or a string
+    ** holding one */
+    const struct ast *l = p->skip ? NULL : labels->items[0];
+    p->var_name = l && parse_plain_name(l->str, l->n) ? l->str : NULL;
+    p->var_len = p->var_name ? l->n : 0;
+  }
   p->outer_type = outer;
   p->block_type = type;
   bool ok = ++p->depth <= FAST_MAX_DEPTH && body(p, false, &close);
   p->block_type = outer;
   p->outer_type = outer2;
+  p->var_name = var_name;
+  p->var_len = var_len;
   if (!ok)
     return NULL;
   p->depth--;
@@ -1081,6 +1242,9 @@ bool parse_hcl_stream(struct parse_ctx *c, parse_item_fn item, void *ctx) {
   bool ok = body(&p, true, &close);
   free(p.stack);
   bytemap_free(&p.seen);
+  bytemap_free(&p.rule_seen);
+  tfr_arena_free(p.rule_keys);
+  free(p.keybuf.p);
   return ok;
 }
 
