@@ -431,8 +431,6 @@ struct rule_template {
   const struct ast *cond, *msg;
   struct src_file *src;
   const char *owner;
-  const struct refs *msg_refs; /* the message's, when it has no var. */
-  bool msg_self;               /* the message refers to its variable */
   uint32_t text_key;
 };
 
@@ -490,8 +488,7 @@ static const struct rule_template *offer_template(struct loader *l,
   if (bytemap_get(&l->templates, l->keybuf.p, l->keybuf.n))
     return NULL;
   struct rule_template *t = tfr_arena_alloc(l->a, sizeof *t);
-  *t = (struct rule_template){r->condition, r->error_message, p->src,
-                              p->name,      r->msg_refs,      mself,
+  *t = (struct rule_template){r->condition, r->error_message, p->src, p->name,
                               r->text_key};
   bytemap_put(&l->templates, tfr_arena_strndup(l->a, l->keybuf.p, l->keybuf.n),
               l->keybuf.n, t);
@@ -538,21 +535,10 @@ static bool share_template(struct loader *l, const struct partial *p,
     if (numbered)
       file_template(l, ids, t);
   }
-  /* its references: its own variable (the template's, renamed) */
-  struct refs *self = tfr_arena_alloc(l->a, sizeof *self);
-  const char **v = tfr_arena_alloc(l->a, sizeof *v);
-  struct span *at = tfr_arena_alloc(l->a, sizeof *at);
-  *v = p->name;
-  *at = r->cond_span;
-  self->vars = (struct ref_names){v, at, 1, 1, false};
-  self->every = (struct ref_names){v, at, 1, 1, true};
-  self->any = true;
   r->condition = t->cond;
   r->error_message = t->msg;
   r->cond_src = r->msg_src = t->src;
   r->alias = t->owner;
-  r->cond_refs = self;
-  r->msg_refs = t->msg_self ? self : t->msg_refs;
   r->text_key = t->text_key;
   return true;
 }

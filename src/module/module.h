@@ -37,8 +37,10 @@ struct validation {
   ** in validate.c); the rule's own trees are read again from src at
   ** cond_span and msg_span when it needs them */
   const char *alias;
+  const struct var_decl *alias_var; /* its declaration (validate_static) */
   /* what the condition and the message refer to (refs_every), found as
-  ** the rule is read, its syntax tree still in the cache */
+  ** the rule is read, its syntax tree still in the cache (NULL for a rule
+  ** sharing trees: it refers to its own variable alone) */
   const struct refs *cond_refs, *msg_refs;
   /* rules with the same text_key differ only in their own variable's name
   ** (refs_rule_key; numbered from 1 per module); 0: no key (.tf.json) */

@@ -1056,23 +1056,27 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
 
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
+/* Where variable k's rules' errors point: its value, or its declaration
+** (a default). */
+static struct tfr_range value_range(const void *ud, size_t k) {
+  const struct resolver *r = ud;
+  const struct raw_value *raw = r->winner[k];
+  return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
+}
+
 static void final_rules(struct resolver *r) {
   size_t n = r->m->nvars ? r->m->nvars : 1;
   const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
   bool *failed = tfr_arena_alloc(r->a, n * sizeof *failed);
-  struct tfr_range *at = tfr_arena_alloc(r->a, n * sizeof *at);
+  const struct value_place at = {value_range, r};
   for (size_t k = 0; k < r->m->nvars; k++) {
     vals[k] = r->out[k].value;
     failed[k] = r->out[k].error;
-    const struct raw_value *raw = r->winner[k];
-    if (r->m->vars[k].nvalidations) /* where its rules' errors point */
-      at[k] =
-          raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
   }
   struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
   for (size_t k = 0; k < r->m->nvars; k++)
     rules[k] = (struct tfr_rule *)r->out[k].rules;
-  validate_final(r->m, r->a, r->diags, vals, failed, at, rules);
+  validate_final(r->m, r->a, r->diags, vals, failed, &at, rules);
   for (size_t k = 0; k < r->m->nvars; k++)
     if (failed[k] && !r->out[k].error) {
       r->out[k].error = true;

@@ -63,8 +63,20 @@ struct rule_refs {
   const struct refs *deep;       /* both, through local values */
   /* the index in the module of each name of their vars (-1: undeclared) */
   const long *cond_ix, *msg_ix, *own_ix, *deep_ix;
-  long alias_ix; /* the index of the rule's alias (-1: none) */
 };
+
+/* The references of a rule sharing another's trees that count for
+** ordering and checking: none but its own variable (module.c's templates
+** refer to nothing else), which every use skips. */
+static const struct refs self_only = {.any = true};
+static const struct rule_refs shared_refs = {.cond = &self_only,
+                                             .msg = &self_only,
+                                             .own = &self_only,
+                                             .deep = &self_only,
+                                             .cond_ix = NULL,
+                                             .msg_ix = NULL,
+                                             .own_ix = NULL,
+                                             .deep_ix = NULL};
 
 static long index_of(const struct module *m, const char *name);
 
@@ -103,10 +115,8 @@ static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
     own->other_name = c->other_name ? c->other_name : g->other_name;
     rr->own = own;
   }
-  /* through local values: the same when there are none (or when the
-  ** trees are shared: they refer to none) */
-  rr->alias_ix = m && rule->alias ? index_of(m, rule->alias) : -1;
-  if (m && m->nlocals && !rule->alias) {
+  /* through local values: the same when there are none */
+  if (m && m->nlocals) {
     struct refs *deep = tfr_arena_alloc(a, sizeof *deep);
     *deep = refs_rule(a, m, rule);
     rr->deep = deep;
@@ -129,7 +139,9 @@ static struct rule_refs *rule_refs_new(tfr_arena *a, const struct module *m,
 ** is read-only then, shared by threads); found here, in a, otherwise. */
 static const struct rule_refs *rule_refs(tfr_arena *a, const struct module *m,
                                          const struct validation *rule) {
-  return rule->refs ? rule->refs : rule_refs_new(a, m, rule);
+  return rule->refs    ? rule->refs
+         : rule->alias ? &shared_refs
+                       : rule_refs_new(a, m, rule);
 }
 
 /* ---- static checks ----------------------------------------------------- */
@@ -143,10 +155,21 @@ static void error_in(tfr_diags *d, struct src_file *src, struct span s,
 }
 
 void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags) {
+  const char *alias = NULL; /* the last alias looked up: rules sharing */
+  const struct var_decl *alias_var = NULL; /* trees come in runs */
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     for (size_t i = 0; i < v->nvalidations; i++) {
       struct validation *rule = (struct validation *)&v->validations[i];
+      if (rule->alias) { /* its template passed these checks */
+        if (rule->alias != alias) {
+          alias = rule->alias;
+          alias_var = module_var(m, alias, strlen(alias));
+        }
+        rule->alias_var = alias_var;
+        rule->refs = &shared_refs;
+        continue;
+      }
       rule->refs = rule_refs_new(a, m, rule);
       if (!rule->range.filename)
         rule->range = src_range(rule->src, rule->block);
@@ -378,7 +401,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
 
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
-                     const struct tfr_range *value_at, bool walk_validate,
+                     const struct value_place *value_at, bool walk_validate,
                      struct tfr_rule *out);
 
 /*
@@ -408,7 +431,13 @@ static const char *walk_key(const struct var_decl *v,
   return key;
 }
 
+static struct tfr_range decl_range(const void *ud, size_t k) {
+  const struct module *m = ud;
+  return m->vars[k].decl;
+}
+
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
+  const struct value_place decl_place = {decl_range, m};
   if (!declared_refs(m, a, diags))
     return false;
   int *state = calloc(m->nvars ? m->nvars : 1, sizeof *state);
@@ -455,7 +484,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       size_t before = tfr_diags_count(scratch);
       struct tfr_rule dummy;
       arena_reset(t, empty);
-      run_rule(t, scratch, m, k, rule, &s, &m->vars[k].decl, true, &dummy);
+      run_rule(t, scratch, m, k, rule, &s, &decl_place, true, &dummy);
       bool errs = false;
       for (size_t j = before; j < tfr_diags_count(scratch); j++)
         errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
@@ -589,7 +618,7 @@ static const tfr_value **var_slot(const struct module *m, struct scope *s,
 
 static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                     size_t k, const struct validation *rule, struct scope *s,
-                    const struct tfr_range *value_at, bool walk_validate,
+                    const struct value_place *value_at, bool walk_validate,
                     struct tfr_rule *out);
 
 /*
@@ -600,12 +629,13 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
 */
 static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
-                     const struct tfr_range *value_at, bool walk_validate,
+                     const struct value_place *value_at, bool walk_validate,
                      struct tfr_rule *out) {
-  const struct rule_refs *rr = rule->alias ? rule_refs(a, m, rule) : NULL;
-  const tfr_value **from = rr && rr->alias_ix >= 0
-                               ? var_slot(m, s, rr->alias_ix)
-                               : NULL,
+  const struct var_decl *av =
+      rule->alias_var ? rule->alias_var
+      : rule->alias   ? module_var(m, rule->alias, strlen(rule->alias))
+                      : NULL;
+  const tfr_value **from = av ? var_slot(m, s, av - m->vars) : NULL,
                   **to = from ? var_slot(m, s, (long)k) : NULL;
   if (!to)
     return run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
@@ -623,7 +653,7 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
 
 static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                     size_t k, const struct validation *rule, struct scope *s,
-                    const struct tfr_range *value_at, bool walk_validate,
+                    const struct value_place *value_at, bool walk_validate,
                     struct tfr_rule *out) {
   const struct var_decl *v = &m->vars[k];
   size_t before = tfr_diags_count(diags);
@@ -732,7 +762,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   struct tfr_range rr = src_range(rule->src, rule->block);
   char where[512];
   tfr_range_format(&rr, where, sizeof where);
-  tfr_diags_add(diags, TFR_DIAG_ERROR, value_at, "Invalid value for variable",
+  struct tfr_range at = value_at->range(value_at->ud, k);
+  tfr_diags_add(diags, TFR_DIAG_ERROR, &at, "Invalid value for variable",
                 tfr_arena_printf(a,
                                  "%s\n\nThis was checked by the validation "
                                  "rule at %s.",
@@ -740,7 +771,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   tfr_diags_set_code(diags, TFR_CODE_RULE_FAILED);
   tfr_diags_set_variable(diags, v->name);
   if (v->sensitive)
-    tfr_diags_hide_source(diags); /* value_at may be the secret itself */
+    tfr_diags_hide_source(diags); /* at may be the secret itself */
   return outcome(out, TFR_RULE_FAILED, text);
 }
 
@@ -753,7 +784,7 @@ static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
 
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
-                    const struct tfr_range *value_at,
+                    const struct value_place *value_at,
                     struct tfr_rule *const *rules) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
@@ -813,8 +844,8 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         /* each rule in the scratch arena, reset after it: only its
         ** outcome's text stays (diagnostics are copied when added) */
         arena_reset(t, empty);
-        ok &= run_rule(t, diags, m, k, &v->validations[i], &s, &value_at[k],
-                       false, &rules[k][i]);
+        ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at, false,
+                       &rules[k][i]);
         if (rules[k][i].detail)
           rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
       }

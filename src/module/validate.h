@@ -17,13 +17,20 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
 ** False when Terraform would stop here. */
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags);
 
+/* Where variable k's value is written: asked for only when one of its
+** rules fails. */
+struct value_place {
+  struct tfr_range (*range)(const void *ud, size_t k);
+  const void *ud;
+};
+
 /* Every rule with the final values (values[k] NULL when unresolved), in
 ** dependency order; a variable whose rule fails gets failed[k].  A rule
-** failure points at value_at[k]; rules[k][i] gets the outcome of rule i
-** of variable k. */
+** failure points at value_at's range of the variable; rules[k][i] gets
+** the outcome of rule i of variable k. */
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
-                    const struct tfr_range *value_at,
+                    const struct value_place *value_at,
                     struct tfr_rule *const *rules);
 
 /* Terraform's errors for references in x to variables and local values
