@@ -1358,33 +1358,57 @@ static void sort_vars(struct module *m) {
   free(from);
 }
 
-/* The hash of the variable names, for module_var. */
+/* The hash of the variable names, for module_var: slots of 8 bytes and
+** the names copied together, so that a lookup (one per value a tfvars
+** file sets) touches no declaration and few cache lines. */
 static void index_vars(tfr_arena *a, struct module *m) {
-  size_t n = 16;
+  size_t n = 16, pool = 0;
   while (n < 2 * m->nvars)
     n *= 2;
-  m->var_slots = tfr_arena_alloc(a, n * sizeof *m->var_slots);
-  m->nslots = n;
+  for (size_t i = 0; i < m->nvars; i++)
+    pool += strlen(m->vars[i].name) + 1;
+  struct var_slot *slots = tfr_arena_alloc(a, n * sizeof *slots);
+  uint32_t *at = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *at);
+  char *names = tfr_arena_alloc_raw(a, pool ? pool : 1);
+  size_t off = 0;
   for (size_t i = 0; i < m->nvars; i++) {
     const char *name = m->vars[i].name;
-    size_t h = str_hash(name, strlen(name)) & (n - 1);
-    while (m->var_slots[h])
-      h = (h + 1) & (n - 1);
-    m->var_slots[h] = (uint32_t)i + 1;
+    size_t len = strlen(name);
+    memcpy(names + off, name, len + 1);
+    at[i] = (uint32_t)off;
+    off += len + 1;
+    uint32_t h = (uint32_t)str_hash(name, len);
+    size_t k = h & (n - 1);
+    while (slots[k].index1)
+      k = (k + 1) & (n - 1);
+    slots[k] = (struct var_slot){h, (uint32_t)i + 1};
   }
+  m->var_slots = slots;
+  m->nslots = n;
+  m->name_pool = names;
+  m->name_at = at;
+}
+
+long module_var_index(const struct module *m, const char *name, size_t len) {
+  if (!m->nslots)
+    return -1;
+  uint32_t h = (uint32_t)str_hash(name, len);
+  for (size_t k = h & (m->nslots - 1); m->var_slots[k].index1;
+       k = (k + 1) & (m->nslots - 1)) {
+    if (m->var_slots[k].hash != h)
+      continue;
+    uint32_t i = m->var_slots[k].index1 - 1;
+    const char *v = m->name_pool + m->name_at[i];
+    if (!memcmp(v, name, len) && v[len] == '\0')
+      return (long)i;
+  }
+  return -1;
 }
 
 const struct var_decl *module_var(const struct module *m, const char *name,
                                   size_t len) {
-  if (!m->nslots)
-    return NULL;
-  size_t h = str_hash(name, len) & (m->nslots - 1);
-  for (uint32_t k; (k = m->var_slots[h]) != 0; h = (h + 1) & (m->nslots - 1)) {
-    const char *v = m->vars[k - 1].name;
-    if (strnlen(v, len + 1) == len && !memcmp(v, name, len))
-      return &m->vars[k - 1];
-  }
-  return NULL;
+  long i = module_var_index(m, name, len);
+  return i < 0 ? NULL : &m->vars[i];
 }
 
 /* Number the distinct (type, defaults) pairs of the variables, which the
@@ -1394,8 +1418,10 @@ static void type_ids(tfr_arena *a, struct module *m) {
   while (n < 2 * m->nvars)
     n *= 2;
   struct var_decl **first = calloc(n, sizeof *first);
+  uint32_t *ids = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *ids);
   if (!first)
     tfr_oom();
+  m->var_type = ids;
   for (size_t i = 0; i < m->nvars; i++) {
     struct var_decl *v = &m->vars[i];
     uintptr_t key[2] = {(uintptr_t)v->type, (uintptr_t)v->defaults};
@@ -1404,12 +1430,12 @@ static void type_ids(tfr_arena *a, struct module *m) {
            (first[h]->type != v->type || first[h]->defaults != v->defaults))
       h = (h + 1) & (n - 1);
     if (first[h]) {
-      v->type_id = first[h]->type_id;
+      ids[i] = v->type_id = first[h]->type_id;
       v->plain = first[h]->plain;
       continue;
     }
     first[h] = v;
-    v->type_id = (uint32_t)m->ntypes++;
+    ids[i] = v->type_id = (uint32_t)m->ntypes++;
     v->plain = tfr_type_plain(a, v->type);
   }
   free(first);

@@ -138,18 +138,29 @@ struct module {
   size_t nobjects;
   struct var_decl *vars; /* sorted by name */
   size_t nvars;
-  uint32_t *var_slots;    /* hash of the names: index + 1, 0 empty */
-  size_t nslots;          /* a power of two */
-  size_t ntypes;          /* distinct (type, defaults) of vars */
-  bool has_config;        /* at least one .tf / .tf.json */
-  bool opentofu;          /* loaded with OpenTofu's rules */
-  struct raw_value *raws; /* in precedence order, lowest first */
+  /* the names hashed, compactly (a lookup reads no declaration):
+  ** each slot the name's hash and index + 1 (0: empty); the names one
+  ** after another in name_pool, name k at name_at[k], NUL-ended */
+  struct var_slot {
+    uint32_t hash, index1;
+  } * var_slots;
+  size_t nslots; /* a power of two */
+  const char *name_pool;
+  const uint32_t *name_at;
+  const uint32_t *var_type; /* each variable's type_id */
+  size_t ntypes;            /* distinct (type, defaults) of vars */
+  bool has_config;          /* at least one .tf / .tf.json */
+  bool opentofu;            /* loaded with OpenTofu's rules */
+  struct raw_value *raws;   /* in precedence order, lowest first */
   size_t nraws;
 };
 
 /* The variable named name (len bytes), or NULL. */
 const struct var_decl *module_var(const struct module *m, const char *name,
                                   size_t len);
+
+/* Its index in m->vars, or -1. */
+long module_var_index(const struct module *m, const char *name, size_t len);
 
 /* Whether the module declares an object ("aws_instance.web", ...). */
 bool module_declares(const struct module *m, const char *name);

@@ -164,18 +164,18 @@ static void file_values(struct collector *c, struct ast_file *f,
 static const struct fv_plan *plan_for(void *ctx, const char *name, size_t len,
                                       long *tag) {
   struct collector *c = ctx;
-  const struct var_decl *v = module_var(c->m, name, len);
+  long k = module_var_index(c->m, name, len); /* (reads no declaration) */
   *tag = -1;
-  if (!v)
+  if (k < 0)
     return NULL;
-  size_t k = (size_t)(v - c->m->vars);
-  *tag = (long)k + 1;
+  *tag = k + 1;
   if (!c->plans) {
     c->plans = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->plans);
     c->planned = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->planned);
   }
-  uint32_t t = v->type_id; /* one plan per type */
+  uint32_t t = c->m->var_type[k]; /* one plan per type */
   if (!c->planned[t]) {
+    const struct var_decl *v = &c->m->vars[k];
     c->planned[t] = true;
     c->plans[t] = fv_plan_new(c->a, v->type, v->defaults);
   }
@@ -200,7 +200,8 @@ static bool fast_values(struct collector *c, struct src_file *src,
   for (size_t i = 0; i < n; i++) {
     struct raw_value *r = add_raw(c);
     r->name = at[i].tag > 0
-                  ? c->m->vars[at[i].tag - 1].name /* the same bytes */
+                  ? c->m->name_pool +
+                        c->m->name_at[at[i].tag - 1] /* the same bytes */
                   : tfr_arena_strndup(c->a, src->text + at[i].name.start,
                                       at[i].name.end - at[i].name.start);
     r->kind = kind;
