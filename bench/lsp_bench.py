@@ -66,6 +66,7 @@ class Server:
         self.p = subprocess.Popen([tool, "lsp"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE)
         self.q = queue.Queue()
+        self.kept = []  # read, not yet asked for
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -104,7 +105,13 @@ class Server:
         return i, {"id": i, "method": method, "params": params}
 
     def wait(self, pred, what):
-        """The first message pred accepts, and when it came."""
+        """The first message pred accepts, and when it came; messages it
+        does not accept stay for the next wait (the server may answer a
+        request before it publishes an edit's diagnostics)."""
+        for i, (t, m) in enumerate(self.kept):
+            if pred(m):
+                del self.kept[i]
+                return t, m
         deadline = time.monotonic() + TIMEOUT_S
         while True:
             left = deadline - time.monotonic()
@@ -116,9 +123,12 @@ class Server:
                 raise RuntimeError("the server exited waiting for %s" % what)
             if pred(m):
                 return t, m
+            self.kept.append((t, m))
 
     def drain(self, s):
-        """Reads what comes within s seconds (other files' diagnostics)."""
+        """Reads what comes within s seconds (other files' diagnostics),
+        and forgets it."""
+        self.kept = []
         end = time.monotonic() + s
         while True:
             left = end - time.monotonic()

@@ -48,6 +48,7 @@ REQ_RSS_PER_BYTE = 3.0      # peak RSS within 3x the input
 REQ_MANYVARS_S = 0.030      # 10,000 variables: under 30 ms
 REQ_CONVERT_S = 1.0         # 1,000,000 elements: well under a second
 REQ_RULES_RATIO = 30        # 10,000 rules: 30x Terraform's own steps
+REQ_RULES_FROM = 10000      # (judged from 10,000 rules up)
 STEP_RATIO = (3.0, 5.0)     # time per 4x input: linear, within these
 MAX_SLOPE = 1.15            # log-log slope of CPU time, 1 -> 8 MB
 
@@ -120,6 +121,21 @@ class Bench:
             decl = f.read()
         for name, text in (("variables.tf", decl),
                            ("terraform.tfvars", "buckets = []\n")):
+            p = os.path.join(d, name)
+            if not os.path.exists(p) or open(p).read() != text:
+                with open(p, "w") as f:
+                    f.write(text)
+        return d
+
+    def startup_module(self):
+        """A module of one variable set by terraform.tfvars: what any run
+        costs before its input counts (process start, loading the
+        libraries, an empty resolution)."""
+        d = os.path.join(self.o.data, "startup", "module")
+        os.makedirs(d, exist_ok=True)
+        for name, text in (("variables.tf",
+                            'variable "x" {\n  type = string\n}\n'),
+                           ("terraform.tfvars", 'x = "a"\n')):
             p = os.path.join(d, name)
             if not os.path.exists(p) or open(p).read() != text:
                 with open(p, "w") as f:
@@ -387,10 +403,18 @@ class Bench:
                   if r["label"] == "hclstages" and r.get("steps_s")]
             if hs:
                 ratio = hs[0]["steps_s"] / t
-                self.requirement("%dx as fast as Terraform's own steps"
-                                 % REQ_RULES_RATIO, ratio >= REQ_RULES_RATIO,
-                                 "%.1fx (%.1f ms against %.0f ms)"
-                                 % (ratio, t * 1e3, hs[0]["steps_s"] * 1e3))
+                what = ("%.1fx (%.1f ms against %.0f ms)"
+                        % (ratio, t * 1e3, hs[0]["steps_s"] * 1e3))
+                if self.meta["rules"] >= REQ_RULES_FROM:
+                    self.requirement("%dx as fast as Terraform's own steps"
+                                     % REQ_RULES_RATIO,
+                                     ratio >= REQ_RULES_RATIO, what)
+                else:  # the start-up cost, which hclstages' steps leave out,
+                    # is a large part of a small input's time
+                    print("  %-44s %-7s %s" % (
+                        "as fast as Terraform's own steps", "info",
+                        what + "; the requirement is from %d rules"
+                        % REQ_RULES_FROM))
             self.growth()
         else:
             self.requirement("time < %.0f s (well under)" % REQ_CONVERT_S,
@@ -446,20 +470,32 @@ class Bench:
             prev = (s, t)
         # each step: the time ratio against the input ratio, scaled to 4x
         # (the general-path kinds; listobj's small sizes are dominated by
-        # fixed costs and judged by the slope alone)
+        # fixed costs and judged by the slope alone).  The time is what
+        # the input costs: the CPU time above the start-up cost (a module of
+        # one variable, measured in the same runs), which would otherwise
+        # pull the ratio of a small input's step below 4 however linear
+        # the work.
         stepped = pts if self.kind in ("bigmap", "explainmap", "bigstring",
                                        "validated") else []
+        start = min((r["startup"]["cpu_s"] for r in stepped
+                     if r.get("startup")), default=0.0)
+        if stepped:
+            print("    start-up (a module of one variable): CPU %.1f ms"
+                  % (start * 1e3))
         for a, b in zip(stepped, stepped[1:]):
             x = b["input_bytes"] / a["input_bytes"]
             ta = a["tfresolve"]["show"]["cpu_s"]
             tb = b["tfresolve"]["show"]["cpu_s"]
-            per4 = (tb / ta) ** (math.log(4) / math.log(x)) if x > 1 else 0
+            na, nb = max(ta - start, 1e-6), max(tb - start, 1e-6)
+            e = math.log(4) / math.log(x) if x > 1 else 0
+            per4, raw4 = (nb / na) ** e, (tb / ta) ** e
             self.requirement("time x%.1f..%.1f per 4x input (%.1f -> %.1f MB)"
                              % (STEP_RATIO[0], STEP_RATIO[1],
                                 mb(a["input_bytes"]), mb(b["input_bytes"])),
                              STEP_RATIO[0] <= per4 <= STEP_RATIO[1],
-                             "x%.2f (CPU %.1f -> %.1f ms)"
-                             % (per4, ta * 1e3, tb * 1e3))
+                             "x%.2f above start-up (CPU %.1f -> %.1f ms; "
+                             "x%.2f with it)"
+                             % (per4, ta * 1e3, tb * 1e3, raw4))
         s0, s1 = mb(pts[0]["input_bytes"]), mb(pts[-1]["input_bytes"])
         t0 = pts[0]["tfresolve"]["show"]["cpu_s"]
         t1 = pts[-1]["tfresolve"]["show"]["cpu_s"]
@@ -486,6 +522,8 @@ class Bench:
               % (len(self.tfr_vars), ", every default applied"
                  if "elements" in self.meta else ""))
         tfr = self.time_tfresolve()
+        self.results["startup"] = self.harness(
+            [self.o.tfresolve, "show", "-json", self.startup_module()], 20, 2)
         refs = []
         for label, argv, cwd, out in self.references():
             r = self.time_reference(label, argv, cwd, out)

@@ -497,6 +497,36 @@ def main_run(check, tool, fixture, root):
     check(p is not None and p["diagnostics"] == [],
           "didChange fixing everything: an empty list, version 4", show(p))
 
+    # an edit, then at once a request about another document: the edit's
+    # diagnostics come first (the request does not wait for input to
+    # pause, nor is it answered from before the edit)
+    P = uri(mod, "probe.tfvars")
+    s.open(P, "")
+    s.diags(P, s.mark())
+    m = s.mark()
+    s.send_raw(frame(json.dumps({  # in one write: the server sees both
+        "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": T, "version": 5},
+            "contentChanges": [{"text": t2}]}}).encode()) +
+        frame(json.dumps({
+            "jsonrpc": "2.0", "id": 900, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": P},
+                       "position": {"line": 0, "character": 0}}}).encode()))
+    r = s.response(900)
+    before = [n for n in s.notes[m:]
+              if n.get("method") == "textDocument/publishDiagnostics"
+              and n["params"].get("uri") == T
+              and n["params"].get("version") == 5]
+    check(r is not None and "result" in r and len(before) == 1
+          and len(before[0]["params"]["diagnostics"]) == 4,
+          "a request right after an edit of another document: that edit's "
+          "diagnostics (version 5) are published before the answer",
+          show(s.notes[m:], 3000))
+    s.close_doc(P)
+    m = s.mark()
+    s.change(T, 6, {"text": T_CLEAN})
+    s.diags(T, m, lambda p: p.get("version") == 6)
+
     # 4. the open main.tf changes: the open tfvars is checked again
     m = s.mark()
     s.open(V, main_tf, 1)
@@ -516,7 +546,7 @@ def main_run(check, tool, fixture, root):
     m = s.mark()
     s.change(V, 3, {"text": main_tf})
     p = s.diags(T, m)
-    check(p is not None and p["diagnostics"] == [] and p.get("version") == 4,
+    check(p is not None and p["diagnostics"] == [] and p.get("version") == 6,
           "main.tf changed back: terraform.tfvars's list is empty again",
           show(p))
 

@@ -1499,6 +1499,10 @@ static bool handle(struct server *s, json_t *msg, int *status) {
     reply_error(NULL, -32600, "Invalid Request: no method");
     return true;
   }
+  /* a request about a document answers from every edit made so far: the
+  ** edits waiting for input to pause are resolved (and published) first */
+  if (id && !strncmp(method, "textDocument/", 13))
+    resolve_dirty(s);
   if (!strcmp(method, "exit")) {
     *status = s->shutdown ? 0 : 1;
     return false;

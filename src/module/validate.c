@@ -637,14 +637,17 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                       : NULL;
   const tfr_value **from = av ? var_slot(m, s, av - m->vars) : NULL,
                   **to = from ? var_slot(m, s, (long)k) : NULL;
-  if (!to)
+  struct validation own;
+  if (!rule->alias)
     return run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
+  if (!to) /* (cannot be: the template's variable is declared) */
+    return run_own(a, diags, m, k, own_trees(a, rule, &own) ? &own : rule, s,
+                   value_at, walk_validate, out);
   size_t before = tfr_diags_count(diags);
   const tfr_value *saved = *from;
   *from = *to;
   bool ok = run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
   *from = saved;
-  struct validation own;
   if (tfr_diags_count(diags) == before || !own_trees(a, rule, &own))
     return ok;
   diags_remove(diags, before, tfr_diags_count(diags));
