@@ -161,7 +161,36 @@ bool cli_list_dir(const char *dir,
   return true;
 }
 
+static void cli_buf_put_kept(struct cli_buf *b, const char *s, size_t n);
+
+bool cli_buf_full(const struct cli_buf *b) {
+  return b->max_lines && b->lines >= b->max_lines;
+}
+
 void cli_buf_put(struct cli_buf *b, const char *s, size_t n) {
+  if (b->max_lines) {
+    if (b->lines >= b->max_lines) { /* full: only counted */
+      size_t more = 0;
+      for (size_t i = 0; i < n; i++)
+        more += s[i] == '\n';
+      b->more += more;
+      return;
+    }
+    for (const char *p = s, *e = s + n; (p = memchr(p, '\n', (size_t)(e - p)));
+         p++)
+      if (++b->lines == b->max_lines) { /* keep up to this newline */
+        size_t keep = (size_t)(p - s);
+        cli_buf_put_kept(b, s, keep);
+        for (p++; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+          b->more++;
+        b->more++; /* the newline that ended the kept lines */
+        return;
+      }
+  }
+  cli_buf_put_kept(b, s, n);
+}
+
+static void cli_buf_put_kept(struct cli_buf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     b->cap = (b->n + n + 1) * 2;
     b->p = realloc(b->p, b->cap);
@@ -178,8 +207,10 @@ void cli_buf_puts(struct cli_buf *b, const char *s) {
 }
 
 void cli_buf_indent(struct cli_buf *b, int n) {
-  for (int i = 0; i < n; i++)
-    cli_buf_put(b, " ", 1);
+  static const char spaces[] = "                                ";
+  for (; n > 0; n -= (int)sizeof spaces - 1)
+    cli_buf_put(b, spaces,
+                n < (int)sizeof spaces - 1 ? (size_t)n : sizeof spaces - 1);
 }
 
 static const char *const type_words[] = {

@@ -30,12 +30,15 @@ void cli_names_add(struct cli_names *l, const char *s); /* a copy of s */
 void cli_names_free(struct cli_names *l);
 
 /* The CLI's growable string (malloc'd p, always NUL-terminated once
-** something is put; free(p) when done). */
+** something is put; free(p) when done).  With max_lines set, what comes
+** after that many lines is not kept, only its newlines counted (more). */
 struct cli_buf {
   char *p;
   size_t n, cap;
+  size_t max_lines, lines, more;
 };
 void cli_buf_put(struct cli_buf *b, const char *s, size_t n);
+bool cli_buf_full(const struct cli_buf *b); /* keeps no more lines */
 void cli_buf_puts(struct cli_buf *b, const char *s);
 void cli_buf_indent(struct cli_buf *b, int n); /* n spaces */
 

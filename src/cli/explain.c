@@ -288,17 +288,20 @@ static int attr_col(const tfr_type *t, size_t i, int indent, size_t width) {
 */
 static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
   bool *multi = calloc(t->n, sizeof *multi);
-  if (!multi)
+  size_t *len = malloc(t->n * sizeof *len); /* each name's, read once */
+  if (!multi || !len)
     cli_oom();
-  for (size_t i = 0; i < t->n; i++)
-    multi[i] = folds(t->types[i], attr_col(t, i, indent, strlen(t->names[i])),
+  for (size_t i = 0; i < t->n; i++) {
+    len[i] = strlen(t->names[i]);
+    multi[i] = folds(t->types[i], attr_col(t, i, indent, len[i]),
                      cli_attr_optional(t, i));
+  }
   cli_buf_puts(b, "object({\n");
   for (size_t i = 0; i < t->n;) {
     size_t j = i, width = 0;
     for (; j < t->n && !multi[j]; j++)
-      if (strlen(t->names[j]) > width)
-        width = strlen(t->names[j]);
+      if (len[j] > width)
+        width = len[j];
     for (size_t k = i; k < j; k++)
       multi[k] = folds(t->types[k], attr_col(t, k, indent, width),
                        cli_attr_optional(t, k));
@@ -306,15 +309,19 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
       ;
     width = 0;
     for (size_t k = i; k < j; k++)
-      if (strlen(t->names[k]) > width)
-        width = strlen(t->names[k]);
+      if (len[k] > width)
+        width = len[k];
     size_t end = j < t->n ? j + 1 : j; /* the run and the next attribute */
     for (size_t k = i; k < end; k++) {
+      if (!multi[k] && cli_buf_full(b)) {
+        b->more++; /* its one line, counted: no longer kept */
+        continue;
+      }
       bool opt = cli_attr_optional(t, k);
-      size_t w = multi[k] ? strlen(t->names[k]) : width;
+      size_t w = multi[k] ? len[k] : width;
       cli_buf_indent(b, indent + 2);
-      cli_buf_puts(b, t->names[k]);
-      cli_buf_indent(b, (int)(w - strlen(t->names[k])));
+      cli_buf_put(b, t->names[k], len[k]);
+      cli_buf_indent(b, (int)(w - len[k]));
       cli_buf_puts(b, opt ? " = optional(" : " = ");
       if (multi[k])
         fold_type(b, t->types[k], indent + 2, attr_col(t, k, indent, w), opt,
@@ -326,21 +333,33 @@ static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
     i = end;
   }
   free(multi);
+  free(len);
   cli_buf_indent(b, indent);
   cli_buf_puts(b, "})");
 }
 
 /* At most MAX_LINES lines of a folded type: the first KEEP ones, then how
-** many more there are (an object of thousands of attributes). */
-static const char *cut_type_lines(tfr_arena *a, const char *s, int indent) {
-  enum { MAX_LINES = 120, KEEP = 100 };
+** many more there are (an object of thousands of attributes).  The buffer
+** keeps no more than MAX_LINES lines (fold_buf), counting the others. */
+enum { MAX_LINES = 120, KEEP = 100 };
+
+static struct cli_buf fold_buf(void) {
+  return (struct cli_buf){.max_lines = MAX_LINES};
+}
+
+static const char *cut_type_lines(tfr_arena *a, const struct cli_buf *b,
+                                  int indent) {
+  const char *s = b->p ? b->p : "";
   size_t lines = 1;
   const char *cut = NULL;
   for (const char *p = s; *p; p++)
     if (*p == '\n' && ++lines == KEEP + 1)
       cut = p;
-  if (lines <= MAX_LINES)
-    return s;
+  lines += b->more;
+  if (lines <= MAX_LINES) /* (then the buffer kept every line) */
+    return tfr_arena_strndup(a, s, b->n);
+  if (!cut) /* (cannot be: it kept MAX_LINES - 1 newlines) */
+    cut = s + b->n;
   return tfr_arena_printf(a, "%.*s\n%*s... (%zu more lines)", (int)(cut - s), s,
                           indent + 2, "", lines - KEEP);
 }
@@ -359,14 +378,14 @@ static const char *explain_type(tfr_arena *a, const tfr_type *t, int indent,
   bool fold = expr_len(t, TYPE_WIDTH) > TYPE_WIDTH;
   if (!fold && !spaced)
     return tfr_type_expr(a, t);
-  struct cli_buf b = {0};
+  struct cli_buf b = fold_buf();
   if (fold)
     fold_type(&b, t, indent, indent, 0, true);
   else
     cli_type_flat(&b, t, abbreviate);
-  const char *s = tfr_arena_strndup(a, b.p, b.n);
+  const char *s = cut_type_lines(a, &b, indent);
   free(b.p);
-  return cut_type_lines(a, s, indent);
+  return s;
 }
 
 /* ---- the rest of the story --------------------------------------------- */
