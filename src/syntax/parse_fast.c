@@ -937,33 +937,51 @@ bool parse_plain_name(const char *s, size_t n) {
   return true;
 }
 
+/* Whether a var.NAME of the name (a whole word: no identifier byte or dot
+** before it, no identifier byte after it) starts at byte i of t, within
+** [start, end). */
+static bool name_at(const char *t, uint32_t i, uint32_t start, uint32_t end,
+                    const char *name, size_t nlen) {
+  if (t[i] != 'v' || i + 4 + nlen > end || memcmp(t + i, "var.", 4) ||
+      memcmp(t + i + 4, name, nlen))
+    return false;
+  uint32_t e = i + 4 + (uint32_t)nlen;
+  return !(i > start &&
+           (ident_byte((unsigned char)t[i - 1]) || t[i - 1] == '.')) &&
+         !(e < end && ident_byte((unsigned char)t[e]));
+}
+
+/* The text from *from up to the cut at i, and the cut, to b. */
+static void put_cut(struct sbuf *b, const char *t, uint32_t *from, uint32_t i,
+                    size_t nlen) {
+  sbuf_put(b, t + *from, i - *from);
+  sbuf_put(b, "\x01", 1);
+  *from = i + 4 + (uint32_t)nlen;
+}
+
+/* The length before a cut text (4 bytes, at lenat), now that it is known. */
+static void cut_length(struct sbuf *b, size_t lenat) {
+  uint32_t len = (uint32_t)(b->n - lenat - sizeof len);
+  if (b->p)
+    memcpy(b->p + lenat, &len, sizeof len);
+}
+
 size_t parse_cut_name(struct sbuf *b, const char *text, struct span s,
                       const char *name, size_t nlen, struct span *at) {
   size_t n = 0, lenat = b->n;
   uint32_t len = 0;
   sbuf_put(b, (const char *)&len, sizeof len);
   uint32_t from = s.start;
-  for (uint32_t i = s.start; i + 4 + nlen <= s.end; i++) {
-    if (text[i] != 'v' || memcmp(text + i, "var.", 4) ||
-        memcmp(text + i + 4, name, nlen))
-      continue;
-    uint32_t e = i + 4 + (uint32_t)nlen;
-    if ((i > s.start &&
-         (ident_byte((unsigned char)text[i - 1]) || text[i - 1] == '.')) ||
-        (e < s.end && ident_byte((unsigned char)text[e])))
-      continue;
-    sbuf_put(b, text + from, i - from);
-    sbuf_put(b, "\x01", 1);
-    if (at)
-      at[n] = (struct span){i, e};
-    n++;
-    from = e;
-    i = e - 1;
-  }
+  for (uint32_t i = s.start; i < s.end; i++)
+    if (name_at(text, i, s.start, s.end, name, nlen)) {
+      if (at)
+        at[n] = (struct span){i, i + 4 + (uint32_t)nlen};
+      n++;
+      put_cut(b, text, &from, i, nlen);
+      i = from - 1;
+    }
   sbuf_put(b, text + from, s.end - from);
-  len = (uint32_t)(b->n - lenat - sizeof len);
-  if (b->p)
-    memcpy(b->p + lenat, &len, sizeof len);
+  cut_length(b, lenat);
   return n;
 }
 
@@ -972,12 +990,13 @@ size_t parse_cut_name(struct sbuf *b, const char *text, struct span s,
 ** (brackets, operators, strings without templates; no comment, heredoc or
 ** CR): after its last token, where the fast parser ends it too; 0 when
 ** that cannot tell.  Its text, cut as parse_cut_name cuts it for the
-** variable being read, goes to p->keybuf on the way.
+** variable being read (in strings too: the same text either way), goes to
+** p->keybuf on the way.
 */
 static uint32_t rule_extent(struct fp *p, uint32_t i) {
   const char *t = p->s.t, *name = p->var_name;
-  uint32_t n = p->s.len, from = i, start = i, last = 0,
-           nlen = (uint32_t)p->var_len;
+  uint32_t n = p->s.len, from = i, start = i, last = 0;
+  size_t nlen = p->var_len;
   int depth = 0;
   struct sbuf *b = &p->keybuf;
   b->n = 0;
@@ -989,19 +1008,11 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
       break;
     if (cls[c] & C_BLANK)
       continue;
-    if (c == 'v' && i + 4 + nlen <= n && !memcmp(t + i, "var.", 4) &&
-        !memcmp(t + i + 4, name, nlen) &&
-        (i == start ||
-         (!ident_byte((unsigned char)t[i - 1]) && t[i - 1] != '.'))) {
-      uint32_t e = i + 4 + nlen;
-      if (!ident_byte((unsigned char)t[e])) { /* (the text ends in NULs) */
-        sbuf_put(b, t + from, i - from);
-        sbuf_put(b, "\x01", 1);
-        from = e;
-        i = e - 1;
-        last = e;
-        continue;
-      }
+    if (name_at(t, i, start, n, name, nlen)) {
+      put_cut(b, t, &from, i, nlen);
+      i = from - 1;
+      last = from;
+      continue;
     }
     if (c == '\r' || c == '#' ||
         (c == '/' && (t[i + 1] == '/' || t[i + 1] == '*')) ||
@@ -1013,7 +1024,6 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
       if (--depth < 0)
         return 0;
     } else if (c == '"') {
-      /* a string: a name in it is cut as well (the same text either way) */
       for (i++; i < n && t[i] != '"'; i++) {
         if (t[i] == '\\')
           i++;
@@ -1021,13 +1031,8 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
           return 0;
         if (i >= n || t[i] == '\n' || t[i] == '\r')
           return 0;
-        if (t[i] == 'v' && i + 4 + nlen <= n && !memcmp(t + i, "var.", 4) &&
-            !memcmp(t + i + 4, name, nlen) &&
-            !ident_byte((unsigned char)t[i - 1]) && t[i - 1] != '.' &&
-            !ident_byte((unsigned char)t[i + 4 + nlen])) {
-          sbuf_put(b, t + from, i - from);
-          sbuf_put(b, "\x01", 1);
-          from = i + 4 + nlen;
+        if (name_at(t, i, start, n, name, nlen)) {
+          put_cut(b, t, &from, i, nlen);
           i = from - 1;
         }
       }
@@ -1039,8 +1044,7 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
   if (depth || !last)
     return 0;
   sbuf_put(b, t + from, last - from);
-  len = (uint32_t)(b->n - sizeof len);
-  memcpy(b->p, &len, sizeof len);
+  cut_length(b, 0);
   return last;
 }
 
