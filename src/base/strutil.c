@@ -537,3 +537,43 @@ bool str_utf8_valid(const char *text, size_t n) {
   }
   return true;
 }
+
+void str_prefix(const char *s, size_t n, uint64_t pre[2]) {
+  pre[0] = pre[1] = 0;
+  for (size_t k = 0; k < 16; k++)
+    pre[k / 8] = pre[k / 8] << 8 | (k < n ? (unsigned char)s[k] : 0);
+}
+
+static bool key_before(const struct str_key *x, const struct str_key *y,
+                       int (*tie)(const void *, uint32_t, uint32_t),
+                       const void *ctx) {
+  if (x->pre[0] != y->pre[0])
+    return x->pre[0] < y->pre[0];
+  if (x->pre[1] != y->pre[1])
+    return x->pre[1] < y->pre[1];
+  return tie(ctx, x->i, y->i) < 0;
+}
+
+void str_sort(struct str_key *keys, struct str_key *tmp, size_t n,
+              int (*tie)(const void *ctx, uint32_t i, uint32_t j),
+              const void *ctx) {
+  struct str_key *src = keys, *dst = tmp;
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n,
+             hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        dst[k++] = key_before(&src[j], &src[i], tie, ctx) ? src[j++] : src[i++];
+      while (i < mid)
+        dst[k++] = src[i++];
+      while (j < hi)
+        dst[k++] = src[j++];
+    }
+    struct str_key *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != keys)
+    memcpy(keys, src, n * sizeof *keys);
+}

@@ -51,6 +51,24 @@ int str_cmp_bytes(const char *x, size_t nx, const char *y, size_t ny);
 /* A hash of n bytes (eight at a time), for in-memory hash tables. */
 uint64_t str_hash(const char *s, size_t n);
 
+/*
+** Sorting many strings that lie scattered in memory (a module's variable
+** names, a large map's keys): each carries its first 16 bytes as two
+** big-endian numbers (str_prefix: zero-padded), which settle most
+** comparisons without reading the string; tie(ctx, i, j) compares the
+** strings of indexes i and j when the prefixes are equal.  A stable
+** bottom-up merge sort of keys (n), tmp its room for n more; the result
+** in keys.  The order is bytewise, as str_cmp_bytes and strcmp give it.
+*/
+struct str_key {
+  uint64_t pre[2];
+  uint32_t i;
+};
+void str_prefix(const char *s, size_t n, uint64_t pre[2]);
+void str_sort(struct str_key *keys, struct str_key *tmp, size_t n,
+              int (*tie)(const void *ctx, uint32_t i, uint32_t j),
+              const void *ctx);
+
 /* Copy the first min(n, have) bytes of a struct a program allocated (n:
 ** the sizeof of its header) into out (have bytes: ours), zeroing what the
 ** program's layout lacks, which is its default.  False, with out zeroed,

@@ -1280,66 +1280,26 @@ static void each_variable(struct loader *l, struct ast_file *f, bool ovr) {
     top_item(l, f->src, &it, f->json, ovr);
 }
 
-/* A declaration to sort: its name's first sixteen bytes as two
-** big-endian numbers (zero-padded past the end), compared before the
-** names. */
-struct by_name {
-  uint64_t key[2];
-  const struct var_decl *v;
-};
-
-static bool before(const struct by_name *a, const struct by_name *b) {
-  if (a->key[0] != b->key[0])
-    return a->key[0] < b->key[0];
-  if (a->key[1] != b->key[1])
-    return a->key[1] < b->key[1];
-  return strcmp(a->v->name, b->v->name) < 0;
-}
-
-/* Sort v (n) with tmp (n) as room: a bottom-up merge sort, the compare
-** inlined (qsort's calls through a pointer cost more than the work). */
-static void sort_by_name(struct by_name *v, struct by_name *tmp, size_t n) {
-  struct by_name *src = v, *dst = tmp;
-  for (size_t w = 1; w < n; w *= 2) {
-    for (size_t lo = 0; lo < n; lo += 2 * w) {
-      size_t mid = lo + w < n ? lo + w : n,
-             hi = lo + 2 * w < n ? lo + 2 * w : n;
-      size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi)
-        dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++];
-      while (i < mid)
-        dst[k++] = src[i++];
-      while (j < hi)
-        dst[k++] = src[j++];
-    }
-    struct by_name *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != v)
-    memcpy(v, src, n * sizeof *v);
+static int name_tie(const void *ctx, uint32_t i, uint32_t j) {
+  const struct module *m = ctx;
+  return strcmp(m->vars[i].name, m->vars[j].name);
 }
 
 /* The declarations in name order: sorted by reference, then the array
 ** permuted in place, cycle by cycle. */
 static void sort_vars(struct module *m) {
   size_t n = m->nvars;
-  struct by_name *order = malloc(2 * n * sizeof *order);
+  struct str_key *order = malloc(2 * n * sizeof *order);
   size_t *from = malloc(n * sizeof *from);
   if (!order || !from)
     tfr_oom();
   for (size_t i = 0; i < n; i++) {
-    const char *s = m->vars[i].name;
-    uint64_t key[2] = {0, 0};
-    for (int k = 0; k < 16; k++) {
-      key[k / 8] = key[k / 8] << 8 | (unsigned char)*s;
-      s += *s != '\0';
-    }
-    order[i] = (struct by_name){{key[0], key[1]}, &m->vars[i]};
+    str_prefix(m->vars[i].name, strlen(m->vars[i].name), order[i].pre);
+    order[i].i = (uint32_t)i;
   }
-  sort_by_name(order, order + n, n);
+  str_sort(order, order + n, n, name_tie, m);
   for (size_t i = 0; i < n; i++)
-    from[i] = (size_t)(order[i].v - m->vars); /* vars[i] gets vars[from[i]] */
+    from[i] = order[i].i; /* vars[i] gets vars[from[i]] */
   for (size_t i = 0; i < n; i++) {
     if (from[i] == i)
       continue;

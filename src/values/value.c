@@ -174,63 +174,29 @@ static int cmp_kv(const void *x, const void *y) {
   return str_cmp_bytes(p->k, p->len, q->k, q->len);
 }
 
-/*
-** Sort n pairs by key.  Large objects and maps (a tfvars map of 100,000
-** entries) sort their keys where they lie, scattered in memory: each pair
-** carries its key's first 16 bytes as two big-endian numbers (zero-padded),
-** which settle most comparisons without reading the key (the order is
-** str_cmp_bytes's), in a merge sort with the comparison inlined.
-*/
-struct pkv {
-  uint64_t pre[2];
-  uint32_t i; /* the pair's index */
-};
-
-static bool pkv_before(const struct kv *v, const struct pkv *x,
-                       const struct pkv *y) {
-  if (x->pre[0] != y->pre[0])
-    return x->pre[0] < y->pre[0];
-  if (x->pre[1] != y->pre[1])
-    return x->pre[1] < y->pre[1];
-  return cmp_kv(&v[x->i], &v[y->i]) < 0;
+static int kv_tie(const void *ctx, uint32_t i, uint32_t j) {
+  const struct kv *v = ctx;
+  return cmp_kv(&v[i], &v[j]);
 }
 
-/* (The room it sorts in is malloc'd and freed: the next sort uses those
-** pages again instead of fresh ones.) */
+/* Sort n pairs by key (str_sort: a large object's or map's keys lie
+** scattered in memory).  The room it sorts in is malloc'd and freed: the
+** next sort uses those pages again instead of fresh ones. */
 static void sort_kv(struct kv *v, size_t n) {
-  struct pkv *p = malloc(2 * n * sizeof *p);
+  struct str_key *keys = malloc(2 * n * sizeof *keys);
   struct kv *out = malloc(n * sizeof *out);
-  if (!p || !out)
+  if (!keys || !out)
     tfr_oom();
   for (size_t i = 0; i < n; i++) {
-    uint64_t pre[2] = {0, 0};
-    for (uint32_t k = 0; k < 16; k++)
-      pre[k / 8] =
-          pre[k / 8] << 8 | (k < v[i].len ? (unsigned char)v[i].k[k] : 0);
-    p[i] = (struct pkv){{pre[0], pre[1]}, (uint32_t)i};
+    str_prefix(v[i].k, v[i].len, keys[i].pre);
+    keys[i].i = (uint32_t)i;
   }
-  struct pkv *src = p, *dst = p + n;
-  for (size_t w = 1; w < n; w *= 2) {
-    for (size_t lo = 0; lo < n; lo += 2 * w) {
-      size_t mid = lo + w < n ? lo + w : n,
-             hi = lo + 2 * w < n ? lo + 2 * w : n;
-      size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi)
-        dst[k++] = pkv_before(v, &src[j], &src[i]) ? src[j++] : src[i++];
-      while (i < mid)
-        dst[k++] = src[i++];
-      while (j < hi)
-        dst[k++] = src[j++];
-    }
-    struct pkv *t = src;
-    src = dst;
-    dst = t;
-  }
+  str_sort(keys, keys + n, n, kv_tie, v);
   for (size_t i = 0; i < n; i++)
-    out[i] = v[src[i].i];
+    out[i] = v[keys[i].i];
   memcpy(v, out, n * sizeof *v);
   free(out);
-  free(p);
+  free(keys);
 }
 
 /* Whether the object type t has exactly these (sorted) members. */
