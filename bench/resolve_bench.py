@@ -112,35 +112,35 @@ class Bench:
         self.results["input_bytes"] = self.input_bytes
         self.results["meta"] = self.meta
 
-    def baseline_module(self):
-        """A module with the same declaration and an empty list: the RSS
-        any run pays before the input counts."""
-        d = os.path.join(self.o.data, "baseline-" + self.kind, "module")
+    def small_module(self, name, files):
+        """DATA/name/module holding files ((name, text) pairs), written
+        when they differ."""
+        d = os.path.join(self.o.data, name, "module")
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(self.module, "variables.tf")) as f:
-            decl = f.read()
-        for name, text in (("variables.tf", decl),
-                           ("terraform.tfvars", "buckets = []\n")):
-            p = os.path.join(d, name)
+        for fname, text in files:
+            p = os.path.join(d, fname)
             if not os.path.exists(p) or open(p).read() != text:
                 with open(p, "w") as f:
                     f.write(text)
         return d
 
+    def baseline_module(self):
+        """A module with the same declaration and an empty list: the RSS
+        any run pays before the input counts."""
+        with open(os.path.join(self.module, "variables.tf")) as f:
+            decl = f.read()
+        return self.small_module("baseline-" + self.kind,
+                                 (("variables.tf", decl),
+                                  ("terraform.tfvars", "buckets = []\n")))
+
     def startup_module(self):
         """A module of one variable set by terraform.tfvars: what any run
         costs before its input counts (process start, loading the
         libraries, an empty resolution)."""
-        d = os.path.join(self.o.data, "startup", "module")
-        os.makedirs(d, exist_ok=True)
-        for name, text in (("variables.tf",
-                            'variable "x" {\n  type = string\n}\n'),
-                           ("terraform.tfvars", 'x = "a"\n')):
-            p = os.path.join(d, name)
-            if not os.path.exists(p) or open(p).read() != text:
-                with open(p, "w") as f:
-                    f.write(text)
-        return d
+        return self.small_module(
+            "startup", (("variables.tf",
+                         'variable "x" {\n  type = string\n}\n'),
+                        ("terraform.tfvars", 'x = "a"\n')))
 
     # ---- measuring --------------------------------------------------------
 

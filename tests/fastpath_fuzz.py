@@ -1013,6 +1013,20 @@ def run_all(prog, dirs, jobs, batch):
     return passed, failed, reports
 
 
+def run_reported(prog, dirs, files, jobs, what):
+    """Run dirs through prog; print each failing module's report and files
+    (files: dir -> {name: bytes}; what(dir): how to find it again).
+    Returns (passed, failed, reports)."""
+    p, f, reports = run_all(prog, dirs, jobs, 25)
+    for d in dirs:
+        if d in reports:
+            print("===== %s (%s)" % (d, what(d)))
+            print("\n".join(reports[d]))
+            for name in sorted(files[d]):
+                show_file(name, files[d][name])
+    return p, f, reports
+
+
 def module_dirs(root):
     found = []
     for d, subdirs, files in os.walk(root):
@@ -1121,16 +1135,11 @@ def main():
             d = write_module(os.path.join(root, "t%04d" % i), files)
             muts[d] = (src, files)
             mut_dirs.append(d)
-        p, f, reports = run_all(prog, mut_dirs, args.jobs, 25)
+        p, f, _ = run_reported(
+            prog, mut_dirs, {d: m[1] for d, m in muts.items()}, args.jobs,
+            lambda d: "--seed %d, from %s" % (args.seed, muts[d][0]))
         total_pass += p
         total_fail += f
-        for d in mut_dirs:
-            if d in reports:
-                print("===== %s (--seed %d, from %s)" % (d, args.seed,
-                                                         muts[d][0]))
-                print("\n".join(reports[d]))
-                for name in sorted(muts[d][1]):
-                    show_file(name, muts[d][1][name])
         print("mutated .tf files (seed %d): %d modules, %d passed, "
               "%d failed" % (args.seed, len(mut_dirs), p, f))
 
@@ -1142,16 +1151,12 @@ def main():
             d = write_module(os.path.join(root, "r%04d" % i), files)
             rmods[d] = files
             rule_dirs.append(d)
-        p, f, reports = run_all(prog, rule_dirs, args.jobs, 25)
+        p, f, _ = run_reported(
+            prog, rule_dirs, rmods, args.jobs,
+            lambda d: "--seed %d, rules module %d"
+            % (args.seed, rule_dirs.index(d)))
         total_pass += p
         total_fail += f
-        for d in rule_dirs:
-            if d in reports:
-                print("===== %s (--seed %d, rules module %d)"
-                      % (d, args.seed, rule_dirs.index(d)))
-                print("\n".join(reports[d]))
-                for name in sorted(rmods[d]):
-                    show_file(name, rmods[d][name])
         print("repeated rules (seed %d): %d modules, %d passed, %d failed"
               % (args.seed, len(rule_dirs), p, f))
     finally:
