@@ -1259,14 +1259,19 @@ struct ast_file *parse_hcl_fast(struct parse_ctx *c) {
   uint32_t skip = p.s.pos;
   struct fast_tok close;
   struct ast *root = NULL;
+  /* the nodes of a file that turns out to need the grammar (a map of
+  ** 300,000 entries with a template in its last one) are given back */
+  struct arena_mark mark = arena_mark(c->a);
   if (body(&p, true, &close)) {
     root = list(&p, AST_BODY, 0, (struct span){skip, p.s.len});
     if (ast_body_has_duplicate(root->items, root->n))
       root = NULL;
   }
   free(p.stack);
-  if (!root)
+  if (!root) {
+    arena_reset(c->a, mark);
     return NULL;
+  }
   c->root = root;
   c->shallow = true;
   struct ast_file *f = tfr_arena_alloc(c->a, sizeof *f);
