@@ -470,11 +470,12 @@ class Bench:
             prev = (s, t)
         # each step: the time ratio against the input ratio, scaled to 4x
         # (the general-path kinds; listobj's small sizes are dominated by
-        # fixed costs and judged by the slope alone).  The time is what
-        # the input costs: the CPU time above the start-up cost (a module of
-        # one variable, measured in the same runs), which would otherwise
-        # pull the ratio of a small input's step below 4 however linear
-        # the work.
+        # fixed costs and judged by the slope alone), at most 5x; and at
+        # least 3x once the start-up cost (a module of one variable,
+        # measured in the same runs) is taken off, which otherwise pulls a
+        # small input's step below 4 however linear the work.  (Taking it
+        # off can only raise a ratio, so the upper bound is judged on the
+        # whole time.)
         stepped = pts if self.kind in ("bigmap", "explainmap", "bigstring",
                                        "validated") else []
         start = min((r["startup"]["cpu_s"] for r in stepped
@@ -492,10 +493,9 @@ class Bench:
             self.requirement("time x%.1f..%.1f per 4x input (%.1f -> %.1f MB)"
                              % (STEP_RATIO[0], STEP_RATIO[1],
                                 mb(a["input_bytes"]), mb(b["input_bytes"])),
-                             STEP_RATIO[0] <= per4 <= STEP_RATIO[1],
-                             "x%.2f above start-up (CPU %.1f -> %.1f ms; "
-                             "x%.2f with it)"
-                             % (per4, ta * 1e3, tb * 1e3, raw4))
+                             STEP_RATIO[0] <= per4 and raw4 <= STEP_RATIO[1],
+                             "x%.2f (CPU %.1f -> %.1f ms; x%.2f above "
+                             "start-up)" % (raw4, ta * 1e3, tb * 1e3, per4))
         s0, s1 = mb(pts[0]["input_bytes"]), mb(pts[-1]["input_bytes"])
         t0 = pts[0]["tfresolve"]["show"]["cpu_s"]
         t1 = pts[-1]["tfresolve"]["show"]["cpu_s"]

@@ -46,12 +46,12 @@ static void reserve_raws(struct collector *c, size_t n) {
   c->cap = c->cap ? c->cap * 2 : 32;
   if (c->cap < m->nraws + n)
     c->cap = m->nraws + n;
-  /* in the arena, copied as they grow (the copies left behind take at
-  ** most as much again) */
-  struct raw_value *r = tfr_arena_alloc_raw(c->a, c->cap * sizeof *r);
-  if (m->nraws)
-    memcpy(r, m->raws, m->nraws * sizeof *r);
-  m->raws = r;
+  /* malloc'd while collecting, freed with the arena (module_collect): a
+  ** large array grows where it is (the system moves its pages), touching
+  ** no memory twice */
+  m->raws = realloc(m->raws, c->cap * sizeof *m->raws);
+  if (!m->raws)
+    tfr_oom();
 }
 
 static struct raw_value *add_raw(struct collector *c) {
@@ -390,6 +390,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     else
       cli_var(&c, args[i].value);
   }
+  tfr_arena_on_free(a, free, m->raws); /* malloc'd: freed with the arena */
 }
 
 /* ---- resolution -------------------------------------------------------- */
