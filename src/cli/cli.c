@@ -364,12 +364,21 @@ enum cli_opt cli_common_opt(const struct cli_common *c, const char *name,
   return CLI_OPT_NOT;
 }
 
-enum cli_opt cli_next(const struct cli_common *c, int argc, char **argv, int *i,
-                      struct cli_arg *a) {
-  a->val = NULL;
-  a->name = cli_opt_name(argv[*i], a->buf, sizeof a->buf, &a->val);
-  return a->name ? cli_common_opt(c, a->name, a->val, argc, argv, i)
-                 : CLI_OPT_NOT;
+bool cli_own(const struct cli_common *c, int argc, char **argv, int *i,
+             struct cli_arg *a, bool *bad) {
+  for (; *i < argc; ++*i) {
+    a->val = NULL;
+    a->name = cli_opt_name(argv[*i], a->buf, sizeof a->buf, &a->val);
+    enum cli_opt r = a->name ? cli_common_opt(c, a->name, a->val, argc, argv, i)
+                             : CLI_OPT_NOT;
+    if (r == CLI_OPT_NOT)
+      return true;
+    if (r == CLI_OPT_BAD) {
+      *bad = true;
+      return false;
+    }
+  }
+  return false;
 }
 
 /* ---- TF_CLI_ARGS ------------------------------------------------------- */

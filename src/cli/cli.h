@@ -142,18 +142,21 @@ enum cli_opt { CLI_OPT_NOT, CLI_OPT_TAKEN, CLI_OPT_BAD };
 enum cli_opt cli_common_opt(const struct cli_common *c, const char *name,
                             const char *val, int argc, char **argv, int *i);
 
-/* One command-line argument as cli_next reads it: an option's name and
+/* One command-line argument as cli_own reads it: an option's name and
 ** "=" value (name NULL for an operand). */
 struct cli_arg {
   const char *name, *val;
   char buf[64];
 };
 
-/* Read argv[*i] into *a and handle it if it is a common option: what
-** cli_common_opt says (CLI_OPT_NOT for an operand or the command's own
-** option, then in *a). */
-enum cli_opt cli_next(const struct cli_common *c, int argc, char **argv, int *i,
-                      struct cli_arg *a);
+/* The next argument from argv[*i] on that is the command's own (an
+** operand, or an option that is not a common one): true with *i at it
+** and it in *a; the common options on the way are handled.  False at the
+** end, or (*bad set) after a bad common option and its usage message.
+** A command reads its arguments as
+**   for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad); i++) ... */
+bool cli_own(const struct cli_common *c, int argc, char **argv, int *i,
+             struct cli_arg *a, bool *bad);
 
 /* Diagnostics on stderr: framed as Terraform prints them (colour only on
 ** a terminal and without NO_COLOR), or one line each (FMT_SHORT). */

@@ -50,13 +50,9 @@ static bool diff_flags(int argc, char **argv, struct diff_opts *d) {
   const struct cli_common cc = {"diff",       usage_diff, &d->o.no_color,
                                 &d->opentofu, &d->no_env, &d->shown,
                                 d->args,      &d->nargs};
-  for (int i = 0; i < argc; i++) {
-    struct cli_arg arg;
-    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
-    if (r == CLI_OPT_BAD)
-      return false;
-    if (r == CLI_OPT_TAKEN)
-      continue;
+  struct cli_arg arg;
+  bool bad_opt = false; /* a common option was bad (and said so) */
+  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
     const char *name = arg.name, *val = arg.val;
     if (!name) {
       if (d->noperands == 3) {
@@ -81,6 +77,8 @@ static bool diff_flags(int argc, char **argv, struct diff_opts *d) {
       return false;
     }
   }
+  if (bad_opt)
+    return false;
   /* A B [DIR], or with -a/-b: [DIR] */
   size_t need = d->nside[0] || d->nside[1] ? 0 : 2;
   if ((need && d->noperands < 2) || d->noperands > need + 1 ||

@@ -121,13 +121,9 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
   const struct cli_common cc = {"init",         usage_init, &m->o.no_color,
                                 &m->o.opentofu, NULL,       NULL,
                                 NULL,           NULL};
-  for (int i = 0; i < argc; i++) {
-    struct cli_arg arg;
-    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
-    if (r == CLI_OPT_BAD)
-      return false;
-    if (r == CLI_OPT_TAKEN)
-      continue;
+  struct cli_arg arg;
+  bool bad_opt = false; /* a common option was bad (and said so) */
+  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
     const char *name = arg.name, *val = arg.val;
     if (!name) {
       if (have_dir) {
@@ -172,6 +168,8 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
       return false;
     }
   }
+  if (bad_opt)
+    return false;
   if (m->force && !m->out) {
     fprintf(stderr, "tfresolve init: -force only applies with -out=FILE\n\n%s",
             usage_init);

@@ -208,13 +208,9 @@ static bool flags(int argc, char **argv, struct test_opts *to,
   const struct cli_common cc = {
       "test", usage_test, &to->o.no_color, &to->t.opentofu, &to->no_env,
       &shown, args,       &to->t.nargs};
-  for (int i = 0; i < argc; i++) {
-    struct cli_arg arg;
-    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
-    if (r == CLI_OPT_BAD)
-      return false;
-    if (r == CLI_OPT_TAKEN)
-      continue;
+  struct cli_arg arg;
+  bool bad_opt = false; /* a common option was bad (and said so) */
+  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
     const char *name = arg.name, *val = arg.val;
     if (!name) {
       to->t.dir = argv[i];
@@ -239,6 +235,8 @@ static bool flags(int argc, char **argv, struct test_opts *to,
       return false;
     }
   }
+  if (bad_opt)
+    return false;
   return true;
 }
 

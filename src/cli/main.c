@@ -106,13 +106,9 @@ static int cmd_parse(int argc, char **argv) {
   int rc = EXIT_OK;
   const struct cli_common cc = {"parse", usage_parse, &o.no_color, NULL,
                                 NULL,    NULL,        NULL,        NULL};
-  for (int i = 0; i < argc; i++) {
-    struct cli_arg arg;
-    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
-    if (r == CLI_OPT_BAD)
-      return EXIT_USAGE;
-    if (r == CLI_OPT_TAKEN)
-      continue;
+  struct cli_arg arg;
+  bool bad_opt = false; /* a common option was bad (and said so) */
+  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
     const char *name = arg.name, *val = arg.val;
     if (!name) {
       struct stat st;
@@ -136,6 +132,8 @@ static int cmd_parse(int argc, char **argv) {
       return EXIT_USAGE;
     }
   }
+  if (bad_opt)
+    return EXIT_USAGE;
   if (!files.n) {
     fprintf(stderr, "tfresolve parse: no files to parse\n\n%s", usage_parse);
     free(files.v);
@@ -755,14 +753,11 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
                                 &m->show_sensitive,
                                 m->args,
                                 &m->nargs};
-  for (int i = 0; i < argc; i++) {
-    struct cli_arg arg;
-    enum cli_opt r = cli_next(&cc, argc, argv, &i, &arg);
-    if (r == CLI_OPT_BAD)
-      return false;
-    if (r == CLI_OPT_TAKEN)
-      continue;
+  struct cli_arg arg;
+  bool bad_opt = false; /* a common option was bad (and said so) */
+  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
     const char *name = arg.name, *val = arg.val;
+    enum cli_opt r;
     if (!name) {
       if (cmd == CMD_EXPLAIN && !m->name)
         m->name = argv[i];
@@ -821,6 +816,8 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->bad_flag = argv[i];
     }
   }
+  if (bad_opt)
+    return false;
   if (cmd == CMD_EXPLAIN && !m->name) {
     fprintf(stderr, "tfresolve explain: which variable?\n\n%s", usage_module);
     return false;
