@@ -578,7 +578,6 @@ static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
   return tfr_string(a, lit->str, lit->n);
 }
 
-/* One rule of variable k, its outcome in *out; false if it failed. */
 /* ---- rules sharing trees ----------------------------------------------- */
 
 /* The rule's own trees, read again from its file at its spans, in a: the
@@ -631,15 +630,14 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      size_t k, const struct validation *rule, struct scope *s,
                      const struct value_place *value_at, bool walk_validate,
                      struct tfr_rule *out) {
+  if (!rule->alias)
+    return run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
   const struct var_decl *av =
       rule->alias_var ? rule->alias_var
-      : rule->alias   ? module_var(m, rule->alias, strlen(rule->alias))
-                      : NULL;
+                      : module_var(m, rule->alias, strlen(rule->alias));
   const tfr_value **from = av ? var_slot(m, s, av - m->vars) : NULL,
                   **to = from ? var_slot(m, s, (long)k) : NULL;
   struct validation own;
-  if (!rule->alias)
-    return run_own(a, diags, m, k, rule, s, value_at, walk_validate, out);
   if (!to) /* (cannot be: the template's variable is declared) */
     return run_own(a, diags, m, k, own_trees(a, rule, &own) ? &own : rule, s,
                    value_at, walk_validate, out);
@@ -654,6 +652,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   return run_own(a, diags, m, k, &own, s, value_at, walk_validate, out);
 }
 
+/* One rule of variable k in its trees, its outcome in *out; false if it
+** failed. */
 static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                     size_t k, const struct validation *rule, struct scope *s,
                     const struct value_place *value_at, bool walk_validate,
