@@ -38,7 +38,7 @@ struct block {
   struct block *next;
   size_t size;
   size_t used;
-  bool mapped; /* by map_block, not calloc */
+  bool mapped; /* by map_huge, not calloc */
   max_align_t data[];
 };
 
@@ -59,7 +59,8 @@ struct tfr_arena {
   struct block *head;
   size_t total;
   struct cleanup *cleanups;  /* in the arena itself, latest first */
-  struct block *spare;       /* blocks of BLOCK_SIZE to use again */
+  struct block *spare[2];    /* blocks to use again: of BLOCK_SIZE, and
+                                huge ones (spare_of) */
   void *slots[ARENA_NSLOTS]; /* arena_slot: outside the blocks */
   void (*slot_free[ARENA_NSLOTS])(void *);
 };
@@ -87,7 +88,6 @@ tfr_arena *tfr_arena_new(void) {
   a->head = NULL;
   a->total = 0;
   a->cleanups = NULL;
-  a->spare = NULL;
   return a;
 }
 
@@ -116,7 +116,8 @@ void tfr_arena_free(tfr_arena *a) {
     if (a->slots[i] && a->slot_free[i])
       a->slot_free[i](a->slots[i]);
   free_chain(a->head);
-  free_chain(a->spare);
+  free_chain(a->spare[0]);
+  free_chain(a->spare[1]);
   free(a);
 }
 
@@ -146,14 +147,23 @@ struct arena_mark arena_mark(tfr_arena *a) {
                              a->cleanups};
 }
 
+/* The list of spare blocks of this data size, or NULL: only standard
+** blocks are kept. */
+static struct block **spare_of(tfr_arena *a, size_t size) {
+  return size == BLOCK_SIZE  ? &a->spare[0]
+         : size == HUGE_DATA ? &a->spare[1]
+                             : NULL;
+}
+
 /* Blocks from b up to (not including) end: kept as spares or freed. */
 static void release(tfr_arena *a, struct block *b, struct block *end) {
   while (b != end) {
     struct block *next = b->next;
-    if (RECYCLE && (b->size == BLOCK_SIZE || b->size == HUGE_DATA)) {
+    struct block **spare = spare_of(a, b->size);
+    if (RECYCLE && spare) {
       memset(b->data, 0, b->used);
-      b->next = a->spare;
-      a->spare = b;
+      b->next = *spare;
+      *spare = b;
     } else {
       free_block(b);
     }
@@ -184,8 +194,9 @@ void arena_recycle(tfr_arena *from, tfr_arena *into) {
     c->fn(c->ctx);
   from->cleanups = NULL;
   release(into, from->head, NULL);
-  release(into, from->spare, NULL);
-  from->head = from->spare = NULL;
+  release(into, from->spare[0], NULL);
+  release(into, from->spare[1], NULL);
+  from->head = from->spare[0] = from->spare[1] = NULL;
   tfr_arena_free(from);
 }
 
@@ -236,14 +247,10 @@ static struct block *alloc_block(size_t size) {
 }
 
 static struct block *new_block(tfr_arena *a, size_t size) {
-  struct block *b = NULL;
-  for (struct block **s = &a->spare; *s; s = &(*s)->next)
-    if ((*s)->size == size) {
-      b = *s;
-      *s = b->next;
-      break;
-    }
-  if (!b)
+  struct block **spare = spare_of(a, size), *b = spare ? *spare : NULL;
+  if (b)
+    *spare = b->next;
+  else
     b = alloc_block(size);
   b->size = size;
   b->used = 0;
