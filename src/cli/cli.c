@@ -45,6 +45,19 @@ static bool want_unicode(void) {
   return true;
 }
 
+char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&buf, &n);
+  if (!m)
+    cli_oom();
+  tfr_value_write_json(m, a, v);
+  fclose(m);
+  if (len)
+    *len = n;
+  return buf;
+}
+
 void cli_print_diags(const tfr_diags *d, const struct options *o) {
   /* stderr is unbuffered: thousands of diagnostics would be thousands of
   ** small writes each.  They are gathered here and written at once. */

@@ -62,6 +62,10 @@ bool cli_has_suffix(const char *s, const char *suf);
 /* dir/name, malloc'd. */
 char *cli_path_join(const char *dir, const char *name);
 
+/* A value's JSON (cty's compact encoding), malloc'd; its length in *len
+** when len is not NULL. */
+char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len);
+
 /*
 ** The CLI's one directory lister: the entries of dir whose names do not
 ** start with '.' and that keep accepts (NULL: all; it gets the entry's

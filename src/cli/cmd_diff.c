@@ -251,14 +251,7 @@ static char *one_line(tfr_arena *a, const tfr_value *v) {
   if ((v->flags & TFR_V_NULL) || k == TFR_STRING || k == TFR_NUMBER ||
       k == TFR_BOOL)
     return strdup(tfr_value_console(a, v));
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m)
-    cli_oom();
-  tfr_value_write_json(m, a, v);
-  fclose(m);
-  return buf;
+  return cli_value_json(a, v, NULL);
 }
 
 struct side {

@@ -342,13 +342,8 @@ static void sh_quote(FILE *f, const char *s, size_t n) {
 /* The JSON of a value, indented by two per level after `indent`; cty's
 ** compact encoding re-laid out (it has no insignificant white space). */
 static void json_value(FILE *f, tfr_arena *a, const tfr_value *v, int indent) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m)
-    cli_oom();
-  tfr_value_write_json(m, a, v);
-  fclose(m);
+  size_t len;
+  char *buf = cli_value_json(a, v, &len);
   int depth = indent;
   for (size_t i = 0; i < len; i++) {
     char ch = buf[i];
