@@ -678,18 +678,37 @@ static const tfr_value *eval_tuple(struct eval_ctx *c, const struct ast *x) {
 
 /* An object key: a bare name is the name itself; anything else is an
 ** expression that must give a string. */
-static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
-  if (k->kind == AST_VARIABLE)
-    return tfr_string(c->a, k->str, k->n);
-  if (k->kind == AST_BOOL)
-    return tfr_string(c->a, k->flags & AST_F_TRUE ? "true" : "false",
-                      k->flags & AST_F_TRUE ? 4 : 5);
-  if (k->kind == AST_NULL)
-    return tfr_string(c->a, "null", 4);
+/* An object constructor's key: its bytes at *name, *len of them (not
+** NUL-terminated; alive as long as the run), its marks added to *marks.
+** KEY_FAILED after an error, KEY_UNKNOWN when its value is not known. */
+enum { KEY_OK, KEY_FAILED, KEY_UNKNOWN };
+static int object_key(struct eval_ctx *c, const struct ast *k,
+                      const char **name, uint32_t *len, unsigned *marks) {
+  switch (k->kind) {
+  case AST_VARIABLE: /* a bare name is its own key, as are literals */
+    *len = k->n;
+    *name = value_nfc_bytes(c->a, k->str, len);
+    return KEY_OK;
+  case AST_BOOL:
+    *name = k->flags & AST_F_TRUE ? "true" : "false";
+    *len = k->flags & AST_F_TRUE ? 4 : 5;
+    return KEY_OK;
+  case AST_NULL:
+    *name = "null";
+    *len = 4;
+    return KEY_OK;
+  case AST_STRING: /* (a name stops at a NUL byte, as everywhere) */
+    *len = k->n;
+    *name = value_nfc_bytes(c->a, k->str, len);
+    *len = (uint32_t)strnlen(*name, *len);
+    return KEY_OK;
+  default:
+    break;
+  }
   const tfr_value *v = eval_expr(c, k->kind == AST_PAREN ? k->a : k);
   if (is_null(v)) {
     eval_error(c, k, "Null value as key", "Can't use a null value as a key.");
-    return NULL;
+    return KEY_FAILED;
   }
   const char *err = NULL;
   const tfr_value *s = conv_convert(c->a, v, &tfr_t_string, &err);
@@ -697,18 +716,24 @@ static const tfr_value *object_key(struct eval_ctx *c, const struct ast *k) {
     eval_error(c, k, "Incorrect key type",
                tfr_arena_printf(c->a, "Can't use this value as a key: %s.",
                                 err ? err : "string required"));
-    return NULL;
+    return KEY_FAILED;
   }
-  return with_marks(c, s, marks_of(v));
+  *marks |= marks_of(v) | marks_of(s);
+  if (is_unknown(s))
+    return KEY_UNKNOWN;
+  *name = s->s;
+  *len = (uint32_t)strnlen(s->s, s->n);
+  return KEY_OK;
 }
 
-/* Objects with more items than this find repeated keys with a map; smaller
-** ones by scanning the names so far. */
+/* Objects with more items than this find repeated keys by sorting (a JSON
+** value with a map); smaller ones by scanning the names so far. */
 #define OBJECT_SCAN_MAX 16
 
 static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   size_t n = x->n;
   const char **names = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *names);
+  uint32_t *lens = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *lens);
   const tfr_value **vals =
       tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
   const struct ast **keys =
@@ -717,43 +742,42 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   bool unknown = false, failed = false;
   unsigned marks =
       0; /* of the keys: a key cannot carry them, the object does */
-  struct strmap seen = {0};
-  if (n > OBJECT_SCAN_MAX)
-    strmap_reserve(&seen, n);
+  /* A JSON value reports a repeated key where it comes, and a small
+  ** object looks for one at once; a large one leaves its repeated keys to
+  ** value_object_shared, which finds them when it sorts the names (the
+  ** last one wins either way). */
+  bool json = x->flags & AST_F_JSON, scan = n <= OBJECT_SCAN_MAX;
+  struct bytemap seen = {0};
   for (size_t i = 0; i < n; i++) {
     const struct ast *kx = x->items[2 * i];
-    const tfr_value *k = object_key(c, kx);
+    const char *name = NULL;
+    uint32_t len = 0;
+    int got = object_key(c, kx, &name, &len, &marks);
     const tfr_value *v = eval_expr(c, x->items[2 * i + 1]);
-    if (!k) {
-      failed = true;
+    if (got != KEY_OK) {
+      failed |= got == KEY_FAILED;
+      unknown |= got == KEY_UNKNOWN;
       continue;
     }
-    marks |= marks_of(k);
-    if (is_unknown(k)) {
-      unknown = true;
-      continue;
-    }
-    /* a bare name's key is a fresh tfr_string copy, NUL-terminated
-    ** already: it needs no copy of its own */
-    const char *name =
-        kx->kind == AST_VARIABLE || kx->kind == AST_BOOL || kx->kind == AST_NULL
-            ? k->s
-            : tfr_arena_strndup(c->a, k->s, k->n);
     size_t j = 0;
-    if (n > OBJECT_SCAN_MAX) { /* large: a map of the names so far */
-      if (strmap_add(&seen, name, out, &j))
-        j = out;
-    } else {
-      while (j < out && (names[j][0] != name[0] || strcmp(names[j], name) != 0))
+    if (scan) {
+      while (j < out && (lens[j] != len || memcmp(names[j], name, len) != 0))
         j++;
+    } else if (json) { /* indexes kept as index + 1: never NULL */
+      void *at = bytemap_get(&seen, name, len);
+      j = at ? (size_t)((uintptr_t)at - 1) : out;
+      if (!at)
+        bytemap_put(&seen, name, len, (void *)(uintptr_t)(out + 1));
+    } else {
+      j = out;
     }
-    if (j < out && (x->flags & AST_F_JSON)) {
+    if (j < out && json) {
       /* in a JSON value a repeated key is an error, the first one stays */
       struct tfr_range first = src_range(c->src, keys[j]->span);
       char where[512];
       tfr_range_format(&first, where, sizeof where);
       struct sbuf q = {0};
-      sbuf_go_quote(&q, name, strlen(name));
+      sbuf_go_quote(&q, name, len);
       eval_error(c, kx, "Duplicate object attribute",
                  tfr_arena_printf(c->a,
                                   "An attribute named %s was already defined "
@@ -764,16 +788,17 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
       continue;
     }
     names[j] = name; /* a repeated key: the last one wins, as in HCL */
+    lens[j] = len;
     vals[j] = v;
     keys[j] = kx;
     if (j == out)
       out++;
   }
-  strmap_free(&seen);
+  bytemap_free(&seen);
   if (failed || unknown)
     return eval_dynamic(c);
-  return with_marks(c, value_object_shared(c->a, out, names, vals, c->objtypes),
-                    marks);
+  return with_marks(
+      c, value_object_shared(c->a, out, names, lens, vals, c->objtypes), marks);
 }
 
 /* ---- for expressions --------------------------------------------------- */

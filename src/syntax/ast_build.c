@@ -57,7 +57,13 @@ struct ast *ast_new(struct parse_ctx *c, enum ast_kind k, struct span s) {
 /* ---- lists ------------------------------------------------------------- */
 
 struct vec *vec_new(struct parse_ctx *c) {
-  struct vec *v = tfr_arena_alloc(c->a, sizeof(struct vec));
+  struct vec *v = c->spare;
+  if (v) {
+    c->spare = NULL;
+    *v = (struct vec){0};
+  } else {
+    v = tfr_arena_alloc(c->a, sizeof(struct vec));
+  }
   v->start = c->top;
   if (!c->top_items && !c->expr_mode && !c->json)
     c->top_items = v; /* the first list of a file is its body */
@@ -131,7 +137,7 @@ struct steps *steps_push(struct parse_ctx *c, struct steps *st, struct step s) {
 */
 struct dfs {
   const struct ast *x;
-  uint32_t depth;
+  uint32_t left; /* children not yet visited: those below this index */
 };
 
 bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
@@ -139,35 +145,33 @@ bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
     return true; /* parse_fast.c stops far below AST_MAX_DEPTH */
   if (!root)
     return true;
-  size_t cap = 256, n = 0;
-  struct dfs *st = malloc(cap * sizeof *st);
+  /* one frame per level of the path from the root, children visited last
+  ** to first: a node with many children (a large object) takes one frame,
+  ** not one per child */
+  struct dfs *st = malloc((AST_MAX_DEPTH + 1) * sizeof *st);
   if (!st)
     tfr_oom();
-  st[n++] = (struct dfs){root, 1};
+  size_t n = 0;
+  st[n++] = (struct dfs){root, ast_child_count(root)};
   bool ok = true;
-  while (n && ok) {
-    struct dfs d = st[--n];
-    if (d.depth > AST_MAX_DEPTH) {
-      parse_error(c, d.x->span, "Nesting too deep",
+  while (n) {
+    struct dfs *d = &st[n - 1];
+    if (!d->left) {
+      n--;
+      continue;
+    }
+    const struct ast *ch = ast_child(d->x, --d->left);
+    if (!ch)
+      continue;
+    if (n == AST_MAX_DEPTH) { /* ch is at depth AST_MAX_DEPTH + 1 */
+      parse_error(c, ch->span, "Nesting too deep",
                   "Expressions may be nested at most 1000 levels deep; "
                   "this one nests deeper (for example a very long chain of "
                   "operators or attribute accesses).");
       ok = false;
       break;
     }
-    uint32_t k = ast_child_count(d.x);
-    for (uint32_t i = 0; i < k; i++) {
-      const struct ast *ch = ast_child(d.x, i);
-      if (!ch)
-        continue;
-      if (n == cap) {
-        cap *= 2;
-        st = realloc(st, cap * sizeof *st);
-        if (!st)
-          tfr_oom();
-      }
-      st[n++] = (struct dfs){ch, d.depth + 1};
-    }
+    st[n++] = (struct dfs){ch, ast_child_count(ch)};
   }
   free(st);
   return ok;
@@ -910,6 +914,21 @@ static struct vec *structure(struct parse_ctx *c, struct vec *parts,
 
 struct ast *ast_template(struct parse_ctx *c, struct vec *parts, bool heredoc,
                          bool flush, struct span s) {
+  uint16_t fl = heredoc ? AST_F_HEREDOC : 0;
+  struct ast *only = parts->n == 1 ? c->scratch[parts->start] : NULL;
+  if (!parts->v && !flush && parts->n <= 1 &&
+      (!only || only->kind == AST_STRING)) {
+    /* a plain literal, the most common template by far: its own node,
+    ** spanning the quotes (nothing else refers to it), and no list (a map
+    ** of 300,000 strings makes no second node or list each) */
+    c->top = parts->start;
+    if (parts != c->top_items)
+      c->spare = parts;
+    struct ast *x = only ? only : leaf(c, AST_STRING, "", 0, s);
+    x->span = s;
+    x->flags = fl;
+    return x;
+  }
   vec_close(c, parts);
   apply_strip(parts);
   if (flush)
@@ -922,10 +941,8 @@ struct ast *ast_template(struct parse_ctx *c, struct vec *parts, bool heredoc,
       end.start--;
   }
   struct vec *v = structure(c, parts, end);
-  uint16_t fl = heredoc ? AST_F_HEREDOC : 0;
   if (v->n == 0 || (v->n == 1 && v->v[0]->kind == AST_STRING)) {
-    /* the literal's own node, spanning the quotes now (nothing else
-    ** refers to it: a map of 300,000 strings makes no second node each) */
+    /* a literal after all (parts melded into one, a heredoc flushed) */
     struct ast *x = v->n ? v->v[0] : leaf(c, AST_STRING, "", 0, s);
     x->span = s;
     x->flags = fl;

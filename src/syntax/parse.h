@@ -68,6 +68,7 @@ struct parse_ctx {
   uint32_t start;        /* byte to start scanning at (recovery) */
   uint32_t err_at;       /* where the first error was reported */
   struct vec *top_items; /* the file body's own list */
+  struct vec *spare;     /* a list done with, for vec_new to take again */
   struct ast **partial;  /* its items so far, kept for a failed parse */
   uint32_t npartial, cap_partial;
 };

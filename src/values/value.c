@@ -136,6 +136,17 @@ const tfr_value *tfr_string(tfr_arena *a, const char *s, size_t n) {
   return nfc_runs(a, s, n);
 }
 
+const char *value_nfc_bytes(tfr_arena *a, const char *s, uint32_t *n) {
+  uint32_t i = 0;
+  while (i < *n && !nfc_maybe((unsigned char)s[i]))
+    i++;
+  if (i == *n || !str_utf8_valid(s, *n))
+    return s;
+  const tfr_value *v = nfc_runs(a, s, *n);
+  *n = v->n;
+  return v->s;
+}
+
 static const tfr_value **copy_elems(tfr_arena *a, size_t n,
                                     const tfr_value *const *elems) {
   const tfr_value **e = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *e);
@@ -167,6 +178,7 @@ struct kv {
   const char *k;
   uint32_t len;
   const tfr_value *v;
+  const tfr_type *t; /* v's, read in the order given (an object's) */
 };
 
 static int cmp_kv(const void *x, const void *y) {
@@ -184,19 +196,60 @@ static int kv_tie(const void *ctx, uint32_t i, uint32_t j) {
 ** next sort uses those pages again instead of fresh ones. */
 static void sort_kv(struct kv *v, size_t n) {
   struct str_key *keys = malloc(2 * n * sizeof *keys);
-  struct kv *out = malloc(n * sizeof *out);
-  if (!keys || !out)
+  if (!keys)
     tfr_oom();
   for (size_t i = 0; i < n; i++) {
     str_prefix(v[i].k, v[i].len, keys[i].pre);
     keys[i].i = (uint32_t)i;
   }
   str_sort(keys, keys + n, n, kv_tie, v);
-  for (size_t i = 0; i < n; i++)
-    out[i] = v[keys[i].i];
-  memcpy(v, out, n * sizeof *v);
-  free(out);
+  /* put v in that order where it is, one cycle of the permutation at a
+  ** time (a moved pair's index is marked done): no second array */
+  for (size_t i = 0; i < n; i++) {
+    if (keys[i].i == UINT32_MAX)
+      continue;
+    struct kv first = v[i];
+    size_t j = i;
+    while (keys[j].i != i) {
+      size_t from = keys[j].i;
+      v[j] = v[from];
+      keys[j].i = UINT32_MAX;
+      j = from;
+    }
+    v[j] = first;
+    keys[j].i = UINT32_MAX;
+  }
   free(keys);
+}
+
+/* Of each run of equal names in sorted pairs, the last one (a repeated
+** key of an object constructor: the last one wins, as in HCL); the new
+** count. */
+static size_t last_of_each(struct kv *v, size_t n) {
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (out && cmp_kv(&v[out - 1], &v[i]) == 0)
+      out--;
+    v[out++] = v[i];
+  }
+  return out;
+}
+
+/* An object's names, sorted, copied side by side in their order, each
+** NUL-terminated: the steps after (its type, conversion, output) read
+** them in that order, from one block rather than from wherever evaluation
+** put each. */
+static void pack_names(tfr_arena *a, struct kv *v, size_t n) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += v[i].len + 1;
+  char *p = tfr_arena_alloc_raw(a, total);
+  for (size_t i = 0; i < n; i++) {
+    memcpy(p, v[i].k, v[i].len);
+    p[v[i].len] = '\0';
+    v[i].k = p;
+    p += v[i].len + 1;
+  }
 }
 
 /* Whether the object type t has exactly these (sorted) members. */
@@ -213,16 +266,19 @@ static bool object_type_is(const tfr_type *t, size_t n,
 
 const tfr_value *value_object_shared(tfr_arena *a, size_t n,
                                      const char *const *names,
+                                     const uint32_t *lens,
                                      const tfr_value *const *vals,
                                      const tfr_type **cache) {
   /* objects written in configuration are small: sort them on the stack,
-  ** by insertion (the names are distinct, so any sort gives this order) */
+  ** by insertion (stable, as sort_kv is: of equal names, the last one
+  ** given stays last) */
   struct kv small[16];
   const char *snn[16];
   const tfr_type *stt[16];
   struct kv *tmp = n <= 16 ? small : tfr_arena_alloc_raw(a, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
-    tmp[i] = (struct kv){names[i], (uint32_t)strlen(names[i]), vals[i]};
+    tmp[i] = (struct kv){names[i], lens ? lens[i] : (uint32_t)strlen(names[i]),
+                         vals[i], vals[i]->type};
   bool sorted = true;
   for (size_t i = 1; i < n && sorted; i++)
     sorted = cmp_kv(&tmp[i - 1], &tmp[i]) < 0;
@@ -239,6 +295,10 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
       tmp[j] = x;
     }
   }
+  if (!sorted)
+    n = last_of_each(tmp, n);
+  if (lens || (!sorted && n > 16))
+    pack_names(a, tmp, n);
   /* the type copies names and types: they can stay on the stack */
   const char **nn = n <= 16 ? snn : tfr_arena_alloc_raw(a, n * sizeof *nn);
   const tfr_type **tt = n <= 16 ? stt : tfr_arena_alloc_raw(a, n * sizeof *tt);
@@ -246,7 +306,7 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
   uint64_t h = n;
   for (size_t i = 0; i < n; i++) {
     nn[i] = tmp[i].k;
-    tt[i] = tmp[i].v->type;
+    tt[i] = tmp[i].t;
     vv[i] = tmp[i].v;
     h = (h ^ (uintptr_t)tt[i] ^ ((uint64_t)tmp[i].len << 40) ^
          (unsigned char)nn[i][0]) *
@@ -269,7 +329,7 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
 
 const tfr_value *tfr_object(tfr_arena *a, size_t n, const char *const *names,
                             const tfr_value *const *vals) {
-  return value_object_shared(a, n, names, vals, NULL);
+  return value_object_shared(a, n, names, NULL, vals, NULL);
 }
 
 const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
@@ -277,7 +337,7 @@ const tfr_value *tfr_map(tfr_arena *a, const tfr_type *elem, size_t n,
                          const tfr_value *const *vals) {
   struct kv *tmp = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
-    tmp[i] = (struct kv){keys[i], keylens[i], vals[i]};
+    tmp[i] = (struct kv){keys[i], keylens[i], vals[i], NULL};
   bool sorted = true; /* (a converted object's attributes are) */
   for (size_t i = 1; i < n && sorted; i++)
     sorted = cmp_kv(&tmp[i - 1], &tmp[i]) < 0;

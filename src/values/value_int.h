@@ -16,10 +16,20 @@
 ** long list of objects share their types and later steps (defaults,
 ** conversion) find them in their memo tables.  Types are immutable, so
 ** sharing them changes nothing else.
+** Names may repeat: of equal names the last one given wins (an object
+** constructor's repeated key, as in HCL).  With lens, names[i] is lens[i]
+** bytes, not NUL-terminated, and copied; without, NUL-terminated strings
+** that must outlive the value.
 */
+/* The n bytes at s as a string value holds them (NFC): s itself when
+** normalising changes nothing, else a normalised copy in a (*n set to its
+** length). */
+const char *value_nfc_bytes(tfr_arena *a, const char *s, uint32_t *n);
+
 #define VALUE_OBJECT_CACHE 256
 const tfr_value *value_object_shared(tfr_arena *a, size_t n,
                                      const char *const *names,
+                                     const uint32_t *lens,
                                      const tfr_value *const *vals,
                                      const tfr_type **cache);
 
