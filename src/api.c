@@ -44,6 +44,15 @@ const char *tfr_value_console(tfr_arena *a, const tfr_value *v) {
   return render_console(a, v);
 }
 
+const char *tfr_value_console_head(tfr_arena *a, const tfr_value *v,
+                                   size_t keep, size_t *lines) {
+  return render_console_head(a, v, keep, lines);
+}
+
+void tfr_value_write_console(FILE *out, tfr_arena *a, const tfr_value *v) {
+  render_console_to(out, a, v);
+}
+
 void tfr_value_write_json(FILE *out, tfr_arena *a, const tfr_value *v) {
   render_json_value(out, a, v);
 }

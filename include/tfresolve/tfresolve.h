@@ -130,6 +130,17 @@ TFR_API const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
 TFR_API const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
 
+/** The same written to @p out as it is made: a large value is never held
+ * whole in memory. */
+TFR_API void tfr_value_write_console(FILE *out, tfr_arena *a,
+                                     const tfr_value *v);
+
+/** The first @p keep lines of tfr_value_console's text (at least one),
+ * and in *lines how many lines the whole text has: the rest is counted,
+ * never held in memory. */
+TFR_API const char *tfr_value_console_head(tfr_arena *a, const tfr_value *v,
+                                           size_t keep, size_t *lines);
+
 /** The value in HCL syntax, as a tfvars file would set it. */
 TFR_API const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
 

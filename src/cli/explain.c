@@ -105,20 +105,52 @@ static const char *cut_long_lines(tfr_arena *a, const char *s) {
   return out;
 }
 
-/* A value for explain, indented: a long one (a list of thousands of
-** objects, a string of megabytes) cut after its first lines or bytes,
-** which tell the story well enough. */
-static const char *explain_text(tfr_arena *a, const char *s, int col) {
-  enum { MAX_LINES = 30, KEEP = 24 };
-  size_t lines = 1;
-  const char *cut = NULL;
-  for (const char *p = s; *p; p++)
-    if (*p == '\n' && ++lines == KEEP + 1)
-      cut = p;
-  if (lines > MAX_LINES)
-    s = tfr_arena_printf(a, "%.*s\n... (%zu more lines: show prints it all)",
-                         (int)(cut - s), s, lines - KEEP);
-  return indent_lines(a, cut_long_lines(a, s), col);
+/* A value or a source's text for explain, indented: a long one (a list
+** of thousands of objects, a string of megabytes) cut after its first
+** lines or bytes, which tell the story well enough: at most VALUE_LINES
+** lines, else its first VALUE_KEEP lines and how many more there are. */
+enum { VALUE_LINES = 30, VALUE_KEEP = 24 };
+
+/* The text before the keep-th newline of the n bytes at s (all of them
+** when they have fewer), and in *lines how many lines they have. */
+static const char *text_head(tfr_arena *a, const char *s, size_t n, size_t keep,
+                             size_t *lines) {
+  n = strnlen(s, n); /* (a text ends at a NUL byte, as printed) */
+  size_t newlines = 0, cut = n;
+  for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++)
+    if (++newlines == keep)
+      cut = (size_t)(p - s);
+  *lines = newlines + 1;
+  return tfr_arena_strndup(a, s, cut);
+}
+
+/* A text of lines lines (head: at least its first VALUE_LINES) as explain
+** shows it. */
+static const char *explain_lines(tfr_arena *a, const char *head, size_t lines,
+                                 int col) {
+  if (lines > VALUE_LINES) {
+    size_t ignored;
+    head =
+        tfr_arena_printf(a, "%s\n... (%zu more lines: show prints it all)",
+                         text_head(a, head, strlen(head), VALUE_KEEP, &ignored),
+                         lines - VALUE_KEEP);
+  }
+  return indent_lines(a, cut_long_lines(a, head), col);
+}
+
+/* A source's text as written. */
+static const char *explain_text(tfr_arena *a, const char *s, size_t n,
+                                int col) {
+  size_t lines;
+  const char *head = text_head(a, s, n, VALUE_LINES, &lines);
+  return explain_lines(a, head, lines, col);
+}
+
+/* A value in console style: never rendered whole (it may be large). */
+static const char *explain_value(tfr_arena *a, const tfr_value *v, int col) {
+  size_t lines;
+  const char *head = tfr_value_console_head(a, v, VALUE_LINES, &lines);
+  return explain_lines(a, head, lines, col);
 }
 
 /* ---- types, folded as `terraform fmt` lays them out ------------------- */
@@ -350,18 +382,13 @@ static struct cli_buf fold_buf(void) {
 static const char *cut_type_lines(tfr_arena *a, const struct cli_buf *b,
                                   int indent) {
   const char *s = b->p ? b->p : "";
-  size_t lines = 1;
-  const char *cut = NULL;
-  for (const char *p = s; *p; p++)
-    if (*p == '\n' && ++lines == KEEP + 1)
-      cut = p;
+  size_t lines;
+  const char *head = text_head(a, s, b->n, KEEP, &lines);
   lines += b->more;
   if (lines <= MAX_LINES) /* (then the buffer kept every line) */
     return tfr_arena_strndup(a, s, b->n);
-  if (!cut) /* (cannot be: it kept MAX_LINES - 1 newlines) */
-    cut = s + b->n;
-  return tfr_arena_printf(a, "%.*s\n%*s... (%zu more lines)", (int)(cut - s), s,
-                          indent + 2, "", lines - KEEP);
+  return tfr_arena_printf(a, "%s\n%*s... (%zu more lines)", head, indent + 2,
+                          "", lines - KEEP);
 }
 
 /*
@@ -481,8 +508,7 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   int n = 0;
   if (v->default_value)
     printf("  %d. %-24s %s%s\n", ++n, "default",
-           hide ? "(sensitive value)"
-                : explain_text(a, tfr_value_console(a, v->default_value), 30),
+           hide ? "(sensitive value)" : explain_value(a, v->default_value, 30),
            v->source == TFR_SRC_DEFAULT ? "   <- used: nothing else sets it"
                                         : "   (overridden)");
   for (size_t i = 0; i < v->nattempts; i++) {
@@ -490,12 +516,11 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
     const char *state = t->won      ? "   <- wins: the last source to set it"
                         : t->failed ? "   <- last, but invalid (see below)"
                                     : "   (overridden by a later source)";
-    printf(
-        "  %d. %-24s %s%s\n", ++n,
-        cli_source_text(a, t->source, t->file, t->line, v->name, t->via),
-        hide ? "(sensitive value)"
-             : explain_text(a, tfr_arena_strndup(a, t->text, t->text_len), 30),
-        state);
+    printf("  %d. %-24s %s%s\n", ++n,
+           cli_source_text(a, t->source, t->file, t->line, v->name, t->via),
+           hide ? "(sensitive value)"
+                : explain_text(a, t->text, t->text_len, 30),
+           state);
   }
   if (!n)
     printf("  (none: no default and no value from any source)\n");
@@ -523,14 +548,12 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   }
   if (v->value)
     printf("\nValue: %s\n",
-           hide ? "(sensitive value)"
-                : explain_text(a, tfr_value_console(a, v->value), 7));
+           hide ? "(sensitive value)" : explain_value(a, v->value, 7));
   else if (v->preview || v->preview_error) {
     printf("\nValue: none: %s\n", v->reason);
     if (v->preview)
       printf("Preview (its value once that is fixed): %s\n",
-             hide ? "(sensitive value)"
-                  : explain_text(a, tfr_value_console(a, v->preview), 7));
+             hide ? "(sensitive value)" : explain_value(a, v->preview, 7));
     else
       printf("Preview: once that is fixed, it fails too: %s\n",
              indent_lines(a, cli_preview_failure(a, v->preview_error), 7));

@@ -656,16 +656,20 @@ static void show_table(tfr_arena *a, const struct tfr_resolution *res,
     const struct tfr_variable *v = tfr_resolution_variable(res, i);
     /* plan's value, or (when plan stops before it) the preview */
     const tfr_value *shown = v->value ? v->value : v->preview;
-    const char *val =
-        shown && v->sensitive && !show_sensitive ? "(sensitive value)"
-        : shown                                  ? tfr_value_console(a, shown)
-        : v->preview_error
-            ? tfr_arena_printf(a, "(would fail: %s)",
-                               cli_preview_failure(a, v->preview_error))
-            : "(not resolved: see the errors below)";
+    bool hidden = shown && v->sensitive && !show_sensitive;
+    printf("%s = ", v->name);
+    if (shown && !hidden) /* written as it is made: it may be large */
+      tfr_value_write_console(stdout, a, shown);
+    else
+      fputs(hidden ? "(sensitive value)"
+            : v->preview_error
+                ? tfr_arena_printf(a, "(would fail: %s)",
+                                   cli_preview_failure(a, v->preview_error))
+                : "(not resolved: see the errors below)",
+            stdout);
     const char *src = cli_source_text(a, v->source, v->source_file,
                                       v->source_line, v->name, v->source_via);
-    printf("%s = %s\n    # %s, from %s%s\n", v->name, val,
+    printf("\n    # %s, from %s%s\n",
            tfr_type_friendly(a, shown ? shown->type : v->type), src,
            !mark_required || v->default_value ? ""
            : v->source == TFR_SRC_NONE        ? " (required: not set)"

@@ -35,6 +35,13 @@ const char *render_hcl(tfr_arena *a, const tfr_value *v);
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The
 ** result is owned by the arena. */
 const char *render_console(tfr_arena *a, const tfr_value *v);
+/* The same written to f as it is made (a large value is never held whole
+** in memory). */
+void render_console_to(FILE *f, tfr_arena *a, const tfr_value *v);
+/* Its first keep lines (at least one), and in *lines how many it has in
+** all: the rest is counted, never held. */
+const char *render_console_head(tfr_arena *a, const tfr_value *v, size_t keep,
+                                size_t *lines);
 /* A YAML document for the value (libyaml): mappings for objects and maps,
 ** sequences for lists, sets and tuples, exact numbers, strings quoted
 ** whenever a plain scalar would read as something else.  False when the

@@ -13,13 +13,38 @@
 struct out {
   tfr_arena *a;
   struct sbuf b;
+  FILE *f; /* written as it goes (the buffer drained), or NULL: kept */
+  /* keep > 0: only the text before the keep-th newline stays in b (at
+  ** cut, once there); newlines counts them all, seen what was counted */
+  size_t keep, newlines, seen, cut;
 };
+
+/* A value written to a stream leaves at most this much in the buffer. */
+#define DRAIN_AT (64 * 1024)
+
+static void drain(struct out *o) {
+  if (o->f && o->b.n >= DRAIN_AT) {
+    fwrite(o->b.p, 1, o->b.n, o->f);
+    o->b.n = 0;
+  } else if (o->keep) {
+    for (size_t i = o->seen; i < o->b.n; i++)
+      if (o->b.p[i] == '\n' && ++o->newlines == o->keep)
+        o->cut = i;
+    if (o->newlines >= o->keep)
+      o->b.n = o->cut;
+    o->seen = o->b.n;
+  }
+}
 
 static void put(struct out *o, const char *s, size_t n) {
   sbuf_put(&o->b, s, n);
+  drain(o);
 }
 
-static void puts_(struct out *o, const char *s) { sbuf_str(&o->b, s); }
+static void puts_(struct out *o, const char *s) {
+  sbuf_str(&o->b, s);
+  drain(o);
+}
 
 static void spaces(struct out *o, int n) {
   for (int i = 0; i < n; i++)
@@ -29,6 +54,7 @@ static void spaces(struct out *o, int n) {
 /* Strings and keys are quoted as Go's strconv.Quote does. */
 static void quote(struct out *o, const char *s, size_t n) {
   sbuf_go_quote(&o->b, s, n);
+  drain(o);
 }
 
 static bool trimmed_equal(const char *line, size_t n, const char *delim) {
@@ -214,11 +240,29 @@ static void value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_console(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {0}};
+  struct out o = {a, {0}, NULL, 0, 0, 0, 0};
   value(&o, v, 0);
   const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
   free(o.b.p);
   return s;
+}
+
+const char *render_console_head(tfr_arena *a, const tfr_value *v, size_t keep,
+                                size_t *lines) {
+  struct out o = {a, {0}, NULL, keep ? keep : 1, 0, 0, 0};
+  value(&o, v, 0);
+  *lines = o.newlines + 1;
+  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
+  free(o.b.p);
+  return s;
+}
+
+void render_console_to(FILE *f, tfr_arena *a, const tfr_value *v) {
+  struct out o = {a, {0}, f, 0, 0, 0, 0};
+  value(&o, v, 0);
+  if (o.b.n)
+    fwrite(o.b.p, 1, o.b.n, f);
+  free(o.b.p);
 }
 
 /* ---- HCL syntax (tfvars) ----------------------------------------------- */
@@ -318,7 +362,7 @@ static void hcl_value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_hcl(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {0}};
+  struct out o = {a, {0}, NULL, 0, 0, 0, 0};
   hcl_value(&o, v, 0);
   const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
   free(o.b.p);
