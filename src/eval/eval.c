@@ -736,8 +736,9 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   uint32_t *lens = tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *lens);
   const tfr_value **vals =
       tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *vals);
-  const struct ast **keys =
-      tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *keys);
+  bool json = x->flags & AST_F_JSON, scan = n <= OBJECT_SCAN_MAX;
+  const struct ast **keys = /* where each key is, for a JSON value's errors */
+      json ? tfr_arena_alloc_raw(c->a, (n ? n : 1) * sizeof *keys) : NULL;
   size_t out = 0;
   bool unknown = false, failed = false;
   unsigned marks =
@@ -746,7 +747,6 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
   ** object looks for one at once; a large one leaves its repeated keys to
   ** value_object_shared, which finds them when it sorts the names (the
   ** last one wins either way). */
-  bool json = x->flags & AST_F_JSON, scan = n <= OBJECT_SCAN_MAX;
   struct bytemap seen = {0};
   for (size_t i = 0; i < n; i++) {
     const struct ast *kx = x->items[2 * i];
@@ -790,7 +790,8 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
     names[j] = name; /* a repeated key: the last one wins, as in HCL */
     lens[j] = len;
     vals[j] = v;
-    keys[j] = kx;
+    if (keys)
+      keys[j] = kx;
     if (j == out)
       out++;
   }

@@ -7,6 +7,7 @@
 
 #include "tfresolve/value.h"
 #include "strutil.h"
+#include "value_int.h"
 
 const tfr_type tfr_t_dynamic = {.kind = TFR_DYNAMIC};
 const tfr_type tfr_t_bool = {.kind = TFR_BOOL};
@@ -44,6 +45,17 @@ static int cmp_named(const void *x, const void *y) {
                 ((const struct named *)y)->name);
 }
 
+const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
+                                   const tfr_type **types) {
+  tfr_type *t = tfr_arena_alloc(a, sizeof *t);
+  t->kind = TFR_OBJECT;
+  t->n = (uint32_t)n;
+  t->names = names;
+  t->types = types;
+  t->optional = NULL;
+  return t;
+}
+
 const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
                                 const char *const *names,
                                 const tfr_type *const *types,
@@ -61,13 +73,7 @@ const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
       memcpy(nn, names, n * sizeof *nn);
       memcpy(tt, types, n * sizeof *tt);
     }
-    tfr_type *t = tfr_arena_alloc(a, sizeof *t);
-    t->kind = TFR_OBJECT;
-    t->n = (uint32_t)n;
-    t->names = nn;
-    t->types = tt;
-    t->optional = NULL;
-    return t;
+    return type_object_sorted(a, n, nn, tt);
   }
   struct named *tmp = tfr_arena_alloc(a, (n ? n : 1) * sizeof *tmp);
   for (size_t i = 0; i < n; i++)

@@ -299,7 +299,8 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
     n = last_of_each(tmp, n);
   if (lens || (!sorted && n > 16))
     pack_names(a, tmp, n);
-  /* the type copies names and types: they can stay on the stack */
+  /* a small object's names and types can stay on the stack (its type
+  ** copies them); a large one's type takes them */
   const char **nn = n <= 16 ? snn : tfr_arena_alloc_raw(a, n * sizeof *nn);
   const tfr_type **tt = n <= 16 ? stt : tfr_arena_alloc_raw(a, n * sizeof *tt);
   const tfr_value **vv = tfr_arena_alloc_raw(a, (n ? n : 1) * sizeof *vv);
@@ -317,7 +318,8 @@ const tfr_value *value_object_shared(tfr_arena *a, size_t n,
   if (cache && cache[slot] && object_type_is(cache[slot], n, nn, tt))
     t = cache[slot];
   if (!t) {
-    t = tfr_type_object(a, n, nn, tt, NULL);
+    t = n > 16 ? type_object_sorted(a, n, nn, tt)
+               : tfr_type_object(a, n, nn, tt, NULL);
     if (cache)
       cache[slot] = t;
   }

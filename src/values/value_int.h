@@ -21,6 +21,11 @@
 ** bytes, not NUL-terminated, and copied; without, NUL-terminated strings
 ** that must outlive the value.
 */
+/* An object type of these members, the arrays (the arena's) taken as
+** they are: names sorted (bytewise) and distinct, none optional. */
+const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
+                                   const tfr_type **types);
+
 /* The n bytes at s as a string value holds them (NFC): s itself when
 ** normalising changes nothing, else a normalised copy in a (*n set to its
 ** length). */
