@@ -11,6 +11,9 @@ file's name, at once (well within the time limit here).  A pipe the user
 names with -var-file (as -var-file=<(command) does) is read, as Terraform
 reads it, up to the memory budget (-max-memory; /dev/zero is an error).
 
+Output that cannot be written (stdout on a full disk) is an error (exit
+2), never lost in silence.
+
 check -recursive has no depth limit: a module 200 directories down is
 checked; a directory whose path is too long to open is a "Directory not
 searched" error (exit 1), never skipped in silence.
@@ -98,6 +101,28 @@ def main():
               "the same file is read under a budget it fits",
               "exit %d\n%s" % (rc, out[-300:]))
         os.unlink(big)
+        # output that cannot be written (a full disk): an error, exit 2,
+        # never exit 0 with the output lost; for a large value (written as
+        # it is made) and a small one (written at exit)
+        full_dir = os.path.join(root, "full")
+        os.mkdir(full_dir)
+        with open(os.path.join(full_dir, "main.tf"), "w") as f:
+            f.write('variable "l" {\n  type = list(number)\n}\n')
+        with open(os.path.join(full_dir, "terraform.tfvars"), "w") as f:
+            f.write("l = [%s]\n" % ", ".join(["1 + 1"] * 40000))
+        for args in (["show"], ["show", "-json"], ["explain", "l"],
+                     ["eval", "1 + 1"]):
+            try:
+                with open("/dev/full", "w") as full:
+                    p = subprocess.run([tool] + args, cwd=full_dir, stdout=full,
+                                       stderr=subprocess.PIPE, text=True,
+                                       timeout=LIMIT)
+                rc, err = p.returncode, p.stderr
+            except (OSError, subprocess.TimeoutExpired) as e:
+                rc, err = -1, str(e)
+            check(rc == 2 and "error writing the output" in err,
+                  "%s into a full disk: exit 2, said" % " ".join(args),
+                  "exit %d\n%s" % (rc, err))
         # a module directory that cannot be listed: a usage error (exit
         # 2) that says why; as root, run as nobody to be refused
         locked = os.path.join(root, "locked")

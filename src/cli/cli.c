@@ -94,19 +94,32 @@ static void *stack_run(void *arg) {
   return NULL;
 }
 
+/* A run whose output did not all reach stdout (a full disk, a closed
+** descriptor) fails, saying so: it never ends 0 with its output lost. */
+static int output_written(int status) {
+  errno = 0;
+  bool flushed = fflush(stdout) == 0;
+  int err = errno;
+  if (flushed && !ferror(stdout))
+    return status;
+  fprintf(stderr, "tfresolve: error writing the output%s%s\n",
+          !flushed && err ? ": " : "", !flushed && err ? strerror(err) : "");
+  return EXIT_USAGE;
+}
+
 int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
   struct stack_run r = {main_fn, argc, argv, 0};
   pthread_attr_t attr;
   pthread_t t;
   if (pthread_attr_init(&attr) != 0)
-    return main_fn(argc, argv);
+    return output_written(main_fn(argc, argv));
   bool started = pthread_attr_setstacksize(&attr, CLI_STACK_BYTES) == 0 &&
                  pthread_create(&t, &attr, stack_run, &r) == 0;
   pthread_attr_destroy(&attr);
   if (!started)
-    return main_fn(argc, argv);
+    return output_written(main_fn(argc, argv));
   pthread_join(t, NULL);
-  return r.status;
+  return output_written(r.status);
 }
 
 _Noreturn void cli_oom(void) {

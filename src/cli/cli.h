@@ -80,7 +80,8 @@ bool cli_list_dir(const char *dir,
 
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
-** on this thread if none can be started.  Returns its exit status. */
+** on this thread if none can be started.  Returns its exit status, or
+** EXIT_USAGE (said on stderr) when its output could not all be written. */
 int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv);
 
 enum out_format {
