@@ -45,15 +45,22 @@ static int cmp_named(const void *x, const void *y) {
                 ((const struct named *)y)->name);
 }
 
-const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
-                                   const tfr_type **types) {
+/* An object type over these arrays, taken as they are. */
+static const tfr_type *object_type(tfr_arena *a, size_t n, const char **names,
+                                   const tfr_type **types,
+                                   const bool *optional) {
   tfr_type *t = tfr_arena_alloc(a, sizeof *t);
   t->kind = TFR_OBJECT;
   t->n = (uint32_t)n;
   t->names = names;
   t->types = types;
-  t->optional = NULL;
+  t->optional = optional;
   return t;
+}
+
+const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
+                                   const tfr_type **types) {
+  return object_type(a, n, names, types, NULL);
 }
 
 const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
@@ -93,13 +100,7 @@ const tfr_type *tfr_type_object(tfr_arena *a, size_t n,
     if (oo)
       oo[i] = tmp[i].optional;
   }
-  tfr_type *t = tfr_arena_alloc(a, sizeof *t);
-  t->kind = TFR_OBJECT;
-  t->n = (uint32_t)n;
-  t->names = nn;
-  t->types = tt;
-  t->optional = oo;
-  return t;
+  return object_type(a, n, nn, tt, oo);
 }
 
 const tfr_type *tfr_type_tuple(tfr_arena *a, size_t n,
