@@ -676,11 +676,11 @@ static const tfr_value *eval_tuple(struct eval_ctx *c, const struct ast *x) {
   return tfr_tuple(c->a, x->n, v);
 }
 
-/* An object key: a bare name is the name itself; anything else is an
-** expression that must give a string. */
-/* An object constructor's key: its bytes at *name, *len of them (not
-** NUL-terminated; alive as long as the run), its marks added to *marks.
-** KEY_FAILED after an error, KEY_UNKNOWN when its value is not known. */
+/* An object constructor's key: a bare name (or true, false, null) is the
+** name itself; anything else is an expression that must give a string.
+** Its bytes at *name, *len of them (not NUL-terminated; alive as long as
+** the run), its marks added to *marks.  KEY_FAILED after an error,
+** KEY_UNKNOWN when its value is not known. */
 enum { KEY_OK, KEY_FAILED, KEY_UNKNOWN };
 static int object_key(struct eval_ctx *c, const struct ast *k,
                       const char **name, uint32_t *len, unsigned *marks) {
