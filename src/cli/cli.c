@@ -301,6 +301,16 @@ bool cli_sh_name(const char *s) {
   return *s != '\0';
 }
 
+void cli_sh_quote(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (const char *p = s; *p; p++)
+    if (*p == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*p, f);
+  fputc('\'', f);
+}
+
 bool cli_has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && !strcmp(s + n - k, suf);

@@ -55,6 +55,8 @@ void cli_type_flat(struct cli_buf *b, const tfr_type *t,
 /* Whether a POSIX shell can export name (Terraform also allows "-" and
 ** non-ASCII letters in variable names). */
 bool cli_sh_name(const char *name);
+/* s as one POSIX shell word: in single quotes, '\'' for a quote. */
+void cli_sh_quote(FILE *f, const char *s);
 
 /* Whether s ends with suf. */
 bool cli_has_suffix(const char *s, const char *suf);

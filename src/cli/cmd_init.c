@@ -180,9 +180,6 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
 
 /* ---- type constraints as text ------------------------------------------ */
 
-/* The type on one line, spaced as `terraform fmt` writes it:
-** "list(object({ name = string, port = optional(number) }))". */
-
 /* The type, broken over lines where it does not fit: `col` is the column
 ** it starts at, `tail` the characters that follow it on its last line.
 ** One object attribute or tuple element a line, indented by two, in a
@@ -327,18 +324,6 @@ static void prefixed(FILE *f, const char *prefix, const char *text) {
   }
 }
 
-/* A POSIX shell word: the text in single quotes ('\'' for a quote). */
-static void sh_quote(FILE *f, const char *s, size_t n) {
-  fputc('\'', f);
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '\'')
-      fputs("'\\''", f);
-    else
-      fputc(s[i], f);
-  }
-  fputc('\'', f);
-}
-
 /* The JSON of a value, indented by two per level after `indent`; cty's
 ** compact encoding re-laid out (it has no insignificant white space). */
 static void json_value(FILE *f, tfr_arena *a, const tfr_value *v, int indent) {
@@ -478,14 +463,14 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
     cli_oom();
   if (cli_sh_name(v->name)) {
     fprintf(m, "export TF_VAR_%s=", v->name);
-    sh_quote(m, text, strlen(text));
+    cli_sh_quote(m, text);
   } else {
     /* left to its default; how to set it all the same */
     fprintf(f, "# a POSIX shell cannot export TF_VAR_%s; env(1) can:\n",
             v->name);
     fputs("env ", m);
     const char *w = tfr_arena_printf(c->a, "TF_VAR_%s=%s", v->name, text);
-    sh_quote(m, w, strlen(w));
+    cli_sh_quote(m, w);
     fputs(" terraform plan", m);
   }
   fclose(m);

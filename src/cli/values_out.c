@@ -8,17 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s as one POSIX shell word: in single quotes, '\'' for a quote. */
-static void sh_quote(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (const char *p = s; *p; p++)
-    if (*p == '\'')
-      fputs("'\\''", f);
-    else
-      fputc(*p, f);
-  fputc('\'', f);
-}
-
 /*
 ** The TF_VAR_ text of v's value, in the arena, or NULL and *why (the
 ** end of a comment line) when an environment variable cannot carry it.
@@ -85,7 +74,7 @@ static void env_line(tfr_arena *a, const struct tfr_variable *v) {
   }
   if (cli_sh_name(v->name)) {
     printf("export TF_VAR_%s=", v->name);
-    sh_quote(stdout, text);
+    cli_sh_quote(stdout, text);
     putchar('\n');
     return;
   }
@@ -98,7 +87,7 @@ static void env_line(tfr_arena *a, const struct tfr_variable *v) {
   if (!m)
     cli_oom();
   fputs("env ", m);
-  sh_quote(m, tfr_arena_printf(a, "TF_VAR_%s=%s", v->name, text));
+  cli_sh_quote(m, tfr_arena_printf(a, "TF_VAR_%s=%s", v->name, text));
   fputs(" terraform plan", m);
   fclose(m);
   comment_lines(line);
