@@ -239,12 +239,17 @@ static void value(struct out *o, const tfr_value *v, int indent) {
   }
 }
 
+/* What o's buffer kept, moved into the arena. */
+static const char *kept(struct out *o) {
+  const char *s = tfr_arena_strndup(o->a, o->b.p ? o->b.p : "", o->b.n);
+  free(o->b.p);
+  return s;
+}
+
 const char *render_console(tfr_arena *a, const tfr_value *v) {
   struct out o = {a, {0}, NULL, 0, 0, 0, 0};
   value(&o, v, 0);
-  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
-  free(o.b.p);
-  return s;
+  return kept(&o);
 }
 
 const char *render_console_head(tfr_arena *a, const tfr_value *v, size_t keep,
@@ -252,9 +257,7 @@ const char *render_console_head(tfr_arena *a, const tfr_value *v, size_t keep,
   struct out o = {a, {0}, NULL, keep ? keep : 1, 0, 0, 0};
   value(&o, v, 0);
   *lines = o.newlines + 1;
-  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
-  free(o.b.p);
-  return s;
+  return kept(&o);
 }
 
 void render_console_to(FILE *f, tfr_arena *a, const tfr_value *v) {
@@ -364,7 +367,5 @@ static void hcl_value(struct out *o, const tfr_value *v, int indent) {
 const char *render_hcl(tfr_arena *a, const tfr_value *v) {
   struct out o = {a, {0}, NULL, 0, 0, 0, 0};
   hcl_value(&o, v, 0);
-  const char *s = tfr_arena_strndup(a, o.b.p ? o.b.p : "", o.b.n);
-  free(o.b.p);
-  return s;
+  return kept(&o);
 }
