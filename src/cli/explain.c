@@ -206,11 +206,8 @@ static bool abbreviate(struct cli_buf *b, const tfr_type *t) {
   return true;
 }
 
-/* The type on one line, spaced as `terraform fmt` writes it inside a
-** folded type: "object({ name = string, port = optional(number) })". */
-
-/* The length of put_flat's text of t, counted only up to just past
-** limit. */
+/* The length of cli_type_flat's text of t (abbreviated), counted only up
+** to just past limit. */
 static size_t flat_len(const tfr_type *t, size_t limit) {
   if (big_tuple(t))
     return (size_t)snprintf(NULL, 0, "tuple of %u elements", (unsigned)t->n);

@@ -33,7 +33,7 @@ struct validation {
   ** Terraform's diagnostics about a whole condition or message give them */
   struct span cond_span, msg_span;
   /* set when the trees are another rule's: that rule's variable, whose
-  ** references in them stand for this rule's own variable (rules_shared
+  ** references in them stand for this rule's own variable (run_rule
   ** in validate.c); the rule's own trees are read again from src at
   ** cond_span and msg_span when it needs them */
   const char *alias;

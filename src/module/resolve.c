@@ -1056,8 +1056,6 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   out->source_via = raw->via;
 }
 
-/* Validation rules with the final values; a failed rule unresolves its
-** variable. */
 /* Where variable k's rules' errors point: its value, or its declaration
 ** (a default). */
 static struct tfr_range value_range(const void *ud, size_t k) {
@@ -1066,6 +1064,8 @@ static struct tfr_range value_range(const void *ud, size_t k) {
   return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
 }
 
+/* Validation rules with the final values; a failed rule unresolves its
+** variable. */
 static void final_rules(struct resolver *r) {
   size_t n = r->m->nvars ? r->m->nvars : 1;
   const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
