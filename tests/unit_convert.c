@@ -487,16 +487,21 @@ static void primitives_to_strings(void **state) {
 
 static void primitive_mismatches(void **state) {
   (void)state;
-  CHECK("bool", "1", "error: bool required"); /* 017 */
-  CHECK("number", "true", "error: number required");
-  CHECK("string", "[\"a\"]", "error: string required"); /* 018 */
-  CHECK("string", "{a = 1}", "error: string required"); /* 019 */
-  CHECK("number", "{}", "error: number required");
-  CHECK("list(string)", "\"a\"", "error: list of string required");
-  CHECK("list(any)", "\"a\"", "error: list of any single type required");
+  CHECK("bool", "1", "error: bool required, but have number"); /* 017 */
+  CHECK("number", "true", "error: number required, but have bool");
+  CHECK("string", "[\"a\"]",
+        "error: string required, but have tuple"); /* 018 */
+  CHECK("string", "{a = 1}",
+        "error: string required, but have object"); /* 019 */
+  CHECK("number", "{}", "error: number required, but have object");
+  CHECK("list(string)", "\"a\"",
+        "error: list of string required, but have string");
+  CHECK("list(any)", "\"a\"",
+        "error: list of dynamic required, but have string");
   CHECK("map(list(any))", "1",
-        "error: map of list of any single type required");
-  CHECK("object({a = string})", "\"a\"", "error: object required");
+        "error: map of list of dynamic required, but have number");
+  CHECK("object({a = string})", "\"a\"",
+        "error: object required, but have string");
   CHECK("tuple([string])", "{}", "error: tuple required");
 }
 
@@ -587,7 +592,8 @@ static void lists(void **state) {
         "list(list(number)) [[1,2],[],[3]]"); /* 097 */
   CHECK("list(string)", "[\"a\\n\", \"b\"]",
         "list(string) [\"a\n\",\"b\"]"); /* 206 */
-  CHECK("list(string)", "[\"a\", []]", "error: element 1: string required");
+  CHECK("list(string)", "[\"a\", []]",
+        "error: element 1: string required, but have tuple");
   CHECK("list(number)", "[]", "list(number) []");
   CHECK("list(string)", "[null]", "list(string) [null]");
 }
@@ -604,7 +610,8 @@ static void sets(void **state) {
         "set(object({a=string})) [{a:\"y\"},{a:\"z\"}]"); /* 083 */
   CHECK("set(number)", "[]", "set(number) []");
   CHECK("set(number)", "[\"x\"]", "error: a number is required");
-  CHECK("set(string)", "\"x\"", "error: set of string required");
+  CHECK("set(string)", "\"x\"",
+        "error: set of string required, but have string");
 }
 
 static void maps(void **state) {
@@ -619,7 +626,8 @@ static void maps(void **state) {
         "map(string) {env:\"dev\",owner:\"42\"}"); /* 322 */
   CHECK("map(list(string))", "{a = [1, \"two\"], b = []}",
         "map(list(string)) {a:[\"1\",\"two\"],b:[]}"); /* 193 */
-  CHECK("map(number)", "{a = []}", "error: element \"a\": number required");
+  CHECK("map(number)", "{a = []}",
+        "error: element \"a\": number required, but have tuple");
   CHECK("map(number)", "{a = \"x\"}", "error: a number is required");
   CHECK("map(string)", "{}", "map(string) {}");
   CHECK("map(string)", "[]", "error: map of string required");
@@ -664,13 +672,15 @@ static void object_mismatch_messages(void **state) {
   CHECK("object({a = string, b = string})", "{}",
         "error: attributes \"a\" and \"b\" are required");
   CHECK("object({a = string, b = number})", "{a = [], b = true}",
-        "error: attribute \"a\": string required");
-  CHECK("list(object({name = string}))", "[{name = \"a\"}, {name = []}]",
-        "error: element 1: attribute \"name\": string required");
+        "error: attribute \"a\": string required, but have tuple");
+  CHECK(
+      "list(object({name = string}))", "[{name = \"a\"}, {name = []}]",
+      "error: element 1: attribute \"name\": string required, but have tuple");
   CHECK("object({a = list(string)})", "{a = {}}",
         "error: attribute \"a\": list of string required");
   CHECK("object({a = object({b = number})})", "{a = {b = {}}}",
-        "error: attribute \"a\": attribute \"b\": number required");
+        "error: attribute \"a\": attribute \"b\": number required, but have "
+        "object");
   CHECK("map(object({a = string}))", "{k = {}}",
         "error: element \"k\": attribute \"a\" is required");
   CHECK("object({\"a b\" = string})", "{}",
@@ -956,7 +966,7 @@ static void maps_to_objects(void **state) {
   CHECK("object({a = number, b = optional(list(string))})",
         "map(string){a = \"1\", b = \"x\"}",
         "error: map element type is incompatible with attribute \"b\": "
-        "list of string required");
+        "list of string required, but have string");
   CHECK("object({a = list(string)})", "map(string){a = \"x\"}",
         "error: object required");
   CHECK("list(object({x = number}))",
@@ -991,7 +1001,7 @@ static void error_paths(void **state) {
       with_path("list(object({a = any}))", "[{a = 1}, {a = []}, {a = 2}]"),
       "[2]: cannot find a common base type for all elements");
   assert_string_equal(with_path("map(string)", "{\"a\\nb\" = []}"),
-                      "element \"a\\nb\": string required");
+                      "element \"a\\nb\": string required, but have tuple");
 }
 
 /* ---- unify -------------------------------------------------------------- */

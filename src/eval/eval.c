@@ -1040,6 +1040,16 @@ static bool whole_index(const tfr_value *key, int64_t *out) {
   return num_to_int64(key->num, out);
 }
 
+/* hcl.Index: a key that does not convert to the key type, with cty's
+** conversion message. */
+static void key_error(struct eval_ctx *c, struct span at, const char *err) {
+  eval_error_span(c, at, "Invalid index",
+                  tfr_arena_printf(c->a,
+                                   "The given key does not identify an "
+                                   "element in this collection value: %s.",
+                                   err));
+}
+
 const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key) {
   if (is_null(v)) {
@@ -1060,9 +1070,7 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
   case TFR_TUPLE: {
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_number, &err);
     if (!k) {
-      eval_error_span(c, at, "Invalid index",
-                      "The given key does not identify an element in this "
-                      "collection value: a number is required.");
+      key_error(c, at, err);
       return eval_dynamic(c);
     }
     if (is_unknown(k) || is_unknown(v))
@@ -1104,9 +1112,7 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
     bool was_number = t->kind == TFR_OBJECT && key->type->kind == TFR_NUMBER;
     const tfr_value *k = conv_convert(c->a, key, &tfr_t_string, &err);
     if (!k) {
-      eval_error_span(c, at, "Invalid index",
-                      "The given key does not identify an element in this "
-                      "collection value: string required.");
+      key_error(c, at, err);
       return eval_dynamic(c);
     }
     if (is_unknown(k) || is_unknown(v))

@@ -428,6 +428,22 @@ static const char *mismatch_from_collection(struct cctx *c, const tfr_type *got,
                           unify_mismatch(c, got->elem, want->elem));
 }
 
+/* typesAreLikelyToCauseConfusion (cty >= 1.16.3): whether naming both
+** types would mislead, so that only the wanted one is named.  Called after
+** the structural and collection cases, as cty does (its collection rule
+** cannot be reached from here, and its object-from-tuple test never holds:
+** it asks whether got is both an object and a tuple). */
+static bool likely_confusing(const tfr_type *got, const tfr_type *want) {
+  if (is_prim(got) != is_prim(want))
+    return false;
+  if (want->kind == TFR_STRING)
+    return false;
+  if ((want->kind == TFR_BOOL && got->kind == TFR_NUMBER) ||
+      (want->kind == TFR_NUMBER && got->kind == TFR_BOOL))
+    return false;
+  return !(got->kind == TFR_TUPLE && want->kind == TFR_OBJECT);
+}
+
 /* convert.MismatchMessage: why got does not convert to want. */
 const char *unify_mismatch(struct cctx *c, const tfr_type *got,
                            const tfr_type *want) {
@@ -444,5 +460,9 @@ const char *unify_mismatch(struct cctx *c, const tfr_type *got,
     return mismatch_from_structural(c, got, want);
   if (is_coll(got) && is_coll(want))
     return mismatch_from_collection(c, got, want);
+  if (!likely_confusing(got, want))
+    return tfr_arena_printf(c->a, "%s required, but have %s",
+                            tfr_type_friendly(c->a, want),
+                            tfr_type_friendly(c->a, got));
   return required(c, want);
 }
