@@ -299,7 +299,13 @@ def modules(fixtures, values, shard, shards):
                 "value (the type alone makes it fail)",
             "valid-shared-rules-walk":
                 "a rule fails in Terraform's validate walk, whatever the "
-                "value (the type alone makes it fail)"}
+                "value (the type alone makes it fail)",
+            "valid-message-failures":
+                "its rules' error messages fail to evaluate, which is an "
+                "error whether or not the rule passes",
+            "valid-message-static-error":
+                "a rule's error message fails in Terraform's validate walk, "
+                "whatever the value"}
     for i, d in enumerate(dirs):
         if i % shards != shard - 1:
             continue

@@ -349,6 +349,48 @@ size_t str_decode_rune(const char *s, size_t n, int32_t *r) {
   return (size_t)k;
 }
 
+bool str_go_isspace(int32_t r) {
+  switch (r) {
+  case '\t':
+  case '\n':
+  case '\v':
+  case '\f':
+  case '\r':
+  case ' ':
+  case 0x85:
+  case 0xA0:
+  case 0x1680:
+  case 0x2028:
+  case 0x2029:
+  case 0x202F:
+  case 0x205F:
+  case 0x3000:
+    return true;
+  default:
+    return r >= 0x2000 && r <= 0x200A;
+  }
+}
+
+void str_go_trim_space(const char **s, size_t *n) {
+  size_t lead = 0, last = 0;
+  bool seen = false;
+  for (size_t i = 0; i < *n;) {
+    int32_t r;
+    size_t k = str_decode_rune(*s + i, *n - i, &r);
+    if (!str_go_isspace(r)) {
+      if (!seen)
+        lead = i;
+      seen = true;
+      last = i + k;
+    }
+    i += k;
+  }
+  if (!seen)
+    lead = last = *n;
+  *s += lead;
+  *n = last - lead;
+}
+
 size_t str_runes(const char *s, size_t n) {
   size_t count = 0;
   for (size_t i = 0; i < n; count++) {

@@ -25,6 +25,13 @@ size_t str_graphemes(const char *s, size_t n);
 ** invalid byte); its length in bytes. */
 size_t str_decode_rune(const char *s, size_t n, int32_t *r);
 
+/* Go's unicode.IsSpace. */
+bool str_go_isspace(int32_t r);
+
+/* Go's strings.TrimSpace: [*s, *s + *n) narrowed to leave out the white
+** space (unicode.IsSpace) at either end. */
+void str_go_trim_space(const char **s, size_t *n);
+
 /* Runes (code points) in n bytes of UTF-8. */
 size_t str_runes(const char *s, size_t n);
 /* Whether s[0..n) is well-formed UTF-8 (RFC 3629: no overlong forms, no

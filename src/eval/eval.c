@@ -147,13 +147,15 @@ static struct sbuf text_buf(struct eval_ctx *c) {
 }
 
 /* One interpolated value into a template's text; false when the template
-** result cannot be known (or an error was reported). */
+** result cannot be known.  A null or a value that is not a string is an
+** error but leaves the result known, as in HCL (TemplateExpr.Value: only
+** an unknown part makes it unknown; a part that failed is unknown). */
 static bool append_part(struct eval_ctx *c, struct sbuf *b,
                         const struct ast *at, const tfr_value *v,
                         const char *null_detail) {
   if (is_null(v)) {
     eval_error(c, at, "Invalid template interpolation value", null_detail);
-    return false;
+    return true;
   }
   if (is_unknown(v))
     return false;
@@ -165,7 +167,7 @@ static bool append_part(struct eval_ctx *c, struct sbuf *b,
                                 "Cannot include the given value in a string "
                                 "template: %s.",
                                 err ? err : "string required"));
-    return false;
+    return true;
   }
   if (is_unknown(s))
     return false;
@@ -276,8 +278,12 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
   unsigned marks = 0;
   size_t before = tfr_diags_count(c->diags);
   bool known = template_parts(c, &b, x, &marks);
-  if (tfr_diags_count(c->diags) > before) /* still a string, as in HCL */
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
+  /* still a string, as in HCL: known unless a part is unknown (its text
+  ** is not used) */
+  if (tfr_diags_count(c->diags) > before)
+    return with_marks(
+        c, known ? tfr_string(c->a, "", 0) : tfr_unknown(c->a, &tfr_t_string),
+        marks);
   if (b.too_large) {
     eval_error(c, x, "Value too large",
                arena_value_budget() < TFR_MAX_STRING

@@ -201,44 +201,11 @@ static const char *const enc_names[] = {
     "UTF-8",           "UTF-16",      "UTF-16BE",     "UTF-16LE",
     "ISO_8859-1:1987", "ISO-8859-15", "windows-1252", "US-ASCII"};
 
-/* Go's unicode.IsSpace. */
-static bool go_isspace(int32_t cp) {
-  if (cp < 0x100)
-    return (cp >= 9 && cp <= 13) || cp == ' ' || cp == 0x85 || cp == 0xA0;
-  utf8proc_category_t cat = utf8proc_category(cp);
-  return cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
-         cat == UTF8PROC_CATEGORY_ZP;
-}
-
-/* Go's strings.TrimSpace: [*s, *s + *n) without surrounding spaces. */
-static void trim_space(const char **s, size_t *n) {
-  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)*s;
-  size_t lead = 0, trail = *n, last = 0;
-  bool seen = false;
-  for (size_t i = 0; i < *n;) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k =
-        utf8proc_iterate(p + i, (utf8proc_ssize_t)(*n - i), &cp);
-    if (k <= 0)
-      k = 1, cp = -1;
-    if (!go_isspace(cp)) {
-      if (!seen)
-        lead = i;
-      seen = true;
-      last = i + (size_t)k;
-    }
-    i += (size_t)k;
-  }
-  trail = seen ? last : lead;
-  *s += lead;
-  *n = trail - lead;
-}
-
 /* The encoding named by v, or -1. */
 static int lookup_encoding(const tfr_value *v) {
   const char *s = v->s;
   size_t n = v->n;
-  trim_space(&s, &n);
+  str_go_trim_space(&s, &n);
   for (size_t i = 0; i < sizeof enc_aliases / sizeof *enc_aliases; i++)
     if (strlen(enc_aliases[i].alias) == n &&
         !strncasecmp(enc_aliases[i].alias, s, n))

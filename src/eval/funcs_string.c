@@ -130,28 +130,6 @@ static bool to_int(struct fcall *f, const tfr_value *v, int64_t *out) {
 
 /* ---- Go's unicode predicates --------------------------------------------- */
 
-static bool go_isspace(int32_t r) {
-  switch (r) {
-  case '\t':
-  case '\n':
-  case '\v':
-  case '\f':
-  case '\r':
-  case ' ':
-  case 0x85:
-  case 0xA0:
-  case 0x1680:
-  case 0x2028:
-  case 0x2029:
-  case 0x202F:
-  case 0x205F:
-  case 0x3000:
-    return true;
-  default:
-    return r >= 0x2000 && r <= 0x200A;
-  }
-}
-
 static bool go_isletter(int32_t r) {
   switch (utf8proc_category(r)) {
   case UTF8PROC_CATEGORY_LU:
@@ -214,7 +192,7 @@ static bool title_separator(int32_t r) {
              (r >= 'A' && r <= 'Z') || r == '_');
   if (go_isletter(r) || go_isdigit(r))
     return false;
-  return go_isspace(r);
+  return str_go_isspace(r);
 }
 
 /* title(str): strings.Title, the first letter of each word in title case. */
@@ -363,7 +341,7 @@ static const tfr_value *trim_by(tfr_arena *a, const tfr_value *v,
 
 static bool cut_space(int32_t r, const tfr_value *set) {
   (void)set;
-  return go_isspace(r);
+  return str_go_isspace(r);
 }
 
 static bool cut_set(int32_t r, const tfr_value *set) {

@@ -376,10 +376,12 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
 }
 
 /* Evaluate one part of a rule in a scope; NULL after errors. */
+/* x evaluated in the scope; NULL if it reported an error, with the value
+** HCL gives it nevertheless in *despite (if not NULL). */
 static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
                                 const struct validation *rule,
                                 const struct ast *x, struct scope *s,
-                                const char *var) {
+                                const char *var, const tfr_value **despite) {
   struct eval_scope es = {scope_lookup, s};
   struct eval_ctx c = {0};
   c.a = a;
@@ -396,6 +398,8 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
     tfr_diags_set_variable_at(diags, i, var);
     failed |= tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
   }
+  if (despite)
+    *despite = v;
   return failed ? NULL : v;
 }
 
@@ -512,13 +516,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
 static const char *trimmed(tfr_arena *a, const tfr_value *v) {
   const char *s = v->s;
   size_t n = v->n;
-  while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
-    s++;
-    n--;
-  }
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
-               s[n - 1] == '\r'))
-    n--;
+  str_go_trim_space(&s, &n);
   return tfr_arena_strndup(a, s, n);
 }
 
@@ -660,10 +658,12 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                     struct tfr_rule *out) {
   const struct var_decl *v = &m->vars[k];
   size_t before = tfr_diags_count(diags);
-  const tfr_value *cond = eval_in(a, diags, rule, rule->condition, s, v->name);
+  const tfr_value *cond =
+      eval_in(a, diags, rule, rule->condition, s, v->name, NULL);
   size_t msg_at = tfr_diags_count(diags);
+  const tfr_value *despite = NULL;
   const tfr_value *msg =
-      eval_in(a, diags, rule, rule->error_message, s, v->name);
+      eval_in(a, diags, rule, rule->error_message, s, v->name, &despite);
   bool msg_failed = !msg;
   if (msg_failed && rule->message_literal)
     msg = json_message_fallback(a, diags, rule, msg_at, v->name);
@@ -706,11 +706,14 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   if (b->b)
     return msg ? outcome(out, TFR_RULE_PASSED, NULL)
                : outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
-  if (!msg) /* HCL gives a failed expression an unknown value */
-    msg = tfr_unknown(a, &tfr_t_string);
   /* The message, as Terraform takes it: unknown is an error of its own
-  ** (and no "Invalid value for variable"); null, or one that failed to
-  ** evaluate, is "Failed to evaluate condition error message." */
+  ** (and no "Invalid value for variable"); null, empty, or one that
+  ** failed to evaluate, is "Failed to evaluate condition error message."
+  ** (eval_variable.go).  A failed expression has the value HCL gives it:
+  ** unknown, but for a template none of whose parts is unknown. */
+  bool known_despite = despite && !(despite->flags & TFR_V_UNKNOWN);
+  if (!msg && !known_despite)
+    msg = tfr_unknown(a, &tfr_t_string);
   const char *text = NULL;
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
@@ -762,6 +765,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
       text = trimmed(a, ms);
     }
   }
+  if (!*text)
+    text = "Failed to evaluate condition error message.";
   struct tfr_range rr = src_range(rule->src, rule->block);
   char where[512];
   tfr_range_format(&rr, where, sizeof where);
