@@ -817,9 +817,11 @@ static void json_variable(struct loader *l, struct src_file *src,
   variable_items(l, p, body, true);
 }
 
-/* Decode the simple arguments that are set in p into v. */
+/* Decode the simple arguments that are set in p into v.  An override
+** file's (base false) are checked the same way, but its deprecation
+** message is not merged (Terraform's Variable.merge never copies it). */
 static void decode_simple(struct loader *l, const struct partial *p,
-                          struct var_decl *v) {
+                          struct var_decl *v, bool base) {
   struct src_file *src = p->src;
   if (p->description) {
     const char *d = str_value(l, src, p->description, v->name);
@@ -828,7 +830,7 @@ static void decode_simple(struct loader *l, const struct partial *p,
   }
   if (p->deprecated) {
     const char *d = str_value(l, src, p->deprecated, v->name);
-    if (d) {
+    if (d && base) {
       v->deprecated = d;
       v->deprecated_range = seq_range(l, src, p->deprecated_attr);
     }
@@ -905,7 +907,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
     decode_type(l, p->src, p->json, p->type, v);
     v->type_range = src_range(p->src, p->type->span);
   }
-  decode_simple(l, p, v);
+  decode_simple(l, p, v, true);
   static const char *const marks[] = {"sensitive", "ephemeral"};
   for (int i = 0; i < 2 && v->is_const; i++)
     if (i == 0 ? v->sensitive : v->ephemeral)
@@ -958,16 +960,25 @@ static void override(struct loader *l, const struct partial *p) {
              "Override files cannot override \"validation\" blocks.", p->name);
     return;
   }
-  decode_simple(l, p, v);
+  decode_simple(l, p, v, false);
+  /* the base's optional-attribute defaults stay, as Terraform keeps them */
+  const struct tfr_defaults *keep = v->defaults, *own = NULL;
   if (p->type) {
-    /* the base's optional-attribute defaults stay, as Terraform keeps them */
-    const struct tfr_defaults *keep = v->defaults;
     decode_type(l, p->src, p->json, p->type, v);
+    own = v->defaults;
     v->defaults = keep;
     v->type_range = src_range(p->src, p->type->span);
     v->type_overridden = true;
   }
-  if (p->dflt) {
+  if (p->type && p->dflt) {
+    /* the override block decoded alone first: its default converted to
+    ** its type, its own optional defaults applied, errors at the value */
+    v->defaults = own;
+    decode_default(l, p->src, p->dflt, v);
+    v->defaults = keep;
+    if (v->failed)
+      return;
+  } else if (p->dflt) {
     struct eval_ctx c = {0};
     c.a = l->a;
     c.diags = l->diags;
