@@ -303,6 +303,10 @@ def modules(fixtures, values, shard, shards):
             "valid-message-failures":
                 "its rules' error messages fail to evaluate, which is an "
                 "error whether or not the rule passes",
+            "valid-cycle-through-local":
+                "a cycle of rules and local values: no value passes",
+            "valid-local-self-reference":
+                "a local value that refers to itself: no value passes",
             "valid-message-static-error":
                 "a rule's error message fails in Terraform's validate walk, "
                 "whatever the value"}

@@ -789,8 +789,7 @@ static const tfr_value *eval_object(struct eval_ctx *c, const struct ast *x) {
                                   "An attribute named %s was already defined "
                                   "at %s.",
                                   q.p ? q.p : "\"\"", where));
-      free(q.p);
-      failed = true;
+      free(q.p); /* the object is still known, as HCL's JSON gives it */
       continue;
     }
     names[j] = name; /* a repeated key: the last one wins, as in HCL */

@@ -160,18 +160,21 @@ static struct span start_range(const struct ast *x) {
 /* Evaluate an argument as a constant and convert it (gohcl decoding). */
 static const tfr_value *decode_const(struct loader *l, struct src_file *src,
                                      const struct ast *x, const tfr_type *t,
-                                     const char *var) {
+                                     const char *var,
+                                     const tfr_value **despite) {
   struct eval_ctx c = {0};
   c.a = l->a;
   c.diags = l->diags;
   c.src = src;
   size_t before = tfr_diags_count(l->diags);
   const tfr_value *v = eval_expr(&c, x);
+  if (despite) /* the value HCL gives it, errors or not */
+    *despite = v;
   if (tfr_diags_count(l->diags) > before) {
     for (size_t i = before; i < tfr_diags_count(l->diags); i++)
       if (var && !tfr_diags_get(l->diags, i)->variable) {
         /* name the variable on the evaluation errors too */
-        tfr_diags_set_variable(l->diags, var);
+        tfr_diags_set_variable_at(l->diags, i, var);
       }
     return NULL;
   }
@@ -296,15 +299,22 @@ static void lint_default(struct loader *l, struct src_file *src,
 /* default = ...: a constant, optional defaults applied, converted. */
 static void decode_default(struct loader *l, struct src_file *src,
                            const struct ast *x, struct var_decl *v) {
-  const tfr_value *d = decode_const(l, src, x, NULL, v->name);
+  const tfr_value *despite = NULL;
+  const tfr_value *d = decode_const(l, src, x, NULL, v->name, &despite);
   v->has_default = true;
   v->dflt_range = seq_range(l, src, x->span);
-  if (!d) {
+  bool broken = !d;
+  if (broken) {
+    /* Terraform converts what HCL returns even after an error (a JSON
+    ** object with a repeated key keeps the first value) */
     v->failed = true;
-    return;
+    if (!despite)
+      return;
+    d = despite;
+  } else {
+    v->dflt_given = d;
+    lint_default(l, src, x, v);
   }
-  v->dflt_given = d;
-  lint_default(l, src, x, v);
   if (v->defaults && !(d->flags & TFR_V_NULL))
     d = conv_apply_defaults(l->a, d, v->defaults);
   const char *err = NULL, *path = NULL;
@@ -322,7 +332,8 @@ static void decode_default(struct loader *l, struct src_file *src,
     v->failed = true;
     return;
   }
-  v->dflt = cv;
+  if (!broken)
+    v->dflt = cv;
 }
 
 static const char *str_value(struct loader *l, struct src_file *src,
@@ -331,7 +342,7 @@ static const char *str_value(struct loader *l, struct src_file *src,
     const tfr_value *v = tfr_string(l->a, x->str, x->n);
     return v->s;
   }
-  const tfr_value *v = decode_const(l, src, x, &tfr_t_string, var);
+  const tfr_value *v = decode_const(l, src, x, &tfr_t_string, var, NULL);
   return v ? tfr_arena_strndup(l->a, v->s, v->n) : NULL;
 }
 
@@ -341,7 +352,7 @@ static bool bool_value(struct loader *l, struct src_file *src,
     *out = x->flags & AST_F_TRUE;
     return true;
   }
-  const tfr_value *v = decode_const(l, src, x, &tfr_t_bool, var);
+  const tfr_value *v = decode_const(l, src, x, &tfr_t_bool, var, NULL);
   if (v)
     *out = v->b;
   return v != NULL;

@@ -343,36 +343,195 @@ static bool declared_refs(const struct module *m, tfr_arena *a,
   return ok;
 }
 
-/* Variables whose rules depend on each other's rules, in a cycle. */
-static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags,
-                   int *state, size_t k, size_t *stack, size_t depth) {
-  state[k] = 1;
-  stack[depth] = k;
-  const struct var_decl *v = &m->vars[k];
-  for (size_t i = 0; i < v->nvalidations; i++) {
-    const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
-    for (size_t j = 0; j < rr->own->vars.n; j++) {
-      long t = rr->own_ix[j];
-      if (t < 0 || (size_t)t == k || !m->vars[t].nvalidations)
+/* ---- cycles (Terraform's graph: dag.Validate) ---------------------------
+** The nodes Terraform's graph has that we know: "var.NAME (validation)"
+** for each variable with rules (node k) and "local.NAME (expand)" for each
+** local value (node nvars + i).  A rule's node depends on the validation
+** nodes of the other variables it refers to (a validation node is
+** referenceable as its variable) and on the local values it refers to; a
+** local value on the same.  Every strongly connected component of more
+** than one node is a cycle, one error each. */
+
+struct graph {
+  const struct module *m;
+  tfr_arena *a;
+  size_t n;
+  size_t **out; /* each node's dependencies, -1 ended */
+};
+
+/* x appended to the -1 ended list *v (n entries, room for cap). */
+static void push_node(size_t **v, size_t *n, size_t *cap, size_t x) {
+  if (*n + 2 > *cap) {
+    *cap = *cap * 2 + 8;
+    *v = realloc(*v, *cap * sizeof **v);
+    if (!*v)
+      abort();
+  }
+  (*v)[(*n)++] = x;
+  (*v)[*n] = (size_t)-1;
+}
+
+/* The dependencies of node self that r names, added to its list. */
+static void edges_of(struct graph *g, size_t self, const struct refs *r,
+                     const long *ix, size_t *n, size_t *cap) {
+  const struct module *m = g->m;
+  for (size_t j = 0; j < r->vars.n; j++) {
+    long t = ix ? ix[j] : index_of(m, r->vars.v[j]);
+    if (t >= 0 && (size_t)t != self && m->vars[t].nvalidations)
+      push_node(&g->out[self], n, cap, (size_t)t);
+  }
+  for (size_t j = 0; j < r->locals.n; j++) {
+    long t = scope_local_index(m, r->locals.v[j], strlen(r->locals.v[j]));
+    if (t >= 0 && m->nvars + (size_t)t != self)
+      push_node(&g->out[self], n, cap, m->nvars + (size_t)t);
+  }
+}
+
+static const char *node_name(const struct graph *g, size_t k) {
+  const struct module *m = g->m;
+  return k < m->nvars
+             ? tfr_arena_printf(g->a, "var.%s (validation)", m->vars[k].name)
+             : tfr_arena_printf(g->a, "local.%s (expand)",
+                                m->locals[k - m->nvars].name);
+}
+
+/* One component as Terraform writes it: the order of the references
+** (the reverse of the pop order), from the shortest name (then the least),
+** one per line. */
+static void cycle_error(const struct graph *g, tfr_diags *diags,
+                        const size_t *popped, size_t n) {
+  const char **names = tfr_arena_alloc(g->a, n * sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = node_name(g, popped[n - 1 - i]);
+  size_t first = 0;
+  for (size_t i = 1; i < n; i++) {
+    size_t li = strlen(names[i]), lf = strlen(names[first]);
+    if (li < lf || (li == lf && strcmp(names[i], names[first]) < 0))
+      first = i;
+  }
+  struct sbuf b = {0};
+  sbuf_str(&b, "Cycle:");
+  for (size_t i = 0; i < n; i++) {
+    sbuf_str(&b, "\n  ");
+    sbuf_str(&b, names[(first + i) % n]);
+  }
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, tfr_arena_strdup(g->a, b.p), "");
+  free(b.p);
+}
+
+/* Tarjan's strongly connected components, without recursion: true if
+** there was a cycle (each reported). */
+static bool graph_cycles(struct graph *g, tfr_diags *diags) {
+  size_t n = g->n;
+  size_t *index = calloc(n ? n : 1, sizeof *index); /* 0: not visited */
+  size_t *low = calloc(n ? n : 1, sizeof *low);
+  size_t *edge = calloc(n ? n : 1, sizeof *edge); /* next edge to follow */
+  bool *on = calloc(n ? n : 1, sizeof *on);
+  size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+  size_t *calls = malloc((n ? n : 1) * sizeof *calls);
+  if (!index || !low || !edge || !on || !stack || !calls)
+    abort();
+  size_t next = 1, sp = 0, found = 0;
+  for (size_t root = 0; root < n; root++) {
+    if (index[root])
+      continue;
+    size_t cp = 0;
+    calls[cp++] = root;
+    index[root] = low[root] = next++;
+    stack[sp++] = root, on[root] = true;
+    while (cp) {
+      size_t v = calls[cp - 1], w = g->out[v][edge[v]];
+      if (w != (size_t)-1) {
+        edge[v]++;
+        if (!index[w]) {
+          index[w] = low[w] = next++;
+          stack[sp++] = w, on[w] = true;
+          calls[cp++] = w;
+        } else if (on[w] && index[w] < low[v]) {
+          low[v] = index[w];
+        }
         continue;
-      if (state[t] == 1) {
-        const char *msg = "Cycle:";
-        size_t from = 0;
-        while (stack[from] != (size_t)t)
-          from++;
-        for (size_t q = from; q <= depth; q++)
-          msg = tfr_arena_printf(a, "%s%s var.%s (validation)", msg,
-                                 q > from ? "," : "", m->vars[stack[q]].name);
-        tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, msg, "");
-        return true;
       }
-      if (state[t] == 0 &&
-          cycles(m, a, diags, state, (size_t)t, stack, depth + 1))
-        return true;
+      cp--;
+      if (cp && low[v] < low[calls[cp - 1]])
+        low[calls[cp - 1]] = low[v];
+      if (low[v] != index[v])
+        continue;
+      size_t from = sp;
+      do
+        on[stack[--from]] = false;
+      while (stack[from] != v);
+      if (sp - from > 1) {
+        /* popped order: the top of the stack first */
+        size_t k = sp - from;
+        size_t *popped = malloc(k * sizeof *popped);
+        if (!popped)
+          abort();
+        for (size_t i = 0; i < k; i++)
+          popped[i] = stack[sp - 1 - i];
+        cycle_error(g, diags, popped, k);
+        free(popped);
+        found++;
+      }
+      sp = from;
     }
   }
-  state[k] = 2;
-  return false;
+  free(index), free(low), free(edge), free(on), free(stack), free(calls);
+  return found > 0;
+}
+
+/* A local value that refers to itself: not a cycle (the graph leaves
+** such edges out) but the error Terraform's walk gives when it evaluates
+** it (node_local.go), at each reference. */
+static void self_reference(tfr_arena *a, tfr_diags *diags,
+                           const struct local_decl *d, const struct refs *r) {
+  for (size_t j = 0; j < r->locals.n; j++)
+    if (!strcmp(r->locals.v[j], d->name)) {
+      error_in(diags, d->src, r->locals.at[j], TFR_DIAG_ERROR,
+               "Self-referencing local value",
+               tfr_arena_printf(a,
+                                "Local value local.%s cannot use its own "
+                                "result as part of its expression.",
+                                d->name),
+               NULL);
+    }
+}
+
+/* Cycles among rules and local values; true if there was one (or a local
+** value that refers to itself). */
+static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags) {
+  struct graph g = {m, a, m->nvars + m->nlocals, NULL};
+  size_t before = tfr_diags_count(diags);
+  g.out = calloc(g.n ? g.n : 1, sizeof *g.out);
+  if (!g.out)
+    abort();
+  for (size_t k = 0; k < g.n; k++) {
+    size_t n = 0, cap = 0;
+    push_node(&g.out[k], &n, &cap, 0); /* an empty list: */
+    n = 0;
+    g.out[k][0] = (size_t)-1;
+    if (k >= m->nvars) {
+      const struct local_decl *d = &m->locals[k - m->nvars];
+      struct refs r = refs_of(a, d->expr);
+      self_reference(a, diags, d, &r);
+      edges_of(&g, k, &r, NULL, &n, &cap);
+      continue;
+    }
+    const struct var_decl *v = &m->vars[k];
+    for (size_t i = 0; i < v->nvalidations; i++) {
+      const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
+      edges_of(&g, k, rr->own, rr->own_ix, &n, &cap);
+    }
+  }
+  size_t walk = tfr_diags_count(diags); /* the walk's errors before it */
+  bool found = graph_cycles(&g, diags);
+  if (found) /* the graph does not validate: there is no walk */
+    diags_remove(diags, before, walk);
+  found |= tfr_diags_count(diags) > before;
+  for (size_t k = 0; k < g.n; k++)
+    free(g.out[k]);
+  free(g.out);
+  return found;
 }
 
 /* Evaluate one part of a rule in a scope; NULL after errors. */
@@ -444,15 +603,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   const struct value_place decl_place = {decl_range, m};
   if (!declared_refs(m, a, diags))
     return false;
-  int *state = calloc(m->nvars ? m->nvars : 1, sizeof *state);
-  size_t *stack = calloc(m->nvars ? m->nvars : 1, sizeof *stack);
-  bool cyc = false;
-  for (size_t k = 0; k < m->nvars && !cyc; k++)
-    if (!state[k] && m->vars[k].nvalidations)
-      cyc = cycles(m, a, diags, state, k, stack, 0);
-  free(state);
-  free(stack);
-  if (cyc)
+  if (cycles(m, a, diags))
     return false;
   size_t nrules = 0;
   for (size_t k = 0; k < m->nvars; k++)
