@@ -75,6 +75,8 @@ struct tfr_diag {
   const char *note; /* since 0.2.0: what tfresolve adds after Terraform's
                        detail (where inside a value a conversion failed),
                        or NULL */
+  bool ours;        /* since 0.3.0: a diagnostic of tfresolve's own, one
+                       Terraform does not give (JSON "origin": "tfresolve") */
 };
 
 typedef struct tfr_diags tfr_diags;
@@ -108,6 +110,9 @@ TFR_API void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code);
 
 /** Give the last diagnostic added a note (tfr_diag.note).  Since 0.2.0. */
 TFR_API void tfr_diags_set_note(tfr_diags *d, const char *note);
+
+/** Mark the last diagnostic as tfresolve's own (not Terraform's). */
+TFR_API void tfr_diags_set_ours(tfr_diags *d);
 
 /** Register a file's text so that renderers can show the source line.
  *  The text must outlive the list (normally it is in the same arena). */

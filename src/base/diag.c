@@ -495,6 +495,8 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       fputs(", \"note\": ", out);
       json_write_cstr(out, g->note);
     }
+    if (g->ours)
+      fputs(", \"origin\": \"tfresolve\"", out);
     fputc('}', out);
   }
   fputs(d->n ? "\n]" : "]", out);
@@ -549,6 +551,11 @@ void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code) {
 void tfr_diags_set_note(tfr_diags *d, const char *note) {
   if (d->n)
     d->v[d->n - 1].note = note ? tfr_arena_strdup(d->a, note) : NULL;
+}
+
+void tfr_diags_set_ours(tfr_diags *d) {
+  if (d->n)
+    d->v[d->n - 1].ours = true;
 }
 
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {

@@ -235,11 +235,16 @@ static const char usage_console[] =
     "\n"
     "Exit status: 0, or 1 if the last expression failed; 2 usage error.\n";
 
-static void json_error(const char *summary, const char *detail) {
+static void json_error(const char *summary, const char *detail,
+                       const char *note) {
   fputs("{\"error\":{\"summary\":", stdout);
   tfr_json_write_cstr(stdout, summary);
   fputs(",\"detail\":", stdout);
   tfr_json_write_cstr(stdout, detail ? detail : "");
+  if (note) { /* ours, after Terraform's words */
+    fputs(",\"note\":", stdout);
+    tfr_json_write_cstr(stdout, note);
+  }
   fputs("}}\n", stdout);
 }
 
@@ -316,12 +321,13 @@ static bool eval_one(const char *text, struct eval_env *env,
     v = tfr_value_unmark(a, v, TFR_V_SENSITIVE, NULL);
   if (o->format == FMT_JSON && ok && !hide && !tfr_value_json_encodable(v)) {
     json_error("Value cannot be encoded as JSON",
-               "cannot serialize infinity as JSON");
+               "cannot serialize infinity as JSON", NULL);
     ok = false;
   } else if (o->format == FMT_JSON) {
     if (!ok) {
       const struct tfr_diag *g = tfr_diags_get(d, 0);
-      json_error(g ? g->summary : "Error", g ? g->detail : "");
+      json_error(g ? g->summary : "Error", g ? g->detail : "",
+                 g ? g->note : NULL);
     } else {
       fputs("{\"type\":", stdout);
       if (hide && has_object_type(v->type)) /* its names may be secrets */

@@ -291,6 +291,7 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
                      "memory budget (-max-memory)."
                    : "The template's result is a string of more than 4 GiB, "
                      "the longest this program holds.");
+    tfr_diags_set_ours(c->diags);
     return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
   }
   const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)

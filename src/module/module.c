@@ -1536,6 +1536,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                   "This directory has .tofu files, which Terraform ignores. "
                   "To resolve the variables as OpenTofu does, use "
                   "-engine=opentofu.");
+  if (saw_tofu && !opentofu)
+    tfr_diags_set_ours(diags);
   strmap_free(&l.names);
   strmap_free(&l.lnames);
   bytemap_free(&l.types);

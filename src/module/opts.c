@@ -17,6 +17,7 @@ bool opts_bad(tfr_arena *a, tfr_diags *diags, const char *what, size_t size,
                                  "program was compiled with.",
                                  size, what, min, init));
   tfr_diags_set_code(diags, TFR_CODE_BAD_OPTIONS);
+  tfr_diags_set_ours(diags);
   return false;
 }
 

@@ -372,7 +372,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     struct stat st;
     if (stat(path, &st) == 0 || dir_overlay(path))
       values_file(&c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
-    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
       tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
                     "Variables file is a broken symbolic link",
                     tfr_arena_printf(a,
@@ -380,6 +380,8 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                                      "not exist, so its values are not used "
                                      "(Terraform skips it silently).",
                                      path));
+      tfr_diags_set_ours(diags);
+    }
   }
   auto_files(&c);
   for (size_t i = 0; i < nargs; i++) {
@@ -454,6 +456,9 @@ static void var_error(struct resolver *r, const struct tfr_range *at,
   tfr_diags_set_variable(r->diags, var);
 }
 
+/* A diagnostic of tfresolve's own, not Terraform's (JSON "origin"). */
+static void ours(struct resolver *r) { tfr_diags_set_ours(r->diags); }
+
 /* var_error with a code (enum tfr_diag_code). */
 static void var_error_code(struct resolver *r, enum tfr_diag_code code,
                            const struct tfr_range *at, enum tfr_severity sev,
@@ -513,6 +518,8 @@ static const tfr_value *parse_raw(struct resolver *r,
                                : tfr_arena_printf(r->a, "-var %s=", v->name),
                            (int)raw->len, raw->text),
           v->name);
+    if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
+      ours(r);
     return NULL;
   }
   return val;
@@ -537,9 +544,11 @@ static const char *closest(const struct module *m, const char *name) {
 /* A name or file name as Terraform's %q writes it. */
 #define GOQ(r, s) str_go_quote((r)->a, (s), strlen(s))
 
+/* The note of a value for an undeclared name: the declared name it
+** may be meant for (NULL when none is close), or the notes of several. */
 static const char *did_you_mean(struct resolver *r, const char *name) {
   const char *c = closest(r->m, name);
-  return c ? tfr_arena_printf(r->a, " Did you mean \"%s\"?", c) : "";
+  return c ? tfr_arena_printf(r->a, "Did you mean \"%s\"?", c) : NULL;
 }
 
 /* TF_VAR_REGION for a declared "region": Terraform ignores it silently
@@ -559,6 +568,7 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
                            "TF_VAR_%s instead.",
                            raw->name, r->m->vars[i].name, r->m->vars[i].name),
           r->m->vars[i].name);
+      ours(r);
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
   if (near) /* -strict: a near miss is worth a word too */
@@ -570,6 +580,26 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
                                "TF_VAR_%s?",
                                raw->name, raw->name, near),
               near);
+  if (near)
+    ours(r);
+}
+
+/* Terraform's warning for a value in a file that no variable is declared
+** for (backendrun/unparsed_value.go). */
+static const char *undeclared_in_file(struct resolver *r,
+                                      const struct raw_value *raw) {
+  return tfr_arena_printf(r->a,
+                          "The root module does not declare a variable "
+                          "named %s but a value was found in file "
+                          "%s. If you meant to use this value, add a "
+                          "\"variable\" block to the configuration.\n\n"
+                          "To silence these warnings, use TF_VAR_... "
+                          "environment variables to provide certain "
+                          "\"global\" settings to all configurations in "
+                          "your organization. To reduce the verbosity "
+                          "of these warnings, use the -compact-warnings "
+                          "option.",
+                          GOQ(r, raw->name), GOQ(r, raw->file));
 }
 
 /* Values for names the module does not declare (SPEC §5). */
@@ -592,9 +622,10 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                            "the command line, but the root module does "
                            "not declare a variable of that name. To use "
                            "this value, add a \"variable\" block to the "
-                           "configuration.%s",
-                           GOQ(r, raw->name), did_you_mean(r, raw->name)),
+                           "configuration.",
+                           GOQ(r, raw->name)),
           raw->name);
+      tfr_diags_set_note(r->diags, did_you_mean(r, raw->name));
       continue;
     }
     /* a value that is not even a constant is silently ignored (what
@@ -610,58 +641,48 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
         continue;
     }
     if (r->strict) {
-      /* -strict: each one is an error, at the line that sets it */
+      /* -strict: each one is an error, at the line that sets it, in
+      ** Terraform's words (it only warns) */
       struct tfr_range at = raw_range(raw);
-      var_error_code(
-          r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
-          "Value for undeclared variable",
-          tfr_arena_printf(r->a,
-                           "The root module does not declare a "
-                           "variable named \"%s\", but file \"%s\" "
-                           "sets it (an error with -strict; Terraform "
-                           "only warns).%s",
-                           raw->name, raw->file, did_you_mean(r, raw->name)),
-          raw->name);
+      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
+                     "Value for undeclared variable",
+                     undeclared_in_file(r, raw), raw->name);
+      const char *hint = did_you_mean(r, raw->name);
+      tfr_diags_set_note(
+          r->diags, tfr_arena_printf(r->a,
+                                     "An error with -strict (Terraform only "
+                                     "warns).%s%s",
+                                     hint ? " " : "", hint ? hint : ""));
+      ours(r);
       continue;
     }
     fr[nf++] = raw;
   }
   /* Terraform names the first two and counts the rest. */
-  for (size_t i = 0; i < nf && i < 2; i++)
-    var_error_code(
-        r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING,
-        "Value for undeclared variable",
-        tfr_arena_printf(r->a,
-                         "The root module does not declare a variable "
-                         "named %s but a value was found in file "
-                         "%s. If you meant to use this value, add a "
-                         "\"variable\" block to the configuration.%s\n\n"
-                         "To silence these warnings, use TF_VAR_... "
-                         "environment variables to provide certain "
-                         "\"global\" settings to all configurations in "
-                         "your organization. To reduce the verbosity "
-                         "of these warnings, use the -compact-warnings "
-                         "option.",
-                         GOQ(r, fr[i]->name), GOQ(r, fr[i]->file),
-                         did_you_mean(r, fr[i]->name)),
-        fr[i]->name);
+  for (size_t i = 0; i < nf && i < 2; i++) {
+    var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING,
+                   "Value for undeclared variable",
+                   undeclared_in_file(r, fr[i]), fr[i]->name);
+    tfr_diags_set_note(r->diags, did_you_mean(r, fr[i]->name));
+  }
   if (nf > 2) {
-    /* the folded names still get their suggestions */
+    /* the folded names still get their suggestions, in the note */
     const char *hints = "";
     for (size_t i = 2; i < nf; i++) {
       const char *c = closest(r->m, fr[i]->name);
       if (c)
-        hints = tfr_arena_printf(r->a, "%s Did you mean \"%s\" for \"%s\"?",
-                                 hints, c, fr[i]->name);
+        hints = tfr_arena_printf(r->a, "%s%sDid you mean \"%s\" for \"%s\"?",
+                                 hints, *hints ? " " : "", c, fr[i]->name);
     }
     tfr_diags_add(r->diags, TFR_DIAG_WARNING, NULL,
                   "Values for undeclared variables",
                   tfr_arena_printf(r->a,
                                    "In addition to the other similar "
                                    "warnings shown, %zu other variable(s) "
-                                   "defined without being declared.%s",
-                                   nf - 2, hints));
+                                   "defined without being declared.",
+                                   nf - 2));
     tfr_diags_set_code(r->diags, TFR_CODE_UNDECLARED_VALUE);
+    tfr_diags_set_note(r->diags, *hints ? hints : NULL);
   }
   free(fr);
 }
@@ -708,6 +729,8 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
   var_error_code(r, TFR_CODE_IGNORED_ATTRIBUTE, at,
                  mode == DROPPED_ERROR ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
                  "Object attribute is ignored", detail, v->name);
+  if (mode != DROPPED_OPENTOFU)
+    ours(r);
 }
 
 struct dropped_ctx {

@@ -282,6 +282,22 @@ static bool refs_declared(const struct module *m, tfr_arena *a,
   return refs_declared_in(m, a, diags, src, &r, NULL, var);
 }
 
+/* didyoumean.NameSuggestion: a declared variable at most two edits from
+** name (Terraform takes the first it meets in a map; we take the
+** closest, then the first by name). */
+static const char *near_variable(const struct module *m, const char *name) {
+  const char *best = NULL;
+  size_t bd = 3, n = strlen(name);
+  for (size_t i = 0; i < m->nvars; i++) {
+    size_t d = str_distance(name, n, m->vars[i].name, strlen(m->vars[i].name));
+    if (d < bd) {
+      bd = d;
+      best = m->vars[i].name;
+    }
+  }
+  return best;
+}
+
 static bool refs_declared_in(const struct module *m, tfr_arena *a,
                              tfr_diags *diags, struct src_file *src,
                              const struct refs *rp, const long *ix,
@@ -290,13 +306,20 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
   const struct refs r = *rp;
   for (size_t j = 0; j < r.vars.n; j++)
     if ((ix ? ix[j] : index_of(m, r.vars.v[j])) < 0) {
+      const char *nm = r.vars.v[j], *near = near_variable(m, nm);
       error_in(diags, src, r.vars.at[j], TFR_DIAG_ERROR,
                "Reference to undeclared input variable",
-               tfr_arena_printf(a,
-                                "An input variable with the name \"%s\" has "
-                                "not been declared. This variable can be "
-                                "declared with a variable \"%s\" {} block.",
-                                r.vars.v[j], r.vars.v[j]),
+               tfr_arena_printf(
+                   a,
+                   "An input variable with the name %s has not been "
+                   "declared.%s",
+                   str_go_quote(a, nm, strlen(nm)),
+                   near ? tfr_arena_printf(a, " Did you mean %s?",
+                                           str_go_quote(a, near, strlen(near)))
+                        : tfr_arena_printf(a,
+                                           " This variable can be declared "
+                                           "with a variable %s {} block.",
+                                           str_go_quote(a, nm, strlen(nm)))),
                var);
       ok = false;
     }
@@ -832,6 +855,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                               why),
              v->name);
     tfr_diags_set_code(diags, TFR_CODE_RULE_DEFERRED);
+    tfr_diags_set_ours(diags);
     return outcome(out, TFR_RULE_DEFERRED, why);
   }
   if (cond->flags & TFR_V_NULL) {

@@ -168,6 +168,7 @@ bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
                   "Expressions may be nested at most 1000 levels deep; "
                   "this one nests deeper (for example a very long chain of "
                   "operators or attribute accesses).");
+      tfr_diags_set_ours(c->diags);
       ok = false;
       break;
     }
@@ -602,6 +603,7 @@ struct ast *ast_traverse(struct parse_ctx *c, struct ast *x, struct steps *st) {
   if (st->n > AST_MAX_DEPTH) {
     parse_error(c, st->v[AST_MAX_DEPTH].span, "Nesting too deep",
                 "A traversal may have at most 1000 steps.");
+    tfr_diags_set_ours(c->diags);
     return x;
   }
   return apply_steps(c, x, st, 0);

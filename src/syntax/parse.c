@@ -170,6 +170,7 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
     if (len > UINT32_MAX - 16) {
       tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "File too large",
                     "Files of 4 GiB or more are not supported.");
+      tfr_diags_set_ours(diags);
       return NULL;
     }
     char *copy = tfr_arena_alloc_raw(a, len + 2);

@@ -1,0 +1,4 @@
+a = <<EOT
+xy
+EOT
+b = 1
