@@ -132,7 +132,12 @@ struct tfr_render_opts {
   { .size = sizeof(struct tfr_render_opts) }
 
 /**
- * Print every diagnostic as Terraform prints them.  @p opts may be NULL
+ * Print the diagnostics as Terraform's CLI prints them: in Terraform's
+ * order (warnings, then errors; sourceless first; then by file and
+ * position), each warning with a source range whose summary an earlier
+ * one had folded into that one ("(and N more similar warnings
+ * elsewhere)"), a note after its frame.  The list itself is not changed.
+ * @p opts may be NULL
  * (the defaults).  Rendering has no diagnostics list to report a problem
  * to, and returns nothing, so options of a size this library cannot read
  * (0: TFR_RENDER_OPTS_INIT not used) render with the defaults: every
