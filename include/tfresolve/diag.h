@@ -63,6 +63,14 @@ enum tfr_diag_code {
                                  not declare (-strict; OpenTofu warns) */
 };
 
+/** What a reference in the diagnostic's expression was when it was
+ *  evaluated, as Terraform lists it under the source line: traversal
+ *  "var.region", statement "is \"Europe West\"". */
+struct tfr_diag_value {
+  const char *traversal;
+  const char *statement;
+};
+
 struct tfr_diag {
   enum tfr_severity sev;
   const char *summary;      /* terse: "Invalid character" */
@@ -75,6 +83,11 @@ struct tfr_diag {
   const char *note; /* since 0.2.0: what tfresolve adds after Terraform's
                        detail (where inside a value a conversion failed),
                        or NULL */
+  const struct tfr_diag_value *values; /* the values of the references in
+                                          the expression the diagnostic is
+                                          about, sorted by traversal (never
+                                          a sensitive or ephemeral one) */
+  size_t nvalues;
 };
 
 typedef struct tfr_diags tfr_diags;

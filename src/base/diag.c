@@ -419,6 +419,25 @@ struct frame {
 };
 
 /*
+** The values of the expression's references, under the source line as
+** format.Diagnostic's writeSnippet lists them: a rule, then one line per
+** traversal (already sorted).
+*/
+static void render_values(FILE *out, const struct tfr_diag *g,
+                          const struct frame *fr, bool color) {
+  if (!g->nvalues)
+    return;
+  bool u = fr->bar[0] != '|';
+  const char *gray = color ? "\x1b[90m" : "", *bold = color ? "\x1b[1m" : "",
+             *reset = color ? "\x1b[0m" : "";
+  fprintf(out, "    %s%s%s\n", gray,
+          u ? "├────────────────" : "|----------------", reset);
+  for (size_t i = 0; i < g->nvalues; i++)
+    fprintf(out, "    %s%s%s %s%s%s %s\n", gray, u ? "│" : "|", reset, bold,
+            g->values[i].traversal, reset, g->values[i].statement);
+}
+
+/*
 ** The text of one diagnostic inside its frame, as format.Diagnostic
 ** builds it: "Error: " and the summary, a blank line, then for a source
 ** range "  on FILE line N, in BLOCK:" with the source lines and a blank
@@ -439,6 +458,7 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
             g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
     if (st && !g->hide_source)
       render_snippet(out, fr->dots, st, g, color);
+    render_values(out, g, fr, color);
     fputc('\n', out);
   }
   const char *detail = g->detail ? g->detail : "";
@@ -658,6 +678,17 @@ void tfr_diags_set_code(tfr_diags *d, enum tfr_diag_code code) {
 void tfr_diags_set_note(tfr_diags *d, const char *note) {
   if (d->n)
     d->v[d->n - 1].note = note ? tfr_arena_strdup(d->a, note) : NULL;
+}
+
+void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n) {
+  if (!d->n || !n)
+    return;
+  struct tfr_diag_value *c = tfr_arena_alloc(d->a, n * sizeof *c);
+  for (size_t i = 0; i < n; i++)
+    c[i] = (struct tfr_diag_value){tfr_arena_strdup(d->a, v[i].traversal),
+                                   tfr_arena_strdup(d->a, v[i].statement)};
+  d->v[d->n - 1].values = c;
+  d->v[d->n - 1].nvalues = n;
 }
 
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {
