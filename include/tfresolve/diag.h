@@ -63,6 +63,14 @@ enum tfr_diag_code {
                                  not declare (-strict; OpenTofu warns) */
 };
 
+/** What a reference in the diagnostic's expression was when it was
+ *  evaluated, as Terraform lists it under the source line: traversal
+ *  "var.region", statement "is \"Europe West\"". */
+struct tfr_diag_value {
+  const char *traversal;
+  const char *statement;
+};
+
 struct tfr_diag {
   enum tfr_severity sev;
   const char *summary;      /* terse: "Invalid character" */
@@ -75,8 +83,14 @@ struct tfr_diag {
   const char *note; /* since 0.2.0: what tfresolve adds after Terraform's
                        detail (where inside a value a conversion failed),
                        or NULL */
-  bool ours;        /* since 0.3.0: a diagnostic of tfresolve's own, one
-                       Terraform does not give (JSON "origin": "tfresolve") */
+  const struct tfr_diag_value *values; /* since 0.3.0: the values of the
+                                          references in the expression the
+                                          diagnostic is about, sorted by
+                                          traversal (never a sensitive or
+                                          ephemeral one) */
+  size_t nvalues;
+  bool ours; /* since 0.3.0: a diagnostic of tfresolve's own, one Terraform
+                does not give (JSON "origin": "tfresolve") */
 };
 
 typedef struct tfr_diags tfr_diags;
@@ -137,7 +151,12 @@ struct tfr_render_opts {
   { .size = sizeof(struct tfr_render_opts) }
 
 /**
- * Print every diagnostic as Terraform prints them.  @p opts may be NULL
+ * Print the diagnostics as Terraform's CLI prints them: in Terraform's
+ * order (warnings, then errors; sourceless first; then by file and
+ * position), each warning with a source range whose summary an earlier
+ * one had folded into that one ("(and N more similar warnings
+ * elsewhere)"), a note after its frame.  The list itself is not changed.
+ * @p opts may be NULL
  * (the defaults).  Rendering has no diagnostics list to report a problem
  * to, and returns nothing, so options of a size this library cannot read
  * (0: TFR_RENDER_OPTS_INIT not used) render with the defaults: every

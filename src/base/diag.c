@@ -187,10 +187,6 @@ static const char *block_context(const tfr_diags *d,
   return NULL;
 }
 
-struct frame_chars {
-  const char *top, *bar, *bottom;
-};
-
 /* A line longer than SNIPPET_LINE bytes is shown around its subject only:
 ** SNIPPET_AROUND bytes before and after it, and at most SNIPPET_SUBJECT
 ** bytes of the subject itself. */
@@ -206,12 +202,11 @@ static size_t char_start(const char *t, size_t i, size_t lo) {
 }
 
 /* A subject over several lines: every line of it, numbered, as Terraform
-** shows it (the subject underlined in colour, no marker line); past
-** SNIPPET_MAX_LINES lines, how many more, and a long line cut as
-** render_snippet cuts it. */
+** shows it (the subject underlined in colour); past SNIPPET_MAX_LINES
+** lines, how many more, and a long line cut as render_snippet cuts it. */
 #define SNIPPET_MAX_LINES 12
 
-static void render_lines(FILE *out, const struct frame_chars *fc,
+static void render_lines(FILE *out, const char *dots,
                          const struct source_text *st, const struct tfr_diag *g,
                          bool color) {
   const char *t = st->text;
@@ -221,7 +216,6 @@ static void render_lines(FILE *out, const struct frame_chars *fc,
   while (b > 0 && t[b - 1] != '\n')
     b--;
   int line = g->subject.start.line, last = g->subject.end.line;
-  const char *dots = fc->bar[0] == '|' ? "..." : "…";
   for (; b < st->len && line <= last; line++) {
     size_t e = b;
     while (e < st->len && t[e] != '\n')
@@ -232,7 +226,7 @@ static void render_lines(FILE *out, const struct frame_chars *fc,
       shown--;
     if (shown && t[b + shown - 1] == '\r')
       shown--;
-    fprintf(out, "%s %4d: ", fc->bar, line);
+    fprintf(out, "%4d: ", line);
     for (size_t i = b; i < b + shown; i++) {
       if (color && i == sb)
         fputs("\x1b[4m", out);
@@ -245,26 +239,27 @@ static void render_lines(FILE *out, const struct frame_chars *fc,
     fprintf(out, "%s\n", shown < e - b && t[b + shown] != '\r' ? dots : "");
     b = e + 1;
     if (line - g->subject.start.line + 1 == SNIPPET_MAX_LINES && line < last) {
-      fprintf(out, "%s       %s (%d more lines)\n", fc->bar, dots, last - line);
+      fprintf(out, "      %s (%d more lines)\n", dots, last - line);
       break;
     }
   }
 }
 
 /*
-** The source line of the subject, and a marker under the subject.  A long
-** line (minified JSON, a line of junk) is shown around the subject only,
-** with an ellipsis where it is cut, so that each diagnostic costs the same
-** whatever the length of its line.
+** The source line of the subject, numbered as Terraform numbers it; the
+** subject is underlined in colour, and marked by nothing else (Terraform
+** draws no marker line).  A long line (minified JSON, a line of junk) is
+** shown around the subject only, with an ellipsis where it is cut, so
+** that each diagnostic costs the same whatever the length of its line.
 */
-static void render_snippet(FILE *out, const struct frame_chars *fc,
+static void render_snippet(FILE *out, const char *dots,
                            const struct source_text *st,
                            const struct tfr_diag *g, bool color) {
   size_t at = g->subject.start.byte;
   if (at > st->len)
     return;
   if (g->subject.end.line > g->subject.start.line && g->subject.end.byte > at) {
-    render_lines(out, fc, st, g, color);
+    render_lines(out, dots, st, g, color);
     return;
   }
   const char *t = st->text;
@@ -296,8 +291,7 @@ static void render_snippet(FILE *out, const struct frame_chars *fc,
     se = e;
   if (se <= sb)
     se = sb + 1;
-  const char *dots = fc->bar[0] == '|' ? "..." : "…";
-  fprintf(out, "%s %4d: %s", fc->bar, g->subject.start.line, cut_b ? dots : "");
+  fprintf(out, "%4d: %s", g->subject.start.line, cut_b ? dots : "");
   fwrite(t + b, 1, sb - b, out);
   if (color && sb < e)
     fputs("\x1b[4m", out);
@@ -306,22 +300,7 @@ static void render_snippet(FILE *out, const struct frame_chars *fc,
     fputs("\x1b[0m", out);
   if (se < e)
     fwrite(t + se, 1, e - se, out);
-  fprintf(out, "%s\n%s       ", cut_e ? dots : "", fc->bar);
-  if (cut_b)
-    fputs(fc->bar[0] == '|' ? "   " : " ", out);
-  for (size_t i = b; i < sb; i++) {
-    unsigned char ch = (unsigned char)t[i];
-    if ((ch & 0xC0) == 0x80)
-      continue; /* one column per character */
-    putc(ch == '\t' ? '\t' : ' ', out);
-  }
-  size_t width = 0;
-  for (size_t i = sb; i < se; i++)
-    if (((unsigned char)t[i] & 0xC0) != 0x80 || i >= e)
-      width++;
-  for (size_t i = 0; i < (width ? width : 1); i++)
-    putc('^', out);
-  putc('\n', out);
+  fprintf(out, "%s\n", cut_e ? dots : "");
 }
 
 /* Whether diagnostics x and y say the same thing on the same line. */
@@ -351,73 +330,223 @@ read_render_opts(const struct tfr_render_opts *o) {
   return r;
 }
 
+static size_t count_slashes(const char *s) {
+  size_t n = 0;
+  for (; *s; s++)
+    n += *s == '/';
+  return n;
+}
+
+/*
+** Terraform's order of diagnostics (tfdiags' sortDiagnostics.Less, which
+** View.Diagnostics applies with sort.Stable before printing): warnings
+** before errors, sourceless before sourced, then by file (fewer path
+** separators first, then by name), then by the subject's start byte and
+** its end byte.  Anything else keeps the order of the list.
+*/
+static bool diag_before(const struct tfr_diag *x, const struct tfr_diag *y) {
+  if (x->sev != y->sev)
+    return x->sev == TFR_DIAG_WARNING;
+  const char *xf = x->subject.filename, *yf = y->subject.filename;
+  if (!xf || !yf)
+    return !xf && yf;
+  int c = strcmp(xf, yf);
+  if (c) {
+    size_t xs = count_slashes(xf), ys = count_slashes(yf);
+    return xs != ys ? xs < ys : c < 0;
+  }
+  if (x->subject.start.byte != y->subject.start.byte)
+    return x->subject.start.byte < y->subject.start.byte;
+  return x->subject.end.byte < y->subject.end.byte;
+}
+
+/* A stable merge sort of the indexes ix[0..n) of d's diagnostics, in
+** diag_before's order; tmp has room for n. */
+static void sort_diags(const tfr_diags *d, size_t *ix, size_t *tmp, size_t n) {
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n,
+             hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        tmp[k++] = diag_before(&d->v[ix[j]], &d->v[ix[i]]) ? ix[j++] : ix[i++];
+      while (i < mid)
+        tmp[k++] = ix[i++];
+      while (j < hi)
+        tmp[k++] = ix[j++];
+    }
+    memcpy(ix, tmp, n * sizeof *ix);
+  }
+}
+
+/*
+** Terraform's ConsolidateWarnings(1), which View.Diagnostics applies to
+** the sorted list: every warning with a source range whose summary an
+** earlier one had is folded into that first one, which says how many it
+** stands for (more[i]).  Errors and sourceless warnings stay as they are.
+** ix keeps the diagnostics shown; the count of them is returned.
+*/
+static size_t consolidate_warnings(const tfr_diags *d, size_t *ix, size_t *more,
+                                   size_t n) {
+  struct strmap first = {0};
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = &d->v[ix[i]];
+    size_t at;
+    if (g->sev == TFR_DIAG_WARNING && g->subject.filename &&
+        !strmap_add(&first, g->summary, kept, &at)) {
+      more[at]++;
+      continue;
+    }
+    more[kept] = 0;
+    ix[kept++] = ix[i];
+  }
+  strmap_free(&first);
+  return kept;
+}
+
+/* What warningGroup.Description appends to the first warning's detail. */
+static const char *similar_text(size_t more, char *buf, size_t size) {
+  if (more == 1)
+    return "(and one more similar warning elsewhere)";
+  snprintf(buf, size, "(and %zu more similar warnings elsewhere)", more);
+  return buf;
+}
+
+struct frame {
+  const char *top, *bar, *bottom, *dots;
+  const char *col, *reset; /* the severity's colour, or "" */
+};
+
+/*
+** The values of the expression's references, under the source line as
+** format.Diagnostic's writeSnippet lists them: a rule, then one line per
+** traversal (already sorted).
+*/
+static void render_values(FILE *out, const struct tfr_diag *g,
+                          const struct frame *fr, bool color) {
+  if (!g->nvalues)
+    return;
+  bool u = fr->bar[0] != '|';
+  const char *gray = color ? "\x1b[90m" : "", *bold = color ? "\x1b[1m" : "",
+             *reset = color ? "\x1b[0m" : "";
+  fprintf(out, "    %s%s%s\n", gray,
+          u ? "├────────────────" : "|----------------", reset);
+  for (size_t i = 0; i < g->nvalues; i++)
+    fprintf(out, "    %s%s%s %s%s%s %s\n", gray, u ? "│" : "|", reset, bold,
+            g->values[i].traversal, reset, g->values[i].statement);
+}
+
+/*
+** The text of one diagnostic inside its frame, as format.Diagnostic
+** builds it: "Error: " and the summary, a blank line, then for a source
+** range "  on FILE line N, in BLOCK:" with the source lines and a blank
+** line, then the detail, and for a consolidated warning what it stands
+** for.  No prefixes yet: frame_lines adds them.
+*/
+static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
+                      size_t more, const struct frame *fr, bool color) {
+  bool err = g->sev == TFR_DIAG_ERROR;
+  const char *bold = color ? "\x1b[1m" : "";
+  fprintf(out, "%s%s%s: %s%s%s%s\n\n", bold, fr->col, err ? "Error" : "Warning",
+          fr->reset, bold, g->summary, fr->reset);
+  if (g->subject.filename) {
+    const struct source_text *st = find_source(d, g->subject.filename);
+    const char *ctx =
+        block_context(d, st, g->subject.filename, g->subject.start.byte);
+    fprintf(out, "  on %s line %d%s%s:\n", g->subject.filename,
+            g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
+    if (st && !g->hide_source)
+      render_snippet(out, fr->dots, st, g, color);
+    render_values(out, g, fr, color);
+    fputc('\n', out);
+  }
+  const char *detail = g->detail ? g->detail : "";
+  char buf[80];
+  if (more) {
+    const char *sim = similar_text(more, buf, sizeof buf);
+    fprintf(out, "%s%s%s\n", detail, *detail ? "\n\n" : "", sim);
+  } else if (*detail) {
+    fprintf(out, "%s\n", detail);
+  }
+}
+
+/* text's lines behind the frame's bar (a line with nothing after the bar
+** has no space either), between its top and bottom. */
+static void frame_lines(FILE *out, const struct frame *fr, const char *text,
+                        size_t len) {
+  fprintf(out, "%s%s%s\n", fr->col, fr->top, fr->reset);
+  for (size_t i = 0; i < len;) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
+    fprintf(out, "%s%s%s%s", fr->col, fr->bar, fr->reset, k ? " " : "");
+    fwrite(text + i, 1, k, out);
+    putc('\n', out);
+    i += k + 1;
+  }
+  fprintf(out, "%s%s%s\n", fr->col, fr->bottom, fr->reset);
+}
+
+/* What tfresolve says beyond Terraform's words, after the frame: a source
+** line not quoted, and the diagnostic's note. */
+static void after_frame(FILE *out, const struct tfr_diag *g) {
+  if (g->subject.filename && g->hide_source)
+    fputs("(source not shown: it may hold a sensitive value)\n", out);
+  if (g->note && *g->note)
+    fprintf(out, "%s\n", g->note);
+}
+
+/* One diagnostic in its frame, and what follows the frame. */
+static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
+                       size_t more, struct frame fr, bool color) {
+  bool err = g->sev == TFR_DIAG_ERROR;
+  fr.col = color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
+  fr.reset = color ? "\x1b[0m" : "";
+  char *body = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&body, &len);
+  if (!m)
+    abort(); /* out of memory: as the arena does */
+  diag_body(m, d, g, more, &fr, color);
+  fclose(m);
+  frame_lines(out, &fr, body, len);
+  free(body);
+  after_frame(out, g);
+}
+
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                            const struct tfr_render_opts *given) {
   const struct tfr_render_opts opts = read_render_opts(given);
-  struct frame_chars fc = opts.unicode ? (struct frame_chars){"╷", "│", "╵"}
-                                       : (struct frame_chars){",", "|", "'"};
+  struct frame fr = opts.unicode ? (struct frame){"╷", "│", "╵", "…", "", ""}
+                                 : (struct frame){",", "|", "'", "...", "", ""};
+  size_t n = d->n;
+  size_t *ix = malloc((3 * n + 1) * sizeof *ix);
+  if (!ix)
+    abort();
+  size_t *tmp = ix + n, *more = ix + 2 * n;
+  for (size_t i = 0; i < n; i++)
+    ix[i] = i;
+  sort_diags(d, ix, tmp, n);
+  n = consolidate_warnings(d, ix, more, n);
   size_t run = 0; /* diagnostics like the previous one, in a row */
-  for (size_t i = 0; i < d->n; i++) {
-    const struct tfr_diag *g = &d->v[i];
-    bool err = g->sev == TFR_DIAG_ERROR;
-    const char *col = opts.color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
-    const char *bold = opts.color ? "\x1b[1m" : "";
-    const char *reset = opts.color ? "\x1b[0m" : "";
-    run = i && same_kind_and_line(g, &d->v[i - 1]) ? run + 1 : 0;
-    fprintf(out, "%s%s%s\n", col, fc.top, reset);
-    fprintf(out, "%s%s%s %s%s%s: %s%s%s\n", col, fc.bar, reset, bold, col,
-            err ? "Error" : "Warning", reset, bold, g->summary);
-    if (*reset)
-      fputs(reset, out);
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = &d->v[ix[i]];
+    run = i && same_kind_and_line(g, &d->v[ix[i - 1]]) ? run + 1 : 0;
     if (run == MAX_LIKE_THIS) {
-      /* the rest of a run on one line (a line of junk) in one frame */
+      /* the rest of a run on one line (a line of junk): one line */
       size_t j = i;
-      while (j + 1 < d->n && same_kind_and_line(&d->v[j + 1], g))
+      while (j + 1 < n && same_kind_and_line(&d->v[ix[j + 1]], g))
         j++;
       fprintf(out,
-              "%s%s%s\n%s%s%s %zu more like this on %s line %d, not "
-              "shown (-json lists every one).\n%s%s%s\n",
-              col, fc.bar, reset, col, fc.bar, reset, j - i + 1,
-              g->subject.filename, g->subject.start.line, col, fc.bottom,
-              reset);
+              "%zu more like this on %s line %d, not shown (-json lists "
+              "every one).\n",
+              j - i + 1, g->subject.filename, g->subject.start.line);
       i = j;
       continue;
     }
-    const struct source_text *st = find_source(d, g->subject.filename);
-    if (g->subject.filename) {
-      fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      const char *ctx =
-          block_context(d, st, g->subject.filename, g->subject.start.byte);
-      fprintf(out, "%s%s%s   on %s line %d%s%s:\n", col, fc.bar, reset,
-              g->subject.filename, g->subject.start.line, ctx ? ", in " : "",
-              ctx ? ctx : "");
-      if (st && !g->hide_source) {
-        struct frame_chars bar = fc;
-        render_snippet(out, &bar, st, g, opts.color);
-      } else if (g->hide_source) {
-        fprintf(out,
-                "%s%s%s   (source not shown: it may hold a sensitive "
-                "value)\n",
-                col, fc.bar, reset);
-      }
-    }
-    for (int part = 0; part < 2; part++) {
-      const char *p = part ? g->note : g->detail;
-      if (!p || !*p)
-        continue;
-      fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-      while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t k = nl ? (size_t)(nl - p) : strlen(p);
-        if (k)
-          fprintf(out, "%s%s%s %.*s\n", col, fc.bar, reset, (int)k, p);
-        else
-          fprintf(out, "%s%s%s\n", col, fc.bar, reset);
-        p += k + (nl ? 1 : 0);
-      }
-    }
-    fprintf(out, "%s%s%s\n", col, fc.bottom, reset);
+    render_one(out, d, g, more[i], fr, opts.color);
   }
+  free(ix);
 }
 
 const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at) {
@@ -556,6 +685,17 @@ void tfr_diags_set_note(tfr_diags *d, const char *note) {
 void tfr_diags_set_ours(tfr_diags *d) {
   if (d->n)
     d->v[d->n - 1].ours = true;
+}
+
+void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n) {
+  if (!d->n || !n)
+    return;
+  struct tfr_diag_value *c = tfr_arena_alloc(d->a, n * sizeof *c);
+  for (size_t i = 0; i < n; i++)
+    c[i] = (struct tfr_diag_value){tfr_arena_strdup(d->a, v[i].traversal),
+                                   tfr_arena_strdup(d->a, v[i].statement)};
+  d->v[d->n - 1].values = c;
+  d->v[d->n - 1].nvalues = n;
 }
 
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {

@@ -31,6 +31,10 @@ void diags_share_blocks(tfr_diags *d, const tfr_diags *from);
 ** when there are more ("" when there are none). */
 const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at);
 
+/* Give the last diagnostic the values of its expression's references
+** (copied into the list's arena). */
+void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n);
+
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 

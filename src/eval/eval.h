@@ -100,4 +100,17 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
 const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                             const tfr_value *v, const tfr_value *key);
 
+/*
+** The values Terraform lists under a diagnostic about expression x
+** (views/json's NewDiagnostic): for each reference, the longest prefix of
+** its traversal (root and one step at least) that evaluates in c's scope
+** without an error, and what it is ("is \"a\"", "is a list of string
+** with 2 elements", "is a string" for an unknown), by traversal, each
+** once; never a sensitive or ephemeral value.  unknown: the diagnostic is
+** about an unknown value (then unknowns say "known only after apply").
+** Given to the last diagnostic of diags; nothing without a scope.
+*/
+void eval_diag_values(struct eval_ctx *c, const struct ast *x, bool unknown,
+                      tfr_diags *diags);
+
 #endif

@@ -591,6 +591,28 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
                      struct tfr_rule *out);
 
 /*
+** Terraform's diagnostics about a rule carry the expression (x: its
+** condition or its error message) and the evaluation context, so that
+** the values of x's references are listed under the source line: give
+** them to the last diagnostic.  unknown: the diagnostic is about an
+** unknown value.
+*/
+static void rule_values(tfr_arena *a, tfr_diags *diags,
+                        const struct validation *rule, const struct ast *x,
+                        struct scope *s, bool unknown) {
+  struct eval_scope es = {scope_lookup, s};
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
+  c.scope = &es;
+  c.funcs = &funcs_table;
+  c.dir = s->m ? s->m->dir : NULL;
+  c.plan = true;
+  eval_diag_values(&c, x, unknown, diags);
+}
+
+/*
 ** Rules sharing work in the validate walk: there every variable is the
 ** unknown of its type, so a rule's outcome there depends only on its text,
 ** the type and marks of its own variable and the rest of the module (the
@@ -864,6 +886,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
              "Validation condition expression must return either true or "
              "false, not null.",
              v->name);
+    rule_values(a, diags, rule, rule->condition, s, false);
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   const char *err = NULL;
@@ -876,6 +899,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                               "%s.",
                               err ? err : "a bool is required"),
              v->name);
+    rule_values(a, diags, rule, rule->condition, s, false);
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   if (b->b)
@@ -898,6 +922,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
              "Unsuitable value for error message: expression refers to "
              "values that won't be known until the apply phase.",
              v->name);
+    rule_values(a, diags, rule, rule->error_message, s, true);
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   if (!msg || (msg->flags & TFR_V_NULL)) {
@@ -910,6 +935,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                tfr_arena_printf(a, "Unsuitable value for error message: %s.",
                                 err ? err : "string required"),
                v->name);
+      rule_values(a, diags, rule, rule->error_message, s, false);
       text = "Failed to evaluate condition error message.";
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
@@ -922,6 +948,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                "ephemeralasnull() function if the expression will not "
                "reveal the ephemeral data.",
                v->name);
+      rule_values(a, diags, rule, rule->error_message, s, false);
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
@@ -934,6 +961,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                "nonsensitive() function if the expression will not reveal "
                "the sensitive data.",
                v->name);
+      rule_values(a, diags, rule, rule->error_message, s, false);
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
     } else {
@@ -953,6 +981,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                  text, where));
   tfr_diags_set_code(diags, TFR_CODE_RULE_FAILED);
   tfr_diags_set_variable(diags, v->name);
+  rule_values(a, diags, rule, rule->condition, s, false);
   if (v->sensitive)
     tfr_diags_hide_source(diags); /* at may be the secret itself */
   return outcome(out, TFR_RULE_FAILED, text);

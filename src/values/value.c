@@ -445,7 +445,7 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
 /* ---- set order --------------------------------------------------------- */
 
 /* Go's big.Float String(): Text('g', 10). */
-static void put_number(struct sbuf *b, const struct tfr_num *x) {
+void value_put_number_g10(struct sbuf *b, const struct tfr_num *x) {
   mpfr_srcptr m = num_mpfr(x);
   char out[64];
   if (mpfr_inf_p(m)) {
@@ -511,7 +511,7 @@ static void hash_bytes(struct sbuf *b, const tfr_value *v) {
   }
   switch (v->type->kind) {
   case TFR_NUMBER:
-    put_number(b, v->num);
+    value_put_number_g10(b, v->num);
     return;
   case TFR_BOOL:
     sbuf_put(b, &(char){v->b ? 'T' : 'F'}, 1);

@@ -31,6 +31,11 @@ const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
 ** length). */
 const char *value_nfc_bytes(tfr_arena *a, const char *s, uint32_t *n);
 
+/* A number as Go's big.Float Text('g', 10) writes it ("8080", "1e+10"):
+** how Terraform's diagnostics show a number (tfdiags.CompactValueStr). */
+struct sbuf;
+void value_put_number_g10(struct sbuf *b, const struct tfr_num *x);
+
 #define VALUE_OBJECT_CACHE 256
 const tfr_value *value_object_shared(tfr_arena *a, size_t n,
                                      const char *const *names,

@@ -1,0 +1,2 @@
+# The size rule wants one of local.allowed.
+size = "small"

@@ -1,0 +1,1 @@
+db_password = "correct horse battery"
