@@ -331,22 +331,41 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
   return true;
 }
 
+/*
+** The arguments as cty's returnTypeForValues checks them, in order: a null
+** argument is an error unless its parameter allows null, and an argument
+** of type any whose parameter does not allow that type ends the check:
+** *dynamic is set, and the call's result is an unknown value of type any,
+** without the later arguments' checks or the function (a literal null is
+** such an argument: contains(list, null); cty/function/function.go:169-181,
+** 204-211 and 261-267).  False after reporting an error.
+*/
+static bool check_args(struct fcall *f, const tfr_value *const *args, size_t n,
+                       bool *dynamic) {
+  for (size_t i = 0; i < n; i++) {
+    const struct func_param *p = param_of(f->spec, i);
+    if ((args[i]->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
+      fcall_arg_error(f, i, "argument must not be null");
+      return false;
+    }
+    if (args[i]->type->kind == TFR_DYNAMIC && !(p->flags & FP_ALLOW_DYNAMIC)) {
+      *dynamic = true;
+      return true;
+    }
+  }
+  return true;
+}
+
 /* An argument, converted: marks taken off (into *marks) unless the
-** parameter takes them, null refused unless it takes that, unknown noted;
-** false after reporting an error.  As cty's Function.Call, after every
-** argument was evaluated and converted. */
-static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
+** parameter takes them, unknown noted.  As cty's Function.Call, for every
+** argument, even when the result is already known to be unknown. */
+static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
                         unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  if (((*v)->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
-    fcall_arg_error(f, i, "argument must not be null");
-    return false;
-  }
   if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN))
     *unknown = true;
-  return true;
 }
 
 /*
@@ -413,12 +432,18 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   for (size_t i = 0; i < nargs; i++)
     if (tfr_value_has_mark(args[i], TFR_V_SENSITIVE))
       collect_secrets(&f, tfr_value_unmark(c->a, args[i], MARKS, NULL), &cap);
+  bool dynamic = false;
+  if (!check_args(&f, args, nargs, &dynamic))
+    return eval_dynamic(c);
   unsigned marks = 0;
   for (size_t i = 0; i < nargs; i++)
-    if (!prepare_arg(&f, i, &args[i], &marks, &unknown))
-      return eval_dynamic(c);
+    prepare_arg(&f, i, &args[i], &marks, &unknown);
   f.args = args;
   f.nargs = nargs;
+  if (dynamic) {
+    const tfr_value *v = tfr_unknown(c->a, &tfr_t_dynamic);
+    return marks ? tfr_value_mark(c->a, v, marks) : v;
+  }
   const tfr_type *ret = f.spec->type ? f.spec->type(&f) : f.spec->ret;
   if (f.failed)
     return eval_dynamic(c);
