@@ -364,21 +364,13 @@ static bool to_double(struct fcall *f, const struct tfr_num *n, double *out) {
 }
 
 /*
-** cty.NumberFloatVal: a NaN panics in big.Float.SetFloat64.  cty reports
-** the panic with a stack trace after the message (and HCL's "." after
-** that); like the reference program we give the first line only, so
-** without the final period fcall_error() would add.
+** A float64 result as a number.  log and pow are Terraform's own
+** (internal/lang/funcs/number.go:41, 75), which check for NaN before
+** cty.NumberFloatVal would panic on it: "result is not a number".
 */
 static const tfr_value *float_result(struct fcall *f, double d) {
   if (isnan(d)) {
-    eval_error(f->c, f->call, "Error in function call",
-               tfr_arena_printf(f->a,
-                                "Call to function \"%s\" failed: panic in "
-                                "function implementation: "
-                                "Float.SetFloat64(NaN)",
-                                f->spec->name));
-    tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
-    f->failed = true;
+    fcall_error(f, "result is not a number");
     return NULL;
   }
   return number_value(f->a, num_from_double(f->a, d));
