@@ -1296,21 +1296,30 @@ static bool try_eval(struct eval_ctx *c, const struct ast *x,
 */
 static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
                                      bool is_try) {
+  /* messages name the function as the call wrote it (core::can) */
+  int nlen = (int)x->kids[0]->n;
+  const char *name = x->kids[0]->str;
   if (!is_try && x->n != 1) {
     eval_error(c, x->n ? x->items[1] : x,
                x->n ? "Too many function arguments"
                     : "Not enough function arguments",
-               x->n ? "Function \"can\" expects only 1 argument(s)."
-                    : "Function \"can\" expects 1 argument(s). Missing value "
-                      "for \"expression\".");
+               tfr_arena_printf(c->a,
+                                x->n ? "Function \"%.*s\" expects only 1 "
+                                       "argument(s)."
+                                     : "Function \"%.*s\" expects 1 "
+                                       "argument(s). Missing value for "
+                                       "\"expression\".",
+                                nlen, name));
     if (!x->n)
       tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (is_try && x->n == 0) {
     eval_error(c, x, "Error in function call",
-               "Call to function \"try\" failed: at least one argument is "
-               "required.");
+               tfr_arena_printf(c->a,
+                                "Call to function \"%.*s\" failed: at least "
+                                "one argument is required.",
+                                nlen, name));
     tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
     return eval_dynamic(c);
   }
@@ -1326,8 +1335,10 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
   if (!is_try)
     return tfr_bool(false);
   struct sbuf b = text_buf(c);
-  const char *head = "Call to function \"try\" failed: no expression "
-                     "succeeded:\n";
+  const char *head = tfr_arena_printf(c->a,
+                                      "Call to function \"%.*s\" failed: no "
+                                      "expression succeeded:\n",
+                                      nlen, name);
   sbuf_put(&b, head, strlen(head));
   for (size_t i = 0; i < tfr_diags_count(errs); i++) {
     const struct tfr_diag *g = tfr_diags_get(errs, i);

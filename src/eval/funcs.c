@@ -116,6 +116,44 @@ static const struct func_spec *lookup(const struct eval_ctx *c,
   return NULL;
 }
 
+/* The length of a function name's namespace ("core::" of core::upper;
+** up to its last "::", as hclsyntax's FunctionCallExpr splits it), 0 for
+** none. */
+static size_t namespace_len(const char *name, size_t len) {
+  for (size_t i = len; i >= 2; i--)
+    if (name[i - 1] == ':' && name[i - 2] == ':')
+      return i;
+  return 0;
+}
+
+/*
+** The function a call's name (as written) names, as Terraform's table has
+** them: every built-in also as core::NAME (internal/lang/functions.go:
+** 117-124), the provider::terraform:: ones by their full names.
+*/
+static const struct func_spec *lookup_name(const struct eval_ctx *c,
+                                           const char *name, size_t len) {
+  if (len > 6 && !memcmp(name, "core::", 6) && namespace_len(name, len) == 6) {
+    name += 6;
+    len -= 6;
+  }
+  return lookup(c, name, len);
+}
+
+/* Whether any function's name starts with namespace ns ("x::"). */
+static bool namespace_used(const struct eval_ctx *c, const char *ns,
+                           size_t len) {
+  if (len == 6 && !memcmp(ns, "core::", 6))
+    return true;
+  for (size_t g = 0; g < NGROUPS; g++)
+    for (size_t i = 0; available(c, g) && i < groups[g].g->n; i++) {
+      const struct func_spec *sp = &groups[g].g->specs[i];
+      if (!strncmp(sp->name, ns, len))
+        return true;
+    }
+  return false;
+}
+
 /*
 ** The first function, in the order of the groups, whose name is near
 ** name.  A merged group's names are interleaved by name with those of the
@@ -242,12 +280,17 @@ static void vreport(struct fcall *f, struct span at, const char *summary,
   f->failed = true;
 }
 
+const char *fcall_name(const struct fcall *f) {
+  const struct ast *name = f->call->kids[0];
+  return tfr_arena_strndup(f->a, name->str, name->n);
+}
+
 void fcall_error(struct fcall *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vreport(
       f, eval_call_start(f->c, f->call), "Error in function call",
-      tfr_arena_printf(f->a, "Call to function \"%s\" failed: ", f->spec->name),
+      tfr_arena_printf(f->a, "Call to function \"%s\" failed: ", fcall_name(f)),
       fmt, ap);
   va_end(ap);
   tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
@@ -312,8 +355,8 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
         tfr_arena_printf(f->a,
                          "Function \"%s\" expects%s %d argument(s). "
                          "Missing value for \"%s\".",
-                         s->name, s->variadic ? " at least" : "", s->nparams,
-                         s->params[n].name));
+                         fcall_name(f), s->variadic ? " at least" : "",
+                         s->nparams, s->params[n].name));
     tfr_diags_set_code(f->c->diags, TFR_CODE_MISSING_ARGUMENT);
     return false;
   }
@@ -325,7 +368,7 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
                     tfr_arena_printf(f->a,
                                      "Function \"%s\" expects only %d "
                                      "argument(s).",
-                                     s->name, s->nparams));
+                                     fcall_name(f), s->nparams));
     return false;
   }
   return true;
@@ -369,6 +412,32 @@ static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
 }
 
 /*
+** HCL's error for a name that is no function (hclsyntax/expression.go:
+** 270-345): in a namespace, whether it has no functions at all or not
+** that one (HCL's suggestion there compares the bare name with the full
+** names, so it never finds one); else with the nearest name.
+*/
+static void unknown_function(struct eval_ctx *c, const struct ast *x,
+                             const char *name, size_t len) {
+  size_t ns = namespace_len(name, len);
+  const char *detail;
+  if (ns && !namespace_used(c, name, ns))
+    detail = tfr_arena_printf(c->a, "There are no functions in namespace %s.",
+                              str_go_quote(c->a, name, ns));
+  else if (ns)
+    detail = tfr_arena_printf(c->a,
+                              "There is no function named %s in namespace "
+                              "%.*s.",
+                              str_go_quote(c->a, name + ns, len - ns), (int)ns,
+                              name);
+  else
+    detail = tfr_arena_printf(c->a, "There is no function named %s.%s",
+                              str_go_quote(c->a, name, len),
+                              suggest(c, c->a, name, len));
+  eval_error(c, x->kids[0], "Call to unknown function", detail);
+}
+
+/*
 ** A call, in HCL's order: the function looked up, an expanded last
 ** argument (f(x...)) evaluated first, the number of arguments checked,
 ** then each argument evaluated and converted to its parameter's type in
@@ -380,22 +449,13 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
                              const char *name, size_t len, size_t nargs,
                              const tfr_value *const *given) {
   (void)ud;
-  const char *full = name;
-  size_t full_len = len;
-  if (len > 6 && !memcmp(name, "core::", 6)) {
-    name += 6;
-    len -= 6;
-  }
   struct fcall f = {0};
   f.c = c;
   f.a = c->a;
   f.call = x;
-  f.spec = lookup(c, name, len);
+  f.spec = lookup_name(c, name, len);
   if (!f.spec) {
-    eval_error(c, x->kids[0], "Call to unknown function",
-               tfr_arena_printf(c->a, "There is no function named \"%.*s\".%s",
-                                (int)full_len, full,
-                                suggest(c, c->a, name, len)));
+    unknown_function(c, x, name, len);
     return eval_dynamic(c);
   }
   /* args[i] is evaluated from x->items[i] when it is NULL */
