@@ -116,6 +116,13 @@ static const struct func_spec *lookup(const struct eval_ctx *c,
   return NULL;
 }
 
+/* Whether the function exists where c evaluates: Terraform's console has
+** no plantimestamp (internal/lang/functions.go:106-110: it is registered
+** only outside console mode). */
+static bool in_scope(const struct eval_ctx *c, const struct func_spec *sp) {
+  return !(c->console && !strcmp(sp->name, "plantimestamp"));
+}
+
 /* The length of a function name's namespace ("core::" of core::upper;
 ** up to its last "::", as hclsyntax's FunctionCallExpr splits it), 0 for
 ** none. */
@@ -137,7 +144,8 @@ static const struct func_spec *lookup_name(const struct eval_ctx *c,
     name += 6;
     len -= 6;
   }
-  return lookup(c, name, len);
+  const struct func_spec *sp = lookup(c, name, len);
+  return sp && in_scope(c, sp) ? sp : NULL;
 }
 
 /* Whether any function's name starts with namespace ns ("x::"). */
@@ -148,7 +156,7 @@ static bool namespace_used(const struct eval_ctx *c, const char *ns,
   for (size_t g = 0; g < NGROUPS; g++)
     for (size_t i = 0; available(c, g) && i < groups[g].g->n; i++) {
       const struct func_spec *sp = &groups[g].g->specs[i];
-      if (!strncmp(sp->name, ns, len))
+      if (!strncmp(sp->name, ns, len) && in_scope(c, sp))
         return true;
     }
   return false;
@@ -172,8 +180,10 @@ static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
       bool from_x = j == y->n || (i < x->n && strcmp(x->specs[i].name,
                                                      y->specs[j].name) < 0);
       size_t k = from_x ? g : h;
-      const char *n = from_x ? x->specs[i++].name : y->specs[j++].name;
-      if (available(c, k) && str_distance(name, len, n, strlen(n)) < 3)
+      const struct func_spec *sp = from_x ? &x->specs[i++] : &y->specs[j++];
+      const char *n = sp->name;
+      if (available(c, k) && in_scope(c, sp) &&
+          str_distance(name, len, n, strlen(n)) < 3)
         return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
     }
   }
