@@ -1216,6 +1216,31 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
 }
 
 /* The result has the source's marks, as in HCL. */
+/*
+** The element type of the list a splat over a list or set builds from its
+** items' values, as cty.ListVal takes it (the first type that is not any,
+** values of type any fit any); NULL when two differ, which cty.CanListVal
+** refuses (value_init.go:190).
+*/
+static const tfr_type *splat_list_type(const tfr_value *const *v, size_t n) {
+  const tfr_type *et = &tfr_t_dynamic;
+  for (size_t i = 0; i < n; i++)
+    if (et->kind == TFR_DYNAMIC)
+      et = v[i]->type;
+    else if (v[i]->type->kind != TFR_DYNAMIC && !tfr_type_equal(et, v[i]->type))
+      return NULL;
+  return et;
+}
+
+/* The range of a full splat's item part, "[*]" to the end (hcl's Each),
+** which starts at the splat marker: its AST_SPLAT_ITEM. */
+static struct span splat_each_span(const struct ast *x) {
+  const struct ast *n = x->kids[0];
+  while (n->kind != AST_SPLAT_ITEM)
+    n = n->kind == AST_GETATTR ? n->kids[0] : n->a;
+  return (struct span){n->span.start, x->span.end};
+}
+
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *src = eval_expr(c, x->a);
   unsigned marks = marks_of(src);
@@ -1236,7 +1261,16 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   }
   c->splat_item = saved;
   if (src->type->kind == TFR_LIST || src->type->kind == TFR_SET) {
-    const tfr_type *et = n ? out[0]->type : NULL;
+    const tfr_type *et = n ? splat_list_type(out, n) : NULL;
+    if (n && !et) { /* hclsyntax/expression.go:1948-1956 */
+      error_span(c, splat_each_span(x), "Invalid nested splat expressions",
+                 "The second level of splat expression produced elements of "
+                 "different types, so it isn't possible to construct a valid "
+                 "list to represent the top-level result.\n\nConsider using "
+                 "a for expression instead, to produce a tuple-typed result "
+                 "which can therefore have non-homogenous element types.");
+      return eval_dynamic(c);
+    }
     if (!et) { /* empty: the type the item would have, as HCL finds it */
       c->splat_item = tfr_unknown(c->a, src->type->elem);
       et = eval_expr(c, x->kids[0])->type;
