@@ -1077,15 +1077,14 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
       return with_marks(
           c, tfr_unknown(c->a, t->kind == TFR_LIST ? t->elem : &tfr_t_dynamic),
           marks);
-    int64_t i;
-    if (!whole_index(k, &i)) {
+    if (!num_is_int(k->num)) {
       eval_error_span(c, at, "Invalid index",
                       "The given key does not identify an element in this "
                       "collection value: indexing a sequence requires a whole "
                       "number, but the given index has a fractional part.");
       return eval_dynamic(c);
     }
-    if (i < 0) {
+    if (num_sign(k->num) < 0) {
       eval_error_span(
           c, at, "Invalid index",
           "The given key does not identify an element in this "
@@ -1093,17 +1092,24 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
           "for a sequence.");
       return eval_dynamic(c);
     }
-    if ((uint64_t)i >= v->n) {
-      eval_error_span(
-          c, at, "Invalid index",
-          v->n ? "The given key does not identify an element in this "
-                 "collection value: the given index is greater than "
-                 "or equal to the length of the collection."
-               : "The given key does not identify an element in this "
-                 "collection value: the collection has no elements.");
-      return eval_dynamic(c);
-    }
-    return with_marks(c, v->elems[i], marks);
+    int64_t i;
+    bool fits = whole_index(k, &i);
+    if (fits && (uint64_t)i < v->n)
+      return with_marks(c, v->elems[i], marks);
+    /* hcl.Index says why only when index - length < 1 (ops.go:137-165),
+    ** so for an index equal to the length, and only when the collection
+    ** is not marked (its marked length is not looked at) */
+    const char *why = "";
+    if (fits && (uint64_t)i == v->n && !marks_of(v))
+      why = v->n ? ": the given index is greater than or equal to the "
+                   "length of the collection"
+                 : ": the collection has no elements";
+    eval_error_span(c, at, "Invalid index",
+                    tfr_arena_printf(c->a,
+                                     "The given key does not identify an "
+                                     "element in this collection value%s.",
+                                     why));
+    return eval_dynamic(c);
   }
   case TFR_MAP:
   case TFR_OBJECT: {
