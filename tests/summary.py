@@ -7,7 +7,9 @@ one line "N passed, M failed" for the whole suite.
 Every test program prints "N passed, M failed" last; they are added up
 from meson's log (BUILD_DIR/meson-logs/testlog.json).  A program that
 failed without reporting a failure of its own (a crash, a sanitizer abort,
-a timeout) counts as one more failure.  Each test's time, timeout (from
+a timeout) counts as one more failure.  A program that could not run
+(exit 77: meson's SKIP) counts neither way: a line before the tally names
+each, with its SKIP line's reason.  Each test's time, timeout (from
 BUILD_DIR/meson-info/intro-tests.json) and share of it are written to
 BUILD_DIR/meson-logs/test-times.txt, slowest first; the five slowest and
 the largest share are printed; with START (seconds since the epoch, when
@@ -20,6 +22,15 @@ import sys
 
 TALLY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 SHOW = 5
+
+
+def skip_reason(t):
+    """Why a test was skipped: its "SKIP why" line, else its last line."""
+    lines = (t.get("stdout") or "").strip().split("\n")
+    for line in lines:
+        if line.startswith("SKIP "):
+            return line[5:]
+    return lines[-1] or "no reason given"
 
 
 def main():
@@ -35,7 +46,7 @@ def main():
         with open(intro) as f:
             timeouts = {t["name"]: t["timeout"] for t in json.load(f)}
 
-    runs, passed, failed = [], 0, 0
+    runs, passed, failed, skipped = [], 0, 0, []
     with open(log) as f:
         for line in f:
             t = json.loads(line)
@@ -47,6 +58,8 @@ def main():
             passed += p
             failed += q
             t["name"] = t["name"].split(" / ")[-1]  # "project / name"
+            if t["result"] == "SKIP":
+                skipped.append("%s (%s)" % (t["name"], skip_reason(t)))
             runs.append(t)
     if not runs:
         print("0 passed, 1 failed")
@@ -84,6 +97,10 @@ def main():
                                   worst["duration"], timeouts[worst["name"]],
                                   os.path.join(build, "meson-logs",
                                                "test-times.txt")))
+    if skipped:
+        print("%d test%s skipped: %s" % (len(skipped),
+                                         "" if len(skipped) == 1 else "s",
+                                         "; ".join(skipped)))
     print("%d passed, %d failed" % (passed, failed))
     return 0
 

@@ -1083,15 +1083,14 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
       return with_marks(
           c, tfr_unknown(c->a, t->kind == TFR_LIST ? t->elem : &tfr_t_dynamic),
           marks);
-    int64_t i;
-    if (!whole_index(k, &i)) {
+    if (!num_is_int(k->num)) {
       eval_error_span(c, at, "Invalid index",
                       "The given key does not identify an element in this "
                       "collection value: indexing a sequence requires a whole "
                       "number, but the given index has a fractional part.");
       return eval_dynamic(c);
     }
-    if (i < 0) {
+    if (num_sign(k->num) < 0) {
       eval_error_span(
           c, at, "Invalid index",
           "The given key does not identify an element in this "
@@ -1099,17 +1098,24 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
           "for a sequence.");
       return eval_dynamic(c);
     }
-    if ((uint64_t)i >= v->n) {
-      eval_error_span(
-          c, at, "Invalid index",
-          v->n ? "The given key does not identify an element in this "
-                 "collection value: the given index is greater than "
-                 "or equal to the length of the collection."
-               : "The given key does not identify an element in this "
-                 "collection value: the collection has no elements.");
-      return eval_dynamic(c);
-    }
-    return with_marks(c, v->elems[i], marks);
+    int64_t i;
+    bool fits = whole_index(k, &i);
+    if (fits && (uint64_t)i < v->n)
+      return with_marks(c, v->elems[i], marks);
+    /* hcl.Index says why only when index - length < 1 (ops.go:137-165),
+    ** so for an index equal to the length, and only when the collection
+    ** is not marked (its marked length is not looked at) */
+    const char *why = "";
+    if (fits && (uint64_t)i == v->n && !marks_of(v))
+      why = v->n ? ": the given index is greater than or equal to the "
+                   "length of the collection"
+                 : ": the collection has no elements";
+    eval_error_span(c, at, "Invalid index",
+                    tfr_arena_printf(c->a,
+                                     "The given key does not identify an "
+                                     "element in this collection value%s.",
+                                     why));
+    return eval_dynamic(c);
   }
   case TFR_MAP:
   case TFR_OBJECT: {
@@ -1222,6 +1228,31 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
 }
 
 /* The result has the source's marks, as in HCL. */
+/*
+** The element type of the list a splat over a list or set builds from its
+** items' values, as cty.ListVal takes it (the first type that is not any,
+** values of type any fit any); NULL when two differ, which cty.CanListVal
+** refuses (value_init.go:190).
+*/
+static const tfr_type *splat_list_type(const tfr_value *const *v, size_t n) {
+  const tfr_type *et = &tfr_t_dynamic;
+  for (size_t i = 0; i < n; i++)
+    if (et->kind == TFR_DYNAMIC)
+      et = v[i]->type;
+    else if (v[i]->type->kind != TFR_DYNAMIC && !tfr_type_equal(et, v[i]->type))
+      return NULL;
+  return et;
+}
+
+/* The range of a full splat's item part, "[*]" to the end (hcl's Each),
+** which starts at the splat marker: its AST_SPLAT_ITEM. */
+static struct span splat_each_span(const struct ast *x) {
+  const struct ast *n = x->kids[0];
+  while (n->kind != AST_SPLAT_ITEM)
+    n = n->kind == AST_GETATTR ? n->kids[0] : n->a;
+  return (struct span){n->span.start, x->span.end};
+}
+
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *src = eval_expr(c, x->a);
   unsigned marks = marks_of(src);
@@ -1242,7 +1273,16 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   }
   c->splat_item = saved;
   if (src->type->kind == TFR_LIST || src->type->kind == TFR_SET) {
-    const tfr_type *et = n ? out[0]->type : NULL;
+    const tfr_type *et = n ? splat_list_type(out, n) : NULL;
+    if (n && !et) { /* hclsyntax/expression.go:1948-1956 */
+      error_span(c, splat_each_span(x), "Invalid nested splat expressions",
+                 "The second level of splat expression produced elements of "
+                 "different types, so it isn't possible to construct a valid "
+                 "list to represent the top-level result.\n\nConsider using "
+                 "a for expression instead, to produce a tuple-typed result "
+                 "which can therefore have non-homogenous element types.");
+      return eval_dynamic(c);
+    }
     if (!et) { /* empty: the type the item would have, as HCL finds it */
       c->splat_item = tfr_unknown(c->a, src->type->elem);
       et = eval_expr(c, x->kids[0])->type;
@@ -1302,21 +1342,30 @@ static bool try_eval(struct eval_ctx *c, const struct ast *x,
 */
 static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
                                      bool is_try) {
+  /* messages name the function as the call wrote it (core::can) */
+  int nlen = (int)x->kids[0]->n;
+  const char *name = x->kids[0]->str;
   if (!is_try && x->n != 1) {
     eval_error(c, x->n ? x->items[1] : x,
                x->n ? "Too many function arguments"
                     : "Not enough function arguments",
-               x->n ? "Function \"can\" expects only 1 argument(s)."
-                    : "Function \"can\" expects 1 argument(s). Missing value "
-                      "for \"expression\".");
+               tfr_arena_printf(c->a,
+                                x->n ? "Function \"%.*s\" expects only 1 "
+                                       "argument(s)."
+                                     : "Function \"%.*s\" expects 1 "
+                                       "argument(s). Missing value for "
+                                       "\"expression\".",
+                                nlen, name));
     if (!x->n)
       tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (is_try && x->n == 0) {
     eval_error(c, x, "Error in function call",
-               "Call to function \"try\" failed: at least one argument is "
-               "required.");
+               tfr_arena_printf(c->a,
+                                "Call to function \"%.*s\" failed: at least "
+                                "one argument is required.",
+                                nlen, name));
     tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
     return eval_dynamic(c);
   }
@@ -1332,8 +1381,10 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
   if (!is_try)
     return tfr_bool(false);
   struct sbuf b = text_buf(c);
-  const char *head = "Call to function \"try\" failed: no expression "
-                     "succeeded:\n";
+  const char *head = tfr_arena_printf(c->a,
+                                      "Call to function \"%.*s\" failed: no "
+                                      "expression succeeded:\n",
+                                      nlen, name);
   sbuf_put(&b, head, strlen(head));
   for (size_t i = 0; i < tfr_diags_count(errs); i++) {
     const struct tfr_diag *g = tfr_diags_get(errs, i);

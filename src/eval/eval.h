@@ -62,11 +62,13 @@ struct eval_ctx {
   const char *dir;       /* base directory of file functions (NULL: the current
                             one), as Terraform's working directory */
   bool opentofu;         /* OpenTofu's function set (-engine=opentofu) */
-  bool console;          /* terraform console: the type() function exists */
+  bool console;          /* terraform console: the type() function exists,
+                            plantimestamp() does not */
   const struct ast *top; /* the whole expression (console's type()) */
   bool plan;             /* as during terraform plan (validation rules): impure
                             functions (timestamp, uuid, bcrypt) are unknown and
-                            plantimestamp is known; else as in the console */
+                            plantimestamp is known; else impure functions
+                            are known and plantimestamp is unknown */
   const tfr_type **objtypes; /* NULL, or VALUE_OBJECT_CACHE recent object
                                 types: equal object literals share one */
 };

@@ -116,6 +116,52 @@ static const struct func_spec *lookup(const struct eval_ctx *c,
   return NULL;
 }
 
+/* Whether the function exists where c evaluates: Terraform's console has
+** no plantimestamp (internal/lang/functions.go:106-110: it is registered
+** only outside console mode). */
+static bool in_scope(const struct eval_ctx *c, const struct func_spec *sp) {
+  return !(c->console && !strcmp(sp->name, "plantimestamp"));
+}
+
+/* The length of a function name's namespace ("core::" of core::upper;
+** up to its last "::", as hclsyntax's FunctionCallExpr splits it), 0 for
+** none. */
+static size_t namespace_len(const char *name, size_t len) {
+  for (size_t i = len; i >= 2; i--)
+    if (name[i - 1] == ':' && name[i - 2] == ':')
+      return i;
+  return 0;
+}
+
+/*
+** The function a call's name (as written) names, as Terraform's table has
+** them: every built-in also as core::NAME (internal/lang/functions.go:
+** 117-124), the provider::terraform:: ones by their full names.
+*/
+static const struct func_spec *lookup_name(const struct eval_ctx *c,
+                                           const char *name, size_t len) {
+  if (len > 6 && !memcmp(name, "core::", 6) && namespace_len(name, len) == 6) {
+    name += 6;
+    len -= 6;
+  }
+  const struct func_spec *sp = lookup(c, name, len);
+  return sp && in_scope(c, sp) ? sp : NULL;
+}
+
+/* Whether any function's name starts with namespace ns ("x::"). */
+static bool namespace_used(const struct eval_ctx *c, const char *ns,
+                           size_t len) {
+  if (len == 6 && !memcmp(ns, "core::", 6))
+    return true;
+  for (size_t g = 0; g < NGROUPS; g++)
+    for (size_t i = 0; available(c, g) && i < groups[g].g->n; i++) {
+      const struct func_spec *sp = &groups[g].g->specs[i];
+      if (!strncmp(sp->name, ns, len) && in_scope(c, sp))
+        return true;
+    }
+  return false;
+}
+
 /*
 ** The first function, in the order of the groups, whose name is near
 ** name.  A merged group's names are interleaved by name with those of the
@@ -134,8 +180,10 @@ static const char *suggest(const struct eval_ctx *c, tfr_arena *a,
       bool from_x = j == y->n || (i < x->n && strcmp(x->specs[i].name,
                                                      y->specs[j].name) < 0);
       size_t k = from_x ? g : h;
-      const char *n = from_x ? x->specs[i++].name : y->specs[j++].name;
-      if (available(c, k) && str_distance(name, len, n, strlen(n)) < 3)
+      const struct func_spec *sp = from_x ? &x->specs[i++] : &y->specs[j++];
+      const char *n = sp->name;
+      if (available(c, k) && in_scope(c, sp) &&
+          str_distance(name, len, n, strlen(n)) < 3)
         return tfr_arena_printf(a, " Did you mean \"%s\"?", n);
     }
   }
@@ -242,12 +290,17 @@ static void vreport(struct fcall *f, struct span at, const char *summary,
   f->failed = true;
 }
 
+const char *fcall_name(const struct fcall *f) {
+  const struct ast *name = f->call->kids[0];
+  return tfr_arena_strndup(f->a, name->str, name->n);
+}
+
 void fcall_error(struct fcall *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vreport(
       f, eval_call_start(f->c, f->call), "Error in function call",
-      tfr_arena_printf(f->a, "Call to function \"%s\" failed: ", f->spec->name),
+      tfr_arena_printf(f->a, "Call to function \"%s\" failed: ", fcall_name(f)),
       fmt, ap);
   va_end(ap);
   tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
@@ -312,8 +365,8 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
         tfr_arena_printf(f->a,
                          "Function \"%s\" expects%s %d argument(s). "
                          "Missing value for \"%s\".",
-                         s->name, s->variadic ? " at least" : "", s->nparams,
-                         s->params[n].name));
+                         fcall_name(f), s->variadic ? " at least" : "",
+                         s->nparams, s->params[n].name));
     tfr_diags_set_code(f->c->diags, TFR_CODE_MISSING_ARGUMENT);
     return false;
   }
@@ -325,28 +378,73 @@ static bool arity(struct fcall *f, const struct ast *x, size_t n) {
                     tfr_arena_printf(f->a,
                                      "Function \"%s\" expects only %d "
                                      "argument(s).",
-                                     s->name, s->nparams));
+                                     fcall_name(f), s->nparams));
     return false;
   }
   return true;
 }
 
+/*
+** The arguments as cty's returnTypeForValues checks them, in order: a null
+** argument is an error unless its parameter allows null, and an argument
+** of type any whose parameter does not allow that type ends the check:
+** *dynamic is set, and the call's result is an unknown value of type any,
+** without the later arguments' checks or the function (a literal null is
+** such an argument: contains(list, null); cty/function/function.go:169-181,
+** 204-211 and 261-267).  False after reporting an error.
+*/
+static bool check_args(struct fcall *f, const tfr_value *const *args, size_t n,
+                       bool *dynamic) {
+  for (size_t i = 0; i < n; i++) {
+    const struct func_param *p = param_of(f->spec, i);
+    if ((args[i]->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
+      fcall_arg_error(f, i, "argument must not be null");
+      return false;
+    }
+    if (args[i]->type->kind == TFR_DYNAMIC && !(p->flags & FP_ALLOW_DYNAMIC)) {
+      *dynamic = true;
+      return true;
+    }
+  }
+  return true;
+}
+
 /* An argument, converted: marks taken off (into *marks) unless the
-** parameter takes them, null refused unless it takes that, unknown noted;
-** false after reporting an error.  As cty's Function.Call, after every
-** argument was evaluated and converted. */
-static bool prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
+** parameter takes them, unknown noted.  As cty's Function.Call, for every
+** argument, even when the result is already known to be unknown. */
+static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
                         unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  if (((*v)->flags & TFR_V_NULL) && !(p->flags & FP_ALLOW_NULL)) {
-    fcall_arg_error(f, i, "argument must not be null");
-    return false;
-  }
   if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN))
     *unknown = true;
-  return true;
+}
+
+/*
+** HCL's error for a name that is no function (hclsyntax/expression.go:
+** 270-345): in a namespace, whether it has no functions at all or not
+** that one (HCL's suggestion there compares the bare name with the full
+** names, so it never finds one); else with the nearest name.
+*/
+static void unknown_function(struct eval_ctx *c, const struct ast *x,
+                             const char *name, size_t len) {
+  size_t ns = namespace_len(name, len);
+  const char *detail;
+  if (ns && !namespace_used(c, name, ns))
+    detail = tfr_arena_printf(c->a, "There are no functions in namespace %s.",
+                              str_go_quote(c->a, name, ns));
+  else if (ns)
+    detail = tfr_arena_printf(c->a,
+                              "There is no function named %s in namespace "
+                              "%.*s.",
+                              str_go_quote(c->a, name + ns, len - ns), (int)ns,
+                              name);
+  else
+    detail = tfr_arena_printf(c->a, "There is no function named %s.%s",
+                              str_go_quote(c->a, name, len),
+                              suggest(c, c->a, name, len));
+  eval_error(c, x->kids[0], "Call to unknown function", detail);
 }
 
 /*
@@ -361,22 +459,13 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
                              const char *name, size_t len, size_t nargs,
                              const tfr_value *const *given) {
   (void)ud;
-  const char *full = name;
-  size_t full_len = len;
-  if (len > 6 && !memcmp(name, "core::", 6)) {
-    name += 6;
-    len -= 6;
-  }
   struct fcall f = {0};
   f.c = c;
   f.a = c->a;
   f.call = x;
-  f.spec = lookup(c, name, len);
+  f.spec = lookup_name(c, name, len);
   if (!f.spec) {
-    eval_error(c, x->kids[0], "Call to unknown function",
-               tfr_arena_printf(c->a, "There is no function named \"%.*s\".%s",
-                                (int)full_len, full,
-                                suggest(c, c->a, name, len)));
+    unknown_function(c, x, name, len);
     return eval_dynamic(c);
   }
   /* args[i] is evaluated from x->items[i] when it is NULL */
@@ -413,12 +502,18 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   for (size_t i = 0; i < nargs; i++)
     if (tfr_value_has_mark(args[i], TFR_V_SENSITIVE))
       collect_secrets(&f, tfr_value_unmark(c->a, args[i], MARKS, NULL), &cap);
+  bool dynamic = false;
+  if (!check_args(&f, args, nargs, &dynamic))
+    return eval_dynamic(c);
   unsigned marks = 0;
   for (size_t i = 0; i < nargs; i++)
-    if (!prepare_arg(&f, i, &args[i], &marks, &unknown))
-      return eval_dynamic(c);
+    prepare_arg(&f, i, &args[i], &marks, &unknown);
   f.args = args;
   f.nargs = nargs;
+  if (dynamic) {
+    const tfr_value *v = tfr_unknown(c->a, &tfr_t_dynamic);
+    return marks ? tfr_value_mark(c->a, v, marks) : v;
+  }
   const tfr_type *ret = f.spec->type ? f.spec->type(&f) : f.spec->ret;
   if (f.failed)
     return eval_dynamic(c);

@@ -64,6 +64,10 @@ struct func_spec {
   func_impl_fn impl;
 };
 
+/* The function's name as the call wrote it ("core::upper"), which HCL's
+** messages give (hclsyntax/expression.go: e.Name); in f's arena. */
+const char *fcall_name(const struct fcall *f);
+
 /* "Error in function call": Call to function "f" failed: <message>. */
 void fcall_error(struct fcall *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -58,7 +58,8 @@ static inline const tfr_value *with_marks(tfr_arena *a, const tfr_value *v,
 /*
 ** cty's function.Call skips the Type function when an argument has type
 ** any and its parameter does not allow that: the result is of type any.
-** The type callbacks of functions with such parameters ask this first.
+** funcs.c's call() does that for every function before any type callback
+** runs, so this is only a guard in the callbacks that still ask it.
 */
 static inline bool dynamic_arg(const struct fcall *f) {
   for (size_t i = 0; i < f->nargs; i++) {

@@ -8,7 +8,7 @@
 **
 ** Each reproduces what Terraform runs: its own functions
 ** (internal/lang/funcs/encoding.go), cty's stdlib (json.go, csv.go) and
-** go-cty-yaml 1.0.2, down to the Go libraries under them, because their
+** go-cty-yaml 1.1.0, down to the Go libraries under them, because their
 ** quirks are visible in results and messages: Go's base64 decoder (skips
 ** newlines, no strict padding bits), url.QueryEscape, encoding/csv,
 ** encoding/json's streaming Decoder.Token (its error texts), the Go port

@@ -371,10 +371,9 @@ static const struct tmpl_mode *in_template(const struct fcall *f) {
 
 /* "Error in function call" naming the function as written (core::x). */
 static void stub_error(struct fcall *f, const char *msg) {
-  const struct ast *name = f->call->kids[0];
   eval_error(f->c, f->call, "Error in function call",
-             tfr_arena_printf(f->a, "Call to function \"%.*s\" failed: %s.",
-                              (int)name->n, name->str, msg));
+             tfr_arena_printf(f->a, "Call to function \"%s\" failed: %s.",
+                              fcall_name(f), msg));
   tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
   f->failed = true;
 }

@@ -736,9 +736,13 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
 #define STR(name)                                                              \
   { name, &tfr_t_string, 0 }
 static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
-static const struct func_param format_args = {"args", NULL, FP_ALLOW_NULL};
+/* cty's args allow type any (stdlib/format.go): an unknown argument of
+** type any gives an unknown string, not an unknown of type any; format's
+** result is unknown for any unknown argument, as cty's Impl does it */
+static const struct func_param format_args = {"args", NULL,
+                                              FP_ALLOW_NULL | FP_ALLOW_DYNAMIC};
 static const struct func_param formatlist_args = {
-    "args", NULL, FP_ALLOW_NULL | FP_ALLOW_UNKNOWN};
+    "args", NULL, FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC};
 
 static const struct func_spec specs[] = {
     {"format",

@@ -419,6 +419,67 @@ static void jnode_add(tfr_arena *a, struct jnode *p, const char *key,
   p->kids[p->nkids++] = kid;
 }
 
+static const tfr_type *json_implied(tfr_arena *a, const struct jnode *j);
+
+/* Up to this many members, an object's earlier keys are searched in turn;
+** a larger one's are in a map. */
+enum { JSON_SCAN_KEYS = 16 };
+
+/* (o, its member i's key) as one byte string, a key of seen. */
+static const char *member_key(tfr_arena *a, const struct jnode *o, size_t i,
+                              size_t *len) {
+  *len = sizeof o + o->keylens[i];
+  char *k = tfr_arena_alloc(a, *len);
+  memcpy(k, &o, sizeof o);
+  memcpy(k + sizeof o, o->keys[i], o->keylens[i]);
+  return k;
+}
+
+/* An earlier member of o with the key of its last member, or -1. */
+static long earlier_member(tfr_arena *a, struct bytemap *seen,
+                           const struct jnode *o) {
+  size_t m = o->nkids - 1, len;
+  if (m < JSON_SCAN_KEYS) {
+    for (size_t i = 0; i < m; i++)
+      if (o->keylens[i] == o->keylens[m] &&
+          !memcmp(o->keys[i], o->keys[m], o->keylens[m]))
+        return (long)i;
+    return -1;
+  }
+  for (size_t i = m == JSON_SCAN_KEYS ? 0 : m; i <= m; i++) {
+    const char *k = member_key(a, o, i, &len);
+    uintptr_t at = (uintptr_t)bytemap_get(seen, k, len);
+    if (i == m)
+      return at ? (long)at - 1 : -1; /* (m is put by the caller) */
+    if (!at)
+      bytemap_put(seen, k, len, (void *)(uintptr_t)(i + 1));
+  }
+  return -1;
+}
+
+/*
+** cty's ImpliedType meets an object's keys in order and refuses a key
+** whose value's type is not that of the key's earlier value, before it
+** reads on (cty/json/type_implied.go:130-151).  o's last member has just
+** been read whole: false, with d->err, when its key is such a key.
+*/
+static bool member_ok(struct jdec *d, struct bytemap *seen,
+                      const struct jnode *o) {
+  size_t m = o->nkids - 1, len;
+  long i = earlier_member(d->a, seen, o);
+  if (i >= 0 && !tfr_type_equal(json_implied(d->a, o->kids[i]),
+                                json_implied(d->a, o->kids[m]))) {
+    d->err = tfr_arena_printf(d->a, "duplicate %s property in JSON object",
+                              str_go_quote(d->a, o->keys[m], o->keylens[m]));
+    return false;
+  }
+  if (m >= JSON_SCAN_KEYS && i < 0) {
+    const char *k = member_key(d->a, o, m, &len);
+    bytemap_put(seen, k, len, (void *)(uintptr_t)(m + 1));
+  }
+  return true;
+}
+
 /* encoding/json's scanner refuses to nest deeper than this. */
 #define JSON_MAX_DEPTH 10000
 
@@ -445,6 +506,7 @@ static struct jnode *json_parse(struct jdec *d) {
   static const struct jnode skip_arr = {.kind = J_ARR},
                             skip_obj = {.kind = J_OBJ};
   bool build = true;
+  struct bytemap seen = {0}; /* the keys of large objects (member_ok) */
   for (;;) {
     struct jnode *v = t.node;
     if (t.delim && build) {
@@ -453,10 +515,14 @@ static struct jnode *json_parse(struct jdec *d) {
     } else if (t.delim) {
       v = (struct jnode *)(t.delim == '[' ? &skip_arr : &skip_obj);
     }
-    if (nopen && build)
-      jnode_add(d->a, open[nopen - 1], key, keylen, v);
-    else if (!nopen)
+    if (nopen && build) {
+      struct jnode *o = open[nopen - 1];
+      jnode_add(d->a, o, key, keylen, v);
+      if (!t.delim && o->kind == J_OBJ && !member_ok(d, &seen, o))
+        goto fail;
+    } else if (!nopen) {
       root = v;
+    }
     if (t.delim) {
       if (nopen == 1 && build)
         deep_owner = v;
@@ -480,7 +546,10 @@ static struct jnode *json_parse(struct jdec *d) {
       if (!jtoken(d, &t))
         goto fail;
       if (t.delim == ']' || t.delim == '}') {
-        nopen--;
+        nopen--; /* a container member is read whole when it closes */
+        if (nopen && build && open[nopen - 1]->kind == J_OBJ &&
+            !member_ok(d, &seen, open[nopen - 1]))
+          goto fail;
         continue;
       }
       if (c->kind == J_OBJ) {
@@ -494,6 +563,7 @@ static struct jnode *json_parse(struct jdec *d) {
   }
 done:
   free(open);
+  bytemap_free(&seen);
   if (jpeek(d) >= 0 && d->s[d->pos] != ']' && d->s[d->pos] != '}') {
     d->err = "extraneous data after JSON object";
     return NULL;
@@ -501,6 +571,7 @@ done:
   return root;
 fail:
   free(open);
+  bytemap_free(&seen);
   return NULL;
 }
 

@@ -363,8 +363,11 @@ static bool to_double(struct fcall *f, const struct tfr_num *n, double *out) {
   return false;
 }
 
-/* Terraform's own log and pow (internal/lang/funcs/number.go): a result
-** that is not a number is an error of the call. */
+/*
+** A float64 result as a number.  log and pow are Terraform's own
+** (internal/lang/funcs/number.go:41, 75), which check for NaN before
+** cty.NumberFloatVal would panic on it: "result is not a number".
+*/
 static const tfr_value *float_result(struct fcall *f, double d) {
   if (isnan(d)) {
     fcall_error(f, "result is not a number");

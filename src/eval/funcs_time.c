@@ -1,7 +1,8 @@
 /*
 ** Date and time functions: formatdate timeadd timecmp timestamp
 ** plantimestamp (timestamp is unknown during plan, as an impure function;
-** plantimestamp is unknown in the console, where Terraform has no plan).
+** plantimestamp is known during plan, unknown outside it, and no function
+** at all in the console: funcs.c's in_scope).
 **
 ** Timestamps are parsed the way Go's time.Parse reads the RFC 3339 layout
 ** "2006-01-02T15:04:05Z07:00" (Go 1.19, what Terraform's and cty's

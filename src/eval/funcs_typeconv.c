@@ -176,20 +176,24 @@ static const tfr_value *fn_ephemeralasnull(struct fcall *f,
 ** argument is a type expression, never evaluated. */
 const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   static const char *const names[] = {"value", "type"};
+  int nlen = (int)x->kids[0]->n; /* as written: core::convert */
+  const char *name = x->kids[0]->str;
   if (x->n < 2) {
-    eval_error_span(
-        c, eval_call_close(c, x), "Not enough function arguments",
-        tfr_arena_printf(c->a,
-                         "Function \"convert\" expects 2 argument(s). "
-                         "Missing value for \"%s\".",
-                         names[x->n]));
+    eval_error_span(c, eval_call_close(c, x), "Not enough function arguments",
+                    tfr_arena_printf(c->a,
+                                     "Function \"%.*s\" expects 2 argument(s). "
+                                     "Missing value for \"%s\".",
+                                     nlen, name, names[x->n]));
     tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
   if (x->n > 2) {
     eval_error_span(c, eval_start_span(c, x->items[2]),
                     "Too many function arguments",
-                    "Function \"convert\" expects only 2 argument(s).");
+                    tfr_arena_printf(c->a,
+                                     "Function \"%.*s\" expects only 2 "
+                                     "argument(s).",
+                                     nlen, name));
     return eval_dynamic(c);
   }
   const tfr_value *v = eval_expr(c, x->items[0]);
@@ -291,9 +295,12 @@ const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
     eval_error_span(
         c, x->n ? eval_start_span(c, x->items[1]) : eval_call_close(c, x),
         x->n ? "Too many function arguments" : "Not enough function arguments",
-        x->n ? "Function \"type\" expects only 1 argument(s)."
-             : "Function \"type\" expects 1 argument(s). Missing "
-               "value for \"value\".");
+        tfr_arena_printf(c->a,
+                         x->n ? "Function \"%.*s\" expects only 1 "
+                                "argument(s)."
+                              : "Function \"%.*s\" expects 1 argument(s). "
+                                "Missing value for \"value\".",
+                         (int)x->kids[0]->n, x->kids[0]->str));
     if (!x->n)
       tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);

@@ -1,5 +1,5 @@
 /*
-** yamldecode: go-cty-yaml 1.0.2's decoder over libyaml's parser, with the
+** yamldecode: go-cty-yaml 1.1.0's decoder over libyaml's parser, with the
 ** differences of go-cty-yaml's Go port of libyaml made up for (struct
 ** yfix).  The group funcs_yaml; yamlencode is funcs_yaml_emit.c.
 */
@@ -26,7 +26,7 @@
 #define STR(name)                                                              \
   { name, &tfr_t_string, 0 }
 
-/* ---- yamldecode (go-cty-yaml 1.0.2 over libyaml's parser) ---------------- */
+/* ---- yamldecode (go-cty-yaml 1.1.0 over libyaml's parser) ---------------- */
 
 #define YAML_TAG(t) "tag:yaml.org,2002:" t
 #define YAML_MAX_DEPTH 10000
@@ -594,24 +594,25 @@ static const char *ytag(const struct ywalk *w, const yaml_char_t *tag) {
   return w->nevents == w->fix->retag ? w->fix->retag_as : ystr(tag);
 }
 
-/* Go's regexp `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`. */
+/* go-cty-yaml 1.1.0's integerLiteralRegexp (resolve.go), the YAML 1.2
+** core schema's: `\A([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\z` (1.0.2 took
+** "_" and a sign before 0o and 0x too). */
 static bool yaml_int_like(const char *s, size_t n) {
-  size_t i = n && (s[0] == '-' || s[0] == '+');
-  if (i == n)
-    return true;
-  const char *digits = "0123456789_";
-  if (n - i > 2 && s[i] == '0' && (s[i + 1] == 'o' || s[i + 1] == 'x')) {
-    bool oct = s[i + 1] == 'o';
-    size_t j;
-    for (j = i + 2; j < n; j++)
-      if (!(oct ? (s[j] >= '0' && s[j] <= '7') || s[j] == '_'
-                : is_hex(s[j]) || s[j] == '_'))
+  size_t i = 0;
+  if (n > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'x')) {
+    bool oct = s[1] == 'o';
+    for (i = 2; i < n; i++)
+      if (!(oct ? s[i] >= '0' && s[i] <= '7' : is_hex(s[i])))
         break;
-    if (j == n)
+    if (i == n)
       return true;
+    i = 0;
   }
+  i = n && (s[0] == '-' || s[0] == '+');
+  if (i == n)
+    return false;
   for (; i < n; i++)
-    if (!strchr(digits, s[i]) || !s[i])
+    if (!is_digit(s[i]))
       return false;
   return true;
 }
@@ -1220,8 +1221,8 @@ static const tfr_type *yamldecode_type(struct fcall *f) {
 
 /* yamldecode(src) */
 static const tfr_value *fn_yamldecode(struct fcall *f, const tfr_type *ret) {
-  if (ret->kind == TFR_DYNAMIC) /* a null document: cty.DynamicVal */
-    return tfr_unknown(f->a, &tfr_t_dynamic);
+  /* a null document (type any) is a known null too: go-cty-yaml 1.0.3
+  ** dropped 1.0.2's early cty.DynamicVal (cty_funcs.go) */
   struct ywalk w;
   memset(&w, 0, sizeof w);
   w.a = f->a;

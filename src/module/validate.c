@@ -733,7 +733,15 @@ static const char *deferred_reason(tfr_arena *a, const struct module *m,
                               "This condition uses local.%s, which could "
                               "not be evaluated offline (%s)",
                               m->locals[i].name, s->local_err[i]);
-  return "This condition's result cannot be known offline";
+  /* nothing unknowable: a call gave an unknown result of type any, as
+  ** cty's does when an argument's type is any where its parameter does not
+  ** allow that (contains(list, null) with a literal null); Terraform skips
+  ** such a rule at every step (internal/terraform/eval_variable.go:393) */
+  return "This condition's result is unknown although every value it uses "
+         "is known (a function given an argument of no particular type, "
+         "such as a literal null in contains(list, null), returns an "
+         "unknown value), and Terraform skips a rule whose condition is "
+         "unknown";
 }
 
 /* The first error added to diags since index before, as one line. */
