@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "dirlist.h"
+#include "engine_tofu.h"
 #include "arena_int.h"
 #include "body.h"
 #include "opts.h"
@@ -410,6 +411,9 @@ struct resolver {
   bool opentofu;                   /* OpenTofu's rules */
   bool missing_info;               /* missing_required_info */
   bool warn_dropped;               /* warn_dropped */
+
+  /* the rules of the engine, where OpenTofu's differ (engine_tofu.h) */
+  const struct engine_rules *engine;
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -959,23 +963,29 @@ static void final_value(struct resolver *r, size_t k) {
     at = raw_range(raw);
   if (!val) {
     const char *detail;
-    if (v->sensitive && from_file) {
+    const char *mark =
+        from_file ? engine_secret_mark(r->engine, v->sensitive, v->ephemeral)
+                  : NULL;
+    if (mark) {
       char where[512];
       tfr_range_format(&at, where, sizeof where);
-      detail = tfr_arena_printf(r->a,
-                                "The given value is not suitable for var.%s, "
-                                "which is sensitive: %s. Invalid value "
-                                "defined at %s.",
-                                v->name, err ? err : "incorrect type", where);
+      detail =
+          tfr_arena_printf(r->a,
+                           "The given value is not suitable for var.%s, "
+                           "which is %s: %s. Invalid value "
+                           "defined at %s.",
+                           v->name, mark, err ? err : "incorrect type", where);
       at = v->decl;
     } else {
       detail =
           tfr_arena_printf(r->a, "%s: %s.", value_prefix(r, v, raw, "declared"),
                            err ? err : "incorrect type");
+      if (r->engine->errors_at_decl)
+        at = v->decl;
     }
     var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
                    "Invalid value for input variable", detail, v->name);
-    if (!v->sensitive)
+    if (!mark && !v->sensitive)
       tfr_diags_set_note(r->diags, failing_element(r, v, raw, given));
     return;
   }
@@ -993,7 +1003,8 @@ static void final_value(struct resolver *r, size_t k) {
       return;
     }
   }
-  if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL))
+  if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL) &&
+      r->engine->deprecated_warns)
     var_error(r, &v->deprecated_range, TFR_DIAG_WARNING,
               "Deprecated variable got a value", v->deprecated, v->name);
   out->value = val;
@@ -1061,6 +1072,8 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
 static struct tfr_range value_range(const void *ud, size_t k) {
   const struct resolver *r = ud;
   const struct raw_value *raw = r->winner[k];
+  if (r->engine->errors_at_decl)
+    return r->m->vars[k].decl;
   return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
 }
 
@@ -1304,6 +1317,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .m = m,
                        .strict = o->strict,
                        .opentofu = m->opentofu,
+                       .engine = engine_rules(m->opentofu),
                        .missing_info = o->missing_required_info,
                        .warn_dropped = o->warn_dropped};
   size_t n = m->nvars ? m->nvars : 1;
