@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag_int.h"
+#include "engine_tofu.h"
 #include "eval.h"
 #include "funcs.h"
 #include "parse.h"
@@ -475,8 +476,10 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
   struct bytemap clean = {0}; /* walk_key of the rules without errors */
-  for (size_t k = 0; k < m->nvars; k++)
-    for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
+  for (size_t k = 0; k < m->nvars; k++) {
+    bool erred = false; /* a rule of variable k had an error */
+    for (size_t i = 0; i < m->vars[k].nvalidations && !(stop && erred); i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
       ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
@@ -492,6 +495,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       bool errs = false;
       for (size_t j = before; j < tfr_diags_count(scratch); j++)
         errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
+      erred |= errs;
       if (key && !errs)
         bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen, (void *)1);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
@@ -505,6 +509,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
         ok = false;
       }
     }
+  }
   tfr_arena_free(t);
   bytemap_free(&clean);
   return ok;
@@ -710,20 +715,21 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   ** (and no "Invalid value for variable"); null, empty, or one that
   ** failed to evaluate, is "Failed to evaluate condition error message."
   ** (eval_variable.go).  A failed expression has the value HCL gives it:
-  ** unknown, but for a template none of whose parts is unknown. */
+  ** unknown, but for a template none of whose parts is unknown.  OpenTofu
+  ** never takes a failed one as unknown (engine_tofu.h). */
+  const struct engine_rules *e = engine_rules(m->opentofu);
   bool known_despite = despite && !(despite->flags & TFR_V_UNKNOWN);
-  if (!msg && !known_despite)
+  if (!msg && !known_despite && e->failed_message_unknown)
     msg = tfr_unknown(a, &tfr_t_string);
   const char *text = NULL;
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
     error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-             "Invalid error message",
-             "Unsuitable value for error message: expression refers to "
-             "values that won't be known until the apply phase.",
-             v->name);
-    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
+             "Invalid error message", e->unknown_message, v->name);
+    return outcome(
+        out, e->unknown_message_fails ? TFR_RULE_FAILED : TFR_RULE_INVALID,
+        first_error(a, diags, before));
   }
   if (!msg || (msg->flags & TFR_V_NULL)) {
     text = "Failed to evaluate condition error message.";
@@ -739,25 +745,12 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
       error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to ephemeral values",
-               "The error expression used to explain this condition refers "
-               "to ephemeral values. Terraform will not display the "
-               "resulting message.\n\nYou can correct this by removing "
-               "references to ephemeral values, or by carefully using the "
-               "ephemeralasnull() function if the expression will not "
-               "reveal the ephemeral data.",
+               "Error message refers to ephemeral values", e->ephemeral_message,
                v->name);
-      text = "The error message included a sensitive value, so it will "
-             "not be displayed.";
+      text = e->ephemeral_text;
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
       error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to sensitive values",
-               "The error expression used to explain this condition refers "
-               "to sensitive values. Terraform will not display the "
-               "resulting message.\n\nYou can correct this by removing "
-               "references to sensitive values, or by carefully using the "
-               "nonsensitive() function if the expression will not reveal "
-               "the sensitive data.",
+               "Error message refers to sensitive values", e->sensitive_message,
                v->name);
       text = "The error message included a sensitive value, so it will "
              "not be displayed.";
@@ -783,6 +776,14 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   return outcome(out, TFR_RULE_FAILED, text);
 }
 
+/* Whether an error was added to d since index before. */
+static bool errors_since(const tfr_diags *d, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(d); i++)
+    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
 /* Every rule of variable k skipped, for the same reason. */
 static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
                      const char *why) {
@@ -801,6 +802,9 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
+  const char *stop_reason = "an earlier rule of this variable has an error, "
+                            "and OpenTofu stops there";
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
   struct scope s = {0};
@@ -847,13 +851,19 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         done[k] = 2;
         continue;
       }
-      bool ok = true;
+      bool ok = true, erred = false;
       for (size_t i = 0; i < v->nvalidations; i++) {
+        if (erred && stop) {
+          outcome(&rules[k][i], TFR_RULE_SKIPPED, stop_reason);
+          continue;
+        }
         /* each rule in the scratch arena, reset after it: only its
         ** outcome's text stays (diagnostics are copied when added) */
         arena_reset(t, empty);
+        size_t before = tfr_diags_count(diags);
         ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at, false,
                        &rules[k][i]);
+        erred = errors_since(diags, before);
         if (rules[k][i].detail)
           rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
       }
