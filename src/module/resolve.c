@@ -1368,7 +1368,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {
-    module_no_config_error(diags);
+    module_no_config_error(diags, r.engine->product);
     stop = true;
   }
   bool parsed = !stop; /* each variable's winning value is known */

@@ -572,12 +572,13 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
 */
 static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
                                               const struct validation *rule,
-                                              size_t at, const char *var) {
+                                              size_t at, const char *var,
+                                              const char *product) {
   const char *why = diags_error_text(a, diags, at);
   diags_remove(diags, at, tfr_diags_count(diags));
   const struct ast *lit = rule->message_literal;
   struct tfr_range r = src_range(rule->src, lit->span);
-  module_literal_message_warning(a, diags, &r, why, var);
+  module_literal_message_warning(a, diags, &r, why, var, product);
   return tfr_string(a, lit->str, lit->n);
 }
 
@@ -671,7 +672,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
       eval_in(a, diags, rule, rule->error_message, s, v->name, &despite);
   bool msg_failed = !msg;
   if (msg_failed && rule->message_literal)
-    msg = json_message_fallback(a, diags, rule, msg_at, v->name);
+    msg = json_message_fallback(a, diags, rule, msg_at, v->name,
+                                engine_rules(m->opentofu)->product);
   if (!cond)
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
