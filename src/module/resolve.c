@@ -267,7 +267,18 @@ static void unreadable(struct collector *c, const char *shown, int err) {
           : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
 }
 
-/* A variables file: .json suffix → JSON, anything else → native syntax.
+/* OpenTofu's guess for a variables file named neither .json nor .tfvars
+** (-var-file=<(./vars.sh)): JSON if it starts with "{", after Go's
+** spaces. */
+static bool looks_like_json(const struct src_file *src) {
+  const char *p = src->text;
+  size_t n = src->len;
+  str_go_trim_space(&p, &n);
+  return n && *p == '{';
+}
+
+/* A variables file: .json suffix → JSON, anything else → native syntax
+** (with OpenTofu's rules, see looks_like_json).
 ** With content, those bytes are the file named path (nothing is read). */
 static void values_file(struct collector *c, const char *path,
                         const char *shown, enum tfr_source_kind kind,
@@ -283,6 +294,9 @@ static void values_file(struct collector *c, const char *path,
     unreadable(c, shown, err);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
+  if (!json && engine_rules(c->m->opentofu)->sniff_json_var_files &&
+      !str_ends_with(path, ".tfvars"))
+    json = looks_like_json(src);
   if (c->fast && fast_values(c, src, kind, shown, json))
     return;
   tfr_file *f = parse_opened(c->a, c->diags, src,
