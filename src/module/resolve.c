@@ -393,8 +393,8 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     tfr_arena_printf(a,
                                      "%s is a symbolic link whose target does "
                                      "not exist, so its values are not used "
-                                     "(Terraform skips it silently).",
-                                     path));
+                                     "(%s skips it silently).",
+                                     path, engine_rules(m->opentofu)->product));
   }
   auto_files(&c);
   for (size_t i = 0; i < nargs; i++) {
@@ -516,12 +516,12 @@ static const tfr_value *parse_raw(struct resolver *r,
       var_error(
           r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
           tfr_arena_printf(r->a,
-                           "var.%s has type any, so Terraform parses "
+                           "var.%s has type any, so %s parses "
                            "the value of %s as an HCL expression, not "
                            "as a plain string, and \"%.*s\" is not a "
                            "valid expression. To pass it as a string, "
                            "quote it: %s'\"%.*s\"'.",
-                           v->name,
+                           v->name, r->engine->product,
                            raw->kind == TFR_SRC_ENV
                                ? tfr_arena_printf(r->a, "TF_VAR_%s", v->name)
                                : "-var",
@@ -573,9 +573,10 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
           tfr_arena_printf(r->a,
                            "TF_VAR_%s sets nothing: variable names are "
                            "case-sensitive, and this module declares "
-                           "\"%s\". Terraform ignores it too. Use "
+                           "\"%s\". %s ignores it too. Use "
                            "TF_VAR_%s instead.",
-                           raw->name, r->m->vars[i].name, r->m->vars[i].name),
+                           raw->name, r->m->vars[i].name, r->engine->product,
+                           r->m->vars[i].name),
           r->m->vars[i].name);
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
@@ -630,16 +631,16 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it */
       struct tfr_range at = raw_range(raw);
-      var_error_code(
-          r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
-          "Value for undeclared variable",
-          tfr_arena_printf(r->a,
-                           "The root module does not declare a "
-                           "variable named \"%s\", but file \"%s\" "
-                           "sets it (an error with -strict; Terraform "
-                           "only warns).%s",
-                           raw->name, raw->file, did_you_mean(r, raw->name)),
-          raw->name);
+      var_error_code(r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
+                     "Value for undeclared variable",
+                     tfr_arena_printf(r->a,
+                                      "The root module does not declare a "
+                                      "variable named \"%s\", but file \"%s\" "
+                                      "sets it (an error with -strict; %s "
+                                      "only warns).%s",
+                                      raw->name, raw->file, r->engine->product,
+                                      did_you_mean(r, raw->name)),
+                     raw->name);
       continue;
     }
     fr[nf++] = raw;
@@ -694,11 +695,13 @@ static int cmp_raw_name(const void *x, const void *y) {
 enum dropped_mode { DROPPED_ERROR, DROPPED_WARNING, DROPPED_OPENTOFU };
 
 /* "Object attribute is ignored": name, set at path of v's value (in an
-** object constructor, or found in a value), is not in its object type. */
+** object constructor, or found in a value), is not in its object type;
+** warned: the engine warns about it itself (OpenTofu, in a default). */
 static void dropped_diag(struct resolver *r, const struct var_decl *v,
                          const char *path, const char *name,
                          const struct tfr_range *at, const tfr_type *object,
-                         bool constructor, enum dropped_mode mode) {
+                         bool constructor, bool warned,
+                         enum dropped_mode mode) {
   const char *near = strict_suggest(object, name);
   const char *suggest =
       near
@@ -710,11 +713,12 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
     detail = tfr_arena_printf(
         r->a,
         "The object type of var.%s%s does not include an attribute named "
-        "%s: Terraform drops this %s silently, so an optional attribute it "
+        "%s: %s drops this %s %s, so an optional attribute it "
         "may be meant for keeps its default (-strict makes this an "
         "error).%s",
-        v->name, path, GOQ(r, name),
-        constructor ? "definition" : "attribute of the value", suggest);
+        v->name, path, GOQ(r, name), r->engine->product,
+        constructor ? "definition" : "attribute of the value",
+        warned ? "with a warning" : "silently", suggest);
   else
     detail = tfr_arena_printf(
         r->a,
@@ -738,7 +742,7 @@ static void on_dropped(void *ctx, const struct dropped_attr *d) {
   struct dropped_ctx *c = ctx;
   struct tfr_range at = c->src ? src_range(c->src, d->at) : c->v->decl;
   dropped_diag(c->r, c->v, d->path, d->name, &at, d->object, d->constructor,
-               c->r->strict ? DROPPED_ERROR : DROPPED_WARNING);
+               false, c->r->strict ? DROPPED_ERROR : DROPPED_WARNING);
 }
 
 /* A raw value as an expression, to say where in it something is: a
@@ -786,6 +790,7 @@ static void strict_values(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
+                   r->opentofu && d->constructor && !d->json,
                    r->strict ? DROPPED_ERROR : DROPPED_WARNING);
     }
   }
@@ -800,7 +805,7 @@ static void opentofu_default_warnings(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       if (d->constructor && !d->json)
-        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true,
+        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true, true,
                      DROPPED_OPENTOFU);
     }
   }
