@@ -773,7 +773,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                  text, where));
   tfr_diags_set_code(diags, TFR_CODE_RULE_FAILED);
   tfr_diags_set_variable(diags, v->name);
-  if (v->sensitive)
+  if (v->sensitive && !e->errors_at_decl)
     tfr_diags_hide_source(diags); /* at may be the secret itself */
   return outcome(out, TFR_RULE_FAILED, text);
 }
