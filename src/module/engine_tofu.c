@@ -52,7 +52,9 @@ static const struct engine_rules opentofu = {
     /* O module_merge.go:54-56 (T's Variable.merge has no `deprecated`) */
     .override_deprecated = true,
     /* O eval_variable.go:139-161: the declaration, and "which is
-    ** ephemeral" before "which is sensitive" */
+    ** ephemeral" before "which is sensitive"; 512-526: a rule's failure
+    ** at the declaration when there is no module call's argument (a root
+    ** variable's, transform_variable.go:49-53) */
     .errors_at_decl = true,
     .ephemeral_detail = true,
     /* O eval_variable.go:274-287: diags gathers every rule's, and a rule
