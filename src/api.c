@@ -28,7 +28,8 @@
 const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
                                const tfr_file *expr,
                                const struct tfr_defaults **defaults) {
-  return typeexpr_variable(a, diags, expr->f.src, expr->f.body, defaults);
+  return typeexpr_variable(a, diags, expr->f.src, expr->f.body, "Terraform",
+                           defaults);
 }
 
 const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,

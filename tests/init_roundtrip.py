@@ -309,7 +309,16 @@ def modules(fixtures, values, shard, shards):
                 "a local value that refers to itself: no value passes",
             "valid-message-static-error":
                 "a rule's error message fails in Terraform's validate walk, "
-                "whatever the value"}
+                "whatever the value",
+            "tofu-message-failures":
+                "its rules' error messages fail to evaluate, which is an "
+                "error whether or not the rule passes",
+            "tofu-rules-stop-at-static-error":
+                "its rules fail in OpenTofu's validate walk, whatever the "
+                "value",
+            "tofu-rules-stop-at-static-error-as-terraform":
+                "its rules fail in Terraform's validate walk, whatever the "
+                "value"}
     for i, d in enumerate(dirs):
         if i % shards != shard - 1:
             continue

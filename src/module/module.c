@@ -6,6 +6,7 @@
 #include "module.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include "arena_int.h"
 #include "body.h"
 #include "diag_int.h"
+#include "engine_tofu.h"
 #include "eval.h"
 #include "parse.h"
 #include "dirlist.h"
@@ -239,7 +241,8 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
   }
   size_t before = tfr_diags_count(l->diags);
   const tfr_type *t =
-      typeexpr_variable(l->a, l->diags, tsrc, texpr, &v->defaults);
+      typeexpr_variable(l->a, l->diags, tsrc, texpr,
+                        engine_rules(l->m->opentofu)->product, &v->defaults);
   for (size_t i = before; i < tfr_diags_count(l->diags); i++)
     ((struct tfr_diag *)tfr_diags_get(l->diags, i))->variable = v->name;
   if (!t) {
@@ -770,7 +773,8 @@ static const struct ast *json_expr(struct loader *l, struct partial *p,
   }
   struct tfr_range r = src_range(p->src, x->span);
   module_literal_message_warning(l->a, l->diags, &r,
-                                 diags_error_text(l->a, scratch, 0), p->name);
+                                 diags_error_text(l->a, scratch, 0), p->name,
+                                 engine_rules(l->m->opentofu)->product);
   return x;
 }
 
@@ -828,9 +832,23 @@ static void json_variable(struct loader *l, struct src_file *src,
   variable_items(l, p, body, true);
 }
 
+/* OpenTofu's rule: `deprecated` must say what to do instead. */
+static void nonblank_deprecated(struct loader *l, const struct partial *p,
+                                const char *d) {
+  size_t n = strlen(d);
+  str_go_trim_space(&d, &n);
+  if (!n)
+    error_at(l, p->src, p->label_span, "Invalid `deprecated` value",
+             "The \"deprecated\" argument must not be empty, and should "
+             "provide instructions on how to migrate away from usage of this "
+             "deprecated variable.",
+             p->name);
+}
+
 /* Decode the simple arguments that are set in p into v.  An override
 ** file's (base false) are checked the same way, but its deprecation
-** message is not merged (Terraform's Variable.merge never copies it). */
+** message is not merged (Terraform's Variable.merge never copies it;
+** OpenTofu's copies one that is not empty). */
 static void decode_simple(struct loader *l, const struct partial *p,
                           struct var_decl *v, bool base) {
   struct src_file *src = p->src;
@@ -839,9 +857,12 @@ static void decode_simple(struct loader *l, const struct partial *p,
     if (d)
       v->description = d;
   }
+  const struct engine_rules *e = engine_rules(l->m->opentofu);
   if (p->deprecated) {
     const char *d = str_value(l, src, p->deprecated, v->name);
-    if (d && base) {
+    if (d && e->deprecated_nonblank)
+      nonblank_deprecated(l, p, d);
+    if (d && (base || (e->override_deprecated && *d))) {
       v->deprecated = d;
       v->deprecated_range = seq_range(l, src, p->deprecated_attr);
     }
@@ -920,7 +941,8 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   }
   decode_simple(l, p, v, true);
   static const char *const marks[] = {"sensitive", "ephemeral"};
-  for (int i = 0; i < 2 && v->is_const; i++)
+  bool const_marks = engine_rules(l->m->opentofu)->const_excludes_marks;
+  for (int i = 0; i < 2 && v->is_const && const_marks; i++)
     if (i == 0 ? v->sensitive : v->ephemeral)
       error_at(l, p->src, p->decl_span,
                tfr_arena_printf(l->a, "Const variable cannot be %s", marks[i]),
@@ -1564,29 +1586,31 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   return m;
 }
 
-void module_no_config_error(tfr_diags *d) {
-  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "No configuration files",
-                "Plan requires configuration to be present. Planning without "
-                "a configuration would mark everything for destruction, which "
-                "is normally not what is desired. If you would like to "
-                "destroy everything, run plan with the -destroy option. "
-                "Otherwise, create a Terraform configuration file (.tf file) "
-                "and try again.");
+void module_no_config_error(tfr_diags *d, const char *product) {
+  char detail[512]; /* copied by tfr_diags_add */
+  snprintf(detail, sizeof detail,
+           "Plan requires configuration to be present. Planning without a "
+           "configuration would mark everything for destruction, which is "
+           "normally not what is desired. If you would like to destroy "
+           "everything, run plan with the -destroy option. Otherwise, create "
+           "a %s configuration file (.tf file) and try again.",
+           product);
+  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "No configuration files", detail);
 }
 
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
-                                    const char *var) {
+                                    const char *var, const char *product) {
   tfr_diags_add(d, TFR_DIAG_WARNING, r,
                 "Validation error message expression is invalid",
                 tfr_arena_printf(a,
                                  "The error message provided could not be "
-                                 "evaluated as an expression, so Terraform is "
+                                 "evaluated as an expression, so %s is "
                                  "interpreting it as a string literal.\n\n"
-                                 "In future versions of Terraform, this will "
+                                 "In future versions of %s, this will "
                                  "be considered an error. Please file a "
                                  "GitHub issue if this would break your "
                                  "workflow.\n\n%s",
-                                 why));
+                                 product, product, why));
   tfr_diags_set_variable(d, var);
 }

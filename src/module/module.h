@@ -190,17 +190,18 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
                                   tfr_diags *diags,
                                   const struct raw_value *raw);
 
+/* Terraform's error for a directory without configuration, as plan says
+** it (show, check and every test run); product ("Terraform", "OpenTofu")
+** is the tool it names. */
+void module_no_config_error(tfr_diags *d, const char *product);
+
 /* Terraform's warning, at r, for a .tf.json error_message whose string
 ** cannot be used as an expression (it does not parse, or fails to
 ** evaluate), so that it is taken as literal text; why is the failure's
-** diags_error_text. */
-/* Terraform's error for a directory without configuration, as plan says
-** it (show, check and every test run). */
-void module_no_config_error(tfr_diags *d);
-
+** diags_error_text; product is the tool it names. */
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
-                                    const char *var);
+                                    const char *var, const char *product);
 
 /* The module a loaded tfr_module is (resolve.c keeps it first in it), or
 ** NULL. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "dirlist.h"
+#include "engine_tofu.h"
 #include "arena_int.h"
 #include "body.h"
 #include "opts.h"
@@ -266,7 +267,18 @@ static void unreadable(struct collector *c, const char *shown, int err) {
           : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
 }
 
-/* A variables file: .json suffix → JSON, anything else → native syntax.
+/* OpenTofu's guess for a variables file named neither .json nor .tfvars
+** (-var-file=<(./vars.sh)): JSON if it starts with "{", after Go's
+** spaces. */
+static bool looks_like_json(const struct src_file *src) {
+  const char *p = src->text;
+  size_t n = src->len;
+  str_go_trim_space(&p, &n);
+  return n && *p == '{';
+}
+
+/* A variables file: .json suffix → JSON, anything else → native syntax
+** (with OpenTofu's rules, see looks_like_json).
 ** With content, those bytes are the file named path (nothing is read). */
 static void values_file(struct collector *c, const char *path,
                         const char *shown, enum tfr_source_kind kind,
@@ -282,6 +294,9 @@ static void values_file(struct collector *c, const char *path,
     unreadable(c, shown, err);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
+  if (!json && engine_rules(c->m->opentofu)->sniff_json_var_files &&
+      !str_ends_with(path, ".tfvars"))
+    json = looks_like_json(src);
   if (c->fast && fast_values(c, src, kind, shown, json))
     return;
   tfr_file *f = parse_opened(c->a, c->diags, src,
@@ -378,8 +393,8 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     tfr_arena_printf(a,
                                      "%s is a symbolic link whose target does "
                                      "not exist, so its values are not used "
-                                     "(Terraform skips it silently).",
-                                     path));
+                                     "(%s skips it silently).",
+                                     path, engine_rules(m->opentofu)->product));
       tfr_diags_set_ours(diags);
     }
   }
@@ -412,6 +427,9 @@ struct resolver {
   bool opentofu;                   /* OpenTofu's rules */
   bool missing_info;               /* missing_required_info */
   bool warn_dropped;               /* warn_dropped */
+
+  /* the rules of the engine, where OpenTofu's differ (engine_tofu.h) */
+  const struct engine_rules *engine;
 };
 
 /* The declaration a raw value is for, or NULL. */
@@ -503,12 +521,12 @@ static const tfr_value *parse_raw(struct resolver *r,
       var_error(
           r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
           tfr_arena_printf(r->a,
-                           "var.%s has type any, so Terraform parses "
+                           "var.%s has type any, so %s parses "
                            "the value of %s as an HCL expression, not "
                            "as a plain string, and \"%.*s\" is not a "
                            "valid expression. To pass it as a string, "
                            "quote it: %s'\"%.*s\"'.",
-                           v->name,
+                           v->name, r->engine->product,
                            raw->kind == TFR_SRC_ENV
                                ? tfr_arena_printf(r->a, "TF_VAR_%s", v->name)
                                : "-var",
@@ -564,9 +582,10 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
           tfr_arena_printf(r->a,
                            "TF_VAR_%s sets nothing: variable names are "
                            "case-sensitive, and this module declares "
-                           "\"%s\". Terraform ignores it too. Use "
+                           "\"%s\". %s ignores it too. Use "
                            "TF_VAR_%s instead.",
-                           raw->name, r->m->vars[i].name, r->m->vars[i].name),
+                           raw->name, r->m->vars[i].name, r->engine->product,
+                           r->m->vars[i].name),
           r->m->vars[i].name);
       ours(r);
     }
@@ -648,11 +667,12 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                      "Value for undeclared variable",
                      undeclared_in_file(r, raw), raw->name);
       const char *hint = did_you_mean(r, raw->name);
-      tfr_diags_set_note(
-          r->diags, tfr_arena_printf(r->a,
-                                     "An error with -strict (Terraform only "
-                                     "warns).%s%s",
-                                     hint ? " " : "", hint ? hint : ""));
+      tfr_diags_set_note(r->diags,
+                         tfr_arena_printf(r->a,
+                                          "An error with -strict (%s only "
+                                          "warns).%s%s",
+                                          r->engine->product, hint ? " " : "",
+                                          hint ? hint : ""));
       ours(r);
       continue;
     }
@@ -697,11 +717,13 @@ static int cmp_raw_name(const void *x, const void *y) {
 enum dropped_mode { DROPPED_ERROR, DROPPED_WARNING, DROPPED_OPENTOFU };
 
 /* "Object attribute is ignored": name, set at path of v's value (in an
-** object constructor, or found in a value), is not in its object type. */
+** object constructor, or found in a value), is not in its object type;
+** warned: the engine warns about it itself (OpenTofu, in a default). */
 static void dropped_diag(struct resolver *r, const struct var_decl *v,
                          const char *path, const char *name,
                          const struct tfr_range *at, const tfr_type *object,
-                         bool constructor, enum dropped_mode mode) {
+                         bool constructor, bool warned,
+                         enum dropped_mode mode) {
   const char *near = strict_suggest(object, name);
   const char *suggest =
       near
@@ -713,11 +735,12 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
     detail = tfr_arena_printf(
         r->a,
         "The object type of var.%s%s does not include an attribute named "
-        "%s: Terraform drops this %s silently, so an optional attribute it "
+        "%s: %s drops this %s %s, so an optional attribute it "
         "may be meant for keeps its default (-strict makes this an "
         "error).%s",
-        v->name, path, GOQ(r, name),
-        constructor ? "definition" : "attribute of the value", suggest);
+        v->name, path, GOQ(r, name), r->engine->product,
+        constructor ? "definition" : "attribute of the value",
+        warned ? "with a warning" : "silently", suggest);
   else
     detail = tfr_arena_printf(
         r->a,
@@ -743,7 +766,7 @@ static void on_dropped(void *ctx, const struct dropped_attr *d) {
   struct dropped_ctx *c = ctx;
   struct tfr_range at = c->src ? src_range(c->src, d->at) : c->v->decl;
   dropped_diag(c->r, c->v, d->path, d->name, &at, d->object, d->constructor,
-               c->r->strict ? DROPPED_ERROR : DROPPED_WARNING);
+               false, c->r->strict ? DROPPED_ERROR : DROPPED_WARNING);
 }
 
 /* A raw value as an expression, to say where in it something is: a
@@ -791,6 +814,7 @@ static void strict_values(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
+                   r->opentofu && d->constructor && !d->json,
                    r->strict ? DROPPED_ERROR : DROPPED_WARNING);
     }
   }
@@ -805,7 +829,7 @@ static void opentofu_default_warnings(struct resolver *r) {
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       if (d->constructor && !d->json)
-        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true,
+        dropped_diag(r, v, d->path, d->name, &d->at, d->object, true, true,
                      DROPPED_OPENTOFU);
     }
   }
@@ -982,23 +1006,29 @@ static void final_value(struct resolver *r, size_t k) {
     at = raw_range(raw);
   if (!val) {
     const char *detail;
-    if (v->sensitive && from_file) {
+    const char *mark =
+        from_file ? engine_secret_mark(r->engine, v->sensitive, v->ephemeral)
+                  : NULL;
+    if (mark) {
       char where[512];
       tfr_range_format(&at, where, sizeof where);
-      detail = tfr_arena_printf(r->a,
-                                "The given value is not suitable for var.%s, "
-                                "which is sensitive: %s. Invalid value "
-                                "defined at %s.",
-                                v->name, err ? err : "incorrect type", where);
+      detail =
+          tfr_arena_printf(r->a,
+                           "The given value is not suitable for var.%s, "
+                           "which is %s: %s. Invalid value "
+                           "defined at %s.",
+                           v->name, mark, err ? err : "incorrect type", where);
       at = v->decl;
     } else {
       detail =
           tfr_arena_printf(r->a, "%s: %s.", value_prefix(r, v, raw, "declared"),
                            err ? err : "incorrect type");
+      if (r->engine->errors_at_decl)
+        at = v->decl;
     }
     var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
                    "Invalid value for input variable", detail, v->name);
-    if (!v->sensitive)
+    if (!mark && !v->sensitive)
       tfr_diags_set_note(r->diags, failing_element(r, v, raw, given));
     return;
   }
@@ -1016,7 +1046,8 @@ static void final_value(struct resolver *r, size_t k) {
       return;
     }
   }
-  if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL))
+  if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL) &&
+      r->engine->deprecated_warns)
     var_error(r, &v->deprecated_range, TFR_DIAG_WARNING,
               "Deprecated variable got a value", v->deprecated, v->name);
   out->value = val;
@@ -1084,6 +1115,8 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
 static struct tfr_range value_range(const void *ud, size_t k) {
   const struct resolver *r = ud;
   const struct raw_value *raw = r->winner[k];
+  if (r->engine->errors_at_decl)
+    return r->m->vars[k].decl;
   return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
 }
 
@@ -1327,6 +1360,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .m = m,
                        .strict = o->strict,
                        .opentofu = m->opentofu,
+                       .engine = engine_rules(m->opentofu),
                        .missing_info = o->missing_required_info,
                        .warn_dropped = o->warn_dropped};
   size_t n = m->nvars ? m->nvars : 1;
@@ -1377,7 +1411,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stop = tfr_diags_has_errors(diags);
   }
   if (!stop && !m->has_config) {
-    module_no_config_error(diags);
+    module_no_config_error(diags, r.engine->product);
     stop = true;
   }
   bool parsed = !stop; /* each variable's winning value is known */

@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 
 #include "diag_int.h"
+#include "engine_tofu.h"
 #include "eval.h"
 #include "funcs.h"
 #include "module.h"
@@ -1264,7 +1265,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   }
   if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
     /* as every run's plan would say (show and check say it too) */
-    module_no_config_error(suite->diags);
+    module_no_config_error(suite->diags, engine_rules(t.m->opentofu)->product);
     suite->fatal = true;
     suite->status = TFR_TEST_ERROR;
     return suite;

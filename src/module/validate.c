@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag_int.h"
+#include "engine_tofu.h"
 #include "eval.h"
 #include "funcs.h"
 #include "parse.h"
@@ -671,8 +672,10 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
   struct bytemap clean = {0}; /* walk_key of the rules without errors */
-  for (size_t k = 0; k < m->nvars; k++)
-    for (size_t i = 0; i < m->vars[k].nvalidations; i++) {
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
+  for (size_t k = 0; k < m->nvars; k++) {
+    bool erred = false; /* a rule of variable k had an error */
+    for (size_t i = 0; i < m->vars[k].nvalidations && !(stop && erred); i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
       ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
@@ -688,6 +691,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
       bool errs = false;
       for (size_t j = before; j < tfr_diags_count(scratch); j++)
         errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
+      erred |= errs;
       if (key && !errs)
         bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen, (void *)1);
       for (size_t j = before; j < tfr_diags_count(scratch); j++) {
@@ -701,6 +705,7 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
         ok = false;
       }
     }
+  }
   tfr_arena_free(t);
   bytemap_free(&clean);
   return ok;
@@ -771,12 +776,13 @@ static bool outcome(struct tfr_rule *out, enum tfr_rule_result r,
 */
 static const tfr_value *json_message_fallback(tfr_arena *a, tfr_diags *diags,
                                               const struct validation *rule,
-                                              size_t at, const char *var) {
+                                              size_t at, const char *var,
+                                              const char *product) {
   const char *why = diags_error_text(a, diags, at);
   diags_remove(diags, at, tfr_diags_count(diags));
   const struct ast *lit = rule->message_literal;
   struct tfr_range r = src_range(rule->src, lit->span);
-  module_literal_message_warning(a, diags, &r, why, var);
+  module_literal_message_warning(a, diags, &r, why, var, product);
   return tfr_string(a, lit->str, lit->n);
 }
 
@@ -870,7 +876,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
       eval_in(a, diags, rule, rule->error_message, s, v->name, &despite);
   bool msg_failed = !msg;
   if (msg_failed && rule->message_literal)
-    msg = json_message_fallback(a, diags, rule, msg_at, v->name);
+    msg = json_message_fallback(a, diags, rule, msg_at, v->name,
+                                engine_rules(m->opentofu)->product);
   if (!cond)
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   if (!tfr_value_is_wholly_known(cond)) {
@@ -917,21 +924,22 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   ** (and no "Invalid value for variable"); null, empty, or one that
   ** failed to evaluate, is "Failed to evaluate condition error message."
   ** (eval_variable.go).  A failed expression has the value HCL gives it:
-  ** unknown, but for a template none of whose parts is unknown. */
+  ** unknown, but for a template none of whose parts is unknown.  OpenTofu
+  ** never takes a failed one as unknown (engine_tofu.h). */
+  const struct engine_rules *e = engine_rules(m->opentofu);
   bool known_despite = despite && !(despite->flags & TFR_V_UNKNOWN);
-  if (!msg && !known_despite)
+  if (!msg && !known_despite && e->failed_message_unknown)
     msg = tfr_unknown(a, &tfr_t_string);
   const char *text = NULL;
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
     error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-             "Invalid error message",
-             "Unsuitable value for error message: expression refers to "
-             "values that won't be known until the apply phase.",
-             v->name);
+             "Invalid error message", e->unknown_message, v->name);
     rule_values(a, diags, rule, rule->error_message, s, true);
-    return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
+    return outcome(
+        out, e->unknown_message_fails ? TFR_RULE_FAILED : TFR_RULE_INVALID,
+        first_error(a, diags, before));
   }
   if (!msg || (msg->flags & TFR_V_NULL)) {
     text = "Failed to evaluate condition error message.";
@@ -948,26 +956,13 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
     } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
                !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
       error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to ephemeral values",
-               "The error expression used to explain this condition refers "
-               "to ephemeral values. Terraform will not display the "
-               "resulting message.\n\nYou can correct this by removing "
-               "references to ephemeral values, or by carefully using the "
-               "ephemeralasnull() function if the expression will not "
-               "reveal the ephemeral data.",
+               "Error message refers to ephemeral values", e->ephemeral_message,
                v->name);
       rule_values(a, diags, rule, rule->error_message, s, false);
-      text = "The error message included a sensitive value, so it will "
-             "not be displayed.";
+      text = e->ephemeral_text;
     } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
       error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to sensitive values",
-               "The error expression used to explain this condition refers "
-               "to sensitive values. Terraform will not display the "
-               "resulting message.\n\nYou can correct this by removing "
-               "references to sensitive values, or by carefully using the "
-               "nonsensitive() function if the expression will not reveal "
-               "the sensitive data.",
+               "Error message refers to sensitive values", e->sensitive_message,
                v->name);
       rule_values(a, diags, rule, rule->error_message, s, false);
       text = "The error message included a sensitive value, so it will "
@@ -990,9 +985,17 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   tfr_diags_set_code(diags, TFR_CODE_RULE_FAILED);
   tfr_diags_set_variable(diags, v->name);
   rule_values(a, diags, rule, rule->condition, s, false);
-  if (v->sensitive)
+  if (v->sensitive && !e->errors_at_decl)
     tfr_diags_hide_source(diags); /* at may be the secret itself */
   return outcome(out, TFR_RULE_FAILED, text);
+}
+
+/* Whether an error was added to d since index before. */
+static bool errors_since(const tfr_diags *d, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(d); i++)
+    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
 }
 
 /* Every rule of variable k skipped, for the same reason. */
@@ -1013,6 +1016,9 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
+  const char *stop_reason = "an earlier rule of this variable has an error, "
+                            "and OpenTofu stops there";
   tfr_arena *t = tfr_arena_new();
   struct arena_mark empty = arena_mark(t);
   struct scope s = {0};
@@ -1059,13 +1065,19 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         done[k] = 2;
         continue;
       }
-      bool ok = true;
+      bool ok = true, erred = false;
       for (size_t i = 0; i < v->nvalidations; i++) {
+        if (erred && stop) {
+          outcome(&rules[k][i], TFR_RULE_SKIPPED, stop_reason);
+          continue;
+        }
         /* each rule in the scratch arena, reset after it: only its
         ** outcome's text stays (diagnostics are copied when added) */
         arena_reset(t, empty);
+        size_t before = tfr_diags_count(diags);
         ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at, false,
                        &rules[k][i]);
+        erred = errors_since(diags, before);
         if (rules[k][i].detail)
           rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
       }

@@ -373,7 +373,7 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
 
 /* A quoted type from Terraform 0.11 and earlier: `type = "string"`. */
 static bool legacy_quoted(tfr_arena *a, tfr_diags *diags, struct src_file *src,
-                          const struct ast *x) {
+                          const struct ast *x, const char *product) {
   struct texpr t = {a, diags, src, true, true};
   if (x->kind != AST_STRING && x->kind != AST_TEMPLATE)
     return false;
@@ -383,12 +383,12 @@ static bool legacy_quoted(tfr_arena *a, tfr_diags *diags, struct src_file *src,
     err_at(&t, x->span, "Invalid quoted type constraints",
            tfr_arena_printf(
                a,
-               "Terraform 0.11 and earlier required type "
+               "%s 0.11 and earlier required type "
                "constraints to be given in quotes, but that "
                "form is now deprecated and will be removed in "
-               "a future version of Terraform. Remove the "
+               "a future version of %s. Remove the "
                "quotes around \"%.*s\"%s.",
-               (int)x->n, x->str,
+               product, product, (int)x->n, x->str,
                is(x->str, x->n, "list")  ? " and write list(string) instead to "
                                            "explicitly indicate that the list "
                                            "elements are strings"
@@ -405,8 +405,9 @@ static bool legacy_quoted(tfr_arena *a, tfr_diags *diags, struct src_file *src,
 
 const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
                                   struct src_file *src, const struct ast *x,
+                                  const char *product,
                                   const struct tfr_defaults **defaults) {
-  if (legacy_quoted(a, diags, src, x))
+  if (legacy_quoted(a, diags, src, x, product))
     return NULL;
   if (x->kind == AST_VARIABLE &&
       (is(x->str, x->n, "list") || is(x->str, x->n, "map"))) {

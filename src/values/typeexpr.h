@@ -24,9 +24,11 @@ const tfr_type *typeexpr_parse(tfr_arena *a, tfr_diags *diags,
                                const struct tfr_defaults **defaults);
 
 /* A variable's `type`: a type constraint with defaults, where the bare
-** keywords list and map still mean list(any) and map(any). */
+** keywords list and map still mean list(any) and map(any).  product
+** ("Terraform", "OpenTofu") is named in the error for a quoted type. */
 const tfr_type *typeexpr_variable(tfr_arena *a, tfr_diags *diags,
                                   struct src_file *src, const struct ast *x,
+                                  const char *product,
                                   const struct tfr_defaults **defaults);
 
 #endif

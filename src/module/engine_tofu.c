@@ -1,0 +1,97 @@
+/*
+** Terraform's and OpenTofu's rules for a root module's variables, where
+** they differ.  The sources compared: "T" Terraform 1.17.0-dev (commit
+** 883c7221ee2e) and "O" OpenTofu 1.13.0-dev (f831fa1aa4b9); the files
+** are T's internal/terraform/ and O's internal/tofu/, and configs/ below
+** internal/ in both.
+*/
+#include "engine_tofu.h"
+
+#include <stddef.h>
+
+static const struct engine_rules terraform = {
+    .product = "Terraform",
+    /* named_values.go:147-164 (O has `const`, without these errors) */
+    .const_excludes_marks = true,
+    /* T node_root_variable.go:94-102 (O: eval_variable.go:546, no
+    ** warning without a module call's argument) */
+    .deprecated_warns = true,
+    /* T eval_variable.go:120-124 (the value's range) and
+    ** node_root_variable.go:168-178 (a rule's failure at the value) */
+    .errors_at_decl = false,
+    /* T eval_variable.go:433-451: an unknown message is an error of its
+    ** own, and one that failed to evaluate is unknown too (HCL's value
+    ** after errors) */
+    .failed_message_unknown = true,
+    .unknown_message = "Unsuitable value for error message: expression "
+                       "refers to values that won't be known until the apply "
+                       "phase.",
+    /* T eval_variable.go:472 and 486-494 */
+    .sensitive_message = "The error expression used to explain this "
+                         "condition refers to sensitive values. Terraform "
+                         "will not display the resulting message.\n\nYou can "
+                         "correct this by removing references to sensitive "
+                         "values, or by carefully using the nonsensitive() "
+                         "function if the expression will not reveal the "
+                         "sensitive data.",
+    .ephemeral_message = "The error expression used to explain this "
+                         "condition refers to ephemeral values. Terraform "
+                         "will not display the resulting message.\n\nYou can "
+                         "correct this by removing references to ephemeral "
+                         "values, or by carefully using the ephemeralasnull() "
+                         "function if the expression will not reveal the "
+                         "ephemeral data.",
+    .ephemeral_text = "The error message included a sensitive value, so it "
+                      "will not be displayed.",
+};
+
+static const struct engine_rules opentofu = {
+    .product = "OpenTofu",
+    /* named_values.go:140-151 */
+    .deprecated_nonblank = true,
+    /* O module_merge.go:54-56 (T's Variable.merge has no `deprecated`) */
+    .override_deprecated = true,
+    /* O eval_variable.go:139-161: the declaration, and "which is
+    ** ephemeral" before "which is sensitive"; 512-526: a rule's failure
+    ** at the declaration when there is no module call's argument (a root
+    ** variable's, transform_variable.go:49-53) */
+    .errors_at_decl = true,
+    .ephemeral_detail = true,
+    /* O eval_variable.go:274-287: diags gathers every rule's, and a rule
+    ** is skipped once it has errors */
+    .rules_stop_at_error = true,
+    /* O eval_variable.go:427-443: only a message evaluated without errors
+    ** can be unknown; the rule fails, and nothing else is said */
+    .unknown_message_fails = true,
+    .unknown_message = "Value used in error message is not known and can "
+                       "not be used in error_message until after apply.",
+    /* O eval_variable.go:463 and 478-487 */
+    .sensitive_message = "The error expression used to explain this "
+                         "condition refers to sensitive values. OpenTofu "
+                         "will not display the resulting message.\n\nYou can "
+                         "correct this by removing references to sensitive "
+                         "values, or by carefully using the nonsensitive() "
+                         "function if the expression will not reveal the "
+                         "sensitive data.",
+    .ephemeral_message = "The error expression used to explain this "
+                         "condition refers to ephemeral values. OpenTofu "
+                         "will not display the resulting message.\n\nYou can "
+                         "correct this by removing references to ephemeral "
+                         "values or by utilizing the builtin ephemeralasnull() "
+                         "function.",
+    .ephemeral_text = "The error message included an ephemeral value, so it "
+                      "will not be displayed.",
+    /* O command/meta_vars.go:192-199 (T command/arguments/vars.go:268) */
+    .sniff_json_var_files = true,
+};
+
+const struct engine_rules *engine_rules(bool tofu) {
+  return tofu ? &opentofu : &terraform;
+}
+
+const char *engine_secret_mark(const struct engine_rules *e, bool sensitive,
+                               bool ephemeral) {
+  if (ephemeral && e->ephemeral_detail)
+    return "ephemeral";
+  return sensitive ? "sensitive" : NULL;
+}

@@ -1,0 +1,51 @@
+/*
+** Where OpenTofu's rules for a root module's variables differ from
+** Terraform's (-engine=opentofu): one table per engine, read by the code
+** that loads, resolves and validates, which asks the table what to do and
+** never which engine it is.  engine_tofu.c says where each entry comes
+** from in both sources.
+*/
+#ifndef TFR_ENGINE_TOFU_H
+#define TFR_ENGINE_TOFU_H
+
+#include <stdbool.h>
+
+struct engine_rules {
+  const char *product; /* "Terraform" or "OpenTofu", in texts that name it */
+  /* configs/named_values.go */
+  bool const_excludes_marks; /* a const variable may be neither sensitive
+                                nor ephemeral */
+  bool deprecated_nonblank;  /* a blank `deprecated` is an error */
+  /* configs/module_merge.go */
+  bool override_deprecated; /* an override file's `deprecated` (not empty)
+                               replaces the base's */
+  /* eval_variable.go and the root variable's graph node */
+  bool deprecated_warns;       /* "Deprecated variable got a value" */
+  bool errors_at_decl;         /* a file value that does not convert, and a
+                                  failed rule, point at the declaration (not at
+                                  the value) */
+  bool ephemeral_detail;       /* "..., which is ephemeral: ..." */
+  bool rules_stop_at_error;    /* a variable's rules after one with an error
+                                  are not evaluated */
+  bool failed_message_unknown; /* an error message that fails to evaluate is
+                                  unknown (else: "Failed to evaluate ...") */
+  bool unknown_message_fails;  /* an unknown message: the rule fails (else:
+                                  it is in error) */
+  const char *unknown_message; /* details of "Invalid error message" and */
+  const char *sensitive_message, *ephemeral_message; /* "Error message
+                                  refers to sensitive/ephemeral values" */
+  const char *ephemeral_text; /* shown for a message with ephemeral values */
+  /* command/meta_vars.go */
+  bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
+                                JSON when it starts with "{" */
+};
+
+/* Terraform's rules, or OpenTofu's: static, never NULL. */
+const struct engine_rules *engine_rules(bool opentofu);
+
+/* The mark a bad value's message is discreet about ("ephemeral",
+** "sensitive"), or NULL. */
+const char *engine_secret_mark(const struct engine_rules *e, bool sensitive,
+                               bool ephemeral);
+
+#endif
