@@ -303,6 +303,9 @@ def modules(fixtures, values, shard, shards):
             "valid-message-failures":
                 "its rules' error messages fail to evaluate, which is an "
                 "error whether or not the rule passes",
+            "const-init-walk-local":
+                "a const variable's rule reads a local value, which "
+                "Terraform's init walk has not evaluated: no value passes",
             "valid-cycle-through-local":
                 "a cycle of rules and local values: no value passes",
             "valid-local-self-reference":

@@ -20,9 +20,11 @@ static const struct engine_rules terraform = {
     ** node_root_variable.go:168-178 (a rule's failure at the value) */
     .errors_at_decl = false,
     /* T eval_variable.go:433-451: an unknown message is an error of its
-    ** own, and one that failed to evaluate is unknown too (HCL's value
-    ** after errors) */
+    ** own, and one that failed to evaluate is unknown too when HCL gives
+    ** it an unknown value (a template with no unknown part stays known) */
     .failed_message_unknown = true,
+    /* backend_local.go:209-218, graph_builder_init.go:66-80 */
+    .const_init_walk = true,
     .unknown_message = "Unsuitable value for error message: expression "
                        "refers to values that won't be known until the apply "
                        "phase.",

@@ -35,6 +35,10 @@ struct engine_rules {
   const char *sensitive_message, *ephemeral_message; /* "Error message
                                   refers to sensitive/ephemeral values" */
   const char *ephemeral_text; /* shown for a message with ephemeral values */
+  bool const_init_walk;       /* const variables are converted and validated in
+                                 an init walk before the other stages (Terraform
+                                 >= 1.15: backend_local.go, graph_builder_init.go;
+                                 OpenTofu has no such walk) */
   /* command/meta_vars.go */
   bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
                                 JSON when it starts with "{" */

@@ -1120,6 +1120,34 @@ static struct tfr_range value_range(const void *ud, size_t k) {
   return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
 }
 
+/* Terraform's init walk (>= 1.15, backend_local.go BuildConfigWithGraph,
+** graph_builder_init.go): the const variables' final values and their
+** rules, the other variables unknown, before anything else is checked;
+** false if it gave an error (plan stops there). */
+static bool init_walk(struct resolver *r) {
+  size_t n = r->m->nvars ? r->m->nvars : 1;
+  bool any = false;
+  for (size_t k = 0; k < r->m->nvars; k++)
+    if (r->m->vars[k].is_const) {
+      final_value(r, k);
+      any = true;
+    }
+  if (!any || tfr_diags_has_errors(r->diags))
+    return !any;
+  const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
+  bool *failed = tfr_arena_alloc(r->a, n * sizeof *failed);
+  struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
+  const struct value_place at = {value_range, r};
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    bool c = r->m->vars[k].is_const;
+    vals[k] = c ? r->out[k].value : NULL;
+    failed[k] = c && r->out[k].error;
+    rules[k] = (struct tfr_rule *)r->out[k].rules;
+  }
+  validate_init(r->m, r->a, r->diags, vals, failed, &at, rules);
+  return !tfr_diags_has_errors(r->diags);
+}
+
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
 static void final_rules(struct resolver *r) {
@@ -1419,6 +1447,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stage_parse(&r);
     stop = tfr_diags_has_errors(diags);
   }
+  if (!stop && r.engine->const_init_walk)
+    stop = !init_walk(&r);
   if (!stop)
     stop = !validate_unknown(m, a, diags);
   group_raws(&r);

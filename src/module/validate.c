@@ -1005,10 +1005,60 @@ static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
     outcome(&rules[i], TFR_RULE_SKIPPED, why);
 }
 
+/* Terraform's init walk has no local values (its graph keeps only const
+** variables), so a const variable's rule that refers to one gets
+** evaluate.go's error at each reference; true if there was one. */
+static bool uninitialized_locals(tfr_arena *a, tfr_diags *diags,
+                                 const struct module *m,
+                                 const struct var_decl *v,
+                                 const struct validation *rule) {
+  bool any = false;
+  for (int part = 0; part < 2; part++) {
+    const struct ast *x = part ? rule->error_message : rule->condition;
+    struct refs r = refs_of(a, x);
+    for (size_t j = 0; j < r.locals.n; j++) {
+      if (scope_local_index(m, r.locals.v[j], strlen(r.locals.v[j])) < 0)
+        continue;
+      error_in(diags, part ? rule->msg_src : rule->cond_src, r.locals.at[j],
+               TFR_DIAG_ERROR, "Reference to uninitialized local value",
+               tfr_arena_printf(a,
+                                "The local value local.%s was not processed "
+                                "by the most recent operation, this likely "
+                                "means the previous operation either failed "
+                                "or was incomplete due to targeting.",
+                                r.locals.v[j]),
+               v->name);
+      any = true;
+    }
+  }
+  return any;
+}
+
+static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
+                           const tfr_value **values, bool *failed,
+                           const struct value_place *value_at,
+                           struct tfr_rule *const *rules, bool init);
+
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
                     struct tfr_rule *const *rules) {
+  validate_rules(m, a, diags, values, failed, value_at, rules, false);
+}
+
+void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
+                   const tfr_value **values, bool *failed,
+                   const struct value_place *value_at,
+                   struct tfr_rule *const *rules) {
+  validate_rules(m, a, diags, values, failed, value_at, rules, true);
+}
+
+/* The rules of every variable (init: of the const ones, the others being
+** unknown) in dependency order. */
+static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
+                           const tfr_value **values, bool *failed,
+                           const struct value_place *value_at,
+                           struct tfr_rule *const *rules, bool init) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
     nrules += m->vars[k].nvalidations;
@@ -1016,6 +1066,9 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = calloc(n ? n : 1, sizeof *done);
+  for (size_t k = 0; init && k < n; k++)
+    if (!m->vars[k].is_const)
+      done[k] = 1; /* unknown in the init walk: nothing to wait for */
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
   const char *stop_reason = "an earlier rule of this variable has an error, "
                             "and OpenTofu stops there";
@@ -1075,8 +1128,14 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
         ** outcome's text stays (diagnostics are copied when added) */
         arena_reset(t, empty);
         size_t before = tfr_diags_count(diags);
-        ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at, false,
-                       &rules[k][i]);
+        if (init && uninitialized_locals(t, diags, m, v, &v->validations[i])) {
+          ok = false;
+          outcome(&rules[k][i], TFR_RULE_INVALID,
+                  first_error(t, diags, before));
+        } else {
+          ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at,
+                         false, &rules[k][i]);
+        }
         erred = errors_since(diags, before);
         if (rules[k][i].detail)
           rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
