@@ -87,6 +87,9 @@ enum {
   TFR_V_TOO_LARGE = 1 << 5, /* with UNKNOWN: a string longer than a value
                                holds (TFR_MAX_STRING), which the evaluator
                                reports as "value too large" */
+  TFR_V_NOTNULL = 1 << 6,   /* since 0.3.0, with UNKNOWN: cty's refinement
+                               "definitely not null"; an unknown string with
+                               it may know its first n bytes (s) */
 };
 
 /* The longest string a value holds, in bytes. */
@@ -177,6 +180,20 @@ TFR_API bool tfr_value_has_mark(const tfr_value *v, unsigned mark);
 
 /** cty's Equals for known values: same type and same content. */
 TFR_API bool tfr_value_equal(const tfr_value *x, const tfr_value *y);
+
+/**
+ * cty's Value.Equals, unknown values and their refinements included
+ * (marks aside): 1 equal, 0 not equal, -1 not known.
+ */
+TFR_API int tfr_value_equals(const tfr_value *x, const tfr_value *y);
+
+/**
+ * An unknown string that is not null and starts with the n bytes at
+ * prefix (cty's Refine().NotNull().StringPrefix(): cut to what cannot
+ * change when more text follows), in a.
+ */
+TFR_API const tfr_value *
+tfr_unknown_string_prefix(tfr_arena *a, const char *prefix, size_t n);
 /** A total order used to sort sets the way cty does. */
 TFR_API int tfr_value_set_order(const tfr_value *x, const tfr_value *y);
 

@@ -391,6 +391,85 @@ void str_go_trim_space(const char **s, size_t *n) {
   *n = last - lead;
 }
 
+/* Where the rune that ends at byte end starts (0 if none). */
+static size_t rune_start(const char *s, size_t end) {
+  size_t i = end;
+  while (i > 0 && end - i < 4 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+    i--;
+  return i > 0 ? i - 1 : 0;
+}
+
+/* x/text's NFC "inert" rune: a starter that combines with nothing that
+** may follow (no canonical composition begins with it, Hangul's
+** algorithmic ones included). */
+static bool nfc_inert(int32_t r) {
+  const utf8proc_property_t *p = utf8proc_get_property(r);
+  if (p->combining_class != 0)
+    return false;
+  if (r >= 0x1100 && r <= 0x1112) /* Hangul L: composes with a V */
+    return false;
+  if (r >= 0xAC00 && r <= 0xD7A3 && (r - 0xAC00) % 28 == 0)
+    return false; /* Hangul LV: composes with a T */
+  /* utf8proc's comb_index: UINT16_MAX when the rune takes part in no
+  ** composition (below 0x8000 it may begin one, above it end one) */
+  return p->comb_index == UINT16_MAX;
+}
+
+/* cty's sequenceMustEndGraphemeCluster: one rune that no grapheme rule
+** joins to what follows. */
+static bool ends_cluster(int32_t r) {
+  return r < 0x80 && strchr("-_:;/\\,.(){}[]|?!~ \t@#$%^&*+\"'", (int)r) &&
+         r != 0;
+}
+
+size_t str_safe_prefix(const char *s, size_t n) {
+  if (!n)
+    return 0;
+  /* norm.NFC.LastBoundary: an incomplete rune at the end, or a last rune
+  ** that may combine with what follows, cuts the prefix back */
+  size_t last = rune_start(s, n);
+  int32_t r;
+  size_t k = str_decode_rune(s + last, n - last, &r);
+  size_t end = n;
+  if (last + k != n || (r == 0xFFFD && k == 1)) {
+    end = last; /* an incomplete rune: the boundary before it */
+    if (!end)
+      return 0;
+    last = rune_start(s, end);
+    k = str_decode_rune(s + last, end - last, &r);
+  }
+  if (!nfc_inert(r)) {
+    /* back to the last starter (the boundary before it) */
+    size_t i = last;
+    for (;;) {
+      if (utf8proc_get_property(r)->combining_class == 0)
+        return i;
+      if (!i)
+        return end == n ? 0 : end;
+      i = rune_start(s, i);
+      str_decode_rune(s + i, end - i, &r);
+    }
+  }
+  if (end != n)
+    return end;
+  /* the last grapheme cluster may still grow, unless it is one rune that
+  ** ends a cluster whatever follows */
+  size_t cluster = 0, count = 0;
+  utf8proc_int32_t state = 0, prev = -1;
+  for (size_t i = 0; i < n;) {
+    int32_t c;
+    size_t w = str_decode_rune(s + i, n - i, &c);
+    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, c, &state)) {
+      cluster = i;
+      count = 0;
+    }
+    count++;
+    prev = c;
+    i += w;
+  }
+  return count == 1 && ends_cluster(r) ? n : cluster;
+}
+
 size_t str_runes(const char *s, size_t n) {
   size_t count = 0;
   for (size_t i = 0; i < n; count++) {

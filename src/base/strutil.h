@@ -32,6 +32,11 @@ bool str_go_isspace(int32_t r);
 ** space (unicode.IsSpace) at either end. */
 void str_go_trim_space(const char **s, size_t *n);
 
+/* cty's ctystrings.SafeKnownPrefix: how many of the n bytes of NFC text
+** at s stay the same whatever text follows them (what a refined unknown
+** string may say it starts with). */
+size_t str_safe_prefix(const char *s, size_t n);
+
 /* Runes (code points) in n bytes of UTF-8. */
 size_t str_runes(const char *s, size_t n);
 /* Whether s[0..n) is well-formed UTF-8 (RFC 3629: no overlong forms, no

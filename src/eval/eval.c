@@ -176,7 +176,8 @@ static bool append_part(struct eval_ctx *c, struct sbuf *b,
 }
 
 static bool template_parts(struct eval_ctx *c, struct sbuf *b,
-                           const struct ast *t, unsigned *marks);
+                           const struct ast *t, unsigned *marks,
+                           size_t *unknown_at);
 
 static bool as_bool(struct eval_ctx *c, const struct ast *at,
                     const tfr_value *v, bool *out, bool *known);
@@ -190,7 +191,8 @@ static bool template_if(struct eval_ctx *c, struct sbuf *b, const struct ast *p,
     return false;
   *marks |= marks_of(cond);
   const struct ast *branch = t ? p->kids[1] : p->kids[2];
-  return !branch || template_parts(c, b, branch, marks);
+  size_t ignored = SIZE_MAX;
+  return !branch || template_parts(c, b, branch, marks, &ignored);
 }
 
 static const tfr_value *for_collection(struct eval_ctx *c,
@@ -232,15 +234,20 @@ static bool template_for(struct eval_ctx *c, struct sbuf *b,
       kb = (struct eval_binding){p->kids[0]->str, p->kids[0]->n, key, &vb};
       c->bindings = &kb;
     }
-    ok = template_parts(c, b, p->kids[3], marks);
+    size_t ignored = SIZE_MAX;
+    ok = template_parts(c, b, p->kids[3], marks, &ignored);
   }
   c->bindings = saved;
   c->in_for = saved_in_for;
   return ok;
 }
 
+/* The text of template t into b; false when it is not known.
+** *unknown_at gets where the first part that is not known began (HCL's
+** known prefix), if it is still SIZE_MAX. */
 static bool template_parts(struct eval_ctx *c, struct sbuf *b,
-                           const struct ast *t, unsigned *marks) {
+                           const struct ast *t, unsigned *marks,
+                           size_t *unknown_at) {
   if (t->kind == AST_STRING) {
     sbuf_put(b, t->str, t->n);
     return true;
@@ -249,6 +256,7 @@ static bool template_parts(struct eval_ctx *c, struct sbuf *b,
   for (uint32_t i = 0; i < t->n; i++) {
     const struct ast *p = t->items[i];
     bool ok;
+    size_t at = b->n;
     if (p->kind == AST_STRING) {
       sbuf_put(b, p->str, p->n);
       continue;
@@ -264,6 +272,8 @@ static bool template_parts(struct eval_ctx *c, struct sbuf *b,
                        "The expression result is null. Cannot include a "
                        "null value in a string template.");
     }
+    if (!ok && *unknown_at == SIZE_MAX)
+      *unknown_at = at;
     known &= ok;
   }
   return known;
@@ -277,7 +287,8 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
   struct sbuf b = text_buf(c);
   unsigned marks = 0;
   size_t before = tfr_diags_count(c->diags);
-  bool known = template_parts(c, &b, x, &marks);
+  size_t unknown_at = SIZE_MAX;
+  bool known = template_parts(c, &b, x, &marks, &unknown_at);
   /* still a string, as in HCL: known unless a part is unknown (its text
   ** is not used) */
   if (tfr_diags_count(c->diags) > before)
@@ -294,8 +305,14 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
     tfr_diags_set_ours(c->diags);
     return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
   }
+  /* an unknown result is not null and keeps its known prefix, of at
+  ** most 128 bytes (HCL's TemplateExpr, cty's StringPrefix) */
   const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)
-                             : tfr_unknown(c->a, &tfr_t_string);
+                             : tfr_unknown_string_prefix(
+                                   c->a, b.p ? b.p : "",
+                                   unknown_at == SIZE_MAX
+                                       ? 0
+                                       : (unknown_at < 128 ? unknown_at : 128));
   return with_marks(c, v, marks);
 }
 
@@ -403,16 +420,16 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
 ** inside them, go to the result. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
-  unsigned marks = tfr_value_marks(l) | tfr_value_marks(r);
-  bool eq;
-  if (is_unknown(l) || is_unknown(r)) /* cty: unknown before null */
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
-  if (is_null(l) || is_null(r))
-    eq = is_null(l) && is_null(r);
-  else if (!tfr_value_is_wholly_known(l) || !tfr_value_is_wholly_known(r))
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
-  else
-    eq = tfr_value_equal(l, r);
+  /* one null and one not: only the top-level marks count */
+  unsigned marks = is_null(l) != is_null(r)
+                       ? marks_of(l) | marks_of(r)
+                       : tfr_value_marks(l) | tfr_value_marks(r);
+  int eq = tfr_value_equals(l, r); /* refinements included */
+  if (eq < 0) {
+    tfr_value *u = (tfr_value *)tfr_unknown(c->a, &tfr_t_bool);
+    u->flags |= TFR_V_NOTNULL;
+    return with_marks(c, u, marks);
+  }
   return with_marks(c, tfr_bool(x->op == OP_EQ ? eq : !eq), marks);
 }
 

@@ -442,6 +442,151 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
   return true;
 }
 
+/* cty's TestConformance, as a yes or no: given conforms to want, where
+** the dynamic pseudo-type in want matches anything. */
+static bool conforms(const tfr_type *given, const tfr_type *want) {
+  if (want->kind == TFR_DYNAMIC)
+    return true;
+  if (given->kind != want->kind)
+    return false;
+  switch (want->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    return conforms(given->elem, want->elem);
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    if (given->n != want->n)
+      return false;
+    for (uint32_t i = 0; i < want->n; i++)
+      if ((want->kind == TFR_OBJECT &&
+           strcmp(given->names[i], want->names[i])) ||
+          !conforms(given->types[i], want->types[i]))
+        return false;
+    return true;
+  default:
+    return true;
+  }
+}
+
+static bool definitely_not_null(const tfr_value *v) {
+  if (!(v->flags & TFR_V_UNKNOWN))
+    return !(v->flags & TFR_V_NULL);
+  return v->flags & TFR_V_NOTNULL;
+}
+
+/* ValueRange.Includes(k) is known false: the known value k cannot be
+** what the unknown u turns out to be. */
+static bool excludes(const tfr_value *u, const tfr_value *k) {
+  if (k->flags & TFR_V_NULL)
+    return u->flags & TFR_V_NOTNULL;
+  if (!conforms(k->type, u->type))
+    return true;
+  if (k->type->kind == TFR_DYNAMIC)
+    return false;
+  return u->type->kind == TFR_STRING && k->type->kind == TFR_STRING && u->n &&
+         (k->n < u->n || memcmp(k->s, u->s, u->n) != 0);
+}
+
+/* Value.HasWhollyKnownType. */
+static bool wholly_known_type(const tfr_value *v) {
+  if (v->flags & TFR_V_NULL)
+    return true;
+  if (v->flags & TFR_V_UNKNOWN)
+    return !tfr_type_has_dynamic(v->type);
+  switch (v->type->kind) {
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+  case TFR_OBJECT:
+  case TFR_TUPLE:
+    for (uint32_t i = 0; i < v->n; i++)
+      if (!wholly_known_type(v->elems[i]))
+        return false;
+    return true;
+  default:
+    return v->type->kind != TFR_DYNAMIC;
+  }
+}
+
+static bool contains_unknown(const tfr_value *v) {
+  return !tfr_value_is_wholly_known(v);
+}
+
+int tfr_value_equals(const tfr_value *x, const tfr_value *y) {
+  bool nx = x->flags & TFR_V_NULL, ny = y->flags & TFR_V_NULL;
+  bool ux = x->flags & TFR_V_UNKNOWN, uy = y->flags & TFR_V_UNKNOWN;
+  if ((nx && definitely_not_null(y)) || (ny && definitely_not_null(x)))
+    return 0;
+  if (!ux && uy && excludes(y, x))
+    return 0;
+  if (ux && !uy && excludes(x, y))
+    return 0;
+  if (ux && uy)
+    return -1;
+  if (ux || uy) {
+    const tfr_value *k = ux ? y : x, *u = ux ? x : y;
+    if ((k->flags & TFR_V_NULL) || tfr_type_has_dynamic(u->type))
+      return -1;
+    return tfr_type_equal(k->type, u->type) ? -1 : 0;
+  }
+  if (nx || ny)
+    return nx && ny;
+  if (!wholly_known_type(x) || !wholly_known_type(y))
+    return !conforms(x->type, y->type) && !conforms(y->type, x->type) ? 0 : -1;
+  if (!tfr_type_equal(x->type, y->type))
+    return 0;
+  switch (x->type->kind) {
+  case TFR_BOOL:
+    return x->b == y->b;
+  case TFR_NUMBER:
+    return num_equal(x->num, y->num);
+  case TFR_STRING:
+    return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
+  case TFR_SET: /* any unknown element makes it unknown */
+    for (uint32_t i = 0; i < x->n; i++)
+      if (contains_unknown(x->elems[i]))
+        return -1;
+    for (uint32_t i = 0; i < y->n; i++)
+      if (contains_unknown(y->elems[i]))
+        return -1;
+    return tfr_value_equal(x, y);
+  case TFR_LIST:
+  case TFR_MAP:
+    if (x->n != y->n)
+      return 0;
+    break;
+  default:
+    break;
+  }
+  /* element by element, in order (cty walks an object's or a map's in
+  ** Go's map order: we take the names' order), the first unknown or
+  ** unequal one deciding */
+  for (uint32_t i = 0; i < x->n; i++) {
+    if (x->type->kind == TFR_MAP &&
+        str_cmp_bytes(x->keys[i], x->keylens[i], y->keys[i], y->keylens[i]))
+      return 0;
+    int e = tfr_value_equals(x->elems[i], y->elems[i]);
+    if (e != 1)
+      return e;
+  }
+  return 1;
+}
+
+const tfr_value *tfr_unknown_string_prefix(tfr_arena *a, const char *prefix,
+                                           size_t n) {
+  tfr_value *v = new_value(a, &tfr_t_string);
+  v->flags = TFR_V_UNKNOWN | TFR_V_NOTNULL;
+  n = str_safe_prefix(prefix, n);
+  if (n) {
+    char *p = tfr_arena_alloc_raw(a, n);
+    memcpy(p, prefix, n);
+    v->s = p;
+    v->n = (uint32_t)n;
+  }
+  return v;
+}
+
 /* ---- set order --------------------------------------------------------- */
 
 /* Go's big.Float String(): Text('g', 10). */
