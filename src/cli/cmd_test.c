@@ -157,6 +157,12 @@ static void json_diags(const tfr_diags *d) {
       fputs(",\"range\":", stdout);
       tfr_range_write_json(stdout, &g->subject);
     }
+    if (g->note) { /* ours, after Terraform's words */
+      fputs(",\"note\":", stdout);
+      json_str(g->note);
+    }
+    if (g->ours) /* a diagnostic Terraform does not give */
+      fputs(",\"origin\":\"tfresolve\"", stdout);
     putchar('}');
   }
   putchar(']');

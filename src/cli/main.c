@@ -236,7 +236,7 @@ static const char usage_console[] =
     "Exit status: 0, or 1 if the last expression failed; 2 usage error.\n";
 
 static void json_error(const char *summary, const char *detail,
-                       const char *note) {
+                       const char *note, bool ours) {
   fputs("{\"error\":{\"summary\":", stdout);
   tfr_json_write_cstr(stdout, summary);
   fputs(",\"detail\":", stdout);
@@ -245,6 +245,8 @@ static void json_error(const char *summary, const char *detail,
     fputs(",\"note\":", stdout);
     tfr_json_write_cstr(stdout, note);
   }
+  if (ours) /* a diagnostic Terraform does not give */
+    fputs(",\"origin\":\"tfresolve\"", stdout);
   fputs("}}\n", stdout);
 }
 
@@ -293,10 +295,12 @@ static bool eval_one(const char *text, struct eval_env *env,
     const tfr_type *t = te ? tfr_parse_type(a, d, te, &defs) : NULL;
     if (t) {
       v = tfr_convert(a, v, t, defs, &cerr);
-      if (!v)
+      if (!v) { /* -type is ours: Terraform's console has no such option */
         tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Invalid value",
                       tfr_arena_printf(a, "Unsuitable value: %s.",
                                        cerr ? cerr : "incorrect type"));
+        tfr_diags_set_ours(d);
+      }
     }
   }
   bool ok = v && !tfr_diags_has_errors(d);
@@ -321,13 +325,13 @@ static bool eval_one(const char *text, struct eval_env *env,
     v = tfr_value_unmark(a, v, TFR_V_SENSITIVE, NULL);
   if (o->format == FMT_JSON && ok && !hide && !tfr_value_json_encodable(v)) {
     json_error("Value cannot be encoded as JSON",
-               "cannot serialize infinity as JSON", NULL);
+               "cannot serialize infinity as JSON", NULL, true);
     ok = false;
   } else if (o->format == FMT_JSON) {
     if (!ok) {
       const struct tfr_diag *g = tfr_diags_get(d, 0);
       json_error(g ? g->summary : "Error", g ? g->detail : "",
-                 g ? g->note : NULL);
+                 g ? g->note : NULL, !g || g->ours);
     } else {
       fputs("{\"type\":", stdout);
       if (hide && has_object_type(v->type)) /* its names may be secrets */

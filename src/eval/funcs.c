@@ -306,6 +306,8 @@ void fcall_error(struct fcall *f, const char *fmt, ...) {
   tfr_diags_set_code(f->c->diags, TFR_CODE_FUNCTION_FAILED);
 }
 
+void fcall_ours(struct fcall *f) { tfr_diags_set_ours(f->c->diags); }
+
 static const struct func_param *param_of(const struct func_spec *s, size_t i) {
   return i < (size_t)s->nparams ? &s->params[i] : s->variadic;
 }
@@ -527,11 +529,13 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   if (!f.failed && over_budget) {
     fcall_error(&f, "value too large: the result takes more than this "
                     "run's memory budget (-max-memory)");
+    fcall_ours(&f);
     return eval_dynamic(c);
   }
   if (v && !f.failed && too_large(v)) {
     fcall_error(&f, "value too large: the result holds a string of more "
                     "than 4 GiB, the longest this program holds");
+    fcall_ours(&f);
     return eval_dynamic(c);
   }
   if (!v || f.failed)

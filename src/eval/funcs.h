@@ -72,6 +72,10 @@ const char *fcall_name(const struct fcall *f);
 void fcall_error(struct fcall *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Mark the error just reported as tfresolve's own (JSON "origin"): a limit
+** of ours (-max-memory, a nesting depth) that Terraform does not have. */
+void fcall_ours(struct fcall *f);
+
 /* "Invalid function argument": Invalid value for "<param>" parameter:
 ** <message>.  i is the argument's index. */
 void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...)

@@ -403,8 +403,10 @@ static const tfr_value *fn_textdecodebase64(struct fcall *f,
   size_t bad;
   if (!go_b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
     free(raw.p);
+    /* internal/lang/funcs/encoding.go since terraform#38289 (before it:
+    ** "is has") */
     fcall_arg_error(f, 0,
-                    "the given value is has an invalid base64 symbol "
+                    "the given value has an invalid base64 symbol "
                     "at offset %zu",
                     bad);
     return NULL;

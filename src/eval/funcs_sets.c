@@ -622,6 +622,7 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
                 "value too large: the product would have %llu elements, "
                 "more than this run's memory budget holds (-max-memory)",
                 (unsigned long long)total);
+    fcall_ours(f);
     return NULL;
   }
   const tfr_value **p = tfr_arena_alloc(f->a, (total + 1) * sizeof *p);

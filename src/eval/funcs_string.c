@@ -903,6 +903,7 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
         re_free(&re);
         fcall_error(f, "value too large: the matches take more than this "
                        "run's memory budget (-max-memory)");
+        fcall_ours(f);
         return NULL;
       }
       const tfr_value **o = tfr_arena_alloc(f->a, 2 * cap * sizeof *o);

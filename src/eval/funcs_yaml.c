@@ -54,6 +54,7 @@ struct ywalk {
   struct yanchor *anchors;
   size_t nanchors, cap;
   const char *err;
+  bool ours;         /* err is a limit of ours (depth, -max-memory) */
   uint64_t max_size; /* the budget's worth of values */
 };
 
@@ -1119,8 +1120,10 @@ static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
 static bool ywalk_node(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   r->t = NULL;
   r->v = NULL;
-  if (w->depth >= YAML_MAX_DEPTH)
+  if (w->depth >= YAML_MAX_DEPTH) {
+    w->ours = true; /* go-cty-yaml recurses until Go's stack runs out */
     return yevent_error(w, e, "nesting too deep");
+  }
   w->depth++;
   bool ok;
   switch (e->type) {
@@ -1146,6 +1149,7 @@ static bool ywalk_node(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     ok = yevent_error(w, e, "unexpected parser event");
   }
   w->depth--;
+  w->ours |= ok && r->size > w->max_size;
   if (ok && r->size > w->max_size)
     ok = yevent_error(
         w, e,
@@ -1214,6 +1218,8 @@ static const tfr_type *yamldecode_type(struct fcall *f) {
   struct ynode r;
   if (!ywalk_doc(&w, s, &r)) {
     fcall_error(f, "%s", w.err);
+    if (w.ours)
+      fcall_ours(f);
     return NULL;
   }
   return r.t;
@@ -1229,6 +1235,8 @@ static const tfr_value *fn_yamldecode(struct fcall *f, const tfr_type *ret) {
   struct ynode r;
   if (!ywalk_doc(&w, f->args[0], &r)) {
     fcall_error(f, "%s", w.err);
+    if (w.ours)
+      fcall_ours(f);
     return NULL;
   }
   const char *err = NULL;

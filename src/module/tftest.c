@@ -150,6 +150,10 @@ static void copy_diag(tfr_diags *out, const struct tfr_diag *g,
     tfr_diags_set_variable(out, g->variable);
   if (g->hide_source)
     tfr_diags_hide_source(out);
+  if (g->note)
+    tfr_diags_set_note(out, g->note);
+  if (g->ours)
+    tfr_diags_set_ours(out);
 }
 
 static void copy_all(tfr_diags *out, const tfr_diags *in) {
@@ -772,6 +776,7 @@ static enum tfr_test_status check_messages(struct runctx *rc,
                                    "message containing %s. The failures "
                                    "reported:%s",
                                    want.p, got.p ? got.p : " none"));
+      tfr_diags_set_ours(rc->out->diags); /* expect_error_message is ours */
       free(want.p);
       st = TFR_TEST_FAIL;
     }

@@ -599,6 +599,7 @@ static void expect_messages(tfr_arena *a, struct tfile *f, struct trun *r,
                 "expect_error_message checks the error messages of the input "
                 "variables in expect_failures, and this run block expects no "
                 "failure from an input variable.");
+    tfr_diags_set_ours(d); /* expect_error_message is tfresolve's */
     return;
   }
   const struct ast *x = unparen(r->expect_msg);
@@ -626,6 +627,7 @@ static void expect_messages(tfr_arena *a, struct tfile *f, struct trun *r,
                   "The value must be a string, or a list of strings, each of "
                   "which must appear in the error message of an expected "
                   "failure.");
+      tfr_diags_set_ours(d);
       continue;
     }
     r->msgs[r->nmsgs] = v;
