@@ -311,6 +311,8 @@ def modules(fixtures, values, shard, shards):
                 "whatever the values",
             "valid-cycle-through-local":
                 "a cycle of rules and local values: no value passes",
+            "report-plain-cycle":
+                "a cycle of two rules: no value passes",
             "valid-local-self-reference":
                 "a local value that refers to itself: no value passes",
             "valid-message-static-error":

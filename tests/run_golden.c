@@ -12,7 +12,7 @@
 **                  status must be 1 when it names an error, else 0.
 **   NAME.ast       (optional) output of `parse -ast NAME`.
 **   NAME.txt       (optional) output of `parse -no-color NAME`, the
-**                  Terraform-style framed diagnostics.
+**                  diagnostics as Terraform draws them with -no-color.
 ** Commands run in DIR with the file's bare name.  UPDATE=1 rewrites the
 ** expected files from the actual output instead of comparing.
 **
@@ -34,7 +34,8 @@
 ** file named hide-sensitive), `env` (NAME=VALUE lines; the environment is
 *otherwise
 ** empty but for PATH and LANG) and the expected `expected.json` (output
-** of the command with -json), `expected.txt` (human output, -no-color)
+** of the command with -json), `expected.txt` (human output, -no-color;
+** without it when `env` sets NO_COLOR: the framed drawing)
 ** and `expected.rc` (exit status; default 0).  The command runs in the
 ** case directory.
 ** Prints PASS/FAIL per case and "N passed, M failed"; exits 1 on failure.
@@ -343,10 +344,11 @@ static void free_env(char **envp) {
 ** (json, console, yaml), a type and extra arguments are the operands of
 ** one `eval`, each followed by MARK_EXPR.  That expression fails in every
 ** mode, whatever the type, with a message that names MARK: in json mode
-** its line, otherwise its framed diagnostic ("╷" ... "╵"), is the
-** boundary after a record.  What comes before the first boundary (the
-** module's diagnostics under -functions) is what a run of that record
-** alone would print first, so it is put before each record's output.
+** its line, otherwise its plain diagnostic (a blank line, "Error: ", ...,
+** the detail naming MARK), is the boundary after a record.  What comes
+** before the first boundary (the module's diagnostics under -functions)
+** is what a run of that record alone would print first, so it is put
+** before each record's output.
 */
 #define MARK "golden_record_end"
 #define MARK_EXPR "{}." MARK
@@ -398,18 +400,21 @@ static bool next_boundary(const char *buf, size_t n, size_t from, enum mode m,
   line_at(buf, n, (size_t)(hit - buf), bs, be);
   if (m == M_JSON)
     return true;
-  /* the framed diagnostic around it: back to its top, on to its bottom */
-  static const char top[] = "╷", bottom[] = "╵";
-  while (*bs > from && strncmp(buf + *bs, top, strlen(top)) != 0) {
+  /* the plain diagnostic around it (-no-color: Terraform's
+  ** DiagnosticPlain): back to its "Error: " line and the blank line before
+  ** that, on to the line of its detail, which names MARK again */
+  while (*bs > from && strncmp(buf + *bs, "Error: ", 7) != 0) {
     size_t s, e;
     line_at(buf, n, *bs - 1, &s, &e);
     *bs = s;
   }
-  for (size_t s = *be, e; s < n; s = e) {
-    line_at(buf, n, s, &s, &e);
-    *be = e;
-    if (!strncmp(buf + s, bottom, strlen(bottom)))
-      break;
+  if (*bs > from && (*bs - 1 == from || buf[*bs - 2] == '\n'))
+    (*bs)--; /* that blank line */
+  const char *again = strstr(buf + *be, MARK);
+  const char *next = strstr(buf + *be, "\nError: ");
+  if (again && (!next || next > again)) {
+    size_t s;
+    line_at(buf, n, (size_t)(again - buf), &s, be);
   }
   return true;
 }
@@ -427,7 +432,7 @@ static void eval_verdict(const char *file, struct record *r, enum mode m,
   memcpy(got, pre, npre);
   memcpy(got + npre, out, n);
   got[len] = '\0';
-  if (len && got[len - 1] == '\n')
+  while (len && got[len - 1] == '\n') /* as chomp does to the record */
     got[--len] = '\0';
   const char *want = want_of(r, m);
   if (strcmp(got, want) != 0) {
@@ -685,7 +690,13 @@ static char *run_case(const char *tool, const char *dir, char **args,
   while (cmd < nargs && !strncmp(args[cmd], "-chdir=", 7) && k < 250)
     argv[k++] = args[cmd++];
   argv[k++] = cmd < nargs ? args[cmd] : "show";
-  argv[k++] = json ? "-json" : "-no-color";
+  /* an env that sets NO_COLOR turns colour off without -no-color: the
+  ** case pins the framed drawing */
+  bool no_color_env = false;
+  for (size_t i = 0; i < nenv; i++)
+    no_color_env |= !strncmp(env[i], "NO_COLOR=", 9);
+  if (json || !no_color_env)
+    argv[k++] = json ? "-json" : "-no-color";
   char marker[8192];
   snprintf(marker, sizeof marker, "%.4000s/hide-sensitive", dir);
   if (json && !exists(marker)) /* a hide-sensitive file keeps them hidden */

@@ -143,6 +143,11 @@ struct tfr_render_opts {
   size_t size;  /* sizeof(struct tfr_render_opts) */
   bool color;   /* ANSI colour and underline */
   bool unicode; /* the ╷ │ ╵ frame; ASCII otherwise */
+  /* Since 0.2.0: no frame, as Terraform draws diagnostics with -no-color
+  ** (format.DiagnosticPlain): a blank line before each, the detail
+  ** wrapped at width - 1 columns when width > 1.  No colour either. */
+  bool plain;
+  unsigned width; /* with plain: Terraform's stderr width (78 off a tty) */
 };
 
 /** The defaults of tfr_render_opts (no colour, the ASCII frame), with
@@ -155,7 +160,9 @@ struct tfr_render_opts {
  * order (warnings, then errors; sourceless first; then by file and
  * position), each warning with a source range whose summary an earlier
  * one had folded into that one ("(and N more similar warnings
- * elsewhere)"), a note after its frame.  The list itself is not changed.
+ * elsewhere)"), a note on its own line after it; framed as
+ * format.Diagnostic frames them, or plain (opts->plain) as
+ * format.DiagnosticPlain draws them.  The list itself is not changed.
  * @p opts may be NULL
  * (the defaults).  Rendering has no diagnostics list to report a problem
  * to, and returns nothing, so options of a size this library cannot read

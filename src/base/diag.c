@@ -11,6 +11,7 @@
 #include "strutil.h"
 
 #include "diag_int.h"
+#include "gowrap.h"
 #include "json_out.h"
 #include "render.h"
 
@@ -438,16 +439,51 @@ static void render_values(FILE *out, const struct tfr_diag *g,
 }
 
 /*
-** The text of one diagnostic inside its frame, as format.Diagnostic
-** builds it: "Error: " and the summary, a blank line, then for a source
-** range "  on FILE line N, in BLOCK:" with the source lines and a blank
-** line, then the detail, and for a consolidated warning what it stands
-** for.  No prefixes yet: frame_lines adds them.
+** The detail as the renderers write it.  Framed: as it is.  Plain, as
+** DiagnosticPlain writes it: line by line, a line that does not start
+** with a space without colorstring's tags and word-wrapped at width - 1
+** columns (only when width > 1: else as it is).
+*/
+static void write_detail(FILE *out, const char *detail, bool plain,
+                         unsigned width) {
+  if (!plain || width <= 1) {
+    fprintf(out, "%s\n", detail);
+    return;
+  }
+  struct sbuf line = {0}, wrapped = {0};
+  for (const char *p = detail;;) {
+    const char *nl = strchr(p, '\n');
+    size_t k = nl ? (size_t)(nl - p) : strlen(p);
+    if (*p == ' ' || !k) {
+      fwrite(p, 1, k, out);
+    } else {
+      line.n = wrapped.n = 0;
+      go_colorstring_plain(&line, p, k);
+      go_wrap_string(&wrapped, line.p ? line.p : "", line.n, width - 1);
+      if (wrapped.n)
+        fwrite(wrapped.p, 1, wrapped.n, out);
+    }
+    putc('\n', out);
+    if (!nl)
+      break;
+    p = nl + 1;
+  }
+  free(line.p);
+  free(wrapped.p);
+}
+
+/*
+** The text of one diagnostic, as format.Diagnostic builds it inside its
+** frame and DiagnosticPlain without one: "Error: " and the summary, a
+** blank line, then for a source range "  on FILE line N, in BLOCK:" with
+** the source lines and a blank line, then the detail, with what a
+** consolidated warning stands for.  No frame: frame_lines adds it.
 */
 static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                      size_t more, const struct frame *fr, bool color) {
+                      size_t more, const struct frame *fr,
+                      const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
-  const char *bold = color ? "\x1b[1m" : "";
+  const char *bold = o->color ? "\x1b[1m" : "";
   fprintf(out, "%s%s%s: %s%s%s%s\n\n", bold, fr->col, err ? "Error" : "Warning",
           fr->reset, bold, g->summary, fr->reset);
   if (g->subject.filename) {
@@ -457,18 +493,20 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
     fprintf(out, "  on %s line %d%s%s:\n", g->subject.filename,
             g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
     if (st && !g->hide_source)
-      render_snippet(out, fr->dots, st, g, color);
-    render_values(out, g, fr, color);
+      render_snippet(out, fr->dots, st, g, o->color);
+    render_values(out, g, fr, o->color);
     fputc('\n', out);
   }
-  const char *detail = g->detail ? g->detail : "";
+  struct sbuf detail = {0}; /* with warningGroup.Description's addition */
+  sbuf_str(&detail, g->detail ? g->detail : "");
   char buf[80];
   if (more) {
-    const char *sim = similar_text(more, buf, sizeof buf);
-    fprintf(out, "%s%s%s\n", detail, *detail ? "\n\n" : "", sim);
-  } else if (*detail) {
-    fprintf(out, "%s\n", detail);
+    sbuf_str(&detail, detail.n ? "\n\n" : "");
+    sbuf_str(&detail, similar_text(more, buf, sizeof buf));
   }
+  if (detail.n)
+    write_detail(out, detail.p, o->plain, o->width);
+  free(detail.p);
 }
 
 /* text's lines behind the frame's bar (a line with nothing after the bar
@@ -487,8 +525,8 @@ static void frame_lines(FILE *out, const struct frame *fr, const char *text,
   fprintf(out, "%s%s%s\n", fr->col, fr->bottom, fr->reset);
 }
 
-/* What tfresolve says beyond Terraform's words, after the frame: a source
-** line not quoted, and the diagnostic's note. */
+/* What tfresolve says beyond Terraform's words, on lines of its own after
+** the diagnostic: a source line not quoted, and the diagnostic's note. */
 static void after_frame(FILE *out, const struct tfr_diag *g) {
   if (g->subject.filename && g->hide_source)
     fputs("(source not shown: it may hold a sensitive value)\n", out);
@@ -496,18 +534,29 @@ static void after_frame(FILE *out, const struct tfr_diag *g) {
     fprintf(out, "%s\n", g->note);
 }
 
-/* One diagnostic in its frame, and what follows the frame. */
+/*
+** One diagnostic and what follows it.  Plain, as DiagnosticPlain: a blank
+** line, then the text with no frame (and no colour).  Framed, as
+** format.Diagnostic: the text, built first, behind the frame's bar.
+*/
 static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                       size_t more, struct frame fr, bool color) {
+                       size_t more, struct frame fr,
+                       const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
-  fr.col = color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
-  fr.reset = color ? "\x1b[0m" : "";
+  fr.col = o->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
+  fr.reset = o->color ? "\x1b[0m" : "";
+  if (o->plain) {
+    putc('\n', out);
+    diag_body(out, d, g, more, &fr, o);
+    after_frame(out, g);
+    return;
+  }
   char *body = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&body, &len);
   if (!m)
     abort(); /* out of memory: as the arena does */
-  diag_body(m, d, g, more, &fr, color);
+  diag_body(m, d, g, more, &fr, o);
   fclose(m);
   frame_lines(out, &fr, body, len);
   free(body);
@@ -516,7 +565,9 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
 
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                            const struct tfr_render_opts *given) {
-  const struct tfr_render_opts opts = read_render_opts(given);
+  struct tfr_render_opts opts = read_render_opts(given);
+  if (opts.plain)
+    opts.color = false; /* DiagnosticPlain: disabledColorize */
   struct frame fr = opts.unicode ? (struct frame){"╷", "│", "╵", "…", "", ""}
                                  : (struct frame){",", "|", "'", "...", "", ""};
   size_t n = d->n;
@@ -544,7 +595,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       i = j;
       continue;
     }
-    render_one(out, d, g, more[i], fr, opts.color);
+    render_one(out, d, g, more[i], fr, &opts);
   }
   free(ix);
 }

@@ -1,6 +1,6 @@
 /*
 ** What the commands of the CLI share: option spelling, diagnostics on
-** stderr with colour only on a terminal.
+** stderr with colour only on a terminal (plain with -no-color).
 */
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include "cli.h"
@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +46,19 @@ static bool want_unicode(void) {
   return true;
 }
 
+/*
+** Terraform's width for diagnostics (terminal.OutputStream.Columns of
+** stderr): the terminal's width as golang.org/x/term's GetSize reads it
+** (TIOCGWINSZ; 0 too, which turns wrapping off), or 78 (defaultColumns)
+** when stderr is not a terminal.
+*/
+static unsigned stderr_columns(void) {
+  struct winsize ws;
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) != 0)
+    return 78;
+  return ws.ws_col;
+}
+
 char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
   char *buf = NULL;
   size_t n = 0;
@@ -72,6 +86,10 @@ void cli_print_diags(const tfr_diags *d, const struct options *o) {
     struct tfr_render_opts ro = TFR_RENDER_OPTS_INIT;
     ro.color = want_color(o);
     ro.unicode = want_unicode();
+    /* Terraform draws with DiagnosticPlain when its colour is disabled,
+    ** which only -no-color does; NO_COLOR or a pipe keep the frame. */
+    ro.plain = o->no_color;
+    ro.width = ro.plain ? stderr_columns() : 0;
     tfr_diags_render_text(d, out, &ro);
   }
   if (out != stderr) {

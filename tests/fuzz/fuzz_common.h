@@ -114,6 +114,10 @@ static inline int fuzz_one(const uint8_t *data, size_t size,
     fuzz_check_range(tfr_diags_get(diags, i), size, syn == TFR_SYNTAX_JSON);
   FILE *out = fuzz_sink();
   tfr_diags_render_text(diags, out, &opts);
+  struct tfr_render_opts plain = opts; /* -no-color: no frame, wrapped */
+  plain.plain = true;
+  plain.width = 20;
+  tfr_diags_render_text(diags, out, &plain);
   tfr_diags_render_json(diags, out);
   tfr_diags_render_short(diags, out);
   if (f) {

@@ -1,0 +1,1 @@
+db_password = "a-long-enough-password"
