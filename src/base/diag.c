@@ -527,8 +527,11 @@ static void frame_lines(FILE *out, const struct frame *fr, const char *text,
 
 /* What tfresolve says beyond Terraform's words, on lines of its own after
 ** the diagnostic: a source line not quoted, and the diagnostic's note. */
-static void after_frame(FILE *out, const struct tfr_diag *g) {
-  if (g->subject.filename && g->hide_source)
+static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
+  bool hidden = g->subject.filename && g->hide_source;
+  if (plain && (hidden || (g->note && *g->note)))
+    putc('\n', out); /* apart from Terraform's detail, with no frame */
+  if (hidden)
     fputs("(source not shown: it may hold a sensitive value)\n", out);
   if (g->note && *g->note)
     fprintf(out, "%s\n", g->note);
@@ -548,7 +551,7 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   if (o->plain) {
     putc('\n', out);
     diag_body(out, d, g, more, &fr, o);
-    after_frame(out, g);
+    after_frame(out, g, true);
     return;
   }
   char *body = NULL;
@@ -560,7 +563,7 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   fclose(m);
   frame_lines(out, &fr, body, len);
   free(body);
-  after_frame(out, g);
+  after_frame(out, g, false);
 }
 
 void tfr_diags_render_text(const tfr_diags *d, FILE *out,
