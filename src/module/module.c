@@ -903,7 +903,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   check_name(l, p);
   if (p->type) {
     decode_type(l, p->src, p->json, p->type, v);
-    v->type_range = src_range(p->src, p->type->span);
+    v->type_range = seq_range(l, p->src, p->type->span);
   }
   decode_simple(l, p, v);
   static const char *const marks[] = {"sensitive", "ephemeral"};
@@ -964,7 +964,7 @@ static void override(struct loader *l, const struct partial *p) {
     const struct tfr_defaults *keep = v->defaults;
     decode_type(l, p->src, p->json, p->type, v);
     v->defaults = keep;
-    v->type_range = src_range(p->src, p->type->span);
+    v->type_range = seq_range(l, p->src, p->type->span);
     v->type_overridden = true;
   }
   if (p->dflt) {
