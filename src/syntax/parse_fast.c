@@ -999,6 +999,13 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
   static const bool str_stop[256] = {
       ['"'] = 1,  ['\\'] = 1, ['$'] = 1, ['%'] = 1,
       ['\n'] = 1, ['\r'] = 1, ['v'] = 1, ['\0'] = 1};
+  /* outside strings, the bytes that need no look but for moving last on
+  ** (with the identifier bytes but 'v': PLAIN): no blank, bracket, quote,
+  ** newline, comment or heredoc start, nor the 'v' of a var.NAME */
+  static const bool op_byte[256] = {
+      ['.'] = 1, [','] = 1, [':'] = 1, ['?'] = 1, ['!'] = 1, ['='] = 1,
+      ['>'] = 1, ['&'] = 1, ['|'] = 1, ['+'] = 1, ['*'] = 1, ['%'] = 1};
+#define PLAIN(c) (((cls[c] & C_ID) && (c) != 'v') || op_byte[c])
   const char *t = p->s.t, *name = p->var_name;
   uint32_t n = p->s.len, from = i, start = i, last = 0;
   size_t nlen = p->var_len;
@@ -1009,6 +1016,12 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
   sbuf_put(b, (const char *)&len, sizeof len);
   for (; i < n; i++) {
     unsigned char c = (unsigned char)t[i];
+    if (PLAIN(c)) { /* a run of them: each only moves last on */
+      while (PLAIN((unsigned char)t[i + 1]))
+        i++;
+      last = i + 1;
+      continue;
+    }
     if (c == '\n')
       break;
     if (cls[c] & C_BLANK)
@@ -1056,6 +1069,7 @@ static uint32_t rule_extent(struct fp *p, uint32_t i) {
   cut_length(b, 0);
   return last;
 }
+#undef PLAIN
 
 /* A validation rule's condition or error_message: read (its syntax
 ** checked) but not built, an AST_F_LAZY placeholder standing for it.  The
