@@ -911,6 +911,14 @@ RULE_SHAPES = [
     ("var.{v} > 0", '"Positive."'),
     ("var.{v}  ==  var.{v}", '"Equal."'),
     ('upper(var.{v}) == "ABC"', '"Is abc: ${{upper(var.{v})}}"'),
+    # the bytes rule_extent passes over in runs, and the ones it stops at
+    # (comments, heredoc and operator starts) after them
+    ("length(var.{v}) < 4 # var.{v} is short", '"Short."'),
+    ("length(var.{v}) / 2 >= 1 // var.{v}: half", '"Half."'),
+    ("length(var.{v}) * 2 > 1 /* var.{v} */", '"Twice."'),
+    ('!(var.{v} == "x") && var.{v} != "y"', '"Not x or y."'),
+    ('length(var.{v}) % 2 == 0 ? true : var.{v} == "abc"', '"Even."'),
+    ("var.{v}!=var.{o}||var.{v}=='x'", '"Odd one."'),
 ]
 RULE_VALUES = ['"abc"', '"Upper"', '"toolongvalue1"', '"12"', '"-3"', '"x"',
                '""', "5", "0", '["x"]', "null", '"var.a"', '"var.ab"']

@@ -131,6 +131,35 @@ static void positions_count_lines_and_characters(void **state) {
   tfr_arena_free(a);
 }
 
+/* Columns on long lines: ASCII is counted eight bytes at a time, up to a
+** CR or a non-ASCII byte, which must still count as clusters do. */
+static void positions_count_long_lines(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  const char text[] =
+      "abcdefghij\xC3\xA9klmnopqrstuvwxyz\n" /* é within the 2nd word */
+      "0123456789abcdef\rX\n"                /* a lone CR after 16 */
+      "abcdefghe\xCC\x81zyxwvutsrq\n"        /* e + U+0301 across words */
+      "abcdefgh\r\nx\n";                     /* CR LF after 8 */
+  struct src_file *f = src_new(a, "f.tf", text, sizeof text - 1);
+  struct src_cursor c = {0};
+  static const struct {
+    uint32_t byte;
+    int line, column;
+  } want[] = {{28, 1, 28}, {46, 2, 18}, {69, 3, 20}, {78, 4, 9}, {80, 5, 1}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    struct tfr_pos q = src_pos_seq(f, want[i].byte, &c); /* the cursor */
+    assert_int_equal(q.line, want[i].line);
+    assert_int_equal(q.column, want[i].column);
+  }
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    struct tfr_pos p = src_pos(f, want[i].byte); /* the line table */
+    assert_int_equal(p.line, want[i].line);
+    assert_int_equal(p.column, want[i].column);
+  }
+  tfr_arena_free(a);
+}
+
 static void arena_mark_and_reset(void **state) {
   (void)state;
   tfr_arena *a = tfr_arena_new();
@@ -680,6 +709,7 @@ int main(void) {
       cmocka_unit_test(out_of_memory_calls_the_handler),
       cmocka_unit_test(writers_take_a_callback),
       cmocka_unit_test(positions_count_lines_and_characters),
+      cmocka_unit_test(positions_count_long_lines),
       cmocka_unit_test(arena_mark_and_reset),
       cmocka_unit_test(strmap_add_and_delete),
       cmocka_unit_test(bytemap_by_bytes),

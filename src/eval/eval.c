@@ -1180,6 +1180,22 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
   }
 }
 
+/* The index of attribute name in object type t, or -1: c's hint first (an
+** attribute of that index and of that very name), else a search. */
+static long attr_index(struct eval_ctx *c, const tfr_type *t, const char *name,
+                       size_t len) {
+  uint32_t *hint = c->attr_hint;
+  if (hint && *hint < t->n && !memchr(name, '\0', len)) {
+    const char *m = t->names[*hint];
+    if (!strncmp(m, name, len) && m[len] == '\0')
+      return (long)*hint;
+  }
+  long i = tfr_type_attr(t, name, len);
+  if (hint && i >= 0)
+    *hint = (uint32_t)i;
+  return i;
+}
+
 const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                               const tfr_value *v, const char *name,
                               size_t len) {
@@ -1192,7 +1208,7 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
   const tfr_type *t = v->type;
   switch (t->kind) {
   case TFR_OBJECT: {
-    long i = tfr_type_attr(t, name, len);
+    long i = attr_index(c, t, name, len);
     if (i < 0) {
       eval_error_span(c, at, "Unsupported attribute",
                       tfr_arena_printf(c->a,

@@ -71,6 +71,9 @@ struct eval_ctx {
                             are known and plantimestamp is unknown */
   const tfr_type **objtypes; /* NULL, or VALUE_OBJECT_CACHE recent object
                                 types: equal object literals share one */
+  uint32_t *attr_hint;       /* NULL, or the index of the last object attribute
+                                found, tried first by the next lookup: 10,000
+                                rules sharing one tree look up the same var.x */
 };
 
 /* Evaluate x.  Errors are added to c->diags and give an unknown value of

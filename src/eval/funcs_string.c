@@ -573,6 +573,9 @@ struct re_entry {
 struct re_cache {
   struct re_entry *slots;
   size_t cap, n, bytes;
+  const struct re_entry *last; /* the last one found: rules of one text ask
+                                  for one pattern, twice a rule (its type,
+                                  its match), with no hash then */
 };
 
 enum { RE_CACHE_MAX = 1 << 16, RE_CACHE_BYTES = 64 << 20 };
@@ -620,8 +623,16 @@ static struct re_entry *re_cache_find(struct re_cache *c, const char *s,
 static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
                                            size_t n) {
   struct re_cache *c = re_cache_of(a);
-  struct re_entry *e = c ? re_cache_find(c, s, n, str_hash(s, n)) : NULL;
-  return e && e->text ? e : NULL;
+  if (!c)
+    return NULL;
+  const struct re_entry *last = c->last;
+  if (last && last->n == n && !memcmp(last->text, s, n))
+    return last;
+  struct re_entry *e = re_cache_find(c, s, n, str_hash(s, n));
+  if (!e || !e->text)
+    return NULL;
+  c->last = e;
+  return e;
 }
 
 /* Keep a compiled pattern; false (the caller keeps it) when the cache is
@@ -636,7 +647,7 @@ static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
     struct re_entry *slots = calloc(cap, sizeof *slots);
     if (!slots)
       return false;
-    struct re_cache grown = {slots, cap, 0, 0};
+    struct re_cache grown = {slots, cap, 0, 0, NULL};
     for (size_t i = 0; i < c->cap; i++)
       if (c->slots[i].text)
         *re_cache_find(&grown, c->slots[i].text, c->slots[i].n,
@@ -644,6 +655,7 @@ static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
     free(c->slots);
     c->slots = slots;
     c->cap = cap;
+    c->last = NULL; /* it was in the slots freed */
   }
   uint64_t h = str_hash(s, n);
   struct re_entry *e = re_cache_find(c, s, n, h);

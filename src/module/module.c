@@ -937,7 +937,7 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   check_name(l, p);
   if (p->type) {
     decode_type(l, p->src, p->json, p->type, v);
-    v->type_range = src_range(p->src, p->type->span);
+    v->type_range = seq_range(l, p->src, p->type->span);
   }
   decode_simple(l, p, v, true);
   static const char *const marks[] = {"sensitive", "ephemeral"};
@@ -1000,7 +1000,7 @@ static void override(struct loader *l, const struct partial *p) {
     decode_type(l, p->src, p->json, p->type, v);
     own = v->defaults;
     v->defaults = keep;
-    v->type_range = src_range(p->src, p->type->span);
+    v->type_range = seq_range(l, p->src, p->type->span);
     v->type_overridden = true;
   }
   if (p->type && p->dflt) {

@@ -21,6 +21,7 @@ struct scope {
   const tfr_value *locals; /* the object of them all, once all are done */
   int busy;                /* evaluating a local value */
   bool plan;               /* as during plan (validation), not console */
+  uint32_t attr_hint;      /* eval_ctx.attr_hint of the rules run in it */
 };
 
 /* eval_scope's lookup over a struct scope (ud). */

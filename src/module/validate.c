@@ -574,6 +574,7 @@ static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
   c.funcs = &funcs_table;
   c.dir = s->m ? s->m->dir : NULL;
   c.plan = true;
+  c.attr_hint = &s->attr_hint;
   size_t before = tfr_diags_count(diags);
   const tfr_value *v = eval_expr(&c, x);
   bool failed = false;
@@ -871,10 +872,15 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   const tfr_value *cond =
       eval_in(a, diags, rule, rule->condition, s, v->name, NULL);
   size_t msg_at = tfr_diags_count(diags);
+  /* a quoted literal message (the usual one) gives no diagnostic: it is
+  ** made only when a failed rule shows it */
+  const struct ast *lit =
+      rule->error_message->kind == AST_STRING ? rule->error_message : NULL;
   const tfr_value *despite = NULL;
   const tfr_value *msg =
-      eval_in(a, diags, rule, rule->error_message, s, v->name, &despite);
-  bool msg_failed = !msg;
+      lit ? NULL
+          : eval_in(a, diags, rule, rule->error_message, s, v->name, &despite);
+  bool msg_failed = !lit && !msg;
   if (msg_failed && rule->message_literal)
     msg = json_message_fallback(a, diags, rule, msg_at, v->name,
                                 engine_rules(m->opentofu)->product);
@@ -918,8 +924,11 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
   }
   if (b->b)
-    return msg ? outcome(out, TFR_RULE_PASSED, NULL)
+    return msg || lit
+               ? outcome(out, TFR_RULE_PASSED, NULL)
                : outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
+  if (lit) /* eval_expr's value of it */
+    msg = tfr_string(a, lit->str, lit->n);
   /* The message, as Terraform takes it: unknown is an error of its own
   ** (and no "Invalid value for variable"); null, empty, or one that
   ** failed to evaluate, is "Failed to evaluate condition error message."

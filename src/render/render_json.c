@@ -93,9 +93,13 @@ struct jv {
     char *text; /* key i is text[end[i] .. end[i + 1]) */
     size_t *end;
   } keys[64];
-  const char *file; /* the last source file written, and its JSON */
-  char *file_json;
-  size_t file_len;
+  /* the last file name written as a value's source, and as a rule's
+  ** range: each escaped once while the same one comes again */
+  struct file_json {
+    const char *file;
+    char *json; /* malloc'd */
+    size_t len;
+  } source, range;
   struct { /* the JSON of recent variable types (malloc'd) */
     const tfr_type *t;
     char *json;
@@ -210,8 +214,7 @@ static struct jv *jv_new(FILE *out, tfr_arena *a) {
   w->a = a;
   memset(w->num, 0, sizeof w->num);
   memset(w->keys, 0, sizeof w->keys);
-  w->file = NULL;
-  w->file_json = NULL;
+  w->source = w->range = (struct file_json){NULL, NULL, 0};
   memset(w->types, 0, sizeof w->types);
   return w;
 }
@@ -222,7 +225,8 @@ static void jv_done(struct jv *w) {
     free(w->keys[i].text);
     free(w->keys[i].end);
   }
-  free(w->file_json);
+  free(w->source.json);
+  free(w->range.json);
   for (size_t i = 0; i < sizeof w->types / sizeof w->types[0]; i++)
     free(w->types[i].json);
   free(w);
@@ -319,18 +323,30 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
 }
 
 /* A variable's source file: the same for many variables in a row. */
-static void put_file(struct jv *w, const char *file) {
-  if (file != w->file) {
+static void put_file(struct jv *w, struct file_json *c, const char *file) {
+  if (file != c->file) {
     size_t need = 6 * strlen(file) + 2; /* the longest escape: \u00XX */
-    struct json_out o = {NULL, 0, need, realloc(w->file_json, need + 1), NULL};
+    struct json_out o = {NULL, 0, need, realloc(c->json, need + 1), NULL};
     if (!o.b)
       tfr_oom();
     jo_string(&o, file, strlen(file)); /* never flushed: it fits */
-    w->file = file;
-    w->file_json = o.b;
-    w->file_len = o.n;
+    c->file = file;
+    c->json = o.b;
+    c->len = o.n;
   }
-  jo_put(&w->o, w->file_json, w->file_len);
+  jo_put(&w->o, c->json, c->len);
+}
+
+/* A rule's range: render_json_range, its file name through put_file. */
+static void put_range(struct jv *w, const struct tfr_range *r) {
+  struct json_out *o = &w->o;
+  PUT_LIT(o, "{\"filename\": ");
+  put_file(w, &w->range, r->filename ? r->filename : "");
+  PUT_LIT(o, ", \"start\": ");
+  put_pos(o, &r->start);
+  PUT_LIT(o, ", \"end\": ");
+  put_pos(o, &r->end);
+  jo_put(o, "}", 1);
 }
 
 /* "preview": what the variable would be if plan did not stop before it:
@@ -406,7 +422,7 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   PUT_LIT(o, "\"");
   if (v->source_file) {
     PUT_LIT(o, ", \"file\": ");
-    put_file(w, v->source_file);
+    put_file(w, &w->source, v->source_file);
   }
   if (v->source_line) {
     PUT_LIT(o, ", \"line\": ");
@@ -439,7 +455,7 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
         jo_string(o, rule->detail, strlen(rule->detail));
       }
       PUT_LIT(o, ", \"range\": ");
-      render_json_range(o, &rule->range);
+      put_range(w, &rule->range);
       PUT_LIT(o, "}");
     }
     PUT_LIT(o, "]");

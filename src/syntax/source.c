@@ -319,6 +319,16 @@ static int count_columns(const struct src_file *f, const char *s, size_t n) {
   if (f->json_columns)
     return count_columns_json(s, n);
   size_t i = 0;
+  /* eight bytes at a time while none is a CR or non-ASCII (a byte of
+  ** w ^ "\r\r..." is zero exactly where w has a CR) */
+  const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t x = w ^ (0x0101010101010101ull * '\r');
+    if ((w & high) || (~(((x & low7) + low7) | x) & high))
+      break;
+  }
   while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\r')
     i++;
   if (i == n) /* ASCII within a line: one byte, one cluster */

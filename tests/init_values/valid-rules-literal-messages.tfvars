@@ -1,0 +1,6 @@
+cafe = "tea"
+passes = "long enough"
+a = "x"
+b = "y"
+c = "z"
+templated = "12"
