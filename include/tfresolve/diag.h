@@ -83,13 +83,13 @@ struct tfr_diag {
   const char *note; /* since 0.2.0: what tfresolve adds after Terraform's
                        detail (where inside a value a conversion failed),
                        or NULL */
-  const struct tfr_diag_value *values; /* since 0.3.0: the values of the
+  const struct tfr_diag_value *values; /* since 0.2.0: the values of the
                                           references in the expression the
                                           diagnostic is about, sorted by
                                           traversal (never a sensitive or
                                           ephemeral one) */
   size_t nvalues;
-  bool ours; /* since 0.3.0: a diagnostic of tfresolve's own, one Terraform
+  bool ours; /* since 0.2.0: a diagnostic of tfresolve's own, one Terraform
                 does not give (JSON "origin": "tfresolve") */
 };
 

@@ -87,7 +87,7 @@ enum {
   TFR_V_TOO_LARGE = 1 << 5, /* with UNKNOWN: a string longer than a value
                                holds (TFR_MAX_STRING), which the evaluator
                                reports as "value too large" */
-  TFR_V_NOTNULL = 1 << 6,   /* since 0.3.0, with UNKNOWN: cty's refinement
+  TFR_V_NOTNULL = 1 << 6,   /* since 0.2.0, with UNKNOWN: cty's refinement
                                "definitely not null"; an unknown string with
                                it may know its first n bytes (s) */
 };

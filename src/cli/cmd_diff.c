@@ -449,7 +449,7 @@ int cmd_diff(int argc, char **argv) {
   }
   bool valid = s[0].res->valid && s[1].res->valid;
   if (d.o.format == FMT_JSON)
-    fputs("{\"format_version\": \"1.1\",\n \"differences\": [", stdout);
+    fputs("{\"format_version\": \"1.2\",\n \"differences\": [", stdout);
   size_t ndiff = compare(a, s, &d);
   if (d.o.format == FMT_JSON) {
     printf("%s],\n \"equal\": %s,\n \"a\": ", ndiff ? "\n " : "",
