@@ -311,6 +311,9 @@ static bool as_bool(struct eval_ctx *c, const struct ast *at,
                "true or false.");
     return false;
   }
+  if (is_unknown(v)) /* before the conversion, as HCL's ConditionalExpr:
+                     ** an unknown condition of another type is no error */
+    return true;
   const char *err = NULL;
   const tfr_value *b = conv_convert(c->a, v, &tfr_t_bool, &err);
   if (!b) {
@@ -398,20 +401,37 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
   return with_marks(c, tfr_bool(res), marks);
 }
 
-/* == and !=: cty's Equals, which is false across types.  Its function
-** does not take marked values: the marks of both operands, from anywhere
-** inside them, go to the result. */
+/* Whether cty's Equals knows that a known value k and an unknown value u
+** differ by their types alone (value_ops.go): k is not null, u's type is
+** wholly known, and the two types are not the same. */
+static bool unequal_types(const tfr_value *k, const tfr_value *u) {
+  return !is_null(k) && !tfr_type_has_dynamic(u->type) &&
+         !tfr_type_equal(k->type, u->type);
+}
+
+/* == and !=: cty's Equals, which is false across types, also when one
+** side is unknown (unknown values in the validate walk have their declared
+** types).  Its function does not take marked values: the marks of both
+** operands, from anywhere inside them, go to the result. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
   unsigned marks = tfr_value_marks(l) | tfr_value_marks(r);
   bool eq;
-  if (is_unknown(l) || is_unknown(r)) /* cty: unknown before null */
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
-  if (is_null(l) || is_null(r))
+  if (is_unknown(l) || is_unknown(r)) { /* cty: unknown before null */
+    const tfr_value *k = is_unknown(l) ? r : l, *u = is_unknown(l) ? l : r;
+    if (is_unknown(k) || !unequal_types(k, u))
+      return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+    eq = false;
+  } else if (is_null(l) || is_null(r))
     eq = is_null(l) && is_null(r);
-  else if (!tfr_value_is_wholly_known(l) || !tfr_value_is_wholly_known(r))
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
-  else
+  else if (!tfr_value_is_wholly_known(l) || !tfr_value_is_wholly_known(r)) {
+    /* types that are wholly known and differ: false (cty compares the
+    ** types before the values) */
+    if (tfr_type_has_dynamic(l->type) || tfr_type_has_dynamic(r->type) ||
+        tfr_type_equal(l->type, r->type))
+      return with_marks(c, tfr_unknown(c->a, &tfr_t_bool), marks);
+    eq = false;
+  } else
     eq = tfr_value_equal(l, r);
   return with_marks(c, tfr_bool(x->op == OP_EQ ? eq : !eq), marks);
 }
