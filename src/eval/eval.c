@@ -1311,8 +1311,19 @@ static const tfr_value *splat_unknown(struct eval_ctx *c, const struct ast *x,
   return eval_dynamic(c);
 }
 
+/* Whether an error was reported since the diagnostics numbered before. */
+static bool errors_since(const struct eval_ctx *c, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(c->diags); i++)
+    if (tfr_diags_get(c->diags, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
+  size_t before = tfr_diags_count(c->diags);
   const tfr_value *src = eval_expr(c, x->a);
+  if (errors_since(c, before)) /* hcl: any value, whatever the source */
+    return eval_dynamic(c);
   unsigned marks = marks_of(src);
   bool seq = src->type->kind == TFR_LIST || src->type->kind == TFR_SET ||
              src->type->kind == TFR_TUPLE;
