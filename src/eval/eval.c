@@ -301,6 +301,14 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
 
 /* ---- operators --------------------------------------------------------- */
 
+/* Whether an error was reported since the diagnostics numbered before. */
+static bool errors_since(const struct eval_ctx *c, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(c->diags); i++)
+    if (tfr_diags_get(c->diags, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
 /* A value as a bool, as HCL converts conditions. */
 static bool as_bool(struct eval_ctx *c, const struct ast *at,
                     const tfr_value *v, bool *out, bool *known) {
@@ -518,6 +526,8 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *lv = eval_expr(c, x->a);
   const tfr_value *rv = eval_expr(c, x->kids[0]);
   size_t c2 = tfr_diags_count(c->diags);
+  if ((x->op == OP_EQ || x->op == OP_NE) && errors_since(c, c0))
+    return tfr_unknown(c->a, &tfr_t_bool); /* HCL calls no function then */
   if (x->op == OP_EQ || x->op == OP_NE)
     return equality(c, x, lv, rv);
   /* as HCL: both operands converted (each error reported), then the
@@ -1309,14 +1319,6 @@ static const tfr_value *splat_unknown(struct eval_ctx *c, const struct ast *x,
     c->splat_item = saved;
   }
   return eval_dynamic(c);
-}
-
-/* Whether an error was reported since the diagnostics numbered before. */
-static bool errors_since(const struct eval_ctx *c, size_t before) {
-  for (size_t i = before; i < tfr_diags_count(c->diags); i++)
-    if (tfr_diags_get(c->diags, i)->sev == TFR_DIAG_ERROR)
-      return true;
-  return false;
 }
 
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
