@@ -924,9 +924,17 @@ def read_all(d):
     return "\n".join(out)
 
 
+KNOWN_SEEN = {}     # KNOWN entry -> how many differences it explained
+
+
 def known(text):
-    """Whether every string of one KNOWN entry is in text."""
-    return any(all(x in text for x in k) for k in KNOWN)
+    """Whether every string of one KNOWN entry is in text (the first such
+    entry is counted in KNOWN_SEEN)."""
+    for k in KNOWN:
+        if all(x in text for x in k):
+            KNOWN_SEEN[k] = KNOWN_SEEN.get(k, 0) + 1
+            return True
+    return False
 
 
 def main():
@@ -1031,7 +1039,11 @@ def main():
         print("kind: generated, failed in the reference")
         for k in sorted(g.kinds):
             print("  %-28s %6d %6d" % (k, g.kinds[k], fails.get(k, 0)))
-    print("seed %d: %d modules, %d expressions; %d reference artifacts "
+        print("known differences, by KNOWN entry:")
+        for k in KNOWN:
+            if k in KNOWN_SEEN:
+                print("  %6d  %s" % (KNOWN_SEEN[k], " + ".join(k)))
+    print("seed %d: %d modules, %d expressions; %d known differences "
           "(see KNOWN), %d errors reported in another order (same_errors)"
           % (o.seed, o.modules, o.exprs, artifacts, order))
     print("%d passed, %d failed" % (passed, failed))
