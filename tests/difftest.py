@@ -343,6 +343,10 @@ class Gen:
                   'trimspace("  ${%s == null ? "" : ""}")', '"\\t"'],
         "func": ['format("%%v", %s)', 'join(",", %s)', 'tostring(%s)',
                  'jsonencode(%s)'],
+        "heredoc": ['<<EOT\nGot ${%s}.\nEOT',
+                    '<<-EOT\n    %%{for x in %s}${x}\n    %%{endfor}\n    EOT',
+                    '<<EOT\n%%{if %s != null~}\n  set\n%%{~endif}\nEOT',
+                    '<<-EOT\n\n    EOT'],
     }
 
     def msg_variable(self):
@@ -354,7 +358,11 @@ class Gen:
         form = r.choice(sorted(self.MSG_FORMS))
         self.kind("msg-%s" % cat)
         self.kind("msg-form-%s" % form)
-        return {"type": t, "default": dflt, "msgcat": cat, "form": form}
+        decl = {"type": t, "default": dflt, "msgcat": cat, "form": form}
+        if self.chance(0.12):
+            decl["sensitive"] = True
+            self.kind("msg-sensitive")
+        return decl
 
     def msg_rules(self, name, decl):
         r = self.r
@@ -383,6 +391,32 @@ class Gen:
         ("object({a = optional(string, \"d\"), b = number})",
          '{"b": 1, "b": 2}', "same"),
     ]
+
+    def cross_refs(self, variables):
+        """Some rules refer to another variable (Terraform 1.9+): in the
+        condition or the message; the rule waits for that variable's value
+        and rules, and is skipped when they fail; two that refer to each
+        other are a cycle."""
+        r = self.r
+        names = [n for n, v in variables.items() if "dupdefault" not in v]
+        if len(names) < 2 or not self.chance(0.3):
+            return
+        for n in names:
+            rules = variables[n]["rules"]
+            if not rules or not self.chance(0.5):
+                continue
+            other = "var." + r.choice([x for x in names if x != n])
+            i = r.randrange(len(rules))
+            cond, msg = rules[i]
+            if self.chance(0.5):
+                cond = r.choice(["(%s) && %s != null" % (cond, other),
+                                 "%s == null || (%s)" % (other, cond),
+                                 "(%s) || jsonencode(%s) == \"[]\"" % (cond, other)])
+            else:
+                msg = r.choice(['"Not valid, see ${jsonencode(%s)}."' % other,
+                                '"${%s == null ? "no" : "some"} other."' % other])
+            rules[i] = (cond, msg)
+            self.kind("rule-cross-ref")
 
     def kind(self, k):
         self.kinds[k] = self.kinds.get(k, 0) + 1
@@ -421,6 +455,7 @@ class Gen:
             if self.chance(0.3):
                 decl["rules"] += [self.rule("msg%d" % i, decl["type"])]
             variables["msg%d" % i] = decl
+        self.cross_refs(variables)
         as_json = self.chance(0.2) and not any(
             "optional(" in self.type_text(v["type"]) and False
             for v in variables.values())
@@ -778,7 +813,7 @@ def json_message(m, wrap):
     if m.startswith('"') and not any(x in m for x in ("${", "%{", "\\")):
         return json.loads(m)
     if wrap:
-        return "${%s}" % m
+        return "${%s%s}" % (m, "\n" if m.startswith("<<") else "")
     return json.loads(m) if m.startswith('"') and "${" not in m else m.strip('"')
 
 
