@@ -318,6 +318,14 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
 
 /* ---- operators --------------------------------------------------------- */
 
+/* Whether an error was reported since the diagnostics numbered before. */
+static bool errors_since(const struct eval_ctx *c, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(c->diags); i++)
+    if (tfr_diags_get(c->diags, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
 /* A value as a bool, as HCL converts conditions. */
 static bool as_bool(struct eval_ctx *c, const struct ast *at,
                     const tfr_value *v, bool *out, bool *known) {
@@ -328,6 +336,9 @@ static bool as_bool(struct eval_ctx *c, const struct ast *at,
                "true or false.");
     return false;
   }
+  if (is_unknown(v)) /* before the conversion, as HCL's ConditionalExpr:
+                     ** an unknown condition of another type is no error */
+    return true;
   const char *err = NULL;
   const tfr_value *b = conv_convert(c->a, v, &tfr_t_bool, &err);
   if (!b) {
@@ -415,9 +426,10 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
   return with_marks(c, tfr_bool(res), marks);
 }
 
-/* == and !=: cty's Equals, which is false across types.  Its function
-** does not take marked values: the marks of both operands, from anywhere
-** inside them, go to the result. */
+/* == and !=: cty's Equals, which is false across types, also when one
+** side is unknown (unknown values in the validate walk have their declared
+** types).  Its function does not take marked values: the marks of both
+** operands, from anywhere inside them, go to the result. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
   /* one null and one not: only the top-level marks count */
@@ -515,6 +527,8 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *lv = eval_expr(c, x->a);
   const tfr_value *rv = eval_expr(c, x->kids[0]);
   size_t c2 = tfr_diags_count(c->diags);
+  if ((x->op == OP_EQ || x->op == OP_NE) && errors_since(c, c0))
+    return tfr_unknown(c->a, &tfr_t_bool); /* HCL calls no function then */
   if (x->op == OP_EQ || x->op == OP_NE)
     return equality(c, x, lv, rv);
   /* as HCL: both operands converted (each error reported), then the
@@ -1286,15 +1300,62 @@ static struct span splat_each_span(const struct ast *x) {
   return (struct span){n->span.start, x->span.end};
 }
 
+/* The type of the item part's value for an unknown item of type t. */
+static const tfr_type *splat_item_type(struct eval_ctx *c, const struct ast *x,
+                                       const tfr_type *t) {
+  const tfr_value *saved = c->splat_item;
+  c->splat_item = tfr_unknown(c->a, t);
+  const tfr_type *r = eval_expr(c, x->kids[0])->type;
+  c->splat_item = saved;
+  return r;
+}
+
+/*
+** A splat of an unknown value, as hcl's SplatExpr.Value: of a list or set,
+** an unknown list of the item's type; of a tuple, an unknown tuple of the
+** items' types; of any other type (it would be wrapped in a tuple, but
+** might be null), any value, after the item has been checked on it.
+*/
+static const tfr_value *splat_unknown(struct eval_ctx *c, const struct ast *x,
+                                      const tfr_value *src) {
+  const tfr_type *t = src->type;
+  if (t->kind == TFR_LIST || t->kind == TFR_SET)
+    return tfr_unknown(c->a,
+                       tfr_type_list(c->a, splat_item_type(c, x, t->elem)));
+  if (t->kind == TFR_TUPLE) {
+    const tfr_type **ts =
+        tfr_arena_alloc_raw(c->a, (t->n ? t->n : 1) * sizeof *ts);
+    for (size_t i = 0; i < t->n; i++)
+      ts[i] = splat_item_type(c, x, t->types[i]);
+    return tfr_unknown(c->a, tfr_type_tuple(c->a, t->n, ts));
+  }
+  if (t->kind != TFR_DYNAMIC) {
+    const tfr_value *saved = c->splat_item;
+    c->splat_item = src;
+    eval_expr(c, x->kids[0]);
+    c->splat_item = saved;
+  }
+  return eval_dynamic(c);
+}
+
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
+  size_t before = tfr_diags_count(c->diags);
   const tfr_value *src = eval_expr(c, x->a);
+  if (errors_since(c, before)) /* hcl: any value, whatever the source */
+    return eval_dynamic(c);
   unsigned marks = marks_of(src);
-  if (is_null(src))
-    return with_marks(c, tfr_tuple(c->a, 0, NULL), marks);
-  if (is_unknown(src))
-    return with_marks(c, eval_dynamic(c), marks);
   bool seq = src->type->kind == TFR_LIST || src->type->kind == TFR_SET ||
              src->type->kind == TFR_TUPLE;
+  if (is_null(src) && !seq) /* a value that is no sequence: none */
+    return with_marks(c, tfr_tuple(c->a, 0, NULL), marks);
+  if (is_null(src)) {
+    eval_error(c, x->a, "Splat of null value",
+               "Splat expressions (with the * symbol) cannot be applied to "
+               "null sequences.");
+    return eval_dynamic(c);
+  }
+  if (is_unknown(src))
+    return with_marks(c, splat_unknown(c, x, src), marks);
   const tfr_value *one[1] = {src};
   const tfr_value *const *items = seq ? src->elems : one;
   size_t n = seq ? src->n : 1;
