@@ -1614,3 +1614,17 @@ void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                  product, product, why));
   tfr_diags_set_variable(d, var);
 }
+
+const char *module_closest_var(const struct module *m, const char *name,
+                               size_t below) {
+  const char *best = NULL;
+  size_t n = strlen(name);
+  for (size_t i = 0; i < m->nvars; i++) {
+    size_t d = str_distance(name, n, m->vars[i].name, strlen(m->vars[i].name));
+    if (d < below) {
+      below = d;
+      best = m->vars[i].name;
+    }
+  }
+  return best;
+}

@@ -155,6 +155,11 @@ struct module {
   size_t nraws;
 };
 
+/* The declared variable closest to name, fewer than `below` edits away
+** (the first by name among the closest), or NULL. */
+const char *module_closest_var(const struct module *m, const char *name,
+                               size_t below);
+
 /* The variable named name (len bytes), or NULL. */
 const struct var_decl *module_var(const struct module *m, const char *name,
                                   size_t len);

@@ -545,18 +545,10 @@ static const tfr_value *parse_raw(struct resolver *r,
 
 /* A declared name close to an undeclared one (beyond Terraform). */
 static const char *closest(const struct module *m, const char *name) {
-  const char *best = NULL;
   size_t n = strlen(name);
   /* close: at most 2 edits, and no more than a third of the name */
-  size_t bd = (n / 3 > 1 ? (n / 3 < 2 ? n / 3 : 2) : 1) + 1;
-  for (size_t i = 0; i < m->nvars; i++) {
-    size_t d = str_distance(name, n, m->vars[i].name, strlen(m->vars[i].name));
-    if (d < bd) {
-      bd = d;
-      best = m->vars[i].name;
-    }
-  }
-  return best;
+  return module_closest_var(m, name,
+                            (n / 3 > 1 ? (n / 3 < 2 ? n / 3 : 2) : 1) + 1);
 }
 
 /* A name or file name as Terraform's %q writes it. */

@@ -287,16 +287,7 @@ static bool refs_declared(const struct module *m, tfr_arena *a,
 ** name (Terraform takes the first it meets in a map; we take the
 ** closest, then the first by name). */
 static const char *near_variable(const struct module *m, const char *name) {
-  const char *best = NULL;
-  size_t bd = 3, n = strlen(name);
-  for (size_t i = 0; i < m->nvars; i++) {
-    size_t d = str_distance(name, n, m->vars[i].name, strlen(m->vars[i].name));
-    if (d < bd) {
-      bd = d;
-      best = m->vars[i].name;
-    }
-  }
-  return best;
+  return module_closest_var(m, name, 3);
 }
 
 static bool refs_declared_in(const struct module *m, tfr_arena *a,
@@ -558,23 +549,33 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags) {
   return found;
 }
 
-/* Evaluate one part of a rule in a scope; NULL after errors. */
+/* The context that evaluates x, a rule's condition or error message, in
+** the scope (es: the scope's lookup, kept by the caller). */
+static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
+                                const struct validation *rule,
+                                const struct ast *x, struct scope *s,
+                                struct eval_scope *es) {
+  *es = (struct eval_scope){scope_lookup, s};
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
+  c.scope = es;
+  c.funcs = &funcs_table;
+  c.dir = s->m ? s->m->dir : NULL;
+  c.plan = true;
+  c.attr_hint = &s->attr_hint;
+  return c;
+}
+
 /* x evaluated in the scope; NULL if it reported an error, with the value
 ** HCL gives it nevertheless in *despite (if not NULL). */
 static const tfr_value *eval_in(tfr_arena *a, tfr_diags *diags,
                                 const struct validation *rule,
                                 const struct ast *x, struct scope *s,
                                 const char *var, const tfr_value **despite) {
-  struct eval_scope es = {scope_lookup, s};
-  struct eval_ctx c = {0};
-  c.a = a;
-  c.diags = diags;
-  c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
-  c.scope = &es;
-  c.funcs = &funcs_table;
-  c.dir = s->m ? s->m->dir : NULL;
-  c.plan = true;
-  c.attr_hint = &s->attr_hint;
+  struct eval_scope es;
+  struct eval_ctx c = rule_ctx(a, diags, rule, x, s, &es);
   size_t before = tfr_diags_count(diags);
   const tfr_value *v = eval_expr(&c, x);
   bool failed = false;
@@ -602,15 +603,8 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
 static void rule_values(tfr_arena *a, tfr_diags *diags,
                         const struct validation *rule, const struct ast *x,
                         struct scope *s, bool unknown) {
-  struct eval_scope es = {scope_lookup, s};
-  struct eval_ctx c = {0};
-  c.a = a;
-  c.diags = diags;
-  c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
-  c.scope = &es;
-  c.funcs = &funcs_table;
-  c.dir = s->m ? s->m->dir : NULL;
-  c.plan = true;
+  struct eval_scope es;
+  struct eval_ctx c = rule_ctx(a, diags, rule, x, s, &es);
   eval_diag_values(&c, x, unknown, diags);
 }
 

@@ -409,6 +409,18 @@ bool tfr_value_has_mark(const tfr_value *v, unsigned mark) {
 
 /* ---- equality ---------------------------------------------------------- */
 
+/* Two known, non-null values of one primitive type. */
+static bool prim_equal(const tfr_value *x, const tfr_value *y) {
+  switch (x->type->kind) {
+  case TFR_BOOL:
+    return x->b == y->b;
+  case TFR_NUMBER:
+    return num_equal(x->num, y->num);
+  default:
+    return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
+  }
+}
+
 bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
   if (x == y)
     return true;
@@ -420,11 +432,9 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
     return fx == fy && fx == TFR_V_NULL;
   switch (x->type->kind) {
   case TFR_BOOL:
-    return x->b == y->b;
   case TFR_NUMBER:
-    return num_equal(x->num, y->num);
   case TFR_STRING:
-    return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
+    return prim_equal(x, y);
   case TFR_DYNAMIC:
     return false;
   default:
@@ -538,11 +548,9 @@ int tfr_value_equals(const tfr_value *x, const tfr_value *y) {
     return 0;
   switch (x->type->kind) {
   case TFR_BOOL:
-    return x->b == y->b;
   case TFR_NUMBER:
-    return num_equal(x->num, y->num);
   case TFR_STRING:
-    return x->n == y->n && memcmp(x->s, y->s, x->n) == 0;
+    return prim_equal(x, y);
   case TFR_SET: /* any unknown element makes it unknown */
     for (uint32_t i = 0; i < x->n; i++)
       if (contains_unknown(x->elems[i]))
