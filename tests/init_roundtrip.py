@@ -306,6 +306,9 @@ def modules(fixtures, values, shard, shards):
             "const-init-walk-local":
                 "a const variable's rule reads a local value, which "
                 "Terraform's init walk has not evaluated: no value passes",
+            "valid-walk-refinements-functions":
+                "its rules are decided false in Terraform's validate walk, "
+                "whatever the values",
             "valid-walk-refinements":
                 "its rules are decided false in Terraform's validate walk, "
                 "whatever the values",

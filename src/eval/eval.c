@@ -1354,7 +1354,10 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
                "null sequences.");
     return eval_dynamic(c);
   }
-  if (is_unknown(src))
+  /* an unknown that is no sequence and cannot be null is still one
+  ** element (HCL's autoUpgrade: only one that could be null is unknown) */
+  if (is_unknown(src) &&
+      (seq || src->type->kind == TFR_DYNAMIC || !(src->flags & TFR_V_NOTNULL)))
     return with_marks(c, splat_unknown(c, x, src), marks);
   const tfr_value *one[1] = {src};
   const tfr_value *const *items = seq ? src->elems : one;

@@ -57,6 +57,122 @@ bool funcs_impure(const char *name, size_t len) {
   return false;
 }
 
+/* The functions whose spec has RefineResult: refineNotNull (cty's stdlib
+** and Terraform's internal/lang/funcs): an unknown result of theirs is
+** known not to be null.  Sorted. */
+static const char *const not_null[] = {"abs",
+                                       "abspath",
+                                       "alltrue",
+                                       "anytrue",
+                                       "base64decode",
+                                       "base64encode",
+                                       "base64gzip",
+                                       "base64sha256",
+                                       "base64sha512",
+                                       "basename",
+                                       "bcrypt",
+                                       "ceil",
+                                       "chomp",
+                                       "chunklist",
+                                       "cidrhost",
+                                       "cidrnetmask",
+                                       "cidrsubnet",
+                                       "cidrsubnets",
+                                       "coalesce",
+                                       "coalescelist",
+                                       "compact",
+                                       "concat",
+                                       "contains",
+                                       "csvdecode",
+                                       "dirname",
+                                       "distinct",
+                                       "endswith",
+                                       "file",
+                                       "filebase64",
+                                       "filebase64sha256",
+                                       "filebase64sha512",
+                                       "fileexists",
+                                       "filemd5",
+                                       "fileset",
+                                       "filesha1",
+                                       "filesha256",
+                                       "filesha512",
+                                       "flatten",
+                                       "floor",
+                                       "format",
+                                       "formatdate",
+                                       "formatlist",
+                                       "indent",
+                                       "index",
+                                       "join",
+                                       "jsonencode",
+                                       "keys",
+                                       "length",
+                                       "log",
+                                       "lower",
+                                       "matchkeys",
+                                       "max",
+                                       "md5",
+                                       "merge",
+                                       "min",
+                                       "parseint",
+                                       "pathexpand",
+                                       "pow",
+                                       "range",
+                                       "regex",
+                                       "regexall",
+                                       "replace",
+                                       "reverse",
+                                       "rsadecrypt",
+                                       "setintersection",
+                                       "setproduct",
+                                       "setsubtract",
+                                       "setunion",
+                                       "sha1",
+                                       "sha256",
+                                       "sha512",
+                                       "signum",
+                                       "slice",
+                                       "sort",
+                                       "split",
+                                       "startswith",
+                                       "strrev",
+                                       "substr",
+                                       "sum",
+                                       "textdecodebase64",
+                                       "textencodebase64",
+                                       "timecmp",
+                                       "timestamp",
+                                       "title",
+                                       "transpose",
+                                       "trim",
+                                       "trimprefix",
+                                       "trimspace",
+                                       "trimsuffix",
+                                       "upper",
+                                       "urlencode",
+                                       "uuid",
+                                       "uuidv5",
+                                       "values",
+                                       "zipmap"};
+
+static int cmp_name(const void *k, const void *e) {
+  return strcmp(k, *(const char *const *)e);
+}
+
+/* An unknown result of f refined as cty's Call refines it. */
+static const tfr_value *refined(struct fcall *f, const tfr_value *v) {
+  if (!v || !(v->flags & TFR_V_UNKNOWN) || (v->flags & TFR_V_NOTNULL) ||
+      v->type->kind == TFR_DYNAMIC ||
+      !bsearch(f->spec->name, not_null, sizeof not_null / sizeof *not_null,
+               sizeof *not_null, cmp_name))
+    return v;
+  tfr_value *u = tfr_arena_alloc(f->a, sizeof *u);
+  *u = *v;
+  u->flags |= TFR_V_NOTNULL;
+  return u;
+}
+
 /* A result with a string too long to hold (TFR_V_TOO_LARGE), itself or
 ** one of its elements. */
 static bool too_large(const tfr_value *v) {
@@ -540,6 +656,7 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   }
   if (!v || f.failed)
     return eval_dynamic(c);
+  v = refined(&f, v);
   return marks ? tfr_value_mark(c->a, v, marks) : v;
 }
 

@@ -648,6 +648,15 @@ static const tfr_value *format_string(struct fstate *st, const char *s,
 /* format(format, args...) */
 static const tfr_value *fn_format(struct fcall *f, const tfr_type *ret) {
   (void)ret;
+  /* cty: an argument not wholly known makes the result unknown, starting
+  ** with the literal text before the first verb */
+  for (size_t i = 1; i < f->nargs; i++)
+    if (!tfr_value_is_wholly_known(f->args[i])) {
+      const char *pc = memchr(f->args[0]->s, '%', f->args[0]->n);
+      size_t n = pc ? (size_t)(pc - f->args[0]->s) : 0;
+      return n ? tfr_unknown_string_prefix(f->a, f->args[0]->s, n)
+               : tfr_unknown(f->a, &tfr_t_string);
+    }
   struct fstate st = {.a = f->a, .args = f->args + 1, .nargs = f->nargs - 1};
   const tfr_value *v = format_string(&st, f->args[0]->s, f->args[0]->n);
   if (v)
@@ -736,11 +745,11 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
 #define STR(name)                                                              \
   { name, &tfr_t_string, 0 }
 static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
-/* cty's args allow type any (stdlib/format.go): an unknown argument of
-** type any gives an unknown string, not an unknown of type any; format's
-** result is unknown for any unknown argument, as cty's Impl does it */
-static const struct func_param format_args = {"args", NULL,
-                                              FP_ALLOW_NULL | FP_ALLOW_DYNAMIC};
+/* cty's args allow type any and unknown values (stdlib/format.go): an
+** unknown argument gives an unknown string (not an unknown of type any)
+** that keeps the literal text before the first verb, as cty's Impl does */
+static const struct func_param format_args = {
+    "args", NULL, FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC};
 static const struct func_param formatlist_args = {
     "args", NULL, FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC};
 
