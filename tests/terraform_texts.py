@@ -15,7 +15,10 @@ the patterns of that summary in tests/terraform_texts.tsv (extracted from
 their sources by scripts/terraform_texts/build.sh) or
 tests/terraform_texts_extra.tsv (rows added by hand, each with its
 source).  Cases run with -engine=opentofu may also give OpenTofu's own
-texts: for them tests/opentofu_texts.tsv counts too.  Every offender is
+texts: for them tests/opentofu_texts.tsv (from OpenTofu's sources:
+scripts/terraform_texts/build_opentofu.sh) and
+tests/opentofu_texts_extra.tsv (by hand, with sources) count too, in one
+table with Terraform's (so that {@funcerr} takes the errors of both).  Every offender is
 reported with its case and texts.  With CASE or FILE.test arguments (names
 of cases, paths of test files) only those run.
 
@@ -275,7 +278,9 @@ def main():
         return 1
     terraform = Table(tf_rows)
     tofu_rows = read_table(os.path.join(tests, "opentofu_texts.tsv"))
-    opentofu = Table(tofu_rows) if tofu_rows else None
+    opentofu = Table(tf_rows + tofu_rows + read_table(
+        os.path.join(tests, "opentofu_texts_extra.tsv"))) if tofu_rows \
+        else None
 
     cases_dir = os.path.join(root, "fixtures", "cases")
     cases = sorted(os.path.join(cases_dir, c) for c in os.listdir(cases_dir)

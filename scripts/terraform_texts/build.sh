@@ -19,6 +19,8 @@
 # that oracle vendors them).  Rows that the sources do not show
 # (Go's standard library's texts inside a function's error, ...) are in
 # tests/terraform_texts_extra.tsv, written by hand, each with its source.
+# OpenTofu's own texts (tests/opentofu_texts.tsv, for cases run with
+# -engine=opentofu) come from build_opentofu.sh beside this script.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
