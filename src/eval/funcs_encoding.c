@@ -759,6 +759,8 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
   if (!ok) {
     free(b.p);
     fcall_error(f, "%s", err);
+    if (!strncmp(err, "value too large:", 16))
+      fcall_ours(f); /* our memory limits, not OpenTofu's words */
     return NULL;
   }
   return tfr_value_mark(f->a, sbuf_value(f->a, &b), marks);
