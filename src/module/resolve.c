@@ -1112,12 +1112,36 @@ static struct tfr_range value_range(const void *ud, size_t k) {
   return raw && raw->src && r->given[k] ? raw_range(raw) : r->m->vars[k].decl;
 }
 
+/* What the rules are evaluated with: each variable's final value and
+** whether it failed (const_only: the const variables', the others
+** unknown), where its rules' failures point, and their outcomes. */
+struct rule_inputs {
+  const tfr_value **vals;
+  bool *failed;
+  struct tfr_rule **rules;
+  struct value_place at;
+};
+
+static struct rule_inputs rule_inputs(struct resolver *r, bool const_only) {
+  size_t n = r->m->nvars ? r->m->nvars : 1;
+  struct rule_inputs in = {tfr_arena_alloc(r->a, n * sizeof *in.vals),
+                           tfr_arena_alloc(r->a, n * sizeof *in.failed),
+                           tfr_arena_alloc(r->a, n * sizeof *in.rules),
+                           {value_range, r}};
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    bool c = !const_only || r->m->vars[k].is_const;
+    in.vals[k] = c ? r->out[k].value : NULL;
+    in.failed[k] = c && r->out[k].error;
+    in.rules[k] = (struct tfr_rule *)r->out[k].rules;
+  }
+  return in;
+}
+
 /* Terraform's init walk (>= 1.15, backend_local.go BuildConfigWithGraph,
 ** graph_builder_init.go): the const variables' final values and their
 ** rules, the other variables unknown, before anything else is checked;
 ** false if it gave an error (plan stops there). */
 static bool init_walk(struct resolver *r) {
-  size_t n = r->m->nvars ? r->m->nvars : 1;
   bool any = false;
   for (size_t k = 0; k < r->m->nvars; k++)
     if (r->m->vars[k].is_const) {
@@ -1126,37 +1150,18 @@ static bool init_walk(struct resolver *r) {
     }
   if (!any || tfr_diags_has_errors(r->diags))
     return !any;
-  const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
-  bool *failed = tfr_arena_alloc(r->a, n * sizeof *failed);
-  struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
-  const struct value_place at = {value_range, r};
-  for (size_t k = 0; k < r->m->nvars; k++) {
-    bool c = r->m->vars[k].is_const;
-    vals[k] = c ? r->out[k].value : NULL;
-    failed[k] = c && r->out[k].error;
-    rules[k] = (struct tfr_rule *)r->out[k].rules;
-  }
-  validate_init(r->m, r->a, r->diags, vals, failed, &at, rules);
+  struct rule_inputs in = rule_inputs(r, true);
+  validate_init(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
   return !tfr_diags_has_errors(r->diags);
 }
 
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
 static void final_rules(struct resolver *r) {
-  size_t n = r->m->nvars ? r->m->nvars : 1;
-  const tfr_value **vals = tfr_arena_alloc(r->a, n * sizeof *vals);
-  bool *failed = tfr_arena_alloc(r->a, n * sizeof *failed);
-  const struct value_place at = {value_range, r};
-  for (size_t k = 0; k < r->m->nvars; k++) {
-    vals[k] = r->out[k].value;
-    failed[k] = r->out[k].error;
-  }
-  struct tfr_rule **rules = tfr_arena_alloc(r->a, n * sizeof *rules);
+  struct rule_inputs in = rule_inputs(r, false);
+  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
   for (size_t k = 0; k < r->m->nvars; k++)
-    rules[k] = (struct tfr_rule *)r->out[k].rules;
-  validate_final(r->m, r->a, r->diags, vals, failed, &at, rules);
-  for (size_t k = 0; k < r->m->nvars; k++)
-    if (failed[k] && !r->out[k].error) {
+    if (in.failed[k] && !r->out[k].error) {
       r->out[k].error = true;
       r->out[k].value = NULL;
       r->out[k].type = r->m->vars[k].plain;

@@ -522,9 +522,8 @@ static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags) {
     abort();
   for (size_t k = 0; k < g.n; k++) {
     size_t n = 0, cap = 0;
-    push_node(&g.out[k], &n, &cap, 0); /* an empty list: */
+    push_node(&g.out[k], &n, &cap, (size_t)-1); /* an empty list */
     n = 0;
-    g.out[k][0] = (size_t)-1;
     if (k >= m->nvars) {
       const struct local_decl *d = &m->locals[k - m->nvars];
       struct refs r = refs_of(a, d->expr);

@@ -519,10 +519,6 @@ static bool wholly_known_type(const tfr_value *v) {
   }
 }
 
-static bool contains_unknown(const tfr_value *v) {
-  return !tfr_value_is_wholly_known(v);
-}
-
 int tfr_value_equals(const tfr_value *x, const tfr_value *y) {
   bool nx = x->flags & TFR_V_NULL, ny = y->flags & TFR_V_NULL;
   bool ux = x->flags & TFR_V_UNKNOWN, uy = y->flags & TFR_V_UNKNOWN;
@@ -553,10 +549,10 @@ int tfr_value_equals(const tfr_value *x, const tfr_value *y) {
     return prim_equal(x, y);
   case TFR_SET: /* any unknown element makes it unknown */
     for (uint32_t i = 0; i < x->n; i++)
-      if (contains_unknown(x->elems[i]))
+      if (!tfr_value_is_wholly_known(x->elems[i]))
         return -1;
     for (uint32_t i = 0; i < y->n; i++)
-      if (contains_unknown(y->elems[i]))
+      if (!tfr_value_is_wholly_known(y->elems[i]))
         return -1;
     return tfr_value_equal(x, y);
   case TFR_LIST:
