@@ -736,6 +736,13 @@ void tfr_diags_set_note(tfr_diags *d, const char *note) {
     d->v[d->n - 1].note = note ? tfr_arena_strdup(d->a, note) : NULL;
 }
 
+bool diags_errors_since(const tfr_diags *d, size_t before) {
+  for (size_t i = before; i < d->n; i++)
+    if (d->v[i].sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
 void tfr_diags_set_ours(tfr_diags *d) {
   if (d->n)
     d->v[d->n - 1].ours = true;

@@ -318,14 +318,6 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
 
 /* ---- operators --------------------------------------------------------- */
 
-/* Whether an error was reported since the diagnostics numbered before. */
-static bool errors_since(const struct eval_ctx *c, size_t before) {
-  for (size_t i = before; i < tfr_diags_count(c->diags); i++)
-    if (tfr_diags_get(c->diags, i)->sev == TFR_DIAG_ERROR)
-      return true;
-  return false;
-}
-
 /* A value as a bool, as HCL converts conditions. */
 static bool as_bool(struct eval_ctx *c, const struct ast *at,
                     const tfr_value *v, bool *out, bool *known) {
@@ -527,7 +519,7 @@ static const tfr_value *eval_binary(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *lv = eval_expr(c, x->a);
   const tfr_value *rv = eval_expr(c, x->kids[0]);
   size_t c2 = tfr_diags_count(c->diags);
-  if ((x->op == OP_EQ || x->op == OP_NE) && errors_since(c, c0))
+  if ((x->op == OP_EQ || x->op == OP_NE) && diags_errors_since(c->diags, c0))
     return tfr_unknown(c->a, &tfr_t_bool); /* HCL calls no function then */
   if (x->op == OP_EQ || x->op == OP_NE)
     return equality(c, x, lv, rv);
@@ -1341,7 +1333,8 @@ static const tfr_value *splat_unknown(struct eval_ctx *c, const struct ast *x,
 static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
   size_t before = tfr_diags_count(c->diags);
   const tfr_value *src = eval_expr(c, x->a);
-  if (errors_since(c, before)) /* hcl: any value, whatever the source */
+  if (diags_errors_since(c->diags,
+                         before)) /* hcl: any value, whatever the source */
     return eval_dynamic(c);
   unsigned marks = marks_of(src);
   bool seq = src->type->kind == TFR_LIST || src->type->kind == TFR_SET ||

@@ -992,14 +992,6 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   return outcome(out, TFR_RULE_FAILED, text);
 }
 
-/* Whether an error was added to d since index before. */
-static bool errors_since(const tfr_diags *d, size_t before) {
-  for (size_t i = before; i < tfr_diags_count(d); i++)
-    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR)
-      return true;
-  return false;
-}
-
 /* Every rule of variable k skipped, for the same reason. */
 static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
                      const char *why) {
@@ -1138,7 +1130,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
           ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at,
                          false, &rules[k][i]);
         }
-        erred = errors_since(diags, before);
+        erred = diags_errors_since(diags, before);
         if (rules[k][i].detail)
           rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
       }
