@@ -192,6 +192,16 @@ const struct tfr_rule *tfr_variable_rule(const struct tfr_variable *v,
   return v && i < v->nrules ? &v->rules[i] : NULL;
 }
 
+const struct tfr_instance *
+tfr_resolution_instance(const struct tfr_resolution *res, size_t i) {
+  return res && i < res->ninstances ? &res->instances[i] : NULL;
+}
+
+const struct tfr_variable *
+tfr_instance_variable(const struct tfr_instance *inst, size_t i) {
+  return inst && i < inst->n ? &inst->vars[i] : NULL;
+}
+
 /* ---- numbers ----------------------------------------------------------- */
 
 static bool known_number(const tfr_value *v) {

@@ -91,6 +91,10 @@ struct tfr_diag {
   size_t nvalues;
   bool ours; /* since 0.2.0: a diagnostic of tfresolve's own, one Terraform
                 does not give (JSON "origin": "tfresolve") */
+  const char *module; /* since 0.3.0: when the module tree was followed,
+                         the module instance the diagnostic is about
+                         ("module.app[\"eu\"]"; "" for the root
+                         module); NULL otherwise */
 };
 
 typedef struct tfr_diags tfr_diags;

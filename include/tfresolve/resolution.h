@@ -104,6 +104,9 @@ struct tfr_resolve_opts {
   bool warn_dropped; /* since 0.2.0: without strict, the object attributes
                         a variable's type drops are warnings (strict makes
                         them errors) */
+  bool tree; /* since 0.3.0: follow `module` blocks into every child module
+                instance, as plan does (tfr_resolution.instances); a root
+                without module blocks resolves as without it */
 };
 
 /** A file whose text replaces what is on disk while resolving (an editor's
@@ -131,6 +134,8 @@ enum tfr_source_kind {
   TFR_SRC_AUTO_FILE,
   TFR_SRC_NAMED_FILE,
   TFR_SRC_CLI,
+  TFR_SRC_CONFIG, /* since 0.3.0: a module argument in the calling module
+                     (a child instance's variable) */
 };
 
 /** One attempt to set a variable, from one source
@@ -214,6 +219,24 @@ struct tfr_variable {
   ** an override file replaced the type */
   struct tfr_range type_range;
   bool type_overridden;
+  /* since 0.3.0, a child instance's variable (TFR_SRC_CONFIG): the
+  ** argument's expression in the calling module */
+  struct tfr_range arg_range;
+};
+
+/** A child module instance of the tree (tfr_resolution_instance); since
+ *  0.3.0. */
+struct tfr_instance {
+  const char *address; /* module.a["k"].module.b */
+  const char *call;    /* its module block's address: module.a.module.b */
+  const char *source;  /* the block's source */
+  const char *dir;     /* its directory, relative to the root module's */
+  const struct tfr_variable *vars; /* sorted by name: use
+                                      tfr_instance_variable() */
+  size_t n;
+  struct tfr_range call_range; /* `module "b"` in the calling module */
+  const char *parent;          /* the calling instance's address ("" for
+                                  the root module) */
 };
 
 /** The variables of a module and what they resolved to. */
@@ -225,6 +248,12 @@ struct tfr_resolution {
   bool has_config;                 /* the directory has configuration */
   const struct tfr_module *module; /* the loaded module it resolves
                                       (for tfr_eval_functions_opts) */
+  /* since 0.3.0: with tfr_resolve_opts.tree and module blocks in the
+  ** root, the child module instances, in the tree's order (depth first,
+  ** calls by name, instances by key): use tfr_resolution_instance() */
+  bool tree;
+  const struct tfr_instance *instances;
+  size_t ninstances;
 };
 
 #ifdef __cplusplus

@@ -250,6 +250,16 @@ tfr_variable_attempt(const struct tfr_variable *v, size_t i);
 TFR_API const struct tfr_rule *tfr_variable_rule(const struct tfr_variable *v,
                                                  size_t i);
 
+/** The i-th child module instance of a resolution's tree, or NULL when
+ *  @p i is not below res->ninstances.  Since 0.3.0. */
+TFR_API const struct tfr_instance *
+tfr_resolution_instance(const struct tfr_resolution *res, size_t i);
+
+/** The i-th variable of a child module instance (sorted by name), or NULL
+ *  when @p i is not below inst->n.  Since 0.3.0. */
+TFR_API const struct tfr_variable *
+tfr_instance_variable(const struct tfr_instance *inst, size_t i);
+
 /**
  * The resolution as the JSON document of `show -json` (SPEC section 2):
  * every variable with its type, value (null when sensitive unless

@@ -670,6 +670,10 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       fputs(", \"variable\": ", out);
       json_write_cstr(out, g->variable);
     }
+    if (g->module) {
+      fputs(", \"module\": ", out);
+      json_write_cstr(out, g->module);
+    }
     if (g->subject.filename) {
       fputs(", \"range\": ", out);
       tfr_range_write_json(out, &g->subject);
@@ -762,6 +766,16 @@ void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n) {
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name) {
   if (i < d->n)
     d->v[i].variable = name ? tfr_arena_strdup(d->a, name) : NULL;
+}
+
+void diags_set_module_since(tfr_diags *d, size_t from, const char *addr) {
+  const char *copy = NULL;
+  for (size_t i = from; i < d->n; i++)
+    if (!d->v[i].module) {
+      if (!copy)
+        copy = tfr_arena_strdup(d->a, addr);
+      d->v[i].module = copy;
+    }
 }
 
 void tfr_diags_hide_source(tfr_diags *d) {

@@ -38,6 +38,10 @@ void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n);
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 
+/* Give the diagnostics [from, count) without a module the module
+** instance addr ("" for the root). */
+void diags_set_module_since(tfr_diags *d, size_t from, const char *addr);
+
 /* Whether an error is among d's diagnostics from index before on. */
 bool diags_errors_since(const tfr_diags *d, size_t before);
 

@@ -60,6 +60,7 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.nargs = nargs;
   ro.opentofu = mo->opentofu;
   ro.strict = mo->strict;
+  ro.tree = mo->tree;
   ro.missing_required_info = mo->missing_info;
   if (j->mod) {
     /* the shared module's load warnings belong to every environment */

@@ -199,6 +199,7 @@ struct many_opts {
   size_t neach;
   bool recursive;
   bool missing_info; /* -missing-required=info */
+  bool tree;         /* follow module blocks (not -no-modules) */
 };
 int cli_check_many(const struct many_opts *mo);
 

@@ -47,6 +47,9 @@ const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
   case TFR_SRC_DEFAULT:
     s = "default";
     break;
+  case TFR_SRC_CONFIG:
+    s = tfr_arena_printf(a, "module argument %s:%d", file, line);
+    break;
   default:
     s = "(not set)";
   }

@@ -620,6 +620,8 @@ static const char usage_module[] =
     "                      file (repeatable), in parallel, with a summary\n"
     "  -recursive          check: every module below DIR, each with its own\n"
     "                      tfvars\n"
+    "  -no-modules         The root module alone: module blocks are not\n"
+    "                      followed into child modules\n"
     "  -missing-required=info\n"
     "                      A required variable without a value is a\n"
     "                      warning, not an error (reusable modules: the\n"
@@ -659,33 +661,49 @@ static bool is_required(const struct tfr_variable *v, void *ctx) {
   return !v->default_value;
 }
 
-/* The human table: name, type, value (abbreviated), source. */
+/* One variable of the human table: name, value, type and source (ind:
+** the indentation of a child instance's). */
+static void show_variable(tfr_arena *a, const struct tfr_variable *v,
+                          bool show_sensitive, bool mark_required,
+                          const char *ind) {
+  /* plan's value, or (when plan stops before it) the preview */
+  const tfr_value *shown = v->value ? v->value : v->preview;
+  bool hidden = shown && v->sensitive && !show_sensitive;
+  printf("%s%s = ", ind, v->name);
+  if (shown && !hidden) /* written as it is made: it may be large */
+    tfr_value_write_console(stdout, a, shown);
+  else
+    fputs(hidden ? "(sensitive value)"
+          : v->preview_error
+              ? tfr_arena_printf(a, "(would fail: %s)",
+                                 cli_preview_failure(a, v->preview_error))
+              : "(not resolved: see the errors below)",
+          stdout);
+  const char *src = cli_source_text(a, v->source, v->source_file,
+                                    v->source_line, v->name, v->source_via);
+  printf("\n%s    # %s, from %s%s\n", ind,
+         tfr_type_friendly(a, shown ? shown->type : v->type), src,
+         !mark_required || v->default_value ? ""
+         : v->source == TFR_SRC_NONE        ? " (required: not set)"
+                                            : " (required: set)");
+  if (!v->value && (v->preview || v->preview_error))
+    printf("%s    # preview only: %s\n", ind, v->reason);
+}
+
+/* The human table: the root's variables, then each child instance's
+** under its address. */
 static void show_table(tfr_arena *a, const struct tfr_resolution *res,
                        bool show_sensitive, bool mark_required) {
-  for (size_t i = 0; i < res->n; i++) {
-    const struct tfr_variable *v = tfr_resolution_variable(res, i);
-    /* plan's value, or (when plan stops before it) the preview */
-    const tfr_value *shown = v->value ? v->value : v->preview;
-    bool hidden = shown && v->sensitive && !show_sensitive;
-    printf("%s = ", v->name);
-    if (shown && !hidden) /* written as it is made: it may be large */
-      tfr_value_write_console(stdout, a, shown);
-    else
-      fputs(hidden ? "(sensitive value)"
-            : v->preview_error
-                ? tfr_arena_printf(a, "(would fail: %s)",
-                                   cli_preview_failure(a, v->preview_error))
-                : "(not resolved: see the errors below)",
-            stdout);
-    const char *src = cli_source_text(a, v->source, v->source_file,
-                                      v->source_line, v->name, v->source_via);
-    printf("\n    # %s, from %s%s\n",
-           tfr_type_friendly(a, shown ? shown->type : v->type), src,
-           !mark_required || v->default_value ? ""
-           : v->source == TFR_SRC_NONE        ? " (required: not set)"
-                                              : " (required: set)");
-    if (!v->value && (v->preview || v->preview_error))
-      printf("    # preview only: %s\n", v->reason);
+  for (size_t i = 0; i < res->n; i++)
+    show_variable(a, tfr_resolution_variable(res, i), show_sensitive,
+                  mark_required, "");
+  for (size_t i = 0; res->tree && i < res->ninstances; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
+    printf("\n%s (%s)%s\n", in->address, in->source,
+           in->n ? ":" : ": no variables");
+    for (size_t k = 0; k < in->n; k++)
+      show_variable(a, tfr_instance_variable(in, k), show_sensitive,
+                    mark_required, "  ");
   }
 }
 
@@ -694,7 +712,8 @@ enum module_cmd { CMD_SHOW, CMD_CHECK, CMD_EXPLAIN };
 struct module_opts {
   struct options o;
   bool show_sensitive, no_env, opentofu, strict, recursive;
-  char **each; /* -var-file-each patterns */
+  bool no_modules; /* -no-modules: the root module alone */
+  char **each;     /* -var-file-each patterns */
   size_t neach;
   const char *dir, *bad_flag, *name;
   bool dir_given;
@@ -792,6 +811,8 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       m->recursive = true;
     } else if (!strcmp(name, "strict")) {
       m->strict = true;
+    } else if (!strcmp(name, "no-modules") && !val) {
+      m->no_modules = true;
     } else if (!strcmp(name, "missing-required") && val &&
                (!strcmp(val, "info") || !strcmp(val, "error"))) {
       m->missing_info = !strcmp(val, "info");
@@ -875,7 +896,8 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                            (const char *const *)m.each,
                            m.neach,
                            m.recursive,
-                           m.missing_info};
+                           m.missing_info,
+                           !m.no_modules};
     int rc = cli_check_many(&mo);
     free(m.args);
     free(m.each);
@@ -891,6 +913,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.opentofu = m.opentofu;
   ro.declarations_only = m.bad_flag != NULL;
   ro.strict = m.strict;
+  ro.tree = !m.no_modules;
   ro.missing_required_info = m.missing_info;
   ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
   if (m.bad_flag) {

@@ -13,6 +13,7 @@
 
 #include "arena_int.h"
 #include "body.h"
+#include "calls.h"
 #include "diag_int.h"
 #include "engine_tofu.h"
 #include "eval.h"
@@ -92,6 +93,7 @@ struct loader {
   struct src_cursor seq;
   struct src_file *streaming; /* the file parse_config_stream reads */
   tfr_arena *trees;           /* where syntax trees go */
+  struct calls_loader *calls; /* module and output blocks */
 };
 
 /* The range of s in src, for positions asked for in file order: lines
@@ -1293,6 +1295,13 @@ static bool top_item(struct loader *l, struct src_file *src,
   }
   if (!ovr)
     block_objects(l, it, json);
+  if (!ovr && (body_item_is(it, "module") || body_item_is(it, "output"))) {
+    if (body_item_is(it, "module"))
+      calls_module_block(l->calls, src, it, json);
+    else
+      calls_output_block(l->calls, src, it, json);
+    return true;
+  }
   if (!body_item_is(it, "variable"))
     return false;
   if (json)
@@ -1451,13 +1460,18 @@ bool module_whole_files;
 ** back when it turns out to need the grammar. */
 struct undo {
   size_t nvars, nlocals, nobjects, ndiags;
+  struct calls_mark calls;
   struct arena_mark trees;
 };
 
 static struct undo undo_point(struct loader *l) {
   struct module *m = l->m;
-  return (struct undo){m->nvars, m->nlocals, m->nobjects,
-                       tfr_diags_count(l->diags), arena_mark(l->trees)};
+  return (struct undo){m->nvars,
+                       m->nlocals,
+                       m->nobjects,
+                       tfr_diags_count(l->diags),
+                       calls_mark(l->calls),
+                       arena_mark(l->trees)};
 }
 
 static void undo(struct loader *l, const struct undo *u) {
@@ -1469,6 +1483,7 @@ static void undo(struct loader *l, const struct undo *u) {
   m->nvars = u->nvars;
   m->nlocals = u->nlocals;
   m->nobjects = u->nobjects;
+  calls_undo(l->calls, u->calls);
   diags_remove(l->diags, u->ndiags, tfr_diags_count(l->diags));
   arena_reset(l->trees, u->trees);
   bytemap_free(&l->templates); /* their trees may be gone */
@@ -1510,6 +1525,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu, bool shared) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
+  m->addr = "";
   m->opentofu = opentofu;
   struct loader l = {0};
   l.a = a;
@@ -1520,6 +1536,9 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   ** has locals */
   tfr_arena *trees = tfr_arena_new();
   l.trees = trees;
+  m->tree_diags = tfr_diags_new(a);
+  l.calls = calls_loader_new(a, trees, m->tree_diags,
+                             engine_rules(opentofu)->product);
   size_t n;
   const char **names = dir_list(a, dir, config_entry, NULL, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
@@ -1567,6 +1586,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   bytemap_free(&l.templates);
   bytemap_free(&l.file_templates);
   free(l.keybuf.p);
+  calls_finish(l.calls, &m->calls, &m->ncalls, &m->outputs, &m->noutputs);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)
@@ -1576,7 +1596,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   for (size_t i = 0; i < n && shared; i++)
     if (srcs[i])
       src_lines(srcs[i]);
-  bool kept = m->nlocals > 0;
+  bool kept = m->nlocals > 0 || m->ncalls > 0 || m->noutputs > 0;
   for (size_t i = 0; i < m->nvars && !kept; i++)
     kept = m->vars[i].nvalidations > 0;
   if (kept)

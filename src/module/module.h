@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "ast.h"
+#include "calls.h"
 #include "convert.h"
 #include "tfresolve/resolution.h"
 
@@ -131,6 +132,15 @@ struct local_decl {
 
 struct module {
   const char *dir;
+  /* "" for a root module, else its configuration's address in the tree
+  ** ("module.a.module.b"), as Terraform's diagnostics name it */
+  const char *addr;
+  struct module_call *calls; /* sorted by name */
+  size_t ncalls;
+  struct output_decl *outputs; /* sorted by name */
+  size_t noutputs;
+  tfr_diags *tree_diags;     /* errors in module and output blocks: reported
+                                by the tree (NULL: none) */
   struct local_decl *locals; /* in declaration order */
   size_t nlocals;
   const char **objects; /* "aws_instance.web", "data.aws_ami.x",

@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "strutil.h"
 #include "strict.h"
+#include "tree.h"
 #include "validate.h"
 
 /* ---- collecting raw values --------------------------------------------- */
@@ -1375,6 +1376,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  size_t first_diag = tfr_diags_count(diags);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1446,8 +1448,17 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   }
   if (!stop && r.engine->const_init_walk)
     stop = !init_walk(&r);
-  if (!stop)
-    stop = !validate_unknown(m, a, diags);
+  /* the module tree: loaded, its arguments checked, its graph built */
+  struct tree *tree = NULL;
+  if (!stop && o->tree) {
+    bool ok;
+    tree = tree_load(a, diags, m, o->env, o->strict, &ok);
+    stop = !ok || (tree && !tree_graph(tree, diags));
+  }
+  if (!stop) {
+    bool ok = validate_unknown(m, a, diags);
+    stop = !(tree ? tree_validate(tree, diags) && ok : ok);
+  }
   group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {
     if (!stop)
@@ -1456,9 +1467,21 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   }
   if (!stop && any_rules)
     final_rules(&r);
+  if (!stop && tree) {
+    const tfr_value **vals = tfr_arena_alloc(a, n * sizeof *vals);
+    for (size_t k = 0; k < m->nvars; k++)
+      vals[k] = r.out[k].error ? NULL : r.out[k].value;
+    tree_plan(tree, diags, vals);
+  }
   if (stop && parsed)
     preview(&r, any_rules);
   reasons(&r);
+  if (tree)
+    tree_result(tree, res);
+  else if (o->tree && m->ncalls)
+    res->tree = true; /* stopped before the tree was loaded */
+  if (res->tree)
+    tree_mark_diags(diags, first_diag);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }

@@ -102,6 +102,8 @@ const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,
         eval_local(s, i);
     return local_object(s);
   }
+  if (s->more)
+    return s->more(s->more_ud, name, len);
   /* resources, data sources, modules...: not knowable offline */
   return tfr_unknown(s->a, &tfr_t_dynamic);
 }

@@ -22,6 +22,12 @@ struct scope {
   int busy;                /* evaluating a local value */
   bool plan;               /* as during plan (validation), not console */
   uint32_t attr_hint;      /* eval_ctx.attr_hint of the rules run in it */
+  /* the other root names (module, count, each, resources...) of a module
+  ** instance in the tree (tree.c), and local.* when m is NULL; NULL:
+  ** unknown */
+  const tfr_value *(*more)(void *ud, const char *name, size_t len);
+  void *more_ud;
+  const char *dir; /* base directory of file functions, when m is NULL */
 };
 
 /* eval_scope's lookup over a struct scope (ud). */

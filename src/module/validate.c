@@ -206,6 +206,17 @@ static long index_of(const struct module *m, const char *name) {
   return v ? (long)(v - m->vars) : -1;
 }
 
+/* evaluate.go's suggestion for an undeclared module call: " Did you mean
+** \"NAME\"?" for a call fewer than three edits away, else "". */
+static const char *near_call(tfr_arena *a, const struct module *m,
+                             const char *name) {
+  for (size_t i = 0; i < m->ncalls; i++)
+    if (str_distance(name, strlen(name), m->calls[i].name,
+                     strlen(m->calls[i].name)) < 3)
+      return tfr_arena_printf(a, " Did you mean \"%s\"?", m->calls[i].name);
+  return "";
+}
+
 /* Terraform's error for a reference to a resource, data source or module
 ** call that m does not declare, or that is not a whole reference; true
 ** when it is fine.  count, each and self are left to evaluation. */
@@ -217,6 +228,7 @@ static bool object_declared(const struct module *m, tfr_arena *a,
     parts += *p == '.';
   const char *dot = strchr(obj, '.');
   size_t rootlen = dot ? (size_t)(dot - obj) : strlen(obj);
+  const char *in = m->addr && *m->addr ? m->addr : "the root module";
 #define ROOT_IS(s) (rootlen == strlen(s) && !memcmp(obj, s, rootlen))
   if (ROOT_IS("count") || ROOT_IS("each") || ROOT_IS("self"))
     return true;
@@ -236,8 +248,8 @@ static bool object_declared(const struct module *m, tfr_arena *a,
       summary = "Reference to undeclared resource";
       detail = tfr_arena_printf(a,
                                 "A %s resource \"%.*s\" \"%s\" has not been "
-                                "declared in the root module.",
-                                kind, (int)(n - 1 - t), t, n);
+                                "declared in %s.",
+                                kind, (int)(n - 1 - t), t, n, in);
     }
   } else if (ROOT_IS("module")) {
     if (parts < 2) {
@@ -248,8 +260,9 @@ static bool object_declared(const struct module *m, tfr_arena *a,
       summary = "Reference to undeclared module";
       detail = tfr_arena_printf(a,
                                 "No module call named \"%s\" is declared in "
-                                "the root module.",
-                                obj + rootlen + 1);
+                                "%s.%s",
+                                obj + rootlen + 1, in,
+                                near_call(a, m, obj + rootlen + 1));
     }
   } else if (parts < 2) {
     summary = "Invalid reference";
@@ -259,8 +272,8 @@ static bool object_declared(const struct module *m, tfr_arena *a,
     summary = "Reference to undeclared resource";
     detail = tfr_arena_printf(a,
                               "A managed resource \"%.*s\" \"%s\" has not "
-                              "been declared in the root module.",
-                              (int)rootlen, obj, obj + rootlen + 1);
+                              "been declared in %s.",
+                              (int)rootlen, obj, obj + rootlen + 1, in);
   }
 #undef ROOT_IS
   if (!summary)
@@ -561,7 +574,7 @@ static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
   c.src = x == rule->error_message ? rule->msg_src : rule->cond_src;
   c.scope = es;
   c.funcs = &funcs_table;
-  c.dir = s->m ? s->m->dir : NULL;
+  c.dir = s->m ? s->m->dir : s->dir;
   c.plan = true;
   c.attr_hint = &s->attr_hint;
   return c;
@@ -732,6 +745,17 @@ static const char *deferred_reason(tfr_arena *a, const struct module *m,
                               "This condition uses local.%s, which could "
                               "not be evaluated offline (%s)",
                               m->locals[i].name, s->local_err[i]);
+  /* a module instance's variable from what only apply knows (tree.c) */
+  for (size_t i = 0; s->var && i < r.vars.n; i++) {
+    long ix = tfr_type_attr(s->var->type, r.vars.v[i], strlen(r.vars.v[i]));
+    if (ix >= 0 && !(s->var->flags & TFR_V_UNKNOWN) &&
+        !tfr_value_is_wholly_known(s->var->elems[ix]))
+      return tfr_arena_printf(a,
+                              "This condition uses var.%s, whose value the "
+                              "caller gives from something known only after "
+                              "apply",
+                              r.vars.v[i]);
+  }
   /* nothing unknowable: a call gave an unknown result of type any, as
   ** cty's does when an argument's type is any where its parameter does not
   ** allow that (contains(list, null) with a literal null); Terraform skips
@@ -1143,6 +1167,47 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   }
   free(done);
   tfr_arena_free(t);
+}
+
+bool validate_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                   struct src_file *src, const struct ast *x, const char *var) {
+  return refs_declared(m, a, diags, src, x, var);
+}
+
+bool validate_var_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                       size_t k) {
+  bool ok = true;
+  const struct var_decl *v = &m->vars[k];
+  for (size_t i = 0; i < v->nvalidations; i++) {
+    const struct validation *rule = &v->validations[i];
+    const struct rule_refs *rr = rule_refs(a, m, rule);
+    ok &= refs_declared_in(m, a, diags, rule->cond_src, rr->cond, rr->cond_ix,
+                           v->name);
+    ok &= refs_declared_in(m, a, diags, rule->msg_src, rr->msg, rr->msg_ix,
+                           v->name);
+  }
+  return ok;
+}
+
+bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                        size_t k, struct scope *s,
+                        const struct value_place *value_at, bool walk_validate,
+                        struct tfr_rule *rules) {
+  const struct var_decl *v = &m->vars[k];
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error, ok = true;
+  for (size_t i = 0; i < v->nvalidations; i++) {
+    size_t before = tfr_diags_count(diags);
+    ok &= run_rule(a, diags, m, k, &v->validations[i], s, value_at,
+                   walk_validate, &rules[i]);
+    if (stop && diags_errors_since(diags, before)) {
+      for (size_t j = i + 1; j < v->nvalidations; j++)
+        outcome(&rules[j], TFR_RULE_SKIPPED,
+                "an earlier rule of this variable has an error, and OpenTofu "
+                "stops there");
+      break;
+    }
+  }
+  return ok;
 }
 
 bool validate_console_refs(const struct module *m, tfr_arena *a,

@@ -42,6 +42,26 @@ void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
                    const struct value_place *value_at,
                    struct tfr_rule *const *rules);
 
+struct scope;
+
+/* Terraform's errors for references in x (in src) to variables, local
+** values, module calls and resources that m does not declare (var: the
+** variable they are about, or NULL); true if there are none. */
+bool validate_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                   struct src_file *src, const struct ast *x, const char *var);
+
+/* The same for the rules of variable k. */
+bool validate_var_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                       size_t k);
+
+/* The rules of variable k of m in the scope s of one module instance
+** (tree.c), in order, each outcome in rules[i]; walk_validate: as in
+** Terraform's validate walk.  False if one failed or had an error. */
+bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
+                        size_t k, struct scope *s,
+                        const struct value_place *value_at, bool walk_validate,
+                        struct tfr_rule *rules);
+
 /* Terraform's errors for references in x to variables and local values
 ** that m does not declare; true if there are none. */
 bool validate_console_refs(const struct module *m, tfr_arena *a,

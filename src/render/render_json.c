@@ -278,6 +278,7 @@ static const char *const source_kinds[] = {
     [TFR_SRC_AUTO_FILE] = "auto_file",
     [TFR_SRC_NAMED_FILE] = "named_file",
     [TFR_SRC_CLI] = "cli",
+    [TFR_SRC_CONFIG] = "config",
 };
 
 static const char *const rule_results[] = {
@@ -403,12 +404,15 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   PUT_LIT(o, ": {\"type\": ");
   put_var_type(w, v->type);
   PUT_LIT(o, ", \"value\": ");
-  bool shown = v->value && (!v->sensitive || show_sensitive);
+  bool unknown = v->value && !tfr_value_is_wholly_known(v->value);
+  bool shown = v->value && !unknown && (!v->sensitive || show_sensitive);
   bool encodable = !shown || render_json_encodable(v->value);
   if (shown && encodable)
     put_value(w, v->value);
   else
     PUT_LIT(o, "null");
+  if (unknown) /* a child's, from what only apply knows */
+    PUT_LIT(o, ", \"unknown\": true");
   if (!encodable) /* cty's JSON has no infinity: say why it is null */
     PUT_LIT(o, ", \"value_unencodable\": \"the value holds an infinite "
                "number, which JSON cannot represent\"");
@@ -475,8 +479,27 @@ void tfr_resolution_write_json(FILE *out, tfr_arena *a,
     put_cstr(&w->o, i ? ",\n  " : "\n  ");
     put_variable(w, &res->vars[i], show_sensitive);
   }
-  put_cstr(&w->o,
-           res->n ? "\n },\n \"diagnostics\": " : "},\n \"diagnostics\": ");
+  put_cstr(&w->o, res->n ? "\n }," : "},");
+  if (res->tree) {
+    put_cstr(&w->o, "\n \"modules\": {");
+    for (size_t i = 0; i < res->ninstances; i++) {
+      const struct tfr_instance *in = &res->instances[i];
+      put_cstr(&w->o, i ? ",\n  " : "\n  ");
+      jo_string(&w->o, in->address, strlen(in->address));
+      put_cstr(&w->o, ": {\"source\": ");
+      jo_string(&w->o, in->source, strlen(in->source));
+      put_cstr(&w->o, ", \"dir\": ");
+      jo_string(&w->o, in->dir, strlen(in->dir));
+      put_cstr(&w->o, ", \"variables\": {");
+      for (size_t k = 0; k < in->n; k++) {
+        put_cstr(&w->o, k ? ",\n    " : "\n    ");
+        put_variable(w, &in->vars[k], show_sensitive);
+      }
+      put_cstr(&w->o, in->n ? "\n  }}" : "}}");
+    }
+    put_cstr(&w->o, res->ninstances ? "\n }," : "},");
+  }
+  put_cstr(&w->o, "\n \"diagnostics\": ");
   jv_done(w);
   tfr_diags_render_json(d, out);
   fputs("}\n", out);

@@ -1,0 +1,396 @@
+/*
+** The `module` and `output` blocks of a module, as Terraform's configs
+** package decodes them (module_call.go, named_values.go), for the module
+** tree (tree.c).  Their errors go to a list of their own, which the tree
+** reports: a module whose tree is not followed is checked as before.
+*/
+#include "calls.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "body.h"
+#include "diag_int.h"
+#include "eval.h"
+#include "parse.h"
+#include "strutil.h"
+#include "typeexpr.h"
+
+struct calls_loader {
+  tfr_arena *a, *trees;
+  tfr_diags *diags;
+  const char *product; /* of type errors */
+  struct module_call *calls;
+  size_t ncalls, ccap;
+  struct output_decl *outputs;
+  size_t noutputs, ocap;
+};
+
+static void err(struct calls_loader *l, struct src_file *src, struct span s,
+                const char *summary, const char *detail) {
+  struct tfr_range r = src_range(src, s);
+  tfr_diags_add(l->diags, TFR_DIAG_ERROR, &r, summary, detail);
+}
+
+/* The tree of a lazy argument (a streamed block's), built now. */
+static const struct ast *built(struct calls_loader *l, struct src_file *src,
+                               const struct ast *x) {
+  if (!x || !(x->flags & AST_F_LAZY))
+    return x;
+  const struct ast *t = parse_config_lazy(src, l->trees, l->diags, x);
+  return t ? t : x;
+}
+
+/* In .tf.json a string where an expression is expected is a template. */
+static const struct ast *json_value(struct calls_loader *l,
+                                    struct src_file *src, const struct ast *x) {
+  if (x->kind != AST_STRING)
+    return x;
+  struct ast_file *f = parse_embedded(l->a, l->diags, src, x, true);
+  return f ? f->body : NULL;
+}
+
+/* A constant argument (gohcl's DecodeExpression): NULL after an error. */
+static const tfr_value *constant(struct calls_loader *l, struct src_file *src,
+                                 const struct ast *x, const tfr_type *t) {
+  struct eval_ctx c = {0};
+  c.a = l->a;
+  c.diags = l->diags;
+  c.src = src;
+  size_t before = tfr_diags_count(l->diags);
+  const tfr_value *v = eval_expr(&c, x);
+  if (tfr_diags_count(l->diags) > before)
+    return NULL;
+  const char *e = NULL;
+  const tfr_value *cv = conv_convert(l->a, v, t, &e);
+  if (!cv || (cv->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+    err(l, src, x->span, "Unsuitable value type",
+        tfr_arena_printf(l->a, "Unsuitable value: %s",
+                         cv ? "value must not be null"
+                            : (e ? e : "incorrect type")));
+    return NULL;
+  }
+  return cv;
+}
+
+/* hcl's MissingItemRange of a native block body: its "{", or the first
+** attribute of a block written on one line. */
+static struct span missing_at(struct src_file *src, const struct ast *block,
+                              const struct ast *body) {
+  uint32_t at = block->span.start;
+  while (at < src->len && src->text[at] != '{')
+    at++;
+  if (at >= src->len)
+    at = block->span.start;
+  else if (body->n && memchr(src->text + at, '\n',
+                             body->items[0]->span.start - at) == NULL)
+    at = body->items[0]->span.start;
+  return (struct span){at, at};
+}
+
+static const char *const call_meta[] = {"source",
+                                        "version",
+                                        "count",
+                                        "for_each",
+                                        "depends_on",
+                                        "providers",
+                                        "ignore_nested_deprecations",
+                                        NULL};
+
+static bool is_meta(const struct body_item *it) {
+  for (size_t i = 0; call_meta[i]; i++)
+    if (body_item_is(it, call_meta[i]))
+      return true;
+  return false;
+}
+
+static struct module_call *new_call(struct calls_loader *l) {
+  if (l->ncalls == l->ccap) {
+    l->ccap = l->ccap ? 2 * l->ccap : 8;
+    struct module_call *n = tfr_arena_alloc(l->a, l->ccap * sizeof *n);
+    if (l->ncalls)
+      memcpy(n, l->calls, l->ncalls * sizeof *n);
+    l->calls = n;
+  }
+  struct module_call *c = &l->calls[l->ncalls];
+  *c = (struct module_call){0};
+  return c;
+}
+
+/* The body of a module call, in either syntax. */
+static void call_body(struct calls_loader *l, struct module_call *c,
+                      const struct ast *body, bool json) {
+  struct src_file *src = c->src;
+  struct module_arg *args = NULL;
+  size_t nargs = 0, cap = 0;
+  struct span for_each_name = {0};
+  bool has_count = false;
+  struct body_iter iter = body_start(body, json, NULL);
+  struct body_item it;
+  while (body_next(&iter, &it)) {
+    if (it.is_block)
+      continue; /* lifecycle, locals, provider: nothing of the tree's */
+    const struct ast *x = built(l, src, it.value);
+    if (body_item_is(&it, "source")) {
+      c->source_span = x->span;
+      const tfr_value *v = x->kind == AST_STRING || json
+                               ? constant(l, src, json ? x : x, &tfr_t_string)
+                               : NULL;
+      if (v)
+        c->source = tfr_arena_strndup(l->a, v->s, v->n);
+      else if (!json && x->kind != AST_STRING) {
+        err(l, src, x->span, "Unsupported module source",
+            "tfresolve follows module calls whose source is a literal "
+            "string.");
+        tfr_diags_set_ours(l->diags);
+      }
+      continue;
+    }
+    if (body_item_is(&it, "version")) {
+      const tfr_value *v = constant(l, src, x, &tfr_t_string);
+      if (v)
+        c->version = tfr_arena_strndup(l->a, v->s, v->n);
+      continue;
+    }
+    if (json && x)
+      x = json_value(l, src, x);
+    if (!x)
+      continue;
+    if (body_item_is(&it, "count")) {
+      c->count = x;
+      has_count = true;
+      continue;
+    }
+    if (body_item_is(&it, "for_each")) {
+      c->for_each = x;
+      for_each_name = it.name_span;
+      continue;
+    }
+    if (is_meta(&it))
+      continue;
+    if (nargs == cap) {
+      cap = cap ? 2 * cap : 8;
+      struct module_arg *n = tfr_arena_alloc(l->a, cap * sizeof *n);
+      if (nargs)
+        memcpy(n, args, nargs * sizeof *n);
+      args = n;
+    }
+    args[nargs++] = (struct module_arg){
+        tfr_arena_strndup(l->a, it.name, it.len), x, it.name_span};
+  }
+  if (has_count && c->for_each) {
+    err(l, src, for_each_name,
+        "Invalid combination of \"count\" and "
+        "\"for_each\"",
+        "The \"count\" and \"for_each\" meta-arguments are "
+        "mutually-exclusive, only one should be used to be explicit about "
+        "the number of module instances to be created.");
+    c->for_each = NULL;
+  }
+  if (!c->source_span.end && !c->source_span.start)
+    err(l, src, c->missing, "Missing required argument",
+        "The argument \"source\" is required, but no definition was "
+        "found.");
+  c->args = args;
+  c->nargs = nargs;
+}
+
+/* A duplicate call is an error at the second one's header. */
+static bool duplicate_call(struct calls_loader *l,
+                           const struct module_call *c) {
+  for (size_t i = 0; i < l->ncalls; i++) {
+    const struct module_call *o = &l->calls[i];
+    if (strcmp(o->name, c->name))
+      continue;
+    struct tfr_range was = src_range(o->src, o->decl);
+    char where[512];
+    tfr_range_format(&was, where, sizeof where);
+    err(l, c->src, c->decl, "Duplicate module call",
+        tfr_arena_printf(l->a,
+                         "A module call named \"%s\" was already defined at "
+                         "%s. Module calls must have unique names within a "
+                         "module.",
+                         c->name, where));
+    return true;
+  }
+  return false;
+}
+
+void calls_module_block(struct calls_loader *l, struct src_file *src,
+                        const struct body_item *it, bool json) {
+  if (!json) {
+    const struct ast *b = it->node, *labels = b->kids[0], *body = b->kids[1];
+    if (labels->n != 1)
+      return; /* hcl's label errors are the loader's own */
+    struct module_call *c = new_call(l);
+    c->src = src;
+    c->name =
+        tfr_arena_strndup(l->a, labels->items[0]->str, labels->items[0]->n);
+    c->decl = (struct span){b->span.start, labels->items[0]->span.end};
+    c->missing = missing_at(src, b, body);
+    call_body(l, c, body, false);
+    if (!duplicate_call(l, c))
+      l->ncalls++;
+    return;
+  }
+  /* "module": {"NAME": {...}}, each level an object or array of them */
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *objs = ast_json_blocks(it->body, &one, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (objs[i]->kind != AST_OBJECT)
+      continue;
+    for (uint32_t j = 0; j < objs[i]->n; j++) {
+      const struct ast *k = objs[i]->items[2 * j];
+      if (ast_json_comment(k))
+        continue;
+      const struct ast *v = objs[i]->items[2 * j + 1];
+      const struct ast *vone;
+      size_t vn;
+      const struct ast *const *bodies = ast_json_blocks(v, &vone, &vn);
+      for (size_t q = 0; q < vn; q++) {
+        struct module_call *c = new_call(l);
+        c->src = src;
+        c->json = true;
+        c->name = tfr_arena_strndup(l->a, k->str, k->n);
+        c->decl = k->span;
+        c->missing = ast_json_start(bodies[q]);
+        c->missing.end = c->missing.start;
+        call_body(l, c, bodies[q], true);
+        if (!duplicate_call(l, c))
+          l->ncalls++;
+      }
+    }
+  }
+}
+
+static struct output_decl *new_output(struct calls_loader *l) {
+  if (l->noutputs == l->ocap) {
+    l->ocap = l->ocap ? 2 * l->ocap : 8;
+    struct output_decl *n = tfr_arena_alloc(l->a, l->ocap * sizeof *n);
+    if (l->noutputs)
+      memcpy(n, l->outputs, l->noutputs * sizeof *n);
+    l->outputs = n;
+  }
+  struct output_decl *o = &l->outputs[l->noutputs];
+  *o = (struct output_decl){0};
+  return o;
+}
+
+static void output_body(struct calls_loader *l, struct output_decl *o,
+                        const struct ast *body, bool json) {
+  struct src_file *src = o->src;
+  struct body_iter iter = body_start(body, json, NULL);
+  struct body_item it;
+  bool has_value = false;
+  while (body_next(&iter, &it)) {
+    if (it.is_block)
+      continue; /* precondition, lifecycle */
+    const struct ast *x = built(l, src, it.value);
+    if (body_item_is(&it, "sensitive") || body_item_is(&it, "ephemeral")) {
+      const tfr_value *v = constant(l, src, x, &tfr_t_bool);
+      if (v && body_item_is(&it, "sensitive"))
+        o->sensitive = v->b;
+      else if (v)
+        o->ephemeral = v->b;
+      continue;
+    }
+    if (body_item_is(&it, "type")) {
+      const struct ast *tx = x;
+      struct src_file *tsrc = src;
+      if (json && x->kind == AST_STRING) {
+        struct ast_file *f = parse_embedded(l->a, l->diags, src, x, false);
+        if (!f)
+          continue;
+        tx = f->body;
+        tsrc = f->src;
+      }
+      o->type =
+          typeexpr_variable(l->a, l->diags, tsrc, tx, l->product, &o->defaults);
+      continue;
+    }
+    if (body_item_is(&it, "value")) {
+      has_value = true;
+      o->expr = json ? json_value(l, src, x) : x;
+    }
+  }
+  (void)has_value; /* an output without a value is null */
+}
+
+void calls_output_block(struct calls_loader *l, struct src_file *src,
+                        const struct body_item *it, bool json) {
+  if (!json) {
+    const struct ast *b = it->node, *labels = b->kids[0], *body = b->kids[1];
+    if (labels->n != 1)
+      return;
+    struct output_decl *o = new_output(l);
+    o->src = src;
+    o->name =
+        tfr_arena_strndup(l->a, labels->items[0]->str, labels->items[0]->n);
+    o->decl = (struct span){b->span.start, labels->items[0]->span.end};
+    output_body(l, o, body, false);
+    l->noutputs++;
+    return;
+  }
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *objs = ast_json_blocks(it->body, &one, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (objs[i]->kind != AST_OBJECT)
+      continue;
+    for (uint32_t j = 0; j < objs[i]->n; j++) {
+      const struct ast *k = objs[i]->items[2 * j];
+      if (ast_json_comment(k))
+        continue;
+      struct output_decl *o = new_output(l);
+      o->src = src;
+      o->name = tfr_arena_strndup(l->a, k->str, k->n);
+      o->decl = k->span;
+      output_body(l, o, objs[i]->items[2 * j + 1], true);
+      l->noutputs++;
+    }
+  }
+}
+
+struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
+                                      tfr_diags *diags, const char *product) {
+  struct calls_loader *l = tfr_arena_alloc(a, sizeof *l);
+  l->a = a;
+  l->trees = trees;
+  l->diags = diags;
+  l->product = product;
+  return l;
+}
+
+struct calls_mark calls_mark(const struct calls_loader *l) {
+  return (struct calls_mark){l->ncalls, l->noutputs, tfr_diags_count(l->diags)};
+}
+
+void calls_undo(struct calls_loader *l, struct calls_mark m) {
+  l->ncalls = m.ncalls;
+  l->noutputs = m.noutputs;
+  diags_remove(l->diags, m.ndiags, tfr_diags_count(l->diags));
+}
+
+static int cmp_call(const void *x, const void *y) {
+  return strcmp(((const struct module_call *)x)->name,
+                ((const struct module_call *)y)->name);
+}
+
+static int cmp_output(const void *x, const void *y) {
+  return strcmp(((const struct output_decl *)x)->name,
+                ((const struct output_decl *)y)->name);
+}
+
+void calls_finish(struct calls_loader *l, struct module_call **calls,
+                  size_t *ncalls, struct output_decl **outputs,
+                  size_t *noutputs) {
+  if (l->ncalls > 1)
+    qsort(l->calls, l->ncalls, sizeof *l->calls, cmp_call);
+  if (l->noutputs > 1)
+    qsort(l->outputs, l->noutputs, sizeof *l->outputs, cmp_output);
+  *calls = l->calls;
+  *ncalls = l->ncalls;
+  *outputs = l->outputs;
+  *noutputs = l->noutputs;
+}

@@ -1,0 +1,77 @@
+/*
+** The `module` and `output` blocks of a module directory (calls.c), read
+** by the loader for the module tree (tree.h).
+*/
+#ifndef TFR_CALLS_H
+#define TFR_CALLS_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "tfresolve/diag.h"
+#include "tfresolve/value.h"
+
+struct body_item; /* body.h */
+struct calls_loader;
+
+/* An argument of a module call: `name = expr` in its block. */
+struct module_arg {
+  const char *name;
+  const struct ast *expr;
+  struct span name_span; /* hcl's NameRange */
+};
+
+/* A `module "NAME" { ... }` block. */
+struct module_call {
+  const char *name;
+  struct src_file *src;
+  struct span decl;        /* `module "NAME"` (hcl's DefRange) */
+  struct span missing;     /* hcl's MissingItemRange of its body */
+  const char *source;      /* NULL: not given, or not a literal string */
+  struct span source_span; /* its expression */
+  const char *version;     /* NULL: not given */
+  const struct ast *count, *for_each;
+  struct module_arg *args; /* the other arguments, in source order */
+  size_t nargs;
+  bool json;
+};
+
+/* An `output "NAME" { ... }` block. */
+struct output_decl {
+  const char *name;
+  struct src_file *src;
+  struct span decl;       /* `output "NAME"` */
+  const struct ast *expr; /* its value (NULL: none, which is null) */
+  bool sensitive, ephemeral;
+  const tfr_type *type; /* its `type`, or NULL */
+  const struct tfr_defaults *defaults;
+};
+
+
+/* A loader of a module's calls and outputs (syntax trees built in
+** trees); their errors go to diags, type errors naming product. */
+struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
+                                      tfr_diags *diags, const char *product);
+
+/* A `module` block (or, json, the "module" property of a .tf.json file). */
+void calls_module_block(struct calls_loader *l, struct src_file *src,
+                        const struct body_item *it, bool json);
+
+/* An `output` block, in either syntax. */
+void calls_output_block(struct calls_loader *l, struct src_file *src,
+                        const struct body_item *it, bool json);
+
+/* What the loader holds: a file read block by block that turns out to
+** need the whole parse takes back what it added (calls_undo). */
+struct calls_mark {
+  size_t ncalls, noutputs, ndiags;
+};
+struct calls_mark calls_mark(const struct calls_loader *l);
+void calls_undo(struct calls_loader *l, struct calls_mark m);
+
+/* After the last file: the calls and outputs, each sorted by name. */
+void calls_finish(struct calls_loader *l, struct module_call **calls,
+                  size_t *ncalls, struct output_decl **outputs,
+                  size_t *noutputs);
+
+#endif

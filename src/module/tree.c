@@ -1,0 +1,2150 @@
+/*
+** The module tree: every `module` block followed into its child module,
+** each instance's variables resolved from the arguments the caller gives,
+** converted and validated as `terraform plan` does offline -- resources,
+** data sources and provider functions unknown.
+**
+** Terraform's order (backend_local.go, context_plan.go): the root's values
+** are parsed; the configuration tree is loaded (configload's
+** moduleWalkerLoad, calls in name order, depth first) and each call's
+** arguments checked against the child's variables (hcl's Content with the
+** graph builders' schema); the graph of every module's expand, variable,
+** validation, local and output nodes is built (its cycles are errors);
+** the validate walk runs with every root variable unknown, then the plan
+** walk with the final root values, node by node in dependency order, a
+** node whose dependency failed skipped without a word.
+**
+** Sources: internal/terraform/node_module_expand.go (expansion),
+** node_module_variable.go and eval_variable.go (arguments and rules),
+** node_local.go, node_output.go, evaluate.go (references), eval_count.go,
+** eval_for_each.go (repetition).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arena_int.h"
+#include "diag_int.h"
+#include "engine_tofu.h"
+#include "eval.h"
+#include "funcs.h"
+#include "number.h"
+#include "parse.h"
+#include "refwalk.h"
+#include "scope.h"
+#include "strutil.h"
+#include "validate.h"
+
+/* ---- the configuration tree -------------------------------------------- */
+
+struct tinst;
+
+/* A module in the tree: the root, or a child loaded for one call path. */
+struct tmod {
+  const char *addr;    /* "" or "module.a.module.b" */
+  const char *dir;     /* where its files are (as the loader opens them) */
+  const char *rel;     /* the same relative to the root's directory */
+  const char *source;  /* its call's source */
+  struct module *m;    /* its configuration */
+  struct tmod *parent; /* NULL for the root */
+  const struct module_call *call; /* in parent->m */
+  struct tmod **children;         /* per call of m (NULL: not loaded) */
+  const struct module_arg **args; /* per variable of m: its argument */
+  size_t depth;
+  struct tinst **insts; /* in the current walk */
+  size_t ninsts, cap;
+  /* graph nodes: expand; per variable var and validation (or -1); per
+  ** local; per output */
+  long expand, *var_node, *valid_node, *local_node, *output_node;
+};
+
+/* What a call's own arguments see of its repetition. */
+struct trep {
+  const tfr_value *count_index; /* NULL: no count */
+  const tfr_value *each_key, *each_value;
+};
+
+/* How one call of an instance expanded. */
+struct texp {
+  enum { EXP_SINGLE, EXP_COUNT, EXP_FOR_EACH } mode;
+  size_t n;
+  struct tinst **insts;
+  const char **keys; /* for_each keys */
+};
+
+/* A module instance: the root's one, or one per count index / for_each
+** key of each calling instance. */
+struct tinst {
+  struct tmod *tm;
+  const char *addr;
+  struct tinst *parent;
+  struct trep rep;
+  const tfr_value **vars;    /* per variable: its value (NULL: none) */
+  bool *var_done;            /* evaluated (else unknown / failed) */
+  const tfr_value **locals;  /* NULL: not evaluated (failed) */
+  const tfr_value **outputs; /* NULL: not evaluated */
+  struct texp **calls;       /* per call of the module */
+  struct tfr_rule **rules;   /* per variable: its rules' outcomes */
+  bool *failed;              /* per variable: finalisation or rules failed */
+};
+
+enum node_kind { N_EXPAND, N_VAR, N_VALID, N_LOCAL, N_OUTPUT };
+
+struct tnode {
+  enum node_kind kind;
+  struct tmod *tm;
+  size_t index;
+  const char *name; /* as Terraform's graph names it */
+  long *deps;
+  size_t ndeps, cap;
+  int state; /* 0 pending, 1 done, 2 failed or skipped */
+  bool pre;  /* a root variable: resolved before the walk */
+};
+
+struct tree {
+  tfr_arena *a;
+  tfr_diags *diags;
+  struct tmod *root;
+  struct tmod **all; /* depth first */
+  size_t nall, capall;
+  char *const *env;
+  bool strict;
+  const struct engine_rules *engine;
+  /* the manifest of installed modules */
+  struct manifest_rec {
+    const char *key, *source, *version, *dir;
+  } * man;
+  size_t nman;
+  bool has_man;
+  const char *data_dir;
+  /* the graph */
+  struct tnode *nodes;
+  size_t nnodes, capnodes;
+  long *order;   /* topological */
+  bool validate; /* the walk is the validate walk */
+  bool planned;  /* the plan walk ran */
+};
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* Go's filepath.Join(base, rel) with Clean's rules (slashes only). */
+static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
+  const char *in =
+      rel[0] == '/' ? rel : tfr_arena_printf(a, "%s/%s", base, rel);
+  bool abs = in[0] == '/';
+  size_t len = strlen(in);
+  const char **parts = tfr_arena_alloc(a, (len + 1) * sizeof *parts);
+  size_t *lens = tfr_arena_alloc(a, (len + 1) * sizeof *lens);
+  size_t n = 0, up = 0; /* leading ".." of a relative path */
+  for (const char *p = in; *p;) {
+    while (*p == '/' || *p == '\\')
+      p++;
+    const char *s = p;
+    while (*p && *p != '/' && *p != '\\')
+      p++;
+    size_t l = (size_t)(p - s);
+    if (!l || (l == 1 && s[0] == '.'))
+      continue;
+    if (l == 2 && s[0] == '.' && s[1] == '.') {
+      if (n > up)
+        n--;
+      else if (!abs)
+        parts[n] = s, lens[n] = l, n++, up++;
+      continue;
+    }
+    parts[n] = s, lens[n] = l, n++;
+  }
+  struct sbuf b = {0};
+  if (abs)
+    sbuf_put(&b, "/", 1);
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      sbuf_put(&b, "/", 1);
+    sbuf_put(&b, parts[i], lens[i]);
+  }
+  if (!b.n)
+    sbuf_put(&b, ".", 1);
+  const char *out = tfr_arena_strndup(a, b.p, b.n);
+  free(b.p);
+  return out;
+}
+
+static bool is_local_source(const char *s) {
+  return !strncmp(s, "./", 2) || !strncmp(s, "../", 3) ||
+         !strncmp(s, ".\\", 2) || !strncmp(s, "..\\", 3);
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *env_get(const struct tree *t, const char *name) {
+  size_t n = strlen(name);
+  if (!t->env)
+    return getenv(name);
+  for (char *const *e = t->env; *e; e++)
+    if (!strncmp(*e, name, n) && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
+/* ---- the manifest (.terraform/modules/modules.json) -------------------- */
+
+static const struct ast *json_member(const struct ast *obj, const char *name) {
+  if (!obj || obj->kind != AST_OBJECT)
+    return NULL;
+  for (uint32_t i = 0; i < obj->n; i++) {
+    const struct ast *k = obj->items[2 * i];
+    if (k->n == strlen(name) && !memcmp(k->str, name, k->n))
+      return obj->items[2 * i + 1];
+  }
+  return NULL;
+}
+
+static const char *json_str(tfr_arena *a, const struct ast *obj,
+                            const char *name) {
+  const struct ast *v = json_member(obj, name);
+  return v && v->kind == AST_STRING ? tfr_arena_strndup(a, v->str, v->n) : NULL;
+}
+
+/* The manifest `terraform init` writes, as configload reads it; a missing
+** or unreadable one is no manifest (every registry module is then not
+** installed). */
+static void load_manifest(struct tree *t) {
+  const char *dd = env_get(t, "TF_DATA_DIR");
+  t->data_dir = dd && *dd ? dd : ".terraform";
+  const char *path =
+      path_join(t->a, t->root->dir,
+                tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return;
+  tfr_diags *scratch = tfr_diags_new(t->a);
+  struct src_file *src = parse_open(t->a, scratch, path, NULL, 0);
+  if (!src)
+    return;
+  bool complete;
+  struct ast_file *f = parse_config(src, t->a, scratch, &complete);
+  if (!f || !complete)
+    return;
+  const struct ast *mods = json_member(f->body, "Modules");
+  if (!mods || mods->kind != AST_TUPLE)
+    return;
+  t->has_man = true;
+  t->man = tfr_arena_alloc(t->a, (mods->n ? mods->n : 1) * sizeof *t->man);
+  for (uint32_t i = 0; i < mods->n; i++) {
+    const struct ast *r = mods->items[i];
+    const char *key = json_str(t->a, r, "Key");
+    if (!key)
+      continue;
+    t->man[t->nman++] = (struct manifest_rec){key, json_str(t->a, r, "Source"),
+                                              json_str(t->a, r, "Version"),
+                                              json_str(t->a, r, "Dir")};
+  }
+}
+
+static const struct manifest_rec *manifest_find(const struct tree *t,
+                                                const char *key) {
+  for (size_t i = 0; i < t->nman; i++)
+    if (!strcmp(t->man[i].key, key))
+      return &t->man[i];
+  return NULL;
+}
+
+/* A module source as addrs.ParseModuleSource prints it: registry
+** addresses get their host, GitHub shorthands their git URL. */
+static const char *source_normal(tfr_arena *a, const char *s) {
+  if (is_local_source(s) || strstr(s, "::") || strstr(s, "://"))
+    return s;
+  if (!strncmp(s, "github.com/", 11))
+    return tfr_arena_printf(a, "git::https://%s.git", s);
+  size_t slashes = 0;
+  for (const char *p = s; *p; p++)
+    slashes += *p == '/';
+  if (slashes == 2 && !strchr(s, '.') && !strstr(s, "//"))
+    return tfr_arena_printf(a, "registry.terraform.io/%s", s);
+  return s;
+}
+
+/* ---- versions (go-version's constraints, as far as modules use them) ---- */
+
+static int vparse(const char *s, long v[3]) {
+  int n = 0;
+  v[0] = v[1] = v[2] = 0;
+  if (*s == 'v')
+    s++;
+  while (n < 3 && *s >= '0' && *s <= '9') {
+    v[n++] = strtol(s, (char **)&s, 10);
+    if (*s != '.')
+      break;
+    s++;
+  }
+  return n;
+}
+
+static int vcmp(const long x[3], const long y[3]) {
+  for (int i = 0; i < 3; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/* Whether version satisfies every comma-separated constraint; true for
+** one it cannot read (Terraform would have refused it at init). */
+static bool version_ok(const char *constraint, const char *version) {
+  long have[3];
+  if (!version || !vparse(version, have))
+    return true;
+  for (const char *p = constraint; *p;) {
+    while (*p == ' ' || *p == ',')
+      p++;
+    if (!*p)
+      break;
+    char op[3] = "=";
+    if (strchr("=!<>~", *p)) {
+      size_t k = 0;
+      while (k < 2 && strchr("=!<>~", *p))
+        op[k++] = *p++;
+      op[k] = 0;
+    }
+    while (*p == ' ')
+      p++;
+    long want[3];
+    int parts = vparse(p, want);
+    while (*p && *p != ',')
+      p++;
+    if (!parts)
+      return true;
+    int c = vcmp(have, want);
+    bool ok;
+    if (!strcmp(op, "=") || !strcmp(op, "=="))
+      ok = c == 0;
+    else if (!strcmp(op, "!="))
+      ok = c != 0;
+    else if (!strcmp(op, ">"))
+      ok = c > 0;
+    else if (!strcmp(op, ">="))
+      ok = c >= 0;
+    else if (!strcmp(op, "<"))
+      ok = c < 0;
+    else if (!strcmp(op, "<="))
+      ok = c <= 0;
+    else if (!strcmp(op, "~>")) {
+      /* at least want, below the next release of its second-last part */
+      long upper[3] = {want[0], want[1], want[2]};
+      int bump = parts >= 2 ? parts - 2 : 0;
+      upper[bump]++;
+      for (int i = bump + 1; i < 3; i++)
+        upper[i] = 0;
+      ok = c >= 0 && vcmp(have, upper) < 0;
+    } else
+      return true;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static void add_mod(struct tree *t, struct tmod *tm) {
+  if (t->nall == t->capall) {
+    t->capall = t->capall ? 2 * t->capall : 8;
+    struct tmod **n = tfr_arena_alloc(t->a, t->capall * sizeof *n);
+    if (t->nall)
+      memcpy(n, t->all, t->nall * sizeof *n);
+    t->all = n;
+  }
+  t->all[t->nall++] = tm;
+}
+
+static void call_error(struct tree *t, const struct module_call *c,
+                       struct span at, const char *addr, const char *summary,
+                       const char *detail) {
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(c->src, at);
+  tfr_diags_add(t->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  diags_set_module_since(t->diags, before, addr);
+}
+
+/* The argument check of Terraform's init walk: every argument must be a
+** variable of the child (hcl's Unsupported argument, with its
+** suggestion among the variables not set). */
+static void unsupported_args(struct tree *t, struct tmod *tm) {
+  const struct module_call *c = tm->call;
+  const struct module *m = tm->m;
+  for (size_t i = 0; i < c->nargs; i++) {
+    const struct module_arg *arg = &c->args[i];
+    long k = module_var_index(m, arg->name, strlen(arg->name));
+    if (k >= 0) {
+      if (!tm->args[k])
+        tm->args[k] = arg;
+      continue;
+    }
+    const char *near = "";
+    for (size_t j = 0; j < m->nvars && !*near; j++) {
+      bool set = false;
+      for (size_t q = 0; q < c->nargs && !set; q++)
+        set = !strcmp(c->args[q].name, m->vars[j].name);
+      if (!set && str_distance(arg->name, strlen(arg->name), m->vars[j].name,
+                               strlen(m->vars[j].name)) < 3)
+        near = tfr_arena_printf(
+            t->a, " Did you mean %s?",
+            str_go_quote(t->a, m->vars[j].name, strlen(m->vars[j].name)));
+    }
+    call_error(t, c, arg->name_span, tm->addr, "Unsupported argument",
+               tfr_arena_printf(
+                   t->a,
+                   "An argument named %s is not expected "
+                   "here.%s",
+                   str_go_quote(t->a, arg->name, strlen(arg->name)), near));
+  }
+}
+
+static struct tmod *new_mod(struct tree *t, struct module *m, const char *addr,
+                            const char *dir, const char *rel) {
+  struct tmod *tm = tfr_arena_alloc(t->a, sizeof *tm);
+  tm->addr = addr;
+  tm->dir = dir;
+  tm->rel = rel;
+  tm->m = m;
+  tm->children =
+      tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *tm->children);
+  tm->args =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *tm->args);
+  add_mod(t, tm);
+  return tm;
+}
+
+/* Whether dir is being loaded by one of tm's ancestors (a cycle). */
+static bool loading(const struct tmod *tm, const char *dir) {
+  for (; tm; tm = tm->parent)
+    if (!strcmp(tm->dir, dir))
+      return true;
+  return false;
+}
+
+/* Terraform's "Module not installed" at the call: a warning unless
+** -strict (ours: everything else is still checked), as plan's error with
+** -strict. */
+static void not_installed(struct tree *t, const struct module_call *c,
+                          const char *addr, const char *detail) {
+  size_t before = tfr_diags_count(t->diags);
+  call_error(t, c, c->decl, addr, "Module not installed", detail);
+  if (t->strict)
+    return;
+  ((struct tfr_diag *)tfr_diags_get(t->diags, before))->sev = TFR_DIAG_WARNING;
+  tfr_diags_set_note(t->diags,
+                     tfr_arena_printf(t->a,
+                                      "A warning here, not an error: %s is "
+                                      "not checked. Run \"terraform init\" "
+                                      "or \"terraform get\" to install it "
+                                      "(with -strict this is an error, as in "
+                                      "plan).",
+                                      addr));
+}
+
+/* The children of tm, depth first, calls in name order. */
+static void load_children(struct tree *t, struct tmod *tm) {
+  const struct module *m = tm->m;
+  for (size_t i = 0; i < m->ncalls; i++) {
+    const struct module_call *c = &m->calls[i];
+    if (!c->source)
+      continue; /* its block's error is reported */
+    const char *addr =
+        *tm->addr ? tfr_arena_printf(t->a, "%s.module.%s", tm->addr, c->name)
+                  : tfr_arena_printf(t->a, "module.%s", c->name);
+    /* the manifest's key: the call names from the root, dotted */
+    const char *key = addr + 7;
+    struct sbuf kb = {0};
+    for (const char *p = key; *p;) {
+      if (!strncmp(p, ".module.", 8)) {
+        sbuf_put(&kb, ".", 1);
+        p += 8;
+      } else
+        sbuf_put(&kb, p++, 1);
+    }
+    key = tfr_arena_strndup(t->a, kb.p, kb.n);
+    free(kb.p);
+    const char *dir, *rel;
+    const struct manifest_rec *rec = manifest_find(t, key);
+    if (is_local_source(c->source)) {
+      dir = path_join(t->a, tm->dir, c->source);
+      rel = path_join(t->a, tm->rel, c->source);
+    } else if (!rec) {
+      not_installed(t, c, addr,
+                    "This module is not yet installed. Run \"terraform "
+                    "init\" to install all modules required by this "
+                    "configuration.");
+      continue;
+    } else {
+      if (strcmp(source_normal(t->a, c->source),
+                 rec->source ? source_normal(t->a, rec->source) : "") &&
+          rec->source)
+        call_error(t, c, c->source_span, addr, "Module source has changed",
+                   "The source address was changed since this module was "
+                   "installed. Run \"terraform init\" to install all modules "
+                   "required by this configuration.");
+      if (c->version && !rec->version)
+        call_error(t, c, c->source_span, addr,
+                   "Module version requirements have changed",
+                   "The version requirements have changed since this module "
+                   "was installed and the installed version is no longer "
+                   "acceptable. Run \"terraform init\" to install all modules "
+                   "required by this configuration.");
+      else if (c->version && !version_ok(c->version, rec->version))
+        call_error(t, c, c->source_span, addr,
+                   "Module version requirements have changed",
+                   tfr_arena_printf(t->a,
+                                    "The version requirements have changed "
+                                    "since this module was installed and the "
+                                    "installed version (%s) is no longer "
+                                    "acceptable. Run \"terraform init\" to "
+                                    "install all modules required by this "
+                                    "configuration.",
+                                    rec->version));
+      const char *d = rec->dir ? rec->dir : "";
+      dir = path_join(t->a, t->root->dir, d);
+      rel = path_join(t->a, ".", d);
+    }
+    if (!is_dir(dir)) {
+      not_installed(t, c, addr,
+                    tfr_arena_printf(t->a,
+                                     "This module's local cache directory %s "
+                                     "could not be read. Run \"terraform "
+                                     "init\" to install all modules required "
+                                     "by this configuration.",
+                                     rel));
+      continue;
+    }
+    if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
+      bool deep = tm->depth + 1 > TREE_MAX_DEPTH;
+      call_error(t, c, c->decl, addr,
+                 deep ? "Module tree too deep" : "Module calls itself",
+                 deep ? tfr_arena_printf(t->a,
+                                         "The module call path %s is deeper "
+                                         "than %d levels, the most tfresolve "
+                                         "follows.",
+                                         addr, TREE_MAX_DEPTH)
+                      : tfr_arena_printf(t->a,
+                                         "The module call %s loads %s, which "
+                                         "one of its callers already loads: "
+                                         "the tree would never end.",
+                                         addr, rel));
+      tfr_diags_set_ours(t->diags);
+      continue;
+    }
+    size_t before = tfr_diags_count(t->diags);
+    struct module *cm = module_load(t->a, t->diags, dir, m->opentofu, false);
+    cm->addr = addr;
+    validate_static(cm, t->a, t->diags);
+    if (cm->tree_diags)
+      for (size_t j = 0; j < tfr_diags_count(cm->tree_diags); j++) {
+        const struct tfr_diag *g = tfr_diags_get(cm->tree_diags, j);
+        tfr_diags_add(t->diags, g->sev,
+                      g->subject.filename ? &g->subject : NULL, g->summary,
+                      g->detail);
+        if (g->ours)
+          tfr_diags_set_ours(t->diags);
+      }
+    diags_set_module_since(t->diags, before, addr);
+    struct tmod *child = new_mod(t, cm, addr, dir, rel);
+    child->source = c->source;
+    child->parent = tm;
+    child->call = c;
+    child->depth = tm->depth + 1;
+    tm->children[i] = child;
+    unsupported_args(t, child);
+    load_children(t, child);
+  }
+}
+
+/* The validate graph builder's check (transform_module_variable.go): a
+** variable without a default must be given; hcl's error at the body. */
+static void required_args(struct tree *t) {
+  for (size_t i = 1; i < t->nall; i++) {
+    struct tmod *tm = t->all[i];
+    for (size_t k = 0; k < tm->m->nvars; k++) {
+      const struct var_decl *v = &tm->m->vars[k];
+      if (v->has_default || tm->args[k])
+        continue;
+      call_error(
+          t, tm->call, tm->call->missing, tm->addr, "Missing required argument",
+          tfr_arena_printf(t->a,
+                           "The argument %s is required, but no "
+                           "definition was found.",
+                           str_go_quote(t->a, v->name, strlen(v->name))));
+      tfr_diags_set_variable(t->diags, v->name);
+      const char *near = NULL;
+      for (size_t q = 0; q < tm->call->nargs && !near; q++)
+        if (module_var_index(tm->m, tm->call->args[q].name,
+                             strlen(tm->call->args[q].name)) < 0 &&
+            str_distance(v->name, strlen(v->name), tm->call->args[q].name,
+                         strlen(tm->call->args[q].name)) < 3)
+          near = tm->call->args[q].name;
+      if (near)
+        tfr_diags_set_note(t->diags,
+                           tfr_arena_printf(t->a,
+                                            "The call sets \"%s\": did you "
+                                            "mean \"%s\"?",
+                                            near, v->name));
+    }
+  }
+}
+
+struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
+                       char *const *env, bool strict, bool *ok) {
+  *ok = true;
+  if (!root->ncalls)
+    return NULL;
+  struct tree *t = tfr_arena_alloc(a, sizeof *t);
+  t->a = a;
+  t->diags = diags;
+  t->env = env;
+  t->strict = strict;
+  t->engine = engine_rules(root->opentofu);
+  t->root = new_mod(t, root, "", root->dir, ".");
+  size_t before = tfr_diags_count(diags);
+  if (root->tree_diags)
+    for (size_t j = 0; j < tfr_diags_count(root->tree_diags); j++) {
+      const struct tfr_diag *g = tfr_diags_get(root->tree_diags, j);
+      tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
+                    g->summary, g->detail);
+      if (g->ours)
+        tfr_diags_set_ours(diags);
+    }
+  load_manifest(t);
+  load_children(t, t->root);
+  if (diags_errors_since(diags, before)) {
+    *ok = false;
+    return t;
+  }
+  required_args(t);
+  *ok = !diags_errors_since(diags, before);
+  return t;
+}
+
+/* ---- references --------------------------------------------------------- */
+
+/* One reference: its root name and the names of its first steps. */
+struct tref {
+  const char *root;
+  size_t rlen;
+  const char *a1, *a2; /* attribute names (NULL: none, or an index) */
+  size_t l1, l2;
+  bool i1;          /* the first step is an index */
+  struct span span; /* the whole traversal */
+};
+
+struct tref_list {
+  tfr_arena *a;
+  struct tref *v;
+  size_t n, cap;
+};
+
+/* The steps of traversal x from its root, innermost first. */
+static size_t steps_of(const struct ast *x, const struct ast *root,
+                       const struct ast **out, size_t max) {
+  size_t n = 0;
+  for (const struct ast *p = x; p && p != root;
+       p = p->kind == AST_GETATTR ? p->kids[0] : p->a)
+    n++;
+  size_t k = n;
+  for (const struct ast *p = x; p && p != root;
+       p = p->kind == AST_GETATTR ? p->kids[0] : p->a) {
+    k--;
+    if (k < max)
+      out[k] = p;
+  }
+  return n;
+}
+
+struct ref_collect {
+  struct refwalk w; /* first */
+  struct tref_list *l;
+};
+
+static bool collect_ref(struct refwalk *w, const struct ast *x,
+                        const struct ast *root) {
+  struct tref_list *l = ((struct ref_collect *)(void *)w)->l;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    struct tref *nv = tfr_arena_alloc(l->a, l->cap * sizeof *nv);
+    if (l->n)
+      memcpy(nv, l->v, l->n * sizeof *nv);
+    l->v = nv;
+  }
+  struct tref *r = &l->v[l->n++];
+  *r = (struct tref){0};
+  r->root = root->str;
+  r->rlen = root->n;
+  r->span = x->span;
+  const struct ast *st[3] = {0};
+  size_t n = steps_of(x, root, st, 3);
+  if (n >= 1 && st[0]->kind == AST_GETATTR)
+    r->a1 = st[0]->str, r->l1 = st[0]->n;
+  else if (n >= 1)
+    r->i1 = true;
+  /* module.NAME[KEY].OUT: the output after an index */
+  const struct ast *s2 = n >= 2 ? st[1] : NULL;
+  if (s2 && s2->kind == AST_INDEX && n >= 3)
+    s2 = st[2];
+  if (s2 && s2->kind == AST_GETATTR)
+    r->a2 = s2->str, r->l2 = s2->n;
+  return false;
+}
+
+static struct tref_list refs_in(tfr_arena *a, const struct ast *x) {
+  struct tref_list l = {a, NULL, 0, 0};
+  if (!x)
+    return l;
+  struct ref_collect c = {{collect_ref, NULL, true}, &l};
+  refwalk(&c.w, x, NULL);
+  return l;
+}
+
+static bool root_is(const struct tref *r, const char *s) {
+  return r->rlen == strlen(s) && !memcmp(r->root, s, r->rlen);
+}
+
+static bool a1_is(const struct tref *r, const char *s, size_t n) {
+  return r->a1 && r->l1 == n && !memcmp(r->a1, s, n);
+}
+
+/* evaluate.go's errors for count and each where the expression has no
+** such repetition, or an attribute they do not have; true if none. */
+static bool repetition_refs(struct tree *t, struct src_file *src,
+                            const struct tref_list *l, const struct trep *rep,
+                            const char *var) {
+  bool ok = true;
+  for (size_t i = 0; i < l->n; i++) {
+    const struct tref *r = &l->v[i];
+    const char *summary = NULL, *detail = NULL;
+    if (root_is(r, "count")) {
+      if (!rep || !rep->count_index) {
+        summary = "Reference to \"count\" in non-counted context";
+        detail = "The \"count\" object can only be used in \"module\", "
+                 "\"resource\", and \"data\" blocks, and only when the "
+                 "\"count\" argument is set.";
+      } else if (r->a1 && !a1_is(r, "index", 5)) {
+        summary = "Invalid \"count\" attribute";
+        detail = tfr_arena_printf(
+            t->a,
+            "The \"count\" object does not have an attribute named %s. The "
+            "only supported attribute is count.index, which is the index of "
+            "each instance of a resource block that has the \"count\" "
+            "argument set.",
+            str_go_quote(t->a, r->a1, r->l1));
+      }
+    } else if (root_is(r, "each")) {
+      if (!rep || !rep->each_key) {
+        summary = "Reference to \"each\" in context without for_each";
+        detail = "The \"each\" object can be used only in \"module\" or "
+                 "\"resource\" blocks, and only when the \"for_each\" "
+                 "argument is set.";
+      } else if (r->a1 && !a1_is(r, "key", 3) && !a1_is(r, "value", 5)) {
+        summary = "Invalid \"each\" attribute";
+        detail = tfr_arena_printf(
+            t->a,
+            "The \"each\" object does not have an attribute named %s. The "
+            "supported attributes are each.key and each.value, the current "
+            "key and value pair of the \"for_each\" attribute set.",
+            str_go_quote(t->a, r->a1, r->l1));
+      }
+    }
+    if (!summary)
+      continue;
+    struct tfr_range rg = src_range(src, r->span);
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &rg, summary, detail);
+    if (var)
+      tfr_diags_set_variable(t->diags, var);
+    ok = false;
+  }
+  return ok;
+}
+
+/* ---- the graph ---------------------------------------------------------- */
+
+static long add_node(struct tree *t, enum node_kind kind, struct tmod *tm,
+                     size_t index, const char *name) {
+  if (t->nnodes == t->capnodes) {
+    t->capnodes = t->capnodes ? 2 * t->capnodes : 64;
+    struct tnode *n = tfr_arena_alloc(t->a, t->capnodes * sizeof *n);
+    if (t->nnodes)
+      memcpy(n, t->nodes, t->nnodes * sizeof *n);
+    t->nodes = n;
+  }
+  struct tnode *n = &t->nodes[t->nnodes];
+  *n = (struct tnode){kind, tm, index, name, NULL, 0, 0, 0, false};
+  return (long)t->nnodes++;
+}
+
+static void dep(struct tree *t, long from, long to) {
+  if (to < 0 || to == from)
+    return;
+  struct tnode *n = &t->nodes[from];
+  for (size_t i = 0; i < n->ndeps; i++)
+    if (n->deps[i] == to)
+      return;
+  if (n->ndeps == n->cap) {
+    n->cap = n->cap ? 2 * n->cap : 4;
+    long *d = tfr_arena_alloc(t->a, n->cap * sizeof *d);
+    if (n->ndeps)
+      memcpy(d, n->deps, n->ndeps * sizeof *d);
+    n->deps = d;
+  }
+  n->deps[n->ndeps++] = to;
+}
+
+/* The nodes an expression evaluated in tm depends on. */
+static void ref_deps(struct tree *t, long self, struct tmod *tm,
+                     const struct ast *x) {
+  struct tref_list l = refs_in(t->a, x);
+  const struct module *m = tm->m;
+  for (size_t i = 0; i < l.n; i++) {
+    const struct tref *r = &l.v[i];
+    if (!r->a1)
+      continue;
+    if (root_is(r, "var")) {
+      long k = module_var_index(m, r->a1, r->l1);
+      if (k >= 0) {
+        dep(t, self, tm->var_node[k]);
+        dep(t, self, tm->valid_node[k]);
+      }
+    } else if (root_is(r, "local")) {
+      long k = scope_local_index(m, r->a1, r->l1);
+      if (k >= 0)
+        dep(t, self, tm->local_node[k]);
+    } else if (root_is(r, "module")) {
+      for (size_t c = 0; c < m->ncalls; c++) {
+        struct tmod *ch = tm->children[c];
+        if (!ch || strlen(m->calls[c].name) != r->l1 ||
+            memcmp(m->calls[c].name, r->a1, r->l1))
+          continue;
+        dep(t, self, ch->expand);
+        long o = -1;
+        for (size_t q = 0; r->a2 && q < ch->m->noutputs; q++)
+          if (strlen(ch->m->outputs[q].name) == r->l2 &&
+              !memcmp(ch->m->outputs[q].name, r->a2, r->l2))
+            o = ch->output_node[q];
+        if (o >= 0)
+          dep(t, self, o);
+        else
+          for (size_t q = 0; q < ch->m->noutputs; q++)
+            dep(t, self, ch->output_node[q]);
+      }
+    }
+  }
+}
+
+static const char *node_prefix(struct tree *t, const struct tmod *tm) {
+  return *tm->addr ? tfr_arena_printf(t->a, "%s.", tm->addr) : "";
+}
+
+static void build_graph(struct tree *t) {
+  for (size_t i = 0; i < t->nall; i++) {
+    struct tmod *tm = t->all[i];
+    const struct module *m = tm->m;
+    const char *p = node_prefix(t, tm);
+    size_t nv = m->nvars ? m->nvars : 1;
+    tm->var_node = tfr_arena_alloc(t->a, nv * sizeof *tm->var_node);
+    tm->valid_node = tfr_arena_alloc(t->a, nv * sizeof *tm->valid_node);
+    tm->local_node = tfr_arena_alloc(t->a, (m->nlocals ? m->nlocals : 1) *
+                                               sizeof *tm->local_node);
+    tm->output_node = tfr_arena_alloc(t->a, (m->noutputs ? m->noutputs : 1) *
+                                                sizeof *tm->output_node);
+    tm->expand = tm->parent
+                     ? add_node(t, N_EXPAND, tm, 0,
+                                tfr_arena_printf(t->a, "%s (expand)", tm->addr))
+                     : -1;
+    for (size_t k = 0; k < m->nvars; k++) {
+      tm->var_node[k] = add_node(
+          t, N_VAR, tm, k,
+          tfr_arena_printf(t->a, "%svar.%s (expand)", p, m->vars[k].name));
+      tm->valid_node[k] = -1;
+      if (!tm->parent)
+        t->nodes[tm->var_node[k]].pre = true;
+      else if (m->vars[k].nvalidations)
+        tm->valid_node[k] =
+            add_node(t, N_VALID, tm, k,
+                     tfr_arena_printf(t->a, "%svar.%s (validation)", p,
+                                      m->vars[k].name));
+    }
+    for (size_t k = 0; k < m->nlocals; k++)
+      tm->local_node[k] = add_node(
+          t, N_LOCAL, tm, k,
+          tfr_arena_printf(t->a, "%slocal.%s (expand)", p, m->locals[k].name));
+    for (size_t k = 0; k < m->noutputs; k++)
+      tm->output_node[k] =
+          add_node(t, N_OUTPUT, tm, k,
+                   tfr_arena_printf(t->a, "%soutput.%s (expand)", p,
+                                    m->outputs[k].name));
+  }
+  for (size_t n = 0; n < t->nnodes; n++) {
+    struct tnode *nd = &t->nodes[n];
+    struct tmod *tm = nd->tm;
+    const struct module *m = tm->m;
+    long self = (long)n;
+    if (tm->parent && nd->kind != N_EXPAND)
+      dep(t, self, tm->expand);
+    switch (nd->kind) {
+    case N_EXPAND:
+      if (tm->parent->parent)
+        dep(t, self, tm->parent->expand);
+      ref_deps(t, self, tm->parent, tm->call->count);
+      ref_deps(t, self, tm->parent, tm->call->for_each);
+      break;
+    case N_VAR:
+      if (!nd->pre && tm->args[nd->index])
+        ref_deps(t, self, tm->parent, tm->args[nd->index]->expr);
+      break;
+    case N_VALID: {
+      dep(t, self, tm->var_node[nd->index]);
+      const struct var_decl *v = &m->vars[nd->index];
+      for (size_t i = 0; i < v->nvalidations; i++) {
+        ref_deps(t, self, tm, v->validations[i].condition);
+        ref_deps(t, self, tm, v->validations[i].error_message);
+      }
+      break;
+    }
+    case N_LOCAL:
+      ref_deps(t, self, tm, m->locals[nd->index].expr);
+      break;
+    case N_OUTPUT:
+      ref_deps(t, self, tm, m->outputs[nd->index].expr);
+      break;
+    }
+  }
+}
+
+/* A binary heap of node indexes, least name first. */
+struct heap {
+  long *v;
+  size_t n;
+  const struct tnode *nodes;
+};
+
+static bool less(const struct heap *h, size_t i, size_t j) {
+  return strcmp(h->nodes[h->v[i]].name, h->nodes[h->v[j]].name) < 0;
+}
+
+static void heap_push(struct heap *h, long x) {
+  size_t i = h->n++;
+  h->v[i] = x;
+  while (i && less(h, i, (i - 1) / 2)) {
+    long s = h->v[i];
+    h->v[i] = h->v[(i - 1) / 2];
+    h->v[(i - 1) / 2] = s;
+    i = (i - 1) / 2;
+  }
+}
+
+static long heap_pop(struct heap *h) {
+  long top = h->v[0];
+  h->v[0] = h->v[--h->n];
+  for (size_t i = 0;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < h->n && less(h, l, m))
+      m = l;
+    if (r < h->n && less(h, r, m))
+      m = r;
+    if (m == i)
+      break;
+    long s = h->v[i];
+    h->v[i] = h->v[m];
+    h->v[m] = s;
+    i = m;
+  }
+  return top;
+}
+
+/* Tarjan's components of the nodes left (nodes with pending[n] > 0). */
+struct tarjan {
+  struct tree *t;
+  const size_t *pending;
+  long *index, *low;
+  bool *on;
+  long *stack;
+  size_t sp;
+  long next;
+  bool any;
+};
+
+static void strong(struct tarjan *tj, long v) {
+  struct tree *t = tj->t;
+  tj->index[v] = tj->low[v] = tj->next++;
+  tj->stack[tj->sp++] = v;
+  tj->on[v] = true;
+  const struct tnode *n = &t->nodes[v];
+  for (size_t i = 0; i < n->ndeps; i++) {
+    long w = n->deps[i];
+    if (!tj->pending[w])
+      continue;
+    if (tj->index[w] < 0) {
+      strong(tj, w);
+      if (tj->low[w] < tj->low[v])
+        tj->low[v] = tj->low[w];
+    } else if (tj->on[w] && tj->index[w] < tj->low[v])
+      tj->low[v] = tj->index[w];
+  }
+  if (tj->low[v] != tj->index[v])
+    return;
+  size_t start = tj->sp;
+  while (tj->stack[start - 1] != v)
+    start--;
+  start--;
+  size_t k = tj->sp - start;
+  for (size_t i = start; i < tj->sp; i++)
+    tj->on[tj->stack[i]] = false;
+  if (k > 1) {
+    /* as validate.c's cycles: from the shortest name, one per line */
+    const char **names = tfr_arena_alloc(t->a, k * sizeof *names);
+    for (size_t i = 0; i < k; i++)
+      names[i] = t->nodes[tj->stack[start + i]].name;
+    size_t first = 0;
+    for (size_t i = 1; i < k; i++) {
+      size_t li = strlen(names[i]), lf = strlen(names[first]);
+      if (li < lf || (li == lf && strcmp(names[i], names[first]) < 0))
+        first = i;
+    }
+    struct sbuf b = {0};
+    sbuf_str(&b, "Cycle:");
+    for (size_t i = 0; i < k; i++) {
+      sbuf_str(&b, "\n  ");
+      sbuf_str(&b, names[(first + i) % k]);
+    }
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, NULL,
+                  tfr_arena_strndup(t->a, b.p, b.n), "");
+    free(b.p);
+    tj->any = true;
+  }
+  tj->sp = start;
+}
+
+/* The nodes in dependency order (ties: the least name first), or false
+** after the cycles' errors. */
+static bool order_graph(struct tree *t) {
+  size_t n = t->nnodes;
+  size_t *pending = calloc(n ? n : 1, sizeof *pending);
+  size_t *ndeps_of = calloc(n ? n : 1, sizeof *ndeps_of);
+  for (size_t i = 0; i < n; i++) {
+    pending[i] = t->nodes[i].ndeps;
+    for (size_t j = 0; j < t->nodes[i].ndeps; j++)
+      ndeps_of[t->nodes[i].deps[j]]++;
+  }
+  /* dependents, as one array */
+  size_t *first = calloc(n + 1, sizeof *first);
+  for (size_t i = 0; i < n; i++)
+    first[i + 1] = first[i] + ndeps_of[i];
+  long *dependents = malloc((first[n] ? first[n] : 1) * sizeof *dependents);
+  memset(ndeps_of, 0, (n ? n : 1) * sizeof *ndeps_of);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < t->nodes[i].ndeps; j++) {
+      long d = t->nodes[i].deps[j];
+      dependents[first[d] + ndeps_of[d]++] = (long)i;
+    }
+  struct heap h = {malloc((n ? n : 1) * sizeof *h.v), 0, t->nodes};
+  t->order = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *t->order);
+  size_t done = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!pending[i])
+      heap_push(&h, (long)i);
+  while (h.n) {
+    long x = heap_pop(&h);
+    t->order[done++] = x;
+    for (size_t j = first[x]; j < first[x + 1]; j++)
+      if (!--pending[dependents[j]])
+        heap_push(&h, dependents[j]);
+  }
+  bool ok = done == n;
+  if (!ok) {
+    struct tarjan tj = {t,
+                        pending,
+                        malloc(n * sizeof(long)),
+                        malloc(n * sizeof(long)),
+                        calloc(n, sizeof(bool)),
+                        malloc(n * sizeof(long)),
+                        0,
+                        0,
+                        false};
+    for (size_t i = 0; i < n; i++)
+      tj.index[i] = -1;
+    /* in name order, as the reference sorts them */
+    long *left = malloc(n * sizeof *left);
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++)
+      if (pending[i])
+        left[nl++] = (long)i;
+    for (size_t i = 0; i < nl; i++)
+      if (tj.index[left[i]] < 0)
+        strong(&tj, left[i]);
+    free(left);
+    free(tj.index);
+    free(tj.low);
+    free(tj.on);
+    free(tj.stack);
+  }
+  free(h.v);
+  free(dependents);
+  free(first);
+  free(ndeps_of);
+  free(pending);
+  return ok;
+}
+
+/* ---- instances and their scope ------------------------------------------ */
+
+static struct tinst *new_inst(struct tree *t, struct tmod *tm,
+                              struct tinst *parent, const char *addr,
+                              struct trep rep) {
+  struct tinst *in = tfr_arena_alloc(t->a, sizeof *in);
+  const struct module *m = tm->m;
+  size_t nv = m->nvars ? m->nvars : 1;
+  in->tm = tm;
+  in->addr = addr;
+  in->parent = parent;
+  in->rep = rep;
+  in->vars = tfr_arena_alloc(t->a, nv * sizeof *in->vars);
+  in->var_done = tfr_arena_alloc(t->a, nv * sizeof *in->var_done);
+  in->failed = tfr_arena_alloc(t->a, nv * sizeof *in->failed);
+  in->rules = tfr_arena_alloc(t->a, nv * sizeof *in->rules);
+  in->locals =
+      tfr_arena_alloc(t->a, (m->nlocals ? m->nlocals : 1) * sizeof *in->locals);
+  in->outputs = tfr_arena_alloc(t->a, (m->noutputs ? m->noutputs : 1) *
+                                          sizeof *in->outputs);
+  in->calls =
+      tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->calls);
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    struct tfr_rule *rules =
+        v->nvalidations ? tfr_arena_alloc(t->a, v->nvalidations * sizeof *rules)
+                        : NULL;
+    for (size_t i = 0; i < v->nvalidations; i++)
+      rules[i] = (struct tfr_rule){
+          v->validations[i].refs
+              ? v->validations[i].range
+              : src_range(v->validations[i].src, v->validations[i].block),
+          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
+    in->rules[k] = rules;
+  }
+  if (tm->ninsts == tm->cap) {
+    tm->cap = tm->cap ? 2 * tm->cap : 4;
+    struct tinst **n = tfr_arena_alloc(t->a, tm->cap * sizeof *n);
+    if (tm->ninsts)
+      memcpy(n, tm->insts, tm->ninsts * sizeof *n);
+    tm->insts = n;
+  }
+  tm->insts[tm->ninsts++] = in;
+  return in;
+}
+
+/* What scope_lookup asks of an instance beyond var, path and terraform. */
+struct tscope {
+  struct tree *t;
+  struct tinst *in;
+  const struct trep *rep;
+};
+
+static const tfr_value *str_val(tfr_arena *a, const char *s) {
+  return tfr_string(a, s, strlen(s));
+}
+
+/* One child instance's outputs as an object (evaluate.go GetModule). */
+static const tfr_value *outputs_object(struct tree *t, const struct tmod *ch,
+                                       const struct tinst *ci) {
+  const struct module *m = ch->m;
+  size_t n = m->noutputs;
+  const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    const struct output_decl *o = &m->outputs[i];
+    names[i] = o->name;
+    const tfr_value *v = ci && !t->validate ? ci->outputs[i] : NULL;
+    if (!v)
+      v = tfr_unknown(t->a,
+                      o->type ? tfr_type_plain(t->a, o->type) : &tfr_t_dynamic);
+    else if (o->sensitive)
+      v = tfr_value_mark(t->a, v, TFR_V_SENSITIVE);
+    vals[i] = v;
+  }
+  return tfr_object(t->a, n, names, vals);
+}
+
+/* The value of module.NAME in an instance. */
+static const tfr_value *module_value(struct tree *t, struct tinst *in,
+                                     size_t c) {
+  const struct module *m = in->tm->m;
+  const struct module_call *call = &m->calls[c];
+  struct tmod *ch = in->tm->children[c];
+  if (!ch)
+    return tfr_unknown(t->a, &tfr_t_dynamic);
+  const struct module *cm = ch->m;
+  bool typed = false, no_dynamic = true;
+  const char **names =
+      tfr_arena_alloc(t->a, (cm->noutputs ? cm->noutputs : 1) * sizeof *names);
+  const tfr_type **types =
+      tfr_arena_alloc(t->a, (cm->noutputs ? cm->noutputs : 1) * sizeof *types);
+  for (size_t i = 0; i < cm->noutputs; i++) {
+    const struct output_decl *o = &cm->outputs[i];
+    typed |= o->type != NULL;
+    types[i] = o->type ? tfr_type_plain(t->a, o->type) : &tfr_t_dynamic;
+    no_dynamic &= !tfr_type_has_dynamic(types[i]);
+    names[i] = o->name;
+  }
+  const tfr_type *inst_ty =
+      tfr_type_object(t->a, cm->noutputs, names, types, NULL);
+  if (t->validate) {
+    if (typed) {
+      if (call->count && no_dynamic)
+        return tfr_unknown(t->a, tfr_type_list(t->a, inst_ty));
+      if (call->for_each && no_dynamic)
+        return tfr_unknown(t->a, tfr_type_map(t->a, inst_ty));
+      if (call->count || call->for_each)
+        return tfr_unknown(t->a, &tfr_t_dynamic);
+      return outputs_object(t, ch, NULL);
+    }
+    if (call->count || call->for_each) {
+      const tfr_type **dyn = tfr_arena_alloc(
+          t->a, (cm->noutputs ? cm->noutputs : 1) * sizeof *dyn);
+      for (size_t i = 0; i < cm->noutputs; i++)
+        dyn[i] = &tfr_t_dynamic;
+      const tfr_type *o = tfr_type_object(t->a, cm->noutputs, names, dyn, NULL);
+      return tfr_unknown(t->a, call->count ? tfr_type_list(t->a, o)
+                                           : tfr_type_map(t->a, o));
+    }
+    return outputs_object(t, ch, NULL);
+  }
+  const struct texp *e = in->calls[c];
+  if (!e)
+    return tfr_unknown(t->a, &tfr_t_dynamic);
+  if (e->mode == EXP_SINGLE)
+    return outputs_object(t, ch, e->n ? e->insts[0] : NULL);
+  const tfr_value **vals =
+      tfr_arena_alloc(t->a, (e->n ? e->n : 1) * sizeof *vals);
+  for (size_t i = 0; i < e->n; i++)
+    vals[i] = outputs_object(t, ch, e->insts[i]);
+  if (e->mode == EXP_COUNT) {
+    if (no_dynamic)
+      return tfr_list(t->a, inst_ty, e->n, vals);
+    return tfr_tuple(t->a, e->n, vals);
+  }
+  if (no_dynamic) {
+    uint32_t *lens = tfr_arena_alloc(t->a, (e->n ? e->n : 1) * sizeof *lens);
+    for (size_t i = 0; i < e->n; i++)
+      lens[i] = (uint32_t)strlen(e->keys[i]);
+    return tfr_map(t->a, inst_ty, e->n, e->keys, lens, vals);
+  }
+  return tfr_object(t->a, e->n, e->keys, vals);
+}
+
+static const tfr_value *more(void *ud, const char *name, size_t len) {
+  struct tscope *ts = ud;
+  struct tree *t = ts->t;
+  struct tinst *in = ts->in;
+  const struct module *m = in->tm->m;
+#define IS(s) (len == strlen(s) && !memcmp(name, s, len))
+  if (IS("local")) {
+    size_t n = m->nlocals;
+    const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
+    const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+      names[i] = m->locals[i].name;
+      vals[i] =
+          in->locals[i] ? in->locals[i] : tfr_unknown(t->a, &tfr_t_dynamic);
+    }
+    return tfr_object(t->a, n, names, vals);
+  }
+  if (IS("module")) {
+    size_t n = m->ncalls;
+    const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
+    const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+      names[i] = m->calls[i].name;
+      vals[i] = module_value(t, in, i);
+    }
+    return tfr_object(t->a, n, names, vals);
+  }
+  if (IS("count") && ts->rep && ts->rep->count_index) {
+    const char *names[] = {"index"};
+    const tfr_value *vals[] = {ts->rep->count_index};
+    return tfr_object(t->a, 1, names, vals);
+  }
+  if (IS("each") && ts->rep && ts->rep->each_key) {
+    const char *names[] = {"key", "value"};
+    const tfr_value *vals[] = {ts->rep->each_key, ts->rep->each_value};
+    return tfr_object(t->a, 2, names, vals);
+  }
+  if (IS("ephemeral"))
+    return tfr_value_mark(t->a, tfr_unknown(t->a, &tfr_t_dynamic),
+                          TFR_V_EPHEMERAL);
+#undef IS
+  return tfr_unknown(t->a, &tfr_t_dynamic);
+}
+
+/* var.*: the instance's values; in the validate walk every variable is
+** unknown of its type, but own (the rule's variable), which has own_val. */
+static const tfr_value *var_object(struct tree *t, struct tinst *in, long own,
+                                   const tfr_value *own_val) {
+  const struct module *m = in->tm->m;
+  const tfr_value **vals =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *vals);
+  for (size_t k = 0; k < m->nvars; k++) {
+    if ((long)k == own)
+      vals[k] = own_val;
+    else if (t->validate && in->tm->parent)
+      vals[k] = NULL;
+    else if (in->var_done[k] || !in->tm->parent)
+      vals[k] = in->vars[k] ? in->vars[k] : tfr_unknown(t->a, &tfr_t_dynamic);
+    else
+      vals[k] = tfr_unknown(t->a, &tfr_t_dynamic);
+    if (t->validate && !in->tm->parent)
+      vals[k] = NULL; /* the root's are unknown in the validate walk */
+  }
+  return scope_var_object(t->a, m, vals);
+}
+
+static void init_scope(struct tree *t, struct scope *s, struct tscope *ts,
+                       struct tinst *in, const struct trep *rep, long own,
+                       const tfr_value *own_val) {
+  *s = (struct scope){0};
+  s->a = t->a;
+  s->var = var_object(t, in, own, own_val);
+  scope_fixed(s, t->root->dir);
+  const char *names[] = {"cwd", "module", "root"};
+  const tfr_value *vals[] = {tfr_value_is_known(s->path->elems[0])
+                                 ? s->path->elems[0]
+                                 : str_val(t->a, "."),
+                             str_val(t->a, in->tm->rel), str_val(t->a, ".")};
+  s->path = tfr_object(t->a, 3, names, vals);
+  s->plan = true;
+  s->dir = t->root->dir;
+  *ts = (struct tscope){t, in, rep};
+  s->more = more;
+  s->more_ud = ts;
+}
+
+/* Evaluate x (in src) in instance in, as lang's EvalExpr: the static
+** reference checks first.  NULL after an error (reported, with the
+** instance's address). */
+static const tfr_value *eval_in(struct tree *t, struct tinst *in,
+                                struct src_file *src, const struct ast *x,
+                                const struct trep *rep, const char *var,
+                                const char *module) {
+  size_t before = tfr_diags_count(t->diags);
+  const tfr_value *v = NULL;
+  struct tref_list l = refs_in(t->a, x);
+  bool ok = repetition_refs(t, src, &l, rep, var);
+  ok &= validate_refs(in->tm->m, t->a, t->diags, src, x, var);
+  if (ok) {
+    struct scope s;
+    struct tscope ts;
+    init_scope(t, &s, &ts, in, rep, -1, NULL);
+    struct eval_scope es = {scope_lookup, &s};
+    struct eval_ctx c = {0};
+    c.a = t->a;
+    c.diags = t->diags;
+    c.src = src;
+    c.scope = &es;
+    c.funcs = &funcs_table;
+    c.dir = t->root->dir;
+    c.plan = true;
+    c.opentofu = in->tm->m->opentofu;
+    v = eval_expr(&c, x);
+    for (size_t i = before; i < tfr_diags_count(t->diags); i++)
+      if (var)
+        tfr_diags_set_variable_at(t->diags, i, var);
+  }
+  if (t->validate) /* only errors count there */
+    for (size_t i = tfr_diags_count(t->diags); i > before; i--)
+      if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
+        diags_remove(t->diags, i - 1, i);
+  diags_set_module_since(t->diags, before, module);
+  return diags_errors_since(t->diags, before) ? NULL : v;
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+static const char *inst_addr(struct tree *t, const struct tinst *parent,
+                             const char *name, const char *key,
+                             const tfr_value *num) {
+  const char *base =
+      *parent->addr ? tfr_arena_printf(t->a, "%s.module.%s", parent->addr, name)
+                    : tfr_arena_printf(t->a, "module.%s", name);
+  if (num)
+    return tfr_arena_printf(t->a, "%s[%s]", base, tfr_number_text(t->a, num));
+  if (key)
+    return tfr_arena_printf(t->a, "%s[%s]", base,
+                            str_go_quote(t->a, key, strlen(key)));
+  return base;
+}
+
+static void add_error(struct tree *t, struct src_file *src, struct span at,
+                      const char *summary, const char *detail,
+                      const char *module) {
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(src, at);
+  tfr_diags_add(t->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  diags_set_module_since(t->diags, before, module);
+}
+
+static const tfr_value *num_val(tfr_arena *a, int64_t i) {
+  tfr_value *v = tfr_arena_alloc(a, sizeof *v);
+  v->type = &tfr_t_number;
+  v->num = num_from_int(a, i);
+  return v;
+}
+
+/* eval_count.go: the count of a call in pi; -1 after an error, -2 when
+** unknown. */
+static long count_value(struct tree *t, struct tinst *pi,
+                        const struct module_call *c) {
+  const tfr_value *v = eval_in(t, pi, c->src, c->count, NULL, NULL, pi->addr);
+  if (!v)
+    return -1;
+  const char *err = NULL;
+  const tfr_value *n = conv_convert(t->a, v, &tfr_t_number, &err);
+  if (!n) {
+    add_error(t, c->src, c->count->span, "Incorrect value type",
+              tfr_arena_printf(t->a, "Invalid expression value: %s.",
+                               err ? err : "number required"),
+              pi->addr);
+    return -1;
+  }
+  bool bad = false;
+  if (tfr_value_has_mark(n, TFR_V_EPHEMERAL)) {
+    add_error(t, c->src, c->count->span, "Invalid count argument",
+              "The given \"count\" is derived from an ephemeral value, which "
+              "means that Terraform cannot persist it between plan/apply "
+              "rounds. Use only non-ephemeral values to specify the number "
+              "of resource instances.",
+              pi->addr);
+    bad = true;
+  }
+  n = tfr_value_unmark(t->a, n, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
+  if (n->flags & TFR_V_NULL) {
+    add_error(t, c->src, c->count->span, "Invalid count argument",
+              "The given \"count\" argument value is null. An integer is "
+              "required.",
+              pi->addr);
+    return -1;
+  }
+  if (n->flags & TFR_V_UNKNOWN)
+    return bad ? -1 : -2;
+  int64_t i;
+  if (!num_is_int(n->num) || !num_to_int64(n->num, &i) || i > INT32_MAX) {
+    add_error(t, c->src, c->count->span, "Invalid count argument",
+              "The given \"count\" argument value is unsuitable: value must "
+              "be a whole number, between -9223372036854775808 and "
+              "9223372036854775807.",
+              pi->addr);
+    return -1;
+  }
+  if (i < 0) {
+    add_error(t, c->src, c->count->span, "Invalid count argument",
+              "The given \"count\" argument value is unsuitable: must be "
+              "greater than or equal to zero.",
+              pi->addr);
+    return -1;
+  }
+  return bad ? -1 : (long)i;
+}
+
+static const char *const unknown_map =
+    "The \"for_each\" map includes keys derived from resource attributes "
+    "that cannot be determined until apply, and so Terraform cannot "
+    "determine the full set of keys that will identify the instances of "
+    "this resource.\n\nWhen working with unknown values in for_each, it's "
+    "better to define the map keys statically in your configuration and "
+    "place apply-time results only in the map values.\n\nAlternatively, you "
+    "could use the -target planning option to first apply only the "
+    "resources that the for_each value depends on, and then apply a second "
+    "time to fully converge.";
+static const char *const unknown_set =
+    "The \"for_each\" set includes values derived from resource attributes "
+    "that cannot be determined until apply, and so Terraform cannot "
+    "determine the full set of keys that will identify the instances of "
+    "this resource.\n\nWhen working with unknown values in for_each, it's "
+    "better to use a map value where the keys are defined statically in "
+    "your configuration and where only the values contain apply-time "
+    "results.\n\nAlternatively, you could use the -target planning option "
+    "to first apply only the resources that the for_each value depends on, "
+    "and then apply a second time to fully converge.";
+
+/* eval_for_each.go's validateResourceOrActionForEach; false after an
+** error. */
+static bool for_each_ok(struct tree *t, struct tinst *pi,
+                        const struct module_call *c, const tfr_value *v) {
+  const char *bad = NULL, *summary = "Invalid for_each argument";
+  bool ok = true;
+  if (tfr_value_has_mark(v, TFR_V_SENSITIVE)) {
+    add_error(t, c->src, c->for_each->span, summary,
+              "Sensitive values, or values derived from sensitive values, "
+              "cannot be used as for_each arguments. If used, the sensitive "
+              "value could be exposed as a resource instance key.",
+              pi->addr);
+    ok = false;
+  }
+  if (tfr_value_has_mark(v, TFR_V_EPHEMERAL)) {
+    add_error(t, c->src, c->for_each->span, summary,
+              "The given \"for_each\" value is derived from an ephemeral "
+              "value, which means that Terraform cannot persist it between "
+              "plan/apply rounds. Use only non-ephemeral values to specify a "
+              "resource's instance keys.",
+              pi->addr);
+    ok = false;
+  }
+  if (!ok)
+    return false;
+  const tfr_type *ty = v->type;
+  if (v->flags & TFR_V_NULL)
+    bad = "The given \"for_each\" argument value is unsuitable: the given "
+          "\"for_each\" argument value is null. A map, or set of strings is "
+          "allowed.";
+  else if (ty->kind == TFR_DYNAMIC)
+    return true;
+  else if (ty->kind != TFR_MAP && ty->kind != TFR_SET && ty->kind != TFR_OBJECT)
+    bad = tfr_arena_printf(t->a,
+                           "The given \"for_each\" argument value is "
+                           "unsuitable: the \"for_each\" argument must be a "
+                           "map, or set of strings, and you have provided a "
+                           "value of type %s.",
+                           tfr_type_friendly(t->a, ty));
+  else if ((v->flags & TFR_V_UNKNOWN) || !v->n)
+    return true;
+  else if (ty->kind == TFR_SET) {
+    if (!tfr_value_is_wholly_known(v))
+      return true;
+    summary = "Invalid for_each set argument";
+    if (ty->elem->kind != TFR_STRING)
+      bad = tfr_arena_printf(t->a,
+                             "The given \"for_each\" argument value is "
+                             "unsuitable: \"for_each\" supports maps and sets "
+                             "of strings, but you have provided a set "
+                             "containing type %s.",
+                             tfr_type_friendly(t->a, ty->elem));
+    for (uint32_t i = 0; !bad && i < v->n; i++)
+      if (v->elems[i]->flags & TFR_V_NULL)
+        bad = "The given \"for_each\" argument value is unsuitable: "
+              "\"for_each\" sets must not contain null values.";
+  }
+  if (!bad)
+    return true;
+  add_error(t, c->src, c->for_each->span, summary, bad, pi->addr);
+  return false;
+}
+
+static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
+                      const char *key, size_t cap) {
+  (void)t;
+  (void)cap;
+  e->insts[e->n] = in;
+  if (e->keys)
+    e->keys[e->n] = key;
+  e->n++;
+}
+
+/* node_module_expand.go: the instances of tm's call in parent instance pi;
+** false after an error. */
+static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
+  const struct module_call *c = tm->call;
+  size_t ci = (size_t)(c - pi->tm->m->calls);
+  struct texp *e = tfr_arena_alloc(t->a, sizeof *e);
+  if (t->validate) {
+    if (c->count && count_value(t, pi, c) == -1)
+      return false;
+    if (c->for_each) {
+      const tfr_value *v =
+          eval_in(t, pi, c->src, c->for_each, NULL, NULL, pi->addr);
+      if (!v || !for_each_ok(t, pi, c, v))
+        return false;
+    }
+    e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
+    push_inst(t, e,
+              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                       (struct trep){0}),
+              NULL, 1);
+    pi->calls[ci] = e;
+    return true;
+  }
+  if (c->count) {
+    long n = count_value(t, pi, c);
+    if (n == -2) {
+      add_error(t, c->src, c->count->span, "Invalid count argument",
+                "The \"count\" value depends on resource attributes that "
+                "cannot be determined until apply, so Terraform cannot "
+                "predict how many instances will be created. To work around "
+                "this, use the -target argument to first apply only the "
+                "resources that the count depends on.",
+                pi->addr);
+      return false;
+    }
+    if (n < 0)
+      return false;
+    e->mode = EXP_COUNT;
+    e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
+    for (long i = 0; i < n; i++) {
+      const tfr_value *k = num_val(t->a, i);
+      push_inst(t, e,
+                new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
+                         (struct trep){k, NULL, NULL}),
+                NULL, (size_t)n);
+    }
+  } else if (c->for_each) {
+    const tfr_value *v =
+        eval_in(t, pi, c->src, c->for_each, NULL, NULL, pi->addr);
+    if (!v)
+      return false;
+    if ((v->flags & TFR_V_UNKNOWN) ||
+        (v->type->kind == TFR_SET && !tfr_value_is_wholly_known(v))) {
+      add_error(t, c->src, c->for_each->span, "Invalid for_each argument",
+                v->type->kind == TFR_SET ? unknown_set : unknown_map, pi->addr);
+      return false;
+    }
+    if (!for_each_ok(t, pi, c, v))
+      return false;
+    e->mode = EXP_FOR_EACH;
+    v = tfr_value_unmark(t->a, v, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
+    size_t n =
+        (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
+    e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
+    e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
+    /* keys in order: a map's and an object's are sorted, a set of
+    ** strings is ordered by its strings */
+    for (size_t i = 0; i < n; i++) {
+      const char *key;
+      const tfr_value *val;
+      if (v->type->kind == TFR_SET) {
+        key = tfr_arena_strndup(t->a, v->elems[i]->s, v->elems[i]->n);
+        val = v->elems[i];
+      } else if (v->type->kind == TFR_MAP) {
+        key = tfr_arena_strndup(t->a, v->keys[i], v->keylens[i]);
+        val = v->elems[i];
+      } else {
+        key = v->type->names[i];
+        val = v->elems[i];
+      }
+      push_inst(t, e,
+                new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
+                         (struct trep){NULL, str_val(t->a, key), val}),
+                key, n);
+    }
+  } else {
+    e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
+    push_inst(t, e,
+              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                       (struct trep){0}),
+              NULL, 1);
+  }
+  pi->calls[ci] = e;
+  return true;
+}
+
+/* eval_variable.go's PrepareFinalInputVariableValue for a value from the
+** configuration (node_module_variable.go): NULL after an error. */
+static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
+                                    const tfr_value *given) {
+  struct tmod *tm = in->tm;
+  const struct var_decl *v = &tm->m->vars[k];
+  const struct module_arg *arg = tm->args[k];
+  const char *addr = tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name);
+  struct tfr_range src =
+      arg ? src_range(tm->call->src, arg->expr->span) : v->decl;
+  char decl[512], at[512];
+  tfr_range_format(&v->decl, decl, sizeof decl);
+  tfr_range_format(&src, at, sizeof at);
+  size_t before = tfr_diags_count(t->diags);
+  const tfr_value *val = NULL;
+  if (!given) {
+    if (!v->has_default) {
+      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
+                    "Required variable not set",
+                    tfr_arena_printf(t->a,
+                                     "The variable \"%s\" is required, but "
+                                     "is not set.",
+                                     v->name));
+      goto done;
+    }
+    given = v->dflt;
+    if (!given)
+      goto done; /* its default has errors of its own */
+  }
+  if (v->defaults && !(given->flags & TFR_V_NULL))
+    given = conv_apply_defaults(t->a, given, v->defaults);
+  const char *err = NULL;
+  val = conv_convert(t->a, given, v->type, &err);
+  if (!val) {
+    if (v->sensitive)
+      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
+                    "Invalid value for input variable",
+                    tfr_arena_printf(t->a,
+                                     "The given value is not suitable for %s, "
+                                     "which is sensitive: %s. Invalid value "
+                                     "defined at %s.",
+                                     addr, err ? err : "incorrect type", at));
+    else
+      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src,
+                    "Invalid value for input variable",
+                    tfr_arena_printf(t->a,
+                                     "The given value is not suitable for %s "
+                                     "declared at %s: %s.",
+                                     addr, decl, err ? err : "incorrect type"));
+    goto done;
+  }
+  if ((val->flags & TFR_V_NULL) && !v->nullable) {
+    if (v->has_default && v->dflt) {
+      val = v->dflt;
+    } else {
+      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src, "Required variable not set",
+                    tfr_arena_printf(t->a,
+                                     "The given value is not suitable for %s "
+                                     "defined at %s: required variable may "
+                                     "not be set to null.",
+                                     addr, decl));
+      val = NULL;
+      goto done;
+    }
+  }
+  if (v->ephemeral)
+    val = tfr_value_mark(t->a, val, TFR_V_EPHEMERAL);
+  else if (tfr_value_has_mark(val, TFR_V_EPHEMERAL)) {
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src, "Ephemeral value not allowed",
+                  "This input variable is not declared as accepting a "
+                  "ephemeral values, so it cannot be set to a result derived "
+                  "from an ephemeral value.");
+    val = NULL;
+  }
+done:
+  for (size_t i = before; i < tfr_diags_count(t->diags); i++)
+    tfr_diags_set_variable_at(t->diags, i, v->name);
+  if (t->validate)
+    for (size_t i = tfr_diags_count(t->diags); i > before; i--)
+      if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
+        diags_remove(t->diags, i - 1, i);
+  diags_set_module_since(t->diags, before, in->addr);
+  return val;
+}
+
+static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
+  bool ok = true;
+  const struct var_decl *v = &tm->m->vars[k];
+  const struct module_arg *arg = tm->args[k];
+  for (size_t i = 0; i < tm->ninsts; i++) {
+    struct tinst *in = tm->insts[i];
+    const tfr_value *given = NULL;
+    if (arg) {
+      struct trep rep = in->rep;
+      if (t->validate) /* TotallyUnknownRepetitionData */
+        rep = (struct trep){tfr_unknown(t->a, &tfr_t_number),
+                            tfr_unknown(t->a, &tfr_t_string),
+                            tfr_unknown(t->a, &tfr_t_dynamic)};
+      given = eval_in(t, in->parent, tm->call->src, arg->expr, &rep, v->name,
+                      in->addr);
+      if (!given) {
+        ok = false;
+        in->failed[k] = true;
+        continue;
+      }
+    }
+    const tfr_value *val = prepare_arg(t, in, k, given);
+    if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
+        !t->validate && t->engine->deprecated_warns) {
+      size_t before = tfr_diags_count(t->diags);
+      struct tfr_range r = src_range(tm->call->src, arg->expr->span);
+      tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
+                    "Deprecated variable got a value", v->deprecated);
+      tfr_diags_set_variable(t->diags, v->name);
+      diags_set_module_since(t->diags, before, in->addr);
+    }
+    if (!val) {
+      ok = false;
+      in->failed[k] = true;
+      continue;
+    }
+    in->vars[k] = val;
+    in->var_done[k] = true;
+  }
+  return ok;
+}
+
+/* Where a child variable's rule failures point: its argument, or
+** Terraform's zero range when it was not given. */
+struct arg_place {
+  const struct tmod *tm;
+};
+
+static struct tfr_range arg_range(const void *ud, size_t k) {
+  const struct tmod *tm = ud;
+  if (tm->args[k])
+    return src_range(tm->call->src, tm->args[k]->expr->span);
+  return (struct tfr_range){.filename = ""};
+}
+
+static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
+  bool ok = true;
+  const struct module *m = tm->m;
+  const struct var_decl *v = &m->vars[k];
+  const struct value_place place = {arg_range, tm};
+  for (size_t i = 0; i < tm->ninsts; i++) {
+    struct tinst *in = tm->insts[i];
+    size_t before = tfr_diags_count(t->diags);
+    if (!validate_var_refs(m, t->a, t->diags, k)) {
+      diags_set_module_since(t->diags, before, in->addr);
+      in->failed[k] = true;
+      ok = false;
+      continue;
+    }
+    if (in->failed[k] || (!t->validate && !in->var_done[k]))
+      continue;
+    const tfr_value *own = NULL;
+    if (t->validate)
+      own = in->var_done[k] ? in->vars[k] : NULL;
+    struct scope s;
+    struct tscope ts;
+    init_scope(t, &s, &ts, in, NULL, t->validate ? (long)k : -1,
+               own ? tfr_value_mark(t->a, own,
+                                    (v->sensitive ? TFR_V_SENSITIVE : 0) |
+                                        (v->ephemeral ? TFR_V_EPHEMERAL : 0))
+                   : NULL);
+    if (t->validate && !own) {
+      /* unknown of its type, as every other variable */
+      s.var = var_object(t, in, -1, NULL);
+    }
+    bool passed = validate_var_rules(m, t->a, t->diags, k, &s, &place,
+                                     t->validate, in->rules[k]);
+    if (t->validate)
+      for (size_t j = tfr_diags_count(t->diags); j > before; j--)
+        if (tfr_diags_get(t->diags, j - 1)->sev != TFR_DIAG_ERROR)
+          diags_remove(t->diags, j - 1, j);
+    diags_set_module_since(t->diags, before, in->addr);
+    if (!passed || diags_errors_since(t->diags, before)) {
+      ok = false;
+      if (!t->validate) {
+        in->failed[k] = true;
+        in->var_done[k] = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/* A local value that refers to itself (node_local.go). */
+static bool self_local(struct tree *t, struct tinst *in, size_t k) {
+  const struct local_decl *d = &in->tm->m->locals[k];
+  struct tref_list l = refs_in(t->a, d->expr);
+  bool found = false;
+  for (size_t i = 0; i < l.n; i++) {
+    const struct tref *r = &l.v[i];
+    if (!root_is(r, "local") || !a1_is(r, d->name, strlen(d->name)))
+      continue;
+    size_t before = tfr_diags_count(t->diags);
+    struct tfr_range rg = src_range(d->src, r->span);
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &rg, "Self-referencing local value",
+                  tfr_arena_printf(t->a,
+                                   "Local value %slocal.%s cannot use its own "
+                                   "result as part of its expression.",
+                                   node_prefix(t, in->tm), d->name));
+    diags_set_module_since(t->diags, before, in->addr);
+    found = true;
+  }
+  return found;
+}
+
+static bool exec_local(struct tree *t, struct tmod *tm, size_t k) {
+  bool ok = true;
+  const struct local_decl *d = &tm->m->locals[k];
+  for (size_t i = 0; i < tm->ninsts; i++) {
+    struct tinst *in = tm->insts[i];
+    if (self_local(t, in, k)) {
+      ok = false;
+      continue;
+    }
+    const tfr_value *v = eval_in(t, in, d->src, d->expr, NULL, NULL, in->addr);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    in->locals[k] = v;
+  }
+  return ok;
+}
+
+static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
+  bool ok = true;
+  const struct output_decl *o = &tm->m->outputs[k];
+  for (size_t i = 0; i < tm->ninsts; i++) {
+    struct tinst *in = tm->insts[i];
+    const tfr_value *v =
+        o->expr ? eval_in(t, in, o->src, o->expr, NULL, NULL, in->addr)
+                : tfr_null(t->a, &tfr_t_dynamic);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    struct span at = o->expr ? o->expr->span : o->decl;
+    const char *msg = NULL;
+    if (o->type) {
+      if (o->defaults && !(v->flags & TFR_V_NULL))
+        v = conv_apply_defaults(t->a, v, o->defaults);
+      const char *err = NULL;
+      const tfr_value *cv = conv_convert(t->a, v, o->type, &err);
+      if (!cv) {
+        add_error(t, o->src, at, "Invalid output value",
+                  tfr_arena_printf(t->a,
+                                   "The value expression does not match this "
+                                   "output value's type constraint: %s.",
+                                   err ? err : "incorrect type"),
+                  in->addr);
+        ok = false;
+        continue;
+      }
+      v = cv;
+    }
+    if (!tm->parent && !o->sensitive &&
+        tfr_value_has_mark(v, TFR_V_SENSITIVE)) {
+      add_error(t, o->src, o->decl, "Output refers to sensitive values",
+                "To reduce the risk of accidentally exporting sensitive data "
+                "that was intended to be only internal, Terraform requires "
+                "that any root module output containing sensitive data be "
+                "explicitly marked as sensitive, to confirm your intent.\n\n"
+                "If you do intend to export this data, annotate the output "
+                "value as sensitive by adding the following argument:\n"
+                "    sensitive = true",
+                in->addr);
+      ok = false;
+      continue;
+    }
+    if (!o->ephemeral && tfr_value_has_mark(v, TFR_V_EPHEMERAL))
+      msg = "This output value is not declared as returning an ephemeral "
+            "value, so it cannot be set to a result derived from an "
+            "ephemeral value.";
+    if (msg) {
+      add_error(t, o->src, at, "Ephemeral value not allowed", msg, in->addr);
+      ok = false;
+      continue;
+    }
+    if (o->ephemeral && !tm->parent) {
+      add_error(t, o->src, o->decl, "Ephemeral output not allowed",
+                "Ephemeral outputs are not allowed in context of a root "
+                "module",
+                in->addr);
+      ok = false;
+      continue;
+    }
+    in->outputs[k] = v;
+  }
+  return ok;
+}
+
+static bool exec_node(struct tree *t, struct tnode *n) {
+  struct tmod *tm = n->tm;
+  switch (n->kind) {
+  case N_EXPAND: {
+    bool ok = true;
+    for (size_t i = 0; i < tm->parent->ninsts; i++)
+      ok &= expand_call(t, tm, tm->parent->insts[i]);
+    return ok;
+  }
+  case N_VAR:
+    return exec_var(t, tm, n->index);
+  case N_VALID:
+    return exec_valid(t, tm, n->index);
+  case N_LOCAL:
+    return exec_local(t, tm, n->index);
+  case N_OUTPUT:
+    return exec_output(t, tm, n->index);
+  }
+  return false;
+}
+
+/* One walk over the graph: the root's instance first, then every node in
+** order, a node skipped (failed) when one of its dependencies failed. */
+static void walk(struct tree *t, const tfr_value *const *root_values) {
+  for (size_t i = 0; i < t->nall; i++)
+    t->all[i]->ninsts = 0;
+  struct tinst *root = new_inst(t, t->root, NULL, "", (struct trep){0});
+  const struct module *rm = t->root->m;
+  for (size_t k = 0; k < rm->nvars; k++) {
+    struct tnode *n = &t->nodes[t->root->var_node[k]];
+    if (t->validate || (root_values && root_values[k])) {
+      root->vars[k] = t->validate ? NULL : root_values[k];
+      root->var_done[k] = true;
+      n->state = 1;
+    } else
+      n->state = 2;
+  }
+  for (size_t i = 0; i < t->nnodes; i++) {
+    struct tnode *n = &t->nodes[t->order[i]];
+    if (n->pre)
+      continue;
+    bool skip = false;
+    for (size_t j = 0; j < n->ndeps && !skip; j++)
+      skip = t->nodes[n->deps[j]].state != 1;
+    if (skip) {
+      n->state = 2;
+      continue;
+    }
+    n->state = exec_node(t, n) ? 1 : 2;
+  }
+}
+
+bool tree_graph(struct tree *t, tfr_diags *diags) {
+  t->diags = diags;
+  size_t before = tfr_diags_count(diags);
+  build_graph(t);
+  if (!order_graph(t)) {
+    diags_set_module_since(diags, before, "");
+    return false;
+  }
+  return true;
+}
+
+bool tree_validate(struct tree *t, tfr_diags *diags) {
+  t->diags = diags;
+  size_t before = tfr_diags_count(diags);
+  t->validate = true;
+  walk(t, NULL);
+  t->validate = false;
+  return !diags_errors_since(diags, before);
+}
+
+void tree_plan(struct tree *t, tfr_diags *diags,
+               const tfr_value *const *root_values) {
+  t->diags = diags;
+  for (size_t i = 0; i < t->nnodes; i++)
+    t->nodes[i].state = 0;
+  walk(t, root_values);
+  t->planned = true;
+}
+
+/* ---- the result --------------------------------------------------------- */
+
+static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
+                                     const struct tinst *in, size_t k) {
+  const struct var_decl *v = &tm->m->vars[k];
+  const struct module_arg *arg = tm->args[k];
+  struct tfr_variable out = {0};
+  out.name = v->name;
+  out.decl = v->decl;
+  out.declared = v->type;
+  out.typed = v->typed;
+  out.nullable = v->nullable;
+  out.description = v->description;
+  out.deprecated = v->deprecated;
+  out.ephemeral = v->ephemeral;
+  out.default_value = v->has_default ? v->dflt : NULL;
+  out.type_range = v->type_range;
+  out.rules = in ? in->rules[k] : NULL;
+  out.nrules = in ? v->nvalidations : 0;
+  if (!in) {
+    struct tfr_rule *rules =
+        v->nvalidations ? tfr_arena_alloc(t->a, v->nvalidations * sizeof *rules)
+                        : NULL;
+    for (size_t i = 0; i < v->nvalidations; i++)
+      rules[i] = (struct tfr_rule){
+          v->validations[i].refs
+              ? v->validations[i].range
+              : src_range(v->validations[i].src, v->validations[i].block),
+          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
+    out.rules = rules;
+    out.nrules = v->nvalidations;
+  }
+  if (arg) {
+    out.source = TFR_SRC_CONFIG;
+    out.arg_range = src_range(tm->call->src, arg->expr->span);
+    out.source_file = out.arg_range.filename;
+    out.source_line = out.arg_range.start.line;
+  } else
+    out.source = v->has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
+  const tfr_value *val = in && in->var_done[k] ? in->vars[k] : NULL;
+  out.sensitive =
+      v->sensitive || (val && tfr_value_has_mark(val, TFR_V_SENSITIVE));
+  if (!val) {
+    out.error = true;
+    out.type = tfr_type_plain(t->a, v->type);
+    out.reason =
+        in && in->failed[k] ? "its value has errors" : "plan stops before this";
+    return out;
+  }
+  out.value =
+      tfr_value_unmark(t->a, val, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
+  out.type = out.value->type;
+  return out;
+}
+
+void tree_result(struct tree *t, struct tfr_resolution *res) {
+  res->tree = true;
+  size_t n = 0;
+  for (size_t i = 1; i < t->nall; i++)
+    n += t->planned ? t->all[i]->ninsts : 1;
+  struct tfr_instance *out = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *out);
+  size_t j = 0;
+  /* depth first through the instances: a child's after its caller's */
+  struct tinst **stack = NULL;
+  size_t sp = 0, cap = 0;
+  if (t->planned && t->root->ninsts) {
+    cap = 16;
+    stack = malloc(cap * sizeof *stack);
+    stack[sp++] = t->root->insts[0];
+  }
+  while (sp) {
+    struct tinst *in = stack[--sp];
+    if (in->tm->parent) {
+      struct tfr_instance *o = &out[j++];
+      const struct tmod *tm = in->tm;
+      o->address = in->addr;
+      o->call = tm->addr;
+      o->source = tm->source;
+      o->dir = tm->rel;
+      o->call_range = src_range(tm->call->src, tm->call->decl);
+      o->parent = in->parent->addr;
+      struct tfr_variable *vars = tfr_arena_alloc(
+          t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
+      for (size_t k = 0; k < tm->m->nvars; k++)
+        vars[k] = child_var(t, tm, in, k);
+      o->vars = vars;
+      o->n = tm->m->nvars;
+    }
+    /* children in reverse, so that they pop in order */
+    const struct module *m = in->tm->m;
+    for (size_t c = m->ncalls; c-- > 0;) {
+      const struct texp *e = in->calls[c];
+      for (size_t q = e ? e->n : 0; q-- > 0;) {
+        if (sp == cap) {
+          cap *= 2;
+          stack = realloc(stack, cap * sizeof *stack);
+          if (!stack)
+            tfr_oom();
+        }
+        stack[sp++] = e->insts[q];
+      }
+    }
+  }
+  free(stack);
+  if (!t->planned)
+    for (size_t i = 1; i < t->nall; i++) {
+      const struct tmod *tm = t->all[i];
+      struct tfr_instance *o = &out[j++];
+      o->address = tm->addr;
+      o->call = tm->addr;
+      o->source = tm->source;
+      o->dir = tm->rel;
+      o->call_range = src_range(tm->call->src, tm->call->decl);
+      o->parent = tm->parent->addr;
+      struct tfr_variable *vars = tfr_arena_alloc(
+          t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
+      for (size_t k = 0; k < tm->m->nvars; k++)
+        vars[k] = child_var(t, tm, NULL, k);
+      o->vars = vars;
+      o->n = tm->m->nvars;
+    }
+  res->instances = out;
+  res->ninstances = j;
+}
+
+void tree_mark_diags(tfr_diags *diags, size_t from) {
+  diags_set_module_since(diags, from, "");
+}

@@ -1,0 +1,47 @@
+/*
+** The module tree (tree.c): values followed through `module` blocks into
+** every child module instance, resolved, converted and validated as
+** `terraform plan` does when nothing is known from state or providers.
+*/
+#ifndef TFR_TREE_H
+#define TFR_TREE_H
+
+#include <stdbool.h>
+
+#include "module.h"
+
+struct tree;
+
+/* Deeper call paths are an error (never a hang). */
+#define TREE_MAX_DEPTH 32
+
+/* After the root's values are parsed: its module and output blocks, every
+** child module loaded (depth first, calls by name) and the arguments of
+** each call checked.  NULL when root has no module blocks (nothing
+** changes then).  env: environ-style (TF_DATA_DIR), or NULL: the
+** process's.  False in *ok when Terraform would stop here. */
+struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
+                       char *const *env, bool strict, bool *ok);
+
+/* The graph of the tree; false after its cycles' errors. */
+bool tree_graph(struct tree *t, tfr_diags *diags);
+
+/* Terraform's validate walk (every root variable unknown); false when it
+** gave errors. */
+bool tree_validate(struct tree *t, tfr_diags *diags);
+
+/* The plan walk: root_values[k] is root variable k's final value, NULL
+** when it failed. */
+void tree_plan(struct tree *t, tfr_diags *diags,
+               const tfr_value *const *root_values);
+
+/* Every loaded child's instances as the resolution gives them: planned,
+** or (the walk did not run) each module once under its call's address,
+** every variable in error. */
+void tree_result(struct tree *t, struct tfr_resolution *res);
+
+/* Give every diagnostic without a module the root's ("") and, in
+** human output, a note naming the instance of the others. */
+void tree_mark_diags(tfr_diags *diags, size_t from);
+
+#endif
