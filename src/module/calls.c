@@ -41,13 +41,39 @@ static const struct ast *built(struct calls_loader *l, struct src_file *src,
   return t ? t : x;
 }
 
-/* In .tf.json a string where an expression is expected is a template. */
+/* In .tf.json a value where an expression is expected is read as hcl's
+** JSON syntax evaluates it: every string in it, at any depth, is a
+** template (object keys too); NULL after a template's error. */
 static const struct ast *json_value(struct calls_loader *l,
-                                    struct src_file *src, const struct ast *x) {
-  if (x->kind != AST_STRING)
+                                    struct src_file *src, const struct ast *x,
+                                    struct src_file **in) {
+  if (x->kind == AST_STRING) {
+    struct ast_file *f = parse_embedded(l->a, l->diags, src, x, true);
+    if (f && in)
+      *in = f->src;
+    return f ? f->body : NULL;
+  }
+  if (x->kind != AST_OBJECT && x->kind != AST_TUPLE)
     return x;
-  struct ast_file *f = parse_embedded(l->a, l->diags, src, x, true);
-  return f ? f->body : NULL;
+  size_t n = x->kind == AST_OBJECT ? 2 * (size_t)x->n : x->n;
+  size_t size = sizeof *x + (size_t)ast_nkids(x->kind) * sizeof x->kids[0];
+  struct ast *c = tfr_arena_alloc(l->a, size);
+  memcpy(c, x, size);
+  c->items = tfr_arena_alloc(l->a, (n ? n : 1) * sizeof *c->items);
+  for (size_t i = 0; i < n; i++) {
+    const struct ast *it = x->items[i];
+    bool key = x->kind == AST_OBJECT && i % 2 == 0;
+    const struct ast *v = key && !(it->kind == AST_STRING &&
+                                   memchr(it->str, '$', it->n) == NULL &&
+                                   memchr(it->str, '%', it->n) == NULL)
+                              ? json_value(l, src, it, NULL)
+                          : key ? it
+                                : json_value(l, src, it, NULL);
+    if (!v)
+      return NULL;
+    c->items[i] = (struct ast *)v;
+  }
+  return c;
 }
 
 /* A constant argument (gohcl's DecodeExpression): NULL after an error. */
@@ -152,8 +178,10 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         c->version = tfr_arena_strndup(l->a, v->s, v->n);
       continue;
     }
+    struct span span = x ? x->span : (struct span){0};
+    struct src_file *xsrc = src;
     if (json && x)
-      x = json_value(l, src, x);
+      x = json_value(l, src, x, &xsrc);
     if (!x)
       continue;
     if (body_item_is(&it, "count")) {
@@ -176,7 +204,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       args = n;
     }
     args[nargs++] = (struct module_arg){
-        tfr_arena_strndup(l->a, it.name, it.len), x, it.name_span};
+        tfr_arena_strndup(l->a, it.name, it.len), x, xsrc, it.name_span, span};
   }
   if (has_count && c->for_each) {
     err(l, src, for_each_name,
@@ -311,7 +339,7 @@ static void output_body(struct calls_loader *l, struct output_decl *o,
     }
     if (body_item_is(&it, "value")) {
       has_value = true;
-      o->expr = json ? json_value(l, src, x) : x;
+      o->expr = json ? json_value(l, src, x, NULL) : x;
     }
   }
   (void)has_value; /* an output without a value is null */

@@ -18,7 +18,11 @@ struct calls_loader;
 struct module_arg {
   const char *name;
   const struct ast *expr;
+  struct src_file *src;  /* the text expr is in: the call's file, or a
+                            .tf.json string's template */
   struct span name_span; /* hcl's NameRange */
+  struct span span;      /* the expression in the call's file (its
+                            range in diagnostics) */
 };
 
 /* A `module "NAME" { ... }` block. */
@@ -46,7 +50,6 @@ struct output_decl {
   const tfr_type *type; /* its `type`, or NULL */
   const struct tfr_defaults *defaults;
 };
-
 
 /* A loader of a module's calls and outputs (syntax trees built in
 ** trees); their errors go to diags, type errors naming product. */

@@ -578,7 +578,6 @@ static void required_args(struct tree *t) {
                            "The argument %s is required, but no "
                            "definition was found.",
                            str_go_quote(t->a, v->name, strlen(v->name))));
-      tfr_diags_set_variable(t->diags, v->name);
       const char *near = NULL;
       for (size_t q = 0; q < tm->call->nargs && !near; q++)
         if (module_var_index(tm->m, tm->call->args[q].name,
@@ -1652,7 +1651,7 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
   const struct module_arg *arg = tm->args[k];
   const char *addr = tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name);
   struct tfr_range src =
-      arg ? src_range(tm->call->src, arg->expr->span) : v->decl;
+      arg ? src_range(tm->call->src, arg->span) : v->decl;
   char decl[512], at[512];
   tfr_range_format(&v->decl, decl, sizeof decl);
   tfr_range_format(&src, at, sizeof at);
@@ -1741,7 +1740,7 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
         rep = (struct trep){tfr_unknown(t->a, &tfr_t_number),
                             tfr_unknown(t->a, &tfr_t_string),
                             tfr_unknown(t->a, &tfr_t_dynamic)};
-      given = eval_in(t, in->parent, tm->call->src, arg->expr, &rep, v->name,
+      given = eval_in(t, in->parent, arg->src, arg->expr, &rep, v->name,
                       in->addr);
       if (!given) {
         ok = false;
@@ -1753,7 +1752,7 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
     if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
         !t->validate && t->engine->deprecated_warns) {
       size_t before = tfr_diags_count(t->diags);
-      struct tfr_range r = src_range(tm->call->src, arg->expr->span);
+      struct tfr_range r = src_range(tm->call->src, arg->span);
       tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
                     "Deprecated variable got a value", v->deprecated);
       tfr_diags_set_variable(t->diags, v->name);
@@ -1779,7 +1778,7 @@ struct arg_place {
 static struct tfr_range arg_range(const void *ud, size_t k) {
   const struct tmod *tm = ud;
   if (tm->args[k])
-    return src_range(tm->call->src, tm->args[k]->expr->span);
+    return src_range(tm->call->src, tm->args[k]->span);
   return (struct tfr_range){.filename = ""};
 }
 
@@ -2054,7 +2053,7 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
   }
   if (arg) {
     out.source = TFR_SRC_CONFIG;
-    out.arg_range = src_range(tm->call->src, arg->expr->span);
+    out.arg_range = src_range(tm->call->src, arg->span);
     out.source_file = out.arg_range.filename;
     out.source_line = out.arg_range.start.line;
   } else
