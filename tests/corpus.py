@@ -24,6 +24,26 @@ import subprocess
 import sys
 
 EXPECTED = "No value for required variable"
+# What following module blocks finds in a corpus without `terraform init`:
+# registry modules are not installed (a warning unless -strict), and a
+# for_each that comes from data sources leaves its instances unchecked.
+TREE_WARNINGS = {"Module not installed",
+                 "Module instances depend on data sources"}
+# Errors the module tree finds that Terraform gives too, each read against
+# its source (directory -> summaries):
+KNOWN = {
+    # a generator's template: its module block passes var.auto_* that only
+    # the generated copies declare (modules/_templates declares none of
+    # them), so plan of this directory fails at each reference
+    "terraform-aws-modules__terraform-aws-security-group/wrappers/_templates":
+        {"Reference to undeclared input variable"},
+    # the corpus keeps .tf files only: the archetype library (lib/*.json)
+    # that modules/archetypes reads with fileset() is not here, so
+    # local.archetype_definitions has no key for the archetype, as plan
+    # would say on this copy
+    "Azure__terraform-azurerm-caf-enterprise-scale/tests/modules/"
+    "test_003_add_mgmt_conn": {"Invalid index"},
+}
 TIMEOUT = 60  # per command (each takes about a second): a hang
 
 
@@ -66,8 +86,12 @@ def main():
     bad = []
 
     def judge(label, rc, diags, text):
+        known = KNOWN.get(label, set())
         other = [d for d in diags
-                 if not (d["severity"] == "error" and d["summary"] == EXPECTED)]
+                 if not (d["severity"] == "error" and d["summary"] == EXPECTED)
+                 and not (d["severity"] == "warning"
+                          and d["summary"] in TREE_WARNINGS)
+                 and not (d["severity"] == "error" and d["summary"] in known)]
         if rc >= 2 or rc < 0 or other:
             bad.append("FAIL corpus check %s: exit %d\n%s" % (
                 label, rc, "\n".join(

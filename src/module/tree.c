@@ -1546,6 +1546,81 @@ static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
   e->n++;
 }
 
+/* What an expression evaluated in instance in can be unknown from, its
+** references followed through local values, the caller's arguments and
+** module outputs: ORIGIN_MANAGED (resources, ephemeral resources: known
+** only after apply) and ORIGIN_DATA (data sources: plan reads them from
+** the providers, which tfresolve does not). */
+enum { ORIGIN_MANAGED = 1, ORIGIN_DATA = 2 };
+
+static int origin(struct tree *t, struct tinst *in, const struct ast *x,
+                  int depth) {
+  if (!x || !in || depth > 64)
+    return 0;
+  struct tref_list l = refs_in(t->a, x);
+  const struct module *m = in->tm->m;
+  int o = 0;
+  for (size_t i = 0; i < l.n; i++) {
+    const struct tref *r = &l.v[i];
+    if (root_is(r, "data"))
+      o |= ORIGIN_DATA;
+    else if (root_is(r, "var")) {
+      long k = r->a1 ? module_var_index(m, r->a1, r->l1) : -1;
+      if (k >= 0 && in->tm->parent && in->tm->args[k])
+        o |= origin(t, in->parent, in->tm->args[k]->expr, depth + 1);
+    } else if (root_is(r, "local")) {
+      long k = r->a1 ? scope_local_index(m, r->a1, r->l1) : -1;
+      if (k >= 0)
+        o |= origin(t, in, m->locals[k].expr, depth + 1);
+    } else if (root_is(r, "module")) {
+      for (size_t c = 0; c < m->ncalls; c++) {
+        const struct texp *e = in->calls[c];
+        if (!e || !e->n || !r->a1 || strlen(m->calls[c].name) != r->l1 ||
+            memcmp(m->calls[c].name, r->a1, r->l1))
+          continue;
+        const struct module *cm = e->insts[0]->tm->m;
+        for (size_t q = 0; q < cm->noutputs; q++)
+          if (!r->a2 || (strlen(cm->outputs[q].name) == r->l2 &&
+                         !memcmp(cm->outputs[q].name, r->a2, r->l2)))
+            o |= origin(t, e->insts[0], cm->outputs[q].expr, depth + 1);
+      }
+    } else if (!root_is(r, "count") && !root_is(r, "each") &&
+               !root_is(r, "path") && !root_is(r, "terraform") &&
+               !root_is(r, "self"))
+      o |= ORIGIN_MANAGED; /* a resource type, resource.*, ephemeral.* */
+  }
+  return o;
+}
+
+/* An unknown count or for_each: Terraform's error (text) when it comes
+** from what only apply knows; when it comes from data sources only, which
+** plan reads, a warning of ours: the call's instances are not checked.
+** Either way the call has no instances here. */
+static void unknown_repetition(struct tree *t, struct tinst *pi,
+                               const struct module_call *c, const struct ast *x,
+                               const char *text) {
+  if (origin(t, pi, x, 0) != ORIGIN_DATA) {
+    add_error(t, c->src, x->span,
+              x == c->count ? "Invalid count argument"
+                            : "Invalid for_each argument",
+              text, pi->addr);
+    return;
+  }
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(c->src, x->span);
+  const char *call = inst_addr(t, pi, c->name, NULL, NULL);
+  tfr_diags_add(
+      t->diags, TFR_DIAG_WARNING, &r, "Module instances depend on data sources",
+      tfr_arena_printf(t->a,
+                       "The \"%s\" value of %s comes from data "
+                       "sources, which terraform plan reads from "
+                       "the providers and tfresolve cannot, so the "
+                       "instances of %s are not checked.",
+                       x == c->count ? "count" : "for_each", call, call));
+  tfr_diags_set_ours(t->diags);
+  diags_set_module_since(t->diags, before, pi->addr);
+}
+
 /* node_module_expand.go: the instances of tm's call in parent instance pi;
 ** false after an error. */
 static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
@@ -1572,13 +1647,13 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
   if (c->count) {
     long n = count_value(t, pi, c);
     if (n == -2) {
-      add_error(t, c->src, c->count->span, "Invalid count argument",
-                "The \"count\" value depends on resource attributes that "
-                "cannot be determined until apply, so Terraform cannot "
-                "predict how many instances will be created. To work around "
-                "this, use the -target argument to first apply only the "
-                "resources that the count depends on.",
-                pi->addr);
+      unknown_repetition(
+          t, pi, c, c->count,
+          "The \"count\" value depends on resource attributes that cannot "
+          "be determined until apply, so Terraform cannot predict how many "
+          "instances will be created. To work around this, use the -target "
+          "argument to first apply only the resources that the count "
+          "depends on.");
       return false;
     }
     if (n < 0)
@@ -1599,8 +1674,9 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
       return false;
     if ((v->flags & TFR_V_UNKNOWN) ||
         (v->type->kind == TFR_SET && !tfr_value_is_wholly_known(v))) {
-      add_error(t, c->src, c->for_each->span, "Invalid for_each argument",
-                v->type->kind == TFR_SET ? unknown_set : unknown_map, pi->addr);
+      unknown_repetition(t, pi, c, c->for_each,
+                         v->type->kind == TFR_SET ? unknown_set : unknown_map);
+
       return false;
     }
     if (!for_each_ok(t, pi, c, v))
@@ -1650,8 +1726,7 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
   const struct var_decl *v = &tm->m->vars[k];
   const struct module_arg *arg = tm->args[k];
   const char *addr = tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name);
-  struct tfr_range src =
-      arg ? src_range(tm->call->src, arg->span) : v->decl;
+  struct tfr_range src = arg ? src_range(tm->call->src, arg->span) : v->decl;
   char decl[512], at[512];
   tfr_range_format(&v->decl, decl, sizeof decl);
   tfr_range_format(&src, at, sizeof at);
@@ -1740,8 +1815,8 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
         rep = (struct trep){tfr_unknown(t->a, &tfr_t_number),
                             tfr_unknown(t->a, &tfr_t_string),
                             tfr_unknown(t->a, &tfr_t_dynamic)};
-      given = eval_in(t, in->parent, arg->src, arg->expr, &rep, v->name,
-                      in->addr);
+      given =
+          eval_in(t, in->parent, arg->src, arg->expr, &rep, v->name, in->addr);
       if (!given) {
         ok = false;
         in->failed[k] = true;
@@ -1812,6 +1887,7 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
       /* unknown of its type, as every other variable */
       s.var = var_object(t, in, -1, NULL);
     }
+    s.quiet_deferred = true;
     bool passed = validate_var_rules(m, t->a, t->diags, k, &s, &place,
                                      t->validate, in->rules[k]);
     if (t->validate)

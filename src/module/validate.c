@@ -907,6 +907,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
     if (walk_validate) /* the usual outcome there: nothing to say */
       return outcome(out, TFR_RULE_DEFERRED, NULL);
     const char *why = deferred_reason(a, m, s, rule->condition);
+    if (s->quiet_deferred) /* a child's: its outcome says it */
+      return outcome(out, TFR_RULE_DEFERRED, why);
     error_in(diags, rule->src, rule->cond_span, TFR_DIAG_WARNING,
              "Validation rule deferred",
              tfr_arena_printf(a,
