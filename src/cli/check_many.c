@@ -12,6 +12,7 @@
 */
 #define _DEFAULT_SOURCE /* GLOB_BRACE */
 #include <errno.h>
+#include <limits.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -228,6 +229,62 @@ static bool var_files(const struct many_opts *mo, struct cli_names *out) {
   return true;
 }
 
+/* A var file Terraform loads by itself from dir. */
+static bool is_auto_vars(const char *path, const char *n, int is_dir,
+                         void *ctx) {
+  (void)path;
+  (void)ctx;
+  size_t len = strlen(n);
+  return is_dir != 1 &&
+         (!strcmp(n, "terraform.tfvars") ||
+          !strcmp(n, "terraform.tfvars.json") ||
+          (len > 12 && !strcmp(n + len - 12, ".auto.tfvars")) ||
+          (len > 17 && !strcmp(n + len - 17, ".auto.tfvars.json")));
+}
+
+static bool has_own_values(const char *dir) {
+  struct cli_names files = {0};
+  bool any = cli_list_dir(dir, is_auto_vars, NULL, &files) && files.n;
+  cli_names_free(&files);
+  return any;
+}
+
+/*
+** -recursive with the module tree: a directory that a checked tree loads
+** as a child module is checked there, with the values its callers give,
+** not also alone as if it were a root (which would only say that its
+** required variables have no value) -- unless it has var files of its
+** own, which make it a root too.  The jobs kept, in order; *n updated.
+*/
+static void drop_children(struct job *jobs, size_t *n) {
+  struct cli_names child = {0};
+  for (size_t i = 0; i < *n; i++) {
+    const struct tfr_resolution *res = jobs[i].res;
+    for (size_t k = 0; res->tree && k < res->ninstances; k++) {
+      const struct tfr_instance *in = tfr_resolution_instance(res, k);
+      char *p = cli_path_join(jobs[i].dir, in->dir);
+      char real[PATH_MAX];
+      if (realpath(p, real))
+        cli_names_add(&child, real);
+      free(p);
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; i++) {
+    char real[PATH_MAX];
+    bool drop = false;
+    if (child.n && realpath(jobs[i].dir, real) && !has_own_values(jobs[i].dir))
+      for (size_t k = 0; k < child.n && !drop; k++)
+        drop = !strcmp(child.v[k], real);
+    if (drop)
+      tfr_arena_free(jobs[i].a);
+    else
+      jobs[kept++] = jobs[i];
+  }
+  *n = kept;
+  cli_names_free(&child);
+}
+
 /* ---- the report ------------------------------------------------------------
  */
 
@@ -346,6 +403,8 @@ int cli_check_many(const struct many_opts *mo) {
                      : tfr_arena_printf(a, "%s with %s", j->dir, j->var_file);
     }
   run_all(mo, jobs, n);
+  if (mo->recursive && mo->tree)
+    drop_children(jobs, &n);
   bool valid = !tfr_diags_has_errors(load); /* a directory not searched */
   for (size_t i = 0; i < n; i++)
     valid &= jobs[i].res->valid;
