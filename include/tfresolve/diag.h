@@ -187,6 +187,12 @@ TFR_API void tfr_range_write_json(FILE *out, const struct tfr_range *r);
 TFR_API tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
                                          const char *name);
 
+/** The diagnostics of @p d about variable @p name of the module instance
+ *  @p module ("" or NULL: the root module's), in a new list (since
+ *  0.3.0). */
+TFR_API tfr_diags *tfr_diags_of_instance(tfr_arena *a, const tfr_diags *d,
+                                         const char *name, const char *module);
+
 /** One line per diagnostic: "file:line:column: error: summary". */
 TFR_API void tfr_diags_render_short(const tfr_diags *d, FILE *out);
 

@@ -220,8 +220,11 @@ struct tfr_variable {
   struct tfr_range type_range;
   bool type_overridden;
   /* since 0.3.0, a child instance's variable (TFR_SRC_CONFIG): the
-  ** argument's expression in the calling module */
+  ** argument's expression in the calling module, and the calling
+  ** instance's variables it reads (directly or through local values) */
   struct tfr_range arg_range;
+  const char *const *reads;
+  size_t nreads;
 };
 
 /** A child module instance of the tree (tfr_resolution_instance); since

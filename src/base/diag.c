@@ -643,13 +643,19 @@ void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {
 
 tfr_diags *tfr_diags_of_variable(tfr_arena *a, const tfr_diags *d,
                                  const char *name) {
+  return tfr_diags_of_instance(a, d, name, NULL);
+}
+
+tfr_diags *tfr_diags_of_instance(tfr_arena *a, const tfr_diags *d,
+                                 const char *name, const char *module) {
   tfr_diags *out = tfr_diags_new(a);
   out->src = d->src; /* the same sources, for the excerpts */
   out->nsrc = out->capsrc = d->nsrc;
   out->blk = d->blk; /* and the same blocks, for "in ..." */
   out->nblk = out->capblk = d->nblk;
   for (size_t i = 0; i < d->n; i++)
-    if (d->v[i].variable && !strcmp(d->v[i].variable, name)) {
+    if (d->v[i].variable && !strcmp(d->v[i].variable, name) &&
+        !strcmp(d->v[i].module ? d->v[i].module : "", module ? module : "")) {
       out->v = grow(a, out->v, out->n, &out->cap, sizeof *out->v);
       out->v[out->n++] = d->v[i];
     }

@@ -484,9 +484,83 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
 }
 
 /* explain NAME: the precedence story of one variable. */
+static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
+                       const struct tfr_variable *v, const tfr_diags *d,
+                       const struct tfr_instance *in, bool show_sensitive,
+                       const struct options *o);
+
+/* A child instance's variable: `module.a["k"].module.b.var.NAME`. */
+static int explain_child(tfr_arena *a, const struct tfr_resolution *res,
+                         const tfr_diags *d, const char *name,
+                         bool show_sensitive, const struct options *o) {
+  const char *dot = NULL;
+  for (const char *p = strstr(name, ".var."); p; p = strstr(p + 1, ".var."))
+    dot = p;
+  size_t alen = dot ? (size_t)(dot - name) : 0;
+  const struct tfr_instance *in = NULL;
+  for (size_t i = 0; dot && i < res->ninstances && !in; i++) {
+    const struct tfr_instance *x = tfr_resolution_instance(res, i);
+    if (strlen(x->address) == alen && !strncmp(x->address, name, alen))
+      in = x;
+  }
+  if (!in) {
+    fprintf(stderr,
+            "tfresolve explain: no module instance %.*s%s (write "
+            "module.NAME.var.VARIABLE; show lists the instances)\n",
+            (int)(dot ? alen : strlen(name)), name,
+            res->tree ? "" : " (the module tree is not followed here)");
+    return EXIT_INVALID;
+  }
+  const char *var = dot + 5;
+  for (size_t k = 0; k < in->n; k++)
+    if (!strcmp(tfr_instance_variable(in, k)->name, var))
+      return explain_var(a, res, tfr_instance_variable(in, k), d, in,
+                         show_sensitive, o);
+  fprintf(stderr, "tfresolve explain: %s declares no variable named \"%s\"\n",
+          in->address, var);
+  return EXIT_INVALID;
+}
+
+/* Where a child's value comes from: each variable of the caller its
+** argument reads, as the caller has it, up to the root module's sources. */
+static void explain_chain(tfr_arena *a, const struct tfr_resolution *res,
+                          const struct tfr_instance *in,
+                          const struct tfr_variable *v, bool show_sensitive,
+                          int depth) {
+  const struct tfr_instance *caller = NULL;
+  for (size_t i = 0; in && *in->parent && i < res->ninstances && !caller; i++)
+    if (!strcmp(tfr_resolution_instance(res, i)->address, in->parent))
+      caller = tfr_resolution_instance(res, i);
+  for (size_t r = 0; r < v->nreads && depth < 32; r++) {
+    const struct tfr_variable *pv = NULL;
+    if (caller) {
+      for (size_t k = 0; k < caller->n && !pv; k++)
+        if (!strcmp(tfr_instance_variable(caller, k)->name, v->reads[r]))
+          pv = tfr_instance_variable(caller, k);
+    } else
+      pv = tfr_resolution_find(res, v->reads[r]);
+    if (!pv)
+      continue;
+    bool hide = pv->sensitive && !show_sensitive;
+    const tfr_value *val = pv->value ? pv->value : pv->preview;
+    printf("%*s<- %s%svar.%s = %s\n%*s   from %s\n", 2 + 2 * depth, "",
+           caller ? caller->address : "", caller ? "." : "", pv->name,
+           hide  ? "(sensitive value)"
+           : val ? explain_value(a, val, 5 + 2 * depth)
+                 : "(no value)",
+           2 + 2 * depth, "",
+           cli_source_text(a, pv->source, pv->source_file, pv->source_line,
+                           pv->name, pv->source_via));
+    if (caller)
+      explain_chain(a, res, caller, pv, show_sensitive, depth + 1);
+  }
+}
+
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
                 const tfr_diags *d, const char *name, bool show_sensitive,
                 const struct options *o) {
+  if (!strncmp(name, "module.", 7))
+    return explain_child(a, res, d, name, show_sensitive, o);
   const struct tfr_variable *v = tfr_resolution_find(res, name);
   if (!v) {
     const char *near = tfr_resolution_suggest(res, name);
@@ -497,12 +571,22 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
             near ? "\"?" : "");
     return EXIT_INVALID;
   }
+  return explain_var(a, res, v, d, NULL, show_sensitive, o);
+}
+
+static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
+                       const struct tfr_variable *v, const tfr_diags *d,
+                       const struct tfr_instance *in, bool show_sensitive,
+                       const struct options *o) {
   bool hide = v->sensitive && !show_sensitive;
   char where[512];
   tfr_range_format(&v->decl, where, sizeof where);
-  printf("var.%s: %s%s\n  declared at %s\n", v->name,
-         explain_type(a, v->declared, 0, false),
+  printf("%s%svar.%s: %s%s\n  declared at %s\n", in ? in->address : "",
+         in ? "." : "", v->name, explain_type(a, v->declared, 0, false),
          v->sensitive ? ", sensitive" : "", where);
+  if (in)
+    printf("  in %s (source %s, directory %s)\n", in->address, in->source,
+           in->dir);
   explain_declaration(a, v);
   printf("\nSources, lowest precedence first:\n");
   int n = 0;
@@ -524,14 +608,17 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   }
   if (!n)
     printf("  (none: no default and no value from any source)\n");
-  printf("\nParse mode: %s\n",
-         v->literal_mode
-             ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "
-                           "strings, because the type is primitive"
-                         : "literal: TF_VAR_ and -var values are taken as "
-                           "strings, because the variable has no type")
-             : "HCL: TF_VAR_ and -var values are parsed as expressions, "
-               "because the type is not primitive");
+  if (in && v->nreads)
+    explain_chain(a, res, in, v, show_sensitive, 1);
+  if (!in)
+    printf("\nParse mode: %s\n",
+           v->literal_mode
+               ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "
+                             "strings, because the type is primitive"
+                           : "literal: TF_VAR_ and -var values are taken as "
+                             "strings, because the variable has no type")
+               : "HCL: TF_VAR_ and -var values are parsed as expressions, "
+                 "because the type is not primitive");
   const tfr_value *final = v->value ? v->value : v->preview;
   if (v->given && final && !hide)
     explain_conversion(a, v->given->type, final->type);
@@ -568,7 +655,8 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   /* the diagnostics about this variable; when it is unresolved for
   ** another variable's sake (Terraform stops at the first failing stage),
   ** all of them */
-  tfr_diags *mine = tfr_diags_of_variable(a, d, v->name);
+  tfr_diags *mine =
+      tfr_diags_of_instance(a, d, v->name, in ? in->address : NULL);
   if (tfr_diags_count(mine)) {
     putchar('\n');
     cli_print_diags(mine, o);

@@ -2097,6 +2097,59 @@ void tree_plan(struct tree *t, tfr_diags *diags,
 
 /* ---- the result --------------------------------------------------------- */
 
+/* The calling module's variables an argument reads, directly or through
+** its local values (each once, in order). */
+static void reads_of(struct tree *t, const struct module *caller,
+                     const struct module_call *call, const struct ast *x,
+                     struct tfr_variable *out) {
+  bool repetition = false; /* each.* or count.* followed */
+  size_t cap = 8, n = 0;
+  const char **v = tfr_arena_alloc(t->a, cap * sizeof *v);
+  const struct ast **todo =
+      tfr_arena_alloc(t->a, (caller->nlocals + 2) * sizeof *todo);
+  bool *seen = tfr_arena_alloc(t->a, (caller->nlocals + 1) * sizeof *seen);
+  size_t ntodo = 0;
+  todo[ntodo++] = x;
+  while (ntodo) {
+    struct tref_list l = refs_in(t->a, todo[--ntodo]);
+    for (size_t i = 0; i < l.n; i++) {
+      const struct tref *r = &l.v[i];
+      if ((root_is(r, "each") || root_is(r, "count")) && !repetition) {
+        repetition = true; /* the call's for_each or count */
+        if (call->for_each || call->count)
+          todo[ntodo++] = call->for_each ? call->for_each : call->count;
+        continue;
+      }
+      if (!r->a1)
+        continue;
+      if (root_is(r, "local")) {
+        long k = scope_local_index(caller, r->a1, r->l1);
+        if (k >= 0 && !seen[k]) {
+          seen[k] = true;
+          todo[ntodo++] = caller->locals[k].expr;
+        }
+        continue;
+      }
+      if (!root_is(r, "var") || module_var_index(caller, r->a1, r->l1) < 0)
+        continue;
+      bool dup = false;
+      for (size_t q = 0; q < n && !dup; q++)
+        dup = strlen(v[q]) == r->l1 && !memcmp(v[q], r->a1, r->l1);
+      if (dup)
+        continue;
+      if (n == cap) {
+        const char **nv = tfr_arena_alloc(t->a, 2 * cap * sizeof *nv);
+        memcpy(nv, v, n * sizeof *nv);
+        v = nv;
+        cap *= 2;
+      }
+      v[n++] = tfr_arena_strndup(t->a, r->a1, r->l1);
+    }
+  }
+  out->reads = v;
+  out->nreads = n;
+}
+
 static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
                                      const struct tinst *in, size_t k) {
   const struct var_decl *v = &tm->m->vars[k];
@@ -2132,6 +2185,18 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
     out.arg_range = src_range(tm->call->src, arg->span);
     out.source_file = out.arg_range.filename;
     out.source_line = out.arg_range.start.line;
+    struct tfr_attempt *at = tfr_arena_alloc(t->a, sizeof *at);
+    at->source = TFR_SRC_CONFIG;
+    at->file = out.source_file;
+    at->line = out.source_line;
+    at->text = tm->call->src->text + arg->span.start;
+    at->text_len = arg->span.end - arg->span.start;
+    at->won = in && in->var_done[k];
+    at->failed = in && in->failed[k];
+    out.attempts = at;
+    out.nattempts = 1;
+    reads_of(t, tm->parent->m, tm->call, arg->expr, &out);
+
   } else
     out.source = v->has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
   const tfr_value *val = in && in->var_done[k] ? in->vars[k] : NULL;
