@@ -225,6 +225,8 @@ struct tfr_variable {
   struct tfr_range arg_range;
   const char *const *reads;
   size_t nreads;
+  /* since 0.3.0: a value from a file, its expression there */
+  struct tfr_range value_range;
 };
 
 /** A child module instance of the tree (tfr_resolution_instance); since

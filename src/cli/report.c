@@ -26,6 +26,7 @@ struct finding {
   enum tfr_severity sev;
   const char *summary, *detail;
   const struct tfr_variable *var; /* the declared variable, or NULL */
+  const char *qname;              /* its address: var.NAME, module.a.var.NAME */
   struct tfr_range at;            /* where it points; filename NULL: none */
   struct tfr_range rule;          /* the failed rule; filename NULL: none */
   const char *source;             /* for a value not in a file: "-var",
@@ -250,6 +251,47 @@ static const struct tfr_variable *find_var(const struct tfr_resolution *res,
   return NULL;
 }
 
+/* The variable of a diagnostic about a child module instance's variable
+** (g->module not ""), and in *in its instance. */
+static const struct tfr_variable *
+find_child_var(const struct tfr_resolution *res, const struct tfr_diag *g,
+               const struct tfr_instance **in) {
+  for (size_t i = 0; g->variable && res && i < res->ninstances; i++) {
+    const struct tfr_instance *x = tfr_resolution_instance(res, i);
+    if (strcmp(x->address, g->module))
+      continue;
+    for (size_t k = 0; k < x->n; k++)
+      if (!strcmp(tfr_instance_variable(x, k)->name, g->variable)) {
+        *in = x;
+        return tfr_instance_variable(x, k);
+      }
+  }
+  return NULL;
+}
+
+/* Where the value of a child's variable can be fixed: the file line of
+** the one root variable its argument reads, through every caller (NULL
+** when it reads none, or several, or one not from a file). */
+static const struct tfr_range *fix_at(const struct tfr_resolution *res,
+                                      const struct tfr_instance *in,
+                                      const struct tfr_variable *v, int depth) {
+  if (v->nreads != 1 || depth > 32)
+    return NULL;
+  if (!*in->parent) {
+    const struct tfr_variable *rv = find_var(res, v->reads[0]);
+    return rv && rv->value_range.filename ? &rv->value_range : NULL;
+  }
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const struct tfr_instance *p = tfr_resolution_instance(res, i);
+    if (strcmp(p->address, in->parent))
+      continue;
+    for (size_t k = 0; k < p->n; k++)
+      if (!strcmp(tfr_instance_variable(p, k)->name, v->reads[0]))
+        return fix_at(res, p, tfr_instance_variable(p, k), depth + 1);
+  }
+  return NULL;
+}
+
 /* The failed rule a validation diagnostic names ("This was checked by
 ** the validation rule at main.tf:26,3-13."), else the var's first failed
 ** rule. */
@@ -293,8 +335,19 @@ static struct finding finding_of(struct report *r, size_t env,
   f.sev = g->sev;
   f.summary = g->summary ? g->summary : "";
   f.detail = g->detail ? g->detail : "";
-  f.var = find_var(r->envs[env].res, g->variable);
+  const struct tfr_instance *in = NULL;
+  f.var = g->module && *g->module ? find_child_var(r->envs[env].res, g, &in)
+                                  : find_var(r->envs[env].res, g->variable);
   f.at = g->subject;
+  /* a child's value that a var file sets: that line is the one to fix */
+  const struct tfr_range *fix = in && f.var && g->sev == TFR_DIAG_ERROR
+                                    ? fix_at(r->envs[env].res, in, f.var, 0)
+                                    : NULL;
+  if (fix)
+    f.at = *fix;
+  if (f.var)
+    f.qname = in ? tfr_arena_printf(r->a, "%s.var.%s", in->address, f.var->name)
+                 : tfr_arena_printf(r->a, "var.%s", f.var->name);
   if (f.at.filename && f.at.filename[0] == '<') {
     /* a -var or TF_VAR_ value, parsed as "<value for var.x>" */
     f.source = value_source(r->a, f.var, f.at.filename);
@@ -310,7 +363,7 @@ static struct finding finding_of(struct report *r, size_t env,
   f.id = slug(r->a, f.summary);
   uint64_t h = hash_str(14695981039346656037u, f.summary);
   h = hash_str(h, f.detail);
-  h = hash_str(h, f.var ? f.var->name : NULL);
+  h = hash_str(h, f.qname);
   h = hash_str(h, f.source);
   f.hash = hash_range(hash_range(h, &f.at), &f.rule) ^ (uint64_t)f.sev;
   return f;
@@ -319,9 +372,8 @@ static struct finding finding_of(struct report *r, size_t env,
 static bool same_finding(const struct finding *x, const struct finding *y) {
   return x->hash == y->hash && x->sev == y->sev &&
          same_str(x->summary, y->summary) && same_str(x->detail, y->detail) &&
-         (x->var ? y->var && !strcmp(x->var->name, y->var->name) : !y->var) &&
-         same_str(x->source, y->source) && same_range(&x->at, &y->at) &&
-         same_range(&x->rule, &y->rule);
+         same_str(x->qname, y->qname) && same_str(x->source, y->source) &&
+         same_range(&x->at, &y->at) && same_range(&x->rule, &y->rule);
 }
 
 static void add_env(tfr_arena *a, struct finding *f, size_t env) {
@@ -468,7 +520,7 @@ static void sarif_locations(const struct report *r, const struct finding *f) {
       fprintf(o, "{\"name\": ");
       tfr_json_write_cstr(o, f->var->name);
       fprintf(o, ", \"fullyQualifiedName\": ");
-      tfr_json_write_cstr(o, tfr_arena_printf(r->a, "var.%s", f->var->name));
+      tfr_json_write_cstr(o, f->qname);
       fprintf(o, ", \"kind\": \"variable\"}");
     }
     if (f->source) {

@@ -1101,6 +1101,8 @@ static void describe_source(struct resolver *r, size_t k, bool collected) {
   out->source_file = raw->file;
   out->source_line = raw->src ? raw->line : 0;
   out->source_via = raw->via;
+  if (raw->src)
+    out->value_range = raw_range(raw);
 }
 
 /* Where variable k's rules' errors point: its value, or its declaration
