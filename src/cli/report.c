@@ -766,11 +766,42 @@ static bool in_env(const struct finding *f, size_t env) {
   return false;
 }
 
-/* Whether finding f of environment env belongs to testcase var (NULL:
-** the module's). */
-static bool of_case(const struct finding *f, size_t env, const char *var) {
-  return in_env(f, env) &&
-         (var ? f->var && !strcmp(f->var->name, var) : !f->var);
+/* Whether finding f of environment env belongs to testcase qname
+** ("var.x", "module.a.var.x"; NULL: the module's). */
+static bool of_case(const struct finding *f, size_t env, const char *qname) {
+  return in_env(f, env) && (qname ? same_str(f->qname, qname) : !f->var);
+}
+
+/* The testcases of an environment: its module, then its variables, then
+** each child module instance's (the tree's), by address. */
+struct tcase {
+  const struct tfr_variable *v; /* NULL: the module's */
+  const char *qname, *name;
+};
+
+static size_t cases_of(const struct report *r, size_t env, struct tcase **out) {
+  const struct tfr_resolution *res = r->envs[env].res;
+  size_t n = 1 + (res ? res->n : 0);
+  for (size_t i = 0; res && res->tree && i < res->ninstances; i++)
+    n += tfr_resolution_instance(res, i)->n;
+  struct tcase *c = tfr_arena_alloc(r->a, n * sizeof *c);
+  size_t k = 0;
+  c[k++] = (struct tcase){NULL, NULL, "(module)"};
+  for (size_t i = 0; res && i < res->n; i++) {
+    const struct tfr_variable *v = tfr_resolution_variable(res, i);
+    c[k++] =
+        (struct tcase){v, tfr_arena_printf(r->a, "var.%s", v->name), v->name};
+  }
+  for (size_t i = 0; res && res->tree && i < res->ninstances; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
+    for (size_t j = 0; j < in->n; j++) {
+      const struct tfr_variable *v = tfr_instance_variable(in, j);
+      const char *q = tfr_arena_printf(r->a, "%s.var.%s", in->address, v->name);
+      c[k++] = (struct tcase){v, q, q};
+    }
+  }
+  *out = c;
+  return k;
 }
 
 /* "Error: summary\n\ndetail\n\n  at file:1,2-3" for a failure or the
@@ -806,11 +837,12 @@ struct outcome {
 };
 
 static struct outcome outcome_of(const struct report *r, size_t env,
-                                 const struct tfr_variable *v) {
+                                 const struct tcase *tc) {
+  const struct tfr_variable *v = tc->v;
   struct outcome c = {0, 0, NULL, NULL};
   for (size_t i = 0; i < r->nf; i++) {
     const struct finding *f = &r->f[i];
-    if (!of_case(f, env, v ? v->name : NULL))
+    if (!of_case(f, env, tc->qname))
       continue;
     if (f->sev == TFR_DIAG_ERROR && !c.errors++)
       c.first_error = f;
@@ -834,9 +866,9 @@ static struct outcome outcome_of(const struct report *r, size_t env,
 }
 
 static void junit_case(const struct report *r, size_t env, const char *cls,
-                       const struct tfr_variable *v, struct outcome c) {
+                       const struct tcase *tc, struct outcome c) {
   FILE *o = r->out;
-  const char *name = v ? v->name : "(module)";
+  const char *name = tc->name;
   fputs("    <testcase", o);
   xml_attr(o, "classname", cls);
   xml_attr(o, "name", name);
@@ -855,8 +887,7 @@ static void junit_case(const struct report *r, size_t env, const char *cls,
     xml_attr(o, "type", c.first_error->id);
     fputs(">", o);
     for (size_t i = 0, k = 0; i < r->nf; i++)
-      if (of_case(&r->f[i], env, v ? name : NULL) &&
-          r->f[i].sev == TFR_DIAG_ERROR) {
+      if (of_case(&r->f[i], env, tc->qname) && r->f[i].sev == TFR_DIAG_ERROR) {
         fputs(k++ ? "\n" : "", o);
         junit_text(r, &r->f[i]);
       }
@@ -869,8 +900,7 @@ static void junit_case(const struct report *r, size_t env, const char *cls,
   if (c.warnings) {
     fputs("      <system-out>", o);
     for (size_t i = 0, k = 0; i < r->nf; i++)
-      if (of_case(&r->f[i], env, v ? name : NULL) &&
-          r->f[i].sev != TFR_DIAG_ERROR) {
+      if (of_case(&r->f[i], env, tc->qname) && r->f[i].sev != TFR_DIAG_ERROR) {
         fputs(k++ ? "\n" : "", o);
         junit_text(r, &r->f[i]);
       }
@@ -905,11 +935,11 @@ struct counts {
 };
 
 static struct counts count_env(const struct report *r, size_t env) {
-  const struct tfr_resolution *res = r->envs[env].res;
-  size_t nv = res ? res->n : 0;
-  struct counts k = {nv + 1, 0, 0};
-  for (size_t i = 0; i <= nv; i++) {
-    struct outcome c = outcome_of(r, env, tfr_resolution_variable(res, i));
+  struct tcase *tc;
+  size_t n = cases_of(r, env, &tc);
+  struct counts k = {n, 0, 0};
+  for (size_t i = 0; i < n; i++) {
+    struct outcome c = outcome_of(r, env, &tc[i]);
     k.failures += c.errors > 0;
     k.skipped += !c.errors && c.skipped;
   }
@@ -936,17 +966,14 @@ static void write_junit(struct report *r) {
   fputs(">\n", o);
   for (size_t e = 0; e < r->n; e++) {
     const char *name = suite_name(r, e);
-    const struct tfr_resolution *res = r->envs[e].res;
-    size_t nv = res ? res->n : 0;
     fputs("  <testsuite", o);
     xml_attr(o, "name", name);
     junit_counts(o, count_env(r, e));
     fputs(">\n", o);
-    junit_case(r, e, name, NULL, outcome_of(r, e, NULL));
-    for (size_t i = 0; i < nv; i++) {
-      const struct tfr_variable *v = tfr_resolution_variable(res, i);
-      junit_case(r, e, name, v, outcome_of(r, e, v));
-    }
+    struct tcase *tc;
+    size_t n = cases_of(r, e, &tc);
+    for (size_t i = 0; i < n; i++)
+      junit_case(r, e, name, &tc[i], outcome_of(r, e, &tc[i]));
     fputs("  </testsuite>\n", o);
   }
   fputs("</testsuites>\n", o);
