@@ -471,10 +471,10 @@ class TreeGen:
                 c = r.choice(['null_resource.r.id != "" && (%s)' % c,
                               '(%s) || null_resource.r.id == "zz"' % c])
                 self.kind("rule-ref-resource")
-            elif child and k < 0.32:
+            elif child and k < 0.31:
                 c = '(%s) && path.module != ""' % c
                 self.kind("rule-ref-path")
-            elif child and k < 0.34 and sc.refs and any(x.kind == "module"
+            elif child and k < 0.33 and sc.refs and any(x.kind == "module"
                                                         for x in sc.refs):
                 x = r.choice([x for x in sc.refs if x.kind == "module"])
                 if x.text not in mods and not self.chance(0.1):
