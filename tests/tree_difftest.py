@@ -28,7 +28,9 @@ programs implement (the reference's src/funcs.go).
 
 Runs `TFRESOLVE show -json -show-sensitive ARGS` and `TFORACLE -tree
 ARGS` in the root directory (environment: PATH, LANG=C.UTF-8 and the
-case's TF_VAR_*; 20 s each) and compares, whole: validity; the root
+case's TF_VAR_*; 20 s each; where the reference reports "Module not
+installed", tfresolve gets -strict, without which it makes that a
+warning by its own rule) and compares, whole: validity; the root
 variables (type, value -- numbers numerically --, error flag); the module
 instances (their addresses; per variable type, value, unknown,
 sensitive, error, source.kind and source.file); the errors as multisets
