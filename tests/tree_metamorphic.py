@@ -57,7 +57,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from decimal import Decimal
