@@ -1,0 +1,1315 @@
+#!/usr/bin/env python3
+"""Random differential testing of the module-tree mode against the
+reference program's -tree mode (tforacle -tree; its TREE.md).
+
+  tree_difftest.py TFRESOLVE TFORACLE [--trees N] [--seed S] [--keep DIR]
+                   [--tree I] [--oracle-only] [-v]
+
+Generates N random module trees (TreeGen below), each in a scratch
+directory: a root module (root/) with typed variables (optional()
+defaults, any, sensitive, nullable = false, validation rules that fail on
+purpose now and then, some referring to other variables), values from
+terraform.tfvars, *.auto.tfvars, -var and TF_VAR_ (some of the wrong type
+on purpose), local values, null_resource resources (whose attributes are
+unknown), outputs, and one to three levels of `module` blocks: local
+sources (./modules/NAME, ../NAME, ../shared/NAME, two calls of the same
+child), a registry source (terraform-aws-modules/vpc/aws) with and
+without .terraform/modules/modules.json; arguments from var.*, local.*,
+literals, module.X.OUT of sibling calls (known and unknown), resource
+attributes, count.index / each.key / each.value; count (known, 0,
+invalid, unknown) and for_each (maps, sets of strings, toset, unknown,
+sensitive, of the wrong type); child modules with typed variables
+(optional defaults, nullable = false, sensitive, ephemeral, deprecated),
+validation rules (failing for some values, referring to other variables,
+to locals, to resources so that the condition is unknown), locals,
+outputs (with and without `type`, sensitive), and now and then a missing
+required argument or a misspelt one.  The functions are those both
+programs implement (the reference's src/funcs.go).
+
+Runs `TFRESOLVE show -json -show-sensitive ARGS` and `TFORACLE -tree
+ARGS` in the root directory (environment: PATH, LANG=C.UTF-8 and the
+case's TF_VAR_*; 20 s each; where the reference reports "Module not
+installed", tfresolve gets -strict, without which it makes that a
+warning by its own rule) and compares, whole: validity; the root
+variables (type, value -- numbers numerically --, error flag); the module
+instances (their addresses; per variable type, value, unknown,
+sensitive, error, source.kind and source.file); the errors as multisets
+of (severity, summary, detail, range, variable, module); the reference's
+warnings (severity, summary, module) must be among ours.  Diagnostics
+with "origin": "tfresolve" and fields the reference does not have are
+not compared.  Differences that are documented artifacts of the
+reference (KNOWN) are counted apart.
+
+Prints one line per difference (the first 20 in full; the case kept
+under --keep DIR with a file `cmd` holding its arguments and
+environment) and "N passed, M failed" last; exit status 1 when any
+failed, 77 (meson's SKIP) when TFORACLE is not executable.
+
+--oracle-only runs the reference alone, as a check of the generator: how
+many trees are valid, how many got one of the reference's own
+"(oracle)" diagnostics, a histogram of the diagnostic summaries by depth
+of the module they belong to, and the coverage of the situations the
+generator is meant to make (rule failures at depth 1 and 2, argument
+type errors, null into non-nullable, unknown values reaching child
+rules, sensitive values passed down...).  --tree I runs only tree I of
+the seed (to reproduce one case).  Two worker processes.
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+
+# What the reference program does that Terraform does not: a difference
+# whose text (the difference and the tree's files) holds every string of
+# an entry is counted apart, not as a failure.  Each entry with its
+# reason: a quote of TREE.md's "Unsure / not modelled" or Terraform's
+# source.  Empty so far.
+KNOWN = [
+]
+
+TIMEOUT = 20
+
+# ---------------------------------------------------------------- types
+
+WORDS = ["web", "db", "app", "prod", "dev", "eu-west-1"]
+ODD_WORDS = ["x-1", "Zz", "", "10.0.0.0/16"]    # some rules fail for these
+VAR_NAMES = ["name", "env", "size", "tags", "zones", "enabled", "label",
+             "cidr", "owner", "port", "settings", "items", "region",
+             "prefix", "replicas", "config", "ids", "flags", "team", "tier"]
+MOD_NAMES = ["app", "net", "db", "cache", "dns", "iam", "logs", "queue",
+             "web", "api", "store", "mon"]
+OBJ_ATTRS = {"name": "string", "size": "number", "tags": ("map", "string"),
+             "enabled": "bool", "zones": ("list", "string")}
+OBJ_DEFAULTS = {"name": ['"dflt"'], "size": ["1", "3"],
+                "tags": ["{}", '{ a = "x" }'], "enabled": ["true", "false"],
+                "zones": ["[]", '["a"]']}
+
+
+def type_text(t):
+    if isinstance(t, str):
+        return t
+    k = t[0]
+    if k in ("list", "set", "map"):
+        return "%s(%s)" % (k, type_text(t[1]))
+    parts = []
+    for n, (at, opt, dflt) in t[1].items():
+        s = type_text(at)
+        if opt:
+            s = "optional(%s%s)" % (s, ", " + dflt if dflt is not None else "")
+        parts.append("%s = %s" % (n, s))
+    return "object({ %s })" % ", ".join(parts)
+
+
+def same_type(a, b):
+    """Whether a value of type a is one of type b (objects: the same
+    attributes of the same types)."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if a[0] != b[0]:
+        return False
+    if a[0] == "object":
+        return (set(a[1]) == set(b[1]) and
+                all(same_type(a[1][n][0], b[1][n][0]) for n in a[1]))
+    return same_type(a[1], b[1])
+
+
+def deps(text, ldeps, cdeps=None):
+    """The variables an expression depends on, through local values
+    (ldeps) and module calls (cdeps)."""
+    out = set(re.findall(r"\bvar\.(\w+)", text))
+    for ln in re.findall(r"\blocal\.(\w+)", text):
+        out |= ldeps.get(ln, set())
+    for cn in re.findall(r"\bmodule\.(\w+)", text):
+        out |= (cdeps or {}).get(cn, set())
+    return out
+
+
+class Ref:
+    """Something an expression of a module can refer to."""
+    def __init__(self, text, t, sens=False, unknown=False, eph=False,
+                 kind="var"):
+        self.text, self.t, self.sens = text, t, sens
+        self.unknown, self.eph, self.kind = unknown, eph, kind
+
+
+class Scope:
+    def __init__(self, has_resource):
+        self.refs = []
+        self.res = has_resource
+        self.count = False          # count.index is bound (call arguments)
+        self.each = None            # each.value's type (call arguments)
+
+    def of(self, t, known_only=False):
+        return [x for x in self.refs if x.t is not None and same_type(x.t, t)
+                and not x.eph and not (known_only and x.unknown)]
+
+
+# ---------------------------------------------------------------- generator
+
+class TreeGen:
+    """Writes random module trees.  tree(d) writes one under d (the root
+    module in d/root) and returns its spec: args, env, the module
+    definitions by directory (relative to the root), the kinds of input
+    it made."""
+
+    def __init__(self, rnd):
+        self.r = rnd
+        self.cur = set()
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def kind(self, k):
+        self.cur.add(k)
+
+    # ---- types and literal values ----------------------------------------
+    def type_(self, root=False):
+        r = self.r
+        k = r.choices(["string", "number", "bool", "list", "set", "map",
+                       "mapn", "object", "listobj", "any"],
+                      [3, 2, 1, 1.5, 0.5, 1, 0.5, 1.5, 0.4, 0.6])[0]
+        if k in ("string", "number", "bool", "any"):
+            return k
+        if k in ("list", "set", "map"):
+            return (k, "string")
+        if k == "mapn":
+            return ("map", "number")
+        obj = self.obj_type()
+        return ("list", obj) if k == "listobj" else obj
+
+    def obj_type(self):
+        r = self.r
+        attrs = {}
+        for n in sorted(r.sample(sorted(OBJ_ATTRS), r.randint(1, 3))):
+            opt = self.chance(0.5)
+            dflt = None
+            if opt and self.chance(0.6):
+                dflt = r.choice(OBJ_DEFAULTS[n])
+                self.kind("optional-default")
+            attrs[n] = (OBJ_ATTRS[n], opt, dflt)
+        return ("object", attrs)
+
+    def value(self, t, wrong=0.0, null=0.01):
+        """A literal of type t (HCL), now and then (wrong) of another."""
+        r = self.r
+        if self.chance(wrong):
+            self.kind("value-wrong-type")
+            return r.choice(['"oops"', "true", '["a", 1]', "{ a = 1 }", "42",
+                             "[[1]]"])
+        if self.chance(null):
+            return "null"
+        if t == "string":
+            return json.dumps(r.choice(ODD_WORDS if self.chance(0.09)
+                                       else WORDS))
+        if t == "number":
+            if self.chance(0.1):
+                return r.choice(["-1", "1.5", "100"])
+            return r.choice(["0", "1", "2", "3", "4", "5", "2", "1", '"3"'])
+        if t == "bool":
+            return r.choice(["true", "false", "true", '"true"'])
+        if t == "any":
+            return self.value(r.choice(["string", "number", "bool",
+                                        ("list", "string"),
+                                        ("map", "number")]))
+        k = t[0]
+        if k in ("list", "set"):
+            return "[%s]" % ", ".join(self.value(t[1], null=0)
+                                      for _ in range(r.choice([0, 1, 2, 2, 3])))
+        if k == "map":
+            keys = r.sample(["a", "b", "web", "db"], r.randint(0, 3))
+            return "{ %s }" % ", ".join('%s = %s' % (json.dumps(x),
+                                                    self.value(t[1], null=0))
+                                       for x in keys)
+        items = []
+        for n, (at, opt, _) in t[1].items():
+            if opt and self.chance(0.4):
+                continue
+            items.append("%s = %s" % (n, self.value(at, null=0)))
+        return "{ %s }" % ", ".join(items)
+
+    # ---- expressions --------------------------------------------------------
+    def ref(self, sc, t, known_only=False):
+        c = sc.of(t, known_only)
+        return self.r.choice(c) if c else None
+
+    def expr(self, sc, t, wrong=0.007, depth=0):
+        """An expression of type t in scope sc (mostly: now and then one of
+        another type, or one that is not known)."""
+        r = self.r
+        if self.chance(wrong):
+            self.kind("arg-wrong-type")
+            other = r.choice([x for x in ["string", "number", "bool",
+                                          ("list", "string"),
+                                          ("map", "string")]
+                              if x != t and t != "any"] or ["number"])
+            return self.expr(sc, other, 0, depth + 1)
+        if sc.res and depth == 0 and self.chance(0.05):
+            self.kind("arg-unknown")
+            if t == "string":
+                return r.choice(["null_resource.r.id",
+                                 '"${null_resource.r.id}-x"'])
+            if isinstance(t, tuple) and t[0] == "object":
+                return self.obj_expr(sc, t, depth, unknown=True)
+            return "null_resource.r.triggers"
+        if sc.count and self.chance(0.25) and t in ("number", "string", "any"):
+            self.kind("count.index")
+            return "count.index" if t != "string" else '"n-${count.index}"'
+        if sc.each is not None and self.chance(0.3):
+            if t == "string" or t == "any":
+                self.kind("each.key")
+                return r.choice(["each.key", '"${each.key}-x"'])
+            if same_type(sc.each, t):
+                self.kind("each.value")
+                return "each.value"
+        eph = [x for x in sc.refs if x.eph]
+        if eph and depth == 0 and self.chance(0.15):
+            self.kind("arg-ephemeral")
+            return self.r.choice(eph).text
+        if self.chance(0.03):
+            self.kind("arg-sensitive()")
+            return "sensitive(%s)" % self.expr(sc, t, 0, depth + 1)
+        k = r.random()
+        if k < 0.3 or depth > 1:
+            return self.value(t)
+        x = self.ref(sc, t)
+        if k < 0.7 and x is not None:
+            self.kind("ref-" + x.kind)
+            if x.unknown:
+                self.kind("ref-unknown-" + x.kind)
+            if x.sens:
+                self.kind("ref-sensitive")
+            return x.text
+        d = self.derived(sc, t, depth)
+        if d is not None:
+            return d
+        return self.value(t)
+
+    def obj_expr(self, sc, t, depth, unknown=False):
+        items = []
+        for n, (at, opt, _) in t[1].items():
+            if opt and self.chance(0.4):
+                continue
+            if unknown and at == "string":
+                items.append("%s = null_resource.r.id" % n)
+                unknown = False
+            else:
+                items.append("%s = %s" % (n, self.expr(sc, at, 0, depth + 1)))
+        return "{ %s }" % ", ".join(items)
+
+    def derived(self, sc, t, depth):
+        """An expression of type t computed from references (functions,
+        templates, for expressions)."""
+        r = self.r
+        s = self.ref(sc, "string")
+        n = self.ref(sc, "number")
+        l = self.ref(sc, ("list", "string"))
+        m = self.ref(sc, ("map", "string"))
+        st = self.ref(sc, ("set", "string"))
+        b = self.ref(sc, "bool")
+        s, n, l, m, st, b = [x.text if x else None for x in (s, n, l, m, st, b)]
+        o = []
+        if t == "string":
+            if s:
+                o += ['"${%s}-x"' % s, "lower(%s)" % s, "lower(%s)" % s,
+                      'coalesce(%s, "d")' % s, 'format("%%s-1", %s)' % s,
+                      'try(%s, "t")' % s]
+            if n:
+                o += ["tostring(%s)" % n, 'format("n%%d", %s)' % n]
+            if l:
+                o += ['join(",", %s)' % l]
+            if m:
+                o += ['lookup(%s, "a", "none")' % m]
+            if b:
+                o += ['%s ? "web" : "db"' % b]
+        elif t == "number":
+            if l:
+                o += ["length(%s)" % l]
+            if m:
+                o += ["length(keys(%s))" % m]
+            if s:
+                o += ["length(%s)" % s]
+            if n:
+                o += ["max(%s, 1)" % n, "min(%s, 3)" % n, "%s + 1" % n]
+            o += ['tonumber("3")']
+        elif t == "bool":
+            if l:
+                o += ['contains(%s, "web")' % l]
+            if n:
+                o += ["%s > 2" % n]
+            if s:
+                o += ['startswith(%s, "w")' % s, 'can(regex("^w", %s))' % s]
+            if b:
+                o += ["!%s" % b, "alltrue([%s, true])" % b,
+                      "anytrue([%s, false])" % b]
+        elif t == ("list", "string"):
+            if m:
+                o += ["keys(%s)" % m, "values(%s)" % m]
+            if s:
+                o += ['split(",", %s)' % s, '[%s, "x"]' % s]
+            if l:
+                o += ['concat(%s, ["z"])' % l, "[for x in %s : upper(x)]" % l,
+                      "compact(%s)" % l]
+            if st:
+                o += ["tolist(%s)" % st]
+        elif t == ("set", "string"):
+            if l:
+                o += ["toset(%s)" % l]
+            if s:
+                o += ["toset([%s])" % s]
+        elif t == ("map", "string"):
+            if m:
+                o += ['merge(%s, { extra = "v" })' % m]
+            if l:
+                o += ["{ for x in %s : x => upper(x) }" % l]
+            if s:
+                o += ["tomap({ a = %s })" % s]
+        elif t == ("map", "number"):
+            if n:
+                o += ["{ a = %s, b = 2 }" % n]
+        elif isinstance(t, tuple) and t[0] == "object":
+            return self.obj_expr(sc, t, depth)
+        elif isinstance(t, tuple) and t[0] == "list" and \
+                isinstance(t[1], tuple) and t[1][0] == "object":
+            return "[%s]" % self.obj_expr(sc, t[1], depth)
+        elif t == "any":
+            x = self.r.choice(sc.refs) if sc.refs else None
+            if x is not None and not x.eph:
+                return x.text
+        if not o:
+            return None
+        self.kind("arg-derived")
+        return r.choice(o)
+
+    # ---- validation rules -------------------------------------------------
+    def cond(self, v, t):
+        """A condition on v (of type t) that holds for most values (the
+        last of each list fails more often: weight 1 in 8)."""
+        r = self.r
+
+        def pick(c):
+            if self.chance(0.12):
+                self.kind("rule-likely-to-fail")
+                return c[-1].replace("%s", v)
+            return r.choice(c[:-1]).replace("%s", v)
+        if t == "string":
+            return pick(["length(%s) > 0", 'can(regex("^[a-zA-Z0-9./-]*$", %s))',
+                         '%s != "Zz"', '!startswith(%s, "x")',
+                         "length(%s) <= 12", "lower(%s) == %s",
+                         'contains(["web", "db", "app", "prod", "dev", "eu-west-1"], %s)'])
+        if t == "number":
+            return pick(["%s >= 0", "%s < 50", "floor(%s) == %s", "%s != 7",
+                         "%s < 3"])
+        if t == "bool":
+            return pick(["%s != null", "%s || true", "%s"])
+        if t == "any":
+            return pick(["%s != null", "length(jsonencode(%s)) < 100",
+                         'jsonencode(%s) != "3"'])
+        k = t[0]
+        if k in ("list", "set") and t[1] == "string":
+            return pick(["length(%s) < 5",
+                         "alltrue([for s in %s : length(s) > 0])",
+                         '!contains(%s, "Zz")', "length(%s) > 0"])
+        if k == "list":
+            return pick(["length(%s) <= 4",
+                         "alltrue([for o in %s : o != null])",
+                         "length(%s) < 2"])
+        if k == "map":
+            c = ["length(keys(%s)) <= 4",
+                 "alltrue([for k, x in %s : length(k) > 0])",
+                 '!contains(keys(%s), "zz")']
+            if t[1] == "number":
+                c.append("alltrue([for k, x in %s : x >= 0])")
+            return pick(c + ['!contains(keys(%s), "db")'])
+        attrs = t[1]
+        c = []
+        if "name" in attrs:
+            c.append('%s.name != ""' if not attrs["name"][1]
+                     else '%s.name == null || %s.name != ""')
+        if "size" in attrs:
+            c.append("%s.size >= 0" if not attrs["size"][1]
+                     else "%s.size == null || %s.size >= 0")
+        if "zones" in attrs and not attrs["zones"][1]:
+            c.append("length(%s.zones) < 3")
+        c.append("%s != null")
+        return pick(c + ['%s == null || jsonencode(%s) != "{}"'])
+
+    def rules(self, name, decl, others, locals_, mods, sc, child):
+        """Validation rules for var.name: mostly on itself; some refer to
+        another variable, a local value, a resource (unknown condition),
+        path.module or a module output (children only: the root's rules
+        may refer to variables alone in the reference).  So that the
+        graph has no cycle, others are the variables before name, locals_
+        the local values and mods the module outputs that depend on no
+        variable -- but now and then (rule-cycle-possible) any."""
+        r = self.r
+        t = decl["type"]
+        v = "var." + name
+        out = []
+        for _ in range(r.choices([0, 1, 2], [0.6, 0.3, 0.1])[0]):
+            c = self.cond(v, t)
+            k = r.random()
+            if others[1] and self.chance(0.01):
+                others = (others[1], others[1])
+                self.kind("rule-cycle-possible")
+            if others[0] and k < 0.15:
+                o = r.choice(others[0])
+                c = r.choice(["(%s) && var.%s != null" % (c, o),
+                              "var.%s == null || (%s)" % (o, c),
+                              '(%s) || jsonencode(var.%s) == "[]"' % (c, o)])
+                self.kind("rule-ref-other-var")
+            elif child and locals_ and k < 0.23:
+                c = '(%s) || local.%s == "zz"' % (c, r.choice(locals_))
+                self.kind("rule-ref-local")
+            elif child and sc.res and k < 0.3:
+                c = r.choice(['null_resource.r.id != "" && (%s)' % c,
+                              '(%s) || null_resource.r.id == "zz"' % c])
+                self.kind("rule-ref-resource")
+            elif child and k < 0.31:
+                c = '(%s) && path.module != ""' % c
+                self.kind("rule-ref-path")
+            elif child and k < 0.33 and sc.refs and any(x.kind == "module"
+                                                        for x in sc.refs):
+                x = r.choice([x for x in sc.refs if x.kind == "module"])
+                if x.text not in mods and not self.chance(0.1):
+                    continue
+                c = '(%s) || %s == "zz"' % (c, x.text)
+                self.kind("rule-ref-module-output")
+            if isinstance(t, str) and t != "any":
+                msg = r.choice(['"%s is not valid."' % name,
+                                '"%s got ${jsonencode(%s)}."' % (name, v),
+                                '"${%s == null ? "null" : "bad"} %s."' % (v, name),
+                                '"Bad %s: ${%s}."' % (name, v)])
+            else:
+                msg = r.choice(['"%s is not valid."' % name,
+                                '"%s got ${jsonencode(%s)}."' % (name, v)])
+            out.append((c, msg))
+        return out
+
+    # ---- variables ------------------------------------------------------------
+    def variables(self, root):
+        r = self.r
+        out = {}
+        n = r.randint(2, 5) if root else r.randint(1, 4)
+        for name in r.sample(VAR_NAMES, n):
+            t = self.type_(root)
+            decl = {"type": t}
+            if self.chance(0.45 if root else 0.5):
+                decl["default"] = self.value(t, null=0.03)
+            if self.chance(0.12) and (decl.get("default") != "null" or
+                                      self.chance(0.05)):
+                decl["nullable"] = False
+                self.kind("nullable-false")
+            if self.chance(0.1):
+                decl["sensitive"] = True
+                self.kind("sensitive-var")
+            if not root and self.chance(0.015):
+                decl["ephemeral"] = True
+                decl.setdefault("default", self.value(t, null=0))
+                self.kind("ephemeral-var")
+            if not root and self.chance(0.03):
+                decl["deprecated"] = "Use something else."
+                self.kind("deprecated-var")
+            out[name] = decl
+        if root and self.chance(0.02):
+            out["tok"] = {"type": "string", "ephemeral": True, "default": '"t"'}
+            self.kind("ephemeral-root-var")
+        return out
+
+    def decl_text(self, name, d):
+        out = ['variable "%s" {' % name, "  type = %s" % type_text(d["type"])]
+        if "default" in d:
+            out.append("  default = %s" % d["default"])
+        if d.get("nullable") is False:
+            out.append("  nullable = false")
+        if d.get("sensitive"):
+            out.append("  sensitive = true")
+        if d.get("ephemeral"):
+            out.append("  ephemeral = true")
+        if "deprecated" in d:
+            out.append("  deprecated = %s" % json.dumps(d["deprecated"]))
+        for c, m in d.get("rules", []):
+            out += ["  validation {", "    condition     = %s" % c,
+                    "    error_message = %s" % m, "  }"]
+        out.append("}")
+        return "\n".join(out)
+
+    # ---- a module -------------------------------------------------------------
+    def module(self, mdef, children, defs, root):
+        """Fills mdef (name, dir) with variables, locals, resources, calls
+        of the definitions in children, outputs; returns its files' text
+        by file name."""
+        r = self.r
+        mdef["vars"] = vs = self.variables(root)
+        sc = Scope(self.chance(0.6 if root else 0.5))
+        mdef["res"] = sc.res
+        for n, d in vs.items():
+            sc.refs.append(Ref("var." + n, d["type"], d.get("sensitive", False),
+                               eph=d.get("ephemeral", False)))
+        # locals
+        locs = []
+        ldeps = {}      # local -> the variables it depends on
+        for i in range(r.choice([0, 0, 1, 2, 3])):
+            t = r.choice(["string", "number", ("list", "string"),
+                          ("map", "string"), "bool"])
+            unknown = sc.res and self.chance(0.15)
+            if unknown:
+                e = r.choice(['"${null_resource.r.id}-l"', "null_resource.r.id"])
+                t = "string"
+                self.kind("local-unknown")
+            else:
+                e = self.expr(sc, t, 0.02)
+            ln = "l%d" % i
+            locs.append((ln, e))
+            ldeps[ln] = deps(e, ldeps)
+            sens = any(x.sens and x.text in e for x in sc.refs)
+            sc.refs.append(Ref("local." + ln, t, sens, unknown=unknown,
+                               kind="local"))
+        if any(d.get("ephemeral") for d in vs.values()) and self.chance(0.4):
+            en = [n for n, d in vs.items() if d.get("ephemeral")][0]
+            locs.append(("eph", "var." + en))
+        # calls
+        calls = []
+        cdeps = {}      # call -> the variables its block depends on
+        used = set()
+        for child in children:
+            twice = self.chance(0.2) and not child.get("registry")
+            for _ in range(2 if twice else 1):
+                cn = child["name"]
+                if cn in used:
+                    cn = "%s_%d" % (cn, len(used))
+                    self.kind("same-child-twice")
+                used.add(cn)
+                calls.append(self.call(cn, child, mdef, sc))
+                cdeps[cn] = deps(calls[-1]["text"], ldeps, cdeps)
+                # later calls may use this one's outputs
+                self.add_module_refs(sc, cn, child, calls[-1])
+        mdef["calls"] = calls
+        # rules (after the calls: a child's rule may read a module output)
+        names = sorted(vs)
+        free_locals = [ln for ln, e in locs if not deps(e, ldeps)]
+        free_mods = [x.text for x in sc.refs if x.kind == "module" and
+                     not cdeps.get(x.text.split(".")[1].split("[")[0])]
+        for n, d in vs.items():
+            d["rules"] = self.rules(n, d, ([x for x in names if x < n],
+                                           [x for x in names if x != n]),
+                                    free_locals, free_mods, sc, not root)
+        # outputs
+        outs = {}
+        for i in range(r.randint(1, 3)):
+            on = "o%d" % i
+            outs[on] = self.output(sc, root)
+        mdef["outputs"] = outs
+        # files
+        main = []
+        if sc.res:
+            main.append('resource "null_resource" "r" {}')
+        if locs:
+            main.append("locals {\n%s\n}" % "\n".join(
+                "  %s = %s" % kv for kv in locs))
+        call_text = [c["text"] for c in calls]
+        out_text = []
+        for on, o in outs.items():
+            lines = ['output "%s" {' % on, "  value = %s" % o["expr"]]
+            if o.get("typed"):
+                lines.append("  type = %s" % type_text(o["t"]))
+            if o.get("sens"):
+                lines.append("  sensitive = true")
+            if o.get("eph"):
+                lines.append("  ephemeral = true")
+            lines.append("}")
+            out_text.append("\n".join(lines))
+        decls = [self.decl_text(n, d) for n, d in vs.items()]
+        files = {}
+        if self.chance(0.3):
+            files["variables.tf"] = decls
+            files["main.tf"] = main + call_text
+            files["outputs.tf"] = out_text
+        elif root and self.chance(0.3):
+            files["main.tf"] = decls + main + out_text
+            files["modules.tf"] = call_text
+        else:
+            files["main.tf"] = decls + main + call_text + out_text
+        return {k: "\n\n".join(v) + "\n" for k, v in files.items() if v}
+
+    def output(self, sc, root):
+        r = self.r
+        o = {}
+        k = r.random()
+        mods = [x for x in sc.refs if x.kind == "module"]
+        if sc.res and k < 0.12:
+            o["expr"] = r.choice(["null_resource.r.id", '"${null_resource.r.id}"'])
+            o["t"] = "string"
+            o["unknown"] = True
+            self.kind("output-unknown")
+        elif mods and k < 0.3:
+            x = r.choice(mods)
+            o["expr"], o["t"], o["unknown"], o["sens"] = x.text, x.t, x.unknown, x.sens
+            self.kind("output-of-module-output")
+        else:
+            cands = [x for x in sc.refs if x.kind in ("var", "local")]
+            if cands and self.chance(0.85):
+                x = r.choice(cands)
+                o["expr"], o["t"], o["unknown"] = x.text, x.t, x.unknown
+                o["refsens"] = x.sens
+                if x.eph:
+                    self.kind("output-of-ephemeral")
+                    if self.chance(0.5) and not root:
+                        o["eph"] = True
+            else:
+                t = r.choice(["string", "number", ("list", "string")])
+                o["expr"], o["t"], o["unknown"] = self.value(t, null=0), t, False
+        if o["t"] is not None and self.chance(0.3):
+            o["typed"] = True
+            self.kind("output-typed")
+            if self.chance(0.03):
+                o["t"] = r.choice(["number", ("list", "string"), "bool"])
+                self.kind("output-type-maybe-wrong")
+        if o.get("refsens") and (self.chance(0.85) or not root):
+            o["sens"] = True
+        elif not root and self.chance(0.12):
+            o["sens"] = True
+        if o.get("sens"):
+            self.kind("output-sensitive")
+        return o
+
+    def add_module_refs(self, sc, cn, child, call):
+        """module.CN.OUT as references for later calls and the outputs."""
+        for on, o in child["outputs"].items():
+            if o["t"] is None:
+                continue
+            sens = bool(o.get("sens") or o.get("refsens"))
+            if call["mode"] == "single":
+                sc.refs.append(Ref("module.%s.%s" % (cn, on), o["t"], sens,
+                                   o.get("unknown", False), o.get("eph", False),
+                                   kind="module"))
+            elif call["mode"] == "count" and (call.get("n") or 0) >= 1:
+                sc.refs.append(Ref("module.%s[0].%s" % (cn, on), o["t"], sens,
+                                   o.get("unknown", False), o.get("eph", False),
+                                   kind="module"))
+            elif call["mode"] == "for_each" and call.get("keys"):
+                sc.refs.append(Ref('module.%s["%s"].%s' % (
+                    cn, self.r.choice(call["keys"]), on), o["t"], sens,
+                    o.get("unknown", False), o.get("eph", False),
+                    kind="module"))
+        if call["mode"] != "single" and not any(
+                x.eph for x in sc.refs if x.text.startswith("module.%s" % cn)):
+            sc.refs.append(Ref("length(module.%s)" % cn, "number",
+                               kind="module"))
+
+    def call(self, cn, child, caller, sc):
+        """A module block calling child from caller."""
+        r = self.r
+        call = {"name": cn, "mode": "single"}
+        lines = ['module "%s" {' % cn]
+        if child.get("registry"):
+            lines.append('  source  = "terraform-aws-modules/vpc/aws"')
+            lines.append('  version = "5.0.0"')
+        else:
+            rel = os.path.relpath(child["dir"], caller["dir"])
+            src = rel if rel.startswith("..") else "./" + rel
+            lines.append('  source = "%s"' % src)
+            if src.startswith("../"):
+                self.kind("source-dotdot")
+        args_sc = Scope(sc.res)
+        args_sc.refs = list(sc.refs)
+        k = r.random()
+        nums = [x for x in sc.of("number") if x.kind == "var"]
+        lists = [x for x in sc.of(("list", "string"), known_only=True)
+                 if not x.sens]
+        maps = [x for x in sc.of(("map", "string"), known_only=True) +
+                sc.of(("map", "number"), known_only=True) if not x.sens]
+        if k < 0.17:
+            call["mode"] = "count"
+            choices = [("2", 2), ("1", 1), ("0", 0), ("3", 3)]
+            if nums:
+                choices.append(("%s" % r.choice(nums).text, None))
+            if lists:
+                choices.append(("length(%s)" % r.choice(lists).text, None))
+            e, n = r.choice(choices)
+            if sc.res and self.chance(0.12):
+                e, n = r.choice(["length(null_resource.r.triggers)",
+                                 "null_resource.r.count"]), None
+                self.kind("count-unknown")
+            elif n == 0:
+                self.kind("count-0")
+            elif n is None:
+                self.kind("count-from-var")
+            else:
+                self.kind("count-known")
+            call["n"] = n
+            lines.append("  count  = %s" % e)
+            args_sc.count = True
+        elif k < 0.34:
+            call["mode"] = "for_each"
+            choices = [('{ a = "x", b = "y" }', ["a", "b"], "string", "map"),
+                       ('toset(["a", "b"])', ["a", "b"], "string", "set"),
+                       ('{ web = 1, db = 2 }', ["web", "db"], "number", "map"),
+                       ("{}", [], "string", "map")]
+            for m in maps:
+                choices.append((m.text, None, m.t[1], "var-map"))
+            for l in lists:
+                choices.append(("toset(%s)" % l.text, None, "string", "var-set"))
+                choices.append(("{ for s in %s : s => upper(s) }" % l.text, None,
+                                "string", "for-expr"))
+            e, keys, et, how = r.choice(choices)
+            p = r.random()
+            if sc.res and p < 0.04:
+                e = r.choice(["toset([null_resource.r.id])",
+                              "{ (null_resource.r.id) = 1 }",
+                              "null_resource.r.triggers"])
+                keys, how = None, "unknown"
+            elif p < 0.065:
+                e = r.choice(['sensitive({ a = 1 })',
+                              'sensitive(toset(["a"]))'])
+                keys, how = None, "sensitive"
+            elif p < 0.085:
+                e = r.choice(['["a", "b"]', "toset([1, 2])", "null", '"a"'])
+                keys, how = None, "bad-type"
+            self.kind("for_each-" + how)
+            call["keys"] = keys
+            lines.append("  for_each = %s" % e)
+            args_sc.each = et
+        # arguments
+        cv = child["vars"]
+        names = sorted(cv)
+        missing = None
+        req = [n for n in names if "default" not in cv[n]]
+        if req and self.chance(0.007):
+            missing = r.choice(req)
+            self.kind("missing-required-arg")
+        for n in names:
+            d = cv[n]
+            if n == missing:
+                continue
+            if "default" in d and self.chance(0.4):
+                continue
+            if d.get("nullable") is False and self.chance(0.06):
+                lines.append("  %s = null" % n)
+                self.kind("null-into-non-nullable" +
+                          ("-with-default" if "default" in d else ""))
+                continue
+            e = self.expr(args_sc, d["type"])
+            lines.append("  %s = %s" % (n, e.replace("\n", "\n  ")))
+        if self.chance(0.007) and names:
+            n = r.choice(names)
+            if len(n) > 3 and self.chance(0.7):
+                i = r.randrange(len(n) - 1)
+                bad = n[:i] + n[i + 1] + n[i] + n[i + 2:]
+            else:
+                bad = "unknown_arg"
+            if bad not in cv:
+                lines.append('  %s = "x"' % bad)
+                self.kind("unsupported-arg")
+        lines.append("}")
+        call["text"] = "\n".join(lines)
+        return call
+
+    # ---- a tree ---------------------------------------------------------------
+    def tree(self, base):
+        """Writes a tree under base (root module: base/root); returns its
+        spec."""
+        r = self.r
+        self.cur = set()
+        root_dir = os.path.join(base, "root")
+        depth = r.choice([1, 1, 2, 2, 2, 3])
+        names = r.sample(MOD_NAMES, 7)
+        levels = {}
+        # definitions by level; directory of each
+        levels[1] = [{"name": names.pop(), "level": 1}
+                     for _ in range(r.choice([1, 1, 2, 2, 3]))]
+        for lv in range(2, depth + 1):
+            levels[lv] = [{"name": names.pop(), "level": lv}
+                          for _ in range(r.choice([1, 1, 2]))]
+        for lv in range(1, depth + 1):
+            for d in levels[lv]:
+                k = r.random()
+                if lv == 1:
+                    d["dir"] = (os.path.join(base, "shared", d["name"]) if k < 0.2
+                                else os.path.join(root_dir, "modules", d["name"]))
+                else:
+                    # nested in a caller's dir (./NAME), a sibling of the
+                    # callers (../NAME) or a shared one (../../shared/NAME)
+                    parent = r.choice(levels[lv - 1])
+                    if k < 0.4:
+                        d["dir"] = os.path.join(parent["dir"], d["name"])
+                    elif k < 0.8:
+                        d["dir"] = os.path.join(os.path.dirname(parent["dir"]),
+                                                d["name"])
+                    else:
+                        d["dir"] = os.path.join(base, "shared", d["name"])
+        # who calls whom: every deeper definition has a caller
+        callees = {id(d): [] for lv in levels for d in levels[lv]}
+        for lv in range(2, depth + 1):
+            for d in levels[lv]:
+                p = r.choice(levels[lv - 1])
+                callees[id(p)].append(d)
+                for q in levels[lv - 1]:
+                    if q is not p and self.chance(0.3) and d not in callees[id(q)]:
+                        callees[id(q)].append(d)
+        defs = {}
+        files = {}
+        for lv in range(depth, 0, -1):
+            for d in levels[lv]:
+                files[d["dir"]] = self.module(d, callees[id(d)], defs, False)
+        root_children = list(levels[1])
+        reg = None
+        p = r.random()
+        if p < 0.13:
+            reg = {"name": "vpc", "level": 1, "registry": True,
+                   "dir": os.path.join(root_dir, ".terraform", "modules", "vpc")}
+            files[reg["dir"]] = self.module(reg, [], defs, False)
+            root_children.append(reg)
+            reg["how"] = ("manifest" if p < 0.095 else "no-manifest"
+                          if p < 0.12 else "manifest-dir-missing")
+            self.kind("registry-" + reg["how"])
+        rootdef = {"name": "", "dir": root_dir, "level": 0}
+        files[root_dir] = self.module(rootdef, root_children, defs, True)
+        for d, fs in files.items():
+            if reg and d == reg["dir"] and reg["how"] == "manifest-dir-missing":
+                continue
+            if reg and d == reg["dir"] and reg["how"] == "no-manifest":
+                continue
+            os.makedirs(d, exist_ok=True)
+            for n, text in fs.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(text)
+        if reg and reg["how"] != "no-manifest":
+            os.makedirs(os.path.join(root_dir, ".terraform", "modules"),
+                        exist_ok=True)
+            with open(os.path.join(root_dir, ".terraform", "modules",
+                                   "modules.json"), "w") as f:
+                json.dump({"Modules": [
+                    {"Key": "", "Source": "", "Dir": "."},
+                    {"Key": "vpc",
+                     "Source": "registry.terraform.io/terraform-aws-modules/vpc/aws",
+                     "Version": "5.0.0", "Dir": ".terraform/modules/vpc"}]}, f)
+        args, env = self.root_values(root_dir, rootdef["vars"])
+        alldefs = [d for lv in levels for d in levels[lv]] + ([reg] if reg else [])
+        spec = {"args": args, "env": env, "kinds": set(self.cur),
+                "defs": {os.path.relpath(d["dir"], root_dir): {
+                    n: {"rules": len(v.get("rules", [])),
+                        "sensitive": bool(v.get("sensitive"))}
+                    for n, v in d["vars"].items()} for d in alldefs}}
+        return spec
+
+    def root_values(self, root_dir, vs):
+        r = self.r
+        args, env = [], {}
+        files = {"terraform.tfvars": [], "a.auto.tfvars": []}
+        unset = self.chance(0.02)
+        for n, d in vs.items():
+            if d.get("ephemeral"):
+                continue
+            where = r.choice(["none", "tfvars", "auto", "var", "env"])
+            if "default" not in d:
+                if not unset:
+                    where = r.choice(["tfvars", "auto", "var", "env"])
+                else:
+                    where = "none"
+                    self.kind("root-required-unset")
+            if where == "none":
+                continue
+            val = self.value(d["type"], wrong=0.015)
+            # -var and TF_VAR_: a primitive type's text as it is; other
+            # types (any too) are parsed as HCL
+            raw = json.loads(val) if val.startswith('"') and \
+                d["type"] in ("string", "number", "bool") else val
+            if where == "tfvars":
+                files["terraform.tfvars"].append("%s = %s" % (n, val))
+            elif where == "auto":
+                files["a.auto.tfvars"].append("%s = %s" % (n, val))
+            elif where == "var":
+                args += ["-var", "%s=%s" % (n, raw)]
+            else:
+                env["TF_VAR_" + n] = raw
+        for name, body in files.items():
+            if body:
+                with open(os.path.join(root_dir, name), "w") as f:
+                    f.write("\n".join(body) + "\n")
+        return args, env
+
+
+# ---------------------------------------------------------------- running
+
+def run(argv, cwd, env):
+    """Runs argv; (status, stdout, stderr).  A program that cannot be
+    started, or whose shared library is only half written (a rebuild
+    under way), is tried again a few times."""
+    e = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
+    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            e[k] = os.environ[k]
+    e.update(env)
+    for attempt in range(6):
+        try:
+            p = subprocess.run(argv, cwd=cwd, env=e, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               errors="replace", timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return -9, "", "timed out after %d s" % TIMEOUT
+        except OSError as err:
+            p = subprocess.CompletedProcess(argv, 126, "", str(err))
+        if p.returncode in (126, 127) or \
+                "error while loading shared libraries" in p.stderr:
+            time.sleep(2 + 3 * attempt)
+            continue
+        return p.returncode, p.stdout, p.stderr
+    return p.returncode, p.stdout, p.stderr
+
+
+def fmt_range(r):
+    if not r:
+        return None
+    return "%s:%d,%d-%d,%d" % (r.get("filename"), r["start"]["line"],
+                               r["start"]["column"], r["end"]["line"],
+                               r["end"]["column"])
+
+
+def cycle_nodes(summary):
+    """A "Cycle:" summary (one line "a, b" or one node a line) as its
+    sorted nodes; the summary itself otherwise."""
+    if not summary.startswith("Cycle:"):
+        return summary
+    rest = summary[len("Cycle:"):]
+    parts = rest.split("\n") if "\n" in rest else rest.split(", ")
+    return "Cycle: " + ", ".join(sorted(p.strip() for p in parts if p.strip()))
+
+
+def theirs(doc):
+    """The diagnostics of doc that are not tfresolve's own."""
+    return [g for g in doc.get("diagnostics", [])
+            if g.get("origin") != "tfresolve"]
+
+
+def diag_key(g):
+    return (g.get("severity"), cycle_nodes(g.get("summary", "")),
+            g.get("detail", ""), fmt_range(g.get("range")), g.get("variable"),
+            g.get("module"))
+
+
+def jd(x, n=200):
+    return json.dumps(x, default=str)[:n]
+
+
+def compare(o, u):
+    """Every difference between the reference's document o and ours u,
+    as a list of lines."""
+    out = []
+    if o.get("valid") != u.get("valid"):
+        out.append("valid: reference %s, tfresolve %s" % (o.get("valid"),
+                                                          u.get("valid")))
+    ov, uv = o.get("variables", {}), u.get("variables", {})
+    if set(ov) != set(uv):
+        out.append("root variables: reference %s, tfresolve %s" % (
+            sorted(ov), sorted(uv)))
+    for n in sorted(set(ov) & set(uv)):
+        for k in ("type", "value"):
+            if ov[n].get(k) != uv[n].get(k):
+                out.append("var.%s %s: reference %s, tfresolve %s" % (
+                    n, k, jd(ov[n].get(k)), jd(uv[n].get(k))))
+        if bool(ov[n].get("error")) != bool(uv[n].get("error")):
+            out.append("var.%s error: reference %s, tfresolve %s" % (
+                n, bool(ov[n].get("error")), bool(uv[n].get("error"))))
+    if "modules" in o:
+        om, um = o["modules"], u.get("modules")
+        if um is None:
+            if om:
+                out.append("modules: tfresolve has none, reference %s" %
+                           jd(sorted(om), 300))
+            um = {}
+        if set(om) != set(um):
+            out.append("module instances: reference only %s; tfresolve only %s"
+                       % (sorted(set(om) - set(um)), sorted(set(um) - set(om))))
+        for a in sorted(set(om) & set(um)):
+            out += compare_instance(a, om[a], um[a])
+    oe = sorted(diag_key(g) for g in theirs(o) if g.get("severity") == "error")
+    ue = sorted(diag_key(g) for g in theirs(u) if g.get("severity") == "error")
+    if oe != ue:
+        only_o = list(oe)
+        only_u = []
+        for x in ue:
+            if x in only_o:
+                only_o.remove(x)
+            else:
+                only_u.append(x)
+        out.append("errors: reference only %s; tfresolve only %s" % (
+            jd(only_o, 800), jd(only_u, 800)))
+    ow = {(g.get("severity"), g.get("summary"), g.get("module"))
+          for g in theirs(o) if g.get("severity") == "warning"}
+    uw = {(g.get("severity"), g.get("summary"), g.get("module"))
+          for g in theirs(u) if g.get("severity") == "warning"}
+    if not ow <= uw:
+        out.append("warnings missing: %s" % sorted(ow - uw))
+    return out
+
+
+def compare_instance(a, o, u):
+    out = []
+    for k in ("source", "dir"):
+        if o.get(k) != u.get(k):
+            out.append("%s %s: reference %s, tfresolve %s" % (
+                a, k, jd(o.get(k)), jd(u.get(k))))
+    ov, uv = o.get("variables", {}), u.get("variables", {})
+    if set(ov) != set(uv):
+        out.append("%s variables: reference %s, tfresolve %s" % (
+            a, sorted(ov), sorted(uv)))
+    for n in sorted(set(ov) & set(uv)):
+        x, y = ov[n], uv[n]
+        unknown = bool(x.get("unknown"))
+        if unknown != bool(y.get("unknown")):
+            out.append("%s.var.%s unknown: reference %s, tfresolve %s" % (
+                a, n, unknown, bool(y.get("unknown"))))
+        keys = ["type", "sensitive"] + ([] if unknown else ["value"])
+        for k in keys:
+            if x.get(k) != y.get(k):
+                out.append("%s.var.%s %s: reference %s, tfresolve %s" % (
+                    a, n, k, jd(x.get(k)), jd(y.get(k))))
+        if bool(x.get("error")) != bool(y.get("error")):
+            out.append("%s.var.%s error: reference %s, tfresolve %s" % (
+                a, n, bool(x.get("error")), bool(y.get("error"))))
+        xs, ys = x.get("source") or {}, y.get("source") or {}
+        for k in ("kind", "file"):
+            if xs.get(k) != ys.get(k):
+                out.append("%s.var.%s source.%s: reference %s, tfresolve %s" % (
+                    a, n, k, jd(xs.get(k)), jd(ys.get(k))))
+    return out
+
+
+def read_all(d):
+    """The text of the tree's files (for KNOWN)."""
+    out = []
+    for dp, dn, fn in sorted(os.walk(d)):
+        dn.sort()
+        for n in sorted(fn):
+            with open(os.path.join(dp, n), errors="replace") as f:
+                out.append(f.read())
+    return "\n".join(out)
+
+
+def known(text):
+    for k in KNOWN:
+        if all(x in text for x in k):
+            return k
+    return None
+
+
+# ---------------------------------------------------------------- oracle-only
+
+def depth_of(addr):
+    return addr.count("module.") if addr else 0
+
+
+def coverage(spec, o):
+    """The situations of the brief that the reference's answer shows."""
+    cov = set()
+    for g in o.get("diagnostics", []):
+        s, dep = g.get("summary", ""), depth_of(g.get("module", ""))
+        det = g.get("detail", "")
+        if s == "Invalid value for variable" and dep:
+            cov.add("child rule fails at depth %d" % dep)
+        if s == "Invalid value for variable" and not dep:
+            cov.add("root rule fails")
+        if s == "Invalid value for input variable" and dep:
+            cov.add("type error at a module argument")
+        if s == "Invalid value for input variable" and not dep:
+            cov.add("type error at a root value")
+        if s == "Required variable not set" and "may not be set to null" in det:
+            cov.add("null into non-nullable")
+        if s == "Error message refers to sensitive values" and dep:
+            cov.add("sensitive value in a child rule's message")
+        for x in ("Missing required argument", "Unsupported argument",
+                  "Invalid count argument", "Invalid for_each argument",
+                  "Invalid for_each set argument", "Module not installed",
+                  "Ephemeral value not allowed", "Output refers to sensitive values",
+                  "Invalid output value"):
+            if s == x:
+                cov.add(x)
+    for a, inst in (o.get("modules") or {}).items():
+        d = spec["defs"].get(inst.get("dir"), {})
+        for n, v in inst.get("variables", {}).items():
+            decl = d.get(n, {})
+            if v.get("unknown") and decl.get("rules"):
+                cov.add("unknown value reaches a child rule (depth %d)" %
+                        depth_of(a))
+            if v.get("sensitive") and not decl.get("sensitive") and \
+                    not v.get("error"):
+                cov.add("sensitive value passed down (depth %d)" % depth_of(a))
+            if v.get("unknown"):
+                cov.add("unknown module argument")
+        if "[" in a:
+            cov.add("expanded instance (count/for_each)")
+        if depth_of(a) >= 3:
+            cov.add("instance at depth 3")
+    return cov
+
+
+# ---------------------------------------------------------------- worker
+
+def one_tree(job):
+    """Generates tree i of the seed, runs it, compares; returns a result
+    dict (picklable)."""
+    tool, oracle, seed, i, oracle_only, keep = job
+    g = TreeGen(random.Random("%d/%d" % (seed, i)))
+    base = tempfile.mkdtemp(prefix="treediff.")
+    res = {"i": i, "diffs": [], "known": None, "valid": None, "oracle_diag": [],
+           "summaries": [], "coverage": [], "kinds": []}
+    try:
+        spec = g.tree(base)
+        res["kinds"] = sorted(spec["kinds"])
+        root = os.path.join(base, "root")
+        args, env = spec["args"], spec["env"]
+        _, oo, oerr = run([oracle, "-tree"] + args, root, env)
+        try:
+            od = json.loads(oo, parse_float=Decimal)
+        except ValueError:
+            res["diffs"] = ["reference output is not JSON: %s" % (oo + oerr)[:300]]
+            od = None
+        if od is not None:
+            res["valid"] = od.get("valid")
+            res["oracle_diag"] = sorted({g_["summary"] for g_ in od["diagnostics"]
+                                         if "(oracle)" in g_.get("summary", "")})
+            res["summaries"] = [(g_["severity"], g_["summary"],
+                                 depth_of(g_.get("module", "")))
+                                for g_ in od["diagnostics"]]
+            res["coverage"] = sorted(coverage(spec, od))
+        if not oracle_only and od is not None:
+            # tfresolve's own rule: a module that is not installed is a
+            # warning (that module is not checked) unless -strict makes it
+            # the error Terraform's plan gives
+            strict = ["-strict"] if any(
+                g_.get("summary") == "Module not installed" and
+                g_.get("severity") == "error" for g_ in od["diagnostics"]) else []
+            cmd = [tool, "show"] + strict + ["-json", "-show-sensitive"] + args
+            res["cmd"] = cmd
+            _, uo, uerr = run(cmd, root, env)
+            try:
+                ud = json.loads(uo, parse_float=Decimal)
+                res["diffs"] = compare(od, ud)
+            except ValueError:
+                res["diffs"] = ["tfresolve output is not JSON: %s" %
+                                (uo + uerr)[:300]]
+            if res["diffs"]:
+                k = known("\n".join(res["diffs"]) + read_all(base))
+                if k is not None:
+                    res["known"] = k
+        if (res["diffs"] or (oracle_only and res["oracle_diag"])) and keep \
+                and not res["known"]:
+            dest = os.path.join(keep, "t%d-%05d" % (seed, i))
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(base, dest, symlinks=True)
+            with open(os.path.join(dest, "cmd"), "w") as f:
+                json.dump({"args": args, "env": env, "cwd": "root",
+                           "seed": seed, "tree": i}, f, indent=1)
+            with open(os.path.join(dest, "repro.sh"), "w") as f:
+                pre = "cd \"$(dirname \"$0\")/root\" && env -i PATH=\"$PATH\" " \
+                    "LANG=C.UTF-8 " + " ".join(
+                        shlex.quote("%s=%s" % kv) for kv in sorted(env.items()))
+                f.write("#!/bin/sh\n# reference, then tfresolve\n%s %s\n%s %s\n" % (
+                    pre, " ".join(shlex.quote(x) for x in
+                                  [oracle, "-tree"] + args),
+                    pre, " ".join(shlex.quote(x) for x in res.get("cmd", []))))
+            res["kept"] = dest
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tfresolve")
+    ap.add_argument("tforacle")
+    ap.add_argument("--trees", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", help="keep the trees that differ here")
+    ap.add_argument("--tree", type=int, help="run only this tree of the seed")
+    ap.add_argument("--oracle-only", action="store_true",
+                    help="run the reference alone: check the generator")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("-v", action="store_true")
+    o = ap.parse_args()
+    if not os.access(o.tforacle, os.X_OK):
+        print("SKIP reference program not built (%s)" % o.tforacle)
+        return 77  # meson's "skipped"
+    tool = os.path.abspath(o.tfresolve)
+    oracle = os.path.abspath(o.tforacle)
+    keep = os.path.abspath(o.keep) if o.keep else None
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+    idx = [o.tree] if o.tree is not None else range(o.trees)
+    jobs = [(tool, oracle, o.seed, i, o.oracle_only, keep) for i in idx]
+    passed = failed = artifacts = shown = 0
+    valid = oracle_diag = 0
+    hist, cov, kinds = {}, {}, {}
+    known_seen = {}
+    with multiprocessing.Pool(max(1, o.jobs)) as pool:
+        for res in pool.imap(one_tree, jobs, chunksize=4):
+            i = res["i"]
+            valid += 1 if res["valid"] else 0
+            if res["oracle_diag"]:
+                oracle_diag += 1
+                if o.oracle_only and o.v:
+                    print("tree %d: %s" % (i, ", ".join(res["oracle_diag"])))
+            for s in set(res["summaries"]):
+                hist[s] = hist.get(s, 0) + 1
+            for c in res["coverage"]:
+                cov[c] = cov.get(c, 0) + 1
+            for k in res["kinds"]:
+                kinds[k] = kinds.get(k, 0) + 1
+            if o.oracle_only:
+                continue
+            if not res["diffs"]:
+                passed += 1
+            elif res["known"]:
+                artifacts += 1
+                known_seen[res["known"]] = known_seen.get(res["known"], 0) + 1
+            else:
+                failed += 1
+                where = (" (kept in %s)" % res["kept"]) if res.get("kept") else ""
+                if shown < 20:
+                    shown += 1
+                    print("FAIL tree %d (seed %d)%s: %s" % (
+                        i, o.seed, where, " | ".join(res["diffs"])))
+                else:
+                    print("FAIL tree %d (seed %d)%s: %s" % (
+                        i, o.seed, where, res["diffs"][0][:120]))
+    n = len(jobs)
+    if o.oracle_only or o.v:
+        print("reference: %d of %d trees valid (%.0f%%); %d with an "
+              "\"(oracle)\" diagnostic" % (valid, n, 100.0 * valid / max(n, 1),
+                                           oracle_diag))
+        print("trees with each diagnostic (severity, summary, module depth):")
+        for (sev, s, dep), c in sorted(hist.items(), key=lambda x: (-x[1], x[0])):
+            print("  %6d  %-7s d%d  %s" % (c, sev, dep, s.replace("\n", " ")[:90]))
+        print("coverage (trees):")
+        for c, k in sorted(cov.items()):
+            print("  %6d  %s" % (k, c))
+        if o.v:
+            print("generated kinds (trees):")
+            for k, c in sorted(kinds.items()):
+                print("  %6d  %s" % (c, k))
+        if known_seen:
+            print("known differences, by KNOWN entry:")
+            for k, c in known_seen.items():
+                print("  %6d  %s" % (c, " + ".join(k)))
+    if o.oracle_only:
+        bad = oracle_diag > n * 0.1
+        print("%d passed, %d failed" % (n - oracle_diag if not bad else 0,
+                                        oracle_diag if not bad else n))
+        return 1 if bad else 0
+    print("seed %d: %d trees; %d known differences (see KNOWN)" % (
+        o.seed, n, artifacts))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
