@@ -72,8 +72,27 @@ from decimal import Decimal
 # whose text (the difference and the tree's files) holds every string of
 # an entry is counted apart, not as a failure.  Each entry with its
 # reason: a quote of TREE.md's "Unsure / not modelled" or Terraform's
-# source.  Empty so far.
+# source.
 KNOWN = [
+    # The reference's tolist/toset/tomap (src/funcs.go makeToFunc) lack
+    # AllowUnknown, so cty returns an unknown argument's result without
+    # its marks; Terraform's MakeToFunc (internal/lang/funcs/conversion.go)
+    # allows unknowns and returns UnknownVal(retType).WithSameMarks(arg):
+    # a sensitive unknown for_each of the validate walk is Terraform's
+    # "Sensitive values ... cannot be used as for_each arguments" error.
+    ("Sensitive values, or values derived from sensitive values, cannot "
+     "be used as for_each arguments", "sensitive(", "for_each = to"),
+    # the same for a child variable given to*(unknown sensitive value):
+    # Terraform's is still sensitive
+    ("sensitive: reference false, tfresolve true", "= to"),
+    # The reference's validateForEach asks hasMark, which looks inside the
+    # value (UnmarkDeepWithPaths); Terraform's validateResourceOrActionForEach
+    # asks marks.Has(forEachVal, marks.Sensitive), the value's own marks
+    # (internal/lang/marks/marks.go Has: val.HasMark), and a map keeps its
+    # elements' marks on the elements (cty MapVal): a map of sensitive
+    # values with known keys is a valid for_each in Terraform.
+    ('reference only [["error", "Invalid for_each argument", "Sensitive '
+     'values, or values derived', "tfresolve only []"),
 ]
 
 TIMEOUT = 20

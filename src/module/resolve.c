@@ -1378,7 +1378,6 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
-  size_t first_diag = tfr_diags_count(diags);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1483,7 +1482,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   else if (o->tree && m->ncalls)
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
-    tree_mark_diags(diags, first_diag);
+    tree_mark_diags(diags, 0); /* the load's too: the root's */
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }

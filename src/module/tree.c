@@ -1414,7 +1414,8 @@ static long count_value(struct tree *t, struct tinst *pi,
     return -1;
   }
   bool bad = false;
-  if (tfr_value_has_mark(n, TFR_V_EPHEMERAL)) {
+    if (n->flags & TFR_V_EPHEMERAL) {
+
     add_error(t, c->src, c->count->span, "Invalid count argument",
               "The given \"count\" is derived from an ephemeral value, which "
               "means that Terraform cannot persist it between plan/apply "
@@ -1479,7 +1480,8 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
                         const struct module_call *c, const tfr_value *v) {
   const char *bad = NULL, *summary = "Invalid for_each argument";
   bool ok = true;
-  if (tfr_value_has_mark(v, TFR_V_SENSITIVE)) {
+    /* marks.Has: the value's own marks, not its elements' */
+  if (v->flags & TFR_V_SENSITIVE) {
     add_error(t, c->src, c->for_each->span, summary,
               "Sensitive values, or values derived from sensitive values, "
               "cannot be used as for_each arguments. If used, the sensitive "
@@ -1487,7 +1489,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
               pi->addr);
     ok = false;
   }
-  if (tfr_value_has_mark(v, TFR_V_EPHEMERAL)) {
+    if (v->flags & TFR_V_EPHEMERAL) {
     add_error(t, c->src, c->for_each->span, summary,
               "The given \"for_each\" value is derived from an ephemeral "
               "value, which means that Terraform cannot persist it between "
