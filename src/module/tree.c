@@ -35,6 +35,7 @@
 #include "parse.h"
 #include "refwalk.h"
 #include "scope.h"
+#include "strict.h"
 #include "strutil.h"
 #include "validate.h"
 
@@ -111,7 +112,7 @@ struct tree {
   struct tmod **all; /* depth first */
   size_t nall, capall;
   char *const *env;
-  bool strict;
+  bool strict, warn_dropped;
   const struct engine_rules *engine;
   /* the manifest of installed modules */
   struct manifest_rec {
@@ -596,7 +597,8 @@ static void required_args(struct tree *t) {
 }
 
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       char *const *env, bool strict, bool *ok) {
+                       char *const *env, bool strict, bool warn_dropped,
+                       bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -605,6 +607,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->diags = diags;
   t->env = env;
   t->strict = strict;
+  t->warn_dropped = warn_dropped;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
   size_t before = tfr_diags_count(diags);
@@ -1414,7 +1417,7 @@ static long count_value(struct tree *t, struct tinst *pi,
     return -1;
   }
   bool bad = false;
-    if (n->flags & TFR_V_EPHEMERAL) {
+  if (n->flags & TFR_V_EPHEMERAL) {
 
     add_error(t, c->src, c->count->span, "Invalid count argument",
               "The given \"count\" is derived from an ephemeral value, which "
@@ -1480,7 +1483,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
                         const struct module_call *c, const tfr_value *v) {
   const char *bad = NULL, *summary = "Invalid for_each argument";
   bool ok = true;
-    /* marks.Has: the value's own marks, not its elements' */
+  /* marks.Has: the value's own marks, not its elements' */
   if (v->flags & TFR_V_SENSITIVE) {
     add_error(t, c->src, c->for_each->span, summary,
               "Sensitive values, or values derived from sensitive values, "
@@ -1489,7 +1492,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
               pi->addr);
     ok = false;
   }
-    if (v->flags & TFR_V_EPHEMERAL) {
+  if (v->flags & TFR_V_EPHEMERAL) {
     add_error(t, c->src, c->for_each->span, summary,
               "The given \"for_each\" value is derived from an ephemeral "
               "value, which means that Terraform cannot persist it between "
@@ -1804,6 +1807,49 @@ done:
   return val;
 }
 
+/* -strict for a module argument: an object attribute the child's type
+** drops is ours to report ("Object attribute is ignored"), at its
+** definition in the argument (an error with -strict, else a warning when
+** asked for); a sensitive value's place is not quoted. */
+struct dropped_arg {
+  struct tree *t;
+  struct tinst *in;
+  const struct var_decl *v;
+  struct src_file *src;
+  bool secret;
+};
+
+static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
+  struct dropped_arg *c = ctx;
+  struct tree *t = c->t;
+  const char *near = strict_suggest(d->object, d->name);
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range at = src_range(c->src, d->at);
+  tfr_diags_add(
+      t->diags, t->strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &at,
+      "Object attribute is ignored",
+      tfr_arena_printf(
+          t->a,
+          "The object type of %s.var.%s%s does not include an attribute "
+          "named %s: %s drops this %s silently, so an optional attribute it "
+          "may be meant for keeps its default (-strict makes this an "
+          "error).%s",
+          c->in->addr, c->v->name, c->secret ? "" : d->path,
+          str_go_quote(t->a, d->name, strlen(d->name)), t->engine->product,
+          d->constructor ? "definition" : "attribute of the value",
+          near ? tfr_arena_printf(t->a,
+                                  " Did you mean to set attribute %s "
+                                  "instead?",
+                                  str_go_quote(t->a, near, strlen(near)))
+               : ""));
+  tfr_diags_set_code(t->diags, TFR_CODE_IGNORED_ATTRIBUTE);
+  tfr_diags_set_variable(t->diags, c->v->name);
+  tfr_diags_set_ours(t->diags);
+  if (c->secret)
+    tfr_diags_hide_source(t->diags);
+  diags_set_module_since(t->diags, before, c->in->addr);
+}
+
 static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
   bool ok = true;
   const struct var_decl *v = &tm->m->vars[k];
@@ -1826,6 +1872,12 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       }
     }
     const tfr_value *val = prepare_arg(t, in, k, given);
+    if (val && arg && given && (t->strict || t->warn_dropped) && !t->validate) {
+      struct dropped_arg c = {t, in, v, arg->src,
+                              v->sensitive ||
+                                  tfr_value_has_mark(given, TFR_V_SENSITIVE)};
+      strict_dropped(t->a, arg->expr, given, v->type, on_dropped_arg, &c);
+    }
     if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
         !t->validate && t->engine->deprecated_warns) {
       size_t before = tfr_diags_count(t->diags);
