@@ -188,7 +188,8 @@ tfr_resolution_variable(const struct tfr_resolution *res, size_t i);
 
 /** The resolution with only the variables @p keep accepts (in the same
  *  order; the module and validity of @p res), for output that lists
- *  fewer (show -changed, show -required).  Since 0.2.0. */
+ *  fewer (show -changed, show -required).  Since 0.2.0; since 0.3.0 the
+ *  child instances' variables too, an instance left with none dropped. */
 TFR_API const struct tfr_resolution *
 tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       bool (*keep)(const struct tfr_variable *v, void *ctx),

@@ -19,7 +19,8 @@ static const char usage_diff[] =
     "Resolve the module in DIR (default: the current directory) twice: side\n"
     "a with var file A on top of the module's own value sources, side b\n"
     "with B, and show the variables whose values differ: both values with\n"
-    "where each came from, nested differences by path (tags[\"env\"]).\n"
+    "where each came from, nested differences by path (tags[\"env\"]);\n"
+    "then those of each child module instance (module.app.var.size).\n"
     "Sensitive values are compared but never shown.\n"
     "\n"
     "Options:\n"
@@ -29,6 +30,7 @@ static const char usage_diff[] =
     "                      Value sources and module rules of both sides, as\n"
     "                      for show (the side's files come last)\n"
     "  -json               Machine-readable output\n"
+    "  -no-modules         The root module's variables only\n"
     "  -no-color           No colour\n"
     "\n"
     "Exit status: 0 the values are equal, 1 they differ, 2 usage error or\n"
@@ -37,6 +39,7 @@ static const char usage_diff[] =
 struct diff_opts {
   struct options o;
   bool no_env, opentofu, shown;
+  bool no_modules; /* -no-modules */
   const char *dir;
   struct tfr_cli_arg *args; /* both sides' */
   size_t nargs;
@@ -71,6 +74,8 @@ static bool diff_flags(int argc, char **argv, struct diff_opts *d) {
       d->side[s][d->nside[s]++] = val ? val : argv[++i];
     } else if (!strcmp(name, "json")) {
       d->o.format = FMT_JSON;
+    } else if (!strcmp(name, "no-modules") && !val) {
+      d->no_modules = true;
     } else {
       fprintf(stderr, "tfresolve diff: unknown option \"%s\"\n\n%s", argv[i],
               usage_diff);
@@ -281,10 +286,10 @@ static const char *where(tfr_arena *a, const struct tfr_variable *v) {
 
 static void human_variable(tfr_arena *a, const struct tfr_variable *va,
                            const struct tfr_variable *vb,
-                           const struct changes *c) {
+                           const struct changes *c, const char *addr) {
   const struct tfr_variable *v = va ? va : vb;
   bool hide = (va && va->sensitive) || (vb && vb->sensitive);
-  printf("~ var.%s\n", v->name);
+  printf("~ %s%svar.%s\n", addr ? addr : "", addr ? "." : "", v->name);
   bool whole = c->n == 1 && !*c->v[0].path;
   for (int s = 0; s < 2; s++) {
     const struct tfr_variable *x = s ? vb : va;
@@ -337,11 +342,16 @@ static void json_side(tfr_arena *a, const struct tfr_variable *v,
 
 static void json_variable(tfr_arena *a, const struct tfr_variable *va,
                           const struct tfr_variable *vb,
-                          const struct changes *c, bool first) {
+                          const struct changes *c, bool first,
+                          const char *addr) {
   const struct tfr_variable *v = va ? va : vb;
   bool hide = (va && va->sensitive) || (vb && vb->sensitive);
   printf("%s  {\"variable\": ", first ? "\n" : ",\n");
   tfr_json_write_cstr(stdout, v->name);
+  if (addr) {
+    fputs(", \"module\": ", stdout);
+    tfr_json_write_cstr(stdout, addr);
+  }
   printf(", \"sensitive\": %s, \"a\": ", hide ? "true" : "false");
   json_side(a, va, value_of(va), hide);
   fputs(", \"b\": ", stdout);
@@ -368,7 +378,42 @@ static void json_variable(tfr_arena *a, const struct tfr_variable *va,
   fputc('}', stdout);
 }
 
-/* Every differing variable, printed; how many differ. */
+/* One variable of both sides (addr: its child instance, or NULL), printed
+** if it differs; whether it does. */
+static bool compare_one(tfr_arena *a, struct cli_buf *p,
+                        const struct tfr_variable *va,
+                        const struct tfr_variable *vb, const char *addr,
+                        const struct diff_opts *d, size_t ndiff) {
+  struct changes c = {0};
+  p->n = 0;
+  cli_buf_put(p, "", 0);
+  diff_values(&c, p, value_of(va), value_of(vb));
+  bool differ = c.n > 0;
+  if (differ && d->o.format == FMT_JSON)
+    json_variable(a, va, vb, &c, ndiff == 0, addr);
+  else if (differ)
+    human_variable(a, va, vb, &c, addr);
+  free_changes(&c);
+  return differ;
+}
+
+/* The variable of instance addr named name on a side, or NULL. */
+static const struct tfr_variable *instance_var(const struct tfr_resolution *res,
+                                               const char *addr,
+                                               const char *name) {
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
+    if (strcmp(in->address, addr))
+      continue;
+    for (size_t k = 0; k < in->n; k++)
+      if (!strcmp(tfr_instance_variable(in, k)->name, name))
+        return tfr_instance_variable(in, k);
+  }
+  return NULL;
+}
+
+/* Every differing variable, printed; how many differ: the root's, then
+** each child instance's (of side a, then those only side b has). */
 static size_t compare(tfr_arena *a, const struct side *s,
                       const struct diff_opts *d) {
   size_t ndiff = 0;
@@ -376,19 +421,21 @@ static size_t compare(tfr_arena *a, const struct side *s,
   for (size_t i = 0; i < s[0].res->n; i++) {
     const struct tfr_variable *va = tfr_resolution_variable(s[0].res, i);
     const struct tfr_variable *vb = tfr_resolution_find(s[1].res, va->name);
-    struct changes c = {0};
-    p.n = 0;
-    cli_buf_put(&p, "", 0);
-    diff_values(&c, &p, value_of(va), value_of(vb));
-    if (c.n) {
-      if (d->o.format == FMT_JSON)
-        json_variable(a, va, vb, &c, ndiff == 0);
-      else
-        human_variable(a, va, vb, &c);
-      ndiff++;
-    }
-    free_changes(&c);
+    ndiff += compare_one(a, &p, va, vb, NULL, d, ndiff);
   }
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < s[k].res->ninstances; i++) {
+      const struct tfr_instance *in = tfr_resolution_instance(s[k].res, i);
+      for (size_t j = 0; j < in->n; j++) {
+        const struct tfr_variable *v = tfr_instance_variable(in, j);
+        const struct tfr_variable *o =
+            instance_var(s[!k].res, in->address, v->name);
+        if (k && o)
+          continue; /* compared from side a */
+        ndiff +=
+            compare_one(a, &p, k ? o : v, k ? v : o, in->address, d, ndiff);
+      }
+    }
   free(p.p);
   return ndiff;
 }
@@ -441,6 +488,7 @@ int cmd_diff(int argc, char **argv) {
     o.args = sargs;
     o.nargs = n;
     o.opentofu = d.opentofu;
+    o.tree = !d.no_modules;
     s[k].diags = tfr_diags_new(a);
     tfr_diags_share_sources(s[k].diags, load);
     s[k].res = tfr_resolve_module(a, s[k].diags, mod, &o);

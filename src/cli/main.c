@@ -670,8 +670,14 @@ static void show_variable(tfr_arena *a, const struct tfr_variable *v,
   const tfr_value *shown = v->value ? v->value : v->preview;
   bool hidden = shown && v->sensitive && !show_sensitive;
   printf("%s%s = ", ind, v->name);
-  if (shown && !hidden) /* written as it is made: it may be large */
+  if (shown && !hidden && !*ind) /* written as it is made: it may be large */
     tfr_value_write_console(stdout, a, shown);
+  else if (shown && !hidden) /* a child's: its lines indented */
+    for (const char *p = tfr_value_console(a, shown); *p; p++) {
+      putchar(*p);
+      if (*p == '\n' && p[1])
+        fputs(ind, stdout);
+    }
   else
     fputs(hidden ? "(sensitive value)"
           : v->preview_error

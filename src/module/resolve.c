@@ -1509,8 +1509,30 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
       vars[n++] = res->vars[i];
   out->vars = vars;
   out->n = n;
+  /* the child instances' variables too; an instance left with none goes
+  ** (one that has none at all stays) */
+  struct tfr_instance *ins = tfr_arena_alloc(
+      a, (res->ninstances ? res->ninstances : 1) * sizeof *ins);
+  size_t ni = 0;
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const struct tfr_instance *in = &res->instances[i];
+    struct tfr_variable *iv =
+        tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof *iv);
+    size_t k = 0;
+    for (size_t j = 0; j < in->n; j++)
+      if (keep(&in->vars[j], ctx))
+        iv[k++] = in->vars[j];
+    if (in->n && !k)
+      continue;
+    ins[ni] = *in;
+    ins[ni].vars = iv;
+    ins[ni++].n = k;
+  }
+  out->instances = ins;
+  out->ninstances = ni;
   return out;
 }
+
 
 const tfr_value *tfr_resolution_attr_default(const struct tfr_resolution *res,
                                              const char *name,
