@@ -529,10 +529,13 @@ static void frame_lines(FILE *out, const struct frame *fr, const char *text,
 ** the diagnostic: a source line not quoted, and the diagnostic's note. */
 static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
   bool hidden = g->subject.filename && g->hide_source;
-  if (plain && (hidden || (g->note && *g->note)))
+  bool child = g->module && *g->module; /* Terraform does not say which */
+  if (plain && (hidden || child || (g->note && *g->note)))
     putc('\n', out); /* apart from Terraform's detail, with no frame */
   if (hidden)
     fputs("(source not shown: it may hold a sensitive value)\n", out);
+  if (child)
+    fprintf(out, "(in %s)\n", g->module);
   if (g->note && *g->note)
     fprintf(out, "%s\n", g->note);
 }
