@@ -13,7 +13,7 @@
 
 _tfresolve_options() {
   local module="-var -var-file= -chdir= -no-env -json -format= -engine=
-    -show-sensitive -no-color -strict -help"
+    -show-sensitive -no-color -strict -no-modules -help"
   case $1 in
     show | explain) echo "$module" ;;
     check) echo "$module -var-file-each= -recursive" ;;
