@@ -954,12 +954,27 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
       size_t errors = 0;
       for (size_t i = 0; i < tfr_diags_count(d); i++)
         errors += tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
-      size_t deferred = 0;
+            size_t deferred = 0, nchild = 0;
       for (size_t i = 0; i < res->n; i++) {
         const struct tfr_variable *v = tfr_resolution_variable(res, i);
         for (size_t k = 0; k < v->nrules; k++)
           deferred += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
       }
+      for (size_t i = 0; i < res->ninstances; i++) {
+        const struct tfr_instance *in = tfr_resolution_instance(res, i);
+        nchild += in->n;
+        for (size_t j = 0; j < in->n; j++) {
+          const struct tfr_variable *v = tfr_instance_variable(in, j);
+          for (size_t k = 0; k < v->nrules; k++)
+            deferred += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
+        }
+      }
+      const char *children =
+          res->ninstances
+              ? tfr_arena_printf(a, " (and %zu in %zu module instance%s)",
+                                 nchild, res->ninstances,
+                                 res->ninstances == 1 ? "" : "s")
+              : "";
       const char *also =
           deferred ? tfr_arena_printf(a,
                                       "; %zu validation rule%s deferred "
@@ -967,8 +982,9 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                                       deferred, deferred == 1 ? "" : "s")
                    : "";
       if (res->valid)
-        printf("Success! %zu variable%s resolved, all valid%s.\n", res->n,
-               res->n == 1 ? "" : "s", also);
+                printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
+               res->n == 1 ? "" : "s", children, also);
+
       else
         printf("%zu error%s%s.\n", errors, errors == 1 ? "" : "s", also);
     }
