@@ -83,8 +83,10 @@ KNOWN = [
     ("Sensitive values, or values derived from sensitive values, cannot "
      "be used as for_each arguments", "sensitive(", "for_each = to"),
     # the same for a child variable given to*(unknown sensitive value):
-    # Terraform's is still sensitive
+    # Terraform's is still sensitive; or ephemeral, then an error
     ("sensitive: reference false, tfresolve true", "= to"),
+    ('tfresolve only [["error", "Ephemeral value not allowed"', "= to"),
+    ('tfresolve only [["error", "Ephemeral value not allowed"', "(to"),
     # The reference's validateForEach asks hasMark, which looks inside the
     # value (UnmarkDeepWithPaths); Terraform's validateResourceOrActionForEach
     # asks marks.Has(forEachVal, marks.Sensitive), the value's own marks
