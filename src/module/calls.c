@@ -159,6 +159,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
     const struct ast *x = built(l, src, it.value);
     if (body_item_is(&it, "source")) {
       c->source_span = x->span;
+      c->source_src = src;
       const tfr_value *v = x->kind == AST_STRING || json
                                ? constant(l, src, json ? x : x, &tfr_t_string)
                                : NULL;
@@ -186,11 +187,13 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       continue;
     if (body_item_is(&it, "count")) {
       c->count = x;
+      c->count_src = xsrc;
       has_count = true;
       continue;
     }
     if (body_item_is(&it, "for_each")) {
       c->for_each = x;
+      c->for_each_src = xsrc;
       for_each_name = it.name_span;
       continue;
     }
@@ -203,8 +206,13 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         memcpy(n, args, nargs * sizeof *n);
       args = n;
     }
-    args[nargs++] = (struct module_arg){
-        tfr_arena_strndup(l->a, it.name, it.len), x, xsrc, it.name_span, span};
+    args[nargs++] =
+        (struct module_arg){tfr_arena_strndup(l->a, it.name, it.len),
+                            x,
+                            xsrc,
+                            src,
+                            it.name_span,
+                            span};
   }
   if (has_count && c->for_each) {
     err(l, src, for_each_name,
@@ -212,13 +220,9 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         "\"for_each\"",
         "The \"count\" and \"for_each\" meta-arguments are "
         "mutually-exclusive, only one should be used to be explicit about "
-        "the number of module instances to be created.");
+        "the number of resources to be created.");
     c->for_each = NULL;
   }
-  if (!c->source_span.end && !c->source_span.start)
-    err(l, src, c->missing, "Missing required argument",
-        "The argument \"source\" is required, but no definition was "
-        "found.");
   c->args = args;
   c->nargs = nargs;
 }
@@ -244,8 +248,67 @@ static bool duplicate_call(struct calls_loader *l,
   return false;
 }
 
+/* An override file's call merged into the primary one it names
+** (configs' ModuleCall.merge): what it sets replaces the base's, each
+** argument by name (hcl's MergeBodies). */
+static void merge_call(struct calls_loader *l, const struct module_call *o) {
+  struct module_call *c = NULL;
+  for (size_t i = 0; i < l->ncalls && !c; i++)
+    if (!strcmp(l->calls[i].name, o->name))
+      c = &l->calls[i];
+  if (!c) {
+    err(l, o->src, o->decl, "Missing module call to override",
+        tfr_arena_printf(l->a,
+                         "There is no module call named \"%s\". An override "
+                         "file can only override a module call that was "
+                         "defined in a primary configuration file.",
+                         o->name));
+    return;
+  }
+  if (o->source_src) {
+    c->source = o->source;
+    c->source_span = o->source_span;
+    c->source_src = o->source_src;
+  }
+  if (o->version)
+    c->version = o->version;
+  if (o->count)
+    c->count = o->count, c->count_src = o->count_src;
+  if (o->for_each)
+    c->for_each = o->for_each, c->for_each_src = o->for_each_src;
+  size_t n = c->nargs;
+  struct module_arg *args =
+      tfr_arena_alloc(l->a, (n + o->nargs ? n + o->nargs : 1) * sizeof *args);
+  if (n)
+    memcpy(args, c->args, n * sizeof *args);
+  for (size_t j = 0; j < o->nargs; j++) {
+    size_t k = 0;
+    while (k < n && strcmp(args[k].name, o->args[j].name))
+      k++;
+    args[k] = o->args[j];
+    n += k == n;
+  }
+  c->args = args;
+  c->nargs = n;
+}
+
+/* A call read: kept (a primary file's), or merged (an override's). */
+static void add_call(struct calls_loader *l, struct module_call *c,
+                     bool override) {
+  if (override) {
+    merge_call(l, c); /* c is the unused slot past the last call */
+    return;
+  }
+  if (!c->source_src)
+    err(l, c->src, c->missing, "Missing required argument",
+        "The argument \"source\" is required, but no definition was "
+        "found.");
+  if (!duplicate_call(l, c))
+    l->ncalls++;
+}
+
 void calls_module_block(struct calls_loader *l, struct src_file *src,
-                        const struct body_item *it, bool json) {
+                        const struct body_item *it, bool json, bool override) {
   if (!json) {
     const struct ast *b = it->node, *labels = b->kids[0], *body = b->kids[1];
     if (labels->n != 1)
@@ -257,8 +320,7 @@ void calls_module_block(struct calls_loader *l, struct src_file *src,
     c->decl = (struct span){b->span.start, labels->items[0]->span.end};
     c->missing = missing_at(src, b, body);
     call_body(l, c, body, false);
-    if (!duplicate_call(l, c))
-      l->ncalls++;
+    add_call(l, c, override);
     return;
   }
   /* "module": {"NAME": {...}}, each level an object or array of them */
@@ -285,8 +347,7 @@ void calls_module_block(struct calls_loader *l, struct src_file *src,
         c->missing = ast_json_start(bodies[q]);
         c->missing.end = c->missing.start;
         call_body(l, c, bodies[q], true);
-        if (!duplicate_call(l, c))
-          l->ncalls++;
+        add_call(l, c, override);
       }
     }
   }
@@ -305,22 +366,27 @@ static struct output_decl *new_output(struct calls_loader *l) {
   return o;
 }
 
-static void output_body(struct calls_loader *l, struct output_decl *o,
-                        const struct ast *body, bool json) {
+/* What an output block sets, for an override's merge. */
+enum { SET_VALUE = 1, SET_SENSITIVE = 2, SET_EPHEMERAL = 4, SET_TYPE = 8 };
+
+static unsigned output_body(struct calls_loader *l, struct output_decl *o,
+                            const struct ast *body, bool json) {
+  unsigned set = 0;
   struct src_file *src = o->src;
   struct body_iter iter = body_start(body, json, NULL);
   struct body_item it;
-  bool has_value = false;
   while (body_next(&iter, &it)) {
     if (it.is_block)
       continue; /* precondition, lifecycle */
     const struct ast *x = built(l, src, it.value);
     if (body_item_is(&it, "sensitive") || body_item_is(&it, "ephemeral")) {
       const tfr_value *v = constant(l, src, x, &tfr_t_bool);
-      if (v && body_item_is(&it, "sensitive"))
+      bool sens = body_item_is(&it, "sensitive");
+      if (v && sens)
         o->sensitive = v->b;
       else if (v)
         o->ephemeral = v->b;
+      set |= sens ? SET_SENSITIVE : SET_EPHEMERAL;
       continue;
     }
     if (body_item_is(&it, "type")) {
@@ -335,18 +401,51 @@ static void output_body(struct calls_loader *l, struct output_decl *o,
       }
       o->type =
           typeexpr_variable(l->a, l->diags, tsrc, tx, l->product, &o->defaults);
+      set |= SET_TYPE;
       continue;
     }
     if (body_item_is(&it, "value")) {
-      has_value = true;
+      set |= SET_VALUE;
       o->expr = json ? json_value(l, src, x, NULL) : x;
+      o->expr_src = src;
     }
   }
-  (void)has_value; /* an output without a value is null */
+  return set; /* an output without a value is null */
+}
+
+/* An output read: kept, or (override) merged into the one it names, what
+** it sets replacing the base's (configs' Output.merge). */
+static void add_output(struct calls_loader *l, struct output_decl *o,
+                       unsigned set, bool override) {
+  if (!override) {
+    l->noutputs++;
+    return;
+  }
+  struct output_decl *b = NULL;
+  for (size_t i = 0; i < l->noutputs && !b; i++)
+    if (!strcmp(l->outputs[i].name, o->name))
+      b = &l->outputs[i];
+  if (!b) {
+    err(l, o->src, o->decl, "Missing output to override",
+        tfr_arena_printf(l->a,
+                         "There is no output named \"%s\". An override file "
+                         "can only override an output that was defined in a "
+                         "primary configuration file.",
+                         o->name));
+    return;
+  }
+  if (set & SET_VALUE)
+    b->expr = o->expr, b->expr_src = o->expr_src;
+  if (set & SET_SENSITIVE)
+    b->sensitive = o->sensitive;
+  if (set & SET_EPHEMERAL)
+    b->ephemeral = o->ephemeral;
+  if (set & SET_TYPE)
+    b->type = o->type, b->defaults = o->defaults;
 }
 
 void calls_output_block(struct calls_loader *l, struct src_file *src,
-                        const struct body_item *it, bool json) {
+                        const struct body_item *it, bool json, bool override) {
   if (!json) {
     const struct ast *b = it->node, *labels = b->kids[0], *body = b->kids[1];
     if (labels->n != 1)
@@ -356,8 +455,7 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
     o->name =
         tfr_arena_strndup(l->a, labels->items[0]->str, labels->items[0]->n);
     o->decl = (struct span){b->span.start, labels->items[0]->span.end};
-    output_body(l, o, body, false);
-    l->noutputs++;
+    add_output(l, o, output_body(l, o, body, false), override);
     return;
   }
   const struct ast *one;
@@ -374,8 +472,8 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
       o->src = src;
       o->name = tfr_arena_strndup(l->a, k->str, k->n);
       o->decl = k->span;
-      output_body(l, o, objs[i]->items[2 * j + 1], true);
-      l->noutputs++;
+      add_output(l, o, output_body(l, o, objs[i]->items[2 * j + 1], true),
+                 override);
     }
   }
 }

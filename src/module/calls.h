@@ -20,7 +20,9 @@ struct module_arg {
   const struct ast *expr;
   struct src_file *src;  /* the text expr is in: the call's file, or a
                             .tf.json string's template */
-  struct span name_span; /* hcl's NameRange */
+  struct src_file *file; /* the file of its definition (an override
+                            file's, when one sets it) */
+  struct span name_span; /* hcl's NameRange, in file */
   struct span span;      /* the expression in the call's file (its
                             range in diagnostics) */
 };
@@ -32,9 +34,11 @@ struct module_call {
   struct span decl;        /* `module "NAME"` (hcl's DefRange) */
   struct span missing;     /* hcl's MissingItemRange of its body */
   const char *source;      /* NULL: not given, or not a literal string */
-  struct span source_span; /* its expression */
-  const char *version;     /* NULL: not given */
+  struct span source_span; /* its expression, in source_src */
+  struct src_file *source_src;
+  const char *version; /* NULL: not given */
   const struct ast *count, *for_each;
+  struct src_file *count_src, *for_each_src; /* the texts they are in */
   struct module_arg *args; /* the other arguments, in source order */
   size_t nargs;
   bool json;
@@ -44,8 +48,9 @@ struct module_call {
 struct output_decl {
   const char *name;
   struct src_file *src;
-  struct span decl;       /* `output "NAME"` */
-  const struct ast *expr; /* its value (NULL: none, which is null) */
+  struct span decl;          /* `output "NAME"` */
+  const struct ast *expr;    /* its value (NULL: none, which is null) */
+  struct src_file *expr_src; /* the file of the value (an override's) */
   bool sensitive, ephemeral;
   const tfr_type *type; /* its `type`, or NULL */
   const struct tfr_defaults *defaults;
@@ -56,13 +61,15 @@ struct output_decl {
 struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
                                       tfr_diags *diags, const char *product);
 
-/* A `module` block (or, json, the "module" property of a .tf.json file). */
+/* A `module` block (or, json, the "module" property of a .tf.json file);
+** override: of an override file, merged into the call it names as
+** Terraform does (module_merge.go). */
 void calls_module_block(struct calls_loader *l, struct src_file *src,
-                        const struct body_item *it, bool json);
+                        const struct body_item *it, bool json, bool override);
 
-/* An `output` block, in either syntax. */
+/* An `output` block, in either syntax; override: as for calls. */
 void calls_output_block(struct calls_loader *l, struct src_file *src,
-                        const struct body_item *it, bool json);
+                        const struct body_item *it, bool json, bool override);
 
 /* What the loader holds: a file read block by block that turns out to
 ** need the whole parse takes back what it added (calls_undo). */

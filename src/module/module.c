@@ -1295,11 +1295,11 @@ static bool top_item(struct loader *l, struct src_file *src,
   }
   if (!ovr)
     block_objects(l, it, json);
-  if (!ovr && (body_item_is(it, "module") || body_item_is(it, "output"))) {
+  if (body_item_is(it, "module") || body_item_is(it, "output")) {
     if (body_item_is(it, "module"))
-      calls_module_block(l->calls, src, it, json);
+      calls_module_block(l->calls, src, it, json, ovr);
     else
-      calls_output_block(l->calls, src, it, json);
+      calls_output_block(l->calls, src, it, json, ovr);
     return true;
   }
   if (!body_item_is(it, "variable"))

@@ -363,13 +363,19 @@ static void add_mod(struct tree *t, struct tmod *tm) {
   t->all[t->nall++] = tm;
 }
 
+static void call_error_in(struct tree *t, struct src_file *src, struct span at,
+                          const char *addr, const char *summary,
+                          const char *detail) {
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(src, at);
+  tfr_diags_add(t->diags, TFR_DIAG_ERROR, &r, summary, detail);
+  diags_set_module_since(t->diags, before, addr);
+}
+
 static void call_error(struct tree *t, const struct module_call *c,
                        struct span at, const char *addr, const char *summary,
                        const char *detail) {
-  size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = src_range(c->src, at);
-  tfr_diags_add(t->diags, TFR_DIAG_ERROR, &r, summary, detail);
-  diags_set_module_since(t->diags, before, addr);
+  call_error_in(t, c->src, at, addr, summary, detail);
 }
 
 /* The argument check of Terraform's init walk: every argument must be a
@@ -397,12 +403,13 @@ static void unsupported_args(struct tree *t, struct tmod *tm) {
             t->a, " Did you mean %s?",
             str_go_quote(t->a, m->vars[j].name, strlen(m->vars[j].name)));
     }
-    call_error(t, c, arg->name_span, tm->addr, "Unsupported argument",
-               tfr_arena_printf(
-                   t->a,
-                   "An argument named %s is not expected "
-                   "here.%s",
-                   str_go_quote(t->a, arg->name, strlen(arg->name)), near));
+    call_error_in(
+        t, arg->file, arg->name_span, tm->addr, "Unsupported argument",
+        tfr_arena_printf(t->a,
+                         "An argument named %s is not expected "
+                         "here.%s",
+                         str_go_quote(t->a, arg->name, strlen(arg->name)),
+                         near));
   }
 }
 
@@ -486,28 +493,31 @@ static void load_children(struct tree *t, struct tmod *tm) {
       if (strcmp(source_normal(t->a, c->source),
                  rec->source ? source_normal(t->a, rec->source) : "") &&
           rec->source)
-        call_error(t, c, c->source_span, addr, "Module source has changed",
-                   "The source address was changed since this module was "
-                   "installed. Run \"terraform init\" to install all modules "
-                   "required by this configuration.");
+        call_error_in(
+            t, c->source_src, c->source_span, addr, "Module source has changed",
+            "The source address was changed since this module was "
+            "installed. Run \"terraform init\" to install all modules "
+            "required by this configuration.");
       if (c->version && !rec->version)
-        call_error(t, c, c->source_span, addr,
-                   "Module version requirements have changed",
-                   "The version requirements have changed since this module "
-                   "was installed and the installed version is no longer "
-                   "acceptable. Run \"terraform init\" to install all modules "
-                   "required by this configuration.");
+        call_error_in(
+            t, c->source_src, c->source_span, addr,
+            "Module version requirements have changed",
+            "The version requirements have changed since this module "
+            "was installed and the installed version is no longer "
+            "acceptable. Run \"terraform init\" to install all modules "
+            "required by this configuration.");
       else if (c->version && !version_ok(c->version, rec->version))
-        call_error(t, c, c->source_span, addr,
-                   "Module version requirements have changed",
-                   tfr_arena_printf(t->a,
-                                    "The version requirements have changed "
-                                    "since this module was installed and the "
-                                    "installed version (%s) is no longer "
-                                    "acceptable. Run \"terraform init\" to "
-                                    "install all modules required by this "
-                                    "configuration.",
-                                    rec->version));
+        call_error_in(
+            t, c->source_src, c->source_span, addr,
+            "Module version requirements have changed",
+            tfr_arena_printf(t->a,
+                             "The version requirements have changed "
+                             "since this module was installed and the "
+                             "installed version (%s) is no longer "
+                             "acceptable. Run \"terraform init\" to "
+                             "install all modules required by this "
+                             "configuration.",
+                             rec->version));
       const char *d = rec->dir ? rec->dir : "";
       dir = path_join(t->a, t->root->dir, d);
       rel = path_join(t->a, ".", d);
@@ -1404,13 +1414,14 @@ static const tfr_value *num_val(tfr_arena *a, int64_t i) {
 ** unknown. */
 static long count_value(struct tree *t, struct tinst *pi,
                         const struct module_call *c) {
-  const tfr_value *v = eval_in(t, pi, c->src, c->count, NULL, NULL, pi->addr);
+  const tfr_value *v =
+      eval_in(t, pi, c->count_src, c->count, NULL, NULL, pi->addr);
   if (!v)
     return -1;
   const char *err = NULL;
   const tfr_value *n = conv_convert(t->a, v, &tfr_t_number, &err);
   if (!n) {
-    add_error(t, c->src, c->count->span, "Incorrect value type",
+    add_error(t, c->count_src, c->count->span, "Incorrect value type",
               tfr_arena_printf(t->a, "Invalid expression value: %s.",
                                err ? err : "number required"),
               pi->addr);
@@ -1419,7 +1430,7 @@ static long count_value(struct tree *t, struct tinst *pi,
   bool bad = false;
   if (n->flags & TFR_V_EPHEMERAL) {
 
-    add_error(t, c->src, c->count->span, "Invalid count argument",
+    add_error(t, c->count_src, c->count->span, "Invalid count argument",
               "The given \"count\" is derived from an ephemeral value, which "
               "means that Terraform cannot persist it between plan/apply "
               "rounds. Use only non-ephemeral values to specify the number "
@@ -1429,7 +1440,7 @@ static long count_value(struct tree *t, struct tinst *pi,
   }
   n = tfr_value_unmark(t->a, n, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
   if (n->flags & TFR_V_NULL) {
-    add_error(t, c->src, c->count->span, "Invalid count argument",
+    add_error(t, c->count_src, c->count->span, "Invalid count argument",
               "The given \"count\" argument value is null. An integer is "
               "required.",
               pi->addr);
@@ -1439,7 +1450,7 @@ static long count_value(struct tree *t, struct tinst *pi,
     return bad ? -1 : -2;
   int64_t i;
   if (!num_is_int(n->num) || !num_to_int64(n->num, &i) || i > INT32_MAX) {
-    add_error(t, c->src, c->count->span, "Invalid count argument",
+    add_error(t, c->count_src, c->count->span, "Invalid count argument",
               "The given \"count\" argument value is unsuitable: value must "
               "be a whole number, between -9223372036854775808 and "
               "9223372036854775807.",
@@ -1447,7 +1458,7 @@ static long count_value(struct tree *t, struct tinst *pi,
     return -1;
   }
   if (i < 0) {
-    add_error(t, c->src, c->count->span, "Invalid count argument",
+    add_error(t, c->count_src, c->count->span, "Invalid count argument",
               "The given \"count\" argument value is unsuitable: must be "
               "greater than or equal to zero.",
               pi->addr);
@@ -1485,7 +1496,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   bool ok = true;
   /* marks.Has: the value's own marks, not its elements' */
   if (v->flags & TFR_V_SENSITIVE) {
-    add_error(t, c->src, c->for_each->span, summary,
+    add_error(t, c->for_each_src, c->for_each->span, summary,
               "Sensitive values, or values derived from sensitive values, "
               "cannot be used as for_each arguments. If used, the sensitive "
               "value could be exposed as a resource instance key.",
@@ -1493,7 +1504,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
     ok = false;
   }
   if (v->flags & TFR_V_EPHEMERAL) {
-    add_error(t, c->src, c->for_each->span, summary,
+    add_error(t, c->for_each_src, c->for_each->span, summary,
               "The given \"for_each\" value is derived from an ephemeral "
               "value, which means that Terraform cannot persist it between "
               "plan/apply rounds. Use only non-ephemeral values to specify a "
@@ -1537,7 +1548,7 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   }
   if (!bad)
     return true;
-  add_error(t, c->src, c->for_each->span, summary, bad, pi->addr);
+  add_error(t, c->for_each_src, c->for_each->span, summary, bad, pi->addr);
   return false;
 }
 
@@ -1604,15 +1615,16 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
 static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
                                const char *text) {
+  struct src_file *xsrc = x == c->count ? c->count_src : c->for_each_src;
   if (origin(t, pi, x, 0) != ORIGIN_DATA) {
-    add_error(t, c->src, x->span,
+    add_error(t, xsrc, x->span,
               x == c->count ? "Invalid count argument"
                             : "Invalid for_each argument",
               text, pi->addr);
     return;
   }
   size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = src_range(c->src, x->span);
+  struct tfr_range r = src_range(xsrc, x->span);
   const char *call = inst_addr(t, pi, c->name, NULL, NULL);
   tfr_diags_add(
       t->diags, TFR_DIAG_WARNING, &r, "Module instances depend on data sources",
@@ -1637,7 +1649,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
       return false;
     if (c->for_each) {
       const tfr_value *v =
-          eval_in(t, pi, c->src, c->for_each, NULL, NULL, pi->addr);
+          eval_in(t, pi, c->for_each_src, c->for_each, NULL, NULL, pi->addr);
       if (!v || !for_each_ok(t, pi, c, v))
         return false;
     }
@@ -1674,7 +1686,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     }
   } else if (c->for_each) {
     const tfr_value *v =
-        eval_in(t, pi, c->src, c->for_each, NULL, NULL, pi->addr);
+        eval_in(t, pi, c->for_each_src, c->for_each, NULL, NULL, pi->addr);
     if (!v)
       return false;
     if ((v->flags & TFR_V_UNKNOWN) ||
@@ -1731,7 +1743,7 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
   const struct var_decl *v = &tm->m->vars[k];
   const struct module_arg *arg = tm->args[k];
   const char *addr = tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name);
-  struct tfr_range src = arg ? src_range(tm->call->src, arg->span) : v->decl;
+  struct tfr_range src = arg ? src_range(arg->file, arg->span) : v->decl;
   char decl[512], at[512];
   tfr_range_format(&v->decl, decl, sizeof decl);
   tfr_range_format(&src, at, sizeof at);
@@ -1881,7 +1893,7 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
     if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
         !t->validate && t->engine->deprecated_warns) {
       size_t before = tfr_diags_count(t->diags);
-      struct tfr_range r = src_range(tm->call->src, arg->span);
+      struct tfr_range r = src_range(arg->file, arg->span);
       tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
                     "Deprecated variable got a value", v->deprecated);
       tfr_diags_set_variable(t->diags, v->name);
@@ -1907,7 +1919,7 @@ struct arg_place {
 static struct tfr_range arg_range(const void *ud, size_t k) {
   const struct tmod *tm = ud;
   if (tm->args[k])
-    return src_range(tm->call->src, tm->args[k]->span);
+    return src_range(tm->args[k]->file, tm->args[k]->span);
   return (struct tfr_range){.filename = ""};
 }
 
@@ -2007,7 +2019,7 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
   for (size_t i = 0; i < tm->ninsts; i++) {
     struct tinst *in = tm->insts[i];
     const tfr_value *v =
-        o->expr ? eval_in(t, in, o->src, o->expr, NULL, NULL, in->addr)
+        o->expr ? eval_in(t, in, o->expr_src, o->expr, NULL, NULL, in->addr)
                 : tfr_null(t->a, &tfr_t_dynamic);
     if (!v) {
       ok = false;
@@ -2021,7 +2033,7 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       const char *err = NULL;
       const tfr_value *cv = conv_convert(t->a, v, o->type, &err);
       if (!cv) {
-        add_error(t, o->src, at, "Invalid output value",
+        add_error(t, o->expr ? o->expr_src : o->src, at, "Invalid output value",
                   tfr_arena_printf(t->a,
                                    "The value expression does not match this "
                                    "output value's type constraint: %s.",
@@ -2051,7 +2063,8 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
             "value, so it cannot be set to a result derived from an "
             "ephemeral value.";
     if (msg) {
-      add_error(t, o->src, at, "Ephemeral value not allowed", msg, in->addr);
+      add_error(t, o->expr ? o->expr_src : o->src, at,
+                "Ephemeral value not allowed", msg, in->addr);
       ok = false;
       continue;
     }
@@ -2236,14 +2249,14 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
   }
   if (arg) {
     out.source = TFR_SRC_CONFIG;
-    out.arg_range = src_range(tm->call->src, arg->span);
+    out.arg_range = src_range(arg->file, arg->span);
     out.source_file = out.arg_range.filename;
     out.source_line = out.arg_range.start.line;
     struct tfr_attempt *at = tfr_arena_alloc(t->a, sizeof *at);
     at->source = TFR_SRC_CONFIG;
     at->file = out.source_file;
     at->line = out.source_line;
-    at->text = tm->call->src->text + arg->span.start;
+    at->text = arg->file->text + arg->span.start;
     at->text_len = arg->span.end - arg->span.start;
     at->won = in && in->var_done[k];
     at->failed = in && in->failed[k];
