@@ -954,7 +954,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
       size_t errors = 0;
       for (size_t i = 0; i < tfr_diags_count(d); i++)
         errors += tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR;
-            size_t deferred = 0, nchild = 0;
+      size_t deferred = 0, nchild = 0;
       for (size_t i = 0; i < res->n; i++) {
         const struct tfr_variable *v = tfr_resolution_variable(res, i);
         for (size_t k = 0; k < v->nrules; k++)
@@ -982,7 +982,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                                       deferred, deferred == 1 ? "" : "s")
                    : "";
       if (res->valid)
-                printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
+        printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
                res->n == 1 ? "" : "s", children, also);
 
       else

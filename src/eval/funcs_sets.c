@@ -277,7 +277,7 @@ static bool keys_has(const struct keys *ks, const struct keyed *k) {
 /* contains(list, value): whether value equals an element. */
 static const tfr_value *fn_contains(struct fcall *f, const tfr_type *ret) {
   (void)ret;
-    const tfr_value *l = f->args[0], *v = f->args[1];
+  const tfr_value *l = f->args[0], *v = f->args[1];
   /* cty calls it when the list is known, even with unknown elements (its
   ** parameter does not allow unknowns: only a wholly unknown one is
   ** unknown without a word), so that a map is an error even then */
@@ -662,7 +662,7 @@ static const struct func_spec specs[] = {
     /* cty 1.18.1 (Terraform's since June 2026) lets value be null */
     {"contains",
      2,
-          {{"list", NULL, FP_ALLOW_UNKNOWN}, {"value", NULL, NULLS}},
+     {{"list", NULL, FP_ALLOW_UNKNOWN}, {"value", NULL, NULLS}},
 
      NULL,
      &tfr_t_bool,

@@ -1511,8 +1511,8 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
   out->n = n;
   /* the child instances' variables too; an instance left with none goes
   ** (one that has none at all stays) */
-  struct tfr_instance *ins = tfr_arena_alloc(
-      a, (res->ninstances ? res->ninstances : 1) * sizeof *ins);
+  struct tfr_instance *ins =
+      tfr_arena_alloc(a, (res->ninstances ? res->ninstances : 1) * sizeof *ins);
   size_t ni = 0;
   for (size_t i = 0; i < res->ninstances; i++) {
     const struct tfr_instance *in = &res->instances[i];
@@ -1532,7 +1532,6 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
   out->ninstances = ni;
   return out;
 }
-
 
 const tfr_value *tfr_resolution_attr_default(const struct tfr_resolution *res,
                                              const char *name,

@@ -27,7 +27,7 @@ struct scope {
   ** unknown */
   const tfr_value *(*more)(void *ud, const char *name, size_t len);
   void *more_ud;
-  const char *dir; /* base directory of file functions, when m is NULL */
+  const char *dir;     /* base directory of file functions, when m is NULL */
   bool quiet_deferred; /* a rule whose condition is unknown gives no
                           warning (a child module's: plan skips it) */
 };
