@@ -125,7 +125,8 @@ struct tree {
   struct tnode *nodes;
   size_t nnodes, capnodes;
   long *order;   /* topological */
-  bool validate; /* the walk is the validate walk */
+  size_t ninsts; /* instances made in the current walk */
+  bool validate;  /* the walk is the validate walk */
   bool planned;  /* the plan walk ran */
 };
 
@@ -1552,6 +1553,31 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   return false;
 }
 
+/* Whether n more instances of c would pass TREE_MAX_INSTANCES (then
+** ours to say, at x, its count or for_each): a count from a var file
+** must not make the machine build a billion instances. */
+static bool too_many(struct tree *t, struct tinst *pi,
+                     const struct module_call *c, const struct ast *x,
+                     struct src_file *xsrc, size_t n) {
+  if (n <= TREE_MAX_INSTANCES - t->ninsts) {
+    t->ninsts += n;
+    return false;
+  }
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(xsrc, x->span);
+  tfr_diags_add(
+      t->diags, TFR_DIAG_ERROR, &r, "Too many module instances",
+      tfr_arena_printf(t->a,
+                       "This gives %s %zu instances, and the tree would have "
+                       "more than %d module instances, the most tfresolve "
+                       "follows.",
+                       inst_addr(t, pi, c->name, NULL, NULL), n,
+                       TREE_MAX_INSTANCES));
+  tfr_diags_set_ours(t->diags);
+  diags_set_module_since(t->diags, before, pi->addr);
+  return true;
+}
+
 static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
                       const char *key, size_t cap) {
   (void)t;
@@ -1673,7 +1699,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
           "depends on.");
       return false;
     }
-    if (n < 0)
+    if (n < 0 || too_many(t, pi, c, c->count, c->count_src, (size_t)n))
       return false;
     e->mode = EXP_COUNT;
     e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
@@ -1702,6 +1728,8 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     v = tfr_value_unmark(t->a, v, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
     size_t n =
         (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
+    if (too_many(t, pi, c, c->for_each, c->for_each_src, n))
+      return false;
     e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
     e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
     /* keys in order: a map's and an object's are sorted, a set of
@@ -2107,6 +2135,7 @@ static bool exec_node(struct tree *t, struct tnode *n) {
 static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
+  t->ninsts = 0;
   struct tinst *root = new_inst(t, t->root, NULL, "", (struct trep){0});
   const struct module *rm = t->root->m;
   for (size_t k = 0; k < rm->nvars; k++) {

@@ -15,6 +15,10 @@ struct tree;
 /* Deeper call paths are an error (never a hang). */
 #define TREE_MAX_DEPTH 32
 
+/* More module instances in a tree are an error (a count from a var file
+** must not build a billion of them). */
+#define TREE_MAX_INSTANCES 100000
+
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
 ** each call checked.  NULL when root has no module blocks (nothing
