@@ -17,14 +17,22 @@ server runs:
             .tfvars.json; shutdown and exit (status 0).
   settings  varFiles in initializationOptions; strict through
             workspace/didChangeConfiguration; a request after shutdown.
+  tree      a module tree (fixtures/lsp-tree beside FIXTURE_DIR): a
+            child module's failure at the tfvars line whose value causes
+            it and at the module argument of the open caller's file, with
+            Terraform's words and then the instance; hover listing the
+            child variables a key reaches (value, rules; a sensitive
+            value never); an edit of a child's file; the modules setting
+            off.
   robust    malformed JSON, bodies that are no object, bad headers,
             unknown methods and notifications, a document never opened,
             binary junk, invalid UTF-8, 1 MB of text, positions out of
             range: the server answers the next request after each; exit
             without shutdown (status 1).
 
-The sensitive variable's value is set in documents of two runs: it must
-not appear in anything any server writes.  Every read waits at most
+The sensitive variable's value is set in documents of three runs (in
+the tree run passed down to a child whose rule fails with a message that
+interpolates it): it must not appear in anything any server writes.  Every read waits at most
 READ_LIMIT seconds and every server is killed after RUN_LIMIT: a hung
 server is a failure, never a hang of the suite.  No server may report a
 sanitizer error on its standard error.
@@ -48,6 +56,7 @@ READ_LIMIT = 20  # seconds: the longest wait for any one message
 RUN_LIMIT = 120  # seconds: a server still running then is killed
 
 SECRET = "CANARY-s3cr3t-7f1d"
+TREE_SECRET = "CANARY-tr33"  # short: the child's rule fails
 
 # terraform.tfvars as the editor has it (the file on disk says other
 # things): one problem of each kind.
@@ -839,6 +848,175 @@ def env_file_run(check, tool, fixture, root):
     sanity(check, s, "env files run")
 
 
+# ---- a module tree ----------------------------------------------------------
+
+def tree_run(check, tool, fixture, root):
+    mod = os.path.join(root, "tree module")
+    shutil.copytree(os.path.join(os.path.dirname(fixture), "lsp-tree"), mod)
+    T = uri(mod, "terraform.tfvars")
+    PM = uri(mod, "modules", "platform", "main.tf")
+    DB = uri(mod, "modules", "db", "variables.tf")
+    pm = open(os.path.join(mod, "modules", "platform", "main.tf")).read()
+    db = open(os.path.join(mod, "modules", "db", "variables.tf")).read()
+    DBI = "module.platform.module.db"
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {}})
+    s.notify("initialized", {})
+
+    def dups(p):
+        ds = (p or {}).get("diagnostics", [])
+        return [d for i, d in enumerate(ds) if d in ds[:i]]
+
+    def in_instance(d, words):
+        """Terraform's words, then (last) the instance."""
+        msg = (d or {}).get("message", "")
+        return (d is not None and msg.endswith("\n(in %s)" % DBI)
+                and all(msg.find(w) < msg.find("\n(in ") for w in words))
+
+    # a root value two calls down fails a child's rule: at its tfvars line
+    t1 = ('db_name     = "customer_orders_reporting_archive"\n'
+          'db_password = "%s"\n'
+          'envirnment  = "dev"\n' % TREE_SECRET)
+    m = s.mark()
+    s.open(T, t1, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    name_at = rng(t1, '"customer_orders_reporting_archive"')
+    pw_at = rng(t1, '"%s"' % TREE_SECRET)
+    d = find(p, name_at, 1, None, ["Invalid value for variable",
+                                   "must be at most 16 characters long"])
+    check(in_instance(d, ["Invalid value for variable",
+                          "This was checked by the validation rule"]),
+          "tree: a child's failed rule at the tfvars value that causes it "
+          "(Terraform's summary and detail, then the instance)", show(p, 4000))
+    d = find(p, pw_at, 1, None, ["Invalid value for variable",
+                                 "included a sensitive value"])
+    check(in_instance(d, ["so it will not be displayed"]),
+          "tree: a sensitive value passed down whose child rule fails: "
+          "Terraform's hidden message at the tfvars value", show(p, 4000))
+    check(find(p, rng(t1, "envirnment"), 2, None,
+               ['Did you mean "environment"']) is not None
+          and len(p["diagnostics"]) == 4 and not dups(p),
+          "tree: published with the document's own diagnostics, each once",
+          show(p, 4000))
+
+    # hover on a tfvars key: the child variables it reaches
+    md = markdown(s.at("textDocument/hover", T, pos(t1, "db_name")))
+    check(md is not None and md.startswith("**var.db_name**: `string`")
+          and "Name of the application database." in md
+          and md.index("Name of the application") < md.index("module.")
+          and "`module.platform.var.db_name` = "
+              '`"customer_orders_reporting_archive"`' in md
+          and "`%s.var.name`" % DBI in md
+          and "`%s.var.identifier` = `\"prod-customer" % DBI in md
+          and "rule 1 failed: The database name" in md
+          and "rule 2 passed" in md and "var.password" not in md,
+          "tree: hover on a tfvars key: its own content first, then the "
+          "child variables it reaches (through a local too), with values "
+          "and their rules' outcomes", show(md, 4000))
+    md = markdown(s.at("textDocument/hover", T, pos(t1, "db_password")))
+    check(md is not None and "`%s.var.password`" % DBI in md
+          and "rule 1 failed" in md and TREE_SECRET not in md,
+          "tree: hover on a sensitive key: its child variables, no value",
+          show(md, 4000))
+
+    # the caller's file open: at the module arguments too
+    m = s.mark()
+    s.open(PM, pm, 1)
+    p = s.diags(PM, m, lambda p: len(p["diagnostics"]) >= 2)
+    arg = rng(pm, "var.db_name", after='module "db"')
+    pw_arg = rng(pm, "var.db_password", after='module "db"')
+    check(in_instance(find(p, arg, 1, None,
+                           ["must be at most 16 characters long"]),
+                      ["This was checked"])
+          and in_instance(find(p, pw_arg, 1, None,
+                               ["included a sensitive value"]), [])
+          and not dups(p),
+          "tree: the caller's file open: the failures at their module "
+          "arguments, each once", show(p, 4000))
+    p = s.diags(T, m)
+    check(p is not None and len(p["diagnostics"]) == 4 and not dups(p),
+          "tree: the tfvars keeps its list, no duplicates", show(p, 4000))
+
+    # an edit of a child module's file re-checks the tfvars
+    m = s.mark()
+    s.open(DB, db, 1)
+    s.change(DB, 2, {"range": rng(db, "<= 16"), "text": "<= 40"})
+    p = s.diags(T, m, lambda p: find(p, name_at, 1) is None)
+    check(p is not None and len(p["diagnostics"]) == 3
+          and find(p, pw_at, 1) is not None,
+          "tree: an edit of the child's open variables.tf (a longer limit): "
+          "the tfvars's failure is gone", show(p, 4000))
+    p = s.diags(PM, m, lambda p: find(p, arg) is None)
+    check(p is not None and find(p, pw_arg, 1) is not None,
+          "tree: ... and at the module argument", show(p, 4000))
+
+    # everything valid: the lists are emptied; hover on a sensitive key
+    long_secret = TREE_SECRET + "-is-long-enough"
+    t2 = 'db_name     = "orders"\ndb_password = "%s"\n' % long_secret
+    m = s.mark()
+    s.change(T, 2, {"text": t2})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    check(p is not None and p["diagnostics"] == [],
+          "tree: fixed: the tfvars's list is empty", show(p, 4000))
+    p = s.diags(PM, m, lambda p: not [
+        d for d in p["diagnostics"] if "(in module." in d["message"]])
+    check(p is not None, "tree: fixed: the module arguments' failures are "
+          "cleared", s.dead or "")
+    md = markdown(s.at("textDocument/hover", T, pos(t2, "db_password")))
+    check(md is not None
+          and "`%s.var.password` = (sensitive value)" % DBI in md
+          and "`module.platform.var.db_password` = (sensitive value)" in md
+          and "rule 1 passed" in md and long_secret not in md,
+          "tree: hover on a sensitive key: (sensitive value) for every "
+          "child variable it reaches", show(md, 4000))
+    md = markdown(s.at("textDocument/hover", T, pos(t2, "db_name")))
+    check(md is not None and '`%s.var.name` = `"orders"`' % DBI in md
+          and "rule 1 passed" in md and "rule 2 passed" in md,
+          "tree: hover on a valid key: the child's value, its rules passed",
+          show(md, 4000))
+
+    # the setting modules off: no child failure, no child in hover
+    t3 = 'db_name     = "Orders"\ndb_password = "%s"\n' % long_secret
+    m = s.mark()
+    s.change(T, 3, {"text": t3})
+    bad = rng(t3, '"Orders"')
+    p = s.diags(T, m, lambda p: p.get("version") == 3)
+    check(in_instance(find(p, bad, 1, None, ["must start with a letter"]),
+                      []) and len(p["diagnostics"]) == 1,
+          "tree: a value that fails another rule of the child", show(p))
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"modules": False}}})
+    p = s.diags(T, m)
+    check(p is not None and p["diagnostics"] == [],
+          "tree: the setting modules false: no child module's failure",
+          show(p))
+    p = s.diags(PM, m, lambda p: not [
+        d for d in p["diagnostics"] if "(in module." in d["message"]])
+    check(p is not None, "tree: modules false: none at the module "
+          "arguments either", s.dead or "")
+    md = markdown(s.at("textDocument/hover", T, pos(t3, "db_name")))
+    check(md is not None and "var.db_name" in md and "module." not in md,
+          "tree: modules false: hover lists no child variable", show(md))
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"modules": True}}})
+    p = s.diags(T, m, lambda p: p["diagnostics"] != [])
+    check(in_instance(find(p, bad, 1), []),
+          "tree: modules true again: the child's failure is back", show(p))
+
+    s.request("shutdown")
+    s.notify("exit")
+    check(s.wait_exit() == 0, "tree run: exit status 0")
+    seen = s.finish()
+    check(TREE_SECRET.encode() not in seen,
+          "tree run: the sensitive value passed down (a child's rule fails "
+          "with a message that interpolates it) appears nowhere in what the "
+          "server wrote: diagnostics, hovers, its standard error")
+    sanity(check, s, "tree run")
+
+
 # ---- robustness -------------------------------------------------------------
 
 def robust_run(check, tool, fixture, root):
@@ -1038,16 +1216,17 @@ def main():
     fixture = os.path.abspath(sys.argv[2])
     check = Checks()
     with tempfile.TemporaryDirectory(prefix="lsp-test.") as root:
-        for run in (main_run, settings_run, env_file_run, robust_run):
+        for run in (main_run, settings_run, env_file_run, tree_run,
+                    robust_run):
             try:
                 run(check, tool, fixture, root)
             except Exception:  # a failure of its own, not of the others
                 check(False, "%s: ran to its end" % run.__name__,
                       traceback.format_exc())
     seen = b"".join(s.finish() for s in SERVERS)
-    check(SECRET.encode() not in seen, "the sensitive value never appears in "
-          "anything a server wrote (%d bytes from %d servers)"
-          % (len(seen), len(SERVERS)))
+    check(SECRET.encode() not in seen and TREE_SECRET.encode() not in seen,
+          "the sensitive values never appear in anything a server wrote "
+          "(%d bytes from %d servers)" % (len(seen), len(SERVERS)))
     return check.done()
 
 

@@ -334,6 +334,54 @@ bool cli_has_suffix(const char *s, const char *suf) {
   return n >= k && !strcmp(s + n - k, suf);
 }
 
+/* ---- module trees ------------------------------------------------------ */
+
+const struct tfr_variable *cli_child_var(const struct tfr_resolution *res,
+                                         const struct tfr_diag *g,
+                                         const struct tfr_instance **in) {
+  for (size_t i = 0; g->variable && g->module && res && i < res->ninstances;
+       i++) {
+    const struct tfr_instance *x = tfr_resolution_instance(res, i);
+    if (strcmp(x->address, g->module))
+      continue;
+    for (size_t k = 0; k < x->n; k++)
+      if (!strcmp(tfr_instance_variable(x, k)->name, g->variable)) {
+        *in = x;
+        return tfr_instance_variable(x, k);
+      }
+  }
+  return NULL;
+}
+
+static const struct tfr_range *fix_at(const struct tfr_resolution *res,
+                                      const struct tfr_instance *in,
+                                      const struct tfr_variable *v, int depth) {
+  if (v->nreads != 1 || depth > 32)
+    return NULL;
+  if (!*in->parent) {
+    const struct tfr_variable *rv = NULL;
+    for (size_t i = 0; !rv && i < res->n; i++)
+      if (!strcmp(tfr_resolution_variable(res, i)->name, v->reads[0]))
+        rv = tfr_resolution_variable(res, i);
+    return rv && rv->value_range.filename ? &rv->value_range : NULL;
+  }
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const struct tfr_instance *p = tfr_resolution_instance(res, i);
+    if (strcmp(p->address, in->parent))
+      continue;
+    for (size_t k = 0; k < p->n; k++)
+      if (!strcmp(tfr_instance_variable(p, k)->name, v->reads[0]))
+        return fix_at(res, p, tfr_instance_variable(p, k), depth + 1);
+  }
+  return NULL;
+}
+
+const struct tfr_range *cli_fix_range(const struct tfr_resolution *res,
+                                      const struct tfr_instance *in,
+                                      const struct tfr_variable *v) {
+  return res && in && v ? fix_at(res, in, v, 0) : NULL;
+}
+
 /* Whether dir can be a module directory: it exists, is a directory and
 ** can be listed; else a message and false (a usage error, as Terraform
 ** fails on such an argument before it looks at any file). */

@@ -209,6 +209,20 @@ int cmd_test(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
 
+/* The variable of a diagnostic about a child module instance's variable
+** (g->module not ""), and in *in its instance; NULL when it names none. */
+const struct tfr_variable *cli_child_var(const struct tfr_resolution *res,
+                                         const struct tfr_diag *g,
+                                         const struct tfr_instance **in);
+
+/* Where the value of child instance in's variable v can be fixed: the
+** file range of the value of the one root variable its argument reads,
+** through every caller (NULL when it reads none, or several, or one not
+** set from a file). */
+const struct tfr_range *cli_fix_range(const struct tfr_resolution *res,
+                                      const struct tfr_instance *in,
+                                      const struct tfr_variable *v);
+
 /* Whether dir can be a module directory: it exists, is a directory and
 ** can be listed; else a message (cmd's) and false. */
 bool cli_module_dir_ok(const char *cmd, const char *dir);

@@ -9,8 +9,15 @@
 ** the file on disk) once no more input is waiting, which debounces a
 ** burst of keystrokes.  Diagnostics of every file of the module are
 ** published, so that changing variables.tf re-checks an open tfvars.
-** Everything the server knows comes from the public API: a resolution
-** per module, and tfr_file_locate for what is under the cursor.
+** A module is resolved with its module tree (unless the setting modules
+** is false): a child module instance's diagnostic goes where it can be
+** fixed, the module argument when that file is open and the variables
+** file line whose value it reads, and a hover on a variable lists the
+** child modules' variables its value reaches.  A file that several
+** modules speak of (a child module's file opened on its own) gets what
+** each says, once.  Everything the server knows comes from the public
+** API: a resolution per module, and tfr_file_locate for what is under
+** the cursor.
 */
 #define _DEFAULT_SOURCE /* strdup, strndup */
 #include <errno.h>
@@ -49,7 +56,11 @@ static const char usage_lsp[] =
     "Settings (initializationOptions, or workspace/didChangeConfiguration\n"
     "under \"tfresolve\"): engine (\"terraform\" or \"opentofu\"), varFiles\n"
     "(var files to layer, relative to the module), env (an object of\n"
-    "TF_VAR_ names and values), strict (misspelt attributes as errors).\n";
+    "TF_VAR_ names and values), strict (misspelt attributes as errors),\n"
+    "modules (false: do not follow module blocks into child modules; by\n"
+    "default a child module's failure is shown at its module argument and\n"
+    "at the variables file line whose value causes it, and hover lists the\n"
+    "child module variables a value reaches).\n";
 
 /* ---- reading and writing messages --------------------------------------- */
 
@@ -269,11 +280,19 @@ struct module {
   tfr_arena *a; /* the last resolution's */
   const struct tfr_resolution *res;
   tfr_diags *diags;
-  struct cli_names published; /* URIs with diagnostics published */
+  struct pub *pub; /* what it last published, by URI */
+  size_t npub;
+};
+
+/* The diagnostics a module published for one URI. */
+struct pub {
+  char *uri;
+  json_t *list;
 };
 
 struct settings {
   bool opentofu, strict;
+  bool modules; /* follow module blocks (tfr_resolve_opts.tree) */
   struct cli_names var_files;
   struct cli_names env; /* TF_VAR_name=value */
 };
@@ -582,15 +601,18 @@ static int severity(const struct tfr_diag *g) {
 
 static json_t *lsp_diag(struct text_lines *t, const struct tfr_diag *g,
                         int sev) {
-  /* the summary, the detail, the note */
+  /* the summary, the detail, the note, and (ours, after Terraform's
+  ** words) the child module instance it is about */
+  const char *in = g->module && *g->module ? g->module : NULL;
   size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
-             (g->note ? strlen(g->note) : 0) + 8;
+             (g->note ? strlen(g->note) : 0) + (in ? strlen(in) : 0) + 16;
   char *msg = malloc(n);
   if (!msg)
     cli_oom();
-  snprintf(msg, n, "%s%s%s%s%s", g->summary,
+  snprintf(msg, n, "%s%s%s%s%s%s%s%s", g->summary,
            g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
-           g->note ? "\n\n" : "", g->note ? g->note : "");
+           g->note ? "\n\n" : "", g->note ? g->note : "", in ? "\n(in " : "",
+           in ? in : "", in ? ")" : "");
   json_t *d =
       json_pack("{s:o, s:i, s:s, s:s}", "range", range_in(t, &g->subject),
                 "severity", sev, "source", "tfresolve", "message", msg);
@@ -646,8 +668,47 @@ static void place(struct server *s, struct file_diags *f,
     f->read = true;
     f->text.text = file_text(s, f->path, &f->text.len, &f->owned);
   }
-  if (f->text.text)
-    json_array_append_new(f->list, lsp_diag(&f->text, g, severity(g)));
+  if (!f->text.text)
+    return;
+  json_t *d = lsp_diag(&f->text, g, severity(g));
+  if (g->module && *g->module) { /* a child's: once in a file */
+    size_t i;
+    json_t *x;
+    json_array_foreach(f->list, i, x) if (json_equal(x, d)) {
+      json_decref(d);
+      return;
+    }
+  }
+  json_array_append_new(f->list, d);
+}
+
+static bool same_range(const struct tfr_range *x, const struct tfr_range *y) {
+  return same(x->filename, y->filename) && x->start.byte == y->start.byte &&
+         x->end.byte == y->end.byte;
+}
+
+/* A diagnostic of a child module instance (g->module not ""): at its own
+** range (the module argument in the calling module's file, or a place in
+** the child's files) when that file is open, and an error also at the
+** variables file line whose value causes it (cli_fix_range). */
+static void place_child(struct server *s, struct module *m,
+                        struct file_diags **files, size_t *nfiles,
+                        const struct tfr_diag *g) {
+  const struct tfr_range *own = &g->subject;
+  bool at_own = own->filename && doc_by_path(s, own->filename) &&
+                (!m->var_file || !strcmp(own->filename, m->var_file));
+  if (at_own)
+    place(s, file_of(files, nfiles, own->filename), g);
+  const struct tfr_instance *in = NULL;
+  const struct tfr_variable *v =
+      g->sev == TFR_DIAG_ERROR ? cli_child_var(m->res, g, &in) : NULL;
+  const struct tfr_range *fix = v ? cli_fix_range(m->res, in, v) : NULL;
+  if (!fix || !fix->filename || (at_own && same_range(fix, own)) ||
+      (m->var_file && strcmp(fix->filename, m->var_file)))
+    return;
+  struct tfr_diag moved = *g;
+  moved.subject = *fix;
+  place(s, file_of(files, nfiles, fix->filename), &moved);
 }
 
 static int cmp_cstr(const void *x, const void *y) {
@@ -656,6 +717,38 @@ static int cmp_cstr(const void *x, const void *y) {
 
 static const struct tfr_variable *variable(const struct module *m,
                                            const char *name);
+
+/* The diagnostics of uri: what every module last said of it, each once
+** (a child module's file is spoken of by the module tree of its caller
+** and by its own directory's module). */
+static void send_diags(struct server *s, const char *uri) {
+  json_t *all = NULL;
+  for (size_t i = 0; i < s->nmods; i++)
+    for (size_t k = 0; k < s->mods[i].npub; k++) {
+      json_t *list = s->mods[i].pub[k].list;
+      if (strcmp(s->mods[i].pub[k].uri, uri))
+        continue;
+      if (!all) {
+        all = json_copy(list);
+        continue;
+      }
+      size_t j;
+      json_t *g;
+      json_array_foreach(list, j, g) {
+        bool dup = false;
+        for (size_t x = 0; x < json_array_size(all) && !dup; x++)
+          dup = json_equal(json_array_get(all, x), g);
+        if (!dup)
+          json_array_append(all, g);
+      }
+    }
+  json_t *p = json_pack("{s:s, s:o}", "uri", uri, "diagnostics",
+                        all ? all : json_array());
+  struct doc *d = find_doc(s, uri);
+  if (d)
+    json_object_set_new(p, "version", json_integer(d->version));
+  notify("textDocument/publishDiagnostics", p);
+}
 
 static void publish(struct server *s, struct module *m) {
   struct file_diags *files = NULL;
@@ -670,9 +763,11 @@ static void publish(struct server *s, struct module *m) {
     const struct tfr_diag *g =
         i < nd ? tfr_diags_get(m->diags, i)
                : tfr_resolution_variable(m->res, i - nd)->preview_error;
+    if (g && g->module && *g->module)
+      place_child(s, m, &files, &nfiles, g);
     /* a variables file's own resolution speaks of that file only */
-    if (g && g->subject.filename &&
-        (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
+    else if (g && g->subject.filename &&
+             (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
       place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
   /* values for undeclared variables: Terraform names the first two
@@ -727,34 +822,36 @@ static void publish(struct server *s, struct module *m) {
     }
     tfr_arena_free(a);
   }
-  struct cli_names now = {0};
+  struct pub *old = m->pub;
+  size_t nold = m->npub;
+  m->pub = malloc((nfiles ? nfiles : 1) * sizeof *m->pub);
+  if (!m->pub)
+    cli_oom();
+  m->npub = nfiles;
   for (size_t k = 0; k < nfiles; k++) {
     /* an open document by the URI the client gave */
     struct doc *d = doc_by_path(s, files[k].path);
-    char *uri = d ? xstrdup(d->uri) : path_uri(files[k].path);
-    json_t *p =
-        json_pack("{s:s, s:o}", "uri", uri, "diagnostics", files[k].list);
-    if (d)
-      json_object_set_new(p, "version", json_integer(d->version));
-    notify("textDocument/publishDiagnostics", p);
-    cli_names_add(&now, uri);
-    free(uri);
+    m->pub[k].uri = d ? xstrdup(d->uri) : path_uri(files[k].path);
+    m->pub[k].list = files[k].list;
     free(files[k].path);
     free(files[k].owned);
     free(files[k].text.starts);
   }
   free(files);
-  /* files with diagnostics before and none now: cleared */
-  for (size_t i = 0; i < m->published.n; i++) {
+  for (size_t k = 0; k < m->npub; k++)
+    send_diags(s, m->pub[k].uri);
+  /* files with diagnostics before and none now: cleared (or what another
+  ** module says of them) */
+  for (size_t i = 0; i < nold; i++) {
     bool still = false;
-    for (size_t k = 0; k < now.n && !still; k++)
-      still = !strcmp(now.v[k], m->published.v[i]);
+    for (size_t k = 0; k < m->npub && !still; k++)
+      still = !strcmp(m->pub[k].uri, old[i].uri);
     if (!still)
-      notify("textDocument/publishDiagnostics",
-             json_pack("{s:s, s:[]}", "uri", m->published.v[i], "diagnostics"));
+      send_diags(s, old[i].uri);
+    free(old[i].uri);
+    json_decref(old[i].list);
   }
-  cli_names_free(&m->published);
-  m->published = now;
+  free(old);
 }
 
 static void resolve_module(struct server *s, struct module *m) {
@@ -762,12 +859,15 @@ static void resolve_module(struct server *s, struct module *m) {
     tfr_arena_free(m->a);
   m->a = tfr_arena_new();
   m->diags = tfr_diags_new(m->a);
-  /* the open documents of the module, in place of their files */
+  /* the open documents of the module, in place of their files, and with
+  ** the module tree those of its child modules (any open document: the
+  ** library reads only those of the directories it loads) */
   struct tfr_overlay *ov = tfr_arena_alloc(m->a, (s->ndocs + 1) * sizeof *ov);
   size_t nov = 0;
   for (size_t i = 0; i < s->ndocs; i++) {
     char *d = dir_of(s->docs[i].path);
-    if (!strcmp(d, m->dir) || same(s->docs[i].path, m->var_file))
+    if (s->set.modules || !strcmp(d, m->dir) ||
+        same(s->docs[i].path, m->var_file))
       ov[nov++] = (struct tfr_overlay){s->docs[i].path, s->docs[i].text,
                                        s->docs[i].len};
     free(d);
@@ -799,6 +899,7 @@ static void resolve_module(struct server *s, struct module *m) {
   o.strict = s->set.strict;
   o.warn_dropped = true; /* misspelt attributes: warnings at least */
   o.keep_given = true;
+  o.tree = s->set.modules;
   o.overlays = ov;
   o.noverlays = nov;
   m->res = tfr_resolve(m->a, m->diags, &o);
@@ -947,6 +1048,129 @@ static void append(char **buf, size_t *len, const char *fmt, ...) {
   *len += (size_t)n;
 }
 
+/* The variable of instance in named name, or its index -1. */
+static long instance_var(const struct tfr_instance *in, const char *name) {
+  size_t lo = 0, hi = in->n; /* sorted by name */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(tfr_instance_variable(in, mid)->name, name);
+    if (!c)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+/* At most this many child module variables in a hover. */
+#define HOVER_CHILDREN 50
+
+/* s cut to at most max bytes, at a character's start (arena copy). */
+static const char *cut_utf8(tfr_arena *a, const char *s, size_t max,
+                            bool *cut) {
+  size_t n = strlen(s);
+  *cut = n > max;
+  if (!*cut)
+    return s;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+    max--;
+  return tfr_arena_strndup(a, s, max);
+}
+
+/* The child module instances' variables whose arguments read root
+** variable root (directly, through local values, for_each or count, or
+** through their callers' variables), each with its value and the outcome
+** of its rules: a hover's last part.  A variable that reads a sensitive
+** one anywhere up its chain, is sensitive, or holds a sensitive value,
+** shows neither its value nor its rules' messages. */
+static void hover_children(char **md, size_t *n, tfr_arena *a,
+                           const struct tfr_resolution *res, const char *root) {
+  if (!res || !res->ninstances)
+    return;
+  size_t ni = res->ninstances;
+  /* per instance and variable: reaches root, and is secret (instances are
+  ** in depth-first order: a caller before the instances it calls) */
+  bool **reach = tfr_arena_alloc(a, ni * sizeof *reach);
+  bool **secret = tfr_arena_alloc(a, ni * sizeof *secret);
+  size_t shown = 0, more = 0;
+  for (size_t i = 0; i < ni; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
+    reach[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **reach);
+    secret[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **secret);
+    long parent = -1; /* its caller's index; -1: the root module */
+    for (size_t j = 0; in->parent && *in->parent && j < i && parent < 0; j++)
+      if (!strcmp(tfr_resolution_instance(res, j)->address, in->parent))
+        parent = (long)j;
+    bool orphan = in->parent && *in->parent && parent < 0;
+    for (size_t k = 0; k < in->n; k++) {
+      const struct tfr_variable *v = tfr_instance_variable(in, k);
+      bool r = false;
+      bool x = v->sensitive || orphan ||
+               (v->value && tfr_value_has_mark(v->value, TFR_V_SENSITIVE)) ||
+               (v->given && tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) ||
+               (v->preview && tfr_value_has_mark(v->preview, TFR_V_SENSITIVE));
+      for (size_t j = 0; j < v->nreads; j++) {
+        if (parent < 0) {
+          const struct tfr_variable *rv =
+              orphan ? NULL : tfr_resolution_find(res, v->reads[j]);
+          r = r || (rv && !strcmp(rv->name, root));
+          x = x ||
+              (rv &&
+               (rv->sensitive ||
+                (rv->value && tfr_value_has_mark(rv->value, TFR_V_SENSITIVE))));
+        } else {
+          long pv = instance_var(tfr_resolution_instance(res, (size_t)parent),
+                                 v->reads[j]);
+          r = r || (pv >= 0 && reach[parent][pv]);
+          x = x || (pv >= 0 && secret[parent][pv]);
+        }
+      }
+      reach[i][k] = r;
+      secret[i][k] = x;
+      if (!r)
+        continue;
+      if (shown++ == HOVER_CHILDREN) {
+        shown--, more++;
+        continue;
+      }
+      if (shown == 1)
+        append(md, n, "\nModule variables it reaches:\n");
+      append(md, n, "- `%s.var.%s`", in->address, v->name);
+      if (!v->value) {
+        append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
+               v->reason ? v->reason : "", v->reason ? ")" : "");
+      } else if (x) {
+        append(md, n, " = (sensitive value)\n");
+      } else {
+        bool cut;
+        const char *text =
+            cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
+        if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
+          append(md, n, " = `%s`\n", text);
+        else {
+          append(md, n, " =\n  ```hcl\n  ");
+          for (const char *p = text; *p; p++)
+            append(md, n, *p == '\n' ? "\n  " : "%c", *p);
+          append(md, n, "%s\n  ```\n", cut ? "..." : "");
+        }
+      }
+      for (size_t j = 0; j < v->nrules; j++) {
+        const struct tfr_rule *rule = tfr_variable_rule(v, j);
+        append(md, n, "  - rule %zu %s%s", j + 1,
+               tfr_rule_result_name(rule->result),
+               rule->detail && !x ? ": " : "");
+        for (const char *p = rule->detail && !x ? rule->detail : ""; *p; p++)
+          append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
+        append(md, n, "\n");
+      }
+    }
+  }
+  if (more)
+    append(md, n, "- and %zu more\n", more);
+}
+
 static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   struct cursor c = locate(d, pos);
   json_t *result = json_null();
@@ -1052,6 +1276,8 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
            tfr_rule_result_name(r->result), r->detail ? ": " : "",
            r->detail && !v->sensitive ? r->detail : "");
   }
+  if (!*c.at.path)
+    hover_children(&md, &n, c.a, m->res, v->name);
   result =
       json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind", "markdown", "value",
                 md, "range", range_of(d->text, d->len, &c.at.name));
@@ -1318,16 +1544,56 @@ static json_t *code_actions(struct doc *d, json_t *params) {
 
 /* ---- notifications ------------------------------------------------------ */
 
+/* dir/rel with "." and ".." taken out (no symbolic link followed, as
+** the library names a child module's directory), malloc'd. */
+static char *clean_join(const char *dir, const char *rel) {
+  size_t n = strlen(dir) + strlen(rel) + 2;
+  char *in = malloc(n), *out = malloc(n + 1);
+  if (!in || !out)
+    cli_oom();
+  snprintf(in, n, "%s/%s", rel[0] == '/' ? "" : dir, rel);
+  size_t o = 0;
+  for (char *p = in; *p;) {
+    while (*p == '/')
+      p++;
+    char *e = p + strcspn(p, "/");
+    size_t l = (size_t)(e - p);
+    if (l == 2 && !strncmp(p, "..", 2)) {
+      while (o > 0 && out[--o] != '/')
+        ;
+    } else if (l && !(l == 1 && *p == '.')) {
+      out[o++] = '/';
+      memcpy(out + o, p, l);
+      o += l;
+    }
+    p = e;
+  }
+  if (!o)
+    out[o++] = '/';
+  out[o] = '\0';
+  free(in);
+  return out;
+}
+
 /* A change to path: the module of its document, and every module whose
-** resolution reads it, resolve again. */
+** resolution reads it (its own directory, its variables file, a child
+** module's directory of its tree), resolve again. */
 static void mark_dirty(struct server *s, const char *path) {
   struct doc *d = doc_by_path(s, path);
   if (d)
     module_for_doc(s, d)->dirty = true;
   char *dir = dir_of(path);
-  for (size_t i = 0; i < s->nmods; i++)
-    if (!strcmp(s->mods[i].dir, dir) || same(s->mods[i].var_file, path))
-      s->mods[i].dirty = true;
+  for (size_t i = 0; i < s->nmods; i++) {
+    struct module *m = &s->mods[i];
+    if (!strcmp(m->dir, dir) || same(m->var_file, path))
+      m->dirty = true;
+    for (size_t k = 0; !m->dirty && m->res && k < m->res->ninstances; k++) {
+      const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
+      char *child = in->dir ? clean_join(m->dir, in->dir) : NULL;
+      m->dirty = child && !strcmp(child, dir);
+      free(child);
+    }
+  }
   free(dir);
 }
 
@@ -1343,6 +1609,9 @@ static void settings_from(struct server *s, json_t *o) {
   json_t *strict = json_object_get(o, "strict");
   if (json_is_boolean(strict))
     s->set.strict = json_is_true(strict);
+  json_t *modules = json_object_get(o, "modules");
+  if (json_is_boolean(modules))
+    s->set.modules = json_is_true(modules);
   json_t *files = json_object_get(o, "varFiles");
   if (json_is_array(files)) {
     cli_names_free(&s->set.var_files);
@@ -1565,6 +1834,7 @@ int cmd_lsp(int argc, char **argv) {
   }
   struct server s = {0};
   s.debounce_ms = 1;
+  s.set.modules = true;
   struct input *in = calloc(1, sizeof *in);
   if (!in)
     cli_oom();
@@ -1609,7 +1879,11 @@ int cmd_lsp(int argc, char **argv) {
     free(s.mods[i].var_file);
     if (s.mods[i].a)
       tfr_arena_free(s.mods[i].a);
-    cli_names_free(&s.mods[i].published);
+    for (size_t k = 0; k < s.mods[i].npub; k++) {
+      free(s.mods[i].pub[k].uri);
+      json_decref(s.mods[i].pub[k].list);
+    }
+    free(s.mods[i].pub);
   }
   free(s.mods);
   cli_names_free(&s.set.var_files);

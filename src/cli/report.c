@@ -251,47 +251,6 @@ static const struct tfr_variable *find_var(const struct tfr_resolution *res,
   return NULL;
 }
 
-/* The variable of a diagnostic about a child module instance's variable
-** (g->module not ""), and in *in its instance. */
-static const struct tfr_variable *
-find_child_var(const struct tfr_resolution *res, const struct tfr_diag *g,
-               const struct tfr_instance **in) {
-  for (size_t i = 0; g->variable && res && i < res->ninstances; i++) {
-    const struct tfr_instance *x = tfr_resolution_instance(res, i);
-    if (strcmp(x->address, g->module))
-      continue;
-    for (size_t k = 0; k < x->n; k++)
-      if (!strcmp(tfr_instance_variable(x, k)->name, g->variable)) {
-        *in = x;
-        return tfr_instance_variable(x, k);
-      }
-  }
-  return NULL;
-}
-
-/* Where the value of a child's variable can be fixed: the file line of
-** the one root variable its argument reads, through every caller (NULL
-** when it reads none, or several, or one not from a file). */
-static const struct tfr_range *fix_at(const struct tfr_resolution *res,
-                                      const struct tfr_instance *in,
-                                      const struct tfr_variable *v, int depth) {
-  if (v->nreads != 1 || depth > 32)
-    return NULL;
-  if (!*in->parent) {
-    const struct tfr_variable *rv = find_var(res, v->reads[0]);
-    return rv && rv->value_range.filename ? &rv->value_range : NULL;
-  }
-  for (size_t i = 0; i < res->ninstances; i++) {
-    const struct tfr_instance *p = tfr_resolution_instance(res, i);
-    if (strcmp(p->address, in->parent))
-      continue;
-    for (size_t k = 0; k < p->n; k++)
-      if (!strcmp(tfr_instance_variable(p, k)->name, v->reads[0]))
-        return fix_at(res, p, tfr_instance_variable(p, k), depth + 1);
-  }
-  return NULL;
-}
-
 /* The failed rule a validation diagnostic names ("This was checked by
 ** the validation rule at main.tf:26,3-13."), else the var's first failed
 ** rule. */
@@ -336,12 +295,12 @@ static struct finding finding_of(struct report *r, size_t env,
   f.summary = g->summary ? g->summary : "";
   f.detail = g->detail ? g->detail : "";
   const struct tfr_instance *in = NULL;
-  f.var = g->module && *g->module ? find_child_var(r->envs[env].res, g, &in)
+  f.var = g->module && *g->module ? cli_child_var(r->envs[env].res, g, &in)
                                   : find_var(r->envs[env].res, g->variable);
   f.at = g->subject;
   /* a child's value that a var file sets: that line is the one to fix */
   const struct tfr_range *fix = in && f.var && g->sev == TFR_DIAG_ERROR
-                                    ? fix_at(r->envs[env].res, in, f.var, 0)
+                                    ? cli_fix_range(r->envs[env].res, in, f.var)
                                     : NULL;
   if (fix)
     f.at = *fix;
