@@ -107,7 +107,14 @@ struct tfr_resolve_opts {
   bool tree; /* since 0.3.0: follow `module` blocks into every child module
                 instance, as plan does (tfr_resolution.instances); a root
                 without module blocks resolves as without it */
+  struct tfr_cache *cache; /* since 0.3.0, with tree: child modules loaded
+                              once for every resolution given this cache
+                              (tfr_cache_new), in any thread; it must
+                              outlive their results */
 };
+
+/** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */
+struct tfr_cache;
 
 /** A file whose text replaces what is on disk while resolving (an editor's
  *  unsaved buffer): path as the library names the file, "DIR/NAME" with

@@ -251,6 +251,14 @@ tfr_variable_attempt(const struct tfr_variable *v, size_t i);
 TFR_API const struct tfr_rule *tfr_variable_rule(const struct tfr_variable *v,
                                                  size_t i);
 
+/** A cache that resolutions share (tfr_resolve_opts.cache): each child
+ *  module directory of their trees parsed once.  Thread-safe.  Since
+ *  0.3.0. */
+TFR_API struct tfr_cache *tfr_cache_new(void);
+
+/** Free a cache and every module in it, after the results that use it. */
+TFR_API void tfr_cache_free(struct tfr_cache *cache);
+
 /** The i-th child module instance of a resolution's tree, or NULL when
  *  @p i is not below res->ninstances.  Since 0.3.0. */
 TFR_API const struct tfr_instance *

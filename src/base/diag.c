@@ -636,6 +636,17 @@ void diags_share_blocks(tfr_diags *d, const tfr_diags *from) {
   }
 }
 
+void diags_append(tfr_diags *d, const tfr_diags *from) {
+  if (d == from)
+    return;
+  for (size_t i = 0; i < from->n; i++) {
+    d->v = grow(d->a, d->v, d->n, &d->cap, sizeof *d->v);
+    d->v[d->n++] = from->v[i];
+  }
+  if (from->n)
+    tfr_diags_share_sources(d, from);
+}
+
 void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {
   for (size_t i = 0; i < from->nsrc; i++) {
     d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);

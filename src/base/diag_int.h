@@ -42,6 +42,10 @@ void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 ** instance addr ("" for the root). */
 void diags_set_module_since(tfr_diags *d, size_t from, const char *addr);
 
+/* Every diagnostic of from added to d (what they point to stays from's:
+** from must live as long as d), with its sources and blocks. */
+void diags_append(tfr_diags *d, const tfr_diags *from);
+
 /* Whether an error is among d's diagnostics from index before on. */
 bool diags_errors_since(const tfr_diags *d, size_t before);
 

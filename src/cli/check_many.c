@@ -62,6 +62,7 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.opentofu = mo->opentofu;
   ro.strict = mo->strict;
   ro.tree = mo->tree;
+  ro.cache = mo->cache;
   ro.missing_required_info = mo->missing_info;
   if (j->mod) {
     /* the shared module's load warnings belong to every environment */
@@ -353,7 +354,7 @@ static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
   fputs("\n]}\n", stdout);
 }
 
-int cli_check_many(const struct many_opts *mo) {
+static int check_many(const struct many_opts *mo) {
   struct cli_names dirs = {0}, files = {0};
   tfr_arena *a = tfr_arena_new();
   tfr_diags *load = tfr_diags_new(a);
@@ -430,4 +431,13 @@ int cli_check_many(const struct many_opts *mo) {
   cli_names_free(&files);
   tfr_arena_free(a);
   return valid ? EXIT_OK : EXIT_INVALID;
+}
+
+int cli_check_many(const struct many_opts *mo) {
+  /* the jobs' trees share their child modules: each parsed once */
+  struct many_opts own = *mo;
+  own.cache = mo->tree ? tfr_cache_new() : NULL;
+  int rc = check_many(&own);
+  tfr_cache_free(own.cache);
+  return rc;
 }

@@ -198,8 +198,10 @@ struct many_opts {
   const char *const *each; /* -var-file-each patterns */
   size_t neach;
   bool recursive;
-  bool missing_info; /* -missing-required=info */
-  bool tree;         /* follow module blocks (not -no-modules) */
+  bool missing_info;       /* -missing-required=info */
+  bool tree;               /* follow module blocks (not -no-modules) */
+  struct tfr_cache *cache; /* child modules shared by the jobs (set by
+                              cli_check_many) */
 };
 int cli_check_many(const struct many_opts *mo);
 

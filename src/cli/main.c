@@ -903,7 +903,8 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                            m.neach,
                            m.recursive,
                            m.missing_info,
-                           !m.no_modules};
+                           !m.no_modules,
+                           NULL};
     int rc = cli_check_many(&mo);
     free(m.args);
     free(m.each);

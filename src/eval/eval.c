@@ -1385,6 +1385,14 @@ static const tfr_value *eval_splat(struct eval_ctx *c, const struct ast *x) {
 
 /* ---- variables and calls ----------------------------------------------- */
 
+/* Whether a `for` around binds the name x. */
+static bool bound(const struct eval_ctx *c, const struct ast *x) {
+  for (const struct eval_binding *b = c->bindings; b; b = b->next)
+    if (b->len == x->n && memcmp(b->name, x->str, x->n) == 0)
+      return true;
+  return false;
+}
+
 static const tfr_value *eval_variable(struct eval_ctx *c, const struct ast *x) {
   for (const struct eval_binding *b = c->bindings; b; b = b->next)
     if (b->len == x->n && memcmp(b->name, x->str, x->n) == 0)
@@ -1548,6 +1556,13 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
   case AST_VARIABLE:
     return eval_variable(c, x);
   case AST_GETATTR:
+    if (c->scope && c->scope->attr && x->kids[0]->kind == AST_VARIABLE &&
+        !bound(c, x->kids[0])) {
+      const tfr_value *v = c->scope->attr(c->scope->ud, x->kids[0]->str,
+                                          x->kids[0]->n, x->str, x->n);
+      if (v)
+        return v;
+    }
     return eval_getattr(c, step_span(c, x, x->kids[0]),
                         eval_expr(c, x->kids[0]), x->str, x->n);
   case AST_INDEX: {

@@ -23,6 +23,10 @@ struct eval_scope {
                              const struct ast *root, const char *name,
                              size_t len);
   void *ud;
+  /* optional: name.attr at once (local.x), NULL meaning "ask lookup";
+  ** a scope whose root objects are costly to build answers here */
+  const tfr_value *(*attr)(void *ud, const char *name, size_t len,
+                           const char *attr, size_t alen);
 };
 
 /* Calls a function by name; args holds the nargs arguments evaluated, or

@@ -602,7 +602,7 @@ static const tfr_value *tmpl_render(struct fcall *f, struct ast_file *t,
     return NULL;
   }
   struct tmpl_vars tv = {vars};
-  struct eval_scope scope = {vars_lookup, &tv};
+  struct eval_scope scope = {vars_lookup, &tv, NULL};
   tfr_diags *d = tfr_diags_new(f->a);
   /* the caller's settings (base directory, engine, plan or console), but
   ** nothing of its scope */

@@ -1402,6 +1402,40 @@ static void index_vars(tfr_arena *a, struct module *m) {
   m->name_at = at;
 }
 
+/* The local values' names hashed, for module_local_index. */
+static void index_locals(tfr_arena *a, struct module *m) {
+  size_t n = 16;
+  while (n < 2 * m->nlocals)
+    n *= 2;
+  struct var_slot *slots = tfr_arena_alloc(a, n * sizeof *slots);
+  for (size_t i = 0; i < m->nlocals; i++) {
+    const char *name = m->locals[i].name;
+    uint32_t h = (uint32_t)str_hash(name, strlen(name));
+    size_t k = h & (n - 1);
+    while (slots[k].index1)
+      k = (k + 1) & (n - 1);
+    slots[k] = (struct var_slot){h, (uint32_t)i + 1};
+  }
+  m->local_slots = slots;
+  m->nlocal_slots = n;
+}
+
+long module_local_index(const struct module *m, const char *name, size_t len) {
+  if (!m->nlocal_slots)
+    return -1;
+  uint32_t h = (uint32_t)str_hash(name, len);
+  for (size_t k = h & (m->nlocal_slots - 1); m->local_slots[k].index1;
+       k = (k + 1) & (m->nlocal_slots - 1)) {
+    if (m->local_slots[k].hash != h)
+      continue;
+    uint32_t i = m->local_slots[k].index1 - 1;
+    const char *v = m->locals[i].name;
+    if (!strncmp(v, name, len) && v[len] == '\0')
+      return (long)i;
+  }
+  return -1;
+}
+
 long module_var_index(const struct module *m, const char *name, size_t len) {
   if (!m->nslots)
     return -1;
@@ -1592,6 +1626,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   if (m->nvars > 1)
     sort_vars(m);
   index_vars(a, m);
+  if (m->nlocals)
+    index_locals(a, m);
   type_ids(a, m);
   for (size_t i = 0; i < n && shared; i++)
     if (srcs[i])

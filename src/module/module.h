@@ -143,6 +143,8 @@ struct module {
                                 by the tree (NULL: none) */
   struct local_decl *locals; /* in declaration order */
   size_t nlocals;
+  struct var_slot *local_slots; /* their names hashed, as var_slots */
+  size_t nlocal_slots;
   const char **objects; /* "aws_instance.web", "data.aws_ami.x",
                            "module.net", "ephemeral.t.n": sorted */
   size_t nobjects;
@@ -176,6 +178,9 @@ const struct var_decl *module_var(const struct module *m, const char *name,
 
 /* Its index in m->vars, or -1. */
 long module_var_index(const struct module *m, const char *name, size_t len);
+
+/* The index in m->locals of the local value name (len bytes), or -1. */
+long module_local_index(const struct module *m, const char *name, size_t len);
 
 /* Whether the module declares an object ("aws_instance.web", ...). */
 bool module_declares(const struct module *m, const char *name);

@@ -1453,7 +1453,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   struct tree *tree = NULL;
   if (!stop && o->tree) {
     bool ok;
-    tree = tree_load(a, diags, m, o->env, o->strict, o->warn_dropped, &ok);
+    tree = tree_load(a, diags, m, o->env, o->cache, o->strict, o->warn_dropped,
+                     &ok);
     stop = !ok || (tree && !tree_graph(tree, diags));
   }
   if (!stop) {

@@ -16,10 +16,7 @@
 #include "refs.h"
 
 long scope_local_index(const struct module *m, const char *s, size_t n) {
-  for (size_t i = 0; m && i < m->nlocals; i++)
-    if (strlen(m->locals[i].name) == n && !memcmp(m->locals[i].name, s, n))
-      return (long)i;
-  return -1;
+  return m ? module_local_index(m, s, n) : -1;
 }
 
 /* The object of local values: those not evaluated (yet, or in a cycle)
@@ -57,7 +54,7 @@ static void eval_local(struct scope *s, size_t i) {
       eval_local(s, (size_t)t);
   }
   tfr_diags *scratch = tfr_diags_new(s->a);
-  struct eval_scope es = {scope_lookup, s};
+  struct eval_scope es = {scope_lookup, s, scope_attr};
   struct eval_ctx c = {0};
   c.a = s->a;
   c.diags = scratch;
@@ -106,6 +103,12 @@ const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,
     return s->more(s->more_ud, name, len);
   /* resources, data sources, modules...: not knowable offline */
   return tfr_unknown(s->a, &tfr_t_dynamic);
+}
+
+const tfr_value *scope_attr(void *ud, const char *name, size_t len,
+                            const char *attr, size_t alen) {
+  struct scope *s = ud;
+  return s->more_attr ? s->more_attr(s->more_ud, name, len, attr, alen) : NULL;
 }
 
 /* Give a scope the module's local values. */

@@ -26,6 +26,9 @@ struct scope {
   ** instance in the tree (tree.c), and local.* when m is NULL; NULL:
   ** unknown */
   const tfr_value *(*more)(void *ud, const char *name, size_t len);
+  /* ... and NAME.ATTR of those at once (NULL: not known that way) */
+  const tfr_value *(*more_attr)(void *ud, const char *name, size_t len,
+                                const char *attr, size_t alen);
   void *more_ud;
   const char *dir;     /* base directory of file functions, when m is NULL */
   bool quiet_deferred; /* a rule whose condition is unknown gives no
@@ -36,6 +39,10 @@ struct scope {
 const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,
                               const struct ast *root, const char *name,
                               size_t len);
+
+/* eval_scope's attr over a struct scope: more_attr's answer, or NULL. */
+const tfr_value *scope_attr(void *ud, const char *name, size_t len,
+                            const char *attr, size_t alen);
 
 /* Give a scope the module's local values (evaluated when first used). */
 void scope_locals(struct scope *s, const struct module *m);

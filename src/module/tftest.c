@@ -303,7 +303,7 @@ static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
                                       const struct eval_scope *inner, bool plan,
                                       bool *failed) {
   struct tscope s = {var, inner};
-  struct eval_scope es = {tlookup, &s};
+  struct eval_scope es = {tlookup, &s, NULL};
   struct eval_ctx c = {0};
   c.a = t->a;
   c.diags = d;

@@ -31,6 +31,7 @@
 #include "engine_tofu.h"
 #include "eval.h"
 #include "funcs.h"
+#include "modcache.h"
 #include "number.h"
 #include "parse.h"
 #include "refwalk.h"
@@ -60,6 +61,7 @@ struct tmod {
   /* graph nodes: expand; per variable var and validation (or -1); per
   ** local; per output */
   long expand, *var_node, *valid_node, *local_node, *output_node;
+  const tfr_value *path; /* path.* in its instances */
 };
 
 /* What a call's own arguments see of its repetition. */
@@ -90,6 +92,9 @@ struct tinst {
   struct texp **calls;       /* per call of the module */
   struct tfr_rule **rules;   /* per variable: its rules' outcomes */
   bool *failed;              /* per variable: finalisation or rules failed */
+  /* var.*, local.* and module.* as objects, made when first asked for and
+  ** dropped when what they hold changes (NULL: to be made) */
+  const tfr_value *var_obj, *local_obj, *module_obj;
 };
 
 enum node_kind { N_EXPAND, N_VAR, N_VALID, N_LOCAL, N_OUTPUT };
@@ -112,6 +117,7 @@ struct tree {
   struct tmod **all; /* depth first */
   size_t nall, capall;
   char *const *env;
+  struct tfr_cache *cache; /* modules shared with other trees, or NULL */
   bool strict, warn_dropped;
   const struct engine_rules *engine;
   /* the manifest of installed modules */
@@ -126,7 +132,15 @@ struct tree {
   size_t nnodes, capnodes;
   long *order;   /* topological */
   size_t ninsts; /* instances made in the current walk */
-  bool validate;  /* the walk is the validate walk */
+  const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
+  /* each expression's references, found once (an open-addressed table
+  ** by the expression's address; cap a power of two) */
+  struct ref_slot {
+    const struct ast *x;
+    struct tref_list *l;
+  } * refs;
+  size_t nrefs, caprefs;
+  bool validate; /* the walk is the validate walk */
   bool planned;  /* the plan walk ran */
 };
 
@@ -551,18 +565,9 @@ static void load_children(struct tree *t, struct tmod *tm) {
       continue;
     }
     size_t before = tfr_diags_count(t->diags);
-    struct module *cm = module_load(t->a, t->diags, dir, m->opentofu, false);
+    struct module *cm =
+        modcache_load(t->cache, t->a, t->diags, dir, m->opentofu);
     cm->addr = addr;
-    validate_static(cm, t->a, t->diags);
-    if (cm->tree_diags)
-      for (size_t j = 0; j < tfr_diags_count(cm->tree_diags); j++) {
-        const struct tfr_diag *g = tfr_diags_get(cm->tree_diags, j);
-        tfr_diags_add(t->diags, g->sev,
-                      g->subject.filename ? &g->subject : NULL, g->summary,
-                      g->detail);
-        if (g->ours)
-          tfr_diags_set_ours(t->diags);
-      }
     diags_set_module_since(t->diags, before, addr);
     struct tmod *child = new_mod(t, cm, addr, dir, rel);
     child->source = c->source;
@@ -608,8 +613,8 @@ static void required_args(struct tree *t) {
 }
 
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       char *const *env, bool strict, bool warn_dropped,
-                       bool *ok) {
+                       char *const *env, struct tfr_cache *cache, bool strict,
+                       bool warn_dropped, bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -617,6 +622,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->a = a;
   t->diags = diags;
   t->env = env;
+  t->cache = cache;
   t->strict = strict;
   t->warn_dropped = warn_dropped;
   t->engine = engine_rules(root->opentofu);
@@ -711,13 +717,41 @@ static bool collect_ref(struct refwalk *w, const struct ast *x,
   return false;
 }
 
-static struct tref_list refs_in(tfr_arena *a, const struct ast *x) {
+static struct tref_list refs_walk(tfr_arena *a, const struct ast *x) {
   struct tref_list l = {a, NULL, 0, 0};
   if (!x)
     return l;
   struct ref_collect c = {{collect_ref, NULL, true}, &l};
   refwalk(&c.w, x, NULL);
   return l;
+}
+
+/* x's references, found once per expression. */
+static struct tref_list refs_of_x(struct tree *t, const struct ast *x) {
+  if (!x)
+    return (struct tref_list){t->a, NULL, 0, 0};
+  if (2 * (t->nrefs + 1) > t->caprefs) {
+    size_t cap = t->caprefs ? 2 * t->caprefs : 256;
+    struct ref_slot *n = tfr_arena_alloc(t->a, cap * sizeof *n);
+    for (size_t i = 0; i < t->caprefs; i++)
+      if (t->refs[i].x) {
+        size_t h = ((uintptr_t)t->refs[i].x >> 4) * 0x9E3779B97F4A7C15ull;
+        for (h &= cap - 1; n[h].x; h = (h + 1) & (cap - 1))
+          ;
+        n[h] = t->refs[i];
+      }
+    t->refs = n;
+    t->caprefs = cap;
+  }
+  size_t h = ((uintptr_t)x >> 4) * 0x9E3779B97F4A7C15ull;
+  for (h &= t->caprefs - 1; t->refs[h].x; h = (h + 1) & (t->caprefs - 1))
+    if (t->refs[h].x == x)
+      return *t->refs[h].l;
+  struct tref_list *l = tfr_arena_alloc(t->a, sizeof *l);
+  *l = refs_walk(t->a, x);
+  t->refs[h] = (struct ref_slot){x, l};
+  t->nrefs++;
+  return *l;
 }
 
 static bool root_is(const struct tref *r, const char *s) {
@@ -816,7 +850,7 @@ static void dep(struct tree *t, long from, long to) {
 /* The nodes an expression evaluated in tm depends on. */
 static void ref_deps(struct tree *t, long self, struct tmod *tm,
                      const struct ast *x) {
-  struct tref_list l = refs_in(t->a, x);
+  struct tref_list l = refs_of_x(t, x);
   const struct module *m = tm->m;
   for (size_t i = 0; i < l.n; i++) {
     const struct tref *r = &l.v[i];
@@ -1260,6 +1294,10 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
   struct tinst *in = ts->in;
   const struct module *m = in->tm->m;
 #define IS(s) (len == strlen(s) && !memcmp(name, s, len))
+  if (IS("local") && in->local_obj)
+    return in->local_obj;
+  if (IS("module") && in->module_obj)
+    return in->module_obj;
   if (IS("local")) {
     size_t n = m->nlocals;
     const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
@@ -1279,7 +1317,7 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
       names[i] = m->calls[i].name;
       vals[i] = module_value(t, in, i);
     }
-    return tfr_object(t->a, n, names, vals);
+    return in->module_obj = tfr_object(t->a, n, names, vals);
   }
   if (IS("count") && ts->rep && ts->rep->count_index) {
     const char *names[] = {"index"};
@@ -1296,6 +1334,29 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
                           TFR_V_EPHEMERAL);
 #undef IS
   return tfr_unknown(t->a, &tfr_t_dynamic);
+}
+
+/* local.NAME and module.NAME of an instance, without the object of them
+** all (a module of 500 local values would build it 500 times); NULL for
+** a name it does not declare (the object's path gives the error). */
+static const tfr_value *more_attr(void *ud, const char *name, size_t len,
+                                  const char *attr, size_t alen) {
+  struct tscope *ts = ud;
+  struct tinst *in = ts->in;
+  const struct module *m = in->tm->m;
+  if (len == 5 && !memcmp(name, "local", 5)) {
+    long k = scope_local_index(m, attr, alen);
+    if (k < 0)
+      return NULL;
+    return in->locals[k] ? in->locals[k]
+                         : tfr_unknown(ts->t->a, &tfr_t_dynamic);
+  }
+  if (len == 6 && !memcmp(name, "module", 6))
+    for (size_t i = 0; i < m->ncalls; i++)
+      if (strlen(m->calls[i].name) == alen &&
+          !memcmp(m->calls[i].name, attr, alen))
+        return module_value(ts->t, in, i);
+  return NULL;
 }
 
 /* var.*: the instance's values; in the validate walk every variable is
@@ -1325,18 +1386,32 @@ static void init_scope(struct tree *t, struct scope *s, struct tscope *ts,
                        const tfr_value *own_val) {
   *s = (struct scope){0};
   s->a = t->a;
-  s->var = var_object(t, in, own, own_val);
-  scope_fixed(s, t->root->dir);
-  const char *names[] = {"cwd", "module", "root"};
-  const tfr_value *vals[] = {tfr_value_is_known(s->path->elems[0])
-                                 ? s->path->elems[0]
-                                 : str_val(t->a, "."),
-                             str_val(t->a, in->tm->rel), str_val(t->a, ".")};
-  s->path = tfr_object(t->a, 3, names, vals);
+  if (own >= 0)
+    s->var = var_object(t, in, own, own_val);
+  else {
+    if (!in->var_obj)
+      in->var_obj = var_object(t, in, -1, NULL);
+    s->var = in->var_obj;
+  }
+  if (!t->terraform) { /* path.cwd and terraform.*, once */
+    scope_fixed(s, t->root->dir);
+    t->path_cwd = tfr_value_is_known(s->path->elems[0]) ? s->path->elems[0]
+                                                        : str_val(t->a, ".");
+    t->terraform = s->terraform;
+  }
+  if (!in->tm->path) {
+    const char *names[] = {"cwd", "module", "root"};
+    const tfr_value *vals[] = {t->path_cwd, str_val(t->a, in->tm->rel),
+                               str_val(t->a, ".")};
+    in->tm->path = tfr_object(t->a, 3, names, vals);
+  }
+  s->path = in->tm->path;
+  s->terraform = t->terraform;
   s->plan = true;
   s->dir = t->root->dir;
   *ts = (struct tscope){t, in, rep};
   s->more = more;
+  s->more_attr = more_attr;
   s->more_ud = ts;
 }
 
@@ -1349,14 +1424,17 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
                                 const char *module) {
   size_t before = tfr_diags_count(t->diags);
   const tfr_value *v = NULL;
-  struct tref_list l = refs_in(t->a, x);
+  struct tref_list l = refs_of_x(t, x);
   bool ok = repetition_refs(t, src, &l, rep, var);
-  ok &= validate_refs(in->tm->m, t->a, t->diags, src, x, var);
+  /* which names are declared does not change: the validate walk, which
+  ** evaluates every expression and stops at errors, checked them */
+  if (t->validate)
+    ok &= validate_refs(in->tm->m, t->a, t->diags, src, x, var);
   if (ok) {
     struct scope s;
     struct tscope ts;
     init_scope(t, &s, &ts, in, rep, -1, NULL);
-    struct eval_scope es = {scope_lookup, &s};
+    struct eval_scope es = {scope_lookup, &s, scope_attr};
     struct eval_ctx c = {0};
     c.a = t->a;
     c.diags = t->diags;
@@ -1595,11 +1673,47 @@ static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
 ** the providers, which tfresolve does not). */
 enum { ORIGIN_MANAGED = 1, ORIGIN_DATA = 2 };
 
-static int origin(struct tree *t, struct tinst *in, const struct ast *x,
-                  int depth) {
-  if (!x || !in || depth > 64)
+struct origin_seen {
+  struct {
+    const void *in, *x;
+  } * v;
+  size_t n, cap; /* cap: a power of two */
+};
+
+/* Whether (in, x) was walked already (else it is now). */
+static bool seen_before(struct tree *t, struct origin_seen *s, const void *in,
+                        const void *x) {
+  if (2 * (s->n + 1) > s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 64;
+    struct origin_seen n = {tfr_arena_alloc(t->a, cap * sizeof *n.v), s->n,
+                            cap};
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->v[i].x) {
+        size_t h = ((uintptr_t)s->v[i].x ^ (uintptr_t)s->v[i].in * 31) *
+                   0x9E3779B97F4A7C15ull;
+        for (h &= cap - 1; n.v[h].x; h = (h + 1) & (cap - 1))
+          ;
+        n.v[h] = s->v[i];
+      }
+    *s = n;
+  }
+  size_t h = ((uintptr_t)x ^ (uintptr_t)in * 31) * 0x9E3779B97F4A7C15ull;
+  for (h &= s->cap - 1; s->v[h].x; h = (h + 1) & (s->cap - 1))
+    if (s->v[h].x == x && s->v[h].in == in)
+      return true;
+  s->v[h].in = in;
+  s->v[h].x = x;
+  s->n++;
+  return false;
+}
+
+/* Each expression once per instance: what a walk reaches again adds
+** nothing to the union of what it found. */
+static int origin_walk(struct tree *t, struct origin_seen *seen,
+                       struct tinst *in, const struct ast *x, int depth) {
+  if (!x || !in || depth > 64 || seen_before(t, seen, in, x))
     return 0;
-  struct tref_list l = refs_in(t->a, x);
+  struct tref_list l = refs_of_x(t, x);
   const struct module *m = in->tm->m;
   int o = 0;
   for (size_t i = 0; i < l.n; i++) {
@@ -1609,11 +1723,11 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
     else if (root_is(r, "var")) {
       long k = r->a1 ? module_var_index(m, r->a1, r->l1) : -1;
       if (k >= 0 && in->tm->parent && in->tm->args[k])
-        o |= origin(t, in->parent, in->tm->args[k]->expr, depth + 1);
+        o |= origin_walk(t, seen, in->parent, in->tm->args[k]->expr, depth + 1);
     } else if (root_is(r, "local")) {
       long k = r->a1 ? scope_local_index(m, r->a1, r->l1) : -1;
       if (k >= 0)
-        o |= origin(t, in, m->locals[k].expr, depth + 1);
+        o |= origin_walk(t, seen, in, m->locals[k].expr, depth + 1);
     } else if (root_is(r, "module")) {
       for (size_t c = 0; c < m->ncalls; c++) {
         const struct texp *e = in->calls[c];
@@ -1624,7 +1738,8 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
         for (size_t q = 0; q < cm->noutputs; q++)
           if (!r->a2 || (strlen(cm->outputs[q].name) == r->l2 &&
                          !memcmp(cm->outputs[q].name, r->a2, r->l2)))
-            o |= origin(t, e->insts[0], cm->outputs[q].expr, depth + 1);
+            o |= origin_walk(t, seen, e->insts[0], cm->outputs[q].expr,
+                             depth + 1);
       }
     } else if (!root_is(r, "count") && !root_is(r, "each") &&
                !root_is(r, "path") && !root_is(r, "terraform") &&
@@ -1632,6 +1747,12 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
       o |= ORIGIN_MANAGED; /* a resource type, resource.*, ephemeral.* */
   }
   return o;
+}
+
+static int origin(struct tree *t, struct tinst *in, const struct ast *x,
+                  int depth) {
+  struct origin_seen seen = {0};
+  return origin_walk(t, &seen, in, x, depth);
 }
 
 /* An unknown count or for_each: Terraform's error (text) when it comes
@@ -1685,6 +1806,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
                        (struct trep){0}),
               NULL, 1);
     pi->calls[ci] = e;
+    pi->module_obj = NULL;
     return true;
   }
   if (c->count) {
@@ -1760,6 +1882,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
               NULL, 1);
   }
   pi->calls[ci] = e;
+  pi->module_obj = NULL;
   return true;
 }
 
@@ -1933,6 +2056,7 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     in->vars[k] = val;
+    in->var_obj = NULL;
     in->var_done[k] = true;
   }
   return ok;
@@ -1959,7 +2083,8 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
   for (size_t i = 0; i < tm->ninsts; i++) {
     struct tinst *in = tm->insts[i];
     size_t before = tfr_diags_count(t->diags);
-    if (!validate_var_refs(m, t->a, t->diags, k)) {
+    if (t->validate && !validate_var_refs(m, t->a, t->diags, k)) {
+
       diags_set_module_since(t->diags, before, in->addr);
       in->failed[k] = true;
       ok = false;
@@ -1994,6 +2119,7 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
       if (!t->validate) {
         in->failed[k] = true;
         in->var_done[k] = false;
+        in->var_obj = NULL;
       }
     }
   }
@@ -2003,7 +2129,7 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
 /* A local value that refers to itself (node_local.go). */
 static bool self_local(struct tree *t, struct tinst *in, size_t k) {
   const struct local_decl *d = &in->tm->m->locals[k];
-  struct tref_list l = refs_in(t->a, d->expr);
+  struct tref_list l = refs_of_x(t, d->expr);
   bool found = false;
   for (size_t i = 0; i < l.n; i++) {
     const struct tref *r = &l.v[i];
@@ -2037,6 +2163,7 @@ static bool exec_local(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     in->locals[k] = v;
+    in->local_obj = NULL;
   }
   return ok;
 }
@@ -2105,6 +2232,8 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     in->outputs[k] = v;
+    if (in->parent)
+      in->parent->module_obj = NULL;
   }
   return ok;
 }
@@ -2207,7 +2336,7 @@ static void reads_of(struct tree *t, const struct module *caller,
   size_t ntodo = 0;
   todo[ntodo++] = x;
   while (ntodo) {
-    struct tref_list l = refs_in(t->a, todo[--ntodo]);
+    struct tref_list l = refs_of_x(t, todo[--ntodo]);
     for (size_t i = 0; i < l.n; i++) {
       const struct tref *r = &l.v[i];
       if ((root_is(r, "each") || root_is(r, "count")) && !repetition) {

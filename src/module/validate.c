@@ -567,7 +567,7 @@ static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
                                 const struct validation *rule,
                                 const struct ast *x, struct scope *s,
                                 struct eval_scope *es) {
-  *es = (struct eval_scope){scope_lookup, s};
+  *es = (struct eval_scope){scope_lookup, s, scope_attr};
   struct eval_ctx c = {0};
   c.a = a;
   c.diags = diags;
