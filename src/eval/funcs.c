@@ -531,12 +531,17 @@ static bool check_args(struct fcall *f, const tfr_value *const *args, size_t n,
 ** parameter takes them, unknown noted.  As cty's Function.Call, for every
 ** argument, even when the result is already known to be unknown. */
 static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
-                        unsigned *marks, bool *unknown) {
+                        unsigned *marks, bool *unknown, bool *top_unknown,
+                        unsigned *kept_marks) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN))
+  else
+    *kept_marks |= (*v)->flags & MARKS;
+  if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN)) {
     *unknown = true;
+    *top_unknown |= ((*v)->flags & TFR_V_UNKNOWN) != 0;
+  }
 }
 
 /*
@@ -623,9 +628,17 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   bool dynamic = false;
   if (!check_args(&f, args, nargs, &dynamic))
     return eval_dynamic(c);
-  unsigned marks = 0;
+  unsigned marks = 0, kept = 0;
+  bool top_unknown = false;
   for (size_t i = 0; i < nargs; i++)
-    prepare_arg(&f, i, &args[i], &marks, &unknown);
+    prepare_arg(&f, i, &args[i], &marks, &unknown, &top_unknown, &kept);
+  /* cty calls the function when its arguments are known at the top, even
+  ** with unknowns inside, and Terraform's functions then answer unknown
+  ** with the marks of the arguments they take marked (lookup of a
+  ** sensitive map); a wholly unknown argument is answered before, with
+  ** the marks of the others only */
+  if (unknown && !top_unknown)
+    marks |= kept;
   f.args = args;
   f.nargs = nargs;
   if (dynamic) {

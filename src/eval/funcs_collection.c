@@ -558,7 +558,7 @@ static const tfr_value *fn_lookup(struct fcall *f, const tfr_type *ret) {
   unsigned marks = 0;
   const tfr_value *m = unmark(f->a, f->args[0], &marks);
   const tfr_value *key = unmark(f->a, f->args[1], &marks);
-  if (!is_known(m))
+  if (!is_known(m) || !is_known(key))
     return with_marks(f->a, tfr_unknown(f->a, ret), marks);
   const tfr_value *v = NULL;
   if (m->type->kind == TFR_OBJECT) {
@@ -1326,7 +1326,9 @@ static const struct func_spec specs[] = {
     {"list", 0, {{0}}, &p_vals, NULL, ty_list, fn_removed},
     {"lookup",
      2,
-     {{"inputMap", NULL, MARKED}, {"key", &tfr_t_string, MARKED}},
+     /* Terraform's takes unknowns: an unknown map's result keeps its marks */
+     {{"inputMap", NULL, MARKED | UNKNOWNS},
+      {"key", &tfr_t_string, MARKED | UNKNOWNS}},
      &p_default,
      NULL,
      ty_lookup,

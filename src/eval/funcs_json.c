@@ -974,6 +974,26 @@ static bool json_marshal(struct sbuf *b, tfr_arena *a, const tfr_value *v,
 /* jsonencode(val) */
 static const tfr_value *fn_jsonencode(struct fcall *f, const tfr_type *ret) {
   (void)ret;
+  const tfr_value *v = f->args[0];
+  if (!tfr_value_is_wholly_known(v)) {
+    /* cty's: unknown, but for a value that cannot be null, starting as
+    ** its JSON must ("\"", "{", "["), which a comparison can decide */
+    if ((v->flags & TFR_V_UNKNOWN) && !(v->flags & TFR_V_NOTNULL))
+      return tfr_unknown(f->a, &tfr_t_string);
+    switch (v->type->kind) {
+    case TFR_STRING:
+      return tfr_unknown_string_prefix(f->a, "\"", 1);
+    case TFR_OBJECT:
+    case TFR_MAP:
+      return tfr_unknown_string_prefix(f->a, "{", 1);
+    case TFR_TUPLE:
+    case TFR_LIST:
+    case TFR_SET:
+      return tfr_unknown_string_prefix(f->a, "[", 1);
+    default:
+      return tfr_unknown_string_prefix(f->a, "", 0);
+    }
+  }
   struct sbuf b = {0};
   const char *err = NULL;
   if (!json_marshal(&b, f->a, f->args[0], &err)) {
@@ -988,7 +1008,7 @@ static const struct func_spec specs[] = {
     {"jsondecode", 1, {STR("str")}, NULL, NULL, jsondecode_type, fn_jsondecode},
     {"jsonencode",
      1,
-     {{"val", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC}},
+     {{"val", NULL, FP_ALLOW_NULL | FP_ALLOW_DYNAMIC | FP_ALLOW_UNKNOWN}},
      NULL,
      &tfr_t_string,
      NULL,
