@@ -600,3 +600,78 @@ bool cli_merge_env_args(int *argc, char ***argv, const char *tfcmd) {
   *argv = nv;
   return true;
 }
+
+/* The index of variable name in instance in (sorted by name), or -1. */
+static long var_index(const struct tfr_instance *in, const char *name) {
+  size_t lo = 0, hi = in->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(tfr_instance_variable(in, mid)->name, name);
+    if (!c)
+      return (long)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+size_t cli_reaches(tfr_arena *a, const struct tfr_resolution *res,
+                   const char *root, struct cli_reach **out) {
+  *out = NULL;
+  if (!res || !res->ninstances)
+    return 0;
+  size_t ni = res->ninstances, nr = 0, cap = 0;
+  /* per instance and variable: reaches root, and is secret (instances are
+  ** in depth-first order: a caller before the instances it calls) */
+  bool **reach = tfr_arena_alloc(a, ni * sizeof *reach);
+  bool **secret = tfr_arena_alloc(a, ni * sizeof *secret);
+  for (size_t i = 0; i < ni; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
+    reach[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **reach);
+    secret[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **secret);
+    long parent = -1; /* its caller's index; -1: the root module */
+    for (size_t j = 0; in->parent && *in->parent && j < i && parent < 0; j++)
+      if (!strcmp(tfr_resolution_instance(res, j)->address, in->parent))
+        parent = (long)j;
+    bool orphan = in->parent && *in->parent && parent < 0;
+    for (size_t k = 0; k < in->n; k++) {
+      const struct tfr_variable *v = tfr_instance_variable(in, k);
+      bool r = false;
+      bool x = v->sensitive || orphan ||
+               (v->value && tfr_value_has_mark(v->value, TFR_V_SENSITIVE)) ||
+               (v->given && tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) ||
+               (v->preview && tfr_value_has_mark(v->preview, TFR_V_SENSITIVE));
+      for (size_t j = 0; j < v->nreads; j++) {
+        if (parent < 0) {
+          const struct tfr_variable *rv =
+              orphan ? NULL : tfr_resolution_find(res, v->reads[j]);
+          r = r || (rv && !strcmp(rv->name, root));
+          x = x ||
+              (rv &&
+               (rv->sensitive ||
+                (rv->value && tfr_value_has_mark(rv->value, TFR_V_SENSITIVE))));
+        } else {
+          long pv = var_index(tfr_resolution_instance(res, (size_t)parent),
+                              v->reads[j]);
+          r = r || (pv >= 0 && reach[parent][pv]);
+          x = x || (pv >= 0 && secret[parent][pv]);
+        }
+      }
+      reach[i][k] = r;
+      secret[i][k] = x;
+      if (!r)
+        continue;
+      if (nr == cap) {
+        cap = cap ? 2 * cap : 8;
+        struct cli_reach *n = tfr_arena_alloc(a, cap * sizeof *n);
+        if (nr)
+          memcpy(n, *out, nr * sizeof *n);
+        *out = n;
+      }
+      (*out)[nr++] = (struct cli_reach){in, v, x};
+    }
+  }
+  return nr;
+}

@@ -225,6 +225,21 @@ const struct tfr_range *cli_fix_range(const struct tfr_resolution *res,
                                       const struct tfr_instance *in,
                                       const struct tfr_variable *v);
 
+/* A child instance's variable whose argument reads a root variable
+** (cli_reaches). */
+struct cli_reach {
+  const struct tfr_instance *in;
+  const struct tfr_variable *v;
+  bool secret; /* it, or something up its chain, is sensitive */
+};
+
+/* The child instances' variables whose arguments read root variable root
+** (directly, through local values, for_each or count, or through their
+** callers' variables), in the tree's order, in *out (allocated in a);
+** their number. */
+size_t cli_reaches(tfr_arena *a, const struct tfr_resolution *res,
+                   const char *root, struct cli_reach **out);
+
 /* Whether dir can be a module directory: it exists, is a directory and
 ** can be listed; else a message (cmd's) and false. */
 bool cli_module_dir_ok(const char *cmd, const char *dir);

@@ -556,6 +556,32 @@ static void explain_chain(tfr_arena *a, const struct tfr_resolution *res,
   }
 }
 
+/* The child module variables a root variable's value reaches, each with
+** its value (never a secret) and its rules' outcomes. */
+static void explain_reaches(tfr_arena *a, const struct tfr_resolution *res,
+                            const struct tfr_variable *v, bool show_sensitive) {
+  struct cli_reach *r;
+  size_t n = cli_reaches(a, res, v->name, &r);
+  if (!n)
+    return;
+  printf("\nReaches, through module calls:\n");
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_variable *c = r[i].v;
+    bool hide = r[i].secret && !show_sensitive;
+    printf("  %s.var.%s = %s\n", r[i].in->address, c->name,
+           !c->value ? tfr_arena_printf(a, "(not resolved: %s)",
+                                        c->reason ? c->reason : "errors")
+           : hide    ? "(sensitive value)"
+                     : explain_value(a, c->value, 4));
+    for (size_t k = 0; k < c->nrules; k++) {
+      const struct tfr_rule *rule = tfr_variable_rule(c, k);
+      printf("    rule %zu %s%s%s\n", k + 1, tfr_rule_result_name(rule->result),
+             rule->detail && !hide ? ": " : "",
+             rule->detail && !hide ? indent_lines(a, rule->detail, 6) : "");
+    }
+  }
+}
+
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
                 const tfr_diags *d, const char *name, bool show_sensitive,
                 const struct options *o) {
@@ -633,6 +659,8 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
              r->detail ? indent_lines(a, r->detail, 30) : "");
     }
   }
+  if (!in)
+    explain_reaches(a, res, v, show_sensitive);
   if (v->value)
     printf("\nValue: %s\n",
            hide ? "(sensitive value)" : explain_value(a, v->value, 7));

@@ -1048,22 +1048,6 @@ static void append(char **buf, size_t *len, const char *fmt, ...) {
   *len += (size_t)n;
 }
 
-/* The variable of instance in named name, or its index -1. */
-static long instance_var(const struct tfr_instance *in, const char *name) {
-  size_t lo = 0, hi = in->n; /* sorted by name */
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(tfr_instance_variable(in, mid)->name, name);
-    if (!c)
-      return (long)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
-}
-
 /* At most this many child module variables in a hover. */
 #define HOVER_CHILDREN 50
 
@@ -1087,88 +1071,43 @@ static const char *cut_utf8(tfr_arena *a, const char *s, size_t max,
 ** shows neither its value nor its rules' messages. */
 static void hover_children(char **md, size_t *n, tfr_arena *a,
                            const struct tfr_resolution *res, const char *root) {
-  if (!res || !res->ninstances)
-    return;
-  size_t ni = res->ninstances;
-  /* per instance and variable: reaches root, and is secret (instances are
-  ** in depth-first order: a caller before the instances it calls) */
-  bool **reach = tfr_arena_alloc(a, ni * sizeof *reach);
-  bool **secret = tfr_arena_alloc(a, ni * sizeof *secret);
-  size_t shown = 0, more = 0;
-  for (size_t i = 0; i < ni; i++) {
-    const struct tfr_instance *in = tfr_resolution_instance(res, i);
-    reach[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **reach);
-    secret[i] = tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof **secret);
-    long parent = -1; /* its caller's index; -1: the root module */
-    for (size_t j = 0; in->parent && *in->parent && j < i && parent < 0; j++)
-      if (!strcmp(tfr_resolution_instance(res, j)->address, in->parent))
-        parent = (long)j;
-    bool orphan = in->parent && *in->parent && parent < 0;
-    for (size_t k = 0; k < in->n; k++) {
-      const struct tfr_variable *v = tfr_instance_variable(in, k);
-      bool r = false;
-      bool x = v->sensitive || orphan ||
-               (v->value && tfr_value_has_mark(v->value, TFR_V_SENSITIVE)) ||
-               (v->given && tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) ||
-               (v->preview && tfr_value_has_mark(v->preview, TFR_V_SENSITIVE));
-      for (size_t j = 0; j < v->nreads; j++) {
-        if (parent < 0) {
-          const struct tfr_variable *rv =
-              orphan ? NULL : tfr_resolution_find(res, v->reads[j]);
-          r = r || (rv && !strcmp(rv->name, root));
-          x = x ||
-              (rv &&
-               (rv->sensitive ||
-                (rv->value && tfr_value_has_mark(rv->value, TFR_V_SENSITIVE))));
-        } else {
-          long pv = instance_var(tfr_resolution_instance(res, (size_t)parent),
-                                 v->reads[j]);
-          r = r || (pv >= 0 && reach[parent][pv]);
-          x = x || (pv >= 0 && secret[parent][pv]);
-        }
-      }
-      reach[i][k] = r;
-      secret[i][k] = x;
-      if (!r)
-        continue;
-      if (shown++ == HOVER_CHILDREN) {
-        shown--, more++;
-        continue;
-      }
-      if (shown == 1)
-        append(md, n, "\nModule variables it reaches:\n");
-      append(md, n, "- `%s.var.%s`", in->address, v->name);
-      if (!v->value) {
-        append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
-               v->reason ? v->reason : "", v->reason ? ")" : "");
-      } else if (x) {
-        append(md, n, " = (sensitive value)\n");
-      } else {
-        bool cut;
-        const char *text =
-            cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
-        if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
-          append(md, n, " = `%s`\n", text);
-        else {
-          append(md, n, " =\n  ```hcl\n  ");
-          for (const char *p = text; *p; p++)
-            append(md, n, *p == '\n' ? "\n  " : "%c", *p);
-          append(md, n, "%s\n  ```\n", cut ? "..." : "");
-        }
-      }
-      for (size_t j = 0; j < v->nrules; j++) {
-        const struct tfr_rule *rule = tfr_variable_rule(v, j);
-        append(md, n, "  - rule %zu %s%s", j + 1,
-               tfr_rule_result_name(rule->result),
-               rule->detail && !x ? ": " : "");
-        for (const char *p = rule->detail && !x ? rule->detail : ""; *p; p++)
-          append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
-        append(md, n, "\n");
+  struct cli_reach *r;
+  size_t nr = cli_reaches(a, res, root, &r);
+  for (size_t i = 0; i < nr && i < HOVER_CHILDREN; i++) {
+    const struct tfr_variable *v = r[i].v;
+    bool x = r[i].secret;
+    if (!i)
+      append(md, n, "\nModule variables it reaches:\n");
+    append(md, n, "- `%s.var.%s`", r[i].in->address, v->name);
+    if (!v->value) {
+      append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
+             v->reason ? v->reason : "", v->reason ? ")" : "");
+    } else if (x) {
+      append(md, n, " = (sensitive value)\n");
+    } else {
+      bool cut;
+      const char *text = cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
+      if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
+        append(md, n, " = `%s`\n", text);
+      else {
+        append(md, n, " =\n  ```hcl\n  ");
+        for (const char *p = text; *p; p++)
+          append(md, n, *p == '\n' ? "\n  " : "%c", *p);
+        append(md, n, "%s\n  ```\n", cut ? "..." : "");
       }
     }
+    for (size_t j = 0; j < v->nrules; j++) {
+      const struct tfr_rule *rule = tfr_variable_rule(v, j);
+      append(md, n, "  - rule %zu %s%s", j + 1,
+             tfr_rule_result_name(rule->result),
+             rule->detail && !x ? ": " : "");
+      for (const char *p = rule->detail && !x ? rule->detail : ""; *p; p++)
+        append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
+      append(md, n, "\n");
+    }
   }
-  if (more)
-    append(md, n, "- and %zu more\n", more);
+  if (nr > HOVER_CHILDREN)
+    append(md, n, "- and %zu more\n", nr - HOVER_CHILDREN);
 }
 
 static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
