@@ -90,6 +90,9 @@ KNOWN = [
     # (internal/lang/funcs/collection.go) allows them and returns
     # UnknownVal(retType).WithMarks(the map's and key's marks).
     ("sensitive: reference false, tfresolve true", "lookup("),
+    # the validate walk's sensitive for_each (first entry) stops the run
+    # before the plan walk here, where the reference goes on
+    ("module instances: reference only", "= sensitive(", "for_each = to"),
     ('tfresolve only [["error", "Ephemeral value not allowed"', "= to"),
     ('tfresolve only [["error", "Ephemeral value not allowed"', "(to"),
     # The reference's validateForEach asks hasMark, which looks inside the

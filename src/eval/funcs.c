@@ -536,8 +536,9 @@ static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  else
-    *kept_marks |= (*v)->flags & MARKS;
+  else /* inside too: the function would return those parts (fail closed) */
+    *kept_marks |= tfr_value_marks(*v) & MARKS;
+
   if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN)) {
     *unknown = true;
     *top_unknown |= ((*v)->flags & TFR_V_UNKNOWN) != 0;
