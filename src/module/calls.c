@@ -160,17 +160,12 @@ static void call_body(struct calls_loader *l, struct module_call *c,
     if (body_item_is(&it, "source")) {
       c->source_span = x->span;
       c->source_src = src;
-      const tfr_value *v = x->kind == AST_STRING || json
-                               ? constant(l, src, json ? x : x, &tfr_t_string)
-                               : NULL;
-      if (v)
-        c->source = tfr_arena_strndup(l->a, v->s, v->n);
-      else if (!json && x->kind != AST_STRING) {
-        err(l, src, x->span, "Unsupported module source",
-            "tfresolve follows module calls whose source is a literal "
-            "string.");
-        tfr_diags_set_ours(l->diags);
-      }
+      if (x->kind == AST_STRING || json) {
+        const tfr_value *v = constant(l, src, x, &tfr_t_string);
+        if (v)
+          c->source = tfr_arena_strndup(l->a, v->s, v->n);
+      } else /* const variables, local values, path.*: the tree's */
+        c->source_expr = x;
       continue;
     }
     if (body_item_is(&it, "version")) {

@@ -31,10 +31,12 @@ struct module_arg {
 struct module_call {
   const char *name;
   struct src_file *src;
-  struct span decl;        /* `module "NAME"` (hcl's DefRange) */
-  struct span missing;     /* hcl's MissingItemRange of its body */
-  const char *source;      /* NULL: not given, or not a literal string */
-  struct span source_span; /* its expression, in source_src */
+  struct span decl;              /* `module "NAME"` (hcl's DefRange) */
+  struct span missing;           /* hcl's MissingItemRange of its body */
+  const char *source;            /* NULL: not given, or not a literal string */
+  const struct ast *source_expr; /* not a literal string: evaluated as
+                                    Terraform's init walk does (tree.c) */
+  struct span source_span;       /* its expression, in source_src */
   struct src_file *source_src;
   const char *version; /* NULL: not given */
   const struct ast *count, *for_each;

@@ -1453,8 +1453,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   struct tree *tree = NULL;
   if (!stop && o->tree) {
     bool ok;
-    tree = tree_load(a, diags, m, o->env, o->cache, o->strict, o->warn_dropped,
-                     &ok);
+    const tfr_value **cv = tfr_arena_alloc(a, n * sizeof *cv);
+    for (size_t k = 0; k < m->nvars; k++)
+      cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
+    tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
+                     o->warn_dropped, &ok);
     stop = !ok || (tree && !tree_graph(tree, diags));
   }
   if (!stop) {

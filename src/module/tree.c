@@ -118,6 +118,7 @@ struct tree {
   size_t nall, capall;
   char *const *env;
   struct tfr_cache *cache; /* modules shared with other trees, or NULL */
+  const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
   const struct engine_rules *engine;
   /* the manifest of installed modules */
@@ -471,16 +472,23 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+static const char *eval_source(struct tree *t, struct tmod *tm,
+                               const struct module_call *c, const char *addr);
+
 /* The children of tm, depth first, calls in name order. */
 static void load_children(struct tree *t, struct tmod *tm) {
   const struct module *m = tm->m;
   for (size_t i = 0; i < m->ncalls; i++) {
     const struct module_call *c = &m->calls[i];
-    if (!c->source)
-      continue; /* its block's error is reported */
     const char *addr =
         *tm->addr ? tfr_arena_printf(t->a, "%s.module.%s", tm->addr, c->name)
                   : tfr_arena_printf(t->a, "module.%s", c->name);
+    if (!c->source && c->source_expr) {
+      struct module_call *mc = (struct module_call *)c; /* the tree's own */
+      mc->source = eval_source(t, tm, c, addr);
+    }
+    if (!c->source)
+      continue; /* its block's error is reported */
     /* the manifest's key: the call names from the root, dotted */
     const char *key = addr + 7;
     struct sbuf kb = {0};
@@ -613,8 +621,9 @@ static void required_args(struct tree *t) {
 }
 
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       char *const *env, struct tfr_cache *cache, bool strict,
-                       bool warn_dropped, bool *ok) {
+                       const tfr_value *const *const_values, char *const *env,
+                       struct tfr_cache *cache, bool strict, bool warn_dropped,
+                       bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -623,6 +632,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->diags = diags;
   t->env = env;
   t->cache = cache;
+  t->const_values = const_values;
   t->strict = strict;
   t->warn_dropped = warn_dropped;
   t->engine = engine_rules(root->opentofu);
@@ -1455,6 +1465,78 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
         diags_remove(t->diags, i - 1, i);
   diags_set_module_since(t->diags, before, module);
   return diags_errors_since(t->diags, before) ? NULL : v;
+}
+
+/* A module source that is not a literal string, as Terraform's init walk
+** evaluates it (node_module_install.go evalSource): only const variables
+** (the root's, known by then), local values and path.* are known; NULL
+** after its error. */
+static const char *eval_source(struct tree *t, struct tmod *tm,
+                               const struct module_call *c, const char *addr) {
+  const struct ast *x = c->source_expr;
+  struct src_file *src = c->source_src;
+  struct tref_list l = refs_of_x(t, x);
+  for (size_t i = 0; i < l.n; i++)
+    if (!root_is(&l.v[i], "var") && !root_is(&l.v[i], "local") &&
+        !root_is(&l.v[i], "path")) {
+      call_error_in(t, src, l.v[i].span, addr, "Invalid module source",
+                    "The module source can only reference constant input "
+                    "variables and local values.");
+      return NULL;
+    }
+  const struct module *m = tm->m;
+  const tfr_value **vals =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *vals);
+  for (size_t k = 0; k < m->nvars && !tm->parent && t->const_values; k++)
+    vals[k] = m->vars[k].is_const ? t->const_values[k] : NULL;
+  struct scope s = {0};
+  s.a = t->a;
+  s.var = scope_var_object(t->a, m, vals);
+  scope_fixed(&s, t->root->dir);
+  const char *names[] = {"cwd", "module", "root"};
+  const tfr_value *pv[] = {s.path->elems[0], str_val(t->a, tm->rel),
+                           str_val(t->a, ".")};
+  s.path = tfr_object(t->a, 3, names, pv);
+  scope_locals(&s, m);
+  s.plan = true;
+  struct eval_scope es = {scope_lookup, &s, scope_attr};
+  struct eval_ctx ec = {0};
+  ec.a = t->a;
+  ec.diags = t->diags;
+  ec.src = src;
+  ec.scope = &es;
+  ec.funcs = &funcs_table;
+  ec.dir = t->root->dir;
+  ec.plan = true;
+  size_t before = tfr_diags_count(t->diags);
+  const tfr_value *v = eval_expr(&ec, x);
+  const char *err = NULL;
+  if (!diags_errors_since(t->diags, before)) {
+    const tfr_value *cv = conv_convert(t->a, v, &tfr_t_string, &err);
+    if (!cv)
+      tfr_diags_add(t->diags, TFR_DIAG_ERROR, NULL, "Incorrect value type",
+                    tfr_arena_printf(t->a, "Invalid expression value: %s.",
+                                     err ? err : "string required"));
+    v = cv;
+  }
+  diags_set_module_since(t->diags, before, addr);
+  if (!v || diags_errors_since(t->diags, before))
+    return NULL;
+  const char *detail = NULL, *summary = "Unknown module source";
+  if (v->flags & TFR_V_NULL)
+    summary = "Unsuitable module source",
+    detail = "Unsuitable value: null value is not allowed.";
+  else if (!tfr_value_is_wholly_known(v))
+    detail = "Only literal values and const variables can be evaluated "
+             "during init.";
+  else if (v->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL))
+    detail = "The module source cannot be derived from a sensitive or "
+             "ephemeral value.";
+  if (detail) {
+    call_error_in(t, src, x->span, addr, summary, detail);
+    return NULL;
+  }
+  return tfr_arena_strndup(t->a, v->s, v->n);
 }
 
 /* ---- the walk ----------------------------------------------------------- */

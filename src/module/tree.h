@@ -22,15 +22,18 @@ struct tree;
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
 ** each call checked.  NULL when root has no module blocks (nothing
-** changes then).  env: environ-style (TF_DATA_DIR), or NULL: the
+** changes then).  const_values: the root's variables' values where
+** they are const (module sources may use them; NULL: none).  env: environ-style
+*(TF_DATA_DIR), or NULL: the
 ** process's; cache: child modules shared with other resolutions, or
 ** NULL; strict: -strict (a module not installed is an error, an
 ** object attribute a child's type drops too); warn_dropped: such an
 ** attribute is a warning without strict.  False in *ok when Terraform
 ** would stop here. */
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       char *const *env, struct tfr_cache *cache, bool strict,
-                       bool warn_dropped, bool *ok);
+                       const tfr_value *const *const_values, char *const *env,
+                       struct tfr_cache *cache, bool strict, bool warn_dropped,
+                       bool *ok);
 
 /* The graph of the tree; false after its cycles' errors. */
 bool tree_graph(struct tree *t, tfr_diags *diags);
