@@ -907,8 +907,17 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   size_t before = tfr_diags_count(c->diags);
   const tfr_value *raw = eval_expr(c, coll_e);
   const tfr_value *coll = for_collection(c, coll_e, raw);
-  if (!coll) /* unknown (or an error): the collection's marks still hold */
-    return with_marks(c, eval_dynamic(c), marks_of(raw));
+    if (!coll) {
+    /* an unknown collection's marks hold (hcl's ForExpr); a null, an
+    ** untyped or a non-iterable one gives an unmarked DynamicVal */
+    int k = raw->type->kind;
+    bool iterable = k == TFR_LIST || k == TFR_SET || k == TFR_MAP ||
+                    k == TFR_OBJECT || k == TFR_TUPLE;
+    return iterable && !is_null(raw) && is_unknown(raw)
+               ? with_marks(c, eval_dynamic(c), marks_of(raw))
+               : eval_dynamic(c);
+  }
+
   const struct eval_binding *saved = c->bindings;
   bool saved_in_for = c->in_for;
   c->in_for = true;
