@@ -588,10 +588,23 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   f.a = c->a;
   f.call = x;
   f.spec = lookup_name(c, name, len);
+  if (!f.spec && c->plan && len > 10 && !memcmp(name, "provider::", 10)) {
+    /* another provider's function: plan asks the provider, which is not
+    ** here, so its result is unknown (its arguments still evaluated, for
+    ** their errors and marks) */
+    unsigned marks = 0;
+    for (size_t i = 0; i < nargs; i++) {
+      const tfr_value *v = given ? given[i] : eval_expr(c, x->items[i]);
+      marks |= tfr_value_marks(v) & MARKS;
+    }
+    const tfr_value *u = tfr_unknown(c->a, &tfr_t_dynamic);
+    return marks ? tfr_value_mark(c->a, u, marks) : u;
+  }
   if (!f.spec) {
     unknown_function(c, x, name, len);
     return eval_dynamic(c);
   }
+
   /* args[i] is evaluated from x->items[i] when it is NULL */
   const tfr_value **args =
       tfr_arena_alloc(c->a, (nargs ? nargs : 1) * sizeof *args);
