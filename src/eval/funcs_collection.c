@@ -67,9 +67,13 @@ static const tfr_type *strings_tuple_type(tfr_arena *a, size_t n) {
 /* ---- alltrue, anytrue --------------------------------------------------- */
 
 /* alltrue(list): false at the first false or null element. */
+/* alltrue and anytrue take unknowns: cty calls them once the list is
+** known, whatever its elements (alltrue([false, x]) is false). */
 static const tfr_value *fn_alltrue(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *l = f->args[0];
+  if (!is_known(l))
+    return tfr_unknown(f->a, &tfr_t_bool);
   for (uint32_t i = 0; i < l->n; i++) {
     const tfr_value *e = l->elems[i];
     if (!is_known(e))
@@ -84,6 +88,8 @@ static const tfr_value *fn_alltrue(struct fcall *f, const tfr_type *ret) {
 static const tfr_value *fn_anytrue(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *l = f->args[0];
+  if (!is_known(l))
+    return tfr_unknown(f->a, &tfr_t_bool);
   bool unknown = false;
   for (uint32_t i = 0; i < l->n; i++) {
     const tfr_value *e = l->elems[i];
@@ -1266,14 +1272,14 @@ static const struct func_param p_params = {"params", &tfr_t_number, 0};
 static const struct func_spec specs[] = {
     {"alltrue",
      1,
-     {{"list", &t_list_bool, 0}},
+     {{"list", &t_list_bool, UNKNOWNS}},
      NULL,
      &tfr_t_bool,
      NULL,
      fn_alltrue},
     {"anytrue",
      1,
-     {{"list", &t_list_bool, 0}},
+     {{"list", &t_list_bool, UNKNOWNS}},
      NULL,
      &tfr_t_bool,
      NULL,
