@@ -132,7 +132,8 @@ struct tree {
   struct tnode *nodes;
   size_t nnodes, capnodes;
   long *order;   /* topological */
-  size_t ninsts; /* instances made in the current walk */
+  size_t ninsts;      /* instances made in the current walk */
+  tfr_arena *scratch; /* what a rule computes, reset after it */
   const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
   /* each expression's references, found once (an open-addressed table
   ** by the expression's address; cap a power of two) */
@@ -632,6 +633,8 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->diags = diags;
   t->env = env;
   t->cache = cache;
+  t->scratch = tfr_arena_new();
+  tfr_arena_on_free(a, (void (*)(void *))tfr_arena_free, t->scratch);
   t->const_values = const_values;
   t->strict = strict;
   t->warn_dropped = warn_dropped;
@@ -2189,8 +2192,15 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
       s.var = var_object(t, in, -1, NULL);
     }
     s.quiet_deferred = true;
-    bool passed = validate_var_rules(m, t->a, t->diags, k, &s, &place,
+    /* what the rules compute lives in a scratch arena, reset after them:
+    ** only their outcomes' texts are kept (diagnostics are copied) */
+    struct arena_mark mark = arena_mark(t->scratch);
+    bool passed = validate_var_rules(m, t->scratch, t->diags, k, &s, &place,
                                      t->validate, in->rules[k]);
+    for (size_t i = 0; i < v->nvalidations; i++)
+      if (in->rules[k][i].detail)
+        in->rules[k][i].detail = tfr_arena_strdup(t->a, in->rules[k][i].detail);
+    arena_reset(t->scratch, mark);
     if (t->validate)
       for (size_t j = tfr_diags_count(t->diags); j > before; j--)
         if (tfr_diags_get(t->diags, j - 1)->sev != TFR_DIAG_ERROR)
