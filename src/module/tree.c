@@ -38,6 +38,7 @@
 #include "scope.h"
 #include "strict.h"
 #include "strutil.h"
+#include "tfresolve/tfresolve.h"
 #include "validate.h"
 
 /* ---- the configuration tree -------------------------------------------- */
@@ -632,6 +633,12 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->a = a;
   t->diags = diags;
   t->env = env;
+  /* without a cache shared with other resolutions, one of the tree's
+  ** own: a module called from several places is read once */
+  if (!cache) {
+    cache = tfr_cache_new();
+    tfr_arena_on_free(a, (void (*)(void *))tfr_cache_free, cache);
+  }
   t->cache = cache;
   t->scratch = tfr_arena_new();
   tfr_arena_on_free(a, (void (*)(void *))tfr_arena_free, t->scratch);
