@@ -643,8 +643,7 @@ void diags_append(tfr_diags *d, const tfr_diags *from) {
     d->v = grow(d->a, d->v, d->n, &d->cap, sizeof *d->v);
     d->v[d->n++] = from->v[i];
   }
-  if (from->n)
-    tfr_diags_share_sources(d, from);
+  tfr_diags_share_sources(d, from); /* for later ones about its files */
 }
 
 void tfr_diags_share_sources(tfr_diags *d, const tfr_diags *from) {

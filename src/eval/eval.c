@@ -907,7 +907,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   size_t before = tfr_diags_count(c->diags);
   const tfr_value *raw = eval_expr(c, coll_e);
   const tfr_value *coll = for_collection(c, coll_e, raw);
-    if (!coll) {
+  if (!coll) {
     /* an unknown collection's marks hold (hcl's ForExpr); a null, an
     ** untyped or a non-iterable one gives an unmarked DynamicVal */
     int k = raw->type->kind;

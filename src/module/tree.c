@@ -132,7 +132,7 @@ struct tree {
   /* the graph */
   struct tnode *nodes;
   size_t nnodes, capnodes;
-  long *order;   /* topological */
+  long *order;        /* topological */
   size_t ninsts;      /* instances made in the current walk */
   tfr_arena *scratch; /* what a rule computes, reset after it */
   const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
