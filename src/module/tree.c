@@ -96,6 +96,7 @@ struct tinst {
   /* var.*, local.* and module.* as objects, made when first asked for and
   ** dropped when what they hold changes (NULL: to be made) */
   const tfr_value *var_obj, *local_obj, *module_obj;
+  const tfr_value **call_val; /* per call: module.NAME, made when asked */
 };
 
 enum node_kind { N_EXPAND, N_VAR, N_VALID, N_LOCAL, N_OUTPUT };
@@ -908,6 +909,18 @@ static void ref_deps(struct tree *t, long self, struct tmod *tm,
   }
 }
 
+/* a, b and c one after another, in the tree's arena (graph names: a
+** module of thousands of locals names them all). */
+static const char *cat3(struct tree *t, const char *a, const char *b,
+                        const char *c) {
+  size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+  char *s = tfr_arena_alloc_raw(t->a, la + lb + lc + 1);
+  memcpy(s, a, la);
+  memcpy(s + la, b, lb);
+  memcpy(s + la + lb, c, lc + 1);
+  return s;
+}
+
 static const char *node_prefix(struct tree *t, const struct tmod *tm) {
   return *tm->addr ? tfr_arena_printf(t->a, "%s.", tm->addr) : "";
 }
@@ -917,6 +930,8 @@ static void build_graph(struct tree *t) {
     struct tmod *tm = t->all[i];
     const struct module *m = tm->m;
     const char *p = node_prefix(t, tm);
+    const char *pv = cat3(t, p, "var.", ""), *pl = cat3(t, p, "local.", ""),
+               *po = cat3(t, p, "output.", "");
     size_t nv = m->nvars ? m->nvars : 1;
     tm->var_node = tfr_arena_alloc(t->a, nv * sizeof *tm->var_node);
     tm->valid_node = tfr_arena_alloc(t->a, nv * sizeof *tm->valid_node);
@@ -924,32 +939,25 @@ static void build_graph(struct tree *t) {
                                                sizeof *tm->local_node);
     tm->output_node = tfr_arena_alloc(t->a, (m->noutputs ? m->noutputs : 1) *
                                                 sizeof *tm->output_node);
-    tm->expand = tm->parent
-                     ? add_node(t, N_EXPAND, tm, 0,
-                                tfr_arena_printf(t->a, "%s (expand)", tm->addr))
-                     : -1;
+    tm->expand = tm->parent ? add_node(t, N_EXPAND, tm, 0,
+                                       cat3(t, tm->addr, " (expand)", ""))
+                            : -1;
     for (size_t k = 0; k < m->nvars; k++) {
-      tm->var_node[k] = add_node(
-          t, N_VAR, tm, k,
-          tfr_arena_printf(t->a, "%svar.%s (expand)", p, m->vars[k].name));
+      tm->var_node[k] =
+          add_node(t, N_VAR, tm, k, cat3(t, pv, m->vars[k].name, " (expand)"));
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
       else if (m->vars[k].nvalidations)
-        tm->valid_node[k] =
-            add_node(t, N_VALID, tm, k,
-                     tfr_arena_printf(t->a, "%svar.%s (validation)", p,
-                                      m->vars[k].name));
+        tm->valid_node[k] = add_node(
+            t, N_VALID, tm, k, cat3(t, pv, m->vars[k].name, " (validation)"));
     }
     for (size_t k = 0; k < m->nlocals; k++)
-      tm->local_node[k] = add_node(
-          t, N_LOCAL, tm, k,
-          tfr_arena_printf(t->a, "%slocal.%s (expand)", p, m->locals[k].name));
+      tm->local_node[k] = add_node(t, N_LOCAL, tm, k,
+                                   cat3(t, pl, m->locals[k].name, " (expand)"));
     for (size_t k = 0; k < m->noutputs; k++)
-      tm->output_node[k] =
-          add_node(t, N_OUTPUT, tm, k,
-                   tfr_arena_printf(t->a, "%soutput.%s (expand)", p,
-                                    m->outputs[k].name));
+      tm->output_node[k] = add_node(
+          t, N_OUTPUT, tm, k, cat3(t, po, m->outputs[k].name, " (expand)"));
   }
   for (size_t n = 0; n < t->nnodes; n++) {
     struct tnode *nd = &t->nodes[n];
@@ -1185,6 +1193,8 @@ static struct tinst *new_inst(struct tree *t, struct tmod *tm,
                                           sizeof *in->outputs);
   in->calls =
       tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->calls);
+  in->call_val =
+      tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->call_val);
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     struct tfr_rule *rules =
@@ -1214,6 +1224,8 @@ struct tscope {
   struct tree *t;
   struct tinst *in;
   const struct trep *rep;
+  bool vars; /* var.NAME answered at once (not in rules: their own
+                variable may stand for another's, validate.c's alias) */
 };
 
 static const tfr_value *str_val(tfr_arena *a, const char *s) {
@@ -1308,6 +1320,13 @@ static const tfr_value *module_value(struct tree *t, struct tinst *in,
   return tfr_object(t->a, e->n, e->keys, vals);
 }
 
+/* module.NAME of an instance, made once until what it holds changes. */
+static const tfr_value *call_value(struct tree *t, struct tinst *in, size_t c) {
+  if (!in->call_val[c])
+    in->call_val[c] = module_value(t, in, c);
+  return in->call_val[c];
+}
+
 static const tfr_value *more(void *ud, const char *name, size_t len) {
   struct tscope *ts = ud;
   struct tree *t = ts->t;
@@ -1335,7 +1354,7 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
     const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
     for (size_t i = 0; i < n; i++) {
       names[i] = m->calls[i].name;
-      vals[i] = module_value(t, in, i);
+      vals[i] = call_value(t, in, i);
     }
     return in->module_obj = tfr_object(t->a, n, names, vals);
   }
@@ -1359,6 +1378,8 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
 /* local.NAME and module.NAME of an instance, without the object of them
 ** all (a module of 500 local values would build it 500 times); NULL for
 ** a name it does not declare (the object's path gives the error). */
+static const tfr_value *var_value(struct tree *t, struct tinst *in, size_t k);
+
 static const tfr_value *more_attr(void *ud, const char *name, size_t len,
                                   const char *attr, size_t alen) {
   struct tscope *ts = ud;
@@ -1371,12 +1392,36 @@ static const tfr_value *more_attr(void *ud, const char *name, size_t len,
     return in->locals[k] ? in->locals[k]
                          : tfr_unknown(ts->t->a, &tfr_t_dynamic);
   }
+  if (len == 3 && !memcmp(name, "var", 3) && ts->vars) {
+    /* as scope_var_object gives it, without the object of them all */
+    long k = module_var_index(m, attr, alen);
+    if (k < 0)
+      return NULL;
+    const struct var_decl *v = &m->vars[k];
+    const tfr_value *x = var_value(ts->t, in, (size_t)k);
+    if (!x)
+      x = tfr_unknown(ts->t->a, tfr_type_plain(ts->t->a, v->type));
+    unsigned marks = (v->sensitive ? TFR_V_SENSITIVE : 0) |
+                     (v->ephemeral ? TFR_V_EPHEMERAL : 0);
+    return marks ? tfr_value_mark(ts->t->a, x, marks) : x;
+  }
   if (len == 6 && !memcmp(name, "module", 6))
     for (size_t i = 0; i < m->ncalls; i++)
       if (strlen(m->calls[i].name) == alen &&
           !memcmp(m->calls[i].name, attr, alen))
-        return module_value(ts->t, in, i);
+        return call_value(ts->t, in, i);
   return NULL;
+}
+
+/* Variable k of an instance as var.* holds it: in the validate walk
+** every variable is unknown of its type (NULL); else its value, unknown
+** while it has none. */
+static const tfr_value *var_value(struct tree *t, struct tinst *in, size_t k) {
+  if (t->validate)
+    return NULL;
+  if (in->var_done[k] || !in->tm->parent)
+    return in->vars[k] ? in->vars[k] : tfr_unknown(t->a, &tfr_t_dynamic);
+  return tfr_unknown(t->a, &tfr_t_dynamic);
 }
 
 /* var.*: the instance's values; in the validate walk every variable is
@@ -1386,18 +1431,8 @@ static const tfr_value *var_object(struct tree *t, struct tinst *in, long own,
   const struct module *m = in->tm->m;
   const tfr_value **vals =
       tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *vals);
-  for (size_t k = 0; k < m->nvars; k++) {
-    if ((long)k == own)
-      vals[k] = own_val;
-    else if (t->validate && in->tm->parent)
-      vals[k] = NULL;
-    else if (in->var_done[k] || !in->tm->parent)
-      vals[k] = in->vars[k] ? in->vars[k] : tfr_unknown(t->a, &tfr_t_dynamic);
-    else
-      vals[k] = tfr_unknown(t->a, &tfr_t_dynamic);
-    if (t->validate && !in->tm->parent)
-      vals[k] = NULL; /* the root's are unknown in the validate walk */
-  }
+  for (size_t k = 0; k < m->nvars; k++)
+    vals[k] = (long)k == own ? own_val : var_value(t, in, k);
   return scope_var_object(t->a, m, vals);
 }
 
@@ -1429,7 +1464,7 @@ static void init_scope(struct tree *t, struct scope *s, struct tscope *ts,
   s->terraform = t->terraform;
   s->plan = true;
   s->dir = t->root->dir;
-  *ts = (struct tscope){t, in, rep};
+  *ts = (struct tscope){t, in, rep, false};
   s->more = more;
   s->more_attr = more_attr;
   s->more_ud = ts;
@@ -1454,6 +1489,7 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
     struct scope s;
     struct tscope ts;
     init_scope(t, &s, &ts, in, rep, -1, NULL);
+    ts.vars = true;
     struct eval_scope es = {scope_lookup, &s, scope_attr};
     struct eval_ctx c = {0};
     c.a = t->a;
@@ -1899,6 +1935,8 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
               NULL, 1);
     pi->calls[ci] = e;
     pi->module_obj = NULL;
+    pi->call_val[ci] = NULL;
+    pi->call_val[ci] = NULL;
     return true;
   }
   if (c->count) {
@@ -1975,6 +2013,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
   }
   pi->calls[ci] = e;
   pi->module_obj = NULL;
+  pi->call_val[ci] = NULL;
   return true;
 }
 
@@ -2331,8 +2370,10 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     in->outputs[k] = v;
-    if (in->parent)
+    if (in->parent) {
       in->parent->module_obj = NULL;
+      in->parent->call_val[tm->call - in->parent->tm->m->calls] = NULL;
+    }
   }
   return ok;
 }
