@@ -19,6 +19,7 @@
 struct entry {
   char *dir;
   bool opentofu;
+  bool ready;   /* loaded (else a thread is loading it) */
   tfr_arena *a; /* the module's, and its diagnostics' */
   struct module *m;
   tfr_diags *diags;
@@ -26,7 +27,8 @@ struct entry {
 
 struct tfr_cache {
   pthread_mutex_t mu;
-  struct entry **v; /* entries never move once made */
+  pthread_cond_t loaded; /* an entry became ready */
+  struct entry **v;      /* entries never move once made */
   size_t n, cap;
 };
 
@@ -35,6 +37,7 @@ struct tfr_cache *tfr_cache_new(void) {
   if (!c)
     tfr_oom();
   pthread_mutex_init(&c->mu, NULL);
+  pthread_cond_init(&c->loaded, NULL);
   return c;
 }
 
@@ -47,6 +50,7 @@ void tfr_cache_free(struct tfr_cache *c) {
     free(c->v[i]);
   }
   free(c->v);
+  pthread_cond_destroy(&c->loaded);
   pthread_mutex_destroy(&c->mu);
   free(c);
 }
@@ -71,42 +75,38 @@ static const struct entry *find(const struct tfr_cache *c, const char *dir,
   return NULL;
 }
 
-/* The entry of dir, loaded by this thread if no other has: outside the
-** lock, so that threads load different modules at once; when two race
-** for one, the first to insert wins and the other's is freed. */
+/* The entry of dir, loaded by the first thread that asks (outside the
+** lock, so that threads load different modules at once); a thread that
+** asks for one being loaded waits for it rather than read it again. */
 static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
                                     bool opentofu) {
   pthread_mutex_lock(&c->mu);
-  const struct entry *e = find(c, dir, opentofu);
-  pthread_mutex_unlock(&c->mu);
-  if (e)
+  struct entry *e = (struct entry *)find(c, dir, opentofu);
+  if (e) {
+    while (!e->ready)
+      pthread_cond_wait(&c->loaded, &c->mu);
+    pthread_mutex_unlock(&c->mu);
     return e;
-  struct entry *n = malloc(sizeof *n);
-  if (!n || !(n->dir = strdup(dir)))
+  }
+  e = calloc(1, sizeof *e);
+  if (!e || !(e->dir = strdup(dir)))
     tfr_oom();
-  n->opentofu = opentofu;
-  n->a = tfr_arena_new();
-  n->diags = tfr_diags_new(n->a);
-  n->m = load(n->a, n->diags, dir, opentofu, true);
-  pthread_mutex_lock(&c->mu);
-  e = find(c, dir, opentofu);
-  if (!e) {
-    if (c->n == c->cap) {
-      c->cap = c->cap ? 2 * c->cap : 16;
-      c->v = realloc(c->v, c->cap * sizeof *c->v);
-      if (!c->v)
-        tfr_oom();
-    }
-    c->v[c->n++] = n;
-    e = n;
-    n = NULL;
+  e->opentofu = opentofu;
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->v = realloc(c->v, c->cap * sizeof *c->v);
+    if (!c->v)
+      tfr_oom();
   }
+  c->v[c->n++] = e;
   pthread_mutex_unlock(&c->mu);
-  if (n) {
-    tfr_arena_free(n->a);
-    free(n->dir);
-    free(n);
-  }
+  e->a = tfr_arena_new();
+  e->diags = tfr_diags_new(e->a);
+  e->m = load(e->a, e->diags, dir, opentofu, true);
+  pthread_mutex_lock(&c->mu);
+  e->ready = true;
+  pthread_cond_broadcast(&c->loaded);
+  pthread_mutex_unlock(&c->mu);
   return e;
 }
 
