@@ -55,14 +55,13 @@ void tfr_cache_free(struct tfr_cache *c) {
   free(c);
 }
 
-/* dir loaded, its diagnostics in diags: the loader's, validate_static's
-** and those of its module and output blocks. */
+/* dir loaded, its diagnostics in diags: the loader's and
+** validate_static's (those of its module and output blocks stay in
+** m->tree_diags: the tree reports them). */
 static struct module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu, bool shared) {
   struct module *m = module_load(a, diags, dir, opentofu, shared);
   validate_static(m, a, diags);
-  if (m->tree_diags)
-    diags_append(diags, m->tree_diags);
   return m;
 }
 

@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "strutil.h"
 #include "strict.h"
+#include "modcache.h"
 #include "tree.h"
 #include "validate.h"
 
@@ -1294,13 +1295,17 @@ struct tfr_module {
 };
 
 static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                        bool opentofu, bool shared) {
+                        bool opentofu, bool shared, struct tfr_cache *cache) {
   tfr_module *mod = tfr_arena_alloc(a, sizeof *mod);
   size_t before = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     before += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
-  mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared);
-  validate_static(&mod->m, a, diags); /* checks needing the whole module */
+  if (cache) /* a root that other trees may call: read once for all */
+    mod->m = *modcache_load(cache, a, diags, dir ? dir : ".", opentofu);
+  else {
+    mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared);
+    validate_static(&mod->m, a, diags); /* checks needing the whole module */
+  }
   size_t after = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     after += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
@@ -1310,7 +1315,7 @@ static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
 
 tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                             bool opentofu) {
-  return load(a, diags, dir, opentofu, true);
+  return load(a, diags, dir, opentofu, true, NULL);
 }
 
 /*
@@ -1353,7 +1358,8 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, NULL);
   dir_overlays_set(ro.overlays, ro.noverlays);
-  tfr_module *mod = load(a, diags, ro.dir, ro.opentofu, false);
+  tfr_module *mod =
+      load(a, diags, ro.dir, ro.opentofu, false, ro.tree ? ro.cache : NULL);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
   const struct tfr_resolution *res = resolve(a, diags, mod, &ro);

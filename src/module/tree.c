@@ -578,6 +578,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
     size_t before = tfr_diags_count(t->diags);
     struct module *cm =
         modcache_load(t->cache, t->a, t->diags, dir, m->opentofu);
+    if (cm->tree_diags)
+      diags_append(t->diags, cm->tree_diags);
     cm->addr = addr;
     diags_set_module_since(t->diags, before, addr);
     struct tmod *child = new_mod(t, cm, addr, dir, rel);
