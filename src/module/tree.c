@@ -2189,7 +2189,8 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     in->vars[k] = val;
-    in->var_obj = NULL;
+    if (!t->validate) /* the validate walk's var.* is all unknown */
+      in->var_obj = NULL;
     in->var_done[k] = true;
   }
   return ok;
