@@ -9,24 +9,45 @@ BUILD      ?= build
 TESTBUILD  ?= build-asan
 BENCHBUILD ?= build-release
 
-# Debian packages the build and the tests need (scripts/deps.sh installs
-# the missing ones; two clones set up at once take turns).
-DEB_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
-           libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev zlib1g-dev \
-           libcrypt-dev libedit-dev libjansson-dev libcmocka-dev python3 clang-format \
-           python3-yaml neovim
+# Debian packages: what building tfresolve needs (BUILD_PKGS: make, make
+# demo), and what the suite adds (TEST_PKGS: make test, make bench).
+# scripts/deps.sh installs the missing ones (two clones set up at once
+# take turns); off Debian it names the pkg-config modules to install
+# instead.  NODEPS=1 skips it.
+BUILD_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
+             libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev \
+             zlib1g-dev libcrypt-dev libedit-dev libjansson-dev
+TEST_PKGS  = libcmocka-dev python3 python3-yaml clang-format neovim
 
-.PHONY: all deps demo test bench clean
+# The pkg-config modules of meson.build's dependencies (off Debian).
+BUILD_PC = libutf8proc mpfr gmp yaml-0.1 re2 libcrypto zlib libxcrypt \
+           libedit jansson
+TEST_PC  = cmocka
+
+ifeq ($(NODEPS),1)
+DEPS_BUILD =
+DEPS_TEST  =
+else
+DEPS_BUILD = deps-build
+DEPS_TEST  = deps-test
+endif
+
+.PHONY: all deps deps-build deps-test demo test bench clean
 
 all: $(BUILD)/tfresolve
 
-deps:
-	@sh scripts/deps.sh $(DEB_PKGS)
+deps: deps-build deps-test
+
+deps-build:
+	@PC_MODULES="$(BUILD_PC)" sh scripts/deps.sh $(BUILD_PKGS)
+
+deps-test:
+	@PC_MODULES="$(BUILD_PC) $(TEST_PC)" sh scripts/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
 $(BUILD)/build.ninja:
-	meson setup $(BUILD)
+	meson setup $(BUILD) -Dtests=disabled
 
-$(BUILD)/tfresolve: deps $(BUILD)/build.ninja FORCE
+$(BUILD)/tfresolve: $(DEPS_BUILD) $(BUILD)/build.ninja FORCE
 	ninja -C $(BUILD)
 
 TFR = $(CURDIR)/$(BUILD)/tfresolve
@@ -57,9 +78,9 @@ demo: $(BUILD)/tfresolve
 
 $(TESTBUILD)/build.ninja:
 	meson setup $(TESTBUILD) -Db_sanitize=address,undefined -Db_lundef=false \
-	  -Dbuildtype=debug
+	  -Dbuildtype=debug -Dtests=enabled
 
-test: deps $(TESTBUILD)/build.ninja
+test: $(DEPS_TEST) $(TESTBUILD)/build.ninja
 	@start=$$(date +%s); ninja -C $(TESTBUILD) || exit 1; \
 	 env -i PATH="$$PATH" HOME="$$HOME" $${TMPDIR:+TMPDIR="$$TMPDIR"} \
 	 LANG=C.UTF-8 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -70,9 +91,9 @@ test: deps $(TESTBUILD)/build.ninja
 	 exit $$status
 
 $(BENCHBUILD)/build.ninja:
-	meson setup $(BENCHBUILD) -Dbuildtype=release
+	meson setup $(BENCHBUILD) -Dbuildtype=release -Dtests=enabled
 
-bench: deps $(BENCHBUILD)/build.ninja
+bench: $(DEPS_TEST) $(BENCHBUILD)/build.ninja
 	ninja -C $(BENCHBUILD)
 	meson test -C $(BENCHBUILD) --benchmark --verbose
 

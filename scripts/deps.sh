@@ -4,6 +4,23 @@
 # the first (a lock file) and then finds nothing missing; an apt-get of
 # someone else's is waited for too (its lock, up to 10 minutes).
 set -e
+# Off Debian (no dpkg, or no apt-get): say what to install, by pkg-config
+# name ($PC_MODULES), rather than fail in apt.
+if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  need=""
+  for m in $PC_MODULES; do
+    pkg-config --exists "$m" 2>/dev/null || need="$need $m"
+  done
+  for t in cc flex bison meson ninja pkg-config; do
+    command -v "$t" >/dev/null 2>&1 || need="$need $t(program)"
+  done
+  [ -z "$need" ] && exit 0
+  echo "tfresolve: not a Debian system, and these are missing:$need" >&2
+  echo "Install them with your package manager (the development packages" >&2
+  echo "of those pkg-config modules), then run make again; or run" >&2
+  echo "make NODEPS=1 to build with what is there." >&2
+  exit 1
+fi
 missing() {
   m=""
   for p in "$@"; do
