@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* fopencookie */
 /*
 ** Public entry points of libtfresolve that join the internal modules
 ** (parsing, evaluation with and without a module's scope, type
@@ -10,6 +9,7 @@
 #include <stdlib.h>
 #include <mpfr.h>
 
+#include "compat.h"
 #include "convert.h"
 #include "number.h"
 #include "eval.h"
@@ -219,30 +219,6 @@ double tfr_number_double(const tfr_value *v) {
 
 /* ---- writers with a callback -------------------------------------------- */
 
-struct writer {
-  tfr_write_fn fn;
-  void *ctx;
-};
-
-static ssize_t writer_write(void *cookie, const char *buf, size_t n) {
-  struct writer *w = cookie;
-  size_t k = w->fn(w->ctx, buf, n);
-  return k < n ? -1 : (ssize_t)k;
-}
-
-static int writer_close(void *cookie) {
-  free(cookie);
-  return 0;
-}
-
 FILE *tfr_writer_open(tfr_write_fn fn, void *ctx) {
-  struct writer *w = malloc(sizeof *w);
-  if (!w)
-    return NULL;
-  *w = (struct writer){fn, ctx};
-  cookie_io_functions_t io = {NULL, writer_write, NULL, writer_close};
-  FILE *f = fopencookie(w, "w", io);
-  if (!f)
-    free(w);
-  return f;
+  return compat_writer(fn, ctx);
 }

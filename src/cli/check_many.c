@@ -23,6 +23,10 @@
 
 #include "cli.h"
 
+#ifndef GLOB_BRACE /* {a,b} in -var-file-each: GNU and BSD, not POSIX */
+#define GLOB_BRACE 0
+#endif
+
 struct job {
   const char *label; /* the environment (var file) or directory */
   const char *dir;

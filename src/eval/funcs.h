@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compat.h"
 #include "eval.h"
 #include "tfresolve/value.h"
 
@@ -69,8 +70,7 @@ struct func_spec {
 const char *fcall_name(const struct fcall *f);
 
 /* "Error in function call": Call to function "f" failed: <message>. */
-void fcall_error(struct fcall *f, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void fcall_error(struct fcall *f, const char *fmt, ...) TFR_PRINTF(2, 3);
 
 /* Mark the error just reported as tfresolve's own (JSON "origin"): a limit
 ** of ours (-max-memory, a nesting depth) that Terraform does not have. */
@@ -79,7 +79,7 @@ void fcall_ours(struct fcall *f);
 /* "Invalid function argument": Invalid value for "<param>" parameter:
 ** <message>.  i is the argument's index. */
 void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    TFR_PRINTF(3, 4);
 
 /* Register a group of functions (each funcs_<group>.c has one table). */
 struct func_group {

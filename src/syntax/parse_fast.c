@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "arena_int.h"
 #include "parse.h"
 #include "parse_fast.h"
@@ -199,8 +200,7 @@ static const uint8_t cls[256] = {
 
 /* Skip blanks and line comments (and newlines when they do not matter
 ** here: inside parentheses and brackets). */
-static inline __attribute__((always_inline)) void skip(struct fast_scan *p,
-                                                       bool nl) {
+static inline TFR_ALWAYS_INLINE void skip(struct fast_scan *p, bool nl) {
   const char *t = p->t;
   uint32_t i = p->pos, n = p->len;
   for (;;) {

@@ -2,6 +2,7 @@
 ** Source text and byte-offset → line/column mapping.
 */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise */
+#include "compat.h"
 #include "arena_int.h"
 #include "source.h"
 
@@ -30,7 +31,7 @@ static void build_lines(struct src_file *f);
 ** line without a search.  (Initial-exec: the library is linked, not
 ** loaded late, and a call per access to find the variable costs.) */
 #if defined(__GNUC__)
-#define TLS_FAST __attribute__((tls_model("initial-exec")))
+#define TLS_FAST TFR_TLS_INITIAL_EXEC
 #else
 #define TLS_FAST
 #endif
