@@ -1420,6 +1420,19 @@ static void index_locals(tfr_arena *a, struct module *m) {
   m->nlocal_slots = n;
 }
 
+struct tfr_rule *module_skipped_rules(tfr_arena *a, const struct var_decl *v) {
+  struct tfr_rule *rules =
+      v->nvalidations ? tfr_arena_alloc_raw(a, v->nvalidations * sizeof *rules)
+                      : NULL;
+  for (size_t i = 0; i < v->nvalidations; i++)
+    rules[i] = (struct tfr_rule){
+        v->validations[i].refs
+            ? v->validations[i].range
+            : src_range(v->validations[i].src, v->validations[i].block),
+        TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
+  return rules;
+}
+
 long module_local_index(const struct module *m, const char *name, size_t len) {
   if (!m->nlocal_slots)
     return -1;

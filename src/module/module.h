@@ -179,6 +179,10 @@ const struct var_decl *module_var(const struct module *m, const char *name,
 /* Its index in m->vars, or -1. */
 long module_var_index(const struct module *m, const char *name, size_t len);
 
+/* The outcomes of v's rules before anything is evaluated: each skipped,
+** at its block's range (NULL when it has none), in a. */
+struct tfr_rule *module_skipped_rules(tfr_arena *a, const struct var_decl *v);
+
 /* The index in m->locals of the local value name (len bytes), or -1. */
 long module_local_index(const struct module *m, const char *name, size_t len);
 

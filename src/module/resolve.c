@@ -1410,18 +1410,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                      .error = true,
                                      .decl = v->decl};
     /* every rule is skipped until the validation stage says otherwise */
-    struct tfr_rule *rules =
-        v->nvalidations
-            ? tfr_arena_alloc_raw(a, v->nvalidations * sizeof *rules)
-            : NULL;
     any_rules |= v->nvalidations > 0;
-    for (size_t i = 0; i < v->nvalidations; i++)
-      rules[i] = (struct tfr_rule){
-          v->validations[i].refs
-              ? v->validations[i].range
-              : src_range(v->validations[i].src, v->validations[i].block),
-          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
-    r.out[k].rules = rules;
+    r.out[k].rules = module_skipped_rules(a, v);
     r.out[k].nrules = v->nvalidations;
     r.out[k].deprecated = v->deprecated;
     r.out[k].ephemeral = v->ephemeral;

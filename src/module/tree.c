@@ -1197,19 +1197,8 @@ static struct tinst *new_inst(struct tree *t, struct tmod *tm,
       tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->calls);
   in->call_val =
       tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->call_val);
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *v = &m->vars[k];
-    struct tfr_rule *rules =
-        v->nvalidations ? tfr_arena_alloc(t->a, v->nvalidations * sizeof *rules)
-                        : NULL;
-    for (size_t i = 0; i < v->nvalidations; i++)
-      rules[i] = (struct tfr_rule){
-          v->validations[i].refs
-              ? v->validations[i].range
-              : src_range(v->validations[i].src, v->validations[i].block),
-          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
-    in->rules[k] = rules;
-  }
+  for (size_t k = 0; k < m->nvars; k++)
+    in->rules[k] = module_skipped_rules(t->a, &m->vars[k]);
   if (tm->ninsts == tm->cap) {
     tm->cap = tm->cap ? 2 * tm->cap : 4;
     struct tinst **n = tfr_arena_alloc(t->a, tm->cap * sizeof *n);
@@ -2533,21 +2522,8 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
   out.ephemeral = v->ephemeral;
   out.default_value = v->has_default ? v->dflt : NULL;
   out.type_range = v->type_range;
-  out.rules = in ? in->rules[k] : NULL;
-  out.nrules = in ? v->nvalidations : 0;
-  if (!in) {
-    struct tfr_rule *rules =
-        v->nvalidations ? tfr_arena_alloc(t->a, v->nvalidations * sizeof *rules)
-                        : NULL;
-    for (size_t i = 0; i < v->nvalidations; i++)
-      rules[i] = (struct tfr_rule){
-          v->validations[i].refs
-              ? v->validations[i].range
-              : src_range(v->validations[i].src, v->validations[i].block),
-          TFR_RULE_SKIPPED, "resolving stopped at earlier errors"};
-    out.rules = rules;
-    out.nrules = v->nvalidations;
-  }
+  out.rules = in ? in->rules[k] : module_skipped_rules(t->a, v);
+  out.nrules = v->nvalidations;
   if (arg) {
     out.source = TFR_SRC_CONFIG;
     out.arg_range = src_range(arg->file, arg->span);
@@ -2583,6 +2559,24 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
   return out;
 }
 
+/* One instance of the result: in, or (NULL: the walk did not run) module
+** tm once under its call's address, every variable in error. */
+static void put_instance(struct tree *t, struct tfr_instance *o,
+                         const struct tmod *tm, const struct tinst *in) {
+  o->address = in ? in->addr : tm->addr;
+  o->call = tm->addr;
+  o->source = tm->source;
+  o->dir = tm->rel;
+  o->call_range = src_range(tm->call->src, tm->call->decl);
+  o->parent = in ? in->parent->addr : tm->parent->addr;
+  struct tfr_variable *vars =
+      tfr_arena_alloc(t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
+  for (size_t k = 0; k < tm->m->nvars; k++)
+    vars[k] = child_var(t, tm, in, k);
+  o->vars = vars;
+  o->n = tm->m->nvars;
+}
+
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   res->tree = true;
   size_t n = 0;
@@ -2600,22 +2594,8 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   }
   while (sp) {
     struct tinst *in = stack[--sp];
-    if (in->tm->parent) {
-      struct tfr_instance *o = &out[j++];
-      const struct tmod *tm = in->tm;
-      o->address = in->addr;
-      o->call = tm->addr;
-      o->source = tm->source;
-      o->dir = tm->rel;
-      o->call_range = src_range(tm->call->src, tm->call->decl);
-      o->parent = in->parent->addr;
-      struct tfr_variable *vars = tfr_arena_alloc(
-          t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
-      for (size_t k = 0; k < tm->m->nvars; k++)
-        vars[k] = child_var(t, tm, in, k);
-      o->vars = vars;
-      o->n = tm->m->nvars;
-    }
+    if (in->tm->parent)
+      put_instance(t, &out[j++], in->tm, in);
     /* children in reverse, so that they pop in order */
     const struct module *m = in->tm->m;
     for (size_t c = m->ncalls; c-- > 0;) {
@@ -2633,22 +2613,8 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   }
   free(stack);
   if (!t->planned)
-    for (size_t i = 1; i < t->nall; i++) {
-      const struct tmod *tm = t->all[i];
-      struct tfr_instance *o = &out[j++];
-      o->address = tm->addr;
-      o->call = tm->addr;
-      o->source = tm->source;
-      o->dir = tm->rel;
-      o->call_range = src_range(tm->call->src, tm->call->decl);
-      o->parent = tm->parent->addr;
-      struct tfr_variable *vars = tfr_arena_alloc(
-          t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
-      for (size_t k = 0; k < tm->m->nvars; k++)
-        vars[k] = child_var(t, tm, NULL, k);
-      o->vars = vars;
-      o->n = tm->m->nvars;
-    }
+    for (size_t i = 1; i < t->nall; i++)
+      put_instance(t, &out[j++], t->all[i], NULL);
   res->instances = out;
   res->ninstances = j;
 }
