@@ -7,7 +7,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <crypt.h>
 #include <mpfr.h>
+#include <openssl/crypto.h>
+#include <pthread.h>
+#include <utf8proc.h>
+#include <yaml.h>
+#include <zlib.h>
 
 #include "compat.h"
 #include "convert.h"
@@ -81,6 +88,29 @@ const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v) {
 const char *tfr_version(void) { return TFR_VERSION; }
 
 int tfr_version_number(void) { return TFR_VERSION_NUMBER; }
+
+static char lib_versions[512];
+
+static void lib_versions_fill(void) {
+  /* OpenSSL's "OpenSSL 3.0.16 11 Feb 2025": the number alone */
+  const char *ossl = OpenSSL_version(OPENSSL_VERSION);
+  if (!strncmp(ossl, "OpenSSL ", 8))
+    ossl += 8;
+  int ossl_len = (int)strcspn(ossl, " ");
+  snprintf(lib_versions, sizeof lib_versions,
+           "utf8proc %s, MPFR %s, GMP %s, libyaml %s, RE2 %s, OpenSSL %.*s, "
+           "zlib %s, libxcrypt %s",
+           utf8proc_version(), mpfr_get_version(), gmp_version,
+           yaml_get_version_string(),
+           *TFR_RE2_VERSION ? TFR_RE2_VERSION : "(version unknown)", ossl_len,
+           ossl, zlibVersion(), XCRYPT_VERSION_STR);
+}
+
+const char *tfr_library_versions(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, lib_versions_fill);
+  return lib_versions;
+}
 
 tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                          const char *text, size_t len) {

@@ -35,6 +35,11 @@ TFR_API const char *tfr_version(void);
  *  library it runs with (see resolution.h). */
 TFR_API int tfr_version_number(void);
 
+/** The libraries inside libtfresolve and their versions, as one line
+ *  ("utf8proc 2.8.0, MPFR 4.2.0, ..."): the versions it runs with where
+ *  a library can say (tfresolve -version; bug reports).  Since 0.3.0. */
+TFR_API const char *tfr_library_versions(void);
+
 /**
  * Parse one file.
  * @param[in]  a      Arena that owns the returned file and its AST.

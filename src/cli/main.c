@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include <editline/readline.h>
+#include <jansson.h>
 
 #include "cli.h"
+#include "commit.h"
 #include "tfresolve/tfresolve.h"
 
 static const char usage_main[] =
@@ -1111,12 +1113,14 @@ static int real_main(int argc, char **argv) {
   const char *name = cli_opt_name(argv[1], buf, sizeof buf, &val);
   if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
     /* the semantics followed: SPEC.md's ground truth */
-    printf("tfresolve %s\n"
+    printf("tfresolve %s (commit %s)\n"
            "Follows the input-variable semantics of Terraform 1.16 and, with "
            "-engine=opentofu, OpenTofu 1.12\n"
            "(value sources and precedence, type constraints and conversion, "
-           "validation rules, built-in functions).\n",
-           tfr_version());
+           "validation rules, built-in functions).\n"
+           "Built with %s, libedit %s, jansson %s.\n",
+           tfr_version(), TFR_COMMIT, tfr_library_versions(),
+           TFR_LIBEDIT_VERSION, jansson_version_str());
     return EXIT_OK;
   }
   if (name && (!strcmp(name, "help") || !strcmp(name, "h"))) {
