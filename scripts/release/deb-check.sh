@@ -97,6 +97,13 @@ case $v in
   "tfresolve $want"*) ok "tfresolve -version: tfresolve $want" ;;
   *) ko "tfresolve -version: $v" ;;
 esac
+# the commit built and the libraries inside (tests/version.py)
+if python3 "$srcdir/tests/version.py" /usr/bin/tfresolve "$srcdir" "$want" \
+     >"$tmp/version.log" 2>&1; then
+  ok "tfresolve -version: commit and libraries"
+else
+  ko "tfresolve -version: $(grep FAIL "$tmp/version.log" | head -3)"
+fi
 if out=$(tfr TF_VAR_db_password=x /usr/bin/tfresolve -chdir="$demo" check \
            -no-color 2>&1); then
   ok "TF_VAR_db_password=x tfresolve -chdir=fixtures/demo check: exit 0"

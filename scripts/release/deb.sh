@@ -49,11 +49,16 @@ git ls-files -z |
     done' sh |
   tar -cf - --null --no-recursion -T - | tar -xf - -C "$src"
 
+# The commit -version names (the copy is not a git checkout).
+commit=$(git describe --always --dirty --abbrev=12 --exclude='*' 2>/dev/null ||
+         echo unknown)
+
 # The binary packages (no source package, no debug symbol packages).
 log=$work/build.log
 echo "deb: building tfresolve $version in $src"
 if ! (cd "$src" &&
       DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }noddebs" \
+      TFR_COMMIT="$commit" \
       dpkg-buildpackage -us -uc -b) >"$log" 2>&1; then
   echo "deb: dpkg-buildpackage failed; the end of its log:" >&2
   tail -n 60 "$log" >&2
