@@ -136,7 +136,7 @@ echo "tfresolve action: $tarball: sha256 $have (matches SHA256SUMS)"
 
 dest=${RUNNER_TEMP:-$tmp}/tfresolve-bin
 [ -n "${RUNNER_TEMP:-}" ] || dest=$(mktemp -d "${TMPDIR:-/tmp}/tfresolve-bin.XXXXXX")
-rm -rf "$dest/$name"
+rm -rf "${dest:?}/$name"
 mkdir -p "$dest"
 tar -xzf "$tmp/$tarball" -C "$dest" || die "could not unpack $tarball"
 bindir=$dest/$name

@@ -182,7 +182,7 @@ act badtar TF_VAR_db_password=x INPUT_DIR=infra INPUT_BASE_URL="file://$bad"
 expect_status badtar 2
 logs badtar "checksum mismatch for $tarball"
 if grep -q "^tfresolve action: tfresolve " "$tmp/badtar.log"; then fail "badtar: check ran"; else pass "badtar: check did not run"; fi
-[ -s "$tmp/badtar.path" ] && fail "badtar: GITHUB_PATH written" || pass "badtar: GITHUB_PATH not written"
+if [ -s "$tmp/badtar.path" ]; then fail "badtar: GITHUB_PATH written"; else pass "badtar: GITHUB_PATH not written"; fi
 
 cp "$dist/$tarball" "$bad/$tarball"
 python3 - "$bad/SHA256SUMS" "$tarball" <<'EOF'
