@@ -10,7 +10,7 @@
 #   image-check.sh DISTDIR
 #
 # Needs root (chroot), buildah (Debian: apt-get install buildah) and
-# python3.  For each of amd64 and arm64:
+# python3 with yaml (python3-yaml).  For each of amd64 and arm64:
 #   - the Dockerfile has only FROM scratch, ARG, LABEL, COPY, WORKDIR,
 #     USER and ENTRYPOINT (what this check models: no RUN, no shell);
 #   - the image config: os linux, that architecture, Entrypoint
@@ -24,8 +24,9 @@
 #     TF_VAR_db_password and 0 with it; check -format=sarif writes SARIF
 #     2.1.0 JSON (no results when valid, the db_password one when not);
 #     check -recursive -format=github over fixtures/recursive exits 1 with
-#     an annotation for app/; -version prints the dist's version; an
-#     unknown -format exits 2.
+#     an annotation for app/; so does the docker_image hook's entry of
+#     .pre-commit-hooks.yaml (with -strict as args); -version prints the
+#     dist's version; an unknown -format exits 2.
 # The arm64 image runs under chroot on an arm64 machine; elsewhere its
 # binary runs through qemu-aarch64 (not chrooted: qemu-user is not static
 # here) in the unpacked root's /src, as the image's user.
@@ -111,9 +112,10 @@ for arch in amd64 arm64; do
     exit 2
   fi
   python3 - "$arch" "$version" "$tmp/oci-$arch" "$tmp/root-$arch" \
-      "$tmp/ctx/tfresolve-linux-$arch" "$repo/fixtures" <<'EOF' || rc=1
+      "$tmp/ctx/tfresolve-linux-$arch" "$repo/fixtures" \
+      "$repo/.pre-commit-hooks.yaml" <<'EOF' || rc=1
 import json, os, shutil, struct, subprocess, sys, tarfile
-arch, version, oci, root, want_bin, fixtures = sys.argv[1:]
+arch, version, oci, root, want_bin, fixtures, hooks = sys.argv[1:]
 fails = 0
 def check(ok, what):
     global fails
@@ -249,6 +251,17 @@ check(s == 1 and len(r) == 1 and r[0].get("properties", {}).get("variable") == "
 s, out, err = run(["check", "-recursive", "-format=github"], module="recursive")
 check(s == 1 and "::error file=app/" in out,
       f"[{how}] check -recursive -format=github in fixtures/recursive: exit {s} (want 1, an annotation on app/)")
+# the pre-commit hook's entry (docker_image: IMAGE ARGS..., run in /src)
+# with an option as a user's args, over fixtures/recursive as the repository
+import yaml
+hook = [h for h in yaml.safe_load(open(hooks)) if h.get("language") == "docker_image"]
+if check(len(hook) == 1, f"one docker_image hook in .pre-commit-hooks.yaml"):
+    words = hook[0]["entry"].split()
+    check(words[0].split("@")[0].rsplit(":", 1)[0].endswith("/tfresolve") and hook[0].get("pass_filenames") is False,
+          f"hook entry {hook[0]['entry']!r}: the tfresolve image, pass_filenames: false")
+    s, out, err = run(words[1:] + ["-strict"], module="recursive")
+    check(s == 1 and "app" in out + err and "network" in out + err,
+          f"[{how}] hook entry {words[1:] + ['-strict']} in fixtures/recursive: exit {s} (want 1; app invalid, network valid)")
 s, out, err = run(["-version"])
 check(s == 0 and f"tfresolve {version}" in out, f"[{how}] -version: exit {s}, {out.splitlines()[:1]}")
 s, out, err = run(["check", "-format=nope"])
