@@ -107,7 +107,7 @@ has valid "$tmp/valid.out" "version=$version"
 has valid "$tmp/valid.out" "sarif-file=tfresolve.sarif"
 has valid "$tmp/valid.out" "exit-code=0"
 bindir=$(cat "$tmp/valid.path")
-if [ "$(wc -l <"$tmp/valid.path")" -eq 1 ] && "$bindir/tfresolve" -version | grep -qxF "tfresolve $version"; then
+if [ "$(wc -l <"$tmp/valid.path")" -eq 1 ] && "$bindir/tfresolve" -version | head -1 | grep -q "^tfresolve $version "; then
   pass "valid: GITHUB_PATH has $bindir, whose tfresolve is $version"
 else
   fail "valid: GITHUB_PATH is not one directory with tfresolve $version: $(cat "$tmp/valid.path")"
