@@ -4,6 +4,8 @@
 #               environment of its own: none of the caller's TF_VAR_*,
 #               NO_COLOR, locale...)
 #   make bench  run the benchmarks (optimised build)
+#   make release        static binaries, .deb packages, SHA256SUMS in dist/
+#   make release-check  make release, then try every install channel
 
 BUILD      ?= build
 TESTBUILD  ?= build-asan
@@ -19,20 +21,34 @@ BUILD_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
              zlib1g-dev libcrypt-dev libedit-dev libjansson-dev
 TEST_PKGS  = libcmocka-dev python3 python3-yaml clang-format neovim
 
+# What make release and make release-check add (Debian only): the arm64
+# cross toolchain and the :arm64 libraries (multiarch: deps.sh adds the
+# architecture), qemu-user to run arm64 binaries, the Debian packaging
+# tools, buildah (the container image, built without a daemon), clang
+# (the -Wpedantic portability build) and curl (the action's download).
+ARM64_LIBS   = libutf8proc-dev libmpfr-dev libgmp-dev libyaml-dev libre2-dev \
+               libssl-dev zlib1g-dev libcrypt-dev libedit-dev libjansson-dev
+RELEASE_PKGS = crossbuild-essential-arm64 $(ARM64_LIBS:%=%:arm64) qemu-user \
+               file binutils git dpkg-dev debhelper lintian buildah clang \
+               curl python3 python3-yaml
+
 # The pkg-config modules of meson.build's dependencies (off Debian).
 BUILD_PC = libutf8proc mpfr gmp yaml-0.1 re2 libcrypto zlib libxcrypt \
            libedit jansson
 TEST_PC  = cmocka
 
 ifeq ($(NODEPS),1)
-DEPS_BUILD =
-DEPS_TEST  =
+DEPS_BUILD   =
+DEPS_TEST    =
+DEPS_RELEASE =
 else
-DEPS_BUILD = deps-build
-DEPS_TEST  = deps-test
+DEPS_BUILD   = deps-build
+DEPS_TEST    = deps-test
+DEPS_RELEASE = deps-release
 endif
 
-.PHONY: all deps deps-build deps-test demo test bench clean
+.PHONY: all deps deps-build deps-test deps-release demo test bench clean \
+        release release-check
 
 all: $(BUILD)/tfresolve
 
@@ -43,6 +59,9 @@ deps-build:
 
 deps-test:
 	@PC_MODULES="$(BUILD_PC) $(TEST_PC)" sh scripts/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
+
+deps-release:
+	@PC_MODULES="$(BUILD_PC)" sh scripts/deps.sh $(BUILD_PKGS) $(RELEASE_PKGS)
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dtests=disabled
@@ -97,7 +116,33 @@ bench: $(DEPS_TEST) $(BENCHBUILD)/build.ninja
 	ninja -C $(BENCHBUILD)
 	meson test -C $(BENCHBUILD) --benchmark --verbose
 
+# The release (scripts/release/): static tfresolve for linux-amd64 and
+# linux-arm64 packed in DIST/tfresolve-VERSION-linux-ARCH.tar.gz, the
+# Debian packages, DIST/SHA256SUMS.
+DIST ?= dist
+
+release: $(DEPS_RELEASE)
+	@rm -rf $(DIST)
+	@sh scripts/release/build.sh $(DIST)
+	@sh scripts/release/deb.sh $(DIST)
+	@sh scripts/release/sums.sh $(DIST)
+
+# Everything a user installs, tried as a user would: the binaries (amd64
+# alone in an empty root, arm64 under qemu-user, the golden cases against
+# both), the .deb installed with dpkg and the example built against it,
+# the container image built and its root run, the GitHub Action's script
+# installing from DIST through a file:// URL; and the portable build
+# (clang -Wpedantic, POSIX only).
+release-check: release
+	@sh scripts/release/check-binaries.sh $(DIST)
+	@sh scripts/release/deb-check.sh $(DIST) .
+	@sh scripts/release/image-check.sh $(DIST)
+	@sh scripts/release/action-check.sh $(DIST)
+	@sh scripts/release/portable.sh
+	@echo "release-check: every channel passed"
+
 clean:
-	rm -rf $(BUILD) $(TESTBUILD) $(BENCHBUILD)
+	rm -rf $(BUILD) $(TESTBUILD) $(BENCHBUILD) build-static-amd64 \
+	  build-static-arm64 build-portable $(DIST)
 
 FORCE:

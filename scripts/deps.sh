@@ -36,6 +36,16 @@ flock -w 1200 9
 m=$(missing "$@")
 [ -n "$m" ] || exit 0
 echo "Installing:$m"
+# :ARCH packages (make release's arm64 libraries) need the architecture
+for p in $m; do
+  case $p in
+    *:*) a=${p##*:}
+         if [ "$a" != "$(dpkg --print-architecture)" ] &&
+            ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+           $SUDO dpkg --add-architecture "$a"
+         fi ;;
+  esac
+done
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 tries=0

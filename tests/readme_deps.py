@@ -25,7 +25,9 @@ import sys
 TOOLS = ["gcc", "g++", "flex", "bison", "meson", "ninja-build", "pkg-config"]
 
 
-def deps(path, skip=("threads",)):
+# threads: the C library's; libbsd: only the static release build's
+# (-Dstatic: libedit's archive needs it; libedit-dev depends on it)
+def deps(path, skip=("threads", "libbsd")):
     text = open(path).read()
     text = re.sub(r"#[^\n]*", "", text)
     return sorted({m for m in re.findall(r"dependency\('([^']+)'", text)
