@@ -9,7 +9,7 @@
 #
 #   sh scripts/release/image-context.sh dist /tmp/ctx
 #   docker buildx build -f Dockerfile --platform linux/amd64,linux/arm64 \
-#     --build-arg VERSION=0.2.0 -t ghcr.io/OWNER/tfresolve:0.2.0 --push /tmp/ctx
+#     --build-arg VERSION=0.3.0 -t ghcr.io/OWNER/tfresolve:0.3.0 --push /tmp/ctx
 #
 # Run it with the module mounted at /src (the working directory):
 #

@@ -8,7 +8,7 @@
 class Tfresolve < Formula
   desc "Evaluate and validate Terraform/OpenTofu input variables offline"
   homepage "https://github.com/OWNER/tfresolve"
-  url "https://github.com/OWNER/tfresolve/archive/refs/tags/v0.2.0.tar.gz"
+  url "https://github.com/OWNER/tfresolve/archive/refs/tags/v0.3.0.tar.gz"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   license "MIT"
   head "https://github.com/OWNER/tfresolve.git", branch: "main"

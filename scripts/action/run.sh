@@ -4,7 +4,7 @@
 # put it on PATH and run `tfresolve check`.  Inputs come as environment
 # variables (action.yml passes them; run it by hand the same way):
 #
-#   INPUT_VERSION     latest (default), v0.2.0 or 0.2.0
+#   INPUT_VERSION     latest (default), v0.3.0 or 0.3.0
 #   INPUT_BASE_URL    where the release files are (default
 #                     $GITHUB_SERVER_URL/REPO/releases/download/vVERSION,
 #                     GITHUB_SERVER_URL being https://github.com unless set;
