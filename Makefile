@@ -138,6 +138,7 @@ release-check: release
 	@sh scripts/release/deb-check.sh $(DIST) .
 	@sh scripts/release/image-check.sh $(DIST)
 	@sh scripts/release/action-check.sh $(DIST)
+	@sh scripts/release/readme-recipe.sh
 	@sh scripts/release/portable.sh
 	@echo "release-check: every channel passed"
 
