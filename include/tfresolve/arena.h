@@ -38,7 +38,7 @@ TFR_API char *tfr_arena_strdup(tfr_arena *a, const char *s);
 
 /** printf into a string owned by @p a. */
 TFR_API char *tfr_arena_printf(tfr_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    TFR_FORMAT_PRINTF(2, 3);
 
 /** Call @p fn(@p ctx) when the arena is freed, before its memory goes
  *  (the latest registered first): for resources that are not memory. */

@@ -15,10 +15,10 @@
 ** of 512, which for a 30 MB run was a fifth of its time.  Small runs (an
 ** editor's request, a test) keep to 64 KiB blocks.
 */
-#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise's MADV_HUGEPAGE */
 #include "tfresolve/arena.h"
 
 #include "arena_int.h"
+#include "compat.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -200,14 +200,13 @@ void arena_recycle(tfr_arena *from, tfr_arena *into) {
   tfr_arena_free(from);
 }
 
-#if RECYCLE && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#if RECYCLE && COMPAT_HUGE_PAGES
 /* size bytes (a multiple of HUGE_MAP) at a HUGE_MAP boundary, advised as
 ** huge pages; NULL when the system will not map them. */
 static void *map_huge(size_t size) {
   size_t span = size + HUGE_MAP;
-  char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
+  char *p = compat_map_anon(span);
+  if (!p)
     return NULL;
   uintptr_t at = ((uintptr_t)p + HUGE_MAP - 1) & ~(uintptr_t)(HUGE_MAP - 1);
   char *start = (char *)at;
@@ -215,7 +214,7 @@ static void *map_huge(size_t size) {
     munmap(p, (size_t)(start - p));
   if (start + size < p + span)
     munmap(start + size, (size_t)(p + span - (start + size)));
-  madvise(start, size, MADV_HUGEPAGE); /* advice: fine if refused */
+  compat_advise(start, size, COMPAT_HUGEPAGE); /* fine if refused */
   return start;
 }
 #define HUGE_OK 1

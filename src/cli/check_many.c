@@ -10,7 +10,6 @@
 ** diagnostics; the loaded module is shared read-only.  The report lists
 ** every job in a fixed order, whatever order the threads finish in.
 */
-#define _DEFAULT_SOURCE /* GLOB_BRACE */
 #include <errno.h>
 #include <limits.h>
 #include <glob.h>
@@ -22,10 +21,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-#ifndef GLOB_BRACE /* {a,b} in -var-file-each: GNU and BSD, not POSIX */
-#define GLOB_BRACE 0
-#endif
 
 struct job {
   const char *label; /* the environment (var file) or directory */
@@ -166,8 +161,7 @@ static bool is_subdir(const char *path, const char *name, int is_dir,
                       void *ctx) {
   (void)name;
   (void)ctx;
-  struct stat st;
-  return is_dir >= 0 ? is_dir : lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  return cli_is_dir(path, is_dir) != 0; /* unknown: opening it tells */
 }
 
 /*
@@ -209,17 +203,90 @@ static void module_dirs(const char *dir, struct cli_names *out, tfr_arena *a,
   cli_names_free(&stack);
 }
 
-/* The var files of -var-file-each: each pattern's matches, sorted; a
-** pattern that matches nothing is a usage error. */
+/* The end of the alternative starting at p in a brace expression: the ','
+** or '}' that ends it (braces inside nest), or NULL when the braces do not
+** close; a backslash escapes the next byte (glibc's next_brace_sub). */
+static const char *brace_alt_end(const char *p) {
+  size_t depth = 0;
+  while (*p) {
+    if (*p == '\\') {
+      if (!*++p)
+        break;
+      p++;
+    } else {
+      if ((*p == '}' && depth-- == 0) || (*p == ',' && depth == 0))
+        break;
+      if (*p++ == '{')
+        depth++;
+    }
+  }
+  return *p ? p : NULL;
+}
+
+/*
+** POSIX glob of pattern with the brace expansion of GNU and BSD glob's
+** GLOB_BRACE done first (POSIX has none), the matches added to out as
+** glibc gives them: the first "{a,b,...}" not escaped by a backslash
+** becomes each alternative in written order (nested braces, an empty
+** alternative and a single one, "{a}" for "a", as glibc's), each
+** expansion expanded again the same way, then globbed with its matches
+** sorted; repeats are kept.  A '{' whose braces do not close makes the
+** whole pattern literal (braces are ordinary characters to glob).
+** Returns 0 when something matched, GLOB_NOMATCH when nothing did, or
+** glob's error.
+*/
+static int glob_braces(const char *pattern, struct cli_names *out) {
+  const char *open = pattern;
+  while (*open && *open != '{') {
+    if (*open == '\\' && open[1])
+      open++;
+    open++;
+  }
+  const char *next = *open ? brace_alt_end(open + 1) : NULL, *close = next;
+  while (close && *close != '}')
+    close = brace_alt_end(close + 1);
+  if (!close) { /* no brace expression */
+    glob_t g;
+    int rc = glob(pattern, 0, NULL, &g);
+    if (rc == 0) {
+      for (size_t k = 0; k < g.gl_pathc; k++)
+        cli_names_add(out, g.gl_pathv[k]);
+      globfree(&g);
+    }
+    return rc;
+  }
+  size_t before = (size_t)(open - pattern), after = strlen(close + 1);
+  char *one = malloc(strlen(pattern) + 1); /* an expansion is shorter */
+  if (!one)
+    return GLOB_NOSPACE;
+  memcpy(one, pattern, before);
+  int result = GLOB_NOMATCH;
+  for (const char *p = open + 1;; p = next + 1, next = brace_alt_end(p)) {
+    size_t len = (size_t)(next - p);
+    memcpy(one + before, p, len);
+    memcpy(one + before + len, close + 1, after + 1);
+    int rc = glob_braces(one, out);
+    if (rc != 0 && rc != GLOB_NOMATCH) {
+      result = rc;
+      break;
+    }
+    if (rc == 0)
+      result = 0;
+    if (*next == '}')
+      break;
+  }
+  free(one);
+  return result;
+}
+
+/* The var files of -var-file-each: each pattern's matches (glob_braces);
+** a pattern that matches nothing is a usage error. */
 static bool var_files(const struct many_opts *mo, struct cli_names *out) {
   for (size_t i = 0; i < mo->neach; i++) {
-    glob_t g;
-    int rc = glob(mo->each[i], GLOB_BRACE, NULL, &g);
-    if (rc == GLOB_NOMATCH || (rc == 0 && g.gl_pathc == 0)) {
+    int rc = glob_braces(mo->each[i], out);
+    if (rc == GLOB_NOMATCH) {
       fprintf(stderr, "tfresolve: -var-file-each %s: no file matches\n",
               mo->each[i]);
-      if (rc == 0)
-        globfree(&g);
       return false;
     }
     if (rc != 0) {
@@ -227,9 +294,6 @@ static bool var_files(const struct many_opts *mo, struct cli_names *out) {
               mo->each[i]);
       return false;
     }
-    for (size_t k = 0; k < g.gl_pathc; k++)
-      cli_names_add(out, g.gl_pathv[k]);
-    globfree(&g);
   }
   return true;
 }
@@ -237,14 +301,13 @@ static bool var_files(const struct many_opts *mo, struct cli_names *out) {
 /* A var file Terraform loads by itself from dir. */
 static bool is_auto_vars(const char *path, const char *n, int is_dir,
                          void *ctx) {
-  (void)path;
   (void)ctx;
   size_t len = strlen(n);
-  return is_dir != 1 &&
-         (!strcmp(n, "terraform.tfvars") ||
+  return (!strcmp(n, "terraform.tfvars") ||
           !strcmp(n, "terraform.tfvars.json") ||
           (len > 12 && !strcmp(n + len - 12, ".auto.tfvars")) ||
-          (len > 17 && !strcmp(n + len - 17, ".auto.tfvars.json")));
+          (len > 17 && !strcmp(n + len - 17, ".auto.tfvars.json"))) &&
+         cli_is_dir(path, is_dir) != 1;
 }
 
 static bool has_own_values(const char *dir) {
@@ -262,32 +325,45 @@ static bool has_own_values(const char *dir) {
 ** own, which make it a root too.  The jobs kept, in order; *n updated.
 */
 static void drop_children(struct job *jobs, size_t *n) {
-  struct cli_names child = {0};
+  /* the child modules' directories, by device and inode (the same
+  ** directory whatever path names it, as realpath would say) */
+  struct dir_id {
+    dev_t dev;
+    ino_t ino;
+  } *child = NULL;
+  size_t nchild = 0, cap = 0;
   for (size_t i = 0; i < *n; i++) {
     const struct tfr_resolution *res = jobs[i].res;
     for (size_t k = 0; res->tree && k < res->ninstances; k++) {
       const struct tfr_instance *in = tfr_resolution_instance(res, k);
       char *p = cli_path_join(jobs[i].dir, in->dir);
-      char real[PATH_MAX];
-      if (realpath(p, real))
-        cli_names_add(&child, real);
+      struct stat st;
+      if (stat(p, &st) == 0) {
+        if (nchild == cap) {
+          cap = cap ? 2 * cap : 16;
+          child = realloc(child, cap * sizeof *child);
+          if (!child)
+            cli_oom();
+        }
+        child[nchild++] = (struct dir_id){st.st_dev, st.st_ino};
+      }
       free(p);
     }
   }
   size_t kept = 0;
   for (size_t i = 0; i < *n; i++) {
-    char real[PATH_MAX];
+    struct stat st;
     bool drop = false;
-    if (child.n && realpath(jobs[i].dir, real) && !has_own_values(jobs[i].dir))
-      for (size_t k = 0; k < child.n && !drop; k++)
-        drop = !strcmp(child.v[k], real);
+    if (nchild && stat(jobs[i].dir, &st) == 0 && !has_own_values(jobs[i].dir))
+      for (size_t k = 0; k < nchild && !drop; k++)
+        drop = child[k].dev == st.st_dev && child[k].ino == st.st_ino;
     if (drop)
       tfr_arena_free(jobs[i].a);
     else
       jobs[kept++] = jobs[i];
   }
   *n = kept;
-  cli_names_free(&child);
+  free(child);
 }
 
 /* ---- the report ------------------------------------------------------------

@@ -2,7 +2,6 @@
 ** What the commands of the CLI share: option spelling, diagnostics on
 ** stderr with colour only on a terminal (plain with -no-color).
 */
-#define _DEFAULT_SOURCE /* DT_DIR */
 #include "cli.h"
 
 #include <errno.h>
@@ -53,10 +52,14 @@ static bool want_unicode(void) {
 ** when stderr is not a terminal.
 */
 static unsigned stderr_columns(void) {
+#ifdef TIOCGWINSZ /* not POSIX.1-2008, but every Unix has it */
   struct winsize ws;
   if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) != 0)
     return 78;
   return ws.ws_col;
+#else
+  return 78;
+#endif
 }
 
 char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
@@ -192,7 +195,16 @@ bool cli_list_dir(const char *dir,
     bool ok = true;
     if (keep) {
       char *path = cli_path_join(dir, e->d_name);
+      /* d_type is not POSIX.1-2008, but most systems have it */
+#if defined(DT_DIR)
       int is_dir = e->d_type == DT_UNKNOWN ? -1 : e->d_type == DT_DIR;
+#elif defined(_DIRENT_HAVE_D_TYPE)
+      /* glibc and musl have d_type but name its values only for their
+      ** extensions: BSD's DT_UNKNOWN 0 and DT_DIR 4, as everywhere */
+      int is_dir = e->d_type == 0 ? -1 : e->d_type == 4;
+#else
+      int is_dir = -1;
+#endif
       ok = keep(path, e->d_name, is_dir, ctx);
       free(path);
     }
@@ -203,6 +215,13 @@ bool cli_list_dir(const char *dir,
   if (out->n - from > 1)
     qsort(out->v + from, out->n - from, sizeof *out->v, cmp_name);
   return true;
+}
+
+int cli_is_dir(const char *path, int is_dir) {
+  struct stat st;
+  if (is_dir >= 0)
+    return is_dir;
+  return lstat(path, &st) != 0 ? -1 : S_ISDIR(st.st_mode) != 0;
 }
 
 static void cli_buf_put_kept(struct cli_buf *b, const char *s, size_t n);

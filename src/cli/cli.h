@@ -80,6 +80,12 @@ bool cli_list_dir(const char *dir,
                                void *ctx),
                   void *ctx, struct cli_names *out);
 
+/* Whether path, an entry cli_list_dir gave keep with is_dir, is a
+** directory: is_dir when readdir said, else lstat's answer (a symbolic
+** link is not one, as readdir's DT_LNK); -1 when lstat fails too (a path
+** too long, say: opening or reading it will tell). */
+int cli_is_dir(const char *path, int is_dir);
+
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
 ** on this thread if none can be started.  Returns its exit status, or

@@ -19,7 +19,6 @@
 ** API: a resolution per module, and tfr_file_locate for what is under
 ** the cursor.
 */
-#define _DEFAULT_SOURCE /* strdup, strndup */
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -317,7 +316,7 @@ static char *uri_path(const char *uri) {
   if (!out)
     cli_oom();
   for (; *p; p++) {
-    int hi, lo;
+    unsigned hi, lo;
     if (*p == '%' && p[1] && p[2] && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
       *o++ = (char)(hi * 16 + lo);
       p += 2;
@@ -396,10 +395,11 @@ static struct module *module_of(struct server *s, const char *dir,
 /* Whether dir holds configuration (.tf, .tf.json, .tofu...). */
 static bool config_name(const char *path, const char *name, int is_dir,
                         void *ctx) {
-  (void)path, (void)ctx;
-  return is_dir != 1 &&
-         (cli_has_suffix(name, ".tf") || cli_has_suffix(name, ".tf.json") ||
-          cli_has_suffix(name, ".tofu") || cli_has_suffix(name, ".tofu.json"));
+  (void)ctx;
+  return (cli_has_suffix(name, ".tf") || cli_has_suffix(name, ".tf.json") ||
+          cli_has_suffix(name, ".tofu") ||
+          cli_has_suffix(name, ".tofu.json")) &&
+         cli_is_dir(path, is_dir) != 1;
 }
 
 static bool has_config(const char *dir) {

@@ -12,11 +12,11 @@
 ** Values are never printed: only diagnostic texts, which the library
 ** already writes without sensitive values, and names.
 */
-#define _DEFAULT_SOURCE /* realpath */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -133,12 +133,23 @@ static void base_dir(struct report *r) {
   r->cwd = tfr_arena_strdup(r->a, getcwd(buf, sizeof buf) ? buf : ".");
   r->base = r->cwd;
   const char *pwd = getenv("PWD");
-  char real[PATH_MAX];
-  if (!pwd || pwd[0] != '/' || !realpath(pwd, real))
+  struct stat want, st;
+  if (!pwd || pwd[0] != '/' || r->cwd[0] != '/' || stat(pwd, &want) != 0)
     return;
-  size_t n = strlen(real);
-  if (n == 1 || (!strncmp(r->cwd, real, n) && (r->cwd[n] == '/')))
-    r->base = tfr_arena_strdup(r->a, n == 1 ? "" : real);
+  /* PWD's real path when the current directory is inside it: the prefix
+  ** of getcwd's path (which, as realpath's, has no symbolic links) that
+  ** is the same directory as PWD (device and inode; realpath is XSI) */
+  size_t len = strlen(r->cwd);
+  for (size_t n = len; n > 0; n--) { /* n: the length of a prefix */
+    if (n < len && n > 1 && r->cwd[n] != '/')
+      continue;
+    char *dir = tfr_arena_strndup(r->a, r->cwd, n);
+    if (stat(dir, &st) == 0 && st.st_dev == want.st_dev &&
+        st.st_ino == want.st_ino) {
+      r->base = n == 1 ? "" : dir;
+      return;
+    }
+  }
 }
 
 /* dir/name (name alone when absolute) without "." and ".." segments. */

@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <sys/types.h>
 
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 
 #include "arena_int.h"
+#include "compat.h"
 #include "funcs.h"
 #include "number.h"
 #include "gobase64.h"
@@ -77,11 +77,11 @@ HASH_FN(fn_base64sha512, "sha512", true)
 
 /* ---- randomness ---------------------------------------------------------- */
 
-/* n bytes from the kernel's CSPRNG (getrandom, else /dev/urandom), as Go's
+/* n bytes from the kernel's CSPRNG (compat_random, else /dev/urandom), as Go's
 ** crypto/rand.Reader; false with errno set when neither works. */
 static bool random_bytes(unsigned char *p, size_t n) {
   while (n) {
-    ssize_t k = getrandom(p, n, 0);
+    ssize_t k = compat_random(p, n);
     if (k < 0) {
       if (errno == EINTR)
         continue;

@@ -19,7 +19,6 @@
 ** inside a template become one message, as Terraform returns HCL's
 ** diagnostics as a Go error ("file:1,3-7: Summary; Detail").
 */
-#define _DEFAULT_SOURCE /* lstat, getpwuid_r */
 #include "funcs.h"
 
 #include <errno.h>

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "arena_int.h"
+#include "compat.h"
 #include "strutil.h"
 #include "tfresolve/value.h"
 
@@ -121,7 +122,7 @@ static const uint8_t codegen_order[NUM_CODEGEN] = {
 static uint32_t off_code_small(uint32_t off) {
   if (off < 4)
     return off;
-  uint32_t b = 31 - (uint32_t)__builtin_clz(off);
+  uint32_t b = 31 - (uint32_t)compat_clz32(off);
   return 2 * b + ((off >> (b - 1)) & 1);
 }
 

@@ -4,7 +4,6 @@
 ** it (a module is read-only once loaded: module_load's shared mode keeps
 ** nothing lazy) and get a copy of its load diagnostics.
 */
-#define _POSIX_C_SOURCE 200809L
 #include "modcache.h"
 
 #include <pthread.h>

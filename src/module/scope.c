@@ -4,7 +4,6 @@
 ** dependency order, path.* and terraform.workspace; anything else
 ** (resources, data sources, module calls) is unknown.
 */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "scope.h"
 
 #include <limits.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "funcs.h"
 #include "refs.h"
 
@@ -128,7 +128,8 @@ static const tfr_value *str(tfr_arena *a, const char *s) {
 ** absolute (Terraform runs there: -chdir). */
 void scope_fixed(struct scope *s, const char *dir) {
   char cwd[PATH_MAX];
-  bool ok = dir ? realpath(dir, cwd) != NULL : getcwd(cwd, sizeof cwd) != NULL;
+  bool ok =
+      dir ? compat_realpath(dir, cwd) != NULL : getcwd(cwd, sizeof cwd) != NULL;
   const char *names[] = {"cwd", "module", "root"};
   const tfr_value *vals[] = {str(s->a, ok ? cwd : "."), str(s->a, "."),
                              str(s->a, ".")};

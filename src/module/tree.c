@@ -19,7 +19,6 @@
 ** node_local.go, node_output.go, evaluate.go (references), eval_count.go,
 ** eval_for_each.go (repetition).
 */
-#define _POSIX_C_SOURCE 200809L
 #include "tree.h"
 
 #include <stdlib.h>

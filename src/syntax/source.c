@@ -1,7 +1,6 @@
 /*
 ** Source text and byte-offset → line/column mapping.
 */
-#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, madvise */
 #include "compat.h"
 #include "arena_int.h"
 #include "source.h"
@@ -187,9 +186,8 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)st.st_size;
   size_t total = (len + 2 + page - 1) / page * page;
   size_t flen = (len + page - 1) / page * page;
-  char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) {
+  char *base = compat_map_anon(total);
+  if (!base) {
     close(fd);
     return NULL;
   }
@@ -204,7 +202,7 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
   m->base = base;
   m->len = total;
   tfr_arena_on_free(a, unmap, m);
-  madvise(base, flen, MADV_SEQUENTIAL);
+  compat_advise(base, flen, COMPAT_SEQUENTIAL);
   struct src_file *f = make(a, path, base, len, false);
   f->mapped = total;
   return f;
@@ -255,7 +253,7 @@ void src_release(struct src_file *f, size_t upto) {
   if (n > f->len / page * page)
     n = f->len / page * page; /* the last page holds the NULs: keep it */
   if (n)
-    madvise((void *)f->text, n, MADV_DONTNEED);
+    compat_advise((void *)f->text, n, COMPAT_DONTNEED);
 }
 
 /* How many '\n' bytes the n bytes at s hold: eight at a time (a byte of
