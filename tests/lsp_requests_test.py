@@ -101,6 +101,10 @@ def run(check, tool, fixture, root):
               and "zone" not in got,
               "completion of zone's value in %r: none of the values its "
               "negated rule forbids" % t, show(got))
+    got = labels(complete('plan = "|"\n'))
+    check(set(got) >= {'"s"', '"m"', '"l"'} and '"xl"' not in got,
+          "completion of plan's value: a rule's values but those another "
+          "rule's !contains() forbids", show(got))
     got = complete('token = "|"\n')
     check(SECRET not in show(got), "completion of a sensitive variable's "
           "value: its rule's values (its secret) never offered", show(got))
@@ -142,7 +146,8 @@ def run(check, tool, fixture, root):
     text = ('tier  = "basic"\nsize  = 30\n'
             'subnets = {\n  a = { cidr = "10.1.0.0/24", public = true }\n}\n'
             'network = {\n  cidr = "10.0.0.0/16"\n  region = "x"\n}\n'
-            'extra_flag = { a = "x", b = "y" }\n')
+            'extra_flag = { a = "x", b = "y" }\n'
+            'token = "%s"\n' % SECRET)
     m = s.mark()
     s.open(T, text, 1)
     p = s.diags(T, m, lambda p: p.get("version") == 1)
@@ -215,7 +220,7 @@ def run(check, tool, fixture, root):
         edits = [e for a in acts
                  for e in a.get("edit", {}).get("changes", {}).get(T, [])]
         check(any(e["newText"] == 'owner = ""\n'
-                  and e["range"]["start"] == {"line": 10, "character": 0}
+                  and e["range"]["start"] == {"line": 11, "character": 0}
                   for e in edits),
               "quick fix on a required variable without a value (%s): "
               "owner = \"\" added at the end of the open tfvars"
@@ -253,7 +258,8 @@ def run(check, tool, fixture, root):
     sub = [x for x in syms if x.get("name") == "subnets"]
     kids = sub[0].get("children", []) if sub else []
     grand = kids[0].get("children", []) if kids else []
-    check(names == ["tier", "size", "subnets", "network", "extra_flag"]
+    check(names == ["tier", "size", "subnets", "network", "extra_flag",
+                       "token"]
           and all(x.get("kind") == 13 for x in syms)
           and [k["name"] for k in kids] == ["a"]
           and [g["name"] for g in grand] == ["cidr", "public"]
@@ -264,7 +270,7 @@ def run(check, tool, fixture, root):
                   {"textDocument": {"uri": tf}})
     syms = (r or {}).get("result") or []
     by = {x.get("name"): x for x in syms}
-    check(set(by) == {"tier", "zone", "size", "owner", "token", "subnets",
+    check(set(by) == {"tier", "zone", "plan", "size", "owner", "token", "subnets",
                       "network"}
           and by["tier"].get("detail") == "string"
           and by["tier"]["range"]["start"] == pos(tf_text, 'variable "tier"')
@@ -273,7 +279,30 @@ def run(check, tool, fixture, root):
                                                            "line"],
           "documentSymbol of a .tf file: its variable blocks, the type as "
           "detail", show(syms))
-    r = s.at("textDocument/hover", T, pos(text, "tier"))  # (markdown)
+    # a sensitive value: in no hover, completion, symbol or action
+    out = [s.at("textDocument/hover", T, pos(text, "token")),
+           s.at("textDocument/hover", T, pos(text, "CANARY")),
+           s.at("textDocument/completion", T, pos(text, "CANARY")),
+           s.request("textDocument/documentSymbol",
+                     {"textDocument": {"uri": T}}),
+           actions(T, (p or {}).get("diagnostics", [])),
+           s.at("textDocument/hover", tf, pos(tf_text, 'variable "token"')),
+           s.at("textDocument/completion", tf, pos(tf_text, "CANARY"))]
+    check(SECRET not in show(out, 10 ** 6) and markdown(out[0]),
+          "a sensitive variable's value in no hover, completion, symbol or "
+          "code action", show(out))
+    # .tfvars.json symbols
+    J = uri(mod, "x.auto.tfvars.json")
+    jtext = '{\n  "network": {\n    "cidr": "10.0.0.0/16"\n  },\n' \
+            '  "tier": "basic"\n}\n'
+    s.open(J, jtext, 1)
+    r = s.request("textDocument/documentSymbol",
+                  {"textDocument": {"uri": J}})
+    syms = (r or {}).get("result") or []
+    check([x.get("name") for x in syms] == ["network", "tier"]
+          and [k["name"] for k in syms[0].get("children", [])] == ["cidr"],
+          "documentSymbol of a .tfvars.json", show(syms))
+    s.close_doc(J)
 
     s.request("shutdown")
     s.notify("exit")
@@ -291,6 +320,20 @@ def run(check, tool, fixture, root):
     check(c.get("kind") == "plaintext" and "**" not in v and "```" not in v
           and "var.network" in v and "object({" in v,
           "hover for a client that asks for plaintext: plaintext", show(h))
+    # a client that cannot create files: declared in the first
+    # variable's file
+    p = s.diags(T, 0, lambda p: p.get("version") == 1)
+    und = [d for d in (p or {}).get("diagnostics", [])
+           if "Value for undeclared variable" in d.get("message", "")]
+    r = s.request("textDocument/codeAction", {
+        "textDocument": {"uri": T}, "range": und[0]["range"] if und
+        else rng(text, "tier"), "context": {"diagnostics": und}})
+    acts = (r or {}).get("result") or []
+    ch = [a.get("edit", {}).get("changes", {}).get(tf) for a in acts
+          if a.get("title") == "Declare variable extra_flag in main.tf"]
+    check(ch and ch[0] and 'variable "extra_flag"' in ch[0][0]["newText"],
+          "quick fix on an undeclared variable for a client that cannot "
+          "create files: declared in main.tf", show(acts))
     s.request("shutdown")
     s.notify("exit")
     s.wait_exit()

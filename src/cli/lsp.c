@@ -1914,11 +1914,12 @@ static bool contains_list(tfr_arena *a, const char *t, size_t s, size_t e,
 /* The values variable v's rules allow, read from their conditions as
 ** written: a condition that is `contains([...], var.NAME)`, alone or
 ** joined to others by &&, allows the strings of its list (a value must be
-** in every such list); one under `!` or `||` says nothing of the kind.
+** in every such list) but those of a `!contains([...], var.NAME)` joined
+** the same way; one under `||` says nothing of the kind.
 ** NULL when no rule reads that way. */
 static json_t *allowed_values(struct server *s, tfr_arena *a,
                               const struct tfr_variable *v) {
-  json_t *allowed = NULL;
+  json_t *allowed = NULL, *forbidden = json_array();
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_rule *r = tfr_variable_rule(v, i);
     if (!r->range.filename)
@@ -1967,6 +1968,11 @@ static json_t *allowed_values(struct server *s, tfr_arena *a,
               list = both;
             }
           } else {
+            /* `!contains([...], var.NAME)`: none of those */
+            size_t ns = from, ne = p;
+            trim_expr(text, &ns, &ne);
+            if (ns < ne && text[ns] == '!')
+              contains_list(a, text, ns + 1, ne, v->name, forbidden);
             json_decref(one);
           }
           p += 2;
@@ -1992,6 +1998,16 @@ static json_t *allowed_values(struct server *s, tfr_arena *a,
     free(it);
     free(owned);
   }
+  for (size_t k = json_array_size(allowed); k-- > 0;) {
+    size_t x;
+    json_t *e;
+    json_array_foreach(forbidden, x,
+                       e) if (json_equal(e, json_array_get(allowed, k))) {
+      json_array_remove(allowed, k);
+      break;
+    }
+  }
+  json_decref(forbidden);
   return allowed;
 }
 
