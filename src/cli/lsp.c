@@ -1688,6 +1688,11 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   } else if (val && !v->sensitive) {
     append(&md, &n, "\nValue (from %s):\n", src);
     put_value(&md, &n, mark, a, "", val, NULL);
+  } else if (v->given && !v->sensitive &&
+             !tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) {
+    /* not resolved: what was given, before conversion */
+    append(&md, &n, "\nValue given (from %s):\n", src);
+    put_value(&md, &n, mark, a, "", v->given, NULL);
   } else {
     append(&md, &n, "\nValue from %s%s\n", src,
            v->sensitive ? " (sensitive: not shown)" : "");
