@@ -52,6 +52,27 @@ bool cli_attr_optional(const tfr_type *t, size_t i);
 void cli_type_flat(struct cli_buf *b, const tfr_type *t,
                    bool (*abbreviate)(struct cli_buf *b, const tfr_type *t));
 
+/* The defaults of a type constraint's optional() attributes, as
+** cli_type_text writes them: text(ctx, path) gives the default of the
+** attribute at path (".a[0].b", as tfr_resolution_attr_default names it)
+** as written in optional(T, DEFAULT), or NULL when it has none. */
+struct cli_type_defaults {
+  const char *(*text)(void *ctx, const char *path);
+  void *ctx;
+};
+/* A type for people (src/cli/typefmt.c): its expression (tfr_type_expr;
+** spaced as in a folded type when `spaced`, to sit beside one) when it is
+** short; a longer one folded as `terraform fmt` lays out a type
+** constraint, over lines indented by `indent` (cut after its first lines
+** when there are many); an enormous tuple type only described.  With d,
+** optional() attributes with their defaults.  In the arena. */
+const char *cli_type_text(tfr_arena *a, const tfr_type *t, int indent,
+                          bool spaced, const struct cli_type_defaults *d);
+/* The text before the keep-th newline of the n bytes at s (all of them
+** when they have fewer), and in *lines how many lines they have. */
+const char *cli_text_head(tfr_arena *a, const char *s, size_t n, size_t keep,
+                          size_t *lines);
+
 /* Whether a POSIX shell can export name (Terraform also allows "-" and
 ** non-ASCII letters in variable names). */
 bool cli_sh_name(const char *name);

@@ -114,29 +114,16 @@ static const char *cut_long_lines(tfr_arena *a, const char *s) {
 ** lines, else its first VALUE_KEEP lines and how many more there are. */
 enum { VALUE_LINES = 30, VALUE_KEEP = 24 };
 
-/* The text before the keep-th newline of the n bytes at s (all of them
-** when they have fewer), and in *lines how many lines they have. */
-static const char *text_head(tfr_arena *a, const char *s, size_t n, size_t keep,
-                             size_t *lines) {
-  n = strnlen(s, n); /* (a text ends at a NUL byte, as printed) */
-  size_t newlines = 0, cut = n;
-  for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++)
-    if (++newlines == keep)
-      cut = (size_t)(p - s);
-  *lines = newlines + 1;
-  return tfr_arena_strndup(a, s, cut);
-}
-
 /* A text of lines lines (head: at least its first VALUE_LINES) as explain
 ** shows it. */
 static const char *explain_lines(tfr_arena *a, const char *head, size_t lines,
                                  int col) {
   if (lines > VALUE_LINES) {
     size_t ignored;
-    head =
-        tfr_arena_printf(a, "%s\n... (%zu more lines: show prints it all)",
-                         text_head(a, head, strlen(head), VALUE_KEEP, &ignored),
-                         lines - VALUE_KEEP);
+    head = tfr_arena_printf(
+        a, "%s\n... (%zu more lines: show prints it all)",
+        cli_text_head(a, head, strlen(head), VALUE_KEEP, &ignored),
+        lines - VALUE_KEEP);
   }
   return indent_lines(a, cut_long_lines(a, head), col);
 }
@@ -145,7 +132,7 @@ static const char *explain_lines(tfr_arena *a, const char *head, size_t lines,
 static const char *explain_text(tfr_arena *a, const char *s, size_t n,
                                 int col) {
   size_t lines;
-  const char *head = text_head(a, s, n, VALUE_LINES, &lines);
+  const char *head = cli_text_head(a, s, n, VALUE_LINES, &lines);
   return explain_lines(a, head, lines, col);
 }
 
@@ -154,265 +141,6 @@ static const char *explain_value(tfr_arena *a, const tfr_value *v, int col) {
   size_t lines;
   const char *head = tfr_value_console_head(a, v, VALUE_LINES, &lines);
   return explain_lines(a, head, lines, col);
-}
-
-/* ---- types, folded as `terraform fmt` lays them out ------------------- */
-
-/* A type expression longer than this is folded over several lines, and a
-** folded type's lines are kept within it where its parts allow. */
-enum { TYPE_WIDTH = 72 };
-
-/* A tuple type whose expression is longer than this is only described
-** ("tuple of N elements"): the tuple of a literal list of thousands of
-** objects tells nothing more written out. */
-enum { TUPLE_MAX = 200 };
-
-/* The length of tfr_type_expr(t), counted only up to just past limit (a
-** type can be megabytes long). */
-static size_t expr_len(const tfr_type *t, size_t limit) {
-  size_t n;
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    return strlen(cli_type_word(t)) + 2 + expr_len(t->elem, limit);
-  case TFR_OBJECT:
-  case TFR_TUPLE:
-    n = t->kind == TFR_OBJECT ? 10 : 9; /* "object({" "})", "tuple([" "])" */
-    for (size_t i = 0; i < t->n && n <= limit; i++) {
-      n += (i > 0) + expr_len(t->types[i], limit - n);
-      if (t->kind == TFR_OBJECT)
-        n += strlen(t->names[i]) + 1 + (cli_attr_optional(t, i) ? 10 : 0);
-    }
-    return n;
-  default:
-    return strlen(cli_type_word(t));
-  }
-}
-
-static bool big_tuple(const tfr_type *t) {
-  return t->kind == TFR_TUPLE && expr_len(t, TUPLE_MAX) > TUPLE_MAX;
-}
-
-static void tb_big_tuple(struct cli_buf *b, const tfr_type *t) {
-  char s[64];
-  snprintf(s, sizeof s, "tuple of %u elements", (unsigned)t->n);
-  cli_buf_puts(b, s);
-}
-
-/* cli_type_flat's abbreviation: an enormous tuple (a literal list of
-** thousands of objects) as what it is. */
-static bool abbreviate(struct cli_buf *b, const tfr_type *t) {
-  if (!big_tuple(t))
-    return false;
-  tb_big_tuple(b, t);
-  return true;
-}
-
-/* The length of cli_type_flat's text of t (abbreviated), counted only up
-** to just past limit. */
-static size_t flat_len(const tfr_type *t, size_t limit) {
-  if (big_tuple(t))
-    return (size_t)snprintf(NULL, 0, "tuple of %u elements", (unsigned)t->n);
-  size_t n;
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    return strlen(cli_type_word(t)) + 2 + flat_len(t->elem, limit);
-  case TFR_OBJECT:
-  case TFR_TUPLE:
-    /* "object({ " " })" (empty: "object({})"), "tuple([" "])" */
-    n = t->kind == TFR_TUPLE ? 9 : t->n ? 12 : 10;
-    for (size_t i = 0; i < t->n && n <= limit; i++) {
-      n += (i > 0 ? 2 : 0) + flat_len(t->types[i], limit - n);
-      if (t->kind == TFR_OBJECT)
-        n += strlen(t->names[i]) + 3 + (cli_attr_optional(t, i) ? 10 : 0);
-    }
-    return n;
-  default:
-    return strlen(cli_type_word(t));
-  }
-}
-
-static bool flat_fits(const tfr_type *t, int room) {
-  return room >= 0 && flat_len(t, (size_t)room) <= (size_t)room;
-}
-
-static void fold_object(struct cli_buf *b, const tfr_type *t, int indent);
-
-/*
-** The type at column col of a line indented by `indent`, with `tail`
-** characters after it on its last line: on that line when it fits and
-** `force` is false, else folded as `terraform fmt` lays out a type: one
-** object attribute or tuple element a line, two columns deeper, closed
-** at the opening line's indentation.  What cannot be folded (a primitive
-** type, an enormous tuple's description) stays on the line.
-*/
-static void fold_type(struct cli_buf *b, const tfr_type *t, int indent, int col,
-                      int tail, bool force) {
-  if (big_tuple(t) || (!force && flat_fits(t, TYPE_WIDTH - col - tail))) {
-    cli_type_flat(b, t, abbreviate);
-    return;
-  }
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP: {
-    int k = (int)strlen(cli_type_word(t)) + 1;
-    cli_buf_puts(b, cli_type_word(t));
-    cli_buf_put(b, "(", 1);
-    fold_type(b, t->elem, indent, col + k, tail + 1, force);
-    cli_buf_put(b, ")", 1);
-    return;
-  }
-  case TFR_TUPLE:
-    if (!t->n)
-      break;
-    cli_buf_puts(b, "tuple([\n");
-    for (size_t i = 0; i < t->n; i++) {
-      cli_buf_indent(b, indent + 2);
-      fold_type(b, t->types[i], indent + 2, indent + 2, 1, false);
-      cli_buf_puts(b, ",\n");
-    }
-    cli_buf_indent(b, indent);
-    cli_buf_puts(b, "])");
-    return;
-  case TFR_OBJECT:
-    if (!t->n)
-      break;
-    fold_object(b, t, indent);
-    return;
-  default:
-    break;
-  }
-  cli_type_flat(b, t, abbreviate);
-}
-
-/* Whether fold_type(t, ..., col, tail, false) takes several lines. */
-static bool folds(const tfr_type *t, int col, int tail) {
-  if (big_tuple(t))
-    return false;
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    return folds(t->elem, col + (int)strlen(cli_type_word(t)) + 1, tail + 1);
-  case TFR_OBJECT:
-  case TFR_TUPLE:
-    return t->n && !flat_fits(t, TYPE_WIDTH - col - tail);
-  default:
-    return false;
-  }
-}
-
-/* The column of attribute i's type, after its name padded to width. */
-static int attr_col(const tfr_type *t, size_t i, int indent, size_t width) {
-  return indent + 2 + (int)width + (cli_attr_optional(t, i) ? 12 : 3);
-}
-
-/*
-** An object type, one attribute a line, as `terraform fmt` aligns them:
-** the "=" of a run of one-line attributes in one column; an attribute
-** whose type takes several lines ends the run and keeps one space.  An
-** attribute that does not fit at the run's column takes several lines
-** too (that only narrows the runs, so the others still fit).
-*/
-static void fold_object(struct cli_buf *b, const tfr_type *t, int indent) {
-  bool *multi = calloc(t->n, sizeof *multi);
-  size_t *len = malloc(t->n * sizeof *len); /* each name's, read once */
-  if (!multi || !len)
-    cli_oom();
-  for (size_t i = 0; i < t->n; i++) {
-    len[i] = strlen(t->names[i]);
-    multi[i] = folds(t->types[i], attr_col(t, i, indent, len[i]),
-                     cli_attr_optional(t, i));
-  }
-  cli_buf_puts(b, "object({\n");
-  for (size_t i = 0; i < t->n;) {
-    size_t j = i, width = 0;
-    for (; j < t->n && !multi[j]; j++)
-      if (len[j] > width)
-        width = len[j];
-    for (size_t k = i; k < j; k++)
-      multi[k] = folds(t->types[k], attr_col(t, k, indent, width),
-                       cli_attr_optional(t, k));
-    for (j = i; j < t->n && !multi[j]; j++) /* the run, narrowed */
-      ;
-    width = 0;
-    for (size_t k = i; k < j; k++)
-      if (len[k] > width)
-        width = len[k];
-    size_t end = j < t->n ? j + 1 : j; /* the run and the next attribute */
-    for (size_t k = i; k < end; k++) {
-      if (!multi[k] && cli_buf_full(b)) {
-        b->more++; /* its one line, counted: no longer kept */
-        continue;
-      }
-      bool opt = cli_attr_optional(t, k);
-      size_t w = multi[k] ? len[k] : width;
-      cli_buf_indent(b, indent + 2);
-      cli_buf_put(b, t->names[k], len[k]);
-      cli_buf_indent(b, (int)(w - len[k]));
-      cli_buf_puts(b, opt ? " = optional(" : " = ");
-      if (multi[k])
-        fold_type(b, t->types[k], indent + 2, attr_col(t, k, indent, w), opt,
-                  true);
-      else
-        cli_type_flat(b, t->types[k], abbreviate);
-      cli_buf_puts(b, opt ? ")\n" : "\n");
-    }
-    i = end;
-  }
-  free(multi);
-  free(len);
-  cli_buf_indent(b, indent);
-  cli_buf_puts(b, "})");
-}
-
-/* At most MAX_LINES lines of a folded type: the first KEEP ones, then how
-** many more there are (an object of thousands of attributes).  The buffer
-** keeps no more than MAX_LINES lines (fold_buf), counting the others. */
-enum { MAX_LINES = 120, KEEP = 100 };
-
-static struct cli_buf fold_buf(void) {
-  return (struct cli_buf){.max_lines = MAX_LINES};
-}
-
-static const char *cut_type_lines(tfr_arena *a, const struct cli_buf *b,
-                                  int indent) {
-  const char *s = b->p ? b->p : "";
-  size_t lines;
-  const char *head = text_head(a, s, b->n, KEEP, &lines);
-  lines += b->more;
-  if (lines <= MAX_LINES) /* (then the buffer kept every line) */
-    return tfr_arena_strndup(a, s, b->n);
-  return tfr_arena_printf(a, "%s\n%*s... (%zu more lines)", head, indent + 2,
-                          "", lines - KEEP);
-}
-
-/*
-** A type for explain: its expression (tfr_type_expr; spaced as in a
-** folded type when `spaced`, to sit beside one) when it is short; a
-** longer one folded over lines indented by `indent` (cut after its first
-** lines when there are many); an enormous tuple type (of a literal list
-** of thousands of objects) only described.  In the arena.
-*/
-static const char *explain_type(tfr_arena *a, const tfr_type *t, int indent,
-                                bool spaced) {
-  if (big_tuple(t))
-    return tfr_arena_printf(a, "tuple of %u elements", (unsigned)t->n);
-  bool fold = expr_len(t, TYPE_WIDTH) > TYPE_WIDTH;
-  if (!fold && !spaced)
-    return tfr_type_expr(a, t);
-  struct cli_buf b = fold_buf();
-  if (fold)
-    fold_type(&b, t, indent, indent, 0, true);
-  else
-    cli_type_flat(&b, t, abbreviate);
-  const char *s = cut_type_lines(a, &b, indent);
-  free(b.p);
-  return s;
 }
 
 /* ---- the rest of the story --------------------------------------------- */
@@ -464,8 +192,8 @@ static void explain_declaration(tfr_arena *a, const struct tfr_variable *v) {
 ** folded types each under a label of their own. */
 static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
                                const tfr_type *to_t) {
-  const char *from = explain_type(a, from_t, 0, false);
-  const char *to = explain_type(a, to_t, 0, false);
+  const char *from = cli_type_text(a, from_t, 0, false, NULL);
+  const char *to = cli_type_text(a, to_t, 0, false, NULL);
   bool same = !strcmp(from, to);
   if (!strchr(from, '\n') && !strchr(to, '\n')) {
     if (same)
@@ -476,11 +204,12 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
   }
   if (same) {
     printf("Conversion: none needed, the type is\n  %s\n",
-           explain_type(a, to_t, 2, true));
+           cli_type_text(a, to_t, 2, true, NULL));
     return;
   }
   printf("Conversion:\n  from: %s\n  to:   %s\n",
-         explain_type(a, from_t, 2, true), explain_type(a, to_t, 2, true));
+         cli_type_text(a, from_t, 2, true, NULL),
+         cli_type_text(a, to_t, 2, true, NULL));
 }
 
 /* explain NAME: the precedence story of one variable. */
@@ -608,7 +337,7 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
   char where[512];
   tfr_range_format(&v->decl, where, sizeof where);
   printf("%s%svar.%s: %s%s\n  declared at %s\n", in ? in->address : "",
-         in ? "." : "", v->name, explain_type(a, v->declared, 0, false),
+         in ? "." : "", v->name, cli_type_text(a, v->declared, 0, false, NULL),
          v->sensitive ? ", sensitive" : "", where);
   if (in)
     printf("  in %s (source %s, directory %s)\n", in->address, in->source,

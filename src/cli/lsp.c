@@ -303,7 +303,8 @@ struct server {
   size_t nmods, capmods;
   struct settings set;
   bool shutdown;
-  int debounce_ms; /* how long the last resolve_dirty took */
+  int debounce_ms;              /* how long the last resolve_dirty took */
+  bool plaintext, create_files; /* the client's (client_caps) */
 };
 
 /* A file: URI's path (percent-decoded), malloc'd; NULL for another
@@ -940,50 +941,405 @@ static struct module *fresh_module(struct server *s, const struct doc *d) {
 
 /* ---- what is under the cursor ------------------------------------------- */
 
-struct cursor {
-  tfr_arena *a;
-  struct tfr_locus at;
-  bool found;
-  size_t byte;
-};
+/* ---- a little HCL scanning: strings, comments, brackets, keys ---------- */
 
-/* What is at (line, character) of a tfvars document. */
 static bool name_char(char ch) {
   return ch == '_' || ch == '-' || (ch >= 'a' && ch <= 'z') ||
          (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 
-static struct cursor locate(const struct doc *d, json_t *pos) {
-  struct cursor c = {tfr_arena_new(), {0}, false, 0};
+/* The byte after the string opening at i (t[i] == '"'), templates and
+** escapes inside it skipped; n when it does not close. */
+static size_t skip_string(const char *t, size_t n, size_t i) {
+  int depth = 0; /* ${ } and %{ } inside */
+  for (i++; i < n; i++) {
+    if (t[i] == '\\') {
+      i++;
+    } else if ((t[i] == '$' || t[i] == '%') && i + 1 < n && t[i + 1] == '{') {
+      depth++;
+      i++;
+    } else if (depth && t[i] == '}') {
+      depth--;
+    } else if (depth && t[i] == '"') {
+      i = skip_string(t, n, i) - 1;
+    } else if (!depth && (t[i] == '"' || t[i] == '\n')) {
+      return t[i] == '"' ? i + 1 : i;
+    }
+  }
+  return n;
+}
+
+/* The byte after a comment or heredoc starting at i, or i when none
+** starts there. */
+static size_t skip_comment(const char *t, size_t n, size_t i) {
+  if (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/')) {
+    while (i < n && t[i] != '\n')
+      i++;
+    return i;
+  }
+  if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+    for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+      ;
+    return i + 2 < n ? i + 2 : n;
+  }
+  if (t[i] == '<' && i + 2 < n && t[i + 1] == '<') { /* <<EOF, <<-EOF */
+    size_t k = i + 2 + (t[i + 2] == '-'), m = k;
+    while (m < n && (name_char(t[m])))
+      m++;
+    if (m == k)
+      return i;
+    size_t w = m - k;
+    for (size_t p = m; p < n; p++) {
+      if (t[p] != '\n')
+        continue;
+      size_t q = p + 1;
+      while (q < n && (t[q] == ' ' || t[q] == '\t'))
+        q++;
+      if (q + w <= n && !memcmp(t + q, t + k, w) &&
+          (q + w == n || !name_char(t[q + w])))
+        return q + w;
+    }
+    return n;
+  }
+  return i;
+}
+
+/* The byte of the bracket closing the one at i ({ [ or (), or n. */
+static size_t close_of(const char *t, size_t n, size_t i) {
+  int depth = 0;
+  while (i < n) {
+    size_t k = skip_comment(t, n, i);
+    if (k != i) {
+      i = k;
+      continue;
+    }
+    char ch = t[i];
+    if (ch == '"') {
+      i = skip_string(t, n, i);
+      continue;
+    }
+    if (ch == '{' || ch == '[' || ch == '(')
+      depth++;
+    else if ((ch == '}' || ch == ']' || ch == ')') && --depth == 0)
+      return i;
+    i++;
+  }
+  return n;
+}
+
+/* One item of an object or a body: its key (quotes included), and its
+** value from the first byte after "=" or ":" and the spaces to its end
+** (trailing spaces out). */
+struct kv {
+  size_t ks, ke, vs, ve;
+};
+
+/* The end of a value starting at i, in [.., end): a newline or a comma
+** outside brackets, or end. */
+static size_t value_end(const char *t, size_t end, size_t i) {
+  size_t last = i;
+  while (i < end) {
+    size_t k = skip_comment(t, end, i);
+    if (k != i && t[i] != '<') {
+      i = k; /* a comment ends the value (its newline next) */
+      continue;
+    }
+    if (k != i) { /* a heredoc */
+      i = last = k;
+      continue;
+    }
+    char ch = t[i];
+    if (ch == '\n' || ch == ',' || ch == '}' || ch == ']')
+      break;
+    if (ch == '"') {
+      i = last = skip_string(t, end, i);
+      continue;
+    }
+    if (ch == '{' || ch == '[' || ch == '(') {
+      size_t c = close_of(t, end, i);
+      i = last = c < end ? c + 1 : end;
+      continue;
+    }
+    if (ch != ' ' && ch != '\t' && ch != '\r')
+      last = i + 1;
+    i++;
+  }
+  return last;
+}
+
+/* The items of the object or body in [start, end) (the bytes between its
+** braces), in order (malloc'd, *n of them). */
+static struct kv *items_of(const char *t, size_t start, size_t end, size_t *n) {
+  struct kv *out = NULL;
+  size_t cap = 0;
+  *n = 0;
+  bool expect = true;
+  for (size_t i = start; i < end;) {
+    size_t k = skip_comment(t, end, i);
+    if (k != i && t[i] != '<') {
+      i = k;
+      continue;
+    }
+    char ch = t[i];
+    if (ch == ' ' || ch == '\t' || ch == '\r') {
+      i++;
+      continue;
+    }
+    if (ch == '\n' || ch == ',') {
+      expect = true;
+      i++;
+      continue;
+    }
+    if (expect && (ch == '"' || name_char(ch))) {
+      size_t ke = ch == '"' ? skip_string(t, end, i) : i;
+      if (ch != '"')
+        while (ke < end && name_char(t[ke]))
+          ke++;
+      size_t j = ke;
+      while (j < end && (t[j] == ' ' || t[j] == '\t'))
+        j++;
+      if (j < end &&
+          ((t[j] == '=' && (j + 1 >= end || t[j + 1] != '=')) || t[j] == ':')) {
+        size_t vs = j + 1;
+        while (vs < end && (t[vs] == ' ' || t[vs] == '\t'))
+          vs++;
+        size_t ve = value_end(t, end, vs);
+        if (*n == cap) {
+          cap = cap ? 2 * cap : 16;
+          out = realloc(out, cap * sizeof *out);
+          if (!out)
+            cli_oom();
+        }
+        out[(*n)++] = (struct kv){i, ke, vs, ve};
+        i = ve > vs ? ve : vs;
+        expect = false;
+        continue;
+      }
+      i = ke > i ? ke : i + 1;
+      expect = false;
+      continue;
+    }
+    if (ch == '"')
+      i = skip_string(t, end, i);
+    else if (ch == '{' || ch == '[' || ch == '(')
+      i = close_of(t, end, i) + 1;
+    else
+      i++;
+    expect = false;
+  }
+  return out;
+}
+
+/* A key's name (its quotes out), in the arena. */
+static const char *key_name(tfr_arena *a, const char *t, const struct kv *k) {
+  size_t s = k->ks, e = k->ke;
+  if (t[s] == '"' && e > s + 1 && t[e - 1] == '"')
+    s++, e--;
+  return tfr_arena_strndup(a, t + s, e - s);
+}
+
+/* The innermost "{" open at byte (scanning from start), or SIZE_MAX when
+** the innermost open bracket there is no brace. */
+static size_t open_brace(const char *t, size_t start, size_t byte) {
+  size_t stack[256], depth = 0, lost = 0;
+  for (size_t i = start; i < byte;) {
+    size_t k = skip_comment(t, byte, i);
+    if (k != i) {
+      i = k;
+      continue;
+    }
+    char ch = t[i];
+    if (ch == '"') {
+      i = skip_string(t, byte, i);
+      continue;
+    }
+    if (ch == '{' || ch == '[' || ch == '(') {
+      if (depth < 256)
+        stack[depth++] = i;
+      else
+        lost++;
+    } else if (ch == '}' || ch == ']' || ch == ')') {
+      if (lost)
+        lost--;
+      else if (depth)
+        depth--;
+    }
+    i++;
+  }
+  return depth && !lost && t[stack[depth - 1]] == '{' ? stack[depth - 1]
+                                                      : SIZE_MAX;
+}
+
+struct cursor {
+  tfr_arena *a;
+  struct tfr_locus at;
+  bool found;
+  size_t byte;
+  size_t quote;    /* the opening quote of the string the cursor is in, or
+                      SIZE_MAX */
+  bool in_default; /* in a .tf variable's `default` (at.variable: its
+                      variable) */
+};
+
+/* Where the string the cursor is in opens (quotes counted on its line),
+** or SIZE_MAX. */
+static size_t open_quote(const char *t, size_t byte) {
+  size_t i = byte, q = SIZE_MAX;
+  while (i > 0 && t[i - 1] != '\n')
+    i--;
+  for (; i < byte; i++) {
+    if (q != SIZE_MAX && t[i] == '\\')
+      i++;
+    else if (t[i] == '"')
+      q = q == SIZE_MAX ? i : SIZE_MAX;
+    else if (q == SIZE_MAX && t[i] == '#')
+      break;
+  }
+  return q;
+}
+
+/* The top-level definition of a tfvars text holding byte: [*lo, *hi),
+** from the line it starts on (a name at the line's start) to the next
+** such line. */
+static void statement_of(const char *t, size_t len, size_t byte, size_t *lo,
+                         size_t *hi) {
+  size_t i = byte;
+  while (i > 0 && t[i - 1] != '\n')
+    i--;
+  for (;;) { /* back to a line that starts with a name */
+    if (i < len && (t[i] == '"' || name_char(t[i])))
+      break;
+    if (i == 0)
+      break;
+    i--;
+    while (i > 0 && t[i - 1] != '\n')
+      i--;
+  }
+  *lo = i;
+  size_t e = byte;
+  while (e < len && t[e] != '\n')
+    e++;
+  while (e < len) {
+    e++;
+    if (e < len && (t[e] == '"' || name_char(t[e])))
+      break;
+    while (e < len && t[e] != '\n')
+      e++;
+  }
+  *hi = e;
+}
+
+/* The variable (of module m) whose block in .tf document d holds byte, and
+** that block's braces; NULL when none. */
+static const struct tfr_variable *block_at(const struct module *m,
+                                           const struct doc *d, size_t byte,
+                                           size_t *open, size_t *close) {
+  for (size_t i = 0; m->res && i < m->res->n; i++) {
+    const struct tfr_variable *v = tfr_resolution_variable(m->res, i);
+    if (!v->decl.filename || strcmp(v->decl.filename, d->path) ||
+        v->decl.end.byte > d->len)
+      continue;
+    size_t o = v->decl.end.byte;
+    while (o < d->len && d->text[o] != '{' && d->text[o] != '\n')
+      o++;
+    if (o >= d->len || d->text[o] != '{')
+      continue;
+    size_t c = close_of(d->text, d->len, o);
+    if (byte >= v->decl.start.byte && byte <= c) {
+      *open = o;
+      *close = c;
+      return v;
+    }
+  }
+  return NULL;
+}
+
+static struct module *fresh_module(struct server *s, const struct doc *d);
+
+/* A copy of d's text with only [lo, hi) kept (the rest blanked, its
+** newlines kept), the name before the cursor blanked when blank, and
+** insert put at the cursor; parsed as a variables file. */
+static tfr_file *parse_variant(struct cursor *c, const struct doc *d, size_t lo,
+                               size_t hi, size_t name, const char *insert) {
+  size_t k = strlen(insert);
+  char *t = tfr_arena_alloc(c->a, d->len + k + 1);
+  memcpy(t, d->text, c->byte);
+  memcpy(t + c->byte, insert, k);
+  memcpy(t + c->byte + k, d->text + c->byte, d->len - c->byte + 1);
+  for (size_t i = 0; i < d->len + k; i++) {
+    size_t src = i < c->byte ? i : i >= c->byte + k ? i - k : c->byte;
+    bool inserted = i >= c->byte && i < c->byte + k;
+    if (!inserted &&
+        (src < lo || src >= hi || (src >= name && src < c->byte)) &&
+        t[i] != '\n')
+      t[i] = ' ';
+  }
+  tfr_diags *dg = tfr_diags_new(c->a);
+  return tfr_parse_bytes(c->a, dg, d->path, t, d->len + k,
+                         cli_has_suffix(d->path, ".json") ? TFR_SYNTAX_JSON
+                                                          : TFR_SYNTAX_HCL);
+}
+
+static struct cursor locate(struct server *s, const struct doc *d,
+                            json_t *pos) {
+  struct cursor c = {tfr_arena_new(), {0}, false, 0, SIZE_MAX, false};
   int line = (int)json_integer_value(json_object_get(pos, "line"));
   int ch = (int)json_integer_value(json_object_get(pos, "character"));
   c.byte = byte_of(d->text, d->len, line, ch);
-  if (!is_tfvars(d->path))
-    return c;
-  tfr_file *f = parse_doc(c.a, d);
+  c.quote = open_quote(d->text, c.byte);
+  size_t lo = 0, hi = d->len;
+  const struct tfr_variable *dv = NULL;
+  if (!is_tfvars(d->path)) {
+    /* a configuration file: the cursor in a variable's `default` value,
+    ** read as a variables file setting `default` */
+    struct module *m = s ? fresh_module(s, d) : NULL;
+    size_t open, close;
+    dv = m ? block_at(m, d, c.byte, &open, &close) : NULL;
+    if (!dv)
+      return c;
+    size_t n;
+    struct kv *it = items_of(d->text, open + 1, close, &n);
+    for (size_t i = 0; i < n; i++)
+      if (it[i].ke - it[i].ks == 7 &&
+          !memcmp(d->text + it[i].ks, "default", 7) && c.byte >= it[i].vs &&
+          c.byte <= it[i].ve + 1) {
+        lo = it[i].ks;
+        hi = it[i].ve;
+        break;
+      }
+    free(it);
+    if (hi == d->len)
+      return c;
+    hi = hi < c.byte ? c.byte : hi;
+    while (hi < d->len && d->text[hi] != '\n')
+      hi++;
+  }
+  tfr_file *f = dv ? NULL : parse_doc(c.a, d);
   /* what is being typed is often a syntax error: a name half typed (`  fl`
-  ** in an object), a value not typed yet (`env = `).  The text with the
-  ** name blanked out, then with `null` where the cursor is, says where
-  ** the cursor is (the bytes before it keep their offsets). */
+  ** in an object), a value not typed yet (`env = `), a string not closed
+  ** (`env = "`), a name set twice.  The text with the name blanked out,
+  ** then with `null` or a closing quote where the cursor is, then the
+  ** same with only the definition the cursor is in, says where the
+  ** cursor is (the bytes before it keep their offsets). */
   size_t b = c.byte;
   while (b > 0 && name_char(d->text[b - 1]))
     b--;
-  for (int fix = 0; !f && fix < 2; fix++) {
-    struct doc copy = *d;
-    char *t = tfr_arena_alloc(c.a, d->len + 5);
-    memcpy(t, d->text, c.byte);
-    memset(t + b, ' ', c.byte - b);
-    size_t n = c.byte;
-    if (fix) {
-      memcpy(t + n, "null", 4);
-      n += 4;
+  const char *inserts[] = {"", "", "null", "\""};
+  for (int scope = 0; !f && scope < 2; scope++) {
+    if (scope && !dv)
+      statement_of(d->text, d->len, c.byte, &lo, &hi);
+    for (int fix = 0; !f && fix < 4; fix++) {
+      if (fix == 3 && c.quote == SIZE_MAX)
+        continue;
+      f = parse_variant(&c, d, lo, hi, fix == 0 || fix == 3 ? c.byte : b,
+                        inserts[fix]);
     }
-    memcpy(t + n, d->text + c.byte, d->len - c.byte + 1);
-    copy.text = t;
-    copy.len = n + d->len - c.byte;
-    f = parse_doc(c.a, &copy);
   }
   c.found = f && tfr_file_locate(c.a, f, c.byte, &c.at);
+  if (c.found && dv) {
+    c.in_default = true;
+    c.at.variable = dv->name;
+  }
   return c;
 }
 
@@ -1063,22 +1419,75 @@ static const char *cut_utf8(tfr_arena *a, const char *s, size_t max,
   return tfr_arena_strndup(a, s, max);
 }
 
+/* A value in a hover longer than HOVER_LINES lines shows its first
+** HOVER_KEEP; one longer than HOVER_CHARS bytes its first HOVER_CUT; each
+** says how much more there is. */
+enum { HOVER_LINES = 30, HOVER_KEEP = 24, HOVER_CHARS = 1000, HOVER_CUT = 800 };
+
+/* A text on lines of its own, indented by indent: in a fence (markdown),
+** and what was cut from it (more, or NULL) after it. */
+static void put_block(char **out, size_t *n, bool md, const char *indent,
+                      const char *text, const char *more) {
+  append(out, n, md ? "%s```hcl\n%s" : "%s%s", indent, indent);
+  for (const char *p = text; *p; p++)
+    if (*p == '\n')
+      append(out, n, "\n%s", indent);
+    else
+      append(out, n, "%c", *p);
+  append(out, n, md ? "\n%s```\n" : "\n", indent);
+  if (more)
+    append(out, n, "%s%s\n", indent, more);
+}
+
+/* A value (console style) as a hover shows it, cut when long. */
+static void put_value(char **out, size_t *n, bool md, tfr_arena *a,
+                      const char *indent, const tfr_value *val,
+                      const char *written) {
+  size_t lines = 1;
+  const char *text = written;
+  if (val)
+    text = tfr_value_console_head(a, val, HOVER_LINES + 1, &lines);
+  else
+    for (const char *p = text; *p; p++)
+      lines += *p == '\n';
+  size_t more_lines = 0, more_chars = 0;
+  if (lines > HOVER_LINES) {
+    size_t ignored;
+    text = cli_text_head(a, text, strlen(text), HOVER_KEEP, &ignored);
+    more_lines = lines - HOVER_KEEP;
+  }
+  bool cut;
+  const char *head =
+      strlen(text) > HOVER_CHARS ? cut_utf8(a, text, HOVER_CUT, &cut) : text;
+  for (const char *p = text + strlen(head); *p; p++)
+    more_chars += ((unsigned char)*p & 0xC0) != 0x80;
+  const char *more =
+      more_chars && more_lines
+          ? tfr_arena_printf(a, "… (%zu more characters, then %zu more lines)",
+                             more_chars, more_lines)
+      : more_chars ? tfr_arena_printf(a, "… (%zu more characters)", more_chars)
+      : more_lines ? tfr_arena_printf(a, "… (%zu more lines)", more_lines)
+                   : NULL;
+  put_block(out, n, md, indent, head, more);
+}
+
 /* The child module instances' variables whose arguments read root
 ** variable root (directly, through local values, for_each or count, or
 ** through their callers' variables), each with its value and the outcome
 ** of its rules: a hover's last part.  A variable that reads a sensitive
 ** one anywhere up its chain, is sensitive, or holds a sensitive value,
 ** shows neither its value nor its rules' messages. */
-static void hover_children(char **md, size_t *n, tfr_arena *a,
+static void hover_children(char **md, size_t *n, tfr_arena *a, bool mark,
                            const struct tfr_resolution *res, const char *root) {
   struct cli_reach *r;
   size_t nr = cli_reaches(a, res, root, &r);
+  const char *q = mark ? "`" : "";
   for (size_t i = 0; i < nr && i < HOVER_CHILDREN; i++) {
     const struct tfr_variable *v = r[i].v;
     bool x = r[i].secret;
     if (!i)
       append(md, n, "\nModule variables it reaches:\n");
-    append(md, n, "- `%s.var.%s`", r[i].in->address, v->name);
+    append(md, n, "- %s%s.var.%s%s", q, r[i].in->address, v->name, q);
     if (!v->value) {
       append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
              v->reason ? v->reason : "", v->reason ? ")" : "");
@@ -1088,12 +1497,10 @@ static void hover_children(char **md, size_t *n, tfr_arena *a,
       bool cut;
       const char *text = cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
       if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
-        append(md, n, " = `%s`\n", text);
+        append(md, n, " = %s%s%s\n", q, text, q);
       else {
-        append(md, n, " =\n  ```hcl\n  ");
-        for (const char *p = text; *p; p++)
-          append(md, n, *p == '\n' ? "\n  " : "%c", *p);
-        append(md, n, "%s\n  ```\n", cut ? "..." : "");
+        append(md, n, " =\n");
+        put_block(md, n, mark, "  ", text, cut ? "..." : NULL);
       }
     }
     for (size_t j = 0; j < v->nrules; j++) {
@@ -1110,9 +1517,73 @@ static void hover_children(char **md, size_t *n, tfr_arena *a,
     append(md, n, "- and %zu more\n", nr - HOVER_CHILDREN);
 }
 
+/* The defaults of a variable's optional attributes below path base, for
+** cli_type_text. */
+struct hover_defaults {
+  tfr_arena *a;
+  const struct tfr_resolution *res;
+  const char *name, *base;
+};
+
+static const char *hover_default(void *ctx, const char *path) {
+  struct hover_defaults *h = ctx;
+  const tfr_value *dv = tfr_resolution_attr_default(
+      h->res, h->name, tfr_arena_printf(h->a, "%s%s", h->base, path));
+  return dv ? tfr_value_hcl(h->a, dv) : NULL;
+}
+
+/* The part of value v at path (".a[2].b", as tfr_locus.path), or NULL. */
+static const tfr_value *value_at(const tfr_value *v, const char *path) {
+  while (v && *path) {
+    if (tfr_value_is_null(v) || !tfr_value_is_known(v))
+      return NULL;
+    const tfr_type *t = v->type;
+    if (*path == '[') {
+      unsigned long i = strtoul(path + 1, NULL, 10);
+      const char *e = strchr(path, ']');
+      if (!e ||
+          (t->kind != TFR_LIST && t->kind != TFR_TUPLE && t->kind != TFR_SET) ||
+          i >= v->n)
+        return NULL;
+      v = v->elems[i];
+      path = e + 1;
+      continue;
+    }
+    size_t n = strcspn(path + 1, ".[");
+    const tfr_value *next = NULL;
+    if (t->kind == TFR_OBJECT) {
+      long j = tfr_type_attr(t, path + 1, n);
+      next = j >= 0 ? v->elems[j] : NULL;
+    } else if (t->kind == TFR_MAP) {
+      for (uint32_t k = 0; k < v->n && !next; k++)
+        if (v->keylens[k] == n && !memcmp(v->keys[k], path + 1, n))
+          next = v->elems[k];
+    }
+    v = next;
+    path += 1 + n;
+  }
+  return v;
+}
+
+/* Whether the error a variable's preview meets is rule r failing. */
+static bool rule_failed_in_preview(tfr_arena *a, const struct tfr_variable *v,
+                                   const struct tfr_rule *r) {
+  const struct tfr_diag *e = v->preview_error;
+  if (v->value || !e || e->code != TFR_CODE_RULE_FAILED)
+    return false;
+  if (v->nrules == 1)
+    return true;
+  return r->range.filename && e->detail &&
+         strstr(e->detail,
+                tfr_arena_printf(a, "%s:%d,%d", r->range.filename,
+                                 r->range.start.line, r->range.start.column));
+}
+
 static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
-  struct cursor c = locate(d, pos);
+  struct cursor c = locate(s, d, pos);
   json_t *result = json_null();
+  if (c.in_default)
+    c.found = false; /* (a default's value is told on its header) */
   if (!c.found && !is_tfvars(d->path)) {
     /* a configuration file: on a `variable "x"` header, that variable */
     struct module *m = fresh_module(s, d);
@@ -1133,44 +1604,51 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
     tfr_arena_free(c.a);
     return result;
   }
-  tfr_arena *a = m->a;
+  tfr_arena *a = c.a;
+  bool mark = !s->plaintext;
+  const char *B = mark ? "**" : "", *Q = mark ? "`" : "";
   char *md = NULL;
   size_t n = 0;
   bool opt = false;
   const tfr_type *t = type_at(v->declared, c.at.path, &opt);
-  append(&md, &n, "**var.%s%s**: `%s`%s%s%s\n", v->name, c.at.path,
-         t ? tfr_type_expr(a, t) : "(not in the type)",
-         opt ? " (optional)" : "", v->sensitive ? ", sensitive" : "",
-         v->ephemeral ? ", ephemeral" : "");
+  struct hover_defaults hd = {a, m->res, v->name, c.at.path};
+  struct cli_type_defaults defs = {hover_default, &hd};
+  const char *ty =
+      t ? cli_type_text(a, t, 0, false, v->sensitive ? NULL : &defs)
+        : "(not in the type)";
+  const char *flags = tfr_arena_printf(a, "%s%s%s", opt ? " (optional)" : "",
+                                       v->sensitive ? ", sensitive" : "",
+                                       v->ephemeral ? ", ephemeral" : "");
+  if (strchr(ty, '\n')) { /* folded: a block of its own */
+    append(&md, &n, "%svar.%s%s%s%s:\n", B, v->name, c.at.path, B, flags);
+    put_block(&md, &n, mark, "", ty, NULL);
+  } else {
+    append(&md, &n, "%svar.%s%s%s: %s%s%s%s\n", B, v->name, c.at.path, B, Q, ty,
+           Q, flags);
+  }
   const tfr_value *dflt =
       *c.at.path ? tfr_resolution_attr_default(m->res, v->name, c.at.path)
                  : NULL;
   if (dflt && !v->sensitive)
-    append(&md, &n, "\nDefault when left out: `%s`\n",
-           tfr_value_console(a, dflt));
+    append(&md, &n, "\nDefault when left out: %s%s%s\n", Q,
+           tfr_value_console(a, dflt), Q);
   if (*c.at.path && !t) {
-    const char *near = NULL;
-    /* the object the attribute is in, for "did you mean" */
-    char *parent = strdup(c.at.path);
-    char *cut = parent ? strrchr(parent, '.') : NULL;
+    /* the object the attribute is in: its attributes */
+    char *parent = tfr_arena_strdup(a, c.at.path);
+    char *cut = strrchr(parent, '.');
     if (cut) {
       *cut = '\0';
       bool o2;
       const tfr_type *pt = type_at(v->declared, parent, &o2);
-      if (pt && pt->kind == TFR_OBJECT)
-        for (uint32_t i = 0; i < pt->n && !near; i++)
-          if (!strcmp(pt->names[i], cut + 1))
-            near = pt->names[i];
       if (pt && pt->kind == TFR_OBJECT) {
         append(&md, &n,
                "\nThe type does not declare this attribute: "
                "Terraform drops it. Its attributes:");
         for (uint32_t i = 0; i < pt->n; i++)
-          append(&md, &n, " `%s`", pt->names[i]);
+          append(&md, &n, " %s%s%s", Q, pt->names[i], Q);
         append(&md, &n, "\n");
       }
     }
-    free(parent);
   }
   if (!*c.at.path && v->description)
     append(&md, &n, "\n%s\n", v->description);
@@ -1180,12 +1658,41 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   const char *src = cli_source_text(a, v->source, v->source_file,
                                     v->source_line, v->name, v->source_via);
   const tfr_value *val = v->value ? v->value : v->preview;
-  if (val && !v->sensitive && !*c.at.path) {
-    const char *text = tfr_value_console(a, val);
-    if (strlen(text) > 400)
-      append(&md, &n, "\nValue (from %s): %.400s...\n", src, text);
-    else
-      append(&md, &n, "\nValue (from %s):\n```hcl\n%s\n```\n", src, text);
+  if (*c.at.path) {
+    /* an attribute: its own value, from its own line */
+    const char *here =
+        tfr_arena_printf(a, "%s:%d", d->path, c.at.name.start.line);
+    const tfr_value *x = value_at(val, c.at.path);
+    bool wins = v->source_file && !strcmp(v->source_file, d->path);
+    if (v->sensitive || (x && tfr_value_has_mark(x, TFR_V_SENSITIVE))) {
+      append(&md, &n, "\nValue from %s (sensitive: not shown)\n", here);
+    } else if (wins && x) {
+      append(&md, &n, "\nValue (from %s):\n", here);
+      put_value(&md, &n, mark, a, "", x, NULL);
+    } else if (is_tfvars(d->path) && c.at.value.end.byte <= d->len) {
+      /* as written here (another source wins, or it is not resolved) */
+      const char *w = d->text + c.at.value.start.byte;
+      size_t wl = c.at.value.end.byte - c.at.value.start.byte;
+      const char *eq = memchr(w, '=', wl);
+      if (!eq || *c.at.path == '[')
+        eq = NULL;
+      const char *text =
+          eq ? tfr_arena_strndup(a, eq + 1, wl - (size_t)(eq + 1 - w))
+             : tfr_arena_strndup(a, w, wl);
+      while (*text == ' ' || *text == '\t')
+        text++;
+      append(&md, &n, "\nValue here (%s)%s%s:\n", here,
+             wins ? "" : ", the variable's value from ", wins ? "" : src);
+      put_value(&md, &n, mark, a, "", NULL, text);
+    }
+  } else if (val && !v->sensitive) {
+    append(&md, &n, "\nValue (from %s):\n", src);
+    put_value(&md, &n, mark, a, "", val, NULL);
+  } else if (v->given && !v->sensitive &&
+             !tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) {
+    /* not resolved: what was given, before conversion */
+    append(&md, &n, "\nValue given (from %s):\n", src);
+    put_value(&md, &n, mark, a, "", v->given, NULL);
   } else {
     append(&md, &n, "\nValue from %s%s\n", src,
            v->sensitive ? " (sensitive: not shown)" : "");
@@ -1193,9 +1700,9 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   if (!*c.at.path && v->default_value && v->source != TFR_SRC_DEFAULT &&
       !v->sensitive) {
     const char *dv = tfr_value_console(a, v->default_value);
-    append(&md, &n, "\nOverrides the default%s%s%s\n",
-           strlen(dv) <= 80 ? ": `" : "", strlen(dv) <= 80 ? dv : "",
-           strlen(dv) <= 80 ? "`" : "");
+    append(&md, &n, "\nOverrides the default%s%s%s%s\n",
+           strlen(dv) <= 80 ? ": " : "", strlen(dv) <= 80 ? Q : "",
+           strlen(dv) <= 80 ? dv : "", strlen(dv) <= 80 ? Q : "");
   }
   if (!v->value && v->reason)
     append(&md, &n, "\nNot resolved: %s\n", v->reason);
@@ -1209,50 +1716,100 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
           at->won ? " (wins)" : " (overridden)");
     }
   }
+  /* the rules as the diagnostics tell them: when plan stops before this
+  ** variable, the preview's (what the diagnostics publish) */
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_rule *r = tfr_variable_rule(v, i);
+    const char *result = tfr_rule_result_name(r->result);
+    const char *detail = r->detail;
+    if (r->result == TFR_RULE_SKIPPED && rule_failed_in_preview(a, v, r)) {
+      result = "failed (plan stops before it at another error; this is "
+               "what it would say)";
+      detail = cli_preview_failure(a, v->preview_error);
+      if (!strncmp(detail, "its validation rule: ", 21))
+        detail += 21;
+    } else if (r->result == TFR_RULE_SKIPPED && !v->value && v->preview) {
+      result = "passes on the value it would have (plan stops before it at "
+               "another error)";
+      detail = NULL;
+    }
     append(&md, &n, "%sValidation rule %zu: %s%s%s\n", i ? "" : "\n", i + 1,
-           tfr_rule_result_name(r->result), r->detail ? ": " : "",
-           r->detail && !v->sensitive ? r->detail : "");
+           result, detail && !v->sensitive ? ": " : "",
+           detail && !v->sensitive ? detail : "");
   }
   if (!*c.at.path)
-    hover_children(&md, &n, c.a, m->res, v->name);
-  result =
-      json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind", "markdown", "value",
-                md, "range", range_of(d->text, d->len, &c.at.name));
+    hover_children(&md, &n, c.a, mark, m->res, v->name);
+  result = json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind",
+                     mark ? "markdown" : "plaintext", "value", md, "range",
+                     range_of(d->text, d->len, &c.at.name));
   free(md);
   tfr_arena_free(c.a);
   return result;
 }
 
+/* Whether t[i..i+k) is the whole word w followed by "=" (an attribute of
+** an object type expression). */
+static bool attr_here(const char *t, size_t end, size_t i, const char *w,
+                      size_t k) {
+  if (i + k > end || memcmp(t + i, w, k) || (i > 0 && name_char(t[i - 1])) ||
+      (i + k < end && name_char(t[i + k])))
+    return false;
+  i += k;
+  while (i < end && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  return i < end && t[i] == '=';
+}
+
 static json_t *definition(struct server *s, struct doc *d, json_t *pos) {
-  struct cursor c = locate(d, pos);
+  struct cursor c = locate(s, d, pos);
   struct module *m = c.found ? fresh_module(s, d) : NULL;
   const struct tfr_variable *v = m ? variable(m, c.at.variable) : NULL;
   json_t *result = json_null();
-  if (v && v->decl.filename) {
+  if (v && v->decl.filename && !c.in_default) {
     struct tfr_range at = v->decl;
     size_t len;
     char *owned;
     const char *text = file_text(s, at.filename, &len, &owned);
-    /* an attribute: its name inside the type expression, if found */
-    const char *attr = strrchr(c.at.path, '.');
-    if (text && attr && v->type_range.filename &&
-        !strcmp(v->type_range.filename, at.filename)) {
-      size_t k = strlen(attr + 1);
-      for (size_t i = v->type_range.start.byte;
-           i + k <= v->type_range.end.byte && i + k <= len; i++)
-        if (!memcmp(text + i, attr + 1, k) &&
-            (i == 0 || !strchr("abcdefghijklmnopqrstuvwxyz"
-                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
-                               text[i - 1])) &&
-            !strchr("abcdefghijklmnopqrstuvwxyz"
-                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
-                    text[i + k])) {
+    /* an attribute: its name inside the type expression, found step by
+    ** step along the path; a map's key is in no type (null) */
+    const tfr_type *t = v->declared;
+    size_t from = v->type_range.start.byte, end = v->type_range.end.byte;
+    bool in_type = text && v->type_range.filename &&
+                   !strcmp(v->type_range.filename, at.filename) && end <= len;
+    for (const char *p = c.at.path; *p && t;) {
+      if (*p == '[') {
+        const char *e = strchr(p, ']');
+        unsigned long i = strtoul(p + 1, NULL, 10);
+        t = t->kind == TFR_TUPLE ? i < t->n ? t->types[i] : NULL
+            : t->kind == TFR_LIST || t->kind == TFR_SET ? t->elem
+                                                        : NULL;
+        p = e ? e + 1 : p + strlen(p);
+        continue;
+      }
+      size_t k = strcspn(p + 1, ".[");
+      if (t->kind == TFR_MAP) {
+        t = t->elem;
+        if (!p[1 + k]) { /* the cursor's key: a map key */
+          free(owned);
+          tfr_arena_free(c.a);
+          return json_null();
+        }
+      } else if (t->kind == TFR_OBJECT) {
+        long j = tfr_type_attr(t, p + 1, k);
+        t = j >= 0 ? t->types[j] : NULL;
+        char *w = tfr_arena_strndup(c.a, p + 1, k);
+        size_t i = from;
+        while (in_type && i < end && !attr_here(text, end, i, w, k))
+          i++;
+        if (in_type && i < end) {
+          from = i;
           at.start.byte = i;
           at.end.byte = i + k;
-          break;
         }
+      } else {
+        t = NULL;
+      }
+      p += 1 + k;
     }
     if (text) {
       char *uri = path_uri(at.filename);
@@ -1292,11 +1849,82 @@ static bool at_top_name(const struct doc *d, size_t byte) {
   return true;
 }
 
-/* The strings of a `contains([...], var.NAME)` in variable v's rules: the
-** values they allow, as completion items (the list read as a constant
-** expression from the rule's text). */
-static void allowed_values(struct server *s, tfr_arena *a,
-                           const struct tfr_variable *v, json_t *items) {
+/* [*s, *e) without the spaces around it, and without parentheses around
+** the whole of it. */
+static void trim_expr(const char *t, size_t *s, size_t *e) {
+  for (;;) {
+    while (*s < *e && strchr(" \t\r\n", t[*s]))
+      (*s)++;
+    while (*e > *s && strchr(" \t\r\n", t[*e - 1]))
+      (*e)--;
+    if (*e - *s < 2 || t[*s] != '(' || close_of(t, *e, *s) != *e - 1)
+      return;
+    (*s)++;
+    (*e)--;
+  }
+}
+
+/* The values conjunct [s, e) requires var.NAME to be one of, when it is
+** exactly `contains([...], var.NAME)`: appended to list (console texts of
+** its strings); false when it is not. */
+static bool contains_list(tfr_arena *a, const char *t, size_t s, size_t e,
+                          const char *name, json_t *list) {
+  trim_expr(t, &s, &e);
+  if (e - s < 9 || memcmp(t + s, "contains", 8))
+    return false;
+  size_t p = s + 8;
+  while (p < e && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p >= e || t[p] != '(' || close_of(t, e, p) != e - 1)
+    return false;
+  size_t q = p + 1;
+  while (q < e && strchr(" \t\r\n", t[q]))
+    q++;
+  if (q >= e || t[q] != '[')
+    return false;
+  size_t qc = close_of(t, e, q);
+  if (qc >= e)
+    return false;
+  size_t r = qc + 1;
+  while (r < e && strchr(" \t\r\n", t[r]))
+    r++;
+  if (r >= e || t[r] != ',')
+    return false;
+  r++;
+  while (r < e && strchr(" \t\r\n", t[r]))
+    r++;
+  size_t vn = strlen(name);
+  if (r + 4 + vn > e || memcmp(t + r, "var.", 4) || memcmp(t + r + 4, name, vn))
+    return false;
+  r += 4 + vn;
+  while (r < e && strchr(" \t\r\n", t[r]))
+    r++;
+  if (r != e - 1)
+    return false;
+  tfr_diags *dg = tfr_diags_new(a);
+  tfr_file *x = tfr_parse_expr(a, dg, "<rule>", t + q, qc + 1 - q);
+  const tfr_value *l = x ? tfr_eval_const(a, dg, x) : NULL;
+  if (!l || tfr_value_is_null(l) || !tfr_value_is_known(l) ||
+      (l->type->kind != TFR_TUPLE && l->type->kind != TFR_LIST))
+    return false;
+  for (uint32_t k = 0; k < l->n; k++) {
+    const tfr_value *v = l->elems[k];
+    if (v->type->kind == TFR_STRING && !tfr_value_is_null(v) &&
+        tfr_value_is_known(v))
+      json_array_append_new(list, json_string(tfr_value_console(a, v)));
+  }
+  return true;
+}
+
+/* The values variable v's rules allow, read from their conditions as
+** written: a condition that is `contains([...], var.NAME)`, alone or
+** joined to others by &&, allows the strings of its list (a value must be
+** in every such list) but those of a `!contains([...], var.NAME)` joined
+** the same way; one under `||` says nothing of the kind.
+** NULL when no rule reads that way. */
+static json_t *allowed_values(struct server *s, tfr_arena *a,
+                              const struct tfr_variable *v) {
+  json_t *allowed = NULL, *forbidden = json_array();
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_rule *r = tfr_variable_rule(v, i);
     if (!r->range.filename)
@@ -1304,58 +1932,116 @@ static void allowed_values(struct server *s, tfr_arena *a,
     size_t len;
     char *owned;
     const char *text = file_text(s, r->range.filename, &len, &owned);
-    size_t end = r->range.end.byte;
-    /* the rule's block: from its start to its closing brace */
-    for (int depth = 0; text && end < len; end++) {
-      depth += text[end] == '{';
-      if (text[end] == '}' && --depth <= 0)
-        break;
+    size_t open = r->range.end.byte;
+    while (text && open < len && text[open] != '{')
+      open++;
+    if (!text || open >= len) {
+      free(owned);
+      continue;
     }
-    for (size_t at = r->range.start.byte; text && at + 10 < end; at++) {
-      if (memcmp(text + at, "contains(", 9))
+    size_t close = close_of(text, len, open), n;
+    struct kv *it = items_of(text, open + 1, close, &n);
+    for (size_t k = 0; k < n; k++) {
+      if (it[k].ke - it[k].ks != 9 || memcmp(text + it[k].ks, "condition", 9))
         continue;
-      size_t open = at + 9;
-      while (open < end && (text[open] == ' ' || text[open] == '\n'))
-        open++;
-      if (open >= end || text[open] != '[')
-        continue;
-      size_t close = open;
-      for (int depth = 0; close < end; close++) {
-        depth += text[close] == '[';
-        if (text[close] == ']' && --depth == 0)
-          break;
+      /* its conjuncts: split at && outside brackets and strings */
+      json_t *list = NULL;
+      size_t from = it[k].vs;
+      for (size_t p = it[k].vs; p <= it[k].ve;) {
+        if (p < it[k].ve && text[p] == '"') {
+          p = skip_string(text, it[k].ve, p);
+          continue;
+        }
+        if (p < it[k].ve && strchr("([{", text[p])) {
+          p = close_of(text, it[k].ve, p) + 1;
+          continue;
+        }
+        if (p == it[k].ve || (text[p] == '&' && text[p + 1] == '&')) {
+          json_t *one = json_array();
+          if (contains_list(a, text, from, p, v->name, one)) {
+            if (!list) {
+              list = one;
+            } else { /* in both */
+              json_t *both = json_array();
+              size_t x, y;
+              json_t *e, *f;
+              json_array_foreach(list, x, e)
+                  json_array_foreach(one, y, f) if (json_equal(e, f))
+                      json_array_append(both, e);
+              json_decref(list);
+              json_decref(one);
+              list = both;
+            }
+          } else {
+            /* `!contains([...], var.NAME)`: none of those */
+            size_t ns = from, ne = p;
+            trim_expr(text, &ns, &ne);
+            if (ns < ne && text[ns] == '!')
+              contains_list(a, text, ns + 1, ne, v->name, forbidden);
+            json_decref(one);
+          }
+          p += 2;
+          from = p;
+          continue;
+        }
+        p++;
       }
-      const char *rest = text + close + 1;
-      while (rest < text + end && (*rest == ' ' || *rest == ','))
-        rest++;
-      size_t vn = strlen(v->name);
-      if (close >= end || strncmp(rest, "var.", 4) ||
-          strncmp(rest + 4, v->name, vn) || name_char(rest[4 + vn]))
-        continue;
-      tfr_diags *dg = tfr_diags_new(a);
-      tfr_file *e =
-          tfr_parse_expr(a, dg, "<rule>", text + open, close + 1 - open);
-      const tfr_value *list = e ? tfr_eval_const(a, dg, e) : NULL;
-      for (uint32_t k = 0;
-           list && !tfr_value_is_null(list) &&
-           (list->type->kind == TFR_TUPLE || list->type->kind == TFR_LIST) &&
-           k < list->n;
-           k++) {
-        const tfr_value *x = list->elems[k];
-        if (x->type->kind == TFR_STRING && !tfr_value_is_null(x))
-          json_array_append_new(items,
-                                item(tfr_value_console(a, x), 12 /* Value */,
-                                     "allowed by a validation rule", NULL));
+      if (list && !allowed) {
+        allowed = list;
+      } else if (list) {
+        json_t *both = json_array();
+        size_t x, y;
+        json_t *e, *f;
+        json_array_foreach(allowed, x, e)
+            json_array_foreach(list, y, f) if (json_equal(e, f))
+                json_array_append(both, e);
+        json_decref(allowed);
+        json_decref(list);
+        allowed = both;
       }
     }
+    free(it);
     free(owned);
   }
+  for (size_t k = json_array_size(allowed); k-- > 0;) {
+    size_t x;
+    json_t *e;
+    json_array_foreach(forbidden, x,
+                       e) if (json_equal(e, json_array_get(allowed, k))) {
+      json_array_remove(allowed, k);
+      break;
+    }
+  }
+  json_decref(forbidden);
+  return allowed;
+}
+
+/* The names set in the object the cursor is in (other than the one being
+** typed at the cursor), sorted; NULL when the cursor is in no object. */
+static const char **names_set(const struct cursor *c, const struct doc *d,
+                              size_t *n) {
+  *n = 0;
+  size_t ob = open_brace(d->text, 0, c->byte);
+  if (ob == SIZE_MAX || (!c->at.in_key && ob < c->at.value.start.byte))
+    return NULL;
+  size_t close = close_of(d->text, d->len, ob), k;
+  struct kv *it = items_of(d->text, ob + 1, close, &k);
+  const char **names = tfr_arena_alloc(c->a, (k ? k : 1) * sizeof *names);
+  for (size_t i = 0; i < k; i++)
+    if (!(c->byte >= it[i].ks && c->byte <= it[i].ke) &&
+        !(c->byte < it[i].ks &&
+          strspn(d->text + c->byte, " \t") >= it[i].ks - c->byte))
+      names[(*n)++] = key_name(c->a, d->text, &it[i]);
+  free(it);
+  if (*n > 1)
+    qsort(names, *n, sizeof *names, cmp_cstr);
+  return names;
 }
 
 static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
-  struct cursor c = locate(d, pos);
+  struct cursor c = locate(s, d, pos);
   json_t *items = json_array();
-  if (!is_tfvars(d->path)) {
+  if (!is_tfvars(d->path) && !c.in_default) {
     tfr_arena_free(c.a);
     return items;
   }
@@ -1371,11 +2057,15 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
     else
       obj = NULL;
   }
-  if (v && obj && (!c.at.in_key || *c.at.path)) {
+  if (v && obj && (!c.at.in_key || *c.at.path || c.in_default)) {
     bool opt;
     const tfr_type *t = type_at(v->declared, obj, &opt);
-    if (t && t->kind == TFR_OBJECT) {
+    if (t && t->kind == TFR_OBJECT && c.quote == SIZE_MAX) {
+      size_t nset;
+      const char **set = names_set(&c, d, &nset);
       for (uint32_t i = 0; i < t->n; i++) {
+        if (nset && bsearch(&t->names[i], set, nset, sizeof *set, cmp_cstr))
+          continue; /* set already */
         bool o = t->optional && t->optional[i];
         const tfr_value *dv =
             o && !v->sensitive
@@ -1386,27 +2076,54 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
         json_array_append_new(
             items, item(t->names[i], 10 /* Property */,
                         tfr_arena_printf(
-                            m->a, "%s%s%s%s", tfr_type_expr(m->a, t->types[i]),
+                            c.a, "%s%s%s%s", tfr_type_expr(c.a, t->types[i]),
                             o ? " (optional" : "",
-                            dv ? tfr_arena_printf(m->a, ", default %s",
-                                                  tfr_value_console(m->a, dv))
+                            dv ? tfr_arena_printf(c.a, ", default %s",
+                                                  tfr_value_console(c.a, dv))
                                : "",
                             o ? ")" : ""),
                         NULL));
       }
     }
     if (!c.at.in_key) { /* a value: the literals the type allows */
+      json_t *values = json_array();
       t = type_at(v->declared, c.at.path, &opt);
-      if (t && (t->kind == TFR_BOOL || t->kind == TFR_DYNAMIC)) {
-        json_array_append_new(items, item("true", 12, "bool", NULL));
-        json_array_append_new(items, item("false", 12, "bool", NULL));
+      if (t && c.quote == SIZE_MAX &&
+          (t->kind == TFR_BOOL || t->kind == TFR_DYNAMIC)) {
+        json_array_append_new(values, item("true", 12, "bool", NULL));
+        json_array_append_new(values, item("false", 12, "bool", NULL));
       }
-      if (t && v->nullable)
-        json_array_append_new(items, item("null", 12, NULL, NULL));
-      if (!*c.at.path && !v->sensitive)
-        allowed_values(s, c.a, v, items);
+      if (t && v->nullable && c.quote == SIZE_MAX)
+        json_array_append_new(values, item("null", 12, NULL, NULL));
+      json_t *allowed =
+          !*c.at.path && !v->sensitive ? allowed_values(s, c.a, v) : NULL;
+      size_t i;
+      json_t *x;
+      json_array_foreach(allowed, i, x) json_array_append_new(
+          values, item(json_string_value(x), 12 /* Value */,
+                       "allowed by a validation rule", NULL));
+      json_decref(allowed);
+      /* in a string being typed: each replaces it, quotes and all */
+      if (c.quote != SIZE_MAX) {
+        size_t end =
+            c.byte < d->len && d->text[c.byte] == '"' ? c.byte + 1 : c.byte;
+        struct tfr_range r = {0};
+        r.start.byte = c.quote;
+        r.end.byte = end;
+        json_array_foreach(values, i, x) {
+          const char *label = json_string_value(json_object_get(x, "label"));
+          json_object_set_new(x, "filterText", json_string(label));
+          json_object_set_new(x, "textEdit",
+                              json_pack("{s:o, s:s}", "range",
+                                        range_of(d->text, d->len, &r),
+                                        "newText", label));
+        }
+      }
+      json_array_extend(items, values);
+      json_decref(values);
     }
-  } else if (!c.found || c.at.in_key || at_top_name(d, c.byte)) {
+  } else if (!c.in_default && c.quote == SIZE_MAX &&
+             (!c.found || c.at.in_key || at_top_name(d, c.byte))) {
     /* a new top-level name: the variables this file does not set yet */
     tfr_file *f = parse_doc(c.a, d);
     size_t nset = 0;
@@ -1422,7 +2139,7 @@ static json_t *completion(struct server *s, struct doc *d, json_t *pos) {
                  !(c.found && c.at.in_key && !strcmp(x->name, c.at.variable));
       if (!set)
         json_array_append_new(items, item(x->name, 6 /* Variable */,
-                                          tfr_type_expr(m->a, x->declared),
+                                          tfr_type_expr(c.a, x->declared),
                                           x->description));
     }
   }
@@ -1445,17 +2162,248 @@ static char *suggestion(const char *msg) {
   return s;
 }
 
-static json_t *code_actions(struct doc *d, json_t *params) {
+/* The first quoted name in msg after after (in the arena), or NULL. */
+static const char *quoted_after(tfr_arena *a, const char *msg,
+                                const char *after) {
+  const char *p = strstr(msg, after);
+  p = p ? strchr(p + strlen(after), '"') : NULL;
+  const char *e = p ? strchr(p + 1, '"') : NULL;
+  return e ? tfr_arena_strndup(a, p + 1, (size_t)(e - p - 1)) : NULL;
+}
+
+/* What a variable of type t is set to before its value is known: "" for
+** a string, 0, false, [], {}, an object with its required attributes. */
+static void placeholder(char **out, size_t *n, const tfr_type *t, int indent) {
+  switch (t->kind) {
+  case TFR_STRING:
+    append(out, n, "\"\"");
+    return;
+  case TFR_NUMBER:
+    append(out, n, "0");
+    return;
+  case TFR_BOOL:
+    append(out, n, "false");
+    return;
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+    append(out, n, "[]");
+    return;
+  case TFR_OBJECT: {
+    bool any = false;
+    for (uint32_t i = 0; i < t->n; i++) {
+      if (t->optional && t->optional[i])
+        continue;
+      append(out, n, "%s%*s%s = ", any ? "\n" : "{\n", indent + 2, "",
+             t->names[i]);
+      placeholder(out, n, t->types[i], indent + 2);
+      any = true;
+    }
+    append(out, n, any ? "\n%*s}" : "{}", indent, "");
+    return;
+  }
+  case TFR_MAP:
+    append(out, n, "{}");
+    return;
+  default:
+    append(out, n, "null");
+  }
+}
+
+/* A type a user would write for a value (what type() says, simplified:
+** a list of one type, a map of strings). */
+static const char *infer_type(tfr_arena *a, const tfr_value *v) {
+  const tfr_type *t = v->type;
+  switch (t->kind) {
+  case TFR_STRING:
+  case TFR_NUMBER:
+  case TFR_BOOL:
+    return cli_type_word(t);
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_TUPLE:
+  case TFR_MAP:
+  case TFR_OBJECT: {
+    bool obj = t->kind == TFR_MAP || t->kind == TFR_OBJECT;
+    const char *same = NULL;
+    bool one = true;
+    for (uint32_t i = 0;
+         tfr_value_is_known(v) && !tfr_value_is_null(v) && i < v->n; i++) {
+      const char *e = infer_type(a, v->elems[i]);
+      if (!same)
+        same = e;
+      else if (strcmp(same, e))
+        one = false;
+    }
+    if (t->kind == TFR_OBJECT && v->n && (!one || strchr(same, '('))) {
+      char *out = NULL;
+      size_t n = 0;
+      append(&out, &n, "object({");
+      for (uint32_t i = 0; i < v->n; i++)
+        append(&out, &n, "%s%s = %s", i ? ", " : " ", t->names[i],
+               infer_type(a, v->elems[i]));
+      append(&out, &n, " })");
+      const char *r = tfr_arena_strdup(a, out);
+      free(out);
+      return r;
+    }
+    return tfr_arena_printf(a, "%s(%s)", obj ? "map" : "list",
+                            same && one ? same : "any");
+  }
+  default:
+    return "any";
+  }
+}
+
+/* An edit inserting text at the end of a text. */
+static json_t *edit_at_end(const char *text, size_t len, const char *insert) {
+  struct tfr_range r = {0};
+  r.start.byte = r.end.byte = len;
+  return json_pack("{s:o, s:s}", "range", range_of(text, len, &r), "newText",
+                   insert);
+}
+
+/* An open variables file of d's module to add a value to: d itself, else
+** terraform.tfvars, else the first open one. */
+static struct doc *tfvars_for(struct server *s, struct doc *d) {
+  if (is_tfvars(d->path))
+    return d;
+  struct doc *best = NULL;
+  for (size_t i = 0; i < s->ndocs; i++) {
+    struct doc *x = &s->docs[i];
+    if (!is_tfvars(x->path) || !x->mod_dir || !d->mod_dir ||
+        strcmp(x->mod_dir, d->mod_dir) || x->var_file)
+      continue;
+    if (!best || cli_has_suffix(x->path, "/terraform.tfvars"))
+      best = x;
+  }
+  return best;
+}
+
+/* A quick fix adding a value for the required variable name. */
+static json_t *add_required(struct server *s, struct doc *d, tfr_arena *a,
+                            const char *name, json_t *g) {
+  struct module *m = fresh_module(s, d);
+  const struct tfr_variable *v = variable(m, name);
+  struct doc *t = v ? tfvars_for(s, d) : NULL;
+  if (!t || cli_has_suffix(t->path, ".json"))
+    return NULL;
+  char *text = NULL;
+  size_t n = 0;
+  append(&text, &n,
+         "%s%s = ", t->len && t->text[t->len - 1] != '\n' ? "\n" : "", name);
+  placeholder(&text, &n, v->declared, 0);
+  append(&text, &n, "\n");
+  json_t *changes = json_object();
+  json_object_set_new(changes, t->uri,
+                      json_pack("[o]", edit_at_end(t->text, t->len, text)));
+  const char *base = strrchr(t->path, '/');
+  json_t *act = json_pack(
+      "{s:s, s:s, s:[O], s:{s:o}}", "title",
+      tfr_arena_printf(a, "Add %s to %s", name, base ? base + 1 : t->path),
+      "kind", "quickfix", "diagnostics", g, "edit", "changes", changes);
+  free(text);
+  return act;
+}
+
+/* A quick fix declaring variable name, set by tfvars document d at the
+** diagnostic g, in the module's variables.tf (created when missing and
+** the client can create files; else in the file declaring the module's
+** first variable). */
+static json_t *declare(struct server *s, struct doc *d, tfr_arena *a,
+                       const char *name, json_t *g) {
+  json_t *st = json_object_get(json_object_get(g, "range"), "start");
+  size_t b = byte_of(d->text, d->len,
+                     (int)json_integer_value(json_object_get(st, "line")),
+                     (int)json_integer_value(json_object_get(st, "character")));
+  tfr_file *f = parse_doc(a, d);
+  struct tfr_locus at;
+  if (!f || !d->mod_dir || !tfr_file_locate(a, f, b, &at) ||
+      strcmp(at.variable, name))
+    return NULL;
+  /* its value, as written: after the name's "=" or ":" */
+  size_t vs = at.name.end.byte, ve = at.value.end.byte;
+  while (vs < ve && d->text[vs] != '=' && d->text[vs] != ':')
+    vs++;
+  tfr_diags *dg = tfr_diags_new(a);
+  tfr_file *e =
+      vs < ve ? tfr_parse_expr(a, dg, "<value>", d->text + vs + 1, ve - vs - 1)
+              : NULL;
+  const tfr_value *val = e ? tfr_eval_const(a, dg, e) : NULL;
+  const char *type = val ? infer_type(a, val) : "any";
+  const char *decl =
+      tfr_arena_printf(a, "variable \"%s\" {\n  type = %s\n}\n", name, type);
+  const char *path = tfr_arena_printf(a, "%s/variables.tf", d->mod_dir);
+  size_t len;
+  char *owned;
+  const char *text = file_text(s, path, &len, &owned);
+  if (!text && !s->create_files) { /* the first variable's file */
+    struct module *m = fresh_module(s, d);
+    for (size_t i = 0; m->res && i < m->res->n && !text; i++) {
+      const struct tfr_variable *x = tfr_resolution_variable(m->res, i);
+      if (x->decl.filename && cli_has_suffix(x->decl.filename, ".tf")) {
+        path = tfr_arena_strdup(a, x->decl.filename);
+        text = file_text(s, path, &len, &owned);
+      }
+    }
+    if (!text)
+      return NULL;
+  }
+  char *uri = path_uri(path);
+  json_t *edit;
+  if (text) {
+    const char *sep = !len ? "" : text[len - 1] == '\n' ? "\n" : "\n\n";
+    json_t *changes = json_object();
+    json_object_set_new(
+        changes, uri,
+        json_pack("[o]", edit_at_end(text, len,
+                                     tfr_arena_printf(a, "%s%s", sep, decl))));
+    edit = json_pack("{s:o}", "changes", changes);
+  } else {
+    struct tfr_range r0 = {0};
+    json_t *te = json_pack("{s:{s:s, s:n}, s:[{s:o, s:s}]}", "textDocument",
+                           "uri", uri, "version", "edits", "range",
+                           range_of("", 0, &r0), "newText", decl);
+    edit = json_pack("{s:[{s:s, s:s}, o]}", "documentChanges", "kind", "create",
+                     "uri", uri, te);
+  }
+  free(owned);
+  free(uri);
+  const char *base = strrchr(path, '/');
+  return json_pack("{s:s, s:s, s:[O], s:o}", "title",
+                   tfr_arena_printf(a, "Declare variable %s in %s", name,
+                                    base ? base + 1 : path),
+                   "kind", "quickfix", "diagnostics", g, "edit", edit);
+}
+
+static json_t *code_actions(struct server *s, struct doc *d, json_t *params) {
   json_t *out = json_array();
   json_t *diags =
       json_object_get(json_object_get(params, "context"), "diagnostics");
+  tfr_arena *a = tfr_arena_new();
   size_t i;
   json_t *g;
   json_array_foreach(diags, i, g) {
     const char *msg = json_string_value(json_object_get(g, "message"));
-    char *name = msg ? suggestion(msg) : NULL;
-    if (!name)
+    json_t *declared = NULL;
+    if (msg && !strncmp(msg, "No value for required variable", 30)) {
+      const char *name = quoted_after(a, msg, "variable ");
+      json_t *act = name ? add_required(s, d, a, name, g) : NULL;
+      if (act)
+        json_array_append_new(out, act);
       continue;
+    }
+    if (msg && !strncmp(msg, "Value for undeclared variable", 29) &&
+        is_tfvars(d->path)) {
+      const char *name = quoted_after(a, msg, "variable named ");
+      declared = name ? declare(s, d, a, name, g) : NULL;
+    }
+    char *name = msg ? suggestion(msg) : NULL;
+    if (!name) {
+      if (declared)
+        json_array_append_new(out, declared);
+      continue;
+    }
     json_t *range = json_object_get(g, "range");
     json_t *st = json_object_get(range, "start");
     size_t b = byte_of(
@@ -1477,8 +2425,119 @@ static json_t *code_actions(struct doc *d, json_t *params) {
                                          "edit", "changes", changes));
     free(text);
     free(name);
+    if (declared) /* after "did you mean" */
+      json_array_append_new(out, declared);
   }
+  tfr_arena_free(a);
   return out;
+}
+
+/* The symbols of the items of [start, end) of a tfvars text: each key
+** (kind Variable at the top, Property below) with its value's keys as
+** children when its value is an object. */
+static json_t *key_symbols(tfr_arena *a, struct text_lines *tl,
+                           const struct module *m, size_t start, size_t end,
+                           int depth) {
+  json_t *out = json_array();
+  size_t n;
+  struct kv *it = items_of(tl->text, start, end, &n);
+  for (size_t i = 0; i < n; i++) {
+    const char *name = key_name(a, tl->text, &it[i]);
+    struct tfr_range kr = {0}, all = {0};
+    kr.start.byte = all.start.byte = it[i].ks;
+    kr.end.byte = it[i].ke;
+    all.end.byte = it[i].ve > it[i].ke ? it[i].ve : it[i].ke;
+    json_t *sym = json_pack("{s:s, s:i, s:o, s:o}", "name", name, "kind",
+                            depth ? 7 : 13, "range", range_in(tl, &all),
+                            "selectionRange", range_in(tl, &kr));
+    const struct tfr_variable *v = !depth && m ? variable(m, name) : NULL;
+    if (v)
+      json_object_set_new(sym, "detail",
+                          json_string(tfr_type_expr(a, v->declared)));
+    if (it[i].vs < it[i].ve && tl->text[it[i].vs] == '{' && depth < 32) {
+      size_t close = close_of(tl->text, it[i].ve, it[i].vs);
+      json_t *kids = key_symbols(a, tl, m, it[i].vs + 1, close, depth + 1);
+      if (json_array_size(kids))
+        json_object_set_new(sym, "children", kids);
+      else
+        json_decref(kids);
+    }
+    json_array_append_new(out, sym);
+  }
+  free(it);
+  return out;
+}
+
+/* textDocument/documentSymbol: a tfvars file's keys, nested keys as
+** children; a configuration file's variable blocks, their types as
+** detail.  Names and types only: no value. */
+static json_t *symbols(struct server *s, struct doc *d) {
+  tfr_arena *a = tfr_arena_new();
+  struct text_lines tl = {d->text, d->len, NULL, 0, 0, 0, 0};
+  struct module *m = fresh_module(s, d);
+  json_t *out;
+  if (is_tfvars(d->path)) {
+    size_t start = 0, end = d->len;
+    if (cli_has_suffix(d->path, ".json")) {
+      while (start < d->len && d->text[start] != '{')
+        start++;
+      end = close_of(d->text, d->len, start);
+      start++;
+    }
+    out = key_symbols(a, &tl, m, start < end ? start : end, end, 0);
+  } else {
+    out = json_array();
+    for (size_t i = 0; m->res && i < m->res->n; i++) {
+      const struct tfr_variable *v = tfr_resolution_variable(m->res, i);
+      if (!v->decl.filename || strcmp(v->decl.filename, d->path) ||
+          v->decl.end.byte > d->len)
+        continue;
+      struct tfr_range all = v->decl;
+      size_t o = v->decl.end.byte;
+      while (o < d->len && d->text[o] != '{' && d->text[o] != '\n')
+        o++;
+      if (o < d->len && d->text[o] == '{')
+        all.end.byte = close_of(d->text, d->len, o) + 1;
+      if (all.end.byte > d->len)
+        all.end.byte = d->len;
+      json_array_append_new(
+          out,
+          json_pack("{s:s, s:i, s:s, s:o, s:o}", "name", v->name, "kind", 13,
+                    "detail", v->typed ? tfr_type_expr(a, v->declared) : "any",
+                    "range", range_in(&tl, &all), "selectionRange",
+                    range_in(&tl, &v->decl)));
+    }
+  }
+  free(tl.starts);
+  tfr_arena_free(a);
+  return out;
+}
+
+/* What the client said it can do (initialize's capabilities): hover in
+** plaintext only when it lists plaintext before markdown; files created
+** by a workspace edit. */
+static void client_caps(struct server *s, json_t *caps) {
+  json_t *fmt = json_object_get(
+      json_object_get(json_object_get(caps, "textDocument"), "hover"),
+      "contentFormat");
+  s->plaintext = false;
+  size_t i;
+  json_t *x;
+  json_array_foreach(fmt, i, x) {
+    const char *f = json_string_value(x);
+    if (f && (!strcmp(f, "plaintext") || !strcmp(f, "markdown"))) {
+      s->plaintext = !strcmp(f, "plaintext");
+      break;
+    }
+  }
+  json_t *we =
+      json_object_get(json_object_get(caps, "workspace"), "workspaceEdit");
+  s->create_files = false;
+  json_array_foreach(
+      json_object_get(we, "resourceOperations"), i,
+      x) if (json_is_true(json_object_get(we, "documentChanges")) &&
+             json_string_value(x) && !strcmp(json_string_value(x), "create"))
+      s->create_files = true;
 }
 
 /* ---- notifications ------------------------------------------------------ */
@@ -1674,20 +2733,21 @@ static void did_close(struct server *s, json_t *p) {
 
 static json_t *capabilities(void) {
   return json_pack(
-      "{s:{s:{s:b, s:i, s:{s:b}}, s:b, s:{s:[s,s,s]}, s:b, s:{s:[s]}},"
+      "{s:{s:{s:b, s:i, s:{s:b}}, s:b, s:{s:[s,s,s]}, s:b, s:b, s:{s:[s]}},"
       " s:{s:s, s:s}}",
       "capabilities", "textDocumentSync", "openClose", 1, "change",
       2 /* incremental */, "save", "includeText", 0, "hoverProvider", 1,
       "completionProvider", "triggerCharacters", "\"", "{", " ",
-      "definitionProvider", 1, "codeActionProvider", "codeActionKinds",
-      "quickfix", "serverInfo", "name", "tfresolve", "version", tfr_version());
+      "definitionProvider", 1, "documentSymbolProvider", 1,
+      "codeActionProvider", "codeActionKinds", "quickfix", "serverInfo", "name",
+      "tfresolve", "version", tfr_version());
 }
 
 /* Whether method is a request about a document's contents (answered
 ** with null for a document that is not open); any other is not found. */
 static bool doc_request(const char *method) {
   static const char *const names[] = {"hover", "definition", "completion",
-                                      "codeAction"};
+                                      "codeAction", "documentSymbol"};
   if (strncmp(method, "textDocument/", 13))
     return false;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -1721,6 +2781,7 @@ static bool handle(struct server *s, json_t *msg, int *status) {
   }
   if (!strcmp(method, "initialize")) {
     settings_from(s, json_object_get(params, "initializationOptions"));
+    client_caps(s, json_object_get(params, "capabilities"));
     reply(id, capabilities());
   } else if (!strcmp(method, "shutdown")) {
     s->shutdown = true;
@@ -1748,8 +2809,10 @@ static bool handle(struct server *s, json_t *msg, int *status) {
       reply(id, definition(s, d, pos));
     } else if (!strcmp(method, "textDocument/completion")) {
       reply(id, completion(s, d, pos));
+    } else if (!strcmp(method, "textDocument/documentSymbol")) {
+      reply(id, symbols(s, d));
     } else {
-      reply(id, code_actions(d, params));
+      reply(id, code_actions(s, d, params));
     }
   } else if (id) {
     reply_error(id, -32601, "Method not found");
