@@ -4,7 +4,6 @@
 ** server's hover), optional() attributes with their defaults when the
 ** caller can say them.
 */
-#define _DEFAULT_SOURCE /* strnlen */
 #include "cli.h"
 
 #include <stdio.h>
