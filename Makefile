@@ -89,8 +89,8 @@ demo: $(BUILD)/tfresolve
 	@cd fixtures/envs && $(TFR) check -no-color -var-file-each 'envs/*.tfvars' 2>&1 || true
 	@echo
 	@echo '== tfresolve console: the module'"'"'s variables, locals and functions (fixtures/console)'
-	@cd fixtures/console && printf '%s\n' 'local.azs' 'cidrsubnets("10.0.0.0/16", 4, 4)' 'type(local.common_tags)' | \
-	  $(TFR) console -no-color
+	@cd fixtures/console && for e in 'local.azs' 'cidrsubnets("10.0.0.0/16", 4, 4)' \
+	  'type(local.common_tags)'; do echo "> $$e"; echo "$$e" | $(TFR) console -no-color; done
 	@echo
 	@echo '== tfresolve parse fixtures/demo-broken (a file with a syntax error)'
 	@$(TFR) parse -no-color fixtures/demo-broken || true

@@ -223,8 +223,11 @@ static const char usage_console[] =
     "Terraform's console, offline: read expressions from standard input and\n"
     "print each value, with Terraform's functions and the module's var.*\n"
     "(resolved from every value source), local.*, path.* and\n"
-    "terraform.workspace in scope.  An expression may span lines while a\n"
-    "bracket is open.  \"exit\" or end of input ends it.\n"
+    "terraform.workspace in scope.  On a terminal an expression may span\n"
+    "lines while a bracket is open; from a pipe, as Terraform's console\n"
+    "reads one, each line is an expression, only the last result is\n"
+    "printed and the first error ends the run.  \"exit\" or end of input\n"
+    "ends it.\n"
     "\n"
     "Options:\n"
     "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR,\n"
@@ -235,21 +238,22 @@ static const char usage_console[] =
     "  -show-sensitive  Print sensitive values (as for eval)\n"
     "  -no-color   No colour in diagnostics\n"
     "\n"
-    "Exit status: 0, or 1 if the last expression failed; 2 usage error.\n";
+    "Exit status: 0, or 1 if an expression failed (from a pipe: the first\n"
+    "error), or the last one failed (on a terminal); 2 usage error.\n";
 
-static void json_error(const char *summary, const char *detail,
+static void json_error(FILE *out, const char *summary, const char *detail,
                        const char *note, bool ours) {
-  fputs("{\"error\":{\"summary\":", stdout);
-  tfr_json_write_cstr(stdout, summary);
-  fputs(",\"detail\":", stdout);
-  tfr_json_write_cstr(stdout, detail ? detail : "");
+  fputs("{\"error\":{\"summary\":", out);
+  tfr_json_write_cstr(out, summary);
+  fputs(",\"detail\":", out);
+  tfr_json_write_cstr(out, detail ? detail : "");
   if (note) { /* ours, after Terraform's words */
-    fputs(",\"note\":", stdout);
-    tfr_json_write_cstr(stdout, note);
+    fputs(",\"note\":", out);
+    tfr_json_write_cstr(out, note);
   }
   if (ours) /* a diagnostic Terraform does not give */
-    fputs(",\"origin\":\"tfresolve\"", stdout);
-  fputs("}}\n", stdout);
+    fputs(",\"origin\":\"tfresolve\"", out);
+  fputs("}}\n", out);
 }
 
 /* What eval and console evaluate in. */
@@ -258,6 +262,7 @@ struct eval_env {
   const char *type_text;               /* convert results to this type */
   const struct tfr_resolution *module; /* console scope, or NULL */
   size_t yaml_docs;                    /* YAML documents written so far */
+  FILE *out;                           /* where results go: stdout */
 };
 
 /* Whether t has an object type anywhere: its attribute names may come
@@ -276,6 +281,7 @@ static bool has_object_type(const tfr_type *t) {
 /* Evaluate one expression (and convert it to type_text if given). */
 static bool eval_one(const char *text, struct eval_env *env,
                      const struct options *o) {
+  FILE *out = env->out ? env->out : stdout;
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const tfr_value *v = NULL;
@@ -290,6 +296,14 @@ static bool eval_one(const char *text, struct eval_env *env,
     v = tfr_eval_functions_opts(a, d, e, &eo);
   } else if (e) {
     v = tfr_eval_const(a, d, e);
+    /* eval without -functions evaluates as a tfvars file does: say how
+    ** to call one (after Terraform's words) */
+    size_t nd = tfr_diags_count(d);
+    const struct tfr_diag *g = nd ? tfr_diags_get(d, nd - 1) : NULL;
+    if (g && !strcmp(g->summary, "Function calls not allowed"))
+      tfr_diags_set_note(d, "eval evaluates constants, as in a .tfvars file: "
+                            "add -functions to call functions, as terraform "
+                            "console does.");
   }
   if (v && !tfr_diags_has_errors(d) && type_text) {
     tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text, strlen(type_text));
@@ -308,13 +322,13 @@ static bool eval_one(const char *text, struct eval_env *env,
   bool ok = v && !tfr_diags_has_errors(d);
   if (ok && (v->flags & TFR_V_TYPE)) { /* the console's type(x) */
     if (o->format == FMT_JSON) {
-      fputs("{\"type\":\"type\",\"value\":", stdout);
-      tfr_json_write_cstr(stdout, v->s);
-      fputs("}\n", stdout);
+      fputs("{\"type\":\"type\",\"value\":", out);
+      tfr_json_write_cstr(out, v->s);
+      fputs("}\n", out);
     } else {
-      printf("%s\n", v->s);
+      fprintf(out, "%s\n", v->s);
     }
-    fflush(stdout);
+    fflush(out);
     tfr_arena_free(a);
     return true;
   }
@@ -326,46 +340,46 @@ static bool eval_one(const char *text, struct eval_env *env,
   if (sensitive && o->show_sensitive && o->format != FMT_JSON)
     v = tfr_value_unmark(a, v, TFR_V_SENSITIVE, NULL);
   if (o->format == FMT_JSON && ok && !hide && !tfr_value_json_encodable(v)) {
-    json_error("Value cannot be encoded as JSON",
+    json_error(out, "Value cannot be encoded as JSON",
                "cannot serialize infinity as JSON", NULL, true);
     ok = false;
   } else if (o->format == FMT_JSON) {
     if (!ok) {
       const struct tfr_diag *g = tfr_diags_get(d, 0);
-      json_error(g ? g->summary : "Error", g ? g->detail : "",
+      json_error(out, g ? g->summary : "Error", g ? g->detail : "",
                  g ? g->note : NULL, !g || g->ours);
     } else {
-      fputs("{\"type\":", stdout);
+      fputs("{\"type\":", out);
       if (hide && has_object_type(v->type)) /* its names may be secrets */
-        fputs("\"dynamic\"", stdout);
+        fputs("\"dynamic\"", out);
       else
-        tfr_type_write_json(stdout, v->type);
-      fputs(",\"value\":", stdout);
+        tfr_type_write_json(out, v->type);
+      fputs(",\"value\":", out);
       if (hide)
-        fputs("null", stdout);
+        fputs("null", out);
       else
-        tfr_value_write_json(stdout, a, v);
+        tfr_value_write_json(out, a, v);
       if (!tfr_value_is_wholly_known(v))
-        fputs(",\"unknown\":true", stdout);
+        fputs(",\"unknown\":true", out);
       if (sensitive)
-        fputs(",\"sensitive\":true", stdout);
+        fputs(",\"sensitive\":true", out);
       if (tfr_value_has_mark(v, TFR_V_EPHEMERAL))
-        fputs(",\"ephemeral\":true", stdout);
-      fputs("}\n", stdout);
+        fputs(",\"ephemeral\":true", out);
+      fputs("}\n", out);
     }
   } else if (!ok) {
     cli_print_diags(d, o);
   } else if (o->format == FMT_YAML) {
     if (env->yaml_docs++) /* several values: a stream of documents */
-      fputs("---\n", stdout);
+      fputs("---\n", out);
     if (hide)
-      fputs("# (sensitive value: use -show-sensitive to print it)\n", stdout);
+      fputs("# (sensitive value: use -show-sensitive to print it)\n", out);
     else
-      tfr_value_write_yaml(stdout, a, v);
+      tfr_value_write_yaml(out, a, v);
   } else {
-    printf("%s\n", tfr_value_console(a, v));
+    fprintf(out, "%s\n", tfr_value_console(a, v));
   }
-  fflush(stdout);
+  fflush(out);
   tfr_arena_free(a);
   return ok;
 }
@@ -514,6 +528,64 @@ static int open_brackets(const char *s) {
   return depth;
 }
 
+/* Standard input that is not a terminal, as Terraform's console reads it
+** (console.go's modePiped): each line one expression (surrounding white
+** space trimmed); the first error is shown and ends the run with status
+** 1; "exit" ends it with status 0 and nothing printed; at the end of the
+** input only the last line's result is printed (an empty line's is an
+** empty line). */
+static int console_piped(struct eval_env *env, const struct options *o) {
+  static const char help[] =
+      "The console evaluates expressions: try var.NAME, local.NAME or a "
+      "function call such as upper(\"x\").  \"exit\" leaves.\n";
+  char *line = NULL, *last = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int status = EXIT_OK;
+  bool done = false;
+  while (!done && (n = getline(&line, &cap, stdin)) > 0) {
+    char *t = line, *end = line + n;
+    while (end > t && strchr(" \t\n\v\f\r", end[-1]))
+      *--end = '\0';
+    while (*t && strchr(" \t\n\v\f\r", *t))
+      t++;
+    char *result = NULL;
+    if (!strcmp(t, "exit")) {
+      done = true;
+      free(last);
+      last = NULL;
+      continue;
+    }
+    if (!*t || !strcmp(t, "help")) {
+      result = strdup(*t ? help : "\n");
+    } else {
+      size_t size = 0;
+      env->out = open_memstream(&result, &size);
+      env->yaml_docs = 0; /* one value shown: no stream of documents */
+      bool ok = env->out && eval_one(t, env, o);
+      if (env->out)
+        fclose(env->out);
+      env->out = NULL;
+      if (!ok) { /* what eval_one wrote (-format=json's error) */
+        if (result)
+          fputs(result, stdout);
+        free(result);
+        status = EXIT_INVALID;
+        done = true;
+        free(last);
+        last = NULL;
+        continue;
+      }
+    }
+    free(last);
+    last = result;
+  }
+  fputs(last ? last : done ? "" : "\n", stdout);
+  free(last);
+  free(line);
+  return status;
+}
+
 static int cmd_console(int argc, char **argv) {
   struct options o = {0};
   struct eval_env env = {0};
@@ -535,6 +607,12 @@ static int cmd_console(int argc, char **argv) {
   tfr_arena *a = tfr_arena_new();
   env.module = console_module(a, args, nargs, no_env, &o);
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  if (!isatty(STDIN_FILENO)) {
+    int status = console_piped(&env, &o);
+    tfr_arena_free(a);
+    free(args);
+    return status;
+  }
   bool last = true;
   char *line = NULL, *expr = NULL;
   size_t cap = 0, len = 0;
