@@ -106,6 +106,11 @@ static void lib_versions_fill(void) {
            ossl, zlibVersion(), XCRYPT_VERSION_STR);
 }
 
+const char *tfr_suggest_name(const char *given, const char *const *names,
+                             size_t n) {
+  return given && names ? str_suggest(given, names, n) : NULL;
+}
+
 const char *tfr_library_versions(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, lib_versions_fill);

@@ -40,6 +40,13 @@ TFR_API int tfr_version_number(void);
  *  a library can say (tfresolve -version; bug reports).  Since 0.3.0. */
 TFR_API const char *tfr_library_versions(void);
 
+/** Terraform's "Did you mean" rule (its didyoumean.NameSuggestion): of
+ *  @p names[0..@p n), the one closest to @p given if its Levenshtein
+ *  distance is below 3 (the first of equals), else NULL.  For the names a
+ *  program's user types (commands, options).  Since 0.3.0. */
+TFR_API const char *tfr_suggest_name(const char *given,
+                                     const char *const *names, size_t n);
+
 /**
  * Parse one file.
  * @param[in]  a      Arena that owns the returned file and its AST.

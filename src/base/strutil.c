@@ -32,6 +32,17 @@ size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
   return row[nb];
 }
 
+const char *str_suggest(const char *given, const char *const *names, size_t n) {
+  const char *best = NULL;
+  size_t below = 3, ng = strlen(given);
+  for (size_t i = 0; i < n; i++) {
+    size_t d = str_distance(given, ng, names[i], strlen(names[i]));
+    if (d < below)
+      below = d, best = names[i];
+  }
+  return best;
+}
+
 /* sbuf_limit_push's limit and whether a buffer reached it, per thread. */
 static _Thread_local struct sbuf_limit cur_limit;
 

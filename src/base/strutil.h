@@ -14,6 +14,11 @@
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
 
+/* Terraform's rule for "Did you mean" (didyoumean.NameSuggestion): the
+** name of names[0..n) closest to given, if its Levenshtein distance is
+** below 3 (the first of equals); NULL when none is. */
+const char *str_suggest(const char *given, const char *const *names, size_t n);
+
 /* Does s end with suffix? */
 bool str_ends_with(const char *s, const char *suffix);
 

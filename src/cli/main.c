@@ -278,6 +278,11 @@ static bool has_object_type(const tfr_type *t) {
   return false;
 }
 
+/* The note after Terraform's "Functions may not be called here." */
+static const char functions_note[] =
+    "eval evaluates constants, as in a .tfvars file: add -functions to call "
+    "functions, as terraform console does.";
+
 /* Evaluate one expression (and convert it to type_text if given). */
 static bool eval_one(const char *text, struct eval_env *env,
                      const struct options *o) {
@@ -301,9 +306,7 @@ static bool eval_one(const char *text, struct eval_env *env,
     size_t nd = tfr_diags_count(d);
     const struct tfr_diag *g = nd ? tfr_diags_get(d, nd - 1) : NULL;
     if (g && !strcmp(g->summary, "Function calls not allowed"))
-      tfr_diags_set_note(d, "eval evaluates constants, as in a .tfvars file: "
-                            "add -functions to call functions, as terraform "
-                            "console does.");
+      tfr_diags_set_note(d, functions_note);
   }
   if (v && !tfr_diags_has_errors(d) && type_text) {
     tfr_file *te = tfr_parse_expr(a, d, "<type>", type_text, strlen(type_text));
@@ -346,8 +349,12 @@ static bool eval_one(const char *text, struct eval_env *env,
   } else if (o->format == FMT_JSON) {
     if (!ok) {
       const struct tfr_diag *g = tfr_diags_get(d, 0);
-      json_error(out, g ? g->summary : "Error", g ? g->detail : "",
-                 g ? g->note : NULL, !g || g->ours);
+      const char *note = g ? g->note : NULL;
+      if (g && !note && !o->functions &&
+          !strcmp(g->summary, "Function calls not allowed"))
+        note = functions_note; /* the first of several: noted too */
+      json_error(out, g ? g->summary : "Error", g ? g->detail : "", note,
+                 !g || g->ours);
     } else {
       fputs("{\"type\":", out);
       if (hide && has_object_type(v->type)) /* its names may be secrets */
@@ -1235,8 +1242,15 @@ static int real_main(int argc, char **argv) {
     return cmd_diff(argc - 2, argv + 2);
   if (!strcmp(argv[1], "lsp"))
     return cmd_lsp(argc - 2, argv + 2);
-  fprintf(stderr, "tfresolve: unknown command \"%s\"\n\n%s", argv[1],
-          usage_main);
+  static const char *const commands[] = {"show", "check", "explain", "diff",
+                                         "lsp",  "eval",  "console", "init",
+                                         "test", "parse"};
+  const char *near =
+      tfr_suggest_name(argv[1], commands, sizeof commands / sizeof *commands);
+  fprintf(stderr, "tfresolve: unknown command \"%s\"", argv[1]);
+  if (near)
+    fprintf(stderr, ". Did you mean \"%s\"?", near);
+  fprintf(stderr, "\n\n%s", usage_main);
   return EXIT_USAGE;
 }
 

@@ -545,12 +545,11 @@ static const tfr_value *parse_raw(struct resolver *r,
   return val;
 }
 
-/* A declared name close to an undeclared one (beyond Terraform). */
+/* A declared name close to an undeclared one (beyond Terraform), by
+** Terraform's rule for suggestions (didyoumean.NameSuggestion: a
+** Levenshtein distance below 3; the closest, the first of equals). */
 static const char *closest(const struct module *m, const char *name) {
-  size_t n = strlen(name);
-  /* close: at most 2 edits, and no more than a third of the name */
-  return module_closest_var(m, name,
-                            (n / 3 > 1 ? (n / 3 < 2 ? n / 3 : 2) : 1) + 1);
+  return module_closest_var(m, name, 3);
 }
 
 /* A name or file name as Terraform's %q writes it. */
