@@ -207,7 +207,12 @@ def main():
                out[-2000:] if rc < 0 or rc >= 3 else "")
         return rc, out
 
-    console_in = "\n".join(EXPRESSIONS) + "\n"
+    # The console reads a pipe as Terraform's does: each line evaluated,
+    # only the last result printed, the first error ends the run; so the
+    # last line is one tuple of every expression (all of them shown), and
+    # errors go one per run.
+    console_in = ("\n".join(EXPRESSIONS) + "\n[" + ", ".join(EXPRESSIONS) +
+                  "]\n")
     for stage, extra, env in (("rules failing", [], None),
                               ("rules passing", PASSING, None),
                               ("wrong types", WRONG, WRONG_ENV)):
@@ -240,8 +245,10 @@ def main():
                        "eval -json (%s): every result sensitive and null" % stage,
                        "not so: " + "; ".join(missing[:10]))
             hidden("console -format=%s (%s)" % (f, stage),
-                   ["console", "-format=" + f] + base,
-                   console_in + "\n".join(ERRORS) + "\n", env)
+                   ["console", "-format=" + f] + base, console_in, env)
+            for err in ERRORS[:: 6 if stage != "rules failing" else 1]:
+                hidden("console -format=%s, %s (%s)" % (f, err, stage),
+                       ["console", "-format=" + f] + base, err + "\n", env)
         for f in ([], ["-json"]):
             hidden("test %s(%s)" % (" ".join(f) + " " if f else "", stage),
                    ["test"] + f + base, more_env=env)
