@@ -452,9 +452,12 @@ static int check_many(const struct many_opts *mo) {
     cli_print_diags(load, mo->o);
     fprintf(stderr, "tfresolve: no module below %s declares variables\n",
             mo->dir);
+    /* nothing to check: the usage status (README: Exit status), unless
+    ** a directory could not be read (an error above) */
+    int status = tfr_diags_has_errors(load) ? EXIT_INVALID : EXIT_USAGE;
     cli_names_free(&files);
     tfr_arena_free(a);
-    return EXIT_INVALID;
+    return status;
   }
   size_t per = files.n ? files.n : 1, n = dirs.n * per;
   struct job *jobs = calloc(n, sizeof *jobs);
