@@ -756,6 +756,10 @@ static void show_variable(tfr_arena *a, const struct tfr_variable *v,
   /* plan's value, or (when plan stops before it) the preview */
   const tfr_value *shown = v->value ? v->value : v->preview;
   bool hidden = shown && v->sensitive && !show_sensitive;
+  /* a required variable no source sets ("No value for required
+  ** variable"): its error is that it is not set */
+  bool unset = !shown && v->error && v->source == TFR_SRC_NONE &&
+               !v->default_value && !v->preview_error;
   printf("%s%s = ", ind, v->name);
   if (shown && !hidden && !*ind) /* written as it is made: it may be large */
     tfr_value_write_console(stdout, a, shown);
@@ -770,14 +774,18 @@ static void show_variable(tfr_arena *a, const struct tfr_variable *v,
           : v->preview_error
               ? tfr_arena_printf(a, "(would fail: %s)",
                                  cli_preview_failure(a, v->preview_error))
-              : "(not resolved: see the errors below)",
+          : unset ? "(not set)" /* the whole story */
+                  : "(not resolved: see the errors below)",
           stdout);
-  const char *src = cli_source_text(a, v->source, v->source_file,
-                                    v->source_line, v->name, v->source_via);
-  printf("\n%s    # %s, from %s%s\n", ind,
-         tfr_type_friendly(a, shown ? shown->type : v->type), src,
-         !mark_required || v->default_value ? ""
-         : v->source == TFR_SRC_NONE        ? " (required: not set)"
+  const char *src =
+      unset ? NULL
+            : cli_source_text(a, v->source, v->source_file, v->source_line,
+                              v->name, v->source_via);
+  printf("\n%s    # %s%s%s%s\n", ind,
+         tfr_type_friendly(a, shown ? shown->type : v->type),
+         src ? ", from " : "", src ? src : "",
+         !mark_required || v->default_value ? (src ? "" : ", not set")
+         : !src                             ? " (required: not set)"
                                             : " (required: set)");
   if (!v->value && (v->preview || v->preview_error))
     printf("%s    # preview only: %s\n", ind, v->reason);
