@@ -286,4 +286,8 @@ const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
 void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
                      enum out_format f, bool show_sensitive);
 
+/* Whether d has Terraform's "Failed to read variables file" (a -var-file
+** or -var-file-each file that is missing or unreadable). */
+bool cli_unreadable_var_file(const tfr_diags *d);
+
 #endif

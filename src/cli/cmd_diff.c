@@ -547,18 +547,24 @@ int cmd_diff(int argc, char **argv) {
     s[k].nfiles = d.nside[k];
   }
   bool valid = s[0].res->valid && s[1].res->valid;
+  /* a var file that cannot be read (a typo in its name): that error
+  ** alone, not a comparison with a side that has no values */
+  bool unreadable = cli_unreadable_var_file(s[0].diags) ||
+                    cli_unreadable_var_file(s[1].diags);
   if (d.o.format == FMT_JSON)
     fputs("{\"format_version\": \"1.2\",\n \"differences\": [", stdout);
-  size_t ndiff = compare(a, s, &d);
+  size_t ndiff = unreadable ? 0 : compare(a, s, &d);
   if (d.o.format == FMT_JSON) {
     printf("%s],\n \"equal\": %s,\n \"a\": ", ndiff ? "\n " : "",
-           ndiff ? "false" : "true");
+           ndiff || unreadable ? "false" : "true");
     json_files(&s[0]);
     fputs(",\n \"b\": ", stdout);
     json_files(&s[1]);
     fputs("}\n", stdout);
   } else {
-    if (!ndiff)
+    if (unreadable)
+      ;
+    else if (!ndiff)
       printf("No differences: the %zu variable%s resolve to the same values "
              "on both sides.\n",
              s[0].res->n, s[0].res->n == 1 ? "" : "s");
@@ -573,7 +579,7 @@ int cmd_diff(int argc, char **argv) {
         cli_print_diags(s[k].diags, &d.o);
       }
   }
-  rc = !valid ? EXIT_USAGE : ndiff ? EXIT_INVALID : EXIT_OK;
+  rc = !valid || unreadable ? EXIT_USAGE : ndiff ? EXIT_INVALID : EXIT_OK;
 out:
   if (a)
     tfr_arena_free(a);

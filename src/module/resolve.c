@@ -1227,6 +1227,18 @@ static const char *stop_reason(tfr_arena *a, const struct module *m,
                           what, n - 1, n > 2 ? "s" : "");
 }
 
+/* Whether the errors from diags[from] on are all "Failed to read
+** variables file" (the other value sources were read). */
+static bool only_unreadable(const tfr_diags *diags, size_t from) {
+  for (size_t i = from; i < tfr_diags_count(diags); i++) {
+    const struct tfr_diag *g = tfr_diags_get(diags, i);
+    if (g->sev == TFR_DIAG_ERROR &&
+        strcmp(g->summary, "Failed to read variables file"))
+      return false;
+  }
+  return true;
+}
+
 /* When plan stops before the final values (a stage failed), the value
 ** each variable would have without the errors that stop it: its own
 ** winning source, defaults, conversion and rules, evaluated as in the
@@ -1426,12 +1438,14 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     opentofu_default_warnings(&r);
   bool stop =
       mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
-  bool collected = !stop;
+  bool collected = !stop, unread = false;
   if (!stop) {
+    size_t before = tfr_diags_count(diags);
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
                    !o->keep_given && !o->strict && !o->warn_dropped);
     stop = tfr_diags_has_errors(diags);
+    unread = stop && only_unreadable(diags, before);
   }
   if (!stop && !m->has_config) {
     module_no_config_error(diags, r.engine->product);
@@ -1441,6 +1455,16 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!stop) {
     stage_parse(&r);
     stop = tfr_diags_has_errors(diags);
+  } else if (unread && m->has_config) {
+    /* a var file could not be read: plan stops there, but every other
+    ** source was read: their values as a preview, the diagnostics of
+    ** parsing them unsaid (plan would give them once the file reads) */
+    tfr_diags *said = r.diags;
+    r.diags = tfr_diags_new(a);
+    tfr_diags_share_sources(r.diags, said);
+    stage_parse(&r);
+    parsed = true;
+    r.diags = said;
   }
   if (!stop && r.engine->const_init_walk)
     stop = !init_walk(&r);
