@@ -1665,6 +1665,10 @@ void module_no_config_error(tfr_diags *d, const char *product) {
            "a %s configuration file (.tf file) and try again.",
            product);
   tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "No configuration files", detail);
+  /* ours: plan's advice is about destroying; what tfresolve needs */
+  tfr_diags_set_note(d, "tfresolve reads the module in the current directory "
+                        "(or the DIR given, or -chdir=DIR): run it where the "
+                        "module's .tf files are.");
 }
 
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -245,7 +246,8 @@ const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
 /* A variables file that cannot be read, in Terraform's words: Go's error
 ** for the open, or for a read (a directory; a stream past what a text may
 ** hold, 4 GiB), after the name. */
-static void unreadable(struct collector *c, const char *shown, int err) {
+static void unreadable(struct collector *c, const char *path, const char *shown,
+                       int err) {
   const char *why, *what = src_read_problem(err);
   if (err == SRC_NOT_REGULAR) {
     why = tfr_arena_printf(c->a, "it is %s", what);
@@ -267,6 +269,18 @@ static void unreadable(struct collector *c, const char *shown, int err) {
                              "exist.",
                              shown)
           : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
+  /* ours, after Terraform's words: a name that is there, as a broken link */
+  char target[1024];
+  ssize_t n;
+  if (err == ENOENT && (n = readlink(path, target, sizeof target - 1)) >= 0) {
+    target[n] = '\0';
+    tfr_diags_set_note(
+        c->diags,
+        tfr_arena_printf(c->a,
+                         "%s is a symbolic link to %s, which does not exist "
+                         "(a broken link).",
+                         shown, target));
+  }
 }
 
 /* OpenTofu's guess for a variables file named neither .json nor .tfvars
@@ -293,7 +307,7 @@ static void values_file(struct collector *c, const char *path,
               : parse_open_quiet(c->a, c->diags, path,
                                  kind == TFR_SRC_NAMED_FILE, &err);
   if (!src && err)
-    unreadable(c, shown, err);
+    unreadable(c, path, shown, err);
   if (!src || tfr_diags_count(c->diags) > before)
     return;
   if (!json && engine_rules(c->m->opentofu)->sniff_json_var_files &&
