@@ -365,7 +365,13 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
     printf("  (none: no default and no value from any source)\n");
   if (in && v->nreads)
     explain_chain(a, res, in, v, show_sensitive, 1);
-  if (!in)
+  /* the parse mode matters to TF_VAR_ and -var values only */
+  bool raw = false;
+  for (size_t i = 0; i < v->nattempts; i++) {
+    enum tfr_source_kind k = tfr_variable_attempt(v, i)->source;
+    raw |= k == TFR_SRC_ENV || k == TFR_SRC_CLI;
+  }
+  if (!in && raw)
     printf("\nParse mode: %s\n",
            v->literal_mode
                ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "
