@@ -229,6 +229,8 @@ def main():
         for name in SENSITIVE_VARS:
             hidden("explain %s (%s)" % (name, stage), ["explain", name] + base,
                    more_env=env)
+        hidden("explain -json -all (%s)" % stage,
+               ["explain", "-json", "-all"] + base, more_env=env)
         for f in ("console", "json", "yaml"):
             rc, out = hidden("eval -functions -format=%s (%s)" % (f, stage),
                              ["eval", "-functions", "-format=" + f] + base +

@@ -275,8 +275,8 @@ bool cli_module_dir_ok(const char *cmd, const char *dir);
 ** value came from in a few words ("terraform.tfvars:2", "-var
 ** (TF_CLI_ARGS_plan)"); what a preview would fail with, in a line. */
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
-                const tfr_diags *d, const char *name, bool show_sensitive,
-                const struct options *o);
+                const tfr_diags *d, const char *const *names, size_t n,
+                bool all, bool show_sensitive, const struct options *o);
 const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
                             const char *file, int line, const char *name,
                             const char *via);

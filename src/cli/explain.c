@@ -218,36 +218,152 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
                        const struct tfr_instance *in, bool show_sensitive,
                        const struct options *o);
 
-/* A child instance's variable: `module.a["k"].module.b.var.NAME`. */
-static int explain_child(tfr_arena *a, const struct tfr_resolution *res,
-                         const tfr_diags *d, const char *name,
-                         bool show_sensitive, const struct options *o) {
+/* A value in JSON, or null with "sensitive" when it is hidden. */
+static void json_value(tfr_arena *a, const char *key, const tfr_value *v,
+                       bool hide) {
+  printf(", \"%s\": ", key);
+  if (v && !hide && tfr_value_json_encodable(v))
+    tfr_value_write_json(stdout, a, v);
+  else
+    fputs("null", stdout);
+}
+
+static void json_str(const char *key, const char *s) {
+  if (!s)
+    return;
+  printf(", \"%s\": ", key);
+  tfr_json_write_cstr(stdout, s);
+}
+
+static void json_strn(tfr_arena *a, const char *key, const char *s, size_t n) {
+  printf(", \"%s\": ", key);
+  tfr_json_write_cstr(stdout, tfr_arena_strndup(a, s ? s : "", s ? n : 0));
+}
+
+/* explain -json: one variable's whole story (doc/json-format.md). */
+static void explain_json(tfr_arena *a, const struct tfr_variable *v,
+                         const tfr_diags *d, const struct tfr_instance *in,
+                         bool show_sensitive) {
+  bool hide = v->sensitive && !show_sensitive;
+  fputs("{\"address\": ", stdout);
+  tfr_json_write_cstr(stdout,
+                      tfr_arena_printf(a, "%s%svar.%s", in ? in->address : "",
+                                       in ? "." : "", v->name));
+  json_str("module_source", in ? in->source : NULL);
+  json_str("type", tfr_type_expr(a, v->declared));
+  fputs(", \"declared_at\": ", stdout);
+  tfr_range_write_json(stdout, &v->decl);
+  json_str("description", v->description);
+  printf(", \"sensitive\": %s, \"nullable\": %s, \"ephemeral\": %s",
+         v->sensitive ? "true" : "false", v->nullable ? "true" : "false",
+         v->ephemeral ? "true" : "false");
+  json_str("deprecated", v->deprecated);
+  if (v->default_value) {
+    fputs(", \"default\": {\"used\": ", stdout);
+    fputs(v->source == TFR_SRC_DEFAULT ? "true" : "false", stdout);
+    json_value(a, "value", v->default_value, hide);
+    fputs("}", stdout);
+  }
+  fputs(", \"sources\": [", stdout);
+  bool raw = false;
+  for (size_t i = 0; i < v->nattempts; i++) {
+    const struct tfr_attempt *t = tfr_variable_attempt(v, i);
+    raw |= t->source == TFR_SRC_ENV || t->source == TFR_SRC_CLI;
+    printf("%s{\"kind\": \"%s\"", i ? ", " : "",
+           tfr_source_kind_name(t->source));
+    json_str("file", t->file);
+    if (t->file)
+      printf(", \"line\": %d", t->line);
+    json_str("via", t->via);
+    if (hide)
+      fputs(", \"text\": null", stdout);
+    else
+      json_strn(a, "text", t->text, t->text_len);
+    printf(", \"wins\": %s, \"failed\": %s}", t->won ? "true" : "false",
+           t->failed ? "true" : "false");
+  }
+  fputs("]", stdout);
+  if (raw && !in)
+    json_str("parse_mode", v->literal_mode ? "literal" : "hcl");
+  const tfr_value *final = v->value ? v->value : v->preview;
+  if (v->given && final && !hide) {
+    fputs(", \"conversion\": {\"from\": ", stdout);
+    tfr_type_write_json(stdout, v->given->type);
+    fputs(", \"to\": ", stdout);
+    tfr_type_write_json(stdout, final->type);
+    fputs("}", stdout);
+  }
+  fputs(", \"rules\": [", stdout);
+  for (size_t i = 0; i < v->nrules; i++) {
+    const struct tfr_rule *r = tfr_variable_rule(v, i);
+    printf("%s{\"range\": ", i ? ", " : "");
+    tfr_range_write_json(stdout, &r->range);
+    json_str("result", tfr_rule_result_name(r->result));
+    json_str("message", r->detail);
+    fputs("}", stdout);
+  }
+  printf("], \"resolved\": %s", v->value ? "true" : "false");
+  /* the type of a hidden value is the declared one: an any-typed
+  ** secret's attribute names are its keys */
+  if (final && !hide) {
+    fputs(", \"value_type\": ", stdout);
+    tfr_type_write_json(stdout, final->type);
+  }
+  json_value(a, "value", v->value, hide);
+  if (!v->value) {
+    json_str("reason", v->reason);
+    if (v->preview)
+      json_value(a, "preview", v->preview, hide);
+    if (v->preview_error)
+      json_str("preview_failure", cli_preview_failure(a, v->preview_error));
+  }
+  fputs(", \"diagnostics\": ", stdout);
+  tfr_diags_render_json(
+      tfr_diags_of_instance(a, d, v->name, in ? in->address : NULL), stdout);
+  fputs("}", stdout);
+}
+
+/* The variable NAME names (var NAME of the root, or
+** module.ADDRESS.var.NAME of a child instance, *in set), or NULL with a
+** message of why in *why. */
+static const struct tfr_variable *
+locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
+       const struct tfr_instance **in, const char **why) {
+  *in = NULL;
+  if (strncmp(name, "module.", 7)) {
+    const struct tfr_variable *v = tfr_resolution_find(res, name);
+    const char *near = v ? NULL : tfr_resolution_suggest(res, name);
+    if (!v)
+      *why = tfr_arena_printf(
+          a, "the module declares no variable named \"%s\"%s%s%s", name,
+          near ? ". Did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+    return v;
+  }
   const char *dot = NULL;
   for (const char *p = strstr(name, ".var."); p; p = strstr(p + 1, ".var."))
     dot = p;
   size_t alen = dot ? (size_t)(dot - name) : 0;
-  const struct tfr_instance *in = NULL;
-  for (size_t i = 0; dot && i < res->ninstances && !in; i++) {
+  for (size_t i = 0; dot && i < res->ninstances && !*in; i++) {
     const struct tfr_instance *x = tfr_resolution_instance(res, i);
     if (strlen(x->address) == alen && !strncmp(x->address, name, alen))
-      in = x;
+      *in = x;
   }
-  if (!in) {
-    fprintf(stderr,
-            "tfresolve explain: no module instance %.*s%s (write "
-            "module.NAME.var.VARIABLE; show lists the instances)\n",
-            (int)(dot ? alen : strlen(name)), name,
-            res->tree ? "" : " (the module tree is not followed here)");
-    return EXIT_INVALID;
+  if (!*in) {
+    *why = tfr_arena_printf(
+        a,
+        "no module instance %.*s%s (write module.NAME.var.VARIABLE; show "
+        "lists the instances)",
+        (int)(dot ? alen : strlen(name)), name,
+        res->tree ? "" : " (the module tree is not followed here)");
+    return NULL;
   }
   const char *var = dot + 5;
-  for (size_t k = 0; k < in->n; k++)
-    if (!strcmp(tfr_instance_variable(in, k)->name, var))
-      return explain_var(a, res, tfr_instance_variable(in, k), d, in,
-                         show_sensitive, o);
-  fprintf(stderr, "tfresolve explain: %s declares no variable named \"%s\"\n",
-          in->address, var);
-  return EXIT_INVALID;
+  for (size_t k = 0; k < (*in)->n; k++)
+    if (!strcmp(tfr_instance_variable(*in, k)->name, var))
+      return tfr_instance_variable(*in, k);
+  *why = tfr_arena_printf(a, "%s declares no variable named \"%s\"",
+                          (*in)->address, var);
+  return NULL;
 }
 
 /* Where a child's value comes from: each variable of the caller its
@@ -312,21 +428,57 @@ static void explain_reaches(tfr_arena *a, const struct tfr_resolution *res,
 }
 
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
-                const tfr_diags *d, const char *name, bool show_sensitive,
-                const struct options *o) {
-  if (!strncmp(name, "module.", 7))
-    return explain_child(a, res, d, name, show_sensitive, o);
-  const struct tfr_variable *v = tfr_resolution_find(res, name);
-  if (!v) {
-    const char *near = tfr_resolution_suggest(res, name);
-    fprintf(stderr,
-            "tfresolve explain: the module declares no variable "
-            "named \"%s\"%s%s%s\n",
-            name, near ? ". Did you mean \"" : "", near ? near : "",
-            near ? "\"?" : "");
-    return EXIT_INVALID;
+                const tfr_diags *d, const char *const *names, size_t n,
+                bool all, bool show_sensitive, const struct options *o) {
+  /* -all: the root's variables, then each instance's */
+  size_t total = all ? res->n : n;
+  for (size_t i = 0; all && res->tree && i < res->ninstances; i++)
+    total += tfr_resolution_instance(res, i)->n;
+  bool json = o->format == FMT_JSON;
+  int rc = EXIT_OK;
+  if (json)
+    fputs("{\"format_version\": \"1.0\",\n \"variables\": [", stdout);
+  for (size_t i = 0, inst = 0, k = 0; i < total; i++) {
+    const struct tfr_instance *in = NULL;
+    const struct tfr_variable *v;
+    const char *why = NULL, *name = all ? NULL : names[i];
+    if (!all) {
+      v = locate(a, res, name, &in, &why);
+    } else if (i < res->n) {
+      v = tfr_resolution_variable(res, i);
+    } else {
+      while ((in = tfr_resolution_instance(res, inst)) && k >= in->n)
+        inst++, k = 0;
+      v = tfr_instance_variable(in, k++);
+    }
+    if (json) {
+      fputs(i ? ",\n  " : "\n  ", stdout);
+      if (v) {
+        explain_json(a, v, d, in, show_sensitive);
+      } else {
+        fputs("{\"address\": ", stdout);
+        tfr_json_write_cstr(stdout, name);
+        fputs(", \"error\": ", stdout);
+        tfr_json_write_cstr(stdout, why);
+        fputs("}", stdout);
+      }
+    } else if (!v) {
+      fprintf(stderr, "tfresolve explain: %s\n", why);
+    } else {
+      if (i)
+        fputs("\n", stdout);
+      explain_var(a, res, v, d, in, show_sensitive, o);
+    }
+    if (!v || v->error)
+      rc = EXIT_INVALID;
   }
-  return explain_var(a, res, v, d, NULL, show_sensitive, o);
+  if (json) {
+    printf("%s],\n \"valid\": %s,\n \"diagnostics\": ", total ? "\n " : "",
+           res->valid ? "true" : "false");
+    tfr_diags_render_json(d, stdout);
+    fputs("}\n", stdout);
+  }
+  return rc;
 }
 
 static int explain_var(tfr_arena *a, const struct tfr_resolution *res,

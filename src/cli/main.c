@@ -678,7 +678,8 @@ static int cmd_console(int argc, char **argv) {
 static const char usage_module[] =
     "Usage: tfresolve show [options] [DIR]\n"
     "       tfresolve check [options] [DIR]\n"
-    "       tfresolve explain [options] NAME [DIR]\n"
+    "       tfresolve explain [options] NAME... [DIR]\n"
+    "       tfresolve explain [options] -all [DIR]\n"
     "\n"
     "Resolve every input variable of the module in DIR (default: the current\n"
     "directory) as `terraform plan` would.  show prints them; check prints\n"
@@ -691,7 +692,10 @@ static const char usage_module[] =
     "  -var-file=FILE      Load variable values from FILE (repeatable)\n"
     "  -chdir=DIR          Work in DIR (relative -var-file paths too)\n"
     "  -no-env             Ignore TF_VAR_*, TF_CLI_ARGS and TF_CLI_ARGS_plan\n"
-    "  -json               Machine-readable output (doc/json-format.md)\n"
+    "  -json               Machine-readable output (doc/json-format.md;\n"
+    "                      explain: each variable's whole story)\n"
+    "  -all                explain: every variable (and every child\n"
+    "                      instance's)\n"
     "  -format=F           show: human, json, yaml, tfvars (a variables file)\n"
     "                      or env (export TF_VAR_... lines); check: human,\n"
     "                      json, sarif (SARIF 2.1.0), github (workflow\n"
@@ -816,7 +820,10 @@ struct module_opts {
   bool no_modules; /* -no-modules: the root module alone */
   char **each;     /* -var-file-each patterns */
   size_t neach;
-  const char *dir, *bad_flag, *name;
+  const char *dir, *bad_flag;
+  const char **names; /* explain: the variables named */
+  size_t nnames;
+  bool all; /* explain -all */
   bool dir_given;
   bool changed, required; /* show -changed, -required */
   bool missing_info;      /* -missing-required=info */
@@ -875,7 +882,8 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
                          struct module_opts *m) {
   m->dir = ".";
   m->args = calloc((size_t)argc + 1, sizeof *m->args);
-  if (!m->args)
+  m->names = calloc((size_t)argc + 1, sizeof *m->names);
+  if (!m->args || !m->names)
     cli_oom();
   const struct cli_common cc = {cmd == CMD_SHOW    ? "show"
                                 : cmd == CMD_CHECK ? "check"
@@ -893,8 +901,8 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
     const char *name = arg.name, *val = arg.val;
     enum cli_opt r;
     if (!name) {
-      if (cmd == CMD_EXPLAIN && !m->name)
-        m->name = argv[i];
+      if (cmd == CMD_EXPLAIN)
+        m->names[m->nnames++] = argv[i]; /* the last may be DIR: below */
       else if (!m->dir_given)
         m->dir = argv[i], m->dir_given = true;
       else if (!m->extra)
@@ -908,6 +916,8 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
       if (!m->each)
         m->each = calloc((size_t)argc + 1, sizeof *m->each);
       m->each[m->neach++] = (char *)(val ? val : argv[++i]);
+    } else if (!strcmp(name, "all") && !val && cmd == CMD_EXPLAIN) {
+      m->all = true;
     } else if (!strcmp(name, "recursive") && cmd == CMD_CHECK) {
       m->recursive = true;
     } else if (!strcmp(name, "strict")) {
@@ -954,7 +964,18 @@ static bool module_flags(int argc, char **argv, enum module_cmd cmd,
   }
   if (bad_opt)
     return false;
-  if (cmd == CMD_EXPLAIN && !m->name) {
+  /* explain NAME... [DIR]: a last operand that is a directory is DIR
+  ** (with -all, the only operand) */
+  struct stat st;
+  if (cmd == CMD_EXPLAIN && m->nnames && (m->all || m->nnames > 1) &&
+      stat(m->names[m->nnames - 1], &st) == 0 && S_ISDIR(st.st_mode))
+    m->dir = m->names[--m->nnames], m->dir_given = true;
+  if (cmd == CMD_EXPLAIN && m->all && m->nnames) {
+    fprintf(stderr, "tfresolve explain: -all or names, not both\n\n%s",
+            usage_module);
+    return false;
+  }
+  if (cmd == CMD_EXPLAIN && !m->nnames && !m->all) {
     fprintf(stderr, "tfresolve explain: which variable?\n\n%s", usage_module);
     return false;
   }
@@ -983,6 +1004,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   cli_names_free(&m.plan_flags);
   if (!ok) {
     free(m.args);
+    free(m.names);
     return EXIT_USAGE;
   }
   if ((m.neach || m.recursive) && !m.bad_flag) {
@@ -1002,6 +1024,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
                            NULL};
     int rc = cli_check_many(&mo);
     free(m.args);
+    free(m.names);
     free(m.each);
     return rc;
   }
@@ -1031,7 +1054,8 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   if (m.required)
     res = tfr_resolution_select(a, res, is_required, NULL);
   if (cmd == CMD_EXPLAIN) {
-    rc = cli_explain(a, res, d, m.name, m.show_sensitive, &m.o);
+    rc = cli_explain(a, res, d, m.names, m.nnames, m.all, m.show_sensitive,
+                     &m.o);
   } else if (m.o.format == FMT_JSON) {
     cli_show_json(a, res, d, m.show_sensitive);
   } else if (m.o.format == FMT_SARIF || m.o.format == FMT_GITHUB ||
@@ -1092,6 +1116,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   }
   tfr_arena_free(a);
   free(m.args);
+  free(m.names);
   free(m.each);
   return rc;
 }
