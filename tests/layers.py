@@ -114,6 +114,40 @@ def tarjan(edges):
     return [c for c in sccs if len(c) > 1]
 
 
+def shortest_cycle(edges, comp):
+    """The shortest cycle within comp (a strongly connected group), as a
+    list of nodes whose first and last are the same."""
+    best = None
+    for start in sorted(comp):
+        prev, queue = {start: None}, [start]
+        found = None
+        while queue and not found:
+            nxt = []
+            for v in queue:
+                for w in sorted(edges.get(v, ())):
+                    if w not in comp:
+                        continue
+                    if w == start:
+                        found = v
+                        break
+                    if w not in prev:
+                        prev[w] = v
+                        nxt.append(w)
+                if found:
+                    break
+            queue = nxt
+        if found is None:
+            continue
+        path, v = [start], found
+        while v is not None:
+            path.append(v)
+            v = prev[v]
+        path.reverse()  # start ... found start
+        if best is None or len(path) < len(best):
+            best = path
+    return best
+
+
 class Check:
     def __init__(self):
         self.passed = self.failed = 0
@@ -139,11 +173,12 @@ def check_includes(root, layers, rank, files, ck, graph):
                 continue  # the public headers: every layer's
             if "/" not in target:
                 # a generated header (hcl.tab.h), or an internal one by
-                # its bare name
-                ck.ok(target not in headers,
-                      "path: %s includes \"%s\": include it as \"%s\""
-                      % (rel, target, headers.get(target)))
-                continue
+                # its bare name (checked for its layer too)
+                if target not in headers:
+                    continue
+                ck.ok(False, "path: %s includes \"%s\": include it as "
+                      "\"%s\"" % (rel, target, headers[target]))
+                target = headers[target]
             other = target.split("/")[0]
             if other not in rank:
                 continue  # not a header of the library (../x.h)
@@ -181,11 +216,10 @@ def check_header_cycles(root, ck):
     in_cycles = set()
     for c in bad:
         in_cycles.update(c)
-        lines = ["cycle: among the modules %s:" % ", ".join(c)]
-        for a in c:
-            for b in sorted(edges[a]):
-                if b in c:
-                    lines.append("    %s -> %s (%s)" % (a, b, why[(a, b)]))
+        lines = ["cycle: among the modules %s; the shortest:" % ", ".join(c)]
+        cycle = shortest_cycle(edges, set(c))
+        for a, b in zip(cycle, cycle[1:]):
+            lines.append("    %s -> %s (%s)" % (a, b, why[(a, b)]))
         ck.ok(False, "\n".join(lines))
     ck.passed += len(edges) - len(in_cycles)
     return len(edges)
@@ -236,7 +270,7 @@ def check_symbols(build, layers, rank, ck, graph):
         for s in defined:
             defined_by.setdefault(s, (layer, name))
         uses.append((layer, name, used))
-    edges = {}
+    edges, example = {}, {}
     for layer, name, used in uses:
         ups = {}
         for s in sorted(used):
@@ -246,6 +280,8 @@ def check_symbols(build, layers, rank, ck, graph):
             if other == layer or layer not in rank or other not in rank:
                 continue
             edges.setdefault(layer, set()).add(other)
+            example.setdefault((layer, other), "%s uses %s of %s"
+                               % (name, s, where))
             graph.setdefault((layer, other), [0, 0])[1] += 1
             if rank[other] > rank[layer]:
                 ups.setdefault(other, []).append("%s (%s)" % (s, where))
@@ -253,7 +289,11 @@ def check_symbols(build, layers, rank, ck, graph):
             name, layer, "; ".join("%s of layer %s, above it" % (
                 ", ".join(v), k) for k, v in sorted(ups.items()))))
     for c in tarjan(edges):
-        ck.ok(False, "call: a cycle between the folders %s" % ", ".join(c))
+        cycle = shortest_cycle(edges, set(c))
+        ck.ok(False, "call: a cycle between the folders %s; the shortest:\n%s"
+              % (", ".join(c), "\n".join(
+                  "    %s -> %s (%s)" % (a, b, example[(a, b)])
+                  for a, b in zip(cycle, cycle[1:]))))
 
 
 def main():
