@@ -18,7 +18,10 @@ src/api.c).  This test fails on:
             src/X_int.h is module X's; include/tfresolve/X.h belongs to X,
             tfresolve.h to api);
   listed    a folder of src/ that is not in src/layers.txt (nor src/cli/,
-            which is not a layer: the CLI uses the public headers only).
+            which is not a layer: the CLI uses the public headers only);
+  cli       an include in src/cli/ of anything but a public header
+            ("tfresolve/...") or a header of src/cli/ (or the generated
+            commit.h).
 
 Usage: layers.py SOURCE_ROOT [BUILD_DIR] [--graph]
 Without BUILD_DIR the symbols are not checked.  --graph prints the folder
@@ -191,6 +194,21 @@ def check_includes(root, layers, rank, files, ck, graph):
                   "src/layers.txt)" % (rel, me, target, other))
 
 
+def check_cli(root, ck):
+    cli = os.path.join(root, "src", "cli")
+    if not os.path.isdir(cli):
+        return
+    own = set(os.listdir(cli)) | {"commit.h"}
+    for f in sorted(os.listdir(cli)):
+        if not f.endswith((".c", ".h")):
+            continue
+        text = open(os.path.join(cli, f), encoding="utf-8").read()
+        for target in INC.findall(text):
+            ck.ok(target.startswith("tfresolve/") or target in own,
+                  "cli: cli/%s includes \"%s\": the CLI uses the public "
+                  "headers only (include/tfresolve/)" % (f, target))
+
+
 def check_header_cycles(root, ck):
     src = os.path.join(root, "src")
     inc = os.path.join(root, "include")
@@ -316,6 +334,7 @@ def main():
     graph = {}
     files = sources(root)
     check_includes(root, layers, rank, files, ck, graph)
+    check_cli(root, ck)
     nmod = check_header_cycles(root, ck)
     if build:
         check_symbols(build, layers, rank, ck, graph)
