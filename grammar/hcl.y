@@ -7,8 +7,8 @@
 ** one line and call the builders in src/ast_build.c.
 */
 %code requires {
-#include "diag_int.h"
-#include "parse.h"
+#include "base/diag_int.h"
+#include "syntax/parse.h"
 #define HCL_YYLTYPE struct span
 #define HCL_YYLTYPE_IS_DECLARED 1
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
@@ -283,9 +283,9 @@ args
 
 %%
 #undef yylex
-#include "hcl_lex.h"
+#include "syntax/hcl_lex.h"
 #include "hcl.lex.h"
-#include "strutil.h"
+#include "base/strutil.h"
 
 /* Bison calls this only when its stack is exhausted: the input nests
 ** deeper than any real configuration (syntax errors go through

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "parse.h"
+#include "syntax/parse.h"
 
 typedef void *yyscan_t;
 
@@ -72,7 +72,7 @@ void json_scan_end(struct json_lex *lx);
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_int.h"
+#include "base/diag_int.h"
 
 /* The parser's stack is malloc'ed, never alloca'ed; with the depth bound
 ** it never holds more than about 5 * AST_MAX_DEPTH entries. */

@@ -16,21 +16,21 @@
 #include <yaml.h>
 #include <zlib.h>
 
-#include "compat.h"
-#include "convert.h"
-#include "number.h"
-#include "eval.h"
-#include "funcs.h"
-#include "json_out.h"
-#include "module.h"
-#include "parse.h"
-#include "render.h"
-#include "opts.h"
-#include "strutil.h"
+#include "base/compat.h"
+#include "values/convert.h"
+#include "values/number.h"
+#include "eval/eval.h"
+#include "eval/funcs.h"
+#include "base/json_out.h"
+#include "module/module.h"
+#include "syntax/parse.h"
+#include "render/render.h"
+#include "module/opts.h"
+#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
-#include "typeexpr.h"
-#include "scope.h"
-#include "validate.h"
+#include "eval/typeexpr.h"
+#include "module/scope.h"
+#include "module/validate.h"
 
 const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
                                const tfr_file *expr,
@@ -119,34 +119,27 @@ const char *tfr_library_versions(void) {
 
 tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags, const char *name,
                          const char *text, size_t len) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
-  return src ? parse_opened_expr(a, diags, src) : NULL;
+  return parse_bytes_expr(a, diags, name, text, len);
 }
 
 tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                           const char *text, size_t len,
                           enum tfr_syntax syntax) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
-  return src ? parse_opened(a, diags, src, syntax) : NULL;
+  return parse_bytes(a, diags, name, text, len, syntax);
 }
 
 tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
                          enum tfr_syntax syntax) {
-  struct src_file *src = parse_open(a, diags, path, NULL, 0);
-  return src ? parse_opened(a, diags, src, syntax) : NULL;
+  return parse_bytes(a, diags, path, NULL, 0, syntax);
 }
 
 void tfr_file_dump_json(const tfr_file *f, FILE *out) {
-  ast_dump_json((struct ast_file *)&f->f, out);
+  ast_dump_json(UNCONST(struct ast_file *, &f->f), out);
 }
 
 const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
                                        const tfr_file *expr) {
-  struct eval_ctx c = {0};
-  c.a = a;
-  c.diags = diags;
-  c.src = expr->f.src;
-  return eval_expr(&c, expr->f.body);
+  return eval_const(a, diags, expr->f.src, expr->f.body);
 }
 
 /*

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ast.h"
-#include "parse.h"
+#include "syntax/ast.h"
+#include "syntax/parse.h"
 #include "tfresolve/tfresolve.h"
 
 /* A syntax tree as JSON, malloc'd (NULL for no tree). */

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
-#include "render.h"
+#include "module/module.h"
+#include "render/render.h"
 #include "tfresolve/tfresolve.h"
 
 static char *json_of(tfr_arena *a, const tfr_value *v) {

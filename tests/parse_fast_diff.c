@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 
 #include "fast_tree.h"
-#include "ast.h"
-#include "parse.h"
-#include "parse_fast.h"
+#include "syntax/ast.h"
+#include "syntax/parse.h"
+#include "syntax/parse_fast.h"
 #include "tfresolve/tfresolve.h"
 
 static size_t took, total, failed;

@@ -22,8 +22,8 @@
 
 #include "unit.h"
 
-#include "convert.h"
-#include "number.h"
+#include "values/convert.h"
+#include "values/number.h"
 
 /* In convert.c; see the report (convert.h should declare it). */
 const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,

@@ -12,9 +12,9 @@
 
 #include "unit.h"
 
-#include "arena_int.h"
-#include "source.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "syntax/source.h"
+#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
 #include "tfresolve/tftest.h"
 

@@ -17,7 +17,7 @@
 
 #include "unit.h"
 
-#include "number.h"
+#include "values/number.h"
 
 /* ---- a tiny evaluator of the case expressions ------------------------- */
 

@@ -7,9 +7,9 @@
 
 #include "unit.h"
 
-#include "number.h"
-#include "parse.h"
-#include "typeexpr.h"
+#include "values/number.h"
+#include "syntax/parse.h"
+#include "eval/typeexpr.h"
 #include "tfresolve/tfresolve.h"
 
 static const tfr_value *num(tfr_arena *a, const char *s) {

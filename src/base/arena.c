@@ -17,8 +17,8 @@
 */
 #include "tfresolve/arena.h"
 
-#include "arena_int.h"
-#include "compat.h"
+#include "base/arena_int.h"
+#include "base/compat.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
 #else
 #define _GNU_SOURCE /* fopencookie, MAP_ANONYMOUS, madvise, realpath */
 #endif
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdlib.h>

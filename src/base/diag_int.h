@@ -9,6 +9,35 @@
 
 #include "tfresolve/diag.h"
 
+/* The list itself, for its renderers (render/render_diag.c). */
+/* A file's text, for the excerpts of framed diagnostics. */
+struct source_text {
+  const char *name;
+  const char *text;
+  size_t len;
+};
+
+/* A top-level block of a configuration file: what "in ..." names. */
+struct block_ctx {
+  const char *file;
+  uint32_t start, end;
+};
+
+struct tfr_diags {
+  tfr_arena *a;
+  struct tfr_diag *v;
+  size_t n, cap;
+  struct source_text *src;
+  size_t nsrc, capsrc;
+  struct block_ctx *blk;
+  size_t nblk, capblk;
+};
+
+/* The text of the file named name that d knows (the last one added), or
+** NULL. */
+const struct source_text *diags_find_source(const tfr_diags *d,
+                                            const char *name);
+
 /* Drop diagnostics [from, to): for evaluations whose errors turn out not
 ** to matter (the other operand of a short-circuit && or ||). */
 void diags_remove(tfr_diags *d, size_t from, size_t to);
@@ -34,6 +63,9 @@ const char *diags_error_text(tfr_arena *a, const tfr_diags *d, size_t at);
 /* Give the last diagnostic the values of its expression's references
 ** (copied into the list's arena). */
 void diags_set_values(tfr_diags *d, const struct tfr_diag_value *v, size_t n);
+
+/* The i-th diagnostic (i < count), to change in place. */
+struct tfr_diag *diags_at(tfr_diags *d, size_t i);
 
 /* Name the variable of the i-th diagnostic. */
 void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);

@@ -1,14 +1,14 @@
 /*
 ** Listing a directory (see dirlist.h).
 */
-#include "dirlist.h"
+#include "base/dirlist.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena_int.h"
+#include "base/arena_int.h"
 #include "tfresolve/resolution.h"
 
 static _Thread_local const struct tfr_overlay *overlays;

@@ -3,7 +3,7 @@
 ** a diagnostic's detail (internal/command/format/diagnostic.go): go-
 ** wordwrap's WrapString and colorstring's Color with colour disabled.
 */
-#include "gowrap.h"
+#include "base/gowrap.h"
 
 #include <stdbool.h>
 #include <stdint.h>

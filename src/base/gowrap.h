@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "strutil.h"
+#include "base/strutil.h"
 
 /*
 ** go-wordwrap's WrapString(s, lim) (github.com/mitchellh/go-wordwrap

@@ -4,14 +4,14 @@
 ** and U+2028/U+2029 (Go's HTML-safe default); a byte that is not part of
 ** valid UTF-8 as \ufffd; DEL and all other characters as they are.
 */
-#include "json_out.h"
+#include "base/json_out.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "strutil.h"
+#include "base/strutil.h"
 
 /* Bytes that may need escaping: controls, ", \\, <, >, & and every
 ** non-ASCII byte (checked for U+2028/U+2029 and invalid UTF-8). */

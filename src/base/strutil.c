@@ -1,8 +1,8 @@
 /*
 ** Small string helpers shared by several modules.
 */
-#include "arena_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/strutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,16 +334,16 @@ size_t str_graphemes(const char *s, size_t n) {
   utf8proc_int32_t prev = -1, state = 0;
   for (size_t i = 0; i < n;) {
     utf8proc_int32_t cp = 0xFFFD;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                          (utf8proc_ssize_t)(n - i), &cp);
-    if (k <= 0) {
-      k = 1;
+    utf8proc_ssize_t step = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                             (utf8proc_ssize_t)(n - i), &cp);
+    if (step <= 0) {
+      step = 1;
       cp = 0xFFFD;
     }
     if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
       count++;
     prev = cp;
-    i += (size_t)k;
+    i += (size_t)step;
   }
   return count;
 }

@@ -94,6 +94,11 @@ void str_sort(struct str_key *keys, struct str_key *tmp, size_t n,
 bool mem_read_sized(void *out, size_t have, const void *in, size_t n,
                     size_t min);
 
+/* p without its const, where the library knows the object is its own to
+** change or free (a cast through uintptr_t, which -Wcast-qual accepts:
+** every such place is marked by the name). */
+#define UNCONST(type, p) ((type)(uintptr_t)(const void *)(p))
+
 /* Where a struct's field ends: the size of a layout that ends with it. */
 #define STRUCT_END(type, field)                                                \
   (offsetof(type, field) + sizeof(((type *)0)->field))

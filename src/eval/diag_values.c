@@ -4,14 +4,14 @@
 ** and CompactValueStr): what each reference of the diagnostic's
 ** expression was when it was evaluated.
 */
-#include "eval.h"
+#include "eval/eval.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_int.h"
-#include "refwalk.h"
-#include "strutil.h"
+#include "base/diag_int.h"
+#include "syntax/refwalk.h"
+#include "base/strutil.h"
 
 struct dv_walk {
   struct refwalk w;

@@ -3,8 +3,8 @@
 ** literals, templates, operators, conditionals, collections, for
 ** expressions, splats, indexes and attribute access.
 */
-#include "arena_int.h"
-#include "eval.h"
+#include "base/arena_int.h"
+#include "eval/eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +12,10 @@
 
 #include <mpfr.h>
 
-#include "convert.h"
-#include "diag_int.h"
-#include "number.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/diag_int.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -430,7 +430,7 @@ static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                        : tfr_value_marks(l) | tfr_value_marks(r);
   int eq = tfr_value_equals(l, r); /* refinements included */
   if (eq < 0) {
-    tfr_value *u = (tfr_value *)tfr_unknown(c->a, &tfr_t_bool);
+    tfr_value *u = UNCONST(tfr_value *, tfr_unknown(c->a, &tfr_t_bool));
     u->flags |= TFR_V_NOTNULL;
     return with_marks(c, u, marks);
   }
@@ -1602,4 +1602,13 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
     error_span(c, x->span, "Invalid expression", "This is not an expression.");
     return eval_dynamic(c);
   }
+}
+
+const tfr_value *eval_const(tfr_arena *a, tfr_diags *diags,
+                            struct src_file *src, const struct ast *x) {
+  struct eval_ctx c = {0};
+  c.a = a;
+  c.diags = diags;
+  c.src = src;
+  return eval_expr(&c, x);
 }

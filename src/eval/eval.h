@@ -9,10 +9,10 @@
 #ifndef TFR_EVAL_H
 #define TFR_EVAL_H
 
-#include "ast.h"
+#include "syntax/ast.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
-#include "value_int.h"
+#include "values/value_int.h"
 
 struct eval_ctx;
 
@@ -83,6 +83,10 @@ struct eval_ctx {
 /* Evaluate x.  Errors are added to c->diags and give an unknown value of
 ** type any, so that evaluation goes on without a cascade. */
 const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x);
+
+/* x of src evaluated with no scope (what tfr_eval_const does). */
+const tfr_value *eval_const(tfr_arena *a, tfr_diags *diags,
+                            struct src_file *src, const struct ast *x);
 
 /* Report an error at a node's range (for scopes and functions). */
 void eval_error(struct eval_ctx *c, const struct ast *at, const char *summary,

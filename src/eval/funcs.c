@@ -3,7 +3,7 @@
 ** conversion, null/unknown/marked arguments, result type, then the
 ** implementation; errors become HCL's function-call diagnostics.
 */
-#include "funcs.h"
+#include "eval/funcs.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "number.h"
-#include "strutil.h"
-#include "arena_int.h"
+#include "values/convert.h"
+#include "values/number.h"
+#include "base/strutil.h"
+#include "base/arena_int.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compat.h"
-#include "eval.h"
+#include "base/compat.h"
+#include "eval/eval.h"
 #include "tfresolve/value.h"
 
 enum {

@@ -18,12 +18,12 @@
 
 #include <utf8proc.h>
 
-#include "convert.h"
-#include "arena_int.h"
-#include "funcs.h"
-#include "funcs_collection_int.h"
-#include "number.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/arena_int.h"
+#include "eval/funcs.h"
+#include "eval/funcs_collection_int.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 /* gocty's message for a number that is no int64. */
 #define WHOLE                                                                  \

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "arena_int.h"
-#include "funcs.h"
-#include "number.h"
+#include "base/arena_int.h"
+#include "eval/funcs.h"
+#include "values/number.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 

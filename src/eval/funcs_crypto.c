@@ -26,12 +26,12 @@
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 
-#include "arena_int.h"
-#include "compat.h"
-#include "funcs.h"
-#include "number.h"
-#include "gobase64.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/compat.h"
+#include "eval/funcs.h"
+#include "values/number.h"
+#include "eval/gobase64.h"
+#include "base/strutil.h"
 
 /* The digest of n bytes; its length in *len (0 on failure). */
 static void digest(const EVP_MD *md, const void *data, size_t n,

@@ -28,15 +28,15 @@
 #include <utf8proc.h>
 #include <yaml.h>
 
-#include "arena_int.h"
-#include "convert.h"
-#include "funcs.h"
-#include "funcs_encoding_int.h"
-#include "number.h"
-#include "gobase64.h"
-#include "goflate.h"
-#include "json_out.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "values/convert.h"
+#include "eval/funcs.h"
+#include "eval/funcs_encoding_int.h"
+#include "values/number.h"
+#include "eval/gobase64.h"
+#include "eval/goflate.h"
+#include "base/json_out.h"
+#include "base/strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "funcs.h"
-#include "number.h"
+#include "eval/funcs.h"
+#include "values/number.h"
 
 /* Go's %q (strconv.Quote) of n bytes, in the arena. */
 const char *go_q(tfr_arena *a, const char *s, size_t n);

@@ -19,7 +19,7 @@
 ** inside a template become one message, as Terraform returns HCL's
 ** diagnostics as a Go error ("file:1,3-7: Summary; Detail").
 */
-#include "funcs.h"
+#include "eval/funcs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,11 +33,11 @@
 #include <openssl/evp.h>
 #include <utf8proc.h>
 
-#include "convert.h"
-#include "dirlist.h"
-#include "parse.h"
-#include "refwalk.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/dirlist.h"
+#include "syntax/parse.h"
+#include "syntax/refwalk.h"
+#include "base/strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -116,7 +116,7 @@ static struct str path_join_n(tfr_arena *a, struct str x, struct str y) {
 }
 
 static char *path_join(tfr_arena *a, const char *x, const char *y) {
-  return (char *)path_join_n(a, str_of(x), str_of(y)).p;
+  return UNCONST(char *, path_join_n(a, str_of(x), str_of(y)).p);
 }
 
 static bool path_is_abs(const char *p) { return p[0] == '/'; }

@@ -10,16 +10,16 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "convert.h"
-#include "arena_int.h"
-#include "funcs.h"
-#include "funcs_string_int.h"
-#include "goregexp.h"
-#include "re2_shim.h"
-#include "json_out.h"
-#include "number.h"
-#include "render.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/arena_int.h"
+#include "eval/funcs.h"
+#include "eval/funcs_string_int.h"
+#include "eval/goregexp.h"
+#include "eval/re2_shim.h"
+#include "base/json_out.h"
+#include "values/number.h"
+#include "render/render.h"
+#include "base/strutil.h"
 
 /* ---- format: Go's number formatting -------------------------------------- */
 

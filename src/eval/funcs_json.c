@@ -12,14 +12,14 @@
 
 #include <utf8proc.h>
 
-#include "arena_int.h"
-#include "convert.h"
-#include "funcs.h"
-#include "funcs_encoding_int.h"
-#include "number.h"
-#include "gobase64.h"
-#include "json_out.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "values/convert.h"
+#include "eval/funcs.h"
+#include "eval/funcs_encoding_int.h"
+#include "values/number.h"
+#include "eval/gobase64.h"
+#include "base/json_out.h"
+#include "base/strutil.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define STR(name)                                                              \
@@ -513,7 +513,7 @@ static struct jnode *json_parse(struct jdec *d) {
       v = tfr_arena_alloc(d->a, sizeof *v);
       v->kind = t.delim == '[' ? J_ARR : J_OBJ;
     } else if (t.delim) {
-      v = (struct jnode *)(t.delim == '[' ? &skip_arr : &skip_obj);
+      v = UNCONST(struct jnode *, t.delim == '[' ? &skip_arr : &skip_obj);
     }
     if (nopen && build) {
       struct jnode *o = open[nopen - 1];
@@ -763,7 +763,7 @@ static const tfr_type *json_type_spec(tfr_arena *a, const struct jnode *j,
     return NULL;
   }
   const char **names = arg->keys;
-  const struct jnode **kids = (const struct jnode **)arg->kids;
+  const struct jnode **kids = UNCONST(const struct jnode **, arg->kids);
   size_t n = obj ? last_members(a, arg, &names, &kids) : arg->nkids;
   const tfr_type **ts = tfr_arena_alloc(a, (n + 1) * sizeof *ts);
   for (size_t i = 0; i < n; i++) {

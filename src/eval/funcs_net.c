@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "funcs.h"
-#include "number.h"
+#include "eval/funcs.h"
+#include "values/number.h"
 
 /* ---- Go's net.IP, net.IPMask and net.IPNet -------------------------- */
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
-#include "number.h"
-#include "strutil.h"
+#include "eval/funcs.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 /* Every float64 step must round as Go's does: ISO C mode (-std=c11)
 ** keeps GCC from contracting a * b + c into a fused multiply-add. */

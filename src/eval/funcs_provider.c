@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_int.h"
-#include "funcs.h"
-#include "number.h"
-#include "parse.h"
-#include "strutil.h"
+#include "base/diag_int.h"
+#include "eval/funcs.h"
+#include "values/number.h"
+#include "syntax/parse.h"
+#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
 
 /* ---- tokens ------------------------------------------------------------ */
@@ -375,8 +375,8 @@ static const tfr_value *fn_decode_tfvars(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   const tfr_value *src = f->args[0];
   tfr_diags *d = tfr_diags_new(f->a);
-  tfr_file *file = tfr_parse_bytes(f->a, d, "<decode_tfvars argument>", src->s,
-                                   src->n, TFR_SYNTAX_HCL);
+  tfr_file *file = parse_bytes(f->a, d, "<decode_tfvars argument>", src->s,
+                               src->n, TFR_SYNTAX_HCL);
   if (!file || tfr_diags_has_errors(d)) {
     fcall_error(f, "invalid tfvars syntax: %s", diags_error_text(f->a, d, 0));
     return NULL;

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "arena_int.h"
-#include "funcs.h"
-#include "funcs_collection_int.h"
-#include "number.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/arena_int.h"
+#include "eval/funcs.h"
+#include "eval/funcs_collection_int.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 /* ---- canonical keys ----------------------------------------------------- */
 

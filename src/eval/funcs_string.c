@@ -27,16 +27,15 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "convert.h"
-#include "arena_int.h"
-#include "funcs.h"
-#include "funcs_string_int.h"
-#include "goregexp.h"
-#include "re2_shim.h"
-#include "json_out.h"
-#include "number.h"
-#include "render.h"
-#include "strutil.h"
+#include "values/convert.h"
+#include "base/arena_int.h"
+#include "eval/funcs.h"
+#include "eval/funcs_string_int.h"
+#include "eval/goregexp.h"
+#include "eval/re2_shim.h"
+#include "base/json_out.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -589,7 +588,7 @@ static void re_cache_destroy(void *ctx) {
     free(e->text);
     re2_shim_free(e->re2);
     for (int k = 1; k <= e->ncap; k++)
-      free((char *)e->names[k]);
+      free(UNCONST(char *, e->names[k]));
     free(e->names);
   }
   free(c->slots);
@@ -667,7 +666,7 @@ static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
       ok = false;
   if (!ok) {
     for (int k = 1; names && k <= re->ncap; k++)
-      free((char *)names[k]);
+      free(UNCONST(char *, names[k]));
     free(names);
     free(text);
     return false;

@@ -22,9 +22,9 @@
 
 #include <time.h>
 
-#include "funcs.h"
-#include "number.h"
-#include "strutil.h"
+#include "eval/funcs.h"
+#include "values/number.h"
+#include "base/strutil.h"
 
 /* A parsed instant: Unix seconds, nanoseconds and the zone offset. */
 struct gtime {

@@ -11,10 +11,10 @@
 */
 #include <stdlib.h>
 
-#include "convert.h"
-#include "funcs.h"
-#include "strutil.h"
-#include "typeexpr.h"
+#include "values/convert.h"
+#include "eval/funcs.h"
+#include "base/strutil.h"
+#include "eval/typeexpr.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define ANY_VALUE                                                              \
@@ -308,7 +308,7 @@ const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
   const tfr_value *v = eval_expr(c, x->items[0]);
   struct sbuf b = {0};
   type_string(&b, v->type, 0);
-  tfr_value *r = (tfr_value *)tfr_string(c->a, b.p ? b.p : "", b.n);
+  tfr_value *r = UNCONST(tfr_value *, tfr_string(c->a, b.p ? b.p : "", b.n));
   free(b.p);
   r->flags |= TFR_V_TYPE;
   return r;

@@ -3,7 +3,7 @@
 ** base64encode/base64decode, textencodebase64, base64gzip/gunzip,
 ** filebase64 and rsadecrypt share): see gobase64.h.
 */
-#include "gobase64.h"
+#include "eval/gobase64.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strutil.h"
+#include "base/strutil.h"
 
 /* EncodeToString: appended to b (padded, no newlines). */
 void go_b64_encode(struct sbuf *b, const unsigned char *s, size_t n);

@@ -3,7 +3,7 @@
 ** goflate.h): base64gzip's compressor at level 6 and OpenTofu's
 ** base64gunzip's reader, whose output and error texts are Go's.
 */
-#include "goflate.h"
+#include "eval/goflate.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +12,9 @@
 
 #include <zlib.h>
 
-#include "arena_int.h"
-#include "compat.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/compat.h"
+#include "base/strutil.h"
 #include "tfresolve/value.h"
 
 /* ---- base64gzip: Go's compress/flate at level 6, byte for byte ----------- */

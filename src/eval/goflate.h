@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strutil.h"
+#include "base/strutil.h"
 #include "tfresolve/arena.h"
 
 /* gzip.NewWriterLevel(.., 6) of s[0..n): appended to out (no header name

@@ -2,7 +2,7 @@
 ** Go's regexp/syntax, ported (see goregexp.h): patterns parsed as Go 1.19
 ** parses them, then written out in RE2's syntax with the same meaning.
 */
-#include "goregexp.h"
+#include "eval/goregexp.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 
 #include <utf8proc.h>
 
-#include "arena_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/strutil.h"
 
 /* ---- regular expressions: Go's regexp/syntax parser ---------------------- */
 

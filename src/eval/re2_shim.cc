@@ -2,7 +2,7 @@
 ** The C interface of src/re2_shim.h over RE2's C++ API.  No exception
 ** leaves it: an allocation failure is a failed compile or no match.
 */
-#include "re2_shim.h"
+#include "eval/re2_shim.h"
 
 #include <cstdio>
 #include <new>

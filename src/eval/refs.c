@@ -3,13 +3,13 @@
 ** walk that sorts each reference into variables, local values and objects
 ** unknowable offline.
 */
-#include "refs.h"
+#include "eval/refs.h"
 
 #include <string.h>
 
-#include "funcs.h"
-#include "refwalk.h"
-#include "strutil.h"
+#include "eval/funcs.h"
+#include "syntax/refwalk.h"
+#include "base/strutil.h"
 
 static void add_name(tfr_arena *a, struct ref_names *l, const char *s, size_t n,
                      struct span at) {

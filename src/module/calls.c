@@ -4,17 +4,17 @@
 ** tree (tree.c).  Their errors go to a list of their own, which the tree
 ** reports: a module whose tree is not followed is checked as before.
 */
-#include "calls.h"
+#include "module/calls.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "body.h"
-#include "diag_int.h"
-#include "eval.h"
-#include "parse.h"
-#include "strutil.h"
-#include "typeexpr.h"
+#include "syntax/body.h"
+#include "base/diag_int.h"
+#include "eval/eval.h"
+#include "syntax/parse.h"
+#include "base/strutil.h"
+#include "eval/typeexpr.h"
 
 struct calls_loader {
   tfr_arena *a, *trees;
@@ -71,7 +71,7 @@ static const struct ast *json_value(struct calls_loader *l,
                                 : json_value(l, src, it, NULL);
     if (!v)
       return NULL;
-    c->items[i] = (struct ast *)v;
+    c->items[i] = UNCONST(struct ast *, v);
   }
   return c;
 }

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "ast.h"
+#include "syntax/ast.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
 

@@ -5,7 +5,7 @@
 ** are T's internal/terraform/ and O's internal/tofu/, and configs/ below
 ** internal/ in both.
 */
-#include "engine_tofu.h"
+#include "module/engine_tofu.h"
 
 #include <stddef.h>
 

@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "fastval.h"
-#include "number.h"
-#include "parse.h"
-#include "parse_fast.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "module/fastval.h"
+#include "values/number.h"
+#include "syntax/parse.h"
+#include "syntax/parse_fast.h"
+#include "base/strutil.h"
 
 /* As parse_fast.c: deeper values are left to the grammar. */
 #define MAX_DEPTH 200

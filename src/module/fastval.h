@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "convert.h"
-#include "source.h"
+#include "values/convert.h"
+#include "syntax/source.h"
 
 /* What to build for one declared type: made once per variable. */
 struct fv_plan;

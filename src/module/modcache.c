@@ -4,16 +4,17 @@
 ** it (a module is read-only once loaded: module_load's shared mode keeps
 ** nothing lazy) and get a copy of its load diagnostics.
 */
-#include "modcache.h"
+#include "module/modcache.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "diag_int.h"
+#include "base/arena_int.h"
+#include "base/diag_int.h"
+#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
-#include "validate.h"
+#include "module/validate.h"
 
 struct entry {
   char *dir;
@@ -79,7 +80,7 @@ static const struct entry *find(const struct tfr_cache *c, const char *dir,
 static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
                                     bool opentofu) {
   pthread_mutex_lock(&c->mu);
-  struct entry *e = (struct entry *)find(c, dir, opentofu);
+  struct entry *e = UNCONST(struct entry *, find(c, dir, opentofu));
   if (e) {
     while (!e->ready)
       pthread_cond_wait(&c->loaded, &c->mu);

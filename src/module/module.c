@@ -3,7 +3,7 @@
 ** the top-level schema, and the `variable` blocks, merged with override
 ** files, with Terraform's diagnostics.
 */
-#include "module.h"
+#include "module/module.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -11,18 +11,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena_int.h"
-#include "body.h"
-#include "calls.h"
-#include "diag_int.h"
-#include "engine_tofu.h"
-#include "eval.h"
-#include "parse.h"
-#include "dirlist.h"
-#include "refs.h"
-#include "strict.h"
-#include "strutil.h"
-#include "typeexpr.h"
+#include "base/arena_int.h"
+#include "syntax/body.h"
+#include "module/calls.h"
+#include "base/diag_int.h"
+#include "module/engine_tofu.h"
+#include "eval/eval.h"
+#include "syntax/parse.h"
+#include "base/dirlist.h"
+#include "eval/refs.h"
+#include "module/strict.h"
+#include "base/strutil.h"
+#include "eval/typeexpr.h"
 
 /* ---- files ------------------------------------------------------------- */
 
@@ -246,7 +246,7 @@ static void decode_type(struct loader *l, struct src_file *src, bool json,
       typeexpr_variable(l->a, l->diags, tsrc, texpr,
                         engine_rules(l->m->opentofu)->product, &v->defaults);
   for (size_t i = before; i < tfr_diags_count(l->diags); i++)
-    ((struct tfr_diag *)tfr_diags_get(l->diags, i))->variable = v->name;
+    diags_at(l->diags, i)->variable = v->name;
   if (!t) {
     v->failed = true;
     v->type = &tfr_t_dynamic;
@@ -526,7 +526,7 @@ static void file_template(struct loader *l, const uint32_t ids[2],
                           const struct rule_template *t) {
   char *k = tfr_arena_alloc(l->a, 2 * sizeof *ids);
   memcpy(k, ids, 2 * sizeof *ids);
-  bytemap_put(&l->file_templates, k, 2 * sizeof *ids, (void *)t);
+  bytemap_put(&l->file_templates, k, 2 * sizeof *ids, UNCONST(void *, t));
 }
 
 /* The rule (lazy placeholders cond and msg for its condition and message)
@@ -944,14 +944,14 @@ static struct var_decl *declare(struct loader *l, const struct partial *p) {
   decode_simple(l, p, v, true);
   static const char *const marks[] = {"sensitive", "ephemeral"};
   bool const_marks = engine_rules(l->m->opentofu)->const_excludes_marks;
-  for (int i = 0; i < 2 && v->is_const && const_marks; i++)
-    if (i == 0 ? v->sensitive : v->ephemeral)
+  for (int mk = 0; mk < 2 && v->is_const && const_marks; mk++)
+    if (mk == 0 ? v->sensitive : v->ephemeral)
       error_at(l, p->src, p->decl_span,
-               tfr_arena_printf(l->a, "Const variable cannot be %s", marks[i]),
+               tfr_arena_printf(l->a, "Const variable cannot be %s", marks[mk]),
                tfr_arena_printf(l->a,
                                 "A variable that is marked as \"const\" "
                                 "cannot also be marked as \"%s\".",
-                                marks[i]),
+                                marks[mk]),
                v->name);
   /* the default is decoded even after a bad type, as Terraform does (a
   ** null default of a nullable = false variable is still an error) */

@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "ast.h"
-#include "calls.h"
-#include "convert.h"
+#include "syntax/ast.h"
+#include "module/calls.h"
+#include "values/convert.h"
 #include "tfresolve/resolution.h"
 
 struct refs; /* refs.h */

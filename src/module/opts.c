@@ -1,11 +1,11 @@
 /*
 ** Reading the options a program passes (opts.h).
 */
-#include "opts.h"
+#include "module/opts.h"
 
-#include "arena_int.h"
-#include "diag_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/diag_int.h"
+#include "base/strutil.h"
 
 bool opts_bad(tfr_arena *a, tfr_diags *diags, const char *what, size_t size,
               size_t min, const char *init) {

@@ -12,22 +12,22 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "dirlist.h"
-#include "engine_tofu.h"
-#include "arena_int.h"
-#include "body.h"
-#include "opts.h"
+#include "base/dirlist.h"
+#include "module/engine_tofu.h"
+#include "base/arena_int.h"
+#include "syntax/body.h"
+#include "module/opts.h"
 #include "tfresolve/tfresolve.h"
-#include "diag_int.h"
-#include "eval.h"
-#include "fastval.h"
-#include "module.h"
-#include "parse.h"
-#include "strutil.h"
-#include "strict.h"
-#include "modcache.h"
-#include "tree.h"
-#include "validate.h"
+#include "base/diag_int.h"
+#include "eval/eval.h"
+#include "module/fastval.h"
+#include "module/module.h"
+#include "syntax/parse.h"
+#include "base/strutil.h"
+#include "module/strict.h"
+#include "module/modcache.h"
+#include "module/tree.h"
+#include "module/validate.h"
 
 /* ---- collecting raw values --------------------------------------------- */
 
@@ -527,12 +527,12 @@ static const tfr_value *parse_raw(struct resolver *r,
     val = tfr_string(r->a, raw->text, raw->len);
   } else {
     const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
-    tfr_file *f = tfr_parse_expr(r->a, r->diags, name, raw->text, raw->len);
-    val = f ? tfr_eval_const(r->a, r->diags, f) : NULL;
+    tfr_file *f = parse_bytes_expr(r->a, r->diags, name, raw->text, raw->len);
+    val = f ? eval_const(r->a, r->diags, f->f.src, f->f.body) : NULL;
   }
   if (tfr_diags_count(r->diags) > before || !val) {
     for (size_t i = before; i < tfr_diags_count(r->diags); i++)
-      ((struct tfr_diag *)tfr_diags_get(r->diags, i))->variable = raw->name;
+      diags_at(r->diags, i)->variable = raw->name;
     if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
       var_error(
           r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
@@ -790,7 +790,7 @@ static const struct ast *raw_expr(struct resolver *r,
     return NULL;
   const char *name = tfr_arena_printf(r->a, "<value for var.%s>", v->name);
   tfr_file *f =
-      tfr_parse_expr(r->a, tfr_diags_new(r->a), name, raw->text, raw->len);
+      parse_bytes_expr(r->a, tfr_diags_new(r->a), name, raw->text, raw->len);
   *src = f ? f->f.src : NULL;
   return f ? f->f.body : NULL;
 }
@@ -1149,7 +1149,7 @@ static struct rule_inputs rule_inputs(struct resolver *r, bool const_only) {
     bool c = !const_only || r->m->vars[k].is_const;
     in.vals[k] = c ? r->out[k].value : NULL;
     in.failed[k] = c && r->out[k].error;
-    in.rules[k] = (struct tfr_rule *)r->out[k].rules;
+    in.rules[k] = UNCONST(struct tfr_rule *, r->out[k].rules);
   }
   return in;
 }

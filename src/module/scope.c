@@ -4,16 +4,16 @@
 ** dependency order, path.* and terraform.workspace; anything else
 ** (resources, data sources, module calls) is unknown.
 */
-#include "scope.h"
+#include "module/scope.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "compat.h"
-#include "funcs.h"
-#include "refs.h"
+#include "base/compat.h"
+#include "eval/funcs.h"
+#include "eval/refs.h"
 
 long scope_local_index(const struct module *m, const char *s, size_t n) {
   return m ? module_local_index(m, s, n) : -1;

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "eval.h"
-#include "module.h"
+#include "eval/eval.h"
+#include "module/module.h"
 
 struct scope {
   tfr_arena *a;

@@ -6,14 +6,14 @@
 ** value, which knows what it holds.  Both carry the path so far in one
 ** buffer, cut back after each step.
 */
-#include "strict.h"
+#include "module/strict.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/strutil.h"
 
 struct walk {
   tfr_arena *a;

@@ -7,7 +7,7 @@
 #ifndef TFR_STRICT_H
 #define TFR_STRICT_H
 
-#include "ast.h"
+#include "syntax/ast.h"
 #include "tfresolve/value.h"
 
 /* One attribute that conversion would drop. */

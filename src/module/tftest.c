@@ -31,23 +31,24 @@
 ** This file runs them (the suite, the global values, each run);
 ** tftest_file.c finds the test files and decodes them (tftest_int.h).
 */
-#include "dirlist.h"
+#include "base/dirlist.h"
 #include "tfresolve/tftest.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diag_int.h"
-#include "engine_tofu.h"
-#include "eval.h"
-#include "funcs.h"
-#include "module.h"
-#include "opts.h"
-#include "strutil.h"
-#include "tftest_int.h"
-#include "scope.h"
-#include "validate.h"
+#include "base/diag_int.h"
+#include "module/engine_tofu.h"
+#include "eval/eval.h"
+#include "eval/funcs.h"
+#include "render/render.h"
+#include "module/module.h"
+#include "module/opts.h"
+#include "base/strutil.h"
+#include "module/tftest_int.h"
+#include "module/scope.h"
+#include "module/validate.h"
 
 const char *tfr_test_status_name(enum tfr_test_status s) {
   static const char *const names[] = {"pending", "skip", "pass", "fail",
@@ -618,7 +619,7 @@ static struct content build_content(struct runctx *rc) {
                                tfr_type_expr(t->a, t->m->vars[v->decl].type)));
       continue;
     }
-    const char *hcl = tfr_value_hcl(t->a, v->value);
+    const char *hcl = render_hcl(t->a, v->value);
     size_t at = L + 1 + tail.n;
     sbuf_str(&tail, v->name);
     sbuf_str(&tail, " = ");

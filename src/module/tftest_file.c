@@ -6,20 +6,20 @@
 ** run.Validate's checks of expect_failures, and the references
 ** (run.NAME, var.NAME...) that the decoder and tftest.c look at.
 */
-#include "dirlist.h"
-#include "tftest_int.h"
+#include "base/dirlist.h"
+#include "module/tftest_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena_int.h"
-#include "body.h"
-#include "convert.h"
-#include "eval.h"
-#include "parse.h"
-#include "refwalk.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "syntax/body.h"
+#include "values/convert.h"
+#include "eval/eval.h"
+#include "syntax/parse.h"
+#include "syntax/refwalk.h"
+#include "base/strutil.h"
 
 /* ---- small helpers ----------------------------------------------------- */
 
@@ -674,8 +674,8 @@ void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
   f->json = str_ends_with(f->name, ".json");
   f->in_test_dir = !strncmp(f->name, test_dir, tlen) && f->name[tlen] == '/' &&
                    !strchr(f->name + tlen + 1, '/');
-  tfr_file *pf = tfr_parse_file(a, diags, f->path,
-                                f->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
+  tfr_file *pf = parse_bytes(a, diags, f->path, NULL, 0,
+                             f->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
   f->parsed_in = diags;
   if (!pf)
     return;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ast.h"
+#include "syntax/ast.h"
 #include "tfresolve/arena.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/tftest.h"

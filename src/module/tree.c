@@ -19,26 +19,26 @@
 ** node_local.go, node_output.go, evaluate.go (references), eval_count.go,
 ** eval_for_each.go (repetition).
 */
-#include "tree.h"
+#include "module/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena_int.h"
-#include "diag_int.h"
-#include "engine_tofu.h"
-#include "eval.h"
-#include "funcs.h"
-#include "modcache.h"
-#include "number.h"
-#include "parse.h"
-#include "refwalk.h"
-#include "scope.h"
-#include "strict.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/diag_int.h"
+#include "module/engine_tofu.h"
+#include "eval/eval.h"
+#include "eval/funcs.h"
+#include "module/modcache.h"
+#include "values/number.h"
+#include "syntax/parse.h"
+#include "syntax/refwalk.h"
+#include "module/scope.h"
+#include "module/strict.h"
+#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
-#include "validate.h"
+#include "module/validate.h"
 
 /* ---- the configuration tree -------------------------------------------- */
 
@@ -297,7 +297,9 @@ static int vparse(const char *s, long v[3]) {
   if (*s == 'v')
     s++;
   while (n < 3 && *s >= '0' && *s <= '9') {
-    v[n++] = strtol(s, (char **)&s, 10);
+    char *end;
+    v[n++] = strtol(s, &end, 10);
+    s = end;
     if (*s != '.')
       break;
     s++;
@@ -463,7 +465,7 @@ static void not_installed(struct tree *t, const struct module_call *c,
   call_error(t, c, c->decl, addr, "Module not installed", detail);
   if (t->strict)
     return;
-  ((struct tfr_diag *)tfr_diags_get(t->diags, before))->sev = TFR_DIAG_WARNING;
+  diags_at(t->diags, before)->sev = TFR_DIAG_WARNING;
   tfr_diags_set_note(t->diags,
                      tfr_arena_printf(t->a,
                                       "A warning here, not an error: %s is "
@@ -486,7 +488,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
         *tm->addr ? tfr_arena_printf(t->a, "%s.module.%s", tm->addr, c->name)
                   : tfr_arena_printf(t->a, "module.%s", c->name);
     if (!c->source && c->source_expr) {
-      struct module_call *mc = (struct module_call *)c; /* the tree's own */
+      struct module_call *mc =
+          UNCONST(struct module_call *, c); /* the tree's own */
       mc->source = eval_source(t, tm, c, addr);
     }
     if (!c->source)
@@ -1584,7 +1587,7 @@ static const char *inst_addr(struct tree *t, const struct tinst *parent,
       *parent->addr ? tfr_arena_printf(t->a, "%s.module.%s", parent->addr, name)
                     : tfr_arena_printf(t->a, "module.%s", name);
   if (num)
-    return tfr_arena_printf(t->a, "%s[%s]", base, tfr_number_text(t->a, num));
+    return tfr_arena_printf(t->a, "%s[%s]", base, num_format(t->a, num->num));
   if (key)
     return tfr_arena_printf(t->a, "%s[%s]", base,
                             str_go_quote(t->a, key, strlen(key)));
@@ -2234,9 +2237,10 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
     struct arena_mark mark = arena_mark(t->scratch);
     bool passed = validate_var_rules(m, t->scratch, t->diags, k, &s, &place,
                                      t->validate, in->rules[k]);
-    for (size_t i = 0; i < v->nvalidations; i++)
-      if (in->rules[k][i].detail)
-        in->rules[k][i].detail = tfr_arena_strdup(t->a, in->rules[k][i].detail);
+    for (size_t ri = 0; ri < v->nvalidations; ri++)
+      if (in->rules[k][ri].detail)
+        in->rules[k][ri].detail =
+            tfr_arena_strdup(t->a, in->rules[k][ri].detail);
     arena_reset(t->scratch, mark);
     if (t->validate)
       for (size_t j = tfr_diags_count(t->diags); j > before; j--)

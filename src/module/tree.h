@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "module.h"
+#include "module/module.h"
 
 struct tree;
 

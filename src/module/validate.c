@@ -4,20 +4,20 @@
 ** the walk with unknown values that catches errors before any value is
 ** known, and the final evaluation of every rule in dependency order.
 */
-#include "arena_int.h"
-#include "validate.h"
+#include "base/arena_int.h"
+#include "module/validate.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_int.h"
-#include "engine_tofu.h"
-#include "eval.h"
-#include "funcs.h"
-#include "parse.h"
-#include "refs.h"
-#include "scope.h"
-#include "strutil.h"
+#include "base/diag_int.h"
+#include "module/engine_tofu.h"
+#include "eval/eval.h"
+#include "eval/funcs.h"
+#include "syntax/parse.h"
+#include "eval/refs.h"
+#include "module/scope.h"
+#include "base/strutil.h"
 
 /* ---- references -------------------------------------------------------- */
 
@@ -838,7 +838,7 @@ static const tfr_value **var_slot(const struct module *m, struct scope *s,
   const char *name = m->vars[ix].name;
   if ((size_t)ix >= var->n || strcmp(var->type->names[ix], name))
     ix = tfr_type_attr(var->type, name, strlen(name));
-  return ix < 0 ? NULL : (const tfr_value **)&var->elems[ix];
+  return ix < 0 ? NULL : UNCONST(const tfr_value **, &var->elems[ix]);
 }
 
 static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
@@ -1119,12 +1119,12 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
         const struct ref_names *vars = &rr->deep->vars;
         for (size_t j = 0; j < vars->n; j++) {
-          long t = rr->deep_ix ? rr->deep_ix[j] : index_of(m, vars->v[j]);
-          if (t < 0 || (size_t)t == k)
+          long ix = rr->deep_ix ? rr->deep_ix[j] : index_of(m, vars->v[j]);
+          if (ix < 0 || (size_t)ix == k)
             continue;
-          if (!done[t])
+          if (!done[ix])
             ready = false;
-          else if (done[t] == 2 && !skip)
+          else if (done[ix] == 2 && !skip)
             skip = vars->v[j];
         }
       }

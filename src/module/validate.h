@@ -5,8 +5,8 @@
 #ifndef TFR_VALIDATE_H
 #define TFR_VALIDATE_H
 
-#include "eval.h"
-#include "module.h"
+#include "eval/eval.h"
+#include "module/module.h"
 
 /* While loading: a condition must refer to something, and to its own
 ** variable. */

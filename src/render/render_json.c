@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "json_out.h"
-#include "number.h"
-#include "render.h"
+#include "base/arena_int.h"
+#include "base/json_out.h"
+#include "values/number.h"
+#include "render/render.h"
 #include "tfresolve/tfresolve.h"
 
 static void put_cstr(struct json_out *o, const char *s) {

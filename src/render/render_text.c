@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "number.h"
-#include "render.h"
-#include "strutil.h"
+#include "values/number.h"
+#include "render/render.h"
+#include "base/strutil.h"
 
 struct out {
   tfr_arena *a;

@@ -7,8 +7,9 @@
 
 #include <yaml.h>
 
-#include "number.h"
-#include "render.h"
+#include "base/strutil.h"
+#include "values/number.h"
+#include "render/render.h"
 
 /*
 ** ---- Plain scalars that a YAML 1.1 reader takes for another type ----
@@ -201,8 +202,8 @@ static bool ambiguous(const char *s, size_t n) {
 static bool scalar(yaml_emitter_t *em, const char *s, size_t n,
                    yaml_scalar_style_t style) {
   yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1,
-                               style);
+  yaml_scalar_event_initialize(&ev, NULL, NULL, UNCONST(yaml_char_t *, s),
+                               (int)n, 1, 1, style);
   return yaml_emitter_emit(em, &ev);
 }
 

@@ -1,12 +1,12 @@
 /*
 ** Generic AST access and the JSON dump used by `tfresolve parse -ast`.
 */
-#include "ast.h"
+#include "syntax/ast.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "json_out.h"
+#include "base/json_out.h"
 
 static const char *const kind_names[] = {
     [AST_NUMBER] = "number",     [AST_BOOL] = "bool",

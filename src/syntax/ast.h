@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "source.h"
+#include "syntax/source.h"
 
 /*
 ** Node layout: a 16-byte header, one word (a string, a child list or the

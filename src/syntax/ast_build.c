@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "parse.h"
+#include "base/arena_int.h"
+#include "syntax/parse.h"
 
 void parse_error(struct parse_ctx *c, struct span s, const char *summary,
                  const char *detail) {

@@ -1,13 +1,13 @@
 /*
 ** One view of a body in either syntax (body.h).
 */
-#include "body.h"
+#include "syntax/body.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "base/strutil.h"
 
 bool body_item_is(const struct body_item *it, const char *s) {
   size_t n = strlen(s);

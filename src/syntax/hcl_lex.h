@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "parse.h"
+#include "syntax/parse.h"
 
 /* A '{' opened in expression mode, or a template sequence. */
 enum brace_kind { BR_BRACE, BR_INTERP_STR, BR_INTERP_HEREDOC, BR_INTERP_TPL };

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena_int.h"
-#include "body.h"
-#include "parse.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "syntax/body.h"
+#include "syntax/parse.h"
+#include "base/strutil.h"
 
 static bool inside(struct span s, size_t at) {
   return at >= s.start && at <= s.end;

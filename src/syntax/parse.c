@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "diag_int.h"
-#include "strutil.h"
+#include "syntax/parse.h"
+#include "base/diag_int.h"
+#include "base/strutil.h"
 
 #ifndef HAVE_JSON_GRAMMAR
 struct ast_file *parse_json(struct parse_ctx *c) {
@@ -492,4 +492,18 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
                                 struct src_file *src, const struct ast *s,
                                 bool template) {
   return parse_text(a, diags, src->name, s->str, s->n, src, s->span, template);
+}
+
+struct tfr_file *parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
+                             const char *text, size_t len,
+                             enum tfr_syntax syntax) {
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_opened(a, diags, src, syntax) : NULL;
+}
+
+struct tfr_file *parse_bytes_expr(tfr_arena *a, tfr_diags *diags,
+                                  const char *name, const char *text,
+                                  size_t len) {
+  struct src_file *src = parse_open(a, diags, name, text, len);
+  return src ? parse_opened_expr(a, diags, src) : NULL;
 }

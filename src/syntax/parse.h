@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ast.h"
-#include "source.h"
+#include "syntax/ast.h"
+#include "syntax/source.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/syntax.h"
 
@@ -161,6 +161,15 @@ struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,
 ** are insignificant, nothing may follow it. */
 struct tfr_file *parse_opened_expr(tfr_arena *a, tfr_diags *diags,
                                    struct src_file *src);
+/* parse_open then parse_opened (text NULL: read from name), and the same
+** for one expression: what tfr_parse_bytes, tfr_parse_file and
+** tfr_parse_expr do, for the library's own callers. */
+struct tfr_file *parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
+                             const char *text, size_t len,
+                             enum tfr_syntax syntax);
+struct tfr_file *parse_bytes_expr(tfr_arena *a, tfr_diags *diags,
+                                  const char *name, const char *text,
+                                  size_t len);
 
 /* What the public API calls a tfr_file. */
 struct tfr_file {

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat.h"
-#include "arena_int.h"
-#include "parse.h"
-#include "parse_fast.h"
-#include "strutil.h"
+#include "base/compat.h"
+#include "base/arena_int.h"
+#include "syntax/parse.h"
+#include "syntax/parse_fast.h"
+#include "base/strutil.h"
 
 /* Deeper nesting is left to the grammar (which bounds it at 1000). */
 #define FAST_MAX_DEPTH 200
@@ -276,22 +276,22 @@ void fast_lex(struct fast_scan *p, bool nl, struct fast_tok *k) {
         i++;
       if (i >= n)
         break;
-      char c = t[i];
-      if (c == '"') {
+      char b = t[i];
+      if (b == '"') {
         i++;
         k->kind = FT_STR;
         break;
       }
-      if (c == '\n' || c == '\r' || c == '\0')
+      if (b == '\n' || b == '\r' || b == '\0')
         break;
-      if (c == '$' || c == '%') {
+      if (b == '$' || b == '%') {
         if (i + 1 < n && t[i + 1] == '{')
           break;
-        if (i + 2 < n && t[i + 1] == c && t[i + 2] == '{') {
+        if (i + 2 < n && t[i + 1] == b && t[i + 2] == '{') {
           k->ch = 1; /* to be decoded */
           i += 2;
         }
-      } else if (c == '\\') {
+      } else if (b == '\\') {
         uint32_t e = escape_len(t + i, n - i);
         if (!e)
           break;
@@ -918,7 +918,7 @@ static struct ast *lazy_type(struct fp *p) {
     if (!x)
       return NULL;
     if (end == p->s.pos)
-      bytemap_put(&p->seen, text, end - first.start, (void *)text);
+      bytemap_put(&p->seen, text, end - first.start, UNCONST(void *, text));
   }
   struct ast *v = ast_new(p->c, AST_NULL, (struct span){first.start, p->s.pos});
   v->flags = AST_F_LAZY;

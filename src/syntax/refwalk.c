@@ -1,7 +1,7 @@
 /*
 ** The walk over an expression's references (refwalk.h).
 */
-#include "refwalk.h"
+#include "syntax/refwalk.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "ast.h"
+#include "syntax/ast.h"
 
 /* A name bound by the `for` expressions around a node. */
 struct ref_bound {

@@ -1,11 +1,11 @@
 /*
 ** Source text and byte-offset → line/column mapping.
 */
-#include "compat.h"
-#include "arena_int.h"
-#include "source.h"
+#include "base/compat.h"
+#include "base/arena_int.h"
+#include "syntax/source.h"
 
-#include "dirlist.h"
+#include "base/dirlist.h"
 #include "tfresolve/resolution.h"
 
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strutil.h"
+#include "base/strutil.h"
 
 static void build_lines(struct src_file *f);
 
@@ -253,7 +253,7 @@ void src_release(struct src_file *f, size_t upto) {
   if (n > f->len / page * page)
     n = f->len / page * page; /* the last page holds the NULs: keep it */
   if (n)
-    compat_advise((void *)f->text, n, COMPAT_DONTNEED);
+    compat_advise(UNCONST(void *, f->text), n, COMPAT_DONTNEED);
 }
 
 /* How many '\n' bytes the n bytes at s hold: eight at a time (a byte of
@@ -436,17 +436,17 @@ static void move_to(struct src_file *f, struct src_cursor *c, uint32_t byte) {
 static struct tfr_pos pos_from(struct src_file *f, struct src_cursor *c,
                                uint32_t byte) {
   const unsigned char *t = (const unsigned char *)f->text;
-  uint32_t last = c->byte;
+  uint32_t was = c->byte;
   int last_column = c->column;
   move_to(f, c, byte);
   uint32_t from = c->line_start;
   int before = 0; /* columns before from */
-  if (last_column && last > from && t[last] < 0x80 && t[last - 1] < 0x80 &&
-      t[last - 1] != '\r') {
+  if (last_column && was > from && t[was] < 0x80 && t[was - 1] < 0x80 &&
+      t[was - 1] != '\r') {
     /* on the same line, and no cluster spans the last position (between
     ** two ASCII bytes, not CR LF): count on from there */
     before = last_column - 1;
-    from = last;
+    from = was;
   }
   struct tfr_pos p;
   p.line = c->line;

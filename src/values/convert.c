@@ -21,9 +21,9 @@
 ** Where cty iterates a Go map (attribute names), the order is random and
 ** so is which of several problems it reports; we use sorted order.
 */
-#include "arena_int.h"
-#include "convert_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "values/convert_int.h"
+#include "base/strutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@
 
 #include <utf8proc.h>
 
-#include "number.h"
+#include "values/number.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define SMALL 32 /* attributes handled with stack buffers */
@@ -1307,7 +1307,7 @@ static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
   size_t slot = ((uintptr_t)d >> 4) & 3;
   if (c->recent_d[slot] == d)
     return c->recent_di[slot];
-  struct dinfo *got = (struct dinfo *)memo_get(&c->memo, d, TAG_DINFO);
+  struct dinfo *got = UNCONST(struct dinfo *, memo_get(&c->memo, d, TAG_DINFO));
   if (got) {
     c->recent_d[slot] = d;
     c->recent_di[slot] = got;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "convert.h"
+#include "values/convert.h"
 
 /* ---- scratch memory and hash tables (convert.c) ------------------------- */
 

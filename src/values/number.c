@@ -10,8 +10,8 @@
 ** which this file reproduces step by step (math/big/ftoa.go,
 ** roundShortest) with fast paths that give the same digits.
 */
-#include "arena_int.h"
-#include "number.h"
+#include "base/arena_int.h"
+#include "values/number.h"
 
 #include <assert.h>
 #include <limits.h>

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "tfresolve/value.h"
-#include "strutil.h"
-#include "value_int.h"
+#include "base/strutil.h"
+#include "values/value_int.h"
 
 const tfr_type tfr_t_dynamic = {.kind = TFR_DYNAMIC};
 const tfr_type tfr_t_bool = {.kind = TFR_BOOL};

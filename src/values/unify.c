@@ -10,9 +10,9 @@
 ** unify_types() first reduces its types to the distinct ones: cty compares
 ** every pair, so 1,000,000 strings take 10^12 steps there.
 */
-#include "arena_int.h"
-#include "convert_int.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "values/convert_int.h"
+#include "base/strutil.h"
 
 #include <stdlib.h>
 #include <string.h>

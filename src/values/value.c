@@ -12,11 +12,11 @@
 #include <mpfr.h>
 #include <utf8proc.h>
 
-#include "arena_int.h"
-#include "number.h"
-#include "strutil.h"
+#include "base/arena_int.h"
+#include "values/number.h"
+#include "base/strutil.h"
 #include "tfresolve/value.h"
-#include "value_int.h"
+#include "values/value_int.h"
 
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
 static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};

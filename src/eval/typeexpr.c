@@ -3,13 +3,13 @@
 ** "list(object({a = optional(number, 1)}))", ... into a type and the
 ** defaults of its optional attributes, with Terraform's diagnostics.
 */
-#include "typeexpr.h"
+#include "eval/typeexpr.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "convert.h"
-#include "eval.h"
+#include "values/convert.h"
+#include "eval/eval.h"
 
 #define SUMMARY "Invalid type specification"
 

@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "ast.h"
-#include "convert.h"
+#include "syntax/ast.h"
+#include "values/convert.h"
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
 
