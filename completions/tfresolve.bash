@@ -15,8 +15,12 @@ _tfresolve_options() {
   local module="-var -var-file= -chdir= -no-env -json -format= -engine=
     -show-sensitive -no-color -strict -no-modules -help"
   case $1 in
-    show | explain) echo "$module" ;;
-    check) echo "$module -var-file-each= -recursive" ;;
+    show) echo "$module -changed -required -missing-required=" ;;
+    explain) echo "$module -all -missing-required=" ;;
+    diff) echo "-a= -b= -var -var-file= -chdir= -no-env -engine= -json
+      -no-modules -no-color -help" ;;
+    lsp) echo "-help" ;;
+    check) echo "$module -var-file-each= -recursive -missing-required=" ;;
     eval) echo "-functions -type= -format= -json -engine= -chdir= -var
       -var-file= -no-env -no-color -help" ;;
     console) echo "-var -var-file= -no-env -chdir= -engine= -json -no-color
@@ -98,9 +102,10 @@ _tfresolve() {
 
   if ((COMP_CWORD == 1)); then
     case $cur in
-      -*) mapfile -t COMPREPLY < <(compgen -W "-help -version -max-memory=" -- "$cur") ;;
-      *) mapfile -t COMPREPLY < <(compgen -W "show check explain eval
-           console init test parse" -- "$cur") ;;
+      -*) mapfile -t COMPREPLY < <(compgen -W "-help -version -max-memory=
+           -chdir=" -- "$cur") ;;
+      *) mapfile -t COMPREPLY < <(compgen -W "show check explain diff lsp
+           eval console init test parse" -- "$cur") ;;
     esac
     return
   fi
