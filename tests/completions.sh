@@ -73,8 +73,8 @@ expect() {
 
 expect "tfresolve ch" check
 expect "tfresolve e" eval explain
-expect "tfresolve " show check explain eval console init test parse
-expect "tfresolve -" -help -version -max-memory=
+expect "tfresolve " show check explain diff lsp eval console init test parse
+expect "tfresolve -" -help -version -max-memory= -chdir=
 expect "tfresolve check -for" -format=
 expect "tfresolve check -format=" human json sarif github junit
 expect "tfresolve check -format=s" sarif
@@ -88,7 +88,9 @@ expect "tfresolve init -f" -force -format=
 expect "tfresolve test -f" -filter=
 expect "tfresolve show -engine=" terraform opentofu
 expect "tfresolve check -re" -recursive
-expect "tfresolve show -re" # -recursive is check's
+expect "tfresolve show -re" -required # -recursive is check's
+expect "tfresolve explain -a" -all
+expect "tfresolve diff -" -a= -b= -var -var-file= -chdir= -no-env -engine= -json -no-modules -no-color -help -max-memory=
 expect "tfresolve check -var-file-" -var-file-each=
 expect "tfresolve check --no-e" --no-env
 expect "tfresolve eval -f" -format= -functions
