@@ -225,6 +225,37 @@ struct tfr_range raw_range(const struct raw_value *raw) {
   return src_range(raw->src, raw->span);
 }
 
+/* Where a file value's name is: `name = value` (native) or `"name":
+** value` (JSON), found back from the value; the value's range when the
+** text before it is neither. */
+static struct tfr_range raw_name_range(const struct raw_value *raw) {
+  const char *t = raw->src->text;
+  size_t i = raw->span.start;
+  while (i && strchr(" \t", t[i - 1]))
+    i--;
+  if (!i || (t[i - 1] != '=' && t[i - 1] != ':'))
+    return raw_range(raw);
+  i--;
+  while (i && strchr(" \t", t[i - 1]))
+    i--;
+  size_t end = i;
+  if (i && t[i - 1] == '"') { /* a quoted name: back to its opening quote */
+    i--;
+    while (i && !(t[i - 1] == '"' && (i < 2 || t[i - 2] != '\\')))
+      i--;
+    if (!i)
+      return raw_range(raw);
+    i--;
+  } else {
+    while (i && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_' ||
+                 t[i - 1] == '-' || (unsigned char)t[i - 1] >= 0x80))
+      i--;
+  }
+  if (i == end)
+    return raw_range(raw);
+  return src_range(raw->src, (struct span){(uint32_t)i, (uint32_t)end});
+}
+
 const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
                                   tfr_diags *diags,
                                   const struct raw_value *raw) {
@@ -655,8 +686,8 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
       continue;
     }
     /* a value that is not even a constant is silently ignored (what
-    ** fastval.c read is one) */
-    if (!raw->lazy) {
+    ** fastval.c read is one); -strict says each name */
+    if (!raw->lazy && !r->strict) {
       struct eval_ctx c = {0};
       tfr_diags *scratch = tfr_diags_new(r->a);
       c.a = r->a;
@@ -669,7 +700,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     if (r->strict) {
       /* -strict: each one is an error, at the line that sets it, in
       ** Terraform's words (it only warns) */
-      struct tfr_range at = raw_range(raw);
+      struct tfr_range at = raw_name_range(raw);
       var_error_code(r, TFR_CODE_UNDECLARED_VALUE, &at, TFR_DIAG_ERROR,
                      "Value for undeclared variable",
                      undeclared_in_file(r, raw), raw->name);
