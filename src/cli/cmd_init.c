@@ -178,70 +178,13 @@ static bool init_flags(int argc, char **argv, struct init_opts *m) {
   return true;
 }
 
-/* ---- type constraints as text ------------------------------------------ */
-
-/* The type, broken over lines where it does not fit: `col` is the column
-** it starts at, `tail` the characters that follow it on its last line.
-** One object attribute or tuple element a line, indented by two, in a
-** comment (the "# " prefix: the 2 + in the columns of new lines). */
-static void type_pretty(struct cli_buf *b, const tfr_type *t, int indent,
-                        int col, int tail) {
-  struct cli_buf flat = {0};
-  cli_type_flat(&flat, t, NULL);
-  bool fits = col + (int)flat.n + tail <= WIDTH;
-  if (fits || (t->kind != TFR_OBJECT && t->kind != TFR_TUPLE &&
-               !tfr_type_is_collection(t))) {
-    cli_buf_put(b, flat.p, flat.n);
-    free(flat.p);
-    return;
-  }
-  free(flat.p);
-  if (tfr_type_is_collection(t)) {
-    cli_buf_puts(b, cli_type_word(t));
-    cli_buf_put(b, "(", 1);
-    type_pretty(b, t->elem, indent, col + (int)strlen(cli_type_word(t)) + 1,
-                tail + 1);
-    cli_buf_put(b, ")", 1);
-    return;
-  }
-  if (t->kind == TFR_TUPLE) {
-    cli_buf_puts(b, "tuple([\n");
-    for (size_t i = 0; i < t->n; i++) {
-      cli_buf_indent(b, indent + 2);
-      type_pretty(b, t->types[i], indent + 2, 2 + indent + 2, 1);
-      cli_buf_puts(b, ",\n");
-    }
-    cli_buf_indent(b, indent);
-    cli_buf_puts(b, "])");
-    return;
-  }
-  size_t width = 0;
-  for (size_t i = 0; i < t->n; i++)
-    if (strlen(t->names[i]) > width)
-      width = strlen(t->names[i]);
-  cli_buf_puts(b, "object({\n");
-  for (size_t i = 0; i < t->n; i++) {
-    bool opt = cli_attr_optional(t, i);
-    cli_buf_indent(b, indent + 2);
-    cli_buf_puts(b, t->names[i]);
-    cli_buf_indent(b, (int)(width - strlen(t->names[i])));
-    cli_buf_puts(b, opt ? " = optional(" : " = ");
-    type_pretty(b, t->types[i], indent + 2,
-                2 + indent + 2 + (int)width + (opt ? 12 : 3), opt);
-    if (opt)
-      cli_buf_put(b, ")", 1);
-    cli_buf_put(b, "\n", 1);
-  }
-  cli_buf_indent(b, indent);
-  cli_buf_puts(b, "})");
-}
-
 /* ---- skeleton values of required variables ----------------------------- */
 
 struct init_ctx {
   tfr_arena *a;
   const tfr_value *zero; /* the number 0 */
   enum out_format format;
+  const struct tfr_resolution *res; /* the declarations (type defaults) */
 };
 
 /* The simplest value of a type, to show its shape: "", 0, false, empty
@@ -367,20 +310,12 @@ static bool is_primitive_kind(const tfr_value *v) {
 /* ---- the three formats ------------------------------------------------- */
 
 /* The type as text for a comment line that starts at column col. */
-static const char *type_text(struct init_ctx *c, const tfr_type *t, int col) {
-  struct cli_buf b = {0};
-  type_pretty(&b, t, 0, col, 0);
-  const char *s = tfr_arena_strdup(c->a, b.p ? b.p : "");
-  free(b.p);
-  return s;
-}
-
 /* The comments above a variable's value: description, type, notes. */
 static void var_comments(struct init_ctx *c, FILE *f,
                          const struct tfr_variable *v, bool required) {
   if (v->description && *v->description)
     comment_block(f, NULL, v->description);
-  const char *type = v->typed ? type_text(c, v->declared, 8)
+  const char *type = v->typed ? cli_var_type_text(c->a, c->res, v, 0)
                               : "any (no type constraint declared)";
   comment_block(f, "# type: ", type);
   if (!v->nullable)
@@ -721,7 +656,7 @@ int cmd_init(int argc, char **argv) {
     return EXIT_INVALID;
   }
 
-  struct init_ctx c = {a, NULL, m.o.format};
+  struct init_ctx c = {a, NULL, m.o.format, res};
   tfr_diags *scratch = tfr_diags_new(a);
   tfr_file *zero = tfr_parse_expr(a, scratch, "<init>", "0", 1);
   c.zero = zero ? tfr_eval_const(a, scratch, zero) : NULL;

@@ -489,7 +489,9 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
   char where[512];
   tfr_range_format(&v->decl, where, sizeof where);
   printf("%s%svar.%s: %s%s\n  declared at %s\n", in ? in->address : "",
-         in ? "." : "", v->name, cli_type_text(a, v->declared, 0, false, NULL),
+         in ? "." : "", v->name,
+         in ? cli_type_text(a, v->declared, 0, false, NULL)
+            : cli_var_type_text(a, res, v, 0),
          v->sensitive ? ", sensitive" : "", where);
   if (in)
     printf("  in %s (source %s, directory %s)\n", in->address, in->source,

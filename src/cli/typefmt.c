@@ -343,3 +343,25 @@ const char *cli_type_text(tfr_arena *a, const tfr_type *t, int indent,
   free(b.p);
   return s;
 }
+
+/* The default of the attribute at path of the root variable in ctx. */
+struct var_defaults {
+  tfr_arena *a;
+  const struct tfr_resolution *res;
+  const char *name;
+};
+
+static const char *var_default(void *ctx, const char *path) {
+  struct var_defaults *d = ctx;
+  const tfr_value *dv = tfr_resolution_attr_default(d->res, d->name, path);
+  return dv ? tfr_value_hcl(d->a, dv) : NULL;
+}
+
+const char *cli_var_type_text(tfr_arena *a, const struct tfr_resolution *res,
+                              const struct tfr_variable *v, int indent) {
+  struct var_defaults vd = {a, res, v->name};
+  struct cli_type_defaults d = {var_default, &vd};
+  /* a sensitive variable's defaults are its secrets too */
+  return cli_type_text(a, v->declared, indent, false,
+                       res && !v->sensitive ? &d : NULL);
+}
