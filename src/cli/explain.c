@@ -212,6 +212,59 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
          cli_type_text(a, to_t, 2, true, NULL));
 }
 
+/* The optional attributes the given value leaves out, below path, with
+** the value each has in the final one (its default, with the defaults
+** below it applied): "var.NAME.path = value" lines. */
+static void defaults_applied(tfr_arena *a, const char *name, const tfr_type *t,
+                             const tfr_value *given, const tfr_value *final,
+                             const char *path, struct cli_buf *out, size_t *n) {
+  if (!given || !final || tfr_value_is_null(given) ||
+      tfr_value_is_null(final) || !tfr_value_is_known(given) ||
+      !tfr_value_is_known(final) || *n >= 20)
+    return;
+  int gk = given->type->kind, fk = final->type->kind;
+  if (t->kind == TFR_OBJECT && fk == TFR_OBJECT &&
+      (gk == TFR_OBJECT || gk == TFR_MAP)) {
+    for (uint32_t i = 0; i < t->n; i++) {
+      const char *an = t->names[i];
+      size_t al = strlen(an);
+      const tfr_value *sub = NULL;
+      if (gk == TFR_OBJECT) {
+        long j = tfr_type_attr(given->type, an, al);
+        sub = j >= 0 ? given->elems[j] : NULL;
+      } else {
+        for (uint32_t k = 0; k < given->n && !sub; k++)
+          if (given->keylens[k] == al && !memcmp(given->keys[k], an, al))
+            sub = given->elems[k];
+      }
+      long fj = tfr_type_attr(final->type, an, al);
+      const tfr_value *fsub = fj >= 0 ? final->elems[fj] : NULL;
+      const char *p = tfr_arena_printf(a, "%s.%s", path, an);
+      if (!sub && cli_attr_optional(t, i) && fsub)
+        cli_buf_puts(out, tfr_arena_printf(
+                              a, "%s  var.%s%s = %s", (*n)++ ? "\n" : "", name,
+                              p, indent_lines(a, tfr_value_hcl(a, fsub), 4)));
+      else if (sub)
+        defaults_applied(a, name, t->types[i], sub, fsub, p, out, n);
+    }
+  } else if ((t->kind == TFR_LIST && fk == TFR_LIST &&
+              (gk == TFR_LIST || gk == TFR_TUPLE)) ||
+             (t->kind == TFR_MAP && fk == TFR_MAP &&
+              (gk == TFR_MAP || gk == TFR_OBJECT))) {
+    for (uint32_t i = 0; i < given->n && i < final->n; i++) {
+      const char *p =
+          gk == TFR_MAP
+              ? tfr_arena_printf(a, "%s[\"%.*s\"]", path,
+                                 (int)given->keylens[i], given->keys[i])
+          : gk == TFR_OBJECT
+              ? tfr_arena_printf(a, "%s[\"%s\"]", path, given->type->names[i])
+              : tfr_arena_printf(a, "%s[%u]", path, i);
+      defaults_applied(a, name, t->elem, given->elems[i], final->elems[i], p,
+                       out, n);
+    }
+  }
+}
+
 /* explain NAME: the precedence story of one variable. */
 static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
                        const struct tfr_variable *v, const tfr_diags *d,
@@ -537,6 +590,14 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
   const tfr_value *final = v->value ? v->value : v->preview;
   if (v->given && final && !hide)
     explain_conversion(a, v->given->type, final->type);
+  if (v->given && final && !hide && !in) {
+    struct cli_buf b = {0};
+    size_t n = 0;
+    defaults_applied(a, v->name, v->declared, v->given, final, "", &b, &n);
+    if (n)
+      printf("Optional attributes left out, at their defaults:\n%s\n", b.p);
+    free(b.p);
+  }
   if (v->nrules) {
     printf("\nValidation rules:\n");
     for (size_t i = 0; i < v->nrules; i++) {

@@ -1041,6 +1041,9 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   ro.tree = !m.no_modules;
   ro.missing_required_info = m.missing_info;
   ro.keep_given = cmd == CMD_EXPLAIN; /* it shows the conversion */
+  /* explain tells the whole story: the attributes the type drops too,
+  ** as warnings (-strict: errors); the verdict stays Terraform's */
+  ro.warn_dropped = cmd == CMD_EXPLAIN;
   if (m.bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(
