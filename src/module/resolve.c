@@ -1203,11 +1203,39 @@ static bool init_walk(struct resolver *r) {
   return !tfr_diags_has_errors(r->diags);
 }
 
+/* -missing-required=info: a rule that fails on a variable no source sets,
+** whose default is null (`var.x != null` with `default = null`), says
+** what "No value for required variable" says: the caller must set it.
+** A warning then, like that one, and the variable keeps its null. */
+static void required_in_practice(struct resolver *r, size_t from,
+                                 bool *failed) {
+  for (size_t i = from; i < tfr_diags_count(r->diags); i++) {
+    struct tfr_diag *g = diags_at(r->diags, i);
+    if (g->code != TFR_CODE_RULE_FAILED || g->sev != TFR_DIAG_ERROR ||
+        !g->variable)
+      continue;
+    for (size_t k = 0; k < r->m->nvars; k++) {
+      const struct var_decl *v = &r->m->vars[k];
+      if (strcmp(v->name, g->variable) || r->given[k] || !v->has_default ||
+          !v->dflt || !tfr_value_is_null(v->dflt))
+        continue;
+      g->sev = TFR_DIAG_WARNING;
+      g->note = "A warning here, not an error: with -missing-required=info, "
+                "a rule that only fails while the variable is at its default "
+                "of null says that the caller must set it.";
+      failed[k] = false;
+    }
+  }
+}
+
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
 static void final_rules(struct resolver *r) {
   struct rule_inputs in = rule_inputs(r, false);
+  size_t before = tfr_diags_count(r->diags);
   validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
+  if (r->missing_info)
+    required_in_practice(r, before, in.failed);
   for (size_t k = 0; k < r->m->nvars; k++)
     if (in.failed[k] && !r->out[k].error) {
       r->out[k].error = true;
