@@ -189,6 +189,25 @@ def main():
             check(rc == 1 and "Directory not searched" in out,
                   "check -recursive %s: a path too long to open is an error"
                   % " ".join(fmt), "exit %d\n%s" % (rc, out[-3000:]))
+        # file() and its kin on what is not a regular file, and on more
+        # than the memory budget: refused at once, never a wait or a read
+        # without end
+        fifo = os.path.join(root, "fn.fifo")
+        os.mkfifo(fifo)
+        big = os.path.join(root, "big.txt")
+        with open(big, "wb") as f:
+            f.write(b"x" * (80 << 20))
+        for expr, what in (('file("%s")' % fifo, "not a regular file"),
+                           ('templatefile("%s", {})' % fifo,
+                            "not a regular file"),
+                           ('filemd5("/dev/zero")', "not a regular file"),
+                           ('length(file("%s"))' % big,
+                            "larger than this run's memory budget")):
+            rc, out = run(root, ["-max-memory=64M", "eval", "-functions",
+                                 "-no-color", expr])
+            check(rc == 1 and what in flat(out),
+                  "eval %s: an error (%s)" % (expr, what),
+                  "exit %d\n%s" % (rc, out[-2000:]))
         # the tree is too deep for rmtree's paths: empty it from inside
         os.chdir(far)
         try:

@@ -34,6 +34,7 @@
 #include <utf8proc.h>
 
 #include "values/convert.h"
+#include "base/arena_int.h"
 #include "base/dirlist.h"
 #include "syntax/parse.h"
 #include "syntax/refwalk.h"
@@ -246,8 +247,9 @@ static struct file_data read_file(struct fcall *f, const tfr_value *arg) {
   }
   d.path = p.p;
   /* Go refuses a name with a NUL byte (the message stops at it here) */
+  /* O_NONBLOCK: a FIFO without a writer must not block the open */
   int fd = memchr(p.p, 0, p.n) ? (errno = EINVAL, -1)
-                               : open(p.p, O_RDONLY | O_CLOEXEC);
+                               : open(p.p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     d.fail = READ_OPEN;
     d.missing = errno == ENOENT;
@@ -256,20 +258,34 @@ static struct file_data read_file(struct fcall *f, const tfr_value *arg) {
   }
   struct stat st;
   size_t cap = 64 * 1024;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+  /* a FIFO, a device (/dev/zero), a socket: what plan would wait on or
+  ** read without end, refused (as everywhere else in tfresolve) */
+  if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    close(fd);
+    d.fail = READ_READ;
+    d.msg = tfr_arena_printf(f->a,
+                             "read %s: not a regular file (a FIFO, a device "
+                             "or a socket)",
+                             d.path);
+    return d;
+  }
+  if (S_ISREG(st.st_mode) && st.st_size > 0)
     cap = (size_t)st.st_size + 1;
-  if (cap > FILE_MAX + 1)
-    cap = FILE_MAX + 1;
+  /* no more than the run's memory budget (-max-memory) may hold */
+  size_t most =
+      FILE_MAX < arena_value_budget() ? FILE_MAX : arena_value_budget();
+  if (cap > most + 1)
+    cap = most + 1;
   char *buf = tfr_arena_alloc_raw(f->a, cap + 1);
   size_t len = 0;
   int rerr = 0;
   for (;;) {
     if (len == cap) {
-      if (cap > FILE_MAX) {
+      if (cap > most) {
         rerr = EFBIG;
         break;
       }
-      size_t ncap = cap * 2 > FILE_MAX + 1 ? FILE_MAX + 1 : cap * 2;
+      size_t ncap = cap * 2 > most + 1 ? most + 1 : cap * 2;
       char *bigger = tfr_arena_alloc_raw(f->a, ncap + 1);
       memcpy(bigger, buf, len);
       buf = bigger;
@@ -289,7 +305,13 @@ static struct file_data read_file(struct fcall *f, const tfr_value *arg) {
   close(fd);
   if (rerr) {
     d.fail = READ_READ;
-    d.msg = tfr_arena_printf(f->a, "read %s: %s", d.path, errstr(f->a, rerr));
+    d.msg =
+        rerr == EFBIG && most < FILE_MAX
+            ? tfr_arena_printf(f->a,
+                               "read %s: larger than this run's memory "
+                               "budget (-max-memory)",
+                               d.path)
+            : tfr_arena_printf(f->a, "read %s: %s", d.path, errstr(f->a, rerr));
     return d;
   }
   buf[len] = '\0';
