@@ -259,6 +259,12 @@ static const tfr_value *fn_bcrypt(struct fcall *f, const tfr_type *r) {
                 lead, (long long)cost);
     return NULL;
   }
+  /* each step of the cost doubles the time: 16 is seconds, 31 days.
+  ** The hash is random (its salt), so no rule can expect its text:
+  ** above 16 it is left unknown, as a value only apply knows (a rule
+  ** that reads it is deferred), never a wait of hours */
+  if (cost > 16)
+    return tfr_unknown(f->a, &tfr_t_string);
   unsigned char salt[16];
   if (!random_bytes(salt, sizeof salt)) {
     fcall_error(f, "%s %s", lead, strerror(errno));
