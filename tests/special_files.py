@@ -208,6 +208,16 @@ def main():
             check(rc == 1 and what in flat(out),
                   "eval %s: an error (%s)" % (expr, what),
                   "exit %d\n%s" % (rc, out[-2000:]))
+        # yamldecode of many entries in bounded time (a position search
+        # from the start for each entry made 40,000 take a minute)
+        yml = os.path.join(root, "many.yaml")
+        with open(yml, "w") as f:
+            f.write("".join("k%d: %d\n" % (i, i) for i in range(40000)))
+        rc, out = run(root, ["eval", "-functions",
+                             'length(yamldecode(file("%s")))' % yml])
+        check(rc == 0 and out.strip() == "40000",
+              "yamldecode of 40,000 entries within %d s" % LIMIT,
+              "exit %d\n%s" % (rc, out[-2000:]))
         # the tree is too deep for rmtree's paths: empty it from inside
         os.chdir(far)
         try:

@@ -138,14 +138,26 @@ static bool ybreak_at(const unsigned char *s, size_t n, size_t i, size_t *w) {
   return false;
 }
 
+/* Where the last mark's line starts, per thread: events come in order,
+** so the next search starts there (a search from the start for each
+** event made yamldecode quadratic in the number of entries). */
+static _Thread_local struct {
+  const unsigned char *s;
+  size_t n, line, at;
+} ymark_cache;
+
 /* The byte offset of a libyaml mark (line, column in characters). */
 static size_t ymark_offset(const unsigned char *s, size_t n, yaml_mark_t m) {
-  size_t i = 0, w;
-  for (size_t line = 0; line < m.line && i < n;)
+  size_t i = 0, w, line = 0;
+  if (ymark_cache.s == s && ymark_cache.n == n && ymark_cache.line <= m.line)
+    line = ymark_cache.line, i = ymark_cache.at;
+  while (line < m.line && i < n)
     if (ybreak_at(s, n, i, &w))
       i += w, line++;
     else
       i++;
+  ymark_cache.s = s, ymark_cache.n = n;
+  ymark_cache.line = line, ymark_cache.at = i;
   for (size_t col = 0; col < m.column && i < n; col++)
     i += ywidth(s[i]) ? ywidth(s[i]) : 1;
   return i;
@@ -1175,6 +1187,7 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   if (!n)
     s = (const unsigned char *)"\n", n = 1;
   struct yfix fix;
+  ymark_cache.s = NULL; /* a new text, perhaps where an old one was */
   yaml_preflight(w->a, s, n, &fix);
   w->fix = &fix;
   w->max_size = arena_value_budget() / sizeof(tfr_value);
