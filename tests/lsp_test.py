@@ -5,8 +5,8 @@
 
 A small LSP client of our own (JSON-RPC with Content-Length framing over
 the server's standard input and output) drives `tfresolve lsp` on copies
-of FIXTURE_DIR (fixtures/lsp; the tree is never written), in three short
-server runs:
+of FIXTURE_DIR (fixtures/lsp; the tree is never written), in short server
+runs:
 
   main      initialize; the diagnostics of opened documents (their text,
             not the files on disk: a document whose file does not exist,
@@ -24,6 +24,13 @@ server runs:
             child variables a key reaches (value, rules; a sensitive
             value never); an edit of a child's file; the modules setting
             off.
+  states    (issue 28) a client that watches files: a varFiles entry
+            that does not exist, Emacs's lock file of an auto file, a
+            broken other .tf, a tfvars without declarations, files
+            changed on disk (didChangeWatchedFiles, didSave), publishes
+            only of what changed.
+  fallback  a client that watches nothing: files changed on disk seen
+            by their modification times.
   robust    malformed JSON, bodies that are no object, bad headers,
             unknown methods and notifications, a document never opened,
             binary junk, invalid UTF-8, 1 MB of text, positions out of
@@ -275,6 +282,21 @@ class Server:
             if msg is None:
                 return None
             self.notes.append(msg)
+
+    def latest(self, doc):
+        """The diagnostics doc has now: the last publishDiagnostics for
+        it, once everything sent before is resolved (a request about a
+        document makes the server resolve first), or None.  The server
+        publishes only what changed (issue 28): a file whose list stays
+        the same gets no new publish."""
+        self.request("textDocument/tfresolveBarrier",
+                     {"textDocument": {"uri": "file:///nonexistent"}})
+        for m in reversed(self.notes):
+            p = m.get("params")
+            if (m.get("method") == "textDocument/publishDiagnostics"
+                    and isinstance(p, dict) and p.get("uri") == doc):
+                return p
+        return None
 
     def open(self, doc, text, version=1):
         self.notify("textDocument/didOpen", {"textDocument": {
@@ -657,9 +679,8 @@ def main_run(check, tool, fixture, root):
         result = (r or {}).get("result")
     check(quickfix(result, J, rng(J1, '"adress_prefix"'), '"address_prefix"'),
           ".tfvars.json: the quickfix keeps the quotes", show(result))
-    m = s.mark()
     s.close_doc(J)
-    p = s.diags(T, m)
+    p = s.latest(T)
     check(p is not None and p["diagnostics"] == [],
           ".tfvars.json closed: terraform.tfvars is checked without it",
           show(p))
@@ -936,7 +957,7 @@ def tree_run(check, tool, fixture, root):
           and not dups(p),
           "tree: the caller's file open: the failures at their module "
           "arguments, each once", show(p, 4000))
-    p = s.diags(T, m)
+    p = s.latest(T)  # unchanged: not published again
     check(p is not None and len(p["diagnostics"]) == 4 and not dups(p),
           "tree: the tfvars keeps its list, no duplicates", show(p, 4000))
 
@@ -1213,13 +1234,254 @@ def robust_run(check, tool, fixture, root):
     sanity(check, s, "robustness run")
 
 
+
+# ---- the states editors create (issue 28) ------------------------------------
+
+def server_request(s, method, since=0):
+    """The first request of the server (it has an id) for method in
+    notes[since:], or None: a request of ours answered first (barrier)
+    makes sure that whatever came before it is there."""
+    barrier(s)
+    for m in s.notes[since:]:
+        if m.get("method") == method and "id" in m:
+            return m
+    return None
+
+
+def barrier(s):
+    """A request answered after everything the server had to send (a
+    request about a document: it resolves first): the notes hold all it
+    published before."""
+    return s.request("textDocument/tfresolveBarrier",
+                     {"textDocument": {"uri": "file:///nonexistent"}})
+
+
+def publishes(s, doc, since):
+    return [m for m in s.notes[since:]
+            if m.get("method") == "textDocument/publishDiagnostics"
+            and (m.get("params") or {}).get("uri") == doc]
+
+
+def words_in(p, *words):
+    """The diagnostics of p whose message holds every one of words."""
+    return [d for d in (p or {}).get("diagnostics", [])
+            if all(w in d.get("message", "") for w in words)]
+
+
+ST = ('name           = "Bad-Name"\n'
+      'instance_count = 5\n')
+GLOBS = ["**/*.tf", "**/*.tf.json", "**/*.tofu", "**/*.tofu.json",
+         "**/*.tfvars", "**/*.tfvars.json"]
+
+
+def states_run(check, tool, fixture, root):
+    """A client that watches files for the server (dynamic registration
+    of workspace/didChangeWatchedFiles): a varFiles entry that does not
+    exist, an editor's lock file, a broken other .tf, a tfvars without a
+    module, files changed on disk, and publishes only when they change."""
+    mod = os.path.join(root, "states")
+    shutil.copytree(fixture, mod)
+    T, E = uri(mod, "terraform.tfvars"), uri(mod, "extra.auto.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {
+        "processId": os.getpid(), "rootUri": uri(mod),
+        "capabilities": {"workspace": {"didChangeWatchedFiles": {
+            "dynamicRegistration": True}}},
+        "initializationOptions": {"varFiles": ["missing.tfvars"]}})
+    m = s.mark()
+    s.notify("initialized", {})
+    req = server_request(s, "client/registerCapability", m)
+    regs = ((req or {}).get("params") or {}).get("registrations") or []
+    globs = sorted(w.get("globPattern") for r in regs
+                   if r.get("method") == "workspace/didChangeWatchedFiles"
+                   for w in (r.get("registerOptions") or {})
+                   .get("watchers", []))
+    check(globs == sorted(GLOBS), "states: at initialized, the server "
+          "registers workspace/didChangeWatchedFiles for the module's "
+          "files (the client can)", show(req))
+    if req:  # our answer: the server must go on
+        s.send({"id": req["id"], "result": None})
+
+    # 2. a varFiles entry that does not exist: said on the document, and
+    # the module checked with its other sources
+    m = s.mark()
+    s.open(T, ST, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(words_in(p, "The name must be lowercase letters only."),
+          "states: varFiles names a missing file: the module is still "
+          "checked (the failed rule of the document)", show(p))
+    miss = words_in(p, "missing.tfvars", "No such file")
+    check(len(miss) == 1 and miss[0]["range"]["start"]["line"] == 0
+          and miss[0]["severity"] in (1, 2),
+          "states: the missing var file is a diagnostic on the open "
+          "document, at line 0, with the path and the OS error", show(p))
+    h = s.at("textDocument/hover", T, pos(ST, "instance_count"))
+    md = markdown(h) or ""
+    check("terraform.tfvars:2" in md and "from default" not in md.lower(),
+          "states: missing var file: hover says the document's value wins",
+          show(h))
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"varFiles": []}}})
+    p = s.diags(T, m)
+    check(p is not None and not words_in(p, "missing.tfvars")
+          and words_in(p, "The name must be lowercase"),
+          "states: varFiles emptied: the message goes, the checks stay",
+          show(p))
+
+    # 1. Emacs's lock file of an open auto file: a dangling symlink
+    m = s.mark()
+    s.open(E, 'debug = "maybe"\n', 1)
+    p = s.diags(E, m, lambda p: p.get("version") == 1)
+    lock = os.path.join(mod, ".#extra.auto.tfvars")
+    os.symlink("user@host.1234:1700000000", lock)
+    # a Vim swap file and a backup too (neither is an auto file by name,
+    # but a server must not trip on them)
+    open(os.path.join(mod, ".extra.auto.tfvars.swp"), "wb").write(b"\0b0VIM")
+    open(os.path.join(mod, "extra.auto.tfvars~"), "w").write("debug = 1\n")
+    m = s.mark()
+    s.change(E, 2, {"text": 'debug = "perhaps"\n'})
+    p = s.diags(E, m, lambda p: p.get("version") == 2)
+    check(words_in(p, "a bool is required"),
+          "states: with Emacs's lock file .#extra.auto.tfvars (a dangling "
+          "symlink) the open auto file is still checked", show(p))
+    pt = s.latest(T)
+    check(pt is not None and words_in(pt, "The name must be lowercase")
+          and not words_in(pt, "Failed to read"),
+          "states: the lock file is not read as a variables file: the "
+          "module's diagnostics stay, no read error", show(pt))
+    os.unlink(lock)
+
+    # 6. publish only what changed: an edit of T alone does not publish E
+    # (nor any other file) again
+    m = s.mark()
+    t2 = ST.replace("5", "6")
+    s.change(T, 2, {"text": t2})
+    s.diags(T, m, lambda p: p.get("version") == 2)
+    barrier(s)
+    again = publishes(s, E, m)
+    check(not again, "states: an edit of terraform.tfvars does not publish "
+          "extra.auto.tfvars's unchanged diagnostics again", show(again))
+    m = s.mark()
+    s.change(T, 3, {"text": ST})
+    p = s.diags(T, m, lambda p: p.get("version") == 3)
+    check(p is not None, "states: the edited document itself is published "
+          "with each new version", s.dead or "")
+
+    # 3. a syntax error in another .tf file (not open)
+    broken = os.path.join(mod, "broken.tf")
+    open(broken, "w").write('variable "x" {\n  type = \n}\n')
+    B = uri(mod, "broken.tf")
+    m = s.mark()
+    s.notify("workspace/didChangeWatchedFiles",
+             {"changes": [{"uri": B, "type": 1}]})
+    pb = s.diags(B, m)
+    check(pb is not None and words_in(pb, "Invalid expression")
+          and pb["diagnostics"][0]["range"]["start"]["line"] == 1,
+          "states: a broken other .tf (not open): its syntax error is "
+          "published on its own URI", show(pb))
+    pt = s.diags(T, m)
+    lim = words_in(pt, "broken.tf:2")
+    check(lim and "syntax error" in lim[0]["message"]
+          and lim[0]["range"]["start"]["line"] == 0,
+          "states: the tfvars says checking is limited because broken.tf:2 "
+          "has a syntax error", show(pt))
+    os.unlink(broken)
+    m = s.mark()
+    s.notify("workspace/didChangeWatchedFiles",
+             {"changes": [{"uri": B, "type": 3}]})
+    pb = s.diags(B, m)
+    pt = s.diags(T, m)
+    check(pb is not None and pb["diagnostics"] == []
+          and words_in(pt, "The name must be lowercase")
+          and not words_in(pt, "broken.tf"),
+          "states: broken.tf deleted: its diagnostics cleared, the tfvars "
+          "checked in full again", show([pb, pt]))
+
+    # 5. a new auto file on disk, reported by the client's watcher
+    N = uri(mod, "new.auto.tfvars")
+    newf = os.path.join(mod, "new.auto.tfvars")
+    open(newf, "w").write('tier = "gold"\n')
+    m = s.mark()
+    s.notify("workspace/didChangeWatchedFiles",
+             {"changes": [{"uri": N, "type": 1}]})
+    pn = s.diags(N, m)
+    check(words_in(pn, "The tier must be basic or premium."),
+          "states: didChangeWatchedFiles: a new *.auto.tfvars on disk is "
+          "checked (its failed rule on its URI)", show(pn))
+    # changed on disk, then a save of the open document: re-checked
+    open(newf, "w").write('tier = "premium"\n')
+    m = s.mark()
+    s.notify("textDocument/didSave", {"textDocument": {"uri": T}})
+    pn = s.diags(N, m)
+    check(pn is not None and pn["diagnostics"] == [],
+          "states: didSave re-checks the module (the file fixed on disk)",
+          show(pn))
+
+    # 4. a tfvars file in a directory without declarations
+    lone = os.path.join(root, "states-lone", "a", "b", "c", "d")
+    os.makedirs(lone)
+    L = uri(lone, "lone.tfvars")
+    m = s.mark()
+    s.open(L, 'region = "x"\n', 1)
+    p = s.diags(L, m, lambda p: p.get("version") == 1)
+    nd = words_in(p, "No variable declarations")
+    check(len(nd) == 1 and nd[0]["severity"] in (2, 3),
+          "states: a tfvars without a module: says there are no variable "
+          "declarations here (information or warning)", show(p))
+
+    r = s.request("shutdown")
+    s.notify("exit")
+    check(s.wait_exit() == 0, "states: exit after shutdown", show(r))
+    s.finish()
+    sanity(check, s, "states run")
+
+
+def fallback_run(check, tool, fixture, root):
+    """A client that watches nothing (Neovim 0.7): files changed on disk
+    are seen by their modification times, before a request and when input
+    pauses."""
+    mod = os.path.join(root, "fallback")
+    shutil.copytree(fixture, mod)
+    T = uri(mod, "terraform.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {}})
+    m = s.mark()
+    s.notify("initialized", {})
+    s.open(T, ST, 1)
+    s.diags(T, m, lambda p: p.get("version") == 1)
+    barrier(s)
+    check(not [n for n in s.notes[m:]
+               if n.get("method") == "client/registerCapability"],
+          "fallback: no registration asked of a client that cannot",
+          show(s.notes[m:]))
+    N = uri(mod, "new.auto.tfvars")
+    m = s.mark()
+    open(os.path.join(mod, "new.auto.tfvars"), "w").write('tier = "gold"\n')
+    pn = s.diags(N, m)  # no message sent: the server looks by itself
+    check(words_in(pn, "The tier must be basic or premium."),
+          "fallback: a new *.auto.tfvars on disk is seen without any "
+          "message from the client", show(pn))
+    open(os.path.join(mod, "new.auto.tfvars"), "w").write('tier = "x2"\n')
+    m = s.mark()
+    s.at("textDocument/hover", T, pos(ST, "name"))
+    pn = [n["params"] for n in publishes(s, N, m)]
+    check(pn and words_in(pn[-1], "The tier must be basic or premium."),
+          "fallback: a changed file on disk is re-read before a request",
+          show(s.notes[m:]))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "fallback run")
+
+
 def main():
     tool = os.path.abspath(sys.argv[1])
     fixture = os.path.abspath(sys.argv[2])
     check = Checks()
     with tempfile.TemporaryDirectory(prefix="lsp-test.") as root:
         for run in (main_run, settings_run, env_file_run, tree_run,
-                    robust_run):
+                    states_run, fallback_run, robust_run):
             try:
                 run(check, tool, fixture, root)
             except Exception:  # a failure of its own, not of the others

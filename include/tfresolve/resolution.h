@@ -111,6 +111,15 @@ struct tfr_resolve_opts {
                               once for every resolution given this cache
                               (tfr_cache_new), in any thread; it must
                               outlive their results */
+  bool skip_editor_files;  /* since 0.3.0: an auto-loaded variables file
+                              named as an editor's lock, backup or swap
+                              file (.#NAME, #NAME#, NAME~, .NAME.swp,
+                              .NAME.swo: Emacs's lock of an unsaved
+                              buffer is a dangling symbolic link
+                              .#NAME.auto.tfvars) is not read, as a
+                              language server needs (the open document is
+                              the truth); Terraform reads every
+                              *.auto.tfvars, and so does the default */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */

@@ -26,7 +26,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +43,13 @@ extern char **environ;
 ** resolved in 3 ms waits 3 ms for the next keystroke, a slow one longer,
 ** so that a burst of changes is resolved once). */
 #define DEBOUNCE_MAX_MS 30
+/* A client that does not watch files for the server (no dynamic
+** registration of workspace/didChangeWatchedFiles): how long input may
+** pause before the modules' files on disk are looked at again (their
+** names, sizes and modification times). */
+#define DISK_POLL_MS 1000
+/* The id of our client/registerCapability request. */
+#define WATCH_REQUEST_ID "tfresolve/watch"
 
 static const char usage_lsp[] =
     "Usage: tfresolve lsp\n"
@@ -281,6 +290,19 @@ struct module {
   tfr_diags *diags;
   struct pub *pub; /* what it last published, by URI */
   size_t npub;
+  /* what the server itself says of the module's sources, at line 0 of
+  ** its open documents (a varFiles entry that cannot be read), in a */
+  struct note *notes;
+  size_t nnotes;
+  unsigned long long stamp; /* its files on disk (disk_stamp) when it was
+                               last resolved */
+};
+
+/* A diagnostic of the server's own about a module, at the first line of
+** its open documents. */
+struct note {
+  int sev; /* LSP's: 1 error, 2 warning, 3 information */
+  const char *text;
 };
 
 /* The diagnostics a module published for one URI. */
@@ -296,6 +318,11 @@ struct settings {
   struct cli_names env; /* TF_VAR_name=value */
 };
 
+/* What was last published for a URI (its params, JSON text). */
+struct sent {
+  char *uri, *json;
+};
+
 struct server {
   struct doc *docs;
   size_t ndocs, capdocs;
@@ -305,6 +332,11 @@ struct server {
   bool shutdown;
   int debounce_ms;              /* how long the last resolve_dirty took */
   bool plaintext, create_files; /* the client's (client_caps) */
+  bool can_watch;               /* the client registers file watchers for us */
+  bool watching; /* and said yes: no looking at the disk ourselves */
+  struct sent *sent;
+  size_t nsent;
+  struct cli_names shown; /* window/showMessage texts, each sent once */
 };
 
 /* A file: URI's path (percent-decoded), malloc'd; NULL for another
@@ -661,17 +693,17 @@ static struct file_diags *file_of(struct file_diags **files, size_t *n,
   return f;
 }
 
-/* Adds g to f's list (f's text is read once, for the first); nothing
-** when f cannot be read. */
-static void place(struct server *s, struct file_diags *f,
-                  const struct tfr_diag *g) {
+/* Adds g to f's list with LSP severity sev (f's text is read once, for
+** the first); nothing when f cannot be read. */
+static void place_as(struct server *s, struct file_diags *f,
+                     const struct tfr_diag *g, int sev) {
   if (!f->read) {
     f->read = true;
     f->text.text = file_text(s, f->path, &f->text.len, &f->owned);
   }
   if (!f->text.text)
     return;
-  json_t *d = lsp_diag(&f->text, g, severity(g));
+  json_t *d = lsp_diag(&f->text, g, sev);
   if (g->module && *g->module) { /* a child's: once in a file */
     size_t i;
     json_t *x;
@@ -681,6 +713,53 @@ static void place(struct server *s, struct file_diags *f,
     }
   }
   json_array_append_new(f->list, d);
+}
+
+static void place(struct server *s, struct file_diags *f,
+                  const struct tfr_diag *g) {
+  place_as(s, f, g, severity(g));
+}
+
+static bool config_file(const char *path) {
+  return cli_has_suffix(path, ".tf") || cli_has_suffix(path, ".tf.json") ||
+         cli_has_suffix(path, ".tofu") || cli_has_suffix(path, ".tofu.json");
+}
+
+static void show_once(struct server *s, int type, const char *text);
+
+/* What has no place of its own (g's subject has no file), at the first
+** line of every open document m publishes but the one of path skip (a
+** tfvars document only, with tfvars_only), with LSP severity sev; where
+** there is none, a message shown once. */
+static void place_at_top(struct server *s, struct module *m,
+                         struct file_diags **files, size_t *nfiles,
+                         const struct tfr_diag *g, int sev, const char *skip,
+                         bool tfvars_only) {
+  bool any = false;
+  for (size_t i = 0; i < s->ndocs; i++) {
+    struct doc *d = &s->docs[i];
+    if (!publishes(m, d) || same(d->path, skip) ||
+        (tfvars_only && !is_tfvars(d->path)))
+      continue;
+    const char *nl = memchr(d->text, '\n', d->len);
+    struct tfr_diag top = *g;
+    top.subject = (struct tfr_range){0};
+    top.subject.filename = d->path;
+    top.subject.end.byte = nl ? (size_t)(nl - d->text) : d->len;
+    place_as(s, file_of(files, nfiles, d->path), &top, sev);
+    any = true;
+  }
+  if (any || tfvars_only)
+    return;
+  size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
+             strlen(m->dir) + 32;
+  char *msg = malloc(n);
+  if (!msg)
+    cli_oom();
+  snprintf(msg, n, "tfresolve (%s): %s%s%s", m->dir, g->summary,
+           g->detail ? ": " : "", g->detail ? g->detail : "");
+  show_once(s, sev == 1 ? 1 : 2, msg);
+  free(msg);
 }
 
 static bool same_range(const struct tfr_range *x, const struct tfr_range *y) {
@@ -748,7 +827,154 @@ static void send_diags(struct server *s, const char *uri) {
   struct doc *d = find_doc(s, uri);
   if (d)
     json_object_set_new(p, "version", json_integer(d->version));
+  /* only what changed: the same list for the same version again says
+  ** nothing (an edit of one file re-resolves its module's others) */
+  char *text = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+  if (!text)
+    cli_oom();
+  struct sent *last = NULL;
+  for (size_t i = 0; i < s->nsent && !last; i++)
+    if (!strcmp(s->sent[i].uri, uri))
+      last = &s->sent[i];
+  if (last && !strcmp(last->json, text)) {
+    free(text);
+    json_decref(p);
+    return;
+  }
+  if (!last) {
+    s->sent = realloc(s->sent, (s->nsent + 1) * sizeof *s->sent);
+    if (!s->sent)
+      cli_oom();
+    last = &s->sent[s->nsent++];
+    last->uri = xstrdup(uri);
+  } else {
+    free(last->json);
+  }
+  last->json = text;
   notify("textDocument/publishDiagnostics", p);
+}
+
+/* Forgets what was published for uri: the next publish is sent (a
+** document opened again). */
+static void forget_sent(struct server *s, const char *uri) {
+  for (size_t i = 0; i < s->nsent; i++)
+    if (!strcmp(s->sent[i].uri, uri)) {
+      free(s->sent[i].uri);
+      free(s->sent[i].json);
+      s->sent[i] = s->sent[--s->nsent];
+      return;
+    }
+}
+
+/* A message the user is shown once (window/showMessage; type 1 error,
+** 2 warning), for what no open document can carry. */
+static void show_once(struct server *s, int type, const char *text) {
+  for (size_t i = 0; i < s->shown.n; i++)
+    if (!strcmp(s->shown.v[i], text))
+      return;
+  cli_names_add(&s->shown, text);
+  notify("window/showMessage",
+         json_pack("{s:i, s:s}", "type", type, "message", text));
+}
+
+/* The configuration error that stops Terraform before it reads any value
+** (a file of the module that does not parse), or NULL: an error in a
+** configuration file of the root module when no variable got a value
+** from anywhere, not even its default. */
+static const struct tfr_diag *stopped_at(const struct module *m) {
+  for (size_t i = 0; i < m->res->n; i++)
+    if (tfr_resolution_variable(m->res, i)->source != TFR_SRC_NONE)
+      return NULL;
+  size_t nd = tfr_diags_count(m->diags);
+  for (size_t i = 0; i < nd; i++) {
+    const struct tfr_diag *g = tfr_diags_get(m->diags, i);
+    if (g->sev == TFR_DIAG_ERROR && g->code == TFR_CODE_NONE &&
+        g->subject.filename && (!g->module || !*g->module) &&
+        config_file(g->subject.filename))
+      return g;
+  }
+  return NULL;
+}
+
+/* What the module's resolution cannot say at a place of its own: its
+** diagnostics without a file, the server's notes, a directory without
+** declarations, and a configuration error that stops the checks (with
+** the syntax of the open tfvars documents, which can still be
+** checked). */
+static void place_rest(struct server *s, struct module *m,
+                       struct file_diags **files, size_t *nfiles) {
+  size_t nd = tfr_diags_count(m->diags);
+  for (size_t i = 0; i < nd; i++) {
+    const struct tfr_diag *g = tfr_diags_get(m->diags, i);
+    if (g->subject.filename || (g->module && *g->module) ||
+        g->code == TFR_CODE_UNDECLARED_VALUE ||
+        (!m->res->has_config && !strcmp(g->summary, "No configuration files")))
+      continue;
+    place_at_top(s, m, files, nfiles, g, severity(g), NULL, false);
+  }
+  for (size_t i = 0; i < m->nnotes; i++) {
+    struct tfr_diag g = {0};
+    g.sev = m->notes[i].sev == 1 ? TFR_DIAG_ERROR : TFR_DIAG_WARNING;
+    g.summary = m->notes[i].text;
+    place_at_top(s, m, files, nfiles, &g, m->notes[i].sev, NULL, false);
+  }
+  if (!m->res->has_config) {
+    struct tfr_diag g = {0};
+    g.sev = TFR_DIAG_WARNING;
+    g.summary = "No variable declarations in this directory";
+    g.detail = tfr_arena_printf(
+        m->a,
+        "there are no .tf files in %s (nor up to three directories above), "
+        "so this file is checked against no module. Open the tfvars file "
+        "inside its module's folder (or a folder below it), or open the "
+        "module and name this file in the varFiles setting.",
+        m->dir);
+    place_at_top(s, m, files, nfiles, &g, 3, NULL, true);
+    return;
+  }
+  const struct tfr_diag *stop = stopped_at(m);
+  if (!stop)
+    return;
+  if (m->var_file) /* the module's own resolution says it too */
+    place(s, file_of(files, nfiles, stop->subject.filename), stop);
+  tfr_arena *a = tfr_arena_new();
+  const char *file = stop->subject.filename;
+  size_t n = strlen(m->dir);
+  if (!strncmp(file, m->dir, n) && file[n] == '/')
+    file += n + 1;
+  /* a syntax error, or another error of the configuration */
+  size_t len;
+  char *owned;
+  const char *text = file_text(s, stop->subject.filename, &len, &owned);
+  bool syntax =
+      text &&
+      !tfr_parse_bytes(a, tfr_diags_new(a), stop->subject.filename, text, len,
+                       cli_has_suffix(file, ".json") ? TFR_SYNTAX_JSON
+                                                     : TFR_SYNTAX_HCL);
+  free(owned);
+  struct tfr_diag g = {0};
+  g.sev = TFR_DIAG_WARNING;
+  g.summary = "Checking is limited";
+  g.detail = tfr_arena_printf(
+      a,
+      "%s:%d has %s (%s), and Terraform reads no variable values until it "
+      "is fixed: values, types and validation rules are not checked, only "
+      "the syntax of this file.",
+      file, stop->subject.start.line, syntax ? "a syntax error" : "an error",
+      stop->summary);
+  place_at_top(s, m, files, nfiles, &g, 2, stop->subject.filename, false);
+  for (size_t i = 0; i < s->ndocs; i++) {
+    struct doc *d = &s->docs[i];
+    if (!publishes(m, d) || !is_tfvars(d->path))
+      continue;
+    tfr_diags *dg = tfr_diags_new(a);
+    tfr_parse_bytes(a, dg, d->path, d->text, d->len,
+                    cli_has_suffix(d->path, ".json") ? TFR_SYNTAX_JSON
+                                                     : TFR_SYNTAX_HCL);
+    for (size_t k = 0; k < tfr_diags_count(dg); k++)
+      place(s, file_of(files, nfiles, d->path), tfr_diags_get(dg, k));
+  }
+  tfr_arena_free(a);
 }
 
 static void publish(struct server *s, struct module *m) {
@@ -771,6 +997,7 @@ static void publish(struct server *s, struct module *m) {
              (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
       place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
+  place_rest(s, m, &files, &nfiles);
   /* values for undeclared variables: Terraform names the first two
   ** without a range and folds the rest into one; here each goes where an
   ** open document sets it (unless a diagnostic there already says so:
@@ -855,6 +1082,122 @@ static void publish(struct server *s, struct module *m) {
   free(old);
 }
 
+static char *clean_join(const char *dir, const char *rel);
+
+/* ---- files on disk ------------------------------------------------------ */
+
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* What a file looks like on disk: its name, size, modification time and
+** inode (or that it is not there). */
+static unsigned long long stamp_file(const char *path) {
+  unsigned long long h = fnv(14695981039346656037ULL, path, strlen(path));
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return fnv(h, "-", 1);
+  long long v[4] = {(long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                    (long long)st.st_mtim.tv_nsec, (long long)st.st_ino};
+  return fnv(h, v, sizeof v);
+}
+
+/* Whether a change of a file of this name can change a resolution:
+** configuration and variables files, not an editor's lock file. */
+static bool watched_name(const char *name) {
+  return strncmp(name, ".#", 2) && name[0] != '#' &&
+         (config_file(name) || is_tfvars(name));
+}
+
+/* The configuration and variables files of dir on disk, in any order
+** (a sum). */
+static unsigned long long stamp_dir(const char *dir) {
+  unsigned long long h = fnv(14695981039346656037ULL, dir, strlen(dir));
+  DIR *d = opendir(dir);
+  if (!d)
+    return h;
+  size_t n = strlen(dir);
+  char *path = NULL;
+  size_t cap = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (!watched_name(e->d_name))
+      continue;
+    size_t k = n + strlen(e->d_name) + 2;
+    if (k > cap) {
+      cap = 2 * k;
+      path = realloc(path, cap);
+      if (!path)
+        cli_oom();
+    }
+    snprintf(path, cap, "%s/%s", dir, e->d_name);
+    h += stamp_file(path);
+  }
+  closedir(d);
+  free(path);
+  return h;
+}
+
+/* What the files a module's resolution reads look like on disk: its
+** directory's, its child modules' (as it last resolved them), its var
+** files'. */
+static unsigned long long disk_stamp(struct server *s, struct module *m) {
+  unsigned long long h = stamp_dir(m->dir);
+  struct cli_names dirs = {0};
+  for (size_t k = 0; m->res && k < m->res->ninstances; k++) {
+    const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
+    if (!in->dir)
+      continue;
+    char *child = clean_join(m->dir, in->dir);
+    bool seen = !strcmp(child, m->dir);
+    for (size_t i = 0; i < dirs.n && !seen; i++)
+      seen = !strcmp(dirs.v[i], child);
+    if (!seen) {
+      cli_names_add(&dirs, child);
+      h += stamp_dir(child);
+    }
+    free(child);
+  }
+  cli_names_free(&dirs);
+  for (size_t i = 0; i < s->set.var_files.n; i++) {
+    char *f = clean_join(m->dir, s->set.var_files.v[i]);
+    h += stamp_file(f);
+    free(f);
+  }
+  if (m->var_file)
+    h += stamp_file(m->var_file);
+  return h;
+}
+
+/* With a client that watches nothing for us: the modules whose files
+** changed on disk since they were resolved, dirty; whether any. */
+static bool check_disk(struct server *s) {
+  if (s->watching)
+    return false;
+  bool any = false;
+  for (size_t i = 0; i < s->nmods; i++) {
+    struct module *m = &s->mods[i];
+    if (m->dirty || !m->res || (m->var_file && !doc_by_path(s, m->var_file)))
+      continue;
+    if (disk_stamp(s, m) != m->stamp)
+      m->dirty = any = true;
+  }
+  return any;
+}
+
+/* Whether a var file can be read; else errno. */
+static int unreadable(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return errno;
+  int err = 0;
+  if (fgetc(f) == EOF && ferror(f))
+    err = errno ? errno : EIO;
+  fclose(f);
+  return err;
+}
+
 static void resolve_module(struct server *s, struct module *m) {
   if (m->a)
     tfr_arena_free(m->a);
@@ -876,11 +1219,25 @@ static void resolve_module(struct server *s, struct module *m) {
   size_t nargs = 0;
   struct tfr_cli_arg *args =
       tfr_arena_alloc(m->a, (s->set.var_files.n + 2) * sizeof *args);
+  m->notes = tfr_arena_alloc(m->a, (s->set.var_files.n + 1) * sizeof *m->notes);
+  m->nnotes = 0;
   for (size_t i = 0; i < s->set.var_files.n; i++) {
     const char *f = s->set.var_files.v[i];
-    args[nargs++] = (struct tfr_cli_arg){
-        .file = true,
-        .value = f[0] == '/' ? f : tfr_arena_printf(m->a, "%s/%s", m->dir, f)};
+    const char *path =
+        f[0] == '/' ? f : tfr_arena_printf(m->a, "%s/%s", m->dir, f);
+    /* one that cannot be read is said, and the module checked without
+    ** it (Terraform would stop at it) */
+    int err = doc_by_path(s, path) ? 0 : unreadable(path);
+    if (err) {
+      m->notes[m->nnotes++] = (struct note){
+          2, tfr_arena_printf(m->a,
+                              "Failed to read variables file: %s (the "
+                              "varFiles setting) cannot be read: %s (%s). "
+                              "The module is checked without it.",
+                              f, strerror(err), path)};
+      continue;
+    }
+    args[nargs++] = (struct tfr_cli_arg){.file = true, .value = path};
   }
   if (m->var_file) /* last: the file being edited wins */
     args[nargs++] = (struct tfr_cli_arg){.file = true, .value = m->var_file};
@@ -903,14 +1260,18 @@ static void resolve_module(struct server *s, struct module *m) {
   o.tree = s->set.modules;
   o.overlays = ov;
   o.noverlays = nov;
+  o.skip_editor_files = true; /* an editor's lock file is no auto file */
   m->res = tfr_resolve(m->a, m->diags, &o);
   m->dirty = false;
+  if (!s->watching)
+    m->stamp = disk_stamp(s, m);
   publish(s, m);
 }
 
 static void resolve_dirty(struct server *s) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  check_disk(s);
   bool any = false;
   for (size_t i = 0; i < s->nmods; i++) {
     struct module *m = &s->mods[i];
@@ -2585,6 +2946,11 @@ static void mark_dirty(struct server *s, const char *path) {
     struct module *m = &s->mods[i];
     if (!strcmp(m->dir, dir) || same(m->var_file, path))
       m->dirty = true;
+    for (size_t k = 0; !m->dirty && k < s->set.var_files.n; k++) {
+      char *f = clean_join(m->dir, s->set.var_files.v[k]);
+      m->dirty = !strcmp(f, path);
+      free(f);
+    }
     for (size_t k = 0; !m->dirty && m->res && k < m->res->ninstances; k++) {
       const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
       char *child = in->dir ? clean_join(m->dir, in->dir) : NULL;
@@ -2671,6 +3037,7 @@ static void did_open(struct server *s, json_t *p) {
     cli_oom();
   memcpy(d->text, text, d->len + 1);
   d->version = (int)json_integer_value(json_object_get(td, "version"));
+  forget_sent(s, d->uri); /* its diagnostics are sent, even the same */
   mark_dirty(s, d->path);
 }
 
@@ -2729,6 +3096,34 @@ static void did_close(struct server *s, json_t *p) {
   *d = s->docs[--s->ndocs];
 }
 
+/* A file the client saved, or changed on disk (its watcher): the modules
+** that read it resolve again. */
+static void file_changed(struct server *s, const char *uri) {
+  char *path = uri ? uri_path(uri) : NULL;
+  if (path)
+    mark_dirty(s, path);
+  free(path);
+}
+
+/* Asks a client that can watch files for the server to do so. */
+static void register_watchers(struct server *s) {
+  if (!s->can_watch)
+    return;
+  static const char *const globs[] = {"**/*.tf",     "**/*.tf.json",
+                                      "**/*.tofu",   "**/*.tofu.json",
+                                      "**/*.tfvars", "**/*.tfvars.json"};
+  json_t *watchers = json_array();
+  for (size_t i = 0; i < sizeof globs / sizeof *globs; i++)
+    json_array_append_new(watchers,
+                          json_pack("{s:s}", "globPattern", globs[i]));
+  json_t *m = json_pack(
+      "{s:s, s:s, s:{s:[{s:s, s:s, s:{s:o}}]}}", "id", WATCH_REQUEST_ID,
+      "method", "client/registerCapability", "params", "registrations", "id",
+      "tfresolve/watched-files", "method", "workspace/didChangeWatchedFiles",
+      "registerOptions", "watchers", watchers);
+  send_json(m);
+}
+
 /* ---- the loop ----------------------------------------------------------- */
 
 static json_t *capabilities(void) {
@@ -2762,15 +3157,19 @@ static bool handle(struct server *s, json_t *msg, int *status) {
   const char *method = json_string_value(json_object_get(msg, "method"));
   json_t *params = json_object_get(msg, "params");
   if (!method) {
-    if (id) /* a response to us: we send no requests */
+    if (id) { /* a response to us: to the registration of watchers */
+      if (json_is_string(id) &&
+          !strcmp(json_string_value(id), WATCH_REQUEST_ID))
+        s->watching = !json_object_get(msg, "error");
       return true;
+    }
     reply_error(NULL, -32600, "Invalid Request: no method");
     return true;
   }
   /* a request about a document answers from every edit made so far: the
   ** edits waiting for input to pause are resolved (and published) first */
   if (id && !strncmp(method, "textDocument/", 13))
-    resolve_dirty(s);
+    resolve_dirty(s); /* and files changed on disk, when nothing watches */
   if (!strcmp(method, "exit")) {
     *status = s->shutdown ? 0 : 1;
     return false;
@@ -2782,7 +3181,14 @@ static bool handle(struct server *s, json_t *msg, int *status) {
   if (!strcmp(method, "initialize")) {
     settings_from(s, json_object_get(params, "initializationOptions"));
     client_caps(s, json_object_get(params, "capabilities"));
+    s->can_watch = json_is_true(json_object_get(
+        json_object_get(json_object_get(json_object_get(params, "capabilities"),
+                                        "workspace"),
+                        "didChangeWatchedFiles"),
+        "dynamicRegistration"));
     reply(id, capabilities());
+  } else if (!strcmp(method, "initialized")) {
+    register_watchers(s);
   } else if (!strcmp(method, "shutdown")) {
     s->shutdown = true;
     reply(id, NULL);
@@ -2793,7 +3199,14 @@ static bool handle(struct server *s, json_t *msg, int *status) {
   } else if (!strcmp(method, "textDocument/didClose")) {
     did_close(s, params);
   } else if (!strcmp(method, "textDocument/didSave")) {
-    /* the text was already had */
+    /* the text was had already, but what is on disk now may differ */
+    file_changed(s, json_string_value(json_object_get(
+                        json_object_get(params, "textDocument"), "uri")));
+  } else if (!strcmp(method, "workspace/didChangeWatchedFiles")) {
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(params, "changes"), i, c)
+        file_changed(s, json_string_value(json_object_get(c, "uri")));
   } else if (!strcmp(method, "workspace/didChangeConfiguration")) {
     settings_from(s, json_object_get(params, "settings"));
   } else if (id && doc_request(method)) {
@@ -2842,8 +3255,14 @@ int cmd_lsp(int argc, char **argv) {
     cli_oom();
   int status = 1; /* input ended without exit */
   for (;;) {
-    if (!waiting(in, s.debounce_ms))
+    if (!waiting(in, s.debounce_ms)) {
       resolve_dirty(&s);
+      /* while input pauses, files changed on disk (when nothing watches
+      ** them for us) */
+      while (!s.watching && s.ndocs && !waiting(in, DISK_POLL_MS))
+        if (check_disk(&s))
+          resolve_dirty(&s);
+    }
     size_t len = 0;
     bool bad;
     char *body = read_message(in, &len, &bad);
@@ -2890,6 +3309,12 @@ int cmd_lsp(int argc, char **argv) {
   free(s.mods);
   cli_names_free(&s.set.var_files);
   cli_names_free(&s.set.env);
+  for (size_t i = 0; i < s.nsent; i++) {
+    free(s.sent[i].uri);
+    free(s.sent[i].json);
+  }
+  free(s.sent);
+  cli_names_free(&s.shown);
   free(in);
   return status;
 }

@@ -199,10 +199,12 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                            bool opentofu, bool shared);
 
 /* Stage 2: collect raw values from env (NULL: none), the auto-loaded
-** files and the command line, in precedence order. */
+** files and the command line, in precedence order.  skip_editor_files:
+** auto files named as an editor's lock, backup or swap file are not read
+** (tfr_resolve_opts.skip_editor_files). */
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast);
+                    size_t nargs, bool fast, bool skip_editor_files);
 
 /* Where a file value's expression is. */
 struct tfr_range raw_range(const struct raw_value *raw);

@@ -361,18 +361,32 @@ static const char *in_dir(struct collector *c, const char *name) {
   return tfr_arena_printf(c->a, "%s/%s", c->m->dir, name);
 }
 
-/* dir_list's keep: *.auto.tfvars and *.auto.tfvars.json. */
+/* Whether name is an editor's lock, backup or swap file: Emacs's .#NAME
+** (a lock, often a dangling symbolic link) and #NAME#, NAME~, Vim's
+** .NAME.swp and .NAME.swo (and NAME.swp). */
+static bool editor_file(const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(name, ".#", 2) ||
+         (n > 1 && name[0] == '#' && name[n - 1] == '#') ||
+         (n && name[n - 1] == '~') || str_ends_with(name, ".swp") ||
+         (name[0] == '.' && str_ends_with(name, ".swo"));
+}
+
+/* dir_list's keep: *.auto.tfvars and *.auto.tfvars.json (*ctx true: not
+** an editor's file). */
 static bool auto_name(const char *dir, const char *name, void *ctx) {
   (void)dir;
-  (void)ctx;
+  if (*(const bool *)ctx && editor_file(name))
+    return false;
   return str_ends_with(name, ".auto.tfvars") ||
          str_ends_with(name, ".auto.tfvars.json");
 }
 
 /* *.auto.tfvars and *.auto.tfvars.json, in byte order of their names. */
-static void auto_files(struct collector *c) {
+static void auto_files(struct collector *c, bool skip_editor_files) {
   size_t n = 0;
-  const char **names = dir_list(c->a, c->m->dir, auto_name, NULL, &n);
+  const char **names =
+      dir_list(c->a, c->m->dir, auto_name, &skip_editor_files, &n);
   for (size_t i = 0; i < n; i++) {
     const char *path = in_dir(c, names[i]);
     values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
@@ -413,7 +427,7 @@ static void cli_var(struct collector *c, const char *arg) {
 
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast) {
+                    size_t nargs, bool fast, bool skip_editor_files) {
   struct collector c = {m, a, diags, 0, fast, NULL, NULL, NULL};
   for (size_t i = 0; env && env[i]; i++) {
     if (strncmp(env[i], "TF_VAR_", 7) != 0)
@@ -445,7 +459,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
       tfr_diags_set_ours(diags);
     }
   }
-  auto_files(&c);
+  auto_files(&c, skip_editor_files);
   for (size_t i = 0; i < nargs; i++) {
     c.via = args[i].via;
     if (args[i].file)
@@ -1516,7 +1530,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     size_t before = tfr_diags_count(diags);
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
-                   !o->keep_given && !o->strict && !o->warn_dropped);
+                   !o->keep_given && !o->strict && !o->warn_dropped,
+                   o->skip_editor_files);
     stop = tfr_diags_has_errors(diags);
     unread = stop && only_unreadable(diags, before);
   }
