@@ -218,6 +218,18 @@ def main():
         check(rc == 0 and out.strip() == "40000",
               "yamldecode of 40,000 entries within %d s" % LIMIT,
               "exit %d\n%s" % (rc, out[-2000:]))
+        # a minified .tfvars.json setting one name 80,000 times: each
+        # diagnostic's column counted on, not from the line start
+        dup = os.path.join(root, "dup")
+        os.mkdir(dup)
+        with open(os.path.join(dup, "main.tf"), "w") as f:
+            f.write('variable "a" {\n  default = 1\n}\n')
+        with open(os.path.join(dup, "x.auto.tfvars.json"), "w") as f:
+            f.write("{" + ",".join('"a": %d' % i for i in range(80000)) + "}")
+        rc, out = run(dup, ["check", "-json"])
+        check(rc == 1 and out.count("Duplicate attribute definition") >= 79999,
+              "80,000 repeats of a name in one JSON line within %d s" % LIMIT,
+              "exit %d\n%s" % (rc, out[-2000:]))
         # the tree is too deep for rmtree's paths: empty it from inside
         os.chdir(far)
         try:

@@ -345,18 +345,39 @@ static bool fresh_cluster(const struct src_file *f, uint32_t from,
 }
 
 /* The column of byte on the line starting at from. */
+/* The furthest column counted on a line, per thread: a diagnostic that
+** also names an earlier place on a long line ("already defined at"
+** 1,9-12) moves `last` back; the next one counts on from here, not from
+** the line start (which made many such diagnostics quadratic). */
+static _Thread_local TLS_FAST struct {
+  const struct src_file *f;
+  uint32_t line_start, byte;
+  int column;
+} furthest;
+
 static int column_at(const struct src_file *f, uint32_t from, uint32_t byte) {
   int column;
+  bool far = furthest.f == f && furthest.line_start == from &&
+             furthest.byte <= byte && fresh_cluster(f, from, furthest.byte);
   if (last.f == f && last.line_start == from && last.byte <= byte &&
-      fresh_cluster(f, from, last.byte))
+      (!far || last.byte >= furthest.byte) && fresh_cluster(f, from, last.byte))
     column = last.column - 1 +
              count_columns(f, f->text + last.byte, byte - last.byte);
+  else if (far)
+    column = furthest.column - 1 +
+             count_columns(f, f->text + furthest.byte, byte - furthest.byte);
   else
     column = count_columns(f, f->text + from, byte - from);
   last.f = f;
   last.line_start = from;
   last.byte = byte;
   last.column = column;
+  if (furthest.f != f || furthest.line_start != from || furthest.byte < byte) {
+    furthest.f = f;
+    furthest.line_start = from;
+    furthest.byte = byte;
+    furthest.column = column;
+  }
   return column;
 }
 
