@@ -64,6 +64,11 @@ SETUP = {
                  "-var-file=extra.tfvars", "-var", "plain=" + "p" * 110,
                  "-var", "s_checked=abc"]),
 }
+# modules valid only through an option of theirs that reading back
+# (values alone) does not have
+NOT_BACK = {"missing-required-info-null-rule":
+            "valid only with -missing-required=info (a rule that fails at a "
+            "null default): its values alone fail, as they should"}
 SOURCE_OPTS = {"-var", "-var-file"}  # value sources, with their value
 BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8"}
@@ -294,6 +299,8 @@ def case_setup(mod):
 def one_module(mod, name):
     """The verdict lines of one module: [(verdict, text)]."""
     base = os.path.basename(mod)
+    if base in NOT_BACK:
+        return [("SKIP", "%s: %s" % (name, NOT_BACK[base]))]
     if base in SETUP:
         setup, why = SETUP[base], None
     else:

@@ -323,6 +323,17 @@ static bool eval_one(const char *text, struct eval_env *env,
     }
   }
   bool ok = v && !tfr_diags_has_errors(d);
+  if (ok && (v->flags & TFR_V_TYPE) && tfr_value_has_mark(v, TFR_V_SENSITIVE) &&
+      !o->show_sensitive) {
+    /* a sensitive value's type: its attribute names may be its keys */
+    fputs(o->format == FMT_JSON
+              ? "{\"type\":\"type\",\"value\":null,\"sensitive\":true}\n"
+              : "(sensitive value)\n",
+          out);
+    fflush(out);
+    tfr_arena_free(a);
+    return true;
+  }
   if (ok && (v->flags & TFR_V_TYPE)) { /* the console's type(x) */
     if (o->format == FMT_JSON) {
       fputs("{\"type\":\"type\",\"value\":", out);

@@ -220,6 +220,18 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
   return marks ? tfr_value_mark(c->a, r, marks) : r;
 }
 
+/* Whether t has an object type anywhere (attribute names). */
+static bool type_has_object(const tfr_type *t) {
+  if (t->kind == TFR_OBJECT)
+    return true;
+  if (t->elem && type_has_object(t->elem))
+    return true;
+  for (uint32_t i = 0; t->kind == TFR_TUPLE && i < t->n; i++)
+    if (type_has_object(t->types[i]))
+      return true;
+  return false;
+}
+
 /* The console's rendering of a type (Terraform's repl typeString: four
 ** spaces per level, objects and tuples one element per line). */
 static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
@@ -311,6 +323,13 @@ const tfr_value *funcs_type(struct eval_ctx *c, const struct ast *x) {
   tfr_value *r = UNCONST(tfr_value *, tfr_string(c->a, b.p ? b.p : "", b.n));
   free(b.p);
   r->flags |= TFR_V_TYPE;
+  /* the type of a sensitive value with an object in it spells the
+  ** value's keys: sensitive too (the console hides it unless
+  ** -show-sensitive; Terraform shows it) */
+  if (tfr_value_has_mark(v, TFR_V_SENSITIVE) && type_has_object(v->type)) {
+    r = UNCONST(tfr_value *, tfr_value_mark(c->a, r, TFR_V_SENSITIVE));
+    r->flags |= TFR_V_TYPE;
+  }
   return r;
 }
 

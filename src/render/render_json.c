@@ -372,7 +372,10 @@ static void put_preview(struct jv *w, const struct tfr_variable *v,
     return;
   }
   PUT_LIT(o, ", \"preview\": {\"type\": ");
-  put_var_type(w, v->preview->type);
+  put_var_type(w, v->sensitive && !show_sensitive && v->declared &&
+                          tfr_type_has_dynamic(v->declared)
+                      ? v->declared
+                      : v->preview->type);
   PUT_LIT(o, ", \"value\": ");
   if ((!v->sensitive || show_sensitive) && render_json_encodable(v->preview))
     put_value(w, v->preview);
@@ -402,7 +405,11 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   struct json_out *o = &w->o;
   jo_string(o, v->name, strlen(v->name));
   PUT_LIT(o, ": {\"type\": ");
-  put_var_type(w, v->type);
+  /* a hidden value's type where its declared one has `any`: the
+  ** declared type (the value's could spell a secret's keys) */
+  bool secret_type = v->sensitive && !show_sensitive && v->declared &&
+                     tfr_type_has_dynamic(v->declared);
+  put_var_type(w, secret_type ? v->declared : v->type);
   PUT_LIT(o, ", \"value\": ");
   bool unknown = v->value && !tfr_value_is_wholly_known(v->value);
   bool shown = v->value && !unknown && (!v->sensitive || show_sensitive);
