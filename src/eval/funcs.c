@@ -347,10 +347,11 @@ static const char *redact(struct fcall *f, const char *msg) {
   struct sbuf b = {0};
   bool changed = false;
   for (const char *p = msg; *p;) {
-    if (*p == '"') {
+    /* a quoted part: Go's %q ("...") or a regexp error's `...` */
+    if (*p == '"' || *p == '`') {
       const char *q = p + 1;
-      while (*q && *q != '"')
-        q += q[0] == '\\' && q[1] ? 2 : 1;
+      while (*q && *q != *p)
+        q += q[0] == '\\' && q[1] && *p == '"' ? 2 : 1;
       size_t n = (size_t)(q - p - 1);
       bool secret = false;
       for (size_t i = 0; n && *q && !secret && i < f->nsecrets; i++) {
