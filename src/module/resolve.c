@@ -576,27 +576,41 @@ static const tfr_value *parse_raw(struct resolver *r,
     val = f ? eval_const(r->a, r->diags, f->f.src, f->f.body) : NULL;
   }
   if (tfr_diags_count(r->diags) > before || !val) {
-    for (size_t i = before; i < tfr_diags_count(r->diags); i++)
+    for (size_t i = before; i < tfr_diags_count(r->diags); i++) {
       diags_at(r->diags, i)->variable = raw->name;
-    if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
+      /* a sensitive -var or TF_VAR_ text is not quoted back */
+      if (v && v->sensitive && !raw->src)
+        diags_at(r->diags, i)->hide_source = true;
+    }
+    if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC) {
+      /* ours: a sensitive value is not quoted back */
+      const char *shown =
+          v->sensitive
+              ? "the value"
+              : tfr_arena_printf(r->a, "\"%.*s\"", (int)raw->len, raw->text);
+      const char *quoted =
+          v->sensitive
+              ? "'\"...\"'"
+              : tfr_arena_printf(r->a, "'\"%.*s\"'", (int)raw->len, raw->text);
       var_error(
           r, NULL, TFR_DIAG_WARNING, "Value parsed as an expression",
           tfr_arena_printf(r->a,
                            "var.%s has type any, so %s parses "
                            "the value of %s as an HCL expression, not "
-                           "as a plain string, and \"%.*s\" is not a "
+                           "as a plain string, and %s is not a "
                            "valid expression. To pass it as a string, "
-                           "quote it: %s'\"%.*s\"'.",
+                           "quote it: %s%s.",
                            v->name, r->engine->product,
                            raw->kind == TFR_SRC_ENV
                                ? tfr_arena_printf(r->a, "TF_VAR_%s", v->name)
                                : "-var",
-                           (int)raw->len, raw->text,
+                           shown,
                            raw->kind == TFR_SRC_ENV
                                ? tfr_arena_printf(r->a, "TF_VAR_%s=", v->name)
                                : tfr_arena_printf(r->a, "-var %s=", v->name),
-                           (int)raw->len, raw->text),
+                           quoted),
           v->name);
+    }
     if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC)
       ours(r);
     return NULL;
