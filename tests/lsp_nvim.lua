@@ -9,30 +9,20 @@
 -- copy), TFR_RESULT (the result file).
 local tool = os.getenv('TFR_TOOL')
 local module = os.getenv('TFR_MODULE')
-local out = assert(io.open(os.getenv('TFR_RESULT'), 'w'))
-
-local WAIT = 20000 -- ms for anything the server is asked (ASan build)
-
-local function check(name, ok, detail)
-  out:write((ok and 'PASS ' or 'FAIL ') .. name ..
-            ((not ok and detail) and ('\n  ' .. detail:gsub('\n', '\n  ')) or '')
-            .. '\n')
-  out:flush()
-end
-
--- Set once the server has exited or failed to answer in time: what
--- follows fails at once instead of waiting again.
-local dead = nil
+-- the shared part: result lines, the server's death, a bounded wait
+local t = dofile(debug.getinfo(1, 'S').source:sub(2):match('^(.*/)') ..
+                 'lsp_nvim_common.lua')
+local out, WAIT, check, wait_for, has = t.out, t.WAIT, t.check, t.wait_for, t.has
 
 -- The result of a request to our client (nil and a reason otherwise).
 local function request(bufnr, client_id, method, params)
-  if dead then
-    return nil, 'not asked: ' .. dead
+  if t.dead then
+    return nil, 'not asked: ' .. t.dead
   end
   local res, err = vim.lsp.buf_request_sync(bufnr, method, params, WAIT)
   if not res then
-    dead = 'no answer to ' .. method .. ': ' .. tostring(err)
-    return nil, dead
+    t.dead = 'no answer to ' .. method .. ': ' .. tostring(err)
+    return nil, t.dead
   end
   local r = res[client_id]
   if not r then
@@ -44,19 +34,6 @@ local function request(bufnr, client_id, method, params)
   return r.result
 end
 
--- vim.wait for pred, but not after the server is gone.
-local function wait_for(pred)
-  if dead then
-    return false
-  end
-  return vim.wait(WAIT, function()
-    return pred() or dead ~= nil
-  end, 20) and not dead
-end
-
-local function has(s, part)
-  return type(s) == 'string' and s:find(part, 1, true) ~= nil
-end
 
 -- The diagnostics of a line as LSP has them (for a code action's context).
 local function lsp_diagnostics(bufnr, lnum)
@@ -86,7 +63,7 @@ local function run()
     init_options = { engine = 'terraform' },
     on_exit = function(code)
       exited, exit_code = true, code
-      dead = dead or ('the server exited with status ' .. tostring(code))
+      t.dead = t.dead or ('the server exited with status ' .. tostring(code))
     end,
   })
   check('the client starts the server', client_id ~= nil)
@@ -101,7 +78,7 @@ local function run()
     return #diags > 0
   end)
   check('diagnostics arrive for the opened file', #diags > 0,
-        dead or ('none within ' .. WAIT .. ' ms'))
+        t.dead or ('none within ' .. WAIT .. ' ms'))
   local d = diags[1] or {}
   check('exactly one diagnostic', #diags == 1, vim.inspect(diags))
   check('its message is the rule\'s error_message',

@@ -9,32 +9,10 @@
 -- copy, with terraform.tfvars), TFR_RESULT (the result file).
 local tool = os.getenv('TFR_TOOL')
 local module = os.getenv('TFR_MODULE')
-local out = assert(io.open(os.getenv('TFR_RESULT'), 'w'))
-
-local WAIT = 20000 -- ms for anything the server is to show (ASan build)
-
-local function check(name, ok, detail)
-  out:write((ok and 'PASS ' or 'FAIL ') .. name ..
-            ((not ok and detail) and ('\n  ' .. detail:gsub('\n', '\n  ')) or '')
-            .. '\n')
-  out:flush()
-  return ok
-end
-
-local dead = nil -- why the server is gone
-
-local function wait_for(pred)
-  if dead then
-    return false
-  end
-  return vim.wait(WAIT, function()
-    return pred() or dead ~= nil
-  end, 20) and not dead
-end
-
-local function has(s, part)
-  return type(s) == 'string' and s:find(part, 1, true) ~= nil
-end
+-- the shared part: result lines, the server's death, a bounded wait
+local t = dofile(debug.getinfo(1, 'S').source:sub(2):match('^(.*/)') ..
+                 'lsp_nvim_common.lua')
+local out, WAIT, check, wait_for, has = t.out, t.WAIT, t.check, t.wait_for, t.has
 
 local function write(path, text)
   local f = assert(io.open(path, 'w'))
@@ -98,7 +76,7 @@ local function run()
     root_dir = module,
     on_exit = function(code)
       exited, exit_code = true, code
-      dead = dead or ('the server exited with status ' .. tostring(code))
+      t.dead = t.dead or ('the server exited with status ' .. tostring(code))
     end,
   })
   if not check('the client starts the server', client_id ~= nil) then return end

@@ -29,34 +29,6 @@ if [ ! -f "$src/variables.tf" ] ||
   echo "0 passed, 0 failed"
   exit 77
 fi
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-cp -R "$src" "$tmp/module" || exit 2
-chmod -R u+w "$tmp/module"
-cp "$src/examples/full-multi-region/hub-and-spoke-vnet.tfvars" \
-  "$tmp/module/terraform.tfvars" || exit 2
-# nothing of the user's: configuration, state, logs, swap files
-mkdir -p "$tmp/home" "$tmp/xdg/config" "$tmp/xdg/data" "$tmp/xdg/state" "$tmp/xdg/cache"
-result=$tmp/result
-: >"$result"
-HOME=$tmp/home XDG_CONFIG_HOME=$tmp/xdg/config XDG_DATA_HOME=$tmp/xdg/data \
-  XDG_STATE_HOME=$tmp/xdg/state XDG_CACHE_HOME=$tmp/xdg/cache \
-  TFR_TOOL=$tool TFR_MODULE=$tmp/module TFR_RESULT=$result \
-  timeout 150 nvim --headless --clean -u NONE -i NONE -n \
-  -c "luafile $root/tests/lsp_nvim_alz.lua" </dev/null >"$tmp/nvim.out" 2>&1
-rc=$?
-cat "$result"
-passed=$(grep -c '^PASS ' "$result")
-failed=$(grep -c '^FAIL ' "$result")
-if [ "$rc" -ne 0 ] || [ "$passed" -eq 0 ]; then
-  echo "FAIL nvim exited with status $rc (124: killed after 150 s)"
-  failed=$((failed + 1))
-fi
-if [ "$failed" -ne 0 ]; then
-  awk '{ print "  nvim: " $0 }' "$tmp/nvim.out"
-  tail -n 20 "$tmp/xdg/cache/nvim/lsp.log" 2>/dev/null |
-    awk '{ print "  lsp.log: " $0 }'
-fi
-nvim --version | head -n 1
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# the run itself is lsp_nvim.sh's, with this module and script
+exec sh "$root/tests/lsp_nvim.sh" "$tool" "$root" "$root/tests/lsp_nvim_alz.lua" \
+  "$src" "$src/examples/full-multi-region/hub-and-spoke-vnet.tfvars" 150
