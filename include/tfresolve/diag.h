@@ -45,22 +45,24 @@ enum tfr_severity { TFR_DIAG_ERROR, TFR_DIAG_WARNING };
  */
 enum tfr_diag_code {
   TFR_CODE_NONE = 0,
-  TFR_CODE_RULE_FAILED,       /* "Invalid value for variable": a
-                                 validation rule's condition was false */
-  TFR_CODE_INVALID_INPUT,     /* "Invalid value for input variable": the
-                                 value does not convert to the type */
-  TFR_CODE_REQUIRED_NOT_SET,  /* "Required variable not set" */
-  TFR_CODE_FUNCTION_FAILED,   /* "Error in function call" */
-  TFR_CODE_MISSING_ARGUMENT,  /* "Not enough function arguments" */
-  TFR_CODE_UNDECLARED_VALUE,  /* "Value(s) for undeclared variable(s)" */
-  TFR_CODE_ENV_NAME_CASE,     /* a TF_VAR_ name that differs in case */
-  TFR_CODE_RULE_DEFERRED,     /* a rule that cannot be decided offline */
-  TFR_CODE_BAD_OPTIONS,       /* an options struct of a size the library
-                                 cannot read (see resolution.h) */
-  TFR_CODE_NO_VALUE,          /* "No value for required variable" */
-  TFR_CODE_IGNORED_ATTRIBUTE, /* "Object attribute is ignored": an
-                                 attribute the variable's object type does
-                                 not declare (-strict; OpenTofu warns) */
+  TFR_CODE_RULE_FAILED,         /* "Invalid value for variable": a
+                                   validation rule's condition was false */
+  TFR_CODE_INVALID_INPUT,       /* "Invalid value for input variable": the
+                                   value does not convert to the type */
+  TFR_CODE_REQUIRED_NOT_SET,    /* "Required variable not set" */
+  TFR_CODE_FUNCTION_FAILED,     /* "Error in function call" */
+  TFR_CODE_MISSING_ARGUMENT,    /* "Not enough function arguments" */
+  TFR_CODE_UNDECLARED_VALUE,    /* "Value(s) for undeclared variable(s)" */
+  TFR_CODE_ENV_NAME_CASE,       /* a TF_VAR_ name that differs in case */
+  TFR_CODE_RULE_DEFERRED,       /* a rule that cannot be decided offline */
+  TFR_CODE_BAD_OPTIONS,         /* an options struct of a size the library
+                                   cannot read (see resolution.h) */
+  TFR_CODE_NO_VALUE,            /* "No value for required variable" */
+  TFR_CODE_IGNORED_ATTRIBUTE,   /* "Object attribute is ignored": an
+                                   attribute the variable's object type does
+                                   not declare (-strict; OpenTofu warns) */
+  TFR_CODE_VAR_FILE_UNREADABLE, /* since 0.3.0: "Failed to read variables
+                                   file" (missing, a directory, a FIFO...) */
 };
 
 /** What a reference in the diagnostic's expression was when it was

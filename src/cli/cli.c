@@ -698,8 +698,7 @@ size_t cli_reaches(tfr_arena *a, const struct tfr_resolution *res,
 bool cli_unreadable_var_file(const tfr_diags *d) {
   for (size_t i = 0; i < tfr_diags_count(d); i++) {
     const struct tfr_diag *g = tfr_diags_get(d, i);
-    if (g->sev == TFR_DIAG_ERROR &&
-        !strcmp(g->summary, "Failed to read variables file"))
+    if (g->code == TFR_CODE_VAR_FILE_UNREADABLE)
       return true;
   }
   return false;

@@ -291,7 +291,8 @@ void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
                      enum out_format f, bool show_sensitive);
 
 /* Whether d has Terraform's "Failed to read variables file" (a -var-file
-** or -var-file-each file that is missing or unreadable). */
+** or -var-file-each file that is missing or unreadable:
+** TFR_CODE_VAR_FILE_UNREADABLE). */
 bool cli_unreadable_var_file(const tfr_diags *d);
 
 #endif

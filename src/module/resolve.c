@@ -300,6 +300,7 @@ static void unreadable(struct collector *c, const char *path, const char *shown,
                              "exist.",
                              shown)
           : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
+  tfr_diags_set_code(c->diags, TFR_CODE_VAR_FILE_UNREADABLE);
   /* ours, after Terraform's words: a name that is there, as a broken link */
   char target[1024];
   ssize_t n;
@@ -1333,8 +1334,7 @@ static const char *stop_reason(tfr_arena *a, const struct module *m,
 static bool only_unreadable(const tfr_diags *diags, size_t from) {
   for (size_t i = from; i < tfr_diags_count(diags); i++) {
     const struct tfr_diag *g = tfr_diags_get(diags, i);
-    if (g->sev == TFR_DIAG_ERROR &&
-        strcmp(g->summary, "Failed to read variables file"))
+    if (g->sev == TFR_DIAG_ERROR && g->code != TFR_CODE_VAR_FILE_UNREADABLE)
       return false;
   }
   return true;
