@@ -83,6 +83,10 @@ const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v) {
   return render_hcl(a, v);
 }
 
+const char *tfr_value_hcl_line(tfr_arena *a, const tfr_value *v) {
+  return render_hcl_line(a, v);
+}
+
 /* ---- parsing and evaluation ---------------------------------------------- */
 
 const char *tfr_version(void) { return TFR_VERSION; }

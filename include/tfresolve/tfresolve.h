@@ -156,6 +156,10 @@ TFR_API const char *tfr_value_console_head(tfr_arena *a, const tfr_value *v,
 /** The value in HCL syntax, as a tfvars file would set it. */
 TFR_API const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
 
+/** The same on one line (`[a, b]`, `{ k = v, k2 = w }`): for a value
+ *  beside other text.  Since 0.3.0. */
+TFR_API const char *tfr_value_hcl_line(tfr_arena *a, const tfr_value *v);
+
 /** The value as a YAML document; false if writing failed. */
 TFR_API bool tfr_value_write_yaml(FILE *out, tfr_arena *a, const tfr_value *v);
 

@@ -249,65 +249,9 @@ static void diff_values(struct changes *c, struct cli_buf *p,
 
 /* ---- output ------------------------------------------------------------ */
 
-/* An HCL identifier: an object key written bare. */
-static bool bare_key(const char *k, size_t n) {
-  if (!n || !(isalpha((unsigned char)k[0]) || k[0] == '_'))
-    return false;
-  for (size_t i = 1; i < n; i++)
-    if (!(isalnum((unsigned char)k[i]) || k[i] == '_' || k[i] == '-'))
-      return false;
-  return true;
-}
-
-static void hcl_key(FILE *m, tfr_arena *a, const char *k, size_t n) {
-  if (bare_key(k, n))
-    fwrite(k, 1, n, m);
-  else
-    fputs(tfr_value_console(a, tfr_string(a, k, n)), m);
-}
-
-/* v in HCL on one line, as a tfvars file could set it: primitives as
-** the console prints them (and show), collections in brackets and braces
-** with ", " between (show's layout, folded). */
-static void hcl_line(FILE *m, tfr_arena *a, const tfr_value *v) {
-  int k = v->type->kind;
-  bool seq = k == TFR_LIST || k == TFR_SET || k == TFR_TUPLE;
-  if ((v->flags & TFR_V_NULL) || !tfr_value_is_known(v) ||
-      (!seq && k != TFR_MAP && k != TFR_OBJECT)) {
-    fputs(tfr_value_console(a, v), m);
-    return;
-  }
-  if (!v->n) {
-    fputs(seq ? "[]" : "{}", m);
-    return;
-  }
-  fputs(seq ? "[" : "{ ", m);
-  for (uint32_t i = 0; i < v->n; i++) {
-    if (i)
-      fputs(", ", m);
-    if (k == TFR_OBJECT)
-      hcl_key(m, a, v->type->names[i], strlen(v->type->names[i]));
-    else if (k == TFR_MAP)
-      hcl_key(m, a, v->keys[i], v->keylens[i]);
-    if (!seq)
-      fputs(" = ", m);
-    hcl_line(m, a, v->elems[i]);
-  }
-  fputs(seq ? "]" : " }", m);
-}
-
 /* A value in one line: HCL, as show writes values (folded). */
 static char *one_line(tfr_arena *a, const tfr_value *v) {
-  if (!v)
-    return strdup("(absent)");
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m)
-    return strdup("(out of memory)");
-  hcl_line(m, a, v);
-  fclose(m);
-  return buf;
+  return strdup(v ? tfr_value_hcl_line(a, v) : "(absent)");
 }
 
 struct side {

@@ -30,6 +30,8 @@ bool render_json_encodable(const tfr_value *v);
 ** HCL's escapes (and ${ / %{ doubled), lists and tuples as [...], maps and
 ** objects as { key = value }.  Owned by the arena. */
 const char *render_hcl(tfr_arena *a, const tfr_value *v);
+/* The same on one line: [a, b] and { k = v, k2 = w }. */
+const char *render_hcl_line(tfr_arena *a, const tfr_value *v);
 
 /* Terraform console style (`terraform console`, SPEC §8): tolist([...]),
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The

@@ -17,6 +17,7 @@ struct out {
   /* keep > 0: only the text before the keep-th newline stays in b (at
   ** cut, once there); newlines counts them all, seen what was counted */
   size_t keep, newlines, seen, cut;
+  bool line; /* collections on one line: [a, b] and { k = v } */
 };
 
 /* A value written to a stream leaves at most this much in the buffer. */
@@ -146,13 +147,18 @@ typedef void (*write_key_fn)(struct out *o, const char *k, size_t n,
 static void sequence_with(struct out *o, const tfr_value *v, int indent,
                           write_value_fn elem) {
   put(o, "[", 1);
-  for (uint32_t i = 0; i < v->n; i++) {
+  for (uint32_t i = 0; o->line && i < v->n; i++) {
+    if (i)
+      puts_(o, ", ");
+    elem(o, v->elems[i], indent);
+  }
+  for (uint32_t i = 0; !o->line && i < v->n; i++) {
     put(o, "\n", 1);
     spaces(o, indent + 2);
     elem(o, v->elems[i], indent + 2);
     put(o, ",", 1);
   }
-  if (v->n) {
+  if (v->n && !o->line) {
     put(o, "\n", 1);
     spaces(o, indent);
   }
@@ -166,13 +172,19 @@ static void mapping_with(struct out *o, const tfr_value *v, int indent,
   for (uint32_t i = 0; i < v->n; i++) {
     const char *k = v->type->kind == TFR_MAP ? v->keys[i] : v->type->names[i];
     size_t kn = v->type->kind == TFR_MAP ? v->keylens[i] : strlen(k);
-    put(o, "\n", 1);
-    spaces(o, indent + 2);
+    if (o->line) {
+      puts_(o, i ? ", " : " ");
+    } else {
+      put(o, "\n", 1);
+      spaces(o, indent + 2);
+    }
     key(o, k, kn, indent + 2);
     puts_(o, " = ");
     elem(o, v->elems[i], indent + 2);
   }
-  if (v->n) {
+  if (v->n && o->line) {
+    put(o, " ", 1);
+  } else if (v->n) {
     put(o, "\n", 1);
     spaces(o, indent);
   }
@@ -247,21 +259,21 @@ static const char *kept(struct out *o) {
 }
 
 const char *render_console(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {0}, NULL, 0, 0, 0, 0};
+  struct out o = {a, {0}, NULL, 0, 0, 0, 0, false};
   value(&o, v, 0);
   return kept(&o);
 }
 
 const char *render_console_head(tfr_arena *a, const tfr_value *v, size_t keep,
                                 size_t *lines) {
-  struct out o = {a, {0}, NULL, keep ? keep : 1, 0, 0, 0};
+  struct out o = {a, {0}, NULL, keep ? keep : 1, 0, 0, 0, false};
   value(&o, v, 0);
   *lines = o.newlines + 1;
   return kept(&o);
 }
 
 void render_console_to(FILE *f, tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {0}, f, 0, 0, 0, 0};
+  struct out o = {a, {0}, f, 0, 0, 0, 0, false};
   value(&o, v, 0);
   if (o.b.n)
     fwrite(o.b.p, 1, o.b.n, f);
@@ -365,7 +377,13 @@ static void hcl_value(struct out *o, const tfr_value *v, int indent) {
 }
 
 const char *render_hcl(tfr_arena *a, const tfr_value *v) {
-  struct out o = {a, {0}, NULL, 0, 0, 0, 0};
+  struct out o = {a, {0}, NULL, 0, 0, 0, 0, false};
+  hcl_value(&o, v, 0);
+  return kept(&o);
+}
+
+const char *render_hcl_line(tfr_arena *a, const tfr_value *v) {
+  struct out o = {a, {0}, NULL, 0, 0, 0, 0, true};
   hcl_value(&o, v, 0);
   return kept(&o);
 }
