@@ -68,10 +68,12 @@ struct cli_type_defaults {
 ** optional() attributes with their defaults.  In the arena. */
 const char *cli_type_text(tfr_arena *a, const tfr_type *t, int indent,
                           bool spaced, const struct cli_type_defaults *d);
-/* A root variable's declared type for people (cli_type_text), its
-** optional attributes' defaults written in (none for a sensitive one). */
+/* A root variable's type t for people (cli_type_text): its declared type,
+** or the part of it at path base (".a[0]"); its optional attributes'
+** defaults written in (none for a sensitive variable). */
 const char *cli_var_type_text(tfr_arena *a, const struct tfr_resolution *res,
-                              const struct tfr_variable *v, int indent);
+                              const struct tfr_variable *v, const tfr_type *t,
+                              const char *base, int indent);
 /* The text before the keep-th newline of the n bytes at s (all of them
 ** when they have fewer), and in *lines how many lines they have. */
 const char *cli_text_head(tfr_arena *a, const char *s, size_t n, size_t keep,

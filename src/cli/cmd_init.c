@@ -315,8 +315,9 @@ static void var_comments(struct init_ctx *c, FILE *f,
                          const struct tfr_variable *v, bool required) {
   if (v->description && *v->description)
     comment_block(f, NULL, v->description);
-  const char *type = v->typed ? cli_var_type_text(c->a, c->res, v, 0)
-                              : "any (no type constraint declared)";
+  const char *type =
+      v->typed ? cli_var_type_text(c->a, c->res, v, v->declared, "", 0)
+               : "any (no type constraint declared)";
   comment_block(f, "# type: ", type);
   if (!v->nullable)
     fputs("# null is not allowed (nullable = false)\n", f);

@@ -544,7 +544,7 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
   printf("%s%svar.%s: %s%s\n  declared at %s\n", in ? in->address : "",
          in ? "." : "", v->name,
          in ? cli_type_text(a, v->declared, 0, false, NULL)
-            : cli_var_type_text(a, res, v, 0),
+            : cli_var_type_text(a, res, v, v->declared, "", 0),
          v->sensitive ? ", sensitive" : "", where);
   if (in)
     printf("  in %s (source %s, directory %s)\n", in->address, in->source,

@@ -1883,21 +1883,6 @@ static void hover_children(char **md, size_t *n, tfr_arena *a, bool mark,
     append(md, n, "- and %zu more\n", nr - HOVER_CHILDREN);
 }
 
-/* The defaults of a variable's optional attributes below path base, for
-** cli_type_text. */
-struct hover_defaults {
-  tfr_arena *a;
-  const struct tfr_resolution *res;
-  const char *name, *base;
-};
-
-static const char *hover_default(void *ctx, const char *path) {
-  struct hover_defaults *h = ctx;
-  const tfr_value *dv = tfr_resolution_attr_default(
-      h->res, h->name, tfr_arena_printf(h->a, "%s%s", h->base, path));
-  return dv ? tfr_value_hcl(h->a, dv) : NULL;
-}
-
 /* The part of value v at path (".a[2].b", as tfr_locus.path), or NULL. */
 static const tfr_value *value_at(const tfr_value *v, const char *path) {
   while (v && *path) {
@@ -1977,11 +1962,8 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
   size_t n = 0;
   bool opt = false;
   const tfr_type *t = type_at(v->declared, c.at.path, &opt);
-  struct hover_defaults hd = {a, m->res, v->name, c.at.path};
-  struct cli_type_defaults defs = {hover_default, &hd};
-  const char *ty =
-      t ? cli_type_text(a, t, 0, false, v->sensitive ? NULL : &defs)
-        : "(not in the type)";
+  const char *ty = t ? cli_var_type_text(a, m->res, v, t, c.at.path, 0)
+                     : "(not in the type)";
   const char *flags = tfr_arena_printf(a, "%s%s%s", opt ? " (optional)" : "",
                                        v->sensitive ? ", sensitive" : "",
                                        v->ephemeral ? ", ephemeral" : "");

@@ -344,24 +344,27 @@ const char *cli_type_text(tfr_arena *a, const tfr_type *t, int indent,
   return s;
 }
 
-/* The default of the attribute at path of the root variable in ctx. */
+/* The default of the attribute at base + path of the root variable in
+** ctx. */
 struct var_defaults {
   tfr_arena *a;
   const struct tfr_resolution *res;
-  const char *name;
+  const char *name, *base;
 };
 
 static const char *var_default(void *ctx, const char *path) {
   struct var_defaults *d = ctx;
-  const tfr_value *dv = tfr_resolution_attr_default(d->res, d->name, path);
+  const tfr_value *dv = tfr_resolution_attr_default(
+      d->res, d->name,
+      *d->base ? tfr_arena_printf(d->a, "%s%s", d->base, path) : path);
   return dv ? tfr_value_hcl(d->a, dv) : NULL;
 }
 
 const char *cli_var_type_text(tfr_arena *a, const struct tfr_resolution *res,
-                              const struct tfr_variable *v, int indent) {
-  struct var_defaults vd = {a, res, v->name};
+                              const struct tfr_variable *v, const tfr_type *t,
+                              const char *base, int indent) {
+  struct var_defaults vd = {a, res, v->name, base ? base : ""};
   struct cli_type_defaults d = {var_default, &vd};
   /* a sensitive variable's defaults are its secrets too */
-  return cli_type_text(a, v->declared, indent, false,
-                       res && !v->sensitive ? &d : NULL);
+  return cli_type_text(a, t, indent, false, res && !v->sensitive ? &d : NULL);
 }
