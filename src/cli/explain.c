@@ -271,6 +271,17 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
                        const struct tfr_instance *in, bool show_sensitive,
                        const struct options *o);
 
+/* Whether a TF_VAR_ or -var value is among v's sources: the parse mode
+** matters to those only. */
+static bool raw_source(const struct tfr_variable *v) {
+  for (size_t i = 0; i < v->nattempts; i++) {
+    enum tfr_source_kind k = tfr_variable_attempt(v, i)->source;
+    if (k == TFR_SRC_ENV || k == TFR_SRC_CLI)
+      return true;
+  }
+  return false;
+}
+
 /* A value in JSON, or null with "sensitive" when it is hidden. */
 static void json_value(tfr_arena *a, const char *key, const tfr_value *v,
                        bool hide) {
@@ -318,10 +329,8 @@ static void explain_json(tfr_arena *a, const struct tfr_variable *v,
     fputs("}", stdout);
   }
   fputs(", \"sources\": [", stdout);
-  bool raw = false;
   for (size_t i = 0; i < v->nattempts; i++) {
     const struct tfr_attempt *t = tfr_variable_attempt(v, i);
-    raw |= t->source == TFR_SRC_ENV || t->source == TFR_SRC_CLI;
     printf("%s{\"kind\": \"%s\"", i ? ", " : "",
            tfr_source_kind_name(t->source));
     json_str("file", t->file);
@@ -336,7 +345,7 @@ static void explain_json(tfr_arena *a, const struct tfr_variable *v,
            t->failed ? "true" : "false");
   }
   fputs("]", stdout);
-  if (raw && !in)
+  if (raw_source(v) && !in)
     json_str("parse_mode", v->literal_mode ? "literal" : "hcl");
   const tfr_value *final = v->value ? v->value : v->preview;
   if (v->given && final && !hide) {
@@ -572,13 +581,7 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
     printf("  (none: no default and no value from any source)\n");
   if (in && v->nreads)
     explain_chain(a, res, in, v, show_sensitive, 1);
-  /* the parse mode matters to TF_VAR_ and -var values only */
-  bool raw = false;
-  for (size_t i = 0; i < v->nattempts; i++) {
-    enum tfr_source_kind k = tfr_variable_attempt(v, i)->source;
-    raw |= k == TFR_SRC_ENV || k == TFR_SRC_CLI;
-  }
-  if (!in && raw)
+  if (!in && raw_source(v))
     printf("\nParse mode: %s\n",
            v->literal_mode
                ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "

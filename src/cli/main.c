@@ -546,6 +546,11 @@ static int open_brackets(const char *s) {
   return depth;
 }
 
+/* What the console's "help" prints. */
+static const char console_help[] =
+    "The console evaluates expressions: try var.NAME, local.NAME or a "
+    "function call such as upper(\"x\").  \"exit\" leaves.\n";
+
 /* Standard input that is not a terminal, as Terraform's console reads it
 ** (console.go's modePiped): each line one expression (surrounding white
 ** space trimmed); the first error is shown and ends the run with status
@@ -553,9 +558,6 @@ static int open_brackets(const char *s) {
 ** input only the last line's result is printed (an empty line's is an
 ** empty line). */
 static int console_piped(struct eval_env *env, const struct options *o) {
-  static const char help[] =
-      "The console evaluates expressions: try var.NAME, local.NAME or a "
-      "function call such as upper(\"x\").  \"exit\" leaves.\n";
   char *line = NULL, *last = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -575,7 +577,7 @@ static int console_piped(struct eval_env *env, const struct options *o) {
       continue;
     }
     if (!*t || !strcmp(t, "help")) {
-      result = strdup(*t ? help : "\n");
+      result = strdup(*t ? console_help : "\n");
     } else {
       size_t size = 0;
       env->out = open_memstream(&result, &size);
@@ -666,9 +668,7 @@ static int cmd_console(int argc, char **argv) {
       break;
     }
     if (!strcmp(t, "help"))
-      fputs("The console evaluates expressions: try var.NAME, local.NAME or "
-            "a function call such as upper(\"x\").  \"exit\" leaves.\n",
-            stdout);
+      fputs(console_help, stdout);
     else if (*t)
       last = eval_one(expr, &env, &o);
     len = 0;
