@@ -154,13 +154,27 @@ local function run()
           return g and has(g.message, 'broken.tf:2') and
             has(g.message, 'syntax error')
         end), shown(bufnr))
+  check('... and the values are still checked, as a preview (the module\'s '
+        .. 'warnings stay)', checked(), shown(bufnr))
+  set_line(et, 'enable_telemetry = "yes please"')
+  check('... a type error typed now is shown at its line',
+        wait_for(function()
+          local g = with(bufnr, 'a bool is required', et)[1]
+          return g and g.severity == ERROR
+        end), shown(bufnr))
+  set_line(et, 'enable_telemetry = true')
+  check('... and goes when fixed',
+        wait_for(function() return #with(bufnr, 'a bool is required') == 0 end),
+        shown(bufnr))
   local last = vim.api.nvim_buf_line_count(bufnr)
   vim.api.nvim_buf_set_lines(bufnr, last, last, false, { 'oops = = 1' })
-  check('... the tfvars\'s own syntax is still checked',
+  check('... the tfvars\'s own syntax is still checked, once',
         wait_for(function()
+          local n = 0
           for _, g in ipairs(vim.diagnostic.get(bufnr)) do
-            if g.lnum == last and g.severity == ERROR then return true end
+            if g.lnum == last and g.severity == ERROR then n = n + 1 end
           end
+          return n == 1
         end), shown(bufnr))
   vim.api.nvim_buf_set_lines(bufnr, last, last + 1, false, {})
   os.remove(broken)

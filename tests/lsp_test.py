@@ -1386,6 +1386,16 @@ def states_run(check, tool, fixture, root):
           and lim[0]["range"]["start"]["line"] == 0,
           "states: the tfvars says checking is limited because broken.tf:2 "
           "has a syntax error", show(pt))
+    check(words_in(pt, "The name must be lowercase letters only.")
+          and len(lim) == 1,
+          "states: a broken other .tf: the tfvars's values are still "
+          "checked (its failed rule, as a preview), the blocking problem "
+          "said once", show(pt))
+    h = s.at("textDocument/hover", T, pos(ST, "instance_count"))
+    md = markdown(h) or ""
+    check("terraform.tfvars:2" in md and "5" in md and "(not set)" not in md,
+          "states: a broken other .tf: hover shows the document's value "
+          "(a preview)", show(h))
     os.unlink(broken)
     m = s.mark()
     s.notify("workspace/didChangeWatchedFiles",

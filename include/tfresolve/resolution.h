@@ -275,6 +275,15 @@ struct tfr_resolution {
   bool tree;
   const struct tfr_instance *instances;
   size_t ninstances;
+  /* since 0.3.0: plan stopped while loading the configuration (an error
+  ** of a .tf file), before reading any value; the values it can read are
+  ** previews (tfr_variable.preview) */
+  bool config_failed;
+  /* since 0.3.0: when plan stopped before reading the values as it does
+  ** (config_failed, or a variables file that cannot be read), what
+  ** reading the others said: the diagnostics plan will give once the
+  ** stopping error is fixed (an editor can show them); NULL otherwise */
+  const tfr_diags *preview_diags;
 };
 
 #ifdef __cplusplus

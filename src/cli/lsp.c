@@ -883,13 +883,11 @@ static void show_once(struct server *s, int type, const char *text) {
 }
 
 /* The configuration error that stops Terraform before it reads any value
-** (a file of the module that does not parse), or NULL: an error in a
-** configuration file of the root module when no variable got a value
-** from anywhere, not even its default. */
+** (a file of the module that does not parse), or NULL: the first error in
+** a configuration file of the root module when loading it failed. */
 static const struct tfr_diag *stopped_at(const struct module *m) {
-  for (size_t i = 0; i < m->res->n; i++)
-    if (tfr_resolution_variable(m->res, i)->source != TFR_SRC_NONE)
-      return NULL;
+  if (!m->res->config_failed)
+    return NULL;
   size_t nd = tfr_diags_count(m->diags);
   for (size_t i = 0; i < nd; i++) {
     const struct tfr_diag *g = tfr_diags_get(m->diags, i);
@@ -962,24 +960,19 @@ static void place_rest(struct server *s, struct module *m,
   g.summary = "Checking is limited";
   g.detail = tfr_arena_printf(
       a,
-      "%s:%d has %s (%s), and Terraform reads no variable values until it "
-      "is fixed: values, types and validation rules are not checked, only "
-      "the syntax of this file.",
+      "%s:%d has %s (%s): Terraform reads no variable values until it is "
+      "fixed. The values here are checked as a preview of what plan will "
+      "say once it is fixed; variables declared in that file are not.",
       file, stop->subject.start.line, syntax ? "a syntax error" : "an error",
       stop->summary);
   place_at_top(s, m, files, nfiles, &g, 2, stop->subject.filename, false);
-  for (size_t i = 0; i < s->ndocs; i++) {
-    struct doc *d = &s->docs[i];
-    if (!publishes(m, d) || !is_tfvars(d->path))
-      continue;
-    tfr_diags *dg = tfr_diags_new(a);
-    tfr_parse_bytes(a, dg, d->path, d->text, d->len,
-                    cli_has_suffix(d->path, ".json") ? TFR_SYNTAX_JSON
-                                                     : TFR_SYNTAX_HCL);
-    for (size_t k = 0; k < tfr_diags_count(dg); k++)
-      place(s, file_of(files, nfiles, d->path), tfr_diags_get(dg, k));
-  }
   tfr_arena_free(a);
+}
+
+static int cmp_ptr(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t) * (const void *const *)x;
+  uintptr_t b = (uintptr_t) * (const void *const *)y;
+  return (a > b) - (a < b);
 }
 
 static void publish(struct server *s, struct module *m) {
@@ -989,12 +982,26 @@ static void publish(struct server *s, struct module *m) {
   for (size_t i = 0; i < s->ndocs; i++)
     if (publishes(m, &s->docs[i]))
       file_of(&files, &nfiles, s->docs[i].path);
-  /* what resolving found, then what the previews would still meet */
+  /* what resolving found, what reading the values would say once plan
+  ** gets there, then what the previews would still meet */
   size_t nd = tfr_diags_count(m->diags);
-  for (size_t i = 0; i < nd + m->res->n; i++) {
+  const tfr_diags *pd = m->res->preview_diags;
+  size_t np = pd ? tfr_diags_count(pd) : 0;
+  /* a preview's error that reading the values gave is said once */
+  const struct tfr_diag **said = malloc((np ? np : 1) * sizeof *said);
+  if (!said)
+    cli_oom();
+  for (size_t i = 0; i < np; i++)
+    said[i] = tfr_diags_get(pd, i);
+  qsort(said, np, sizeof *said, cmp_ptr);
+  for (size_t i = 0; i < nd + np + m->res->n; i++) {
     const struct tfr_diag *g =
         i < nd ? tfr_diags_get(m->diags, i)
-               : tfr_resolution_variable(m->res, i - nd)->preview_error;
+        : i < nd + np
+            ? tfr_diags_get(pd, i - nd)
+            : tfr_resolution_variable(m->res, i - nd - np)->preview_error;
+    if (i >= nd + np && g && bsearch(&g, said, np, sizeof *said, cmp_ptr))
+      continue;
     if (g && g->module && *g->module)
       place_child(s, m, &files, &nfiles, g);
     /* a variables file's own resolution speaks of that file only */
@@ -1002,15 +1009,17 @@ static void publish(struct server *s, struct module *m) {
              (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
       place(s, file_of(&files, &nfiles, g->subject.filename), g);
   }
+  free(said);
   place_rest(s, m, &files, &nfiles);
   /* values for undeclared variables: Terraform names the first two
   ** without a range and folds the rest into one; here each goes where an
   ** open document sets it (unless a diagnostic there already says so:
   ** -strict's errors have their range) */
   bool any_undeclared = false;
-  for (size_t i = 0; i < nd && !any_undeclared; i++)
+  for (size_t i = 0; i < nd + np && !any_undeclared; i++)
     any_undeclared =
-        tfr_diags_get(m->diags, i)->code == TFR_CODE_UNDECLARED_VALUE;
+        (i < nd ? tfr_diags_get(m->diags, i) : tfr_diags_get(pd, i - nd))
+            ->code == TFR_CODE_UNDECLARED_VALUE;
   for (size_t k = 0; any_undeclared && k < nfiles; k++) {
     struct doc *d = doc_by_path(s, files[k].path);
     if (!d || !is_tfvars(d->path))

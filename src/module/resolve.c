@@ -489,6 +489,11 @@ struct resolver {
   bool opentofu;                   /* OpenTofu's rules */
   bool missing_info;               /* missing_required_info */
   bool warn_dropped;               /* warn_dropped */
+  tfr_diags *unsaid;               /* what reading the values said while
+                                      plan was already stopped (preview):
+                                      each variable's own error stops its
+                                      preview */
+  bool config_failed;              /* plan stopped at loading the module */
 
   /* the rules of the engine, where OpenTofu's differ (engine_tofu.h) */
   const struct engine_rules *engine;
@@ -1352,6 +1357,16 @@ static void preview(struct resolver *r, bool any_rules) {
   tfr_diags_share_sources(p.diags, r->diags);
   p.out = tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *p.out);
   const struct tfr_diag **own = own_diags(r, r->diags, false);
+  for (size_t k = 0; r->config_failed && k < n; k++) /* in a broken file */
+    for (size_t i = 0; !own[k] && i < tfr_diags_count(r->diags); i++) {
+      const struct tfr_diag *e = tfr_diags_get(r->diags, i);
+      const char *f = r->m->vars[k].decl.filename;
+      if (e->sev == TFR_DIAG_ERROR && e->subject.filename && f &&
+          !strcmp(e->subject.filename, f))
+        own[k] = e;
+    }
+  const struct tfr_diag **pre =
+      r->unsaid ? own_diags(r, r->unsaid, false) : NULL;
   for (size_t k = 0; k < n; k++) {
     p.out[k] = r->out[k];
     if (r->out[k].nrules) { /* the preview's outcomes are its own */
@@ -1360,7 +1375,7 @@ static void preview(struct resolver *r, bool any_rules) {
       memcpy(rules, r->out[k].rules, r->out[k].nrules * sizeof *rules);
       p.out[k].rules = rules;
     }
-    if (!own[k])
+    if (!own[k] && !(pre && pre[k]))
       final_value(&p, k);
   }
   if (any_rules)
@@ -1371,6 +1386,10 @@ static void preview(struct resolver *r, bool any_rules) {
     if (own[k])
       continue;
     r->out[k].reason = why;
+    if (pre && pre[k]) { /* its value would not even parse */
+      r->out[k].preview_error = pre[k];
+      continue;
+    }
     r->out[k].preview = p.out[k].value;
     if (!p.out[k].value)
       r->out[k].preview_error = would[k];
@@ -1508,7 +1527,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .opentofu = m->opentofu,
                        .engine = engine_rules(m->opentofu),
                        .missing_info = o->missing_required_info,
-                       .warn_dropped = o->warn_dropped};
+                       .warn_dropped = o->warn_dropped,
+                       .config_failed = mod->failed};
   size_t n = m->nvars ? m->nvars : 1;
   r.out = tfr_arena_alloc(a, n * sizeof *r.out);
   r.given = tfr_arena_alloc(a, n * sizeof *r.given);
@@ -1534,6 +1554,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->vars = r.out;
   res->n = m->nvars;
   res->has_config = m->has_config;
+  res->config_failed = mod->failed && m->has_config;
   res->module = mod;
   if (r.opentofu && !r.strict && !r.warn_dropped)
     opentofu_default_warnings(&r);
@@ -1557,13 +1578,21 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!stop) {
     stage_parse(&r);
     stop = tfr_diags_has_errors(diags);
-  } else if (unread && m->has_config) {
-    /* a var file could not be read: plan stops there, but every other
-    ** source was read: their values as a preview, the diagnostics of
-    ** parsing them unsaid (plan would give them once the file reads) */
+  } else if ((unread || (mod->failed && !collected && !o->declarations_only)) &&
+             m->has_config) {
+    /* plan stops at a var file that cannot be read (every other source
+    ** was read) or at an error of the configuration (before reading any
+    ** value): the values it can read as a preview, what reading and
+    ** parsing them says unsaid (plan would say it once the error is
+    ** fixed), each variable's own error its preview's */
+    r.unsaid = tfr_diags_new(a);
+    tfr_diags_share_sources(r.unsaid, diags);
     tfr_diags *said = r.diags;
-    r.diags = tfr_diags_new(a);
-    tfr_diags_share_sources(r.diags, said);
+    r.diags = r.unsaid;
+    if (!collected) /* each source is described with its preview */
+      module_collect(m, a, r.unsaid, o->env, o->args, o->nargs,
+                     !o->keep_given && !o->strict && !o->warn_dropped,
+                     o->skip_editor_files);
     stage_parse(&r);
     parsed = true;
     r.diags = said;
@@ -1601,6 +1630,10 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   }
   if (stop && parsed)
     preview(&r, any_rules);
+  res->preview_diags = r.unsaid;
+  for (size_t k = 0; !collected && parsed && k < m->nvars; k++)
+    if (r.out[k].preview || r.out[k].preview_error)
+      describe_source(&r, k, true);
   reasons(&r);
   if (tree)
     tree_result(tree, res);
