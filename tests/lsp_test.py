@@ -1439,6 +1439,27 @@ def states_run(check, tool, fixture, root):
     check(len(nd) == 1 and nd[0]["severity"] in (2, 3),
           "states: a tfvars without a module: says there are no variable "
           "declarations here (information or warning)", show(p))
+    # a .tf written beside it: the document joins that module (as a var
+    # file it does not load itself), the note goes, its values are checked
+    main = os.path.join(lone, "main.tf")
+    open(main, "w").write('variable "region" {\n  type = number\n}\n')
+    m = s.mark()
+    s.notify("workspace/didChangeWatchedFiles",
+             {"changes": [{"uri": uri(lone, "main.tf"), "type": 1}]})
+    p = s.diags(L, m)
+    check(p is not None and not words_in(p, "No variable declarations")
+          and words_in(p, "a number is required"),
+          "states: a .tf created beside a lone tfvars: the document moves "
+          "to the new module and is checked against it", show(p))
+    os.unlink(main)
+    m = s.mark()
+    s.notify("workspace/didChangeWatchedFiles",
+             {"changes": [{"uri": uri(lone, "main.tf"), "type": 3}]})
+    p = s.diags(L, m)
+    check(p is not None and len(words_in(p, "No variable declarations")) == 1
+          and not words_in(p, "a number is required"),
+          "states: the .tf deleted again: the document is alone again, "
+          "said once", show(p))
 
     r = s.request("shutdown")
     s.notify("exit")
@@ -1480,6 +1501,23 @@ def fallback_run(check, tool, fixture, root):
     check(pn and words_in(pn[-1], "The tier must be basic or premium."),
           "fallback: a changed file on disk is re-read before a request",
           show(s.notes[m:]))
+    # a lone tfvars, then a .tf written beside it: seen by itself too
+    lone = os.path.join(root, "fallback-lone", "a", "b", "c", "d")
+    os.makedirs(lone)
+    L = uri(lone, "terraform.tfvars")
+    m = s.mark()
+    s.open(L, 'size = "big"\n', 1)
+    p = s.diags(L, m, lambda p: p.get("version") == 1)
+    check(words_in(p, "No variable declarations"),
+          "fallback: a lone tfvars says so", show(p))
+    m = s.mark()
+    open(os.path.join(lone, "main.tf"), "w").write(
+        'variable "size" {\n  type = number\n}\n')
+    p = s.diags(L, m)  # no message sent: the server looks by itself
+    check(p is not None and not words_in(p, "No variable declarations")
+          and words_in(p, "a number is required"),
+          "fallback: a .tf written beside a lone tfvars on disk: the "
+          "document joins that module, seen without any message", show(p))
     s.notify("exit")
     s.finish()
     sanity(check, s, "fallback run")

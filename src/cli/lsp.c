@@ -1184,6 +1184,37 @@ static unsigned long long disk_stamp(struct server *s, struct module *m) {
   return h;
 }
 
+/* Each open document in the module its path belongs to now (a .tf
+** created beside a lone tfvars, or the last one deleted): a document
+** that moves leaves its old module and joins its new one, both to be
+** resolved again. */
+static void rehome_docs(struct server *s) {
+  for (size_t i = 0; i < s->ndocs; i++) {
+    struct doc *d = &s->docs[i];
+    const char *vf;
+    char *dir = module_dir_for(d->path, &vf);
+    if (!strcmp(dir, d->mod_dir) && (vf != NULL) == d->var_file) {
+      free(dir);
+      continue;
+    }
+    /* its old module speaks of it no more: nothing of it is merged into
+    ** what the new one publishes, nor cleared after it */
+    struct module *was = module_for_doc(s, d);
+    was->dirty = true;
+    for (size_t k = 0; k < was->npub; k++)
+      if (!strcmp(was->pub[k].uri, d->uri)) {
+        free(was->pub[k].uri);
+        json_decref(was->pub[k].list);
+        was->pub[k--] = was->pub[--was->npub];
+      }
+    free(d->mod_dir);
+    d->mod_dir = dir;
+    d->var_file = vf != NULL;
+    module_for_doc(s, d)->dirty = true;
+    forget_sent(s, d->uri); /* its new module's list is sent, even the same */
+  }
+}
+
 /* With a client that watches nothing for us: the modules whose files
 ** changed on disk since they were resolved, dirty; whether any. */
 static bool check_disk(struct server *s) {
@@ -1197,6 +1228,8 @@ static bool check_disk(struct server *s) {
     if (disk_stamp(s, m) != m->stamp)
       m->dirty = any = true;
   }
+  if (any)
+    rehome_docs(s);
   return any;
 }
 
@@ -3099,6 +3132,7 @@ static void file_changed(struct server *s, const char *uri) {
   if (path)
     mark_dirty(s, path);
   free(path);
+  rehome_docs(s);
 }
 
 /* Asks a client that can watch files for the server to do so. */
