@@ -19,7 +19,8 @@ BENCHBUILD ?= build-release
 BUILD_PKGS = gcc g++ flex bison meson ninja-build pkg-config libutf8proc-dev \
              libmpfr-dev libgmp-dev libyaml-dev libre2-dev libssl-dev \
              zlib1g-dev libcrypt-dev libedit-dev libjansson-dev
-TEST_PKGS  = libcmocka-dev python3 python3-yaml clang-format neovim
+TEST_PKGS  = libcmocka-dev python3 python3-yaml clang-format neovim \
+             emacs-nox elpa-eglot
 
 # What make release and make release-check add (Debian only): the arm64
 # cross toolchain and the :arm64 libraries (multiarch: deps.sh adds the

@@ -98,6 +98,8 @@ local function run()
         has(text, '**var.network**') and text:find('cidr%s*=%s*string') and
         text:find('name%s*=%s*optional%(string'), -- folded (issue 28)
         err or text)
+  check('hover is markdown, as Neovim asks (contentFormat)',
+        h and h.contents and h.contents.kind == 'markdown', err or vim.inspect(h))
   check('hover on "network" gives its description',
         has(text, 'The VPC: its CIDR block, and optionally its name and flow logs.'),
         err or text)
