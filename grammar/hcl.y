@@ -4,7 +4,7 @@
 ** The scanner (hcl.l) produces raw tokens; lex_filter() in this file sits
 ** between it and the parser and decides which newlines matter and which
 ** identifiers are keywords, as HCL's own token peeker does.  Actions are
-** one line and call the builders in src/ast_build.c.
+** one line and call the builders in src/syntax/ast_build.c.
 */
 %code requires {
 #include "base/diag_int.h"

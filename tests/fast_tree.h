@@ -1,5 +1,5 @@
 /*
-** The fast parser (src/parse_fast.c) against the grammar, on one source:
+** The fast parser (src/syntax/parse_fast.c) against the grammar, on one source:
 ** shared by tests/parse_fast_diff.c and the fuzz target fuzz_hcl.
 */
 #ifndef TFR_TESTS_FAST_TREE_H

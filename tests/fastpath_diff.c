@@ -1,7 +1,7 @@
 /*
 ** The fast paths against the general ones: each module directory given
 ** is resolved twice, with the fast paths (configuration files read block
-** by block, tfvars values read by src/fastval.c: as show and check run)
+** by block, tfvars values read by src/module/fastval.c: as show and check run)
 ** and without them (files parsed whole, values evaluated: keep_given, as
 ** explain runs), and everything the user can see must be the same:
 ** validity, every variable's value (cty JSON), type, source and line,

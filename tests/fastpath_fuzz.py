@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The fast path for tfvars values (src/fastval.c) against the general path,
+"""The fast path for tfvars values (src/module/fastval.c) against the general path,
 on every fixture module and on modules generated at random.
 
 Usage: fastpath_fuzz.py [options] FASTPATH_DIFF FIXTURES

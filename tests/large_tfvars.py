@@ -2,7 +2,7 @@
 """Large tfvars files: mapped, read by the fast path, their pages given back.
 
 Files of 1 MiB and more are mapped rather than copied, and the fast reader
-gives back the pages it has read (src/source.c, src/fastval.c).  This test
+gives back the pages it has read (src/syntax/source.c, src/module/fastval.c).  This test
 generates such modules at run time and checks that everything still sees
 the file: the fast path against the general path (fastpath_diff: values,
 types, sources, diagnostics), a value outside the fast path's subset at the

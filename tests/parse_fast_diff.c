@@ -1,5 +1,6 @@
 /*
-** The fast parser (src/parse_fast.c) against the grammar: each file given
+** The fast parser (src/syntax/parse_fast.c) against the grammar: each file
+*given
 ** is parsed by both (the grammar with the fast path turned off), and when
 ** the fast parser takes the file, the two syntax trees, dumped as JSON with
 ** every node's kind, span, flags and text, must be the same.  Prints one

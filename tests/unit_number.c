@@ -1,5 +1,5 @@
 /*
-** Unit tests: numbers (src/number.c) against the reference program.
+** Unit tests: numbers (src/values/number.c) against the reference program.
 **
 ** tests/number_cases.txt holds one case per line, written from tforacle:
 **   EXPR <TAB> the JSON value <TAB> tostring(EXPR)

@@ -178,10 +178,11 @@ struct tfr_render_opts {
 TFR_API void tfr_diags_render_text(const tfr_diags *d, FILE *out,
                                    const struct tfr_render_opts *opts);
 
-/** Print the list as a JSON array (the "diagnostics" member of SPEC §2). */
+/** Print the list as a JSON array (the "diagnostics" member of `show -json`).
+ */
 TFR_API void tfr_diags_render_json(const tfr_diags *d, FILE *out);
 
-/** A range as the JSON of SPEC section 2: {"filename", "start", "end"}. */
+/** A range as `show -json` writes it: {"filename", "start", "end"}. */
 TFR_API void tfr_range_write_json(FILE *out, const struct tfr_range *r);
 
 /** The diagnostics of @p d about variable @p name (their source excerpts

@@ -286,7 +286,7 @@ TFR_API const struct tfr_variable *
 tfr_instance_variable(const struct tfr_instance *inst, size_t i);
 
 /**
- * The resolution as the JSON document of `show -json` (SPEC section 2):
+ * The resolution as the JSON document of `show -json` (doc/json-format.md):
  * every variable with its type, value (null when sensitive unless
  * @p show_sensitive), source and rules, then the diagnostics.
  */

@@ -1,5 +1,5 @@
 /*
-** The CLI's shared pieces (src/main.c and the cmd_*.c commands): exit
+** The CLI's shared pieces (src/cli/main.c and the cmd_*.c commands): exit
 ** statuses, output formats, option spelling and diagnostics output.
 */
 #ifndef TFR_CLI_H
@@ -215,7 +215,7 @@ struct report_env {
 void report_write(FILE *out, enum out_format f, const struct report_env *envs,
                   size_t n);
 
-/* show -json / check -json: SPEC section 2's document (main.c). */
+/* show -json / check -json: the document of doc/json-format.md (main.c). */
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, bool show_sensitive);
 

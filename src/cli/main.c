@@ -1135,7 +1135,7 @@ static int cmd_module(enum module_cmd cmd, int argc, char **argv) {
   return rc;
 }
 
-/* Large tfvars files are mapped (see the library's src/source.c): a file
+/* Large tfvars files are mapped (see the library's src/syntax/source.c): a file
 ** cut short by another program while it is read would end the process
 ** with SIGBUS.  Say what happened instead. */
 static void on_sigbus(int sig) {
@@ -1244,7 +1244,7 @@ static int real_main(int argc, char **argv) {
   }
   const char *name = cli_opt_name(argv[1], buf, sizeof buf, &val);
   if (name && (!strcmp(name, "version") || !strcmp(name, "v"))) {
-    /* the semantics followed: SPEC.md's ground truth */
+    /* the semantics followed: Terraform's, of this version */
     printf("tfresolve %s (commit %s)\n"
            "Follows the input-variable semantics of Terraform 1.16 and, with "
            "-engine=opentofu, OpenTofu 1.12\n"

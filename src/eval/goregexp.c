@@ -25,7 +25,7 @@
 ** with the same meaning: every literal as \x{...}, Go's ASCII
 ** classes spelled out, ^ $ . by their Go definitions, greediness and
 ** case folding explicit, captures numbered only (names stay here), and
-** matched by RE2 (src/re2_shim.h), the engine Go's regexp is a port of:
+** matched by RE2 (src/eval/re2_shim.h), the engine Go's regexp is a port of:
 ** the same leftmost-first matches and submatches, in linear time.
 */
 

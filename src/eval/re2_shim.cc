@@ -1,5 +1,5 @@
 /*
-** The C interface of src/re2_shim.h over RE2's C++ API.  No exception
+** The C interface of src/eval/re2_shim.h over RE2's C++ API.  No exception
 ** leaves it: an allocation failure is a failed compile or no match.
 */
 #include "eval/re2_shim.h"

@@ -1,6 +1,6 @@
 /*
 ** A C interface to the part of RE2 that the regex functions need (the C++
-** library behind it is src/re2_shim.cc).  RE2 is Go's regexp engine in
+** library behind it is src/eval/re2_shim.cc).  RE2 is Go's regexp engine in
 ** C++: leftmost-first matches, linear time, the same submatches.
 */
 #ifndef TFR_RE2_SHIM_H

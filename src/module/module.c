@@ -1,5 +1,6 @@
 /*
-** Loading a module directory (SPEC §3-4): which files make up the module,
+** Loading a module directory (Terraform's configs package): which files make up
+*the module,
 ** the top-level schema, and the `variable` blocks, merged with override
 ** files, with Terraform's diagnostics.
 */

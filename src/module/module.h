@@ -1,7 +1,7 @@
 /*
 ** A module directory: its configuration files, its `variable` blocks, and
 ** the values offered for them (environment, tfvars files, command line),
-** resolved with Terraform's stages and precedence (SPEC §3-6).
+** resolved with Terraform's stages and precedence (module.c, resolve.c).
 */
 #ifndef TFR_MODULE_H
 #define TFR_MODULE_H
@@ -91,7 +91,8 @@ struct var_decl {
   bool failed; /* its declaration had errors */
 };
 
-/* Where a raw value came from (SPEC §2 "source.kind"). */
+/* Where a raw value came from (the JSON's "source.kind", doc/json-format.md).
+ */
 typedef enum tfr_source_kind src_kind_t;
 
 /* A tfvars file whose values fastval.c read: its AST is made only when

@@ -1,8 +1,10 @@
 /*
 ** Values for a module's variables: collecting them from every source in
-** precedence order (SPEC §5), parsing them against the declarations, and
-** the final value of each variable (SPEC §6), stage by stage as Terraform
-** runs them: when a stage reports an error, later stages do not run.
+** precedence order (TF_VAR_, terraform.tfvars, *.auto.tfvars, then -var
+** and -var-file as given), parsing them against the declarations, and
+** the final value of each variable (conversion, optional() defaults,
+** nullability), stage by stage as Terraform runs them: when a stage
+** reports an error, later stages do not run.
 */
 #include <ctype.h>
 #include <errno.h>
@@ -693,7 +695,8 @@ static const char *undeclared_in_file(struct resolver *r,
                           GOQ(r, raw->name), GOQ(r, raw->file));
 }
 
-/* Values for names the module does not declare (SPEC §5). */
+/* Values for names the module does not declare: warnings, or errors with
+ * -strict. */
 static void undeclared(struct resolver *r, const struct raw_value **names,
                        size_t n) {
   const struct raw_value **fr = malloc((n ? n : 1) * sizeof *fr);

@@ -1,5 +1,5 @@
 /*
-** Variable validation rules (SPEC §7; Terraform's eval_variable.go and
+** Variable validation rules (Terraform's eval_variable.go and
 ** checkVariableValidationBlock): the static checks done while loading,
 ** the walk with unknown values that catches errors before any value is
 ** known, and the final evaluation of every rule in dependency order.

@@ -1,6 +1,6 @@
 /*
 ** Variable validation rules: static checks, the walk with unknown values,
-** and the final evaluation (SPEC §7).
+** and the final evaluation (validation blocks, as Terraform checks them).
 */
 #ifndef TFR_VALIDATE_H
 #define TFR_VALIDATE_H

@@ -15,7 +15,7 @@ void render_json_type(FILE *out, const tfr_type *t);
 
 struct json_out;
 struct tfr_range;
-/* A source range as the JSON output writes it (SPEC section 2). */
+/* A source range as the JSON output writes it (doc/json-format.md). */
 void render_json_range(struct json_out *o, const struct tfr_range *r);
 
 /* cty's JSON value encoding (null, numbers exact, sets as arrays in set
@@ -33,7 +33,7 @@ const char *render_hcl(tfr_arena *a, const tfr_value *v);
 /* The same on one line: [a, b] and { k = v, k2 = w }. */
 const char *render_hcl_line(tfr_arena *a, const tfr_value *v);
 
-/* Terraform console style (`terraform console`, SPEC §8): tolist([...]),
+/* Terraform console style (`terraform console`): tolist([...]),
 ** tomap({...}), tostring(null), heredocs for multi-line strings.  The
 ** result is owned by the arena. */
 const char *render_console(tfr_arena *a, const tfr_value *v);

@@ -1,5 +1,6 @@
 /*
-** Diagnostics rendered: Terraform's framed text, the JSON of SPEC §2, and
+** Diagnostics rendered: Terraform's framed text, the JSON of
+*doc/json-format.md, and
 ** a one-line form for tests and editors (the list is base/diag.c's).
 */
 #include "tfresolve/diag.h"

@@ -1,6 +1,6 @@
 /*
 ** Terraform console style, as `terraform console` prints values
-** (internal/repl/format.go): the format of SPEC.md §8.
+** (internal/repl/format.go): the human output of `show`.
 */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,13 @@
 /*
 ** Internal interface between the scanners, the grammars and the AST
-** builders (src/ast_build.c).
+** builders (src/syntax/ast_build.c).
+**
+** A fast-path twin exists: syntax/parse_fast.c parses files made only of
+** the plain subset of HCL (blocks, attributes, literals) by hand and
+** builds the very tree the grammar builds; anything else goes to the
+** grammar.  The suite's `parse-fast-diff` test (every .tf of the fixtures
+** and the corpus both ways: kinds, spans, text) and the fuzz target
+** fuzz_hcl keep them equal.
 */
 #ifndef TFR_PARSE_H
 #define TFR_PARSE_H

@@ -1,6 +1,13 @@
 /*
 ** Type conversion, exactly as go-cty's convert package, plus the
 ** optional-attribute defaults of type constraints (hcl's typeexpr).
+**
+** A fast-path twin exists: module/fastval.c converts plain tfvars values
+** straight from the source text, without building values first, and
+** falls back here on anything else.  The two must agree, diagnostics
+** included: the suite's `fastpath` test (tests/fastpath_fuzz.py, on every
+** fixture and on random modules) and `large-tfvars` keep them equal;
+** the fuzz target fuzz_module runs the fast path under the sanitizers.
 */
 #ifndef TFR_CONVERT_H
 #define TFR_CONVERT_H

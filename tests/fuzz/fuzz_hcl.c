@@ -1,6 +1,6 @@
 /*
 ** libFuzzer target: the input is one file in HCL native syntax.  Besides
-** fuzz_one's checks, the fast parser (src/parse_fast.c) is held to the
+** fuzz_one's checks, the fast parser (src/syntax/parse_fast.c) is held to the
 ** grammar: when it takes the input, the syntax tree it builds must be the
 ** grammar's, node for node (a difference aborts).
 ** Build and run: see tests/fuzz/README.md.

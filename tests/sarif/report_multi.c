@@ -1,7 +1,7 @@
 /*
 ** report_multi FORMAT DIR VARFILE...
 **
-** The CI reports (src/report.c) of a module checked once per environment:
+** The CI reports (src/cli/report.c) of a module checked once per environment:
 ** DIR resolved with each VARFILE on top of its own value sources (no
 ** TF_VAR_*), the reports written for all of them at once as `check
 ** -var-file-each` does.  FORMAT is sarif, github or junit.  Exit status
