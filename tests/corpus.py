@@ -19,10 +19,12 @@ Skipped (exit 77, meson's SKIP, with a SKIP line) when the corpus is not
 there.
 Prints PASS/FAIL lines and "N passed, M failed" last.
 """
+import functools
 import json
 import os
-import subprocess
 import sys
+
+import harness
 
 EXPECTED = "No value for required variable"
 # What following module blocks finds in a corpus without `terraform init`:
@@ -48,14 +50,7 @@ KNOWN = {
 TIMEOUT = 60  # per command (each takes about a second): a hang
 
 
-def run(argv, cwd=None):
-    try:
-        p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, errors="replace",
-                           timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return -9, "", "%s: stopped after %d s" % (" ".join(argv), TIMEOUT)
-    return p.returncode, p.stdout, p.stderr
+run = functools.partial(harness.run, timeout=TIMEOUT)
 
 
 def main():

@@ -42,10 +42,11 @@ import re
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from decimal import Decimal
+
+import harness
 
 # What the reference program does that current Terraform does not (and
 # one rule of tfresolve's own): a difference whose text (the difference,
@@ -825,18 +826,11 @@ def hcl_to_json(v):
 
 
 def run(argv, cwd, env, stdin=None, stderr_too=False):
-    e = {"PATH": os.environ.get("PATH", "")}
-    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            e[k] = os.environ[k]
-    e.update(env)
-    try:
-        p = subprocess.run(argv, cwd=cwd, env=e, input=stdin,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, errors="replace", timeout=120)
-        return p.returncode, p.stdout + (p.stderr if stderr_too else "")
-    except subprocess.TimeoutExpired:
-        return -9, ""
+    """(status, stdout, and stderr after it with stderr_too)."""
+    rc, out, err = harness.run(argv, cwd=cwd,
+                               env=harness.child_env(env, lang=None),
+                               stdin=stdin, timeout=120)
+    return rc, out + (err if stderr_too and rc != -9 else "")
 
 
 def fmt_range(r):

@@ -43,11 +43,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import yaml
+
+import harness
 
 TIMEOUT = 60  # per command; each takes well under a second
 FORMATS = ["tfvars", "env", "yaml"]
@@ -97,13 +98,8 @@ def run(args, cwd, env, script=None):
     """Run args (after sourcing script in sh, if given); rc, out, err."""
     if script is not None:
         args = ["sh", "-c", script + '\nexec "$@"', "sh"] + args
-    try:
-        p = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True,
-                           errors="surrogateescape", timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return -9, "", "stopped after %d s" % TIMEOUT
-    return p.returncode, p.stdout, p.stderr
+    return harness.run(args, cwd=cwd, env=env, errors="surrogateescape",
+                       timeout=TIMEOUT)
 
 
 def plain_options(args):

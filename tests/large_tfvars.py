@@ -20,7 +20,8 @@ import sys
 import tempfile
 import time
 
-from tally import Tally
+from harness import Tally
+import harness
 
 TYPE = """variable "items" {
   type = list(object({
@@ -72,13 +73,10 @@ def flat(text):
 
 
 def run(args, cwd=None, timeout=120):
-    try:
-        p = subprocess.run(args, cwd=cwd, capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return -9, "%s: stopped after %d s (a hang)" % (" ".join(args),
-                                                        timeout)
-    return p.returncode, p.stdout + p.stderr
+    """(status, stdout and stderr after it)."""
+    rc, out, err = harness.run(args, cwd=cwd, errors="strict",
+                               timeout=timeout)
+    return rc, out + err
 
 
 def main():

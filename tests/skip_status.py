@@ -15,17 +15,16 @@ Prints FAIL lines and "N passed, M failed" last.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-from tally import Tally
+from harness import Tally
+import harness
 
 
 def run(argv, env=None):
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, env=env, timeout=60)
-    return p.returncode, p.stdout
+    rc, out, err = harness.run(argv, env=env, timeout=60)
+    return rc, out + err
 
 
 def skips(t, what, argv, env=None):

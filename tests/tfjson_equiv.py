@@ -15,16 +15,15 @@ Prints one line per difference and "N passed, M failed" last.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
+import harness
+
 
 def run(tool, args, cwd, env):
-    p = subprocess.run([tool] + args, cwd=cwd, env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60)
-    return p.returncode, p.stdout.decode("utf-8", "replace")
+    rc, out, _ = harness.run([tool] + args, cwd=cwd, env=env, timeout=60)
+    return rc, out
 
 
 class Skip(Exception):

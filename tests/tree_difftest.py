@@ -62,11 +62,12 @@ import random
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from decimal import Decimal
+
+import harness
 
 # What the reference program does that Terraform does not: a difference
 # whose text (the difference and the tree's files) holds every string of
@@ -970,29 +971,10 @@ class TreeGen:
 # ---------------------------------------------------------------- running
 
 def run(argv, cwd, env):
-    """Runs argv; (status, stdout, stderr).  A program that cannot be
-    started, or whose shared library is only half written (a rebuild
-    under way), is tried again a few times."""
-    e = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
-    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            e[k] = os.environ[k]
-    e.update(env)
-    for attempt in range(6):
-        try:
-            p = subprocess.run(argv, cwd=cwd, env=e, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True,
-                               errors="replace", timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            return -9, "", "timed out after %d s" % TIMEOUT
-        except OSError as err:
-            p = subprocess.CompletedProcess(argv, 126, "", str(err))
-        if p.returncode in (126, 127) or \
-                "error while loading shared libraries" in p.stderr:
-            time.sleep(2 + 3 * attempt)
-            continue
-        return p.returncode, p.stdout, p.stderr
-    return p.returncode, p.stdout, p.stderr
+    """Runs argv with env (over PATH, LANG and the sanitizers' options);
+    (status, stdout, stderr); a rebuild under way is waited for."""
+    return harness.run(argv, cwd=cwd, env=harness.child_env(env),
+                       timeout=TIMEOUT, retry_loading=True)
 
 
 def fmt_range(r):
