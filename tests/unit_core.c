@@ -345,6 +345,43 @@ static void diagnostics_render_three_ways(void **state) {
 }
 
 /* Writes text to dir/name. */
+static void a_full_diagnostic_in_one_call(void **state) {
+  (void)state;
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  char summary[] = "Invalid value", file[] = "x.tfvars", var[] = "region";
+  struct tfr_diag_value v[] = {{"var.region", "is \"moon\""}};
+  struct tfr_diag g = {.sev = TFR_DIAG_WARNING,
+                       .summary = summary,
+                       .detail = "Not a region.",
+                       .subject = {file, {1, 3, 2}, {1, 9, 8}},
+                       .variable = var,
+                       .hide_source = true,
+                       .code = TFR_CODE_RULE_FAILED,
+                       .note = "a note",
+                       .values = v,
+                       .nvalues = 1,
+                       .ours = true,
+                       .module = "module.app"};
+  tfr_diags_add_full(d, &g);
+  summary[0] = file[0] = var[0] = '?'; /* the list holds copies */
+  assert_int_equal(tfr_diags_count(d), 1);
+  const struct tfr_diag *c = tfr_diags_get(d, 0);
+  assert_int_equal(c->sev, TFR_DIAG_WARNING);
+  assert_string_equal(c->summary, "Invalid value");
+  assert_string_equal(c->detail, "Not a region.");
+  assert_string_equal(c->subject.filename, "x.tfvars");
+  assert_int_equal(c->subject.end.byte, 8);
+  assert_string_equal(c->variable, "region");
+  assert_true(c->hide_source && c->ours);
+  assert_int_equal(c->code, TFR_CODE_RULE_FAILED);
+  assert_string_equal(c->note, "a note");
+  assert_int_equal(c->nvalues, 1);
+  assert_string_equal(c->values[0].statement, "is \"moon\"");
+  assert_string_equal(c->module, "module.app");
+  tfr_arena_free(a);
+}
+
 static void write_text(const char *dir, const char *name, const char *text) {
   char path[64];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -716,6 +753,7 @@ int main(void) {
       cmocka_unit_test(positions_in_file_order),
       cmocka_unit_test(range_format_matches_hcl),
       cmocka_unit_test(diagnostics_render_three_ways),
+      cmocka_unit_test(a_full_diagnostic_in_one_call),
       cmocka_unit_test(options_are_read_as_far_as_their_size),
       cmocka_unit_test(options_without_a_size_are_an_error),
       cmocka_unit_test(previews_and_reasons),

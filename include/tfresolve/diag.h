@@ -118,6 +118,11 @@ TFR_API void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
                            const struct tfr_range *subject, const char *summary,
                            const char *detail);
 
+/** Append a copy of @p g, every field of it (strings and values copied
+ *  into the list's arena): one call instead of tfr_diags_add and the
+ *  tfr_diags_set_* calls after it.  Since 0.3.0. */
+TFR_API void tfr_diags_add_full(tfr_diags *d, const struct tfr_diag *g);
+
 /** Mark the most recent diagnostic: its subject is a sensitive value, so
  *  renderers must not quote the source line. */
 TFR_API void tfr_diags_hide_source(tfr_diags *d);

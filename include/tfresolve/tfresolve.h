@@ -4,6 +4,21 @@
 ** This header is the library's public API.  Everything a call returns is
 ** owned by the tfr_arena passed to it; diagnostics are appended to a
 ** tfr_diags list and never printed by the library.
+**
+** Threads.  The library keeps no mutable global state that a call can
+** see another thread's run through: what one run needs (scratch buffers,
+** the editor's open files given in tfr_resolve_opts.overlays) is the
+** calling thread's own, and process-wide tables are built once, safely,
+** on first use.  So any number of threads may call the library at once,
+** each with its own objects.  What may be shared:
+**   - a tfr_module from tfr_module_load, read-only: several threads may
+**     tfr_resolve_module it at once (each with its own arena and diags);
+**   - a tfr_cache (tfr_cache_new), which is locked inside;
+**   - results (resolutions, values, files) once the call that made them
+**     has returned, for reading, as long as their arena lives.
+** What may not: a tfr_arena and a tfr_diags are one thread's at a time
+** (every call allocating from an arena or appending to a list writes to
+** it), and tfr_set_memory_budget is set before any run starts.
 */
 #ifndef TFRESOLVE_H
 #define TFRESOLVE_H

@@ -63,6 +63,24 @@ void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
   }
 }
 
+/* A copy of s in d's arena, or NULL. */
+static const char *dup_or_null(tfr_diags *d, const char *s) {
+  return s ? tfr_arena_strdup(d->a, s) : NULL;
+}
+
+void tfr_diags_add_full(tfr_diags *d, const struct tfr_diag *g) {
+  tfr_diags_add(d, g->sev, &g->subject, g->summary ? g->summary : "",
+                g->detail);
+  struct tfr_diag *c = &d->v[d->n - 1];
+  c->variable = dup_or_null(d, g->variable);
+  c->hide_source = g->hide_source;
+  c->code = g->code;
+  c->note = dup_or_null(d, g->note);
+  c->ours = g->ours;
+  c->module = dup_or_null(d, g->module);
+  diags_set_values(d, g->values, g->nvalues);
+}
+
 void tfr_diags_add_source(tfr_diags *d, const char *filename, const char *text,
                           size_t len) {
   d->src = grow(d->a, d->src, d->nsrc, &d->capsrc, sizeof *d->src);
