@@ -3,6 +3,7 @@
 */
 #include "tfresolve/diag.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,9 @@ void tfr_diags_add(tfr_diags *d, enum tfr_severity sev,
   g->summary = tfr_arena_strdup(d->a, summary);
   g->detail = detail ? tfr_arena_strdup(d->a, detail) : NULL;
   if (subject) {
+    /* a range runs forward: renderers quote from start to end */
+    assert(!subject->filename || (subject->start.byte <= subject->end.byte &&
+                                  subject->start.line <= subject->end.line));
     g->subject = *subject;
     if (subject->filename)
       g->subject.filename = tfr_arena_strdup(d->a, subject->filename);

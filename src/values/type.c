@@ -2,6 +2,7 @@
 ** Types: construction, equality and names.  Primitives are singletons;
 ** compound types are built in the arena and compared structurally.
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,9 @@ static const tfr_type *object_type(tfr_arena *a, size_t n, const char **names,
 
 const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
                                    const tfr_type **types) {
+  /* lookups bisect the names: strictly increasing, no duplicate */
+  for (size_t i = 1; i < n; i++)
+    assert(strcmp(names[i - 1], names[i]) < 0);
   return object_type(a, n, names, types, NULL);
 }
 
