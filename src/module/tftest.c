@@ -786,22 +786,16 @@ static enum tfr_test_status check_messages(struct runctx *rc,
   return st;
 }
 
-/* The assertions (EvaluateRun), those that refer only to what is known
-** offline. */
-static enum tfr_test_status assertions(struct runctx *rc,
-                                       const struct tfr_resolution *res) {
+/* What var.* is in an assertion: the module's final values (unknown when
+** there is none), and the test-only ones. */
+static const tfr_value *assertion_vars(struct runctx *rc,
+                                       const struct tfr_resolution *res,
+                                       const tfr_value **mvals) {
   struct tctx *t = rc->t;
-  struct trun *r = rc->r;
   const struct module *m = module_of(res->module);
-  tfr_diags *d = rc->out->diags;
-  if (!r->nasserts)
-    return TFR_TEST_PASS;
-  /* var.*: the module's final values, and the test-only ones */
   size_t n = m->nvars + rc->nvals;
   const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
-  const tfr_value **mvals =
-      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *mvals);
   size_t nv = 0;
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *vd = &m->vars[k];
@@ -822,39 +816,109 @@ static enum tfr_test_status assertions(struct runctx *rc,
     names[nv] = v->name;
     vals[nv++] = v->value;
   }
-  const tfr_value *var = tfr_object(t->a, nv, names, vals);
+  return tfr_object(t->a, nv, names, vals);
+}
+
+/* Why assertion as cannot be decided offline because of what it refers
+** to (a variable declared nowhere, a resource only a plan knows), or
+** NULL. */
+static const char *assertion_offline(struct runctx *rc, const struct module *m,
+                                     const struct tassert *as, int line) {
+  struct tctx *t = rc->t;
+  for (int j = 0; j < 2; j++) {
+    struct refs l = tt_refs_of(t->a, j ? as->msg : as->cond);
+    for (size_t k = 0; k < l.n; k++) {
+      const struct ref *rf = &l.v[k];
+      if (tt_ref_root(rf, "local") || tt_ref_root(rf, "path") ||
+          tt_ref_root(rf, "terraform"))
+        continue;
+      if (tt_ref_root(rf, "var") && rf->attr) {
+        bool declared = decl_index(m, rf->attr, rf->alen) >= 0;
+        struct tval *tv = winning(rc, rf->attr, rf->alen);
+        if (declared || (tv && tv->value))
+          continue;
+        return tfr_arena_printf(t->a,
+                                "the assertion on line %d refers to "
+                                "var.%.*s, which neither the module nor "
+                                "the test file declares",
+                                line, (int)rf->alen, rf->attr);
+      }
+      return tfr_arena_printf(t->a,
+                              "the assertion on line %d refers to %s, "
+                              "which only a plan with providers can know",
+                              line, tt_ref_text(t->a, rf));
+    }
+  }
+  return NULL;
+}
+
+/* One assertion whose condition and message are known: pass, fail (with
+** its message) or error (a condition that is no bool, a message that is
+** no string). */
+static enum tfr_test_status judge(struct runctx *rc, const struct tassert *as,
+                                  const tfr_value *cond, const tfr_value *msg) {
+  struct tctx *t = rc->t;
+  tfr_diags *d = rc->out->diags;
+  if (cond->flags & TFR_V_NULL) {
+    tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+                "Invalid condition run",
+                "Condition expression must return either true or false, not "
+                "null.");
+    return TFR_TEST_ERROR;
+  }
+  const char *err = NULL;
+  const tfr_value *b = conv_convert(t->a, cond, &tfr_t_bool, &err);
+  if (!b) {
+    tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+                "Invalid condition run",
+                tfr_arena_printf(t->a, "Invalid condition run value: %s.",
+                                 err ? err : "bool required"));
+    return TFR_TEST_ERROR;
+  }
+  if (b->b)
+    return TFR_TEST_PASS;
+  const char *text;
+  const tfr_value *ms = conv_convert(t->a, msg, &tfr_t_string, &err);
+  if (!ms || (ms->flags & TFR_V_NULL)) {
+    tt_error_at(d, rc->f->src, as->msg->span, TFR_DIAG_ERROR,
+                "Invalid error message",
+                tfr_arena_printf(t->a,
+                                 "Unsuitable value for error message: "
+                                 "%s.",
+                                 ms ? "value must not be null"
+                                    : (err ? err : "string required")));
+    text = "Failed to evaluate condition error message.";
+  } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+    text = "The error message included a sensitive value, so it will not "
+           "be displayed.";
+  } else {
+    text = tfr_arena_strndup(t->a, ms->s, ms->n);
+  }
+  tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
+              "Test assertion failed", text);
+  return TFR_TEST_FAIL;
+}
+
+/* The assertions (EvaluateRun), those that refer only to what is known
+** offline. */
+static enum tfr_test_status assertions(struct runctx *rc,
+                                       const struct tfr_resolution *res) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  const struct module *m = module_of(res->module);
+  tfr_diags *d = rc->out->diags;
+  if (!r->nasserts)
+    return TFR_TEST_PASS;
+  const tfr_value **mvals =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *mvals);
+  const tfr_value *var = assertion_vars(rc, res, mvals);
   const struct eval_scope *inner = scope_module(t->a, m, mvals);
   enum tfr_test_status st = TFR_TEST_PASS;
   const char *unknown = NULL;
   for (size_t i = 0; i < r->nasserts; i++) {
     const struct tassert *as = &r->asserts[i];
     struct tfr_pos at = src_pos(rc->f->src, as->cond->span.start);
-    const char *out = NULL;
-    for (int j = 0; j < 2 && !out; j++) {
-      struct refs l = tt_refs_of(t->a, j ? as->msg : as->cond);
-      for (size_t k = 0; k < l.n && !out; k++) {
-        const struct ref *rf = &l.v[k];
-        if (tt_ref_root(rf, "local") || tt_ref_root(rf, "path") ||
-            tt_ref_root(rf, "terraform"))
-          continue;
-        if (tt_ref_root(rf, "var") && rf->attr) {
-          bool declared = decl_index(m, rf->attr, rf->alen) >= 0;
-          struct tval *tv = winning(rc, rf->attr, rf->alen);
-          if (declared || (tv && tv->value))
-            continue;
-          out = tfr_arena_printf(t->a,
-                                 "the assertion on line %d refers to "
-                                 "var.%.*s, which neither the module nor "
-                                 "the test file declares",
-                                 at.line, (int)rf->alen, rf->attr);
-          continue;
-        }
-        out = tfr_arena_printf(t->a,
-                               "the assertion on line %d refers to %s, "
-                               "which only a plan with providers can know",
-                               at.line, tt_ref_text(t->a, rf));
-      }
-    }
+    const char *out = assertion_offline(rc, m, as, at.line);
     if (out) {
       if (!unknown)
         unknown = out;
@@ -880,46 +944,7 @@ static enum tfr_test_status assertions(struct runctx *rc,
       continue;
     }
     copy_all(d, scratch); /* warnings */
-    if (cond->flags & TFR_V_NULL) {
-      tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-                  "Invalid condition run",
-                  "Condition expression must return either true or false, not "
-                  "null.");
-      st = merge(st, TFR_TEST_ERROR);
-      continue;
-    }
-    const char *err = NULL;
-    const tfr_value *b = conv_convert(t->a, cond, &tfr_t_bool, &err);
-    if (!b) {
-      tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-                  "Invalid condition run",
-                  tfr_arena_printf(t->a, "Invalid condition run value: %s.",
-                                   err ? err : "bool required"));
-      st = merge(st, TFR_TEST_ERROR);
-      continue;
-    }
-    if (b->b)
-      continue;
-    const char *text;
-    const tfr_value *ms = conv_convert(t->a, msg, &tfr_t_string, &err);
-    if (!ms || (ms->flags & TFR_V_NULL)) {
-      tt_error_at(d, rc->f->src, as->msg->span, TFR_DIAG_ERROR,
-                  "Invalid error message",
-                  tfr_arena_printf(t->a,
-                                   "Unsuitable value for error message: "
-                                   "%s.",
-                                   ms ? "value must not be null"
-                                      : (err ? err : "string required")));
-      text = "Failed to evaluate condition error message.";
-    } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      text = "The error message included a sensitive value, so it will not "
-             "be displayed.";
-    } else {
-      text = tfr_arena_strndup(t->a, ms->s, ms->n);
-    }
-    tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-                "Test assertion failed", text);
-    st = merge(st, TFR_TEST_FAIL);
+    st = merge(st, judge(rc, as, cond, msg));
   }
   if (st == TFR_TEST_PASS && unknown)
     offline(rc, unknown);
@@ -943,21 +968,16 @@ static bool reached_plan(const struct tfr_resolution *res,
   return res->n == 0;
 }
 
-/* Decide one run that got as far as resolving its variables. */
-static void decide(struct runctx *rc, const struct tfr_resolution *res,
-                   tfr_diags *rd, const struct content *c) {
-  struct tctx *t = rc->t;
+/* The plan's diagnostics sorted: keep[i] for those the run reports (not
+** dropped, not an expected failure of a plan), subj[i] with the test
+** file's ranges, found[e] for each expected failure that happened;
+** whether any kept one is an error. */
+static bool sort_plan_diags(struct runctx *rc, const struct tfr_resolution *res,
+                            const tfr_diags *rd, const struct content *c,
+                            bool *keep, struct tfr_range *subj, bool *found) {
   struct trun *r = rc->r;
-  struct tfr_test_run *out = rc->out;
-  tfr_diags *d = out->diags;
-  bool *found =
-      tfr_arena_alloc(t->a, (r->nexpect ? r->nexpect : 1) * sizeof *found);
-  /* the plan's diagnostics, with the test file's ranges */
-  size_t n = tfr_diags_count(rd);
-  struct tfr_range *subj = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *subj);
-  bool *keep = tfr_arena_alloc(t->a, n ? n : 1);
   bool errors = false;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < tfr_diags_count(rd); i++) {
     const struct tfr_diag *g = tfr_diags_get(rd, i);
     keep[i] = !dropped(g, rc->g);
     subj[i] = real_range(rc, c, &g->subject);
@@ -975,7 +995,15 @@ static void decide(struct runctx *rc, const struct tfr_resolution *res,
     }
     errors |= g->sev == TFR_DIAG_ERROR;
   }
-  /* what cannot be known offline */
+  return errors;
+}
+
+/* Why the run cannot be decided offline (a deferred rule, an expected
+** failure only a plan can report), or NULL. */
+static const char *run_offline(struct runctx *rc,
+                               const struct tfr_resolution *res) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
   const char *why = NULL;
   for (size_t k = 0; k < res->n && !why; k++)
     why = deferred(t->a, &res->vars[k]);
@@ -985,59 +1013,96 @@ static void decide(struct runctx *rc, const struct tfr_resolution *res,
                              "it expects a failure from %s, which only a "
                              "plan with providers can report",
                              tt_ref_text(t->a, &r->expect_refs[e]));
-  if (r->apply && errors) {
-    /* ExplainExpectedFailures: the plan failed, expected or not, so the
-    ** apply never ran */
-    for (size_t i = 0; i < n; i++) {
-      const struct tfr_diag *g = tfr_diags_get(rd, i);
-      if (!keep[i])
-        continue;
-      if (is_rule_failure(g, res) && expected_var(r, g->variable) >= 0)
-        tfr_diags_add(d, TFR_DIAG_WARNING, NULL,
-                      "Expected failure while planning",
-                      tfr_arena_printf(t->a,
-                                       "A custom condition within var.%s "
-                                       "failed during the planning stage "
-                                       "and prevented the requested apply "
-                                       "operation. While this was an "
-                                       "expected failure, the apply "
-                                       "operation could not be executed and "
-                                       "so the overall test case will be "
-                                       "marked as a failure and the "
-                                       "original diagnostic included in the "
-                                       "test report.",
-                                       g->variable));
-      copy_diag(d, g, &subj[i]);
+  return why;
+}
+
+/* An apply run whose plan failed, expected or not (Terraform's
+** ExplainExpectedFailures): the apply never ran; the run is an error. */
+static void plan_failed_apply(struct runctx *rc,
+                              const struct tfr_resolution *res,
+                              const tfr_diags *rd, const bool *keep,
+                              const struct tfr_range *subj, bool *found) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  tfr_diags *d = rc->out->diags;
+  for (size_t i = 0; i < tfr_diags_count(rd); i++) {
+    const struct tfr_diag *g = tfr_diags_get(rd, i);
+    if (!keep[i])
+      continue;
+    if (is_rule_failure(g, res) && expected_var(r, g->variable) >= 0)
+      tfr_diags_add(d, TFR_DIAG_WARNING, NULL,
+                    "Expected failure while planning",
+                    tfr_arena_printf(t->a,
+                                     "A custom condition within var.%s "
+                                     "failed during the planning stage "
+                                     "and prevented the requested apply "
+                                     "operation. While this was an "
+                                     "expected failure, the apply "
+                                     "operation could not be executed and "
+                                     "so the overall test case will be "
+                                     "marked as a failure and the "
+                                     "original diagnostic included in the "
+                                     "test report.",
+                                     g->variable));
+    copy_diag(d, g, &subj[i]);
+  }
+  if (r->nmsgs)
+    check_messages(rc, res, found);
+  rc->out->status = TFR_TEST_ERROR;
+}
+
+/* Expected failures that did not happen (ValidateExpectedFailures), each
+** an error; whether any.  One that might fail offline gives *why. */
+static bool missing_failures(struct runctx *rc,
+                             const struct tfr_resolution *res,
+                             const bool *found, const char **why) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  bool missing = false;
+  for (size_t e = 0; e < r->nexpect; e++) {
+    const struct ref *er = &r->expect_refs[e];
+    if (!tt_ref_root(er, "var") || found[e])
+      continue;
+    const char *dw = deferred(t->a, res_var(res, er->attr, er->alen));
+    if (dw) { /* it might fail: cannot tell */
+      if (!*why)
+        *why = dw;
+      continue;
     }
-    if (r->nmsgs)
-      check_messages(rc, res, found);
-    out->status = TFR_TEST_ERROR;
+    tt_error_at(rc->out->diags, rc->f->src, er->span, TFR_DIAG_ERROR,
+                "Missing expected failure",
+                tfr_arena_printf(t->a,
+                                 "The checkable object, var.%.*s, was "
+                                 "expected to report an error but did not.",
+                                 (int)er->alen, er->attr));
+    missing = true;
+  }
+  return missing;
+}
+
+/* Decide one run that got as far as resolving its variables. */
+static void decide(struct runctx *rc, const struct tfr_resolution *res,
+                   tfr_diags *rd, const struct content *c) {
+  struct tctx *t = rc->t;
+  struct trun *r = rc->r;
+  struct tfr_test_run *out = rc->out;
+  bool *found =
+      tfr_arena_alloc(t->a, (r->nexpect ? r->nexpect : 1) * sizeof *found);
+  /* the plan's diagnostics, with the test file's ranges */
+  size_t n = tfr_diags_count(rd);
+  struct tfr_range *subj = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *subj);
+  bool *keep = tfr_arena_alloc(t->a, n ? n : 1);
+  bool errors = sort_plan_diags(rc, res, rd, c, keep, subj, found);
+  const char *why = run_offline(rc, res);
+  if (r->apply && errors) {
+    plan_failed_apply(rc, res, rd, keep, subj, found);
     return;
   }
   for (size_t i = 0; i < n; i++)
     if (keep[i])
-      copy_diag(d, tfr_diags_get(rd, i), &subj[i]);
-  /* expected failures that did not happen (ValidateExpectedFailures) */
-  bool missing = false;
-  if (reached_plan(res, rd))
-    for (size_t e = 0; e < r->nexpect; e++) {
-      const struct ref *er = &r->expect_refs[e];
-      if (!tt_ref_root(er, "var") || found[e])
-        continue;
-      const char *dw = deferred(t->a, res_var(res, er->attr, er->alen));
-      if (dw) { /* it might fail: cannot tell */
-        if (!why)
-          why = dw;
-        continue;
-      }
-      tt_error_at(d, rc->f->src, er->span, TFR_DIAG_ERROR,
-                  "Missing expected failure",
-                  tfr_arena_printf(t->a,
-                                   "The checkable object, var.%.*s, was "
-                                   "expected to report an error but did not.",
-                                   (int)er->alen, er->attr));
-      missing = true;
-    }
+      copy_diag(out->diags, tfr_diags_get(rd, i), &subj[i]);
+  bool missing =
+      reached_plan(res, rd) && missing_failures(rc, res, found, &why);
   if (errors) { /* a plan with errors that were not expected */
     out->status = TFR_TEST_ERROR;
     return;
@@ -1228,6 +1293,92 @@ static void run_file(struct tctx *t, struct tfile *f,
   }
 }
 
+/* A suite that stops before any run: an error. */
+static const struct tfr_test_suite *stopped(struct tfr_test_suite *suite) {
+  suite->fatal = true;
+  suite->status = TFR_TEST_ERROR;
+  return suite;
+}
+
+/* The module under test: loaded (its problems the suite's), and its
+** declarations. */
+static void load_module(struct tctx *t) {
+  t->load = tfr_diags_new(t->a);
+  t->mod = tfr_module_load(t->a, t->load, t->dir, t->o->opentofu);
+  copy_all(t->suite->diags, t->load);
+  tfr_diags_share_sources(t->suite->diags, t->load);
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  ro.declarations_only = true;
+  tfr_diags *scratch = tfr_diags_new(t->a);
+  t->m = module_of(tfr_resolve_module(t->a, scratch, t->mod, &ro)->module);
+}
+
+/* The global values, for the files of the test directory too when one
+** needs them (its own var files on top); whether they are usable.  -var
+** for undeclared names are not used by tests. */
+static bool globals(struct tctx *t, const char *test_dir,
+                    const struct tfile *files, size_t nfiles) {
+  const struct tfr_test_opts *o = t->o;
+  tfr_diags *sd = t->suite->diags;
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(t->a, (o->nargs ? o->nargs : 1) * sizeof *args);
+  size_t nargs = 0;
+  for (size_t i = 0; i < o->nargs; i++) {
+    const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
+    if (eq &&
+        decl_index(t->m, o->args[i].value, (size_t)(eq - o->args[i].value)) < 0)
+      continue;
+    args[nargs++] = o->args[i];
+  }
+  bool ok = setup_globals(t, &t->main, args, nargs);
+  copy_all(sd, t->main.seen);
+  bool need_testdir = false;
+  for (size_t i = 0; i < nfiles; i++)
+    need_testdir |= files[i].in_test_dir;
+  if (ok && need_testdir) {
+    struct tfr_cli_arg *targs;
+    size_t ntargs;
+    test_dir_files(t, test_dir, args, nargs, &targs, &ntargs);
+    if (ntargs > nargs) {
+      ok = setup_globals(t, &t->testdir, targs, ntargs);
+      for (size_t i = 0; i < tfr_diags_count(t->testdir.seen); i++) {
+        const struct tfr_diag *g = tfr_diags_get(t->testdir.seen, i);
+        bool dup = false;
+        for (size_t k = 0; k < tfr_diags_count(t->main.seen); k++)
+          dup |= same_diag(g, tfr_diags_get(t->main.seen, k));
+        if (!dup)
+          copy_diag(sd, g, &g->subject);
+      }
+      tfr_diags_share_sources(sd, t->testdir.seen);
+    } else {
+      t->testdir = t->main;
+    }
+  }
+  tfr_diags_share_sources(sd, t->main.seen);
+  return ok;
+}
+
+/* A file's runs counted into the suite's totals. */
+static void count_runs(struct tfr_test_suite *suite,
+                       const struct tfr_test_file *out) {
+  suite->status = merge(suite->status, out->status);
+  for (size_t j = 0; j < out->nruns; j++)
+    switch (out->runs[j].status) {
+    case TFR_TEST_PASS:
+      suite->passed++;
+      break;
+    case TFR_TEST_FAIL:
+    case TFR_TEST_ERROR:
+      suite->failed++;
+      break;
+    case TFR_TEST_SKIP:
+      suite->skipped++;
+      break;
+    default:
+      break;
+    }
+}
+
 const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
                                               const struct tfr_test_opts *to) {
   struct tfr_test_suite *suite = tfr_arena_alloc(a, sizeof *suite);
@@ -1236,11 +1387,8 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   /* this library's struct: every use below reads the copy */
   struct tfr_test_opts opts;
   const struct tfr_test_opts *o = &opts;
-  if (!read_opts(a, suite->diags, to, &opts)) {
-    suite->fatal = true;
-    suite->status = TFR_TEST_ERROR;
-    return suite;
-  }
+  if (!read_opts(a, suite->diags, to, &opts))
+    return stopped(suite);
   struct tctx t = {0};
   t.a = a;
   t.o = o;
@@ -1253,28 +1401,14 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
                   "Invalid testing directory",
                   "The testing directory must be a relative path pointing to "
                   "a directory local to the configuration directory.");
-    suite->fatal = true;
-    suite->status = TFR_TEST_ERROR;
-    return suite;
+    return stopped(suite);
   }
   test_dir = tt_clean_rel(a, test_dir);
-  /* the module */
-  t.load = tfr_diags_new(a);
-  t.mod = tfr_module_load(a, t.load, t.dir, o->opentofu);
-  copy_all(suite->diags, t.load);
-  tfr_diags_share_sources(suite->diags, t.load);
-  {
-    struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
-    ro.declarations_only = true;
-    tfr_diags *scratch = tfr_diags_new(a);
-    t.m = module_of(tfr_resolve_module(a, scratch, t.mod, &ro)->module);
-  }
+  load_module(&t);
   if (!t.m->has_config && !tfr_diags_has_errors(suite->diags)) {
     /* as every run's plan would say (show and check say it too) */
     module_no_config_error(suite->diags, engine_rules(t.m->opentofu)->product);
-    suite->fatal = true;
-    suite->status = TFR_TEST_ERROR;
-    return suite;
+    return stopped(suite);
   }
   /* the test files, by name */
   struct names names = tt_find_tests(a, suite->diags, t.dir, test_dir, o);
@@ -1283,52 +1417,10 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
       tfr_arena_alloc(a, (names.n ? names.n : 1) * sizeof *files);
   for (size_t i = 0; i < names.n; i++)
     tt_read_file(a, suite->diags, t.dir, test_dir, names.v[i], &files[i]);
-  if (tfr_diags_has_errors(suite->diags)) {
-    suite->fatal = true;
-    suite->status = TFR_TEST_ERROR;
-    return suite;
-  }
-  /* the global values: -var for undeclared names are not used by tests */
-  struct tfr_cli_arg *args =
-      tfr_arena_alloc(a, (o->nargs ? o->nargs : 1) * sizeof *args);
-  size_t nargs = 0;
-  for (size_t i = 0; i < o->nargs; i++) {
-    const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
-    if (eq &&
-        decl_index(t.m, o->args[i].value, (size_t)(eq - o->args[i].value)) < 0)
-      continue;
-    args[nargs++] = o->args[i];
-  }
-  bool ok = setup_globals(&t, &t.main, args, nargs);
-  copy_all(suite->diags, t.main.seen);
-  bool need_testdir = false;
-  for (size_t i = 0; i < names.n; i++)
-    need_testdir |= files[i].in_test_dir;
-  if (ok && need_testdir) {
-    struct tfr_cli_arg *targs;
-    size_t ntargs;
-    test_dir_files(&t, test_dir, args, nargs, &targs, &ntargs);
-    if (ntargs > nargs) {
-      ok = setup_globals(&t, &t.testdir, targs, ntargs);
-      for (size_t i = 0; i < tfr_diags_count(t.testdir.seen); i++) {
-        const struct tfr_diag *g = tfr_diags_get(t.testdir.seen, i);
-        bool dup = false;
-        for (size_t k = 0; k < tfr_diags_count(t.main.seen); k++)
-          dup |= same_diag(g, tfr_diags_get(t.main.seen, k));
-        if (!dup)
-          copy_diag(suite->diags, g, &g->subject);
-      }
-      tfr_diags_share_sources(suite->diags, t.testdir.seen);
-    } else {
-      t.testdir = t.main;
-    }
-  }
-  tfr_diags_share_sources(suite->diags, t.main.seen);
-  if (!ok) {
-    suite->fatal = true;
-    suite->status = TFR_TEST_ERROR;
-    return suite;
-  }
+  if (tfr_diags_has_errors(suite->diags))
+    return stopped(suite);
+  if (!globals(&t, test_dir, files, names.n))
+    return stopped(suite);
   /* run */
   struct tfr_test_file *outs =
       tfr_arena_alloc(a, (names.n ? names.n : 1) * sizeof *outs);
@@ -1336,22 +1428,7 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
     outs[i].name = files[i].name;
     outs[i].path = files[i].path;
     run_file(&t, &files[i], &outs[i]);
-    suite->status = merge(suite->status, outs[i].status);
-    for (size_t j = 0; j < outs[i].nruns; j++)
-      switch (outs[i].runs[j].status) {
-      case TFR_TEST_PASS:
-        suite->passed++;
-        break;
-      case TFR_TEST_FAIL:
-      case TFR_TEST_ERROR:
-        suite->failed++;
-        break;
-      case TFR_TEST_SKIP:
-        suite->skipped++;
-        break;
-      default:
-        break;
-      }
+    count_runs(suite, &outs[i]);
   }
   suite->files = outs;
   suite->nfiles = names.n;
