@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 dist=${1:?usage: build.sh DISTDIR [ARCH...]}
 shift
 [ $# -gt 0 ] || set -- amd64 arm64
-version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" meson.build | head -1)
+version=$(sh scripts/release/version.sh)
 # the commit's time, for the archives (now outside a git checkout)
 epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 mkdir -p "$dist"

@@ -19,7 +19,7 @@ src=$(pwd)
 dist=$(cd "${1:?usage: check-binaries.sh DISTDIR [ARCH...]}" && pwd)
 shift
 [ $# -gt 0 ] || set -- amd64 arm64
-version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" meson.build | head -1)
+version=$(sh scripts/release/version.sh)
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -1412,26 +1412,36 @@ static size_t skip_comment(const char *t, size_t n, size_t i) {
   return i;
 }
 
+/* The next bracket at or after *i outside comments and strings: its
+** index, with *i just past it; n when there is none before n. */
+static size_t next_bracket(const char *t, size_t n, size_t *i) {
+  while (*i < n) {
+    size_t k = skip_comment(t, n, *i);
+    if (k != *i) {
+      *i = k;
+      continue;
+    }
+    char ch = t[*i];
+    if (ch == '"') {
+      *i = skip_string(t, n, *i);
+      continue;
+    }
+    size_t at = (*i)++;
+    if (ch == '{' || ch == '[' || ch == '(' || ch == '}' || ch == ']' ||
+        ch == ')')
+      return at;
+  }
+  return n;
+}
+
 /* The byte of the bracket closing the one at i ({ [ or (), or n. */
 static size_t close_of(const char *t, size_t n, size_t i) {
   int depth = 0;
-  while (i < n) {
-    size_t k = skip_comment(t, n, i);
-    if (k != i) {
-      i = k;
-      continue;
-    }
-    char ch = t[i];
-    if (ch == '"') {
-      i = skip_string(t, n, i);
-      continue;
-    }
-    if (ch == '{' || ch == '[' || ch == '(')
+  for (size_t at; (at = next_bracket(t, n, &i)) < n;)
+    if (t[at] == '{' || t[at] == '[' || t[at] == '(')
       depth++;
-    else if ((ch == '}' || ch == ']' || ch == ')') && --depth == 0)
-      return i;
-    i++;
-  }
+    else if (--depth == 0)
+      return at;
   return n;
 }
 
@@ -1550,29 +1560,17 @@ static const char *key_name(tfr_arena *a, const char *t, const struct kv *k) {
 ** the innermost open bracket there is no brace. */
 static size_t open_brace(const char *t, size_t start, size_t byte) {
   size_t stack[256], depth = 0, lost = 0;
-  for (size_t i = start; i < byte;) {
-    size_t k = skip_comment(t, byte, i);
-    if (k != i) {
-      i = k;
-      continue;
-    }
-    char ch = t[i];
-    if (ch == '"') {
-      i = skip_string(t, byte, i);
-      continue;
-    }
-    if (ch == '{' || ch == '[' || ch == '(') {
+  for (size_t i = start, at; (at = next_bracket(t, byte, &i)) < byte;) {
+    if (t[at] == '{' || t[at] == '[' || t[at] == '(') {
       if (depth < 256)
-        stack[depth++] = i;
+        stack[depth++] = at;
       else
         lost++;
-    } else if (ch == '}' || ch == ']' || ch == ')') {
-      if (lost)
-        lost--;
-      else if (depth)
-        depth--;
+    } else if (lost) {
+      lost--;
+    } else if (depth) {
+      depth--;
     }
-    i++;
   }
   return depth && !lost && t[stack[depth - 1]] == '{' ? stack[depth - 1]
                                                       : SIZE_MAX;
