@@ -1,0 +1,68 @@
+/*
+** What a diagnostic may print of a sensitive value (issue 31): the one
+** place for the words and the decisions.  Without -show-sensitive no
+** value, map key, attribute name of a value or type derived from a
+** sensitive value reaches an output: where Terraform's words would quote
+** one, the words stay and the secret part becomes SECRET_TEXT, as
+** Terraform writes a sensitive value elsewhere; a source line that may
+** hold one is not quoted (tfr_diag.hide_source, SECRET_SOURCE_NOTE after
+** the diagnostic); and a note (SECRET_NOTE) says why a part is missing.
+**
+** Used by the renderers (render_diag.c, render_text.c), the function
+** errors (eval/funcs.c), the for expressions' keys (eval), and the
+** module's diagnostics about values (resolve.c, tree.c: -strict's
+** dropped attributes, conversion errors, syntax errors in var files).
+*/
+#ifndef TFR_SECRET_H
+#define TFR_SECRET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tfresolve/arena.h"
+#include "tfresolve/diag.h"
+#include "tfresolve/value.h"
+
+/* What stands for a sensitive value, or a part of one. */
+#define SECRET_TEXT "(sensitive value)"
+
+/* After a diagnostic whose source line is not quoted (hide_source). */
+#define SECRET_SOURCE_NOTE "(source not shown: it may hold a sensitive value)"
+
+/* The note of a diagnostic in whose words SECRET_TEXT replaced a part. */
+#define SECRET_NOTE                                                            \
+  "(sensitive value) stands for what this message would quote of a "           \
+  "sensitive value (a key, a name or a text)."
+
+/* Whether v, or a part of it, is sensitive. */
+bool secret_marked(const tfr_value *v);
+
+/* A path as FormatCtyPath writes it (`["k"].a[0]`) with each map key
+** (a step `["..."]`: part of the value) replaced: `[(sensitive value)]`.
+** Attribute steps (the type's names) and indexes stay. */
+const char *secret_path(tfr_arena *a, const char *path);
+
+/* Whether the quoted part q (n bytes, without its quotes) of msg, whose
+** text before it is msg up to q - 1, is secret. */
+typedef bool (*secret_part_fn)(void *ud, const char *msg, const char *q,
+                               size_t n);
+
+/* msg with each Go-quoted part ("...") that is_secret says is secret
+** replaced by SECRET_TEXT (its quotes too); msg itself when none is. */
+const char *secret_quoted(tfr_arena *a, const char *msg,
+                          secret_part_fn is_secret, void *ud);
+
+/* A conversion error of a value of type constraint t (cty's messages:
+** `element "KEY": attribute "x" is required`) with what names a part of
+** the value hidden: an element's key, and any quoted name that is not an
+** attribute of t (fail closed).  The type's attribute names stay. */
+const char *secret_conv_error(tfr_arena *a, const char *err, const tfr_type *t);
+
+/* Diagnostic i of d: its source line is not quoted. */
+void secret_hide_source(tfr_diags *d, size_t i);
+
+/* Diagnostic i of d: detail replaces its detail (a part hidden), and
+** SECRET_NOTE is added to its note, once. */
+void secret_hide_detail(tfr_diags *d, size_t i, const char *detail);
+
+#endif
