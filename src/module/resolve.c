@@ -584,9 +584,11 @@ static const tfr_value *parse_raw(struct resolver *r,
   if (tfr_diags_count(r->diags) > before || !val) {
     for (size_t i = before; i < tfr_diags_count(r->diags); i++) {
       diags_at(r->diags, i)->variable = raw->name;
-      /* a sensitive value's text is not quoted back */
+      /* a sensitive value's text is not quoted back, in the source line
+      ** nor in the message (a repeated key) */
       if (v && v->sensitive)
-        diags_at(r->diags, i)->hide_source = true;
+        secret_hide_near(r->diags, i, raw->src ? raw->src->text : raw->text,
+                         raw->src ? raw->src->len : raw->len, NULL, NULL);
     }
     if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC) {
       /* ours: a sensitive value is not quoted back */

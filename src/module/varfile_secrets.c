@@ -174,27 +174,14 @@ static void scan_lines(struct scan *s, bool json) {
   }
 }
 
-/* Whether the quoted part q (n bytes) is in the source around g's
-** subject (what the parser's message quotes of it), and not merely a
-** variable's name. */
-struct near {
-  const struct scan *s;
-  const struct tfr_diag *g;
+/* A quoted part that is a variable's name is not a secret. */
+struct names {
+  const struct module *m;
 };
 
-static bool near_subject(void *ud, const char *msg, const char *q, size_t n) {
+static bool var_name(void *ud, const char *msg, const char *q, size_t n) {
   (void)msg;
-  const struct near *x = ud;
-  const struct scan *s = x->s;
-  if (!n || module_var_index(s->m, q, n) >= 0)
-    return false;
-  size_t b = x->g->subject.start.byte, e = x->g->subject.end.byte;
-  b = b > 256 ? b - 256 : 0;
-  e = e + 256 < s->n ? e + 256 : s->n;
-  for (size_t i = b; i + n <= e; i++)
-    if (s->t[i] == q[0] && !memcmp(s->t + i, q, n))
-      return true;
-  return false;
+  return module_var_index(((const struct names *)ud)->m, q, n) >= 0;
 }
 
 void varfile_hide_secrets(const struct module *m, tfr_diags *d, size_t before,
@@ -223,11 +210,8 @@ void varfile_hide_secrets(const struct module *m, tfr_diags *d, size_t before,
       hide = l > 0 && (size_t)l < s.nlines && s.secret[l];
     if (!hide)
       continue;
-    secret_hide_source(d, i);
-    struct near x = {&s, g};
-    const char *detail = secret_quoted(d->a, g->detail, near_subject, &x);
-    if (detail != g->detail)
-      secret_hide_detail(d, i, detail);
+    struct names names = {m};
+    secret_hide_near(d, i, s.t, s.n, var_name, &names);
   }
   free(s.secret);
 }

@@ -134,3 +134,38 @@ void secret_hide_detail(tfr_diags *d, size_t i, const char *detail) {
                 ? tfr_arena_printf(d->a, "%s\n%s", g->note, SECRET_NOTE)
                 : SECRET_NOTE;
 }
+
+struct near {
+  const struct tfr_diag *g;
+  const char *text;
+  size_t len;
+  secret_part_fn keep;
+  void *ud;
+};
+
+/* Whether the quoted part q is in the text around the subject. */
+static bool near_subject(void *ud, const char *msg, const char *q, size_t n) {
+  const struct near *x = ud;
+  if (!n || (x->keep && x->keep(x->ud, msg, q, n)))
+    return false;
+  size_t b = x->g->subject.start.byte, e = x->g->subject.end.byte;
+  b = b > 256 ? b - 256 : 0;
+  e = e + 256 < x->len ? e + 256 : x->len;
+  for (size_t i = b; i + n <= e; i++)
+    if (x->text[i] == q[0] && !memcmp(x->text + i, q, n))
+      return true;
+  return false;
+}
+
+void secret_hide_near(tfr_diags *d, size_t i, const char *text, size_t len,
+                      secret_part_fn keep, void *ud) {
+  if (i >= d->n)
+    return;
+  d->v[i].hide_source = true;
+  if (!text)
+    return;
+  struct near x = {&d->v[i], text, len, keep, ud};
+  const char *detail = secret_quoted(d->a, d->v[i].detail, near_subject, &x);
+  if (detail != d->v[i].detail)
+    secret_hide_detail(d, i, detail);
+}

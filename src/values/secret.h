@@ -58,6 +58,15 @@ const char *secret_quoted(tfr_arena *a, const char *msg,
 ** attribute of t (fail closed).  The type's attribute names stay. */
 const char *secret_conv_error(tfr_arena *a, const char *err, const tfr_type *t);
 
+/* Diagnostic i of d, about text (len bytes, which its subject's byte
+** offsets index) that may hold a secret there: its source line is not
+** quoted, and each quoted part of its detail that is in text around the
+** subject (what a parser's message quotes of it: a key, an escape, a
+** keyword) becomes SECRET_TEXT, with SECRET_NOTE; a part for which keep
+** (if not NULL) is true stays (a variable's name). */
+void secret_hide_near(tfr_diags *d, size_t i, const char *text, size_t len,
+                      secret_part_fn keep, void *ud);
+
 /* Diagnostic i of d: its source line is not quoted. */
 void secret_hide_source(tfr_diags *d, size_t i);
 
