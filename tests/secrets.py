@@ -335,6 +335,7 @@ SHAPE_RUNS = (
 # What explain -all -show-sensitive prints of the shapes whose values parse.
 SHOWN = {"conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
          "duplicate-key": ["SECRETsameW3"],
+         "module-arg": ["SECRETmodKeyK5", "SECRETmodValL6"],
          "strict-dropped": ["SECRETkeyA1B2", "SECRETnameH8", "SECRETcliKeyK1",
                             "SECRETenvN4"]}
 

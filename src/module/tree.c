@@ -2044,10 +2044,14 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
   const char *err = NULL;
   val = conv_convert(t->a, given, v->type, &err);
   if (!val) {
-    if (v->sensitive) {
-      /* the keys of a sensitive value are not shown (secret.h) */
-      const char *shown = err ? err : "incorrect type";
-      const char *hidden = secret_conv_error(t->a, shown, v->type);
+    /* the keys of a sensitive value, or of a value derived from one, are
+    ** not shown (secret.h) */
+    const char *shown = err ? err : "incorrect type";
+    const char *hidden =
+        v->sensitive || tfr_value_has_mark(given, TFR_V_SENSITIVE)
+            ? secret_conv_error(t->a, shown, v->type)
+            : shown;
+    if (v->sensitive)
       tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
                     "Invalid value for input variable",
                     tfr_arena_printf(t->a,
@@ -2055,17 +2059,16 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                                      "which is sensitive: %s. Invalid value "
                                      "defined at %s.",
                                      addr, hidden, at));
-      if (hidden != shown)
-        secret_hide_detail(
-            t->diags, tfr_diags_count(t->diags) - 1,
-            tfr_diags_get(t->diags, tfr_diags_count(t->diags) - 1)->detail);
-    } else
+    else
       tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src,
                     "Invalid value for input variable",
                     tfr_arena_printf(t->a,
                                      "The given value is not suitable for %s "
                                      "declared at %s: %s.",
-                                     addr, decl, err ? err : "incorrect type"));
+                                     addr, decl, hidden));
+    size_t last = tfr_diags_count(t->diags) - 1;
+    if (hidden != shown)
+      secret_hide_detail(t->diags, last, tfr_diags_get(t->diags, last)->detail);
     goto done;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {
