@@ -1,17 +1,25 @@
 /*
 ** What a diagnostic may print of a sensitive value (issue 31): the one
-** place for the words and the decisions.  Without -show-sensitive no
-** value, map key, attribute name of a value or type derived from a
-** sensitive value reaches an output: where Terraform's words would quote
-** one, the words stay and the secret part becomes SECRET_TEXT, as
-** Terraform writes a sensitive value elsewhere; a source line that may
-** hold one is not quoted (tfr_diag.hide_source, SECRET_SOURCE_NOTE after
-** the diagnostic); and a note (SECRET_NOTE) says why a part is missing.
+** place for the words and the decisions.  No value, map key, attribute
+** name of a value or type derived from a sensitive value reaches a
+** diagnostic (-show-sensitive shows values, not these, as for the source
+** lines and function errors hidden before): where Terraform's words
+** would quote one, the words stay and the secret part becomes
+** SECRET_TEXT, as Terraform writes a sensitive value elsewhere; a source
+** line that may hold one is not quoted (tfr_diag.hide_source,
+** SECRET_SOURCE_NOTE after the diagnostic); and a note (SECRET_NOTE) says
+** why a part is missing.
 **
 ** Used by the renderers (render_diag.c, render_text.c), the function
-** errors (eval/funcs.c), the for expressions' keys (eval), and the
-** module's diagnostics about values (resolve.c, tree.c: -strict's
-** dropped attributes, conversion errors, syntax errors in var files).
+** errors (eval/funcs.c, funcs_encoding.c), the keys of for expressions
+** (eval/diag_values.c), and the module's diagnostics about values
+** (resolve.c, tree.c, module.c: -strict's dropped attributes, conversion
+** errors of values, module arguments and defaults, a value's parse and
+** evaluation errors; varfile_secrets.c: syntax errors in var files).
+** What stays elsewhere: the values and types the renderers print
+** (render_json.c, render_text.c: a sensitive mark prints SECRET_TEXT or
+** null unless -show-sensitive), the function errors' own redaction of
+** their arguments (funcs.c, funcs_file.c) and type() (funcs_typeconv.c).
 */
 #ifndef TFR_SECRET_H
 #define TFR_SECRET_H
