@@ -2,7 +2,7 @@
 """The secrets matrix: no sensitive value reaches any output unless
 -show-sensitive asks for it.
 
-  secrets.py TFRESOLVE FIXTURE_DIR
+  secrets.py TFRESOLVE FIXTURE_DIR [SHAPES_DIR]
 
 FIXTURE_DIR (fixtures/secrets) declares sensitive variables whose values
 are canaries ("SECRET..." and one number), each set by another value
@@ -24,6 +24,14 @@ from them (read from a -show-sensitive run: hashes, encodings, upper
 case...).  eval -json must mark every expression's result as sensitive
 and give null for it.  With -show-sensitive, show, explain, eval and
 console print the values (the opt-in works).
+
+SHAPES_DIR (fixtures/secrets-shapes) holds one module per further way a
+secret reaches a diagnostic (-strict's dropped attributes with map keys,
+conversion errors that name an element, a duplicate key from an inverted
+map, syntax errors in var files, -var and TF_VAR_ values of sensitive
+variables), each with `args` and `env` files: every command and format,
+with and without -strict and -no-color, may show none of their canaries;
+explain -show-sensitive shows the values of those that parse (the opt-in).
 
 Prints a line per failure and "N passed, M failed" last.
 """
@@ -296,7 +304,74 @@ def main():
                "console -format=%s -show-sensitive: the values" % f,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
 
+    if len(sys.argv) > 3:
+        shapes(tool, os.path.abspath(sys.argv[3]))
     return report.done()
+
+
+def shape_inputs(d):
+    """A shape's extra arguments and environment (tests/secrets-shapes)."""
+    def lines(name):
+        path = os.path.join(d, name)
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            return [l for l in f.read().split("\n") if l]
+    env = dict(l.split("=", 1) for l in lines("env"))
+    return lines("args"), env
+
+
+# The outputs every shape goes through: check in every format, plain
+# text, show, explain (text and JSON), each with and without -strict.
+SHAPE_RUNS = (
+    [["check", "-format=" + f] for f in ("human", "json", "sarif", "github",
+                                        "junit")] +
+    [["check", "-no-color"]] +
+    [["show", "-format=" + f] for f in ("human", "json", "yaml", "tfvars",
+                                       "env")] +
+    [["explain", "-all"], ["explain", "-json", "-all"]])
+
+
+# What explain -all -show-sensitive prints of the shapes whose values parse.
+SHOWN = {"conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
+         "duplicate-key": ["SECRETsameW3"],
+         "module-arg": ["SECRETmodKeyK5", "SECRETmodValL6"],
+         "strict-dropped": ["SECRETkeyA1B2", "SECRETnameH8", "SECRETcliKeyK1",
+                            "SECRETenvN4"]}
+
+
+def shapes(tool, root):
+    for name in sorted(os.listdir(root)):
+        d = os.path.join(root, name)
+        if not os.path.isdir(d):
+            continue
+        args, env = shape_inputs(d)
+        secrets = canaries(d)
+        for text in args + list(env.values()):
+            secrets |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
+        forbidden = sorted(secrets, key=len, reverse=True)
+        report(len(secrets) >= 1, "shape %s: has canaries" % name, "")
+        for cmd in SHAPE_RUNS:
+            for strict in ([], ["-strict"]):
+                full = cmd + strict + args
+                rc, out = run(tool, d, full, more_env=env)
+                # a canary, or a long enough piece of one (a parser's
+                # message may quote part of a token)
+                leaked = [s for s in forbidden if s in out]
+                leaked += [s[:10] for s in forbidden
+                           if not leaked and s[:10] in out]
+                report(not leaked and 0 <= rc < 3,
+                       "shape %s: %s: %s" % (
+                           name, " ".join(full), "exit %d" % rc
+                           if not leaked else "shows " + ", ".join(leaked[:5])),
+                       out[-2000:])
+        # the opt-in: explain -show-sensitive shows a value that parsed
+        rc, out = run(tool, d, ["explain", "-all", "-show-sensitive"] + args,
+                      more_env=env)
+        missing = [s for s in SHOWN.get(name, []) if s not in out]
+        report(0 <= rc < 3 and not missing,
+               "shape %s: explain -all -show-sensitive: the values" % name,
+               "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 #include "base/diag_int.h"
 #include "syntax/refwalk.h"
 #include "base/strutil.h"
+#include "values/secret.h"
 
 struct dv_walk {
   struct refwalk w;
@@ -187,4 +188,27 @@ void eval_diag_values(struct eval_ctx *c, const struct ast *x, bool unknown,
     return;
   qsort(d.v, d.n, sizeof *d.v, by_traversal);
   diags_set_values(diags, d.v, d.n);
+}
+
+static bool every_part(void *ud, const char *msg, const char *q, size_t n) {
+  (void)ud, (void)msg, (void)q, (void)n;
+  return true;
+}
+
+void eval_hide_for_keys(struct eval_ctx *c, const struct ast *x, size_t before,
+                        const tfr_value *v) {
+  if (!(x->flags & AST_F_OBJECT) || !v || !(v->flags & TFR_V_SENSITIVE))
+    return;
+  struct tfr_range k = src_range(c->src, x->kids[3]->span);
+  for (size_t i = before; i < tfr_diags_count(c->diags); i++) {
+    const struct tfr_diag *g = tfr_diags_get(c->diags, i);
+    if (!g->subject.filename || !k.filename ||
+        strcmp(g->subject.filename, k.filename) ||
+        g->subject.start.byte != k.start.byte ||
+        g->subject.end.byte != k.end.byte)
+      continue;
+    const char *hidden = secret_quoted(c->a, g->detail, every_part, NULL);
+    if (hidden != g->detail)
+      secret_hide_detail(c->diags, i, hidden);
+  }
 }

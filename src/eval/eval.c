@@ -1588,8 +1588,12 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
     return eval_tuple(c, x);
   case AST_OBJECT:
     return eval_object(c, x);
-  case AST_FOR:
-    return eval_for(c, x);
+  case AST_FOR: {
+    size_t before = tfr_diags_count(c->diags);
+    const tfr_value *v = eval_for(c, x);
+    eval_hide_for_keys(c, x, before, v); /* a sensitive key (secret.h) */
+    return v;
+  }
   case AST_UNARY:
     return eval_unary(c, x);
   case AST_BINARY:

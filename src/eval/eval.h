@@ -126,4 +126,14 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
 void eval_diag_values(struct eval_ctx *c, const struct ast *x, bool unknown,
                       tfr_diags *diags);
 
+/*
+** After the object 'for' expression x gave v: when v is sensitive (its
+** collection, an 'if' value or a key was), each quoted part of the
+** diagnostics since before that are about x's key expression (HCL's
+** "Duplicate object key" quotes the key) becomes "(sensitive value)",
+** with secret.h's note.  Terraform prints the key.
+*/
+void eval_hide_for_keys(struct eval_ctx *c, const struct ast *x, size_t before,
+                        const tfr_value *v);
+
 #endif

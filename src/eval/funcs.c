@@ -17,6 +17,7 @@
 #include "values/number.h"
 #include "base/strutil.h"
 #include "base/arena_int.h"
+#include "values/secret.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -343,7 +344,7 @@ static void collect_secrets(struct fcall *f, const tfr_value *v, size_t *cap) {
 static const char *redact(struct fcall *f, const char *msg) {
   if (!f->nsecrets)
     return msg;
-  static const char hidden[] = "(sensitive value)";
+  static const char hidden[] = SECRET_TEXT;
   struct sbuf b = {0};
   bool changed = false;
   for (const char *p = msg; *p;) {

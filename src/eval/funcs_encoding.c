@@ -37,6 +37,7 @@
 #include "eval/goflate.h"
 #include "base/json_out.h"
 #include "base/strutil.h"
+#include "values/secret.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -103,7 +104,7 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
   if (!go_b64_decode(&b, s->s, s->n, &bad)) {
     free(b.p);
     fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? "(sensitive value)"
+                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
                                           : go_q(f->a, s->s, s->n));
     return NULL;
   }
@@ -749,7 +750,7 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
   if (!go_b64_decode(&raw, s->s, s->n, &bad)) {
     free(raw.p);
     fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? "(sensitive value)"
+                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
                                           : go_q(f->a, s->s, s->n));
     return NULL;
   }

@@ -22,6 +22,7 @@
 #include "base/dirlist.h"
 #include "eval/refs.h"
 #include "module/strict.h"
+#include "values/secret.h"
 #include "base/strutil.h"
 #include "eval/typeexpr.h"
 
@@ -326,15 +327,25 @@ static void decode_default(struct loader *l, struct src_file *src,
   const char *err = NULL, *path = NULL;
   const tfr_value *cv = conv_convert_path(l->a, d, v->type, &err, &path);
   if (!cv) {
-    /* Terraform names the element here: "[1]: a number is required" */
+    /* Terraform names the element here: "[1]: a number is required";
+    ** of a sensitive default the keys are not shown (secret.h) */
+    const char *shown = err ? err : "incorrect type";
+    const char *hidden =
+        v->sensitive ? secret_conv_error(l->a, shown, v->type) : shown;
+    const char *where = v->sensitive ? secret_path(l->a, path) : path;
     error_at(l, src, x->span, "Invalid default value for variable",
              tfr_arena_printf(l->a,
                               "This default value is not compatible with the "
                               "variable's type constraint: %s%s%s.",
-                              path && *path ? path : "",
-                              path && *path ? ": " : "",
-                              err ? err : "incorrect type"),
+                              where && *where ? where : "",
+                              where && *where ? ": " : "", hidden),
              v->name);
+    if (v->sensitive) {
+      size_t i = tfr_diags_count(l->diags) - 1;
+      secret_hide_source(l->diags, i);
+      if (hidden != shown || where != path)
+        secret_hide_detail(l->diags, i, tfr_diags_get(l->diags, i)->detail);
+    }
     v->failed = true;
     return;
   }

@@ -30,6 +30,8 @@
 #include "module/modcache.h"
 #include "module/tree.h"
 #include "module/validate.h"
+#include "values/secret.h"
+#include "module/varfile_secrets.h"
 
 /* ---- collecting raw values --------------------------------------------- */
 
@@ -342,8 +344,10 @@ static void values_file(struct collector *c, const char *path,
                                  kind == TFR_SRC_NAMED_FILE, &err);
   if (!src && err)
     unreadable(c, path, shown, err);
-  if (!src || tfr_diags_count(c->diags) > before)
+  if (!src || tfr_diags_count(c->diags) > before) {
+    varfile_hide_secrets(c->m, c->diags, before, src, json);
     return;
+  }
   if (!json && engine_rules(c->m->opentofu)->sniff_json_var_files &&
       !str_ends_with(path, ".tfvars"))
     json = looks_like_json(src);
@@ -351,9 +355,10 @@ static void values_file(struct collector *c, const char *path,
     return;
   tfr_file *f = parse_opened(c->a, c->diags, src,
                              json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
-  if (!f || tfr_diags_count(c->diags) > before)
-    return;
-  file_values(c, &f->f, kind, shown);
+  if (f && tfr_diags_count(c->diags) == before)
+    file_values(c, &f->f, kind, shown);
+  /* a line that may hold a secret is not quoted */
+  varfile_hide_secrets(c->m, c->diags, before, src, json);
 }
 
 /* A file of the module directory, named as the user will see it: bare
@@ -586,9 +591,11 @@ static const tfr_value *parse_raw(struct resolver *r,
   if (tfr_diags_count(r->diags) > before || !val) {
     for (size_t i = before; i < tfr_diags_count(r->diags); i++) {
       diags_at(r->diags, i)->variable = raw->name;
-      /* a sensitive -var or TF_VAR_ text is not quoted back */
-      if (v && v->sensitive && !raw->src)
-        diags_at(r->diags, i)->hide_source = true;
+      /* a sensitive value's text is not quoted back, in the source line
+      ** nor in the message (a repeated key) */
+      if (v && v->sensitive)
+        secret_hide_near(r->diags, i, raw->src ? raw->src->text : raw->text,
+                         raw->src ? raw->src->len : raw->len, NULL, NULL);
     }
     if (r->strict && !raw->src && v && v->type->kind == TFR_DYNAMIC) {
       /* ours: a sensitive value is not quoted back */
@@ -793,18 +800,24 @@ enum dropped_mode { DROPPED_ERROR, DROPPED_WARNING, DROPPED_OPENTOFU };
 
 /* "Object attribute is ignored": name, set at path of v's value (in an
 ** object constructor, or found in a value), is not in its object type;
-** warned: the engine warns about it itself (OpenTofu, in a default). */
+** warned: the engine warns about it itself (OpenTofu, in a default).
+** Of a sensitive variable the path's map keys and the name are the
+** value's (secret.h): not shown, nor a suggestion that spells the name,
+** nor the source line. */
 static void dropped_diag(struct resolver *r, const struct var_decl *v,
                          const char *path, const char *name,
                          const struct tfr_range *at, const tfr_type *object,
                          bool constructor, bool warned,
                          enum dropped_mode mode) {
-  const char *near = strict_suggest(object, name);
+  const char *near = v->sensitive ? NULL : strict_suggest(object, name);
   const char *suggest =
       near
           ? tfr_arena_printf(r->a, " Did you mean to set attribute %s instead?",
                              GOQ(r, near))
           : "";
+  const char *quoted = v->sensitive ? SECRET_TEXT : GOQ(r, name);
+  if (v->sensitive)
+    path = secret_path(r->a, path);
   const char *detail;
   if (mode != DROPPED_OPENTOFU)
     detail = tfr_arena_printf(
@@ -813,7 +826,7 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
         "%s: %s drops this %s %s, so an optional attribute it "
         "may be meant for keeps its default (-strict makes this an "
         "error).%s",
-        v->name, path, GOQ(r, name), r->engine->product,
+        v->name, path, quoted, r->engine->product,
         constructor ? "definition" : "attribute of the value",
         warned ? "with a warning" : "silently", suggest);
   else
@@ -823,12 +836,17 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
         "is unused.%s",
         *path ? tfr_arena_printf(r->a, "The object type for %s", path)
               : "The object type for this variable",
-        GOQ(r, name), suggest);
+        quoted, suggest);
   var_error_code(r, TFR_CODE_IGNORED_ATTRIBUTE, at,
                  mode == DROPPED_ERROR ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
                  "Object attribute is ignored", detail, v->name);
   if (mode != DROPPED_OPENTOFU)
     ours(r);
+  if (v->sensitive) {
+    size_t i = tfr_diags_count(r->diags) - 1;
+    secret_hide_source(r->diags, i);
+    secret_hide_detail(r->diags, i, detail);
+  }
 }
 
 struct dropped_ctx {
@@ -1084,20 +1102,21 @@ static void final_value(struct resolver *r, size_t k) {
     const char *mark =
         from_file ? engine_secret_mark(r->engine, v->sensitive, v->ephemeral)
                   : NULL;
+    const char *shown = err ? err : "incorrect type";
+    if (v->sensitive) /* the keys of a sensitive value (secret.h) */
+      shown = secret_conv_error(r->a, shown, v->type);
     if (mark) {
       char where[512];
       tfr_range_format(&at, where, sizeof where);
-      detail =
-          tfr_arena_printf(r->a,
-                           "The given value is not suitable for var.%s, "
-                           "which is %s: %s. Invalid value "
-                           "defined at %s.",
-                           v->name, mark, err ? err : "incorrect type", where);
+      detail = tfr_arena_printf(r->a,
+                                "The given value is not suitable for var.%s, "
+                                "which is %s: %s. Invalid value "
+                                "defined at %s.",
+                                v->name, mark, shown, where);
       at = v->decl;
     } else {
-      detail =
-          tfr_arena_printf(r->a, "%s: %s.", value_prefix(r, v, raw, "declared"),
-                           err ? err : "incorrect type");
+      detail = tfr_arena_printf(r->a, "%s: %s.",
+                                value_prefix(r, v, raw, "declared"), shown);
       if (r->engine->errors_at_decl)
         at = v->decl;
     }
@@ -1105,6 +1124,8 @@ static void final_value(struct resolver *r, size_t k) {
                    "Invalid value for input variable", detail, v->name);
     if (!mark && !v->sensitive)
       tfr_diags_set_note(r->diags, failing_element(r, v, raw, given));
+    if (v->sensitive && err && shown != err)
+      secret_hide_detail(r->diags, tfr_diags_count(r->diags) - 1, detail);
     return;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {

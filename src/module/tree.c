@@ -39,6 +39,7 @@
 #include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
 #include "module/validate.h"
+#include "values/secret.h"
 
 /* ---- the configuration tree -------------------------------------------- */
 
@@ -2043,6 +2044,13 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
   const char *err = NULL;
   val = conv_convert(t->a, given, v->type, &err);
   if (!val) {
+    /* the keys of a sensitive value, or of a value derived from one, are
+    ** not shown (secret.h) */
+    const char *shown = err ? err : "incorrect type";
+    const char *hidden =
+        v->sensitive || tfr_value_has_mark(given, TFR_V_SENSITIVE)
+            ? secret_conv_error(t->a, shown, v->type)
+            : shown;
     if (v->sensitive)
       tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
                     "Invalid value for input variable",
@@ -2050,14 +2058,17 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                                      "The given value is not suitable for %s, "
                                      "which is sensitive: %s. Invalid value "
                                      "defined at %s.",
-                                     addr, err ? err : "incorrect type", at));
+                                     addr, hidden, at));
     else
       tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src,
                     "Invalid value for input variable",
                     tfr_arena_printf(t->a,
                                      "The given value is not suitable for %s "
                                      "declared at %s: %s.",
-                                     addr, decl, err ? err : "incorrect type"));
+                                     addr, decl, hidden));
+    size_t last = tfr_diags_count(t->diags) - 1;
+    if (hidden != shown)
+      secret_hide_detail(t->diags, last, tfr_diags_get(t->diags, last)->detail);
     goto done;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {
@@ -2109,7 +2120,8 @@ struct dropped_arg {
 static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   struct dropped_arg *c = ctx;
   struct tree *t = c->t;
-  const char *near = strict_suggest(d->object, d->name);
+  /* a sensitive value's keys and attribute names are its own (secret.h) */
+  const char *near = c->secret ? NULL : strict_suggest(d->object, d->name);
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range at = src_range(c->src, d->at);
   tfr_diags_add(
@@ -2121,8 +2133,11 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
           "named %s: %s drops this %s silently, so an optional attribute it "
           "may be meant for keeps its default (-strict makes this an "
           "error).%s",
-          c->in->addr, c->v->name, c->secret ? "" : d->path,
-          str_go_quote(t->a, d->name, strlen(d->name)), t->engine->product,
+          c->in->addr, c->v->name,
+          c->secret ? secret_path(t->a, d->path) : d->path,
+          c->secret ? SECRET_TEXT
+                    : str_go_quote(t->a, d->name, strlen(d->name)),
+          t->engine->product,
           d->constructor ? "definition" : "attribute of the value",
           near ? tfr_arena_printf(t->a,
                                   " Did you mean to set attribute %s "
@@ -2132,8 +2147,11 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   tfr_diags_set_code(t->diags, TFR_CODE_IGNORED_ATTRIBUTE);
   tfr_diags_set_variable(t->diags, c->v->name);
   tfr_diags_set_ours(t->diags);
-  if (c->secret)
-    tfr_diags_hide_source(t->diags);
+  if (c->secret) {
+    secret_hide_source(t->diags, before);
+    secret_hide_detail(t->diags, before,
+                       tfr_diags_get(t->diags, before)->detail);
+  }
   diags_set_module_since(t->diags, before, c->in->addr);
 }
 

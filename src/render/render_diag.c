@@ -14,6 +14,7 @@
 #include "base/json_out.h"
 #include "base/strutil.h"
 #include "render/render.h"
+#include "values/secret.h"
 
 static bool ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -419,7 +420,7 @@ static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
   if (plain && (hidden || child || (g->note && *g->note)))
     putc('\n', out); /* apart from Terraform's detail, with no frame */
   if (hidden)
-    fputs("(source not shown: it may hold a sensitive value)\n", out);
+    fprintf(out, "%s\n", SECRET_SOURCE_NOTE);
   if (child)
     fprintf(out, "(in %s)\n", g->module);
   if (g->note && *g->note)

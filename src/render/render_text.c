@@ -9,6 +9,7 @@
 #include "values/number.h"
 #include "render/render.h"
 #include "base/strutil.h"
+#include "values/secret.h"
 
 struct out {
   tfr_arena *a;
@@ -211,7 +212,7 @@ static void value(struct out *o, const tfr_value *v, int indent) {
     return;
   }
   if (v->flags & TFR_V_SENSITIVE) {
-    puts_(o, "(sensitive value)");
+    puts_(o, SECRET_TEXT);
     return;
   }
   if (v->flags & TFR_V_NULL) {
