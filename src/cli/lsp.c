@@ -33,6 +33,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_types.h"
+#include "cli_util.h"
 
 extern char **environ;
 
