@@ -494,41 +494,130 @@ static int by_template_order(const void *x, const void *y) {
   return strcmp(a->name, b->name);
 }
 
-/* Write the template to -out: a new file, or with -force any file. */
+/* All of text to fd; false with errno set. */
+static bool write_all(int fd, const char *text, size_t len) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t k = write(fd, text + done, len - done);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return false;
+    done += (size_t)k;
+  }
+  return true;
+}
+
+static int cannot_write(const char *path, int err) {
+  fprintf(stderr, "tfresolve init: cannot write %s: %s\n", path, strerror(err));
+  return EXIT_USAGE;
+}
+
+/* text into a file that exists and is not a regular one (/dev/stdout, a
+** FIFO, a terminal): in place, as nothing can be renamed over it. */
+static int write_in_place(const char *path, const char *text, size_t len) {
+  int fd = open(path, O_WRONLY | O_TRUNC);
+  if (fd < 0)
+    return cannot_write(path, errno);
+  bool ok = write_all(fd, text, len);
+  int err = errno;
+  if (close(fd) != 0 && ok)
+    ok = false, err = errno;
+  return ok ? EXIT_OK : cannot_write(path, err);
+}
+
+/* The directory of path ("." when it names none), malloc'd. */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return strdup(".");
+  if (slash == path)
+    return strdup("/");
+  return strndup(path, (size_t)(slash - path));
+}
+
+/* text into path whole or not at all: a temporary file in the same
+** directory, written, flushed to the disk and renamed over path, so that
+** a full disk or a crash leaves the old file (or none), never a
+** truncated template.  The new file has mode (the old file's, or what
+** the umask allows). */
+static int write_atomic(const char *path, const char *text, size_t len,
+                        mode_t mode) {
+  char *dir = dir_of(path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  char *tmp = malloc(strlen(dir) + strlen(base) + 32);
+  if (!dir || !tmp)
+    cli_oom();
+  sprintf(tmp, "%s/.%s.tfresolve-XXXXXX", dir, base);
+  int fd = mkstemp(tmp);
+  int rc = EXIT_OK;
+  if (fd < 0) {
+    rc = cannot_write(path, errno);
+    free(tmp);
+    free(dir);
+    return rc;
+  }
+  bool ok = fchmod(fd, mode) == 0 && write_all(fd, text, len) && fsync(fd) == 0;
+  int err = errno;
+  if (close(fd) != 0 && ok)
+    ok = false, err = errno;
+  if (ok && rename(tmp, path) != 0)
+    ok = false, err = errno;
+  if (!ok) {
+    unlink(tmp);
+    rc = cannot_write(path, err);
+  } else { /* the rename itself on the disk too (best effort) */
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+      fsync(dfd);
+      close(dfd);
+    }
+  }
+  free(tmp);
+  free(dir);
+  return rc;
+}
+
+/* Write the template to -out: a new file, or with -force over any file,
+** each time whole or not at all (write_atomic).  A symbolic link is not
+** followed when its target would be replaced (a regular file, or none):
+** -out names the file that is written.  A FILE that is a device or a
+** FIFO (directly or through a link: -out=/dev/stdout) is written in
+** place. */
 static int write_out(const struct init_opts *m, const char *text, size_t len) {
-  int flags = O_WRONLY | O_CREAT | (m->force ? O_TRUNC : O_EXCL);
-  int fd = open(m->out, flags, 0666);
-  if (fd < 0 && errno == EEXIST) {
+  struct stat st, target;
+  mode_t mask = umask(0);
+  umask(mask);
+  if (lstat(m->out, &st) != 0) {
+    if (errno != ENOENT)
+      return cannot_write(m->out, errno);
+    return write_atomic(m->out, text, len, 0666 & ~mask);
+  }
+  if (!m->force) {
     fprintf(stderr,
             "tfresolve init: %s already exists; not replacing it (use "
             "-force to overwrite it)\n",
             m->out);
     return EXIT_USAGE;
   }
-  if (fd < 0) {
-    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-            strerror(errno));
+  bool link = S_ISLNK(st.st_mode);
+  bool through = link && stat(m->out, &target) == 0;
+  if (link &&
+      (!through || S_ISREG(target.st_mode) || S_ISDIR(target.st_mode))) {
+    char to[4096];
+    ssize_t n = readlink(m->out, to, sizeof to - 1);
+    to[n > 0 ? n : 0] = '\0';
+    fprintf(stderr,
+            "tfresolve init: %s is a symbolic link (to %s); not replacing "
+            "it, nor the file it points to: give that file as -out, or "
+            "remove the link\n",
+            m->out, n > 0 ? to : "?");
     return EXIT_USAGE;
   }
-  size_t done = 0;
-  while (done < len) {
-    ssize_t k = write(fd, text + done, len - done);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0) {
-      fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-              strerror(errno));
-      close(fd);
-      return EXIT_USAGE;
-    }
-    done += (size_t)k;
-  }
-  if (close(fd) != 0) {
-    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-            strerror(errno));
-    return EXIT_USAGE;
-  }
-  return EXIT_OK;
+  if (link || !S_ISREG(st.st_mode))
+    return S_ISDIR(st.st_mode) ? cannot_write(m->out, EISDIR)
+                               : write_in_place(m->out, text, len);
+  return write_atomic(m->out, text, len, st.st_mode & 07777);
 }
 
 static int run(struct cli_opts *co) {
