@@ -2,7 +2,7 @@
 ** tfresolve cli-tables (not listed): the command and option tables, one
 ** line each, for tests/cli_docs.py to hold the help, the man page and the
 ** shell completions against:
-**   command NAME
+**   command NAME [own-help]
 **   option COMMAND -NAME flag|value|list [hidden] [ignored]
 **   format COMMAND NAME
 **   global -NAME
@@ -36,7 +36,9 @@ static int run(struct cli_opts *o) {
   for (const struct cli_command *const *c = cli_commands; *c; c++) {
     if ((*c)->flags & CLI_SECRET)
       continue;
-    printf("command %s\n", (*c)->name);
+    /* own-help: the command prints a help of its own (lsp.c's) */
+    printf("command %s%s\n", (*c)->name,
+           (*c)->flags & CLI_RAW ? " own-help" : "");
     cli_each_option(*c, line, (void *)(*c)->name);
     for (const struct cli_choice *f = (*c)->formats; f && f->name; f++)
       printf("format %s %s\n", (*c)->name, f->name);
