@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_module.h"
 #include "cli_util.h"
 

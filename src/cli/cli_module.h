@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 #include "tfresolve/tfresolve.h"
 
 /* One checked environment for the CI reports: the var file it adds on

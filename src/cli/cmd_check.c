@@ -7,36 +7,40 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_module.h"
+
+/* How many of v's validation rules are deferred (known only after
+** apply). */
+static size_t deferred_rules(const struct tfr_variable *v) {
+  size_t n = 0;
+  for (size_t k = 0; k < v->nrules; k++)
+    n += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
+  return n;
+}
 
 /* The diagnostics, then one line: how many variables are valid, or how
 ** many errors there are. */
 static int check_out(const struct cli_opts *o,
                      const struct cli_module_result *r) {
+  const struct tfr_resolution *res = r->res;
   cli_print_diags(r->d, &o->o);
-  size_t errors = 0;
+  size_t errors = 0, deferred = 0, nchild = 0;
   for (size_t i = 0; i < tfr_diags_count(r->d); i++)
     errors += tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR;
-  size_t deferred = 0, nchild = 0;
-  for (size_t i = 0; i < r->res->n; i++) {
-    const struct tfr_variable *v = tfr_resolution_variable(r->res, i);
-    for (size_t k = 0; k < v->nrules; k++)
-      deferred += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
-  }
-  for (size_t i = 0; i < r->res->ninstances; i++) {
-    const struct tfr_instance *in = tfr_resolution_instance(r->res, i);
+  for (size_t i = 0; i < res->n; i++)
+    deferred += deferred_rules(tfr_resolution_variable(res, i));
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const struct tfr_instance *in = tfr_resolution_instance(res, i);
     nchild += in->n;
-    for (size_t j = 0; j < in->n; j++) {
-      const struct tfr_variable *v = tfr_instance_variable(in, j);
-      for (size_t k = 0; k < v->nrules; k++)
-        deferred += tfr_variable_rule(v, k)->result == TFR_RULE_DEFERRED;
-    }
+    for (size_t j = 0; j < in->n; j++)
+      deferred += deferred_rules(tfr_instance_variable(in, j));
   }
   const char *children =
-      r->res->ninstances
+      res->ninstances
           ? tfr_arena_printf(r->a, " (and %zu in %zu module instance%s)",
-                             nchild, r->res->ninstances,
-                             r->res->ninstances == 1 ? "" : "s")
+                             nchild, res->ninstances,
+                             res->ninstances == 1 ? "" : "s")
           : "";
   const char *also = deferred
                          ? tfr_arena_printf(r->a,
@@ -44,10 +48,9 @@ static int check_out(const struct cli_opts *o,
                                             "(known only after apply)",
                                             deferred, deferred == 1 ? "" : "s")
                          : "";
-  if (r->res->valid)
-    printf("Success! %zu variable%s resolved%s, all valid%s.\n", r->res->n,
-           r->res->n == 1 ? "" : "s", children, also);
-
+  if (res->valid)
+    printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
+           res->n == 1 ? "" : "s", children, also);
   else
     printf("%zu error%s%s.\n", errors, errors == 1 ? "" : "s", also);
   return r->rc;

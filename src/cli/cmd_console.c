@@ -12,6 +12,7 @@
 #include <editline/readline.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_eval.h"
 
 /* How many brackets the text leaves open (outside strings), so that an

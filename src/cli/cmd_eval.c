@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_eval.h"
 
 static int run(struct cli_opts *co) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_module.h"
 
 static int explain_out(const struct cli_opts *o,

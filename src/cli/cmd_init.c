@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_types.h"
 #include "cli_util.h"
 

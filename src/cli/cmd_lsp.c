@@ -4,6 +4,7 @@
 ** and the completions to be checked against.
 */
 #include "cli.h"
+#include "options.h"
 
 static int run(struct cli_opts *o) { return cmd_lsp(o->argc, o->argv); }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_util.h"
 
 static bool is_config_name(const char *name) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_module.h"
 #include "cli_util.h"
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 
 static const char *kind(const struct cli_option *opt) {
   switch (opt->kind) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "cli_util.h"
 #include "tfresolve/tftest.h"
 

@@ -36,6 +36,7 @@
 #include "cli_module.h"
 #include "cli_types.h"
 #include "cli_util.h"
+#include "options.h"
 
 extern char **environ;
 

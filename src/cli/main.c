@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "options.h"
 #include "commit.h"
 
 /* Every command, in the order `tfresolve -help` lists them. */

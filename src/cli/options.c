@@ -1,8 +1,8 @@
 /*
 ** One parser for every command's options, driven by the command's table
-** (cli.h), and the help generated from the same table [git
+** (options.h), and the help generated from the same table [git
 ** parse-options]: the options several commands take are declared here,
-** once.
+** once; and Terraform's TF_CLI_ARGS, put into the command line.
 */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "options.h"
 
 /* ---- the shared options ------------------------------------------------ */
 
@@ -270,9 +271,8 @@ static void help_line(const struct cli_option *opt, void *ctx) {
     at = HELP_COLUMN;
   }
   struct cli_buf b = {0};
-  const char *text = opt->call && !strcmp(opt->name, "format")
-                         ? format_help(h->c, opt, &b)
-                         : opt->help;
+  const char *text =
+      opt->call == set_format ? format_help(h->c, opt, &b) : opt->help;
   wrap(h->f, text ? text : "", at, HELP_COLUMN);
   fputc('\n', h->f);
   free(b.p);
@@ -457,4 +457,122 @@ void cli_opts_free(struct cli_opts *o) {
   free(o->operands.v);
   free(o->ignored);
   free((char *)o->suggested);
+}
+
+/* ---- TF_CLI_ARGS ------------------------------------------------------- */
+
+/* The arguments that came from an environment variable, and its name. */
+static struct {
+  struct cli_names args;
+  const char **via; /* per args.v[i] */
+  size_t cap;
+  char **argv; /* the merged command line */
+} env_args;
+
+const char *cli_arg_via(const char *arg) {
+  for (size_t i = 0; i < env_args.args.n; i++)
+    if (env_args.args.v[i] == arg)
+      return env_args.via[i];
+  return NULL;
+}
+
+/*
+** s split into words as Terraform splits TF_CLI_ARGS (a shell's words
+** without expansion): blanks separate words; '...' keeps everything
+** literally, "..." and \ outside single quotes escape the next character;
+** an unquoted ; & | < or > ends the list (the rest is ignored, as
+** Terraform ignores it).  False when a quote or an escape is left open.
+*/
+static bool shell_words(const char *s, const char *via) {
+  size_t cap = strlen(s) + 1, n = 0, first = env_args.args.n;
+  char *buf = malloc(cap);
+  if (!buf)
+    cli_oom();
+  bool got = false, sq = false, dq = false, esc = false;
+  for (const char *p = s; *p; p++) {
+    char ch = *p;
+    if (esc) {
+      buf[n++] = ch, got = true, esc = false;
+      continue;
+    }
+    if (ch == '\\' && !sq) {
+      esc = true;
+      continue;
+    }
+    if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') {
+      if (sq || dq) {
+        buf[n++] = ch;
+      } else if (got) {
+        buf[n] = '\0';
+        cli_names_add(&env_args.args, buf);
+        n = 0, got = false;
+      }
+      continue;
+    }
+    if (ch == '"' && !sq) {
+      got |= dq, dq = !dq;
+      continue;
+    }
+    if (ch == '\'' && !dq) {
+      got |= sq, sq = !sq;
+      continue;
+    }
+    if (strchr(";&|<>", ch) && !sq && !dq)
+      break;
+    buf[n++] = ch, got = true;
+  }
+  if (got && !esc && !sq && !dq) {
+    buf[n] = '\0';
+    cli_names_add(&env_args.args, buf);
+  }
+  free(buf);
+  if (env_args.cap < env_args.args.n) {
+    env_args.cap = env_args.args.n;
+    env_args.via = realloc(env_args.via, env_args.cap * sizeof *env_args.via);
+    if (!env_args.via)
+      cli_oom();
+  }
+  for (size_t i = first; i < env_args.args.n; i++)
+    env_args.via[i] = via;
+  return !esc && !sq && !dq;
+}
+
+bool cli_merge_env_args(int *argc, char ***argv, const char *tfcmd) {
+  for (int i = 2; i < *argc; i++) {
+    char buf[16];
+    const char *val, *name = cli_opt_name((*argv)[i], buf, sizeof buf, &val);
+    if (name && !strcmp(name, "no-env"))
+      return true; /* a hermetic run: no TF_ environment at all */
+  }
+  static char specific[64];
+  snprintf(specific, sizeof specific, "TF_CLI_ARGS_%s", tfcmd);
+  /* each is put right after the command, the general one first: the
+  ** command's own ends up before it */
+  const char *names[2] = {specific, "TF_CLI_ARGS"};
+  for (int k = 0; k < 2; k++) {
+    const char *v = getenv(names[k]);
+    if (v && *v && !shell_words(v, names[k])) {
+      fprintf(stderr,
+              "tfresolve: Error parsing extra CLI args from %s: invalid "
+              "command line string\n",
+              names[k]);
+      return false;
+    }
+  }
+  size_t extra = env_args.args.n;
+  if (!extra)
+    return true;
+  char **nv = malloc(((size_t)*argc + extra + 1) * sizeof *nv);
+  if (!nv)
+    cli_oom();
+  nv[0] = (*argv)[0];
+  nv[1] = (*argv)[1];
+  for (size_t i = 0; i < extra; i++)
+    nv[2 + i] = env_args.args.v[i];
+  for (int i = 2; i <= *argc; i++)
+    nv[(size_t)i + extra] = (*argv)[i];
+  env_args.argv = nv;
+  *argc += (int)extra;
+  *argv = nv;
+  return true;
 }
