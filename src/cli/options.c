@@ -64,7 +64,7 @@ static bool set_json(struct cli_opts *o, const char *arg, const char *val) {
 }
 
 static const struct cli_choice engines[] = {
-    {"terraform", 0, NULL}, {"opentofu", 1, ".tofu files"}, {NULL, 0, NULL}};
+    {"terraform", 0, NULL}, {"opentofu", 1, NULL}, {NULL, 0, NULL}};
 
 const struct cli_option cli_opts_help[] = {
     {.kind = CLI_HELP, .name = "help", .help = "Show this help"},

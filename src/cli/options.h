@@ -51,7 +51,8 @@ enum cli_kind {
   CLI_FLAG,    /* a bool set to true */
   CLI_VALUE,   /* a string (the last given wins) */
   CLI_LIST,    /* a repeatable value: a struct cli_strs */
-  CLI_CHOICE,  /* one of .choices (NULL: the command's formats): an int */
+  CLI_CHOICE,  /* one of .choices: an int (-format: a CLI_CALL, from the
+                  command's formats) */
   CLI_CALL     /* .call does it (with a value when .arg is set) */
 };
 
