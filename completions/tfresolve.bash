@@ -18,17 +18,18 @@ _tfresolve_options() {
     show) echo "$module -changed -required -missing-required=" ;;
     explain) echo "$module -all -missing-required=" ;;
     diff) echo "-a= -b= -var -var-file= -chdir= -no-env -engine= -json
-      -no-modules -no-color -help" ;;
+      -no-modules -show-sensitive -no-color -help" ;;
     lsp) echo "-help" ;;
     check) echo "$module -var-file-each= -recursive -missing-required=" ;;
     eval) echo "-functions -type= -format= -json -engine= -chdir= -var
-      -var-file= -no-env -no-color -help" ;;
-    console) echo "-var -var-file= -no-env -chdir= -engine= -json -no-color
-      -help" ;;
+      -var-file= -no-env -show-sensitive -no-color -help" ;;
+    console) echo "-var -var-file= -no-env -chdir= -engine= -format= -json
+      -show-sensitive -no-color -help" ;;
     init) echo "-format= -json -out= -force -chdir= -engine= -no-color
       -help" ;;
     test) echo "-test-directory= -filter= -var -var-file= -chdir= -no-env
-      -json -engine= -no-color -help" ;;
+      -json -engine= -no-color -show-sensitive -verbose -compact-warnings
+      -help" ;;
     parse) echo "-ast -format= -json -no-color -help" ;;
   esac
   echo "-max-memory=" # every command
@@ -40,7 +41,7 @@ _tfresolve_formats() {
     check) echo "human json sarif github junit" ;;
     explain) echo "human json" ;;
     init) echo "tfvars json env" ;;
-    eval) echo "console json yaml" ;;
+    eval | console) echo "console json yaml" ;;
     parse) echo "human json short" ;;
   esac
 }

@@ -90,7 +90,7 @@ expect "tfresolve show -engine=" terraform opentofu
 expect "tfresolve check -re" -recursive
 expect "tfresolve show -re" -required # -recursive is check's
 expect "tfresolve explain -a" -all
-expect "tfresolve diff -" -a= -b= -var -var-file= -chdir= -no-env -engine= -json -no-modules -no-color -help -max-memory=
+expect "tfresolve diff -" -a= -b= -var -var-file= -chdir= -no-env -engine= -json -no-modules -show-sensitive -no-color -help -max-memory=
 expect "tfresolve check -var-file-" -var-file-each=
 expect "tfresolve check --no-e" --no-env
 expect "tfresolve eval -f" -format= -functions

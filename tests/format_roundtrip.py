@@ -69,7 +69,10 @@ SETUP = {
 # (values alone) does not have
 NOT_BACK = {"missing-required-info-null-rule":
             "valid only with -missing-required=info (a rule that fails at a "
-            "null default): its values alone fail, as they should"}
+            "null default): its values alone fail, as they should",
+            "cli-option-spellings":
+            "its \"--\" ends the options: the var file this test adds "
+            "after its arguments would be an operand"}
 SOURCE_OPTS = {"-var", "-var-file"}  # value sources, with their value
 BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8"}

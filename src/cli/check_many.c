@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_util.h"
 
 struct job {
   const char *label; /* the environment (var file) or directory */

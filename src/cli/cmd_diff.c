@@ -11,95 +11,53 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
+#include "cli_module.h"
+#include "cli_util.h"
 
 extern char **environ;
 
-static const char usage_diff[] =
-    "Usage: tfresolve diff [options] A.tfvars B.tfvars [DIR]\n"
-    "       tfresolve diff [options] -a=FILE... -b=FILE... [DIR]\n"
-    "\n"
-    "Resolve the module in DIR (default: the current directory) twice: side\n"
-    "a with var file A on top of the module's own value sources, side b\n"
-    "with B, and show the variables whose values differ: both values with\n"
-    "where each came from, nested differences by path (tags[\"env\"]);\n"
-    "then those of each child module instance (module.app.var.size).\n"
-    "Sensitive values are compared but never shown.\n"
-    "\n"
-    "Options:\n"
-    "  -a=FILE, -b=FILE    A var file of side a / b (repeatable: layers, in\n"
-    "                      order; instead of the A and B operands)\n"
-    "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR, -engine=E\n"
-    "                      Value sources and module rules of both sides, as\n"
-    "                      for show (the side's files come last)\n"
-    "  -json               Machine-readable output\n"
-    "  -no-modules         The root module's variables only\n"
-    "  -no-color           No colour\n"
-    "\n"
-    "Exit status: 0 the values are equal, 1 they differ, 2 usage error or\n"
-    "a side that does not resolve (its errors are shown).\n";
-
 struct diff_opts {
   struct options o;
-  bool no_env, opentofu, shown;
+  bool no_env, opentofu;
   bool no_modules; /* -no-modules */
   const char *dir;
-  struct tfr_cli_arg *args; /* both sides' */
+  const struct tfr_cli_arg *args; /* both sides' */
   size_t nargs;
   const char **side[2]; /* -a / -b files */
   size_t nside[2];
-  const char *operands[3];
-  size_t noperands;
 };
 
-static bool diff_flags(int argc, char **argv, struct diff_opts *d) {
-  const struct cli_common cc = {"diff",       usage_diff, &d->o.no_color,
-                                &d->opentofu, &d->no_env, &d->shown,
-                                d->args,      &d->nargs};
-  struct cli_arg arg;
-  bool bad_opt = false; /* a common option was bad (and said so) */
-  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
-    const char *name = arg.name, *val = arg.val;
-    if (!name) {
-      if (d->noperands == 3) {
-        fprintf(stderr, "tfresolve diff: too many arguments: \"%s\"\n\n%s",
-                argv[i], usage_diff);
-        return false;
-      }
-      d->operands[d->noperands++] = argv[i];
-    } else if (!strcmp(name, "a") || !strcmp(name, "b")) {
-      if (!val && i + 1 >= argc) {
-        fprintf(stderr, "tfresolve diff: %s needs a value\n\n%s", argv[i],
-                usage_diff);
-        return false;
-      }
-      int s = name[0] == 'b';
-      d->side[s][d->nside[s]++] = val ? val : argv[++i];
-    } else if (!strcmp(name, "json")) {
-      d->o.format = FMT_JSON;
-    } else if (!strcmp(name, "no-modules") && !val) {
-      d->no_modules = true;
-    } else {
-      fprintf(stderr, "tfresolve diff: unknown option \"%s\"\n\n%s", argv[i],
-              usage_diff);
-      return false;
-    }
-  }
-  if (bad_opt)
+/* The two sides from the options and operands: A B [DIR], or with
+** -a/-b only [DIR]; false after a usage message. */
+static bool diff_flags(struct cli_opts *co, struct diff_opts *d) {
+  d->o = co->o;
+  d->no_env = co->no_env;
+  d->opentofu = co->o.opentofu;
+  d->no_modules = co->no_modules;
+  d->args = co->args;
+  d->nargs = co->nargs;
+  d->side[0] = co->side_a.v;
+  d->nside[0] = co->side_a.n;
+  d->side[1] = co->side_b.v;
+  d->nside[1] = co->side_b.n;
+  const struct cli_strs *ops = &co->operands;
+  if (ops->n > 3) {
+    cli_usage_error(co->cmd, "too many arguments: \"%s\"", ops->v[3]);
     return false;
-  /* A B [DIR], or with -a/-b: [DIR] */
+  }
   size_t need = d->nside[0] || d->nside[1] ? 0 : 2;
-  if ((need && d->noperands < 2) || d->noperands > need + 1 ||
+  if ((need && ops->n < 2) || ops->n > need + 1 ||
       (!need && (!d->nside[0] || !d->nside[1]))) {
-    fprintf(stderr, "tfresolve diff: %s\n\n%s",
-            need ? "which two var files? (A.tfvars B.tfvars)"
-                 : "-a and -b each need at least one file, and only DIR may "
-                   "follow",
-            usage_diff);
+    cli_usage_error(co->cmd, "%s",
+                    need ? "which two var files? (A.tfvars B.tfvars)"
+                         : "-a and -b each need at least one file, and only "
+                           "DIR may follow");
     return false;
   }
-  for (size_t s = 0; s < need; s++)
-    d->side[s][d->nside[s]++] = d->operands[s];
-  d->dir = d->noperands > need ? d->operands[need] : ".";
+  for (size_t k = 0; k < need; k++)
+    d->side[k][d->nside[k]++] = ops->v[k];
+  d->dir = ops->n > need ? ops->v[need] : ".";
   return true;
 }
 
@@ -447,17 +405,13 @@ static void json_files(const struct side *s) {
   fputc('}', stdout);
 }
 
-int cmd_diff(int argc, char **argv) {
+static int run(struct cli_opts *co) {
   struct diff_opts d = {0};
-  d.args = calloc((size_t)argc + 1, sizeof *d.args);
-  d.side[0] = calloc((size_t)argc + 2, sizeof *d.side[0]);
-  d.side[1] = calloc((size_t)argc + 2, sizeof *d.side[1]);
-  if (!d.args || !d.side[0] || !d.side[1])
-    cli_oom();
+  int argc = co->argc;
   int rc = EXIT_USAGE;
   tfr_arena *a = NULL;
   struct tfr_cli_arg *sargs = NULL;
-  if (!diff_flags(argc, argv, &d) || !cli_module_dir_ok("diff", d.dir))
+  if (!diff_flags(co, &d) || !cli_module_dir_ok("diff", d.dir))
     goto out;
   a = tfr_arena_new();
   tfr_diags *load = tfr_diags_new(a);
@@ -528,8 +482,45 @@ out:
   if (a)
     tfr_arena_free(a);
   free(sargs);
-  free(d.args);
-  free(d.side[0]);
-  free(d.side[1]);
   return rc;
 }
+
+static const struct cli_option options[] = {
+    CLI_OPT_LIST("a", "FILE", side_a,
+                 "A var file of side a (repeatable: layers, in order; "
+                 "instead of the A and B operands)"),
+    CLI_OPT_LIST("b", "FILE", side_b, "A var file of side b (as -a)"),
+    CLI_OPT_INCLUDE(cli_opts_sources),
+    CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_no_env),
+    CLI_OPT_INCLUDE(cli_opts_engine),
+    CLI_OPT_INCLUDE(cli_opts_json),
+    CLI_OPT_INCLUDE(cli_opts_no_modules),
+    CLI_OPT_INCLUDE(cli_opts_sensitive),
+    CLI_OPT_INCLUDE(cli_opts_no_color),
+    CLI_OPT_INCLUDE(cli_opts_help),
+    CLI_OPT_END};
+
+const struct cli_command cli_cmd_diff = {
+    .name = "diff",
+    .summary = "Two var files side by side: the variables they resolve\n"
+               "differently",
+    .run = run,
+    .options = options,
+    .usage =
+        "Usage: tfresolve diff [options] A.tfvars B.tfvars [DIR]\n"
+        "       tfresolve diff [options] -a=FILE... -b=FILE... [DIR]\n"
+        "\n"
+        "Resolve the module in DIR (default: the current directory) twice: "
+        "side\n"
+        "a with var file A on top of the module's own value sources, side b\n"
+        "with B, and show the variables whose values differ: both values with\n"
+        "where each came from, nested differences by path (tags[\"env\"]);\n"
+        "then those of each child module instance (module.app.var.size).\n"
+        "Sensitive values are compared but never shown (-show-sensitive is\n"
+        "accepted and changes nothing).  -var, -var-file, -no-env and\n"
+        "-engine apply to both sides, as for show (the side's files come\n"
+        "last).\n",
+    .footer = "Exit status: 0 the values are equal, 1 they differ, 2 usage "
+              "error or\n"
+              "a side that does not resolve (its errors are shown).\n"};

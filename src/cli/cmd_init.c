@@ -54,54 +54,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-static const char usage_init[] =
-    "Usage: tfresolve init [options] [DIR]\n"
-    "\n"
-    "Write a template of values for the input variables of the module in "
-    "DIR\n"
-    "(default: the current directory): every variable, with its "
-    "description\n"
-    "and type as comments.  Required variables (no default) come first, "
-    "then\n"
-    "the others, each group in declaration order.  Variables with a "
-    "default\n"
-    "are written commented out at their default, which applies until you\n"
-    "uncomment the line (JSON has no comments: the JSON template sets them\n"
-    "to their defaults); sensitive variables are never given a value "
-    "(their\n"
-    "defaults are not printed, and still apply).\n"
-    "\n"
-    "Required variables are written commented out, with a skeleton of "
-    "their\n"
-    "type (\"\", 0, false, [], {}, ...), and left out of the JSON template:\n"
-    "until you uncomment and fill each one, `tfresolve check` (and\n"
-    "`terraform plan`) fail with \"No value for required variable\".  A "
-    "value\n"
-    "such as \"\" or null would not do that: it can be valid.\n"
-    "\n"
-    "Options:\n"
-    "  -format=F      tfvars (default): HCL, for a .tfvars file;\n"
-    "                 json: for a .tfvars.json file; JSON has no comments, "
-    "so\n"
-    "                 the notes are strings under a leading \"//\" key, which\n"
-    "                 Terraform ignores;\n"
-    "                 env: \"export TF_VAR_name='...'\" lines for a POSIX "
-    "shell\n"
-    "                 (values of complex types as HCL text, as Terraform\n"
-    "                 parses them)\n"
-    "  -json          Same as -format=json\n"
-    "  -out=FILE      Write to FILE instead of standard output (a name "
-    "ending\n"
-    "                 in .json selects -format=json unless -format is "
-    "given)\n"
-    "  -force         Replace FILE if it exists (without it, init refuses)\n"
-    "  -engine=E      terraform (default) or opentofu (.tofu files)\n"
-    "  -chdir=DIR     Work in DIR first (a relative -out too)\n"
-    "  -no-color      No colour in diagnostics\n"
-    "\n"
-    "Exit status: 0 written, 1 the module does not load, 2 usage error or\n"
-    "FILE exists or cannot be written.\n";
+#include "options.h"
+#include "cli_types.h"
+#include "cli_util.h"
 
 /* Comment lines are kept within this width where the content allows. */
 enum { WIDTH = 78 };
@@ -114,65 +69,25 @@ struct init_opts {
 
 /* ---- command line ------------------------------------------------------ */
 
-static bool init_flags(int argc, char **argv, struct init_opts *m) {
-  m->dir = ".";
-  m->o.format = FMT_TFVARS;
-  bool have_dir = false;
-  const struct cli_common cc = {"init",         usage_init, &m->o.no_color,
-                                &m->o.opentofu, NULL,       NULL,
-                                NULL,           NULL};
-  struct cli_arg arg;
-  bool bad_opt = false; /* a common option was bad (and said so) */
-  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
-    const char *name = arg.name, *val = arg.val;
-    if (!name) {
-      if (have_dir) {
-        fprintf(stderr,
-                "tfresolve init: unexpected argument \"%s\" (the "
-                "module directory is \"%s\")\n\n%s",
-                argv[i], m->dir, usage_init);
-        return false;
-      }
-      m->dir = argv[i];
-      have_dir = true;
-    } else if (!strcmp(name, "format") && val &&
-               (!strcmp(val, "tfvars") || !strcmp(val, "json") ||
-                !strcmp(val, "env"))) {
-      m->o.format = !strcmp(val, "json")  ? FMT_JSON
-                    : !strcmp(val, "env") ? FMT_ENV
-                                          : FMT_TFVARS;
-      m->format_given = true;
-    } else if (!strcmp(name, "json") && !val) {
-      m->o.format = FMT_JSON;
-      m->format_given = true;
-    } else if (!strcmp(name, "out") && (val || i + 1 < argc)) {
-      m->out = val ? val : argv[++i];
-      if (!*m->out) {
-        fprintf(stderr, "tfresolve init: -out needs a file name\n\n%s",
-                usage_init);
-        return false;
-      }
-    } else if (!strcmp(name, "force") && !val) {
-      m->force = true;
-    } else if (!strcmp(name, "format")) {
-      fprintf(stderr,
-              "tfresolve init: unknown format \"%s\" (tfvars, json "
-              "or env)\n\n%s",
-              val ? val : "", usage_init);
-      return false;
-    } else {
-      fprintf(stderr,
-              "tfresolve init: unknown option or missing value: "
-              "\"%s\"\n\n%s",
-              argv[i], usage_init);
-      return false;
-    }
-  }
-  if (bad_opt)
+static bool init_flags(struct cli_opts *co, struct init_opts *m) {
+  m->o = co->o;
+  m->format_given = co->format_given;
+  m->force = co->force;
+  m->out = co->out;
+  m->dir = co->operands.n ? co->operands.v[0] : ".";
+  if (co->operands.n > 1) {
+    cli_usage_error(co->cmd,
+                    "unexpected argument \"%s\" (the module directory is "
+                    "\"%s\")",
+                    co->operands.v[1], m->dir);
     return false;
+  }
+  if (m->out && !*m->out) {
+    cli_usage_error(co->cmd, "-out needs a file name");
+    return false;
+  }
   if (m->force && !m->out) {
-    fprintf(stderr, "tfresolve init: -force only applies with -out=FILE\n\n%s",
-            usage_init);
+    cli_usage_error(co->cmd, "-force only applies with -out=FILE");
     return false;
   }
   return true;
@@ -580,46 +495,135 @@ static int by_template_order(const void *x, const void *y) {
   return strcmp(a->name, b->name);
 }
 
-/* Write the template to -out: a new file, or with -force any file. */
+/* All of text to fd; false with errno set. */
+static bool write_all(int fd, const char *text, size_t len) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t k = write(fd, text + done, len - done);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return false;
+    done += (size_t)k;
+  }
+  return true;
+}
+
+static int cannot_write(const char *path, int err) {
+  fprintf(stderr, "tfresolve init: cannot write %s: %s\n", path, strerror(err));
+  return EXIT_USAGE;
+}
+
+/* text into a file that exists and is not a regular one (/dev/stdout, a
+** FIFO, a terminal): in place, as nothing can be renamed over it. */
+static int write_in_place(const char *path, const char *text, size_t len) {
+  int fd = open(path, O_WRONLY | O_TRUNC);
+  if (fd < 0)
+    return cannot_write(path, errno);
+  bool ok = write_all(fd, text, len);
+  int err = errno;
+  if (close(fd) != 0 && ok)
+    ok = false, err = errno;
+  return ok ? EXIT_OK : cannot_write(path, err);
+}
+
+/* The directory of path ("." when it names none), malloc'd. */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return strdup(".");
+  if (slash == path)
+    return strdup("/");
+  return strndup(path, (size_t)(slash - path));
+}
+
+/* text into path whole or not at all: a temporary file in the same
+** directory, written, flushed to the disk and renamed over path, so that
+** a full disk or a crash leaves the old file (or none), never a
+** truncated template.  The new file has mode (the old file's, or what
+** the umask allows). */
+static int write_atomic(const char *path, const char *text, size_t len,
+                        mode_t mode) {
+  char *dir = dir_of(path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  char *tmp = malloc(strlen(dir) + strlen(base) + 32);
+  if (!dir || !tmp)
+    cli_oom();
+  sprintf(tmp, "%s/.%s.tfresolve-XXXXXX", dir, base);
+  int fd = mkstemp(tmp);
+  int rc = EXIT_OK;
+  if (fd < 0) {
+    rc = cannot_write(path, errno);
+    free(tmp);
+    free(dir);
+    return rc;
+  }
+  bool ok = fchmod(fd, mode) == 0 && write_all(fd, text, len) && fsync(fd) == 0;
+  int err = errno;
+  if (close(fd) != 0 && ok)
+    ok = false, err = errno;
+  if (ok && rename(tmp, path) != 0)
+    ok = false, err = errno;
+  if (!ok) {
+    unlink(tmp);
+    rc = cannot_write(path, err);
+  } else { /* the rename itself on the disk too (best effort) */
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+      fsync(dfd);
+      close(dfd);
+    }
+  }
+  free(tmp);
+  free(dir);
+  return rc;
+}
+
+/* Write the template to -out: a new file, or with -force over any file,
+** each time whole or not at all (write_atomic).  A symbolic link is not
+** followed when its target would be replaced (a regular file, or none):
+** -out names the file that is written.  A FILE that is a device or a
+** FIFO (directly or through a link: -out=/dev/stdout) is written in
+** place. */
 static int write_out(const struct init_opts *m, const char *text, size_t len) {
-  int flags = O_WRONLY | O_CREAT | (m->force ? O_TRUNC : O_EXCL);
-  int fd = open(m->out, flags, 0666);
-  if (fd < 0 && errno == EEXIST) {
+  struct stat st, target;
+  mode_t mask = umask(0);
+  umask(mask);
+  if (lstat(m->out, &st) != 0) {
+    if (errno != ENOENT)
+      return cannot_write(m->out, errno);
+    return write_atomic(m->out, text, len, 0666 & ~mask);
+  }
+  if (!m->force) {
     fprintf(stderr,
             "tfresolve init: %s already exists; not replacing it (use "
             "-force to overwrite it)\n",
             m->out);
     return EXIT_USAGE;
   }
-  if (fd < 0) {
-    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-            strerror(errno));
+  bool link = S_ISLNK(st.st_mode);
+  bool through = link && stat(m->out, &target) == 0;
+  if (link &&
+      (!through || S_ISREG(target.st_mode) || S_ISDIR(target.st_mode))) {
+    char to[4096];
+    ssize_t n = readlink(m->out, to, sizeof to - 1);
+    to[n > 0 ? n : 0] = '\0';
+    fprintf(stderr,
+            "tfresolve init: %s is a symbolic link (to %s); not replacing "
+            "it, nor the file it points to: give that file as -out, or "
+            "remove the link\n",
+            m->out, n > 0 ? to : "?");
     return EXIT_USAGE;
   }
-  size_t done = 0;
-  while (done < len) {
-    ssize_t k = write(fd, text + done, len - done);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0) {
-      fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-              strerror(errno));
-      close(fd);
-      return EXIT_USAGE;
-    }
-    done += (size_t)k;
-  }
-  if (close(fd) != 0) {
-    fprintf(stderr, "tfresolve init: cannot write %s: %s\n", m->out,
-            strerror(errno));
-    return EXIT_USAGE;
-  }
-  return EXIT_OK;
+  if (link || !S_ISREG(st.st_mode))
+    return S_ISDIR(st.st_mode) ? cannot_write(m->out, EISDIR)
+                               : write_in_place(m->out, text, len);
+  return write_atomic(m->out, text, len, st.st_mode & 07777);
 }
 
-int cmd_init(int argc, char **argv) {
+static int run(struct cli_opts *co) {
   struct init_opts m = {0};
-  if (!init_flags(argc, argv, &m))
+  if (!init_flags(co, &m))
     return EXIT_USAGE;
   if (m.out && !m.format_given && cli_has_suffix(m.out, ".json"))
     m.o.format = FMT_JSON;
@@ -715,3 +719,65 @@ int cmd_init(int argc, char **argv) {
   tfr_arena_free(a);
   return rc;
 }
+
+static const struct cli_choice formats[] = {
+    {"tfvars", FMT_TFVARS, "HCL, for a .tfvars file"},
+    {"json", FMT_JSON,
+     "for a .tfvars.json file; the notes are strings under a leading \"//\" "
+     "key, which Terraform ignores"},
+    {"env", FMT_ENV,
+     "export TF_VAR_name='...' lines for a POSIX shell; complex values as "
+     "HCL text, as Terraform parses them"},
+    {NULL, 0, NULL}};
+
+static const struct cli_option options[] = {
+    CLI_OPT_INCLUDE(cli_opts_format),
+    CLI_OPT_VALUE("out", "FILE", out,
+                  "Write to FILE instead of standard output (a name ending in "
+                  ".json selects -format=json unless -format is given): a new "
+                  "file written whole, then renamed into place"),
+    CLI_OPT_FLAG("force", force,
+                 "Replace FILE if it exists (without it, init refuses; a "
+                 "symbolic link is never followed)",
+                 CLI_NOVAL),
+    CLI_OPT_INCLUDE(cli_opts_engine),
+    CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_no_color),
+    CLI_OPT_INCLUDE(cli_opts_help),
+    CLI_OPT_END};
+
+const struct cli_command cli_cmd_init = {
+    .name = "init",
+    .summary = "Write a tfvars template for the module's variables",
+    .run = run,
+    .options = options,
+    .formats = formats,
+    .usage =
+        "Usage: tfresolve init [options] [DIR]\n"
+        "\n"
+        "Write a template of values for the input variables of the module in "
+        "DIR\n"
+        "(default: the current directory): every variable, with its "
+        "description\n"
+        "and type as comments.  Required variables (no default) come first, "
+        "then\n"
+        "the others, each group in declaration order.  Variables with a "
+        "default\n"
+        "are written commented out at their default, which applies until you\n"
+        "uncomment the line (JSON has no comments: the JSON template sets "
+        "them\n"
+        "to their defaults); sensitive variables are never given a value "
+        "(their\n"
+        "defaults are not printed, and still apply).\n"
+        "\n"
+        "Required variables are written commented out, with a skeleton of "
+        "their\n"
+        "type (\"\", 0, false, [], {}, ...), and left out of the JSON "
+        "template:\n"
+        "until you uncomment and fill each one, `tfresolve check` (and\n"
+        "`terraform plan`) fail with \"No value for required variable\".  A "
+        "value\n"
+        "such as \"\" or null would not do that: it can be valid.\n",
+    .footer = "Exit status: 0 written, 1 the module does not load, 2 usage "
+              "error or\n"
+              "FILE exists or cannot be written.\n"};

@@ -8,44 +8,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
+#include "cli_util.h"
 #include "tfresolve/tftest.h"
 
 extern char **environ;
-
-static const char usage_test[] =
-    "Usage: tfresolve test [options] [DIR]\n"
-    "\n"
-    "Run the test files of the module in DIR (default: the current\n"
-    "directory) as `terraform test` does, offline: DIR/*.tftest.hcl and\n"
-    "DIR/tests/*.tftest.hcl.  Each run block's variables (run block, then\n"
-    "the file's variables block, then -var, -var-file, tfvars files and\n"
-    "TF_VAR_) are resolved and validated, and held against expect_failures\n"
-    "and the assert blocks that refer only to var.*, local.*, path.* and\n"
-    "terraform.*.  Runs whose outcome needs providers (assertions on\n"
-    "resources or outputs, expected failures of resources, outputs or\n"
-    "checks, module blocks, outputs of earlier runs) are skipped, with the\n"
-    "reason.\n"
-    "\n"
-    "Beyond Terraform, a run block may hold\n"
-    "  expect_error_message = \"text\"  (or a list of strings)\n"
-    "each of which must appear in the error message of a failed validation\n"
-    "rule of a variable in expect_failures.\n"
-    "\n"
-    "Options:\n"
-    "  -test-directory=DIR  Test files there too (default: tests)\n"
-    "  -filter=FILE         Only this test file (repeatable)\n"
-    "  -var 'NAME=VALUE', -var-file=FILE, -no-env, -chdir=DIR, -engine=E\n"
-    "                       Value sources and module rules, as for show\n"
-    "  -json                One JSON object per line: each run, then a\n"
-    "                       summary\n"
-    "  -no-color            No colour\n"
-    "  -show-sensitive, -verbose, -compact-warnings\n"
-    "                       Accepted as terraform test accepts them (no\n"
-    "                       value is printed: a failed assertion whose\n"
-    "                       message refers to a sensitive value says so)\n"
-    "\n"
-    "Exit status: 0 every run passed or was skipped, 1 a run failed or the\n"
-    "configuration has errors, 2 usage error.\n";
 
 struct test_opts {
   struct options o;
@@ -206,60 +173,20 @@ static void json(const struct tfr_test_suite *s) {
   fputs("}\n", stdout);
 }
 
-/* ---- options ----------------------------------------------------------- */
-
-static bool flags(int argc, char **argv, struct test_opts *to,
-                  struct tfr_cli_arg *args, const char **filters) {
-  bool shown = false; /* -show-sensitive: nothing more to show offline */
-  const struct cli_common cc = {
-      "test", usage_test, &to->o.no_color, &to->t.opentofu, &to->no_env,
-      &shown, args,       &to->t.nargs};
-  struct cli_arg arg;
-  bool bad_opt = false; /* a common option was bad (and said so) */
-  for (int i = 0; cli_own(&cc, argc, argv, &i, &arg, &bad_opt); i++) {
-    const char *name = arg.name, *val = arg.val;
-    if (!name) {
-      to->t.dir = argv[i];
-    } else if (!strcmp(name, "filter") || !strcmp(name, "test-directory")) {
-      if (!val && i + 1 >= argc) {
-        fprintf(stderr, "tfresolve test: %s needs a value\n\n%s", argv[i],
-                usage_test);
-        return false;
-      }
-      const char *v = val ? val : argv[++i];
-      if (!strcmp(name, "filter"))
-        filters[to->t.nfilter++] = v;
-      else
-        to->t.test_dir = v;
-    } else if (!strcmp(name, "json")) {
-      to->o.format = FMT_JSON;
-    } else if (!strcmp(name, "verbose") || !strcmp(name, "compact-warnings")) {
-      /* accepted; nothing more to show offline */
-    } else {
-      fprintf(stderr, "tfresolve test: unknown option \"%s\"\n\n%s", argv[i],
-              usage_test);
-      return false;
-    }
-  }
-  if (bad_opt)
-    return false;
-  return true;
-}
-
-int cmd_test(int argc, char **argv) {
+static int run(struct cli_opts *co) {
   struct test_opts to = {0};
   to.t = (struct tfr_test_opts)TFR_TEST_OPTS_INIT;
-  struct tfr_cli_arg *args = calloc((size_t)argc + 1, sizeof *args);
-  const char **filters = calloc((size_t)argc + 1, sizeof *filters);
-  if (!args || !filters)
-    cli_oom();
-  if (!flags(argc, argv, &to, args, filters)) {
-    free(args);
-    free(filters);
-    return EXIT_USAGE;
-  }
-  to.t.args = args;
-  to.t.filter = filters;
+  to.o = co->o;
+  to.no_env = co->no_env;
+  to.t.opentofu = co->o.opentofu;
+  to.t.args = co->args;
+  to.t.nargs = co->nargs;
+  to.t.filter = co->filter.v;
+  to.t.nfilter = co->filter.n;
+  if (co->test_dir)
+    to.t.test_dir = co->test_dir;
+  if (co->operands.n) /* the last one given */
+    to.t.dir = co->operands.v[co->operands.n - 1];
   to.t.env = to.no_env ? NULL : environ;
   const char *nc = getenv("NO_COLOR");
   to.color = !to.o.no_color && !(nc && *nc) && isatty(STDOUT_FILENO);
@@ -272,7 +199,60 @@ int cmd_test(int argc, char **argv) {
   fflush(stdout);
   int rc = s->fatal || s->status >= TFR_TEST_FAIL ? EXIT_INVALID : EXIT_OK;
   tfr_arena_free(a);
-  free(args);
-  free(filters);
   return rc;
 }
+
+static const struct cli_option options[] = {
+    CLI_OPT_VALUE("test-directory", "DIR", test_dir,
+                  "Test files there too (default: tests)"),
+    CLI_OPT_LIST("filter", "FILE", filter, "Only this test file (repeatable)"),
+    CLI_OPT_INCLUDE(cli_opts_sources),
+    CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_no_env),
+    CLI_OPT_INCLUDE(cli_opts_engine),
+    CLI_OPT_INCLUDE(cli_opts_json),
+    CLI_OPT_INCLUDE(cli_opts_no_color),
+    CLI_OPT_INCLUDE(cli_opts_sensitive),
+    CLI_OPT_FLAG("verbose", accepted, "Accepted as terraform test accepts it",
+                 0),
+    CLI_OPT_FLAG("compact-warnings", accepted,
+                 "Accepted as terraform test accepts it", 0),
+    CLI_OPT_INCLUDE(cli_opts_help),
+    CLI_OPT_END};
+
+const struct cli_command cli_cmd_test = {
+    .name = "test",
+    .summary = "Run the variable-only part of tests/*.tftest.hcl offline",
+    .run = run,
+    .options = options,
+    .usage =
+
+        "Usage: tfresolve test [options] [DIR]\n"
+        "\n"
+        "Run the test files of the module in DIR (default: the current\n"
+        "directory) as `terraform test` does, offline: DIR/*.tftest.hcl and\n"
+        "DIR/tests/*.tftest.hcl.  Each run block's variables (run block, then\n"
+        "the file's variables block, then -var, -var-file, tfvars files and\n"
+        "TF_VAR_) are resolved and validated, and held against "
+        "expect_failures\n"
+        "and the assert blocks that refer only to var.*, local.*, path.* and\n"
+        "terraform.*.  Runs whose outcome needs providers (assertions on\n"
+        "resources or outputs, expected failures of resources, outputs or\n"
+        "checks, module blocks, outputs of earlier runs) are skipped, with "
+        "the\n"
+        "reason.\n"
+        "\n"
+        "Beyond Terraform, a run block may hold\n"
+        "  expect_error_message = \"text\"  (or a list of strings)\n"
+        "each of which must appear in the error message of a failed "
+        "validation\n"
+        "rule of a variable in expect_failures.\n",
+    .footer =
+        "-json prints one JSON object per line: each run, then a summary.\n"
+        "-show-sensitive prints nothing more: a failed assertion whose\n"
+        "message refers to a sensitive value says so.\n"
+        "\n"
+        "Exit status: 0 every run passed or was skipped, 1 a run failed or "
+        "the\n"
+        "configuration has errors, 2 usage error.\n",
+    .tfcmd = "test"};

@@ -4,6 +4,9 @@
 ** few words about sources and previews that show's table uses too.
 */
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_types.h"
+#include "cli_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -33,6 +33,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_types.h"
+#include "cli_util.h"
+#include "options.h"
 
 extern char **environ;
 

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_util.h"
 
 /* One diagnostic, in one or more environments. */
 struct finding {

@@ -5,6 +5,8 @@
 ** caller can say them.
 */
 #include "cli.h"
+#include "cli_types.h"
+#include "cli_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

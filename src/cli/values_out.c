@@ -3,6 +3,9 @@
 ** them back from.
 */
 #include "cli.h"
+#include "cli_module.h"
+#include "cli_types.h"
+#include "cli_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

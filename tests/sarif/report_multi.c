@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
 
 int main(int argc, char **argv) {
   if (argc < 4 || chdir(argv[2]) != 0) {

@@ -1,0 +1,137 @@
+/*
+** What the commands that resolve a module share: its output formats
+** (show -json, the CI reports, values), check of many modules, explain,
+** and the ways from a child instance's variable back to a root value.
+*/
+#ifndef TFR_CLI_MODULE_H
+#define TFR_CLI_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "options.h"
+#include "tfresolve/tfresolve.h"
+
+/* One checked environment for the CI reports: the var file it adds on
+** top of the module's own value sources (NULL: none), and the result. */
+struct report_env {
+  const char *name;
+  const struct tfr_resolution *res;
+  const tfr_diags *diags;
+};
+
+/* `check -format=sarif|github|junit` (report.c): the report of envs (one
+** or more environments of one module) to out. */
+void report_write(FILE *out, enum out_format f, const struct report_env *envs,
+                  size_t n);
+
+/* show -json / check -json: the document of doc/json-format.md (module.c). */
+void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
+                   const tfr_diags *d, bool show_sensitive);
+
+/* check with -var-file-each and/or -recursive (check_many.c): many
+** resolutions at once, in parallel threads, with a summary. */
+struct many_opts {
+  const struct options *o;
+  const char *dir;
+  char *const *env;
+  const struct tfr_cli_arg *args; /* -var / -var-file, in order */
+  size_t nargs;
+  bool opentofu, strict, show_sensitive;
+  const char *const *each; /* -var-file-each patterns */
+  size_t neach;
+  bool recursive;
+  bool missing_info;       /* -missing-required=info */
+  bool tree;               /* follow module blocks (not -no-modules) */
+  struct tfr_cache *cache; /* child modules shared by the jobs (set by
+                              cli_check_many) */
+};
+int cli_check_many(const struct many_opts *mo);
+
+/* The variable of a diagnostic about a child module instance's variable
+** (g->module not ""), and in *in its instance; NULL when it names none. */
+const struct tfr_variable *cli_child_var(const struct tfr_resolution *res,
+                                         const struct tfr_diag *g,
+                                         const struct tfr_instance **in);
+
+/* Where the value of child instance in's variable v can be fixed: the
+** file range of the value of the one root variable its argument reads,
+** through every caller (NULL when it reads none, or several, or one not
+** set from a file). */
+const struct tfr_range *cli_fix_range(const struct tfr_resolution *res,
+                                      const struct tfr_instance *in,
+                                      const struct tfr_variable *v);
+
+/* A child instance's variable whose argument reads a root variable
+** (cli_reaches). */
+struct cli_reach {
+  const struct tfr_instance *in;
+  const struct tfr_variable *v;
+  bool secret; /* it, or something up its chain, is sensitive */
+};
+
+/* The child instances' variables whose arguments read root variable root
+** (directly, through local values, for_each or count, or through their
+** callers' variables), in the tree's order, in *out (allocated in a);
+** their number. */
+size_t cli_reaches(tfr_arena *a, const struct tfr_resolution *res,
+                   const char *root, struct cli_reach **out);
+
+/* Whether dir can be a module directory: it exists, is a directory and
+** can be listed; else a message (cmd's) and false. */
+bool cli_module_dir_ok(const char *cmd, const char *dir);
+
+/* explain.c: `explain NAME` on a resolution (its exit status); where a
+** value came from in a few words ("terraform.tfvars:2", "-var
+** (TF_CLI_ARGS_plan)"); what a preview would fail with, in a line. */
+int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
+                const tfr_diags *d, const char *const *names, size_t n,
+                bool all, bool show_sensitive, const struct options *o);
+const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
+                            const char *file, int line, const char *name,
+                            const char *via);
+const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
+
+/* values_out.c: show -format=yaml|tfvars|env (f). */
+void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
+                     enum out_format f, bool show_sensitive);
+
+/* Whether d has Terraform's "Failed to read variables file" (a -var-file
+** or -var-file-each file that is missing or unreadable:
+** TFR_CODE_VAR_FILE_UNREADABLE). */
+bool cli_unreadable_var_file(const tfr_diags *d);
+
+/* ---- show, check and explain (module.c) -------------------------------- */
+
+/* Their options before each one's own, and after (-show-sensitive,
+** -no-color, -help and terraform plan's that change nothing); their
+** footer. */
+extern const struct cli_option cli_opts_module[];
+extern const struct cli_option cli_opts_module_end[];
+extern const char cli_module_footer[];
+
+/* A module resolved for a command: the arena, the resolution (as -changed
+** and -required select it), its diagnostics, explain's names, and the
+** exit status its validity gives. */
+struct cli_module_result {
+  tfr_arena *a;
+  const struct tfr_resolution *res;
+  tfr_diags *d;
+  const char **names;
+  size_t nnames;
+  int rc;
+};
+
+/* A command's human output of r (every output for explain): its exit
+** status. */
+typedef int cli_module_out(const struct cli_opts *o,
+                           const struct cli_module_result *r);
+
+/* Run a module command: its operands (explain: NAME... [DIR]), check's
+** many resolutions, the resolution, the machine formats (not for
+** explain) or out; Terraform's flag error for an unknown option. */
+int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain);
+
+#endif
