@@ -28,7 +28,7 @@ static void check(const char *path) {
   {
     tfr_arena *a = tfr_arena_new();
     tfr_diags *d = tfr_diags_new(a);
-    struct src_file *src = parse_open(a, d, path, NULL, 0);
+    struct src_file *src = parse_open(a, d, NULL, path, NULL, 0);
     if (!src) {
       tfr_arena_free(a);
       return;

@@ -6,10 +6,11 @@
 ** tfr_diags list and never printed by the library.
 **
 ** Threads.  The library keeps no mutable global state that a call can
-** see another thread's run through: what one run needs (scratch buffers,
-** the editor's open files given in tfr_resolve_opts.overlays) is the
-** calling thread's own, and process-wide tables are built once, safely,
-** on first use.  So any number of threads may call the library at once,
+** see another thread's run through: what one run needs travels with the
+** call (the editor's open files given in tfr_resolve_opts.overlays) or
+** is the calling thread's own (scratch buffers), and process-wide tables
+** are built once, safely, on first use.  So any number of threads may call the
+*library at once,
 ** each with its own objects.  What may be shared:
 **   - a tfr_module from tfr_module_load, read-only: several threads may
 **     tfr_resolve_module it at once (each with its own arena and diags);

@@ -11,18 +11,11 @@
 #include "base/arena_int.h"
 #include "tfresolve/resolution.h"
 
-static _Thread_local const struct tfr_overlay *overlays;
-static _Thread_local size_t noverlays;
-
-void dir_overlays_set(const struct tfr_overlay *o, size_t n) {
-  overlays = o;
-  noverlays = n;
-}
-
-const struct tfr_overlay *dir_overlay(const char *path) {
-  for (size_t i = noverlays; i-- > 0;)
-    if (overlays[i].path && !strcmp(overlays[i].path, path))
-      return &overlays[i];
+const struct tfr_overlay *dir_overlay(const struct overlays *ov,
+                                      const char *path) {
+  for (size_t i = ov ? ov->n : 0; i-- > 0;)
+    if (ov->v[i].path && !strcmp(ov->v[i].path, path))
+      return &ov->v[i];
   return NULL;
 }
 
@@ -58,7 +51,7 @@ static void push(tfr_arena *a, struct names *l, const char *name) {
 }
 
 const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
-                      void *ctx, size_t *n) {
+                      void *ctx, const struct overlays *ov, size_t *n) {
   *n = 0;
   DIR *d = opendir(dir);
   if (!d)
@@ -71,8 +64,8 @@ const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
       push(a, &l, e->d_name);
   }
   closedir(d);
-  for (size_t i = 0; i < noverlays; i++) { /* open, maybe not saved yet */
-    const char *name = overlays[i].path ? overlay_in(&overlays[i], dir) : NULL;
+  for (size_t i = 0; ov && i < ov->n; i++) { /* open, maybe not saved yet */
+    const char *name = ov->v[i].path ? overlay_in(&ov->v[i], dir) : NULL;
     bool listed = false;
     for (size_t k = 0; name && k < l.n && !listed; k++)
       listed = !strcmp(l.v[k], name);

@@ -11,25 +11,29 @@
 
 struct tfr_overlay; /* tfresolve/resolution.h */
 
-/* The files an editor has open (tfr_resolve_opts.overlays) for the run on
-** this thread (until set again; NULL, 0 to clear): dir_list lists them as
-** entries of their directory, and the file readers (source.c) read them
-** in place of the disk's. */
-void dir_overlays_set(const struct tfr_overlay *o, size_t n);
+/* The files an editor has open (tfr_resolve_opts.overlays), passed down
+** to every reader of a run: dir_list lists them as entries of their
+** directory, and the file readers (source.c) read them in place of the
+** disk's.  NULL: none. */
+struct overlays {
+  const struct tfr_overlay *v;
+  size_t n;
+};
 
-/* The overlay for path, or NULL. */
-const struct tfr_overlay *dir_overlay(const char *path);
+/* The overlay for path in ov (NULL: none), or NULL. */
+const struct tfr_overlay *dir_overlay(const struct overlays *ov,
+                                      const char *path);
 
 /* Whether to list an entry: its directory, its name and the caller's ctx. */
 typedef bool (*dir_keep_fn)(const char *dir, const char *name, void *ctx);
 
 /*
-** The entry names of dir ("." and ".." left out) that keep accepts (NULL:
-** all), sorted in byte order, in a; *n their count.  NULL, *n 0, when dir
-** cannot be opened.
+** The entry names of dir ("." and ".." left out) and of the overlays ov
+** in it (NULL: none) that keep accepts (NULL: all), sorted in byte order,
+** in a; *n their count.  NULL, *n 0, when dir cannot be opened.
 */
 const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
-                      void *ctx, size_t *n);
+                      void *ctx, const struct overlays *ov, size_t *n);
 
 /* What dir/name is, through stat (symbolic links followed). */
 enum dir_entry_kind { DIR_ENTRY_UNKNOWN, DIR_ENTRY_DIR, DIR_ENTRY_OTHER };

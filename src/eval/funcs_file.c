@@ -949,7 +949,7 @@ struct dent {
 
 static struct dent *read_dir(tfr_arena *a, const char *dir, size_t *n) {
   size_t k;
-  const char **names = dir_list(a, dir, NULL, NULL, &k);
+  const char **names = dir_list(a, dir, NULL, NULL, NULL, &k);
   *n = 0;
   if (!names)
     return NULL;

@@ -59,8 +59,9 @@ void tfr_cache_free(struct tfr_cache *c) {
 ** validate_static's (those of its module and output blocks stay in
 ** m->tree_diags: the tree reports them). */
 static struct module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                           bool opentofu, bool shared) {
-  struct module *m = module_load(a, diags, dir, opentofu, shared);
+                           bool opentofu, bool shared,
+                           const struct overlays *ov) {
+  struct module *m = module_load(a, diags, dir, opentofu, shared, ov);
   validate_static(m, a, diags);
   return m;
 }
@@ -78,7 +79,7 @@ static const struct entry *find(const struct tfr_cache *c, const char *dir,
 ** lock, so that threads load different modules at once); a thread that
 ** asks for one being loaded waits for it rather than read it again. */
 static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
-                                    bool opentofu) {
+                                    bool opentofu, const struct overlays *ov) {
   pthread_mutex_lock(&c->mu);
   struct entry *e = UNCONST(struct entry *, find(c, dir, opentofu));
   if (e) {
@@ -101,7 +102,7 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
   pthread_mutex_unlock(&c->mu);
   e->a = tfr_arena_new();
   e->diags = tfr_diags_new(e->a);
-  e->m = load(e->a, e->diags, dir, opentofu, true);
+  e->m = load(e->a, e->diags, dir, opentofu, true, ov);
   pthread_mutex_lock(&c->mu);
   e->ready = true;
   pthread_cond_broadcast(&c->loaded);
@@ -110,10 +111,11 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
 }
 
 struct module *modcache_load(struct tfr_cache *c, tfr_arena *a,
-                             tfr_diags *diags, const char *dir, bool opentofu) {
+                             tfr_diags *diags, const char *dir, bool opentofu,
+                             const struct overlays *ov) {
   if (!c)
-    return load(a, diags, dir, opentofu, false);
-  const struct entry *e = entry_of(c, dir, opentofu);
+    return load(a, diags, dir, opentofu, false, ov);
+  const struct entry *e = entry_of(c, dir, opentofu, ov);
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = *e->m; /* the caller's copy: its address is the tree's */
   diags_append(diags, e->diags);

@@ -17,6 +17,7 @@ struct tfr_cache; /* tfresolve.h */
 ** read-only, alive as long as the cache; the struct returned is the
 ** caller's own copy in a), else loaded into a. */
 struct module *modcache_load(struct tfr_cache *cache, tfr_arena *a,
-                             tfr_diags *diags, const char *dir, bool opentofu);
+                             tfr_diags *diags, const char *dir, bool opentofu,
+                             const struct overlays *ov);
 
 #endif

@@ -1581,7 +1581,8 @@ static void primary_file(struct loader *l, struct src_file *src) {
 }
 
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                           bool opentofu, bool shared) {
+                           bool opentofu, bool shared,
+                           const struct overlays *ov) {
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   m->dir = dir;
   m->addr = "";
@@ -1599,7 +1600,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   l.calls = calls_loader_new(a, trees, m->tree_diags,
                              engine_rules(opentofu)->product);
   size_t n;
-  const char **names = dir_list(a, dir, config_entry, NULL, &n);
+  const char **names = dir_list(a, dir, config_entry, NULL, ov, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
   bool saw_tofu = false;
   /* Primary files first, then override files, each in lexical order, each
@@ -1618,7 +1619,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       m->has_config = true;
       const char *path =
           !strcmp(dir, ".") ? nm : tfr_arena_printf(a, "%s/%s", dir, nm);
-      srcs[i] = parse_open(a, diags, path, NULL, 0);
+      srcs[i] = parse_open(a, diags, ov, path, NULL, 0);
       if (!srcs[i])
         continue;
       if (pass == 0) {

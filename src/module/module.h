@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "base/dirlist.h"
 #include "syntax/ast.h"
 #include "module/calls.h"
 #include "values/convert.h"
@@ -197,7 +198,8 @@ extern bool module_whole_files;
 /* Stage 1: load the configuration of dir.  Errors go to diags.  shared:
 ** the module will be read by several threads at once. */
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                           bool opentofu, bool shared);
+                           bool opentofu, bool shared,
+                           const struct overlays *ov);
 
 /* Stage 2: collect raw values from env (NULL: none), the auto-loaded
 ** files and the command line, in precedence order.  skip_editor_files:
@@ -205,7 +207,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 ** (tfr_resolve_opts.skip_editor_files). */
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast, bool skip_editor_files);
+                    size_t nargs, bool fast, bool skip_editor_files,
+                    const struct overlays *ov);
 
 /* Where a file value's expression is. */
 struct tfr_range raw_range(const struct raw_value *raw);

@@ -43,7 +43,8 @@ struct collector {
   bool fast;                    /* read tfvars values with fastval.c */
   const struct fv_plan **plans; /* per type_id, made when first needed */
   bool *planned;
-  const char *via; /* the tfr_cli_arg being read: its via */
+  const char *via;           /* the tfr_cli_arg being read: its via */
+  const struct overlays *ov; /* an editor's open files, or NULL */
 };
 
 /* Room for n more raw values. */
@@ -339,8 +340,8 @@ static void values_file(struct collector *c, const char *path,
   bool json = str_ends_with(path, ".json");
   int err = 0;
   struct src_file *src =
-      content ? parse_open(c->a, c->diags, path, content, content_len)
-              : parse_open_quiet(c->a, c->diags, path,
+      content ? parse_open(c->a, c->diags, NULL, path, content, content_len)
+              : parse_open_quiet(c->a, c->diags, c->ov, path,
                                  kind == TFR_SRC_NAMED_FILE, &err);
   if (!src && err)
     unreadable(c, path, shown, err);
@@ -394,7 +395,7 @@ static bool auto_name(const char *dir, const char *name, void *ctx) {
 static void auto_files(struct collector *c, bool skip_editor_files) {
   size_t n = 0;
   const char **names =
-      dir_list(c->a, c->m->dir, auto_name, &skip_editor_files, &n);
+      dir_list(c->a, c->m->dir, auto_name, &skip_editor_files, c->ov, &n);
   for (size_t i = 0; i < n; i++) {
     const char *path = in_dir(c, names[i]);
     values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
@@ -435,8 +436,9 @@ static void cli_var(struct collector *c, const char *arg) {
 
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast, bool skip_editor_files) {
-  struct collector c = {m, a, diags, 0, fast, NULL, NULL, NULL};
+                    size_t nargs, bool fast, bool skip_editor_files,
+                    const struct overlays *ov) {
+  struct collector c = {m, a, diags, 0, fast, NULL, NULL, NULL, ov};
   for (size_t i = 0; env && env[i]; i++) {
     if (strncmp(env[i], "TF_VAR_", 7) != 0)
       continue;
@@ -454,7 +456,7 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (int i = 0; i < 2; i++) {
     const char *path = in_dir(&c, defaults[i]);
     struct stat st;
-    if (stat(path, &st) == 0 || dir_overlay(path))
+    if (stat(path, &st) == 0 || dir_overlay(ov, path))
       values_file(&c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
     else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
       tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
@@ -1450,15 +1452,16 @@ struct tfr_module {
 };
 
 static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
-                        bool opentofu, bool shared, struct tfr_cache *cache) {
+                        bool opentofu, bool shared, struct tfr_cache *cache,
+                        const struct overlays *ov) {
   tfr_module *mod = tfr_arena_alloc(a, sizeof *mod);
   size_t before = 0;
   for (size_t i = 0; i < tfr_diags_count(diags); i++)
     before += tfr_diags_get(diags, i)->sev == TFR_DIAG_ERROR;
   if (cache) /* a root that other trees may call: read once for all */
-    mod->m = *modcache_load(cache, a, diags, dir ? dir : ".", opentofu);
+    mod->m = *modcache_load(cache, a, diags, dir ? dir : ".", opentofu, ov);
   else {
-    mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared);
+    mod->m = *module_load(a, diags, dir ? dir : ".", opentofu, shared, ov);
     validate_static(&mod->m, a, diags); /* checks needing the whole module */
   }
   size_t after = 0;
@@ -1470,7 +1473,7 @@ static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
 
 tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                             bool opentofu) {
-  return load(a, diags, dir, opentofu, true, NULL);
+  return load(a, diags, dir, opentofu, true, NULL, NULL);
 }
 
 /*
@@ -1512,14 +1515,12 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, NULL);
-  dir_overlays_set(ro.overlays, ro.noverlays);
-  tfr_module *mod =
-      load(a, diags, ro.dir, ro.opentofu, false, ro.tree ? ro.cache : NULL);
+  struct overlays ov = {ro.overlays, ro.noverlays};
+  tfr_module *mod = load(a, diags, ro.dir, ro.opentofu, false,
+                         ro.tree ? ro.cache : NULL, &ov);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
-  const struct tfr_resolution *res = resolve(a, diags, mod, &ro);
-  dir_overlays_set(NULL, 0);
-  return res;
+  return resolve(a, diags, mod, &ro);
 }
 
 const struct tfr_resolution *
@@ -1528,10 +1529,7 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, mod);
-  dir_overlays_set(ro.overlays, ro.noverlays);
-  const struct tfr_resolution *res = resolve(a, diags, mod, &ro);
-  dir_overlays_set(NULL, 0);
-  return res;
+  return resolve(a, diags, mod, &ro);
 }
 
 /* tfr_resolve_module with options this library's struct holds. */
@@ -1539,6 +1537,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  const struct overlays ov = {o->overlays, o->noverlays};
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1590,7 +1589,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
                    !o->keep_given && !o->strict && !o->warn_dropped,
-                   o->skip_editor_files);
+                   o->skip_editor_files, &ov);
     stop = tfr_diags_has_errors(diags);
     unread = stop && only_unreadable(diags, before);
   }
@@ -1616,7 +1615,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     if (!collected) /* each source is described with its preview */
       module_collect(m, a, r.unsaid, o->env, o->args, o->nargs,
                      !o->keep_given && !o->strict && !o->warn_dropped,
-                     o->skip_editor_files);
+                     o->skip_editor_files, &ov);
     stage_parse(&r);
     parsed = true;
     r.diags = said;
@@ -1631,7 +1630,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     for (size_t k = 0; k < m->nvars; k++)
       cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
     tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
-                     o->warn_dropped, &ok);
+                     o->warn_dropped, &ov, &ok);
     stop = !ok || (tree && !tree_graph(tree, diags));
   }
   if (!stop) {

@@ -178,7 +178,8 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   struct module copy = *t->m;
   copy.raws = NULL;
   copy.nraws = 0;
-  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs, false, false);
+  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs, false, false,
+                 NULL);
   if (tfr_diags_has_errors(g->seen))
     return false;
   tfr_diags *scratch = tfr_diags_new(t->a);
@@ -223,7 +224,7 @@ static void test_dir_files(struct tctx *t, const char *test_dir,
       tt_names_add(t->a, &files, p);
   }
   size_t nautos = 0;
-  const char **autos = dir_list(t->a, tdir, auto_tfvars, NULL, &nautos);
+  const char **autos = dir_list(t->a, tdir, auto_tfvars, NULL, NULL, &nautos);
   for (size_t i = 0; i < nautos; i++) {
     const char *p = tfr_arena_printf(t->a, "%s/%s", tdir, autos[i]);
     struct stat st;

@@ -752,7 +752,7 @@ static bool keep_test_file(const char *dir, const char *name, void *ctx) {
 static bool list_dir(tfr_arena *a, const char *path, const char *rel,
                      bool opentofu, struct names *out) {
   size_t n;
-  const char **names = dir_list(a, path, keep_test_file, &opentofu, &n);
+  const char **names = dir_list(a, path, keep_test_file, &opentofu, NULL, &n);
   if (!names)
     return false;
   struct names here = {0};

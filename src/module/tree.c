@@ -119,7 +119,8 @@ struct tree {
   struct tmod **all; /* depth first */
   size_t nall, capall;
   char *const *env;
-  struct tfr_cache *cache; /* modules shared with other trees, or NULL */
+  struct tfr_cache *cache;   /* modules shared with other trees, or NULL */
+  const struct overlays *ov; /* an editor's open files, or NULL */
   const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
   const struct engine_rules *engine;
@@ -244,7 +245,7 @@ static void load_manifest(struct tree *t) {
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
     return;
   tfr_diags *scratch = tfr_diags_new(t->a);
-  struct src_file *src = parse_open(t->a, scratch, path, NULL, 0);
+  struct src_file *src = parse_open(t->a, scratch, t->ov, path, NULL, 0);
   if (!src)
     return;
   bool complete;
@@ -580,7 +581,7 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     size_t before = tfr_diags_count(t->diags);
     struct module *cm =
-        modcache_load(t->cache, t->a, t->diags, dir, m->opentofu);
+        modcache_load(t->cache, t->a, t->diags, dir, m->opentofu, t->ov);
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
     cm->addr = addr;
@@ -631,7 +632,7 @@ static void required_args(struct tree *t) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const tfr_value *const *const_values, char *const *env,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       bool *ok) {
+                       const struct overlays *ov, bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -639,6 +640,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->a = a;
   t->diags = diags;
   t->env = env;
+  t->ov = ov;
   /* without a cache shared with other resolutions, one of the tree's
   ** own: a module called from several places is read once */
   if (!cache) {

@@ -33,7 +33,7 @@ struct tree;
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const tfr_value *const *const_values, char *const *env,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       bool *ok);
+                       const struct overlays *ov, bool *ok);
 
 /* The graph of the tree; false after its cycles' errors. */
 bool tree_graph(struct tree *t, tfr_diags *diags);

@@ -148,23 +148,9 @@ static tfr_file *parse_ready(tfr_arena *a, tfr_diags *diags,
   return (tfr_file *)f;
 }
 
-static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
-                                 const char *path, const char *content,
-                                 size_t len, bool named);
-
-struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
+struct src_file *parse_open(tfr_arena *a, tfr_diags *diags,
+                            const struct overlays *ov, const char *path,
                             const char *content, size_t len) {
-  return open_src(a, diags, path, content, len, false);
-}
-
-struct src_file *parse_open_named(tfr_arena *a, tfr_diags *diags,
-                                  const char *path) {
-  return open_src(a, diags, path, NULL, 0, true);
-}
-
-static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
-                                 const char *path, const char *content,
-                                 size_t len, bool named) {
   struct src_file *src;
   if (content) {
     if (len > UINT32_MAX - 16) {
@@ -179,7 +165,7 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
     src = src_new_private(a, path, copy, len);
   } else {
     int err = 0;
-    src = parse_open_quiet(a, diags, path, named, &err);
+    src = parse_open_quiet(a, diags, ov, path, false, &err);
     if (!src && err) {
       /* Terraform's words, which do not say why; ours where Terraform
       ** would hang on the file or run out of memory reading it */
@@ -199,10 +185,11 @@ static struct src_file *open_src(tfr_arena *a, tfr_diags *diags,
 }
 
 struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
-                                  const char *path, bool named, int *err) {
+                                  const struct overlays *ov, const char *path,
+                                  bool named, int *err) {
   *err = 0;
-  struct src_file *src =
-      named ? src_read_named(a, path, err) : src_read_private(a, path, err);
+  struct src_file *src = named ? src_read_named(a, ov, path, err)
+                               : src_read_private(a, ov, path, err);
   if (!src)
     return NULL;
   return src_ready(a, diags, src) ? src : NULL;
@@ -497,13 +484,13 @@ struct ast_file *parse_embedded(tfr_arena *a, tfr_diags *diags,
 struct tfr_file *parse_bytes(tfr_arena *a, tfr_diags *diags, const char *name,
                              const char *text, size_t len,
                              enum tfr_syntax syntax) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
+  struct src_file *src = parse_open(a, diags, NULL, name, text, len);
   return src ? parse_opened(a, diags, src, syntax) : NULL;
 }
 
 struct tfr_file *parse_bytes_expr(tfr_arena *a, tfr_diags *diags,
                                   const char *name, const char *text,
                                   size_t len) {
-  struct src_file *src = parse_open(a, diags, name, text, len);
+  struct src_file *src = parse_open(a, diags, NULL, name, text, len);
   return src ? parse_opened_expr(a, diags, src) : NULL;
 }

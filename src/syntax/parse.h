@@ -146,22 +146,23 @@ size_t parse_cut_name(struct sbuf *b, const char *text, struct span s,
 const struct ast *parse_config_lazy(struct src_file *src, tfr_arena *tree,
                                     tfr_diags *diags, const struct ast *x);
 
-/* The bytes of a file (content, or read from path when content is NULL),
-** known to diags for quoting and checked to be UTF-8; NULL when they
-** cannot be read or are not (reported).  parse_opened parses them.  The
-** source is for one thread (src_read_private). */
-struct src_file *parse_open(tfr_arena *a, tfr_diags *diags, const char *path,
+/* The bytes of a file (content, or read from path when content is NULL:
+** an overlay of ov, an editor's open file, in place of the disk's; ov
+** NULL: none), known to diags for quoting and checked to be UTF-8; NULL
+** when they cannot be read or are not (reported).  parse_opened parses
+** them.  The source is for one thread (src_read_private). */
+struct src_file *parse_open(tfr_arena *a, tfr_diags *diags,
+                            const struct overlays *ov, const char *path,
                             const char *content, size_t len);
-/* parse_open for a file the user named (-var-file): a pipe or a device is
-** read too, as `-var-file=<(command)` wants; the files a module directory
-** holds must be regular files (a FIFO there would block every run). */
-struct src_file *parse_open_named(tfr_arena *a, tfr_diags *diags,
-                                  const char *path);
-/* The same, but a file that cannot be read is not reported: NULL with
-** *err set (an errno value, SRC_NOT_REGULAR or SRC_OVER_BUDGET), for a
-** caller that words it itself.  named as for parse_open_named. */
+/* The same for a file read from path, but one that cannot be read is not
+** reported: NULL with *err set (an errno value, SRC_NOT_REGULAR or
+** SRC_OVER_BUDGET), for a caller that words it itself.  named: a file the
+** user named (-var-file): a pipe or a device is read too, as
+** `-var-file=<(command)` wants; the files a module directory holds must
+** be regular files (a FIFO there would block every run). */
 struct src_file *parse_open_quiet(tfr_arena *a, tfr_diags *diags,
-                                  const char *path, bool named, int *err);
+                                  const struct overlays *ov, const char *path,
+                                  bool named, int *err);
 struct tfr_file *parse_opened(tfr_arena *a, tfr_diags *diags,
                               struct src_file *src, enum tfr_syntax syntax);
 /* parse_opened for one expression (-var values, console input): newlines

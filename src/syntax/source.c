@@ -209,8 +209,9 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
 }
 
 /* The overlay's text for path (dirlist.h), as a file, or NULL. */
-static struct src_file *overlay(tfr_arena *a, const char *path) {
-  const struct tfr_overlay *o = dir_overlay(path);
+static struct src_file *overlay(tfr_arena *a, const struct overlays *ov,
+                                const char *path) {
+  const struct tfr_overlay *o = dir_overlay(ov, path);
   if (!o || o->len > UINT32_MAX - 16)
     return NULL;
   char *copy = tfr_arena_alloc_raw(a, o->len + 2);
@@ -220,8 +221,9 @@ static struct src_file *overlay(tfr_arena *a, const char *path) {
   return src_new_private(a, path, copy, o->len);
 }
 
-struct src_file *src_read_private(tfr_arena *a, const char *path, int *err) {
-  struct src_file *f = overlay(a, path);
+struct src_file *src_read_private(tfr_arena *a, const struct overlays *ov,
+                                  const char *path, int *err) {
+  struct src_file *f = overlay(a, ov, path);
   if (!f)
     f = map_file(a, path);
   return f ? f : read_file(a, path, false, err);
@@ -238,8 +240,9 @@ const char *src_read_problem(int err) {
   }
 }
 
-struct src_file *src_read_named(tfr_arena *a, const char *path, int *err) {
-  struct src_file *f = overlay(a, path);
+struct src_file *src_read_named(tfr_arena *a, const struct overlays *ov,
+                                const char *path, int *err) {
+  struct src_file *f = overlay(a, ov, path);
   if (!f)
     f = map_file(a, path);
   return f ? f : read_file(a, path, true, err);

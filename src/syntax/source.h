@@ -50,13 +50,17 @@ struct src_file *src_new_private(tfr_arena *a, const char *name,
 ** a regular file ..."); NULL for an errno value. */
 const char *src_read_problem(int err);
 
-struct src_file *src_read_private(tfr_arena *a, const char *path, int *err);
+struct overlays; /* base/dirlist.h */
 
-/* src_read_private and src_read_named read an overlay's text (dirlist.h)
-** in place of the disk's. */
+/* src_read_private and src_read_named read the text of an overlay of ov
+** (an editor's open file; NULL: none) in place of the disk's. */
+struct src_file *src_read_private(tfr_arena *a, const struct overlays *ov,
+                                  const char *path, int *err);
+
 /* The same for a file the user named: a pipe or a device is read too (and
 ** waited for), as `-var-file=<(command)` wants. */
-struct src_file *src_read_named(tfr_arena *a, const char *path, int *err);
+struct src_file *src_read_named(tfr_arena *a, const struct overlays *ov,
+                                const char *path, int *err);
 
 /* Build the line table now: a private source about to be shared by
 ** threads (src_pos builds it on demand otherwise). */

@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void same_tree(const uint8_t *data, size_t size) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
-  struct src_file *src = parse_open(a, d, "fuzz.tf", (const char *)data, size);
+  struct src_file *src =
+      parse_open(a, d, NULL, "fuzz.tf", (const char *)data, size);
   char *x = NULL, *y = NULL;
   if (src && fast_tree_both(a, src, &x, &y)) {
     if (!y)
