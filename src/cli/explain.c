@@ -215,15 +215,44 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
          cli_type_text(a, to_t, 2, true, NULL));
 }
 
-/* The optional attributes the given value leaves out, below path, with
-** the value each has in the final one (its default, with the defaults
-** below it applied): "var.NAME.path = value" lines. */
-static void defaults_applied(tfr_arena *a, const char *name, const tfr_type *t,
-                             const tfr_value *given, const tfr_value *final,
-                             const char *path, struct cli_buf *out, size_t *n) {
+/* What the type did to the attributes of a given value: those it left
+** out that are optional (each with its value in the final one: its
+** default, with the defaults below it applied), and those the type drops
+** (each with the value given).  Paths from the variable: ".a[0].b". */
+struct attr_item {
+  const char *path;
+  const tfr_value *value;
+};
+struct attr_story {
+  struct attr_item *defaults, *dropped;
+  size_t ndefaults, ndropped, cap_defaults, cap_dropped;
+};
+
+#define ATTR_STORY_MAX 20 /* items of each kind told */
+
+static void attr_add(tfr_arena *a, struct attr_item **v, size_t *n, size_t *cap,
+                     const char *path, const tfr_value *value) {
+  if (*n >= ATTR_STORY_MAX)
+    return;
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 4;
+    struct attr_item *w = tfr_arena_alloc(a, c * sizeof *w);
+    if (*n)
+      memcpy(w, *v, *n * sizeof *w);
+    *v = w;
+    *cap = c;
+  }
+  (*v)[(*n)++] = (struct attr_item){path, value};
+}
+
+/* The attribute story of given (converted to final, of type t) below
+** path, into st. */
+static void attr_walk(tfr_arena *a, const tfr_type *t, const tfr_value *given,
+                      const tfr_value *final, const char *path,
+                      struct attr_story *st) {
   if (!given || !final || tfr_value_is_null(given) ||
       tfr_value_is_null(final) || !tfr_value_is_known(given) ||
-      !tfr_value_is_known(final) || *n >= 20)
+      !tfr_value_is_known(final))
     return;
   int gk = given->type->kind, fk = final->type->kind;
   if (t->kind == TFR_OBJECT && fk == TFR_OBJECT &&
@@ -244,11 +273,19 @@ static void defaults_applied(tfr_arena *a, const char *name, const tfr_type *t,
       const tfr_value *fsub = fj >= 0 ? final->elems[fj] : NULL;
       const char *p = tfr_arena_printf(a, "%s.%s", path, an);
       if (!sub && cli_attr_optional(t, i) && fsub)
-        cli_buf_puts(out, tfr_arena_printf(
-                              a, "%s  var.%s%s = %s", (*n)++ ? "\n" : "", name,
-                              p, indent_lines(a, tfr_value_hcl(a, fsub), 4)));
+        attr_add(a, &st->defaults, &st->ndefaults, &st->cap_defaults, p, fsub);
       else if (sub)
-        defaults_applied(a, name, t->types[i], sub, fsub, p, out, n);
+        attr_walk(a, t->types[i], sub, fsub, p, st);
+    }
+    /* what the type does not declare */
+    for (uint32_t k = 0; k < given->n; k++) {
+      const char *gn = gk == TFR_OBJECT ? given->type->names[k] : NULL;
+      size_t gl = gn ? strlen(gn) : given->keylens[k];
+      const char *g = gn ? gn : given->keys[k];
+      if (tfr_type_attr(t, g, gl) < 0)
+        attr_add(a, &st->dropped, &st->ndropped, &st->cap_dropped,
+                 tfr_arena_printf(a, "%s.%.*s", path, (int)gl, g),
+                 given->elems[k]);
     }
   } else if ((t->kind == TFR_LIST && fk == TFR_LIST &&
               (gk == TFR_LIST || gk == TFR_TUPLE)) ||
@@ -262,8 +299,7 @@ static void defaults_applied(tfr_arena *a, const char *name, const tfr_type *t,
           : gk == TFR_OBJECT
               ? tfr_arena_printf(a, "%s[\"%s\"]", path, given->type->names[i])
               : tfr_arena_printf(a, "%s[%u]", path, i);
-      defaults_applied(a, name, t->elem, given->elems[i], final->elems[i], p,
-                       out, n);
+      attr_walk(a, t->elem, given->elems[i], final->elems[i], p, st);
     }
   }
 }
@@ -305,6 +341,20 @@ static void json_str(const char *key, const char *s) {
 static void json_strn(tfr_arena *a, const char *key, const char *s, size_t n) {
   printf(", \"%s\": ", key);
   tfr_json_write_cstr(stdout, tfr_arena_strndup(a, s ? s : "", s ? n : 0));
+}
+
+/* A list of attributes as JSON: [{"path": "var.NAME.a.b", "value": V}]. */
+static void attr_json(tfr_arena *a, const char *name, const char *key,
+                      const struct attr_item *v, size_t n) {
+  printf(", \"%s\": [", key);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ", {\"path\": " : "{\"path\": ", stdout);
+    tfr_json_write_cstr(stdout,
+                        tfr_arena_printf(a, "var.%s%s", name, v[i].path));
+    json_value(a, "value", v[i].value, false);
+    fputs("}", stdout);
+  }
+  fputs("]", stdout);
 }
 
 /* explain -json: one variable's whole story (doc/json-format.md). */
@@ -357,6 +407,12 @@ static void explain_json(tfr_arena *a, const struct tfr_variable *v,
     fputs(", \"to\": ", stdout);
     tfr_type_write_json(stdout, final->type);
     fputs("}", stdout);
+  }
+  if (v->given && final && !hide && !in) {
+    struct attr_story st = {0};
+    attr_walk(a, v->declared, v->given, final, "", &st);
+    attr_json(a, v->name, "defaults_applied", st.defaults, st.ndefaults);
+    attr_json(a, v->name, "dropped_attributes", st.dropped, st.ndropped);
   }
   fputs(", \"rules\": [", stdout);
   for (size_t i = 0; i < v->nrules; i++) {
@@ -597,12 +653,13 @@ static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
   if (v->given && final && !hide)
     explain_conversion(a, v->given->type, final->type);
   if (v->given && final && !hide && !in) {
-    struct cli_buf b = {0};
-    size_t n = 0;
-    defaults_applied(a, v->name, v->declared, v->given, final, "", &b, &n);
-    if (n)
-      printf("Optional attributes left out, at their defaults:\n%s\n", b.p);
-    free(b.p);
+    struct attr_story st = {0};
+    attr_walk(a, v->declared, v->given, final, "", &st);
+    if (st.ndefaults)
+      printf("Optional attributes left out, at their defaults:\n");
+    for (size_t i = 0; i < st.ndefaults; i++)
+      printf("  var.%s%s = %s\n", v->name, st.defaults[i].path,
+             indent_lines(a, tfr_value_hcl(a, st.defaults[i].value), 4));
   }
   if (v->nrules) {
     printf("\nValidation rules:\n");
