@@ -6,6 +6,8 @@
 
 #include "tfresolve/arena.h"
 
+#include <stdint.h>
+
 /*
 ** Free from (running its cleanups) and give its blocks to into, which
 ** allocates from them before asking for more memory: a scratch arena's
@@ -25,6 +27,26 @@ struct arena_mark {
 };
 struct arena_mark arena_mark(tfr_arena *a);
 void arena_reset(tfr_arena *a, struct arena_mark m);
+
+/*
+** Say that what was allocated from a so far must stay, whatever marks
+** were taken before: code that keeps a pointer into the arena beyond
+** the evaluation that made it (a scope caching a value it computed on
+** demand) calls it, and a caller that would go back to a mark
+** (arena_reset) asks arena_keeps whether the count moved since then.
+*/
+void arena_keep(tfr_arena *a);
+size_t arena_keeps(const tfr_arena *a);
+
+/* The address ranges [lo, hi) of what a handed out since m, sorted by
+** lo, into *v (malloc'd, grown as needed, *cap its capacity; the
+** caller frees it): their count.  With m of an empty arena (all zero):
+** everything a holds. */
+struct arena_span {
+  uintptr_t lo, hi;
+};
+size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
+                         struct arena_span **v, size_t *cap);
 
 /*
 ** Per-arena state of one concern (a cache), kept outside the arena's
