@@ -11,7 +11,8 @@ every iteration used to keep its scratch until the end (57 bytes each:
 gigabytes for 10^8 iterations).  The same iterations with a result that
 outgrows the budget end with "Value too large" at the expression and
 exit 1, peaking near the budget, never killed for lack of memory.  Both
-again through a validation rule, and through a template's %{for}.
+again through a validation rule, and through a template's %{for}.  An
+object for expression of 200,000 keys ends well within the time limit.
 
 Bounds are on memory only (with a time limit that a busy machine keeps
 well within): peak - baseline < budget * 1.25 + SLACK.  Under
@@ -124,6 +125,19 @@ def main():
                       "%s: Value too large" % name,
                       "exit %d\n%s" % (rc, out[:2000]))
                 bounded(name, peak, budget * 5 // 4 + SLACK)
+        # an object for expression of 200,000 keys finds each key's group
+        # by its hash (a search of the keys so far took hours)
+        keys = ('flatten([for a in range(1000) : [for b in range(200) : '
+                '"${a}-${b}"]])')
+        d = module(root, "object-keys",
+                   'variable "x" {\n  default = 200000\n  validation {\n'
+                   '    condition     = length({for k in %s : k => 1}) =='
+                   ' var.x && length({for k in %s : substr(k, 0, 2) =>'
+                   ' k...}) == 100\n'
+                   '    error_message = "Wrong."\n  }\n}\n' % (keys, keys))
+        rc, out, peak = run(tool, d, ["check", "-no-color"])
+        check(rc == 0, "200,000 object keys: within %d s" % LIMIT,
+              "exit %d\n%s" % (rc, out[:2000]))
         # a template's %{for}
         d = module(root, "template", 'variable "x" {}\n', "x = %s\n" % text)
         rc, out, peak = run(tool, d, [mem, "show", "-json"])

@@ -941,6 +941,9 @@ struct for_run {
   const tfr_value **vals;
   uint32_t *gidx;
   struct group *groups;
+  uint32_t *slots; /* object: groups by key hash (index + 1; 0: empty),
+                      malloc'd, a power of two at least twice the elements */
+  size_t nslots;
   size_t nv, ng, batch_v, batch_g;
   unsigned marks; /* the result's: the collection's, every 'if' value's
                      and (an object) every key's, as in HCL */
@@ -1034,14 +1037,18 @@ static const tfr_value *for_object_key(struct eval_ctx *c, struct for_run *r) {
 }
 
 /* Add v under key ks: a new group, or (grouping) the group of an equal
-** key; without grouping a repeated key is an error and the first value
-** stays, as in HCL. */
+** key, found through its hash; without grouping a repeated key is an
+** error and the first value stays, as in HCL. */
 static void for_add(struct eval_ctx *c, struct for_run *r, const tfr_value *ks,
                     const tfr_value *v) {
-  size_t j = 0;
-  while (j < r->ng && !(r->groups[j].len == ks->n &&
-                        memcmp(r->groups[j].key, ks->s, ks->n) == 0))
-    j++;
+  size_t mask = r->nslots - 1, at = (size_t)str_hash(ks->s, ks->n) & mask;
+  size_t j;
+  for (;; at = (at + 1) & mask) {
+    j = r->slots[at] ? r->slots[at] - 1 : r->ng;
+    if (j == r->ng || (r->groups[j].len == ks->n &&
+                       memcmp(r->groups[j].key, ks->s, ks->n) == 0))
+      break;
+  }
   if (j < r->ng && !r->group) {
     struct sbuf q = {0};
     sbuf_go_quote(&q, ks->s, ks->n);
@@ -1056,8 +1063,10 @@ static void for_add(struct eval_ctx *c, struct for_run *r, const tfr_value *ks,
     free(q.p);
     return;
   }
-  if (j == r->ng)
+  if (j == r->ng) {
     r->groups[r->ng++] = (struct group){ks->s, ks->n, 0, (uint32_t)r->nv};
+    r->slots[at] = (uint32_t)r->ng;
+  }
   r->groups[j].n++;
   r->gidx[r->nv] = (uint32_t)j;
   r->vals[r->nv++] = v;
@@ -1178,6 +1187,11 @@ static const tfr_value *for_start(struct eval_ctx *c, const struct ast *x,
   if (r->object) {
     r->gidx = tfr_arena_alloc_raw(c->a, n * sizeof *r->gidx);
     r->groups = tfr_arena_alloc_raw(c->a, n * sizeof *r->groups);
+    for (r->nslots = 2; r->nslots < 2 * n;)
+      r->nslots *= 2;
+    r->slots = calloc(r->nslots, sizeof *r->slots);
+    if (!r->slots)
+      tfr_oom();
   }
   r->marks = marks_of(r->coll);
   return NULL;
@@ -1195,6 +1209,7 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   bool valid = !r.cond_e || for_cond_valid(c, &r);
   if (valid)
     for_iterate(c, &r);
+  free(r.slots);
   c->bindings = r.outer;
   c->in_for = saved_in_for;
   c->objtypes = saved_types;
