@@ -63,7 +63,8 @@ void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 _Noreturn void tfr_oom(void);
 
 /* How many bytes one run's values may take before a function that would
-** build more (setproduct of large sets) reports "value too large" instead
+** build more (setproduct of large sets), or a for expression's next
+** iteration (the arena's size is checked), reports "value too large" instead
 ** of running the machine out of memory: tfr_set_memory_budget's, or half
 ** the physical memory, at most 16 GiB. */
 size_t arena_value_budget(void);
