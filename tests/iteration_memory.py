@@ -125,6 +125,19 @@ def main():
                       "%s: Value too large" % name,
                       "exit %d\n%s" % (rc, out[:2000]))
                 bounded(name, peak, budget * 5 // 4 + SLACK)
+        # objects made in iterations that are given back, then one after
+        # them in the same tuple (which shares equal object types through
+        # a cache): right values and types after every release
+        objs = ("x = [[for a in %s : {n = a, m = \"s\"}], "
+                "[for a in %s : {n = a, m = \"t\"}], {n = 2, m = \"u\"}]\n"
+                % (lst(20000), lst(20000)))
+        d = module(root, "objects", 'variable "x" {}\n', objs)
+        rc, out, peak = run(tool, d, [mem, "show", "-json"])
+        flat = out.replace(" ", "").replace("\n", "")
+        check(rc == 0 and flat.count('{"m":"s","n":1}') == 20000 and
+              flat.count('{"m":"t","n":1}') == 20000 and
+              '{"m":"u","n":2}' in flat, "objects made in iterations",
+              "exit %d\n%s" % (rc, out[:2000]))
         # an object for expression of 200,000 keys finds each key's group
         # by its hash (a search of the keys so far took hours)
         keys = ('flatten([for a in range(1000) : [for b in range(200) : '

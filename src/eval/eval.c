@@ -223,11 +223,9 @@ static bool template_for(struct eval_ctx *c, struct sbuf *b,
   bool ok = true;
   const struct eval_binding *saved = c->bindings;
   bool saved_in_for = c->in_for;
-  const tfr_type **saved_types = c->objtypes;
   c->in_for = true;
-  c->objtypes = NULL;
   struct scratch s;
-  scratch_begin(&s, c->a, c->diags);
+  scratch_begin(&s, c->a, c->diags, c->objtypes);
   for (uint32_t i = 0; i < coll->n && ok && !b->too_large; i++) {
     if (over_budget(c, p)) {
       ok = false;
@@ -250,7 +248,6 @@ static bool template_for(struct eval_ctx *c, struct sbuf *b,
   scratch_end(&s);
   c->bindings = saved;
   c->in_for = saved_in_for;
-  c->objtypes = saved_types;
   return ok;
 }
 
@@ -1108,7 +1105,7 @@ static void for_keep(void *ud, struct scratch *s) {
 ** does not keep is given back as batches fill (scratch.h). */
 static void for_iterate(struct eval_ctx *c, struct for_run *r) {
   struct scratch s;
-  scratch_begin(&s, c->a, c->diags);
+  scratch_begin(&s, c->a, c->diags, c->objtypes);
   for (uint32_t i = 0; i < r->coll->n; i++) {
     if (over_budget(c, r->x)) {
       r->stopped = true;
@@ -1203,16 +1200,13 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
   if (none)
     return none;
   bool saved_in_for = c->in_for;
-  const tfr_type **saved_types = c->objtypes;
   c->in_for = true;
-  c->objtypes = NULL; /* types made in a batch go with it */
   bool valid = !r.cond_e || for_cond_valid(c, &r);
   if (valid)
     for_iterate(c, &r);
   free(r.slots);
   c->bindings = r.outer;
   c->in_for = saved_in_for;
-  c->objtypes = saved_types;
   return valid ? for_result(c, &r) : eval_dynamic(c);
 }
 

@@ -16,6 +16,7 @@
 
 #include "base/diag_int.h"
 #include "values/number.h"
+#include "values/value_int.h"
 
 /* Bytes a batch allocates before it is worth releasing: the scratch's
 ** bound beyond what the iterations keep. */
@@ -259,10 +260,12 @@ static void batch_start(struct scratch *s) {
   s->dblk = s->diags ? s->diags->nblk : 0;
 }
 
-void scratch_begin(struct scratch *s, tfr_arena *a, tfr_diags *diags) {
+void scratch_begin(struct scratch *s, tfr_arena *a, tfr_diags *diags,
+                   const tfr_type **objtypes) {
   memset(s, 0, sizeof *s);
   s->a = a;
   s->diags = diags;
+  s->objtypes = objtypes;
   batch_start(s);
 }
 
@@ -305,6 +308,8 @@ bool scratch_release(struct scratch *s,
   s->nspan = arena_spans_since(s->a, s->mark, &s->span, &s->capspan);
   copy_roots(s, s->tmp, keep, ud);
   arena_reset(s->a, s->mark);
+  if (s->objtypes)
+    memset(s->objtypes, 0, VALUE_OBJECT_CACHE * sizeof *s->objtypes);
   s->nspan = arena_spans_since(s->tmp, empty, &s->span, &s->capspan);
   copy_roots(s, s->a, keep, ud);
   tfr_arena_free(s->tmp);

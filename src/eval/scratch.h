@@ -25,11 +25,12 @@
 struct scratch_memo;
 
 struct scratch {
-  tfr_arena *a;           /* the evaluation's arena */
-  tfr_diags *diags;       /* the evaluation's diagnostics */
-  struct arena_mark mark; /* where the batch began */
-  size_t keeps;           /* arena_keeps(a) at the mark */
-  const void *dv;         /* the diagnostics' array and count at the mark */
+  tfr_arena *a;              /* the evaluation's arena */
+  tfr_diags *diags;          /* the evaluation's diagnostics */
+  const tfr_type **objtypes; /* the evaluation's object types, or NULL */
+  struct arena_mark mark;    /* where the batch began */
+  size_t keeps;              /* arena_keeps(a) at the mark */
+  const void *dv;            /* the diagnostics' array and count at the mark */
   size_t dn, dsrc, dblk;
   /* while releasing: */
   tfr_arena *tmp;          /* the kept values between the copies */
@@ -40,8 +41,11 @@ struct scratch {
   unsigned releases, refused; /* counts, for tests and benchmarks */
 };
 
-/* Start the first batch at what a holds now. */
-void scratch_begin(struct scratch *s, tfr_arena *a, tfr_diags *diags);
+/* Start the first batch at what a holds now.  objtypes: NULL, or the
+** evaluation's cache of object types (eval_ctx), emptied at each release
+** (the types it holds may have gone with the batch). */
+void scratch_begin(struct scratch *s, tfr_arena *a, tfr_diags *diags,
+                   const tfr_type **objtypes);
 
 /* Whether the batch holds enough to be worth releasing. */
 bool scratch_full(const struct scratch *s);
