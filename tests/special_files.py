@@ -18,12 +18,17 @@ check -recursive has no depth limit: a module 200 directories down is
 checked; a directory whose path is too long to open is a "Directory not
 searched" error (exit 1), never skipped in silence.
 
+fileset() does not walk back into a directory it is in (links to `..`),
+and what it collects stays inside the memory budget (-max-memory=64M:
+"value too large" for 2^24 paths, peak memory near the budget).
+
 Prints a line per failure and "N passed, M failed" last.
 """
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 from tally import Tally
 
@@ -48,6 +53,23 @@ def main():
             return p.returncode, p.stdout
         except subprocess.TimeoutExpired:
             return -9, "blocked: stopped after %d s" % LIMIT
+
+    def run_peak(d, args):
+        """run, and the child's peak memory (maximum resident set) in
+        bytes; AddressSanitizer's quarantine of freed memory capped."""
+        env = dict(os.environ)
+        env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
+                               ":quarantine_size_mb=16").lstrip(":")
+        with tempfile.TemporaryFile() as out:
+            p = subprocess.Popen([tool] + args, cwd=d, stdout=out,
+                                 stderr=subprocess.STDOUT, env=env)
+            timer = threading.Timer(LIMIT, p.kill)
+            timer.start()
+            _, status, usage = os.wait4(p.pid, 0)
+            timer.cancel()
+            out.seek(0)
+            text = out.read().decode("utf-8", "replace")
+        return os.waitstatus_to_exitcode(status), text, usage.ru_maxrss << 10
 
     cases = [("terraform.tfvars", "fifo"), ("x.auto.tfvars", "fifo"),
              ("other.tf", "fifo"), ("y.auto.tfvars", "/dev/zero")]
@@ -196,7 +218,10 @@ def main():
         os.mkfifo(fifo)
         big = os.path.join(root, "big.txt")
         with open(big, "wb") as f:
-            f.write(b"x" * (80 << 20))
+            # (in pieces: this process's own peak would be its children's
+            # too, as the kernel counts a vforked child's peak from exec)
+            for _ in range(80):
+                f.write(b"x" * (1 << 20))
         for expr, what in (('file("%s")' % fifo, "not a regular file"),
                            ('templatefile("%s", {})' % fifo,
                             "not a regular file"),
@@ -218,6 +243,50 @@ def main():
         check(rc == 0 and out.strip() == "40000",
               "yamldecode of 40,000 entries within %d s" % LIMIT,
               "exit %d\n%s" % (rc, out[-2000:]))
+        # fileset follows symbolic links to directories (as doublestar
+        # v1 does) but not back into a directory it is in: two links to
+        # `..` made 2^40 paths; what a walk collects stays inside the
+        # memory budget (links that double the paths 24 times); FIFOs and
+        # devices are not files it lists
+        base_peak = run_peak(root, ["eval", "1"])[2]
+        fs = os.path.join(root, "fs", "w")
+        os.makedirs(os.path.join(fs, "sub"))
+        for name in ("a.txt", os.path.join("sub", "b.txt")):
+            open(os.path.join(fs, name), "w").close()
+        os.mkfifo(os.path.join(fs, "sub", "fifo"))
+        os.symlink("/dev/null", os.path.join(fs, "null"))
+        os.symlink("..", os.path.join(fs, "up1"))
+        os.symlink("..", os.path.join(fs, "up2"))
+        os.symlink("../..", os.path.join(fs, "sub", "top"))
+        rc, out, peak = run_peak(root, ["-max-memory=64M", "eval",
+                                        "-functions", "-json",
+                                        'fileset("%s", "**")' % fs])
+        check(rc == 0 and out.strip() == '{"type":["set","string"],'
+              '"value":["a.txt","sub/b.txt"]}',
+              "fileset through links to .. ends, files only",
+              "exit %d\n%s" % (rc, out[-2000:]))
+        check(peak < base_peak + (40 << 20),
+              "fileset through links to ..: peak memory",
+              "%d MB over a trivial run's" % ((peak - base_peak) >> 20))
+        chain = os.path.join(root, "chain")
+        for i in range(25):
+            os.makedirs(os.path.join(chain, "c%d" % i))
+            open(os.path.join(chain, "c%d" % i, "f"), "w").close()
+            if i < 24:
+                for ln in ("x", "y"):
+                    os.symlink("../c%d" % (i + 1),
+                               os.path.join(chain, "c%d" % i, ln))
+        rc, out, peak = run_peak(root, ["-max-memory=64M", "eval",
+                                        "-functions", "-no-color",
+                                        'length(fileset("%s/c0", "**"))'
+                                        % chain])
+        check(rc == 1 and "value too large" in out and
+              "memory budget (-max-memory)" in flat(out),
+              "fileset of 2^24 paths: value too large",
+              "exit %d\n%s" % (rc, out[-2000:]))
+        check(peak < base_peak + (64 << 20) * 5 // 4 + (40 << 20),
+              "fileset of 2^24 paths: peak memory near the budget",
+              "%d MB over a trivial run's" % ((peak - base_peak) >> 20))
         # a minified .tfvars.json setting one name 80,000 times: each
         # diagnostic's column counted on, not from the line start
         dup = os.path.join(root, "dup")

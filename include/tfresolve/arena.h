@@ -47,8 +47,9 @@ TFR_API void tfr_arena_on_free(tfr_arena *a, void (*fn)(void *ctx), void *ctx);
 TFR_API size_t tfr_arena_used(const tfr_arena *a);
 
 /* How many bytes the values of one run may take before the functions that
-** can build huge values (setproduct, regexall) stop with "value too
-** large" instead of running the machine out of memory.  0 (the default):
+** can build huge values (setproduct, regexall), a template, a for
+** expression's iterations or a fileset walk stop with "value too large"
+** instead of running the machine out of memory.  0 (the default):
 ** half the physical memory, at most 16 GiB.  Set before any run starts. */
 TFR_API void tfr_set_memory_budget(size_t bytes);
 

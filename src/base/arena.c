@@ -63,6 +63,7 @@ struct tfr_arena {
                                 huge ones (spare_of) */
   void *slots[ARENA_NSLOTS]; /* arena_slot: outside the blocks */
   void (*slot_free[ARENA_NSLOTS])(void *);
+  size_t keeps; /* arena_keep's count */
 };
 
 static void (*oom_handler)(void);
@@ -187,6 +188,49 @@ void arena_reset(tfr_arena *a, struct arena_mark m) {
     m.head->used = m.used;
   }
   a->total = m.total;
+}
+
+void arena_keep(tfr_arena *a) { a->keeps++; }
+
+size_t arena_keeps(const tfr_arena *a) { return a->keeps; }
+
+/* One span of memory handed out, appended to *v. */
+static void add_span(struct arena_span **v, size_t *n, size_t *cap,
+                     const void *p, size_t len) {
+  if (!len)
+    return;
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 16;
+    struct arena_span *g = realloc(*v, c * sizeof *g);
+    if (!g)
+      tfr_oom();
+    *v = g;
+    *cap = c;
+  }
+  (*v)[(*n)++] = (struct arena_span){(uintptr_t)p, (uintptr_t)p + len};
+}
+
+static int span_cmp(const void *x, const void *y) {
+  uintptr_t a = ((const struct arena_span *)x)->lo,
+            b = ((const struct arena_span *)y)->lo;
+  return a < b ? -1 : a > b;
+}
+
+size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
+                         struct arena_span **v, size_t *cap) {
+  size_t n = 0;
+  /* as arena_reset walks them: blocks in front of the marked head, then
+  ** the marked head's new bytes and the big blocks right behind it */
+  for (struct block *b = a->head; b != m.head; b = b->next)
+    add_span(v, &n, cap, b->data, b->used);
+  if (m.head) {
+    add_span(v, &n, cap, (char *)m.head->data + m.used, m.head->used - m.used);
+    for (struct block *b = m.head->next; b != m.next; b = b->next)
+      add_span(v, &n, cap, b->data, b->used);
+  }
+  if (n > 1)
+    qsort(*v, n, sizeof **v, span_cmp);
+  return n;
 }
 
 void arena_recycle(tfr_arena *from, tfr_arena *into) {

@@ -6,6 +6,8 @@
 
 #include "tfresolve/arena.h"
 
+#include <stdint.h>
+
 /*
 ** Free from (running its cleanups) and give its blocks to into, which
 ** allocates from them before asking for more memory: a scratch arena's
@@ -27,6 +29,26 @@ struct arena_mark arena_mark(tfr_arena *a);
 void arena_reset(tfr_arena *a, struct arena_mark m);
 
 /*
+** Say that what was allocated from a so far must stay, whatever marks
+** were taken before: code that keeps a pointer into the arena beyond
+** the evaluation that made it (a scope caching a value it computed on
+** demand) calls it, and a caller that would go back to a mark
+** (arena_reset) asks arena_keeps whether the count moved since then.
+*/
+void arena_keep(tfr_arena *a);
+size_t arena_keeps(const tfr_arena *a);
+
+/* The address ranges [lo, hi) of what a handed out since m, sorted by
+** lo, into *v (malloc'd, grown as needed, *cap its capacity; the
+** caller frees it): their count.  With m of an empty arena (all zero):
+** everything a holds. */
+struct arena_span {
+  uintptr_t lo, hi;
+};
+size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
+                         struct arena_span **v, size_t *cap);
+
+/*
 ** Per-arena state of one concern (a cache), kept outside the arena's
 ** blocks so that arena_reset does not take it: the slot (initially NULL)
 ** belongs to the arena, which calls destroy on a non-NULL slot when it is
@@ -41,7 +63,8 @@ void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 _Noreturn void tfr_oom(void);
 
 /* How many bytes one run's values may take before a function that would
-** build more (setproduct of large sets) reports "value too large" instead
+** build more (setproduct of large sets), or a for expression's next
+** iteration (the arena's size is checked), reports "value too large" instead
 ** of running the machine out of memory: tfr_set_memory_budget's, or half
 ** the physical memory, at most 16 GiB. */
 size_t arena_value_budget(void);

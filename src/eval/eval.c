@@ -16,6 +16,7 @@
 #include "base/diag_int.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "eval/scratch.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -199,7 +200,19 @@ static const tfr_value *for_collection(struct eval_ctx *c,
                                        const struct ast *coll_expr,
                                        const tfr_value *coll);
 
-/* %{for} inside a template: the body's text once per element. */
+static bool over_budget(struct eval_ctx *c, const struct ast *x);
+static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
+                                uint32_t i);
+
+/* A template's iterations keep nothing in the arena: their text is in
+** the template's buffer (malloc'd). */
+static void keep_nothing(void *ud, struct scratch *s) {
+  (void)ud;
+  (void)s;
+}
+
+/* %{for} inside a template: the body's text once per element; what the
+** iterations allocate is given back as batches fill (scratch.h). */
 static bool template_for(struct eval_ctx *c, struct sbuf *b,
                          const struct ast *p, unsigned *marks) {
   const tfr_value *coll =
@@ -211,32 +224,28 @@ static bool template_for(struct eval_ctx *c, struct sbuf *b,
   const struct eval_binding *saved = c->bindings;
   bool saved_in_for = c->in_for;
   c->in_for = true;
-  for (uint32_t i = 0; i < coll->n && ok; i++) {
-    struct eval_binding kb, vb;
-    const tfr_value *key;
-    if (coll->type->kind == TFR_MAP)
-      key = tfr_string_nocopy(c->a, coll->keys[i], coll->keylens[i]);
-    else if (coll->type->kind == TFR_OBJECT)
-      key = tfr_string_nocopy(c->a, coll->type->names[i],
-                              strlen(coll->type->names[i]));
-    else if (coll->type->kind == TFR_SET)
-      key = coll->elems[i];
-    else {
-      tfr_value *n = tfr_arena_alloc(c->a, sizeof *n);
-      n->type = &tfr_t_number;
-      n->num = num_from_int(c->a, i);
-      key = n;
+  struct scratch s;
+  scratch_begin(&s, c->a, c->diags, c->objtypes);
+  for (uint32_t i = 0; i < coll->n && ok && !b->too_large; i++) {
+    if (over_budget(c, p)) {
+      ok = false;
+      break;
     }
+    struct eval_binding kb, vb;
     vb = (struct eval_binding){p->kids[1]->str, p->kids[1]->n, coll->elems[i],
                                saved};
     c->bindings = &vb;
     if (p->kids[0]) {
-      kb = (struct eval_binding){p->kids[0]->str, p->kids[0]->n, key, &vb};
+      kb = (struct eval_binding){p->kids[0]->str, p->kids[0]->n,
+                                 for_key(c, coll, i), &vb};
       c->bindings = &kb;
     }
     size_t ignored = SIZE_MAX;
     ok = template_parts(c, b, p->kids[3], marks, &ignored);
+    if (scratch_full(&s))
+      scratch_release(&s, keep_nothing, NULL);
   }
+  scratch_end(&s);
   c->bindings = saved;
   c->in_for = saved_in_for;
   return ok;
@@ -279,23 +288,15 @@ static bool template_parts(struct eval_ctx *c, struct sbuf *b,
   return known;
 }
 
-static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
-  /* A template that is a single interpolation yields the value itself. */
-  if (x->n == 1 && x->items[0]->kind != AST_STRING &&
-      x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
-    return eval_expr(c, x->items[0]);
-  struct sbuf b = text_buf(c);
-  unsigned marks = 0;
-  size_t before = tfr_diags_count(c->diags);
-  size_t unknown_at = SIZE_MAX;
-  bool known = template_parts(c, &b, x, &marks, &unknown_at);
+/* A template's value from its text in b, known or not. */
+static const tfr_value *template_value(struct eval_ctx *c, const struct ast *x,
+                                       struct sbuf *b, bool known,
+                                       size_t unknown_at, size_t before) {
   /* still a string, as in HCL: known unless a part is unknown (its text
   ** is not used) */
   if (tfr_diags_count(c->diags) > before)
-    return with_marks(
-        c, known ? tfr_string(c->a, "", 0) : tfr_unknown(c->a, &tfr_t_string),
-        marks);
-  if (b.too_large) {
+    return known ? tfr_string(c->a, "", 0) : tfr_unknown(c->a, &tfr_t_string);
+  if (b->too_large) {
     eval_error(c, x, "Value too large",
                arena_value_budget() < TFR_MAX_STRING
                    ? "The template's result is longer than this run's "
@@ -303,16 +304,33 @@ static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
                    : "The template's result is a string of more than 4 GiB, "
                      "the longest this program holds.");
     tfr_diags_set_ours(c->diags);
-    return with_marks(c, tfr_unknown(c->a, &tfr_t_string), marks);
+    return tfr_unknown(c->a, &tfr_t_string);
   }
   /* an unknown result is not null and keeps its known prefix, of at
   ** most 128 bytes (HCL's TemplateExpr, cty's StringPrefix) */
-  const tfr_value *v = known ? tfr_string(c->a, b.p ? b.p : "", b.n)
-                             : tfr_unknown_string_prefix(
-                                   c->a, b.p ? b.p : "",
-                                   unknown_at == SIZE_MAX
-                                       ? 0
-                                       : (unknown_at < 128 ? unknown_at : 128));
+  return known ? tfr_string(c->a, b->p ? b->p : "", b->n)
+               : tfr_unknown_string_prefix(
+                     c->a, b->p ? b->p : "",
+                     unknown_at == SIZE_MAX
+                         ? 0
+                         : (unknown_at < 128 ? unknown_at : 128));
+}
+
+static const tfr_value *eval_template(struct eval_ctx *c, const struct ast *x) {
+  /* A template that is a single interpolation yields the value itself. */
+  if (x->n == 1 && x->items[0]->kind != AST_STRING &&
+      x->items[0]->kind != AST_TIF && x->items[0]->kind != AST_TFOR)
+    return eval_expr(c, x->items[0]);
+  /* the text is malloc'd, not the arena's: a %{for} gives back what its
+  ** iterations allocate there (template_for) */
+  struct sbuf b = text_buf(c);
+  b.arena = NULL;
+  unsigned marks = 0;
+  size_t before = tfr_diags_count(c->diags);
+  size_t unknown_at = SIZE_MAX;
+  bool known = template_parts(c, &b, x, &marks, &unknown_at);
+  const tfr_value *v = template_value(c, x, &b, known, unknown_at, before);
+  free(b.p);
   return with_marks(c, v, marks);
 }
 
@@ -881,33 +899,277 @@ static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
   }
 }
 
-struct group {
-  const char *key;
-  uint32_t len;
-  const tfr_value **vals;
-  uint32_t n, cap;
-};
-
-static void group_add(struct eval_ctx *c, struct group *g, const tfr_value *v) {
-  if (g->n == g->cap) {
-    g->cap = g->cap ? g->cap * 2 : 4;
-    const tfr_value **nv = tfr_arena_alloc_raw(c->a, g->cap * sizeof *nv);
-    if (g->n)
-      memcpy(nv, g->vals, g->n * sizeof *nv);
-    g->vals = nv;
+/*
+** The memory budget (-max-memory), checked where iterations allocate:
+** true, with "Value too large" reported once (the loops around stop too,
+** and each would say it again), when the arena holds more than it.
+*/
+static bool over_budget(struct eval_ctx *c, const struct ast *x) {
+  if (tfr_arena_used(c->a) <= arena_value_budget())
+    return false;
+  static const char summary[] = "Value too large",
+                    detail[] = "Evaluating this expression takes more memory "
+                               "than this run's memory budget (-max-memory).";
+  for (size_t i = 0; i < tfr_diags_count(c->diags); i++) {
+    const struct tfr_diag *g = tfr_diags_get(c->diags, i);
+    if (!strcmp(g->summary, summary) && g->detail && !strcmp(g->detail, detail))
+      return true;
   }
-  g->vals[g->n++] = v;
+  eval_error(c, x, summary, detail);
+  tfr_diags_set_ours(c->diags);
+  return true;
 }
 
-static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
-  const struct ast *kv = x->kids[0], *vv = x->kids[1], *coll_e = x->kids[2];
-  const struct ast *key_e = x->kids[3], *val_e = x->kids[4];
-  const struct ast *cond_e = x->kids[5];
-  bool object = x->flags & AST_F_OBJECT, group = x->flags & AST_F_GROUP;
-  size_t before = tfr_diags_count(c->diags);
-  const tfr_value *raw = eval_expr(c, coll_e);
-  const tfr_value *coll = for_collection(c, coll_e, raw);
-  if (!coll) {
+/* One key of an object for expression, with how many values it has
+** (grouping) and its first. */
+struct group {
+  const char *key;
+  uint32_t len, n, first;
+};
+
+/* One for expression being evaluated: its parts, what its iterations
+** kept so far (vals; for an object, each value's group and the groups in
+** the order of their first key), and where the scratch batch began. */
+struct for_run {
+  const struct ast *x, *kv, *vv, *key_e, *val_e, *cond_e;
+  bool object, group;
+  const tfr_value *coll;
+  const struct eval_binding *outer;
+  const tfr_value **vals;
+  uint32_t *gidx;
+  struct group *groups;
+  uint32_t *slots; /* object: groups by key hash (index + 1; 0: empty),
+                      malloc'd, a power of two at least twice the elements */
+  size_t nslots;
+  size_t nv, ng, batch_v, batch_g;
+  unsigned marks; /* the result's: the collection's, every 'if' value's
+                     and (an object) every key's, as in HCL */
+  bool known;     /* false: a bad 'if' value or key (reported once) */
+  bool unknown;   /* an unknown 'if' value or key */
+  bool stopped;   /* over the memory budget */
+};
+
+/* HCL first tries the 'if' clause with unknown values, to catch a clause
+** that is wrong whatever the element: false when it is. */
+static bool for_cond_valid(struct eval_ctx *c, struct for_run *r) {
+  const tfr_value *dyn = eval_dynamic(c);
+  struct eval_binding vb = {r->vv->str, r->vv->n, dyn, r->outer}, kb;
+  c->bindings = &vb;
+  if (r->kv) {
+    kb = (struct eval_binding){r->kv->str, r->kv->n, dyn, &vb};
+    c->bindings = &kb;
+  }
+  size_t pre = tfr_diags_count(c->diags);
+  const tfr_value *cv = eval_expr(c, r->cond_e);
+  const char *err = NULL;
+  c->bindings = r->outer;
+  if (is_null(cv))
+    eval_error(c, r->cond_e, "Condition is null",
+               "The value of the 'if' clause must not be null.");
+  else if (!conv_convert(c->a, cv, &tfr_t_bool, &err))
+    eval_error(c, r->cond_e, "Invalid 'for' condition",
+               tfr_arena_printf(c->a, "The 'if' clause value is invalid: %s.",
+                                err ? err : "bool required"));
+  return tfr_diags_count(c->diags) == pre;
+}
+
+/* The 'if' clause for the bound element: whether it is taken. */
+static bool for_cond(struct eval_ctx *c, struct for_run *r) {
+  const tfr_value *cv = eval_expr(c, r->cond_e);
+  if (is_null(cv)) {
+    if (r->known)
+      eval_error(c, r->cond_e, "Invalid 'for' condition",
+                 "The value of the 'if' clause must not be null.");
+    r->known = false;
+    return false;
+  }
+  r->marks |= marks_of(cv);
+  const char *err = NULL;
+  const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
+  if (!b) {
+    if (r->known)
+      eval_error(c, r->cond_e, "Invalid 'for' condition",
+                 tfr_arena_printf(c->a, "The 'if' clause value is invalid: %s.",
+                                  err ? err : "bool required"));
+    r->known = false;
+    return false;
+  }
+  if (is_unknown(b)) {
+    r->unknown = true;
+    return false;
+  }
+  return b->b;
+}
+
+/* The key of an object for expression for the bound element, as a known
+** string; NULL when there is none (reported, or unknown). */
+static const tfr_value *for_object_key(struct eval_ctx *c, struct for_run *r) {
+  const tfr_value *k = eval_expr(c, r->key_e); /* the key first, as HCL */
+  if (is_null(k)) {
+    if (r->known)
+      eval_error(c, r->key_e, "Invalid object key",
+                 "Key expression in 'for' expression must not produce a "
+                 "null value.");
+    r->known = false;
+    return NULL;
+  }
+  r->marks |= marks_of(k);
+  const char *err = NULL;
+  const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
+  if (!ks) {
+    if (r->known)
+      eval_error(c, r->key_e, "Invalid object key",
+                 tfr_arena_printf(c->a,
+                                  "The key expression produced an invalid "
+                                  "result: %s.",
+                                  err ? err : "string required"));
+    r->known = false;
+    return NULL;
+  }
+  if (is_unknown(ks)) {
+    r->unknown = true;
+    return NULL;
+  }
+  return ks;
+}
+
+/* Add v under key ks: a new group, or (grouping) the group of an equal
+** key, found through its hash; without grouping a repeated key is an
+** error and the first value stays, as in HCL. */
+static void for_add(struct eval_ctx *c, struct for_run *r, const tfr_value *ks,
+                    const tfr_value *v) {
+  size_t mask = r->nslots - 1, at = (size_t)str_hash(ks->s, ks->n) & mask;
+  size_t j;
+  for (;; at = (at + 1) & mask) {
+    j = r->slots[at] ? r->slots[at] - 1 : r->ng;
+    if (j == r->ng || (r->groups[j].len == ks->n &&
+                       memcmp(r->groups[j].key, ks->s, ks->n) == 0))
+      break;
+  }
+  if (j < r->ng && !r->group) {
+    struct sbuf q = {0};
+    sbuf_go_quote(&q, ks->s, ks->n);
+    eval_error(c, r->key_e, "Duplicate object key",
+               tfr_arena_printf(c->a,
+                                "Two different items produced the key %s "
+                                "in this 'for' expression. If duplicates "
+                                "are expected, use the ellipsis (...) after "
+                                "the value expression to enable grouping by "
+                                "key.",
+                                q.p ? q.p : "\"\""));
+    free(q.p);
+    return;
+  }
+  if (j == r->ng) {
+    r->groups[r->ng++] = (struct group){ks->s, ks->n, 0, (uint32_t)r->nv};
+    r->slots[at] = (uint32_t)r->ng;
+  }
+  r->groups[j].n++;
+  r->gidx[r->nv] = (uint32_t)j;
+  r->vals[r->nv++] = v;
+}
+
+/* One element: bound, its 'if' clause, its key and value kept. */
+static void for_item(struct eval_ctx *c, struct for_run *r, uint32_t i) {
+  struct eval_binding kb, vb;
+  vb = (struct eval_binding){r->vv->str, r->vv->n, r->coll->elems[i], r->outer};
+  c->bindings = &vb;
+  if (r->kv) {
+    kb = (struct eval_binding){r->kv->str, r->kv->n, for_key(c, r->coll, i),
+                               &vb};
+    c->bindings = &kb;
+  }
+  if (r->cond_e && !for_cond(c, r))
+    return;
+  if (!r->object) {
+    r->vals[r->nv++] = eval_expr(c, r->val_e);
+    return;
+  }
+  const tfr_value *ks = for_object_key(c, r);
+  if (ks)
+    for_add(c, r, ks, eval_expr(c, r->val_e));
+}
+
+/* The roots a scratch batch of a for expression keeps: the values and the
+** keys of the groups it added. */
+static void for_keep(void *ud, struct scratch *s) {
+  struct for_run *r = ud;
+  for (size_t k = r->batch_v; k < r->nv; k++)
+    r->vals[k] = scratch_value(s, r->vals[k]);
+  for (size_t j = r->batch_g; j < r->ng; j++)
+    r->groups[j].key = scratch_bytes(s, r->groups[j].key, r->groups[j].len);
+}
+
+/* Every element is visited, as in HCL: each one's errors are reported; a
+** bad 'if' or key value only once (known turns false).  What an iteration
+** does not keep is given back as batches fill (scratch.h). */
+static void for_iterate(struct eval_ctx *c, struct for_run *r) {
+  struct scratch s;
+  scratch_begin(&s, c->a, c->diags, c->objtypes);
+  for (uint32_t i = 0; i < r->coll->n; i++) {
+    if (over_budget(c, r->x)) {
+      r->stopped = true;
+      break;
+    }
+    for_item(c, r, i);
+    if (scratch_full(&s)) {
+      scratch_release(&s, for_keep, r);
+      r->batch_v = r->nv;
+      r->batch_g = r->ng;
+    }
+  }
+  scratch_end(&s);
+}
+
+/* The value of an evaluated for expression. */
+static const tfr_value *for_result(struct eval_ctx *c, struct for_run *r) {
+  /* as HCL: only a bad 'if' value or key makes the whole unknown; errors
+  ** inside the values leave a tuple or object of (unknown) values */
+  if (r->stopped)
+    return eval_dynamic(c);
+  if (!r->known || r->unknown)
+    return with_marks(c, eval_dynamic(c), r->marks);
+  if (!r->object)
+    return with_marks(c, tfr_tuple(c->a, r->nv, r->vals), r->marks);
+  size_t ng = r->ng ? r->ng : 1;
+  const char **names = tfr_arena_alloc_raw(c->a, ng * sizeof *names);
+  const tfr_value **ov = tfr_arena_alloc_raw(c->a, ng * sizeof *ov);
+  /* a group's values in their order: each group's slice of one array */
+  const tfr_value **each = NULL;
+  uint32_t *at = NULL;
+  if (r->group) {
+    each = tfr_arena_alloc_raw(c->a, (r->nv ? r->nv : 1) * sizeof *each);
+    at = tfr_arena_alloc_raw(c->a, ng * sizeof *at);
+    for (size_t j = 0, sum = 0; j < r->ng; sum += r->groups[j++].n)
+      at[j] = (uint32_t)sum;
+    for (size_t k = 0; k < r->nv; k++)
+      each[at[r->gidx[k]]++] = r->vals[k];
+  }
+  for (size_t j = 0, sum = 0; j < r->ng; sum += r->groups[j++].n) {
+    names[j] = tfr_arena_strndup(c->a, r->groups[j].key, r->groups[j].len);
+    ov[j] = r->group ? tfr_tuple(c->a, r->groups[j].n, each + sum)
+                     : r->vals[r->groups[j].first];
+  }
+  return with_marks(c, tfr_object(c->a, r->ng, names, ov), r->marks);
+}
+
+/* Set up r for x: NULL, or the result when there is nothing to iterate
+** (an unknown, null or non-iterable collection). */
+static const tfr_value *for_start(struct eval_ctx *c, const struct ast *x,
+                                  struct for_run *r) {
+  *r = (struct for_run){.x = x,
+                        .kv = x->kids[0],
+                        .vv = x->kids[1],
+                        .key_e = x->kids[3],
+                        .val_e = x->kids[4],
+                        .cond_e = x->kids[5],
+                        .object = x->flags & AST_F_OBJECT,
+                        .group = x->flags & AST_F_GROUP,
+                        .outer = c->bindings,
+                        .known = true};
+  const tfr_value *raw = eval_expr(c, x->kids[2]);
+  r->coll = for_collection(c, x->kids[2], raw);
+  if (!r->coll) {
     /* an unknown collection's marks hold (hcl's ForExpr); a null, an
     ** untyped or a non-iterable one gives an unmarked DynamicVal */
     int k = raw->type->kind;
@@ -917,159 +1179,35 @@ static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
                ? with_marks(c, eval_dynamic(c), marks_of(raw))
                : eval_dynamic(c);
   }
+  size_t n = r->coll->n ? r->coll->n : 1;
+  r->vals = tfr_arena_alloc_raw(c->a, n * sizeof *r->vals);
+  if (r->object) {
+    r->gidx = tfr_arena_alloc_raw(c->a, n * sizeof *r->gidx);
+    r->groups = tfr_arena_alloc_raw(c->a, n * sizeof *r->groups);
+    for (r->nslots = 2; r->nslots < 2 * n;)
+      r->nslots *= 2;
+    r->slots = calloc(r->nslots, sizeof *r->slots);
+    if (!r->slots)
+      tfr_oom();
+  }
+  r->marks = marks_of(r->coll);
+  return NULL;
+}
 
-  const struct eval_binding *saved = c->bindings;
+static const tfr_value *eval_for(struct eval_ctx *c, const struct ast *x) {
+  struct for_run r;
+  const tfr_value *none = for_start(c, x, &r);
+  if (none)
+    return none;
   bool saved_in_for = c->in_for;
   c->in_for = true;
-  const tfr_value **vals =
-      tfr_arena_alloc_raw(c->a, (coll->n ? coll->n : 1) * sizeof *vals);
-  struct group *groups =
-      tfr_arena_alloc(c->a, (coll->n ? coll->n : 1) * sizeof *groups);
-  size_t nv = 0, ng = 0;
-  bool unknown = false;
-  /* the result has the marks of the collection, of every 'if' value and
-  ** (an object) of every key, as in HCL */
-  unsigned marks = marks_of(coll);
-  if (cond_e) {
-    /* HCL first tries the 'if' clause with unknown values, to catch a
-    ** clause that is wrong whatever the element */
-    const tfr_value *dyn = eval_dynamic(c);
-    struct eval_binding vb = {vv->str, vv->n, dyn, saved}, kb;
-    c->bindings = &vb;
-    if (kv) {
-      kb = (struct eval_binding){kv->str, kv->n, dyn, &vb};
-      c->bindings = &kb;
-    }
-    size_t pre = tfr_diags_count(c->diags);
-    const tfr_value *cv = eval_expr(c, cond_e);
-    const char *err = NULL;
-    c->bindings = saved;
-    if (is_null(cv))
-      eval_error(c, cond_e, "Condition is null",
-                 "The value of the 'if' clause must not be null.");
-    else if (!conv_convert(c->a, cv, &tfr_t_bool, &err))
-      eval_error(c, cond_e, "Invalid 'for' condition",
-                 tfr_arena_printf(c->a, "The 'if' clause value is invalid: %s.",
-                                  err ? err : "bool required"));
-    if (tfr_diags_count(c->diags) > pre) {
-      c->in_for = saved_in_for;
-      return eval_dynamic(c);
-    }
-  }
-  /* Every element is visited, as in HCL: each one's errors are reported;
-  ** a bad 'if' or key value only once (known turns false) */
-  bool known = true;
-  for (uint32_t i = 0; i < coll->n; i++) {
-    struct eval_binding kb, vb;
-    vb = (struct eval_binding){vv->str, vv->n, coll->elems[i], saved};
-    c->bindings = &vb;
-    if (kv) {
-      kb = (struct eval_binding){kv->str, kv->n, for_key(c, coll, i), &vb};
-      c->bindings = &kb;
-    }
-    if (cond_e) {
-      const tfr_value *cv = eval_expr(c, cond_e);
-      if (is_null(cv)) {
-        if (known)
-          eval_error(c, cond_e, "Invalid 'for' condition",
-                     "The value of the 'if' clause must not be null.");
-        known = false;
-        continue;
-      }
-      marks |= marks_of(cv);
-      const char *err = NULL;
-      const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
-      if (!b) {
-        if (known)
-          eval_error(c, cond_e, "Invalid 'for' condition",
-                     tfr_arena_printf(c->a,
-                                      "The 'if' clause value is invalid: %s.",
-                                      err ? err : "bool required"));
-        known = false;
-        continue;
-      }
-      if (is_unknown(b)) {
-        unknown = true;
-        continue;
-      }
-      if (!b->b)
-        continue;
-    }
-    if (!object) {
-      vals[nv++] = eval_expr(c, val_e);
-      continue;
-    }
-    const tfr_value *k = eval_expr(c, key_e); /* the key first, as HCL */
-    if (is_null(k)) {
-      if (known)
-        eval_error(c, key_e, "Invalid object key",
-                   "Key expression in 'for' expression must not produce a "
-                   "null value.");
-      known = false;
-      continue;
-    }
-    marks |= marks_of(k);
-    const char *err = NULL;
-    const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
-    if (!ks) {
-      if (known)
-        eval_error(c, key_e, "Invalid object key",
-                   tfr_arena_printf(c->a,
-                                    "The key expression produced an invalid "
-                                    "result: %s.",
-                                    err ? err : "string required"));
-      known = false;
-      continue;
-    }
-    if (is_unknown(ks)) {
-      unknown = true;
-      continue;
-    }
-    const tfr_value *v = eval_expr(c, val_e);
-    size_t j = 0;
-    while (j < ng && !(groups[j].len == ks->n &&
-                       memcmp(groups[j].key, ks->s, ks->n) == 0))
-      j++;
-    if (j < ng && !group) { /* the first one stays, as in HCL */
-      struct sbuf q = {0};
-      sbuf_go_quote(&q, ks->s, ks->n);
-      eval_error(c, key_e, "Duplicate object key",
-                 tfr_arena_printf(c->a,
-                                  "Two different items produced the key %s "
-                                  "in this 'for' expression. If duplicates "
-                                  "are expected, use the ellipsis (...) after "
-                                  "the value expression to enable grouping by "
-                                  "key.",
-                                  q.p ? q.p : "\"\""));
-      free(q.p);
-      continue;
-    }
-    if (j == ng) {
-      groups[ng].key = ks->s;
-      groups[ng].len = ks->n;
-      ng++;
-    }
-    group_add(c, &groups[j], v);
-  }
-  c->bindings = saved;
+  bool valid = !r.cond_e || for_cond_valid(c, &r);
+  if (valid)
+    for_iterate(c, &r);
+  free(r.slots);
+  c->bindings = r.outer;
   c->in_for = saved_in_for;
-  /* as HCL: only a bad 'if' value or key makes the whole unknown; errors
-  ** inside the values leave a tuple or object of (unknown) values */
-  if (!known)
-    return with_marks(c, eval_dynamic(c), marks);
-  (void)before;
-  if (unknown)
-    return with_marks(c, eval_dynamic(c), marks);
-  if (!object)
-    return with_marks(c, tfr_tuple(c->a, nv, vals), marks);
-  const char **names = tfr_arena_alloc_raw(c->a, (ng ? ng : 1) * sizeof *names);
-  const tfr_value **ov = tfr_arena_alloc_raw(c->a, (ng ? ng : 1) * sizeof *ov);
-  for (size_t j = 0; j < ng; j++) {
-    names[j] = tfr_arena_strndup(c->a, groups[j].key, groups[j].len);
-    ov[j] = group ? tfr_tuple(c->a, groups[j].n, groups[j].vals)
-                  : groups[j].vals[0];
-  }
-  return with_marks(c, tfr_object(c->a, ng, names, ov), marks);
+  return valid ? for_result(c, &r) : eval_dynamic(c);
 }
 
 /* ---- traversal --------------------------------------------------------- */
@@ -1402,12 +1540,22 @@ static bool bound(const struct eval_ctx *c, const struct ast *x) {
   return false;
 }
 
+/* A scope that allocated while it looked a name up (local.* evaluated on
+** demand) may keep what it made: the iterations around (scratch.h) must
+** not give it back.  used: the arena's size before the lookup. */
+static void kept_by_scope(struct eval_ctx *c, size_t used) {
+  if (tfr_arena_used(c->a) != used)
+    arena_keep(c->a);
+}
+
 static const tfr_value *eval_variable(struct eval_ctx *c, const struct ast *x) {
   for (const struct eval_binding *b = c->bindings; b; b = b->next)
     if (b->len == x->n && memcmp(b->name, x->str, x->n) == 0)
       return b->value;
   if (c->scope) {
+    size_t used = tfr_arena_used(c->a);
     const tfr_value *v = c->scope->lookup(c->scope->ud, c, x, x->str, x->n);
+    kept_by_scope(c, used);
     if (v)
       return v;
   } else if (!c->in_for) {
@@ -1567,8 +1715,10 @@ const tfr_value *eval_expr(struct eval_ctx *c, const struct ast *x) {
   case AST_GETATTR:
     if (c->scope && c->scope->attr && x->kids[0]->kind == AST_VARIABLE &&
         !bound(c, x->kids[0])) {
+      size_t used = tfr_arena_used(c->a);
       const tfr_value *v = c->scope->attr(c->scope->ud, x->kids[0]->str,
                                           x->kids[0]->n, x->str, x->n);
+      kept_by_scope(c, used);
       if (v)
         return v;
     }

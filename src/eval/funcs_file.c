@@ -758,6 +758,9 @@ static const tfr_value *fn_fileexists(struct fcall *f, const tfr_type *r) {
 
 /* ---- fileset: bmatcuk/doublestar v1 ------------------------------------ */
 
+/* How deep a fileset walk goes (directories inside directories). */
+#define GLOB_DEPTH 256
+
 /* set(string), fileset's result type */
 static const tfr_type set_of_string = {TFR_SET, 0,    &tfr_t_string,
                                        NULL,    NULL, NULL};
@@ -935,10 +938,18 @@ static int match_component(tfr_arena *a, const char *pat, size_t pl,
   return 0;
 }
 
+/* The walk of one fileset: its matches, and the directories it is in
+** (device and inode, depth of them), so that a symbolic link to one of
+** them (a cycle) is not followed again. */
 struct globber {
   tfr_arena *a;
   struct strs matches;
   int depth;
+  struct {
+    dev_t dev;
+    ino_t ino;
+  } in[GLOB_DEPTH];
+  bool too_large; /* past the memory budget (-max-memory) */
 };
 
 /* One directory entry as Go's Readdir gives it (lstat). */
@@ -966,12 +977,28 @@ static struct dent *read_dir(tfr_arena *a, const char *dir, size_t *n) {
 
 static bool has_meta(const char *s) { return strpbrk(s, "*?[{\\") != NULL; }
 
+/* Whether the directory st is one the walk is in: doublestar follows
+** symbolic links to directories, so a link to `..` leads back into them,
+** which Terraform walks again until the path has too many links to
+** resolve (40 on Linux; with two such links 2^40 paths).  Ours (not
+** Terraform's): the walk does not enter it again. */
+static bool inside(const struct globber *g, const struct stat *st) {
+  for (int i = 0; i < g->depth - 1; i++)
+    if (g->in[i].dev == st->st_dev && g->in[i].ino == st->st_ino)
+      return true;
+  return false;
+}
+
 /* doublestar v1's doGlob; the error it returns (-1) as Go's named result,
 ** including its habit of letting a later step overwrite an earlier one. */
 static int do_glob(struct globber *g, const char *basedir,
                    const char *const *comps, size_t nc) {
-  if (++g->depth > 256) { /* symlink cycles under ** end here */
-    g->depth--;
+  /* what a walk collects (its paths, in the arena) stays inside the
+  ** memory budget, however many links lead to the same directories */
+  if (tfr_arena_used(g->a) > arena_value_budget())
+    g->too_large = true;
+  if (g->too_large || ++g->depth > GLOB_DEPTH) {
+    g->depth -= !g->too_large;
     return 0;
   }
   int e = 0;
@@ -990,8 +1017,10 @@ static int do_glob(struct globber *g, const char *basedir,
   }
   if (S_ISLNK(st.st_mode) && stat(dir, &st) != 0)
     goto out;
-  if (!S_ISDIR(st.st_mode))
+  if (!S_ISDIR(st.st_mode) || inside(g, &st))
     goto out;
+  g->in[g->depth - 1].dev = st.st_dev;
+  g->in[g->depth - 1].ino = st.st_ino;
   size_t nf;
   struct dent *files = read_dir(g->a, dir, &nf);
   if (!files)
@@ -1061,17 +1090,29 @@ static const tfr_value *fn_fileset(struct fcall *f, const tfr_type *r) {
   if (!path_is_abs(path))
     path = path_join(f->a, base_dir(f), path);
   const char *pattern = path_join(f->a, path, f->args[1]->s);
-  struct globber g = {f->a, {0}, 0};
-  if (!glob(&g, pattern)) {
+  struct globber *g = calloc(1, sizeof *g);
+  if (!g)
+    tfr_oom();
+  g->a = f->a;
+  bool ok = glob(g, pattern), too_large = g->too_large;
+  struct strs matches = g->matches;
+  free(g);
+  if (!ok) {
     fcall_error(f, "failed to glob pattern %s: syntax error in pattern",
                 redact(f, pattern, marks));
     return NULL;
   }
+  if (too_large) {
+    fcall_error(f, "value too large: the result takes more than this run's "
+                   "memory budget (-max-memory)");
+    fcall_ours(f);
+    return NULL;
+  }
   const tfr_value **v =
-      tfr_arena_alloc_raw(f->a, (g.matches.n ? g.matches.n : 1) * sizeof *v);
+      tfr_arena_alloc_raw(f->a, (matches.n ? matches.n : 1) * sizeof *v);
   size_t n = 0;
-  for (size_t i = 0; i < g.matches.n; i++) {
-    const char *m = g.matches.v[i];
+  for (size_t i = 0; i < matches.n; i++) {
+    const char *m = matches.v[i];
     struct stat st;
     if (stat(m, &st) != 0) {
       /* a dangling link, or one through a non-directory: not a file */

@@ -41,6 +41,17 @@ static _Thread_local TLS_FAST struct {
   size_t line; /* the index of line_start in f->lines */
 } last;
 
+/* The furthest column counted on a line, per thread: a diagnostic that
+** also names an earlier place on a long line ("already defined at"
+** 1,9-12) moves `last` back; the next one counts on from here, not from
+** the line start (which made many such diagnostics quadratic).  A new
+** file forgets it too. */
+static _Thread_local TLS_FAST struct {
+  const struct src_file *f;
+  uint32_t line_start, byte;
+  int column;
+} furthest;
+
 /* The line table is built at once, not on the first position asked for:
 ** a loaded module's files are then read-only, so threads can share them
 ** (and positions are needed for every value anyway). */
@@ -48,6 +59,7 @@ static struct src_file *make(tfr_arena *a, const char *name, const char *text,
                              size_t len, bool lines) {
   struct src_file *f = tfr_arena_alloc(a, sizeof *f);
   last.f = NULL;
+  furthest.f = NULL;
   f->name = tfr_arena_strdup(a, name);
   f->text = text;
   f->len = len;
@@ -348,15 +360,6 @@ static bool fresh_cluster(const struct src_file *f, uint32_t from,
 }
 
 /* The column of byte on the line starting at from. */
-/* The furthest column counted on a line, per thread: a diagnostic that
-** also names an earlier place on a long line ("already defined at"
-** 1,9-12) moves `last` back; the next one counts on from here, not from
-** the line start (which made many such diagnostics quadratic). */
-static _Thread_local TLS_FAST struct {
-  const struct src_file *f;
-  uint32_t line_start, byte;
-  int column;
-} furthest;
 
 static int column_at(const struct src_file *f, uint32_t from, uint32_t byte) {
   int column;
