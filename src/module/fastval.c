@@ -267,6 +267,8 @@ struct rd {
   int depth;
   bool bad;                /* outside the subset: the grammar reads the file */
   bool failed;             /* does not convert: the general path says why */
+  bool dropped;            /* an object's attribute its type does not
+                              declare was left out (Terraform drops it) */
   const tfr_value **stack; /* elements being gathered (malloc'd) */
   uint32_t top, cap;
   struct key *keys; /* map keys being gathered (malloc'd) */
@@ -632,6 +634,7 @@ static bool put_member(struct rd *r, const struct fv_plan *p, int kind,
                                                 const struct fv_plan *p)) {
   bool live = p && !r->failed;
   long i = live && kind == TFR_OBJECT ? attr_index(p, key, klen) : -1;
+  r->dropped |= live && kind == TFR_OBJECT && i < 0;
   const struct fv_plan *ep = !live             ? NULL
                              : kind == TFR_MAP ? p->elem
                              : i >= 0          ? p->kids[i]
@@ -1003,14 +1006,15 @@ static bool body_attr(struct body *b, struct span name,
   long tag = 0;
   const struct fv_plan *p =
       b->plan_for(b->ctx, r->s.t + name.start, name.end - name.start, &tag);
-  r->failed = false;
+  r->failed = r->dropped = false;
   const tfr_value *x = read(r, p);
   if (!x)
     return false;
   if (b->n == b->cap)
     b->v = grow(b->v, &b->cap, sizeof *b->v);
-  b->v[b->n++] = (struct fv_attr){
-      name, {start, r->s.pos}, line, p && !r->failed ? x : NULL, tag};
+  b->v[b->n++] = (struct fv_attr){name, {start, r->s.pos},
+                                  line, p && !r->failed ? x : NULL,
+                                  tag,  r->dropped};
   return true;
 }
 

@@ -38,6 +38,8 @@ struct fv_attr {
   int line;               /* where expr starts */
   const tfr_value *value; /* final value, or NULL: use the general path */
   long tag;               /* what plan_for said of the name */
+  bool dropped;           /* value drops an attribute its object type does not
+                             declare (what -strict and its warning speak of) */
 };
 
 /* The plan for an attribute's name, or NULL (the value is only checked);

@@ -116,6 +116,8 @@ struct raw_value {
   const struct ast *expr; /* file values, unless lazy */
   struct lazy_file *lazy; /* read by fastval.c: */
   const tfr_value *fast;  /*   final value, or NULL */
+  bool fast_dropped;      /*   fast drops an attribute its type does not
+                               declare */
   long var;               /* 0, or its variable: vars[var - 1]; or
                              -1: undeclared (what fastval.c found) */
   const char *text;       /* env and -var values */

@@ -220,6 +220,7 @@ static bool fast_values(struct collector *c, struct src_file *src,
     r->line = at[i].line;
     r->lazy = lf;
     r->fast = at[i].value;
+    r->fast_dropped = at[i].dropped;
     r->var = at[i].tag;
   }
   free(at);
@@ -897,6 +898,8 @@ static void strict_values(struct resolver *r) {
     const tfr_value *val = r->winner[k] == raw ? r->given[k] : NULL;
     if (!raw->src && !val)
       continue; /* a -var or TF_VAR_ overridden: never parsed */
+    if (raw->fast && !raw->fast_dropped)
+      continue; /* the fast path saw every attribute kept */
     struct dropped_ctx c = {r, v, NULL};
     const struct ast *x = raw_expr(r, raw, v, &c.src);
     if (x)
@@ -1588,8 +1591,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     size_t before = tfr_diags_count(diags);
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
-                   !o->keep_given && !o->strict && !o->warn_dropped,
-                   o->skip_editor_files, &ov);
+                   !o->keep_given && !o->strict, o->skip_editor_files, &ov);
     stop = tfr_diags_has_errors(diags);
     unread = stop && only_unreadable(diags, before);
   }
@@ -1614,8 +1616,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     r.diags = r.unsaid;
     if (!collected) /* each source is described with its preview */
       module_collect(m, a, r.unsaid, o->env, o->args, o->nargs,
-                     !o->keep_given && !o->strict && !o->warn_dropped,
-                     o->skip_editor_files, &ov);
+                     !o->keep_given && !o->strict, o->skip_editor_files, &ov);
     stage_parse(&r);
     parsed = true;
     r.diags = said;
