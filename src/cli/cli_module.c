@@ -164,9 +164,10 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
   ro.tree = !o->no_modules;
   ro.missing_required_info = o->missing == 1;
   ro.keep_given = explain; /* it shows the conversion */
-  /* explain tells the whole story: the attributes the type drops too,
-  ** as warnings (-strict: errors); the verdict stays Terraform's */
-  ro.warn_dropped = explain;
+  /* explain tells the whole story, check warns before apply: the
+  ** attributes the type drops too, as warnings (-strict: errors); the
+  ** verdict stays Terraform's */
+  ro.warn_dropped = explain || o->warn_dropped;
   if (o->bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(

@@ -57,6 +57,7 @@ static int check_out(const struct cli_opts *o,
 }
 
 static int run(struct cli_opts *o) {
+  o->warn_dropped = true; /* what Terraform drops silently is said */
   return cli_module_run(o, check_out, false);
 }
 

@@ -30,7 +30,9 @@ struct cli_opts {
   int engine;  /* -engine: 0 terraform, 1 opentofu (o.opentofu) */
   int missing; /* -missing-required: 0 error, 1 info */
   bool no_env, strict, recursive, no_modules, all, changed, required, force;
-  bool accepted; /* options accepted as Terraform's that change nothing */
+  bool warn_dropped; /* set by the command (check, explain): attributes a
+                        type drops are warnings (not an option) */
+  bool accepted;     /* options accepted as Terraform's that change nothing */
   const char *type, *out, *test_dir;
   struct tfr_cli_arg *args; /* -var and -var-file, in order */
   size_t nargs;

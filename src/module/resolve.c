@@ -911,6 +911,8 @@ static void strict_values(struct resolver *r) {
     const struct var_decl *v = &m->vars[k];
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
+      if (!r->strict && r->opentofu && d->constructor && !d->json)
+        continue; /* OpenTofu's own warning says it (its words) */
       dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
                    r->opentofu && d->constructor && !d->json,
                    r->strict ? DROPPED_ERROR : DROPPED_WARNING);
@@ -1582,7 +1584,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->has_config = m->has_config;
   res->config_failed = mod->failed && m->has_config;
   res->module = mod;
-  if (r.opentofu && !r.strict && !r.warn_dropped)
+  if (r.opentofu && !r.strict)
     opentofu_default_warnings(&r);
   bool stop =
       mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
