@@ -9,10 +9,8 @@
 #include <sys/stat.h>
 
 #include "base/arena_int.h"
-#include "tfresolve/resolution.h"
 
-const struct tfr_overlay *dir_overlay(const struct overlays *ov,
-                                      const char *path) {
+const struct overlay *dir_overlay(const struct overlays *ov, const char *path) {
   for (size_t i = ov ? ov->n : 0; i-- > 0;)
     if (ov->v[i].path && !strcmp(ov->v[i].path, path))
       return &ov->v[i];
@@ -20,7 +18,7 @@ const struct tfr_overlay *dir_overlay(const struct overlays *ov,
 }
 
 /* The name of an overlay's file if it is in dir, else NULL. */
-static const char *overlay_in(const struct tfr_overlay *o, const char *dir) {
+static const char *overlay_in(const struct overlay *o, const char *dir) {
   const char *slash = strrchr(o->path, '/');
   if (!slash)
     return !strcmp(dir, ".") ? o->path : NULL;

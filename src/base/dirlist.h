@@ -9,20 +9,22 @@
 
 #include "tfresolve/arena.h"
 
-struct tfr_overlay; /* tfresolve/resolution.h */
-
 /* The files an editor has open (tfr_resolve_opts.overlays), passed down
 ** to every reader of a run: dir_list lists them as entries of their
 ** directory, and the file readers (source.c) read them in place of the
 ** disk's.  NULL: none. */
+struct overlay {
+  const char *path; /* as the library names the file (dir "/" name) */
+  const char *text;
+  size_t len;
+};
 struct overlays {
-  const struct tfr_overlay *v;
+  const struct overlay *v;
   size_t n;
 };
 
 /* The overlay for path in ov (NULL: none), or NULL. */
-const struct tfr_overlay *dir_overlay(const struct overlays *ov,
-                                      const char *path);
+const struct overlay *dir_overlay(const struct overlays *ov, const char *path);
 
 /* Whether to list an entry: its directory, its name and the caller's ctx. */
 typedef bool (*dir_keep_fn)(const char *dir, const char *name, void *ctx);

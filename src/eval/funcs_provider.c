@@ -19,7 +19,7 @@
 #include "values/number.h"
 #include "syntax/parse.h"
 #include "base/strutil.h"
-#include "tfresolve/tfresolve.h"
+#include "tfresolve/value.h"
 
 /* ---- tokens ------------------------------------------------------------ */
 

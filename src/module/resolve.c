@@ -1515,14 +1515,28 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o);
 
+/* The editor's open files of the options, as the readers take them. */
+static const struct overlays *overlays_of(tfr_arena *a,
+                                          const struct tfr_resolve_opts *o) {
+  if (!o->noverlays)
+    return NULL;
+  struct overlay *v = tfr_arena_alloc(a, o->noverlays * sizeof *v);
+  for (size_t i = 0; i < o->noverlays; i++)
+    v[i] = (struct overlay){o->overlays[i].path, o->overlays[i].text,
+                            o->overlays[i].len};
+  struct overlays *ov = tfr_arena_alloc(a, sizeof *ov);
+  *ov = (struct overlays){v, o->noverlays};
+  return ov;
+}
+
 const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
                                          const struct tfr_resolve_opts *o) {
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, NULL);
-  struct overlays ov = {ro.overlays, ro.noverlays};
-  tfr_module *mod = load(a, diags, ro.dir, ro.opentofu, false,
-                         ro.tree ? ro.cache : NULL, &ov);
+  const struct overlays *ov = overlays_of(a, &ro);
+  tfr_module *mod =
+      load(a, diags, ro.dir, ro.opentofu, false, ro.tree ? ro.cache : NULL, ov);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
   return resolve(a, diags, mod, &ro);
@@ -1542,7 +1556,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
-  const struct overlays ov = {o->overlays, o->noverlays};
+  const struct overlays *ov = overlays_of(a, o);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1593,7 +1607,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     size_t before = tfr_diags_count(diags);
     /* -strict looks at each value as written: no fast path */
     module_collect(m, a, diags, o->env, o->args, o->nargs,
-                   !o->keep_given && !o->strict, o->skip_editor_files, &ov);
+                   !o->keep_given && !o->strict, o->skip_editor_files, ov);
     stop = tfr_diags_has_errors(diags);
     unread = stop && only_unreadable(diags, before);
   }
@@ -1618,7 +1632,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     r.diags = r.unsaid;
     if (!collected) /* each source is described with its preview */
       module_collect(m, a, r.unsaid, o->env, o->args, o->nargs,
-                     !o->keep_given && !o->strict, o->skip_editor_files, &ov);
+                     !o->keep_given && !o->strict, o->skip_editor_files, ov);
     stage_parse(&r);
     parsed = true;
     r.diags = said;
@@ -1633,7 +1647,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     for (size_t k = 0; k < m->nvars; k++)
       cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
     tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
-                     o->warn_dropped, &ov, &ok);
+                     o->warn_dropped, ov, &ok);
     stop = !ok || (tree && !tree_graph(tree, diags));
   }
   if (!stop) {

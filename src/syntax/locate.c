@@ -4,7 +4,7 @@
 ** hover, completion and go-to-definition.  Both syntaxes, through the
 ** body view for the top level and the same expression nodes below it.
 */
-#include "tfresolve/tfresolve.h"
+#include "tfresolve/syntax.h"
 
 #include <stdio.h>
 #include <stdlib.h>

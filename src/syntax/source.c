@@ -6,7 +6,6 @@
 #include "syntax/source.h"
 
 #include "base/dirlist.h"
-#include "tfresolve/resolution.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -223,7 +222,7 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
 /* The overlay's text for path (dirlist.h), as a file, or NULL. */
 static struct src_file *overlay(tfr_arena *a, const struct overlays *ov,
                                 const char *path) {
-  const struct tfr_overlay *o = dir_overlay(ov, path);
+  const struct overlay *o = dir_overlay(ov, path);
   if (!o || o->len > UINT32_MAX - 16)
     return NULL;
   char *copy = tfr_arena_alloc_raw(a, o->len + 2);
