@@ -69,13 +69,8 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   if (j->mod) {
     /* the shared module's load warnings belong to every environment */
     tfr_diags_share_sources(j->d, j->load);
-    for (size_t i = 0; i < tfr_diags_count(j->load); i++) {
-      const struct tfr_diag *g = tfr_diags_get(j->load, i);
-      tfr_diags_add(j->d, g->sev, g->subject.filename ? &g->subject : NULL,
-                    g->summary, g->detail);
-      tfr_diags_set_code(j->d, g->code);
-      tfr_diags_set_variable(j->d, g->variable);
-    }
+    for (size_t i = 0; i < tfr_diags_count(j->load); i++) /* whole */
+      tfr_diags_add_full(j->d, tfr_diags_get(j->load, i));
     j->res = tfr_resolve_module(j->a, j->d, j->mod, &ro);
   } else {
     j->res = tfr_resolve(j->a, j->d, &ro);
