@@ -358,16 +358,18 @@ static void attr_json(tfr_arena *a, const char *name, const char *key,
 }
 
 /* explain -json: one variable's whole story (doc/json-format.md). */
-static void explain_json(tfr_arena *a, const struct tfr_variable *v,
-                         const tfr_diags *d, const struct tfr_instance *in,
-                         bool show_sensitive) {
+static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
+                         const struct tfr_variable *v, const tfr_diags *d,
+                         const struct tfr_instance *in, bool show_sensitive) {
   bool hide = v->sensitive && !show_sensitive;
   fputs("{\"address\": ", stdout);
   tfr_json_write_cstr(stdout,
                       tfr_arena_printf(a, "%s%svar.%s", in ? in->address : "",
                                        in ? "." : "", v->name));
   json_str("module_source", in ? in->source : NULL);
-  json_str("type", tfr_type_expr(a, v->declared));
+  /* as written, optional() defaults in, laid out as terraform fmt does */
+  json_str("type", in ? tfr_type_expr(a, v->declared)
+                      : cli_var_type_text(a, res, v, v->declared, "", 0));
   fputs(", \"declared_at\": ", stdout);
   tfr_range_write_json(stdout, &v->decl);
   json_str("description", v->description);
@@ -575,7 +577,7 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
     if (json) {
       fputs(i ? ",\n  " : "\n  ", stdout);
       if (v) {
-        explain_json(a, v, d, in, show_sensitive);
+        explain_json(a, res, v, d, in, show_sensitive);
       } else {
         fputs("{\"address\": ", stdout);
         tfr_json_write_cstr(stdout, name);
