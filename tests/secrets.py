@@ -38,10 +38,10 @@ Prints a line per failure and "N passed, M failed" last.
 import json
 import os
 import re
-import subprocess
 import sys
 
-from tally import Tally
+from harness import Tally
+import harness
 
 TIMEOUT = 60
 
@@ -136,18 +136,11 @@ report = Tally(tail=None)
 
 
 def run(tool, fixture, args, stdin=None, more_env=None):
-    env = {k: v for k, v in os.environ.items()
-           if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
-    env["LANG"] = "C.UTF-8"
-    env.update(ENV)
-    env.update(more_env or {})
-    try:
-        p = subprocess.run([tool] + args, cwd=fixture, env=env, input=stdin,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, errors="replace", timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return -9, "stopped after %d s (a hang)" % TIMEOUT
-    return p.returncode, p.stdout + p.stderr
+    """(status, stdout and stderr after it)."""
+    env = harness.child_env(dict(ENV, **(more_env or {})))
+    rc, out, err = harness.run([tool] + args, cwd=fixture, env=env,
+                               stdin=stdin, timeout=TIMEOUT)
+    return rc, out + err
 
 
 def canaries(fixture):
