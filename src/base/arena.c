@@ -20,6 +20,7 @@
 #include "base/arena_int.h"
 #include "base/compat.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -173,6 +174,9 @@ static void release(tfr_arena *a, struct block *b, struct block *end) {
 }
 
 void arena_reset(tfr_arena *a, struct arena_mark m) {
+  /* a mark of this arena, not yet gone back past: nothing allocated
+  ** before it is released */
+  assert(m.total <= a->total && (!m.head || m.used <= m.head->used));
   for (struct cleanup *c = a->cleanups; c != m.cleanups; c = c->next)
     c->fn(c->ctx);
   a->cleanups = m.cleanups;
