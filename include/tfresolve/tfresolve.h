@@ -41,6 +41,8 @@
 extern "C" {
 #endif
 
+/* ---- the library ---------------------------------------------------- */
+
 /** The version of the library the program runs with, e.g. "0.2.0"
  *  (TFR_VERSION_STRING is the one it was compiled against). */
 TFR_API const char *tfr_version(void);
@@ -62,6 +64,8 @@ TFR_API const char *tfr_library_versions(void);
  *  program's user types (commands, options).  Since 0.3.0. */
 TFR_API const char *tfr_suggest_name(const char *given,
                                      const char *const *names, size_t n);
+
+/* ---- parsing (tfresolve/syntax.h: what an editor asks of a file) ----- */
 
 /**
  * Parse one file.
@@ -91,6 +95,8 @@ TFR_API tfr_file *tfr_parse_bytes(tfr_arena *a, tfr_diags *diags,
 TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags,
                                  const char *name, const char *text,
                                  size_t len);
+
+/* ---- evaluating, types and conversion ------------------------------- */
 
 /**
  * Evaluate a parsed expression as a constant: no variables, no functions
@@ -154,6 +160,8 @@ TFR_API const tfr_value *tfr_convert(tfr_arena *a, const tfr_value *v,
                                      const tfr_type *want,
                                      const struct tfr_defaults *defaults,
                                      const char **err);
+
+/* ---- writing values -------------------------------------------------- */
 
 /** Terraform console style (tolist([...]), tostring(null), heredocs). */
 TFR_API const char *tfr_value_console(tfr_arena *a, const tfr_value *v);
@@ -286,6 +294,8 @@ TFR_API void tfr_resolution_write_json(FILE *out, tfr_arena *a,
 /** A module's configuration, loaded once (opaque). */
 typedef struct tfr_module tfr_module;
 
+/* ---- a module loaded once, resolved many times ---------------------- */
+
 /**
  * Load the configuration of the module in @p dir (every file, override
  * files, the `variable` and `locals` blocks); its problems go to @p diags.
@@ -306,6 +316,8 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *m,
 /** Where output goes instead of a FILE: called with each piece of text;
  *  returns how many bytes it took (fewer: an error, the writer stops). */
 typedef size_t (*tfr_write_fn)(void *ctx, const char *data, size_t n);
+
+/* ---- output streams and dumps -------------------------------------- */
 
 /**
  * A FILE whose output goes to @p fn (with @p ctx), so that every writer
