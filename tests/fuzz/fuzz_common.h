@@ -69,6 +69,27 @@ static inline const char *fuzz_scratch_dir(const char *prefix,
   return fuzz_dir_path;
 }
 
+/* fuzz_scratch_dir with the n files of files ({name, text}) written in
+** it on the first call, for file(), templatefile(), fileset()... */
+static inline const char *
+fuzz_files_dir(const char *prefix, const char *const (*files)[2], size_t n) {
+  static const char *names[16]; /* NULL-terminated: removed at exit */
+  if (n >= sizeof names / sizeof *names)
+    abort();
+  bool first = !fuzz_dir_path[0];
+  for (size_t i = 0; i < n; i++)
+    names[i] = files[i][0];
+  const char *dir = fuzz_scratch_dir(prefix, names);
+  for (size_t i = 0; i < n && first; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
+      abort();
+  }
+  return dir;
+}
+
 /* Every renderer writes here; opened once, never closed (the process
 ** exits when libFuzzer is done). */
 static inline FILE *fuzz_sink(void) {

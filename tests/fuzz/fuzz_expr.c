@@ -26,20 +26,7 @@ enum { NFILES = sizeof files / sizeof files[0] };
 /* A scratch directory (in $TMPDIR) with files for file(), templatefile(),
 ** fileset()..., made once per process. */
 static const char *fuzz_dir(void) {
-  static const char *names[NFILES + 1];
-  static bool written;
-  for (size_t i = 0; i < NFILES; i++)
-    names[i] = files[i][0];
-  const char *dir = fuzz_scratch_dir("fuzzexpr", names);
-  for (size_t i = 0; i < NFILES && !written; i++) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
-      abort();
-  }
-  written = true;
-  return dir;
+  return fuzz_files_dir("fuzzexpr", files, NFILES);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -35,20 +35,7 @@ static const char *const files[][2] = {
 enum { NFILES = sizeof files / sizeof files[0] };
 
 static const char *memory_dir(void) {
-  static const char *names[NFILES + 1];
-  static bool written;
-  for (size_t i = 0; i < NFILES; i++)
-    names[i] = files[i][0];
-  const char *dir = fuzz_scratch_dir("fuzzmem", names);
-  for (size_t i = 0; i < NFILES && !written; i++) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(files[i][1], f) < 0 || fclose(f) != 0)
-      abort();
-  }
-  written = true;
-  return dir;
+  return fuzz_files_dir("fuzzmem", files, NFILES);
 }
 
 /* A field of /proc/self/status in bytes ("VmRSS", "VmHWM"); 0 when it
