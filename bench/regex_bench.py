@@ -15,10 +15,10 @@ the 10 MB module in the same run and the ratio is printed.  A benchmark,
 not a test: nothing here asserts a time.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
+
+from harness import measure
 
 RULES = '''variable "s" {
   type = string
@@ -50,13 +50,6 @@ def module(data, mb):
         with open(tfvars, "w") as f:
             f.write('s = "' + "x" * size + '"\n')
     return d
-
-
-def measure(harness, argv, cwd, runs):
-    p = subprocess.run([harness, "-n", str(runs), "-w", "1", "-t", "600",
-                        "-C", cwd, "--"] + argv,
-                       stdout=subprocess.PIPE, text=True)
-    return json.loads(p.stdout)
 
 
 def main():

@@ -15,11 +15,11 @@ YAML decoder Terraform runs) is built, it resolves the same modules in
 the same run, up to 1 MB (its time grows with the square of the size).  A benchmark, not a test: nothing here asserts a time.
 """
 import argparse
-import json
 import math
 import os
-import subprocess
 import sys
+
+from harness import measure
 
 ORACLE_MAX = 1000 * 1000  # the reference is quadratic: minutes above this
 MAIN = '''variable "doc" {
@@ -61,13 +61,6 @@ def document(data, name, text):
         with open(path, "w") as f:
             f.write(body)
     return d
-
-
-def measure(harness, argv, cwd, runs):
-    p = subprocess.run([harness, "-n", str(runs), "-w", "1", "-t", "600",
-                        "-C", cwd, "--"] + argv,
-                       stdout=subprocess.PIPE, text=True)
-    return json.loads(p.stdout)
 
 
 def main():
