@@ -2308,6 +2308,22 @@ static bool contains_list(tfr_arena *a, const char *t, size_t s, size_t e,
   return true;
 }
 
+/* The values of lists acc and one both hold (acc NULL: all of one's);
+** both are released. */
+static json_t *meet(json_t *acc, json_t *one) {
+  if (!acc)
+    return one;
+  json_t *both = json_array();
+  size_t x, y;
+  json_t *e, *f;
+  json_array_foreach(acc, x, e)
+      json_array_foreach(one, y, f) if (json_equal(e, f))
+          json_array_append(both, e);
+  json_decref(acc);
+  json_decref(one);
+  return both;
+}
+
 /* The values variable v's rules allow, read from their conditions as
 ** written: a condition that is `contains([...], var.NAME)`, alone or
 ** joined to others by &&, allows the strings of its list (a value must be
@@ -2351,19 +2367,7 @@ static json_t *allowed_values(struct server *s, tfr_arena *a,
         if (p == it[k].ve || (text[p] == '&' && text[p + 1] == '&')) {
           json_t *one = json_array();
           if (contains_list(a, text, from, p, v->name, one)) {
-            if (!list) {
-              list = one;
-            } else { /* in both */
-              json_t *both = json_array();
-              size_t x, y;
-              json_t *e, *f;
-              json_array_foreach(list, x, e)
-                  json_array_foreach(one, y, f) if (json_equal(e, f))
-                      json_array_append(both, e);
-              json_decref(list);
-              json_decref(one);
-              list = both;
-            }
+            list = meet(list, one);
           } else {
             /* `!contains([...], var.NAME)`: none of those */
             size_t ns = from, ne = p;
@@ -2378,19 +2382,8 @@ static json_t *allowed_values(struct server *s, tfr_arena *a,
         }
         p++;
       }
-      if (list && !allowed) {
-        allowed = list;
-      } else if (list) {
-        json_t *both = json_array();
-        size_t x, y;
-        json_t *e, *f;
-        json_array_foreach(allowed, x, e)
-            json_array_foreach(list, y, f) if (json_equal(e, f))
-                json_array_append(both, e);
-        json_decref(allowed);
-        json_decref(list);
-        allowed = both;
-      }
+      if (list)
+        allowed = meet(allowed, list);
     }
     free(it);
     free(owned);
