@@ -25,10 +25,8 @@ end
 local function measure(debounce)
   vim.cmd('edit! ' .. vim.fn.fnameescape(module .. '/terraform.tfvars'))
   local bufnr = vim.api.nvim_get_current_buf()
-  local id = vim.lsp.start_client({
-    name = 'tfresolve', cmd = { tool, 'lsp' }, root_dir = module,
-    flags = { debounce_text_changes = debounce },
-  })
+  local id = t.start(tool, module,
+                     { flags = { debounce_text_changes = debounce } })
   vim.lsp.buf_attach_client(bufnr, id)
   local line
   for i, l in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
@@ -75,12 +73,7 @@ local function measure(debounce)
   end
 end
 
-local ok, e = pcall(function()
+t.main(function()
   measure(0)
   measure(150)
 end)
-if not ok then
-  t.check('the script runs to its end', false, tostring(e))
-end
-t.out:close()
-vim.cmd('qall!')

@@ -12,7 +12,7 @@ local module = os.getenv('TFR_MODULE')
 -- the shared part: result lines, the server's death, a bounded wait
 local t = dofile(debug.getinfo(1, 'S').source:sub(2):match('^(.*/)') ..
                  'lsp_nvim_common.lua')
-local out, WAIT, check, wait_for, has = t.out, t.WAIT, t.check, t.wait_for, t.has
+local WAIT, check, wait_for, has = t.WAIT, t.check, t.wait_for, t.has
 
 -- The result of a request to our client (nil and a reason otherwise).
 local function request(bufnr, client_id, method, params)
@@ -55,17 +55,8 @@ local function run()
   vim.bo[bufnr].filetype = 'terraform-vars'
   local uri = vim.uri_from_bufnr(bufnr)
 
-  local exited, exit_code = false, nil
-  local client_id = vim.lsp.start_client({
-    name = 'tfresolve',
-    cmd = { tool, 'lsp' },
-    root_dir = module,
-    init_options = { engine = 'terraform' },
-    on_exit = function(code)
-      exited, exit_code = true, code
-      t.dead = t.dead or ('the server exited with status ' .. tostring(code))
-    end,
-  })
+  local client_id = t.start(tool, module,
+                            { init_options = { engine = 'terraform' } })
   check('the client starts the server', client_id ~= nil)
   if not client_id then return end
   check('the client attaches to the tfvars buffer',
@@ -189,15 +180,7 @@ local function run()
         vim.inspect(vim.diagnostic.get(bufnr)))
 
   -- shutdown and exit
-  vim.lsp.stop_client(client_id)
-  check('the server exits with status 0 when the client stops it',
-        vim.wait(WAIT, function() return exited end, 20) and exit_code == 0,
-        'exited: ' .. tostring(exited) .. ', status ' .. tostring(exit_code))
+  t.stop(client_id)
 end
 
-local ok, e = pcall(run)
-if not ok then
-  check('the script runs to its end', false, tostring(e))
-end
-out:close()
-vim.cmd('qall!')
+t.main(run)

@@ -12,7 +12,7 @@ local module = os.getenv('TFR_MODULE')
 -- the shared part: result lines, the server's death, a bounded wait
 local t = dofile(debug.getinfo(1, 'S').source:sub(2):match('^(.*/)') ..
                  'lsp_nvim_common.lua')
-local out, WAIT, check, wait_for, has = t.out, t.WAIT, t.check, t.wait_for, t.has
+local check, wait_for, has = t.check, t.wait_for, t.has
 
 local function write(path, text)
   local f = assert(io.open(path, 'w'))
@@ -69,16 +69,7 @@ local function run()
     vim.api.nvim_buf_set_lines(bufnr, l, l + 1, false, { text })
   end
 
-  local exited, exit_code = false, nil
-  local client_id = vim.lsp.start_client({
-    name = 'tfresolve',
-    cmd = { tool, 'lsp' },
-    root_dir = module,
-    on_exit = function(code)
-      exited, exit_code = true, code
-      t.dead = t.dead or ('the server exited with status ' .. tostring(code))
-    end,
-  })
+  local client_id = t.start(tool, module)
   if not check('the client starts the server', client_id ~= nil) then return end
   vim.lsp.buf_attach_client(bufnr, client_id)
   local client = vim.lsp.get_client_by_id(client_id)
@@ -225,15 +216,7 @@ local function run()
         #with(ab, 'a bool is required', 0) > 0,
         shown(bufnr) .. '\n--\n' .. shown(ab))
 
-  vim.lsp.stop_client(client_id)
-  check('the server exits with status 0 when the client stops it',
-        vim.wait(WAIT, function() return exited end, 20) and exit_code == 0,
-        'exited: ' .. tostring(exited) .. ', status ' .. tostring(exit_code))
+  t.stop(client_id)
 end
 
-local ok, e = pcall(run)
-if not ok then
-  check('the script runs to its end', false, tostring(e))
-end
-out:close()
-vim.cmd('qall!')
+t.main(run)

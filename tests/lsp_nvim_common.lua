@@ -35,4 +35,42 @@ function M.has(s, part)
   return type(s) == 'string' and s:find(part, 1, true) ~= nil
 end
 
+-- Starts `tool lsp` for root with Neovim's client (extra: more fields of
+-- start_client's config); its exit is kept for M.stop (a server started
+-- again is alive again).  The client's id, or nil.
+function M.start(tool, root, extra)
+  M.exited, M.exit_code, M.dead = false, nil, nil -- a new server
+  local config = {
+    name = 'tfresolve',
+    cmd = { tool, 'lsp' },
+    root_dir = root,
+    on_exit = function(code)
+      M.exited, M.exit_code = true, code
+      M.dead = M.dead or ('the server exited with status ' .. tostring(code))
+    end,
+  }
+  for k, v in pairs(extra or {}) do config[k] = v end
+  return vim.lsp.start_client(config)
+end
+
+-- Stops the client; the server must exit with status 0.
+function M.stop(client_id)
+  vim.lsp.stop_client(client_id)
+  M.check('the server exits with status 0 when the client stops it',
+          vim.wait(M.WAIT, function() return M.exited end, 20) and
+          M.exit_code == 0,
+          'exited: ' .. tostring(M.exited) .. ', status ' ..
+          tostring(M.exit_code))
+end
+
+-- Runs a script's checks, then closes the result file and quits.
+function M.main(run)
+  local ok, e = pcall(run)
+  if not ok then
+    M.check('the script runs to its end', false, tostring(e))
+  end
+  M.out:close()
+  vim.cmd('qall!')
+end
+
 return M
