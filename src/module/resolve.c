@@ -1513,7 +1513,8 @@ static const struct tfr_resolution *no_resolution(tfr_arena *a,
 
 static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
-                                            const struct tfr_resolve_opts *o);
+                                            const struct tfr_resolve_opts *o,
+                                            const struct overlays *ov);
 
 /* The editor's open files of the options, as the readers take them. */
 static const struct overlays *overlays_of(tfr_arena *a,
@@ -1539,7 +1540,7 @@ const struct tfr_resolution *tfr_resolve(tfr_arena *a, tfr_diags *diags,
       load(a, diags, ro.dir, ro.opentofu, false, ro.tree ? ro.cache : NULL, ov);
   /* errors from before (a bad flag) stop resolution too */
   mod->failed |= tfr_diags_has_errors(diags);
-  return resolve(a, diags, mod, &ro);
+  return resolve(a, diags, mod, &ro, ov);
 }
 
 const struct tfr_resolution *
@@ -1548,15 +1549,16 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
   struct tfr_resolve_opts ro;
   if (!read_opts(a, diags, o, &ro))
     return no_resolution(a, mod);
-  return resolve(a, diags, mod, &ro);
+  return resolve(a, diags, mod, &ro, overlays_of(a, &ro));
 }
 
-/* tfr_resolve_module with options this library's struct holds. */
+/* tfr_resolve_module with options this library's struct holds, and their
+** overlays as the readers take them. */
 static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
-                                            const struct tfr_resolve_opts *o) {
+                                            const struct tfr_resolve_opts *o,
+                                            const struct overlays *ov) {
   struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
-  const struct overlays *ov = overlays_of(a, o);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
