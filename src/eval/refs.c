@@ -48,9 +48,13 @@ static const char *object_name(tfr_arena *a, const struct ast *x,
     depth++;
   const char *s = tfr_arena_strndup(a, root->str, root->n);
   *at = root->span;
-  size_t want =
-      refwalk_is_name(root, "data") || refwalk_is_name(root, "ephemeral") ? 2
-                                                                          : 1;
+  /* data, ephemeral and resource (the escaping prefix of a managed
+  ** resource, terraform internal/addrs/parse_ref.go:236) name two steps */
+  size_t want = refwalk_is_name(root, "data") ||
+                        refwalk_is_name(root, "ephemeral") ||
+                        refwalk_is_name(root, "resource")
+                    ? 2
+                    : 1;
   for (size_t i = 1; i <= want && i <= depth; i++) {
     const struct ast *y = x; /* the step i levels above the root */
     for (size_t k = 0; k < depth - i; k++)

@@ -233,7 +233,19 @@ static bool object_declared(const struct module *m, tfr_arena *a,
   if (ROOT_IS("count") || ROOT_IS("each") || ROOT_IS("self"))
     return true;
   const char *summary = NULL, *detail = NULL;
-  if (ROOT_IS("data") || ROOT_IS("ephemeral")) {
+  /* resource.TYPE.NAME is TYPE.NAME written with the escaping prefix
+  ** (terraform internal/addrs/parse_ref.go:236-255) */
+  bool escaped = ROOT_IS("resource"), whole = parts >= 3;
+  if (escaped && whole) {
+    obj += rootlen + 1;
+    parts--;
+    rootlen = (size_t)(strchr(obj, '.') - obj);
+  }
+  if (escaped && !whole) {
+    summary = "Invalid reference";
+    detail = "The \"resource\" object must be followed by two attribute "
+             "names: the resource type and the resource name.";
+  } else if (ROOT_IS("data") || ROOT_IS("ephemeral")) {
     const char *kind = ROOT_IS("data") ? "data" : "ephemeral";
     if (parts < 3) {
       summary = "Invalid reference";
@@ -247,9 +259,10 @@ static bool object_declared(const struct module *m, tfr_arena *a,
       const char *t = obj + rootlen + 1, *n = strchr(t, '.') + 1;
       summary = "Reference to undeclared resource";
       detail = tfr_arena_printf(a,
-                                "A %s resource \"%.*s\" \"%s\" has not been "
-                                "declared in %s.",
-                                kind, (int)(n - 1 - t), t, n, in);
+                                "%s %s resource \"%.*s\" \"%s\" has not "
+                                "been declared in %s.",
+                                ROOT_IS("data") ? "A" : "An", kind,
+                                (int)(n - 1 - t), t, n, in);
     }
   } else if (ROOT_IS("module")) {
     if (parts < 2) {
@@ -270,10 +283,18 @@ static bool object_declared(const struct module *m, tfr_arena *a,
              "one attribute access, specifying the resource name.";
   } else if (!module_declares(m, obj)) {
     summary = "Reference to undeclared resource";
-    detail = tfr_arena_printf(a,
-                              "A managed resource \"%.*s\" \"%s\" has not "
-                              "been declared in %s.",
-                              (int)rootlen, obj, obj + rootlen + 1, in);
+    /* the hint for a data source written without "data."
+    ** (terraform internal/terraform/evaluate_valid.go:208-217) */
+    const char *as_data = tfr_arena_printf(a, "data.%s", obj);
+    detail = tfr_arena_printf(
+        a,
+        "A managed resource \"%.*s\" \"%s\" has not been declared in "
+        "%s.%s",
+        (int)rootlen, obj, obj + rootlen + 1, in,
+        module_declares(m, as_data)
+            ? tfr_arena_printf(a, "\n\nDid you mean the data resource %s?",
+                               as_data)
+            : "");
   }
 #undef ROOT_IS
   if (!summary)
