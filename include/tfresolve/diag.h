@@ -97,6 +97,9 @@ struct tfr_diag {
                          the module instance the diagnostic is about
                          ("module.app[\"eu\"]"; "" for the root
                          module); NULL otherwise */
+  bool strict; /* since 0.4.0: an error of -strict's alone (ours too):
+                  without -strict it would be a warning or nothing, and
+                  what Terraform checks goes on past it (JSON "strict") */
 };
 
 typedef struct tfr_diags tfr_diags;

@@ -35,6 +35,18 @@ bool tfr_diags_has_errors(const tfr_diags *d) {
   return false;
 }
 
+bool diags_has_run_errors(const tfr_diags *d) {
+  for (size_t i = 0; i < d->n; i++)
+    if (d->v[i].sev == TFR_DIAG_ERROR && !d->v[i].strict)
+      return true;
+  return false;
+}
+
+void diags_set_strict(tfr_diags *d) {
+  if (d->n)
+    d->v[d->n - 1].strict = true;
+}
+
 /* Arena arrays grow by doubling; the old copy stays in the arena, which
 ** is fine for lists this small. */
 static void *grow(tfr_arena *a, void *old, size_t n, size_t *cap, size_t size) {
@@ -81,6 +93,7 @@ void tfr_diags_add_full(tfr_diags *d, const struct tfr_diag *g) {
   c->code = g->code;
   c->note = dup_or_null(d, g->note);
   c->ours = g->ours;
+  c->strict = g->strict;
   c->module = dup_or_null(d, g->module);
   diags_set_values(d, g->values, g->nvalues);
 }

@@ -38,6 +38,13 @@ struct tfr_diags {
 const struct source_text *diags_find_source(const tfr_diags *d,
                                             const char *name);
 
+/* Mark the last diagnostic added as -strict's own (tfr_diag.strict). */
+void diags_set_strict(tfr_diags *d);
+
+/* True when d holds an error that is not only -strict's: one that stops
+** Terraform's own run. */
+bool diags_has_run_errors(const tfr_diags *d);
+
 /* Drop diagnostics [from, to): for evaluations whose errors turn out not
 ** to matter (the other operand of a short-circuit && or ||). */
 void diags_remove(tfr_diags *d, size_t from, size_t to);

@@ -759,6 +759,7 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
                                           r->engine->product, hint ? " " : "",
                                           hint ? hint : ""));
       ours(r);
+      diags_set_strict(r->diags);
       continue;
     }
     fr[nf++] = raw;
@@ -845,6 +846,8 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
                  "Object attribute is ignored", detail, v->name);
   if (mode != DROPPED_OPENTOFU)
     ours(r);
+  if (mode == DROPPED_ERROR)
+    diags_set_strict(r->diags);
   if (v->sensitive) {
     size_t i = tfr_diags_count(r->diags) - 1;
     secret_hide_source(r->diags, i);
@@ -1261,11 +1264,11 @@ static bool init_walk(struct resolver *r) {
       final_value(r, k);
       any = true;
     }
-  if (!any || tfr_diags_has_errors(r->diags))
+  if (!any || diags_has_run_errors(r->diags))
     return !any;
   struct rule_inputs in = rule_inputs(r, true);
   validate_init(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
-  return !tfr_diags_has_errors(r->diags);
+  return !diags_has_run_errors(r->diags);
 }
 
 /* -missing-required=info: a rule that fails on a variable no source sets,
@@ -1620,7 +1623,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   bool parsed = !stop; /* each variable's winning value is known */
   if (!stop) {
     stage_parse(&r);
-    stop = tfr_diags_has_errors(diags);
+    stop = diags_has_run_errors(diags); /* -strict's go on (issue 37) */
   } else if ((unread || (mod->failed && !collected && !o->declarations_only)) &&
              m->has_config) {
     /* plan stops at a var file that cannot be read (every other source

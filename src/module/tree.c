@@ -2119,15 +2119,28 @@ struct dropped_arg {
   bool secret;
 };
 
+/* Code the user writes: a module whose files are in the checked
+** directory, not under the data directory nor outside it (a registry
+** module, `../..`).  -strict is about these alone: the internals of a
+** third-party module are not the user's to fix (issue 37). */
+static bool own_code(const struct tree *t, const struct tmod *tm) {
+  const char *rel = tm->rel, *dd = t->data_dir;
+  size_t n = strlen(dd);
+  if (*rel == '/' || !strcmp(rel, "..") || !strncmp(rel, "../", 3))
+    return false;
+  return strncmp(rel, dd, n) || (rel[n] != '/' && rel[n]);
+}
+
 static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   struct dropped_arg *c = ctx;
   struct tree *t = c->t;
+  bool strict = t->strict && own_code(t, c->in->parent->tm);
   /* a sensitive value's keys and attribute names are its own (secret.h) */
   const char *near = c->secret ? NULL : strict_suggest(d->object, d->name);
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range at = src_range(c->src, d->at);
   tfr_diags_add(
-      t->diags, t->strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &at,
+      t->diags, strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &at,
       "Object attribute is ignored",
       tfr_arena_printf(
           t->a,
@@ -2149,6 +2162,16 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   tfr_diags_set_code(t->diags, TFR_CODE_IGNORED_ATTRIBUTE);
   tfr_diags_set_variable(t->diags, c->v->name);
   tfr_diags_set_ours(t->diags);
+  if (strict)
+    diags_set_strict(t->diags);
+  else if (t->strict)
+    tfr_diags_set_note(
+        t->diags,
+        tfr_arena_printf(t->a,
+                         "A warning even with -strict: this call is in %s, "
+                         "third-party code outside the checked directory, "
+                         "not yours to fix.",
+                         c->in->parent->tm->rel));
   if (c->secret) {
     secret_hide_source(t->diags, before);
     secret_hide_detail(t->diags, before,

@@ -528,6 +528,8 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
     }
     if (g->ours)
       fputs(", \"origin\": \"tfresolve\"", out);
+    if (g->strict)
+      fputs(", \"strict\": true", out);
     fputc('}', out);
   }
   fputs(d->n ? "\n]" : "]", out);
