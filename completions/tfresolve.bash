@@ -13,7 +13,7 @@
 
 _tfresolve_options() {
   local module="-var -var-file= -chdir= -no-env -json -format= -engine=
-    -show-sensitive -no-color -strict -no-modules -help"
+    -show-sensitive -no-color -strict -no-modules -third-party-warnings -help"
   case $1 in
     show) echo "$module -changed -required -missing-required=" ;;
     explain) echo "$module -all -missing-required=" ;;

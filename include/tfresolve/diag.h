@@ -100,6 +100,10 @@ struct tfr_diag {
   bool strict; /* since 0.4.0: an error of -strict's alone (ours too):
                   without -strict it would be a warning or nothing, and
                   what Terraform checks goes on past it (JSON "strict") */
+  bool third_party; /* since 0.4.0: about code inside a third-party module
+                       (installed under the data directory, or outside the
+                       checked directory): not the user's to fix (JSON
+                       "third_party") */
 };
 
 typedef struct tfr_diags tfr_diags;

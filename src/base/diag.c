@@ -42,6 +42,14 @@ bool diags_has_run_errors(const tfr_diags *d) {
   return false;
 }
 
+void diags_keep(tfr_diags *d, const bool *keep) {
+  size_t k = 0;
+  for (size_t i = 0; i < d->n; i++)
+    if (keep[i])
+      d->v[k++] = d->v[i];
+  d->n = k;
+}
+
 void diags_set_strict(tfr_diags *d) {
   if (d->n)
     d->v[d->n - 1].strict = true;
@@ -94,6 +102,7 @@ void tfr_diags_add_full(tfr_diags *d, const struct tfr_diag *g) {
   c->note = dup_or_null(d, g->note);
   c->ours = g->ours;
   c->strict = g->strict;
+  c->third_party = g->third_party;
   c->module = dup_or_null(d, g->module);
   diags_set_values(d, g->values, g->nvalues);
 }

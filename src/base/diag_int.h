@@ -45,6 +45,9 @@ void diags_set_strict(tfr_diags *d);
 ** Terraform's own run. */
 bool diags_has_run_errors(const tfr_diags *d);
 
+/* Keep the diagnostics i with keep[i] (one per diagnostic), in order. */
+void diags_keep(tfr_diags *d, const bool *keep);
+
 /* Drop diagnostics [from, to): for evaluations whose errors turn out not
 ** to matter (the other operand of a short-circuit && or ||). */
 void diags_remove(tfr_diags *d, size_t from, size_t to);

@@ -63,7 +63,41 @@ char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
   return buf;
 }
 
-void cli_print_diags(const tfr_diags *d, const struct options *o) {
+/* d without the warnings about third-party modules' code, one warning of
+** ours counting them instead (issue 37: not the user's to fix); d itself
+** when there are none. */
+static const tfr_diags *own_warnings(tfr_arena *a, const tfr_diags *d) {
+  size_t n = tfr_diags_count(d), hidden = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = tfr_diags_get(d, i);
+    hidden += g->sev == TFR_DIAG_WARNING && g->third_party;
+  }
+  if (!hidden)
+    return d;
+  tfr_diags *out = tfr_diags_new(a);
+  tfr_diags_share_sources(out, d);
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = tfr_diags_get(d, i);
+    if (!(g->sev == TFR_DIAG_WARNING && g->third_party))
+      tfr_diags_add_full(out, g);
+  }
+  char detail[400];
+  snprintf(detail, sizeof detail,
+           "%zu %s about code inside third-party modules (installed under "
+           ".terraform/modules, or outside the checked directory) %s not "
+           "shown: that code is not yours to fix. -third-party-warnings "
+           "shows each.",
+           hidden, hidden == 1 ? "warning" : "warnings",
+           hidden == 1 ? "is" : "are");
+  tfr_diags_add(out, TFR_DIAG_WARNING, NULL,
+                "Warnings in third-party modules not shown", detail);
+  tfr_diags_set_ours(out);
+  return out;
+}
+
+void cli_print_diags(const tfr_diags *all, const struct options *o) {
+  tfr_arena *a = tfr_arena_new();
+  const tfr_diags *d = o->third_party_warnings ? all : own_warnings(a, all);
   /* stderr is unbuffered: thousands of diagnostics would be thousands of
   ** small writes each.  They are gathered here and written at once. */
   char *buf = NULL;
@@ -88,6 +122,7 @@ void cli_print_diags(const tfr_diags *d, const struct options *o) {
     fwrite(buf, 1, len, stderr);
     free(buf);
   }
+  tfr_arena_free(a);
 }
 
 struct stack_run {

@@ -51,6 +51,8 @@ struct options {
   bool no_color;
   bool opentofu;
   bool show_sensitive; /* eval, console: print sensitive values */
+  bool third_party_warnings; /* each warning about a third-party module's
+                                code, not only their count */
 };
 
 /* Diagnostics on stderr: framed as Terraform prints them (colour only on

@@ -56,11 +56,17 @@ const struct cli_option cli_opts_module[] = {
     CLI_OPT_FLAG("strict", strict,
                  "Stricter than Terraform: values for undeclared variables "
                  "in files are errors, and so is every object attribute a "
-                 "variable's type drops (misspelt ones); a -var or TF_VAR_ "
-                 "value of an any-typed variable that is not valid HCL is "
-                 "explained",
+                 "variable's type drops (misspelt ones) in your own code; a "
+                 "-var or TF_VAR_ value of an any-typed variable that is "
+                 "not valid HCL is explained; Terraform's own errors are "
+                 "all still reported",
                  0),
     CLI_OPT_INCLUDE(cli_opts_no_modules),
+    CLI_OPT_FLAG("third-party-warnings", o.third_party_warnings,
+                 "Show each warning about code inside a third-party module "
+                 "(under .terraform/modules, or outside the checked "
+                 "directory); by default they are counted in one line",
+                 0),
     {.kind = CLI_CHOICE,
      .name = "missing-required",
      .arg = "info",

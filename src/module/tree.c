@@ -597,6 +597,49 @@ static void load_children(struct tree *t, struct tmod *tm) {
   }
 }
 
+/* A notice of ours about a module as a whole ("OpenTofu files ignored"
+** where 37 installed modules ship versions.tofu) is said once, its note
+** naming every module it is about (issue 37): the rest go. */
+static void notices_once(struct tree *t) {
+  size_t n = tfr_diags_count(t->diags), ngroups = 0;
+  struct strmap groups = {0};
+  size_t *group = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *group);
+  size_t *first = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *first);
+  bool *keep = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *keep);
+  for (size_t i = 0; i < n; i++) {
+    const struct tfr_diag *g = diags_at(t->diags, i);
+    keep[i] = true;
+    group[i] = SIZE_MAX;
+    if (!g->ours || g->sev != TFR_DIAG_WARNING || g->subject.filename)
+      continue;
+    const char *key = tfr_arena_printf(t->a, "%s\n%s", g->summary,
+                                       g->detail ? g->detail : "");
+    if (strmap_add(&groups, key, ngroups, &group[i])) {
+      group[i] = ngroups;
+      first[ngroups++] = i;
+    } else
+      keep[i] = false;
+  }
+  strmap_free(&groups);
+  for (size_t k = 0; k < ngroups; k++) {
+    struct sbuf who = {0};
+    size_t many = 0;
+    for (size_t i = first[k]; i < n; i++) {
+      if (group[i] != k)
+        continue;
+      const char *m = diags_at(t->diags, i)->module;
+      sbuf_str(&who, many++ ? ", " : "");
+      sbuf_str(&who, m && *m ? m : "the root module");
+    }
+    if (many > 1)
+      diags_at(t->diags, first[k])->note = tfr_arena_printf(
+          t->a, "Said once for the %zu modules it is about: %.*s.", many,
+          (int)who.n, who.p);
+    free(who.p);
+  }
+  diags_keep(t->diags, keep);
+}
+
 /* The validate graph builder's check (transform_module_variable.go): a
 ** variable without a default must be given; hcl's error at the body. */
 static void required_args(struct tree *t) {
@@ -666,6 +709,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
     }
   load_manifest(t);
   load_children(t, t->root);
+  notices_once(t);
   if (diags_errors_since(diags, before)) {
     *ok = false;
     return t;
@@ -2623,7 +2667,32 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->n = tm->m->nvars;
 }
 
+/* A path as the loader opens it (under the root's directory when it is
+** the user's): third-party code, by own_code's rule. */
+static bool third_party_path(const struct tree *t, const char *f) {
+  const char *root = t->root->dir, *dd = t->data_dir;
+  size_t r = strlen(root), n = strlen(dd);
+  if (strcmp(root, ".")) {
+    if (strncmp(f, root, r) || f[r] != '/')
+      return true; /* outside the checked directory */
+    f += r + 1;
+  }
+  return *f == '/' || !strncmp(f, "../", 3) ||
+         (!strncmp(f, dd, n) && f[n] == '/');
+}
+
+/* Mark the diagnostics about third-party modules' code (tfr_diag
+** .third_party): the CLI counts their warnings in one line. */
+static void mark_third_party(struct tree *t) {
+  for (size_t i = 0; i < tfr_diags_count(t->diags); i++) {
+    struct tfr_diag *g = diags_at(t->diags, i);
+    if (g->subject.filename && g->module && *g->module)
+      g->third_party = third_party_path(t, g->subject.filename);
+  }
+}
+
 void tree_result(struct tree *t, struct tfr_resolution *res) {
+  mark_third_party(t);
   res->tree = true;
   size_t n = 0;
   for (size_t i = 1; i < t->nall; i++)

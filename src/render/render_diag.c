@@ -269,8 +269,8 @@ static void sort_diags(const tfr_diags *d, size_t *ix, size_t *tmp, size_t n) {
 
 /*
 ** Terraform's ConsolidateWarnings(1), which View.Diagnostics applies to
-** the sorted list: every warning with a source range whose summary an
-** earlier one had is folded into that first one, which says how many it
+** the sorted list: every warning of Terraform's (not ours) with a source
+** range whose summary an earlier one had is folded into that first one, which says how many it
 ** stands for (more[i]).  Errors and sourceless warnings stay as they are.
 ** ix keeps the diagnostics shown; the count of them is returned.
 */
@@ -281,7 +281,9 @@ static size_t consolidate_warnings(const tfr_diags *d, size_t *ix, size_t *more,
   for (size_t i = 0; i < n; i++) {
     const struct tfr_diag *g = &d->v[ix[i]];
     size_t at;
-    if (g->sev == TFR_DIAG_WARNING && g->subject.filename &&
+    /* Terraform's warnings only: ours are each worth reading (a misspelt
+    ** attribute is shown by name, issue 37) */
+    if (g->sev == TFR_DIAG_WARNING && g->subject.filename && !g->ours &&
         !strmap_add(&first, g->summary, kept, &at)) {
       more[at]++;
       continue;
@@ -530,6 +532,8 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       fputs(", \"origin\": \"tfresolve\"", out);
     if (g->strict)
       fputs(", \"strict\": true", out);
+    if (g->third_party)
+      fputs(", \"third_party\": true", out);
     fputc('}', out);
   }
   fputs(d->n ? "\n]" : "]", out);
