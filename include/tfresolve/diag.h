@@ -104,6 +104,12 @@ struct tfr_diag {
                        (installed under the data directory, or outside the
                        checked directory): not the user's to fix (JSON
                        "third_party") */
+  struct tfr_range element; /* since 0.4.0: where the element the
+                               diagnostic is about is written, when that
+                               is narrower than the subject or elsewhere
+                               (the tfvars line a child module's argument
+                               took the failing element from): CI
+                               annotations point there; no filename: none */
 };
 
 typedef struct tfr_diags tfr_diags;

@@ -103,6 +103,8 @@ void tfr_diags_add_full(tfr_diags *d, const struct tfr_diag *g) {
   c->ours = g->ours;
   c->strict = g->strict;
   c->third_party = g->third_party;
+  c->element = g->element;
+  c->element.filename = dup_or_null(d, g->element.filename);
   c->module = dup_or_null(d, g->module);
   diags_set_values(d, g->values, g->nvalues);
 }

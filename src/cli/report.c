@@ -29,6 +29,12 @@ struct finding {
   const char *summary, *detail;
   const struct tfr_variable *var; /* the declared variable, or NULL */
   const char *qname;              /* its address: var.NAME, module.a.var.NAME */
+  const char *shape;              /* qname without instance keys: findings
+                                     of one value in several instances of
+                                     a call are one (issue 37) */
+  const char **qnames;            /* each instance's qname, qname first */
+  size_t nq, capq;
+  const char *note;               /* what tfresolve adds, or NULL */
   struct tfr_range at;            /* where it points; filename NULL: none */
   struct tfr_range rule;          /* the failed rule; filename NULL: none */
   const char *source;             /* for a value not in a file: "-var",
@@ -300,6 +306,27 @@ static const char *value_source(tfr_arena *a, const struct tfr_variable *v,
   return pseudo;
 }
 
+/* module.a["x"].module.b[0].var.n -> module.a.module.b.var.n */
+static const char *without_keys(tfr_arena *a, const char *q) {
+  char *out = tfr_arena_alloc(a, strlen(q) + 1), *o = out;
+  for (const char *p = q; *p;) {
+    if (*p != '[') {
+      *o++ = *p++;
+      continue;
+    }
+    bool quoted = false; /* a key's "]" inside quotes is the key's */
+    for (p++; *p && (quoted || *p != ']'); p++) {
+      if (*p == '\\' && quoted && p[1])
+        p++;
+      else if (*p == '"')
+        quoted = !quoted;
+    }
+    p += *p == ']';
+  }
+  *o = 0;
+  return out;
+}
+
 /* A finding for diagnostic g of environment env (not yet merged). */
 static struct finding finding_of(struct report *r, size_t env,
                                  const struct tfr_diag *g) {
@@ -317,9 +344,13 @@ static struct finding finding_of(struct report *r, size_t env,
                                     : NULL;
   if (fix)
     f.at = *fix;
+  if (g->element.filename) /* the element at fault, where it is written */
+    f.at = g->element;
   if (f.var)
     f.qname = in ? tfr_arena_printf(r->a, "%s.var.%s", in->address, f.var->name)
                  : tfr_arena_printf(r->a, "var.%s", f.var->name);
+  f.shape = f.qname ? without_keys(r->a, f.qname) : NULL;
+  f.note = g->note && *g->note ? g->note : NULL;
   if (f.at.filename && f.at.filename[0] == '<') {
     /* a -var or TF_VAR_ value, parsed as "<value for var.x>" */
     f.source = value_source(r->a, f.var, f.at.filename);
@@ -335,7 +366,8 @@ static struct finding finding_of(struct report *r, size_t env,
   f.id = slug(r->a, f.summary);
   uint64_t h = hash_str(14695981039346656037u, f.summary);
   h = hash_str(h, f.detail);
-  h = hash_str(h, f.qname);
+  h = hash_str(h, f.shape);
+  h = hash_str(h, f.note);
   h = hash_str(h, f.source);
   f.hash = hash_range(hash_range(h, &f.at), &f.rule) ^ (uint64_t)f.sev;
   return f;
@@ -344,8 +376,24 @@ static struct finding finding_of(struct report *r, size_t env,
 static bool same_finding(const struct finding *x, const struct finding *y) {
   return x->hash == y->hash && x->sev == y->sev &&
          same_str(x->summary, y->summary) && same_str(x->detail, y->detail) &&
-         same_str(x->qname, y->qname) && same_str(x->source, y->source) &&
+         same_str(x->shape, y->shape) && same_str(x->note, y->note) &&
+         same_str(x->source, y->source) &&
          same_range(&x->at, &y->at) && same_range(&x->rule, &y->rule);
+}
+
+/* One more instance the finding is about (each once). */
+static void add_instance(tfr_arena *a, struct finding *f, const char *qname) {
+  for (size_t i = 0; i < f->nq; i++)
+    if (same_str(f->qnames[i], qname))
+      return;
+  if (f->nq == f->capq) {
+    f->capq = f->capq ? 2 * f->capq : 4;
+    const char **v = tfr_arena_alloc(a, f->capq * sizeof *v);
+    if (f->nq)
+      memcpy(v, f->qnames, f->nq * sizeof *v);
+    f->qnames = v;
+  }
+  f->qnames[f->nq++] = qname;
 }
 
 static void add_env(tfr_arena *a, struct finding *f, size_t env) {
@@ -381,6 +429,8 @@ static void collect(struct report *r) {
         r->f[r->nf++] = f;
       }
       add_env(r->a, &r->f[k], e);
+      if (f.qname)
+        add_instance(r->a, &r->f[k], f.qname);
     }
   }
 }
@@ -408,6 +458,19 @@ static const char *env_list(const struct report *r, const struct finding *f) {
 ** not in a file came from, and the environments. */
 static const char *suffix(const struct report *r, const struct finding *f) {
   const char *s = "";
+  if (f->note)
+    s = tfr_arena_printf(r->a, "\n\n%s", f->note);
+  if (f->nq > 1 || (f->qname && !strncmp(f->qname, "module.", 7))) {
+    /* which module instances: a child's finding names them */
+    s = tfr_arena_printf(r->a, "%s\n\nIn %s", s,
+                         f->nq > 1 ? "module instances " : "");
+    for (size_t i = 0; i < f->nq; i++) {
+      const char *q = f->qnames[i], *v = strstr(q, ".var.");
+      s = tfr_arena_printf(r->a, "%s%s%.*s", s, i ? ", " : "",
+                           (int)(v ? (size_t)(v - q) : strlen(q)), q);
+    }
+    s = tfr_arena_printf(r->a, "%s.", s);
+  }
   if (f->source)
     s = tfr_arena_printf(r->a, "\n\nThe value was set by %s.", f->source);
   if (named(r, f))
@@ -741,7 +804,14 @@ static bool in_env(const struct finding *f, size_t env) {
 /* Whether finding f of environment env belongs to testcase qname
 ** ("var.x", "module.a.var.x"; NULL: the module's). */
 static bool of_case(const struct finding *f, size_t env, const char *qname) {
-  return in_env(f, env) && (qname ? same_str(f->qname, qname) : !f->var);
+  if (!in_env(f, env))
+    return false;
+  if (!qname)
+    return !f->var;
+  for (size_t i = 0; i < f->nq; i++)
+    if (same_str(f->qnames[i], qname))
+      return true;
+  return false;
 }
 
 /* The testcases of an environment: its module, then its variables, then

@@ -1018,56 +1018,16 @@ static const char *value_prefix(struct resolver *r, const struct var_decl *v,
                           v->name, v->name);
 }
 
-/* The path a type mismatch message spells out ("element \"b\": attribute
-** \"x\": string required" -> `["b"].x`; "element 2: ..." -> `[2]`). */
-static const char *mismatch_path(struct resolver *r, const char *msg) {
-  struct sbuf b = {0};
-  sbuf_put(&b, "", 0);
-  for (const char *p = msg;;) {
-    bool attr = !strncmp(p, "attribute \"", 11);
-    bool key = !strncmp(p, "element \"", 9);
-    if (attr || key) {
-      const char *q = p + (attr ? 11 : 9), *s = q;
-      while (*q && *q != '"')
-        q += *q == '\\' && q[1] ? 2 : 1;
-      if (q[0] != '"' || q[1] != ':')
-        break;
-      sbuf_str(&b, attr ? "." : "[\"");
-      sbuf_put(&b, s, (size_t)(q - s)); /* still Go-quoted, as the path */
-      sbuf_str(&b, attr ? "" : "\"]");
-      p = q + 2 + (q[2] == ' ');
-    } else if (!strncmp(p, "element ", 8) && p[8] >= '0' && p[8] <= '9') {
-      const char *q = p + 8;
-      while (*q >= '0' && *q <= '9')
-        q++;
-      if (*q != ':')
-        break;
-      sbuf_put(&b, "[", 1);
-      sbuf_put(&b, p + 8, (size_t)(q - p - 8));
-      sbuf_put(&b, "]", 1);
-      p = q + 1 + (q[1] == ' ');
-    } else {
-      break;
-    }
-  }
-  const char *out = tfr_arena_strndup(r->a, b.p, b.n);
-  free(b.p);
-  return out;
-}
-
 /* Where inside the value conversion failed, beyond Terraform's message
 ** (which names the element only for some mismatches): "The element that
 ** does not convert is var.x["c"].tags[2].v (terraform.tfvars:6,55-62).",
 ** or NULL when it is the value itself. */
 static const char *failing_element(struct resolver *r, const struct var_decl *v,
                                    const struct raw_value *raw,
-                                   const tfr_value *given) {
-  const char *err = NULL, *path = NULL;
-  if (conv_convert_path(r->a, given, v->type, &err, &path) || !err)
-    return NULL;
-  if (!path || !*path)
-    path = mismatch_path(r, err);
-  if (!*path)
+                                   const tfr_value *given,
+                                   struct tfr_range *element) {
+  const char *path = strict_failing_path(r->a, given, v->type);
+  if (!path)
     return NULL;
   char where[512] = "";
   struct src_file *src = NULL;
@@ -1076,6 +1036,8 @@ static const char *failing_element(struct resolver *r, const struct var_decl *v,
   if (at && at != x && src) {
     struct tfr_range rg = src_range(src, at->span);
     tfr_range_format(&rg, where, sizeof where);
+    if (raw->src) /* a file's: a line to point at */
+      *element = rg;
   }
   return tfr_arena_printf(
       r->a, "The element that does not convert is var.%s%s%s%s%s.", v->name,
@@ -1132,8 +1094,11 @@ static void final_value(struct resolver *r, size_t k) {
     }
     var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
                    "Invalid value for input variable", detail, v->name);
-    if (!mark && !v->sensitive)
-      tfr_diags_set_note(r->diags, failing_element(r, v, raw, given));
+    if (!mark && !v->sensitive) {
+      struct tfr_range element = {0};
+      tfr_diags_set_note(r->diags, failing_element(r, v, raw, given, &element));
+      diags_at(r->diags, tfr_diags_count(r->diags) - 1)->element = element;
+    }
     if (v->sensitive && err && shown != err)
       secret_hide_detail(r->diags, tfr_diags_count(r->diags) - 1, detail);
     return;

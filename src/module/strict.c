@@ -14,6 +14,7 @@
 
 #include "base/arena_int.h"
 #include "base/strutil.h"
+#include "values/convert.h"
 
 struct walk {
   tfr_arena *a;
@@ -273,7 +274,14 @@ static const char *next_step(const char *p, char *buf, size_t size, size_t *n,
 }
 
 const struct ast *strict_locate(const struct ast *x, const char *path) {
+  return strict_locate_rest(x, path, NULL);
+}
+
+const struct ast *strict_locate_rest(const struct ast *x, const char *path,
+                                     const char **rest_out) {
   char buf[256];
+  if (rest_out)
+    *rest_out = path;
   while (x && path && *path) {
     while (x->kind == AST_PAREN)
       x = x->a;
@@ -295,8 +303,57 @@ const struct ast *strict_locate(const struct ast *x, const char *path) {
       return x;
     x = next;
     path = rest;
+    if (rest_out)
+      *rest_out = rest;
   }
   return x;
+}
+
+/* The path a type mismatch message spells out ("element \"b\": attribute
+** \"x\": string required" -> `["b"].x`; "element 2: ..." -> `[2]`). */
+static const char *mismatch_path(tfr_arena *a, const char *msg) {
+  struct sbuf b = {0};
+  sbuf_put(&b, "", 0);
+  for (const char *p = msg;;) {
+    bool attr = !strncmp(p, "attribute \"", 11);
+    bool key = !strncmp(p, "element \"", 9);
+    if (attr || key) {
+      const char *q = p + (attr ? 11 : 9), *s = q;
+      while (*q && *q != '"')
+        q += *q == '\\' && q[1] ? 2 : 1;
+      if (q[0] != '"' || q[1] != ':')
+        break;
+      sbuf_str(&b, attr ? "." : "[\"");
+      sbuf_put(&b, s, (size_t)(q - s)); /* still Go-quoted, as the path */
+      sbuf_str(&b, attr ? "" : "\"]");
+      p = q + 2 + (q[2] == ' ');
+    } else if (!strncmp(p, "element ", 8) && p[8] >= '0' && p[8] <= '9') {
+      const char *q = p + 8;
+      while (*q >= '0' && *q <= '9')
+        q++;
+      if (*q != ':')
+        break;
+      sbuf_put(&b, "[", 1);
+      sbuf_put(&b, p + 8, (size_t)(q - p - 8));
+      sbuf_put(&b, "]", 1);
+      p = q + 1 + (q[1] == ' ');
+    } else {
+      break;
+    }
+  }
+  const char *out = tfr_arena_strndup(a, b.p, b.n);
+  free(b.p);
+  return out;
+}
+
+const char *strict_failing_path(tfr_arena *a, const tfr_value *given,
+                                const tfr_type *t) {
+  const char *err = NULL, *path = NULL;
+  if (conv_convert_path(a, given, t, &err, &path) || !err)
+    return NULL;
+  if (!path || !*path)
+    path = mismatch_path(a, err);
+  return *path ? path : NULL;
 }
 
 void strict_dropped_value(tfr_arena *a, const tfr_value *v, const tfr_type *t,

@@ -48,6 +48,17 @@ void strict_dropped_value(tfr_arena *a, const tfr_value *v, const tfr_type *t,
 ** not written out (a function call, a for expression). */
 const struct ast *strict_locate(const struct ast *x, const char *path);
 
+/* strict_locate, also saying what of the path is left (*rest: "" when the
+** part for the whole path was found). */
+const struct ast *strict_locate_rest(const struct ast *x, const char *path,
+                                     const char **rest);
+
+/* Where inside value given converting to type constraint t fails, as a
+** path (`["b"].size`), or NULL when it converts or the value itself does
+** not (Terraform's message names the element only for some mismatches). */
+const char *strict_failing_path(tfr_arena *a, const tfr_value *given,
+                                const tfr_type *t);
+
 /* The attribute of object type t closest to name (a misspelling of it: at
 ** most two edits, as OpenTofu suggests; the first of the closest), or
 ** NULL. */

@@ -2059,6 +2059,123 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
 
 /* eval_variable.go's PrepareFinalInputVariableValue for a value from the
 ** configuration (node_module_variable.go): NULL after an error. */
+/* `var.NAME` followed by attribute and constant index steps only: NAME,
+** and the steps as a path (`["b"].size`) in *steps; else NULL. */
+static const char *var_steps(tfr_arena *a, const struct ast *x,
+                             const char **steps) {
+  const char *path = "";
+  for (;;) {
+    while (x->kind == AST_PAREN)
+      x = x->a;
+    if (x->kind == AST_GETATTR && x->kids[0]->kind == AST_VARIABLE &&
+        x->kids[0]->n == 3 && !memcmp(x->kids[0]->str, "var", 3)) {
+      *steps = path;
+      return tfr_arena_strndup(a, x->str, x->n);
+    }
+    if (x->kind == AST_GETATTR) {
+      path = tfr_arena_printf(a, ".%.*s%s", (int)x->n, x->str, path);
+      x = x->kids[0];
+    } else if (x->kind == AST_INDEX && x->kids[0]->kind == AST_STRING) {
+      path = tfr_arena_printf(a, "[%s]%s",
+                              str_go_quote(a, x->kids[0]->str, x->kids[0]->n),
+                              path);
+      x = x->a;
+    } else if (x->kind == AST_INDEX && x->kids[0]->kind == AST_NUMBER) {
+      path = tfr_arena_printf(a, "[%.*s]%s", (int)x->kids[0]->n,
+                              x->kids[0]->str, path);
+      x = x->a;
+    } else {
+      return NULL;
+    }
+  }
+}
+
+/* The root's value of variable name as written in a var file: its
+** expression (the winning one) and file, or NULL. */
+static const struct ast *root_value_expr(struct tree *t, const char *name,
+                                         struct src_file **src) {
+  struct module *m = t->root->m;
+  for (size_t i = m->nraws; i-- > 0;) {
+    const struct raw_value *raw = &m->raws[i];
+    if (strcmp(raw->name, name) || raw->undeclared)
+      continue;
+    if (!raw->src)
+      return NULL; /* -var or TF_VAR_: no line to point at */
+    *src = raw->src;
+    return module_raw_expr(m, t->a, tfr_diags_new(t->a), raw);
+  }
+  return NULL;
+}
+
+/* Where the element at path of the value argument x (of a call in tm, text
+** in src) gives is written, followed through `var.` references up to the
+** root's var files: its range in *at, and the root variable's element it
+** comes from in *root_elem ("var.x[\"b\"].size", else NULL).  False when
+** it is the argument as a whole. */
+static bool trace_element(struct tree *t, struct tmod *tm, struct src_file *src,
+                          const struct ast *x, const char *path,
+                          struct tfr_range *at, const char **root_elem) {
+  *root_elem = NULL;
+  for (int depth = 0; x && depth < 64; depth++) {
+    const char *rest, *steps;
+    const struct ast *n = strict_locate_rest(x, path, &rest);
+    const char *name = var_steps(t->a, n, &steps);
+    if (!name) {
+      if (n == x && depth == 0)
+        return false;
+      *at = src_range(src, n->span);
+      return true;
+    }
+    path = tfr_arena_printf(t->a, "%s%s", steps, rest);
+    if (!tm->parent) { /* the root: its var file */
+      struct src_file *vs = NULL;
+      const struct ast *vx = root_value_expr(t, name, &vs);
+      *at = src_range(src, n->span);
+      if (vx) {
+        *root_elem = tfr_arena_printf(t->a, "var.%s%s", name, path);
+        *at = src_range(vs, strict_locate(vx, path)->span);
+      }
+      return true;
+    }
+    long k = module_var_index(tm->m, name, strlen(name));
+    const struct module_arg *arg = k >= 0 ? tm->args[k] : NULL;
+    if (!arg) { /* its default */
+      *at = src_range(src, n->span);
+      return true;
+    }
+    x = arg->expr;
+    src = arg->src;
+    tm = tm->parent;
+  }
+  return false;
+}
+
+/* The note of a child's conversion error: which element of the value
+** does not convert and where it is written, through the call to the
+** root's var file (issue 37); *element gets that place. */
+static const char *child_element(struct tree *t, struct tinst *in, size_t k,
+                                 const tfr_value *given,
+                                 struct tfr_range *element) {
+  const struct var_decl *v = &in->tm->m->vars[k];
+  const struct module_arg *arg = in->tm->args[k];
+  const char *path = strict_failing_path(t->a, given, v->type);
+  if (!path || !arg)
+    return NULL;
+  const char *from = NULL;
+  struct tfr_range at = {0};
+  bool found = trace_element(t, in->parent->tm, arg->src, arg->expr, path,
+                             &at, &from);
+  char where[512] = "";
+  if (found) {
+    tfr_range_format(&at, where, sizeof where);
+    *element = at;
+  }
+  return tfr_arena_printf(
+      t->a, "The element that does not convert is %s.var.%s%s%s%s%s%s%s.",
+      in->addr, v->name, path, from ? ", from " : "", from ? from : "",
+      *where ? " (" : "", where, *where ? ")" : "");
+}
+
 static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                                     const tfr_value *given) {
   struct tmod *tm = in->tm;
@@ -2115,6 +2232,14 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
     size_t last = tfr_diags_count(t->diags) - 1;
     if (hidden != shown)
       secret_hide_detail(t->diags, last, tfr_diags_get(t->diags, last)->detail);
+    else if (!v->sensitive) {
+      struct tfr_range element = {0};
+      const char *note = child_element(t, in, k, given, &element);
+      if (note) {
+        tfr_diags_set_note(t->diags, note);
+        diags_at(t->diags, last)->element = element;
+      }
+    }
     goto done;
   }
   if ((val->flags & TFR_V_NULL) && !v->nullable) {
