@@ -371,6 +371,26 @@ void cli_sh_quote(FILE *f, const char *s) {
   fputc('\'', f);
 }
 
+const char *cli_call_path(tfr_arena *a, const char *addr) {
+  char *out = tfr_arena_alloc(a, strlen(addr) + 1), *o = out;
+  for (const char *p = addr; *p;) {
+    if (*p != '[') {
+      *o++ = *p++;
+      continue;
+    }
+    bool quoted = false; /* a key's "]" inside quotes is the key's */
+    for (p++; *p && (quoted || *p != ']'); p++) {
+      if (*p == '\\' && quoted && p[1])
+        p++;
+      else if (*p == '"')
+        quoted = !quoted;
+    }
+    p += *p == ']';
+  }
+  *o = 0;
+  return out;
+}
+
 bool cli_has_suffix(const char *s, const char *suf) {
   size_t n = strlen(s), k = strlen(suf);
   return n >= k && !strcmp(s + n - k, suf);

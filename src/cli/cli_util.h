@@ -46,6 +46,10 @@ void cli_sh_quote(FILE *f, const char *s);
 /* Whether s ends with suf. */
 bool cli_has_suffix(const char *s, const char *suf);
 
+/* An address without its instance keys: module.a["x"].module.b[0].var.n
+** -> module.a.module.b.var.n (the call path). */
+const char *cli_call_path(tfr_arena *a, const char *addr);
+
 /* dir/name, malloc'd. */
 char *cli_path_join(const char *dir, const char *name);
 

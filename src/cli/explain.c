@@ -446,6 +446,29 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
   fputs("}", stdout);
 }
 
+/* What to say after "no module instance ADDR": the instances of that
+** call that exist, else the closest instance address. */
+static const char *instance_hint(tfr_arena *a,
+                                 const struct tfr_resolution *res,
+                                 const char *given) {
+  const char *want = cli_call_path(a, given), *list = NULL;
+  const char **all =
+      tfr_arena_alloc(a, (res->ninstances ? res->ninstances : 1) * sizeof *all);
+  size_t n = 0;
+  for (size_t i = 0; i < res->ninstances; i++) {
+    const char *addr = tfr_resolution_instance(res, i)->address;
+    all[n++] = addr;
+    if (!strcmp(cli_call_path(a, addr), want))
+      list = list ? tfr_arena_printf(a, "%s, %s", list, addr) : addr;
+  }
+  if (list)
+    return tfr_arena_printf(a, "; its instances are %s", list);
+  const char *near = tfr_suggest_name(given, all, n);
+  if (near)
+    return tfr_arena_printf(a, ". Did you mean %s?", near);
+  return " (write module.NAME.var.VARIABLE; show lists the instances)";
+}
+
 /* The variable NAME names (var NAME of the root, or
 ** module.ADDRESS.var.NAME of a child instance, *in set), or NULL with a
 ** message of why in *why. */
@@ -472,20 +495,27 @@ locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
       *in = x;
   }
   if (!*in) {
+    const char *given = tfr_arena_strndup(a, name, dot ? alen : strlen(name));
     *why = tfr_arena_printf(
-        a,
-        "no module instance %.*s%s (write module.NAME.var.VARIABLE; show "
-        "lists the instances)",
-        (int)(dot ? alen : strlen(name)), name,
-        res->tree ? "" : " (the module tree is not followed here)");
+        a, "no module instance %s%s%s", given,
+        res->tree ? "" : " (the module tree is not followed here)",
+        res->tree ? instance_hint(a, res, given)
+                  : " (write module.NAME.var.VARIABLE; show lists the "
+                    "instances)");
     return NULL;
   }
   const char *var = dot + 5;
-  for (size_t k = 0; k < (*in)->n; k++)
-    if (!strcmp(tfr_instance_variable(*in, k)->name, var))
+  const char **names =
+      tfr_arena_alloc(a, ((*in)->n ? (*in)->n : 1) * sizeof *names);
+  for (size_t k = 0; k < (*in)->n; k++) {
+    names[k] = tfr_instance_variable(*in, k)->name;
+    if (!strcmp(names[k], var))
       return tfr_instance_variable(*in, k);
-  *why = tfr_arena_printf(a, "%s declares no variable named \"%s\"",
-                          (*in)->address, var);
+  }
+  const char *near = tfr_suggest_name(var, names, (*in)->n);
+  *why = tfr_arena_printf(a, "%s declares no variable named \"%s\"%s%s%s",
+                          (*in)->address, var, near ? ". Did you mean \"" : "",
+                          near ? near : "", near ? "\"?" : "");
   return NULL;
 }
 

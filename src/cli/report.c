@@ -306,27 +306,6 @@ static const char *value_source(tfr_arena *a, const struct tfr_variable *v,
   return pseudo;
 }
 
-/* module.a["x"].module.b[0].var.n -> module.a.module.b.var.n */
-static const char *without_keys(tfr_arena *a, const char *q) {
-  char *out = tfr_arena_alloc(a, strlen(q) + 1), *o = out;
-  for (const char *p = q; *p;) {
-    if (*p != '[') {
-      *o++ = *p++;
-      continue;
-    }
-    bool quoted = false; /* a key's "]" inside quotes is the key's */
-    for (p++; *p && (quoted || *p != ']'); p++) {
-      if (*p == '\\' && quoted && p[1])
-        p++;
-      else if (*p == '"')
-        quoted = !quoted;
-    }
-    p += *p == ']';
-  }
-  *o = 0;
-  return out;
-}
-
 /* A finding for diagnostic g of environment env (not yet merged). */
 static struct finding finding_of(struct report *r, size_t env,
                                  const struct tfr_diag *g) {
@@ -349,7 +328,7 @@ static struct finding finding_of(struct report *r, size_t env,
   if (f.var)
     f.qname = in ? tfr_arena_printf(r->a, "%s.var.%s", in->address, f.var->name)
                  : tfr_arena_printf(r->a, "var.%s", f.var->name);
-  f.shape = f.qname ? without_keys(r->a, f.qname) : NULL;
+  f.shape = f.qname ? cli_call_path(r->a, f.qname) : NULL;
   f.note = g->note && *g->note ? g->note : NULL;
   if (f.at.filename && f.at.filename[0] == '<') {
     /* a -var or TF_VAR_ value, parsed as "<value for var.x>" */
