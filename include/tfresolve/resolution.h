@@ -243,6 +243,14 @@ struct tfr_variable {
   size_t nreads;
   /* since 0.3.0: a value from a file, its expression there */
   struct tfr_range value_range;
+  /* since 0.4.0, a child instance's variable whose argument takes its
+  ** value whole from an element of a root variable set in a var file
+  ** (through var., each.value and attribute or key steps): that element
+  ** ("var.pools[\"spot\"].size"), where it is written, and the value it
+  ** gave (also when a rule rejected it; NULL for a secret) */
+  const char *from_element;
+  struct tfr_range from_range;
+  const tfr_value *from_value;
 };
 
 /** A child module instance of the tree (tfr_resolution_instance); since

@@ -400,6 +400,13 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
            t->failed ? "true" : "false");
   }
   fputs("]", stdout);
+  if (v->from_element) {
+    fputs(", \"from\": {\"element\": ", stdout);
+    tfr_json_write_cstr(stdout, v->from_element);
+    fputs(", \"range\": ", stdout);
+    tfr_range_write_json(stdout, &v->from_range);
+    fputs("}", stdout);
+  }
   if (raw_source(v) && !in)
     json_str("parse_mode", v->literal_mode ? "literal" : "hcl");
   const tfr_value *final = v->value ? v->value : v->preview;
@@ -525,6 +532,18 @@ static void explain_chain(tfr_arena *a, const struct tfr_resolution *res,
                           const struct tfr_instance *in,
                           const struct tfr_variable *v, bool show_sensitive,
                           int depth) {
+  if (v->from_element && depth == 1 && strpbrk(v->from_element + 4, ".[")) {
+    /* taken whole from an element of a root variable: that element, cut
+    ** at its key, at its own line (the other reads are not on its path) */
+    char at[512];
+    tfr_range_format(&v->from_range, at, sizeof at);
+    printf("    <- %s = %s\n       from %s\n", v->from_element,
+           v->from_value ? explain_value(a, v->from_value, 7)
+           : v->sensitive ? "(sensitive value)"
+                          : "(no value)",
+           at);
+    return;
+  }
   const struct tfr_instance *caller = NULL;
   for (size_t i = 0; in && *in->parent && i < res->ninstances && !caller; i++)
     if (!strcmp(tfr_resolution_instance(res, i)->address, in->parent))

@@ -2059,16 +2059,23 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
 
 /* eval_variable.go's PrepareFinalInputVariableValue for a value from the
 ** configuration (node_module_variable.go): NULL after an error. */
-/* `var.NAME` followed by attribute and constant index steps only: NAME,
-** and the steps as a path (`["b"].size`) in *steps; else NULL. */
-static const char *var_steps(tfr_arena *a, const struct ast *x,
-                             const char **steps) {
+/* `var.NAME` or `each.value` followed by attribute and constant index
+** steps only: NAME ("value" for each), its root in *root, and the steps
+** as a path (`["b"].size`) in *steps; else NULL. */
+static const char *ref_steps(tfr_arena *a, const struct ast *x,
+                             const char **root, const char **steps) {
   const char *path = "";
   for (;;) {
     while (x->kind == AST_PAREN)
       x = x->a;
-    if (x->kind == AST_GETATTR && x->kids[0]->kind == AST_VARIABLE &&
-        x->kids[0]->n == 3 && !memcmp(x->kids[0]->str, "var", 3)) {
+    if (x->kind == AST_GETATTR && x->kids[0]->kind == AST_VARIABLE) {
+      const struct ast *r = x->kids[0];
+      bool var = r->n == 3 && !memcmp(r->str, "var", 3);
+      bool each = r->n == 4 && !memcmp(r->str, "each", 4) && x->n == 5 &&
+                  !memcmp(x->str, "value", 5);
+      if (!var && !each)
+        return NULL;
+      *root = var ? "var" : "each";
       *steps = path;
       return tfr_arena_strndup(a, x->str, x->n);
     }
@@ -2107,27 +2114,45 @@ static const struct ast *root_value_expr(struct tree *t, const char *name,
   return NULL;
 }
 
-/* Where the element at path of the value argument x (of a call in tm, text
-** in src) gives is written, followed through `var.` references up to the
-** root's var files: its range in *at, and the root variable's element it
-** comes from in *root_elem ("var.x[\"b\"].size", else NULL).  False when
-** it is the argument as a whole. */
-static bool trace_element(struct tree *t, struct tmod *tm, struct src_file *src,
-                          const struct ast *x, const char *path,
-                          struct tfr_range *at, const char **root_elem) {
+/* Where the element at path of argument k of instance callee is written,
+** followed through `var.` and `each.value` references up to the root's
+** var files: its range in *at, and the root variable's element it comes
+** from in *root_elem ("var.x[\"b\"].size", else NULL).  False when it
+** is the argument as a whole, written in the call. */
+static bool trace_element(struct tree *t, const struct tinst *callee,
+                          size_t k, const char *path, struct tfr_range *at,
+                          const char **root_elem) {
   *root_elem = NULL;
+  const struct module_arg *arg = callee->tm->args[k];
+  const struct ast *x = arg ? arg->expr : NULL;
+  struct src_file *src = arg ? arg->src : NULL;
   for (int depth = 0; x && depth < 64; depth++) {
-    const char *rest, *steps;
+    const char *rest, *steps, *root;
     const struct ast *n = strict_locate_rest(x, path, &rest);
-    const char *name = var_steps(t->a, n, &steps);
+    const char *name = ref_steps(t->a, n, &root, &steps);
     if (!name) {
       if (n == x && depth == 0)
         return false;
       *at = src_range(src, n->span);
       return true;
     }
+    const struct module_call *call = callee->tm->call;
+    if (*root == 'e') { /* each.value: the for_each element of its key */
+      const tfr_value *key = callee->rep.each_key;
+      if (!call->for_each || !key || key->type->kind != TFR_STRING ||
+          !tfr_value_is_known(key)) {
+        *at = src_range(src, n->span);
+        return true;
+      }
+      path = tfr_arena_printf(t->a, "[%s]%s%s",
+                              str_go_quote(t->a, key->s, key->n), steps, rest);
+      x = call->for_each;
+      src = call->for_each_src;
+      continue; /* evaluated where the call is, as the arguments are */
+    }
     path = tfr_arena_printf(t->a, "%s%s", steps, rest);
-    if (!tm->parent) { /* the root: its var file */
+    const struct tinst *caller = callee->parent;
+    if (!caller->parent) { /* the root: its var file */
       struct src_file *vs = NULL;
       const struct ast *vx = root_value_expr(t, name, &vs);
       *at = src_range(src, n->span);
@@ -2137,15 +2162,15 @@ static bool trace_element(struct tree *t, struct tmod *tm, struct src_file *src,
       }
       return true;
     }
-    long k = module_var_index(tm->m, name, strlen(name));
-    const struct module_arg *arg = k >= 0 ? tm->args[k] : NULL;
+    long j = module_var_index(caller->tm->m, name, strlen(name));
+    arg = j >= 0 ? caller->tm->args[j] : NULL;
     if (!arg) { /* its default */
       *at = src_range(src, n->span);
       return true;
     }
     x = arg->expr;
     src = arg->src;
-    tm = tm->parent;
+    callee = caller;
   }
   return false;
 }
@@ -2163,8 +2188,7 @@ static const char *child_element(struct tree *t, struct tinst *in, size_t k,
     return NULL;
   const char *from = NULL;
   struct tfr_range at = {0};
-  bool found = trace_element(t, in->parent->tm, arg->src, arg->expr, path,
-                             &at, &from);
+  bool found = trace_element(t, in, k, path, &at, &from);
   char where[512] = "";
   if (found) {
     tfr_range_format(&at, where, sizeof where);
@@ -2412,6 +2436,36 @@ static struct tfr_range arg_range(const void *ud, size_t k) {
   return (struct tfr_range){.filename = ""};
 }
 
+/* A child's rule failed on a value taken whole from an element of a root
+** variable (through var. and each.value): the failures from before on
+** point at that element's place in the var file, and say which element
+** it is when it is not the whole variable (issue 37). */
+static void rule_failure_origin(struct tree *t, const struct tinst *in,
+                                size_t k, size_t before) {
+  const struct var_decl *v = &in->tm->m->vars[k];
+  if (v->sensitive || !in->tm->args[k] ||
+      (in->vars[k] && tfr_value_has_mark(in->vars[k], TFR_V_SENSITIVE)))
+    return;
+  const char *from = NULL;
+  struct tfr_range at = {0};
+  if (!trace_element(t, in, k, "", &at, &from) || !from)
+    return;
+  char where[512];
+  tfr_range_format(&at, where, sizeof where);
+  const char *note =
+      strpbrk(from + 4, ".[")
+          ? tfr_arena_printf(t->a, "The value is %s (%s).", from, where)
+          : NULL;
+  for (size_t i = before; i < tfr_diags_count(t->diags); i++) {
+    struct tfr_diag *g = diags_at(t->diags, i);
+    if (g->code != TFR_CODE_RULE_FAILED || g->sev != TFR_DIAG_ERROR)
+      continue;
+    g->element = at;
+    if (note && !g->note)
+      g->note = note;
+  }
+}
+
 static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
   bool ok = true;
   const struct module *m = tm->m;
@@ -2454,6 +2508,8 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
         in->rules[k][ri].detail =
             tfr_arena_strdup(t->a, in->rules[k][ri].detail);
     arena_reset(t->scratch, mark);
+    if (!t->validate && !passed)
+      rule_failure_origin(t, in, k, before);
     if (t->validate)
       for (size_t j = tfr_diags_count(t->diags); j > before; j--)
         if (tfr_diags_get(t->diags, j - 1)->sev != TFR_DIAG_ERROR)
@@ -2722,6 +2778,22 @@ static void reads_of(struct tree *t, const struct module *caller,
   out->nreads = n;
 }
 
+/* tfr_variable.from_*: the root variable's element argument k of
+** instance in takes its value from, whole. */
+static void from_element(struct tree *t, const struct tinst *in, size_t k,
+                         struct tfr_variable *out) {
+  const char *from = NULL;
+  struct tfr_range at = {0};
+  if (!trace_element(t, in, k, "", &at, &from) || !from)
+    return;
+  out->from_element = from;
+  out->from_range = at;
+  const tfr_value *val = in->vars[k];
+  if (val && !in->tm->m->vars[k].sensitive &&
+      !tfr_value_has_mark(val, TFR_V_SENSITIVE))
+    out->from_value = tfr_value_unmark(t->a, val, TFR_V_EPHEMERAL, NULL);
+}
+
 static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
                                      const struct tinst *in, size_t k) {
   const struct var_decl *v = &tm->m->vars[k];
@@ -2755,6 +2827,8 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
     out.attempts = at;
     out.nattempts = 1;
     reads_of(t, tm->parent->m, tm->call, arg->expr, &out);
+    if (in)
+      from_element(t, in, k, &out);
 
   } else
     out.source = v->has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
