@@ -6,7 +6,9 @@
 #
 # For each archive: its checksum in SHA256SUMS, its contents; a static
 # executable for the right machine (file, readelf: no interpreter, no
-# dynamic section, no NEEDED, stripped); -version (tests/version.py:
+# NEEDED, stripped), hardened (static-PIE, full RELRO with BIND_NOW, and
+# in the build's own objects the stack protector and fortified calls);
+# -version (tests/version.py:
 # this tree's version and commit, every library named with a version);
 # the functions of each library inside and `check` in every format.
 # amd64 runs in an otherwise empty root directory (chroot: no libraries,
@@ -52,6 +54,28 @@ expect() {
   fi
 }
 
+# hardening ARCH BIN: a position-independent executable, its relocations
+# read-only after start (GNU_RELRO, BIND_NOW); the objects of the library
+# built for it (build-static-ARCH, unstripped) call the stack protector
+# and glibc's fortified functions (the binary itself is stripped, and
+# glibc's own objects would call them anyway).
+hardening() {
+  if readelf -hW "$2" | grep -q 'Type:.*DYN'; then ok; else
+    ko "$1: not position-independent"; fi
+  if readelf -lW "$2" | grep -q 'GNU_RELRO'; then ok; else
+    ko "$1: no RELRO segment"; fi
+  if readelf -dW "$2" | grep -q 'BIND_NOW'; then ok; else
+    ko "$1: no BIND_NOW"; fi
+  case $1 in arm64) nm=aarch64-linux-gnu-nm ;; *) nm=nm ;; esac
+  lib=build-static-$1/libtfresolve.a
+  ssp=$("$nm" -A "$lib" 2>/dev/null | grep -c ' U __stack_chk_fail$')
+  chk=$("$nm" -A "$lib" 2>/dev/null | grep -cE ' U __[a-z_]+_chk$')
+  if [ "$ssp" -ge 20 ]; then ok; else
+    ko "$1: $ssp objects of $lib use the stack protector"; fi
+  if [ "$chk" -ge 10 ]; then ok; else
+    ko "$1: $chk fortified calls in $lib"; fi
+}
+
 for arch in "$@"; do
   name=tfresolve-$version-linux-$arch
   tgz=$dist/$name.tar.gz
@@ -74,7 +98,7 @@ for arch in "$@"; do
   esac
   info=$(file -b "$bin")
   case $info in
-    *"$machine"*"statically linked"*stripped*)
+    *"$machine"*"static-pie linked"*stripped*)
       case $info in *"not stripped"*) ko "$arch: $info" ;; *) ok ;; esac ;;
     *) ko "$arch: file says: $info" ;;
   esac
@@ -84,6 +108,7 @@ for arch in "$@"; do
   if readelf -dW "$bin" | grep -q 'NEEDED'; then
     ko "$arch: NEEDED entries"; readelf -dW "$bin"
   else ok; fi
+  hardening "$arch" "$bin"
 
   # how to run it: amd64 alone in a root of its own, arm64 under qemu
   if [ "$arch" = amd64 ]; then
