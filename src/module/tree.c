@@ -1978,8 +1978,11 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     /* for_each_ok rejected a value marked as a whole; its elements keep
     ** their marks into each.value (eval_for_each.go:99-109: only the
     ** top-level marks are an error, then AsValueMap hands out the
-    ** elements as they are; expansion_mode.go:90-99). A set hoists its
-    ** elements' marks onto itself, so a set's elements are plain. */
+    ** elements as they are; expansion_mode.go:90-99). each.key is a
+    ** plain string (expansion_mode.go:97): a key from a marked value
+    ** marks the whole map (hcl's object and for expressions) or set,
+    ** which for_each_ok rejected. count.index is plain too
+    ** (expansion_mode.go:72). */
     size_t n =
         (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
     if (too_many(t, pi, c, c->for_each, c->for_each_src, n))
