@@ -38,11 +38,12 @@ child module instances: through for_each maps (each.value keeps the
 element's mark, eval_for_each.go), directly and through local values, a
 child's output map, a child's locals and chains three calls deep, a value
 both sensitive and ephemeral, and for_each values sensitive as a whole
-(their keys).  Each runs check (every format, -no-color, with and without
--strict, -var-file-each, -recursive), show (every format), explain (-all,
--json, and every child variable by address), diff, eval and console of the
-root's local values, and the language server (every file opened, a hover
-on every key of terraform.tfvars): none may show a canary.  With
+(their keys).  Each runs check (every format and -no-color; every
+format with -var-file-each, with -recursive), show (every format) and
+explain -all (text, JSON), these with and without -strict, explain of
+every child variable by address (text, JSON), diff, eval and console of
+the root's local values, and the language server (every file opened, a
+hover on every key of terraform.tfvars): none may show a canary.  With
 -show-sensitive, show -json prints each secret that reaches a child value
 in that child's part (TREE_REACHES: the secrets do flow into the tree).
 
@@ -391,8 +392,8 @@ TREE_REACHES = {"deep-chain": ["SECRETdeepT1"],
                 "foreach-local": ["SECRETlocalCli6"],
                 "module-output": ["SECRETvaultM7"]}
 
-# The runs of a tree scenario beyond SHAPE_RUNS (these two each also with
-# -strict).
+# The runs of a tree scenario beyond SHAPE_RUNS (which run with and
+# without -strict).
 TREE_RUNS = (
     [["check", "-format=" + f, "-var-file-each=envs/*.tfvars"]
      for f in ("human", "json", "sarif", "github", "junit")] +
@@ -500,9 +501,8 @@ def tree(tool, root):
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
         addrs = ["%s.var.%s" % (m, v) for m in sorted(modules)
                  for v in sorted(modules[m].get("variables", {}))]
-        runs = [r + s for r in SHAPE_RUNS + TREE_RUNS
-                for s in ([], ["-strict"])]
-        runs += TREE_DIFFS
+        runs = [r + s for r in SHAPE_RUNS for s in ([], ["-strict"])]
+        runs += TREE_RUNS + TREE_DIFFS
         runs += [["explain", a] for a in addrs]
         runs += [["explain", "-json", a] for a in addrs]
         exprs = tree_locals(d)
