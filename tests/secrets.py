@@ -2,7 +2,7 @@
 """The secrets matrix: no sensitive value reaches any output unless
 -show-sensitive asks for it.
 
-  secrets.py TFRESOLVE FIXTURE_DIR [SHAPES_DIR]
+  secrets.py TFRESOLVE FIXTURE_DIR [SHAPES_DIR [TREE_DIR]]
 
 FIXTURE_DIR (fixtures/secrets) declares sensitive variables whose values
 are canaries ("SECRET..." and one number), each set by another value
@@ -33,12 +33,27 @@ variables), each with `args` and `env` files: every command and format,
 with and without -strict and -no-color, may show none of their canaries;
 explain -show-sensitive shows the values of those that parse (the opt-in).
 
+TREE_DIR (fixtures/secrets-tree) holds root modules whose secrets reach
+child module instances: through for_each maps (each.value keeps the
+element's mark, eval_for_each.go), directly and through local values, a
+child's output map, a child's locals and chains three calls deep, a value
+both sensitive and ephemeral, and for_each values sensitive as a whole
+(their keys).  Each runs check (every format and -no-color; every
+format with -var-file-each, with -recursive), show (every format) and
+explain -all (text, JSON), these with and without -strict, explain of
+every child variable by address (text, JSON), diff, eval and console of
+the root's local values, and the language server (every file opened, a
+hover on every key of terraform.tfvars): none may show a canary.  With
+-show-sensitive, show -json prints each secret that reaches a child value
+in that child's part (TREE_REACHES: the secrets do flow into the tree).
+
 Prints a line per failure and "N passed, M failed" last.
 """
 import json
 import os
 import re
 import sys
+import urllib.parse
 
 from harness import Tally
 import harness
@@ -299,6 +314,8 @@ def main():
 
     if len(sys.argv) > 3:
         shapes(tool, os.path.abspath(sys.argv[3]))
+    if len(sys.argv) > 4:
+        tree(tool, os.path.abspath(sys.argv[4]))
     return report.done()
 
 
@@ -365,6 +382,152 @@ def shapes(tool, root):
         report(0 <= rc < 3 and not missing,
                "shape %s: explain -all -show-sensitive: the values" % name,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+
+
+# What reaches a child's value in each tree scenario: show -json
+# -show-sensitive prints it under "modules" (the opt-in, and the proof that
+# the scenario sends its secrets into the tree).
+TREE_REACHES = {"deep-chain": ["SECRETdeepT1"],
+                "foreach-direct": ["SECRETdirectP1", "SECRETdirectEnv2"],
+                "foreach-local": ["SECRETlocalCli6"],
+                "module-output": ["SECRETvaultM7"]}
+
+# The runs of a tree scenario beyond SHAPE_RUNS (which run with and
+# without -strict).
+TREE_RUNS = (
+    [["check", "-format=" + f, "-var-file-each=envs/*.tfvars"]
+     for f in ("human", "json", "sarif", "github", "junit")] +
+    [["check", "-format=" + f, "-recursive"]
+     for f in ("human", "json", "sarif", "github", "junit")])
+TREE_DIFFS = [["diff", "envs/one.tfvars", "envs/two.tfvars"],
+              ["diff", "-json", "envs/one.tfvars", "envs/two.tfvars"],
+              ["diff", "-json", "-show-sensitive", "envs/one.tfvars",
+               "envs/two.tfvars"]]
+
+
+def tree_locals(d):
+    """local.NAME of every local value the root module declares."""
+    names = []
+    with open(os.path.join(d, "main.tf")) as f:
+        block = re.search(r"^locals \{\n(.*?)^\}", f.read(), re.M | re.S)
+    if block:
+        names = re.findall(r"^  ([a-z_]+) +=", block.group(1), re.M)
+    return ["local." + n for n in names] + ["local"]
+
+
+def lsp_frame(msg):
+    body = json.dumps(dict(msg, jsonrpc="2.0")).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def lsp_session(tool, d, env):
+    """(exit status, everything the language server wrote, the messages)
+    after every file of the scenario is opened, every key of its
+    terraform.tfvars hovered and the server asked to finish its checks."""
+    def uri(path):
+        return "file://" + urllib.parse.quote(path)
+    msgs = [{"id": 1, "method": "initialize", "params": {
+        "processId": None, "rootUri": uri(d), "capabilities": {}}},
+        {"method": "initialized", "params": {}}]
+    n = 1
+    for root, _, names in sorted(os.walk(d)):
+        for name in sorted(names):
+            if not name.endswith((".tf", ".tfvars")):
+                continue
+            path = os.path.join(root, name)
+            with open(path) as f:
+                text = f.read()
+            msgs.append({"method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": uri(path), "languageId": "terraform",
+                                 "version": 1, "text": text}}})
+            if name != "terraform.tfvars" or root != d:
+                continue
+            for line, row in enumerate(text.split("\n")):
+                if re.match(r"[a-z_]+ *=", row):
+                    n += 1
+                    msgs.append({"id": n, "method": "textDocument/hover",
+                                 "params": {"textDocument": {"uri": uri(path)},
+                                            "position": {"line": line,
+                                                         "character": 1}}})
+    msgs += [{"id": n + 1, "method": "textDocument/tfresolveBarrier",
+              "params": {"textDocument": {"uri": "file:///nonexistent"}}},
+             {"id": n + 2, "method": "shutdown"}, {"method": "exit"}]
+    rc, out, err = harness.run([tool, "lsp"], cwd=d,
+                               env=harness.child_env(env),
+                               stdin=b"".join(lsp_frame(m) for m in msgs),
+                               timeout=TIMEOUT, binary=True)
+    text = (out + err).decode("utf-8", "replace")
+    got = []
+    for body in re.split(r"Content-Length: \d+\r\n\r\n", text):
+        try:
+            got.append(json.loads(body))
+        except ValueError:
+            pass
+    return rc, text, got
+
+
+def tree(tool, root):
+    for name in sorted(os.listdir(root)):
+        d = os.path.join(root, name)
+        if not os.path.isdir(d):
+            continue
+        args, env = shape_inputs(d)
+        secrets = canaries(d)
+        for text in args + list(env.values()):
+            secrets |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
+        forbidden = sorted(secrets, key=len, reverse=True)
+        report(len(secrets) >= 3, "tree %s: has canaries" % name, "")
+
+        def hidden(label, out, rc):
+            leaked = [s for s in forbidden if s in out]
+            report(not leaked and 0 <= rc < 3,
+                   "tree %s: %s: %s" % (name, label, "exit %d" % rc if
+                                        not leaked else
+                                        "shows " + ", ".join(leaked[:5])),
+                   out[-2000:])
+
+        # the opt-in, and the child instances to explain one by one
+        rc, out = run(tool, d, ["show", "-json", "-show-sensitive"] + args,
+                      more_env=env)
+        try:
+            modules = json.loads(out).get("modules", {})
+        except ValueError:
+            modules = {}
+        shown = json.dumps(modules)
+        missing = [s for s in TREE_REACHES.get(name, []) if s not in shown]
+        report(modules and not missing,
+               "tree %s: show -json -show-sensitive: each secret in the "
+               "child values it reaches" % name,
+               "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+        addrs = ["%s.var.%s" % (m, v) for m in sorted(modules)
+                 for v in sorted(modules[m].get("variables", {}))]
+        runs = [r + s for r in SHAPE_RUNS for s in ([], ["-strict"])]
+        runs += TREE_RUNS + TREE_DIFFS
+        runs += [["explain", a] for a in addrs]
+        runs += [["explain", "-json", a] for a in addrs]
+        exprs = tree_locals(d)
+        runs += [["eval", "-functions", "-format=" + f, "--"] + exprs
+                 for f in ("console", "json", "yaml")]
+        in_child = False  # a diagnostic of a child instance
+        for cmd in runs:
+            full = cmd[:1] + args + cmd[1:] if "--" in cmd else cmd + args
+            rc, out = run(tool, d, full, more_env=env)
+            hidden(" ".join(full), out, rc)
+            if cmd == ["check", "-format=json"]:
+                in_child = '"module": "module.' in out
+        for f in ("console", "json", "yaml"):
+            rc, out = run(tool, d, ["console", "-format=" + f] + args,
+                          "\n".join(exprs) + "\n", env)
+            hidden("console -format=%s %s" % (f, " ".join(exprs)), out, rc)
+        rc, out, got = lsp_session(tool, d, env)
+        hidden("the language server", out, rc)
+        published = [m for m in got
+                     if m.get("method") == "textDocument/publishDiagnostics"]
+        report(rc == 0 and published and
+               any(m.get("id") == 1 and "result" in m for m in got) and
+               (not in_child or "(in module." in out),
+               "tree %s: the language server answered and published (the "
+               "child instances' diagnostics too)" % name, out[-1500:])
 
 
 if __name__ == "__main__":

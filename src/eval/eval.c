@@ -1238,6 +1238,10 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
                     "Can't use a null value as an indexing key.");
     return eval_dynamic(c);
   }
+  /* an untyped collection or key: any value, with the collection's
+  ** marks (hcl ops.go:51-53 in v2.24.0) */
+  if (v->type->kind == TFR_DYNAMIC || key->type->kind == TFR_DYNAMIC)
+    return with_marks(c, eval_dynamic(c), marks_of(v));
   unsigned marks = marks_of(v) | marks_of(key);
   const tfr_type *t = v->type;
   const char *err = NULL;
@@ -1324,8 +1328,6 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
         "only possible to perform operations across all elements of "
         "the set.");
     return eval_dynamic(c);
-  case TFR_DYNAMIC:
-    return eval_dynamic(c);
   default:
     eval_error_span(c, at, "Invalid index",
                     "This value does not have any indices.");
@@ -1387,8 +1389,8 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                          "key \"%.*s\".",
                          (int)len, name));
     return eval_dynamic(c);
-  case TFR_DYNAMIC:
-    return eval_dynamic(c);
+  case TFR_DYNAMIC: /* any value, with its marks (hcl ops.go:322-323) */
+    return with_marks(c, eval_dynamic(c), marks);
   case TFR_LIST:
   case TFR_SET:
   case TFR_TUPLE:

@@ -101,6 +101,11 @@ const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,
   }
   if (s->more)
     return s->more(s->more_ud, name, len);
+  /* an ephemeral resource: unknown and ephemeral, in the validate and
+  ** eval walks too (evaluate.go:1081-1088) */
+  if (len == 9 && !memcmp(name, "ephemeral", 9))
+    return tfr_value_mark(s->a, tfr_unknown(s->a, &tfr_t_dynamic),
+                          TFR_V_EPHEMERAL);
   /* resources, data sources, modules...: not knowable offline */
   return tfr_unknown(s->a, &tfr_t_dynamic);
 }

@@ -1408,6 +1408,8 @@ static const tfr_value *more(void *ud, const char *name, size_t len) {
     const tfr_value *vals[] = {ts->rep->each_key, ts->rep->each_value};
     return tfr_object(t->a, 2, names, vals);
   }
+  /* an ephemeral resource: unknown and ephemeral (evaluate.go:1081-1088);
+  ** its attributes keep the mark (eval_getattr, src/eval/eval.c) */
   if (IS("ephemeral"))
     return tfr_value_mark(t->a, tfr_unknown(t->a, &tfr_t_dynamic),
                           TFR_V_EPHEMERAL);
@@ -2017,7 +2019,14 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     if (!for_each_ok(t, pi, c, v))
       return false;
     e->mode = EXP_FOR_EACH;
-    v = tfr_value_unmark(t->a, v, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
+    /* for_each_ok rejected a value marked as a whole; its elements keep
+    ** their marks into each.value (eval_for_each.go:99-109: only the
+    ** top-level marks are an error, then AsValueMap hands out the
+    ** elements as they are; expansion_mode.go:90-99). each.key is a
+    ** plain string (expansion_mode.go:97): a key from a marked value
+    ** marks the whole map (hcl's object and for expressions) or set,
+    ** which for_each_ok rejected. count.index is plain too
+    ** (expansion_mode.go:72). */
     size_t n =
         (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
     if (too_many(t, pi, c, c->for_each, c->for_each_src, n))
