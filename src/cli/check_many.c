@@ -284,6 +284,13 @@ static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
 /* ---- the jobs --------------------------------------------------------------
  */
 
+/* Whether paths a and b name one file. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
 /* Whether var file f applies to directory dir: with -recursive, a var
 ** file belongs to the root at or nearest above it, and applies to every
 ** root when none holds it (a file shared by all of them). */
@@ -334,8 +341,23 @@ static struct cli_roots *check_dirs(const struct many_opts *mo, tfr_arena *a,
   return roots;
 }
 
+/* One job: dir with var file f (NULL: none). */
+static void add_job(const struct many_opts *mo, const struct cli_roots *roots,
+                    const struct cli_names *dirs, const char *dir,
+                    const char *f, tfr_module *shared, const tfr_diags *load,
+                    tfr_arena *a, struct job *j) {
+  j->dir = dir;
+  j->var_file = f;
+  j->args = args_for(mo, roots, dir, a, &j->nargs);
+  j->mod = shared;
+  j->load = load;
+  j->label = !f             ? dir
+             : dirs->n == 1 ? f
+                            : tfr_arena_printf(a, "%s with %s", dir, f);
+}
+
 /* The jobs: each directory with each var file of -var-file-each that
-** applies to it (or none); *n of them. */
+** applies to it, or once with none when none does; *n of them. */
 static struct job *make_jobs(const struct many_opts *mo,
                              const struct cli_roots *roots,
                              const struct cli_names *dirs,
@@ -345,22 +367,36 @@ static struct job *make_jobs(const struct many_opts *mo,
   if (!jobs)
     cli_oom();
   *n = 0;
-  for (size_t i = 0; i < dirs->n; i++)
-    for (size_t k = 0; k < (files->n ? files->n : 1); k++) {
-      if (files->n && !applies(roots, files->v[k], dirs->v[i]))
-        continue;
-      struct job *j = &jobs[(*n)++];
-      j->dir = dirs->v[i];
-      j->var_file = files->n ? files->v[k] : NULL;
-      j->args = args_for(mo, roots, j->dir, a, &j->nargs);
-      j->mod = shared;
-      j->load = load;
-      j->label = !files->n ? j->dir
-                 : dirs->n == 1
-                     ? j->var_file
-                     : tfr_arena_printf(a, "%s with %s", j->dir, j->var_file);
-    }
+  for (size_t i = 0; i < dirs->n; i++) {
+    size_t before = *n;
+    for (size_t k = 0; k < files->n; k++)
+      if (applies(roots, files->v[k], dirs->v[i]))
+        add_job(mo, roots, dirs, dirs->v[i], files->v[k], shared, load, a,
+                &jobs[(*n)++]);
+    if (*n == before) /* no environment of its own */
+      add_job(mo, roots, dirs, dirs->v[i], NULL, shared, load, a,
+              &jobs[(*n)++]);
+  }
   return jobs;
+}
+
+/* With -affected-by: a changed var file that Terraform does not load by
+** itself and no -var-file names is one environment of the root it
+** belongs to (as -var-file-each would give it). */
+static void changed_var_files(const struct many_opts *mo,
+                              struct cli_names *files) {
+  for (size_t i = 0; i < mo->nchanged; i++) {
+    const char *f = mo->changed[i], *base = strrchr(f, '/');
+    bool take = (cli_has_suffix(f, ".tfvars") ||
+                 cli_has_suffix(f, ".tfvars.json")) &&
+                !cli_auto_var_file(base ? base + 1 : f);
+    for (size_t k = 0; take && k < mo->nargs; k++)
+      take = !mo->args[k].file || !same_file(mo->args[k].value, f);
+    for (size_t k = 0; take && k < files->n; k++)
+      take = !same_file(files->v[k], f);
+    if (take)
+      cli_names_add(files, f);
+  }
 }
 
 /* Nothing to check: said on stderr; the status. */
@@ -410,6 +446,7 @@ static int check_many(const struct many_opts *mo) {
   size_t n = 0;
   if (!var_files(mo, &files))
     goto done;
+  changed_var_files(mo, &files);
   if (files.n && dirs.n == 1) {
     /* one module, many environments: parse it once */
     shared = tfr_module_load(a, load, dirs.v[0], mo->opentofu);
