@@ -27,7 +27,7 @@
 struct job {
   const char *label; /* the environment (var file) or directory */
   const char *dir;
-  const char *var_file;  /* NULL: none added */
+  const char *var_file;           /* NULL: none added */
   const struct tfr_cli_arg *args; /* -var / -var-file that apply to it */
   size_t nargs;
   tfr_module *mod;       /* shared (-var-file-each), or NULL: load */
@@ -387,9 +387,9 @@ static void changed_var_files(const struct many_opts *mo,
                               struct cli_names *files) {
   for (size_t i = 0; i < mo->nchanged; i++) {
     const char *f = mo->changed[i], *base = strrchr(f, '/');
-    bool take = (cli_has_suffix(f, ".tfvars") ||
-                 cli_has_suffix(f, ".tfvars.json")) &&
-                !cli_auto_var_file(base ? base + 1 : f);
+    bool take =
+        (cli_has_suffix(f, ".tfvars") || cli_has_suffix(f, ".tfvars.json")) &&
+        !cli_auto_var_file(base ? base + 1 : f);
     for (size_t k = 0; take && k < mo->nargs; k++)
       take = !mo->args[k].file || !same_file(mo->args[k].value, f);
     for (size_t k = 0; take && k < files->n; k++)
@@ -406,9 +406,8 @@ static int nothing(const struct many_opts *mo, const tfr_diags *load) {
     if (!tfr_diags_has_errors(load))
       return EXIT_OK;
   } else {
-    fprintf(stderr,
-            "tfresolve: no module below %s declares variables%s\n", mo->dir,
-            mo->tree ? ", calls modules or has resources" : "");
+    fprintf(stderr, "tfresolve: no module below %s declares variables%s\n",
+            mo->dir, mo->tree ? ", calls modules or has resources" : "");
   }
   /* nothing to check: the usage status (README: Exit status), unless a
   ** directory could not be read (an error above) */

@@ -81,7 +81,8 @@ static const struct cli_option options[] = {
     CLI_OPT_LIST("affected-by", "FILE", affected,
                  "With -recursive: only the roots that use FILE "
                  "(repeatable; the pre-commit hook's changed files)"),
-    CLI_OPT_INCLUDE(cli_opts_module_end), CLI_OPT_END};
+    CLI_OPT_INCLUDE(cli_opts_module_end),
+    CLI_OPT_END};
 
 const struct cli_command cli_cmd_check = {
     .name = "check",

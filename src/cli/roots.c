@@ -35,8 +35,8 @@
 
 /* One module directory of the call graph. */
 struct node {
-  char *path;      /* as the walk or the call named it */
-  dev_t dev;       /* the directory itself, whatever path names it */
+  char *path; /* as the walk or the call named it */
+  dev_t dev;  /* the directory itself, whatever path names it */
   ino_t ino;
   bool walked;     /* found below DIR */
   bool checkable;  /* variables, calls, resources, or a file that fails */
@@ -333,7 +333,9 @@ static bool scan_file(struct node *nd, const char *path, struct calls *c,
 
 /* ---- the files of a directory ---------------------------------------- */
 
-static bool ends(const char *s, const char *suf) { return cli_has_suffix(s, suf); }
+static bool ends(const char *s, const char *suf) {
+  return cli_has_suffix(s, suf);
+}
 
 /* The configuration file suffix of n (".tf", ".tf.json", ".tofu",
 ** ".tofu.json"), or NULL. */
@@ -415,8 +417,10 @@ static size_t node_add(struct cli_roots *r, const char *path,
     if (!r->v)
       cli_oom();
   }
-  r->v[r->n] = (struct node){.path = strdup(path), .dev = st->st_dev,
-                             .ino = st->st_ino, .walked = walked};
+  r->v[r->n] = (struct node){.path = strdup(path),
+                             .dev = st->st_dev,
+                             .ino = st->st_ino,
+                             .walked = walked};
   if (!r->v[r->n].path)
     cli_oom();
   return r->n++;
@@ -450,8 +454,8 @@ static void node_load(struct cli_roots *r, size_t i) {
     if (t == SIZE_MAX) /* missing: the caller's check says so */
       continue;
     r->v[t].called = true;
-    r->v[i].calls = realloc(r->v[i].calls,
-                            (r->v[i].ncalls + 1) * sizeof *r->v[i].calls);
+    r->v[i].calls =
+        realloc(r->v[i].calls, (r->v[i].ncalls + 1) * sizeof *r->v[i].calls);
     if (!r->v[i].calls)
       cli_oom();
     r->v[i].calls[r->v[i].ncalls++] = t;
@@ -541,9 +545,9 @@ static void reach(const struct cli_roots *r, size_t i, bool *seen) {
 static void pick_roots(struct cli_roots *r, bool tree) {
   for (size_t i = 0; i < r->n; i++) {
     struct node *nd = &r->v[i];
-    nd->root = nd->walked && (tree ? nd->checkable && (!nd->called ||
-                                                       nd->own_values)
-                                   : nd->has_vars);
+    nd->root =
+        nd->walked && (tree ? nd->checkable && (!nd->called || nd->own_values)
+                            : nd->has_vars);
   }
   if (!tree)
     return;
