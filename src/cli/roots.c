@@ -170,12 +170,13 @@ static void scan_hcl(struct node *nd, json_t *body, struct calls *c,
   json_t *items = json_object_get(body, "items"), *it;
   size_t i;
   json_array_foreach(items, i, it) {
-    const char *type = jstr(it, "type");
-    if (!type || strcmp(jstr(it, "kind") ? jstr(it, "kind") : "", "block"))
+    const char *type = jstr(it, "type"), *kind = jstr(it, "kind");
+    if (!type || !kind || strcmp(kind, "block"))
       continue;
     note_block(nd, type);
     json_t *labels = json_object_get(it, "labels");
-    if (strcmp(type, "module") || json_array_size(labels) != 1)
+    const char *label = json_string_value(json_array_get(labels, 0));
+    if (strcmp(type, "module") || json_array_size(labels) != 1 || !label)
       continue;
     json_t *attrs = json_object_get(json_object_get(it, "body"), "items"), *at;
     size_t k;
@@ -183,8 +184,7 @@ static void scan_hcl(struct node *nd, json_t *body, struct calls *c,
       const char *name = jstr(at, "name"), *src;
       if (name && !strcmp(name, "source") &&
           (src = ast_string(json_object_get(at, "value"))))
-        calls_set(c, json_string_value(json_array_get(labels, 0)), src,
-                  override);
+        calls_set(c, label, src, override);
     }
   }
 }
@@ -333,17 +333,13 @@ static bool scan_file(struct node *nd, const char *path, struct calls *c,
 
 /* ---- the files of a directory ---------------------------------------- */
 
-static bool ends(const char *s, const char *suf) {
-  return cli_has_suffix(s, suf);
-}
-
 /* The configuration file suffix of n (".tf", ".tf.json", ".tofu",
 ** ".tofu.json"), or NULL. */
 static const char *config_suffix(const char *n) {
   static const char *const sufs[] = {".tf.json", ".tofu.json", ".tf", ".tofu"};
   size_t len = strlen(n);
   for (size_t i = 0; i < 4; i++)
-    if (len > strlen(sufs[i]) && ends(n, sufs[i]))
+    if (len > strlen(sufs[i]) && cli_has_suffix(n, sufs[i]))
       return sufs[i];
   return NULL;
 }
@@ -386,8 +382,8 @@ static bool is_override(const char *n) {
 bool cli_auto_var_file(const char *n) {
   return !strcmp(n, "terraform.tfvars") ||
          !strcmp(n, "terraform.tfvars.json") ||
-         (strlen(n) > 12 && ends(n, ".auto.tfvars")) ||
-         (strlen(n) > 17 && ends(n, ".auto.tfvars.json"));
+         (strlen(n) > 12 && cli_has_suffix(n, ".auto.tfvars")) ||
+         (strlen(n) > 17 && cli_has_suffix(n, ".auto.tfvars.json"));
 }
 
 static bool is_auto_vars(const char *path, const char *n, int is_dir,
