@@ -3,15 +3,14 @@
 **
 ** -var-file-each: the module is loaded (parsed) once and resolved once per
 ** environment, each with its var file on top of the usual sources (after
-** -var and -var-file), in parallel threads.  -recursive: every directory
-** below DIR whose configuration declares variables is its own module,
-** resolved with its own tfvars; with -var-file-each too, every module is
-** checked against every var file.  Each job has its own arena and
+** -var and -var-file), in parallel threads.  -recursive: every root module
+** below DIR (roots.c says which), resolved with its own tfvars through
+** every module it calls; a var file (-var-file, -var-file-each) applies to
+** the root it belongs to, or to all when it is in none, and -affected-by
+** keeps the roots using the files named.  Each job has its own arena and
 ** diagnostics; the loaded module is shared read-only.  The report lists
 ** every job in a fixed order, whatever order the threads finish in.
 */
-#include <errno.h>
-#include <limits.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -24,7 +24,7 @@
 */
 #include <errno.h>
 #include <jansson.h>
-#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
