@@ -21,7 +21,9 @@
    that is only ever called is checked alone (so no required variable of a
    child is reported missing); the summary line counts the checks.  And
    an error planted in the module call of an example of
-   terraform-aws-vpc (examples/*, calling ../..) is found, exactly.
+   terraform-aws-vpc (examples/*, calling ../..) is found, exactly, and
+   `-affected-by` a file of each of its module directories checks the
+   roots whose tree loads that directory.
 
 Skipped (exit 77, meson's SKIP, with a SKIP line) when the corpus is not
 there.
@@ -144,6 +146,40 @@ def check_roots(tool, repo, bad):
         bad.append("FAIL corpus roots %s: summary %r, want %d of %d"
                    % (name, m and m.group(0), valid, len(got)))
     return report
+
+
+def affected_roots(tool, corpus, bad):
+    """-affected-by on terraform-aws-vpc: for a file of each module
+    directory, exactly the roots whose tree (read here) loads it."""
+    repo = os.path.join(corpus, "terraform-aws-modules__terraform-aws-vpc")
+    mods = read_module_dirs(repo)
+    called = called_dirs(mods)
+    roots = {d for d, (blocks, _, autos) in mods.items()
+             if blocks and (d not in called or autos)}
+
+    def tree(r):
+        seen, todo = set(), [r]
+        while todo:
+            d = todo.pop()
+            if d not in seen:
+                seen.add(d)
+                todo.extend(mods.get(d, (0, set(), 0))[1])
+        return seen
+    trees = {r: tree(r) for r in roots}
+    for d in sorted(mods):
+        f = os.path.join(d, sorted(n for n in os.listdir(os.path.join(
+            repo, d)) if n.endswith(".tf"))[0])
+        want = sorted(r for r in roots if d in trees[r])
+        rc, out, err = run([tool, "check", "-recursive", "-json", "-no-env",
+                            "-affected-by=" + f, "."], cwd=repo)
+        try:
+            got = sorted(os.path.normpath(c["dir"])
+                         for c in json.loads(out)["checks"])
+        except ValueError:
+            got = None if want else []
+        if got != want:
+            bad.append("FAIL corpus roots: -affected-by=%s checks %s, want "
+                       "%s" % (f, got, want))
 
 
 def planted_error(tool, corpus, bad):
@@ -291,10 +327,11 @@ def main():
             report = check_roots(tool, repo, bad)
             nroots += len(report["checks"]) if report else 0
     planted_error(tool, corpus, bad)
+    affected_roots(tool, corpus, bad)
     if not bad:
         print("PASS corpus roots: %d roots, each repository's exactly, no "
               "module only ever called checked alone, counts right, the "
-              "planted error found" % nroots)
+              "planted error found, -affected-by's roots" % nroots)
         passed += 1
     else:
         print("\n".join(bad[:20]))

@@ -402,8 +402,11 @@ static void changed_var_files(const struct many_opts *mo,
 static int nothing(const struct many_opts *mo, const tfr_diags *load) {
   cli_print_diags(load, mo->o);
   if (mo->nchanged) { /* the hook: no root uses what changed */
-    if (!tfr_diags_has_errors(load))
+    if (!tfr_diags_has_errors(load)) {
+      fprintf(stderr, "tfresolve: no root module below %s uses %s\n", mo->dir,
+              mo->nchanged == 1 ? mo->changed[0] : "these files");
       return EXIT_OK;
+    }
   } else {
     fprintf(stderr, "tfresolve: no module below %s declares variables%s\n",
             mo->dir, mo->tree ? ", calls modules or has resources" : "");
