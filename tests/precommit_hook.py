@@ -191,6 +191,12 @@ def main():
                commit({"live/dev/envs/stage.tfvars": 'cidr = "nope"\n'}),
                1, ["live/dev/envs/stage.tfvars"], never,
                ["Not a CIDR block."])
+        expect("-var-file-each in args: the root, once per file of its own",
+               commit({"live/dev/main.tf":
+                       FILES["live/dev/main.tf"] + "# a comment\n"},
+                      args=ARGS + ["-var-file-each=live/*/envs/*.tfvars"]),
+               1, ["live/dev/envs/stage.tfvars"], never,
+               ["Not a CIDR block."])
         expect("a file no hook pattern matches: nothing runs",
                commit({"docs/notes.md": "more\n"}), 0, [])
         expect("without args, the prod root has no value: Terraform's error",
