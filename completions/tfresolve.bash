@@ -20,7 +20,7 @@ _tfresolve_options() {
     diff) echo "-a= -b= -var -var-file= -chdir= -no-env -engine= -json
       -no-modules -show-sensitive -no-color -help" ;;
     lsp) echo "-help" ;;
-    check) echo "$module -var-file-each= -recursive -missing-required=" ;;
+    check) echo "$module -var-file-each= -recursive -affected-by= -missing-required=" ;;
     eval) echo "-functions -type= -format= -json -engine= -chdir= -var
       -var-file= -no-env -show-sensitive -no-color -help" ;;
     console) echo "-var -var-file= -no-env -chdir= -engine= -format= -json
@@ -172,6 +172,7 @@ _tfresolve() {
       out | -out) _tfresolve_files "$val" .tfvars .tfvars.json ;;
       test-directory | -test-directory) _tfresolve_dirs "$val" ;;
       filter | -filter) _tfresolve_files "$val" .tftest.hcl .tftest.json ;;
+      affected-by | -affected-by) _tfresolve_files "$val" "" ;;
       var-file | -var-file | var-file-each | -var-file-each)
         _tfresolve_files "$val" .tfvars .tfvars.json ;;
       var | -var)

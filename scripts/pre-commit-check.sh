@@ -1,27 +1,36 @@
 #!/bin/sh
-# pre-commit hook: `tfresolve check` in the directory of every changed
-# .tf, .tf.json, .tofu, .tofu.json, .tfvars or .tfvars.json file, once per
-# directory.  tfresolve must be installed (on PATH, or named by $TFRESOLVE).
+# pre-commit hook: `tfresolve check -recursive` over the repository (the
+# working directory), keeping the roots that use a changed .tf, .tf.json,
+# .tofu, .tofu.json, .tfvars or .tfvars.json file.  tfresolve must be
+# installed (on PATH, or named by $TFRESOLVE).
 #
 #   pre-commit-check.sh [CHECK OPTIONS...] [--] FILE...
 #
 # Leading arguments that start with "-" (up to an optional "--") are
 # options of `tfresolve check`, given as the hook's `args`; write them in
 # the one-word form (-var-file=FILE, -format=github).  The rest are the
-# file names pre-commit passes.  A directory with no .tf, .tf.json, .tofu
-# or .tofu.json file is skipped: var files kept apart from their module
-# (envs/prod.tfvars) are checked with `tfresolve check -var-file-each`
-# in the module's directory.  Exit status: 0 when every directory is
-# valid, 1 when one is not, 2 when tfresolve could not run.
+# file names pre-commit passes, each given to check as -affected-by=FILE:
+#   - a file of a root module (a directory that no other calls) checks
+#     that root; a file of a child module checks every root that calls it
+#     (through local sources, however deep), never the child alone;
+#   - a var file in a directory without configuration (envs/prod.tfvars)
+#     belongs to the nearest root above it;
+#   - a changed var file that Terraform does not load by itself and that
+#     no -var-file names is checked as an environment of its root.
+# A -var-file or -var-file-each file in args applies to the root it
+# belongs to (the nearest at or above it), or to every root when it is in
+# none (a shared file at the top).  Exit status: 0 when every root checked
+# is valid (or none uses the files), 1 when one is not, 2 when tfresolve
+# could not run.
 tfr=${TFRESOLVE:-tfresolve}
 if ! command -v "$tfr" >/dev/null 2>&1; then
   echo "pre-commit-check: $tfr not found: install tfresolve first" >&2
   exit 2
 fi
 
-# Options stay in "$@" (rotated to the end, in order); the directories of
-# the files go to $dirs, one a line.
-total=$# i=0 opts=1 dirs=
+# Options stay first in "$@", each file becomes -affected-by=FILE after
+# them (rotated to the end, in order).
+total=$# i=0 opts=1 files=0
 while [ "$i" -lt "$total" ]; do
   a=$1
   shift
@@ -33,34 +42,12 @@ while [ "$i" -lt "$total" ]; do
       *) opts=0 ;;
     esac
   fi
-  case $a in
-    */*) d=${a%/*} ;;
-    *) d=. ;;
-  esac
-  dirs="$dirs$d
-"
+  set -- "$@" "-affected-by=$a"
+  files=$((files + 1))
 done
+[ "$files" -gt 0 ] || exit 0
 
-rc=0
-# one directory a line (names with a newline are not supported)
-dirs=$(printf '%s' "$dirs" | sort -u)
-old_ifs=$IFS
-IFS='
-'
-for d in $dirs; do
-  IFS=$old_ifs
-  [ -d "$d" ] || continue
-  # var files alone (envs/prod.tfvars): no module here to check them with
-  has_config=0
-  for f in "$d"/*.tf "$d"/*.tf.json "$d"/*.tofu "$d"/*.tofu.json; do
-    [ -e "$f" ] && has_config=1 && break
-  done
-  [ "$has_config" = 1 ] || continue
-  "$tfr" check "$@" "$d"
-  s=$?
-  if [ "$s" -ne 0 ]; then
-    echo "tfresolve check $d: exit status $s" >&2
-    [ "$s" -gt "$rc" ] && rc=$s
-  fi
-done
-exit "$rc"
+"$tfr" check -recursive "$@" .
+s=$?
+[ "$s" -ne 0 ] && echo "tfresolve check -recursive: exit status $s" >&2
+exit "$s"

@@ -3,15 +3,14 @@
 **
 ** -var-file-each: the module is loaded (parsed) once and resolved once per
 ** environment, each with its var file on top of the usual sources (after
-** -var and -var-file), in parallel threads.  -recursive: every directory
-** below DIR whose configuration declares variables is its own module,
-** resolved with its own tfvars; with -var-file-each too, every module is
-** checked against every var file.  Each job has its own arena and
+** -var and -var-file), in parallel threads.  -recursive: every root module
+** below DIR (roots.c says which), resolved with its own tfvars through
+** every module it calls; a var file (-var-file, -var-file-each) applies to
+** the root it belongs to, or to all when it is in none, and -affected-by
+** keeps the roots using the files named.  Each job has its own arena and
 ** diagnostics; the loaded module is shared read-only.  The report lists
 ** every job in a fixed order, whatever order the threads finish in.
 */
-#include <errno.h>
-#include <limits.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,7 +26,9 @@
 struct job {
   const char *label; /* the environment (var file) or directory */
   const char *dir;
-  const char *var_file;  /* NULL: none added */
+  const char *var_file;           /* NULL: none added */
+  const struct tfr_cli_arg *args; /* -var / -var-file that apply to it */
+  size_t nargs;
   tfr_module *mod;       /* shared (-var-file-each), or NULL: load */
   const tfr_diags *load; /* the shared module's load diagnostics */
   tfr_arena *a;
@@ -46,10 +47,10 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   j->a = tfr_arena_new();
   j->d = tfr_diags_new(j->a);
   struct tfr_cli_arg *args =
-      tfr_arena_alloc(j->a, (mo->nargs + 1) * sizeof *args);
-  if (mo->nargs)
-    memcpy(args, mo->args, mo->nargs * sizeof *args);
-  size_t nargs = mo->nargs;
+      tfr_arena_alloc(j->a, (j->nargs + 1) * sizeof *args);
+  if (j->nargs)
+    memcpy(args, j->args, j->nargs * sizeof *args);
+  size_t nargs = j->nargs;
   if (j->var_file) {
     memset(&args[nargs], 0, sizeof args[nargs]);
     args[nargs].file = true;
@@ -115,91 +116,6 @@ static void run_all(const struct many_opts *mo, struct job *jobs, size_t n) {
 
 /* ---- what to check --------------------------------------------------------
  */
-
-/* Whether a directory's .tf / .tf.json / .tofu files mention a variable
-** block (a cheap test; loading tells the truth). */
-static bool is_config_file(const char *path, const char *n, int is_dir,
-                           void *ctx) {
-  (void)path;
-  (void)is_dir;
-  (void)ctx;
-  size_t len = strlen(n);
-  return (len > 3 && !strcmp(n + len - 3, ".tf")) ||
-         (len > 8 && !strcmp(n + len - 8, ".tf.json")) ||
-         (len > 5 && !strcmp(n + len - 5, ".tofu")) ||
-         (len > 10 && !strcmp(n + len - 10, ".tofu.json"));
-}
-
-static bool declares_variables(const char *dir) {
-  struct cli_names files = {0};
-  if (!cli_list_dir(dir, is_config_file, NULL, &files))
-    return false;
-  bool found = false;
-  for (size_t i = 0; i < files.n && !found; i++) {
-    char *path = cli_path_join(dir, files.v[i]);
-    FILE *f = fopen(path, "rb");
-    free(path);
-    if (!f)
-      continue;
-    char buf[65536];
-    size_t k;
-    while (!found && (k = fread(buf, 1, sizeof buf - 1, f)) > 0) {
-      buf[k] = '\0';
-      found = strstr(buf, "variable") != NULL;
-    }
-    fclose(f);
-  }
-  cli_names_free(&files);
-  return found;
-}
-
-/* A directory (symbolic links are not followed: no cycles); lstat asked
-** only when readdir does not say (some file systems do not). */
-static bool is_subdir(const char *path, const char *name, int is_dir,
-                      void *ctx) {
-  (void)name;
-  (void)ctx;
-  return cli_is_dir(path, is_dir) != 0; /* unknown: opening it tells */
-}
-
-/*
-** Every directory below dir (itself included) that declares variables, in
-** order (a directory, then its subdirectories by name), skipping hidden
-** directories and Terraform's .terraform caches.  No depth limit: the walk
-** keeps its own stack, and symbolic links are not followed, so there is no
-** cycle to fear.  A directory that cannot be read is an error in diags
-** (the run fails: what it holds was not checked), never skipped in
-** silence.
-*/
-static void module_dirs(const char *dir, struct cli_names *out, tfr_arena *a,
-                        tfr_diags *diags) {
-  struct cli_names stack = {0};
-  cli_names_add(&stack, dir);
-  while (stack.n) {
-    char *cur = stack.v[--stack.n];
-    if (declares_variables(cur))
-      cli_names_add(out, cur);
-    struct cli_names subs = {0};
-    if (!cli_list_dir(cur, is_subdir, NULL, &subs)) {
-      if (errno != ENOENT)
-        tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Directory not searched",
-                      tfr_arena_printf(a,
-                                       "-recursive could not read %s: %s; "
-                                       "modules below it are not checked.",
-                                       cur, strerror(errno)));
-      free(cur);
-      continue;
-    }
-    for (size_t i = subs.n; i-- > 0;) { /* the first is popped first */
-      char *p = cli_path_join(cur, subs.v[i]);
-      cli_names_add(&stack, !strcmp(cur, ".") ? p + 2 : p);
-      free(p);
-    }
-    cli_names_free(&subs);
-    free(cur);
-  }
-  cli_names_free(&stack);
-}
 
 /* The end of the alternative starting at p in a brace expression: the ','
 ** or '}' that ends it (braces inside nest), or NULL when the braces do not
@@ -296,74 +212,6 @@ static bool var_files(const struct many_opts *mo, struct cli_names *out) {
   return true;
 }
 
-/* A var file Terraform loads by itself from dir. */
-static bool is_auto_vars(const char *path, const char *n, int is_dir,
-                         void *ctx) {
-  (void)ctx;
-  size_t len = strlen(n);
-  return (!strcmp(n, "terraform.tfvars") ||
-          !strcmp(n, "terraform.tfvars.json") ||
-          (len > 12 && !strcmp(n + len - 12, ".auto.tfvars")) ||
-          (len > 17 && !strcmp(n + len - 17, ".auto.tfvars.json"))) &&
-         cli_is_dir(path, is_dir) != 1;
-}
-
-static bool has_own_values(const char *dir) {
-  struct cli_names files = {0};
-  bool any = cli_list_dir(dir, is_auto_vars, NULL, &files) && files.n;
-  cli_names_free(&files);
-  return any;
-}
-
-/*
-** -recursive with the module tree: a directory that a checked tree loads
-** as a child module is checked there, with the values its callers give,
-** not also alone as if it were a root (which would only say that its
-** required variables have no value) -- unless it has var files of its
-** own, which make it a root too.  The jobs kept, in order; *n updated.
-*/
-static void drop_children(struct job *jobs, size_t *n) {
-  /* the child modules' directories, by device and inode (the same
-  ** directory whatever path names it, as realpath would say) */
-  struct dir_id {
-    dev_t dev;
-    ino_t ino;
-  } *child = NULL;
-  size_t nchild = 0, cap = 0;
-  for (size_t i = 0; i < *n; i++) {
-    const struct tfr_resolution *res = jobs[i].res;
-    for (size_t k = 0; res->tree && k < res->ninstances; k++) {
-      const struct tfr_instance *in = tfr_resolution_instance(res, k);
-      char *p = cli_path_join(jobs[i].dir, in->dir);
-      struct stat st;
-      if (stat(p, &st) == 0) {
-        if (nchild == cap) {
-          cap = cap ? 2 * cap : 16;
-          child = realloc(child, cap * sizeof *child);
-          if (!child)
-            cli_oom();
-        }
-        child[nchild++] = (struct dir_id){st.st_dev, st.st_ino};
-      }
-      free(p);
-    }
-  }
-  size_t kept = 0;
-  for (size_t i = 0; i < *n; i++) {
-    struct stat st;
-    bool drop = false;
-    if (nchild && stat(jobs[i].dir, &st) == 0 && !has_own_values(jobs[i].dir))
-      for (size_t k = 0; k < nchild && !drop; k++)
-        drop = child[k].dev == st.st_dev && child[k].ino == st.st_ino;
-    if (drop)
-      tfr_arena_free(jobs[i].a);
-    else
-      jobs[kept++] = jobs[i];
-  }
-  *n = kept;
-  free(child);
-}
-
 /* ---- the report ------------------------------------------------------------
  */
 
@@ -432,72 +280,153 @@ static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
   fputs("\n]}\n", stdout);
 }
 
-static int check_many(const struct many_opts *mo) {
-  struct cli_names dirs = {0}, files = {0};
-  tfr_arena *a = tfr_arena_new();
-  tfr_diags *load = tfr_diags_new(a);
-  if (mo->recursive)
-    module_dirs(mo->dir, &dirs, a, load);
-  else
-    cli_names_add(&dirs, mo->dir);
-  if (!var_files(mo, &files)) {
-    cli_names_free(&dirs);
-    cli_names_free(&files);
-    tfr_arena_free(a);
-    return EXIT_USAGE;
+/* ---- the jobs --------------------------------------------------------------
+ */
+
+/* Whether paths a and b name one file. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* Whether var file f applies to directory dir: with -recursive, a var
+** file belongs to the root at or nearest above it, and applies to every
+** root when none holds it (a file shared by all of them). */
+static bool applies(const struct cli_roots *roots, const char *f,
+                    const char *dir) {
+  const char *owner = roots ? cli_roots_owner(roots, f) : NULL;
+  return !owner || !strcmp(owner, dir);
+}
+
+/* The -var and -var-file arguments that apply to dir, in order. */
+static const struct tfr_cli_arg *args_for(const struct many_opts *mo,
+                                          const struct cli_roots *roots,
+                                          const char *dir, tfr_arena *a,
+                                          size_t *n) {
+  struct tfr_cli_arg *v = tfr_arena_alloc(a, (mo->nargs + 1) * sizeof *v);
+  *n = 0;
+  for (size_t i = 0; i < mo->nargs; i++)
+    if (!mo->args[i].file || applies(roots, mo->args[i].value, dir))
+      v[(*n)++] = mo->args[i];
+  return v;
+}
+
+/* Whether a root uses one of the -affected-by files (all do without). */
+static bool affected(const struct many_opts *mo, const struct cli_roots *roots,
+                     const char *dir) {
+  bool any = !mo->nchanged;
+  for (size_t i = 0; i < mo->nchanged && !any; i++)
+    any = cli_roots_uses(roots, dir, mo->changed[i]);
+  return any;
+}
+
+/* The directories to check: DIR, or with -recursive its roots (those the
+** -affected-by files concern). */
+static struct cli_roots *check_dirs(const struct many_opts *mo, tfr_arena *a,
+                                    tfr_diags *load, struct cli_names *dirs) {
+  if (!mo->recursive) {
+    cli_names_add(dirs, mo->dir);
+    return NULL;
   }
-  if (!dirs.n) {
-    cli_print_diags(load, mo->o);
-    fprintf(stderr, "tfresolve: no module below %s declares variables\n",
-            mo->dir);
-    /* nothing to check: the usage status (README: Exit status), unless
-    ** a directory could not be read (an error above) */
-    int status = tfr_diags_has_errors(load) ? EXIT_INVALID : EXIT_USAGE;
-    cli_names_free(&files);
-    tfr_arena_free(a);
-    return status;
+  struct cli_roots *roots =
+      cli_roots_find(mo->dir, mo->opentofu, mo->tree, a, load);
+  struct cli_names all = {0};
+  cli_roots_list(roots, &all);
+  for (size_t i = 0; i < all.n; i++)
+    if (affected(mo, roots, all.v[i]))
+      cli_names_add(dirs, all.v[i]);
+  cli_names_free(&all);
+  return roots;
+}
+
+/* One job: dir with var file f (NULL: none). */
+static void add_job(const struct many_opts *mo, const struct cli_roots *roots,
+                    const struct cli_names *dirs, const char *dir,
+                    const char *f, tfr_module *shared, const tfr_diags *load,
+                    tfr_arena *a, struct job *j) {
+  j->dir = dir;
+  j->var_file = f;
+  j->args = args_for(mo, roots, dir, a, &j->nargs);
+  j->mod = shared;
+  j->load = load;
+  j->label = !f             ? dir
+             : dirs->n == 1 ? f
+                            : tfr_arena_printf(a, "%s with %s", dir, f);
+}
+
+/* The jobs: each directory with each var file of -var-file-each that
+** applies to it, or once with none when none does; *n of them. */
+static struct job *make_jobs(const struct many_opts *mo,
+                             const struct cli_roots *roots,
+                             const struct cli_names *dirs,
+                             const struct cli_names *files, tfr_module *shared,
+                             const tfr_diags *load, tfr_arena *a, size_t *n) {
+  struct job *jobs = calloc(dirs->n * (files->n + 1) + 1, sizeof *jobs);
+  if (!jobs)
+    cli_oom();
+  *n = 0;
+  for (size_t i = 0; i < dirs->n; i++) {
+    size_t before = *n;
+    for (size_t k = 0; k < files->n; k++)
+      if (applies(roots, files->v[k], dirs->v[i]))
+        add_job(mo, roots, dirs, dirs->v[i], files->v[k], shared, load, a,
+                &jobs[(*n)++]);
+    if (*n == before) /* no environment of its own */
+      add_job(mo, roots, dirs, dirs->v[i], NULL, shared, load, a,
+              &jobs[(*n)++]);
   }
-  size_t per = files.n ? files.n : 1, n = dirs.n * per;
-  struct job *jobs = calloc(n, sizeof *jobs);
-  tfr_module *shared = NULL;
-  if (files.n && dirs.n == 1) {
-    /* one module, many environments: parse it once */
-    shared = tfr_module_load(a, load, dirs.v[0], mo->opentofu);
-    if (tfr_diags_has_errors(load)) {
-      cli_print_diags(load, mo->o);
-      cli_names_free(&dirs);
-      cli_names_free(&files);
-      free(jobs);
-      tfr_arena_free(a);
-      return EXIT_INVALID;
+  return jobs;
+}
+
+/* With -affected-by: a changed var file that Terraform does not load by
+** itself and no -var-file names is one environment of the root it
+** belongs to (as -var-file-each would give it). */
+static void changed_var_files(const struct many_opts *mo,
+                              struct cli_names *files) {
+  for (size_t i = 0; i < mo->nchanged; i++) {
+    const char *f = mo->changed[i], *base = strrchr(f, '/');
+    bool take =
+        (cli_has_suffix(f, ".tfvars") || cli_has_suffix(f, ".tfvars.json")) &&
+        !cli_auto_var_file(base ? base + 1 : f);
+    for (size_t k = 0; take && k < mo->nargs; k++)
+      take = !mo->args[k].file || !same_file(mo->args[k].value, f);
+    for (size_t k = 0; take && k < files->n; k++)
+      take = !same_file(files->v[k], f);
+    if (take)
+      cli_names_add(files, f);
+  }
+}
+
+/* Nothing to check: said on stderr; the status. */
+static int nothing(const struct many_opts *mo, const tfr_diags *load) {
+  cli_print_diags(load, mo->o);
+  if (mo->nchanged) { /* the hook: no root uses what changed */
+    if (!tfr_diags_has_errors(load)) {
+      fprintf(stderr, "tfresolve: no root module below %s uses %s\n", mo->dir,
+              mo->nchanged == 1 ? mo->changed[0] : "these files");
+      return EXIT_OK;
     }
+  } else {
+    fprintf(stderr, "tfresolve: no module below %s declares variables%s\n",
+            mo->dir, mo->tree ? ", calls modules or has resources" : "");
   }
-  for (size_t i = 0; i < dirs.n; i++)
-    for (size_t k = 0; k < per; k++) {
-      struct job *j = &jobs[i * per + k];
-      j->dir = dirs.v[i];
-      j->var_file = files.n ? files.v[k] : NULL;
-      j->mod = shared;
-      j->load = load;
-      j->label = !files.n ? j->dir
-                 : dirs.n == 1
-                     ? j->var_file
-                     : tfr_arena_printf(a, "%s with %s", j->dir, j->var_file);
-    }
-  run_all(mo, jobs, n);
-  if (mo->recursive && mo->tree)
-    drop_children(jobs, &n);
-  bool valid = !tfr_diags_has_errors(load); /* a directory not searched */
-  for (size_t i = 0; i < n; i++)
-    valid &= jobs[i].res->valid;
+  /* nothing to check: the usage status (README: Exit status), unless a
+  ** directory could not be read (an error above) */
+  return tfr_diags_has_errors(load) ? EXIT_INVALID : EXIT_USAGE;
+}
+
+static void report(const struct many_opts *mo, struct job *jobs, size_t n,
+                   const tfr_diags *load, bool valid, const char *what) {
   if (mo->o->format != FMT_JSON) /* JSON has them in its document */
     cli_print_diags(load, mo->o);
-  const char *what = files.n ? "environment" : "module";
   if (mo->o->format == FMT_JSON) {
     report_json(mo, jobs, n, load, valid);
   } else if (mo->o->format == FMT_SARIF || mo->o->format == FMT_GITHUB ||
              mo->o->format == FMT_JUNIT) {
-    struct report_env *envs = calloc(n, sizeof *envs);
+    struct report_env *envs = calloc(n + 1, sizeof *envs);
+    if (!envs)
+      cli_oom();
     for (size_t i = 0; i < n; i++)
       envs[i] = (struct report_env){jobs[i].label, jobs[i].res, jobs[i].d};
     report_write(stdout, mo->o->format, envs, n);
@@ -505,16 +434,56 @@ static int check_many(const struct many_opts *mo) {
   } else {
     report_human(mo, jobs, n, what);
   }
+}
+
+static int check_many(const struct many_opts *mo) {
+  struct cli_names dirs = {0}, files = {0};
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *load = tfr_diags_new(a);
+  struct cli_roots *roots = check_dirs(mo, a, load, &dirs);
+  int rc = EXIT_USAGE;
+  tfr_module *shared = NULL;
+  struct job *jobs = NULL;
+  size_t n = 0;
+  if (!var_files(mo, &files))
+    goto done;
+  changed_var_files(mo, &files);
+  if (files.n && dirs.n == 1) {
+    /* one module, many environments: parse it once */
+    shared = tfr_module_load(a, load, dirs.v[0], mo->opentofu);
+    if (tfr_diags_has_errors(load)) {
+      cli_print_diags(load, mo->o);
+      rc = EXIT_INVALID;
+      goto done;
+    }
+  }
+  jobs = make_jobs(mo, roots, &dirs, &files, shared, load, a, &n);
+  if (!n) {
+    rc = nothing(mo, load);
+    goto done;
+  }
+  run_all(mo, jobs, n);
+  bool valid = !tfr_diags_has_errors(load); /* a directory not searched */
+  for (size_t i = 0; i < n; i++)
+    valid &= jobs[i].res->valid;
+  report(mo, jobs, n, load, valid, files.n ? "environment" : "module");
+  rc = valid ? EXIT_OK : EXIT_INVALID;
+done:
   for (size_t i = 0; i < n; i++)
     tfr_arena_free(jobs[i].a);
   free(jobs);
+  cli_roots_free(roots);
   cli_names_free(&dirs);
   cli_names_free(&files);
   tfr_arena_free(a);
-  return valid ? EXIT_OK : EXIT_INVALID;
+  return rc;
 }
 
 int cli_check_many(const struct many_opts *mo) {
+  if (mo->nchanged && !mo->recursive) {
+    fprintf(stderr, "tfresolve: -affected-by needs -recursive\n");
+    return EXIT_USAGE;
+  }
   /* the jobs' trees share their child modules: each parsed once */
   struct many_opts own = *mo;
   own.cache = mo->tree ? tfr_cache_new() : NULL;

@@ -149,6 +149,8 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->each.v,
                          o->each.n,
                          o->recursive,
+                         o->affected.v,
+                         o->affected.n,
                          o->missing == 1,
                          !o->no_modules,
                          NULL};
@@ -232,7 +234,7 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (!operands(o, explain, &dir, &names))
     return EXIT_USAGE;
   note_ignored(o);
-  if ((o->each.n || o->recursive) && !o->bad_flag)
+  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag)
     return check_many(o, dir);
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);

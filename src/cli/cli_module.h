@@ -43,12 +43,35 @@ struct many_opts {
   const char *const *each; /* -var-file-each patterns */
   size_t neach;
   bool recursive;
+  const char *const *changed; /* -changed files: only the roots using them */
+  size_t nchanged;
   bool missing_info;       /* -missing-required=info */
   bool tree;               /* follow module blocks (not -no-modules) */
   struct tfr_cache *cache; /* child modules shared by the jobs (set by
                               cli_check_many) */
 };
 int cli_check_many(const struct many_opts *mo);
+
+/* -recursive's roots (roots.c): the directories below dir with
+** configuration, their local module calls, and which of them are roots
+** (with tree: not only ever called; else: declaring variables).  A
+** directory that cannot be read is an error in diags (texts in a). */
+struct cli_roots;
+struct cli_names;
+struct cli_roots *cli_roots_find(const char *dir, bool opentofu, bool tree,
+                                 tfr_arena *a, tfr_diags *diags);
+void cli_roots_free(struct cli_roots *r);
+/* The roots' paths, in the walk's order, added to out. */
+void cli_roots_list(const struct cli_roots *r, struct cli_names *out);
+/* The root (as listed) a var file belongs to: the nearest at or above its
+** directory; NULL when none is. */
+const char *cli_roots_owner(const struct cli_roots *r, const char *file);
+/* Whether root uses file: its directory is one the root's tree loads,
+** or, in no root's tree, the root is the nearest at or above it. */
+bool cli_roots_uses(const struct cli_roots *r, const char *root,
+                    const char *file);
+/* Whether Terraform loads var file n (a file name) by itself. */
+bool cli_auto_var_file(const char *n);
 
 /* The variable of a diagnostic about a child module instance's variable
 ** (g->module not ""), and in *in its instance; NULL when it names none. */

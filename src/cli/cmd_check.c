@@ -75,8 +75,14 @@ static const struct cli_option options[] = {
                  "Check the module once per matching var file (repeatable), "
                  "in parallel, with a summary"),
     CLI_OPT_FLAG("recursive", recursive,
-                 "Every module below DIR, each with its own tfvars", 0),
-    CLI_OPT_INCLUDE(cli_opts_module_end), CLI_OPT_END};
+                 "Every root module below DIR, each with its own tfvars, "
+                 "and every module they call through them",
+                 0),
+    CLI_OPT_LIST("affected-by", "FILE", affected,
+                 "With -recursive: only the roots that use FILE "
+                 "(repeatable; the pre-commit hook's changed files)"),
+    CLI_OPT_INCLUDE(cli_opts_module_end),
+    CLI_OPT_END};
 
 const struct cli_command cli_cmd_check = {
     .name = "check",

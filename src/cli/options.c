@@ -424,6 +424,7 @@ int cli_parse(const struct cli_command *c, int argc, char **argv,
   o->side_a.v = room(argc, sizeof *o->side_a.v);
   o->side_b.v = room(argc, sizeof *o->side_b.v);
   o->filter.v = room(argc, sizeof *o->filter.v);
+  o->affected.v = room(argc, sizeof *o->affected.v);
   o->operands.v = room(argc, sizeof *o->operands.v);
   o->ignored = room(argc, sizeof *o->ignored);
   bool options_end = false;
@@ -454,6 +455,7 @@ void cli_opts_free(struct cli_opts *o) {
   free(o->side_a.v);
   free(o->side_b.v);
   free(o->filter.v);
+  free(o->affected.v);
   free(o->operands.v);
   free(o->ignored);
   free((char *)o->suggested);

@@ -36,7 +36,7 @@ struct cli_opts {
   const char *type, *out, *test_dir;
   struct tfr_cli_arg *args; /* -var and -var-file, in order */
   size_t nargs;
-  struct cli_strs each, side_a, side_b, filter; /* repeatable values */
+  struct cli_strs each, side_a, side_b, filter, affected; /* repeatable */
   struct cli_strs operands;
   const char *bad_flag;  /* the first unknown one (CLI_TF_FLAGS) */
   const char *suggested; /* and the option it may have meant */
