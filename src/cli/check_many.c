@@ -67,6 +67,8 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.cache = mo->cache;
   ro.missing_required_info = mo->missing_info;
   ro.warn_dropped = true; /* check: what Terraform drops silently is said */
+  /* -recursive: the whole tree below DIR is the user's own code */
+  ro.own_dir = mo->recursive ? mo->dir : NULL;
   if (j->mod) {
     /* the shared module's load warnings belong to every environment */
     tfr_diags_share_sources(j->d, j->load);

@@ -1618,6 +1618,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
       cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
     tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
                      o->warn_dropped, ov, &ok);
+    if (tree)
+      tree_set_own_dir(tree, o->own_dir);
     stop = !ok || (tree && !tree_graph(tree, diags));
   }
   if (!stop) {

@@ -123,6 +123,7 @@ struct tree {
   const struct overlays *ov; /* an editor's open files, or NULL */
   const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
+  const char *own_dir; /* the user's code (third_party_path), or NULL */
   const struct engine_rules *engine;
   /* the manifest of installed modules */
   struct manifest_rec {
@@ -2321,16 +2322,28 @@ struct dropped_arg {
   bool secret;
 };
 
-/* Code the user writes: a module whose files are in the checked
-** directory, not under the data directory nor outside it (a registry
-** module, `../..`).  -strict is about these alone: the internals of a
-** third-party module are not the user's to fix (issue 37). */
+/* Whether path f (as the loader opens paths) is dir or below it. */
+static bool path_under(const char *f, const char *dir) {
+  if (!strcmp(dir, "."))
+    return *f != '/' && strcmp(f, "..") && strncmp(f, "../", 3);
+  size_t n = strlen(dir);
+  return !strncmp(f, dir, n) && (f[n] == '/' || !f[n]);
+}
+
+/* Third-party code: a path under the root's data directory (a registry
+** module `terraform init` installed), or outside the user's own code
+** (tfr_resolve_opts.own_dir, else the root's directory: `../..`).
+** -strict is about the user's code alone, and the CLI counts warnings
+** about third-party code in one line: not the user's to fix (issue 37). */
+static bool third_party_path(const struct tree *t, const char *f) {
+  const char *dd = path_join(t->a, t->root->dir, t->data_dir);
+  if (path_under(f, dd))
+    return true;
+  return !path_under(f, t->own_dir ? t->own_dir : t->root->dir);
+}
+
 static bool own_code(const struct tree *t, const struct tmod *tm) {
-  const char *rel = tm->rel, *dd = t->data_dir;
-  size_t n = strlen(dd);
-  if (*rel == '/' || !strcmp(rel, "..") || !strncmp(rel, "../", 3))
-    return false;
-  return strncmp(rel, dd, n) || (rel[n] != '/' && rel[n]);
+  return !third_party_path(t, tm->dir);
 }
 
 static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
@@ -2875,20 +2888,6 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->n = tm->m->nvars;
 }
 
-/* A path as the loader opens it (under the root's directory when it is
-** the user's): third-party code, by own_code's rule. */
-static bool third_party_path(const struct tree *t, const char *f) {
-  const char *root = t->root->dir, *dd = t->data_dir;
-  size_t r = strlen(root), n = strlen(dd);
-  if (strcmp(root, ".")) {
-    if (strncmp(f, root, r) || f[r] != '/')
-      return true; /* outside the checked directory */
-    f += r + 1;
-  }
-  return *f == '/' || !strncmp(f, "../", 3) ||
-         (!strncmp(f, dd, n) && f[n] == '/');
-}
-
 /* Mark the diagnostics about third-party modules' code (tfr_diag
 ** .third_party): the CLI counts their warnings in one line. */
 static void mark_third_party(struct tree *t) {
@@ -2944,4 +2943,8 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
 
 void tree_mark_diags(tfr_diags *diags, size_t from) {
   diags_set_module_since(diags, from, "");
+}
+
+void tree_set_own_dir(struct tree *t, const char *dir) {
+  t->own_dir = dir ? path_join(t->a, dir, ".") : NULL;
 }

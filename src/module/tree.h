@@ -56,4 +56,9 @@ void tree_result(struct tree *t, struct tfr_resolution *res);
 ** human output, a note naming the instance of the others. */
 void tree_mark_diags(tfr_diags *diags, size_t from);
 
+/* The top of the user's own code (tfr_resolve_opts.own_dir; NULL: the
+** root's directory): what is outside, or under the root's data
+** directory, is third-party. */
+void tree_set_own_dir(struct tree *t, const char *dir);
+
 #endif
