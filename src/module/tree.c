@@ -35,6 +35,7 @@
 #include "syntax/parse.h"
 #include "syntax/refwalk.h"
 #include "module/scope.h"
+#include "module/source.h"
 #include "module/strict.h"
 #include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
@@ -193,11 +194,6 @@ static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
   return out;
 }
 
-static bool is_local_source(const char *s) {
-  return !strncmp(s, "./", 2) || !strncmp(s, "../", 3) ||
-         !strncmp(s, ".\\", 2) || !strncmp(s, "..\\", 3);
-}
-
 static bool is_dir(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -274,21 +270,6 @@ static const struct manifest_rec *manifest_find(const struct tree *t,
     if (!strcmp(t->man[i].key, key))
       return &t->man[i];
   return NULL;
-}
-
-/* A module source as addrs.ParseModuleSource prints it: registry
-** addresses get their host, GitHub shorthands their git URL. */
-static const char *source_normal(tfr_arena *a, const char *s) {
-  if (is_local_source(s) || strstr(s, "::") || strstr(s, "://"))
-    return s;
-  if (!strncmp(s, "github.com/", 11))
-    return tfr_arena_printf(a, "git::https://%s.git", s);
-  size_t slashes = 0;
-  for (const char *p = s; *p; p++)
-    slashes += *p == '/';
-  if (slashes == 2 && !strchr(s, '.') && !strstr(s, "//"))
-    return tfr_arena_printf(a, "registry.terraform.io/%s", s);
-  return s;
 }
 
 /* ---- versions (go-version's constraints, as far as modules use them) ---- */
@@ -478,6 +459,91 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+/* The "Module source has changed" and "Module version requirements have
+** changed" errors of a call whose manifest record no longer matches it
+** (loader_load.go:59-91): both sources as ParseModuleSource prints them
+** (source.c; modsdir/manifest.go:100-112 reads the record's so), a call
+** with a `version` read as a registry address only (config_build.go:
+** 180-184); one that does not parse is not compared (its error is the
+** configuration's). */
+static void check_record(struct tree *t, const struct module_call *c,
+                         const char *addr, const struct manifest_rec *rec) {
+  const struct engine_rules *e = t->engine;
+  const char *given =
+      source_normal(t->a, c->source, e->registry_host, c->version != NULL);
+  const char *had = rec->source ? rec->source : "";
+  const char *had_normal = *had ? source_normal(t->a, had, e->registry_host,
+                                                false)
+                                : NULL;
+  if (had_normal)
+    had = had_normal;
+  const char *run = tfr_arena_printf(t->a,
+                                     "Run \"%s\" to install all modules "
+                                     "required by this configuration.",
+                                     e->init_command);
+  if (given && strcmp(given, had))
+    call_error_in(
+        t, c->source_src, c->source_span, addr, "Module source has changed",
+        e->source_change_named
+            ? tfr_arena_printf(t->a,
+                               "The source address was changed from %s to %s "
+                               "since this module was installed. %s",
+                               str_go_quote(t->a, had, strlen(had)),
+                               str_go_quote(t->a, given, strlen(given)), run)
+            : tfr_arena_printf(t->a,
+                               "The source address was changed since this "
+                               "module was installed. %s",
+                               run));
+  if (c->version && !rec->version)
+    call_error_in(t, c->source_src, c->source_span, addr,
+                  "Module version requirements have changed",
+                  tfr_arena_printf(t->a,
+                                   "The version requirements have changed "
+                                   "since this module was installed and the "
+                                   "installed version is no longer "
+                                   "acceptable. %s",
+                                   run));
+  else if (c->version && !version_ok(c->version, rec->version))
+    call_error_in(t, c->source_src, c->source_span, addr,
+                  "Module version requirements have changed",
+                  tfr_arena_printf(t->a,
+                                   "The version requirements have changed "
+                                   "since this module was installed and the "
+                                   "installed version (%s) is no longer "
+                                   "acceptable. %s",
+                                   rec->version, run));
+}
+
+/* Where the child of call c is, as configload's moduleWalkerLoad finds it
+** (loader_load.go:45-93): its record in the manifest (key: the call path,
+** dotted), checked against the call; "Module not installed" without one
+** (false).  Without a manifest at all a local source is read where it is
+** (Terraform would say it is not installed: tfresolve checks it). */
+static bool child_dir(struct tree *t, const struct tmod *tm,
+                      const struct module_call *c, const char *addr,
+                      const char *key, const char **dir, const char **rel) {
+  if (!t->has_man && source_is_local(c->source)) {
+    *dir = path_join(t->a, tm->dir, c->source);
+    *rel = path_join(t->a, tm->rel, c->source);
+    return true;
+  }
+  const struct manifest_rec *rec = manifest_find(t, key);
+  if (!rec) {
+    not_installed(t, c, addr,
+                  tfr_arena_printf(t->a,
+                                   "This module is not yet installed. Run "
+                                   "\"%s\" to install all modules required by "
+                                   "this configuration.",
+                                   t->engine->init_command));
+    return false;
+  }
+  check_record(t, c, addr, rec);
+  const char *d = rec->dir ? rec->dir : "";
+  *dir = path_join(t->a, t->root->dir, d);
+  *rel = path_join(t->a, ".", d);
+  return true;
+}
+
 static const char *eval_source(struct tree *t, struct tmod *tm,
                                const struct module_call *c, const char *addr);
 
@@ -509,57 +575,16 @@ static void load_children(struct tree *t, struct tmod *tm) {
     key = tfr_arena_strndup(t->a, kb.p, kb.n);
     free(kb.p);
     const char *dir, *rel;
-    const struct manifest_rec *rec = manifest_find(t, key);
-    if (is_local_source(c->source)) {
-      dir = path_join(t->a, tm->dir, c->source);
-      rel = path_join(t->a, tm->rel, c->source);
-    } else if (!rec) {
-      not_installed(t, c, addr,
-                    "This module is not yet installed. Run \"terraform "
-                    "init\" to install all modules required by this "
-                    "configuration.");
+    if (!child_dir(t, tm, c, addr, key, &dir, &rel))
       continue;
-    } else {
-      if (strcmp(source_normal(t->a, c->source),
-                 rec->source ? source_normal(t->a, rec->source) : "") &&
-          rec->source)
-        call_error_in(
-            t, c->source_src, c->source_span, addr, "Module source has changed",
-            "The source address was changed since this module was "
-            "installed. Run \"terraform init\" to install all modules "
-            "required by this configuration.");
-      if (c->version && !rec->version)
-        call_error_in(
-            t, c->source_src, c->source_span, addr,
-            "Module version requirements have changed",
-            "The version requirements have changed since this module "
-            "was installed and the installed version is no longer "
-            "acceptable. Run \"terraform init\" to install all modules "
-            "required by this configuration.");
-      else if (c->version && !version_ok(c->version, rec->version))
-        call_error_in(
-            t, c->source_src, c->source_span, addr,
-            "Module version requirements have changed",
-            tfr_arena_printf(t->a,
-                             "The version requirements have changed "
-                             "since this module was installed and the "
-                             "installed version (%s) is no longer "
-                             "acceptable. Run \"terraform init\" to "
-                             "install all modules required by this "
-                             "configuration.",
-                             rec->version));
-      const char *d = rec->dir ? rec->dir : "";
-      dir = path_join(t->a, t->root->dir, d);
-      rel = path_join(t->a, ".", d);
-    }
     if (!is_dir(dir)) {
       not_installed(t, c, addr,
                     tfr_arena_printf(t->a,
                                      "This module's local cache directory %s "
-                                     "could not be read. Run \"terraform "
-                                     "init\" to install all modules required "
-                                     "by this configuration.",
-                                     rel));
+                                     "could not be read. Run \"%s\" to "
+                                     "install all modules required by this "
+                                     "configuration.",
+                                     rel, t->engine->init_command));
       continue;
     }
     if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {

@@ -1,0 +1,200 @@
+/*
+** Unit tests of module source normalisation (src/module/source.c): each
+** address and the text Terraform's ParseModuleSource(...).String() makes
+** of it.  The cases are those of hashicorp/terraform 883c7221ee2e
+** internal/getmodules/moduleaddrs/source_parsing_test.go:22-330 (the
+** package and subdirectory joined as module_source.go:147-158 does),
+** detect_git_test.go:14-97 and detect_s3_test.go:14-73, and
+** terraform-svchost's svchost_test.go for hosts; NULL where they expect
+** an error.
+*/
+#include <stdbool.h>
+#include <string.h>
+
+#include "unit.h"
+
+#include "base/arena_int.h"
+#include "module/source.h"
+
+struct want {
+  const char *in, *out;
+};
+
+static void check(const struct want *w, size_t n, const char *host,
+                  bool registry_only) {
+  tfr_arena *a = tfr_arena_new();
+  for (size_t i = 0; i < n; i++) {
+    const char *got = source_normal(a, w[i].in, host, registry_only);
+    if (!w[i].out && got)
+      fail_msg("%s: want an error, got %s", w[i].in, got);
+    if (w[i].out && (!got || strcmp(got, w[i].out)))
+      fail_msg("%s: want %s, got %s", w[i].in, w[i].out,
+               got ? got : "an error");
+  }
+  tfr_arena_free(a);
+}
+
+#define CHECK(w, host, reg) check(w, sizeof w / sizeof *w, host, reg)
+
+static void local_paths_are_cleaned(void **state) {
+  (void)state;
+  static const struct want w[] = {
+      {"./child", "./child"},
+      {"./nope/../child", "./child"},
+      {"../sibling", "../sibling"},
+      {"./nope/../../sibling", "../sibling"},
+      {".\\child", "./child"},
+      {".\\nope\\..\\child", "./child"},
+      {"..\\sibling", "../sibling"},
+      {".\\nope\\..\\..\\sibling", "../sibling"},
+      {"./nope\\nope/why\\./please\\don't", "./nope/nope/why/please/don't"},
+      {"./modules//x/", "./modules/x"},
+  };
+  CHECK(w, SOURCE_TERRAFORM_REGISTRY, false);
+}
+
+static void registry_addresses_get_their_host(void **state) {
+  (void)state;
+  static const struct want w[] = {
+      {"hashicorp/subnets/cidr", "registry.terraform.io/hashicorp/subnets/cidr"},
+      {"hashicorp/subnets/cidr//examples/foo",
+       "registry.terraform.io/hashicorp/subnets/cidr//examples/foo"},
+      {"hashicorp/subnets/cidr//examples/./foo/",
+       "registry.terraform.io/hashicorp/subnets/cidr//examples/foo"},
+      {"hashicorp/subnets/cidr//../nope", NULL},
+      {"example.com/awesomecorp/network/happycloud",
+       "example.com/awesomecorp/network/happycloud"},
+      {"example.com/awesomecorp/network/happycloud//examples/foo",
+       "example.com/awesomecorp/network/happycloud//examples/foo"},
+      /* svchost: lowercased, the default port dropped */
+      {"Example.COM:443/awesomecorp/network/happycloud",
+       "example.com/awesomecorp/network/happycloud"},
+      {"example.com:8443/awesomecorp/network/happycloud",
+       "example.com:8443/awesomecorp/network/happycloud"},
+      {"registry.terraform.io/terraform-aws-modules/iam/aws//modules/role",
+       "registry.terraform.io/terraform-aws-modules/iam/aws//modules/role"},
+      {"app.terraform.io/acme/vpc/aws", "app.terraform.io/acme/vpc/aws"},
+  };
+  CHECK(w, SOURCE_TERRAFORM_REGISTRY, false);
+  static const struct want tofu[] = {
+      {"hashicorp/consul/aws", "registry.opentofu.org/hashicorp/consul/aws"},
+      {"terraform-aws-modules/iam/aws//modules/role",
+       "registry.opentofu.org/terraform-aws-modules/iam/aws//modules/role"},
+      {"registry.terraform.io/hashicorp/consul/aws",
+       "registry.terraform.io/hashicorp/consul/aws"},
+  };
+  CHECK(tofu, SOURCE_OPENTOFU_REGISTRY, false);
+}
+
+/* module.go: what is not a registry address falls through to go-getter
+** (ParseModuleSource), or is an error with `version` given
+** (ParseModuleSourceRegistry). */
+static void registry_only_with_a_version(void **state) {
+  (void)state;
+  static const struct want w[] = {
+      {"hashicorp/consul/aws", "registry.terraform.io/hashicorp/consul/aws"},
+      {"github.com/hashicorp/example", NULL},
+      {"github.com/a/b/c", NULL}, /* github.com is reserved */
+      {"example.com/a/b/c/d", NULL},
+      {"hashicorp/consul/aws?ref=v1", NULL},
+      {"./local", NULL},
+      {"-bad/name/aws", NULL},
+      {"ns/name/AWS", NULL},
+      {"localhost/ns/name/aws", NULL}, /* a host has a dot */
+  };
+  CHECK(w, SOURCE_TERRAFORM_REGISTRY, true);
+}
+
+static void git_addresses_as_go_getter_detects_them(void **state) {
+  (void)state;
+  static const struct want w[] = {
+      {"github.com/hashicorp/terraform-cidr-subnets",
+       "git::https://github.com/hashicorp/terraform-cidr-subnets.git"},
+      {"github.com/hashicorp/terraform-cidr-subnets//example/foo",
+       "git::https://github.com/hashicorp/terraform-cidr-subnets.git//"
+       "example/foo"},
+      {"github.com/org/repo//sub?ref=v1",
+       "git::https://github.com/org/repo.git//sub?ref=v1"},
+      {"github.com/hashicorp/foo/bar",
+       "git::https://github.com/hashicorp/foo.git//bar"},
+      {"github.com/hashicorp/foo.git?foo=bar/baz",
+       "git::https://github.com/hashicorp/foo.git?foo=bar/baz"},
+      {"github.com/hashicorp", NULL},
+      {"git://example.com/code/baz.git", "git://example.com/code/baz.git"},
+      {"git://example.com/code/baz.git//bleep/bloop",
+       "git://example.com/code/baz.git//bleep/bloop"},
+      {"git::https://example.com/code/baz.git",
+       "git::https://example.com/code/baz.git"},
+      {"git::https://example.com/code/baz.git//bleep/bloop?otherthing=blah",
+       "git::https://example.com/code/baz.git//bleep/bloop?otherthing=blah"},
+      {"git::ssh://git@example.com/code/baz.git//bleep/bloop",
+       "git::ssh://git@example.com/code/baz.git//bleep/bloop"},
+      {"git::git@example.com:code/baz.git",
+       "git::ssh://git@example.com/code/baz.git"},
+      {"git::git@example.com:code/baz.git//bleep/bloop",
+       "git::ssh://git@example.com/code/baz.git//bleep/bloop"},
+      {"git@github.com:hashicorp/foo.git",
+       "git::ssh://git@github.com/hashicorp/foo.git"},
+      {"git@github.com:org/project.git?ref=test-branch",
+       "git::ssh://git@github.com/org/project.git?ref=test-branch"},
+      {"git@github.xyz.com:org/project.git//module/a?ref=test-branch",
+       "git::ssh://git@github.xyz.com/org/project.git//module/a?ref="
+       "test-branch"},
+      /* url.Values.Encode: keys sorted, values escaped */
+      {"git@github.com:org/p.git?ref=feature/x&depth=1",
+       "git::ssh://git@github.com/org/p.git?depth=1&ref=feature%2Fx"},
+      {"git@github.com:org/p.git?ref=%zz", NULL},
+      {"bitbucket.org/hashicorp/tf-test-git",
+       "git::https://bitbucket.org/hashicorp/tf-test-git.git"},
+      {"bitbucket.org/hashicorp/tf-test-git.git",
+       "git::https://bitbucket.org/hashicorp/tf-test-git.git"},
+  };
+  CHECK(w, SOURCE_TERRAFORM_REGISTRY, false);
+}
+
+static void other_remote_addresses(void **state) {
+  (void)state;
+  static const struct want w[] = {
+      {"www.googleapis.com/storage/v1/BUCKET_NAME/PATH_TO_MODULE",
+       "gcs::https://www.googleapis.com/storage/v1/BUCKET_NAME/PATH_TO_MODULE"},
+      {"gcs::https://www.googleapis.com/storage/v1/BUCKET_NAME/PATH/TO/"
+       "module.zip",
+       "gcs::https://www.googleapis.com/storage/v1/BUCKET_NAME/PATH/TO/"
+       "module.zip"},
+      {"s3-eu-west-1.amazonaws.com/examplecorp-terraform-modules/vpc.zip",
+       "s3::https://s3-eu-west-1.amazonaws.com/examplecorp-terraform-modules/"
+       "vpc.zip"},
+      {"bucket.s3.amazonaws.com/foo/bar.baz",
+       "s3::https://s3.amazonaws.com/bucket/foo/bar.baz"},
+      {"bucket.s3-eu-west-1.amazonaws.com/foo",
+       "s3::https://s3-eu-west-1.amazonaws.com/bucket/foo"},
+      {"bucket.s3.eu-west-1.amazonaws.com/foo/bar.baz",
+       "s3::https://s3.eu-west-1.amazonaws.com/bucket/foo/bar.baz"},
+      {"s3-eu-west-1.amazonaws.com/bucket/foo/bar.baz?version=1234",
+       "s3::https://s3-eu-west-1.amazonaws.com/bucket/foo/bar.baz?version=1234"},
+      {"http://example.com/module", "http://example.com/module"},
+      {"https://example.com/module?archive=tar&checksum=blah",
+       "https://example.com/module?archive=tar&checksum=blah"},
+      {"https://example.com/x.zip//mod?archive=zip",
+       "https://example.com/x.zip//mod?archive=zip"},
+      {"/tmp/foo/example", "file:///tmp/foo/example"},
+      {"/tmp/foo//example", "file:///tmp/foo//example"},
+      {"/tmp/foo//example/../../invalid", NULL},
+      {"boop/bloop", NULL},
+      {"modules/vpc", NULL},
+      {"dfgdfgsd:dgfhdfghdfghdfg/dfghdfghdfg",
+       "dfgdfgsd:dgfhdfghdfghdfg/dfghdfghdfg"},
+  };
+  CHECK(w, SOURCE_TERRAFORM_REGISTRY, false);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(local_paths_are_cleaned),
+      cmocka_unit_test(registry_addresses_get_their_host),
+      cmocka_unit_test(registry_only_with_a_version),
+      cmocka_unit_test(git_addresses_as_go_getter_detects_them),
+      cmocka_unit_test(other_remote_addresses),
+  };
+  RUN_UNIT_TESTS(tests);
+}
