@@ -689,6 +689,12 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
       if (g->ours)
         tfr_diags_set_ours(diags);
     }
+  /* a root module with configuration errors loads no child: plan stops
+  ** there (internal/command/meta_config.go:109-117) */
+  if (diags_errors_since(diags, before)) {
+    *ok = false;
+    return t;
+  }
   load_manifest(t);
   load_children(t, t->root);
   if (diags_errors_since(diags, before)) {
