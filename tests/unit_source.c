@@ -24,7 +24,7 @@ static void check(const struct want *w, size_t n, const char *host,
                   bool registry_only) {
   tfr_arena *a = tfr_arena_new();
   for (size_t i = 0; i < n; i++) {
-    const char *got = source_normal(a, w[i].in, host, registry_only);
+    const char *got = source_normal(a, w[i].in, host, registry_only, NULL);
     if (!w[i].out && got)
       fail_msg("%s: want an error, got %s", w[i].in, got);
     if (w[i].out && (!got || strcmp(got, w[i].out)))
@@ -188,6 +188,83 @@ static void other_remote_addresses(void **state) {
   CHECK(w, SOURCE_TERRAFORM_REGISTRY, false);
 }
 
+/* The errors' texts: what Terraform puts after "Failed to parse module
+** source address: " (node_module_install.go:298-326). */
+static void errors_have_go_texts(void **state) {
+  (void)state;
+  static const struct {
+    const char *in;
+    bool reg;
+    const char *text, *relative;
+  } w[] = {
+      {"modules/vpc", false,
+       "Terraform cannot detect a supported external module source type for "
+       "modules/vpc",
+       "modules/vpc"},
+      {"hashicorp/subnets/cidr//../nope", true,
+       "subdirectory path \"../nope\" leads outside of the module package",
+       NULL},
+      {"/tmp/foo//example/../../invalid", false,
+       "subdirectory path \"../invalid\" leads outside of the module package",
+       NULL},
+      {"hashicorp/consul", true,
+       "a module registry source address must have either three or four "
+       "slash-separated components",
+       NULL},
+      {"github.com/hashicorp/consul/aws", true,
+       "can't use \"github.com\" as a module registry host, because it's "
+       "reserved for installing directly from version control repositories",
+       NULL},
+      {"example.com/-x/consul/aws", true,
+       "invalid namespace \"-x\": must be between one and 64 characters, "
+       "including ASCII letters, digits, dashes, and underscores, where "
+       "dashes and underscores may not be the prefix or suffix",
+       NULL},
+      {"hashicorp/consul/aws?ref=v1", true,
+       "module registry addresses may not include a query string portion",
+       NULL},
+      {"hashicorp/consul/AWS", true,
+       "invalid target system \"AWS\": must be between one and 64 ASCII "
+       "letters or digits",
+       NULL},
+      {"localhost/a/b/c", true,
+       "invalid module registry hostname: must contain at least one dot",
+       NULL},
+      {"./x", true,
+       "can't use local directory \"./x\" as a module registry address", NULL},
+      {"github.com/hashicorp", false,
+       "GitHub URLs should be github.com/username/repo", NULL},
+      {"git@github.com:org/p.git?ref=%zz", false,
+       "error parsing Git SSH URL: invalid URL escape \"%zz\"", NULL},
+      {"git@github.com:org/p.git?a=1;b=2", false,
+       "error parsing Git SSH URL: invalid semicolon separator in query",
+       NULL},
+      {"github.com/org/re%zzpo", false,
+       "error parsing GitHub URL: parse \"https://github.com/org/re%zzpo\": "
+       "invalid URL escape \"%zz\"",
+       NULL},
+      {"a.b.c.d.e.amazonaws.com/x", false, "URL is not a valid S3 URL", NULL},
+      {"www.googleapis.com/storage/v1", false, "URL is not a valid GCS URL",
+       NULL},
+  };
+  tfr_arena *a = tfr_arena_new();
+  for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+    struct source_error e;
+    const char *got =
+        source_normal(a, w[i].in, SOURCE_TERRAFORM_REGISTRY, w[i].reg, &e);
+    if (got)
+      fail_msg("%s: want an error, got %s", w[i].in, got);
+    if (!e.text || strcmp(e.text, w[i].text))
+      fail_msg("%s: want %s, got %s", w[i].in, w[i].text,
+               e.text ? e.text : "(none)");
+    if ((w[i].relative != NULL) != (e.relative != NULL) ||
+        (e.relative && strcmp(e.relative, w[i].relative)))
+      fail_msg("%s: the relative path is %s", w[i].in,
+               e.relative ? e.relative : "(none)");
+  }
+  tfr_arena_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_paths_are_cleaned),
@@ -195,6 +272,7 @@ int main(void) {
       cmocka_unit_test(registry_only_with_a_version),
       cmocka_unit_test(git_addresses_as_go_getter_detects_them),
       cmocka_unit_test(other_remote_addresses),
+      cmocka_unit_test(errors_have_go_texts),
   };
   RUN_UNIT_TESTS(tests);
 }

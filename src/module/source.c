@@ -36,6 +36,19 @@ static const char *clean(tfr_arena *a, const char *s) {
   return str_path_clean(a, s, strlen(s), NULL);
 }
 
+/* NULL, the parse's error text (fmt, with one %s) in *e. */
+static const char *fail(tfr_arena *a, struct source_error *e, const char *fmt,
+                        const char *arg) {
+  e->text = tfr_arena_printf(a, fmt, arg);
+  return NULL;
+}
+
+static const char *outside(tfr_arena *a, struct source_error *e,
+                           const char *sub) {
+  return fail(a, e, "subdirectory path %s leads outside of the module package",
+              str_go_quote(a, sub, strlen(sub)));
+}
+
 /* Go's path.Join of two non-empty paths. */
 static const char *join(tfr_arena *a, const char *x, const char *y) {
   return clean(a, tfr_arena_printf(a, "%s/%s", x, y));
@@ -159,43 +172,86 @@ static const char *host_normal(tfr_arena *a, const char *s, size_t n) {
   return out;
 }
 
+#define NAME_RULE                                                              \
+  "must be between one and 64 characters, including ASCII letters, "          \
+  "digits, dashes, and underscores, where dashes and underscores may not be " \
+  "the prefix or suffix"
+
+/* module.go:94-111: the namespace, name and target system. */
+static bool names_ok(tfr_arena *a, const char **p, const size_t *l,
+                     struct source_error *e) {
+  if (!name_ok(p[0], l[0]) && memchr(p[0], '.', l[0]))
+    fail(a, e, "source address must have three more components after the "
+               "hostname: the namespace, the name, and the target system%s",
+         "");
+  else if (!name_ok(p[0], l[0]))
+    fail(a, e, "invalid namespace %s: " NAME_RULE,
+         str_go_quote(a, p[0], l[0]));
+  else if (!name_ok(p[1], l[1]))
+    fail(a, e, "invalid module name %s: " NAME_RULE,
+         str_go_quote(a, p[1], l[1]));
+  else if (!system_ok(p[2], l[2]) && memchr(p[2], '?', l[2]))
+    fail(a, e, "module registry addresses may not include a query string "
+               "portion%s",
+         "");
+  else if (!system_ok(p[2], l[2]))
+    fail(a, e, "invalid target system %s: must be between one and 64 ASCII "
+               "letters or digits",
+         str_go_quote(a, p[2], l[2]));
+  else
+    return true;
+  return false;
+}
+
 /* module.go:44-114 ParseModuleSource and String(): [HOST/]NS/NAME/SYSTEM
 ** with an optional //SUBDIR; NULL when raw is not one. */
 static const char *registry(tfr_arena *a, const char *raw,
-                            const char *default_host) {
+                            const char *default_host, struct source_error *e) {
   if (source_is_local(raw)) /* source_parsing.go:155 */
-    return NULL;
+    return fail(a, e, "can't use local directory %s as a module registry "
+                      "address",
+                str_go_quote(a, raw, strlen(raw)));
   struct split sp = split_subdir(a, raw);
   if (starts(sp.sub, "../"))
-    return NULL;
+    return outside(a, e, sp.sub);
   const char *parts[4];
   size_t lens[4], n = 0;
-  for (const char *p = sp.pkg;; n++) {
-    const char *e = strchr(p, '/');
-    if (n == 4)
-      return NULL; /* more than four components */
-    parts[n] = p;
-    lens[n] = e ? (size_t)(e - p) : strlen(p);
-    if (!e) {
-      n++;
-      break;
+  for (const char *p = sp.pkg; p; n++) {
+    const char *slash = strchr(p, '/');
+    if (n < 4) {
+      parts[n] = p;
+      lens[n] = slash ? (size_t)(slash - p) : strlen(p);
     }
-    p = e + 1;
+    p = slash ? slash + 1 : NULL;
   }
   if (n != 3 && n != 4)
-    return NULL;
+    return fail(a, e, "a module registry source address must have either "
+                      "three or four slash-separated components%s",
+                "");
   const char *host = default_host;
   size_t i = 0;
   if (n == 4) {
+    const char *h0 = str_go_quote(a, parts[0], lens[0]);
     host = host_normal(a, parts[0], lens[0]);
-    if (!host || !strchr(host, '.'))
-      return NULL;
+    if (!host && strstr(cut(a, parts[0], lens[0]), "--"))
+      return fail(a, e, "invalid module registry hostname %s; "
+                        "internationalized domain names must be given as "
+                        "direct unicode characters, not in punycode",
+                  h0);
+    if (!host)
+      return fail(a, e, "invalid module registry hostname %s", h0);
+    if (!strchr(host, '.'))
+      return fail(a, e, "invalid module registry hostname: must contain at "
+                        "least one dot%s",
+                  "");
     i = 1;
   }
   if (!strcmp(host, "github.com") || !strcmp(host, "bitbucket.org"))
-    return NULL; /* reserved for version control */
-  if (!name_ok(parts[i], lens[i]) || !name_ok(parts[i + 1], lens[i + 1]) ||
-      !system_ok(parts[i + 2], lens[i + 2]))
+    return fail(a, e, "can't use %s as a module registry host, because it's "
+                      "reserved for installing directly from version "
+                      "control repositories",
+                str_go_quote(a, host, strlen(host)));
+  if (!names_ok(a, parts + i, lens + i, e))
     return NULL;
   return tfr_arena_printf(a, "%s/%.*s/%.*s/%.*s%s%s", host, (int)lens[i],
                           parts[i], (int)lens[i + 1], parts[i + 1],
@@ -205,17 +261,20 @@ static const char *registry(tfr_arena *a, const char *raw,
 
 /* ---- what net/url does to the addresses the detectors build ------------ */
 
-static const char hex[] = "0123456789ABCDEF";
-
-/* url.PathUnescape of n bytes into b; false on a bad escape. */
-static bool unescape(struct sbuf *b, const char *s, size_t n, bool query) {
+/* url.PathUnescape (QueryUnescape: query) of n bytes into b; false on a
+** bad escape, with Go's error for it in *e. */
+static bool unescape(tfr_arena *a, struct sbuf *b, const char *s, size_t n,
+                     bool query, struct source_error *e) {
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
     if (c == '%') {
       int x = i + 1 < n ? str_hex_digit((unsigned char)s[i + 1]) : -1,
           y = i + 2 < n ? str_hex_digit((unsigned char)s[i + 2]) : -1;
-      if (x < 0 || y < 0)
+      if (x < 0 || y < 0) {
+        size_t l = n - i < 3 ? n - i : 3;
+        fail(a, e, "invalid URL escape %s", str_go_quote(a, s + i, l));
         return false;
+      }
       c = (char)(x * 16 + y);
       i += 2;
     } else if (c == '+' && query)
@@ -228,6 +287,7 @@ static bool unescape(struct sbuf *b, const char *s, size_t n, bool query) {
 /* url's escape of a path (shouldEscape with encodePath) or a query
 ** component (QueryEscape). */
 static void escape(struct sbuf *b, const char *s, size_t n, bool query) {
+  static const char hex[] = "0123456789ABCDEF";
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     bool keep = c && (alnum((char)c) || strchr("-_.~", c) ||
@@ -237,28 +297,42 @@ static void escape(struct sbuf *b, const char *s, size_t n, bool query) {
     else if (query && c == ' ')
       sbuf_put(b, "+", 1);
     else {
-      char e[3] = {'%', hex[c >> 4], hex[c & 15]};
-      sbuf_put(b, e, 3);
+      char x[3] = {'%', hex[c >> 4], hex[c & 15]};
+      sbuf_put(b, x, 3);
     }
   }
 }
 
-/* A path as url.URL's String writes it after Path was set to the
-** unescaped text p (suffix appended to it first): NULL on a bad escape
-** in p when it came through url.Parse (parsed). */
-static const char *url_path(tfr_arena *a, const char *p, size_t n,
-                            const char *suffix, bool parsed) {
-  struct sbuf u = {0}, e = {0};
+/* The https URL url.Parse makes of "https://" host p (the path, n bytes,
+** unescaped) and String() writes once suffix is added to its path, with
+** the query (which url.Parse had when parsed_query); NULL on a bad escape,
+** with the detector's error (what: "GitHub") in *e. */
+static const char *https_url(tfr_arena *a, const char *host, const char *p,
+                             size_t n, const char *suffix, const char *query,
+                             bool parsed_query, const char *what,
+                             struct source_error *e) {
+  struct sbuf u = {0}, x = {0};
   sbuf_put(&u, "", 0);
-  sbuf_put(&e, "", 0);
-  bool ok = parsed ? unescape(&u, p, n, false) : (sbuf_put(&u, p, n), true);
+  sbuf_put(&x, "", 0);
+  bool ok = unescape(a, &u, p, n, false, e);
   if (ok) {
     sbuf_str(&u, suffix);
-    escape(&e, u.p, u.n, false);
+    escape(&x, u.p, u.n, false);
   }
-  const char *out = ok ? cut(a, e.p, e.n) : NULL;
+  const char *out =
+      ok ? tfr_arena_printf(a, "https://%s%.*s%s%s", host, (int)x.n, x.p,
+                            query && *query ? "?" : "", query ? query : "")
+         : NULL;
   free(u.p);
-  free(e.p);
+  free(x.p);
+  if (!ok) {
+    /* the text url.Parse was given: with the query when it had it */
+    const char *q = parsed_query ? query : NULL;
+    const char *url = tfr_arena_printf(a, "https://%s%.*s%s%s", host, (int)n,
+                                       p, q ? "?" : "", q ? q : "");
+    e->text = tfr_arena_printf(a, "error parsing %s URL: parse %s: %s", what,
+                               str_go_quote(a, url, strlen(url)), e->text);
+  }
   return out;
 }
 
@@ -275,37 +349,45 @@ static int qpair_cmp(const void *x, const void *y) {
 
 /* One key or value of a query, unescaped, in a. */
 static bool query_part(tfr_arena *a, const char *s, size_t n, const char **out,
-                       size_t *nout) {
+                       size_t *nout, struct source_error *e) {
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
-  bool ok = unescape(&b, s, n, true);
+  bool ok = unescape(a, &b, s, n, true, e);
   *out = cut(a, b.p, b.n);
   *nout = b.n;
   free(b.p);
   return ok;
 }
 
+/* One "&"-separated pair of a query into x (none for an empty one). */
+static bool query_pair(tfr_arena *a, const char *p, size_t l, struct qpair *x,
+                       struct source_error *e) {
+  if (memchr(p, ';', l)) {
+    fail(a, e, "invalid semicolon separator in query%s", "");
+    return false;
+  }
+  const char *eq = memchr(p, '=', l);
+  size_t kl = eq ? (size_t)(eq - p) : l;
+  return query_part(a, p, kl, &x->k, &x->nk, e) &&
+         query_part(a, eq ? eq + 1 : "", eq ? l - kl - 1 : 0, &x->v, &x->nv,
+                    e);
+}
+
 /* url.ParseQuery then Values.Encode: pairs sorted by key, each part
 ** escaped as QueryEscape does; NULL where ParseQuery fails (a bad escape,
-** a semicolon). */
-static const char *query_encode(tfr_arena *a, const char *q) {
-  size_t n = strlen(q), np = 0;
-  struct qpair *v = tfr_arena_alloc(a, (n + 1) * sizeof *v);
+** a semicolon), with its error in *e. */
+static const char *query_encode(tfr_arena *a, const char *q,
+                                struct source_error *e) {
+  size_t np = 0;
+  struct qpair *v = tfr_arena_alloc(a, (strlen(q) + 1) * sizeof *v);
   for (const char *p = q; *p;) {
-    const char *e = strchr(p, '&');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (memchr(p, ';', l))
+    const char *amp = strchr(p, '&');
+    size_t l = amp ? (size_t)(amp - p) : strlen(p);
+    if (l && !query_pair(a, p, l, &v[np], e))
       return NULL;
-    const char *eq = memchr(p, '=', l);
-    size_t kl = eq ? (size_t)(eq - p) : l;
-    struct qpair *x = &v[np];
-    x->at = np;
-    if (l && (!query_part(a, p, kl, &x->k, &x->nk) ||
-              !query_part(a, eq ? eq + 1 : "", eq ? l - kl - 1 : 0, &x->v,
-                          &x->nv)))
-      return NULL;
-    np += l > 0;
-    p += l + (e != NULL);
+    if (l)
+      v[np].at = np, np++;
+    p += l + (amp != NULL);
   }
   qsort(v, np, sizeof *v, qpair_cmp);
   struct sbuf b = {0};
@@ -324,79 +406,85 @@ static const char *query_encode(tfr_arena *a, const char *q) {
 
 /* ---- go-getter's detectors (detect_*.go) ---------------------------------
 ** Each gives 1 and the address it makes, 0 when it does not apply, -1
-** when the address is invalid. */
+** when the address is invalid (its error in *e). */
 
-/* "?" and the query of an address, or "". */
-static const char *with_query(tfr_arena *a, const char *q) {
-  return q && *q ? tfr_arena_printf(a, "?%s", q) : "";
+/* -1, the error text in *e. */
+static int bad(tfr_arena *a, struct source_error *e, const char *text) {
+  fail(a, e, "%s", text);
+  return -1;
 }
 
 /* detect_git.go:37-70 detectGitHub. */
-static int detect_github(tfr_arena *a, const char *src, const char **out) {
+static int detect_github(tfr_arena *a, const char *src, const char **out,
+                         struct source_error *e) {
   if (!starts(src, "github.com/"))
     return 0;
   const char *q = strchr(src, '?');
   const char *s = q ? cut(a, src, (size_t)(q - src)) : src;
   const char *p1 = strchr(s, '/'), *p2 = strchr(p1 + 1, '/');
   if (!p2) /* fewer than three parts */
-    return -1;
+    return bad(a, e, "GitHub URLs should be github.com/username/repo");
   const char *p3 = strchr(p2 + 1, '/');
   size_t n = p3 ? (size_t)(p3 - p1) : strlen(p1);
-  const char *path = cut(a, p1, n);
-  bool git = str_ends_with(path, ".git");
+  bool git = n >= 4 && !memcmp(p1 + n - 4, ".git", 4);
   const char *suffix =
       tfr_arena_printf(a, "%s%s%s", git ? "" : ".git", p3 ? "//" : "",
                        p3 ? p3 + 1 : "");
-  const char *ep = url_path(a, path, n, suffix, true);
-  if (!ep)
+  const char *url =
+      https_url(a, "github.com", p1, n, suffix, q ? q + 1 : NULL, false,
+                "GitHub", e);
+  if (!url)
     return -1;
-  *out = tfr_arena_printf(a, "git::https://github.com%s%s", ep,
-                          with_query(a, q ? q + 1 : NULL));
+  *out = tfr_arena_printf(a, "git::%s", url);
   return 1;
 }
 
 /* detect_git.go:14-33 detectGit and 104-137 detectSSH: user@host:path,
 ** an ssh URL when the user is "git". */
-static int detect_ssh(tfr_arena *a, const char *src, const char **out) {
+static int detect_ssh(tfr_arena *a, const char *src, const char **out,
+                      struct source_error *e) {
   const char *at = strchr(src, '@');
-  if (!at || at == src || (size_t)(at - src) != 3 || strncmp(src, "git", 3))
+  if (!at || at - src != 3 || strncmp(src, "git", 3))
     return 0; /* sshPattern's user is not "git" (or there is none) */
   const char *host = at + 1, *colon = strchr(host, ':');
   if (!colon || colon == host)
     return 0;
   const char *path = colon + 1;
-  if (*path == '/')
-    path++;
-  if (!*path) {
-    if (colon[1] != '/')
-      return 0;
-    path = colon + 1; /* "/?" gives its slash back to ".+" */
-  }
+  if (*path == '/' && path[1])
+    path++; /* "/?" takes it, unless ".+" needs it */
+  if (!*path)
+    return 0;
   const char *q = strchr(path, '?');
   size_t np = q ? (size_t)(q - path) : strlen(path);
-  const char *query = q ? query_encode(a, q + 1) : NULL;
-  if (q && !query)
+  const char *query = q ? query_encode(a, q + 1, e) : NULL;
+  if (q && !query) {
+    e->text = tfr_arena_printf(a, "error parsing Git SSH URL: %s", e->text);
     return -1;
-  const char *ep = url_path(a, path, np, "", false);
-  *out = tfr_arena_printf(a, "git::ssh://git@%.*s%s%s%s",
+  }
+  struct sbuf x = {0};
+  sbuf_put(&x, "", 0);
+  escape(&x, path, np, false);
+  *out = tfr_arena_printf(a, "git::ssh://git@%.*s%s%.*s%s%s",
                           (int)(colon - host), host, *path == '/' ? "" : "/",
-                          ep, with_query(a, query));
+                          (int)x.n, x.p, query && *query ? "?" : "",
+                          query ? query : "");
+  free(x.p);
   return 1;
 }
 
 /* detect_git.go:74-101 detectBitBucket. */
-static int detect_bitbucket(tfr_arena *a, const char *src, const char **out) {
+static int detect_bitbucket(tfr_arena *a, const char *src, const char **out,
+                            struct source_error *e) {
   if (!starts(src, "bitbucket.org/"))
     return 0;
   const char *p = src + 13, *q = strchr(p, '?');
   size_t n = q ? (size_t)(q - p) : strlen(p);
-  const char *path = cut(a, p, n);
-  const char *ep =
-      url_path(a, path, n, str_ends_with(path, ".git") ? "" : ".git", true);
-  if (!ep)
+  bool git = n >= 4 && !memcmp(p + n - 4, ".git", 4);
+  const char *url = https_url(a, "bitbucket.org", p, n, git ? "" : ".git",
+                              q ? q + 1 : NULL, true, "BitBucket", e);
+  if (!url)
     return -1;
-  *out = tfr_arena_printf(a, "git::https://bitbucket.org%s%s", ep,
-                          with_query(a, q ? q + 1 : NULL));
+  *out = tfr_arena_printf(a, "git::%s", url);
   return 1;
 }
 
@@ -408,17 +496,18 @@ static const char *part(tfr_arena *a, const char *s, size_t nth, bool rest) {
   }
   if (!s || rest)
     return s;
-  const char *e = strchr(s, '/');
-  return e ? cut(a, s, (size_t)(e - s)) : s;
+  const char *end = strchr(s, '/');
+  return end ? cut(a, s, (size_t)(end - s)) : s;
 }
 
 /* detect_gcs.go:14-39 detectGCS. */
-static int detect_gcs(tfr_arena *a, const char *src, const char **out) {
+static int detect_gcs(tfr_arena *a, const char *src, const char **out,
+                      struct source_error *e) {
   if (!strstr(src, "googleapis.com/"))
     return 0;
   const char *object = part(a, src, 4, true);
-  if (!object)
-    return -1; /* fewer than five parts */
+  if (!object) /* fewer than five parts */
+    return bad(a, e, "URL is not a valid GCS URL");
   *out = tfr_arena_printf(a, "gcs::https://www.googleapis.com/storage/%s/%s/%s",
                           part(a, src, 2, false), part(a, src, 3, false),
                           object);
@@ -427,7 +516,8 @@ static int detect_gcs(tfr_arena *a, const char *src, const char **out) {
 
 /* detect_s3.go:14-70 detectS3: path style, old and new virtual-host
 ** style, by the number of the host's dot-separated parts. */
-static int detect_s3(tfr_arena *a, const char *src, const char **out) {
+static int detect_s3(tfr_arena *a, const char *src, const char **out,
+                     struct source_error *e) {
   if (!strstr(src, ".amazonaws.com/"))
     return 0;
   const char *slash = strchr(src, '/'), *rest = slash + 1;
@@ -451,16 +541,22 @@ static int detect_s3(tfr_arena *a, const char *src, const char **out) {
     *out = tfr_arena_printf(a, "s3::https://s3.%.*s.amazonaws.com/%.*s/%s",
                             (int)hl[2], hp[2], (int)hl[0], hp[0], rest);
   else
-    return -1;
+    return bad(a, e, "URL is not a valid S3 URL");
   return 1;
 }
 
-/* detect_abs_filepath.go:23-43 (on Unix); anything else that reaches it
-** is the "cannot detect a supported external module source type" error
-** (MaybeRelativePathErr). */
-static int detect_abs(tfr_arena *a, const char *src, const char **out) {
-  if (src[0] != '/')
-    return -1;
+/* detect_abs_filepath.go:23-63 (on Unix); anything else that reaches it
+** is MaybeRelativePathErr. */
+static int detect_abs(tfr_arena *a, const char *src, const char **out,
+                      struct source_error *e) {
+  if (src[0] != '/') {
+    e->relative = src;
+    return bad(a, e,
+               tfr_arena_printf(a,
+                                "Terraform cannot detect a supported external "
+                                "module source type for %s",
+                                src));
+  }
   *out = tfr_arena_printf(a, "file://%s", src);
   return 1;
 }
@@ -500,8 +596,9 @@ static const char *forced(tfr_arena *a, const char *s, const char **force) {
 
 /* detect_remote_shorthands.go:32-94 and package.go:27-54
 ** NormalizePackageAddress: the package address go-getter's detection
-** makes of src, its subdirectory apart; false when none applies. */
-static bool detect(tfr_arena *a, const char *src, struct split *out) {
+** makes of src, its subdirectory apart; false (*e) when it fails. */
+static bool detect(tfr_arena *a, const char *src, struct split *out,
+                   struct source_error *e) {
   const char *force;
   const char *get = forced(a, src, &force);
   struct split sp = split_subdir(a, get);
@@ -509,12 +606,13 @@ static bool detect(tfr_arena *a, const char *src, struct split *out) {
     *out = split_subdir(a, src);
     return true;
   }
-  static int (*const detectors[])(tfr_arena *, const char *, const char **) = {
+  static int (*const detectors[])(tfr_arena *, const char *, const char **,
+                                  struct source_error *) = {
       detect_github, detect_ssh, detect_bitbucket,
       detect_gcs,    detect_s3,  detect_abs};
   for (size_t i = 0; i < sizeof detectors / sizeof *detectors; i++) {
     const char *result;
-    int r = detectors[i](a, sp.pkg, &result);
+    int r = detectors[i](a, sp.pkg, &result, e);
     if (r < 0)
       return false;
     if (!r)
@@ -530,20 +628,29 @@ static bool detect(tfr_arena *a, const char *src, struct split *out) {
     out->sub = *sub ? clean(a, sub) : "";
     return true;
   }
-  return false;
+  return false; /* (cannot be: detect_abs decides) */
 }
 
 /* source_parsing.go:169-217 parseModuleSourceRemote and
 ** module_source.go:147-158 String(). */
-static const char *remote(tfr_arena *a, const char *raw) {
+static const char *remote(tfr_arena *a, const char *raw,
+                          struct source_error *e) {
   struct split sp = split_subdir(a, raw), d;
-  if (starts(sp.sub, "../") || !detect(a, sp.pkg, &d))
+  if (starts(sp.sub, "../"))
+    return outside(a, e, sp.sub);
+  if (!detect(a, sp.pkg, &d, e))
     return NULL;
   const char *sub = sp.sub;
   if (*d.sub)
     sub = *sub ? join(a, d.sub, sub) : clean(a, d.sub);
-  if (starts(sub, "../"))
+  if (starts(sub, "../")) {
+    e->text = tfr_arena_printf(a,
+                               "detected subdirectory path %s of %s leads "
+                               "outside of the module package",
+                               str_go_quote(a, sub, strlen(sub)),
+                               str_go_quote(a, d.pkg, strlen(d.pkg)));
     return NULL;
+  }
   if (!*sub)
     return d.pkg;
   const char *q = strchr(d.pkg, '?');
@@ -563,11 +670,16 @@ static const char *local(tfr_arena *a, const char *raw) {
 }
 
 const char *source_normal(tfr_arena *a, const char *raw,
-                          const char *registry_host, bool registry_only) {
+                          const char *registry_host, bool registry_only,
+                          struct source_error *err) {
+  struct source_error none;
+  struct source_error *e = err ? err : &none;
+  *e = (struct source_error){0};
   if (!registry_only && source_is_local(raw))
     return local(a, raw);
-  const char *r = registry(a, raw, registry_host);
+  const char *r = registry(a, raw, registry_host, e);
   if (r || registry_only)
     return r;
-  return remote(a, raw);
+  *e = (struct source_error){0};
+  return remote(a, raw, e);
 }

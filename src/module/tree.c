@@ -459,6 +459,43 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+/* A call's source that does not parse: Terraform's error at the source,
+** and the call is not followed (node_module_install.go:277-328; OpenTofu
+** gives the same texts with its name where it decodes the call,
+** module_call.go:215-252). */
+static bool source_ok(struct tree *t, const struct module_call *c,
+                      const char *addr) {
+  struct source_error err;
+  const char *product = t->engine->product;
+  if (source_normal(t->a, c->source, t->engine->registry_host,
+                    c->version != NULL, &err))
+    return true;
+  const char *rel = err.relative, *detail;
+  if (rel)
+    detail = tfr_arena_printf(
+        t->a,
+        "%s failed to determine your intended installation method for "
+        "remote module package %s.\n\nIf you intended this as a path "
+        "relative to the current module, use \"./%s\" instead. The \"./\" "
+        "prefix indicates that the address is a relative filesystem path.",
+        product, str_go_quote(t->a, rel, strlen(rel)), rel);
+  else if (c->version)
+    detail = tfr_arena_printf(
+        t->a,
+        "Failed to parse module registry address: %s.\n\n%s assumed that "
+        "you intended a module registry source address because you also set "
+        "the argument \"version\", which applies only to registry modules.",
+        err.text, product);
+  else
+    detail = tfr_arena_printf(t->a, "Failed to parse module source address: %s.",
+                              err.text);
+  call_error_in(t, c->source_src, c->source_span, addr,
+                !rel && c->version ? "Invalid registry module source address"
+                                   : "Invalid module source address",
+                detail);
+  return false;
+}
+
 /* The "Module source has changed" and "Module version requirements have
 ** changed" errors of a call whose manifest record no longer matches it
 ** (loader_load.go:59-91): both sources as ParseModuleSource prints them
@@ -470,10 +507,11 @@ static void check_record(struct tree *t, const struct module_call *c,
                          const char *addr, const struct manifest_rec *rec) {
   const struct engine_rules *e = t->engine;
   const char *given =
-      source_normal(t->a, c->source, e->registry_host, c->version != NULL);
+      source_normal(t->a, c->source, e->registry_host, c->version != NULL,
+                    NULL);
   const char *had = rec->source ? rec->source : "";
   const char *had_normal = *had ? source_normal(t->a, had, e->registry_host,
-                                                false)
+                                                false, NULL)
                                 : NULL;
   if (had_normal)
     had = had_normal;
@@ -562,6 +600,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     if (!c->source)
       continue; /* its block's error is reported */
+    if (!source_ok(t, c, addr))
+      continue;
     /* the manifest's key: the call names from the root, dotted */
     const char *key = addr + 7;
     struct sbuf kb = {0};
