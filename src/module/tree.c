@@ -146,6 +146,12 @@ struct tree {
     struct tref_list *l;
   } * refs;
   size_t nrefs, caprefs;
+  /* the root variables whose rules read module outputs (validate.h's
+  ** validate_after_modules; NULL: none), evaluated here: where their
+  ** failures point, and their outcomes */
+  const bool *root_later;
+  const struct value_place *root_at;
+  struct tfr_rule *const *root_rules;
   bool validate; /* the walk is the validate walk */
   bool planned;  /* the plan walk ran */
 };
@@ -1026,7 +1032,8 @@ static void build_graph(struct tree *t) {
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
-      else if (m->vars[k].nvalidations)
+      if (m->vars[k].nvalidations &&
+          (tm->parent || (t->root_later && t->root_later[k])))
         tm->valid_node[k] = add_node(
             t, N_VALID, tm, k, cat3(t, pv, m->vars[k].name, " (validation)"));
     }
@@ -2291,7 +2298,33 @@ static struct tfr_range arg_range(const void *ud, size_t k) {
   return (struct tfr_range){.filename = ""};
 }
 
+/* A root variable's rules that read module outputs, in the plan walk
+** once those are evaluated, as Terraform's graph orders them
+** (transform_variable_validation.go, node_variable_validation.go:
+** 116-135); resolve.c evaluated the others, and the validate walk of
+** them all. */
+static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
+  struct tinst *in = tm->insts[0];
+  if (t->validate)
+    return true;
+  struct scope s;
+  struct tscope ts;
+  init_scope(t, &s, &ts, in, NULL, -1, NULL);
+  size_t before = tfr_diags_count(t->diags);
+  bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
+                                   false, t->root_rules[k]);
+  diags_set_module_since(t->diags, before, "");
+  if (passed && !diags_errors_since(t->diags, before))
+    return true;
+  in->failed[k] = true;
+  in->vars[k] = NULL;
+  in->var_obj = NULL;
+  return false;
+}
+
 static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
+  if (!tm->parent)
+    return exec_root_valid(t, tm, k);
   bool ok = true;
   const struct module *m = tm->m;
   const struct var_decl *v = &m->vars[k];
@@ -2517,8 +2550,9 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   }
 }
 
-bool tree_graph(struct tree *t, tfr_diags *diags) {
+bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
   t->diags = diags;
+  t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
   build_graph(t);
   if (!order_graph(t)) {
@@ -2538,12 +2572,20 @@ bool tree_validate(struct tree *t, tfr_diags *diags) {
 }
 
 void tree_plan(struct tree *t, tfr_diags *diags,
-               const tfr_value *const *root_values) {
+               const tfr_value *const *root_values,
+               const struct value_place *root_at,
+               struct tfr_rule *const *root_rules) {
   t->diags = diags;
+  t->root_at = root_at;
+  t->root_rules = root_rules;
   for (size_t i = 0; i < t->nnodes; i++)
     t->nodes[i].state = 0;
   walk(t, root_values);
   t->planned = true;
+}
+
+bool tree_root_failed(const struct tree *t, size_t k) {
+  return t->planned && t->root->ninsts && t->root->insts[0]->failed[k];
 }
 
 /* ---- the result --------------------------------------------------------- */
