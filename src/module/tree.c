@@ -1909,6 +1909,72 @@ static bool seen_before(struct tree *t, struct origin_seen *s, const void *in,
   return false;
 }
 
+static int origin_walk(struct tree *t, struct origin_seen *seen,
+                       struct tinst *in, const struct ast *x, int depth);
+
+/* Whether a module (its children too) has a managed resource. */
+static bool has_managed(const struct tmod *tm) {
+  for (size_t i = 0; i < tm->m->nobjects; i++) {
+    const char *o = tm->m->objects[i];
+    if (strncmp(o, "data.", 5) && strncmp(o, "module.", 7) &&
+        strncmp(o, "ephemeral.", 10))
+      return true;
+  }
+  for (size_t c = 0; c < tm->m->ncalls; c++)
+    if (tm->children[c] && has_managed(tm->children[c]))
+      return true;
+  return false;
+}
+
+/* Whether a depends_on names a managed resource, or a module with one:
+** offline every managed resource is to be created, a pending change. */
+static bool depends_pending(struct tree *t, const struct tmod *tm,
+                            const struct ast *x) {
+  struct tref_list l = refs_of_x(t, x);
+  for (size_t i = 0; i < l.n; i++) {
+    const struct tref *r = &l.v[i];
+    if (root_is(r, "data") || root_is(r, "var") || root_is(r, "local"))
+      continue;
+    if (!root_is(r, "module"))
+      return true;
+    for (size_t c = 0; c < tm->m->ncalls; c++)
+      if (tm->children[c] && r->a1 && a1_is(r, tm->m->calls[c].name,
+                                             strlen(tm->m->calls[c].name)) &&
+          has_managed(tm->children[c]))
+        return true;
+  }
+  return false;
+}
+
+static int cmp_data_name(const void *key, const void *d) {
+  return strcmp(key, ((const struct data_decl *)d)->name);
+}
+
+/* Where the data source r (data.TYPE.NAME) comes from: plan reads it (its
+** values are the provider's: ORIGIN_DATA) unless its configuration holds
+** something only apply knows, or its depends_on has a pending change,
+** when the read waits for apply and its result is unknown in plan
+** (ORIGIN_MANAGED): node_resource_abstract_instance.go:1944-1950 and
+** 2141-2190. */
+static int data_origin(struct tree *t, struct origin_seen *seen,
+                       struct tinst *in, const struct tref *r, int depth) {
+  const struct module *m = in->tm->m;
+  if (!r->a1 || !r->a2 || !m->ndata)
+    return ORIGIN_DATA;
+  const char *name =
+      tfr_arena_printf(t->a, "%.*s.%.*s", (int)r->l1, r->a1, (int)r->l2, r->a2);
+  const struct data_decl *d =
+      bsearch(name, m->data, m->ndata, sizeof *m->data, cmp_data_name);
+  if (!d)
+    return ORIGIN_DATA;
+  int o = 0;
+  for (size_t i = 0; i < d->nexprs; i++)
+    o |= origin_walk(t, seen, in, d->exprs[i], depth + 1);
+  if (d->depends_on && depends_pending(t, in->tm, d->depends_on))
+    o |= ORIGIN_MANAGED;
+  return o & ORIGIN_MANAGED ? ORIGIN_MANAGED : ORIGIN_DATA;
+}
+
 /* Each expression once per instance: what a walk reaches again adds
 ** nothing to the union of what it found. */
 static int origin_walk(struct tree *t, struct origin_seen *seen,
@@ -1921,7 +1987,7 @@ static int origin_walk(struct tree *t, struct origin_seen *seen,
   for (size_t i = 0; i < l.n; i++) {
     const struct tref *r = &l.v[i];
     if (root_is(r, "data"))
-      o |= ORIGIN_DATA;
+      o |= data_origin(t, seen, in, r, depth);
     else if (root_is(r, "var")) {
       long k = r->a1 ? module_var_index(m, r->a1, r->l1) : -1;
       if (k >= 0 && in->tm->parent && in->tm->args[k])
@@ -1958,8 +2024,9 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
 }
 
 /* An unknown count or for_each: Terraform's error (text) when it comes
-** from what only apply knows; when it comes from data sources only, which
-** plan reads, a warning of ours: the call's instances are not checked.
+** from what only apply knows (a data source whose read waits for apply
+** too: data_origin); when it comes from data sources only, which plan
+** reads, a warning of ours: the call's instances are not checked.
 ** Either way the call has no instances here. */
 static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
