@@ -56,7 +56,8 @@ static void local_paths_are_cleaned(void **state) {
 static void registry_addresses_get_their_host(void **state) {
   (void)state;
   static const struct want w[] = {
-      {"hashicorp/subnets/cidr", "registry.terraform.io/hashicorp/subnets/cidr"},
+      {"hashicorp/subnets/cidr",
+       "registry.terraform.io/hashicorp/subnets/cidr"},
       {"hashicorp/subnets/cidr//examples/foo",
        "registry.terraform.io/hashicorp/subnets/cidr//examples/foo"},
       {"hashicorp/subnets/cidr//examples/./foo/",
@@ -171,7 +172,8 @@ static void other_remote_addresses(void **state) {
       {"bucket.s3.eu-west-1.amazonaws.com/foo/bar.baz",
        "s3::https://s3.eu-west-1.amazonaws.com/bucket/foo/bar.baz"},
       {"s3-eu-west-1.amazonaws.com/bucket/foo/bar.baz?version=1234",
-       "s3::https://s3-eu-west-1.amazonaws.com/bucket/foo/bar.baz?version=1234"},
+       "s3::https://s3-eu-west-1.amazonaws.com/bucket/foo/"
+       "bar.baz?version=1234"},
       {"http://example.com/module", "http://example.com/module"},
       {"https://example.com/module?archive=tar&checksum=blah",
        "https://example.com/module?archive=tar&checksum=blah"},
@@ -228,8 +230,7 @@ static void errors_have_go_texts(void **state) {
        "letters or digits",
        NULL},
       {"localhost/a/b/c", true,
-       "invalid module registry hostname: must contain at least one dot",
-       NULL},
+       "invalid module registry hostname: must contain at least one dot", NULL},
       {"./x", true,
        "can't use local directory \"./x\" as a module registry address", NULL},
       {"github.com/hashicorp", false,
@@ -237,8 +238,7 @@ static void errors_have_go_texts(void **state) {
       {"git@github.com:org/p.git?ref=%zz", false,
        "error parsing Git SSH URL: invalid URL escape \"%zz\"", NULL},
       {"git@github.com:org/p.git?a=1;b=2", false,
-       "error parsing Git SSH URL: invalid semicolon separator in query",
-       NULL},
+       "error parsing Git SSH URL: invalid semicolon separator in query", NULL},
       {"github.com/org/re%zzpo", false,
        "error parsing GitHub URL: parse \"https://github.com/org/re%zzpo\": "
        "invalid URL escape \"%zz\"",

@@ -560,8 +560,8 @@ static void data_json(struct calls_loader *l, struct data_decl *d,
 }
 
 static struct data_decl *new_data(struct calls_loader *l, struct src_file *src,
-                                  const char *type, size_t nt,
-                                  const char *name, size_t nn) {
+                                  const char *type, size_t nt, const char *name,
+                                  size_t nn) {
   if (l->ndata == l->dcap) {
     l->dcap = l->dcap ? 2 * l->dcap : 8;
     struct data_decl *n = tfr_arena_alloc(l->a, l->dcap * sizeof *n);
@@ -593,8 +593,7 @@ void calls_data_block(struct calls_loader *l, struct src_file *src,
   size_t n;
   const struct ast *const *types = ast_json_blocks(it->body, &one, &n);
   for (size_t i = 0; i < n; i++)
-    for (uint32_t j = 0; types[i]->kind == AST_OBJECT && j < types[i]->n;
-         j++) {
+    for (uint32_t j = 0; types[i]->kind == AST_OBJECT && j < types[i]->n; j++) {
       const struct ast *tk = types[i]->items[2 * j];
       size_t nn;
       const struct ast *const *names =
@@ -605,7 +604,8 @@ void calls_data_block(struct calls_loader *l, struct src_file *src,
           const struct ast *nk = names[q]->items[2 * r];
           if (ast_json_comment(nk))
             continue;
-          struct data_decl *d = new_data(l, src, tk->str, tk->n, nk->str, nk->n);
+          struct data_decl *d =
+              new_data(l, src, tk->str, tk->n, nk->str, nk->n);
           data_json(l, d, src, names[q]->items[2 * r + 1]);
         }
     }

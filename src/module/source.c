@@ -82,8 +82,8 @@ static struct split split_subdir(tfr_arena *a, const char *src) {
     return (struct split){src, ""};
   const char *sub = src + idx + 2, *sq = strchr(sub, '?');
   size_t nsub = sq ? (size_t)(sq - sub) : strlen(sub);
-  const char *pkg = sq ? tfr_arena_printf(a, "%.*s%s", (int)idx, src, sq)
-                       : cut(a, src, idx);
+  const char *pkg =
+      sq ? tfr_arena_printf(a, "%.*s%s", (int)idx, src, sq) : cut(a, src, idx);
   return (struct split){pkg, nsub ? str_path_clean(a, sub, nsub, NULL) : ""};
 }
 
@@ -166,37 +166,39 @@ static const char *host_normal(tfr_arena *a, const char *s, size_t n) {
     ok = label_ok(&b, s + i, j - i);
     i = j + 1;
   }
-  const char *out = ok ? tfr_arena_printf(a, "%.*s%s", (int)b.n, b.p, port)
-                       : NULL;
+  const char *out =
+      ok ? tfr_arena_printf(a, "%.*s%s", (int)b.n, b.p, port) : NULL;
   free(b.p);
   return out;
 }
 
 #define NAME_RULE                                                              \
-  "must be between one and 64 characters, including ASCII letters, "          \
-  "digits, dashes, and underscores, where dashes and underscores may not be " \
+  "must be between one and 64 characters, including ASCII letters, "           \
+  "digits, dashes, and underscores, where dashes and underscores may not be "  \
   "the prefix or suffix"
 
 /* module.go:94-111: the namespace, name and target system. */
 static bool names_ok(tfr_arena *a, const char **p, const size_t *l,
                      struct source_error *e) {
   if (!name_ok(p[0], l[0]) && memchr(p[0], '.', l[0]))
-    fail(a, e, "source address must have three more components after the "
-               "hostname: the namespace, the name, and the target system%s",
+    fail(a, e,
+         "source address must have three more components after the "
+         "hostname: the namespace, the name, and the target system%s",
          "");
   else if (!name_ok(p[0], l[0]))
-    fail(a, e, "invalid namespace %s: " NAME_RULE,
-         str_go_quote(a, p[0], l[0]));
+    fail(a, e, "invalid namespace %s: " NAME_RULE, str_go_quote(a, p[0], l[0]));
   else if (!name_ok(p[1], l[1]))
     fail(a, e, "invalid module name %s: " NAME_RULE,
          str_go_quote(a, p[1], l[1]));
   else if (!system_ok(p[2], l[2]) && memchr(p[2], '?', l[2]))
-    fail(a, e, "module registry addresses may not include a query string "
-               "portion%s",
+    fail(a, e,
+         "module registry addresses may not include a query string "
+         "portion%s",
          "");
   else if (!system_ok(p[2], l[2]))
-    fail(a, e, "invalid target system %s: must be between one and 64 ASCII "
-               "letters or digits",
+    fail(a, e,
+         "invalid target system %s: must be between one and 64 ASCII "
+         "letters or digits",
          str_go_quote(a, p[2], l[2]));
   else
     return true;
@@ -208,8 +210,9 @@ static bool names_ok(tfr_arena *a, const char **p, const size_t *l,
 static const char *registry(tfr_arena *a, const char *raw,
                             const char *default_host, struct source_error *e) {
   if (source_is_local(raw)) /* source_parsing.go:155 */
-    return fail(a, e, "can't use local directory %s as a module registry "
-                      "address",
+    return fail(a, e,
+                "can't use local directory %s as a module registry "
+                "address",
                 str_go_quote(a, raw, strlen(raw)));
   struct split sp = split_subdir(a, raw);
   if (starts(sp.sub, "../"))
@@ -225,8 +228,9 @@ static const char *registry(tfr_arena *a, const char *raw,
     p = slash ? slash + 1 : NULL;
   }
   if (n != 3 && n != 4)
-    return fail(a, e, "a module registry source address must have either "
-                      "three or four slash-separated components%s",
+    return fail(a, e,
+                "a module registry source address must have either "
+                "three or four slash-separated components%s",
                 "");
   const char *host = default_host;
   size_t i = 0;
@@ -234,22 +238,25 @@ static const char *registry(tfr_arena *a, const char *raw,
     const char *h0 = str_go_quote(a, parts[0], lens[0]);
     host = host_normal(a, parts[0], lens[0]);
     if (!host && strstr(cut(a, parts[0], lens[0]), "--"))
-      return fail(a, e, "invalid module registry hostname %s; "
-                        "internationalized domain names must be given as "
-                        "direct unicode characters, not in punycode",
+      return fail(a, e,
+                  "invalid module registry hostname %s; "
+                  "internationalized domain names must be given as "
+                  "direct unicode characters, not in punycode",
                   h0);
     if (!host)
       return fail(a, e, "invalid module registry hostname %s", h0);
     if (!strchr(host, '.'))
-      return fail(a, e, "invalid module registry hostname: must contain at "
-                        "least one dot%s",
+      return fail(a, e,
+                  "invalid module registry hostname: must contain at "
+                  "least one dot%s",
                   "");
     i = 1;
   }
   if (!strcmp(host, "github.com") || !strcmp(host, "bitbucket.org"))
-    return fail(a, e, "can't use %s as a module registry host, because it's "
-                      "reserved for installing directly from version "
-                      "control repositories",
+    return fail(a, e,
+                "can't use %s as a module registry host, because it's "
+                "reserved for installing directly from version "
+                "control repositories",
                 str_go_quote(a, host, strlen(host)));
   if (!names_ok(a, parts + i, lens + i, e))
     return NULL;
@@ -328,8 +335,8 @@ static const char *https_url(tfr_arena *a, const char *host, const char *p,
   if (!ok) {
     /* the text url.Parse was given: with the query when it had it */
     const char *q = parsed_query ? query : NULL;
-    const char *url = tfr_arena_printf(a, "https://%s%.*s%s%s", host, (int)n,
-                                       p, q ? "?" : "", q ? q : "");
+    const char *url = tfr_arena_printf(a, "https://%s%.*s%s%s", host, (int)n, p,
+                                       q ? "?" : "", q ? q : "");
     e->text = tfr_arena_printf(a, "error parsing %s URL: parse %s: %s", what,
                                str_go_quote(a, url, strlen(url)), e->text);
   }
@@ -369,8 +376,7 @@ static bool query_pair(tfr_arena *a, const char *p, size_t l, struct qpair *x,
   const char *eq = memchr(p, '=', l);
   size_t kl = eq ? (size_t)(eq - p) : l;
   return query_part(a, p, kl, &x->k, &x->nk, e) &&
-         query_part(a, eq ? eq + 1 : "", eq ? l - kl - 1 : 0, &x->v, &x->nv,
-                    e);
+         query_part(a, eq ? eq + 1 : "", eq ? l - kl - 1 : 0, &x->v, &x->nv, e);
 }
 
 /* url.ParseQuery then Values.Encode: pairs sorted by key, each part
@@ -427,12 +433,10 @@ static int detect_github(tfr_arena *a, const char *src, const char **out,
   const char *p3 = strchr(p2 + 1, '/');
   size_t n = p3 ? (size_t)(p3 - p1) : strlen(p1);
   bool git = n >= 4 && !memcmp(p1 + n - 4, ".git", 4);
-  const char *suffix =
-      tfr_arena_printf(a, "%s%s%s", git ? "" : ".git", p3 ? "//" : "",
-                       p3 ? p3 + 1 : "");
-  const char *url =
-      https_url(a, "github.com", p1, n, suffix, q ? q + 1 : NULL, false,
-                "GitHub", e);
+  const char *suffix = tfr_arena_printf(a, "%s%s%s", git ? "" : ".git",
+                                        p3 ? "//" : "", p3 ? p3 + 1 : "");
+  const char *url = https_url(a, "github.com", p1, n, suffix, q ? q + 1 : NULL,
+                              false, "GitHub", e);
   if (!url)
     return -1;
   *out = tfr_arena_printf(a, "git::%s", url);
@@ -464,10 +468,10 @@ static int detect_ssh(tfr_arena *a, const char *src, const char **out,
   struct sbuf x = {0};
   sbuf_put(&x, "", 0);
   escape(&x, path, np, false);
-  *out = tfr_arena_printf(a, "git::ssh://git@%.*s%s%.*s%s%s",
-                          (int)(colon - host), host, *path == '/' ? "" : "/",
-                          (int)x.n, x.p, query && *query ? "?" : "",
-                          query ? query : "");
+  *out =
+      tfr_arena_printf(a, "git::ssh://git@%.*s%s%.*s%s%s", (int)(colon - host),
+                       host, *path == '/' ? "" : "/", (int)x.n, x.p,
+                       query && *query ? "?" : "", query ? query : "");
   free(x.p);
   return 1;
 }
@@ -508,9 +512,9 @@ static int detect_gcs(tfr_arena *a, const char *src, const char **out,
   const char *object = part(a, src, 4, true);
   if (!object) /* fewer than five parts */
     return bad(a, e, "URL is not a valid GCS URL");
-  *out = tfr_arena_printf(a, "gcs::https://www.googleapis.com/storage/%s/%s/%s",
-                          part(a, src, 2, false), part(a, src, 3, false),
-                          object);
+  *out =
+      tfr_arena_printf(a, "gcs::https://www.googleapis.com/storage/%s/%s/%s",
+                       part(a, src, 2, false), part(a, src, 3, false), object);
   return 1;
 }
 
@@ -620,7 +624,7 @@ static bool detect(tfr_arena *a, const char *src, struct split *out,
     const char *dforce;
     result = forced(a, result, &dforce);
     struct split d = split_subdir(a, result);
-    const char *sub = !*d.sub    ? sp.sub
+    const char *sub = !*d.sub   ? sp.sub
                       : *sp.sub ? join(a, d.sub, sp.sub)
                                 : d.sub;
     const char *f = *force ? force : dforce;

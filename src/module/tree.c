@@ -493,8 +493,8 @@ static bool source_ok(struct tree *t, const struct module_call *c,
         "the argument \"version\", which applies only to registry modules.",
         err.text, product);
   else
-    detail = tfr_arena_printf(t->a, "Failed to parse module source address: %s.",
-                              err.text);
+    detail = tfr_arena_printf(
+        t->a, "Failed to parse module source address: %s.", err.text);
   call_error_in(t, c->source_src, c->source_span, addr,
                 !rel && c->version ? "Invalid registry module source address"
                                    : "Invalid module source address",
@@ -512,13 +512,11 @@ static bool source_ok(struct tree *t, const struct module_call *c,
 static void check_record(struct tree *t, const struct module_call *c,
                          const char *addr, const struct manifest_rec *rec) {
   const struct engine_rules *e = t->engine;
-  const char *given =
-      source_normal(t->a, c->source, e->registry_host, c->version != NULL,
-                    NULL);
+  const char *given = source_normal(t->a, c->source, e->registry_host,
+                                    c->version != NULL, NULL);
   const char *had = rec->source ? rec->source : "";
-  const char *had_normal = *had ? source_normal(t->a, had, e->registry_host,
-                                                false, NULL)
-                                : NULL;
+  const char *had_normal =
+      *had ? source_normal(t->a, had, e->registry_host, false, NULL) : NULL;
   if (had_normal)
     had = had_normal;
   const char *run = tfr_arena_printf(t->a,
@@ -1938,8 +1936,8 @@ static bool depends_pending(struct tree *t, const struct tmod *tm,
     if (!root_is(r, "module"))
       return true;
     for (size_t c = 0; c < tm->m->ncalls; c++)
-      if (tm->children[c] && r->a1 && a1_is(r, tm->m->calls[c].name,
-                                             strlen(tm->m->calls[c].name)) &&
+      if (tm->children[c] && r->a1 &&
+          a1_is(r, tm->m->calls[c].name, strlen(tm->m->calls[c].name)) &&
           has_managed(tm->children[c]))
         return true;
   }

@@ -1099,8 +1099,7 @@ static bool reads_later(tfr_arena *a, const struct module *m, size_t k,
   return false;
 }
 
-void validate_after_modules(const struct module *m, tfr_arena *a,
-                            bool *later) {
+void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
     later[k] = false;

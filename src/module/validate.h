@@ -38,8 +38,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
 ** through local values or through another such variable's rules: in
 ** Terraform's graph its validation waits for them (tree.c evaluates it
 ** in the plan walk). */
-void validate_after_modules(const struct module *m, tfr_arena *a,
-                            bool *later);
+void validate_after_modules(const struct module *m, tfr_arena *a, bool *later);
 
 /* Terraform's init walk (Terraform >= 1.15, graph_builder_init.go): the
 ** rules of the const variables only, with values[k] the const variables'
