@@ -265,6 +265,72 @@ static void errors_have_go_texts(void **state) {
   tfr_arena_free(a);
 }
 
+/* Odd input parses or fails, never crashes (run under ASan by make test). */
+static void odd_input_is_safe(void **state) {
+  (void)state;
+  static const char *const odd[] = {
+      "",
+      "/",
+      "//",
+      "?",
+      "::",
+      "git::",
+      "a::",
+      "::x",
+      "github.com/",
+      "github.com//",
+      "github.com/a/",
+      "git@",
+      "git@:",
+      "git@h:",
+      "git@h:/",
+      "git@h://",
+      "git@h:p?",
+      "git@h:p?&&=",
+      "git@h:p?%",
+      "git@h:p?a=%4",
+      "bitbucket.org/",
+      "bitbucket.org/%",
+      ".amazonaws.com/",
+      "a.amazonaws.com/",
+      "googleapis.com/",
+      "x//",
+      "x//?",
+      "a/b/c//",
+      "a/b/c//..",
+      "a/b/c//../..",
+      "h.io:/a/b/c",
+      "h.io:99999/a/b/c",
+      "h.io:x/a/b/c",
+      ".io/a/b/c",
+      "-h.io/a/b/c",
+      "h..io/a/b/c",
+      "xn--h.io/a/b/c",
+      "h_i.io/a/b/c",
+      "a/b/c/d/e/f/g",
+      "..",
+      ".",
+      "./",
+      "../",
+      ".\\",
+      "0x::y",
+      "s3::",
+      "https://",
+      "https://h//",
+      "https://h//..",
+      "file:///x//../..",
+  };
+  tfr_arena *a = tfr_arena_new();
+  for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+    for (int reg = 0; reg < 2; reg++) {
+      struct source_error e;
+      const char *got =
+          source_normal(a, odd[i], SOURCE_TERRAFORM_REGISTRY, reg, &e);
+      assert_true(got != NULL || e.text != NULL);
+    }
+  tfr_arena_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_paths_are_cleaned),
@@ -273,6 +339,7 @@ int main(void) {
       cmocka_unit_test(git_addresses_as_go_getter_detects_them),
       cmocka_unit_test(other_remote_addresses),
       cmocka_unit_test(errors_have_go_texts),
+      cmocka_unit_test(odd_input_is_safe),
   };
   RUN_UNIT_TESTS(tests);
 }
