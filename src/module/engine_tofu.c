@@ -93,6 +93,8 @@ static const struct engine_rules opentofu = {
     .init_command = "tofu init",
     .registry_host = SOURCE_OPENTOFU_REGISTRY,
     .source_change_named = true,
+    /* O configs/module_call.go:215-252 (T node_module_install.go:277-328) */
+    .source_at_decode = true,
     /* O command/meta_vars.go:192-199 (T command/arguments/vars.go:268) */
     .sniff_json_var_files = true,
 };

@@ -733,6 +733,11 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
       if (g->ours)
         tfr_diags_set_ours(diags);
     }
+  /* OpenTofu decodes a call's source with its module: a root call's
+  ** invalid source is a root configuration error */
+  for (size_t i = 0; t->engine->source_at_decode && i < root->ncalls; i++)
+    if (root->calls[i].source)
+      source_ok(t, &root->calls[i], "");
   /* a root module with configuration errors loads no child: plan stops
   ** there (internal/command/meta_config.go:109-117) */
   if (diags_errors_since(diags, before)) {
