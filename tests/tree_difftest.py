@@ -14,7 +14,9 @@ on purpose), local values, null_resource resources (whose attributes are
 unknown), outputs, and one to three levels of `module` blocks: local
 sources (./modules/NAME, ../NAME, ../shared/NAME, two calls of the same
 child), a registry source (terraform-aws-modules/vpc/aws) with and
-without .terraform/modules/modules.json; arguments from var.*, local.*,
+without .terraform/modules/modules.json (which records every call, local
+ones too, as `terraform init` does: Terraform loads them all through
+it); arguments from var.*, local.*,
 literals, module.X.OUT of sibling calls (known and unknown), resource
 attributes, count.index / each.key / each.value; count (known, 0,
 invalid, unknown) and for_each (maps, sets of strings, toset, unknown,
@@ -184,6 +186,33 @@ class Scope:
 
 
 # ---------------------------------------------------------------- generator
+
+def manifest(rootdef):
+    """The records `terraform init` writes: one per call path (Key: the
+    call names, dotted), local calls too, each source as
+    ParseModuleSource prints it (src/module/source.c) and Dir relative to
+    the root, as Terraform's loader reads them (loader_load.go:45-93)."""
+    recs = [{"Key": "", "Source": "", "Dir": "."}]
+
+    def walk(d, prefix, ddir):
+        for cn, child in d.get("called", []):
+            key = prefix + cn
+            if child.get("registry"):
+                cdir = ".terraform/modules/vpc"
+                recs.append({"Key": key, "Source": "registry.terraform.io/"
+                             "terraform-aws-modules/vpc/aws",
+                             "Version": "5.0.0", "Dir": cdir})
+            else:
+                # Dir: filepath.Join of the caller's and the source, as
+                # the installer records it (not the canonical path)
+                rel = os.path.relpath(child["dir"], d["dir"])
+                cdir = os.path.normpath(os.path.join(ddir, rel))
+                recs.append({"Key": key, "Source": rel if rel.startswith("..")
+                             else "./" + rel, "Dir": cdir})
+            walk(child, key + ".", cdir)
+    walk(rootdef, "", ".")
+    return sorted(recs, key=lambda x: x["Key"])
+
 
 class TreeGen:
     """Writes random module trees.  tree(d) writes one under d (the root
@@ -749,6 +778,7 @@ class TreeGen:
             lines.append('  source = "%s"' % src)
             if src.startswith("../"):
                 self.kind("source-dotdot")
+        caller.setdefault("called", []).append((cn, child))
         args_sc = Scope(sc.res)
         args_sc.refs = list(sc.refs)
         k = r.random()
@@ -917,11 +947,7 @@ class TreeGen:
                         exist_ok=True)
             with open(os.path.join(root_dir, ".terraform", "modules",
                                    "modules.json"), "w") as f:
-                json.dump({"Modules": [
-                    {"Key": "", "Source": "", "Dir": "."},
-                    {"Key": "vpc",
-                     "Source": "registry.terraform.io/terraform-aws-modules/vpc/aws",
-                     "Version": "5.0.0", "Dir": ".terraform/modules/vpc"}]}, f)
+                json.dump({"Modules": manifest(rootdef)}, f)
         args, env = self.root_values(root_dir, rootdef["vars"])
         alldefs = [d for lv in levels for d in levels[lv]] + ([reg] if reg else [])
         spec = {"args": args, "env": env, "kinds": set(self.cur),

@@ -24,6 +24,8 @@ struct calls_loader {
   size_t ncalls, ccap;
   struct output_decl *outputs;
   size_t noutputs, ocap;
+  struct data_decl *data;
+  size_t ndata, dcap;
 };
 
 static void err(struct calls_loader *l, struct src_file *src, struct span s,
@@ -484,13 +486,142 @@ struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
 }
 
 struct calls_mark calls_mark(const struct calls_loader *l) {
-  return (struct calls_mark){l->ncalls, l->noutputs, tfr_diags_count(l->diags)};
+  return (struct calls_mark){l->ncalls, l->noutputs, l->ndata,
+                             tfr_diags_count(l->diags)};
 }
 
 void calls_undo(struct calls_loader *l, struct calls_mark m) {
   l->ncalls = m.ncalls;
   l->noutputs = m.noutputs;
+  l->ndata = m.ndata;
   diags_remove(l->diags, m.ndiags, tfr_diags_count(l->diags));
+}
+
+/* ---- data blocks ------------------------------------------------------- */
+
+static void data_expr(struct calls_loader *l, struct data_decl *d,
+                      struct src_file *src, const struct ast *x) {
+  if (!x)
+    return;
+  if (!(d->nexprs & (d->nexprs - 1))) { /* 0 or a power of two: grow */
+    size_t cap = d->nexprs ? 2 * d->nexprs : 4;
+    const struct ast **n = tfr_arena_alloc(l->a, cap * sizeof *n);
+    struct src_file **ns = tfr_arena_alloc(l->a, cap * sizeof *ns);
+    if (d->nexprs) {
+      memcpy(n, d->exprs, d->nexprs * sizeof *n);
+      memcpy(ns, d->srcs, d->nexprs * sizeof *ns);
+    }
+    d->exprs = n;
+    d->srcs = ns;
+  }
+  d->srcs[d->nexprs] = src;
+  d->exprs[d->nexprs++] = x;
+}
+
+/* Whether an argument of a data block is not part of what it reads. */
+static bool data_skips(const struct body_item *it) {
+  return body_item_is(it, "lifecycle") || body_item_is(it, "provider") ||
+         body_item_is(it, "provisioner");
+}
+
+/* The arguments of a native body, nested blocks' too (a dynamic block's
+** for_each only: its content refers to its iterator). */
+static void data_native(struct calls_loader *l, struct data_decl *d,
+                        struct src_file *src, const struct ast *body,
+                        bool dynamic) {
+  struct body_iter iter = body_start(body, false, NULL);
+  struct body_item it;
+  while (body_next(&iter, &it)) {
+    if (data_skips(&it) || (dynamic && it.is_block))
+      continue;
+    if (it.is_block)
+      data_native(l, d, src, it.body, body_item_is(&it, "dynamic"));
+    else if (body_item_is(&it, "depends_on") && !dynamic)
+      d->depends_on = built(l, src, it.value);
+    else
+      data_expr(l, d, src, built(l, src, it.value));
+  }
+}
+
+/* The arguments of a JSON body, read as hcl's JSON syntax reads an
+** expression (depends_on, whose strings are references, is not read). */
+static void data_json(struct calls_loader *l, struct data_decl *d,
+                      struct src_file *src, const struct ast *body) {
+  struct body_iter iter = body_start(body, true, NULL);
+  struct body_item it;
+  while (body_next(&iter, &it)) {
+    if (data_skips(&it) || body_item_is(&it, "depends_on") ||
+        body_item_is(&it, "dynamic") || !it.value)
+      continue;
+    struct src_file *xsrc = src;
+    const struct ast *x = json_value(l, src, it.value, &xsrc);
+    data_expr(l, d, xsrc, x);
+  }
+}
+
+static struct data_decl *new_data(struct calls_loader *l, struct src_file *src,
+                                  const char *type, size_t nt, const char *name,
+                                  size_t nn) {
+  if (l->ndata == l->dcap) {
+    l->dcap = l->dcap ? 2 * l->dcap : 8;
+    struct data_decl *n = tfr_arena_alloc(l->a, l->dcap * sizeof *n);
+    if (l->ndata)
+      memcpy(n, l->data, l->ndata * sizeof *n);
+    l->data = n;
+  }
+  struct data_decl *d = &l->data[l->ndata++];
+  *d = (struct data_decl){0};
+  d->src = src;
+  d->name = tfr_arena_printf(l->a, "%.*s.%.*s", (int)nt, type, (int)nn, name);
+  return d;
+}
+
+void calls_data_block(struct calls_loader *l, struct src_file *src,
+                      const struct body_item *it, bool json) {
+  if (!json) {
+    const struct ast *b = it->node, *labels = b->kids[0];
+    if (labels->n != 2)
+      return; /* hcl's label errors are the loader's own */
+    struct data_decl *d =
+        new_data(l, src, labels->items[0]->str, labels->items[0]->n,
+                 labels->items[1]->str, labels->items[1]->n);
+    data_native(l, d, src, b->kids[1], false);
+    return;
+  }
+  /* "data": {"TYPE": {"NAME": {...}}}, each level an object or array */
+  const struct ast *one;
+  size_t n;
+  const struct ast *const *types = ast_json_blocks(it->body, &one, &n);
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t j = 0; types[i]->kind == AST_OBJECT && j < types[i]->n; j++) {
+      const struct ast *tk = types[i]->items[2 * j];
+      size_t nn;
+      const struct ast *const *names =
+          ast_json_blocks(types[i]->items[2 * j + 1], &one, &nn);
+      for (size_t q = 0; !ast_json_comment(tk) && q < nn; q++)
+        for (uint32_t r = 0; names[q]->kind == AST_OBJECT && r < names[q]->n;
+             r++) {
+          const struct ast *nk = names[q]->items[2 * r];
+          if (ast_json_comment(nk))
+            continue;
+          struct data_decl *d =
+              new_data(l, src, tk->str, tk->n, nk->str, nk->n);
+          data_json(l, d, src, names[q]->items[2 * r + 1]);
+        }
+    }
+}
+
+static int cmp_data(const void *x, const void *y) {
+  return strcmp(((const struct data_decl *)x)->name,
+                ((const struct data_decl *)y)->name);
+}
+
+void calls_finish_data(struct calls_loader *l, struct data_decl **data,
+                       size_t *ndata) {
+  if (l->ndata > 1)
+    qsort(l->data, l->ndata, sizeof *l->data, cmp_data);
+  *data = l->data;
+  *ndata = l->ndata;
 }
 
 static int cmp_call(const void *x, const void *y) {

@@ -58,6 +58,21 @@ struct output_decl {
   const struct tfr_defaults *defaults;
 };
 
+/* A `data "TYPE" "NAME"` block: what its read at plan waits for
+** (node_resource_abstract_instance.go:1944-1950): plan reads it when its
+** configuration is known and its depends_on has no pending change, and
+** defers the read to apply otherwise. */
+struct data_decl {
+  const char *name;         /* "TYPE.NAME" */
+  struct src_file *src;     /* the file of its block */
+  const struct ast **exprs; /* its arguments at any depth, count and
+                               for_each (not lifecycle's, nor `provider`,
+                               nor a dynamic block's content) */
+  struct src_file **srcs;   /* the text each is in */
+  size_t nexprs;
+  const struct ast *depends_on; /* NULL: none (or in JSON) */
+};
+
 /* A loader of a module's calls and outputs (syntax trees built in
 ** trees); their errors go to diags, type errors naming product. */
 struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
@@ -73,10 +88,14 @@ void calls_module_block(struct calls_loader *l, struct src_file *src,
 void calls_output_block(struct calls_loader *l, struct src_file *src,
                         const struct body_item *it, bool json, bool override);
 
+/* A `data` block, in either syntax (override files' are not read). */
+void calls_data_block(struct calls_loader *l, struct src_file *src,
+                      const struct body_item *it, bool json);
+
 /* What the loader holds: a file read block by block that turns out to
 ** need the whole parse takes back what it added (calls_undo). */
 struct calls_mark {
-  size_t ncalls, noutputs, ndiags;
+  size_t ncalls, noutputs, ndata, ndiags;
 };
 struct calls_mark calls_mark(const struct calls_loader *l);
 void calls_undo(struct calls_loader *l, struct calls_mark m);
@@ -85,5 +104,9 @@ void calls_undo(struct calls_loader *l, struct calls_mark m);
 void calls_finish(struct calls_loader *l, struct module_call **calls,
                   size_t *ncalls, struct output_decl **outputs,
                   size_t *noutputs);
+
+/* ... and the data blocks, sorted by name. */
+void calls_finish_data(struct calls_loader *l, struct data_decl **data,
+                       size_t *ndata);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "module/source.h"
+
 static const struct engine_rules terraform = {
     .product = "Terraform",
     /* named_values.go:147-164 (O has `const`, without these errors) */
@@ -45,6 +47,9 @@ static const struct engine_rules terraform = {
                          "ephemeral data.",
     .ephemeral_text = "The error message included a sensitive value, so it "
                       "will not be displayed.",
+    /* T loader_load.go:48-108; terraform-registry-address module.go:37 */
+    .init_command = "terraform init",
+    .registry_host = SOURCE_TERRAFORM_REGISTRY,
 };
 
 static const struct engine_rules opentofu = {
@@ -83,6 +88,13 @@ static const struct engine_rules opentofu = {
                          "function.",
     .ephemeral_text = "The error message included an ephemeral value, so it "
                       "will not be displayed.",
+    /* O loader_load.go:74-145 (95: the detail names both addresses);
+    ** opentofu/registry-address module.go:37 */
+    .init_command = "tofu init",
+    .registry_host = SOURCE_OPENTOFU_REGISTRY,
+    .source_change_named = true,
+    /* O configs/module_call.go:215-252 (T node_module_install.go:277-328) */
+    .source_at_decode = true,
     /* O command/meta_vars.go:192-199 (T command/arguments/vars.go:268) */
     .sniff_json_var_files = true,
 };

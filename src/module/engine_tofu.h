@@ -39,6 +39,14 @@ struct engine_rules {
                                  an init walk before the other stages (Terraform
                                  >= 1.15: backend_local.go, graph_builder_init.go;
                                  OpenTofu has no such walk) */
+  /* configs/configload/loader_load.go, the module tree's loader */
+  const char *init_command;  /* "terraform init", "tofu init": in its texts */
+  const char *registry_host; /* of a registry source that names none */
+  bool source_change_named;  /* "Module source has changed" names the
+                                recorded and the given address */
+  bool source_at_decode;     /* an invalid source is an error of the
+                                calling module's configuration (a root's
+                                stops the tree), not of the call's init */
   /* command/meta_vars.go */
   bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
                                 JSON when it starts with "{" */

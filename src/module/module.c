@@ -1307,6 +1307,11 @@ static bool top_item(struct loader *l, struct src_file *src,
   }
   if (!ovr)
     block_objects(l, it, json);
+  if (body_item_is(it, "data")) {
+    if (!ovr)
+      calls_data_block(l->calls, src, it, json);
+    return true;
+  }
   if (body_item_is(it, "module") || body_item_is(it, "output")) {
     if (body_item_is(it, "module"))
       calls_module_block(l->calls, src, it, json, ovr);
@@ -1647,6 +1652,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   bytemap_free(&l.file_templates);
   free(l.keybuf.p);
   calls_finish(l.calls, &m->calls, &m->ncalls, &m->outputs, &m->noutputs);
+  calls_finish_data(l.calls, &m->data, &m->ndata);
   if (m->nobjects > 1)
     qsort(m->objects, m->nobjects, sizeof *m->objects, cmp_cstr);
   if (m->nvars > 1)

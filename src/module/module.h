@@ -143,6 +143,8 @@ struct module {
   size_t ncalls;
   struct output_decl *outputs; /* sorted by name */
   size_t noutputs;
+  struct data_decl *data; /* its data blocks, sorted by name */
+  size_t ndata;
   tfr_diags *tree_diags;     /* errors in module and output blocks: reported
                                 by the tree (NULL: none) */
   struct local_decl *locals; /* in declaration order */

@@ -1263,14 +1263,32 @@ static void required_in_practice(struct resolver *r, size_t from,
 
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
-static void final_rules(struct resolver *r) {
+static void final_rules(struct resolver *r, const bool *later) {
   struct rule_inputs in = rule_inputs(r, false);
   size_t before = tfr_diags_count(r->diags);
-  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
+  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules,
+                 later);
   if (r->missing_info)
     required_in_practice(r, before, in.failed);
   for (size_t k = 0; k < r->m->nvars; k++)
     if (in.failed[k] && !r->out[k].error) {
+      r->out[k].error = true;
+      r->out[k].value = NULL;
+      r->out[k].type = r->m->vars[k].plain;
+    }
+}
+
+/* The module tree's plan walk with the root's final values; the rules of
+** the root variables in later (NULL: none) are evaluated in it, after the
+** module outputs they read. */
+static void plan_tree(struct resolver *r, struct tree *tree,
+                      const bool *later) {
+  struct rule_inputs in = rule_inputs(r, false);
+  for (size_t k = 0; k < r->m->nvars; k++)
+    in.vals[k] = r->out[k].error ? NULL : r->out[k].value;
+  tree_plan(tree, r->diags, in.vals, &in.at, in.rules);
+  for (size_t k = 0; later && k < r->m->nvars; k++)
+    if (later[k] && tree_root_failed(tree, k) && !r->out[k].error) {
       r->out[k].error = true;
       r->out[k].value = NULL;
       r->out[k].type = r->m->vars[k].plain;
@@ -1378,7 +1396,7 @@ static void preview(struct resolver *r, bool any_rules) {
       final_value(&p, k);
   }
   if (any_rules)
-    final_rules(&p);
+    final_rules(&p, NULL);
   const char *why = stop_reason(r->a, r->m, r->diags);
   const struct tfr_diag **would = own_diags(r, p.diags, false);
   for (size_t k = 0; k < n; k++) {
@@ -1611,6 +1629,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stop = !init_walk(&r);
   /* the module tree: loaded, its arguments checked, its graph built */
   struct tree *tree = NULL;
+  bool *later = NULL; /* root variables whose rules wait for the tree */
   if (!stop && o->tree) {
     bool ok;
     const tfr_value **cv = tfr_arena_alloc(a, n * sizeof *cv);
@@ -1620,7 +1639,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                      o->warn_dropped, ov, &ok);
     if (tree)
       tree_set_own_dir(tree, o->own_dir);
-    stop = !ok || (tree && !tree_graph(tree, diags));
+    if (tree && any_rules) {
+      later = tfr_arena_alloc(a, n * sizeof *later);
+      validate_after_modules(m, a, later);
+    }
+    stop = !ok || (tree && !tree_graph(tree, diags, later));
   }
   if (!stop) {
     bool ok = validate_unknown(m, a, diags);
@@ -1633,13 +1656,9 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     describe_source(&r, k, collected);
   }
   if (!stop && any_rules)
-    final_rules(&r);
-  if (!stop && tree) {
-    const tfr_value **vals = tfr_arena_alloc(a, n * sizeof *vals);
-    for (size_t k = 0; k < m->nvars; k++)
-      vals[k] = r.out[k].error ? NULL : r.out[k].value;
-    tree_plan(tree, diags, vals);
-  }
+    final_rules(&r, later);
+  if (!stop && tree)
+    plan_tree(&r, tree, later);
   if (stop && parsed)
     preview(&r, any_rules);
   res->preview_diags = r.unsaid;

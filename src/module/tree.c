@@ -35,6 +35,7 @@
 #include "syntax/parse.h"
 #include "syntax/refwalk.h"
 #include "module/scope.h"
+#include "module/source.h"
 #include "module/strict.h"
 #include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
@@ -146,6 +147,12 @@ struct tree {
     struct tref_list *l;
   } * refs;
   size_t nrefs, caprefs;
+  /* the root variables whose rules read module outputs (validate.h's
+  ** validate_after_modules; NULL: none), evaluated here: where their
+  ** failures point, and their outcomes */
+  const bool *root_later;
+  const struct value_place *root_at;
+  struct tfr_rule *const *root_rules;
   bool validate; /* the walk is the validate walk */
   bool planned;  /* the plan walk ran */
 };
@@ -192,11 +199,6 @@ static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
   const char *out = tfr_arena_strndup(a, b.p, b.n);
   free(b.p);
   return out;
-}
-
-static bool is_local_source(const char *s) {
-  return !strncmp(s, "./", 2) || !strncmp(s, "../", 3) ||
-         !strncmp(s, ".\\", 2) || !strncmp(s, "..\\", 3);
 }
 
 static bool is_dir(const char *path) {
@@ -275,21 +277,6 @@ static const struct manifest_rec *manifest_find(const struct tree *t,
     if (!strcmp(t->man[i].key, key))
       return &t->man[i];
   return NULL;
-}
-
-/* A module source as addrs.ParseModuleSource prints it: registry
-** addresses get their host, GitHub shorthands their git URL. */
-static const char *source_normal(tfr_arena *a, const char *s) {
-  if (is_local_source(s) || strstr(s, "::") || strstr(s, "://"))
-    return s;
-  if (!strncmp(s, "github.com/", 11))
-    return tfr_arena_printf(a, "git::https://%s.git", s);
-  size_t slashes = 0;
-  for (const char *p = s; *p; p++)
-    slashes += *p == '/';
-  if (slashes == 2 && !strchr(s, '.') && !strstr(s, "//"))
-    return tfr_arena_printf(a, "registry.terraform.io/%s", s);
-  return s;
 }
 
 /* ---- versions (go-version's constraints, as far as modules use them) ---- */
@@ -479,6 +466,127 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+/* A call's source that does not parse: Terraform's error at the source,
+** and the call is not followed (node_module_install.go:277-328; OpenTofu
+** gives the same texts with its name where it decodes the call,
+** module_call.go:215-252). */
+static bool source_ok(struct tree *t, const struct module_call *c,
+                      const char *addr) {
+  struct source_error err;
+  const char *product = t->engine->product;
+  if (source_normal(t->a, c->source, t->engine->registry_host,
+                    c->version != NULL, &err))
+    return true;
+  const char *rel = err.relative, *detail;
+  if (rel)
+    detail = tfr_arena_printf(
+        t->a,
+        "%s failed to determine your intended installation method for "
+        "remote module package %s.\n\nIf you intended this as a path "
+        "relative to the current module, use \"./%s\" instead. The \"./\" "
+        "prefix indicates that the address is a relative filesystem path.",
+        product, str_go_quote(t->a, rel, strlen(rel)), rel);
+  else if (c->version)
+    detail = tfr_arena_printf(
+        t->a,
+        "Failed to parse module registry address: %s.\n\n%s assumed that "
+        "you intended a module registry source address because you also set "
+        "the argument \"version\", which applies only to registry modules.",
+        err.text, product);
+  else
+    detail = tfr_arena_printf(
+        t->a, "Failed to parse module source address: %s.", err.text);
+  call_error_in(t, c->source_src, c->source_span, addr,
+                !rel && c->version ? "Invalid registry module source address"
+                                   : "Invalid module source address",
+                detail);
+  return false;
+}
+
+/* The "Module source has changed" and "Module version requirements have
+** changed" errors of a call whose manifest record no longer matches it
+** (loader_load.go:59-91): both sources as ParseModuleSource prints them
+** (source.c; modsdir/manifest.go:100-112 reads the record's so), a call
+** with a `version` read as a registry address only (config_build.go:
+** 180-184); one that does not parse is not compared (its error is the
+** configuration's). */
+static void check_record(struct tree *t, const struct module_call *c,
+                         const char *addr, const struct manifest_rec *rec) {
+  const struct engine_rules *e = t->engine;
+  const char *given = source_normal(t->a, c->source, e->registry_host,
+                                    c->version != NULL, NULL);
+  const char *had = rec->source ? rec->source : "";
+  const char *had_normal =
+      *had ? source_normal(t->a, had, e->registry_host, false, NULL) : NULL;
+  if (had_normal)
+    had = had_normal;
+  const char *run = tfr_arena_printf(t->a,
+                                     "Run \"%s\" to install all modules "
+                                     "required by this configuration.",
+                                     e->init_command);
+  if (given && strcmp(given, had))
+    call_error_in(
+        t, c->source_src, c->source_span, addr, "Module source has changed",
+        e->source_change_named
+            ? tfr_arena_printf(t->a,
+                               "The source address was changed from %s to %s "
+                               "since this module was installed. %s",
+                               str_go_quote(t->a, had, strlen(had)),
+                               str_go_quote(t->a, given, strlen(given)), run)
+            : tfr_arena_printf(t->a,
+                               "The source address was changed since this "
+                               "module was installed. %s",
+                               run));
+  if (c->version && !rec->version)
+    call_error_in(t, c->source_src, c->source_span, addr,
+                  "Module version requirements have changed",
+                  tfr_arena_printf(t->a,
+                                   "The version requirements have changed "
+                                   "since this module was installed and the "
+                                   "installed version is no longer "
+                                   "acceptable. %s",
+                                   run));
+  else if (c->version && !version_ok(c->version, rec->version))
+    call_error_in(t, c->source_src, c->source_span, addr,
+                  "Module version requirements have changed",
+                  tfr_arena_printf(t->a,
+                                   "The version requirements have changed "
+                                   "since this module was installed and the "
+                                   "installed version (%s) is no longer "
+                                   "acceptable. %s",
+                                   rec->version, run));
+}
+
+/* Where the child of call c is, as configload's moduleWalkerLoad finds it
+** (loader_load.go:45-93): its record in the manifest (key: the call path,
+** dotted), checked against the call; "Module not installed" without one
+** (false).  Without a manifest at all a local source is read where it is
+** (Terraform would say it is not installed: tfresolve checks it). */
+static bool child_dir(struct tree *t, const struct tmod *tm,
+                      const struct module_call *c, const char *addr,
+                      const char *key, const char **dir, const char **rel) {
+  if (!t->has_man && source_is_local(c->source)) {
+    *dir = path_join(t->a, tm->dir, c->source);
+    *rel = path_join(t->a, tm->rel, c->source);
+    return true;
+  }
+  const struct manifest_rec *rec = manifest_find(t, key);
+  if (!rec) {
+    not_installed(t, c, addr,
+                  tfr_arena_printf(t->a,
+                                   "This module is not yet installed. Run "
+                                   "\"%s\" to install all modules required by "
+                                   "this configuration.",
+                                   t->engine->init_command));
+    return false;
+  }
+  check_record(t, c, addr, rec);
+  const char *d = rec->dir ? rec->dir : "";
+  *dir = path_join(t->a, t->root->dir, d);
+  *rel = path_join(t->a, ".", d);
+  return true;
+}
+
 static const char *eval_source(struct tree *t, struct tmod *tm,
                                const struct module_call *c, const char *addr);
 
@@ -497,6 +605,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     if (!c->source)
       continue; /* its block's error is reported */
+    if (!source_ok(t, c, addr))
+      continue;
     /* the manifest's key: the call names from the root, dotted */
     const char *key = addr + 7;
     struct sbuf kb = {0};
@@ -510,57 +620,16 @@ static void load_children(struct tree *t, struct tmod *tm) {
     key = tfr_arena_strndup(t->a, kb.p, kb.n);
     free(kb.p);
     const char *dir, *rel;
-    const struct manifest_rec *rec = manifest_find(t, key);
-    if (is_local_source(c->source)) {
-      dir = path_join(t->a, tm->dir, c->source);
-      rel = path_join(t->a, tm->rel, c->source);
-    } else if (!rec) {
-      not_installed(t, c, addr,
-                    "This module is not yet installed. Run \"terraform "
-                    "init\" to install all modules required by this "
-                    "configuration.");
+    if (!child_dir(t, tm, c, addr, key, &dir, &rel))
       continue;
-    } else {
-      if (strcmp(source_normal(t->a, c->source),
-                 rec->source ? source_normal(t->a, rec->source) : "") &&
-          rec->source)
-        call_error_in(
-            t, c->source_src, c->source_span, addr, "Module source has changed",
-            "The source address was changed since this module was "
-            "installed. Run \"terraform init\" to install all modules "
-            "required by this configuration.");
-      if (c->version && !rec->version)
-        call_error_in(
-            t, c->source_src, c->source_span, addr,
-            "Module version requirements have changed",
-            "The version requirements have changed since this module "
-            "was installed and the installed version is no longer "
-            "acceptable. Run \"terraform init\" to install all modules "
-            "required by this configuration.");
-      else if (c->version && !version_ok(c->version, rec->version))
-        call_error_in(
-            t, c->source_src, c->source_span, addr,
-            "Module version requirements have changed",
-            tfr_arena_printf(t->a,
-                             "The version requirements have changed "
-                             "since this module was installed and the "
-                             "installed version (%s) is no longer "
-                             "acceptable. Run \"terraform init\" to "
-                             "install all modules required by this "
-                             "configuration.",
-                             rec->version));
-      const char *d = rec->dir ? rec->dir : "";
-      dir = path_join(t->a, t->root->dir, d);
-      rel = path_join(t->a, ".", d);
-    }
     if (!is_dir(dir)) {
       not_installed(t, c, addr,
                     tfr_arena_printf(t->a,
                                      "This module's local cache directory %s "
-                                     "could not be read. Run \"terraform "
-                                     "init\" to install all modules required "
-                                     "by this configuration.",
-                                     rel));
+                                     "could not be read. Run \"%s\" to "
+                                     "install all modules required by this "
+                                     "configuration.",
+                                     rel, t->engine->init_command));
       continue;
     }
     if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
@@ -708,6 +777,17 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
       if (g->ours)
         tfr_diags_set_ours(diags);
     }
+  /* OpenTofu decodes a call's source with its module: a root call's
+  ** invalid source is a root configuration error */
+  for (size_t i = 0; t->engine->source_at_decode && i < root->ncalls; i++)
+    if (root->calls[i].source)
+      source_ok(t, &root->calls[i], "");
+  /* a root module with configuration errors loads no child: plan stops
+  ** there (internal/command/meta_config.go:109-117) */
+  if (diags_errors_since(diags, before)) {
+    *ok = false;
+    return t;
+  }
   load_manifest(t);
   load_children(t, t->root);
   notices_once(t);
@@ -1000,7 +1080,8 @@ static void build_graph(struct tree *t) {
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
-      else if (m->vars[k].nvalidations)
+      if (m->vars[k].nvalidations &&
+          (tm->parent || (t->root_later && t->root_later[k])))
         tm->valid_node[k] = add_node(
             t, N_VALID, tm, k, cat3(t, pv, m->vars[k].name, " (validation)"));
     }
@@ -1878,6 +1959,72 @@ static bool seen_before(struct tree *t, struct origin_seen *s, const void *in,
   return false;
 }
 
+static int origin_walk(struct tree *t, struct origin_seen *seen,
+                       struct tinst *in, const struct ast *x, int depth);
+
+/* Whether a module (its children too) has a managed resource. */
+static bool has_managed(const struct tmod *tm) {
+  for (size_t i = 0; i < tm->m->nobjects; i++) {
+    const char *o = tm->m->objects[i];
+    if (strncmp(o, "data.", 5) && strncmp(o, "module.", 7) &&
+        strncmp(o, "ephemeral.", 10))
+      return true;
+  }
+  for (size_t c = 0; c < tm->m->ncalls; c++)
+    if (tm->children[c] && has_managed(tm->children[c]))
+      return true;
+  return false;
+}
+
+/* Whether a depends_on names a managed resource, or a module with one:
+** offline every managed resource is to be created, a pending change. */
+static bool depends_pending(struct tree *t, const struct tmod *tm,
+                            const struct ast *x) {
+  struct tref_list l = refs_of_x(t, x);
+  for (size_t i = 0; i < l.n; i++) {
+    const struct tref *r = &l.v[i];
+    if (root_is(r, "data") || root_is(r, "var") || root_is(r, "local"))
+      continue;
+    if (!root_is(r, "module"))
+      return true;
+    for (size_t c = 0; c < tm->m->ncalls; c++)
+      if (tm->children[c] && r->a1 &&
+          a1_is(r, tm->m->calls[c].name, strlen(tm->m->calls[c].name)) &&
+          has_managed(tm->children[c]))
+        return true;
+  }
+  return false;
+}
+
+static int cmp_data_name(const void *key, const void *d) {
+  return strcmp(key, ((const struct data_decl *)d)->name);
+}
+
+/* Where the data source r (data.TYPE.NAME) comes from: plan reads it (its
+** values are the provider's: ORIGIN_DATA) unless its configuration holds
+** something only apply knows, or its depends_on has a pending change,
+** when the read waits for apply and its result is unknown in plan
+** (ORIGIN_MANAGED): node_resource_abstract_instance.go:1944-1950 and
+** 2141-2190. */
+static int data_origin(struct tree *t, struct origin_seen *seen,
+                       struct tinst *in, const struct tref *r, int depth) {
+  const struct module *m = in->tm->m;
+  if (!r->a1 || !r->a2 || !m->ndata)
+    return ORIGIN_DATA;
+  const char *name =
+      tfr_arena_printf(t->a, "%.*s.%.*s", (int)r->l1, r->a1, (int)r->l2, r->a2);
+  const struct data_decl *d =
+      bsearch(name, m->data, m->ndata, sizeof *m->data, cmp_data_name);
+  if (!d)
+    return ORIGIN_DATA;
+  int o = 0;
+  for (size_t i = 0; i < d->nexprs; i++)
+    o |= origin_walk(t, seen, in, d->exprs[i], depth + 1);
+  if (d->depends_on && depends_pending(t, in->tm, d->depends_on))
+    o |= ORIGIN_MANAGED;
+  return o & ORIGIN_MANAGED ? ORIGIN_MANAGED : ORIGIN_DATA;
+}
+
 /* Each expression once per instance: what a walk reaches again adds
 ** nothing to the union of what it found. */
 static int origin_walk(struct tree *t, struct origin_seen *seen,
@@ -1890,7 +2037,7 @@ static int origin_walk(struct tree *t, struct origin_seen *seen,
   for (size_t i = 0; i < l.n; i++) {
     const struct tref *r = &l.v[i];
     if (root_is(r, "data"))
-      o |= ORIGIN_DATA;
+      o |= data_origin(t, seen, in, r, depth);
     else if (root_is(r, "var")) {
       long k = r->a1 ? module_var_index(m, r->a1, r->l1) : -1;
       if (k >= 0 && in->tm->parent && in->tm->args[k])
@@ -1927,8 +2074,9 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
 }
 
 /* An unknown count or for_each: Terraform's error (text) when it comes
-** from what only apply knows; when it comes from data sources only, which
-** plan reads, a warning of ours: the call's instances are not checked.
+** from what only apply knows (a data source whose read waits for apply
+** too: data_origin); when it comes from data sources only, which plan
+** reads, a warning of ours: the call's instances are not checked.
 ** Either way the call has no instances here. */
 static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
@@ -2488,7 +2636,33 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
   }
 }
 
+/* A root variable's rules that read module outputs, in the plan walk
+** once those are evaluated, as Terraform's graph orders them
+** (transform_variable_validation.go, node_variable_validation.go:
+** 116-135); resolve.c evaluated the others, and the validate walk of
+** them all. */
+static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
+  struct tinst *in = tm->insts[0];
+  if (t->validate)
+    return true;
+  struct scope s;
+  struct tscope ts;
+  init_scope(t, &s, &ts, in, NULL, -1, NULL);
+  size_t before = tfr_diags_count(t->diags);
+  bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
+                                   false, t->root_rules[k]);
+  diags_set_module_since(t->diags, before, "");
+  if (passed && !diags_errors_since(t->diags, before))
+    return true;
+  in->failed[k] = true;
+  in->vars[k] = NULL;
+  in->var_obj = NULL;
+  return false;
+}
+
 static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
+  if (!tm->parent)
+    return exec_root_valid(t, tm, k);
   bool ok = true;
   const struct module *m = tm->m;
   const struct var_decl *v = &m->vars[k];
@@ -2716,8 +2890,9 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   }
 }
 
-bool tree_graph(struct tree *t, tfr_diags *diags) {
+bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
   t->diags = diags;
+  t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
   build_graph(t);
   if (!order_graph(t)) {
@@ -2737,12 +2912,20 @@ bool tree_validate(struct tree *t, tfr_diags *diags) {
 }
 
 void tree_plan(struct tree *t, tfr_diags *diags,
-               const tfr_value *const *root_values) {
+               const tfr_value *const *root_values,
+               const struct value_place *root_at,
+               struct tfr_rule *const *root_rules) {
   t->diags = diags;
+  t->root_at = root_at;
+  t->root_rules = root_rules;
   for (size_t i = 0; i < t->nnodes; i++)
     t->nodes[i].state = 0;
   walk(t, root_values);
   t->planned = true;
+}
+
+bool tree_root_failed(const struct tree *t, size_t k) {
+  return t->planned && t->root->ninsts && t->root->insts[0]->failed[k];
 }
 
 /* ---- the result --------------------------------------------------------- */

@@ -10,6 +10,9 @@
 
 #include "module/module.h"
 
+struct value_place; /* validate.h */
+struct tfr_rule;    /* tfresolve.h */
+
 struct tree;
 
 /* Deeper call paths are an error (never a hang). */
@@ -35,17 +38,25 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
                        const struct overlays *ov, bool *ok);
 
-/* The graph of the tree; false after its cycles' errors. */
-bool tree_graph(struct tree *t, tfr_diags *diags);
+/* The graph of the tree; false after its cycles' errors.  root_later[k]
+** (root_later may be NULL): root variable k's rules read module outputs
+** (validate_after_modules), and the plan walk evaluates them. */
+bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later);
 
 /* Terraform's validate walk (every root variable unknown); false when it
 ** gave errors. */
 bool tree_validate(struct tree *t, tfr_diags *diags);
 
 /* The plan walk: root_values[k] is root variable k's final value, NULL
-** when it failed. */
+** when it failed; the rules of the root variables tree_graph was told of
+** point at root_at's ranges, their outcomes in root_rules[k]. */
 void tree_plan(struct tree *t, tfr_diags *diags,
-               const tfr_value *const *root_values);
+               const tfr_value *const *root_values,
+               const struct value_place *root_at,
+               struct tfr_rule *const *root_rules);
+
+/* Whether root variable k's rules failed in the plan walk. */
+bool tree_root_failed(const struct tree *t, size_t k);
 
 /* Every loaded child's instances as the resolution gives them: planned,
 ** or (the walk did not run) each module once under its call's address,

@@ -1078,20 +1078,61 @@ static bool uninitialized_locals(tfr_arena *a, tfr_diags *diags,
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init);
+                           struct tfr_rule *const *rules, bool init,
+                           const bool *later);
 
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
-                    struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, false);
+                    struct tfr_rule *const *rules, const bool *later) {
+  validate_rules(m, a, diags, values, failed, value_at, rules, false, later);
 }
 
 void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
                    const tfr_value **values, bool *failed,
                    const struct value_place *value_at,
                    struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, true);
+  validate_rules(m, a, diags, values, failed, value_at, rules, true, NULL);
+}
+
+/* Whether a rule reads (through local values too) a module call. */
+static bool reads_module(tfr_arena *a, const struct module *m,
+                         const struct validation *rule) {
+  const struct refs *d = rule_refs(a, m, rule)->deep;
+  for (size_t i = 0; i < d->objects.n; i++)
+    if (!strncmp(d->objects.v[i], "module.", 7))
+      return true;
+  return false;
+}
+
+/* Whether one of variable k's rules reads a variable marked in later. */
+static bool reads_later(tfr_arena *a, const struct module *m, size_t k,
+                        const bool *later) {
+  const struct var_decl *v = &m->vars[k];
+  for (size_t i = 0; i < v->nvalidations; i++) {
+    const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
+    for (size_t j = 0; j < rr->deep->vars.n; j++) {
+      long ix = rr->deep_ix ? rr->deep_ix[j] : index_of(m, rr->deep->vars.v[j]);
+      if (ix >= 0 && (size_t)ix != k && later[ix])
+        return true;
+    }
+  }
+  return false;
+}
+
+void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    later[k] = false;
+    for (size_t i = 0; i < v->nvalidations && !later[k]; i++)
+      later[k] = reads_module(a, m, &v->validations[i]);
+  }
+  for (bool more = true; more;) {
+    more = false;
+    for (size_t k = 0; k < m->nvars; k++)
+      if (!later[k] && reads_later(a, m, k, later))
+        later[k] = more = true;
+  }
 }
 
 /* The rules of every variable (init: of the const ones, the others being
@@ -1099,7 +1140,8 @@ void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init) {
+                           struct tfr_rule *const *rules, bool init,
+                           const bool *later) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
     nrules += m->vars[k].nvalidations;
@@ -1110,6 +1152,9 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (size_t k = 0; init && k < n; k++)
     if (!m->vars[k].is_const)
       done[k] = 1; /* unknown in the init walk: nothing to wait for */
+  for (size_t k = 0; later && k < n; k++)
+    if (later[k])
+      done[k] = 1; /* the module tree's walk evaluates them (tree.c) */
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
   const char *stop_reason = "an earlier rule of this variable has an error, "
                             "and OpenTofu stops there";

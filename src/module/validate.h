@@ -27,11 +27,18 @@ struct value_place {
 /* Every rule with the final values (values[k] NULL when unresolved), in
 ** dependency order; a variable whose rule fails gets failed[k].  A rule
 ** failure points at value_at's range of the variable; rules[k][i] gets
-** the outcome of rule i of variable k. */
+** the outcome of rule i of variable k.  The rules of a variable with
+** later[k] are left to the module tree's walk (later may be NULL). */
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
-                    struct tfr_rule *const *rules);
+                    struct tfr_rule *const *rules, const bool *later);
+
+/* later[k]: a rule of variable k reads a module call's outputs, directly,
+** through local values or through another such variable's rules: in
+** Terraform's graph its validation waits for them (tree.c evaluates it
+** in the plan walk). */
+void validate_after_modules(const struct module *m, tfr_arena *a, bool *later);
 
 /* Terraform's init walk (Terraform >= 1.15, graph_builder_init.go): the
 ** rules of the const variables only, with values[k] the const variables'
