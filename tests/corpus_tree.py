@@ -84,7 +84,8 @@ def ours(tool, rootdir, tfvars):
                     "module": d.get("module", ""),
                     "file": "$TFVARS" if f == tfvars else f,
                     "line": (r.get("start") or {}).get("line", 0),
-                    "detail": d.get("detail") or ""})
+                    "detail": (d.get("detail") or "").replace(tfvars,
+                                                              "$TFVARS")})
     return rc, got, err
 
 
