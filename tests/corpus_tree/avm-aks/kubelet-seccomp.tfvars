@@ -35,3 +35,32 @@ agent_pools = {
     }
   }
 }
+
+maintenanceconfiguration = {
+  nodeos = {
+    name = "aksManagedNodeOSUpgradeSchedule"
+    maintenance_window = {
+      duration_hours = 4
+      start_time     = "02:00"
+      utc_offset     = "+01:00"
+      schedule = {
+        weekly = { day_of_week = "Sunday", interval_weeks = 1 }
+      }
+    }
+  }
+}
+
+namespace = {
+  payments = {
+    name   = "payments"
+    labels = { team = "payments" }
+    default_network_policy = {
+      ingress = "AllowSameNamespace"
+      egress  = "AllowAll"
+    }
+    default_resource_quota = {
+      cpu_limit    = "8"
+      memory_limit = "16Gi"
+    }
+  }
+}
