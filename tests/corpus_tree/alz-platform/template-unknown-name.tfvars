@@ -24,6 +24,21 @@ management_resource_settings = {
   resource_group_name          = "$${management_resource_group_name}"
 }
 
+management_group_settings = {
+  location           = "$${starter_location_01}"
+  parent_resource_id = "$${root_parent_management_group_id}"
+  policy_default_values = {
+    email_security_contact = "secops@contoso.example"
+  }
+  policy_assignments_to_modify = {}
+  subscription_placement = {
+    management = {
+      subscription_id       = "$${subscription_id_management}"
+      management_group_name = "management"
+    }
+  }
+}
+
 hub_virtual_networks = {
   primary = {
     location = "$${starter_location_01}"
