@@ -2,7 +2,7 @@
 """Real deployment roots of ../shared/corpus checked through their module
 calls, each with a correct var file and broken ones (issue 37, must-show 2).
 
-  corpus_tree.py TFRESOLVE CORPUS_DIR [DATA_DIR] [-update ROOT/CASE]
+  corpus_tree.py TFRESOLVE CORPUS_DIR [DATA_DIR]
 
 DATA_DIR (default tests/corpus_tree) holds one directory per root:
 
@@ -19,10 +19,22 @@ DATA_DIR (default tests/corpus_tree) holds one directory per root:
 
 A diagnostic is {"severity", "summary", "module", "file", "line",
 "detail"}: "file" is the range's filename, "$TFVARS" for the case's own var
-file, "line" its start line, "detail" a part of the detail that must be
-there.  `check -json -no-env -chdir=ROOT -var-file=CASE.tfvars` must give
+file (also inside details), "line" its start line, "detail" a part of the
+detail that must be there.  `check -json -no-env -chdir=ROOT -var-file=CASE.tfvars` must give
 exactly the expected diagnostics (baseline + planted): no other one (a
 false error or warning) and none missing (a miss), and the exit status.
+
+Each expectation was derived by reading the child's code and Terraform's
+rules, and compared with `tforacle -tree` (../shared/oracle) run in a
+temporary copy of the repository where a .terraform/modules/modules.json
+records the local calls as `terraform init` does and installs each
+registry call as a stand-in (every argument an `any` variable, every
+output it is read for an unknown value): the same diagnostics, but for
+tfresolve's own warning "Object attribute is ignored" (Terraform drops the
+attribute silently) and where the reference lacks a function
+(templatestring, uuidv5: noted in the case's "why").  Without that copy,
+registry modules are "Module not installed" (a warning of tfresolve's,
+listed in the root's baseline); the values passed to them are not checked.
 
 KNOWN_DISAGREEMENTS lists the cases where tfresolve is known to differ
 from Terraform, with the reason and the reproduction; such a case fails
@@ -107,7 +119,7 @@ def compare(want, got):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "-update"]
+    args = sys.argv[1:]
     tool, corpus = os.path.abspath(args[0]), args[1]
     data = os.path.abspath(args[2] if len(args) > 2 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "corpus_tree"))
