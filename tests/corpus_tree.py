@@ -76,7 +76,13 @@ KNOWN_DISAGREEMENTS = {
     # errors.  Reproduce: tfresolve check -chdir=../shared/corpus/Azure__
     # terraform-azurerm-caf-enterprise-scale/examples/400-multi-with-
     # orchestration -var-file=$PWD/tests/corpus_tree/caf-orchestration/
-    # ok.tfvars
+    # ok.tfvars.  Minimal: a root with data "x_y" "z" {}, locals
+    # a = { core = { parent = data.x_y.z.id, name = "c" } },
+    # m = merge(local.a, { corp = { parent = "core", name = "p" } }) and
+    # module "child" { for_each = local.m, name = each.value.name } whose
+    # variable "name" has the rule length(var.name) > 3: plan (and
+    # tforacle -tree) gives the rule's error for both instances; tfresolve
+    # warns "Module instances depend on data sources" and says Success.
     "caf-orchestration/ok": (
         "merge() of partly unknown objects is wholly unknown (point 2): "
         "ten archetype instances deferred, their errors missed",
@@ -154,6 +160,8 @@ def key(d):
 
 
 def ours(tool, rootdir, tfvars):
+    """(status, diagnostics as compared, stderr) of check -json of rootdir
+    with the var file; diagnostics None when the output is no JSON."""
     rc, out, err = harness.run(
         [tool, "check", "-json", "-no-env", "-chdir=" + rootdir,
          "-var-file=" + tfvars], env=harness.child_env(), timeout=TIMEOUT)
