@@ -17,7 +17,9 @@ DATA_DIR (default tests/corpus_tree) holds one directory per root:
                     where it is caught (the child's file:line, the
                     Terraform rule), "baseline": false when the planted
                     error stops the run before the baseline warnings,
-                    "diagnostics": [the planted diagnostics]}
+                    "diagnostics": [the planted diagnostics],
+                    "installed": {"rc", "why", "diagnostics"} when the
+                    installed copy (below) must give other ones}
 
 A diagnostic is {"severity", "summary", "module", "file", "line",
 "detail"}: "file" is the range's filename, "$TFVARS" for the case's own var
@@ -248,18 +250,22 @@ def check_root(tool, corpus, data, root, tmp, tally, seen_known):
         want = list(exp["diagnostics"])
         if exp.get("baseline", True):
             want = meta.get("baseline", []) + want
-        runs = [(name, rootdir, want)]
+        runs = [(name, rootdir, want, exp)]
         if installed:
+            inst = exp.get("installed", exp)
+            w = list(inst["diagnostics"])
+            if exp.get("baseline", True):
+                w = meta.get("baseline", []) + w
             runs.append((name + " (installed)", installed,
-                         [w for w in want
-                          if w["summary"] != "Module not installed"]))
-        for label, d, w in runs:
+                         [x for x in w
+                          if x["summary"] != "Module not installed"], inst))
+        for label, d, w, e in runs:
             rc, got, err = ours(tool, d, tfvars)
             if got is None:
                 tally(False, "corpus-tree %s: exit %d, no JSON"
                       % (label, rc), err)
                 continue
-            judge(tally, label, rc, got, exp, w, seen_known)
+            judge(tally, label, rc, got, e, w, seen_known)
 
 
 def main():
