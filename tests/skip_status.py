@@ -73,6 +73,9 @@ def main():
         skips(t, "corpus_rules.py", [sys.executable,
                                      os.path.join(tests, "corpus_rules.py"),
                                      tool, absent])
+        skips(t, "corpus_tree.py", [sys.executable,
+                                    os.path.join(tests, "corpus_tree.py"),
+                                    tool, absent])
         # a PATH with sh but no clang-format
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)

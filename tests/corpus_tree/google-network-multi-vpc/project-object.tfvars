@@ -1,0 +1,3 @@
+project_id      = { id = "acme-net-test" }
+network_01_name = "vpc-blue"
+network_02_name = "vpc-green"
