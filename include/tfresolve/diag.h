@@ -97,13 +97,13 @@ struct tfr_diag {
                          the module instance the diagnostic is about
                          ("module.app[\"eu\"]"; "" for the root
                          module); NULL otherwise */
-  bool strict; /* since 0.4.0: an error of -strict's alone (ours too):
-                  without -strict it would be a warning or nothing, and
-                  what Terraform checks goes on past it (JSON "strict") */
-  bool third_party; /* since 0.4.0: about code inside a third-party module
-                       (installed under the data directory, or outside the
-                       checked directory): not the user's to fix (JSON
-                       "third_party") */
+  bool strict;        /* since 0.4.0: an error of -strict's alone (ours too):
+                         without -strict it would be a warning or nothing, and
+                         what Terraform checks goes on past it (JSON "strict") */
+  bool third_party;   /* since 0.4.0: about code inside a third-party module
+                         (installed under the data directory, or outside the
+                         checked directory): not the user's to fix (JSON
+                         "third_party") */
   struct tfr_range element; /* since 0.4.0: where the element the
                                diagnostic is about is written, when that
                                is narrower than the subject or elsewhere

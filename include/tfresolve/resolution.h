@@ -120,12 +120,12 @@ struct tfr_resolve_opts {
                               language server needs (the open document is
                               the truth); Terraform reads every
                               *.auto.tfvars, and so does the default */
-  const char *own_dir; /* since 0.4.0, with tree: the top of the user's
-                          own code (check -recursive's DIR): modules with
-                          their files below it, and not under the root's
-                          data directory, are the user's; others are
-                          third-party (tfr_diag.third_party, -strict's
-                          reach).  NULL: the module's own directory */
+  const char *own_dir;     /* since 0.4.0, with tree: the top of the user's
+                              own code (check -recursive's DIR): modules with
+                              their files below it, and not under the root's
+                              data directory, are the user's; others are
+                              third-party (tfr_diag.third_party, -strict's
+                              reach).  NULL: the module's own directory */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */

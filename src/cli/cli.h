@@ -50,7 +50,7 @@ struct options {
   bool ast;
   bool no_color;
   bool opentofu;
-  bool show_sensitive; /* eval, console: print sensitive values */
+  bool show_sensitive;       /* eval, console: print sensitive values */
   bool third_party_warnings; /* each warning about a third-party module's
                                 code, not only their count */
 };

@@ -455,8 +455,7 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
 
 /* What to say after "no module instance ADDR": the instances of that
 ** call that exist, else the closest instance address. */
-static const char *instance_hint(tfr_arena *a,
-                                 const struct tfr_resolution *res,
+static const char *instance_hint(tfr_arena *a, const struct tfr_resolution *res,
                                  const char *given) {
   const char *want = cli_call_path(a, given), *list = NULL;
   const char **all =
@@ -538,7 +537,7 @@ static void explain_chain(tfr_arena *a, const struct tfr_resolution *res,
     char at[512];
     tfr_range_format(&v->from_range, at, sizeof at);
     printf("    <- %s = %s\n       from %s\n", v->from_element,
-           v->from_value ? explain_value(a, v->from_value, 7)
+           v->from_value  ? explain_value(a, v->from_value, 7)
            : v->sensitive ? "(sensitive value)"
                           : "(no value)",
            at);

@@ -34,14 +34,14 @@ struct finding {
                                      a call are one (issue 37) */
   const char **qnames;            /* each instance's qname, qname first */
   size_t nq, capq;
-  const char *note;               /* what tfresolve adds, or NULL */
-  struct tfr_range at;            /* where it points; filename NULL: none */
-  struct tfr_range rule;          /* the failed rule; filename NULL: none */
-  const char *source;             /* for a value not in a file: "-var",
-                                     "TF_VAR_x" or the value's pseudo
-                                     file name; else NULL */
-  const char *id;                 /* rule id: the summary as a slug */
-  size_t *envs;                   /* indexes into the report's envs */
+  const char *note;      /* what tfresolve adds, or NULL */
+  struct tfr_range at;   /* where it points; filename NULL: none */
+  struct tfr_range rule; /* the failed rule; filename NULL: none */
+  const char *source;    /* for a value not in a file: "-var",
+                            "TF_VAR_x" or the value's pseudo
+                            file name; else NULL */
+  const char *id;        /* rule id: the summary as a slug */
+  size_t *envs;          /* indexes into the report's envs */
   size_t nenvs, capenvs;
   uint64_t hash;
 };
@@ -356,8 +356,8 @@ static bool same_finding(const struct finding *x, const struct finding *y) {
   return x->hash == y->hash && x->sev == y->sev &&
          same_str(x->summary, y->summary) && same_str(x->detail, y->detail) &&
          same_str(x->shape, y->shape) && same_str(x->note, y->note) &&
-         same_str(x->source, y->source) &&
-         same_range(&x->at, &y->at) && same_range(&x->rule, &y->rule);
+         same_str(x->source, y->source) && same_range(&x->at, &y->at) &&
+         same_range(&x->rule, &y->rule);
 }
 
 /* One more instance the finding is about (each once). */

@@ -2241,9 +2241,8 @@ static const char *ref_steps(tfr_arena *a, const struct ast *x,
       path = tfr_arena_printf(a, ".%.*s%s", (int)x->n, x->str, path);
       x = x->kids[0];
     } else if (x->kind == AST_INDEX && x->kids[0]->kind == AST_STRING) {
-      path = tfr_arena_printf(a, "[%s]%s",
-                              str_go_quote(a, x->kids[0]->str, x->kids[0]->n),
-                              path);
+      path = tfr_arena_printf(
+          a, "[%s]%s", str_go_quote(a, x->kids[0]->str, x->kids[0]->n), path);
       x = x->a;
     } else if (x->kind == AST_INDEX && x->kids[0]->kind == AST_NUMBER) {
       path = tfr_arena_printf(a, "[%.*s]%s", (int)x->kids[0]->n,
@@ -2277,8 +2276,8 @@ static const struct ast *root_value_expr(struct tree *t, const char *name,
 ** var files: its range in *at, and the root variable's element it comes
 ** from in *root_elem ("var.x[\"b\"].size", else NULL).  False when it
 ** is the argument as a whole, written in the call. */
-static bool trace_element(struct tree *t, const struct tinst *callee,
-                          size_t k, const char *path, struct tfr_range *at,
+static bool trace_element(struct tree *t, const struct tinst *callee, size_t k,
+                          const char *path, struct tfr_range *at,
                           const char **root_elem) {
   *root_elem = NULL;
   const struct module_arg *arg = callee->tm->args[k];

@@ -270,7 +270,8 @@ static void sort_diags(const tfr_diags *d, size_t *ix, size_t *tmp, size_t n) {
 /*
 ** Terraform's ConsolidateWarnings(1), which View.Diagnostics applies to
 ** the sorted list: every warning of Terraform's (not ours) with a source
-** range whose summary an earlier one had is folded into that first one, which says how many it
+** range whose summary an earlier one had is folded into that first one, which
+*says how many it
 ** stands for (more[i]).  Errors and sourceless warnings stay as they are.
 ** ix keeps the diagnostics shown; the count of them is returned.
 */
