@@ -277,6 +277,14 @@ TFR_API void tfr_cache_free(struct tfr_cache *cache);
 TFR_API const struct tfr_instance *
 tfr_resolution_instance(const struct tfr_resolution *res, size_t i);
 
+/** The i-th module call whose instances were not checked, or NULL when
+ *  @p i is not below res->nunchecked.  Since 0.3.0. */
+TFR_API const struct tfr_unchecked *
+tfr_resolution_unchecked(const struct tfr_resolution *res, size_t i);
+
+/** "not_installed", "no_directory" or "data_sources".  Since 0.3.0. */
+TFR_API const char *tfr_unchecked_reason_name(enum tfr_unchecked_reason r);
+
 /** The i-th variable of a child module instance (sorted by name), or NULL
  *  when @p i is not below inst->n.  Since 0.3.0. */
 TFR_API const struct tfr_variable *

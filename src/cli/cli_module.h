@@ -94,6 +94,14 @@ const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
                             const char *via);
 const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
 
+/* cmd_check.c: the verdict's words for the module calls whose instances
+** were not checked: "2 modules not checked", and one line each,
+** "module.vpc: not installed: run \"terraform init\"" after indent. */
+const char *cli_unchecked_count(tfr_arena *a,
+                                const struct tfr_resolution *res);
+void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
+                         const char *indent);
+
 /* values_out.c: show -format=yaml|tfvars|env (f). */
 void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
                      enum out_format f, bool show_sensitive);

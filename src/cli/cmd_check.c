@@ -48,12 +48,31 @@ static int check_out(const struct cli_opts *o,
                                             "(known only after apply)",
                                             deferred, deferred == 1 ? "" : "s")
                          : "";
+  const char *end = res->nunchecked ? tfr_arena_printf(
+                                          r->a, "; %s:", cli_unchecked_count(
+                                                             r->a, res))
+                                    : ".";
   if (res->valid)
-    printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
-           res->n == 1 ? "" : "s", children, also);
+    printf("Success! %zu variable%s resolved%s, all valid%s%s\n", res->n,
+           res->n == 1 ? "" : "s", children, also, end);
   else
-    printf("%zu error%s%s.\n", errors, errors == 1 ? "" : "s", also);
+    printf("%zu error%s%s%s\n", errors, errors == 1 ? "" : "s", also, end);
+  cli_print_unchecked(stdout, res, "  ");
   return r->rc;
+}
+
+const char *cli_unchecked_count(tfr_arena *a,
+                                const struct tfr_resolution *res) {
+  return tfr_arena_printf(a, "%zu module%s not checked", res->nunchecked,
+                          res->nunchecked == 1 ? "" : "s");
+}
+
+void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
+                         const char *indent) {
+  for (size_t i = 0; i < res->nunchecked; i++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(res, i);
+    fprintf(out, "%s%s: %s\n", indent, u->address, u->why);
+  }
 }
 
 static int run(struct cli_opts *o) {

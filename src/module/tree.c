@@ -123,6 +123,9 @@ struct tree {
   const struct overlays *ov; /* an editor's open files, or NULL */
   const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
+  bool unchecked_error; /* a call not checked is an error (-strict too) */
+  struct tfr_unchecked *unchecked; /* the calls not checked */
+  size_t nunchecked, capunchecked;
   const struct engine_rules *engine;
   /* the manifest of installed modules */
   struct manifest_rec {
@@ -458,14 +461,38 @@ static bool loading(const struct tmod *tm, const char *dir) {
   return false;
 }
 
+/* A call whose instances are not checked, for the verdict to name
+** (tfr_resolution.unchecked): why, in a few words, and where. */
+static void add_unchecked(struct tree *t, const char *addr,
+                          enum tfr_unchecked_reason reason, const char *why,
+                          struct tfr_range at) {
+  if (t->nunchecked == t->capunchecked) {
+    t->capunchecked = t->capunchecked ? 2 * t->capunchecked : 4;
+    struct tfr_unchecked *n =
+        tfr_arena_alloc(t->a, t->capunchecked * sizeof *n);
+    if (t->nunchecked)
+      memcpy(n, t->unchecked, t->nunchecked * sizeof *n);
+    t->unchecked = n;
+  }
+  t->unchecked[t->nunchecked++] = (struct tfr_unchecked){addr, reason, why, at};
+}
+
 /* Terraform's "Module not installed" at the call: a warning unless
-** -strict (ours: everything else is still checked), as plan's error with
-** -strict. */
+** -strict or -unchecked=error (ours: everything else is still checked),
+** as plan's error with them.  The call is not checked: rel is its local
+** directory that does not exist, or NULL (a remote source). */
 static void not_installed(struct tree *t, const struct module_call *c,
-                          const char *addr, const char *detail) {
+                          const char *addr, const char *detail,
+                          const char *rel) {
   size_t before = tfr_diags_count(t->diags);
   call_error(t, c, c->decl, addr, "Module not installed", detail);
-  if (t->strict)
+  add_unchecked(
+      t, addr, rel ? TFR_UNCHECKED_NO_DIRECTORY : TFR_UNCHECKED_NOT_INSTALLED,
+      rel ? tfr_arena_printf(t->a, "directory %s not found", rel)
+          : tfr_arena_printf(t->a, "not installed: run \"%s init\"",
+                             t->engine->command),
+      src_range(c->src, c->decl));
+  if (t->unchecked_error)
     return;
   diags_at(t->diags, before)->sev = TFR_DIAG_WARNING;
   tfr_diags_set_note(t->diags,
@@ -473,8 +500,8 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       "A warning here, not an error: %s is "
                                       "not checked. Run \"terraform init\" "
                                       "or \"terraform get\" to install it "
-                                      "(with -strict this is an error, as in "
-                                      "plan).",
+                                      "(with -strict or -unchecked=error "
+                                      "this is an error, as in plan).",
                                       addr));
 }
 
@@ -517,7 +544,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
       not_installed(t, c, addr,
                     "This module is not yet installed. Run \"terraform "
                     "init\" to install all modules required by this "
-                    "configuration.");
+                    "configuration.",
+                    NULL);
       continue;
     } else {
       if (strcmp(source_normal(t->a, c->source),
@@ -559,7 +587,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
                                      "could not be read. Run \"terraform "
                                      "init\" to install all modules required "
                                      "by this configuration.",
-                                     rel));
+                                     rel),
+                    is_local_source(c->source) ? rel : NULL);
       continue;
     }
     if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
@@ -632,7 +661,8 @@ static void required_args(struct tree *t) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const tfr_value *const *const_values, char *const *env,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       const struct overlays *ov, bool *ok) {
+                       bool unchecked_error, const struct overlays *ov,
+                       bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -653,6 +683,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->const_values = const_values;
   t->strict = strict;
   t->warn_dropped = warn_dropped;
+  t->unchecked_error = strict || unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
   size_t before = tfr_diags_count(diags);
@@ -1897,16 +1928,25 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range r = src_range(xsrc, x->span);
   const char *call = inst_addr(t, pi, c->name, NULL, NULL);
+  const char *what = x == c->count ? "count" : "for_each";
   tfr_diags_add(
-      t->diags, TFR_DIAG_WARNING, &r, "Module instances depend on data sources",
+      t->diags, t->unchecked_error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &r,
+      "Module instances depend on data sources",
       tfr_arena_printf(t->a,
                        "The \"%s\" value of %s comes from data "
                        "sources, which terraform plan reads from "
                        "the providers and tfresolve cannot, so the "
                        "instances of %s are not checked.",
-                       x == c->count ? "count" : "for_each", call, call));
+                       what, call, call));
   tfr_diags_set_ours(t->diags);
+  if (t->unchecked_error)
+    tfr_diags_set_note(t->diags, "An error because of -strict or "
+                                 "-unchecked=error: a module that is not "
+                                 "checked fails the check.");
   diags_set_module_since(t->diags, before, pi->addr);
+  add_unchecked(t, call, TFR_UNCHECKED_DATA_SOURCES,
+                tfr_arena_printf(t->a, "its %s comes from data sources", what),
+                r);
 }
 
 /* node_module_expand.go: the instances of tm's call in parent instance pi;
@@ -2600,6 +2640,11 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->n = tm->m->nvars;
 }
 
+static int by_address(const void *x, const void *y) {
+  return strcmp(((const struct tfr_unchecked *)x)->address,
+                ((const struct tfr_unchecked *)y)->address);
+}
+
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   res->tree = true;
   size_t n = 0;
@@ -2640,6 +2685,10 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
       put_instance(t, &out[j++], t->all[i], NULL);
   res->instances = out;
   res->ninstances = j;
+  if (t->nunchecked > 1)
+    qsort(t->unchecked, t->nunchecked, sizeof *t->unchecked, by_address);
+  res->unchecked = t->unchecked;
+  res->nunchecked = t->nunchecked;
 }
 
 void tree_mark_diags(tfr_diags *diags, size_t from) {
