@@ -94,7 +94,7 @@ const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
                             const char *via);
 const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
 
-/* cmd_check.c: the verdict's words for the module calls whose instances
+/* report.c: the verdict's words for the module calls whose instances
 ** were not checked: "2 modules not checked", and one line each,
 ** "module.vpc: not installed: run \"terraform init\"" after indent. */
 const char *cli_unchecked_count(tfr_arena *a,

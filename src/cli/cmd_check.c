@@ -61,19 +61,6 @@ static int check_out(const struct cli_opts *o,
   return r->rc;
 }
 
-const char *cli_unchecked_count(tfr_arena *a,
-                                const struct tfr_resolution *res) {
-  return tfr_arena_printf(a, "%zu module%s not checked", res->nunchecked,
-                          res->nunchecked == 1 ? "" : "s");
-}
-
-void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
-                         const char *indent) {
-  for (size_t i = 0; i < res->nunchecked; i++) {
-    const struct tfr_unchecked *u = tfr_resolution_unchecked(res, i);
-    fprintf(out, "%s%s: %s\n", indent, u->address, u->why);
-  }
-}
 
 static int run(struct cli_opts *o) {
   o->warn_dropped = true; /* what Terraform drops silently is said */
