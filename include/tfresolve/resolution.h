@@ -120,10 +120,10 @@ struct tfr_resolve_opts {
                               language server needs (the open document is
                               the truth); Terraform reads every
                               *.auto.tfvars, and so does the default */
-  bool unchecked_error; /* since 0.3.0, with tree: a module call whose
-                           instances are not checked
-                           (tfr_resolution.unchecked) is an error, not a
-                           warning; strict does the same */
+  bool unchecked_error;    /* since 0.3.0, with tree: a module call whose
+                              instances are not checked
+                              (tfr_resolution.unchecked) is an error, not a
+                              warning; strict does the same */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */

@@ -156,6 +156,7 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->recursive,
                          o->missing == 1,
                          !o->no_modules,
+                         o->unchecked == 1,
                          NULL};
   return cli_check_many(&mo);
 }

@@ -45,6 +45,7 @@ struct many_opts {
   bool recursive;
   bool missing_info;       /* -missing-required=info */
   bool tree;               /* follow module blocks (not -no-modules) */
+  bool unchecked_error;    /* -unchecked=error */
   struct tfr_cache *cache; /* child modules shared by the jobs (set by
                               cli_check_many) */
 };
@@ -97,8 +98,7 @@ const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
 /* report.c: the verdict's words for the module calls whose instances
 ** were not checked: "2 modules not checked", and one line each,
 ** "module.vpc: not installed: run \"terraform init\"" after indent. */
-const char *cli_unchecked_count(tfr_arena *a,
-                                const struct tfr_resolution *res);
+const char *cli_unchecked_count(tfr_arena *a, const struct tfr_resolution *res);
 void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
                          const char *indent);
 

@@ -48,10 +48,10 @@ static int check_out(const struct cli_opts *o,
                                             "(known only after apply)",
                                             deferred, deferred == 1 ? "" : "s")
                          : "";
-  const char *end = res->nunchecked ? tfr_arena_printf(
-                                          r->a, "; %s:", cli_unchecked_count(
-                                                             r->a, res))
-                                    : ".";
+  const char *end =
+      res->nunchecked
+          ? tfr_arena_printf(r->a, "; %s:", cli_unchecked_count(r->a, res))
+          : ".";
   if (res->valid)
     printf("Success! %zu variable%s resolved%s, all valid%s%s\n", res->n,
            res->n == 1 ? "" : "s", children, also, end);
@@ -60,7 +60,6 @@ static int check_out(const struct cli_opts *o,
   cli_print_unchecked(stdout, res, "  ");
   return r->rc;
 }
-
 
 static int run(struct cli_opts *o) {
   o->warn_dropped = true; /* what Terraform drops silently is said */

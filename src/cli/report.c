@@ -413,8 +413,8 @@ static struct finding skip_of(struct report *r, const struct tfr_unchecked *u) {
   struct finding f = {0};
   f.sev = TFR_DIAG_WARNING; /* reported as a note or a skipped test */
   f.summary = "Module not checked";
-  f.detail = tfr_arena_printf(r->a, "%s is not checked: %s.", u->address,
-                              u->why);
+  f.detail =
+      tfr_arena_printf(r->a, "%s is not checked: %s.", u->address, u->why);
   f.qname = u->address;
   f.at = u->range;
   f.id = "module-not-checked";
@@ -628,14 +628,13 @@ static void sarif_results(const struct report *r, const struct finding **k,
 }
 
 /* One notification of the invocation. */
-static void sarif_notification(const struct report *r,
-                               const struct finding **k, size_t nk,
-                               const struct finding *f, bool first) {
+static void sarif_notification(const struct report *r, const struct finding **k,
+                               size_t nk, const struct finding *f, bool first) {
   FILE *o = r->out;
   fprintf(o, "%s\n        {\"descriptor\": {\"id\": ", first ? "" : ",");
   tfr_json_write_cstr(o, f->id);
-  fprintf(o, ", \"index\": %zu}, \"level\": \"%s\"",
-          kind_index(k, nk, f->id), level_of(f));
+  fprintf(o, ", \"index\": %zu}, \"level\": \"%s\"", kind_index(k, nk, f->id),
+          level_of(f));
   sarif_message(r, f);
   if (f->at.filename) {
     fprintf(o, ",\n         \"locations\": [{");
@@ -761,8 +760,8 @@ static const char *gh_unchecked(const struct report *r, size_t env) {
   const struct tfr_resolution *res = r->envs[env].res;
   if (!res || !res->nunchecked)
     return "";
-  const char *s = tfr_arena_printf(r->a, "; %s:",
-                                   cli_unchecked_count(r->a, res));
+  const char *s =
+      tfr_arena_printf(r->a, "; %s:", cli_unchecked_count(r->a, res));
   for (size_t i = 0; i < res->nunchecked; i++)
     s = tfr_arena_printf(r->a, "%s%s %s", s, i ? "," : "",
                          tfr_resolution_unchecked(res, i)->address);

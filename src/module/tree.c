@@ -486,12 +486,12 @@ static void not_installed(struct tree *t, const struct module_call *c,
                           const char *rel) {
   size_t before = tfr_diags_count(t->diags);
   call_error(t, c, c->decl, addr, "Module not installed", detail);
-  add_unchecked(
-      t, addr, rel ? TFR_UNCHECKED_NO_DIRECTORY : TFR_UNCHECKED_NOT_INSTALLED,
-      rel ? tfr_arena_printf(t->a, "directory %s not found", rel)
-          : tfr_arena_printf(t->a, "not installed: run \"%s init\"",
-                             t->engine->command),
-      src_range(c->src, c->decl));
+  add_unchecked(t, addr,
+                rel ? TFR_UNCHECKED_NO_DIRECTORY : TFR_UNCHECKED_NOT_INSTALLED,
+                rel ? tfr_arena_printf(t->a, "directory %s not found", rel)
+                    : tfr_arena_printf(t->a, "not installed: run \"%s init\"",
+                                       t->engine->command),
+                src_range(c->src, c->decl));
   if (t->unchecked_error)
     return;
   diags_at(t->diags, before)->sev = TFR_DIAG_WARNING;
@@ -1929,15 +1929,15 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
   struct tfr_range r = src_range(xsrc, x->span);
   const char *call = inst_addr(t, pi, c->name, NULL, NULL);
   const char *what = x == c->count ? "count" : "for_each";
-  tfr_diags_add(
-      t->diags, t->unchecked_error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &r,
-      "Module instances depend on data sources",
-      tfr_arena_printf(t->a,
-                       "The \"%s\" value of %s comes from data "
-                       "sources, which terraform plan reads from "
-                       "the providers and tfresolve cannot, so the "
-                       "instances of %s are not checked.",
-                       what, call, call));
+  tfr_diags_add(t->diags,
+                t->unchecked_error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &r,
+                "Module instances depend on data sources",
+                tfr_arena_printf(t->a,
+                                 "The \"%s\" value of %s comes from data "
+                                 "sources, which terraform plan reads from "
+                                 "the providers and tfresolve cannot, so the "
+                                 "instances of %s are not checked.",
+                                 what, call, call));
   tfr_diags_set_ours(t->diags);
   if (t->unchecked_error)
     tfr_diags_set_note(t->diags, "An error because of -strict or "
