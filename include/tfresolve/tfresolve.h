@@ -181,7 +181,9 @@ TFR_API const char *tfr_value_console_head(tfr_arena *a, const tfr_value *v,
 TFR_API const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
 
 /** The same on one line (`[a, b]`, `{ k = v, k2 = w }`): for a value
- *  beside other text.  Since 0.3.0. */
+ *  beside other text, where a value (or a part of one) known only after
+ *  apply is `(known after apply)`, as Terraform's plan writes it.  Since
+ *  0.3.0. */
 TFR_API const char *tfr_value_hcl_line(tfr_arena *a, const tfr_value *v);
 
 /** The value as a YAML document; false if writing failed. */

@@ -349,6 +349,10 @@ static void hcl_key(struct out *o, const char *k, size_t n, int indent) {
 }
 
 static void hcl_value(struct out *o, const tfr_value *v, int indent) {
+  if ((v->flags & TFR_V_UNKNOWN) && o->line) { /* beside other text */
+    puts_(o, "(known after apply)");
+    return;
+  }
   if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
     puts_(o, "null");
     return;
