@@ -6,7 +6,8 @@
 ** never shown.  What is known is compared: a value (or a part of one)
 ** known only after apply on both sides -- from a resource, a data source,
 ** a module output built from them -- is no difference, and one known on
-** one side only is shown as `(known after apply)`, plan's words for it.
+** one side only is shown as `(known after apply)`, plan's words for it
+** (Terraform's internal/command/jsonformat/computed/renderers/unknown.go).
 ** Exit status as diff(1): 0 equal, 1 different, 2 trouble.
 */
 #include <ctype.h>
@@ -318,17 +319,86 @@ static void human_variable(tfr_arena *a, const struct tfr_variable *va,
   }
 }
 
-/* A value in JSON: cty's encoding, or null (hidden, or with no JSON
-** encoding); a value not wholly known is null with "<name>": true after
-** it (show -json's "unknown"). */
+/* A key of an object or map value as a JSON string. */
+static void json_key(const char *k, size_t n) {
+  char *z = malloc(n + 1);
+  if (!z)
+    cli_oom();
+  memcpy(z, k, n);
+  z[n] = '\0';
+  tfr_json_write_cstr(stdout, z);
+  free(z);
+}
+
+/* The known parts of v as Terraform's plan JSON writes "after"
+** (internal/command/jsonplan/plan.go, omitUnknowns): an unknown attribute
+** or map element left out, an unknown element of a sequence null (its
+** place is kept).  Values JSON cannot hold (infinity) are null. */
+static void json_known_parts(tfr_arena *a, const tfr_value *v) {
+  if ((v->flags & TFR_V_UNKNOWN) || !tfr_value_json_encodable(v)) {
+    fputs("null", stdout);
+    return;
+  }
+  if (known(v) || !(keyed(v) || sequence(v) || v->type->kind == TFR_SET)) {
+    tfr_value_write_json(stdout, a, v);
+    return;
+  }
+  bool obj = keyed(v);
+  fputc(obj ? '{' : '[', stdout);
+  for (uint32_t i = 0, k = 0; i < v->n; i++) {
+    if (obj && (v->elems[i]->flags & TFR_V_UNKNOWN))
+      continue;
+    fputs(k++ ? ", " : "", stdout);
+    if (obj) {
+      size_t n;
+      const char *key = key_of(v, i, &n);
+      json_key(key, n);
+      fputs(": ", stdout);
+    }
+    json_known_parts(a, v->elems[i]);
+  }
+  fputc(obj ? '}' : ']', stdout);
+}
+
+/* Where v is unknown, as plan JSON's "after_unknown" (plan.go,
+** unknownAsBool): true for an unknown value, a sequence of each
+** element's, an object of the unknown attributes' (known ones left
+** out); false for a known leaf. */
+static void json_unknown_parts(const tfr_value *v) {
+  if ((v->flags & TFR_V_UNKNOWN) || known(v)) {
+    fputs(v->flags & TFR_V_UNKNOWN ? "true" : "false", stdout);
+    return;
+  }
+  bool obj = keyed(v);
+  fputc(obj ? '{' : '[', stdout);
+  for (uint32_t i = 0, k = 0; i < v->n; i++) {
+    if (obj && known(v->elems[i]))
+      continue;
+    fputs(k++ ? ", " : "", stdout);
+    if (obj) {
+      size_t n;
+      const char *key = key_of(v, i, &n);
+      json_key(key, n);
+      fputs(": ", stdout);
+    }
+    json_unknown_parts(v->elems[i]);
+  }
+  fputc(obj ? '}' : ']', stdout);
+}
+
+/* A value in JSON: cty's encoding, or null when hidden; a value not
+** wholly known as plan's JSON has it, its known parts and where it is
+** unknown ("<unknown>": true, or the structure of json_unknown_parts). */
 static void json_value(tfr_arena *a, const tfr_value *val, bool hide,
                        const char *unknown) {
-  if (val && !hide && known(val) && tfr_value_json_encodable(val))
-    tfr_value_write_json(stdout, a, val);
+  if (val && !hide)
+    json_known_parts(a, val);
   else
     fputs("null", stdout);
-  if (val && !known(val))
-    printf(", \"%s\": true", unknown);
+  if (val && !hide && !known(val)) {
+    printf(", \"%s\": ", unknown);
+    json_unknown_parts(val);
+  }
 }
 
 static void json_side(tfr_arena *a, const struct tfr_variable *v,

@@ -477,7 +477,8 @@ static void add_unchecked(struct tree *t, const char *addr,
   t->unchecked[t->nunchecked++] = (struct tfr_unchecked){addr, reason, why, at};
 }
 
-/* Terraform's "Module not installed" at the call: a warning unless
+/* Terraform's "Module not installed" at the call
+** (configs/configload/loader_load.go:47-57, 97-108): a warning unless
 ** -strict or -unchecked=error (ours: everything else is still checked),
 ** as plan's error with them.  The call is not checked: rel is its local
 ** directory that does not exist, or NULL (a remote source). */

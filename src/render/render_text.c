@@ -349,7 +349,9 @@ static void hcl_key(struct out *o, const char *k, size_t n, int indent) {
 }
 
 static void hcl_value(struct out *o, const tfr_value *v, int indent) {
-  if ((v->flags & TFR_V_UNKNOWN) && o->line) { /* beside other text */
+  /* beside other text: plan's words for it (Terraform's
+  ** internal/command/jsonformat/computed/renderers/unknown.go:35,46) */
+  if ((v->flags & TFR_V_UNKNOWN) && o->line) {
     puts_(o, "(known after apply)");
     return;
   }
