@@ -282,8 +282,11 @@ enum tfr_unchecked_reason {
  *  variables are neither resolved nor validated, nor are the modules
  *  they call (tfr_resolution_unchecked).  Since 0.3.0. */
 struct tfr_unchecked {
-  const char *address; /* the call in its calling instance:
-                          module.a["k"].module.b */
+  const char *address; /* the call in its calling instance
+                          (module.a["k"].module.b), or, for a module
+                          not installed or not found, the call path
+                          (module.a.module.b: in every instance of
+                          module.a) */
   enum tfr_unchecked_reason reason;
   const char *why;        /* the reason in a few words, for a summary
                              ("not installed: run \"terraform init\"") */
