@@ -330,23 +330,33 @@ static void json_key(const char *k, size_t n) {
   free(z);
 }
 
-/* The known parts of v as Terraform's plan JSON writes "after"
-** (internal/command/jsonplan/plan.go, omitUnknowns): an unknown attribute
-** or map element left out, an unknown element of a sequence null (its
-** place is kept).  Values JSON cannot hold (infinity) are null. */
-static void json_known_parts(tfr_arena *a, const tfr_value *v) {
-  if ((v->flags & TFR_V_UNKNOWN) || !tfr_value_json_encodable(v)) {
+/* A value not wholly known as Terraform's plan JSON writes it
+** (internal/command/jsonplan/plan.go): its known parts as "after"
+** (omitUnknowns: an unknown attribute or map element left out, an
+** unknown element of a sequence or set null, its place kept), or where
+** it is unknown as "after_unknown" (unknownAsBool: true for an unknown
+** value, false for a known leaf, a sequence of each element's, an object
+** of the attributes not wholly known).  Values JSON cannot hold
+** (infinity) are null. */
+static void json_parts(tfr_arena *a, const tfr_value *v, bool where) {
+  bool unknown = v->flags & TFR_V_UNKNOWN;
+  if (where && (unknown || known(v))) {
+    fputs(unknown ? "true" : "false", stdout);
+    return;
+  }
+  if (!where && (unknown || !tfr_value_json_encodable(v))) {
     fputs("null", stdout);
     return;
   }
-  if (known(v) || !(keyed(v) || sequence(v) || v->type->kind == TFR_SET)) {
+  bool obj = keyed(v);
+  if (known(v) || !(obj || sequence(v) || v->type->kind == TFR_SET)) {
     tfr_value_write_json(stdout, a, v);
     return;
   }
-  bool obj = keyed(v);
   fputc(obj ? '{' : '[', stdout);
   for (uint32_t i = 0, k = 0; i < v->n; i++) {
-    if (obj && (v->elems[i]->flags & TFR_V_UNKNOWN))
+    const tfr_value *e = v->elems[i];
+    if (obj && (where ? known(e) : (e->flags & TFR_V_UNKNOWN) != 0))
       continue;
     fputs(k++ ? ", " : "", stdout);
     if (obj) {
@@ -355,49 +365,23 @@ static void json_known_parts(tfr_arena *a, const tfr_value *v) {
       json_key(key, n);
       fputs(": ", stdout);
     }
-    json_known_parts(a, v->elems[i]);
-  }
-  fputc(obj ? '}' : ']', stdout);
-}
-
-/* Where v is unknown, as plan JSON's "after_unknown" (plan.go,
-** unknownAsBool): true for an unknown value, a sequence of each
-** element's, an object of the unknown attributes' (known ones left
-** out); false for a known leaf. */
-static void json_unknown_parts(const tfr_value *v) {
-  if ((v->flags & TFR_V_UNKNOWN) || known(v)) {
-    fputs(v->flags & TFR_V_UNKNOWN ? "true" : "false", stdout);
-    return;
-  }
-  bool obj = keyed(v);
-  fputc(obj ? '{' : '[', stdout);
-  for (uint32_t i = 0, k = 0; i < v->n; i++) {
-    if (obj && known(v->elems[i]))
-      continue;
-    fputs(k++ ? ", " : "", stdout);
-    if (obj) {
-      size_t n;
-      const char *key = key_of(v, i, &n);
-      json_key(key, n);
-      fputs(": ", stdout);
-    }
-    json_unknown_parts(v->elems[i]);
+    json_parts(a, e, where);
   }
   fputc(obj ? '}' : ']', stdout);
 }
 
 /* A value in JSON: cty's encoding, or null when hidden; a value not
 ** wholly known as plan's JSON has it, its known parts and where it is
-** unknown ("<unknown>": true, or the structure of json_unknown_parts). */
+** unknown ("<unknown>": true, or the structure of json_parts). */
 static void json_value(tfr_arena *a, const tfr_value *val, bool hide,
                        const char *unknown) {
   if (val && !hide)
-    json_known_parts(a, val);
+    json_parts(a, val, false);
   else
     fputs("null", stdout);
   if (val && !hide && !known(val)) {
     printf(", \"%s\": ", unknown);
-    json_unknown_parts(val);
+    json_parts(a, val, true);
   }
 }
 
