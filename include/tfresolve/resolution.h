@@ -276,6 +276,9 @@ enum tfr_unchecked_reason {
   TFR_UNCHECKED_DATA_SOURCES,  /* its count or for_each comes from data
                                   sources, which only plan reads: how many
                                   instances, and which, is not known */
+  TFR_UNCHECKED_NOT_SET,       /* its count or for_each reads a root
+                                  variable without a value that
+                                  missing_required_info lets pass */
 };
 
 /** A module call of the tree whose instances were not checked: their

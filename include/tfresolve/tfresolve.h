@@ -284,7 +284,8 @@ tfr_resolution_instance(const struct tfr_resolution *res, size_t i);
 TFR_API const struct tfr_unchecked *
 tfr_resolution_unchecked(const struct tfr_resolution *res, size_t i);
 
-/** "not_installed", "no_directory" or "data_sources".  Since 0.3.0. */
+/** "not_installed", "no_directory", "data_sources" or "not_set".  Since
+ *  0.3.0. */
 TFR_API const char *tfr_unchecked_reason_name(enum tfr_unchecked_reason r);
 
 /** The i-th variable of a child module instance (sorted by name), or NULL

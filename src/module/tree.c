@@ -108,7 +108,8 @@ struct tnode {
   const char *name; /* as Terraform's graph names it */
   long *deps;
   size_t ndeps, cap;
-  int state; /* 0 pending, 1 done, 2 failed or skipped */
+  int state; /* 0 pending, 1 done, 2 failed, 3 skipped (a dependency
+                was not done) */
   bool pre;  /* a root variable: resolved before the walk */
 };
 
@@ -2456,7 +2457,8 @@ static bool exec_node(struct tree *t, struct tnode *n) {
 }
 
 /* One walk over the graph: the root's instance first, then every node in
-** order, a node skipped (failed) when one of its dependencies failed. */
+** order, a node skipped (state 3) when one of its dependencies is not
+** done. */
 static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
@@ -2480,7 +2482,7 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
     for (size_t j = 0; j < n->ndeps && !skip; j++)
       skip = t->nodes[n->deps[j]].state != 1;
     if (skip) {
-      n->state = 2;
+      n->state = 3;
       continue;
     }
     n->state = exec_node(t, n) ? 1 : 2;
@@ -2507,6 +2509,46 @@ bool tree_validate(struct tree *t, tfr_diags *diags) {
   return !diags_errors_since(diags, before);
 }
 
+/* After a plan walk without errors: a call whose expansion was skipped
+** has no instance and is not checked.  Without errors, a node is skipped
+** only below a root variable -missing-required=info leaves without a
+** value, which its count or for_each reads (the topmost such call is
+** said; its own calls go with it). */
+static void unexpanded(struct tree *t) {
+  if (tfr_diags_has_errors(t->diags))
+    return;
+  for (size_t i = 1; i < t->nall; i++) {
+    const struct tmod *tm = t->all[i];
+    if (t->nodes[tm->expand].state != 3 ||
+        (tm->parent->parent && t->nodes[tm->parent->expand].state != 1))
+      continue;
+    const struct module_call *c = tm->call;
+    const struct ast *x = c->count ? c->count : c->for_each;
+    struct src_file *src = c->count ? c->count_src : c->for_each_src;
+    struct tfr_range at =
+        x ? src_range(src, x->span) : src_range(c->src, c->decl);
+    const char *what = c->count ? "count" : "for_each";
+    add_unchecked(
+        t, tm->addr, TFR_UNCHECKED_NOT_SET,
+        tfr_arena_printf(t->a, "its %s reads a variable that is not set", what),
+        at);
+    if (!t->unchecked_error)
+      continue; /* the verdict says it */
+    size_t before = tfr_diags_count(t->diags);
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &at, "Module instances not known",
+                  tfr_arena_printf(t->a,
+                                   "The \"%s\" value of %s reads a root "
+                                   "variable that has no value, so the "
+                                   "instances of %s are not checked.",
+                                   what, tm->addr, tm->addr));
+    tfr_diags_set_ours(t->diags);
+    tfr_diags_set_note(t->diags, "An error because of -strict or "
+                                 "-unchecked=error: a module that is not "
+                                 "checked fails the check.");
+    diags_set_module_since(t->diags, before, tm->parent->addr);
+  }
+}
+
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values) {
   t->diags = diags;
@@ -2514,6 +2556,7 @@ void tree_plan(struct tree *t, tfr_diags *diags,
     t->nodes[i].state = 0;
   walk(t, root_values);
   t->planned = true;
+  unexpanded(t);
 }
 
 /* ---- the result --------------------------------------------------------- */

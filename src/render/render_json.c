@@ -289,7 +289,7 @@ static const char *const rule_results[] = {
 
 const char *tfr_unchecked_reason_name(enum tfr_unchecked_reason r) {
   static const char *const names[] = {"not_installed", "no_directory",
-                                      "data_sources"};
+                                      "data_sources", "not_set"};
   return (size_t)r < sizeof names / sizeof *names ? names[r] : "";
 }
 
