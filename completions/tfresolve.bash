@@ -5,15 +5,17 @@
 # bash-completion package.
 #
 # Completes commands, each command's options, the values of -format (per
-# command), -engine and -type, directories for DIR and -chdir, var files
-# (*.tfvars, *.tfvars.json) for -var-file, the files parse reads, and the
+# command), -engine, -unchecked, -missing-required and -type, directories
+# for DIR and -chdir, var files (*.tfvars, *.tfvars.json) for -var-file,
+# the files parse reads, and the
 # module's variable names for `explain NAME` and `-var NAME=`: those come
 # from `tfresolve show -json -no-env`, which only reads the module's files
 # and is given 2 seconds at most.
 
 _tfresolve_options() {
   local module="-var -var-file= -chdir= -no-env -json -format= -engine=
-    -show-sensitive -no-color -strict -no-modules -third-party-warnings -help"
+    -show-sensitive -no-color -strict -no-modules -third-party-warnings
+    -unchecked= -help"
   case $1 in
     show) echo "$module -changed -required -missing-required=" ;;
     explain) echo "$module -all -missing-required=" ;;
@@ -165,6 +167,10 @@ _tfresolve() {
           -- "$val") ;;
       engine | -engine)
         mapfile -t COMPREPLY < <(compgen -W "terraform opentofu" -- "$val") ;;
+      unchecked | -unchecked)
+        mapfile -t COMPREPLY < <(compgen -W "error warning" -- "$val") ;;
+      missing-required | -missing-required)
+        mapfile -t COMPREPLY < <(compgen -W "info error" -- "$val") ;;
       type | -type) # complex types need quoting: left to the user
         mapfile -t COMPREPLY < <(compgen -W "string number bool any" \
           -- "$val") ;;

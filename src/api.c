@@ -229,6 +229,11 @@ tfr_resolution_instance(const struct tfr_resolution *res, size_t i) {
   return res && i < res->ninstances ? &res->instances[i] : NULL;
 }
 
+const struct tfr_unchecked *
+tfr_resolution_unchecked(const struct tfr_resolution *res, size_t i) {
+  return res && i < res->nunchecked ? &res->unchecked[i] : NULL;
+}
+
 const struct tfr_variable *
 tfr_instance_variable(const struct tfr_instance *inst, size_t i) {
   return inst && i < inst->n ? &inst->vars[i] : NULL;

@@ -126,6 +126,10 @@ struct tfr_resolve_opts {
                               data directory, are the user's; others are
                               third-party (tfr_diag.third_party, -strict's
                               reach).  NULL: the module's own directory */
+  bool unchecked_error;    /* since 0.4.0, with tree: a module call whose
+                              instances are not checked
+                              (tfr_resolution.unchecked) is an error, not a
+                              warning; strict does the same */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */
@@ -274,6 +278,38 @@ struct tfr_instance {
                                   the root module) */
 };
 
+/** Why the instances of a module call were not checked
+ *  (tfr_unchecked); since 0.3.0. */
+enum tfr_unchecked_reason {
+  TFR_UNCHECKED_NOT_INSTALLED, /* a remote source (registry, git...) that
+                                  `terraform init` has not installed: not
+                                  in .terraform/modules/modules.json, or
+                                  its directory there is gone */
+  TFR_UNCHECKED_NO_DIRECTORY,  /* a local source whose directory does not
+                                  exist */
+  TFR_UNCHECKED_DATA_SOURCES,  /* its count or for_each comes from data
+                                  sources, which only plan reads: how many
+                                  instances, and which, is not known */
+  TFR_UNCHECKED_NOT_SET,       /* its count or for_each reads a root
+                                  variable without a value that
+                                  missing_required_info lets pass */
+};
+
+/** A module call of the tree whose instances were not checked: their
+ *  variables are neither resolved nor validated, nor are the modules
+ *  they call (tfr_resolution_unchecked).  Since 0.3.0. */
+struct tfr_unchecked {
+  const char *address; /* the call in its calling instance
+                          (module.a["k"].module.b), or, for a module
+                          not installed or not found, the call path
+                          (module.a.module.b: in every instance of
+                          module.a) */
+  enum tfr_unchecked_reason reason;
+  const char *why;        /* the reason in a few words, for a summary
+                             ("not installed: run \"terraform init\"") */
+  struct tfr_range range; /* the module block, or its count/for_each */
+};
+
 /** The variables of a module and what they resolved to. */
 struct tfr_resolution {
   const struct tfr_variable *vars; /* sorted by name: use
@@ -298,6 +334,10 @@ struct tfr_resolution {
   ** reading the others said: the diagnostics plan will give once the
   ** stopping error is fixed (an editor can show them); NULL otherwise */
   const tfr_diags *preview_diags;
+  /* since 0.3.0: with tree, the module calls whose instances were not
+  ** checked, by address: use tfr_resolution_unchecked() */
+  const struct tfr_unchecked *unchecked;
+  size_t nunchecked;
 };
 
 #ifdef __cplusplus

@@ -181,7 +181,9 @@ TFR_API const char *tfr_value_console_head(tfr_arena *a, const tfr_value *v,
 TFR_API const char *tfr_value_hcl(tfr_arena *a, const tfr_value *v);
 
 /** The same on one line (`[a, b]`, `{ k = v, k2 = w }`): for a value
- *  beside other text.  Since 0.3.0. */
+ *  beside other text, where a value (or a part of one) known only after
+ *  apply is `(known after apply)`, as Terraform's plan writes it.  Since
+ *  0.3.0. */
 TFR_API const char *tfr_value_hcl_line(tfr_arena *a, const tfr_value *v);
 
 /** The value as a YAML document; false if writing failed. */
@@ -276,6 +278,15 @@ TFR_API void tfr_cache_free(struct tfr_cache *cache);
  *  @p i is not below res->ninstances.  Since 0.3.0. */
 TFR_API const struct tfr_instance *
 tfr_resolution_instance(const struct tfr_resolution *res, size_t i);
+
+/** The i-th module call whose instances were not checked, or NULL when
+ *  @p i is not below res->nunchecked.  Since 0.3.0. */
+TFR_API const struct tfr_unchecked *
+tfr_resolution_unchecked(const struct tfr_resolution *res, size_t i);
+
+/** "not_installed", "no_directory", "data_sources" or "not_set".  Since
+ *  0.3.0. */
+TFR_API const char *tfr_unchecked_reason_name(enum tfr_unchecked_reason r);
 
 /** The i-th variable of a child module instance (sorted by name), or NULL
  *  when @p i is not below inst->n.  Since 0.3.0. */

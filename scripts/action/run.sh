@@ -23,6 +23,16 @@
 #   INPUT_ANNOTATIONS true (default): also run check -format=github, whose
 #                     workflow commands GitHub shows as annotations
 #   INPUT_ARGS        more options of check, split on white space
+#   INPUT_INSTALL_MODULES  auto (default): before the check, `terraform get`
+#                     (or `tofu get`) in each directory that calls a
+#                     registry or git module, when terraform or tofu is on
+#                     PATH; else a notice says that those modules are not
+#                     checked.  true: the same, and no terraform/tofu, or
+#                     a get that fails, stops the action (exit 2).  false:
+#                     nothing is installed (the verdict lists what was not
+#                     checked)
+#   INPUT_UNCHECKED   warning (default) or error: -unchecked=error, a
+#                     module that is not checked fails the check
 #   GITHUB_TOKEN      optional, for the API call that resolves latest
 #                     ($GITHUB_API_URL/repos/REPO/releases/latest, GITHUB_API_URL
 #                     being https://api.github.com unless set)
@@ -145,6 +155,59 @@ bindir=$dest/$name
 [ -z "${GITHUB_PATH:-}" ] || echo "$bindir" >>"$GITHUB_PATH"
 echo "tfresolve action: $("$bindir/tfresolve" -version | head -n 1) in $bindir"
 
+# --- modules: installed, so that they are checked
+# The directories below $dir (not in .terraform, nor hidden) whose .tf or
+# .tofu files call a module that is neither local nor installed by hand:
+# a `source` that does not start with "." (registry, git, http...).  With
+# -recursive every one of them; else $dir alone.
+remote_callers() {
+  case ${INPUT_RECURSIVE:-false} in
+    true | True | TRUE) depth= ;;
+    *) depth=1 ;;
+  esac
+  find "$dir" ${depth:+-maxdepth "$depth"} -name '.*' ! -name . ! -name .. \
+    -prune -o \( -name '*.tf' -o -name '*.tofu' \) -type f -print |
+    while IFS= read -r f; do
+      if grep -qE '^[[:space:]]*source[[:space:]]*=[[:space:]]*"[^.]' "$f"; then
+        dirname "$f"
+      fi
+    done | sort -u
+}
+
+install_modules() {
+  mode=${INPUT_INSTALL_MODULES:-auto}
+  case $mode in
+    false | False | FALSE) return 0 ;;
+    true | True | TRUE) mode=true ;;
+    auto) ;;
+    *) die "install-modules: $mode is none of auto, true, false" ;;
+  esac
+  tf=
+  for t in terraform tofu; do
+    if command -v "$t" >/dev/null 2>&1; then
+      tf=$t
+      break
+    fi
+  done
+  dirs=$(remote_callers)
+  [ -n "$dirs" ] || return 0
+  if [ -z "$tf" ]; then
+    [ "$mode" != true ] || die "install-modules: true, but neither terraform nor tofu is on PATH"
+    echo "::notice title=tfresolve action::Neither terraform nor tofu is on PATH, so the registry and git modules called in $(echo "$dirs" | tr '\n' ' ' | sed 's/ $//; s/ /, /g') are not installed, and not checked: nothing inside them is validated (the verdict lists each). Set up Terraform (hashicorp/setup-terraform) or OpenTofu before this step to check them, or set install-modules: false."
+    return 0
+  fi
+  while IFS= read -r d; do
+    echo "tfresolve action: $tf -chdir=$d get"
+    if ! "$tf" "-chdir=$d" get -no-color </dev/null; then
+      [ "$mode" != true ] || die "$tf get failed in $d"
+      echo "::warning title=tfresolve action::$tf get failed in $d: the modules it could not install are not checked (the verdict lists each)."
+    fi
+  done <<EOF
+$dirs
+EOF
+}
+install_modules
+
 # --- check
 set -- check
 set -f
@@ -153,6 +216,11 @@ for f in $(printf '%s\n' "${INPUT_VAR_FILES:-}" | tr '\n' ' '); do
 done
 case ${INPUT_STRICT:-false} in true | True | TRUE) set -- "$@" -strict ;; esac
 case ${INPUT_RECURSIVE:-false} in true | True | TRUE) set -- "$@" -recursive ;; esac
+case ${INPUT_UNCHECKED:-warning} in
+  warning) ;;
+  error) set -- "$@" -unchecked=error ;;
+  *) die "unchecked: ${INPUT_UNCHECKED} is neither warning nor error" ;;
+esac
 # shellcheck disable=SC2086 # split on white space, as documented
 set -- "$@" ${INPUT_ARGS:-}
 set +f

@@ -23,6 +23,15 @@
 #   - version latest without base-url: resolved through a file:// API
 #     (GITHUB_API_URL) for the repository in GITHUB_ACTION_PATH and
 #     downloaded from a file:// GITHUB_SERVER_URL;
+#   - modules (a root, mods/, calling a registry module acme/net/aws that
+#     would reject its value): with neither terraform nor tofu on PATH, a
+#     notice that its modules are not installed, the check's notice that
+#     module.net is not checked, exit 0; unchecked=error: exit 1;
+#     install-modules=true: exit 2.  With a stub terraform on PATH (its
+#     `get` installs the module as terraform get does: modules.json and
+#     the module's directory): `terraform -chdir=mods get` runs, the
+#     module is checked and its rule fails: exit 1, an ::error on the
+#     value; install-modules=false: the stub does not run, exit 0;
 #   - rejected with exit 2 and a message, nothing run: a tarball with one
 #     byte flipped, a SHA256SUMS with a digit changed, a SHA256SUMS without
 #     the tarball's line, a version that is not released, macOS, a 32-bit
@@ -150,6 +159,57 @@ else
   fail "recursive: report.xml is not XML"
 fi
 logs recursive "::error file=stacks/app/app.auto.tfvars"
+
+echo "== modules: installed with terraform get, or said to be not checked"
+mkdir -p "$ws/mods"
+cat >"$ws/mods/main.tf" <<'EOF'
+module "net" {
+  source  = "acme/net/aws"
+  version = "1.0.0"
+  cidr    = "10.0.0.0/99"
+}
+EOF
+# PATH without terraform or tofu: the tools run.sh and check use
+nobin=$tmp/nobin
+mkdir -p "$nobin"
+for t in sh curl tar gzip sha256sum mktemp sed awk tr head rm mkdir uname \
+  find grep sort dirname cat; do
+  p=$(command -v "$t") && ln -s "$p" "$nobin/$t"
+done
+act nomods PATH="$nobin" INPUT_DIR=mods
+expect_status nomods 0
+logs nomods "::notice title=tfresolve action::Neither terraform nor tofu is on PATH, so the registry and git modules called in mods are not installed"
+logs nomods "title=Module not checked::module.net is not checked: not installed"
+logs nomods "1 module not checked: module.net"
+act nomodserr PATH="$nobin" INPUT_DIR=mods INPUT_UNCHECKED=error
+expect_status nomodserr 1
+logs nomodserr "-unchecked=error"
+act nomodstrue PATH="$nobin" INPUT_DIR=mods INPUT_INSTALL_MODULES=true
+expect_status nomodstrue 2
+logs nomodstrue "install-modules: true, but neither terraform nor tofu is on PATH"
+# a stub terraform: `-chdir=DIR get` installs acme/net/aws as terraform
+# get does (.terraform/modules/modules.json and the module's directory)
+tfbin=$tmp/tfbin
+mkdir -p "$tfbin"
+cat >"$tfbin/terraform" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmp/terraform-calls"
+d=\${1#-chdir=}
+[ "\$2" = get ] || exit 1
+mkdir -p "\$d/.terraform/modules/net"
+printf '%s\n' '{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"net","Source":"registry.terraform.io/acme/net/aws","Version":"1.0.0","Dir":".terraform/modules/net"}]}' >"\$d/.terraform/modules/modules.json"
+printf '%s\n' 'variable "cidr" {' '  type = string' '  validation {' '    condition     = can(cidrhost(var.cidr, 0))' '    error_message = "Not a CIDR block."' '  }' '}' >"\$d/.terraform/modules/net/main.tf"
+EOF
+chmod +x "$tfbin/terraform"
+act modsget PATH="$tfbin:$nobin" INPUT_DIR=mods
+expect_status modsget 1
+logs modsget "tfresolve action: terraform -chdir=mods get"
+logs modsget "::error file=mods/main.tf,line=4"
+if grep -q "not checked" "$tmp/modsget.log"; then fail "modsget: something not checked"; else pass "modsget: every module checked"; fi
+rm -rf "$ws/mods/.terraform" "$tmp/terraform-calls"
+act modsnoget PATH="$tfbin:$nobin" INPUT_DIR=mods INPUT_INSTALL_MODULES=false
+expect_status modsnoget 0
+if [ -e "$tmp/terraform-calls" ]; then fail "modsnoget: terraform ran"; else pass "modsnoget: terraform did not run"; fi
 
 echo "== version latest from the (file://) API, default base URL"
 mkdir -p "$tmp/api/repos/acme/tfresolve/releases" "$tmp/server/acme/tfresolve/releases/download"

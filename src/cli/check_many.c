@@ -66,6 +66,7 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.tree = mo->tree;
   ro.cache = mo->cache;
   ro.missing_required_info = mo->missing_info;
+  ro.unchecked_error = mo->unchecked_error;
   ro.warn_dropped = true; /* check: what Terraform drops silently is said */
   /* -recursive: the whole tree below DIR is the user's own code */
   ro.own_dir = mo->recursive ? mo->dir : NULL;
@@ -233,17 +234,21 @@ static void report_human(const struct many_opts *mo, struct job *jobs, size_t n,
   for (size_t i = 0; i < n; i++)
     if (strlen(jobs[i].label) > width)
       width = strlen(jobs[i].label);
-  size_t valid = 0;
+  size_t valid = 0, unchecked = 0;
   for (size_t i = 0; i < n; i++) {
     size_t e, w;
     counts(jobs[i].d, &e, &w);
     valid += jobs[i].res->valid;
+    unchecked += jobs[i].res->nunchecked;
     printf("== %s: %s", jobs[i].label,
            jobs[i].res->valid ? "valid" : "INVALID");
     if (e || w)
       printf(" (%zu error%s, %zu warning%s)", e, e == 1 ? "" : "s", w,
              w == 1 ? "" : "s");
+    if (jobs[i].res->nunchecked) /* what the verdict did not cover */
+      printf("; %s:", cli_unchecked_count(jobs[i].a, jobs[i].res));
     putchar('\n');
+    cli_print_unchecked(stdout, jobs[i].res, "   ");
     fflush(stdout);
     cli_print_diags(jobs[i].d, mo->o);
     fflush(stderr);
@@ -256,9 +261,13 @@ static void report_human(const struct many_opts *mo, struct job *jobs, size_t n,
     printf("%-*s  %-7s  %6zu  %8zu\n", (int)width, jobs[i].label,
            jobs[i].res->valid ? "valid" : "INVALID", e, w);
   }
-  printf("\n%zu of %zu %s%s valid.\n", valid, n,
+  printf("\n%zu of %zu %s%s valid", valid, n,
          !strcmp(what, "environment") ? "environment" : "module",
          n == 1 ? "" : "s");
+  if (unchecked)
+    printf("; %zu module%s not checked (listed above)", unchecked,
+           unchecked == 1 ? "" : "s");
+  printf(".\n");
 }
 
 static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,

@@ -20,6 +20,9 @@ extern char **environ;
 static const struct cli_choice levels[] = {
     {"error", 0, NULL}, {"info", 1, NULL}, {NULL, 0, NULL}};
 
+static const struct cli_choice unchecked_levels[] = {
+    {"warning", 0, NULL}, {"error", 1, NULL}, {NULL, 0, NULL}};
+
 #define PLAN_FLAG(n)                                                           \
   { .kind = CLI_FLAG, .name = (n), .flags = CLI_IGNORED }
 #define PLAN_VALUE(n)                                                          \
@@ -75,6 +78,14 @@ const struct cli_option cli_opts_module[] = {
      .help = "A required variable without a value is a warning, not an "
              "error (reusable modules: the caller sets it); the rest is "
              "checked (default: error)"},
+    {.kind = CLI_CHOICE,
+     .name = "unchecked",
+     .arg = "error",
+     .off = CLI_OFF(unchecked),
+     .choices = unchecked_levels,
+     .help = "A module whose instances are not checked (not installed, "
+             "directory missing, instances that depend on data sources) is "
+             "an error, not a warning (default: warning; -strict too)"},
     CLI_OPT_END};
 
 /* What every module command has after its own options. */
@@ -153,6 +164,7 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->affected.n,
                          o->missing == 1,
                          !o->no_modules,
+                         o->unchecked == 1,
                          NULL};
   return cli_check_many(&mo);
 }
@@ -171,6 +183,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
   ro.strict = o->strict;
   ro.tree = !o->no_modules;
   ro.missing_required_info = o->missing == 1;
+  ro.unchecked_error = o->unchecked == 1;
   ro.keep_given = explain; /* it shows the conversion */
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the

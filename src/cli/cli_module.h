@@ -47,6 +47,7 @@ struct many_opts {
   size_t nchanged;
   bool missing_info;       /* -missing-required=info */
   bool tree;               /* follow module blocks (not -no-modules) */
+  bool unchecked_error;    /* -unchecked=error */
   struct tfr_cache *cache; /* child modules shared by the jobs (set by
                               cli_check_many) */
 };
@@ -116,6 +117,13 @@ const char *cli_source_text(tfr_arena *a, enum tfr_source_kind k,
                             const char *file, int line, const char *name,
                             const char *via);
 const char *cli_preview_failure(tfr_arena *a, const struct tfr_diag *e);
+
+/* report.c: the verdict's words for the module calls whose instances
+** were not checked: "2 modules not checked", and one line each,
+** "module.vpc: not installed: run \"terraform init\"" after indent. */
+const char *cli_unchecked_count(tfr_arena *a, const struct tfr_resolution *res);
+void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
+                         const char *indent);
 
 /* values_out.c: show -format=yaml|tfvars|env (f). */
 void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,

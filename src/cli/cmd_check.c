@@ -48,11 +48,16 @@ static int check_out(const struct cli_opts *o,
                                             "(known only after apply)",
                                             deferred, deferred == 1 ? "" : "s")
                          : "";
+  const char *end =
+      res->nunchecked
+          ? tfr_arena_printf(r->a, "; %s:", cli_unchecked_count(r->a, res))
+          : ".";
   if (res->valid)
-    printf("Success! %zu variable%s resolved%s, all valid%s.\n", res->n,
-           res->n == 1 ? "" : "s", children, also);
+    printf("Success! %zu variable%s resolved%s, all valid%s%s\n", res->n,
+           res->n == 1 ? "" : "s", children, also, end);
   else
-    printf("%zu error%s%s.\n", errors, errors == 1 ? "" : "s", also);
+    printf("%zu error%s%s%s\n", errors, errors == 1 ? "" : "s", also, end);
+  cli_print_unchecked(stdout, res, "  ");
   return r->rc;
 }
 

@@ -3,7 +3,12 @@
 ** twice, once with each side's var files on top of the module's own value
 ** sources, and the variables whose values differ, both values with their
 ** sources, nested differences by path.  Sensitive values are compared,
-** never shown.  Exit status as diff(1): 0 equal, 1 different, 2 trouble.
+** never shown.  What is known is compared: a value (or a part of one)
+** known only after apply on both sides -- from a resource, a data source,
+** a module output built from them -- is no difference, and one known on
+** one side only is shown as `(known after apply)`, plan's words for it
+** (Terraform's internal/command/jsonformat/computed/renderers/unknown.go).
+** Exit status as diff(1): 0 equal, 1 different, 2 trouble.
 */
 #include <ctype.h>
 #include <stdio.h>
@@ -128,6 +133,52 @@ static int cmp_key(const char *x, size_t nx, const char *y, size_t ny) {
 static void diff_values(struct changes *c, struct cli_buf *p,
                         const tfr_value *a, const tfr_value *b);
 
+static bool known(const tfr_value *v) {
+  return !v || tfr_value_is_wholly_known(v);
+}
+
+/* The next wholly known element of set v from *i on, or NULL. */
+static const tfr_value *next_known(const tfr_value *v, uint32_t *i) {
+  while (*i < v->n && !known(v->elems[*i]))
+    ++*i;
+  return *i < v->n ? v->elems[(*i)++] : NULL;
+}
+
+/* Two sets with unknown elements: whether their known elements differ.
+** Sets keep cty's order, which does not depend on the other elements, so
+** the known ones are compared in step. */
+static bool sets_differ(const tfr_value *a, const tfr_value *b) {
+  uint32_t i = 0, j = 0;
+  for (;;) {
+    const tfr_value *x = next_known(a, &i), *y = next_known(b, &j);
+    if (!x || !y)
+      return x || y;
+    if (!tfr_value_equal(x, y))
+      return true;
+  }
+}
+
+/* Whether a and b differ in what is known of them: both wholly unknown
+** (plan knows them only after apply) is nothing to compare; one known
+** and the other not is a difference, as plan shows a value that becomes
+** "(known after apply)"; objects, maps, lists and tuples with unknown
+** parts are compared element by element (diff_values), sets by their
+** known elements; else cty's Equals must say they differ whatever the
+** unknowns turn out to be (a refinement that excludes the other). */
+static bool may_differ(const tfr_value *a, const tfr_value *b) {
+  bool ua = a->flags & TFR_V_UNKNOWN, ub = b->flags & TFR_V_UNKNOWN;
+  if (ua || ub)
+    return !(ua && ub);
+  if (known(a) && known(b))
+    return !tfr_value_equal(a, b);
+  if ((keyed(a) && keyed(b)) || (sequence(a) && sequence(b)))
+    return true;
+  if (a->type->kind == TFR_SET && b->type->kind == TFR_SET &&
+      !(a->flags & TFR_V_NULL) && !(b->flags & TFR_V_NULL))
+    return sets_differ(a, b);
+  return tfr_value_equals(a, b) == 0;
+}
+
 /* One step of the path, "[\"key\"]" or ".name" (an object attribute). */
 static void key_step(struct cli_buf *p, const tfr_value *v, const char *k,
                      size_t n) {
@@ -180,7 +231,7 @@ static void diff_keyed(struct changes *c, struct cli_buf *p, const tfr_value *a,
 
 static void diff_values(struct changes *c, struct cli_buf *p,
                         const tfr_value *a, const tfr_value *b) {
-  if (a && b && tfr_value_equal(a, b))
+  if (a && b && !may_differ(a, b))
     return;
   if (!plain(a) && !plain(b) && keyed(a) && keyed(b)) {
     diff_keyed(c, p, a, b);
@@ -268,13 +319,76 @@ static void human_variable(tfr_arena *a, const struct tfr_variable *va,
   }
 }
 
+/* A key of an object or map value as a JSON string. */
+static void json_key(const char *k, size_t n) {
+  char *z = malloc(n + 1);
+  if (!z)
+    cli_oom();
+  memcpy(z, k, n);
+  z[n] = '\0';
+  tfr_json_write_cstr(stdout, z);
+  free(z);
+}
+
+/* A value not wholly known as Terraform's plan JSON writes it
+** (internal/command/jsonplan/plan.go): its known parts as "after"
+** (omitUnknowns: an unknown attribute or map element left out, an
+** unknown element of a sequence or set null, its place kept), or where
+** it is unknown as "after_unknown" (unknownAsBool: true for an unknown
+** value, false for a known leaf, a sequence of each element's, an object
+** of the attributes not wholly known).  Values JSON cannot hold
+** (infinity) are null. */
+static void json_parts(tfr_arena *a, const tfr_value *v, bool where) {
+  bool unknown = v->flags & TFR_V_UNKNOWN;
+  if (where && (unknown || known(v))) {
+    fputs(unknown ? "true" : "false", stdout);
+    return;
+  }
+  if (!where && (unknown || !tfr_value_json_encodable(v))) {
+    fputs("null", stdout);
+    return;
+  }
+  bool obj = keyed(v);
+  if (known(v) || !(obj || sequence(v) || v->type->kind == TFR_SET)) {
+    tfr_value_write_json(stdout, a, v);
+    return;
+  }
+  fputc(obj ? '{' : '[', stdout);
+  for (uint32_t i = 0, k = 0; i < v->n; i++) {
+    const tfr_value *e = v->elems[i];
+    if (obj && (where ? known(e) : (e->flags & TFR_V_UNKNOWN) != 0))
+      continue;
+    fputs(k++ ? ", " : "", stdout);
+    if (obj) {
+      size_t n;
+      const char *key = key_of(v, i, &n);
+      json_key(key, n);
+      fputs(": ", stdout);
+    }
+    json_parts(a, e, where);
+  }
+  fputc(obj ? '}' : ']', stdout);
+}
+
+/* A value in JSON: cty's encoding, or null when hidden; a value not
+** wholly known as plan's JSON has it, its known parts and where it is
+** unknown ("<unknown>": true, or the structure of json_parts). */
+static void json_value(tfr_arena *a, const tfr_value *val, bool hide,
+                       const char *unknown) {
+  if (val && !hide)
+    json_parts(a, val, false);
+  else
+    fputs("null", stdout);
+  if (val && !hide && !known(val)) {
+    printf(", \"%s\": ", unknown);
+    json_parts(a, val, true);
+  }
+}
+
 static void json_side(tfr_arena *a, const struct tfr_variable *v,
                       const tfr_value *val, bool hide) {
   fputs("{\"value\": ", stdout);
-  if (val && !hide && tfr_value_json_encodable(val))
-    tfr_value_write_json(stdout, a, val);
-  else
-    fputs("null", stdout);
+  json_value(a, val, hide, "unknown");
   if (v) {
     printf(", \"resolved\": %s, \"source\": {\"kind\": \"%s\"",
            v->value ? "true" : "false", tfr_source_kind_name(v->source));
@@ -319,10 +433,7 @@ static void json_variable(tfr_arena *a, const struct tfr_variable *va,
         if (!x)
           continue; /* absent on that side */
         printf(", \"%c\": ", s ? 'b' : 'a');
-        if (tfr_value_json_encodable(x))
-          tfr_value_write_json(stdout, a, x);
-        else
-          fputs("null", stdout);
+        json_value(a, x, false, s ? "b_unknown" : "a_unknown");
       }
       fputc('}', stdout);
     }
@@ -331,23 +442,32 @@ static void json_variable(tfr_arena *a, const struct tfr_variable *va,
   fputc('}', stdout);
 }
 
+/* What a comparison found: how many variables were compared (the root's,
+** the child instances'), how many differ, and how many of those that do
+** not were known only in part (compared where known). */
+struct tally {
+  size_t root, child, differ, partly;
+};
+
 /* One variable of both sides (addr: its child instance, or NULL), printed
-** if it differs; whether it does. */
-static bool compare_one(tfr_arena *a, struct cli_buf *p,
+** if it differs, counted in t. */
+static void compare_one(tfr_arena *a, struct cli_buf *p,
                         const struct tfr_variable *va,
                         const struct tfr_variable *vb, const char *addr,
-                        const struct diff_opts *d, size_t ndiff) {
+                        const struct diff_opts *d, struct tally *t) {
   struct changes c = {0};
   p->n = 0;
   cli_buf_put(p, "", 0);
-  diff_values(&c, p, value_of(va), value_of(vb));
-  bool differ = c.n > 0;
-  if (differ && d->o.format == FMT_JSON)
-    json_variable(a, va, vb, &c, ndiff == 0, addr);
-  else if (differ)
+  const tfr_value *x = value_of(va), *y = value_of(vb);
+  diff_values(&c, p, x, y);
+  if (c.n && d->o.format == FMT_JSON)
+    json_variable(a, va, vb, &c, t->differ == 0, addr);
+  else if (c.n)
     human_variable(a, va, vb, &c, addr);
+  t->differ += c.n > 0;
+  t->partly += !c.n && x && y && (!known(x) || !known(y));
+  *(addr ? &t->child : &t->root) += 1;
   free_changes(&c);
-  return differ;
 }
 
 /* The variable of instance addr named name on a side, or NULL. */
@@ -365,16 +485,16 @@ static const struct tfr_variable *instance_var(const struct tfr_resolution *res,
   return NULL;
 }
 
-/* Every differing variable, printed; how many differ: the root's, then
+/* Every differing variable, printed, and the tally: the root's, then
 ** each child instance's (of side a, then those only side b has). */
-static size_t compare(tfr_arena *a, const struct side *s,
-                      const struct diff_opts *d) {
-  size_t ndiff = 0;
+static struct tally compare(tfr_arena *a, const struct side *s,
+                            const struct diff_opts *d) {
+  struct tally t = {0, 0, 0, 0};
   struct cli_buf p = {0};
   for (size_t i = 0; i < s[0].res->n; i++) {
     const struct tfr_variable *va = tfr_resolution_variable(s[0].res, i);
     const struct tfr_variable *vb = tfr_resolution_find(s[1].res, va->name);
-    ndiff += compare_one(a, &p, va, vb, NULL, d, ndiff);
+    compare_one(a, &p, va, vb, NULL, d, &t);
   }
   for (int k = 0; k < 2; k++)
     for (size_t i = 0; i < s[k].res->ninstances; i++) {
@@ -385,12 +505,31 @@ static size_t compare(tfr_arena *a, const struct side *s,
             instance_var(s[!k].res, in->address, v->name);
         if (k && o)
           continue; /* compared from side a */
-        ndiff +=
-            compare_one(a, &p, k ? o : v, k ? v : o, in->address, d, ndiff);
+        compare_one(a, &p, k ? o : v, k ? v : o, in->address, d, &t);
       }
     }
   free(p.p);
-  return ndiff;
+  return t;
+}
+
+/* "No differences: ..." with what was compared, and what was known only
+** in part. */
+static void human_same(tfr_arena *a, const struct tally *t,
+                       const struct tfr_resolution *res) {
+  const char *children =
+      t->child
+          ? tfr_arena_printf(a, " (and %zu in %zu module instance%s)", t->child,
+                             res->ninstances, res->ninstances == 1 ? "" : "s")
+          : "";
+  printf("No differences: the %zu variable%s%s resolve%s to the same values "
+         "on both sides",
+         t->root, t->root == 1 ? "" : "s", children,
+         t->root == 1 && !t->child ? "s" : "");
+  if (t->partly)
+    printf(" (in %zu of them, what is known only after apply is not "
+           "compared)",
+           t->partly);
+  puts(".");
 }
 
 static void json_files(const struct side *s) {
@@ -451,7 +590,10 @@ static int run(struct cli_opts *co) {
                     cli_unreadable_var_file(s[1].diags);
   if (d.o.format == FMT_JSON)
     fputs("{\"format_version\": \"1.2\",\n \"differences\": [", stdout);
-  size_t ndiff = unreadable ? 0 : compare(a, s, &d);
+  struct tally t = {0, 0, 0, 0};
+  if (!unreadable)
+    t = compare(a, s, &d);
+  size_t ndiff = t.differ;
   if (d.o.format == FMT_JSON) {
     printf("%s],\n \"equal\": %s,\n \"a\": ", ndiff ? "\n " : "",
            ndiff || unreadable ? "false" : "true");
@@ -463,9 +605,7 @@ static int run(struct cli_opts *co) {
     if (unreadable)
       ;
     else if (!ndiff)
-      printf("No differences: the %zu variable%s resolve to the same values "
-             "on both sides.\n",
-             s[0].res->n, s[0].res->n == 1 ? "" : "s");
+      human_same(a, &t, s[0].res);
     else
       printf("%zu variable%s differ%s.\n", ndiff, ndiff == 1 ? "" : "s",
              ndiff == 1 ? "s" : "");
@@ -517,6 +657,9 @@ const struct cli_command cli_cmd_diff = {
         "with B, and show the variables whose values differ: both values with\n"
         "where each came from, nested differences by path (tags[\"env\"]);\n"
         "then those of each child module instance (module.app.var.size).\n"
+        "What plan knows only after apply (resources, data sources) is no\n"
+        "difference on both sides, and shown as (known after apply) beside a\n"
+        "known value; known parts are compared.\n"
         "Sensitive values are compared but never shown (-show-sensitive is\n"
         "accepted and changes nothing).  -var, -var-file, -no-env and\n"
         "-engine apply to both sides, as for show (the side's files come\n"

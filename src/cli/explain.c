@@ -478,6 +478,20 @@ static const char *instance_hint(tfr_arena *a, const struct tfr_resolution *res,
 /* The variable NAME names (var NAME of the root, or
 ** module.ADDRESS.var.NAME of a child instance, *in set), or NULL with a
 ** message of why in *why. */
+/* The module call not checked that instance address addr (n bytes) is
+** in or below, or NULL. */
+static const struct tfr_unchecked *
+unchecked_at(const struct tfr_resolution *res, const char *addr, size_t n) {
+  for (size_t i = 0; i < res->nunchecked; i++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(res, i);
+    size_t k = strlen(u->address);
+    if (k <= n && !strncmp(addr, u->address, k) &&
+        (k == n || addr[k] == '[' || addr[k] == '.'))
+      return u;
+  }
+  return NULL;
+}
+
 static const struct tfr_variable *
 locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
        const struct tfr_instance **in, const char **why) {
@@ -499,6 +513,12 @@ locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
     const struct tfr_instance *x = tfr_resolution_instance(res, i);
     if (strlen(x->address) == alen && !strncmp(x->address, name, alen))
       *in = x;
+  }
+  const struct tfr_unchecked *u =
+      *in ? NULL : unchecked_at(res, name, dot ? alen : strlen(name));
+  if (u) {
+    *why = tfr_arena_printf(a, "%s is not checked: %s", u->address, u->why);
+    return NULL;
   }
   if (!*in) {
     const char *given = tfr_arena_strndup(a, name, dot ? alen : strlen(name));

@@ -27,8 +27,9 @@ struct cli_opts {
   struct options o; /* format, no_color, opentofu, show_sensitive... */
   int format;       /* -format / -json (set into o.format at the end) */
   bool format_given;
-  int engine;  /* -engine: 0 terraform, 1 opentofu (o.opentofu) */
-  int missing; /* -missing-required: 0 error, 1 info */
+  int engine;    /* -engine: 0 terraform, 1 opentofu (o.opentofu) */
+  int missing;   /* -missing-required: 0 error, 1 info */
+  int unchecked; /* -unchecked: 0 warning, 1 error */
   bool no_env, strict, recursive, no_modules, all, changed, required, force;
   bool warn_dropped; /* set by the command (check, explain): attributes a
                         type drops are warnings (not an option) */

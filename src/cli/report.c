@@ -44,6 +44,13 @@ struct finding {
   size_t *envs;          /* indexes into the report's envs */
   size_t nenvs, capenvs;
   uint64_t hash;
+  bool skip; /* a module call not checked (report.skips): a note */
+};
+
+/* A list of findings, identical ones merged. */
+struct findings {
+  struct finding *v;
+  size_t n, cap;
 };
 
 struct report {
@@ -53,6 +60,10 @@ struct report {
   size_t n;
   struct finding *f;
   size_t nf, capf;
+  /* the module calls not checked (tfr_resolution.unchecked), as findings
+  ** of their own: summary "Module not checked", qname the call's address,
+  ** at its module block (or count/for_each) */
+  struct findings skips;
   char *cwd;  /* where relative file names are relative to */
   char *base; /* what URIs and paths are relative to (see base_dir) */
 };
@@ -258,6 +269,22 @@ static const char *where(const struct report *r, const struct tfr_range *g) {
   return tfr_arena_strdup(r->a, buf);
 }
 
+/* ---- modules not checked ----------------------------------------------- */
+
+const char *cli_unchecked_count(tfr_arena *a,
+                                const struct tfr_resolution *res) {
+  return tfr_arena_printf(a, "%zu module%s not checked", res->nunchecked,
+                          res->nunchecked == 1 ? "" : "s");
+}
+
+void cli_print_unchecked(FILE *out, const struct tfr_resolution *res,
+                         const char *indent) {
+  for (size_t i = 0; i < res->nunchecked; i++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(res, i);
+    fprintf(out, "%s%s: %s\n", indent, u->address, u->why);
+  }
+}
+
 /* ---- findings ---------------------------------------------------------- */
 
 static const struct tfr_variable *find_var(const struct tfr_resolution *res,
@@ -388,30 +415,63 @@ static void add_env(tfr_arena *a, struct finding *f, size_t env) {
   f->envs[f->nenvs++] = env;
 }
 
-/* Every diagnostic of every environment, identical ones merged. */
+/* f of environment env into l: a new finding, or an identical one's
+** environments. */
+static void add_finding(tfr_arena *a, struct findings *l,
+                        const struct finding *f, size_t env) {
+  size_t k = 0;
+  while (k < l->n && !same_finding(&l->v[k], f))
+    k++;
+  if (k == l->n) {
+    if (l->n == l->cap) {
+      l->cap = l->cap ? 2 * l->cap : 16;
+      struct finding *v = tfr_arena_alloc(a, l->cap * sizeof *v);
+      if (l->n)
+        memcpy(v, l->v, l->n * sizeof *v);
+      l->v = v;
+    }
+    l->v[l->n++] = *f;
+  }
+  add_env(a, &l->v[k], env);
+  if (f->qname)
+    add_instance(a, &l->v[k], f->qname);
+}
+
+/* A module call not checked, as a finding. */
+static struct finding skip_of(struct report *r, const struct tfr_unchecked *u) {
+  struct finding f = {0};
+  f.sev = TFR_DIAG_WARNING; /* reported as a note or a skipped test */
+  f.summary = "Module not checked";
+  f.detail =
+      tfr_arena_printf(r->a, "%s is not checked: %s.", u->address, u->why);
+  f.qname = u->address;
+  f.at = u->range;
+  f.id = "module-not-checked";
+  f.skip = true;
+  uint64_t h = hash_str(14695981039346656037u, f.detail);
+  f.hash = hash_range(h, &f.at);
+  return f;
+}
+
+/* Every diagnostic of every environment, and every module call not
+** checked, identical ones merged. */
 static void collect(struct report *r) {
+  struct findings all = {r->f, r->nf, r->capf};
   for (size_t e = 0; e < r->n; e++) {
     const tfr_diags *d = r->envs[e].diags;
     for (size_t i = 0; d && i < tfr_diags_count(d); i++) {
       struct finding f = finding_of(r, e, tfr_diags_get(d, i));
-      size_t k = 0;
-      while (k < r->nf && !same_finding(&r->f[k], &f))
-        k++;
-      if (k == r->nf) {
-        if (r->nf == r->capf) {
-          r->capf = r->capf ? 2 * r->capf : 16;
-          struct finding *v = tfr_arena_alloc(r->a, r->capf * sizeof *v);
-          if (r->nf)
-            memcpy(v, r->f, r->nf * sizeof *v);
-          r->f = v;
-        }
-        r->f[r->nf++] = f;
-      }
-      add_env(r->a, &r->f[k], e);
-      if (f.qname)
-        add_instance(r->a, &r->f[k], f.qname);
+      add_finding(r->a, &all, &f, e);
+    }
+    const struct tfr_resolution *res = r->envs[e].res;
+    for (size_t i = 0; res && i < res->nunchecked; i++) {
+      struct finding f = skip_of(r, tfr_resolution_unchecked(res, i));
+      add_finding(r->a, &r->skips, &f, e);
     }
   }
+  r->f = all.v;
+  r->nf = all.n;
+  r->capf = all.cap;
 }
 
 /* Whether environment names are shown: when they are given. */
@@ -439,7 +499,8 @@ static const char *suffix(const struct report *r, const struct finding *f) {
   const char *s = "";
   if (f->note)
     s = tfr_arena_printf(r->a, "\n\n%s", f->note);
-  if (f->nq > 1 || (f->qname && !strncmp(f->qname, "module.", 7))) {
+  if (!f->skip &&
+      (f->nq > 1 || (f->qname && !strncmp(f->qname, "module.", 7)))) {
     /* which module instances: a child's finding names them */
     s = tfr_arena_printf(r->a, "%s\n\nIn %s", s,
                          f->nq > 1 ? "module instances " : "");
@@ -469,6 +530,11 @@ static const char *body(const struct report *r, const struct finding *f) {
 
 static const char *level(enum tfr_severity s) {
   return s == TFR_DIAG_ERROR ? "error" : "warning";
+}
+
+/* A finding's SARIF level: a module call not checked is a note. */
+static const char *level_of(const struct finding *f) {
+  return f->skip ? "note" : level(f->sev);
 }
 
 /* The distinct rule ids of the findings with (with_location) or without
@@ -507,7 +573,7 @@ static void sarif_descriptors(FILE *o, const char *member,
     fprintf(o,
             "},\n             \"defaultConfiguration\": "
             "{\"level\": \"%s\"}}",
-            level(k[i]->sev));
+            level_of(k[i]));
   }
   fprintf(o, "\n          ]");
 }
@@ -554,16 +620,16 @@ static void sarif_locations(const struct report *r, const struct finding *f) {
 }
 
 static void sarif_properties(const struct report *r, const struct finding *f) {
-  if (!f->var && !named(r, f))
+  if (!f->var && !named(r, f) && !f->skip)
     return;
   FILE *o = r->out;
   fprintf(o, ",\n         \"properties\": {");
-  if (f->var) {
-    fprintf(o, "\"variable\": ");
-    tfr_json_write_cstr(o, f->var->name);
+  if (f->var || f->skip) {
+    fprintf(o, f->skip ? "\"module\": " : "\"variable\": ");
+    tfr_json_write_cstr(o, f->skip ? f->qname : f->var->name);
   }
   if (named(r, f)) {
-    fprintf(o, "%s\"environments\": [", f->var ? ", " : "");
+    fprintf(o, "%s\"environments\": [", f->var || f->skip ? ", " : "");
     for (size_t i = 0; i < f->nenvs; i++) {
       const char *name = r->envs[f->envs[i]].name;
       fprintf(o, "%s", i ? ", " : "");
@@ -604,9 +670,29 @@ static void sarif_results(const struct report *r, const struct finding **k,
   fprintf(o, "%s]", first ? "" : "\n      ");
 }
 
+/* One notification of the invocation. */
+static void sarif_notification(const struct report *r, const struct finding **k,
+                               size_t nk, const struct finding *f, bool first) {
+  FILE *o = r->out;
+  fprintf(o, "%s\n        {\"descriptor\": {\"id\": ", first ? "" : ",");
+  tfr_json_write_cstr(o, f->id);
+  fprintf(o, ", \"index\": %zu}, \"level\": \"%s\"", kind_index(k, nk, f->id),
+          level_of(f));
+  sarif_message(r, f);
+  if (f->at.filename) {
+    fprintf(o, ",\n         \"locations\": [{");
+    sarif_physical(r, &f->at);
+    fprintf(o, "}]");
+  }
+  sarif_properties(r, f);
+  fprintf(o, "}");
+}
+
 /* Diagnostics that point nowhere (a -var for an undeclared variable, a
 ** missing var file) are notifications of the invocation: code scanning
-** rejects a whole file when one result has no file location. */
+** rejects a whole file when one result has no file location.  So is
+** each module call not checked, a note, never folded: what the verdict
+** did not cover is said. */
 static void sarif_notifications(const struct report *r,
                                 const struct finding **k, size_t nk) {
   FILE *o = r->out;
@@ -614,18 +700,14 @@ static void sarif_notifications(const struct report *r,
   if (nk) {
     fprintf(o, ",\n        \"toolExecutionNotifications\": [");
     bool first = true;
-    for (size_t i = 0; i < r->nf; i++) {
-      const struct finding *f = &r->f[i];
-      if (f->at.filename)
-        continue;
-      fprintf(o, "%s\n        {\"descriptor\": {\"id\": ", first ? "" : ",");
+    for (size_t i = 0; i < r->nf; i++)
+      if (!r->f[i].at.filename) {
+        sarif_notification(r, k, nk, &r->f[i], first);
+        first = false;
+      }
+    for (size_t i = 0; i < r->skips.n; i++) {
+      sarif_notification(r, k, nk, &r->skips.v[i], first);
       first = false;
-      tfr_json_write_cstr(o, f->id);
-      fprintf(o, ", \"index\": %zu}, \"level\": \"%s\"",
-              kind_index(k, nk, f->id), level(f->sev));
-      sarif_message(r, f);
-      sarif_properties(r, f);
-      fprintf(o, "}");
     }
     fprintf(o, "]");
   }
@@ -637,6 +719,8 @@ static void write_sarif(struct report *r) {
   size_t nrules, nnotes;
   const struct finding **rules = kinds(r, true, &nrules);
   const struct finding **notes = kinds(r, false, &nnotes);
+  if (r->skips.n) /* kinds leaves room for one more */
+    notes[nnotes++] = &r->skips.v[0];
   fprintf(o, "{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/"
              "v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n"
              "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
@@ -690,7 +774,7 @@ static void gh_escape(FILE *o, const char *s, bool property) {
 ** (columns only on one line: GitHub rejects them across lines). */
 static void gh_finding(const struct report *r, const struct finding *f) {
   FILE *o = r->out;
-  fprintf(o, "::%s ", level(f->sev));
+  fprintf(o, "::%s ", f->skip ? "notice" : level(f->sev));
   if (f->at.filename) {
     struct region x = region_of(&f->at);
     fputs("file=", o);
@@ -713,9 +797,25 @@ static void gh_finding(const struct report *r, const struct finding *f) {
   fputc('\n', o);
 }
 
+/* "; 2 modules not checked: module.a, module.b" for an environment's
+** summary line, or "". */
+static const char *gh_unchecked(const struct report *r, size_t env) {
+  const struct tfr_resolution *res = r->envs[env].res;
+  if (!res || !res->nunchecked)
+    return "";
+  const char *s =
+      tfr_arena_printf(r->a, "; %s:", cli_unchecked_count(r->a, res));
+  for (size_t i = 0; i < res->nunchecked; i++)
+    s = tfr_arena_printf(r->a, "%s%s %s", s, i ? "," : "",
+                         tfr_resolution_unchecked(res, i)->address);
+  return s;
+}
+
 static void write_github(struct report *r) {
   for (size_t i = 0; i < r->nf; i++)
     gh_finding(r, &r->f[i]);
+  for (size_t i = 0; i < r->skips.n; i++)
+    gh_finding(r, &r->skips.v[i]);
   for (size_t e = 0; e < r->n; e++) {
     size_t errors = 0, warnings = 0;
     const tfr_diags *d = r->envs[e].diags;
@@ -725,10 +825,11 @@ static void write_github(struct report *r) {
       else
         warnings++;
     }
-    fprintf(r->out, "tfresolve check%s%s: %s, %zu error%s, %zu warning%s\n",
+    fprintf(r->out, "tfresolve check%s%s: %s, %zu error%s, %zu warning%s%s\n",
             r->envs[e].name ? " " : "", r->envs[e].name ? r->envs[e].name : "",
             r->envs[e].res && r->envs[e].res->valid ? "valid" : "invalid",
-            errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+            errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+            gh_unchecked(r, e));
   }
 }
 
@@ -798,28 +899,35 @@ static bool of_case(const struct finding *f, size_t env, const char *qname) {
 struct tcase {
   const struct tfr_variable *v; /* NULL: the module's */
   const char *qname, *name;
+  const char *skip; /* a module call not checked: why (a skipped test) */
 };
 
 static size_t cases_of(const struct report *r, size_t env, struct tcase **out) {
   const struct tfr_resolution *res = r->envs[env].res;
-  size_t n = 1 + (res ? res->n : 0);
+  size_t n = 1 + (res ? res->n + res->nunchecked : 0);
   for (size_t i = 0; res && res->tree && i < res->ninstances; i++)
     n += tfr_resolution_instance(res, i)->n;
   struct tcase *c = tfr_arena_alloc(r->a, n * sizeof *c);
   size_t k = 0;
-  c[k++] = (struct tcase){NULL, NULL, "(module)"};
+  c[k++] = (struct tcase){NULL, NULL, "(module)", NULL};
   for (size_t i = 0; res && i < res->n; i++) {
     const struct tfr_variable *v = tfr_resolution_variable(res, i);
-    c[k++] =
-        (struct tcase){v, tfr_arena_printf(r->a, "var.%s", v->name), v->name};
+    c[k++] = (struct tcase){v, tfr_arena_printf(r->a, "var.%s", v->name),
+                            v->name, NULL};
   }
   for (size_t i = 0; res && res->tree && i < res->ninstances; i++) {
     const struct tfr_instance *in = tfr_resolution_instance(res, i);
     for (size_t j = 0; j < in->n; j++) {
       const struct tfr_variable *v = tfr_instance_variable(in, j);
       const char *q = tfr_arena_printf(r->a, "%s.var.%s", in->address, v->name);
-      c[k++] = (struct tcase){v, q, q};
+      c[k++] = (struct tcase){v, q, q, NULL};
     }
+  }
+  for (size_t i = 0; res && i < res->nunchecked; i++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(res, i);
+    c[k++] = (struct tcase){
+        NULL, u->address, u->address,
+        tfr_arena_printf(r->a, "Module not checked: %s", u->why)};
   }
   *out = c;
   return k;
@@ -860,7 +968,9 @@ struct outcome {
 static struct outcome outcome_of(const struct report *r, size_t env,
                                  const struct tcase *tc) {
   const struct tfr_variable *v = tc->v;
-  struct outcome c = {0, 0, NULL, NULL};
+  struct outcome c = {0, 0, NULL, tc->skip};
+  if (tc->skip)
+    return c; /* no finding is its own */
   for (size_t i = 0; i < r->nf; i++) {
     const struct finding *f = &r->f[i];
     if (!of_case(f, env, tc->qname))

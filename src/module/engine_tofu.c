@@ -13,6 +13,7 @@
 
 static const struct engine_rules terraform = {
     .product = "Terraform",
+    .command = "terraform",
     /* named_values.go:147-164 (O has `const`, without these errors) */
     .const_excludes_marks = true,
     /* T node_root_variable.go:94-102 (O: eval_variable.go:546, no
@@ -54,6 +55,7 @@ static const struct engine_rules terraform = {
 
 static const struct engine_rules opentofu = {
     .product = "OpenTofu",
+    .command = "tofu",
     /* named_values.go:140-151 */
     .deprecated_nonblank = true,
     /* O module_merge.go:54-56 (T's Variable.merge has no `deprecated`) */

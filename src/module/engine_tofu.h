@@ -12,6 +12,7 @@
 
 struct engine_rules {
   const char *product; /* "Terraform" or "OpenTofu", in texts that name it */
+  const char *command; /* "terraform" or "tofu", in texts that name it */
   /* configs/named_values.go */
   bool const_excludes_marks; /* a const variable may be neither sensitive
                                 nor ephemeral */

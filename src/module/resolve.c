@@ -1636,7 +1636,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     for (size_t k = 0; k < m->nvars; k++)
       cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
     tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
-                     o->warn_dropped, ov, &ok);
+                     o->warn_dropped, o->unchecked_error, ov, &ok);
     if (tree)
       tree_set_own_dir(tree, o->own_dir);
     if (tree && any_rules) {

@@ -109,7 +109,8 @@ struct tnode {
   const char *name; /* as Terraform's graph names it */
   long *deps;
   size_t ndeps, cap;
-  int state; /* 0 pending, 1 done, 2 failed or skipped */
+  int state; /* 0 pending, 1 done, 2 failed, 3 skipped (a dependency
+                was not done) */
   bool pre;  /* a root variable: resolved before the walk */
 };
 
@@ -125,6 +126,9 @@ struct tree {
   const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
   const char *own_dir; /* the user's code (third_party_path), or NULL */
+  bool unchecked_error; /* a call not checked is an error (-strict too) */
+  struct tfr_unchecked *unchecked; /* the calls not checked */
+  size_t nunchecked, capunchecked;
   const struct engine_rules *engine;
   /* the manifest of installed modules */
   struct manifest_rec {
@@ -446,14 +450,39 @@ static bool loading(const struct tmod *tm, const char *dir) {
   return false;
 }
 
-/* Terraform's "Module not installed" at the call: a warning unless
-** -strict (ours: everything else is still checked), as plan's error with
-** -strict. */
+/* A call whose instances are not checked, for the verdict to name
+** (tfr_resolution.unchecked): why, in a few words, and where. */
+static void add_unchecked(struct tree *t, const char *addr,
+                          enum tfr_unchecked_reason reason, const char *why,
+                          struct tfr_range at) {
+  if (t->nunchecked == t->capunchecked) {
+    t->capunchecked = t->capunchecked ? 2 * t->capunchecked : 4;
+    struct tfr_unchecked *n =
+        tfr_arena_alloc(t->a, t->capunchecked * sizeof *n);
+    if (t->nunchecked)
+      memcpy(n, t->unchecked, t->nunchecked * sizeof *n);
+    t->unchecked = n;
+  }
+  t->unchecked[t->nunchecked++] = (struct tfr_unchecked){addr, reason, why, at};
+}
+
+/* Terraform's "Module not installed" at the call
+** (configs/configload/loader_load.go:47-57, 97-108): a warning unless
+** -strict or -unchecked=error (ours: everything else is still checked),
+** as plan's error with them.  The call is not checked: rel is its local
+** directory that does not exist, or NULL (a remote source). */
 static void not_installed(struct tree *t, const struct module_call *c,
-                          const char *addr, const char *detail) {
+                          const char *addr, const char *detail,
+                          const char *rel) {
   size_t before = tfr_diags_count(t->diags);
   call_error(t, c, c->decl, addr, "Module not installed", detail);
-  if (t->strict)
+  add_unchecked(t, addr,
+                rel ? TFR_UNCHECKED_NO_DIRECTORY : TFR_UNCHECKED_NOT_INSTALLED,
+                rel ? tfr_arena_printf(t->a, "directory %s not found", rel)
+                    : tfr_arena_printf(t->a, "not installed: run \"%s init\"",
+                                       t->engine->command),
+                src_range(c->src, c->decl));
+  if (t->unchecked_error)
     return;
   diags_at(t->diags, before)->sev = TFR_DIAG_WARNING;
   tfr_diags_set_note(t->diags,
@@ -461,8 +490,8 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       "A warning here, not an error: %s is "
                                       "not checked. Run \"terraform init\" "
                                       "or \"terraform get\" to install it "
-                                      "(with -strict this is an error, as in "
-                                      "plan).",
+                                      "(with -strict or -unchecked=error "
+                                      "this is an error, as in plan).",
                                       addr));
 }
 
@@ -577,7 +606,8 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
                                    "This module is not yet installed. Run "
                                    "\"%s\" to install all modules required by "
                                    "this configuration.",
-                                   t->engine->init_command));
+                                   t->engine->init_command),
+                  NULL);
     return false;
   }
   check_record(t, c, addr, rec);
@@ -629,7 +659,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
                                      "could not be read. Run \"%s\" to "
                                      "install all modules required by this "
                                      "configuration.",
-                                     rel, t->engine->init_command));
+                                     rel, t->engine->init_command),
+                    source_is_local(c->source) ? rel : NULL);
       continue;
     }
     if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
@@ -745,7 +776,8 @@ static void required_args(struct tree *t) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const tfr_value *const *const_values, char *const *env,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       const struct overlays *ov, bool *ok) {
+                       bool unchecked_error, const struct overlays *ov,
+                       bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
@@ -766,6 +798,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->const_values = const_values;
   t->strict = strict;
   t->warn_dropped = warn_dropped;
+  t->unchecked_error = strict || unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
   size_t before = tfr_diags_count(diags);
@@ -2092,16 +2125,25 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range r = src_range(xsrc, x->span);
   const char *call = inst_addr(t, pi, c->name, NULL, NULL);
-  tfr_diags_add(
-      t->diags, TFR_DIAG_WARNING, &r, "Module instances depend on data sources",
-      tfr_arena_printf(t->a,
-                       "The \"%s\" value of %s comes from data "
-                       "sources, which terraform plan reads from "
-                       "the providers and tfresolve cannot, so the "
-                       "instances of %s are not checked.",
-                       x == c->count ? "count" : "for_each", call, call));
+  const char *what = x == c->count ? "count" : "for_each";
+  tfr_diags_add(t->diags,
+                t->unchecked_error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &r,
+                "Module instances depend on data sources",
+                tfr_arena_printf(t->a,
+                                 "The \"%s\" value of %s comes from data "
+                                 "sources, which terraform plan reads from "
+                                 "the providers and tfresolve cannot, so the "
+                                 "instances of %s are not checked.",
+                                 what, call, call));
   tfr_diags_set_ours(t->diags);
+  if (t->unchecked_error)
+    tfr_diags_set_note(t->diags, "An error because of -strict or "
+                                 "-unchecked=error: a module that is not "
+                                 "checked fails the check.");
   diags_set_module_since(t->diags, before, pi->addr);
+  add_unchecked(t, call, TFR_UNCHECKED_DATA_SOURCES,
+                tfr_arena_printf(t->a, "its %s comes from data sources", what),
+                r);
 }
 
 /* node_module_expand.go: the instances of tm's call in parent instance pi;
@@ -2858,7 +2900,8 @@ static bool exec_node(struct tree *t, struct tnode *n) {
 }
 
 /* One walk over the graph: the root's instance first, then every node in
-** order, a node skipped (failed) when one of its dependencies failed. */
+** order, a node skipped (state 3) when one of its dependencies is not
+** done. */
 static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
@@ -2882,7 +2925,7 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
     for (size_t j = 0; j < n->ndeps && !skip; j++)
       skip = t->nodes[n->deps[j]].state != 1;
     if (skip) {
-      n->state = 2;
+      n->state = 3;
       continue;
     }
     n->state = exec_node(t, n) ? 1 : 2;
@@ -2910,6 +2953,46 @@ bool tree_validate(struct tree *t, tfr_diags *diags) {
   return !diags_errors_since(diags, before);
 }
 
+/* After a plan walk without errors: a call whose expansion was skipped
+** has no instance and is not checked.  Without errors, a node is skipped
+** only below a root variable -missing-required=info leaves without a
+** value, which its count or for_each reads (the topmost such call is
+** said; its own calls go with it). */
+static void unexpanded(struct tree *t) {
+  if (tfr_diags_has_errors(t->diags))
+    return;
+  for (size_t i = 1; i < t->nall; i++) {
+    const struct tmod *tm = t->all[i];
+    if (t->nodes[tm->expand].state != 3 ||
+        (tm->parent->parent && t->nodes[tm->parent->expand].state != 1))
+      continue;
+    const struct module_call *c = tm->call;
+    const struct ast *x = c->count ? c->count : c->for_each;
+    struct src_file *src = c->count ? c->count_src : c->for_each_src;
+    struct tfr_range at =
+        x ? src_range(src, x->span) : src_range(c->src, c->decl);
+    const char *what = c->count ? "count" : "for_each";
+    add_unchecked(
+        t, tm->addr, TFR_UNCHECKED_NOT_SET,
+        tfr_arena_printf(t->a, "its %s reads a variable that is not set", what),
+        at);
+    if (!t->unchecked_error)
+      continue; /* the verdict says it */
+    size_t before = tfr_diags_count(t->diags);
+    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &at, "Module instances not known",
+                  tfr_arena_printf(t->a,
+                                   "The \"%s\" value of %s reads a root "
+                                   "variable that has no value, so the "
+                                   "instances of %s are not checked.",
+                                   what, tm->addr, tm->addr));
+    tfr_diags_set_ours(t->diags);
+    tfr_diags_set_note(t->diags, "An error because of -strict or "
+                                 "-unchecked=error: a module that is not "
+                                 "checked fails the check.");
+    diags_set_module_since(t->diags, before, tm->parent->addr);
+  }
+}
+
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
@@ -2921,6 +3004,7 @@ void tree_plan(struct tree *t, tfr_diags *diags,
     t->nodes[i].state = 0;
   walk(t, root_values);
   t->planned = true;
+  unexpanded(t);
 }
 
 bool tree_root_failed(const struct tree *t, size_t k) {
@@ -3080,6 +3164,11 @@ static void mark_third_party(struct tree *t) {
   }
 }
 
+static int by_address(const void *x, const void *y) {
+  return strcmp(((const struct tfr_unchecked *)x)->address,
+                ((const struct tfr_unchecked *)y)->address);
+}
+
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
   res->tree = true;
@@ -3121,6 +3210,10 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
       put_instance(t, &out[j++], t->all[i], NULL);
   res->instances = out;
   res->ninstances = j;
+  if (t->nunchecked > 1)
+    qsort(t->unchecked, t->nunchecked, sizeof *t->unchecked, by_address);
+  res->unchecked = t->unchecked;
+  res->nunchecked = t->nunchecked;
 }
 
 void tree_mark_diags(tfr_diags *diags, size_t from) {

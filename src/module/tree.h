@@ -31,12 +31,14 @@ struct tree;
 ** process's; cache: child modules shared with other resolutions, or
 ** NULL; strict: -strict (a module not installed is an error, an
 ** object attribute a child's type drops too); warn_dropped: such an
-** attribute is a warning without strict.  False in *ok when Terraform
-** would stop here. */
+** attribute is a warning without strict; unchecked_error: a call whose
+** instances are not checked is an error (strict implies it).  False in
+** *ok when Terraform would stop here. */
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const tfr_value *const *const_values, char *const *env,
                        struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       const struct overlays *ov, bool *ok);
+                       bool unchecked_error, const struct overlays *ov,
+                       bool *ok);
 
 /* The graph of the tree; false after its cycles' errors.  root_later[k]
 ** (root_later may be NULL): root variable k's rules read module outputs

@@ -287,6 +287,12 @@ static const char *const rule_results[] = {
     [TFR_RULE_INVALID] = "invalid",
 };
 
+const char *tfr_unchecked_reason_name(enum tfr_unchecked_reason r) {
+  static const char *const names[] = {"not_installed", "no_directory",
+                                      "data_sources", "not_set"};
+  return (size_t)r < sizeof names / sizeof *names ? names[r] : "";
+}
+
 const char *tfr_rule_result_name(enum tfr_rule_result r) {
   return rule_results[r];
 }
@@ -474,6 +480,28 @@ static void put_variable(struct jv *w, const struct tfr_variable *v,
   PUT_LIT(o, "}");
 }
 
+/* "unchecked", when there are any: the module calls whose instances were
+** not checked, each {"module", "reason", "why", "range"}, by address. */
+static void put_unchecked(struct jv *w, const struct tfr_resolution *res) {
+  struct json_out *o = &w->o;
+  if (!res->nunchecked)
+    return;
+  PUT_LIT(o, "\n \"unchecked\": [");
+  for (size_t i = 0; i < res->nunchecked; i++) {
+    const struct tfr_unchecked *u = &res->unchecked[i];
+    put_cstr(o, i ? ",\n  {\"module\": " : "\n  {\"module\": ");
+    jo_string(o, u->address, strlen(u->address));
+    PUT_LIT(o, ", \"reason\": \"");
+    put_cstr(o, tfr_unchecked_reason_name(u->reason));
+    PUT_LIT(o, "\", \"why\": ");
+    jo_string(o, u->why, strlen(u->why));
+    PUT_LIT(o, ", \"range\": ");
+    put_range(w, &u->range);
+    PUT_LIT(o, "}");
+  }
+  PUT_LIT(o, "\n ],");
+}
+
 void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                const struct tfr_resolution *res,
                                const tfr_diags *d, bool show_sensitive) {
@@ -505,6 +533,7 @@ void tfr_resolution_write_json(FILE *out, tfr_arena *a,
       put_cstr(&w->o, in->n ? "\n  }}" : "}}");
     }
     put_cstr(&w->o, res->ninstances ? "\n }," : "},");
+    put_unchecked(w, res);
   }
   put_cstr(&w->o, "\n \"diagnostics\": ");
   jv_done(w);

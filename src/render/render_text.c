@@ -349,6 +349,12 @@ static void hcl_key(struct out *o, const char *k, size_t n, int indent) {
 }
 
 static void hcl_value(struct out *o, const tfr_value *v, int indent) {
+  /* beside other text: plan's words for it (Terraform's
+  ** internal/command/jsonformat/computed/renderers/unknown.go:35,46) */
+  if ((v->flags & TFR_V_UNKNOWN) && o->line) {
+    puts_(o, "(known after apply)");
+    return;
+  }
   if (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) {
     puts_(o, "null");
     return;
