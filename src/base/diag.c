@@ -256,7 +256,7 @@ void tfr_diags_set_note(tfr_diags *d, const char *note) {
 
 bool diags_errors_since(const tfr_diags *d, size_t before) {
   for (size_t i = before; i < d->n; i++)
-    if (d->v[i].sev == TFR_DIAG_ERROR)
+    if (d->v[i].sev == TFR_DIAG_ERROR && !d->v[i].strict)
       return true;
   return false;
 }

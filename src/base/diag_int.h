@@ -88,7 +88,8 @@ void diags_set_module_since(tfr_diags *d, size_t from, const char *addr);
 ** from must live as long as d), with its sources and blocks. */
 void diags_append(tfr_diags *d, const tfr_diags *from);
 
-/* Whether an error is among d's diagnostics from index before on. */
+/* Whether an error is among d's diagnostics from index before on (one
+** of -strict's alone does not count: the run goes on past it). */
 bool diags_errors_since(const tfr_diags *d, size_t before);
 
 #endif

@@ -471,6 +471,16 @@ static void add_unchecked(struct tree *t, const char *addr,
 ** -strict or -unchecked=error (ours: everything else is still checked),
 ** as plan's error with them.  The call is not checked: rel is its local
 ** directory that does not exist, or NULL (a remote source). */
+/* The last diagnostic is an error only because of -strict or
+** -unchecked=error (a module not checked fails the check): said in a
+** note, and the run goes on past it (tfr_diag.strict). */
+static void unchecked_fails(struct tree *t) {
+  tfr_diags_set_note(t->diags, "An error because of -strict or "
+                               "-unchecked=error: a module that is not "
+                               "checked fails the check.");
+  diags_set_strict(t->diags);
+}
+
 static void not_installed(struct tree *t, const struct module_call *c,
                           const char *addr, const char *detail,
                           const char *rel) {
@@ -482,8 +492,12 @@ static void not_installed(struct tree *t, const struct module_call *c,
                     : tfr_arena_printf(t->a, "not installed: run \"%s init\"",
                                        t->engine->command),
                 src_range(c->src, c->decl));
-  if (t->unchecked_error)
+  if (t->unchecked_error) {
+    /* plan's error, but only because of the flag: everything else is
+    ** still checked and reported (issue 37) */
+    diags_at(t->diags, before)->strict = true;
     return;
+  }
   diags_at(t->diags, before)->sev = TFR_DIAG_WARNING;
   tfr_diags_set_note(t->diags,
                      tfr_arena_printf(t->a,
@@ -2137,9 +2151,7 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
                                  what, call, call));
   tfr_diags_set_ours(t->diags);
   if (t->unchecked_error)
-    tfr_diags_set_note(t->diags, "An error because of -strict or "
-                                 "-unchecked=error: a module that is not "
-                                 "checked fails the check.");
+    unchecked_fails(t);
   diags_set_module_since(t->diags, before, pi->addr);
   add_unchecked(t, call, TFR_UNCHECKED_DATA_SOURCES,
                 tfr_arena_printf(t->a, "its %s comes from data sources", what),
@@ -2986,9 +2998,7 @@ static void unexpanded(struct tree *t) {
                                    "instances of %s are not checked.",
                                    what, tm->addr, tm->addr));
     tfr_diags_set_ours(t->diags);
-    tfr_diags_set_note(t->diags, "An error because of -strict or "
-                                 "-unchecked=error: a module that is not "
-                                 "checked fails the check.");
+    unchecked_fails(t);
     diags_set_module_since(t->diags, before, tm->parent->addr);
   }
 }
