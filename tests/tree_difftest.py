@@ -105,9 +105,9 @@ KNOWN = [
     Known("internal/lang/funcs/conversion.go:73",
           "sensitive: reference false, tfresolve true", "= to"),
     Known("internal/lang/funcs/conversion.go:73",
-          'tfresolve only [["error", "Ephemeral value not allowed"', "= to"),
+          'tfresolve only ["error", "Ephemeral value not allowed"', "= to"),
     Known("internal/lang/funcs/conversion.go:73",
-          'tfresolve only [["error", "Ephemeral value not allowed"', "(to"),
+          'tfresolve only ["error", "Ephemeral value not allowed"', "(to"),
     # The reference's lookup (src/funcs.go) does not take unknowns, so an
     # unknown or partly unknown map's marks are lost; Terraform's
     # LookupFunc allows them and returns UnknownVal(retType).WithMarks(the
@@ -125,8 +125,13 @@ KNOWN = [
     # keeps its elements' marks on the elements (cty MapVal): a map of
     # sensitive values with known keys is a valid for_each in Terraform.
     Known("internal/terraform/eval_for_each.go:319",
-          'reference only [["error", "Invalid for_each argument", "Sensitive '
-          'values, or values derived', "tfresolve only []"),
+          'reference only ["error", "Invalid for_each argument", "Sensitive '
+          'values, or values derived', "{ a = "),
+    # The reference takes `resource` followed by one name as a value;
+    # Terraform's parseRef requires two (the type and the name).
+    Known("internal/addrs/parse_ref.go:245-252",
+          'tfresolve only ["error", "Invalid reference", "The \\"resource\\" '
+          'object must be followed by two attribute names'),
     # cty names one of an object's bad attributes (or, converting an object
     # to a map, one of its bad elements), the first it meets in Go's map
     # order, which changes from run to run
@@ -1330,9 +1335,9 @@ def compare(o, u):
             if y is not None:
                 only_o.remove(y)
                 only_u.remove(x)
-    if only_o or only_u:
-        out.append("errors: reference only %s; tfresolve only %s" % (
-            jd(only_o, 800), jd(only_u, 800)))
+    # one line a diagnostic, so that each is explained on its own
+    out += ["errors: reference only %s" % jd(x, 800) for x in only_o]
+    out += ["errors: tfresolve only %s" % jd(x, 800) for x in only_u]
     ow = {(g.get("severity"), g.get("summary"), g.get("module"))
           for g in theirs(o) if g.get("severity") == "warning"}
     uw = {(g.get("severity"), g.get("summary"), g.get("module"))
@@ -1463,25 +1468,69 @@ def reference(oracle, args, root, env):
     output when it is not JSON."""
     _, oo, oerr = run([oracle, "-tree"] + args, root, env)
     try:
-        return json.loads(oo, parse_float=Decimal), ""
+        return reference_ranges(json.loads(oo, parse_float=Decimal), root), ""
     except ValueError:
         return None, oo + oerr
 
 
-def explain(res, text, oracle, args, root, env, ud):
-    """The KNOWN entry that explains the differences (text: them and the
-    tree's files), or None; an entry of Go's map order only with the
-    evidence of a rerun of the reference (known_map_order), else a line
-    saying so is added to the differences."""
-    for k in known(text):
-        if not k.map_order:
-            return repr(k)
-        if ud is not None and known_map_order(lambda: reference(oracle, args, root, env)[0], ud):
-            return repr(k)
-        res["diffs"].append("(KNOWN %r matches, but %d more runs of the "
-                            "reference all gave this answer: not Go's map "
-                            "order)" % (k, MAP_ORDER_RUNS))
-    return None
+# A resource reference as Terraform's parseResourceRef delimits it: the
+# address and a literal instance key, not the attributes after
+# (internal/addrs/parse_ref.go:515-549); the reference's range for
+# "Reference to undeclared resource" goes on over them.
+RESOURCE_REF = re.compile(r'(resource\.|data\.|ephemeral\.)?[A-Za-z_][\w-]*'
+                          r'\.[A-Za-z_][\w-]*(\[(\d+|"[^"\\]*")\])?')
+
+
+def reference_ranges(doc, root):
+    """doc with each "Reference to undeclared resource" range cut where
+    Terraform's ends (RESOURCE_REF), read from the file it names."""
+    for g in doc.get("diagnostics", []):
+        r = g.get("range")
+        if g.get("summary") != "Reference to undeclared resource" or not r or \
+                r["start"]["line"] != r["end"]["line"]:
+            continue
+        try:
+            with open(os.path.join(root, r["filename"]), "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        text = data[r["start"]["byte"]:r["end"]["byte"]].decode(errors="replace")
+        m = RESOURCE_REF.match(text)
+        if m and m.end() < len(text):
+            n = len(text[:m.end()].encode())
+            r["end"] = {"line": r["end"]["line"],
+                        "column": r["start"]["column"] + len(text[:m.end()]),
+                        "byte": r["start"]["byte"] + n}
+    return doc
+
+
+def explain(res, files, oracle, args, root, env, ud):
+    """The KNOWN entries that explain the differences, each line of them
+    on its own (with the tree's files), or None when a line is not
+    explained.  "valid:" follows from the errors when an error differs.
+    An entry of Go's map order explains only with the evidence of a rerun
+    of the reference (known_map_order); else a line saying so is added to
+    the differences."""
+    lines = res["diffs"]
+    if any(x.startswith("errors: ") for x in lines):
+        lines = [x for x in lines if not x.startswith("valid: ")]
+    used, order = set(), False
+    for x in lines:
+        ks = known(x + "\n" + files)
+        if not ks:
+            return None
+        plain = [k for k in ks if not k.map_order]
+        used.add(repr((plain or ks)[0]))
+        order |= not plain
+    if order:
+        if ud is None or not known_map_order(
+                lambda: reference(oracle, args, root, env)[0], ud):
+            res["diffs"].append("(a KNOWN entry of Go's map order matches, "
+                                "but %d more runs of the reference all gave "
+                                "this answer: not Go's map order)"
+                                % MAP_ORDER_RUNS)
+            return None
+    return "; ".join(sorted(used))
 
 
 def one_tree(job):
@@ -1526,9 +1575,8 @@ def one_tree(job):
                 res["diffs"] = ["tfresolve output is not JSON: %s" %
                                 (uo + uerr)[:300]]
             if res["diffs"]:
-                res["known"] = explain(res, "\n".join(res["diffs"]) +
-                                       read_all(base), oracle, args, root,
-                                       env, ud)
+                res["known"] = explain(res, read_all(base), oracle, args,
+                                       root, env, ud)
         if (res["diffs"] or (oracle_only and res["oracle_diag"])) and keep \
                 and not res["known"]:
             dest = os.path.join(keep, "t%d-%05d" % (seed, i))
@@ -1543,7 +1591,7 @@ def one_tree(job):
                 pre = "cd \"$(dirname \"$0\")/root\" && env -i PATH=\"$PATH\" " \
                     "LANG=C.UTF-8 " + " ".join(
                         shlex.quote("%s=%s" % kv) for kv in sorted(env.items()))
-                f.write("#!/bin/sh\n# reference, then tfresolve\n%s %s\n%s %s\n" % (
+                f.write("#!/bin/sh\n# reference, then tfresolve\n(%s %s)\n(%s %s)\n" % (
                     pre, " ".join(shlex.quote(x) for x in
                                   [oracle, "-tree"] + args),
                     pre, " ".join(shlex.quote(x) for x in res.get("cmd", []))))
