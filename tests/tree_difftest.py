@@ -24,7 +24,17 @@ validation rules (failing for some values, referring to other variables,
 to locals, to resources so that the condition is unknown), locals,
 outputs (with and without `type`, sensitive), and now and then a missing
 required argument or a misspelt one.  The functions are those both
-programs implement (the reference's src/funcs.go).
+programs implement (the reference's src/funcs.go).  Issue 37's shapes:
+for_each maps whose element is sensitive or ephemeral (a variable, a
+local, a module output; literal, merge, for), when the reference judges
+them as Terraform does (marked_for_each); function arguments known at
+the top that hold an unknown element (flatten, merge, concat, keys,
+values, length, element, slice, index, lookup, zipmap, tolist, tomap,
+distinct...) in module arguments, locals, outputs, count and for_each;
+resource.TYPE.NAME references, declared and not, in outputs and locals.
+
+  tree_difftest.py TFRESOLVE TFORACLE --trees 3000 --seed S   (a campaign;
+  or TREE_DIFFTEST_TREES=3000; the suite runs 100 trees of seed 1)
 
 Runs `TFRESOLVE show -json -show-sensitive ARGS` and `TFORACLE -tree
 ARGS` in the root directory (environment: PATH, LANG=C.UTF-8 and the
@@ -38,7 +48,9 @@ of (severity, summary, detail, range, variable, module); the reference's
 warnings (severity, summary, module) must be among ours.  Diagnostics
 with "origin": "tfresolve" and fields the reference does not have are
 not compared.  Differences that are documented artifacts of the
-reference (KNOWN) are counted apart.
+reference (KNOWN, each with Terraform's source line) are counted apart,
+each difference explained on its own; one of Go's map order only when
+a rerun of the reference gives tfresolve's answer.
 
 Prints one line per difference (the first 20 in full; the case kept
 under --keep DIR with a file `cmd` holding its arguments and
@@ -127,11 +139,6 @@ KNOWN = [
     Known("internal/terraform/eval_for_each.go:319",
           'reference only ["error", "Invalid for_each argument", "Sensitive '
           'values, or values derived', "{ a = "),
-    # The reference takes `resource` followed by one name as a value;
-    # Terraform's parseRef requires two (the type and the name).
-    Known("internal/addrs/parse_ref.go:245-252",
-          'tfresolve only ["error", "Invalid reference", "The \\"resource\\" '
-          'object must be followed by two attribute names'),
     # cty names one of an object's bad attributes (or, converting an object
     # to a map, one of its bad elements), the first it meets in Go's map
     # order, which changes from run to run
@@ -239,9 +246,11 @@ class TreeGen:
     definitions by directory (relative to the root), the kinds of input
     it made."""
 
-    def __init__(self, rnd):
+    def __init__(self, rnd, marked_for_each=True):
         self.r = rnd
         self.cur = set()
+        # for_each over maps with marked elements (see marked_for_each())
+        self.marked_for_each = marked_for_each
 
     def chance(self, p):
         return self.r.random() < p
@@ -580,11 +589,11 @@ class TreeGen:
         makes none."""
         r = self.r
         c = []
-        me, _ = self.marked_elements(sc)
+        me, _ = self.marked_elements(sc) if self.marked_for_each else (None, 0)
         if me is not None:
             c.append((me, ["a", "b"], "string", "marked-elements"))
         for x in sc.refs:
-            if x.marked_elems:
+            if x.marked_elems and self.marked_for_each:
                 c.append((x.text, ["a", "b"], "string", "local-marked-elements"))
         if sc.res:
             u = self.unknown_part(sc)
@@ -903,11 +912,14 @@ class TreeGen:
             self.kind("output-resource.-ref")
         elif 0.2 <= k < 0.205:
             # an undeclared one: Terraform's "Reference to undeclared
-            # resource" (internal/terraform/evaluate_valid.go:234-245)
+            # resource" (internal/terraform/evaluate_valid.go:234-245);
+            # not `resource.x`, Terraform's "Invalid reference"
+            # (internal/addrs/parse_ref.go:245-252), which the reference
+            # takes as a value (golden tree-resource-prefix-errors has it)
             o["expr"] = r.choice(["resource.null_resource.nope.id",
                                   "resource.null_resource.nope[0].id",
                                   "resource.null_resource.nope",
-                                  "null_resource.nope[0].id", "resource.x"])
+                                  "null_resource.nope[0].id"])
             o["t"], o["unknown"] = None, True
             self.kind("output-undeclared-resource")
         elif sc.res and k < 0.26:
@@ -993,7 +1005,8 @@ class TreeGen:
         lists = [x for x in sc.of(("list", "string"), known_only=True)
                  if not x.sens]
         maps = [x for x in sc.of(("map", "string"), known_only=True) +
-                sc.of(("map", "number"), known_only=True) if not x.sens]
+                sc.of(("map", "number"), known_only=True) if not x.sens and
+                (self.marked_for_each or not x.marked_elems)]
         if k < 0.17:
             call["mode"] = "count"
             choices = [("2", 2), ("1", 1), ("0", 0), ("3", 3)]
@@ -1504,6 +1517,28 @@ def reference_ranges(doc, root):
     return doc
 
 
+def marked_for_each(oracle):
+    """Whether the reference takes for_each = { a = sensitive("x") } as
+    Terraform does (marks.Has asks the map's own marks,
+    internal/terraform/eval_for_each.go:319, internal/lang/marks/marks.go:21-24);
+    a reference that looks inside the value cannot judge the trees with
+    such a for_each, so they are not made."""
+    d = tempfile.mkdtemp(prefix="treediff.")
+    try:
+        os.makedirs(os.path.join(d, "m"))
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('module "m" {\n  source   = "./m"\n'
+                    '  for_each = { a = sensitive("x") }\n}\n')
+        with open(os.path.join(d, "m", "main.tf"), "w") as f:
+            f.write("")
+        doc, _ = reference(oracle, [], d, {})
+        return doc is not None and not any(
+            g.get("summary") == "Invalid for_each argument"
+            for g in doc.get("diagnostics", []))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def explain(res, files, oracle, args, root, env, ud):
     """The KNOWN entries that explain the differences, each line of them
     on its own (with the tree's files), or None when a line is not
@@ -1536,8 +1571,8 @@ def explain(res, files, oracle, args, root, env, ud):
 def one_tree(job):
     """Generates tree i of the seed, runs it, compares; returns a result
     dict (picklable)."""
-    tool, oracle, seed, i, oracle_only, keep = job
-    g = TreeGen(random.Random("%d/%d" % (seed, i)))
+    tool, oracle, seed, i, oracle_only, keep, marked = job
+    g = TreeGen(random.Random("%d/%d" % (seed, i)), marked)
     base = tempfile.mkdtemp(prefix="treediff.")
     res = {"i": i, "diffs": [], "known": None, "valid": None, "oracle_diag": [],
            "summaries": [], "coverage": [], "kinds": []}
@@ -1630,7 +1665,14 @@ def main():
     if keep:
         os.makedirs(keep, exist_ok=True)
     idx = [o.tree] if o.tree is not None else range(o.trees)
-    jobs = [(tool, oracle, o.seed, i, o.oracle_only, keep) for i in idx]
+    marked = marked_for_each(oracle)
+    if not marked:
+        print("note: the reference rejects a for_each map whose element is "
+              "sensitive (Terraform looks at the map's own marks, "
+              "internal/terraform/eval_for_each.go:267,319): no such for_each "
+              "is generated")
+    jobs = [(tool, oracle, o.seed, i, o.oracle_only, keep, marked)
+            for i in idx]
     passed = failed = artifacts = shown = 0
     valid = oracle_diag = 0
     hist, cov, kinds = {}, {}, {}
