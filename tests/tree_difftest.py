@@ -1636,7 +1636,60 @@ def one_tree(job):
     return res
 
 
+def self_test():
+    """The comparison's own rules, without the reference: a KNOWN entry
+    of Go's map order does not take a difference that reruns do not
+    change, and takes one that they do; redacted_match takes only quoted
+    parts written "(sensitive value)"; reference_ranges cuts at the
+    instance key.  0 when all hold."""
+    global reference
+    bad = []
+    line = ('errors: reference only ["error", "Invalid value for input '
+            'variable", "The given value is not suitable for module.m.var.x: '
+            'attribute \\"a\\" is required.", "main.tf:1,1-1,2", "x", '
+            '"module.m"]')
+    ud = {"valid": False, "variables": {}, "diagnostics": []}
+    other = {"valid": True, "variables": {}, "diagnostics": []}
+    keep = reference
+    try:
+        reference = lambda *a: (other, "")
+        res = {"diffs": [line]}
+        if explain(res, "", "", [], "", {}, ud) is not None:
+            bad.append("a map-order entry took a deterministic difference")
+        reference = lambda *a: (ud, "")
+        if explain({"diffs": [line]}, "", "", [], "", {}, ud) is None:
+            bad.append("a map-order entry refused a difference reruns change")
+    finally:
+        reference = keep
+    k = ("error", "Duplicate object key", 'the key "app" in', "r", "v", "m")
+    if not redacted_match(k, k[:2] + ("the key (sensitive value) in",) + k[3:]):
+        bad.append("redacted_match refused a redacted key")
+    if redacted_match(k, k[:2] + ("the key (sensitive value) at",) + k[3:]):
+        bad.append("redacted_match took another text")
+    d = tempfile.mkdtemp(prefix="treediff.")
+    try:
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('x = resource.a.b["k"].id\n')
+        doc = {"diagnostics": [{"summary": "Reference to undeclared resource",
+                                "range": {"filename": "main.tf",
+                                          "start": {"line": 1, "column": 5,
+                                                    "byte": 4},
+                                          "end": {"line": 1, "column": 25,
+                                                  "byte": 24}}}]}
+        end = reference_ranges(doc, d)["diagnostics"][0]["range"]["end"]
+        if end["column"] != 22:
+            bad.append("reference_ranges ends at column %d" % end["column"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    for x in bad:
+        print("FAIL " + x)
+    print("%d passed, %d failed" % (5 - len(bad), len(bad)))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("tfresolve")
     ap.add_argument("tforacle")
