@@ -26,7 +26,17 @@ validation rules (failing for some values, referring to other variables,
 to locals, to resources so that the condition is unknown), locals,
 outputs (with and without `type`, sensitive), and now and then a missing
 required argument or a misspelt one.  The functions are those both
-programs implement (the reference's src/funcs.go).
+programs implement (the reference's src/funcs.go).  Issue 37's shapes:
+for_each maps whose element is sensitive or ephemeral (a variable, a
+local, a module output; literal, merge, for), when the reference judges
+them as Terraform does (marked_for_each); function arguments known at
+the top that hold an unknown element (flatten, merge, concat, keys,
+values, length, element, slice, index, lookup, zipmap, tolist, tomap,
+distinct...) in module arguments, locals, outputs, count and for_each;
+resource.TYPE.NAME references, declared and not, in outputs and locals.
+
+  tree_difftest.py TFRESOLVE TFORACLE --trees 3000 --seed S   (a campaign;
+  or TREE_DIFFTEST_TREES=3000; the suite runs 100 trees of seed 1)
 
 Runs `TFRESOLVE show -json -show-sensitive ARGS` and `TFORACLE -tree
 ARGS` in the root directory (environment: PATH, LANG=C.UTF-8 and the
@@ -40,7 +50,9 @@ of (severity, summary, detail, range, variable, module); the reference's
 warnings (severity, summary, module) must be among ours.  Diagnostics
 with "origin": "tfresolve" and fields the reference does not have are
 not compared.  Differences that are documented artifacts of the
-reference (KNOWN) are counted apart.
+reference (KNOWN, each with Terraform's source line) are counted apart,
+each difference explained on its own; one of Go's map order only when
+a rerun of the reference gives tfresolve's answer.
 
 Prints one line per difference (the first 20 in full; the case kept
 under --keep DIR with a file `cmd` holding its arguments and
@@ -73,40 +85,82 @@ import harness
 
 # What the reference program does that Terraform does not: a difference
 # whose text (the difference and the tree's files) holds every string of
-# an entry is counted apart, not as a failure.  Each entry with its
-# reason: a quote of TREE.md's "Unsure / not modelled" or Terraform's
-# source.
+# an entry is counted apart, not as a failure.  Each entry cites the
+# Terraform source (file:line of hashicorp/terraform, or of its hcl and
+# go-cty, prefixed hcl/ or cty/) that says what is right; main() refuses
+# an entry without one.  An entry with map_order explains a difference by
+# Go's map order (the reference picks one of several candidates at
+# random): it takes a difference only when the reference, run again,
+# gives tfresolve's answer (known_map_order), so it never takes a
+# difference that is the same on every run.
+class Known:
+    def __init__(self, source, *strings, map_order=False):
+        self.source, self.strings, self.map_order = source, strings, map_order
+
+    def __repr__(self):
+        return "%s (%s%s)" % (" + ".join(self.strings), self.source,
+                              ", map order" if self.map_order else "")
+
+
+SOURCE_LINE = re.compile(r"^((hcl|cty)/)?[\w./-]+\.go:\d+(-\d+)?$")
+
 KNOWN = [
     # The reference's tolist/toset/tomap (src/funcs.go makeToFunc) lack
     # AllowUnknown, so cty returns an unknown argument's result without
-    # its marks; Terraform's MakeToFunc (internal/lang/funcs/conversion.go)
-    # allows unknowns and returns UnknownVal(retType).WithSameMarks(arg):
-    # a sensitive unknown for_each of the validate walk is Terraform's
-    # "Sensitive values ... cannot be used as for_each arguments" error.
-    ("Sensitive values, or values derived from sensitive values, cannot "
-     "be used as for_each arguments", "sensitive(", "for_each = to"),
+    # its marks; Terraform's MakeToFunc allows unknowns and returns
+    # UnknownVal(retType).WithSameMarks(arg): a sensitive unknown for_each
+    # of the validate walk is Terraform's "Sensitive values ... cannot be
+    # used as for_each arguments" error.
+    Known("internal/lang/funcs/conversion.go:47-73",
+          "Sensitive values, or values derived from sensitive values, cannot "
+          "be used as for_each arguments", "sensitive(", "for_each = to"),
     # the same for a child variable given to*(unknown sensitive value):
     # Terraform's is still sensitive; or ephemeral, then an error
-    ("sensitive: reference false, tfresolve true", "= to"),
+    Known("internal/lang/funcs/conversion.go:73",
+          "sensitive: reference false, tfresolve true", "= to"),
+    Known("internal/lang/funcs/conversion.go:73",
+          'tfresolve only ["error", "Ephemeral value not allowed"', "= to"),
+    Known("internal/lang/funcs/conversion.go:73",
+          'tfresolve only ["error", "Ephemeral value not allowed"', "(to"),
     # The reference's lookup (src/funcs.go) does not take unknowns, so an
-    # unknown or partly unknown map's marks are lost; Terraform's LookupFunc
-    # (internal/lang/funcs/collection.go) allows them and returns
-    # UnknownVal(retType).WithMarks(the map's and key's marks).
-    ("sensitive: reference false, tfresolve true", "lookup("),
+    # unknown or partly unknown map's marks are lost; Terraform's
+    # LookupFunc allows them and returns UnknownVal(retType).WithMarks(the
+    # map's and key's marks).
+    Known("internal/lang/funcs/collection.go:229-305",
+          "sensitive: reference false, tfresolve true", "lookup("),
     # the validate walk's sensitive for_each (first entry) stops the run
     # before the plan walk here, where the reference goes on
-    ("module instances: reference only", "= sensitive(", "for_each = to"),
-    ('tfresolve only [["error", "Ephemeral value not allowed"', "= to"),
-    ('tfresolve only [["error", "Ephemeral value not allowed"', "(to"),
+    Known("internal/terraform/eval_for_each.go:319",
+          "module instances: reference only", "= sensitive(", "for_each = to"),
     # The reference's validateForEach asks hasMark, which looks inside the
     # value (UnmarkDeepWithPaths); Terraform's validateResourceOrActionForEach
     # asks marks.Has(forEachVal, marks.Sensitive), the value's own marks
-    # (internal/lang/marks/marks.go Has: val.HasMark), and a map keeps its
-    # elements' marks on the elements (cty MapVal): a map of sensitive
-    # values with known keys is a valid for_each in Terraform.
-    ('reference only [["error", "Invalid for_each argument", "Sensitive '
-     'values, or values derived', "tfresolve only []"),
+    # (internal/lang/marks/marks.go:21-24, Has: val.HasMark), and a map
+    # keeps its elements' marks on the elements (cty MapVal): a map of
+    # sensitive values with known keys is a valid for_each in Terraform.
+    Known("internal/terraform/eval_for_each.go:319",
+          'reference only ["error", "Invalid for_each argument", "Sensitive '
+          'values, or values derived', "{ a = "),
+    # cty names one of an object's bad attributes (or, converting an object
+    # to a map, one of its bad elements), the first it meets in Go's map
+    # order, which changes from run to run
+    Known("cty/cty/convert/mismatch_msg.go:81-116", 'attribute \\"',
+          "suitable", map_order=True),
+    Known("cty/cty/convert/mismatch_msg.go:184-191", 'element \\"',
+          "suitable", map_order=True),
 ]
+
+# Differences the comparison takes away before it compares, each a rule
+# of tfresolve's own (README: a sensitive value's keys and names are not
+# quoted, even with -show-sensitive) where Terraform quotes a part of a
+# value that is or holds a sensitive value (hcl/hclsyntax/expression.go:1621-1624
+# "Duplicate object key" with %q of the key; internal/terraform/
+# eval_variable.go:121 a conversion error's path): a diagnostic of ours
+# that is the reference's with some of its Go-quoted parts written
+# "(sensitive value)" (and the diagnostic holds the note that says so)
+# is the reference's (redacted_match).  Nothing else is taken away.
+REDACTED = "(sensitive value)"
+REDACTION_NOTE = "(sensitive value) stands for"
 
 TIMEOUT = 20
 
@@ -171,6 +225,7 @@ class Ref:
                  kind="var"):
         self.text, self.t, self.sens = text, t, sens
         self.unknown, self.eph, self.kind = unknown, eph, kind
+        self.marked_elems = False   # a map whose element "a" is marked
 
 
 class Scope:
@@ -220,9 +275,11 @@ class TreeGen:
     definitions by directory (relative to the root), the kinds of input
     it made."""
 
-    def __init__(self, rnd):
+    def __init__(self, rnd, marked_for_each=True):
         self.r = rnd
         self.cur = set()
+        # for_each over maps with marked elements (see marked_for_each())
+        self.marked_for_each = marked_for_each
 
     def chance(self, p):
         return self.r.random() < p
@@ -319,6 +376,10 @@ class TreeGen:
             if isinstance(t, tuple) and t[0] == "object":
                 return self.obj_expr(sc, t, depth, unknown=True)
             return "null_resource.r.triggers"
+        if depth == 0 and self.chance(0.06):
+            e = self.partly_unknown(sc, t)
+            if e is not None:
+                return e
         if sc.count and self.chance(0.25) and t in ("number", "string", "any"):
             self.kind("count.index")
             return "count.index" if t != "string" else '"n-${count.index}"'
@@ -447,6 +508,139 @@ class TreeGen:
             return None
         self.kind("arg-derived")
         return r.choice(o)
+
+    # ---- issue 37's shapes: partly unknown arguments, marked elements ------
+    def unknown_part(self, sc):
+        """An unknown string for a function argument's element: a
+        resource attribute (now and then through resource.), a template
+        of one, or an unknown reference of the scope."""
+        r = self.r
+        c = [x.text for x in sc.refs if x.unknown and x.t == "string" and
+             not x.eph]
+        if c and self.chance(0.3):
+            self.kind("partly-unknown-via-ref")
+            return r.choice(c)
+        if self.chance(0.2):
+            self.kind("resource.-ref")
+            return "resource.null_resource.r.id"
+        return r.choice(["null_resource.r.id", '"${null_resource.r.id}-u"'])
+
+    def known_part(self, sc, word):
+        """A known string for a function argument's element: a literal, or
+        now and then a sensitive reference (marks beside the unknown)."""
+        c = [x.text for x in sc.refs if x.sens and x.t == "string" and
+             not x.unknown and not x.eph]
+        if c and self.chance(0.2):
+            self.kind("partly-unknown-with-sensitive")
+            return self.r.choice(c)
+        return json.dumps(word)
+
+    def partly_unknown(self, sc, t):
+        """An expression of type t whose function arguments are known at
+        the top but hold an unknown element (cty calls the function; the
+        unknown stays inside), or None for a type it does not make."""
+        if not sc.res or not (isinstance(t, str) or t in (
+                ("list", "string"), ("set", "string"), ("map", "string"))):
+            return None
+        r = self.r
+        u = self.unknown_part(sc)
+        a, b = self.known_part(sc, "a"), self.known_part(sc, "b")
+        lst = r.choice(['[%s, %s]' % (a, u), '[%s, %s, %s]' % (u, a, b)])
+        mp = r.choice(['merge({ a = %s }, { b = %s })' % (a, u),
+                       'zipmap(["a", "b"], [%s, %s])' % (a, u),
+                       'tomap({ a = %s, b = %s })' % (a, u),
+                       '{ for k, v in merge({ a = %s }, { b = %s }) : k => v }'
+                       % (a, u),
+                       'merge(flatten([for k in ["a", "b"] : [{ (k) = %s }]])...)'
+                       % u])
+        o = {
+            "number": ["length(flatten([[%s], [%s]]))" % (a, u),
+                       "length(concat([%s], [%s]))" % (a, u),
+                       "length(keys(%s))" % mp, "length(%s)" % mp,
+                       "length(values(%s))" % mp,
+                       "length(distinct(%s))" % lst,
+                       "length(slice(%s, 0, 2))" % lst,
+                       "length(tolist(%s))" % lst,
+                       "length(compact(%s))" % lst,
+                       "index(%s, %s)" % (lst, a)],
+            "string": ["element(%s, 0)" % lst, "element(concat([%s], [%s]), 1)"
+                       % (a, u), 'lookup(%s, "a", "d")' % mp,
+                       'lookup(%s, "b", "d")' % mp, 'join(",", %s)' % lst,
+                       "keys(%s)[0]" % mp, 'coalesce(%s, "d")' % u,
+                       'one([%s])' % u, 'format("%%s-%%s", %s, %s)' % (a, u),
+                       'try(element(%s, 5), "t")' % lst],
+            ("list", "string"): ["concat([%s], [%s])" % (a, u),
+                                 "flatten([[%s], [%s]])" % (a, u),
+                                 "slice(%s, 0, 2)" % lst, "keys(%s)" % mp,
+                                 "values(%s)" % mp, "tolist(%s)" % lst,
+                                 "distinct(%s)" % lst, "compact(%s)" % lst,
+                                 "reverse(%s)" % lst, "sort(%s)" % lst,
+                                 "[for x in %s : x]" % lst],
+            ("set", "string"): ["toset(%s)" % lst,
+                                "toset(concat([%s], [%s]))" % (a, u),
+                                "toset(keys(%s))" % mp],
+            ("map", "string"): [mp],
+            "bool": ["contains(%s, %s)" % (lst, a),
+                     "length(concat([%s], [%s])) == 2" % (a, u),
+                     'alltrue([true, %s == "x"])' % u,
+                     'anytrue([true, %s == "x"])' % u,
+                     'contains(keys(%s), "a")' % mp],
+            "any": [lst, mp],
+        }.get(t)
+        if not o:
+            return None
+        self.kind("partly-unknown-" + (t if isinstance(t, str) else t[0]))
+        return r.choice(o)
+
+    def marked_elements(self, sc):
+        """A map of strings with known keys "a" and "b" whose element "a"
+        is sensitive or ephemeral (a variable, a local, a module output),
+        written as a literal, through merge or a for expression, and
+        whether it is ephemeral; or (None, False) when the scope has no
+        marked string."""
+        c = [x for x in sc.refs if (x.sens or x.eph) and x.t == "string" and
+             not x.unknown]
+        if not c:
+            return None, False
+        x = self.r.choice(c)
+        self.kind("marked-elements-%s-%s" % ("ephemeral" if x.eph
+                                              else "sensitive", x.kind))
+        return self.r.choice(['{ a = %s, b = "y" }' % x.text,
+                              'merge({ a = %s }, { b = "y" })' % x.text,
+                              '{ for k, v in { a = %s, b = "y" } : k => v }'
+                              % x.text]), x.eph
+
+    def for_each_shape(self, sc, *dflt):
+        """A for_each of issue 37's shapes (with its keys, each.value's
+        type and its kind): a map with a marked element (literal, local,
+        module output), or one whose keys are known and values not
+        (through merge, zipmap, keys, flatten...); dflt when the scope
+        makes none."""
+        r = self.r
+        c = []
+        me, _ = self.marked_elements(sc) if self.marked_for_each else (None, 0)
+        if me is not None:
+            c.append((me, ["a", "b"], "string", "marked-elements"))
+        for x in sc.refs:
+            if x.marked_elems and self.marked_for_each:
+                c.append((x.text, ["a", "b"], "string", "local-marked-elements"))
+        if sc.res:
+            u = self.unknown_part(sc)
+            mp = ['merge({ a = "x" }, { b = %s })' % u,
+                  'zipmap(["a", "b"], ["x", %s])' % u,
+                  'tomap({ a = "x", b = %s })' % u,
+                  '{ for k, v in merge({ a = "x" }, { b = %s }) : k => v }' % u]
+            c += [(x, ["a", "b"], "string", "partly-unknown-map") for x in mp]
+            c += [("toset(keys(%s))" % r.choice(mp), ["a", "b"], "string",
+                   "partly-unknown-keys"),
+                  ('toset(concat(["a"], [%s]))' % u, None, "string",
+                   "partly-unknown-set"),
+                  ('merge(flatten([for k in ["a", "b"] : [{ (k) = merge({ n = k '
+                   '}, { id = %s }) }]])...)' % u, ["a", "b"], "none",
+                   "partly-unknown-merge-flatten")]
+        if not c:
+            return dflt
+        return r.choice(c)
 
     # ---- validation rules -------------------------------------------------
     def cond(self, v, t):
@@ -578,7 +772,15 @@ class TreeGen:
                 decl["deprecated"] = "Use something else."
                 self.kind("deprecated-var")
             out[name] = decl
-        if root and self.chance(0.02):
+        if self.chance(0.3):
+            out["secret"] = {"type": "string", "sensitive": True,
+                             "default": '"s3cr3t"'}
+            self.kind("secret-var")
+        if not root and self.chance(0.12):
+            out["tokn"] = {"type": "string", "ephemeral": True,
+                           "default": '"e"'}
+            self.kind("ephemeral-var")
+        if root and self.chance(0.06):
             out["tok"] = {"type": "string", "ephemeral": True, "default": '"t"'}
             self.kind("ephemeral-root-var")
         return out
@@ -620,10 +822,19 @@ class TreeGen:
             t = r.choice(["string", "number", ("list", "string"),
                           ("map", "string"), "bool"])
             unknown = sc.res and self.chance(0.15)
+            pu = None if unknown or not self.chance(0.2) else \
+                self.partly_unknown(sc, t)
             if unknown:
-                e = r.choice(['"${null_resource.r.id}-l"', "null_resource.r.id"])
+                e = r.choice(['"${null_resource.r.id}-l"', "null_resource.r.id",
+                              "resource.null_resource.r.id",
+                              '"${resource.null_resource.r.id}-l"'])
                 t = "string"
                 self.kind("local-unknown")
+                if e.count("resource.") == 2:
+                    self.kind("resource.-ref")
+            elif pu is not None:
+                e, unknown = pu, True
+                self.kind("local-partly-unknown")
             else:
                 e = self.expr(sc, t, 0.02)
             ln = "l%d" % i
@@ -632,6 +843,16 @@ class TreeGen:
             sens = any(x.sens and x.text in e for x in sc.refs)
             sc.refs.append(Ref("local." + ln, t, sens, unknown=unknown,
                                kind="local"))
+        me, me_eph = self.marked_elements(sc) if self.chance(0.35) \
+            else (None, False)
+        if me is not None:
+            locs.append(("sm", me))
+            ldeps["sm"] = deps(me, ldeps)
+            x = Ref("local.sm", ("map", "string"), kind="local",
+                    eph=me_eph)
+            x.marked_elems = True
+            sc.refs.append(x)
+            self.kind("local-marked-elements")
         if any(d.get("ephemeral") for d in vs.values()) and self.chance(0.4):
             en = [n for n, d in vs.items() if d.get("ephemeral")][0]
             locs.append(("eph", "var." + en))
@@ -709,6 +930,34 @@ class TreeGen:
             o["t"] = "string"
             o["unknown"] = True
             self.kind("output-unknown")
+        elif sc.res and k < 0.2:
+            # resource.TYPE.NAME (terraform internal/addrs/parse_ref.go:236)
+            o["expr"], o["t"] = r.choice([
+                ("resource.null_resource.r.id", "string"),
+                ('"${resource.null_resource.r.id}"', "string"),
+                ("resource.null_resource.r", None),
+                ('[resource.null_resource.r.id, "a"]', ("list", "string"))])
+            o["unknown"] = True
+            self.kind("output-resource.-ref")
+        elif 0.2 <= k < 0.205:
+            # an undeclared one: Terraform's "Reference to undeclared
+            # resource" (internal/terraform/evaluate_valid.go:234-245);
+            # not `resource.x`, Terraform's "Invalid reference"
+            # (internal/addrs/parse_ref.go:245-252), which the reference
+            # takes as a value (golden tree-resource-prefix-errors has it)
+            o["expr"] = r.choice(["resource.null_resource.nope.id",
+                                  "resource.null_resource.nope[0].id",
+                                  "resource.null_resource.nope",
+                                  "null_resource.nope[0].id"])
+            o["t"], o["unknown"] = None, True
+            self.kind("output-undeclared-resource")
+        elif sc.res and k < 0.26:
+            t = r.choice(["string", "number", ("list", "string"),
+                          ("map", "string"), ("set", "string")])
+            o["expr"] = self.partly_unknown(sc, t)
+            o["t"], o["unknown"] = t, True
+            if o["expr"] is None:
+                o["expr"], o["t"] = "null_resource.r.id", "string"
         elif mods and k < 0.3:
             x = r.choice(mods)
             o["expr"], o["t"], o["unknown"], o["sens"] = x.text, x.t, x.unknown, x.sens
@@ -786,7 +1035,8 @@ class TreeGen:
         lists = [x for x in sc.of(("list", "string"), known_only=True)
                  if not x.sens]
         maps = [x for x in sc.of(("map", "string"), known_only=True) +
-                sc.of(("map", "number"), known_only=True) if not x.sens]
+                sc.of(("map", "number"), known_only=True) if not x.sens and
+                (self.marked_for_each or not x.marked_elems)]
         if k < 0.17:
             call["mode"] = "count"
             choices = [("2", 2), ("1", 1), ("0", 0), ("3", 3)]
@@ -795,7 +1045,16 @@ class TreeGen:
             if lists:
                 choices.append(("length(%s)" % r.choice(lists).text, None))
             e, n = r.choice(choices)
-            if sc.res and self.chance(0.12):
+            if sc.res and self.chance(0.15):
+                # known length, unknown elements: cty's length is known
+                u = self.unknown_part(sc)
+                e, n = r.choice([
+                    ('length(concat(["a"], [%s]))' % u, 2),
+                    ('length(flatten([["a"], [%s]]))' % u, 2),
+                    ("length(keys(merge({ a = 1 }, { b = %s })))" % u, 2),
+                    ('length(tolist(["a", %s]))' % u, 2)])
+                self.kind("count-partly-unknown")
+            elif sc.res and self.chance(0.12):
                 e, n = r.choice(["length(null_resource.r.triggers)",
                                  "null_resource.r.count"]), None
                 self.kind("count-unknown")
@@ -822,6 +1081,9 @@ class TreeGen:
                                 "string", "for-expr"))
             e, keys, et, how = r.choice(choices)
             p = r.random()
+            if self.chance(0.4):
+                e, keys, et, how = self.for_each_shape(sc, e, keys, et, how)
+                p = 1
             if sc.res and p < 0.04:
                 e = r.choice(["toset([null_resource.r.id])",
                               "{ (null_resource.r.id) = 1 }",
@@ -1033,6 +1295,32 @@ def diag_key(g):
             g.get("module"))
 
 
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def redacted_match(theirs_key, ours_key):
+    """Whether our diagnostic (key) is the reference's with some of the
+    Go-quoted parts of its summary and detail written "(sensitive
+    value)" (see REDACTED); every other field the same."""
+    if theirs_key[0] != ours_key[0] or theirs_key[3:] != ours_key[3:]:
+        return False
+    some = False
+    for t, u in zip(theirs_key[1:3], ours_key[1:3]):
+        if t == u:
+            continue
+        pat, at = [], 0
+        for m in QUOTED.finditer(t):
+            pat.append(re.escape(t[at:m.start()]))
+            pat.append("(?:%s|%s)" % (re.escape(m.group(0)),
+                                       re.escape(REDACTED)))
+            at = m.end()
+        pat.append(re.escape(t[at:]))
+        if not re.fullmatch("".join(pat), u):
+            return False
+        some = True
+    return some
+
+
 def jd(x, n=200):
     return json.dumps(x, default=str)[:n]
 
@@ -1070,16 +1358,25 @@ def compare(o, u):
             out += compare_instance(a, om[a], um[a])
     oe = sorted(diag_key(g) for g in theirs(o) if g.get("severity") == "error")
     ue = sorted(diag_key(g) for g in theirs(u) if g.get("severity") == "error")
+    noted = {diag_key(g) for g in theirs(u)
+             if REDACTION_NOTE in (g.get("note") or "")}
+    only_o, only_u = [], []
     if oe != ue:
         only_o = list(oe)
-        only_u = []
         for x in ue:
             if x in only_o:
                 only_o.remove(x)
             else:
                 only_u.append(x)
-        out.append("errors: reference only %s; tfresolve only %s" % (
-            jd(only_o, 800), jd(only_u, 800)))
+        for x in list(only_u):
+            y = next((y for y in only_o if x in noted and
+                      redacted_match(y, x)), None)
+            if y is not None:
+                only_o.remove(y)
+                only_u.remove(x)
+    # one line a diagnostic, so that each is explained on its own
+    out += ["errors: reference only %s" % jd(x, 800) for x in only_o]
+    out += ["errors: tfresolve only %s" % jd(x, 800) for x in only_u]
     ow = {(g.get("severity"), g.get("summary"), g.get("module"))
           for g in theirs(o) if g.get("severity") == "warning"}
     uw = {(g.get("severity"), g.get("summary"), g.get("module"))
@@ -1133,10 +1430,24 @@ def read_all(d):
 
 
 def known(text):
-    for k in KNOWN:
-        if all(x in text for x in k):
-            return k
-    return None
+    """The entries of KNOWN whose strings text holds."""
+    return [k for k in KNOWN if all(x in text for x in k.strings)]
+
+
+MAP_ORDER_RUNS = 12
+
+
+def known_map_order(rerun, ud):
+    """Whether the reference, run again (rerun() gives its document), ever
+    gives tfresolve's answer ud: the evidence a map-order entry needs (with
+    two candidates, twelve runs all picking the other one happen once in
+    4096 when the order is random; a difference that is the same on every
+    run is never taken)."""
+    for _ in range(MAP_ORDER_RUNS):
+        od = rerun()
+        if od is not None and not compare(od, ud):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- oracle-only
@@ -1191,11 +1502,103 @@ def coverage(spec, o):
 
 # ---------------------------------------------------------------- worker
 
+def reference(oracle, args, root, env):
+    """The reference's document for the tree in root (or None) and its
+    output when it is not JSON."""
+    _, oo, oerr = run([oracle, "-tree"] + args, root, env)
+    try:
+        return reference_ranges(json.loads(oo, parse_float=Decimal), root), ""
+    except ValueError:
+        return None, oo + oerr
+
+
+# A resource reference as Terraform's parseResourceRef delimits it: the
+# address and a literal instance key, not the attributes after
+# (internal/addrs/parse_ref.go:515-549); the reference's range for
+# "Reference to undeclared resource" goes on over them.
+RESOURCE_REF = re.compile(r'(resource\.|data\.|ephemeral\.)?[A-Za-z_][\w-]*'
+                          r'\.[A-Za-z_][\w-]*(\[(\d+|"[^"\\]*")\])?')
+
+
+def reference_ranges(doc, root):
+    """doc with each "Reference to undeclared resource" range cut where
+    Terraform's ends (RESOURCE_REF), read from the file it names."""
+    for g in doc.get("diagnostics", []):
+        r = g.get("range")
+        if g.get("summary") != "Reference to undeclared resource" or not r or \
+                r["start"]["line"] != r["end"]["line"]:
+            continue
+        try:
+            with open(os.path.join(root, r["filename"]), "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        text = data[r["start"]["byte"]:r["end"]["byte"]].decode(errors="replace")
+        m = RESOURCE_REF.match(text)
+        if m and m.end() < len(text):
+            n = len(text[:m.end()].encode())
+            r["end"] = {"line": r["end"]["line"],
+                        "column": r["start"]["column"] + len(text[:m.end()]),
+                        "byte": r["start"]["byte"] + n}
+    return doc
+
+
+def marked_for_each(oracle):
+    """Whether the reference takes for_each = { a = sensitive("x") } as
+    Terraform does (marks.Has asks the map's own marks,
+    internal/terraform/eval_for_each.go:319, internal/lang/marks/marks.go:21-24);
+    a reference that looks inside the value cannot judge the trees with
+    such a for_each, so they are not made."""
+    d = tempfile.mkdtemp(prefix="treediff.")
+    try:
+        os.makedirs(os.path.join(d, "m"))
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('module "m" {\n  source   = "./m"\n'
+                    '  for_each = { a = sensitive("x") }\n}\n')
+        with open(os.path.join(d, "m", "main.tf"), "w") as f:
+            f.write("")
+        doc, _ = reference(oracle, [], d, {})
+        return doc is not None and not any(
+            g.get("summary") == "Invalid for_each argument"
+            for g in doc.get("diagnostics", []))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def explain(res, files, oracle, args, root, env, ud):
+    """The KNOWN entries that explain the differences, each line of them
+    on its own (with the tree's files), or None when a line is not
+    explained.  "valid:" follows from the errors when an error differs.
+    An entry of Go's map order explains only with the evidence of a rerun
+    of the reference (known_map_order); else a line saying so is added to
+    the differences."""
+    lines = res["diffs"]
+    if any(x.startswith("errors: ") for x in lines):
+        lines = [x for x in lines if not x.startswith("valid: ")]
+    used, order = set(), False
+    for x in lines:
+        ks = known(x + "\n" + files)
+        if not ks:
+            return None
+        plain = [k for k in ks if not k.map_order]
+        used.add(repr((plain or ks)[0]))
+        order |= not plain
+    if order:
+        if ud is None or not known_map_order(
+                lambda: reference(oracle, args, root, env)[0], ud):
+            res["diffs"].append("(a KNOWN entry of Go's map order matches, "
+                                "but %d more runs of the reference all gave "
+                                "this answer: not Go's map order)"
+                                % MAP_ORDER_RUNS)
+            return None
+    return "; ".join(sorted(used))
+
+
 def one_tree(job):
     """Generates tree i of the seed, runs it, compares; returns a result
     dict (picklable)."""
-    tool, oracle, seed, i, oracle_only, keep = job
-    g = TreeGen(random.Random("%d/%d" % (seed, i)))
+    tool, oracle, seed, i, oracle_only, keep, marked = job
+    g = TreeGen(random.Random("%d/%d" % (seed, i)), marked)
     base = tempfile.mkdtemp(prefix="treediff.")
     res = {"i": i, "diffs": [], "known": None, "valid": None, "oracle_diag": [],
            "summaries": [], "coverage": [], "kinds": []}
@@ -1204,12 +1607,9 @@ def one_tree(job):
         res["kinds"] = sorted(spec["kinds"])
         root = os.path.join(base, "root")
         args, env = spec["args"], spec["env"]
-        _, oo, oerr = run([oracle, "-tree"] + args, root, env)
-        try:
-            od = json.loads(oo, parse_float=Decimal)
-        except ValueError:
-            res["diffs"] = ["reference output is not JSON: %s" % (oo + oerr)[:300]]
-            od = None
+        od, oerr = reference(oracle, args, root, env)
+        if od is None:
+            res["diffs"] = ["reference output is not JSON: %s" % oerr[:300]]
         if od is not None:
             res["valid"] = od.get("valid")
             res["oracle_diag"] = sorted({g_["summary"] for g_ in od["diagnostics"]
@@ -1228,6 +1628,7 @@ def one_tree(job):
             cmd = [tool, "show"] + strict + ["-json", "-show-sensitive"] + args
             res["cmd"] = cmd
             _, uo, uerr = run(cmd, root, env)
+            ud = None
             try:
                 ud = json.loads(uo, parse_float=Decimal)
                 res["diffs"] = compare(od, ud)
@@ -1235,9 +1636,8 @@ def one_tree(job):
                 res["diffs"] = ["tfresolve output is not JSON: %s" %
                                 (uo + uerr)[:300]]
             if res["diffs"]:
-                k = known("\n".join(res["diffs"]) + read_all(base))
-                if k is not None:
-                    res["known"] = k
+                res["known"] = explain(res, read_all(base), oracle, args,
+                                       root, env, ud)
         if (res["diffs"] or (oracle_only and res["oracle_diag"])) and keep \
                 and not res["known"]:
             dest = os.path.join(keep, "t%d-%05d" % (seed, i))
@@ -1246,11 +1646,13 @@ def one_tree(job):
             with open(os.path.join(dest, "cmd"), "w") as f:
                 json.dump({"args": args, "env": env, "cwd": "root",
                            "seed": seed, "tree": i}, f, indent=1)
+            with open(os.path.join(dest, "diffs"), "w") as f:
+                f.write("\n".join(res["diffs"]) + "\n")
             with open(os.path.join(dest, "repro.sh"), "w") as f:
                 pre = "cd \"$(dirname \"$0\")/root\" && env -i PATH=\"$PATH\" " \
                     "LANG=C.UTF-8 " + " ".join(
                         shlex.quote("%s=%s" % kv) for kv in sorted(env.items()))
-                f.write("#!/bin/sh\n# reference, then tfresolve\n%s %s\n%s %s\n" % (
+                f.write("#!/bin/sh\n# reference, then tfresolve\n(%s %s)\n(%s %s)\n" % (
                     pre, " ".join(shlex.quote(x) for x in
                                   [oracle, "-tree"] + args),
                     pre, " ".join(shlex.quote(x) for x in res.get("cmd", []))))
@@ -1260,11 +1662,67 @@ def one_tree(job):
     return res
 
 
+def self_test():
+    """The comparison's own rules, without the reference: a KNOWN entry
+    of Go's map order does not take a difference that reruns do not
+    change, and takes one that they do; redacted_match takes only quoted
+    parts written "(sensitive value)"; reference_ranges cuts at the
+    instance key.  0 when all hold."""
+    global reference
+    bad = []
+    line = ('errors: reference only ["error", "Invalid value for input '
+            'variable", "The given value is not suitable for module.m.var.x: '
+            'attribute \\"a\\" is required.", "main.tf:1,1-1,2", "x", '
+            '"module.m"]')
+    ud = {"valid": False, "variables": {}, "diagnostics": []}
+    other = {"valid": True, "variables": {}, "diagnostics": []}
+    keep = reference
+    try:
+        reference = lambda *a: (other, "")
+        res = {"diffs": [line]}
+        if explain(res, "", "", [], "", {}, ud) is not None:
+            bad.append("a map-order entry took a deterministic difference")
+        reference = lambda *a: (ud, "")
+        if explain({"diffs": [line]}, "", "", [], "", {}, ud) is None:
+            bad.append("a map-order entry refused a difference reruns change")
+    finally:
+        reference = keep
+    k = ("error", "Duplicate object key", 'the key "app" in', "r", "v", "m")
+    if not redacted_match(k, k[:2] + ("the key (sensitive value) in",) + k[3:]):
+        bad.append("redacted_match refused a redacted key")
+    if redacted_match(k, k[:2] + ("the key (sensitive value) at",) + k[3:]):
+        bad.append("redacted_match took another text")
+    d = tempfile.mkdtemp(prefix="treediff.")
+    try:
+        with open(os.path.join(d, "main.tf"), "w") as f:
+            f.write('x = resource.a.b["k"].id\n')
+        doc = {"diagnostics": [{"summary": "Reference to undeclared resource",
+                                "range": {"filename": "main.tf",
+                                          "start": {"line": 1, "column": 5,
+                                                    "byte": 4},
+                                          "end": {"line": 1, "column": 25,
+                                                  "byte": 24}}}]}
+        end = reference_ranges(doc, d)["diagnostics"][0]["range"]["end"]
+        if end["column"] != 22:
+            bad.append("reference_ranges ends at column %d" % end["column"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    for x in bad:
+        print("FAIL " + x)
+    print("%d passed, %d failed" % (5 - len(bad), len(bad)))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("tfresolve")
     ap.add_argument("tforacle")
-    ap.add_argument("--trees", type=int, default=200)
+    # the suite runs a few (tests/meson.build); TREE_DIFFTEST_TREES (or
+    # --trees) sets how many for a campaign
+    ap.add_argument("--trees", type=int,
+                    default=int(os.environ.get("TREE_DIFFTEST_TREES", "200")))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", help="keep the trees that differ here")
     ap.add_argument("--tree", type=int, help="run only this tree of the seed")
@@ -1273,6 +1731,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-v", action="store_true")
     o = ap.parse_args()
+    bad = [k for k in KNOWN if not SOURCE_LINE.match(k.source)]
+    if bad:
+        print("KNOWN entries without a Terraform source file:line: %s" % bad)
+        return 2
     if not os.access(o.tforacle, os.X_OK):
         print("SKIP reference program not built (%s)" % o.tforacle)
         return 77  # meson's "skipped"
@@ -1282,7 +1744,14 @@ def main():
     if keep:
         os.makedirs(keep, exist_ok=True)
     idx = [o.tree] if o.tree is not None else range(o.trees)
-    jobs = [(tool, oracle, o.seed, i, o.oracle_only, keep) for i in idx]
+    marked = marked_for_each(oracle)
+    if not marked:
+        print("note: the reference rejects a for_each map whose element is "
+              "sensitive (Terraform looks at the map's own marks, "
+              "internal/terraform/eval_for_each.go:267,319): no such for_each "
+              "is generated")
+    jobs = [(tool, oracle, o.seed, i, o.oracle_only, keep, marked)
+            for i in idx]
     passed = failed = artifacts = shown = 0
     valid = oracle_diag = 0
     hist, cov, kinds = {}, {}, {}
@@ -1336,7 +1805,7 @@ def main():
         if known_seen:
             print("known differences, by KNOWN entry:")
             for k, c in known_seen.items():
-                print("  %6d  %s" % (c, " + ".join(k)))
+                print("  %6d  %s" % (c, k))
     if o.oracle_only:
         bad = oracle_diag > n * 0.1
         print("%d passed, %d failed" % (n - oracle_diag if not bad else 0,

@@ -38,9 +38,25 @@ static bool knowable(const struct refs *r, const struct ast *root) {
          (r->follow && refwalk_is_name(root, "local"));
 }
 
+/* The step i levels above the root of x (depth levels deep). */
+static const struct ast *step_at(const struct ast *x, size_t depth, size_t i) {
+  for (size_t k = 0; k < depth - i; k++)
+    x = refwalk_step_in(x);
+  return x;
+}
+
+/* Whether step y is an instance key Terraform reads into the address: an
+** index by a literal (hcl's TraverseIndex). */
+static bool is_key_step(const struct ast *y) {
+  return y->kind == AST_INDEX &&
+         (y->kids[0]->kind == AST_NUMBER || y->kids[0]->kind == AST_STRING);
+}
+
 /* "data.aws_ami.x", "aws_instance.web", "module.net": the object a
-** traversal refers to, for messages; *at gets its range (the root through
-** the last attribute named), as Terraform's reference ranges go. */
+** traversal refers to, for messages; *at gets its range as Terraform's
+** reference ranges go: the root through the last attribute named, then
+** an instance key (terraform internal/addrs/parse_ref.go:535-549), and
+** for a module call the output's name (parse_ref.go:316-349). */
 static const char *object_name(tfr_arena *a, const struct ast *x,
                                const struct ast *root, struct span *at) {
   size_t depth = 0;
@@ -55,15 +71,21 @@ static const char *object_name(tfr_arena *a, const struct ast *x,
                         refwalk_is_name(root, "resource")
                     ? 2
                     : 1;
-  for (size_t i = 1; i <= want && i <= depth; i++) {
-    const struct ast *y = x; /* the step i levels above the root */
-    for (size_t k = 0; k < depth - i; k++)
-      y = refwalk_step_in(y);
+  size_t i = 1;
+  for (; i <= want && i <= depth; i++) {
+    const struct ast *y = step_at(x, depth, i);
     if (y->kind != AST_GETATTR)
-      break;
+      return s;
     s = tfr_arena_printf(a, "%s.%.*s", s, (int)y->n, y->str);
     at->end = y->span.end;
   }
+  if (i <= want)
+    return s;
+  if (i <= depth && is_key_step(step_at(x, depth, i)))
+    at->end = step_at(x, depth, i++)->span.end;
+  if (refwalk_is_name(root, "module") && i <= depth &&
+      step_at(x, depth, i)->kind == AST_GETATTR)
+    at->end = step_at(x, depth, i)->span.end;
   return s;
 }
 

@@ -1646,8 +1646,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     stop = !ok || (tree && !tree_graph(tree, diags, later));
   }
   if (!stop) {
-    bool ok = validate_unknown(m, a, diags);
-    stop = !(tree ? tree_validate(tree, diags) && ok : ok);
+    /* a cycle of the root's rules stops before the tree's walk too: the
+    ** graph is checked before it is walked (terraform
+    ** internal/terraform/graph_builder.go:83) */
+    bool cycle = false, ok = validate_unknown(m, a, diags, &cycle);
+    stop = !(tree && !cycle ? tree_validate(tree, diags) && ok : ok);
   }
   group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {

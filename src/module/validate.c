@@ -673,12 +673,13 @@ static struct tfr_range decl_range(const void *ud, size_t k) {
   return m->vars[k].decl;
 }
 
-bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags) {
+bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
+                      bool *cycle) {
   const struct value_place decl_place = {decl_range, m};
   if (!declared_refs(m, a, diags))
     return false;
   if (cycles(m, a, diags))
-    return false;
+    return !(*cycle = true);
   size_t nrules = 0;
   for (size_t k = 0; k < m->nvars; k++)
     nrules += m->vars[k].nvalidations;

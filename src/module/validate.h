@@ -14,8 +14,10 @@ void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
 
 /* Before values are final: references to undeclared variables, cycles,
 ** and errors that do not depend on values (every variable unknown).
-** False when Terraform would stop here. */
-bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags);
+** False when Terraform would stop here; *cycle set when that is at a
+** cycle, found before any walk. */
+bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
+                      bool *cycle);
 
 /* Where variable k's value is written: asked for only when one of its
 ** rules fails. */
