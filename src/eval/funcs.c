@@ -529,22 +529,23 @@ static bool check_args(struct fcall *f, const tfr_value *const *args, size_t n,
   return true;
 }
 
-/* An argument, converted: marks taken off (into *marks) unless the
-** parameter takes them, unknown noted.  As cty's Function.Call, for every
-** argument, even when the result is already known to be unknown. */
+/*
+** An argument, converted: marks taken off deeply (into *marks, which the
+** result gets back) unless the parameter takes them, and *unknown set
+** when it is unknown as a whole and the parameter does not take that.
+** An argument that only holds unknowns reaches the function, which
+** decides what they make of its result (cty/function/function.go:
+** 297-316 in go-cty v1.18.1: Call tests val.IsKnown(), not
+** IsWhollyKnown).  As cty's Function.Call, for every argument, even
+** when the result is already known to be unknown.
+*/
 static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
-                        unsigned *marks, bool *unknown, bool *top_unknown,
-                        unsigned *kept_marks) {
+                        unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  else /* inside too: the function would return those parts (fail closed) */
-    *kept_marks |= tfr_value_marks(*v) & MARKS;
-
-  if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN)) {
+  if (((*v)->flags & TFR_V_UNKNOWN) && !(p->flags & FP_ALLOW_UNKNOWN))
     *unknown = true;
-    *top_unknown |= ((*v)->flags & TFR_V_UNKNOWN) != 0;
-  }
 }
 
 /*
@@ -644,17 +645,9 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   bool dynamic = false;
   if (!check_args(&f, args, nargs, &dynamic))
     return eval_dynamic(c);
-  unsigned marks = 0, kept = 0;
-  bool top_unknown = false;
+  unsigned marks = 0;
   for (size_t i = 0; i < nargs; i++)
-    prepare_arg(&f, i, &args[i], &marks, &unknown, &top_unknown, &kept);
-  /* cty calls the function when its arguments are known at the top, even
-  ** with unknowns inside, and Terraform's functions then answer unknown
-  ** with the marks of the arguments they take marked (lookup of a
-  ** sensitive map); a wholly unknown argument is answered before, with
-  ** the marks of the others only */
-  if (unknown && !top_unknown)
-    marks |= kept;
+    prepare_arg(&f, i, &args[i], &marks, &unknown);
   f.args = args;
   f.nargs = nargs;
   if (dynamic) {

@@ -1224,7 +1224,11 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
 
 /* ---- list, map: removed in Terraform 0.12 ------------------------------- */
 
+/* Their message quotes no argument: nothing in it is to be hidden, even
+** when an argument is sensitive (a one-letter secret "a" would otherwise
+** hide the word "a" of the message). */
 static const tfr_type *ty_list(struct fcall *f) {
+  f->nsecrets = 0;
   fcall_error(f, "the \"list\" function was deprecated in Terraform v0.12 "
                  "and is no longer available; use tolist([ ... ]) syntax "
                  "to write a literal list");
@@ -1232,6 +1236,7 @@ static const tfr_type *ty_list(struct fcall *f) {
 }
 
 static const tfr_type *ty_map(struct fcall *f) {
+  f->nsecrets = 0;
   fcall_error(f, "the \"map\" function was deprecated in Terraform v0.12 "
                  "and is no longer available; use tomap({ ... }) syntax to "
                  "write a literal map");

@@ -381,6 +381,12 @@ static const tfr_value *fn_join(struct fcall *f, const tfr_type *ret) {
     fcall_error(f, "at least one list is required");
     return NULL;
   }
+  /* a list holding an unknown string makes the result unknown, before
+  ** any null element is looked at (cty/function/stdlib/string.go:256-261
+  ** in go-cty v1.18.1) */
+  for (size_t ai = 1; ai < f->nargs; ai++)
+    if (!tfr_value_is_wholly_known(f->args[ai]))
+      return tfr_unknown(f->a, &tfr_t_string);
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
   bool first = true;
