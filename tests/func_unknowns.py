@@ -70,33 +70,66 @@ class Raw:
 
 NULL = Raw("null")
 
+
+class Wrap:
+    """A call of a conversion function (tolist, toset, tomap) around a
+    value, so that an argument is a list, set or map: varied inside."""
+
+    def __init__(self, fn, value):
+        self.fn, self.value = fn, value
+
+
+def L(v):
+    return Wrap("tolist", v)
+
+
+def S(v):
+    return Wrap("toset", v)
+
+
+def M(v):
+    return Wrap("tomap", v)
+
 # Sample calls: the arguments of each, as Python values (str, int, float,
 # bool, list = tuple constructor, dict = object constructor, Raw).
 SAMPLES = {
     "abs": [[-1]],
     "abspath": [["a/b"]],
-    "alltrue": [[[True, True]], [[True, False]]],
-    "anytrue": [[[False, True]], [[False, False]]],
+    "alltrue": [[[True, True]], [[True, False]],
+               [L([True, True])]],
+    "anytrue": [[[False, True]], [[False, False]],
+               [S([True])]],
     "base64decode": [["aGk="]],
     "base64encode": [["hi"]],
     "basename": [["a/b"]],
     "can": [[["a", {"b": 1}]]],
     "ceil": [[1.5]],
     "chomp": [["a\\n"]],
-    "chunklist": [[["a", "b", "c"], 2]],
+    "chunklist": [[["a", "b", "c"], 2],
+                 [L(["a", "b", "c"]), 2],
+                 [[["a"], ["b"]], 1]],
     "cidrhost": [["10.0.0.0/8", 2]],
     "cidrnetmask": [["10.0.0.0/8"]],
     "cidrsubnet": [["10.0.0.0/8", 8, 2]],
     "cidrsubnets": [["10.0.0.0/8", 8, 8]],
-    "coalesce": [["", "a"], [NULL, 1, 2], [["a"], ["b", "c"]]],
-    "coalescelist": [[[], ["a"]], [["a", "b"], ["c"]]],
+    "coalesce": [["", "a"], [NULL, 1, 2], [["a"], ["b", "c"]],
+                [{"a": "x"}, {"a": "y"}]],
+    "coalescelist": [[[], ["a"]], [["a", "b"], ["c"]],
+                    [[["a"]], [["b"]]]],
     "compact": [[["a", "", "b"]]],
-    "concat": [[["a"], ["b", "c"]], [[["x"]], [{"y": 1}]]],
-    "contains": [[["a", "b"], "b"], [["a", "b"], "c"]],
+    "concat": [[["a"], ["b", "c"]], [[["x"]], [{"y": 1}]],
+              [L(["a"]), L(["b"])]],
+    "contains": [[["a", "b"], "b"], [["a", "b"], "c"],
+                [S(["a", "b"]), "b"], [L(["a", "b"]), "a"],
+                [[["a"], ["b"]], ["b"]], [[{"a": 1}], {"a": 1}]],
     "csvdecode": [["a,b\\n1,2\\n"]],
     "dirname": [["a/b"]],
-    "distinct": [[["a", "b", "a"]]],
-    "element": [[["a", "b", "c"], 1], [["a", "b"], 3]],
+    "distinct": [[["a", "b", "a"]],
+                [L(["a", "b", "a"])],
+                [[["a"], ["a"], ["b"]]]],
+    "element": [[["a", "b", "c"], 1], [["a", "b"], 3],
+               [L(["a", "b"]), 0],
+               [[["a"], ["b"]], 1]],
     "endswith": [["abc", "c"]],
     "file": [["hello.txt"]],
     "filebase64": [["hello.txt"]],
@@ -108,33 +141,52 @@ SAMPLES = {
     "filesha1": [["hello.txt"]],
     "filesha256": [["hello.txt"]],
     "filesha512": [["hello.txt"]],
-    "flatten": [[[["a", "b"], ["c"]]], [[["a", ["b"]], []]]],
+    "flatten": [[[["a", "b"], ["c"]]], [[["a", ["b"]], []]],
+               [[L(["a"]), S(["b"])]]],
     "floor": [[1.5]],
-    "format": [["%s-%d", "a", 1], ["%v", ["a", "b"]]],
+    "format": [["%s-%d", "a", 1], ["%v", ["a", "b"]],
+              ["%v", M({"a": "x"})],
+              ["%#v", {"a": ["b"]}]],
     "formatdate": [["YYYY", "2020-01-02T03:04:05Z"]],
-    "formatlist": [["%s-%s", ["a", "b"], "c"], ["%s", ["a", "b"]]],
+    "formatlist": [["%s-%s", ["a", "b"], "c"], ["%s", ["a", "b"]],
+                  ["%s", L(["a", "b"])],
+                  ["%v", [["a"], ["b"]]]],
     "indent": [[2, "a\\nb"]],
-    "index": [[["a", "b"], "b"], [["a", "b"], "c"]],
+    "index": [[["a", "b"], "b"], [["a", "b"], "c"],
+             [L(["a", "b"]), "b"],
+             [[["a"], ["b"]], ["b"]]],
     "issensitive": [["a"], [["a"]]],
-    "join": [[",", ["a", "b"]], ["-", ["a"], ["b", "c"]]],
+    "join": [[",", ["a", "b"]], ["-", ["a"], ["b", "c"]],
+            [",", L(["a"]), S(["b"])]],
     "jsondecode": [["{\\\"a\\\":1}"]],
-    "jsonencode": [[{"a": ["b", 1]}], ["a"]],
-    "keys": [[{"a": 1, "b": 2}], [{"a": "x", "b": ["y"]}]],
-    "length": [[["a", "b"]], [{"a": 1}], ["abc"], [[["a"], ["b", "c"]]]],
+    "jsonencode": [[{"a": ["b", 1]}], ["a"],
+                  [M({"a": "x"})], [S(["a"])],
+                  [[{"a": ["b"]}, "c"]]],
+    "keys": [[{"a": 1, "b": 2}], [{"a": "x", "b": ["y"]}],
+            [M({"a": "x", "b": "y"})]],
+    "length": [[["a", "b"]], [{"a": 1}], ["abc"], [[["a"], ["b", "c"]]],
+              [S(["a", "b"])], [M({"a": "x"})], [L(["a"])]],
     "list": [["a"]],
     "log": [[8, 2]],
     "lookup": [[{"a": "x", "b": "y"}, "a"], [{"a": "x"}, "c", "d"],
-               [{"a": {"b": 1}, "c": {"b": 2}}, "a"]],
+               [{"a": {"b": 1}, "c": {"b": 2}}, "a"],
+              [M({"a": "x", "b": "y"}), "a"], [M({"a": "x"}), "c", "d"]],
     "lower": [["AB"]],
     "map": [["a", "b"]],
-    "matchkeys": [[["a", "b", "c"], ["x", "y", "z"], ["y"]]],
+    "matchkeys": [[["a", "b", "c"], ["x", "y", "z"], ["y"]],
+                 [L(["a", "b"]), L(["x", "y"]), S(["y"])],
+                 [[["a"], ["b"]], [["x"], ["y"]], [["y"]]]],
     "max": [[1, 3, 2]],
     "md5": [["a"]],
     "merge": [[{"a": 1}, {"b": 2}], [{"a": "x"}, {"a": "y", "b": "z"}],
-              [{"a": {"x": 1}}, {"b": ["c"]}]],
+              [{"a": {"x": 1}}, {"b": ["c"]}],
+             [M({"a": "x"}), M({"b": "y"})], [M({"a": "x"}), {"b": 1}]],
     "min": [[1, 2]],
-    "nonsensitive": [["a"], [["a", "b"]]],
-    "one": [[["a"]], [[]]],
+    "nonsensitive": [["a"], [["a", "b"]],
+                    [M({"a": "x"})]],
+    "one": [[["a"]], [[]],
+           [L(["a"])], [S(["a"])],
+           [[{"a": "x"}]]],
     "parseint": [["ff", 16]],
     "pathexpand": [["a/b"]],
     "pow": [[2, 3]],
@@ -142,34 +194,52 @@ SAMPLES = {
     "regex": [["a(b)", "abc"]],
     "regexall": [["a", "aba"]],
     "replace": [["abc", "b", "x"]],
-    "reverse": [[["a", "b"]]],
-    "sensitive": [["a"], [["a", "b"]]],
-    "setintersection": [[["a", "b"], ["b", "c"]]],
-    "setproduct": [[["a", "b"], ["c"]]],
-    "setsubtract": [[["a", "b"], ["b"]]],
-    "setunion": [[["a"], ["b"]]],
+    "reverse": [[["a", "b"]],
+               [L(["a", "b"])],
+               [[["a"], {"b": 1}]]],
+    "sensitive": [["a"], [["a", "b"]],
+                 [M({"a": "x"})]],
+    "setintersection": [[["a", "b"], ["b", "c"]],
+                       [S(["a", "b"]), S(["b"])],
+                       [[{"a": "x"}, {"a": "y"}], [{"a": "x"}]]],
+    "setproduct": [[["a", "b"], ["c"]],
+                  [S(["a"]), L(["b", "c"])],
+                  [[["a"]], [{"b": 1}]]],
+    "setsubtract": [[["a", "b"], ["b"]],
+                   [S(["a", "b"]), S(["b"])],
+                   [[["a"], ["b"]], [["b"]]]],
+    "setunion": [[["a"], ["b"]],
+                [S(["a"]), L(["b"])],
+                [[["a"]], [["b"]]]],
     "sha1": [["a"]],
     "sha256": [["a"]],
     "sha512": [["a"]],
     "signum": [[-3]],
-    "slice": [[["a", "b", "c"], 1, 3]],
-    "sort": [[["b", "a"]]],
+    "slice": [[["a", "b", "c"], 1, 3],
+             [L(["a", "b", "c"]), 0, 2]],
+    "sort": [[["b", "a"]],
+            [L(["b", "a"])]],
     "split": [[",", "a,b"]],
     "startswith": [["abc", "a"]],
     "strcontains": [["abc", "b"]],
     "strrev": [["abc"]],
     "substr": [["abcdef", 1, 3]],
-    "sum": [[[1, 2, 3]]],
+    "sum": [[[1, 2, 3]],
+           [L([1, 2])], [S([1, 2])]],
     "templatefile": [["t.tmpl", {"a": "x", "b": ["y", "z"]}]],
     "timeadd": [["2020-01-01T00:00:00Z", "1h"]],
     "title": [["ab cd"]],
     "tobool": [[True], ["true"]],
-    "tolist": [[["a", "b"]], [["a", 1]]],
-    "tomap": [[{"a": "x", "b": "y"}], [{"a": 1, "b": "x"}]],
+    "tolist": [[["a", "b"]], [["a", 1]],
+              [S(["a", "b"])], [[["a"], ["b"]]]],
+    "tomap": [[{"a": "x", "b": "y"}], [{"a": 1, "b": "x"}],
+             [{"a": ["x"], "b": ["y"]}]],
     "tonumber": [["1"], [1]],
-    "toset": [[["a", "b", "a"]]],
+    "toset": [[["a", "b", "a"]],
+             [L(["a", "b"])], [[{"a": 1}, {"a": 2}]]],
     "tostring": [["a"], [1]],
-    "transpose": [[{"a": ["x", "y"], "b": ["x"]}]],
+    "transpose": [[{"a": ["x", "y"], "b": ["x"]}],
+                 [M({"a": L(["x"])})]],
     "trim": [["xaxx", "x"]],
     "trimprefix": [["abc", "a"]],
     "trimspace": [[" a "]],
@@ -177,15 +247,94 @@ SAMPLES = {
     "try": [["a", "b"], [{"a": 1}]],
     "upper": [["ab"]],
     "urlencode": [["a b"]],
-    "values": [[{"a": 1, "b": 2}], [{"a": "x", "b": ["y"]}]],
+    "values": [[{"a": 1, "b": 2}], [{"a": "x", "b": ["y"]}],
+              [M({"a": "x", "b": "y"})]],
     "yamldecode": [["a: 1"]],
-    "yamlencode": [[{"a": ["b", 1]}]],
-    "zipmap": [[["a", "b"], ["x", "y"]], [["a", "b"], [1, {"c": 2}]]],
+    "yamlencode": [[{"a": ["b", 1]}],
+                  [M({"a": "x"})]],
+    "zipmap": [[["a", "b"], ["x", "y"]], [["a", "b"], [1, {"c": 2}]],
+              [L(["a", "b"]), L(["x", "y"])],
+              [["a"], [[["x"]]]]],
 }
 
-# Differences that Terraform's source explains: (regular expression on
-# the expression, why, with the source line).
+# Terraform's own functions (internal/lang/funcs in Terraform) whose
+# spec has RefineResult: refineNotNull; the reference program's ports of
+# them declare none (shared/oracle/SEMANTICS.md, "Known gaps"), so its
+# unknown result of theirs may be null, and `R == null` stays unknown.
+TF_NOT_NULL = {
+    "alltrue": "collection.go:77", "anytrue": "collection.go:107",
+    "base64decode": "encoding.go:38", "base64encode": "encoding.go:73",
+    "basename": "filesystem.go:320", "coalesce": "collection.go:156",
+    "dirname": "filesystem.go:336", "endswith": "string.go:85",
+    "index": "collection.go:190", "length": "collection.go:38",
+    "matchkeys": "collection.go:358", "md5": "crypto.go:242",
+    "replace": "string.go:116", "sha1": "crypto.go:242",
+    "sha256": "crypto.go:242", "sha512": "crypto.go:242",
+    "startswith": "string.go:36", "sum": "collection.go:503",
+    "transpose": "collection.go:573", "urlencode": "encoding.go:236",
+}
+
+
+def bool_result(r, value, unknown=False):
+    return (r.get("type") == "bool" and r.get("value") == value and
+            bool(r.get("unknown")) == unknown)
+
+
+def without(r, key):
+    return {k: v for k, v in r.items() if k != key}
+
+
+def not_null(e, ours, ref):
+    m = re.match(r"^\((\w+)\(.*\)\) == null$", e)
+    return (m and m.group(1) in TF_NOT_NULL and
+            without(ours, "sensitive") == {"type": "bool", "value": False} and
+            bool_result(ref, None, True) and
+            ours.get("sensitive") == ref.get("sensitive") and
+            "internal/lang/funcs/" + TF_NOT_NULL[m.group(1)])
+
+
+def panic_period(ours, ref):
+    a, b = ours.get("error"), ref.get("error")
+    return (a and b and a["summary"] == b["summary"] and
+            "panic in function implementation" in b["detail"] and
+            a["detail"] == b["detail"] + ".")
+
+
+# Differences that Terraform's source explains: (test on the expression,
+# tfresolve's result and the reference's, why with the source line).
 KNOWN = [
+    (not_null, "Terraform's function declares RefineResult: refineNotNull "
+     "(%s); the reference's port of it does not"),
+    (lambda e, ours, ref: re.match(r"^issensitive\(", e) and
+     bool_result(ours, None, True) and bool_result(ref, False),
+     "issensitive of an unknown value that is not marked is unknown: "
+     "internal/lang/funcs/sensitive.go:77-78 in Terraform; the reference "
+     "answers false"),
+    (lambda e, ours, ref: re.match(r"^to(list|set|map)\(", e) and
+     ours.get("sensitive") and not ref.get("sensitive") and
+     ours.get("unknown") and without(ours, "sensitive") == ref,
+     "tolist/toset/tomap of an unknown marked value keep its marks: "
+     "internal/lang/funcs/conversion.go:46,72-73 in Terraform (AllowUnknown, "
+     "WithSameMarks); the reference's makeToFunc has no AllowUnknown, so "
+     "cty's Call drops the marks of an unknown argument it takes marked"),
+    (lambda e, ours, ref: re.match(r"^length\(\(sort\(", e) and
+     ours.get("unknown") and ref.get("type") == "number" and
+     not ref.get("unknown"),
+     "sort of a list with unknown elements refines its unknown result with "
+     "the list's length (cty/function/stdlib/string.go:297-308 in go-cty "
+     "v1.18.1); tfresolve's values carry no length refinement "
+     "(include/tfresolve/value.h: TFR_V_NOTNULL only)"),
+    (lambda e, ours, ref: panic_period(ours, ref),
+     "a panic's message ends with a period: hclsyntax/expression.go:618 in "
+     "hcl v2.24.0 ends the detail with one after the message and Go's "
+     "stack; the reference drops the stack and the period"),
+    (lambda e, ours, ref: re.search(r"\)\[\d\]$", e) and
+     ours.get("type") == "dynamic" and ours.get("unknown") and
+     (ref.get("unknown") or "Invalid index" in json.dumps(ref)),
+     "not a function call: an index of an unknown tuple has the element's "
+     "type, or is an error out of range (hcl v2.24.0 ops.go:87-94: HasIndex "
+     "is known from the tuple type); src/eval/eval.c's eval_index gives an "
+     "unknown of type any (left to the owner of that code)"),
 ]
 
 
@@ -193,6 +342,8 @@ def hcl(v):
     """The HCL text of a sample value."""
     if isinstance(v, Raw):
         return v.text
+    if isinstance(v, Wrap):
+        return "%s(%s)" % (v.fn, hcl(v.value))
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -220,12 +371,42 @@ def unknowns(v):
     return ["var.d"]
 
 
+def first_unknown(v):
+    """The text of collection v with its first primitive replaced by an
+    unknown value, or None."""
+    if isinstance(v, list):
+        items = list(enumerate(v))
+    elif isinstance(v, dict):
+        items = list(v.items())
+    else:
+        return None
+    for i, (k, x) in enumerate(items):
+        t = None
+        if isinstance(x, (bool, int, float, str)):
+            t = unknowns(x)[0]
+        elif isinstance(x, (list, dict)):
+            t = first_unknown(x)
+        if t is None:
+            continue
+        texts = [t if j == i else hcl(y) for j, (_, y) in enumerate(items)]
+        if isinstance(v, list):
+            return "[%s]" % ", ".join(texts)
+        return "{%s}" % ", ".join("%s = %s" % (kk, tt) for (kk, _), tt
+                                  in zip(items, texts))
+    return None
+
+
 def variants(v):
     """The texts of v with one node varied: an unknown value, a sensitive
     value, a for expression over an object (keys kept, or one unknown)."""
     if isinstance(v, Raw):
         return []
+    if isinstance(v, Wrap):
+        return ["%s(%s)" % (v.fn, t) for t in variants(v.value)]
     out = list(unknowns(v)) + ["sensitive(%s)" % hcl(v)]
+    inner = first_unknown(v)
+    if inner:  # marked as a whole, unknown inside
+        out.append("sensitive(%s)" % inner)
     if isinstance(v, dict):
         out.append("{for k, x in %s : k => x}" % hcl(v))
         out.append('{for k, x in %s : (k == "a" ? var.s : k) => x}' % hcl(v))
@@ -325,6 +506,8 @@ def main():
     ap.add_argument("tforacle")
     ap.add_argument("--show", type=int, default=30,
                     help="differences shown in full")
+    ap.add_argument("--explain", action="store_true",
+                    help="print each difference KNOWN explains")
     ap.add_argument("--list", action="store_true",
                     help="print every expression and stop")
     o = ap.parse_args()
@@ -373,8 +556,11 @@ def main():
                     t(True, e)
                     nxt += probes(e, y)
                     continue
-                why = [w for r, w in KNOWN if re.search(r, e)]
+                why = [w.replace("%s", str(k)) for t, w in KNOWN
+                       for k in [t(e, x, y)] if k]
                 if why:
+                    if o.explain:
+                        print("KNOWN %s: %s" % (e, why[0]))
                     known += 1
                     continue
                 diffs += 1

@@ -161,17 +161,27 @@ static int cmp_name(const void *k, const void *e) {
   return strcmp(k, *(const char *const *)e);
 }
 
-/* An unknown result of f refined as cty's Call refines it. */
-static const tfr_value *refined(struct fcall *f, const tfr_value *v) {
-  if (!v || !(v->flags & TFR_V_UNKNOWN) || (v->flags & TFR_V_NOTNULL) ||
-      v->type->kind == TFR_DYNAMIC ||
-      !bsearch(f->spec->name, not_null, sizeof not_null / sizeof *not_null,
-               sizeof *not_null, cmp_name))
+/* v (unknown) refined as not null. */
+static const tfr_value *not_null_of(tfr_arena *a, const tfr_value *v) {
+  if (v->flags & TFR_V_NOTNULL)
     return v;
-  tfr_value *u = tfr_arena_alloc(f->a, sizeof *u);
+  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
   *u = *v;
   u->flags |= TFR_V_NOTNULL;
   return u;
+}
+
+const tfr_value *funcs_unknown_notnull(tfr_arena *a, const tfr_type *t) {
+  return not_null_of(a, tfr_unknown(a, t));
+}
+
+/* An unknown result of f refined as cty's Call refines it. */
+static const tfr_value *refined(struct fcall *f, const tfr_value *v) {
+  if (!v || !(v->flags & TFR_V_UNKNOWN) || v->type->kind == TFR_DYNAMIC ||
+      !bsearch(f->spec->name, not_null, sizeof not_null / sizeof *not_null,
+               sizeof *not_null, cmp_name))
+    return v;
+  return not_null_of(f->a, v);
 }
 
 /* A result with a string too long to hold (TFR_V_TOO_LARGE), itself or

@@ -81,6 +81,10 @@ void fcall_ours(struct fcall *f);
 void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...)
     TFR_PRINTF(3, 4);
 
+/* An unknown value of type t refined as not null (cty's
+** UnknownVal(t).RefineNotNull()), in a's memory. */
+const tfr_value *funcs_unknown_notnull(tfr_arena *a, const tfr_type *t);
+
 /* Register a group of functions (each funcs_<group>.c has one table). */
 struct func_group {
   const struct func_spec *specs;
