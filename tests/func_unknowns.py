@@ -12,7 +12,8 @@ have (ours are read from src/eval/funcs_*.c's tables, the reference's
 from `tforacle -functions`), each sample call below is varied at every
 node of every argument: a primitive becomes an unknown of its type
 (var.s, var.n, var.b), a collection an unknown one (var.ls, var.ms, or
-var.d of type any), a value a sensitive one, an object a for expression
+var.d of type any), each also marked sensitive, a value a sensitive one,
+a collection a sensitive one with an unknown inside, an object a for expression
 over it (which keeps its keys) or one whose key is unknown.  That gives
 unknowns at the top level, one level and two levels down.  Each call is
 evaluated by `tfresolve eval -functions -json -` and
@@ -275,6 +276,13 @@ TF_NOT_NULL = {
 }
 
 
+def more_marked(ours, ref):
+    """tfresolve's result is sensitive, the reference's is not, and they
+    are otherwise equal."""
+    return (ours.get("sensitive") and not ref.get("sensitive") and
+            without(ours, "sensitive") == ref)
+
+
 def bool_result(r, value, unknown=False):
     return (r.get("type") == "bool" and r.get("value") == value and
             bool(r.get("unknown")) == unknown)
@@ -310,13 +318,25 @@ KNOWN = [
      "issensitive of an unknown value that is not marked is unknown: "
      "internal/lang/funcs/sensitive.go:77-78 in Terraform; the reference "
      "answers false"),
-    (lambda e, ours, ref: re.match(r"^to(list|set|map)\(", e) and
-     ours.get("sensitive") and not ref.get("sensitive") and
-     ours.get("unknown") and without(ours, "sensitive") == ref,
-     "tolist/toset/tomap of an unknown marked value keep its marks: "
+    (lambda e, ours, ref: (re.search(r"\bto(bool|number|string|list|set|"
+                                     r"map)\(sensitive\(var\.\w+\)\)", e) or
+                           re.match(r"^tolist\(\(", e)) and
+     ours.get("unknown") and more_marked(ours, ref),
+     "tolist, tostring, ... of an unknown marked value keep its marks: "
      "internal/lang/funcs/conversion.go:46,72-73 in Terraform (AllowUnknown, "
      "WithSameMarks); the reference's makeToFunc has no AllowUnknown, so "
      "cty's Call drops the marks of an unknown argument it takes marked"),
+    (lambda e, ours, ref: re.match(r"^lookup\(.*sensitive\(var\.", e) and
+     more_marked(ours, ref),
+     "lookup of an unknown marked map or key keeps their marks: "
+     "internal/lang/funcs/collection.go:289-306 in Terraform; the "
+     "reference's port drops them"),
+    (lambda e, ours, ref: re.match(r"^templatefile\(.*sensitive\(var\.", e)
+     and more_marked(ours, ref),
+     "templatefile with unknown marked vars keeps their marks: "
+     "internal/lang/funcs/filesystem.go:108-113,138-142 in Terraform "
+     "(AllowUnknown, AllowMarked, WithMarks(varsMarks)); the reference's "
+     "port drops them"),
     (lambda e, ours, ref: re.match(r"^length\(\(sort\(", e) and
      ours.get("unknown") and ref.get("type") == "number" and
      not ref.get("unknown"),
@@ -404,6 +424,7 @@ def variants(v):
     if isinstance(v, Wrap):
         return ["%s(%s)" % (v.fn, t) for t in variants(v.value)]
     out = list(unknowns(v)) + ["sensitive(%s)" % hcl(v)]
+    out += ["sensitive(%s)" % u for u in unknowns(v)]  # marked and unknown
     inner = first_unknown(v)
     if inner:  # marked as a whole, unknown inside
         out.append("sensitive(%s)" % inner)

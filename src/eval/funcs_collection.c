@@ -366,7 +366,11 @@ static bool flatten_into(tfr_arena *a, const tfr_value *l, struct vec *out,
   bool known = true;
   for (uint32_t i = 0; i < l->n; i++) {
     const tfr_value *e = l->elems[i];
-    if (!is_known(e) && kind_of(e) == TFR_DYNAMIC)
+    /* only cty.DynamicVal itself: a marked or refined unknown of type
+    ** any is not equal to it and counts as a leaf (cty/function/stdlib/
+    ** collection.go:563-567 in go-cty v1.18.1) */
+    if (!is_known(e) && kind_of(e) == TFR_DYNAMIC &&
+        !(e->flags & (MARKS | TFR_V_NOTNULL)))
       known = false;
     if (is_null(e) || !is_seq(kind_of(e))) {
       vec_push(out, e);

@@ -495,9 +495,8 @@ static size_t set_filter(tfr_arena *a, const tfr_value **cur, size_t n,
 ** 50, tuple_type.go:58-63, object_type.go:110-122 in go-cty v1.18.1; Go
 ** prints a map's keys sorted, as an object type's names are). */
 static void go_type(struct sbuf *b, const tfr_type *t) {
-  static const char *const coll[] = {[TFR_LIST] = "cty.List(",
-                                     [TFR_SET] = "cty.Set(",
-                                     [TFR_MAP] = "cty.Map("};
+  static const char *const coll[] = {
+      [TFR_LIST] = "cty.List(", [TFR_SET] = "cty.Set(", [TFR_MAP] = "cty.Map("};
   switch (t->kind) {
   case TFR_STRING:
     sbuf_str(b, "cty.String");
@@ -556,8 +555,9 @@ static bool same_rules(struct fcall *f, const tfr_value *first,
   sbuf_str(&b, "}, cty.setRules{Type:");
   go_type(&b, s->type->elem);
   sbuf_str(&b, "}");
-  fcall_error(f, "panic in function implementation: incompatible set "
-                 "rules: %.*s",
+  fcall_error(f,
+              "panic in function implementation: incompatible set "
+              "rules: %.*s",
               (int)b.n, b.p);
   free(b.p);
   return false;
@@ -687,8 +687,11 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < f->nargs; i++) {
     args[i] = unmark(f->a, f->args[i], &marks);
     const tfr_value *s = args[i];
-    if (kind_of(s) == TFR_SET && s->n != 1 && !tfr_value_is_wholly_known(s))
-      unknown = true; /* its length is unknown */
+    if (!is_known(s) ||
+        (kind_of(s) == TFR_SET && s->n != 1 && !tfr_value_is_wholly_known(s)))
+      unknown = true; /* its length is unknown: the result is unknown, with
+                      ** the marks of every argument (cty/function/stdlib/
+                      ** collection.go:986-1015 in go-cty v1.18.1) */
     else if (total && s->n > UINT32_MAX / total)
       total = UINT64_MAX;
     else
@@ -733,7 +736,10 @@ enum {
 };
 
 static const struct func_param p_other_sets = {"other_sets", &t_set_any, DYN};
-static const struct func_param p_sets = {"sets", NULL, MARKED};
+/* cty's sets take unknown values (cty/function/stdlib/collection.go:
+** 935-940 in go-cty v1.18.1), so an unknown one keeps its marks */
+static const struct func_param p_sets = {"sets", NULL,
+                                         MARKED | FP_ALLOW_UNKNOWN};
 
 /* Sorted by name, as funcs_collection.c's table: funcs.c interleaves the
 ** two by name, so that names come in the order of the one table they

@@ -267,9 +267,13 @@ static const tfr_value *fn_substr(struct fcall *f, const tfr_type *ret) {
 
 /* startswith(str, prefix) */
 static const tfr_value *fn_startswith(struct fcall *f, const tfr_type *ret) {
-  (void)ret;
   const tfr_value *s = f->args[0], *p = f->args[1];
-  return tfr_bool(p->n <= s->n && !memcmp(s->s, p->s, p->n));
+  bool has = p->n <= s->n && !memcmp(s->s, p->s, p->n);
+  /* its str takes an unknown string, whose known prefix may decide
+  ** (internal/lang/funcs/string.go:26-28 and 39-57 in Terraform) */
+  if ((s->flags & TFR_V_UNKNOWN) && p->n && !has && s->n < p->n)
+    return tfr_unknown(f->a, ret);
+  return tfr_bool(has);
 }
 
 /* endswith(str, suffix) */
@@ -1118,7 +1122,7 @@ static const struct func_spec specs[] = {
      fn_split},
     {"startswith",
      2,
-     {STR("str"), STR("prefix")},
+     {{"str", &tfr_t_string, FP_ALLOW_UNKNOWN}, STR("prefix")},
      NULL,
      &tfr_t_bool,
      NULL,
