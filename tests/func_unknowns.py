@@ -323,13 +323,13 @@ KNOWN = [
                            re.match(r"^tolist\(\(", e)) and
      ours.get("unknown") and more_marked(ours, ref),
      "tolist, tostring, ... of an unknown marked value keep its marks: "
-     "internal/lang/funcs/conversion.go:46,72-73 in Terraform (AllowUnknown, "
+     "internal/lang/funcs/conversion.go:47,72-73 in Terraform (AllowUnknown, "
      "WithSameMarks); the reference's makeToFunc has no AllowUnknown, so "
      "cty's Call drops the marks of an unknown argument it takes marked"),
     (lambda e, ours, ref: re.match(r"^lookup\(.*sensitive\(var\.", e) and
      more_marked(ours, ref),
      "lookup of an unknown marked map or key keeps their marks: "
-     "internal/lang/funcs/collection.go:289-306 in Terraform; the "
+     "internal/lang/funcs/collection.go:292-306 in Terraform; the "
      "reference's port drops them"),
     (lambda e, ours, ref: re.match(r"^templatefile\(.*sensitive\(var\.", e)
      and more_marked(ours, ref),

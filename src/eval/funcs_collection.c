@@ -368,7 +368,7 @@ static bool flatten_into(tfr_arena *a, const tfr_value *l, struct vec *out,
     const tfr_value *e = l->elems[i];
     /* only cty.DynamicVal itself: a marked or refined unknown of type
     ** any is not equal to it and counts as a leaf (cty/function/stdlib/
-    ** collection.go:563-567 in go-cty v1.18.1) */
+    ** collection.go:560-564 in go-cty v1.18.1) */
     if (!is_known(e) && kind_of(e) == TFR_DYNAMIC &&
         !(e->flags & (MARKS | TFR_V_NOTNULL)))
       known = false;

@@ -540,7 +540,7 @@ static void go_type(struct sbuf *b, const tfr_type *t) {
 
 /*
 ** cty's set operations panic when two sets' element types differ (cty/
-** set/ops.go:235-239 in go-cty v1.18.1: mustBeCompatible), which happens
+** set/set.go:47-51 in go-cty v1.18.1: mustHaveSameRules), which happens
 ** when the result's element type is any (an argument holds a value of
 ** type any) and another set converted to it kept its own element type.
 ** Terraform reports the panic as the call's error.  False after that.

@@ -270,7 +270,7 @@ static const tfr_value *fn_startswith(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = f->args[0], *p = f->args[1];
   bool has = p->n <= s->n && !memcmp(s->s, p->s, p->n);
   /* its str takes an unknown string, whose known prefix may decide
-  ** (internal/lang/funcs/string.go:26-28 and 39-57 in Terraform) */
+  ** (internal/lang/funcs/string.go:26-28 and 40-58 in Terraform) */
   if ((s->flags & TFR_V_UNKNOWN) && p->n && !has && s->n < p->n)
     return tfr_unknown(f->a, ret);
   return tfr_bool(has);
