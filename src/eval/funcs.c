@@ -59,7 +59,8 @@ bool funcs_impure(const char *name, size_t len) {
 }
 
 /* The functions whose spec has RefineResult: refineNotNull (cty's stdlib
-** and Terraform's internal/lang/funcs): an unknown result of theirs is
+** and Terraform's internal/lang/funcs; templatestring's at
+** internal/lang/funcs/string.go:178): an unknown result of theirs is
 ** known not to be null.  Sorted. */
 static const char *const not_null[] = {"abs",
                                        "abspath",
@@ -140,6 +141,7 @@ static const char *const not_null[] = {"abs",
                                        "strrev",
                                        "substr",
                                        "sum",
+                                       "templatestring",
                                        "textdecodebase64",
                                        "textencodebase64",
                                        "timecmp",
