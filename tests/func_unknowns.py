@@ -2,7 +2,7 @@
 """Every built-in function on partly unknown arguments, against the
 reference program (issue 37, point 2).
 
-    func_unknowns.py TFRESOLVE TFORACLE [--show N] [--list]
+    func_unknowns.py TFRESOLVE TFORACLE [--show N] [--explain] [--list]
 
 cty calls a function when its arguments are known at the top level and
 leaves it to the function what an unknown element inside a known
@@ -12,10 +12,12 @@ have (ours are read from src/eval/funcs_*.c's tables, the reference's
 from `tforacle -functions`), each sample call below is varied at every
 node of every argument: a primitive becomes an unknown of its type
 (var.s, var.n, var.b), a collection an unknown one (var.ls, var.ms, or
-var.d of type any), each also marked sensitive, a value a sensitive one,
-a collection a sensitive one with an unknown inside, an object a for expression
-over it (which keeps its keys) or one whose key is unknown.  That gives
-unknowns at the top level, one level and two levels down.  Each call is
+var.d of type any), each also marked sensitive; a value a sensitive one,
+a collection a sensitive one with an unknown inside, an object a for
+expression over it (which keeps its keys) or one whose key is unknown.
+Lists, sets and maps come from tolist/toset/tomap around a varied
+value.  That gives unknowns at the top level, one level and two levels
+down.  Each call is
 evaluated by `tfresolve eval -functions -json -` and
 `tforacle -eval-stdin`, each in one process for all calls; the JSON
 lines must be equal.  A result that is not wholly known shows only
