@@ -268,7 +268,8 @@ static const tfr_value *fn_substr(struct fcall *f, const tfr_type *ret) {
 /* startswith(str, prefix) */
 static const tfr_value *fn_startswith(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = f->args[0], *p = f->args[1];
-  bool has = p->n <= s->n && !memcmp(s->s, p->s, p->n);
+  /* (an unknown string without a known prefix has no text at all) */
+  bool has = !p->n || (p->n <= s->n && !memcmp(s->s, p->s, p->n));
   /* its str takes an unknown string, whose known prefix may decide
   ** (internal/lang/funcs/string.go:26-28 and 40-58 in Terraform) */
   if ((s->flags & TFR_V_UNKNOWN) && p->n && !has && s->n < p->n)
