@@ -60,9 +60,21 @@ KNOWN = {
     # the corpus keeps .tf files only: the archetype library (lib/*.json)
     # that modules/archetypes reads with fileset() is not here, so
     # local.archetype_definitions has no key for the archetype, as plan
-    # would say on this copy
+    # would say on this copy (the other four since function calls take
+    # partly unknown arguments, issue 37: their archetype instances were
+    # left unchecked before; `tforacle -tree` gives the same errors for
+    # test_001 and 400-multi-with-remote-state/core, and stops earlier on
+    # the other two, at its missing uuidv5)
     "Azure__terraform-azurerm-caf-enterprise-scale/tests/modules/"
     "test_003_add_mgmt_conn": {"Invalid index"},
+    "Azure__terraform-azurerm-caf-enterprise-scale/tests/modules/"
+    "test_001_baseline": {"Invalid index"},
+    "Azure__terraform-azurerm-caf-enterprise-scale/tests/modules/"
+    "test_002_add_custom_core": {"Invalid index"},
+    "Azure__terraform-azurerm-caf-enterprise-scale/examples/"
+    "400-multi-with-orchestration": {"Invalid index"},
+    "Azure__terraform-azurerm-caf-enterprise-scale/examples/"
+    "400-multi-with-remote-state/core": {"Invalid index"},
 }
 TIMEOUT = 60  # per command (each takes about a second): a hang
 

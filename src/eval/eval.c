@@ -439,13 +439,16 @@ static const tfr_value *compare(struct eval_ctx *c, const struct ast *x,
 /* == and !=: cty's Equals, which is false across types, also when one
 ** side is unknown (unknown values in the validate walk have their declared
 ** types).  Its function does not take marked values: the marks of both
-** operands, from anywhere inside them, go to the result. */
+** operands, from anywhere inside them, go to the result, also when one
+** side is null: HCL calls stdlib.EqualFunc (hclsyntax/expression_ops.go:
+** 278 in hcl v2.24.0), whose parameters have no AllowMarked, so cty's
+** Function.Call unmarks them deeply before Value.Equals and puts all
+** those marks on the result (cty/function/function.go:297-311 in go-cty
+** v1.18.1); Equals's own rule for one null operand (value_ops.go:
+** 146-160) never sees a mark. */
 static const tfr_value *equality(struct eval_ctx *c, const struct ast *x,
                                  const tfr_value *l, const tfr_value *r) {
-  /* one null and one not: only the top-level marks count */
-  unsigned marks = is_null(l) != is_null(r)
-                       ? marks_of(l) | marks_of(r)
-                       : tfr_value_marks(l) | tfr_value_marks(r);
+  unsigned marks = tfr_value_marks(l) | tfr_value_marks(r);
   int eq = tfr_value_equals(l, r); /* refinements included */
   if (eq < 0) {
     tfr_value *u = UNCONST(tfr_value *, tfr_unknown(c->a, &tfr_t_bool));

@@ -59,7 +59,8 @@ bool funcs_impure(const char *name, size_t len) {
 }
 
 /* The functions whose spec has RefineResult: refineNotNull (cty's stdlib
-** and Terraform's internal/lang/funcs): an unknown result of theirs is
+** and Terraform's internal/lang/funcs; templatestring's at
+** internal/lang/funcs/string.go:178): an unknown result of theirs is
 ** known not to be null.  Sorted. */
 static const char *const not_null[] = {"abs",
                                        "abspath",
@@ -140,6 +141,7 @@ static const char *const not_null[] = {"abs",
                                        "strrev",
                                        "substr",
                                        "sum",
+                                       "templatestring",
                                        "textdecodebase64",
                                        "textencodebase64",
                                        "timecmp",
@@ -161,17 +163,27 @@ static int cmp_name(const void *k, const void *e) {
   return strcmp(k, *(const char *const *)e);
 }
 
-/* An unknown result of f refined as cty's Call refines it. */
-static const tfr_value *refined(struct fcall *f, const tfr_value *v) {
-  if (!v || !(v->flags & TFR_V_UNKNOWN) || (v->flags & TFR_V_NOTNULL) ||
-      v->type->kind == TFR_DYNAMIC ||
-      !bsearch(f->spec->name, not_null, sizeof not_null / sizeof *not_null,
-               sizeof *not_null, cmp_name))
+/* v (unknown) refined as not null. */
+static const tfr_value *not_null_of(tfr_arena *a, const tfr_value *v) {
+  if (v->flags & TFR_V_NOTNULL)
     return v;
-  tfr_value *u = tfr_arena_alloc(f->a, sizeof *u);
+  tfr_value *u = tfr_arena_alloc(a, sizeof *u);
   *u = *v;
   u->flags |= TFR_V_NOTNULL;
   return u;
+}
+
+const tfr_value *funcs_unknown_notnull(tfr_arena *a, const tfr_type *t) {
+  return not_null_of(a, tfr_unknown(a, t));
+}
+
+/* An unknown result of f refined as cty's Call refines it. */
+static const tfr_value *refined(struct fcall *f, const tfr_value *v) {
+  if (!v || !(v->flags & TFR_V_UNKNOWN) || v->type->kind == TFR_DYNAMIC ||
+      !bsearch(f->spec->name, not_null, sizeof not_null / sizeof *not_null,
+               sizeof *not_null, cmp_name))
+    return v;
+  return not_null_of(f->a, v);
 }
 
 /* A result with a string too long to hold (TFR_V_TOO_LARGE), itself or
@@ -529,22 +541,23 @@ static bool check_args(struct fcall *f, const tfr_value *const *args, size_t n,
   return true;
 }
 
-/* An argument, converted: marks taken off (into *marks) unless the
-** parameter takes them, unknown noted.  As cty's Function.Call, for every
-** argument, even when the result is already known to be unknown. */
+/*
+** An argument, converted: marks taken off deeply (into *marks, which the
+** result gets back) unless the parameter takes them, and *unknown set
+** when it is unknown as a whole and the parameter does not take that.
+** An argument that only holds unknowns reaches the function, which
+** decides what they make of its result (cty/function/function.go:
+** 297-316 in go-cty v1.18.1: Call tests val.IsKnown(), not
+** IsWhollyKnown).  As cty's Function.Call, for every argument, even
+** when the result is already known to be unknown.
+*/
 static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
-                        unsigned *marks, bool *unknown, bool *top_unknown,
-                        unsigned *kept_marks) {
+                        unsigned *marks, bool *unknown) {
   const struct func_param *p = param_of(f->spec, i);
   if (!(p->flags & FP_ALLOW_MARKED))
     *v = tfr_value_unmark(f->a, *v, MARKS, marks);
-  else /* inside too: the function would return those parts (fail closed) */
-    *kept_marks |= tfr_value_marks(*v) & MARKS;
-
-  if (!tfr_value_is_wholly_known(*v) && !(p->flags & FP_ALLOW_UNKNOWN)) {
+  if (((*v)->flags & TFR_V_UNKNOWN) && !(p->flags & FP_ALLOW_UNKNOWN))
     *unknown = true;
-    *top_unknown |= ((*v)->flags & TFR_V_UNKNOWN) != 0;
-  }
 }
 
 /*
@@ -644,17 +657,9 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   bool dynamic = false;
   if (!check_args(&f, args, nargs, &dynamic))
     return eval_dynamic(c);
-  unsigned marks = 0, kept = 0;
-  bool top_unknown = false;
+  unsigned marks = 0;
   for (size_t i = 0; i < nargs; i++)
-    prepare_arg(&f, i, &args[i], &marks, &unknown, &top_unknown, &kept);
-  /* cty calls the function when its arguments are known at the top, even
-  ** with unknowns inside, and Terraform's functions then answer unknown
-  ** with the marks of the arguments they take marked (lookup of a
-  ** sensitive map); a wholly unknown argument is answered before, with
-  ** the marks of the others only */
-  if (unknown && !top_unknown)
-    marks |= kept;
+    prepare_arg(&f, i, &args[i], &marks, &unknown);
   f.args = args;
   f.nargs = nargs;
   if (dynamic) {

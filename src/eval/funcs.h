@@ -6,7 +6,11 @@
 ** The caller (funcs.c) checks arity, converts each argument to its
 ** parameter type, handles null, unknown and marked arguments, and turns
 ** errors into Terraform's diagnostics, so an implementation only sees
-** what its spec allows and only computes its result.
+** what its spec allows and only computes its result.  As in cty, an
+** argument that is known at the top level reaches the implementation even
+** when it holds unknown elements or attributes: each implementation
+** decides what they make of its result (keep them, or answer unknown as
+** its cty or Terraform source does).
 */
 #ifndef TFR_FUNCS_H
 #define TFR_FUNCS_H
@@ -20,7 +24,9 @@
 
 enum {
   FP_ALLOW_NULL = 1 << 0,    /* a null argument reaches the function */
-  FP_ALLOW_UNKNOWN = 1 << 1, /* an unknown argument reaches the function */
+  FP_ALLOW_UNKNOWN = 1 << 1, /* an argument unknown as a whole reaches the
+                             ** function (one with unknowns inside always
+                             ** does) */
   FP_ALLOW_DYNAMIC = 1 << 2, /* a value of type any reaches the function */
   FP_ALLOW_MARKED = 1 << 3,  /* sensitive values reach it with their marks */
 };
@@ -80,6 +86,10 @@ void fcall_ours(struct fcall *f);
 ** <message>.  i is the argument's index. */
 void fcall_arg_error(struct fcall *f, size_t i, const char *fmt, ...)
     TFR_PRINTF(3, 4);
+
+/* An unknown value of type t refined as not null (cty's
+** UnknownVal(t).RefineNotNull()), in a's memory. */
+const tfr_value *funcs_unknown_notnull(tfr_arena *a, const tfr_type *t);
 
 /* Register a group of functions (each funcs_<group>.c has one table). */
 struct func_group {

@@ -366,7 +366,11 @@ static bool flatten_into(tfr_arena *a, const tfr_value *l, struct vec *out,
   bool known = true;
   for (uint32_t i = 0; i < l->n; i++) {
     const tfr_value *e = l->elems[i];
-    if (!is_known(e) && kind_of(e) == TFR_DYNAMIC)
+    /* only cty.DynamicVal itself: a marked or refined unknown of type
+    ** any is not equal to it and counts as a leaf (cty/function/stdlib/
+    ** collection.go:560-564 in go-cty v1.18.1) */
+    if (!is_known(e) && kind_of(e) == TFR_DYNAMIC &&
+        !(e->flags & (MARKS | TFR_V_NOTNULL)))
       known = false;
     if (is_null(e) || !is_seq(kind_of(e))) {
       vec_push(out, e);
@@ -1224,7 +1228,11 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
 
 /* ---- list, map: removed in Terraform 0.12 ------------------------------- */
 
+/* Their message quotes no argument: nothing in it is to be hidden, even
+** when an argument is sensitive (a one-letter secret "a" would otherwise
+** hide the word "a" of the message). */
 static const tfr_type *ty_list(struct fcall *f) {
+  f->nsecrets = 0;
   fcall_error(f, "the \"list\" function was deprecated in Terraform v0.12 "
                  "and is no longer available; use tolist([ ... ]) syntax "
                  "to write a literal list");
@@ -1232,6 +1240,7 @@ static const tfr_type *ty_list(struct fcall *f) {
 }
 
 static const tfr_type *ty_map(struct fcall *f) {
+  f->nsecrets = 0;
   fcall_error(f, "the \"map\" function was deprecated in Terraform v0.12 "
                  "and is no longer available; use tomap({ ... }) syntax to "
                  "write a literal map");

@@ -686,8 +686,10 @@ static const tfr_value *fl_iteration(struct fcall *f, size_t i,
   const tfr_value **args = tfr_arena_alloc(f->a, (n ? n : 1) * sizeof *args);
   for (size_t k = 0; k < n; k++) {
     args[k] = seq[k] ? f->args[k + 1]->elems[i] : f->args[k + 1];
+    /* this element unknown, not null (cty/function/stdlib/format.go:
+    ** 172-181 in go-cty v1.18.1) */
     if (!tfr_value_is_wholly_known(args[k]))
-      return tfr_unknown(f->a, &tfr_t_string);
+      return funcs_unknown_notnull(f->a, &tfr_t_string);
   }
   struct fstate st = {.a = f->a, .args = args, .nargs = n};
   const tfr_value *v = format_string(&st, f->args[0]->s, f->args[0]->n);

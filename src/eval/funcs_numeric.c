@@ -28,11 +28,18 @@ static const tfr_value *number_value(tfr_arena *a, const struct tfr_num *n) {
   return v;
 }
 
-/* abs(num): the number without its sign. */
+/* abs(num): the number without its sign.  Its num takes marks but not
+** unknowns (cty/function/stdlib/number.go:15-21 in go-cty v1.18.1): a
+** known number's marks stay on the result (Value.Absolute keeps them),
+** while cty's Call answers an unknown one with an unknown result without
+** them. */
 static const tfr_value *fn_abs(struct fcall *f, const tfr_type *ret) {
   (void)ret;
+  unsigned marks = f->args[0]->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
   const struct tfr_num *n = f->args[0]->num;
-  return number_value(f->a, num_sign(n) < 0 ? num_neg(f->a, n) : n);
+  const tfr_value *r =
+      number_value(f->a, num_sign(n) < 0 ? num_neg(f->a, n) : n);
+  return marks ? tfr_value_mark(f->a, r, marks) : r;
 }
 
 /* max(numbers...): the greatest, the first of equals; at least one. */
@@ -523,7 +530,7 @@ static const struct func_param num_variadic = {"numbers", &tfr_t_number,
 static const struct func_spec specs[] = {
     {"abs",
      1,
-     {{"num", &tfr_t_number, FP_ALLOW_DYNAMIC}},
+     {{"num", &tfr_t_number, FP_ALLOW_DYNAMIC | FP_ALLOW_MARKED}},
      NULL,
      &tfr_t_number,
      NULL,

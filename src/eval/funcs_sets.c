@@ -490,6 +490,79 @@ static size_t set_filter(tfr_arena *a, const tfr_value **cur, size_t n,
   return out;
 }
 
+/* t in Go's %#v syntax, as cty's Type.GoString writes it (cty/
+** primitive_type.go:43-55, list_type.go:50, set_type.go:48, map_type.go:
+** 50, tuple_type.go:58-63, object_type.go:110-122 in go-cty v1.18.1; Go
+** prints a map's keys sorted, as an object type's names are). */
+static void go_type(struct sbuf *b, const tfr_type *t) {
+  static const char *const coll[] = {
+      [TFR_LIST] = "cty.List(", [TFR_SET] = "cty.Set(", [TFR_MAP] = "cty.Map("};
+  switch (t->kind) {
+  case TFR_STRING:
+    sbuf_str(b, "cty.String");
+    return;
+  case TFR_NUMBER:
+    sbuf_str(b, "cty.Number");
+    return;
+  case TFR_BOOL:
+    sbuf_str(b, "cty.Bool");
+    return;
+  case TFR_LIST:
+  case TFR_SET:
+  case TFR_MAP:
+    sbuf_str(b, coll[t->kind]);
+    go_type(b, t->elem);
+    sbuf_str(b, ")");
+    return;
+  case TFR_TUPLE:
+  case TFR_OBJECT:
+    if (!t->n) {
+      sbuf_str(b, t->kind == TFR_TUPLE ? "cty.EmptyTuple" : "cty.EmptyObject");
+      return;
+    }
+    sbuf_str(b, t->kind == TFR_TUPLE ? "cty.Tuple([]cty.Type{"
+                                     : "cty.Object(map[string]cty.Type{");
+    for (uint32_t i = 0; i < t->n; i++) {
+      if (i)
+        sbuf_str(b, ", ");
+      if (t->kind == TFR_OBJECT) {
+        sbuf_go_quote(b, t->names[i], strlen(t->names[i]));
+        sbuf_str(b, ":");
+      }
+      go_type(b, t->types[i]);
+    }
+    sbuf_str(b, "})");
+    return;
+  default:
+    sbuf_str(b, "cty.DynamicPseudoType");
+  }
+}
+
+/*
+** cty's set operations panic when two sets' element types differ (cty/
+** set/set.go:47-51 in go-cty v1.18.1: mustHaveSameRules), which happens
+** when the result's element type is any (an argument holds a value of
+** type any) and another set converted to it kept its own element type.
+** Terraform reports the panic as the call's error.  False after that.
+*/
+static bool same_rules(struct fcall *f, const tfr_value *first,
+                       const tfr_value *s) {
+  if (tfr_type_equal(first->type->elem, s->type->elem))
+    return true;
+  struct sbuf b = {0};
+  sbuf_str(&b, "cty.setRules{Type:");
+  go_type(&b, first->type->elem);
+  sbuf_str(&b, "}, cty.setRules{Type:");
+  go_type(&b, s->type->elem);
+  sbuf_str(&b, "}");
+  fcall_error(f,
+              "panic in function implementation: incompatible set "
+              "rules: %.*s",
+              (int)b.n, b.p);
+  free(b.p);
+  return false;
+}
+
 /*
 ** cty's setOperationImpl: each set converted to the result type, then
 ** combined in order.  Only a union may hold unknowns (they stay distinct);
@@ -498,6 +571,7 @@ static size_t set_filter(tfr_arena *a, const tfr_value **cur, size_t n,
 static const tfr_value *set_op(struct fcall *f, const tfr_type *ret,
                                enum setop op) {
   struct vec cur = {0};
+  const tfr_value *first = NULL;
   for (size_t i = 0; i < f->nargs; i++) {
     const tfr_value *s = set_arg(f, i, ret);
     if (!s) {
@@ -507,6 +581,12 @@ static const tfr_value *set_op(struct fcall *f, const tfr_type *ret,
     if (op != SET_UNION && !tfr_value_is_wholly_known(s)) {
       free(cur.v);
       return tfr_unknown(f->a, ret);
+    }
+    if (i == 0)
+      first = s;
+    else if (!same_rules(f, first, s)) {
+      free(cur.v);
+      return NULL;
     }
     if (i == 0 || op == SET_UNION)
       for (uint32_t j = 0; j < s->n; j++)
@@ -607,8 +687,11 @@ static const tfr_value *fn_setproduct(struct fcall *f, const tfr_type *ret) {
   for (size_t i = 0; i < f->nargs; i++) {
     args[i] = unmark(f->a, f->args[i], &marks);
     const tfr_value *s = args[i];
-    if (kind_of(s) == TFR_SET && s->n != 1 && !tfr_value_is_wholly_known(s))
-      unknown = true; /* its length is unknown */
+    if (!is_known(s) ||
+        (kind_of(s) == TFR_SET && s->n != 1 && !tfr_value_is_wholly_known(s)))
+      unknown = true; /* its length is unknown: the result is unknown, with
+                      ** the marks of every argument (cty/function/stdlib/
+                      ** collection.go:986-1015 in go-cty v1.18.1) */
     else if (total && s->n > UINT32_MAX / total)
       total = UINT64_MAX;
     else
@@ -653,7 +736,10 @@ enum {
 };
 
 static const struct func_param p_other_sets = {"other_sets", &t_set_any, DYN};
-static const struct func_param p_sets = {"sets", NULL, MARKED};
+/* cty's sets take unknown values (cty/function/stdlib/collection.go:
+** 935-940 in go-cty v1.18.1), so an unknown one keeps its marks */
+static const struct func_param p_sets = {"sets", NULL,
+                                         MARKED | FP_ALLOW_UNKNOWN};
 
 /* Sorted by name, as funcs_collection.c's table: funcs.c interleaves the
 ** two by name, so that names come in the order of the one table they

@@ -267,9 +267,14 @@ static const tfr_value *fn_substr(struct fcall *f, const tfr_type *ret) {
 
 /* startswith(str, prefix) */
 static const tfr_value *fn_startswith(struct fcall *f, const tfr_type *ret) {
-  (void)ret;
   const tfr_value *s = f->args[0], *p = f->args[1];
-  return tfr_bool(p->n <= s->n && !memcmp(s->s, p->s, p->n));
+  /* (an unknown string without a known prefix has no text at all) */
+  bool has = !p->n || (p->n <= s->n && !memcmp(s->s, p->s, p->n));
+  /* its str takes an unknown string, whose known prefix may decide
+  ** (internal/lang/funcs/string.go:26-28 and 40-58 in Terraform) */
+  if ((s->flags & TFR_V_UNKNOWN) && p->n && !has && s->n < p->n)
+    return tfr_unknown(f->a, ret);
+  return tfr_bool(has);
 }
 
 /* endswith(str, suffix) */
@@ -381,6 +386,12 @@ static const tfr_value *fn_join(struct fcall *f, const tfr_type *ret) {
     fcall_error(f, "at least one list is required");
     return NULL;
   }
+  /* a list holding an unknown string makes the result unknown, before
+  ** any null element is looked at (cty/function/stdlib/string.go:256-261
+  ** in go-cty v1.18.1) */
+  for (size_t ai = 1; ai < f->nargs; ai++)
+    if (!tfr_value_is_wholly_known(f->args[ai]))
+      return tfr_unknown(f->a, &tfr_t_string);
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
   bool first = true;
@@ -1112,7 +1123,7 @@ static const struct func_spec specs[] = {
      fn_split},
     {"startswith",
      2,
-     {STR("str"), STR("prefix")},
+     {{"str", &tfr_t_string, FP_ALLOW_UNKNOWN}, STR("prefix")},
      NULL,
      &tfr_t_bool,
      NULL,

@@ -202,8 +202,15 @@ const tfr_value *funcs_convert(struct eval_ctx *c, const struct ast *x) {
       typeexpr_parse(c->a, c->diags, c->src, x->items[1], true, true, &defs);
   if (!t)
     return eval_dynamic(c);
-  unsigned marks = v->flags & MARKS;
-  if (!tfr_value_is_wholly_known(v))
+  /* its value parameter takes no marks and no unknown value
+  ** (internal/lang/funcs/conversion.go:211-216 in Terraform): every mark,
+  ** from anywhere inside, goes to the result as a whole, and only a value
+  ** unknown as a whole gives an unknown result; a value with unknowns
+  ** inside is converted, those parts staying unknown
+  ** (cty/function/function.go:297-311 in go-cty v1.18.1) */
+  unsigned marks = 0;
+  v = tfr_value_unmark(c->a, v, MARKS, &marks);
+  if (v->flags & TFR_V_UNKNOWN)
     return tfr_value_mark(c->a, tfr_unknown(c->a, t), marks);
   /* as Terraform's convert: the conversion first, then the defaults */
   const char *err = NULL;

@@ -536,7 +536,10 @@ static void yemit_node(struct yem *e, tfr_arena *a, const tfr_value *v,
 
 /* yamlencode(value) */
 static const tfr_value *fn_yamlencode(struct fcall *f, const tfr_type *ret) {
-  (void)ret;
+  /* unknown when any part is (go-cty-yaml v1.1.0 cty_funcs.go:45-47;
+  ** no refinement: its spec has no RefineResult) */
+  if (!tfr_value_is_wholly_known(f->args[0]))
+    return tfr_unknown(f->a, ret);
   struct yem e;
   memset(&e, 0, sizeof e);
   e.indent = -1;

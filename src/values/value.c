@@ -764,19 +764,13 @@ static void sort_by_hash(const tfr_value **e, size_t n) {
   free(k);
 }
 
-/* Set elements carry no marks in cty: the set takes them over. */
+/* Set elements carry no marks in cty, not even inside them: the set
+** takes them over (cty.SetVal unmarks each element deeply: cty/
+** value_init.go:272-276 in go-cty v1.18.1). */
 static unsigned lift_marks(tfr_arena *a, const tfr_value **e, size_t n) {
   unsigned marks = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned m = e[i]->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
-    if (!m)
-      continue;
-    marks |= m;
-    tfr_value *u = tfr_arena_alloc(a, sizeof *u);
-    *u = *e[i];
-    u->flags = (uint8_t)(u->flags & ~m);
-    e[i] = u;
-  }
+  for (size_t i = 0; i < n; i++)
+    e[i] = tfr_value_unmark(a, e[i], TFR_V_SENSITIVE | TFR_V_EPHEMERAL, &marks);
   return marks;
 }
 
