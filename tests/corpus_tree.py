@@ -67,29 +67,9 @@ TIMEOUT = 120  # per check (each takes well under a second): a hang
 # case ("ROOT/CASE") -> (reason, the wrong diagnostics tfresolve gives
 # today, as "severity|summary|module|file:line" lines, sorted)
 KNOWN_DISAGREEMENTS = {
-    # Issue 37 point 2 (partly unknown function arguments; being fixed
-    # apart).  CAF's local.es_landing_zones_merge is merge() of objects
-    # whose values are partly unknown (root_parent_id comes from the data
-    # source azurerm_client_config): cty calls merge with known keys and
-    # unknown elements, so the for_each of module.management_group_archetypes
-    # has known keys and plan expands its ten instances (each then fails on
-    # the corpus's missing archetype library); tfresolve makes the whole
-    # merge unknown, defers the instances with a warning and misses the ten
-    # errors.  Reproduce: tfresolve check -chdir=../shared/corpus/Azure__
-    # terraform-azurerm-caf-enterprise-scale/examples/400-multi-with-
-    # orchestration -var-file=$PWD/tests/corpus_tree/caf-orchestration/
-    # ok.tfvars.  Minimal: a root with data "x_y" "z" {}, locals
-    # a = { core = { parent = data.x_y.z.id, name = "c" } },
-    # m = merge(local.a, { corp = { parent = "core", name = "p" } }) and
-    # module "child" { for_each = local.m, name = each.value.name } whose
-    # variable "name" has the rule length(var.name) > 3: plan (and
-    # tforacle -tree) gives the rule's error for both instances; tfresolve
-    # warns "Module instances depend on data sources" and says Success.
-    "caf-orchestration/ok": (
-        "merge() of partly unknown objects is wholly unknown (point 2): "
-        "ten archetype instances deferred, their errors missed",
-        ["warning|Module instances depend on data sources|"
-         "module.core.module.alz|../../main.tf:8", "rc 0"]),
+    # none: caf-orchestration/ok (merge() of partly unknown objects,
+    # issue 37 point 2) agrees since functions take partly unknown
+    # arguments as cty does
 }
 
 

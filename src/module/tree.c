@@ -125,7 +125,7 @@ struct tree {
   const struct overlays *ov; /* an editor's open files, or NULL */
   const tfr_value *const *const_values; /* the root's const variables' */
   bool strict, warn_dropped;
-  const char *own_dir; /* the user's code (third_party_path), or NULL */
+  const char *own_dir;  /* the user's code (third_party_path), or NULL */
   bool unchecked_error; /* a call not checked is an error (-strict too) */
   struct tfr_unchecked *unchecked; /* the calls not checked */
   size_t nunchecked, capunchecked;
