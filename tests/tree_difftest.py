@@ -1565,6 +1565,27 @@ def marked_for_each(oracle):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def past_not_installed(od, ud):
+    """The reference stops at "Module not installed" (Terraform's loader,
+    internal/configs/configload/loader_load.go:48-57); tfresolve -strict
+    gives the same error but goes on, reporting what else it finds (issue
+    37: -strict never hides an error).  What is compared then: the
+    reference's diagnostics, each among tfresolve's, and the verdict;
+    the values the reference never reached are taken as it has them."""
+    def key(g_):
+        return (g_.get("severity"), g_.get("summary"), g_.get("module"),
+                json.dumps(g_.get("range"), sort_keys=True, default=str))
+    theirs = {key(g_) for g_ in od["diagnostics"]}
+    out = dict(ud)
+    out["diagnostics"] = [g_ for g_ in ud["diagnostics"] if key(g_) in theirs]
+    for k in ("variables", "modules"):
+        if k in od:
+            out[k] = od[k]
+        else:
+            out.pop(k, None)
+    return out
+
+
 def explain(res, files, oracle, args, root, env, ud):
     """The KNOWN entries that explain the differences, each line of them
     on its own (with the tree's files), or None when a line is not
@@ -1631,6 +1652,8 @@ def one_tree(job):
             ud = None
             try:
                 ud = json.loads(uo, parse_float=Decimal)
+                if strict:
+                    ud = past_not_installed(od, ud)
                 res["diffs"] = compare(od, ud)
             except ValueError:
                 res["diffs"] = ["tfresolve output is not JSON: %s" %
