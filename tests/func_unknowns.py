@@ -350,13 +350,6 @@ KNOWN = [
      "a panic's message ends with a period: hclsyntax/expression.go:618 in "
      "hcl v2.24.0 ends the detail with one after the message and Go's "
      "stack; the reference drops the stack and the period"),
-    (lambda e, ours, ref: re.search(r"\)\[\d\]$", e) and
-     ours.get("type") == "dynamic" and ours.get("unknown") and
-     (ref.get("unknown") or "Invalid index" in json.dumps(ref)),
-     "not a function call: an index of an unknown tuple has the element's "
-     "type, or is an error out of range (hcl v2.24.0 ops.go:87-94: HasIndex "
-     "is known from the tuple type); src/eval/eval.c's eval_index gives an "
-     "unknown of type any (left to the owner of that code)"),
 ]
 
 

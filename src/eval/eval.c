@@ -1256,7 +1256,10 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
       key_error(c, at, err);
       return eval_dynamic(c);
     }
-    if (is_unknown(k) || is_unknown(v))
+    /* an unknown tuple's elements are known from its type: HasIndex is
+    ** known, so the element's type or Invalid index (hcl v2.24.0
+    ** ops.go:87-94, cty value_ops.go HasIndex and Length of a tuple) */
+    if (is_unknown(k) || (is_unknown(v) && t->kind == TFR_LIST))
       return with_marks(
           c, tfr_unknown(c->a, t->kind == TFR_LIST ? t->elem : &tfr_t_dynamic),
           marks);
@@ -1277,16 +1280,20 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
     }
     int64_t i;
     bool fits = whole_index(k, &i);
-    if (fits && (uint64_t)i < v->n)
-      return with_marks(c, v->elems[i], marks);
+    uint32_t len = is_unknown(v) ? t->n : v->n; /* an unknown tuple's */
+    if (fits && (uint64_t)i < len)
+      return with_marks(c,
+                        is_unknown(v) ? tfr_unknown(c->a, t->types[i])
+                                      : v->elems[i],
+                        marks);
     /* hcl.Index says why only when index - length < 1 (ops.go:137-165),
     ** so for an index equal to the length, and only when the collection
     ** is not marked (its marked length is not looked at) */
     const char *why = "";
-    if (fits && (uint64_t)i == v->n && !marks_of(v))
-      why = v->n ? ": the given index is greater than or equal to the "
-                   "length of the collection"
-                 : ": the collection has no elements";
+    if (fits && (uint64_t)i == len && !marks_of(v))
+      why = len ? ": the given index is greater than or equal to the "
+                  "length of the collection"
+                : ": the collection has no elements";
     eval_error_span(c, at, "Invalid index",
                     tfr_arena_printf(c->a,
                                      "The given key does not identify an "
