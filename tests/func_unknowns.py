@@ -339,13 +339,6 @@ KNOWN = [
      "internal/lang/funcs/filesystem.go:108-113,138-142 in Terraform "
      "(AllowUnknown, AllowMarked, WithMarks(varsMarks)); the reference's "
      "port drops them"),
-    (lambda e, ours, ref: re.match(r"^length\(\(sort\(", e) and
-     ours.get("unknown") and ref.get("type") == "number" and
-     not ref.get("unknown"),
-     "sort of a list with unknown elements refines its unknown result with "
-     "the list's length (cty/function/stdlib/string.go:297-308 in go-cty "
-     "v1.18.1); tfresolve's values carry no length refinement "
-     "(include/tfresolve/value.h: TFR_V_NOTNULL only)"),
     (lambda e, ours, ref: panic_period(ours, ref),
      "a panic's message ends with a period: hclsyntax/expression.go:618 in "
      "hcl v2.24.0 ends the detail with one after the message and Go's "

@@ -1004,8 +1004,18 @@ static int cmp_strings(const void *x, const void *y) {
 /* sort(list): the strings in byte order (Go's sort.Strings). */
 static const tfr_value *fn_sort(struct fcall *f, const tfr_type *ret) {
   const tfr_value *l = f->args[0];
-  if (!tfr_value_is_wholly_known(l))
+  if (!tfr_value_is_known(l))
     return tfr_unknown(f->a, ret);
+  if (!tfr_value_is_wholly_known(l)) {
+    /* the order is not known, the length is: cty refines the unknown
+    ** result to exactly l's length and, not null (RefineResult), it is
+    ** then a known list of unknown strings (cty/function/stdlib/
+    ** string.go:297-308, cty/unknown_refinement.go:573-582 in v1.18.1) */
+    const tfr_value **e = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *e);
+    for (uint32_t i = 0; i < l->n; i++)
+      e[i] = tfr_unknown(f->a, &tfr_t_string);
+    return tfr_list(f->a, &tfr_t_string, l->n, e);
+  }
   for (uint32_t i = 0; i < l->n; i++)
     if (is_null(l->elems[i])) {
       fcall_error(f,
