@@ -586,8 +586,16 @@ static const tfr_value *eval_unary(struct eval_ctx *c, const struct ast *x) {
                "Error during operation: argument must not be null.");
     return tfr_unknown(c->a, rt);
   }
-  if (is_unknown(v))
-    return with_marks(c, tfr_unknown(c->a, v->type), marks_of(v));
+  /* cty's NotFunc and NegateFunc allow marks but not unknowns: an
+  ** unknown operand gives an unknown result without its marks, not null
+  ** (cty/function/function.go:297-340 collects marks only from the
+  ** parameters that do not allow them; stdlib/bool.go:8-23,
+  ** number.go:308-323 in go-cty v1.18.1) */
+  if (is_unknown(v)) {
+    tfr_value *u = UNCONST(tfr_value *, tfr_unknown(c->a, rt));
+    u->flags |= TFR_V_NOTNULL;
+    return u;
+  }
   const tfr_value *r =
       neg ? number_value(c, num_neg(c->a, v->num)) : tfr_bool(!v->b);
   return with_marks(c, r, marks_of(v));
