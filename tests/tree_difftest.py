@@ -122,6 +122,12 @@ KNOWN = [
           'tfresolve only ["error", "Ephemeral value not allowed"', "= to"),
     Known("internal/lang/funcs/conversion.go:73",
           'tfresolve only ["error", "Ephemeral value not allowed"', "(to"),
+    # ... or a sensitive one in a root output (the validate walk's, where
+    # every variable is unknown: node_output.go:456-475 checks outputs in
+    # every walk)
+    Known("internal/lang/funcs/conversion.go:73",
+          'tfresolve only ["error", "Output refers to sensitive values"',
+          "= to"),
     # The reference's lookup (src/funcs.go) does not take unknowns, so an
     # unknown or partly unknown map's marks are lost; Terraform's
     # LookupFunc allows them and returns UnknownVal(retType).WithMarks(the
@@ -1586,6 +1592,23 @@ def past_not_installed(od, ud):
     return out
 
 
+FOLLOW_ON = re.compile(r"^(valid: |module instances: |\S+ (value|error|"
+                       r"unknown|type|sensitive): reference )")
+
+
+def follow_on(line, stopped):
+    """Whether a difference line follows from an explained error that
+    stopped one side's run (stopped: the sides): what that side never
+    evaluated (values, instances, the verdict), and the errors only the
+    other side, going on, found."""
+    if not stopped:
+        return False
+    for side, other in (("reference", "tfresolve"), ("tfresolve", "reference")):
+        if side in stopped and line.startswith("errors: %s only" % other):
+            return True
+    return bool(FOLLOW_ON.match(line))
+
+
 def explain(res, files, oracle, args, root, env, ud):
     """The KNOWN entries that explain the differences, each line of them
     on its own (with the tree's files), or None when a line is not
@@ -1596,9 +1619,21 @@ def explain(res, files, oracle, args, root, env, ud):
     lines = res["diffs"]
     if any(x.startswith("errors: ") for x in lines):
         lines = [x for x in lines if not x.startswith("valid: ")]
+    # an explained error on one side only stops that side's run there
+    # (Terraform stops a walk at its errors: the validate walk's keep the
+    # plan walk from running, internal/terraform/context_plan.go:176-183
+    # and graph_walk_context.go): the other side's later errors and the
+    # values and instances the stopped side never reached follow from it
+    stopped = {side for side in ("reference", "tfresolve")
+               if any(x.startswith("errors: %s only" % side) and
+                      known(x + "\n" + files) for x in lines)}
     used, order = set(), False
     for x in lines:
         ks = known(x + "\n" + files)
+        if not ks and follow_on(x, stopped):
+            used.add("follow-on of an explained error (%s stopped first)"
+                     % "/".join(sorted(stopped)))
+            continue
         if not ks:
             return None
         plain = [k for k in ks if not k.map_order]
