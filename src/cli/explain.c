@@ -628,7 +628,7 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
   bool json = o->format == FMT_JSON;
   int rc = EXIT_OK;
   if (json)
-    fputs("{\"format_version\": \"1.0\",\n \"variables\": [", stdout);
+    fputs("{\"format_version\": \"1.1\",\n \"variables\": [", stdout);
   for (size_t i = 0, inst = 0, k = 0; i < total; i++) {
     const struct tfr_instance *in = NULL;
     const struct tfr_variable *v;
