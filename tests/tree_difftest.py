@@ -147,6 +147,18 @@ KNOWN = [
     Known("internal/terraform/eval_for_each.go:319",
           'reference only ["error", "Invalid for_each argument", "Sensitive '
           'values, or values derived', "{ a = "),
+    # A module call's for_each is validated in the validate walk too, in
+    # the one unexpanded instance of its caller, before its value is known:
+    # a value sensitive as a whole is Terraform's error there, and plan
+    # never runs (internal/terraform/node_module_expand.go:290-300,
+    # eval_for_each.go:71-88); the reference checks it only in the plan
+    # walk, in each instance of the caller
+    Known("internal/terraform/node_module_expand.go:290-300",
+          'tfresolve only ["error", "Invalid for_each argument", "Sensitive '
+          'values, or values derived', "sensitive("),
+    Known("internal/terraform/node_module_expand.go:290-300",
+          'reference only ["error", "Invalid for_each argument", "Sensitive '
+          'values, or values derived', "sensitive("),
     # cty names one of an object's bad attributes (or, converting an object
     # to a map, one of its bad elements), the first it meets in Go's map
     # order, which changes from run to run
@@ -1592,8 +1604,8 @@ def past_not_installed(od, ud):
     return out
 
 
-FOLLOW_ON = re.compile(r"^(valid: |module instances: |\S+ (value|error|"
-                       r"unknown|type|sensitive): reference )")
+FOLLOW_ON = re.compile(r"^(valid: |module instances: |warnings |\S+ (value|"
+                       r"error|unknown|type|sensitive): reference )")
 
 
 def follow_on(line, stopped):
