@@ -1290,10 +1290,9 @@ const tfr_value *eval_index(struct eval_ctx *c, struct span at,
     bool fits = whole_index(k, &i);
     uint32_t len = is_unknown(v) ? t->n : v->n; /* an unknown tuple's */
     if (fits && (uint64_t)i < len)
-      return with_marks(c,
-                        is_unknown(v) ? tfr_unknown(c->a, t->types[i])
-                                      : v->elems[i],
-                        marks);
+      return with_marks(
+          c, is_unknown(v) ? tfr_unknown(c->a, t->types[i]) : v->elems[i],
+          marks);
     /* hcl.Index says why only when index - length < 1 (ops.go:137-165),
     ** so for an index equal to the length, and only when the collection
     ** is not marked (its marked length is not looked at) */
