@@ -176,14 +176,28 @@ exe = os.path.join(root, "tfresolve")
 data = open(exe, "rb").read()
 check(data == open(want_bin, "rb").read(), "/tfresolve is the release tarball's binary")
 check(os.stat(exe).st_mode & 0o005 == 0o005, f"/tfresolve mode {oct(os.stat(exe).st_mode)}: others may run it")
-# ELF64 little-endian: e_machine, and no PT_INTERP/PT_DYNAMIC program header
+# ELF64 little-endian: e_machine; static-PIE: a position-independent
+# executable (ET_DYN) with no PT_INTERP and no DT_NEEDED in its dynamic
+# section (it relocates itself)
 machine = struct.unpack_from("<H", data, 18)[0]
+etype = struct.unpack_from("<H", data, 16)[0]
 phoff, = struct.unpack_from("<Q", data, 32)
 phentsize, phnum = struct.unpack_from("<HH", data, 54)
-ptypes = [struct.unpack_from("<I", data, phoff + i * phentsize)[0] for i in range(phnum)]
+phdrs = [struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize) for i in range(phnum)]
+ptypes = [h[0] for h in phdrs]
+needed = []
+for h in phdrs:
+    if h[0] == 2:  # PT_DYNAMIC: (d_tag, d_val) pairs up to DT_NULL
+        for off in range(h[2], h[2] + h[5], 16):
+            tag = struct.unpack_from("<q", data, off)[0]
+            if tag == 0:
+                break
+            if tag == 1:  # DT_NEEDED
+                needed.append(off)
 check(data[:4] == b"\x7fELF" and machine == {"amd64": 62, "arm64": 183}[arch],
       f"ELF machine {machine}")
-check(3 not in ptypes and 2 not in ptypes, "static: no interpreter, no dynamic section")
+check(etype == 3, f"static-PIE: ELF type {etype} (want ET_DYN)")
+check(3 not in ptypes and not needed, "static: no interpreter, no DT_NEEDED")
 
 # the module, as a bind mount of files the image's user can only read
 uname = os.uname().machine
