@@ -350,7 +350,9 @@ SHOWN = {"conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
                             "SECRETenvN4"]}
 
 
-def shapes(tool, root):
+def each_shape(root):
+    """Each directory of root with its arguments, environment and the
+    canaries that must never be printed (longest first)."""
     for name in sorted(os.listdir(root)):
         d = os.path.join(root, name)
         if not os.path.isdir(d):
@@ -359,8 +361,12 @@ def shapes(tool, root):
         secrets = canaries(d)
         for text in args + list(env.values()):
             secrets |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
-        forbidden = sorted(secrets, key=len, reverse=True)
-        report(len(secrets) >= 1, "shape %s: has canaries" % name, "")
+        yield name, d, args, env, sorted(secrets, key=len, reverse=True)
+
+
+def shapes(tool, root):
+    for name, d, args, env, forbidden in each_shape(root):
+        report(len(forbidden) >= 1, "shape %s: has canaries" % name, "")
         for cmd in SHAPE_RUNS:
             for strict in ([], ["-strict"]):
                 full = cmd + strict + args
@@ -467,16 +473,8 @@ def lsp_session(tool, d, env):
 
 
 def tree(tool, root):
-    for name in sorted(os.listdir(root)):
-        d = os.path.join(root, name)
-        if not os.path.isdir(d):
-            continue
-        args, env = shape_inputs(d)
-        secrets = canaries(d)
-        for text in args + list(env.values()):
-            secrets |= set(re.findall(r"SECRET[A-Za-z0-9]+", text))
-        forbidden = sorted(secrets, key=len, reverse=True)
-        report(len(secrets) >= 3, "tree %s: has canaries" % name, "")
+    for name, d, args, env, forbidden in each_shape(root):
+        report(len(forbidden) >= 3, "tree %s: has canaries" % name, "")
 
         def hidden(label, out, rc):
             leaked = [s for s in forbidden if s in out]
