@@ -137,6 +137,7 @@ struct tree {
   size_t nman;
   bool has_man;
   const char *data_dir;
+  const char *data_path; /* data_dir as the loader opens paths */
   /* the graph */
   struct tnode *nodes;
   size_t nnodes, capnodes;
@@ -245,6 +246,7 @@ static const char *json_str(tfr_arena *a, const struct ast *obj,
 static void load_manifest(struct tree *t) {
   const char *dd = env_get(t, "TF_DATA_DIR");
   t->data_dir = dd && *dd ? dd : ".terraform";
+  t->data_path = path_join(t->a, t->root->dir, t->data_dir);
   const char *path =
       path_join(t->a, t->root->dir,
                 tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
@@ -2537,8 +2539,7 @@ static bool path_under(const char *f, const char *dir) {
 ** -strict is about the user's code alone, and the CLI counts warnings
 ** about third-party code in one line: not the user's to fix (issue 37). */
 static bool third_party_path(const struct tree *t, const char *f) {
-  const char *dd = path_join(t->a, t->root->dir, t->data_dir);
-  if (path_under(f, dd))
+  if (path_under(f, t->data_path))
     return true;
   return !path_under(f, t->own_dir ? t->own_dir : t->root->dir);
 }
