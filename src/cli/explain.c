@@ -475,9 +475,6 @@ static const char *instance_hint(tfr_arena *a, const struct tfr_resolution *res,
   return " (write module.NAME.var.VARIABLE; show lists the instances)";
 }
 
-/* The variable NAME names (var NAME of the root, or
-** module.ADDRESS.var.NAME of a child instance, *in set), or NULL with a
-** message of why in *why. */
 /* The module call not checked that instance address addr (n bytes) is
 ** in or below, or NULL. */
 static const struct tfr_unchecked *
@@ -492,6 +489,9 @@ unchecked_at(const struct tfr_resolution *res, const char *addr, size_t n) {
   return NULL;
 }
 
+/* The variable NAME names (var NAME of the root, or
+** module.ADDRESS.var.NAME of a child instance, *in set), or NULL with a
+** message of why in *why. */
 static const struct tfr_variable *
 locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
        const struct tfr_instance **in, const char **why) {
