@@ -512,8 +512,7 @@ static const char *suffix(const struct report *r, const struct finding *f) {
     s = tfr_arena_printf(r->a, "%s.", s);
   }
   if (f->source)
-    s = tfr_arena_printf(r->a, "%s\n\nThe value was set by %s.", s,
-                         f->source);
+    s = tfr_arena_printf(r->a, "%s\n\nThe value was set by %s.", s, f->source);
   if (named(r, f))
     s = tfr_arena_printf(r->a, "%s\n\nEnvironment%s: %s", s,
                          f->nenvs > 1 ? "s" : "", env_list(r, f));
