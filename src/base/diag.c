@@ -35,13 +35,6 @@ bool tfr_diags_has_errors(const tfr_diags *d) {
   return false;
 }
 
-bool diags_has_run_errors(const tfr_diags *d) {
-  for (size_t i = 0; i < d->n; i++)
-    if (d->v[i].sev == TFR_DIAG_ERROR && !d->v[i].strict)
-      return true;
-  return false;
-}
-
 void diags_keep(tfr_diags *d, const bool *keep) {
   size_t k = 0;
   for (size_t i = 0; i < d->n; i++)

@@ -41,10 +41,6 @@ const struct source_text *diags_find_source(const tfr_diags *d,
 /* Mark the last diagnostic added as -strict's own (tfr_diag.strict). */
 void diags_set_strict(tfr_diags *d);
 
-/* True when d holds an error that is not only -strict's: one that stops
-** Terraform's own run. */
-bool diags_has_run_errors(const tfr_diags *d);
-
 /* Keep the diagnostics i with keep[i] (one per diagnostic), in order. */
 void diags_keep(tfr_diags *d, const bool *keep);
 

@@ -1229,11 +1229,11 @@ static bool init_walk(struct resolver *r) {
       final_value(r, k);
       any = true;
     }
-  if (!any || diags_has_run_errors(r->diags))
+  if (!any || diags_errors_since(r->diags, 0))
     return !any;
   struct rule_inputs in = rule_inputs(r, true);
   validate_init(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
-  return !diags_has_run_errors(r->diags);
+  return !diags_errors_since(r->diags, 0);
 }
 
 /* -missing-required=info: a rule that fails on a variable no source sets,
@@ -1606,7 +1606,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   bool parsed = !stop; /* each variable's winning value is known */
   if (!stop) {
     stage_parse(&r);
-    stop = diags_has_run_errors(diags); /* -strict's go on (issue 37) */
+    stop = diags_errors_since(diags, 0); /* -strict's go on (issue 37) */
   } else if ((unread || (mod->failed && !collected && !o->declarations_only)) &&
              m->has_config) {
     /* plan stops at a var file that cannot be read (every other source
