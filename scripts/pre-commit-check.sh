@@ -22,6 +22,11 @@
 # none (a shared file at the top).  Exit status: 0 when every root checked
 # is valid (or none uses the files), 1 when one is not, 2 when tfresolve
 # could not run.
+#
+# tfresolve runs without the environment's variables that look like
+# credentials (scripts/credential-env.sh: the checked files may be someone
+# else's, and file("/proc/self/environ") would print them); TF_VAR_* stay.
+. "$(dirname "$0")/credential-env.sh"
 tfr=${TFRESOLVE:-tfresolve}
 if ! command -v "$tfr" >/dev/null 2>&1; then
   echo "pre-commit-check: $tfr not found: install tfresolve first" >&2
@@ -47,7 +52,7 @@ while [ "$i" -lt "$total" ]; do
 done
 [ "$files" -gt 0 ] || exit 0
 
-"$tfr" check -recursive "$@" .
+without_credentials "$tfr" check -recursive "$@" .
 s=$?
 [ "$s" -ne 0 ] && echo "tfresolve check -recursive: exit status $s" >&2
 exit "$s"

@@ -37,11 +37,17 @@
 #                     ($GITHUB_API_URL/repos/REPO/releases/latest, GITHUB_API_URL
 #                     being https://api.github.com unless set)
 #
+# tfresolve runs without the variables that look like credentials (this
+# GITHUB_TOKEN, ACTIONS_*, a workflow's secrets passed as env: see
+# scripts/credential-env.sh); TF_VAR_* stay.  The log names what was held
+# back, never a value.
+#
 # Writes "version=", "sarif-file=" and "exit-code=" to $GITHUB_OUTPUT and
 # the binary's directory to $GITHUB_PATH when they are set.  Exit status:
 # check's (0 valid, 1 invalid inputs, 2 could not run), after the report
 # is written; 2 also when tfresolve could not be downloaded or verified.
 set -eu
+. "$(dirname "$0")/../credential-env.sh"
 
 die() {
   echo "::error title=tfresolve action::$*"
@@ -230,13 +236,15 @@ case $report in
 esac
 : >"$report" || die "cannot write $report"
 status=0
+held=$(credential_names | tr '\n' ' ' | sed 's/ $//')
+[ -z "$held" ] || echo "tfresolve action: not passed to tfresolve (they look like credentials): $held"
 echo "tfresolve action: tfresolve $* -format=$format $dir > $report"
-"$bindir/tfresolve" "$@" "-format=$format" "$dir" >"$report" || status=$?
+without_credentials "$bindir/tfresolve" "$@" "-format=$format" "$dir" >"$report" || status=$?
 case ${INPUT_ANNOTATIONS:-true} in
   true | True | TRUE)
     if [ "$format" != github ]; then
       s=0
-      "$bindir/tfresolve" "$@" -format=github "$dir" || s=$?
+      without_credentials "$bindir/tfresolve" "$@" -format=github "$dir" || s=$?
       [ "$s" -le "$status" ] || status=$s
     fi
     ;;

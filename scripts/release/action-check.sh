@@ -32,6 +32,11 @@
 #     the module's directory): `terraform -chdir=mods get` runs, the
 #     module is checked and its rule fails: exit 1, an ::error on the
 #     value; install-modules=false: the stub does not run, exit 0;
+#   - credentials (GITHUB_TOKEN, ACTIONS_*, a cloud secret in the
+#     environment) on a root whose rule prints file("/proc/self/environ"):
+#     exit 1, that environment in the SARIF and the annotations with the
+#     plain variables and TF_VAR_*, no credential anywhere; the log names
+#     those held back;
 #   - rejected with exit 2 and a message, nothing run: a tarball with one
 #     byte flipped, a SHA256SUMS with a digit changed, a SHA256SUMS without
 #     the tarball's line, a version that is not released, macOS, a 32-bit
@@ -173,7 +178,7 @@ EOF
 nobin=$tmp/nobin
 mkdir -p "$nobin"
 for t in sh curl tar gzip sha256sum mktemp sed awk tr head rm mkdir uname \
-  find grep sort dirname cat; do
+  find grep sort dirname cat env; do
   p=$(command -v "$t") && ln -s "$p" "$nobin/$t"
 done
 act nomods PATH="$nobin" INPUT_DIR=mods
@@ -210,6 +215,41 @@ rm -rf "$ws/mods/.terraform" "$tmp/terraform-calls"
 act modsnoget PATH="$tfbin:$nobin" INPUT_DIR=mods INPUT_INSTALL_MODULES=false
 expect_status modsnoget 0
 if [ -e "$tmp/terraform-calls" ]; then fail "modsnoget: terraform ran"; else pass "modsnoget: terraform did not run"; fi
+
+echo "== no credential reaches tfresolve"
+mkdir -p "$ws/probe"
+cat >"$ws/probe/main.tf" <<'EOF'
+variable "api_token" {
+  type    = string
+  default = "none"
+}
+
+variable "probe" {
+  type    = string
+  default = "x"
+  validation {
+    condition     = var.probe == "never"
+    error_message = "The environment: ${replace(file("/proc/self/environ"), "\u0000", " ")}"
+  }
+}
+EOF
+act creds INPUT_DIR=probe GITHUB_TOKEN=ghs_canary1 ACTIONS_RUNTIME_TOKEN=canary2 \
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN=canary3 AWS_SECRET_ACCESS_KEY=canary4 \
+  PLAIN_VALUE=visible1 TF_VAR_api_token=visible2
+expect_status creds 1
+for f in "$tmp/creds.log" "$ws/tfresolve.sarif"; do
+  if grep -q canary "$f"; then
+    fail "creds: a credential in $(basename "$f"): $(grep -o '[A-Z_]*=[a-z_]*canary[0-9]*' "$f" | sort -u | tr '\n' ' ')"
+  else
+    pass "creds: no credential in $(basename "$f")"
+  fi
+  if grep -q "PLAIN_VALUE=visible1" "$f" && grep -q "TF_VAR_api_token=visible2" "$f"; then
+    pass "creds: $(basename "$f") has the environment tfresolve was given"
+  else
+    fail "creds: $(basename "$f") lacks the plain variables: was the file read?"
+  fi
+done
+logs creds "not passed to tfresolve (they look like credentials): ACTIONS_ID_TOKEN_REQUEST_TOKEN ACTIONS_RUNTIME_TOKEN AWS_SECRET_ACCESS_KEY GITHUB_TOKEN"
 
 echo "== version latest from the (file://) API, default base URL"
 mkdir -p "$tmp/api/repos/acme/tfresolve/releases" "$tmp/server/acme/tfresolve/releases/download"
