@@ -1368,6 +1368,28 @@ static long attr_index(struct eval_ctx *c, const tfr_type *t, const char *name,
   return i;
 }
 
+/* Why name cannot be read from a list, set or tuple of type t: hcl's
+** hints when it holds objects, the attribute named when each has it
+** (ops.go:325-369), else "no attributes" (ops.go:381-388). */
+static const char *collection_attr_detail(struct eval_ctx *c, const tfr_type *t,
+                                          const char *name, size_t len) {
+  if (t->kind == TFR_TUPLE || t->elem->kind != TFR_OBJECT)
+    return "This value does not have any attributes.";
+  if (t->kind == TFR_SET)
+    return "Can't access attributes on a set of objects. Did you mean to "
+           "access an attribute across all elements of the set?";
+  if (tfr_type_attr(t->elem, name, len) >= 0)
+    return tfr_arena_printf(c->a,
+                            "Can't access attributes on a list of objects. "
+                            "Did you mean to access attribute \"%.*s\" for "
+                            "a specific element of the list, or across all "
+                            "elements of the list?",
+                            (int)len, name);
+  return "Can't access attributes on a list of objects. Did you mean to "
+         "access an attribute for a specific element of the list, or across "
+         "all elements of the list?";
+}
+
 const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
                               const tfr_value *v, const char *name,
                               size_t len) {
@@ -1408,18 +1430,11 @@ const tfr_value *eval_getattr(struct eval_ctx *c, struct span at,
     return eval_dynamic(c);
   case TFR_DYNAMIC: /* any value, with its marks (hcl ops.go:322-323) */
     return with_marks(c, eval_dynamic(c), marks);
-  case TFR_LIST:
+  case TFR_LIST: /* hcl ops.go:325-369: hints for collections of objects */
   case TFR_SET:
   case TFR_TUPLE:
-    eval_error_span(
-        c, at, "Unsupported attribute",
-        tfr_arena_printf(c->a,
-                         "Can't access attributes on a %s. Did you "
-                         "mean to access an attribute for a specific "
-                         "element of the list, or across all elements "
-                         "of the list?",
-                         t->kind == TFR_TUPLE ? "tuple"
-                                              : tfr_type_friendly(c->a, t)));
+    eval_error_span(c, at, "Unsupported attribute",
+                    collection_attr_detail(c, t, name, len));
     return eval_dynamic(c);
   default:
     eval_error_span(

@@ -28,7 +28,8 @@ static const tfr_value *number_value(tfr_arena *a, const struct tfr_num *n) {
   return v;
 }
 
-/* abs(num): the number without its sign.  Its num takes marks but not
+/* abs(num): the number without its sign (abs(-0) is 0).  Its num takes marks
+*but not
 ** unknowns (cty/function/stdlib/number.go:15-21 in go-cty v1.18.1): a
 ** known number's marks stay on the result (Value.Absolute keeps them),
 ** while cty's Call answers an unknown one with an unknown result without
@@ -37,8 +38,10 @@ static const tfr_value *fn_abs(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   unsigned marks = f->args[0]->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
   const struct tfr_num *n = f->args[0]->num;
-  const tfr_value *r =
-      number_value(f->a, num_sign(n) < 0 ? num_neg(f->a, n) : n);
+  /* big.Float.Abs clears the sign of -0 too (Value.Absolute,
+  ** value_ops.go:805 in go-cty v1.18.1) */
+  bool neg = num_sign(n) < 0 || mpfr_signbit(num_mpfr(n));
+  const tfr_value *r = number_value(f->a, neg ? num_neg(f->a, n) : n);
   return marks ? tfr_value_mark(f->a, r, marks) : r;
 }
 
