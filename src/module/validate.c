@@ -1167,6 +1167,10 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   scope_fixed(&s, m->dir);
   scope_locals(&s, m);
   s.plan = true;
+  /* an unknown condition is skipped in silence in every walk
+  ** (eval_variable.go:393-396): the init walk's is decided again in
+  ** the plan walk, so ours to say only there */
+  s.quiet_deferred = init;
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
     for (size_t k = 0; k < n; k++) {
