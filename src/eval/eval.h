@@ -53,6 +53,30 @@ struct eval_binding {
   const struct eval_binding *next;
 };
 
+/*
+** The providers a module requires, by the local names of its
+** required_providers blocks: Terraform offers provider::NAME::f there for
+** those only (eval_context_builtin.go:538-578, lang/functions.go:128-135).
+** builtin_terraform: "terraform" is one of them, the built-in provider
+** (addrs.ImpliedProviderForUnqualifiedType), whose functions tfresolve has;
+** any other provider's function gives an unknown result.
+*/
+struct eval_providers {
+  const char **names;
+  size_t n;
+  bool builtin_terraform;
+};
+
+/* What a call of a function that does not exist says (funcs.c). */
+enum eval_unknown_funcs {
+  EVAL_FUNCS_TERRAFORM, /* Terraform's texts for provider functions
+                           (lang/eval.go:555-651) */
+  EVAL_FUNCS_HCL,       /* hcl's own (a validation rule's error_message:
+                           eval_variable.go:337 does not rewrite them) */
+  EVAL_FUNCS_INIT,      /* Terraform's init walk: a namespaced one is
+                           unknown, in silence (eval_variable.go:336) */
+};
+
 struct eval_ctx {
   tfr_arena *a;
   tfr_diags *diags;
@@ -73,6 +97,10 @@ struct eval_ctx {
                             functions (timestamp, uuid, bcrypt) are unknown and
                             plantimestamp is known; else impure functions
                             are known and plantimestamp is unknown */
+  const struct eval_providers *providers; /* NULL: not a module's context
+                                            (every provider:: function but
+                                            terraform's is another's) */
+  enum eval_unknown_funcs unknown_funcs;  /* with providers */
   const tfr_type **objtypes; /* NULL, or VALUE_OBJECT_CACHE recent object
                                 types: equal object literals share one */
   uint32_t *attr_hint;       /* NULL, or the index of the last object attribute

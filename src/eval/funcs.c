@@ -249,6 +249,9 @@ static const struct func_spec *lookup(const struct eval_ctx *c,
 ** no plantimestamp (internal/lang/functions.go:106-110: it is registered
 ** only outside console mode). */
 static bool in_scope(const struct eval_ctx *c, const struct func_spec *sp) {
+  if (c->providers && !c->providers->builtin_terraform &&
+      !strncmp(sp->name, "provider::terraform::", 21))
+    return false; /* only where the module requires the provider */
   return !(c->console && !strcmp(sp->name, "plantimestamp"));
 }
 
@@ -560,6 +563,93 @@ static void prepare_arg(struct fcall *f, size_t i, const tfr_value **v,
     *unknown = true;
 }
 
+/* Whether name is "provider::NAME::f" of a provider the module requires
+** (not the built-in one, whose functions are in the table). */
+static bool required_provider_fn(const struct eval_ctx *c, const char *name,
+                                 size_t len) {
+  size_t ns = namespace_len(name, len);
+  if (ns < 13 || memcmp(name, "provider::", 10))
+    return false;
+  const char *p = name + 10;
+  size_t n = ns - 12;
+  if (memchr(p, ':', n))
+    return false; /* provider::a::b::f: no provider's */
+  for (size_t i = 0; i < c->providers->n; i++)
+    if (strlen(c->providers->names[i]) == n &&
+        !memcmp(c->providers->names[i], p, n))
+      return !(n == 9 && !memcmp(p, "terraform", 9) &&
+               c->providers->builtin_terraform);
+  return false;
+}
+
+/* Whether a call of name, no function of the table, is a function of
+** another provider, whose result plan asks that provider for: unknown
+** here. */
+static bool provider_fn_unknown(const struct eval_ctx *c, const char *name,
+                                size_t len) {
+  if (!c->providers) /* every provider's but the built-in one's */
+    return c->plan && len > 10 && !memcmp(name, "provider::", 10);
+  if (c->unknown_funcs == EVAL_FUNCS_INIT && namespace_len(name, len))
+    return true;
+  return required_provider_fn(c, name, len);
+}
+
+/*
+** Terraform's text for a call of a function that does not exist in a
+** namespace (lang/eval.go:599-650): the namespace is not provider::, the
+** provider name is missing, the provider has no such function, or the
+** module does not require the provider.  name + ns is the bare name.
+*/
+static const char *provider_fn_detail(struct eval_ctx *c, const char *name,
+                                      size_t len, size_t ns) {
+  /* the namespace's parts: the parser makes it identifiers and "::" */
+  size_t n0 = 0;
+  while (name[n0] != ':')
+    n0++;
+  if (n0 != 8 || memcmp(name, "provider", 8))
+    return tfr_arena_printf(c->a,
+                            "The function namespace %s is not valid. Provider "
+                            "function calls must use the \"provider::\" "
+                            "namespace prefix.",
+                            str_go_quote(c->a, name, n0));
+  const char *part1 = name + 10;
+  size_t n1 = 0;
+  while (part1 + n1 < name + ns && part1[n1] != ':')
+    n1++;
+  if (!n1)
+    return "The function call must include the provider name after the "
+           "\"provider::\" prefix.";
+  if (namespace_used(c, name, ns))
+    return tfr_arena_printf(c->a,
+                            "The function %s is not available from the "
+                            "provider %s.",
+                            str_go_quote(c->a, name + ns, len - ns),
+                            str_go_quote(c->a, part1, n1));
+  return tfr_arena_printf(
+      c->a,
+      "There is no function named \"%.*s\". Ensure that provider name %s is "
+      "declared in this module's required_providers block, and that this "
+      "provider offers a function named %s.",
+      (int)len, name, str_go_quote(c->a, part1, n1),
+      str_go_quote(c->a, name + ns, len - ns));
+}
+
+/* Terraform's hint after hcl's text for a bare name that a required
+** provider has a function of (lang/eval.go:580-592): the built-in
+** provider's, the only ones known here. */
+static const char *provider_fn_hint(struct eval_ctx *c, const char *name,
+                                    size_t len) {
+  if (!c->providers || c->unknown_funcs == EVAL_FUNCS_HCL)
+    return "";
+  const char *full =
+      tfr_arena_printf(c->a, "provider::terraform::%.*s", (int)len, name);
+  const struct func_spec *sp = lookup(c, full, len + 21);
+  if (!sp || !in_scope(c, sp))
+    return "";
+  return tfr_arena_printf(c->a, " Did you mean %s?",
+                          str_go_quote(c->a, full, len + 21));
+}
+
 /*
 ** HCL's error for a name that is no function (hclsyntax/expression.go:
 ** 270-345): in a namespace, whether it has no functions at all or not
@@ -570,6 +660,11 @@ static void unknown_function(struct eval_ctx *c, const struct ast *x,
                              const char *name, size_t len) {
   size_t ns = namespace_len(name, len);
   const char *detail;
+  if (ns && c->providers && c->unknown_funcs != EVAL_FUNCS_HCL) {
+    eval_error(c, x->kids[0], "Unknown provider function",
+               provider_fn_detail(c, name, len, ns));
+    return;
+  }
   if (ns && !namespace_used(c, name, ns))
     detail = tfr_arena_printf(c->a, "There are no functions in namespace %s.",
                               str_go_quote(c->a, name, ns));
@@ -580,9 +675,10 @@ static void unknown_function(struct eval_ctx *c, const struct ast *x,
                               str_go_quote(c->a, name + ns, len - ns), (int)ns,
                               name);
   else
-    detail = tfr_arena_printf(c->a, "There is no function named %s.%s",
+    detail = tfr_arena_printf(c->a, "There is no function named %s.%s%s",
                               str_go_quote(c->a, name, len),
-                              suggest(c, c->a, name, len));
+                              suggest(c, c->a, name, len),
+                              provider_fn_hint(c, name, len));
   eval_error(c, x->kids[0], "Call to unknown function", detail);
 }
 
@@ -603,7 +699,7 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   f.a = c->a;
   f.call = x;
   f.spec = lookup_name(c, name, len);
-  if (!f.spec && c->plan && len > 10 && !memcmp(name, "provider::", 10)) {
+  if (!f.spec && provider_fn_unknown(c, name, len)) {
     /* another provider's function: plan asks the provider, which is not
     ** here, so its result is unknown (its arguments still evaluated, for
     ** their errors and marks) */

@@ -28,12 +28,11 @@ static const tfr_value *number_value(tfr_arena *a, const struct tfr_num *n) {
   return v;
 }
 
-/* abs(num): the number without its sign (abs(-0) is 0).  Its num takes marks
-*but not
-** unknowns (cty/function/stdlib/number.go:15-21 in go-cty v1.18.1): a
-** known number's marks stay on the result (Value.Absolute keeps them),
-** while cty's Call answers an unknown one with an unknown result without
-** them. */
+/* abs(num): the number without its sign, abs(-0) being 0.  Its num takes
+** marks but not unknowns (cty/function/stdlib/number.go:15-21 in go-cty
+** v1.18.1): a known number's marks stay on the result (Value.Absolute
+** keeps them), while cty's Call answers an unknown one with an unknown
+** result without them. */
 static const tfr_value *fn_abs(struct fcall *f, const tfr_type *ret) {
   (void)ret;
   unsigned marks = f->args[0]->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);

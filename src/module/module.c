@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "base/arena_int.h"
@@ -82,6 +83,7 @@ struct loader {
   size_t lcap;
   struct strmap lnames;     /* local name -> index in m->locals */
   size_t ocap;              /* m->objects, while loading */
+  size_t pcap;              /* m->providers.names, while loading */
   struct bytemap types;     /* text -> struct decoded_type (in the arena) */
   struct bytemap rule_keys; /* refs_rule_key -> text_key */
   uint32_t nrule_keys;
@@ -1248,6 +1250,77 @@ static void block_objects(struct loader *l, const struct body_item *it,
     json_objects(l, it->body, 1, "module");
 }
 
+/* ---- required_providers ------------------------------------------------- */
+
+/* Whether key (a native object's key, or a JSON property) is name. */
+static bool key_is(const struct ast *key, const char *name) {
+  size_t n = strlen(name);
+  return (key->kind == AST_VARIABLE || key->kind == AST_STRING) &&
+         key->n == n && !memcmp(key->str, name, n);
+}
+
+/* Whether the requirement x of local name "terraform" is the built-in
+** provider: no source (addrs.ImpliedProviderForUnqualifiedType), or
+** terraform.io/builtin/terraform. */
+static bool builtin_terraform(const struct ast *x) {
+  if (x->kind != AST_OBJECT)
+    return true; /* a version constraint alone */
+  for (uint32_t j = 0; j < x->n; j++) {
+    const struct ast *v = x->items[2 * j + 1];
+    if (key_is(x->items[2 * j], "source"))
+      return v->kind == AST_STRING && v->n == 30 &&
+             !strncasecmp(v->str, "terraform.io/builtin/terraform", 30);
+  }
+  return true;
+}
+
+/* One required_providers block's providers, by local name. */
+static void required_providers(struct loader *l, const struct ast *body,
+                               bool json) {
+  struct eval_providers *p = &l->m->providers;
+  struct body_iter iter = body_start(body, json, NULL);
+  struct body_item it;
+  while (body_next(&iter, &it)) {
+    if (it.is_block || !it.value)
+      continue;
+    if (p->n == l->pcap) {
+      l->pcap = l->pcap ? 2 * l->pcap : 8;
+      const char **nv = tfr_arena_alloc(l->a, l->pcap * sizeof *nv);
+      if (p->n)
+        memcpy(nv, p->names, p->n * sizeof *nv);
+      p->names = nv;
+    }
+    p->names[p->n++] = tfr_arena_strndup(l->a, it.name, it.len);
+    if (body_item_is(&it, "terraform") && builtin_terraform(it.value))
+      p->builtin_terraform = true;
+  }
+}
+
+/* A terraform block: its required_providers (the provider functions
+** the module may call). */
+static void terraform_block(struct loader *l, const struct body_item *it,
+                            bool json) {
+  static const char *const blocks[] = {"required_providers", NULL};
+  const struct ast *one;
+  size_t n = 1;
+  const struct ast *const *bodies =
+      json ? ast_json_blocks(it->body, &one, &n) : &it->body;
+  for (size_t i = 0; i < n; i++) {
+    struct body_iter iter = body_start(bodies[i], json, blocks);
+    struct body_item rp;
+    while (body_next(&iter, &rp)) {
+      if (!rp.is_block || !body_item_is(&rp, "required_providers"))
+        continue;
+      const struct ast *one2;
+      size_t n2 = 1;
+      const struct ast *const *rbodies =
+          json ? ast_json_blocks(rp.body, &one2, &n2) : &rp.body;
+      for (size_t j = 0; j < n2; j++)
+        required_providers(l, rbodies[j], json);
+    }
+  }
+}
+
 /* Declare (or, in an override file, override) p. */
 static void add_variable(struct loader *l, struct partial *p) {
   if (p->override)
@@ -1304,6 +1377,10 @@ static bool top_item(struct loader *l, struct src_file *src,
     else
       locals_items(l, src, it->body, false, ovr);
     return true;
+  }
+  if (body_item_is(it, "terraform")) {
+    terraform_block(l, it, json);
+    return false;
   }
   if (!ovr)
     block_objects(l, it, json);

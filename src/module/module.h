@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/dirlist.h"
+#include "eval/eval.h"
 #include "syntax/ast.h"
 #include "module/calls.h"
 #include "values/convert.h"
@@ -165,11 +166,12 @@ struct module {
   size_t nslots; /* a power of two */
   const char *name_pool;
   const uint32_t *name_at;
-  const uint32_t *var_type; /* each variable's type_id */
-  size_t ntypes;            /* distinct (type, defaults) of vars */
-  bool has_config;          /* at least one .tf / .tf.json */
-  bool opentofu;            /* loaded with OpenTofu's rules */
-  struct raw_value *raws;   /* in precedence order, lowest first */
+  const uint32_t *var_type;        /* each variable's type_id */
+  size_t ntypes;                   /* distinct (type, defaults) of vars */
+  struct eval_providers providers; /* its required_providers' local names */
+  bool has_config;                 /* at least one .tf / .tf.json */
+  bool opentofu;                   /* loaded with OpenTofu's rules */
+  struct raw_value *raws;          /* in precedence order, lowest first */
   size_t nraws;
 };
 

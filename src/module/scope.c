@@ -63,6 +63,7 @@ static void eval_local(struct scope *s, size_t i) {
   c.funcs = &funcs_table;
   c.dir = s->m->dir;
   c.plan = s->plan;
+  scope_providers(&c, s->m);
   s->busy++;
   const tfr_value *v = eval_expr(&c, d->expr);
   s->busy--;
@@ -188,4 +189,8 @@ const struct eval_scope *scope_module(tfr_arena *a, const struct module *m,
   es->lookup = scope_lookup;
   es->ud = s;
   return es;
+}
+
+void scope_providers(struct eval_ctx *c, const struct module *m) {
+  c->providers = m && !m->opentofu ? &m->providers : NULL;
 }

@@ -33,7 +33,12 @@ struct scope {
   const char *dir;     /* base directory of file functions, when m is NULL */
   bool quiet_deferred; /* a rule whose condition is unknown gives no
                           warning (a child module's: plan skips it) */
+  bool init;           /* Terraform's init walk (eval_ctx.unknown_funcs) */
 };
+
+/* The provider functions of module m's context in c (none for OpenTofu's
+** rules: every provider's but the built-in one's is unknown there). */
+void scope_providers(struct eval_ctx *c, const struct module *m);
 
 /* eval_scope's lookup over a struct scope (ud). */
 const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,

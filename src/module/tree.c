@@ -1673,6 +1673,7 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
     c.dir = t->root->dir;
     c.plan = true;
     c.opentofu = in->tm->m->opentofu;
+    scope_providers(&c, in->tm->m);
     v = eval_expr(&c, x);
     for (size_t i = before; i < tfr_diags_count(t->diags); i++)
       if (var)
@@ -1727,6 +1728,8 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
   ec.funcs = &funcs_table;
   ec.dir = t->root->dir;
   ec.plan = true;
+  ec.unknown_funcs = EVAL_FUNCS_INIT;
+  scope_providers(&ec, m);
   size_t before = tfr_diags_count(t->diags);
   const tfr_value *v = eval_expr(&ec, x);
   const char *err = NULL;

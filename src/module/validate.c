@@ -598,6 +598,10 @@ static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
   c.dir = s->m ? s->m->dir : s->dir;
   c.plan = true;
   c.attr_hint = &s->attr_hint;
+  scope_providers(&c, s->m);
+  c.unknown_funcs = x == rule->error_message ? EVAL_FUNCS_HCL
+                    : s->init                ? EVAL_FUNCS_INIT
+                                             : EVAL_FUNCS_TERRAFORM;
   return c;
 }
 
@@ -751,6 +755,25 @@ static const char *trimmed(tfr_arena *a, const tfr_value *v) {
 }
 
 /* Why a condition's result cannot be known offline. */
+/* The first call in x of a function of a provider other than the
+** built-in one ("provider::aws::arn_parse"), or NULL. */
+static const struct ast *provider_call(const struct ast *x) {
+  if (!x)
+    return NULL;
+  if (x->kind == AST_CALL) {
+    const struct ast *name = x->kids[0];
+    if (name->n > 10 && !memcmp(name->str, "provider::", 10) &&
+        !(name->n > 21 && !memcmp(name->str, "provider::terraform::", 21)))
+      return x;
+  }
+  for (uint32_t i = 0; i < ast_child_count(x); i++) {
+    const struct ast *c = provider_call(ast_child(x, i));
+    if (c)
+      return c;
+  }
+  return NULL;
+}
+
 static const char *deferred_reason(tfr_arena *a, const struct module *m,
                                    const struct scope *s,
                                    const struct ast *cond) {
@@ -778,6 +801,13 @@ static const char *deferred_reason(tfr_arena *a, const struct module *m,
                               "apply",
                               r.vars.v[i]);
   }
+  const struct ast *pc = provider_call(cond);
+  if (pc)
+    return tfr_arena_printf(a,
+                            "This condition calls %.*s, a function of a "
+                            "provider, which plan asks the provider for and "
+                            "tfresolve does not run",
+                            (int)pc->kids[0]->n, pc->kids[0]->str);
   /* nothing unknowable: a call gave an unknown result of type any, as
   ** cty's does when an argument's type is any where its parameter does not
   ** allow that (contains(list, null) with a literal null); Terraform skips
@@ -1171,6 +1201,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   ** (eval_variable.go:393-396): the init walk's is decided again in
   ** the plan walk, so ours to say only there */
   s.quiet_deferred = init;
+  s.init = init;
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
     for (size_t k = 0; k < n; k++) {
