@@ -376,18 +376,20 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
 /* References to undeclared variables and locals; true if there were
 ** none. */
 static bool declared_refs(const struct module *m, tfr_arena *a,
-                          tfr_diags *diags) {
+                          tfr_diags *diags, bool *bad) {
   bool ok = true;
   for (size_t k = 0; k < m->nvars; k++) {
     const struct var_decl *v = &m->vars[k];
+    bad[k] = false;
     for (size_t i = 0; i < v->nvalidations; i++) {
       const struct validation *rule = &v->validations[i];
       const struct rule_refs *rr = rule_refs(a, m, rule);
-      ok &= refs_declared_in(m, a, diags, rule->cond_src, rr->cond, rr->cond_ix,
-                             v->name);
-      ok &= refs_declared_in(m, a, diags, rule->msg_src, rr->msg, rr->msg_ix,
-                             v->name);
+      bad[k] |= !refs_declared_in(m, a, diags, rule->cond_src, rr->cond,
+                                  rr->cond_ix, v->name);
+      bad[k] |= !refs_declared_in(m, a, diags, rule->msg_src, rr->msg,
+                                  rr->msg_ix, v->name);
     }
+    ok &= !bad[k];
   }
   return ok;
 }
@@ -680,22 +682,24 @@ static struct tfr_range decl_range(const void *ud, size_t k) {
 bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
                       bool *cycle) {
   const struct value_place decl_place = {decl_range, m};
-  if (!declared_refs(m, a, diags))
-    return false;
+  /* each validation node of Terraform's walk on its own: a reference to
+  ** something undeclared is an error of that variable's rules only
+  ** (evaluate.go), the others are still evaluated */
+  bool *bad = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *bad);
+  bool ok = declared_refs(m, a, diags, bad);
   if (cycles(m, a, diags))
     return !(*cycle = true);
   size_t nrules = 0;
   for (size_t k = 0; k < m->nvars; k++)
     nrules += m->vars[k].nvalidations;
   if (!nrules)
-    return true; /* nothing to evaluate */
+    return ok; /* nothing to evaluate */
   struct scope s = {0};
   s.a = a;
   s.var = scope_var_object(a, m, NULL);
   scope_fixed(&s, m->dir);
   scope_locals(&s, m);
   s.plan = true;
-  bool ok = true;
   /* only errors count here: warnings come again from the final walk */
   tfr_diags *scratch = tfr_diags_new(a);
   /* Nothing a rule computes here outlives it but its diagnostics (copied
@@ -708,7 +712,9 @@ bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
   for (size_t k = 0; k < m->nvars; k++) {
     bool erred = false; /* a rule of variable k had an error */
-    for (size_t i = 0; i < m->vars[k].nvalidations && !(stop && erred); i++) {
+    /* a bad reference: none of its rules (eval_variable.go:267-271) */
+    for (size_t i = 0;
+         i < m->vars[k].nvalidations && !bad[k] && !(stop && erred); i++) {
       /* Terraform's validate walk: the rule with every variable unknown;
       ** one that is false even so fails here */
       const struct validation *rule = &m->vars[k].validations[i];
@@ -754,7 +760,6 @@ static const char *trimmed(tfr_arena *a, const tfr_value *v) {
   return tfr_arena_strndup(a, s, n);
 }
 
-/* Why a condition's result cannot be known offline. */
 /* The first call in x of a function of a provider other than the
 ** built-in one ("provider::aws::arn_parse"), or NULL. */
 static const struct ast *provider_call(const struct ast *x) {
@@ -774,6 +779,7 @@ static const struct ast *provider_call(const struct ast *x) {
   return NULL;
 }
 
+/* Why a condition's result cannot be known offline. */
 static const char *deferred_reason(tfr_arena *a, const struct module *m,
                                    const struct scope *s,
                                    const struct ast *cond) {

@@ -376,13 +376,20 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   const char *bold = o->color ? "\x1b[1m" : "";
   fprintf(out, "%s%s%s: %s%s%s%s\n\n", bold, fr->col, err ? "Error" : "Warning",
           fr->reset, bold, g->summary, fr->reset);
-  if (g->subject.filename) {
-    const struct source_text *st = diags_find_source(d, g->subject.filename);
+  const struct source_text *st =
+      g->subject.filename ? diags_find_source(d, g->subject.filename) : NULL;
+  if (g->subject.filename && !st) {
+    /* no snippet, hence no values either: an empty range (a child's
+    ** variable no argument sets) or a file that was not read
+    ** (command/format/diagnostic.go:255-261) */
+    fprintf(out, "  on %s line %d:\n  (source code not available)\n\n",
+            g->subject.filename, g->subject.start.line);
+  } else if (g->subject.filename) {
     const char *ctx =
         block_context(d, st, g->subject.filename, g->subject.start.byte);
     fprintf(out, "  on %s line %d%s%s:\n", g->subject.filename,
             g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
-    if (st && !g->hide_source)
+    if (!g->hide_source)
       render_snippet(out, fr->dots, st, g, o->color);
     render_values(out, g, fr, o->color);
     fputc('\n', out);
