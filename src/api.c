@@ -23,6 +23,7 @@
 #include "eval/funcs.h"
 #include "base/json_out.h"
 #include "module/module.h"
+#include "module/engine_tofu.h"
 #include "syntax/parse.h"
 #include "render/render.h"
 #include "module/opts.h"
@@ -108,6 +109,19 @@ static void lib_versions_fill(void) {
            yaml_get_version_string(),
            *TFR_RE2_VERSION ? TFR_RE2_VERSION : "(version unknown)", ossl_len,
            ossl, zlibVersion(), XCRYPT_VERSION_STR);
+}
+
+static char semantics[256];
+
+static void semantics_fill(void) {
+  snprintf(semantics, sizeof semantics, "%s and, with -engine=opentofu, %s",
+           engine_rules(false)->follows, engine_rules(true)->follows);
+}
+
+const char *tfr_semantics(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, semantics_fill);
+  return semantics;
 }
 
 const char *tfr_suggest_name(const char *given, const char *const *names,

@@ -58,6 +58,13 @@ TFR_API int tfr_version_number(void);
  *  a library can say (tfresolve -version; bug reports).  Since 0.3.0. */
 TFR_API const char *tfr_library_versions(void);
 
+/** Which Terraform and OpenTofu the library follows, as one line
+ *  ("Terraform 1.16 and its development head (1.17.0-dev, commit ...)
+ *  and, with -engine=opentofu, OpenTofu ..."): the releases and the
+ *  development heads whose source its rules and texts come from.  Since
+ *  0.4.0. */
+TFR_API const char *tfr_semantics(void);
+
 /** Terraform's "Did you mean" rule (its didyoumean.NameSuggestion): of
  *  @p names[0..@p n), the one closest to @p given if its Levenshtein
  *  distance is below 3 (the first of equals), else NULL.  For the names a

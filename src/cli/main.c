@@ -153,13 +153,12 @@ static int take_max_memory(int argc, char **argv) {
 
 static int version(void) {
   printf("tfresolve %s (commit %s)\n"
-         "Follows the input-variable semantics of Terraform 1.16 and, with "
-         "-engine=opentofu, OpenTofu 1.12\n"
+         "Follows the input-variable semantics of %s\n"
          "(value sources and precedence, type constraints and conversion, "
          "validation rules, built-in functions).\n"
          "Built with %s, libedit %s, jansson %s.\n",
-         tfr_version(), TFR_COMMIT, tfr_library_versions(), TFR_LIBEDIT_VERSION,
-         jansson_version_str());
+         tfr_version(), TFR_COMMIT, tfr_semantics(), tfr_library_versions(),
+         TFR_LIBEDIT_VERSION, jansson_version_str());
   return EXIT_OK;
 }
 

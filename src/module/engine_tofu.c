@@ -14,6 +14,8 @@
 static const struct engine_rules terraform = {
     .product = "Terraform",
     .command = "terraform",
+    .follows = "Terraform 1.16 and its development head (1.17.0-dev, "
+               "commit 883c7221ee2e)",
     /* named_values.go:147-164 (O has `const`, without these errors) */
     .const_excludes_marks = true,
     /* T node_root_variable.go:94-102 (O: eval_variable.go:546, no
@@ -56,6 +58,8 @@ static const struct engine_rules terraform = {
 static const struct engine_rules opentofu = {
     .product = "OpenTofu",
     .command = "tofu",
+    .follows = "OpenTofu 1.12 and its development head (1.13.0-dev, "
+               "commit f831fa1aa4b9)",
     /* named_values.go:140-151 */
     .deprecated_nonblank = true,
     /* O module_merge.go:54-56 (T's Variable.merge has no `deprecated`) */

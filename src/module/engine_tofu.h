@@ -13,6 +13,9 @@
 struct engine_rules {
   const char *product; /* "Terraform" or "OpenTofu", in texts that name it */
   const char *command; /* "terraform" or "tofu", in texts that name it */
+  const char *follows; /* the release, and the development head whose
+                          source this table and the code follow (what
+                          tfresolve -version and README say) */
   /* configs/named_values.go */
   bool const_excludes_marks; /* a const variable may be neither sensitive
                                 nor ephemeral */
