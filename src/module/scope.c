@@ -63,7 +63,7 @@ static void eval_local(struct scope *s, size_t i) {
   c.funcs = &funcs_table;
   c.dir = s->m->dir;
   c.plan = s->plan;
-  scope_providers(&c, s->m);
+  scope_funcs(&c, s->m);
   s->busy++;
   const tfr_value *v = eval_expr(&c, d->expr);
   s->busy--;
@@ -191,6 +191,7 @@ const struct eval_scope *scope_module(tfr_arena *a, const struct module *m,
   return es;
 }
 
-void scope_providers(struct eval_ctx *c, const struct module *m) {
+void scope_funcs(struct eval_ctx *c, const struct module *m) {
+  c->opentofu = m && m->opentofu;
   c->providers = m && !m->opentofu ? &m->providers : NULL;
 }

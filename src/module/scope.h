@@ -36,9 +36,10 @@ struct scope {
   bool init;           /* Terraform's init walk (eval_ctx.unknown_funcs) */
 };
 
-/* The provider functions of module m's context in c (none for OpenTofu's
-** rules: every provider's but the built-in one's is unknown there). */
-void scope_providers(struct eval_ctx *c, const struct module *m);
+/* The functions of module m's context in c: its engine's set, and the
+** functions of the providers it requires (OpenTofu: every provider's but
+** the built-in one's gives an unknown result). */
+void scope_funcs(struct eval_ctx *c, const struct module *m);
 
 /* eval_scope's lookup over a struct scope (ud). */
 const tfr_value *scope_lookup(void *ud, struct eval_ctx *c,

@@ -1672,8 +1672,7 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
     c.funcs = &funcs_table;
     c.dir = t->root->dir;
     c.plan = true;
-    c.opentofu = in->tm->m->opentofu;
-    scope_providers(&c, in->tm->m);
+    scope_funcs(&c, in->tm->m);
     v = eval_expr(&c, x);
     for (size_t i = before; i < tfr_diags_count(t->diags); i++)
       if (var)
@@ -1729,7 +1728,7 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
   ec.dir = t->root->dir;
   ec.plan = true;
   ec.unknown_funcs = EVAL_FUNCS_INIT;
-  scope_providers(&ec, m);
+  scope_funcs(&ec, m);
   size_t before = tfr_diags_count(t->diags);
   const tfr_value *v = eval_expr(&ec, x);
   const char *err = NULL;
