@@ -55,6 +55,9 @@ struct ywalk {
   size_t nanchors, cap;
   const char *err;
   bool ours;         /* err is a limit of ours (depth, -max-memory) */
+  bool v120;         /* go-cty-yaml 1.2.0 (OpenTofu): a merge key is any
+                        untagged "<<" or !!merge, its value a mapping or a
+                        sequence of them */
   uint64_t max_size; /* the budget's worth of values */
 };
 
@@ -1008,23 +1011,53 @@ static struct ynode ymembers_object(struct ywalk *w, struct ymembers *m) {
   return r;
 }
 
-/* A `<<` key: merge the next node's attributes into m. */
+/* The attributes of an object node v (type t, value x) added to m. */
+static void ymerge_object(struct ywalk *w, struct ymembers *m,
+                          const tfr_type *t, const tfr_value *x,
+                          uint64_t size) {
+  for (uint32_t i = 0; i < t->n; i++) {
+    struct ynode el = {t->types[i], w->types ? NULL : x->elems[i],
+                       size / t->n + 1};
+    ymembers_add(w->a, m, t->names[i], el);
+  }
+}
+
+/* A `<<` key: merge the next node's attributes into m.  1.2.0 also takes
+** a sequence of mappings, each merged in turn, a later one's attribute
+** replacing an earlier one's (decode.go and implied_type.go's loops). */
 static bool ywalk_merge(struct ywalk *w, yaml_event_t *key,
                         struct ymembers *m) {
   struct ynode v;
   if (!ywalk_next(w, &v))
     return false;
   /* Merged values are objects or nulls: YAML decodes to no maps. */
-  if (v.t->kind != TFR_OBJECT)
+  if (v.t->kind == TFR_OBJECT) {
+    ymerge_object(w, m, v.t, v.v, v.size);
+    return true;
+  }
+  if (!w->v120 || v.t->kind != TFR_TUPLE)
     return yevent_error(w, key,
                         tfr_arena_printf(w->a, "cannot merge %s into mapping",
                                          tfr_type_friendly(w->a, v.t)));
-  for (uint32_t i = 0; i < v.t->n; i++) {
-    struct ynode el = {v.t->types[i], w->types ? NULL : v.v->elems[i],
-                       v.size / v.t->n + 1};
-    ymembers_add(w->a, m, v.t->names[i], el);
-  }
+  for (uint32_t j = 0; j < v.t->n; j++)
+    if (v.t->types[j]->kind != TFR_OBJECT)
+      return yevent_error(
+          w, key,
+          tfr_arena_printf(w->a, "cannot merge %s (from sequence) into mapping",
+                           tfr_type_friendly(w->a, v.t->types[j])));
+  for (uint32_t j = 0; j < v.t->n; j++)
+    ymerge_object(w, m, v.t->types[j], w->types ? NULL : v.v->elems[j],
+                  v.size / v.t->n + 1);
   return true;
+}
+
+/* 1.2.0's isMergeKey (resolve.go): an untagged "<<" whatever its style,
+** or a scalar tagged !!merge. */
+static bool ymerge_key(const struct ywalk *w, const yaml_event_t *e) {
+  const char *tag = ytag(w, e->data.scalar.tag);
+  return (!*tag && e->data.scalar.length == 2 &&
+          !memcmp(e->data.scalar.value, "<<", 2)) ||
+         !strcmp(tag, "tag:yaml.org,2002:merge");
 }
 
 /* One key of a mapping: false on error, *done at MAPPING-END. */
@@ -1036,6 +1069,8 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
   *done = e.type == YAML_MAPPING_END_EVENT;
   if (*done) {
     ok = true;
+  } else if (w->v120 && e.type == YAML_SCALAR_EVENT && ymerge_key(w, &e)) {
+    ok = ywalk_merge(w, &e, m);
   } else if (e.type != YAML_SCALAR_EVENT) {
     yevent_error(w, &e, "only strings are allowed as mapping keys");
   } else {
@@ -1228,6 +1263,7 @@ static const tfr_type *yamldecode_type(struct fcall *f) {
   memset(&w, 0, sizeof w);
   w.a = f->a;
   w.types = true;
+  w.v120 = f->c->opentofu;
   struct ynode r;
   if (!ywalk_doc(&w, s, &r)) {
     fcall_error(f, "%s", w.err);
@@ -1245,6 +1281,7 @@ static const tfr_value *fn_yamldecode(struct fcall *f, const tfr_type *ret) {
   struct ywalk w;
   memset(&w, 0, sizeof w);
   w.a = f->a;
+  w.v120 = f->c->opentofu;
   struct ynode r;
   if (!ywalk_doc(&w, f->args[0], &r)) {
     fcall_error(f, "%s", w.err);
