@@ -1102,8 +1102,8 @@ static const tfr_value *map_to_map(struct cctx *c, const tfr_value *v,
   const tfr_type *ety = out->elem;
   size_t n = v->n;
   if (n == 0) /* conversion_collection.go:159-165 */
-    return mk_map(c, is_dyn(ety) ? v->type->elem : strip(c, ety), 0, NULL,
-                  NULL, NULL);
+    return mk_map(c, is_dyn(ety) ? v->type->elem : strip(c, ety), 0, NULL, NULL,
+                  NULL);
   const tfr_value **vals = val_array(c, n);
   for (size_t i = 0; i < n; i++) {
     vals[i] = conv_val(c, v->elems[i], ety, unsafe);
