@@ -12,6 +12,7 @@
 #include "syntax/body.h"
 #include "base/diag_int.h"
 #include "eval/eval.h"
+#include "eval/refs.h"
 #include "syntax/parse.h"
 #include "base/strutil.h"
 #include "eval/typeexpr.h"
@@ -363,18 +364,95 @@ static struct output_decl *new_output(struct calls_loader *l) {
   return o;
 }
 
-/* What an output block sets, for an override's merge. */
-enum { SET_VALUE = 1, SET_SENSITIVE = 2, SET_EPHEMERAL = 4, SET_TYPE = 8 };
+/* An expression of a check rule block: in JSON a template. */
+static const struct ast *rule_expr(struct calls_loader *l, struct src_file *src,
+                                   const struct ast *x, bool json,
+                                   struct src_file **in) {
+  *in = src;
+  x = built(l, src, x);
+  return json ? json_value(l, src, x, in) : x;
+}
 
-static unsigned output_body(struct calls_loader *l, struct output_decl *o,
-                            const struct ast *body, bool json) {
-  unsigned set = 0;
+/* A precondition block of output o (body: one block's; configs/checks.go:
+** 110-133): its condition, which must refer to something, and error
+** message. */
+static void output_precondition(struct calls_loader *l, struct output_decl *o,
+                                const struct body_item *blk,
+                                const struct ast *body, bool json) {
   struct src_file *src = o->src;
+  struct out_rule r = {0};
   struct body_iter iter = body_start(body, json, NULL);
   struct body_item it;
   while (body_next(&iter, &it)) {
     if (it.is_block)
-      continue; /* precondition, lifecycle */
+      continue;
+    if (body_item_is(&it, "condition"))
+      r.cond = rule_expr(l, src, it.value, json, &r.cond_src);
+    else if (body_item_is(&it, "error_message"))
+      r.msg = rule_expr(l, src, it.value, json, &r.msg_src);
+  }
+  const char *missing = !r.cond ? "condition" : !r.msg ? "error_message" : NULL;
+  if (missing) {
+    struct span at =
+        json ? ast_json_start(body) : missing_at(src, blk->node, body);
+    at.end = at.start;
+    err(l, src, at, "Missing required argument",
+        tfr_arena_printf(l->a,
+                         "The argument \"%s\" is required, but no "
+                         "definition was found.",
+                         missing));
+    return;
+  }
+  struct refs refs = refs_of(l->a, r.cond);
+  if (!refs.any)
+    err(l, r.cond_src, r.cond->span, "Invalid precondition expression",
+        "The condition expression must refer to at least one object from "
+        "elsewhere in the configuration, or else its result would not be "
+        "checking anything.");
+  struct out_rule *nv = tfr_arena_alloc(l->a, (o->npreconds + 1) * sizeof *nv);
+  if (o->npreconds)
+    memcpy(nv, o->preconds, o->npreconds * sizeof *nv);
+  nv[o->npreconds++] = r;
+  o->preconds = nv;
+}
+
+/* What an output block sets, for an override's merge. */
+enum { SET_VALUE = 1, SET_SENSITIVE = 2, SET_EPHEMERAL = 4, SET_TYPE = 8 };
+
+static unsigned output_body(struct calls_loader *l, struct output_decl *o,
+                            const struct ast *body, bool json, bool override) {
+  static const char *const blocks[] = {"precondition", "postcondition", NULL};
+  unsigned set = 0;
+  struct src_file *src = o->src;
+  struct body_iter iter = body_start(body, json, blocks);
+  struct body_item it;
+  while (body_next(&iter, &it)) {
+    if (it.is_block && body_item_is(&it, "precondition")) {
+      if (override) {
+        err(l, src, it.name_span, "Can't override precondition blocks",
+            "Override files cannot override \"precondition\" blocks.");
+        continue;
+      }
+      const struct ast *one;
+      size_t n = 1;
+      const struct ast *const *bodies =
+          json ? ast_json_blocks(it.body, &one, &n) : &it.body;
+      for (size_t i = 0; i < n; i++)
+        output_precondition(l, o, &it, bodies[i], json);
+      continue;
+    }
+    if (it.is_block && body_item_is(&it, "postcondition")) {
+      err(l, src, it.name_span, "Postconditions are not allowed",
+          "Output values can only have preconditions, not postconditions.");
+      continue;
+    }
+    if (it.is_block)
+      continue;
+    if (body_item_is(&it, "deprecated")) {
+      o->deprecated = true;
+      o->deprecated_at = it.span;
+      continue;
+    }
     const struct ast *x = built(l, src, it.value);
     if (body_item_is(&it, "sensitive") || body_item_is(&it, "ephemeral")) {
       const tfr_value *v = constant(l, src, x, &tfr_t_bool);
@@ -452,7 +530,7 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
     o->name =
         tfr_arena_strndup(l->a, labels->items[0]->str, labels->items[0]->n);
     o->decl = (struct span){b->span.start, labels->items[0]->span.end};
-    add_output(l, o, output_body(l, o, body, false), override);
+    add_output(l, o, output_body(l, o, body, false, override), override);
     return;
   }
   const struct ast *one;
@@ -469,7 +547,8 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
       o->src = src;
       o->name = tfr_arena_strndup(l->a, k->str, k->n);
       o->decl = k->span;
-      add_output(l, o, output_body(l, o, objs[i]->items[2 * j + 1], true),
+      add_output(l, o,
+                 output_body(l, o, objs[i]->items[2 * j + 1], true, override),
                  override);
     }
   }

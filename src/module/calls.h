@@ -47,10 +47,20 @@ struct module_call {
 };
 
 /* An `output "NAME" { ... }` block. */
+/* A precondition block of an output (configs/checks.go CheckRule). */
+struct out_rule {
+  const struct ast *cond, *msg; /* NULL: missing (an error said so) */
+  struct src_file *cond_src, *msg_src;
+};
+
 struct output_decl {
   const char *name;
   struct src_file *src;
   struct span decl;          /* `output "NAME"` */
+  struct out_rule *preconds; /* its precondition blocks, in order */
+  size_t npreconds;
+  bool deprecated;           /* has a `deprecated` argument */
+  struct span deprecated_at; /* that argument */
   const struct ast *expr;    /* its value (NULL: none, which is null) */
   struct src_file *expr_src; /* the file of the value (an override's) */
   bool sensitive, ephemeral;

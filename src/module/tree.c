@@ -1643,6 +1643,32 @@ static void init_scope(struct tree *t, struct scope *s, struct tscope *ts,
   s->more_ud = ts;
 }
 
+/* What evaluating in an instance takes: its scope and the context. */
+struct inst_ctx {
+  struct scope s;
+  struct tscope ts;
+  struct eval_scope es;
+  struct eval_ctx c;
+};
+
+/* The context of an expression of src in instance in (rep: the
+** repetition of a call's own arguments, or NULL). */
+static void inst_ctx(struct tree *t, struct inst_ctx *ic, struct tinst *in,
+                     struct src_file *src, const struct trep *rep) {
+  init_scope(t, &ic->s, &ic->ts, in, rep, -1, NULL);
+  ic->ts.vars = true;
+  ic->es = (struct eval_scope){scope_lookup, &ic->s, scope_attr};
+  ic->c = (struct eval_ctx){0};
+  ic->c.a = t->a;
+  ic->c.diags = t->diags;
+  ic->c.src = src;
+  ic->c.scope = &ic->es;
+  ic->c.funcs = &funcs_table;
+  ic->c.dir = t->root->dir;
+  ic->c.plan = true;
+  scope_funcs(&ic->c, in->tm->m);
+}
+
 /* Evaluate x (in src) in instance in, as lang's EvalExpr: the static
 ** reference checks first.  NULL after an error (reported, with the
 ** instance's address). */
@@ -1659,21 +1685,9 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
   if (t->validate)
     ok &= validate_refs(in->tm->m, t->a, t->diags, src, x, var);
   if (ok) {
-    struct scope s;
-    struct tscope ts;
-    init_scope(t, &s, &ts, in, rep, -1, NULL);
-    ts.vars = true;
-    struct eval_scope es = {scope_lookup, &s, scope_attr};
-    struct eval_ctx c = {0};
-    c.a = t->a;
-    c.diags = t->diags;
-    c.src = src;
-    c.scope = &es;
-    c.funcs = &funcs_table;
-    c.dir = t->root->dir;
-    c.plan = true;
-    scope_funcs(&c, in->tm->m);
-    v = eval_expr(&c, x);
+    struct inst_ctx ic;
+    inst_ctx(t, &ic, in, src, rep);
+    v = eval_expr(&ic.c, x);
     for (size_t i = before; i < tfr_diags_count(t->diags); i++)
       if (var)
         tfr_diags_set_variable_at(t->diags, i, var);
@@ -2821,11 +2835,130 @@ static bool exec_local(struct tree *t, struct tmod *tm, size_t k) {
   return ok;
 }
 
+/* An error of a check rule at x in instance in, with the values
+** Terraform lists under it (Expression and EvalContext). */
+static void rule_error(struct tree *t, struct tinst *in, struct src_file *src,
+                       const struct ast *x, enum tfr_severity sev,
+                       const char *summary, const char *detail) {
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(src, x->span);
+  tfr_diags_add(t->diags, sev, &r, summary, detail);
+  struct inst_ctx ic;
+  inst_ctx(t, &ic, in, src, NULL);
+  eval_diag_values(&ic.c, x, false, t->diags);
+  diags_set_module_since(t->diags, before, in->addr);
+}
+
+/* A check rule's error message in instance in, as lang.EvalCheckErrorMessage
+** (lang/checks.go:24-98): "" when it cannot be shown (an error or warning
+** says why, or it is unknown). */
+static const char *check_message(struct tree *t, struct tinst *in,
+                                 const struct out_rule *r) {
+  const tfr_value *m = eval_in(t, in, r->msg_src, r->msg, NULL, NULL, in->addr);
+  if (!m)
+    return "";
+  const char *err = NULL, *why = NULL;
+  const tfr_value *sm = conv_convert(t->a, m, &tfr_t_string, &err);
+  if (!sm)
+    why = tfr_arena_printf(t->a, "Unsuitable value for error message: %s.",
+                           err ? err : "string required");
+  else if (sm->flags & TFR_V_UNKNOWN)
+    return "";
+  else if (sm->flags & TFR_V_NULL)
+    why = "Unsuitable value for error message: must not be null.";
+  if (why) {
+    rule_error(t, in, r->msg_src, r->msg, TFR_DIAG_ERROR,
+               "Invalid error message", why);
+    return "";
+  }
+  bool sens = tfr_value_has_mark(sm, TFR_V_SENSITIVE);
+  if ((sens || tfr_value_has_mark(sm, TFR_V_EPHEMERAL)) && !t->validate) {
+    rule_error(
+        t, in, r->msg_src, r->msg, TFR_DIAG_WARNING,
+        sens ? "Error message refers to sensitive values"
+             : "Error message refers to ephemeral values",
+        sens ? "The error expression used to explain this condition refers "
+               "to sensitive values, so Terraform will not display the "
+               "resulting message.\n\nYou can correct this by removing "
+               "references to sensitive values, or by carefully using the "
+               "nonsensitive() function if the expression will not reveal "
+               "the sensitive data."
+             : "The error expression used to explain this condition refers "
+               "to ephemeral values, so Terraform will not display the "
+               "resulting message.\n\nYou can correct this by removing "
+               "references to ephemeral values, or by using the "
+               "ephemeralasnull() function on the references to not reveal "
+               "ephemeral data.");
+  }
+  if (sens || tfr_value_has_mark(sm, TFR_V_EPHEMERAL))
+    return "";
+  const char *text = sm->s;
+  size_t n = sm->n;
+  str_go_trim_space(&text, &n);
+  return tfr_arena_strndup(t->a, text, n);
+}
+
+/* Output o's precondition blocks in instance in, as evalCheckRules
+** (eval_conditions.go:33-260): each rule's message, then its condition;
+** an unknown condition is decided later (at apply), in silence.  False
+** if one failed or had an error. */
+static bool output_preconds(struct tree *t, struct tinst *in,
+                            const struct output_decl *o) {
+  bool ok = true;
+  for (size_t i = 0; i < o->npreconds; i++) {
+    const struct out_rule *r = &o->preconds[i];
+    size_t before = tfr_diags_count(t->diags);
+    const char *msg = check_message(t, in, r);
+    const tfr_value *c =
+        eval_in(t, in, r->cond_src, r->cond, NULL, NULL, in->addr);
+    if (diags_errors_since(t->diags, before)) {
+      ok = false;
+      continue;
+    }
+    if (!c || !tfr_value_is_known(c))
+      continue;
+    const char *err = NULL, *why = NULL;
+    const tfr_value *b = NULL;
+    if (c->flags & TFR_V_NULL)
+      why = "Condition expression must return either true or false, not null.";
+    else if (!(b = conv_convert(t->a, c, &tfr_t_bool, &err)))
+      why = tfr_arena_printf(t->a, "Invalid condition result value: %s.",
+                             err ? err : "bool required");
+    if (why)
+      rule_error(t, in, r->cond_src, r->cond, TFR_DIAG_ERROR,
+                 "Invalid condition result", why);
+    else if (!b->b)
+      rule_error(t, in, r->cond_src, r->cond, TFR_DIAG_ERROR,
+                 "Module output value precondition failed",
+                 *msg ? msg
+                      : "This check failed, but has an invalid error message "
+                        "as described in the other accompanying messages.");
+    ok &= !why && b->b;
+  }
+  return ok;
+}
+
+/* Output k of every instance of tm, as NodeApplyableOutput.Execute
+** (node_output.go:400-560): an ephemeral root output refused, the
+** preconditions, the value converted to its type, a root output's
+** sensitive and deprecated checks. */
 static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
   bool ok = true;
   const struct output_decl *o = &tm->m->outputs[k];
   for (size_t i = 0; i < tm->ninsts; i++) {
     struct tinst *in = tm->insts[i];
+    if (o->ephemeral && !tm->parent) {
+      add_error(t, o->src, o->decl, "Ephemeral output not allowed",
+                "Ephemeral outputs are not allowed in context of a root "
+                "module",
+                in->addr);
+      ok = false;
+      continue;
+    }
+    if (!output_preconds(t, in, o)) {
+      ok = false; /* failed preconditions prevent further evaluation */
+      continue;
+    }
     const tfr_value *v =
         o->expr ? eval_in(t, in, o->expr_src, o->expr, NULL, NULL, in->addr)
                 : tfr_null(t->a, &tfr_t_dynamic);
@@ -2834,7 +2967,6 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       continue;
     }
     struct span at = o->expr ? o->expr->span : o->decl;
-    const char *msg = NULL;
     if (o->type) {
       if (o->defaults && !(v->flags & TFR_V_NULL))
         v = conv_apply_defaults(t->a, v, o->defaults);
@@ -2866,23 +2998,22 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       ok = false;
       continue;
     }
-    if (!o->ephemeral && tfr_value_has_mark(v, TFR_V_EPHEMERAL))
-      msg = "This output value is not declared as returning an ephemeral "
-            "value, so it cannot be set to a result derived from an "
-            "ephemeral value.";
-    if (msg) {
+    if (!o->ephemeral && tfr_value_has_mark(v, TFR_V_EPHEMERAL)) {
       add_error(t, o->expr ? o->expr_src : o->src, at,
-                "Ephemeral value not allowed", msg, in->addr);
-      ok = false;
-      continue;
-    }
-    if (o->ephemeral && !tm->parent) {
-      add_error(t, o->src, o->decl, "Ephemeral output not allowed",
-                "Ephemeral outputs are not allowed in context of a root "
-                "module",
+                "Ephemeral value not allowed",
+                "This output value is not declared as returning an ephemeral "
+                "value, so it cannot be set to a result derived from an "
+                "ephemeral value.",
                 in->addr);
       ok = false;
       continue;
+    }
+    if (o->deprecated && !tm->parent) {
+      add_error(t, o->src, o->deprecated_at, "Root module output deprecated",
+                "Root module outputs cannot be deprecated, as there is no "
+                "higher-level module to inform of the deprecation.",
+                in->addr);
+      ok = false;
     }
     in->outputs[k] = v;
     if (in->parent) {
