@@ -147,6 +147,75 @@ static struct module_call *new_call(struct calls_loader *l) {
 }
 
 /* The body of a module call, in either syntax. */
+/* Whether x is hcl's static traversal (AbsTraversalForExpr): a name,
+** then attributes and indexes by literal keys. */
+static bool static_traversal(const struct ast *x) {
+  for (;; x = x->kind == AST_GETATTR ? x->kids[0] : x->a) {
+    if (x->kind == AST_VARIABLE)
+      return true;
+    if (x->kind == AST_INDEX && x->kids[0]->kind != AST_NUMBER &&
+        x->kids[0]->kind != AST_STRING)
+      return false;
+    if (x->kind != AST_GETATTR && x->kind != AST_INDEX)
+      return false;
+  }
+}
+
+/* A native module block's depends_on as configs decodes it
+** (depends_on.go:10-36, hcl.ExprList, hcl.AbsTraversalForExpr): a list
+** of static references, none to an action; a quoted one is deprecated
+** (compat_shim.go:82-89) and not followed further here.  The references
+** are checked against the module's objects in the validate walk. */
+static void call_depends_on(struct calls_loader *l, struct module_call *c,
+                            struct src_file *src, const struct ast *x) {
+  if (x->kind != AST_TUPLE) {
+    struct span at = x->span;
+    if (x->kind == AST_OBJECT || x->kind == AST_FOR)
+      at.end = at.start + 1;
+    err(l, src, at, "Invalid expression",
+        "A static list expression is required.");
+    return;
+  }
+  const struct ast **refs =
+      tfr_arena_alloc(l->a, (x->n ? x->n : 1) * sizeof *refs);
+  size_t n = 0;
+  for (uint32_t i = 0; i < x->n; i++) {
+    const struct ast *e = x->items[i];
+    if (e->kind == AST_STRING && !(e->flags & AST_F_HEREDOC)) {
+      struct tfr_range r = src_range(src, e->span);
+      tfr_diags_add(l->diags, TFR_DIAG_WARNING, &r,
+                    "Quoted references are deprecated",
+                    "In this context, references are expected literally "
+                    "rather than in quotes. Terraform 0.11 and earlier "
+                    "required quotes, but quoted references are now "
+                    "deprecated and will be removed in a future version of "
+                    "Terraform. Remove the quotes surrounding this reference "
+                    "to silence this warning.");
+      continue;
+    }
+    if (!static_traversal(e)) {
+      err(l, src, e->span, "Invalid expression",
+          "A single static variable reference is required: only attribute "
+          "access and indexing with constant keys. No calculations, function "
+          "calls, template expressions, etc are allowed here.");
+      continue;
+    }
+    const struct ast *root = e;
+    while (root->kind != AST_VARIABLE)
+      root = root->kind == AST_GETATTR ? root->kids[0] : root->a;
+    if (root->n == 6 && !memcmp(root->str, "action", 6)) {
+      err(l, src, e->span, "Invalid depends_on Action Reference",
+          "The depends_on attribute cannot reference action blocks "
+          "directly. You must reference a resource or data source "
+          "instead.");
+      continue;
+    }
+    refs[n++] = e;
+  }
+  c->depends_on = refs;
+  c->ndepends_on = n;
+}
+
 static void call_body(struct calls_loader *l, struct module_call *c,
                       const struct ast *body, bool json) {
   struct src_file *src = c->src;
@@ -175,6 +244,10 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       const tfr_value *v = constant(l, src, x, &tfr_t_string);
       if (v)
         c->version = tfr_arena_strndup(l->a, v->s, v->n);
+      continue;
+    }
+    if (body_item_is(&it, "depends_on") && !json) {
+      call_depends_on(l, c, src, x);
       continue;
     }
     struct span span = x ? x->span : (struct span){0};
@@ -294,6 +367,9 @@ static void merge_call(struct calls_loader *l, const struct module_call *o) {
 static void add_call(struct calls_loader *l, struct module_call *c,
                      bool override) {
   if (override) {
+    if (c->ndepends_on) /* module_merge.go:208-217 */
+      err(l, c->src, c->depends_on[0]->span, "Unsupported override",
+          "The depends_on argument may not be overridden.");
     merge_call(l, c); /* c is the unused slot past the last call */
     return;
   }

@@ -44,6 +44,8 @@ struct module_call {
   struct module_arg *args; /* the other arguments, in source order */
   size_t nargs;
   bool json;
+  const struct ast **depends_on; /* its depends_on's static references */
+  size_t ndepends_on;
 };
 
 /* An `output "NAME" { ... }` block. */

@@ -3024,11 +3024,71 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
   return ok;
 }
 
+/* Where static reference x stops naming an object as addrs.ParseRef
+** reads it (parse_ref.go): 0 when nothing is left, else the byte where
+** the rest of its steps (its Remaining) starts. */
+static uint32_t ref_rest(const struct ast *x) {
+  const struct ast *root = x;
+  while (root->kind != AST_VARIABLE)
+    root = root->kind == AST_GETATTR ? root->kids[0] : root->a;
+  const struct ast *st[4] = {0};
+  size_t n = steps_of(x, root, st, 4);
+  size_t k;
+  if (refwalk_is_name(root, "self"))
+    k = 0;
+  else if (refwalk_is_name(root, "data") ||
+           refwalk_is_name(root, "ephemeral") ||
+           refwalk_is_name(root, "resource"))
+    k = 2;
+  else
+    k = 1;
+  if (k > n || (k && st[k - 1]->kind != AST_GETATTR))
+    return 0; /* not a whole name: ParseRef's own error */
+  bool object =
+      !refwalk_is_name(root, "var") && !refwalk_is_name(root, "local") &&
+      !refwalk_is_name(root, "path") && !refwalk_is_name(root, "terraform") &&
+      !refwalk_is_name(root, "count") && !refwalk_is_name(root, "each") && k;
+  if (object && k < n && k < 4 && st[k]->kind == AST_INDEX)
+    k++; /* an instance key */
+  if (refwalk_is_name(root, "module") && k < n && k < 4 &&
+      st[k]->kind == AST_GETATTR)
+    k++; /* an output of the call */
+  if (k >= n)
+    return 0;
+  return k ? st[k - 1]->span.end : root->span.end;
+}
+
+/* A module call's depends_on in the validate walk, as validateDependsOn
+** (node_resource_validate.go:936-976, node_module_expand.go:303): each
+** reference a whole object, then (while none had an error) one the
+** calling module declares. */
+static bool depends_on_valid(struct tree *t, struct tmod *tm) {
+  const struct module_call *c = tm->call;
+  const struct module *pm = tm->parent->m;
+  const char *addr = tm->parent->ninsts ? tm->parent->insts[0]->addr : "";
+  size_t before = tfr_diags_count(t->diags);
+  for (size_t i = 0; i < c->ndepends_on; i++) {
+    const struct ast *x = c->depends_on[i];
+    uint32_t rest = ref_rest(x);
+    if (rest)
+      call_error_in(t, c->src, (struct span){rest, x->span.end}, addr,
+                    "Invalid depends_on reference",
+                    "References in depends_on must be to a whole object "
+                    "(resource, etc), not to an attribute of an object.");
+    if (!diags_errors_since(t->diags, before)) {
+      size_t at = tfr_diags_count(t->diags);
+      validate_refs(pm, t->a, t->diags, c->src, x, NULL);
+      diags_set_module_since(t->diags, at, addr);
+    }
+  }
+  return !diags_errors_since(t->diags, before);
+}
+
 static bool exec_node(struct tree *t, struct tnode *n) {
   struct tmod *tm = n->tm;
   switch (n->kind) {
   case N_EXPAND: {
-    bool ok = true;
+    bool ok = !t->validate || depends_on_valid(t, tm);
     for (size_t i = 0; i < tm->parent->ninsts; i++)
       ok &= expand_call(t, tm, tm->parent->insts[i]);
     return ok;
