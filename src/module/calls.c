@@ -216,18 +216,111 @@ static void call_depends_on(struct calls_loader *l, struct module_call *c,
   c->ndepends_on = n;
 }
 
+/* The module arguments of a call, as they are read. */
+struct arg_list {
+  struct module_arg *v;
+  size_t n, cap;
+};
+
+/* Argument it (value x, in xsrc; span: its expression in the file). */
+static void push_arg(struct calls_loader *l, struct arg_list *al,
+                     const struct body_item *it, const struct ast *x,
+                     struct src_file *xsrc, struct src_file *src,
+                     struct span span) {
+  if (al->n == al->cap) {
+    al->cap = al->cap ? 2 * al->cap : 8;
+    struct module_arg *n = tfr_arena_alloc(l->a, al->cap * sizeof *n);
+    if (al->n)
+      memcpy(n, al->v, al->n * sizeof *n);
+    al->v = n;
+  }
+  al->v[al->n++] =
+      (struct module_arg){tfr_arena_strndup(l->a, it->name, it->len),
+                          x,
+                          xsrc,
+                          src,
+                          it->name_span,
+                          span};
+}
+
+/* The attributes of a `_ { }` block: module arguments whatever their
+** names, meta-arguments' included (module_call.go:124-144). */
+static void escaped_args(struct calls_loader *l, struct arg_list *al,
+                         struct src_file *src, const struct ast *body,
+                         bool json) {
+  const struct ast *one;
+  size_t n = 1;
+  const struct ast *const *bodies =
+      json ? ast_json_blocks(body, &one, &n) : &body;
+  for (size_t i = 0; i < n; i++) {
+    struct body_iter iter = body_start(bodies[i], json, NULL);
+    struct body_item it;
+    while (body_next(&iter, &it)) {
+      if (it.is_block)
+        continue;
+      const struct ast *x = built(l, src, it.value);
+      struct span span = x ? x->span : (struct span){0};
+      struct src_file *xsrc = src;
+      if (json && x)
+        x = json_value(l, src, x, &xsrc);
+      if (x)
+        push_arg(l, al, &it, x, xsrc, src, span);
+    }
+  }
+}
+
+/* A block in a module block: the escaping block `_` (one), or a name
+** Terraform reserves (module_call.go:121-155, moduleBlockSchema). */
+static void call_block(struct calls_loader *l, struct arg_list *al,
+                       struct src_file *src, const struct body_item *it,
+                       bool json, const struct body_item *first_escape) {
+  if (!body_item_is(it, "_")) {
+    err(l, src, it->name_span, "Reserved block type name in module block",
+        tfr_arena_printf(l->a,
+                         "The block type name \"%.*s\" is reserved for use "
+                         "by Terraform in a future version.",
+                         (int)it->len, it->name));
+    return;
+  }
+  if (first_escape) {
+    struct tfr_range r = src_range(src, first_escape->name_span);
+    char at[512];
+    tfr_range_format(&r, at, sizeof at);
+    err(l, src, it->name_span, "Duplicate escaping block",
+        tfr_arena_printf(l->a,
+                         "The special block type \"_\" can be used to force "
+                         "particular arguments to be interpreted as module "
+                         "input variables rather than as meta-arguments, but "
+                         "each module block can have only one such block. "
+                         "The first escaping block was at %s.",
+                         at));
+    return;
+  }
+  escaped_args(l, al, src, it->body, json);
+}
+
 static void call_body(struct calls_loader *l, struct module_call *c,
                       const struct ast *body, bool json) {
+  static const char *const blocks[] = {"_", "lifecycle", "locals", "provider",
+                                       NULL};
   struct src_file *src = c->src;
-  struct module_arg *args = NULL;
-  size_t nargs = 0, cap = 0;
+  struct arg_list al = {0};
   struct span for_each_name = {0};
-  bool has_count = false;
-  struct body_iter iter = body_start(body, json, NULL);
+  bool has_count = false, escaped = false;
+  struct body_item escape = {0};
+  struct body_iter iter = body_start(body, json, blocks);
   struct body_item it;
   while (body_next(&iter, &it)) {
+    if (it.is_block &&
+        (json || body_item_is(&it, "_") || body_item_is(&it, "lifecycle") ||
+         body_item_is(&it, "locals") || body_item_is(&it, "provider"))) {
+      call_block(l, &al, src, &it, json, escaped ? &escape : NULL);
+      if (body_item_is(&it, "_") && !escaped)
+        escape = it, escaped = true;
+      continue;
+    }
     if (it.is_block)
-      continue; /* lifecycle, locals, provider: nothing of the tree's */
+      continue; /* not an argument: the child's variables say so */
     const struct ast *x = built(l, src, it.value);
     if (body_item_is(&it, "source")) {
       c->source_span = x->span;
@@ -270,20 +363,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
     }
     if (is_meta(&it))
       continue;
-    if (nargs == cap) {
-      cap = cap ? 2 * cap : 8;
-      struct module_arg *n = tfr_arena_alloc(l->a, cap * sizeof *n);
-      if (nargs)
-        memcpy(n, args, nargs * sizeof *n);
-      args = n;
-    }
-    args[nargs++] =
-        (struct module_arg){tfr_arena_strndup(l->a, it.name, it.len),
-                            x,
-                            xsrc,
-                            src,
-                            it.name_span,
-                            span};
+    push_arg(l, &al, &it, x, xsrc, src, span);
   }
   if (has_count && c->for_each) {
     err(l, src, for_each_name,
@@ -294,8 +374,8 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         "the number of resources to be created.");
     c->for_each = NULL;
   }
-  c->args = args;
-  c->nargs = nargs;
+  c->args = al.v;
+  c->nargs = al.n;
 }
 
 /* A duplicate call is an error at the second one's header. */
