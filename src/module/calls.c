@@ -320,7 +320,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       continue;
     }
     if (it.is_block)
-      continue; /* not an argument: the child's variables say so */
+      continue; /* any other block: not a module argument */
     const struct ast *x = built(l, src, it.value);
     if (body_item_is(&it, "source")) {
       c->source_span = x->span;
