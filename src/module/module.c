@@ -1321,6 +1321,45 @@ static void terraform_block(struct loader *l, const struct body_item *it,
   }
 }
 
+/* ---- moved and removed blocks ------------------------------------------ */
+
+/* The call NAME of a traversal module.NAME, or NULL. */
+static const char *call_named(struct loader *l, const struct ast *x) {
+  if (!x || x->kind != AST_GETATTR || x->kids[0]->kind != AST_VARIABLE ||
+      x->kids[0]->n != 6 || memcmp(x->kids[0]->str, "module", 6))
+    return NULL;
+  return tfr_arena_strndup(l->a, x->str, x->n);
+}
+
+/* A native moved or removed block of a primary file: kept when its
+** addresses are module calls (the tree checks them). */
+static void refactor_block(struct loader *l, struct src_file *src,
+                           const struct body_item *it) {
+  struct refactor_stmt r = {0};
+  r.removed = body_item_is(it, "removed");
+  r.src = src;
+  r.decl = it->name_span;
+  struct body_iter iter = body_start(it->body, false, NULL);
+  struct body_item a;
+  while (body_next(&iter, &a)) {
+    if (a.is_block)
+      continue;
+    if (body_item_is(&a, "from"))
+      r.from = call_named(l, built(l, src, a.value));
+    else if (body_item_is(&a, "to"))
+      r.to = call_named(l, built(l, src, a.value));
+  }
+  if (!r.from || (!r.removed && !r.to))
+    return;
+  struct module *m = l->m;
+  struct refactor_stmt *nv =
+      tfr_arena_alloc(l->a, (m->nrefactors + 1) * sizeof *nv);
+  if (m->nrefactors)
+    memcpy(nv, m->refactors, m->nrefactors * sizeof *nv);
+  nv[m->nrefactors++] = r;
+  m->refactors = nv;
+}
+
 /* Declare (or, in an override file, override) p. */
 static void add_variable(struct loader *l, struct partial *p) {
   if (p->override)
@@ -1380,6 +1419,11 @@ static bool top_item(struct loader *l, struct src_file *src,
   }
   if (body_item_is(it, "terraform")) {
     terraform_block(l, it, json);
+    return false;
+  }
+  if ((body_item_is(it, "moved") || body_item_is(it, "removed")) && !json &&
+      !ovr) {
+    refactor_block(l, src, it);
     return false;
   }
   if (!ovr)

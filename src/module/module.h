@@ -135,6 +135,15 @@ struct local_decl {
   struct span span; /* the whole `name = expr` */
 };
 
+/* A moved or removed block whose `from` (and a moved block's `to`) is a
+** module call, module.NAME without an instance key (the cases checked). */
+struct refactor_stmt {
+  bool removed;
+  const char *from, *to; /* call names */
+  struct src_file *src;
+  struct span decl; /* the block's header (its DeclRange) */
+};
+
 struct module {
   const char *dir;
   /* "" for a root module, else its configuration's address in the tree
@@ -169,9 +178,11 @@ struct module {
   const uint32_t *var_type;        /* each variable's type_id */
   size_t ntypes;                   /* distinct (type, defaults) of vars */
   struct eval_providers providers; /* its required_providers' local names */
-  bool has_config;                 /* at least one .tf / .tf.json */
-  bool opentofu;                   /* loaded with OpenTofu's rules */
-  struct raw_value *raws;          /* in precedence order, lowest first */
+  struct refactor_stmt *refactors; /* its moved and removed blocks */
+  size_t nrefactors;
+  bool has_config;        /* at least one .tf / .tf.json */
+  bool opentofu;          /* loaded with OpenTofu's rules */
+  struct raw_value *raws; /* in precedence order, lowest first */
   size_t nraws;
 };
 

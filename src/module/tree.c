@@ -3197,6 +3197,88 @@ static void unexpanded(struct tree *t) {
   }
 }
 
+static int call_cmp(const void *key, const void *elem) {
+  return strcmp(key, ((const struct module_call *)elem)->name);
+}
+
+/* The call of m named name, or NULL. */
+static const struct module_call *call_named(const struct module *m,
+                                            const char *name) {
+  return m->ncalls
+             ? bsearch(name, m->calls, m->ncalls, sizeof *m->calls, call_cmp)
+             : NULL;
+}
+
+/* name prefixed by a module address ("" for the root's). */
+static const char *in_module(struct tree *t, const char *addr,
+                             const char *name) {
+  return *addr ? cat3(t, addr, ".module.", name) : cat3(t, "module.", name, "");
+}
+
+/* Removed blocks naming a module call that is still declared, as
+** refactoring.FindRemoveStatements checks them before the plan walk
+** (remove_statement.go:42-73), once per module of the configuration. */
+static void removed_calls(struct tree *t) {
+  for (size_t i = 0; i < t->nall; i++) {
+    const struct module *m = t->all[i]->m;
+    for (size_t j = 0; j < m->nrefactors; j++) {
+      const struct refactor_stmt *r = &m->refactors[j];
+      const struct module_call *c = call_named(m, r->from);
+      if (!r->removed || !c)
+        continue;
+      call_error_in(t, c->src, c->decl, m->addr, "Removed module still exists",
+                    tfr_arena_printf(t->a,
+                                     "This statement declares that %s was "
+                                     "removed, but it is still declared in "
+                                     "configuration.",
+                                     in_module(t, m->addr, r->from)));
+    }
+  }
+}
+
+/* Moved blocks from a module call, in each instance of the module that
+** has them, as refactoring.ValidateMoves checks them after the plan walk
+** (move_validate.go:36-120): not to the same address, nor from a call
+** that is still declared. */
+static void moved_calls(struct tree *t) {
+  for (size_t i = 0; i < t->nall; i++) {
+    const struct tmod *tm = t->all[i];
+    const struct module *m = tm->m;
+    for (size_t j = 0; j < m->nrefactors; j++) {
+      const struct refactor_stmt *r = &m->refactors[j];
+      if (r->removed)
+        continue;
+      const struct module_call *c = call_named(m, r->from);
+      for (size_t k = 0; k < tm->ninsts; k++) {
+        const char *at = tm->insts[k]->addr;
+        const char *from = in_module(t, at, r->from);
+        const char *to = in_module(t, at, r->to);
+        if (!strcmp(r->from, r->to)) {
+          call_error_in(t, r->src, r->decl, at, "Redundant move statement",
+                        tfr_arena_printf(t->a,
+                                         "This statement declares a move from "
+                                         "%s to the same address, which is "
+                                         "the same as not declaring this "
+                                         "move at all.",
+                                         from));
+          continue;
+        }
+        if (!c)
+          continue;
+        struct tfr_range d = src_range(c->src, c->decl);
+        call_error_in(t, r->src, r->decl, at, "Moved object still exists",
+                      tfr_arena_printf(
+                          t->a,
+                          "This statement declares a move from %s, but that "
+                          "module call is still declared at %s:%d,%d.\n\n"
+                          "Change your configuration so that this call will "
+                          "be declared as %s instead.",
+                          from, d.filename, d.start.line, d.start.column, to));
+      }
+    }
+  }
+}
+
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
@@ -3206,8 +3288,18 @@ void tree_plan(struct tree *t, tfr_diags *diags,
   t->root_rules = root_rules;
   for (size_t i = 0; i < t->nnodes; i++)
     t->nodes[i].state = 0;
+  size_t before = tfr_diags_count(diags);
+  removed_calls(t);
+  if (diags_errors_since(diags, before))
+    return; /* context_plan.go stops before the walk */
   walk(t, root_values);
   t->planned = true;
+  size_t walked = tfr_diags_count(diags);
+  moved_calls(t);
+  /* invalid moves are said instead of the walk's errors, which they are
+  ** likely the cause of (context_plan.go:859-867) */
+  if (diags_errors_since(diags, walked))
+    diags_remove(diags, before, walked);
   unexpanded(t);
 }
 
