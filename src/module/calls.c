@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "syntax/body.h"
+#include "module/engine_tofu.h"
 #include "base/diag_int.h"
 #include "eval/eval.h"
 #include "eval/refs.h"
@@ -20,6 +21,7 @@
 struct calls_loader {
   tfr_arena *a, *trees;
   tfr_diags *diags;
+  const struct engine_rules *engine;
   const char *product; /* of type errors */
   struct module_call *calls;
   size_t ncalls, ccap;
@@ -275,11 +277,14 @@ static void call_block(struct calls_loader *l, struct arg_list *al,
                        struct src_file *src, const struct body_item *it,
                        bool json, const struct body_item *first_escape) {
   if (!body_item_is(it, "_")) {
+    /* OpenTofu's own lifecycle block (enabled) is not followed yet */
+    if (body_item_is(it, "lifecycle") && l->engine->module_lifecycle)
+      return;
     err(l, src, it->name_span, "Reserved block type name in module block",
         tfr_arena_printf(l->a,
                          "The block type name \"%.*s\" is reserved for use "
-                         "by Terraform in a future version.",
-                         (int)it->len, it->name));
+                         "by %s in a future version.",
+                         (int)it->len, it->name, l->product));
     return;
   }
   if (first_escape) {
@@ -711,12 +716,14 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
 }
 
 struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
-                                      tfr_diags *diags, const char *product) {
+                                      tfr_diags *diags,
+                                      const struct engine_rules *engine) {
   struct calls_loader *l = tfr_arena_alloc(a, sizeof *l);
   l->a = a;
   l->trees = trees;
   l->diags = diags;
-  l->product = product;
+  l->engine = engine;
+  l->product = engine->product;
   return l;
 }
 

@@ -86,9 +86,12 @@ struct data_decl {
 };
 
 /* A loader of a module's calls and outputs (syntax trees built in
-** trees); their errors go to diags, type errors naming product. */
+** trees) by the engine's rules; their errors go to diags, texts naming
+** the engine's product. */
+struct engine_rules;
 struct calls_loader *calls_loader_new(tfr_arena *a, tfr_arena *trees,
-                                      tfr_diags *diags, const char *product);
+                                      tfr_diags *diags,
+                                      const struct engine_rules *engine);
 
 /* A `module` block (or, json, the "module" property of a .tf.json file);
 ** override: of an override file, merged into the call it names as

@@ -58,6 +58,9 @@ static const struct engine_rules terraform = {
 static const struct engine_rules opentofu = {
     .product = "OpenTofu",
     .command = "tofu",
+    /* O module_call.go:115-134 (lifecycle { enabled }); T reserves the
+    ** name, module_call.go:146-154 */
+    .module_lifecycle = true,
     .follows = "OpenTofu 1.12 and its development head (1.13.0-dev, "
                "commit f831fa1aa4b9)",
     /* named_values.go:140-151 */

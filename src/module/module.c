@@ -1723,8 +1723,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   tfr_arena *trees = tfr_arena_new();
   l.trees = trees;
   m->tree_diags = tfr_diags_new(a);
-  l.calls = calls_loader_new(a, trees, m->tree_diags,
-                             engine_rules(opentofu)->product);
+  l.calls = calls_loader_new(a, trees, m->tree_diags, engine_rules(opentofu));
   size_t n;
   const char **names = dir_list(a, dir, config_entry, NULL, ov, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
