@@ -312,6 +312,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
   struct arg_list al = {0};
   struct span for_each_name = {0};
   bool has_count = false, escaped = false;
+  struct span count_name = {0};
   struct body_item escape = {0};
   struct body_iter iter = body_start(body, json, blocks);
   struct body_item it;
@@ -358,6 +359,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       c->count = x;
       c->count_src = xsrc;
       has_count = true;
+      count_name = it.name_span;
       continue;
     }
     if (body_item_is(&it, "for_each")) {
@@ -371,12 +373,14 @@ static void call_body(struct calls_loader *l, struct module_call *c,
     push_arg(l, &al, &it, x, xsrc, src, span);
   }
   if (has_count && c->for_each) {
-    err(l, src, for_each_name,
-        "Invalid combination of \"count\" and "
-        "\"for_each\"",
-        "The \"count\" and \"for_each\" meta-arguments are "
-        "mutually-exclusive, only one should be used to be explicit about "
-        "the number of resources to be created.");
+    /* OpenTofu: from the first name to the last (validation.go:15-53) */
+    struct span at = for_each_name;
+    if (l->engine->repetition_between)
+      at = count_name.start < for_each_name.start
+               ? (struct span){count_name.start, for_each_name.end}
+               : (struct span){for_each_name.start, count_name.end};
+    err(l, src, at, "Invalid combination of \"count\" and \"for_each\"",
+        l->engine->repetition_detail);
     c->for_each = NULL;
   }
   c->args = al.v;

@@ -16,6 +16,11 @@ static const struct engine_rules terraform = {
     .command = "terraform",
     .follows = "Terraform 1.16 and its development head (1.17.0-dev, "
                "commit 883c7221ee2e)",
+    /* T module_call.go:76-84 */
+    .repetition_detail =
+        "The \"count\" and \"for_each\" meta-arguments are "
+        "mutually-exclusive, only one should be used to be explicit about "
+        "the number of resources to be created.",
     /* named_values.go:147-164 (O has `const`, without these errors) */
     .const_excludes_marks = true,
     /* T node_root_variable.go:94-102 (O: eval_variable.go:546, no
@@ -61,6 +66,12 @@ static const struct engine_rules opentofu = {
     /* O module_call.go:115-134 (lifecycle { enabled }); T reserves the
     ** name, module_call.go:146-154 */
     .module_lifecycle = true,
+    /* O module_call.go:165-173, validation.go:15-53 */
+    .repetition_detail =
+        "The \"count\" and \"for_each\" meta-arguments are "
+        "mutually-exclusive. Only one should be used to be explicit about "
+        "the number of module instances to be created.",
+    .repetition_between = true,
     .follows = "OpenTofu 1.12 and its development head (1.13.0-dev, "
                "commit f831fa1aa4b9)",
     /* named_values.go:140-151 */

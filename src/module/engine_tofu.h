@@ -52,11 +52,14 @@ struct engine_rules {
                                 calling module's configuration (a root's
                                 stops the tree), not of the call's init */
   /* command/meta_vars.go */
-  bool module_lifecycle;     /* a module block's lifecycle block is the
-                                engine's own (OpenTofu's enabled), not a
-                                reserved name */
-  bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
-                                JSON when it starts with "{" */
+  const char *repetition_detail; /* a module block with count and for_each */
+  bool repetition_between;       /* ... said from the first name to the last
+                                    (else at for_each) */
+  bool module_lifecycle;         /* a module block's lifecycle block is the
+                                    engine's own (OpenTofu's enabled), not a
+                                    reserved name */
+  bool sniff_json_var_files;     /* -var-file=NAME neither .json nor .tfvars is
+                                    JSON when it starts with "{" */
 };
 
 /* Terraform's rules, or OpenTofu's: static, never NULL. */
