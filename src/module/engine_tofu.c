@@ -16,6 +16,8 @@ static const struct engine_rules terraform = {
     .command = "terraform",
     .follows = "Terraform 1.16 and its development head (1.17.0-dev, "
                "commit 883c7221ee2e)",
+    /* T node_variable_validation.go (Name), dag.go:121-167 */
+    .rules_node = "(validation)",
     /* T module_call.go:76-84 */
     .repetition_detail =
         "The \"count\" and \"for_each\" meta-arguments are "
@@ -72,6 +74,9 @@ static const struct engine_rules opentofu = {
         "mutually-exclusive. Only one should be used to be explicit about "
         "the number of module instances to be created.",
     .repetition_between = true,
+    /* O node_variable_reference.go:84-90, dag.go:122-151 */
+    .rules_node = "(expand, reference)",
+    .cycle_one_line = true,
     .follows = "OpenTofu 1.12 and its development head (1.13.0-dev, "
                "commit f831fa1aa4b9)",
     /* named_values.go:140-151 */

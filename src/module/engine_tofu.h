@@ -55,6 +55,9 @@ struct engine_rules {
   const char *repetition_detail; /* a module block with count and for_each */
   bool repetition_between;       /* ... said from the first name to the last
                                     (else at for_each) */
+  const char *rules_node;        /* the graph node of a variable's rules, after
+                                    "var.NAME " in a cycle */
+  bool cycle_one_line;           /* "Cycle: a, b" (else one node per line) */
   bool module_lifecycle;         /* a module block's lifecycle block is the
                                     engine's own (OpenTofu's enabled), not a
                                     reserved name */

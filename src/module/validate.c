@@ -440,17 +440,36 @@ static void edges_of(struct graph *g, size_t self, const struct refs *r,
 
 static const char *node_name(const struct graph *g, size_t k) {
   const struct module *m = g->m;
-  return k < m->nvars
-             ? tfr_arena_printf(g->a, "var.%s (validation)", m->vars[k].name)
-             : tfr_arena_printf(g->a, "local.%s (expand)",
-                                m->locals[k - m->nvars].name);
+  return k < m->nvars ? tfr_arena_printf(g->a, "var.%s %s", m->vars[k].name,
+                                         engine_rules(m->opentofu)->rules_node)
+                      : tfr_arena_printf(g->a, "local.%s (expand)",
+                                         m->locals[k - m->nvars].name);
+}
+
+/* OpenTofu's one line (O dag.go:122-151): the names in the order they
+** were popped, comma-separated; its graph's map order decides where a
+** cycle starts, here the order of the walk. */
+static void cycle_line(const struct graph *g, tfr_diags *diags,
+                       const size_t *popped, size_t n) {
+  struct sbuf b = {0};
+  sbuf_str(&b, "Cycle: ");
+  for (size_t i = 0; i < n; i++) {
+    sbuf_str(&b, i ? ", " : "");
+    sbuf_str(&b, node_name(g, popped[i]));
+  }
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, tfr_arena_strdup(g->a, b.p), "");
+  free(b.p);
 }
 
 /* One component as Terraform writes it: the order of the references
 ** (the reverse of the pop order), from the shortest name (then the least),
-** one per line. */
+** one per line (T dag.go:121-167). */
 static void cycle_error(const struct graph *g, tfr_diags *diags,
                         const size_t *popped, size_t n) {
+  if (engine_rules(g->m->opentofu)->cycle_one_line) {
+    cycle_line(g, diags, popped, n);
+    return;
+  }
   const char **names = tfr_arena_alloc(g->a, n * sizeof *names);
   for (size_t i = 0; i < n; i++)
     names[i] = node_name(g, popped[n - 1 - i]);
