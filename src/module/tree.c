@@ -64,6 +64,9 @@ struct tmod {
   ** local; per output */
   long expand, *var_node, *valid_node, *local_node, *output_node;
   const tfr_value *path; /* path.* in its instances */
+  /* per variable: where the validate walk saw a deprecated one get a
+  ** value (its instance's address), NULL: not seen */
+  const char **deprecated_at;
 };
 
 /* What a call's own arguments see of its repetition. */
@@ -2613,6 +2616,44 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   diags_set_module_since(t->diags, before, c->in->addr);
 }
 
+/* "Deprecated variable got a value" for variable k of tm, in instance
+** addr (node_module_variable.go:337-344: a value that is not null,
+** unknown included). */
+static void deprecated_warning(struct tree *t, const struct tmod *tm, size_t k,
+                               const char *addr) {
+  const struct var_decl *v = &tm->m->vars[k];
+  const struct module_arg *arg = tm->args[k];
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src_range(arg->file, arg->span);
+  tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
+                "Deprecated variable got a value", v->deprecated);
+  tfr_diags_set_variable(t->diags, v->name);
+  diags_set_module_since(t->diags, before, addr);
+}
+
+/* The validate walk evaluates every call once, whatever its count or
+** for_each: its warning stands when the plan walk has no instance to
+** say it for (deprecated_unplanned). */
+static void deprecated_seen(struct tree *t, struct tmod *tm, size_t k,
+                            const char *addr) {
+  if (!tm->deprecated_at)
+    tm->deprecated_at = tfr_arena_alloc(
+        t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *tm->deprecated_at);
+  tm->deprecated_at[k] = addr;
+}
+
+/* After the plan walk: the validate walk's deprecation warnings of the
+** modules that have no instance (count = 0, an empty for_each). */
+static void deprecated_unplanned(struct tree *t) {
+  for (size_t i = 0; i < t->nall; i++) {
+    const struct tmod *tm = t->all[i];
+    for (size_t k = 0; tm->deprecated_at && !tm->ninsts && k < tm->m->nvars;
+         k++)
+      if (tm->deprecated_at[k])
+        deprecated_warning(t, tm, k, tm->deprecated_at[k]);
+  }
+}
+
 static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
   bool ok = true;
   const struct var_decl *v = &tm->m->vars[k];
@@ -2642,13 +2683,11 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       strict_dropped(t->a, arg->expr, given, v->type, on_dropped_arg, &c);
     }
     if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
-        !t->validate && t->engine->deprecated_warns) {
-      size_t before = tfr_diags_count(t->diags);
-      struct tfr_range r = src_range(arg->file, arg->span);
-      tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
-                    "Deprecated variable got a value", v->deprecated);
-      tfr_diags_set_variable(t->diags, v->name);
-      diags_set_module_since(t->diags, before, in->addr);
+        t->engine->deprecated_warns) {
+      if (t->validate)
+        deprecated_seen(t, tm, k, in->addr);
+      else
+        deprecated_warning(t, tm, k, in->addr);
     }
     if (!val) {
       ok = false;
@@ -3300,6 +3339,8 @@ void tree_plan(struct tree *t, tfr_diags *diags,
   ** likely the cause of (context_plan.go:859-867) */
   if (diags_errors_since(diags, walked))
     diags_remove(diags, before, walked);
+  else
+    deprecated_unplanned(t);
   unexpanded(t);
 }
 
