@@ -35,9 +35,9 @@ static const struct {
     {&funcs_time, false, false},       {&funcs_crypto, false, false},
     {&funcs_file, false, false},       {&funcs_net, false, false},
     {&funcs_net_tofu, true, false},    {&funcs_encoding_tofu, true, false},
-    {&funcs_provider, false, false},   {&funcs_yaml, false, false},
-    {&funcs_yaml_emit, false, false},  {&funcs_json, false, false},
-    {&funcs_format, false, false},
+    {&funcs_assume_tofu, true, false}, {&funcs_provider, false, false},
+    {&funcs_yaml, false, false},       {&funcs_yaml_emit, false, false},
+    {&funcs_json, false, false},       {&funcs_format, false, false},
 };
 enum { NGROUPS = sizeof groups / sizeof *groups };
 

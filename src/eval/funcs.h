@@ -125,8 +125,9 @@ const tfr_value *funcs_hash(tfr_arena *a, const char *algo, bool base64,
 ** with -engine=opentofu. */
 extern const struct func_group funcs_numeric, funcs_string, funcs_collection,
     funcs_sets, funcs_encoding, funcs_typeconv, funcs_time, funcs_crypto,
-    funcs_file, funcs_net, funcs_net_tofu, funcs_encoding_tofu, funcs_provider,
-    funcs_yaml, funcs_yaml_emit, funcs_json, funcs_format;
+    funcs_file, funcs_net, funcs_net_tofu, funcs_encoding_tofu,
+    funcs_assume_tofu, funcs_provider, funcs_yaml, funcs_yaml_emit, funcs_json,
+    funcs_format;
 
 struct sbuf;
 
