@@ -911,10 +911,14 @@ static void check_name(struct loader *l, const struct partial *p) {
 
 /* Room for n declarations in all, in the arena (a large module's in huge
 ** pages; a file's declarations are counted before it is read, so that
-** the array rarely moves). */
+** the array rarely moves; when it does, it at least doubles: one file
+** of a few declarations after another costs linear memory, not a copy
+** of every declaration per file). */
 static void reserve_vars(struct loader *l, size_t n) {
   if (n <= l->cap)
     return;
+  if (n < 2 * l->cap)
+    n = 2 * l->cap;
   struct var_decl *v = tfr_arena_alloc_raw(l->a, n * sizeof *v);
   if (l->m->nvars)
     memcpy(v, l->m->vars, l->m->nvars * sizeof *v);
