@@ -201,16 +201,40 @@ static void clean_add(struct clean_path *p, const char *s) {
   }
 }
 
+/* Whether Clean leaves the relative path s as it is: segments of one
+** slash, none "." or empty, ".." only at the start. */
+static bool clean_relative(const char *s) {
+  bool named = false; /* a segment other than ".." seen */
+  if (!*s || *s == '/')
+    return false;
+  for (const char *p = s;;) {
+    const char *e = p;
+    while (*e && *e != '/' && *e != '\\')
+      e++;
+    size_t l = (size_t)(e - p);
+    bool up = l == 2 && p[0] == '.' && p[1] == '.';
+    if (!l || (l == 1 && p[0] == '.') || (up && named) || *e == '\\')
+      return false;
+    named |= !up;
+    if (!*e)
+      return true;
+    p = e + 1;
+  }
+}
+
 /* Go's filepath.Join(base, rel) with Clean's rules (slashes only), built
 ** in its result's bytes: no copy of its parts, no table per byte (a path
-** of 60 MB in a manifest cost 16 bytes a byte). */
+** of 60 MB in a manifest cost 16 bytes a byte); rel itself when it is
+** clean and base is "." (a manifest's Dir, usually). */
 static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
+  if (!strcmp(base, ".") && clean_relative(rel))
+    return rel;
   /* as Join reads base + "/" + rel: an empty base makes it absolute */
   bool abs = rel[0] == '/' || base[0] == '/' || !base[0];
   if (rel[0] == '/')
     base = "";
-  struct clean_path p = {
-      tfr_arena_alloc(a, strlen(base) + strlen(rel) + 3), 0, 0, abs};
+  struct clean_path p = {tfr_arena_alloc(a, strlen(base) + strlen(rel) + 3), 0,
+                         0, abs};
   if (abs)
     p.out[p.w++] = '/', p.floor = 1;
   clean_add(&p, base);
@@ -798,7 +822,7 @@ static void notices_once(struct tree *t) {
 /* The keys (str_near_key) of a call's arguments that name no variable of the
 ** child, in order; *n of them. */
 static struct near_key *unknown_arg_keys(struct tree *t, const struct tmod *tm,
-                                        size_t *n) {
+                                         size_t *n) {
   const struct module_call *c = tm->call;
   struct near_key *k =
       tfr_arena_alloc(t->a, (c->nargs ? c->nargs : 1) * sizeof *k);

@@ -329,14 +329,13 @@ static void render_values(FILE *out, const struct tfr_diag *g,
 }
 
 /*
-** The detail as the renderers write it.  Framed: as it is.  Plain, as
-** DiagnosticPlain writes it: line by line, a line that does not start
-** with a space without colorstring's tags and word-wrapped at width - 1
-** columns (only when width > 1: else as it is).
+** The detail as DiagnosticPlain writes it: line by line, a line that does
+** not start with a space without colorstring's tags and word-wrapped at
+** width - 1 columns (only when width > 1: else as it is).  (Framed, it is
+** written as it is: render_one.)
 */
-static void write_detail(FILE *out, const char *detail, bool plain,
-                         unsigned width) {
-  if (!plain || width <= 1) {
+static void write_plain_detail(FILE *out, const char *detail, unsigned width) {
+  if (width <= 1) {
     fprintf(out, "%s\n", detail);
     return;
   }
@@ -363,15 +362,14 @@ static void write_detail(FILE *out, const char *detail, bool plain,
 }
 
 /*
-** The text of one diagnostic, as format.Diagnostic builds it inside its
-** frame and DiagnosticPlain without one: "Error: " and the summary, a
-** blank line, then for a source range "  on FILE line N, in BLOCK:" with
-** the source lines and a blank line, then the detail, with what a
-** consolidated warning stands for.  No frame: frame_lines adds it.
+** The text of one diagnostic up to its detail, as format.Diagnostic builds
+** it inside its frame and DiagnosticPlain without one: "Error: " and the
+** summary, a blank line, then for a source range "  on FILE line N, in
+** BLOCK:" with the source lines and a blank line.  No frame: the framer
+** adds it.
 */
-static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                      size_t more, const struct frame *fr,
-                      const struct tfr_render_opts *o) {
+static void diag_head(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
+                      const struct frame *fr, const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
   const char *bold = o->color ? "\x1b[1m" : "";
   fprintf(out, "%s%s%s: %s%s%s%s\n\n", bold, fr->col, err ? "Error" : "Warning",
@@ -387,32 +385,46 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
     render_values(out, g, fr, o->color);
     fputc('\n', out);
   }
-  struct sbuf detail = {0}; /* with warningGroup.Description's addition */
-  sbuf_str(&detail, g->detail ? g->detail : "");
-  char buf[80];
-  if (more) {
-    sbuf_str(&detail, detail.n ? "\n\n" : "");
-    sbuf_str(&detail, similar_text(more, buf, sizeof buf));
-  }
-  if (detail.n)
-    write_detail(out, detail.p, o->plain, o->width);
-  free(detail.p);
 }
 
-/* text's lines behind the frame's bar (a line with nothing after the bar
-** has no space either), between its top and bottom. */
-static void frame_lines(FILE *out, const struct frame *fr, const char *text,
-                        size_t len) {
-  fprintf(out, "%s%s%s\n", fr->col, fr->top, fr->reset);
+/* The detail, with what a consolidated warning stands for
+** (warningGroup.Description's addition; built in *buf, which the caller
+** frees).  The detail itself is not copied: a detail of many megabytes (a
+** path read from the manifest) is written as it is. */
+static const char *full_detail(const struct tfr_diag *g, size_t more,
+                               struct sbuf *buf) {
+  const char *detail = g->detail ? g->detail : "";
+  if (!more)
+    return detail;
+  char text[80];
+  sbuf_str(buf, detail);
+  sbuf_str(buf, *detail ? "\n\n" : "");
+  sbuf_str(buf, similar_text(more, text, sizeof text));
+  return buf->p;
+}
+
+/* Lines written behind a frame's bar as they come, a piece at a time (a
+** line with nothing after the bar has no space either); mid: a line is
+** begun and not yet ended. */
+struct framer {
+  FILE *out;
+  const struct frame *fr;
+  bool mid;
+};
+
+static void frame_feed(struct framer *f, const char *text, size_t len) {
   for (size_t i = 0; i < len;) {
     const char *nl = memchr(text + i, '\n', len - i);
     size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
-    fprintf(out, "%s%s%s%s", fr->col, fr->bar, fr->reset, k ? " " : "");
-    fwrite(text + i, 1, k, out);
-    putc('\n', out);
-    i += k + 1;
+    if (!f->mid)
+      fprintf(f->out, "%s%s%s%s", f->fr->col, f->fr->bar, f->fr->reset,
+              k ? " " : "");
+    fwrite(text + i, 1, k, f->out);
+    f->mid = !nl;
+    if (nl)
+      putc('\n', f->out);
+    i += k + (nl != NULL);
   }
-  fprintf(out, "%s%s%s\n", fr->col, fr->bottom, fr->reset);
 }
 
 /* What tfresolve says beyond Terraform's words, on lines of its own after
@@ -433,7 +445,8 @@ static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
 /*
 ** One diagnostic and what follows it.  Plain, as DiagnosticPlain: a blank
 ** line, then the text with no frame (and no colour).  Framed, as
-** format.Diagnostic: the text, built first, behind the frame's bar.
+** format.Diagnostic: the text behind the frame's bar, the part before the
+** detail built first, the detail framed as it is.
 */
 static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
                        size_t more, struct frame fr,
@@ -441,21 +454,34 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   bool err = g->sev == TFR_DIAG_ERROR;
   fr.col = o->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
   fr.reset = o->color ? "\x1b[0m" : "";
+  struct sbuf buf = {0};
+  const char *detail = full_detail(g, more, &buf);
   if (o->plain) {
     putc('\n', out);
-    diag_body(out, d, g, more, &fr, o);
+    diag_head(out, d, g, &fr, o);
+    if (*detail)
+      write_plain_detail(out, detail, o->width);
+    free(buf.p);
     after_frame(out, g, true);
     return;
   }
-  char *body = NULL;
+  char *head = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&body, &len);
+  FILE *m = open_memstream(&head, &len);
   if (!m)
     abort(); /* out of memory: as the arena does */
-  diag_body(m, d, g, more, &fr, o);
+  diag_head(m, d, g, &fr, o);
   fclose(m);
-  frame_lines(out, &fr, body, len);
-  free(body);
+  fprintf(out, "%s%s%s\n", fr.col, fr.top, fr.reset);
+  struct framer f = {out, &fr, false};
+  frame_feed(&f, head, len);
+  if (*detail) {
+    frame_feed(&f, detail, strlen(detail));
+    frame_feed(&f, "\n", 1);
+  }
+  fprintf(out, "%s%s%s\n", fr.col, fr.bottom, fr.reset);
+  free(head);
+  free(buf.p);
   after_frame(out, g, false);
 }
 
