@@ -58,21 +58,80 @@ static const char *block_header(tfr_arena *a, const struct source_text *st,
   return r;
 }
 
+/* The blocks of d sorted by file and start, for block_context's binary
+** search (a file of 40,000 blocks and as many diagnostics took seconds
+** to render, each diagnostic looking through every block); linear: some
+** file has blocks that overlap, and they are searched in d's order, the
+** first that holds the byte, as they always were. */
+struct blocks {
+  const struct block_ctx **v;
+  size_t n;
+  bool linear;
+};
+
+static int cmp_block(const void *x, const void *y) {
+  const struct block_ctx *a = *(const struct block_ctx *const *)x,
+                         *b = *(const struct block_ctx *const *)y;
+  int c = a->file == b->file ? 0 : strcmp(a->file, b->file);
+  if (c)
+    return c;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  return a->end < b->end ? -1 : a->end > b->end;
+}
+
+static void blocks_init(struct blocks *bx, const tfr_diags *d) {
+  bx->n = d->nblk;
+  bx->v = malloc((bx->n ? bx->n : 1) * sizeof *bx->v);
+  if (!bx->v)
+    abort(); /* out of memory: as the arena does */
+  for (size_t i = 0; i < bx->n; i++)
+    bx->v[i] = &d->blk[i];
+  qsort(bx->v, bx->n, sizeof *bx->v, cmp_block);
+  bx->linear = false;
+  for (size_t i = 1; i < bx->n && !bx->linear; i++) {
+    const struct block_ctx *p = bx->v[i - 1], *c = bx->v[i];
+    bool same_file = p->file == c->file || !strcmp(p->file, c->file);
+    bool same = same_file && p->start == c->start && p->end == c->end;
+    bx->linear = same_file && !same && c->start < p->end;
+  }
+}
+
+/* The block of file that holds byte at, or NULL. */
+static const struct block_ctx *block_at(const tfr_diags *d,
+                                        const struct blocks *bx,
+                                        const char *file, size_t at) {
+  if (bx->linear) {
+    for (size_t i = 0; i < d->nblk; i++)
+      if (d->blk[i].start <= at && at < d->blk[i].end &&
+          (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
+        return &d->blk[i];
+    return NULL;
+  }
+  size_t lo = 0, hi = bx->n; /* the last block at or before (file, at) */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(bx->v[mid]->file, file);
+    if (c < 0 || (c == 0 && bx->v[mid]->start <= at))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const struct block_ctx *b = lo ? bx->v[lo - 1] : NULL;
+  return b && at < b->end && !strcmp(b->file, file) ? b : NULL;
+}
+
 /* "in TYPE "label"": the top-level block of the file that holds the byte
 ** before at (Terraform asks HCL's ContextString about the subject's start
 ** minus one, so a subject that starts a block is not "in" it); NULL if
 ** none. */
-static const char *block_context(const tfr_diags *d,
+static const char *block_context(const tfr_diags *d, const struct blocks *bx,
                                  const struct source_text *st, const char *file,
                                  size_t at) {
   if (at == 0 || !file || !st)
     return NULL;
-  at--;
-  for (size_t i = 0; i < d->nblk; i++)
-    if (d->blk[i].start <= at && at < d->blk[i].end &&
-        (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
-      return block_header(d->a, st, d->blk[i].start);
-  return NULL;
+  const struct block_ctx *b = block_at(d, bx, file, at - 1);
+  return b ? block_header(d->a, st, b->start) : NULL;
 }
 
 /* A line longer than SNIPPET_LINE bytes is shown around its subject only:
@@ -368,8 +427,9 @@ static void write_plain_detail(FILE *out, const char *detail, unsigned width) {
 ** BLOCK:" with the source lines and a blank line.  No frame: the framer
 ** adds it.
 */
-static void diag_head(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                      const struct frame *fr, const struct tfr_render_opts *o) {
+static void diag_head(FILE *out, const tfr_diags *d, const struct blocks *bx,
+                      const struct tfr_diag *g, const struct frame *fr,
+                      const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
   const char *bold = o->color ? "\x1b[1m" : "";
   fprintf(out, "%s%s%s: %s%s%s%s\n\n", bold, fr->col, err ? "Error" : "Warning",
@@ -377,7 +437,7 @@ static void diag_head(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   if (g->subject.filename) {
     const struct source_text *st = diags_find_source(d, g->subject.filename);
     const char *ctx =
-        block_context(d, st, g->subject.filename, g->subject.start.byte);
+        block_context(d, bx, st, g->subject.filename, g->subject.start.byte);
     fprintf(out, "  on %s line %d%s%s:\n", g->subject.filename,
             g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
     if (st && !g->hide_source)
@@ -448,8 +508,8 @@ static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
 ** format.Diagnostic: the text behind the frame's bar, the part before the
 ** detail built first, the detail framed as it is.
 */
-static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                       size_t more, struct frame fr,
+static void render_one(FILE *out, const tfr_diags *d, const struct blocks *bx,
+                       const struct tfr_diag *g, size_t more, struct frame fr,
                        const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
   fr.col = o->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
@@ -458,7 +518,7 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   const char *detail = full_detail(g, more, &buf);
   if (o->plain) {
     putc('\n', out);
-    diag_head(out, d, g, &fr, o);
+    diag_head(out, d, bx, g, &fr, o);
     if (*detail)
       write_plain_detail(out, detail, o->width);
     free(buf.p);
@@ -470,7 +530,7 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   FILE *m = open_memstream(&head, &len);
   if (!m)
     abort(); /* out of memory: as the arena does */
-  diag_head(m, d, g, &fr, o);
+  diag_head(m, d, bx, g, &fr, o);
   fclose(m);
   fprintf(out, "%s%s%s\n", fr.col, fr.top, fr.reset);
   struct framer f = {out, &fr, false};
@@ -501,6 +561,8 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     ix[i] = i;
   sort_diags(d, ix, tmp, n);
   n = consolidate_warnings(d, ix, more, n);
+  struct blocks bx;
+  blocks_init(&bx, d);
   size_t run = 0; /* diagnostics like the previous one, in a row */
   for (size_t i = 0; i < n; i++) {
     const struct tfr_diag *g = &d->v[ix[i]];
@@ -517,8 +579,9 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       i = j;
       continue;
     }
-    render_one(out, d, g, more[i], fr, &opts);
+    render_one(out, d, &bx, g, more[i], fr, &opts);
   }
+  free(bx.v);
   free(ix);
 }
 
