@@ -40,17 +40,25 @@ static bool config_entry(const char *dir, const char *name, void *ctx) {
   return !ignored_name(name) && dir_keep_files(dir, name, ctx);
 }
 
+static int cmp_name(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
-** (x.tf.json)? */
+** (x.tf.json)?  names are sorted (dir_list): found by binary search (a
+** look through them all for each file was quadratic in their number). */
 static bool has_tofu_twin(const char **names, size_t n, const char *tf) {
   size_t len = strlen(tf);
   bool json = str_ends_with(tf, ".tf.json");
   size_t base = len - (json ? 8 : 3);
-  for (size_t i = 0; i < n; i++)
-    if (!strncmp(names[i], tf, base) &&
-        !strcmp(names[i] + base, json ? ".tofu.json" : ".tofu"))
-      return true;
-  return false;
+  char *twin = malloc(base + sizeof ".tofu.json");
+  if (!twin)
+    tfr_oom();
+  memcpy(twin, tf, base);
+  strcpy(twin + base, json ? ".tofu.json" : ".tofu");
+  bool found = n && bsearch(&twin, names, n, sizeof *names, cmp_name);
+  free(twin);
+  return found;
 }
 
 static bool is_override(const char *name) {
