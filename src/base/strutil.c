@@ -55,11 +55,6 @@ bool str_near_keys(const struct near_key *a, const struct near_key *b) {
   return str_distance(a->s, a->n, b->s, b->n) < 3;
 }
 
-bool str_near(const char *a, size_t na, const char *b, size_t nb) {
-  struct near_key x = str_near_key(a, na), y = str_near_key(b, nb);
-  return str_near_keys(&x, &y);
-}
-
 const char *str_suggest(const char *given, const char *const *names, size_t n) {
   const char *best = NULL;
   size_t below = 3, ng = strlen(given);

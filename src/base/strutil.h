@@ -14,18 +14,15 @@
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
 
-/* Whether str_distance(a, na, b, nb) < 3, the test of every "Did you
-** mean" (hcl's nameSuggestion, hclsyntax/didyoumean.go:19-27). */
-bool str_near(const char *a, size_t na, const char *b, size_t nb);
-
-/* The same for many pairs: a string with what two lower bounds of the
-** distance need, computed once (str_near_key): its length and the classes of
-** its bytes (a byte's low 6 bits).  Lengths 3 or more apart, or 3
-** classes that one has and the other has not (an edit removes at most
-** one class of a and adds at most one of b), are not near; only the
-** pairs left are measured.  A comparison of keys costs a few
-** instructions, so that thousands of names against thousands stay
-** cheap. */
+/* Whether str_distance(a, b) < 3, the test of every "Did you mean"
+** (hcl's nameSuggestion, hclsyntax/didyoumean.go:19-27), for many pairs:
+** each string keyed once (str_near_key) with what two lower bounds of
+** the distance need, its length and the classes of its bytes (a byte's
+** low 6 bits).  Lengths 3 or more apart, or 3 classes that one has and
+** the other has not (an edit removes at most one class of a and adds at
+** most one of b), are not near; only the pairs left are measured.  A
+** comparison of keys costs a few instructions, so that thousands of
+** names against thousands stay cheap. */
 struct near_key {
   const char *s;
   size_t n;

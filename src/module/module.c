@@ -47,18 +47,13 @@ static int cmp_name(const void *x, const void *y) {
 /* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
 ** (x.tf.json)?  names are sorted (dir_list): found by binary search (a
 ** look through them all for each file was quadratic in their number). */
-static bool has_tofu_twin(const char **names, size_t n, const char *tf) {
-  size_t len = strlen(tf);
+static bool has_tofu_twin(tfr_arena *a, const char **names, size_t n,
+                          const char *tf) {
   bool json = str_ends_with(tf, ".tf.json");
-  size_t base = len - (json ? 8 : 3);
-  char *twin = malloc(base + sizeof ".tofu.json");
-  if (!twin)
-    tfr_oom();
-  memcpy(twin, tf, base);
-  strcpy(twin + base, json ? ".tofu.json" : ".tofu");
-  bool found = n && bsearch(&twin, names, n, sizeof *names, cmp_name);
-  free(twin);
-  return found;
+  int base = (int)(strlen(tf) - (json ? 8 : 3));
+  const char *twin =
+      tfr_arena_printf(a, "%.*s%s", base, tf, json ? ".tofu.json" : ".tofu");
+  return n && bsearch(&twin, names, n, sizeof *names, cmp_name);
 }
 
 static bool is_override(const char *name) {
@@ -1629,7 +1624,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       bool is_tofu =
           str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
       saw_tofu |= is_tofu;
-      if (tf && opentofu && has_tofu_twin(names, n, nm))
+      if (tf && opentofu && has_tofu_twin(a, names, n, nm))
         continue; /* OpenTofu uses x.tofu instead of x.tf */
       if ((!tf && !(opentofu && is_tofu)) || is_override(nm) != (pass == 1))
         continue;
