@@ -18,6 +18,11 @@ and memory, with the same answers.
 - 100,000 module calls and a duplicate of the first: one "Duplicate
   module call" naming the first one's place, within LIMIT seconds (each
   call was compared with all before it: no answer in minutes).
+- 10,000 and 40,000 duplicate module calls rendered as text (each
+  diagnostic's block was looked for among all blocks), and 2,000 and
+  8,000 .tf files read with -engine=opentofu (each file's .tofu twin
+  was looked for among all files): the CPU time of the larger at most
+  RATIO times the smaller's.
 - A manifest (.terraform/modules/modules.json) whose call record has a
   Dir of 30 MB: the "Module not installed" warning quotes it whole, in
   at most MEM_MANIFEST_PER_BYTE times its size over a trivial run (it
@@ -160,6 +165,41 @@ def many_calls(tool, tmp, check):
           (LIMIT, rc, ", killed" if killed else ""), out[-600:])
 
 
+def cpu_growth(tool, tmp, check, what, make, args, sizes=(10000, 40000)):
+    """The CPU time of the larger input at most RATIO times the smaller's."""
+    cpu = {}
+    for n in sizes:
+        rc, out, _, cpu[n], killed = run(tool, make(tmp, n), args)
+        check(not killed and rc in (0, 1), "%s, %d: an answer (exit %d)" %
+              (what, n, rc), out[-600:])
+    small, large = sizes
+    check(cpu[large] <= RATIO * max(cpu[small], 0.05),
+          "%s: CPU %.2f s for %d against %.2f s for %d, at most %.0fx" %
+          (what, cpu[large], large, cpu[small], small, RATIO))
+
+
+def duplicates(tmp, n):
+    calls = ['module "m%06d" {\n  source = "./child"\n}\n' % (i % n)
+             for i in range(2 * n)]
+    return write(os.path.join(tmp, "dups%d" % n), {
+        "child/main.tf": 'variable "x" {\n  default = 1\n}\n',
+        "main.tf": "".join(calls)})
+
+
+def tofu_files(tmp, n):
+    files = {"f%05d.tf" % i: 'variable "v%05d" {\n  default = "x"\n}\n' % i
+             for i in range(n)}
+    files["f00000.tofu"] = 'variable "v00000" {\n  default = "tofu"\n}\n'
+    return write(os.path.join(tmp, "tofu%d" % n), files)
+
+
+def rendering(tool, tmp, check):
+    cpu_growth(tool, tmp, check, "duplicate calls rendered as text",
+               duplicates, ["check", "."])
+    cpu_growth(tool, tmp, check, ".tf files with -engine=opentofu",
+               tofu_files, ["show", "-engine=opentofu", "."], (2000, 8000))
+
+
 def big_manifest(tool, tmp, check):
     size = 30 * MB
     big = "a" * size
@@ -188,7 +228,7 @@ def main():
     tool = os.path.abspath(sys.argv[1])
     check = Tally(1200)
     with tempfile.TemporaryDirectory() as tmp:
-        for case in (many_files, unknown_args, many_calls,
+        for case in (many_files, unknown_args, many_calls, rendering,
                      big_manifest):
             case(tool, tmp, check)
     return check.done()

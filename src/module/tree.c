@@ -201,34 +201,11 @@ static void clean_add(struct clean_path *p, const char *s) {
   }
 }
 
-/* Whether Clean leaves the relative path s as it is: segments of one
-** slash, none "." or empty, ".." only at the start. */
-static bool clean_relative(const char *s) {
-  bool named = false; /* a segment other than ".." seen */
-  if (!*s || *s == '/')
-    return false;
-  for (const char *p = s;;) {
-    const char *e = p;
-    while (*e && *e != '/' && *e != '\\')
-      e++;
-    size_t l = (size_t)(e - p);
-    bool up = l == 2 && p[0] == '.' && p[1] == '.';
-    if (!l || (l == 1 && p[0] == '.') || (up && named) || *e == '\\')
-      return false;
-    named |= !up;
-    if (!*e)
-      return true;
-    p = e + 1;
-  }
-}
-
 /* Go's filepath.Join(base, rel) with Clean's rules (slashes only), built
 ** in its result's bytes: no copy of its parts, no table per byte (a path
-** of 60 MB in a manifest cost 16 bytes a byte); rel itself when it is
-** clean and base is "." (a manifest's Dir, usually). */
+** of 60 MB in a manifest cost 16 bytes a byte).  Always a new string:
+** callers keep it longer than the strings it is made of may live. */
 static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
-  if (!strcmp(base, ".") && clean_relative(rel))
-    return rel;
   /* as Join reads base + "/" + rel: an empty base makes it absolute */
   bool abs = rel[0] == '/' || base[0] == '/' || !base[0];
   if (rel[0] == '/')
