@@ -739,6 +739,32 @@ static void render_options_are_read_as_far_as_their_size(void **state) {
   free(text);
 }
 
+/* str_near_keys says what str_distance(a, b) < 3 says, for every pair:
+** random names over a few bytes (two of them in one class, 'a' and '!'),
+** 0 to 14 bytes long, and past the 62 bytes str_distance measures. */
+static void near_keys_agree_with_the_edit_distance(void **state) {
+  (void)state;
+  static const char alphabet[] = "ab!_0\xc3";
+  char x[80], y[80];
+  unsigned seed = 38;
+  for (int i = 0; i < 200000; i++) {
+    size_t nx = (seed = seed * 1103515245u + 12345u) >> 16 & 15,
+           ny = nx + (((seed = seed * 1103515245u + 12345u) >> 16) % 7) - 3;
+    if (ny > 70)
+      ny = 0;
+    if (i % 1000 == 0)
+      nx = 61 + i / 1000 % 4, ny = nx + i / 4000 % 3;
+    for (size_t k = 0; k < nx || k < ny; k++) {
+      seed = seed * 1103515245u + 12345u;
+      x[k] = alphabet[(seed >> 16) % 6];
+      y[k] = (seed >> 24) % 3 ? x[k] : alphabet[(seed >> 20) % 6];
+    }
+    struct near_key kx = str_near_key(x, nx), ky = str_near_key(y, ny);
+    assert_int_equal(str_near_keys(&kx, &ky), str_distance(x, nx, y, ny) < 3);
+    assert_int_equal(str_near_keys(&ky, &kx), str_distance(y, ny, x, nx) < 3);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
@@ -749,6 +775,7 @@ int main(void) {
       cmocka_unit_test(positions_count_long_lines),
       cmocka_unit_test(arena_mark_and_reset),
       cmocka_unit_test(strmap_add_and_delete),
+      cmocka_unit_test(near_keys_agree_with_the_edit_distance),
       cmocka_unit_test(bytemap_by_bytes),
       cmocka_unit_test(positions_in_file_order),
       cmocka_unit_test(range_format_matches_hcl),

@@ -32,6 +32,29 @@ size_t str_distance(const char *a, size_t na, const char *b, size_t nb) {
   return row[nb];
 }
 
+struct near_key str_near_key(const char *s, size_t n) {
+  struct near_key k = {s, n, 0};
+  for (size_t i = 0; i < n; i++)
+    k.classes |= UINT64_C(1) << ((unsigned char)s[i] & 63);
+  return k;
+}
+
+/* Whether x has at least 3 bits set. */
+static bool three_bits(uint64_t x) {
+  int n = 0;
+  for (; x && n < 3; n++)
+    x &= x - 1;
+  return n == 3;
+}
+
+bool str_near_keys(const struct near_key *a, const struct near_key *b) {
+  if ((a->n > b->n ? a->n - b->n : b->n - a->n) >= 3 ||
+      three_bits(a->classes & ~b->classes) ||
+      three_bits(b->classes & ~a->classes))
+    return false;
+  return str_distance(a->s, a->n, b->s, b->n) < 3;
+}
+
 const char *str_suggest(const char *given, const char *const *names, size_t n) {
   const char *best = NULL;
   size_t below = 3, ng = strlen(given);

@@ -14,6 +14,23 @@
 ** suggestions; a large number when either is long. */
 size_t str_distance(const char *a, size_t na, const char *b, size_t nb);
 
+/* Whether str_distance(a, b) < 3, the test of every "Did you mean"
+** (hcl's nameSuggestion, hclsyntax/didyoumean.go:19-27), for many pairs:
+** each string keyed once (str_near_key) with what two lower bounds of
+** the distance need, its length and the classes of its bytes (a byte's
+** low 6 bits).  Lengths 3 or more apart, or 3 classes that one has and
+** the other has not (an edit removes at most one class of a and adds at
+** most one of b), are not near; only the pairs left are measured.  A
+** comparison of keys costs a few instructions, so that thousands of
+** names against thousands stay cheap. */
+struct near_key {
+  const char *s;
+  size_t n;
+  uint64_t classes;
+};
+struct near_key str_near_key(const char *s, size_t n);
+bool str_near_keys(const struct near_key *a, const struct near_key *b);
+
 /* Terraform's rule for "Did you mean" (didyoumean.NameSuggestion): the
 ** name of names[0..n) closest to given, if its Levenshtein distance is
 ** below 3 (the first of equals); NULL when none is. */

@@ -99,12 +99,19 @@ void cli_print_diags(const tfr_diags *all, const struct options *o) {
   tfr_arena *a = tfr_arena_new();
   const tfr_diags *d = o->third_party_warnings ? all : own_warnings(a, all);
   /* stderr is unbuffered: thousands of diagnostics would be thousands of
-  ** small writes each.  They are gathered here and written at once. */
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *out = open_memstream(&buf, &len);
+  ** small writes each.  They go through a buffered stream of their own on
+  ** the same descriptor instead (not gathered whole in memory: a detail
+  ** of 60 MB would be held twice), flushed before anything else is
+  ** written to stderr. */
+  fflush(stderr);
+  int fd = dup(fileno(stderr));
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!out && fd >= 0)
+    close(fd);
   if (!out)
     out = stderr;
+  else
+    setvbuf(out, NULL, _IOFBF, 1 << 16);
   if (o->format == FMT_SHORT) {
     tfr_diags_render_short(d, out);
   } else {
@@ -117,11 +124,8 @@ void cli_print_diags(const tfr_diags *all, const struct options *o) {
     ro.width = ro.plain ? stderr_columns() : 0;
     tfr_diags_render_text(d, out, &ro);
   }
-  if (out != stderr) {
+  if (out != stderr)
     fclose(out);
-    fwrite(buf, 1, len, stderr);
-    free(buf);
-  }
   tfr_arena_free(a);
 }
 

@@ -25,6 +25,7 @@ struct calls_loader {
   const char *product; /* of type errors */
   struct module_call *calls;
   size_t ncalls, ccap;
+  struct strmap names; /* of calls[0..ncalls): the index of each */
   struct output_decl *outputs;
   size_t noutputs, ocap;
   struct data_decl *data;
@@ -387,35 +388,37 @@ static void call_body(struct calls_loader *l, struct module_call *c,
   c->nargs = al.n;
 }
 
+/* The call named name, or NULL (by l->names: a module of many calls
+** is read in linear time, not each call against all before it). */
+static struct module_call *call_named(struct calls_loader *l,
+                                      const char *name) {
+  size_t i;
+  return strmap_get(&l->names, name, &i) ? &l->calls[i] : NULL;
+}
+
 /* A duplicate call is an error at the second one's header. */
 static bool duplicate_call(struct calls_loader *l,
                            const struct module_call *c) {
-  for (size_t i = 0; i < l->ncalls; i++) {
-    const struct module_call *o = &l->calls[i];
-    if (strcmp(o->name, c->name))
-      continue;
-    struct tfr_range was = src_range(o->src, o->decl);
-    char where[512];
-    tfr_range_format(&was, where, sizeof where);
-    err(l, c->src, c->decl, "Duplicate module call",
-        tfr_arena_printf(l->a,
-                         "A module call named \"%s\" was already defined at "
-                         "%s. Module calls must have unique names within a "
-                         "module.",
-                         c->name, where));
-    return true;
-  }
-  return false;
+  const struct module_call *o = call_named(l, c->name);
+  if (!o)
+    return false;
+  struct tfr_range was = src_range(o->src, o->decl);
+  char where[512];
+  tfr_range_format(&was, where, sizeof where);
+  err(l, c->src, c->decl, "Duplicate module call",
+      tfr_arena_printf(l->a,
+                       "A module call named \"%s\" was already defined at "
+                       "%s. Module calls must have unique names within a "
+                       "module.",
+                       c->name, where));
+  return true;
 }
 
 /* An override file's call merged into the primary one it names
 ** (configs' ModuleCall.merge): what it sets replaces the base's, each
 ** argument by name (hcl's MergeBodies). */
 static void merge_call(struct calls_loader *l, const struct module_call *o) {
-  struct module_call *c = NULL;
-  for (size_t i = 0; i < l->ncalls && !c; i++)
-    if (!strcmp(l->calls[i].name, o->name))
-      c = &l->calls[i];
+  struct module_call *c = call_named(l, o->name);
   if (!c) {
     err(l, o->src, o->decl, "Missing module call to override",
         tfr_arena_printf(l->a,
@@ -467,7 +470,7 @@ static void add_call(struct calls_loader *l, struct module_call *c,
         "The argument \"source\" is required, but no definition was "
         "found.");
   if (!duplicate_call(l, c))
-    l->ncalls++;
+    strmap_put(&l->names, c->name, l->ncalls++);
 }
 
 void calls_module_block(struct calls_loader *l, struct src_file *src,
@@ -737,6 +740,8 @@ struct calls_mark calls_mark(const struct calls_loader *l) {
 }
 
 void calls_undo(struct calls_loader *l, struct calls_mark m) {
+  for (size_t i = m.ncalls; i < l->ncalls; i++)
+    strmap_del(&l->names, l->calls[i].name);
   l->ncalls = m.ncalls;
   l->noutputs = m.noutputs;
   l->ndata = m.ndata;
@@ -883,6 +888,7 @@ static int cmp_output(const void *x, const void *y) {
 void calls_finish(struct calls_loader *l, struct module_call **calls,
                   size_t *ncalls, struct output_decl **outputs,
                   size_t *noutputs) {
+  strmap_free(&l->names);
   if (l->ncalls > 1)
     qsort(l->calls, l->ncalls, sizeof *l->calls, cmp_call);
   if (l->noutputs > 1)

@@ -41,17 +41,20 @@ static bool config_entry(const char *dir, const char *name, void *ctx) {
   return !ignored_name(name) && dir_keep_files(dir, name, ctx);
 }
 
+static int cmp_name(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
-** (x.tf.json)? */
-static bool has_tofu_twin(const char **names, size_t n, const char *tf) {
-  size_t len = strlen(tf);
+** (x.tf.json)?  names are sorted (dir_list): found by binary search (a
+** look through them all for each file was quadratic in their number). */
+static bool has_tofu_twin(tfr_arena *a, const char **names, size_t n,
+                          const char *tf) {
   bool json = str_ends_with(tf, ".tf.json");
-  size_t base = len - (json ? 8 : 3);
-  for (size_t i = 0; i < n; i++)
-    if (!strncmp(names[i], tf, base) &&
-        !strcmp(names[i] + base, json ? ".tofu.json" : ".tofu"))
-      return true;
-  return false;
+  int base = (int)(strlen(tf) - (json ? 8 : 3));
+  const char *twin =
+      tfr_arena_printf(a, "%.*s%s", base, tf, json ? ".tofu.json" : ".tofu");
+  return n && bsearch(&twin, names, n, sizeof *names, cmp_name);
 }
 
 static bool is_override(const char *name) {
@@ -913,10 +916,14 @@ static void check_name(struct loader *l, const struct partial *p) {
 
 /* Room for n declarations in all, in the arena (a large module's in huge
 ** pages; a file's declarations are counted before it is read, so that
-** the array rarely moves). */
+** the array rarely moves; when it does, it at least doubles: one file
+** of a few declarations after another costs linear memory, not a copy
+** of every declaration per file). */
 static void reserve_vars(struct loader *l, size_t n) {
   if (n <= l->cap)
     return;
+  if (n < 2 * l->cap)
+    n = 2 * l->cap;
   struct var_decl *v = tfr_arena_alloc_raw(l->a, n * sizeof *v);
   if (l->m->nvars)
     memcpy(v, l->m->vars, l->m->nvars * sizeof *v);
@@ -1737,7 +1744,7 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       bool is_tofu =
           str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
       saw_tofu |= is_tofu;
-      if (tf && opentofu && has_tofu_twin(names, n, nm))
+      if (tf && opentofu && has_tofu_twin(a, names, n, nm))
         continue; /* OpenTofu uses x.tofu instead of x.tf */
       if ((!tf && !(opentofu && is_tofu)) || is_override(nm) != (pass == 1))
         continue;

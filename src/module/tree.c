@@ -167,46 +167,62 @@ struct tree {
 
 /* ---- paths -------------------------------------------------------------- */
 
-/* Go's filepath.Join(base, rel) with Clean's rules (slashes only). */
-static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
-  const char *in =
-      rel[0] == '/' ? rel : tfr_arena_printf(a, "%s/%s", base, rel);
-  bool abs = in[0] == '/';
-  size_t len = strlen(in);
-  const char **parts = tfr_arena_alloc(a, (len + 1) * sizeof *parts);
-  size_t *lens = tfr_arena_alloc(a, (len + 1) * sizeof *lens);
-  size_t n = 0, up = 0; /* leading ".." of a relative path */
-  for (const char *p = in; *p;) {
-    while (*p == '/' || *p == '\\')
-      p++;
-    const char *s = p;
-    while (*p && *p != '/' && *p != '\\')
-      p++;
-    size_t l = (size_t)(p - s);
-    if (!l || (l == 1 && s[0] == '.'))
+/* A path being cleaned (Go's filepath.Clean, slashes only): out holds w
+** bytes; floor is what no ".." may remove (the root, leading ".."s). */
+struct clean_path {
+  char *out;
+  size_t w, floor;
+  bool abs;
+};
+
+/* Each segment of s (separated by '/' or '\\') added to p. */
+static void clean_add(struct clean_path *p, const char *s) {
+  while (*s) {
+    while (*s == '/' || *s == '\\')
+      s++;
+    const char *seg = s;
+    while (*s && *s != '/' && *s != '\\')
+      s++;
+    size_t l = (size_t)(s - seg);
+    if (!l || (l == 1 && seg[0] == '.'))
       continue;
-    if (l == 2 && s[0] == '.' && s[1] == '.') {
-      if (n > up)
-        n--;
-      else if (!abs)
-        parts[n] = s, lens[n] = l, n++, up++;
+    if (l == 2 && seg[0] == '.' && seg[1] == '.' && p->w > p->floor) {
+      while (p->w > p->floor && p->out[p->w - 1] != '/')
+        p->w--; /* the last segment, then its separator */
+      if (p->w > p->floor)
+        p->w--;
       continue;
     }
-    parts[n] = s, lens[n] = l, n++;
+    if (l == 2 && seg[0] == '.' && seg[1] == '.' && p->abs)
+      continue; /* nothing above the root */
+    if (p->w > (p->abs ? 1u : 0u))
+      p->out[p->w++] = '/';
+    memcpy(p->out + p->w, seg, l);
+    p->w += l;
+    if (l == 2 && seg[0] == '.' && seg[1] == '.')
+      p->floor = p->w;
   }
-  struct sbuf b = {0};
+}
+
+/* Go's filepath.Join(base, rel) with Clean's rules (slashes only), built
+** in its result's bytes: no copy of its parts, no table per byte (a path
+** of 60 MB in a manifest cost 16 bytes a byte).  Always a new string:
+** callers keep it longer than the strings it is made of may live. */
+static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
+  /* as Join reads base + "/" + rel: an empty base makes it absolute */
+  bool abs = rel[0] == '/' || base[0] == '/' || !base[0];
+  if (rel[0] == '/')
+    base = "";
+  struct clean_path p = {tfr_arena_alloc(a, strlen(base) + strlen(rel) + 3), 0,
+                         0, abs};
   if (abs)
-    sbuf_put(&b, "/", 1);
-  for (size_t i = 0; i < n; i++) {
-    if (i)
-      sbuf_put(&b, "/", 1);
-    sbuf_put(&b, parts[i], lens[i]);
-  }
-  if (!b.n)
-    sbuf_put(&b, ".", 1);
-  const char *out = tfr_arena_strndup(a, b.p, b.n);
-  free(b.p);
-  return out;
+    p.out[p.w++] = '/', p.floor = 1;
+  clean_add(&p, base);
+  clean_add(&p, rel);
+  if (!p.w)
+    p.out[p.w++] = '.';
+  p.out[p.w] = 0;
+  return p.out;
 }
 
 static bool is_dir(const char *path) {
@@ -243,25 +259,15 @@ static const char *json_str(tfr_arena *a, const struct ast *obj,
   return v && v->kind == AST_STRING ? tfr_arena_strndup(a, v->str, v->n) : NULL;
 }
 
-/* The manifest `terraform init` writes, as configload reads it; a missing
-** or unreadable one is no manifest (every registry module is then not
-** installed). */
-static void load_manifest(struct tree *t) {
-  const char *dd = env_get(t, "TF_DATA_DIR");
-  t->data_dir = dd && *dd ? dd : ".terraform";
-  t->data_path = path_join(t->a, t->root->dir, t->data_dir);
-  const char *path =
-      path_join(t->a, t->root->dir,
-                tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-    return;
-  tfr_diags *scratch = tfr_diags_new(t->a);
-  struct src_file *src = parse_open(t->a, scratch, t->ov, path, NULL, 0);
+/* The records of the manifest at path, its text and syntax tree in tmp
+** and the strings kept in t->a. */
+static void read_manifest(struct tree *t, tfr_arena *tmp, const char *path) {
+  tfr_diags *scratch = tfr_diags_new(tmp);
+  struct src_file *src = parse_open(tmp, scratch, t->ov, path, NULL, 0);
   if (!src)
     return;
   bool complete;
-  struct ast_file *f = parse_config(src, t->a, scratch, &complete);
+  struct ast_file *f = parse_config(src, tmp, scratch, &complete);
   if (!f || !complete)
     return;
   const struct ast *mods = json_member(f->body, "Modules");
@@ -278,6 +284,26 @@ static void load_manifest(struct tree *t) {
                                               json_str(t->a, r, "Version"),
                                               json_str(t->a, r, "Dir")};
   }
+}
+
+/* The manifest `terraform init` writes, as configload reads it; a missing
+** or unreadable one is no manifest (every registry module is then not
+** installed).  Its text, the scanner's copy and the syntax tree are
+** released once its strings are kept: a manifest of 60 MB held them all
+** for the rest of the run. */
+static void load_manifest(struct tree *t) {
+  const char *dd = env_get(t, "TF_DATA_DIR");
+  t->data_dir = dd && *dd ? dd : ".terraform";
+  t->data_path = path_join(t->a, t->root->dir, t->data_dir);
+  const char *path =
+      path_join(t->a, t->root->dir,
+                tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return;
+  tfr_arena *tmp = tfr_arena_new();
+  read_manifest(t, tmp, path);
+  tfr_arena_free(tmp);
 }
 
 static const struct manifest_rec *manifest_find(const struct tree *t,
@@ -397,38 +423,51 @@ static void call_error(struct tree *t, const struct module_call *c,
   call_error_in(t, c->src, at, addr, summary, detail);
 }
 
+/* The keys (str_near_key) of the child's variables, made once for a call's
+** suggestions. */
+static struct near_key *var_keys(struct tree *t, const struct module *m) {
+  struct near_key *k =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *k);
+  for (size_t j = 0; j < m->nvars; j++)
+    k[j] = str_near_key(m->vars[j].name, strlen(m->vars[j].name));
+  return k;
+}
+
 /* The argument check of Terraform's init walk: every argument must be a
 ** variable of the child (hcl's Unsupported argument, with its
-** suggestion among the variables not set). */
+** suggestion among the variables not set: hclsyntax/structure.go:60-90,
+** nameSuggestion).  The arguments that name variables are placed first,
+** so that "not set" is tm->args[j] == NULL, and each unknown argument is
+** compared with the child's variables by their keys (20,000 misspelt
+** arguments were compared with each other too: cubic). */
 static void unsupported_args(struct tree *t, struct tmod *tm) {
   const struct module_call *c = tm->call;
   const struct module *m = tm->m;
+  struct near_key *keys = NULL;
   for (size_t i = 0; i < c->nargs; i++) {
     const struct module_arg *arg = &c->args[i];
     long k = module_var_index(m, arg->name, strlen(arg->name));
-    if (k >= 0) {
-      if (!tm->args[k])
-        tm->args[k] = arg;
+    if (k >= 0 && !tm->args[k])
+      tm->args[k] = arg;
+  }
+  for (size_t i = 0; i < c->nargs; i++) {
+    const struct module_arg *arg = &c->args[i];
+    struct near_key ak = str_near_key(arg->name, strlen(arg->name));
+    if (module_var_index(m, ak.s, ak.n) >= 0)
       continue;
-    }
+    if (!keys)
+      keys = var_keys(t, m);
     const char *near = "";
-    for (size_t j = 0; j < m->nvars && !*near; j++) {
-      bool set = false;
-      for (size_t q = 0; q < c->nargs && !set; q++)
-        set = !strcmp(c->args[q].name, m->vars[j].name);
-      if (!set && str_distance(arg->name, strlen(arg->name), m->vars[j].name,
-                               strlen(m->vars[j].name)) < 3)
-        near = tfr_arena_printf(
-            t->a, " Did you mean %s?",
-            str_go_quote(t->a, m->vars[j].name, strlen(m->vars[j].name)));
-    }
-    call_error_in(
-        t, arg->file, arg->name_span, tm->addr, "Unsupported argument",
-        tfr_arena_printf(t->a,
-                         "An argument named %s is not expected "
-                         "here.%s",
-                         str_go_quote(t->a, arg->name, strlen(arg->name)),
-                         near));
+    for (size_t j = 0; j < m->nvars && !*near; j++)
+      if (!tm->args[j] && str_near_keys(&ak, &keys[j]))
+        near = tfr_arena_printf(t->a, " Did you mean %s?",
+                                str_go_quote(t->a, keys[j].s, keys[j].n));
+    call_error_in(t, arg->file, arg->name_span, tm->addr,
+                  "Unsupported argument",
+                  tfr_arena_printf(t->a,
+                                   "An argument named %s is not expected "
+                                   "here.%s",
+                                   str_go_quote(t->a, ak.s, ak.n), near));
   }
 }
 
@@ -760,11 +799,29 @@ static void notices_once(struct tree *t) {
   diags_keep(t->diags, keep);
 }
 
+/* The keys (str_near_key) of a call's arguments that name no variable of the
+** child, in order; *n of them. */
+static struct near_key *unknown_arg_keys(struct tree *t, const struct tmod *tm,
+                                         size_t *n) {
+  const struct module_call *c = tm->call;
+  struct near_key *k =
+      tfr_arena_alloc(t->a, (c->nargs ? c->nargs : 1) * sizeof *k);
+  *n = 0;
+  for (size_t q = 0; q < c->nargs; q++) {
+    size_t len = strlen(c->args[q].name);
+    if (module_var_index(tm->m, c->args[q].name, len) < 0)
+      k[(*n)++] = str_near_key(c->args[q].name, len);
+  }
+  return k;
+}
+
 /* The validate graph builder's check (transform_module_variable.go): a
 ** variable without a default must be given; hcl's error at the body. */
 static void required_args(struct tree *t) {
   for (size_t i = 1; i < t->nall; i++) {
     struct tmod *tm = t->all[i];
+    struct near_key *unknown = NULL;
+    size_t nunknown = 0;
     for (size_t k = 0; k < tm->m->nvars; k++) {
       const struct var_decl *v = &tm->m->vars[k];
       if (v->has_default || tm->args[k])
@@ -775,13 +832,13 @@ static void required_args(struct tree *t) {
                            "The argument %s is required, but no "
                            "definition was found.",
                            str_go_quote(t->a, v->name, strlen(v->name))));
+      if (!unknown)
+        unknown = unknown_arg_keys(t, tm, &nunknown);
+      struct near_key vk = str_near_key(v->name, strlen(v->name));
       const char *near = NULL;
-      for (size_t q = 0; q < tm->call->nargs && !near; q++)
-        if (module_var_index(tm->m, tm->call->args[q].name,
-                             strlen(tm->call->args[q].name)) < 0 &&
-            str_distance(v->name, strlen(v->name), tm->call->args[q].name,
-                         strlen(tm->call->args[q].name)) < 3)
-          near = tm->call->args[q].name;
+      for (size_t q = 0; q < nunknown && !near; q++)
+        if (str_near_keys(&vk, &unknown[q]))
+          near = unknown[q].s;
       if (near)
         tfr_diags_set_note(t->diags,
                            tfr_arena_printf(t->a,

@@ -58,21 +58,80 @@ static const char *block_header(tfr_arena *a, const struct source_text *st,
   return r;
 }
 
+/* The blocks of d sorted by file and start, for block_context's binary
+** search (a file of 40,000 blocks and as many diagnostics took seconds
+** to render, each diagnostic looking through every block); linear: some
+** file has blocks that overlap, and they are searched in d's order, the
+** first that holds the byte, as they always were. */
+struct blocks {
+  const struct block_ctx **v;
+  size_t n;
+  bool linear;
+};
+
+static int cmp_block(const void *x, const void *y) {
+  const struct block_ctx *a = *(const struct block_ctx *const *)x,
+                         *b = *(const struct block_ctx *const *)y;
+  int c = a->file == b->file ? 0 : strcmp(a->file, b->file);
+  if (c)
+    return c;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  return a->end < b->end ? -1 : a->end > b->end;
+}
+
+static void blocks_init(struct blocks *bx, const tfr_diags *d) {
+  bx->n = d->nblk;
+  bx->v = malloc((bx->n ? bx->n : 1) * sizeof *bx->v);
+  if (!bx->v)
+    abort(); /* out of memory: as the arena does */
+  for (size_t i = 0; i < bx->n; i++)
+    bx->v[i] = &d->blk[i];
+  qsort(bx->v, bx->n, sizeof *bx->v, cmp_block);
+  bx->linear = false;
+  for (size_t i = 1; i < bx->n && !bx->linear; i++) {
+    const struct block_ctx *p = bx->v[i - 1], *c = bx->v[i];
+    bool same_file = p->file == c->file || !strcmp(p->file, c->file);
+    bool same = same_file && p->start == c->start && p->end == c->end;
+    bx->linear = same_file && !same && c->start < p->end;
+  }
+}
+
+/* The block of file that holds byte at, or NULL. */
+static const struct block_ctx *block_at(const tfr_diags *d,
+                                        const struct blocks *bx,
+                                        const char *file, size_t at) {
+  if (bx->linear) {
+    for (size_t i = 0; i < d->nblk; i++)
+      if (d->blk[i].start <= at && at < d->blk[i].end &&
+          (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
+        return &d->blk[i];
+    return NULL;
+  }
+  size_t lo = 0, hi = bx->n; /* the last block at or before (file, at) */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(bx->v[mid]->file, file);
+    if (c < 0 || (c == 0 && bx->v[mid]->start <= at))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const struct block_ctx *b = lo ? bx->v[lo - 1] : NULL;
+  return b && at < b->end && !strcmp(b->file, file) ? b : NULL;
+}
+
 /* "in TYPE "label"": the top-level block of the file that holds the byte
 ** before at (Terraform asks HCL's ContextString about the subject's start
 ** minus one, so a subject that starts a block is not "in" it); NULL if
 ** none. */
-static const char *block_context(const tfr_diags *d,
+static const char *block_context(const tfr_diags *d, const struct blocks *bx,
                                  const struct source_text *st, const char *file,
                                  size_t at) {
   if (at == 0 || !file || !st)
     return NULL;
-  at--;
-  for (size_t i = 0; i < d->nblk; i++)
-    if (d->blk[i].start <= at && at < d->blk[i].end &&
-        (d->blk[i].file == file || !strcmp(d->blk[i].file, file)))
-      return block_header(d->a, st, d->blk[i].start);
-  return NULL;
+  const struct block_ctx *b = block_at(d, bx, file, at - 1);
+  return b ? block_header(d->a, st, b->start) : NULL;
 }
 
 /* A line longer than SNIPPET_LINE bytes is shown around its subject only:
@@ -329,14 +388,13 @@ static void render_values(FILE *out, const struct tfr_diag *g,
 }
 
 /*
-** The detail as the renderers write it.  Framed: as it is.  Plain, as
-** DiagnosticPlain writes it: line by line, a line that does not start
-** with a space without colorstring's tags and word-wrapped at width - 1
-** columns (only when width > 1: else as it is).
+** The detail as DiagnosticPlain writes it: line by line, a line that does
+** not start with a space without colorstring's tags and word-wrapped at
+** width - 1 columns (only when width > 1: else as it is).  (Framed, it is
+** written as it is: render_one.)
 */
-static void write_detail(FILE *out, const char *detail, bool plain,
-                         unsigned width) {
-  if (!plain || width <= 1) {
+static void write_plain_detail(FILE *out, const char *detail, unsigned width) {
+  if (width <= 1) {
     fprintf(out, "%s\n", detail);
     return;
   }
@@ -363,14 +421,14 @@ static void write_detail(FILE *out, const char *detail, bool plain,
 }
 
 /*
-** The text of one diagnostic, as format.Diagnostic builds it inside its
-** frame and DiagnosticPlain without one: "Error: " and the summary, a
-** blank line, then for a source range "  on FILE line N, in BLOCK:" with
-** the source lines and a blank line, then the detail, with what a
-** consolidated warning stands for.  No frame: frame_lines adds it.
+** The text of one diagnostic up to its detail, as format.Diagnostic builds
+** it inside its frame and DiagnosticPlain without one: "Error: " and the
+** summary, a blank line, then for a source range "  on FILE line N, in
+** BLOCK:" with the source lines and a blank line.  No frame: the framer
+** adds it.
 */
-static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                      size_t more, const struct frame *fr,
+static void diag_head(FILE *out, const tfr_diags *d, const struct blocks *bx,
+                      const struct tfr_diag *g, const struct frame *fr,
                       const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
   const char *bold = o->color ? "\x1b[1m" : "";
@@ -386,7 +444,7 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
             g->subject.filename, g->subject.start.line);
   } else if (g->subject.filename) {
     const char *ctx =
-        block_context(d, st, g->subject.filename, g->subject.start.byte);
+        block_context(d, bx, st, g->subject.filename, g->subject.start.byte);
     fprintf(out, "  on %s line %d%s%s:\n", g->subject.filename,
             g->subject.start.line, ctx ? ", in " : "", ctx ? ctx : "");
     if (!g->hide_source)
@@ -394,32 +452,46 @@ static void diag_body(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
     render_values(out, g, fr, o->color);
     fputc('\n', out);
   }
-  struct sbuf detail = {0}; /* with warningGroup.Description's addition */
-  sbuf_str(&detail, g->detail ? g->detail : "");
-  char buf[80];
-  if (more) {
-    sbuf_str(&detail, detail.n ? "\n\n" : "");
-    sbuf_str(&detail, similar_text(more, buf, sizeof buf));
-  }
-  if (detail.n)
-    write_detail(out, detail.p, o->plain, o->width);
-  free(detail.p);
 }
 
-/* text's lines behind the frame's bar (a line with nothing after the bar
-** has no space either), between its top and bottom. */
-static void frame_lines(FILE *out, const struct frame *fr, const char *text,
-                        size_t len) {
-  fprintf(out, "%s%s%s\n", fr->col, fr->top, fr->reset);
+/* The detail, with what a consolidated warning stands for
+** (warningGroup.Description's addition; built in *buf, which the caller
+** frees).  The detail itself is not copied: a detail of many megabytes (a
+** path read from the manifest) is written as it is. */
+static const char *full_detail(const struct tfr_diag *g, size_t more,
+                               struct sbuf *buf) {
+  const char *detail = g->detail ? g->detail : "";
+  if (!more)
+    return detail;
+  char text[80];
+  sbuf_str(buf, detail);
+  sbuf_str(buf, *detail ? "\n\n" : "");
+  sbuf_str(buf, similar_text(more, text, sizeof text));
+  return buf->p;
+}
+
+/* Lines written behind a frame's bar as they come, a piece at a time (a
+** line with nothing after the bar has no space either); mid: a line is
+** begun and not yet ended. */
+struct framer {
+  FILE *out;
+  const struct frame *fr;
+  bool mid;
+};
+
+static void frame_feed(struct framer *f, const char *text, size_t len) {
   for (size_t i = 0; i < len;) {
     const char *nl = memchr(text + i, '\n', len - i);
     size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
-    fprintf(out, "%s%s%s%s", fr->col, fr->bar, fr->reset, k ? " " : "");
-    fwrite(text + i, 1, k, out);
-    putc('\n', out);
-    i += k + 1;
+    if (!f->mid)
+      fprintf(f->out, "%s%s%s%s", f->fr->col, f->fr->bar, f->fr->reset,
+              k ? " " : "");
+    fwrite(text + i, 1, k, f->out);
+    f->mid = !nl;
+    if (nl)
+      putc('\n', f->out);
+    i += k + (nl != NULL);
   }
-  fprintf(out, "%s%s%s\n", fr->col, fr->bottom, fr->reset);
 }
 
 /* What tfresolve says beyond Terraform's words, on lines of its own after
@@ -440,29 +512,43 @@ static void after_frame(FILE *out, const struct tfr_diag *g, bool plain) {
 /*
 ** One diagnostic and what follows it.  Plain, as DiagnosticPlain: a blank
 ** line, then the text with no frame (and no colour).  Framed, as
-** format.Diagnostic: the text, built first, behind the frame's bar.
+** format.Diagnostic: the text behind the frame's bar, the part before the
+** detail built first, the detail framed as it is.
 */
-static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
-                       size_t more, struct frame fr,
+static void render_one(FILE *out, const tfr_diags *d, const struct blocks *bx,
+                       const struct tfr_diag *g, size_t more, struct frame fr,
                        const struct tfr_render_opts *o) {
   bool err = g->sev == TFR_DIAG_ERROR;
   fr.col = o->color ? (err ? "\x1b[31m" : "\x1b[33m") : "";
   fr.reset = o->color ? "\x1b[0m" : "";
+  struct sbuf buf = {0};
+  const char *detail = full_detail(g, more, &buf);
   if (o->plain) {
     putc('\n', out);
-    diag_body(out, d, g, more, &fr, o);
+    diag_head(out, d, bx, g, &fr, o);
+    if (*detail)
+      write_plain_detail(out, detail, o->width);
+    free(buf.p);
     after_frame(out, g, true);
     return;
   }
-  char *body = NULL;
+  char *head = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&body, &len);
+  FILE *m = open_memstream(&head, &len);
   if (!m)
     abort(); /* out of memory: as the arena does */
-  diag_body(m, d, g, more, &fr, o);
+  diag_head(m, d, bx, g, &fr, o);
   fclose(m);
-  frame_lines(out, &fr, body, len);
-  free(body);
+  fprintf(out, "%s%s%s\n", fr.col, fr.top, fr.reset);
+  struct framer f = {out, &fr, false};
+  frame_feed(&f, head, len);
+  if (*detail) {
+    frame_feed(&f, detail, strlen(detail));
+    frame_feed(&f, "\n", 1);
+  }
+  fprintf(out, "%s%s%s\n", fr.col, fr.bottom, fr.reset);
+  free(head);
+  free(buf.p);
   after_frame(out, g, false);
 }
 
@@ -482,6 +568,8 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
     ix[i] = i;
   sort_diags(d, ix, tmp, n);
   n = consolidate_warnings(d, ix, more, n);
+  struct blocks bx;
+  blocks_init(&bx, d);
   size_t run = 0; /* diagnostics like the previous one, in a row */
   for (size_t i = 0; i < n; i++) {
     const struct tfr_diag *g = &d->v[ix[i]];
@@ -498,8 +586,9 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
       i = j;
       continue;
     }
-    render_one(out, d, g, more[i], fr, &opts);
+    render_one(out, d, &bx, g, more[i], fr, &opts);
   }
+  free(bx.v);
   free(ix);
 }
 
