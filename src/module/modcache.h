@@ -20,4 +20,13 @@ struct module *modcache_load(struct tfr_cache *cache, tfr_arena *a,
                              tfr_diags *diags, const char *dir, bool opentofu,
                              const struct overlays *ov);
 
+/* The same, with in *fresh the bytes this call read into the cache (the
+** module's arena, when this call loaded it; 0 when it was there, or
+** without a cache: then it is in a): the tree charges them to the
+** memory budget (src/module/tree.c). */
+struct module *modcache_load_counted(struct tfr_cache *cache, tfr_arena *a,
+                                     tfr_diags *diags, const char *dir,
+                                     bool opentofu, const struct overlays *ov,
+                                     size_t *fresh);
+
 #endif

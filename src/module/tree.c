@@ -52,6 +52,8 @@ struct tmod {
   const char *dir;     /* where its files are (as the loader opens them) */
   const char *rel;     /* the same relative to the root's directory */
   const char *source;  /* its call's source */
+  dev_t dev;           /* its directory as stat finds it (a symlink */
+  ino_t ino;           /* followed): what loading() compares */
   struct module *m;    /* its configuration */
   struct tmod *parent; /* NULL for the root */
   const struct module_call *call; /* in parent->m */
@@ -143,6 +145,11 @@ struct tree {
   size_t nnodes, capnodes;
   long *order;        /* topological */
   size_t ninsts;      /* instances made in the current walk */
+  size_t held; /* bytes held for the tree outside a: the module files read
+                  for it (its cache's), its manifest's text */
+  bool cut;    /* loading stopped at a limit: no child is followed */
+  bool limit_said;  /* "Too many module instances" said in this walk */
+  bool budget_said; /* the memory budget is spent (and said) */
   tfr_arena *scratch; /* what a rule computes, reset after it */
   const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
   /* each expression's references, found once (an open-addressed table
@@ -164,51 +171,64 @@ struct tree {
 
 /* ---- paths -------------------------------------------------------------- */
 
-/* Go's filepath.Join(base, rel) with Clean's rules (slashes only). */
-static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
-  const char *in =
-      rel[0] == '/' ? rel : tfr_arena_printf(a, "%s/%s", base, rel);
-  bool abs = in[0] == '/';
-  size_t len = strlen(in);
-  const char **parts = tfr_arena_alloc(a, (len + 1) * sizeof *parts);
-  size_t *lens = tfr_arena_alloc(a, (len + 1) * sizeof *lens);
-  size_t n = 0, up = 0; /* leading ".." of a relative path */
-  for (const char *p = in; *p;) {
+/* A path being cleaned (path_join): out[0..n), its k components, the
+** first up of them ".." (a relative path's), from start ("/": 1). */
+struct clean {
+  char *out;
+  size_t n, k, up, start;
+};
+
+/* The components of s (separated by '/' or '\\') into c, with Clean's
+** rules: "." dropped, ".." taking the last one back. */
+static void clean_add(struct clean *c, const char *s) {
+  for (const char *p = s; *p;) {
     while (*p == '/' || *p == '\\')
       p++;
-    const char *s = p;
+    const char *b = p;
     while (*p && *p != '/' && *p != '\\')
       p++;
-    size_t l = (size_t)(p - s);
-    if (!l || (l == 1 && s[0] == '.'))
+    size_t l = (size_t)(p - b);
+    if (!l || (l == 1 && b[0] == '.'))
       continue;
-    if (l == 2 && s[0] == '.' && s[1] == '.') {
-      if (n > up)
-        n--;
-      else if (!abs)
-        parts[n] = s, lens[n] = l, n++, up++;
-      continue;
+    if (l == 2 && b[0] == '.' && b[1] == '.') {
+      if (c->k > c->up) { /* back to the separator before the last */
+        while (c->n > c->start && c->out[c->n - 1] != '/')
+          c->n--;
+        if (c->n > c->start)
+          c->n--;
+        c->k--;
+        continue;
+      }
+      if (c->start) /* "/.." is "/" */
+        continue;
+      c->up++;
     }
-    parts[n] = s, lens[n] = l, n++;
+    if (c->k++)
+      c->out[c->n++] = '/';
+    memcpy(c->out + c->n, b, l);
+    c->n += l;
   }
-  struct sbuf b = {0};
-  if (abs)
-    sbuf_put(&b, "/", 1);
-  for (size_t i = 0; i < n; i++) {
-    if (i)
-      sbuf_put(&b, "/", 1);
-    sbuf_put(&b, parts[i], lens[i]);
-  }
-  if (!b.n)
-    sbuf_put(&b, ".", 1);
-  const char *out = tfr_arena_strndup(a, b.p, b.n);
-  free(b.p);
-  return out;
 }
 
-static bool is_dir(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+/* Go's filepath.Join(base, rel) with Clean's rules (slashes only),
+** cleaned in place: the result is never longer than its parts. */
+static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
+  bool own = rel[0] == '/';
+  size_t lb = own ? 0 : strlen(base), lr = strlen(rel);
+  struct clean c = {tfr_arena_alloc_raw(a, lb + lr + 3), 0, 0, 0, 0};
+  if ((own ? rel : base)[0] == '/')
+    c.out[c.n++] = '/', c.start = 1;
+  if (!own)
+    clean_add(&c, base);
+  clean_add(&c, rel);
+  if (!c.n)
+    c.out[c.n++] = '.';
+  c.out[c.n] = 0;
+  return c.out;
+}
+
+static bool is_dir(const char *path, struct stat *st) {
+  return stat(path, st) == 0 && S_ISDIR(st->st_mode);
 }
 
 static const char *env_get(const struct tree *t, const char *name) {
@@ -219,6 +239,34 @@ static const char *env_get(const struct tree *t, const char *name) {
     if (!strncmp(*e, name, n) && (*e)[n] == '=')
       return *e + n + 1;
   return NULL;
+}
+
+/* Whether what the tree holds -- its arena (instances, their values) and
+** t->held (module files, the manifest) -- passes the memory budget
+** (-max-memory, arena_value_budget), as eval.c's over_budget checks an
+** expression's: then "Value too large" said once, at src's range at
+** (none: src NULL), for the module addr, what (a printf format with one
+** %s, arg) taking it past; true from then on without a word. */
+static bool tree_over_budget(struct tree *t, struct src_file *src,
+                             struct span at, const char *addr,
+                             const char *what, const char *arg) {
+  if (t->budget_said)
+    return true;
+  size_t used = tfr_arena_used(t->a), budget = arena_value_budget();
+  if (used <= budget && t->held <= budget - used)
+    return false;
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src ? src_range(src, at) : (struct tfr_range){0};
+  const char *subject = tfr_arena_printf(t->a, what, arg);
+  tfr_diags_add(t->diags, TFR_DIAG_ERROR, src ? &r : NULL, "Value too large",
+                tfr_arena_printf(t->a,
+                                 "%s takes the module tree past this run's "
+                                 "memory budget (-max-memory).",
+                                 subject));
+  tfr_diags_set_ours(t->diags);
+  diags_set_module_since(t->diags, before, addr);
+  t->budget_said = true;
+  return true;
 }
 
 /* ---- the manifest (.terraform/modules/modules.json) -------------------- */
@@ -247,12 +295,20 @@ static void load_manifest(struct tree *t) {
   const char *dd = env_get(t, "TF_DATA_DIR");
   t->data_dir = dd && *dd ? dd : ".terraform";
   t->data_path = path_join(t->a, t->root->dir, t->data_dir);
-  const char *path =
-      path_join(t->a, t->root->dir,
-                tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
+  const char *rel =
+      tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir);
+  const char *path = path_join(t->a, t->root->dir, rel);
   struct stat st;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
     return;
+  /* its text, read or mapped, then what parsing it keeps: charged before
+  ** it is read (a manifest larger than the budget is an error, not none) */
+  t->held += (size_t)st.st_size;
+  const char *what = "Reading the module manifest %s";
+  if (tree_over_budget(t, NULL, (struct span){0}, "", what, rel)) {
+    t->cut = true;
+    return;
+  }
   tfr_diags *scratch = tfr_diags_new(t->a);
   struct src_file *src = parse_open(t->a, scratch, t->ov, path, NULL, 0);
   if (!src)
@@ -275,6 +331,8 @@ static void load_manifest(struct tree *t) {
                                               json_str(t->a, r, "Version"),
                                               json_str(t->a, r, "Dir")};
   }
+  if (tree_over_budget(t, NULL, (struct span){0}, "", what, rel))
+    t->cut = true;
 }
 
 static const struct manifest_rec *manifest_find(const struct tree *t,
@@ -444,10 +502,16 @@ static struct tmod *new_mod(struct tree *t, struct module *m, const char *addr,
   return tm;
 }
 
-/* Whether dir is being loaded by one of tm's ancestors (a cycle). */
-static bool loading(const struct tmod *tm, const char *dir) {
+/* Whether the directory st is being loaded by one of tm's ancestors (a
+** cycle): compared as stat finds it, so that a symlink to "." or to a
+** caller's directory is one too, not a tree that doubles at every level
+** until it is 32 deep.  Terraform checks nothing of the kind: its loader
+** follows every call (internal/configs/config_build.go:269-319,
+** loadModule recursing through buildChildModules at :344), and `terraform
+** init` on such a module does not end. */
+static bool loading(const struct tmod *tm, const struct stat *st) {
   for (; tm; tm = tm->parent)
-    if (!strcmp(tm->dir, dir))
+    if (tm->dev == st->st_dev && tm->ino == st->st_ino)
       return true;
   return false;
 }
@@ -635,15 +699,55 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
 
 static const char *eval_source(struct tree *t, struct tmod *tm,
                                const struct module_call *c, const char *addr);
+static const char *cat3(struct tree *t, const char *a, const char *b,
+                        const char *c);
+
+/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
+static const char *manifest_key(struct tree *t, const char *addr) {
+  size_t len = strlen(addr);
+  char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
+  for (const char *p = addr + 7; *p;) {
+    const char *dot = strstr(p, ".module.");
+    size_t l = dot ? (size_t)(dot - p) : strlen(p);
+    memcpy(o, p, l);
+    o += l;
+    if (!dot)
+      break;
+    *o++ = '.';
+    p = dot + 8;
+  }
+  *o = 0;
+  return key;
+}
+
+/* Whether the tree, at a new call path (addr, call c), would pass
+** TREE_MAX_INSTANCES: each call path is one module instance or more, so
+** that a tree of plain calls doubling at every level stops here, before
+** it is loaded (then ours to say, once, and nothing more is loaded). */
+static bool too_many_calls(struct tree *t, const struct module_call *c,
+                           const char *addr) {
+  if (t->nall <= TREE_MAX_INSTANCES) /* the root's and the calls so far */
+    return false;
+  call_error(t, c, c->decl, addr, "Too many module instances",
+             tfr_arena_printf(t->a,
+                              "With the module call %s the tree would have "
+                              "more than %d module calls, each of them one "
+                              "module instance at least (or one per count "
+                              "index or for_each key): more module instances "
+                              "than tfresolve follows.",
+                              addr, TREE_MAX_INSTANCES));
+  tfr_diags_set_ours(t->diags);
+  t->cut = true;
+  return true;
+}
 
 /* The children of tm, depth first, calls in name order. */
 static void load_children(struct tree *t, struct tmod *tm) {
   const struct module *m = tm->m;
-  for (size_t i = 0; i < m->ncalls; i++) {
+  for (size_t i = 0; i < m->ncalls && !t->cut; i++) {
     const struct module_call *c = &m->calls[i];
-    const char *addr =
-        *tm->addr ? tfr_arena_printf(t->a, "%s.module.%s", tm->addr, c->name)
-                  : tfr_arena_printf(t->a, "module.%s", c->name);
+    const char *addr = cat3(t, tm->addr, *tm->addr ? ".module." : "module.",
+                            c->name);
     if (!c->source && c->source_expr) {
       struct module_call *mc =
           UNCONST(struct module_call *, c); /* the tree's own */
@@ -654,21 +758,12 @@ static void load_children(struct tree *t, struct tmod *tm) {
     if (!source_ok(t, c, addr))
       continue;
     /* the manifest's key: the call names from the root, dotted */
-    const char *key = addr + 7;
-    struct sbuf kb = {0};
-    for (const char *p = key; *p;) {
-      if (!strncmp(p, ".module.", 8)) {
-        sbuf_put(&kb, ".", 1);
-        p += 8;
-      } else
-        sbuf_put(&kb, p++, 1);
-    }
-    key = tfr_arena_strndup(t->a, kb.p, kb.n);
-    free(kb.p);
+    const char *key = manifest_key(t, addr);
     const char *dir, *rel;
     if (!child_dir(t, tm, c, addr, key, &dir, &rel))
       continue;
-    if (!is_dir(dir)) {
+    struct stat st;
+    if (!is_dir(dir, &st)) {
       not_installed(t, c, addr,
                     tfr_arena_printf(t->a,
                                      "This module's local cache directory %s "
@@ -679,7 +774,7 @@ static void load_children(struct tree *t, struct tmod *tm) {
                     source_is_local(c->source) ? rel : NULL);
       continue;
     }
-    if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
+    if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, &st)) {
       bool deep = tm->depth + 1 > TREE_MAX_DEPTH;
       call_error(t, c, c->decl, addr,
                  deep ? "Module tree too deep" : "Module calls itself",
@@ -696,20 +791,29 @@ static void load_children(struct tree *t, struct tmod *tm) {
       tfr_diags_set_ours(t->diags);
       continue;
     }
-    size_t before = tfr_diags_count(t->diags);
-    struct module *cm =
-        modcache_load(t->cache, t->a, t->diags, dir, m->opentofu, t->ov);
+    if (too_many_calls(t, c, addr))
+      return;
+    size_t before = tfr_diags_count(t->diags), fresh;
+    struct module *cm = modcache_load_counted(t->cache, t->a, t->diags, dir,
+                                              m->opentofu, t->ov, &fresh);
+    t->held += fresh;
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
     cm->addr = addr;
     diags_set_module_since(t->diags, before, addr);
     struct tmod *child = new_mod(t, cm, addr, dir, rel);
+    child->dev = st.st_dev;
+    child->ino = st.st_ino;
     child->source = c->source;
     child->parent = tm;
     child->call = c;
     child->depth = tm->depth + 1;
     tm->children[i] = child;
     unsupported_args(t, child);
+    if (tree_over_budget(t, c->src, c->decl, addr, "Loading %s", addr)) {
+      t->cut = true;
+      return;
+    }
     load_children(t, child);
   }
 }
@@ -817,6 +921,11 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->unchecked_error = strict || unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
+  struct stat st;
+  if (stat(root->dir, &st) == 0) {
+    t->root->dev = st.st_dev;
+    t->root->ino = st.st_ino;
+  }
   size_t before = tfr_diags_count(diags);
   if (root->tree_diags)
     for (size_t j = 0; j < tfr_diags_count(root->tree_diags); j++) {
@@ -1650,6 +1759,8 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
                                 struct src_file *src, const struct ast *x,
                                 const struct trep *rep, const char *var,
                                 const char *module) {
+  if (t->budget_said)
+    return NULL; /* nothing more is evaluated: the budget's error is said */
   size_t before = tfr_diags_count(t->diags);
   const tfr_value *v = NULL;
   struct tref_list l = refs_of_x(t, x);
@@ -1683,7 +1794,13 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
       if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
         diags_remove(t->diags, i - 1, i);
   diags_set_module_since(t->diags, before, module);
-  return diags_errors_since(t->diags, before) ? NULL : v;
+  if (diags_errors_since(t->diags, before))
+    return NULL;
+  /* the values the tree holds so far, this one's included */
+  if (tree_over_budget(t, src, x->span, module, "Evaluating this expression in %s",
+                       *module ? module : "the root module"))
+    return NULL;
+  return v;
 }
 
 /* A module source that is not a literal string, as Terraform's init walk
@@ -1932,26 +2049,36 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   return false;
 }
 
-/* Whether n more instances of c would pass TREE_MAX_INSTANCES (then
-** ours to say, at x, its count or for_each): a count from a var file
-** must not make the machine build a billion instances. */
+/* Whether n more instances of c in pi would pass TREE_MAX_INSTANCES:
+** every instance counts, a plain call's one too (then ours to say, once
+** a walk, at its count or for_each, or its block): a count from a var
+** file must not make the machine build a billion instances. */
 static bool too_many(struct tree *t, struct tinst *pi,
-                     const struct module_call *c, const struct ast *x,
-                     struct src_file *xsrc, size_t n) {
-  if (n <= TREE_MAX_INSTANCES - t->ninsts) {
+                     const struct module_call *c, size_t n) {
+  if (!t->limit_said && n <= TREE_MAX_INSTANCES - t->ninsts) {
     t->ninsts += n;
     return false;
   }
+  if (t->limit_said)
+    return true;
+  t->limit_said = true;
+  const struct ast *x = c->count ? c->count : c->for_each;
+  const char *addr = inst_addr(t, pi, c->name, NULL, NULL);
   size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = src_range(xsrc, x->span);
+  struct tfr_range r = x ? src_range(c->count ? c->count_src : c->for_each_src,
+                                     x->span)
+                         : src_range(c->src, c->decl);
   tfr_diags_add(
       t->diags, TFR_DIAG_ERROR, &r, "Too many module instances",
-      tfr_arena_printf(t->a,
-                       "This gives %s %zu instances, and the tree would have "
-                       "more than %d module instances, the most tfresolve "
-                       "follows.",
-                       inst_addr(t, pi, c->name, NULL, NULL), n,
-                       TREE_MAX_INSTANCES));
+      x ? tfr_arena_printf(t->a,
+                           "This gives %s %zu instances, and the tree would "
+                           "have more than %d module instances, the most "
+                           "tfresolve follows.",
+                           addr, n, TREE_MAX_INSTANCES)
+        : tfr_arena_printf(t->a,
+                           "With %s the tree would have more than %d module "
+                           "instances, the most tfresolve follows.",
+                           addr, TREE_MAX_INSTANCES));
   tfr_diags_set_ours(t->diags);
   diags_set_module_since(t->diags, before, pi->addr);
   return true;
@@ -2175,6 +2302,8 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
       if (!v || !for_each_ok(t, pi, c, v))
         return false;
     }
+    if (too_many(t, pi, c, 1)) /* one per call path: passes (tree_load) */
+      return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
     push_inst(t, e,
               new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
@@ -2198,7 +2327,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
           "depends on.");
       return false;
     }
-    if (n < 0 || too_many(t, pi, c, c->count, c->count_src, (size_t)n))
+    if (n < 0 || too_many(t, pi, c, (size_t)n))
       return false;
     e->mode = EXP_COUNT;
     e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
@@ -2234,7 +2363,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     ** (expansion_mode.go:72). */
     size_t n =
         (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
-    if (too_many(t, pi, c, c->for_each, c->for_each_src, n))
+    if (too_many(t, pi, c, n))
       return false;
     e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
     e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
@@ -2259,6 +2388,8 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
                 key, n);
     }
   } else {
+    if (too_many(t, pi, c, 1))
+      return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
     push_inst(t, e,
               new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
@@ -2919,6 +3050,7 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
   t->ninsts = 0;
+  t->limit_said = false;
   struct tinst *root = new_inst(t, t->root, NULL, "", (struct trep){0});
   const struct module *rm = t->root->m;
   for (size_t k = 0; k < rm->nvars; k++) {
@@ -3184,7 +3316,9 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
   res->tree = true;
   size_t n = 0;
-  for (size_t i = 1; i < t->nall; i++)
+  /* a tree cut at a limit is not followed: no child is listed (each
+  ** would be "not resolved", up to TREE_MAX_INSTANCES of them) */
+  for (size_t i = 1; !t->cut && i < t->nall; i++)
     n += t->planned ? t->all[i]->ninsts : 1;
   struct tfr_instance *out = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *out);
   size_t j = 0;
@@ -3217,7 +3351,7 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   }
   free(stack);
   if (!t->planned)
-    for (size_t i = 1; i < t->nall; i++)
+    for (size_t i = 1; !t->cut && i < t->nall; i++)
       put_instance(t, &out[j++], t->all[i], NULL);
   res->instances = out;
   res->ninstances = j;
