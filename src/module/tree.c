@@ -143,11 +143,11 @@ struct tree {
   /* the graph */
   struct tnode *nodes;
   size_t nnodes, capnodes;
-  long *order;        /* topological */
-  size_t ninsts;      /* instances made in the current walk */
-  size_t held; /* bytes held for the tree outside a: the module files read
-                  for it (its cache's), its manifest's text */
-  bool cut;    /* loading stopped at a limit: no child is followed */
+  long *order;      /* topological */
+  size_t ninsts;    /* instances made in the current walk */
+  size_t held;      /* bytes held for the tree outside a: the module files read
+                       for it (its cache's), its manifest's text */
+  bool cut;         /* loading stopped at a limit: no child is followed */
   bool limit_said;  /* "Too many module instances" said in this walk */
   bool budget_said; /* the memory budget is spent (and said) */
   tfr_arena *scratch; /* what a rule computes, reset after it */
@@ -248,8 +248,8 @@ static const char *env_get(const struct tree *t, const char *name) {
 ** (none: src NULL), for the module addr, what (a printf format with one
 ** %s, arg) taking it past; true from then on without a word. */
 static bool tree_over_budget(struct tree *t, struct src_file *src,
-                             struct span at, const char *addr,
-                             const char *what, const char *arg) {
+                             struct span at, const char *addr, const char *what,
+                             const char *arg) {
   if (t->budget_said)
     return true;
   size_t used = tfr_arena_used(t->a), budget = arena_value_budget();
@@ -746,8 +746,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
   const struct module *m = tm->m;
   for (size_t i = 0; i < m->ncalls && !t->cut; i++) {
     const struct module_call *c = &m->calls[i];
-    const char *addr = cat3(t, tm->addr, *tm->addr ? ".module." : "module.",
-                            c->name);
+    const char *addr =
+        cat3(t, tm->addr, *tm->addr ? ".module." : "module.", c->name);
     if (!c->source && c->source_expr) {
       struct module_call *mc =
           UNCONST(struct module_call *, c); /* the tree's own */
@@ -1797,7 +1797,8 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
   if (diags_errors_since(t->diags, before))
     return NULL;
   /* the values the tree holds so far, this one's included */
-  if (tree_over_budget(t, src, x->span, module, "Evaluating this expression in %s",
+  if (tree_over_budget(t, src, x->span, module,
+                       "Evaluating this expression in %s",
                        *module ? module : "the root module"))
     return NULL;
   return v;
@@ -2065,9 +2066,9 @@ static bool too_many(struct tree *t, struct tinst *pi,
   const struct ast *x = c->count ? c->count : c->for_each;
   const char *addr = inst_addr(t, pi, c->name, NULL, NULL);
   size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = x ? src_range(c->count ? c->count_src : c->for_each_src,
-                                     x->span)
-                         : src_range(c->src, c->decl);
+  struct tfr_range r =
+      x ? src_range(c->count ? c->count_src : c->for_each_src, x->span)
+        : src_range(c->src, c->decl);
   tfr_diags_add(
       t->diags, TFR_DIAG_ERROR, &r, "Too many module instances",
       x ? tfr_arena_printf(t->a,
