@@ -116,19 +116,22 @@ struct module *modcache_load(struct tfr_cache *c, tfr_arena *a,
                              tfr_diags *diags, const char *dir, bool opentofu,
                              const struct overlays *ov) {
   size_t fresh;
-  return modcache_load_counted(c, a, diags, dir, opentofu, ov, &fresh);
+  const struct module *shared =
+      modcache_load_counted(c, a, diags, dir, opentofu, ov, &fresh);
+  struct module *m = tfr_arena_alloc(a, sizeof *m);
+  *m = *shared; /* the caller's copy: its address is the tree's */
+  return m;
 }
 
-struct module *modcache_load_counted(struct tfr_cache *c, tfr_arena *a,
-                                     tfr_diags *diags, const char *dir,
-                                     bool opentofu, const struct overlays *ov,
-                                     size_t *fresh) {
+const struct module *modcache_load_counted(struct tfr_cache *c, tfr_arena *a,
+                                           tfr_diags *diags, const char *dir,
+                                           bool opentofu,
+                                           const struct overlays *ov,
+                                           size_t *fresh) {
   *fresh = 0;
   if (!c)
     return load(a, diags, dir, opentofu, false, ov);
   const struct entry *e = entry_of(c, dir, opentofu, ov, fresh);
-  struct module *m = tfr_arena_alloc(a, sizeof *m);
-  *m = *e->m; /* the caller's copy: its address is the tree's */
   diags_append(diags, e->diags);
-  return m;
+  return e->m;
 }

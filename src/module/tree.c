@@ -54,7 +54,9 @@ struct tmod {
   const char *source;  /* its call's source */
   dev_t dev;           /* its directory as stat finds it (a symlink */
   ino_t ino;           /* followed): what loading() compares */
-  struct module *m;    /* its configuration */
+  struct module *m;    /* its configuration (a child's: the cache's,
+                          shared, until build_graph gives it its own copy
+                          with its address) */
   struct tmod *parent; /* NULL for the root */
   const struct module_call *call; /* in parent->m */
   struct tmod **children;         /* per call of m (NULL: not loaded) */
@@ -137,6 +139,7 @@ struct tree {
     const char *key, *source, *version, *dir;
   } * man;
   size_t nman;
+  struct strmap man_keys; /* each key's first record (freed with a) */
   bool has_man;
   const char *data_dir;
   const char *data_path; /* data_dir as the loader opens paths */
@@ -321,12 +324,15 @@ static void load_manifest(struct tree *t) {
   if (!mods || mods->kind != AST_TUPLE)
     return;
   t->has_man = true;
+  tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->man_keys);
   t->man = tfr_arena_alloc(t->a, (mods->n ? mods->n : 1) * sizeof *t->man);
   for (uint32_t i = 0; i < mods->n; i++) {
     const struct ast *r = mods->items[i];
     const char *key = json_str(t->a, r, "Key");
     if (!key)
       continue;
+    size_t first;
+    strmap_add(&t->man_keys, key, t->nman, &first);
     t->man[t->nman++] = (struct manifest_rec){key, json_str(t->a, r, "Source"),
                                               json_str(t->a, r, "Version"),
                                               json_str(t->a, r, "Dir")};
@@ -337,10 +343,8 @@ static void load_manifest(struct tree *t) {
 
 static const struct manifest_rec *manifest_find(const struct tree *t,
                                                 const char *key) {
-  for (size_t i = 0; i < t->nman; i++)
-    if (!strcmp(t->man[i].key, key))
-      return &t->man[i];
-  return NULL;
+  size_t i;
+  return strmap_get(&t->man_keys, key, &i) ? &t->man[i] : NULL;
 }
 
 /* ---- versions (go-version's constraints, as far as modules use them) ---- */
@@ -583,8 +587,14 @@ static bool source_ok(struct tree *t, const struct module_call *c,
                       const char *addr) {
   struct source_error err;
   const char *product = t->engine->product;
-  if (source_normal(t->a, c->source, t->engine->registry_host,
-                    c->version != NULL, &err))
+  /* the normal form is not kept: worked out in the scratch arena (once
+  ** per call path), again in the tree's when it is an error */
+  struct arena_mark mark = arena_mark(t->scratch);
+  bool fine = source_normal(t->scratch, c->source, t->engine->registry_host,
+                            c->version != NULL, &err);
+  arena_reset(t->scratch, mark);
+  if (fine || source_normal(t->a, c->source, t->engine->registry_host,
+                            c->version != NULL, &err))
     return true;
   const char *rel = err.relative, *detail;
   if (rel)
@@ -666,6 +676,24 @@ static void check_record(struct tree *t, const struct module_call *c,
                                    rec->version, run));
 }
 
+/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
+static const char *manifest_key(struct tree *t, const char *addr) {
+  size_t len = strlen(addr);
+  char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
+  for (const char *p = addr + 7; *p;) {
+    const char *dot = strstr(p, ".module.");
+    size_t l = dot ? (size_t)(dot - p) : strlen(p);
+    memcpy(o, p, l);
+    o += l;
+    if (!dot)
+      break;
+    *o++ = '.';
+    p = dot + 8;
+  }
+  *o = 0;
+  return key;
+}
+
 /* Where the child of call c is, as configload's moduleWalkerLoad finds it
 ** (loader_load.go:45-93): its record in the manifest (key: the call path,
 ** dotted), checked against the call; "Module not installed" without one
@@ -673,13 +701,13 @@ static void check_record(struct tree *t, const struct module_call *c,
 ** (Terraform would say it is not installed: tfresolve checks it). */
 static bool child_dir(struct tree *t, const struct tmod *tm,
                       const struct module_call *c, const char *addr,
-                      const char *key, const char **dir, const char **rel) {
+                      const char **dir, const char **rel) {
   if (!t->has_man && source_is_local(c->source)) {
     *dir = path_join(t->a, tm->dir, c->source);
     *rel = path_join(t->a, tm->rel, c->source);
     return true;
   }
-  const struct manifest_rec *rec = manifest_find(t, key);
+  const struct manifest_rec *rec = manifest_find(t, manifest_key(t, addr));
   if (!rec) {
     not_installed(t, c, addr,
                   tfr_arena_printf(t->a,
@@ -701,24 +729,6 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
                                const struct module_call *c, const char *addr);
 static const char *cat3(struct tree *t, const char *a, const char *b,
                         const char *c);
-
-/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
-static const char *manifest_key(struct tree *t, const char *addr) {
-  size_t len = strlen(addr);
-  char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
-  for (const char *p = addr + 7; *p;) {
-    const char *dot = strstr(p, ".module.");
-    size_t l = dot ? (size_t)(dot - p) : strlen(p);
-    memcpy(o, p, l);
-    o += l;
-    if (!dot)
-      break;
-    *o++ = '.';
-    p = dot + 8;
-  }
-  *o = 0;
-  return key;
-}
 
 /* Whether the tree, at a new call path (addr, call c), would pass
 ** TREE_MAX_INSTANCES: each call path is one module instance or more, so
@@ -757,10 +767,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
       continue; /* its block's error is reported */
     if (!source_ok(t, c, addr))
       continue;
-    /* the manifest's key: the call names from the root, dotted */
-    const char *key = manifest_key(t, addr);
     const char *dir, *rel;
-    if (!child_dir(t, tm, c, addr, key, &dir, &rel))
+    if (!child_dir(t, tm, c, addr, &dir, &rel))
       continue;
     struct stat st;
     if (!is_dir(dir, &st)) {
@@ -794,14 +802,14 @@ static void load_children(struct tree *t, struct tmod *tm) {
     if (too_many_calls(t, c, addr))
       return;
     size_t before = tfr_diags_count(t->diags), fresh;
-    struct module *cm = modcache_load_counted(t->cache, t->a, t->diags, dir,
-                                              m->opentofu, t->ov, &fresh);
+    const struct module *cm = modcache_load_counted(
+        t->cache, t->a, t->diags, dir, m->opentofu, t->ov, &fresh);
     t->held += fresh;
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
-    cm->addr = addr;
     diags_set_module_since(t->diags, before, addr);
-    struct tmod *child = new_mod(t, cm, addr, dir, rel);
+    struct tmod *child =
+        new_mod(t, UNCONST(struct module *, cm), addr, dir, rel);
     child->dev = st.st_dev;
     child->ino = st.st_ino;
     child->source = c->source;
@@ -1218,6 +1226,13 @@ static const char *node_prefix(struct tree *t, const struct tmod *tm) {
 static void build_graph(struct tree *t) {
   for (size_t i = 0; i < t->nall; i++) {
     struct tmod *tm = t->all[i];
+    if (tm->parent) { /* its own copy, with its address (validate.c's
+                         errors name it), made once the tree is whole */
+      struct module *own = tfr_arena_alloc(t->a, sizeof *own);
+      *own = *tm->m;
+      own->addr = tm->addr;
+      tm->m = own;
+    }
     const struct module *m = tm->m;
     const char *p = node_prefix(t, tm);
     const char *pv = cat3(t, p, "var.", ""), *pl = cat3(t, p, "local.", ""),
