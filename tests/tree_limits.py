@@ -14,6 +14,9 @@ Hostile module trees generated in a temporary directory:
              peak memory near the budget, never "Success!".
   symlink    two calls of a symlink to "." : "Module calls itself" at
              once (the tree would double until 32 levels deep).
+  pairs      N directories, each with two symlinks to the next that it
+             calls: 2^N distinct paths to N directories, each directory
+             read once: "Too many module instances" as for doubling.
   arguments  2,000 instances of a 50 KB argument under -max-memory=64M:
              "Value too large" at the argument, not 100 MB of values.
   manifest   a 40 MB string in .terraform/modules/modules.json under
@@ -116,6 +119,19 @@ def doubling(root, n):
         write(os.path.join(d, "main.tf"), text)
 
 
+def symlink_pairs(root, n):
+    for i in range(n + 1):
+        d = os.path.join(root, "d%d" % i)
+        text = 'variable "x" {\n  default = "v"\n}\n'
+        if i < n:
+            text += ''.join('module "%s" {\n  source = "./%s"\n  x = var.x\n}\n'
+                            % (c, c) for c in "ab")
+        write(os.path.join(d, "main.tf"), text)
+        if i < n:
+            for c in "ab":
+                os.symlink("../d%d" % (i + 1), os.path.join(d, c))
+
+
 def self_call(root):
     write(os.path.join(root, "main.tf"),
           'variable "x" {\n  default = "v"\n}\n' +
@@ -172,6 +188,16 @@ def cli_checks(tool, tmp):
     check(rc is not None and peak < (256 << 20),
           "doubling under %s: peak memory near the budget (%d MB)" %
           (BUDGET, peak >> 20))
+
+    pairs = os.path.join(tmp, "pairs")
+    symlink_pairs(pairs, 18)
+    rc, out, why, peak, err = run(tool, "-chdir=" + os.path.join(pairs, "d0"),
+                                  "check", "-json")
+    d = diags_of(out)
+    check(rc == 1 and has(d, "Too many module instances",
+                          "more than 100000 module calls"),
+          "pairs: 2^18 paths through symlinks are too many module instances",
+          "rc=%s %s %s" % (rc, why, out[:1500]))
 
     loop = os.path.join(tmp, "symlink")
     self_call(loop)

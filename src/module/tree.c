@@ -21,6 +21,8 @@
 */
 #include "module/tree.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,13 +148,21 @@ struct tree {
   /* the graph */
   struct tnode *nodes;
   size_t nnodes, capnodes;
-  long *order;      /* topological */
-  size_t ninsts;    /* instances made in the current walk */
-  size_t held;      /* bytes held for the tree outside a: the module files read
-                       for it (its cache's), its manifest's text */
-  bool cut;         /* loading stopped at a limit: no child is followed */
-  bool limit_said;  /* "Too many module instances" said in this walk */
-  bool budget_said; /* the memory budget is spent (and said) */
+  long *order;   /* topological */
+  size_t ninsts; /* instances made in the current walk */
+  /* bytes held for the tree outside a: the module files read for it
+  ** (its cache's), its manifest's text */
+  size_t held;
+  /* each directory's module, read once (load_module): by "dev:ino" */
+  struct strmap dir_keys;
+  struct dir_mod {
+    const struct module *m;
+    tfr_diags *diags; /* what reading it said */
+  } * dir_mods;
+  size_t ndir_mods, capdir_mods;
+  bool cut;           /* loading stopped at a limit: no child is followed */
+  bool limit_said;    /* "Too many module instances" said in this walk */
+  bool budget_said;   /* the memory budget is spent (and said) */
   tfr_arena *scratch; /* what a rule computes, reset after it */
   const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
   /* each expression's references, found once (an open-addressed table
@@ -751,6 +761,41 @@ static bool too_many_calls(struct tree *t, const struct module_call *c,
   return true;
 }
 
+/* The module in dir (st: what stat found there), read once per tree: a
+** directory reached by several paths (symlinks: 2^N distinct paths to N
+** directories) is one module, its files named as the first path names
+** them, its cache's bytes charged once (t->held); what reading it said
+** is said again for each call path, as the cache gives it. */
+static const struct module *load_module(struct tree *t, const char *dir,
+                                        const struct stat *st, bool opentofu) {
+  char key[64];
+  snprintf(key, sizeof key, "%jx:%jx", (uintmax_t)st->st_dev,
+           (uintmax_t)st->st_ino);
+  size_t i;
+  if (strmap_get(&t->dir_keys, key, &i)) {
+    diags_append(t->diags, t->dir_mods[i].diags);
+    return t->dir_mods[i].m;
+  }
+  tfr_diags *said = tfr_diags_new(t->a);
+  size_t fresh;
+  const struct module *m =
+      modcache_load_counted(t->cache, t->a, said, dir, opentofu, t->ov, &fresh);
+  t->held += fresh;
+  diags_append(t->diags, said);
+  if (t->ndir_mods == t->capdir_mods) {
+    t->capdir_mods = t->capdir_mods ? 2 * t->capdir_mods : 8;
+    struct dir_mod *n = tfr_arena_alloc(t->a, t->capdir_mods * sizeof *n);
+    if (t->ndir_mods)
+      memcpy(n, t->dir_mods, t->ndir_mods * sizeof *n);
+    t->dir_mods = n;
+  }
+  if (!t->ndir_mods)
+    tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->dir_keys);
+  t->dir_mods[t->ndir_mods] = (struct dir_mod){m, said};
+  strmap_put(&t->dir_keys, tfr_arena_strdup(t->a, key), t->ndir_mods++);
+  return m;
+}
+
 /* The children of tm, depth first, calls in name order. */
 static void load_children(struct tree *t, struct tmod *tm) {
   const struct module *m = tm->m;
@@ -801,10 +846,8 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     if (too_many_calls(t, c, addr))
       return;
-    size_t before = tfr_diags_count(t->diags), fresh;
-    const struct module *cm = modcache_load_counted(
-        t->cache, t->a, t->diags, dir, m->opentofu, t->ov, &fresh);
-    t->held += fresh;
+    size_t before = tfr_diags_count(t->diags);
+    const struct module *cm = load_module(t, dir, &st, m->opentofu);
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
     diags_set_module_since(t->diags, before, addr);
