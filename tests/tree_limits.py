@@ -17,6 +17,13 @@ Hostile module trees generated in a temporary directory:
   pairs      N directories, each with two symlinks to the next that it
              calls: 2^N distinct paths to N directories, each directory
              read once: "Too many module instances" as for doubling.
+  grandchild 50,001 instances of a module with a plain call of its own:
+             100,002 instances, "Too many module instances" at the plain
+             call of the instance past the limit (only count and for_each
+             were counted before).
+  files      two child modules of 30 MB files under -max-memory=64M:
+             "Value too large" loading the second (module files are
+             charged, those mapped from disk too).
   arguments  2,000 instances of a 50 KB argument under -max-memory=64M:
              "Value too large" at the argument, not 100 MB of values.
   manifest   a 40 MB string in .terraform/modules/modules.json under
@@ -149,6 +156,23 @@ def big_arguments(root):
           'variable "x" {\n  type = string\n}\n')
 
 
+def grandchild(root):
+    write(os.path.join(root, "main.tf"),
+          'module "c" {\n  source = "./c"\n  count  = 50001\n}\n')
+    write(os.path.join(root, "c", "main.tf"), 'module "g" {\n  source = "./g"\n}\n')
+    write(os.path.join(root, "c", "g", "main.tf"),
+          'variable "x" {\n  default = 1\n}\n')
+
+
+def big_files(root):
+    write(os.path.join(root, "main.tf"),
+          ''.join('module "%s" {\n  source = "./%s"\n}\n' % (c, c)
+                  for c in "ab"))
+    for c in "ab":
+        write(os.path.join(root, c, "main.tf"),
+              'variable "x" {\n  default = "%s"\n}\n' % ("q" * 30000000))
+
+
 def big_manifest(root):
     write(os.path.join(root, "main.tf"), 'module "c" {\n  source = "./c"\n}\n')
     write(os.path.join(root, "c", "main.tf"), 'variable "x" {\n  default = 1\n}\n')
@@ -205,6 +229,29 @@ def cli_checks(tool, tmp):
     d = diags_of(out)
     check(rc == 1 and has(d, "Module calls itself", "module.a loads s,"),
           "symlink: a call of a symlink to . calls itself",
+          "rc=%s %s %s" % (rc, why, out[:1500]))
+
+    gc = os.path.join(tmp, "grandchild")
+    grandchild(gc)
+    rc, out, why, peak, err = run(tool, "-chdir=" + gc, "check", "-json")
+    d = diags_of(out)
+    check(rc == 1 and has(d, "Too many module instances",
+                          "With module.c[49999].module.g the tree would have "
+                          "more than 100000 module instances"),
+          "grandchild: a plain call's instances count",
+          "rc=%s %s %s" % (rc, why, out[:1500]))
+    check(len([g for g in d if g.get("summary") ==
+               "Too many module instances"]) == 1,
+          "grandchild: said once", out[:1500])
+
+    files = os.path.join(tmp, "files")
+    big_files(files)
+    rc, out, why, peak, err = run(tool, BUDGET, "-chdir=" + files, "check",
+                                  "-json")
+    d = diags_of(out)
+    check(rc == 1 and has(d, "Value too large", "Loading module.b ",
+                          BUDGET_WORDS),
+          "files: child module files charged to the budget",
           "rc=%s %s %s" % (rc, why, out[:1500]))
 
     args = os.path.join(tmp, "arguments")

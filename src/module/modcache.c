@@ -104,7 +104,7 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
   e->a = tfr_arena_new();
   e->diags = tfr_diags_new(e->a);
   e->m = load(e->a, e->diags, dir, opentofu, true, ov);
-  *fresh = tfr_arena_used(e->a);
+  *fresh = tfr_arena_used(e->a) + arena_mapped(e->a); /* its files too */
   pthread_mutex_lock(&c->mu);
   e->ready = true;
   pthread_cond_broadcast(&c->loaded);
