@@ -24,6 +24,9 @@ Hostile module trees generated in a temporary directory:
   files      two child modules of 30 MB files under -max-memory=64M:
              "Value too large" loading the second (module files are
              charged, those mapped from disk too).
+  variables  5,000 instances of a module of 3,000 variables under
+             -max-memory=64M: "Value too large" at an instance (each
+             instance's own memory is charged as it is made).
   arguments  2,000 instances of a 50 KB argument under -max-memory=64M:
              "Value too large" at the argument, not 100 MB of values.
   manifest   a 40 MB string in .terraform/modules/modules.json under
@@ -173,6 +176,14 @@ def big_files(root):
               'variable "x" {\n  default = "%s"\n}\n' % ("q" * 30000000))
 
 
+def many_variables(root):
+    write(os.path.join(root, "main.tf"),
+          'module "c" {\n  source = "./c"\n  count  = 5000\n}\n')
+    write(os.path.join(root, "c", "main.tf"),
+          ''.join('variable "v%d" {\n  default = %d\n}\n' % (k, k)
+                  for k in range(3000)))
+
+
 def big_manifest(root):
     write(os.path.join(root, "main.tf"), 'module "c" {\n  source = "./c"\n}\n')
     write(os.path.join(root, "c", "main.tf"), 'variable "x" {\n  default = 1\n}\n')
@@ -252,6 +263,16 @@ def cli_checks(tool, tmp):
     check(rc == 1 and has(d, "Value too large", "Loading module.b ",
                           BUDGET_WORDS),
           "files: child module files charged to the budget",
+          "rc=%s %s %s" % (rc, why, out[:1500]))
+
+    many = os.path.join(tmp, "variables")
+    many_variables(many)
+    rc, out, why, peak, err = run(tool, BUDGET, "-chdir=" + many, "check",
+                                  "-json")
+    d = diags_of(out)
+    check(rc == 1 and has(d, "Value too large", "The instance module.c[",
+                          BUDGET_WORDS),
+          "variables: each instance's memory charged to the budget",
           "rc=%s %s %s" % (rc, why, out[:1500]))
 
     args = os.path.join(tmp, "arguments")

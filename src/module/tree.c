@@ -1266,7 +1266,10 @@ static const char *node_prefix(struct tree *t, const struct tmod *tm) {
   return *tm->addr ? tfr_arena_printf(t->a, "%s.", tm->addr) : "";
 }
 
-static void build_graph(struct tree *t) {
+/* The graph's nodes and their dependencies; false when they take the
+** tree past the memory budget (a module of many variables called from
+** many paths). */
+static bool build_graph(struct tree *t) {
   for (size_t i = 0; i < t->nall; i++) {
     struct tmod *tm = t->all[i];
     if (tm->parent) { /* its own copy, with its address (validate.c's
@@ -1307,6 +1310,9 @@ static void build_graph(struct tree *t) {
     for (size_t k = 0; k < m->noutputs; k++)
       tm->output_node[k] = add_node(
           t, N_OUTPUT, tm, k, cat3(t, po, m->outputs[k].name, " (expand)"));
+    if (tm->call && tree_over_budget(t, tm->call->src, tm->call->decl, tm->addr,
+                                     "The graph of %s", tm->addr))
+      return false;
   }
   for (size_t n = 0; n < t->nnodes; n++) {
     struct tnode *nd = &t->nodes[n];
@@ -1343,6 +1349,7 @@ static void build_graph(struct tree *t) {
       break;
     }
   }
+  return true;
 }
 
 /* A binary heap of node indexes, least name first. */
@@ -2143,14 +2150,16 @@ static bool too_many(struct tree *t, struct tinst *pi,
   return true;
 }
 
-static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
-                      const char *key, size_t cap) {
-  (void)t;
-  (void)cap;
+/* in, the next instance of e (of call c); true when the tree is past the
+** memory budget with it (then the expansion fails). */
+static bool push_inst(struct tree *t, struct texp *e, struct tinst *in,
+                      const char *key, const struct module_call *c) {
   e->insts[e->n] = in;
   if (e->keys)
     e->keys[e->n] = key;
   e->n++;
+  return tree_over_budget(t, c->src, c->decl, in->addr, "The instance %s",
+                          in->addr);
 }
 
 /* What an expression evaluated in instance in can be unknown from, its
@@ -2364,10 +2373,11 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     if (too_many(t, pi, c, 1)) /* one per call path: passes (tree_load) */
       return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    push_inst(t, e,
-              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
-                       (struct trep){0}),
-              NULL, 1);
+    if (push_inst(t, e,
+                  new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                           (struct trep){0}),
+                  NULL, c))
+      return false;
     pi->calls[ci] = e;
     pi->module_obj = NULL;
     pi->call_val[ci] = NULL;
@@ -2392,10 +2402,11 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
     for (long i = 0; i < n; i++) {
       const tfr_value *k = num_val(t->a, i);
-      push_inst(t, e,
-                new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
-                         (struct trep){k, NULL, NULL}),
-                NULL, (size_t)n);
+      if (push_inst(t, e,
+                    new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
+                             (struct trep){k, NULL, NULL}),
+                    NULL, c))
+        return false;
     }
   } else if (c->for_each) {
     const tfr_value *v =
@@ -2441,19 +2452,21 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
         key = v->type->names[i];
         val = v->elems[i];
       }
-      push_inst(t, e,
-                new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
-                         (struct trep){NULL, str_val(t->a, key), val}),
-                key, n);
+      if (push_inst(t, e,
+                    new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
+                             (struct trep){NULL, str_val(t->a, key), val}),
+                    key, c))
+        return false;
     }
   } else {
     if (too_many(t, pi, c, 1))
       return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    push_inst(t, e,
-              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
-                       (struct trep){0}),
-              NULL, 1);
+    if (push_inst(t, e,
+                  new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                           (struct trep){0}),
+                  NULL, c))
+      return false;
   }
   pi->calls[ci] = e;
   pi->module_obj = NULL;
@@ -3140,7 +3153,8 @@ bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
   t->diags = diags;
   t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
-  build_graph(t);
+  if (!build_graph(t))
+    return false;
   if (!order_graph(t)) {
     diags_set_module_since(diags, before, "");
     return false;
