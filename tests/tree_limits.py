@@ -209,8 +209,10 @@ def cli_checks(tool, tmp):
     doubling(tree, 18)
     rc, out, why, peak, err = run(tool, "-chdir=" + tree, "check", "-json")
     d = diags_of(out)
-    check(rc == 1 and has(d, "Too many module instances", "module.",
-                          "more than 100000 module calls"),
+    check(rc == 1 and has(d, "Too many module instances",
+                          "With the module call module.",
+                          "the configuration would have more than 100000 "
+                          "module calls"),
           "doubling: 2^18 plain calls are too many module instances",
           "rc=%s %s %s %s" % (rc, why, out[:1500], err[:500]))
     rc, out, why, peak, err = run(tool, BUDGET, "-chdir=" + tree, "check",

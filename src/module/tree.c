@@ -750,11 +750,11 @@ static bool too_many_calls(struct tree *t, const struct module_call *c,
     return false;
   call_error(t, c, c->decl, addr, "Too many module instances",
              tfr_arena_printf(t->a,
-                              "With the module call %s the tree would have "
-                              "more than %d module calls, each of them one "
-                              "module instance at least (or one per count "
-                              "index or for_each key): more module instances "
-                              "than tfresolve follows.",
+                              "With the module call %s the configuration "
+                              "would have more than %d module calls, the "
+                              "most tfresolve follows: each is a module "
+                              "instance, or one per count index or for_each "
+                              "key.",
                               addr, TREE_MAX_INSTANCES));
   tfr_diags_set_ours(t->diags);
   t->cut = true;
