@@ -84,8 +84,12 @@ def rss(pid):
 def run(tool, *args):
     """(exit status or None when killed, stdout, why it was killed, peak
     RSS seen in bytes)."""
+    env = dict(os.environ)  # AddressSanitizer's quarantine capped
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
+                           ":quarantine_size_mb=16").lstrip(":")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        p = subprocess.Popen([tool] + list(args), stdout=out, stderr=err)
+        p = subprocess.Popen([tool] + list(args), stdout=out, stderr=err,
+                             env=env)
         start, peak, why = time.monotonic(), 0, None
         while p.poll() is None:
             peak = max(peak, rss(p.pid))
