@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -765,8 +766,68 @@ static void near_keys_agree_with_the_edit_distance(void **state) {
   }
 }
 
+/* The module tree is charged to the memory budget through the library as
+** through the CLI (tests/tree_limits.py): 400 instances of a 50 KB
+** argument under an 8 MiB budget give the same "Value too large", said
+** once, at the argument (issue 38, point 3). */
+static void tree_values_are_charged_to_the_budget(void **state) {
+  (void)state;
+  char *dir = strdup("/tmp/tfr_unit_XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  size_t big = 50000;
+  char *root = malloc(big + 256);
+  assert_non_null(root);
+  int n = snprintf(root, 64, "variable \"big\" {\n  default = \"");
+  memset(root + n, 'a', big);
+  snprintf(root + n + big, 192,
+           "\"\n}\nmodule \"c\" {\n  source = \"./c\"\n  count  = 400\n"
+           "  x      = \"${var.big}${count.index}\"\n}\n");
+  write_text(dir, "main.tf", root);
+  free(root);
+  char sub[64];
+  snprintf(sub, sizeof sub, "%s/c", dir);
+  assert_int_equal(mkdir(sub, 0700), 0);
+  write_text(sub, "main.tf", "variable \"x\" {\n  type = string\n}\n");
+
+  for (int round = 0; round < 2; round++) {
+    tfr_set_memory_budget(round ? 0 : (size_t)8 << 20);
+    tfr_arena *a = tfr_arena_new();
+    tfr_diags *d = tfr_diags_new(a);
+    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+    o.dir = dir;
+    o.tree = true;
+    const struct tfr_resolution *res = tfr_resolve(a, d, &o);
+    size_t said = 0;
+    for (size_t i = 0; i < tfr_diags_count(d); i++) {
+      const struct tfr_diag *g = tfr_diags_get(d, i);
+      if (strcmp(g->summary, "Value too large"))
+        continue;
+      said++;
+      assert_true(g->ours);
+      assert_int_equal(g->subject.start.line, 7);
+      assert_non_null(strstr(g->detail, "Evaluating this expression in "
+                                        "module.c["));
+      assert_non_null(strstr(g->detail, "takes the module tree past this "
+                                        "run's memory budget (-max-memory)."));
+    }
+    /* within the budget: none, and every instance */
+    assert_int_equal(said, round ? 0 : 1);
+    assert_true(res->valid == (round == 1));
+    if (round)
+      assert_int_equal(res->ninstances, 400);
+    tfr_arena_free(a);
+  }
+  tfr_set_memory_budget(0);
+  char path[96];
+  snprintf(path, sizeof path, "%s/main.tf", sub);
+  unlink(path);
+  rmdir(sub);
+  remove_module(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(tree_values_are_charged_to_the_budget),
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
       cmocka_unit_test(arena_strings),
       cmocka_unit_test(out_of_memory_calls_the_handler),

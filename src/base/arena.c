@@ -64,7 +64,8 @@ struct tfr_arena {
                                 huge ones (spare_of) */
   void *slots[ARENA_NSLOTS]; /* arena_slot: outside the blocks */
   void (*slot_free[ARENA_NSLOTS])(void *);
-  size_t keeps; /* arena_keep's count */
+  size_t keeps;  /* arena_keep's count */
+  size_t mapped; /* arena_add_mapped's bytes */
 };
 
 static void (*oom_handler)(void);
@@ -197,6 +198,10 @@ void arena_reset(tfr_arena *a, struct arena_mark m) {
 void arena_keep(tfr_arena *a) { a->keeps++; }
 
 size_t arena_keeps(const tfr_arena *a) { return a->keeps; }
+
+void arena_add_mapped(tfr_arena *a, size_t n) { a->mapped += n; }
+
+size_t arena_mapped(const tfr_arena *a) { return a->mapped; }
 
 /* One span of memory handed out, appended to *v. */
 static void add_span(struct arena_span **v, size_t *n, size_t *cap,

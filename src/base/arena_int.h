@@ -62,6 +62,13 @@ void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 ** ends here. */
 _Noreturn void tfr_oom(void);
 
+/* Bytes a holds outside its blocks, which tfr_arena_used does not count:
+** files mapped for it (src/syntax/source.c adds them; not taken back by
+** arena_reset).  The module tree charges a child module's to the memory
+** budget (src/module/modcache.c). */
+void arena_add_mapped(tfr_arena *a, size_t n);
+size_t arena_mapped(const tfr_arena *a);
+
 /* How many bytes one run's values may take before a function that would
 ** build more (setproduct of large sets), or a for expression's next
 ** iteration (the arena's size is checked), reports "value too large" instead

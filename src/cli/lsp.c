@@ -793,8 +793,16 @@ static void place_child(struct server *s, struct module *m,
       g->sev == TFR_DIAG_ERROR ? cli_child_var(m->res, g, &in) : NULL;
   const struct tfr_range *fix = v ? cli_fix_range(m->res, in, v) : NULL;
   if (!fix || !fix->filename || (at_own && same_range(fix, own)) ||
-      (m->var_file && strcmp(fix->filename, m->var_file)))
+      (m->var_file && strcmp(fix->filename, m->var_file))) {
+    /* an error of ours about the tree as a whole (too many module
+    ** instances, the memory budget, a module calling itself) in a
+    ** child's file that is not open: at the top of the open documents,
+    ** as what has no place of its own, so that the editor says why the
+    ** tree is not checked */
+    if (!at_own && !v && g->ours && g->sev == TFR_DIAG_ERROR)
+      place_at_top(s, m, files, nfiles, g, severity(g), NULL, false);
     return;
+  }
   struct tfr_diag moved = *g;
   moved.subject = *fix;
   place(s, file_of(files, nfiles, fix->filename), &moved);

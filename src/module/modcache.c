@@ -79,7 +79,8 @@ static const struct entry *find(const struct tfr_cache *c, const char *dir,
 ** lock, so that threads load different modules at once); a thread that
 ** asks for one being loaded waits for it rather than read it again. */
 static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
-                                    bool opentofu, const struct overlays *ov) {
+                                    bool opentofu, const struct overlays *ov,
+                                    size_t *fresh) {
   pthread_mutex_lock(&c->mu);
   struct entry *e = UNCONST(struct entry *, find(c, dir, opentofu));
   if (e) {
@@ -103,6 +104,7 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
   e->a = tfr_arena_new();
   e->diags = tfr_diags_new(e->a);
   e->m = load(e->a, e->diags, dir, opentofu, true, ov);
+  *fresh = tfr_arena_used(e->a) + arena_mapped(e->a); /* its files too */
   pthread_mutex_lock(&c->mu);
   e->ready = true;
   pthread_cond_broadcast(&c->loaded);
@@ -113,11 +115,23 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
 struct module *modcache_load(struct tfr_cache *c, tfr_arena *a,
                              tfr_diags *diags, const char *dir, bool opentofu,
                              const struct overlays *ov) {
+  size_t fresh;
+  const struct module *shared =
+      modcache_load_counted(c, a, diags, dir, opentofu, ov, &fresh);
+  struct module *m = tfr_arena_alloc(a, sizeof *m);
+  *m = *shared; /* the caller's copy: its address is the tree's */
+  return m;
+}
+
+const struct module *modcache_load_counted(struct tfr_cache *c, tfr_arena *a,
+                                           tfr_diags *diags, const char *dir,
+                                           bool opentofu,
+                                           const struct overlays *ov,
+                                           size_t *fresh) {
+  *fresh = 0;
   if (!c)
     return load(a, diags, dir, opentofu, false, ov);
-  const struct entry *e = entry_of(c, dir, opentofu, ov);
-  struct module *m = tfr_arena_alloc(a, sizeof *m);
-  *m = *e->m; /* the caller's copy: its address is the tree's */
+  const struct entry *e = entry_of(c, dir, opentofu, ov, fresh);
   diags_append(diags, e->diags);
-  return m;
+  return e->m;
 }

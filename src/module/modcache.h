@@ -20,4 +20,16 @@ struct module *modcache_load(struct tfr_cache *cache, tfr_arena *a,
                              tfr_diags *diags, const char *dir, bool opentofu,
                              const struct overlays *ov);
 
+/* The same, without the copy: the cache's own module (shared: never to
+** be changed; loaded into a without a cache), with in *fresh the bytes
+** this call read into the cache (the module's arena, when this call
+** loaded it; 0 when it was there, or without a cache): the tree charges
+** them to the memory budget and copies a module only once it is walked
+** (src/module/tree.c). */
+const struct module *modcache_load_counted(struct tfr_cache *cache,
+                                           tfr_arena *a, tfr_diags *diags,
+                                           const char *dir, bool opentofu,
+                                           const struct overlays *ov,
+                                           size_t *fresh);
+
 #endif

@@ -21,6 +21,8 @@
 */
 #include "module/tree.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,7 +54,11 @@ struct tmod {
   const char *dir;     /* where its files are (as the loader opens them) */
   const char *rel;     /* the same relative to the root's directory */
   const char *source;  /* its call's source */
-  struct module *m;    /* its configuration */
+  dev_t dev;           /* its directory as stat finds it (a symlink */
+  ino_t ino;           /* followed): what loading() compares */
+  struct module *m;    /* its configuration (a child's: the cache's,
+                          shared, until build_graph gives it its own copy
+                          with its address) */
   struct tmod *parent; /* NULL for the root */
   const struct module_call *call; /* in parent->m */
   struct tmod **children;         /* per call of m (NULL: not loaded) */
@@ -138,14 +144,28 @@ struct tree {
     const char *key, *source, *version, *dir;
   } * man;
   size_t nman;
+  struct strmap man_keys; /* each key's first record (freed with a) */
   bool has_man;
   const char *data_dir;
   const char *data_path; /* data_dir as the loader opens paths */
   /* the graph */
   struct tnode *nodes;
   size_t nnodes, capnodes;
-  long *order;        /* topological */
-  size_t ninsts;      /* instances made in the current walk */
+  long *order;   /* topological */
+  size_t ninsts; /* instances made in the current walk */
+  /* bytes held for the tree outside a: the module files read for it
+  ** (its cache's), its manifest's text */
+  size_t held;
+  /* each directory's module, read once (load_module): by "dev:ino" */
+  struct strmap dir_keys;
+  struct dir_mod {
+    const struct module *m;
+    tfr_diags *diags; /* what reading it said */
+  } * dir_mods;
+  size_t ndir_mods, capdir_mods;
+  bool cut;           /* loading stopped at a limit: no child is followed */
+  bool limit_said;    /* "Too many module instances" said in this walk */
+  bool budget_said;   /* the memory budget is spent (and said) */
   tfr_arena *scratch; /* what a rule computes, reset after it */
   const tfr_value *path_cwd, *terraform; /* path.cwd, terraform.* */
   /* each expression's references, found once (an open-addressed table
@@ -225,9 +245,8 @@ static const char *path_join(tfr_arena *a, const char *base, const char *rel) {
   return p.out;
 }
 
-static bool is_dir(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+static bool is_dir(const char *path, struct stat *st) {
+  return stat(path, st) == 0 && S_ISDIR(st->st_mode);
 }
 
 static const char *env_get(const struct tree *t, const char *name) {
@@ -238,6 +257,34 @@ static const char *env_get(const struct tree *t, const char *name) {
     if (!strncmp(*e, name, n) && (*e)[n] == '=')
       return *e + n + 1;
   return NULL;
+}
+
+/* Whether what the tree holds -- its arena (instances, their values) and
+** t->held (module files, the manifest) -- passes the memory budget
+** (-max-memory, arena_value_budget), as eval.c's over_budget checks an
+** expression's: then "Value too large" said once, at src's range at
+** (none: src NULL), for the module addr, what (a printf format with one
+** %s, arg) taking it past; true from then on without a word. */
+static bool tree_over_budget(struct tree *t, struct src_file *src,
+                             struct span at, const char *addr, const char *what,
+                             const char *arg) {
+  if (t->budget_said)
+    return true;
+  size_t used = tfr_arena_used(t->a), budget = arena_value_budget();
+  if (used <= budget && t->held <= budget - used)
+    return false;
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range r = src ? src_range(src, at) : (struct tfr_range){0};
+  const char *subject = tfr_arena_printf(t->a, what, arg);
+  tfr_diags_add(t->diags, TFR_DIAG_ERROR, src ? &r : NULL, "Value too large",
+                tfr_arena_printf(t->a,
+                                 "%s takes the module tree past this run's "
+                                 "memory budget (-max-memory).",
+                                 subject));
+  tfr_diags_set_ours(t->diags);
+  diags_set_module_since(t->diags, before, addr);
+  t->budget_said = true;
+  return true;
 }
 
 /* ---- the manifest (.terraform/modules/modules.json) -------------------- */
@@ -274,12 +321,15 @@ static void read_manifest(struct tree *t, tfr_arena *tmp, const char *path) {
   if (!mods || mods->kind != AST_TUPLE)
     return;
   t->has_man = true;
+  tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->man_keys);
   t->man = tfr_arena_alloc(t->a, (mods->n ? mods->n : 1) * sizeof *t->man);
   for (uint32_t i = 0; i < mods->n; i++) {
     const struct ast *r = mods->items[i];
     const char *key = json_str(t->a, r, "Key");
     if (!key)
       continue;
+    size_t first;
+    strmap_add(&t->man_keys, key, t->nman, &first);
     t->man[t->nman++] = (struct manifest_rec){key, json_str(t->a, r, "Source"),
                                               json_str(t->a, r, "Version"),
                                               json_str(t->a, r, "Dir")};
@@ -295,23 +345,33 @@ static void load_manifest(struct tree *t) {
   const char *dd = env_get(t, "TF_DATA_DIR");
   t->data_dir = dd && *dd ? dd : ".terraform";
   t->data_path = path_join(t->a, t->root->dir, t->data_dir);
-  const char *path =
-      path_join(t->a, t->root->dir,
-                tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir));
+  const char *rel =
+      tfr_arena_printf(t->a, "%s/modules/modules.json", t->data_dir);
+  const char *path = path_join(t->a, t->root->dir, rel);
   struct stat st;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
     return;
+  /* its text, read or mapped, then what parsing it keeps: charged before
+  ** it is read (a manifest larger than the budget is an error, not none);
+  ** the strings kept are in t->a, charged after */
+  const char *what = "Reading the module manifest %s";
+  t->held += (size_t)st.st_size;
+  if (tree_over_budget(t, NULL, (struct span){0}, "", what, rel)) {
+    t->cut = true;
+    return;
+  }
   tfr_arena *tmp = tfr_arena_new();
   read_manifest(t, tmp, path);
   tfr_arena_free(tmp);
+  t->held -= (size_t)st.st_size; /* given back with tmp */
+  if (tree_over_budget(t, NULL, (struct span){0}, "", what, rel))
+    t->cut = true;
 }
 
 static const struct manifest_rec *manifest_find(const struct tree *t,
                                                 const char *key) {
-  for (size_t i = 0; i < t->nman; i++)
-    if (!strcmp(t->man[i].key, key))
-      return &t->man[i];
-  return NULL;
+  size_t i;
+  return strmap_get(&t->man_keys, key, &i) ? &t->man[i] : NULL;
 }
 
 /* ---- versions (go-version's constraints, as far as modules use them) ---- */
@@ -486,10 +546,16 @@ static struct tmod *new_mod(struct tree *t, struct module *m, const char *addr,
   return tm;
 }
 
-/* Whether dir is being loaded by one of tm's ancestors (a cycle). */
-static bool loading(const struct tmod *tm, const char *dir) {
+/* Whether the directory st is being loaded by one of tm's ancestors (a
+** cycle): compared as stat finds it, so that a symlink to "." or to a
+** caller's directory is one too, not a tree that doubles at every level
+** until it is 32 deep.  Terraform checks nothing of the kind: its loader
+** follows every call (internal/configs/config_build.go:269-319,
+** loadModule recursing through buildChildModules at :344), and `terraform
+** init` on such a module does not end. */
+static bool loading(const struct tmod *tm, const struct stat *st) {
   for (; tm; tm = tm->parent)
-    if (!strcmp(tm->dir, dir))
+    if (tm->dev == st->st_dev && tm->ino == st->st_ino)
       return true;
   return false;
 }
@@ -561,8 +627,14 @@ static bool source_ok(struct tree *t, const struct module_call *c,
                       const char *addr) {
   struct source_error err;
   const char *product = t->engine->product;
-  if (source_normal(t->a, c->source, t->engine->registry_host,
-                    c->version != NULL, &err))
+  /* the normal form is not kept: worked out in the scratch arena (once
+  ** per call path), again in the tree's when it is an error */
+  struct arena_mark mark = arena_mark(t->scratch);
+  bool fine = source_normal(t->scratch, c->source, t->engine->registry_host,
+                            c->version != NULL, &err);
+  arena_reset(t->scratch, mark);
+  if (fine || source_normal(t->a, c->source, t->engine->registry_host,
+                            c->version != NULL, &err))
     return true;
   const char *rel = err.relative, *detail;
   if (rel)
@@ -644,6 +716,24 @@ static void check_record(struct tree *t, const struct module_call *c,
                                    rec->version, run));
 }
 
+/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
+static const char *manifest_key(struct tree *t, const char *addr) {
+  size_t len = strlen(addr);
+  char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
+  for (const char *p = addr + 7; *p;) {
+    const char *dot = strstr(p, ".module.");
+    size_t l = dot ? (size_t)(dot - p) : strlen(p);
+    memcpy(o, p, l);
+    o += l;
+    if (!dot)
+      break;
+    *o++ = '.';
+    p = dot + 8;
+  }
+  *o = 0;
+  return key;
+}
+
 /* Where the child of call c is, as configload's moduleWalkerLoad finds it
 ** (loader_load.go:45-93): its record in the manifest (key: the call path,
 ** dotted), checked against the call; "Module not installed" without one
@@ -651,13 +741,13 @@ static void check_record(struct tree *t, const struct module_call *c,
 ** (Terraform would say it is not installed: tfresolve checks it). */
 static bool child_dir(struct tree *t, const struct tmod *tm,
                       const struct module_call *c, const char *addr,
-                      const char *key, const char **dir, const char **rel) {
+                      const char **dir, const char **rel) {
   if (!t->has_man && source_is_local(c->source)) {
     *dir = path_join(t->a, tm->dir, c->source);
     *rel = path_join(t->a, tm->rel, c->source);
     return true;
   }
-  const struct manifest_rec *rec = manifest_find(t, key);
+  const struct manifest_rec *rec = manifest_find(t, manifest_key(t, addr));
   if (!rec) {
     not_installed(t, c, addr,
                   tfr_arena_printf(t->a,
@@ -677,15 +767,72 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
 
 static const char *eval_source(struct tree *t, struct tmod *tm,
                                const struct module_call *c, const char *addr);
+static const char *cat3(struct tree *t, const char *a, const char *b,
+                        const char *c);
+
+/* Whether the tree, at a new call path (addr, call c), would pass
+** TREE_MAX_INSTANCES: each call path is one module instance or more, so
+** that a tree of plain calls doubling at every level stops here, before
+** it is loaded (then ours to say, once, and nothing more is loaded). */
+static bool too_many_calls(struct tree *t, const struct module_call *c,
+                           const char *addr) {
+  if (t->nall <= TREE_MAX_INSTANCES) /* the root's and the calls so far */
+    return false;
+  call_error(t, c, c->decl, addr, "Too many module instances",
+             tfr_arena_printf(t->a,
+                              "With the module call %s the configuration "
+                              "would have more than %d module calls, the "
+                              "most tfresolve follows: each is a module "
+                              "instance, or one per count index or for_each "
+                              "key.",
+                              addr, TREE_MAX_INSTANCES));
+  tfr_diags_set_ours(t->diags);
+  t->cut = true;
+  return true;
+}
+
+/* The module in dir (st: what stat found there), read once per tree: a
+** directory reached by several paths (symlinks: 2^N distinct paths to N
+** directories) is one module, its files named as the first path names
+** them, its cache's bytes charged once (t->held); what reading it said
+** is said again for each call path, as the cache gives it. */
+static const struct module *load_module(struct tree *t, const char *dir,
+                                        const struct stat *st, bool opentofu) {
+  char key[64];
+  snprintf(key, sizeof key, "%jx:%jx", (uintmax_t)st->st_dev,
+           (uintmax_t)st->st_ino);
+  size_t i;
+  if (strmap_get(&t->dir_keys, key, &i)) {
+    diags_append(t->diags, t->dir_mods[i].diags);
+    return t->dir_mods[i].m;
+  }
+  tfr_diags *said = tfr_diags_new(t->a);
+  size_t fresh;
+  const struct module *m =
+      modcache_load_counted(t->cache, t->a, said, dir, opentofu, t->ov, &fresh);
+  t->held += fresh;
+  diags_append(t->diags, said);
+  if (t->ndir_mods == t->capdir_mods) {
+    t->capdir_mods = t->capdir_mods ? 2 * t->capdir_mods : 8;
+    struct dir_mod *n = tfr_arena_alloc(t->a, t->capdir_mods * sizeof *n);
+    if (t->ndir_mods)
+      memcpy(n, t->dir_mods, t->ndir_mods * sizeof *n);
+    t->dir_mods = n;
+  }
+  if (!t->ndir_mods)
+    tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->dir_keys);
+  t->dir_mods[t->ndir_mods] = (struct dir_mod){m, said};
+  strmap_put(&t->dir_keys, tfr_arena_strdup(t->a, key), t->ndir_mods++);
+  return m;
+}
 
 /* The children of tm, depth first, calls in name order. */
 static void load_children(struct tree *t, struct tmod *tm) {
   const struct module *m = tm->m;
-  for (size_t i = 0; i < m->ncalls; i++) {
+  for (size_t i = 0; i < m->ncalls && !t->cut; i++) {
     const struct module_call *c = &m->calls[i];
     const char *addr =
-        *tm->addr ? tfr_arena_printf(t->a, "%s.module.%s", tm->addr, c->name)
-                  : tfr_arena_printf(t->a, "module.%s", c->name);
+        cat3(t, tm->addr, *tm->addr ? ".module." : "module.", c->name);
     if (!c->source && c->source_expr) {
       struct module_call *mc =
           UNCONST(struct module_call *, c); /* the tree's own */
@@ -695,22 +842,11 @@ static void load_children(struct tree *t, struct tmod *tm) {
       continue; /* its block's error is reported */
     if (!source_ok(t, c, addr))
       continue;
-    /* the manifest's key: the call names from the root, dotted */
-    const char *key = addr + 7;
-    struct sbuf kb = {0};
-    for (const char *p = key; *p;) {
-      if (!strncmp(p, ".module.", 8)) {
-        sbuf_put(&kb, ".", 1);
-        p += 8;
-      } else
-        sbuf_put(&kb, p++, 1);
-    }
-    key = tfr_arena_strndup(t->a, kb.p, kb.n);
-    free(kb.p);
     const char *dir, *rel;
-    if (!child_dir(t, tm, c, addr, key, &dir, &rel))
+    if (!child_dir(t, tm, c, addr, &dir, &rel))
       continue;
-    if (!is_dir(dir)) {
+    struct stat st;
+    if (!is_dir(dir, &st)) {
       not_installed(t, c, addr,
                     tfr_arena_printf(t->a,
                                      "This module's local cache directory %s "
@@ -721,7 +857,7 @@ static void load_children(struct tree *t, struct tmod *tm) {
                     source_is_local(c->source) ? rel : NULL);
       continue;
     }
-    if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, dir)) {
+    if (tm->depth + 1 > TREE_MAX_DEPTH || loading(tm, &st)) {
       bool deep = tm->depth + 1 > TREE_MAX_DEPTH;
       call_error(t, c, c->decl, addr,
                  deep ? "Module tree too deep" : "Module calls itself",
@@ -738,20 +874,27 @@ static void load_children(struct tree *t, struct tmod *tm) {
       tfr_diags_set_ours(t->diags);
       continue;
     }
+    if (too_many_calls(t, c, addr))
+      return;
     size_t before = tfr_diags_count(t->diags);
-    struct module *cm =
-        modcache_load(t->cache, t->a, t->diags, dir, m->opentofu, t->ov);
+    const struct module *cm = load_module(t, dir, &st, m->opentofu);
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
-    cm->addr = addr;
     diags_set_module_since(t->diags, before, addr);
-    struct tmod *child = new_mod(t, cm, addr, dir, rel);
+    struct tmod *child =
+        new_mod(t, UNCONST(struct module *, cm), addr, dir, rel);
+    child->dev = st.st_dev;
+    child->ino = st.st_ino;
     child->source = c->source;
     child->parent = tm;
     child->call = c;
     child->depth = tm->depth + 1;
     tm->children[i] = child;
     unsupported_args(t, child);
+    if (tree_over_budget(t, c->src, c->decl, addr, "Loading %s", addr)) {
+      t->cut = true;
+      return;
+    }
     load_children(t, child);
   }
 }
@@ -877,6 +1020,11 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->unchecked_error = strict || unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
+  struct stat st;
+  if (stat(root->dir, &st) == 0) {
+    t->root->dev = st.st_dev;
+    t->root->ino = st.st_ino;
+  }
   size_t before = tfr_diags_count(diags);
   if (root->tree_diags)
     for (size_t j = 0; j < tfr_diags_count(root->tree_diags); j++) {
@@ -1166,9 +1314,19 @@ static const char *node_prefix(struct tree *t, const struct tmod *tm) {
   return *tm->addr ? tfr_arena_printf(t->a, "%s.", tm->addr) : "";
 }
 
-static void build_graph(struct tree *t) {
+/* The graph's nodes and their dependencies; false when they take the
+** tree past the memory budget (a module of many variables called from
+** many paths). */
+static bool build_graph(struct tree *t) {
   for (size_t i = 0; i < t->nall; i++) {
     struct tmod *tm = t->all[i];
+    if (tm->parent) { /* its own copy, with its address (validate.c's
+                         errors name it), made once the tree is whole */
+      struct module *own = tfr_arena_alloc(t->a, sizeof *own);
+      *own = *tm->m;
+      own->addr = tm->addr;
+      tm->m = own;
+    }
     const struct module *m = tm->m;
     const char *p = node_prefix(t, tm);
     const char *pv = cat3(t, p, "var.", ""), *pl = cat3(t, p, "local.", ""),
@@ -1200,6 +1358,9 @@ static void build_graph(struct tree *t) {
     for (size_t k = 0; k < m->noutputs; k++)
       tm->output_node[k] = add_node(
           t, N_OUTPUT, tm, k, cat3(t, po, m->outputs[k].name, " (expand)"));
+    if (tm->call && tree_over_budget(t, tm->call->src, tm->call->decl, tm->addr,
+                                     "The graph of %s", tm->addr))
+      return false;
   }
   for (size_t n = 0; n < t->nnodes; n++) {
     struct tnode *nd = &t->nodes[n];
@@ -1236,6 +1397,7 @@ static void build_graph(struct tree *t) {
       break;
     }
   }
+  return true;
 }
 
 /* A binary heap of node indexes, least name first. */
@@ -1736,6 +1898,8 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
                                 struct src_file *src, const struct ast *x,
                                 const struct trep *rep, const char *var,
                                 const char *module) {
+  if (t->budget_said)
+    return NULL; /* nothing more is evaluated: the budget's error is said */
   size_t before = tfr_diags_count(t->diags);
   const tfr_value *v = NULL;
   struct tref_list l = refs_of_x(t, x);
@@ -1757,7 +1921,14 @@ static const tfr_value *eval_in(struct tree *t, struct tinst *in,
       if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
         diags_remove(t->diags, i - 1, i);
   diags_set_module_since(t->diags, before, module);
-  return diags_errors_since(t->diags, before) ? NULL : v;
+  if (diags_errors_since(t->diags, before))
+    return NULL;
+  /* the values the tree holds so far, this one's included */
+  if (tree_over_budget(t, src, x->span, module,
+                       "Evaluating this expression in %s",
+                       *module ? module : "the root module"))
+    return NULL;
+  return v;
 }
 
 /* A module source that is not a literal string, as Terraform's init walk
@@ -2008,39 +2179,51 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   return false;
 }
 
-/* Whether n more instances of c would pass TREE_MAX_INSTANCES (then
-** ours to say, at x, its count or for_each): a count from a var file
-** must not make the machine build a billion instances. */
+/* Whether n more instances of c in pi would pass TREE_MAX_INSTANCES:
+** every instance counts, a plain call's one too (then ours to say, once
+** a walk, at its count or for_each, or its block): a count from a var
+** file must not make the machine build a billion instances. */
 static bool too_many(struct tree *t, struct tinst *pi,
-                     const struct module_call *c, const struct ast *x,
-                     struct src_file *xsrc, size_t n) {
-  if (n <= TREE_MAX_INSTANCES - t->ninsts) {
+                     const struct module_call *c, size_t n) {
+  if (!t->limit_said && n <= TREE_MAX_INSTANCES - t->ninsts) {
     t->ninsts += n;
     return false;
   }
+  if (t->limit_said)
+    return true;
+  t->limit_said = true;
+  const struct ast *x = c->count ? c->count : c->for_each;
+  const char *addr = inst_addr(t, pi, c->name, NULL, NULL);
   size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = src_range(xsrc, x->span);
+  struct tfr_range r =
+      x ? src_range(c->count ? c->count_src : c->for_each_src, x->span)
+        : src_range(c->src, c->decl);
   tfr_diags_add(
       t->diags, TFR_DIAG_ERROR, &r, "Too many module instances",
-      tfr_arena_printf(t->a,
-                       "This gives %s %zu instances, and the tree would have "
-                       "more than %d module instances, the most tfresolve "
-                       "follows.",
-                       inst_addr(t, pi, c->name, NULL, NULL), n,
-                       TREE_MAX_INSTANCES));
+      x ? tfr_arena_printf(t->a,
+                           "This gives %s %zu instances, and the tree would "
+                           "have more than %d module instances, the most "
+                           "tfresolve follows.",
+                           addr, n, TREE_MAX_INSTANCES)
+        : tfr_arena_printf(t->a,
+                           "With %s the tree would have more than %d module "
+                           "instances, the most tfresolve follows.",
+                           addr, TREE_MAX_INSTANCES));
   tfr_diags_set_ours(t->diags);
   diags_set_module_since(t->diags, before, pi->addr);
   return true;
 }
 
-static void push_inst(struct tree *t, struct texp *e, struct tinst *in,
-                      const char *key, size_t cap) {
-  (void)t;
-  (void)cap;
+/* in, the next instance of e (of call c); true when the tree is past the
+** memory budget with it (then the expansion fails). */
+static bool push_inst(struct tree *t, struct texp *e, struct tinst *in,
+                      const char *key, const struct module_call *c) {
   e->insts[e->n] = in;
   if (e->keys)
     e->keys[e->n] = key;
   e->n++;
+  return tree_over_budget(t, c->src, c->decl, in->addr, "The instance %s",
+                          in->addr);
 }
 
 /* What an expression evaluated in instance in can be unknown from, its
@@ -2251,11 +2434,14 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
       if (!v || !for_each_ok(t, pi, c, v))
         return false;
     }
+    if (too_many(t, pi, c, 1)) /* one per call path: passes (tree_load) */
+      return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    push_inst(t, e,
-              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
-                       (struct trep){0}),
-              NULL, 1);
+    if (push_inst(t, e,
+                  new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                           (struct trep){0}),
+                  NULL, c))
+      return false;
     pi->calls[ci] = e;
     pi->module_obj = NULL;
     pi->call_val[ci] = NULL;
@@ -2274,16 +2460,17 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
           "depends on.");
       return false;
     }
-    if (n < 0 || too_many(t, pi, c, c->count, c->count_src, (size_t)n))
+    if (n < 0 || too_many(t, pi, c, (size_t)n))
       return false;
     e->mode = EXP_COUNT;
     e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
     for (long i = 0; i < n; i++) {
       const tfr_value *k = num_val(t->a, i);
-      push_inst(t, e,
-                new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
-                         (struct trep){k, NULL, NULL}),
-                NULL, (size_t)n);
+      if (push_inst(t, e,
+                    new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
+                             (struct trep){k, NULL, NULL}),
+                    NULL, c))
+        return false;
     }
   } else if (c->for_each) {
     const tfr_value *v =
@@ -2310,7 +2497,7 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
     ** (expansion_mode.go:72). */
     size_t n =
         (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
-    if (too_many(t, pi, c, c->for_each, c->for_each_src, n))
+    if (too_many(t, pi, c, n))
       return false;
     e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
     e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
@@ -2329,17 +2516,21 @@ static bool expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
         key = v->type->names[i];
         val = v->elems[i];
       }
-      push_inst(t, e,
-                new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
-                         (struct trep){NULL, str_val(t->a, key), val}),
-                key, n);
+      if (push_inst(t, e,
+                    new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
+                             (struct trep){NULL, str_val(t->a, key), val}),
+                    key, c))
+        return false;
     }
   } else {
+    if (too_many(t, pi, c, 1))
+      return false;
     e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    push_inst(t, e,
-              new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
-                       (struct trep){0}),
-              NULL, 1);
+    if (push_inst(t, e,
+                  new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, NULL),
+                           (struct trep){0}),
+                  NULL, c))
+      return false;
   }
   pi->calls[ci] = e;
   pi->module_obj = NULL;
@@ -3208,6 +3399,7 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
   t->ninsts = 0;
+  t->limit_said = false;
   struct tinst *root = new_inst(t, t->root, NULL, "", (struct trep){0});
   const struct module *rm = t->root->m;
   for (size_t k = 0; k < rm->nvars; k++) {
@@ -3238,7 +3430,8 @@ bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
   t->diags = diags;
   t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
-  build_graph(t);
+  if (!build_graph(t))
+    return false;
   if (!order_graph(t)) {
     diags_set_module_since(diags, before, "");
     return false;
@@ -3567,7 +3760,9 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
   res->tree = true;
   size_t n = 0;
-  for (size_t i = 1; i < t->nall; i++)
+  /* a tree cut at a limit is not followed: no child is listed (each
+  ** would be "not resolved", up to TREE_MAX_INSTANCES of them) */
+  for (size_t i = 1; !t->cut && i < t->nall; i++)
     n += t->planned ? t->all[i]->ninsts : 1;
   struct tfr_instance *out = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *out);
   size_t j = 0;
@@ -3600,7 +3795,7 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   }
   free(stack);
   if (!t->planned)
-    for (size_t i = 1; i < t->nall; i++)
+    for (size_t i = 1; !t->cut && i < t->nall; i++)
       put_instance(t, &out[j++], t->all[i], NULL);
   res->instances = out;
   res->ninstances = j;

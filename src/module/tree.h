@@ -19,7 +19,9 @@ struct tree;
 #define TREE_MAX_DEPTH 32
 
 /* More module instances in a tree are an error (a count from a var file
-** must not build a billion of them). */
+** must not build a billion of them): every instance counts, a plain
+** call's too, and so does every call path of the configuration as it is
+** loaded (N directories each calling the next twice make 2^N). */
 #define TREE_MAX_INSTANCES 100000
 
 /* After the root's values are parsed: its module and output blocks, every

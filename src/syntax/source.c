@@ -213,6 +213,7 @@ static struct src_file *map_file(tfr_arena *a, const char *path) {
   m->base = base;
   m->len = total;
   tfr_arena_on_free(a, unmap, m);
+  arena_add_mapped(a, total);
   compat_advise(base, flen, COMPAT_SEQUENTIAL);
   struct src_file *f = make(a, path, base, len, false);
   f->mapped = total;
