@@ -362,10 +362,11 @@ static void load_manifest(struct tree *t) {
   }
   tfr_arena *tmp = tfr_arena_new();
   read_manifest(t, tmp, path);
-  tfr_arena_free(tmp);
-  t->held -= (size_t)st.st_size; /* given back with tmp */
+  /* at its peak: the text and the strings kept from it */
   if (tree_over_budget(t, NULL, (struct span){0}, "", what, rel))
     t->cut = true;
+  tfr_arena_free(tmp);
+  t->held -= (size_t)st.st_size; /* given back with tmp */
 }
 
 static const struct manifest_rec *manifest_find(const struct tree *t,
