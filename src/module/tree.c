@@ -2122,6 +2122,27 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
   return origin_walk(t, &seen, in, x, depth);
 }
 
+/* A count or for_each (what) left unknown by the memory budget: once
+** the budget's error was said, an evaluation that passes the budget
+** again stops with an unknown result and no error of its own
+** (src/eval/eval.c over_budget), so that even a for over literals looks
+** like something only apply knows.  The budget's error is said here
+** instead of a reason that is not the one. */
+static void budget_repetition(struct tree *t, struct tinst *pi,
+                              struct src_file *xsrc, const struct ast *x,
+                              const char *what) {
+  add_error(t, xsrc, x->span, eval_budget_summary, eval_budget_detail,
+            pi->addr);
+  tfr_diags_set_ours(t->diags);
+  tfr_diags_set_note(
+      t->diags,
+      tfr_arena_printf(t->a,
+                       "The tree's values already fill the memory budget, so "
+                       "this \"%s\" could not be evaluated; raise "
+                       "-max-memory.",
+                       what));
+}
+
 /* An unknown count or for_each: Terraform's error (text) when it comes
 ** from what only apply knows (a data source whose read waits for apply
 ** too: data_origin); when it comes from data sources only, which plan
@@ -2131,6 +2152,10 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
                                const char *text) {
   struct src_file *xsrc = x == c->count ? c->count_src : c->for_each_src;
+  if (tfr_arena_used(t->a) > arena_value_budget()) {
+    budget_repetition(t, pi, xsrc, x, x == c->count ? "count" : "for_each");
+    return;
+  }
   if (origin(t, pi, x, 0) != ORIGIN_DATA) {
     add_error(t, xsrc, x->span,
               x == c->count ? "Invalid count argument"
