@@ -234,6 +234,13 @@ static const struct ast *json_member(const struct ast *obj, const char *name) {
   return NULL;
 }
 
+/* Whether a member of obj is a string holding a NUL, which a C string
+** would end early. */
+static bool json_nul(const struct ast *obj, const char *name) {
+  const struct ast *v = json_member(obj, name);
+  return v && v->kind == AST_STRING && memchr(v->str, 0, v->n);
+}
+
 static const char *json_str(tfr_arena *a, const struct ast *obj,
                             const char *name) {
   const struct ast *v = json_member(obj, name);
@@ -269,7 +276,11 @@ static void load_manifest(struct tree *t) {
   for (uint32_t i = 0; i < mods->n; i++) {
     const struct ast *r = mods->items[i];
     const char *key = json_str(t->a, r, "Key");
-    if (!key)
+    /* a NUL in a record would cut its key, source or directory and
+    ** match another call or directory: such a record is none (Terraform
+    ** could read no directory by it: its call is not installed) */
+    if (!key || json_nul(r, "Key") || json_nul(r, "Source") ||
+        json_nul(r, "Dir"))
       continue;
     t->man[t->nman++] = (struct manifest_rec){key, json_str(t->a, r, "Source"),
                                               json_str(t->a, r, "Version"),
@@ -511,6 +522,28 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+/* A source address with a control character (source_control_char), an
+** error of ours at the source naming the call: a NUL would cut the path
+** and load another directory, and no other control character belongs in
+** a directory or an address (Go's net/url refuses them in a URL). */
+static bool source_chars_ok(struct tree *t, struct src_file *src,
+                            struct span at, const char *addr, const char *s,
+                            size_t n) {
+  int ch = source_control_char(s, n);
+  if (ch < 0)
+    return true;
+  call_error_in(t, src, at, addr, "Invalid module source address",
+                tfr_arena_printf(t->a,
+                                 "The source address of %s, %s, holds the "
+                                 "control character U+%04X: tfresolve "
+                                 "reads no module from such an address "
+                                 "(a NUL would end the path early, at "
+                                 "another directory).",
+                                 addr, str_go_quote(t->a, s, n), ch));
+  tfr_diags_set_ours(t->diags);
+  return false;
+}
+
 /* A call's source that does not parse: Terraform's error at the source,
 ** and the call is not followed (node_module_install.go:277-328; OpenTofu
 ** gives the same texts with its name where it decodes the call,
@@ -651,6 +684,9 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     if (!c->source)
       continue; /* its block's error is reported */
+    if (!c->source_expr && !source_chars_ok(t, c->source_src, c->source_span,
+                                            addr, c->source, c->source_len))
+      continue;
     if (!source_ok(t, c, addr))
       continue;
     /* the manifest's key: the call names from the root, dotted */
@@ -1755,6 +1791,8 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
     call_error_in(t, src, x->span, addr, summary, detail);
     return NULL;
   }
+  if (!source_chars_ok(t, src, x->span, addr, v->s, v->n))
+    return NULL;
   return tfr_arena_strndup(t->a, v->s, v->n);
 }
 
