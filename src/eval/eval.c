@@ -920,15 +920,21 @@ const char eval_budget_summary[] = "Value too large",
                "Evaluating this expression takes more memory than this "
                "run's memory budget (-max-memory).";
 
-static bool over_budget(struct eval_ctx *c, const struct ast *x) {
-  if (tfr_arena_used(c->a) <= arena_value_budget())
-    return false;
-  for (size_t i = 0; i < tfr_diags_count(c->diags); i++) {
-    const struct tfr_diag *g = tfr_diags_get(c->diags, i);
+bool eval_budget_said(const tfr_diags *d) {
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *g = tfr_diags_get(d, i);
     if (!strcmp(g->summary, eval_budget_summary) && g->detail &&
         !strcmp(g->detail, eval_budget_detail))
       return true;
   }
+  return false;
+}
+
+static bool over_budget(struct eval_ctx *c, const struct ast *x) {
+  if (tfr_arena_used(c->a) <= arena_value_budget())
+    return false;
+  if (eval_budget_said(c->diags))
+    return true;
   eval_error(c, x, eval_budget_summary, eval_budget_detail);
   tfr_diags_set_ours(c->diags);
   return true;

@@ -108,6 +108,8 @@ struct span eval_start_span(const struct eval_ctx *c, const struct ast *x);
 ** then stop silently with an unknown result while the arena stays over
 ** the budget (arena_value_budget). */
 extern const char eval_budget_summary[], eval_budget_detail[];
+/* Whether d holds that error already. */
+bool eval_budget_said(const tfr_diags *d);
 
 /* The value every failed evaluation returns: unknown, of type any. */
 const tfr_value *eval_dynamic(struct eval_ctx *c);

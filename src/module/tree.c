@@ -2161,11 +2161,11 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
 }
 
 /* A count or for_each (what) left unknown by the memory budget: once
-** the budget's error was said, an evaluation that passes the budget
-** again stops with an unknown result and no error of its own
-** (src/eval/eval.c over_budget), so that even a for over literals looks
-** like something only apply knows.  The budget's error is said here
-** instead of a reason that is not the one. */
+** the budget's error was said (eval_budget_said), an evaluation that
+** finds the arena past the budget again stops with an unknown result and
+** no error of its own (src/eval/eval.c over_budget), so that even a for
+** over literals looks like something only apply knows.  The budget's
+** error is said here instead of a reason that is not the one. */
 static void budget_repetition(struct tree *t, struct tinst *pi,
                               struct src_file *xsrc, const struct ast *x,
                               const char *what) {
@@ -2190,7 +2190,8 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
                                const char *text) {
   struct src_file *xsrc = x == c->count ? c->count_src : c->for_each_src;
-  if (tfr_arena_used(t->a) > arena_value_budget()) {
+  if (tfr_arena_used(t->a) > arena_value_budget() &&
+      eval_budget_said(t->diags)) {
     budget_repetition(t, pi, xsrc, x, x == c->count ? "count" : "for_each");
     return;
   }
