@@ -910,11 +910,6 @@ static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
   }
 }
 
-/*
-** The memory budget (-max-memory), checked where iterations allocate:
-** true, with "Value too large" reported once (the loops around stop too,
-** and each would say it again), when the arena holds more than it.
-*/
 const char eval_budget_summary[] = "Value too large",
            eval_budget_detail[] =
                "Evaluating this expression takes more memory than this "
@@ -930,6 +925,11 @@ bool eval_budget_said(const tfr_diags *d) {
   return false;
 }
 
+/*
+** The memory budget (-max-memory), checked where iterations allocate:
+** true, with "Value too large" reported once (the loops around stop too,
+** and each would say it again), when the arena holds more than it.
+*/
 static bool over_budget(struct eval_ctx *c, const struct ast *x) {
   if (tfr_arena_used(c->a) <= arena_value_budget())
     return false;
