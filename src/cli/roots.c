@@ -152,7 +152,11 @@ static const char *jstr(json_t *o, const char *key) {
 /* The literal string value of an AST expression, or NULL. */
 static const char *ast_string(json_t *x) {
   const char *k = jstr(x, "kind");
-  return k && !strcmp(k, "string") ? jstr(x, "value") : NULL;
+  json_t *v = json_object_get(x, "value");
+  const char *s = k && !strcmp(k, "string") ? json_string_value(v) : NULL;
+  /* a NUL inside would cut the string, at another directory: such a
+  ** source calls nothing here (the tree's check says it is invalid) */
+  return s && strlen(s) == json_string_length(v) ? s : NULL;
 }
 
 /* What a block type means to the graph. */

@@ -910,6 +910,21 @@ static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
   }
 }
 
+const char eval_budget_summary[] = "Value too large",
+           eval_budget_detail[] =
+               "Evaluating this expression takes more memory than this "
+               "run's memory budget (-max-memory).";
+
+bool eval_budget_said(const tfr_diags *d) {
+  for (size_t i = 0; i < tfr_diags_count(d); i++) {
+    const struct tfr_diag *g = tfr_diags_get(d, i);
+    if (!strcmp(g->summary, eval_budget_summary) && g->detail &&
+        !strcmp(g->detail, eval_budget_detail))
+      return true;
+  }
+  return false;
+}
+
 /*
 ** The memory budget (-max-memory), checked where iterations allocate:
 ** true, with "Value too large" reported once (the loops around stop too,
@@ -918,15 +933,9 @@ static const tfr_value *for_key(struct eval_ctx *c, const tfr_value *coll,
 static bool over_budget(struct eval_ctx *c, const struct ast *x) {
   if (tfr_arena_used(c->a) <= arena_value_budget())
     return false;
-  static const char summary[] = "Value too large",
-                    detail[] = "Evaluating this expression takes more memory "
-                               "than this run's memory budget (-max-memory).";
-  for (size_t i = 0; i < tfr_diags_count(c->diags); i++) {
-    const struct tfr_diag *g = tfr_diags_get(c->diags, i);
-    if (!strcmp(g->summary, summary) && g->detail && !strcmp(g->detail, detail))
-      return true;
-  }
-  eval_error(c, x, summary, detail);
+  if (eval_budget_said(c->diags))
+    return true;
+  eval_error(c, x, eval_budget_summary, eval_budget_detail);
   tfr_diags_set_ours(c->diags);
   return true;
 }

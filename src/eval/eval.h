@@ -131,6 +131,14 @@ struct span eval_call_start(const struct eval_ctx *c, const struct ast *x);
 struct span eval_call_close(const struct eval_ctx *c, const struct ast *x);
 struct span eval_start_span(const struct eval_ctx *c, const struct ast *x);
 
+/* The error of an evaluation stopped at the memory budget (-max-memory;
+** ours): said once per run by the evaluator, whose later expressions
+** then stop silently with an unknown result while the arena stays over
+** the budget (arena_value_budget). */
+extern const char eval_budget_summary[], eval_budget_detail[];
+/* Whether d holds that error already. */
+bool eval_budget_said(const tfr_diags *d);
+
 /* The value every failed evaluation returns: unknown, of type any. */
 const tfr_value *eval_dynamic(struct eval_ctx *c);
 

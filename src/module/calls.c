@@ -334,8 +334,10 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       c->source_src = src;
       if (x->kind == AST_STRING || json) {
         const tfr_value *v = constant(l, src, x, &tfr_t_string);
-        if (v)
+        if (v) {
           c->source = tfr_arena_strndup(l->a, v->s, v->n);
+          c->source_len = v->n;
+        }
       } else /* const variables, local values, path.*: the tree's */
         c->source_expr = x;
       continue;
@@ -430,6 +432,7 @@ static void merge_call(struct calls_loader *l, const struct module_call *o) {
   }
   if (o->source_src) {
     c->source = o->source;
+    c->source_len = o->source_len;
     c->source_span = o->source_span;
     c->source_src = o->source_src;
   }

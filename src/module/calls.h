@@ -34,6 +34,7 @@ struct module_call {
   struct span decl;              /* `module "NAME"` (hcl's DefRange) */
   struct span missing;           /* hcl's MissingItemRange of its body */
   const char *source;            /* NULL: not given, or not a literal string */
+  size_t source_len;             /* its bytes: a NUL inside ends it early */
   const struct ast *source_expr; /* not a literal string: evaluated as
                                     Terraform's init walk does (tree.c) */
   struct span source_span;       /* its expression, in source_src */

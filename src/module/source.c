@@ -663,6 +663,13 @@ static const char *remote(tfr_arena *a, const char *raw,
   return tfr_arena_printf(a, "%s//%s", d.pkg, sub);
 }
 
+int source_control_char(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+      return (unsigned char)s[i];
+  return -1;
+}
+
 /* source_parsing.go:99-133 parseModuleSourceLocal. */
 static const char *local(tfr_arena *a, const char *raw) {
   char *s = tfr_arena_strdup(a, raw);

@@ -32,6 +32,13 @@ const char *source_normal(tfr_arena *a, const char *raw,
                           const char *registry_host, bool registry_only,
                           struct source_error *err);
 
+/* The first control character (below U+0020, or U+007F) of the n bytes
+** of a source address, or -1.  Terraform reads such an address as any
+** other (a local path is only cleaned: source_parsing.go:99-133), and
+** then no directory of that name is found; a NUL ends a C string early,
+** at another directory, so the tree refuses them all (tree.c). */
+int source_control_char(const char *s, size_t n);
+
 /* Whether raw starts as a local path does ("./", "../", ".\", "..\"). */
 bool source_is_local(const char *raw);
 

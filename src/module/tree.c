@@ -300,6 +300,13 @@ static const struct ast *json_member(const struct ast *obj, const char *name) {
   return NULL;
 }
 
+/* Whether a member of obj is a string holding a NUL, which a C string
+** would end early. */
+static bool json_nul(const struct ast *obj, const char *name) {
+  const struct ast *v = json_member(obj, name);
+  return v && v->kind == AST_STRING && memchr(v->str, 0, v->n);
+}
+
 static const char *json_str(tfr_arena *a, const struct ast *obj,
                             const char *name) {
   const struct ast *v = json_member(obj, name);
@@ -326,7 +333,11 @@ static void read_manifest(struct tree *t, tfr_arena *tmp, const char *path) {
   for (uint32_t i = 0; i < mods->n; i++) {
     const struct ast *r = mods->items[i];
     const char *key = json_str(t->a, r, "Key");
-    if (!key)
+    /* a NUL in a record would cut its key, source or directory and
+    ** match another call or directory: such a record is none (Terraform
+    ** could read no directory by it: its call is not installed) */
+    if (!key || json_nul(r, "Key") || json_nul(r, "Source") ||
+        json_nul(r, "Dir"))
       continue;
     size_t first;
     strmap_add(&t->man_keys, key, t->nman, &first);
@@ -620,6 +631,28 @@ static void not_installed(struct tree *t, const struct module_call *c,
                                       addr));
 }
 
+/* A source address with a control character (source_control_char), an
+** error of ours at the source naming the call: a NUL would cut the path
+** and load another directory, and no other control character belongs in
+** a directory or an address (Go's net/url refuses them in a URL). */
+static bool source_chars_ok(struct tree *t, struct src_file *src,
+                            struct span at, const char *addr, const char *s,
+                            size_t n) {
+  int ch = source_control_char(s, n);
+  if (ch < 0)
+    return true;
+  call_error_in(t, src, at, addr, "Invalid module source address",
+                tfr_arena_printf(t->a,
+                                 "The source address of %s, %s, holds the "
+                                 "control character U+%04X: tfresolve "
+                                 "reads no module from such an address "
+                                 "(a NUL would end the path early, at "
+                                 "another directory).",
+                                 addr, str_go_quote(t->a, s, n), ch));
+  tfr_diags_set_ours(t->diags);
+  return false;
+}
+
 /* A call's source that does not parse: Terraform's error at the source,
 ** and the call is not followed (node_module_install.go:277-328; OpenTofu
 ** gives the same texts with its name where it decodes the call,
@@ -841,6 +874,9 @@ static void load_children(struct tree *t, struct tmod *tm) {
     }
     if (!c->source)
       continue; /* its block's error is reported */
+    if (!c->source_expr && !source_chars_ok(t, c->source_src, c->source_span,
+                                            addr, c->source, c->source_len))
+      continue;
     if (!source_ok(t, c, addr))
       continue;
     const char *dir, *rel;
@@ -2003,6 +2039,8 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
     call_error_in(t, src, x->span, addr, summary, detail);
     return NULL;
   }
+  if (!source_chars_ok(t, src, x->span, addr, v->s, v->n))
+    return NULL;
   return tfr_arena_strndup(t->a, v->s, v->n);
 }
 
@@ -2382,6 +2420,27 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
   return origin_walk(t, &seen, in, x, depth);
 }
 
+/* A count or for_each (what) left unknown by the memory budget: once
+** the budget's error was said (eval_budget_said), an evaluation that
+** finds the arena past the budget again stops with an unknown result and
+** no error of its own (src/eval/eval.c over_budget), so that even a for
+** over literals looks like something only apply knows.  The budget's
+** error is said here instead of a reason that is not the one. */
+static void budget_repetition(struct tree *t, struct tinst *pi,
+                              struct src_file *xsrc, const struct ast *x,
+                              const char *what) {
+  add_error(t, xsrc, x->span, eval_budget_summary, eval_budget_detail,
+            pi->addr);
+  tfr_diags_set_ours(t->diags);
+  tfr_diags_set_note(
+      t->diags,
+      tfr_arena_printf(t->a,
+                       "The tree's values already fill the memory budget, so "
+                       "this \"%s\" could not be evaluated; raise "
+                       "-max-memory.",
+                       what));
+}
+
 /* An unknown count or for_each: Terraform's error (text) when it comes
 ** from what only apply knows (a data source whose read waits for apply
 ** too: data_origin); when it comes from data sources only, which plan
@@ -2391,6 +2450,11 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
                                const char *text) {
   struct src_file *xsrc = x == c->count ? c->count_src : c->for_each_src;
+  if (tfr_arena_used(t->a) > arena_value_budget() &&
+      eval_budget_said(t->diags)) {
+    budget_repetition(t, pi, xsrc, x, x == c->count ? "count" : "for_each");
+    return;
+  }
   if (origin(t, pi, x, 0) != ORIGIN_DATA) {
     add_error(t, xsrc, x->span,
               x == c->count ? "Invalid count argument"
