@@ -19,6 +19,7 @@
 
 #include "base/arena_int.h"
 #include "base/compat.h"
+#include "base/heap.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -67,21 +68,12 @@ struct tfr_arena {
   size_t keeps; /* arena_keep's count */
 };
 
-static void (*oom_handler)(void);
-
-void tfr_set_oom_handler(void (*handler)(void)) { oom_handler = handler; }
-
-_Noreturn void tfr_oom(void) {
-  if (oom_handler)
-    oom_handler();
-  fputs("tfresolve: out of memory\n", stderr);
-  abort();
+void tfr_set_oom_handler(void (*handler)(void)) {
+  heap_set_oom_handler(handler);
 }
 
 static void *xcalloc(size_t n) {
-  void *p = calloc(1, n);
-  if (!p)
-    tfr_oom();
+  void *p = heap_calloc(1, n);
   return p;
 }
 
@@ -205,9 +197,7 @@ static void add_span(struct arena_span **v, size_t *n, size_t *cap,
     return;
   if (*n == *cap) {
     size_t c = *cap ? *cap * 2 : 16;
-    struct arena_span *g = realloc(*v, c * sizeof *g);
-    if (!g)
-      tfr_oom();
+    struct arena_span *g = heap_realloc(*v, c * sizeof *g);
     *v = g;
     *cap = c;
   }

@@ -57,11 +57,6 @@ size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
 enum arena_slot { ARENA_SLOT_REGEX, ARENA_NSLOTS };
 void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 
-/* Memory ran out (an allocation failed): tfr_set_oom_handler's handler,
-** then a message and abort().  Every allocation failure in the library
-** ends here. */
-_Noreturn void tfr_oom(void);
-
 /* How many bytes one run's values may take before a function that would
 ** build more (setproduct of large sets), or a for expression's next
 ** iteration (the arena's size is checked), reports "value too large" instead

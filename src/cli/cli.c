@@ -167,19 +167,44 @@ int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
 }
 
 _Noreturn void cli_oom(void) {
-  fputs("tfresolve: out of memory\n", stderr);
-  exit(EXIT_INVALID);
+  /* write(2), not stdio: no lock or buffer of a stream half written */
+  static const char msg[] = "tfresolve: out of memory\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(EXIT_USAGE);
 }
+
+/* p, or cli_oom() when it is NULL. */
+static void *checked(void *p) {
+  if (!p)
+    cli_oom();
+  return p;
+}
+
+void *cli_alloc(size_t n) { return checked(malloc(n ? n : 1)); }
+
+void *cli_calloc(size_t n, size_t size) {
+  return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *cli_realloc(void *p, size_t n) { return checked(realloc(p, n ? n : 1)); }
+
+char *cli_strndup(const char *s, size_t n) {
+  size_t len = strnlen(s, n);
+  char *p = cli_alloc(len + 1);
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *cli_strdup(const char *s) { return cli_strndup(s, strlen(s)); }
 
 void cli_names_add(struct cli_names *l, const char *s) {
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
-    l->v = realloc(l->v, l->cap * sizeof *l->v);
-    if (!l->v)
-      cli_oom();
+    l->v = cli_realloc(l->v, l->cap * sizeof *l->v);
   }
-  if (!(l->v[l->n] = strdup(s)))
-    cli_oom();
+  l->v[l->n] = cli_strdup(s);
   l->n++;
 }
 
@@ -192,9 +217,7 @@ void cli_names_free(struct cli_names *l) {
 
 char *cli_path_join(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
-  char *p = malloc(len);
-  if (!p)
-    cli_oom();
+  char *p = cli_alloc(len);
   snprintf(p, len, "%s/%s", dir, name);
   return p;
 }
@@ -279,9 +302,7 @@ void cli_buf_put(struct cli_buf *b, const char *s, size_t n) {
 static void cli_buf_put_kept(struct cli_buf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     b->cap = (b->n + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p)
-      cli_oom();
+    b->p = cli_realloc(b->p, b->cap);
   }
   memcpy(b->p + b->n, s, n);
   b->n += n;

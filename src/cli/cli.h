@@ -22,8 +22,21 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 ** limits (10,000 levels), whatever the caller's `ulimit -s`. */
 #define CLI_STACK_BYTES ((size_t)256 << 20)
 
-/* Memory ran out in the CLI itself: say so and exit with status 1. */
+/* Memory ran out (in the CLI, or in the library: main.c makes it the
+** library's handler, tfr_set_oom_handler): "tfresolve: out of memory" on
+** stderr and exit status 2 (the tool could not run), at once: nothing
+** more is allocated, no partial output is flushed. */
 _Noreturn void cli_oom(void);
+
+/* The CLI's one way to the C heap (it sees the library's public API
+** only, not src/base/heap.h): malloc, calloc, realloc, strdup and
+** strndup that never return NULL but end in cli_oom(); a size of 0 asks
+** for 1 byte.  tests/alloc_lint.py fails on a raw call elsewhere. */
+void *cli_alloc(size_t n);
+void *cli_calloc(size_t n, size_t size);
+void *cli_realloc(void *p, size_t n);
+char *cli_strdup(const char *s);
+char *cli_strndup(const char *s, size_t n);
 
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
