@@ -4,6 +4,7 @@
 ** a one-line form for tests and editors (the list is base/diag.c's).
 */
 #include "tfresolve/diag.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -467,9 +468,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
   struct frame fr = opts.unicode ? (struct frame){"╷", "│", "╵", "…", "", ""}
                                  : (struct frame){",", "|", "'", "...", "", ""};
   size_t n = d->n;
-  size_t *ix = malloc((3 * n + 1) * sizeof *ix);
-  if (!ix)
-    abort();
+  size_t *ix = heap_alloc((3 * n + 1) * sizeof *ix);
   size_t *tmp = ix + n, *more = ix + 2 * n;
   for (size_t i = 0; i < n; i++)
     ix[i] = i;
