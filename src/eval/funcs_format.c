@@ -20,6 +20,7 @@
 #include "values/number.h"
 #include "render/render.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* ---- format: Go's number formatting -------------------------------------- */
 

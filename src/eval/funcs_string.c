@@ -36,6 +36,7 @@
 #include "base/json_out.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -609,10 +610,7 @@ static void re_cache_destroy(void *ctx) {
 static struct re_cache *re_cache_of(tfr_arena *a) {
   void **slot = arena_slot(a, ARENA_SLOT_REGEX, re_cache_destroy);
   if (!*slot) {
-    struct re_cache *c = calloc(1, sizeof *c);
-    if (!c)
-      return NULL;
-    *slot = c;
+    *slot = heap_calloc(1, sizeof(struct re_cache));
   }
   return *slot;
 }
@@ -633,8 +631,6 @@ static struct re_entry *re_cache_find(struct re_cache *c, const char *s,
 static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
                                            size_t n) {
   struct re_cache *c = re_cache_of(a);
-  if (!c)
-    return NULL;
   const struct re_entry *last = c->last;
   if (last && last->n == n && !memcmp(last->text, s, n))
     return last;
@@ -646,17 +642,15 @@ static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
 }
 
 /* Keep a compiled pattern; false (the caller keeps it) when the cache is
-** full or memory is short. */
+** full. */
 static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
                          const struct goregex *re) {
   struct re_cache *c = re_cache_of(a);
-  if (!c || c->n >= RE_CACHE_MAX || c->bytes + n > RE_CACHE_BYTES)
+  if (c->n >= RE_CACHE_MAX || c->bytes + n > RE_CACHE_BYTES)
     return false;
   if (2 * (c->n + 1) > c->cap) { /* at most half full */
     size_t cap = c->cap ? 2 * c->cap : 64;
-    struct re_entry *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-      return false;
+    struct re_entry *slots = heap_calloc(cap, sizeof *slots);
     struct re_cache grown = {slots, cap, 0, 0, NULL};
     for (size_t i = 0; i < c->cap; i++)
       if (c->slots[i].text)
@@ -669,19 +663,11 @@ static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
   }
   uint64_t h = str_hash(s, n);
   struct re_entry *e = re_cache_find(c, s, n, h);
-  char *text = malloc(n + 1);
-  const char **names = calloc((size_t)re->ncap + 1, sizeof *names);
-  bool ok = text && names;
-  for (int k = 1; ok && k <= re->ncap; k++)
-    if (re->names[k] && !(names[k] = strdup(re->names[k])))
-      ok = false;
-  if (!ok) {
-    for (int k = 1; names && k <= re->ncap; k++)
-      free(UNCONST(char *, names[k]));
-    free(names);
-    free(text);
-    return false;
-  }
+  char *text = heap_alloc(n + 1);
+  const char **names = heap_calloc((size_t)re->ncap + 1, sizeof *names);
+  for (int k = 1; k <= re->ncap; k++)
+    if (re->names[k])
+      names[k] = heap_strdup(re->names[k]);
   memcpy(text, s, n);
   text[n] = '\0';
   *e = (struct re_entry){text, n, h, re->re2, re->ncap, names};

@@ -21,6 +21,7 @@
 #include "eval/gobase64.h"
 #include "base/json_out.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define STR(name)                                                              \
@@ -519,10 +520,8 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
   memset(f, 0, sizeof *f);
   f->src = s;
   f->n = n;
-  struct yflow *st = malloc(sizeof *st);
+  struct yflow *st = heap_alloc(sizeof *st);
   size_t *lines = NULL, nlines = 0, cap = 0;
-  if (!st)
-    tfr_oom();
   for (bool again = true; again;) {
     again = false;
     f->poison = f->cut = f->retag = f->scan_ord = 0;
@@ -540,9 +539,7 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
       }
       if (nlines >= cap) {
         cap = cap ? 2 * cap : 256;
-        lines = realloc(lines, cap * sizeof *lines);
-        if (!lines)
-          tfr_oom();
+        lines = heap_realloc(lines, cap * sizeof *lines);
       }
       lines[nlines++] = e.start_mark.line;
       if (e.type == YAML_SCALAR_EVENT) /* check Go's value */
