@@ -70,7 +70,7 @@ static int console_piped(struct eval_env *env, const struct options *o) {
       continue;
     }
     if (!*t || !strcmp(t, "help")) {
-      result = strdup(*t ? console_help : "\n");
+      result = cli_strdup(*t ? console_help : "\n");
     } else {
       size_t size = 0;
       env->out = open_memstream(&result, &size);
@@ -137,7 +137,7 @@ static int run(struct cli_opts *co) {
     }
     if (n && line[n - 1] == '\n')
       line[--n] = '\0';
-    expr = realloc(expr, len + (size_t)n + 2);
+    expr = cli_realloc(expr, len + (size_t)n + 2);
     memcpy(expr + len, line, (size_t)n + 1);
     len += (size_t)n;
     if (open_brackets(expr) > 0) {

@@ -531,10 +531,10 @@ static int write_in_place(const char *path, const char *text, size_t len) {
 static char *dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)
-    return strdup(".");
+    return cli_strdup(".");
   if (slash == path)
-    return strdup("/");
-  return strndup(path, (size_t)(slash - path));
+    return cli_strdup("/");
+  return cli_strndup(path, (size_t)(slash - path));
 }
 
 /* text into path whole or not at all: a temporary file in the same
@@ -546,9 +546,7 @@ static int write_atomic(const char *path, const char *text, size_t len,
                         mode_t mode) {
   char *dir = dir_of(path);
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  char *tmp = malloc(strlen(dir) + strlen(base) + 32);
-  if (!dir || !tmp)
-    cli_oom();
+  char *tmp = cli_alloc(strlen(dir) + strlen(base) + 32);
   sprintf(tmp, "%s/.%s.tfresolve-XXXXXX", dir, base);
   int fd = mkstemp(tmp);
   int rc = EXIT_OK;
