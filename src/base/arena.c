@@ -72,13 +72,9 @@ void tfr_set_oom_handler(void (*handler)(void)) {
   heap_set_oom_handler(handler);
 }
 
-static void *xcalloc(size_t n) {
-  void *p = heap_calloc(1, n);
-  return p;
-}
-
 tfr_arena *tfr_arena_new(void) {
-  tfr_arena *a = xcalloc(sizeof *a);
+  heap_init();
+  tfr_arena *a = heap_calloc(1, sizeof *a);
   a->head = NULL;
   a->total = 0;
   a->cleanups = NULL;
@@ -279,7 +275,7 @@ static struct block *alloc_block(size_t size) {
   if (HUGE_OK && whole % HUGE_MAP == 0 && (b = map_huge(whole)))
     b->mapped = true;
   else
-    b = xcalloc(whole);
+    b = heap_calloc(1, whole);
   return b;
 }
 

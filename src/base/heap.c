@@ -3,6 +3,8 @@
 */
 #include "base/heap.h"
 
+#include <gmp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,3 +44,27 @@ char *heap_strndup(const char *s, size_t n) {
 }
 
 char *heap_strdup(const char *s) { return heap_strndup(s, strlen(s)); }
+
+/* GMP's allocation functions (MPFR's too: it allocates through GMP's),
+** whose default on failure prints "GNU MP: Cannot allocate memory" and
+** aborts: ours, so that the failure is tfr_oom's. */
+static void *gmp_alloc(size_t n) { return heap_alloc(n); }
+
+static void *gmp_realloc(void *p, size_t old, size_t n) {
+  (void)old;
+  return heap_realloc(p, n);
+}
+
+static void gmp_free(void *p, size_t n) {
+  (void)n;
+  free(p);
+}
+
+static void use_heap_in_gmp(void) {
+  mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+}
+
+void heap_init(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, use_heap_in_gmp);
+}

@@ -14,13 +14,25 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus /* src/eval/re2_shim.cc */
+extern "C" {
+#define TFR_NORETURN [[noreturn]]
+#else
+#define TFR_NORETURN _Noreturn
+#endif
+
 /* Memory ran out (an allocation failed): the handler (tfr_set_oom_handler,
 ** src/base/arena.c, sets it), then "tfresolve: out of memory" on stderr
 ** and abort().  Every allocation failure in the library ends here: the
 ** wrappers below, the arena, and a third-party library's failure that can
 ** only be memory (OpenSSL, libyaml, GMP through MPFR). */
-_Noreturn void tfr_oom(void);
+TFR_NORETURN void tfr_oom(void);
 void heap_set_oom_handler(void (*handler)(void));
+
+/* Once per process (tfr_arena_new calls it: every use of the library
+** starts with an arena): GMP and MPFR allocate through the wrappers below,
+** so that their failure is tfr_oom's too. */
+void heap_init(void);
 
 void *heap_alloc(size_t n);
 /* n elements of size bytes, zeroed; n * size overflowing is a failure. */
@@ -28,5 +40,9 @@ void *heap_calloc(size_t n, size_t size);
 void *heap_realloc(void *p, size_t n);
 char *heap_strdup(const char *s);
 char *heap_strndup(const char *s, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -165,6 +165,8 @@ static int glob_braces(const char *pattern, struct cli_names *out) {
   if (!close) { /* no brace expression */
     glob_t g;
     int rc = glob(pattern, 0, NULL, &g);
+    if (rc == GLOB_NOSPACE) /* glob's own allocation failed */
+      cli_oom();
     if (rc == 0) {
       for (size_t k = 0; k < g.gl_pathc; k++)
         cli_names_add(out, g.gl_pathv[k]);

@@ -720,13 +720,9 @@ static bool re_compile(tfr_arena *a, const char *s, size_t n,
 }
 
 /* Find the leftmost-first match at or after pos.  1: found (its spans in
-** re->span), 0: none, -1: memory ran out (*why set). */
-static int re_exec(struct goregex *re, const char *s, size_t n, size_t pos,
-                   const char **why) {
-  int rc = re2_shim_match(re->re2, s, n, pos, re->span);
-  if (rc < 0)
-    *why = "out of memory while matching the regular expression";
-  return rc;
+** re->span), 0: none (memory running out ends in tfr_oom, in the shim). */
+static int re_exec(struct goregex *re, const char *s, size_t n, size_t pos) {
+  return re2_shim_match(re->re2, s, n, pos, re->span);
 }
 
 /* Start and end of Go group g of the last match (0: the whole match);
@@ -870,13 +866,10 @@ static const tfr_value *fn_regex(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = f->args[1];
   if (!pattern_compile(f, &re))
     return NULL;
-  const char *why = NULL;
-  int rc = re_exec(&re, s->s, s->n, 0, &why);
+  int rc = re_exec(&re, s->s, s->n, 0);
   const tfr_value *v = rc > 0 ? match_value(f->a, &re, s->s, ret) : NULL;
   re_free(&re);
-  if (rc < 0)
-    fcall_error(f, "%s", why);
-  else if (!rc)
+  if (!rc)
     fcall_error(f, "pattern did not match any part of the given string");
   return v;
 }
@@ -891,9 +884,7 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
   size_t n = 0, cap = 8, pos = 0, lo = 0, hi = 0;
   long prev_end = -1;
   const tfr_value **out = tfr_arena_alloc(f->a, cap * sizeof *out);
-  const char *why = NULL;
-  int rc = 0;
-  while (pos <= s->n && (rc = re_exec(&re, s->s, s->n, pos, &why)) > 0) {
+  while (pos <= s->n && re_exec(&re, s->s, s->n, pos) > 0) {
     re_group(&re, 0, &lo, &hi);
     bool accept = !(hi == pos && (long)lo == prev_end);
     if (hi == pos) {
@@ -922,10 +913,6 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     out[n++] = match_value(f->a, &re, s->s, ret->elem);
   }
   re_free(&re);
-  if (rc < 0) {
-    fcall_error(f, "%s", why);
-    return NULL;
-  }
   return tfr_list(f->a, ret->elem, n, out);
 }
 
@@ -1004,9 +991,7 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
   size_t last = 0, pos = 0, lo = 0, hi = 0;
-  const char *why = NULL;
-  int rc = 0;
-  while (pos <= src->n && (rc = re_exec(re, src->s, src->n, pos, &why)) > 0) {
+  while (pos <= src->n && re_exec(re, src->s, src->n, pos) > 0) {
     re_group(re, 0, &lo, &hi);
     sbuf_put(&b, src->s + last, lo - last);
     if (hi > last || lo == 0)
@@ -1016,11 +1001,6 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
     size_t w =
         pos < src->n ? str_decode_rune(src->s + pos, src->n - pos, &r) : 0;
     pos = pos + w > hi ? pos + w : pos + 1 > hi ? pos + 1 : hi;
-  }
-  if (rc < 0) {
-    free(b.p);
-    fcall_error(f, "%s", why);
-    return NULL;
   }
   sbuf_put(&b, src->s + last, src->n - last);
   return sbuf_value(f->a, &b);

@@ -514,6 +514,13 @@ static void yresolve_issues(struct yfix *f, const size_t *lines,
   f->cut = f->retag = 0;
 }
 
+/* libyaml's allocation failing (its error YAML_MEMORY_ERROR) is the
+** library's out-of-memory path, not a syntax error of the document. */
+static void ymemory(const yaml_parser_t *p) {
+  if (p->error == YAML_MEMORY_ERROR)
+    tfr_oom();
+}
+
 /* The first pass over the input (see struct yfix). */
 static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
                            struct yfix *f) {
@@ -529,11 +536,12 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
     memset(st, 0, sizeof *st);
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p))
-      break;
+      tfr_oom(); /* its buffers are all it can fail on */
     yaml_parser_set_input_string(&p, f->src, f->n);
     for (size_t ord = 1;; ord++) {
       yaml_event_t e;
       if (!yaml_parser_parse(&p, &e)) {
+        ymemory(&p);
         again = yfix_input(a, f, &p);
         break;
       }
@@ -560,6 +568,7 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
 /* go-cty-yaml's Error for a parser failure (parserError). */
 static bool yparser_error(struct ywalk *w) {
   yaml_parser_t *p = &w->p;
+  ymemory(p);
   w->err = ymark_error(w->a, w->fix, p->error == YAML_SCANNER_ERROR,
                        p->problem_mark, p->context_mark,
                        p->problem ? p->problem : "invalid YAML syntax");
@@ -1190,10 +1199,8 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   w->max_size = arena_value_budget() / sizeof(tfr_value);
   s = fix.src;
   n = fix.n;
-  if (!yaml_parser_initialize(&w->p)) {
-    w->err = "failed to initialize YAML parser";
-    return false;
-  }
+  if (!yaml_parser_initialize(&w->p))
+    tfr_oom(); /* its buffers are all it can fail on */
   yaml_parser_set_input_string(&w->p, s, n);
   bool ok =
       yexpect(w, YAML_STREAM_START_EVENT, "missing stream start token") &&

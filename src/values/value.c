@@ -104,6 +104,8 @@ static const tfr_value *nfc_runs(tfr_arena *a, const char *s, size_t n) {
     utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s + seg,
                                       (utf8proc_ssize_t)(q - seg), &norm,
                                       UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (k == UTF8PROC_ERROR_NOMEM)
+      tfr_oom();
     if (k < 0) { /* cannot happen on valid UTF-8: keep the bytes */
       free(norm);
       free(out.p);
