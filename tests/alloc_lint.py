@@ -13,8 +13,10 @@ Usage: alloc_lint.py SOURCE_ROOT
 Scans the C and C++ files of src/ (comments and string literals left
 out) and fails on each call of malloc, calloc, realloc, reallocarray,
 strdup, strndup, asprintf, vasprintf, aligned_alloc, posix_memalign,
-memalign, valloc or pvalloc, except as the direct argument of checked()
-in src/base/heap.c and src/cli/cli.c: the wrappers themselves.
+memalign, valloc, pvalloc, open_memstream (heap_memstream and
+cli_memstream check it, and their _close the writes), getline or
+getdelim (cli_getline tells ENOMEM from the input's end), except in the
+wrappers themselves (WRAPPERS: src/base/heap.c and src/cli/cli.c).
 One line per finding, then "N passed, M failed" (a file is a pass).
 """
 import os
@@ -23,11 +25,19 @@ import sys
 
 RAW = ("malloc", "calloc", "realloc", "reallocarray", "strdup", "strndup",
        "asprintf", "vasprintf", "aligned_alloc", "posix_memalign",
-       "memalign", "valloc", "pvalloc")
+       "memalign", "valloc", "pvalloc", "open_memstream", "getline", "getdelim")
 CALL = re.compile(r"(?<![\w.>$])(?:::\s*)?(%s)\s*\(" % "|".join(RAW))
-WRAPPERS = {"src/base/heap.c", "src/cli/cli.c"}
+# The wrappers, the one place each raw call is made.
+WRAPPERS = {
+    "src/base/heap.c": {"heap_alloc", "heap_calloc", "heap_realloc",
+                        "heap_memstream"},
+    "src/cli/cli.c": {"cli_alloc", "cli_calloc", "cli_realloc",
+                      "cli_memstream", "cli_getline"},
+}
+DEF = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\([^;{]*\)\s*\{", re.M)
 USE = {"malloc": "alloc", "calloc": "calloc", "realloc": "realloc",
-       "strdup": "strdup", "strndup": "strndup"}
+       "strdup": "strdup", "strndup": "strndup",
+       "open_memstream": "memstream", "getline": "getline"}
 
 
 def strip(text):
@@ -62,8 +72,8 @@ def strip(text):
 def findings(rel, text):
     code = strip(text)
     for m in CALL.finditer(code):
-        before = code[:m.start()].rstrip()
-        if rel in WRAPPERS and before.endswith("checked("):
+        defs = list(DEF.finditer(code, 0, m.start()))
+        if defs and defs[-1].group(1) in WRAPPERS.get(rel, ()):
             continue
         line = code.count("\n", 0, m.start()) + 1
         name = m.group(1)

@@ -5,6 +5,7 @@
 
 #include <gmp.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,16 @@ char *heap_strndup(const char *s, size_t n) {
 }
 
 char *heap_strdup(const char *s) { return heap_strndup(s, strlen(s)); }
+
+FILE *heap_memstream(char **buf, size_t *len) {
+  return checked(open_memstream(buf, len));
+}
+
+void heap_memstream_close(FILE *f) {
+  bool failed = ferror(f); /* a write's realloc: all it can fail on */
+  if (fclose(f) != 0 || failed)
+    tfr_oom();
+}
 
 /* GMP's allocation functions (MPFR's too: it allocates through GMP's),
 ** whose default on failure prints "GNU MP: Cannot allocate memory" and

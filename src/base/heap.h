@@ -13,6 +13,7 @@
 #define TFR_HEAP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus /* src/eval/re2_shim.cc */
 extern "C" {
@@ -40,6 +41,10 @@ void *heap_calloc(size_t n, size_t size);
 void *heap_realloc(void *p, size_t n);
 char *heap_strdup(const char *s);
 char *heap_strndup(const char *s, size_t n);
+/* open_memstream, and its fclose, whose failure (a write that found no
+** memory) is tfr_oom() too: the text is whole or the run ends. */
+FILE *heap_memstream(char **buf, size_t *len);
+void heap_memstream_close(FILE *f);
 
 #ifdef __cplusplus
 }

@@ -53,11 +53,9 @@ static unsigned stderr_columns(void) {
 char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
   char *buf = NULL;
   size_t n = 0;
-  FILE *m = open_memstream(&buf, &n);
-  if (!m)
-    cli_oom();
+  FILE *m = cli_memstream(&buf, &n);
   tfr_value_write_json(m, a, v);
-  fclose(m);
+  cli_memstream_close(m);
   if (len)
     *len = n;
   return buf;
@@ -102,9 +100,7 @@ void cli_print_diags(const tfr_diags *all, const struct options *o) {
   ** small writes each.  They are gathered here and written at once. */
   char *buf = NULL;
   size_t len = 0;
-  FILE *out = open_memstream(&buf, &len);
-  if (!out)
-    out = stderr;
+  FILE *out = cli_memstream(&buf, &len);
   if (o->format == FMT_SHORT) {
     tfr_diags_render_short(d, out);
   } else {
@@ -117,11 +113,9 @@ void cli_print_diags(const tfr_diags *all, const struct options *o) {
     ro.width = ro.plain ? stderr_columns() : 0;
     tfr_diags_render_text(d, out, &ro);
   }
-  if (out != stderr) {
-    fclose(out);
-    fwrite(buf, 1, len, stderr);
-    free(buf);
-  }
+  cli_memstream_close(out);
+  fwrite(buf, 1, len, stderr);
+  free(buf);
   tfr_arena_free(a);
 }
 
@@ -198,6 +192,24 @@ char *cli_strndup(const char *s, size_t n) {
 }
 
 char *cli_strdup(const char *s) { return cli_strndup(s, strlen(s)); }
+
+ssize_t cli_getline(char **line, size_t *cap, FILE *f) {
+  errno = 0;
+  ssize_t n = getline(line, cap, f);
+  if (n < 0 && errno == ENOMEM)
+    cli_oom();
+  return n;
+}
+
+FILE *cli_memstream(char **buf, size_t *len) {
+  return checked(open_memstream(buf, len));
+}
+
+void cli_memstream_close(FILE *f) {
+  bool failed = ferror(f); /* a write's realloc: all it can fail on */
+  if (fclose(f) != 0 || failed)
+    cli_oom();
+}
 
 void cli_names_add(struct cli_names *l, const char *s) {
   if (l->n == l->cap) {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "tfresolve/tfresolve.h"
 
@@ -37,6 +38,13 @@ void *cli_calloc(size_t n, size_t size);
 void *cli_realloc(void *p, size_t n);
 char *cli_strdup(const char *s);
 char *cli_strndup(const char *s, size_t n);
+/* getline, whose growing the line failing is cli_oom(), not the input's
+** end. */
+ssize_t cli_getline(char **line, size_t *cap, FILE *f);
+/* open_memstream, and its fclose, whose failure (a write that found no
+** memory) is cli_oom() too: the text is whole or the run ends. */
+FILE *cli_memstream(char **buf, size_t *len);
+void cli_memstream_close(FILE *f);
 
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or

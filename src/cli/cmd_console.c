@@ -56,7 +56,7 @@ static int console_piped(struct eval_env *env, const struct options *o) {
   ssize_t n;
   int status = EXIT_OK;
   bool done = false;
-  while (!done && (n = getline(&line, &cap, stdin)) > 0) {
+  while (!done && (n = cli_getline(&line, &cap, stdin)) > 0) {
     char *t = line, *end = line + n;
     while (end > t && strchr(" \t\n\v\f\r", end[-1]))
       *--end = '\0';
@@ -73,11 +73,10 @@ static int console_piped(struct eval_env *env, const struct options *o) {
       result = cli_strdup(*t ? console_help : "\n");
     } else {
       size_t size = 0;
-      env->out = open_memstream(&result, &size);
+      env->out = cli_memstream(&result, &size);
       env->yaml_docs = 0; /* one value shown: no stream of documents */
-      bool ok = env->out && cli_eval_one(t, env, o);
-      if (env->out)
-        fclose(env->out);
+      bool ok = cli_eval_one(t, env, o);
+      cli_memstream_close(env->out);
       env->out = NULL;
       if (!ok) { /* what eval_one wrote (-format=json's error) */
         if (result)
@@ -132,7 +131,7 @@ static int run(struct cli_opts *co) {
       if (!line)
         break;
       n = (ssize_t)strlen(line);
-    } else if ((n = getline(&line, &cap, stdin)) <= 0) {
+    } else if ((n = cli_getline(&line, &cap, stdin)) <= 0) {
       break;
     }
     if (n && line[n - 1] == '\n')

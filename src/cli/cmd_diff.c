@@ -186,14 +186,12 @@ static void key_step(struct cli_buf *p, const tfr_value *v, const char *k,
   cli_buf_put(p, "[", 1);
   char *buf = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m)
-    cli_oom();
+  FILE *m = cli_memstream(&buf, &len);
   char *z = cli_alloc(n + 1);
   memcpy(z, k, n);
   z[n] = '\0';
   tfr_json_write_cstr(m, z);
-  fclose(m);
+  cli_memstream_close(m);
   cli_buf_put(p, buf, len);
   free(z);
   free(buf);

@@ -249,11 +249,9 @@ static json_t *ast_of(const char *path, const char *text, size_t len) {
   size_t n = 0;
   json_t *ast = NULL;
   if (f) {
-    FILE *mem = open_memstream(&dump, &n);
-    if (!mem)
-      cli_oom();
+    FILE *mem = cli_memstream(&dump, &n);
     tfr_file_dump_json(f, mem);
-    fclose(mem);
+    cli_memstream_close(mem);
     ast = json_loadb(dump, n, 0, NULL);
     free(dump);
   }

@@ -450,11 +450,9 @@ static void render_one(FILE *out, const tfr_diags *d, const struct tfr_diag *g,
   }
   char *body = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&body, &len);
-  if (!m)
-    abort(); /* out of memory: as the arena does */
+  FILE *m = heap_memstream(&body, &len);
   diag_body(m, d, g, more, &fr, o);
-  fclose(m);
+  heap_memstream_close(m);
   frame_lines(out, &fr, body, len);
   free(body);
   after_frame(out, g, false);

@@ -312,13 +312,11 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
   if (w->types[h].t != t) {
     char *buf = NULL, chunk[4096];
     size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-      tfr_oom();
+    FILE *mem = heap_memstream(&buf, &len);
     struct json_out o = {mem, 0, sizeof chunk, chunk, NULL};
     put_type(&o, t);
     jo_flush(&o);
-    fclose(mem);
+    heap_memstream_close(mem);
     free(w->types[h].json);
     w->types[h].t = t;
     w->types[h].json = buf;
