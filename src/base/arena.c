@@ -310,6 +310,8 @@ void *tfr_arena_alloc(tfr_arena *a, size_t n) {
 }
 
 void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
+  if (n > SIZE_MAX / 2) /* no machine has it; rounding up would wrap */
+    tfr_oom();
   n = (n + ALIGN - 1) & ~(ALIGN - 1);
   if (n == 0)
     n = ALIGN;

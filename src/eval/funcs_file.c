@@ -656,7 +656,9 @@ static const tfr_value *fn_abspath(struct fcall *f, const tfr_type *r) {
   }
   const char *base = f->c->dir && *f->c->dir ? f->c->dir : "";
   if (!path_is_abs(base)) {
-    char *wd = getcwd(NULL, 0);
+    char *wd = getcwd(NULL, 0); /* malloc'd */
+    if (!wd && errno == ENOMEM)
+      tfr_oom();
     if (!wd) {
       fcall_error(f, "getwd: %s", errstr(f->a, errno));
       return NULL;
