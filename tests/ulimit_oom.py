@@ -149,6 +149,13 @@ FUNCTIONS = ('length(regexall("[a-z]+[0-9]+", join(",", flatten([for i in '
              'range(30) : [i, pow(2, j * 30)]]])))')
 
 
+# JSON and YAML nested 9,999 levels: under a limit the CLI's thread of a
+# 256 MiB stack cannot start (src/cli/cli.c runs the command on the main
+# thread instead), and the readers' recursion must still fit.
+DEEP_DECODE = ('length(jsondecode("%s1%s")) + length(yamldecode("%s1%s"))'
+               % ("[" * 9999, "]" * 9999, "[" * 9999, "]" * 9999))
+
+
 def cases(tmp):
     """(name, argv after the binary) of every workload."""
     out = []
@@ -158,7 +165,8 @@ def cases(tmp):
         os.makedirs(d)
         out.append((name, make(d)))
     for name, expr in (("deep-for", DEEP_FOR), ("big-number", BIG_NUMBER),
-                       ("functions", FUNCTIONS)):
+                       ("functions", FUNCTIONS),
+                       ("deep-decode", DEEP_DECODE)):
         out.append((name, ["eval", "-functions", expr]))
     return out
 
