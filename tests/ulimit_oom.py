@@ -8,8 +8,10 @@ regex, YAML, JSON and number workload) run under several address-space
 limits (`ulimit -v`: RLIMIT_AS of 64, 128, 256 and 512 MiB, set in the
 child before exec).  Each run must end by itself with an exit status:
 the verdict the unlimited run gives, or status 2 with "tfresolve: out of
-memory" on stderr.  A signal (SIGSEGV from a NULL written through,
-SIGABRT from a library's own abort) fails.
+memory" on stderr (or, at the lowest limits, the dynamic loader's
+failure to map a library: the program never started).  A signal
+(SIGSEGV from a NULL written through or from a stack that could not
+grow, SIGABRT from a library's own abort) fails.
 
 Usage: ulimit_oom.py TFRESOLVE [SANITIZE]
 
@@ -33,6 +35,7 @@ STEP_MB = 4
 BAND = 6
 TIMEOUT = 120
 OOM = "tfresolve: out of memory"
+LOADER = "error while loading shared libraries"
 
 
 def write(path, text):
@@ -191,6 +194,8 @@ def run(binary, argv, mb=None):
 def judge(name, mb, want, rc, err):
     """None when the run under mb MiB ended as it may, else why not."""
     if rc is not None and (rc == want or (rc == 2 and OOM in err)):
+        return None
+    if rc == 127 and LOADER in err:  # never started: not tfresolve's code
         return None
     why = ("killed by signal %d" % -rc if rc is not None and rc < 0 else
            "timed out" if rc is None else "exit status %d" % rc)

@@ -145,19 +145,34 @@ static int output_written(int status) {
   return EXIT_USAGE;
 }
 
-int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
-  struct stack_run r = {main_fn, argc, argv, 0};
+/* r run to its end on a thread of a stack of bytes; false if none could
+** be started. */
+static bool run_on_thread(struct stack_run *r, size_t bytes) {
   pthread_attr_t attr;
   pthread_t t;
   if (pthread_attr_init(&attr) != 0)
-    return output_written(main_fn(argc, argv));
-  bool started = pthread_attr_setstacksize(&attr, CLI_STACK_BYTES) == 0 &&
-                 pthread_create(&t, &attr, stack_run, &r) == 0;
+    return false;
+  bool started = pthread_attr_setstacksize(&attr, bytes) == 0 &&
+                 pthread_create(&t, &attr, stack_run, r) == 0;
   pthread_attr_destroy(&attr);
-  if (!started)
-    return output_written(main_fn(argc, argv));
-  pthread_join(t, NULL);
-  return output_written(r.status);
+  if (started)
+    pthread_join(t, NULL);
+  return started;
+}
+
+int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
+  struct stack_run r = {main_fn, argc, argv, 0};
+  /* Under `ulimit -v` the largest stack may not be had: a smaller one,
+  ** whose whole address space is taken when the thread starts, is still
+  ** better than the caller's, which grows into whatever address space
+  ** is left and ends in SIGSEGV when there is none. */
+  for (size_t bytes = CLI_STACK_BYTES; bytes >= CLI_MIN_STACK_BYTES; bytes /= 2)
+    if (run_on_thread(&r, bytes))
+      return output_written(r.status);
+  /* none: for want of memory, which then ends the run (cli_alloc), or of
+  ** threads (a sandbox), when the caller's stack will have to do */
+  free(cli_alloc(CLI_MIN_STACK_BYTES));
+  return output_written(main_fn(argc, argv));
 }
 
 _Noreturn void cli_oom(void) {

@@ -22,6 +22,9 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 ** readers recurse once per nesting level of their input, up to their
 ** limits (10,000 levels), whatever the caller's `ulimit -s`. */
 #define CLI_STACK_BYTES ((size_t)256 << 20)
+/* The least stack cli_run_with_stack tries before the caller's own: the
+** usual `ulimit -s`. */
+#define CLI_MIN_STACK_BYTES ((size_t)8 << 20)
 
 /* Memory ran out (in the CLI, or in the library: main.c makes it the
 ** library's handler, tfr_set_oom_handler): "tfresolve: out of memory" on
@@ -48,7 +51,9 @@ void cli_memstream_close(FILE *f);
 
 /* Run main_fn(argc, argv) on a thread with a stack of CLI_STACK_BYTES
 ** (reserved, committed only as it is used; not bound by `ulimit -s`), or
-** on this thread if none can be started.  Returns its exit status, or
+** of half that, a quarter... down to CLI_MIN_STACK_BYTES when the address
+** space is short (`ulimit -v`), or on this thread if none can be
+** started.  Returns its exit status, or
 ** EXIT_USAGE (said on stderr) when its output could not all be written:
 ** the one place where the output of every command is checked. */
 int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv);
