@@ -2,7 +2,8 @@
 #   make demo   build and run tfresolve on fixtures/demo
 #   make test   build with ASan+UBSan and run the whole suite (in an
 #               environment of its own: none of the caller's TF_VAR_*,
-#               NO_COLOR, locale...)
+#               NO_COLOR, locale...); the plain build too, for the test
+#               that runs under `ulimit -v` (ASan cannot)
 #   make bench  run the benchmarks (optimised build)
 #   make release        static binaries, .deb packages, SHA256SUMS in dist/
 #   make release-check  make release, then try every install channel
@@ -100,9 +101,10 @@ $(TESTBUILD)/build.ninja:
 	meson setup $(TESTBUILD) -Db_sanitize=address,undefined -Db_lundef=false \
 	  -Dbuildtype=debug -Dtests=enabled
 
-test: $(DEPS_TEST) $(TESTBUILD)/build.ninja
+test: $(DEPS_TEST) $(TESTBUILD)/build.ninja $(BUILD)/tfresolve
 	@start=$$(date +%s); ninja -C $(TESTBUILD) || exit 1; \
 	 env -i PATH="$$PATH" HOME="$$HOME" $${TMPDIR:+TMPDIR="$$TMPDIR"} \
+	 TFR_PLAIN_BINARY="$(TFR)" \
 	 LANG=C.UTF-8 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	 meson test -C $(TESTBUILD) --no-rebuild --print-errorlogs \

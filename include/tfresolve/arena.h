@@ -59,7 +59,9 @@ TFR_API void tfr_set_memory_budget(size_t bytes);
  * to report and exit; if it returns, or none is set, the library prints
  * "tfresolve: out of memory" on stderr and aborts.  It cannot go on: the
  * arena that would hold the result is incomplete.  NULL restores the
- * default.
+ * default.  So that GMP's and MPFR's failures end here too, the first
+ * tfr_arena_new() sets GMP's allocation functions
+ * (mp_set_memory_functions) to the library's, malloc and free underneath.
  */
 TFR_API void tfr_set_oom_handler(void (*handler)(void));
 

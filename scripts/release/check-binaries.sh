@@ -14,7 +14,9 @@
 # amd64 runs in an otherwise empty root directory (chroot: no libraries,
 # no /etc, no /tmp, no /dev), arm64 under qemu-user.  Then the golden
 # cases, eval and parse tests of the suite against the binary
-# (tests/run_golden.c, compiled here).  Last line: "N passed, M failed".
+# (tests/run_golden.c, compiled here), and for amd64 the largest inputs
+# under `ulimit -v` (tests/ulimit_oom.py: out of memory is a message, never
+# a signal).  Last line: "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
 src=$(pwd)
@@ -178,6 +180,14 @@ END
       tail -1 "$tmp/g"
     fi
   done
+  # out of memory is a message, never a signal (amd64 only: qemu-user's
+  # own reservations do not fit under the limits)
+  if [ "$arch" = amd64 ]; then
+    if python3 tests/ulimit_oom.py "$bin" >"$tmp/u" 2>&1; then ok; else
+      ko "$arch: under ulimit -v:"; grep '^FAIL' "$tmp/u" | head -20
+      tail -1 "$tmp/u"
+    fi
+  fi
   echo "release: $arch binary checked ($pass passed so far)"
 done
 echo "$pass passed, $fail failed"

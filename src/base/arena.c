@@ -19,6 +19,7 @@
 
 #include "base/arena_int.h"
 #include "base/compat.h"
+#include "base/heap.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -68,26 +69,13 @@ struct tfr_arena {
   size_t mapped; /* arena_add_mapped's bytes */
 };
 
-static void (*oom_handler)(void);
-
-void tfr_set_oom_handler(void (*handler)(void)) { oom_handler = handler; }
-
-_Noreturn void tfr_oom(void) {
-  if (oom_handler)
-    oom_handler();
-  fputs("tfresolve: out of memory\n", stderr);
-  abort();
-}
-
-static void *xcalloc(size_t n) {
-  void *p = calloc(1, n);
-  if (!p)
-    tfr_oom();
-  return p;
+void tfr_set_oom_handler(void (*handler)(void)) {
+  heap_set_oom_handler(handler);
 }
 
 tfr_arena *tfr_arena_new(void) {
-  tfr_arena *a = xcalloc(sizeof *a);
+  heap_init();
+  tfr_arena *a = heap_calloc(1, sizeof *a);
   a->head = NULL;
   a->total = 0;
   a->cleanups = NULL;
@@ -210,9 +198,7 @@ static void add_span(struct arena_span **v, size_t *n, size_t *cap,
     return;
   if (*n == *cap) {
     size_t c = *cap ? *cap * 2 : 16;
-    struct arena_span *g = realloc(*v, c * sizeof *g);
-    if (!g)
-      tfr_oom();
+    struct arena_span *g = heap_realloc(*v, c * sizeof *g);
     *v = g;
     *cap = c;
   }
@@ -294,7 +280,7 @@ static struct block *alloc_block(size_t size) {
   if (HUGE_OK && whole % HUGE_MAP == 0 && (b = map_huge(whole)))
     b->mapped = true;
   else
-    b = xcalloc(whole);
+    b = heap_calloc(1, whole);
   return b;
 }
 
@@ -329,6 +315,8 @@ void *tfr_arena_alloc(tfr_arena *a, size_t n) {
 }
 
 void *tfr_arena_alloc_raw(tfr_arena *a, size_t n) {
+  if (n > SIZE_MAX / 2) /* no machine has it; rounding up would wrap */
+    tfr_oom();
   n = (n + ALIGN - 1) & ~(ALIGN - 1);
   if (n == 0)
     n = ALIGN;

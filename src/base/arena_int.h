@@ -57,11 +57,6 @@ size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
 enum arena_slot { ARENA_SLOT_REGEX, ARENA_NSLOTS };
 void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 
-/* Memory ran out (an allocation failed): tfr_set_oom_handler's handler,
-** then a message and abort().  Every allocation failure in the library
-** ends here. */
-_Noreturn void tfr_oom(void);
-
 /* Bytes a holds outside its blocks, which tfr_arena_used does not count:
 ** files mapped for it (src/syntax/source.c adds them; not taken back by
 ** arena_reset).  The module tree charges a child module's to the memory

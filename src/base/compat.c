@@ -16,6 +16,7 @@
 #define _GNU_SOURCE /* fopencookie, MAP_ANONYMOUS, madvise, realpath */
 #endif
 #include "base/compat.h"
+#include "base/heap.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,9 +52,7 @@ static ssize_t writer_write(void *cookie, const char *buf, size_t n) {
 
 FILE *compat_writer(size_t (*fn)(void *ctx, const char *buf, size_t n),
                     void *ctx) {
-  struct writer *w = malloc(sizeof *w);
-  if (!w)
-    return NULL;
+  struct writer *w = heap_alloc(sizeof *w);
   *w = (struct writer){fn, ctx};
 #ifdef TFR_FUNOPEN
   FILE *f = funopen(w, NULL, writer_write, NULL, writer_close);

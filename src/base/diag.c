@@ -2,6 +2,7 @@
 ** Diagnostics: the list (its renderers are in render/render_diag.c).
 */
 #include "tfresolve/diag.h"
+#include "base/heap.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -223,9 +224,7 @@ void diags_move_to_end(tfr_diags *d, size_t from, size_t to) {
   if (from >= to || to == d->n)
     return;
   size_t k = to - from;
-  struct tfr_diag *tmp = malloc(k * sizeof *tmp);
-  if (!tmp)
-    return; /* the order only: keep it as it is */
+  struct tfr_diag *tmp = heap_alloc(k * sizeof *tmp);
   memcpy(tmp, d->v + from, k * sizeof *tmp);
   memmove(d->v + from, d->v + to, (d->n - to) * sizeof *d->v);
   memcpy(d->v + d->n - k, tmp, k * sizeof *tmp);

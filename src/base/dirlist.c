@@ -2,6 +2,7 @@
 ** Listing a directory (see dirlist.h).
 */
 #include "base/dirlist.h"
+#include "base/heap.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -40,9 +41,7 @@ struct names {
 static void push(tfr_arena *a, struct names *l, const char *name) {
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 16;
-    const char **w = realloc(l->v, l->cap * sizeof *w);
-    if (!w)
-      tfr_oom();
+    const char **w = heap_realloc(l->v, l->cap * sizeof *w);
     l->v = w;
   }
   l->v[l->n++] = tfr_arena_strdup(a, name);
@@ -82,9 +81,7 @@ const char **dir_list(tfr_arena *a, const char *dir, dir_keep_fn keep,
 
 enum dir_entry_kind dir_entry_kind(const char *dir, const char *name) {
   size_t nd = strlen(dir), nn = strlen(name);
-  char *path = malloc(nd + nn + 2);
-  if (!path)
-    tfr_oom();
+  char *path = heap_alloc(nd + nn + 2);
   memcpy(path, dir, nd);
   path[nd] = '/';
   memcpy(path + nd + 1, name, nn + 1);

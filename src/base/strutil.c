@@ -3,6 +3,7 @@
 */
 #include "base/arena_int.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,8 @@ bool sbuf_reserve(struct sbuf *b, size_t n) {
       p = tfr_arena_alloc_raw(b->arena, cap);
       if (b->n)
         memcpy(p, b->p, b->n);
-    } else if (!(p = realloc(b->p, cap))) {
-      tfr_oom();
+    } else {
+      p = heap_realloc(b->p, cap);
     }
     b->p = p;
     b->cap = cap;
@@ -230,9 +231,7 @@ bool strmap_get(const struct strmap *m, const char *key, size_t *val) {
 static void strmap_resize(struct strmap *m, size_t cap) {
   struct strmap old = *m;
   m->cap = cap;
-  m->e = calloc(m->cap, sizeof *m->e);
-  if (!m->e)
-    tfr_oom();
+  m->e = heap_calloc(m->cap, sizeof *m->e);
   for (size_t i = 0; i < old.cap; i++)
     if (old.e[i].key) {
       size_t k = (size_t)old.e[i].hash & (m->cap - 1); /* keys distinct */
@@ -324,9 +323,7 @@ void bytemap_put(struct bytemap *m, const char *key, size_t len, void *val) {
   if (2 * (m->n + 1) > m->cap) {
     struct bytemap old = *m;
     m->cap = old.cap ? 2 * old.cap : 64;
-    m->e = calloc(m->cap, sizeof *m->e);
-    if (!m->e)
-      tfr_oom();
+    m->e = heap_calloc(m->cap, sizeof *m->e);
     for (size_t i = 0; i < old.cap; i++)
       if (old.e[i].val)
         m->e[bytemap_slot(m, old.e[i].key, old.e[i].len)] = old.e[i];

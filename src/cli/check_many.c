@@ -165,6 +165,8 @@ static int glob_braces(const char *pattern, struct cli_names *out) {
   if (!close) { /* no brace expression */
     glob_t g;
     int rc = glob(pattern, 0, NULL, &g);
+    if (rc == GLOB_NOSPACE) /* glob's own allocation failed */
+      cli_oom();
     if (rc == 0) {
       for (size_t k = 0; k < g.gl_pathc; k++)
         cli_names_add(out, g.gl_pathv[k]);
@@ -173,9 +175,7 @@ static int glob_braces(const char *pattern, struct cli_names *out) {
     return rc;
   }
   size_t before = (size_t)(open - pattern), after = strlen(close + 1);
-  char *one = malloc(strlen(pattern) + 1); /* an expansion is shorter */
-  if (!one)
-    return GLOB_NOSPACE;
+  char *one = cli_alloc(strlen(pattern) + 1); /* an expansion is shorter */
   memcpy(one, pattern, before);
   int result = GLOB_NOMATCH;
   for (const char *p = open + 1;; p = next + 1, next = brace_alt_end(p)) {
@@ -373,9 +373,7 @@ static struct job *make_jobs(const struct many_opts *mo,
                              const struct cli_names *dirs,
                              const struct cli_names *files, tfr_module *shared,
                              const tfr_diags *load, tfr_arena *a, size_t *n) {
-  struct job *jobs = calloc(dirs->n * (files->n + 1) + 1, sizeof *jobs);
-  if (!jobs)
-    cli_oom();
+  struct job *jobs = cli_calloc(dirs->n * (files->n + 1) + 1, sizeof *jobs);
   *n = 0;
   for (size_t i = 0; i < dirs->n; i++) {
     size_t before = *n;
@@ -435,9 +433,7 @@ static void report(const struct many_opts *mo, struct job *jobs, size_t n,
     report_json(mo, jobs, n, load, valid);
   } else if (mo->o->format == FMT_SARIF || mo->o->format == FMT_GITHUB ||
              mo->o->format == FMT_JUNIT) {
-    struct report_env *envs = calloc(n + 1, sizeof *envs);
-    if (!envs)
-      cli_oom();
+    struct report_env *envs = cli_calloc(n + 1, sizeof *envs);
     for (size_t i = 0; i < n; i++)
       envs[i] = (struct report_env){jobs[i].label, jobs[i].res, jobs[i].d};
     report_write(stdout, mo->o->format, envs, n);

@@ -53,11 +53,9 @@ static unsigned stderr_columns(void) {
 char *cli_value_json(tfr_arena *a, const tfr_value *v, size_t *len) {
   char *buf = NULL;
   size_t n = 0;
-  FILE *m = open_memstream(&buf, &n);
-  if (!m)
-    cli_oom();
+  FILE *m = cli_memstream(&buf, &n);
   tfr_value_write_json(m, a, v);
-  fclose(m);
+  cli_memstream_close(m);
   if (len)
     *len = n;
   return buf;
@@ -155,35 +153,93 @@ static int output_written(int status) {
   return EXIT_USAGE;
 }
 
-int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
-  struct stack_run r = {main_fn, argc, argv, 0};
+/* r run to its end on a thread of a stack of bytes; false if none could
+** be started. */
+static bool run_on_thread(struct stack_run *r, size_t bytes) {
   pthread_attr_t attr;
   pthread_t t;
   if (pthread_attr_init(&attr) != 0)
-    return output_written(main_fn(argc, argv));
-  bool started = pthread_attr_setstacksize(&attr, CLI_STACK_BYTES) == 0 &&
-                 pthread_create(&t, &attr, stack_run, &r) == 0;
+    return false;
+  bool started = pthread_attr_setstacksize(&attr, bytes) == 0 &&
+                 pthread_create(&t, &attr, stack_run, r) == 0;
   pthread_attr_destroy(&attr);
-  if (!started)
-    return output_written(main_fn(argc, argv));
-  pthread_join(t, NULL);
-  return output_written(r.status);
+  if (started)
+    pthread_join(t, NULL);
+  return started;
+}
+
+int cli_run_with_stack(int (*main_fn)(int, char **), int argc, char **argv) {
+  struct stack_run r = {main_fn, argc, argv, 0};
+  /* Under `ulimit -v` the largest stack may not be had: a smaller one,
+  ** whose whole address space is taken when the thread starts, is still
+  ** better than the caller's, which grows into whatever address space
+  ** is left and ends in SIGSEGV when there is none. */
+  for (size_t bytes = CLI_STACK_BYTES; bytes >= CLI_MIN_STACK_BYTES; bytes /= 2)
+    if (run_on_thread(&r, bytes))
+      return output_written(r.status);
+  /* none: for want of memory, which then ends the run (cli_alloc), or of
+  ** threads (a sandbox), when the caller's stack will have to do */
+  free(cli_alloc(CLI_MIN_STACK_BYTES));
+  return output_written(main_fn(argc, argv));
 }
 
 _Noreturn void cli_oom(void) {
-  fputs("tfresolve: out of memory\n", stderr);
-  exit(EXIT_INVALID);
+  /* write(2), not stdio: no lock or buffer of a stream half written */
+  static const char msg[] = "tfresolve: out of memory\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(EXIT_USAGE);
+}
+
+/* p, or cli_oom() when it is NULL. */
+static void *checked(void *p) {
+  if (!p)
+    cli_oom();
+  return p;
+}
+
+void *cli_alloc(size_t n) { return checked(malloc(n ? n : 1)); }
+
+void *cli_calloc(size_t n, size_t size) {
+  return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *cli_realloc(void *p, size_t n) { return checked(realloc(p, n ? n : 1)); }
+
+char *cli_strndup(const char *s, size_t n) {
+  size_t len = strnlen(s, n);
+  char *p = cli_alloc(len + 1);
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *cli_strdup(const char *s) { return cli_strndup(s, strlen(s)); }
+
+ssize_t cli_getline(char **line, size_t *cap, FILE *f) {
+  errno = 0;
+  ssize_t n = getline(line, cap, f);
+  if (n < 0 && errno == ENOMEM)
+    cli_oom();
+  return n;
+}
+
+FILE *cli_memstream(char **buf, size_t *len) {
+  return checked(open_memstream(buf, len));
+}
+
+void cli_memstream_close(FILE *f) {
+  bool failed = ferror(f); /* a write's realloc: all it can fail on */
+  if (fclose(f) != 0 || failed)
+    cli_oom();
 }
 
 void cli_names_add(struct cli_names *l, const char *s) {
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
-    l->v = realloc(l->v, l->cap * sizeof *l->v);
-    if (!l->v)
-      cli_oom();
+    l->v = cli_realloc(l->v, l->cap * sizeof *l->v);
   }
-  if (!(l->v[l->n] = strdup(s)))
-    cli_oom();
+  l->v[l->n] = cli_strdup(s);
   l->n++;
 }
 
@@ -196,9 +252,7 @@ void cli_names_free(struct cli_names *l) {
 
 char *cli_path_join(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
-  char *p = malloc(len);
-  if (!p)
-    cli_oom();
+  char *p = cli_alloc(len);
   snprintf(p, len, "%s/%s", dir, name);
   return p;
 }
@@ -283,9 +337,7 @@ void cli_buf_put(struct cli_buf *b, const char *s, size_t n) {
 static void cli_buf_put_kept(struct cli_buf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     b->cap = (b->n + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p)
-      cli_oom();
+    b->p = cli_realloc(b->p, b->cap);
   }
   memcpy(b->p + b->n, s, n);
   b->n += n;

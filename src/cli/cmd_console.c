@@ -56,7 +56,7 @@ static int console_piped(struct eval_env *env, const struct options *o) {
   ssize_t n;
   int status = EXIT_OK;
   bool done = false;
-  while (!done && (n = getline(&line, &cap, stdin)) > 0) {
+  while (!done && (n = cli_getline(&line, &cap, stdin)) > 0) {
     char *t = line, *end = line + n;
     while (end > t && strchr(" \t\n\v\f\r", end[-1]))
       *--end = '\0';
@@ -70,14 +70,13 @@ static int console_piped(struct eval_env *env, const struct options *o) {
       continue;
     }
     if (!*t || !strcmp(t, "help")) {
-      result = strdup(*t ? console_help : "\n");
+      result = cli_strdup(*t ? console_help : "\n");
     } else {
       size_t size = 0;
-      env->out = open_memstream(&result, &size);
+      env->out = cli_memstream(&result, &size);
       env->yaml_docs = 0; /* one value shown: no stream of documents */
-      bool ok = env->out && cli_eval_one(t, env, o);
-      if (env->out)
-        fclose(env->out);
+      bool ok = cli_eval_one(t, env, o);
+      cli_memstream_close(env->out);
       env->out = NULL;
       if (!ok) { /* what eval_one wrote (-format=json's error) */
         if (result)
@@ -132,12 +131,12 @@ static int run(struct cli_opts *co) {
       if (!line)
         break;
       n = (ssize_t)strlen(line);
-    } else if ((n = getline(&line, &cap, stdin)) <= 0) {
+    } else if ((n = cli_getline(&line, &cap, stdin)) <= 0) {
       break;
     }
     if (n && line[n - 1] == '\n')
       line[--n] = '\0';
-    expr = realloc(expr, len + (size_t)n + 2);
+    expr = cli_realloc(expr, len + (size_t)n + 2);
     memcpy(expr + len, line, (size_t)n + 1);
     len += (size_t)n;
     if (open_brackets(expr) > 0) {

@@ -84,13 +84,9 @@ static void add_change(struct changes *c, const char *path, size_t n,
                        const tfr_value *a, const tfr_value *b) {
   if (c->n == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 8;
-    c->v = realloc(c->v, c->cap * sizeof *c->v);
-    if (!c->v)
-      cli_oom();
+    c->v = cli_realloc(c->v, c->cap * sizeof *c->v);
   }
-  char *p = malloc(n + 1);
-  if (!p)
-    cli_oom();
+  char *p = cli_alloc(n + 1);
   memcpy(p, path, n);
   p[n] = '\0';
   c->v[c->n++] = (struct change){p, a, b};
@@ -190,16 +186,12 @@ static void key_step(struct cli_buf *p, const tfr_value *v, const char *k,
   cli_buf_put(p, "[", 1);
   char *buf = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m)
-    cli_oom();
-  char *z = malloc(n + 1);
-  if (!z)
-    cli_oom();
+  FILE *m = cli_memstream(&buf, &len);
+  char *z = cli_alloc(n + 1);
   memcpy(z, k, n);
   z[n] = '\0';
   tfr_json_write_cstr(m, z);
-  fclose(m);
+  cli_memstream_close(m);
   cli_buf_put(p, buf, len);
   free(z);
   free(buf);
@@ -260,7 +252,7 @@ static void diff_values(struct changes *c, struct cli_buf *p,
 
 /* A value in one line: HCL, as show writes values (folded). */
 static char *one_line(tfr_arena *a, const tfr_value *v) {
-  return strdup(v ? tfr_value_hcl_line(a, v) : "(absent)");
+  return cli_strdup(v ? tfr_value_hcl_line(a, v) : "(absent)");
 }
 
 struct side {
@@ -321,9 +313,7 @@ static void human_variable(tfr_arena *a, const struct tfr_variable *va,
 
 /* A key of an object or map value as a JSON string. */
 static void json_key(const char *k, size_t n) {
-  char *z = malloc(n + 1);
-  if (!z)
-    cli_oom();
+  char *z = cli_alloc(n + 1);
   memcpy(z, k, n);
   z[n] = '\0';
   tfr_json_write_cstr(stdout, z);
@@ -560,9 +550,7 @@ static int run(struct cli_opts *co) {
     goto out;
   }
   struct side s[2];
-  sargs = calloc(d.nargs + (size_t)argc + 2, sizeof *sargs);
-  if (!sargs)
-    cli_oom();
+  sargs = cli_calloc(d.nargs + (size_t)argc + 2, sizeof *sargs);
   for (int k = 0; k < 2; k++) {
     /* the common sources, then the side's files */
     size_t n = 0;

@@ -34,7 +34,7 @@ static int run(struct cli_opts *co) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) > 0) {
+    while ((n = cli_getline(&line, &cap, stdin)) > 0) {
       if (line[n - 1] == '\n')
         line[n - 1] = '\0';
       all &= cli_eval_one(line, &env, &o);

@@ -309,9 +309,7 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
   }
   char *line = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&line, &len);
-  if (!m)
-    cli_oom();
+  FILE *m = cli_memstream(&line, &len);
   if (cli_sh_name(v->name)) {
     fprintf(m, "export TF_VAR_%s=", v->name);
     cli_sh_quote(m, text);
@@ -324,7 +322,7 @@ static void env_var(struct init_ctx *c, FILE *f, const struct tfr_variable *v) {
     cli_sh_quote(m, w);
     fputs(" terraform plan", m);
   }
-  fclose(m);
+  cli_memstream_close(m);
   prefixed(f, "# ", line);
   free(line);
 }
@@ -531,10 +529,10 @@ static int write_in_place(const char *path, const char *text, size_t len) {
 static char *dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)
-    return strdup(".");
+    return cli_strdup(".");
   if (slash == path)
-    return strdup("/");
-  return strndup(path, (size_t)(slash - path));
+    return cli_strdup("/");
+  return cli_strndup(path, (size_t)(slash - path));
 }
 
 /* text into path whole or not at all: a temporary file in the same
@@ -546,9 +544,7 @@ static int write_atomic(const char *path, const char *text, size_t len,
                         mode_t mode) {
   char *dir = dir_of(path);
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  char *tmp = malloc(strlen(dir) + strlen(base) + 32);
-  if (!dir || !tmp)
-    cli_oom();
+  char *tmp = cli_alloc(strlen(dir) + strlen(base) + 32);
   sprintf(tmp, "%s/.%s.tfresolve-XXXXXX", dir, base);
   int fd = mkstemp(tmp);
   int rc = EXIT_OK;
@@ -680,14 +676,12 @@ static int run(struct cli_opts *co) {
 
   char *text = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
-    cli_oom();
+  FILE *f = cli_memstream(&text, &len);
   if (m.o.format == FMT_JSON)
     write_json(&c, f, vars, res->n);
   else
     write_hcl_like(&c, f, vars, res->n, nrequired);
-  fclose(f);
+  cli_memstream_close(f);
 
   /* warnings from loading (e.g. .tofu files Terraform ignores) */
   cli_print_diags(d, &m.o);

@@ -81,13 +81,6 @@ static const char usage_lsp[] =
 
 /* ---- reading and writing messages --------------------------------------- */
 
-static char *xstrdup(const char *s) {
-  char *p = strdup(s);
-  if (!p)
-    cli_oom();
-  return p;
-}
-
 struct input {
   char buf[65536];
   size_t start, end;
@@ -219,13 +212,11 @@ static char *read_message(struct input *in, size_t *len, bool *bad) {
       in->start = at + 1;
       in->resync = true;
       *len = 0;
-      return xstrdup("");
+      return cli_strdup("");
     }
   }
   size_t n = (size_t)length;
-  char *body = malloc(n + 1);
-  if (!body)
-    cli_oom();
+  char *body = cli_alloc(n + 1);
   size_t got = 0;
   while (got < n) {
     if (in->start == in->end && !fill(in)) {
@@ -354,9 +345,7 @@ static char *uri_path(const char *uri) {
   if (strncmp(uri, "file://", 7))
     return NULL;
   const char *p = uri + 7;
-  char *out = malloc(strlen(p) + 1), *o = out;
-  if (!out)
-    cli_oom();
+  char *out = cli_alloc(strlen(p) + 1), *o = out;
   for (; *p; p++) {
     unsigned hi, lo;
     if (*p == '%' && p[1] && p[2] && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
@@ -373,9 +362,7 @@ static char *uri_path(const char *uri) {
 /* path as a file: URI (unreserved bytes as they are), malloc'd. */
 static char *path_uri(const char *path) {
   size_t n = strlen(path);
-  char *out = malloc(7 + 3 * n + 1), *o = out;
-  if (!out)
-    cli_oom();
+  char *out = cli_alloc(7 + 3 * n + 1), *o = out;
   o += sprintf(o, "file://");
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
     if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
@@ -391,10 +378,8 @@ static char *path_uri(const char *path) {
 static char *dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash || slash == path)
-    return xstrdup("/");
-  char *d = strndup(path, (size_t)(slash - path));
-  if (!d)
-    cli_oom();
+    return cli_strdup("/");
+  char *d = cli_strndup(path, (size_t)(slash - path));
   return d;
 }
 
@@ -423,14 +408,12 @@ static struct module *module_of(struct server *s, const char *dir,
       return &s->mods[i];
   if (s->nmods == s->capmods) {
     s->capmods = s->capmods ? 2 * s->capmods : 4;
-    s->mods = realloc(s->mods, s->capmods * sizeof *s->mods);
-    if (!s->mods)
-      cli_oom();
+    s->mods = cli_realloc(s->mods, s->capmods * sizeof *s->mods);
   }
   struct module *m = &s->mods[s->nmods++];
   memset(m, 0, sizeof *m);
-  m->dir = xstrdup(dir);
-  m->var_file = var_file ? xstrdup(var_file) : NULL;
+  m->dir = cli_strdup(dir);
+  m->var_file = var_file ? cli_strdup(var_file) : NULL;
   return m;
 }
 
@@ -477,7 +460,7 @@ static char *module_dir_for(const char *path, const char **var_file) {
       *var_file = path;
     return dir;
   }
-  char *up = xstrdup(dir);
+  char *up = cli_strdup(dir);
   for (int level = 0; level < 3 && strcmp(up, "/"); level++) {
     char *parent = dir_of(up);
     free(up);
@@ -521,9 +504,7 @@ static const char *file_text(struct server *s, const char *path, size_t *len,
   for (;;) {
     if (n + 65536 > cap) {
       cap = (n + 65536) * 2;
-      char *nb = realloc(buf, cap);
-      if (!nb)
-        cli_oom();
+      char *nb = cli_realloc(buf, cap);
       buf = nb;
     }
     size_t k = fread(buf + n, 1, cap - n - 1, f);
@@ -574,9 +555,7 @@ static json_t *position_in(struct text_lines *t, size_t byte) {
     t->n = 1;
     for (size_t i = 0; i < t->len; i++)
       t->n += t->text[i] == '\n';
-    t->starts = malloc(t->n * sizeof *t->starts);
-    if (!t->starts)
-      cli_oom();
+    t->starts = cli_alloc(t->n * sizeof *t->starts);
     t->starts[0] = 0;
     for (size_t i = 0, l = 1; i < t->len; i++)
       if (t->text[i] == '\n')
@@ -648,9 +627,7 @@ static json_t *lsp_diag(struct text_lines *t, const struct tfr_diag *g,
   const char *in = g->module && *g->module ? g->module : NULL;
   size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
              (g->note ? strlen(g->note) : 0) + (in ? strlen(in) : 0) + 16;
-  char *msg = malloc(n);
-  if (!msg)
-    cli_oom();
+  char *msg = cli_alloc(n);
   snprintf(msg, n, "%s%s%s%s%s%s%s%s", g->summary,
            g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
            g->note ? "\n\n" : "", g->note ? g->note : "", in ? "\n(in " : "",
@@ -692,12 +669,10 @@ static struct file_diags *file_of(struct file_diags **files, size_t *n,
   for (size_t k = 0; k < *n; k++)
     if (!strcmp((*files)[k].path, path))
       return &(*files)[k];
-  *files = realloc(*files, (*n + 1) * sizeof **files);
-  if (!*files)
-    cli_oom();
+  *files = cli_realloc(*files, (*n + 1) * sizeof **files);
   struct file_diags *f = &(*files)[(*n)++];
   memset(f, 0, sizeof *f);
-  f->path = xstrdup(path);
+  f->path = cli_strdup(path);
   f->list = json_array();
   return f;
 }
@@ -762,9 +737,7 @@ static void place_at_top(struct server *s, struct module *m,
     return;
   size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
              strlen(m->dir) + 32;
-  char *msg = malloc(n);
-  if (!msg)
-    cli_oom();
+  char *msg = cli_alloc(n);
   snprintf(msg, n, "tfresolve (%s): %s%s%s", m->dir, g->summary,
            g->detail ? ": " : "", g->detail ? g->detail : "");
   show_once(s, sev == 1 ? 1 : 2, msg);
@@ -859,11 +832,9 @@ static void send_diags(struct server *s, const char *uri) {
     return;
   }
   if (!last) {
-    s->sent = realloc(s->sent, (s->nsent + 1) * sizeof *s->sent);
-    if (!s->sent)
-      cli_oom();
+    s->sent = cli_realloc(s->sent, (s->nsent + 1) * sizeof *s->sent);
     last = &s->sent[s->nsent++];
-    last->uri = xstrdup(uri);
+    last->uri = cli_strdup(uri);
   } else {
     free(last->json);
   }
@@ -1000,9 +971,7 @@ static void publish(struct server *s, struct module *m) {
   const tfr_diags *pd = m->res->preview_diags;
   size_t np = pd ? tfr_diags_count(pd) : 0;
   /* a preview's error that reading the values gave is said once */
-  const struct tfr_diag **said = malloc((np ? np : 1) * sizeof *said);
-  if (!said)
-    cli_oom();
+  const struct tfr_diag **said = cli_alloc((np ? np : 1) * sizeof *said);
   for (size_t i = 0; i < np; i++)
     said[i] = tfr_diags_get(pd, i);
   qsort(said, np, sizeof *said, cmp_ptr);
@@ -1078,14 +1047,12 @@ static void publish(struct server *s, struct module *m) {
   }
   struct pub *old = m->pub;
   size_t nold = m->npub;
-  m->pub = malloc((nfiles ? nfiles : 1) * sizeof *m->pub);
-  if (!m->pub)
-    cli_oom();
+  m->pub = cli_alloc((nfiles ? nfiles : 1) * sizeof *m->pub);
   m->npub = nfiles;
   for (size_t k = 0; k < nfiles; k++) {
     /* an open document by the URI the client gave */
     struct doc *d = doc_by_path(s, files[k].path);
-    m->pub[k].uri = d ? xstrdup(d->uri) : path_uri(files[k].path);
+    m->pub[k].uri = d ? cli_strdup(d->uri) : path_uri(files[k].path);
     m->pub[k].list = files[k].list;
     free(files[k].path);
     free(files[k].owned);
@@ -1153,9 +1120,7 @@ static unsigned long long stamp_dir(const char *dir) {
     size_t k = n + strlen(e->d_name) + 2;
     if (k > cap) {
       cap = 2 * k;
-      path = realloc(path, cap);
-      if (!path)
-        cli_oom();
+      path = cli_realloc(path, cap);
     }
     snprintf(path, cap, "%s/%s", dir, e->d_name);
     h += stamp_file(path);
@@ -1536,9 +1501,7 @@ static struct kv *items_of(const char *t, size_t start, size_t end, size_t *n) {
         size_t ve = value_end(t, end, vs);
         if (*n == cap) {
           cap = cap ? 2 * cap : 16;
-          out = realloc(out, cap * sizeof *out);
-          if (!out)
-            cli_oom();
+          out = cli_realloc(out, cap * sizeof *out);
         }
         out[(*n)++] = (struct kv){i, ke, vs, ve};
         i = ve > vs ? ve : vs;
@@ -1813,9 +1776,7 @@ static void append(char **buf, size_t *len, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  *buf = realloc(*buf, *len + (size_t)n + 1);
-  if (!*buf)
-    cli_oom();
+  *buf = cli_realloc(*buf, *len + (size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
   va_end(ap);
@@ -2549,9 +2510,7 @@ static char *suggestion(const char *msg) {
   const char *e = p ? strchr(p + 1, '"') : NULL;
   if (!e)
     return NULL;
-  char *s = strndup(p + 1, (size_t)(e - p - 1));
-  if (!s)
-    cli_oom();
+  char *s = cli_strndup(p + 1, (size_t)(e - p - 1));
   return s;
 }
 
@@ -2803,9 +2762,7 @@ static json_t *code_actions(struct server *s, struct doc *d, json_t *params) {
         d->text, d->len, (int)json_integer_value(json_object_get(st, "line")),
         (int)json_integer_value(json_object_get(st, "character")));
     bool quoted = b < d->len && d->text[b] == '"';
-    char *text = malloc(strlen(name) + 3);
-    if (!text)
-      cli_oom();
+    char *text = cli_alloc(strlen(name) + 3);
     sprintf(text, quoted ? "\"%s\"" : "%s", name);
     json_t *edit = json_pack("{s:O, s:s}", "range", range, "newText", text);
     json_t *changes = json_object();
@@ -2939,9 +2896,7 @@ static void client_caps(struct server *s, json_t *caps) {
 ** the library names a child module's directory), malloc'd. */
 static char *clean_join(const char *dir, const char *rel) {
   size_t n = strlen(dir) + strlen(rel) + 2;
-  char *in = malloc(n), *out = malloc(n + 1);
-  if (!in || !out)
-    cli_oom();
+  char *in = cli_alloc(n), *out = cli_alloc(n + 1);
   snprintf(in, n, "%s/%s", rel[0] == '/' ? "" : dir, rel);
   size_t o = 0;
   for (char *p = in; *p;) {
@@ -3024,9 +2979,7 @@ static void settings_from(struct server *s, json_t *o) {
     json_object_foreach(env, k, v) {
       if (!json_is_string(v))
         continue;
-      char *e = malloc(strlen(k) + strlen(json_string_value(v)) + 2);
-      if (!e)
-        cli_oom();
+      char *e = cli_alloc(strlen(k) + strlen(json_string_value(v)) + 2);
       sprintf(e, "%s=%s", k, json_string_value(v));
       cli_names_add(&s->set.env, e);
       free(e);
@@ -3049,12 +3002,10 @@ static void did_open(struct server *s, json_t *p) {
   if (!d) {
     if (s->ndocs == s->capdocs) {
       s->capdocs = s->capdocs ? 2 * s->capdocs : 8;
-      s->docs = realloc(s->docs, s->capdocs * sizeof *s->docs);
-      if (!s->docs)
-        cli_oom();
+      s->docs = cli_realloc(s->docs, s->capdocs * sizeof *s->docs);
     }
     d = &s->docs[s->ndocs++];
-    d->uri = xstrdup(uri);
+    d->uri = cli_strdup(uri);
     d->path = path;
     const char *vf;
     d->mod_dir = module_dir_for(path, &vf);
@@ -3064,9 +3015,7 @@ static void did_open(struct server *s, json_t *p) {
     free(path);
   }
   d->len = json_string_length(json_object_get(td, "text"));
-  d->text = malloc(d->len + 1);
-  if (!d->text)
-    cli_oom();
+  d->text = cli_alloc(d->len + 1);
   memcpy(d->text, text, d->len + 1);
   d->version = (int)json_integer_value(json_object_get(td, "version"));
   forget_sent(s, d->uri); /* its diagnostics are sent, even the same */
@@ -3099,9 +3048,7 @@ static void did_change(struct server *s, json_t *p) {
         b = a;
     }
     size_t tn = json_string_length(t), n = d->len - (b - a) + tn;
-    char *nt = malloc(n + 1);
-    if (!nt)
-      cli_oom();
+    char *nt = cli_alloc(n + 1);
     memcpy(nt, d->text, a);
     memcpy(nt + a, json_string_value(t), tn);
     memcpy(nt + a + tn, d->text + b, d->len - b);
@@ -3283,9 +3230,7 @@ int cmd_lsp(int argc, char **argv) {
   struct server s = {0};
   s.debounce_ms = 1;
   s.set.modules = true;
-  struct input *in = calloc(1, sizeof *in);
-  if (!in)
-    cli_oom();
+  struct input *in = cli_calloc(1, sizeof *in);
   int status = 1; /* input ended without exit */
   for (;;) {
     if (!waiting(in, s.debounce_ms)) {

@@ -246,5 +246,6 @@ static int real_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   /* the library's out-of-memory path ends the run like the CLI's own */
   tfr_set_oom_handler(cli_oom);
+  json_set_alloc_funcs(cli_alloc, free); /* jansson's failures too */
   return cli_run_with_stack(real_main, argc, argv);
 }

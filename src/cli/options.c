@@ -184,9 +184,7 @@ static void add_name(const struct cli_option *opt, void *ctx) {
     return;
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 32;
-    l->v = realloc(l->v, l->cap * sizeof *l->v);
-    if (!l->v)
-      cli_oom();
+    l->v = cli_realloc(l->v, l->cap * sizeof *l->v);
   }
   l->v[l->n++] = opt->name;
 }
@@ -332,7 +330,7 @@ static int unknown(const struct cli_command *c, struct cli_opts *o,
   if (c->flags & CLI_TF_FLAGS) {
     if (!o->bad_flag) {
       o->bad_flag = arg;
-      o->suggested = near ? strdup(near) : NULL;
+      o->suggested = near ? cli_strdup(near) : NULL;
     }
     return EXIT_OK;
   }
@@ -407,9 +405,7 @@ static int take(const struct cli_command *c, struct cli_opts *o,
 }
 
 static void *room(int argc, size_t size) {
-  void *p = calloc((size_t)argc + 1, size);
-  if (!p)
-    cli_oom();
+  void *p = cli_calloc((size_t)argc + 1, size);
   return p;
 }
 
@@ -487,9 +483,7 @@ const char *cli_arg_via(const char *arg) {
 */
 static bool shell_words(const char *s, const char *via) {
   size_t cap = strlen(s) + 1, n = 0, first = env_args.args.n;
-  char *buf = malloc(cap);
-  if (!buf)
-    cli_oom();
+  char *buf = cli_alloc(cap);
   bool got = false, sq = false, dq = false, esc = false;
   for (const char *p = s; *p; p++) {
     char ch = *p;
@@ -530,9 +524,8 @@ static bool shell_words(const char *s, const char *via) {
   free(buf);
   if (env_args.cap < env_args.args.n) {
     env_args.cap = env_args.args.n;
-    env_args.via = realloc(env_args.via, env_args.cap * sizeof *env_args.via);
-    if (!env_args.via)
-      cli_oom();
+    env_args.via =
+        cli_realloc(env_args.via, env_args.cap * sizeof *env_args.via);
   }
   for (size_t i = first; i < env_args.args.n; i++)
     env_args.via[i] = via;
@@ -564,9 +557,7 @@ bool cli_merge_env_args(int *argc, char ***argv, const char *tfcmd) {
   size_t extra = env_args.args.n;
   if (!extra)
     return true;
-  char **nv = malloc(((size_t)*argc + extra + 1) * sizeof *nv);
-  if (!nv)
-    cli_oom();
+  char **nv = cli_alloc(((size_t)*argc + extra + 1) * sizeof *nv);
   nv[0] = (*argv)[0];
   nv[1] = (*argv)[1];
   for (size_t i = 0; i < extra; i++)

@@ -101,9 +101,7 @@ static void path_clean(char *s) {
 ** symbolic links of dir before its "..", as filepath.EvalSymlinks of the
 ** joined path does when dir is already free of them. */
 static char *call_target(const char *dir, const char *source) {
-  char *src = strdup(source);
-  if (!src)
-    cli_oom();
+  char *src = cli_strdup(source);
   for (char *c = src; *c; c++)
     if (*c == '\\') /* source_parsing.go: backslashes are slashes */
       *c = '/';
@@ -136,9 +134,7 @@ static void calls_set(struct calls *c, const char *name, const char *source,
   for (size_t i = 0; override && i < c->name.n; i++)
     if (!strcmp(c->name.v[i], name)) {
       free(c->source.v[i]);
-      c->source.v[i] = strdup(source);
-      if (!c->source.v[i])
-        cli_oom();
+      c->source.v[i] = cli_strdup(source);
       return;
     }
   cli_names_add(&c->name, name);
@@ -257,11 +253,9 @@ static json_t *ast_of(const char *path, const char *text, size_t len) {
   size_t n = 0;
   json_t *ast = NULL;
   if (f) {
-    FILE *mem = open_memstream(&dump, &n);
-    if (!mem)
-      cli_oom();
+    FILE *mem = cli_memstream(&dump, &n);
     tfr_file_dump_json(f, mem);
-    fclose(mem);
+    cli_memstream_close(mem);
     ast = json_loadb(dump, n, 0, NULL);
     free(dump);
   }
@@ -413,16 +407,12 @@ static size_t node_add(struct cli_roots *r, const char *path,
   }
   if (r->n == r->cap) {
     r->cap = r->cap ? 2 * r->cap : 32;
-    r->v = realloc(r->v, r->cap * sizeof *r->v);
-    if (!r->v)
-      cli_oom();
+    r->v = cli_realloc(r->v, r->cap * sizeof *r->v);
   }
-  r->v[r->n] = (struct node){.path = strdup(path),
+  r->v[r->n] = (struct node){.path = cli_strdup(path),
                              .dev = st->st_dev,
                              .ino = st->st_ino,
                              .walked = walked};
-  if (!r->v[r->n].path)
-    cli_oom();
   return r->n++;
 }
 
@@ -454,10 +444,8 @@ static void node_load(struct cli_roots *r, size_t i) {
     if (t == SIZE_MAX) /* missing: the caller's check says so */
       continue;
     r->v[t].called = true;
-    r->v[i].calls =
-        realloc(r->v[i].calls, (r->v[i].ncalls + 1) * sizeof *r->v[i].calls);
-    if (!r->v[i].calls)
-      cli_oom();
+    r->v[i].calls = cli_realloc(r->v[i].calls,
+                                (r->v[i].ncalls + 1) * sizeof *r->v[i].calls);
     r->v[i].calls[r->v[i].ncalls++] = t;
   }
   cli_names_free(&c.name);
@@ -526,9 +514,7 @@ static void walk(struct cli_roots *r, const char *dir, tfr_arena *a,
 
 /* Mark in seen every node reachable from node i (itself included). */
 static void reach(const struct cli_roots *r, size_t i, bool *seen) {
-  size_t *stack = malloc((r->n + 1) * sizeof *stack), n = 0;
-  if (!stack)
-    cli_oom();
+  size_t *stack = cli_alloc((r->n + 1) * sizeof *stack), n = 0;
   if (!seen[i])
     stack[n++] = i, seen[i] = true;
   while (n) {
@@ -551,9 +537,7 @@ static void pick_roots(struct cli_roots *r, bool tree) {
   }
   if (!tree)
     return;
-  bool *seen = r->in_tree = calloc(r->n + 1, 1);
-  if (!seen)
-    cli_oom();
+  bool *seen = r->in_tree = cli_calloc(r->n + 1, 1);
   for (size_t i = 0; i < r->n; i++)
     if (r->v[i].root)
       reach(r, i, seen);
@@ -567,9 +551,7 @@ static void pick_roots(struct cli_roots *r, bool tree) {
 
 struct cli_roots *cli_roots_find(const char *dir, bool opentofu, bool tree,
                                  tfr_arena *a, tfr_diags *diags) {
-  struct cli_roots *r = calloc(1, sizeof *r);
-  if (!r)
-    cli_oom();
+  struct cli_roots *r = cli_calloc(1, sizeof *r);
   r->opentofu = opentofu;
   walk(r, dir, a, diags);
   for (size_t i = 0; i < r->n; i++) /* r->n grows with new call targets */
@@ -602,9 +584,7 @@ void cli_roots_list(const struct cli_roots *r, struct cli_names *out) {
 static size_t nearest_root(const struct cli_roots *r, const char *file,
                            size_t *at) {
   struct stat st;
-  char *d = strdup(file);
-  if (!d)
-    cli_oom();
+  char *d = cli_strdup(file);
   if (!dir_id(d, &st)) {
     char *slash = strrchr(d, '/');
     if (slash)
@@ -650,9 +630,7 @@ bool cli_roots_uses(const struct cli_roots *r, const char *root,
     /* in no root's tree (a var file in envs/): the nearest root above */
     return near == ri;
   /* a module directory: the roots whose tree uses it */
-  bool *seen = calloc(r->n + 1, 1);
-  if (!seen)
-    cli_oom();
+  bool *seen = cli_calloc(r->n + 1, 1);
   reach(r, ri, seen);
   bool uses = seen[at];
   free(seen);

@@ -254,10 +254,8 @@ static int attr_tail(const struct tf *c, const tfr_type *t, const char *path,
 */
 static void fold_object(const struct tf *c, struct cli_buf *b,
                         const tfr_type *t, const char *path, int indent) {
-  bool *multi = calloc(t->n, sizeof *multi);
-  size_t *len = malloc(t->n * sizeof *len); /* each name's, read once */
-  if (!multi || !len)
-    cli_oom();
+  bool *multi = cli_calloc(t->n, sizeof *multi);
+  size_t *len = cli_alloc(t->n * sizeof *len); /* each name's, read once */
   for (size_t i = 0; i < t->n; i++) {
     len[i] = strlen(t->names[i]);
     multi[i] = folds(c, t->types[i], sub(c, t, path, i),

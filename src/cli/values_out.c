@@ -86,13 +86,11 @@ static void env_line(tfr_arena *a, const struct tfr_variable *v) {
          v->name);
   char *line = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&line, &len);
-  if (!m)
-    cli_oom();
+  FILE *m = cli_memstream(&line, &len);
   fputs("env ", m);
   cli_sh_quote(m, tfr_arena_printf(a, "TF_VAR_%s=%s", v->name, text));
   fputs(" terraform plan", m);
-  fclose(m);
+  cli_memstream_close(m);
   comment_lines(line);
   free(line);
 }

@@ -5,6 +5,7 @@
 */
 #include "base/arena_int.h"
 #include "eval/eval.h"
+#include "base/heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1206,9 +1207,7 @@ static const tfr_value *for_start(struct eval_ctx *c, const struct ast *x,
     r->groups = tfr_arena_alloc_raw(c->a, n * sizeof *r->groups);
     for (r->nslots = 2; r->nslots < 2 * n;)
       r->nslots *= 2;
-    r->slots = calloc(r->nslots, sizeof *r->slots);
-    if (!r->slots)
-      tfr_oom();
+    r->slots = heap_calloc(r->nslots, sizeof *r->slots);
   }
   r->marks = marks_of(r->coll);
   return NULL;

@@ -24,6 +24,7 @@
 #include "eval/funcs_collection_int.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* gocty's message for a number that is no int64. */
 #define WHOLE                                                                  \
@@ -690,9 +691,7 @@ static const tfr_type *ty_merge(struct fcall *f) {
     return NULL;
   if (dynamic)
     return &tfr_t_dynamic;
-  struct entry *e = malloc(entries_room(f) * sizeof *e);
-  if (!e)
-    tfr_oom();
+  struct entry *e = heap_alloc(entries_room(f) * sizeof *e);
   size_t n = 0;
   for (size_t i = 0; i < f->nargs; i++) {
     const tfr_value *m = f->args[i];
@@ -715,9 +714,7 @@ static const tfr_type *ty_merge(struct fcall *f) {
 /* merge(maps...): all keys, a later argument's value winning; null
 ** arguments are skipped. */
 static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
-  struct entry *e = malloc(entries_room(f) * sizeof *e);
-  if (!e)
-    tfr_oom();
+  struct entry *e = heap_alloc(entries_room(f) * sizeof *e);
   unsigned marks = 0;
   size_t n = 0;
   for (size_t i = 0; i < f->nargs; i++) {
@@ -1100,9 +1097,7 @@ static struct pair *transpose_pairs(struct fcall *f, size_t *n) {
   size_t total = 0;
   for (uint32_t i = 0; i < m->n; i++)
     total += m->elems[i]->n;
-  struct pair *p = malloc((total + 1) * sizeof *p);
-  if (!p)
-    tfr_oom();
+  struct pair *p = heap_alloc((total + 1) * sizeof *p);
   *n = 0;
   for (uint32_t i = 0; i < m->n; i++) {
     const tfr_value *l = m->elems[i];
@@ -1173,9 +1168,7 @@ static const tfr_type *ty_zipmap(struct fcall *f) {
                 keys->n, vt->n);
     return NULL;
   }
-  struct entry *e = malloc((keys->n + 1) * sizeof *e);
-  if (!e)
-    tfr_oom();
+  struct entry *e = heap_alloc((keys->n + 1) * sizeof *e);
   for (uint32_t i = 0; i < keys->n; i++) {
     const tfr_value *k = keys->elems[i];
     if (is_null(k)) {
@@ -1207,9 +1200,7 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
                 keys->n, values->n);
     return NULL;
   }
-  struct entry *e = malloc((keys->n + 1) * sizeof *e);
-  if (!e)
-    tfr_oom();
+  struct entry *e = heap_alloc((keys->n + 1) * sizeof *e);
   for (uint32_t i = 0; i < keys->n; i++) {
     const tfr_value *k = unmark(f->a, keys->elems[i], &marks);
     if (is_null(k)) {

@@ -14,6 +14,7 @@
 #include "base/arena_int.h"
 #include "eval/funcs.h"
 #include "values/number.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -86,9 +87,7 @@ struct vec {
 static inline void vec_push(struct vec *x, const tfr_value *v) {
   if (x->n == x->cap) {
     x->cap = x->cap ? 2 * x->cap : 16;
-    x->v = realloc(x->v, x->cap * sizeof *x->v);
-    if (!x->v)
-      tfr_oom();
+    x->v = heap_realloc(x->v, x->cap * sizeof *x->v);
   }
   x->v[x->n++] = v;
 }

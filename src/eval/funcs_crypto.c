@@ -32,6 +32,7 @@
 #include "values/number.h"
 #include "eval/gobase64.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* The digest of n bytes; its length in *len (0 on failure). */
 static void digest(const EVP_MD *md, const void *data, size_t n,
@@ -271,10 +272,10 @@ static const tfr_value *fn_bcrypt(struct fcall *f, const tfr_type *r) {
     return NULL;
   }
   char setting[CRYPT_GENSALT_OUTPUT_SIZE];
-  struct crypt_data *data = calloc(1, sizeof *data);
+  struct crypt_data *data = heap_calloc(1, sizeof *data);
   const char *hash = NULL;
-  if (data && crypt_gensalt_rn("$2a$", (unsigned long)cost, (const char *)salt,
-                               sizeof salt, setting, sizeof setting))
+  if (crypt_gensalt_rn("$2a$", (unsigned long)cost, (const char *)salt,
+                       sizeof salt, setting, sizeof setting))
     hash = crypt_rn(tfr_arena_strndup(f->a, s->s, s->n), setting, data,
                     sizeof *data);
   const tfr_value *v = NULL;
@@ -1144,9 +1145,7 @@ static bool padding_ok(struct wire pad) {
 static int64_t bn_int64(const BIGNUM *x) {
   unsigned char b[8] = {0};
   int n = BN_num_bytes(x);
-  unsigned char *all = calloc((size_t)(n ? n : 1), 1);
-  if (!all)
-    tfr_oom();
+  unsigned char *all = heap_calloc((size_t)(n ? n : 1), 1);
   BN_bn2bin(x, all);
   for (int i = 0; i < 8 && i < n; i++)
     b[7 - i] = all[n - 1 - i];
@@ -1289,8 +1288,8 @@ static bool rsa_decrypt(const struct key *k, const unsigned char *c, size_t cn,
   BN_CTX *ctx = BN_CTX_new();
   BIGNUM *cv = BN_bin2bn(c, (int)cn, NULL), *m = BN_new(), *d = BN_dup(k->d);
   BIGNUM *phi = BN_new(), *t = BN_new();
-  unsigned char *em = malloc((size_t)size);
-  if (!ctx || !cv || !m || !d || !phi || !t || !em)
+  unsigned char *em = heap_alloc((size_t)size);
+  if (!ctx || !cv || !m || !d || !phi || !t)
     tfr_oom();
   bool ok = BN_cmp(cv, k->n) <= 0;
   if (ok && BN_is_negative(d)) { /* Go reduces d modulo each p-1 */

@@ -38,6 +38,7 @@
 #include "base/json_out.h"
 #include "base/strutil.h"
 #include "values/secret.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 
@@ -491,9 +492,7 @@ static size_t length_nl(const char *s, size_t n) {
 static void csv_end_field(struct csv_record *rec) {
   if (rec->nfields == rec->cap) {
     rec->cap = rec->cap ? rec->cap * 2 : 16;
-    rec->ends = realloc(rec->ends, rec->cap * sizeof *rec->ends);
-    if (!rec->ends)
-      tfr_oom();
+    rec->ends = heap_realloc(rec->ends, rec->cap * sizeof *rec->ends);
   }
   rec->ends[rec->nfields++] = rec->rec.n;
 }

@@ -20,6 +20,7 @@
 ** diagnostics as a Go error ("file:1,3-7: Summary; Detail").
 */
 #include "eval/funcs.h"
+#include "base/heap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -655,7 +656,9 @@ static const tfr_value *fn_abspath(struct fcall *f, const tfr_type *r) {
   }
   const char *base = f->c->dir && *f->c->dir ? f->c->dir : "";
   if (!path_is_abs(base)) {
-    char *wd = getcwd(NULL, 0);
+    char *wd = getcwd(NULL, 0); /* malloc'd */
+    if (!wd && errno == ENOMEM)
+      tfr_oom();
     if (!wd) {
       fcall_error(f, "getwd: %s", errstr(f->a, errno));
       return NULL;
@@ -1090,9 +1093,7 @@ static const tfr_value *fn_fileset(struct fcall *f, const tfr_type *r) {
   if (!path_is_abs(path))
     path = path_join(f->a, base_dir(f), path);
   const char *pattern = path_join(f->a, path, f->args[1]->s);
-  struct globber *g = calloc(1, sizeof *g);
-  if (!g)
-    tfr_oom();
+  struct globber *g = heap_calloc(1, sizeof *g);
   g->a = f->a;
   bool ok = glob(g, pattern), too_large = g->too_large;
   struct strs matches = g->matches;

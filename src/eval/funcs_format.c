@@ -20,6 +20,7 @@
 #include "values/number.h"
 #include "render/render.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* ---- format: Go's number formatting -------------------------------------- */
 
@@ -288,14 +289,12 @@ static void pad_width(struct sbuf *b, const struct fverb *v, const char *s,
 static const char *value_json(tfr_arena *a, const tfr_value *v, size_t *n) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *fp = open_memstream(&buf, &len);
-  if (!fp)
-    tfr_oom();
+  FILE *fp = heap_memstream(&buf, &len);
   if (v->type->kind == TFR_STRING && !(v->flags & TFR_V_NULL))
     json_write_string(fp, v->s, v->n);
   else
     render_json_value(fp, a, v);
-  fclose(fp);
+  heap_memstream_close(fp);
   const char *s = tfr_arena_strndup(a, buf, len);
   *n = len;
   free(buf);

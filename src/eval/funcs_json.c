@@ -20,6 +20,7 @@
 #include "eval/gobase64.h"
 #include "base/json_out.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define STR(name)                                                              \
@@ -329,9 +330,7 @@ static bool token_error(struct jdec *d, unsigned char c) {
 static void push_state(struct jdec *d, int next) {
   if (d->nstack == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 64;
-    d->stack = realloc(d->stack, d->cap * sizeof *d->stack);
-    if (!d->stack)
-      tfr_oom();
+    d->stack = heap_realloc(d->stack, d->cap * sizeof *d->stack);
   }
   d->stack[d->nstack++] = d->state;
   d->state = next;
@@ -532,9 +531,7 @@ static struct jnode *json_parse(struct jdec *d) {
       }
       if (nopen == capopen) {
         capopen = capopen ? capopen * 2 : 64;
-        open = realloc(open, capopen * sizeof *open);
-        if (!open)
-          tfr_oom();
+        open = heap_realloc(open, capopen * sizeof *open);
       }
       open[nopen++] = v;
     }

@@ -17,6 +17,7 @@
 #include "eval/funcs.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* Every float64 step must round as Go's does: ISO C mode (-std=c11)
 ** keeps GCC from contracting a * b + c into a fused multiply-add. */
@@ -464,7 +465,7 @@ static const struct tfr_num *parse_int(tfr_arena *a, const char *s, size_t n,
   size_t i = n && (s[0] == '-' || s[0] == '+');
   if (i == n)
     return NULL;
-  char *digits = malloc(n - i + 1);
+  char *digits = heap_alloc(n - i + 1);
   size_t k = 0;
   for (; i < n; i++) {
     int d = go_digit(s[i], base);

@@ -23,6 +23,7 @@
 #include "eval/funcs_collection_int.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* ---- canonical keys ----------------------------------------------------- */
 
@@ -43,9 +44,7 @@ static int cmp_sbuf(const void *x, const void *y) {
 /* A set's key: its elements' keys in key order, so that equal sets get
 ** equal keys whatever order their elements are kept in. */
 static void put_set_key(tfr_arena *a, struct sbuf *b, const tfr_value *v) {
-  struct sbuf *k = calloc(v->n + 1, sizeof *k);
-  if (!k)
-    tfr_oom();
+  struct sbuf *k = heap_calloc(v->n + 1, sizeof *k);
   for (uint32_t i = 0; i < v->n; i++)
     put_key(a, &k[i], v->elems[i]);
   qsort(k, v->n, sizeof *k, cmp_sbuf);
@@ -218,10 +217,8 @@ struct keys {
 static void keys_build(tfr_arena *a, struct keys *ks, size_t n,
                        const tfr_value *const *v) {
   struct sbuf b = {0};
-  size_t *off = malloc((n + 1) * sizeof *off);
-  ks->e = malloc((n ? n : 1) * sizeof *ks->e);
-  if (!off || !ks->e)
-    tfr_oom();
+  size_t *off = heap_alloc((n + 1) * sizeof *off);
+  ks->e = heap_alloc((n ? n : 1) * sizeof *ks->e);
   for (size_t i = 0; i < n; i++) {
     off[i] = b.n;
     put_key(a, &b, v[i]);
@@ -341,9 +338,7 @@ static const tfr_value *fn_distinct(struct fcall *f, const tfr_type *ret) {
   struct keys ks;
   keys_build(f->a, &ks, l->n, l->elems);
   keys_sort(&ks);
-  bool *keep = calloc(l->n + 1, sizeof *keep);
-  if (!keep)
-    tfr_oom();
+  bool *keep = heap_calloc(l->n + 1, sizeof *keep);
   for (size_t i = 0; i < ks.n; i++)
     keep[ks.e[i].i] = i == 0 || cmp_key(&ks.e[i - 1], &ks.e[i]) != 0;
   const tfr_value **out = tfr_arena_alloc(f->a, (l->n + 1) * sizeof *out);

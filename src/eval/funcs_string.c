@@ -36,6 +36,7 @@
 #include "base/json_out.h"
 #include "values/number.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -609,10 +610,7 @@ static void re_cache_destroy(void *ctx) {
 static struct re_cache *re_cache_of(tfr_arena *a) {
   void **slot = arena_slot(a, ARENA_SLOT_REGEX, re_cache_destroy);
   if (!*slot) {
-    struct re_cache *c = calloc(1, sizeof *c);
-    if (!c)
-      return NULL;
-    *slot = c;
+    *slot = heap_calloc(1, sizeof(struct re_cache));
   }
   return *slot;
 }
@@ -633,8 +631,6 @@ static struct re_entry *re_cache_find(struct re_cache *c, const char *s,
 static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
                                            size_t n) {
   struct re_cache *c = re_cache_of(a);
-  if (!c)
-    return NULL;
   const struct re_entry *last = c->last;
   if (last && last->n == n && !memcmp(last->text, s, n))
     return last;
@@ -646,17 +642,15 @@ static const struct re_entry *re_cache_get(tfr_arena *a, const char *s,
 }
 
 /* Keep a compiled pattern; false (the caller keeps it) when the cache is
-** full or memory is short. */
+** full. */
 static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
                          const struct goregex *re) {
   struct re_cache *c = re_cache_of(a);
-  if (!c || c->n >= RE_CACHE_MAX || c->bytes + n > RE_CACHE_BYTES)
+  if (c->n >= RE_CACHE_MAX || c->bytes + n > RE_CACHE_BYTES)
     return false;
   if (2 * (c->n + 1) > c->cap) { /* at most half full */
     size_t cap = c->cap ? 2 * c->cap : 64;
-    struct re_entry *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-      return false;
+    struct re_entry *slots = heap_calloc(cap, sizeof *slots);
     struct re_cache grown = {slots, cap, 0, 0, NULL};
     for (size_t i = 0; i < c->cap; i++)
       if (c->slots[i].text)
@@ -669,19 +663,11 @@ static bool re_cache_put(tfr_arena *a, const char *s, size_t n,
   }
   uint64_t h = str_hash(s, n);
   struct re_entry *e = re_cache_find(c, s, n, h);
-  char *text = malloc(n + 1);
-  const char **names = calloc((size_t)re->ncap + 1, sizeof *names);
-  bool ok = text && names;
-  for (int k = 1; ok && k <= re->ncap; k++)
-    if (re->names[k] && !(names[k] = strdup(re->names[k])))
-      ok = false;
-  if (!ok) {
-    for (int k = 1; names && k <= re->ncap; k++)
-      free(UNCONST(char *, names[k]));
-    free(names);
-    free(text);
-    return false;
-  }
+  char *text = heap_alloc(n + 1);
+  const char **names = heap_calloc((size_t)re->ncap + 1, sizeof *names);
+  for (int k = 1; k <= re->ncap; k++)
+    if (re->names[k])
+      names[k] = heap_strdup(re->names[k]);
   memcpy(text, s, n);
   text[n] = '\0';
   *e = (struct re_entry){text, n, h, re->re2, re->ncap, names};
@@ -734,13 +720,9 @@ static bool re_compile(tfr_arena *a, const char *s, size_t n,
 }
 
 /* Find the leftmost-first match at or after pos.  1: found (its spans in
-** re->span), 0: none, -1: memory ran out (*why set). */
-static int re_exec(struct goregex *re, const char *s, size_t n, size_t pos,
-                   const char **why) {
-  int rc = re2_shim_match(re->re2, s, n, pos, re->span);
-  if (rc < 0)
-    *why = "out of memory while matching the regular expression";
-  return rc;
+** re->span), 0: none (memory running out ends in tfr_oom, in the shim). */
+static int re_exec(struct goregex *re, const char *s, size_t n, size_t pos) {
+  return re2_shim_match(re->re2, s, n, pos, re->span);
 }
 
 /* Start and end of Go group g of the last match (0: the whole match);
@@ -884,13 +866,10 @@ static const tfr_value *fn_regex(struct fcall *f, const tfr_type *ret) {
   const tfr_value *s = f->args[1];
   if (!pattern_compile(f, &re))
     return NULL;
-  const char *why = NULL;
-  int rc = re_exec(&re, s->s, s->n, 0, &why);
+  int rc = re_exec(&re, s->s, s->n, 0);
   const tfr_value *v = rc > 0 ? match_value(f->a, &re, s->s, ret) : NULL;
   re_free(&re);
-  if (rc < 0)
-    fcall_error(f, "%s", why);
-  else if (!rc)
+  if (!rc)
     fcall_error(f, "pattern did not match any part of the given string");
   return v;
 }
@@ -905,9 +884,7 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
   size_t n = 0, cap = 8, pos = 0, lo = 0, hi = 0;
   long prev_end = -1;
   const tfr_value **out = tfr_arena_alloc(f->a, cap * sizeof *out);
-  const char *why = NULL;
-  int rc = 0;
-  while (pos <= s->n && (rc = re_exec(&re, s->s, s->n, pos, &why)) > 0) {
+  while (pos <= s->n && re_exec(&re, s->s, s->n, pos) > 0) {
     re_group(&re, 0, &lo, &hi);
     bool accept = !(hi == pos && (long)lo == prev_end);
     if (hi == pos) {
@@ -936,10 +913,6 @@ static const tfr_value *fn_regexall(struct fcall *f, const tfr_type *ret) {
     out[n++] = match_value(f->a, &re, s->s, ret->elem);
   }
   re_free(&re);
-  if (rc < 0) {
-    fcall_error(f, "%s", why);
-    return NULL;
-  }
   return tfr_list(f->a, ret->elem, n, out);
 }
 
@@ -1018,9 +991,7 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
   struct sbuf b = {0};
   sbuf_put(&b, "", 0);
   size_t last = 0, pos = 0, lo = 0, hi = 0;
-  const char *why = NULL;
-  int rc = 0;
-  while (pos <= src->n && (rc = re_exec(re, src->s, src->n, pos, &why)) > 0) {
+  while (pos <= src->n && re_exec(re, src->s, src->n, pos) > 0) {
     re_group(re, 0, &lo, &hi);
     sbuf_put(&b, src->s + last, lo - last);
     if (hi > last || lo == 0)
@@ -1030,11 +1001,6 @@ static const tfr_value *replace_regex(struct fcall *f, struct goregex *re,
     size_t w =
         pos < src->n ? str_decode_rune(src->s + pos, src->n - pos, &r) : 0;
     pos = pos + w > hi ? pos + w : pos + 1 > hi ? pos + 1 : hi;
-  }
-  if (rc < 0) {
-    free(b.p);
-    fcall_error(f, "%s", why);
-    return NULL;
   }
   sbuf_put(&b, src->s + last, src->n - last);
   return sbuf_value(f->a, &b);

@@ -21,6 +21,7 @@
 #include "eval/gobase64.h"
 #include "base/json_out.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define STR(name)                                                              \
@@ -516,16 +517,21 @@ static void yresolve_issues(struct yfix *f, const size_t *lines,
   f->cut = f->retag = 0;
 }
 
+/* libyaml's allocation failing (its error YAML_MEMORY_ERROR) is the
+** library's out-of-memory path, not a syntax error of the document. */
+static void ymemory(const yaml_parser_t *p) {
+  if (p->error == YAML_MEMORY_ERROR)
+    tfr_oom();
+}
+
 /* The first pass over the input (see struct yfix). */
 static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
                            struct yfix *f) {
   memset(f, 0, sizeof *f);
   f->src = s;
   f->n = n;
-  struct yflow *st = malloc(sizeof *st);
+  struct yflow *st = heap_alloc(sizeof *st);
   size_t *lines = NULL, nlines = 0, cap = 0;
-  if (!st)
-    tfr_oom();
   for (bool again = true; again;) {
     again = false;
     f->poison = f->cut = f->retag = f->scan_ord = 0;
@@ -533,19 +539,18 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
     memset(st, 0, sizeof *st);
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p))
-      break;
+      tfr_oom(); /* its buffers are all it can fail on */
     yaml_parser_set_input_string(&p, f->src, f->n);
     for (size_t ord = 1;; ord++) {
       yaml_event_t e;
       if (!yaml_parser_parse(&p, &e)) {
+        ymemory(&p);
         again = yfix_input(a, f, &p);
         break;
       }
       if (nlines >= cap) {
         cap = cap ? 2 * cap : 256;
-        lines = realloc(lines, cap * sizeof *lines);
-        if (!lines)
-          tfr_oom();
+        lines = heap_realloc(lines, cap * sizeof *lines);
       }
       lines[nlines++] = e.start_mark.line;
       if (e.type == YAML_SCALAR_EVENT) /* check Go's value */
@@ -566,6 +571,7 @@ static void yaml_preflight(tfr_arena *a, const unsigned char *s, size_t n,
 /* go-cty-yaml's Error for a parser failure (parserError). */
 static bool yparser_error(struct ywalk *w) {
   yaml_parser_t *p = &w->p;
+  ymemory(p);
   w->err = ymark_error(w->a, w->fix, p->error == YAML_SCANNER_ERROR,
                        p->problem_mark, p->context_mark,
                        p->problem ? p->problem : "invalid YAML syntax");
@@ -1228,10 +1234,8 @@ static bool ywalk_doc(struct ywalk *w, const tfr_value *src, struct ynode *r) {
   w->max_size = arena_value_budget() / sizeof(tfr_value);
   s = fix.src;
   n = fix.n;
-  if (!yaml_parser_initialize(&w->p)) {
-    w->err = "failed to initialize YAML parser";
-    return false;
-  }
+  if (!yaml_parser_initialize(&w->p))
+    tfr_oom(); /* its buffers are all it can fail on */
   yaml_parser_set_input_string(&w->p, s, n);
   bool ok =
       yexpect(w, YAML_STREAM_START_EVENT, "missing stream start token") &&

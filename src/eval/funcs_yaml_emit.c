@@ -21,6 +21,7 @@
 #include "eval/gobase64.h"
 #include "base/json_out.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
 #define STR(name)                                                              \
@@ -120,9 +121,7 @@ static void ywrite_break(struct yem *e, size_t *i) {
 static void yincrease_indent(struct yem *e, bool flow, bool indentless) {
   if (e->nindents == e->cap) {
     e->cap = e->cap ? e->cap * 2 : 16;
-    e->indents = realloc(e->indents, e->cap * sizeof *e->indents);
-    if (!e->indents)
-      tfr_oom();
+    e->indents = heap_realloc(e->indents, e->cap * sizeof *e->indents);
   }
   e->indents[e->nindents++] = e->indent;
   if (e->indent < 0)

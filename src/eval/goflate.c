@@ -4,6 +4,7 @@
 ** base64gunzip's reader, whose output and error texts are Go's.
 */
 #include "eval/goflate.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -627,10 +628,8 @@ bool go_gzip(struct sbuf *out, const unsigned char *s, size_t n) {
   static const char header[10] = {0x1f, (char)0x8b, 8, 0, 0,
                                   0,    0,          0, 0, (char)0xff};
   sbuf_put(out, header, sizeof header);
-  struct flate *d = calloc(1, sizeof *d);
-  uint32_t *tokens = malloc((MAX_BLOCK_TOKENS + 2) * sizeof *tokens);
-  if (!d || !tokens)
-    tfr_oom();
+  struct flate *d = heap_calloc(1, sizeof *d);
+  uint32_t *tokens = heap_alloc((MAX_BLOCK_TOKENS + 2) * sizeof *tokens);
   d->w.out = out;
   d->tokens = tokens;
   d->hash_offset = 1;
@@ -736,9 +735,8 @@ static bool huff_init(struct huff *h, const int *lengths, size_t n) {
     nlinks = 1u << (max - HUFF_CHUNK_BITS);
     h->link_mask = nlinks - 1;
     unsigned link = (unsigned)nextcode[HUFF_CHUNK_BITS + 1] >> 1;
-    h->links = calloc((size_t)(HUFF_CHUNKS - link) * nlinks, sizeof *h->links);
-    if (!h->links)
-      tfr_oom();
+    h->links =
+        heap_calloc((size_t)(HUFF_CHUNKS - link) * nlinks, sizeof *h->links);
     for (unsigned j = link; j < HUFF_CHUNKS; j++) {
       unsigned reverse = rev16(j) >> (16 - HUFF_CHUNK_BITS);
       h->chunks[reverse] = (j - link) << 4 | (HUFF_CHUNK_BITS + 1);

@@ -3,6 +3,7 @@
 ** parses them, then written out in RE2's syntax with the same meaning.
 */
 #include "eval/goregexp.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -911,9 +912,7 @@ static void cls_group(struct sbuf *b, const struct rx_group *g, bool fold) {
 ** union-find parents over [0, RX_MAX_FOLD], malloc'd. */
 #define RX_MAX_FOLD 0x1E943
 static int32_t *fold_orbits(void) {
-  int32_t *up = malloc((RX_MAX_FOLD + 1) * sizeof *up);
-  if (!up)
-    tfr_oom();
+  int32_t *up = heap_alloc((RX_MAX_FOLD + 1) * sizeof *up);
   for (int32_t c = 0; c <= RX_MAX_FOLD; c++)
     up[c] = c;
   for (int32_t c = 0x41; c <= RX_MAX_FOLD; c++) {
@@ -975,9 +974,7 @@ static void cls_fold_extra(struct sbuf *b, const char *name, size_t n) {
   if (!cat)
     return;
   int32_t *up = fold_orbits();
-  bool *meets = calloc(RX_MAX_FOLD + 1, 1);
-  if (!meets)
-    tfr_oom();
+  bool *meets = heap_calloc(RX_MAX_FOLD + 1, 1);
   for (int32_t c = 0x41; c <= RX_MAX_FOLD; c++)
     meets[orbit_root(up, c)] |= in_category(c, name, n);
   for (int32_t c = 0x41, lo = -1; c <= RX_MAX_FOLD + 1; c++) {

@@ -1,8 +1,9 @@
 /*
 ** The C interface of src/eval/re2_shim.h over RE2's C++ API.  No exception
-** leaves it: an allocation failure is a failed compile or no match.
+** leaves it: an allocation failure is the library's out-of-memory path.
 */
 #include "eval/re2_shim.h"
+#include "base/heap.h"
 
 #include <cstdio>
 #include <new>
@@ -32,8 +33,7 @@ extern "C" struct re2_shim *re2_shim_new(const char *pattern, size_t n,
     re2_shim *s = new re2_shim{re, re->NumberOfCapturingGroups()};
     return s;
   } catch (const std::bad_alloc &) {
-    snprintf(err, size, "out of memory");
-    return nullptr;
+    tfr_oom();
   }
 }
 
@@ -68,6 +68,6 @@ extern "C" int re2_shim_match(const struct re2_shim *s, const char *str,
     }
     return 1;
   } catch (const std::bad_alloc &) {
-    return -1;
+    tfr_oom();
   }
 }

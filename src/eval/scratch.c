@@ -9,6 +9,7 @@
 ** used in many places is one value, not one per use).
 */
 #include "eval/scratch.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,10 +55,8 @@ static struct memo_entry *memo_slot(struct scratch_memo *m, uintptr_t p,
 }
 
 static void memo_grow(struct scratch_memo *m) {
-  struct scratch_memo g = {calloc(m->cap ? m->cap * 2 : 256, sizeof *g.e),
+  struct scratch_memo g = {heap_calloc(m->cap ? m->cap * 2 : 256, sizeof *g.e),
                            m->cap ? m->cap * 2 : 256, m->n};
-  if (!g.e)
-    tfr_oom();
   for (size_t i = 0; i < m->cap; i++)
     if (m->e[i].from)
       *memo_slot(&g, m->e[i].from, m->e[i].kind) = m->e[i];
@@ -298,9 +297,7 @@ bool scratch_release(struct scratch *s,
     return false;
   }
   if (!s->memo) {
-    s->memo = calloc(1, sizeof *s->memo);
-    if (!s->memo)
-      tfr_oom();
+    s->memo = heap_calloc(1, sizeof *s->memo);
   }
   /* (a new side arena each time: its memory goes back at once) */
   s->tmp = tfr_arena_new();

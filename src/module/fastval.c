@@ -28,6 +28,7 @@
 #include "syntax/parse.h"
 #include "syntax/parse_fast.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* As parse_fast.c: deeper values are left to the grammar. */
 #define MAX_DEPTH 200
@@ -316,9 +317,7 @@ static const tfr_value *fail(struct rd *r) {
 
 static void *grow(void *v, uint32_t *cap, size_t size) {
   *cap = *cap ? *cap * 2 : 256;
-  v = realloc(v, *cap * size);
-  if (!v)
-    tfr_oom();
+  v = heap_realloc(v, *cap * size);
   return v;
 }
 
@@ -356,9 +355,7 @@ static bool word(struct rd *r, const struct fast_tok *k, const char *w) {
 static const tfr_value *const *elems(struct rd *r, uint32_t from) {
   uint32_t n = r->top - from;
   if (from == 0 && n >= 65536) {
-    const tfr_value **e = realloc(r->stack, n * sizeof *e);
-    if (!e)
-      tfr_oom();
+    const tfr_value **e = heap_realloc(r->stack, n * sizeof *e);
     tfr_arena_on_free(r->a, free, e);
     r->stack = NULL;
     r->top = r->cap = 0;
@@ -778,9 +775,7 @@ static bool repeated_keys(const struct key *k, size_t n) {
   size_t cap = 16;
   while (cap < 2 * n)
     cap *= 2;
-  uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
-  if (!slot)
-    tfr_oom();
+  uint32_t *slot = heap_calloc(cap, sizeof *slot); /* index + 1; 0: empty */
   bool dup = false;
   for (size_t i = 0; i < n && !dup; i++) {
     size_t h = str_hash(k[i].s, k[i].n) & (cap - 1);
@@ -976,17 +971,13 @@ static bool body_open(struct body *b, tfr_arena *a, struct src_file *src,
   memset(b, 0, sizeof *b);
   if (src->len >= UINT32_MAX - 16)
     return false;
-  struct rd *r = calloc(1, sizeof *r);
-  if (!r)
-    tfr_oom();
+  struct rd *r = heap_calloc(1, sizeof *r);
   r->a = a;
   r->src = src;
   r->nstrings = 64; /* about one slot per 32 bytes of text */
   while (r->nstrings < STRING_SLOTS && r->nstrings * 32 < src->len)
     r->nstrings *= 2;
-  r->strings = calloc(r->nstrings, sizeof *r->strings);
-  if (!r->strings)
-    tfr_oom();
+  r->strings = heap_calloc(r->nstrings, sizeof *r->strings);
   r->s.t = src->text;
   r->s.len = (uint32_t)src->len;
   b->r = r;
@@ -1020,9 +1011,7 @@ static bool body_attr(struct body *b, struct span name,
 
 static bool body_close(struct body *b, struct fv_attr **attrs, size_t *nattrs) {
   struct rd *r = b->r;
-  struct key *names = malloc((b->n ? b->n : 1) * sizeof *names);
-  if (!names)
-    tfr_oom();
+  struct key *names = heap_alloc((b->n ? b->n : 1) * sizeof *names);
   for (uint32_t i = 0; i < b->n; i++)
     names[i] = (struct key){r->src->text + b->v[i].name.start,
                             b->v[i].name.end - b->v[i].name.start, 0};

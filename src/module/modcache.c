@@ -5,6 +5,7 @@
 ** nothing lazy) and get a copy of its load diagnostics.
 */
 #include "module/modcache.h"
+#include "base/heap.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,9 +34,7 @@ struct tfr_cache {
 };
 
 struct tfr_cache *tfr_cache_new(void) {
-  struct tfr_cache *c = calloc(1, sizeof *c);
-  if (!c)
-    tfr_oom();
+  struct tfr_cache *c = heap_calloc(1, sizeof *c);
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->loaded, NULL);
   return c;
@@ -89,15 +88,12 @@ static const struct entry *entry_of(struct tfr_cache *c, const char *dir,
     pthread_mutex_unlock(&c->mu);
     return e;
   }
-  e = calloc(1, sizeof *e);
-  if (!e || !(e->dir = strdup(dir)))
-    tfr_oom();
+  e = heap_calloc(1, sizeof *e);
+  e->dir = heap_strdup(dir);
   e->opentofu = opentofu;
   if (c->n == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 16;
-    c->v = realloc(c->v, c->cap * sizeof *c->v);
-    if (!c->v)
-      tfr_oom();
+    c->v = heap_realloc(c->v, c->cap * sizeof *c->v);
   }
   c->v[c->n++] = e;
   pthread_mutex_unlock(&c->mu);

@@ -5,6 +5,7 @@
 ** files, with Terraform's diagnostics.
 */
 #include "module/module.h"
+#include "base/heap.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -1487,10 +1488,8 @@ static int name_tie(const void *ctx, uint32_t i, uint32_t j) {
 ** permuted in place, cycle by cycle. */
 static void sort_vars(struct module *m) {
   size_t n = m->nvars;
-  struct str_key *order = malloc(2 * n * sizeof *order);
-  size_t *from = malloc(n * sizeof *from);
-  if (!order || !from)
-    tfr_oom();
+  struct str_key *order = heap_alloc(2 * n * sizeof *order);
+  size_t *from = heap_alloc(n * sizeof *from);
   for (size_t i = 0; i < n; i++) {
     str_prefix(m->vars[i].name, strlen(m->vars[i].name), order[i].pre);
     order[i].i = (uint32_t)i;
@@ -1622,10 +1621,8 @@ static void type_ids(tfr_arena *a, struct module *m) {
   size_t n = 16;
   while (n < 2 * m->nvars)
     n *= 2;
-  struct var_decl **first = calloc(n, sizeof *first);
+  struct var_decl **first = heap_calloc(n, sizeof *first);
   uint32_t *ids = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *ids);
-  if (!first)
-    tfr_oom();
   m->var_type = ids;
   for (size_t i = 0; i < m->nvars; i++) {
     struct var_decl *v = &m->vars[i];

@@ -32,6 +32,7 @@
 #include "module/validate.h"
 #include "values/secret.h"
 #include "module/varfile_secrets.h"
+#include "base/heap.h"
 
 /* ---- collecting raw values --------------------------------------------- */
 
@@ -58,9 +59,7 @@ static void reserve_raws(struct collector *c, size_t n) {
   /* malloc'd while collecting, freed with the arena (module_collect): a
   ** large array grows where it is (the system moves its pages), touching
   ** no memory twice */
-  m->raws = realloc(m->raws, c->cap * sizeof *m->raws);
-  if (!m->raws)
-    tfr_oom();
+  m->raws = heap_realloc(m->raws, c->cap * sizeof *m->raws);
 }
 
 static struct raw_value *add_raw(struct collector *c) {
@@ -525,7 +524,7 @@ static void group_raws(struct resolver *r) {
   r->first = tfr_arena_alloc(r->a, n * sizeof *r->first);
   r->raw_index =
       tfr_arena_alloc(r->a, (m->nraws ? m->nraws : 1) * sizeof *r->raw_index);
-  long *owner = malloc((m->nraws ? m->nraws : 1) * sizeof *owner);
+  long *owner = heap_alloc((m->nraws ? m->nraws : 1) * sizeof *owner);
   for (size_t i = 0; i < m->nraws; i++) {
     const struct var_decl *v = raw_decl(m, &m->raws[i]);
     owner[i] = v ? (long)(v - m->vars) : -1;
@@ -580,7 +579,7 @@ static const tfr_value *parse_raw(struct resolver *r,
     c.src = raw->src;
     /* a long list of objects: its elements share their types */
     c.objtypes = expr->kind == AST_TUPLE && expr->n > 1
-                     ? calloc(VALUE_OBJECT_CACHE, sizeof *c.objtypes)
+                     ? heap_calloc(VALUE_OBJECT_CACHE, sizeof *c.objtypes)
                      : NULL;
     val = eval_expr(&c, expr);
     free(c.objtypes);
@@ -709,7 +708,7 @@ static const char *undeclared_in_file(struct resolver *r,
  * -strict. */
 static void undeclared(struct resolver *r, const struct raw_value **names,
                        size_t n) {
-  const struct raw_value **fr = malloc((n ? n : 1) * sizeof *fr);
+  const struct raw_value **fr = heap_alloc((n ? n : 1) * sizeof *fr);
   size_t nf = 0;
   for (size_t i = 0; i < n; i++) {
     const struct raw_value *raw = names[i];
@@ -944,7 +943,7 @@ static void stage_parse(struct resolver *r) {
   struct module *m = r->m;
   /* winners: the last raw value of each name; undeclared names apart */
   const struct raw_value **und =
-      malloc((m->nraws ? m->nraws : 1) * sizeof *und);
+      heap_alloc((m->nraws ? m->nraws : 1) * sizeof *und);
   size_t nu = 0, seen;
   struct strmap names = {0};
   for (size_t i = m->nraws; i-- > 0;) {

@@ -33,6 +33,7 @@
 */
 #include "base/dirlist.h"
 #include "tfresolve/tftest.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -596,7 +597,7 @@ static struct content build_content(struct runctx *rc) {
   struct content c = {0};
   c.moved =
       tfr_arena_alloc(t->a, (rc->nvals ? rc->nvals : 1) * sizeof *c.moved);
-  bool *keep = calloc(L ? L : 1, 1);
+  bool *keep = heap_calloc(L ? L : 1, 1);
   for (size_t i = 0; i < rc->nvals; i++) {
     struct tval *v = &rc->vals[i];
     if (v->decl < 0 || v->failed || winning(rc, v->name, strlen(v->name)) != v)

@@ -20,6 +20,7 @@
 ** eval_for_each.go (repetition).
 */
 #include "module/tree.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -1545,25 +1546,25 @@ static void strong(struct tarjan *tj, long v) {
 ** after the cycles' errors. */
 static bool order_graph(struct tree *t) {
   size_t n = t->nnodes;
-  size_t *pending = calloc(n ? n : 1, sizeof *pending);
-  size_t *ndeps_of = calloc(n ? n : 1, sizeof *ndeps_of);
+  size_t *pending = heap_calloc(n ? n : 1, sizeof *pending);
+  size_t *ndeps_of = heap_calloc(n ? n : 1, sizeof *ndeps_of);
   for (size_t i = 0; i < n; i++) {
     pending[i] = t->nodes[i].ndeps;
     for (size_t j = 0; j < t->nodes[i].ndeps; j++)
       ndeps_of[t->nodes[i].deps[j]]++;
   }
   /* dependents, as one array */
-  size_t *first = calloc(n + 1, sizeof *first);
+  size_t *first = heap_calloc(n + 1, sizeof *first);
   for (size_t i = 0; i < n; i++)
     first[i + 1] = first[i] + ndeps_of[i];
-  long *dependents = malloc((first[n] ? first[n] : 1) * sizeof *dependents);
+  long *dependents = heap_alloc((first[n] ? first[n] : 1) * sizeof *dependents);
   memset(ndeps_of, 0, (n ? n : 1) * sizeof *ndeps_of);
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < t->nodes[i].ndeps; j++) {
       long d = t->nodes[i].deps[j];
       dependents[first[d] + ndeps_of[d]++] = (long)i;
     }
-  struct heap h = {malloc((n ? n : 1) * sizeof *h.v), 0, t->nodes};
+  struct heap h = {heap_alloc((n ? n : 1) * sizeof *h.v), 0, t->nodes};
   t->order = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *t->order);
   size_t done = 0;
   for (size_t i = 0; i < n; i++)
@@ -1580,17 +1581,17 @@ static bool order_graph(struct tree *t) {
   if (!ok) {
     struct tarjan tj = {t,
                         pending,
-                        malloc(n * sizeof(long)),
-                        malloc(n * sizeof(long)),
-                        calloc(n, sizeof(bool)),
-                        malloc(n * sizeof(long)),
+                        heap_alloc(n * sizeof(long)),
+                        heap_alloc(n * sizeof(long)),
+                        heap_calloc(n, sizeof(bool)),
+                        heap_alloc(n * sizeof(long)),
                         0,
                         0,
                         false};
     for (size_t i = 0; i < n; i++)
       tj.index[i] = -1;
     /* in name order, as the reference sorts them */
-    long *left = malloc(n * sizeof *left);
+    long *left = heap_alloc(n * sizeof *left);
     size_t nl = 0;
     for (size_t i = 0; i < n; i++)
       if (pending[i])
@@ -3836,7 +3837,7 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   size_t sp = 0, cap = 0;
   if (t->planned && t->root->ninsts) {
     cap = 16;
-    stack = malloc(cap * sizeof *stack);
+    stack = heap_alloc(cap * sizeof *stack);
     stack[sp++] = t->root->insts[0];
   }
   while (sp) {
@@ -3850,9 +3851,7 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
       for (size_t q = e ? e->n : 0; q-- > 0;) {
         if (sp == cap) {
           cap *= 2;
-          stack = realloc(stack, cap * sizeof *stack);
-          if (!stack)
-            tfr_oom();
+          stack = heap_realloc(stack, cap * sizeof *stack);
         }
         stack[sp++] = e->insts[q];
       }

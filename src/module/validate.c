@@ -6,6 +6,7 @@
 */
 #include "base/arena_int.h"
 #include "module/validate.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -414,9 +415,7 @@ struct graph {
 static void push_node(size_t **v, size_t *n, size_t *cap, size_t x) {
   if (*n + 2 > *cap) {
     *cap = *cap * 2 + 8;
-    *v = realloc(*v, *cap * sizeof **v);
-    if (!*v)
-      abort();
+    *v = heap_realloc(*v, *cap * sizeof **v);
   }
   (*v)[(*n)++] = x;
   (*v)[*n] = (size_t)-1;
@@ -493,14 +492,12 @@ static void cycle_error(const struct graph *g, tfr_diags *diags,
 ** there was a cycle (each reported). */
 static bool graph_cycles(struct graph *g, tfr_diags *diags) {
   size_t n = g->n;
-  size_t *index = calloc(n ? n : 1, sizeof *index); /* 0: not visited */
-  size_t *low = calloc(n ? n : 1, sizeof *low);
-  size_t *edge = calloc(n ? n : 1, sizeof *edge); /* next edge to follow */
-  bool *on = calloc(n ? n : 1, sizeof *on);
-  size_t *stack = malloc((n ? n : 1) * sizeof *stack);
-  size_t *calls = malloc((n ? n : 1) * sizeof *calls);
-  if (!index || !low || !edge || !on || !stack || !calls)
-    abort();
+  size_t *index = heap_calloc(n ? n : 1, sizeof *index); /* 0: not visited */
+  size_t *low = heap_calloc(n ? n : 1, sizeof *low);
+  size_t *edge = heap_calloc(n ? n : 1, sizeof *edge); /* next edge to follow */
+  bool *on = heap_calloc(n ? n : 1, sizeof *on);
+  size_t *stack = heap_alloc((n ? n : 1) * sizeof *stack);
+  size_t *calls = heap_alloc((n ? n : 1) * sizeof *calls);
   size_t next = 1, sp = 0, found = 0;
   for (size_t root = 0; root < n; root++) {
     if (index[root])
@@ -534,9 +531,7 @@ static bool graph_cycles(struct graph *g, tfr_diags *diags) {
       if (sp - from > 1) {
         /* popped order: the top of the stack first */
         size_t k = sp - from;
-        size_t *popped = malloc(k * sizeof *popped);
-        if (!popped)
-          abort();
+        size_t *popped = heap_alloc(k * sizeof *popped);
         for (size_t i = 0; i < k; i++)
           popped[i] = stack[sp - 1 - i];
         cycle_error(g, diags, popped, k);
@@ -572,9 +567,7 @@ static void self_reference(tfr_arena *a, tfr_diags *diags,
 static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags) {
   struct graph g = {m, a, m->nvars + m->nlocals, NULL};
   size_t before = tfr_diags_count(diags);
-  g.out = calloc(g.n ? g.n : 1, sizeof *g.out);
-  if (!g.out)
-    abort();
+  g.out = heap_calloc(g.n ? g.n : 1, sizeof *g.out);
   for (size_t k = 0; k < g.n; k++) {
     size_t n = 0, cap = 0;
     push_node(&g.out[k], &n, &cap, (size_t)-1); /* an empty list */
@@ -1204,7 +1197,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   if (!nrules)
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
-  int *done = calloc(n ? n : 1, sizeof *done);
+  int *done = heap_calloc(n ? n : 1, sizeof *done);
   for (size_t k = 0; init && k < n; k++)
     if (!m->vars[k].is_const)
       done[k] = 1; /* unknown in the init walk: nothing to wait for */

@@ -6,6 +6,7 @@
 ** starts names its owner, the lines after it belong to it.
 */
 #include "module/varfile_secrets.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -197,9 +198,7 @@ void varfile_hide_secrets(const struct module *m, tfr_diags *d, size_t before,
   s.nlines = 2;
   for (size_t i = 0; i < s.n; i++)
     s.nlines += s.t[i] == '\n';
-  s.secret = calloc(s.nlines, sizeof *s.secret);
-  if (!s.secret)
-    abort(); /* out of memory: as the arena does */
+  s.secret = heap_calloc(s.nlines, sizeof *s.secret);
   scan_lines(&s, json);
   for (size_t i = before; i < n; i++) {
     const struct tfr_diag *g = tfr_diags_get(d, i);

@@ -4,6 +4,7 @@
 ** a one-line form for tests and editors (the list is base/diag.c's).
 */
 #include "tfresolve/diag.h"
+#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,9 +83,7 @@ static int cmp_block(const void *x, const void *y) {
 
 static void blocks_init(struct blocks *bx, const tfr_diags *d) {
   bx->n = d->nblk;
-  bx->v = malloc((bx->n ? bx->n : 1) * sizeof *bx->v);
-  if (!bx->v)
-    abort(); /* out of memory: as the arena does */
+  bx->v = heap_alloc((bx->n ? bx->n : 1) * sizeof *bx->v);
   for (size_t i = 0; i < bx->n; i++)
     bx->v[i] = &d->blk[i];
   qsort(bx->v, bx->n, sizeof *bx->v, cmp_block);
@@ -534,11 +533,9 @@ static void render_one(FILE *out, const tfr_diags *d, const struct blocks *bx,
   }
   char *head = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&head, &len);
-  if (!m)
-    abort(); /* out of memory: as the arena does */
+  FILE *m = heap_memstream(&head, &len);
   diag_head(m, d, bx, g, &fr, o);
-  fclose(m);
+  heap_memstream_close(m);
   fprintf(out, "%s%s%s\n", fr.col, fr.top, fr.reset);
   struct framer f = {out, &fr, false};
   frame_feed(&f, head, len);
@@ -560,9 +557,7 @@ void tfr_diags_render_text(const tfr_diags *d, FILE *out,
   struct frame fr = opts.unicode ? (struct frame){"╷", "│", "╵", "…", "", ""}
                                  : (struct frame){",", "|", "'", "...", "", ""};
   size_t n = d->n;
-  size_t *ix = malloc((3 * n + 1) * sizeof *ix);
-  if (!ix)
-    abort();
+  size_t *ix = heap_alloc((3 * n + 1) * sizeof *ix);
   size_t *tmp = ix + n, *more = ix + 2 * n;
   for (size_t i = 0; i < n; i++)
     ix[i] = i;

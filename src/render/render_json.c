@@ -10,6 +10,7 @@
 #include "values/number.h"
 #include "render/render.h"
 #include "tfresolve/tfresolve.h"
+#include "base/heap.h"
 
 static void put_cstr(struct json_out *o, const char *s) {
   jo_put(o, s, strlen(s));
@@ -119,10 +120,9 @@ static void put_keys_of(struct jv *w, const tfr_type *t) {
   size_t need = 0;
   for (uint32_t i = 0; i < t->n; i++)
     need += 6 * strlen(t->names[i]) + 3; /* the longest escape: \u00XX */
-  struct json_out o = {NULL, 0, need, realloc(w->keys[h].text, need + 1), NULL};
-  size_t *end = realloc(w->keys[h].end, (t->n + 1) * sizeof *end);
-  if (!o.b || !end)
-    tfr_oom();
+  struct json_out o = {NULL, 0, need, heap_realloc(w->keys[h].text, need + 1),
+                       NULL};
+  size_t *end = heap_realloc(w->keys[h].end, (t->n + 1) * sizeof *end);
   end[0] = 0;
   for (uint32_t i = 0; i < t->n; i++) { /* never flushed: it fits */
     jo_string(&o, t->names[i], strlen(t->names[i]));
@@ -207,9 +207,7 @@ static void put_value(struct jv *w, const tfr_value *v) {
 
 static struct jv *jv_new(FILE *out, tfr_arena *a) {
   enum { BUF = 1 << 16 };
-  struct jv *w = malloc(sizeof *w + BUF);
-  if (!w)
-    tfr_oom();
+  struct jv *w = heap_alloc(sizeof *w + BUF);
   w->o = (struct json_out){out, 0, BUF, (char *)(w + 1), NULL};
   w->a = a;
   memset(w->num, 0, sizeof w->num);
@@ -314,13 +312,11 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
   if (w->types[h].t != t) {
     char *buf = NULL, chunk[4096];
     size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-      tfr_oom();
+    FILE *mem = heap_memstream(&buf, &len);
     struct json_out o = {mem, 0, sizeof chunk, chunk, NULL};
     put_type(&o, t);
     jo_flush(&o);
-    fclose(mem);
+    heap_memstream_close(mem);
     free(w->types[h].json);
     w->types[h].t = t;
     w->types[h].json = buf;
@@ -333,9 +329,7 @@ static void put_var_type(struct jv *w, const tfr_type *t) {
 static void put_file(struct jv *w, struct file_json *c, const char *file) {
   if (file != c->file) {
     size_t need = 6 * strlen(file) + 2; /* the longest escape: \u00XX */
-    struct json_out o = {NULL, 0, need, realloc(c->json, need + 1), NULL};
-    if (!o.b)
-      tfr_oom();
+    struct json_out o = {NULL, 0, need, heap_realloc(c->json, need + 1), NULL};
     jo_string(&o, file, strlen(file)); /* never flushed: it fits */
     c->file = file;
     c->json = o.b;

@@ -7,6 +7,7 @@
 
 #include <yaml.h>
 
+#include "base/heap.h"
 #include "base/strutil.h"
 #include "values/number.h"
 #include "render/render.h"
@@ -270,7 +271,7 @@ bool render_yaml(FILE *out, tfr_arena *a, const tfr_value *v) {
   yaml_emitter_t em;
   yaml_event_t ev;
   if (!yaml_emitter_initialize(&em))
-    return false;
+    tfr_oom(); /* its buffers are all it can fail on */
   yaml_emitter_set_output_file(&em, out);
   yaml_emitter_set_unicode(&em, 1);
   yaml_emitter_set_width(&em, -1);
@@ -284,6 +285,8 @@ bool render_yaml(FILE *out, tfr_arena *a, const tfr_value *v) {
   ok = ok && yaml_emitter_emit(&em, &ev);
   yaml_stream_end_event_initialize(&ev);
   ok = ok && yaml_emitter_emit(&em, &ev);
+  if (!ok && em.error == YAML_MEMORY_ERROR) /* not the output's failure */
+    tfr_oom();
   yaml_emitter_delete(&em);
   return ok;
 }

@@ -12,6 +12,7 @@
 
 #include "base/arena_int.h"
 #include "syntax/parse.h"
+#include "base/heap.h"
 
 void parse_error(struct parse_ctx *c, struct span s, const char *summary,
                  const char *detail) {
@@ -75,9 +76,7 @@ void parse_note_item(struct parse_ctx *c, struct vec *items, struct ast *x) {
     return;
   if (c->npartial == c->cap_partial) {
     c->cap_partial = c->cap_partial ? c->cap_partial * 2 : 64;
-    c->partial = realloc(c->partial, c->cap_partial * sizeof *c->partial);
-    if (!c->partial)
-      tfr_oom();
+    c->partial = heap_realloc(c->partial, c->cap_partial * sizeof *c->partial);
   }
   c->partial[c->npartial++] = x;
 }
@@ -86,9 +85,7 @@ struct vec *vec_push(struct parse_ctx *c, struct vec *v, struct ast *x) {
   assert(!v->v && c->top == v->start + v->n);
   if (c->top == c->scratch_cap) {
     c->scratch_cap = c->scratch_cap ? c->scratch_cap * 2 : 1024;
-    c->scratch = realloc(c->scratch, c->scratch_cap * sizeof *c->scratch);
-    if (!c->scratch)
-      tfr_oom();
+    c->scratch = heap_realloc(c->scratch, c->scratch_cap * sizeof *c->scratch);
   }
   c->scratch[c->top++] = x;
   v->n++;
@@ -148,9 +145,7 @@ bool ast_check_depth(struct parse_ctx *c, const struct ast *root) {
   /* one frame per level of the path from the root, children visited last
   ** to first: a node with many children (a large object) takes one frame,
   ** not one per child */
-  struct dfs *st = malloc((AST_MAX_DEPTH + 1) * sizeof *st);
-  if (!st)
-    tfr_oom();
+  struct dfs *st = heap_alloc((AST_MAX_DEPTH + 1) * sizeof *st);
   size_t n = 0;
   st[n++] = (struct dfs){root, ast_child_count(root)};
   bool ok = true;
@@ -289,9 +284,7 @@ static void check_duplicates(struct parse_ctx *c, struct vec *v) {
   uint32_t cap = 16;
   while (cap < v->n * 2)
     cap *= 2;
-  struct ast **tab = calloc(cap, sizeof *tab);
-  if (!tab)
-    tfr_oom();
+  struct ast **tab = heap_calloc(cap, sizeof *tab);
   for (uint32_t i = 0; i < v->n; i++) {
     struct ast *x = v->v[i];
     if (x->kind != AST_ATTR)
@@ -344,9 +337,7 @@ bool ast_body_has_duplicate(struct ast *const *v, uint32_t n) {
   uint32_t cap = 16;
   while (cap < n * 2)
     cap *= 2;
-  struct ast **tab = calloc(cap, sizeof *tab);
-  if (!tab)
-    tfr_oom();
+  struct ast **tab = heap_calloc(cap, sizeof *tab);
   bool dup = false;
   for (uint32_t i = 0; i < n && !dup; i++) {
     struct ast *x = v[i];

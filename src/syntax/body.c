@@ -2,6 +2,7 @@
 ** One view of a body in either syntax (body.h).
 */
 #include "syntax/body.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,9 @@ size_t *body_first_defs(tfr_arena *a, const struct ast *object,
   while (cap < 2 * total)
     cap *= 2;
   size_t *first = tfr_arena_alloc(a, (total ? total : 1) * sizeof *first);
-  size_t *slot = calloc(cap, sizeof *slot); /* index + 1; 0: empty */
+  size_t *slot = heap_calloc(cap, sizeof *slot); /* index + 1; 0: empty */
   struct body_item *items =
       tfr_arena_alloc(a, (total ? total : 1) * sizeof *items);
-  if (!slot)
-    tfr_oom();
   struct body_iter it = body_start(object, true, NULL);
   size_t i = 0;
   while (body_next(&it, &items[i])) {

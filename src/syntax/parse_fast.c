@@ -25,6 +25,7 @@
 #include "syntax/parse.h"
 #include "syntax/parse_fast.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 /* Deeper nesting is left to the grammar (which bounds it at 1000). */
 #define FAST_MAX_DEPTH 200
@@ -446,9 +447,7 @@ static bool is_punct(const struct fast_tok *k, char ch) {
 static void push(struct fp *p, struct ast *x) {
   if (p->top == p->cap) {
     p->cap = p->cap ? p->cap * 2 : 256;
-    p->stack = realloc(p->stack, p->cap * sizeof *p->stack);
-    if (!p->stack)
-      tfr_oom();
+    p->stack = heap_realloc(p->stack, p->cap * sizeof *p->stack);
   }
   p->stack[p->top++] = x;
 }

@@ -24,6 +24,7 @@
 #include "base/arena_int.h"
 #include "values/convert_int.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,21 +39,9 @@
 
 /* ---- scratch memory and hash tables ------------------------------------- */
 
-/* Scratch memory is zeroed: it keeps -Wmaybe-uninitialized quiet about
-** empty arrays and costs nothing measurable. */
-void *conv_xmalloc(size_t n) {
-  void *p = calloc(1, n ? n : 1);
-  if (!p)
-    tfr_oom();
-  return p;
-}
-
-void *conv_xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    tfr_oom();
-  return p;
-}
+/* Scratch memory (here and in unify.c) is heap_calloc's, zeroed: it keeps
+** -Wmaybe-uninitialized quiet about empty arrays and costs nothing
+** measurable. */
 
 static size_t memo_pos(const struct memo *m, const void *key, uintptr_t tag) {
   return (size_t)mix((uintptr_t)key, tag) & (m->cap - 1);
@@ -76,7 +65,7 @@ static void memo_put(struct memo *m, const void *key, uintptr_t tag,
 static void memo_grow(struct memo *m) {
   struct memo old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
-  m->s = conv_xcalloc(m->cap, sizeof *m->s);
+  m->s = heap_calloc(m->cap, sizeof *m->s);
   m->len = 0;
   for (size_t i = 0; i < old.cap; i++)
     if (old.s[i].key)
@@ -264,7 +253,7 @@ static void tset_add(struct tset *s, uint64_t h, const tfr_type *t);
 static void tset_grow(struct tset *s) {
   struct tset old = *s;
   s->cap = old.cap ? old.cap * 2 : 64;
-  s->s = conv_xcalloc(s->cap, sizeof *s->s);
+  s->s = heap_calloc(s->cap, sizeof *s->s);
   s->len = 0;
   for (size_t i = 0; i < old.cap; i++)
     if (old.s[i].t)
@@ -327,7 +316,7 @@ const tfr_type *conv_intern(struct cctx *c, const tfr_type *t) {
   } else {
     const tfr_type *buf[SMALL];
     const tfr_type **kids =
-        t->n <= SMALL ? buf : conv_xmalloc(t->n * sizeof *kids);
+        t->n <= SMALL ? buf : heap_calloc(1, t->n * sizeof *kids);
     bool same = intern_children(c, t, kids);
     tmp.types = kids;
     r = intern_node(c, &tmp, same ? t : NULL);
@@ -366,7 +355,7 @@ const tfr_type *conv_mk_object(struct cctx *c, size_t n,
   if (last && object_is(last, n, names, types, optional))
     return last; /* members are interned, so pointers compare */
   const tfr_type *buf[SMALL];
-  const tfr_type **kids = n <= SMALL ? buf : conv_xmalloc(n * sizeof *kids);
+  const tfr_type **kids = n <= SMALL ? buf : heap_calloc(1, n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
     kids[i] = conv_intern(c, types[i]);
   tfr_type tmp = {.kind = TFR_OBJECT,
@@ -384,7 +373,7 @@ const tfr_type *conv_mk_object(struct cctx *c, size_t n,
 
 const tfr_type *conv_mk_tuple(struct cctx *c, size_t n,
                               const tfr_type *const *types) {
-  const tfr_type **kids = conv_xmalloc(n * sizeof *kids);
+  const tfr_type **kids = heap_calloc(1, n * sizeof *kids);
   for (size_t i = 0; i < n; i++)
     kids[i] = conv_intern(c, types[i]);
   tfr_type tmp = {.kind = TFR_TUPLE, .n = (uint32_t)n, .types = kids};
@@ -403,7 +392,7 @@ static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
   if (is_coll(t)) {
     r = conv_mk_coll(c, t->kind, strip(c, t->elem));
   } else {
-    const tfr_type **kids = conv_xmalloc(t->n * sizeof *kids);
+    const tfr_type **kids = heap_calloc(1, t->n * sizeof *kids);
     for (uint32_t i = 0; i < t->n; i++)
       kids[i] = strip(c, t->types[i]);
     r = t->kind == TFR_OBJECT ? conv_mk_object(c, t->n, t->names, kids, NULL)
@@ -681,7 +670,7 @@ static const tfr_type *dyn_replace(struct cctx *c, const tfr_type *in,
       e = unify_types(c, in->n, in->types, true, NULL);
     return conv_mk_coll(c, out->kind, dyn_replace(c, e, out->elem));
   }
-  const tfr_type **kids = conv_xmalloc((out->n ? out->n : 1) * sizeof *kids);
+  const tfr_type **kids = heap_calloc(1, (out->n ? out->n : 1) * sizeof *kids);
   for (uint32_t i = 0; i < out->n; i++) {
     const tfr_type *x = NULL;
     if (out->kind == TFR_TUPLE)
@@ -790,7 +779,7 @@ static const tfr_value *mk_object_val(struct cctx *c, size_t n,
   if (n == 0)
     return new_val(c, conv_mk_object(c, 0, names, NULL, NULL), 0, vals);
   const tfr_type *buf[SMALL];
-  const tfr_type **tt = n <= SMALL ? buf : conv_xmalloc(n * sizeof *tt);
+  const tfr_type **tt = n <= SMALL ? buf : heap_calloc(1, n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
   const tfr_type *t = conv_mk_object(c, n, names, tt, NULL);
@@ -849,9 +838,7 @@ static void attr_map(struct cctx *c, const tfr_type *in, const tfr_type *out,
       j++;
     idx[i] = j < in->n && k == 0 ? j : UINT32_MAX;
   }
-  uint32_t *keep = realloc(c->amap[slot].idx, bytes);
-  if (!keep)
-    tfr_oom();
+  uint32_t *keep = heap_realloc(c->amap[slot].idx, bytes);
   memcpy(keep, idx, bytes);
   c->amap[slot].in = in;
   c->amap[slot].out = out;
@@ -866,7 +853,7 @@ static const tfr_value *object_to_object(struct cctx *c, const tfr_value *v,
   const tfr_value **vals = val_array(c, out->n);
   uint32_t buf[SMALL + 1];
   uint32_t *idx =
-      out->n < SMALL ? buf : conv_xmalloc((out->n + 1) * sizeof *idx);
+      out->n < SMALL ? buf : heap_calloc(1, (out->n + 1) * sizeof *idx);
   attr_map(c, in, out, idx);
   const tfr_value *r = NULL;
   uint32_t i = 0;
@@ -951,7 +938,7 @@ static const tfr_value *tuple_to_tuple(struct cctx *c, const tfr_value *v,
 static bool unify_elems(struct cctx *c, size_t n, const tfr_value **vals,
                         const char *const *keys, const uint32_t *lens,
                         bool unsafe) {
-  const tfr_type **tt = conv_xmalloc(n * sizeof *tt);
+  const tfr_type **tt = heap_calloc(1, n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
   const tfr_type *u = unify_types(c, n, tt, unsafe, NULL);
@@ -1291,7 +1278,7 @@ static int cmp_named(const void *x, const void *y) {
 static void sort_named(struct cctx *c, size_t n, const char *const *names,
                        const void *const *ptrs, const char ***out_names,
                        const void ***out_ptrs) {
-  struct named_ptr *tmp = conv_xmalloc(n * sizeof *tmp);
+  struct named_ptr *tmp = heap_calloc(1, n * sizeof *tmp);
   for (size_t i = 0; i < n; i++)
     tmp[i] = (struct named_ptr){names[i], ptrs[i]};
   qsort(tmp, n, sizeof *tmp, cmp_named);
@@ -1318,7 +1305,7 @@ static struct dinfo *dinfo_of(struct cctx *c, const struct tfr_defaults *d) {
   di->applied = tfr_arena_alloc(c->a, (d->nvalues + 1) * sizeof(void *));
   di->nvalues = d->nvalues;
   di->nchildren = d->nchildren;
-  const void **tmp = conv_xmalloc((d->nvalues + d->nchildren) * sizeof *tmp);
+  const void **tmp = heap_calloc(1, (d->nvalues + d->nchildren) * sizeof *tmp);
   for (size_t i = 0; i < d->nvalues; i++)
     tmp[i] = d->values[i];
   for (size_t i = 0; i < d->nchildren; i++)
@@ -1386,7 +1373,7 @@ static const tfr_value *dflt_apply(struct cctx *c, const struct tfr_defaults *d,
 ** to, or false (then the caller builds a tuple or an object).
 */
 static bool unify_values(struct cctx *c, size_t n, const tfr_value **vals) {
-  const tfr_type **tt = conv_xmalloc(n * sizeof *tt);
+  const tfr_type **tt = heap_calloc(1, n * sizeof *tt);
   for (size_t i = 0; i < n; i++)
     tt[i] = vals[i]->type;
   bool all_dyn = false;
@@ -1394,7 +1381,7 @@ static bool unify_values(struct cctx *c, size_t n, const tfr_value **vals) {
   free(tt);
   if (!u)
     return false;
-  const tfr_value **out = conv_xmalloc(n * sizeof *out);
+  const tfr_value **out = heap_calloc(1, n * sizeof *out);
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     if (all_dyn)
@@ -1501,7 +1488,7 @@ dflt_mapping(struct cctx *c, const struct tfr_defaults *d, const tfr_value *v) {
   size_t cap = v->n + di->nvalues;
   const char *buf[SMALL];
   struct entries e = {0,
-                      cap <= SMALL ? buf : conv_xmalloc(cap * sizeof(char *)),
+                      cap <= SMALL ? buf : heap_calloc(1, cap * sizeof(char *)),
                       val_array(c, cap)};
   dflt_entries(c, d, di, v, &e);
   const tfr_value *r = NULL;

@@ -15,10 +15,6 @@
 
 /* ---- scratch memory and hash tables (convert.c) ------------------------- */
 
-/* Scratch memory (malloc, zeroed, never NULL: OOM aborts); free() it. */
-void *conv_xmalloc(size_t n);
-void *conv_xcalloc(size_t n, size_t size);
-
 /* Mixes x into the hash h (static inline: no symbol, see is_prim). */
 static inline uint64_t mix(uint64_t h, uint64_t x) {
   h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);

@@ -12,6 +12,7 @@
 */
 #include "base/arena_int.h"
 #include "values/number.h"
+#include "base/heap.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -194,9 +195,7 @@ static bool scan_literal(const char *s, size_t n, struct numlit *l) {
 /* The mantissa digits as an integer, when there are more than 19. */
 static void literal_digits(const struct numlit *l, mpz_t z) {
   char small[128];
-  char *buf = l->ndigits < sizeof small ? small : malloc(l->ndigits + 1);
-  if (!buf)
-    tfr_oom();
+  char *buf = l->ndigits < sizeof small ? small : heap_alloc(l->ndigits + 1);
   size_t k = 0;
   for (size_t i = 0; i < l->mlen; i++)
     if (l->mant[i] != '.')
@@ -1105,9 +1104,7 @@ static char *shortest_slow(mpfr_srcptr x, struct dec *d) {
   bool first = true;
   for (;; k *= 2) {
     long t = k - log10_pow2(e) - 1, room = k + 8;
-    buf = realloc(buf, 3 * (size_t)room);
-    if (!buf)
-      tfr_oom();
+    buf = heap_realloc(buf, 3 * (size_t)room);
     struct dec lo = {buf + room, 0, 0, false};
     struct dec up = {buf + 2 * room, 0, 0, false};
     d->d = buf;

@@ -13,6 +13,7 @@
 #include "base/arena_int.h"
 #include "values/convert_int.h"
 #include "base/strutil.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,17 +71,15 @@ struct edges {
 static void edge_add(struct edges *e, size_t j) {
   if (e->n == e->cap) {
     e->cap = e->cap ? 2 * e->cap : 4;
-    size_t *p = realloc(e->to, e->cap * sizeof *p);
-    if (!p)
-      tfr_oom();
+    size_t *p = heap_realloc(e->to, e->cap * sizeof *p);
     e->to = p;
   }
   e->to[e->n++] = j;
 }
 
 static void sort_types(size_t n, const tfr_type *const *t, size_t *order) {
-  size_t *indeg = conv_xcalloc(n, sizeof *indeg);
-  struct edges *out = conv_xcalloc(n, sizeof *out);
+  size_t *indeg = heap_calloc(n, sizeof *indeg);
+  struct edges *out = heap_calloc(n, sizeof *out);
   for (size_t i = 0; i + 1 < n; i++)
     for (size_t j = i + 1; j < n; j++) {
       int cmp = compare_types(t[i], t[j]);
@@ -123,7 +122,7 @@ static const tfr_type *unify_general(struct cctx *c, size_t n,
   }
   if (prim && other && !dyn)
     return NULL;
-  size_t *order = conv_xmalloc(n * sizeof *order);
+  size_t *order = heap_calloc(1, n * sizeof *order);
   sort_types(n, t, order);
   const tfr_type *r = NULL;
   for (size_t k = 0; k < n && !r; k++) {
@@ -150,7 +149,7 @@ static bool all_convert(struct cctx *c, size_t n, const tfr_type *const *t,
 static const tfr_type *unify_collections(struct cctx *c, int kind, size_t n,
                                          const tfr_type *const *t,
                                          bool unsafe) {
-  const tfr_type **e = conv_xmalloc(n * sizeof *e);
+  const tfr_type **e = heap_calloc(1, n * sizeof *e);
   for (size_t i = 0; i < n; i++)
     e[i] = t[i]->elem;
   const tfr_type *ety = unify_types(c, n, e, unsafe, NULL);
@@ -167,7 +166,7 @@ static const tfr_type **all_members(size_t n, const tfr_type *const *t,
   size_t total = 0;
   for (size_t i = 0; i < n; i++)
     total += t[i]->n;
-  const tfr_type **all = conv_xmalloc(total * sizeof *all);
+  const tfr_type **all = heap_calloc(1, total * sizeof *all);
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
     for (uint32_t j = 0; j < t[i]->n; j++)
@@ -208,8 +207,8 @@ static const tfr_type *unify_structural(struct cctx *c, size_t n,
     if (obj ? !same_names(t[0], t[i]) : t[i]->n != t[0]->n)
       return unify_members_as(c, fallback, n, t, unsafe);
   size_t m = t[0]->n;
-  const tfr_type **across = conv_xmalloc(n * sizeof *across);
-  const tfr_type **ret = conv_xmalloc(m * sizeof *ret);
+  const tfr_type **across = heap_calloc(1, n * sizeof *across);
+  const tfr_type **ret = heap_calloc(1, m * sizeof *ret);
   const tfr_type *r = NULL;
   size_t k = 0;
   for (; k < m; k++) {
@@ -235,7 +234,7 @@ static const tfr_type *unify_as_collection(struct cctx *c, int kind, size_t n,
                                            const tfr_type *const *t,
                                            bool unsafe) {
   int skind = kind == TFR_MAP ? TFR_OBJECT : TFR_TUPLE;
-  const tfr_type **s = conv_xmalloc(n * sizeof *s);
+  const tfr_type **s = heap_calloc(1, n * sizeof *s);
   size_t ns = 0;
   for (size_t i = 0; i < n; i++)
     if (t[i]->kind == skind)
@@ -265,7 +264,7 @@ static size_t distinct_types(struct cctx *c, size_t n, const tfr_type *const *t,
   size_t cap = 16;
   while (cap < 2 * n)
     cap *= 2;
-  const tfr_type **seen = conv_xcalloc(cap, sizeof *seen);
+  const tfr_type **seen = heap_calloc(cap, sizeof *seen);
   size_t m = 0;
   for (i = 0; i < n; i++) {
     const tfr_type *x = conv_intern(c, t[i]);
@@ -326,7 +325,7 @@ const tfr_type *unify_types(struct cctx *c, size_t n,
                             bool *all_dynamic) {
   if (n == 0)
     return NULL;
-  const tfr_type **d = conv_xmalloc(n * sizeof *d);
+  const tfr_type **d = heap_calloc(1, n * sizeof *d);
   size_t m = distinct_types(c, n, types, d);
   const tfr_type *r = unify_distinct(c, m, d, unsafe, all_dynamic);
   free(d);

@@ -17,6 +17,7 @@
 #include "base/strutil.h"
 #include "tfresolve/value.h"
 #include "values/value_int.h"
+#include "base/heap.h"
 
 static const tfr_value v_true = {.type = &tfr_t_bool, .b = true};
 static const tfr_value v_false = {.type = &tfr_t_bool, .b = false};
@@ -103,6 +104,8 @@ static const tfr_value *nfc_runs(tfr_arena *a, const char *s, size_t n) {
     utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)s + seg,
                                       (utf8proc_ssize_t)(q - seg), &norm,
                                       UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (k == UTF8PROC_ERROR_NOMEM)
+      tfr_oom();
     if (k < 0) { /* cannot happen on valid UTF-8: keep the bytes */
       free(norm);
       free(out.p);
@@ -195,9 +198,7 @@ static int kv_tie(const void *ctx, uint32_t i, uint32_t j) {
 ** scattered in memory).  The room it sorts in is malloc'd and freed: the
 ** next sort uses those pages again instead of fresh ones. */
 static void sort_kv(struct kv *v, size_t n) {
-  struct str_key *keys = malloc(2 * n * sizeof *keys);
-  if (!keys)
-    tfr_oom();
+  struct str_key *keys = heap_alloc(2 * n * sizeof *keys);
   for (size_t i = 0; i < n; i++) {
     str_prefix(v[i].k, v[i].len, keys[i].pre);
     keys[i].i = (uint32_t)i;
@@ -747,9 +748,7 @@ static int cmp_keyed(const void *x, const void *y) {
 }
 
 static void sort_by_hash(const tfr_value **e, size_t n) {
-  struct keyed *k = malloc(n * sizeof *k);
-  if (!k)
-    tfr_oom();
+  struct keyed *k = heap_alloc(n * sizeof *k);
   for (size_t i = 0; i < n; i++) {
     k[i].v = e[i];
     k[i].key = (struct sbuf){0};
