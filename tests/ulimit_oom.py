@@ -181,11 +181,17 @@ def limit(mb):
     return set_limit
 
 
+# The environment of the runs: the plain binary of a sanitized build's
+# suite must not load the sanitized library that meson's LD_LIBRARY_PATH
+# names (its own RUNPATH finds its own).
+ENV = None
+
+
 def run(binary, argv, mb=None):
     try:
         p = subprocess.run([binary] + argv, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=TIMEOUT,
-                           preexec_fn=limit(mb) if mb else None)
+                           preexec_fn=limit(mb) if mb else None, env=ENV)
     except subprocess.TimeoutExpired:
         return None, "timed out after %d s" % TIMEOUT
     return p.returncode, p.stderr.decode("utf-8", "replace")
@@ -228,6 +234,9 @@ def main():
     binary = sys.argv[1]
     sanitize = sys.argv[2] if len(sys.argv) > 2 else "none"
     if sanitize not in ("", "none"):
+        global ENV
+        ENV = {k: v for k, v in os.environ.items()
+               if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
         binary = os.environ.get("TFR_PLAIN_BINARY", "")
         if not binary:
             print("SKIP a %s build cannot run under ulimit -v, and "
