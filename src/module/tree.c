@@ -1348,6 +1348,12 @@ static const char *cat3(struct tree *t, const char *a, const char *b,
   return s;
 }
 
+/* module.NAME in the module at addr ("" for the root's). */
+static const char *in_module(struct tree *t, const char *addr,
+                             const char *name) {
+  return *addr ? cat3(t, addr, ".module.", name) : cat3(t, "module.", name, "");
+}
+
 static const char *node_prefix(struct tree *t, const struct tmod *tm) {
   return *tm->addr ? tfr_arena_printf(t->a, "%s.", tm->addr) : "";
 }
@@ -2050,9 +2056,7 @@ static const char *eval_source(struct tree *t, struct tmod *tm,
 static const char *inst_addr(struct tree *t, const struct tinst *parent,
                              const char *name, const char *key,
                              const tfr_value *num) {
-  const char *base =
-      *parent->addr ? tfr_arena_printf(t->a, "%s.module.%s", parent->addr, name)
-                    : tfr_arena_printf(t->a, "module.%s", name);
+  const char *base = in_module(t, parent->addr, name);
   if (num)
     return tfr_arena_printf(t->a, "%s[%s]", base, num_format(t->a, num->num));
   if (key)
@@ -3562,12 +3566,6 @@ static const struct module_call *call_named(const struct module *m,
   return m->ncalls
              ? bsearch(name, m->calls, m->ncalls, sizeof *m->calls, call_cmp)
              : NULL;
-}
-
-/* name prefixed by a module address ("" for the root's). */
-static const char *in_module(struct tree *t, const char *addr,
-                             const char *name) {
-  return *addr ? cat3(t, addr, ".module.", name) : cat3(t, "module.", name, "");
 }
 
 /* Removed blocks naming a module call that is still declared, as
