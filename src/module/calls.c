@@ -1,7 +1,7 @@
 /*
 ** The `module` and `output` blocks of a module, as Terraform's configs
 ** package decodes them (module_call.go, named_values.go), for the module
-** tree (tree.c).  Their errors go to a list of their own, which the tree
+** tree (tree_load.c).  Their errors go to a list of their own, which the tree
 ** reports: a module whose tree is not followed is checked as before.
 */
 #include "module/calls.h"

@@ -36,7 +36,7 @@ struct module_call {
   const char *source;            /* NULL: not given, or not a literal string */
   size_t source_len;             /* its bytes: a NUL inside ends it early */
   const struct ast *source_expr; /* not a literal string: evaluated as
-                                    Terraform's init walk does (tree.c) */
+                                    Terraform's init walk does (tree_load.c) */
   struct span source_span;       /* its expression, in source_src */
   struct src_file *source_src;
   const char *version; /* NULL: not given */

@@ -25,7 +25,7 @@ struct module *modcache_load(struct tfr_cache *cache, tfr_arena *a,
 ** this call read into the cache (the module's arena, when this call
 ** loaded it; 0 when it was there, or without a cache): the tree charges
 ** them to the memory budget and copies a module only once it is walked
-** (src/module/tree.c). */
+** (src/module/tree_load.c). */
 const struct module *modcache_load_counted(struct tfr_cache *cache,
                                            tfr_arena *a, tfr_diags *diags,
                                            const char *dir, bool opentofu,

@@ -23,7 +23,7 @@ struct scope {
   bool plan;               /* as during plan (validation), not console */
   uint32_t attr_hint;      /* eval_ctx.attr_hint of the rules run in it */
   /* the other root names (module, count, each, resources...) of a module
-  ** instance in the tree (tree.c), and local.* when m is NULL; NULL:
+  ** instance in the tree (tree_inst.c), and local.* when m is NULL; NULL:
   ** unknown */
   const tfr_value *(*more)(void *ud, const char *name, size_t len);
   /* ... and NAME.ATTR of those at once (NULL: not known that way) */

@@ -36,7 +36,7 @@ const char *source_normal(tfr_arena *a, const char *raw,
 ** of a source address, or -1.  Terraform reads such an address as any
 ** other (a local path is only cleaned: source_parsing.go:99-133), and
 ** then no directory of that name is found; a NUL ends a C string early,
-** at another directory, so the tree refuses them all (tree.c). */
+** at another directory, so the tree refuses them all (tree_load.c). */
 int source_control_char(const char *s, size_t n);
 
 /* Whether raw starts as a local path does ("./", "../", ".\", "..\"). */

@@ -1,5 +1,6 @@
 /*
-** The module tree (tree.c): values followed through `module` blocks into
+** The module tree (tree_*.c, their shared insides in tree_int.h): values
+*followed through `module` blocks into
 ** every child module instance, resolved, converted and validated as
 ** `terraform plan` does when nothing is known from state or providers.
 */

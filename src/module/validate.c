@@ -808,7 +808,7 @@ static const char *deferred_reason(tfr_arena *a, const struct module *m,
                               "This condition uses local.%s, which could "
                               "not be evaluated offline (%s)",
                               m->locals[i].name, s->local_err[i]);
-  /* a module instance's variable from what only apply knows (tree.c) */
+  /* a module instance's variable from what only apply knows (tree_expand.c) */
   for (size_t i = 0; s->var && i < r.vars.n; i++) {
     long ix = tfr_type_attr(s->var->type, r.vars.v[i], strlen(r.vars.v[i]));
     if (ix >= 0 && !(s->var->flags & TFR_V_UNKNOWN) &&
@@ -1203,7 +1203,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
       done[k] = 1; /* unknown in the init walk: nothing to wait for */
   for (size_t k = 0; later && k < n; k++)
     if (later[k])
-      done[k] = 1; /* the module tree's walk evaluates them (tree.c) */
+      done[k] = 1; /* the module tree's walk evaluates them (tree_walk.c) */
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
   const char *stop_reason = "an earlier rule of this variable has an error, "
                             "and OpenTofu stops there";

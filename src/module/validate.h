@@ -38,7 +38,7 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
 
 /* later[k]: a rule of variable k reads a module call's outputs, directly,
 ** through local values or through another such variable's rules: in
-** Terraform's graph its validation waits for them (tree.c evaluates it
+** Terraform's graph its validation waits for them (tree_walk.c evaluates it
 ** in the plan walk). */
 void validate_after_modules(const struct module *m, tfr_arena *a, bool *later);
 
@@ -64,7 +64,7 @@ bool validate_var_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
                        size_t k);
 
 /* The rules of variable k of m in the scope s of one module instance
-** (tree.c), in order, each outcome in rules[i]; walk_validate: as in
+** (tree_walk.c), in order, each outcome in rules[i]; walk_validate: as in
 ** Terraform's validate walk.  False if one failed or had an error. */
 bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
                         size_t k, struct scope *s,
