@@ -28,6 +28,14 @@ static const struct engine_rules terraform = {
     /* T node_root_variable.go:94-102 (O: eval_variable.go:546, no
     ** warning without a module call's argument) */
     .deprecated_warns = true,
+    /* T node_module_variable.go:337-344: a value that is not null */
+    .deprecated_summary = "Deprecated variable got a value",
+    /* T eval_variable.go:196-226 */
+    .ephemeral_arg_summary = "Ephemeral value not allowed",
+    .ephemeral_arg_detail = "This input variable is not declared as "
+                            "accepting a ephemeral values, so it cannot be "
+                            "set to a result derived from an ephemeral "
+                            "value.",
     /* T eval_variable.go:120-124 (the value's range) and
     ** node_root_variable.go:168-178 (a rule's failure at the value) */
     .errors_at_decl = false,
@@ -89,6 +97,20 @@ static const struct engine_rules opentofu = {
     ** variable's, transform_variable.go:49-53) */
     .errors_at_decl = true,
     .ephemeral_detail = true,
+    /* O eval_variable.go:535-561: a module argument's value, null too */
+    .deprecated_summary = "Variable marked as deprecated by the module "
+                          "author",
+    .deprecated_detail = "Variable %s is marked as deprecated with the "
+                         "following message:\n%s",
+    .deprecated_null_warns = true,
+    /* O eval_variable.go:55-73 */
+    .ephemeral_arg_first = true,
+    .ephemeral_arg_summary = "Variable does not allow ephemeral value",
+    .ephemeral_arg_detail = "The value used for the variable %s is "
+                            "ephemeral, but it is not configured to allow "
+                            "one.",
+    /* O configs/named_values.go:262-280: a default's object constructors */
+    .warns_dropped_default = true,
     /* O eval_variable.go:274-287: diags gathers every rule's, and a rule
     ** is skipped once it has errors */
     .rules_stop_at_error = true,

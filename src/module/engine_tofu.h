@@ -24,7 +24,21 @@ struct engine_rules {
   bool override_deprecated; /* an override file's `deprecated` (not empty)
                                replaces the base's */
   /* eval_variable.go and the root variable's graph node */
-  bool deprecated_warns;       /* "Deprecated variable got a value" */
+  bool deprecated_warns;          /* a root variable that got a value warns */
+  const char *deprecated_summary; /* the warning for a deprecated variable
+                                     that got a value, its detail (NULL:
+                                     the `deprecated` text; else a format
+                                     of the quoted name and that text) */
+  const char *deprecated_detail;
+  bool deprecated_null_warns; /* ... a null argument too */
+  bool ephemeral_arg_first;   /* an ephemeral value given to a variable
+                                 that is not is refused before it is
+                                 converted (else after), with: */
+  const char *ephemeral_arg_summary, *ephemeral_arg_detail; /* (a format of
+                                     the variable's quoted name) */
+  bool warns_dropped_default;  /* the engine warns about a default's
+                                  (native) object constructors that set
+                                  attributes the type drops */
   bool errors_at_decl;         /* a file value that does not convert, and a
                                   failed rule, point at the declaration (not at
                                   the value) */

@@ -16,6 +16,7 @@
 
 #include "base/dirlist.h"
 #include "module/engine_tofu.h"
+#include "module/finalize.h"
 #include "base/arena_int.h"
 #include "syntax/body.h"
 #include "module/opts.h"
@@ -797,61 +798,22 @@ static int cmp_raw_name(const void *x, const void *y) {
                 (*(const struct raw_value *const *)y)->name);
 }
 
-/* How a dropped attribute is reported: -strict's error, warn_dropped's
-** warning (the same words), or OpenTofu's own warning for defaults. */
-enum dropped_mode { DROPPED_ERROR, DROPPED_WARNING, DROPPED_OPENTOFU };
-
-/* "Object attribute is ignored": name, set at path of v's value (in an
-** object constructor, or found in a value), is not in its object type;
-** warned: the engine warns about it itself (OpenTofu, in a default).
-** Of a sensitive variable the path's map keys and the name are the
-** value's (secret.h): not shown, nor a suggestion that spells the name,
-** nor the source line. */
+/* "Object attribute is ignored" for v's value (finalize.h); warned: the
+** engine warns about it itself (OpenTofu, in a default).  Of a sensitive
+** variable the path's map keys and the name are the value's (secret.h). */
 static void dropped_diag(struct resolver *r, const struct var_decl *v,
                          const char *path, const char *name,
                          const struct tfr_range *at, const tfr_type *object,
                          bool constructor, bool warned,
                          enum dropped_mode mode) {
-  const char *near = v->sensitive ? NULL : strict_suggest(object, name);
-  const char *suggest =
-      near
-          ? tfr_arena_printf(r->a, " Did you mean to set attribute %s instead?",
-                             GOQ(r, near))
-          : "";
-  const char *quoted = v->sensitive ? SECRET_TEXT : GOQ(r, name);
-  if (v->sensitive)
-    path = secret_path(r->a, path);
-  const char *detail;
-  if (mode != DROPPED_OPENTOFU)
-    detail = tfr_arena_printf(
-        r->a,
-        "The object type of var.%s%s does not include an attribute named "
-        "%s: %s drops this %s %s, so an optional attribute it "
-        "may be meant for keeps its default (-strict makes this an "
-        "error).%s",
-        v->name, path, quoted, r->engine->product,
-        constructor ? "definition" : "attribute of the value",
-        warned ? "with a warning" : "silently", suggest);
-  else
-    detail = tfr_arena_printf(
-        r->a,
-        "%s does not include an attribute named %s, so this definition "
-        "is unused.%s",
-        *path ? tfr_arena_printf(r->a, "The object type for %s", path)
-              : "The object type for this variable",
-        quoted, suggest);
-  var_error_code(r, TFR_CODE_IGNORED_ATTRIBUTE, at,
-                 mode == DROPPED_ERROR ? TFR_DIAG_ERROR : TFR_DIAG_WARNING,
-                 "Object attribute is ignored", detail, v->name);
-  if (mode != DROPPED_OPENTOFU)
-    ours(r);
-  if (mode == DROPPED_ERROR)
-    diags_set_strict(r->diags);
-  if (v->sensitive) {
-    size_t i = tfr_diags_count(r->diags) - 1;
-    secret_hide_source(r->diags, i);
-    secret_hide_detail(r->diags, i, detail);
-  }
+  struct dropped_report rep = {tfr_arena_printf(r->a, "var.%s", v->name),
+                               v->name,
+                               v->sensitive,
+                               mode,
+                               warned,
+                               NULL};
+  var_dropped(r->a, r->diags, r->engine, &rep, path, name, object, constructor,
+              at);
 }
 
 struct dropped_ctx {
@@ -913,26 +875,27 @@ static void strict_values(struct resolver *r) {
     const struct var_decl *v = &m->vars[k];
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
-      if (!r->strict && r->opentofu && d->constructor && !d->json)
-        continue; /* OpenTofu's own warning says it (its words) */
+      bool warned =
+          r->engine->warns_dropped_default && d->constructor && !d->json;
+      if (!r->strict && warned)
+        continue; /* the engine's own warning says it (its words) */
       dropped_diag(r, v, d->path, d->name, &d->at, d->object, d->constructor,
-                   r->opentofu && d->constructor && !d->json,
-                   r->strict ? DROPPED_ERROR : DROPPED_WARNING);
+                   warned, r->strict ? DROPPED_ERROR : DROPPED_WARNING);
     }
   }
 }
 
-/* OpenTofu's warnings about a default's object constructors (native
-** syntax) that set attributes the type drops; -strict makes them errors
-** (strict_values). */
-static void opentofu_default_warnings(struct resolver *r) {
+/* The engine's own warnings about a default's object constructors
+** (native syntax) that set attributes the type drops (OpenTofu's);
+** -strict makes them errors (strict_values). */
+static void engine_default_warnings(struct resolver *r) {
   for (size_t k = 0; k < r->m->nvars; k++) {
     const struct var_decl *v = &r->m->vars[k];
     for (size_t j = 0; j < v->ndropped; j++) {
       const struct dropped_default *d = &v->dropped[j];
       if (d->constructor && !d->json)
         dropped_diag(r, v, d->path, d->name, &d->at, d->object, true, true,
-                     DROPPED_OPENTOFU);
+                     DROPPED_ENGINE);
     }
   }
 }
@@ -995,28 +958,6 @@ static void stage_parse(struct resolver *r) {
   free(und);
 }
 
-/* The beginning of the message about a bad value, by where it came from. */
-static const char *value_prefix(struct resolver *r, const struct var_decl *v,
-                                const struct raw_value *raw, const char *verb) {
-  char where[512];
-  if (!raw || raw->src) {
-    tfr_range_format(&v->decl, where, sizeof where);
-    return tfr_arena_printf(r->a,
-                            "The given value is not suitable for var.%s %s "
-                            "at %s",
-                            v->name, verb, where);
-  }
-  if (raw->kind == TFR_SRC_ENV)
-    return tfr_arena_printf(r->a,
-                            "Unsuitable value for var.%s set using the "
-                            "TF_VAR_%s environment variable",
-                            v->name, v->name);
-  return tfr_arena_printf(r->a,
-                          "Unsuitable value for var.%s set using "
-                          "-var=\"%s=...\"",
-                          v->name, v->name);
-}
-
 /* Where inside the value conversion failed, beyond Terraform's message
 ** (which names the element only for some mismatches): "The element that
 ** does not convert is var.x["c"].tags[2].v (terraform.tfvars:6,55-62).",
@@ -1043,83 +984,45 @@ static const char *failing_element(struct resolver *r, const struct var_decl *v,
       path, *where ? " (" : "", where, *where ? ")" : "");
 }
 
-/* Stage 5 for one variable (eval_variable.go's final value). */
+/* failing_element as the finaliser asks for it. */
+struct element_of {
+  struct resolver *r;
+  const struct var_decl *v;
+  const struct raw_value *raw;
+};
+
+static const char *element_note(void *ud, const tfr_value *given,
+                                struct tfr_range *at) {
+  const struct element_of *e = ud;
+  return failing_element(e->r, e->v, e->raw, given, at);
+}
+
+/* Stage 5 for one variable: its final value (finalize.h). */
 static void final_value(struct resolver *r, size_t k) {
   const struct var_decl *v = &r->m->vars[k];
   struct tfr_variable *out = &r->out[k];
-  const struct raw_value *raw = r->winner[k];
-  const tfr_value *given = r->given[k];
-  if (!given) {
-    given = v->dflt;
-    raw = NULL;
+  const struct raw_value *raw = r->given[k] ? r->winner[k] : NULL;
+  if (!r->given[k])
     out->source = TFR_SRC_DEFAULT;
-  }
-  if (!given)
+  struct element_of e = {r, v, raw};
+  struct finalizer f = {r->a,
+                        r->diags,
+                        r->engine,
+                        v,
+                        tfr_arena_printf(r->a, "var.%s", v->name),
+                        true,
+                        element_note,
+                        &e};
+  struct given_value g = {r->given[k], raw ? raw->kind : TFR_SRC_DEFAULT,
+                          raw && raw->src ? raw_range(raw)
+                                          : (struct tfr_range){0},
+                          raw && raw->fast};
+  const tfr_value *val = var_final(&f, &g);
+  if (!val)
     return;
-  bool from_file = raw && raw->src;
-  /* where a bad value is: its expression, or the declaration */
-  struct tfr_range at = from_file ? (struct tfr_range){0} : v->decl;
-  const char *err = NULL;
-  const tfr_value *val = given;
-  if (!raw || !raw->fast) {
-    if (v->defaults && !(given->flags & TFR_V_NULL))
-      given = conv_apply_defaults(r->a, given, v->defaults);
-    val = conv_convert(r->a, given, v->type, &err);
-  }
-  if (from_file && (!val || ((val->flags & TFR_V_NULL) && !v->nullable)))
-    at = raw_range(raw);
-  if (!val) {
-    const char *detail;
-    const char *mark =
-        from_file ? engine_secret_mark(r->engine, v->sensitive, v->ephemeral)
-                  : NULL;
-    const char *shown = err ? err : "incorrect type";
-    if (v->sensitive) /* the keys of a sensitive value (secret.h) */
-      shown = secret_conv_error(r->a, shown, v->type);
-    if (mark) {
-      char where[512];
-      tfr_range_format(&at, where, sizeof where);
-      detail = tfr_arena_printf(r->a,
-                                "The given value is not suitable for var.%s, "
-                                "which is %s: %s. Invalid value "
-                                "defined at %s.",
-                                v->name, mark, shown, where);
-      at = v->decl;
-    } else {
-      detail = tfr_arena_printf(r->a, "%s: %s.",
-                                value_prefix(r, v, raw, "declared"), shown);
-      if (r->engine->errors_at_decl)
-        at = v->decl;
-    }
-    var_error_code(r, TFR_CODE_INVALID_INPUT, &at, TFR_DIAG_ERROR,
-                   "Invalid value for input variable", detail, v->name);
-    if (!mark && !v->sensitive) {
-      struct tfr_range element = {0};
-      tfr_diags_set_note(r->diags, failing_element(r, v, raw, given, &element));
-      diags_at(r->diags, tfr_diags_count(r->diags) - 1)->element = element;
-    }
-    if (v->sensitive && err && shown != err)
-      secret_hide_detail(r->diags, tfr_diags_count(r->diags) - 1, detail);
-    return;
-  }
-  if ((val->flags & TFR_V_NULL) && !v->nullable) {
-    if (v->has_default && v->dflt) {
-      val = v->dflt;
-    } else {
-      var_error_code(r, TFR_CODE_REQUIRED_NOT_SET, &at, TFR_DIAG_ERROR,
-                     "Required variable not set",
-                     tfr_arena_printf(r->a,
-                                      "%s: required variable may not be set to "
-                                      "null.",
-                                      value_prefix(r, v, raw, "defined")),
-                     v->name);
-      return;
-    }
-  }
   if (v->deprecated && raw && !(r->given[k]->flags & TFR_V_NULL) &&
       r->engine->deprecated_warns)
-    var_error(r, &v->deprecated_range, TFR_DIAG_WARNING,
-              "Deprecated variable got a value", v->deprecated, v->name);
+    var_deprecated_warning(r->a, r->diags, r->engine, v, &v->deprecated_range);
   out->value = val;
   out->type = val->type;
   out->error = false;
@@ -1585,8 +1488,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->has_config = m->has_config;
   res->config_failed = mod->failed && m->has_config;
   res->module = mod;
-  if (r.opentofu && !r.strict)
-    opentofu_default_warnings(&r);
+  if (r.engine->warns_dropped_default && !r.strict)
+    engine_default_warnings(&r);
   bool stop =
       mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
   bool collected = !stop, unread = false;

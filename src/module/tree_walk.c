@@ -12,6 +12,7 @@
 #include "base/arena_int.h"
 #include "base/diag_int.h"
 #include "module/engine_tofu.h"
+#include "module/finalize.h"
 #include "eval/eval.h"
 #include "eval/funcs.h"
 #include "module/modcache.h"
@@ -163,98 +164,39 @@ static const char *child_element(struct tree *t, struct tinst *in, size_t k,
       *where ? " (" : "", where, *where ? ")" : "");
 }
 
+struct element_of {
+  struct tree *t;
+  struct tinst *in;
+  size_t k;
+};
+
+static const char *element_note(void *ud, const tfr_value *given,
+                                struct tfr_range *at) {
+  const struct element_of *e = ud;
+  return child_element(e->t, e->in, e->k, given, at);
+}
+
+/* Variable k of instance in, given (NULL: no argument), made final
+** (finalize.h); its diagnostics name the variable and the instance. */
 static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                                     const tfr_value *given) {
-  struct tmod *tm = in->tm;
-  const struct var_decl *v = &tm->m->vars[k];
-  const struct module_arg *arg = tm->args[k];
-  const char *addr = tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name);
-  struct tfr_range src = arg ? src_range(arg->file, arg->span) : v->decl;
-  char decl[512], at[512];
-  tfr_range_format(&v->decl, decl, sizeof decl);
-  tfr_range_format(&src, at, sizeof at);
+  const struct var_decl *v = &in->tm->m->vars[k];
+  const struct module_arg *arg = in->tm->args[k];
   size_t before = tfr_diags_count(t->diags);
-  const tfr_value *val = NULL;
-  if (!given) {
-    if (!v->has_default) {
-      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
-                    "Required variable not set",
-                    tfr_arena_printf(t->a,
-                                     "The variable \"%s\" is required, but "
-                                     "is not set.",
-                                     v->name));
-      goto done;
-    }
-    given = v->dflt;
-    if (!given)
-      goto done; /* its default has errors of its own */
-  }
-  if (v->defaults && !(given->flags & TFR_V_NULL))
-    given = conv_apply_defaults(t->a, given, v->defaults);
-  const char *err = NULL;
-  val = conv_convert(t->a, given, v->type, &err);
-  if (!val) {
-    /* the keys of a sensitive value, or of a value derived from one, are
-    ** not shown (secret.h) */
-    const char *shown = err ? err : "incorrect type";
-    const char *hidden =
-        v->sensitive || tfr_value_has_mark(given, TFR_V_SENSITIVE)
-            ? secret_conv_error(t->a, shown, v->type)
-            : shown;
-    if (v->sensitive)
-      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &v->decl,
-                    "Invalid value for input variable",
-                    tfr_arena_printf(t->a,
-                                     "The given value is not suitable for %s, "
-                                     "which is sensitive: %s. Invalid value "
-                                     "defined at %s.",
-                                     addr, hidden, at));
-    else
-      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src,
-                    "Invalid value for input variable",
-                    tfr_arena_printf(t->a,
-                                     "The given value is not suitable for %s "
-                                     "declared at %s: %s.",
-                                     addr, decl, hidden));
-    size_t last = tfr_diags_count(t->diags) - 1;
-    if (hidden != shown)
-      secret_hide_detail(t->diags, last, tfr_diags_get(t->diags, last)->detail);
-    else if (!v->sensitive) {
-      struct tfr_range element = {0};
-      const char *note = child_element(t, in, k, given, &element);
-      if (note) {
-        tfr_diags_set_note(t->diags, note);
-        diags_at(t->diags, last)->element = element;
-      }
-    }
-    goto done;
-  }
-  if ((val->flags & TFR_V_NULL) && !v->nullable) {
-    if (v->has_default && v->dflt) {
-      val = v->dflt;
-    } else {
-      tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src, "Required variable not set",
-                    tfr_arena_printf(t->a,
-                                     "The given value is not suitable for %s "
-                                     "defined at %s: required variable may "
-                                     "not be set to null.",
-                                     addr, decl));
-      val = NULL;
-      goto done;
-    }
-  }
-  if (v->ephemeral)
-    val = tfr_value_mark(t->a, val, TFR_V_EPHEMERAL);
-  else if (tfr_value_has_mark(val, TFR_V_EPHEMERAL)) {
-    tfr_diags_add(t->diags, TFR_DIAG_ERROR, &src, "Ephemeral value not allowed",
-                  "This input variable is not declared as accepting a "
-                  "ephemeral values, so it cannot be set to a result derived "
-                  "from an ephemeral value.");
-    val = NULL;
-  }
-done:
-  for (size_t i = before; i < tfr_diags_count(t->diags); i++)
-    tfr_diags_set_variable_at(t->diags, i, v->name);
+  struct element_of e = {t, in, k};
+  struct finalizer f = {t->a,
+                        t->diags,
+                        t->engine,
+                        v,
+                        tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name),
+                        false,
+                        element_note,
+                        &e};
+  struct given_value g = {given, TFR_SRC_CONFIG,
+                          arg && given ? src_range(arg->file, arg->span)
+                                       : (struct tfr_range){0},
+                          false};
+  const tfr_value *val = var_final(&f, &g);
   if (t->validate)
     for (size_t i = tfr_diags_count(t->diags); i > before; i--)
       if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
@@ -302,52 +244,27 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   struct dropped_arg *c = ctx;
   struct tree *t = c->t;
   bool strict = t->strict && own_code(t, c->in->parent->tm);
-  /* a sensitive value's keys and attribute names are its own (secret.h) */
-  const char *near = c->secret ? NULL : strict_suggest(d->object, d->name);
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range at = src_range(c->src, d->at);
-  tfr_diags_add(
-      t->diags, strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &at,
-      "Object attribute is ignored",
-      tfr_arena_printf(
-          t->a,
-          "The object type of %s.var.%s%s does not include an attribute "
-          "named %s: %s drops this %s silently, so an optional attribute it "
-          "may be meant for keeps its default (-strict makes this an "
-          "error).%s",
-          c->in->addr, c->v->name,
-          c->secret ? secret_path(t->a, d->path) : d->path,
-          c->secret ? SECRET_TEXT
-                    : str_go_quote(t->a, d->name, strlen(d->name)),
-          t->engine->product,
-          d->constructor ? "definition" : "attribute of the value",
-          near ? tfr_arena_printf(t->a,
-                                  " Did you mean to set attribute %s "
-                                  "instead?",
-                                  str_go_quote(t->a, near, strlen(near)))
-               : ""));
-  tfr_diags_set_code(t->diags, TFR_CODE_IGNORED_ATTRIBUTE);
-  tfr_diags_set_variable(t->diags, c->v->name);
-  tfr_diags_set_ours(t->diags);
-  if (strict)
-    diags_set_strict(t->diags);
-  else if (t->strict)
-    tfr_diags_set_note(
-        t->diags,
-        tfr_arena_printf(t->a,
-                         "A warning even with -strict: this call is in %s, "
-                         "third-party code outside the checked directory, "
-                         "not yours to fix.",
-                         c->in->parent->tm->rel));
-  if (c->secret) {
-    secret_hide_source(t->diags, before);
-    secret_hide_detail(t->diags, before,
-                       tfr_diags_get(t->diags, before)->detail);
-  }
+  struct dropped_report rep = {
+      tfr_arena_printf(t->a, "%s.var.%s", c->in->addr, c->v->name),
+      c->v->name,
+      c->secret,
+      strict ? DROPPED_ERROR : DROPPED_WARNING,
+      false,
+      !strict && t->strict
+          ? tfr_arena_printf(t->a,
+                             "A warning even with -strict: this call is in "
+                             "%s, third-party code outside the checked "
+                             "directory, not yours to fix.",
+                             c->in->parent->tm->rel)
+          : NULL};
+  var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
+              d->constructor, &at);
   diags_set_module_since(t->diags, before, c->in->addr);
 }
 
-/* "Deprecated variable got a value" for variable k of tm, in instance
+/* The warning for a deprecated variable k of tm that got a value, in instance
 ** addr (node_module_variable.go:337-344: a value that is not null,
 ** unknown included). */
 static void deprecated_warning(struct tree *t, const struct tmod *tm, size_t k,
@@ -356,9 +273,7 @@ static void deprecated_warning(struct tree *t, const struct tmod *tm, size_t k,
   const struct module_arg *arg = tm->args[k];
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range r = src_range(arg->file, arg->span);
-  tfr_diags_add(t->diags, TFR_DIAG_WARNING, &r,
-                "Deprecated variable got a value", v->deprecated);
-  tfr_diags_set_variable(t->diags, v->name);
+  var_deprecated_warning(t->a, t->diags, t->engine, v, &r);
   diags_set_module_since(t->diags, before, addr);
 }
 
@@ -413,8 +328,8 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
                                   tfr_value_has_mark(given, TFR_V_SENSITIVE)};
       strict_dropped(t->a, arg->expr, given, v->type, on_dropped_arg, &c);
     }
-    if (v->deprecated && arg && given && !(given->flags & TFR_V_NULL) &&
-        t->engine->deprecated_warns) {
+    if (v->deprecated && arg && given &&
+        (!(given->flags & TFR_V_NULL) || t->engine->deprecated_null_warns)) {
       if (t->validate)
         deprecated_seen(t, tm, k, in->addr);
       else
