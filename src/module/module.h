@@ -222,13 +222,20 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
 ** files and the command line, in precedence order.  skip_editor_files:
 ** auto files named as an editor's lock, backup or swap file are not read
 ** (tfr_resolve_opts.skip_editor_files). */
+struct collect_opts {
+  char *const *env;               /* environ-style, or NULL */
+  const struct tfr_cli_arg *args; /* -var and -var-file, as given */
+  size_t nargs;
+  bool fast;                 /* tfvars values read by the fast path */
+  bool skip_editor_files;    /* see above */
+  const struct overlays *ov; /* an editor's open files, or NULL */
+};
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
-                    char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast, bool skip_editor_files,
-                    const struct overlays *ov);
+                    const struct collect_opts *o);
 
-/* Where a file value's expression is. */
+/* Where a file value's expression is, and its name. */
 struct tfr_range raw_range(const struct raw_value *raw);
+struct tfr_range raw_name_range(const struct raw_value *raw);
 
 /* The expression of a file value, parsed now if its file was read by the
 ** fast path (fast: raw values read there may come with their final

@@ -1,10 +1,9 @@
 /*
-** Values for a module's variables: collecting them from every source in
-** precedence order (TF_VAR_, terraform.tfvars, *.auto.tfvars, then -var
-** and -var-file as given), parsing them against the declarations, and
-** the final value of each variable (conversion, optional() defaults,
-** nullability), stage by stage as Terraform runs them: when a stage
-** reports an error, later stages do not run.
+** Values for a module's variables: the raw values collected from every
+** source (collect.c) parsed against the declarations and chosen by
+** precedence, each variable's final value (finalize.c) and its rules,
+** then the module tree's walks (tree.h), stage by stage as Terraform runs
+** them: when a stage reports an error, later stages do not run.
 */
 #include <ctype.h>
 #include <errno.h>
@@ -35,453 +34,6 @@
 #include "module/varfile_secrets.h"
 #include "base/heap.h"
 
-/* ---- collecting raw values --------------------------------------------- */
-
-struct collector {
-  struct module *m;
-  tfr_arena *a;
-  tfr_diags *diags;
-  size_t cap;
-  bool fast;                    /* read tfvars values with fastval.c */
-  const struct fv_plan **plans; /* per type_id, made when first needed */
-  bool *planned;
-  const char *via;           /* the tfr_cli_arg being read: its via */
-  const struct overlays *ov; /* an editor's open files, or NULL */
-};
-
-/* Room for n more raw values. */
-static void reserve_raws(struct collector *c, size_t n) {
-  struct module *m = c->m;
-  if (m->nraws + n <= c->cap)
-    return;
-  c->cap = c->cap ? c->cap * 2 : 32;
-  if (c->cap < m->nraws + n)
-    c->cap = m->nraws + n;
-  /* malloc'd while collecting, freed with the arena (module_collect): a
-  ** large array grows where it is (the system moves its pages), touching
-  ** no memory twice */
-  m->raws = heap_realloc(m->raws, c->cap * sizeof *m->raws);
-}
-
-static struct raw_value *add_raw(struct collector *c) {
-  struct module *m = c->m;
-  reserve_raws(c, 1);
-  struct raw_value *r = &m->raws[m->nraws++];
-  memset(r, 0, sizeof *r);
-  r->via = c->via;
-  return r;
-}
-
-static void file_error(struct collector *c, struct src_file *src, struct span s,
-                       const char *summary, const char *detail,
-                       const char *var) {
-  struct tfr_range r = src_range(src, s);
-  tfr_diags_add(c->diags, TFR_DIAG_ERROR, &r, summary, detail);
-  if (var)
-    tfr_diags_set_variable(c->diags, var);
-}
-
-/* A block in a tfvars file: an error (Terraform's, for a variable
-** declaration). */
-static void block_error(struct collector *c, struct src_file *src,
-                        const struct body_item *it, const char *file) {
-  if (!body_item_is(it, "variable")) {
-    file_error(c, src, it->name_span,
-               tfr_arena_printf(c->a, "Unexpected \"%.*s\" block", (int)it->len,
-                                it->name),
-               "Blocks are not allowed here.", NULL);
-    return;
-  }
-  const struct ast *labels = it->labels;
-  const char *name = labels->n ? tfr_arena_strndup(c->a, labels->items[0]->str,
-                                                   labels->items[0]->n)
-                               : "";
-  file_error(
-      c, src, it->name_span, "Variable declaration in .tfvars file",
-      tfr_arena_printf(c->a,
-                       "A .tfvars file is used to assign values to variables "
-                       "that have already been declared in .tf files, not to "
-                       "declare new variables. To declare variable \"%s\", "
-                       "place this block in one of your .tf files, such as "
-                       "variables.tf.\n\nTo set a value for this variable in "
-                       "%s, use the definition syntax instead:\n    %s = "
-                       "<value>",
-                       name, file, name),
-      name);
-}
-
-/* A JSON property set again: an error at its key, pointing at the first
-** (its name through its value, as hcl's JSON attribute range goes). */
-static void repeated_error(struct collector *c, struct src_file *src,
-                           const struct body_item *it,
-                           const struct body_item *prev) {
-  struct tfr_range pr = src_range(src, prev->span);
-  char where[512];
-  tfr_range_format(&pr, where, sizeof where);
-  file_error(c, src, it->name_span, "Duplicate attribute definition",
-             tfr_arena_printf(c->a,
-                              "The argument \"%.*s\" was already set at %s.",
-                              (int)it->len, it->name, where),
-             NULL);
-}
-
-/* The values a tfvars file sets: the attributes of its body (native) or
-** the properties of its object (JSON).  A block (native) or a property
-** set twice (JSON; the native parser reports those itself) is an error,
-** and then the file sets nothing. */
-static void file_values(struct collector *c, struct ast_file *f,
-                        enum tfr_source_kind kind, const char *file) {
-  if (f->json && f->body->kind != AST_OBJECT) { /* at its first character */
-    file_error(c, f->src, ast_json_start(f->body), "Incorrect JSON value type",
-               "A JSON object is required here, setting the arguments for "
-               "this block.",
-               NULL);
-    return;
-  }
-  struct body_iter it = body_start(f->body, f->json, NULL);
-  struct body_item x;
-  bool bad = false;
-  while (body_next(&it, &x))
-    if (x.is_block) {
-      block_error(c, f->src, &x, file);
-      bad = true;
-    }
-  if (f->json) {
-    size_t n;
-    struct body_item *items;
-    const size_t *first = body_first_defs(c->a, f->body, &items, &n);
-    for (size_t i = 0; i < n; i++)
-      if (first[i] != i) {
-        repeated_error(c, f->src, &items[i], &items[first[i]]);
-        bad = true;
-      }
-  }
-  it = body_start(f->body, f->json, NULL);
-  while (!bad && body_next(&it, &x)) {
-    struct raw_value *r = add_raw(c);
-    r->name = tfr_arena_strndup(c->a, x.name, x.len);
-    r->kind = kind;
-    r->file = file;
-    r->expr = x.value;
-    r->src = f->src;
-    r->span = r->expr->span;
-    r->line = src_pos(f->src, r->span.start).line;
-  }
-}
-
-/* fastval.c's plan for a value of the named variable. */
-static const struct fv_plan *plan_for(void *ctx, const char *name, size_t len,
-                                      long *tag) {
-  struct collector *c = ctx;
-  long k = module_var_index(c->m, name, len); /* (reads no declaration) */
-  *tag = -1;
-  if (k < 0)
-    return NULL;
-  *tag = k + 1;
-  if (!c->plans) {
-    c->plans = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->plans);
-    c->planned = tfr_arena_alloc(c->a, c->m->ntypes * sizeof *c->planned);
-  }
-  uint32_t t = c->m->var_type[k]; /* one plan per type */
-  if (!c->planned[t]) {
-    const struct var_decl *v = &c->m->vars[k];
-    c->planned[t] = true;
-    c->plans[t] = fv_plan_new(c->a, v->type, v->defaults);
-  }
-  return c->plans[t];
-}
-
-/* A native tfvars file read by fastval.c, no AST made; false when it
-** needs the grammar. */
-static bool fast_values(struct collector *c, struct src_file *src,
-                        enum tfr_source_kind kind, const char *file,
-                        bool json) {
-  struct fv_attr *at;
-  size_t n;
-  if (!(json ? fv_read_json_body : fv_read_body)(c->a, src, plan_for, c, &at,
-                                                 &n))
-    return false;
-  struct lazy_file *lf = tfr_arena_alloc(c->a, sizeof *lf);
-  lf->first = c->m->nraws;
-  lf->n = n;
-  lf->json = json;
-  reserve_raws(c, n);
-  for (size_t i = 0; i < n; i++) {
-    struct raw_value *r = add_raw(c);
-    r->name = at[i].tag > 0
-                  ? c->m->name_pool +
-                        c->m->name_at[at[i].tag - 1] /* the same bytes */
-                  : tfr_arena_strndup(c->a, src->text + at[i].name.start,
-                                      at[i].name.end - at[i].name.start);
-    r->kind = kind;
-    r->file = file;
-    r->src = src;
-    r->span = at[i].expr;
-    r->line = at[i].line;
-    r->lazy = lf;
-    r->fast = at[i].value;
-    r->fast_dropped = at[i].dropped;
-    r->var = at[i].tag;
-  }
-  free(at);
-  return true;
-}
-
-struct tfr_range raw_range(const struct raw_value *raw) {
-  return src_range(raw->src, raw->span);
-}
-
-/* Where a file value's name is: `name = value` (native) or `"name":
-** value` (JSON), found back from the value; the value's range when the
-** text before it is neither. */
-static struct tfr_range raw_name_range(const struct raw_value *raw) {
-  const char *t = raw->src->text;
-  size_t i = raw->span.start;
-  while (i && strchr(" \t", t[i - 1]))
-    i--;
-  if (!i || (t[i - 1] != '=' && t[i - 1] != ':'))
-    return raw_range(raw);
-  i--;
-  while (i && strchr(" \t", t[i - 1]))
-    i--;
-  size_t end = i;
-  if (i && t[i - 1] == '"') { /* a quoted name: back to its opening quote */
-    i--;
-    while (i && !(t[i - 1] == '"' && (i < 2 || t[i - 2] != '\\')))
-      i--;
-    if (!i)
-      return raw_range(raw);
-    i--;
-  } else {
-    while (i && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_' ||
-                 t[i - 1] == '-' || (unsigned char)t[i - 1] >= 0x80))
-      i--;
-  }
-  if (i == end)
-    return raw_range(raw);
-  return src_range(raw->src, (struct span){(uint32_t)i, (uint32_t)end});
-}
-
-const struct ast *module_raw_expr(struct module *m, tfr_arena *a,
-                                  tfr_diags *diags,
-                                  const struct raw_value *raw) {
-  struct lazy_file *lf = raw->lazy;
-  if (raw->expr || !lf || lf->parsed)
-    return raw->expr;
-  lf->parsed = true;
-  tfr_file *f = parse_opened(a, diags, raw->src,
-                             lf->json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
-  const struct ast *body = f ? f->f.body : NULL;
-  if (!body || body->n != lf->n || (lf->json && body->kind != AST_OBJECT))
-    return NULL; /* cannot be: fastval.c read it */
-  for (size_t i = 0; i < lf->n; i++)
-    m->raws[lf->first + i].expr =
-        lf->json ? body->items[2 * i + 1] : body->items[i]->kids[0];
-  return raw->expr;
-}
-
-/* A variables file that cannot be read, in Terraform's words: Go's error
-** for the open, or for a read (a directory; a stream past what a text may
-** hold, 4 GiB), after the name. */
-static void unreadable(struct collector *c, const char *path, const char *shown,
-                       int err) {
-  const char *why, *what = src_read_problem(err);
-  if (err == SRC_NOT_REGULAR) {
-    why = tfr_arena_printf(c->a, "it is %s", what);
-  } else if (what) {
-    why = tfr_arena_printf(c->a, "read %s: %s", shown, what);
-  } else {
-    char *e = tfr_arena_strdup(c->a, strerror(err));
-    if (e[0] && e[1] && !isupper((unsigned char)e[1]))
-      e[0] = (char)tolower((unsigned char)e[0]); /* Go's errno texts */
-    bool on_read = err == EISDIR || err == EFBIG || err == EIO;
-    why = tfr_arena_printf(c->a, "%s %s: %s", on_read ? "read" : "open", shown,
-                           e);
-  }
-  tfr_diags_add(
-      c->diags, TFR_DIAG_ERROR, NULL, "Failed to read variables file",
-      err == ENOENT
-          ? tfr_arena_printf(c->a,
-                             "Given variables file %s does not "
-                             "exist.",
-                             shown)
-          : tfr_arena_printf(c->a, "Error while reading %s: %s.", shown, why));
-  tfr_diags_set_code(c->diags, TFR_CODE_VAR_FILE_UNREADABLE);
-  /* ours, after Terraform's words: a name that is there, as a broken link */
-  char target[1024];
-  ssize_t n;
-  if (err == ENOENT && (n = readlink(path, target, sizeof target - 1)) >= 0) {
-    target[n] = '\0';
-    tfr_diags_set_note(
-        c->diags,
-        tfr_arena_printf(c->a,
-                         "%s is a symbolic link to %s, which does not exist "
-                         "(a broken link).",
-                         shown, target));
-  }
-}
-
-/* OpenTofu's guess for a variables file named neither .json nor .tfvars
-** (-var-file=<(./vars.sh)): JSON if it starts with "{", after Go's
-** spaces. */
-static bool looks_like_json(const struct src_file *src) {
-  const char *p = src->text;
-  size_t n = src->len;
-  str_go_trim_space(&p, &n);
-  return n && *p == '{';
-}
-
-/* A variables file: .json suffix → JSON, anything else → native syntax
-** (with OpenTofu's rules, see looks_like_json).
-** With content, those bytes are the file named path (nothing is read). */
-static void values_file(struct collector *c, const char *path,
-                        const char *shown, enum tfr_source_kind kind,
-                        const char *content, size_t content_len) {
-  size_t before = tfr_diags_count(c->diags);
-  bool json = str_ends_with(path, ".json");
-  int err = 0;
-  struct src_file *src =
-      content ? parse_open(c->a, c->diags, NULL, path, content, content_len)
-              : parse_open_quiet(c->a, c->diags, c->ov, path,
-                                 kind == TFR_SRC_NAMED_FILE, &err);
-  if (!src && err)
-    unreadable(c, path, shown, err);
-  if (!src || tfr_diags_count(c->diags) > before) {
-    varfile_hide_secrets(c->m, c->diags, before, src, json);
-    return;
-  }
-  if (!json && engine_rules(c->m->opentofu)->sniff_json_var_files &&
-      !str_ends_with(path, ".tfvars"))
-    json = looks_like_json(src);
-  if (c->fast && fast_values(c, src, kind, shown, json))
-    return;
-  tfr_file *f = parse_opened(c->a, c->diags, src,
-                             json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL);
-  if (f && tfr_diags_count(c->diags) == before)
-    file_values(c, &f->f, kind, shown);
-  /* a line that may hold a secret is not quoted */
-  varfile_hide_secrets(c->m, c->diags, before, src, json);
-}
-
-/* A file of the module directory, named as the user will see it: bare
-** when the module is the working directory, as Terraform names it. */
-static const char *in_dir(struct collector *c, const char *name) {
-  if (!strcmp(c->m->dir, "."))
-    return name;
-  return tfr_arena_printf(c->a, "%s/%s", c->m->dir, name);
-}
-
-/* Whether name is an editor's lock, backup or swap file: Emacs's .#NAME
-** (a lock, often a dangling symbolic link) and #NAME#, NAME~, Vim's
-** .NAME.swp and .NAME.swo (and NAME.swp). */
-static bool editor_file(const char *name) {
-  size_t n = strlen(name);
-  return !strncmp(name, ".#", 2) ||
-         (n > 1 && name[0] == '#' && name[n - 1] == '#') ||
-         (n && name[n - 1] == '~') || str_ends_with(name, ".swp") ||
-         (name[0] == '.' && str_ends_with(name, ".swo"));
-}
-
-/* dir_list's keep: *.auto.tfvars and *.auto.tfvars.json (*ctx true: not
-** an editor's file). */
-static bool auto_name(const char *dir, const char *name, void *ctx) {
-  (void)dir;
-  if (*(const bool *)ctx && editor_file(name))
-    return false;
-  return str_ends_with(name, ".auto.tfvars") ||
-         str_ends_with(name, ".auto.tfvars.json");
-}
-
-/* *.auto.tfvars and *.auto.tfvars.json, in byte order of their names. */
-static void auto_files(struct collector *c, bool skip_editor_files) {
-  size_t n = 0;
-  const char **names =
-      dir_list(c->a, c->m->dir, auto_name, &skip_editor_files, c->ov, &n);
-  for (size_t i = 0; i < n; i++) {
-    const char *path = in_dir(c, names[i]);
-    values_file(c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
-  }
-}
-
-static void cli_var(struct collector *c, const char *arg) {
-  const char *eq = strchr(arg, '=');
-  if (!eq) {
-    tfr_diags_add(c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
-                  tfr_arena_printf(c->a,
-                                   "The given -var option \"%s\" is not "
-                                   "correctly specified. Must be a variable "
-                                   "name and value separated by an equals "
-                                   "sign, like -var=\"key=value\".",
-                                   arg));
-    return;
-  }
-  size_t n = (size_t)(eq - arg);
-  if (n && arg[n - 1] == ' ') {
-    size_t k = n;
-    while (k && arg[k - 1] == ' ')
-      k--;
-    tfr_diags_add(
-        c->diags, TFR_DIAG_ERROR, NULL, "Invalid -var option",
-        tfr_arena_printf(c->a,
-                         "Variable name \"%.*s\" is invalid due to "
-                         "trailing space. Did you mean -var=\"%.*s=%s\"?",
-                         (int)n, arg, (int)k, arg, eq + 1));
-    return;
-  }
-  struct raw_value *r = add_raw(c);
-  r->name = tfr_arena_strndup(c->a, arg, n);
-  r->kind = TFR_SRC_CLI;
-  r->text = tfr_arena_strdup(c->a, eq + 1);
-  r->len = strlen(eq + 1);
-}
-
-void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
-                    char *const *env, const struct tfr_cli_arg *args,
-                    size_t nargs, bool fast, bool skip_editor_files,
-                    const struct overlays *ov) {
-  struct collector c = {m, a, diags, 0, fast, NULL, NULL, NULL, ov};
-  for (size_t i = 0; env && env[i]; i++) {
-    if (strncmp(env[i], "TF_VAR_", 7) != 0)
-      continue;
-    const char *eq = strchr(env[i], '=');
-    if (!eq)
-      continue;
-    struct raw_value *r = add_raw(&c);
-    r->name = tfr_arena_strndup(a, env[i] + 7, (size_t)(eq - env[i] - 7));
-    r->kind = TFR_SRC_ENV;
-    r->text = tfr_arena_strdup(a, eq + 1);
-    r->len = strlen(eq + 1);
-  }
-  static const char *const defaults[] = {"terraform.tfvars",
-                                         "terraform.tfvars.json"};
-  for (int i = 0; i < 2; i++) {
-    const char *path = in_dir(&c, defaults[i]);
-    struct stat st;
-    if (stat(path, &st) == 0 || dir_overlay(ov, path))
-      values_file(&c, path, path, TFR_SRC_AUTO_FILE, NULL, 0);
-    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-      tfr_diags_add(diags, TFR_DIAG_WARNING, NULL,
-                    "Variables file is a broken symbolic link",
-                    tfr_arena_printf(a,
-                                     "%s is a symbolic link whose target does "
-                                     "not exist, so its values are not used "
-                                     "(%s skips it silently).",
-                                     path, engine_rules(m->opentofu)->product));
-      tfr_diags_set_ours(diags);
-    }
-  }
-  auto_files(&c, skip_editor_files);
-  for (size_t i = 0; i < nargs; i++) {
-    c.via = args[i].via;
-    if (args[i].file)
-      values_file(&c, args[i].value, args[i].value, TFR_SRC_NAMED_FILE,
-                  args[i].content, args[i].content_len);
-    else
-      cli_var(&c, args[i].value);
-  }
-  tfr_arena_on_free(a, free, m->raws); /* malloc'd: freed with the arena */
-}
-
 /* ---- resolution -------------------------------------------------------- */
 
 struct resolver {
@@ -496,7 +48,6 @@ struct resolver {
   size_t *nattempts, *first;       /* raw values of each variable: */
   size_t *raw_index;               /* raw_index[first[k] ...] */
   bool strict;                     /* -strict */
-  bool opentofu;                   /* OpenTofu's rules */
   bool missing_info;               /* missing_required_info */
   bool warn_dropped;               /* warn_dropped */
   tfr_diags *unsaid;               /* what reading the values said while
@@ -1440,6 +991,120 @@ tfr_resolve_module(tfr_arena *a, tfr_diags *diags, const tfr_module *mod,
   return resolve(a, diags, mod, &ro, overlays_of(a, &ro));
 }
 
+/* Each variable's result before anything is resolved: in error, every
+** rule skipped until the validation stage says otherwise; whether any
+** variable has rules. */
+static bool init_out(struct resolver *r) {
+  const struct module *m = r->m;
+  size_t n = m->nvars ? m->nvars : 1;
+  r->out = tfr_arena_alloc(r->a, n * sizeof *r->out);
+  r->given = tfr_arena_alloc(r->a, n * sizeof *r->given);
+  r->winner = tfr_arena_alloc(r->a, n * sizeof *r->winner);
+  bool any_rules = false;
+  for (size_t k = 0; k < m->nvars; k++) {
+    const struct var_decl *v = &m->vars[k];
+    r->out[k] = (struct tfr_variable){.name = v->name,
+                                      .type = v->plain,
+                                      .sensitive = v->sensitive,
+                                      .error = true,
+                                      .decl = v->decl};
+    any_rules |= v->nvalidations > 0;
+    r->out[k].rules = module_skipped_rules(r->a, v);
+    r->out[k].nrules = v->nvalidations;
+    r->out[k].deprecated = v->deprecated;
+    r->out[k].ephemeral = v->ephemeral;
+    r->out[k].is_const = v->is_const;
+    r->out[k].type_range = v->type_range;
+    r->out[k].type_overridden = v->type_overridden;
+  }
+  return any_rules;
+}
+
+/* Where the resolution got to, stage by stage. */
+struct progress {
+  bool stop;      /* plan stops here */
+  bool collected; /* the values were read */
+  bool parsed;    /* each variable's winning value is known */
+};
+
+static void collect(struct resolver *r, const struct tfr_resolve_opts *o,
+                    const struct overlays *ov, tfr_diags *d) {
+  /* -strict looks at each value as written: no fast path */
+  struct collect_opts co = {o->env,
+                            o->args,
+                            o->nargs,
+                            !o->keep_given && !o->strict,
+                            o->skip_editor_files,
+                            ov};
+  module_collect(r->m, r->a, d, &co);
+}
+
+/* Stages 1-3: the values read and parsed; when plan stops before (a var
+** file it cannot read, an error of the configuration) those it can read
+** as a preview, what reading and parsing them says unsaid (plan would say
+** it once the error is fixed), each variable's own error its preview's. */
+static struct progress read_values(struct resolver *r, const tfr_module *mod,
+                                   const struct tfr_resolve_opts *o,
+                                   const struct overlays *ov) {
+  struct progress p = {0};
+  p.stop =
+      mod->failed || tfr_diags_has_errors(r->diags) || o->declarations_only;
+  p.collected = !p.stop;
+  bool unread = false;
+  if (!p.stop) {
+    size_t before = tfr_diags_count(r->diags);
+    collect(r, o, ov, r->diags);
+    p.stop = tfr_diags_has_errors(r->diags);
+    unread = p.stop && only_unreadable(r->diags, before);
+  }
+  if (!p.stop && !r->m->has_config) {
+    module_no_config_error(r->diags, r->engine->product);
+    p.stop = true;
+  }
+  p.parsed = !p.stop;
+  if (!p.stop) {
+    stage_parse(r);
+    p.stop = diags_errors_since(r->diags, 0); /* -strict's go on (issue 37) */
+  } else if ((unread ||
+              (mod->failed && !p.collected && !o->declarations_only)) &&
+             r->m->has_config) {
+    r->unsaid = tfr_diags_new(r->a);
+    tfr_diags_share_sources(r->unsaid, r->diags);
+    tfr_diags *said = r->diags;
+    r->diags = r->unsaid;
+    if (!p.collected) /* each source is described with its preview */
+      collect(r, o, ov, r->unsaid);
+    stage_parse(r);
+    p.parsed = true;
+    r->diags = said;
+  }
+  return p;
+}
+
+/* The module tree: loaded, its arguments checked, its graph built (NULL:
+** none); *later: the root variables whose rules wait for it. */
+static struct tree *load_tree(struct resolver *r,
+                              const struct tfr_resolve_opts *o,
+                              const struct overlays *ov, bool any_rules,
+                              bool **later, bool *stop) {
+  const struct module *m = r->m;
+  size_t n = m->nvars ? m->nvars : 1;
+  const tfr_value **cv = tfr_arena_alloc(r->a, n * sizeof *cv);
+  for (size_t k = 0; k < m->nvars; k++)
+    cv[k] = m->vars[k].is_const && !r->out[k].error ? r->out[k].value : NULL;
+  struct tree_opts to = {cv,        o->env,          o->cache,
+                         o->strict, o->warn_dropped, o->unchecked_error,
+                         ov,        o->own_dir};
+  bool ok;
+  struct tree *tree = tree_load(r->a, r->diags, r->m, &to, &ok);
+  if (tree && any_rules) {
+    *later = tfr_arena_alloc(r->a, n * sizeof **later);
+    validate_after_modules(m, r->a, *later);
+  }
+  *stop = !ok || (tree && !tree_graph(tree, r->diags, *later));
+  return tree;
+}
+
 /* tfr_resolve_module with options this library's struct holds, and their
 ** overlays as the readers take them. */
 static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
@@ -1456,33 +1121,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .diags = diags,
                        .m = m,
                        .strict = o->strict,
-                       .opentofu = m->opentofu,
                        .engine = engine_rules(m->opentofu),
                        .missing_info = o->missing_required_info,
                        .warn_dropped = o->warn_dropped,
                        .config_failed = mod->failed};
-  size_t n = m->nvars ? m->nvars : 1;
-  r.out = tfr_arena_alloc(a, n * sizeof *r.out);
-  r.given = tfr_arena_alloc(a, n * sizeof *r.given);
-  r.winner = tfr_arena_alloc(a, n * sizeof *r.winner);
-  bool any_rules = false;
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *v = &m->vars[k];
-    r.out[k] = (struct tfr_variable){.name = v->name,
-                                     .type = v->plain,
-                                     .sensitive = v->sensitive,
-                                     .error = true,
-                                     .decl = v->decl};
-    /* every rule is skipped until the validation stage says otherwise */
-    any_rules |= v->nvalidations > 0;
-    r.out[k].rules = module_skipped_rules(a, v);
-    r.out[k].nrules = v->nvalidations;
-    r.out[k].deprecated = v->deprecated;
-    r.out[k].ephemeral = v->ephemeral;
-    r.out[k].is_const = v->is_const;
-    r.out[k].type_range = v->type_range;
-    r.out[k].type_overridden = v->type_overridden;
-  }
+  bool any_rules = init_out(&r);
   res->vars = r.out;
   res->n = m->nvars;
   res->has_config = m->has_config;
@@ -1490,84 +1133,34 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   res->module = mod;
   if (r.engine->warns_dropped_default && !r.strict)
     engine_default_warnings(&r);
-  bool stop =
-      mod->failed || tfr_diags_has_errors(diags) || o->declarations_only;
-  bool collected = !stop, unread = false;
-  if (!stop) {
-    size_t before = tfr_diags_count(diags);
-    /* -strict looks at each value as written: no fast path */
-    module_collect(m, a, diags, o->env, o->args, o->nargs,
-                   !o->keep_given && !o->strict, o->skip_editor_files, ov);
-    stop = tfr_diags_has_errors(diags);
-    unread = stop && only_unreadable(diags, before);
-  }
-  if (!stop && !m->has_config) {
-    module_no_config_error(diags, r.engine->product);
-    stop = true;
-  }
-  bool parsed = !stop; /* each variable's winning value is known */
-  if (!stop) {
-    stage_parse(&r);
-    stop = diags_errors_since(diags, 0); /* -strict's go on (issue 37) */
-  } else if ((unread || (mod->failed && !collected && !o->declarations_only)) &&
-             m->has_config) {
-    /* plan stops at a var file that cannot be read (every other source
-    ** was read) or at an error of the configuration (before reading any
-    ** value): the values it can read as a preview, what reading and
-    ** parsing them says unsaid (plan would say it once the error is
-    ** fixed), each variable's own error its preview's */
-    r.unsaid = tfr_diags_new(a);
-    tfr_diags_share_sources(r.unsaid, diags);
-    tfr_diags *said = r.diags;
-    r.diags = r.unsaid;
-    if (!collected) /* each source is described with its preview */
-      module_collect(m, a, r.unsaid, o->env, o->args, o->nargs,
-                     !o->keep_given && !o->strict, o->skip_editor_files, ov);
-    stage_parse(&r);
-    parsed = true;
-    r.diags = said;
-  }
-  if (!stop && r.engine->const_init_walk)
-    stop = !init_walk(&r);
-  /* the module tree: loaded, its arguments checked, its graph built */
+  struct progress p = read_values(&r, mod, o, ov);
+  if (!p.stop && r.engine->const_init_walk)
+    p.stop = !init_walk(&r);
   struct tree *tree = NULL;
   bool *later = NULL; /* root variables whose rules wait for the tree */
-  if (!stop && o->tree) {
-    bool ok;
-    const tfr_value **cv = tfr_arena_alloc(a, n * sizeof *cv);
-    for (size_t k = 0; k < m->nvars; k++)
-      cv[k] = m->vars[k].is_const && !r.out[k].error ? r.out[k].value : NULL;
-    tree = tree_load(a, diags, m, cv, o->env, o->cache, o->strict,
-                     o->warn_dropped, o->unchecked_error, ov, &ok);
-    if (tree)
-      tree_set_own_dir(tree, o->own_dir);
-    if (tree && any_rules) {
-      later = tfr_arena_alloc(a, n * sizeof *later);
-      validate_after_modules(m, a, later);
-    }
-    stop = !ok || (tree && !tree_graph(tree, diags, later));
-  }
-  if (!stop) {
+  if (!p.stop && o->tree)
+    tree = load_tree(&r, o, ov, any_rules, &later, &p.stop);
+  if (!p.stop) {
     /* a cycle of the root's rules stops before the tree's walk too: the
     ** graph is checked before it is walked (terraform
     ** internal/terraform/graph_builder.go:83) */
     bool cycle = false, ok = validate_unknown(m, a, diags, &cycle);
-    stop = !(tree && !cycle ? tree_validate(tree, diags) && ok : ok);
+    p.stop = !(tree && !cycle ? tree_validate(tree, diags) && ok : ok);
   }
   group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {
-    if (!stop)
+    if (!p.stop)
       final_value(&r, k);
-    describe_source(&r, k, collected);
+    describe_source(&r, k, p.collected);
   }
-  if (!stop && any_rules)
+  if (!p.stop && any_rules)
     final_rules(&r, later);
-  if (!stop && tree)
+  if (!p.stop && tree)
     plan_tree(&r, tree, later);
-  if (stop && parsed)
+  if (p.stop && p.parsed)
     preview(&r, any_rules);
   res->preview_diags = r.unsaid;
-  for (size_t k = 0; !collected && parsed && k < m->nvars; k++)
+  for (size_t k = 0; !p.collected && p.parsed && k < m->nvars; k++)
     if (r.out[k].preview || r.out[k].preview_error)
       describe_source(&r, k, true);
   reasons(&r);

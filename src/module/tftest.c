@@ -179,8 +179,8 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   struct module copy = *t->m;
   copy.raws = NULL;
   copy.nraws = 0;
-  module_collect(&copy, t->a, g->seen, t->o->env, args, nargs, false, false,
-                 NULL);
+  struct collect_opts co = {t->o->env, args, nargs, false, false, NULL};
+  module_collect(&copy, t->a, g->seen, &co);
   if (tfr_diags_has_errors(g->seen))
     return false;
   tfr_diags *scratch = tfr_diags_new(t->a);

@@ -25,23 +25,37 @@ struct tree;
 ** loaded (N directories each calling the next twice make 2^N). */
 #define TREE_MAX_INSTANCES 100000
 
+/* What loading a tree takes beside its root module. */
+struct tree_opts {
+  const tfr_value *const *const_values; /* the root's variables' values
+                                           where they are const (module
+                                           sources may use them; NULL:
+                                           none) */
+  char *const *env;          /* environ-style (TF_DATA_DIR), or NULL: the
+                                process's */
+  struct tfr_cache *cache;   /* child modules shared with other
+                                resolutions, or NULL */
+  bool strict;               /* -strict: a module not installed is an
+                                error, an object attribute a child's type
+                                drops too */
+  bool warn_dropped;         /* such an attribute is a warning without
+                                strict */
+  bool unchecked_error;      /* a call whose instances are not checked is
+                                an error (strict implies it) */
+  const struct overlays *ov; /* an editor's open files, or NULL */
+  const char *own_dir;       /* the top of the user's own code
+                                (tfr_resolve_opts.own_dir; NULL: the
+                                root's directory): what is outside, or
+                                under the root's data directory, is
+                                third-party */
+};
+
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
 ** each call checked.  NULL when root has no module blocks (nothing
-** changes then).  const_values: the root's variables' values where
-** they are const (module sources may use them; NULL: none).  env: environ-style
-*(TF_DATA_DIR), or NULL: the
-** process's; cache: child modules shared with other resolutions, or
-** NULL; strict: -strict (a module not installed is an error, an
-** object attribute a child's type drops too); warn_dropped: such an
-** attribute is a warning without strict; unchecked_error: a call whose
-** instances are not checked is an error (strict implies it).  False in
-** *ok when Terraform would stop here. */
+** changes then).  False in *ok when Terraform would stop here. */
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       const tfr_value *const *const_values, char *const *env,
-                       struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       bool unchecked_error, const struct overlays *ov,
-                       bool *ok);
+                       const struct tree_opts *o, bool *ok);
 
 /* The graph of the tree; false after its cycles' errors.  root_later[k]
 ** (root_later may be NULL): root variable k's rules read module outputs
@@ -71,10 +85,5 @@ void tree_result(struct tree *t, struct tfr_resolution *res);
 /* Give every diagnostic without a module the root's ("") and, in
 ** human output, a note naming the instance of the others. */
 void tree_mark_diags(tfr_diags *diags, size_t from);
-
-/* The top of the user's own code (tfr_resolve_opts.own_dir; NULL: the
-** root's directory): what is outside, or under the root's data
-** directory, is third-party. */
-void tree_set_own_dir(struct tree *t, const char *dir);
 
 #endif

@@ -2,7 +2,6 @@
 ** The walk: count and for_each, each call expanded.
 */
 #include "module/tree_int.h"
-#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -11,20 +10,7 @@
 #include <sys/stat.h>
 #include "base/arena_int.h"
 #include "base/diag_int.h"
-#include "module/engine_tofu.h"
-#include "eval/eval.h"
-#include "eval/funcs.h"
-#include "module/modcache.h"
 #include "values/number.h"
-#include "syntax/parse.h"
-#include "syntax/refwalk.h"
-#include "module/scope.h"
-#include "module/source.h"
-#include "module/strict.h"
-#include "base/strutil.h"
-#include "tfresolve/tfresolve.h"
-#include "module/validate.h"
-#include "values/secret.h"
 
 /* ---- the walk ----------------------------------------------------------- */
 

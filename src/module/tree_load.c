@@ -2,7 +2,6 @@
 ** Loading: every call followed into its child module.
 */
 #include "module/tree_int.h"
-#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,19 +11,9 @@
 #include "base/arena_int.h"
 #include "base/diag_int.h"
 #include "module/engine_tofu.h"
-#include "eval/eval.h"
-#include "eval/funcs.h"
 #include "module/modcache.h"
-#include "values/number.h"
-#include "syntax/parse.h"
-#include "syntax/refwalk.h"
-#include "module/scope.h"
 #include "module/source.h"
-#include "module/strict.h"
-#include "base/strutil.h"
 #include "tfresolve/tfresolve.h"
-#include "module/validate.h"
-#include "values/secret.h"
 
 /* ---- loading ------------------------------------------------------------ */
 
@@ -587,20 +576,18 @@ static void required_args(struct tree *t) {
 }
 
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       const tfr_value *const *const_values, char *const *env,
-                       struct tfr_cache *cache, bool strict, bool warn_dropped,
-                       bool unchecked_error, const struct overlays *ov,
-                       bool *ok) {
+                       const struct tree_opts *o, bool *ok) {
   *ok = true;
   if (!root->ncalls)
     return NULL;
   struct tree *t = tfr_arena_alloc(a, sizeof *t);
   t->a = a;
   t->diags = diags;
-  t->env = env;
-  t->ov = ov;
+  t->env = o->env;
+  t->ov = o->ov;
   /* without a cache shared with other resolutions, one of the tree's
   ** own: a module called from several places is read once */
+  struct tfr_cache *cache = o->cache;
   if (!cache) {
     cache = tfr_cache_new();
     tfr_arena_on_free(a, (void (*)(void *))tfr_cache_free, cache);
@@ -608,12 +595,14 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->cache = cache;
   t->scratch = tfr_arena_new();
   tfr_arena_on_free(a, (void (*)(void *))tfr_arena_free, t->scratch);
-  t->const_values = const_values;
-  t->strict = strict;
-  t->warn_dropped = warn_dropped;
-  t->unchecked_error = strict || unchecked_error;
+  t->const_values = o->const_values;
+  t->strict = o->strict;
+  t->warn_dropped = o->warn_dropped;
+  t->unchecked_error = o->strict || o->unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
+  /* the user's own code, as the loader opens paths */
+  t->own_dir = o->own_dir ? tree_path_join(a, o->own_dir, ".") : NULL;
   struct stat st;
   if (stat(root->dir, &st) == 0) {
     t->root->dev = st.st_dev;

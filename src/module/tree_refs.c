@@ -2,29 +2,12 @@
 ** References of expressions, found once.
 */
 #include "module/tree_int.h"
-#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/arena_int.h"
-#include "base/diag_int.h"
-#include "module/engine_tofu.h"
-#include "eval/eval.h"
-#include "eval/funcs.h"
-#include "module/modcache.h"
-#include "values/number.h"
-#include "syntax/parse.h"
-#include "syntax/refwalk.h"
-#include "module/scope.h"
-#include "module/source.h"
-#include "module/strict.h"
-#include "base/strutil.h"
-#include "tfresolve/tfresolve.h"
-#include "module/validate.h"
-#include "values/secret.h"
 
 /* ---- references --------------------------------------------------------- */
 

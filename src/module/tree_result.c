@@ -9,22 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/arena_int.h"
 #include "base/diag_int.h"
-#include "module/engine_tofu.h"
-#include "eval/eval.h"
-#include "eval/funcs.h"
-#include "module/modcache.h"
-#include "values/number.h"
-#include "syntax/parse.h"
-#include "syntax/refwalk.h"
-#include "module/scope.h"
-#include "module/source.h"
-#include "module/strict.h"
-#include "base/strutil.h"
-#include "tfresolve/tfresolve.h"
-#include "module/validate.h"
-#include "values/secret.h"
 
 /* ---- the result --------------------------------------------------------- */
 
@@ -234,8 +219,4 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
 
 void tree_mark_diags(tfr_diags *diags, size_t from) {
   diags_set_module_since(diags, from, "");
-}
-
-void tree_set_own_dir(struct tree *t, const char *dir) {
-  t->own_dir = dir ? tree_path_join(t->a, dir, ".") : NULL;
 }

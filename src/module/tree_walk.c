@@ -2,7 +2,6 @@
 ** The walk: arguments, rules, locals and outputs node by node.
 */
 #include "module/tree_int.h"
-#include "base/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -13,19 +12,7 @@
 #include "base/diag_int.h"
 #include "module/engine_tofu.h"
 #include "module/finalize.h"
-#include "eval/eval.h"
-#include "eval/funcs.h"
-#include "module/modcache.h"
-#include "values/number.h"
-#include "syntax/parse.h"
-#include "syntax/refwalk.h"
-#include "module/scope.h"
-#include "module/source.h"
-#include "module/strict.h"
-#include "base/strutil.h"
-#include "tfresolve/tfresolve.h"
 #include "module/validate.h"
-#include "values/secret.h"
 
 static const char *ref_steps(tfr_arena *a, const struct ast *x,
                              const char **root, const char **steps) {
