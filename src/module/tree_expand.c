@@ -457,120 +457,131 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
 
 /* node_module_expand.go: the instances of tm's call in parent instance pi;
 ** false after an error. */
+/* The one instance of a call without count or for_each (and of every
+** call in the validate walk). */
+static bool expand_single(struct tree *t, struct tmod *tm, struct tinst *pi,
+                          struct texp *e) {
+  const struct module_call *c = tm->call;
+  if (too_many(t, pi, c, 1)) /* one per call path: passes (tree_load) */
+    return false;
+  e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
+  return !push_inst(t, e,
+                    tree_new_inst(t, tm, pi,
+                                  inst_addr(t, pi, c->name, NULL, NULL),
+                                  (struct trep){0}),
+                    NULL, c);
+}
+
+/* The validate walk: count and for_each checked, one instance. */
+static bool expand_validate(struct tree *t, struct tmod *tm, struct tinst *pi,
+                            struct texp *e) {
+  const struct module_call *c = tm->call;
+  if (c->count && count_value(t, pi, c) == -1)
+    return false;
+  if (c->for_each) {
+    const tfr_value *v =
+        tree_eval_in(t, pi, c->for_each_src, c->for_each, NULL, NULL, pi->addr);
+    if (!v || !for_each_ok(t, pi, c, v))
+      return false;
+  }
+  return expand_single(t, tm, pi, e);
+}
+
+static bool expand_count(struct tree *t, struct tmod *tm, struct tinst *pi,
+                         struct texp *e) {
+  const struct module_call *c = tm->call;
+  long n = count_value(t, pi, c);
+  if (n == -2) {
+    unknown_repetition(
+        t, pi, c, c->count,
+        "The \"count\" value depends on resource attributes that cannot "
+        "be determined until apply, so Terraform cannot predict how many "
+        "instances will be created. To work around this, use the -target "
+        "argument to first apply only the resources that the count "
+        "depends on.");
+    return false;
+  }
+  if (n < 0 || too_many(t, pi, c, (size_t)n))
+    return false;
+  e->mode = EXP_COUNT;
+  e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
+  for (long i = 0; i < n; i++) {
+    const tfr_value *k = num_val(t->a, i);
+    if (push_inst(t, e,
+                  tree_new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
+                                (struct trep){k, NULL, NULL}),
+                  NULL, c))
+      return false;
+  }
+  return true;
+}
+
+/* Element i of a for_each value v, and its key. */
+static const tfr_value *for_each_elem(struct tree *t, const tfr_value *v,
+                                      size_t i, const char **key) {
+  if (v->type->kind == TFR_SET)
+    *key = tfr_arena_strndup(t->a, v->elems[i]->s, v->elems[i]->n);
+  else if (v->type->kind == TFR_MAP)
+    *key = tfr_arena_strndup(t->a, v->keys[i], v->keylens[i]);
+  else
+    *key = v->type->names[i];
+  return v->elems[i];
+}
+
+static bool expand_for_each(struct tree *t, struct tmod *tm, struct tinst *pi,
+                            struct texp *e) {
+  const struct module_call *c = tm->call;
+  const tfr_value *v =
+      tree_eval_in(t, pi, c->for_each_src, c->for_each, NULL, NULL, pi->addr);
+  if (!v)
+    return false;
+  if ((v->flags & TFR_V_UNKNOWN) ||
+      (v->type->kind == TFR_SET && !tfr_value_is_wholly_known(v))) {
+    unknown_repetition(t, pi, c, c->for_each,
+                       v->type->kind == TFR_SET ? unknown_set : unknown_map);
+    return false;
+  }
+  if (!for_each_ok(t, pi, c, v))
+    return false;
+  e->mode = EXP_FOR_EACH;
+  /* for_each_ok rejected a value marked as a whole; its elements keep
+  ** their marks into each.value (eval_for_each.go:99-109: only the
+  ** top-level marks are an error, then AsValueMap hands out the
+  ** elements as they are; expansion_mode.go:90-99). each.key is a
+  ** plain string (expansion_mode.go:97): a key from a marked value
+  ** marks the whole map (hcl's object and for expressions) or set,
+  ** which for_each_ok rejected. count.index is plain too
+  ** (expansion_mode.go:72). */
+  size_t n = (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
+  if (too_many(t, pi, c, n))
+    return false;
+  e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
+  e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
+  /* keys in order: a map's and an object's are sorted, a set of
+  ** strings is ordered by its strings */
+  for (size_t i = 0; i < n; i++) {
+    const char *key;
+    const tfr_value *val = for_each_elem(t, v, i, &key);
+    if (push_inst(
+            t, e,
+            tree_new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
+                          (struct trep){NULL, tree_str_val(t->a, key), val}),
+            key, c))
+      return false;
+  }
+  return true;
+}
+
 bool tree_expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
   const struct module_call *c = tm->call;
   size_t ci = (size_t)(c - pi->tm->m->calls);
   struct texp *e = tfr_arena_alloc(t->a, sizeof *e);
-  if (t->validate) {
-    if (c->count && count_value(t, pi, c) == -1)
-      return false;
-    if (c->for_each) {
-      const tfr_value *v = tree_eval_in(t, pi, c->for_each_src, c->for_each,
-                                        NULL, NULL, pi->addr);
-      if (!v || !for_each_ok(t, pi, c, v))
-        return false;
-    }
-    if (too_many(t, pi, c, 1)) /* one per call path: passes (tree_load) */
-      return false;
-    e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    if (push_inst(t, e,
-                  tree_new_inst(t, tm, pi,
-                                inst_addr(t, pi, c->name, NULL, NULL),
-                                (struct trep){0}),
-                  NULL, c))
-      return false;
-    pi->calls[ci] = e;
-    pi->module_obj = NULL;
-    pi->call_val[ci] = NULL;
-    pi->call_val[ci] = NULL;
-    return true;
-  }
-  if (c->count) {
-    long n = count_value(t, pi, c);
-    if (n == -2) {
-      unknown_repetition(
-          t, pi, c, c->count,
-          "The \"count\" value depends on resource attributes that cannot "
-          "be determined until apply, so Terraform cannot predict how many "
-          "instances will be created. To work around this, use the -target "
-          "argument to first apply only the resources that the count "
-          "depends on.");
-      return false;
-    }
-    if (n < 0 || too_many(t, pi, c, (size_t)n))
-      return false;
-    e->mode = EXP_COUNT;
-    e->insts = tfr_arena_alloc(t->a, (n ? (size_t)n : 1) * sizeof *e->insts);
-    for (long i = 0; i < n; i++) {
-      const tfr_value *k = num_val(t->a, i);
-      if (push_inst(t, e,
-                    tree_new_inst(t, tm, pi, inst_addr(t, pi, c->name, NULL, k),
-                                  (struct trep){k, NULL, NULL}),
-                    NULL, c))
-        return false;
-    }
-  } else if (c->for_each) {
-    const tfr_value *v =
-        tree_eval_in(t, pi, c->for_each_src, c->for_each, NULL, NULL, pi->addr);
-    if (!v)
-      return false;
-    if ((v->flags & TFR_V_UNKNOWN) ||
-        (v->type->kind == TFR_SET && !tfr_value_is_wholly_known(v))) {
-      unknown_repetition(t, pi, c, c->for_each,
-                         v->type->kind == TFR_SET ? unknown_set : unknown_map);
-
-      return false;
-    }
-    if (!for_each_ok(t, pi, c, v))
-      return false;
-    e->mode = EXP_FOR_EACH;
-    /* for_each_ok rejected a value marked as a whole; its elements keep
-    ** their marks into each.value (eval_for_each.go:99-109: only the
-    ** top-level marks are an error, then AsValueMap hands out the
-    ** elements as they are; expansion_mode.go:90-99). each.key is a
-    ** plain string (expansion_mode.go:97): a key from a marked value
-    ** marks the whole map (hcl's object and for expressions) or set,
-    ** which for_each_ok rejected. count.index is plain too
-    ** (expansion_mode.go:72). */
-    size_t n =
-        (v->flags & TFR_V_NULL) || v->type->kind == TFR_DYNAMIC ? 0 : v->n;
-    if (too_many(t, pi, c, n))
-      return false;
-    e->insts = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->insts);
-    e->keys = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *e->keys);
-    /* keys in order: a map's and an object's are sorted, a set of
-    ** strings is ordered by its strings */
-    for (size_t i = 0; i < n; i++) {
-      const char *key;
-      const tfr_value *val;
-      if (v->type->kind == TFR_SET) {
-        key = tfr_arena_strndup(t->a, v->elems[i]->s, v->elems[i]->n);
-        val = v->elems[i];
-      } else if (v->type->kind == TFR_MAP) {
-        key = tfr_arena_strndup(t->a, v->keys[i], v->keylens[i]);
-        val = v->elems[i];
-      } else {
-        key = v->type->names[i];
-        val = v->elems[i];
-      }
-      if (push_inst(
-              t, e,
-              tree_new_inst(t, tm, pi, inst_addr(t, pi, c->name, key, NULL),
-                            (struct trep){NULL, tree_str_val(t->a, key), val}),
-              key, c))
-        return false;
-    }
-  } else {
-    if (too_many(t, pi, c, 1))
-      return false;
-    e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
-    if (push_inst(t, e,
-                  tree_new_inst(t, tm, pi,
-                                inst_addr(t, pi, c->name, NULL, NULL),
-                                (struct trep){0}),
-                  NULL, c))
-      return false;
-  }
+  bool ok = t->validate   ? expand_validate(t, tm, pi, e)
+            : c->count    ? expand_count(t, tm, pi, e)
+            : c->for_each ? expand_for_each(t, tm, pi, e)
+                          : expand_single(t, tm, pi, e);
+  if (!ok)
+    return false;
   pi->calls[ci] = e;
   pi->module_obj = NULL;
   pi->call_val[ci] = NULL;

@@ -948,6 +948,67 @@ static bool run_rule(tfr_arena *a, tfr_diags *diags, const struct module *m,
   return run_own(a, diags, m, k, &own, s, value_at, walk_validate, out);
 }
 
+/* A rule whose condition is unknown: deferred, and ours to say so in
+** the plan walk (but for a child's, whose outcome says it). */
+static bool deferred(tfr_arena *a, tfr_diags *diags, const struct module *m,
+                     size_t k, const struct validation *rule, struct scope *s,
+                     bool walk_validate, struct tfr_rule *out) {
+  if (walk_validate) /* the usual outcome there: nothing to say */
+    return outcome(out, TFR_RULE_DEFERRED, NULL);
+  const char *why = deferred_reason(a, m, s, rule->condition);
+  if (s->quiet_deferred) /* a child's: its outcome says it */
+    return outcome(out, TFR_RULE_DEFERRED, why);
+  error_in(diags, rule->src, rule->cond_span, TFR_DIAG_WARNING,
+           "Validation rule deferred",
+           tfr_arena_printf(a,
+                            "%s, so the rule is neither passed nor "
+                            "failed here.",
+                            why),
+           m->vars[k].name);
+  tfr_diags_set_code(diags, TFR_CODE_RULE_DEFERRED);
+  tfr_diags_set_ours(diags);
+  return outcome(out, TFR_RULE_DEFERRED, why);
+}
+
+/* A failed rule's error message as Terraform shows it (msg: its known
+** value, or NULL when it failed to evaluate): a message that is not a
+** string, or refers to sensitive or ephemeral values, is an error of its
+** own and not shown (eval_variable.go:453-502). */
+static const char *message_text(tfr_arena *a, tfr_diags *diags,
+                                const struct validation *rule, struct scope *s,
+                                const char *var, const struct engine_rules *e,
+                                const tfr_value *msg) {
+  static const char failed[] = "Failed to evaluate condition error message.";
+  if (!msg || (msg->flags & TFR_V_NULL))
+    return failed;
+  const char *err = NULL, *summary = NULL, *detail = NULL, *text;
+  const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
+  if (!ms) {
+    summary = "Invalid error message";
+    detail = tfr_arena_printf(a, "Unsuitable value for error message: %s.",
+                              err ? err : "string required");
+    text = failed;
+  } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
+             !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+    summary = "Error message refers to ephemeral values";
+    detail = e->ephemeral_message;
+    text = e->ephemeral_text;
+  } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
+    summary = "Error message refers to sensitive values";
+    detail = e->sensitive_message;
+    text = "The error message included a sensitive value, so it will "
+           "not be displayed.";
+  } else {
+    text = trimmed(a, ms);
+  }
+  if (summary) {
+    error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR, summary, detail,
+             var);
+    rule_values(a, diags, rule, rule->error_message, s, false);
+  }
+  return *text ? text : failed;
+}
+
 /* One rule of variable k in its trees, its outcome in *out; false if it
 ** failed. */
 static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
@@ -973,23 +1034,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                                 engine_rules(m->opentofu)->product);
   if (!cond)
     return outcome(out, TFR_RULE_INVALID, first_error(a, diags, before));
-  if (!tfr_value_is_wholly_known(cond)) {
-    if (walk_validate) /* the usual outcome there: nothing to say */
-      return outcome(out, TFR_RULE_DEFERRED, NULL);
-    const char *why = deferred_reason(a, m, s, rule->condition);
-    if (s->quiet_deferred) /* a child's: its outcome says it */
-      return outcome(out, TFR_RULE_DEFERRED, why);
-    error_in(diags, rule->src, rule->cond_span, TFR_DIAG_WARNING,
-             "Validation rule deferred",
-             tfr_arena_printf(a,
-                              "%s, so the rule is neither passed nor "
-                              "failed here.",
-                              why),
-             v->name);
-    tfr_diags_set_code(diags, TFR_CODE_RULE_DEFERRED);
-    tfr_diags_set_ours(diags);
-    return outcome(out, TFR_RULE_DEFERRED, why);
-  }
+  if (!tfr_value_is_wholly_known(cond))
+    return deferred(a, diags, m, k, rule, s, walk_validate, out);
   if (cond->flags & TFR_V_NULL) {
     error_in(diags, rule->src, rule->cond_span, TFR_DIAG_ERROR,
              "Invalid variable validation result",
@@ -1028,7 +1074,6 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
   bool known_despite = despite && !(despite->flags & TFR_V_UNKNOWN);
   if (!msg && !known_despite && e->failed_message_unknown)
     msg = tfr_unknown(a, &tfr_t_string);
-  const char *text = NULL;
   if (msg && (msg->flags & TFR_V_UNKNOWN) && walk_validate)
     return outcome(out, TFR_RULE_DEFERRED, "its error message is unknown");
   if (msg && (msg->flags & TFR_V_UNKNOWN)) {
@@ -1039,38 +1084,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
         out, e->unknown_message_fails ? TFR_RULE_FAILED : TFR_RULE_INVALID,
         first_error(a, diags, before));
   }
-  if (!msg || (msg->flags & TFR_V_NULL)) {
-    text = "Failed to evaluate condition error message.";
-  } else {
-    const tfr_value *ms = conv_convert(a, msg, &tfr_t_string, &err);
-    if (!ms) {
-      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Invalid error message",
-               tfr_arena_printf(a, "Unsuitable value for error message: %s.",
-                                err ? err : "string required"),
-               v->name);
-      rule_values(a, diags, rule, rule->error_message, s, false);
-      text = "Failed to evaluate condition error message.";
-    } else if (tfr_value_has_mark(ms, TFR_V_EPHEMERAL) &&
-               !tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to ephemeral values", e->ephemeral_message,
-               v->name);
-      rule_values(a, diags, rule, rule->error_message, s, false);
-      text = e->ephemeral_text;
-    } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-      error_in(diags, rule->src, rule->msg_span, TFR_DIAG_ERROR,
-               "Error message refers to sensitive values", e->sensitive_message,
-               v->name);
-      rule_values(a, diags, rule, rule->error_message, s, false);
-      text = "The error message included a sensitive value, so it will "
-             "not be displayed.";
-    } else {
-      text = trimmed(a, ms);
-    }
-  }
-  if (!*text)
-    text = "Failed to evaluate condition error message.";
+  const char *text = message_text(a, diags, rule, s, v->name, e, msg);
   struct tfr_range rr = src_range(rule->src, rule->block);
   char where[512];
   tfr_range_format(&rr, where, sizeof where);
@@ -1122,6 +1136,46 @@ static bool uninitialized_locals(tfr_arena *a, tfr_diags *diags,
     }
   }
   return any;
+}
+
+/* The one runner of a variable's rules, the root's and every child
+** instance's: variable k's rules in order in scope s, each outcome in
+** rules[i]; an engine that stops at a rule's error skips the rest
+** (engine_tofu.h); the init walk's rules reading local values fail.
+** scratch: each rule is evaluated there, reset after it, its outcome's
+** text copied to a (NULL: in a).  False if one failed. */
+static bool var_rules(tfr_arena *a, tfr_arena *scratch, tfr_diags *diags,
+                      const struct module *m, size_t k, struct scope *s,
+                      const struct value_place *value_at, bool walk_validate,
+                      struct tfr_rule *rules) {
+  const struct var_decl *v = &m->vars[k];
+  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
+  bool ok = true, erred = false;
+  tfr_arena *t = scratch ? scratch : a;
+  struct arena_mark empty = arena_mark(t);
+  for (size_t i = 0; i < v->nvalidations; i++) {
+    if (erred && stop) {
+      outcome(&rules[i], TFR_RULE_SKIPPED,
+              "an earlier rule of this variable has an error, and OpenTofu "
+              "stops there");
+      continue;
+    }
+    if (scratch)
+      arena_reset(t, empty);
+    size_t before = tfr_diags_count(diags);
+    const struct validation *rule = &v->validations[i];
+    if (s->init && uninitialized_locals(t, diags, m, v, rule)) {
+      ok = false;
+      outcome(&rules[i], TFR_RULE_INVALID, first_error(t, diags, before));
+    } else {
+      ok &=
+          run_rule(t, diags, m, k, rule, s, value_at, walk_validate, &rules[i]);
+    }
+    erred = diags_errors_since(diags, before);
+    if (scratch && rules[i].detail)
+      rules[i].detail = tfr_arena_strdup(a, rules[i].detail);
+  }
+  return ok;
 }
 
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
@@ -1204,11 +1258,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (size_t k = 0; later && k < n; k++)
     if (later[k])
       done[k] = 1; /* the module tree's walk evaluates them (tree_walk.c) */
-  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
-  const char *stop_reason = "an earlier rule of this variable has an error, "
-                            "and OpenTofu stops there";
   tfr_arena *t = tfr_arena_new();
-  struct arena_mark empty = arena_mark(t);
   struct scope s = {0};
   s.a = a;
   s.var = scope_var_object(a, m, values);
@@ -1258,28 +1308,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         done[k] = 2;
         continue;
       }
-      bool ok = true, erred = false;
-      for (size_t i = 0; i < v->nvalidations; i++) {
-        if (erred && stop) {
-          outcome(&rules[k][i], TFR_RULE_SKIPPED, stop_reason);
-          continue;
-        }
-        /* each rule in the scratch arena, reset after it: only its
-        ** outcome's text stays (diagnostics are copied when added) */
-        arena_reset(t, empty);
-        size_t before = tfr_diags_count(diags);
-        if (init && uninitialized_locals(t, diags, m, v, &v->validations[i])) {
-          ok = false;
-          outcome(&rules[k][i], TFR_RULE_INVALID,
-                  first_error(t, diags, before));
-        } else {
-          ok &= run_rule(t, diags, m, k, &v->validations[i], &s, value_at,
-                         false, &rules[k][i]);
-        }
-        erred = diags_errors_since(diags, before);
-        if (rules[k][i].detail)
-          rules[k][i].detail = tfr_arena_strdup(a, rules[k][i].detail);
-      }
+      bool ok = var_rules(a, t, diags, m, k, &s, value_at, false, rules[k]);
       done[k] = ok ? 1 : 2;
       if (!ok)
         failed[k] = true;
@@ -1315,21 +1344,7 @@ bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
                         size_t k, struct scope *s,
                         const struct value_place *value_at, bool walk_validate,
                         struct tfr_rule *rules) {
-  const struct var_decl *v = &m->vars[k];
-  bool stop = engine_rules(m->opentofu)->rules_stop_at_error, ok = true;
-  for (size_t i = 0; i < v->nvalidations; i++) {
-    size_t before = tfr_diags_count(diags);
-    ok &= run_rule(a, diags, m, k, &v->validations[i], s, value_at,
-                   walk_validate, &rules[i]);
-    if (stop && diags_errors_since(diags, before)) {
-      for (size_t j = i + 1; j < v->nvalidations; j++)
-        outcome(&rules[j], TFR_RULE_SKIPPED,
-                "an earlier rule of this variable has an error, and OpenTofu "
-                "stops there");
-      break;
-    }
-  }
-  return ok;
+  return var_rules(a, NULL, diags, m, k, s, value_at, walk_validate, rules);
 }
 
 bool validate_console_refs(const struct module *m, tfr_arena *a,
