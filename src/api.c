@@ -20,6 +20,7 @@
 #include "values/convert.h"
 #include "values/number.h"
 #include "eval/eval.h"
+#include "eval/engine.h"
 #include "eval/funcs.h"
 #include "base/json_out.h"
 #include "module/module.h"
@@ -189,7 +190,7 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
     return eval_dynamic(&c);
   c.funcs = &funcs_table;
   c.dir = o.dir;
-  c.opentofu = o.opentofu;
+  c.engine = o.opentofu ? &eval_opentofu : &eval_terraform;
   c.console = true;
   c.top = expr->f.body;
   while (c.top->kind == AST_PAREN)

@@ -85,11 +85,12 @@ struct eval_ctx {
   const struct eval_funcs *funcs; /* NULL: function calls not allowed */
   const struct eval_binding *bindings;
   const tfr_value *splat_item;
-  bool in_for;           /* inside a for expression: an unknown name is "Unknown
-                            variable", not "Variables not allowed" (as HCL) */
-  const char *dir;       /* base directory of file functions (NULL: the current
-                            one), as Terraform's working directory */
-  bool opentofu;         /* OpenTofu's function set (-engine=opentofu) */
+  bool in_for;     /* inside a for expression: an unknown name is "Unknown
+                      variable", not "Variables not allowed" (as HCL) */
+  const char *dir; /* base directory of file functions (NULL: the current
+                      one), as Terraform's working directory */
+  const struct eval_engine *engine; /* its functions' engine (engine.h;
+                                      NULL: Terraform's) */
   bool console;          /* terraform console: the type() function exists,
                             plantimestamp() does not */
   const struct ast *top; /* the whole expression (console's type()) */

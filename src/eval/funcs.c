@@ -3,6 +3,7 @@
 ** conversion, null/unknown/marked arguments, result type, then the
 ** implementation; errors become HCL's function-call diagnostics.
 */
+#include "eval/engine.h"
 #include "eval/funcs.h"
 
 #include <assert.h>
@@ -43,7 +44,7 @@ enum { NGROUPS = sizeof groups / sizeof *groups };
 
 /* Whether the engine in use has group g. */
 static bool available(const struct eval_ctx *c, size_t g) {
-  return !groups[g].opentofu || c->opentofu;
+  return !groups[g].opentofu || EVAL_ENGINE(c)->tofu_funcs;
 }
 
 bool funcs_impure(const char *name, size_t len) {

@@ -26,6 +26,7 @@
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 
+#include "eval/engine.h"
 #include "base/arena_int.h"
 #include "base/compat.h"
 #include "eval/funcs.h"
@@ -244,8 +245,7 @@ static const tfr_value *fn_bcrypt(struct fcall *f, const tfr_type *r) {
     fcall_error(f, "bcrypt() takes no more than two arguments");
     return NULL;
   }
-  const char *lead = f->c->opentofu ? "error occurred generating password"
-                                    : "error occured generating password";
+  const char *lead = EVAL_ENGINE(f->c)->password_error;
   const tfr_value *s = f->args[0];
   if (s->n > 72) {
     fcall_error(f, "%s bcrypt: password length exceeds 72 bytes", lead);
@@ -1356,7 +1356,8 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
   const tfr_value *v = NULL;
   if (!parse_private_key(&g, (struct bytes){pem->s, pem->n}, &k)) {
     const char *msg = k.err.msg;
-    if (k.err.kind == GE_SYNTAX || (k.err.kind == GE_STRUCT && f->c->opentofu))
+    if (k.err.kind == GE_SYNTAX ||
+        (k.err.kind == GE_STRUCT && EVAL_ENGINE(f->c)->asn1_struct_syntax))
       msg = tfr_arena_printf(f->a,
                              "invalid ASN1 data in the given private key: "
                              "%s",

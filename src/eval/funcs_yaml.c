@@ -13,6 +13,7 @@
 #include <utf8proc.h>
 #include <yaml.h>
 
+#include "eval/engine.h"
 #include "base/arena_int.h"
 #include "values/convert.h"
 #include "eval/funcs.h"
@@ -1267,7 +1268,7 @@ static const tfr_type *yamldecode_type(struct fcall *f) {
   memset(&w, 0, sizeof w);
   w.a = f->a;
   w.types = true;
-  w.v120 = f->c->opentofu;
+  w.v120 = EVAL_ENGINE(f->c)->yaml_v120;
   struct ynode r;
   if (!ywalk_doc(&w, s, &r)) {
     fcall_error(f, "%s", w.err);
@@ -1285,7 +1286,7 @@ static const tfr_value *fn_yamldecode(struct fcall *f, const tfr_type *ret) {
   struct ywalk w;
   memset(&w, 0, sizeof w);
   w.a = f->a;
-  w.v120 = f->c->opentofu;
+  w.v120 = EVAL_ENGINE(f->c)->yaml_v120;
   struct ynode r;
   if (!ywalk_doc(&w, f->args[0], &r)) {
     fcall_error(f, "%s", w.err);

@@ -9,9 +9,14 @@
 
 #include <stddef.h>
 
+#include "eval/engine.h"
 #include "module/source.h"
 
 static const struct engine_rules terraform = {
+    .eval = &eval_terraform,
+    /* T lang/eval.go, eval_context_builtin.go: "Unknown provider
+    ** function" (O calls any provider's function) */
+    .providers_required = true,
     .product = "Terraform",
     .command = "terraform",
     .follows = "Terraform 1.16 and its development head (1.17.0-dev, "
@@ -71,6 +76,7 @@ static const struct engine_rules terraform = {
 };
 
 static const struct engine_rules opentofu = {
+    .eval = &eval_opentofu,
     .product = "OpenTofu",
     .command = "tofu",
     /* O module_call.go:115-134 (lifecycle { enabled }); T reserves the

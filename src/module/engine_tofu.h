@@ -10,7 +10,12 @@
 
 #include <stdbool.h>
 
+struct eval_engine;
+
 struct engine_rules {
+  const struct eval_engine *eval; /* its functions' (eval/engine.h) */
+  bool providers_required;        /* a provider function needs its provider in
+                                     required_providers */
   const char *product; /* "Terraform" or "OpenTofu", in texts that name it */
   const char *command; /* "terraform" or "tofu", in texts that name it */
   const char *follows; /* the release, and the development head whose

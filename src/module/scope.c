@@ -14,6 +14,7 @@
 #include "base/compat.h"
 #include "eval/funcs.h"
 #include "eval/refs.h"
+#include "module/engine_tofu.h"
 
 long scope_local_index(const struct module *m, const char *s, size_t n) {
   return m ? module_local_index(m, s, n) : -1;
@@ -192,6 +193,7 @@ const struct eval_scope *scope_module(tfr_arena *a, const struct module *m,
 }
 
 void scope_funcs(struct eval_ctx *c, const struct module *m) {
-  c->opentofu = m && m->opentofu;
-  c->providers = m && !m->opentofu ? &m->providers : NULL;
+  const struct engine_rules *e = m ? engine_rules(m->opentofu) : NULL;
+  c->engine = e ? e->eval : NULL;
+  c->providers = e && e->providers_required ? &m->providers : NULL;
 }

@@ -314,7 +314,7 @@ static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
   c.scope = &es;
   c.funcs = &funcs_table;
   c.dir = t->dir;
-  c.opentofu = t->o->opentofu;
+  c.engine = engine_rules(t->o->opentofu)->eval;
   c.plan = plan;
   size_t before = tfr_diags_count(d);
   const tfr_value *v = eval_expr(&c, x);
