@@ -411,3 +411,15 @@ size_t arena_value_budget(void) {
   pthread_once(&budget_once, set_default_budget);
   return budget_default;
 }
+
+void *arena_grow(tfr_arena *a, void *v, size_t n, size_t *cap, size_t size,
+                 size_t first) {
+  if (n < *cap)
+    return v;
+  size_t c = *cap ? 2 * *cap : first;
+  void *nv = tfr_arena_alloc(a, c * size); /* too large: out of memory */
+  if (n)
+    memcpy(nv, v, n * size);
+  *cap = c;
+  return nv;
+}

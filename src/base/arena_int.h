@@ -57,6 +57,15 @@ size_t arena_spans_since(const tfr_arena *a, struct arena_mark m,
 enum arena_slot { ARENA_SLOT_REGEX, ARENA_NSLOTS };
 void **arena_slot(tfr_arena *a, enum arena_slot which, void (*destroy)(void *));
 
+/* Room for one more element in v, an array of n elements of size bytes
+** from a with capacity *cap: v itself while n < *cap, else a copy with
+** twice the capacity (first: the first one).  ARENA_GROW(a, v, n, cap,
+** first) assigns the result to v. */
+void *arena_grow(tfr_arena *a, void *v, size_t n, size_t *cap, size_t size,
+                 size_t first);
+#define ARENA_GROW(a, v, n, cap, first)                                        \
+  ((v) = arena_grow((a), (v), (n), &(cap), sizeof *(v), (first)))
+
 /* Bytes a holds outside its blocks, which tfr_arena_used does not count:
 ** files mapped for it (src/syntax/source.c adds them; not taken back by
 ** arena_reset).  The module tree charges a child module's to the memory

@@ -26,15 +26,6 @@ static const char *inst_addr(struct tree *t, const struct tinst *parent,
   return base;
 }
 
-void tree_add_error(struct tree *t, struct src_file *src, struct span at,
-                    const char *summary, const char *detail,
-                    const char *module) {
-  size_t before = tfr_diags_count(t->diags);
-  struct tfr_range r = src_range(src, at);
-  tfr_diags_add(t->diags, TFR_DIAG_ERROR, &r, summary, detail);
-  diags_set_module_since(t->diags, before, module);
-}
-
 static const tfr_value *num_val(tfr_arena *a, int64_t i) {
   tfr_value *v = tfr_arena_alloc(a, sizeof *v);
   v->type = &tfr_t_number;
@@ -53,49 +44,47 @@ static long count_value(struct tree *t, struct tinst *pi,
   const char *err = NULL;
   const tfr_value *n = conv_convert(t->a, v, &tfr_t_number, &err);
   if (!n) {
-    tree_add_error(t, c->count_src, c->count->span, "Incorrect value type",
-                   tfr_arena_printf(t->a, "Invalid expression value: %s.",
-                                    err ? err : "number required"),
-                   pi->addr);
+    tree_call_error_in(t, c->count_src, c->count->span, pi->addr,
+                       "Incorrect value type",
+                       tfr_arena_printf(t->a, "Invalid expression value: %s.",
+                                        err ? err : "number required"));
     return -1;
   }
   bool bad = false;
   if (n->flags & TFR_V_EPHEMERAL) {
 
-    tree_add_error(
-        t, c->count_src, c->count->span, "Invalid count argument",
+    tree_call_error_in(
+        t, c->count_src, c->count->span, pi->addr, "Invalid count argument",
         "The given \"count\" is derived from an ephemeral value, which "
         "means that Terraform cannot persist it between plan/apply "
         "rounds. Use only non-ephemeral values to specify the number "
-        "of resource instances.",
-        pi->addr);
+        "of resource instances.");
     bad = true;
   }
   n = tfr_value_unmark(t->a, n, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
   if (n->flags & TFR_V_NULL) {
-    tree_add_error(t, c->count_src, c->count->span, "Invalid count argument",
-                   "The given \"count\" argument value is null. An integer is "
-                   "required.",
-                   pi->addr);
+    tree_call_error_in(
+        t, c->count_src, c->count->span, pi->addr, "Invalid count argument",
+        "The given \"count\" argument value is null. An integer is "
+        "required.");
     return -1;
   }
   if (n->flags & TFR_V_UNKNOWN)
     return bad ? -1 : -2;
   int64_t i;
   if (!num_is_int(n->num) || !num_to_int64(n->num, &i) || i > INT32_MAX) {
-    tree_add_error(
-        t, c->count_src, c->count->span, "Invalid count argument",
+    tree_call_error_in(
+        t, c->count_src, c->count->span, pi->addr, "Invalid count argument",
         "The given \"count\" argument value is unsuitable: value must "
         "be a whole number, between -9223372036854775808 and "
-        "9223372036854775807.",
-        pi->addr);
+        "9223372036854775807.");
     return -1;
   }
   if (i < 0) {
-    tree_add_error(t, c->count_src, c->count->span, "Invalid count argument",
-                   "The given \"count\" argument value is unsuitable: must be "
-                   "greater than or equal to zero.",
-                   pi->addr);
+    tree_call_error_in(
+        t, c->count_src, c->count->span, pi->addr, "Invalid count argument",
+        "The given \"count\" argument value is unsuitable: must be "
+        "greater than or equal to zero.");
     return -1;
   }
   return bad ? -1 : (long)i;
@@ -130,22 +119,20 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   bool ok = true;
   /* marks.Has: the value's own marks, not its elements' */
   if (v->flags & TFR_V_SENSITIVE) {
-    tree_add_error(
-        t, c->for_each_src, c->for_each->span, summary,
+    tree_call_error_in(
+        t, c->for_each_src, c->for_each->span, pi->addr, summary,
         "Sensitive values, or values derived from sensitive values, "
         "cannot be used as for_each arguments. If used, the sensitive "
-        "value could be exposed as a resource instance key.",
-        pi->addr);
+        "value could be exposed as a resource instance key.");
     ok = false;
   }
   if (v->flags & TFR_V_EPHEMERAL) {
-    tree_add_error(
-        t, c->for_each_src, c->for_each->span, summary,
+    tree_call_error_in(
+        t, c->for_each_src, c->for_each->span, pi->addr, summary,
         "The given \"for_each\" value is derived from an ephemeral "
         "value, which means that Terraform cannot persist it between "
         "plan/apply rounds. Use only non-ephemeral values to specify a "
-        "resource's instance keys.",
-        pi->addr);
+        "resource's instance keys.");
     ok = false;
   }
   if (!ok)
@@ -184,7 +171,8 @@ static bool for_each_ok(struct tree *t, struct tinst *pi,
   }
   if (!bad)
     return true;
-  tree_add_error(t, c->for_each_src, c->for_each->span, summary, bad, pi->addr);
+  tree_call_error_in(t, c->for_each_src, c->for_each->span, pi->addr, summary,
+                     bad);
   return false;
 }
 
@@ -400,8 +388,8 @@ static int origin(struct tree *t, struct tinst *in, const struct ast *x,
 static void budget_repetition(struct tree *t, struct tinst *pi,
                               struct src_file *xsrc, const struct ast *x,
                               const char *what) {
-  tree_add_error(t, xsrc, x->span, eval_budget_summary, eval_budget_detail,
-                 pi->addr);
+  tree_call_error_in(t, xsrc, x->span, pi->addr, eval_budget_summary,
+                     eval_budget_detail);
   tfr_diags_set_ours(t->diags);
   tfr_diags_set_note(
       t->diags,
@@ -427,10 +415,10 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
     return;
   }
   if (origin(t, pi, x, 0) != ORIGIN_DATA) {
-    tree_add_error(t, xsrc, x->span,
-                   x == c->count ? "Invalid count argument"
-                                 : "Invalid for_each argument",
-                   text, pi->addr);
+    tree_call_error_in(t, xsrc, x->span, pi->addr,
+                       x == c->count ? "Invalid count argument"
+                                     : "Invalid for_each argument",
+                       text);
     return;
   }
   size_t before = tfr_diags_count(t->diags);

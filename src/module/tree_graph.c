@@ -14,13 +14,7 @@
 
 static long add_node(struct tree *t, enum node_kind kind, struct tmod *tm,
                      size_t index, const char *name) {
-  if (t->nnodes == t->capnodes) {
-    t->capnodes = t->capnodes ? 2 * t->capnodes : 64;
-    struct tnode *n = tfr_arena_alloc(t->a, t->capnodes * sizeof *n);
-    if (t->nnodes)
-      memcpy(n, t->nodes, t->nnodes * sizeof *n);
-    t->nodes = n;
-  }
+  ARENA_GROW(t->a, t->nodes, t->nnodes, t->capnodes, 64);
   struct tnode *n = &t->nodes[t->nnodes];
   *n = (struct tnode){kind, tm, index, name, NULL, 0, 0, 0, false};
   return (long)t->nnodes++;
@@ -33,13 +27,7 @@ static void dep(struct tree *t, long from, long to) {
   for (size_t i = 0; i < n->ndeps; i++)
     if (n->deps[i] == to)
       return;
-  if (n->ndeps == n->cap) {
-    n->cap = n->cap ? 2 * n->cap : 4;
-    long *d = tfr_arena_alloc(t->a, n->cap * sizeof *d);
-    if (n->ndeps)
-      memcpy(d, n->deps, n->ndeps * sizeof *d);
-    n->deps = d;
-  }
+  ARENA_GROW(t->a, n->deps, n->ndeps, n->cap, 4);
   n->deps[n->ndeps++] = to;
 }
 

@@ -38,13 +38,7 @@ struct tinst *tree_new_inst(struct tree *t, struct tmod *tm,
       tfr_arena_alloc(t->a, (m->ncalls ? m->ncalls : 1) * sizeof *in->call_val);
   for (size_t k = 0; k < m->nvars; k++)
     in->rules[k] = module_skipped_rules(t->a, &m->vars[k]);
-  if (tm->ninsts == tm->cap) {
-    tm->cap = tm->cap ? 2 * tm->cap : 4;
-    struct tinst **n = tfr_arena_alloc(t->a, tm->cap * sizeof *n);
-    if (tm->ninsts)
-      memcpy(n, tm->insts, tm->ninsts * sizeof *n);
-    tm->insts = n;
-  }
+  ARENA_GROW(t->a, tm->insts, tm->ninsts, tm->cap, 4);
   tm->insts[tm->ninsts++] = in;
   return in;
 }

@@ -32,6 +32,7 @@
 #include "module/tree.h"
 #include "module/module.h"
 #include "syntax/refwalk.h"
+#include "base/arena_int.h"
 #include "base/strutil.h"
 #include "eval/eval.h"
 #include "module/scope.h"
@@ -272,9 +273,6 @@ const char *tree_eval_source(struct tree *t, struct tmod *tm,
                              const struct module_call *c, const char *addr);
 
 /* tree_expand.c */
-void tree_add_error(struct tree *t, struct src_file *src, struct span at,
-                    const char *summary, const char *detail,
-                    const char *module);
 bool tree_expand_call(struct tree *t, struct tmod *tm, struct tinst *pi);
 
 /* tree_walk.c */

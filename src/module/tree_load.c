@@ -18,13 +18,7 @@
 /* ---- loading ------------------------------------------------------------ */
 
 static void add_mod(struct tree *t, struct tmod *tm) {
-  if (t->nall == t->capall) {
-    t->capall = t->capall ? 2 * t->capall : 8;
-    struct tmod **n = tfr_arena_alloc(t->a, t->capall * sizeof *n);
-    if (t->nall)
-      memcpy(n, t->all, t->nall * sizeof *n);
-    t->all = n;
-  }
+  ARENA_GROW(t->a, t->all, t->nall, t->capall, 8);
   t->all[t->nall++] = tm;
 }
 
@@ -278,26 +272,19 @@ static void check_record(struct tree *t, const struct module_call *c,
                                "The source address was changed since this "
                                "module was installed. %s",
                                run));
-  if (c->version && !rec->version)
+  if (c->version &&
+      (!rec->version || !tree_version_ok(c->version, rec->version)))
     tree_call_error_in(
         t, c->source_src, c->source_span, addr,
         "Module version requirements have changed",
         tfr_arena_printf(t->a,
                          "The version requirements have changed "
                          "since this module was installed and the "
-                         "installed version is no longer "
+                         "installed version%s%s%s is no longer "
                          "acceptable. %s",
-                         run));
-  else if (c->version && !tree_version_ok(c->version, rec->version))
-    tree_call_error_in(
-        t, c->source_src, c->source_span, addr,
-        "Module version requirements have changed",
-        tfr_arena_printf(t->a,
-                         "The version requirements have changed "
-                         "since this module was installed and the "
-                         "installed version (%s) is no longer "
-                         "acceptable. %s",
-                         rec->version, run));
+                         rec->version ? " (" : "",
+                         rec->version ? rec->version : "",
+                         rec->version ? ")" : "", run));
 }
 
 /* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
@@ -391,13 +378,7 @@ static const struct module *load_module(struct tree *t, const char *dir,
       modcache_load_counted(t->cache, t->a, said, dir, opentofu, t->ov, &fresh);
   t->held += fresh;
   diags_append(t->diags, said);
-  if (t->ndir_mods == t->capdir_mods) {
-    t->capdir_mods = t->capdir_mods ? 2 * t->capdir_mods : 8;
-    struct dir_mod *n = tfr_arena_alloc(t->a, t->capdir_mods * sizeof *n);
-    if (t->ndir_mods)
-      memcpy(n, t->dir_mods, t->ndir_mods * sizeof *n);
-    t->dir_mods = n;
-  }
+  ARENA_GROW(t->a, t->dir_mods, t->ndir_mods, t->capdir_mods, 8);
   if (!t->ndir_mods)
     tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->dir_keys);
   t->dir_mods[t->ndir_mods] = (struct dir_mod){m, said};

@@ -36,13 +36,7 @@ struct ref_collect {
 static bool collect_ref(struct refwalk *w, const struct ast *x,
                         const struct ast *root) {
   struct tref_list *l = ((struct ref_collect *)(void *)w)->l;
-  if (l->n == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    struct tref *nv = tfr_arena_alloc(l->a, l->cap * sizeof *nv);
-    if (l->n)
-      memcpy(nv, l->v, l->n * sizeof *nv);
-    l->v = nv;
-  }
+  ARENA_GROW(l->a, l->v, l->n, l->cap, 8);
   struct tref *r = &l->v[l->n++];
   *r = (struct tref){0};
   r->root = root->str;

@@ -623,10 +623,10 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
   for (size_t i = 0; i < tm->ninsts; i++) {
     struct tinst *in = tm->insts[i];
     if (o->ephemeral && !tm->parent) {
-      tree_add_error(t, o->src, o->decl, "Ephemeral output not allowed",
-                     "Ephemeral outputs are not allowed in context of a root "
-                     "module",
-                     in->addr);
+      tree_call_error_in(
+          t, o->src, o->decl, in->addr, "Ephemeral output not allowed",
+          "Ephemeral outputs are not allowed in context of a root "
+          "module");
       ok = false;
       continue;
     }
@@ -648,13 +648,13 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
       const char *err = NULL;
       const tfr_value *cv = conv_convert(t->a, v, o->type, &err);
       if (!cv) {
-        tree_add_error(
-            t, o->expr ? o->expr_src : o->src, at, "Invalid output value",
+        tree_call_error_in(
+            t, o->expr ? o->expr_src : o->src, at, in->addr,
+            "Invalid output value",
             tfr_arena_printf(t->a,
                              "The value expression does not match this "
                              "output value's type constraint: %s.",
-                             err ? err : "incorrect type"),
-            in->addr);
+                             err ? err : "incorrect type"));
         ok = false;
         continue;
       }
@@ -662,35 +662,34 @@ static bool exec_output(struct tree *t, struct tmod *tm, size_t k) {
     }
     if (!tm->parent && !o->sensitive &&
         tfr_value_has_mark(v, TFR_V_SENSITIVE)) {
-      tree_add_error(
-          t, o->src, o->decl, "Output refers to sensitive values",
+      tree_call_error_in(
+          t, o->src, o->decl, in->addr, "Output refers to sensitive values",
           "To reduce the risk of accidentally exporting sensitive data "
           "that was intended to be only internal, Terraform requires "
           "that any root module output containing sensitive data be "
           "explicitly marked as sensitive, to confirm your intent.\n\n"
           "If you do intend to export this data, annotate the output "
           "value as sensitive by adding the following argument:\n"
-          "    sensitive = true",
-          in->addr);
+          "    sensitive = true");
       ok = false;
       continue;
     }
     if (!o->ephemeral && tfr_value_has_mark(v, TFR_V_EPHEMERAL)) {
-      tree_add_error(
-          t, o->expr ? o->expr_src : o->src, at, "Ephemeral value not allowed",
+      tree_call_error_in(
+          t, o->expr ? o->expr_src : o->src, at, in->addr,
+          "Ephemeral value not allowed",
           "This output value is not declared as returning an ephemeral "
           "value, so it cannot be set to a result derived from an "
-          "ephemeral value.",
-          in->addr);
+          "ephemeral value.");
       ok = false;
       continue;
     }
     if (o->deprecated && !tm->parent) {
-      tree_add_error(t, o->src, o->deprecated_at,
-                     "Root module output deprecated",
-                     "Root module outputs cannot be deprecated, as there is no "
-                     "higher-level module to inform of the deprecation.",
-                     in->addr);
+      tree_call_error_in(
+          t, o->src, o->deprecated_at, in->addr,
+          "Root module output deprecated",
+          "Root module outputs cannot be deprecated, as there is no "
+          "higher-level module to inform of the deprecation.");
       ok = false;
     }
     in->outputs[k] = v;
