@@ -23,6 +23,8 @@ static const struct engine_rules terraform = {
                "commit 883c7221ee2e)",
     /* T node_variable_validation.go (Name), dag.go:121-167 */
     .rules_node = "(validation)",
+    /* T node_module_variable.go (nodeExpandModuleVariable.Name) */
+    .module_var_node = "(expand)",
     /* T module_call.go:76-84 */
     .repetition_detail =
         "The \"count\" and \"for_each\" meta-arguments are "
@@ -90,6 +92,8 @@ static const struct engine_rules opentofu = {
     .repetition_between = true,
     /* O node_variable_reference.go:84-90, dag.go:122-151 */
     .rules_node = "(expand, reference)",
+    /* O node_module_variable.go:71-73 */
+    .module_var_node = "(expand, input)",
     .cycle_one_line = true,
     .follows = "OpenTofu 1.12 and its development head (1.13.0-dev, "
                "commit f831fa1aa4b9)",

@@ -76,6 +76,8 @@ struct engine_rules {
                                     (else at for_each) */
   const char *rules_node;        /* the graph node of a variable's rules, after
                                     "var.NAME " in a cycle */
+  const char *module_var_node;   /* the graph node of a child's variable,
+                                    after "module.NAME.var.NAME " */
   bool cycle_one_line;           /* "Cycle: a, b" (else one node per line) */
   bool module_lifecycle;         /* a module block's lifecycle block is the
                                     engine's own (OpenTofu's enabled), not a

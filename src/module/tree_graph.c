@@ -2,6 +2,8 @@
 ** The graph of the tree and its order.
 */
 #include "module/tree_int.h"
+#include "module/engine_tofu.h"
+#include "module/validate.h"
 #include "base/heap.h"
 
 #include <stdint.h>
@@ -123,8 +125,11 @@ bool tree_build_graph(struct tree *t) {
                                        tree_cat3(t, tm->addr, " (expand)", ""))
                             : -1;
     for (size_t k = 0; k < m->nvars; k++) {
-      tm->var_node[k] = add_node(
-          t, N_VAR, tm, k, tree_cat3(t, pv, m->vars[k].name, " (expand)"));
+      tm->var_node[k] =
+          add_node(t, N_VAR, tm, k,
+                   tfr_arena_printf(t->a, "%s%s %s", pv, m->vars[k].name,
+                                    tm->parent ? t->engine->module_var_node
+                                               : "(expand)"));
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
@@ -132,7 +137,8 @@ bool tree_build_graph(struct tree *t) {
           (tm->parent || (t->root_later && t->root_later[k])))
         tm->valid_node[k] =
             add_node(t, N_VALID, tm, k,
-                     tree_cat3(t, pv, m->vars[k].name, " (validation)"));
+                     tfr_arena_printf(t->a, "%s%s %s", pv, m->vars[k].name,
+                                      t->engine->rules_node));
     }
     for (size_t k = 0; k < m->nlocals; k++)
       tm->local_node[k] = add_node(
@@ -263,25 +269,10 @@ static void strong(struct tarjan *tj, long v) {
   for (size_t i = start; i < tj->sp; i++)
     tj->on[tj->stack[i]] = false;
   if (k > 1) {
-    /* as validate.c's cycles: from the shortest name, one per line */
     const char **names = tfr_arena_alloc(t->a, k * sizeof *names);
     for (size_t i = 0; i < k; i++)
       names[i] = t->nodes[tj->stack[start + i]].name;
-    size_t first = 0;
-    for (size_t i = 1; i < k; i++) {
-      size_t li = strlen(names[i]), lf = strlen(names[first]);
-      if (li < lf || (li == lf && strcmp(names[i], names[first]) < 0))
-        first = i;
-    }
-    struct sbuf b = {0};
-    sbuf_str(&b, "Cycle:");
-    for (size_t i = 0; i < k; i++) {
-      sbuf_str(&b, "\n  ");
-      sbuf_str(&b, names[(first + i) % k]);
-    }
-    tfr_diags_add(t->diags, TFR_DIAG_ERROR, NULL,
-                  tfr_arena_strndup(t->a, b.p, b.n), "");
-    free(b.p);
+    validate_cycle(t->a, t->diags, t->engine, names, k);
     tj->any = true;
   }
   tj->sp = start;

@@ -445,47 +445,45 @@ static const char *node_name(const struct graph *g, size_t k) {
                                          m->locals[k - m->nvars].name);
 }
 
-/* OpenTofu's one line (O dag.go:122-151): the names in the order they
-** were popped, comma-separated; its graph's map order decides where a
-** cycle starts, here the order of the walk. */
-static void cycle_line(const struct graph *g, tfr_diags *diags,
-                       const size_t *popped, size_t n) {
+void validate_cycle(tfr_arena *a, tfr_diags *diags,
+                    const struct engine_rules *e, const char **names,
+                    size_t n) {
   struct sbuf b = {0};
-  sbuf_str(&b, "Cycle: ");
-  for (size_t i = 0; i < n; i++) {
-    sbuf_str(&b, i ? ", " : "");
-    sbuf_str(&b, node_name(g, popped[i]));
+  sbuf_str(&b, "Cycle:");
+  if (e->cycle_one_line) {
+    /* OpenTofu's one line (O dag.go:122-151): the names in the order they
+    ** were popped (the reverse of the references'), comma-separated; its
+    ** graph's map order decides where a cycle starts, here the walk's */
+    for (size_t i = 0; i < n; i++) {
+      sbuf_str(&b, i ? ", " : " ");
+      sbuf_str(&b, names[n - 1 - i]);
+    }
+  } else {
+    /* Terraform's: from the shortest name (then the least), one per line
+    ** (T dag.go:121-167) */
+    size_t first = 0;
+    for (size_t i = 1; i < n; i++) {
+      size_t li = strlen(names[i]), lf = strlen(names[first]);
+      if (li < lf || (li == lf && strcmp(names[i], names[first]) < 0))
+        first = i;
+    }
+    for (size_t i = 0; i < n; i++) {
+      sbuf_str(&b, "\n  ");
+      sbuf_str(&b, names[(first + i) % n]);
+    }
   }
-  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, tfr_arena_strdup(g->a, b.p), "");
+  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, tfr_arena_strndup(a, b.p, b.n),
+                "");
   free(b.p);
 }
 
-/* One component as Terraform writes it: the order of the references
-** (the reverse of the pop order), from the shortest name (then the least),
-** one per line (T dag.go:121-167). */
+/* One component of the module's graph: popped in pop order. */
 static void cycle_error(const struct graph *g, tfr_diags *diags,
                         const size_t *popped, size_t n) {
-  if (engine_rules(g->m->opentofu)->cycle_one_line) {
-    cycle_line(g, diags, popped, n);
-    return;
-  }
   const char **names = tfr_arena_alloc(g->a, n * sizeof *names);
   for (size_t i = 0; i < n; i++)
     names[i] = node_name(g, popped[n - 1 - i]);
-  size_t first = 0;
-  for (size_t i = 1; i < n; i++) {
-    size_t li = strlen(names[i]), lf = strlen(names[first]);
-    if (li < lf || (li == lf && strcmp(names[i], names[first]) < 0))
-      first = i;
-  }
-  struct sbuf b = {0};
-  sbuf_str(&b, "Cycle:");
-  for (size_t i = 0; i < n; i++) {
-    sbuf_str(&b, "\n  ");
-    sbuf_str(&b, names[(first + i) % n]);
-  }
-  tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, tfr_arena_strdup(g->a, b.p), "");
-  free(b.p);
+  validate_cycle(g->a, diags, engine_rules(g->m->opentofu), names, n);
 }
 
 /* Tarjan's strongly connected components, without recursion: true if

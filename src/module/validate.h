@@ -77,4 +77,10 @@ bool validate_console_refs(const struct module *m, tfr_arena *a,
                            tfr_diags *diags, struct src_file *src,
                            const struct ast *x);
 
+/* A cycle of a graph as the engine writes it ("Cycle: ..."): names in
+** the order of the references (the reverse of Tarjan's pops). */
+struct engine_rules;
+void validate_cycle(tfr_arena *a, tfr_diags *diags,
+                    const struct engine_rules *e, const char **names, size_t n);
+
 #endif
