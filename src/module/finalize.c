@@ -107,7 +107,7 @@ static bool ephemeral_refused(const struct finalizer *f,
   if (f->v->ephemeral || !tfr_value_has_mark(val, TFR_V_EPHEMERAL))
     return false;
   struct tfr_range at = value_at(f, g);
-  add(f, TFR_CODE_INVALID_INPUT, &at, f->engine->ephemeral_arg_summary,
+  add(f, TFR_CODE_NONE, &at, f->engine->ephemeral_arg_summary,
       tfr_arena_printf(f->a, f->engine->ephemeral_arg_detail,
                        str_go_quote(f->a, f->v->name, strlen(f->v->name))));
   return true;
