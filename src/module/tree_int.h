@@ -49,6 +49,8 @@ struct tmod {
   const char *source;  /* its call's source */
   dev_t dev;           /* its directory as stat finds it (a symlink */
   ino_t ino;           /* followed): what loading() compares */
+  bool real;           /* no symbolic link on its path below the root's
+                          directory (load_module) */
   struct module *m;    /* its configuration (a child's: the cache's,
                           shared, until build_graph gives it its own copy
                           with its address) */

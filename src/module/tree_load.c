@@ -357,21 +357,54 @@ static bool too_many_calls(struct tree *t, const struct module_call *c,
   return true;
 }
 
-/* The module in dir (st: what stat found there), read once per tree: a
-** directory reached by several paths (symlinks: 2^N distinct paths to N
-** directories) is one module, its files named as the first path names
-** them, its cache's bytes charged once (t->held); what reading it said
-** is said again for each call path, as the cache gives it. */
+/* Whether a component of path (as the loader opens paths, cleaned) below
+** its common part with base is a symbolic link. */
+static bool link_below(tfr_arena *a, const char *base, const char *path) {
+  size_t common = 0, i = 0;
+  for (; base[i] && base[i] == path[i]; i++)
+    if (base[i] == '/')
+      common = i + 1;
+  if (!base[i] && (path[i] == '/' || !path[i]))
+    common = path[i] ? i + 1 : i;
+  if (!strcmp(base, "."))
+    common = 0;
+  for (size_t j = common; path[j]; j++) {
+    if (path[j + 1] != '/' && path[j + 1])
+      continue;
+    const char *prefix = tfr_arena_strndup(a, path, j + 1);
+    struct stat st;
+    if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode))
+      return true;
+  }
+  return false;
+}
+
+/* The module in dir (st: what stat found there; real: no symbolic link on
+** its path), read once per tree for each path as Terraform names its files
+** (distinct paths without links to one directory are few: they differ in
+** how far they go up first); a directory reached through symbolic links
+** (2^N distinct paths to N directories) is one module, its files named as
+** the first path names them.  Its cache's bytes are charged once
+** (t->held); what reading it said is said again for each call path, as the
+** cache gives it. */
 static const struct module *load_module(struct tree *t, const char *dir,
-                                        const struct stat *st, bool opentofu) {
-  char key[64];
-  snprintf(key, sizeof key, "%jx:%jx", (uintmax_t)st->st_dev,
-           (uintmax_t)st->st_ino);
+                                        const struct stat *st, bool real,
+                                        bool opentofu) {
+  /* the key in scratch memory, kept only for a new module: the tree's
+  ** many call paths to modules already read cost nothing */
+  struct arena_mark mark = arena_mark(t->scratch);
+  const char *key =
+      real ? tfr_arena_printf(t->scratch, "p:%s", dir)
+           : tfr_arena_printf(t->scratch, "%jx:%jx", (uintmax_t)st->st_dev,
+                              (uintmax_t)st->st_ino);
   size_t i;
   if (strmap_get(&t->dir_keys, key, &i)) {
+    arena_reset(t->scratch, mark);
     diags_append(t->diags, t->dir_mods[i].diags);
     return t->dir_mods[i].m;
   }
+  key = tfr_arena_strdup(t->a, key);
+  arena_reset(t->scratch, mark);
   tfr_diags *said = tfr_diags_new(t->a);
   size_t fresh;
   const struct module *m =
@@ -382,7 +415,7 @@ static const struct module *load_module(struct tree *t, const char *dir,
   if (!t->ndir_mods)
     tfr_arena_on_free(t->a, (void (*)(void *))strmap_free, &t->dir_keys);
   t->dir_mods[t->ndir_mods] = (struct dir_mod){m, said};
-  strmap_put(&t->dir_keys, tfr_arena_strdup(t->a, key), t->ndir_mods++);
+  strmap_put(&t->dir_keys, key, t->ndir_mods++);
   return m;
 }
 
@@ -441,7 +474,12 @@ static void load_children(struct tree *t, struct tmod *tm) {
     if (too_many_calls(t, c, addr))
       return;
     size_t before = tfr_diags_count(t->diags);
-    const struct module *cm = load_module(t, dir, &st, m->opentofu);
+    bool local = !t->has_man && source_is_local(c->source);
+    struct arena_mark mark = arena_mark(t->scratch);
+    bool real = (local ? tm->real : true) &&
+                !link_below(t->scratch, local ? tm->dir : t->root->dir, dir);
+    arena_reset(t->scratch, mark);
+    const struct module *cm = load_module(t, dir, &st, real, m->opentofu);
     if (cm->tree_diags)
       diags_append(t->diags, cm->tree_diags);
     diags_set_module_since(t->diags, before, addr);
@@ -449,6 +487,7 @@ static void load_children(struct tree *t, struct tmod *tm) {
         new_mod(t, UNCONST(struct module *, cm), addr, dir, rel);
     child->dev = st.st_dev;
     child->ino = st.st_ino;
+    child->real = real;
     child->source = c->source;
     child->parent = tm;
     child->call = c;
@@ -582,6 +621,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
   t->unchecked_error = o->strict || o->unchecked_error;
   t->engine = engine_rules(root->opentofu);
   t->root = new_mod(t, root, "", root->dir, ".");
+  t->root->real = true; /* what is below its directory counts */
   /* the user's own code, as the loader opens paths */
   t->own_dir = o->own_dir ? tree_path_join(a, o->own_dir, ".") : NULL;
   struct stat st;
