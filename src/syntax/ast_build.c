@@ -276,43 +276,53 @@ struct ast *ast_paren(struct parse_ctx *c, struct ast *x, struct span s) {
 
 /* ---- collections, calls, bodies ---------------------------------------- */
 
+/* A table of a body's arguments by name (open addressing; cap a power
+** of two, at least twice their number). */
+static struct ast **attr_table(uint32_t n, uint32_t *cap) {
+  *cap = 16;
+  while (*cap < n * 2)
+    *cap *= 2;
+  return heap_calloc(*cap, sizeof(struct ast *));
+}
+
+/* Argument x added to tab, or the argument of its name already there. */
+static struct ast *attr_seen(struct ast **tab, uint32_t cap, struct ast *x) {
+  uint32_t h = 2166136261u;
+  for (uint32_t k = 0; k < x->n; k++)
+    h = (h ^ (uint8_t)x->str[k]) * 16777619u;
+  for (uint32_t j = h & (cap - 1);; j = (j + 1) & (cap - 1)) {
+    struct ast *y = tab[j];
+    if (!y) {
+      tab[j] = x;
+      return NULL;
+    }
+    if (y->n == x->n && memcmp(y->str, x->str, x->n) == 0)
+      return y;
+  }
+}
+
 /* A body may not set the same argument twice (HCL checks this while
 ** parsing).  Bodies of tfvars files can be large, so use a hash set. */
 static void check_duplicates(struct parse_ctx *c, struct vec *v) {
   if (v->n < 2)
     return;
-  uint32_t cap = 16;
-  while (cap < v->n * 2)
-    cap *= 2;
-  struct ast **tab = heap_calloc(cap, sizeof *tab);
+  uint32_t cap;
+  struct ast **tab = attr_table(v->n, &cap);
   for (uint32_t i = 0; i < v->n; i++) {
-    struct ast *x = v->v[i];
-    if (x->kind != AST_ATTR)
+    struct ast *x = v->v[i], *y;
+    if (x->kind != AST_ATTR || !(y = attr_seen(tab, cap, x)))
       continue;
-    uint32_t h = 2166136261u;
-    for (uint32_t k = 0; k < x->n; k++)
-      h = (h ^ (uint8_t)x->str[k]) * 16777619u;
-    for (uint32_t j = h & (cap - 1);; j = (j + 1) & (cap - 1)) {
-      struct ast *y = tab[j];
-      if (!y) {
-        tab[j] = x;
-        break;
-      }
-      if (y->n == x->n && memcmp(y->str, x->str, x->n) == 0) {
-        struct tfr_range first = src_range(
-            c->src, (struct span){y->span.start, y->span.start + y->n});
-        char where[64];
-        tfr_range_format(&first, where, sizeof where);
-        parse_error(c, (struct span){x->span.start, x->span.start + x->n},
-                    "Attribute redefined",
-                    tfr_arena_printf(c->a,
-                                     "The argument \"%.*s\" was already set "
-                                     "at %s. Each argument may be set only "
-                                     "once.",
-                                     (int)x->n, x->str, where));
-        break;
-      }
-    }
+    struct tfr_range first =
+        src_range(c->src, (struct span){y->span.start, y->span.start + y->n});
+    char where[64];
+    tfr_range_format(&first, where, sizeof where);
+    parse_error(c, (struct span){x->span.start, x->span.start + x->n},
+                "Attribute redefined",
+                tfr_arena_printf(c->a,
+                                 "The argument \"%.*s\" was already set "
+                                 "at %s. Each argument may be set only "
+                                 "once.",
+                                 (int)x->n, x->str, where));
   }
   free(tab);
 }
@@ -334,30 +344,11 @@ bool ast_body_has_duplicate(struct ast *const *v, uint32_t n) {
     }
     return false;
   }
-  uint32_t cap = 16;
-  while (cap < n * 2)
-    cap *= 2;
-  struct ast **tab = heap_calloc(cap, sizeof *tab);
+  uint32_t cap;
+  struct ast **tab = attr_table(n, &cap);
   bool dup = false;
-  for (uint32_t i = 0; i < n && !dup; i++) {
-    struct ast *x = v[i];
-    if (x->kind != AST_ATTR)
-      continue;
-    uint32_t h = 2166136261u;
-    for (uint32_t k = 0; k < x->n; k++)
-      h = (h ^ (uint8_t)x->str[k]) * 16777619u;
-    for (uint32_t j = h & (cap - 1);; j = (j + 1) & (cap - 1)) {
-      struct ast *y = tab[j];
-      if (!y) {
-        tab[j] = x;
-        break;
-      }
-      if (y->n == x->n && memcmp(y->str, x->str, x->n) == 0) {
-        dup = true;
-        break;
-      }
-    }
-  }
+  for (uint32_t i = 0; i < n && !dup; i++)
+    dup = v[i]->kind == AST_ATTR && attr_seen(tab, cap, v[i]);
   free(tab);
   return dup;
 }
