@@ -645,8 +645,10 @@ static unsigned output_body(struct calls_loader *l, struct output_decl *o,
         tx = f->body;
         tsrc = f->src;
       }
+      /* hcl's TypeConstraintWithDefaults (named_values.go:449-455): no
+      ** quoted or bare list/map shim, which is a variable's alone */
       o->type =
-          typeexpr_variable(l->a, l->diags, tsrc, tx, l->product, &o->defaults);
+          typeexpr_parse(l->a, l->diags, tsrc, tx, true, true, &o->defaults);
       set |= SET_TYPE;
       continue;
     }

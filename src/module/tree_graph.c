@@ -181,9 +181,17 @@ bool tree_build_graph(struct tree *t) {
     case N_LOCAL:
       ref_deps(t, self, tm, m->locals[nd->index].expr);
       break;
-    case N_OUTPUT:
-      ref_deps(t, self, tm, m->outputs[nd->index].expr);
+    case N_OUTPUT: {
+      /* its value's references and its preconditions'
+      ** (node_output.go:369-386, referencesForOutput) */
+      const struct output_decl *o = &m->outputs[nd->index];
+      ref_deps(t, self, tm, o->expr);
+      for (size_t i = 0; i < o->npreconds; i++) {
+        ref_deps(t, self, tm, o->preconds[i].cond);
+        ref_deps(t, self, tm, o->preconds[i].msg);
+      }
       break;
+    }
     }
   }
   return true;

@@ -598,7 +598,9 @@ static void required_args(struct tree *t) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok) {
   *ok = true;
-  if (!root->ncalls)
+  /* a root without module blocks is a tree of one module when it has
+  ** outputs: plan evaluates them (node_output.go:417-437, 522-530) */
+  if (!root->ncalls && !root->noutputs)
     return NULL;
   struct tree *t = tfr_arena_alloc(a, sizeof *t);
   t->a = a;

@@ -172,7 +172,7 @@ static int by_address(const void *x, const void *y) {
 
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
-  res->tree = true;
+  res->tree = t->root->m->ncalls > 0; /* else a tree of one module */
   size_t n = 0;
   /* a tree cut at a limit is not followed: no child is listed (each
   ** would be "not resolved", up to TREE_MAX_INSTANCES of them) */
