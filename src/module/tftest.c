@@ -315,12 +315,10 @@ static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
   return NULL;
 }
 
-static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
-                                      struct src_file *src, const struct ast *x,
-                                      const tfr_value *var,
-                                      const tfr_value *run,
-                                      const struct eval_scope *inner, bool plan,
-                                      bool *failed) {
+static const tfr_value *
+eval_in_scope(struct tctx *t, tfr_diags *d, struct src_file *src,
+              const struct ast *x, const tfr_value *var, const tfr_value *run,
+              const struct eval_scope *inner, bool plan, bool *failed) {
   struct tscope s = {var, run, inner};
   struct eval_scope es = {tlookup, &s, NULL};
   struct eval_ctx c = {0};
@@ -543,9 +541,9 @@ static void eval_val(struct runctx *rc, struct tval *v) {
     return;
   }
   bool failed;
-  const tfr_value *val = eval_in_scope(
-      t, rc->pre, src, x, tfr_object(t->a, nv, names, vals),
-      runs ? runs_object(rc) : NULL, NULL, false, &failed);
+  const tfr_value *val =
+      eval_in_scope(t, rc->pre, src, x, tfr_object(t->a, nv, names, vals),
+                    runs ? runs_object(rc) : NULL, NULL, false, &failed);
   if (failed) {
     v->failed = true;
     return;
@@ -577,8 +575,8 @@ static void gather(struct runctx *rc) {
   for (size_t i = 0; i < rc->f->ndefs; i++) {
     const struct tdef *d = &rc->f->defs[i];
     rc->vals[rc->nvals++] = (struct tval){
-        d->name, NULL,     false,    decl_index(t->m, d->name, strlen(d->name)),
-        false,   true,     d->value, d->failed,
+        d->name, NULL, false,    decl_index(t->m, d->name, strlen(d->name)),
+        false,   true, d->value, d->failed,
         d};
   }
 }
@@ -702,13 +700,12 @@ static struct content build_content(struct runctx *rc) {
     if (v->def && ((v->def->sensitive && !vd->sensitive) ||
                    (v->def->ephemeral && !vd->ephemeral))) {
       /* its mark would go with the value into the module: fail closed */
-      offline(rc, tfr_arena_printf(t->a,
-                                   "var.%s of the test file is %s, and "
-                                   "tfresolve cannot carry that into the "
-                                   "module's variable, which is not",
-                                   v->name,
-                                   v->def->sensitive ? "sensitive"
-                                                     : "ephemeral"));
+      offline(rc, tfr_arena_printf(
+                      t->a,
+                      "var.%s of the test file is %s, and "
+                      "tfresolve cannot carry that into the "
+                      "module's variable, which is not",
+                      v->name, v->def->sensitive ? "sensitive" : "ephemeral"));
       continue;
     }
     if (v->constant) {
@@ -736,8 +733,8 @@ static struct content build_content(struct runctx *rc) {
     sbuf_str(&tail, " = ");
     at += strlen(v->name) + 3;
     sbuf_str(&tail, hcl);
-    c.moved[c.nmoved++] = (struct moved){
-        (uint32_t)at, (uint32_t)(at + strlen(hcl)), val_span(v)};
+    c.moved[c.nmoved++] =
+        (struct moved){(uint32_t)at, (uint32_t)(at + strlen(hcl)), val_span(v)};
     sbuf_str(&tail, "\n");
   }
   c.len = L + 1 + tail.n;

@@ -633,19 +633,18 @@ static void variables_vs_blocks(struct decoder *dc) {
 ** mean" among the file's block types (hclsyntax/structure.go:94-120). */
 static void unsupported_top(struct decoder *dc, const struct ast *it) {
   static const char *const tf[] = {
-      "run",      "provider",         "mock_provider", "variable",
+      "run",       "provider",          "mock_provider", "variable",
       "variables", "override_resource", "override_data", "override_module"};
   static const char *const tofu[] = {
       "run",           "provider",        "variables",    "override_resource",
       "override_data", "override_module", "mock_provider"};
   const char *type = tfr_arena_strndup(dc->a, it->str, it->n);
-  const char *s = dc->opentofu ? str_suggest(type, tofu, 7)
-                               : str_suggest(type, tf, 8);
+  const char *s =
+      dc->opentofu ? str_suggest(type, tofu, 7) : str_suggest(type, tf, 8);
   derr(dc, name_span(it), "Unsupported block type",
-       tfr_arena_printf(dc->a, "Blocks of type \"%s\" are not expected here.%s",
-                        type,
-                        s ? tfr_arena_printf(dc->a, " Did you mean \"%s\"?", s)
-                          : ""));
+       tfr_arena_printf(
+           dc->a, "Blocks of type \"%s\" are not expected here.%s", type,
+           s ? tfr_arena_printf(dc->a, " Did you mean \"%s\"?", s) : ""));
 }
 
 /* The whole file; errors go to dc->d (configuration errors). */

@@ -42,8 +42,8 @@ static const struct raw_value *winner(const struct module *m,
 
 /* ParseVariableValue in the variable block's parsing mode; NULL after
 ** errors in d. */
-static const tfr_value *parse_raw(tfr_arena *a, tfr_diags *d,
-                                  struct module *m, const struct tdef *v,
+static const tfr_value *parse_raw(tfr_arena *a, tfr_diags *d, struct module *m,
+                                  const struct tdef *v,
                                   const struct raw_value *raw) {
   size_t before = tfr_diags_count(d);
   const tfr_value *val = NULL;
