@@ -369,55 +369,13 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
   return NULL;
 }
 
-/* A reference to run.NAME in a run's variables: an error unless it names
-** an earlier run, whose outputs only a plan with providers gives (the
-** value is then offline).  Either way the value cannot be evaluated. */
-static void run_ref(struct runctx *rc, const struct tval *v,
-                    const struct ref *r) {
-  struct tctx *t = rc->t;
-  struct src_file *src = rc->f->src;
-  /* an earlier run's output: known only after it ran */
-  size_t j = 0;
-  for (; j < rc->f->nruns; j++)
-    if (strlen(rc->f->runs[j].name) == r->alen &&
-        !memcmp(rc->f->runs[j].name, r->attr, r->alen))
-      break;
-  const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
-  if (j == rc->f->nruns) {
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
-                "Reference to unknown run block",
-                tfr_arena_printf(t->a,
-                                 "The run block \"%s\" does not exist "
-                                 "within this test file. You can only "
-                                 "reference run blocks that are in the "
-                                 "same test file and will execute before "
-                                 "the current run block.",
-                                 rn));
-  } else if (&rc->f->runs[j] >= rc->r) {
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
-                "Reference to unavailable run block",
-                tfr_arena_printf(t->a,
-                                 "The run block \"%s\" has not executed "
-                                 "yet. You can only reference run blocks "
-                                 "that are in the same test file and will "
-                                 "execute before the current run block.",
-                                 rn));
-  } else {
-    offline(rc, tfr_arena_printf(t->a,
-                                 "the value of \"%s\" is %s, an output "
-                                 "of an earlier run block, which only "
-                                 "a plan with providers produces",
-                                 v->name,
-                                 span_text(t->a, src, v->attr->kids[0]->span)));
-  }
-}
-
-/* A reference to run.NAME in the file's variables (Terraform 1.13): the
+/* A reference to run.NAME in a run's or the file's variables: the
 ** outputs of an earlier run (HclContext, eval_context.go:186-225), which
-** the variable waits for (node_variable.go:100-116).  False, after an
-** error or with a reason the run is offline, when there is no value. */
-static bool file_run_ref(struct runctx *rc, const struct tval *v,
-                         const struct ref *r) {
+** a file-level variable waits for (Terraform 1.13: node_variable.go:
+** 100-116).  False, after an error or with a reason the run is offline,
+** when there is no value. */
+static bool run_output_ref(struct runctx *rc, const struct tval *v,
+                           const struct ref *r) {
   struct tctx *t = rc->t;
   const struct tfile *f = rc->f;
   size_t j = 0;
@@ -435,12 +393,17 @@ static bool file_run_ref(struct runctx *rc, const struct tval *v,
     return false;
   }
   const struct touts *o = &t->outs[j];
-  if (&f->runs[j] >= rc->r || !o->have) {
+  /* OpenTofu reads them from the runs' states (command/test.go:1178-1210),
+  ** which tfresolve does not model */
+  if (&f->runs[j] >= rc->r || !o->have || t->o->opentofu) {
+    /* a later run (parallel runs wait for it), or one skipped offline */
     offline(rc, tfr_arena_printf(t->a,
-                                 "the value of \"%s\" reads the outputs of "
-                                 "run \"%s\", which tfresolve could not "
-                                 "compute",
-                                 v->name, rn));
+                                 "the value of \"%s\" is %s, an output "
+                                 "of %s run block, which only a plan with "
+                                 "providers produces",
+                                 v->name, span_text(t->a, f->src, val_span(v)),
+                                 &f->runs[j] >= rc->r ? "a later"
+                                                      : "an earlier"));
     return false;
   }
   for (size_t k = 0; r->attr2 && k < o->n; k++)
@@ -488,31 +451,20 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   bool bad = false, runs = false;
   for (size_t i = 0; i < l.n; i++) {
     const struct ref *r = &l.v[i];
-    if (tt_ref_root(r, "run") && v->from_run && r->attr) {
-      run_ref(rc, v, r); /* an earlier run's output, or an error */
-      bad = true;
-      continue;
-    }
     if (tt_ref_root(r, "run") && r->attr) {
       runs = true;
-      bad |= !file_run_ref(rc, v, r);
+      bad |= !run_output_ref(rc, v, r);
       continue;
     }
     if (tt_ref_root(r, "var") && r->attr) {
       bool avail;
       const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run, &avail);
-      if (!avail) {
+      if (!avail) { /* eval_context.go:239-245 */
         tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
                     "Reference to unavailable variable",
                     tfr_arena_printf(t->a,
-                                     "The input variable \"%.*s\" is not "
-                                     "available to the current context. Within "
-                                     "the variables block of a run block you "
-                                     "can only reference variables defined at "
-                                     "the file or global levels; within the "
-                                     "variables block of a suite you can only "
-                                     "reference variables defined at the "
-                                     "global levels.",
+                                     "The input variable \"%.*s\" does not "
+                                     "exist within this test file.",
                                      (int)r->alen, r->attr));
         bad = true;
         continue;
@@ -528,12 +480,8 @@ static void eval_val(struct runctx *rc, struct tval *v) {
       continue;
     }
     tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
-                v->from_run ? "You can only reference earlier run blocks, file "
-                              "level, and global variables while defining "
-                              "variables from inside a run block."
-                            : "You can only reference global variables while "
-                              "defining variables in the variables block of a "
-                              "test file.");
+                "You can only reference run blocks and variables from within "
+                "Terraform Test files."); /* eval_context.go:247-253 */
     bad = true;
   }
   if (bad) {
@@ -1418,7 +1366,7 @@ static void run_file(struct tctx *t, struct tfile *f,
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
   /* the graph: its cycles stop the file (TestFileRunner.Test,
   ** backend/local/test.go:310-314) */
-  bool cycles = tt_cycles(t->a, f, t->m, out->diags);
+  bool cycles = !t->o->opentofu && tt_cycles(t->a, f, t->m, out->diags);
   if (static_errors(t->a, f, done, t->load, cycles)) {
     out->status = TFR_TEST_ERROR;
     return;
