@@ -132,6 +132,7 @@ struct tctx {
   tfr_diags *sdiags;
   struct globals main, testdir;
   struct touts *outs; /* the current file's: each run's outputs */
+  tfr_diags *fdiags;  /* ... and its own diagnostics */
 };
 
 static long decl_index(const struct module *m, const char *name, size_t n) {
@@ -375,7 +376,7 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
 ** 100-116).  False, after an error or with a reason the run is offline,
 ** when there is no value. */
 static bool run_output_ref(struct runctx *rc, const struct tval *v,
-                           const struct ref *r) {
+                           const struct ref *r, tfr_diags *d) {
   struct tctx *t = rc->t;
   const struct tfile *f = rc->f;
   size_t j = 0;
@@ -384,7 +385,7 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
     j++;
   const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
   if (j == f->nruns) {
-    tt_error_at(rc->pre, f->src, r->span, TFR_DIAG_ERROR,
+    tt_error_at(d, f->src, r->span, TFR_DIAG_ERROR,
                 "Reference to unknown run block",
                 tfr_arena_printf(t->a,
                                  "The run block \"%s\" does not exist within "
@@ -435,9 +436,7 @@ static const tfr_value *runs_object(struct runctx *rc) {
 
 /* Evaluate a test-file value as GetVariables does: references checked
 ** first, then the expression with functions and var.*. */
-static void eval_val(struct runctx *rc, struct tval *v) {
-  if (v->evaluated)
-    return;
+static void eval_one(struct runctx *rc, struct tval *v, tfr_diags *d) {
   v->evaluated = true;
   struct tctx *t = rc->t;
   struct src_file *src = rc->f->src;
@@ -453,14 +452,14 @@ static void eval_val(struct runctx *rc, struct tval *v) {
     const struct ref *r = &l.v[i];
     if (tt_ref_root(r, "run") && r->attr) {
       runs = true;
-      bad |= !run_output_ref(rc, v, r);
+      bad |= !run_output_ref(rc, v, r, d);
       continue;
     }
     if (tt_ref_root(r, "var") && r->attr) {
       bool avail;
       const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run, &avail);
       if (!avail) { /* eval_context.go:239-245 */
-        tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+        tt_error_at(d, src, r->span, TFR_DIAG_ERROR,
                     "Reference to unavailable variable",
                     tfr_arena_printf(t->a,
                                      "The input variable \"%.*s\" does not "
@@ -479,7 +478,7 @@ static void eval_val(struct runctx *rc, struct tval *v) {
       }
       continue;
     }
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
+    tt_error_at(d, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
                 "You can only reference run blocks and variables from within "
                 "Terraform Test files."); /* eval_context.go:247-253 */
     bad = true;
@@ -490,13 +489,50 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   }
   bool failed;
   const tfr_value *val =
-      eval_in_scope(t, rc->pre, src, x, tfr_object(t->a, nv, names, vals),
+      eval_in_scope(t, d, src, x, tfr_object(t->a, nv, names, vals),
                     runs ? runs_object(rc) : NULL, NULL, false, &failed);
   if (failed) {
     v->failed = true;
     return;
   }
   v->value = val;
+}
+
+/* The file-level value named as v, or NULL. */
+static struct tvar *file_tvar(const struct tfile *f, const char *name) {
+  for (size_t i = 0; i < f->vars.n; i++)
+    if (!strcmp(f->vars.v[i].name, name))
+      return &f->vars.v[i];
+  return NULL;
+}
+
+/* eval_one, once for the file's values: their errors go to the file, and
+** each run that uses them reads what the first found. */
+static void eval_val(struct runctx *rc, struct tval *v) {
+  if (v->evaluated)
+    return;
+  struct tvar *fv = v->from_run || v->def ? NULL : file_tvar(rc->f, v->name);
+  if (!fv) {
+    eval_one(rc, v, rc->pre);
+    return;
+  }
+  if (!fv->done) {
+    const char *before = rc->skip;
+    rc->skip = NULL;
+    eval_one(rc, v, rc->t->fdiags);
+    fv->done = true;
+    fv->why = rc->skip;
+    fv->errors = v->failed && !fv->why;
+    fv->constant = v->constant;
+    fv->value = v->failed ? NULL : v->value;
+    rc->skip = before;
+  }
+  v->evaluated = true;
+  v->constant = fv->constant;
+  v->value = fv->value;
+  v->failed = !fv->value;
+  if (fv->why)
+    offline(rc, fv->why);
 }
 
 /* Every value the run needs from the test file, in source order: the
@@ -1205,6 +1241,22 @@ static bool prior_failed(const struct tfile *f, const struct trun *runs,
   return false;
 }
 
+/* A file-level value the run used that has errors (the file's), as the
+** reason the run is skipped, or NULL. */
+static const char *failed_file_value(struct runctx *rc) {
+  for (size_t i = 0; i < rc->nvals; i++) {
+    const struct tval *v = &rc->vals[i];
+    const struct tvar *fv =
+        v->from_run || v->def ? NULL : file_tvar(rc->f, v->name);
+    if (fv && fv->done && fv->errors && v->evaluated)
+      return tfr_arena_printf(rc->t->a,
+                              "it uses var.%s, whose value has errors, and "
+                              "Terraform skips the runs that use it",
+                              v->name);
+  }
+  return NULL;
+}
+
 /* The outputs of run i, which completed (EvaluateRun's outputVals,
 ** eval_context.go:412-427). */
 static void keep_outputs(struct tctx *t, const struct tfr_resolution *res,
@@ -1262,6 +1314,12 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   }
   gather(&rc);
   get_variables(&rc);
+  why = failed_file_value(&rc);
+  if (why) { /* ReferencesCompleted, eval_context.go:676-682 */
+    out->status = TFR_TEST_SKIP;
+    out->skip_reason = why;
+    return;
+  }
   if (tfr_diags_has_errors(rc.pre)) {
     copy_all(out->diags, rc.pre);
     out->status = TFR_TEST_ERROR;
@@ -1314,6 +1372,27 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     diags_share_blocks(out->diags, f->parsed_in);
 }
 
+/* The file's values that no run used: Terraform evaluates them too
+** (each a node of the file's graph), after every run they may read. */
+static void settle_file_values(struct tctx *t, struct tfile *f) {
+  struct runctx rc = {0};
+  rc.t = t;
+  rc.f = f;
+  rc.r = f->runs + f->nruns; /* after every run */
+  rc.g = f->in_test_dir ? &t->testdir : &t->main;
+  rc.pre = t->fdiags;
+  for (size_t i = 0; i < f->vars.n; i++) {
+    const struct tvar *tv = &f->vars.v[i];
+    if (tv->done)
+      continue;
+    struct tval v = {0};
+    v.name = tv->name;
+    v.attr = tv->attr;
+    v.decl = decl_index(t->m, tv->name, strlen(tv->name));
+    eval_val(&rc, &v);
+  }
+}
+
 /* A file whose runs have static errors: those runs are errors, the
 ** others do not run (renderPreWalkDiags). */
 static bool static_errors(tfr_arena *a, struct tfile *f,
@@ -1364,6 +1443,8 @@ static void run_file(struct tctx *t, struct tfile *f,
   }
   tfr_diags_share_sources(out->diags, t->load);
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+  if (f->parsed_in)
+    diags_share_blocks(out->diags, f->parsed_in);
   /* the graph: its cycles stop the file (TestFileRunner.Test,
   ** backend/local/test.go:310-314) */
   bool cycles = !t->o->opentofu && tt_cycles(t->a, f, t->m, out->diags);
@@ -1377,10 +1458,14 @@ static void run_file(struct tctx *t, struct tfile *f,
   if (tfr_diags_has_errors(out->diags))
     out->status = TFR_TEST_ERROR; /* File.AppendDiagnostics */
   t->outs = tfr_arena_alloc(t->a, (f->nruns ? f->nruns : 1) * sizeof *t->outs);
+  t->fdiags = out->diags;
   for (size_t i = 0; i < f->nruns; i++) {
     run_one(t, f, i, done);
     out->status = merge(out->status, done[i].status);
   }
+  settle_file_values(t, f);
+  if (tfr_diags_has_errors(out->diags)) /* File.AppendDiagnostics */
+    out->status = TFR_TEST_ERROR;
 }
 
 /* A suite that stops before any run: an error. */

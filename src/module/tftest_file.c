@@ -219,8 +219,8 @@ static void just_attributes(struct decoder *dc, const struct ast *body,
            "Blocks are not allowed here.");
       continue;
     }
-    out->v[out->n++] =
-        (struct tvar){tfr_arena_strndup(dc->a, it->str, it->n), it};
+    out->v[out->n++] = (struct tvar){
+        .name = tfr_arena_strndup(dc->a, it->str, it->n), .attr = it};
   }
 }
 

@@ -55,6 +55,11 @@ void tt_error_at(tfr_diags *d, struct src_file *src, struct span s,
 struct tvar {
   const char *name;
   const struct ast *attr; /* AST_ATTR: name = expr */
+  /* a file-level one once evaluated: Terraform evaluates it once for the
+  ** file, its errors the file's (node_variable.go:105-147) */
+  bool done, constant, errors;
+  const tfr_value *value;
+  const char *why; /* why it is not known offline, or NULL */
 };
 
 struct tvars {
