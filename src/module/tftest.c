@@ -345,8 +345,9 @@ static void eval_val(struct runctx *rc, struct tval *v);
 ** (for run-level expressions), else a global one; NULL when there is
 ** none. */
 static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
-                                bool run_level, bool *avail) {
+                                bool run_level, bool *avail, bool *global) {
   *avail = false;
+  *global = false;
   if (run_level) {
     struct tval *fv = find_val(rc, name, n, false);
     if (fv && !fv->def) {
@@ -365,6 +366,7 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
   long k = decl_index(rc->t->m, name, n);
   if (k >= 0 && rc->g->given[k]) {
     *avail = true;
+    *global = true;
     return rc->g->given[k];
   }
   return NULL;
@@ -398,13 +400,13 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
   ** which tfresolve does not model */
   if (&f->runs[j] >= rc->r || !o->have || t->o->opentofu) {
     /* a later run (parallel runs wait for it), or one skipped offline */
-    offline(rc, tfr_arena_printf(t->a,
-                                 "the value of \"%s\" is %s, an output "
-                                 "of %s run block, which only a plan with "
-                                 "providers produces",
-                                 v->name, span_text(t->a, f->src, val_span(v)),
-                                 &f->runs[j] >= rc->r ? "a later"
-                                                      : "an earlier"));
+    offline(rc,
+            tfr_arena_printf(t->a,
+                             "the value of \"%s\" is %s, an output "
+                             "of %s run block, which only a plan with "
+                             "providers produces",
+                             v->name, span_text(t->a, f->src, val_span(v)),
+                             &f->runs[j] >= rc->r ? "a later" : "an earlier"));
     return false;
   }
   for (size_t k = 0; r->attr2 && k < o->n; k++)
@@ -456,8 +458,22 @@ static void eval_one(struct runctx *rc, struct tval *v, tfr_diags *d) {
       continue;
     }
     if (tt_ref_root(r, "var") && r->attr) {
-      bool avail;
-      const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run, &avail);
+      bool avail, global;
+      const tfr_value *val =
+          var_for(rc, r->attr, r->alen, v->from_run, &avail, &global);
+      if (global && !t->o->opentofu) /* eval_context.go:457-469 */
+        tt_error_at(
+            d, src, r->span, TFR_DIAG_WARNING,
+            "Variable referenced without definition",
+            tfr_arena_printf(
+                t->a,
+                "Variable \"%.*s\" was referenced without providing a "
+                "definition. Referencing undefined variables within Terraform "
+                "Test files is deprecated, please add a `variable` block into "
+                "the relevant test file to provide a definition for the "
+                "variable. This will become required in future versions of "
+                "Terraform.",
+                (int)r->alen, r->attr));
       if (!avail) { /* eval_context.go:239-245 */
         tt_error_at(d, src, r->span, TFR_DIAG_ERROR,
                     "Reference to unavailable variable",
