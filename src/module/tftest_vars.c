@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag_int.h"
 #include "base/strutil.h"
 #include "eval/eval.h"
 #include "module/module.h"
@@ -58,6 +59,9 @@ static const tfr_value *parse_raw(tfr_arena *a, tfr_diags *d, struct module *m,
     tfr_file *f = parse_bytes_expr(a, d, name, raw->text, raw->len);
     val = f ? eval_const(a, d, f->f.src, f->f.body) : NULL;
   }
+  /* ours: the text of a sensitive one's value is not quoted back */
+  for (size_t i = before; v->sensitive && i < tfr_diags_count(d); i++)
+    diags_at(d, i)->hide_source = true;
   return tfr_diags_count(d) > before ? NULL : val;
 }
 
