@@ -372,6 +372,12 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
   return NULL;
 }
 
+/* The index of rc's run in its file; the number of runs for the file's
+** own values, which come after them (r NULL). */
+static size_t run_index(const struct runctx *rc) {
+  return rc->r ? (size_t)(rc->r - rc->f->runs) : rc->f->nruns;
+}
+
 /* A reference to run.NAME in a run's or the file's variables: the
 ** outputs of an earlier run (HclContext, eval_context.go:186-225), which
 ** a file-level variable waits for (Terraform 1.13: node_variable.go:
@@ -398,15 +404,15 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
   const struct touts *o = &t->outs[j];
   /* OpenTofu reads them from the runs' states (command/test.go:1178-1210),
   ** which tfresolve does not model */
-  if (&f->runs[j] >= rc->r || !o->have || t->o->opentofu) {
+  bool later = j >= run_index(rc);
+  if (later || !o->have || t->o->opentofu) {
     /* a later run (parallel runs wait for it), or one skipped offline */
-    offline(rc,
-            tfr_arena_printf(t->a,
-                             "the value of \"%s\" is %s, an output "
-                             "of %s run block, which only a plan with "
-                             "providers produces",
-                             v->name, span_text(t->a, f->src, val_span(v)),
-                             &f->runs[j] >= rc->r ? "a later" : "an earlier"));
+    offline(rc, tfr_arena_printf(t->a,
+                                 "the value of \"%s\" is %s, an output "
+                                 "of %s run block, which only a plan with "
+                                 "providers produces",
+                                 v->name, span_text(t->a, f->src, val_span(v)),
+                                 later ? "a later" : "an earlier"));
     return false;
   }
   for (size_t k = 0; r->attr2 && k < o->n; k++)
@@ -425,7 +431,7 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
 /* run.*: the outputs of the runs before rc's that produced them. */
 static const tfr_value *runs_object(struct runctx *rc) {
   struct tctx *t = rc->t;
-  size_t n = (size_t)(rc->r - rc->f->runs), nv = 0;
+  size_t n = run_index(rc), nv = 0;
   const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
   for (size_t j = 0; j < n; j++)
@@ -1394,7 +1400,7 @@ static void settle_file_values(struct tctx *t, struct tfile *f) {
   struct runctx rc = {0};
   rc.t = t;
   rc.f = f;
-  rc.r = f->runs + f->nruns; /* after every run */
+  rc.r = NULL; /* after every run */
   rc.g = f->in_test_dir ? &t->testdir : &t->main;
   rc.pre = t->fdiags;
   for (size_t i = 0; i < f->vars.n; i++) {
@@ -1457,6 +1463,8 @@ static void run_file(struct tctx *t, struct tfile *f,
     }
     return;
   }
+  if (!f->nruns)
+    return; /* passes, before any graph (backend/local/test.go:272-275) */
   tfr_diags_share_sources(out->diags, t->load);
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
   if (f->parsed_in)
