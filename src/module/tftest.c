@@ -28,6 +28,13 @@
 ** evaluated here and appended after the end as HCL; diagnostics there
 ** are moved back to the expression they came from.
 **
+** Terraform 1.13 added a test file's `variable` blocks and file-level
+** variables that read earlier runs' outputs, and evaluates a file as a
+** graph (internal/moduletest/graph): tftest_vars.c gives the variable
+** blocks' values, the runs' outputs and the graph's cycles; a file-level
+** variable is evaluated once, its errors the file's, and a run that uses
+** a variable with errors is skipped.
+**
 ** This file runs them (the suite, the global values, each run);
 ** tftest_file.c finds the test files and decodes them (tftest_int.h).
 */
