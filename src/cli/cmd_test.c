@@ -166,7 +166,12 @@ static void json(const struct tfr_test_suite *s) {
     const struct tfr_test_file *f = tfr_test_suite_file(s, i);
     printf("%s{\"path\":", i ? "," : "");
     json_str(f->name);
-    printf(",\"status\":\"%s\"}", tfr_test_status_name(f->status));
+    printf(",\"status\":\"%s\"", tfr_test_status_name(f->status));
+    if (tfr_diags_count(f->diags)) { /* the file's own: its variables */
+      fputs(",\"diagnostics\":", stdout);
+      json_diags(f->diags);
+    }
+    putchar('}');
   }
   fputs("],\"diagnostics\":", stdout);
   json_diags(s->diags);

@@ -28,6 +28,13 @@
 ** evaluated here and appended after the end as HCL; diagnostics there
 ** are moved back to the expression they came from.
 **
+** Terraform 1.13 added a test file's `variable` blocks and file-level
+** variables that read earlier runs' outputs, and evaluates a file as a
+** graph (internal/moduletest/graph): tftest_vars.c gives the variable
+** blocks' values, the runs' outputs and the graph's cycles; a file-level
+** variable is evaluated once, its errors the file's, and a run that uses
+** a variable with errors is skipped.
+**
 ** This file runs them (the suite, the global values, each run);
 ** tftest_file.c finds the test files and decodes them (tftest_int.h).
 */
@@ -116,6 +123,9 @@ struct globals {
   const tfr_value **given; /* per declared variable: the parsed value */
   bool *set;               /* per declared variable: some source sets it */
   tfr_diags *seen;         /* what collecting them reported (once) */
+  struct module *values;   /* every value collected, for the variable
+                              blocks of the test files (raws) */
+  tfr_diags *values_seen;  /* ... and their sources */
 };
 
 struct tctx {
@@ -128,6 +138,8 @@ struct tctx {
   struct tfr_test_suite *suite;
   tfr_diags *sdiags;
   struct globals main, testdir;
+  struct touts *outs; /* the current file's: each run's outputs */
+  tfr_diags *fdiags;  /* ... and its own diagnostics */
 };
 
 static long decl_index(const struct module *m, const char *name, size_t n) {
@@ -256,7 +268,15 @@ struct tval {
   bool evaluated;
   const tfr_value *value; /* when evaluated */
   bool failed;
+  const struct tdef *def; /* a variable block's (attr NULL) */
 };
+
+/* Where a test-file value is written: its expression, or the variable
+** block (its DeclRange, which Terraform gives as the value's source:
+** node_variable.go:73-77). */
+static struct span val_span(const struct tval *v) {
+  return v->def ? v->def->decl : v->attr->kids[0]->span;
+}
 
 struct runctx {
   struct tctx *t;
@@ -286,6 +306,7 @@ static struct tval *find_val(struct runctx *rc, const char *name, size_t n,
 
 struct tscope {
   const tfr_value *var;
+  const tfr_value *run; /* run.NAME: earlier runs' outputs, or NULL */
   const struct eval_scope *inner;
 };
 
@@ -295,17 +316,18 @@ static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
   struct tscope *s = ud;
   if (len == 3 && !memcmp(name, "var", 3))
     return s->var;
+  if (len == 3 && !memcmp(name, "run", 3) && s->run)
+    return s->run;
   if (s->inner)
     return s->inner->lookup(s->inner->ud, c, root, name, len);
   return NULL;
 }
 
-static const tfr_value *eval_in_scope(struct tctx *t, tfr_diags *d,
-                                      struct src_file *src, const struct ast *x,
-                                      const tfr_value *var,
-                                      const struct eval_scope *inner, bool plan,
-                                      bool *failed) {
-  struct tscope s = {var, inner};
+static const tfr_value *
+eval_in_scope(struct tctx *t, tfr_diags *d, struct src_file *src,
+              const struct ast *x, const tfr_value *var, const tfr_value *run,
+              const struct eval_scope *inner, bool plan, bool *failed) {
+  struct tscope s = {var, run, inner};
   struct eval_scope es = {tlookup, &s, NULL};
   struct eval_ctx c = {0};
   c.a = t->a;
@@ -330,72 +352,106 @@ static void eval_val(struct runctx *rc, struct tval *v);
 ** (for run-level expressions), else a global one; NULL when there is
 ** none. */
 static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
-                                bool run_level, bool *avail) {
+                                bool run_level, bool *avail, bool *global) {
   *avail = false;
+  *global = false;
   if (run_level) {
     struct tval *fv = find_val(rc, name, n, false);
-    if (fv) {
+    if (fv && !fv->def) {
       *avail = true;
       eval_val(rc, fv);
       return fv->failed ? tfr_unknown(rc->t->a, &tfr_t_dynamic) : fv->value;
     }
   }
+  /* a variable block's value, for both (GetVariable first:
+  ** eval_context.go:227-231) */
+  const struct tdef *d = tt_def(rc->f, name, n);
+  if (d) {
+    *avail = true;
+    return d->failed ? tfr_unknown(rc->t->a, &tfr_t_dynamic) : d->value;
+  }
   long k = decl_index(rc->t->m, name, n);
   if (k >= 0 && rc->g->given[k]) {
     *avail = true;
+    *global = true;
     return rc->g->given[k];
   }
   return NULL;
 }
 
-/* A reference to run.NAME in a run's variables: an error unless it names
-** an earlier run, whose outputs only a plan with providers gives (the
-** value is then offline).  Either way the value cannot be evaluated. */
-static void run_ref(struct runctx *rc, const struct tval *v,
-                    const struct ref *r) {
+/* The index of rc's run in its file; the number of runs for the file's
+** own values, which come after them (r NULL). */
+static size_t run_index(const struct runctx *rc) {
+  return rc->r ? (size_t)(rc->r - rc->f->runs) : rc->f->nruns;
+}
+
+/* A reference to run.NAME in a run's or the file's variables: the
+** outputs of an earlier run (HclContext, eval_context.go:186-225), which
+** a file-level variable waits for (Terraform 1.13: node_variable.go:
+** 100-116).  False, after an error or with a reason the run is offline,
+** when there is no value. */
+static bool run_output_ref(struct runctx *rc, const struct tval *v,
+                           const struct ref *r, tfr_diags *d) {
   struct tctx *t = rc->t;
-  struct src_file *src = rc->f->src;
-  /* an earlier run's output: known only after it ran */
+  const struct tfile *f = rc->f;
   size_t j = 0;
-  for (; j < rc->f->nruns; j++)
-    if (strlen(rc->f->runs[j].name) == r->alen &&
-        !memcmp(rc->f->runs[j].name, r->attr, r->alen))
-      break;
+  while (j < f->nruns && (strlen(f->runs[j].name) != r->alen ||
+                          memcmp(f->runs[j].name, r->attr, r->alen)))
+    j++;
   const char *rn = tfr_arena_strndup(t->a, r->attr, r->alen);
-  if (j == rc->f->nruns) {
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+  if (j == f->nruns) {
+    tt_error_at(d, f->src, r->span, TFR_DIAG_ERROR,
                 "Reference to unknown run block",
                 tfr_arena_printf(t->a,
-                                 "The run block \"%s\" does not exist "
-                                 "within this test file. You can only "
-                                 "reference run blocks that are in the "
-                                 "same test file and will execute before "
-                                 "the current run block.",
+                                 "The run block \"%s\" does not exist within "
+                                 "this test file.",
                                  rn));
-  } else if (&rc->f->runs[j] >= rc->r) {
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
-                "Reference to unavailable run block",
-                tfr_arena_printf(t->a,
-                                 "The run block \"%s\" has not executed "
-                                 "yet. You can only reference run blocks "
-                                 "that are in the same test file and will "
-                                 "execute before the current run block.",
-                                 rn));
-  } else {
+    return false;
+  }
+  const struct touts *o = &t->outs[j];
+  /* OpenTofu reads them from the runs' states (command/test.go:1178-1210),
+  ** which tfresolve does not model */
+  bool later = j >= run_index(rc);
+  if (later || !o->have || t->o->opentofu) {
+    /* a later run (parallel runs wait for it), or one skipped offline */
     offline(rc, tfr_arena_printf(t->a,
                                  "the value of \"%s\" is %s, an output "
-                                 "of an earlier run block, which only "
-                                 "a plan with providers produces",
-                                 v->name,
-                                 span_text(t->a, src, v->attr->kids[0]->span)));
+                                 "of %s run block, which only a plan with "
+                                 "providers produces",
+                                 v->name, span_text(t->a, f->src, val_span(v)),
+                                 later ? "a later" : "an earlier"));
+    return false;
   }
+  for (size_t k = 0; r->attr2 && k < o->n; k++)
+    if (strlen(o->names[k]) == r->alen2 &&
+        !memcmp(o->names[k], r->attr2, r->alen2) && !o->vals[k]) {
+      offline(rc, tfr_arena_printf(t->a,
+                                   "the value of \"%s\" reads run.%s.%s, an "
+                                   "output that only a plan with providers "
+                                   "knows",
+                                   v->name, rn, o->names[k]));
+      return false;
+    }
+  return true;
+}
+
+/* run.*: the outputs of the runs before rc's that produced them. */
+static const tfr_value *runs_object(struct runctx *rc) {
+  struct tctx *t = rc->t;
+  size_t n = run_index(rc), nv = 0;
+  const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
+  for (size_t j = 0; j < n; j++)
+    if (t->outs[j].have) {
+      names[nv] = rc->f->runs[j].name;
+      vals[nv++] = tt_outputs_object(t->a, &t->outs[j]);
+    }
+  return tfr_object(t->a, nv, names, vals);
 }
 
 /* Evaluate a test-file value as GetVariables does: references checked
 ** first, then the expression with functions and var.*. */
-static void eval_val(struct runctx *rc, struct tval *v) {
-  if (v->evaluated)
-    return;
+static void eval_one(struct runctx *rc, struct tval *v, tfr_diags *d) {
   v->evaluated = true;
   struct tctx *t = rc->t;
   struct src_file *src = rc->f->src;
@@ -406,29 +462,37 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   const tfr_value **vals =
       tfr_arena_alloc(t->a, (l.n ? l.n : 1) * sizeof *vals);
   size_t nv = 0;
-  bool bad = false;
+  bool bad = false, runs = false;
   for (size_t i = 0; i < l.n; i++) {
     const struct ref *r = &l.v[i];
-    if (tt_ref_root(r, "run") && v->from_run && r->attr) {
-      run_ref(rc, v, r); /* an earlier run's output, or an error */
-      bad = true;
+    if (tt_ref_root(r, "run") && r->attr) {
+      runs = true;
+      bad |= !run_output_ref(rc, v, r, d);
       continue;
     }
     if (tt_ref_root(r, "var") && r->attr) {
-      bool avail;
-      const tfr_value *val = var_for(rc, r->attr, r->alen, v->from_run, &avail);
-      if (!avail) {
-        tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR,
+      bool avail, global;
+      const tfr_value *val =
+          var_for(rc, r->attr, r->alen, v->from_run, &avail, &global);
+      if (global && !t->o->opentofu) /* eval_context.go:457-469 */
+        tt_error_at(
+            d, src, r->span, TFR_DIAG_WARNING,
+            "Variable referenced without definition",
+            tfr_arena_printf(
+                t->a,
+                "Variable \"%.*s\" was referenced without providing a "
+                "definition. Referencing undefined variables within Terraform "
+                "Test files is deprecated, please add a `variable` block into "
+                "the relevant test file to provide a definition for the "
+                "variable. This will become required in future versions of "
+                "Terraform.",
+                (int)r->alen, r->attr));
+      if (!avail) { /* eval_context.go:239-245 */
+        tt_error_at(d, src, r->span, TFR_DIAG_ERROR,
                     "Reference to unavailable variable",
                     tfr_arena_printf(t->a,
-                                     "The input variable \"%.*s\" is not "
-                                     "available to the current context. Within "
-                                     "the variables block of a run block you "
-                                     "can only reference variables defined at "
-                                     "the file or global levels; within the "
-                                     "variables block of a suite you can only "
-                                     "reference variables defined at the "
-                                     "global levels.",
+                                     "The input variable \"%.*s\" does not "
+                                     "exist within this test file.",
                                      (int)r->alen, r->attr));
         bad = true;
         continue;
@@ -443,13 +507,9 @@ static void eval_val(struct runctx *rc, struct tval *v) {
       }
       continue;
     }
-    tt_error_at(rc->pre, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
-                v->from_run ? "You can only reference earlier run blocks, file "
-                              "level, and global variables while defining "
-                              "variables from inside a run block."
-                            : "You can only reference global variables while "
-                              "defining variables in the variables block of a "
-                              "test file.");
+    tt_error_at(d, src, r->span, TFR_DIAG_ERROR, "Invalid reference",
+                "You can only reference run blocks and variables from within "
+                "Terraform Test files."); /* eval_context.go:247-253 */
     bad = true;
   }
   if (bad) {
@@ -458,8 +518,8 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   }
   bool failed;
   const tfr_value *val =
-      eval_in_scope(t, rc->pre, src, x, tfr_object(t->a, nv, names, vals), NULL,
-                    false, &failed);
+      eval_in_scope(t, d, src, x, tfr_object(t->a, nv, names, vals),
+                    runs ? runs_object(rc) : NULL, NULL, false, &failed);
   if (failed) {
     v->failed = true;
     return;
@@ -467,23 +527,70 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   v->value = val;
 }
 
+/* The file-level value named as v, or NULL. */
+static struct tvar *file_tvar(const struct tfile *f, const char *name) {
+  for (size_t i = 0; i < f->vars.n; i++)
+    if (!strcmp(f->vars.v[i].name, name))
+      return &f->vars.v[i];
+  return NULL;
+}
+
+/* eval_one, once for the file's values: their errors go to the file, and
+** each run that uses them reads what the first found. */
+static void eval_val(struct runctx *rc, struct tval *v) {
+  if (v->evaluated)
+    return;
+  struct tvar *fv = v->from_run || v->def ? NULL : file_tvar(rc->f, v->name);
+  if (!fv) {
+    eval_one(rc, v, rc->pre);
+    return;
+  }
+  if (!fv->done) {
+    const char *before = rc->skip;
+    rc->skip = NULL;
+    eval_one(rc, v, rc->t->fdiags);
+    fv->done = true;
+    fv->why = rc->skip;
+    fv->errors = v->failed && !fv->why;
+    fv->constant = v->constant;
+    fv->value = v->failed ? NULL : v->value;
+    rc->skip = before;
+  }
+  v->evaluated = true;
+  v->constant = fv->constant;
+  v->value = fv->value;
+  v->failed = !fv->value;
+  if (fv->why)
+    offline(rc, fv->why);
+}
+
 /* Every value the run needs from the test file, in source order: the
 ** run's block, then the file's values it does not override. */
 static void gather(struct runctx *rc) {
   struct tctx *t = rc->t;
-  size_t n = rc->r->vars.n + rc->f->vars.n;
+  size_t n = rc->r->vars.n + rc->f->vars.n + rc->f->ndefs;
   rc->vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *rc->vals);
   for (size_t i = 0; i < rc->r->vars.n; i++) {
     const struct tvar *tv = &rc->r->vars.v[i];
     rc->vals[rc->nvals++] = (struct tval){
         tv->name, tv->attr, true, decl_index(t->m, tv->name, strlen(tv->name)),
-        false,    false,    NULL, false};
+        false,    false,    NULL, false,
+        NULL};
   }
   for (size_t i = 0; i < rc->f->vars.n; i++) {
     const struct tvar *tv = &rc->f->vars.v[i];
     rc->vals[rc->nvals++] = (struct tval){
         tv->name, tv->attr, false, decl_index(t->m, tv->name, strlen(tv->name)),
-        false,    false,    NULL,  false};
+        false,    false,    NULL,  false,
+        NULL};
+  }
+  /* the variable blocks' values, evaluated once for the file */
+  for (size_t i = 0; i < rc->f->ndefs; i++) {
+    const struct tdef *d = &rc->f->defs[i];
+    rc->vals[rc->nvals++] = (struct tval){
+        d->name, NULL, false,    decl_index(t->m, d->name, strlen(d->name)),
+        false,   true, d->value, d->failed,
+        d};
   }
 }
 
@@ -602,6 +709,18 @@ static struct content build_content(struct runctx *rc) {
     struct tval *v = &rc->vals[i];
     if (v->decl < 0 || v->failed || winning(rc, v->name, strlen(v->name)) != v)
       continue;
+    const struct var_decl *vd = &t->m->vars[v->decl];
+    if (v->def && ((v->def->sensitive && !vd->sensitive) ||
+                   (v->def->ephemeral && !vd->ephemeral))) {
+      /* its mark would go with the value into the module: fail closed */
+      offline(rc, tfr_arena_printf(
+                      t->a,
+                      "var.%s of the test file is %s, and "
+                      "tfresolve cannot carry that into the "
+                      "module's variable, which is not",
+                      v->name, v->def->sensitive ? "sensitive" : "ephemeral"));
+      continue;
+    }
     if (v->constant) {
       memset(keep + v->attr->span.start, 1,
              v->attr->span.end - v->attr->span.start);
@@ -627,8 +746,8 @@ static struct content build_content(struct runctx *rc) {
     sbuf_str(&tail, " = ");
     at += strlen(v->name) + 3;
     sbuf_str(&tail, hcl);
-    c.moved[c.nmoved++] = (struct moved){
-        (uint32_t)at, (uint32_t)(at + strlen(hcl)), v->attr->kids[0]->span};
+    c.moved[c.nmoved++] =
+        (struct moved){(uint32_t)at, (uint32_t)(at + strlen(hcl)), val_span(v)};
     sbuf_str(&tail, "\n");
   }
   c.len = L + 1 + tail.n;
@@ -929,9 +1048,9 @@ static enum tfr_test_status assertions(struct runctx *rc,
     tfr_diags *scratch = tfr_diags_new(t->a);
     bool mfail, cfail;
     const tfr_value *msg = eval_in_scope(t, scratch, rc->f->src, as->msg, var,
-                                         inner, !r->apply, &mfail);
+                                         NULL, inner, !r->apply, &mfail);
     const tfr_value *cond = eval_in_scope(t, scratch, rc->f->src, as->cond, var,
-                                          inner, !r->apply, &cfail);
+                                          NULL, inner, !r->apply, &cfail);
     if (mfail || cfail) {
       copy_all(d, scratch);
       st = merge(st, TFR_TEST_ERROR);
@@ -1151,6 +1270,34 @@ static bool prior_failed(const struct tfile *f, const struct trun *runs,
   return false;
 }
 
+/* A file-level value the run used that has errors (the file's), as the
+** reason the run is skipped, or NULL. */
+static const char *failed_file_value(struct runctx *rc) {
+  for (size_t i = 0; i < rc->nvals; i++) {
+    const struct tval *v = &rc->vals[i];
+    const struct tvar *fv =
+        v->from_run || v->def ? NULL : file_tvar(rc->f, v->name);
+    if (fv && fv->done && fv->errors && v->evaluated)
+      return tfr_arena_printf(rc->t->a,
+                              "it uses var.%s, whose value has errors, and "
+                              "Terraform skips the runs that use it",
+                              v->name);
+  }
+  return NULL;
+}
+
+/* The outputs of run i, which completed (EvaluateRun's outputVals,
+** eval_context.go:412-427). */
+static void keep_outputs(struct tctx *t, const struct tfr_resolution *res,
+                         size_t i) {
+  const struct module *m = module_of(res->module);
+  const tfr_value **vals =
+      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *vals);
+  for (size_t k = 0; k < m->nvars && k < res->n; k++)
+    vals[k] = res->vars[k].value;
+  t->outs[i] = tt_run_outputs(t->a, m, vals, t->dir, t->o->opentofu);
+}
+
 static void run_one(struct tctx *t, struct tfile *f, size_t i,
                     struct tfr_test_run *done) {
   struct trun *r = &f->runs[i];
@@ -1176,6 +1323,14 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   rc.out = out;
   rc.g = f->in_test_dir ? &t->testdir : &t->main;
   rc.pre = tfr_diags_new(t->a);
+  bool off;
+  const char *why = tt_blocked(t->a, f, t->m, i, done, &off);
+  if (why) {
+    out->status = TFR_TEST_SKIP;
+    out->offline = off;
+    out->skip_reason = why;
+    return;
+  }
   if (r->has_module) {
     out->status = TFR_TEST_SKIP;
     out->offline = true;
@@ -1188,6 +1343,12 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
   }
   gather(&rc);
   get_variables(&rc);
+  why = failed_file_value(&rc);
+  if (why) { /* ReferencesCompleted, eval_context.go:676-682 */
+    out->status = TFR_TEST_SKIP;
+    out->skip_reason = why;
+    return;
+  }
   if (tfr_diags_has_errors(rc.pre)) {
     copy_all(out->diags, rc.pre);
     out->status = TFR_TEST_ERROR;
@@ -1232,17 +1393,41 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     out->offline = true;
     out->skip_reason = rc.skip;
   }
+  if (out->status == TFR_TEST_PASS || out->status == TFR_TEST_FAIL)
+    keep_outputs(t, res, i); /* for run.NAME in the file's variables */
   /* last, so that excerpts quote the test file, not the values text */
   tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
   if (f->parsed_in)
     diags_share_blocks(out->diags, f->parsed_in);
 }
 
+/* The file's values that no run used: Terraform evaluates them too
+** (each a node of the file's graph), after every run they may read. */
+static void settle_file_values(struct tctx *t, struct tfile *f) {
+  struct runctx rc = {0};
+  rc.t = t;
+  rc.f = f;
+  rc.r = NULL; /* after every run */
+  rc.g = f->in_test_dir ? &t->testdir : &t->main;
+  rc.pre = t->fdiags;
+  for (size_t i = 0; i < f->vars.n; i++) {
+    const struct tvar *tv = &f->vars.v[i];
+    if (tv->done)
+      continue;
+    struct tval v = {0};
+    v.name = tv->name;
+    v.attr = tv->attr;
+    v.decl = decl_index(t->m, tv->name, strlen(tv->name));
+    eval_val(&rc, &v);
+  }
+}
+
 /* A file whose runs have static errors: those runs are errors, the
 ** others do not run (renderPreWalkDiags). */
 static bool static_errors(tfr_arena *a, struct tfile *f,
-                          struct tfr_test_run *done, tfr_diags *load) {
-  bool any = false;
+                          struct tfr_test_run *done, tfr_diags *load,
+                          bool cycles) {
+  bool any = cycles;
   for (size_t i = 0; i < f->nruns; i++) {
     tt_validate_run(a, f, &f->runs[i]);
     any |= tfr_diags_has_errors(f->runs[i].static_diags);
@@ -1285,14 +1470,33 @@ static void run_file(struct tctx *t, struct tfile *f,
     }
     return;
   }
-  if (static_errors(t->a, f, done, t->load)) {
+  if (!f->nruns)
+    return; /* passes, before any graph (backend/local/test.go:272-275) */
+  tfr_diags_share_sources(out->diags, t->load);
+  tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
+  if (f->parsed_in)
+    diags_share_blocks(out->diags, f->parsed_in);
+  /* the graph: its cycles stop the file (TestFileRunner.Test,
+  ** backend/local/test.go:310-314) */
+  bool cycles = !t->o->opentofu && tt_cycles(t->a, f, t->m, out->diags);
+  if (static_errors(t->a, f, done, t->load, cycles)) {
     out->status = TFR_TEST_ERROR;
     return;
   }
+  struct globals *g = f->in_test_dir ? &t->testdir : &t->main;
+  tfr_diags_share_sources(out->diags, g->values_seen);
+  tt_eval_defs(t->a, f, g->values, out->diags);
+  if (tfr_diags_has_errors(out->diags))
+    out->status = TFR_TEST_ERROR; /* File.AppendDiagnostics */
+  t->outs = tfr_arena_alloc(t->a, (f->nruns ? f->nruns : 1) * sizeof *t->outs);
+  t->fdiags = out->diags;
   for (size_t i = 0; i < f->nruns; i++) {
     run_one(t, f, i, done);
     out->status = merge(out->status, done[i].status);
   }
+  settle_file_values(t, f);
+  if (tfr_diags_has_errors(out->diags)) /* File.AppendDiagnostics */
+    out->status = TFR_TEST_ERROR;
 }
 
 /* A suite that stops before any run: an error. */
@@ -1318,31 +1522,75 @@ static void load_module(struct tctx *t) {
 /* The global values, for the files of the test directory too when one
 ** needs them (its own var files on top); whether they are usable.  -var
 ** for undeclared names are not used by tests. */
+/* Is name (n bytes) declared by the module, or (blocks) by a variable
+** block of one of the files? */
+static bool declared(const struct tctx *t, const struct tfile *files,
+                     size_t nfiles, const char *name, size_t n, bool blocks) {
+  if (decl_index(t->m, name, n) >= 0)
+    return true;
+  for (size_t i = 0; blocks && i < nfiles; i++)
+    if (tt_def(&files[i], name, n))
+      return true;
+  return false;
+}
+
+/* The -var and -var-file options, but -var for names not declared (see
+** declared()). */
+static size_t used_args(const struct tctx *t, const struct tfile *files,
+                        size_t nfiles, bool blocks, struct tfr_cli_arg *out) {
+  const struct tfr_test_opts *o = t->o;
+  size_t n = 0;
+  for (size_t i = 0; i < o->nargs; i++) {
+    const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
+    if (eq && !declared(t, files, nfiles, o->args[i].value,
+                        (size_t)(eq - o->args[i].value), blocks))
+      continue;
+    out[n++] = o->args[i];
+  }
+  return n;
+}
+
+/* Every value of args and the usual sources, collected (what the test
+** command's variable blocks are chosen from: its GlobalVariables). */
+static void collect_all(struct tctx *t, struct globals *g,
+                        const struct tfr_cli_arg *args, size_t nargs) {
+  struct module *m = tfr_arena_alloc(t->a, sizeof *m);
+  *m = *t->m;
+  m->raws = NULL;
+  m->nraws = 0;
+  /* what it says was said by setup_globals for the same sources */
+  g->values_seen = tfr_diags_new(t->a);
+  struct collect_opts co = {t->o->env, args, nargs, false, false, NULL};
+  module_collect(m, t->a, g->values_seen, &co);
+  g->values = m;
+}
+
+/* The global values, for the files of the test directory too when one
+** needs them (its own var files on top); whether they are usable.  -var
+** for undeclared names are not used by tests. */
 static bool globals(struct tctx *t, const char *test_dir,
                     const struct tfile *files, size_t nfiles) {
   const struct tfr_test_opts *o = t->o;
   tfr_diags *sd = t->suite->diags;
-  struct tfr_cli_arg *args =
-      tfr_arena_alloc(t->a, (o->nargs ? o->nargs : 1) * sizeof *args);
-  size_t nargs = 0;
-  for (size_t i = 0; i < o->nargs; i++) {
-    const char *eq = o->args[i].file ? NULL : strchr(o->args[i].value, '=');
-    if (eq &&
-        decl_index(t->m, o->args[i].value, (size_t)(eq - o->args[i].value)) < 0)
-      continue;
-    args[nargs++] = o->args[i];
-  }
+  size_t cap = o->nargs ? o->nargs : 1;
+  struct tfr_cli_arg *args = tfr_arena_alloc(t->a, cap * sizeof *args);
+  struct tfr_cli_arg *all = tfr_arena_alloc(t->a, cap * sizeof *all);
+  size_t nargs = used_args(t, files, nfiles, false, args);
+  size_t nall = used_args(t, files, nfiles, true, all);
   bool ok = setup_globals(t, &t->main, args, nargs);
   copy_all(sd, t->main.seen);
+  collect_all(t, &t->main, all, nall);
   bool need_testdir = false;
   for (size_t i = 0; i < nfiles; i++)
     need_testdir |= files[i].in_test_dir;
   if (ok && need_testdir) {
-    struct tfr_cli_arg *targs;
-    size_t ntargs;
+    struct tfr_cli_arg *targs, *tall;
+    size_t ntargs, ntall;
     test_dir_files(t, test_dir, args, nargs, &targs, &ntargs);
+    test_dir_files(t, test_dir, all, nall, &tall, &ntall);
     if (ntargs > nargs) {
       ok = setup_globals(t, &t->testdir, targs, ntargs);
+      collect_all(t, &t->testdir, tall, ntall);
       for (size_t i = 0; i < tfr_diags_count(t->testdir.seen); i++) {
         const struct tfr_diag *g = tfr_diags_get(t->testdir.seen, i);
         bool dup = false;
@@ -1418,7 +1666,8 @@ const struct tfr_test_suite *tfr_test_run_dir(tfr_arena *a,
   struct tfile *files =
       tfr_arena_alloc(a, (names.n ? names.n : 1) * sizeof *files);
   for (size_t i = 0; i < names.n; i++)
-    tt_read_file(a, suite->diags, t.dir, test_dir, names.v[i], &files[i]);
+    tt_read_file(a, suite->diags, t.dir, test_dir, names.v[i], o->opentofu,
+                 &files[i]);
   if (tfr_diags_has_errors(suite->diags))
     return stopped(suite);
   if (!globals(&t, test_dir, files, names.n))

@@ -20,6 +20,7 @@
 #include "syntax/parse.h"
 #include "syntax/refwalk.h"
 #include "base/strutil.h"
+#include "eval/typeexpr.h"
 
 /* ---- small helpers ----------------------------------------------------- */
 
@@ -152,6 +153,7 @@ struct decoder {
   tfr_arena *a;
   tfr_diags *d;
   struct tfile *f;
+  bool opentofu;
 };
 
 static void derr(struct decoder *dc, struct span s, const char *summary,
@@ -217,8 +219,8 @@ static void just_attributes(struct decoder *dc, const struct ast *body,
            "Blocks are not allowed here.");
       continue;
     }
-    out->v[out->n++] =
-        (struct tvar){tfr_arena_strndup(dc->a, it->str, it->n), it};
+    out->v[out->n++] = (struct tvar){
+        .name = tfr_arena_strndup(dc->a, it->str, it->n), .attr = it};
   }
 }
 
@@ -479,6 +481,172 @@ static void run_block(struct decoder *dc, const struct ast *b) {
   add_run(dc, &r);
 }
 
+/* "path:line,col-col" of span s of the test file, for messages. */
+static const char *at_text(struct decoder *dc, struct span s) {
+  struct tfr_range r = src_range(dc->f->src, s);
+  char at[512];
+  tfr_range_format(&r, at, sizeof at);
+  return tfr_arena_strdup(dc->a, at);
+}
+
+struct tdef *tt_def(const struct tfile *f, const char *name, size_t n) {
+  for (size_t i = 0; i < f->ndefs; i++)
+    if (strlen(f->defs[i].name) == n && !memcmp(f->defs[i].name, name, n))
+      return &f->defs[i];
+  return NULL;
+}
+
+static const struct tvar *file_var(const struct tfile *f, const char *name) {
+  for (size_t i = 0; i < f->vars.n; i++)
+    if (!strcmp(f->vars.v[i].name, name))
+      return &f->vars.v[i];
+  return NULL;
+}
+
+/* "Duplicate \"variable\" block names" (configs/test_file.go:482-530):
+** subject s, the earlier one at `prev`. */
+static void duplicate_var(struct decoder *dc, struct span s, const char *name,
+                          struct span prev) {
+  derr(dc, s, "Duplicate \"variable\" block names",
+       tfr_arena_printf(dc->a,
+                        "This test file already has a variable named %s "
+                        "defined at %s.",
+                        name, at_text(dc, prev)));
+}
+
+/* A variable's default (named_values.go:188-219): converted to its type,
+** after the defaults of optional attributes; NULL after an error. */
+static const tfr_value *var_default(struct decoder *dc, const struct ast *x,
+                                    const struct tdef *v) {
+  size_t before = tfr_diags_count(dc->d);
+  const tfr_value *val = eval_const(dc->a, dc->d, dc->f->src, x);
+  if (!val || tfr_diags_count(dc->d) > before)
+    return NULL;
+  if (v->defaults && !(val->flags & TFR_V_NULL))
+    val = conv_apply_defaults(dc->a, val, v->defaults);
+  const char *err = NULL;
+  const tfr_value *c = conv_convert(dc->a, val, v->type, &err);
+  if (!c) {
+    derr(dc, x->span, "Invalid default value for variable",
+         tfr_arena_printf(dc->a,
+                          "This default value is not compatible with the "
+                          "variable's type constraint: %s.",
+                          err ? err : "incorrect type"));
+    return NULL;
+  }
+  if ((c->flags & TFR_V_NULL) && !v->nullable) {
+    derr(dc, x->span, "Invalid default value for variable",
+         "A null default value is not valid when nullable=false.");
+    return NULL;
+  }
+  return c;
+}
+
+/* One attribute of a variable block; false after an error. */
+static bool var_attr(struct decoder *dc, const struct ast *it, struct tdef *v,
+                     const struct ast **def) {
+  const struct ast *x = it->kids[0];
+  size_t before = tfr_diags_count(dc->d);
+  if (is_name(it, "type")) {
+    const tfr_type *t = typeexpr_variable(dc->a, dc->d, dc->f->src, x,
+                                          "Terraform", &v->defaults);
+    if (t) {
+      v->type = t;
+      v->literal = tfr_type_is_primitive(t); /* decodeVariableType */
+    }
+  } else if (is_name(it, "default")) {
+    *def = x;
+  } else if (is_name(it, "sensitive")) {
+    v->sensitive = const_bool(dc, x) == 1;
+  } else if (is_name(it, "ephemeral")) {
+    v->ephemeral = const_bool(dc, x) == 1;
+  } else if (is_name(it, "nullable")) {
+    v->nullable = const_bool(dc, x) != 0;
+  } else if (is_name(it, "const")) {
+    const_bool(dc, x);
+  } else if (is_name(it, "description") || is_name(it, "deprecated")) {
+    const_string(dc, x);
+  } else {
+    unsupported_attr(dc, it);
+  }
+  return tfr_diags_count(dc->d) == before;
+}
+
+/* A `variable` block of a test file (Terraform 1.13; test_file.go:478-501):
+** decoded as a module's (decodeVariableBlock: type, default, sensitive,
+** nullable, ephemeral; its validation blocks are not checked by the test
+** command, eval: moduletest/graph/node_variable.go:43-78), added unless
+** its name is taken. */
+static void variable_block(struct decoder *dc, const struct ast *b) {
+  if (!labels_ok(dc, b, 1, "name"))
+    return;
+  const struct ast *label = b->kids[0]->items[0];
+  struct tdef v = {0};
+  v.name = tfr_arena_strndup(dc->a, label->str, label->n);
+  v.decl = def_span(b);
+  v.type = &tfr_t_dynamic;
+  v.literal = true; /* VariableParseLiteral without a type */
+  v.nullable = true;
+  const struct ast *body = b->kids[1], *def = NULL;
+  bool ok = true;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_ATTR)
+      ok &= var_attr(dc, it, &v, &def);
+    else if (!is_name(it, "validation")) {
+      unsupported_block(dc, it);
+      ok = false;
+    }
+  }
+  if (def && !(v.def = var_default(dc, def, &v)))
+    ok = false;
+  if (!ok)
+    return;
+  struct tfile *f = dc->f;
+  const struct tdef *same = tt_def(f, v.name, strlen(v.name));
+  if (same) {
+    duplicate_var(dc, v.decl, v.name, same->decl);
+    return;
+  }
+  struct tdef *nv = tfr_arena_alloc(dc->a, (f->ndefs + 1) * sizeof *nv);
+  if (f->ndefs)
+    memcpy(nv, f->defs, f->ndefs * sizeof *nv);
+  nv[f->ndefs++] = v;
+  f->defs = nv;
+  const struct tvar *fv = file_var(f, v.name);
+  if (fv)
+    duplicate_var(dc, v.decl, v.name, fv->attr->kids[0]->span);
+}
+
+/* A file-level variables attribute named as an earlier variable block
+** (test_file.go:522-529). */
+static void variables_vs_blocks(struct decoder *dc) {
+  for (size_t i = 0; i < dc->f->vars.n; i++) {
+    const struct tvar *v = &dc->f->vars.v[i];
+    const struct tdef *d = tt_def(dc->f, v->name, strlen(v->name));
+    if (d)
+      duplicate_var(dc, d->decl, v->name, v->attr->span);
+  }
+}
+
+/* An unsupported block of the file's body: hcl's text, with its "Did you
+** mean" among the file's block types (hclsyntax/structure.go:94-120). */
+static void unsupported_top(struct decoder *dc, const struct ast *it) {
+  static const char *const tf[] = {
+      "run",       "provider",          "mock_provider", "variable",
+      "variables", "override_resource", "override_data", "override_module"};
+  static const char *const tofu[] = {
+      "run",           "provider",        "variables",    "override_resource",
+      "override_data", "override_module", "mock_provider"};
+  const char *type = tfr_arena_strndup(dc->a, it->str, it->n);
+  const char *s =
+      dc->opentofu ? str_suggest(type, tofu, 7) : str_suggest(type, tf, 8);
+  derr(dc, name_span(it), "Unsupported block type",
+       tfr_arena_printf(
+           dc->a, "Blocks of type \"%s\" are not expected here.%s", type,
+           s ? tfr_arena_printf(dc->a, " Did you mean \"%s\"?", s) : ""));
+}
+
 /* The whole file; errors go to dc->d (configuration errors). */
 static void decode_file(struct decoder *dc, const struct ast *body) {
   bool have_test = false;
@@ -489,7 +657,12 @@ static void decode_file(struct decoder *dc, const struct ast *body) {
     } else if (is_name(it, "run")) {
       run_block(dc, it);
     } else if (is_name(it, "variables")) {
+      bool had = dc->f->vars.present;
       variables_block(dc, it, &dc->f->vars, "test file");
+      if (!had)
+        variables_vs_blocks(dc);
+    } else if (is_name(it, "variable") && !dc->opentofu) {
+      variable_block(dc, it);
     } else if (is_name(it, "provider") || is_name(it, "mock_provider")) {
       labels_ok(dc, it, 1, "name");
     } else if (is_name(it, "test")) {
@@ -516,7 +689,7 @@ static void decode_file(struct decoder *dc, const struct ast *body) {
     } else if (!is_name(it, "override_resource") &&
                !is_name(it, "override_data") &&
                !is_name(it, "override_module")) {
-      unsupported_block(dc, it);
+      unsupported_top(dc, it);
     }
   }
 }
@@ -667,7 +840,8 @@ static void json_runs(tfr_arena *a, struct tfile *f, const struct ast *body) {
 ** into f.  Syntax and configuration errors go to diags; a JSON file
 ** gets only its run names. */
 void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
-                  const char *test_dir, const char *name, struct tfile *f) {
+                  const char *test_dir, const char *name, bool opentofu,
+                  struct tfile *f) {
   size_t tlen = strlen(test_dir);
   f->name = name;
   f->path = tt_join(a, dir, name);
@@ -684,7 +858,7 @@ void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
     json_runs(a, f, pf->f.body);
     return;
   }
-  struct decoder dc = {a, diags, f};
+  struct decoder dc = {a, diags, f, opentofu};
   decode_file(&dc, pf->f.body);
 }
 

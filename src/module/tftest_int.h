@@ -55,6 +55,11 @@ void tt_error_at(tfr_diags *d, struct src_file *src, struct span s,
 struct tvar {
   const char *name;
   const struct ast *attr; /* AST_ATTR: name = expr */
+  /* a file-level one once evaluated: Terraform evaluates it once for the
+  ** file, its errors the file's (node_variable.go:105-147) */
+  bool done, constant, errors;
+  const tfr_value *value;
+  const char *why; /* why it is not known offline, or NULL */
 };
 
 struct tvars {
@@ -90,11 +95,29 @@ struct trun {
   size_t nmsgs;
 };
 
+/* A `variable` block of a test file (Terraform 1.13: configs/test_file.go
+** decodes it with decodeVariableBlock), and its value once the file runs
+** (tftest_vars.c). */
+struct tdef {
+  const char *name;
+  struct span decl;                    /* variable "NAME": its DeclRange */
+  const tfr_type *type;                /* its constraint (any if none) */
+  const struct tfr_defaults *defaults; /* of optional attributes */
+  const tfr_value *def;                /* its default (converted), or NULL */
+  bool literal;                        /* -var and TF_VAR_ taken as strings */
+  bool sensitive, nullable, ephemeral;
+  /* when the file runs */
+  const tfr_value *value; /* the final value, or NULL */
+  bool failed;            /* its value has errors (the file's) */
+};
+
 struct tfile {
   const char *name, *path;
   struct src_file *src;
   bool json;
   struct tvars vars;
+  struct tdef *defs; /* its variable blocks, in order */
+  size_t ndefs;
   struct trun *runs;
   size_t nruns, cap;
   bool parallel;
@@ -106,11 +129,55 @@ struct tfile {
 ** into f.  Syntax and configuration errors go to diags; a JSON file
 ** gets only its run names. */
 void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
-                  const char *test_dir, const char *name, struct tfile *f);
+                  const char *test_dir, const char *name, bool opentofu,
+                  struct tfile *f);
+
+/* The variable block of f named name (n bytes), or NULL. */
+struct tdef *tt_def(const struct tfile *f, const char *name, size_t n);
 
 /* run.Validate: the expect_failures references and expect_error_message
 ** of r, checked into r->static_diags (see tftest_file.c). */
 void tt_validate_run(tfr_arena *a, struct tfile *f, struct trun *r);
+
+/* ---- the variables of a test file (tftest_vars.c) ----------------------- */
+
+struct module;
+struct raw_value;
+
+/* NodeVariableDefinition.Execute for each variable block of f: its value
+** from values' collected values (NULL: none), its default, converted;
+** errors go to out (the file's), and mark the variable failed. */
+void tt_eval_defs(tfr_arena *a, struct tfile *f, struct module *values,
+                  tfr_diags *out);
+
+/* The output values of a run that reached its plan: each NULL when only
+** a plan with providers knows it (it refers to resources...). */
+struct touts {
+  bool have; /* the run produced outputs (passed or failed) */
+  size_t n;
+  const char **names;
+  const tfr_value **vals;
+};
+struct touts tt_run_outputs(tfr_arena *a, const struct module *m,
+                            const tfr_value *const *values, const char *dir,
+                            bool opentofu);
+/* Them as the object run.NAME (the offline ones unknown). */
+const tfr_value *tt_outputs_object(tfr_arena *a, const struct touts *o);
+
+/* The graph's cycles (dag.go:203-253): "Cycle:" errors (and "Self
+** reference:") in out for f's runs and variables; whether any.
+** module_vars: the names the module under test declares. */
+bool tt_cycles(tfr_arena *a, const struct tfile *f, const struct module *m,
+               tfr_diags *out);
+
+/* Why run `run` of f does not run: a variable it uses failed, or reads
+** a run that did not complete (node_test_run.go:102-107); NULL when it
+** runs.  *offline: only tfresolve could not tell (a run skipped offline).
+** done: the runs' outcomes so far. */
+struct tfr_test_run;
+const char *tt_blocked(tfr_arena *a, const struct tfile *f,
+                       const struct module *m, size_t run,
+                       const struct tfr_test_run *done, bool *offline);
 
 /* ---- finding the test files -------------------------------------------- */
 
