@@ -571,7 +571,8 @@ static void final_value(struct resolver *r, size_t k) {
                         tfr_arena_printf(r->a, "var.%s", v->name),
                         true,
                         element_note,
-                        &e};
+                        &e,
+                        false};
   struct given_value g = {r->given[k], raw ? raw->kind : TFR_SRC_DEFAULT,
                           raw && raw->src ? raw_range(raw)
                                           : (struct tfr_range){0},
@@ -710,8 +711,9 @@ static void static_unavailable(struct resolver *r, const struct var_decl *v) {
 }
 
 /* One const variable's value as OpenTofu's static evaluation prepares it
-** (static_scope.go:250-399; the root's values: command/meta_config.go:
-** 93-128, without input).  Its rules are not checked there (389-396). */
+** (static_scope.go:250-399, through the finaliser; the root's values:
+** command/meta_config.go:93-128, without input).  Its rules are not
+** checked there (389-396). */
 static void static_const(struct resolver *r, size_t k) {
   const struct var_decl *v = &r->m->vars[k];
   const struct raw_value *raw = r->winner[k];
@@ -730,41 +732,20 @@ static void static_const(struct resolver *r, size_t k) {
     static_unavailable(r, v);
     return;
   }
-  const char *err = NULL;
-  if (raw && !raw->fast) { /* static_scope.go:326-349 */
-    if (v->defaults && !(val->flags & TFR_V_NULL))
-      val = conv_apply_defaults(r->a, val, v->defaults);
-    val = conv_convert(r->a, val, v->type, &err);
-  }
-  if (!val) { /* one error, without a subject, and no more */
-    char where[512];
-    tfr_range_format(&v->decl, where, sizeof where);
-    const char *shown = err ? err : "incorrect type";
-    if (v->sensitive) /* the keys of a sensitive value (secret.h) */
-      shown = secret_conv_error(r->a, shown, v->type);
-    const char *detail = tfr_arena_printf(
-        r->a, "The given value is not suitable for var.%s declared at %s: %s.",
-        v->name, where, shown);
-    var_error_code(r, TFR_CODE_INVALID_INPUT, NULL, TFR_DIAG_ERROR,
-                   "Invalid value for input variable", detail, v->name);
-    if (v->sensitive && err && shown != err)
-      secret_hide_detail(r->diags, tfr_diags_count(r->diags) - 1, detail);
-    return;
-  }
-  if ((val->flags & TFR_V_NULL) && !v->nullable &&
-      !(v->has_default && v->dflt)) { /* static_scope.go:362-376 */
-    char where[512];
-    tfr_range_format(&v->decl, where, sizeof where);
-    var_error_code(r, TFR_CODE_REQUIRED_NOT_SET, &v->decl, TFR_DIAG_ERROR,
-                   "Required variable not set",
-                   tfr_arena_printf(r->a,
-                                    "The given value is not suitable for "
-                                    "var.%s defined at %s: required variable "
-                                    "may not be set to null.",
-                                    v->name, where),
-                   v->name);
+  struct finalizer f = {.a = r->a,
+                        .diags = r->diags,
+                        .engine = r->engine,
+                        .v = v,
+                        .addr = tfr_arena_printf(r->a, "var.%s", v->name),
+                        .statically = true};
+  struct given_value g = {raw ? val : NULL, raw ? raw->kind : TFR_SRC_DEFAULT,
+                          (struct tfr_range){0}, raw && raw->fast};
+  /* a value that does not convert is said alone (static_scope.go:
+  ** 336-349); a null one, with what could not be computed (362-376) */
+  if (!var_final(&f, &g) &&
+      diags_at(r->diags, tfr_diags_count(r->diags) - 1)->code ==
+          TFR_CODE_REQUIRED_NOT_SET)
     static_unavailable(r, v);
-  }
 }
 
 /* OpenTofu's static evaluation of the const variables while the module
