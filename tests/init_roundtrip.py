@@ -368,7 +368,11 @@ def modules(fixtures, values, shard, shards):
         "tree-depends-on-static", "tree-module-reserved-blocks",
         "tree-moved-module-exists", "tree-output-precondition",
         "tree-output-precondition-config", "tree-output-root-deprecated",
-        "tree-removed-module-exists"))
+        "tree-removed-module-exists", "tofu-module-enabled-decode",
+        "tree-module-enabled-terraform"))
+    skip["tofu-module-enabled-invalid"] = (
+        "its calls' `enabled` values are refused whatever the root's values "
+        "(a string, a list, a resource attribute)")
     for i, d in enumerate(dirs):
         if i % shards != shard - 1:
             continue
