@@ -717,8 +717,9 @@ static void static_unavailable(struct resolver *r, const struct var_decl *v) {
 static void static_const(struct resolver *r, size_t k) {
   const struct var_decl *v = &r->m->vars[k];
   const struct raw_value *raw = r->winner[k];
-  const tfr_value *val =
-      !raw ? v->dflt : raw->fast ? raw->fast : parse_raw(r, raw, v);
+  const tfr_value *val = !raw        ? v->dflt
+                         : raw->fast ? raw->fast
+                                     : parse_raw(r, raw, v);
   if (!val) { /* static_scope.go:278-285: parse errors, or no value */
     if (!raw && r->missing_info)
       return; /* the caller's to set: stage_parse says so */

@@ -459,14 +459,34 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
 }
 
 /* "Invalid enabled argument" at a call's `enabled` in pi, with the values
-** it refers to (OpenTofu's Expression and EvalContext). */
+** it refers to (OpenTofu's Expression and EvalContext; unknown: caused by
+** an unknown value, DiagnosticCausedByUnknown). */
 static void enabled_error(struct tree *t, struct tinst *pi,
-                          const struct module_call *c, const char *detail) {
+                          const struct module_call *c, const char *detail,
+                          bool unknown) {
   tree_add_error(t, c->enabled_src, c->enabled->span,
                  "Invalid enabled argument", detail, pi->addr);
   struct inst_ctx ic;
   tree_inst_ctx(t, &ic, pi, c->enabled_src, NULL);
-  eval_diag_values(&ic.c, c->enabled, false, t->diags);
+  eval_diag_values(&ic.c, c->enabled, unknown, t->diags);
+}
+
+/* An unknown `enabled`: OpenTofu's error; when it comes from data sources
+** plan reads, or the memory budget left it unknown, unknown_repetition's
+** warning or error instead (no error said before: after one, OpenTofu's
+** error goes with it). */
+static void unknown_enabled(struct tree *t, struct tinst *pi,
+                            const struct module_call *c, bool said) {
+  static const char *const text =
+      "The given \"enabled\" argument value is derived from a value that "
+      "won't be known until the apply phase, so OpenTofu cannot determine "
+      "whether an instance of this object is declared or not.";
+  bool budget =
+      tfr_arena_used(t->a) > arena_value_budget() && eval_budget_said(t->diags);
+  if (!said && (budget || origin(t, pi, c->enabled, 0) == ORIGIN_DATA))
+    unknown_repetition(t, pi, c, c->enabled, text);
+  else
+    enabled_error(t, pi, c, text, true);
 }
 
 /* OpenTofu's lifecycle { enabled } of a call in pi (O lang/evalchecks/
@@ -484,24 +504,20 @@ static int enabled_value(struct tree *t, struct tinst *pi,
                   "Sensitive values, or values derived from sensitive values, "
                   "cannot be used in \"enabled\" arguments. If used, the "
                   "sensitive value would be exposed by whether an instance is "
-                  "present.");
+                  "present.",
+                  false);
   if (v->flags & TFR_V_EPHEMERAL)
     enabled_error(t, pi, c,
                   "The given \"enabled\" argument value is unsuitable: the "
-                  "given value is ephemeral.");
+                  "given value is ephemeral.",
+                  false);
   if (v->flags & TFR_V_NULL)
     enabled_error(t, pi, c,
                   "The given \"enabled\" argument value is unsuitable: the "
-                  "given value is null.");
+                  "given value is null.",
+                  false);
   if (v->flags & TFR_V_UNKNOWN) {
-    static const char *const unknown =
-        "The given \"enabled\" argument value is derived from a value that "
-        "won't be known until the apply phase, so OpenTofu cannot determine "
-        "whether an instance of this object is declared or not.";
-    if (diags_errors_since(t->diags, before))
-      enabled_error(t, pi, c, unknown);
-    else /* or, from data sources plan reads, our warning */
-      unknown_repetition(t, pi, c, c->enabled, unknown);
+    unknown_enabled(t, pi, c, diags_errors_since(t->diags, before));
     return -1;
   }
   if (diags_errors_since(t->diags, before))
@@ -514,7 +530,8 @@ static int enabled_value(struct tree *t, struct tinst *pi,
                   tfr_arena_printf(t->a,
                                    "The given \"enabled\" argument value is "
                                    "unsuitable: %s.",
-                                   err ? err : "bool required"));
+                                   err ? err : "bool required"),
+                  false);
     return -1;
   }
   return b->b;
