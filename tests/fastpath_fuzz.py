@@ -884,7 +884,7 @@ SUMMARY_RE = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 # ---------------------------------------------------------------------------
 # Modules whose variables repeat rules with only their own name changed:
-# read block by block, later rules share the first one's trees (module.c's
+# read block by block, later rules share the first one's trees (module_rules.c's
 # rule templates); read whole, each has its own.  Traps among them: the
 # name inside a string or a comment, names that are prefixes of others,
 # other variables, local values, `var` as a whole, var["NAME"], impure

@@ -272,15 +272,77 @@ static void escaped_args(struct calls_loader *l, struct arg_list *al,
   }
 }
 
+/* What a lifecycle body of a module block holds besides `enabled`: hcl's
+** errors for a body of that one argument (hclsyntax/structure.go:73-121;
+** json/structure.go:57-74). */
+static void lifecycle_extra(struct calls_loader *l, struct src_file *src,
+                            const struct body_item *it, bool json) {
+  const char *name = str_go_quote(l->a, it->name, it->len);
+  const char *hint = str_distance(it->name, it->len, "enabled", 7) < 3
+                         ? " Did you mean \"enabled\"?"
+                         : "";
+  if (json)
+    err(l, src, it->name_span, "Extraneous JSON object property",
+        tfr_arena_printf(l->a, "No argument or block type is named %s.%s", name,
+                         hint));
+  else if (it->is_block)
+    err(l, src, it->name_span, "Unsupported block type",
+        tfr_arena_printf(l->a, "Blocks of type %s are not expected here.",
+                         name));
+  else
+    err(l, src, it->name_span, "Unsupported argument",
+        tfr_arena_printf(l->a, "An argument named %s is not expected here.%s",
+                         name, hint));
+}
+
+/* OpenTofu's lifecycle block of a module block, whose one argument is
+** `enabled` (O configs/module_call.go:115-134, 400-406); a second one is
+** an error at its name, naming the first (*seen: its span). */
+static void call_lifecycle(struct calls_loader *l, struct module_call *c,
+                           const struct body_item *it, bool json,
+                           struct span *seen) {
+  struct src_file *src = c->src;
+  const struct ast *one;
+  size_t n = 1;
+  const struct ast *const *bodies =
+      json ? ast_json_blocks(it->body, &one, &n) : &it->body;
+  for (size_t i = 0; i < n; i++) {
+    struct span def =
+        json ? (struct span){bodies[i]->span.start, bodies[i]->span.start + 1}
+             : it->name_span;
+    if (seen->end) {
+      struct tfr_range r = src_range(src, *seen);
+      char at[512];
+      tfr_range_format(&r, at, sizeof at);
+      err(l, src, def, "Duplicate lifecycle block",
+          tfr_arena_printf(l->a,
+                           "This resource already has a lifecycle block at "
+                           "%s.",
+                           at));
+      continue;
+    }
+    *seen = def;
+    struct body_iter iter = body_start(bodies[i], json, NULL);
+    struct body_item a;
+    while (body_next(&iter, &a)) {
+      if (a.is_block || !body_item_is(&a, "enabled")) {
+        lifecycle_extra(l, src, &a, json);
+        continue;
+      }
+      const struct ast *x = built(l, src, a.value);
+      c->enabled_name = a.name_span;
+      c->enabled_src = src;
+      c->enabled = json && x ? json_value(l, src, x, &c->enabled_src) : x;
+    }
+  }
+}
+
 /* A block in a module block: the escaping block `_` (one), or a name
 ** Terraform reserves (module_call.go:121-155, moduleBlockSchema). */
 static void call_block(struct calls_loader *l, struct arg_list *al,
                        struct src_file *src, const struct body_item *it,
                        bool json, const struct body_item *first_escape) {
   if (!body_item_is(it, "_")) {
-    /* OpenTofu's own lifecycle block (enabled) is not followed yet */
-    if (body_item_is(it, "lifecycle") && l->engine->module_lifecycle)
-      return;
     err(l, src, it->name_span, "Reserved block type name in module block",
         tfr_arena_printf(l->a,
                          "The block type name \"%.*s\" is reserved for use "
@@ -305,6 +367,39 @@ static void call_block(struct calls_loader *l, struct arg_list *al,
   escaped_args(l, al, src, it->body, json);
 }
 
+/* OpenTofu's "Invalid combination of ..." when `enabled` comes with count
+** or for_each or both (O validation.go:15-53: the names in that order, an
+** Oxford comma for three, the range from the first name to the last);
+** the call keeps no repetition (the module does not load). */
+static void enabled_combination(struct calls_loader *l, struct module_call *c,
+                                const struct span *count,
+                                const struct span *for_each) {
+  struct span at = c->enabled_name;
+  const char *names[3];
+  size_t n = 0;
+  const struct span *each[3] = {count, &c->enabled_name, for_each};
+  static const char *const quoted[3] = {"\"count\"", "\"enabled\"",
+                                        "\"for_each\""};
+  for (int i = 0; i < 3; i++) {
+    if (!each[i])
+      continue;
+    names[n++] = quoted[i];
+    at.start = each[i]->start < at.start ? each[i]->start : at.start;
+    at.end = each[i]->end > at.end ? each[i]->end : at.end;
+  }
+  const char *list =
+      n == 3 ? tfr_arena_printf(l->a, "%s, %s, and %s", names[0], names[1],
+                                names[2])
+             : tfr_arena_printf(l->a, "%s and %s", names[0], names[1]);
+  err(l, c->src, at, tfr_arena_printf(l->a, "Invalid combination of %s", list),
+      tfr_arena_printf(l->a,
+                       "The %s meta-arguments are mutually-exclusive. Only "
+                       "one should be used to be explicit about the number "
+                       "of module instances to be created.",
+                       list));
+  c->count = c->for_each = NULL;
+}
+
 static void call_body(struct calls_loader *l, struct module_call *c,
                       const struct ast *body, bool json) {
   static const char *const blocks[] = {"_", "lifecycle", "locals", "provider",
@@ -315,9 +410,15 @@ static void call_body(struct calls_loader *l, struct module_call *c,
   bool has_count = false, escaped = false;
   struct span count_name = {0};
   struct body_item escape = {0};
+  struct span lifecycle = {0};
   struct body_iter iter = body_start(body, json, blocks);
   struct body_item it;
   while (body_next(&iter, &it)) {
+    if (it.is_block && body_item_is(&it, "lifecycle") &&
+        l->engine->module_lifecycle) {
+      call_lifecycle(l, c, &it, json, &lifecycle);
+      continue;
+    }
     if (it.is_block &&
         (json || body_item_is(&it, "_") || body_item_is(&it, "lifecycle") ||
          body_item_is(&it, "locals") || body_item_is(&it, "provider"))) {
@@ -375,7 +476,7 @@ static void call_body(struct calls_loader *l, struct module_call *c,
       continue;
     push_arg(l, &al, &it, x, xsrc, src, span);
   }
-  if (has_count && c->for_each) {
+  if (has_count && c->for_each && !c->enabled) {
     /* OpenTofu: from the first name to the last (validation.go:15-53) */
     struct span at = for_each_name;
     if (l->engine->repetition_between)
@@ -386,6 +487,9 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         l->engine->repetition_detail);
     c->for_each = NULL;
   }
+  if (c->enabled && (has_count || c->for_each))
+    enabled_combination(l, c, has_count ? &count_name : NULL,
+                        c->for_each ? &for_each_name : NULL);
   c->args = al.v;
   c->nargs = al.n;
 }

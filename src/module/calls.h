@@ -42,7 +42,10 @@ struct module_call {
   const char *version; /* NULL: not given */
   const struct ast *count, *for_each;
   struct src_file *count_src, *for_each_src; /* the texts they are in */
-  struct module_arg *args; /* the other arguments, in source order */
+  const struct ast *enabled; /* OpenTofu's lifecycle { enabled }, or NULL */
+  struct src_file *enabled_src;
+  struct span enabled_name; /* its name, in the call's file */
+  struct module_arg *args;  /* the other arguments, in source order */
   size_t nargs;
   bool json;
   const struct ast **depends_on; /* its depends_on's static references */

@@ -99,6 +99,10 @@ static const struct engine_rules opentofu = {
                "commit f831fa1aa4b9)",
     /* named_values.go:140-151 */
     .deprecated_nonblank = true,
+    /* O configs/module.go:270-285 (WithStaticCall: every const variable
+    ** referenced at once), static_scope.go:250-399 (each variable's value),
+    ** command/meta_config.go:93-128 (the root's values) */
+    .const_static_eval = true,
     /* O module_merge.go:54-56 (T's Variable.merge has no `deprecated`) */
     .override_deprecated = true,
     /* O eval_variable.go:139-161: the declaration, and "which is

@@ -62,6 +62,9 @@ struct engine_rules {
                                  an init walk before the other stages (Terraform
                                  >= 1.15: backend_local.go, graph_builder_init.go;
                                  OpenTofu has no such walk) */
+  bool const_static_eval;     /* const variables are evaluated while the module
+                                 loads, as OpenTofu's static evaluation does: an
+                                 error stops there (configs/module.go) */
   /* configs/configload/loader_load.go, the module tree's loader */
   const char *init_command;  /* "terraform init", "tofu init": in its texts */
   const char *registry_host; /* of a registry source that names none */

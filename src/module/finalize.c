@@ -38,12 +38,12 @@ static void add(const struct finalizer *f, enum tfr_diag_code code,
 static const char *prefix(const struct finalizer *f,
                           const struct given_value *g, const char *verb) {
   const char *name = f->v->name;
-  if (g->kind == TFR_SRC_ENV)
+  if (g->kind == TFR_SRC_ENV && !f->statically)
     return tfr_arena_printf(f->a,
                             "Unsuitable value for %s set using the TF_VAR_%s "
                             "environment variable",
                             f->addr, name);
-  if (g->kind == TFR_SRC_CLI)
+  if (g->kind == TFR_SRC_CLI && !f->statically)
     return tfr_arena_printf(f->a,
                             "Unsuitable value for %s set using -var=\"%s=...\"",
                             f->addr, name);
@@ -65,8 +65,9 @@ static void not_suitable(const struct finalizer *f, const struct given_value *g,
   bool secret = v->sensitive || tfr_value_has_mark(given, TFR_V_SENSITIVE);
   const char *hidden = secret ? secret_conv_error(f->a, shown, v->type) : shown;
   const char *mark =
-      no_range(g) ? NULL
-                  : engine_secret_mark(f->engine, v->sensitive, v->ephemeral);
+      no_range(g) || f->statically
+          ? NULL
+          : engine_secret_mark(f->engine, v->sensitive, v->ephemeral);
   struct tfr_range at = value_at(f, g);
   const char *detail;
   if (mark) {
@@ -83,8 +84,8 @@ static void not_suitable(const struct finalizer *f, const struct given_value *g,
     if (no_range(g) || f->engine->errors_at_decl)
       at = v->decl;
   }
-  add(f, TFR_CODE_INVALID_INPUT, &at, "Invalid value for input variable",
-      detail);
+  add(f, TFR_CODE_INVALID_INPUT, f->statically ? NULL : &at,
+      "Invalid value for input variable", detail);
   size_t last = tfr_diags_count(f->diags) - 1;
   if (hidden != shown) {
     secret_hide_detail(f->diags, last, detail);

@@ -42,6 +42,11 @@ struct finalizer {
   const char *(*element)(void *ud, const tfr_value *given,
                          struct tfr_range *at);
   void *ud;
+  /* OpenTofu's static evaluation of a const variable (its
+  ** configs/static_scope.go:336-376): the messages of a file's value
+  ** whatever the source, and a value that does not convert is said
+  ** without a range */
+  bool statically;
 };
 
 /* The final value of f->v given g (eval_variable.go:25-229), or NULL

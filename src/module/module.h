@@ -1,7 +1,8 @@
 /*
 ** A module directory: its configuration files, its `variable` blocks, and
 ** the values offered for them (environment, tfvars files, command line),
-** resolved with Terraform's stages and precedence (module.c, resolve.c).
+** resolved with Terraform's stages and precedence (module.c and its
+** module_*.c, resolve.c).
 */
 #ifndef TFR_MODULE_H
 #define TFR_MODULE_H

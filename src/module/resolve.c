@@ -451,13 +451,11 @@ static void engine_default_warnings(struct resolver *r) {
   }
 }
 
-/* Stage 3: the winning raw value of each name, parsed against its
-** declaration; undeclared names; required variables. */
-static void stage_parse(struct resolver *r) {
+/* The winning raw value of each declared name (the last one given) in
+** r->winner; with und, the undeclared names (the last value of each)
+** there, their number returned. */
+static size_t choose_winners(struct resolver *r, const struct raw_value **und) {
   struct module *m = r->m;
-  /* winners: the last raw value of each name; undeclared names apart */
-  const struct raw_value **und =
-      heap_alloc((m->nraws ? m->nraws : 1) * sizeof *und);
   size_t nu = 0, seen;
   struct strmap names = {0};
   for (size_t i = m->nraws; i-- > 0;) {
@@ -467,12 +465,22 @@ static void stage_parse(struct resolver *r) {
       size_t k = (size_t)(v - m->vars);
       if (!r->winner[k])
         r->winner[k] = raw;
-    } else if (!strmap_get(&names, raw->name, &seen)) {
+    } else if (und && !strmap_get(&names, raw->name, &seen)) {
       strmap_put(&names, raw->name, i);
       und[nu++] = raw;
     }
   }
   strmap_free(&names);
+  return nu;
+}
+
+/* Stage 3: the winning raw value of each name, parsed against its
+** declaration; undeclared names; required variables. */
+static void stage_parse(struct resolver *r) {
+  struct module *m = r->m;
+  const struct raw_value **und =
+      heap_alloc((m->nraws ? m->nraws : 1) * sizeof *und);
+  size_t nu = choose_winners(r, und);
   if (nu > 1)
     qsort(und, nu, sizeof *und, cmp_raw_name);
   /* in name order, as the declarations are */
@@ -563,7 +571,8 @@ static void final_value(struct resolver *r, size_t k) {
                         tfr_arena_printf(r->a, "var.%s", v->name),
                         true,
                         element_note,
-                        &e};
+                        &e,
+                        false};
   struct given_value g = {r->given[k], raw ? raw->kind : TFR_SRC_DEFAULT,
                           raw && raw->src ? raw_range(raw)
                                           : (struct tfr_range){0},
@@ -687,6 +696,75 @@ static bool init_walk(struct resolver *r) {
   struct rule_inputs in = rule_inputs(r, true);
   validate_init(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
   return !diags_errors_since(r->diags, 0);
+}
+
+/* OpenTofu's static evaluation gave no value for v (static_scope.go:64-73,
+** enhanceDiagnostics): "Unable to compute static value" at the range of
+** the root module's call, which is empty, and named by its identifier,
+** which is empty too. */
+static void static_unavailable(struct resolver *r, const struct var_decl *v) {
+  static const struct tfr_range nowhere = {.filename = ""};
+  var_error(r, &nowhere, TFR_DIAG_ERROR, "Unable to compute static value",
+            tfr_arena_printf(r->a, " depends on var.%s which is not available",
+                             v->name),
+            v->name);
+}
+
+/* One const variable's value as OpenTofu's static evaluation prepares it
+** (static_scope.go:250-399, through the finaliser; the root's values:
+** command/meta_config.go:93-128, without input).  Its rules are not
+** checked there (389-396). */
+static void static_const(struct resolver *r, size_t k) {
+  const struct var_decl *v = &r->m->vars[k];
+  const struct raw_value *raw = r->winner[k];
+  const tfr_value *val = !raw        ? v->dflt
+                         : raw->fast ? raw->fast
+                                     : parse_raw(r, raw, v);
+  if (!val) { /* static_scope.go:278-285: parse errors, or no value */
+    if (!raw && r->missing_info)
+      return; /* the caller's to set: stage_parse says so */
+    if (!raw) /* meta_config.go:108-120: input is disabled */
+      var_error(r, &v->decl, TFR_DIAG_ERROR,
+                tfr_arena_printf(r->a,
+                                 "Failed to request input from user for "
+                                 "variable var.%s",
+                                 v->name),
+                "", v->name);
+    static_unavailable(r, v);
+    return;
+  }
+  struct finalizer f = {.a = r->a,
+                        .diags = r->diags,
+                        .engine = r->engine,
+                        .v = v,
+                        .addr = tfr_arena_printf(r->a, "var.%s", v->name),
+                        .statically = true};
+  struct given_value g = {raw ? val : NULL, raw ? raw->kind : TFR_SRC_DEFAULT,
+                          (struct tfr_range){0}, raw && raw->fast};
+  /* a value that does not convert is said alone (static_scope.go:
+  ** 336-349); a null one, with what could not be computed (362-376) */
+  if (!var_final(&f, &g) &&
+      diags_at(r->diags, tfr_diags_count(r->diags) - 1)->code ==
+          TFR_CODE_REQUIRED_NOT_SET)
+    static_unavailable(r, v);
+}
+
+/* OpenTofu's static evaluation of the const variables while the module
+** loads (configs/module.go:270-285: each const variable referenced,
+** lang/eval.go:375-405 visits them all); an error stops the command
+** there, before any other variable is looked at.  False if it gave one.
+** OpenTofu visits them in its map's order, random: here, in name order. */
+static bool static_consts(struct resolver *r) {
+  size_t before = tfr_diags_count(r->diags);
+  bool chosen = false;
+  for (size_t k = 0; k < r->m->nvars; k++)
+    if (r->m->vars[k].is_const) {
+      if (!chosen)
+        choose_winners(r, NULL);
+      chosen = true;
+      static_const(r, k);
+    }
+  return !diags_errors_since(r->diags, before);
 }
 
 /* -missing-required=info: a rule that fails on a variable no source sets,
@@ -1061,6 +1139,8 @@ static struct progress read_values(struct resolver *r, const tfr_module *mod,
     module_no_config_error(r->diags, r->engine->product);
     p.stop = true;
   }
+  if (!p.stop && r->engine->const_static_eval)
+    p.stop = !static_consts(r);
   p.parsed = !p.stop;
   if (!p.stop) {
     stage_parse(r);

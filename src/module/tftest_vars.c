@@ -85,14 +85,11 @@ static const tfr_value *prepare(tfr_arena *a, tfr_diags *d,
                           .sensitive = v->sensitive,
                           .nullable = v->nullable,
                           .ephemeral = v->ephemeral};
-  struct finalizer f = {a,
-                        d,
-                        engine_rules(false),
-                        &decl,
-                        tfr_arena_printf(a, "var.%s", v->name),
-                        false,
-                        NULL,
-                        NULL};
+  struct finalizer f = {.a = a,
+                        .diags = d,
+                        .engine = engine_rules(false),
+                        .v = &decl,
+                        .addr = tfr_arena_printf(a, "var.%s", v->name)};
   struct given_value g = {
       given, raw ? raw->kind : TFR_SRC_DEFAULT,
       raw && raw->src ? raw_range(raw) : (struct tfr_range){0}, false};

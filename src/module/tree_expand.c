@@ -408,23 +408,26 @@ static void budget_repetition(struct tree *t, struct tinst *pi,
 static void unknown_repetition(struct tree *t, struct tinst *pi,
                                const struct module_call *c, const struct ast *x,
                                const char *text) {
-  struct src_file *xsrc = x == c->count ? c->count_src : c->for_each_src;
+  struct src_file *xsrc = x == c->count     ? c->count_src
+                          : x == c->enabled ? c->enabled_src
+                                            : c->for_each_src;
+  const char *what = x == c->count     ? "count"
+                     : x == c->enabled ? "enabled"
+                                       : "for_each";
   if (tfr_arena_used(t->a) > arena_value_budget() &&
       eval_budget_said(t->diags)) {
-    budget_repetition(t, pi, xsrc, x, x == c->count ? "count" : "for_each");
+    budget_repetition(t, pi, xsrc, x, what);
     return;
   }
   if (origin(t, pi, x, 0) != ORIGIN_DATA) {
     tree_call_error_in(t, xsrc, x->span, pi->addr,
-                       x == c->count ? "Invalid count argument"
-                                     : "Invalid for_each argument",
+                       tfr_arena_printf(t->a, "Invalid %s argument", what),
                        text);
     return;
   }
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range r = src_range(xsrc, x->span);
   const char *call = inst_addr(t, pi, c->name, NULL, NULL);
-  const char *what = x == c->count ? "count" : "for_each";
   tfr_diags_add(t->diags,
                 t->unchecked_error ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &r,
                 "Module instances depend on data sources",
@@ -443,6 +446,85 @@ static void unknown_repetition(struct tree *t, struct tinst *pi,
       tfr_arena_printf(t->a, "its %s comes from data sources", what), r);
 }
 
+/* "Invalid enabled argument" at a call's `enabled` in pi, with the values
+** it refers to (OpenTofu's Expression and EvalContext; unknown: caused by
+** an unknown value, DiagnosticCausedByUnknown). */
+static void enabled_error(struct tree *t, struct tinst *pi,
+                          const struct module_call *c, const char *detail,
+                          bool unknown) {
+  tree_call_error_in(t, c->enabled_src, c->enabled->span, pi->addr,
+                     "Invalid enabled argument", detail);
+  struct inst_ctx ic;
+  tree_inst_ctx(t, &ic, pi, c->enabled_src, NULL);
+  eval_diag_values(&ic.c, c->enabled, unknown, t->diags);
+}
+
+/* An unknown `enabled`: OpenTofu's error; when it comes from data sources
+** plan reads, or the memory budget left it unknown, unknown_repetition's
+** warning or error instead (no error said before: after one, OpenTofu's
+** error goes with it). */
+static void unknown_enabled(struct tree *t, struct tinst *pi,
+                            const struct module_call *c, bool said) {
+  static const char *const text =
+      "The given \"enabled\" argument value is derived from a value that "
+      "won't be known until the apply phase, so OpenTofu cannot determine "
+      "whether an instance of this object is declared or not.";
+  bool budget =
+      tfr_arena_used(t->a) > arena_value_budget() && eval_budget_said(t->diags);
+  if (!said && (budget || origin(t, pi, c->enabled, 0) == ORIGIN_DATA))
+    unknown_repetition(t, pi, c, c->enabled, text);
+  else
+    enabled_error(t, pi, c, text, true);
+}
+
+/* OpenTofu's lifecycle { enabled } of a call in pi (O lang/evalchecks/
+** eval_lifecycle_enabled.go:22-113; node_module_expand.go:149-155): 1 or
+** 0 instances, -1 after an error (each check says its own). */
+static int enabled_value(struct tree *t, struct tinst *pi,
+                         const struct module_call *c) {
+  const tfr_value *v =
+      tree_eval_in(t, pi, c->enabled_src, c->enabled, NULL, NULL, pi->addr);
+  if (!v)
+    return -1;
+  size_t before = tfr_diags_count(t->diags);
+  if (v->flags & TFR_V_SENSITIVE)
+    enabled_error(t, pi, c,
+                  "Sensitive values, or values derived from sensitive values, "
+                  "cannot be used in \"enabled\" arguments. If used, the "
+                  "sensitive value would be exposed by whether an instance is "
+                  "present.",
+                  false);
+  if (v->flags & TFR_V_EPHEMERAL)
+    enabled_error(t, pi, c,
+                  "The given \"enabled\" argument value is unsuitable: the "
+                  "given value is ephemeral.",
+                  false);
+  if (v->flags & TFR_V_NULL)
+    enabled_error(t, pi, c,
+                  "The given \"enabled\" argument value is unsuitable: the "
+                  "given value is null.",
+                  false);
+  if (v->flags & TFR_V_UNKNOWN) {
+    unknown_enabled(t, pi, c, diags_errors_since(t->diags, before));
+    return -1;
+  }
+  if (diags_errors_since(t->diags, before))
+    return -1;
+  const char *err = NULL;
+  v = tfr_value_unmark(t->a, v, TFR_V_SENSITIVE | TFR_V_EPHEMERAL, NULL);
+  const tfr_value *b = conv_convert(t->a, v, &tfr_t_bool, &err);
+  if (!b) {
+    enabled_error(t, pi, c,
+                  tfr_arena_printf(t->a,
+                                   "The given \"enabled\" argument value is "
+                                   "unsuitable: %s.",
+                                   err ? err : "bool required"),
+                  false);
+    return -1;
+  }
+  return b->b;
+}
+
 /* node_module_expand.go: the instances of tm's call in parent instance pi;
 ** false after an error. */
 /* The one instance of a call without count or for_each (and of every
@@ -458,6 +540,21 @@ static bool expand_single(struct tree *t, struct tmod *tm, struct tinst *pi,
                                   inst_addr(t, pi, c->name, NULL, NULL),
                                   (struct trep){0}),
                     NULL, c);
+}
+
+/* OpenTofu's lifecycle { enabled } at plan: one instance, or none when
+** it is false (its instances/expansion_mode.go:45-60, expander.go:62-66);
+** the validate walk has one, as for any call (node_module_expand.go:
+** 268-300). */
+static bool expand_enabled(struct tree *t, struct tmod *tm, struct tinst *pi,
+                           struct texp *e) {
+  int on = enabled_value(t, pi, tm->call);
+  if (on < 0)
+    return false;
+  if (on)
+    return expand_single(t, tm, pi, e);
+  e->insts = tfr_arena_alloc(t->a, sizeof *e->insts);
+  return true;
 }
 
 /* The validate walk: count and for_each checked, one instance. */
@@ -567,6 +664,7 @@ bool tree_expand_call(struct tree *t, struct tmod *tm, struct tinst *pi) {
   bool ok = t->validate   ? expand_validate(t, tm, pi, e)
             : c->count    ? expand_count(t, tm, pi, e)
             : c->for_each ? expand_for_each(t, tm, pi, e)
+            : c->enabled  ? expand_enabled(t, tm, pi, e)
                           : expand_single(t, tm, pi, e);
   if (!ok)
     return false;

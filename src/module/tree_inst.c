@@ -115,6 +115,8 @@ static const tfr_value *module_value(struct tree *t, struct tinst *in,
   const struct texp *e = in->calls[c];
   if (!e)
     return tfr_unknown(t->a, &tfr_t_dynamic);
+  if (e->mode == EXP_SINGLE && !e->n && call->enabled)
+    return tfr_null(t->a, &tfr_t_dynamic); /* O evaluate.go:571-582 */
   if (e->mode == EXP_SINGLE)
     return outputs_object(t, ch, e->n ? e->insts[0] : NULL);
   const tfr_value **vals =

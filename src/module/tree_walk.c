@@ -178,7 +178,8 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                         tfr_arena_printf(t->a, "%s.var.%s", in->addr, v->name),
                         false,
                         element_note,
-                        &e};
+                        &e,
+                        false};
   struct given_value g = {given, TFR_SRC_CONFIG,
                           arg && given ? src_range(arg->file, arg->span)
                                        : (struct tfr_range){0},

@@ -68,7 +68,7 @@ struct rule_refs {
 };
 
 /* The references of a rule sharing another's trees that count for
-** ordering and checking: none but its own variable (module.c's templates
+** ordering and checking: none but its own variable (module_rules.c's templates
 ** refer to nothing else), which every use skips. */
 static const struct refs self_only = {.any = true};
 static const struct rule_refs shared_refs = {.cond = &self_only,
@@ -915,7 +915,7 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
                     struct tfr_rule *out);
 
 /*
-** A rule evaluated in another rule's trees (module.c's rule_template):
+** A rule evaluated in another rule's trees (module_rules.c's rule_template):
 ** the other rule's variable has this one's value meanwhile.  Without a
 ** diagnostic that is the rule's outcome; with one, whose ranges would be
 ** the other rule's, the rule is evaluated again in its own trees.

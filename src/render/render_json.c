@@ -301,7 +301,7 @@ const char *tfr_source_kind_name(enum tfr_source_kind k) {
              : "none";
 }
 
-/* A variable's type: variables of one type share it (module.c's type
+/* A variable's type: variables of one type share it (module_index.c's type
 ** ids), so its JSON is written once and copied after. */
 static void put_var_type(struct jv *w, const tfr_type *t) {
   if (tfr_type_is_primitive(t) || t->kind == TFR_DYNAMIC) {

@@ -13,9 +13,10 @@
 ** Used by the renderers (render_diag.c, render_text.c), the function
 ** errors (eval/funcs.c, funcs_encoding.c), the keys of for expressions
 ** (eval/diag_values.c), and the module's diagnostics about values
-** (resolve.c, tree_walk.c, module.c: -strict's dropped attributes, conversion
-** errors of values, module arguments and defaults, a value's parse and
-** evaluation errors; varfile_secrets.c: syntax errors in var files).
+** (resolve.c, tree_walk.c, module_vars.c: -strict's dropped attributes,
+** conversion errors of values, module arguments and defaults, a value's
+** parse and evaluation errors; varfile_secrets.c: syntax errors in var
+** files).
 ** What stays elsewhere: the values and types the renderers print
 ** (render_json.c, render_text.c: a sensitive mark prints SECRET_TEXT or
 ** null unless -show-sensitive), the function errors' own redaction of
