@@ -64,8 +64,7 @@ const char *tfr_test_status_name(enum tfr_test_status s) {
   return (unsigned)s < 5 ? names[s] : "pending";
 }
 
-static enum tfr_test_status merge(enum tfr_test_status a,
-                                  enum tfr_test_status b) {
+enum tfr_test_status tt_merge(enum tfr_test_status a, enum tfr_test_status b) {
   return a > b ? a : b;
 }
 
@@ -114,35 +113,7 @@ static char *span_text(tfr_arena *a, struct src_file *src, struct span s) {
 
 /* ---- the suite --------------------------------------------------------- */
 
-/* The global values of one group of test files (Terraform's
-** GlobalVariables, plus the test directory's own tfvars files for the
-** files in it). */
-struct globals {
-  const struct tfr_cli_arg *args;
-  size_t nargs;
-  const tfr_value **given; /* per declared variable: the parsed value */
-  bool *set;               /* per declared variable: some source sets it */
-  tfr_diags *seen;         /* what collecting them reported (once) */
-  struct module *values;   /* every value collected, for the variable
-                              blocks of the test files (raws) */
-  tfr_diags *values_seen;  /* ... and their sources */
-};
-
-struct tctx {
-  tfr_arena *a;
-  const struct tfr_test_opts *o;
-  const char *dir;
-  tfr_module *mod;
-  const struct module *m; /* the declarations */
-  tfr_diags *load;        /* the module files' sources */
-  struct tfr_test_suite *suite;
-  tfr_diags *sdiags;
-  struct globals main, testdir;
-  struct touts *outs; /* the current file's: each run's outputs */
-  tfr_diags *fdiags;  /* ... and its own diagnostics */
-};
-
-static long decl_index(const struct module *m, const char *name, size_t n) {
+long tt_decl_index(const struct module *m, const char *name, size_t n) {
   const struct var_decl *v = module_var(m, name, n);
   return v ? (long)(v - m->vars) : -1;
 }
@@ -170,7 +141,7 @@ static void copy_diag(tfr_diags *out, const struct tfr_diag *g,
     tfr_diags_set_ours(out);
 }
 
-static void copy_all(tfr_diags *out, const tfr_diags *in) {
+void tt_copy_all(tfr_diags *out, const tfr_diags *in) {
   for (size_t i = 0; i < tfr_diags_count(in); i++) {
     const struct tfr_diag *g = tfr_diags_get(in, i);
     copy_diag(out, g, &g->subject);
@@ -258,19 +229,6 @@ static void test_dir_files(struct tctx *t, const char *test_dir,
 
 /* ---- one run ----------------------------------------------------------- */
 
-/* Values given in the test file, for one run. */
-struct tval {
-  const char *name;
-  const struct ast *attr; /* where it is written */
-  bool from_run;          /* the run's block (else the file's) */
-  long decl;              /* index of the declaration, or -1 */
-  bool constant;          /* no references, no calls: copied as is */
-  bool evaluated;
-  const tfr_value *value; /* when evaluated */
-  bool failed;
-  const struct tdef *def; /* a variable block's (attr NULL) */
-};
-
 /* Where a test-file value is written: its expression, or the variable
 ** block (its DeclRange, which Terraform gives as the value's source:
 ** node_variable.go:73-77). */
@@ -278,19 +236,7 @@ static struct span val_span(const struct tval *v) {
   return v->def ? v->def->decl : v->attr->kids[0]->span;
 }
 
-struct runctx {
-  struct tctx *t;
-  struct tfile *f;
-  struct trun *r;
-  struct tfr_test_run *out;
-  struct globals *g;
-  tfr_diags *pre;   /* GetVariables' diagnostics */
-  const char *skip; /* why it cannot be decided offline */
-  struct tval *vals;
-  size_t nvals;
-};
-
-static void offline(struct runctx *rc, const char *why) {
+void tt_offline(struct runctx *rc, const char *why) {
   if (!rc->skip)
     rc->skip = why;
 }
@@ -303,12 +249,6 @@ static struct tval *find_val(struct runctx *rc, const char *name, size_t n,
       return &rc->vals[i];
   return NULL;
 }
-
-struct tscope {
-  const tfr_value *var;
-  const tfr_value *run; /* run.NAME: earlier runs' outputs, or NULL */
-  const struct eval_scope *inner;
-};
 
 static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
                                 const struct ast *root, const char *name,
@@ -323,10 +263,11 @@ static const tfr_value *tlookup(void *ud, struct eval_ctx *c,
   return NULL;
 }
 
-static const tfr_value *
-eval_in_scope(struct tctx *t, tfr_diags *d, struct src_file *src,
-              const struct ast *x, const tfr_value *var, const tfr_value *run,
-              const struct eval_scope *inner, bool plan, bool *failed) {
+const tfr_value *tt_eval_in_scope(struct tctx *t, tfr_diags *d,
+                                  struct src_file *src, const struct ast *x,
+                                  const tfr_value *var, const tfr_value *run,
+                                  const struct eval_scope *inner, bool plan,
+                                  bool *failed) {
   struct tscope s = {var, run, inner};
   struct eval_scope es = {tlookup, &s, NULL};
   struct eval_ctx c = {0};
@@ -370,7 +311,7 @@ static const tfr_value *var_for(struct runctx *rc, const char *name, size_t n,
     *avail = true;
     return d->failed ? tfr_unknown(rc->t->a, &tfr_t_dynamic) : d->value;
   }
-  long k = decl_index(rc->t->m, name, n);
+  long k = tt_decl_index(rc->t->m, name, n);
   if (k >= 0 && rc->g->given[k]) {
     *avail = true;
     *global = true;
@@ -414,22 +355,23 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
   bool later = j >= run_index(rc);
   if (later || !o->have || t->o->opentofu) {
     /* a later run (parallel runs wait for it), or one skipped offline */
-    offline(rc, tfr_arena_printf(t->a,
-                                 "the value of \"%s\" is %s, an output "
-                                 "of %s run block, which only a plan with "
-                                 "providers produces",
-                                 v->name, span_text(t->a, f->src, val_span(v)),
-                                 later ? "a later" : "an earlier"));
+    tt_offline(rc,
+               tfr_arena_printf(t->a,
+                                "the value of \"%s\" is %s, an output "
+                                "of %s run block, which only a plan with "
+                                "providers produces",
+                                v->name, span_text(t->a, f->src, val_span(v)),
+                                later ? "a later" : "an earlier"));
     return false;
   }
   for (size_t k = 0; r->attr2 && k < o->n; k++)
     if (strlen(o->names[k]) == r->alen2 &&
         !memcmp(o->names[k], r->attr2, r->alen2) && !o->vals[k]) {
-      offline(rc, tfr_arena_printf(t->a,
-                                   "the value of \"%s\" reads run.%s.%s, an "
-                                   "output that only a plan with providers "
-                                   "knows",
-                                   v->name, rn, o->names[k]));
+      tt_offline(rc, tfr_arena_printf(t->a,
+                                      "the value of \"%s\" reads run.%s.%s, an "
+                                      "output that only a plan with providers "
+                                      "knows",
+                                      v->name, rn, o->names[k]));
       return false;
     }
   return true;
@@ -518,8 +460,8 @@ static void eval_one(struct runctx *rc, struct tval *v, tfr_diags *d) {
   }
   bool failed;
   const tfr_value *val =
-      eval_in_scope(t, d, src, x, tfr_object(t->a, nv, names, vals),
-                    runs ? runs_object(rc) : NULL, NULL, false, &failed);
+      tt_eval_in_scope(t, d, src, x, tfr_object(t->a, nv, names, vals),
+                       runs ? runs_object(rc) : NULL, NULL, false, &failed);
   if (failed) {
     v->failed = true;
     return;
@@ -561,7 +503,7 @@ static void eval_val(struct runctx *rc, struct tval *v) {
   v->value = fv->value;
   v->failed = !fv->value;
   if (fv->why)
-    offline(rc, fv->why);
+    tt_offline(rc, fv->why);
 }
 
 /* Every value the run needs from the test file, in source order: the
@@ -572,30 +514,34 @@ static void gather(struct runctx *rc) {
   rc->vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *rc->vals);
   for (size_t i = 0; i < rc->r->vars.n; i++) {
     const struct tvar *tv = &rc->r->vars.v[i];
-    rc->vals[rc->nvals++] = (struct tval){
-        tv->name, tv->attr, true, decl_index(t->m, tv->name, strlen(tv->name)),
-        false,    false,    NULL, false,
-        NULL};
+    rc->vals[rc->nvals++] =
+        (struct tval){tv->name, tv->attr,
+                      true,     tt_decl_index(t->m, tv->name, strlen(tv->name)),
+                      false,    false,
+                      NULL,     false,
+                      NULL};
   }
   for (size_t i = 0; i < rc->f->vars.n; i++) {
     const struct tvar *tv = &rc->f->vars.v[i];
-    rc->vals[rc->nvals++] = (struct tval){
-        tv->name, tv->attr, false, decl_index(t->m, tv->name, strlen(tv->name)),
-        false,    false,    NULL,  false,
-        NULL};
+    rc->vals[rc->nvals++] =
+        (struct tval){tv->name, tv->attr,
+                      false,    tt_decl_index(t->m, tv->name, strlen(tv->name)),
+                      false,    false,
+                      NULL,     false,
+                      NULL};
   }
   /* the variable blocks' values, evaluated once for the file */
   for (size_t i = 0; i < rc->f->ndefs; i++) {
     const struct tdef *d = &rc->f->defs[i];
     rc->vals[rc->nvals++] = (struct tval){
-        d->name, NULL, false,    decl_index(t->m, d->name, strlen(d->name)),
+        d->name, NULL, false,    tt_decl_index(t->m, d->name, strlen(d->name)),
         false,   true, d->value, d->failed,
         d};
   }
 }
 
 /* The value a declared or test-only variable gets from the test file. */
-static struct tval *winning(struct runctx *rc, const char *name, size_t n) {
+struct tval *tt_winning(struct runctx *rc, const char *name, size_t n) {
   struct tval *v = find_val(rc, name, n, true);
   return v ? v : find_val(rc, name, n, false);
 }
@@ -646,7 +592,7 @@ static void get_variables(struct runctx *rc) {
   for (size_t k = 0; k < t->m->nvars; k++) {
     const struct var_decl *d = &t->m->vars[k];
     if (d->has_default || rc->g->set[k] ||
-        winning(rc, d->name, strlen(d->name)))
+        tt_winning(rc, d->name, strlen(d->name)))
       continue;
     tfr_diags_add(rc->pre, TFR_DIAG_ERROR, &d->decl,
                   "No value for required variable",
@@ -707,18 +653,20 @@ static struct content build_content(struct runctx *rc) {
   bool *keep = heap_calloc(L ? L : 1, 1);
   for (size_t i = 0; i < rc->nvals; i++) {
     struct tval *v = &rc->vals[i];
-    if (v->decl < 0 || v->failed || winning(rc, v->name, strlen(v->name)) != v)
+    if (v->decl < 0 || v->failed ||
+        tt_winning(rc, v->name, strlen(v->name)) != v)
       continue;
     const struct var_decl *vd = &t->m->vars[v->decl];
     if (v->def && ((v->def->sensitive && !vd->sensitive) ||
                    (v->def->ephemeral && !vd->ephemeral))) {
       /* its mark would go with the value into the module: fail closed */
-      offline(rc, tfr_arena_printf(
-                      t->a,
-                      "var.%s of the test file is %s, and "
-                      "tfresolve cannot carry that into the "
-                      "module's variable, which is not",
-                      v->name, v->def->sensitive ? "sensitive" : "ephemeral"));
+      tt_offline(
+          rc, tfr_arena_printf(t->a,
+                               "var.%s of the test file is %s, and "
+                               "tfresolve cannot carry that into the "
+                               "module's variable, which is not",
+                               v->name,
+                               v->def->sensitive ? "sensitive" : "ephemeral"));
       continue;
     }
     if (v->constant) {
@@ -730,8 +678,8 @@ static struct content build_content(struct runctx *rc) {
         has_collection(v->value->type)) {
       /* written out as HCL, a list would arrive as a tuple, and `any`
       ** would keep that */
-      offline(rc,
-              tfr_arena_printf(t->a,
+      tt_offline(
+          rc, tfr_arena_printf(t->a,
                                "the value of \"%s\" is a %s, which "
                                "tfresolve can pass on only as written "
                                "in HCL (a tuple or an object), and the "
@@ -803,275 +751,6 @@ static bool dropped(const struct tfr_diag *g, const struct globals *gl) {
   return false;
 }
 
-static const struct tfr_variable *res_var(const struct tfr_resolution *res,
-                                          const char *name, size_t n) {
-  for (size_t k = 0; k < res->n; k++)
-    if (strlen(res->vars[k].name) == n && !memcmp(res->vars[k].name, name, n))
-      return &res->vars[k];
-  return NULL;
-}
-
-static bool rule_failed(const struct tfr_variable *v) {
-  for (size_t i = 0; v && i < v->nrules; i++)
-    if (v->rules[i].result == TFR_RULE_FAILED)
-      return true;
-  return false;
-}
-
-/* A validation rule of v that cannot be decided offline, as a reason. */
-static const char *deferred(tfr_arena *a, const struct tfr_variable *v) {
-  for (size_t i = 0; v && i < v->nrules; i++)
-    if (v->rules[i].result == TFR_RULE_DEFERRED) {
-      char at[512];
-      tfr_range_format(&v->rules[i].range, at, sizeof at);
-      return tfr_arena_printf(
-          a,
-          "the validation rule of var.%s at %s cannot "
-          "be decided offline (%s)",
-          v->name, at, v->rules[i].detail ? v->rules[i].detail : "deferred");
-    }
-  return NULL;
-}
-
-/* The failure of a validation rule (a checkable object's failure): what
-** expect_failures can expect. */
-static bool is_rule_failure(const struct tfr_diag *g,
-                            const struct tfr_resolution *res) {
-  return g->sev == TFR_DIAG_ERROR && g->variable &&
-         g->code == TFR_CODE_RULE_FAILED &&
-         rule_failed(res_var(res, g->variable, strlen(g->variable)));
-}
-
-static long expected_var(const struct trun *r, const char *name) {
-  for (size_t i = 0; i < r->nexpect; i++)
-    if (tt_ref_root(&r->expect_refs[i], "var") &&
-        r->expect_refs[i].alen == strlen(name) &&
-        !memcmp(r->expect_refs[i].attr, name, r->expect_refs[i].alen))
-      return (long)i;
-  return -1;
-}
-
-static bool contains(const char *hay, const char *s, size_t n) {
-  size_t hn = strlen(hay);
-  for (size_t i = 0; i + n <= hn; i++)
-    if (!memcmp(hay + i, s, n))
-      return true;
-  return false;
-}
-
-/* expect_error_message: each string in the message of a failed rule of an
-** expected variable. */
-static enum tfr_test_status check_messages(struct runctx *rc,
-                                           const struct tfr_resolution *res,
-                                           const bool *found) {
-  struct tctx *t = rc->t;
-  struct trun *r = rc->r;
-  enum tfr_test_status st = TFR_TEST_PASS;
-  for (size_t i = 0; i < r->nmsgs; i++) {
-    const tfr_value *m = r->msgs[i];
-    bool ok = false;
-    struct sbuf got = {0};
-    for (size_t e = 0; e < r->nexpect; e++) {
-      const struct ref *er = &r->expect_refs[e];
-      if (!tt_ref_root(er, "var") || !found[e])
-        continue;
-      const struct tfr_variable *v = res_var(res, er->attr, er->alen);
-      for (size_t k = 0; v && k < v->nrules; k++) {
-        const struct tfr_rule *rule = &v->rules[k];
-        if (rule->result != TFR_RULE_FAILED || !rule->detail)
-          continue;
-        if (contains(rule->detail, m->s, m->n))
-          ok = true;
-        sbuf_str(&got, "\n  var.");
-        sbuf_str(&got, v->name);
-        sbuf_str(&got, ": ");
-        sbuf_go_quote(&got, rule->detail, strlen(rule->detail));
-      }
-    }
-    if (!ok) {
-      struct sbuf want = {0};
-      sbuf_go_quote(&want, m->s, m->n);
-      tt_error_at(rc->out->diags, rc->f->src, r->msg_spans[i], TFR_DIAG_ERROR,
-                  "Expected error message not found",
-                  tfr_arena_printf(t->a,
-                                   "No expected failure reported an error "
-                                   "message containing %s. The failures "
-                                   "reported:%s",
-                                   want.p, got.p ? got.p : " none"));
-      tfr_diags_set_ours(rc->out->diags); /* expect_error_message is ours */
-      free(want.p);
-      st = TFR_TEST_FAIL;
-    }
-    free(got.p);
-  }
-  return st;
-}
-
-/* What var.* is in an assertion: the module's final values (unknown when
-** there is none), and the test-only ones. */
-static const tfr_value *assertion_vars(struct runctx *rc,
-                                       const struct tfr_resolution *res,
-                                       const tfr_value **mvals) {
-  struct tctx *t = rc->t;
-  const struct module *m = module_of(res->module);
-  size_t n = m->nvars + rc->nvals;
-  const char **names = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *vals);
-  size_t nv = 0;
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *vd = &m->vars[k];
-    const tfr_value *x =
-        res->vars[k].value ? res->vars[k].value
-                           : tfr_unknown(t->a, tfr_type_plain(t->a, vd->type));
-    mvals[k] = res->vars[k].value;
-    unsigned marks = (vd->sensitive ? TFR_V_SENSITIVE : 0) |
-                     (vd->ephemeral ? TFR_V_EPHEMERAL : 0);
-    names[nv] = vd->name;
-    vals[nv++] = marks ? tfr_value_mark(t->a, x, marks) : x;
-  }
-  for (size_t i = 0; i < rc->nvals; i++) {
-    struct tval *v = &rc->vals[i];
-    if (v->decl >= 0 || winning(rc, v->name, strlen(v->name)) != v ||
-        !v->evaluated || v->failed || !v->value)
-      continue;
-    names[nv] = v->name;
-    vals[nv++] = v->value;
-  }
-  return tfr_object(t->a, nv, names, vals);
-}
-
-/* Why assertion as cannot be decided offline because of what it refers
-** to (a variable declared nowhere, a resource only a plan knows), or
-** NULL. */
-static const char *assertion_offline(struct runctx *rc, const struct module *m,
-                                     const struct tassert *as, int line) {
-  struct tctx *t = rc->t;
-  for (int j = 0; j < 2; j++) {
-    struct refs l = tt_refs_of(t->a, j ? as->msg : as->cond);
-    for (size_t k = 0; k < l.n; k++) {
-      const struct ref *rf = &l.v[k];
-      if (tt_ref_root(rf, "local") || tt_ref_root(rf, "path") ||
-          tt_ref_root(rf, "terraform"))
-        continue;
-      if (tt_ref_root(rf, "var") && rf->attr) {
-        bool declared = decl_index(m, rf->attr, rf->alen) >= 0;
-        struct tval *tv = winning(rc, rf->attr, rf->alen);
-        if (declared || (tv && tv->value))
-          continue;
-        return tfr_arena_printf(t->a,
-                                "the assertion on line %d refers to "
-                                "var.%.*s, which neither the module nor "
-                                "the test file declares",
-                                line, (int)rf->alen, rf->attr);
-      }
-      return tfr_arena_printf(t->a,
-                              "the assertion on line %d refers to %s, "
-                              "which only a plan with providers can know",
-                              line, tt_ref_text(t->a, rf));
-    }
-  }
-  return NULL;
-}
-
-/* One assertion whose condition and message are known: pass, fail (with
-** its message) or error (a condition that is no bool, a message that is
-** no string). */
-static enum tfr_test_status judge(struct runctx *rc, const struct tassert *as,
-                                  const tfr_value *cond, const tfr_value *msg) {
-  struct tctx *t = rc->t;
-  tfr_diags *d = rc->out->diags;
-  if (cond->flags & TFR_V_NULL) {
-    tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-                "Invalid condition run",
-                "Condition expression must return either true or false, not "
-                "null.");
-    return TFR_TEST_ERROR;
-  }
-  const char *err = NULL;
-  const tfr_value *b = conv_convert(t->a, cond, &tfr_t_bool, &err);
-  if (!b) {
-    tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-                "Invalid condition run",
-                tfr_arena_printf(t->a, "Invalid condition run value: %s.",
-                                 err ? err : "bool required"));
-    return TFR_TEST_ERROR;
-  }
-  if (b->b)
-    return TFR_TEST_PASS;
-  const char *text;
-  const tfr_value *ms = conv_convert(t->a, msg, &tfr_t_string, &err);
-  if (!ms || (ms->flags & TFR_V_NULL)) {
-    tt_error_at(d, rc->f->src, as->msg->span, TFR_DIAG_ERROR,
-                "Invalid error message",
-                tfr_arena_printf(t->a,
-                                 "Unsuitable value for error message: "
-                                 "%s.",
-                                 ms ? "value must not be null"
-                                    : (err ? err : "string required")));
-    text = "Failed to evaluate condition error message.";
-  } else if (tfr_value_has_mark(ms, TFR_V_SENSITIVE)) {
-    text = "The error message included a sensitive value, so it will not "
-           "be displayed.";
-  } else {
-    text = tfr_arena_strndup(t->a, ms->s, ms->n);
-  }
-  tt_error_at(d, rc->f->src, as->cond->span, TFR_DIAG_ERROR,
-              "Test assertion failed", text);
-  return TFR_TEST_FAIL;
-}
-
-/* The assertions (EvaluateRun), those that refer only to what is known
-** offline. */
-static enum tfr_test_status assertions(struct runctx *rc,
-                                       const struct tfr_resolution *res) {
-  struct tctx *t = rc->t;
-  struct trun *r = rc->r;
-  const struct module *m = module_of(res->module);
-  tfr_diags *d = rc->out->diags;
-  if (!r->nasserts)
-    return TFR_TEST_PASS;
-  const tfr_value **mvals =
-      tfr_arena_alloc(t->a, (m->nvars ? m->nvars : 1) * sizeof *mvals);
-  const tfr_value *var = assertion_vars(rc, res, mvals);
-  const struct eval_scope *inner = scope_module(t->a, m, mvals);
-  enum tfr_test_status st = TFR_TEST_PASS;
-  const char *unknown = NULL;
-  for (size_t i = 0; i < r->nasserts; i++) {
-    const struct tassert *as = &r->asserts[i];
-    struct tfr_pos at = src_pos(rc->f->src, as->cond->span.start);
-    const char *out = assertion_offline(rc, m, as, at.line);
-    if (out) {
-      if (!unknown)
-        unknown = out;
-      continue;
-    }
-    tfr_diags *scratch = tfr_diags_new(t->a);
-    bool mfail, cfail;
-    const tfr_value *msg = eval_in_scope(t, scratch, rc->f->src, as->msg, var,
-                                         NULL, inner, !r->apply, &mfail);
-    const tfr_value *cond = eval_in_scope(t, scratch, rc->f->src, as->cond, var,
-                                          NULL, inner, !r->apply, &cfail);
-    if (mfail || cfail) {
-      copy_all(d, scratch);
-      st = merge(st, TFR_TEST_ERROR);
-      continue;
-    }
-    if (!tfr_value_is_wholly_known(cond) || !tfr_value_is_wholly_known(msg)) {
-      if (!unknown)
-        unknown = tfr_arena_printf(t->a,
-                                   "the assertion on line %d depends on a "
-                                   "value that cannot be known offline",
-                                   at.line);
-      continue;
-    }
-    copy_all(d, scratch); /* warnings */
-    st = merge(st, judge(rc, as, cond, msg));
-  }
-  if (st == TFR_TEST_PASS && unknown)
-    offline(rc, unknown);
-  return st;
-}
-
 /* Did the resolution get to the values (Terraform's plan), rather than
 ** stop at errors in the values as written (GetVariables, validate)? */
 static bool reached_plan(const struct tfr_resolution *res,
@@ -1083,7 +762,7 @@ static bool reached_plan(const struct tfr_resolution *res,
     const struct tfr_diag *g = tfr_diags_get(rd, i);
     if (g->sev == TFR_DIAG_ERROR &&
         (g->code == TFR_CODE_INVALID_INPUT ||
-         g->code == TFR_CODE_REQUIRED_NOT_SET || is_rule_failure(g, res)))
+         g->code == TFR_CODE_REQUIRED_NOT_SET || tt_is_rule_failure(g, res)))
       return true;
   }
   return res->n == 0;
@@ -1104,8 +783,8 @@ static bool sort_plan_diags(struct runctx *rc, const struct tfr_resolution *res,
     subj[i] = real_range(rc, c, &g->subject);
     if (!keep[i])
       continue;
-    if (is_rule_failure(g, res)) {
-      long e = expected_var(r, g->variable);
+    if (tt_is_rule_failure(g, res)) {
+      long e = tt_expected_var(r, g->variable);
       if (e >= 0) {
         found[e] = true;
         if (!r->apply) {
@@ -1127,7 +806,7 @@ static const char *run_offline(struct runctx *rc,
   struct trun *r = rc->r;
   const char *why = NULL;
   for (size_t k = 0; k < res->n && !why; k++)
-    why = deferred(t->a, &res->vars[k]);
+    why = tt_deferred(t->a, &res->vars[k]);
   for (size_t e = 0; e < r->nexpect && !why; e++)
     if (!tt_ref_root(&r->expect_refs[e], "var"))
       why = tfr_arena_printf(t->a,
@@ -1150,7 +829,7 @@ static void plan_failed_apply(struct runctx *rc,
     const struct tfr_diag *g = tfr_diags_get(rd, i);
     if (!keep[i])
       continue;
-    if (is_rule_failure(g, res) && expected_var(r, g->variable) >= 0)
+    if (tt_is_rule_failure(g, res) && tt_expected_var(r, g->variable) >= 0)
       tfr_diags_add(d, TFR_DIAG_WARNING, NULL,
                     "Expected failure while planning",
                     tfr_arena_printf(t->a,
@@ -1168,7 +847,7 @@ static void plan_failed_apply(struct runctx *rc,
     copy_diag(d, g, &subj[i]);
   }
   if (r->nmsgs)
-    check_messages(rc, res, found);
+    tt_check_messages(rc, res, found);
   rc->out->status = TFR_TEST_ERROR;
 }
 
@@ -1184,7 +863,7 @@ static bool missing_failures(struct runctx *rc,
     const struct ref *er = &r->expect_refs[e];
     if (!tt_ref_root(er, "var") || found[e])
       continue;
-    const char *dw = deferred(t->a, res_var(res, er->attr, er->alen));
+    const char *dw = tt_deferred(t->a, tt_res_var(res, er->attr, er->alen));
     if (dw) { /* it might fail: cannot tell */
       if (!*why)
         *why = dw;
@@ -1234,13 +913,13 @@ static void decide(struct runctx *rc, const struct tfr_resolution *res,
     return;
   }
   if (why) {
-    offline(rc, why);
+    tt_offline(rc, why);
     return;
   }
   enum tfr_test_status st = TFR_TEST_PASS;
   if (r->nmsgs)
-    st = check_messages(rc, res, found);
-  st = merge(st, assertions(rc, res));
+    st = tt_check_messages(rc, res, found);
+  st = tt_merge(st, tt_assertions(rc, res));
   out->status = st;
 }
 
@@ -1298,6 +977,33 @@ static void keep_outputs(struct tctx *t, const struct tfr_resolution *res,
   t->outs[i] = tt_run_outputs(t->a, m, vals, t->dir, t->o->opentofu);
 }
 
+/* The module resolved with the run's values (c: its variables as a
+** values file, after the command's), what it says in rd. */
+static const struct tfr_resolution *
+resolve_run(struct runctx *rc, const struct content *c, tfr_diags *rd) {
+  struct tctx *t = rc->t;
+  const struct globals *g = rc->g;
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(t->a, (g->nargs + 1) * sizeof *args);
+  if (g->nargs)
+    memcpy(args, g->args, g->nargs * sizeof *args);
+  args[g->nargs].file = true;
+  args[g->nargs].value = rc->f->src->name;
+  args[g->nargs].content = c->text;
+  args[g->nargs].content_len = c->len;
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  ro.dir = t->dir;
+  ro.env = t->o->env;
+  ro.args = args;
+  ro.nargs = g->nargs + 1;
+  ro.opentofu = t->o->opentofu;
+  ro.keep_given = true; /* run blocks start from the given values */
+  tfr_diags_share_sources(rd, t->load);
+  const struct tfr_resolution *res = tfr_resolve_module(t->a, rd, t->mod, &ro);
+  tfr_diags_share_sources(rc->out->diags, rd);
+  return res;
+}
+
 static void run_one(struct tctx *t, struct tfile *f, size_t i,
                     struct tfr_test_run *done) {
   struct trun *r = &f->runs[i];
@@ -1350,7 +1056,7 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     return;
   }
   if (tfr_diags_has_errors(rc.pre)) {
-    copy_all(out->diags, rc.pre);
+    tt_copy_all(out->diags, rc.pre);
     out->status = TFR_TEST_ERROR;
     return;
   }
@@ -1360,7 +1066,7 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     out->skip_reason = rc.skip;
     return;
   }
-  copy_all(out->diags, rc.pre);
+  tt_copy_all(out->diags, rc.pre);
   struct content c = build_content(&rc);
   if (rc.skip) {
     out->status = TFR_TEST_SKIP;
@@ -1368,25 +1074,8 @@ static void run_one(struct tctx *t, struct tfile *f, size_t i,
     out->skip_reason = rc.skip;
     return;
   }
-  struct tfr_cli_arg *args =
-      tfr_arena_alloc(t->a, (rc.g->nargs + 1) * sizeof *args);
-  if (rc.g->nargs)
-    memcpy(args, rc.g->args, rc.g->nargs * sizeof *args);
-  args[rc.g->nargs].file = true;
-  args[rc.g->nargs].value = f->src->name;
-  args[rc.g->nargs].content = c.text;
-  args[rc.g->nargs].content_len = c.len;
-  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
-  ro.dir = t->dir;
-  ro.env = t->o->env;
-  ro.args = args;
-  ro.nargs = rc.g->nargs + 1;
-  ro.opentofu = t->o->opentofu;
-  ro.keep_given = true; /* run blocks start from the given values */
   tfr_diags *rd = tfr_diags_new(t->a);
-  tfr_diags_share_sources(rd, t->load);
-  const struct tfr_resolution *res = tfr_resolve_module(t->a, rd, t->mod, &ro);
-  tfr_diags_share_sources(out->diags, rd);
+  const struct tfr_resolution *res = resolve_run(&rc, &c, rd);
   decide(&rc, res, rd, &c);
   if (rc.skip && out->status <= TFR_TEST_PASS) {
     out->status = TFR_TEST_SKIP;
@@ -1417,7 +1106,7 @@ static void settle_file_values(struct tctx *t, struct tfile *f) {
     struct tval v = {0};
     v.name = tv->name;
     v.attr = tv->attr;
-    v.decl = decl_index(t->m, tv->name, strlen(tv->name));
+    v.decl = tt_decl_index(t->m, tv->name, strlen(tv->name));
     eval_val(&rc, &v);
   }
 }
@@ -1441,7 +1130,7 @@ static bool static_errors(tfr_arena *a, struct tfile *f,
     out->decl = src_range(f->src, f->runs[i].def);
     out->diags = tfr_diags_new(a);
     tfr_diags_share_sources(out->diags, load);
-    copy_all(out->diags, f->runs[i].static_diags);
+    tt_copy_all(out->diags, f->runs[i].static_diags);
     tfr_diags_add_source(out->diags, f->src->name, f->src->text, f->src->len);
     if (f->parsed_in)
       diags_share_blocks(out->diags, f->parsed_in);
@@ -1492,7 +1181,7 @@ static void run_file(struct tctx *t, struct tfile *f,
   t->fdiags = out->diags;
   for (size_t i = 0; i < f->nruns; i++) {
     run_one(t, f, i, done);
-    out->status = merge(out->status, done[i].status);
+    out->status = tt_merge(out->status, done[i].status);
   }
   settle_file_values(t, f);
   if (tfr_diags_has_errors(out->diags)) /* File.AppendDiagnostics */
@@ -1511,7 +1200,7 @@ static const struct tfr_test_suite *stopped(struct tfr_test_suite *suite) {
 static void load_module(struct tctx *t) {
   t->load = tfr_diags_new(t->a);
   t->mod = tfr_module_load(t->a, t->load, t->dir, t->o->opentofu);
-  copy_all(t->suite->diags, t->load);
+  tt_copy_all(t->suite->diags, t->load);
   tfr_diags_share_sources(t->suite->diags, t->load);
   struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   ro.declarations_only = true;
@@ -1526,7 +1215,7 @@ static void load_module(struct tctx *t) {
 ** block of one of the files? */
 static bool declared(const struct tctx *t, const struct tfile *files,
                      size_t nfiles, const char *name, size_t n, bool blocks) {
-  if (decl_index(t->m, name, n) >= 0)
+  if (tt_decl_index(t->m, name, n) >= 0)
     return true;
   for (size_t i = 0; blocks && i < nfiles; i++)
     if (tt_def(&files[i], name, n))
@@ -1578,7 +1267,7 @@ static bool globals(struct tctx *t, const char *test_dir,
   size_t nargs = used_args(t, files, nfiles, false, args);
   size_t nall = used_args(t, files, nfiles, true, all);
   bool ok = setup_globals(t, &t->main, args, nargs);
-  copy_all(sd, t->main.seen);
+  tt_copy_all(sd, t->main.seen);
   collect_all(t, &t->main, all, nall);
   bool need_testdir = false;
   for (size_t i = 0; i < nfiles; i++)
@@ -1611,7 +1300,7 @@ static bool globals(struct tctx *t, const char *test_dir,
 /* A file's runs counted into the suite's totals. */
 static void count_runs(struct tfr_test_suite *suite,
                        const struct tfr_test_file *out) {
-  suite->status = merge(suite->status, out->status);
+  suite->status = tt_merge(suite->status, out->status);
   for (size_t j = 0; j < out->nruns; j++)
     switch (out->runs[j].status) {
     case TFR_TEST_PASS:

@@ -199,4 +199,89 @@ const char *tt_clean_rel(tfr_arena *a, const char *p);
 struct names tt_find_tests(tfr_arena *a, tfr_diags *diags, const char *dir,
                            const char *test_dir, const struct tfr_test_opts *o);
 
+/* What a run and its judging share (tftest.c, tftest_judge.c). */
+/* The global values of one group of test files (Terraform's
+** GlobalVariables, plus the test directory's own tfvars files for the
+** files in it). */
+struct globals {
+  const struct tfr_cli_arg *args;
+  size_t nargs;
+  const tfr_value **given; /* per declared variable: the parsed value */
+  bool *set;               /* per declared variable: some source sets it */
+  tfr_diags *seen;         /* what collecting them reported (once) */
+  struct module *values;   /* every value collected, for the variable
+                              blocks of the test files (raws) */
+  tfr_diags *values_seen;  /* ... and their sources */
+};
+
+struct tctx {
+  tfr_arena *a;
+  const struct tfr_test_opts *o;
+  const char *dir;
+  tfr_module *mod;
+  const struct module *m; /* the declarations */
+  tfr_diags *load;        /* the module files' sources */
+  struct tfr_test_suite *suite;
+  tfr_diags *sdiags;
+  struct globals main, testdir;
+  struct touts *outs; /* the current file's: each run's outputs */
+  tfr_diags *fdiags;  /* ... and its own diagnostics */
+};
+
+/* Values given in the test file, for one run. */
+struct tval {
+  const char *name;
+  const struct ast *attr; /* where it is written */
+  bool from_run;          /* the run's block (else the file's) */
+  long decl;              /* index of the declaration, or -1 */
+  bool constant;          /* no references, no calls: copied as is */
+  bool evaluated;
+  const tfr_value *value; /* when evaluated */
+  bool failed;
+  const struct tdef *def; /* a variable block's (attr NULL) */
+};
+
+struct runctx {
+  struct tctx *t;
+  struct tfile *f;
+  struct trun *r;
+  struct tfr_test_run *out;
+  struct globals *g;
+  tfr_diags *pre;   /* GetVariables' diagnostics */
+  const char *skip; /* why it cannot be decided offline */
+  struct tval *vals;
+  size_t nvals;
+};
+
+struct tscope {
+  const tfr_value *var;
+  const tfr_value *run; /* run.NAME: earlier runs' outputs, or NULL */
+  const struct eval_scope *inner;
+};
+
+enum tfr_test_status tt_merge(enum tfr_test_status a, enum tfr_test_status b);
+long tt_decl_index(const struct module *m, const char *name, size_t n);
+void tt_copy_all(tfr_diags *out, const tfr_diags *in);
+void tt_offline(struct runctx *rc, const char *why);
+struct tval *tt_winning(struct runctx *rc, const char *name, size_t n);
+const struct tfr_variable *tt_res_var(const struct tfr_resolution *res,
+                                      const char *name, size_t n);
+const char *tt_deferred(tfr_arena *a, const struct tfr_variable *v);
+bool tt_is_rule_failure(const struct tfr_diag *g,
+                        const struct tfr_resolution *res);
+long tt_expected_var(const struct trun *r, const char *name);
+enum tfr_test_status tt_check_messages(struct runctx *rc,
+                                       const struct tfr_resolution *res,
+                                       const bool *found);
+enum tfr_test_status tt_assertions(struct runctx *rc,
+                                   const struct tfr_resolution *res);
+
+/* x evaluated in a run's scope: var.* is var, run.* run (NULL: none),
+** the rest inner's; *failed when it had errors. */
+const tfr_value *tt_eval_in_scope(struct tctx *t, tfr_diags *d,
+                                  struct src_file *src, const struct ast *x,
+                                  const tfr_value *var, const tfr_value *run,
+                                  const struct eval_scope *inner, bool plan,
+                                  bool *failed);
+
 #endif
