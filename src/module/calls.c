@@ -4,6 +4,7 @@
 ** tree (tree_load.c).  Their errors go to a list of their own, which the tree
 ** reports: a module whose tree is not followed is checked as before.
 */
+#include "base/arena_int.h"
 #include "module/calls.h"
 
 #include <stdlib.h>
@@ -85,12 +86,8 @@ static const struct ast *json_value(struct calls_loader *l,
 /* A constant argument (gohcl's DecodeExpression): NULL after an error. */
 static const tfr_value *constant(struct calls_loader *l, struct src_file *src,
                                  const struct ast *x, const tfr_type *t) {
-  struct eval_ctx c = {0};
-  c.a = l->a;
-  c.diags = l->diags;
-  c.src = src;
   size_t before = tfr_diags_count(l->diags);
-  const tfr_value *v = eval_expr(&c, x);
+  const tfr_value *v = eval_const(l->a, l->diags, src, x);
   if (tfr_diags_count(l->diags) > before)
     return NULL;
   const char *e = NULL;
@@ -137,13 +134,7 @@ static bool is_meta(const struct body_item *it) {
 }
 
 static struct module_call *new_call(struct calls_loader *l) {
-  if (l->ncalls == l->ccap) {
-    l->ccap = l->ccap ? 2 * l->ccap : 8;
-    struct module_call *n = tfr_arena_alloc(l->a, l->ccap * sizeof *n);
-    if (l->ncalls)
-      memcpy(n, l->calls, l->ncalls * sizeof *n);
-    l->calls = n;
-  }
+  ARENA_GROW(l->a, l->calls, l->ncalls, l->ccap, 8);
   struct module_call *c = &l->calls[l->ncalls];
   *c = (struct module_call){0};
   return c;
@@ -230,13 +221,7 @@ static void push_arg(struct calls_loader *l, struct arg_list *al,
                      const struct body_item *it, const struct ast *x,
                      struct src_file *xsrc, struct src_file *src,
                      struct span span) {
-  if (al->n == al->cap) {
-    al->cap = al->cap ? 2 * al->cap : 8;
-    struct module_arg *n = tfr_arena_alloc(l->a, al->cap * sizeof *n);
-    if (al->n)
-      memcpy(n, al->v, al->n * sizeof *n);
-    al->v = n;
-  }
+  ARENA_GROW(l->a, al->v, al->n, al->cap, 8);
   al->v[al->n++] =
       (struct module_arg){tfr_arena_strndup(l->a, it->name, it->len),
                           x,
@@ -597,43 +582,27 @@ void calls_module_block(struct calls_loader *l, struct src_file *src,
     return;
   }
   /* "module": {"NAME": {...}}, each level an object or array of them */
-  const struct ast *one;
-  size_t n;
-  const struct ast *const *objs = ast_json_blocks(it->body, &one, &n);
-  for (size_t i = 0; i < n; i++) {
-    if (objs[i]->kind != AST_OBJECT)
-      continue;
-    for (uint32_t j = 0; j < objs[i]->n; j++) {
-      const struct ast *k = objs[i]->items[2 * j];
-      if (ast_json_comment(k))
-        continue;
-      const struct ast *v = objs[i]->items[2 * j + 1];
-      const struct ast *vone;
-      size_t vn;
-      const struct ast *const *bodies = ast_json_blocks(v, &vone, &vn);
-      for (size_t q = 0; q < vn; q++) {
-        struct module_call *c = new_call(l);
-        c->src = src;
-        c->json = true;
-        c->name = tfr_arena_strndup(l->a, k->str, k->n);
-        c->decl = k->span;
-        c->missing = ast_json_start(bodies[q]);
-        c->missing.end = c->missing.start;
-        call_body(l, c, bodies[q], true);
-        add_call(l, c, override);
-      }
+  struct json_members m;
+  for (ast_json_members(&m, it->body); ast_json_next(&m);) {
+    const struct ast *k = m.key, *vone;
+    size_t vn;
+    const struct ast *const *bodies = ast_json_blocks(m.value, &vone, &vn);
+    for (size_t q = 0; q < vn; q++) {
+      struct module_call *c = new_call(l);
+      c->src = src;
+      c->json = true;
+      c->name = tfr_arena_strndup(l->a, k->str, k->n);
+      c->decl = k->span;
+      c->missing = ast_json_start(bodies[q]);
+      c->missing.end = c->missing.start;
+      call_body(l, c, bodies[q], true);
+      add_call(l, c, override);
     }
   }
 }
 
 static struct output_decl *new_output(struct calls_loader *l) {
-  if (l->noutputs == l->ocap) {
-    l->ocap = l->ocap ? 2 * l->ocap : 8;
-    struct output_decl *n = tfr_arena_alloc(l->a, l->ocap * sizeof *n);
-    if (l->noutputs)
-      memcpy(n, l->outputs, l->noutputs * sizeof *n);
-    l->outputs = n;
-  }
+  ARENA_GROW(l->a, l->outputs, l->noutputs, l->ocap, 8);
   struct output_decl *o = &l->outputs[l->noutputs];
   *o = (struct output_decl){0};
   return o;
@@ -810,24 +779,13 @@ void calls_output_block(struct calls_loader *l, struct src_file *src,
     add_output(l, o, output_body(l, o, body, false, override), override);
     return;
   }
-  const struct ast *one;
-  size_t n;
-  const struct ast *const *objs = ast_json_blocks(it->body, &one, &n);
-  for (size_t i = 0; i < n; i++) {
-    if (objs[i]->kind != AST_OBJECT)
-      continue;
-    for (uint32_t j = 0; j < objs[i]->n; j++) {
-      const struct ast *k = objs[i]->items[2 * j];
-      if (ast_json_comment(k))
-        continue;
-      struct output_decl *o = new_output(l);
-      o->src = src;
-      o->name = tfr_arena_strndup(l->a, k->str, k->n);
-      o->decl = k->span;
-      add_output(l, o,
-                 output_body(l, o, objs[i]->items[2 * j + 1], true, override),
-                 override);
-    }
+  struct json_members m;
+  for (ast_json_members(&m, it->body); ast_json_next(&m);) {
+    struct output_decl *o = new_output(l);
+    o->src = src;
+    o->name = tfr_arena_strndup(l->a, m.key->str, m.key->n);
+    o->decl = m.key->span;
+    add_output(l, o, output_body(l, o, m.value, true, override), override);
   }
 }
 
@@ -922,13 +880,7 @@ static void data_json(struct calls_loader *l, struct data_decl *d,
 static struct data_decl *new_data(struct calls_loader *l, struct src_file *src,
                                   const char *type, size_t nt, const char *name,
                                   size_t nn) {
-  if (l->ndata == l->dcap) {
-    l->dcap = l->dcap ? 2 * l->dcap : 8;
-    struct data_decl *n = tfr_arena_alloc(l->a, l->dcap * sizeof *n);
-    if (l->ndata)
-      memcpy(n, l->data, l->ndata * sizeof *n);
-    l->data = n;
-  }
+  ARENA_GROW(l->a, l->data, l->ndata, l->dcap, 8);
   struct data_decl *d = &l->data[l->ndata++];
   *d = (struct data_decl){0};
   d->src = src;

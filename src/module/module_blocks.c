@@ -129,23 +129,15 @@ static void native_object(struct loader *l, const struct ast *it) {
 ** {"NAME": ...}}, each level an object or an array of objects. */
 static void json_objects(struct loader *l, const struct ast *x, int depth,
                          const char *prefix) {
-  const struct ast *one;
-  size_t n;
-  const struct ast *const *objs = ast_json_blocks(x, &one, &n);
-  for (size_t i = 0; i < n; i++) {
-    if (objs[i]->kind != AST_OBJECT)
-      continue;
-    for (uint32_t j = 0; j < objs[i]->n; j++) {
-      const struct ast *k = objs[i]->items[2 * j];
-      if (ast_json_comment(k))
-        continue;
-      const char *name = tfr_arena_printf(
-          l->a, "%s%s%.*s", prefix, *prefix ? "." : "", (int)k->n, k->str);
-      if (depth == 1)
-        add_object(l, name);
-      else
-        json_objects(l, objs[i]->items[2 * j + 1], depth - 1, name);
-    }
+  struct json_members m;
+  for (ast_json_members(&m, x); ast_json_next(&m);) {
+    const char *name =
+        tfr_arena_printf(l->a, "%s%s%.*s", prefix, *prefix ? "." : "",
+                         (int)m.key->n, m.key->str);
+    if (depth == 1)
+      add_object(l, name);
+    else
+      json_objects(l, m.value, depth - 1, name);
   }
 }
 
@@ -208,13 +200,7 @@ static void required_providers(struct loader *l, const struct ast *body,
   while (body_next(&iter, &it)) {
     if (it.is_block || !it.value)
       continue;
-    if (p->n == l->pcap) {
-      l->pcap = l->pcap ? 2 * l->pcap : 8;
-      const char **nv = tfr_arena_alloc(l->a, l->pcap * sizeof *nv);
-      if (p->n)
-        memcpy(nv, p->names, p->n * sizeof *nv);
-      p->names = nv;
-    }
+    ARENA_GROW(l->a, p->names, p->n, l->pcap, 8);
     p->names[p->n++] = tfr_arena_strndup(l->a, it.name, it.len);
     if (body_item_is(&it, "terraform") && builtin_terraform(it.value))
       p->builtin_terraform = true;

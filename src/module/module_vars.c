@@ -86,12 +86,8 @@ static const tfr_value *decode_const(struct loader *l, struct src_file *src,
                                      const struct ast *x, const tfr_type *t,
                                      const char *var,
                                      const tfr_value **despite) {
-  struct eval_ctx c = {0};
-  c.a = l->a;
-  c.diags = l->diags;
-  c.src = src;
   size_t before = tfr_diags_count(l->diags);
-  const tfr_value *v = eval_expr(&c, x);
+  const tfr_value *v = eval_const(l->a, l->diags, src, x);
   if (despite) /* the value HCL gives it, errors or not */
     *despite = v;
   if (tfr_diags_count(l->diags) > before) {
@@ -191,13 +187,7 @@ struct lint_ctx {
 static void on_dropped(void *ctx, const struct dropped_attr *d) {
   struct lint_ctx *c = ctx;
   struct var_decl *v = c->v;
-  if (v->ndropped == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 4;
-    struct dropped_default *nd = tfr_arena_alloc(c->l->a, c->cap * sizeof *nd);
-    if (v->ndropped)
-      memcpy(nd, v->dropped, v->ndropped * sizeof *nd);
-    v->dropped = nd;
-  }
+  ARENA_GROW(c->l->a, v->dropped, v->ndropped, c->cap, 4);
   v->dropped[v->ndropped++] = (struct dropped_default){
       d->path,
       d->name,

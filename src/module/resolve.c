@@ -1262,20 +1262,27 @@ const char *tfr_resolution_suggest(const struct tfr_resolution *res,
   return closest(m, name);
 }
 
+/* The variables of v[0..n) that keep keeps, in a copy (*kept of them). */
+static struct tfr_variable *
+kept_vars(tfr_arena *a, const struct tfr_variable *v, size_t n,
+          bool (*keep)(const struct tfr_variable *v, void *ctx), void *ctx,
+          size_t *kept) {
+  struct tfr_variable *out = tfr_arena_alloc(a, (n ? n : 1) * sizeof *out);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (keep(&v[i], ctx))
+      out[k++] = v[i];
+  *kept = k;
+  return out;
+}
+
 const struct tfr_resolution *
 tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       bool (*keep)(const struct tfr_variable *v, void *ctx),
                       void *ctx) {
   struct tfr_resolution *out = tfr_arena_alloc(a, sizeof *out);
   *out = *res;
-  struct tfr_variable *vars =
-      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vars);
-  size_t n = 0;
-  for (size_t i = 0; i < res->n; i++)
-    if (keep(&res->vars[i], ctx))
-      vars[n++] = res->vars[i];
-  out->vars = vars;
-  out->n = n;
+  out->vars = kept_vars(a, res->vars, res->n, keep, ctx, &out->n);
   /* the child instances' variables too; an instance left with none goes
   ** (one that has none at all stays) */
   struct tfr_instance *ins =
@@ -1283,12 +1290,8 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
   size_t ni = 0;
   for (size_t i = 0; i < res->ninstances; i++) {
     const struct tfr_instance *in = &res->instances[i];
-    struct tfr_variable *iv =
-        tfr_arena_alloc(a, (in->n ? in->n : 1) * sizeof *iv);
-    size_t k = 0;
-    for (size_t j = 0; j < in->n; j++)
-      if (keep(&in->vars[j], ctx))
-        iv[k++] = in->vars[j];
+    size_t k;
+    struct tfr_variable *iv = kept_vars(a, in->vars, in->n, keep, ctx, &k);
     if (in->n && !k)
       continue;
     ins[ni] = *in;

@@ -512,23 +512,17 @@ static void gather(struct runctx *rc) {
   struct tctx *t = rc->t;
   size_t n = rc->r->vars.n + rc->f->vars.n + rc->f->ndefs;
   rc->vals = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *rc->vals);
-  for (size_t i = 0; i < rc->r->vars.n; i++) {
-    const struct tvar *tv = &rc->r->vars.v[i];
-    rc->vals[rc->nvals++] =
-        (struct tval){tv->name, tv->attr,
-                      true,     tt_decl_index(t->m, tv->name, strlen(tv->name)),
-                      false,    false,
-                      NULL,     false,
-                      NULL};
-  }
-  for (size_t i = 0; i < rc->f->vars.n; i++) {
-    const struct tvar *tv = &rc->f->vars.v[i];
-    rc->vals[rc->nvals++] =
-        (struct tval){tv->name, tv->attr,
-                      false,    tt_decl_index(t->m, tv->name, strlen(tv->name)),
-                      false,    false,
-                      NULL,     false,
-                      NULL};
+  for (int level = 0; level < 2; level++) { /* the run's, the file's */
+    const struct tvars *vs = level ? &rc->f->vars : &rc->r->vars;
+    for (size_t i = 0; i < vs->n; i++) {
+      const struct tvar *tv = &vs->v[i];
+      rc->vals[rc->nvals++] = (struct tval){
+          tv->name, tv->attr,
+          !level,   tt_decl_index(t->m, tv->name, strlen(tv->name)),
+          false,    false,
+          NULL,     false,
+          NULL};
+    }
   }
   /* the variable blocks' values, evaluated once for the file */
   for (size_t i = 0; i < rc->f->ndefs; i++) {

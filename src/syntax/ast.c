@@ -324,3 +324,28 @@ const struct ast *const *ast_json_blocks(const struct ast *x,
   *n = x->n;
   return (const struct ast *const *)x->items;
 }
+
+void ast_json_members(struct json_members *it, const struct ast *x) {
+  *it = (struct json_members){0};
+  it->objs = ast_json_blocks(x, &it->one, &it->n);
+}
+
+bool ast_json_next(struct json_members *it) {
+  for (; it->i < it->n; it->i++, it->j = 0) {
+    const struct ast *o = it->objs[it->i];
+    if (o->kind != AST_OBJECT)
+      continue;
+    while (it->j < o->n) {
+      const struct ast *k = o->items[2 * it->j];
+      const struct ast *v = o->items[2 * it->j + 1];
+      it->j++;
+      if (ast_json_comment(k))
+        continue;
+      it->key = k;
+      it->value = v;
+      it->obj = o;
+      return true;
+    }
+  }
+  return false;
+}

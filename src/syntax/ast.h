@@ -127,6 +127,19 @@ struct span ast_json_start(const struct ast *x);
 const struct ast *const *ast_json_blocks(const struct ast *x,
                                          const struct ast **one, size_t *n);
 
+/* The members of x's block objects (JSON's "NAME": {...} levels), one at
+** a time, comments left out:
+**   struct json_members it;
+**   for (ast_json_members(&it, x); ast_json_next(&it);) it.key, it.value */
+struct json_members {
+  const struct ast *one, *const *objs;
+  size_t n, i;
+  uint32_t j;
+  const struct ast *key, *value, *obj; /* the member, and its object */
+};
+void ast_json_members(struct json_members *it, const struct ast *x);
+bool ast_json_next(struct json_members *it);
+
 /* A parsed file: the body (native syntax or JSON object) and its source. */
 struct ast_file {
   struct src_file *src;
