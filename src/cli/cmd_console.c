@@ -112,7 +112,11 @@ static int run(struct cli_opts *co) {
     return EXIT_USAGE;
   }
   tfr_arena *a = tfr_arena_new();
-  env.module = cli_console_module(a, co->args, co->nargs, co->no_env, &o);
+  int status;
+  if (!cli_eval_setup(a, &env, co, &o, &status)) {
+    tfr_arena_free(a);
+    return status;
+  }
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   if (!isatty(STDIN_FILENO)) {
     int status = console_piped(&env, &o);
@@ -177,7 +181,8 @@ static const struct cli_choice formats[] = {
     {"yaml", FMT_YAML, NULL},
     {NULL, 0, NULL}};
 
-static const struct cli_option options[] = {CLI_OPT_INCLUDE(cli_opts_sources),
+static const struct cli_option options[] = {CLI_OPT_INCLUDE(cli_opts_scope),
+                                            CLI_OPT_INCLUDE(cli_opts_sources),
                                             CLI_OPT_INCLUDE(cli_opts_no_env),
                                             CLI_OPT_INCLUDE(cli_opts_chdir),
                                             CLI_OPT_INCLUDE(cli_opts_engine),
