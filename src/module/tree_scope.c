@@ -183,7 +183,7 @@ static bool step_key(tfr_arena *a, tfr_diags *d, struct src_file *src,
   if (whole && !strpbrk(buf, ".eE")) /* exact beyond 2^53 */
     i = strtoll(buf, NULL, 10);
   if (!whole) {
-    /* gocty's error converting to int (gocty/in.go) */
+    /* gocty's error converting to int (cty/gocty/out.go:145-171) */
     addr_error(d, src, s->span, "Invalid address operator",
                tfr_arena_printf(a,
                                 "Invalid module index: value must be a whole "
