@@ -128,10 +128,10 @@ struct tfr_eval_opts {
   bool opentofu;   /* OpenTofu's function set */
   const struct tfr_resolution *module; /* var.* and local.* of a resolved
                                           module (NULL: none declared) */
-  const struct tfr_scope *scope; /* since 0.4.0: evaluate in this module
-                                    instance of a resolution's tree
-                                    (tfr_resolution_scope) instead;
-                                    module is then not read */
+  const struct tfr_scope *scope;       /* since 0.4.0: evaluate in this module
+                                          instance of a resolution's tree
+                                          (tfr_resolution_scope) instead;
+                                          module is then not read */
 };
 
 /** The defaults of tfr_eval_opts, with the program's struct size. */

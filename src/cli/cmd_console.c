@@ -181,16 +181,12 @@ static const struct cli_choice formats[] = {
     {"yaml", FMT_YAML, NULL},
     {NULL, 0, NULL}};
 
-static const struct cli_option options[] = {CLI_OPT_INCLUDE(cli_opts_scope),
-                                            CLI_OPT_INCLUDE(cli_opts_sources),
-                                            CLI_OPT_INCLUDE(cli_opts_no_env),
-                                            CLI_OPT_INCLUDE(cli_opts_chdir),
-                                            CLI_OPT_INCLUDE(cli_opts_engine),
-                                            CLI_OPT_INCLUDE(cli_opts_format),
-                                            CLI_OPT_INCLUDE(cli_opts_sensitive),
-                                            CLI_OPT_INCLUDE(cli_opts_no_color),
-                                            CLI_OPT_INCLUDE(cli_opts_help),
-                                            CLI_OPT_END};
+static const struct cli_option options[] = {
+    CLI_OPT_INCLUDE(cli_opts_scope),     CLI_OPT_INCLUDE(cli_opts_sources),
+    CLI_OPT_INCLUDE(cli_opts_no_env),    CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_engine),    CLI_OPT_INCLUDE(cli_opts_format),
+    CLI_OPT_INCLUDE(cli_opts_sensitive), CLI_OPT_INCLUDE(cli_opts_no_color),
+    CLI_OPT_INCLUDE(cli_opts_help),      CLI_OPT_END};
 
 const struct cli_command cli_cmd_console = {
     .name = "console",

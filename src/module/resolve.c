@@ -1034,8 +1034,7 @@ static struct tfr_resolution *new_resolution(tfr_arena *a) {
 }
 
 const struct tree *resolve_tree(const struct tfr_resolution *res) {
-  return res ? ((const struct resolution_full *)(const void *)res)->tree
-             : NULL;
+  return res ? ((const struct resolution_full *)(const void *)res)->tree : NULL;
 }
 
 /* What a call with options it cannot read returns: no variables. */
@@ -1265,8 +1264,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (tree) {
     tree_result(tree, res);
     ((struct resolution_full *)(void *)res)->tree = tree;
-  }
-  else if (o->tree && m->ncalls)
+  } else if (o->tree && m->ncalls)
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
     tree_mark_diags(diags, 0); /* the load's too: the root's */

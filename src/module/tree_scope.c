@@ -42,7 +42,8 @@ struct tfr_scope {
 
 #define ADDR_SRC "<module scope address>"
 
-/* ---- the address ---------------------------------------------------------- */
+/* ---- the address ----------------------------------------------------------
+ */
 
 /* One step of the traversal: its name (root or attribute) or index key. */
 struct tstep {
@@ -66,9 +67,9 @@ static struct span token_at(const struct src_file *src, uint32_t p) {
   while (p < src->len && strchr(" \t\r\n", s[p]))
     p++;
   uint32_t e = p;
-  while (e < src->len && (s[e] == '_' || s[e] == '-' ||
-                          (s[e] >= '0' && s[e] <= '9') ||
-                          ((s[e] | 32) >= 'a' && (s[e] | 32) <= 'z')))
+  while (e < src->len &&
+         (s[e] == '_' || s[e] == '-' || (s[e] >= '0' && s[e] <= '9') ||
+          ((s[e] | 32) >= 'a' && (s[e] | 32) <= 'z')))
     e++;
   if (e > p)
     return (struct span){p, e};
@@ -279,11 +280,9 @@ static const char *inst_text(tfr_arena *a, const struct inst_step *v,
   const char *s = "";
   for (size_t i = 0; i < n; i++) {
     const char *key =
-        v[i].key == KEY_INT
-            ? tfr_arena_printf(a, "[%lld]", v[i].ikey)
+        v[i].key == KEY_INT ? tfr_arena_printf(a, "[%lld]", v[i].ikey)
         : v[i].key == KEY_STRING
-            ? tfr_arena_printf(a, "[%s]",
-                               str_go_quote(a, v[i].skey, v[i].slen))
+            ? tfr_arena_printf(a, "[%s]", str_go_quote(a, v[i].skey, v[i].slen))
             : "";
     s = tfr_arena_printf(a, "%s%smodule.%.*s%s", s, i ? "." : "",
                          (int)v[i].nlen, v[i].name, key);
@@ -295,9 +294,9 @@ static const char *inst_text(tfr_arena *a, const struct inst_step *v,
 ** has installed every module and knows every count, would have it). */
 static void not_evaluated(tfr_arena *a, tfr_diags *d, const char *addr,
                           const char *why) {
-  tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Module instance not evaluated",
-                tfr_arena_printf(a, "tfresolve cannot evaluate in %s: %s.",
-                                 addr, why));
+  tfr_diags_add(
+      d, TFR_DIAG_ERROR, NULL, "Module instance not evaluated",
+      tfr_arena_printf(a, "tfresolve cannot evaluate in %s: %s.", addr, why));
   tfr_diags_set_ours(d);
 }
 
@@ -323,8 +322,7 @@ static const struct tinst *find_instance(tfr_arena *a, tfr_diags *d,
                   "the module tree was not planned (see the errors above)");
     return NULL;
   }
-  const struct tinst *in =
-      t && t->root->ninsts ? t->root->insts[0] : NULL;
+  const struct tinst *in = t && t->root->ninsts ? t->root->insts[0] : NULL;
   for (size_t i = 0; in && i < n; i++) {
     long c = call_index(in->tm->m, v[i].name, v[i].nlen);
     if (c < 0) {
@@ -364,8 +362,7 @@ const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
   sc->t = resolve_tree(res);
   if (!address || !*address) /* console.go:127: the root module */
     return res ? sc : NULL;
-  tfr_file *f =
-      parse_bytes_expr(a, diags, ADDR_SRC, address, strlen(address));
+  tfr_file *f = parse_bytes_expr(a, diags, ADDR_SRC, address, strlen(address));
   if (!f)
     return NULL;
   struct tstep steps[TREE_MAX_DEPTH * 4 + 8];
@@ -373,8 +370,7 @@ const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
   long n = traversal_steps(diags, f->f.src, f->f.body, steps, max);
   struct inst_step inst[TREE_MAX_DEPTH * 4 + 8];
   size_t ni = 0;
-  if (n < 0 || !parse_instance(a, diags, f->f.src, steps, (size_t)n, inst,
-                               &ni))
+  if (n < 0 || !parse_instance(a, diags, f->f.src, steps, (size_t)n, inst, &ni))
     return NULL;
   if (!ni)
     return sc; /* no module steps: the root (never reached: an error) */
@@ -387,7 +383,8 @@ const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
   return sc->in ? sc : NULL;
 }
 
-/* ---- evaluating ----------------------------------------------------------- */
+/* ---- evaluating -----------------------------------------------------------
+ */
 
 /* What an evaluation reads and writes instead of the tree's own: copies
 ** whose caches are the caller's. */
@@ -432,7 +429,8 @@ static bool unset_ref(struct refwalk *w, const struct ast *x,
   struct unset_walk *u = (struct unset_walk *)(void *)w;
   const struct ast *s = first_step(x, root);
   const struct module *m = u->in->tm->m;
-  bool var = refwalk_is_name(root, "var"), local = refwalk_is_name(root, "local");
+  bool var = refwalk_is_name(root, "var"),
+       local = refwalk_is_name(root, "local");
   if (!s || (!var && !local))
     return false;
   const char *name = NULL;
@@ -447,8 +445,8 @@ static bool unset_ref(struct refwalk *w, const struct ast *x,
   if (k < 0 || (var ? u->in->vars[k] : u->in->locals[k]))
     return false;
   /* evaluate.go:318-329 and 374-382 */
-  struct tfr_range r = src_range(u->c->src, (struct span){root->span.start,
-                                                          s->span.end});
+  struct tfr_range r =
+      src_range(u->c->src, (struct span){root->span.start, s->span.end});
   const char *addr =
       tfr_arena_printf(u->c->a, "%s.%.*s", var ? "var" : "local", (int)n, name);
   tfr_diags_add(u->c->diags, TFR_DIAG_ERROR, &r,
@@ -469,8 +467,8 @@ static bool unset_ref(struct refwalk *w, const struct ast *x,
 ** sets it, the validation node runs after). */
 static const tfr_value *set_vars(tfr_arena *a, const struct tinst *in) {
   const struct module *m = in->tm->m;
-  const tfr_value **v = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) *
-                                               sizeof *v);
+  const tfr_value **v =
+      tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *v);
   for (size_t k = 0; k < m->nvars; k++)
     v[k] = in->vars[k];
   return scope_var_object(a, m, v);
