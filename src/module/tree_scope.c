@@ -23,7 +23,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/diag_int.h"
@@ -31,6 +30,7 @@
 #include "syntax/parse.h"
 #include "syntax/refwalk.h"
 #include "tfresolve/tfresolve.h"
+#include "values/number.h"
 #include "module/validate.h"
 
 /* A scope: the root module (in NULL) or an instance of the tree. */
@@ -172,17 +172,9 @@ static bool step_key(tfr_arena *a, tfr_diags *d, struct src_file *src,
     out->slen = key->n;
     return true;
   }
-  char buf[64];
-  size_t n = key->n < sizeof buf - 1 ? key->n : sizeof buf - 1;
-  memcpy(buf, key->str, n);
-  buf[n] = '\0';
-  char *end = NULL;
-  double f = strtod(buf, &end);
-  long long i = (long long)f;
-  bool whole = end && !*end && f >= -9223372036854775808.0 &&
-               f < 9223372036854775808.0 && (double)i == f;
-  if (whole && !strpbrk(buf, ".eE")) /* exact beyond 2^53 */
-    i = strtoll(buf, NULL, 10);
+  const struct tfr_num *num = num_parse(a, key->str, key->n);
+  int64_t i = 0;
+  bool whole = num && num_to_int64(num, &i);
   if (!whole) {
     /* gocty's error converting to int (cty/gocty/out.go:145-171) */
     addr_error(d, src, s->span, "Invalid address operator",
@@ -193,7 +185,7 @@ static bool step_key(tfr_arena *a, tfr_diags *d, struct src_file *src,
     return false;
   }
   out->key = KEY_INT;
-  out->ikey = i;
+  out->ikey = (long long)i;
   return true;
 }
 
