@@ -196,9 +196,9 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
   c.top = expr->f.body;
   while (c.top->kind == AST_PAREN)
     c.top = c.top->a;
-  const struct tfr_resolution *res = o.module;
-  if (o.scope || (res && res->module)) /* src/module/tree_scope.c */
-    return tree_console_eval(&c, res, o.scope, expr->f.body);
+  const tfr_value *v;
+  if (tree_console_eval(&c, o.module, o.scope, expr->f.body, &v))
+    return v; /* in a module: src/module/tree_scope.c */
   c.scope = scope_console(a);
   struct module none = {0};
   if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))

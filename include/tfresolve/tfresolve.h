@@ -307,6 +307,8 @@ typedef struct tfr_scope tfr_scope;
  * @param[in] res  A resolution of tfr_resolve or tfr_resolve_module with
  *                 tfr_resolve_opts.tree; it and its arena must outlive
  *                 the scope, which only reads it (threads may share it).
+ *                 NULL: no module (the root has no variables; every
+ *                 module address names no instance).
  * @returns the scope (owned by @p a), or NULL after an error in @p diags:
  *          Terraform's for an address that does not parse (its text is
  *          the source "<module scope address>") or names no instance;

@@ -42,8 +42,7 @@ struct tfr_scope {
 
 #define ADDR_SRC "<module scope address>"
 
-/* ---- the address ----------------------------------------------------------
- */
+/* ---- the address ------------------------------------------------------ */
 
 /* One step of the traversal: its name (root or attribute) or index key. */
 struct tstep {
@@ -51,8 +50,7 @@ struct tstep {
   struct span span;    /* as hcl's traversal step ranges it */
 };
 
-/* An error at span s of the address (and its context from ctx, when
-** ctx.end > 0). */
+/* An error at span s of the address. */
 static void addr_error(tfr_diags *d, struct src_file *src, struct span s,
                        const char *summary, const char *detail) {
   struct tfr_range r = src_range(src, s);
@@ -87,7 +85,9 @@ static struct span token_at(const struct src_file *src, uint32_t p) {
 /* The steps of the traversal x, root first, into v (room for max); the
 ** part of x that is not one (a call, an operator...) reported as hcl's
 ** traversal parser does (hclsyntax/parser_traversal.go:36-211).  -1
-** after an error. */
+** after an error.  The text was parsed as an expression first: one that
+** is not even that (`module.a[`) has the expression parser's error, not
+** the traversal parser's ("Index value required" there). */
 static long traversal_steps(tfr_diags *d, struct src_file *src,
                             const struct ast *x, struct tstep *v, size_t max) {
   const struct ast *spine[64];
@@ -353,7 +353,7 @@ const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
   sc->res = res;
   sc->t = resolve_tree(res);
   if (!address || !*address) /* console.go:127: the root module */
-    return res ? sc : NULL;
+    return sc;
   tfr_file *f = parse_bytes_expr(a, diags, ADDR_SRC, address, strlen(address));
   if (!f)
     return NULL;
@@ -375,8 +375,7 @@ const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
   return sc->in ? sc : NULL;
 }
 
-/* ---- evaluating -----------------------------------------------------------
- */
+/* ---- evaluating ------------------------------------------------------- */
 
 /* What an evaluation reads and writes instead of the tree's own: copies
 ** whose caches are the caller's. */
@@ -540,19 +539,25 @@ static const struct eval_scope *root_scope(struct eval_ctx *c,
   return out;
 }
 
-const tfr_value *tree_console_eval(struct eval_ctx *c,
-                                   const struct tfr_resolution *res,
-                                   const struct tfr_scope *sc,
-                                   const struct ast *x) {
-  if (sc && sc->in)
-    return eval_instance(c, sc, x);
+bool tree_console_eval(struct eval_ctx *c, const struct tfr_resolution *res,
+                       const struct tfr_scope *sc, const struct ast *x,
+                       const tfr_value **out) {
+  if (sc && sc->in) {
+    *out = eval_instance(c, sc, x);
+    return true;
+  }
   if (sc)
     res = sc->res;
+  if (!res || !res->module)
+    return false;
   const struct module *m = module_of(res->module);
-  if (!validate_console_refs(m, c->a, c->diags, c->src, x))
-    return eval_dynamic(c);
+  if (!validate_console_refs(m, c->a, c->diags, c->src, x)) {
+    *out = eval_dynamic(c);
+    return true;
+  }
   c->scope = root_scope(c, res, resolve_tree(res));
   if (!c->dir)
     c->dir = m->dir;
-  return eval_expr(c, x);
+  *out = eval_expr(c, x);
+  return true;
 }
