@@ -23,10 +23,10 @@ _tfresolve_options() {
       -no-modules -show-sensitive -no-color -help" ;;
     lsp) echo "-help" ;;
     check) echo "$module -var-file-each= -recursive -affected-by= -missing-required=" ;;
-    eval) echo "-functions -type= -format= -json -engine= -chdir= -var
-      -var-file= -no-env -show-sensitive -no-color -help" ;;
-    console) echo "-var -var-file= -no-env -chdir= -engine= -format= -json
-      -show-sensitive -no-color -help" ;;
+    eval) echo "-functions -scope= -type= -format= -json -engine= -chdir=
+      -var -var-file= -no-env -show-sensitive -no-color -help" ;;
+    console) echo "-scope= -var -var-file= -no-env -chdir= -engine= -format=
+      -json -show-sensitive -no-color -help" ;;
     init) echo "-format= -json -out= -force -chdir= -engine= -no-color
       -help" ;;
     test) echo "-test-directory= -filter= -var -var-file= -chdir= -no-env

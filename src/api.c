@@ -32,6 +32,7 @@
 #include "tfresolve/tfresolve.h"
 #include "eval/typeexpr.h"
 #include "module/scope.h"
+#include "module/tree.h"
 #include "module/validate.h"
 
 const tfr_type *tfr_parse_type(tfr_arena *a, tfr_diags *diags,
@@ -195,24 +196,13 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
   c.top = expr->f.body;
   while (c.top->kind == AST_PAREN)
     c.top = c.top->a;
-  const struct tfr_resolution *res = o.module;
-  if (!res || !res->module) {
-    c.scope = scope_console(a);
-    struct module none = {0};
-    if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
-      return eval_dynamic(&c);
-    return eval_expr(&c, expr->f.body);
-  }
-  const struct module *m = module_of(res->module);
-  if (!validate_console_refs(m, a, diags, c.src, expr->f.body))
+  const tfr_value *v;
+  if (tree_console_eval(&c, o.module, o.scope, expr->f.body, &v))
+    return v; /* in a module: src/module/tree_scope.c */
+  c.scope = scope_console(a);
+  struct module none = {0};
+  if (!validate_console_refs(&none, a, diags, c.src, expr->f.body))
     return eval_dynamic(&c);
-  const tfr_value **vals =
-      tfr_arena_alloc(a, (res->n ? res->n : 1) * sizeof *vals);
-  for (size_t k = 0; k < res->n && k < m->nvars; k++)
-    vals[k] = res->vars[k].value; /* both sorted by name */
-  c.scope = scope_module(a, m, vals);
-  if (!c.dir)
-    c.dir = m->dir;
   return eval_expr(&c, expr->f.body);
 }
 

@@ -36,8 +36,9 @@
 ** empty but for PATH and LANG) and the expected `expected.json` (output
 ** of the command with -json), `expected.txt` (human output, -no-color;
 ** without it when `env` sets NO_COLOR: the framed drawing)
-** and `expected.rc` (exit status; default 0).  The command runs in the
-** case directory.
+** and `expected.rc` (exit status; default 0); an optional `stdin` is
+** the command's standard input (a console's expressions).  The command
+** runs in the case directory.
 ** Prints PASS/FAIL per case and "N passed, M failed"; exits 1 on failure.
 */
 #define _POSIX_C_SOURCE 200809L
@@ -121,6 +122,7 @@ static int cmp(const void *a, const void *b) {
 
 static char *spawn(char *const *argv, char *const *envp, const char *dir,
                    bool stderr_too, int *status, size_t *len);
+static const char *spawn_stdin; /* the next spawn's standard input, or NULL */
 static char **child_env(char *const *extra);
 static void free_env(char **envp);
 
@@ -278,6 +280,13 @@ static char *spawn(char *const *argv, char *const *envp, const char *dir,
     }
     close(fd[0]);
     close(fd[1]);
+    if (spawn_stdin) {
+      int in = open(spawn_stdin, O_RDONLY);
+      if (in < 0)
+        _exit(126);
+      dup2(in, 0);
+      close(in);
+    }
     if (dir && chdir(dir) != 0)
       _exit(126);
     if (envp)
@@ -710,7 +719,11 @@ static char *run_case(const char *tool, const char *dir, char **args,
     extra[e++] = env[i];
   extra[e] = NULL;
   char **envp = child_env(extra);
+  char in[8192];
+  snprintf(in, sizeof in, "%.4000s/stdin", dir);
+  spawn_stdin = exists(in) ? in : NULL; /* what a console case reads */
   char *out = spawn(argv, envp, dir, !json, status, len);
+  spawn_stdin = NULL;
   free_env(envp);
   return out;
 }

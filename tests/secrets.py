@@ -42,7 +42,9 @@ both sensitive and ephemeral, and for_each values sensitive as a whole
 format with -var-file-each, with -recursive), show (every format) and
 explain -all (text, JSON), these with and without -strict, explain of
 every child variable by address (text, JSON), diff, eval and console of
-the root's local values, and the language server (every file opened, a
+the root's local values and module calls, eval -scope of every child
+instance (its var and local objects, each variable), and the language
+server (every file opened, a
 hover on every key of terraform.tfvars): none may show a canary.  With
 -show-sensitive, show -json prints each secret that reaches a child value
 in that child's part (TREE_REACHES: the secrets do flow into the tree).
@@ -503,9 +505,18 @@ def tree(tool, root):
         runs += TREE_RUNS + TREE_DIFFS
         runs += [["explain", a] for a in addrs]
         runs += [["explain", "-json", a] for a in addrs]
-        exprs = tree_locals(d)
+        # the root's module calls (their outputs), and every instance's
+        # own scope (-scope): its var.*, local.* and children's outputs
+        calls = sorted({re.match(r"module\.[a-z_0-9-]+", m).group(0)
+                        for m in modules if re.match(r"module\.", m)})
+        exprs = tree_locals(d) + calls
         runs += [["eval", "-functions", "-format=" + f, "--"] + exprs
                  for f in ("console", "json", "yaml")]
+        for m in sorted(modules):
+            own = ["var", "local"] + ["var." + v for v in
+                                      sorted(modules[m].get("variables", {}))]
+            runs += [["eval", "-scope=" + m, "-format=" + f, "--"] + own
+                     for f in ("console", "json", "yaml")]
         in_child = False  # a diagnostic of a child instance
         for cmd in runs:
             full = cmd[:1] + args + cmd[1:] if "--" in cmd else cmd + args

@@ -825,9 +825,71 @@ static void tree_values_are_charged_to_the_budget(void **state) {
   remove_module(dir);
 }
 
+static bool keep_all(const struct tfr_variable *v, void *ctx) {
+  (void)v;
+  (void)ctx;
+  return true;
+}
+
+/* A console scope (tfr_resolution_scope) of a count instance: what it
+** evaluates is its own, in the caller's arena -- a second evaluation
+** after the first's arena is freed, and one through a copy that
+** tfr_resolution_select made, see the same -- and an address of the
+** wrong key type names no instance, as Terraform's has none. */
+static void scopes_evaluate_in_an_instance(void **state) {
+  (void)state;
+  char *dir = strdup("/tmp/tfr_unit_XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  write_text(dir, "main.tf",
+             "module \"c\" {\n  source = \"./c\"\n  count  = 2\n"
+             "  x      = \"n${count.index}\"\n}\n");
+  char sub[64];
+  snprintf(sub, sizeof sub, "%s/c", dir);
+  assert_int_equal(mkdir(sub, 0700), 0);
+  write_text(sub, "main.tf",
+             "variable \"x\" {\n  type = string\n}\n"
+             "locals {\n  y = upper(var.x)\n}\n");
+  tfr_arena *a = tfr_arena_new();
+  struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+  o.dir = dir;
+  o.tree = true;
+  const struct tfr_resolution *res = tfr_resolve(a, tfr_diags_new(a), &o);
+  tfr_diags *d = tfr_diags_new(a);
+  const tfr_scope *sc = tfr_resolution_scope(a, d, res, "module.c[1]");
+  assert_non_null(sc);
+  for (int round = 0; round < 3; round++) {
+    tfr_arena *e = tfr_arena_new();
+    tfr_diags *ed = tfr_diags_new(e);
+    struct tfr_eval_opts eo = TFR_EVAL_OPTS_INIT;
+    eo.scope = round < 2
+                   ? sc
+                   : tfr_resolution_scope(
+                         e, ed, tfr_resolution_select(e, res, keep_all, NULL),
+                         "module.c[1]");
+    tfr_file *x = tfr_parse_expr(e, ed, "<e>", "local.y", 7);
+    const tfr_value *v = tfr_eval_functions_opts(e, ed, x, &eo);
+    assert_int_equal(tfr_diags_count(ed), 0);
+    assert_string_equal(tfr_value_console(e, v), "\"N1\"");
+    tfr_arena_free(e);
+  }
+  assert_null(tfr_resolution_scope(a, d, res, "module.c[\"1\"]"));
+  assert_string_equal(tfr_diags_get(d, 0)->summary,
+                      "Failed to retrieve evaluation scope after graph walk");
+  assert_null(tfr_resolution_scope(a, d, res, "c[1]"));
+  assert_string_equal(tfr_diags_get(d, 1)->summary,
+                      "Invalid module instance address");
+  tfr_arena_free(a);
+  char path[96];
+  snprintf(path, sizeof path, "%s/main.tf", sub);
+  unlink(path);
+  rmdir(sub);
+  remove_module(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tree_values_are_charged_to_the_budget),
+      cmocka_unit_test(scopes_evaluate_in_an_instance),
       cmocka_unit_test(arena_alloc_is_zeroed_and_aligned),
       cmocka_unit_test(arena_strings),
       cmocka_unit_test(out_of_memory_calls_the_handler),

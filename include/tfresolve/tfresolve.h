@@ -128,6 +128,10 @@ struct tfr_eval_opts {
   bool opentofu;   /* OpenTofu's function set */
   const struct tfr_resolution *module; /* var.* and local.* of a resolved
                                           module (NULL: none declared) */
+  const struct tfr_scope *scope;       /* since 0.4.0: evaluate in this module
+                                          instance of a resolution's tree
+                                          (tfr_resolution_scope) instead;
+                                          module is then not read */
 };
 
 /** The defaults of tfr_eval_opts, with the program's struct size. */
@@ -285,6 +289,36 @@ TFR_API void tfr_cache_free(struct tfr_cache *cache);
  *  @p i is not below res->ninstances.  Since 0.3.0. */
 TFR_API const struct tfr_instance *
 tfr_resolution_instance(const struct tfr_resolution *res, size_t i);
+
+/** A module instance of a resolution's tree as an evaluation scope
+ *  (tfr_resolution_scope); opaque.  Since 0.4.0. */
+typedef struct tfr_scope tfr_scope;
+
+/**
+ * The module instance @p address of @p res as `terraform console
+ * -scope=ADDRESS` (Terraform 1.16) names it -- "module.app",
+ * "module.app[\"eu\"].module.db", "module.node[0]"; NULL or "" is the
+ * root module -- for tfr_eval_opts.scope: an expression evaluated there
+ * sees the instance's var.* (the values the tree's walk gave them; one it
+ * could not give is Terraform's "Reference to uninitialized variable"),
+ * local.* (likewise), module.NAME of its own calls (their outputs),
+ * path.* and terraform.workspace.  In the root module, module.NAME
+ * comes from the tree too.
+ * @param[in] res  A resolution of tfr_resolve or tfr_resolve_module with
+ *                 tfr_resolve_opts.tree; it and its arena must outlive
+ *                 the scope, which only reads it (threads may share it).
+ *                 NULL: no module (the root has no variables; every
+ *                 module address names no instance).
+ * @returns the scope (owned by @p a), or NULL after an error in @p diags:
+ *          Terraform's for an address that does not parse (its text is
+ *          the source "<module scope address>") or names no instance;
+ *          one of ours (tfr_diag.ours) for an instance the tree has not
+ *          evaluated (a module not installed, instances known only after
+ *          apply, a walk stopped by errors).  Since 0.4.0.
+ */
+TFR_API const tfr_scope *tfr_resolution_scope(tfr_arena *a, tfr_diags *diags,
+                                              const struct tfr_resolution *res,
+                                              const char *address);
 
 /** The i-th module call whose instances were not checked, or NULL when
  *  @p i is not below res->nunchecked.  Since 0.3.0. */

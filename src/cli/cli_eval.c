@@ -9,6 +9,7 @@
 
 #include "cli_eval.h"
 #include "cli_util.h"
+#include "options.h"
 
 extern char **environ;
 
@@ -60,6 +61,7 @@ bool cli_eval_one(const char *text, struct eval_env *env,
     struct tfr_eval_opts eo = TFR_EVAL_OPTS_INIT;
     eo.opentofu = o->opentofu;
     eo.module = env->module;
+    eo.scope = env->scope;
     v = tfr_eval_functions_opts(a, d, e, &eo);
   } else if (e) {
     v = tfr_eval_const(a, d, e);
@@ -176,10 +178,54 @@ const struct tfr_resolution *cli_console_module(tfr_arena *a,
   ro.args = args;
   ro.nargs = nargs;
   ro.opentofu = o->opentofu;
+  ro.tree = true; /* module.NAME, and -scope's instances */
   const struct tfr_resolution *res = tfr_resolve(a, d, &ro);
   if (!res->has_config)
     return NULL;
   if (tfr_diags_count(d))
     cli_print_diags(d, o);
   return res;
+}
+
+/* The first error of d as the console shows one: JSON's error line on
+** standard output, or the diagnostics. */
+static void show_error(const tfr_diags *d, const struct options *o) {
+  const struct tfr_diag *g = NULL;
+  for (size_t i = 0; i < tfr_diags_count(d) && !g; i++)
+    if (tfr_diags_get(d, i)->sev == TFR_DIAG_ERROR)
+      g = tfr_diags_get(d, i);
+  if (o->format == FMT_JSON && g)
+    json_error(stdout, g->summary, g->detail, g->note, g->ours);
+  else
+    cli_print_diags(d, o);
+  fflush(stdout);
+}
+
+/* (cli_eval.h) */
+bool cli_eval_setup(tfr_arena *a, struct eval_env *env,
+                    const struct cli_opts *co, const struct options *o,
+                    int *status) {
+  const char *address = co->scope;
+  tfr_diags *d = tfr_diags_new(a);
+  if (address && o->opentofu) {
+    /* OpenTofu's console takes no -scope (internal/command/arguments/
+    ** console.go): its flag parser would refuse it */
+    tfr_diags_add(d, TFR_DIAG_ERROR, NULL, "Option not in OpenTofu",
+                  "OpenTofu's console has no -scope option: it evaluates in "
+                  "the root module only.  -scope=MODULE_INSTANCE is "
+                  "Terraform's (1.16 and later): use -engine=terraform.");
+    tfr_diags_set_ours(d);
+    show_error(d, o);
+    *status = EXIT_USAGE;
+    return false;
+  }
+  env->module = cli_console_module(a, co->args, co->nargs, co->no_env, o);
+  if (!address)
+    return true;
+  env->scope = tfr_resolution_scope(a, d, env->module, address);
+  if (env->scope)
+    return true;
+  show_error(d, o);
+  *status = EXIT_INVALID;
+  return false;
 }

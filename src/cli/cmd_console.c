@@ -112,7 +112,11 @@ static int run(struct cli_opts *co) {
     return EXIT_USAGE;
   }
   tfr_arena *a = tfr_arena_new();
-  env.module = cli_console_module(a, co->args, co->nargs, co->no_env, &o);
+  int status;
+  if (!cli_eval_setup(a, &env, co, &o, &status)) {
+    tfr_arena_free(a);
+    return status;
+  }
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   if (!isatty(STDIN_FILENO)) {
     int status = console_piped(&env, &o);
@@ -177,15 +181,12 @@ static const struct cli_choice formats[] = {
     {"yaml", FMT_YAML, NULL},
     {NULL, 0, NULL}};
 
-static const struct cli_option options[] = {CLI_OPT_INCLUDE(cli_opts_sources),
-                                            CLI_OPT_INCLUDE(cli_opts_no_env),
-                                            CLI_OPT_INCLUDE(cli_opts_chdir),
-                                            CLI_OPT_INCLUDE(cli_opts_engine),
-                                            CLI_OPT_INCLUDE(cli_opts_format),
-                                            CLI_OPT_INCLUDE(cli_opts_sensitive),
-                                            CLI_OPT_INCLUDE(cli_opts_no_color),
-                                            CLI_OPT_INCLUDE(cli_opts_help),
-                                            CLI_OPT_END};
+static const struct cli_option options[] = {
+    CLI_OPT_INCLUDE(cli_opts_scope),     CLI_OPT_INCLUDE(cli_opts_sources),
+    CLI_OPT_INCLUDE(cli_opts_no_env),    CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_engine),    CLI_OPT_INCLUDE(cli_opts_format),
+    CLI_OPT_INCLUDE(cli_opts_sensitive), CLI_OPT_INCLUDE(cli_opts_no_color),
+    CLI_OPT_INCLUDE(cli_opts_help),      CLI_OPT_END};
 
 const struct cli_command cli_cmd_console = {
     .name = "console",
@@ -200,8 +201,10 @@ const struct cli_command cli_cmd_console = {
         "Terraform's console, offline: read expressions from standard input "
         "and\n"
         "print each value, with Terraform's functions and the module's var.*\n"
-        "(resolved from every value source), local.*, path.* and\n"
-        "terraform.workspace in scope.  On a terminal an expression may span\n"
+        "(resolved from every value source), local.*, module.NAME, path.* and\n"
+        "terraform.workspace in scope (with -scope=ADDRESS, those of that\n"
+        "module instance, as `terraform console -scope` has them).  On a\n"
+        "terminal an expression may span\n"
         "lines while a bracket is open; from a pipe, as Terraform's console\n"
         "reads one, each line is an expression, only the last result is\n"
         "printed and the first error ends the run.  \"exit\" or end of input\n"

@@ -20,9 +20,14 @@ static int run(struct cli_opts *co) {
   size_t nexprs = co->operands.n;
   if (!nexprs)
     return cli_usage_error(co->cmd, "no expression given");
+  if (co->scope) /* a module instance's values: console mode */
+    o.functions = true;
   tfr_arena *a = tfr_arena_new();
-  if (o.functions)
-    env.module = cli_console_module(a, co->args, co->nargs, co->no_env, &o);
+  int status;
+  if (o.functions && !cli_eval_setup(a, &env, co, &o, &status)) {
+    tfr_arena_free(a);
+    return status;
+  }
   /* Each expression in turn, in the same scope; "-" stands for the lines
   ** of standard input, one expression each. */
   bool all = true;
@@ -58,6 +63,7 @@ static const struct cli_option options[] = {
                  "Console mode: functions and the module's values (tfvars "
                  "values may not call functions or refer to anything)",
                  0),
+    CLI_OPT_INCLUDE(cli_opts_scope),
     CLI_OPT_VALUE("type", "TYPE", type,
                   "Convert the result to a type constraint, as Terraform "
                   "converts a variable value (optional() defaults apply)"),
@@ -90,9 +96,12 @@ const struct cli_command cli_cmd_eval = {
         "\"-\".\n"
         "With -functions, evaluate it as `terraform console`\n"
         "does in the module of the current directory: Terraform's functions,\n"
-        "var.* (resolved from every value source), local.*, path.* and\n"
-        "terraform.workspace.  -var, -var-file and -no-env are the value\n"
-        "sources of the module's variables, as for show.  A sensitive value\n"
+        "var.* (resolved from every value source), local.*, module.NAME,\n"
+        "path.* and terraform.workspace; -scope=ADDRESS (which implies\n"
+        "-functions) evaluates in that module instance of the tree instead,\n"
+        "as `terraform console -scope` does.  -var, -var-file and -no-env\n"
+        "are the value sources of the module's variables, as for show.\n"
+        "A sensitive value\n"
         "is printed only with -show-sensitive (otherwise the console shows\n"
         "\"(sensitive value)\", JSON null with \"sensitive\": true, YAML a\n"
         "comment).\n",

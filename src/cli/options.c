@@ -98,6 +98,16 @@ const struct cli_option cli_opts_no_env[] = {
                  "Ignore TF_VAR_*, TF_CLI_ARGS and TF_CLI_ARGS_<command>", 0),
     CLI_OPT_END};
 
+/* Terraform's console -scope (internal/command/arguments/console.go:65,
+** console.go:127-146); the address is read by tfr_resolution_scope. */
+const struct cli_option cli_opts_scope[] = {
+    CLI_OPT_VALUE("scope", "ADDRESS", scope,
+                  "Evaluate in this module instance of the tree, as "
+                  "terraform console -scope does (module.NAME, "
+                  "module.NAME[KEY], module.A.module.B): its var.*, local.* "
+                  "and the outputs of its own module calls"),
+    CLI_OPT_END};
+
 const struct cli_option cli_opts_engine[] = {
     {.kind = CLI_CHOICE,
      .name = "engine",

@@ -35,6 +35,7 @@ struct cli_opts {
                         type drops are warnings (not an option) */
   bool accepted;     /* options accepted as Terraform's that change nothing */
   const char *type, *out, *test_dir;
+  const char *scope;        /* console and eval: -scope=ADDRESS */
   struct tfr_cli_arg *args; /* -var and -var-file, in order */
   size_t nargs;
   struct cli_strs each, side_a, side_b, filter, affected; /* repeatable */
@@ -140,6 +141,7 @@ extern const struct cli_option cli_opts_sources[];    /* -var, -var-file */
 extern const struct cli_option cli_opts_chdir[];      /* -chdir */
 extern const struct cli_option cli_opts_no_env[];     /* -no-env */
 extern const struct cli_option cli_opts_engine[];     /* -engine */
+extern const struct cli_option cli_opts_scope[];      /* -scope */
 extern const struct cli_option cli_opts_format[];     /* -format, -json */
 extern const struct cli_option cli_opts_json[];       /* -json alone */
 extern const struct cli_option cli_opts_sensitive[];  /* -show-sensitive */

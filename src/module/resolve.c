@@ -1020,10 +1020,27 @@ static bool read_opts(tfr_arena *a, tfr_diags *diags,
          opts_read_args(a, diags, &out->args, out->nargs, &out->arg_size, init);
 }
 
+/* Every resolution the library makes is one of these: the public struct
+** first, then what only the library reads (tree.h's resolve_tree). */
+struct resolution_full {
+  struct tfr_resolution res;
+  const struct tree *tree; /* the module tree walked, or NULL */
+};
+
+/* A new resolution, zeroed, in a. */
+static struct tfr_resolution *new_resolution(tfr_arena *a) {
+  struct resolution_full *r = tfr_arena_alloc(a, sizeof *r);
+  return &r->res;
+}
+
+const struct tree *resolve_tree(const struct tfr_resolution *res) {
+  return res ? ((const struct resolution_full *)(const void *)res)->tree : NULL;
+}
+
 /* What a call with options it cannot read returns: no variables. */
 static const struct tfr_resolution *no_resolution(tfr_arena *a,
                                                   const tfr_module *mod) {
-  struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  struct tfr_resolution *res = new_resolution(a);
   res->module = mod;
   return res;
 }
@@ -1191,7 +1208,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const tfr_module *mod,
                                             const struct tfr_resolve_opts *o,
                                             const struct overlays *ov) {
-  struct tfr_resolution *res = tfr_arena_alloc(a, sizeof *res);
+  struct tfr_resolution *res = new_resolution(a);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1244,9 +1261,10 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     if (r.out[k].preview || r.out[k].preview_error)
       describe_source(&r, k, true);
   reasons(&r);
-  if (tree)
+  if (tree) {
     tree_result(tree, res);
-  else if (o->tree && m->ncalls)
+    ((struct resolution_full *)(void *)res)->tree = tree;
+  } else if (o->tree && m->ncalls)
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
     tree_mark_diags(diags, 0); /* the load's too: the root's */
@@ -1280,8 +1298,9 @@ const struct tfr_resolution *
 tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       bool (*keep)(const struct tfr_variable *v, void *ctx),
                       void *ctx) {
-  struct tfr_resolution *out = tfr_arena_alloc(a, sizeof *out);
+  struct tfr_resolution *out = new_resolution(a);
   *out = *res;
+  ((struct resolution_full *)(void *)out)->tree = resolve_tree(res);
   out->vars = kept_vars(a, res->vars, res->n, keep, ctx, &out->n);
   /* the child instances' variables too; an instance left with none goes
   ** (one that has none at all stays) */

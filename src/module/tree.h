@@ -86,4 +86,19 @@ void tree_result(struct tree *t, struct tfr_resolution *res);
 ** human output, a note naming the instance of the others. */
 void tree_mark_diags(tfr_diags *diags, size_t from);
 
+/* The tree a resolution of resolve.c walked, or NULL. */
+const struct tree *resolve_tree(const struct tfr_resolution *res);
+
+struct eval_ctx;  /* eval/eval.h */
+struct tfr_scope; /* tfresolve.h */
+
+/* Evaluate x into *out in c (its arena, diagnostics, source and
+** functions set) as the console does (tree_scope.c): in module instance
+** sc of a tree, or, sc NULL or the root's, in res's (sc's) root module,
+** where module.NAME comes from its tree.  False, nothing done, when there
+** is no module to evaluate in. */
+bool tree_console_eval(struct eval_ctx *c, const struct tfr_resolution *res,
+                       const struct tfr_scope *sc, const struct ast *x,
+                       const tfr_value **out);
+
 #endif
