@@ -21,10 +21,10 @@
 #include "values/number.h"
 #include "eval/eval.h"
 #include "eval/engine.h"
+#include "module/engine_tofu.h"
 #include "eval/funcs.h"
 #include "base/json_out.h"
 #include "module/module.h"
-#include "module/engine_tofu.h"
 #include "syntax/parse.h"
 #include "render/render.h"
 #include "module/opts.h"
@@ -191,7 +191,7 @@ tfr_eval_functions_opts(tfr_arena *a, tfr_diags *diags, const tfr_file *expr,
     return eval_dynamic(&c);
   c.funcs = &funcs_table;
   c.dir = o.dir;
-  c.engine = o.opentofu ? &eval_opentofu : &eval_terraform;
+  c.engine = engine_rules(o.opentofu)->eval;
   c.console = true;
   c.top = expr->f.body;
   while (c.top->kind == AST_PAREN)

@@ -556,6 +556,7 @@ bool tree_console_eval(struct eval_ctx *c, const struct tfr_resolution *res,
     return true;
   }
   c->scope = root_scope(c, res, resolve_tree(res));
+  scope_funcs(c, m); /* its required_providers' functions */
   if (!c->dir)
     c->dir = m->dir;
   *out = eval_expr(c, x);
