@@ -65,6 +65,14 @@ TFR_API const char *tfr_library_versions(void);
  *  0.4.0. */
 TFR_API const char *tfr_semantics(void);
 
+/** Whether the engine (OpenTofu's with @p opentofu) reads configuration
+ *  file @p name of a directory whose files are @p names[0..@p n): .tf and
+ *  .tf.json; OpenTofu's .tofu and .tofu.json too, each instead of the .tf
+ *  (.tf.json) of the same name.  For a program that lists a module's
+ *  files as the engine reads them.  Since 0.4.0. */
+TFR_API bool tfr_config_file_read(const char *const *names, size_t n,
+                                  const char *name, bool opentofu);
+
 /** Terraform's "Did you mean" rule (its didyoumean.NameSuggestion): of
  *  @p names[0..@p n), the one closest to @p given if its Levenshtein
  *  distance is below 3 (the first of equals), else NULL.  For the names a

@@ -347,27 +347,6 @@ static bool is_config(const char *path, const char *n, int is_dir, void *ctx) {
   return config_suffix(n) && cli_is_dir(path, is_dir) != 1;
 }
 
-/* Whether the engine reads file n of the listing: Terraform ignores
-** .tofu files; OpenTofu reads them instead of the .tf file of the same
-** name (OpenTofu's configs/parser_config_dir.go). */
-static bool engine_reads(const struct cli_names *files, const char *n,
-                         bool opentofu) {
-  const char *suf = config_suffix(n);
-  bool tofu = !strcmp(suf, ".tofu") || !strcmp(suf, ".tofu.json");
-  if (tofu)
-    return opentofu;
-  if (!opentofu)
-    return true;
-  size_t stem = strlen(n) - strlen(suf);
-  for (size_t i = 0; i < files->n; i++) {
-    const char *o = files->v[i], *os = config_suffix(o);
-    if (strlen(o) - strlen(os) == stem && !strncmp(o, n, stem) &&
-        !strcmp(os, !strcmp(suf, ".tf") ? ".tofu" : ".tofu.json"))
-      return false;
-  }
-  return true;
-}
-
 /* An override file (configs/parser_config_dir.go: override.tf and
 ** *_override.tf). */
 static bool is_override(const char *n) {
@@ -426,7 +405,9 @@ static void node_load(struct cli_roots *r, size_t i) {
   for (int pass = 0; pass < 2; pass++) /* primary files, then overrides */
     for (size_t k = 0; k < files.n; k++) {
       const char *n = files.v[k];
-      if (is_override(n) != pass || !engine_reads(&files, n, r->opentofu))
+      if (is_override(n) != pass ||
+          !tfr_config_file_read((const char *const *)files.v, files.n, n,
+                                r->opentofu))
         continue;
       char *p = cli_path_join(r->v[i].path, n);
       if (!scan_file(&r->v[i], p, &c, pass))

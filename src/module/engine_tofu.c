@@ -84,6 +84,8 @@ static const struct engine_rules opentofu = {
     /* O module_call.go:115-134 (lifecycle { enabled }); T reserves the
     ** name, module_call.go:146-154 */
     .module_lifecycle = true,
+    /* O configs/parser_config_dir.go */
+    .reads_tofu_files = true,
     /* O module_call.go:165-173, validation.go:15-53 */
     .repetition_detail =
         "The \"count\" and \"for_each\" meta-arguments are "

@@ -82,11 +82,13 @@ struct engine_rules {
   const char *module_var_node;   /* the graph node of a child's variable,
                                     after "module.NAME.var.NAME " */
   bool cycle_one_line;           /* "Cycle: a, b" (else one node per line) */
-  bool module_lifecycle;         /* a module block's lifecycle block is the
-                                    engine's own (OpenTofu's enabled), not a
-                                    reserved name */
-  bool sniff_json_var_files;     /* -var-file=NAME neither .json nor .tfvars is
-                                    JSON when it starts with "{" */
+  bool reads_tofu_files;     /* .tofu and .tofu.json files, each instead of the
+                                .tf (.tf.json) of the same name */
+  bool module_lifecycle;     /* a module block's lifecycle block is the
+                                engine's own (OpenTofu's enabled), not a
+                                reserved name */
+  bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
+                                JSON when it starts with "{" */
 };
 
 /* Terraform's rules, or OpenTofu's: static, never NULL. */

@@ -42,16 +42,37 @@ static int cmp_name(const void *x, const void *y) {
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* For OpenTofu: is there an x.tofu (x.tofu.json) for this x.tf
-** (x.tf.json)?  names are sorted (dir_list): found by binary search (a
-** look through them all for each file was quadratic in their number). */
-static bool has_tofu_twin(tfr_arena *a, const char **names, size_t n,
-                          const char *tf) {
+/* Is there an x.tofu (x.tofu.json) for this x.tf (x.tf.json)?  sorted
+** names (dir_list's) are searched by binary search (a look through them
+** all for each file was quadratic in their number). */
+static bool has_tofu_twin(const char *const *names, size_t n, const char *tf,
+                          bool sorted) {
   bool json = str_ends_with(tf, ".tf.json");
-  int base = (int)(strlen(tf) - (json ? 8 : 3));
-  const char *twin =
-      tfr_arena_printf(a, "%.*s%s", base, tf, json ? ".tofu.json" : ".tofu");
-  return n && bsearch(&twin, names, n, sizeof *names, cmp_name);
+  size_t base = strlen(tf) - (json ? 8 : 3);
+  const char *ext = json ? ".tofu.json" : ".tofu";
+  char *twin = heap_alloc(base + strlen(ext) + 1);
+  memcpy(twin, tf, base);
+  strcpy(twin + base, ext);
+  bool found = false;
+  if (sorted)
+    found = n && bsearch(&twin, names, n, sizeof *names, cmp_name);
+  for (size_t i = 0; !sorted && !found && i < n; i++)
+    found = !strcmp(names[i], twin);
+  free(twin);
+  return found;
+}
+
+/* Whether the engine reads configuration file name of a directory whose
+** files are names[0..n): .tf and .tf.json; OpenTofu's .tofu and
+** .tofu.json too, each instead of the .tf (.tf.json) of the same name
+** (OpenTofu's configs/parser_config_dir.go). */
+bool module_file_read(const struct engine_rules *e, const char *const *names,
+                      size_t n, const char *name, bool sorted) {
+  if (str_ends_with(name, ".tofu") || str_ends_with(name, ".tofu.json"))
+    return e->reads_tofu_files;
+  if (!str_ends_with(name, ".tf") && !str_ends_with(name, ".tf.json"))
+    return false;
+  return !e->reads_tofu_files || !has_tofu_twin(names, n, name, sorted);
 }
 
 static bool is_override(const char *name) {
@@ -260,7 +281,8 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   tfr_arena *trees = tfr_arena_new();
   l.trees = trees;
   m->tree_diags = tfr_diags_new(a);
-  l.calls = calls_loader_new(a, trees, m->tree_diags, engine_rules(opentofu));
+  const struct engine_rules *e = engine_rules(opentofu);
+  l.calls = calls_loader_new(a, trees, m->tree_diags, e);
   size_t n;
   const char **names = dir_list(a, dir, config_entry, NULL, ov, &n);
   struct src_file **srcs = tfr_arena_alloc(a, (n ? n : 1) * sizeof *srcs);
@@ -270,13 +292,9 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
   for (int pass = 0; pass < 2; pass++) {
     for (size_t i = 0; i < n; i++) {
       const char *nm = names[i];
-      bool tf = str_ends_with(nm, ".tf") || str_ends_with(nm, ".tf.json");
-      bool is_tofu =
-          str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
-      saw_tofu |= is_tofu;
-      if (tf && opentofu && has_tofu_twin(a, names, n, nm))
-        continue; /* OpenTofu uses x.tofu instead of x.tf */
-      if ((!tf && !(opentofu && is_tofu)) || is_override(nm) != (pass == 1))
+      saw_tofu |= str_ends_with(nm, ".tofu") || str_ends_with(nm, ".tofu.json");
+      if (!module_file_read(e, names, n, nm, true) ||
+          is_override(nm) != (pass == 1))
         continue;
       m->has_config = true;
       const char *path =
@@ -294,13 +312,13 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
         each_variable(&l, f, true);
     }
   }
-  if (saw_tofu && !opentofu)
+  if (saw_tofu && !e->reads_tofu_files) {
     tfr_diags_add(diags, TFR_DIAG_WARNING, NULL, "OpenTofu files ignored",
                   "This directory has .tofu files, which Terraform ignores. "
                   "To resolve the variables as OpenTofu does, use "
                   "-engine=opentofu.");
-  if (saw_tofu && !opentofu)
     tfr_diags_set_ours(diags);
+  }
   strmap_free(&l.names);
   strmap_free(&l.lnames);
   bytemap_free(&l.types);

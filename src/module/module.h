@@ -213,6 +213,14 @@ bool module_declares(const struct module *m, const char *name);
 ** two ways must agree: tests/fastpath_diff.c). */
 extern bool module_whole_files;
 
+/* Whether the engine e reads configuration file name of a directory whose
+** files are names[0..n) (sorted: in strcmp order): .tf and .tf.json;
+** OpenTofu's .tofu and .tofu.json too, each instead of the .tf (.tf.json)
+** of the same name (OpenTofu's configs/parser_config_dir.go). */
+struct engine_rules;
+bool module_file_read(const struct engine_rules *e, const char *const *names,
+                      size_t n, const char *name, bool sorted);
+
 /* Stage 1: load the configuration of dir.  Errors go to diags.  shared:
 ** the module will be read by several threads at once. */
 struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,

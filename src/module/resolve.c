@@ -993,6 +993,12 @@ static tfr_module *load(tfr_arena *a, tfr_diags *diags, const char *dir,
   return mod;
 }
 
+bool tfr_config_file_read(const char *const *names, size_t n, const char *name,
+                          bool opentofu) {
+  return name &&
+         module_file_read(engine_rules(opentofu), names, n, name, false);
+}
+
 tfr_module *tfr_module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
                             bool opentofu) {
   return load(a, diags, dir, opentofu, true, NULL, NULL);
