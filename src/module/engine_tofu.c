@@ -17,6 +17,12 @@ static const struct engine_rules terraform = {
     /* T lang/eval.go, eval_context_builtin.go: "Unknown provider
     ** function" (O calls any provider's function) */
     .providers_required = true,
+    /* T configs/test_file.go:478-530, moduletest/graph (Terraform 1.13) */
+    .test_variable_blocks = true,
+    /* T moduletest/eval_context.go:457-469 */
+    .test_global_warning = true,
+    /* T moduletest/eval_context.go:186-225 */
+    .test_run_outputs_from_config = true,
     .product = "Terraform",
     .command = "terraform",
     .follows = "Terraform 1.16 and its development head (1.17.0-dev, "

@@ -82,11 +82,20 @@ struct engine_rules {
   const char *module_var_node;   /* the graph node of a child's variable,
                                     after "module.NAME.var.NAME " */
   bool cycle_one_line;           /* "Cycle: a, b" (else one node per line) */
-  bool reads_tofu_files;     /* .tofu and .tofu.json files, each instead of the
-                                .tf (.tf.json) of the same name */
-  bool module_lifecycle;     /* a module block's lifecycle block is the
-                                engine's own (OpenTofu's enabled), not a
-                                reserved name */
+  bool reads_tofu_files; /* .tofu and .tofu.json files, each instead of the
+                            .tf (.tf.json) of the same name; .tofutest.hcl
+                            and .tofutest.json test files, each instead of
+                            the .tftest one of the same name */
+  /* the test command (moduletest, command/test.go) */
+  bool test_variable_blocks; /* a test file's `variable` blocks, checked as a
+                                graph with its runs (cycles are errors) */
+  bool test_global_warning;  /* "Variable referenced without definition" */
+  bool test_run_outputs_from_config; /* run.NAME.OUTPUT evaluated from the
+                                        configuration (else: from the
+                                        runs' states, not modelled) */
+  bool module_lifecycle;             /* a module block's lifecycle block is the
+                                        engine's own (OpenTofu's enabled), not a
+                                        reserved name */
   bool sniff_json_var_files; /* -var-file=NAME neither .json nor .tfvars is
                                 JSON when it starts with "{" */
 };

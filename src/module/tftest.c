@@ -353,7 +353,8 @@ static bool run_output_ref(struct runctx *rc, const struct tval *v,
   /* OpenTofu reads them from the runs' states (command/test.go:1178-1210),
   ** which tfresolve does not model */
   bool later = j >= run_index(rc);
-  if (later || !o->have || t->o->opentofu) {
+  if (later || !o->have ||
+      !engine_rules(t->o->opentofu)->test_run_outputs_from_config) {
     /* a later run (parallel runs wait for it), or one skipped offline */
     tt_offline(rc,
                tfr_arena_printf(t->a,
@@ -416,7 +417,7 @@ static void eval_one(struct runctx *rc, struct tval *v, tfr_diags *d) {
       bool avail, global;
       const tfr_value *val =
           var_for(rc, r->attr, r->alen, v->from_run, &avail, &global);
-      if (global && !t->o->opentofu) /* eval_context.go:457-469 */
+      if (global && engine_rules(t->o->opentofu)->test_global_warning)
         tt_error_at(
             d, src, r->span, TFR_DIAG_WARNING,
             "Variable referenced without definition",
@@ -1161,7 +1162,8 @@ static void run_file(struct tctx *t, struct tfile *f,
     diags_share_blocks(out->diags, f->parsed_in);
   /* the graph: its cycles stop the file (TestFileRunner.Test,
   ** backend/local/test.go:310-314) */
-  bool cycles = !t->o->opentofu && tt_cycles(t->a, f, t->m, out->diags);
+  bool cycles = engine_rules(t->o->opentofu)->test_variable_blocks &&
+                tt_cycles(t->a, f, t->m, out->diags);
   if (static_errors(t->a, f, done, t->load, cycles)) {
     out->status = TFR_TEST_ERROR;
     return;

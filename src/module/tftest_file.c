@@ -7,6 +7,7 @@
 ** (run.NAME, var.NAME...) that the decoder and tftest.c look at.
 */
 #include "base/dirlist.h"
+#include "module/engine_tofu.h"
 #include "module/tftest_int.h"
 
 #include <stdlib.h>
@@ -153,7 +154,7 @@ struct decoder {
   tfr_arena *a;
   tfr_diags *d;
   struct tfile *f;
-  bool opentofu;
+  const struct engine_rules *e;
 };
 
 static void derr(struct decoder *dc, struct span s, const char *summary,
@@ -639,8 +640,8 @@ static void unsupported_top(struct decoder *dc, const struct ast *it) {
       "run",           "provider",        "variables",    "override_resource",
       "override_data", "override_module", "mock_provider"};
   const char *type = tfr_arena_strndup(dc->a, it->str, it->n);
-  const char *s =
-      dc->opentofu ? str_suggest(type, tofu, 7) : str_suggest(type, tf, 8);
+  const char *s = dc->e->test_variable_blocks ? str_suggest(type, tf, 8)
+                                              : str_suggest(type, tofu, 7);
   derr(dc, name_span(it), "Unsupported block type",
        tfr_arena_printf(
            dc->a, "Blocks of type \"%s\" are not expected here.%s", type,
@@ -661,7 +662,7 @@ static void decode_file(struct decoder *dc, const struct ast *body) {
       variables_block(dc, it, &dc->f->vars, "test file");
       if (!had)
         variables_vs_blocks(dc);
-    } else if (is_name(it, "variable") && !dc->opentofu) {
+    } else if (is_name(it, "variable") && dc->e->test_variable_blocks) {
       variable_block(dc, it);
     } else if (is_name(it, "provider") || is_name(it, "mock_provider")) {
       labels_ok(dc, it, 1, "name");
@@ -858,7 +859,7 @@ void tt_read_file(tfr_arena *a, tfr_diags *diags, const char *dir,
     json_runs(a, f, pf->f.body);
     return;
   }
-  struct decoder dc = {a, diags, f, opentofu};
+  struct decoder dc = {a, diags, f, engine_rules(opentofu)};
   decode_file(&dc, pf->f.body);
 }
 
@@ -892,10 +893,10 @@ const char *tt_join(tfr_arena *a, const char *dir, const char *name) {
   return tfr_arena_printf(a, "%s/%s", dir, name);
 }
 
-static bool is_test_name(const char *n, bool opentofu) {
+static bool is_test_name(const char *n, const struct engine_rules *e) {
   return str_ends_with(n, ".tftest.hcl") || str_ends_with(n, ".tftest.json") ||
-         (opentofu && (str_ends_with(n, ".tofutest.hcl") ||
-                       str_ends_with(n, ".tofutest.json")));
+         (e->reads_tofu_files && (str_ends_with(n, ".tofutest.hcl") ||
+                                  str_ends_with(n, ".tofutest.json")));
 }
 
 /* OpenTofu: x.tofutest.hcl replaces x.tftest.hcl. */
@@ -917,7 +918,7 @@ static bool replaced_by_tofu(const struct names *l, const char *n) {
 /* dir_list's keep: a test file (one stat sees, not a directory, and not
 ** one to ignore). */
 static bool keep_test_file(const char *dir, const char *name, void *ctx) {
-  if (ignored_name(name) || !is_test_name(name, *(const bool *)ctx))
+  if (ignored_name(name) || !is_test_name(name, ctx))
     return false;
   return dir_entry_kind(dir, name) == DIR_ENTRY_OTHER;
 }
@@ -926,14 +927,16 @@ static bool keep_test_file(const char *dir, const char *name, void *ctx) {
 static bool list_dir(tfr_arena *a, const char *path, const char *rel,
                      bool opentofu, struct names *out) {
   size_t n;
-  const char **names = dir_list(a, path, keep_test_file, &opentofu, NULL, &n);
+  const struct engine_rules *e = engine_rules(opentofu);
+  const char **names =
+      dir_list(a, path, keep_test_file, UNCONST(void *, e), NULL, &n);
   if (!names)
     return false;
   struct names here = {0};
   for (size_t i = 0; i < n; i++)
     tt_names_add(a, &here, names[i]);
   for (size_t i = 0; i < here.n; i++)
-    if (!(opentofu && replaced_by_tofu(&here, here.v[i])))
+    if (!(e->reads_tofu_files && replaced_by_tofu(&here, here.v[i])))
       tt_names_add(a, out,
                    rel ? tfr_arena_printf(a, "%s/%s", rel, here.v[i])
                        : here.v[i]);
