@@ -922,7 +922,7 @@ class TreeGen:
             if self.chance(0.12) and not o.get("typed") and not o.get("eph") \
                     and "\n" not in o["expr"] \
                     and not (root and o.get("refsens") and not o.get("sens")):
-                o["pre"] = [self.precondition(sc, on, k)
+                o["pre"] = [self.precondition(sc, on, k, root)
                             for k in range(r.choice([1, 1, 2]))]
                 self.kind("output-precondition")
         mdef["outputs"] = outs
@@ -1079,12 +1079,13 @@ class TreeGen:
         return {"expr": "%s(%s)" % (name, arg), "p": p, "f": f, "how": how,
                 "required": how == "required"}
 
-    def precondition(self, sc, on, k):
+    def precondition(self, sc, on, k, root):
         """A precondition of output on over its module's scope (var.,
         local., module. outputs); it passes, fails, or is unknown."""
         r = self.r
         cands = [x for x in sc.refs if x.t is not None and not x.eph and
-                 x.kind in ("var", "local", "module") and "(" not in x.text]
+                 x.kind in ("var", "local", "module") and "(" not in x.text
+                 and not (root and x.kind == "local")]
         conds = ["true", "false", "1 == 1"]    # see emulate
         if cands:
             x = r.choice(cands)
@@ -1125,6 +1126,8 @@ class TreeGen:
             valid.append("null_resource.r")
         elems = r.sample(valid, min(len(valid), r.choice([1, 1, 2])))
         kind = r.choice(["valid", "valid", "attr", "undeclared", "computed"])
+        if kind in ("attr", "undeclared") and call["mode"] != "single":
+            kind = "valid"      # see emulate
         bad = None
         if kind == "attr":
             attrs = [("null_resource.r", ".id")] if sc.res else []
@@ -1172,7 +1175,7 @@ class TreeGen:
 
         def mark():
             self.marks += 1
-            return "ZZMARK%d" % self.marks
+            return "ZM%d" % self.marks
 
         typed = any(o.get("typed") for o in outs.values())
         for on, o in outs.items():
@@ -1186,12 +1189,21 @@ class TreeGen:
                     "append": '\nlocals {\n  zzdep%d = file("%s")\n}\n'
                               % (self.marks, m),
                     "expect": [{"marker": m, "range": rng(fn, t, i, len(text)),
+                                "owner": on,
                                 "summary": "Root module output deprecated",
                                 "detail": "Root module outputs cannot be "
                                 "deprecated, as there is no higher-level module "
                                 "to inform of the deprecation."}]})
             after = at
             lead = "  value = length([try(%s, 0)]) > 0 && " % o["expr"]
+            if o.get("pre"):
+                # the output's block: a failed precondition stops its
+                # evaluation (internal/terraform/node_output.go:431-437), so
+                # no other error of the output is Terraform's
+                bf, bt, bi = find(at)
+                b0 = rng(bf, bt, bi, 0)
+                block = (b0["file"], b0["line"],
+                         bt.count("\n", 0, bt.index("\n}\n", bi)) + 2)
             for c, msg in o.get("pre", []):
                 needle = "condition     = %s" % c
                 fn, t, i = find(needle, after)
@@ -1220,16 +1232,22 @@ class TreeGen:
                     # node whose dependency failed is skipped) and evaluates
                     # C; sensitive, as C may be (the root's "Output refers
                     # to sensitive values" is no precondition's)
+                    # (ephemeral too in a child: Terraform's condition
+                    # may be, internal/terraform/eval_conditions.go:195)
                     "append": '\noutput "zzpc%d" {\n%s%s%s ? null : '
-                              'file("%s")\n  sensitive = true\n}\n' % (
+                              'file("%s")\n  sensitive = true\n%s}\n' % (
                                   self.marks, "  type = bool\n" if typed else "",
-                                  lead, c, m),
+                                  lead, c, m,
+                                  "" if root else "  ephemeral = true\n"),
                     "expect": [
-                        {"marker": m, "range": crange,
+                        {"marker": m, "range": crange, "owner": on,
+                         "block": block,
                          "summary": "Module output value precondition failed",
                          "detail": msg},
+                        {"node": ("output.zzpc%d " % self.marks,
+                                  "output.%s " % on)},
                         {"line": 4 if typed else 3, "col": len(lead) + 1,
-                         "to": crange,
+                         "to": crange, "owner": on, "block": block,
                          "null": {"summary": "Invalid condition result",
                                   "detail": "Condition expression must return "
                                   "either true or false, not null."}}]})
@@ -1242,27 +1260,32 @@ class TreeGen:
             fn, t, i = find("depends_on = [", at)
             i = t.find(elem, i)
             m = mark()
-            if bad["kind"] == "attr":
-                self.patches.append({
-                    "file": os.path.join(mdef["dir"], fn),
-                    "append": '\nlocals {\n  zzdo%d = file("%s")\n}\n'
-                              % (self.marks, m),
-                    "expect": [{"marker": m, "range": rng(
+            if bad["kind"] in ("attr", "undeclared"):
+                # the call's validate node fails (in the validate walk,
+                # internal/terraform/node_module_expand.go:303), so no node
+                # of the module it calls, nor any that reads its outputs,
+                # runs (internal/dag/walk.go:257-280): in the reference's
+                # copy the depends_on line becomes a count that fails
+                # there the same way (the call has no count or for_each)
+                d0 = t.rfind("\n", 0, i) + 1
+                old = t[d0:t.index("\n", i)]
+                if bad["kind"] == "attr":
+                    new = '  count = file("%s")' % m
+                    exp = {"marker": m, "range": rng(
                         fn, t, i + len(bad["head"]), len(bad["rem"])),
-                        "drop_under": call["name"],
                         "summary": "Invalid depends_on reference",
                         "detail": "References in depends_on must be to a whole "
                         "object (resource, etc), not to an attribute of an "
-                        "object."}]})
-            elif bad["kind"] == "undeclared":
+                        "object."}
+                else:
+                    new = "  count = %s" % elem
+                    exp = {"abs_line": t.count("\n", 0, i) + 1,
+                           "col": len("  count = ") + 1,
+                           "to": rng(fn, t, i, len(elem))}
+                # as long as the line was: no byte offset after it moves
                 self.patches.append({
-                    "file": os.path.join(mdef["dir"], fn),
-                    "append": '\nlocals {\n  zzdo%d = %s\n}\n'
-                              % (self.marks, elem),
-                    "expect": [{"line": 3, "col": len("  zzdo%d = " %
-                                                      self.marks) + 1,
-                                "to": rng(fn, t, i, len(elem)),
-                                "drop_under": call["name"]}]})
+                    "file": os.path.join(mdef["dir"], fn), "at": d0,
+                    "old": old, "new": new.ljust(len(old)), "expect": [exp]})
             else:
                 self.patches.append({
                     "file": os.path.join(mdef["dir"], fn),
@@ -1774,6 +1797,10 @@ def in_precondition(line, lines, base):
     an error whose range is on a precondition's condition line (#2)."""
     if 'reference only ["error", "Module output value precondition' in line:
         return True
+    if line.startswith('errors: reference only ["error", "Cycle:') and \
+            re.search(r"output\.\w+ \(expand\)", line) and base and \
+            "precondition {" in read_all(base):
+        return True     # a cycle through a precondition's references
     m = RANGE_FILE.search(line)
     if not m or base is None or not line.startswith("errors: "):
         return False
@@ -1788,14 +1815,16 @@ def in_precondition(line, lines, base):
 def root_reentered(line, lines, base):
     """A file of a module directory that two calls reach by different
     paths (../root/x and x) named by one path only (#3)."""
-    if '"../root/' in line:
+    if " source.file: " in line and "../root/" in line:
         return True
-    if line.startswith("errors: tfresolve only "):
-        mine = line[len("errors: tfresolve only "):]
-        return any(x.startswith("errors: reference only ") and
-                   x[len("errors: reference only "):].replace(
-                       '"../root/', '"').replace("../root/", "") == mine
-                   for x in lines)
+    strip = lambda x: x.replace('"../root/', '"').replace(" ../root/", " ")
+    for side, other in (("tfresolve", "reference"), ("reference", "tfresolve")):
+        head = "errors: %s only " % side
+        if line.startswith(head):
+            return "../root/" in line + "".join(lines) and any(
+                x.startswith("errors: %s only " % other) and
+                strip(x[len("errors: %s only " % other):]) ==
+                strip(line[len(head):]) for x in lines)
     return False
 
 
@@ -1811,6 +1840,15 @@ FOUND = [
     Found(2, in_precondition),
     # one module directory loaded through two paths
     Found(3, root_reentered),
+    # a root variable without a value hides the configuration's errors
+    # (internal/backend/local/backend_local.go:156 returns on them first)
+    Found(6, lambda line, lines, base: any(
+        x.startswith('errors: tfresolve only ["error", "No value for required '
+                     'variable"') for x in lines) and (
+        line.startswith('errors: tfresolve only ["error", "No value for '
+                        'required variable"') or
+        re.match(r'errors: reference only \["error", "Invalid (type '
+                 r'specification|expression|precondition expression)"', line))),
 ]
 
 
@@ -1931,16 +1969,25 @@ def reference_copy(base, patches):
     copy = base + ".ref"
     shutil.copytree(base, copy, symlinks=True)
     root = os.path.join(copy, "root")
-    expects = []
-    for p in patches:
+    expects, spans = [], []
+    # a line replaced by offset: the later ones in a file first
+    for p in sorted(patches, key=lambda p: (0, -p["at"]) if "at" in p
+                    else (1, 0)):
         rel = None
         if "file" in p:
             path = os.path.join(copy, os.path.relpath(p["file"], base))
+            if not os.path.exists(path):
+                continue    # a registry module not installed: not loaded
             with open(path) as f:
                 text = f.read()
             lines = text.count("\n")
             if "append" in p:
                 text += p["append"]
+                spans.append((os.path.relpath(path, root), lines + 1,
+                              lines + p["append"].count("\n")))
+            elif "at" in p:
+                assert text[p["at"]:p["at"] + len(p["old"])] == p["old"]
+                text = text[:p["at"]] + p["new"] + text[p["at"] + len(p["old"]):]
             else:
                 text = text.replace(*p["rename"])
             with open(path, "w") as f:
@@ -1950,6 +1997,12 @@ def reference_copy(base, patches):
             e = dict(e)
             if "line" in e:
                 e["file"], e["line"] = rel, lines + e["line"]
+            if "abs_line" in e:
+                e["file"], e["line"] = rel, e.pop("abs_line")
+            if e.get("block"):
+                bf, l0, l1 = e["block"]
+                e["block"] = (os.path.relpath(os.path.join(
+                    copy, os.path.relpath(bf, base)), root), l0, l1)
             for k in ("range", "to"):
                 if k in e:
                     x = e[k]
@@ -1957,6 +2010,7 @@ def reference_copy(base, patches):
                         os.path.join(copy, os.path.relpath(x["file"], base)),
                         root))
             expects.append(e)
+    expects += [{"span": x} for x in spans]
     return root, expects
 
 
@@ -1968,51 +2022,93 @@ def range_of(x):
                     "byte": x["byte"] + x["end"] - x["col"]}}
 
 
+def unroot(filename):
+    """A file name without the "../root/" by which the reference names a
+    module directory reached from outside the root (FOUND.md #3)."""
+    return (filename or "").replace("../root/", "", 1) \
+        if (filename or "").startswith("../root/") else filename
+
+
+def fixroot(g, r):
+    """g's new range in the reference's form of the file name r had."""
+    old = (r or {}).get("filename") or ""
+    if old.startswith("../root/") and g.get("range") and \
+            not g["range"]["filename"].startswith("../"):
+        g["range"]["filename"] = "../root/" + g["range"]["filename"]
+
+
 def expect_diags(doc, expects):
     """The reference's diagnostics of the emulating constructs turned
     into Terraform's (TreeGen.emulate): by a marker in the detail, a
     detail text, or the line of an appended construct (whose range then
     moves to the original one, column for column)."""
-    drop = set()
     for g in (doc or {}).get("diagnostics", []):
         r, detail = g.get("range") or {}, g.get("detail", "")
         for e in expects:
             if "marker" in e and '"%s"' % e["marker"] in detail:
                 g.update(summary=e["summary"], detail=e["detail"],
                          range=range_of(e["range"]))
+                g["owner"] = (g.get("module"), e["owner"], e.get("block")) \
+                    if "owner" in e else None
+                fixroot(g, r)
+            elif "marker" in e:
+                continue
             elif "detail_has" in e and e["detail_has"] in detail:
                 g.update(summary=e["summary"], detail=e["detail"])
-            elif "line" in e and r.get("filename") == e["file"] and \
+            elif "span" in e and unroot(r.get("filename")) == e["span"][0] and \
+                    e["span"][1] <= r["start"]["line"] <= e["span"][2]:
+                # about the emulating construct itself, or a repetition
+                # of the output value's own error: not Terraform's
+                g["drop"] = True
+            elif "line" in e and unroot(r.get("filename")) == e["file"] and \
                     r["start"]["line"] == e["line"]:
+                if r["start"]["column"] < e.get("col", 0):
+                    continue
                 if e.get("set"):
                     g.update(summary=e["summary"], detail=e["detail"],
                              range=range_of(e["range"]))
+                    fixroot(g, r)
                     break
+                if "owner" in e:
+                    g["owner"] = (g.get("module"), e["owner"], e["block"])
                 if "null" in e and g.get("summary") == "Null condition":
                     g.update(e["null"])
                 to, d = e["to"], e["to"]["col"] - e["col"]
-                g["range"] = {"filename": to["file"],
+                g["range"] = {"filename": r["filename"][:len(r["filename"]) -
+                                                          len(e["file"])] +
+                              to["file"],
                               "start": {"line": to["line"],
                                         "column": r["start"]["column"] + d},
                               "end": {"line": to["line"],
                                       "column": r["end"]["column"] + d}}
             else:
                 continue
-            if "drop_under" in e:
-                caller = re.sub(r"\[[^]]*\]", "", g.get("module") or "")
-                drop.add((caller + "." if caller else "") + "module." +
-                         e["drop_under"])
             break
-    if drop:
-        # a module block's depends_on failed in the validate walk: the
-        # call's validate node fails, and no node of the module it calls
-        # runs (a node whose dependency failed is skipped,
-        # internal/dag/walk.go:257-280); the reference's local value
-        # stops nothing, so what it found there is not Terraform's
-        def under(g):
-            addr = re.sub(r"\[[^]]*\]", "", g.get("module") or "")
-            return any(addr == x or addr.startswith(x + ".") for x in drop)
-        doc["diagnostics"] = [g for g in doc["diagnostics"] if not under(g)]
+    if doc:
+        # a precondition that fails or errs stops the output
+        failed = {(g["owner"][0], g["owner"][1]): g["owner"][2]
+                  for g in doc["diagnostics"] if g.get("owner") and
+                  g["owner"][2]}
+        for g in doc["diagnostics"]:
+            own = g.pop("owner", None)
+            r = g.get("range") or {}
+            if own and not own[2] and (own[0], own[1]) in failed:
+                g["drop"] = True
+            for (mod, _), (bf, l0, l1) in failed.items():
+                if g.get("module") == mod and not own and r and \
+                        unroot(r.get("filename")) == bf and \
+                        l0 <= r["start"]["line"] <= l1:
+                    g["drop"] = True
+        doc["diagnostics"] = [g for g in doc["diagnostics"]
+                              if not g.pop("drop", False)]
+        for g in doc["diagnostics"]:
+            # a cycle through the emulating output is one through the
+            # output itself (its node waits for its preconditions'
+            # references, internal/terraform/node_output.go:369-386)
+            if g.get("summary", "").startswith("Cycle:"):
+                for e in expects:
+                    if "node" in e:
+                        g["summary"] = g["summary"].replace(*e["node"])
     return doc
 
 
