@@ -922,7 +922,8 @@ class TreeGen:
             if self.chance(0.12) and not o.get("typed") and not o.get("eph") \
                     and "\n" not in o["expr"] \
                     and not (root and o.get("refsens") and not o.get("sens")):
-                o["pre"] = [self.precondition(sc, on, k, root)
+                o["pre"] = [self.precondition(sc, on, k, root or any(
+                                d.get("ephemeral") for d in vs.values()))
                             for k in range(r.choice([1, 1, 2]))]
                 self.kind("output-precondition")
         mdef["outputs"] = outs
@@ -1079,13 +1080,17 @@ class TreeGen:
         return {"expr": "%s(%s)" % (name, arg), "p": p, "f": f, "how": how,
                 "required": how == "required"}
 
-    def precondition(self, sc, on, k, root):
+    def precondition(self, sc, on, k, no_locals):
         """A precondition of output on over its module's scope (var.,
-        local., module. outputs); it passes, fails, or is unknown."""
+        local., module. outputs); it passes, fails, or is unknown.  Not a
+        local value in the root or beside an ephemeral variable (it may be
+        ephemeral: Terraform's condition may be,
+        internal/terraform/eval_conditions.go:195, the emulating output's
+        value may not)."""
         r = self.r
         cands = [x for x in sc.refs if x.t is not None and not x.eph and
                  x.kind in ("var", "local", "module") and "(" not in x.text
-                 and not (root and x.kind == "local")]
+                 and not (no_locals and x.kind == "local")]
         conds = ["true", "false", "1 == 1"]    # see emulate
         if cands:
             x = r.choice(cands)
@@ -1232,13 +1237,10 @@ class TreeGen:
                     # node whose dependency failed is skipped) and evaluates
                     # C; sensitive, as C may be (the root's "Output refers
                     # to sensitive values" is no precondition's)
-                    # (ephemeral too in a child: Terraform's condition
-                    # may be, internal/terraform/eval_conditions.go:195)
                     "append": '\noutput "zzpc%d" {\n%s%s%s ? null : '
-                              'file("%s")\n  sensitive = true\n%s}\n' % (
+                              'file("%s")\n  sensitive = true\n}\n' % (
                                   self.marks, "  type = bool\n" if typed else "",
-                                  lead, c, m,
-                                  "" if root else "  ephemeral = true\n"),
+                                  lead, c, m),
                     "expect": [
                         {"marker": m, "range": crange, "owner": on,
                          "block": block,
