@@ -1662,11 +1662,12 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
   ** parenthesis): seen in an outer try's list of errors */
   struct span start = eval_call_start(c, x);
   if (is_try && x->n == 0) {
-    eval_error_span(c, start, "Error in function call",
-               tfr_arena_printf(c->a,
-                                "Call to function \"%.*s\" failed: at least "
-                                "one argument is required.",
-                                nlen, name));
+    eval_error_span(
+        c, start, "Error in function call",
+        tfr_arena_printf(c->a,
+                         "Call to function \"%.*s\" failed: at least "
+                         "one argument is required.",
+                         nlen, name));
     tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
     return eval_dynamic(c);
   }
