@@ -170,7 +170,10 @@ class Gen:
         if k in ("list", "set", "map"):
             return (k, self.type_(depth + 1))
         if k == "tuple":
-            return ("tuple", [self.type_(depth + 1) for _ in range(r.randint(1, 3))])
+            # tuple([]) now and then: an unknown tuple's index is checked
+            # against its type (cty's HasIndex), in the validate walk too
+            return ("tuple", [self.type_(depth + 1) for _ in
+                              range(r.randint(0 if self.chance(0.3) else 1, 3))])
         attrs = {}
         for n in r.sample(NAMES, r.randint(1, 4)):
             t = self.type_(depth + 1)
@@ -254,6 +257,16 @@ class Gen:
                              '%s == null || %s %% 2 == 0' % (v, v)])
         elif t == "bool":
             cond = r.choice(['%s' % v, '!%s' % v, '%s != null' % v])
+        elif isinstance(t, tuple) and t[0] == "tuple" and self.chance(0.5):
+            # indexes of a tuple, in and out of its range: with the
+            # validate walk's unknown value too (hcl's Index asks cty's
+            # HasIndex, which answers from the type)
+            n = len(t[1])
+            cond = r.choice(['can(%s[0])' % v, 'can(%s[%d])' % (v, n),
+                             '%s[0] != null' % v, '%s[%d] != null' % (v, n),
+                             'try(%s[%d], "d") == "d"' % (v, n),
+                             'length(%s) == %d' % (v, n), '!can(%s[-1])' % v])
+            self.kind("rule-tuple-index" + ("-empty" if not n else ""))
         elif isinstance(t, tuple) and t[0] in ("list", "set", "tuple"):
             cond = r.choice(['length(%s) > 0' % v, 'length(%s) < 3' % v,
                              'alltrue([for x in %s : x != null])' % v,
@@ -738,10 +751,32 @@ class Gen:
                        'tomap({ a = "x" })', "tolist(null)", "true",
                        'toset(["b", "a"])', '"s"', "[null]", '{ a = null }']
 
+    # Variables of the expressions' directory (EXPR_VARS), none given a
+    # value: unknown of their type, as in the validate walk; an index of
+    # an unknown tuple is checked against its type (cty's HasIndex).
+    EXPR_VARS = ('variable "t0" {\n  type = tuple([])\n}\n'
+                 'variable "t1" {\n  type = tuple([string])\n}\n'
+                 'variable "t2" {\n  type = tuple([number, string])\n}\n'
+                 'variable "l" {\n  type = list(string)\n}\n')
+    UNKNOWN_TUPLE = ["can(var.t0[0])", "var.t0[0]", "var.t1[1]", "var.t1[0]",
+                     'try(var.t0[0], "d")', "length(var.t2)", "var.t2[1]",
+                     "var.t2[-1]", "var.t1[*]", "[for x in var.t2 : x]",
+                     "var.t0 == []", "tolist(var.t1)", "element(var.t1, 3)",
+                     "var.t2[2]", "can(var.l[0])", "var.l[0]",
+                     "concat(var.t1, var.t0)", 'var.t1["0"]', "var.t1[0.5]",
+                     "slice(var.t2, 0, 3)", "one(var.t0)", "one(var.t1)",
+                     "can(var.t2[1])", "!can(var.t2[5])", 'var.t0["a"]',
+                     "try(var.t2[3], var.t2[1])", "length(var.t0) == 0",
+                     "var.t1[0] == null", "can(var.t0[*][0])", "var.t2.0",
+                     "keys(var.t1)", "var.t2[0] + 1"]
+
     def special_expr(self):
         """One of the failing kinds above (counted by kind)."""
         r = self.r
         k = r.random()
+        if k < 0.15:
+            self.kind("expr-unknown-tuple")
+            return r.choice(self.UNKNOWN_TUPLE)
         if k < 0.45:
             f, choices = r.choice(self.RUNTIME)
             self.kind("expr-runtime")
@@ -1066,6 +1101,8 @@ def main():
                         json.dump({"args": args, "env": env,
                                    "mode": spec["mode"]}, f)
             shutil.rmtree(d)
+        with open(os.path.join(root, "vars.tf"), "w") as f:
+            f.write(Gen.EXPR_VARS)
         exprs, ekinds = [], []
         for _ in range(o.exprs):
             exprs.append(g.expr())

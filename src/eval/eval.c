@@ -1657,12 +1657,17 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
       tfr_diags_set_code(c->diags, TFR_CODE_MISSING_ARGUMENT);
     return eval_dynamic(c);
   }
+  /* the error of a call, as HCL's FunctionCallExpr gives a function's
+  ** (hclsyntax/expression.go: Subject StartRange, the name and its
+  ** parenthesis): seen in an outer try's list of errors */
+  struct span start = eval_call_start(c, x);
   if (is_try && x->n == 0) {
-    eval_error(c, x, "Error in function call",
-               tfr_arena_printf(c->a,
-                                "Call to function \"%.*s\" failed: at least "
-                                "one argument is required.",
-                                nlen, name));
+    eval_error_span(
+        c, start, "Error in function call",
+        tfr_arena_printf(c->a,
+                         "Call to function \"%.*s\" failed: at least "
+                         "one argument is required.",
+                         nlen, name));
     tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
     return eval_dynamic(c);
   }
@@ -1698,7 +1703,7 @@ static const tfr_value *eval_can_try(struct eval_ctx *c, const struct ast *x,
   const char *tail = "\nAt least one expression must produce a successful "
                      "result.";
   sbuf_put(&b, tail, strlen(tail));
-  eval_error(c, x, "Error in function call", b.p);
+  eval_error_span(c, start, "Error in function call", b.p);
   tfr_diags_set_code(c->diags, TFR_CODE_FUNCTION_FAILED);
   return eval_dynamic(c);
 }
