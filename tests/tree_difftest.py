@@ -1780,68 +1780,20 @@ def known(text, line=None, lines=(), base=None):
 
 
 # Differences that are tfresolve's bugs, each written with a minimal
-# reproduction in FOUND.md (their fix lies in src/module/, which is being
-# refactored): counted apart from the reference's artifacts and printed,
-# never taken as passed.  When one is fixed its entry goes.
+# reproduction in tests/FOUND.md: counted apart from the reference's
+# artifacts and printed, never taken as passed.  When one is fixed its
+# entry goes.
 class Found:
     def __init__(self, number, test):
         self.number, self.test, self.map_order = number, test, False
 
     def __repr__(self):
-        return "tfresolve bug FOUND.md #%d" % self.number
+        return "tfresolve bug tests/FOUND.md #%d" % self.number
 
 
-RANGE_FILE = re.compile(r'"([^"]+):(\d+),\d+-\d+,\d+"')
-
-
-def in_precondition(line, lines, base):
-    """A difference of an output's precondition: our missing failure, or
-    an error whose range is on a precondition's condition line (#2)."""
-    if 'reference only ["error", "Module output value precondition' in line:
-        return True
-    if line.startswith('errors: reference only ["error", "Cycle:') and \
-            re.search(r"output\.\w+ \(expand\)", line) and base and \
-            "precondition {" in read_all(base):
-        return True     # a cycle through a precondition's references
-    m = RANGE_FILE.search(line)
-    if not m or base is None or not line.startswith("errors: "):
-        return False
-    try:
-        with open(os.path.normpath(os.path.join(base, "root", m.group(1)))) as f:
-            text = f.read().split("\n")
-        return text[int(m.group(2)) - 1].lstrip().startswith("condition")
-    except (OSError, IndexError):
-        return False
-
-
-def root_reentered(line, lines, base):
-    """A file of a module directory that two calls reach by different
-    paths (../root/x and x) named by one path only (#3)."""
-    if " source.file: " in line and "../root/" in line:
-        return True
-    strip = lambda x: x.replace('"../root/', '"').replace(" ../root/", " ")
-    for side, other in (("tfresolve", "reference"), ("reference", "tfresolve")):
-        head = "errors: %s only " % side
-        if line.startswith(head):
-            return "../root/" in line + "".join(lines) and any(
-                x.startswith("errors: %s only " % other) and
-                strip(x[len("errors: %s only " % other):]) ==
-                strip(line[len(head):]) for x in lines)
-    return False
 
 
 FOUND = [
-    # an output's quoted type: Terraform decodes it with hcl's typeexpr
-    # (internal/configs/named_values.go:449-455), no 0.11 shim
-    Found(1, lambda line, lines, base: "Invalid quoted type constraints" in line
-          or ('"Invalid type specification", "A type specification is '
-              'either a primitive' in line and line.startswith(
-                  "errors: reference only"))),
-    # an output waits for its preconditions' references too
-    # (internal/terraform/node_output.go:369-386)
-    Found(2, in_precondition),
-    # one module directory loaded through two paths
-    Found(3, root_reentered),
     # a root variable without a value hides the configuration's errors
     # (internal/backend/local/backend_local.go:156 returns on them first)
     Found(6, lambda line, lines, base: any(
@@ -2026,7 +1978,7 @@ def range_of(x):
 
 def unroot(filename):
     """A file name without the "../root/" by which the reference names a
-    module directory reached from outside the root (FOUND.md #3)."""
+    module directory reached from outside the root (tests/FOUND.md #3)."""
     return (filename or "").replace("../root/", "", 1) \
         if (filename or "").startswith("../root/") else filename
 
@@ -2409,7 +2361,7 @@ def main():
                 continue
             if not res["diffs"]:
                 passed += 1
-            elif res["known"] and "FOUND.md" in res["known"]:
+            elif res["known"] and "tests/FOUND.md" in res["known"]:
                 found += 1
                 for x in sorted(set(re.findall(r"FOUND\.md #\d+",
                                                res["known"]))):
@@ -2457,7 +2409,7 @@ def main():
     print("seed %d: %d trees; %d known differences (see KNOWN)" % (
         o.seed, n, artifacts))
     if found:
-        print("%d trees differ by tfresolve bugs written in FOUND.md (%s)"
+        print("%d trees differ by tfresolve bugs written in tests/FOUND.md (%s)"
               % (found, ", ".join("%s: %d" % kv for kv in
                                   sorted(found_seen.items()))))
     print("%d passed, %d failed" % (passed, failed))
