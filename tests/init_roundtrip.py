@@ -366,6 +366,7 @@ def modules(fixtures, values, shard, shards):
         "tofu-module-count-and-for-each", "tofu-module-reserved-blocks",
         "tree-same-dir-two-paths", "tree-output-type-not-quoted",
         "tree-output-precondition-waits", "eval-provider-functions-module",
+        "tree-root-config-errors-before-values",
         "tree-output-precondition-fails-dependents",
         "root-output-type-without-modules",
         "root-output-deprecated-without-modules", "tree-cycle-across-modules-terraform",

@@ -1794,15 +1794,6 @@ class Found:
 
 
 FOUND = [
-    # a root variable without a value hides the configuration's errors
-    # (internal/backend/local/backend_local.go:156 returns on them first)
-    Found(6, lambda line, lines, base: any(
-        x.startswith('errors: tfresolve only ["error", "No value for required '
-                     'variable"') for x in lines) and (
-        line.startswith('errors: tfresolve only ["error", "No value for '
-                        'required variable"') or
-        re.match(r'errors: reference only \["error", "Invalid (type '
-                 r'specification|expression|precondition expression)"', line))),
 ]
 
 

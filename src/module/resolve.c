@@ -55,6 +55,8 @@ struct resolver {
                                       each variable's own error stops its
                                       preview */
   bool config_failed;              /* plan stopped at loading the module */
+  bool blocks_failed;              /* ... at the root's module or output
+                                      blocks (its variables are sound) */
 
   /* the rules of the engine, where OpenTofu's differ (engine_tofu.h) */
   const struct engine_rules *engine;
@@ -1144,12 +1146,12 @@ static void collect(struct resolver *r, const struct tfr_resolve_opts *o,
 ** file it cannot read, an error of the configuration) those it can read
 ** as a preview, what reading and parsing them says unsaid (plan would say
 ** it once the error is fixed), each variable's own error its preview's. */
-static struct progress read_values(struct resolver *r, const tfr_module *mod,
+static struct progress read_values(struct resolver *r,
                                    const struct tfr_resolve_opts *o,
                                    const struct overlays *ov) {
   struct progress p = {0};
-  p.stop =
-      mod->failed || tfr_diags_has_errors(r->diags) || o->declarations_only;
+  bool failed = r->config_failed || r->blocks_failed;
+  p.stop = failed || tfr_diags_has_errors(r->diags) || o->declarations_only;
   p.collected = !p.stop;
   bool unread = false;
   if (!p.stop) {
@@ -1168,8 +1170,7 @@ static struct progress read_values(struct resolver *r, const tfr_module *mod,
   if (!p.stop) {
     stage_parse(r);
     p.stop = diags_errors_since(r->diags, 0); /* -strict's go on (issue 37) */
-  } else if ((unread ||
-              (mod->failed && !p.collected && !o->declarations_only)) &&
+  } else if ((unread || (failed && !p.collected && !o->declarations_only)) &&
              r->m->has_config) {
     r->unsaid = tfr_diags_new(r->a);
     tfr_diags_share_sources(r->unsaid, r->diags);
@@ -1228,15 +1229,20 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .missing_info = o->missing_required_info,
                        .warn_dropped = o->warn_dropped,
                        .config_failed = mod->failed};
+  /* the root's module and output blocks' errors are configuration errors
+  ** too, before any value (the tree's loading says the rest) */
+  if (!mod->failed && o->tree && !o->declarations_only && m->tree_diags &&
+      tfr_diags_has_errors(m->tree_diags))
+    r.blocks_failed = tree_root_diags(m, diags);
   bool any_rules = init_out(&r);
   res->vars = r.out;
   res->n = m->nvars;
   res->has_config = m->has_config;
-  res->config_failed = mod->failed && m->has_config;
+  res->config_failed = (r.config_failed || r.blocks_failed) && m->has_config;
   res->module = mod;
   if (r.engine->warns_dropped_default && !r.strict)
     engine_default_warnings(&r);
-  struct progress p = read_values(&r, mod, o, ov);
+  struct progress p = read_values(&r, o, ov);
   if (!p.stop && r.engine->const_init_walk)
     p.stop = !init_walk(&r);
   struct tree *tree = NULL;

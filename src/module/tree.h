@@ -50,6 +50,12 @@ struct tree_opts {
                                 third-party */
 };
 
+/* What decoding the root's module and output blocks said, added to diags;
+** whether it has errors: configuration errors, which stop plan before any
+** variable's value is looked at (terraform
+** internal/backend/local/backend_local.go:156). */
+bool tree_root_diags(const struct module *root, tfr_diags *diags);
+
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
 ** each call checked.  NULL when root has no module blocks (nothing

@@ -595,6 +595,20 @@ static void required_args(struct tree *t) {
   }
 }
 
+bool tree_root_diags(const struct module *root, tfr_diags *diags) {
+  bool errors = false;
+  for (size_t j = 0; root->tree_diags && j < tfr_diags_count(root->tree_diags);
+       j++) {
+    const struct tfr_diag *g = tfr_diags_get(root->tree_diags, j);
+    tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
+                  g->summary, g->detail);
+    if (g->ours)
+      tfr_diags_set_ours(diags);
+    errors |= g->sev == TFR_DIAG_ERROR;
+  }
+  return errors;
+}
+
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok) {
   *ok = true;
@@ -632,14 +646,7 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
     t->root->ino = st.st_ino;
   }
   size_t before = tfr_diags_count(diags);
-  if (root->tree_diags)
-    for (size_t j = 0; j < tfr_diags_count(root->tree_diags); j++) {
-      const struct tfr_diag *g = tfr_diags_get(root->tree_diags, j);
-      tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
-                    g->summary, g->detail);
-      if (g->ours)
-        tfr_diags_set_ours(diags);
-    }
+  tree_root_diags(root, diags);
   /* OpenTofu decodes a call's source with its module: a root call's
   ** invalid source is a root configuration error */
   for (size_t i = 0; t->engine->source_at_decode && i < root->ncalls; i++)
