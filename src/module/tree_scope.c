@@ -470,9 +470,6 @@ static const tfr_value *set_vars(tfr_arena *a, const struct tinst *in) {
 static const tfr_value *eval_instance(struct eval_ctx *c,
                                       const struct tfr_scope *sc,
                                       const struct ast *x) {
-  const struct module *m = sc->in->tm->m;
-  if (!validate_console_refs(m, c->a, c->diags, c->src, x))
-    return eval_dynamic(c);
   struct unset_walk u = {{unset_ref, NULL, true}, c, sc->in, false};
   refwalk(&u.w, x, NULL);
   if (u.bad)
@@ -542,21 +539,24 @@ static const struct eval_scope *root_scope(struct eval_ctx *c,
 bool tree_console_eval(struct eval_ctx *c, const struct tfr_resolution *res,
                        const struct tfr_scope *sc, const struct ast *x,
                        const tfr_value **out) {
-  if (sc && sc->in) {
-    *out = eval_instance(c, sc, x);
-    return true;
-  }
-  if (sc)
+  bool in_instance = sc && sc->in;
+  if (sc && !in_instance)
     res = sc->res;
-  if (!res || !res->module)
+  const struct module *m = in_instance          ? sc->in->tm->m
+                           : res && res->module ? module_of(res->module)
+                                                : NULL;
+  if (!m)
     return false;
-  const struct module *m = module_of(res->module);
+  scope_funcs(c, m); /* its required_providers' functions */
   if (!validate_console_refs(m, c->a, c->diags, c->src, x)) {
     *out = eval_dynamic(c);
     return true;
   }
+  if (in_instance) {
+    *out = eval_instance(c, sc, x);
+    return true;
+  }
   c->scope = root_scope(c, res, resolve_tree(res));
-  scope_funcs(c, m); /* its required_providers' functions */
   if (!c->dir)
     c->dir = m->dir;
   *out = eval_expr(c, x);
