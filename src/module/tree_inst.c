@@ -308,6 +308,14 @@ void tree_inst_ctx(struct tree *t, struct inst_ctx *ic, struct tinst *in,
   scope_funcs(&ic->c, in->tm->m);
 }
 
+void tree_walk_said(struct tree *t, size_t before, const char *module) {
+  if (t->validate) /* only errors count there */
+    for (size_t i = tfr_diags_count(t->diags); i > before; i--)
+      if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
+        diags_remove(t->diags, i - 1, i);
+  diags_set_module_since(t->diags, before, module);
+}
+
 /* Evaluate x (in src) in instance in, as lang's EvalExpr: the static
 ** reference checks first.  NULL after an error (reported, with the
 ** instance's address). */
@@ -333,11 +341,7 @@ const tfr_value *tree_eval_in(struct tree *t, struct tinst *in,
       if (var)
         tfr_diags_set_variable_at(t->diags, i, var);
   }
-  if (t->validate) /* only errors count there */
-    for (size_t i = tfr_diags_count(t->diags); i > before; i--)
-      if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
-        diags_remove(t->diags, i - 1, i);
-  diags_set_module_since(t->diags, before, module);
+  tree_walk_said(t, before, module);
   if (diags_errors_since(t->diags, before))
     return NULL;
   /* the values the tree holds so far, this one's included */

@@ -256,6 +256,9 @@ bool tree_build_graph(struct tree *t);
 bool tree_order_graph(struct tree *t);
 
 /* tree_inst.c */
+/* What the walk said since diagnostic before, in module: the validate
+** walk keeps only its errors (the plan walk says the rest again). */
+void tree_walk_said(struct tree *t, size_t before, const char *module);
 struct tinst *tree_new_inst(struct tree *t, struct tmod *tm,
                             struct tinst *parent, const char *addr,
                             struct trep rep);

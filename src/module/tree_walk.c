@@ -185,11 +185,7 @@ static const tfr_value *prepare_arg(struct tree *t, struct tinst *in, size_t k,
                                        : (struct tfr_range){0},
                           false};
   const tfr_value *val = var_final(&f, &g);
-  if (t->validate)
-    for (size_t i = tfr_diags_count(t->diags); i > before; i--)
-      if (tfr_diags_get(t->diags, i - 1)->sev != TFR_DIAG_ERROR)
-        diags_remove(t->diags, i - 1, i);
-  diags_set_module_since(t->diags, before, in->addr);
+  tree_walk_said(t, before, in->addr);
   return val;
 }
 
@@ -450,11 +446,7 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
     arena_reset(t->scratch, mark);
     if (!t->validate && !passed)
       rule_failure_origin(t, in, k, before);
-    if (t->validate)
-      for (size_t j = tfr_diags_count(t->diags); j > before; j--)
-        if (tfr_diags_get(t->diags, j - 1)->sev != TFR_DIAG_ERROR)
-          diags_remove(t->diags, j - 1, j);
-    diags_set_module_since(t->diags, before, in->addr);
+    tree_walk_said(t, before, in->addr);
     if (!passed || diags_errors_since(t->diags, before)) {
       ok = false;
       if (!t->validate) {
