@@ -9,9 +9,13 @@
 #ifndef TFR_FUZZ_COMMON_H
 #define TFR_FUZZ_COMMON_H
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -165,6 +169,48 @@ static inline int fuzz_one(const uint8_t *data, size_t size,
   }
   tfr_arena_free(a);
   return 0;
+}
+
+/* Write (or, when not present, remove) file name of dir: n bytes at p. */
+static inline void fuzz_put_file(const char *dir, const char *name,
+                                 const void *p, size_t n, bool present) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (!present) {
+    if (unlink(path) != 0 && errno != ENOENT)
+      abort();
+    return;
+  }
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0)
+    abort();
+  for (const char *c = p; n > 0;) {
+    ssize_t w = write(fd, c, n);
+    if (w <= 0)
+      abort();
+    c += w;
+    n -= (size_t)w;
+  }
+  close(fd);
+}
+
+/* Split the input at lines "#--" into at most max sections; returns their
+** number. */
+static inline size_t fuzz_split(const uint8_t *d, size_t n, const uint8_t **sec,
+                                size_t *len, size_t max) {
+  static const char mark[] = "\n#--\n";
+  size_t k = 0, start = 0;
+  for (size_t i = 0; k + 1 < max && i + 5 <= n; i++) {
+    if (memcmp(d + i, mark, 5) == 0) {
+      sec[k] = d + start;
+      len[k++] = i - start;
+      start = i + 5;
+      i += 4;
+    }
+  }
+  sec[k] = d + start;
+  len[k++] = n - start;
+  return k;
 }
 
 #endif

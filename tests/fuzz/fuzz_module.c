@@ -34,55 +34,14 @@ static const char *fuzz_dir(void) {
   return fuzz_scratch_dir("fuzzmod", file_names);
 }
 
-/* Write (or, for an absent section, remove) one file of the module. */
-static void put_file(const char *dir, const char *name, const uint8_t *p,
-                     size_t n, bool present) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  if (!present) {
-    if (unlink(path) != 0 && errno != ENOENT)
-      abort();
-    return;
-  }
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (fd < 0)
-    abort();
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w <= 0)
-      abort();
-    p += w;
-    n -= (size_t)w;
-  }
-  close(fd);
-}
-
-/* Split the input at lines "#--"; returns the number of sections. */
-static size_t split(const uint8_t *d, size_t n, const uint8_t *sec[NSECT],
-                    size_t len[NSECT]) {
-  static const char mark[] = "\n#--\n";
-  size_t k = 0, start = 0;
-  for (size_t i = 0; k + 1 < NSECT && i + 5 <= n; i++) {
-    if (memcmp(d + i, mark, 5) == 0) {
-      sec[k] = d + start;
-      len[k++] = i - start;
-      start = i + 5;
-      i += 4;
-    }
-  }
-  sec[k] = d + start;
-  len[k++] = n - start;
-  return k;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint8_t *sec[NSECT];
   size_t len[NSECT];
-  size_t nsec = split(data, size, sec, len);
+  size_t nsec = fuzz_split(data, size, sec, len, NSECT);
   const char *dir = fuzz_dir();
   for (size_t i = 0; i < 3; i++)
-    put_file(dir, file_names[i], i < nsec ? sec[i] : NULL,
-             i < nsec ? len[i] : 0, i < nsec);
+    fuzz_put_file(dir, file_names[i], i < nsec ? sec[i] : NULL,
+                  i < nsec ? len[i] : 0, i < nsec);
 
   tfr_set_memory_budget((size_t)256 << 20);
   tfr_arena *a = tfr_arena_new();

@@ -124,28 +124,6 @@ static void remove_tree(void) {
   }
 }
 
-static void put_file(const char *dir, const char *name, const void *p, size_t n,
-                     bool present) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  if (!present) {
-    if (unlink(path) != 0 && errno != ENOENT)
-      abort();
-    return;
-  }
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (fd < 0)
-    abort();
-  for (const char *c = p; n > 0;) {
-    ssize_t w = write(fd, c, n);
-    if (w <= 0)
-      abort();
-    c += w;
-    n -= (size_t)w;
-  }
-  close(fd);
-}
-
 static void make_forms(void) {
   static const char b64[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -184,13 +162,13 @@ static const char *tree_dir(void) {
   }
   char root[sizeof canary_root + 8];
   snprintf(root, sizeof root, canary_root, selftest() ? "false" : "true");
-  put_file(dir, "fuzz_canary.tf", root, strlen(root), true);
-  put_file(dir, "modules/a/fuzz_canary.tf", canary_child, strlen(canary_child),
-           true);
-  put_file(dir, "modules/b/fuzz_canary.tf", canary_child, strlen(canary_child),
-           true);
-  put_file(dir, "modules/g/fuzz_canary.tf", canary_grandchild,
-           strlen(canary_grandchild), true);
+  fuzz_put_file(dir, "fuzz_canary.tf", root, strlen(root), true);
+  fuzz_put_file(dir, "modules/a/fuzz_canary.tf", canary_child,
+                strlen(canary_child), true);
+  fuzz_put_file(dir, "modules/b/fuzz_canary.tf", canary_child,
+                strlen(canary_child), true);
+  fuzz_put_file(dir, "modules/g/fuzz_canary.tf", canary_grandchild,
+                strlen(canary_grandchild), true);
   unsigned char rnd[CANARY_LEN];
   int fd = open("/dev/urandom", O_RDONLY);
   if (fd < 0 || read(fd, rnd, sizeof rnd) != (ssize_t)sizeof rnd)
@@ -202,24 +180,6 @@ static const char *tree_dir(void) {
     canary[i] = alnum[rnd[i] % 36];
   make_forms();
   return dir;
-}
-
-/* Split the input at lines "#--"; returns the number of sections. */
-static size_t split(const uint8_t *d, size_t n, const uint8_t *sec[NSECT],
-                    size_t len[NSECT]) {
-  static const char mark[] = "\n#--\n";
-  size_t k = 0, start = 0;
-  for (size_t i = 0; k + 1 < NSECT && i + 5 <= n; i++) {
-    if (memcmp(d + i, mark, 5) == 0) {
-      sec[k] = d + start;
-      len[k++] = i - start;
-      start = i + 5;
-      i += 4;
-    }
-  }
-  sec[k] = d + start;
-  len[k++] = n - start;
-  return k;
 }
 
 /* Whether the n bytes at p hold one of the canary's forms.  Not memmem,
@@ -397,11 +357,11 @@ static void run_cli(const char *dir, const char *var_arg, struct flags f,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint8_t *sec[NSECT];
   size_t len[NSECT];
-  size_t nsec = split(data, size, sec, len);
+  size_t nsec = fuzz_split(data, size, sec, len, NSECT);
   const char *dir = tree_dir();
   for (size_t i = 0; i < NSECT; i++)
-    put_file(dir, sect_files[i], i < nsec ? sec[i] : NULL,
-             i < nsec ? len[i] : 0, i < nsec);
+    fuzz_put_file(dir, sect_files[i], i < nsec ? sec[i] : NULL,
+                  i < nsec ? len[i] : 0, i < nsec);
   uint8_t last = size ? data[size - 1] : 0;
   struct flags f = {last & 1,   last & 2,  last & 4,
                     last & 128, last & 16, last & 32};
