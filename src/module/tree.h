@@ -63,10 +63,9 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags);
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok);
 
-/* The graph of the tree; false after its cycles' errors.  root_later[k]
-** (root_later may be NULL): root variable k's rules read module outputs
-** (validate_after_modules), and the plan walk evaluates them. */
-bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later);
+/* The graph of the tree, the root module's rules included (the plan walk
+** evaluates them); false after its cycles' errors. */
+bool tree_graph(struct tree *t, tfr_diags *diags);
 
 /* Terraform's validate walk (every root variable unknown); false when it
 ** gave errors. */
@@ -74,11 +73,13 @@ bool tree_validate(struct tree *t, tfr_diags *diags);
 
 /* The plan walk: root_values[k] is root variable k's final value, NULL
 ** when it failed; the rules of the root variables tree_graph was told of
-** point at root_at's ranges, their outcomes in root_rules[k]. */
+** point at root_at's ranges, their outcomes in root_rules[k]; a failed
+** rule of root variable k with root_soft[k] is a warning
+** (validate_soften; root_soft may be NULL). */
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
-               struct tfr_rule *const *root_rules);
+               struct tfr_rule *const *root_rules, const bool *root_soft);
 
 /* Whether root variable k's rules failed in the plan walk. */
 bool tree_root_failed(const struct tree *t, size_t k);

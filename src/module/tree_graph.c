@@ -133,8 +133,7 @@ bool tree_build_graph(struct tree *t) {
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
-      if (m->vars[k].nvalidations &&
-          (tm->parent || (t->root_later && t->root_later[k])))
+      if (m->vars[k].nvalidations)
         tm->valid_node[k] =
             add_node(t, N_VALID, tm, k,
                      tfr_arena_printf(t->a, "%s%s %s", pv, m->vars[k].name,

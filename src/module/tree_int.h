@@ -170,12 +170,11 @@ struct tree {
     struct tref_list *l;
   } * refs;
   size_t nrefs, caprefs;
-  /* the root variables whose rules read module outputs (validate.h's
-  ** validate_after_modules; NULL: none), evaluated here: where their
+  /* the root variables' rules, evaluated in the walk: where their
   ** failures point, and their outcomes */
-  const bool *root_later;
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
+  const bool *root_soft; /* validate_soften's, or NULL */
   bool validate; /* the walk is the validate walk */
   bool planned;  /* the plan walk ran */
 };

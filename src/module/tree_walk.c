@@ -375,11 +375,11 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
   }
 }
 
-/* A root variable's rules that read module outputs, in the plan walk
-** once those are evaluated, as Terraform's graph orders them
+/* A root variable's rules in the plan walk, as Terraform's one graph
+** orders them: after the module outputs and local values they read
 ** (transform_variable_validation.go, node_variable_validation.go:
-** 116-135); resolve.c evaluated the others, and the validate walk of
-** them all. */
+** 116-135); resolve.c's validate walk evaluated them with every root
+** variable unknown. */
 static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   struct tinst *in = tm->insts[0];
   if (t->validate)
@@ -391,6 +391,10 @@ static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
                                    false, t->root_rules[k]);
   diags_set_module_since(t->diags, before, "");
+  if (!passed && t->root_soft && t->root_soft[k]) {
+    validate_soften(tm->m, t->diags, before, t->root_soft, NULL);
+    passed = true; /* its null stays: the caller's to set */
+  }
   if (passed && !diags_errors_since(t->diags, before))
     return true;
   in->failed[k] = true;
@@ -809,9 +813,8 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   }
 }
 
-bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
+bool tree_graph(struct tree *t, tfr_diags *diags) {
   t->diags = diags;
-  t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
   if (!tree_build_graph(t))
     return false;
@@ -951,10 +954,11 @@ static void moved_calls(struct tree *t) {
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
-               struct tfr_rule *const *root_rules) {
+               struct tfr_rule *const *root_rules, const bool *root_soft) {
   t->diags = diags;
   t->root_at = root_at;
   t->root_rules = root_rules;
+  t->root_soft = root_soft;
   for (size_t i = 0; i < t->nnodes; i++)
     t->nodes[i].state = 0;
   size_t before = tfr_diags_count(diags);

@@ -1179,60 +1179,38 @@ static bool var_rules(tfr_arena *a, tfr_arena *scratch, tfr_diags *diags,
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init,
-                           const bool *later);
+                           struct tfr_rule *const *rules, bool init);
 
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
-                    struct tfr_rule *const *rules, const bool *later) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, false, later);
+                    struct tfr_rule *const *rules) {
+  validate_rules(m, a, diags, values, failed, value_at, rules, false);
 }
 
 void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
                    const tfr_value **values, bool *failed,
                    const struct value_place *value_at,
                    struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, true, NULL);
+  validate_rules(m, a, diags, values, failed, value_at, rules, true);
 }
 
-/* Whether a rule reads (through local values too) a module call. */
-static bool reads_module(tfr_arena *a, const struct module *m,
-                         const struct validation *rule) {
-  const struct refs *d = rule_refs(a, m, rule)->deep;
-  for (size_t i = 0; i < d->objects.n; i++)
-    if (!strncmp(d->objects.v[i], "module.", 7))
-      return true;
-  return false;
-}
-
-/* Whether one of variable k's rules reads a variable marked in later. */
-static bool reads_later(tfr_arena *a, const struct module *m, size_t k,
-                        const bool *later) {
-  const struct var_decl *v = &m->vars[k];
-  for (size_t i = 0; i < v->nvalidations; i++) {
-    const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
-    for (size_t j = 0; j < rr->deep->vars.n; j++) {
-      long ix = rr->deep_ix ? rr->deep_ix[j] : index_of(m, rr->deep->vars.v[j]);
-      if (ix >= 0 && (size_t)ix != k && later[ix])
-        return true;
-    }
-  }
-  return false;
-}
-
-void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *v = &m->vars[k];
-    later[k] = false;
-    for (size_t i = 0; i < v->nvalidations && !later[k]; i++)
-      later[k] = reads_module(a, m, &v->validations[i]);
-  }
-  for (bool more = true; more;) {
-    more = false;
-    for (size_t k = 0; k < m->nvars; k++)
-      if (!later[k] && reads_later(a, m, k, later))
-        later[k] = more = true;
+void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
+                     const bool *soft, bool *failed) {
+  for (size_t i = from; soft && i < tfr_diags_count(diags); i++) {
+    struct tfr_diag *g = diags_at(diags, i);
+    if (g->code != TFR_CODE_RULE_FAILED || g->sev != TFR_DIAG_ERROR ||
+        !g->variable || (g->module && *g->module))
+      continue;
+    long k = index_of(m, g->variable);
+    if (k < 0 || !soft[k])
+      continue;
+    g->sev = TFR_DIAG_WARNING;
+    g->note = "A warning here, not an error: with -missing-required=info, "
+              "a rule that only fails while the variable is at its default "
+              "of null says that the caller must set it.";
+    if (failed)
+      failed[k] = false;
   }
 }
 
@@ -1241,8 +1219,7 @@ void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init,
-                           const bool *later) {
+                           struct tfr_rule *const *rules, bool init) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
     nrules += m->vars[k].nvalidations;
@@ -1253,9 +1230,6 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (size_t k = 0; init && k < n; k++)
     if (!m->vars[k].is_const)
       done[k] = 1; /* unknown in the init walk: nothing to wait for */
-  for (size_t k = 0; later && k < n; k++)
-    if (later[k])
-      done[k] = 1; /* the module tree's walk evaluates them (tree_walk.c) */
   tfr_arena *t = tfr_arena_new();
   struct scope s = {0};
   s.a = a;
