@@ -826,7 +826,7 @@ static const struct tfr_diag **own_diags(struct resolver *r, const tfr_diags *d,
       tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *own);
   for (size_t i = 0; i < tfr_diags_count(d); i++) {
     const struct tfr_diag *e = tfr_diags_get(d, i);
-    if (!e->variable ||
+    if (!e->variable || (e->module && *e->module) || /* a child's */
         (no_value ? e->code != TFR_CODE_NO_VALUE : e->sev != TFR_DIAG_ERROR))
       continue;
     const struct var_decl *v =
@@ -852,7 +852,10 @@ static const char *stop_reason(tfr_arena *a, const struct module *m,
   if (!first)
     return "plan stops before this";
   const char *what;
-  if (first->code == TFR_CODE_NO_VALUE && first->variable)
+  if (first->variable && first->module && *first->module) /* a child's */
+    what = tfr_arena_printf(a, "%s.var.%s: %s", first->module, first->variable,
+                            first->summary);
+  else if (first->code == TFR_CODE_NO_VALUE && first->variable)
     what = tfr_arena_printf(a, "var.%s has no value", first->variable);
   else if (first->variable &&
            module_var(m, first->variable, strlen(first->variable)))
