@@ -839,7 +839,8 @@ static const struct tfr_diag **own_diags(struct resolver *r, const tfr_diags *d,
 
 /* "plan stops before this: " and the first error in d, in a few words:
 ** "var.project has no value", "var.x: Invalid value for input variable",
-** or a summary and where it is. */
+** "Invalid value for input variable "x" in module.app" (a child's), or a
+** summary and where it is. */
 static const char *stop_reason(tfr_arena *a, const struct module *m,
                                const tfr_diags *d) {
   const struct tfr_diag *first = NULL;
@@ -853,8 +854,8 @@ static const char *stop_reason(tfr_arena *a, const struct module *m,
     return "plan stops before this";
   const char *what;
   if (first->variable && first->module && *first->module) /* a child's */
-    what = tfr_arena_printf(a, "%s.var.%s: %s", first->module, first->variable,
-                            first->summary);
+    what = tfr_arena_printf(a, "%s \"%s\" in %s", first->summary,
+                            first->variable, first->module);
   else if (first->code == TFR_CODE_NO_VALUE && first->variable)
     what = tfr_arena_printf(a, "var.%s has no value", first->variable);
   else if (first->variable &&
