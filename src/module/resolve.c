@@ -1203,6 +1203,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const struct tfr_resolve_opts *o,
                                             const struct overlays *ov) {
   struct tfr_resolution *res = new_resolution(a);
+  size_t first = tfr_diags_count(diags);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1266,6 +1267,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
     tree_mark_diags(diags, 0); /* the load's too: the root's */
+  else if (tree) /* a tree of one module: its walk's are no module's */
+    diags_unset_root_module(diags, first);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }
