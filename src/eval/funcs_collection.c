@@ -659,8 +659,7 @@ static const tfr_type *entries_object_type(tfr_arena *a, const struct entry *e,
 /* The map or object (as ret) of entries e[0..n) (sorted by name,
 ** distinct, values set), with marks; frees e. */
 static const tfr_value *entries_value(tfr_arena *a, struct entry *e, size_t n,
-                                      const tfr_type *ret,
-                                      unsigned marks) {
+                                      const tfr_type *ret, unsigned marks) {
   const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
   uint32_t *lens = tfr_arena_alloc(a, (n + 1) * sizeof *lens);
   const tfr_value **vals = tfr_arena_alloc(a, (n + 1) * sizeof *vals);
@@ -1145,7 +1144,6 @@ static const tfr_value *fn_transpose(struct fcall *f, const tfr_type *ret) {
   return tfr_map(f->a, ret->elem, m, keys, lens, vals);
 }
 
-
 /* ---- zipmap ------------------------------------------------------------- */
 
 /* zipmap's keys (as many as its values, nvalues) as entries, each with
@@ -1211,8 +1209,8 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
   const tfr_value *values = unmark(f->a, f->args[1], &marks);
   if (!tfr_value_is_wholly_known(keys))
     return with_marks(f->a, tfr_unknown(f->a, ret), marks);
-  struct entry *e = zip_entries(f, keys, values->n, NULL,
-                                values->elems, &marks);
+  struct entry *e =
+      zip_entries(f, keys, values->n, NULL, values->elems, &marks);
   if (!e)
     return NULL;
   size_t n = last_of_each(e, keys->n);

@@ -778,8 +778,8 @@ static const bool *soft_vars(struct resolver *r) {
   bool *soft = tfr_arena_alloc(r->a, (r->m->nvars ? r->m->nvars : 1));
   for (size_t k = 0; k < r->m->nvars; k++) {
     const struct var_decl *v = &r->m->vars[k];
-    soft[k] = !r->given[k] && v->has_default && v->dflt &&
-              tfr_value_is_null(v->dflt);
+    soft[k] =
+        !r->given[k] && v->has_default && v->dflt && tfr_value_is_null(v->dflt);
   }
   return soft;
 }

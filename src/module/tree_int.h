@@ -175,8 +175,8 @@ struct tree {
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
   const bool *root_soft; /* validate_soften's, or NULL */
-  bool validate; /* the walk is the validate walk */
-  bool planned;  /* the plan walk ran */
+  bool validate;         /* the walk is the validate walk */
+  bool planned;          /* the plan walk ran */
 };
 
 /* One reference: its root name and the names of its first steps. */
