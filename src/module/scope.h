@@ -31,6 +31,8 @@ struct scope {
                                 const char *attr, size_t alen);
   void *more_ud;
   const char *dir;     /* base directory of file functions, when m is NULL */
+  const struct module *funcs_of; /* whose functions (scope_funcs), when m is
+                                    NULL: a module instance's of the tree */
   bool quiet_deferred; /* a rule whose condition is unknown gives no
                           warning (a child module's: plan skips it) */
   bool init;           /* Terraform's init walk (eval_ctx.unknown_funcs) */

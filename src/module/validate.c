@@ -610,7 +610,7 @@ static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
   c.dir = s->m ? s->m->dir : s->dir;
   c.plan = true;
   c.attr_hint = &s->attr_hint;
-  scope_funcs(&c, s->m);
+  scope_funcs(&c, s->m ? s->m : s->funcs_of);
   c.unknown_funcs = x == rule->error_message ? EVAL_FUNCS_HCL
                     : s->init                ? EVAL_FUNCS_INIT
                                              : EVAL_FUNCS_TERRAFORM;
