@@ -782,6 +782,27 @@ static bool exec_node(struct tree *t, struct tnode *n) {
 /* One walk over the graph: the root's instance first, then every node in
 ** order, a node skipped (state 3) when one of its dependencies is not
 ** done. */
+/* The rules of a root variable that the plan walk skips (a dependency
+** was not done): why, in the rule runner's words (validate.c) when it is
+** the variable's own value or another root variable's. */
+static void skip_root_rules(struct tree *t, const struct tnode *n) {
+  if (t->validate || n->kind != N_VALID || n->tm != t->root || !t->root_rules)
+    return;
+  const struct module *m = t->root->m;
+  const char *why = NULL;
+  if (t->nodes[t->root->var_node[n->index]].state != 1)
+    why = "the variable has no valid value";
+  for (size_t j = 0; j < n->ndeps && !why; j++) {
+    const struct tnode *d = &t->nodes[n->deps[j]];
+    if (d->state != 1 && d->tm == t->root && d->index != n->index &&
+        (d->kind == N_VAR || d->kind == N_VALID))
+      why = tfr_arena_printf(t->a, "it refers to var.%s, which is not valid",
+                             m->vars[d->index].name);
+  }
+  if (why)
+    validate_skip_rules(&m->vars[n->index], t->root_rules[n->index], why);
+}
+
 static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
@@ -807,6 +828,7 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
       skip = t->nodes[n->deps[j]].state != 1;
     if (skip) {
       n->state = 3;
+      skip_root_rules(t, n);
       continue;
     }
     n->state = exec_node(t, n) ? 1 : 2;

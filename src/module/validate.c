@@ -1101,8 +1101,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
 }
 
 /* Every rule of variable k skipped, for the same reason. */
-static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
-                     const char *why) {
+void validate_skip_rules(const struct var_decl *v, struct tfr_rule *rules,
+                         const char *why) {
   for (size_t i = 0; i < v->nvalidations; i++)
     outcome(&rules[i], TFR_RULE_SKIPPED, why);
 }
@@ -1249,7 +1249,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       const struct var_decl *v = &m->vars[k];
       if (failed[k] || !values[k]) {
-        skip_all(v, rules[k], "the variable has no valid value");
+        validate_skip_rules(v, rules[k], "the variable has no valid value");
         done[k] = 2;
         progress = true;
         continue;
@@ -1274,7 +1274,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       progress = true;
       if (skip) {
-        skip_all(v, rules[k],
+        validate_skip_rules(v, rules[k],
                  tfr_arena_printf(a, "it refers to var.%s, which is not valid",
                                   skip));
         done[k] = 2;

@@ -74,6 +74,12 @@ bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
 void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
                      const bool *soft, bool *failed);
 
+/* Every rule of v skipped, each outcome in rules[i] saying why ("the
+** variable has no valid value", "it refers to var.x, which is not
+** valid"). */
+void validate_skip_rules(const struct var_decl *v, struct tfr_rule *rules,
+                         const char *why);
+
 /* Terraform's errors for references in x to variables and local values
 ** that m does not declare; true if there are none. */
 bool validate_console_refs(const struct module *m, tfr_arena *a,
