@@ -1274,9 +1274,10 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       progress = true;
       if (skip) {
-        validate_skip_rules(v, rules[k],
-                 tfr_arena_printf(a, "it refers to var.%s, which is not valid",
-                                  skip));
+        validate_skip_rules(
+            v, rules[k],
+            tfr_arena_printf(a, "it refers to var.%s, which is not valid",
+                             skip));
         done[k] = 2;
         continue;
       }
