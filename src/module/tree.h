@@ -58,8 +58,9 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags);
 
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
-** each call checked.  NULL when root has no module blocks (nothing
-** changes then).  False in *ok when Terraform would stop here. */
+** each call checked; without module blocks, a tree of one module (the
+** resolution says no tree then).  False in *ok when Terraform would stop
+** here. */
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok);
 

@@ -612,10 +612,10 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok) {
   *ok = true;
-  /* a root without module blocks is a tree of one module when it has
-  ** outputs: plan evaluates them (node_output.go:417-437, 522-530) */
-  if (!root->ncalls && !root->noutputs)
-    return NULL;
+  /* a root without module blocks is a tree of one module: the root is
+  ** the first module instance of Terraform's one graph, whose walk
+  ** evaluates its local values, rules and outputs (node_output.go:417-437,
+  ** 522-530) */
   struct tree *t = tfr_arena_alloc(a, sizeof *t);
   t->a = a;
   t->diags = diags;
