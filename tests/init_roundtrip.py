@@ -380,6 +380,10 @@ def modules(fixtures, values, shard, shards):
         "tree-module-enabled-terraform", "tree-removed-before-root-rules",
         "tree-child-error-not-the-roots",
         "tree-terraform-child-rule-engine-functions"))
+    skip["tree-missing-info-child-same-name"] = (
+        "a root variable whose default is null and whose rule refuses null "
+        "(the case of -missing-required=info): the env template leaves it "
+        "at null")
     skip["locals-error-stops-plan"] = (
         "a local value calls a function that does not exist: an error "
         "whatever the values")
