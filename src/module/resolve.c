@@ -1189,7 +1189,7 @@ static struct tree *load_tree(struct resolver *r,
     cv[k] = m->vars[k].is_const && !r->out[k].error ? r->out[k].value : NULL;
   struct tree_opts to = {cv,        o->env,          o->cache,
                          o->strict, o->warn_dropped, o->unchecked_error,
-                         ov,        o->own_dir};
+                         ov,        o->own_dir,      !o->tree};
   bool ok;
   struct tree *tree = tree_load(r->a, r->diags, r->m, &to, &ok);
   *stop = !ok || (tree && !tree_graph(tree, r->diags));
@@ -1234,7 +1234,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!p.stop && r.engine->const_init_walk)
     p.stop = !init_walk(&r);
   struct tree *tree = NULL;
-  if (!p.stop && o->tree)
+  if (!p.stop)
     tree = load_tree(&r, o, ov, &p.stop);
   if (!p.stop) {
     /* a cycle of the root's rules stops before the tree's walk too: the

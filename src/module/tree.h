@@ -48,6 +48,9 @@ struct tree_opts {
                                 root's directory): what is outside, or
                                 under the root's data directory, is
                                 third-party */
+  bool root_only;            /* -no-modules: module blocks are not
+                                followed (the root alone, a tree of one
+                                module whose calls are unknown) */
 };
 
 /* What decoding the root's module and output blocks said, added to diags;

@@ -175,6 +175,7 @@ struct tree {
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
   const bool *root_soft; /* validate_soften's, or NULL */
+  bool root_only;        /* tree_opts.root_only */
   bool validate;         /* the walk is the validate walk */
   bool planned;          /* the plan walk ran */
 };

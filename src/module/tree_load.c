@@ -646,6 +646,9 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
     t->root->ino = st.st_ino;
   }
   size_t before = tfr_diags_count(diags);
+  t->root_only = o->root_only;
+  if (o->root_only)
+    return t; /* the module blocks are not looked at */
   tree_root_diags(root, diags);
   /* OpenTofu decodes a call's source with its module: a root call's
   ** invalid source is a root configuration error */

@@ -172,7 +172,8 @@ static int by_address(const void *x, const void *y) {
 
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
-  res->tree = t->root->m->ncalls > 0; /* else a tree of one module */
+  /* else a tree of one module: no module block, or none followed */
+  res->tree = t->root->m->ncalls > 0 && !t->root_only;
   size_t n = 0;
   /* a tree cut at a limit is not followed: no child is listed (each
   ** would be "not resolved", up to TREE_MAX_INSTANCES of them) */
