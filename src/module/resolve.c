@@ -1236,13 +1236,11 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   struct tree *tree = NULL;
   if (!p.stop)
     tree = load_tree(&r, o, ov, &p.stop);
-  if (!p.stop) {
-    /* a cycle of the root's rules stops before the tree's walk too: the
-    ** graph is checked before it is walked (terraform
-    ** internal/terraform/graph_builder.go:83) */
-    bool cycle = false, ok = validate_unknown(m, a, diags, &cycle);
-    p.stop = !(tree && !cycle ? tree_validate(tree, diags) && ok : ok);
-  }
+  /* Terraform's validate walk, every root variable unknown: the rules of
+  ** every instance, the root's included (a cycle stopped at the graph,
+  ** checked before it is walked: graph_builder.go:83) */
+  if (!p.stop)
+    p.stop = !tree_validate(tree, diags);
   group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {
     if (!p.stop)

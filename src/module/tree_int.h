@@ -174,10 +174,11 @@ struct tree {
   ** failures point, and their outcomes */
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
-  const bool *root_soft; /* validate_soften's, or NULL */
-  bool root_only;        /* tree_opts.root_only */
-  bool validate;         /* the walk is the validate walk */
-  bool planned;          /* the plan walk ran */
+  const bool *root_soft;      /* validate_soften's, or NULL */
+  struct bytemap *walk_clean; /* validate_var_walk's, for the root */
+  bool root_only;             /* tree_opts.root_only */
+  bool validate;              /* the walk is the validate walk */
+  bool planned;               /* the plan walk ran */
 };
 
 /* One reference: its root name and the names of its first steps. */

@@ -375,18 +375,36 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
   }
 }
 
-/* A root variable's rules in the plan walk, as Terraform's one graph
-** orders them: after the module outputs and local values they read
+/* A root variable's rules in Terraform's validate walk: every root
+** variable unknown, a failure at the declaration, only errors kept; a
+** reference to something undeclared is an error of this variable's rules
+** alone (eval_variable.go:267-271, evaluate.go). */
+static bool exec_root_validate(struct tree *t, struct tmod *tm, size_t k,
+                               struct scope *s) {
+  const struct module *m = tm->m;
+  size_t before = tfr_diags_count(t->diags);
+  if (validate_var_refs(m, t->a, t->diags, k)) {
+    if (!t->walk_clean) {
+      t->walk_clean = tfr_arena_alloc(t->a, sizeof *t->walk_clean);
+      tfr_arena_on_free(t->a, (void (*)(void *))bytemap_free, t->walk_clean);
+    }
+    validate_var_walk(m, t->scratch, t->a, t->diags, k, s, t->walk_clean);
+  }
+  tree_walk_said(t, before, "");
+  return !diags_errors_since(t->diags, before);
+}
+
+/* A root variable's rules, as Terraform's one graph orders them: after
+** the module outputs and local values they read
 ** (transform_variable_validation.go, node_variable_validation.go:
-** 116-135); resolve.c's validate walk evaluated them with every root
-** variable unknown. */
+** 116-135), in the validate walk and the plan walk. */
 static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   struct tinst *in = tm->insts[0];
-  if (t->validate)
-    return true;
   struct scope s;
   struct tscope ts;
   tree_init_scope(t, &s, &ts, in, NULL, -1, NULL);
+  if (t->validate)
+    return exec_root_validate(t, tm, k, &s);
   size_t before = tfr_diags_count(t->diags);
   bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
                                    false, t->root_rules[k]);

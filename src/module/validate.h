@@ -12,12 +12,17 @@
 ** variable. */
 void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
 
-/* Before values are final: references to undeclared variables, cycles,
-** and errors that do not depend on values (every variable unknown).
-** False when Terraform would stop here; *cycle set when that is at a
-** cycle, found before any walk. */
-bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
-                      bool *cycle);
+/* The rules of the root variable k of m in Terraform's validate walk
+** (tree_walk.c): every variable unknown, a failure at the declaration, in
+** s; what they compute in a (reset after each).  A rule whose outcome
+** there depends only on its text and its variable's type and marks
+** (walk_key) is evaluated once per module: clean holds the keys of those
+** that passed (in keep).  False if one gave an error. */
+struct bytemap;
+struct scope;
+bool validate_var_walk(const struct module *m, tfr_arena *a, tfr_arena *keep,
+                       tfr_diags *diags, size_t k, struct scope *s,
+                       struct bytemap *clean);
 
 /* Where variable k's value is written: asked for only when one of its
 ** rules fails. */
