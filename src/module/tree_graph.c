@@ -172,6 +172,10 @@ bool tree_build_graph(struct tree *t) {
       dep(t, self, tm->var_node[nd->index]);
       const struct var_decl *v = &m->vars[nd->index];
       for (size_t i = 0; i < v->nvalidations; i++) {
+        /* a rule sharing another's trees refers to its own variable alone
+        ** (module.h): the trees' references are the other variable's */
+        if (v->validations[i].alias)
+          continue;
         ref_deps(t, self, tm, v->validations[i].condition);
         ref_deps(t, self, tm, v->validations[i].error_message);
       }
