@@ -26,6 +26,7 @@
 #include "base/json_out.h"
 #include "module/module.h"
 #include "syntax/parse.h"
+#include "syntax/refs_tf.h"
 #include "render/render.h"
 #include "module/opts.h"
 #include "base/strutil.h"
@@ -155,6 +156,12 @@ tfr_file *tfr_parse_file(tfr_arena *a, tfr_diags *diags, const char *path,
 
 void tfr_file_dump_json(const tfr_file *f, FILE *out) {
   ast_dump_json(UNCONST(struct ast_file *, &f->f), out);
+}
+
+const char **tfr_expr_references(tfr_arena *a, const tfr_file *expr,
+                                 size_t *n) {
+  *n = 0;
+  return expr ? refs_terraform(a, expr->f.body, n) : NULL;
 }
 
 const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,

@@ -111,6 +111,20 @@ TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags,
                                  const char *name, const char *text,
                                  size_t len);
 
+/**
+ * The references of a parsed expression (tfr_parse_expr, or
+ * tfr_variable.arg_expr) as Terraform's plan JSON lists an expression's
+ * "references": each reference with every step after its address, then
+ * shorter down to the address ("var.net.cidr", "var.net"), then the
+ * address without its instance key ("module.a[\"k\"].id",
+ * "module.a[\"k\"]"), in the expression's order, repeats kept.
+ * @param[out] n  how many.
+ * @returns the strings (owned by @p a); NULL when there are none.
+ * Since 0.4.0.
+ */
+TFR_API const char **tfr_expr_references(tfr_arena *a, const tfr_file *expr,
+                                         size_t *n);
+
 /* ---- evaluating, types and conversion ------------------------------- */
 
 /**

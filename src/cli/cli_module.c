@@ -184,7 +184,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
   ro.tree = !o->no_modules;
   ro.missing_required_info = o->missing == 1;
   ro.unchecked_error = o->unchecked == 1;
-  ro.keep_given = explain; /* it shows the conversion */
+  /* explain shows the conversion; plan JSON has the values as given */
+  ro.keep_given = explain || o->o.format == FMT_PLAN_JSON;
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the
   ** verdict stays Terraform's */
@@ -229,6 +230,8 @@ static bool write_format(tfr_arena *a, const struct tfr_resolution *res,
   enum out_format f = o->o.format;
   if (f == FMT_JSON) {
     cli_show_json(a, res, d, o->o.show_sensitive);
+  } else if (f == FMT_PLAN_JSON) {
+    cli_plan_json(a, res, d, o->o.show_sensitive);
   } else if (f == FMT_SARIF || f == FMT_GITHUB || f == FMT_JUNIT) {
     struct report_env env = {NULL, res, d};
     report_write(stdout, f, &env, 1);
@@ -247,8 +250,15 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (!operands(o, explain, &dir, &names))
     return EXIT_USAGE;
   note_ignored(o);
-  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag)
+  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag) {
+    if (o->o.format == FMT_PLAN_JSON) { /* a plan is of one module */
+      cli_usage_error(o->cmd, "-format=plan-json describes one module "
+                              "with one set of values: not with "
+                              "-var-file-each, -recursive or -affected-by");
+      return EXIT_USAGE;
+    }
     return check_many(o, dir);
+  }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res = resolve(a, d, o, dir, explain);
@@ -262,7 +272,7 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
     rc = out(o, &r);
   if (o->bad_flag) {
     rc = EXIT_USAGE;
-    if (o->o.format != FMT_JSON) {
+    if (o->o.format != FMT_JSON && o->o.format != FMT_PLAN_JSON) {
       fputc('\n', stderr);
       cli_help(o->cmd, stderr);
     }

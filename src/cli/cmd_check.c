@@ -72,6 +72,7 @@ static const struct cli_choice formats[] = {
     {"sarif", FMT_SARIF, "SARIF 2.1.0"},
     {"github", FMT_GITHUB, "workflow commands"},
     {"junit", FMT_JUNIT, "JUnit XML"},
+    {"plan-json", FMT_PLAN_JSON, "Terraform's plan JSON shape, for policies"},
     {NULL, 0, NULL}};
 
 static const struct cli_option options[] = {
