@@ -49,20 +49,24 @@ static bool can_write(const tfr_value *v) {
 /* plan.go:60-81 `variables` (plan.go:357-408): each root variable the
 ** caller set, its value as the caller gave it (before conversion, as
 ** context_plan.go:407-434 stores it), and the default of each one not
-** set (plan.go:373-402); ephemeral variables are not stored
-** (context_plan.go:395-405).  Terraform writes a sensitive value in
+** set (plan.go:373-402).  An ephemeral variable's value is not stored
+** (context_plan.go:395-405), so it has its default, set or not (the
+** loop of plan.go:390-402 does not look at ephemeral).  Terraform
+** writes a sensitive value in
 ** clear; here its member is {} (`value` is omitempty, plan.go:193)
 ** unless -show-sensitive. */
 static void plan_variables(struct pj *p) {
   bool first = true;
-  fputs("\"variables\": {", p->out);
   for (size_t i = 0; i < p->res->n; i++) {
     const struct tfr_variable *v = tfr_resolution_variable(p->res, i);
-    bool set = v->source != TFR_SRC_NONE && v->source != TFR_SRC_DEFAULT;
+    bool set = v->source != TFR_SRC_NONE && v->source != TFR_SRC_DEFAULT &&
+               !v->ephemeral;
     const tfr_value *val = set ? (v->given ? v->given : v->value)
                                : v->default_value;
-    if (v->ephemeral || !can_write(val))
+    if (!can_write(val))
       continue;
+    if (first) /* plan.go:404-406: no member when there are none */
+      fputs("\n \"variables\": {", p->out);
     key(p, &first, v->name, "  ");
     if (v->sensitive && !p->show) {
       fputs("{}", p->out);
@@ -72,7 +76,8 @@ static void plan_variables(struct pj *p) {
     tfr_value_write_json(p->out, p->a, val);
     fputc('}', p->out);
   }
-  fputs(first ? "}" : "\n }", p->out);
+  if (!first)
+    fputs("\n },", p->out);
 }
 
 /* config.go:62-67 and 395-415: a module's variables, each with its
@@ -413,9 +418,9 @@ void cli_plan_json(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, bool show_sensitive) {
   struct pj p = {a, res, show_sensitive, stdout};
   /* plan.go:34 FormatVersion, 60-81: the members in its order */
-  fputs("{\"format_version\": \"1.2\",\n ", p.out);
+  fputs("{\"format_version\": \"1.2\",", p.out);
   plan_variables(&p);
-  fputs(",\n \"configuration\": {\"root_module\": ", p.out);
+  fputs("\n \"configuration\": {\"root_module\": ", p.out);
   module_body(&p, "", NULL, "  ");
   /* plan.go:78-80: no plan is made, so none can be applied */
   fprintf(p.out, "},\n \"applyable\": false, \"complete\": false,"
