@@ -39,8 +39,8 @@ _tfresolve_options() {
 
 _tfresolve_formats() {
   case $1 in
-    show) echo "human json yaml tfvars env" ;;
-    check) echo "human json sarif github junit" ;;
+    show) echo "human json yaml plan-json tfvars env" ;;
+    check) echo "human json sarif github junit plan-json" ;;
     explain) echo "human json" ;;
     init) echo "tfvars json env" ;;
     eval | console) echo "console json yaml" ;;

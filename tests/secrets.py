@@ -15,8 +15,8 @@ file (tests/*.tftest.hcl) asserts on them.
 
 Every command and format runs three times: with the rules failing, with
 them passing, and with values of the wrong type from a var file, -var and
-TF_VAR_: show (human, -json, yaml, tfvars, env), check (human,
--json, sarif, github, junit; also with -var-file-each), explain of every
+TF_VAR_: show (human, -json, yaml, tfvars, env, plan-json), check (human,
+-json, sarif, github, junit, plan-json; also with -var-file-each), explain of every
 sensitive variable, eval -functions and console (console, -json, yaml)
 with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
 No output may hold a canary, nor any value that the expressions derive
@@ -235,11 +235,12 @@ def main():
                               ("rules passing", PASSING, None),
                               ("wrong types", WRONG, WRONG_ENV)):
         base = ARGS + extra
-        for f in ("human", "json", "yaml", "tfvars", "env"):
+        for f in ("human", "json", "yaml", "tfvars", "env", "plan-json"):
             hidden("show -format=%s (%s)" % (f, stage),
                    ["show", "-format=" + f] + base, more_env=env)
         for each in ([], EACH):
-            for f in ("human", "json", "sarif", "github", "junit"):
+            for f in ("human", "json", "sarif", "github", "junit",
+                      "plan-json"):
                 hidden("check %s-format=%s (%s)" % (
                     "-var-file-each " if each else "", f, stage),
                        ["check", "-format=" + f] + each + base,
@@ -282,7 +283,7 @@ def main():
                "SECRETcliV5T7", "SECRETvarfileD9F3", "SECRETeachdefaultZ2Y4",
                "SECRETallVarfileE2", "SECRETlistA1B2", "SECRETmapE5F6",
                "SECRETobjJ9K0", "73914286"]
-    for f in ("human", "json", "yaml", "tfvars", "env"):
+    for f in ("human", "json", "yaml", "tfvars", "env", "plan-json"):
         rc, out = run(tool, fixture, ["show", "-format=" + f] + base)
         missing = [w for w in winners if w not in out]
         report(rc == 0 and not missing,
@@ -337,10 +338,10 @@ def shape_inputs(d):
 # text, show, explain (text and JSON), each with and without -strict.
 SHAPE_RUNS = (
     [["check", "-format=" + f] for f in ("human", "json", "sarif", "github",
-                                        "junit")] +
+                                        "junit", "plan-json")] +
     [["check", "-no-color"]] +
     [["show", "-format=" + f] for f in ("human", "json", "yaml", "tfvars",
-                                       "env")] +
+                                       "env", "plan-json")] +
     [["explain", "-all"], ["explain", "-json", "-all"]])
 
 
@@ -499,6 +500,19 @@ def tree(tool, root):
                "tree %s: show -json -show-sensitive: each secret in the "
                "child values it reaches" % name,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+        # the same in plan-json's "tfresolve" part
+        rc, pj = run(tool, d, ["show", "-format=plan-json",
+                               "-show-sensitive"] + args, more_env=env)
+        try:
+            pj_modules = json.loads(pj)["tfresolve"].get("modules", {})
+        except (ValueError, KeyError):
+            pj_modules = {}
+        missing = [s for s in TREE_REACHES.get(name, [])
+                   if s not in json.dumps(pj_modules)]
+        report(pj_modules and not missing,
+               "tree %s: show -format=plan-json -show-sensitive: each secret "
+               "in the child values it reaches" % name,
+               "missing: %s\n%s" % (", ".join(missing), pj[-1500:]))
         addrs = ["%s.var.%s" % (m, v) for m in sorted(modules)
                  for v in sorted(modules[m].get("variables", {}))]
         runs = [r + s for r in SHAPE_RUNS for s in ([], ["-strict"])]
