@@ -27,6 +27,7 @@
 #include "module/module.h"
 #include "syntax/parse.h"
 #include "syntax/refs_tf.h"
+#include "module/policy.h"
 #include "render/render.h"
 #include "module/opts.h"
 #include "base/strutil.h"
@@ -270,4 +271,16 @@ double tfr_number_double(const tfr_value *v) {
 
 FILE *tfr_writer_open(tfr_write_fn fn, void *ctx) {
   return compat_writer(fn, ctx);
+}
+
+const struct tfr_resolution *
+tfr_policy_check(tfr_arena *a, tfr_diags *diags,
+                 const struct tfr_resolution *res,
+                 const struct tfr_policy_opts *o) {
+  static const size_t v1 = STRUCT_END(struct tfr_policy_opts, env);
+  struct tfr_policy_opts opts;
+  if (!o || !opts_read(a, diags, &opts, sizeof opts, o, o->size, v1,
+                       "struct tfr_policy_opts", "TFR_POLICY_OPTS_INIT"))
+    return res;
+  return policy_check(a, diags, res, opts.dir ? opts.dir : ".", opts.env);
 }

@@ -45,7 +45,10 @@ every child variable by address (text, JSON), diff, eval and console of
 the root's local values and module calls, eval -scope of every child
 instance (its var and local objects, each variable), and the language
 server (every file opened, a
-hover on every key of terraform.tfvars): none may show a canary.  With
+hover on every key of terraform.tfvars), and check -policy with the
+module policies of fixtures/secrets-policy (every format, with
+-var-file-each and -strict, a sensitive policy input from TFPOLICY_INPUT_
+and from its default): none may show a canary.  With
 -show-sensitive, show -json prints each secret that reaches a child value
 in that child's part (TREE_REACHES: the secrets do flow into the tree).
 
@@ -531,6 +534,32 @@ def tree(tool, root):
                                       sorted(modules[m].get("variables", {}))]
             runs += [["eval", "-scope=" + m, "-format=" + f, "--"] + own
                      for f in ("console", "json", "yaml")]
+        # check -policy (fixtures/secrets-policy): module policies whose
+        # messages are built from the instances' attrs and a sensitive
+        # input set through TFPOLICY_INPUT_ (and its default)
+        policy = os.path.join(os.path.dirname(os.path.abspath(root)),
+                              "secrets-policy")
+        pol_env = dict(env or {}, TFPOLICY_INPUT_token="SECRETpolInputQ3")
+        pol_forbidden = forbidden + ["SECRETpolInputQ3", "SECRETpolDefaultW8"]
+        failed = False
+        for f in ("human", "json", "sarif", "github", "junit", "plan-json"):
+            for extra in ([], ["-var-file-each=envs/*.tfvars"], ["-strict"]):
+                if f == "plan-json" and extra and extra[0] != "-strict":
+                    continue
+                for e in (pol_env, env):
+                    cmd = (["check", "-format=" + f, "-policy=" + policy] +
+                           extra + args)
+                    rc, out = run(tool, d, cmd, more_env=e)
+                    leaked = [s for s in pol_forbidden if s in out]
+                    report(not leaked and 0 <= rc < 3,
+                           "tree %s: %s: %s" % (name, " ".join(cmd),
+                                                "exit %d" % rc if not leaked
+                                                else "shows " +
+                                                ", ".join(leaked[:5])),
+                           out[-2000:])
+                    failed |= "Mandatory policy failed" in out
+        report(failed, "tree %s: check -policy: the policies ran on its "
+               "instances" % name, "")
         in_child = False  # a diagnostic of a child instance
         for cmd in runs:
             full = cmd[:1] + args + cmd[1:] if "--" in cmd else cmd + args

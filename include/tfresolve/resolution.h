@@ -287,6 +287,9 @@ struct tfr_instance {
   const char *version;
   const tfr_file *count_expr;
   const tfr_file *for_each_expr;
+  /* since 0.4.0: the version `terraform init` installed (its
+  ** .terraform/modules/modules.json record), or NULL (a local module) */
+  const char *installed_version;
 };
 
 /** Why the instances of a module call were not checked

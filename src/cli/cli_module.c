@@ -165,7 +165,8 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->missing == 1,
                          !o->no_modules,
                          o->unchecked == 1,
-                         NULL};
+                         NULL,
+                         o->policy};
   return cli_check_many(&mo);
 }
 
@@ -262,6 +263,12 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res = resolve(a, d, o, dir, explain);
+  if (o->policy && !o->bad_flag) { /* check -policy=DIR */
+    struct tfr_policy_opts po = TFR_POLICY_OPTS_INIT;
+    po.dir = o->policy;
+    po.env = o->no_env ? NULL : environ;
+    res = tfr_policy_check(a, d, res, &po);
+  }
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
   if (o->changed)
     res = tfr_resolution_select(a, res, is_changed, NULL);

@@ -56,6 +56,7 @@ struct many_opts {
   bool unchecked_error;    /* -unchecked=error */
   struct tfr_cache *cache; /* child modules shared by the jobs (set by
                               cli_check_many) */
+  const char *policy;      /* -policy=DIR: Terraform Policy files */
 };
 int cli_check_many(const struct many_opts *mo);
 

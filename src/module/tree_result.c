@@ -162,6 +162,11 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->call_range = src_range(tm->call->src, tm->call->decl);
   o->parent = in ? in->parent->addr : tm->parent->addr;
   o->version = tm->call->version;
+  const struct manifest_rec *rec =
+      t->has_man ? tree_manifest_find(t, tree_manifest_key(t, tm->addr))
+                 : NULL;
+  o->installed_version =
+      rec && rec->version && *rec->version ? rec->version : NULL;
   o->count_expr = expr_file(t, tm->call->count_src, tm->call->count);
   o->for_each_expr = expr_file(t, tm->call->for_each_src, tm->call->for_each);
   struct tfr_variable *vars =
