@@ -6,6 +6,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,20 @@ static void note_ignored(const struct cli_opts *o) {
         stderr);
 }
 
+/* check -policy=DIR: DIR can be listed; else a message and false (the
+** tool cannot run: exit status 2, as for the module directory). */
+static bool policy_dir_ok(const struct cli_opts *o) {
+  struct stat st;
+  bool ok = stat(o->policy, &st) == 0 && S_ISDIR(st.st_mode);
+  DIR *d = ok ? opendir(o->policy) : NULL;
+  if (d)
+    closedir(d);
+  else
+    fprintf(stderr, "tfresolve %s: cannot read the policy directory %s\n",
+            o->cmd->name, o->policy);
+  return d != NULL;
+}
+
 /* check -var-file-each / -recursive: many resolutions at once. */
 static int check_many(const struct cli_opts *o, const char *dir) {
   struct many_opts mo = {&o->o,
@@ -251,6 +266,8 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (!operands(o, explain, &dir, &names))
     return EXIT_USAGE;
   note_ignored(o);
+  if (o->policy && !policy_dir_ok(o))
+    return EXIT_USAGE;
   if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag) {
     if (o->o.format == FMT_PLAN_JSON) { /* a plan is of one module */
       cli_usage_error(o->cmd, "-format=plan-json describes one module "
