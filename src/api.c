@@ -273,10 +273,9 @@ FILE *tfr_writer_open(tfr_write_fn fn, void *ctx) {
   return compat_writer(fn, ctx);
 }
 
-const struct tfr_resolution *
-tfr_policy_check(tfr_arena *a, tfr_diags *diags,
-                 const struct tfr_resolution *res,
-                 const struct tfr_policy_opts *o) {
+const struct tfr_resolution *tfr_policy_check(tfr_arena *a, tfr_diags *diags,
+                                              const struct tfr_resolution *res,
+                                              const struct tfr_policy_opts *o) {
   static const size_t v1 = STRUCT_END(struct tfr_policy_opts, env);
   struct tfr_policy_opts opts;
   if (!o || !opts_read(a, diags, &opts, sizeof opts, o, o->size, v1,

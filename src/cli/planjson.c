@@ -61,8 +61,8 @@ static void plan_variables(struct pj *p) {
     const struct tfr_variable *v = tfr_resolution_variable(p->res, i);
     bool set = v->source != TFR_SRC_NONE && v->source != TFR_SRC_DEFAULT &&
                !v->ephemeral;
-    const tfr_value *val = set ? (v->given ? v->given : v->value)
-                               : v->default_value;
+    const tfr_value *val =
+        set ? (v->given ? v->given : v->value) : v->default_value;
     if (!can_write(val))
       continue;
     if (first) /* plan.go:404-406: no member when there are none */
@@ -224,8 +224,8 @@ static void module_body(struct pj *p, const char *path,
   const struct tfr_variable **v =
       tfr_arena_alloc(p->a, (n ? n : 1) * sizeof *v);
   for (size_t k = 0; k < n; k++)
-    v[k] = in ? tfr_instance_variable(in, k)
-              : tfr_resolution_variable(p->res, k);
+    v[k] =
+        in ? tfr_instance_variable(in, k) : tfr_resolution_variable(p->res, k);
   if (n) {
     fprintf(p->out, "%s\n%s\"variables\": ", first ? "" : ",", ind);
     config_variables(p, v, n, tfr_arena_printf(p->a, "%s ", ind));
@@ -273,8 +273,8 @@ static void resolved_values(struct pj *p, struct pj_lists *l,
   size_t n = in ? in->n : p->res->n;
   fputc('{', p->out);
   for (size_t k = 0; k < n; k++) {
-    const struct tfr_variable *v = in ? tfr_instance_variable(in, k)
-                                      : tfr_resolution_variable(p->res, k);
+    const struct tfr_variable *v =
+        in ? tfr_instance_variable(in, k) : tfr_resolution_variable(p->res, k);
     resolved_value(p, l, &first, v, var_address(p->a, in, v), ind);
   }
   close_obj(p, first, ind);
@@ -359,8 +359,8 @@ static void provenances(struct pj *p) {
   fputs(first ? "}" : "\n  }", p->out);
 }
 
-static void address_list(struct pj *p, const char *name,
-                         const char *const *v, size_t n) {
+static void address_list(struct pj *p, const char *name, const char *const *v,
+                         size_t n) {
   fprintf(p->out, ",\n  \"%s\": [", name);
   for (size_t i = 0; i < n; i++) {
     fputs(i ? ", " : "", p->out);
@@ -423,8 +423,9 @@ void cli_plan_json(tfr_arena *a, const struct tfr_resolution *res,
   fputs("\n \"configuration\": {\"root_module\": ", p.out);
   module_body(&p, "", NULL, "  ");
   /* plan.go:78-80: no plan is made, so none can be applied */
-  fprintf(p.out, "},\n \"applyable\": false, \"complete\": false,"
-                 " \"errored\": %s",
+  fprintf(p.out,
+          "},\n \"applyable\": false, \"complete\": false,"
+          " \"errored\": %s",
           res->valid ? "false" : "true");
   ours(&p, d);
   fputs("}\n", p.out);

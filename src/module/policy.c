@@ -125,8 +125,7 @@ static void add_locals(tfr_arena *a, const struct ast *body,
   size_t more = 0;
   for (uint32_t i = 0; i < body->n; i++)
     more += body->items[i]->kind == AST_ATTR;
-  struct pol_local *out =
-      tfr_arena_alloc(a, (*n + more + 1) * sizeof *out);
+  struct pol_local *out = tfr_arena_alloc(a, (*n + more + 1) * sizeof *out);
   if (*n)
     memcpy(out, *v, *n * sizeof *out);
   for (uint32_t i = 0; i < body->n; i++) {
@@ -221,9 +220,8 @@ static bool parse_policy(tfr_arena *a, tfr_diags *d, struct src_file *src,
 ** type (optional() defaults first) and marked when sensitive; NULL after
 ** an error. */
 static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
-                                    struct src_file *src,
-                                    const struct ast *blk, const char *name,
-                                    char *const *env) {
+                                    struct src_file *src, const struct ast *blk,
+                                    const char *name, char *const *env) {
   const struct ast *type = NULL, *def = NULL, *sens = NULL;
   const struct ast *body = blk->kids[1];
   for (uint32_t i = 0; i < body->n; i++) {
@@ -248,9 +246,8 @@ static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
   size_t plen = strlen(name) + 15;
   const char *raw = NULL;
   for (char *const *e = env; e && *e && !raw; e++)
-    if (!strncmp(*e, "TFPOLICY_INPUT_", 15) && !strncmp(*e + 15, name,
-                                                       plen - 15) &&
-        (*e)[plen] == '=')
+    if (!strncmp(*e, "TFPOLICY_INPUT_", 15) &&
+        !strncmp(*e + 15, name, plen - 15) && (*e)[plen] == '=')
       raw = *e + plen + 1;
   const tfr_value *v = NULL;
   size_t before = tfr_diags_count(d);
@@ -278,8 +275,7 @@ static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
   if (!cv) {
     say(d, src, (def && !raw ? def : blk)->span, TFR_DIAG_ERROR,
         "Invalid value for input",
-        tfr_arena_printf(a, "Unsuitable value for input.%s: %s.", name,
-                         err));
+        tfr_arena_printf(a, "Unsuitable value for input.%s: %s.", name, err));
     return NULL;
   }
   tfr_diags *scratch = tfr_diags_new(a);
@@ -291,8 +287,8 @@ static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
 
 /* A block of a policy file, into f. */
 static void file_block(tfr_arena *a, tfr_diags *d, const struct ast *x,
-                       char *const *env, struct pol_file *f,
-                       size_t *others, struct span *other_at) {
+                       char *const *env, struct pol_file *f, size_t *others,
+                       struct span *other_at) {
   struct src_file *src = f->src;
   const struct ast *const *l;
   if (is(x, "policy")) {
@@ -340,8 +336,7 @@ static bool load_file(tfr_arena *a, tfr_diags *d, const char *path,
       unsupported(a, d, f->src, x);
   }
   if (others)
-    say(d, f->src, other_at, TFR_DIAG_WARNING,
-        "Policies not evaluated offline",
+    say(d, f->src, other_at, TFR_DIAG_WARNING, "Policies not evaluated offline",
         tfr_arena_printf(a,
                          "This file has %zu resource_policy or "
                          "provider_policy block%s: they need a plan's "
@@ -373,8 +368,7 @@ static struct eval_ctx pol_ctx(struct pol_eval *e, struct eval_scope *es) {
   return c;
 }
 
-static const tfr_value *pol_eval_expr(struct pol_eval *e,
-                                      const struct ast *x) {
+static const tfr_value *pol_eval_expr(struct pol_eval *e, const struct ast *x) {
   struct eval_scope es;
   struct eval_ctx c = pol_ctx(e, &es);
   return eval_expr(&c, x);
@@ -495,7 +489,8 @@ static const tfr_value *instance_attrs(tfr_arena *a,
   for (size_t k = 0; k < in->n; k++) {
     const struct tfr_variable *v = &in->vars[k];
     const tfr_value *val =
-        v->value ? v->value : tfr_unknown(a, v->type ? v->type : &tfr_t_dynamic);
+        v->value ? v->value
+                 : tfr_unknown(a, v->type ? v->type : &tfr_t_dynamic);
     names[k] = v->name;
     vals[k] = v->sensitive ? tfr_value_mark(a, val, TFR_V_SENSITIVE) : val;
   }
@@ -593,7 +588,8 @@ static const struct tfr_variable *attrs_var(const struct ast *cond,
   return r.found;
 }
 
-/* ---- verdicts -------------------------------------------------------------- */
+/* ---- verdicts --------------------------------------------------------------
+ */
 
 /* An enforce block's error_message as it is shown: never a sensitive
 ** value (Terraform's words for a validation rule's, eval_variable.go). */
@@ -632,8 +628,8 @@ static void fail(struct pol_eval *e, const struct tfr_instance *in,
   const struct pol_policy *p = e->p;
   struct tfr_diag g = {0};
   g.sev = p->mandatory ? TFR_DIAG_ERROR : TFR_DIAG_WARNING;
-  g.summary = p->mandatory ? "Mandatory policy failed"
-                           : "Advisory policy failed";
+  g.summary =
+      p->mandatory ? "Mandatory policy failed" : "Advisory policy failed";
   g.detail = tfr_arena_printf(
       e->a,
       "%s\n\nThis was checked by the enforce block at %s of module_policy "
@@ -648,10 +644,9 @@ static void fail(struct pol_eval *e, const struct tfr_instance *in,
     g.variable = v->name;
     if (v->from_element && v->from_range.filename) {
       g.element = v->from_range;
-      g.note = tfr_arena_printf(e->a, "attrs.%s comes from %s, set at %s:%d.",
-                                v->name, v->from_element,
-                                v->from_range.filename,
-                                v->from_range.start.line);
+      g.note = tfr_arena_printf(
+          e->a, "attrs.%s comes from %s, set at %s:%d.", v->name,
+          v->from_element, v->from_range.filename, v->from_range.start.line);
     } else if (v->source == TFR_SRC_CONFIG && v->source_file) {
       g.note = tfr_arena_printf(e->a,
                                 "attrs.%s is set by the module argument at "
@@ -677,9 +672,8 @@ static void deferred(struct pol_eval *e, const struct ast *x,
 
 /* Policy p of file f on instance in: its filter, then each enforce
 ** block.  Every diagnostic it gives is ours and about in. */
-static void check_instance(tfr_arena *a, tfr_diags *d,
-                           const struct pol_file *f, const tfr_value *input,
-                           const struct pol_policy *p,
+static void check_instance(tfr_arena *a, tfr_diags *d, const struct pol_file *f,
+                           const tfr_value *input, const struct pol_policy *p,
                            const struct tfr_instance *in) {
   size_t nl = p->nlocals + f->nlocals + 1;
   struct pol_eval e = {a,
@@ -718,8 +712,7 @@ static bool keep_policy(const char *dir, const char *name, void *ctx) {
 /* The file's policies on every instance whose source they name. */
 static void check_file(tfr_arena *a, tfr_diags *d, const struct pol_file *f,
                        const struct tfr_resolution *res) {
-  const tfr_value *input =
-      tfr_object(a, f->nin, f->in_names, f->in_vals);
+  const tfr_value *input = tfr_object(a, f->nin, f->in_names, f->in_vals);
   for (size_t k = 0; k < f->npols; k++)
     for (size_t i = 0; i < res->ninstances; i++) {
       const struct tfr_instance *in = &res->instances[i];
@@ -734,7 +727,8 @@ const struct tfr_resolution *policy_check(tfr_arena *a, tfr_diags *diags,
   size_t before = tfr_diags_count(diags), n = 0;
   const char **names = dir_list(a, dir, keep_policy, NULL, NULL, &n);
   if (!names) {
-    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL, "Failed to read policy directory",
+    tfr_diags_add(diags, TFR_DIAG_ERROR, NULL,
+                  "Failed to read policy directory",
                   tfr_arena_printf(a,
                                    "The directory %s cannot be read: no "
                                    "policy was checked.",

@@ -317,7 +317,8 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
     *rel = tree_path_join(t->a, tm->rel, c->source);
     return true;
   }
-  const struct manifest_rec *rec = tree_manifest_find(t, tree_manifest_key(t, addr));
+  const struct manifest_rec *rec =
+      tree_manifest_find(t, tree_manifest_key(t, addr));
   if (!rec) {
     not_installed(t, c, addr,
                   tfr_arena_printf(t->a,

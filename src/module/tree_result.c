@@ -163,8 +163,7 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->parent = in ? in->parent->addr : tm->parent->addr;
   o->version = tm->call->version;
   const struct manifest_rec *rec =
-      t->has_man ? tree_manifest_find(t, tree_manifest_key(t, tm->addr))
-                 : NULL;
+      t->has_man ? tree_manifest_find(t, tree_manifest_key(t, tm->addr)) : NULL;
   o->installed_version =
       rec && rec->version && *rec->version ? rec->version : NULL;
   o->count_expr = expr_file(t, tm->call->count_src, tm->call->count);

@@ -66,9 +66,9 @@ static const char *step_text(tfr_arena *a, const struct ast *x) {
 ** reference (an error, or a bare type keyword). */
 static size_t subject(tfr_arena *a, const struct ast *const *st, size_t n,
                       const char **text, const char **extra) {
-  static const char *const single[] = {
-      "count", "each", "local", "path", "terraform", "var",
-      "output", "check", "run", NULL};
+  static const char *const single[] = {"count",     "each", "local",  "path",
+                                       "terraform", "var",  "output", "check",
+                                       "run",       NULL};
   const struct ast *root = st[0];
   char name[16] = "";
   if (root->n < sizeof name)
@@ -86,11 +86,9 @@ static size_t subject(tfr_arena *a, const struct ast *const *st, size_t n,
     return 1;
   }
   if (!strcmp(name, "template") || !strcmp(name, "lazy") ||
-      !strcmp(name, "arg") || !strcmp(name, "plan") ||
-      !strcmp(name, "state") || (n == 1 && (!strcmp(name, "string") ||
-                                            !strcmp(name, "number") ||
-                                            !strcmp(name, "bool") ||
-                                            !strcmp(name, "any"))))
+      !strcmp(name, "arg") || !strcmp(name, "plan") || !strcmp(name, "state") ||
+      (n == 1 && (!strcmp(name, "string") || !strcmp(name, "number") ||
+                  !strcmp(name, "bool") || !strcmp(name, "any"))))
     return 0;
   if (!strcmp(name, "module")) {
     if (n < 2 || st[1]->kind != AST_GETATTR)
@@ -119,16 +117,14 @@ static size_t subject(tfr_arena *a, const struct ast *const *st, size_t n,
       !strcmp(name, "list") || !strcmp(name, "action") ||
       !strcmp(name, "resource")) {
     t = 1;
-    prefix = !strcmp(name, "resource")
-                 ? ""
-                 : tfr_arena_printf(a, "%s.", name);
+    prefix = !strcmp(name, "resource") ? "" : tfr_arena_printf(a, "%s.", name);
   }
   if (n < t + 2 || (t && st[t]->kind != AST_GETATTR) ||
       st[t + 1]->kind != AST_GETATTR)
     return 0;
   const char *type = t ? step_text(a, st[t]) + 1 : step_text(a, st[0]);
-  const char *res = tfr_arena_printf(a, "%s%s%s", prefix, type,
-                                     step_text(a, st[t + 1]));
+  const char *res =
+      tfr_arena_printf(a, "%s%s%s", prefix, type, step_text(a, st[t + 1]));
   *text = res;
   if (n > t + 2 && st[t + 2]->kind == AST_INDEX) {
     *text = tfr_arena_printf(a, "%s%s", res, step_text(a, st[t + 2]));
