@@ -266,6 +266,9 @@ struct tfr_variable {
   ** argument's expression as a parsed file (tfr_parse_expr's kind: for
   ** tfr_eval_const, tfr_expr_references); NULL otherwise */
   const tfr_file *arg_expr;
+  /* since 0.4.0, a child instance's variable: declared `sensitive =
+  ** true` (sensitive is true too when a sensitive value reaches it) */
+  bool declared_sensitive;
 };
 
 /** A child module instance of the tree (tfr_resolution_instance); since

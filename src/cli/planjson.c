@@ -82,16 +82,18 @@ static void plan_variables(struct pj *p) {
 
 /* config.go:62-67 and 395-415: a module's variables, each with its
 ** default (left out of a sensitive one unless -show-sensitive, where
-** Terraform writes it), description and sensitive. */
+** Terraform writes it), description and sensitive as declared (child:
+** a child instance's variables, whose sensitive may come from a value). */
 static void config_variables(struct pj *p, const struct tfr_variable *const *v,
-                             size_t n, const char *ind) {
+                             size_t n, bool child, const char *ind) {
   bool first = true;
   fputs("{", p->out);
   for (size_t i = 0; i < n; i++) {
+    bool secret = child ? v[i]->declared_sensitive : v[i]->sensitive;
     key(p, &first, v[i]->name, ind);
     const char *sep = "";
     fputc('{', p->out);
-    if (v[i]->default_value && (!v[i]->sensitive || p->show) &&
+    if (v[i]->default_value && (!secret || p->show) &&
         can_write(v[i]->default_value)) {
       fputs("\"default\": ", p->out);
       tfr_value_write_json(p->out, p->a, v[i]->default_value);
@@ -102,7 +104,7 @@ static void config_variables(struct pj *p, const struct tfr_variable *const *v,
       tfr_json_write_cstr(p->out, v[i]->description);
       sep = ", ";
     }
-    if (v[i]->sensitive)
+    if (secret)
       fprintf(p->out, "%s\"sensitive\": true", sep);
     fputc('}', p->out);
   }
@@ -228,7 +230,7 @@ static void module_body(struct pj *p, const char *path,
         in ? tfr_instance_variable(in, k) : tfr_resolution_variable(p->res, k);
   if (n) {
     fprintf(p->out, "%s\n%s\"variables\": ", first ? "" : ",", ind);
-    config_variables(p, v, n, tfr_arena_printf(p->a, "%s ", ind));
+    config_variables(p, v, n, in != NULL, tfr_arena_printf(p->a, "%s ", ind));
   }
   fputc('}', p->out);
 }

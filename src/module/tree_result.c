@@ -136,6 +136,7 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
   } else
     out.source = v->has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
   const tfr_value *val = in && in->var_done[k] ? in->vars[k] : NULL;
+  out.declared_sensitive = v->sensitive;
   out.sensitive =
       v->sensitive || (val && tfr_value_has_mark(val, TFR_V_SENSITIVE));
   if (!val) {
