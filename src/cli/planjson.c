@@ -141,10 +141,11 @@ static void expression(struct pj *p, const tfr_file *e, bool hide) {
 /* The call path of the module that makes call (a call path: "module.a"
 ** in "module.a.module.b"; "" for the root's calls). */
 static size_t parent_len(const char *call) {
-  const char *last = call, *s = call;
-  while ((s = strstr(s, ".module.")) != NULL)
-    last = ++s;
-  return last == call ? 0 : (size_t)(last - call - 1);
+  size_t len = 0;
+  for (const char *s = strstr(call, ".module."); s;
+       s = strstr(s + 1, ".module."))
+    len = (size_t)(s - call);
+  return len;
 }
 
 static void module_body(struct pj *p, const char *path,

@@ -290,25 +290,30 @@ static void file_block(tfr_arena *a, tfr_diags *d, const struct ast *x,
                        char *const *env, struct pol_file *f, size_t *others,
                        struct span *other_at) {
   struct src_file *src = f->src;
-  const struct ast *const *l;
+  bool input = is(x, "input");
+  bool other = is(x, "resource_policy") || is(x, "provider_policy");
+  const struct ast *const *l = input   ? labels(a, d, src, x, 1)
+                               : other ? labels(a, d, src, x, 2)
+                                       : NULL;
   if (is(x, "policy")) {
     labels(a, d, src, x, 0); /* its settings change nothing offline */
-  } else if (is(x, "input") && (l = labels(a, d, src, x, 1)) != NULL) {
+  } else if (input && l) {
     const char *name = str_of(a, l[0]);
     const tfr_value *v = input_value(a, d, src, x, name, env);
     f->inputs_failed |= !v;
     f->in_names[f->nin] = name;
     f->in_vals[f->nin++] = v;
-  } else if (is(x, "locals") && labels(a, d, src, x, 0)) {
-    add_locals(a, x->kids[1], &f->locals, &f->nlocals);
+  } else if (is(x, "locals")) {
+    if (labels(a, d, src, x, 0))
+      add_locals(a, x->kids[1], &f->locals, &f->nlocals);
   } else if (is(x, "module_policy")) {
     if (parse_policy(a, d, src, x, &f->pols[f->npols]))
       f->npols++;
-  } else if (is(x, "resource_policy") || is(x, "provider_policy")) {
-    if ((l = labels(a, d, src, x, 2)) != NULL && !(*others)++)
+  } else if (other) {
+    if (l && !(*others)++)
       *other_at = (struct span){x->span.start, l[1]->span.end};
-  } else if (!is(x, "input") && !is(x, "locals")) {
-    unsupported(a, d, src, x); /* (input and locals: a label error) */
+  } else if (!input) {
+    unsupported(a, d, src, x); /* (an input: its label error is said) */
   }
 }
 
