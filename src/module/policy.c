@@ -558,23 +558,40 @@ static bool names_source(tfr_arena *a, const char *pattern,
          glob(pattern, tfr_arena_printf(a, "registry.terraform.io/%s", source));
 }
 
-/* The first attrs.NAME a condition refers to that names a variable of
-** the instance (refwalk). */
+/* The first attrs.NAME a condition refers to, directly or through the
+** local values it reads (each once), that names a variable of the
+** instance (refwalk). */
 struct attrs_ref {
   struct refwalk w;
+  const struct pol_eval *e;
   const struct tfr_instance *in;
+  bool *seen; /* per local value of e: walked */
   const struct tfr_variable *found;
 };
+
+/* The name of the first step after root in x (NULL: none, or an index). */
+static const struct ast *first_attr(const struct ast *x,
+                                    const struct ast *root) {
+  if (x == root)
+    return NULL;
+  const struct ast *step = x;
+  while (refwalk_step_in(step) != root)
+    step = refwalk_step_in(step);
+  return step->kind == AST_GETATTR ? step : NULL;
+}
 
 static bool on_attrs(struct refwalk *w, const struct ast *x,
                      const struct ast *root) {
   struct attrs_ref *r = (struct attrs_ref *)w;
-  if (!refwalk_is_name(root, "attrs") || x == root)
-    return false;
-  const struct ast *step = x;
-  while (refwalk_step_in(step) != root)
-    step = refwalk_step_in(step);
-  if (step->kind != AST_GETATTR)
+  const struct ast *step = first_attr(x, root);
+  if (step && refwalk_is_name(root, "local")) {
+    long i = local_find(r->e, step->str, step->n);
+    if (i < 0 || r->seen[i])
+      return false;
+    r->seen[i] = true;
+    return refwalk(w, local_at(r->e, (size_t)i)->expr, NULL);
+  }
+  if (!step || !refwalk_is_name(root, "attrs"))
     return false;
   for (size_t k = 0; k < r->in->n; k++) {
     const struct tfr_variable *v = &r->in->vars[k];
@@ -586,15 +603,16 @@ static bool on_attrs(struct refwalk *w, const struct ast *x,
   return false;
 }
 
-static const struct tfr_variable *attrs_var(const struct ast *cond,
+static const struct tfr_variable *attrs_var(const struct pol_eval *e,
+                                            const struct ast *cond,
                                             const struct tfr_instance *in) {
-  struct attrs_ref r = {{.ref = on_attrs}, in, NULL};
+  struct attrs_ref r = {
+      {.ref = on_attrs}, e, in, tfr_arena_alloc(e->a, nlocals(e) + 1), NULL};
   refwalk(&r.w, cond, NULL);
   return r.found;
 }
 
-/* ---- verdicts --------------------------------------------------------------
- */
+/* ---- verdicts ------------------------------------------------------- */
 
 /* An enforce block's error_message as it is shown: never a sensitive
 ** value (Terraform's words for a validation rule's, eval_variable.go). */
@@ -644,7 +662,7 @@ static void fail(struct pol_eval *e, const struct tfr_instance *in,
   g.subject = in->call_range;
   g.module = in->address;
   g.ours = true;
-  const struct tfr_variable *v = attrs_var(en->cond, in);
+  const struct tfr_variable *v = attrs_var(e, en->cond, in);
   if (v) {
     g.variable = v->name;
     if (v->from_element && v->from_range.filename) {
