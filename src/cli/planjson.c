@@ -186,6 +186,9 @@ static void module_call(struct pj *p, const struct tfr_instance *in,
   }
   fprintf(p->out, ",\n%s\"module\": ", ind);
   module_body(p, in->call, in, in2);
+  /* config.go:427 writes the parsed constraint's String(), which is the
+  ** text as written: go-version's constraint.go keeps each
+  ** comma-separated part's original and joins them with "," again */
   if (in->version) {
     fprintf(p->out, ",\n%s\"version_constraint\": ", ind);
     tfr_json_write_cstr(p->out, in->version);
@@ -297,6 +300,10 @@ static void instances(struct pj *p, struct pj_lists *l) {
     tfr_json_write_cstr(p->out, in->source);
     fputs(", \"dir\": ", p->out);
     tfr_json_write_cstr(p->out, in->dir);
+    if (in->installed_version) { /* as terraform init installed it */
+      fputs(", \"version\": ", p->out);
+      tfr_json_write_cstr(p->out, in->installed_version);
+    }
     fputs(",\n    \"variables\": ", p->out);
     resolved_values(p, l, in, "     ");
     fputc('}', p->out);
