@@ -214,6 +214,17 @@ static bool parse_policy(tfr_arena *a, tfr_diags *d, struct src_file *src,
   return !diags_errors_since(d, before);
 }
 
+/* A constant bool argument's value (dflt when x is NULL or no bool). */
+static bool const_bool(tfr_arena *a, struct src_file *src, const struct ast *x,
+                       bool dflt) {
+  tfr_diags *scratch = tfr_diags_new(a);
+  const tfr_value *v = x ? eval_const(a, scratch, src, x) : NULL;
+  return v && v->type == &tfr_t_bool && !(v->flags & TFR_V_NULL) &&
+                 !(v->flags & TFR_V_UNKNOWN)
+             ? v->b
+             : dflt;
+}
+
 /* The value of input block blk (name): TFPOLICY_INPUT_<name> in env,
 ** taken literally for a primitive type and as an HCL expression
 ** otherwise (as TF_VAR_ values are), else its default, converted to its
@@ -222,7 +233,7 @@ static bool parse_policy(tfr_arena *a, tfr_diags *d, struct src_file *src,
 static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
                                     struct src_file *src, const struct ast *blk,
                                     const char *name, char *const *env) {
-  const struct ast *type = NULL, *def = NULL, *sens = NULL;
+  const struct ast *type = NULL, *def = NULL, *sens = NULL, *nul = NULL;
   const struct ast *body = blk->kids[1];
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *x = body->items[i];
@@ -233,7 +244,9 @@ static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
       def = x->kids[0];
     else if (attr && is(x, "sensitive"))
       sens = x->kids[0];
-    else if (!attr || !(is(x, "description") || is(x, "nullable")))
+    else if (attr && is(x, "nullable"))
+      nul = x->kids[0];
+    else if (!attr || !is(x, "description"))
       unsupported(a, d, src, x);
   }
   if (!type) {
@@ -278,11 +291,17 @@ static const tfr_value *input_value(tfr_arena *a, tfr_diags *d,
         tfr_arena_printf(a, "Unsuitable value for input.%s: %s.", name, err));
     return NULL;
   }
-  tfr_diags *scratch = tfr_diags_new(a);
-  const tfr_value *s = sens ? eval_const(a, scratch, src, sens) : NULL;
-  bool secret = s && s->type == &tfr_t_bool && !(s->flags & TFR_V_NULL) &&
-                !(s->flags & TFR_V_UNKNOWN) && s->b;
-  return secret ? tfr_value_mark(a, cv, TFR_V_SENSITIVE) : cv;
+  if ((cv->flags & TFR_V_NULL) && !const_bool(a, src, nul, true)) {
+    say(d, src, blk->span, TFR_DIAG_ERROR, "Invalid value for input",
+        tfr_arena_printf(a,
+                         "The value of input.%s is null, which it does not "
+                         "accept (nullable = false).",
+                         name));
+    return NULL;
+  }
+  return const_bool(a, src, sens, false)
+             ? tfr_value_mark(a, cv, TFR_V_SENSITIVE)
+             : cv;
 }
 
 /* A block of a policy file, into f. */
