@@ -6,6 +6,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,20 @@ static void note_ignored(const struct cli_opts *o) {
         stderr);
 }
 
+/* check -policy=DIR: DIR can be listed; else a message and false (the
+** tool cannot run: exit status 2, as for the module directory). */
+static bool policy_dir_ok(const struct cli_opts *o) {
+  struct stat st;
+  bool ok = stat(o->policy, &st) == 0 && S_ISDIR(st.st_mode);
+  DIR *d = ok ? opendir(o->policy) : NULL;
+  if (d)
+    closedir(d);
+  else
+    fprintf(stderr, "tfresolve %s: cannot read the policy directory %s\n",
+            o->cmd->name, o->policy);
+  return d != NULL;
+}
+
 /* check -var-file-each / -recursive: many resolutions at once. */
 static int check_many(const struct cli_opts *o, const char *dir) {
   struct many_opts mo = {&o->o,
@@ -165,7 +180,8 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->missing == 1,
                          !o->no_modules,
                          o->unchecked == 1,
-                         NULL};
+                         NULL,
+                         o->policy};
   return cli_check_many(&mo);
 }
 
@@ -184,7 +200,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
   ro.tree = !o->no_modules;
   ro.missing_required_info = o->missing == 1;
   ro.unchecked_error = o->unchecked == 1;
-  ro.keep_given = explain; /* it shows the conversion */
+  /* explain shows the conversion; plan JSON has the values as given */
+  ro.keep_given = explain || o->o.format == FMT_PLAN_JSON;
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the
   ** verdict stays Terraform's */
@@ -229,6 +246,8 @@ static bool write_format(tfr_arena *a, const struct tfr_resolution *res,
   enum out_format f = o->o.format;
   if (f == FMT_JSON) {
     cli_show_json(a, res, d, o->o.show_sensitive);
+  } else if (f == FMT_PLAN_JSON) {
+    cli_plan_json(a, res, d, o->o.show_sensitive);
   } else if (f == FMT_SARIF || f == FMT_GITHUB || f == FMT_JUNIT) {
     struct report_env env = {NULL, res, d};
     report_write(stdout, f, &env, 1);
@@ -247,11 +266,26 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (!operands(o, explain, &dir, &names))
     return EXIT_USAGE;
   note_ignored(o);
-  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag)
+  if (o->policy && !policy_dir_ok(o))
+    return EXIT_USAGE;
+  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag) {
+    if (o->o.format == FMT_PLAN_JSON) { /* a plan is of one module */
+      cli_usage_error(o->cmd, "-format=plan-json describes one module "
+                              "with one set of values: not with "
+                              "-var-file-each, -recursive or -affected-by");
+      return EXIT_USAGE;
+    }
     return check_many(o, dir);
+  }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res = resolve(a, d, o, dir, explain);
+  if (o->policy && !o->bad_flag) { /* check -policy=DIR */
+    struct tfr_policy_opts po = TFR_POLICY_OPTS_INIT;
+    po.dir = o->policy;
+    po.env = o->no_env ? NULL : environ;
+    res = tfr_policy_check(a, d, res, &po);
+  }
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
   if (o->changed)
     res = tfr_resolution_select(a, res, is_changed, NULL);
@@ -262,7 +296,7 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
     rc = out(o, &r);
   if (o->bad_flag) {
     rc = EXIT_USAGE;
-    if (o->o.format != FMT_JSON) {
+    if (o->o.format != FMT_JSON && o->o.format != FMT_PLAN_JSON) {
       fputc('\n', stderr);
       cli_help(o->cmd, stderr);
     }

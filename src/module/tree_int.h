@@ -223,6 +223,8 @@ bool tree_over_budget(struct tree *t, struct src_file *src, struct span at,
 
 /* tree_manifest.c */
 void tree_load_manifest(struct tree *t);
+/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
+const char *tree_manifest_key(struct tree *t, const char *addr);
 const struct manifest_rec *tree_manifest_find(const struct tree *t,
                                               const char *key);
 bool tree_version_ok(const char *constraint, const char *version);

@@ -287,8 +287,7 @@ static void check_record(struct tree *t, const struct module_call *c,
                          rec->version ? ")" : "", run));
 }
 
-/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
-static const char *manifest_key(struct tree *t, const char *addr) {
+const char *tree_manifest_key(struct tree *t, const char *addr) {
   size_t len = strlen(addr);
   char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
   for (const char *p = addr + 7; *p;) {
@@ -318,7 +317,8 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
     *rel = tree_path_join(t->a, tm->rel, c->source);
     return true;
   }
-  const struct manifest_rec *rec = tree_manifest_find(t, manifest_key(t, addr));
+  const struct manifest_rec *rec =
+      tree_manifest_find(t, tree_manifest_key(t, addr));
   if (!rec) {
     not_installed(t, c, addr,
                   tfr_arena_printf(t->a,
