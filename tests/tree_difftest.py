@@ -1185,22 +1185,40 @@ class TreeGen:
         typed = any(o.get("typed") for o in outs.values())
         for on, o in outs.items():
             at = 'output "%s" {' % on
+            after = at
+            # Terraform's output node waits for what its value and every
+            # precondition read (internal/terraform/node_output.go:369-386)
+            # and is skipped when one of them failed (a node whose
+            # dependency failed is not run, internal/dag/walk.go:255-266):
+            # the reference's output nodes wait for their value alone, so
+            # what the conditions read goes into the for body of an empty
+            # collection, never evaluated but counted as references
+            conds = [c for c, _ in o.get("pre", [])
+                     if re.search(r"\b(var|local|module)\.", c)]
+            waits = "[for zzx in [] : [%s]]" % ", ".join(conds) \
+                if conds else ""
             if "deprecated" in o and root:
                 text = 'deprecated = %s' % json.dumps(o["deprecated"])
                 fn, t, i = find(text, at)
                 m = mark()
                 self.patches.append({
                     "file": os.path.join(mdef["dir"], fn),
-                    "append": '\nlocals {\n  zzdep%d = file("%s")\n}\n'
-                              % (self.marks, m),
+                    # raised by the output's node when it runs, past its
+                    # preconditions (node_output.go:522-530): it waits for
+                    # what the output's node waits for
+                    "append": '\nlocals {\n  zzdep%d = [file("%s"), '
+                              '[for zzx in [] : [%s]]]\n}\n'
+                              % (self.marks, m, ", ".join([o["expr"]] + conds)),
                     "expect": [{"marker": m, "range": rng(fn, t, i, len(text)),
                                 "owner": on,
                                 "summary": "Root module output deprecated",
                                 "detail": "Root module outputs cannot be "
                                 "deprecated, as there is no higher-level module "
                                 "to inform of the deprecation."}]})
-            after = at
-            lead = "  value = length([try(%s, 0)]) > 0 && " % o["expr"]
+            lead = "  value = length([try(%s, 0)%s]) > 0 && " % (
+                o["expr"], ", " + waits if waits else "")
+            if waits:
+                self.wait_refs(mdef, find, rng, at, o["expr"], waits)
             if o.get("pre"):
                 # the output's block: a failed precondition stops its
                 # evaluation (internal/terraform/node_output.go:431-437), so
@@ -1323,6 +1341,24 @@ class TreeGen:
                 "detail": 'The function namespace "%s" is not valid. Provider '
                 'function calls must use the "provider::" namespace prefix.'
                 % pf["p"]}]})
+
+    def wait_refs(self, mdef, find, rng, at, expr, waits):
+        """The reference's copy of the output's value line made to wait
+        for waits: "  value = EXPR" becomes " value = [EXPR, WAITS][0]",
+        the same value with EXPR where it was (the line's other columns
+        do not move); a diagnostic whose range is the whole new expression
+        (Terraform's Expr.Range(): "Ephemeral value not allowed", "Invalid
+        output value", internal/terraform/node_output.go:512-519, 587-597) gets
+        EXPR's."""
+        fn, t, i = find(at)
+        d0 = t.index("\n", i) + 1
+        old = "  value = " + expr
+        assert t.startswith(old + "\n", d0), (t[d0:d0 + 80], old)
+        self.patches.append({
+            "file": os.path.join(mdef["dir"], fn), "at": d0, "old": old,
+            "new": " value = [%s, %s][0]" % (expr, waits),
+            "expect": [{"whole": (t.count("\n", 0, d0) + 1, len(" value = ") + 1),
+                        "to": rng(fn, t, d0 + len("  value = "), len(expr))}]})
 
     def add_module_refs(self, sc, cn, child, call):
         """module.CN.OUT as references for later calls and the outputs."""
@@ -1944,6 +1980,8 @@ def reference_copy(base, patches):
                 e["file"], e["line"] = rel, lines + e["line"]
             if "abs_line" in e:
                 e["file"], e["line"] = rel, e.pop("abs_line")
+            if "whole" in e:
+                e["whole"] = (rel,) + tuple(e["whole"])
             if e.get("block"):
                 bf, l0, l1 = e["block"]
                 e["block"] = (os.path.relpath(os.path.join(
@@ -2005,6 +2043,12 @@ def expect_diags(doc, expects):
                 # about the emulating construct itself, or a repetition
                 # of the output value's own error: not Terraform's
                 g["drop"] = True
+            elif "whole" in e and r and (unroot(r.get("filename")),
+                                         r["start"]["line"],
+                                         r["start"]["column"]) == e["whole"]:
+                # the whole of a value expression made to wait (wait_refs)
+                g["range"] = range_of(e["to"])
+                fixroot(g, r)
             elif "line" in e and unroot(r.get("filename")) == e["file"] and \
                     r["start"]["line"] == e["line"]:
                 if r["start"]["column"] < e.get("col", 0):
@@ -2054,6 +2098,11 @@ def expect_diags(doc, expects):
                 for e in expects:
                     if "node" in e:
                         g["summary"] = g["summary"].replace(*e["node"])
+                # the output, made to wait for the same references
+                # (wait_refs), may be in it beside it: one node
+                lines = g["summary"].split("\n")
+                g["summary"] = "\n".join(
+                    x for k, x in enumerate(lines) if x not in lines[:k])
     return doc
 
 
