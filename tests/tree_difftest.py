@@ -1208,7 +1208,8 @@ class TreeGen:
                     # what the output's node waits for
                     "append": '\nlocals {\n  zzdep%d = [file("%s"), '
                               '[for zzx in [] : [%s]]]\n}\n'
-                              % (self.marks, m, ", ".join([o["expr"]] + conds)),
+                              % (self.marks, m,
+                                 ", ".join([o["expr"]] + conds)),
                     "expect": [{"marker": m, "range": rng(fn, t, i, len(text)),
                                 "owner": on,
                                 "summary": "Root module output deprecated",
@@ -1357,7 +1358,8 @@ class TreeGen:
         self.patches.append({
             "file": os.path.join(mdef["dir"], fn), "at": d0, "old": old,
             "new": " value = [%s, %s][0]" % (expr, waits),
-            "expect": [{"whole": (t.count("\n", 0, d0) + 1, len(" value = ") + 1),
+            "expect": [{"whole": (t.count("\n", 0, d0) + 1,
+                                  len(" value = ") + 1),
                         "to": rng(fn, t, d0 + len("  value = "), len(expr))}]})
 
     def add_module_refs(self, sc, cn, child, call):
