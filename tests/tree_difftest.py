@@ -2240,8 +2240,10 @@ def past_not_installed(od, ud):
     reference's diagnostics, each among tfresolve's, and the verdict;
     the values the reference never reached are taken as it has them."""
     def key(g_):
+        # lines and columns, as compare() has them: the reference's copy
+        # may have a longer line (wait_refs), so its byte offsets after it
         return (g_.get("severity"), g_.get("summary"), g_.get("module"),
-                json.dumps(g_.get("range"), sort_keys=True, default=str))
+                fmt_range(g_.get("range")))
     theirs = {key(g_) for g_ in od["diagnostics"]}
     out = dict(ud)
     out["diagnostics"] = [g_ for g_ in ud["diagnostics"] if key(g_) in theirs]
