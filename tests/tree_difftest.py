@@ -2146,7 +2146,7 @@ def skipped_root_rules(doc, root):
     """The root variables whose validation Terraform skips in doc's run:
     a variable's validation node waits for what its rules read and is
     not run when one of those failed (internal/terraform/
-    node_variable_validation.go:76-91, internal/dag/walk.go:255-266) --
+    node_variable_validation.go:76-92, internal/dag/walk.go:255-266) --
     a variable that failed, or whose validation failed or was skipped
     (a reference to var.Y is one to Y's validation node:
     node_variable_validation.go:60-65)."""
