@@ -18,7 +18,9 @@ them passing, and with values of the wrong type from a var file, -var and
 TF_VAR_: show (human, -json, yaml, tfvars, env), check (human,
 -json, sarif, github, junit; also with -var-file-each), explain of every
 sensitive variable, eval -functions and console (console, -json, yaml)
-with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
+with EXPRESSIONS below, test (human, -json), init (tfvars, json, env),
+inspect -json (each var file of envs/ one environment) and docs (with
+-var-file-each).
 No output may hold a canary, nor any value that the expressions derive
 from them (read from a -show-sensitive run: hashes, encodings, upper
 case...).  eval -json must mark every expression's result as sensitive
@@ -51,6 +53,7 @@ in that child's part (TREE_REACHES: the secrets do flow into the tree).
 
 Prints a line per failure and "N passed, M failed" last.
 """
+import glob
 import json
 import os
 import re
@@ -274,6 +277,15 @@ def main():
                    ["test"] + f + base, more_env=env)
     for f in ("tfvars", "json", "env"):
         hidden("init -format=%s" % f, ["init", "-format=" + f])
+    # inspect and docs (issue 43): defaults, each environment's values
+    # (one var file each), and the rules' texts
+    envs = sorted(glob.glob(os.path.join(fixture, "envs", "*.tfvars")))
+    per_env = []
+    for e in envs:
+        per_env += ["-var-file", os.path.relpath(e, fixture)]
+    hidden("inspect -json", ["inspect", "-json"] + per_env)
+    hidden("docs -var-file-each", ["docs", "-var-file-each=envs/*.tfvars"])
+    hidden("docs", ["docs"])
 
     # The opt-in: -show-sensitive shows what it is asked to.
     base = ARGS + PASSING + ["-show-sensitive"]
@@ -313,6 +325,18 @@ def main():
                '"value":null' not in out and not missing,
                "console -format=%s -show-sensitive: the values" % f,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+
+    envs = sorted(glob.glob(os.path.join(fixture, "envs", "*.tfvars")))
+    per_env = []
+    for e in envs:
+        per_env += ["-var-file", os.path.relpath(e, fixture)]
+    rc, out = run(tool, fixture, ["inspect", "-json", "-show-sensitive"] +
+                  per_env)
+    want = ["SECRETdefaultQ7X2", "SECRETeachdefaultZ2Y4"]
+    missing = [w for w in want if w not in out]
+    report(rc == 0 and not missing,
+           "inspect -json -show-sensitive: the defaults and values",
+           "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
 
     if len(sys.argv) > 3:
         shapes(tool, os.path.abspath(sys.argv[3]))

@@ -82,10 +82,16 @@ static void rules(tfr_arena *a, struct cli_buf *b,
       cell(b, words);
     } else {
       cli_buf_puts(b, "`");
-      char *one = tfr_arena_strdup(a, r->condition ? r->condition : "");
-      for (char *p = one; *p; p++)
-        if (*p == '\n' || *p == '\t' || *p == '`')
-          *p = ' ';
+      /* on one line: each run of spaces and newlines one space */
+      const char *c = r->condition ? r->condition : "";
+      char *one = tfr_arena_alloc(a, strlen(c) + 1), *o = one;
+      for (; *c; c++) {
+        bool space = *c == '\n' || *c == '\t' || *c == '\r' || *c == ' ';
+        if (space && o > one && o[-1] == ' ')
+          continue;
+        *o++ = space || *c == '`' ? ' ' : *c;
+      }
+      *o = '\0';
       cell(b, one);
       cli_buf_puts(b, "`");
     }
@@ -177,7 +183,8 @@ static void environments(tfr_arena *a, struct cli_buf *b,
           tfr_resolution_find(r->envs[k].res, v->name);
       cli_buf_puts(b, " ");
       if (!rv || !rv->value)
-        cli_buf_puts(b, rv && rv->error ? "(invalid)" : "(no value)");
+        cli_buf_puts(b, !rv || rv->source == TFR_SRC_NONE ? "(no value)"
+                                                        : "(invalid)");
       else if (rv->sensitive || v->sensitive)
         cli_buf_puts(b, "(sensitive)");
       else

@@ -338,8 +338,11 @@ static void call(const struct out *o, const struct tfr_iface_call *c) {
   fputc('}', f);
 }
 
+/* Left out when there are none, as Go's omitempty does. */
 static void diagnostics(const struct out *o, const tfr_diags *d) {
   FILE *f = o->f;
+  if (!tfr_diags_count(d))
+    return;
   fputs(",\n\"diagnostics\":[", f);
   for (size_t i = 0; i < tfr_diags_count(d); i++) {
     const struct tfr_diag *g = tfr_diags_get(d, i);
