@@ -292,8 +292,8 @@ tfr_interface_resource(const struct tfr_interface *f, size_t i) {
   return f && i < f->nresources ? &f->resources[i] : NULL;
 }
 
-const struct tfr_iface_call *
-tfr_interface_call(const struct tfr_interface *f, size_t i) {
+const struct tfr_iface_call *tfr_interface_call(const struct tfr_interface *f,
+                                                size_t i) {
   return f && i < f->ncalls ? &f->calls[i] : NULL;
 }
 

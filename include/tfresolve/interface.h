@@ -51,10 +51,10 @@ struct tfr_iface_default {
 /** One declared input variable (override files merged). */
 struct tfr_iface_variable {
   const char *name;
-  struct tfr_range decl;       /* `variable "x"` */
-  const char *type;            /* the type constraint as written, or NULL */
-  const tfr_type *constraint;  /* the constraint, with optional attributes
-                                  (any when it has no type) */
+  struct tfr_range decl;          /* `variable "x"` */
+  const char *type;               /* the type constraint as written, or NULL */
+  const tfr_type *constraint;     /* the constraint, with optional attributes
+                                     (any when it has no type) */
   const tfr_value *default_given; /* the default as written (evaluated,
                                      not converted), or NULL: none */
   const tfr_value *default_value; /* converted to the type, optional
@@ -85,7 +85,7 @@ struct tfr_iface_output {
  *  collects them). */
 struct tfr_iface_provider {
   const char *name;
-  const char *source; /* NULL: none given */
+  const char *source;          /* NULL: none given */
   const char *const *versions; /* version constraints, in order */
   size_t nversions;
   const char *const *aliases; /* configuration_aliases: "aws.east" */
@@ -94,7 +94,7 @@ struct tfr_iface_provider {
 
 /** A resource or data source block. */
 struct tfr_iface_resource {
-  bool data;  /* a data block (else a managed resource) */
+  bool data; /* a data block (else a managed resource) */
   const char *type, *name;
   const char *provider, *alias; /* its provider's local name, and alias
                                    (NULL: the default configuration) */

@@ -76,8 +76,7 @@ static void rules(tfr_arena *a, struct cli_buf *b,
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_iface_rule *r = tfr_iface_variable_rule(v, i);
     cli_buf_puts(b, i ? "<br>" : "");
-    const char *words =
-        v->sensitive ? NULL : iface_rule_words(a, r, v->name);
+    const char *words = v->sensitive ? NULL : iface_rule_words(a, r, v->name);
     if (words) {
       cell(b, words);
     } else {
@@ -184,7 +183,7 @@ static void environments(tfr_arena *a, struct cli_buf *b,
       cli_buf_puts(b, " ");
       if (!rv || !rv->value)
         cli_buf_puts(b, !rv || rv->source == TFR_SRC_NONE ? "(no value)"
-                                                        : "(invalid)");
+                                                          : "(invalid)");
       else if (rv->sensitive || v->sensitive)
         cli_buf_puts(b, "(sensitive)");
       else

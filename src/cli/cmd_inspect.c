@@ -110,11 +110,10 @@ static void rule(const struct out *o, const struct tfr_iface_variable *v,
   str_field(f, "message", r->message, &first);
   struct rule_bounds b = {0};
   json_t *forbidden = json_array();
-  json_t *allowed =
-      r->condition && !hide
-          ? rule_allowed(o->a, r->condition, 0, strlen(r->condition), v->name,
-                         forbidden, &b)
-          : NULL;
+  json_t *allowed = r->condition && !hide ? rule_allowed(o->a, r->condition, 0,
+                                                         strlen(r->condition),
+                                                         v->name, forbidden, &b)
+                                          : NULL;
   rule_remove(allowed, forbidden);
   if (allowed) {
     key(f, "allowed_values", &first);
@@ -260,7 +259,8 @@ static void provider(const struct out *o, const struct tfr_iface_provider *p) {
     for (size_t i = 0; i < p->naliases; i++) {
       const char *al = p->aliases[i], *dot = strchr(al, '.');
       fputs(i ? "," : "", f);
-      provider_ref(f, dot ? tfr_arena_strndup(o->a, al, (size_t)(dot - al)) : al,
+      provider_ref(f,
+                   dot ? tfr_arena_strndup(o->a, al, (size_t)(dot - al)) : al,
                    dot ? dot + 1 : NULL);
     }
     fputc(']', f);

@@ -53,8 +53,8 @@ bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
   return true;
 }
 
-bool iface_var_files(const char *const *patterns, size_t n,
-                     const char ***files, size_t *nfiles) {
+bool iface_var_files(const char *const *patterns, size_t n, const char ***files,
+                     size_t *nfiles) {
   struct cli_names out = {0};
   for (size_t i = 0; i < n; i++) {
     int rc = cli_glob_braces(patterns[i], &out);
@@ -96,9 +96,8 @@ const char *iface_call_source(const struct iface_run *r,
   return tfr_arena_strndup(r->a, v->s, v->n);
 }
 
-static const char *bound_words(tfr_arena *a, const char *what,
-                               const char *min, bool min_excl,
-                               const char *max, bool max_excl) {
+static const char *bound_words(tfr_arena *a, const char *what, const char *min,
+                               bool min_excl, const char *max, bool max_excl) {
   if (!min && !max)
     return NULL;
   const char *lo =
@@ -119,8 +118,8 @@ const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r,
     return NULL;
   struct rule_bounds b = {0};
   json_t *forbidden = json_array();
-  json_t *allowed = rule_allowed(a, r->condition, 0, strlen(r->condition),
-                                 name, forbidden, &b);
+  json_t *allowed = rule_allowed(a, r->condition, 0, strlen(r->condition), name,
+                                 forbidden, &b);
   rule_remove(allowed, forbidden);
   struct cli_buf out = {0};
   size_t i;
@@ -138,8 +137,7 @@ const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r,
       cli_buf_puts(&out, json_string_value(x));
     }
   }
-  const char *v =
-      bound_words(a, "", b.min, b.min_excl, b.max, b.max_excl);
+  const char *v = bound_words(a, "", b.min, b.min_excl, b.max, b.max_excl);
   const char *l = bound_words(a, "length ", b.len_min, b.len_min_excl,
                               b.len_max, b.len_max_excl);
   const char *parts[] = {v, l};

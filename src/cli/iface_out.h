@@ -39,8 +39,8 @@ bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
 
 /* The var files of -var-file-each patterns (brace and glob patterns);
 ** false after a message when a pattern matches nothing. */
-bool iface_var_files(const char *const *patterns, size_t n,
-                     const char ***files, size_t *nfiles);
+bool iface_var_files(const char *const *patterns, size_t n, const char ***files,
+                     size_t *nfiles);
 
 /* A module call's source expression evaluated in res: a known string, or
 ** NULL (*why: "unknown", "sensitive", or the error's summary). */

@@ -2019,7 +2019,8 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
 ** an object type expression). */
 static bool attr_here(const char *t, size_t end, size_t i, const char *w,
                       size_t k) {
-  if (i + k > end || memcmp(t + i, w, k) || (i > 0 && text_name_char(t[i - 1])) ||
+  if (i + k > end || memcmp(t + i, w, k) ||
+      (i > 0 && text_name_char(t[i - 1])) ||
       (i + k < end && text_name_char(t[i + k])))
     return false;
   i += k;

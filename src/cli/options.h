@@ -201,8 +201,7 @@ extern const struct cli_global cli_globals[];
 /* The commands (in their files) and their table (main.c). */
 extern const struct cli_command cli_cmd_show, cli_cmd_check, cli_cmd_explain,
     cli_cmd_diff, cli_cmd_lsp, cli_cmd_eval, cli_cmd_console, cli_cmd_init,
-    cli_cmd_test, cli_cmd_parse, cli_cmd_tables, cli_cmd_inspect,
-    cli_cmd_docs;
+    cli_cmd_test, cli_cmd_parse, cli_cmd_tables, cli_cmd_inspect, cli_cmd_docs;
 extern const struct cli_command *const cli_commands[];
 
 #endif

@@ -197,8 +197,8 @@ static bool number_text(const char *t, size_t s, size_t e) {
       return false;
     dot = true;
   }
-  return i > first && !(t[first] == '0' && first + 1 < e &&
-                        t[first + 1] != '.');
+  return i > first &&
+         !(t[first] == '0' && first + 1 < e && t[first + 1] != '.');
 }
 
 /* Whether [s, e) is exactly `var.NAME` (0), `length(var.NAME)` (1), or
@@ -253,8 +253,8 @@ static void bound(tfr_arena *a, const char *t, size_t s, size_t e,
   if (sub < 0 || !number_text(t, ns, ne))
     return;
   const char *num = tfr_arena_strndup(a, t + ns, ne - ns);
-  const char **at = less ? (sub ? &b->len_max : &b->max)
-                         : (sub ? &b->len_min : &b->min);
+  const char **at =
+      less ? (sub ? &b->len_max : &b->max) : (sub ? &b->len_min : &b->min);
   bool *excl = less ? (sub ? &b->len_max_excl : &b->max_excl)
                     : (sub ? &b->len_min_excl : &b->min_excl);
   *at = num;

@@ -50,9 +50,9 @@ static const char *range_text(struct ictx *c, const struct tfr_range *r) {
     return NULL;
   for (size_t i = 0; i < c->m->nfiles; i++)
     if (!strcmp(c->m->files[i]->name, r->filename))
-      return span_text(c->a, c->m->files[i],
-                       (struct span){(uint32_t)r->start.byte,
-                                     (uint32_t)r->end.byte});
+      return span_text(
+          c->a, c->m->files[i],
+          (struct span){(uint32_t)r->start.byte, (uint32_t)r->end.byte});
   return NULL;
 }
 
@@ -160,8 +160,7 @@ static void walk_defaults(tfr_arena *a, const struct tfr_defaults *d,
 
 static void one_rule(struct ictx *c, const struct validation *val,
                      struct tfr_iface_rule *r) {
-  r->range = val->range.filename ? val->range
-                                 : src_range(val->src, val->block);
+  r->range = val->range.filename ? val->range : src_range(val->src, val->block);
   r->condition = span_text(c->a, val->src, val->cond_span);
   r->error_message = span_text(c->a, val->src, val->msg_span);
   r->message = literal_string(c->a, r->error_message);
@@ -173,8 +172,9 @@ static void one_variable(struct ictx *c, const struct var_decl *v,
                          struct tfr_iface_variable *o) {
   o->name = v->name;
   o->decl = v->decl;
-  o->type = v->type_range.filename ? unquote(c->a, range_text(c, &v->type_range))
-                                   : NULL;
+  o->type = v->type_range.filename
+                ? unquote(c->a, range_text(c, &v->type_range))
+                : NULL;
   o->constraint = v->type;
   o->default_given = v->has_default ? v->dflt_given : NULL;
   o->default_value = v->has_default ? v->dflt : NULL;
@@ -299,8 +299,8 @@ static void requirement(struct ictx *c, struct src_file *src,
 
 static void terraform_body(struct ictx *c, struct src_file *src,
                            const struct ast *body, bool json) {
-  static const char *const blocks[] = {"required_providers", "backend",
-                                       "cloud", NULL};
+  static const char *const blocks[] = {"required_providers", "backend", "cloud",
+                                       NULL};
   struct body_iter it = body_start(body, json, blocks);
   struct body_item x;
   while (body_next(&it, &x)) {
@@ -329,8 +329,8 @@ static void terraform_body(struct ictx *c, struct src_file *src,
 }
 
 static void provider_body(struct ictx *c, struct src_file *src,
-                          const char *name, size_t len,
-                          const struct ast *body, bool json) {
+                          const char *name, size_t len, const struct ast *body,
+                          bool json) {
   struct tfr_iface_provider *p = provider_named(c, name, len);
   struct body_iter it = body_start(body, json, NULL);
   struct body_item x;
@@ -391,14 +391,14 @@ static void native_block(struct ictx *c, struct src_file *src,
   } else if (body_item_is(it, "output") && n0) {
     struct tfr_iface_output *o = output_named(c, n0, l0, ovr);
     if (o && !ovr)
-      o->decl = src_range(src, (struct span){it->span.start,
-                                             it->labels->span.end});
+      o->decl =
+          src_range(src, (struct span){it->span.start, it->labels->span.end});
     if (o)
       output_body(c, src, o, it->body, false);
   } else if (body_item_is(it, "provider") && n0 && !ovr) {
     provider_body(c, src, n0, l0, it->body, false);
-  } else if ((body_item_is(it, "resource") || body_item_is(it, "data")) &&
-             n0 && n1 && !ovr) {
+  } else if ((body_item_is(it, "resource") || body_item_is(it, "data")) && n0 &&
+             n1 && !ovr) {
     resource(c, src, body_item_is(it, "data"), n0, l0, n1, l1, it->body, false,
              (struct span){it->span.start, it->labels->span.end});
   }
@@ -432,8 +432,8 @@ static void json_block(struct ictx *c, struct src_file *src,
       provider_body(c, src, k->str, k->n, m1.value, true);
     } else if (!ovr) {
       for (ast_json_members(&m2, m1.value); ast_json_next(&m2);)
-        resource(c, src, data, k->str, k->n, m2.key->str, m2.key->n,
-                 m2.value, true, m2.key->span);
+        resource(c, src, data, k->str, k->n, m2.key->str, m2.key->n, m2.value,
+                 true, m2.key->span);
     }
   }
 }

@@ -181,7 +181,7 @@ struct module {
   struct eval_providers providers; /* its required_providers' local names */
   struct refactor_stmt *refactors; /* its moved and removed blocks */
   size_t nrefactors;
-  bool has_config;        /* at least one .tf / .tf.json */
+  bool has_config;         /* at least one .tf / .tf.json */
   struct src_file **files; /* its configuration files, as read: primary
                               files, then override files (iface.c) */
   size_t nfiles;
