@@ -287,6 +287,11 @@ tfr_interface_provider(const struct tfr_interface *f, size_t i) {
   return f && i < f->nproviders ? &f->providers[i] : NULL;
 }
 
+const struct tfr_iface_provider_config *
+tfr_interface_provider_config(const struct tfr_interface *f, size_t i) {
+  return f && i < f->nconfigs ? &f->configs[i] : NULL;
+}
+
 const struct tfr_iface_resource *
 tfr_interface_resource(const struct tfr_interface *f, size_t i) {
   return f && i < f->nresources ? &f->resources[i] : NULL;

@@ -92,6 +92,13 @@ struct tfr_iface_provider {
   size_t naliases;
 };
 
+/** A provider block (a provider configuration). */
+struct tfr_iface_provider_config {
+  const char *name;  /* its local name */
+  const char *alias; /* NULL: the default configuration */
+  struct tfr_range decl;
+};
+
 /** A resource or data source block. */
 struct tfr_iface_resource {
   bool data; /* a data block (else a managed resource) */
@@ -124,6 +131,10 @@ struct tfr_interface {
   size_t nrequired_core;
   const struct tfr_iface_provider *providers; /* sorted by name */
   size_t nproviders;
+  const struct tfr_iface_provider_config *configs; /* provider blocks,
+                                                      sorted by name and
+                                                      alias */
+  size_t nconfigs;
   const struct tfr_iface_resource *resources; /* managed, then data;
                                                  each sorted by address */
   size_t nresources;
@@ -140,7 +151,8 @@ struct tfr_interface {
 TFR_API const struct tfr_interface *
 tfr_module_interface(tfr_arena *a, const struct tfr_module *m);
 
-/** The i-th variable, output, provider, resource, call of an interface,
+/** The i-th variable, output, provider, provider block, resource, call
+ *  of an interface,
  *  or NULL when @p i is past the end.  Since 0.4.0. */
 TFR_API const struct tfr_iface_variable *
 tfr_interface_variable(const struct tfr_interface *f, size_t i);
@@ -148,6 +160,8 @@ TFR_API const struct tfr_iface_output *
 tfr_interface_output(const struct tfr_interface *f, size_t i);
 TFR_API const struct tfr_iface_provider *
 tfr_interface_provider(const struct tfr_interface *f, size_t i);
+TFR_API const struct tfr_iface_provider_config *
+tfr_interface_provider_config(const struct tfr_interface *f, size_t i);
 TFR_API const struct tfr_iface_resource *
 tfr_interface_resource(const struct tfr_interface *f, size_t i);
 TFR_API const struct tfr_iface_call *

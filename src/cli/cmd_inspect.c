@@ -373,15 +373,15 @@ static void document(const struct out *o) {
   tfr_json_write_cstr(f, o->r->dir);
   fputs(",\n\"variables\":{", f);
   for (size_t i = 0; i < fc->nvars; i++) {
-    bool first = i == 0;
-    fputs(first ? "\n" : "\n", f);
+    bool first = true;
+    fputs(i ? ",\n" : "\n", f);
     key(f, fc->vars[i].name, &first);
     variable(o, tfr_interface_variable(fc, i));
   }
   fputs("},\n\"outputs\":{", f);
   for (size_t i = 0; i < fc->noutputs; i++) {
-    bool first = i == 0;
-    fputc('\n', f);
+    bool first = true;
+    fputs(i ? ",\n" : "\n", f);
     key(f, fc->outputs[i].name, &first);
     output(o, tfr_interface_output(fc, i));
   }
@@ -396,43 +396,57 @@ static void document(const struct out *o) {
   }
   fputs(",\n\"required_providers\":{", f);
   for (size_t i = 0; i < fc->nproviders; i++) {
-    bool first = i == 0;
-    fputc('\n', f);
+    bool first = true;
+    fputs(i ? ",\n" : "\n", f);
     key(f, fc->providers[i].name, &first);
     provider(o, tfr_interface_provider(fc, i));
   }
-  fputs("},\n\"managed_resources\":", f);
+  fputc('}', f);
+  if (fc->nconfigs) { /* omitempty (tfconfig/module.go:18) */
+    fputs(",\n\"provider_configs\":{", f);
+    for (size_t i = 0; i < fc->nconfigs; i++) {
+      const struct tfr_iface_provider_config *p =
+          tfr_interface_provider_config(fc, i);
+      bool first = i == 0;
+      key(f,
+          p->alias ? tfr_arena_printf(o->a, "%s.%s", p->name, p->alias)
+                   : p->name,
+          &first);
+      provider_ref(f, p->name, p->alias);
+    }
+    fputc('}', f);
+  }
+  fputs(",\n\"managed_resources\":", f);
   resources(o, false);
   fputs(",\n\"data_resources\":", f);
   resources(o, true);
   fputs(",\n\"module_calls\":{", f);
   for (size_t i = 0; i < fc->ncalls; i++) {
-    bool first = i == 0;
-    fputc('\n', f);
+    bool first = true;
+    fputs(i ? ",\n" : "\n", f);
     key(f, fc->calls[i].name, &first);
     call(o, tfr_interface_call(fc, i));
   }
   fputc('}', f);
 }
 
+/* The document is printed whatever the load said, as
+** terraform-config-inspect prints what it could read with its
+** diagnostics; errors among them make the exit status 1. */
 static int run(struct cli_opts *co) {
   if (co->operands.n > 1)
     return cli_usage_error(co->cmd, "unexpected argument \"%s\"",
                            co->operands.v[1]);
   const char *dir = co->operands.n ? co->operands.v[0] : ".";
   struct iface_run r = {0};
-  bool ok = iface_load(&r, dir, co->o.opentofu, co->each.v, co->each.n);
+  iface_load(&r, dir, co->o.opentofu, co->each.v, co->each.n);
   struct out o = {stdout, r.a, &r, co->o.show_sensitive};
-  if (!ok) {
-    cli_print_diags(r.d, &co->o);
-    tfr_arena_free(r.a);
-    return EXIT_INVALID;
-  }
   document(&o);
   diagnostics(&o, r.d);
   fputs("}\n", stdout);
+  int rc = tfr_diags_has_errors(r.d) ? EXIT_INVALID : EXIT_OK;
   tfr_arena_free(r.a);
-  return EXIT_OK;
+  return rc;
 }
 
 static const struct cli_choice formats[] = {{"json", FMT_JSON, NULL},
@@ -467,5 +481,5 @@ const struct cli_command cli_cmd_inspect = {
         "module calls -- a superset of terraform-config-inspect's JSON\n"
         "(doc/json-format.md).  Sensitive defaults are null unless\n"
         "-show-sensitive.\n",
-    .footer = "Exit status: 0 printed, 1 the module does not load, 2 usage "
-              "error.\n"};
+    .footer = "Exit status: 0 printed, 1 printed but the module has errors "
+              "(in\n\"diagnostics\"), 2 usage error.\n"};

@@ -32,15 +32,17 @@ bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
   r->dir = dir;
   r->mod = tfr_module_load(r->a, r->d, dir, opentofu);
   r->f = tfr_module_interface(r->a, r->mod);
-  if (!r->f->has_config && !tfr_diags_has_errors(r->d))
+  if (!r->f->has_config && !tfr_diags_has_errors(r->d)) {
     tfr_diags_add(
         r->d, TFR_DIAG_ERROR, NULL, "No configuration files",
         tfr_arena_printf(r->a,
                          "There are no Terraform configuration files (.tf "
                          "or .tf.json%s) in %s.",
                          opentofu ? ", .tofu or .tofu.json" : "", dir));
+    tfr_diags_set_ours(r->d); /* Terraform's plan says it otherwise */
+  }
   if (tfr_diags_has_errors(r->d))
-    return false;
+    return false; /* no environment: the interface alone */
   tfr_diags *scratch = tfr_diags_new(r->a);
   r->base = resolve(r, NULL, scratch);
   r->envs = tfr_arena_alloc(r->a, (n + 1) * sizeof *r->envs);
@@ -70,16 +72,46 @@ bool iface_var_files(const char *const *patterns, size_t n, const char ***files,
   return true;
 }
 
+/* The first variable expr refers to (var.NAME anywhere in its text) that
+** res declares without const, or NULL. */
+static const char *not_const(const struct tfr_resolution *res,
+                             const char *expr) {
+  for (const char *p = strstr(expr, "var."); p; p = strstr(p + 4, "var.")) {
+    if (p > expr && (text_name_char(p[-1]) || p[-1] == '.'))
+      continue;
+    size_t n = 0;
+    while (text_name_char(p[4 + n]))
+      n++;
+    char name[256];
+    if (!n || n >= sizeof name)
+      continue;
+    memcpy(name, p + 4, n);
+    name[n] = '\0';
+    const struct tfr_variable *v = tfr_resolution_find(res, name);
+    if (v && !v->is_const)
+      return v->name;
+  }
+  return NULL;
+}
+
+/* As Terraform's init evaluates a module source
+** (node_module_install.go's evalSource; tree_eval_source in the library):
+** only const variables are known then, so a source that reads another is
+** not known. */
 const char *iface_call_source(const struct iface_run *r,
                               const struct tfr_resolution *res,
                               const char *expr, const char **why) {
+  *why = NULL;
+  if (res && not_const(res, expr)) {
+    *why = "not const";
+    return NULL;
+  }
   tfr_diags *d = tfr_diags_new(r->a);
   tfr_file *x = tfr_parse_expr(r->a, d, "<module source>", expr, strlen(expr));
   struct tfr_eval_opts o = TFR_EVAL_OPTS_INIT;
   o.dir = r->dir;
   o.module = res;
   const tfr_value *v = x ? tfr_eval_functions_opts(r->a, d, x, &o) : NULL;
-  *why = NULL;
   if (!v || tfr_diags_has_errors(d)) {
     *why = tfr_diags_count(d) ? tfr_diags_get(d, 0)->summary : "invalid";
     return NULL;

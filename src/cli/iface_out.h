@@ -33,7 +33,8 @@ struct iface_run {
 
 /* Load dir and resolve it once with no var file and once with each of
 ** files[0..n) (none reads TF_VAR_*).  False when dir has no
-** configuration or does not load (r->d says why). */
+** configuration or does not load (r->d says why); r is filled all the
+** same, with what could be read. */
 bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
                 const char *const *files, size_t n);
 
@@ -42,8 +43,10 @@ bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
 bool iface_var_files(const char *const *patterns, size_t n, const char ***files,
                      size_t *nfiles);
 
-/* A module call's source expression evaluated in res: a known string, or
-** NULL (*why: "unknown", "sensitive", or the error's summary). */
+/* A module call's source expression evaluated in res as init evaluates
+** it, with res's const variables only: a known string, or NULL (*why:
+** "not const" (it reads a variable that is not const), "unknown",
+** "sensitive", "null", or the error's summary).  res NULL: no variable. */
 const char *iface_call_source(const struct iface_run *r,
                               const struct tfr_resolution *res,
                               const char *expr, const char **why);

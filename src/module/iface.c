@@ -33,6 +33,8 @@ struct ictx {
   size_t nprovs, pcap;
   struct tfr_iface_resource *res;
   size_t nres, rcap;
+  struct tfr_iface_provider_config *cfgs;
+  size_t ncfgs, fcap;
 };
 
 /* ---- texts and constants ----------------------------------------------- */
@@ -56,14 +58,25 @@ static const char *range_text(struct ictx *c, const struct tfr_range *r) {
   return NULL;
 }
 
-/* A .tf.json type or value is a JSON string holding the expression: its
-** text without the quotes when it needs no unescaping. */
+/* A type written as a string (a .tf.json file's, or a legacy quoted type
+** in HCL) is given as the string holds it, as terraform-config-inspect
+** decodes it first (load_hcl.go:341-356); other text as it is. */
 static const char *unquote(tfr_arena *a, const char *t) {
   size_t n = t ? strlen(t) : 0;
-  if (n < 2 || t[0] != '"' || t[n - 1] != '"' || memchr(t + 1, '\\', n - 2) ||
-      memchr(t + 1, '"', n - 2))
+  if (n < 2 || t[0] != '"' || t[n - 1] != '"' || memchr(t + 1, '\n', n - 2))
     return t;
-  return tfr_arena_strndup(a, t + 1, n - 2);
+  for (size_t i = 1; i + 1 < n; i++) {
+    if (t[i] == '\\')
+      i++;
+    else if (t[i] == '"' || ((t[i] == '$' || t[i] == '%') && t[i + 1] == '{'))
+      return t; /* not one string, or a template */
+  }
+  char *out = tfr_arena_alloc(a, n + 1);
+  uint32_t len = 0;
+  if (json_unescape(t, (uint32_t)n, out, &len) != 0)
+    return t;
+  out[len] = '\0';
+  return out;
 }
 
 /* The string a quoted literal stands for, when it has no interpolation
@@ -328,18 +341,38 @@ static void terraform_body(struct ictx *c, struct src_file *src,
   }
 }
 
+/* A provider block: a requirement (its version a constraint) and a
+** configuration, by name and alias (load_hcl.go:437-478; a later block of
+** the same key replaces an earlier one there, as a map entry). */
 static void provider_body(struct ictx *c, struct src_file *src,
                           const char *name, size_t len, const struct ast *body,
-                          bool json) {
+                          bool json, struct span decl) {
   struct tfr_iface_provider *p = provider_named(c, name, len);
+  const char *alias = NULL;
   struct body_iter it = body_start(body, json, NULL);
   struct body_item x;
-  while (body_next(&it, &x))
-    if (!x.is_block && body_item_is(&x, "version")) {
+  while (body_next(&it, &x)) {
+    if (x.is_block)
+      continue;
+    if (body_item_is(&x, "version")) {
       const char *v = const_str(c, src, x.value);
       if (v)
         add_str(c->a, &p->versions, &p->nversions, v);
+    } else if (body_item_is(&x, "alias")) {
+      const char *v = const_str(c, src, x.value);
+      alias = v && *v ? v : NULL;
     }
+  }
+  for (size_t i = 0; i < c->ncfgs; i++)
+    if (!strcmp(c->cfgs[i].name, p->name) &&
+        (alias ? c->cfgs[i].alias && !strcmp(c->cfgs[i].alias, alias)
+               : !c->cfgs[i].alias)) {
+      c->cfgs[i].decl = src_range(src, decl);
+      return;
+    }
+  ARENA_GROW(c->a, c->cfgs, c->ncfgs, c->fcap, 4);
+  c->cfgs[c->ncfgs++] =
+      (struct tfr_iface_provider_config){p->name, alias, src_range(src, decl)};
 }
 
 /* ---- resources ---------------------------------------------------------- */
@@ -396,7 +429,8 @@ static void native_block(struct ictx *c, struct src_file *src,
     if (o)
       output_body(c, src, o, it->body, false);
   } else if (body_item_is(it, "provider") && n0 && !ovr) {
-    provider_body(c, src, n0, l0, it->body, false);
+    provider_body(c, src, n0, l0, it->body, false,
+                  (struct span){it->span.start, it->labels->span.end});
   } else if ((body_item_is(it, "resource") || body_item_is(it, "data")) && n0 &&
              n1 && !ovr) {
     resource(c, src, body_item_is(it, "data"), n0, l0, n1, l1, it->body, false,
@@ -429,7 +463,11 @@ static void json_block(struct ictx *c, struct src_file *src,
       if (o)
         output_body(c, src, o, m1.value, true);
     } else if (prov && !ovr) {
-      provider_body(c, src, k->str, k->n, m1.value, true);
+      const struct ast *one;
+      size_t n = 1;
+      const struct ast *const *b = ast_json_blocks(m1.value, &one, &n);
+      for (size_t i = 0; i < n; i++)
+        provider_body(c, src, k->str, k->n, b[i], true, k->span);
     } else if (!ovr) {
       for (ast_json_members(&m2, m1.value); ast_json_next(&m2);)
         resource(c, src, data, k->str, k->n, m2.key->str, m2.key->n, m2.value,
@@ -480,6 +518,13 @@ static int by_output(const void *x, const void *y) {
 static int by_provider(const void *x, const void *y) {
   return strcmp(((const struct tfr_iface_provider *)x)->name,
                 ((const struct tfr_iface_provider *)y)->name);
+}
+static int by_config(const void *x, const void *y) {
+  const struct tfr_iface_provider_config *p = x, *q = y;
+  int t = strcmp(p->name, q->name);
+  if (t || !p->alias || !q->alias)
+    return t ? t : (p->alias != NULL) - (q->alias != NULL);
+  return strcmp(p->alias, q->alias);
 }
 static int by_resource(const void *x, const void *y) {
   const struct tfr_iface_resource *p = x, *q = y;
@@ -539,6 +584,10 @@ const struct tfr_interface *module_interface(tfr_arena *a,
     qsort(c.provs, c.nprovs, sizeof *c.provs, by_provider);
   if (c.nres > 1)
     qsort(c.res, c.nres, sizeof *c.res, by_resource);
+  if (c.ncfgs > 1)
+    qsort(c.cfgs, c.ncfgs, sizeof *c.cfgs, by_config);
+  f->configs = c.cfgs;
+  f->nconfigs = c.ncfgs;
   f->outputs = c.outs;
   f->noutputs = c.nouts;
   f->required_core = c.core;
