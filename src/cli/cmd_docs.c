@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -263,10 +264,14 @@ static char *injected(const char *path, const char *content,
   return b.p ? b.p : cli_strdup("");
 }
 
+/* path replaced whole: a new file in its directory (its mode the old
+** file's), renamed over it, so that a full disk leaves it as it was. */
 static int write_file(const char *path, const char *text) {
-  char *tmp = cli_alloc(strlen(path) + 16);
+  char *tmp = cli_alloc(strlen(path) + 32);
   sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  struct stat st;
+  mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : 0644;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
   FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
   bool ok = f && fputs(text, f) >= 0;
   ok = f && fclose(f) == 0 && ok;
