@@ -11,7 +11,10 @@ corpus: `tfresolve inspect -json` on every module directory of the corpus
   (each directory holding .tf or .tf.json files, 520 in
   ../shared/corpus), one process each, as a tool that reads many modules
   runs it: the whole sweep timed as one command (a sh loop), then the time
-  per directory, and the peak RSS of the largest single run.
+  per directory, and the peak RSS of the largest single run; the same
+  sweep of `show -json` in the same run (reading the variables, as every
+  command does), and the ratio; then `inspect -json` alone on the module
+  with the most variables.
 docs: `tfresolve docs` on the corpus module with the most variable blocks
   (the largest interface), timed; and `docs -check` on a copy of it with
   a README.md that `docs -write` wrote.
@@ -60,23 +63,36 @@ def show(label, r, per=None):
     print(line, flush=True)
 
 
+def sweep(a, dirs, tmp, cmd, runs):
+    """cmd (a list of words) on every directory, one process each, timed as
+    one command."""
+    listing = os.path.join(tmp, "dirs")
+    with open(listing, "w") as f:
+        f.write("\n".join(dirs) + "\n")
+    words = " ".join(cmd)
+    script = ('while IFS= read -r d; do "$0" ' + words +
+              ' "$d" >/dev/null 2>&1; done < "$1"')
+    return measure(a.harness, [shutil.which("sh") or "/bin/sh", "-c", script,
+                               a.tfresolve, listing], tmp, runs)
+
+
 def corpus(a):
     dirs = module_dirs(a.corpus)
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     with tempfile.TemporaryDirectory() as tmp:
-        listing = os.path.join(tmp, "dirs")
-        with open(listing, "w") as f:
-            f.write("\n".join(dirs) + "\n")
-        script = ('while IFS= read -r d; do "$0" inspect -json "$d" '
-                  '>/dev/null || exit 1; done < "$1"')
-        r = measure(a.harness, [shutil.which("sh") or "/bin/sh", "-c", script, a.tfresolve,
-                     listing],
-                    tmp, runs)
-    if r.get("status", 0) != 0:
-        print(f"FAIL inspect -json over the corpus: status {r['status']}")
+        r = sweep(a, dirs, tmp, ["inspect", "-json"], runs)
+        # the same sweep of `show -json` (reading the variables alone, as
+        # every command does), in the same run: what inspect adds to it
+        base = sweep(a, dirs, tmp, ["show", "-json", "-no-env",
+                                    "-missing-required=info"], runs)
+    if "median_s" not in r or r.get("status", 0) != 0:
+        print(f"FAIL inspect -json over the corpus: {r}")
         return 1
     show(f"inspect -json over the corpus ({len(dirs)} directories)", r,
          len(dirs))
+    if "median_s" in base:
+        show("show -json over the corpus, the same way", base, len(dirs))
+        print(f"inspect / show: {r['median_s'] / base['median_s']:.2f}x")
     biggest = max(dirs, key=variables_in)
     r = measure(a.harness, [a.tfresolve, "inspect", "-json", biggest],
                 a.corpus, runs)
