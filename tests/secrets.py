@@ -369,7 +369,8 @@ SHAPE_RUNS = (
 
 
 # What explain -all -show-sensitive prints of the shapes whose values parse.
-SHOWN = {"conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
+SHOWN = {"interface-text": ["SECRETtokDefA1", "SECRETpassOptE5"],
+         "conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
          "duplicate-key": ["SECRETsameW3"],
          "module-arg": ["SECRETmodKeyK5", "SECRETmodValL6"],
          "strict-dropped": ["SECRETkeyA1B2", "SECRETnameH8", "SECRETcliKeyK1",
@@ -407,6 +408,17 @@ def shapes(tool, root):
                            name, " ".join(full), "exit %d" % rc
                            if not leaked else "shows " + ", ".join(leaked[:5])),
                        out[-2000:])
+        # inspect and docs print the module's text too (types, rule
+        # conditions and messages as written), each without the shape's
+        # arguments (they take no -var)
+        for full in (["inspect", "-json"], ["docs"]):
+            rc, out = run(tool, d, full, more_env=env)
+            leaked = [s for s in forbidden if s in out]
+            report(not leaked and 0 <= rc < 3,
+                   "shape %s: %s: %s" % (
+                       name, " ".join(full), "exit %d" % rc
+                       if not leaked else "shows " + ", ".join(leaked[:5])),
+                   out[-2000:])
         # the opt-in: explain -show-sensitive shows a value that parsed
         rc, out = run(tool, d, ["explain", "-all", "-show-sensitive"] + args,
                       more_env=env)

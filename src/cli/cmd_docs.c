@@ -71,32 +71,45 @@ static void code(struct cli_buf *b, const char *s) {
   cli_buf_puts(b, "</pre>");
 }
 
-/* The rules of v in words, each with its message. */
+/* A condition in code on one line: each run of spaces and newlines one
+** space. */
+static void condition_code(tfr_arena *a, struct cli_buf *b, const char *c) {
+  char *one = tfr_arena_alloc(a, strlen(c) + 1), *o = one;
+  for (; *c; c++) {
+    bool space = *c == '\n' || *c == '\t' || *c == '\r' || *c == ' ';
+    if (space && o > one && o[-1] == ' ')
+      continue;
+    *o++ = space || *c == '`' ? ' ' : *c;
+  }
+  *o = '\0';
+  cli_buf_puts(b, "`");
+  cell(b, one);
+  cli_buf_puts(b, "`");
+}
+
+/* The rules of v, each in words (or its condition) with its message.  A
+** sensitive variable's conditions are not shown: they may hold the
+** secret (a literal it is compared with), and check does not quote
+** their source either; nor is a message that is an expression. */
 static void rules(tfr_arena *a, struct cli_buf *b,
                   const struct tfr_iface_variable *v) {
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_iface_rule *r = tfr_iface_variable_rule(v, i);
     cli_buf_puts(b, i ? "<br>" : "");
     const char *words = v->sensitive ? NULL : iface_rule_words(a, r, v->name);
-    if (words) {
+    if (v->sensitive)
+      cli_buf_puts(b, "(a rule of a sensitive variable)");
+    else if (words)
       cell(b, words);
-    } else {
-      cli_buf_puts(b, "`");
-      /* on one line: each run of spaces and newlines one space */
-      const char *c = r->condition ? r->condition : "";
-      char *one = tfr_arena_alloc(a, strlen(c) + 1), *o = one;
-      for (; *c; c++) {
-        bool space = *c == '\n' || *c == '\t' || *c == '\r' || *c == ' ';
-        if (space && o > one && o[-1] == ' ')
-          continue;
-        *o++ = space || *c == '`' ? ' ' : *c;
-      }
-      *o = '\0';
-      cell(b, one);
-      cli_buf_puts(b, "`");
-    }
+    else
+      condition_code(a, b, r->condition ? r->condition : "");
     cli_buf_puts(b, " \u2014 "); /* an em dash, then the message */
-    cell(b, r->message ? r->message : r->error_message);
+    if (r->message)
+      cell(b, r->message);
+    else if (v->sensitive || !r->error_message)
+      cli_buf_puts(b, "(its message is an expression)");
+    else
+      cell(b, r->error_message);
   }
 }
 
@@ -121,7 +134,8 @@ static void inputs(tfr_arena *a, struct cli_buf *b,
     cli_buf_puts(b, ") | ");
     cell(b, v->description ? v->description : "n/a");
     cli_buf_puts(b, " | ");
-    code(b, v->type ? v->type : "any");
+    const char *type = iface_type_text(a, v, false);
+    code(b, type ? type : "any");
     cli_buf_puts(b, " | ");
     if (!v->default_given)
       cli_buf_puts(b, "n/a");

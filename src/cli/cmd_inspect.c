@@ -105,8 +105,19 @@ static void rule(const struct out *o, const struct tfr_iface_variable *v,
   FILE *f = o->f;
   bool first = true;
   fputc('{', f);
-  str_field(f, "condition", r->condition, &first);
-  str_field(f, "error_message", r->error_message, &first);
+  /* a sensitive variable's condition may hold the secret (a literal to
+  ** compare with): null, as check does not quote its source; so is a
+  ** message that is not one plain string */
+  key(f, "condition", &first);
+  if (hide || !r->condition)
+    fputs("null", f);
+  else
+    tfr_json_write_cstr(f, r->condition);
+  key(f, "error_message", &first);
+  if ((hide && !r->message) || !r->error_message)
+    fputs("null", f);
+  else
+    tfr_json_write_cstr(f, r->error_message);
   str_field(f, "message", r->message, &first);
   struct rule_bounds b = {0};
   json_t *forbidden = json_array();
@@ -197,7 +208,7 @@ static void variable(const struct out *o, const struct tfr_iface_variable *v) {
   bool first = true;
   fputc('{', f);
   str_field(f, "name", v->name, &first);
-  str_field(f, "type", v->type, &first);
+  str_field(f, "type", iface_type_text(o->a, v, o->show_sensitive), &first);
   str_field(f, "description", v->description, &first);
   key(f, "default", &first);
   value(o, v->default_given, hide);

@@ -128,6 +128,13 @@ const char *iface_call_source(const struct iface_run *r,
   return tfr_arena_strndup(r->a, v->s, v->n);
 }
 
+const char *iface_type_text(tfr_arena *a, const struct tfr_iface_variable *v,
+                            bool show_sensitive) {
+  if (!v->type || !v->sensitive || show_sensitive || !v->ndefaults)
+    return v->type;
+  return tfr_type_expr(a, v->constraint);
+}
+
 static const char *bound_words(tfr_arena *a, const char *what, const char *min,
                                bool min_excl, const char *max, bool max_excl) {
   if (!min && !max)

@@ -51,6 +51,13 @@ const char *iface_call_source(const struct iface_run *r,
                               const struct tfr_resolution *res,
                               const char *expr, const char **why);
 
+/* A variable's type as written, or, for a sensitive one whose
+** optional attributes have defaults (its type's text holds values of
+** the secret) unless show_sensitive, the type without them
+** ("object({a=optional(string)})"); NULL when it has no type. */
+const char *iface_type_text(tfr_arena *a, const struct tfr_iface_variable *v,
+                            bool show_sensitive);
+
 /* What a rule's condition says in words, when it reads as an allow-list
 ** or bounds ("one of \"a\", \"b\"", "at least 1 and at most 9",
 ** "length at most 63"), or NULL. */

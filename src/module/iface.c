@@ -171,16 +171,18 @@ static void walk_defaults(tfr_arena *a, const struct tfr_defaults *d,
   }
 }
 
+/* A validation block as written: its condition's and message's text
+** (a .tf.json file's are its JSON strings, quotes included), and the
+** message itself when it is one plain string. */
 static void one_rule(struct ictx *c, const struct validation *val,
                      struct tfr_iface_rule *r) {
   r->range = val->range.filename ? val->range : src_range(val->src, val->block);
   r->condition = span_text(c->a, val->src, val->cond_span);
   r->error_message = span_text(c->a, val->src, val->msg_span);
   r->message = literal_string(c->a, r->error_message);
-  if (val->message_literal && r->error_message) /* .tf.json */
-    r->message = literal_string(c->a, r->error_message);
 }
 
+/* A variable as the loader merged it (override files included). */
 static void one_variable(struct ictx *c, const struct var_decl *v,
                          struct tfr_iface_variable *o) {
   o->name = v->name;
