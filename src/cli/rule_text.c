@@ -264,7 +264,7 @@ static void bound(tfr_arena *a, const char *t, size_t s, size_t e,
 json_t *rule_allowed(tfr_arena *a, const char *t, size_t s, size_t e,
                      const char *name, json_t *forbidden,
                      struct rule_bounds *b) {
-  json_t *list = NULL;
+  json_t *list = NULL, *none = json_array(); /* committed at the end */
   struct rule_bounds nb = {0};
   size_t from = s;
   for (size_t p = s; p <= e;) {
@@ -278,7 +278,8 @@ json_t *rule_allowed(tfr_arena *a, const char *t, size_t s, size_t e,
     }
     if (p < e && t[p] == '|' && p + 1 < e && t[p + 1] == '|') {
       json_decref(list); /* a disjunction (|| binds looser than &&): */
-      return NULL;       /* nothing is known of the whole */
+      json_decref(none); /* nothing is known of the whole */
+      return NULL;
     }
     if (p == e || (t[p] == '&' && p + 1 < e && t[p + 1] == '&')) {
       json_t *one = json_array();
@@ -289,7 +290,7 @@ json_t *rule_allowed(tfr_arena *a, const char *t, size_t s, size_t e,
         size_t ns = from, ne = p;
         trim_expr(t, &ns, &ne);
         if (ns < ne && t[ns] == '!')
-          contains_list(a, t, ns + 1, ne, name, forbidden);
+          contains_list(a, t, ns + 1, ne, name, none);
         else
           bound(a, t, from, p, name, &nb);
         json_decref(one);
@@ -302,6 +303,8 @@ json_t *rule_allowed(tfr_arena *a, const char *t, size_t s, size_t e,
   }
   if (b)
     *b = nb;
+  json_array_extend(forbidden, none);
+  json_decref(none);
   return list;
 }
 
