@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
 #include "cli_util.h"
 #include "iface_out.h"
 #include "options.h"
@@ -337,6 +338,8 @@ static int run(struct cli_opts *co) {
   if (co->write && co->check)
     return cli_usage_error(co->cmd, "-write and -check do not go together");
   const char *dir = co->operands.n ? co->operands.v[0] : ".";
+  if (!cli_module_dir_ok("docs", dir))
+    return EXIT_USAGE; /* as show and check: DIR is not one */
   const char **files = NULL;
   size_t nfiles = 0;
   if (!iface_var_files(co->each.v, co->each.n, &files, &nfiles))

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_module.h"
 #include "iface_out.h"
 #include "options.h"
 #include "rule_text.h"
@@ -449,6 +450,8 @@ static int run(struct cli_opts *co) {
     return cli_usage_error(co->cmd, "unexpected argument \"%s\"",
                            co->operands.v[1]);
   const char *dir = co->operands.n ? co->operands.v[0] : ".";
+  if (!cli_module_dir_ok("inspect", dir))
+    return EXIT_USAGE; /* as show and check: DIR is not one */
   struct iface_run r = {0};
   iface_load(&r, dir, co->o.opentofu, co->each.v, co->each.n);
   struct out o = {stdout, r.a, &r, co->o.show_sensitive};

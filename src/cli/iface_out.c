@@ -37,8 +37,10 @@ bool iface_load(struct iface_run *r, const char *dir, bool opentofu,
         r->d, TFR_DIAG_ERROR, NULL, "No configuration files",
         tfr_arena_printf(r->a,
                          "There are no Terraform configuration files (.tf "
-                         "or .tf.json%s) in %s.",
-                         opentofu ? ", .tofu or .tofu.json" : "", dir));
+                         "or .tf.json%s) in %s%s.",
+                         opentofu ? ", .tofu or .tofu.json" : "",
+                         strcmp(dir, ".") ? "" : "the current directory",
+                         strcmp(dir, ".") ? dir : ""));
     tfr_diags_set_ours(r->d); /* Terraform's plan says it otherwise */
   }
   if (tfr_diags_has_errors(r->d))
