@@ -33,6 +33,10 @@ _tfresolve_options() {
       -json -engine= -no-color -show-sensitive -verbose -compact-warnings
       -help" ;;
     parse) echo "-ast -format= -json -no-color -help" ;;
+    inspect) echo "-format= -json -var-file= -show-sensitive -engine= -chdir=
+      -no-color -help" ;;
+    docs) echo "-write -check -var-file-each= -engine= -chdir= -no-color
+      -help" ;;
   esac
   echo "-max-memory=" # every command
 }
@@ -45,6 +49,7 @@ _tfresolve_formats() {
     init) echo "tfvars json env" ;;
     eval | console) echo "console json yaml" ;;
     parse) echo "human json short" ;;
+    inspect) echo "json" ;;
   esac
 }
 
@@ -108,7 +113,7 @@ _tfresolve() {
       -*) mapfile -t COMPREPLY < <(compgen -W "-help -version -max-memory=
            -chdir=" -- "$cur") ;;
       *) mapfile -t COMPREPLY < <(compgen -W "show check explain diff lsp
-           eval console init test parse" -- "$cur") ;;
+           eval console init inspect docs test parse" -- "$cur") ;;
     esac
     return
   fi
@@ -210,7 +215,7 @@ _tfresolve() {
       elif ((curpos == 2)); then
         _tfresolve_dirs "$cur"
       fi ;;
-    show | check | console | init | test)
+    show | check | console | init | inspect | docs | test)
       ((curpos == 1)) && _tfresolve_dirs "$cur" ;;
     parse)
       _tfresolve_files "$cur" .tf .tf.json .tofu .tofu.json .tfvars \

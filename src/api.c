@@ -283,3 +283,50 @@ const struct tfr_resolution *tfr_policy_check(tfr_arena *a, tfr_diags *diags,
     return res;
   return policy_check(a, diags, res, opts.dir ? opts.dir : ".", opts.env);
 }
+
+/* ---- a module's interface (interface.h) -------------------------------- */
+
+const struct tfr_interface *tfr_module_interface(tfr_arena *a,
+                                                 const struct tfr_module *m) {
+  return module_interface(a, module_of(m));
+}
+
+const struct tfr_iface_variable *
+tfr_interface_variable(const struct tfr_interface *f, size_t i) {
+  return f && i < f->nvars ? &f->vars[i] : NULL;
+}
+
+const struct tfr_iface_output *
+tfr_interface_output(const struct tfr_interface *f, size_t i) {
+  return f && i < f->noutputs ? &f->outputs[i] : NULL;
+}
+
+const struct tfr_iface_provider *
+tfr_interface_provider(const struct tfr_interface *f, size_t i) {
+  return f && i < f->nproviders ? &f->providers[i] : NULL;
+}
+
+const struct tfr_iface_provider_config *
+tfr_interface_provider_config(const struct tfr_interface *f, size_t i) {
+  return f && i < f->nconfigs ? &f->configs[i] : NULL;
+}
+
+const struct tfr_iface_resource *
+tfr_interface_resource(const struct tfr_interface *f, size_t i) {
+  return f && i < f->nresources ? &f->resources[i] : NULL;
+}
+
+const struct tfr_iface_call *tfr_interface_call(const struct tfr_interface *f,
+                                                size_t i) {
+  return f && i < f->ncalls ? &f->calls[i] : NULL;
+}
+
+const struct tfr_iface_rule *
+tfr_iface_variable_rule(const struct tfr_iface_variable *v, size_t i) {
+  return v && i < v->nrules ? &v->rules[i] : NULL;
+}
+
+const struct tfr_iface_default *
+tfr_iface_variable_default(const struct tfr_iface_variable *v, size_t i) {
+  return v && i < v->ndefaults ? &v->defaults[i] : NULL;
+}

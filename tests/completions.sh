@@ -73,7 +73,8 @@ expect() {
 
 expect "tfresolve ch" check
 expect "tfresolve e" eval explain
-expect "tfresolve " show check explain diff lsp eval console init test parse
+expect "tfresolve " show check explain diff lsp eval console init inspect docs test \
+  parse
 expect "tfresolve -" -help -version -max-memory= -chdir=
 expect "tfresolve check -for" -format=
 expect "tfresolve check -format=" human json sarif github junit plan-json

@@ -32,6 +32,8 @@ def main():
         "eval": ["eval", "1 + 1"],
         "console": ["console", demo],
         "init": ["init", demo],
+        "inspect": ["inspect", "-json", demo],
+        "docs": ["docs", demo],
         "test": ["test", os.path.join(root, "fixtures", "tftest")],
         "parse": ["parse", demo],
         "lsp": ["lsp"],

@@ -17,6 +17,10 @@ writes in .pre-commit-config.yaml first, then the file names.  Checked:
     is checked as an environment of its root;
   - a broken value is found (exit 1), a valid commit passes (exit 0), a
     commit touching no root's file checks nothing (exit 0).
+The hook tfresolve-docs (issue 43), likewise: its entry with the module
+directory as args fails while README.md is missing or stale, passes once
+`tfresolve docs -write` wrote it, and fails again when a description
+changes; a change to a .tf, .tofu or .md file runs it.
 Skipped (exit 77) without git or PyYAML.  "N passed, M failed" last.
 """
 import os
@@ -204,10 +208,41 @@ def main():
                        FILES["live/prod/main.tf"] + "# a comment\n"},
                       args=[]),
                1, ["live/prod"], present=["No value for required variable"])
+        docs_hook(t, root, repo, env)
     finally:
         shutil.rmtree(repo, ignore_errors=True)
         shutil.rmtree(bindir, ignore_errors=True)
     return t.done()
+
+
+def docs_hook(t, root, repo, env):
+    """tfresolve-docs, run as pre-commit runs it (no file names)."""
+    with open(os.path.join(root, ".pre-commit-hooks.yaml")) as f:
+        hook = [h for h in yaml.safe_load(f) if h["id"] == "tfresolve-docs"]
+    t(len(hook) == 1, "one tfresolve-docs hook in .pre-commit-hooks.yaml")
+    if not hook:
+        return
+    hook = hook[0]
+    files_re = re.compile(hook.get("files", ""))
+    t(not hook.get("pass_filenames", True) and
+      all(files_re.search(p) for p in ("a.tf", "b.tofu", "README.md")) and
+      not files_re.search("x.tfvars"),
+      "tfresolve-docs runs on .tf, .tofu and .md changes, no file names")
+
+    def run():
+        return harness.run(hook["entry"].split() + ["modules/net"], cwd=repo,
+                           env=env)
+    rc, out, err = run()
+    t(rc == 1, "tfresolve-docs without README.md: exit 1", out + err)
+    harness.run(["tfresolve", "docs", "-write", "modules/net"], cwd=repo,
+                env=env)
+    rc, out, err = run()
+    t(rc == 0, "tfresolve-docs after docs -write: exit 0", out + err)
+    write(repo, "modules/net/main.tf", FILES["modules/net/main.tf"].replace(
+        'type = string', 'type        = string\n  description = "The CIDR"'))
+    rc, out, err = run()
+    t(rc == 1, "tfresolve-docs after a description is added: exit 1",
+      out + err)
 
 
 if __name__ == "__main__":

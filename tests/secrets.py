@@ -18,7 +18,9 @@ them passing, and with values of the wrong type from a var file, -var and
 TF_VAR_: show (human, -json, yaml, tfvars, env, plan-json), check (human,
 -json, sarif, github, junit, plan-json; also with -var-file-each), explain of every
 sensitive variable, eval -functions and console (console, -json, yaml)
-with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
+with EXPRESSIONS below, test (human, -json), init (tfvars, json, env),
+inspect -json (each var file of envs/ one environment) and docs (with
+-var-file-each).
 No output may hold a canary, nor any value that the expressions derive
 from them (read from a -show-sensitive run: hashes, encodings, upper
 case...).  eval -json must mark every expression's result as sensitive
@@ -54,6 +56,7 @@ in that child's part (TREE_REACHES: the secrets do flow into the tree).
 
 Prints a line per failure and "N passed, M failed" last.
 """
+import glob
 import json
 import os
 import re
@@ -278,6 +281,15 @@ def main():
                    ["test"] + f + base, more_env=env)
     for f in ("tfvars", "json", "env"):
         hidden("init -format=%s" % f, ["init", "-format=" + f])
+    # inspect and docs (issue 43): defaults, each environment's values
+    # (one var file each), and the rules' texts
+    envs = sorted(glob.glob(os.path.join(fixture, "envs", "*.tfvars")))
+    per_env = []
+    for e in envs:
+        per_env += ["-var-file", os.path.relpath(e, fixture)]
+    hidden("inspect -json", ["inspect", "-json"] + per_env)
+    hidden("docs -var-file-each", ["docs", "-var-file-each=envs/*.tfvars"])
+    hidden("docs", ["docs"])
 
     # The opt-in: -show-sensitive shows what it is asked to.
     base = ARGS + PASSING + ["-show-sensitive"]
@@ -318,6 +330,18 @@ def main():
                "console -format=%s -show-sensitive: the values" % f,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
 
+    envs = sorted(glob.glob(os.path.join(fixture, "envs", "*.tfvars")))
+    per_env = []
+    for e in envs:
+        per_env += ["-var-file", os.path.relpath(e, fixture)]
+    rc, out = run(tool, fixture, ["inspect", "-json", "-show-sensitive"] +
+                  per_env)
+    want = ["SECRETdefaultQ7X2", "SECRETeachdefaultZ2Y4"]
+    missing = [w for w in want if w not in out]
+    report(rc == 0 and not missing,
+           "inspect -json -show-sensitive: the defaults and values",
+           "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+
     if len(sys.argv) > 3:
         shapes(tool, os.path.abspath(sys.argv[3]))
     if len(sys.argv) > 4:
@@ -349,7 +373,8 @@ SHAPE_RUNS = (
 
 
 # What explain -all -show-sensitive prints of the shapes whose values parse.
-SHOWN = {"conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
+SHOWN = {"interface-text": ["SECRETtokDefA1", "SECRETpassOptE5"],
+         "conversion": ["SECRETkeyR7S8", "SECRETcliKeyT9", "SECRETenvKeyU1"],
          "duplicate-key": ["SECRETsameW3"],
          "module-arg": ["SECRETmodKeyK5", "SECRETmodValL6"],
          "strict-dropped": ["SECRETkeyA1B2", "SECRETnameH8", "SECRETcliKeyK1",
@@ -387,6 +412,17 @@ def shapes(tool, root):
                            name, " ".join(full), "exit %d" % rc
                            if not leaked else "shows " + ", ".join(leaked[:5])),
                        out[-2000:])
+        # inspect and docs print the module's text too (types, rule
+        # conditions and messages as written), each without the shape's
+        # arguments (they take no -var)
+        for full in (["inspect", "-json"], ["docs"]):
+            rc, out = run(tool, d, full, more_env=env)
+            leaked = [s for s in forbidden if s in out]
+            report(not leaked and 0 <= rc < 3,
+                   "shape %s: %s: %s" % (
+                       name, " ".join(full), "exit %d" % rc
+                       if not leaked else "shows " + ", ".join(leaked[:5])),
+                   out[-2000:])
         # the opt-in: explain -show-sensitive shows a value that parsed
         rc, out = run(tool, d, ["explain", "-all", "-show-sensitive"] + args,
                       more_env=env)

@@ -36,6 +36,7 @@
 #include "tfresolve/value.h"
 #include "tfresolve/syntax.h"
 #include "tfresolve/resolution.h"
+#include "tfresolve/interface.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -158,7 +158,7 @@ static const char *brace_alt_end(const char *p) {
 ** Returns 0 when something matched, GLOB_NOMATCH when nothing did, or
 ** glob's error.
 */
-static int glob_braces(const char *pattern, struct cli_names *out) {
+int cli_glob_braces(const char *pattern, struct cli_names *out) {
   const char *open = pattern;
   while (*open && *open != '{') {
     if (*open == '\\' && open[1])
@@ -188,7 +188,7 @@ static int glob_braces(const char *pattern, struct cli_names *out) {
     size_t len = (size_t)(next - p);
     memcpy(one + before, p, len);
     memcpy(one + before + len, close + 1, after + 1);
-    int rc = glob_braces(one, out);
+    int rc = cli_glob_braces(one, out);
     if (rc != 0 && rc != GLOB_NOMATCH) {
       result = rc;
       break;
@@ -202,11 +202,11 @@ static int glob_braces(const char *pattern, struct cli_names *out) {
   return result;
 }
 
-/* The var files of -var-file-each: each pattern's matches (glob_braces);
+/* The var files of -var-file-each: each pattern's matches (cli_glob_braces);
 ** a pattern that matches nothing is a usage error. */
 static bool var_files(const struct many_opts *mo, struct cli_names *out) {
   for (size_t i = 0; i < mo->neach; i++) {
-    int rc = glob_braces(mo->each[i], out);
+    int rc = cli_glob_braces(mo->each[i], out);
     if (rc == GLOB_NOMATCH) {
       fprintf(stderr, "tfresolve: -var-file-each %s: no file matches\n",
               mo->each[i]);

@@ -18,6 +18,10 @@ struct cli_names {
 };
 void cli_names_add(struct cli_names *l, const char *s); /* a copy of s */
 void cli_names_free(struct cli_names *l);
+/* POSIX glob of pattern, brace expressions ("{a,b}") expanded first as
+** GNU glob's GLOB_BRACE does; the matches added to out.  0, GLOB_NOMATCH
+** or glob's error (check_many.c). */
+int cli_glob_braces(const char *pattern, struct cli_names *out);
 
 /* The CLI's growable string (malloc'd p, always NUL-terminated once
 ** something is put; free(p) when done).  With max_lines set, what comes

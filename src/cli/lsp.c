@@ -36,6 +36,7 @@
 #include "cli_module.h"
 #include "cli_types.h"
 #include "cli_util.h"
+#include "rule_text.h"
 #include "options.h"
 
 extern char **environ;
@@ -1328,100 +1329,6 @@ static struct module *fresh_module(struct server *s, const struct doc *d) {
 
 /* ---- a little HCL scanning: strings, comments, brackets, keys ---------- */
 
-static bool name_char(char ch) {
-  return ch == '_' || ch == '-' || (ch >= 'a' && ch <= 'z') ||
-         (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
-
-/* The byte after the string opening at i (t[i] == '"'), templates and
-** escapes inside it skipped; n when it does not close. */
-static size_t skip_string(const char *t, size_t n, size_t i) {
-  int depth = 0; /* ${ } and %{ } inside */
-  for (i++; i < n; i++) {
-    if (t[i] == '\\') {
-      i++;
-    } else if ((t[i] == '$' || t[i] == '%') && i + 1 < n && t[i + 1] == '{') {
-      depth++;
-      i++;
-    } else if (depth && t[i] == '}') {
-      depth--;
-    } else if (depth && t[i] == '"') {
-      i = skip_string(t, n, i) - 1;
-    } else if (!depth && (t[i] == '"' || t[i] == '\n')) {
-      return t[i] == '"' ? i + 1 : i;
-    }
-  }
-  return n;
-}
-
-/* The byte after a comment or heredoc starting at i, or i when none
-** starts there. */
-static size_t skip_comment(const char *t, size_t n, size_t i) {
-  if (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/')) {
-    while (i < n && t[i] != '\n')
-      i++;
-    return i;
-  }
-  if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-    for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
-      ;
-    return i + 2 < n ? i + 2 : n;
-  }
-  if (t[i] == '<' && i + 2 < n && t[i + 1] == '<') { /* <<EOF, <<-EOF */
-    size_t k = i + 2 + (t[i + 2] == '-'), m = k;
-    while (m < n && (name_char(t[m])))
-      m++;
-    if (m == k)
-      return i;
-    size_t w = m - k;
-    for (size_t p = m; p < n; p++) {
-      if (t[p] != '\n')
-        continue;
-      size_t q = p + 1;
-      while (q < n && (t[q] == ' ' || t[q] == '\t'))
-        q++;
-      if (q + w <= n && !memcmp(t + q, t + k, w) &&
-          (q + w == n || !name_char(t[q + w])))
-        return q + w;
-    }
-    return n;
-  }
-  return i;
-}
-
-/* The next bracket at or after *i outside comments and strings: its
-** index, with *i just past it; n when there is none before n. */
-static size_t next_bracket(const char *t, size_t n, size_t *i) {
-  while (*i < n) {
-    size_t k = skip_comment(t, n, *i);
-    if (k != *i) {
-      *i = k;
-      continue;
-    }
-    char ch = t[*i];
-    if (ch == '"') {
-      *i = skip_string(t, n, *i);
-      continue;
-    }
-    size_t at = (*i)++;
-    if (ch == '{' || ch == '[' || ch == '(' || ch == '}' || ch == ']' ||
-        ch == ')')
-      return at;
-  }
-  return n;
-}
-
-/* The byte of the bracket closing the one at i ({ [ or (), or n. */
-static size_t close_of(const char *t, size_t n, size_t i) {
-  int depth = 0;
-  for (size_t at; (at = next_bracket(t, n, &i)) < n;)
-    if (t[at] == '{' || t[at] == '[' || t[at] == '(')
-      depth++;
-    else if (--depth == 0)
-      return at;
-  return n;
-}
-
 /* One item of an object or a body: its key (quotes included), and its
 ** value from the first byte after "=" or ":" and the spaces to its end
 ** (trailing spaces out). */
@@ -1434,7 +1341,7 @@ struct kv {
 static size_t value_end(const char *t, size_t end, size_t i) {
   size_t last = i;
   while (i < end) {
-    size_t k = skip_comment(t, end, i);
+    size_t k = text_skip_comment(t, end, i);
     if (k != i && t[i] != '<') {
       i = k; /* a comment ends the value (its newline next) */
       continue;
@@ -1447,11 +1354,11 @@ static size_t value_end(const char *t, size_t end, size_t i) {
     if (ch == '\n' || ch == ',' || ch == '}' || ch == ']')
       break;
     if (ch == '"') {
-      i = last = skip_string(t, end, i);
+      i = last = text_skip_string(t, end, i);
       continue;
     }
     if (ch == '{' || ch == '[' || ch == '(') {
-      size_t c = close_of(t, end, i);
+      size_t c = text_close_of(t, end, i);
       i = last = c < end ? c + 1 : end;
       continue;
     }
@@ -1470,7 +1377,7 @@ static struct kv *items_of(const char *t, size_t start, size_t end, size_t *n) {
   *n = 0;
   bool expect = true;
   for (size_t i = start; i < end;) {
-    size_t k = skip_comment(t, end, i);
+    size_t k = text_skip_comment(t, end, i);
     if (k != i && t[i] != '<') {
       i = k;
       continue;
@@ -1485,10 +1392,10 @@ static struct kv *items_of(const char *t, size_t start, size_t end, size_t *n) {
       i++;
       continue;
     }
-    if (expect && (ch == '"' || name_char(ch))) {
-      size_t ke = ch == '"' ? skip_string(t, end, i) : i;
+    if (expect && (ch == '"' || text_name_char(ch))) {
+      size_t ke = ch == '"' ? text_skip_string(t, end, i) : i;
       if (ch != '"')
-        while (ke < end && name_char(t[ke]))
+        while (ke < end && text_name_char(t[ke]))
           ke++;
       size_t j = ke;
       while (j < end && (t[j] == ' ' || t[j] == '\t'))
@@ -1513,9 +1420,9 @@ static struct kv *items_of(const char *t, size_t start, size_t end, size_t *n) {
       continue;
     }
     if (ch == '"')
-      i = skip_string(t, end, i);
+      i = text_skip_string(t, end, i);
     else if (ch == '{' || ch == '[' || ch == '(')
-      i = close_of(t, end, i) + 1;
+      i = text_close_of(t, end, i) + 1;
     else
       i++;
     expect = false;
@@ -1535,7 +1442,7 @@ static const char *key_name(tfr_arena *a, const char *t, const struct kv *k) {
 ** the innermost open bracket there is no brace. */
 static size_t open_brace(const char *t, size_t start, size_t byte) {
   size_t stack[256], depth = 0, lost = 0;
-  for (size_t i = start, at; (at = next_bracket(t, byte, &i)) < byte;) {
+  for (size_t i = start, at; (at = text_next_bracket(t, byte, &i)) < byte;) {
     if (t[at] == '{' || t[at] == '[' || t[at] == '(') {
       if (depth < 256)
         stack[depth++] = at;
@@ -1588,7 +1495,7 @@ static void statement_of(const char *t, size_t len, size_t byte, size_t *lo,
   while (i > 0 && t[i - 1] != '\n')
     i--;
   for (;;) { /* back to a line that starts with a name */
-    if (i < len && (t[i] == '"' || name_char(t[i])))
+    if (i < len && (t[i] == '"' || text_name_char(t[i])))
       break;
     if (i == 0)
       break;
@@ -1602,7 +1509,7 @@ static void statement_of(const char *t, size_t len, size_t byte, size_t *lo,
     e++;
   while (e < len) {
     e++;
-    if (e < len && (t[e] == '"' || name_char(t[e])))
+    if (e < len && (t[e] == '"' || text_name_char(t[e])))
       break;
     while (e < len && t[e] != '\n')
       e++;
@@ -1625,7 +1532,7 @@ static const struct tfr_variable *block_at(const struct module *m,
       o++;
     if (o >= d->len || d->text[o] != '{')
       continue;
-    size_t c = close_of(d->text, d->len, o);
+    size_t c = text_close_of(d->text, d->len, o);
     if (byte >= v->decl.start.byte && byte <= c) {
       *open = o;
       *close = c;
@@ -1703,7 +1610,7 @@ static struct cursor locate(struct server *s, const struct doc *d,
   ** same with only the definition the cursor is in, says where the
   ** cursor is (the bytes before it keep their offsets). */
   size_t b = c.byte;
-  while (b > 0 && name_char(d->text[b - 1]))
+  while (b > 0 && text_name_char(d->text[b - 1]))
     b--;
   const char *inserts[] = {"", "", "null", "\""};
   for (int scope = 0; !f && scope < 2; scope++) {
@@ -2112,8 +2019,9 @@ static json_t *hover(struct server *s, struct doc *d, json_t *pos) {
 ** an object type expression). */
 static bool attr_here(const char *t, size_t end, size_t i, const char *w,
                       size_t k) {
-  if (i + k > end || memcmp(t + i, w, k) || (i > 0 && name_char(t[i - 1])) ||
-      (i + k < end && name_char(t[i + k])))
+  if (i + k > end || memcmp(t + i, w, k) ||
+      (i > 0 && text_name_char(t[i - 1])) ||
+      (i + k < end && text_name_char(t[i + k])))
     return false;
   i += k;
   while (i < end && (t[i] == ' ' || t[i] == '\t'))
@@ -2210,89 +2118,6 @@ static bool at_top_name(const struct doc *d, size_t byte) {
   return true;
 }
 
-/* [*s, *e) without the spaces around it, and without parentheses around
-** the whole of it. */
-static void trim_expr(const char *t, size_t *s, size_t *e) {
-  for (;;) {
-    while (*s < *e && strchr(" \t\r\n", t[*s]))
-      (*s)++;
-    while (*e > *s && strchr(" \t\r\n", t[*e - 1]))
-      (*e)--;
-    if (*e - *s < 2 || t[*s] != '(' || close_of(t, *e, *s) != *e - 1)
-      return;
-    (*s)++;
-    (*e)--;
-  }
-}
-
-/* The values conjunct [s, e) requires var.NAME to be one of, when it is
-** exactly `contains([...], var.NAME)`: appended to list (console texts of
-** its strings); false when it is not. */
-static bool contains_list(tfr_arena *a, const char *t, size_t s, size_t e,
-                          const char *name, json_t *list) {
-  trim_expr(t, &s, &e);
-  if (e - s < 9 || memcmp(t + s, "contains", 8))
-    return false;
-  size_t p = s + 8;
-  while (p < e && (t[p] == ' ' || t[p] == '\t'))
-    p++;
-  if (p >= e || t[p] != '(' || close_of(t, e, p) != e - 1)
-    return false;
-  size_t q = p + 1;
-  while (q < e && strchr(" \t\r\n", t[q]))
-    q++;
-  if (q >= e || t[q] != '[')
-    return false;
-  size_t qc = close_of(t, e, q);
-  if (qc >= e)
-    return false;
-  size_t r = qc + 1;
-  while (r < e && strchr(" \t\r\n", t[r]))
-    r++;
-  if (r >= e || t[r] != ',')
-    return false;
-  r++;
-  while (r < e && strchr(" \t\r\n", t[r]))
-    r++;
-  size_t vn = strlen(name);
-  if (r + 4 + vn > e || memcmp(t + r, "var.", 4) || memcmp(t + r + 4, name, vn))
-    return false;
-  r += 4 + vn;
-  while (r < e && strchr(" \t\r\n", t[r]))
-    r++;
-  if (r != e - 1)
-    return false;
-  tfr_diags *dg = tfr_diags_new(a);
-  tfr_file *x = tfr_parse_expr(a, dg, "<rule>", t + q, qc + 1 - q);
-  const tfr_value *l = x ? tfr_eval_const(a, dg, x) : NULL;
-  if (!l || tfr_value_is_null(l) || !tfr_value_is_known(l) ||
-      (l->type->kind != TFR_TUPLE && l->type->kind != TFR_LIST))
-    return false;
-  for (uint32_t k = 0; k < l->n; k++) {
-    const tfr_value *v = l->elems[k];
-    if (v->type->kind == TFR_STRING && !tfr_value_is_null(v) &&
-        tfr_value_is_known(v))
-      json_array_append_new(list, json_string(tfr_value_console(a, v)));
-  }
-  return true;
-}
-
-/* The values of lists acc and one both hold (acc NULL: all of one's);
-** both are released. */
-static json_t *meet(json_t *acc, json_t *one) {
-  if (!acc)
-    return one;
-  json_t *both = json_array();
-  size_t x, y;
-  json_t *e, *f;
-  json_array_foreach(acc, x, e)
-      json_array_foreach(one, y, f) if (json_equal(e, f))
-          json_array_append(both, e);
-  json_decref(acc);
-  json_decref(one);
-  return both;
-}
-
 /* The values variable v's rules allow, read from their conditions as
 ** written: a condition that is `contains([...], var.NAME)`, alone or
 ** joined to others by &&, allows the strings of its list (a value must be
@@ -2316,56 +2141,20 @@ static json_t *allowed_values(struct server *s, tfr_arena *a,
       free(owned);
       continue;
     }
-    size_t close = close_of(text, len, open), n;
+    size_t close = text_close_of(text, len, open), n;
     struct kv *it = items_of(text, open + 1, close, &n);
     for (size_t k = 0; k < n; k++) {
       if (it[k].ke - it[k].ks != 9 || memcmp(text + it[k].ks, "condition", 9))
         continue;
-      /* its conjuncts: split at && outside brackets and strings */
-      json_t *list = NULL;
-      size_t from = it[k].vs;
-      for (size_t p = it[k].vs; p <= it[k].ve;) {
-        if (p < it[k].ve && text[p] == '"') {
-          p = skip_string(text, it[k].ve, p);
-          continue;
-        }
-        if (p < it[k].ve && strchr("([{", text[p])) {
-          p = close_of(text, it[k].ve, p) + 1;
-          continue;
-        }
-        if (p == it[k].ve || (text[p] == '&' && text[p + 1] == '&')) {
-          json_t *one = json_array();
-          if (contains_list(a, text, from, p, v->name, one)) {
-            list = meet(list, one);
-          } else {
-            /* `!contains([...], var.NAME)`: none of those */
-            size_t ns = from, ne = p;
-            trim_expr(text, &ns, &ne);
-            if (ns < ne && text[ns] == '!')
-              contains_list(a, text, ns + 1, ne, v->name, forbidden);
-            json_decref(one);
-          }
-          p += 2;
-          from = p;
-          continue;
-        }
-        p++;
-      }
+      json_t *list =
+          rule_allowed(a, text, it[k].vs, it[k].ve, v->name, forbidden, NULL);
       if (list)
-        allowed = meet(allowed, list);
+        allowed = rule_meet(allowed, list);
     }
     free(it);
     free(owned);
   }
-  for (size_t k = json_array_size(allowed); k-- > 0;) {
-    size_t x;
-    json_t *e;
-    json_array_foreach(forbidden, x,
-                       e) if (json_equal(e, json_array_get(allowed, k))) {
-      json_array_remove(allowed, k);
-      break;
-    }
-  }
+  rule_remove(allowed, forbidden);
   json_decref(forbidden);
   return allowed;
 }
@@ -2378,7 +2167,7 @@ static const char **names_set(const struct cursor *c, const struct doc *d,
   size_t ob = open_brace(d->text, 0, c->byte);
   if (ob == SIZE_MAX || (!c->at.in_key && ob < c->at.value.start.byte))
     return NULL;
-  size_t close = close_of(d->text, d->len, ob), k;
+  size_t close = text_close_of(d->text, d->len, ob), k;
   struct kv *it = items_of(d->text, ob + 1, close, &k);
   const char **names = tfr_arena_alloc(c->a, (k ? k : 1) * sizeof *names);
   for (size_t i = 0; i < k; i++)
@@ -2805,7 +2594,7 @@ static json_t *key_symbols(tfr_arena *a, struct text_lines *tl,
       json_object_set_new(sym, "detail",
                           json_string(tfr_type_expr(a, v->declared)));
     if (it[i].vs < it[i].ve && tl->text[it[i].vs] == '{' && depth < 32) {
-      size_t close = close_of(tl->text, it[i].ve, it[i].vs);
+      size_t close = text_close_of(tl->text, it[i].ve, it[i].vs);
       json_t *kids = key_symbols(a, tl, m, it[i].vs + 1, close, depth + 1);
       if (json_array_size(kids))
         json_object_set_new(sym, "children", kids);
@@ -2831,7 +2620,7 @@ static json_t *symbols(struct server *s, struct doc *d) {
     if (cli_has_suffix(d->path, ".json")) {
       while (start < d->len && d->text[start] != '{')
         start++;
-      end = close_of(d->text, d->len, start);
+      end = text_close_of(d->text, d->len, start);
       start++;
     }
     out = key_symbols(a, &tl, m, start < end ? start : end, end, 0);
@@ -2847,7 +2636,7 @@ static json_t *symbols(struct server *s, struct doc *d) {
       while (o < d->len && d->text[o] != '{' && d->text[o] != '\n')
         o++;
       if (o < d->len && d->text[o] == '{')
-        all.end.byte = close_of(d->text, d->len, o) + 1;
+        all.end.byte = text_close_of(d->text, d->len, o) + 1;
       if (all.end.byte > d->len)
         all.end.byte = d->len;
       json_array_append_new(

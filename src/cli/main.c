@@ -23,9 +23,13 @@
 
 /* Every command, in the order `tfresolve -help` lists them. */
 const struct cli_command *const cli_commands[] = {
-    &cli_cmd_show, &cli_cmd_check, &cli_cmd_explain, &cli_cmd_diff,
-    &cli_cmd_lsp,  &cli_cmd_eval,  &cli_cmd_console, &cli_cmd_init,
-    &cli_cmd_test, &cli_cmd_parse, &cli_cmd_tables,  NULL};
+    &cli_cmd_show,    &cli_cmd_check,
+    &cli_cmd_explain, &cli_cmd_diff,
+    &cli_cmd_lsp,     &cli_cmd_eval,
+    &cli_cmd_console, &cli_cmd_init,
+    &cli_cmd_inspect, &cli_cmd_docs,
+    &cli_cmd_test,    &cli_cmd_parse,
+    &cli_cmd_tables,  NULL};
 
 /* The options before the command (-max-memory anywhere before "--"). */
 const struct cli_global cli_globals[] = {

@@ -31,6 +31,7 @@ struct cli_opts {
   int missing;   /* -missing-required: 0 error, 1 info */
   int unchecked; /* -unchecked: 0 warning, 1 error */
   bool no_env, strict, recursive, no_modules, all, changed, required, force;
+  bool write, check; /* docs -write, -check */
   bool warn_dropped; /* set by the command (check, explain): attributes a
                         type drops are warnings (not an option) */
   bool accepted;     /* options accepted as Terraform's that change nothing */
@@ -201,7 +202,7 @@ extern const struct cli_global cli_globals[];
 /* The commands (in their files) and their table (main.c). */
 extern const struct cli_command cli_cmd_show, cli_cmd_check, cli_cmd_explain,
     cli_cmd_diff, cli_cmd_lsp, cli_cmd_eval, cli_cmd_console, cli_cmd_init,
-    cli_cmd_test, cli_cmd_parse, cli_cmd_tables;
+    cli_cmd_test, cli_cmd_parse, cli_cmd_tables, cli_cmd_inspect, cli_cmd_docs;
 extern const struct cli_command *const cli_commands[];
 
 #endif

@@ -302,6 +302,9 @@ struct module *module_load(tfr_arena *a, tfr_diags *diags, const char *dir,
       srcs[i] = parse_open(a, diags, ov, path, NULL, 0);
       if (!srcs[i])
         continue;
+      if (!m->files)
+        m->files = tfr_arena_alloc(a, n * sizeof *m->files);
+      m->files[m->nfiles++] = srcs[i];
       if (pass == 0) {
         primary_file(&l, srcs[i]);
         continue;

@@ -181,7 +181,10 @@ struct module {
   struct eval_providers providers; /* its required_providers' local names */
   struct refactor_stmt *refactors; /* its moved and removed blocks */
   size_t nrefactors;
-  bool has_config;        /* at least one .tf / .tf.json */
+  bool has_config;         /* at least one .tf / .tf.json */
+  struct src_file **files; /* its configuration files, as read: primary
+                              files, then override files (iface.c) */
+  size_t nfiles;
   bool opentofu;          /* loaded with OpenTofu's rules */
   struct raw_value *raws; /* in precedence order, lowest first */
   size_t nraws;
@@ -265,6 +268,11 @@ void module_no_config_error(tfr_diags *d, const char *product);
 void module_literal_message_warning(tfr_arena *a, tfr_diags *d,
                                     const struct tfr_range *r, const char *why,
                                     const char *var, const char *product);
+
+/* The module's interface (tfresolve/interface.h), in a (iface.c). */
+struct tfr_interface;
+const struct tfr_interface *module_interface(tfr_arena *a,
+                                             const struct module *m);
 
 /* The module a loaded tfr_module is (resolve.c keeps it first in it), or
 ** NULL. */

@@ -11,7 +11,9 @@
 **      environment variables
 **
 ** The resolution is rendered as `show -json` (with and without
-** -show-sensitive) and every diagnostic as text, JSON and short lines.  A
+** -show-sensitive) and every diagnostic as text, JSON and short lines; the
+** module's interface (tfr_module_interface: what inspect and docs print)
+** is read whole.  A
 ** value budget of 256 MB makes bombs end in diagnostics, as -max-memory
 ** does.  Build and run: see tests/fuzz/README.md.
 */
@@ -32,6 +34,47 @@ static const char *const file_names[] = {"main.tf", "terraform.tfvars",
 /* The scratch module directory (in $TMPDIR), made once per process. */
 static const char *fuzz_dir(void) {
   return fuzz_scratch_dir("fuzzmod", file_names);
+}
+
+static void put(FILE *out, const char *s) {
+  if (s)
+    fputs(s, out);
+}
+
+/* Every string of the module's interface, written to out. */
+static void interface(FILE *out, tfr_arena *a, const char *dir, bool tofu) {
+  tfr_diags *d = tfr_diags_new(a);
+  const struct tfr_interface *f =
+      tfr_module_interface(a, tfr_module_load(a, d, dir, tofu));
+  const struct tfr_iface_variable *v;
+  for (size_t i = 0; (v = tfr_interface_variable(f, i)); i++) {
+    put(out, v->type);
+    const struct tfr_iface_rule *r;
+    for (size_t k = 0; (r = tfr_iface_variable_rule(v, k)); k++) {
+      put(out, r->condition);
+      put(out, r->error_message);
+      put(out, r->message);
+    }
+    const struct tfr_iface_default *x;
+    for (size_t k = 0; (x = tfr_iface_variable_default(v, k)); k++)
+      put(out, x->path);
+  }
+  const struct tfr_iface_output *o;
+  for (size_t i = 0; (o = tfr_interface_output(f, i)); i++) {
+    put(out, o->description);
+    put(out, o->type);
+    put(out, o->value);
+  }
+  const struct tfr_iface_provider *p;
+  for (size_t i = 0; (p = tfr_interface_provider(f, i)); i++)
+    for (size_t k = 0; k < p->nversions; k++)
+      put(out, p->versions[k]);
+  const struct tfr_iface_resource *r;
+  for (size_t i = 0; (r = tfr_interface_resource(f, i)); i++)
+    put(out, r->alias);
+  const struct tfr_iface_call *c;
+  for (size_t i = 0; (c = tfr_interface_call(f, i)); i++)
+    put(out, c->source_expr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -95,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tfr_diags_render_text(diags, out, &ropts);
   tfr_diags_render_json(diags, out);
   tfr_diags_render_short(diags, out);
+  interface(out, a, dir, o.opentofu);
   tfr_arena_free(a);
   return 0;
 }

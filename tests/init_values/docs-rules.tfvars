@@ -1,0 +1,3 @@
+# what their rules want
+port = 2000
+name = "abcdefghijkl"
