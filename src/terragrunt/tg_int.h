@@ -1,0 +1,142 @@
+/*
+** Terragrunt units, read offline (the terragrunt layer): what one
+** configuration file says once evaluated (tg_read.c), terragrunt's
+** functions (tg_funcs.c), the merge of include blocks (tg_merge.c) and
+** what terragrunt hands to Terraform (tg_env.c).  The facts are ported
+** from terragrunt's source (github.com/gruntwork-io/terragrunt, commit
+** 286a33cb, 2026-08-21); each cites its file:line.
+*/
+#ifndef TFR_TG_INT_H
+#define TFR_TG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "eval/eval.h"
+#include "syntax/ast.h"
+#include "tfresolve/terragrunt.h"
+
+/* The merge strategies of an include block (pkg/config/include.go:170). */
+enum tg_merge { TG_NO_MERGE, TG_SHALLOW, TG_DEEP };
+
+/* One input of a file: its value and where it is written. */
+struct tg_input {
+  const char *name;
+  const tfr_value *v;
+  struct tfr_range at;
+  const char *chain; /* how it got there, in words */
+};
+
+/* An extra_arguments block (pkg/config/config.go:1085). */
+struct tg_extra {
+  const char *name;
+  const char *file; /* the file it is written in, and its line */
+  int line;
+  const char **cmds, **args, **req, **opt, **env;
+  size_t ncmds, nargs, nreq, nopt, nenv; /* env: NAME=VALUE */
+};
+
+/* A dependency block (pkg/config/dependency.go:70). */
+struct tg_dep {
+  const char *name;
+  const char *config_path;
+  const tfr_value *mocks; /* NULL: none */
+  const char **allowed;   /* mock_outputs_allowed_terraform_commands */
+  size_t nallowed;
+  bool skip_outputs;
+  struct tfr_range at;
+};
+
+/* What one file says, evaluated. */
+struct tg_cfg {
+  const char *path; /* as the user sees it */
+  const tfr_value *locals;
+  struct tg_input *inputs;
+  size_t ninputs;
+  bool has_inputs;
+  const char *source; /* terraform.source, or NULL */
+  struct tfr_range source_at;
+  struct tg_extra *extra;
+  size_t nextra;
+  struct tg_dep *deps;
+  size_t ndeps;
+};
+
+/* An include block (pkg/config/config.go IncludeConfig). */
+struct tg_incl {
+  const char *name; /* "" for a bare include */
+  const char *path; /* absolute */
+  enum tg_merge merge;
+  bool expose;
+  struct tfr_range at;
+  struct tg_cfg *cfg;
+};
+
+/* One read of a unit. */
+struct tg_run {
+  tfr_arena *a;
+  tfr_diags *d;
+  char *const *env;
+  const char *command;
+  const char *unit;      /* the unit's terragrunt.hcl, absolute */
+  const char *cwd;       /* for the names diagnostics show */
+  const char *stack[64]; /* files being read, for cycles */
+  size_t nstack;
+};
+
+/* The evaluation of one file: the context terragrunt's functions see
+** (pkg/config/parsing_context.go). */
+struct tg_file {
+  struct tg_run *r;
+  const char *path;        /* the file evaluated, absolute */
+  const char *config_path; /* TerragruntConfigPath: the unit's, or the
+                              file read_terragrunt_config reads */
+  const char *original;    /* OriginalTerragruntConfigPath */
+  struct tg_incl *incl;    /* this file's include blocks (CurrentList) */
+  size_t nincl;
+  const struct tg_incl *from; /* TrackInclude.Original: the block that
+                                 included this file, or NULL */
+  struct src_file *src;
+  const tfr_value *local, *include, *dependency, *feature;
+  bool functions_only;     /* include blocks: no variables yet */
+};
+
+/* tg_read.c: read and evaluate the file at path (absolute) as terragrunt
+** does; NULL after an error in r->d.  from: the include block that
+** includes it (then it may not include further). */
+struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
+                            const char *config_path,
+                            const struct tg_incl *from);
+/* The name diagnostics show for an absolute path (relative to the
+** current directory when below it). */
+const char *tg_show_path(struct tg_run *r, const char *abs);
+/* An error of terragrunt's (its text), located; ours when terragrunt
+** has no such check. */
+void tg_error(struct tg_file *f, const struct ast *at, const char *summary,
+              const char *detail);
+/* dir/p cleaned (p itself when absolute). */
+const char *tg_join(tfr_arena *a, const char *dir, const char *p);
+const char *tg_dirname(tfr_arena *a, const char *p);
+
+/* tg_funcs.c: the function table of a terragrunt file (Terraform's
+** functions and terragrunt's, config_helpers.go:190-430). */
+const struct eval_funcs *tg_funcs(struct tg_file *f);
+/* A value as read_terragrunt_config returns a config
+** (config_as_cty.go TerragruntConfigAsCty: locals, inputs, ...). */
+const tfr_value *tg_cfg_value(tfr_arena *a, const struct tg_cfg *c);
+
+/* tg_merge.c: the unit's config with its includes merged
+** (include.go:125-210), in c. */
+bool tg_merge_includes(struct tg_run *r, struct tg_cfg *c,
+                       const struct tg_incl *incl, size_t n);
+/* terragrunt's deep merge of two values (mergo with WithAppendSlice and
+** WithOverride, include.go:807-817); NULL and *err on a type clash. */
+const tfr_value *tg_deep_merge(tfr_arena *a, const tfr_value *dst,
+                               const tfr_value *src, const char **err);
+
+/* tg_env.c: a TF_VAR_ value as terragrunt writes it (run.go:721-748,
+** util/jsons.go:26-144); hcl_mode: the module parses this variable's
+** value as HCL (tf/variables.go:98). */
+const char *tg_env_value(tfr_arena *a, const tfr_value *v, bool hcl_mode);
+
+#endif
