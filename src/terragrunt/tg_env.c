@@ -23,6 +23,7 @@
 #include "base/strutil.h"
 #include "module/module.h"
 #include "module/opts.h"
+#include "values/number.h"
 #include "terragrunt/tg_int.h"
 
 /* ---- TF_VAR_ values ------------------------------------------------------ */
@@ -100,7 +101,7 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
     sbuf_str(b, "\"");
     return;
   case TFR_NUMBER:
-    sbuf_str(b, tfr_number_text(a, v));
+    sbuf_str(b, num_format(a, v->num));
     return;
   case TFR_BOOL:
     sbuf_str(b, v->b ? "true" : "false");
