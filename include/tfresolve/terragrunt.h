@@ -77,6 +77,9 @@ struct tfr_unit {
   size_t noverlays;
   const struct tfr_unit_input *inputs; /* by name */
   size_t ninputs;
+  const char *const *unknown; /* the inputs not wholly known offline, for
+                                 tfr_resolve_opts.unknown */
+  size_t nunknown;
 };
 
 /**
@@ -95,8 +98,7 @@ TFR_API const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
  * input says so (tfr_variable.source_via, tfr_attempt.via: the input's
  * line), the diagnostics about such a value point at the input
  * (tfr_diag.element) with a note; an input the module does not declare
- * is a warning at its line (an error with @p strict); a required
- * variable whose input is unknown offline is a warning, not "No value".
+ * is a warning at its line (an error with @p strict).
  * @p out receives @p in's diagnostics so changed, then the new ones.
  * @returns the resolution (owned by @p a).  Since 0.4.0.
  */

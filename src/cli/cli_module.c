@@ -257,6 +257,8 @@ resolve_unit(tfr_arena *a, tfr_diags **d, const struct cli_opts *o,
   ro.env = u->env;
   ro.args = args;
   ro.nargs = u->nargs + o->nargs;
+  ro.unknown = u->unknown;
+  ro.nunknown = u->nunknown;
   ro.overlays = u->overlays;
   ro.noverlays = u->noverlays;
   ro.opentofu = o->o.opentofu;

@@ -123,6 +123,8 @@ static const tfr_value *parse_raw(struct resolver *r,
                                   const struct var_decl *v) {
   size_t before = tfr_diags_count(r->diags);
   const tfr_value *val;
+  if (raw->unknown)
+    return tfr_unknown(r->a, &tfr_t_dynamic);
   if (raw->src) {
     const struct ast *expr = module_raw_expr(r->m, r->a, r->diags, raw);
     if (!expr)
@@ -413,7 +415,7 @@ static void strict_values(struct resolver *r) {
       continue;
     size_t k = (size_t)(v - m->vars);
     const tfr_value *val = r->winner[k] == raw ? r->given[k] : NULL;
-    if (!raw->src && !val)
+    if ((!raw->src && !val) || raw->unknown)
       continue; /* a -var or TF_VAR_ overridden: never parsed */
     if (raw->fast && !raw->fast_dropped)
       continue; /* the fast path saw every attribute kept */
@@ -1138,7 +1140,9 @@ static void collect(struct resolver *r, const struct tfr_resolve_opts *o,
                             o->nargs,
                             !o->keep_given && !o->strict,
                             o->skip_editor_files,
-                            ov};
+                            ov,
+                            o->unknown,
+                            o->nunknown};
   module_collect(r->m, r->a, d, &co);
 }
 

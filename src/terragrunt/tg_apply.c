@@ -28,7 +28,7 @@ static bool null_file(const char *f) {
 /* Whether an attempt is one terragrunt made from the input. */
 static bool from_input(const struct tfr_unit_input *in,
                        enum tfr_source_kind k, const char *file) {
-  return in && ((k == TFR_SRC_ENV && in->env_value) ||
+  return in && ((k == TFR_SRC_ENV && (in->env_value || in->unknown)) ||
                 (k == TFR_SRC_AUTO_FILE && null_file(file)));
 }
 
@@ -60,18 +60,7 @@ static void copy_diags(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
     const struct tfr_unit_input *p =
         g.module && *g.module ? NULL : input_of(u, g.variable);
     const struct tfr_variable *v = p ? var_of(res, g.variable) : NULL;
-    if (p && p->unknown &&
-        (g.code == TFR_CODE_NO_VALUE || g.code == TFR_CODE_REQUIRED_NOT_SET)) {
-      g.sev = TFR_DIAG_WARNING;
-      g.ours = true;
-      g.summary = "Value unknown offline";
-      g.detail = tfr_arena_printf(
-          a,
-          "Input \"%s\" (%s) is known only when terragrunt runs: it is not "
-          "passed here, and what reads var.%s is not checked.",
-          p->name, p->chain, p->name);
-      g.code = TFR_CODE_NONE;
-    } else if (p && v && g.sev == TFR_DIAG_ERROR &&
+    if (p && v && g.sev == TFR_DIAG_ERROR &&
                from_input(p, v->source, v->source_file)) {
       g.element = p->range;
       const char *n = tfr_arena_printf(

@@ -436,6 +436,11 @@ const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
   qsort(in, c->ninputs, sizeof *in, by_name);
   u->inputs = in;
   u->ninputs = c->ninputs;
+  const char **unk = tfr_arena_alloc(a, (c->ninputs + 1) * sizeof *unk);
+  for (size_t i = 0; i < c->ninputs; i++)
+    if (in[i].unknown)
+      unk[u->nunknown++] = in[i].name;
+  u->unknown = unk;
   build_env(r, u, c, in);
   build_args(r, u, c);
   null_file(r, u, in);

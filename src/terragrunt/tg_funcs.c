@@ -248,6 +248,7 @@ static const tfr_value *read_config(struct tg_call *t,
                        "terragrunt.hcl file and try again.\n\nPath: \"%s\"",
                        tg_show_path(t->f->r, p)));
   }
+  t->f->r->why = src_range(t->c->src, t->call->span);
   struct tg_cfg *c = tg_read_file(t->f->r, p, p, NULL);
   if (!c)
     return eval_dynamic(t->c);

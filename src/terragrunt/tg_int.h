@@ -82,6 +82,8 @@ struct tg_run {
   const char *cwd;       /* for the names diagnostics show */
   const char *stack[64]; /* files being read, for cycles */
   size_t nstack;
+  struct tfr_range why; /* what reads the next file (an include block, a
+                           read_terragrunt_config call) */
 };
 
 /* The evaluation of one file: the context terragrunt's functions see

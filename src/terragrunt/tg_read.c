@@ -224,6 +224,7 @@ static bool read_include(struct tg_file *f, const struct ast *b,
                               tg_show_path(r, f->path)));
     return false;
   }
+  r->why = in->at;
   in->cfg = tg_read_file(r, in->path, f->config_path, in);
   return in->cfg != NULL;
 }
@@ -614,7 +615,8 @@ static bool cycle_error(struct tg_run *r, const char *path) {
     chain = tfr_arena_printf(r->a, "%s%s -> ", chain,
                              tg_show_path(r, r->stack[i]));
   tfr_diags_add(
-      r->d, TFR_DIAG_ERROR, NULL, "Configuration files read in a cycle",
+      r->d, TFR_DIAG_ERROR, r->why.filename ? &r->why : NULL,
+      "Configuration files read in a cycle",
       tfr_arena_printf(r->a,
                        "%s%s: terragrunt would read these files without end "
                        "and stop with \"maximum parse depth of 1000 "
