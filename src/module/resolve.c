@@ -230,7 +230,7 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
   if (near) /* -strict: a near miss is worth a word too */
-    var_error(r, NULL, TFR_DIAG_WARNING,
+    var_error_code(r, TFR_CODE_ENV_UNDECLARED, NULL, TFR_DIAG_WARNING,
               "Environment variable for an undeclared variable",
               tfr_arena_printf(r->a,
                                "TF_VAR_%s sets nothing: this module declares "

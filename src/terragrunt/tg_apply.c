@@ -7,6 +7,7 @@
 ** line (terragrunt's `hcl validate --inputs` check, located).
 */
 #include <string.h>
+#include <strings.h>
 
 #include "base/diag_int.h"
 #include "base/strutil.h"
@@ -53,10 +54,41 @@ static const struct tfr_variable *var_of(const struct tfr_resolution *res,
   return name ? tfr_resolution_find(res, name) : NULL;
 }
 
+/* The declared variable an undeclared name may mean: Terraform's
+** did-you-mean, else one that differs in case only. */
+static const char *meant(const struct tfr_resolution *res, const char *name) {
+  const char *s = tfr_resolution_suggest(res, name);
+  for (size_t i = 0; !s && i < res->n; i++)
+    if (!strcasecmp(res->vars[i].name, name))
+      s = res->vars[i].name;
+  return s;
+}
+
+/* A warning about a TF_VAR_ name that sets nothing, when terragrunt set
+** it from an input: the input's own warning (undeclared) says it, at its
+** line. */
+static bool said_by_input(const struct tfr_unit *u,
+                          const struct tfr_resolution *res,
+                          const struct tfr_diag *g) {
+  if (g->code != TFR_CODE_ENV_NAME_CASE && g->code != TFR_CODE_ENV_UNDECLARED)
+    return false;
+  for (size_t i = 0; i < u->ninputs; i++) {
+    const struct tfr_unit_input *p = &u->inputs[i];
+    const char *m = p->env_value && !tfr_resolution_find(res, p->name)
+                        ? meant(res, p->name)
+                        : NULL;
+    if (m && g->variable && !strcmp(m, g->variable))
+      return true;
+  }
+  return false;
+}
+
 static void copy_diags(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
                        const struct tfr_resolution *res, const tfr_diags *in) {
   for (size_t i = 0; i < tfr_diags_count(in); i++) {
     struct tfr_diag g = *tfr_diags_get(in, i);
+    if (said_by_input(u, res, &g))
+      continue;
     const struct tfr_unit_input *p =
         g.module && *g.module ? NULL : input_of(u, g.variable);
     const struct tfr_variable *v = p ? var_of(res, g.variable) : NULL;
@@ -80,7 +112,7 @@ static void undeclared(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
     const struct tfr_unit_input *p = &u->inputs[i];
     if (tfr_resolution_find(res, p->name))
       continue;
-    const char *s = tfr_resolution_suggest(res, p->name);
+    const char *s = meant(res, p->name);
     tfr_diags_add(
         out, strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, &p->range,
         "Value for undeclared variable",

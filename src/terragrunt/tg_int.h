@@ -47,6 +47,13 @@ struct tg_dep {
   struct tfr_range at;
 };
 
+/* A generate block (pkg/config/config.go:820-835, 2097-2170). */
+struct tg_gen {
+  const char *name, *path, *contents, *if_exists, *comment_prefix;
+  bool disable, disable_signature;
+  struct tfr_range at;
+};
+
 /* What one file says, evaluated. */
 struct tg_cfg {
   const char *path; /* as the user sees it */
@@ -60,6 +67,8 @@ struct tg_cfg {
   size_t nextra;
   struct tg_dep *deps;
   size_t ndeps;
+  struct tg_gen *gens;
+  size_t ngens;
 };
 
 /* An include block (pkg/config/config.go IncludeConfig). */
@@ -84,6 +93,8 @@ struct tg_run {
   size_t nstack;
   struct tfr_range why; /* what reads the next file (an include block, a
                            read_terragrunt_config call) */
+  const tfr_value *values; /* values.*: the unit's terragrunt.values.hcl
+                              (stack.go:1962-2004), or NULL */
 };
 
 /* The evaluation of one file: the context terragrunt's functions see
@@ -109,6 +120,10 @@ struct tg_file {
 struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
                             const char *config_path,
                             const struct tg_incl *from);
+/* values.* of the unit: its directory's terragrunt.values.hcl, each
+** attribute evaluated with the functions (stack.go:1962-2004); NULL when
+** there is none. */
+const tfr_value *tg_read_values(struct tg_run *r, const char *dir);
 /* The name diagnostics show for an absolute path (relative to the
 ** current directory when below it). */
 const char *tg_show_path(struct tg_run *r, const char *abs);

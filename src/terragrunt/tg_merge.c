@@ -192,6 +192,20 @@ static struct tg_cfg *merge_one(struct tg_run *r, const struct tg_cfg *parent,
   out->source_at = child->source ? child->source_at : parent->source_at;
   merge_extra(r->a, out, parent, child);
   merge_deps(r->a, out, parent, child);
+  /* generate blocks: by name, the child's wins (include.go:421, 634) */
+  out->gens =
+      tfr_arena_alloc(r->a, (parent->ngens + child->ngens + 1) *
+                                sizeof *out->gens);
+  out->ngens = 0;
+  for (size_t i = 0; i < parent->ngens + child->ngens; i++) {
+    const struct tg_gen *g = i < parent->ngens ? &parent->gens[i]
+                                               : &child->gens[i - parent->ngens];
+    size_t j = 0;
+    while (j < out->ngens && strcmp(out->gens[j].name, g->name))
+      j++;
+    out->gens[j] = *g;
+    out->ngens += j == out->ngens;
+  }
   if (!merge_inputs(r, out, parent, child, in))
     return NULL;
   return out;

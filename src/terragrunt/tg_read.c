@@ -67,6 +67,8 @@ static const tfr_value *lookup(void *ud, struct eval_ctx *c,
     return f->dependency;
   if (len == 7 && !memcmp(name, "feature", 7))
     return f->feature;
+  if (len == 6 && !memcmp(name, "values", 6))
+    return f->r->values;
   return NULL;
 }
 
@@ -473,7 +475,8 @@ static const char *reads_of(struct tg_file *f, const struct ast *x) {
                          rf.locals.v[i]);
   for (size_t i = 0; i < rf.objects.n; i++) {
     const char *o = rf.objects.v[i];
-    if (!strncmp(o, "include", 7) || !strncmp(o, "dependency", 10))
+    if (!strncmp(o, "include", 7) || !strncmp(o, "dependency", 10) ||
+        !strncmp(o, "values", 6) || !strncmp(o, "feature", 7))
       s = tfr_arena_printf(f->r->a, "%s%s%s", s, *s ? ", " : "", o);
   }
   return *s ? tfr_arena_printf(f->r->a, ", reads %s", s) : "";
@@ -596,6 +599,40 @@ static void read_features(struct tg_file *f, const struct ast *body) {
   f->feature = tfr_object(a, n, names, vals);
 }
 
+/* generate blocks (config.go:2097-2170): if_exists is required. */
+static void read_generate(struct tg_file *f, struct tg_cfg *c,
+                          const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  c->gens = tfr_arena_alloc(a, (body->n + 1) * sizeof *c->gens);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "generate"))
+      continue;
+    struct tg_gen *g = &c->gens[c->ngens];
+    const struct ast *gb = b->kids[1];
+    g->name = label_of(a, b);
+    g->at = src_range(f->src, b->span);
+    g->path = str_attr(f, gb, "path");
+    g->contents = str_attr(f, gb, "contents");
+    g->if_exists = str_attr(f, gb, "if_exists");
+    g->comment_prefix = str_attr(f, gb, "comment_prefix");
+    g->disable = bool_attr(f, gb, "disable") == 1;
+    g->disable_signature = bool_attr(f, gb, "disable_signature") == 1;
+    if (!g->comment_prefix)
+      g->comment_prefix = "# "; /* codegen/generate.go:33 */
+    if (!g->if_exists) {
+      tg_error(f, b, "Missing required argument",
+               tfr_arena_printf(a,
+                                "generate block \"%s\" is missing required "
+                                "attribute \"if_exists\"",
+                                g->name));
+      continue;
+    }
+    if (g->path && g->contents)
+      c->ngens++;
+  }
+}
+
 /* ---- one file ------------------------------------------------------------ */
 
 static bool on_stack(struct tg_run *r, const char *path) {
@@ -632,6 +669,7 @@ static void read_body(struct tg_file *f, struct tg_cfg *c,
   read_locals(f, body);
   c->locals = f->local;
   read_deps(f, c, body);
+  read_generate(f, c, body);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
     if (it->kind == AST_ATTR && is_name(it, "inputs"))
@@ -639,6 +677,32 @@ static void read_body(struct tg_file *f, struct tg_cfg *c,
     else if (it->kind == AST_BLOCK && is_name(it, "terraform"))
       read_terraform(f, c, it);
   }
+}
+
+const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
+  const char *path = tfr_arena_printf(r->a, "%s/terragrunt.values.hcl", dir);
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return NULL;
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  if (!tf)
+    return tfr_unknown(r->a, &tfr_t_dynamic);
+  struct tg_file f = {r, path, r->unit, r->unit, NULL, 0, NULL, src,
+                      NULL, NULL, NULL, NULL, true};
+  const struct ast *body = tf->f.body;
+  const char **names = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_ATTR)
+      continue;
+    names[n] = tfr_arena_strndup(r->a, it->str, it->n);
+    vals[n++] = eval_in(&f, it->kids[0]);
+  }
+  return tfr_object(r->a, n, names, vals);
 }
 
 struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
