@@ -45,19 +45,19 @@ struct tfr_unit_opts {
 /** One input of a unit, after every include was merged.  Since 0.4.0. */
 struct tfr_unit_input {
   const char *name;
-  const tfr_value *value;  /* as terragrunt evaluated it (unknown where
-                              an unmocked dependency output or a function
-                              that cannot run offline is) */
-  const char *env_value;   /* the TF_VAR_ value terragrunt sets, or NULL
-                              (a null input; an unknown one; a variable of
-                              the real environment that terragrunt leaves
-                              alone) */
-  struct tfr_range range;  /* `name = value` in the inputs of the unit or
-                              of the included file that set it */
-  const char *chain;       /* how the value got there, in words ("input
-                              at root.hcl:12 (include \"root\", merged
-                              shallow), reads local.env") */
-  bool unknown;            /* not wholly known offline */
+  const tfr_value *value; /* as terragrunt evaluated it (unknown where
+                             an unmocked dependency output or a function
+                             that cannot run offline is) */
+  const char *env_value;  /* the TF_VAR_ value terragrunt sets, or NULL
+                             (a null input; an unknown one; a variable of
+                             the real environment that terragrunt leaves
+                             alone) */
+  struct tfr_range range; /* `name = value` in the inputs of the unit or
+                             of the included file that set it */
+  const char *chain;      /* how the value got there, in words ("input
+                             at root.hcl:12 (include \"root\", merged
+                             shallow), reads local.env") */
+  bool unknown;           /* not wholly known offline */
 };
 
 /** A unit read (tfr_unit_read).  Since 0.4.0; read its arrays by index,

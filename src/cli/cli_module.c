@@ -211,12 +211,9 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
 static const char *unit_file(const struct cli_opts *o, const char *dir) {
   if (o->terragrunt)
     return o->terragrunt;
-  char *p = NULL;
   struct stat st;
   size_t n = strlen(dir) + sizeof "/terragrunt.hcl";
-  p = malloc(n);
-  if (!p)
-    return NULL;
+  char *p = cli_alloc(n);
   snprintf(p, n, "%s/terragrunt.hcl", dir);
   bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
   free(p);
@@ -227,9 +224,10 @@ static const char *unit_file(const struct cli_opts *o, const char *dir) {
 ** passes (tfresolve/terragrunt.h), seen from the unit; NULL, with *rc,
 ** when the unit cannot be read (1) or its module is not checked (0;
 ** -unchecked=error and -strict: 1). */
-static const struct tfr_resolution *
-resolve_unit(tfr_arena *a, tfr_diags **d, const struct cli_opts *o,
-             const char *path, bool explain, int *rc) {
+static const struct tfr_resolution *resolve_unit(tfr_arena *a, tfr_diags **d,
+                                                 const struct cli_opts *o,
+                                                 const char *path, bool explain,
+                                                 int *rc) {
   struct tfr_unit_opts uo = TFR_UNIT_OPTS_INIT;
   uo.path = path;
   uo.env = o->no_env ? NULL : environ;

@@ -239,7 +239,8 @@ struct collect_opts {
   bool fast;                 /* tfvars values read by the fast path */
   bool skip_editor_files;    /* see above */
   const struct overlays *ov; /* an editor's open files, or NULL */
-  const char *const *unknown; /* tfr_resolve_opts.unknown */
+  /* tfr_resolve_opts.unknown */
+  const char *const *unknown;
   size_t nunknown;
 };
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,

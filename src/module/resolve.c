@@ -230,14 +230,15 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
   if (near) /* -strict: a near miss is worth a word too */
-    var_error_code(r, TFR_CODE_ENV_UNDECLARED, NULL, TFR_DIAG_WARNING,
-              "Environment variable for an undeclared variable",
-              tfr_arena_printf(r->a,
-                               "TF_VAR_%s sets nothing: this module declares "
-                               "no variable \"%s\". Did you mean "
-                               "TF_VAR_%s?",
-                               raw->name, raw->name, near),
-              near);
+    var_error_code(
+        r, TFR_CODE_ENV_UNDECLARED, NULL, TFR_DIAG_WARNING,
+        "Environment variable for an undeclared variable",
+        tfr_arena_printf(r->a,
+                         "TF_VAR_%s sets nothing: this module declares "
+                         "no variable \"%s\". Did you mean "
+                         "TF_VAR_%s?",
+                         raw->name, raw->name, near),
+        near);
   if (near)
     ours(r);
 }

@@ -27,8 +27,8 @@ static bool null_file(const char *f) {
 }
 
 /* Whether an attempt is one terragrunt made from the input. */
-static bool from_input(const struct tfr_unit_input *in,
-                       enum tfr_source_kind k, const char *file) {
+static bool from_input(const struct tfr_unit_input *in, enum tfr_source_kind k,
+                       const char *file) {
   return in && ((k == TFR_SRC_ENV && (in->env_value || in->unknown)) ||
                 (k == TFR_SRC_AUTO_FILE && null_file(file)));
 }
@@ -93,7 +93,7 @@ static void copy_diags(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
         g.module && *g.module ? NULL : input_of(u, g.variable);
     const struct tfr_variable *v = p ? var_of(res, g.variable) : NULL;
     if (p && v && g.sev == TFR_DIAG_ERROR &&
-               from_input(p, v->source, v->source_file)) {
+        from_input(p, v->source, v->source_file)) {
       g.element = p->range;
       const char *n = tfr_arena_printf(
           a, "The value comes from terragrunt's input \"%s\": %s.", p->name,
@@ -129,10 +129,10 @@ static void undeclared(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
   }
 }
 
-const struct tfr_resolution *
-tfr_unit_apply(tfr_arena *a, tfr_diags *out, const struct tfr_unit *unit,
-               const struct tfr_resolution *res, const tfr_diags *in,
-               bool strict) {
+const struct tfr_resolution *tfr_unit_apply(tfr_arena *a, tfr_diags *out,
+                                            const struct tfr_unit *unit,
+                                            const struct tfr_resolution *res,
+                                            const tfr_diags *in, bool strict) {
   struct tfr_resolution *r = tfr_arena_alloc(a, sizeof *r);
   *r = *res;
   struct tfr_variable *vars = tfr_arena_alloc(a, (res->n + 1) * sizeof *vars);

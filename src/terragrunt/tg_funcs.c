@@ -230,8 +230,7 @@ static const tfr_value *repo_fn(struct tg_call *t, int which) {
 
 /* config_helpers.go:1056-1160: the config file's locals, inputs...
 ** (includes merged); its default, or terragrunt's error, when missing. */
-static const tfr_value *read_config(struct tg_call *t,
-                                    const tfr_value *dflt) {
+static const tfr_value *read_config(struct tg_call *t, const tfr_value *dflt) {
   tfr_arena *a = t->c->a;
   if (t->nargs < 1 || t->nargs > 2)
     return wrong_params(t, "1 or 2");
@@ -259,8 +258,7 @@ static const tfr_value *read_config(struct tg_call *t,
 static const tfr_value *not_run(struct tg_call *t, const tfr_type *type,
                                 const char *what) {
   struct tfr_range r = src_range(t->c->src, t->call->span);
-  tfr_diags_add(t->c->diags, TFR_DIAG_WARNING, &r,
-                "Function not run offline",
+  tfr_diags_add(t->c->diags, TFR_DIAG_WARNING, &r, "Function not run offline",
                 tfr_arena_printf(t->c->a,
                                  "%s() %s; tfresolve never does that: its "
                                  "value is unknown, and what reads it is not "
@@ -271,11 +269,10 @@ static const tfr_value *not_run(struct tg_call *t, const tfr_type *type,
 }
 
 /* config_helpers.go:113-149 */
-static const char *const need_vars[] = {"apply", "console", "destroy",
-                                        "import", "plan", "push", "refresh"};
-static const char *const need_locking[] = {"apply",   "destroy", "import",
-                                           "plan",    "refresh", "taint",
-                                           "untaint"};
+static const char *const need_vars[] = {"apply", "console", "destroy", "import",
+                                        "plan",  "push",    "refresh"};
+static const char *const need_locking[] = {
+    "apply", "destroy", "import", "plan", "refresh", "taint", "untaint"};
 static const char *const need_input[] = {"apply", "import", "init", "plan",
                                          "refresh"};
 static const char *const need_parallelism[] = {"apply", "plan", "destroy"};
@@ -341,28 +338,45 @@ static const tfr_value *other_fn(struct tg_call *t) {
       !strcmp(n, "mark_glob_as_read"))
     return tfr_unknown(t->c->a, tfr_type_list(t->c->a, &tfr_t_string));
   if (!strcmp(n, "read_tfvars_file") || !strcmp(n, "constraint_check"))
-    return not_run(t, !strcmp(n, "constraint_check") ? &tfr_t_bool
-                                                      : &tfr_t_string,
+    return not_run(t,
+                   !strcmp(n, "constraint_check") ? &tfr_t_bool : &tfr_t_string,
                    "is not ported to tfresolve yet");
   return paths_fn(t);
 }
 
 static bool is_tg_function(const char *n) {
   static const char *const names[] = {
-      "find_in_parent_folders", "path_relative_to_include",
-      "path_relative_from_include", "get_parent_terragrunt_dir",
-      "get_terragrunt_dir", "get_working_dir", "get_original_terragrunt_dir",
-      "get_repo_root", "get_path_from_repo_root", "get_path_to_repo_root",
-      "mark_as_read", "get_env", "get_platform", "get_terraform_command",
-      "get_terraform_cli_args", "get_terraform_commands_that_need_vars",
+      "find_in_parent_folders",
+      "path_relative_to_include",
+      "path_relative_from_include",
+      "get_parent_terragrunt_dir",
+      "get_terragrunt_dir",
+      "get_working_dir",
+      "get_original_terragrunt_dir",
+      "get_repo_root",
+      "get_path_from_repo_root",
+      "get_path_to_repo_root",
+      "mark_as_read",
+      "get_env",
+      "get_platform",
+      "get_terraform_command",
+      "get_terraform_cli_args",
+      "get_terraform_commands_that_need_vars",
       "get_terraform_commands_that_need_locking",
       "get_terraform_commands_that_need_input",
       "get_terraform_commands_that_need_parallelism",
-      "get_terragrunt_source_cli_flag", "run_cmd", "sops_decrypt_file",
-      "get_aws_account_alias", "get_aws_account_id",
-      "get_aws_caller_identity_arn", "get_aws_caller_identity_user_id",
-      "get_default_retryable_errors", "mark_glob_as_read",
-      "read_tfvars_file", "constraint_check", "read_terragrunt_config"};
+      "get_terragrunt_source_cli_flag",
+      "run_cmd",
+      "sops_decrypt_file",
+      "get_aws_account_alias",
+      "get_aws_account_id",
+      "get_aws_caller_identity_arn",
+      "get_aws_caller_identity_user_id",
+      "get_default_retryable_errors",
+      "mark_glob_as_read",
+      "read_tfvars_file",
+      "constraint_check",
+      "read_terragrunt_config"};
   for (size_t i = 0; i < N(names); i++)
     if (!strcmp(names[i], n))
       return true;
@@ -389,9 +403,8 @@ static bool string_args(struct tg_call *t, const struct ast *call,
     const tfr_value *s = conv_convert(a, v, &tfr_t_string, &err);
     if (!s || (s->flags & TFR_V_NULL)) {
       eval_error(t->c, call->items[i], "Invalid function argument",
-                 tfr_arena_printf(a,
-                                  "Invalid value for \"params\" parameter: "
-                                  "string required."));
+                 tfr_arena_printf(a, "Invalid value for \"params\" parameter: "
+                                     "string required."));
       return false;
     }
     t->args[i] = tfr_arena_strndup(a, s->s, s->n);
@@ -399,9 +412,8 @@ static bool string_args(struct tg_call *t, const struct ast *call,
   return true;
 }
 
-static const tfr_value *call(void *ud, struct eval_ctx *c,
-                             const struct ast *x, const char *name,
-                             size_t len, size_t nargs,
+static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
+                             const char *name, size_t len, size_t nargs,
                              const tfr_value *const *args) {
   struct tg_file *f = ud;
   char *n = tfr_arena_strndup(c->a, name, len);

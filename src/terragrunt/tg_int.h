@@ -91,8 +91,8 @@ struct tg_run {
   const char *cwd;       /* for the names diagnostics show */
   const char *stack[64]; /* files being read, for cycles */
   size_t nstack;
-  struct tfr_range why; /* what reads the next file (an include block, a
-                           read_terragrunt_config call) */
+  struct tfr_range why;    /* what reads the next file (an include block, a
+                              read_terragrunt_config call) */
   const tfr_value *values; /* values.*: the unit's terragrunt.values.hcl
                               (stack.go:1962-2004), or NULL */
 };
@@ -111,7 +111,7 @@ struct tg_file {
                                  included this file, or NULL */
   struct src_file *src;
   const tfr_value *local, *include, *dependency, *feature;
-  bool functions_only;     /* include blocks: no variables yet */
+  bool functions_only; /* include blocks: no variables yet */
 };
 
 /* tg_read.c: read and evaluate the file at path (absolute) as terragrunt

@@ -78,7 +78,7 @@ const tfr_value *tg_deep_merge(tfr_arena *a, const tfr_value *dst,
   if (is_obj(src))
     return is_obj(dst) ? merge_objects(a, dst, src, err) : src;
   if (!is_seq(src))
-    return src; /* WithOverride: the child's value wins */
+    return src;       /* WithOverride: the child's value wins */
   if (!is_seq(dst)) { /* merge.go:171-174 */
     *err = tfr_arena_printf(a,
                             "cannot append two slices with different type "
@@ -101,8 +101,7 @@ static void merge_extra(tfr_arena *a, struct tg_cfg *out,
                         const struct tg_cfg *parent,
                         const struct tg_cfg *child) {
   size_t n = parent->nextra;
-  struct tg_extra *v =
-      tfr_arena_alloc(a, (n + child->nextra + 1) * sizeof *v);
+  struct tg_extra *v = tfr_arena_alloc(a, (n + child->nextra + 1) * sizeof *v);
   memcpy(v, parent->extra, n * sizeof *v);
   for (size_t i = 0; i < child->nextra; i++) {
     size_t j = 0;
@@ -140,8 +139,7 @@ static void merge_deps(tfr_arena *a, struct tg_cfg *out,
 ** include.go:797-805) or merged into it (deep). */
 static bool merge_inputs(struct tg_run *r, struct tg_cfg *out,
                          const struct tg_cfg *parent,
-                         const struct tg_cfg *child,
-                         const struct tg_incl *in) {
+                         const struct tg_cfg *child, const struct tg_incl *in) {
   tfr_arena *a = r->a;
   bool deep = in->merge == TG_DEEP;
   size_t n = 0;
@@ -193,13 +191,12 @@ static struct tg_cfg *merge_one(struct tg_run *r, const struct tg_cfg *parent,
   merge_extra(r->a, out, parent, child);
   merge_deps(r->a, out, parent, child);
   /* generate blocks: by name, the child's wins (include.go:421, 634) */
-  out->gens =
-      tfr_arena_alloc(r->a, (parent->ngens + child->ngens + 1) *
-                                sizeof *out->gens);
+  out->gens = tfr_arena_alloc(r->a, (parent->ngens + child->ngens + 1) *
+                                        sizeof *out->gens);
   out->ngens = 0;
   for (size_t i = 0; i < parent->ngens + child->ngens; i++) {
-    const struct tg_gen *g = i < parent->ngens ? &parent->gens[i]
-                                               : &child->gens[i - parent->ngens];
+    const struct tg_gen *g =
+        i < parent->ngens ? &parent->gens[i] : &child->gens[i - parent->ngens];
     size_t j = 0;
     while (j < out->ngens && strcmp(out->gens[j].name, g->name))
       j++;

@@ -207,8 +207,7 @@ static bool read_include(struct tg_file *f, const struct ast *b,
     return false;
   if (!p) { /* errors.go:19-25 */
     if (!attr_of(body, "path"))
-      tg_error(f, b,
-               "Missing required argument",
+      tg_error(f, b, "Missing required argument",
                tfr_arena_printf(r->a,
                                 "The include configuration in %s must "
                                 "specify a 'path' parameter",
@@ -256,7 +255,8 @@ static bool read_includes(struct tg_file *f, const struct ast *body) {
   struct tg_run *r = f->r;
   size_t n = 0;
   for (uint32_t i = 0; i < body->n; i++)
-    n += body->items[i]->kind == AST_BLOCK && is_name(body->items[i], "include");
+    n +=
+        body->items[i]->kind == AST_BLOCK && is_name(body->items[i], "include");
   f->incl = tfr_arena_alloc(r->a, (n + 1) * sizeof *f->incl);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *b = body->items[i];
@@ -266,15 +266,15 @@ static bool read_includes(struct tg_file *f, const struct ast *body) {
       f->functions_only = true;
       const char *p = str_attr(f, b->kids[1], "path");
       f->functions_only = false;
-      tg_error(f, b, "Too many levels of includes",
-               tfr_arena_printf(
-                   r->a,
-                   "%s includes %s, which itself includes %s. Only one "
-                   "level of includes is allowed.",
-                   tg_show_path(r, f->config_path), tg_show_path(r, f->path),
-                   p ? tg_show_path(r, tg_join(r->a, tg_dirname(r->a, f->path),
-                                               p))
-                     : "?"));
+      tg_error(
+          f, b, "Too many levels of includes",
+          tfr_arena_printf(
+              r->a,
+              "%s includes %s, which itself includes %s. Only one "
+              "level of includes is allowed.",
+              tg_show_path(r, f->config_path), tg_show_path(r, f->path),
+              p ? tg_show_path(r, tg_join(r->a, tg_dirname(r->a, f->path), p))
+                : "?"));
       return false;
     }
     if (!read_include(f, b, &f->incl[f->nincl++]))
@@ -408,9 +408,8 @@ static void read_deps(struct tg_file *f, struct tg_cfg *c,
     d->config_path = str_attr(f, db, "config_path");
     const struct ast *m = attr_of(db, "mock_outputs");
     d->mocks = m ? eval_in(f, m) : NULL;
-    d->allowed =
-        strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
-                  &d->nallowed);
+    d->allowed = strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
+                           &d->nallowed);
     d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
     names[c->ndeps] = d->name;
     vals[c->ndeps++] = dep_value(f->r, d);
@@ -459,8 +458,7 @@ static void warn_unmocked(struct tg_file *f, const struct tg_cfg *c,
 static const char *key_text(tfr_arena *a, const struct ast *k) {
   if (k->kind == AST_VARIABLE || k->kind == AST_STRING)
     return tfr_arena_strndup(a, k->str, k->n);
-  if (k->kind == AST_TEMPLATE && k->n == 1 &&
-      k->items[0]->kind == AST_STRING)
+  if (k->kind == AST_TEMPLATE && k->n == 1 && k->items[0]->kind == AST_STRING)
     return tfr_arena_strndup(a, k->items[0]->str, k->items[0]->n);
   return NULL;
 }
@@ -500,9 +498,8 @@ static void input_ranges(struct tg_file *f, struct tg_cfg *c,
       }
     }
     in->at = src_range(f->src, s);
-    in->chain = tfr_arena_printf(f->r->a, "input at %s:%d%s",
-                                 in->at.filename, in->at.start.line,
-                                 reads_of(f, vx));
+    in->chain = tfr_arena_printf(f->r->a, "input at %s:%d%s", in->at.filename,
+                                 in->at.start.line, reads_of(f, vx));
   }
 }
 
@@ -524,9 +521,9 @@ static void read_inputs(struct tg_file *f, struct tg_cfg *c,
   c->inputs = tfr_arena_alloc(f->r->a, (v->n + 1) * sizeof *c->inputs);
   for (uint32_t i = 0; i < v->n; i++) {
     struct tg_input *in = &c->inputs[c->ninputs++];
-    in->name = k == TFR_OBJECT ? v->type->names[i]
-                               : tfr_arena_strndup(f->r->a, v->keys[i],
-                                                   v->keylens[i]);
+    in->name = k == TFR_OBJECT
+                   ? v->type->names[i]
+                   : tfr_arena_strndup(f->r->a, v->keys[i], v->keylens[i]);
     in->v = v->elems[i];
   }
   input_ranges(f, c, attr);
@@ -549,10 +546,10 @@ static void read_extra(struct tg_file *f, struct tg_extra *e,
       !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
     e->env = tfr_arena_alloc(f->r->a, (v->n + 1) * sizeof *e->env);
     for (uint32_t i = 0; i < v->n; i++) {
-      const char *name = v->type->kind == TFR_OBJECT
-                             ? v->type->names[i]
-                             : tfr_arena_strndup(f->r->a, v->keys[i],
-                                                 v->keylens[i]);
+      const char *name =
+          v->type->kind == TFR_OBJECT
+              ? v->type->names[i]
+              : tfr_arena_strndup(f->r->a, v->keys[i], v->keylens[i]);
       const char *s = str_of(f->r->a, v->elems[i]);
       if (s)
         e->env[e->nenv++] = tfr_arena_printf(f->r->a, "%s=%s", name, s);
@@ -591,8 +588,7 @@ static void read_features(struct tg_file *f, const struct ast *body) {
       continue;
     const struct ast *d = attr_of(b->kids[1], "default");
     const char *vn[1] = {"value"};
-    const tfr_value *vv[1] = {d ? eval_in(f, d)
-                                : tfr_null(a, &tfr_t_dynamic)};
+    const tfr_value *vv[1] = {d ? eval_in(f, d) : tfr_null(a, &tfr_t_dynamic)};
     names[n] = label_of(a, b);
     vals[n++] = tfr_object(a, 1, vn, vv);
   }
@@ -649,8 +645,8 @@ static bool on_stack(struct tg_run *r, const char *path) {
 static bool cycle_error(struct tg_run *r, const char *path) {
   const char *chain = "";
   for (size_t i = 0; i < r->nstack; i++)
-    chain = tfr_arena_printf(r->a, "%s%s -> ", chain,
-                             tg_show_path(r, r->stack[i]));
+    chain =
+        tfr_arena_printf(r->a, "%s%s -> ", chain, tg_show_path(r, r->stack[i]));
   tfr_diags_add(
       r->d, TFR_DIAG_ERROR, r->why.filename ? &r->why : NULL,
       "Configuration files read in a cycle",
@@ -689,8 +685,8 @@ const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
   tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
   if (!tf)
     return tfr_unknown(r->a, &tfr_t_dynamic);
-  struct tg_file f = {r, path, r->unit, r->unit, NULL, 0, NULL, src,
-                      NULL, NULL, NULL, NULL, true};
+  struct tg_file f = {r,   path, r->unit, r->unit, NULL, 0,   NULL,
+                      src, NULL, NULL,    NULL,    NULL, true};
   const struct ast *body = tf->f.body;
   const char **names = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *vals);
@@ -718,8 +714,8 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
   if (!tf)
     return NULL;
   r->stack[r->nstack++] = path;
-  struct tg_file f = {r, path, config_path, r->unit, NULL, 0, from, src,
-                      NULL, NULL, NULL, NULL, false};
+  struct tg_file f = {r,   path, config_path, r->unit, NULL, 0,    from,
+                      src, NULL, NULL,        NULL,    NULL, false};
   struct tg_cfg *c = tfr_arena_alloc(r->a, sizeof *c);
   c->path = src->name;
   const struct ast *body = tf->f.body;
@@ -729,8 +725,7 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
   if (read_includes(&f, body))
     read_body(&f, c, body);
   r->nstack--;
-  if (tfr_diags_has_errors(r->d) &&
-      tfr_diags_count(r->d) > before) {
+  if (tfr_diags_has_errors(r->d) && tfr_diags_count(r->d) > before) {
     for (size_t i = before; i < tfr_diags_count(r->d); i++)
       if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
         return NULL;
