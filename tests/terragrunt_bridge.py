@@ -42,7 +42,7 @@ def main():
                 k, v = l.split("=", 1)
                 env[k] = v
         with open(os.path.join(case, "args"), encoding="utf-8") as f:
-            unit = f.read().split("\n")[1]
+            unit = [l for l in f.read().split("\n") if l][-1]
         rc_unit, out_unit = run(tfr, case, [unit], {})
         rc_mod, out_mod = run(tfr, case, opts + [module], env)
         n += 1
