@@ -152,6 +152,13 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
   }
 }
 
+const char *tg_json(tfr_arena *a, const tfr_value *v, bool escape) {
+  struct sbuf b = {0};
+  b.arena = a;
+  put_json(&b, a, v, escape);
+  return b.p ? b.p : "";
+}
+
 const char *tg_env_value(tfr_arena *a, const tfr_value *v, bool hcl_mode) {
   struct sbuf b = {0};
   b.arena = a;

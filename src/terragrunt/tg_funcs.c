@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "eval/funcs.h"
+#include "syntax/parse.h"
 #include "values/convert.h"
 #include "terragrunt/tg_int.h"
 
@@ -254,6 +255,91 @@ static const tfr_value *read_config(struct tg_call *t, const tfr_value *dflt) {
   return tg_cfg_value(a, c);
 }
 
+/* read_tfvars_file (config_helpers.go:1528-1588, 1761-1811): a .json
+** file as it is, else its attributes, constants, as JSON. */
+static const tfr_value *read_tfvars(struct tg_call *t) {
+  tfr_arena *a = t->c->a;
+  if (t->nargs != 1)
+    return wrong_params(t, "1");
+  const char *p = tg_join(a, config_dir(t), t->args[0]);
+  const char *shown = tg_show_path(t->f->r, p);
+  if (!exists(p)) /* errors.go:108-116 */
+    return fail(t, tfr_arena_printf(a,
+                                    "TFVarFileNotFound: Could not find a %s. "
+                                    "Cause: .",
+                                    shown));
+  struct src_file *src = parse_open(a, t->c->diags, NULL, shown, NULL, 0);
+  if (!src)
+    return eval_dynamic(t->c);
+  size_t n = strlen(p);
+  if (n >= 4 && !strcmp(p + n - 4, "json"))
+    return tfr_string(a, src->text, src->len);
+  tfr_file *tf = parse_opened(a, t->c->diags, src, TFR_SYNTAX_HCL);
+  if (!tf)
+    return eval_dynamic(t->c);
+  const struct ast *body = tf->f.body;
+  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t k = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_ATTR)
+      continue;
+    names[k] = tfr_arena_strndup(a, it->str, it->n);
+    vals[k++] = eval_const(a, t->c->diags, src, it->kids[0]);
+  }
+  const char *j = tg_json(a, tfr_object(a, k, names, vals), false);
+  return tfr_string(a, j, strlen(j));
+}
+
+/* deep_merge (cty_helpers.go:257-300): objects and maps merged as include
+** deep merges inputs; it needs terragrunt's "deep-merge" experiment
+** (TG_EXPERIMENT, or TG_EXPERIMENT_MODE for all). */
+static bool experiment(struct tg_call *t, const char *name) {
+  size_t n = strlen(name);
+  for (char *const *e = t->f->r->env; e && *e; e++) {
+    if (!strncmp(*e, "TG_EXPERIMENT_MODE=", 19))
+      return !strcmp(*e + 19, "true") || !strcmp(*e + 19, "1");
+    if (strncmp(*e, "TG_EXPERIMENT=", 14))
+      continue;
+    for (const char *p = *e + 14; *p;) {
+      const char *c = strchr(p, ',');
+      size_t len = c ? (size_t)(c - p) : strlen(p);
+      if (len == n && !memcmp(p, name, n))
+        return true;
+      p += len + (c != NULL);
+    }
+  }
+  return false;
+}
+
+static const tfr_value *deep_merge(struct tg_call *t, const struct ast *x) {
+  tfr_arena *a = t->c->a;
+  const tfr_value *out = tfr_object(a, 0, NULL, NULL);
+  for (uint32_t i = 0; i < x->n; i++) {
+    const tfr_value *v = eval_expr(t->c, x->items[i]);
+    if (v->flags & TFR_V_UNKNOWN)
+      return tfr_unknown(a, &tfr_t_dynamic);
+    if (v->flags & TFR_V_NULL)
+      continue;
+    if (v->type->kind != TFR_OBJECT && v->type->kind != TFR_MAP)
+      return fail(t, tfr_arena_printf(a,
+                                      "Expected param of type map or object "
+                                      "but got %s",
+                                      tfr_type_friendly(a, v->type)));
+    const char *err = NULL;
+    out = tg_deep_merge(a, out, v, &err);
+    if (!out)
+      return fail(t, err);
+  }
+  if (!experiment(t, "deep-merge")) /* errors.go:481-490 */
+    return fail(t, tfr_arena_printf(a,
+                                    "deep_merge in %s requires the "
+                                    "'deep-merge' experiment to be enabled",
+                                    tg_show_path(t->f->r, t->f->config_path)));
+  return out;
+}
+
 /* A call that cannot run offline: unknown, with a warning (ours). */
 static const tfr_value *not_run(struct tg_call *t, const tfr_type *type,
                                 const char *what) {
@@ -337,10 +423,10 @@ static const tfr_value *other_fn(struct tg_call *t) {
   if (!strcmp(n, "get_default_retryable_errors") ||
       !strcmp(n, "mark_glob_as_read"))
     return tfr_unknown(t->c->a, tfr_type_list(t->c->a, &tfr_t_string));
-  if (!strcmp(n, "read_tfvars_file") || !strcmp(n, "constraint_check"))
-    return not_run(t,
-                   !strcmp(n, "constraint_check") ? &tfr_t_bool : &tfr_t_string,
-                   "is not ported to tfresolve yet");
+  if (!strcmp(n, "read_tfvars_file"))
+    return read_tfvars(t);
+  if (!strcmp(n, "constraint_check"))
+    return not_run(t, &tfr_t_bool, "is not ported to tfresolve yet");
   return paths_fn(t);
 }
 
@@ -376,7 +462,8 @@ static bool is_tg_function(const char *n) {
       "mark_glob_as_read",
       "read_tfvars_file",
       "constraint_check",
-      "read_terragrunt_config"};
+      "read_terragrunt_config",
+      "deep_merge"};
   for (size_t i = 0; i < N(names); i++)
     if (!strcmp(names[i], n))
       return true;
@@ -420,6 +507,8 @@ static const tfr_value *call(void *ud, struct eval_ctx *c, const struct ast *x,
   if (!is_tg_function(n))
     return funcs_table.call(funcs_table.ud, c, x, name, len, nargs, args);
   struct tg_call t = {f, c, x, n, NULL, 0};
+  if (!strcmp(n, "deep_merge"))
+    return deep_merge(&t, x);
   const tfr_value *extra = NULL;
   if (!string_args(&t, x, &extra))
     return eval_dynamic(c);

@@ -155,5 +155,9 @@ const tfr_value *tg_deep_merge(tfr_arena *a, const tfr_value *dst,
 ** util/jsons.go:26-144); hcl_mode: the module parses this variable's
 ** value as HCL (tf/variables.go:98). */
 const char *tg_env_value(tfr_arena *a, const tfr_value *v, bool hcl_mode);
+/* v as Go's json.Marshal writes the map[string]any terragrunt decodes it
+** to (keys sorted, <, > and & escaped, numbers as written); escape: every
+** ${ in a string value as $${ too. */
+const char *tg_json(tfr_arena *a, const tfr_value *v, bool escape);
 
 #endif
