@@ -33,19 +33,38 @@ static bool from_input(const struct tfr_unit_input *in, enum tfr_source_kind k,
                 (k == TFR_SRC_AUTO_FILE && null_file(file)));
 }
 
+/* Why terragrunt wrote file into the working directory, or NULL. */
+static const char *overlay_why(const struct tfr_unit *u, const char *file) {
+  for (size_t i = 0; file && i < u->noverlays; i++)
+    if (!strcmp(u->overlays[i].path, file))
+      return u->overlay_why[i];
+  return NULL;
+}
+
+/* Where an attempt's value came from, from the unit's side: the input
+** (terragrunt's TF_VAR_ or null file), or the file terragrunt wrote. */
+static const char *via_of(const struct tfr_unit *u,
+                          const struct tfr_unit_input *in,
+                          enum tfr_source_kind k, const char *file) {
+  if (from_input(in, k, file))
+    return in->chain;
+  return k == TFR_SRC_AUTO_FILE ? overlay_why(u, file) : NULL;
+}
+
 static void apply_var(tfr_arena *a, const struct tfr_unit *u,
                       struct tfr_variable *v) {
   const struct tfr_unit_input *in = input_of(u, v->name);
-  if (!in)
-    return;
   struct tfr_attempt *at = tfr_arena_alloc(a, (v->nattempts + 1) * sizeof *at);
   memcpy(at, v->attempts, v->nattempts * sizeof *at);
-  for (size_t i = 0; i < v->nattempts; i++)
-    if (from_input(in, at[i].source, at[i].file))
-      at[i].via = in->chain;
+  for (size_t i = 0; i < v->nattempts; i++) {
+    const char *w = via_of(u, in, at[i].source, at[i].file);
+    if (w)
+      at[i].via = w;
+  }
   v->attempts = at;
-  if (from_input(in, v->source, v->source_file))
-    v->source_via = in->chain;
+  const char *w = via_of(u, in, v->source, v->source_file);
+  if (w)
+    v->source_via = w;
 }
 
 /* The variable of res named name, or NULL. */
