@@ -14,7 +14,6 @@
 #include "options.h"
 #include "cli_module.h"
 #include "cli_util.h"
-#include "tfresolve/terragrunt.h"
 
 extern char **environ;
 
@@ -174,26 +173,25 @@ static int check_many(const struct cli_opts *o, const char *dir) {
   return cli_check_many(&mo);
 }
 
-/* The resolution of the module in dir, as the options say. */
-static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
-                                            const struct cli_opts *o,
-                                            const char *dir, bool explain) {
-  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
-  ro.dir = dir;
-  ro.env = o->no_env ? NULL : environ;
-  ro.args = o->args;
-  ro.nargs = o->nargs;
-  ro.opentofu = o->o.opentofu;
-  ro.declarations_only = o->bad_flag != NULL;
-  ro.strict = o->strict;
-  ro.tree = !o->no_modules;
-  ro.missing_required_info = o->missing == 1;
-  ro.unchecked_error = o->unchecked == 1;
-  ro.keep_given = explain; /* it shows the conversion */
+/* The resolution options of the module in dir, as the options say. */
+static void resolve_opts(tfr_arena *a, tfr_diags *d, const struct cli_opts *o,
+                         const char *dir, bool explain,
+                         struct tfr_resolve_opts *ro) {
+  ro->dir = dir;
+  ro->env = o->no_env ? NULL : environ;
+  ro->args = o->args;
+  ro->nargs = o->nargs;
+  ro->opentofu = o->o.opentofu;
+  ro->declarations_only = o->bad_flag != NULL;
+  ro->strict = o->strict;
+  ro->tree = !o->no_modules;
+  ro->missing_required_info = o->missing == 1;
+  ro->unchecked_error = o->unchecked == 1;
+  ro->keep_given = explain; /* it shows the conversion */
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the
   ** verdict stays Terraform's */
-  ro.warn_dropped = explain || o->warn_dropped;
+  ro->warn_dropped = explain || o->warn_dropped;
   if (o->bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(
@@ -203,74 +201,6 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
       tfr_diags_set_note(
           d, tfr_arena_printf(a, "Did you mean \"%s\"?", o->suggested));
   }
-  return tfr_resolve(a, d, &ro);
-}
-
-/* The terragrunt unit to read: -terragrunt FILE, or DIR/terragrunt.hcl
-** when DIR holds one; NULL for a plain module. */
-static const char *unit_file(const struct cli_opts *o, const char *dir) {
-  if (o->terragrunt)
-    return o->terragrunt;
-  struct stat st;
-  size_t n = strlen(dir) + sizeof "/terragrunt.hcl";
-  char *p = cli_alloc(n);
-  snprintf(p, n, "%s/terragrunt.hcl", dir);
-  bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-  free(p);
-  return is ? dir : NULL;
-}
-
-/* The resolution of a terragrunt unit's module with the values terragrunt
-** passes (tfresolve/terragrunt.h), seen from the unit; NULL, with *rc,
-** when the unit cannot be read (1) or its module is not checked (0;
-** -unchecked=error and -strict: 1). */
-static const struct tfr_resolution *resolve_unit(tfr_arena *a, tfr_diags **d,
-                                                 const struct cli_opts *o,
-                                                 const char *path, bool explain,
-                                                 int *rc) {
-  struct tfr_unit_opts uo = TFR_UNIT_OPTS_INIT;
-  uo.path = path;
-  uo.env = o->no_env ? NULL : environ;
-  const struct tfr_unit *u = tfr_unit_read(a, *d, &uo);
-  if (!u) {
-    *rc = EXIT_INVALID;
-    return NULL;
-  }
-  if (!u->module_dir) {
-    bool err = o->unchecked == 1 || o->strict;
-    tfr_diags_add(*d, err ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, NULL,
-                  "Unit not checked",
-                  tfr_arena_printf(a, "The module of %s is not checked: %s.",
-                                   u->config, u->not_checked));
-    tfr_diags_set_ours(*d);
-    *rc = err ? EXIT_INVALID : EXIT_OK;
-    return NULL;
-  }
-  struct tfr_cli_arg *args =
-      tfr_arena_alloc(a, (u->nargs + o->nargs + 1) * sizeof *args);
-  memcpy(args, u->args, u->nargs * sizeof *args);
-  memcpy(args + u->nargs, o->args, o->nargs * sizeof *args);
-  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
-  ro.dir = u->module_dir;
-  ro.env = u->env;
-  ro.args = args;
-  ro.nargs = u->nargs + o->nargs;
-  ro.unknown = u->unknown;
-  ro.nunknown = u->nunknown;
-  ro.overlays = u->overlays;
-  ro.noverlays = u->noverlays;
-  ro.opentofu = o->o.opentofu;
-  ro.strict = o->strict;
-  ro.tree = !o->no_modules;
-  ro.missing_required_info = o->missing == 1;
-  ro.unchecked_error = o->unchecked == 1;
-  ro.keep_given = explain;
-  ro.warn_dropped = explain || o->warn_dropped;
-  const struct tfr_resolution *res = tfr_resolve(a, *d, &ro);
-  tfr_diags *out = tfr_diags_new(a);
-  res = tfr_unit_apply(a, out, u, res, *d, o->strict);
-  *d = out;
-  return res;
 }
 
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
@@ -324,17 +254,21 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res;
-  const char *tg = unit_file(o, dir);
-  if (tg) {
+  const char *tg = o->terragrunt        ? o->terragrunt
+                   : cli_unit_here(dir) ? dir
+                                        : NULL;
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  resolve_opts(a, d, o, dir, explain, &ro);
+  if (tg && !o->bad_flag) {
     int urc = EXIT_OK;
-    res = resolve_unit(a, &d, o, tg, explain, &urc);
+    res = cli_unit_resolve(a, &d, tg, &ro, &urc);
     if (!res) {
       cli_print_diags(d, &o->o);
       tfr_arena_free(a);
       return urc;
     }
   } else {
-    res = resolve(a, d, o, dir, explain);
+    res = tfr_resolve(a, d, &ro);
   }
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
   if (o->changed)
