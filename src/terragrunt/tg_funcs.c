@@ -532,21 +532,88 @@ const struct eval_funcs *tg_funcs(struct tg_file *f) {
   return e;
 }
 
+/* dependency.NAME of a config as TerragruntConfigAsCty writes it
+** (config_as_cty.go): where it is, its mock outputs. */
+static const tfr_value *deps_value(tfr_arena *a, const struct tg_cfg *c) {
+  const char **names = tfr_arena_alloc(a, (c->ndeps + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (c->ndeps + 1) * sizeof *vals);
+  for (size_t i = 0; i < c->ndeps; i++) {
+    const struct tg_dep *d = &c->deps[i];
+    const tfr_value **cmds =
+        tfr_arena_alloc(a, (d->nallowed + 1) * sizeof *cmds);
+    for (size_t k = 0; k < d->nallowed; k++)
+      cmds[k] = tfr_string(a, d->allowed[k], strlen(d->allowed[k]));
+    const char *dn[6] = {"config_path",
+                         "mock_outputs",
+                         "mock_outputs_allowed_terraform_commands",
+                         "name",
+                         "outputs",
+                         "skip_outputs"};
+    const tfr_value *dv[6] = {
+        d->config_path ? tfr_string(a, d->config_path, strlen(d->config_path))
+                       : tfr_null(a, &tfr_t_string),
+        d->mocks ? d->mocks : tfr_null(a, &tfr_t_dynamic),
+        tfr_list(a, &tfr_t_string, d->nallowed, cmds),
+        tfr_string(a, d->name, strlen(d->name)),
+        d->outputs ? d->outputs : tfr_null(a, &tfr_t_dynamic),
+        tfr_bool(d->skip_outputs)};
+    names[i] = d->name;
+    vals[i] = tfr_object(a, 6, dn, dv);
+  }
+  return tfr_object(a, c->ndeps, names, vals);
+}
+
+/* generate.NAME: path, if_exists, contents. */
+static const tfr_value *gens_value(tfr_arena *a, const struct tg_cfg *c) {
+  const char **names = tfr_arena_alloc(a, (c->ngens + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (c->ngens + 1) * sizeof *vals);
+  for (size_t i = 0; i < c->ngens; i++) {
+    const struct tg_gen *g = &c->gens[i];
+    const char *gn[3] = {"contents", "if_exists", "path"};
+    const tfr_value *gv[3] = {tfr_string(a, g->contents, strlen(g->contents)),
+                              tfr_string(a, g->if_exists, strlen(g->if_exists)),
+                              tfr_string(a, g->path, strlen(g->path))};
+    names[i] = g->name;
+    vals[i] = tfr_object(a, 3, gn, gv);
+  }
+  return tfr_object(a, c->ngens, names, vals);
+}
+
 const tfr_value *tg_cfg_value(tfr_arena *a, const struct tg_cfg *c) {
-  const char *names[3] = {"inputs", "locals", "terraform"};
-  const tfr_value *vals[3];
+  size_t no = c->others ? c->others->n : 0;
+  const char **names = tfr_arena_alloc(a, (no + 6) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (no + 6) * sizeof *vals);
+  size_t n = 0;
+  for (size_t i = 0; i < no; i++) { /* the attributes of the file first */
+    names[n] = c->others->type->names[i];
+    vals[n++] = c->others->elems[i];
+  }
   const char **in = tfr_arena_alloc(a, (c->ninputs + 1) * sizeof *in);
   const tfr_value **iv = tfr_arena_alloc(a, (c->ninputs + 1) * sizeof *iv);
   for (size_t i = 0; i < c->ninputs; i++) {
     in[i] = c->inputs[i].name;
     iv[i] = c->inputs[i].v;
   }
-  vals[0] = tfr_object(a, c->ninputs, in, iv);
-  vals[1] = c->locals ? c->locals : tfr_object(a, 0, NULL, NULL);
   const char *sn[1] = {"source"};
   const tfr_value *sv[1] = {c->source
                                 ? tfr_string(a, c->source, strlen(c->source))
                                 : tfr_null(a, &tfr_t_string)};
-  vals[2] = tfr_object(a, 1, sn, sv);
-  return tfr_object(a, 3, names, vals);
+  const char *fixed[6] = {"dependency", "generate",     "inputs",
+                          "locals",     "remote_state", "terraform"};
+  const tfr_value *fv[6] = {
+      deps_value(a, c),
+      gens_value(a, c),
+      tfr_object(a, c->ninputs, in, iv),
+      c->locals ? c->locals : tfr_object(a, 0, NULL, NULL),
+      c->remote_state ? c->remote_state : tfr_null(a, &tfr_t_dynamic),
+      tfr_object(a, 1, sn, sv)};
+  for (size_t i = 0; i < 6; i++) {
+    size_t k = 0;
+    while (k < n && strcmp(names[k], fixed[i]))
+      k++;
+    names[k] = fixed[i];
+    vals[k] = fv[i];
+    n += k == n;
+  }
+  return tfr_object(a, n, names, vals);
 }

@@ -45,6 +45,7 @@ struct tg_dep {
   size_t nallowed;
   bool skip_outputs;
   struct tfr_range at;
+  const tfr_value *outputs; /* dependency.NAME.outputs, or NULL: none */
 };
 
 /* A generate block (pkg/config/config.go:820-835, 2097-2170). */
@@ -69,6 +70,13 @@ struct tg_cfg {
   size_t ndeps;
   struct tg_gen *gens;
   size_t ngens;
+  const tfr_value *features;     /* feature.*, the included files' too */
+  const tfr_value *remote_state; /* its attributes, or NULL */
+  const tfr_value *others;       /* the other top-level attributes and simple
+                                    blocks (terraform_binary, dependencies,
+                                    exclude...), as read_terragrunt_config
+                                    shows them */
+  struct tg_file *file;          /* its evaluation, between the two stages */
 };
 
 /* An include block (pkg/config/config.go IncludeConfig). */
@@ -111,7 +119,11 @@ struct tg_file {
                                  included this file, or NULL */
   struct src_file *src;
   const tfr_value *local, *include, *dependency, *feature;
-  bool functions_only; /* include blocks: no variables yet */
+  bool functions_only;       /* include blocks: no variables yet */
+  const struct tg_dep *deps; /* the dependency blocks in scope (the
+                                unit's and its includes'), for warnings */
+  size_t ndeps;
+  const struct ast *body;
 };
 
 /* tg_read.c: read and evaluate the file at path (absolute) as terragrunt

@@ -187,6 +187,8 @@ static struct tg_cfg *merge_one(struct tg_run *r, const struct tg_cfg *parent,
   struct tg_cfg *out = tfr_arena_alloc(r->a, sizeof *out);
   *out = *child;
   out->source = child->source ? child->source : parent->source;
+  out->remote_state =
+      child->remote_state ? child->remote_state : parent->remote_state;
   out->source_at = child->source ? child->source_at : parent->source_at;
   merge_extra(r->a, out, parent, child);
   merge_deps(r->a, out, parent, child);

@@ -191,6 +191,10 @@ static bool merge_of(struct tg_file *f, const struct ast *body,
   return true;
 }
 
+static struct tg_cfg *open_file(struct tg_run *r, const char *path,
+                                const char *config_path,
+                                const struct tg_incl *from);
+
 /* One include block into *in; false after an error. */
 static bool read_include(struct tg_file *f, const struct ast *b,
                          struct tg_incl *in) {
@@ -226,7 +230,7 @@ static bool read_include(struct tg_file *f, const struct ast *b,
     return false;
   }
   r->why = in->at;
-  in->cfg = tg_read_file(r, in->path, f->config_path, in);
+  in->cfg = open_file(r, in->path, f->config_path, in);
   return in->cfg != NULL;
 }
 
@@ -234,19 +238,19 @@ static bool read_include(struct tg_file *f, const struct ast *b,
 ** a bare include is `include` itself. */
 static void include_object(struct tg_file *f) {
   tfr_arena *a = f->r->a;
+  if (f->nincl == 1 && !*f->incl[0].name) {
+    f->include = f->incl[0].expose ? tg_cfg_value(a, f->incl[0].cfg)
+                                   : tfr_null(a, &tfr_t_dynamic);
+    return;
+  }
   const char **names = tfr_arena_alloc(a, (f->nincl + 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(a, (f->nincl + 1) * sizeof *vals);
   size_t n = 0;
   for (size_t i = 0; i < f->nincl; i++) {
     if (!f->incl[i].expose)
       continue;
-    const tfr_value *v = tg_cfg_value(a, f->incl[i].cfg);
-    if (!*f->incl[i].name) {
-      f->include = v;
-      return;
-    }
     names[n] = f->incl[i].name;
-    vals[n++] = v;
+    vals[n++] = tg_cfg_value(a, f->incl[i].cfg);
   }
   f->include = tfr_object(a, n, names, vals);
 }
@@ -375,16 +379,19 @@ static bool mocks_used(const struct tg_dep *d, const char *cmd) {
 ** where terragrunt uses them; otherwise the state's outputs, which are
 ** never read offline: unknown.  skip_outputs without mocks: no outputs
 ** at all (dependency.go:187-190, 248). */
+static const tfr_value *dep_outputs(struct tg_run *r, const struct tg_dep *d) {
+  if (mocks_used(d, r->command))
+    return d->mocks;
+  if (d->skip_outputs)
+    return NULL;
+  return tfr_unknown(r->a, &tfr_t_dynamic);
+}
+
 static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
   const char *names[1] = {"outputs"};
-  const tfr_value *v[1];
-  if (mocks_used(d, r->command))
-    v[0] = d->mocks;
-  else if (d->skip_outputs)
-    return tfr_object(r->a, 0, names, v);
-  else
-    v[0] = tfr_unknown(r->a, &tfr_t_dynamic);
-  return tfr_object(r->a, 1, names, v);
+  const tfr_value *v[1] = {d->outputs};
+  (void)r;
+  return tfr_object(r->a, d->outputs ? 1 : 0, names, v);
 }
 
 static void read_deps(struct tg_file *f, struct tg_cfg *c,
@@ -395,33 +402,65 @@ static void read_deps(struct tg_file *f, struct tg_cfg *c,
     n += body->items[i]->kind == AST_BLOCK &&
          is_name(body->items[i], "dependency");
   c->deps = tfr_arena_alloc(a, (n + 1) * sizeof *c->deps);
-  const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(a, (n + 1) * sizeof *vals);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *b = body->items[i];
     if (b->kind != AST_BLOCK || !is_name(b, "dependency"))
       continue;
-    struct tg_dep *d = &c->deps[c->ndeps];
+    struct tg_dep *d = &c->deps[c->ndeps++];
     const struct ast *db = b->kids[1];
     d->name = label_of(a, b);
     d->at = src_range(f->src, b->span);
+    /* where the dependency is: only named offline, and it may read what
+    ** stage 1 does not have yet (include.X.inputs): its errors are not
+    ** terragrunt's to give here */
+    tfr_diags *keep = f->r->d;
+    f->r->d = tfr_diags_new(a);
     d->config_path = str_attr(f, db, "config_path");
+    f->r->d = keep;
     const struct ast *m = attr_of(db, "mock_outputs");
     d->mocks = m ? eval_in(f, m) : NULL;
     d->allowed = strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
                            &d->nallowed);
     d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
-    names[c->ndeps] = d->name;
-    vals[c->ndeps++] = dep_value(f->r, d);
+    d->outputs = dep_outputs(f->r, d);
   }
-  f->dependency = tfr_object(a, c->ndeps, names, vals);
+}
+
+/* dependency.* of a unit: its dependency blocks and its includes', by name
+** (include.go:212-310 merges them before any output is read); *out, *n. */
+static const tfr_value *dep_object(struct tg_run *r, const struct tg_cfg *c,
+                                   struct tg_dep **out, size_t *n) {
+  const struct tg_incl *in = c->file->incl;
+  size_t cap = c->ndeps + 1;
+  for (size_t i = 0; i < c->file->nincl; i++)
+    cap += in[i].cfg->ndeps;
+  struct tg_dep *v = tfr_arena_alloc(r->a, cap * sizeof *v);
+  size_t k = 0;
+  for (size_t i = 0; i <= c->file->nincl; i++) {
+    const struct tg_cfg *from = i < c->file->nincl ? in[i].cfg : c;
+    for (size_t j = 0; j < from->ndeps; j++) {
+      size_t q = 0;
+      while (q < k && strcmp(v[q].name, from->deps[j].name))
+        q++;
+      v[q] = from->deps[j];
+      k += q == k;
+    }
+  }
+  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
+  for (size_t i = 0; i < k; i++) {
+    names[i] = v[i].name;
+    vals[i] = dep_value(r, &v[i]);
+  }
+  *out = v;
+  *n = k;
+  return tfr_object(r->a, k, names, vals);
 }
 
 /* Each dependency.NAME.outputs.OUT in x whose dependency gives no mock
 ** outputs to this command: a warning (ours) naming both, as the value is
 ** unknown offline and what reads it is not checked (terragrunt#2795). */
-static void warn_unmocked(struct tg_file *f, const struct tg_cfg *c,
-                          const struct ast *x) {
+static void warn_unmocked(struct tg_file *f, const struct ast *x) {
   if (!x)
     return;
   const struct ast *o = x->kind == AST_GETATTR ? x->kids[0] : NULL;
@@ -429,8 +468,8 @@ static void warn_unmocked(struct tg_file *f, const struct tg_cfg *c,
   const struct ast *v = d && d->kind == AST_GETATTR ? d->kids[0] : NULL;
   if (v && v->kind == AST_VARIABLE && is_name(v, "dependency") &&
       is_name(o, "outputs")) {
-    for (size_t i = 0; i < c->ndeps; i++) {
-      const struct tg_dep *dp = &c->deps[i];
+    for (size_t i = 0; i < f->ndeps; i++) {
+      const struct tg_dep *dp = &f->deps[i];
       if (strlen(dp->name) != d->n || memcmp(dp->name, d->str, d->n) ||
           mocks_used(dp, f->r->command) || dp->skip_outputs)
         continue;
@@ -449,7 +488,7 @@ static void warn_unmocked(struct tg_file *f, const struct tg_cfg *c,
     return;
   }
   for (uint32_t i = 0; i < ast_child_count(x); i++)
-    warn_unmocked(f, c, ast_child(x, i));
+    warn_unmocked(f, ast_child(x, i));
 }
 
 /* ---- inputs and the terraform block ------------------------------------- */
@@ -505,7 +544,7 @@ static void input_ranges(struct tg_file *f, struct tg_cfg *c,
 
 static void read_inputs(struct tg_file *f, struct tg_cfg *c,
                         const struct ast *attr) {
-  warn_unmocked(f, c, attr->kids[0]);
+  warn_unmocked(f, attr->kids[0]);
   const tfr_value *v = eval_in(f, attr->kids[0]);
   c->has_inputs = true;
   if (v->flags & TFR_V_NULL)
@@ -579,9 +618,20 @@ static void read_terraform(struct tg_file *f, struct tg_cfg *c,
 /* feature.NAME.value: each feature block's default (feature_flag.go). */
 static void read_features(struct tg_file *f, const struct ast *body) {
   tfr_arena *a = f->r->a;
-  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t cap = body->n + 1;
+  for (size_t i = 0; i < f->nincl; i++)
+    cap += f->incl[i].cfg->features ? f->incl[i].cfg->features->n : 0;
+  const char **names = tfr_arena_alloc(a, cap * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, cap * sizeof *vals);
   size_t n = 0;
+  /* the included files' first (mergeFeatureFlags, include.go:657-686) */
+  for (size_t i = 0; i < f->nincl; i++) {
+    const tfr_value *fv = f->incl[i].cfg->features;
+    for (uint32_t j = 0; fv && j < fv->n; j++) {
+      names[n] = fv->type->names[j];
+      vals[n++] = fv->elems[j];
+    }
+  }
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *b = body->items[i];
     if (b->kind != AST_BLOCK || !is_name(b, "feature"))
@@ -589,8 +639,13 @@ static void read_features(struct tg_file *f, const struct ast *body) {
     const struct ast *d = attr_of(b->kids[1], "default");
     const char *vn[1] = {"value"};
     const tfr_value *vv[1] = {d ? eval_in(f, d) : tfr_null(a, &tfr_t_dynamic)};
-    names[n] = label_of(a, b);
-    vals[n++] = tfr_object(a, 1, vn, vv);
+    const char *name = label_of(a, b);
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    names[k] = name;
+    vals[k] = tfr_object(a, 1, vn, vv);
+    n += k == n;
   }
   f->feature = tfr_object(a, n, names, vals);
 }
@@ -659,20 +714,157 @@ static bool cycle_error(struct tg_run *r, const char *path) {
   return false;
 }
 
-static void read_body(struct tg_file *f, struct tg_cfg *c,
+/* A block's attributes as an object (remote_state: read_terragrunt_config
+** and exposed includes show it; nothing here uses it). */
+static const tfr_value *attrs_value(struct tg_file *f, const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_ATTR)
+      continue;
+    const char *name = tfr_arena_strndup(a, it->str, it->n);
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    names[k] = name;
+    vals[k] = eval_in(f, it->kids[0]);
+    n += k == n;
+  }
+  return tfr_object(a, n, names, vals);
+}
+
+/* The blocks read_terragrunt_config shows as their attributes. */
+static bool simple_block(const struct ast *b) {
+  static const char *const names[] = {"dependencies", "exclude", "errors",
+                                      "engine", "catalog"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (is_name(b, names[i]))
+      return true;
+  return false;
+}
+
+static void others_add(struct tg_file *f, struct tg_cfg *c, const char *name,
+                       const tfr_value *v) {
+  tfr_arena *a = f->r->a;
+  size_t n = c->others ? c->others->n : 0;
+  const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (n + 1) * sizeof *vals);
+  size_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(c->others->type->names[i], name)) {
+      names[k] = c->others->type->names[i];
+      vals[k++] = c->others->elems[i];
+    }
+  names[k] = name;
+  vals[k++] = v;
+  c->others = tfr_object(a, k, names, vals);
+}
+
+/* Stage 1: what comes before any dependency output -- the includes (their
+** stage 1), feature defaults, locals, the dependency blocks. */
+static void open_body(struct tg_file *f, struct tg_cfg *c,
                       const struct ast *body) {
   read_features(f, body);
+  c->features = f->feature;
   read_locals(f, body);
   c->locals = f->local;
   read_deps(f, c, body);
+}
+
+/* Stage 2: with dependency.* known, the rest: generate, inputs, the
+** terraform block. */
+static void close_file(struct tg_cfg *c, const tfr_value *dep,
+                       const struct tg_dep *deps, size_t ndeps) {
+  struct tg_file *f = c->file;
+  const struct ast *body = f->body;
+  f->dependency = dep;
+  f->deps = deps;
+  f->ndeps = ndeps;
   read_generate(f, c, body);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
-    if (it->kind == AST_ATTR && is_name(it, "inputs"))
+    if (it->kind == AST_BLOCK && is_name(it, "remote_state"))
+      c->remote_state = attrs_value(f, it->kids[1]);
+    else if (it->kind == AST_ATTR && !is_name(it, "inputs") &&
+             !is_name(it, "remote_state"))
+      others_add(f, c, tfr_arena_strndup(f->r->a, it->str, it->n),
+                 eval_in(f, it->kids[0]));
+    else if (it->kind == AST_BLOCK && simple_block(it))
+      others_add(f, c, tfr_arena_strndup(f->r->a, it->str, it->n),
+                 attrs_value(f, it->kids[1]));
+    else if (it->kind == AST_ATTR && is_name(it, "remote_state"))
+      c->remote_state = eval_in(f, it->kids[0]);
+    else if (it->kind == AST_ATTR && is_name(it, "inputs"))
       read_inputs(f, c, it);
     else if (it->kind == AST_BLOCK && is_name(it, "terraform"))
       read_terraform(f, c, it);
   }
+}
+
+static bool errors_since(struct tg_run *r, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(r->d); i++)
+    if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
+static struct tg_cfg *open_file(struct tg_run *r, const char *path,
+                                const char *config_path,
+                                const struct tg_incl *from) {
+  if (on_stack(r, path) || r->nstack == sizeof r->stack / sizeof *r->stack) {
+    cycle_error(r, path);
+    return NULL;
+  }
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  if (!tf)
+    return NULL;
+  r->stack[r->nstack++] = path;
+  struct tg_file *f = tfr_arena_alloc(r->a, sizeof *f);
+  *f = (struct tg_file){.r = r,
+                        .path = path,
+                        .config_path = config_path,
+                        .original = r->unit,
+                        .from = from,
+                        .src = src,
+                        .body = tf->f.body};
+  struct tg_cfg *c = tfr_arena_alloc(r->a, sizeof *c);
+  c->path = src->name;
+  c->file = f;
+  size_t before = tfr_diags_count(r->d);
+  f->local = f->include = f->dependency = f->feature =
+      tfr_object(r->a, 0, NULL, NULL);
+  if (read_includes(f, f->body))
+    open_body(f, c, f->body);
+  r->nstack--;
+  return errors_since(r, before) ? NULL : c;
+}
+
+struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
+                            const char *config_path,
+                            const struct tg_incl *from) {
+  struct tg_cfg *c = open_file(r, path, config_path, from);
+  if (!c)
+    return NULL;
+  size_t before = tfr_diags_count(r->d);
+  struct tg_dep *deps;
+  size_t ndeps;
+  const tfr_value *dep = dep_object(r, c, &deps, &ndeps);
+  struct tg_file *f = c->file;
+  for (size_t i = 0; i < f->nincl; i++)
+    close_file(f->incl[i].cfg, dep, deps, ndeps);
+  include_object(f); /* with the included files' inputs now */
+  close_file(c, dep, deps, ndeps);
+  if (errors_since(r, before))
+    return NULL;
+  /* the includes are the unit's to merge */
+  if (f->nincl && !tg_merge_includes(r, c, f->incl, f->nincl))
+    return NULL;
+  return c;
 }
 
 const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
@@ -685,8 +877,12 @@ const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
   tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
   if (!tf)
     return tfr_unknown(r->a, &tfr_t_dynamic);
-  struct tg_file f = {r,   path, r->unit, r->unit, NULL, 0,   NULL,
-                      src, NULL, NULL,    NULL,    NULL, true};
+  struct tg_file f = {.r = r,
+                      .path = path,
+                      .config_path = r->unit,
+                      .original = r->unit,
+                      .src = src,
+                      .functions_only = true};
   const struct ast *body = tf->f.body;
   const char **names = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *names);
   const tfr_value **vals = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *vals);
@@ -699,39 +895,4 @@ const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
     vals[n++] = eval_in(&f, it->kids[0]);
   }
   return tfr_object(r->a, n, names, vals);
-}
-
-struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
-                            const char *config_path,
-                            const struct tg_incl *from) {
-  if (on_stack(r, path) || r->nstack == sizeof r->stack / sizeof *r->stack) {
-    cycle_error(r, path);
-    return NULL;
-  }
-  struct src_file *src =
-      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
-  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
-  if (!tf)
-    return NULL;
-  r->stack[r->nstack++] = path;
-  struct tg_file f = {r,   path, config_path, r->unit, NULL, 0,    from,
-                      src, NULL, NULL,        NULL,    NULL, false};
-  struct tg_cfg *c = tfr_arena_alloc(r->a, sizeof *c);
-  c->path = src->name;
-  const struct ast *body = tf->f.body;
-  size_t before = tfr_diags_count(r->d);
-  f.local = f.include = f.dependency = f.feature =
-      tfr_object(r->a, 0, NULL, NULL);
-  if (read_includes(&f, body))
-    read_body(&f, c, body);
-  r->nstack--;
-  if (tfr_diags_has_errors(r->d) && tfr_diags_count(r->d) > before) {
-    for (size_t i = before; i < tfr_diags_count(r->d); i++)
-      if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
-        return NULL;
-  }
-  /* the includes are the unit's to merge */
-  if (!from && f.nincl && !tg_merge_includes(r, c, f.incl, f.nincl))
-    return NULL;
-  return c;
 }
