@@ -262,10 +262,15 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (tg && !o->bad_flag) {
     int urc = EXIT_OK;
     res = cli_unit_resolve(a, &d, tg, &ro, &urc);
-    if (!res) {
+    if (!res && (explain || o->o.format == FMT_HUMAN)) {
       cli_print_diags(d, &o->o);
       tfr_arena_free(a);
       return urc;
+    }
+    if (!res) { /* the machine formats: a document without variables */
+      struct tfr_resolution *none = tfr_arena_alloc(a, sizeof *none);
+      none->valid = urc == EXIT_OK;
+      res = none;
     }
   } else {
     res = tfr_resolve(a, d, &ro);
