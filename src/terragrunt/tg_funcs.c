@@ -340,6 +340,25 @@ static const tfr_value *deep_merge(struct tg_call *t, const struct ast *x) {
   return out;
 }
 
+/* constraint_check (config_helpers.go:1813-1835). */
+static const tfr_value *constraint_check(struct tg_call *t) {
+  if (t->nargs != 2)
+    return wrong_params(t, "2");
+  const char *bad = NULL;
+  int r = tg_constraint_check(t->c->a, t->args[0], t->args[1], &bad);
+  if (r < 0 && !bad)
+    return fail(t, tfr_arena_printf(t->c->a,
+                                    "invalid version %s: malformed version: "
+                                    "%s",
+                                    t->args[0], t->args[0]));
+  if (r < 0)
+    return fail(t, tfr_arena_printf(t->c->a,
+                                    "invalid constraint %s: malformed "
+                                    "constraint: %s",
+                                    t->args[1], bad));
+  return tfr_bool(r == 1);
+}
+
 /* A call that cannot run offline: unknown, with a warning (ours). */
 static const tfr_value *not_run(struct tg_call *t, const tfr_type *type,
                                 const char *what) {
@@ -426,7 +445,7 @@ static const tfr_value *other_fn(struct tg_call *t) {
   if (!strcmp(n, "read_tfvars_file"))
     return read_tfvars(t);
   if (!strcmp(n, "constraint_check"))
-    return not_run(t, &tfr_t_bool, "is not ported to tfresolve yet");
+    return constraint_check(t);
   return paths_fn(t);
 }
 

@@ -163,6 +163,12 @@ bool tg_merge_includes(struct tg_run *r, struct tg_cfg *c,
 const tfr_value *tg_deep_merge(tfr_arena *a, const tfr_value *dst,
                                const tfr_value *src, const char **err);
 
+/* tg_version.c: whether version meets every one of constraints (1, 0),
+** as go-version checks them; -1 when the version (*bad NULL) or one of
+** the constraints (*bad: that one, in a) is malformed. */
+int tg_constraint_check(tfr_arena *a, const char *version,
+                        const char *constraints, const char **bad);
+
 /* tg_env.c: a TF_VAR_ value as terragrunt writes it (run.go:721-748,
 ** util/jsons.go:26-144); hcl_mode: the module parses this variable's
 ** value as HCL (tf/variables.go:98). */
