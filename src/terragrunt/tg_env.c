@@ -291,6 +291,22 @@ static bool has_interp(const tfr_value *v) {
          has_dollar_brace(v->s, v->n);
 }
 
+/* Whether terragrunt's escaping walk reaches a value below depth 100
+** (util/jsons.go:57-66: the value itself is depth 0). */
+static bool too_deep(const tfr_value *v, int depth) {
+  if (depth > 100)
+    return true;
+  unsigned k = v->type->kind;
+  if ((v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)) ||
+      (k != TFR_OBJECT && k != TFR_MAP && k != TFR_LIST && k != TFR_TUPLE &&
+       k != TFR_SET))
+    return false;
+  for (uint32_t i = 0; i < v->n; i++)
+    if (too_deep(v->elems[i], depth + 1))
+      return true;
+  return false;
+}
+
 static bool env_has(char **env, size_t n, const char *name, size_t len) {
   for (size_t i = 0; i < n; i++)
     if (!strncmp(env[i], name, len) && env[i][len] == '=')
@@ -337,7 +353,14 @@ static void build_env(struct tg_run *r, struct tfr_unit *u,
       continue;
     const char *name = tfr_arena_printf(r->a, "TF_VAR_%s", p->name);
     if (env_has(env, n, name, strlen(name)))
-      continue; /* run.go:517-521 */
+      continue;                  /* run.go:517-521 */
+    if (too_deep(p->value, 0)) { /* util/jsons.go:57-66 */
+      tfr_diags_add(r->d, TFR_DIAG_ERROR, &p->range, "Input too deeply nested",
+                    "escapeInterpolationPatternsInValue: input exceeds "
+                    "maximum nesting depth of 100");
+      tfr_diags_set_ours(r->d);
+      continue;
+    }
     bool hcl = has_interp(p->value) &&
                hcl_mode(r, &m, &loaded, u->module_dir, p->name);
     p->env_value = tg_env_value(r->a, p->value, hcl);
