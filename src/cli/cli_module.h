@@ -149,8 +149,9 @@ const struct tfr_resolution *
 cli_unit_resolve(tfr_arena *a, tfr_diags **d, const char *path,
                  const struct tfr_resolve_opts *base, int *rc);
 
-/* The units below dir (dir too), in the walk's order, added to out: hidden
-** directories (.terragrunt-cache) are not entered. */
+/* The units below dir (dir too), in the walk's order, added to out:
+** .git, .terraform and .terragrunt-cache are not entered, as terragrunt's
+** discovery skips them. */
 struct cli_names;
 void cli_units_find(const char *dir, struct cli_names *out);
 

@@ -78,8 +78,16 @@ static int by_name(const struct dirent **x, const struct dirent **y) {
   return strcmp((*x)->d_name, (*y)->d_name);
 }
 
-/* Depth first, names in byte order; hidden directories (.terragrunt-cache,
-** .terraform, .git) and symbolic links are not followed. */
+/* Whether terragrunt's discovery skips a directory (terragrunt's
+** internal/util/file.go:1903-1910: .git, .terraform, .terragrunt-cache;
+** other hidden ones, .terragrunt-stack's generated units among them, are
+** read). */
+static bool skipped(const char *name) {
+  return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, ".git") ||
+         !strcmp(name, ".terraform") || !strcmp(name, ".terragrunt-cache");
+}
+
+/* Depth first, names in byte order; symbolic links are not followed. */
 static void walk(const char *dir, int depth, struct cli_names *out) {
   if (cli_unit_here(dir))
     cli_names_add(out, dir);
@@ -87,7 +95,7 @@ static void walk(const char *dir, int depth, struct cli_names *out) {
   int n = depth < 64 ? scandir(dir, &v, NULL, by_name) : -1;
   for (int i = 0; i < n; i++) {
     const char *name = v[i]->d_name;
-    if (name[0] != '.') {
+    if (!skipped(name)) {
       size_t len = strlen(dir) + strlen(name) + 2;
       char *p = cli_alloc(len);
       snprintf(p, len, "%s/%s", strcmp(dir, ".") ? dir : "", name);
