@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/heap.h"
 #include "terragrunt/tg_int.h"
 
 #define MAX_SEGS 16
@@ -44,9 +45,7 @@ static const char *ident_list(const char *p, char stop) {
 
 /* s[0..n) as a version; semver: a prerelease needs its "-". */
 static bool parse_version(const char *s, size_t n, bool semver, struct ver *v) {
-  char *t = malloc(n + 1);
-  if (!t)
-    return false;
+  char *t = heap_alloc(n + 1);
   memcpy(t, s, n);
   t[n] = 0;
   const char *p = t + (*t == 'v');
