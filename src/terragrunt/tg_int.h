@@ -124,6 +124,9 @@ struct tg_file {
                                 unit's and its includes'), for warnings */
   size_t ndeps;
   const struct ast *body;
+  const char **local_names; /* its locals, and the line of each */
+  int *local_lines;
+  size_t nlocals;
 };
 
 /* tg_read.c: read and evaluate the file at path (absolute) as terragrunt

@@ -343,6 +343,8 @@ static void read_locals(struct tg_file *f, const struct ast *body) {
   l.names = tfr_arena_alloc(a, (cap + 1) * sizeof *l.names);
   l.v = tfr_arena_alloc(a, (cap + 1) * sizeof *l.v);
   l.state = tfr_arena_alloc(a, cap + 1);
+  f->local_names = tfr_arena_alloc(a, (cap + 1) * sizeof *f->local_names);
+  f->local_lines = tfr_arena_alloc(a, (cap + 1) * sizeof *f->local_lines);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *b = body->items[i];
     if (b->kind != AST_BLOCK || !is_name(b, "locals"))
@@ -353,6 +355,8 @@ static void read_locals(struct tg_file *f, const struct ast *body) {
         continue;
       l.names[l.n] = tfr_arena_strndup(a, it->str, it->n);
       l.x[l.n++] = it->kids[0];
+      f->local_lines[f->nlocals] = src_pos(f->src, it->span.start).line;
+      f->local_names[f->nlocals++] = l.names[l.n - 1];
     }
   }
   for (size_t i = 0; i < l.n; i++)
@@ -507,9 +511,16 @@ static const char *key_text(tfr_arena *a, const struct ast *k) {
 static const char *reads_of(struct tg_file *f, const struct ast *x) {
   struct refs rf = refs_of(f->r->a, x);
   const char *s = "";
-  for (size_t i = 0; i < rf.locals.n; i++)
+  for (size_t i = 0; i < rf.locals.n; i++) {
+    int line = 0;
+    for (size_t k = 0; k < f->nlocals && !line; k++)
+      if (!strcmp(f->local_names[k], rf.locals.v[i]))
+        line = f->local_lines[k];
     s = tfr_arena_printf(f->r->a, "%s%slocal.%s", s, *s ? ", " : "",
                          rf.locals.v[i]);
+    if (line) /* where it is set, in the same file */
+      s = tfr_arena_printf(f->r->a, "%s (%s:%d)", s, f->src->name, line);
+  }
   for (size_t i = 0; i < rf.objects.n; i++) {
     const char *o = rf.objects.v[i];
     if (!strncmp(o, "include", 7) || !strncmp(o, "dependency", 10) ||
