@@ -7,7 +7,7 @@ terragrunt would set for the unit -- run.go:721-748, util/jsons.go:26-144
 of gruntwork-io/terragrunt -- and the -var / -var-file options its
 extra_arguments add, in order), `tfresolve check` on the module with that
 environment and those options must give the same verdict (exit status)
-as `tfresolve check` on the unit itself.
+as `tfresolve check` on the unit itself (in the case's `env`).
 
 Usage: terragrunt_bridge.py TFRESOLVE SOURCE_ROOT
 """
@@ -43,7 +43,11 @@ def main():
                 env[k] = v
         with open(os.path.join(case, "args"), encoding="utf-8") as f:
             unit = [l for l in f.read().split("\n") if l][-1]
-        rc_unit, out_unit = run(tfr, case, [unit], {})
+        shell = {}  # the case's own environment, the unit's to read
+        if os.path.exists(os.path.join(case, "env")):
+            with open(os.path.join(case, "env"), encoding="utf-8") as f:
+                shell = dict(l.rstrip("\n").split("=", 1) for l in f if "=" in l)
+        rc_unit, out_unit = run(tfr, case, [unit], shell)
         rc_mod, out_mod = run(tfr, case, opts + [module], env)
         n += 1
         if rc_unit != rc_mod:
