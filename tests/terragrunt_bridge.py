@@ -7,22 +7,32 @@ terragrunt would set for the unit -- run.go:721-748, util/jsons.go:26-144
 of gruntwork-io/terragrunt -- and the -var / -var-file options its
 extra_arguments add, in order), `tfresolve check` on the module with that
 environment and those options must give the same verdict (exit status)
-as `tfresolve check` on the unit itself (in the case's `env`).
+as `tfresolve check` on the unit itself (in the case's `env`), and `show
+-json` the same value for every variable.
 
 Usage: terragrunt_bridge.py TFRESOLVE SOURCE_ROOT
 """
 import glob
+import json
 import os
 import subprocess
 import sys
 
 
-def run(tfr, cwd, args, env):
+def run(tfr, cwd, args, env, cmd="check"):
     e = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
     e.update(env)
-    p = subprocess.run([tfr, "check", "-no-color"] + args, cwd=cwd, env=e,
+    extra = ["-json", "-show-sensitive"] if cmd == "show" else ["-no-color"]
+    p = subprocess.run([tfr, cmd] + extra + args, cwd=cwd, env=e,
                        capture_output=True, text=True)
     return p.returncode, p.stdout + p.stderr
+
+
+def values(out):
+    """{variable: its value (or preview) as show -json gives it}"""
+    doc = json.loads(out)
+    return {k: (v.get("value"), v.get("unknown", False), v.get("error", False))
+            for k, v in doc["variables"].items()}
 
 
 def main():
@@ -50,7 +60,13 @@ def main():
         rc_unit, out_unit = run(tfr, case, [unit], shell)
         rc_mod, out_mod = run(tfr, case, opts + [module], env)
         n += 1
-        if rc_unit != rc_mod:
+        _, js_unit = run(tfr, case, [unit], shell, "show")
+        _, js_mod = run(tfr, case, opts + [module], env, "show")
+        if values(js_unit) != values(js_mod):
+            bad += 1
+            print("FAIL %s: the values differ\nunit:   %s\nmodule: %s" %
+                  (os.path.basename(case), values(js_unit), values(js_mod)))
+        elif rc_unit != rc_mod:
             bad += 1
             print("FAIL %s: unit %d, module with the env %d\n%s\n%s" %
                   (os.path.basename(case), rc_unit, rc_mod, out_unit,
