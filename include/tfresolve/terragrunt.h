@@ -80,6 +80,10 @@ struct tfr_unit {
   const char *const *unknown; /* the inputs not wholly known offline, for
                                  tfr_resolve_opts.unknown */
   size_t nunknown;
+  const char *const *env_why;     /* for each env entry: where terragrunt set
+                                     it when not from an input ("extra_arguments
+                                     \"x\" env_vars at unit/terragrunt.hcl:3"),
+                                     or NULL */
   const char *const *overlay_why; /* for each overlay: where it comes from
                                      ("copied by terragrunt from
                                      unit/x.auto.tfvars", "generate \"x\"

@@ -41,13 +41,27 @@ static const char *overlay_why(const struct tfr_unit *u, const char *file) {
   return NULL;
 }
 
+/* Why terragrunt set TF_VAR_name (extra_arguments' env_vars), or NULL. */
+static const char *env_why(const struct tfr_unit *u, const char *name) {
+  size_t n = strlen(name);
+  for (size_t i = 0; u->env[i]; i++)
+    if (!strncmp(u->env[i], "TF_VAR_", 7) && !strncmp(u->env[i] + 7, name, n) &&
+        u->env[i][7 + n] == '=')
+      return u->env_why[i];
+  return NULL;
+}
+
 /* Where an attempt's value came from, from the unit's side: the input
-** (terragrunt's TF_VAR_ or null file), or the file terragrunt wrote. */
+** (terragrunt's TF_VAR_ or null file), extra_arguments' env_vars, or the
+** file terragrunt wrote. */
 static const char *via_of(const struct tfr_unit *u,
                           const struct tfr_unit_input *in,
-                          enum tfr_source_kind k, const char *file) {
+                          enum tfr_source_kind k, const char *file,
+                          const char *name) {
   if (from_input(in, k, file))
     return in->chain;
+  if (k == TFR_SRC_ENV)
+    return env_why(u, name);
   return k == TFR_SRC_AUTO_FILE ? overlay_why(u, file) : NULL;
 }
 
@@ -57,12 +71,12 @@ static void apply_var(tfr_arena *a, const struct tfr_unit *u,
   struct tfr_attempt *at = tfr_arena_alloc(a, (v->nattempts + 1) * sizeof *at);
   memcpy(at, v->attempts, v->nattempts * sizeof *at);
   for (size_t i = 0; i < v->nattempts; i++) {
-    const char *w = via_of(u, in, at[i].source, at[i].file);
+    const char *w = via_of(u, in, at[i].source, at[i].file, v->name);
     if (w)
       at[i].via = w;
   }
   v->attempts = at;
-  const char *w = via_of(u, in, v->source, v->source_file);
+  const char *w = via_of(u, in, v->source, v->source_file, v->name);
   if (w)
     v->source_via = w;
 }

@@ -331,6 +331,7 @@ static void build_env(struct tg_run *r, struct tfr_unit *u,
   for (size_t i = 0; i < c->nextra; i++)
     cap += c->extra[i].nenv;
   char **env = tfr_arena_alloc(r->a, (cap + 1) * sizeof *env);
+  const char **why = tfr_arena_alloc(r->a, (cap + 1) * sizeof *why);
   for (char *const *e = r->env; e && *e; e++)
     env[n++] = *e;
   for (size_t i = 0; i < c->nextra; i++) {
@@ -342,6 +343,9 @@ static void build_env(struct tg_run *r, struct tfr_unit *u,
       while (j < n && !(strncmp(env[j], kv, len) == 0 && env[j][len] == '='))
         j++;
       env[j] = tfr_arena_strdup(r->a, kv);
+      why[j] = tfr_arena_printf(
+          r->a, "extra_arguments \"%s\" env_vars at %s:%d", c->extra[i].name,
+          c->extra[i].file, c->extra[i].line);
       n += j == n;
     }
   }
@@ -367,6 +371,7 @@ static void build_env(struct tg_run *r, struct tfr_unit *u,
     env[n++] = tfr_arena_printf(r->a, "%s=%s", name, p->env_value);
   }
   u->env = env;
+  u->env_why = why;
 }
 
 static void add_arg(struct tg_run *r, struct tfr_cli_arg *v, size_t *n,
