@@ -15,12 +15,15 @@
 #include "cli_util.h"
 #include "tfresolve/terragrunt.h"
 
+/* terragrunt.hcl, or terragrunt.hcl.json (GetDefaultConfigPath). */
 bool cli_unit_here(const char *dir) {
   struct stat st;
-  size_t n = strlen(dir) + sizeof "/terragrunt.hcl";
+  size_t n = strlen(dir) + sizeof "/terragrunt.hcl.json";
   char *p = cli_alloc(n);
   snprintf(p, n, "%s/terragrunt.hcl", dir);
   bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+  snprintf(p, n, "%s/terragrunt.hcl.json", dir);
+  is = is || (stat(p, &st) == 0 && S_ISREG(st.st_mode));
   free(p);
   return is;
 }

@@ -570,8 +570,11 @@ static int by_name(const void *x, const void *y) {
 static const char *unit_path(tfr_arena *a, const char *cwd, const char *p) {
   const char *abs = tg_join(a, cwd, p);
   struct stat st;
-  if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
-    abs = tfr_arena_printf(a, "%s/terragrunt.hcl", abs);
+  if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+    const char *hcl = tfr_arena_printf(a, "%s/terragrunt.hcl", abs);
+    const char *json = tfr_arena_printf(a, "%s.json", hcl);
+    abs = stat(hcl, &st) != 0 && stat(json, &st) == 0 ? json : hcl;
+  }
   return abs;
 }
 

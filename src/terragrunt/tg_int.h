@@ -139,6 +139,10 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
 ** attribute evaluated with the functions (stack.go:1962-2004); NULL when
 ** there is none. */
 const tfr_value *tg_read_values(struct tg_run *r, const char *dir);
+/* tg_json.c: a terragrunt.hcl.json's top-level object as the body the
+** native syntax gives. */
+const struct ast *tg_json_body(struct tg_run *r, struct src_file *src,
+                               const struct ast *obj);
 /* The name diagnostics show for an absolute path (relative to the
 ** current directory when below it). */
 const char *tg_show_path(struct tg_run *r, const char *abs);

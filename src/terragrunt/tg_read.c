@@ -831,7 +831,11 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
   }
   struct src_file *src =
       parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
-  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  size_t plen = strlen(path);
+  bool json = plen > 5 && !strcmp(path + plen - 5, ".json");
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src,
+                                    json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL)
+                     : NULL;
   if (!tf)
     return NULL;
   r->stack[r->nstack++] = path;
@@ -842,7 +846,8 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
                         .original = r->unit,
                         .from = from,
                         .src = src,
-                        .body = tf->f.body};
+                        .body = json ? tg_json_body(r, src, tf->f.body)
+                                     : tf->f.body};
   struct tg_cfg *c = tfr_arena_alloc(r->a, sizeof *c);
   c->path = src->name;
   c->file = f;
