@@ -63,7 +63,7 @@ struct tfr_unit_input {
 /** A unit read (tfr_unit_read).  Since 0.4.0; read its arrays by index,
  *  their element structs do not grow. */
 struct tfr_unit {
-  const char *config;      /* the terragrunt.hcl read */
+  const char *config;      /* the terragrunt.hcl (.json) read */
   const char *module_dir;  /* the module Terraform runs, or NULL: not
                               checked (a remote source not downloaded) */
   const char *not_checked; /* with module_dir NULL: why, in a few words */
@@ -71,9 +71,12 @@ struct tfr_unit {
   const struct tfr_cli_arg *args; /* extra_arguments' -var and -var-file
                                      options, before the user's */
   size_t nargs;
-  const struct tfr_overlay *overlays; /* files terragrunt writes into the
-                                         working directory (the null
-                                         inputs' auto-loaded file) */
+  const struct tfr_overlay *overlays; /* files terragrunt puts in the
+                                         working directory: the unit's
+                                         own files over a module with a
+                                         source of its own, generate
+                                         blocks, the null inputs'
+                                         auto-loaded file */
   size_t noverlays;
   const struct tfr_unit_input *inputs; /* by name */
   size_t ninputs;
@@ -91,7 +94,11 @@ struct tfr_unit {
 };
 
 /**
- * Read a unit as terragrunt does before it runs Terraform.
+ * Read a unit as terragrunt does before it runs Terraform: nothing is
+ * run (run_cmd, sops_decrypt_file, get_aws_*: unknown values), no state
+ * is read (dependency outputs: their mocks where terragrunt uses them for
+ * the command, else unknown), nothing is written.  Thread-safe: each call
+ * with its own arena and list.
  * @returns the unit (owned by @p a), or NULL after an error in @p diags
  *          (terragrunt's text where it has one, located).  Warnings (an
  *          unmocked dependency output, a call that cannot run offline)
@@ -106,7 +113,8 @@ TFR_API const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
  * input says so (tfr_variable.source_via, tfr_attempt.via: the input's
  * line), the diagnostics about such a value point at the input
  * (tfr_diag.element) with a note; an input the module does not declare
- * is a warning at its line (an error with @p strict).
+ * is a warning at its line (an error with @p strict), and -strict's
+ * warning about the TF_VAR_ it sets is left out.
  * @p out receives @p in's diagnostics so changed, then the new ones.
  * @returns the resolution (owned by @p a).  Since 0.4.0.
  */
