@@ -22,7 +22,7 @@ _tfresolve_options() {
     diff) echo "-a= -b= -var -var-file= -chdir= -no-env -engine= -json
       -no-modules -show-sensitive -no-color -help" ;;
     lsp) echo "-help" ;;
-    check) echo "$module -var-file-each= -recursive -affected-by= -missing-required=" ;;
+    check) echo "$module -var-file-each= -recursive -affected-by= -policy= -missing-required=" ;;
     eval) echo "-functions -scope= -type= -format= -json -engine= -chdir=
       -var -var-file= -no-env -show-sensitive -no-color -help" ;;
     console) echo "-scope= -var -var-file= -no-env -chdir= -engine= -format=
@@ -39,8 +39,8 @@ _tfresolve_options() {
 
 _tfresolve_formats() {
   case $1 in
-    show) echo "human json yaml tfvars env" ;;
-    check) echo "human json sarif github junit" ;;
+    show) echo "human json yaml plan-json tfvars env" ;;
+    check) echo "human json sarif github junit plan-json" ;;
     explain) echo "human json" ;;
     init) echo "tfvars json env" ;;
     eval | console) echo "console json yaml" ;;
@@ -174,7 +174,7 @@ _tfresolve() {
       type | -type) # complex types need quoting: left to the user
         mapfile -t COMPREPLY < <(compgen -W "string number bool any" \
           -- "$val") ;;
-      chdir | -chdir) _tfresolve_dirs "$val" ;;
+      chdir | -chdir | policy | -policy) _tfresolve_dirs "$val" ;;
       out | -out) _tfresolve_files "$val" .tfvars .tfvars.json ;;
       test-directory | -test-directory) _tfresolve_dirs "$val" ;;
       filter | -filter) _tfresolve_files "$val" .tftest.hcl .tftest.json ;;

@@ -26,6 +26,8 @@
 #include "base/json_out.h"
 #include "module/module.h"
 #include "syntax/parse.h"
+#include "syntax/refs_tf.h"
+#include "module/policy.h"
 #include "render/render.h"
 #include "module/opts.h"
 #include "base/strutil.h"
@@ -157,6 +159,12 @@ void tfr_file_dump_json(const tfr_file *f, FILE *out) {
   ast_dump_json(UNCONST(struct ast_file *, &f->f), out);
 }
 
+const char **tfr_expr_references(tfr_arena *a, const tfr_file *expr,
+                                 size_t *n) {
+  *n = 0;
+  return expr ? refs_terraform(a, expr->f.body, n) : NULL;
+}
+
 const struct tfr_value *tfr_eval_const(tfr_arena *a, tfr_diags *diags,
                                        const tfr_file *expr) {
   return eval_const(a, diags, expr->f.src, expr->f.body);
@@ -263,4 +271,15 @@ double tfr_number_double(const tfr_value *v) {
 
 FILE *tfr_writer_open(tfr_write_fn fn, void *ctx) {
   return compat_writer(fn, ctx);
+}
+
+const struct tfr_resolution *tfr_policy_check(tfr_arena *a, tfr_diags *diags,
+                                              const struct tfr_resolution *res,
+                                              const struct tfr_policy_opts *o) {
+  static const size_t v1 = STRUCT_END(struct tfr_policy_opts, env);
+  struct tfr_policy_opts opts;
+  if (!o || !opts_read(a, diags, &opts, sizeof opts, o, o->size, v1,
+                       "struct tfr_policy_opts", "TFR_POLICY_OPTS_INIT"))
+    return res;
+  return policy_check(a, diags, res, opts.dir ? opts.dir : ".", opts.env);
 }

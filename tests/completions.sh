@@ -76,10 +76,10 @@ expect "tfresolve e" eval explain
 expect "tfresolve " show check explain diff lsp eval console init test parse
 expect "tfresolve -" -help -version -max-memory= -chdir=
 expect "tfresolve check -for" -format=
-expect "tfresolve check -format=" human json sarif github junit
+expect "tfresolve check -format=" human json sarif github junit plan-json
 expect "tfresolve check -format=s" sarif
 expect "tfresolve check --format=g" github
-expect "tfresolve show -format=" human json yaml tfvars env
+expect "tfresolve show -format=" human json yaml plan-json tfvars env
 expect "tfresolve explain -format=" human json
 expect "tfresolve eval -format=" console json yaml
 expect "tfresolve parse -format=" human json short

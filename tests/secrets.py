@@ -15,8 +15,8 @@ file (tests/*.tftest.hcl) asserts on them.
 
 Every command and format runs three times: with the rules failing, with
 them passing, and with values of the wrong type from a var file, -var and
-TF_VAR_: show (human, -json, yaml, tfvars, env), check (human,
--json, sarif, github, junit; also with -var-file-each), explain of every
+TF_VAR_: show (human, -json, yaml, tfvars, env, plan-json), check (human,
+-json, sarif, github, junit, plan-json; also with -var-file-each), explain of every
 sensitive variable, eval -functions and console (console, -json, yaml)
 with EXPRESSIONS below, test (human, -json) and init (tfvars, json, env).
 No output may hold a canary, nor any value that the expressions derive
@@ -45,7 +45,10 @@ every child variable by address (text, JSON), diff, eval and console of
 the root's local values and module calls, eval -scope of every child
 instance (its var and local objects, each variable), and the language
 server (every file opened, a
-hover on every key of terraform.tfvars): none may show a canary.  With
+hover on every key of terraform.tfvars), and check -policy with the
+module policies of fixtures/secrets-policy (every format, with
+-var-file-each and -strict, a sensitive policy input from TFPOLICY_INPUT_
+and from its default): none may show a canary.  With
 -show-sensitive, show -json prints each secret that reaches a child value
 in that child's part (TREE_REACHES: the secrets do flow into the tree).
 
@@ -235,11 +238,12 @@ def main():
                               ("rules passing", PASSING, None),
                               ("wrong types", WRONG, WRONG_ENV)):
         base = ARGS + extra
-        for f in ("human", "json", "yaml", "tfvars", "env"):
+        for f in ("human", "json", "yaml", "tfvars", "env", "plan-json"):
             hidden("show -format=%s (%s)" % (f, stage),
                    ["show", "-format=" + f] + base, more_env=env)
         for each in ([], EACH):
-            for f in ("human", "json", "sarif", "github", "junit"):
+            for f in ("human", "json", "sarif", "github", "junit",
+                      "plan-json"):
                 hidden("check %s-format=%s (%s)" % (
                     "-var-file-each " if each else "", f, stage),
                        ["check", "-format=" + f] + each + base,
@@ -282,7 +286,7 @@ def main():
                "SECRETcliV5T7", "SECRETvarfileD9F3", "SECRETeachdefaultZ2Y4",
                "SECRETallVarfileE2", "SECRETlistA1B2", "SECRETmapE5F6",
                "SECRETobjJ9K0", "73914286"]
-    for f in ("human", "json", "yaml", "tfvars", "env"):
+    for f in ("human", "json", "yaml", "tfvars", "env", "plan-json"):
         rc, out = run(tool, fixture, ["show", "-format=" + f] + base)
         missing = [w for w in winners if w not in out]
         report(rc == 0 and not missing,
@@ -337,10 +341,10 @@ def shape_inputs(d):
 # text, show, explain (text and JSON), each with and without -strict.
 SHAPE_RUNS = (
     [["check", "-format=" + f] for f in ("human", "json", "sarif", "github",
-                                        "junit")] +
+                                        "junit", "plan-json")] +
     [["check", "-no-color"]] +
     [["show", "-format=" + f] for f in ("human", "json", "yaml", "tfvars",
-                                       "env")] +
+                                       "env", "plan-json")] +
     [["explain", "-all"], ["explain", "-json", "-all"]])
 
 
@@ -499,6 +503,19 @@ def tree(tool, root):
                "tree %s: show -json -show-sensitive: each secret in the "
                "child values it reaches" % name,
                "missing: %s\n%s" % (", ".join(missing), out[-1500:]))
+        # the same in plan-json's "tfresolve" part
+        rc, pj = run(tool, d, ["show", "-format=plan-json",
+                               "-show-sensitive"] + args, more_env=env)
+        try:
+            pj_modules = json.loads(pj)["tfresolve"].get("modules", {})
+        except (ValueError, KeyError):
+            pj_modules = {}
+        missing = [s for s in TREE_REACHES.get(name, [])
+                   if s not in json.dumps(pj_modules)]
+        report(pj_modules and not missing,
+               "tree %s: show -format=plan-json -show-sensitive: each secret "
+               "in the child values it reaches" % name,
+               "missing: %s\n%s" % (", ".join(missing), pj[-1500:]))
         addrs = ["%s.var.%s" % (m, v) for m in sorted(modules)
                  for v in sorted(modules[m].get("variables", {}))]
         runs = [r + s for r in SHAPE_RUNS for s in ([], ["-strict"])]
@@ -517,6 +534,32 @@ def tree(tool, root):
                                       sorted(modules[m].get("variables", {}))]
             runs += [["eval", "-scope=" + m, "-format=" + f, "--"] + own
                      for f in ("console", "json", "yaml")]
+        # check -policy (fixtures/secrets-policy): module policies whose
+        # messages are built from the instances' attrs and a sensitive
+        # input set through TFPOLICY_INPUT_ (and its default)
+        policy = os.path.join(os.path.dirname(os.path.abspath(root)),
+                              "secrets-policy")
+        pol_env = dict(env or {}, TFPOLICY_INPUT_token="SECRETpolInputQ3")
+        pol_forbidden = forbidden + ["SECRETpolInputQ3", "SECRETpolDefaultW8"]
+        failed = False
+        for f in ("human", "json", "sarif", "github", "junit", "plan-json"):
+            for extra in ([], ["-var-file-each=envs/*.tfvars"], ["-strict"]):
+                if f == "plan-json" and extra and extra[0] != "-strict":
+                    continue
+                for e in (pol_env, env):
+                    cmd = (["check", "-format=" + f, "-policy=" + policy] +
+                           extra + args)
+                    rc, out = run(tool, d, cmd, more_env=e)
+                    leaked = [s for s in pol_forbidden if s in out]
+                    report(not leaked and 0 <= rc < 3,
+                           "tree %s: %s: %s" % (name, " ".join(cmd),
+                                                "exit %d" % rc if not leaked
+                                                else "shows " +
+                                                ", ".join(leaked[:5])),
+                           out[-2000:])
+                    failed |= "Mandatory policy failed" in out
+        report(failed, "tree %s: check -policy: the policies ran on its "
+               "instances" % name, "")
         in_child = False  # a diagnostic of a child instance
         for cmd in runs:
             full = cmd[:1] + args + cmd[1:] if "--" in cmd else cmd + args

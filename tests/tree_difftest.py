@@ -52,7 +52,13 @@ with "origin": "tfresolve" and fields the reference does not have are
 not compared.  Differences that are documented artifacts of the
 reference (KNOWN, each with Terraform's source line) are counted apart,
 each difference explained on its own; one of Go's map order only when
-a rerun of the reference gives tfresolve's answer.
+a rerun of the reference gives tfresolve's answer.  What the reference
+does not model is written into its own copy of the tree (emulate):
+output preconditions (stand-in outputs, and the output made to wait for
+what they read), a root output's deprecated, bad depends_on, provider
+functions; and when a root variable's rules read one that failed, the
+reference runs again on a copy where that variable fails too, as
+Terraform skips every node that reads it (past_skipped_rules).
 
 Prints one line per difference (the first 20 in full; the case kept
 under --keep DIR with a file `cmd` holding its arguments and
@@ -1185,22 +1191,41 @@ class TreeGen:
         typed = any(o.get("typed") for o in outs.values())
         for on, o in outs.items():
             at = 'output "%s" {' % on
+            after = at
+            # Terraform's output node waits for what its value and every
+            # precondition read (internal/terraform/node_output.go:369-386)
+            # and is skipped when one of them failed (a node whose
+            # dependency failed is not run, internal/dag/walk.go:255-266):
+            # the reference's output nodes wait for their value alone, so
+            # what the conditions read goes into the for body of an empty
+            # collection, never evaluated but counted as references
+            conds = [c for c, _ in o.get("pre", [])
+                     if re.search(r"\b(var|local|module)\.", c)]
+            waits = "[for zzx in [] : [%s]]" % ", ".join(conds) \
+                if conds else ""
             if "deprecated" in o and root:
                 text = 'deprecated = %s' % json.dumps(o["deprecated"])
                 fn, t, i = find(text, at)
                 m = mark()
                 self.patches.append({
                     "file": os.path.join(mdef["dir"], fn),
-                    "append": '\nlocals {\n  zzdep%d = file("%s")\n}\n'
-                              % (self.marks, m),
+                    # raised by the output's node when it runs, past its
+                    # preconditions (node_output.go:522-530): it waits for
+                    # what the output's node waits for
+                    "append": '\nlocals {\n  zzdep%d = [file("%s"), '
+                              '[for zzx in [] : [%s]]]\n}\n'
+                              % (self.marks, m,
+                                 ", ".join([o["expr"]] + conds)),
                     "expect": [{"marker": m, "range": rng(fn, t, i, len(text)),
                                 "owner": on,
                                 "summary": "Root module output deprecated",
                                 "detail": "Root module outputs cannot be "
                                 "deprecated, as there is no higher-level module "
                                 "to inform of the deprecation."}]})
-            after = at
-            lead = "  value = length([try(%s, 0)]) > 0 && " % o["expr"]
+            lead = "  value = length([try(%s, 0)%s]) > 0 && " % (
+                o["expr"], ", " + waits if waits else "")
+            if waits:
+                self.wait_refs(mdef, find, rng, at, o["expr"], waits)
             if o.get("pre"):
                 # the output's block: a failed precondition stops its
                 # evaluation (internal/terraform/node_output.go:431-437), so
@@ -1323,6 +1348,25 @@ class TreeGen:
                 "detail": 'The function namespace "%s" is not valid. Provider '
                 'function calls must use the "provider::" namespace prefix.'
                 % pf["p"]}]})
+
+    def wait_refs(self, mdef, find, rng, at, expr, waits):
+        """The reference's copy of the output's value line made to wait
+        for waits: "  value = EXPR" becomes " value = [EXPR, WAITS][0]",
+        the same value with EXPR where it was (the line's other columns
+        do not move); a diagnostic whose range is the whole new expression
+        (Terraform's Expr.Range(): "Ephemeral value not allowed", "Invalid
+        output value", internal/terraform/node_output.go:512-519, 587-597) gets
+        EXPR's."""
+        fn, t, i = find(at)
+        d0 = t.index("\n", i) + 1
+        old = "  value = " + expr
+        assert t.startswith(old + "\n", d0), (t[d0:d0 + 80], old)
+        self.patches.append({
+            "file": os.path.join(mdef["dir"], fn), "at": d0, "old": old,
+            "new": " value = [%s, %s][0]" % (expr, waits),
+            "expect": [{"whole": (t.count("\n", 0, d0) + 1,
+                                  len(" value = ") + 1),
+                        "to": rng(fn, t, d0 + len("  value = "), len(expr))}]})
 
     def add_module_refs(self, sc, cn, child, call):
         """module.CN.OUT as references for later calls and the outputs."""
@@ -1944,6 +1988,8 @@ def reference_copy(base, patches):
                 e["file"], e["line"] = rel, lines + e["line"]
             if "abs_line" in e:
                 e["file"], e["line"] = rel, e.pop("abs_line")
+            if "whole" in e:
+                e["whole"] = (rel,) + tuple(e["whole"])
             if e.get("block"):
                 bf, l0, l1 = e["block"]
                 e["block"] = (os.path.relpath(os.path.join(
@@ -2005,6 +2051,12 @@ def expect_diags(doc, expects):
                 # about the emulating construct itself, or a repetition
                 # of the output value's own error: not Terraform's
                 g["drop"] = True
+            elif "whole" in e and r and (unroot(r.get("filename")),
+                                         r["start"]["line"],
+                                         r["start"]["column"]) == e["whole"]:
+                # the whole of a value expression made to wait (wait_refs)
+                g["range"] = range_of(e["to"])
+                fixroot(g, r)
             elif "line" in e and unroot(r.get("filename")) == e["file"] and \
                     r["start"]["line"] == e["line"]:
                 if r["start"]["column"] < e.get("col", 0):
@@ -2054,7 +2106,108 @@ def expect_diags(doc, expects):
                 for e in expects:
                     if "node" in e:
                         g["summary"] = g["summary"].replace(*e["node"])
+                # the output, made to wait for the same references
+                # (wait_refs), may be in it beside it: one node
+                lines = g["summary"].split("\n")
+                g["summary"] = "\n".join(
+                    x for k, x in enumerate(lines) if x not in lines[:k])
     return doc
+
+
+# The root module's variable blocks and their rules' lines, as TreeGen
+# writes them (one line each)
+VAR_BLOCK = re.compile(r'^variable "([\w-]+)" \{\n(.*?)^\}', re.M | re.S)
+RULE_LINE = re.compile(r'^    (condition     |error_message )= (.*)$', re.M)
+SKIP_MARK = "ZZSKIP"
+
+
+def root_rules(root):
+    """{variable: [(file, offset of a rule line's expression, its
+    length)]} of the root module in root, and {variable: the variables
+    its rules read}."""
+    lines, reads = {}, {}
+    for fn in sorted(os.listdir(root)):
+        if not fn.endswith(".tf"):
+            continue
+        with open(os.path.join(root, fn)) as f:
+            text = f.read()
+        for b in VAR_BLOCK.finditer(text):
+            name = b.group(1)
+            for m in RULE_LINE.finditer(b.group(2)):
+                lines.setdefault(name, []).append(
+                    (fn, b.start(2) + m.start(2), len(m.group(2))))
+                reads.setdefault(name, set()).update(
+                    y for y in re.findall(r"\bvar\.([\w-]+)", m.group(2))
+                    if y != name)
+    return lines, reads
+
+
+def skipped_root_rules(doc, root):
+    """The root variables whose validation Terraform skips in doc's run:
+    a variable's validation node waits for what its rules read and is
+    not run when one of those failed (internal/terraform/
+    node_variable_validation.go:76-92, internal/dag/walk.go:255-266) --
+    a variable that failed, or whose validation failed or was skipped
+    (a reference to var.Y is one to Y's validation node:
+    node_variable_validation.go:60-65)."""
+    if not doc:
+        return set(), {}
+    failed = {n for n, v in doc.get("variables", {}).items() if v.get("error")}
+    lines, reads = root_rules(root)
+    skipped, more = set(), True
+    while more:
+        more = False
+        for x, ys in reads.items():
+            if x not in failed | skipped and ys & (failed | skipped):
+                skipped.add(x)
+                more = True
+    return skipped, lines
+
+
+def past_skipped_rules(oracle, args, root, env, doc, expects):
+    """doc as Terraform's run: the reference keeps the value of a root
+    variable whose validation it skipped, and lets the tree read it
+    (its main.go, stage 4b), where Terraform skips every node that reads
+    it (the validation node stands for the variable: node_variable_
+    validation.go:60-65).  So the reference runs again on a copy where
+    each such variable's rules fail whatever its value (var.X != var.X:
+    unknown in the validate walk) with SKIP_MARK; their diagnostics are
+    dropped and the variables' own entries are the first run's."""
+    skipped, lines = skipped_root_rules(doc, root)
+    if not skipped:
+        return doc
+    tree = os.path.dirname(root)
+    copy = tree + ".skip"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(tree, copy, symlinks=True)
+    croot = os.path.join(copy, os.path.basename(root))
+    edits = {}
+    for x in skipped:
+        for fn, at, n in lines.get(x, []):
+            edits.setdefault(fn, []).append((at, n, x))
+    for fn, es in edits.items():
+        path = os.path.join(croot, fn)
+        with open(path) as f:
+            text = f.read()
+        for at, n, x in sorted(es, reverse=True):
+            old = text[at:at + n]
+            new = ('"%s"' % SKIP_MARK if text[:at].endswith("error_message = ")
+                   else "var.%s != var.%s" % (x, x))
+            assert "\n" not in old
+            text = text[:at] + new + text[at + n:]
+        with open(path, "w") as f:
+            f.write(text)
+    again, _ = reference(oracle, args, croot, env)
+    again = expect_diags(again, expects)
+    if again is None:
+        return doc
+    again["diagnostics"] = [
+        g for g in again["diagnostics"]
+        if not (g.get("module", "") == "" and g.get("variable") in skipped
+                and SKIP_MARK in g.get("detail", ""))]
+    for x in skipped:
+        again["variables"][x] = doc["variables"][x]
+    return again
 
 
 def marked_for_each(oracle):
@@ -2087,8 +2240,10 @@ def past_not_installed(od, ud):
     reference's diagnostics, each among tfresolve's, and the verdict;
     the values the reference never reached are taken as it has them."""
     def key(g_):
+        # lines and columns, as compare() has them: the reference's copy
+        # may have a longer line (wait_refs), so its byte offsets after it
         return (g_.get("severity"), g_.get("summary"), g_.get("module"),
-                json.dumps(g_.get("range"), sort_keys=True, default=str))
+                fmt_range(g_.get("range")))
     theirs = {key(g_) for g_ in od["diagnostics"]}
     out = dict(ud)
     out["diagnostics"] = [g_ for g_ in ud["diagnostics"] if key(g_) in theirs]
@@ -2177,7 +2332,9 @@ def one_tree(job):
 
         def ask(*_):
             doc, err = reference(oracle, args, ref_root, env)
-            return expect_diags(doc, expects), err
+            doc = expect_diags(doc, expects)
+            return past_skipped_rules(oracle, args, ref_root, env, doc,
+                                      expects), err
         od, oerr = ask()
         if od is None:
             res["diffs"] = ["reference output is not JSON: %s" % oerr[:300]]
@@ -2216,9 +2373,10 @@ def one_tree(job):
             dest = os.path.join(keep, "t%d-%05d" % (seed, i))
             shutil.rmtree(dest, ignore_errors=True)
             shutil.copytree(base, dest, symlinks=True)
-            if os.path.isdir(base + ".ref"):
-                shutil.copytree(base + ".ref", os.path.join(dest, "ref"),
-                                symlinks=True)
+            for x in (".ref", ".skip", ".ref.skip"):
+                if os.path.isdir(base + x):
+                    shutil.copytree(base + x, os.path.join(dest, x[1:]),
+                                    symlinks=True)
             with open(os.path.join(dest, "cmd"), "w") as f:
                 json.dump({"args": args, "env": env, "cwd": "root",
                            "seed": seed, "tree": i}, f, indent=1)
@@ -2235,8 +2393,79 @@ def one_tree(job):
             res["kept"] = dest
     finally:
         shutil.rmtree(base, ignore_errors=True)
-        shutil.rmtree(base + ".ref", ignore_errors=True)
+        for x in (".ref", ".skip", ".ref.skip"):
+            shutil.rmtree(base + x, ignore_errors=True)
     return res
+
+
+def self_test_emulation():
+    """The reference's copy: a diagnostic over a whole value made to wait
+    gets the value's range, and nothing else on its line moves; a cycle
+    through an output and its stand-in names it once; a root variable
+    whose rules read a failed one, directly or not, is skipped and read
+    by no node of the second run.  The failures (a list)."""
+    global reference
+    bad = []
+
+    def diag(col, summary="Ephemeral value not allowed"):
+        return {"severity": "error", "summary": summary, "module": "",
+                "range": {"filename": "main.tf",
+                          "start": {"line": 3, "column": col, "byte": 0},
+                          "end": {"line": 3, "column": 40, "byte": 0}}}
+    to = {"file": "main.tf", "line": 3, "col": 11, "end": 14, "byte": 30}
+    doc = {"diagnostics": [diag(10), diag(12)]}
+    expect_diags(doc, [{"whole": ("main.tf", 3, 10), "to": to}])
+    got = [(g["range"]["start"]["column"], g["range"]["end"]["column"])
+           for g in doc["diagnostics"]]
+    if got != [(11, 14), (12, 40)]:
+        bad.append("a whole value's diagnostic took the ranges %s" % got)
+    doc = {"diagnostics": [{"severity": "error", "summary":
+                            "Cycle:\n  module.m.output.zzpc1 (expand)\n"
+                            "  module.m.output.o0 (expand)\n  local.a (expand)"}]}
+    expect_diags(doc, [{"node": ("output.zzpc1 ", "output.o0 ")}])
+    if doc["diagnostics"][0]["summary"] != \
+            "Cycle:\n  module.m.output.o0 (expand)\n  local.a (expand)":
+        bad.append("a cycle through a stand-in: %r"
+                   % doc["diagnostics"][0]["summary"])
+    d = tempfile.mkdtemp(prefix="treediff.")
+    keep = reference
+    try:
+        root = os.path.join(d, "root")
+        os.makedirs(root)
+        rule = ('  validation {\n    condition     = %s\n'
+                '    error_message = "m."\n  }\n')
+        with open(os.path.join(root, "main.tf"), "w") as f:
+            f.write('variable "a" {}\n\nvariable "b" {\n%s}\n\n'
+                    'variable "c" {\n%s}\n\nvariable "d" {\n%s}\n'
+                    % (rule % "var.a != var.b", rule % "var.b == var.c",
+                       rule % "var.d != 1"))
+        first = {"variables": {"a": {"error": True}, "b": {"value": 1},
+                               "c": {"value": 2}, "d": {"value": 3}},
+                 "diagnostics": []}
+        skipped, _ = skipped_root_rules(first, root)
+        if skipped != {"b", "c"}:
+            bad.append("skipped_root_rules: %s" % sorted(skipped))
+
+        def second(oracle, args, r, env):
+            with open(os.path.join(r, "main.tf")) as f:
+                text = f.read()
+            ok = "var.b != var.b" in text and "var.c != var.c" in text and \
+                '"%s"' % SKIP_MARK in text and "var.d != 1" in text
+            return {"variables": {x: {"error": True} for x in "abcd"},
+                    "diagnostics": [{"severity": "error", "variable": x,
+                                     "module": "", "summary": "s",
+                                     "detail": SKIP_MARK if ok else "?"}
+                                    for x in "bc"]}, ""
+        reference = second
+        doc = past_skipped_rules("", [], root, {}, first, [])
+        if doc["diagnostics"] or doc["variables"]["b"] != {"value": 1} or \
+                not doc["variables"]["d"].get("error"):
+            bad.append("past_skipped_rules: %s" % jd(doc, 400))
+    finally:
+        reference = keep
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(d + ".skip", ignore_errors=True)
+    return bad
 
 
 def self_test():
@@ -2244,7 +2473,8 @@ def self_test():
     of Go's map order does not take a difference that reruns do not
     change, and takes one that they do; redacted_match takes only quoted
     parts written "(sensitive value)"; reference_ranges cuts at the
-    instance key.  0 when all hold."""
+    instance key; the reference's copy (self_test_emulation).  0 when
+    all hold."""
     global reference
     bad = []
     line = ('errors: reference only ["error", "Invalid value for input '
@@ -2284,9 +2514,10 @@ def self_test():
             bad.append("reference_ranges ends at column %d" % end["column"])
     finally:
         shutil.rmtree(d, ignore_errors=True)
+    bad += self_test_emulation()
     for x in bad:
         print("FAIL " + x)
-    print("%d passed, %d failed" % (5 - len(bad), len(bad)))
+    print("%d passed, %d failed" % (9 - len(bad), len(bad)))
     return 1 if bad else 0
 
 

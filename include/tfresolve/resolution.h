@@ -52,6 +52,7 @@
 
 #include "tfresolve/diag.h"
 #include "tfresolve/value.h"
+#include "tfresolve/syntax.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -267,6 +268,13 @@ struct tfr_variable {
   const char *from_element;
   struct tfr_range from_range;
   const tfr_value *from_value;
+  /* since 0.4.0, a child instance's variable (TFR_SRC_CONFIG): the
+  ** argument's expression as a parsed file (tfr_parse_expr's kind: for
+  ** tfr_eval_const, tfr_expr_references); NULL otherwise */
+  const tfr_file *arg_expr;
+  /* since 0.4.0, a child instance's variable: declared `sensitive =
+  ** true` (sensitive is true too when a sensitive value reaches it) */
+  bool declared_sensitive;
 };
 
 /** A child module instance of the tree (tfr_resolution_instance); since
@@ -282,6 +290,15 @@ struct tfr_instance {
   struct tfr_range call_range; /* `module "b"` in the calling module */
   const char *parent;          /* the calling instance's address ("" for
                                   the root module) */
+  /* since 0.4.0: the module block's `version` (NULL: none), and its
+  ** `count` or `for_each` expression as a parsed file (NULL: none; see
+  ** tfr_variable.arg_expr) */
+  const char *version;
+  const tfr_file *count_expr;
+  const tfr_file *for_each_expr;
+  /* since 0.4.0: the version `terraform init` installed (its
+  ** .terraform/modules/modules.json record), or NULL (a local module) */
+  const char *installed_version;
 };
 
 /** Why the instances of a module call were not checked

@@ -111,6 +111,20 @@ TFR_API tfr_file *tfr_parse_expr(tfr_arena *a, tfr_diags *diags,
                                  const char *name, const char *text,
                                  size_t len);
 
+/**
+ * The references of a parsed expression (tfr_parse_expr, or
+ * tfr_variable.arg_expr) as Terraform's plan JSON lists an expression's
+ * "references": each reference with every step after its address, then
+ * shorter down to the address ("var.net.cidr", "var.net"), then the
+ * address without its instance key ("module.a[\"k\"].id",
+ * "module.a[\"k\"]"), in the expression's order, repeats kept.
+ * @param[out] n  how many.
+ * @returns the strings (owned by @p a); NULL when there are none.
+ * Since 0.4.0.
+ */
+TFR_API const char **tfr_expr_references(tfr_arena *a, const tfr_file *expr,
+                                         size_t *n);
+
 /* ---- evaluating, types and conversion ------------------------------- */
 
 /**
@@ -350,6 +364,37 @@ tfr_instance_variable(const struct tfr_instance *inst, size_t i);
 TFR_API void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                        const struct tfr_resolution *res,
                                        const tfr_diags *d, bool show_sensitive);
+
+/** Options of tfr_policy_check: start from TFR_POLICY_OPTS_INIT (the
+ *  struct grows as resolution.h says).  Since 0.4.0. */
+struct tfr_policy_opts {
+  size_t size;      /* sizeof(struct tfr_policy_opts) */
+  const char *dir;  /* the directory of the *.policy.hcl files */
+  char *const *env; /* environ-style TFPOLICY_INPUT_* source, or NULL */
+};
+
+/** The defaults of tfr_policy_opts, with the program's struct size. */
+#define TFR_POLICY_OPTS_INIT                                                   \
+  { .size = sizeof(struct tfr_policy_opts) }
+
+/**
+ * HashiCorp Terraform Policy (a beta language) offline: every
+ * `module_policy` block of every *.policy.hcl file in o->dir, each file on
+ * its own, on every child module instance of @p res (a resolution with
+ * tfr_resolve_opts.tree) whose source it names, with `attrs` the
+ * instance's resolved variables and `meta` its source, installed version
+ * and address.  A failed enforce block of a mandatory policy is an error
+ * diagnostic, of an advisory one (the default) a warning, at the module
+ * call, with tfr_diag.element the var file line the value came from
+ * where there is one; every diagnostic it adds is tfresolve's own
+ * (tfr_diag.ours).
+ * @returns @p res, or a copy of it (owned by @p a) with valid false when
+ *          a policy added an error.  Since 0.4.0.
+ */
+TFR_API const struct tfr_resolution *
+tfr_policy_check(tfr_arena *a, tfr_diags *diags,
+                 const struct tfr_resolution *res,
+                 const struct tfr_policy_opts *o);
 
 /** A module's configuration, loaded once (opaque). */
 typedef struct tfr_module tfr_module;

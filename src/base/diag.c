@@ -284,6 +284,12 @@ void diags_set_module_since(tfr_diags *d, size_t from, const char *addr) {
     }
 }
 
+void diags_unset_root_module(tfr_diags *d, size_t from) {
+  for (size_t i = from; i < d->n; i++)
+    if (d->v[i].module && !*d->v[i].module)
+      d->v[i].module = NULL;
+}
+
 void tfr_diags_hide_source(tfr_diags *d) {
   if (d->n)
     d->v[d->n - 1].hide_source = true;

@@ -80,6 +80,10 @@ void tfr_diags_set_variable_at(tfr_diags *d, size_t i, const char *name);
 ** instance addr ("" for the root). */
 void diags_set_module_since(tfr_diags *d, size_t from, const char *addr);
 
+/* The diagnostics from d[from] on that name the root module ("") name
+** none: a module tree of one module is no tree to its reader. */
+void diags_unset_root_module(tfr_diags *d, size_t from);
+
 /* Every diagnostic of from added to d (what they point to stays from's:
 ** from must live as long as d), with its sources and blocks. */
 void diags_append(tfr_diags *d, const tfr_diags *from);

@@ -88,6 +88,12 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   } else {
     j->res = tfr_resolve(j->a, j->d, &ro);
   }
+  if (mo->policy) { /* check -policy: each environment's instances */
+    struct tfr_policy_opts po = TFR_POLICY_OPTS_INIT;
+    po.dir = mo->policy;
+    po.env = mo->env;
+    j->res = tfr_policy_check(j->a, j->d, j->res, &po);
+  }
 }
 
 static void *worker(void *arg) {

@@ -369,46 +369,6 @@ bool cli_attr_optional(const tfr_type *t, size_t i) {
   return t->optional && t->optional[i];
 }
 
-void cli_type_flat(struct cli_buf *b, const tfr_type *t,
-                   bool (*abbreviate)(struct cli_buf *b, const tfr_type *t)) {
-  if (abbreviate && abbreviate(b, t))
-    return;
-  switch (t->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    cli_buf_puts(b, cli_type_word(t));
-    cli_buf_put(b, "(", 1);
-    cli_type_flat(b, t->elem, abbreviate);
-    cli_buf_put(b, ")", 1);
-    return;
-  case TFR_TUPLE:
-    cli_buf_puts(b, "tuple([");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      cli_type_flat(b, t->types[i], abbreviate);
-    }
-    cli_buf_puts(b, "])");
-    return;
-  case TFR_OBJECT:
-    cli_buf_puts(b, t->n ? "object({ " : "object({");
-    for (size_t i = 0; i < t->n; i++) {
-      if (i)
-        cli_buf_puts(b, ", ");
-      cli_buf_puts(b, t->names[i]);
-      cli_buf_puts(b, cli_attr_optional(t, i) ? " = optional(" : " = ");
-      cli_type_flat(b, t->types[i], abbreviate);
-      if (cli_attr_optional(t, i))
-        cli_buf_put(b, ")", 1);
-    }
-    cli_buf_puts(b, t->n ? " })" : "})");
-    return;
-  default:
-    cli_buf_puts(b, cli_type_word(t));
-  }
-}
-
 bool cli_sh_name(const char *s) {
   for (const char *p = s; *p; p++)
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||

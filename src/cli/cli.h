@@ -67,7 +67,8 @@ enum out_format {
   FMT_ENV,
   FMT_SARIF,
   FMT_GITHUB,
-  FMT_JUNIT
+  FMT_JUNIT,
+  FMT_PLAN_JSON
 };
 
 struct options {

@@ -6,6 +6,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,6 +152,20 @@ static void note_ignored(const struct cli_opts *o) {
         stderr);
 }
 
+/* check -policy=DIR: DIR can be listed; else a message and false (the
+** tool cannot run: exit status 2, as for the module directory). */
+static bool policy_dir_ok(const struct cli_opts *o) {
+  struct stat st;
+  bool ok = stat(o->policy, &st) == 0 && S_ISDIR(st.st_mode);
+  DIR *d = ok ? opendir(o->policy) : NULL;
+  if (d)
+    closedir(d);
+  else
+    fprintf(stderr, "tfresolve %s: cannot read the policy directory %s\n",
+            o->cmd->name, o->policy);
+  return d != NULL;
+}
+
 /* check -var-file-each / -recursive: many resolutions at once. */
 static int check_many(const struct cli_opts *o, const char *dir) {
   struct many_opts mo = {&o->o,
@@ -169,7 +184,8 @@ static int check_many(const struct cli_opts *o, const char *dir) {
                          o->missing == 1,
                          !o->no_modules,
                          o->unchecked == 1,
-                         NULL};
+                         NULL,
+                         o->policy};
   return cli_check_many(&mo);
 }
 
@@ -187,7 +203,8 @@ static void resolve_opts(tfr_arena *a, tfr_diags *d, const struct cli_opts *o,
   ro->tree = !o->no_modules;
   ro->missing_required_info = o->missing == 1;
   ro->unchecked_error = o->unchecked == 1;
-  ro->keep_given = explain; /* it shows the conversion */
+  /* explain shows the conversion; plan JSON has the values as given */
+  ro->keep_given = explain || o->o.format == FMT_PLAN_JSON;
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the
   ** verdict stays Terraform's */
@@ -231,6 +248,8 @@ static bool write_format(tfr_arena *a, const struct tfr_resolution *res,
   enum out_format f = o->o.format;
   if (f == FMT_JSON) {
     cli_show_json(a, res, d, o->o.show_sensitive);
+  } else if (f == FMT_PLAN_JSON) {
+    cli_plan_json(a, res, d, o->o.show_sensitive);
   } else if (f == FMT_SARIF || f == FMT_GITHUB || f == FMT_JUNIT) {
     struct report_env env = {NULL, res, d};
     report_write(stdout, f, &env, 1);
@@ -249,8 +268,17 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   if (!operands(o, explain, &dir, &names))
     return EXIT_USAGE;
   note_ignored(o);
-  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag)
+  if (o->policy && !policy_dir_ok(o))
+    return EXIT_USAGE;
+  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag) {
+    if (o->o.format == FMT_PLAN_JSON) { /* a plan is of one module */
+      cli_usage_error(o->cmd, "-format=plan-json describes one module "
+                              "with one set of values: not with "
+                              "-var-file-each, -recursive or -affected-by");
+      return EXIT_USAGE;
+    }
     return check_many(o, dir);
+  }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res;
@@ -258,6 +286,7 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
                    : cli_unit_here(dir) ? dir
                                         : NULL;
   struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  bool unit_unread = false; /* a unit not read, or its module not checked */
   resolve_opts(a, d, o, dir, explain, &ro);
   if (tg && !o->bad_flag) {
     int urc = EXIT_OK;
@@ -271,9 +300,16 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
       struct tfr_resolution *none = tfr_arena_alloc(a, sizeof *none);
       none->valid = urc == EXIT_OK;
       res = none;
+      unit_unread = true;
     }
   } else {
     res = tfr_resolve(a, d, &ro);
+  }
+  if (o->policy && !o->bad_flag && !unit_unread) { /* check -policy=DIR */
+    struct tfr_policy_opts po = TFR_POLICY_OPTS_INIT;
+    po.dir = o->policy;
+    po.env = o->no_env ? NULL : environ;
+    res = tfr_policy_check(a, d, res, &po);
   }
   int rc = res->valid ? EXIT_OK : EXIT_INVALID;
   if (o->changed)
@@ -285,7 +321,7 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
     rc = out(o, &r);
   if (o->bad_flag) {
     rc = EXIT_USAGE;
-    if (o->o.format != FMT_JSON) {
+    if (o->o.format != FMT_JSON && o->o.format != FMT_PLAN_JSON) {
       fputc('\n', stderr);
       cli_help(o->cmd, stderr);
     }

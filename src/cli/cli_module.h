@@ -31,6 +31,12 @@ void report_write(FILE *out, enum out_format f, const struct report_env *envs,
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, bool show_sensitive);
 
+/* show / check -format=plan-json: the resolution shaped as Terraform's
+** plan JSON, and what only tfresolve knows under "tfresolve"
+** (planjson.c). */
+void cli_plan_json(tfr_arena *a, const struct tfr_resolution *res,
+                   const tfr_diags *d, bool show_sensitive);
+
 /* check with -var-file-each and/or -recursive (check_many.c): many
 ** resolutions at once, in parallel threads, with a summary. */
 struct many_opts {
@@ -50,6 +56,7 @@ struct many_opts {
   bool unchecked_error;    /* -unchecked=error */
   struct tfr_cache *cache; /* child modules shared by the jobs (set by
                               cli_check_many) */
+  const char *policy;      /* -policy=DIR: Terraform Policy files */
 };
 int cli_check_many(const struct many_opts *mo);
 

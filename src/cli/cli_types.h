@@ -15,12 +15,11 @@
 /* A type's keyword ("string", "list", "object"...); whether object type
 ** t's i-th attribute is optional(); the type on one line, spaced as
 ** `terraform fmt` writes it inside a folded type ("object({ name =
-** string, port = optional(number) })"), with what abbreviate writes (when
-** it returns true) in place of a type. */
+** string, port = optional(number) })"; a tuple type too long to read as
+** "tuple of N elements"). */
 const char *cli_type_word(const tfr_type *t);
 bool cli_attr_optional(const tfr_type *t, size_t i);
-void cli_type_flat(struct cli_buf *b, const tfr_type *t,
-                   bool (*abbreviate)(struct cli_buf *b, const tfr_type *t));
+void cli_type_flat(struct cli_buf *b, const tfr_type *t);
 
 /* The defaults of a type constraint's optional() attributes, as
 ** cli_type_text writes them: text(ctx, path) gives the default of the

@@ -72,6 +72,7 @@ static const struct cli_choice formats[] = {
     {"sarif", FMT_SARIF, "SARIF 2.1.0"},
     {"github", FMT_GITHUB, "workflow commands"},
     {"junit", FMT_JUNIT, "JUnit XML"},
+    {"plan-json", FMT_PLAN_JSON, "Terraform's plan JSON shape, for policies"},
     {NULL, 0, NULL}};
 
 static const struct cli_option options[] = {
@@ -86,6 +87,11 @@ static const struct cli_option options[] = {
     CLI_OPT_LIST("affected-by", "FILE", affected,
                  "With -recursive: only the roots that use FILE "
                  "(repeatable; the pre-commit hook's changed files)"),
+    CLI_OPT_VALUE("policy", "DIR", policy,
+                  "Evaluate the module_policy blocks of the Terraform Policy "
+                  "files (*.policy.hcl, a beta language) in DIR on every "
+                  "module instance: mandatory failures are errors, "
+                  "advisory ones warnings"),
     CLI_OPT_INCLUDE(cli_opts_module_end),
     CLI_OPT_END};
 

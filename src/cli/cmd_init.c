@@ -334,7 +334,7 @@ static void json_note(struct init_ctx *c, FILE *f, const struct tfr_variable *v,
   cli_buf_puts(&b, v->name);
   cli_buf_puts(&b, ": ");
   if (v->typed)
-    cli_type_flat(&b, v->declared, NULL);
+    cli_type_flat(&b, v->declared);
   else
     cli_buf_puts(&b, "any (no type constraint declared)");
   if (!v->nullable)
@@ -372,26 +372,18 @@ static void json_note(struct init_ctx *c, FILE *f, const struct tfr_variable *v,
   }
 }
 
+/* The header's opening line(s), by format, and what both say next. */
 static const char *const header_tfvars =
     "# Values for the input variables of this module, written by `tfresolve "
-    "init`.\n"
-    "#\n"
-    "# Required variables come first: they have no default, so their lines "
-    "are\n"
-    "# commented out, and `tfresolve check` (like `terraform plan`) fails "
-    "with\n"
-    "# \"No value for required variable\" until you uncomment each one and "
-    "give\n"
-    "# it a value.  The others are commented out at their defaults, which "
-    "apply\n"
-    "# until you uncomment a line and set another value.  The defaults of\n"
-    "# sensitive ones are not shown.\n";
+    "init`.\n";
 
 static const char *const header_env =
     "# TF_VAR_ environment variables for the input variables of this "
     "module,\n"
     "# written by `tfresolve init`.  Load them with `. ./FILE` in a POSIX "
-    "shell.\n"
+    "shell.\n";
+
+static const char *const header_common =
     "#\n"
     "# Required variables come first: they have no default, so their lines "
     "are\n"
@@ -416,6 +408,7 @@ static void write_hcl_like(struct init_ctx *c, FILE *f,
                            const struct tfr_variable *const *vars, size_t n,
                            size_t nrequired) {
   fputs(c->format == FMT_ENV ? header_env : header_tfvars, f);
+  fputs(header_common, f);
   if (!n)
     fputs("#\n# The module declares no input variables.\n", f);
   for (size_t i = 0; i < n; i++) {

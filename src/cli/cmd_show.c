@@ -84,6 +84,7 @@ static const struct cli_choice formats[] = {
     {"human", FMT_HUMAN, NULL},
     {"json", FMT_JSON, NULL},
     {"yaml", FMT_YAML, NULL},
+    {"plan-json", FMT_PLAN_JSON, "Terraform's plan JSON shape, for policies"},
     {"tfvars", FMT_TFVARS, "a variables file"},
     {"env", FMT_ENV, "export TF_VAR_... lines"},
     {NULL, 0, NULL}};

@@ -153,6 +153,11 @@ static void type_flat(const struct tf *c, struct cli_buf *b, const tfr_type *t,
   }
 }
 
+void cli_type_flat(struct cli_buf *b, const tfr_type *t) {
+  struct tf none = {NULL, NULL};
+  type_flat(&none, b, t, NULL);
+}
+
 static bool flat_fits(const struct tf *c, const tfr_type *t, const char *path,
                       int room) {
   return room >= 0 && type_len(c, t, path, (size_t)room, true) <= (size_t)room;

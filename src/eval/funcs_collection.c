@@ -40,15 +40,6 @@ static const tfr_value *str_value(tfr_arena *a, const char *s, size_t n) {
   return tfr_string(a, s, n);
 }
 
-/* s as Go's %q writes it, in the arena. */
-static const char *go_quote(tfr_arena *a, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *r = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
-  free(b.p);
-  return r;
-}
-
 static const tfr_value *empty_tuple(tfr_arena *a) {
   return tfr_tuple(a, 0, NULL);
 }
@@ -530,7 +521,7 @@ static const tfr_type *ty_lookup(struct fcall *f) {
     if (f->nargs == 3)
       return f->args[2]->type;
     fcall_arg_error(f, 0, "the given object has no attribute %s",
-                    go_quote(f->a, key->s, key->n));
+                    str_go_quote(f->a, key->s, key->n));
     return NULL;
   }
   if (t->kind == TFR_MAP) {
@@ -588,7 +579,7 @@ static const tfr_value *fn_lookup(struct fcall *f, const tfr_type *ret) {
   }
   if (!v) {
     fcall_error(f, "lookup failed to find key %s",
-                go_quote(f->a, key->s, key->n));
+                str_go_quote(f->a, key->s, key->n));
     return NULL;
   }
   return with_marks(f->a, v, marks);
@@ -665,6 +656,25 @@ static const tfr_type *entries_object_type(tfr_arena *a, const struct entry *e,
   return tfr_type_object(a, n, names, types, NULL);
 }
 
+/* The map or object (as ret) of entries e[0..n) (sorted by name,
+** distinct, values set), with marks; frees e. */
+static const tfr_value *entries_value(tfr_arena *a, struct entry *e, size_t n,
+                                      const tfr_type *ret, unsigned marks) {
+  const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
+  uint32_t *lens = tfr_arena_alloc(a, (n + 1) * sizeof *lens);
+  const tfr_value **vals = tfr_arena_alloc(a, (n + 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = e[i].name;
+    lens[i] = (uint32_t)e[i].len;
+    vals[i] = e[i].value;
+  }
+  free(e);
+  const tfr_value *r = ret->kind == TFR_MAP
+                           ? tfr_map(a, ret->elem, n, names, lens, vals)
+                           : tfr_object(a, n, names, vals);
+  return with_marks(a, r, marks);
+}
+
 /* Every argument a map or object: NULL after reporting one that is not. */
 static bool merge_check(struct fcall *f, bool *dynamic) {
   for (size_t i = 0; i < f->nargs; i++) {
@@ -676,7 +686,7 @@ static bool merge_check(struct fcall *f, bool *dynamic) {
     if (k != TFR_MAP && k != TFR_OBJECT) {
       const char *n = tfr_type_friendly(f->a, f->args[i]->type);
       fcall_error(f, "arguments must be maps or objects, got %s",
-                  go_quote(f->a, n, strlen(n)));
+                  str_go_quote(f->a, n, strlen(n)));
       return false;
     }
   }
@@ -756,19 +766,7 @@ static const tfr_value *fn_merge(struct fcall *f, const tfr_type *ret) {
     }
   }
   n = last_of_each(e, n);
-  const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
-  uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
-  const tfr_value **vals = tfr_arena_alloc(f->a, (n + 1) * sizeof *vals);
-  for (size_t i = 0; i < n; i++) {
-    names[i] = e[i].name;
-    lens[i] = (uint32_t)e[i].len;
-    vals[i] = e[i].value;
-  }
-  free(e);
-  const tfr_value *r = ret->kind == TFR_MAP
-                           ? tfr_map(f->a, ret->elem, n, names, lens, vals)
-                           : tfr_object(f->a, n, names, vals);
-  return with_marks(f->a, r, marks);
+  return entries_value(f->a, e, n, ret, marks);
 }
 
 /* ---- one ---------------------------------------------------------------- */
@@ -1148,6 +1146,39 @@ static const tfr_value *fn_transpose(struct fcall *f, const tfr_type *ret) {
 
 /* ---- zipmap ------------------------------------------------------------- */
 
+/* zipmap's keys (as many as its values, nvalues) as entries, each with
+** types[i] (its type's pass: marks NULL) or vals[i] (its value's, the
+** keys' marks added to *marks); NULL after an error, in cty's words for
+** each pass (stdlib/collection.go ZipmapFunc's Type and Impl). */
+static struct entry *zip_entries(struct fcall *f, const tfr_value *keys,
+                                 uint32_t nvalues, const tfr_type *const *types,
+                                 const tfr_value *const *vals,
+                                 unsigned *marks) {
+  if (keys->n != nvalues) {
+    fcall_error(f,
+                "number of keys (%u) does not match number of values "
+                "(%u)",
+                keys->n, nvalues);
+    return NULL;
+  }
+  struct entry *e = heap_alloc((keys->n + 1) * sizeof *e);
+  for (uint32_t i = 0; i < keys->n; i++) {
+    const tfr_value *k =
+        marks ? unmark(f->a, keys->elems[i], marks) : keys->elems[i];
+    if (is_null(k)) {
+      free(e);
+      if (marks)
+        fcall_error(f, "panic in function implementation: value is null");
+      else
+        fcall_error(f, "keys list has null value at index %u", i);
+      return NULL;
+    }
+    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i,
+                          types ? types[i] : NULL, vals ? vals[i] : NULL};
+  }
+  return e;
+}
+
 static const tfr_type *ty_zipmap(struct fcall *f) {
   if (dynamic_arg(f))
     return &tfr_t_dynamic;
@@ -1161,24 +1192,9 @@ static const tfr_type *ty_zipmap(struct fcall *f) {
   }
   if (!tfr_value_is_wholly_known(keys))
     return &tfr_t_dynamic;
-  if (keys->n != vt->n) {
-    fcall_error(f,
-                "number of keys (%u) does not match number of values "
-                "(%u)",
-                keys->n, vt->n);
+  struct entry *e = zip_entries(f, keys, vt->n, vt->types, NULL, NULL);
+  if (!e)
     return NULL;
-  }
-  struct entry *e = heap_alloc((keys->n + 1) * sizeof *e);
-  for (uint32_t i = 0; i < keys->n; i++) {
-    const tfr_value *k = keys->elems[i];
-    if (is_null(k)) {
-      free(e);
-      fcall_error(f, "keys list has null value at index %u", i);
-      return NULL;
-    }
-    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i,
-                          vt->types[i], NULL};
-  }
   size_t n = last_of_each(e, keys->n);
   const tfr_type *r = entries_object_type(f->a, e, n);
   free(e);
@@ -1193,38 +1209,12 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
   const tfr_value *values = unmark(f->a, f->args[1], &marks);
   if (!tfr_value_is_wholly_known(keys))
     return with_marks(f->a, tfr_unknown(f->a, ret), marks);
-  if (keys->n != values->n) {
-    fcall_error(f,
-                "number of keys (%u) does not match number of values "
-                "(%u)",
-                keys->n, values->n);
+  struct entry *e =
+      zip_entries(f, keys, values->n, NULL, values->elems, &marks);
+  if (!e)
     return NULL;
-  }
-  struct entry *e = heap_alloc((keys->n + 1) * sizeof *e);
-  for (uint32_t i = 0; i < keys->n; i++) {
-    const tfr_value *k = unmark(f->a, keys->elems[i], &marks);
-    if (is_null(k)) {
-      free(e);
-      fcall_error(f, "panic in function implementation: value is null");
-      return NULL;
-    }
-    e[i] = (struct entry){tfr_arena_strndup(f->a, k->s, k->n), k->n, i, NULL,
-                          values->elems[i]};
-  }
   size_t n = last_of_each(e, keys->n);
-  const char **names = tfr_arena_alloc(f->a, (n + 1) * sizeof *names);
-  uint32_t *lens = tfr_arena_alloc(f->a, (n + 1) * sizeof *lens);
-  const tfr_value **vals = tfr_arena_alloc(f->a, (n + 1) * sizeof *vals);
-  for (size_t i = 0; i < n; i++) {
-    names[i] = e[i].name;
-    lens[i] = (uint32_t)e[i].len;
-    vals[i] = e[i].value;
-  }
-  free(e);
-  const tfr_value *r = ret->kind == TFR_MAP
-                           ? tfr_map(f->a, ret->elem, n, names, lens, vals)
-                           : tfr_object(f->a, n, names, vals);
-  return with_marks(f->a, r, marks);
+  return entries_value(f->a, e, n, ret, marks);
 }
 
 /* ---- list, map: removed in Terraform 0.12 ------------------------------- */

@@ -44,15 +44,6 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* Go's %q (strconv.Quote) of n bytes, in the arena. */
-const char *go_q(tfr_arena *a, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *r = tfr_arena_strndup(a, b.p, b.n);
-  free(b.p);
-  return r;
-}
-
 const tfr_value *number_value(tfr_arena *a, const struct tfr_num *n) {
   tfr_value *v = tfr_arena_alloc(a, sizeof *v);
   v->type = &tfr_t_number;
@@ -106,7 +97,7 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
     free(b.p);
     fcall_error(f, "failed to decode base64 data %s",
                 (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : go_q(f->a, s->s, s->n));
+                                          : str_go_quote(f->a, s->s, s->n));
     return NULL;
   }
   if (!str_utf8_valid(b.p, b.n)) {
@@ -365,7 +356,7 @@ static const tfr_value *fn_textencodebase64(struct fcall *f,
     fcall_arg_error(f, 1,
                     "%s is not a supported IANA encoding name or "
                     "alias in this Terraform version",
-                    go_q(f->a, f->args[1]->s, f->args[1]->n));
+                    str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
     return NULL;
   }
   struct sbuf raw = {0}, b = {0};
@@ -398,7 +389,7 @@ static const tfr_value *fn_textdecodebase64(struct fcall *f,
     fcall_arg_error(f, 1,
                     "%s is not a supported IANA encoding name or "
                     "alias in this Terraform version",
-                    go_q(f->a, f->args[1]->s, f->args[1]->n));
+                    str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
     return NULL;
   }
   struct sbuf raw = {0}, b = {0};
@@ -642,7 +633,7 @@ static const tfr_type *csvdecode_type(struct fcall *f) {
         dup = v[i].idx;
     if (dup < rec.nfields)
       fcall_error(f, "duplicate column name %s",
-                  go_q(f->a, names[dup], strlen(names[dup])));
+                  str_go_quote(f->a, names[dup], strlen(names[dup])));
     i = dup;
     if (i == rec.nfields)
       t = tfr_type_list(f->a,
@@ -712,7 +703,7 @@ static const tfr_value *fn_urldecode(struct fcall *f, const tfr_type *ret) {
         str_hex_digit((unsigned char)s[i + 2]) < 0) {
       size_t k = n - i < 3 ? n - i : 3;
       fcall_error(f, "failed to decode URL '': invalid URL escape %s",
-                  go_q(f->a, s + i, k));
+                  str_go_quote(f->a, s + i, k));
       return NULL;
     }
     i += 2;
@@ -750,7 +741,7 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
     free(raw.p);
     fcall_error(f, "failed to decode base64 data %s",
                 (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : go_q(f->a, s->s, s->n));
+                                          : str_go_quote(f->a, s->s, s->n));
     return NULL;
   }
   const char *err = NULL;

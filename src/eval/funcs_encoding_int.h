@@ -13,9 +13,6 @@
 #include "eval/funcs.h"
 #include "values/number.h"
 
-/* Go's %q (strconv.Quote) of n bytes, in the arena. */
-const char *go_q(tfr_arena *a, const char *s, size_t n);
-
 /* The length of the UTF-8 sequence a lead byte starts (0: not a lead):
 ** the YAML emitter's view, which takes 0xF8.. as 0. */
 size_t ywidth(unsigned char c);

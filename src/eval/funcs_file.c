@@ -64,20 +64,11 @@ static const tfr_value *marked(struct fcall *f, const tfr_value *v,
   return marks ? tfr_value_mark(f->a, v, marks) : v;
 }
 
-/* Go's %q of n bytes. */
-static const char *quote(tfr_arena *a, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *q = tfr_arena_strndup(a, b.p, b.n);
-  free(b.p);
-  return q;
-}
-
 /* Terraform's redactIfSensitive for a path in an error message. */
 static const char *redact_n(struct fcall *f, struct str s, unsigned marks) {
   if (marks & TFR_V_SENSITIVE)
     return "(sensitive value)";
-  return quote(f->a, s.p, s.n);
+  return str_go_quote(f->a, s.p, s.n);
 }
 
 static const char *redact(struct fcall *f, const char *s, unsigned marks) {
@@ -351,6 +342,21 @@ static bool file_ok(struct fcall *f, const struct file_data *d,
   return false;
 }
 
+/* A file read for its text is UTF-8: else the error (Terraform's
+** lang/funcs/filesystem.go: file() and templatefile()). */
+static bool file_utf8(struct fcall *f, const struct file_data *d,
+                      const tfr_value *path, unsigned marks) {
+  if (str_utf8_valid(d->bytes, d->n))
+    return true;
+  fcall_error(f,
+              "contents of %s are not valid UTF-8; use the filebase64 "
+              "function to obtain the Base64 encoded contents or the other "
+              "file functions (e.g. filemd5, filesha256) to obtain file "
+              "hashing results instead",
+              redact_n(f, (struct str){path->s, path->n}, marks));
+  return false;
+}
+
 /* ---- templates: where a call is evaluated ------------------------------ */
 
 /*
@@ -610,7 +616,7 @@ static const tfr_value *tmpl_render(struct fcall *f, struct ast_file *t,
                       "invalid template variable name %s: must start with "
                       "a letter, followed by zero or more letters, digits, "
                       "and underscores",
-                      quote(f->a, name, n));
+                      str_go_quote(f->a, name, n));
       return NULL;
     }
   }
@@ -620,7 +626,7 @@ static const tfr_value *tmpl_render(struct fcall *f, struct ast_file *t,
     char where[1024];
     tfr_range_format(&r, where, sizeof where);
     fcall_arg_error(f, 1, "vars map does not contain key %s, referenced at %s",
-                    quote(f->a, m->str, m->n), where);
+                    str_go_quote(f->a, m->str, m->n), where);
     return NULL;
   }
   struct tmpl_vars tv = {vars};
@@ -705,15 +711,8 @@ static const tfr_value *file_common(struct fcall *f, const tfr_type *r,
     b[w] = '\0';
     return marked(f, tfr_string_nocopy(f->a, (const char *)b, w), marks);
   }
-  if (!str_utf8_valid(d.bytes, d.n)) {
-    fcall_error(f,
-                "contents of %s are not valid UTF-8; use the filebase64 "
-                "function to obtain the Base64 encoded contents or the other "
-                "file functions (e.g. filemd5, filesha256) to obtain file "
-                "hashing results instead",
-                redact_n(f, (struct str){arg->s, arg->n}, marks));
+  if (!file_utf8(f, &d, arg, marks))
     return NULL;
-  }
   return marked(f, tfr_string(f->a, d.bytes, d.n), marks);
 }
 
@@ -1186,15 +1185,8 @@ static const tfr_value *fn_templatefile(struct fcall *f, const tfr_type *r) {
   struct file_data d = read_file(f, path);
   if (!file_ok(f, &d, path, marks))
     return NULL;
-  if (!str_utf8_valid(d.bytes, d.n)) {
-    fcall_error(f,
-                "contents of %s are not valid UTF-8; use the filebase64 "
-                "function to obtain the Base64 encoded contents or the other "
-                "file functions (e.g. filemd5, filesha256) to obtain file "
-                "hashing results instead",
-                redact_n(f, (struct str){path->s, path->n}, marks));
+  if (!file_utf8(f, &d, path, marks))
     return NULL;
-  }
   /* the text as a cty string: NFC-normalised */
   const tfr_value *text = tfr_string(f->a, d.bytes, d.n);
   const char *err = NULL;

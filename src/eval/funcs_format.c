@@ -257,7 +257,7 @@ static bool ferror_(struct fstate *st, const char *msg) {
 }
 
 static const char *vraw(struct fstate *st, const struct fverb *v) {
-  return go_quote(st->a, v->raw, v->rawlen);
+  return str_go_quote(st->a, v->raw, v->rawlen);
 }
 
 /* "unsupported value for "%d" at 0: <why>" */

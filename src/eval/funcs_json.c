@@ -92,7 +92,7 @@ static const char *quote_char(tfr_arena *a, unsigned char c) {
     return "'\"'";
   utf8proc_uint8_t u[4];
   utf8proc_ssize_t k = utf8proc_encode_char(c, u);
-  const char *q = go_q(a, (const char *)u, (size_t)k);
+  const char *q = str_go_quote(a, (const char *)u, (size_t)k);
   return tfr_arena_printf(a, "'%.*s'", (int)strlen(q) - 2, q + 1);
 }
 
@@ -680,7 +680,7 @@ static const tfr_value *json_object(tfr_arena *a, const struct jnode *j,
     long k = tfr_type_attr(t, j->keys[i], j->keylens[i]);
     if (k < 0) {
       *err = tfr_arena_printf(a, "unsupported attribute %s",
-                              go_q(a, j->keys[i], j->keylens[i]));
+                              str_go_quote(a, j->keys[i], j->keylens[i]));
       return NULL;
     }
     vals[k] = json_unmarshal(a, j->kids[i], t->types[k], err);
@@ -727,7 +727,7 @@ static const tfr_type *json_type_spec(tfr_arena *a, const struct jnode *j,
       if (!strcmp(j->s, prims[i].name))
         return prims[i].t;
     *err = tfr_arena_printf(a, "invalid primitive type name %s",
-                            go_q(a, j->s, j->n));
+                            str_go_quote(a, j->s, j->n));
     return NULL;
   }
   if (j->kind != J_ARR) {
@@ -796,7 +796,7 @@ static const tfr_value *json_dynamic(tfr_arena *a, const struct jnode *j,
       body = j->kids[i];
     } else {
       *err = tfr_arena_printf(a, "invalid key %s in dynamically-typed value",
-                              go_q(a, j->keys[i], j->keylens[i]));
+                              str_go_quote(a, j->keys[i], j->keylens[i]));
       return NULL;
     }
   }

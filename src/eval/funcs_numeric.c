@@ -45,32 +45,30 @@ static const tfr_value *fn_abs(struct fcall *f, const tfr_type *ret) {
   return marks ? tfr_value_mark(f->a, r, marks) : r;
 }
 
-/* max(numbers...): the greatest, the first of equals; at least one. */
-static const tfr_value *fn_max(struct fcall *f, const tfr_type *ret) {
-  (void)ret;
+/* The greatest (sign 1) or smallest (-1) of the arguments, the first of
+** equals; at least one (cty's MaxFunc and MinFunc). */
+static const tfr_value *extreme(struct fcall *f, int sign) {
   if (!f->nargs) {
     fcall_error(f, "must pass at least one number");
     return NULL;
   }
   const tfr_value *best = f->args[0];
   for (size_t i = 1; i < f->nargs; i++)
-    if (num_cmp(f->args[i]->num, best->num) > 0)
+    if (num_cmp(f->args[i]->num, best->num) * sign > 0)
       best = f->args[i];
   return best;
 }
 
-/* min(numbers...): the smallest, the first of equals; at least one. */
+/* max(numbers...) */
+static const tfr_value *fn_max(struct fcall *f, const tfr_type *ret) {
+  (void)ret;
+  return extreme(f, 1);
+}
+
+/* min(numbers...) */
 static const tfr_value *fn_min(struct fcall *f, const tfr_type *ret) {
   (void)ret;
-  if (!f->nargs) {
-    fcall_error(f, "must pass at least one number");
-    return NULL;
-  }
-  const tfr_value *best = f->args[0];
-  for (size_t i = 1; i < f->nargs; i++)
-    if (num_cmp(f->args[i]->num, best->num) < 0)
-      best = f->args[i];
-  return best;
+  return extreme(f, -1);
 }
 
 /*
@@ -490,15 +488,6 @@ static const struct tfr_num *parse_int(tfr_arena *a, const char *s, size_t n,
   return res;
 }
 
-/* Go's %q of a string value, in the arena. */
-static const char *go_quoted(tfr_arena *a, const tfr_value *v) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, v->s, v->n);
-  const char *s = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
-  free(b.p);
-  return s;
-}
-
 /* parseint(number, base): the integer written in base 2..62. */
 static const tfr_value *fn_parseint(struct fcall *f, const tfr_type *ret) {
   (void)ret;
@@ -516,7 +505,7 @@ static const tfr_value *fn_parseint(struct fcall *f, const tfr_type *ret) {
   const struct tfr_num *n = parse_int(f->a, str->s, str->n, (int)b);
   if (!n) {
     fcall_arg_error(f, 0, "cannot parse %s as a base %d integer",
-                    go_quoted(f->a, str), (int)b);
+                    str_go_quote(f->a, str->s, str->n), (int)b);
     return NULL;
   }
   return number_value(f->a, n);

@@ -94,15 +94,6 @@ static long find(const char *s, size_t n, const char *sub, size_t m,
   return -1;
 }
 
-/* A Go string literal (strconv.Quote) in the arena. */
-const char *go_quote(tfr_arena *a, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *q = tfr_arena_strndup(a, b.p, b.n);
-  free(b.p);
-  return q;
-}
-
 /* Go's %q of a rune (strconv.QuoteRune): 'x', '\'', '\n', '\u00a0'. */
 const char *go_quote_rune(tfr_arena *a, int32_t r) {
   if (r == '\'')

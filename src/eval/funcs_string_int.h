@@ -15,7 +15,6 @@ size_t grapheme_count(const char *s, size_t n);
 /* The byte offset after the first k grapheme clusters of s[0..n). */
 size_t skip_graphemes(const char *s, size_t n, int64_t k);
 /* Go's %q of n bytes, and of one rune (strconv.QuoteRune), in a. */
-const char *go_quote(tfr_arena *a, const char *s, size_t n);
 const char *go_quote_rune(tfr_arena *a, int32_t r);
 
 #endif

@@ -379,15 +379,6 @@ static bool go_parse(const struct chunk *layout, const char *s, size_t n,
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* Go's %q of n bytes (strconv.Quote), in the arena. */
-static const char *go_q(tfr_arena *a, const char *s, size_t n) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, s, n);
-  const char *r = tfr_arena_strndup(a, b.p ? b.p : "\"\"", b.p ? b.n : 2);
-  free(b.p);
-  return r;
-}
-
 /* cty's parseTimestamp message for a ParseError, without the "not a valid
 ** RFC3339 timestamp" lead-in's trailing period. */
 static const char *stamp_error(tfr_arena *a, const struct perr *e) {
@@ -415,12 +406,12 @@ static const char *stamp_error(tfr_arena *a, const struct perr *e) {
                               "expected",
                               lead, le);
     return tfr_arena_printf(a, "%s: found %s where \"%s\" is expected", lead,
-                            go_q(a, e->value_elem, e->value_len), le);
+                            str_go_quote(a, e->value_elem, e->value_len), le);
   }
   if (!e->value_len)
     return tfr_arena_printf(a, "%s: end of string before %s", lead, what);
   return tfr_arena_printf(a, "%s: cannot use %s as %s", lead,
-                          go_q(a, e->value_elem, e->value_len), what);
+                          str_go_quote(a, e->value_elem, e->value_len), what);
 }
 
 /* parseTimestamp: an RFC 3339 timestamp, or NULL and *err. */

@@ -64,15 +64,6 @@ static const tfr_type *to_type(struct fcall *f) {
   return want;
 }
 
-/* Go's strconv.Quote of a string value, in the arena. */
-static const char *go_quoted(tfr_arena *a, const tfr_value *v) {
-  struct sbuf b = {0};
-  sbuf_go_quote(&b, v->s, v->n);
-  const char *s = tfr_arena_strndup(a, b.p ? b.p : "", b.n);
-  free(b.p);
-  return s;
-}
-
 /* Why a conversion the types allowed failed for this value. */
 static void to_error(struct fcall *f, const tfr_type *want) {
   const tfr_value *v = f->args[0];
@@ -84,12 +75,12 @@ static void to_error(struct fcall *f, const tfr_type *want) {
     fcall_arg_error(f, 0,
                     "cannot convert %s to bool; only the strings \"true\" "
                     "or \"false\" are allowed",
-                    go_quoted(f->a, v));
+                    str_go_quote(f->a, v->s, v->n));
   else if (v->type->kind == TFR_STRING && want->kind == TFR_NUMBER)
     fcall_arg_error(f, 0,
                     "cannot convert %s to number; given string must be a "
                     "decimal representation of a number",
-                    go_quoted(f->a, v));
+                    str_go_quote(f->a, v->s, v->n));
   else
     fcall_arg_error(f, 0, "cannot convert %s to %s", got, want_name(want));
 }

@@ -860,8 +860,8 @@ static enum yres yaml_resolve(struct ywalk *w, const char *tag, const char *s,
                               const tfr_value **out) {
   tfr_arena *a = w->a;
   if (!resolvable_tag(tag)) {
-    w->err =
-        tfr_arena_printf(a, "unsupported tag %s", go_q(a, tag, strlen(tag)));
+    w->err = tfr_arena_printf(a, "unsupported tag %s",
+                              str_go_quote(a, tag, strlen(tag)));
     return YR_ERR;
   }
   enum yres r = yaml_guess(w, &tag, s, n, style, out);
@@ -873,8 +873,8 @@ static enum yres yaml_resolve(struct ywalk *w, const char *tag, const char *s,
   *out = yaml_by_tag(a, tag, s, n, &bad);
   if (*out)
     return YR_VALUE;
-  w->err =
-      tfr_arena_printf(a, "cannot parse %s as %s%s", go_q(a, s, n), tag, bad);
+  w->err = tfr_arena_printf(a, "cannot parse %s as %s%s", str_go_quote(a, s, n),
+                            tag, bad);
   return YR_ERR;
 }
 
@@ -957,12 +957,12 @@ static bool ywalk_alias(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
         w, e,
         tfr_arena_printf(
             w->a, "cannot refer to anchor %s from inside its own definition",
-            go_q(w->a, name, strlen(name))));
+            str_go_quote(w->a, name, strlen(name))));
   if (!an)
-    return yevent_error(w, e,
-                        tfr_arena_printf(w->a,
-                                         "reference to undefined anchor %s",
-                                         go_q(w->a, name, strlen(name))));
+    return yevent_error(
+        w, e,
+        tfr_arena_printf(w->a, "reference to undefined anchor %s",
+                         str_go_quote(w->a, name, strlen(name))));
   r->t = an->t;
   r->v = an->v;
   r->size = an->size;

@@ -259,14 +259,17 @@ static enum ystyle yselect_style(const struct yem *e, enum ystyle style) {
   return style;
 }
 
-static void ywrite_plain(struct yem *e, bool allow_breaks) {
-  if (!e->whitespace)
-    yput(e, ' ');
+/* The text of a plain or (single) a single-quoted scalar, its spaces
+** folded past the best width where allow_breaks (go-yaml's
+** yaml_emitter_write_plain_scalar and _single_quoted_scalar: the same
+** loop, the quoted one keeping its first and last space and doubling its
+** quotes). */
+static void ywrite_folded(struct yem *e, bool allow_breaks, bool single) {
   bool spaces = false, breaks = false;
   for (size_t i = 0; i < e->len;) {
     if (y_space(e, i)) {
       if (allow_breaks && !spaces && e->column > BEST_WIDTH &&
-          !y_space(e, i + 1)) {
+          (!single || (i > 0 && i < e->len - 1)) && !y_space(e, i + 1)) {
         ywrite_indent(e);
         i++;
       } else {
@@ -282,11 +285,19 @@ static void ywrite_plain(struct yem *e, bool allow_breaks) {
     } else {
       if (breaks)
         ywrite_indent(e);
+      if (single && yb(e, i) == '\'')
+        yput(e, '\'');
       ywrite(e, &i);
       e->indention = false;
       spaces = breaks = false;
     }
   }
+}
+
+static void ywrite_plain(struct yem *e, bool allow_breaks) {
+  if (!e->whitespace)
+    yput(e, ' ');
+  ywrite_folded(e, allow_breaks, false);
   e->whitespace = e->indention = false;
   if (e->root_ctx)
     e->open_ended = true;
@@ -294,33 +305,7 @@ static void ywrite_plain(struct yem *e, bool allow_breaks) {
 
 static void ywrite_single(struct yem *e, bool allow_breaks) {
   ywrite_indicator(e, "'", true, false, false);
-  bool spaces = false, breaks = false;
-  for (size_t i = 0; i < e->len;) {
-    if (y_space(e, i)) {
-      if (allow_breaks && !spaces && e->column > BEST_WIDTH && i > 0 &&
-          i < e->len - 1 && !y_space(e, i + 1)) {
-        ywrite_indent(e);
-        i++;
-      } else {
-        ywrite(e, &i);
-      }
-      spaces = true;
-    } else if (y_break(e, i)) {
-      if (!breaks && yb(e, i) == '\n')
-        yput_break(e);
-      ywrite_break(e, &i);
-      e->indention = true;
-      breaks = true;
-    } else {
-      if (breaks)
-        ywrite_indent(e);
-      if (yb(e, i) == '\'')
-        yput(e, '\'');
-      ywrite(e, &i);
-      e->indention = false;
-      spaces = breaks = false;
-    }
-  }
+  ywrite_folded(e, allow_breaks, true);
   ywrite_indicator(e, "'", false, false, false);
   e->whitespace = e->indention = false;
 }

@@ -772,40 +772,28 @@ static bool static_consts(struct resolver *r) {
   return !diags_errors_since(r->diags, before);
 }
 
-/* -missing-required=info: a rule that fails on a variable no source sets,
-** whose default is null (`var.x != null` with `default = null`), says
-** what "No value for required variable" says: the caller must set it.
-** A warning then, like that one, and the variable keeps its null. */
-static void required_in_practice(struct resolver *r, size_t from,
-                                 bool *failed) {
-  for (size_t i = from; i < tfr_diags_count(r->diags); i++) {
-    struct tfr_diag *g = diags_at(r->diags, i);
-    if (g->code != TFR_CODE_RULE_FAILED || g->sev != TFR_DIAG_ERROR ||
-        !g->variable)
-      continue;
-    for (size_t k = 0; k < r->m->nvars; k++) {
-      const struct var_decl *v = &r->m->vars[k];
-      if (strcmp(v->name, g->variable) || r->given[k] || !v->has_default ||
-          !v->dflt || !tfr_value_is_null(v->dflt))
-        continue;
-      g->sev = TFR_DIAG_WARNING;
-      g->note = "A warning here, not an error: with -missing-required=info, "
-                "a rule that only fails while the variable is at its default "
-                "of null says that the caller must set it.";
-      failed[k] = false;
-    }
+/* -missing-required=info: the variables whose failed rules say that the
+** caller must set them (validate_soften): no source sets them and their
+** default is null.  NULL without -missing-required=info. */
+static const bool *soft_vars(struct resolver *r) {
+  if (!r->missing_info)
+    return NULL;
+  bool *soft = tfr_arena_alloc(r->a, (r->m->nvars ? r->m->nvars : 1));
+  for (size_t k = 0; k < r->m->nvars; k++) {
+    const struct var_decl *v = &r->m->vars[k];
+    soft[k] =
+        !r->given[k] && v->has_default && v->dflt && tfr_value_is_null(v->dflt);
   }
+  return soft;
 }
 
 /* Validation rules with the final values; a failed rule unresolves its
 ** variable. */
-static void final_rules(struct resolver *r, const bool *later) {
+static void final_rules(struct resolver *r) {
   struct rule_inputs in = rule_inputs(r, false);
   size_t before = tfr_diags_count(r->diags);
-  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules,
-                 later);
-  if (r->missing_info)
-    required_in_practice(r, before, in.failed);
+  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
+  validate_soften(r->m, r->diags, before, soft_vars(r), in.failed);
   for (size_t k = 0; k < r->m->nvars; k++)
     if (in.failed[k] && !r->out[k].error) {
       r->out[k].error = true;
@@ -814,17 +802,17 @@ static void final_rules(struct resolver *r, const bool *later) {
     }
 }
 
-/* The module tree's plan walk with the root's final values; the rules of
-** the root variables in later (NULL: none) are evaluated in it, after the
-** module outputs they read. */
-static void plan_tree(struct resolver *r, struct tree *tree,
-                      const bool *later) {
+/* The module tree's plan walk with the root's final values: the root is
+** its first instance, whose rules are evaluated in the walk as Terraform's
+** one graph orders them (after the module outputs they read); a failed
+** rule unresolves its variable. */
+static void plan_tree(struct resolver *r, struct tree *tree) {
   struct rule_inputs in = rule_inputs(r, false);
   for (size_t k = 0; k < r->m->nvars; k++)
     in.vals[k] = r->out[k].error ? NULL : r->out[k].value;
-  tree_plan(tree, r->diags, in.vals, &in.at, in.rules);
-  for (size_t k = 0; later && k < r->m->nvars; k++)
-    if (later[k] && tree_root_failed(tree, k) && !r->out[k].error) {
+  tree_plan(tree, r->diags, in.vals, &in.at, in.rules, soft_vars(r));
+  for (size_t k = 0; k < r->m->nvars; k++)
+    if (tree_root_failed(tree, k) && !r->out[k].error) {
       r->out[k].error = true;
       r->out[k].value = NULL;
       r->out[k].type = r->m->vars[k].plain;
@@ -841,7 +829,7 @@ static const struct tfr_diag **own_diags(struct resolver *r, const tfr_diags *d,
       tfr_arena_alloc(r->a, (n ? n : 1) * sizeof *own);
   for (size_t i = 0; i < tfr_diags_count(d); i++) {
     const struct tfr_diag *e = tfr_diags_get(d, i);
-    if (!e->variable ||
+    if (!e->variable || (e->module && *e->module) || /* a child's */
         (no_value ? e->code != TFR_CODE_NO_VALUE : e->sev != TFR_DIAG_ERROR))
       continue;
     const struct var_decl *v =
@@ -854,7 +842,8 @@ static const struct tfr_diag **own_diags(struct resolver *r, const tfr_diags *d,
 
 /* "plan stops before this: " and the first error in d, in a few words:
 ** "var.project has no value", "var.x: Invalid value for input variable",
-** or a summary and where it is. */
+** "Invalid value for input variable "x" in module.app" (a child's), or a
+** summary and where it is. */
 static const char *stop_reason(tfr_arena *a, const struct module *m,
                                const tfr_diags *d) {
   const struct tfr_diag *first = NULL;
@@ -867,7 +856,10 @@ static const char *stop_reason(tfr_arena *a, const struct module *m,
   if (!first)
     return "plan stops before this";
   const char *what;
-  if (first->code == TFR_CODE_NO_VALUE && first->variable)
+  if (first->variable && first->module && *first->module) /* a child's */
+    what = tfr_arena_printf(a, "%s \"%s\" in %s", first->summary,
+                            first->variable, first->module);
+  else if (first->code == TFR_CODE_NO_VALUE && first->variable)
     what = tfr_arena_printf(a, "var.%s has no value", first->variable);
   else if (first->variable &&
            module_var(m, first->variable, strlen(first->variable)))
@@ -932,7 +924,7 @@ static void preview(struct resolver *r, bool any_rules) {
       final_value(&p, k);
   }
   if (any_rules)
-    final_rules(&p, NULL);
+    final_rules(&p);
   const char *why = stop_reason(r->a, r->m, r->diags);
   const struct tfr_diag **would = own_diags(r, p.diags, false);
   for (size_t k = 0; k < n; k++) {
@@ -1191,11 +1183,10 @@ static struct progress read_values(struct resolver *r,
 }
 
 /* The module tree: loaded, its arguments checked, its graph built (NULL:
-** none); *later: the root variables whose rules wait for it. */
+** none). */
 static struct tree *load_tree(struct resolver *r,
                               const struct tfr_resolve_opts *o,
-                              const struct overlays *ov, bool any_rules,
-                              bool **later, bool *stop) {
+                              const struct overlays *ov, bool *stop) {
   const struct module *m = r->m;
   size_t n = m->nvars ? m->nvars : 1;
   const tfr_value **cv = tfr_arena_alloc(r->a, n * sizeof *cv);
@@ -1203,14 +1194,10 @@ static struct tree *load_tree(struct resolver *r,
     cv[k] = m->vars[k].is_const && !r->out[k].error ? r->out[k].value : NULL;
   struct tree_opts to = {cv,        o->env,          o->cache,
                          o->strict, o->warn_dropped, o->unchecked_error,
-                         ov,        o->own_dir};
+                         ov,        o->own_dir,      !o->tree};
   bool ok;
   struct tree *tree = tree_load(r->a, r->diags, r->m, &to, &ok);
-  if (tree && any_rules) {
-    *later = tfr_arena_alloc(r->a, n * sizeof **later);
-    validate_after_modules(m, r->a, *later);
-  }
-  *stop = !ok || (tree && !tree_graph(tree, r->diags, *later));
+  *stop = !ok || (tree && !tree_graph(tree, r->diags));
   return tree;
 }
 
@@ -1221,6 +1208,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                                             const struct tfr_resolve_opts *o,
                                             const struct overlays *ov) {
   struct tfr_resolution *res = new_resolution(a);
+  size_t first = tfr_diags_count(diags);
   /* this resolution's copy: the raw values are its own */
   struct module *m = tfr_arena_alloc(a, sizeof *m);
   *m = mod->m;
@@ -1251,26 +1239,23 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!p.stop && r.engine->const_init_walk)
     p.stop = !init_walk(&r);
   struct tree *tree = NULL;
-  bool *later = NULL; /* root variables whose rules wait for the tree */
-  if (!p.stop && o->tree)
-    tree = load_tree(&r, o, ov, any_rules, &later, &p.stop);
-  if (!p.stop) {
-    /* a cycle of the root's rules stops before the tree's walk too: the
-    ** graph is checked before it is walked (terraform
-    ** internal/terraform/graph_builder.go:83) */
-    bool cycle = false, ok = validate_unknown(m, a, diags, &cycle);
-    p.stop = !(tree && !cycle ? tree_validate(tree, diags) && ok : ok);
-  }
+  if (!p.stop)
+    tree = load_tree(&r, o, ov, &p.stop);
+  /* Terraform's validate walk, every root variable unknown: the rules of
+  ** every instance, the root's included (a cycle stopped at the graph,
+  ** checked before it is walked: graph_builder.go:83) */
+  if (!p.stop)
+    p.stop = !tree_validate(tree, diags);
   group_raws(&r);
   for (size_t k = 0; k < m->nvars; k++) {
     if (!p.stop)
       final_value(&r, k);
     describe_source(&r, k, p.collected);
   }
-  if (!p.stop && any_rules)
-    final_rules(&r, later);
   if (!p.stop && tree)
-    plan_tree(&r, tree, later);
+    plan_tree(&r, tree);
+  else if (!p.stop && any_rules)
+    final_rules(&r);
   if (p.stop && p.parsed)
     preview(&r, any_rules);
   res->preview_diags = r.unsaid;
@@ -1285,6 +1270,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
     tree_mark_diags(diags, 0); /* the load's too: the root's */
+  else if (tree) /* a tree of one module: its walk's are no module's */
+    diags_unset_root_module(diags, first);
   res->valid = !tfr_diags_has_errors(diags);
   return res;
 }

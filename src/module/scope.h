@@ -30,10 +30,12 @@ struct scope {
   const tfr_value *(*more_attr)(void *ud, const char *name, size_t len,
                                 const char *attr, size_t alen);
   void *more_ud;
-  const char *dir;     /* base directory of file functions, when m is NULL */
-  bool quiet_deferred; /* a rule whose condition is unknown gives no
-                          warning (a child module's: plan skips it) */
-  bool init;           /* Terraform's init walk (eval_ctx.unknown_funcs) */
+  const char *dir; /* base directory of file functions, when m is NULL */
+  const struct module *funcs_of; /* whose functions (scope_funcs), when m is
+                                    NULL: a module instance's of the tree */
+  bool quiet_deferred;           /* a rule whose condition is unknown gives no
+                                    warning (a child module's: plan skips it) */
+  bool init; /* Terraform's init walk (eval_ctx.unknown_funcs) */
 };
 
 /* The functions of module m's context in c: its engine's set, and the

@@ -48,6 +48,9 @@ struct tree_opts {
                                 root's directory): what is outside, or
                                 under the root's data directory, is
                                 third-party */
+  bool root_only;            /* -no-modules: module blocks are not
+                                followed (the root alone, a tree of one
+                                module whose calls are unknown) */
 };
 
 /* What decoding the root's module and output blocks said, added to diags;
@@ -58,15 +61,15 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags);
 
 /* After the root's values are parsed: its module and output blocks, every
 ** child module loaded (depth first, calls by name) and the arguments of
-** each call checked.  NULL when root has no module blocks (nothing
-** changes then).  False in *ok when Terraform would stop here. */
+** each call checked; without module blocks, a tree of one module (the
+** resolution says no tree then).  False in *ok when Terraform would stop
+** here. */
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok);
 
-/* The graph of the tree; false after its cycles' errors.  root_later[k]
-** (root_later may be NULL): root variable k's rules read module outputs
-** (validate_after_modules), and the plan walk evaluates them. */
-bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later);
+/* The graph of the tree, the root module's rules included (the plan walk
+** evaluates them); false after its cycles' errors. */
+bool tree_graph(struct tree *t, tfr_diags *diags);
 
 /* Terraform's validate walk (every root variable unknown); false when it
 ** gave errors. */
@@ -74,11 +77,13 @@ bool tree_validate(struct tree *t, tfr_diags *diags);
 
 /* The plan walk: root_values[k] is root variable k's final value, NULL
 ** when it failed; the rules of the root variables tree_graph was told of
-** point at root_at's ranges, their outcomes in root_rules[k]. */
+** point at root_at's ranges, their outcomes in root_rules[k]; a failed
+** rule of root variable k with root_soft[k] is a warning
+** (validate_soften; root_soft may be NULL). */
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
-               struct tfr_rule *const *root_rules);
+               struct tfr_rule *const *root_rules, const bool *root_soft);
 
 /* Whether root variable k's rules failed in the plan walk. */
 bool tree_root_failed(const struct tree *t, size_t k);

@@ -114,6 +114,11 @@ bool tree_build_graph(struct tree *t) {
     const char *pv = tree_cat3(t, p, "var.", ""),
                *pl = tree_cat3(t, p, "local.", ""),
                *po = tree_cat3(t, p, "output.", "");
+    /* " (expand)", " (validation)", as the engine names them */
+    const char *sv = tree_cat3(
+                   t, " ", tm->parent ? t->engine->module_var_node : "(expand)",
+                   ""),
+               *sr = tree_cat3(t, " ", t->engine->rules_node, "");
     size_t nv = m->nvars ? m->nvars : 1;
     tm->var_node = tfr_arena_alloc(t->a, nv * sizeof *tm->var_node);
     tm->valid_node = tfr_arena_alloc(t->a, nv * sizeof *tm->valid_node);
@@ -126,19 +131,13 @@ bool tree_build_graph(struct tree *t) {
                             : -1;
     for (size_t k = 0; k < m->nvars; k++) {
       tm->var_node[k] =
-          add_node(t, N_VAR, tm, k,
-                   tfr_arena_printf(t->a, "%s%s %s", pv, m->vars[k].name,
-                                    tm->parent ? t->engine->module_var_node
-                                               : "(expand)"));
+          add_node(t, N_VAR, tm, k, tree_cat3(t, pv, m->vars[k].name, sv));
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
-      if (m->vars[k].nvalidations &&
-          (tm->parent || (t->root_later && t->root_later[k])))
+      if (m->vars[k].nvalidations)
         tm->valid_node[k] =
-            add_node(t, N_VALID, tm, k,
-                     tfr_arena_printf(t->a, "%s%s %s", pv, m->vars[k].name,
-                                      t->engine->rules_node));
+            add_node(t, N_VALID, tm, k, tree_cat3(t, pv, m->vars[k].name, sr));
     }
     for (size_t k = 0; k < m->nlocals; k++)
       tm->local_node[k] = add_node(
@@ -173,6 +172,10 @@ bool tree_build_graph(struct tree *t) {
       dep(t, self, tm->var_node[nd->index]);
       const struct var_decl *v = &m->vars[nd->index];
       for (size_t i = 0; i < v->nvalidations; i++) {
+        /* a rule sharing another's trees refers to its own variable alone
+        ** (module.h): the trees' references are the other variable's */
+        if (v->validations[i].alias)
+          continue;
         ref_deps(t, self, tm, v->validations[i].condition);
         ref_deps(t, self, tm, v->validations[i].error_message);
       }

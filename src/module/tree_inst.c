@@ -284,6 +284,7 @@ void tree_init_scope(struct tree *t, struct scope *s, struct tscope *ts,
   s->terraform = t->terraform;
   s->plan = true;
   s->dir = t->root->dir;
+  s->funcs_of = in->tm->m;
   *ts = (struct tscope){t, in, rep, false};
   s->more = more;
   s->more_attr = more_attr;

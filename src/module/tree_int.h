@@ -170,14 +170,15 @@ struct tree {
     struct tref_list *l;
   } * refs;
   size_t nrefs, caprefs;
-  /* the root variables whose rules read module outputs (validate.h's
-  ** validate_after_modules; NULL: none), evaluated here: where their
+  /* the root variables' rules, evaluated in the walk: where their
   ** failures point, and their outcomes */
-  const bool *root_later;
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
-  bool validate; /* the walk is the validate walk */
-  bool planned;  /* the plan walk ran */
+  const bool *root_soft;      /* validate_soften's, or NULL */
+  struct bytemap *walk_clean; /* validate_var_walk's, for the root */
+  bool root_only;             /* tree_opts.root_only */
+  bool validate;              /* the walk is the validate walk */
+  bool planned;               /* the plan walk ran */
 };
 
 /* One reference: its root name and the names of its first steps. */
@@ -222,6 +223,8 @@ bool tree_over_budget(struct tree *t, struct src_file *src, struct span at,
 
 /* tree_manifest.c */
 void tree_load_manifest(struct tree *t);
+/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
+const char *tree_manifest_key(struct tree *t, const char *addr);
 const struct manifest_rec *tree_manifest_find(const struct tree *t,
                                               const char *key);
 bool tree_version_ok(const char *constraint, const char *version);

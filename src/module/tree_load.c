@@ -287,8 +287,7 @@ static void check_record(struct tree *t, const struct module_call *c,
                          rec->version ? ")" : "", run));
 }
 
-/* The manifest's key of call path addr ("module.a.module.b": "a.b"). */
-static const char *manifest_key(struct tree *t, const char *addr) {
+const char *tree_manifest_key(struct tree *t, const char *addr) {
   size_t len = strlen(addr);
   char *key = tfr_arena_alloc_raw(t->a, len + 1), *o = key;
   for (const char *p = addr + 7; *p;) {
@@ -318,7 +317,8 @@ static bool child_dir(struct tree *t, const struct tmod *tm,
     *rel = tree_path_join(t->a, tm->rel, c->source);
     return true;
   }
-  const struct manifest_rec *rec = tree_manifest_find(t, manifest_key(t, addr));
+  const struct manifest_rec *rec =
+      tree_manifest_find(t, tree_manifest_key(t, addr));
   if (!rec) {
     not_installed(t, c, addr,
                   tfr_arena_printf(t->a,
@@ -612,10 +612,10 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags) {
 struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
                        const struct tree_opts *o, bool *ok) {
   *ok = true;
-  /* a root without module blocks is a tree of one module when it has
-  ** outputs: plan evaluates them (node_output.go:417-437, 522-530) */
-  if (!root->ncalls && !root->noutputs)
-    return NULL;
+  /* a root without module blocks is a tree of one module: the root is
+  ** the first module instance of Terraform's one graph, whose walk
+  ** evaluates its local values, rules and outputs (node_output.go:417-437,
+  ** 522-530) */
   struct tree *t = tfr_arena_alloc(a, sizeof *t);
   t->a = a;
   t->diags = diags;
@@ -646,6 +646,9 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
     t->root->ino = st.st_ino;
   }
   size_t before = tfr_diags_count(diags);
+  t->root_only = o->root_only;
+  if (o->root_only)
+    return t; /* the module blocks are not looked at */
   tree_root_diags(root, diags);
   /* OpenTofu decodes a call's source with its module: a root call's
   ** invalid source is a root configuration error */

@@ -10,8 +10,21 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "base/diag_int.h"
+#include "syntax/parse.h"
 
 /* ---- the result --------------------------------------------------------- */
+
+/* An expression of a module block as a parsed file (tfr_parse_expr's
+** kind), for the public results (NULL for none). */
+static const tfr_file *expr_file(struct tree *t, struct src_file *src,
+                                 const struct ast *x) {
+  if (!x)
+    return NULL;
+  struct tfr_file *f = tfr_arena_alloc(t->a, sizeof *f);
+  f->f.src = src;
+  f->f.body = UNCONST(struct ast *, x);
+  return f;
+}
 
 /* The calling module's variables an argument reads, directly or through
 ** its local values (each once, in order). */
@@ -116,12 +129,14 @@ static struct tfr_variable child_var(struct tree *t, const struct tmod *tm,
     out.attempts = at;
     out.nattempts = 1;
     reads_of(t, tm->parent->m, tm->call, arg->expr, &out);
+    out.arg_expr = expr_file(t, arg->src, arg->expr);
     if (in)
       from_element(t, in, k, &out);
 
   } else
     out.source = v->has_default ? TFR_SRC_DEFAULT : TFR_SRC_NONE;
   const tfr_value *val = in && in->var_done[k] ? in->vars[k] : NULL;
+  out.declared_sensitive = v->sensitive;
   out.sensitive =
       v->sensitive || (val && tfr_value_has_mark(val, TFR_V_SENSITIVE));
   if (!val) {
@@ -147,6 +162,13 @@ static void put_instance(struct tree *t, struct tfr_instance *o,
   o->dir = tm->rel;
   o->call_range = src_range(tm->call->src, tm->call->decl);
   o->parent = in ? in->parent->addr : tm->parent->addr;
+  o->version = tm->call->version;
+  const struct manifest_rec *rec =
+      t->has_man ? tree_manifest_find(t, tree_manifest_key(t, tm->addr)) : NULL;
+  o->installed_version =
+      rec && rec->version && *rec->version ? rec->version : NULL;
+  o->count_expr = expr_file(t, tm->call->count_src, tm->call->count);
+  o->for_each_expr = expr_file(t, tm->call->for_each_src, tm->call->for_each);
   struct tfr_variable *vars =
       tfr_arena_alloc(t->a, (tm->m->nvars ? tm->m->nvars : 1) * sizeof *vars);
   for (size_t k = 0; k < tm->m->nvars; k++)
@@ -172,7 +194,8 @@ static int by_address(const void *x, const void *y) {
 
 void tree_result(struct tree *t, struct tfr_resolution *res) {
   mark_third_party(t);
-  res->tree = t->root->m->ncalls > 0; /* else a tree of one module */
+  /* else a tree of one module: no module block, or none followed */
+  res->tree = t->root->m->ncalls > 0 && !t->root_only;
   size_t n = 0;
   /* a tree cut at a limit is not followed: no child is listed (each
   ** would be "not resolved", up to TREE_MAX_INSTANCES of them) */

@@ -375,22 +375,44 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
   }
 }
 
-/* A root variable's rules that read module outputs, in the plan walk
-** once those are evaluated, as Terraform's graph orders them
+/* A root variable's rules in Terraform's validate walk: every root
+** variable unknown, a failure at the declaration, only errors kept; a
+** reference to something undeclared is an error of this variable's rules
+** alone (eval_variable.go:267-271, evaluate.go). */
+static bool exec_root_validate(struct tree *t, struct tmod *tm, size_t k,
+                               struct scope *s) {
+  const struct module *m = tm->m;
+  size_t before = tfr_diags_count(t->diags);
+  if (validate_var_refs(m, t->a, t->diags, k)) {
+    if (!t->walk_clean) {
+      t->walk_clean = tfr_arena_alloc(t->a, sizeof *t->walk_clean);
+      tfr_arena_on_free(t->a, (void (*)(void *))bytemap_free, t->walk_clean);
+    }
+    validate_var_walk(m, t->scratch, t->a, t->diags, k, s, t->walk_clean);
+  }
+  tree_walk_said(t, before, "");
+  return !diags_errors_since(t->diags, before);
+}
+
+/* A root variable's rules, as Terraform's one graph orders them: after
+** the module outputs and local values they read
 ** (transform_variable_validation.go, node_variable_validation.go:
-** 116-135); resolve.c evaluated the others, and the validate walk of
-** them all. */
+** 116-135), in the validate walk and the plan walk. */
 static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   struct tinst *in = tm->insts[0];
-  if (t->validate)
-    return true;
   struct scope s;
   struct tscope ts;
   tree_init_scope(t, &s, &ts, in, NULL, -1, NULL);
+  if (t->validate)
+    return exec_root_validate(t, tm, k, &s);
   size_t before = tfr_diags_count(t->diags);
   bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
                                    false, t->root_rules[k]);
   diags_set_module_since(t->diags, before, "");
+  if (!passed && t->root_soft && t->root_soft[k]) {
+    validate_soften(tm->m, t->diags, before, t->root_soft, NULL);
+    passed = true; /* its null stays: the caller's to set */
+  }
   if (passed && !diags_errors_since(t->diags, before))
     return true;
   in->failed[k] = true;
@@ -778,6 +800,27 @@ static bool exec_node(struct tree *t, struct tnode *n) {
 /* One walk over the graph: the root's instance first, then every node in
 ** order, a node skipped (state 3) when one of its dependencies is not
 ** done. */
+/* The rules of a root variable that the plan walk skips (a dependency
+** was not done): why, in the rule runner's words (validate.c) when it is
+** the variable's own value or another root variable's. */
+static void skip_root_rules(struct tree *t, const struct tnode *n) {
+  if (t->validate || n->kind != N_VALID || n->tm != t->root || !t->root_rules)
+    return;
+  const struct module *m = t->root->m;
+  const char *why = NULL;
+  if (t->nodes[t->root->var_node[n->index]].state != 1)
+    why = "the variable has no valid value";
+  for (size_t j = 0; j < n->ndeps && !why; j++) {
+    const struct tnode *d = &t->nodes[n->deps[j]];
+    if (d->state != 1 && d->tm == t->root && d->index != n->index &&
+        (d->kind == N_VAR || d->kind == N_VALID))
+      why = tfr_arena_printf(t->a, "it refers to var.%s, which is not valid",
+                             m->vars[d->index].name);
+  }
+  if (why)
+    validate_skip_rules(&m->vars[n->index], t->root_rules[n->index], why);
+}
+
 static void walk(struct tree *t, const tfr_value *const *root_values) {
   for (size_t i = 0; i < t->nall; i++)
     t->all[i]->ninsts = 0;
@@ -803,15 +846,15 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
       skip = t->nodes[n->deps[j]].state != 1;
     if (skip) {
       n->state = 3;
+      skip_root_rules(t, n);
       continue;
     }
     n->state = exec_node(t, n) ? 1 : 2;
   }
 }
 
-bool tree_graph(struct tree *t, tfr_diags *diags, const bool *root_later) {
+bool tree_graph(struct tree *t, tfr_diags *diags) {
   t->diags = diags;
-  t->root_later = root_later;
   size_t before = tfr_diags_count(diags);
   if (!tree_build_graph(t))
     return false;
@@ -951,10 +994,11 @@ static void moved_calls(struct tree *t) {
 void tree_plan(struct tree *t, tfr_diags *diags,
                const tfr_value *const *root_values,
                const struct value_place *root_at,
-               struct tfr_rule *const *root_rules) {
+               struct tfr_rule *const *root_rules, const bool *root_soft) {
   t->diags = diags;
   t->root_at = root_at;
   t->root_rules = root_rules;
+  t->root_soft = root_soft;
   for (size_t i = 0; i < t->nnodes; i++)
     t->nodes[i].state = 0;
   size_t before = tfr_diags_count(diags);

@@ -374,76 +374,7 @@ static bool refs_declared_in(const struct module *m, tfr_arena *a,
   return ok;
 }
 
-/* References to undeclared variables and locals; true if there were
-** none. */
-static bool declared_refs(const struct module *m, tfr_arena *a,
-                          tfr_diags *diags, bool *bad) {
-  bool ok = true;
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *v = &m->vars[k];
-    bad[k] = false;
-    for (size_t i = 0; i < v->nvalidations; i++) {
-      const struct validation *rule = &v->validations[i];
-      const struct rule_refs *rr = rule_refs(a, m, rule);
-      bad[k] |= !refs_declared_in(m, a, diags, rule->cond_src, rr->cond,
-                                  rr->cond_ix, v->name);
-      bad[k] |= !refs_declared_in(m, a, diags, rule->msg_src, rr->msg,
-                                  rr->msg_ix, v->name);
-    }
-    ok &= !bad[k];
-  }
-  return ok;
-}
-
-/* ---- cycles (Terraform's graph: dag.Validate) ---------------------------
-** The nodes Terraform's graph has that we know: "var.NAME (validation)"
-** for each variable with rules (node k) and "local.NAME (expand)" for each
-** local value (node nvars + i).  A rule's node depends on the validation
-** nodes of the other variables it refers to (a validation node is
-** referenceable as its variable) and on the local values it refers to; a
-** local value on the same.  Every strongly connected component of more
-** than one node is a cycle, one error each. */
-
-struct graph {
-  const struct module *m;
-  tfr_arena *a;
-  size_t n;
-  size_t **out; /* each node's dependencies, -1 ended */
-};
-
-/* x appended to the -1 ended list *v (n entries, room for cap). */
-static void push_node(size_t **v, size_t *n, size_t *cap, size_t x) {
-  if (*n + 2 > *cap) {
-    *cap = *cap * 2 + 8;
-    *v = heap_realloc(*v, *cap * sizeof **v);
-  }
-  (*v)[(*n)++] = x;
-  (*v)[*n] = (size_t)-1;
-}
-
-/* The dependencies of node self that r names, added to its list. */
-static void edges_of(struct graph *g, size_t self, const struct refs *r,
-                     const long *ix, size_t *n, size_t *cap) {
-  const struct module *m = g->m;
-  for (size_t j = 0; j < r->vars.n; j++) {
-    long t = ix ? ix[j] : index_of(m, r->vars.v[j]);
-    if (t >= 0 && (size_t)t != self && m->vars[t].nvalidations)
-      push_node(&g->out[self], n, cap, (size_t)t);
-  }
-  for (size_t j = 0; j < r->locals.n; j++) {
-    long t = scope_local_index(m, r->locals.v[j], strlen(r->locals.v[j]));
-    if (t >= 0 && m->nvars + (size_t)t != self)
-      push_node(&g->out[self], n, cap, m->nvars + (size_t)t);
-  }
-}
-
-static const char *node_name(const struct graph *g, size_t k) {
-  const struct module *m = g->m;
-  return k < m->nvars ? tfr_arena_printf(g->a, "var.%s %s", m->vars[k].name,
-                                         engine_rules(m->opentofu)->rules_node)
-                      : tfr_arena_printf(g->a, "local.%s (expand)",
-                                         m->locals[k - m->nvars].name);
-}
+/* ---- cycles (Terraform's graph: dag.Validate) ------------------------- */
 
 void validate_cycle(tfr_arena *a, tfr_diags *diags,
                     const struct engine_rules *e, const char **names,
@@ -477,123 +408,6 @@ void validate_cycle(tfr_arena *a, tfr_diags *diags,
   free(b.p);
 }
 
-/* One component of the module's graph: popped in pop order. */
-static void cycle_error(const struct graph *g, tfr_diags *diags,
-                        const size_t *popped, size_t n) {
-  const char **names = tfr_arena_alloc(g->a, n * sizeof *names);
-  for (size_t i = 0; i < n; i++)
-    names[i] = node_name(g, popped[n - 1 - i]);
-  validate_cycle(g->a, diags, engine_rules(g->m->opentofu), names, n);
-}
-
-/* Tarjan's strongly connected components, without recursion: true if
-** there was a cycle (each reported). */
-static bool graph_cycles(struct graph *g, tfr_diags *diags) {
-  size_t n = g->n;
-  size_t *index = heap_calloc(n ? n : 1, sizeof *index); /* 0: not visited */
-  size_t *low = heap_calloc(n ? n : 1, sizeof *low);
-  size_t *edge = heap_calloc(n ? n : 1, sizeof *edge); /* next edge to follow */
-  bool *on = heap_calloc(n ? n : 1, sizeof *on);
-  size_t *stack = heap_alloc((n ? n : 1) * sizeof *stack);
-  size_t *calls = heap_alloc((n ? n : 1) * sizeof *calls);
-  size_t next = 1, sp = 0, found = 0;
-  for (size_t root = 0; root < n; root++) {
-    if (index[root])
-      continue;
-    size_t cp = 0;
-    calls[cp++] = root;
-    index[root] = low[root] = next++;
-    stack[sp++] = root, on[root] = true;
-    while (cp) {
-      size_t v = calls[cp - 1], w = g->out[v][edge[v]];
-      if (w != (size_t)-1) {
-        edge[v]++;
-        if (!index[w]) {
-          index[w] = low[w] = next++;
-          stack[sp++] = w, on[w] = true;
-          calls[cp++] = w;
-        } else if (on[w] && index[w] < low[v]) {
-          low[v] = index[w];
-        }
-        continue;
-      }
-      cp--;
-      if (cp && low[v] < low[calls[cp - 1]])
-        low[calls[cp - 1]] = low[v];
-      if (low[v] != index[v])
-        continue;
-      size_t from = sp;
-      do
-        on[stack[--from]] = false;
-      while (stack[from] != v);
-      if (sp - from > 1) {
-        /* popped order: the top of the stack first */
-        size_t k = sp - from;
-        size_t *popped = heap_alloc(k * sizeof *popped);
-        for (size_t i = 0; i < k; i++)
-          popped[i] = stack[sp - 1 - i];
-        cycle_error(g, diags, popped, k);
-        free(popped);
-        found++;
-      }
-      sp = from;
-    }
-  }
-  free(index), free(low), free(edge), free(on), free(stack), free(calls);
-  return found > 0;
-}
-
-/* A local value that refers to itself: not a cycle (the graph leaves
-** such edges out) but the error Terraform's walk gives when it evaluates
-** it (node_local.go), at each reference. */
-static void self_reference(tfr_arena *a, tfr_diags *diags,
-                           const struct local_decl *d, const struct refs *r) {
-  for (size_t j = 0; j < r->locals.n; j++)
-    if (!strcmp(r->locals.v[j], d->name)) {
-      error_in(diags, d->src, r->locals.at[j], TFR_DIAG_ERROR,
-               "Self-referencing local value",
-               tfr_arena_printf(a,
-                                "Local value local.%s cannot use its own "
-                                "result as part of its expression.",
-                                d->name),
-               NULL);
-    }
-}
-
-/* Cycles among rules and local values; true if there was one (or a local
-** value that refers to itself). */
-static bool cycles(const struct module *m, tfr_arena *a, tfr_diags *diags) {
-  struct graph g = {m, a, m->nvars + m->nlocals, NULL};
-  size_t before = tfr_diags_count(diags);
-  g.out = heap_calloc(g.n ? g.n : 1, sizeof *g.out);
-  for (size_t k = 0; k < g.n; k++) {
-    size_t n = 0, cap = 0;
-    push_node(&g.out[k], &n, &cap, (size_t)-1); /* an empty list */
-    n = 0;
-    if (k >= m->nvars) {
-      const struct local_decl *d = &m->locals[k - m->nvars];
-      struct refs r = refs_of(a, d->expr);
-      self_reference(a, diags, d, &r);
-      edges_of(&g, k, &r, NULL, &n, &cap);
-      continue;
-    }
-    const struct var_decl *v = &m->vars[k];
-    for (size_t i = 0; i < v->nvalidations; i++) {
-      const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
-      edges_of(&g, k, rr->own, rr->own_ix, &n, &cap);
-    }
-  }
-  size_t walk = tfr_diags_count(diags); /* the walk's errors before it */
-  bool found = graph_cycles(&g, diags);
-  if (found) /* the graph does not validate: there is no walk */
-    diags_remove(diags, before, walk);
-  found |= tfr_diags_count(diags) > before;
-  for (size_t k = 0; k < g.n; k++)
-    free(g.out[k]);
-  free(g.out);
-  return found;
-}
-
 /* The context that evaluates x, a rule's condition or error message, in
 ** the scope (es: the scope's lookup, kept by the caller). */
 static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
@@ -610,7 +424,7 @@ static struct eval_ctx rule_ctx(tfr_arena *a, tfr_diags *diags,
   c.dir = s->m ? s->m->dir : s->dir;
   c.plan = true;
   c.attr_hint = &s->attr_hint;
-  scope_funcs(&c, s->m);
+  scope_funcs(&c, s->m ? s->m : s->funcs_of);
   c.unknown_funcs = x == rule->error_message ? EVAL_FUNCS_HCL
                     : s->init                ? EVAL_FUNCS_INIT
                                              : EVAL_FUNCS_TERRAFORM;
@@ -689,74 +503,29 @@ static struct tfr_range decl_range(const void *ud, size_t k) {
   return m->vars[k].decl;
 }
 
-bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
-                      bool *cycle) {
-  const struct value_place decl_place = {decl_range, m};
-  /* each validation node of Terraform's walk on its own: a reference to
-  ** something undeclared is an error of that variable's rules only
-  ** (evaluate.go), the others are still evaluated */
-  bool *bad = tfr_arena_alloc(a, (m->nvars ? m->nvars : 1) * sizeof *bad);
-  bool ok = declared_refs(m, a, diags, bad);
-  if (cycles(m, a, diags))
-    return !(*cycle = true);
-  size_t nrules = 0;
-  for (size_t k = 0; k < m->nvars; k++)
-    nrules += m->vars[k].nvalidations;
-  if (!nrules)
-    return ok; /* nothing to evaluate */
-  struct scope s = {0};
-  s.a = a;
-  s.var = scope_var_object(a, m, NULL);
-  scope_fixed(&s, m->dir);
-  scope_locals(&s, m);
-  s.plan = true;
-  /* only errors count here: warnings come again from the final walk */
-  tfr_diags *scratch = tfr_diags_new(a);
-  /* Nothing a rule computes here outlives it but its diagnostics (copied
-  ** into scratch's arena): each is evaluated in a scratch arena, reset
-  ** after it, so that 10,000 rules reuse the same few pages.  Local values
-  ** are kept in the scope, which allocates from a. */
-  tfr_arena *t = tfr_arena_new();
-  struct arena_mark empty = arena_mark(t);
-  struct bytemap clean = {0}; /* walk_key of the rules without errors */
+bool validate_var_walk(const struct module *m, tfr_arena *a, tfr_arena *keep,
+                       tfr_diags *diags, size_t k, struct scope *s,
+                       struct bytemap *clean) {
+  const struct value_place decl = {decl_range, m};
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
-  for (size_t k = 0; k < m->nvars; k++) {
-    bool erred = false; /* a rule of variable k had an error */
-    /* a bad reference: none of its rules (eval_variable.go:267-271) */
-    for (size_t i = 0;
-         i < m->vars[k].nvalidations && !bad[k] && !(stop && erred); i++) {
-      /* Terraform's validate walk: the rule with every variable unknown;
-      ** one that is false even so fails here */
-      const struct validation *rule = &m->vars[k].validations[i];
-      size_t klen = 0;
-      char keytext[10];
-      const char *key = walk_key(&m->vars[k], rule, &klen, keytext);
-      if (key && bytemap_get(&clean, key, klen))
-        continue;
-      size_t before = tfr_diags_count(scratch);
-      struct tfr_rule dummy;
-      arena_reset(t, empty);
-      run_rule(t, scratch, m, k, rule, &s, &decl_place, true, &dummy);
-      bool errs = false;
-      for (size_t j = before; j < tfr_diags_count(scratch); j++)
-        errs |= tfr_diags_get(scratch, j)->sev == TFR_DIAG_ERROR;
-      erred |= errs;
-      if (key && !errs)
-        bytemap_put(&clean, tfr_arena_strndup(a, key, klen), klen, (void *)1);
-      for (size_t j = before; j < tfr_diags_count(scratch); j++) {
-        const struct tfr_diag *g = tfr_diags_get(scratch, j);
-        if (g->sev != TFR_DIAG_ERROR)
-          continue;
-        tfr_diags_add(diags, g->sev, g->subject.filename ? &g->subject : NULL,
-                      g->summary, g->detail);
-        tfr_diags_set_code(diags, g->code);
-        tfr_diags_set_variable(diags, g->variable);
-        ok = false;
-      }
-    }
+  bool ok = true;
+  for (size_t i = 0; i < m->vars[k].nvalidations && (ok || !stop); i++) {
+    const struct validation *rule = &m->vars[k].validations[i];
+    size_t klen = 0;
+    char keytext[10];
+    const char *key = walk_key(&m->vars[k], rule, &klen, keytext);
+    if (key && clean && bytemap_get(clean, key, klen))
+      continue;
+    size_t before = tfr_diags_count(diags);
+    struct arena_mark mark = arena_mark(a);
+    struct tfr_rule dummy;
+    run_rule(a, diags, m, k, rule, s, &decl, true, &dummy);
+    arena_reset(a, mark);
+    if (diags_errors_since(diags, before))
+      ok = false;
+    else if (key && clean)
+      bytemap_put(clean, tfr_arena_strndup(keep, key, klen), klen, (void *)1);
   }
-  tfr_arena_free(t);
-  bytemap_free(&clean);
   return ok;
 }
 
@@ -1101,8 +870,8 @@ static bool run_own(tfr_arena *a, tfr_diags *diags, const struct module *m,
 }
 
 /* Every rule of variable k skipped, for the same reason. */
-static void skip_all(const struct var_decl *v, struct tfr_rule *rules,
-                     const char *why) {
+void validate_skip_rules(const struct var_decl *v, struct tfr_rule *rules,
+                         const char *why) {
   for (size_t i = 0; i < v->nvalidations; i++)
     outcome(&rules[i], TFR_RULE_SKIPPED, why);
 }
@@ -1179,60 +948,38 @@ static bool var_rules(tfr_arena *a, tfr_arena *scratch, tfr_diags *diags,
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init,
-                           const bool *later);
+                           struct tfr_rule *const *rules, bool init);
 
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
-                    struct tfr_rule *const *rules, const bool *later) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, false, later);
+                    struct tfr_rule *const *rules) {
+  validate_rules(m, a, diags, values, failed, value_at, rules, false);
 }
 
 void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
                    const tfr_value **values, bool *failed,
                    const struct value_place *value_at,
                    struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, true, NULL);
+  validate_rules(m, a, diags, values, failed, value_at, rules, true);
 }
 
-/* Whether a rule reads (through local values too) a module call. */
-static bool reads_module(tfr_arena *a, const struct module *m,
-                         const struct validation *rule) {
-  const struct refs *d = rule_refs(a, m, rule)->deep;
-  for (size_t i = 0; i < d->objects.n; i++)
-    if (!strncmp(d->objects.v[i], "module.", 7))
-      return true;
-  return false;
-}
-
-/* Whether one of variable k's rules reads a variable marked in later. */
-static bool reads_later(tfr_arena *a, const struct module *m, size_t k,
-                        const bool *later) {
-  const struct var_decl *v = &m->vars[k];
-  for (size_t i = 0; i < v->nvalidations; i++) {
-    const struct rule_refs *rr = rule_refs(a, m, &v->validations[i]);
-    for (size_t j = 0; j < rr->deep->vars.n; j++) {
-      long ix = rr->deep_ix ? rr->deep_ix[j] : index_of(m, rr->deep->vars.v[j]);
-      if (ix >= 0 && (size_t)ix != k && later[ix])
-        return true;
-    }
-  }
-  return false;
-}
-
-void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
-  for (size_t k = 0; k < m->nvars; k++) {
-    const struct var_decl *v = &m->vars[k];
-    later[k] = false;
-    for (size_t i = 0; i < v->nvalidations && !later[k]; i++)
-      later[k] = reads_module(a, m, &v->validations[i]);
-  }
-  for (bool more = true; more;) {
-    more = false;
-    for (size_t k = 0; k < m->nvars; k++)
-      if (!later[k] && reads_later(a, m, k, later))
-        later[k] = more = true;
+void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
+                     const bool *soft, bool *failed) {
+  for (size_t i = from; soft && i < tfr_diags_count(diags); i++) {
+    struct tfr_diag *g = diags_at(diags, i);
+    if (g->code != TFR_CODE_RULE_FAILED || g->sev != TFR_DIAG_ERROR ||
+        !g->variable || (g->module && *g->module))
+      continue;
+    long k = index_of(m, g->variable);
+    if (k < 0 || !soft[k])
+      continue;
+    g->sev = TFR_DIAG_WARNING;
+    g->note = "A warning here, not an error: with -missing-required=info, "
+              "a rule that only fails while the variable is at its default "
+              "of null says that the caller must set it.";
+    if (failed)
+      failed[k] = false;
   }
 }
 
@@ -1241,8 +988,7 @@ void validate_after_modules(const struct module *m, tfr_arena *a, bool *later) {
 static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
                            const tfr_value **values, bool *failed,
                            const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init,
-                           const bool *later) {
+                           struct tfr_rule *const *rules, bool init) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
     nrules += m->vars[k].nvalidations;
@@ -1253,9 +999,6 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   for (size_t k = 0; init && k < n; k++)
     if (!m->vars[k].is_const)
       done[k] = 1; /* unknown in the init walk: nothing to wait for */
-  for (size_t k = 0; later && k < n; k++)
-    if (later[k])
-      done[k] = 1; /* the module tree's walk evaluates them (tree_walk.c) */
   tfr_arena *t = tfr_arena_new();
   struct scope s = {0};
   s.a = a;
@@ -1275,7 +1018,7 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       const struct var_decl *v = &m->vars[k];
       if (failed[k] || !values[k]) {
-        skip_all(v, rules[k], "the variable has no valid value");
+        validate_skip_rules(v, rules[k], "the variable has no valid value");
         done[k] = 2;
         progress = true;
         continue;
@@ -1300,9 +1043,10 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         continue;
       progress = true;
       if (skip) {
-        skip_all(v, rules[k],
-                 tfr_arena_printf(a, "it refers to var.%s, which is not valid",
-                                  skip));
+        validate_skip_rules(
+            v, rules[k],
+            tfr_arena_printf(a, "it refers to var.%s, which is not valid",
+                             skip));
         done[k] = 2;
         continue;
       }

@@ -12,12 +12,17 @@
 ** variable. */
 void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
 
-/* Before values are final: references to undeclared variables, cycles,
-** and errors that do not depend on values (every variable unknown).
-** False when Terraform would stop here; *cycle set when that is at a
-** cycle, found before any walk. */
-bool validate_unknown(struct module *m, tfr_arena *a, tfr_diags *diags,
-                      bool *cycle);
+/* The rules of the root variable k of m in Terraform's validate walk
+** (tree_walk.c): every variable unknown, a failure at the declaration, in
+** s; what they compute in a (reset after each).  A rule whose outcome
+** there depends only on its text and its variable's type and marks
+** (walk_key) is evaluated once per module: clean holds the keys of those
+** that passed (in keep).  False if one gave an error. */
+struct bytemap;
+struct scope;
+bool validate_var_walk(const struct module *m, tfr_arena *a, tfr_arena *keep,
+                       tfr_diags *diags, size_t k, struct scope *s,
+                       struct bytemap *clean);
 
 /* Where variable k's value is written: asked for only when one of its
 ** rules fails. */
@@ -29,18 +34,13 @@ struct value_place {
 /* Every rule with the final values (values[k] NULL when unresolved), in
 ** dependency order; a variable whose rule fails gets failed[k].  A rule
 ** failure points at value_at's range of the variable; rules[k][i] gets
-** the outcome of rule i of variable k.  The rules of a variable with
-** later[k] are left to the module tree's walk (later may be NULL). */
+** the outcome of rule i of variable k.  A module with a module tree has
+** its rules evaluated in the tree's walk instead (tree_walk.c), the root
+** being its first instance. */
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
-                    struct tfr_rule *const *rules, const bool *later);
-
-/* later[k]: a rule of variable k reads a module call's outputs, directly,
-** through local values or through another such variable's rules: in
-** Terraform's graph its validation waits for them (tree_walk.c evaluates it
-** in the plan walk). */
-void validate_after_modules(const struct module *m, tfr_arena *a, bool *later);
+                    struct tfr_rule *const *rules);
 
 /* Terraform's init walk (Terraform >= 1.15, graph_builder_init.go): the
 ** rules of the const variables only, with values[k] the const variables'
@@ -70,6 +70,20 @@ bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
                         size_t k, struct scope *s,
                         const struct value_place *value_at, bool walk_validate,
                         struct tfr_rule *rules);
+
+/* -missing-required=info: a failed rule of a root variable k with soft[k]
+** (no source sets it and its default is null: `var.x != null` with
+** `default = null`) says what "No value for required variable" says, that
+** the caller must set it: its errors from diags[from] on (the root
+** module's) become warnings, and failed[k] (failed may be NULL) false. */
+void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
+                     const bool *soft, bool *failed);
+
+/* Every rule of v skipped, each outcome in rules[i] saying why ("the
+** variable has no valid value", "it refers to var.x, which is not
+** valid"). */
+void validate_skip_rules(const struct var_decl *v, struct tfr_rule *rules,
+                         const char *why);
 
 /* Terraform's errors for references in x to variables and local values
 ** that m does not declare; true if there are none. */

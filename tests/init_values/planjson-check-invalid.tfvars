@@ -1,0 +1,2 @@
+region = "eu-west-1"
+token = "a-long-enough-token"
