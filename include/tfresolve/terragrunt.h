@@ -91,6 +91,8 @@ struct tfr_unit {
                                      ("copied by terragrunt from
                                      unit/x.auto.tfvars", "generate \"x\"
                                      at unit/terragrunt.hcl:3"), or NULL */
+  const char *const *overlay_copy_of; /* for each overlay: the unit's file
+                                         it is a copy of, or NULL */
 };
 
 /**

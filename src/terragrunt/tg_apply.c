@@ -116,12 +116,27 @@ static bool said_by_input(const struct tfr_unit *u,
   return false;
 }
 
+/* The unit's own file an overlay is a copy of, or NULL. */
+static const char *copy_of(const struct tfr_unit *u, const char *file) {
+  for (size_t i = 0; file && i < u->noverlays; i++)
+    if (!strcmp(u->overlays[i].path, file))
+      return u->overlay_copy_of[i];
+  return NULL;
+}
+
 static void copy_diags(tfr_arena *a, tfr_diags *out, const struct tfr_unit *u,
                        const struct tfr_resolution *res, const tfr_diags *in) {
   for (size_t i = 0; i < tfr_diags_count(in); i++) {
     struct tfr_diag g = *tfr_diags_get(in, i);
     if (said_by_input(u, res, &g))
       continue;
+    /* about a copy terragrunt makes of a unit's file: the element is the
+    ** same range in the file itself, which CI annotations can point at */
+    const char *orig = copy_of(u, g.subject.filename);
+    if (orig && !g.element.filename) {
+      g.element = g.subject;
+      g.element.filename = orig;
+    }
     const struct tfr_unit_input *p =
         g.module && *g.module ? NULL : input_of(u, g.variable);
     const struct tfr_variable *v = p ? var_of(res, g.variable) : NULL;

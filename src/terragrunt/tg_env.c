@@ -424,20 +424,26 @@ static void build_args(struct tg_run *r, struct tfr_unit *u,
 /* A file terragrunt puts in the working directory, and why (in words);
 ** a later one of the same path replaces it, as a later write does. */
 static void add_overlay(struct tg_run *r, struct tfr_unit *u, const char *path,
-                        const char *text, size_t len, const char *why) {
+                        const char *text, size_t len, const char *why,
+                        const char *copy_of) {
   size_t i = 0;
   while (i < u->noverlays && strcmp(u->overlays[i].path, path))
     i++;
-  struct tfr_overlay *o = tfr_arena_alloc(r->a, (u->noverlays + 1) * sizeof *o);
-  const char **w = tfr_arena_alloc(r->a, (u->noverlays + 1) * sizeof *w);
+  size_t n = u->noverlays + 1;
+  struct tfr_overlay *o = tfr_arena_alloc(r->a, n * sizeof *o);
+  const char **w = tfr_arena_alloc(r->a, n * sizeof *w);
+  const char **c = tfr_arena_alloc(r->a, n * sizeof *c);
   memcpy(o, u->overlays, u->noverlays * sizeof *o);
   memcpy(w, u->overlay_why, u->noverlays * sizeof *w);
+  memcpy(c, u->overlay_copy_of, u->noverlays * sizeof *c);
   o[i].path = path;
   o[i].text = text;
   o[i].len = len;
   w[i] = why;
+  c[i] = copy_of;
   u->overlays = o;
   u->overlay_why = w;
+  u->overlay_copy_of = c;
   u->noverlays += i == u->noverlays;
 }
 
@@ -475,7 +481,8 @@ static void copy_unit_files(struct tg_run *r, struct tfr_unit *u,
     add_overlay(r, u, tg_show_path(r, tg_join(r->a, dir, e->d_name)), s->text,
                 s->len,
                 tfr_arena_printf(r->a, "copied by terragrunt from %s",
-                                 tg_show_path(r, from)));
+                                 tg_show_path(r, from)),
+                tg_show_path(r, from));
   }
   if (d)
     closedir(d);
@@ -533,7 +540,8 @@ static bool generate(struct tg_run *r, struct tfr_unit *u,
                                               g->comment_prefix, g->contents);
     add_overlay(r, u, tg_show_path(r, target), text, strlen(text),
                 tfr_arena_printf(r->a, "generate \"%s\" at %s:%d", g->name,
-                                 g->at.filename, g->at.start.line));
+                                 g->at.filename, g->at.start.line),
+                NULL);
   }
   return true;
 }
@@ -559,7 +567,7 @@ static void null_file(struct tg_run *r, struct tfr_unit *u,
               strcmp(u->module_dir, ".")
                   ? tfr_arena_printf(r->a, "%s/%s", u->module_dir, name)
                   : name,
-              b.p, b.n, NULL);
+              b.p, b.n, NULL, NULL);
 }
 
 static int by_name(const void *x, const void *y) {
