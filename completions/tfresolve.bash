@@ -15,7 +15,7 @@
 _tfresolve_options() {
   local module="-var -var-file= -chdir= -no-env -json -format= -engine=
     -show-sensitive -no-color -strict -no-modules -third-party-warnings
-    -unchecked= -help"
+    -unchecked= -terragrunt= -help"
   case $1 in
     show) echo "$module -changed -required -missing-required=" ;;
     explain) echo "$module -all -missing-required=" ;;

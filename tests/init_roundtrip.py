@@ -378,7 +378,7 @@ def modules(fixtures, values, shard, shards):
         "tree-output-precondition-config", "tree-output-root-deprecated",
         "tree-removed-module-exists", "tofu-module-enabled-decode",
         "tree-module-enabled-terraform", "tree-removed-before-root-rules",
-        "tree-child-error-not-the-roots",
+        "tree-child-error-not-the-roots", "tree-shared-rule-text-each-own",
         "tree-terraform-child-rule-engine-functions"))
     skip["tree-missing-info-child-same-name"] = (
         "a root variable whose default is null and whose rule refuses null "

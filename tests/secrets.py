@@ -31,7 +31,7 @@ SHAPES_DIR (fixtures/secrets-shapes) holds one module per further way a
 secret reaches a diagnostic (-strict's dropped attributes with map keys,
 conversion errors that name an element, a duplicate key from an inverted
 map, syntax errors in var files, -var and TF_VAR_ values of sensitive
-variables), each with `args` and `env` files: every command and format,
+variables, a terragrunt unit's inputs), each with `args` and `env` files: every command and format,
 with and without -strict and -no-color, may show none of their canaries;
 explain -show-sensitive shows the values of those that parse (the opt-in).
 

@@ -63,6 +63,9 @@ enum tfr_diag_code {
                                    not declare (-strict; OpenTofu warns) */
   TFR_CODE_VAR_FILE_UNREADABLE, /* since 0.3.0: "Failed to read variables
                                    file" (missing, a directory, a FIFO...) */
+  TFR_CODE_ENV_UNDECLARED,      /* since 0.4.0: -strict's TF_VAR_ name near
+                                   a declared one ("Environment variable for
+                                   an undeclared variable") */
 };
 
 /** What a reference in the diagnostic's expression was when it was

@@ -131,6 +131,12 @@ struct tfr_resolve_opts {
                               instances are not checked
                               (tfr_resolution.unchecked) is an error, not a
                               warning; strict does the same */
+  /* since 0.4.0: variables whose value only another tool knows when it
+  ** runs (a terragrunt dependency output without a mock): each is set, as
+  ** TF_VAR_ would set it, to a value unknown until then; the rules that
+  ** read it are deferred */
+  const char *const *unknown;
+  size_t nunknown;
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */

@@ -34,6 +34,7 @@ struct job {
   tfr_arena *a;
   tfr_diags *d;
   const struct tfr_resolution *res;
+  bool unit; /* dir is a terragrunt unit */
 };
 
 struct pool {
@@ -70,7 +71,15 @@ static void run_job(const struct many_opts *mo, struct job *j) {
   ro.warn_dropped = true; /* check: what Terraform drops silently is said */
   /* -recursive: the whole tree below DIR is the user's own code */
   ro.own_dir = mo->recursive ? mo->dir : NULL;
-  if (j->mod) {
+  if (j->unit) {
+    int rc = EXIT_OK;
+    j->res = cli_unit_resolve(j->a, &j->d, j->dir, &ro, &rc);
+    if (!j->res) { /* not read, or its module not checked: no variables */
+      struct tfr_resolution *r = tfr_arena_alloc(j->a, sizeof *r);
+      r->valid = rc == EXIT_OK;
+      j->res = r;
+    }
+  } else if (j->mod) {
     /* the shared module's load warnings belong to every environment */
     tfr_diags_share_sources(j->d, j->load);
     for (size_t i = 0; i < tfr_diags_count(j->load); i++) /* whole */
@@ -268,7 +277,9 @@ static void report_human(const struct many_opts *mo, struct job *jobs, size_t n,
            jobs[i].res->valid ? "valid" : "INVALID", e, w);
   }
   printf("\n%zu of %zu %s%s valid", valid, n,
-         !strcmp(what, "environment") ? "environment" : "module",
+         !strcmp(what, "environment") ? "environment"
+         : !strcmp(what, "unit")      ? "unit"
+                                      : "module",
          n == 1 ? "" : "s");
   if (unchecked)
     printf("; %zu module%s not checked (listed above)", unchecked,
@@ -341,11 +352,20 @@ static bool affected(const struct many_opts *mo, const struct cli_roots *roots,
 /* The directories to check: DIR, or with -recursive its roots (those the
 ** -affected-by files concern). */
 static struct cli_roots *check_dirs(const struct many_opts *mo, tfr_arena *a,
-                                    tfr_diags *load, struct cli_names *dirs) {
+                                    tfr_diags *load, struct cli_names *dirs,
+                                    bool *units) {
+  *units = false;
   if (!mo->recursive) {
     cli_names_add(dirs, mo->dir);
     return NULL;
   }
+  /* a live repository: its terragrunt units, each with its module */
+  cli_units_find(mo->dir, dirs);
+  if (dirs->n && !mo->nchanged) {
+    *units = true;
+    return NULL;
+  }
+  cli_names_free(dirs);
   struct cli_roots *roots =
       cli_roots_find(mo->dir, mo->opentofu, mo->tree, a, load);
   struct cli_names all = {0};
@@ -453,7 +473,8 @@ static int check_many(const struct many_opts *mo) {
   struct cli_names dirs = {0}, files = {0};
   tfr_arena *a = tfr_arena_new();
   tfr_diags *load = tfr_diags_new(a);
-  struct cli_roots *roots = check_dirs(mo, a, load, &dirs);
+  bool units;
+  struct cli_roots *roots = check_dirs(mo, a, load, &dirs, &units);
   int rc = EXIT_USAGE;
   tfr_module *shared = NULL;
   struct job *jobs = NULL;
@@ -471,6 +492,8 @@ static int check_many(const struct many_opts *mo) {
     }
   }
   jobs = make_jobs(mo, roots, &dirs, &files, shared, load, a, &n);
+  for (size_t i = 0; i < n; i++)
+    jobs[i].unit = units;
   if (!n) {
     rc = nothing(mo, load);
     goto done;
@@ -479,7 +502,10 @@ static int check_many(const struct many_opts *mo) {
   bool valid = !tfr_diags_has_errors(load); /* a directory not searched */
   for (size_t i = 0; i < n; i++)
     valid &= jobs[i].res->valid;
-  report(mo, jobs, n, load, valid, files.n ? "environment" : "module");
+  report(mo, jobs, n, load, valid,
+         files.n ? "environment"
+         : units ? "unit"
+                 : "module");
   rc = valid ? EXIT_OK : EXIT_INVALID;
 done:
   for (size_t i = 0; i < n; i++)

@@ -66,6 +66,10 @@ const struct cli_option cli_opts_module[] = {
                  "all still reported",
                  0),
     CLI_OPT_INCLUDE(cli_opts_no_modules),
+    CLI_OPT_VALUE("terragrunt", "FILE", terragrunt,
+                  "Read the terragrunt unit FILE (terragrunt.hcl) and check "
+                  "its module with the values terragrunt would pass; a DIR "
+                  "holding terragrunt.hcl is read so by itself"),
     CLI_OPT_FLAG("third-party-warnings", o.third_party_warnings,
                  "Show each warning about code inside a third-party module "
                  "(under .terraform/modules, or outside the checked "
@@ -185,27 +189,26 @@ static int check_many(const struct cli_opts *o, const char *dir) {
   return cli_check_many(&mo);
 }
 
-/* The resolution of the module in dir, as the options say. */
-static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
-                                            const struct cli_opts *o,
-                                            const char *dir, bool explain) {
-  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
-  ro.dir = dir;
-  ro.env = o->no_env ? NULL : environ;
-  ro.args = o->args;
-  ro.nargs = o->nargs;
-  ro.opentofu = o->o.opentofu;
-  ro.declarations_only = o->bad_flag != NULL;
-  ro.strict = o->strict;
-  ro.tree = !o->no_modules;
-  ro.missing_required_info = o->missing == 1;
-  ro.unchecked_error = o->unchecked == 1;
+/* The resolution options of the module in dir, as the options say. */
+static void resolve_opts(tfr_arena *a, tfr_diags *d, const struct cli_opts *o,
+                         const char *dir, bool explain,
+                         struct tfr_resolve_opts *ro) {
+  ro->dir = dir;
+  ro->env = o->no_env ? NULL : environ;
+  ro->args = o->args;
+  ro->nargs = o->nargs;
+  ro->opentofu = o->o.opentofu;
+  ro->declarations_only = o->bad_flag != NULL;
+  ro->strict = o->strict;
+  ro->tree = !o->no_modules;
+  ro->missing_required_info = o->missing == 1;
+  ro->unchecked_error = o->unchecked == 1;
   /* explain shows the conversion; plan JSON has the values as given */
-  ro.keep_given = explain || o->o.format == FMT_PLAN_JSON;
+  ro->keep_given = explain || o->o.format == FMT_PLAN_JSON;
   /* explain tells the whole story, check warns before apply: the
   ** attributes the type drops too, as warnings (-strict: errors); the
   ** verdict stays Terraform's */
-  ro.warn_dropped = explain || o->warn_dropped;
+  ro->warn_dropped = explain || o->warn_dropped;
   if (o->bad_flag) {
     /* as Terraform: the variables are listed, none is resolved */
     tfr_diags_add(
@@ -215,7 +218,6 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *d,
       tfr_diags_set_note(
           d, tfr_arena_printf(a, "Did you mean \"%s\"?", o->suggested));
   }
-  return tfr_resolve(a, d, &ro);
 }
 
 void cli_show_json(tfr_arena *a, const struct tfr_resolution *res,
@@ -279,8 +281,31 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   }
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
-  const struct tfr_resolution *res = resolve(a, d, o, dir, explain);
-  if (o->policy && !o->bad_flag) { /* check -policy=DIR */
+  const struct tfr_resolution *res;
+  const char *tg = o->terragrunt        ? o->terragrunt
+                   : cli_unit_here(dir) ? dir
+                                        : NULL;
+  struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
+  bool unit_unread = false; /* a unit not read, or its module not checked */
+  resolve_opts(a, d, o, dir, explain, &ro);
+  if (tg && !o->bad_flag) {
+    int urc = EXIT_OK;
+    res = cli_unit_resolve(a, &d, tg, &ro, &urc);
+    if (!res && (explain || o->o.format == FMT_HUMAN)) {
+      cli_print_diags(d, &o->o);
+      tfr_arena_free(a);
+      return urc;
+    }
+    if (!res) { /* the machine formats: a document without variables */
+      struct tfr_resolution *none = tfr_arena_alloc(a, sizeof *none);
+      none->valid = urc == EXIT_OK;
+      res = none;
+      unit_unread = true;
+    }
+  } else {
+    res = tfr_resolve(a, d, &ro);
+  }
+  if (o->policy && !o->bad_flag && !unit_unread) { /* check -policy=DIR */
     struct tfr_policy_opts po = TFR_POLICY_OPTS_INIT;
     po.dir = o->policy;
     po.env = o->no_env ? NULL : environ;

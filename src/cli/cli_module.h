@@ -141,6 +141,27 @@ void cli_show_values(tfr_arena *a, const struct tfr_resolution *res,
 ** TFR_CODE_VAR_FILE_UNREADABLE). */
 bool cli_unreadable_var_file(const tfr_diags *d);
 
+/* ---- terragrunt units (units.c) ----------------------------------------- */
+
+/* Whether dir holds a terragrunt unit (terragrunt.hcl). */
+bool cli_unit_here(const char *dir);
+
+/* The resolution of the unit at path (its terragrunt.hcl or directory):
+** its module resolved with base's options (dir, env and args: the user's)
+** and the values terragrunt passes, seen from the unit; *d becomes the
+** list with the unit's diagnostics.  NULL, with *rc, when the unit cannot
+** be read (1) or its module is not checked (0; unchecked_error, strict:
+** 1). */
+const struct tfr_resolution *
+cli_unit_resolve(tfr_arena *a, tfr_diags **d, const char *path,
+                 const struct tfr_resolve_opts *base, int *rc);
+
+/* The units below dir (dir too), in the walk's order, added to out:
+** .git, .terraform and .terragrunt-cache are not entered, as terragrunt's
+** discovery skips them. */
+struct cli_names;
+void cli_units_find(const char *dir, struct cli_names *out);
+
 /* ---- show, check and explain (module.c) -------------------------------- */
 
 /* Their options before each one's own, and after (-show-sensitive,

@@ -534,42 +534,89 @@ static void json_files(const struct side *s) {
   fputc('}', stdout);
 }
 
+/* The module in d->dir resolved twice, with each side's var files on top
+** of the common sources (*sargs: the args buffer, the caller's to free);
+** false after the module's load errors (said). */
+static bool module_sides(tfr_arena *a, const struct diff_opts *d,
+                         struct side *s, struct tfr_cli_arg **sargs, int argc) {
+  tfr_diags *load = tfr_diags_new(a);
+  tfr_module *mod = tfr_module_load(a, load, d->dir, d->opentofu);
+  if (tfr_diags_has_errors(load)) {
+    cli_print_diags(load, &d->o);
+    return false;
+  }
+  *sargs = cli_calloc(d->nargs + (size_t)argc + 2, sizeof **sargs);
+  for (int k = 0; k < 2; k++) {
+    /* the common sources, then the side's files */
+    size_t n = 0;
+    for (size_t i = 0; i < d->nargs; i++)
+      (*sargs)[n++] = d->args[i];
+    for (size_t i = 0; i < d->nside[k]; i++)
+      (*sargs)[n++] =
+          (struct tfr_cli_arg){.file = true, .value = d->side[k][i]};
+    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+    o.dir = d->dir;
+    o.env = d->no_env ? NULL : environ;
+    o.args = *sargs;
+    o.nargs = n;
+    o.opentofu = d->opentofu;
+    o.tree = !d->no_modules;
+    s[k].diags = tfr_diags_new(a);
+    tfr_diags_share_sources(s[k].diags, load);
+    s[k].res = tfr_resolve_module(a, s[k].diags, mod, &o);
+    s[k].files = d->side[k];
+    s[k].nfiles = d->nside[k];
+  }
+  return true;
+}
+
+/* diff UNIT_A UNIT_B: two terragrunt units (directories holding
+** terragrunt.hcl), each resolved with the values terragrunt passes its
+** module; -var, -var-file and -no-env apply to both.  False after a unit
+** that cannot be read or whose module is not checked (said). */
+static bool unit_sides(tfr_arena *a, const struct diff_opts *d,
+                       struct side *s) {
+  for (int k = 0; k < 2; k++) {
+    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
+    o.env = d->no_env ? NULL : environ;
+    o.args = d->args;
+    o.nargs = d->nargs;
+    o.opentofu = d->opentofu;
+    o.tree = !d->no_modules;
+    s[k].diags = tfr_diags_new(a);
+    s[k].files = d->side[k];
+    s[k].nfiles = 1;
+    int rc = EXIT_OK;
+    s[k].res = cli_unit_resolve(a, &s[k].diags, d->side[k][0], &o, &rc);
+    if (!s[k].res) {
+      cli_print_diags(s[k].diags, &d->o);
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool units(const struct diff_opts *d) {
+  return d->nside[0] == 1 && d->nside[1] == 1 && cli_unit_here(d->side[0][0]) &&
+         cli_unit_here(d->side[1][0]);
+}
+
 static int run(struct cli_opts *co) {
   struct diff_opts d = {0};
   int argc = co->argc;
   int rc = EXIT_USAGE;
   tfr_arena *a = NULL;
   struct tfr_cli_arg *sargs = NULL;
-  if (!diff_flags(co, &d) || !cli_module_dir_ok("diff", d.dir))
+  if (!diff_flags(co, &d))
     goto out;
-  a = tfr_arena_new();
-  tfr_diags *load = tfr_diags_new(a);
-  tfr_module *mod = tfr_module_load(a, load, d.dir, d.opentofu);
-  if (tfr_diags_has_errors(load)) {
-    cli_print_diags(load, &d.o);
-    goto out;
-  }
   struct side s[2];
-  sargs = cli_calloc(d.nargs + (size_t)argc + 2, sizeof *sargs);
-  for (int k = 0; k < 2; k++) {
-    /* the common sources, then the side's files */
-    size_t n = 0;
-    for (size_t i = 0; i < d.nargs; i++)
-      sargs[n++] = d.args[i];
-    for (size_t i = 0; i < d.nside[k]; i++)
-      sargs[n++] = (struct tfr_cli_arg){.file = true, .value = d.side[k][i]};
-    struct tfr_resolve_opts o = TFR_RESOLVE_OPTS_INIT;
-    o.dir = d.dir;
-    o.env = d.no_env ? NULL : environ;
-    o.args = sargs;
-    o.nargs = n;
-    o.opentofu = d.opentofu;
-    o.tree = !d.no_modules;
-    s[k].diags = tfr_diags_new(a);
-    tfr_diags_share_sources(s[k].diags, load);
-    s[k].res = tfr_resolve_module(a, s[k].diags, mod, &o);
-    s[k].files = d.side[k];
-    s[k].nfiles = d.nside[k];
+  a = tfr_arena_new();
+  if (units(&d)) {
+    if (!unit_sides(a, &d, s))
+      goto out;
+  } else if (!cli_module_dir_ok("diff", d.dir) ||
+             !module_sides(a, &d, s, &sargs, argc)) {
+    goto out;
   }
   bool valid = s[0].res->valid && s[1].res->valid;
   /* a var file that cannot be read (a typo in its name): that error
@@ -651,7 +698,11 @@ const struct cli_command cli_cmd_diff = {
         "Sensitive values are compared but never shown (-show-sensitive is\n"
         "accepted and changes nothing).  -var, -var-file, -no-env and\n"
         "-engine apply to both sides, as for show (the side's files come\n"
-        "last).\n",
+        "last).\n"
+        "\n"
+        "With two terragrunt units (directories holding terragrunt.hcl) as A\n"
+        "and B, each side is its unit's module with the values terragrunt\n"
+        "passes it (dev against prod).\n",
     .footer = "Exit status: 0 the values are equal, 1 they differ, 2 usage "
               "error or\n"
               "a side that does not resolve (its errors are shown).\n"};

@@ -37,6 +37,7 @@ struct cli_opts {
   bool accepted;     /* options accepted as Terraform's that change nothing */
   const char *type, *out, *test_dir;
   const char *scope;        /* console and eval: -scope=ADDRESS */
+  const char *terragrunt;   /* -terragrunt FILE: the unit to read */
   const char *policy;       /* check: -policy=DIR */
   struct tfr_cli_arg *args; /* -var and -var-file, in order */
   size_t nargs;

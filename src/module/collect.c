@@ -439,6 +439,14 @@ void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
     r->text = tfr_arena_strdup(a, eq + 1);
     r->len = strlen(eq + 1);
   }
+  for (size_t i = 0; i < o->nunknown; i++) {
+    struct raw_value *r = add_raw(&c);
+    r->name = o->unknown[i];
+    r->kind = TFR_SRC_ENV;
+    r->text = "(known after apply)";
+    r->len = strlen(r->text);
+    r->unknown = true;
+  }
   static const char *const defaults[] = {"terraform.tfvars",
                                          "terraform.tfvars.json"};
   for (int i = 0; i < 2; i++) {

@@ -126,6 +126,7 @@ struct raw_value {
   size_t len;
   bool undeclared;
   const char *via; /* tfr_cli_arg.via of a -var or -var-file */
+  bool unknown;    /* tfr_resolve_opts.unknown: no text, an unknown value */
 };
 
 /* One local value (an attribute of a `locals` block), after overrides. */
@@ -241,6 +242,9 @@ struct collect_opts {
   bool fast;                 /* tfvars values read by the fast path */
   bool skip_editor_files;    /* see above */
   const struct overlays *ov; /* an editor's open files, or NULL */
+  /* tfr_resolve_opts.unknown */
+  const char *const *unknown;
+  size_t nunknown;
 };
 void module_collect(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const struct collect_opts *o);

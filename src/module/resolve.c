@@ -123,6 +123,8 @@ static const tfr_value *parse_raw(struct resolver *r,
                                   const struct var_decl *v) {
   size_t before = tfr_diags_count(r->diags);
   const tfr_value *val;
+  if (raw->unknown)
+    return tfr_unknown(r->a, &tfr_t_dynamic);
   if (raw->src) {
     const struct ast *expr = module_raw_expr(r->m, r->a, r->diags, raw);
     if (!expr)
@@ -228,14 +230,15 @@ static void env_case(struct resolver *r, const struct raw_value *raw) {
     }
   const char *near = found || !r->strict ? NULL : closest(r->m, raw->name);
   if (near) /* -strict: a near miss is worth a word too */
-    var_error(r, NULL, TFR_DIAG_WARNING,
-              "Environment variable for an undeclared variable",
-              tfr_arena_printf(r->a,
-                               "TF_VAR_%s sets nothing: this module declares "
-                               "no variable \"%s\". Did you mean "
-                               "TF_VAR_%s?",
-                               raw->name, raw->name, near),
-              near);
+    var_error_code(
+        r, TFR_CODE_ENV_UNDECLARED, NULL, TFR_DIAG_WARNING,
+        "Environment variable for an undeclared variable",
+        tfr_arena_printf(r->a,
+                         "TF_VAR_%s sets nothing: this module declares "
+                         "no variable \"%s\". Did you mean "
+                         "TF_VAR_%s?",
+                         raw->name, raw->name, near),
+        near);
   if (near)
     ours(r);
 }
@@ -413,7 +416,7 @@ static void strict_values(struct resolver *r) {
       continue;
     size_t k = (size_t)(v - m->vars);
     const tfr_value *val = r->winner[k] == raw ? r->given[k] : NULL;
-    if (!raw->src && !val)
+    if ((!raw->src && !val) || raw->unknown)
       continue; /* a -var or TF_VAR_ overridden: never parsed */
     if (raw->fast && !raw->fast_dropped)
       continue; /* the fast path saw every attribute kept */
@@ -1130,7 +1133,9 @@ static void collect(struct resolver *r, const struct tfr_resolve_opts *o,
                             o->nargs,
                             !o->keep_given && !o->strict,
                             o->skip_editor_files,
-                            ov};
+                            ov,
+                            o->unknown,
+                            o->nunknown};
   module_collect(r->m, r->a, d, &co);
 }
 

@@ -162,7 +162,7 @@ static bool setup_globals(struct tctx *t, struct globals *g,
   struct module copy = *t->m;
   copy.raws = NULL;
   copy.nraws = 0;
-  struct collect_opts co = {t->o->env, args, nargs, false, false, NULL};
+  struct collect_opts co = {.env = t->o->env, .args = args, .nargs = nargs};
   module_collect(&copy, t->a, g->seen, &co);
   if (tfr_diags_has_errors(g->seen))
     return false;
@@ -1245,7 +1245,7 @@ static void collect_all(struct tctx *t, struct globals *g,
   m->nraws = 0;
   /* what it says was said by setup_globals for the same sources */
   g->values_seen = tfr_diags_new(t->a);
-  struct collect_opts co = {t->o->env, args, nargs, false, false, NULL};
+  struct collect_opts co = {.env = t->o->env, .args = args, .nargs = nargs};
   module_collect(m, t->a, g->values_seen, &co);
   g->values = m;
 }

@@ -1,0 +1,118 @@
+/*
+** Terragrunt units from the command line (tfresolve/terragrunt.h): a
+** directory holding terragrunt.hcl is a unit; its module is resolved with
+** the values terragrunt would pass and seen from the unit; check
+** -recursive finds every unit below a live repository's root.
+*/
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "cli_module.h"
+#include "cli_util.h"
+#include "tfresolve/terragrunt.h"
+
+/* terragrunt.hcl, or terragrunt.hcl.json (GetDefaultConfigPath). */
+bool cli_unit_here(const char *dir) {
+  struct stat st;
+  size_t n = strlen(dir) + sizeof "/terragrunt.hcl.json";
+  char *p = cli_alloc(n);
+  snprintf(p, n, "%s/terragrunt.hcl", dir);
+  bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+  snprintf(p, n, "%s/terragrunt.hcl.json", dir);
+  is = is || (stat(p, &st) == 0 && S_ISREG(st.st_mode));
+  free(p);
+  return is;
+}
+
+/* A module not checked: a warning (an error with -unchecked=error or
+** -strict) naming the reason. */
+static void not_checked(tfr_arena *a, tfr_diags *d, const struct tfr_unit *u,
+                        const struct tfr_resolve_opts *base, int *rc) {
+  bool err = base->unchecked_error || base->strict;
+  tfr_diags_add(d, err ? TFR_DIAG_ERROR : TFR_DIAG_WARNING, NULL,
+                "Unit not checked",
+                tfr_arena_printf(a, "The module of %s is not checked: %s.",
+                                 u->config, u->not_checked));
+  tfr_diags_set_ours(d);
+  *rc = err ? EXIT_INVALID : EXIT_OK;
+}
+
+const struct tfr_resolution *
+cli_unit_resolve(tfr_arena *a, tfr_diags **d, const char *path,
+                 const struct tfr_resolve_opts *base, int *rc) {
+  struct tfr_unit_opts uo = TFR_UNIT_OPTS_INIT;
+  uo.path = path;
+  uo.env = base->env;
+  const struct tfr_unit *u = tfr_unit_read(a, *d, &uo);
+  if (!u) {
+    *rc = EXIT_INVALID;
+    return NULL;
+  }
+  if (!u->module_dir) {
+    not_checked(a, *d, u, base, rc);
+    return NULL;
+  }
+  struct tfr_cli_arg *args =
+      tfr_arena_alloc(a, (u->nargs + base->nargs + 1) * sizeof *args);
+  memcpy(args, u->args, u->nargs * sizeof *args);
+  if (base->nargs)
+    memcpy(args + u->nargs, base->args, base->nargs * sizeof *args);
+  struct tfr_resolve_opts ro = *base;
+  ro.dir = u->module_dir;
+  ro.env = u->env;
+  ro.args = args;
+  ro.nargs = u->nargs + base->nargs;
+  ro.unknown = u->unknown;
+  ro.nunknown = u->nunknown;
+  ro.overlays = u->overlays;
+  ro.noverlays = u->noverlays;
+  const struct tfr_resolution *res = tfr_resolve(a, *d, &ro);
+  tfr_diags *out = tfr_diags_new(a);
+  res = tfr_unit_apply(a, out, u, res, *d, base->strict);
+  *d = out;
+  return res;
+}
+
+static int by_name(const struct dirent **x, const struct dirent **y) {
+  return strcmp((*x)->d_name, (*y)->d_name);
+}
+
+/* Whether terragrunt's discovery skips a directory (terragrunt's
+** internal/util/file.go:1903-1910: .git, .terraform, .terragrunt-cache;
+** other hidden ones, .terragrunt-stack's generated units among them, are
+** read). */
+static bool skipped(const char *name) {
+  return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, ".git") ||
+         !strcmp(name, ".terraform") || !strcmp(name, ".terragrunt-cache");
+}
+
+/* Depth first, names in byte order; symbolic links are not followed. */
+static void walk(const char *dir, int depth, struct cli_names *out) {
+  if (cli_unit_here(dir))
+    cli_names_add(out, dir);
+  struct dirent **v = NULL;
+  int n = depth < 64 ? scandir(dir, &v, NULL, by_name) : -1;
+  for (int i = 0; i < n; i++) {
+    const char *name = v[i]->d_name;
+    if (!skipped(name)) {
+      size_t len = strlen(dir) + strlen(name) + 2;
+      char *p = cli_alloc(len);
+      snprintf(p, len, "%s/%s", strcmp(dir, ".") ? dir : "", name);
+      const char *q = strcmp(dir, ".") ? p : p + 1;
+      struct stat st;
+      if (lstat(q, &st) == 0 && S_ISDIR(st.st_mode))
+        walk(q, depth + 1, out);
+      free(p);
+    }
+    free(v[i]);
+  }
+  free(v);
+}
+
+void cli_units_find(const char *dir, struct cli_names *out) {
+  walk(dir, 0, out);
+}

@@ -1,0 +1,914 @@
+/*
+** Reading one terragrunt configuration file as terragrunt evaluates it
+** (pkg/config/config.go ParseConfigFile, locals.go, include.go,
+** dependency.go): include blocks first, with functions only; then
+** locals, in the order their references need; then dependency blocks;
+** then inputs and the terraform block, with local.*, include.* (the
+** exposed includes) and dependency.* in scope.  Terragrunt's errors are
+** its texts (pkg/config/errors.go), located, and ours (JSON origin
+** "tfresolve"): neither Terraform nor OpenTofu gives them.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/strutil.h"
+#include "eval/refs.h"
+#include "syntax/parse.h"
+#include "terragrunt/tg_int.h"
+
+const char *tg_show_path(struct tg_run *r, const char *abs) {
+  size_t n = strlen(r->cwd);
+  if (!strncmp(abs, r->cwd, n) && abs[n] == '/')
+    return abs + n + 1;
+  if (!strcmp(abs, r->cwd))
+    return ".";
+  return abs;
+}
+
+const char *tg_join(tfr_arena *a, const char *dir, const char *p) {
+  const char *s = p[0] == '/' ? p : tfr_arena_printf(a, "%s/%s", dir, p);
+  return str_path_clean(a, s, strlen(s), NULL);
+}
+
+const char *tg_dirname(tfr_arena *a, const char *p) {
+  const char *s = strrchr(p, '/');
+  if (!s)
+    return ".";
+  if (s == p)
+    return "/";
+  return tfr_arena_strndup(a, p, (size_t)(s - p));
+}
+
+void tg_error(struct tg_file *f, const struct ast *at, const char *summary,
+              const char *detail) {
+  struct tfr_range r = {0};
+  if (at && f->src)
+    r = src_range(f->src, at->span);
+  tfr_diags_add(f->r->d, TFR_DIAG_ERROR, at ? &r : NULL, summary, detail);
+  tfr_diags_set_ours(f->r->d);
+}
+
+/* ---- the scope: local, include, dependency, feature ------------------- */
+
+static const tfr_value *lookup(void *ud, struct eval_ctx *c,
+                               const struct ast *root, const char *name,
+                               size_t len) {
+  (void)c;
+  (void)root;
+  struct tg_file *f = ud;
+  if (f->functions_only)
+    return NULL;
+  if (len == 5 && !memcmp(name, "local", 5))
+    return f->local;
+  if (len == 7 && !memcmp(name, "include", 7))
+    return f->include;
+  if (len == 10 && !memcmp(name, "dependency", 10))
+    return f->dependency;
+  if (len == 7 && !memcmp(name, "feature", 7))
+    return f->feature;
+  if (len == 6 && !memcmp(name, "values", 6))
+    return f->r->values;
+  return NULL;
+}
+
+/* x evaluated in f's scope; its errors in the run's diagnostics. */
+static const tfr_value *eval_in(struct tg_file *f, const struct ast *x) {
+  struct eval_scope es = {lookup, f, NULL};
+  struct eval_ctx c = {0};
+  c.a = f->r->a;
+  c.diags = f->r->d;
+  c.src = f->src;
+  c.scope = &es;
+  c.funcs = tg_funcs(f);
+  c.dir = tg_dirname(f->r->a, f->path);
+  return eval_expr(&c, x);
+}
+
+static bool is_name(const struct ast *x, const char *s) {
+  return x->n == strlen(s) && !memcmp(x->str, s, x->n);
+}
+
+/* The attribute named s of a block body, or NULL. */
+static const struct ast *attr_of(const struct ast *body, const char *s) {
+  for (uint32_t i = 0; body && i < body->n; i++)
+    if (body->items[i]->kind == AST_ATTR && is_name(body->items[i], s))
+      return body->items[i]->kids[0];
+  return NULL;
+}
+
+/* A block's first label, or "". */
+static const char *label_of(tfr_arena *a, const struct ast *block) {
+  const struct ast *l = block->kids[0];
+  if (!l || !l->n || l->items[0]->kind != AST_STRING)
+    return "";
+  return tfr_arena_strndup(a, l->items[0]->str, l->items[0]->n);
+}
+
+/* A known string value's text, or NULL. */
+static const char *str_of(tfr_arena *a, const tfr_value *v) {
+  if (!v || v->type->kind != TFR_STRING ||
+      (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
+    return NULL;
+  return tfr_arena_strndup(a, v->s, v->n);
+}
+
+/* A string attribute; NULL (after an error where it is not a string)
+** when absent. */
+static const char *str_attr(struct tg_file *f, const struct ast *body,
+                            const char *name) {
+  const struct ast *x = attr_of(body, name);
+  if (!x)
+    return NULL;
+  const tfr_value *v = eval_in(f, x);
+  if (v->flags & TFR_V_UNKNOWN)
+    return NULL;
+  const char *s = str_of(f->r->a, v);
+  if (!s)
+    tg_error(f, x, "Incorrect attribute value type",
+             "Inappropriate value for attribute: string required.");
+  return s;
+}
+
+/* A list of strings attribute (NULL, *n 0 when absent or unknown). */
+static const char **strs_attr(struct tg_file *f, const struct ast *body,
+                              const char *name, size_t *n) {
+  *n = 0;
+  const struct ast *x = attr_of(body, name);
+  if (!x)
+    return NULL;
+  const tfr_value *v = eval_in(f, x);
+  if (v->flags & (TFR_V_UNKNOWN | TFR_V_NULL))
+    return NULL;
+  unsigned k = v->type->kind;
+  if (k != TFR_LIST && k != TFR_TUPLE && k != TFR_SET) {
+    tg_error(f, x, "Incorrect attribute value type",
+             "Inappropriate value for attribute: list of string required.");
+    return NULL;
+  }
+  const char **out = tfr_arena_alloc(f->r->a, (v->n + 1) * sizeof *out);
+  for (uint32_t i = 0; i < v->n; i++) {
+    out[*n] = str_of(f->r->a, v->elems[i]);
+    if (out[*n])
+      (*n)++;
+  }
+  return out;
+}
+
+static int bool_attr(struct tg_file *f, const struct ast *body,
+                     const char *name) {
+  const struct ast *x = attr_of(body, name);
+  if (!x)
+    return -1;
+  const tfr_value *v = eval_in(f, x);
+  if (v->type->kind != TFR_BOOL || (v->flags & (TFR_V_NULL | TFR_V_UNKNOWN)))
+    return -1;
+  return v->b;
+}
+
+/* ---- include blocks ------------------------------------------------------ */
+
+/* merge_strategy (include.go GetMergeStrategy; errors.go:62-66). */
+static bool merge_of(struct tg_file *f, const struct ast *body,
+                     enum tg_merge *m) {
+  *m = TG_SHALLOW;
+  const char *s = str_attr(f, body, "merge_strategy");
+  if (!s || !strcmp(s, "shallow"))
+    return true;
+  if (!strcmp(s, "no_merge"))
+    *m = TG_NO_MERGE;
+  else if (!strcmp(s, "deep"))
+    *m = TG_DEEP;
+  else {
+    tg_error(f, attr_of(body, "merge_strategy"), "Invalid merge strategy",
+             tfr_arena_printf(f->r->a,
+                              "Include merge strategy %s is unknown. Valid "
+                              "strategies are: no_merge, shallow, deep, "
+                              "deep_map_only",
+                              s));
+    return false;
+  }
+  return true;
+}
+
+static struct tg_cfg *open_file(struct tg_run *r, const char *path,
+                                const char *config_path,
+                                const struct tg_incl *from);
+
+/* One include block into *in; false after an error. */
+static bool read_include(struct tg_file *f, const struct ast *b,
+                         struct tg_incl *in) {
+  struct tg_run *r = f->r;
+  const struct ast *body = b->kids[1];
+  in->name = label_of(r->a, b);
+  in->at = src_range(f->src, b->span);
+  f->functions_only = true;
+  const char *p = str_attr(f, body, "path");
+  bool ok = merge_of(f, body, &in->merge);
+  in->expose = bool_attr(f, body, "expose") == 1;
+  f->functions_only = false;
+  if (!ok)
+    return false;
+  if (!p) { /* errors.go:19-25 */
+    if (!attr_of(body, "path"))
+      tg_error(f, b, "Missing required argument",
+               tfr_arena_printf(r->a,
+                                "The include configuration in %s must "
+                                "specify a 'path' parameter",
+                                tg_show_path(r, f->path)));
+    return false;
+  }
+  in->path = tg_join(r->a, tg_dirname(r->a, f->path), p);
+  struct stat st;
+  if (stat(in->path, &st) != 0) { /* errors.go:28-38 */
+    tg_error(f, attr_of(body, "path"), "Include configuration not found",
+             tfr_arena_printf(r->a,
+                              "Include configuration not found: %s "
+                              "(referenced from: %s)",
+                              tg_show_path(r, in->path),
+                              tg_show_path(r, f->path)));
+    return false;
+  }
+  r->why = in->at;
+  in->cfg = open_file(r, in->path, f->config_path, in);
+  return in->cfg != NULL;
+}
+
+/* include.NAME of the exposed includes (include.go includeMapAsCtyVal):
+** a bare include is `include` itself. */
+static void include_object(struct tg_file *f) {
+  tfr_arena *a = f->r->a;
+  if (f->nincl == 1 && !*f->incl[0].name) {
+    f->include = f->incl[0].expose ? tg_cfg_value(a, f->incl[0].cfg)
+                                   : tfr_null(a, &tfr_t_dynamic);
+    return;
+  }
+  const char **names = tfr_arena_alloc(a, (f->nincl + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (f->nincl + 1) * sizeof *vals);
+  size_t n = 0;
+  for (size_t i = 0; i < f->nincl; i++) {
+    if (!f->incl[i].expose)
+      continue;
+    names[n] = f->incl[i].name;
+    vals[n++] = tg_cfg_value(a, f->incl[i].cfg);
+  }
+  f->include = tfr_object(a, n, names, vals);
+}
+
+static bool read_includes(struct tg_file *f, const struct ast *body) {
+  struct tg_run *r = f->r;
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++)
+    n +=
+        body->items[i]->kind == AST_BLOCK && is_name(body->items[i], "include");
+  f->incl = tfr_arena_alloc(r->a, (n + 1) * sizeof *f->incl);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "include"))
+      continue;
+    if (f->from) { /* errors.go:41-53 */
+      f->functions_only = true;
+      const char *p = str_attr(f, b->kids[1], "path");
+      f->functions_only = false;
+      tg_error(
+          f, b, "Too many levels of includes",
+          tfr_arena_printf(
+              r->a,
+              "%s includes %s, which itself includes %s. Only one "
+              "level of includes is allowed.",
+              tg_show_path(r, f->config_path), tg_show_path(r, f->path),
+              p ? tg_show_path(r, tg_join(r->a, tg_dirname(r->a, f->path), p))
+                : "?"));
+      return false;
+    }
+    if (!read_include(f, b, &f->incl[f->nincl++]))
+      return false;
+  }
+  include_object(f);
+  return true;
+}
+
+/* ---- locals (locals.go: evaluated until none is left) ------------------- */
+
+struct locals {
+  const struct ast **x;
+  const char **names;
+  const tfr_value **v;
+  uint8_t *state;
+  size_t n;
+};
+
+static long local_index(const struct locals *l, const char *s) {
+  for (size_t i = 0; i < l->n; i++)
+    if (!strcmp(l->names[i], s))
+      return (long)i;
+  return -1;
+}
+
+static void local_object(struct tg_file *f, const struct locals *l) {
+  const char **names = tfr_arena_alloc(f->r->a, (l->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(f->r->a, (l->n + 1) * sizeof *vals);
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++)
+    if (l->state[i] == 2) {
+      names[k] = l->names[i];
+      vals[k++] = l->v[i];
+    }
+  f->local = tfr_object(f->r->a, k, names, vals);
+}
+
+static void eval_local(struct tg_file *f, struct locals *l, size_t i) {
+  if (l->state[i])
+    return; /* done, or a cycle: hcl's unknown attribute error follows */
+  l->state[i] = 1;
+  struct refs rf = refs_of(f->r->a, l->x[i]);
+  for (size_t j = 0; j < rf.locals.n; j++) {
+    long t = local_index(l, rf.locals.v[j]);
+    if (t >= 0)
+      eval_local(f, l, (size_t)t);
+  }
+  local_object(f, l);
+  l->v[i] = eval_in(f, l->x[i]);
+  l->state[i] = 2;
+}
+
+static void read_locals(struct tg_file *f, const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  struct locals l = {0};
+  size_t cap = 0;
+  for (uint32_t i = 0; i < body->n; i++)
+    if (body->items[i]->kind == AST_BLOCK && is_name(body->items[i], "locals"))
+      cap += body->items[i]->kids[1]->n;
+  l.x = tfr_arena_alloc(a, (cap + 1) * sizeof *l.x);
+  l.names = tfr_arena_alloc(a, (cap + 1) * sizeof *l.names);
+  l.v = tfr_arena_alloc(a, (cap + 1) * sizeof *l.v);
+  l.state = tfr_arena_alloc(a, cap + 1);
+  f->local_names = tfr_arena_alloc(a, (cap + 1) * sizeof *f->local_names);
+  f->local_lines = tfr_arena_alloc(a, (cap + 1) * sizeof *f->local_lines);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "locals"))
+      continue;
+    for (uint32_t j = 0; j < b->kids[1]->n; j++) {
+      const struct ast *it = b->kids[1]->items[j];
+      if (it->kind != AST_ATTR)
+        continue;
+      l.names[l.n] = tfr_arena_strndup(a, it->str, it->n);
+      l.x[l.n++] = it->kids[0];
+      f->local_lines[f->nlocals] = src_pos(f->src, it->span.start).line;
+      f->local_names[f->nlocals++] = l.names[l.n - 1];
+    }
+  }
+  for (size_t i = 0; i < l.n; i++)
+    eval_local(f, &l, i);
+  local_object(f, &l);
+}
+
+/* ---- dependency blocks (dependency.go) ---------------------------------- */
+
+/* Whether terragrunt hands the mocks to this command
+** (dependency.go:915-928: mocks set and the command allowed). */
+static bool mocks_used(const struct tg_dep *d, const char *cmd) {
+  if (!d->mocks)
+    return false;
+  if (!d->nallowed)
+    return true;
+  for (size_t i = 0; i < d->nallowed; i++)
+    if (!strcmp(d->allowed[i], cmd))
+      return true;
+  return false;
+}
+
+/* dependency.NAME = {outputs = ...} (dependency.go:717-800): the mocks
+** where terragrunt uses them; otherwise the state's outputs, which are
+** never read offline: unknown.  skip_outputs without mocks: no outputs
+** at all (dependency.go:187-190, 248). */
+static const tfr_value *dep_outputs(struct tg_run *r, const struct tg_dep *d) {
+  if (mocks_used(d, r->command))
+    return d->mocks;
+  if (d->skip_outputs)
+    return NULL;
+  return tfr_unknown(r->a, &tfr_t_dynamic);
+}
+
+static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
+  const char *names[1] = {"outputs"};
+  const tfr_value *v[1] = {d->outputs};
+  (void)r;
+  return tfr_object(r->a, d->outputs ? 1 : 0, names, v);
+}
+
+static void read_deps(struct tg_file *f, struct tg_cfg *c,
+                      const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++)
+    n += body->items[i]->kind == AST_BLOCK &&
+         is_name(body->items[i], "dependency");
+  c->deps = tfr_arena_alloc(a, (n + 1) * sizeof *c->deps);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "dependency"))
+      continue;
+    struct tg_dep *d = &c->deps[c->ndeps++];
+    const struct ast *db = b->kids[1];
+    d->name = label_of(a, b);
+    d->at = src_range(f->src, b->span);
+    /* where the dependency is: only named offline, and it may read what
+    ** stage 1 does not have yet (include.X.inputs): its errors are not
+    ** terragrunt's to give here */
+    tfr_diags *keep = f->r->d;
+    f->r->d = tfr_diags_new(a);
+    d->config_path = str_attr(f, db, "config_path");
+    f->r->d = keep;
+    const struct ast *m = attr_of(db, "mock_outputs");
+    d->mocks = m ? eval_in(f, m) : NULL;
+    d->allowed = strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
+                           &d->nallowed);
+    d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
+    d->outputs = dep_outputs(f->r, d);
+  }
+}
+
+/* dependency.* of a unit: its dependency blocks and its includes', by name
+** (include.go:212-310 merges them before any output is read); *out, *n. */
+static const tfr_value *dep_object(struct tg_run *r, const struct tg_cfg *c,
+                                   struct tg_dep **out, size_t *n) {
+  const struct tg_incl *in = c->file->incl;
+  size_t cap = c->ndeps + 1;
+  for (size_t i = 0; i < c->file->nincl; i++)
+    cap += in[i].cfg->ndeps;
+  struct tg_dep *v = tfr_arena_alloc(r->a, cap * sizeof *v);
+  size_t k = 0;
+  for (size_t i = 0; i <= c->file->nincl; i++) {
+    const struct tg_cfg *from = i < c->file->nincl ? in[i].cfg : c;
+    for (size_t j = 0; j < from->ndeps; j++) {
+      size_t q = 0;
+      while (q < k && strcmp(v[q].name, from->deps[j].name))
+        q++;
+      v[q] = from->deps[j];
+      k += q == k;
+    }
+  }
+  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
+  for (size_t i = 0; i < k; i++) {
+    names[i] = v[i].name;
+    vals[i] = dep_value(r, &v[i]);
+  }
+  *out = v;
+  *n = k;
+  return tfr_object(r->a, k, names, vals);
+}
+
+/* Each dependency.NAME.outputs.OUT in x whose dependency gives no mock
+** outputs to this command: a warning (ours) naming both, as the value is
+** unknown offline and what reads it is not checked (terragrunt#2795). */
+static void warn_unmocked(struct tg_file *f, const struct ast *x) {
+  if (!x)
+    return;
+  const struct ast *o = x->kind == AST_GETATTR ? x->kids[0] : NULL;
+  const struct ast *d = o && o->kind == AST_GETATTR ? o->kids[0] : NULL;
+  const struct ast *v = d && d->kind == AST_GETATTR ? d->kids[0] : NULL;
+  if (v && v->kind == AST_VARIABLE && is_name(v, "dependency") &&
+      is_name(o, "outputs")) {
+    for (size_t i = 0; i < f->ndeps; i++) {
+      const struct tg_dep *dp = &f->deps[i];
+      if (strlen(dp->name) != d->n || memcmp(dp->name, d->str, d->n) ||
+          mocks_used(dp, f->r->command) || dp->skip_outputs)
+        continue;
+      struct tfr_range r = src_range(f->src, x->span);
+      tfr_diags_add(
+          f->r->d, TFR_DIAG_WARNING, &r, "Dependency output unknown offline",
+          tfr_arena_printf(
+              f->r->a,
+              "Output \"%.*s\" of dependency \"%s\" comes from its state, "
+              "which is not read offline, and the dependency has no "
+              "mock_outputs for \"%s\": the value is unknown, and what "
+              "reads it is not checked.",
+              (int)x->n, x->str, dp->name, f->r->command));
+      tfr_diags_set_ours(f->r->d);
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < ast_child_count(x); i++)
+    warn_unmocked(f, ast_child(x, i));
+}
+
+/* ---- inputs and the terraform block ------------------------------------- */
+
+/* The name an object constructor's key writes, or NULL. */
+static const char *key_text(tfr_arena *a, const struct ast *k) {
+  if (k->kind == AST_VARIABLE || k->kind == AST_STRING)
+    return tfr_arena_strndup(a, k->str, k->n);
+  if (k->kind == AST_TEMPLATE && k->n == 1 && k->items[0]->kind == AST_STRING)
+    return tfr_arena_strndup(a, k->items[0]->str, k->items[0]->n);
+  return NULL;
+}
+
+/* The references of x to local.*, include.* and dependency.*, in words
+** (", reads local.env, dependency.vpc"). */
+static const char *reads_of(struct tg_file *f, const struct ast *x) {
+  struct refs rf = refs_of(f->r->a, x);
+  const char *s = "";
+  for (size_t i = 0; i < rf.locals.n; i++) {
+    int line = 0;
+    for (size_t k = 0; k < f->nlocals && !line; k++)
+      if (!strcmp(f->local_names[k], rf.locals.v[i]))
+        line = f->local_lines[k];
+    s = tfr_arena_printf(f->r->a, "%s%slocal.%s", s, *s ? ", " : "",
+                         rf.locals.v[i]);
+    if (line) /* where it is set, in the same file */
+      s = tfr_arena_printf(f->r->a, "%s (%s:%d)", s, f->src->name, line);
+  }
+  for (size_t i = 0; i < rf.objects.n; i++) {
+    const char *o = rf.objects.v[i];
+    if (!strncmp(o, "include", 7) || !strncmp(o, "dependency", 10) ||
+        !strncmp(o, "values", 6) || !strncmp(o, "feature", 7))
+      s = tfr_arena_printf(f->r->a, "%s%s%s", s, *s ? ", " : "", o);
+  }
+  return *s ? tfr_arena_printf(f->r->a, ", reads %s", s) : "";
+}
+
+/* Where each top-level key of inputs is written: its `key = value` in an
+** object constructor, else the whole attribute. */
+static void input_ranges(struct tg_file *f, struct tg_cfg *c,
+                         const struct ast *attr) {
+  const struct ast *x = attr->kids[0];
+  for (size_t i = 0; i < c->ninputs; i++) {
+    struct tg_input *in = &c->inputs[i];
+    struct span s = attr->span;
+    const struct ast *vx = x;
+    for (uint32_t k = 0; x->kind == AST_OBJECT && k < x->n; k++) {
+      const char *t = key_text(f->r->a, x->items[2 * k]);
+      if (t && !strcmp(t, in->name)) {
+        s.start = x->items[2 * k]->span.start;
+        s.end = x->items[2 * k + 1]->span.end;
+        vx = x->items[2 * k + 1];
+      }
+    }
+    in->at = src_range(f->src, s);
+    in->chain = tfr_arena_printf(f->r->a, "input at %s:%d%s", in->at.filename,
+                                 in->at.start.line, reads_of(f, vx));
+  }
+}
+
+static void read_inputs(struct tg_file *f, struct tg_cfg *c,
+                        const struct ast *attr) {
+  warn_unmocked(f, attr->kids[0]);
+  const tfr_value *v = eval_in(f, attr->kids[0]);
+  c->has_inputs = true;
+  if (v->flags & TFR_V_NULL)
+    return; /* cty_helpers: a null inputs is no inputs */
+  unsigned k = v->type->kind;
+  if (v->flags & TFR_V_UNKNOWN || (k != TFR_OBJECT && k != TFR_MAP)) {
+    if (!(v->flags & TFR_V_UNKNOWN))
+      tg_error(f, attr->kids[0], "Incorrect attribute value type",
+               "Inappropriate value for attribute \"inputs\": object "
+               "required.");
+    return;
+  }
+  c->inputs = tfr_arena_alloc(f->r->a, (v->n + 1) * sizeof *c->inputs);
+  for (uint32_t i = 0; i < v->n; i++) {
+    struct tg_input *in = &c->inputs[c->ninputs++];
+    in->name = k == TFR_OBJECT
+                   ? v->type->names[i]
+                   : tfr_arena_strndup(f->r->a, v->keys[i], v->keylens[i]);
+    in->v = v->elems[i];
+  }
+  input_ranges(f, c, attr);
+}
+
+static void read_extra(struct tg_file *f, struct tg_extra *e,
+                       const struct ast *b) {
+  const struct ast *body = b->kids[1];
+  e->name = label_of(f->r->a, b);
+  struct tfr_range at = src_range(f->src, b->span);
+  e->file = at.filename;
+  e->line = at.start.line;
+  e->cmds = strs_attr(f, body, "commands", &e->ncmds);
+  e->args = strs_attr(f, body, "arguments", &e->nargs);
+  e->req = strs_attr(f, body, "required_var_files", &e->nreq);
+  e->opt = strs_attr(f, body, "optional_var_files", &e->nopt);
+  const struct ast *ev = attr_of(body, "env_vars");
+  const tfr_value *v = ev ? eval_in(f, ev) : NULL;
+  if (v && (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP) &&
+      !(v->flags & (TFR_V_NULL | TFR_V_UNKNOWN))) {
+    e->env = tfr_arena_alloc(f->r->a, (v->n + 1) * sizeof *e->env);
+    for (uint32_t i = 0; i < v->n; i++) {
+      const char *name =
+          v->type->kind == TFR_OBJECT
+              ? v->type->names[i]
+              : tfr_arena_strndup(f->r->a, v->keys[i], v->keylens[i]);
+      const char *s = str_of(f->r->a, v->elems[i]);
+      if (s)
+        e->env[e->nenv++] = tfr_arena_printf(f->r->a, "%s=%s", name, s);
+    }
+  }
+}
+
+static void read_terraform(struct tg_file *f, struct tg_cfg *c,
+                           const struct ast *b) {
+  const struct ast *body = b->kids[1];
+  const struct ast *s = attr_of(body, "source");
+  if (s) {
+    c->source = str_attr(f, body, "source");
+    c->source_at = src_range(f->src, s->span);
+  }
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++)
+    n += body->items[i]->kind == AST_BLOCK &&
+         is_name(body->items[i], "extra_arguments");
+  c->extra = tfr_arena_alloc(f->r->a, (n + 1) * sizeof *c->extra);
+  for (uint32_t i = 0; i < body->n; i++)
+    if (body->items[i]->kind == AST_BLOCK &&
+        is_name(body->items[i], "extra_arguments"))
+      read_extra(f, &c->extra[c->nextra++], body->items[i]);
+}
+
+/* feature.NAME.value: each feature block's default (feature_flag.go). */
+static void read_features(struct tg_file *f, const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  size_t cap = body->n + 1;
+  for (size_t i = 0; i < f->nincl; i++)
+    cap += f->incl[i].cfg->features ? f->incl[i].cfg->features->n : 0;
+  const char **names = tfr_arena_alloc(a, cap * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, cap * sizeof *vals);
+  size_t n = 0;
+  /* the included files' first (mergeFeatureFlags, include.go:657-686) */
+  for (size_t i = 0; i < f->nincl; i++) {
+    const tfr_value *fv = f->incl[i].cfg->features;
+    for (uint32_t j = 0; fv && j < fv->n; j++) {
+      names[n] = fv->type->names[j];
+      vals[n++] = fv->elems[j];
+    }
+  }
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "feature"))
+      continue;
+    const struct ast *d = attr_of(b->kids[1], "default");
+    const char *vn[1] = {"value"};
+    const tfr_value *vv[1] = {d ? eval_in(f, d) : tfr_null(a, &tfr_t_dynamic)};
+    const char *name = label_of(a, b);
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    names[k] = name;
+    vals[k] = tfr_object(a, 1, vn, vv);
+    n += k == n;
+  }
+  f->feature = tfr_object(a, n, names, vals);
+}
+
+/* generate blocks (config.go:2097-2170): if_exists is required. */
+static void read_generate(struct tg_file *f, struct tg_cfg *c,
+                          const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  c->gens = tfr_arena_alloc(a, (body->n + 1) * sizeof *c->gens);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, "generate"))
+      continue;
+    struct tg_gen *g = &c->gens[c->ngens];
+    const struct ast *gb = b->kids[1];
+    g->name = label_of(a, b);
+    g->at = src_range(f->src, b->span);
+    g->path = str_attr(f, gb, "path");
+    g->contents = str_attr(f, gb, "contents");
+    g->if_exists = str_attr(f, gb, "if_exists");
+    g->comment_prefix = str_attr(f, gb, "comment_prefix");
+    g->disable = bool_attr(f, gb, "disable") == 1;
+    g->disable_signature = bool_attr(f, gb, "disable_signature") == 1;
+    if (!g->comment_prefix)
+      g->comment_prefix = "# "; /* codegen/generate.go:33 */
+    if (!g->if_exists) {
+      tg_error(f, b, "Missing required argument",
+               tfr_arena_printf(a,
+                                "generate block \"%s\" is missing required "
+                                "attribute \"if_exists\"",
+                                g->name));
+      continue;
+    }
+    if (g->path && g->contents)
+      c->ngens++;
+  }
+}
+
+/* ---- one file ------------------------------------------------------------ */
+
+static bool on_stack(struct tg_run *r, const char *path) {
+  for (size_t i = 0; i < r->nstack; i++)
+    if (!strcmp(r->stack[i], path))
+      return true;
+  return false;
+}
+
+/* A file read again while it is being read (include or
+** read_terragrunt_config in a cycle): ours, where terragrunt goes on to
+** its maximum parse depth (parsing_context.go:31-33, 257;
+** errors.go:448-460). */
+static bool cycle_error(struct tg_run *r, const char *path) {
+  const char *chain = "";
+  for (size_t i = 0; i < r->nstack; i++)
+    chain =
+        tfr_arena_printf(r->a, "%s%s -> ", chain, tg_show_path(r, r->stack[i]));
+  tfr_diags_add(
+      r->d, TFR_DIAG_ERROR, r->why.filename ? &r->why : NULL,
+      "Configuration files read in a cycle",
+      tfr_arena_printf(r->a,
+                       "%s%s: terragrunt would read these files without end "
+                       "and stop with \"maximum parse depth of 1000 "
+                       "exceeded\".",
+                       chain, tg_show_path(r, path)));
+  tfr_diags_set_ours(r->d);
+  return false;
+}
+
+/* A block's attributes as an object (remote_state: read_terragrunt_config
+** and exposed includes show it; nothing here uses it). */
+static const tfr_value *attrs_value(struct tg_file *f, const struct ast *body) {
+  tfr_arena *a = f->r->a;
+  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_ATTR)
+      continue;
+    const char *name = tfr_arena_strndup(a, it->str, it->n);
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    names[k] = name;
+    vals[k] = eval_in(f, it->kids[0]);
+    n += k == n;
+  }
+  return tfr_object(a, n, names, vals);
+}
+
+/* The blocks read_terragrunt_config shows as their attributes. */
+static bool simple_block(const struct ast *b) {
+  static const char *const names[] = {"dependencies", "exclude", "errors",
+                                      "engine", "catalog"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (is_name(b, names[i]))
+      return true;
+  return false;
+}
+
+static void others_add(struct tg_file *f, struct tg_cfg *c, const char *name,
+                       const tfr_value *v) {
+  tfr_arena *a = f->r->a;
+  size_t n = c->others ? c->others->n : 0;
+  const char **names = tfr_arena_alloc(a, (n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (n + 1) * sizeof *vals);
+  size_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(c->others->type->names[i], name)) {
+      names[k] = c->others->type->names[i];
+      vals[k++] = c->others->elems[i];
+    }
+  names[k] = name;
+  vals[k++] = v;
+  c->others = tfr_object(a, k, names, vals);
+}
+
+/* Stage 1: what comes before any dependency output -- the includes (their
+** stage 1), feature defaults, locals, the dependency blocks. */
+static void open_body(struct tg_file *f, struct tg_cfg *c,
+                      const struct ast *body) {
+  read_features(f, body);
+  c->features = f->feature;
+  read_locals(f, body);
+  c->locals = f->local;
+  read_deps(f, c, body);
+}
+
+/* Stage 2: with dependency.* known, the rest: generate, inputs, the
+** terraform block. */
+static void close_file(struct tg_cfg *c, const tfr_value *dep,
+                       const struct tg_dep *deps, size_t ndeps) {
+  struct tg_file *f = c->file;
+  const struct ast *body = f->body;
+  f->dependency = dep;
+  f->deps = deps;
+  f->ndeps = ndeps;
+  read_generate(f, c, body);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK && is_name(it, "remote_state"))
+      c->remote_state = attrs_value(f, it->kids[1]);
+    else if (it->kind == AST_ATTR && !is_name(it, "inputs") &&
+             !is_name(it, "remote_state"))
+      others_add(f, c, tfr_arena_strndup(f->r->a, it->str, it->n),
+                 eval_in(f, it->kids[0]));
+    else if (it->kind == AST_BLOCK && simple_block(it))
+      others_add(f, c, tfr_arena_strndup(f->r->a, it->str, it->n),
+                 attrs_value(f, it->kids[1]));
+    else if (it->kind == AST_ATTR && is_name(it, "remote_state"))
+      c->remote_state = eval_in(f, it->kids[0]);
+    else if (it->kind == AST_ATTR && is_name(it, "inputs"))
+      read_inputs(f, c, it);
+    else if (it->kind == AST_BLOCK && is_name(it, "terraform"))
+      read_terraform(f, c, it);
+  }
+}
+
+static bool errors_since(struct tg_run *r, size_t before) {
+  for (size_t i = before; i < tfr_diags_count(r->d); i++)
+    if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
+      return true;
+  return false;
+}
+
+static struct tg_cfg *open_file(struct tg_run *r, const char *path,
+                                const char *config_path,
+                                const struct tg_incl *from) {
+  if (on_stack(r, path) || r->nstack == sizeof r->stack / sizeof *r->stack) {
+    cycle_error(r, path);
+    return NULL;
+  }
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+  size_t plen = strlen(path);
+  bool json = plen > 5 && !strcmp(path + plen - 5, ".json");
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src,
+                                    json ? TFR_SYNTAX_JSON : TFR_SYNTAX_HCL)
+                     : NULL;
+  if (!tf)
+    return NULL;
+  r->stack[r->nstack++] = path;
+  struct tg_file *f = tfr_arena_alloc(r->a, sizeof *f);
+  *f = (struct tg_file){.r = r,
+                        .path = path,
+                        .config_path = config_path,
+                        .original = r->unit,
+                        .from = from,
+                        .src = src,
+                        .body = json ? tg_json_body(r, src, tf->f.body)
+                                     : tf->f.body};
+  struct tg_cfg *c = tfr_arena_alloc(r->a, sizeof *c);
+  c->path = src->name;
+  c->file = f;
+  size_t before = tfr_diags_count(r->d);
+  f->local = f->include = f->dependency = f->feature =
+      tfr_object(r->a, 0, NULL, NULL);
+  if (read_includes(f, f->body))
+    open_body(f, c, f->body);
+  r->nstack--;
+  return errors_since(r, before) ? NULL : c;
+}
+
+struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
+                            const char *config_path,
+                            const struct tg_incl *from) {
+  struct tg_cfg *c = open_file(r, path, config_path, from);
+  if (!c)
+    return NULL;
+  size_t before = tfr_diags_count(r->d);
+  struct tg_dep *deps;
+  size_t ndeps;
+  const tfr_value *dep = dep_object(r, c, &deps, &ndeps);
+  struct tg_file *f = c->file;
+  for (size_t i = 0; i < f->nincl; i++)
+    close_file(f->incl[i].cfg, dep, deps, ndeps);
+  include_object(f); /* with the included files' inputs now */
+  close_file(c, dep, deps, ndeps);
+  if (errors_since(r, before))
+    return NULL;
+  /* the includes are the unit's to merge */
+  if (f->nincl && !tg_merge_includes(r, c, f->incl, f->nincl))
+    return NULL;
+  return c;
+}
+
+const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
+  const char *path = tfr_arena_printf(r->a, "%s/terragrunt.values.hcl", dir);
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return NULL;
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  if (!tf)
+    return tfr_unknown(r->a, &tfr_t_dynamic);
+  struct tg_file f = {.r = r,
+                      .path = path,
+                      .config_path = r->unit,
+                      .original = r->unit,
+                      .src = src,
+                      .functions_only = true};
+  const struct ast *body = tf->f.body;
+  const char **names = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind != AST_ATTR)
+      continue;
+    names[n] = tfr_arena_strndup(r->a, it->str, it->n);
+    vals[n++] = eval_in(&f, it->kids[0]);
+  }
+  return tfr_object(r->a, n, names, vals);
+}
