@@ -130,6 +130,12 @@ struct tfr_resolve_opts {
                               instances are not checked
                               (tfr_resolution.unchecked) is an error, not a
                               warning; strict does the same */
+  bool undeclared_each;    /* since 0.4.0: each value a file sets for an
+                              undeclared variable is its own warning, in
+                              Terraform's words, at the name that sets it
+                              (Terraform names the first two without a
+                              place and folds the rest): what an editor
+                              shows on each line */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */
