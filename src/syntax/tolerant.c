@@ -48,8 +48,10 @@ static bool name_char(char ch) {
 
 /* The byte after the string opening at i (t[i] == '"'), templates and
 ** escapes inside it skipped; at the newline when it does not close on its
-** line (what is typed after it is not swallowed), n at the end. */
-static size_t skip_string(const char *t, size_t n, size_t i) {
+** line (what is typed after it is not swallowed), n at the end.  Strings
+** in templates in strings nest at most 64 deep (then: the rest of the
+** text), so no text runs the stack out. */
+static size_t string_end(const char *t, size_t n, size_t i, int level) {
   int depth = 0; /* ${ } and %{ } inside */
   for (i++; i < n; i++) {
     if (t[i] == '\\') {
@@ -60,12 +62,18 @@ static size_t skip_string(const char *t, size_t n, size_t i) {
     } else if (depth && t[i] == '}') {
       depth--;
     } else if (depth && t[i] == '"') {
-      i = skip_string(t, n, i) - 1;
+      if (level >= 64)
+        return n;
+      i = string_end(t, n, i, level + 1) - 1;
     } else if (!depth && (t[i] == '"' || t[i] == '\n')) {
       return t[i] == '"' ? i + 1 : i;
     }
   }
   return n;
+}
+
+static size_t skip_string(const char *t, size_t n, size_t i) {
+  return string_end(t, n, i, 0);
 }
 
 /* The byte after a heredoc starting at i (<<EOF or <<-EOF), or i. */
