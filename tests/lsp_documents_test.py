@@ -13,6 +13,9 @@
             only of what changed.
   fallback  a client that watches nothing: files changed on disk seen
             by their modification times.
+  cost      (issue 41) only the modules of open documents are checked
+            again: a keystroke in a child shared by five roots, one open
+            and one closed, re-checks the open one (trace setting).
 
 With the client and checks of tests/lsp_common.py, on copies of
 FIXTURE_DIR (fixtures/lsp).  Prints PASS or FAIL per check and
@@ -389,5 +392,75 @@ def fallback_run(check, tool, fixture, root):
     sanity(check, s, "fallback run")
 
 
+def resolved_since(s, since):
+    """The directories of the modules the server checked (its trace
+    notifications) in notes[since:], after a barrier."""
+    barrier(s)
+    return sorted(os.path.basename(n["params"]["dir"])
+                  for n in s.notes[since:]
+                  if n.get("method") == "tfresolve/resolved")
+
+
+def cost_run(check, tool, fixture, root):
+    """(issue 41) Work proportional to what is open: five roots share a
+    child module; with two roots open and one of them closed again, a
+    keystroke in the child re-checks the open root and the child's own
+    module only (counted by the trace setting's notifications), and a
+    keystroke in a root's tfvars that root only."""
+    top = os.path.join(root, "cost")
+    shared = os.path.join(top, "modules", "shared")
+    os.makedirs(shared)
+    child = ('variable "size" {\n  type = number\n  validation {\n'
+             '    condition     = var.size < 10\n'
+             '    error_message = "Too big."\n  }\n}\n')
+    open(os.path.join(shared, "variables.tf"), "w").write(child)
+    for i in range(5):
+        r = os.path.join(top, "r%d" % i)
+        os.makedirs(r)
+        open(os.path.join(r, "main.tf"), "w").write(
+            'variable "size" {\n  type = number\n}\n'
+            'module "shared" {\n  source = "../modules/shared"\n'
+            '  size   = var.size\n}\n'.replace("../modules",
+                                                "../modules"))
+        open(os.path.join(r, "terraform.tfvars"), "w").write("size = 3\n")
+    s, _ = begin(tool, top, options={"trace": True})
+    R = [uri(top, "r%d" % i, "terraform.tfvars") for i in range(5)]
+    S = uri(shared, "variables.tf")
+    for doc, text in ((R[0], "size = 3\n"), (R[1], "size = 4\n"),
+                      (S, child)):
+        m = s.mark()
+        s.open(doc, text, 1)
+        s.diags(doc, m)
+    resolved_since(s, 0)  # what opening them checked
+    m = s.mark()
+    got = resolved_since(s, m)
+    check(got == [], "trace: nothing checked again without a change",
+          show(got))
+    m = s.mark()
+    s.close_doc(R[1])
+    resolved_since(s, m)
+    m = s.mark()
+    s.change(S, 2, {"text": child.replace("Too big.", "Too big!")})
+    got = resolved_since(s, m)
+    check(got == ["r0", "shared"],
+          "a keystroke in a child shared by five roots, one of them open "
+          "and one closed again: the open root and the child's own module "
+          "are checked, not the closed root nor the roots never opened",
+          show(got))
+    m = s.mark()
+    s.change(R[0], 2, {"text": "size = 12\n"})
+    got = resolved_since(s, m)
+    check(got == ["r0"], "a keystroke in a root's tfvars: that root only",
+          show(got))
+    p = s.latest(R[0])
+    check(p is not None and any("Too big!" in d.get("message", "")
+                                for d in p["diagnostics"]),
+          "the open root still shows the child's failure at its value",
+          show(p))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "cost run")
+
+
 if __name__ == "__main__":
-    sys.exit(main([env_file_run, states_run, fallback_run]))
+    sys.exit(main([env_file_run, states_run, fallback_run, cost_run]))

@@ -1,29 +1,36 @@
 /*
 ** tfresolve lsp: go to definition.  From a tfvars key (or a variable's
 ** default), the `variable` block declaring it; from an attribute inside
-** a value, that attribute's name in the type expression.
+** a value, that attribute's name in the type expression (read by the
+** tolerant reader).
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lsp.h"
 
-static bool name_char(char ch) {
-  return ch == '_' || ch == '-' || (ch >= 'a' && ch <= 'z') ||
-         (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
-
-/* Whether t[i..i+k) is the whole word w followed by "=" (an attribute of
-** an object type expression). */
-static bool attr_here(const char *t, size_t end, size_t i, const char *w,
-                      size_t k) {
-  if (i + k > end || memcmp(t + i, w, k) || (i > 0 && name_char(t[i - 1])) ||
-      (i + k < end && name_char(t[i + k])))
+/* Attribute name of the first object type expression in [*from, end) of
+** the type's text (`object({...})`, inside `optional(...)`, `map(...)`
+** or `list(...)` too), read by the tolerant reader: its key's bytes in
+** *at, and *from its type's text, for the next step; false when none. */
+static bool type_attr(tfr_text *x, const char *text, size_t *from, size_t end,
+                      const char *name, struct tfr_range *at) {
+  size_t o = *from;
+  while (o < end && text[o] != '{')
+    o++;
+  if (o >= end)
     return false;
-  i += k;
-  while (i < end && (t[i] == ' ' || t[i] == '\t'))
-    i++;
-  return i < end && t[i] == '=';
+  size_t n;
+  const struct tfr_text_item *it =
+      tfr_text_items(x, o + 1, tfr_text_closing(x, o, end), &n);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(it[i].name, name)) {
+      at->start = it[i].key.start;
+      at->end = it[i].key.end;
+      *from = it[i].value.start.byte;
+      return true;
+    }
+  return false;
 }
 
 json_t *lsp_definition(struct server *s, struct doc *d, json_t *params) {
@@ -42,6 +49,7 @@ json_t *lsp_definition(struct server *s, struct doc *d, json_t *params) {
     size_t from = v->type_range.start.byte, end = v->type_range.end.byte;
     bool in_type = text && v->type_range.filename &&
                    !strcmp(v->type_range.filename, at.filename) && end <= len;
+    tfr_text *x = in_type ? tfr_text_new(c.a, at.filename, text, len) : NULL;
     for (const char *p = c.at.path; *p && t;) {
       if (*p == '[') {
         const char *e = strchr(p, ']');
@@ -64,14 +72,8 @@ json_t *lsp_definition(struct server *s, struct doc *d, json_t *params) {
         long j = tfr_type_attr(t, p + 1, k);
         t = j >= 0 ? t->types[j] : NULL;
         char *w = tfr_arena_strndup(c.a, p + 1, k);
-        size_t i = from;
-        while (in_type && i < end && !attr_here(text, end, i, w, k))
-          i++;
-        if (in_type && i < end) {
-          from = i;
-          at.start.byte = i;
-          at.end.byte = i + k;
-        }
+        if (in_type && !type_attr(x, text, &from, end, w, &at))
+          in_type = false; /* the declaration itself, then */
       } else {
         t = NULL;
       }

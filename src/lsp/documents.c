@@ -359,9 +359,40 @@ static void rehome_docs(struct server *s) {
   }
 }
 
+/* Modules none of whose documents is open any more are dropped: a root
+** whose files were all closed is not checked again (on a keystroke in a
+** child it shares, or a change on disk), and what it published is
+** cleared, or left to what other modules say of those files. */
+static void drop_closed(struct server *s) {
+  for (size_t i = 0; i < s->nmods;) {
+    struct module *m = &s->mods[i];
+    bool open = false;
+    for (size_t k = 0; k < s->ndocs && !open; k++)
+      open = lsp_publishes(m, &s->docs[k]);
+    if (open) {
+      i++;
+      continue;
+    }
+    struct pub *pub = m->pub;
+    size_t npub = m->npub;
+    free(m->dir);
+    free(m->var_file);
+    if (m->a)
+      tfr_arena_free(m->a);
+    *m = s->mods[--s->nmods];
+    for (size_t k = 0; k < npub; k++) {
+      lsp_send_diags(s, pub[k].uri);
+      free(pub[k].uri);
+      json_decref(pub[k].list);
+    }
+    free(pub);
+  }
+}
+
 /* With a client that watches nothing for us: the modules whose files
 ** changed on disk since they were resolved, dirty; whether any. */
 bool lsp_check_disk(struct server *s) {
+  drop_closed(s);
   if (s->watching)
     return false;
   bool any = false;
@@ -391,6 +422,8 @@ static int unreadable(const char *path) {
 }
 
 static void resolve_module(struct server *s, struct module *m) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   if (m->a)
     tfr_arena_free(m->a);
   m->a = tfr_arena_new();
@@ -459,17 +492,24 @@ static void resolve_module(struct server *s, struct module *m) {
   if (!s->watching)
     m->stamp = disk_stamp(s, m);
   lsp_publish(s, m);
+  if (!s->trace)
+    return;
+  /* the trace setting: each module resolved, and the time it took */
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+              (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  lsp_notify("tfresolve/resolved", json_pack("{s:s, s:s?, s:f}", "dir", m->dir,
+                                             "varFile", m->var_file, "ms", ms));
 }
 
 void lsp_resolve_dirty(struct server *s) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   lsp_check_disk(s);
+  drop_closed(s);
   bool any = false;
   for (size_t i = 0; i < s->nmods; i++) {
     struct module *m = &s->mods[i];
-    if (m->var_file && !lsp_doc_by_path(s, m->var_file))
-      continue; /* its document was closed */
     if (m->dirty) {
       resolve_module(s, m);
       any = true;

@@ -55,7 +55,13 @@ static const char usage_lsp[] =
     "modules (false: do not follow module blocks into child modules; by\n"
     "default a child module's failure is shown at its module argument and\n"
     "at the variables file line whose value causes it, and hover lists the\n"
-    "child module variables a value reaches).\n";
+    "child module variables a value reaches), trace (true: a\n"
+    "tfresolve/resolved notification after each module is checked, with\n"
+    "its directory and the milliseconds it took).\n"
+    "\n"
+    "Only the modules of open documents are checked: an edit re-checks the\n"
+    "open modules that read the file, and a module whose documents were\n"
+    "all closed is dropped.\n";
 
 /* ---- reading and writing messages --------------------------------------- */
 
