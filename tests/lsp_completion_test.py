@@ -53,11 +53,114 @@ def completion_run(check, tool, fixture, root):
     check({"true", "false"} <= set(c), "completion of a bool value: true and "
           "false", show(sorted(c)))
 
+    # .tfvars.json (issue 41): keys are strings; in a key's string, the
+    # names not set yet, each replacing the string
+    for text, what, want, unwanted in [
+            ('{\n  "instance_count": 2,\n  "re|"\n}\n', "a top-level key",
+             "region", "instance_count"),
+            ('{\n  "network": {\n    "cidr": "x",\n    "|"\n  }\n}\n',
+             "a key of an object value", "address_prefix", "cidr")]:
+        at = text.index("|")
+        body = text.replace("|", "")
+        line = body[:at].count("\n")
+        col = at - (body.rfind("\n", 0, at) + 1)
+        s.open(J, body, 1)
+        r = s.at("textDocument/completion", J,
+                 {"line": line, "character": col})
+        s.close_doc(J)
+        c = labels(r)
+        te = (c.get(want) or {}).get("textEdit") or {}
+        check(want in c and unwanted not in c
+              and te.get("newText") == '"%s"' % want
+              and te.get("range", {}).get("start", {}).get("character")
+              == body.rindex('"', 0, at) - (body.rfind("\n", 0, at) + 1),
+              ".tfvars.json: completion in %s's string: the names not set "
+              "yet, each replacing the string, quotes and all" % what,
+              show(r))
+
     s.notify("exit")
     s.finish()
     sanity(check, s, 'completion run')
 
 
+RULES = """\
+variable "level" {
+  type = string
+  validation {
+    condition     = anytrue([var.level == "debug", var.level == "info"])
+    error_message = "A level."
+  }
+}
+variable "mode" {
+  type = string
+  validation {
+    condition     = var.mode == "a" || "b" == var.mode
+    error_message = "A mode."
+  }
+}
+variable "tier" {
+  type = string
+  validation {
+    condition = (anytrue([for t in ["x", "y", "z"] : var.tier == t])
+    && !anytrue([var.tier == "z"]))
+    error_message = "A tier."
+  }
+}
+variable "env" {
+  type = string
+  validation {
+    condition     = contains(["dev", "prod", "test"], var.env) && var.env != "test"
+    error_message = "An env."
+  }
+}
+variable "kind" {
+  type = string
+  validation {
+    condition     = alltrue([var.kind != "old"]) && contains(["old", "new"], var.kind)
+    error_message = "A kind."
+  }
+}
+variable "free" {
+  type = string
+  validation {
+    condition     = var.free == "a" || length(var.free) > 3
+    error_message = "Anything long."
+  }
+}
+"""
+
+
+def rules_run(check, tool, fixture, root):
+    """(issue 41) The values a rule allows, however the allow-list is
+    written: anytrue of comparisons (or of a for expression), a
+    disjunction of comparisons, a negated anytrue, `!=`, alltrue of
+    `!=`; a disjunction with anything else allows anything."""
+    mod = os.path.join(root, "lsp rules")
+    os.makedirs(mod)
+    with open(os.path.join(mod, "main.tf"), "w") as f:
+        f.write(RULES)
+    s, _ = begin(tool, mod)
+    T = uri(mod, "terraform.tfvars")
+    for name, want in [("level", {'"debug"', '"info"'}),
+                       ("mode", {'"a"', '"b"'}),
+                       ("tier", {'"x"', '"y"'}),
+                       ("env", {'"dev"', '"prod"'}),
+                       ("kind", {'"new"'}),
+                       ("free", set())]:
+        text = '%s = ""\n' % name
+        s.open(T, text, 1)
+        r = s.at("textDocument/completion", T,
+                 {"line": 0, "character": len(name) + 4})
+        s.close_doc(T)
+        got = {k for k in labels(r) if k.startswith('"')}
+        check(got == want, "completion of %s's value: the values its rule "
+              "allows, as written (%s)" % (name, ", ".join(sorted(want))
+                                           or "none"), show(r))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "rules run")
+
+
 
 if __name__ == "__main__":
-    sys.exit(main([completion_run]))
+    sys.exit(main([completion_run, rules_run]))
