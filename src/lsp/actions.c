@@ -116,12 +116,44 @@ static const char *infer_type(tfr_arena *a, const tfr_value *v) {
   }
 }
 
-/* An edit inserting text at the end of a text. */
-static json_t *edit_at_end(const char *text, size_t len, const char *insert) {
+/* An edit inserting insert at the end of a text, its line breaks the
+** text's ("\r\n" in a CRLF file: an editor keeps a file's). */
+static json_t *edit_at_end(tfr_arena *a, const char *text, size_t len,
+                           const char *insert) {
   struct tfr_range r = {0};
   r.start.byte = r.end.byte = len;
+  if (!strcmp(lsp_newline(text, len), "\r\n")) {
+    size_t n = 0;
+    for (const char *p = insert; *p; p++)
+      n += *p == '\n';
+    char *crlf = tfr_arena_alloc(a, strlen(insert) + n + 1), *o = crlf;
+    for (const char *p = insert; *p; p++) {
+      if (*p == '\n' && (p == insert || p[-1] != '\r'))
+        *o++ = '\r';
+      *o++ = *p;
+    }
+    *o = '\0';
+    insert = crlf;
+  }
   return json_pack("{s:o, s:s}", "range", lsp_range_of(text, len, &r),
                    "newText", insert);
+}
+
+/* Whether the object holding the key at byte b of d (or the file's top
+** level) sets name with another key: a fix renaming that key to name
+** would set it twice ("Attribute redefined"). */
+static bool set_already(tfr_arena *a, const struct doc *d, size_t b,
+                        const char *name) {
+  tfr_text *x = tfr_text_new(a, d->path, d->text, d->len);
+  size_t open = tfr_text_enclosing(x, b), n;
+  const struct tfr_text_item *it =
+      open == SIZE_MAX
+          ? tfr_text_top(x, &n)
+          : tfr_text_items(x, open + 1, tfr_text_closing(x, open, d->len), &n);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(it[i].name, name) && it[i].key.start.byte != b)
+      return true;
+  return false;
 }
 
 /* An open variables file of d's module to add a value to: d itself, else
@@ -158,7 +190,7 @@ static json_t *add_required(struct server *s, struct doc *d, tfr_arena *a,
   lsp_append(&text, &n, "\n");
   json_t *changes = json_object();
   json_object_set_new(changes, t->uri,
-                      json_pack("[o]", edit_at_end(t->text, t->len, text)));
+                      json_pack("[o]", edit_at_end(a, t->text, t->len, text)));
   const char *base = strrchr(t->path, '/');
   json_t *act = json_pack(
       "{s:s, s:s, s:[O], s:{s:o}}", "title",
@@ -216,7 +248,7 @@ static json_t *declare(struct server *s, struct doc *d, tfr_arena *a,
     json_t *changes = json_object();
     json_object_set_new(
         changes, uri,
-        json_pack("[o]", edit_at_end(text, len,
+        json_pack("[o]", edit_at_end(a, text, len,
                                      tfr_arena_printf(a, "%s%s", sep, decl))));
     edit = json_pack("{s:o}", "changes", changes);
   } else {
@@ -265,10 +297,13 @@ json_t *lsp_code_actions(struct server *s, struct doc *d, json_t *params) {
       continue;
     }
     json_t *range = json_object_get(g, "range");
-    json_t *st = json_object_get(range, "start");
-    size_t b = lsp_byte_of(
-        d->text, d->len, (int)json_integer_value(json_object_get(st, "line")),
-        (int)json_integer_value(json_object_get(st, "character")));
+    size_t b = lsp_byte_at(d->text, d->len, json_object_get(range, "start"));
+    if (set_already(a, d, b, name)) { /* no fix that sets it twice */
+      free(name);
+      if (declared)
+        json_array_append_new(out, declared);
+      continue;
+    }
     bool quoted = b < d->len && d->text[b] == '"';
     char *text = cli_alloc(strlen(name) + 3);
     sprintf(text, quoted ? "\"%s\"" : "%s", name);
