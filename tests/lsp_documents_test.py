@@ -16,6 +16,8 @@
   cost      (issue 41) only the modules of open documents are checked
             again: a keystroke in a child shared by five roots, one open
             and one closed, re-checks the open one (trace setting).
+  callers   (issue 41) a called module opened alone: its required
+            variables are its callers' to set, not reported missing.
 
 With the client and checks of tests/lsp_common.py, on copies of
 FIXTURE_DIR (fixtures/lsp).  Prints PASS or FAIL per check and
@@ -462,5 +464,45 @@ def cost_run(check, tool, fixture, root):
     sanity(check, s, "cost run")
 
 
+def callers_run(check, tool, fixture, root):
+    """(issue 41) A child module opened alone: a directory other modules
+    of the workspace call is no root, and its required variables (its
+    callers' to set) are not reported missing; a directory nothing calls
+    still is a root, its required variables reported."""
+    top = os.path.join(root, "callers")
+    for d, name, text in [
+            ("root", "main.tf", 'module "child" {\n'
+             '  source = "../modules/child"\n  size   = 3\n}\n'),
+            ("modules/child", "variables.tf",
+             'variable "size" {\n  type = number\n}\n'
+             'variable "name" {\n  type    = string\n  default = "x"\n}\n'),
+            ("lonely", "variables.tf",
+             'variable "size" {\n  type = number\n}\n')]:
+        os.makedirs(os.path.join(top, d), exist_ok=True)
+        with open(os.path.join(top, d, name), "w") as f:
+            f.write(text)
+    s, _ = begin(tool, top)
+    C = uri(top, "modules", "child", "variables.tf")
+    L = uri(top, "lonely", "variables.tf")
+    got = {}
+    for doc, path in ((C, "modules/child/variables.tf"),
+                      (L, "lonely/variables.tf")):
+        m = s.mark()
+        s.open(doc, open(os.path.join(top, path)).read(), 1)
+        barrier(s)
+        got[doc] = s.latest(doc)
+    missing = words_in(got[C], "No value for required variable")
+    check(got[C] is not None and not missing,
+          "a called module opened alone: its required variable (set by its "
+          "caller) is not reported missing", show(got[C]))
+    check(words_in(got[L], "No value for required variable"),
+          "a module nothing calls, opened alone: its required variable is "
+          "reported missing", show(got[L]))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "callers run")
+
+
 if __name__ == "__main__":
-    sys.exit(main([env_file_run, states_run, fallback_run, cost_run]))
+    sys.exit(main([env_file_run, states_run, fallback_run, cost_run,
+                   callers_run]))

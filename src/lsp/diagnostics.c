@@ -357,6 +357,9 @@ void lsp_publish(struct server *s, struct module *m) {
             : tfr_resolution_variable(m->res, i - nd - np)->preview_error;
     if (i >= nd + np && g && bsearch(&g, said, np, sizeof *said, cmp_ptr))
       continue;
+    if (g && m->called && g->code == TFR_CODE_NO_VALUE &&
+        g->sev == TFR_DIAG_WARNING)
+      continue; /* a called module's: its callers set it */
     if (g && g->module && *g->module)
       place_child(s, m, &files, &nfiles, g);
     /* a variables file's own resolution speaks of that file only */

@@ -404,9 +404,84 @@ bool lsp_check_disk(struct server *s) {
     if (disk_stamp(s, m) != m->stamp)
       m->dirty = any = true;
   }
-  if (any)
+  if (any) {
     rehome_docs(s);
+    lsp_forget_roots(s);
+  }
   return any;
+}
+
+/* ---- callers: whether a module directory is a root ---- */
+
+/* Where the module calls that may reach dir are looked for: up to
+** CALLERS_UP directories above dir (a root calling modules/x, examples/y
+** calling ../..), but not above its repository (the nearest directory
+** holding .git) or the workspace's root; NULL when dir is in neither
+** (no walk of a whole disk or home) (malloc'd). */
+#define CALLERS_UP 3
+static char *calls_top(struct server *s, const char *dir) {
+  char *d = cli_strdup(dir), *top = NULL;
+  size_t n = s->root_dir ? strlen(s->root_dir) : 0;
+  const char *home = getenv("HOME");
+  bool in_root = n && strcmp(s->root_dir, "/") &&
+                 !(home && !strcmp(home, s->root_dir)) &&
+                 !strncmp(dir, s->root_dir, n) && (!dir[n] || dir[n] == '/');
+  for (int up = 0; !top && up < 64; up++) {
+    char *git = cli_path_join(d, ".git");
+    struct stat st;
+    bool repo = stat(git, &st) == 0;
+    free(git);
+    if (repo || (in_root && !strcmp(d, s->root_dir)))
+      top = d;
+    else if (!strcmp(d, "/"))
+      break;
+    else {
+      char *parent = lsp_dir_of(d);
+      free(d);
+      d = parent;
+    }
+  }
+  if (!top) {
+    free(d);
+    return NULL;
+  }
+  /* at most CALLERS_UP above dir */
+  char *near = cli_strdup(dir);
+  for (int up = 0; up < CALLERS_UP && strlen(near) > strlen(top); up++) {
+    char *parent = lsp_dir_of(near);
+    free(near);
+    near = parent;
+  }
+  free(top);
+  return near;
+}
+
+void lsp_forget_roots(struct server *s) {
+  cli_roots_free(s->roots);
+  s->roots = NULL;
+  free(s->roots_top);
+  s->roots_top = NULL;
+  tfr_arena_free(s->roots_a);
+  s->roots_a = NULL;
+}
+
+/* Whether module directory dir is only called: some other directory of
+** the workspace calls it (roots.c, as check -recursive finds its roots),
+** and it has no var files of its own. */
+static bool called_only(struct server *s, const char *dir) {
+  char *top = calls_top(s, dir);
+  if (!top)
+    return false;
+  if (s->roots && !strcmp(s->roots_top, top)) {
+    free(top);
+  } else {
+    lsp_forget_roots(s);
+    s->roots_a = tfr_arena_new();
+    s->roots = cli_roots_find(top, s->set.opentofu, true, s->roots_a,
+                              tfr_diags_new(s->roots_a));
+    s->roots_top = top;
+  }
+  return cli_roots_called_only(s->roots, dir);
 }
 
 /* Whether a var file can be read; else errno. */
@@ -487,6 +562,10 @@ static void resolve_module(struct server *s, struct module *m) {
   o.noverlays = nov;
   o.skip_editor_files = true; /* an editor's lock file is no auto file */
   o.undeclared_each = true;   /* each undeclared name at its line */
+  /* a module other modules call: its required variables are theirs to
+  ** set (a warning the diagnostics leave out) */
+  m->called = !m->var_file && s->set.modules && called_only(s, m->dir);
+  o.missing_required_info = m->called;
   m->res = tfr_resolve(m->a, m->diags, &o);
   m->dirty = false;
   if (!s->watching)
@@ -651,6 +730,8 @@ json_t *lsp_did_close(struct server *s, struct doc *d, json_t *p) {
 ** that read it resolve again. */
 static void file_changed(struct server *s, const char *uri) {
   char *path = uri ? lsp_uri_path(uri) : NULL;
+  if (path && lsp_config_file(path))
+    lsp_forget_roots(s); /* a module call may have come or gone */
   if (path)
     mark_dirty(s, path);
   free(path);
@@ -694,4 +775,6 @@ void lsp_free_docs(struct server *s) {
     free(s->mods[i].pub);
   }
   free(s->mods);
+  lsp_forget_roots(s);
+  free(s->root_dir);
 }

@@ -68,6 +68,9 @@ struct module {
   size_t nnotes;
   unsigned long long stamp; /* its files on disk (disk_stamp) when it was
                                last resolved */
+  bool called; /* a directory other modules of the workspace call (and no
+                  root): its required variables are its callers' to set,
+                  not reported missing */
 };
 
 struct settings {
@@ -93,9 +96,15 @@ struct server {
   int debounce_ms;              /* how long the last resolve_dirty took */
   bool plaintext, create_files; /* the client's (client_caps) */
   bool can_watch;               /* the client registers file watchers for us */
-  bool watching; /* and said yes: no looking at the disk ourselves */
-  bool trace;    /* the trace setting: a tfresolve/resolved notification
-                    after each module resolved (tests count them) */
+  bool watching;  /* and said yes: no looking at the disk ourselves */
+  bool trace;     /* the trace setting: a tfresolve/resolved notification
+                     after each module resolved (tests count them) */
+  char *root_dir; /* the workspace's (initialize's rootUri), or NULL */
+  struct cli_roots *roots; /* the module calls below roots_top (roots.c),
+                              found when first needed, forgotten when
+                              files change on disk */
+  char *roots_top;
+  tfr_arena *roots_a;
   struct sent *sent;
   size_t nsent;
   struct cli_names shown; /* window/showMessage texts, each sent once */
@@ -155,7 +164,8 @@ json_t *lsp_did_change(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_did_close(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_did_save(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_watched_files(struct server *s, struct doc *d, json_t *p);
-void lsp_register_watchers(struct server *s);
+/* Forgets the module calls found (files changed on disk). */
+void lsp_forget_roots(struct server *s);
 
 /* ---- diagnostics.c ---- */
 void lsp_publish(struct server *s, struct module *m);

@@ -296,6 +296,7 @@ void lsp_settings_from(struct server *s, json_t *o) {
   }
   for (size_t i = 0; i < s->nmods; i++)
     s->mods[i].dirty = true;
+  lsp_forget_roots(s); /* the engine reads other files */
 }
 
 /* What the client said it can do (initialize's capabilities): hover in
@@ -350,8 +351,23 @@ static void register_watchers(struct server *s) {
 
 static json_t *capabilities(void);
 
+/* The workspace's root directory: rootUri, else rootPath. */
+static char *root_of(json_t *p) {
+  const char *u = json_string_value(json_object_get(p, "rootUri"));
+  char *path = u ? lsp_uri_path(u) : NULL;
+  const char *rp = json_string_value(json_object_get(p, "rootPath"));
+  if (!path && rp && rp[0] == '/')
+    path = cli_strdup(rp);
+  size_t n = path ? strlen(path) : 0;
+  while (n > 1 && path[n - 1] == '/')
+    path[--n] = '\0';
+  return path;
+}
+
 static json_t *initialize(struct server *s, struct doc *d, json_t *p) {
   (void)d;
+  free(s->root_dir);
+  s->root_dir = root_of(p);
   lsp_settings_from(s, json_object_get(p, "initializationOptions"));
   client_caps(s, json_object_get(p, "capabilities"));
   return capabilities();
