@@ -18,6 +18,9 @@
             and one closed, re-checks the open one (trace setting).
   callers   (issue 41) a called module opened alone: its required
             variables are its callers' to set, not reported missing.
+  identity  (issue 41) a child behind a symbolic link edited by its real
+            path, unsaved and saved; a child directory removed and
+            restored; with a watching client and with polling.
 
 With the client and checks of tests/lsp_common.py, on copies of
 FIXTURE_DIR (fixtures/lsp).  Prints PASS or FAIL per check and
@@ -503,6 +506,105 @@ def callers_run(check, tool, fixture, root):
     sanity(check, s, "callers run")
 
 
+def identity_tree(top):
+    """root/ calling ./modules/link, a symbolic link to ../../real/child,
+    and root/direct calling ../direct-child (a plain directory)."""
+    child = ('variable "size" {\n  type = number\n  validation {\n'
+             '    condition     = var.size < 10\n'
+             '    error_message = "Too big."\n  }\n}\n')
+    for d in ("root/modules", "real/child", "direct", "direct-child"):
+        os.makedirs(os.path.join(top, d), exist_ok=True)
+    for d, src in (("root", "./modules/link"), ("direct", "../direct-child")):
+        with open(os.path.join(top, d, "main.tf"), "w") as f:
+            f.write('variable "size" {\n  type = number\n}\n'
+                    'module "child" {\n  source = "%s"\n'
+                    '  size   = var.size\n}\n' % src)
+        with open(os.path.join(top, d, "terraform.tfvars"), "w") as f:
+            f.write("size = 12\n")
+    for d in ("real/child", "direct-child"):
+        with open(os.path.join(top, d, "variables.tf"), "w") as f:
+            f.write(child)
+    os.symlink("../../real/child", os.path.join(top, "root", "modules",
+                                                "link"))
+    return child
+
+
+def too_big(s, doc):
+    barrier(s)
+    return bool(words_in(s.latest(doc), "Too big"))
+
+
+def identity_run(check, tool, fixture, root):
+    """(issue 41) Dependencies by directory identity: a child module
+    behind a symbolic link, opened by its real path (as editors do),
+    edited unsaved and then saved with a watching client, reaches the
+    root; a child directory removed and restored is seen, through the
+    watcher's events and through the server's own polling."""
+    for watching in (True, False):
+        top = os.path.join(root, "identity-%s" % watching)
+        child = identity_tree(top)
+        caps = {"workspace": {"didChangeWatchedFiles": {
+            "dynamicRegistration": True}}} if watching else {}
+        s, _ = begin(tool, top, capabilities=caps)
+        if watching:
+            req = server_request(s, "client/registerCapability", 0)
+            if req:
+                s.send({"id": req["id"], "result": None})
+        how = "a watching client" if watching else "the server's polling"
+        R = uri(top, "root", "terraform.tfvars")
+        C = uri(top, "real", "child", "variables.tf")  # the real path
+        cpath = os.path.join(top, "real", "child", "variables.tf")
+        s.open(R, "size = 12\n", 1)
+        check(too_big(s, R), "%s: the child's rule fails at the root's "
+              "value" % how, show(s.latest(R)))
+        s.open(C, child, 1)
+        loose = child.replace("var.size < 10", "var.size < 100")
+        s.change(C, 2, {"text": loose})
+        check(not too_big(s, R), "%s: the child behind a symbolic link, "
+              "opened by its real path and edited unsaved: the root is "
+              "checked with its text" % how, show(s.latest(R)))
+        s.change(C, 3, {"text": child})
+        s.close_doc(C)
+        with open(cpath, "w") as f:  # saved by another program
+            f.write(loose)
+        if watching:
+            s.notify("workspace/didChangeWatchedFiles",
+                     {"changes": [{"uri": C, "type": 2}]})
+        deadline = time.time() + 10
+        while too_big(s, R) and time.time() < deadline:
+            time.sleep(0.2)
+        check(not too_big(s, R), "%s: the child behind a symbolic link "
+              "saved: the root is checked again" % how, show(s.latest(R)))
+        # a plain child directory removed, then restored
+        D = uri(top, "direct", "terraform.tfvars")
+        dc = os.path.join(top, "direct-child")
+        s.open(D, "size = 12\n", 1)
+        check(too_big(s, D), "%s: the direct child's rule fails" % how,
+              show(s.latest(D)))
+        os.rename(dc, dc + ".away")
+        if watching:
+            s.notify("workspace/didChangeWatchedFiles", {"changes": [
+                {"uri": uri(dc, "variables.tf"), "type": 3}]})
+        deadline = time.time() + 10
+        while too_big(s, D) and time.time() < deadline:
+            time.sleep(0.2)
+        check(not too_big(s, D), "%s: the child directory removed: its "
+              "failure goes" % how, show(s.latest(D)))
+        os.rename(dc + ".away", dc)
+        if watching:
+            s.notify("workspace/didChangeWatchedFiles", {"changes": [
+                {"uri": uri(dc, "variables.tf"), "type": 1}]})
+        deadline = time.time() + 10
+        while not too_big(s, D) and time.time() < deadline:
+            time.sleep(0.2)
+        check(too_big(s, D), "%s: the child directory restored: its "
+              "failure is back without an edit of the root" % how,
+              show(s.latest(D)))
+        s.notify("exit")
+        s.finish()
+        sanity(check, s, "identity run (%s)" % how)
+
+
 if __name__ == "__main__":
     sys.exit(main([env_file_run, states_run, fallback_run, cost_run,
-                   callers_run]))
+                   callers_run, identity_run]))

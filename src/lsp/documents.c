@@ -21,6 +21,8 @@
 
 extern char **environ;
 
+static void free_deps(struct module *m);
+
 /* How long dirty modules may wait (lsp_resolve_dirty's debounce). */
 #define DEBOUNCE_MAX_MS 30
 
@@ -78,6 +80,18 @@ struct doc *lsp_find_doc(struct server *s, const char *uri) {
 struct doc *lsp_doc_by_path(struct server *s, const char *path) {
   for (size_t i = 0; i < s->ndocs; i++)
     if (!strcmp(s->docs[i].path, path))
+      return &s->docs[i];
+  /* the same file by another path (a symbolic link on the way: the
+  ** library names a child's files by the path it loaded them from, the
+  ** editor by their real path) */
+  struct stat st, x;
+  if (!s->ndocs || stat(path, &st) != 0)
+    return NULL;
+  for (size_t i = 0; i < s->ndocs; i++) /* each looked at now: an editor
+                                        ** saves by renaming, inodes are
+                                        ** used again */
+    if (stat(s->docs[i].path, &x) == 0 && x.st_dev == st.st_dev &&
+        x.st_ino == st.st_ino)
       return &s->docs[i];
   return NULL;
 }
@@ -301,22 +315,9 @@ static unsigned long long stamp_dir(const char *dir) {
 ** files'. */
 static unsigned long long disk_stamp(struct server *s, struct module *m) {
   unsigned long long h = stamp_dir(m->dir);
-  struct cli_names dirs = {0};
-  for (size_t k = 0; m->res && k < m->res->ninstances; k++) {
-    const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
-    if (!in->dir)
-      continue;
-    char *child = lsp_clean_join(m->dir, in->dir);
-    bool seen = !strcmp(child, m->dir);
-    for (size_t i = 0; i < dirs.n && !seen; i++)
-      seen = !strcmp(dirs.v[i], child);
-    if (!seen) {
-      cli_names_add(&dirs, child);
-      h += stamp_dir(child);
-    }
-    free(child);
-  }
-  cli_names_free(&dirs);
+  for (size_t k = 0; k < m->ndeps; k++) /* its children, there or not */
+    if (strcmp(m->deps[k].path, m->dir))
+      h += stamp_dir(m->deps[k].path);
   for (size_t i = 0; i < s->set.var_files.n; i++) {
     char *f = lsp_clean_join(m->dir, s->set.var_files.v[i]);
     h += stamp_file(f);
@@ -377,6 +378,7 @@ static void drop_closed(struct server *s) {
     size_t npub = m->npub;
     free(m->dir);
     free(m->var_file);
+    free_deps(m);
     if (m->a)
       tfr_arena_free(m->a);
     *m = s->mods[--s->nmods];
@@ -389,11 +391,10 @@ static void drop_closed(struct server *s) {
   }
 }
 
-/* With a client that watches nothing for us: the modules whose files
-** changed on disk since they were resolved, dirty; whether any. */
-bool lsp_check_disk(struct server *s) {
+/* (lsp.h) */
+bool lsp_check_disk(struct server *s, bool idle) {
   drop_closed(s);
-  if (s->watching)
+  if (s->watching && !idle)
     return false;
   bool any = false;
   for (size_t i = 0; i < s->nmods; i++) {
@@ -484,6 +485,129 @@ static bool called_only(struct server *s, const char *dir) {
   return cli_roots_called_only(s->roots, dir);
 }
 
+/* ---- what a module reads: its dependencies ---- */
+
+static void add_dep(struct module *m, size_t *cap, char *path) {
+  for (size_t k = 0; k < m->ndeps; k++)
+    if (!strcmp(m->deps[k].path, path)) {
+      free(path);
+      return;
+    }
+  if (m->ndeps == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    m->deps = cli_realloc(m->deps, *cap * sizeof *m->deps);
+  }
+  struct dep *d = &m->deps[m->ndeps++];
+  struct stat st;
+  d->path = path;
+  d->exists = stat(path, &st) == 0;
+  d->dev = d->exists ? st.st_dev : 0;
+  d->ino = d->exists ? st.st_ino : 0;
+}
+
+static void free_deps(struct module *m) {
+  for (size_t k = 0; k < m->ndeps; k++)
+    free(m->deps[k].path);
+  free(m->deps);
+  m->deps = NULL;
+  m->ndeps = 0;
+}
+
+/* The directory a local module call that found none names: its
+** source, read from the module block at range u (the tolerant reader),
+** joined to the calling file's directory; NULL when it is no local
+** path. */
+static char *missing_dir(struct server *s, const struct tfr_unchecked *u) {
+  if (!u->range.filename)
+    return NULL;
+  size_t len;
+  char *owned;
+  const char *text = lsp_file_text(s, u->range.filename, &len, &owned);
+  size_t o = u->range.start.byte;
+  while (text && o < len && text[o] != '{')
+    o++;
+  char *out = NULL;
+  tfr_arena *a = tfr_arena_new();
+  tfr_text *x =
+      text && o < len ? tfr_text_new(a, u->range.filename, text, len) : NULL;
+  size_t n = 0;
+  const struct tfr_text_item *it =
+      x ? tfr_text_items(x, o + 1, tfr_text_closing(x, o, len), &n) : NULL;
+  for (size_t i = 0; i < n && !out; i++) {
+    size_t vs = it[i].value.start.byte, ve = it[i].value.end.byte;
+    if (strcmp(it[i].name, "source") || ve - vs < 3 || text[vs] != '"' ||
+        text[ve - 1] != '"' || text[vs + 1] != '.')
+      continue;
+    char *src = cli_strndup(text + vs + 1, ve - vs - 2);
+    char *dir = lsp_dir_of(u->range.filename);
+    out = lsp_clean_join(dir, src);
+    free(src);
+    free(dir);
+  }
+  tfr_arena_free(a);
+  free(owned);
+  return out;
+}
+
+/* What m's resolution read: its directory, its child modules' (by the
+** paths the library loaded them from), and the directories of local
+** calls that found none (so that one coming back is seen). */
+static void deps_of(struct server *s, struct module *m) {
+  free_deps(m);
+  size_t cap = 0;
+  add_dep(m, &cap, cli_strdup(m->dir));
+  for (size_t k = 0; m->res && k < m->res->ninstances; k++) {
+    const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
+    if (in->dir)
+      add_dep(m, &cap, lsp_clean_join(m->dir, in->dir));
+  }
+  for (size_t k = 0; m->res && k < m->res->nunchecked; k++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(m->res, k);
+    char *dir =
+        u->reason == TFR_UNCHECKED_NO_DIRECTORY ? missing_dir(s, u) : NULL;
+    if (dir)
+      add_dep(m, &cap, dir);
+  }
+}
+
+/* Whether m read directory dir (st: its identity, NULL when it does not
+** exist): the same directory by any path, or, gone, by its path. */
+static bool reads_dir(const struct module *m, const char *dir,
+                      const struct stat *st) {
+  for (size_t k = 0; k < m->ndeps; k++) {
+    const struct dep *d = &m->deps[k];
+    if (st && d->exists ? d->dev == st->st_dev && d->ino == st->st_ino
+                        : !strcmp(d->path, dir))
+      return true;
+  }
+  return false;
+}
+
+/* The open documents of child directories m read by another path than
+** theirs (a symbolic link): added to ov by that path too, so that the
+** library reads the editor's text. */
+static size_t alias_overlays(struct server *s, struct module *m,
+                             struct tfr_overlay *ov, size_t nov) {
+  for (size_t i = 0; i < s->ndocs; i++) {
+    struct doc *d = &s->docs[i];
+    char *dir = lsp_dir_of(d->path);
+    struct stat st;
+    bool there = stat(dir, &st) == 0;
+    for (size_t k = 0; there && k < m->ndeps; k++) {
+      const struct dep *x = &m->deps[k];
+      if (!x->exists || x->dev != st.st_dev || x->ino != st.st_ino ||
+          !strcmp(x->path, dir))
+        continue;
+      const char *base = strrchr(d->path, '/');
+      ov[nov++] = (struct tfr_overlay){
+          tfr_arena_printf(m->a, "%s%s", x->path, base ? base : d->path),
+          d->text, d->len};
+    }
+    free(dir);
+  }
+  return nov;
+}
+
 /* Whether a var file can be read; else errno. */
 static int unreadable(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -506,7 +630,8 @@ static void resolve_module(struct server *s, struct module *m) {
   /* the open documents of the module, in place of their files, and with
   ** the module tree those of its child modules (any open document: the
   ** library reads only those of the directories it loads) */
-  struct tfr_overlay *ov = tfr_arena_alloc(m->a, (s->ndocs + 1) * sizeof *ov);
+  struct tfr_overlay *ov =
+      tfr_arena_alloc(m->a, (s->ndocs * (m->ndeps + 1) + 1) * sizeof *ov);
   size_t nov = 0;
   for (size_t i = 0; i < s->ndocs; i++) {
     char *d = lsp_dir_of(s->docs[i].path);
@@ -516,6 +641,8 @@ static void resolve_module(struct server *s, struct module *m) {
                                        s->docs[i].len};
     free(d);
   }
+  if (s->set.modules)
+    nov = alias_overlays(s, m, ov, nov);
   size_t nargs = 0;
   struct tfr_cli_arg *args =
       tfr_arena_alloc(m->a, (s->set.var_files.n + 2) * sizeof *args);
@@ -567,9 +694,9 @@ static void resolve_module(struct server *s, struct module *m) {
   m->called = !m->var_file && s->set.modules && called_only(s, m->dir);
   o.missing_required_info = m->called;
   m->res = tfr_resolve(m->a, m->diags, &o);
+  deps_of(s, m);
   m->dirty = false;
-  if (!s->watching)
-    m->stamp = disk_stamp(s, m);
+  m->stamp = disk_stamp(s, m);
   lsp_publish(s, m);
   if (!s->trace)
     return;
@@ -584,7 +711,7 @@ static void resolve_module(struct server *s, struct module *m) {
 void lsp_resolve_dirty(struct server *s) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  lsp_check_disk(s);
+  lsp_check_disk(s, false);
   drop_closed(s);
   bool any = false;
   for (size_t i = 0; i < s->nmods; i++) {
@@ -625,20 +752,17 @@ static void mark_dirty(struct server *s, const char *path) {
   if (d)
     lsp_module_for_doc(s, d)->dirty = true;
   char *dir = lsp_dir_of(path);
+  struct stat st;
+  bool there = stat(dir, &st) == 0;
   for (size_t i = 0; i < s->nmods; i++) {
     struct module *m = &s->mods[i];
-    if (!strcmp(m->dir, dir) || lsp_same(m->var_file, path))
+    if (!strcmp(m->dir, dir) || lsp_same(m->var_file, path) ||
+        reads_dir(m, dir, there ? &st : NULL))
       m->dirty = true;
     for (size_t k = 0; !m->dirty && k < s->set.var_files.n; k++) {
       char *f = lsp_clean_join(m->dir, s->set.var_files.v[k]);
       m->dirty = !strcmp(f, path);
       free(f);
-    }
-    for (size_t k = 0; !m->dirty && m->res && k < m->res->ninstances; k++) {
-      const struct tfr_instance *in = tfr_resolution_instance(m->res, k);
-      char *child = in->dir ? lsp_clean_join(m->dir, in->dir) : NULL;
-      m->dirty = child && !strcmp(child, dir);
-      free(child);
     }
   }
   free(dir);
@@ -766,6 +890,7 @@ void lsp_free_docs(struct server *s) {
   for (size_t i = 0; i < s->nmods; i++) {
     free(s->mods[i].dir);
     free(s->mods[i].var_file);
+    free_deps(&s->mods[i]);
     if (s->mods[i].a)
       tfr_arena_free(s->mods[i].a);
     for (size_t k = 0; k < s->mods[i].npub; k++) {

@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "../cli/cli.h"
 #include "../cli/cli_module.h"
@@ -53,6 +54,18 @@ struct pub {
   json_t *list;
 };
 
+/* A directory a module's resolution reads: its own, a child module's (by
+** the path the library loaded it from), or a local child's that did not
+** exist; known by its identity (device and inode) when it exists, so that
+** a symbolic link's target, or the same directory by another path, is
+** the same dependency. */
+struct dep {
+  char *path; /* as the resolution named it (cleaned, absolute) */
+  bool exists;
+  dev_t dev;
+  ino_t ino;
+};
+
 struct module {
   char *dir;
   char *var_file; /* an open variables file that the module does not load
@@ -68,6 +81,8 @@ struct module {
   size_t nnotes;
   unsigned long long stamp; /* its files on disk (disk_stamp) when it was
                                last resolved */
+  struct dep *deps;         /* what its last resolution read (deps_of) */
+  size_t ndeps;
   bool called; /* a directory other modules of the workspace call (and no
                   root): its required variables are its callers' to set,
                   not reported missing */
@@ -157,7 +172,12 @@ struct module *lsp_fresh_module(struct server *s, const struct doc *d);
 const struct tfr_variable *lsp_variable(const struct module *m,
                                         const char *name);
 void lsp_resolve_dirty(struct server *s);
-bool lsp_check_disk(struct server *s);
+/* The modules whose files changed on disk since they were resolved,
+** dirty; whether any.  Before a request only when nothing watches the
+** files for us; while input pauses (idle) always: a client's watcher
+** may miss what another program does (Emacs in batch delivers no file
+** events), and a child directory removed and restored must be seen. */
+bool lsp_check_disk(struct server *s, bool idle);
 void lsp_free_docs(struct server *s);
 json_t *lsp_did_open(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_did_change(struct server *s, struct doc *d, json_t *p);

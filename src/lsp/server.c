@@ -28,6 +28,9 @@
 /* A client that does not watch files for the server: how long input may
 ** pause before the modules' files on disk are looked at again. */
 #define DISK_POLL_MS 1000
+/* A client that watches files for the server: the same, less often, for
+** what its watcher misses. */
+#define WATCHED_POLL_MS 3000
 /* The id of our client/registerCapability request. */
 #define WATCH_REQUEST_ID "tfresolve/watch"
 
@@ -552,10 +555,11 @@ int cmd_lsp(int argc, char **argv) {
   while (!s.exited) {
     if (!waiting(in, s.debounce_ms)) {
       lsp_resolve_dirty(&s);
-      /* while input pauses, files changed on disk (when nothing watches
-      ** them for us) */
-      while (!s.watching && s.ndocs && !waiting(in, DISK_POLL_MS))
-        if (lsp_check_disk(&s))
+      /* while input pauses, files changed on disk (looked at less often
+      ** when the client watches them for us) */
+      while (s.ndocs &&
+             !waiting(in, s.watching ? WATCHED_POLL_MS : DISK_POLL_MS))
+        if (lsp_check_disk(&s, true))
           lsp_resolve_dirty(&s);
     }
     size_t len = 0;
