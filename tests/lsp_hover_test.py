@@ -83,5 +83,46 @@ def hover_run(check, tool, fixture, root):
 
 
 
+def callers_hover_run(check, tool, fixture, root):
+    """(issue 41) A child module opened alone with its callers open: hover
+    on its variable shows what each calling instance passes; a value
+    that comes from a sensitive root variable never."""
+    top = os.path.join(root, "callers hover")
+    os.makedirs(os.path.join(top, "modules", "child"))
+    os.makedirs(os.path.join(top, "root"))
+    with open(os.path.join(top, "root", "main.tf"), "w") as f:
+        f.write('variable "size" {\n  type = number\n}\n'
+                'variable "token" {\n  type      = string\n'
+                '  sensitive = true\n}\n'
+                'module "child" {\n  source = "../modules/child"\n'
+                '  size   = var.size\n  token  = var.token\n}\n')
+    child = ('variable "size" {\n  type = number\n}\n'
+             'variable "token" {\n  type = string\n}\n')
+    with open(os.path.join(top, "modules", "child", "variables.tf"),
+              "w") as f:
+        f.write(child)
+    s, _ = begin(tool, top)
+    R = uri(top, "root", "terraform.tfvars")
+    C = uri(top, "modules", "child", "variables.tf")
+    s.open(R, 'size = 7\ntoken = "%s"\n' % SECRET, 1)
+    s.open(C, child, 1)
+    barrier(s)
+    h = s.at("textDocument/hover", C, pos(child, 'variable "size"'))
+    md = markdown(h) or ""
+    check("Passed by its callers" in md and "module.child" in md
+          and "7" in md.split("Passed by its callers")[-1],
+          "hover on a called module's variable: the value its caller "
+          "passes", show(h))
+    h = s.at("textDocument/hover", C, pos(child, 'variable "token"'))
+    md = markdown(h) or ""
+    check("Passed by its callers" in md and "(sensitive value)" in md
+          and SECRET not in md,
+          "hover on a called module's variable set from a sensitive root "
+          "variable: not shown", show(h))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "callers hover run")
+
+
 if __name__ == "__main__":
-    sys.exit(main([hover_run]))
+    sys.exit(main([hover_run, callers_hover_run]))

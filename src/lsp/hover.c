@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lsp.h"
 
@@ -345,6 +346,70 @@ static void hover_rules(struct hov *h) {
   }
 }
 
+/* Whether instance variable v of in (in caller module res) holds or
+** reads a sensitive value, through any root variable (cli_reaches). */
+static bool secret_in(tfr_arena *a, const struct tfr_resolution *res,
+                      const struct tfr_instance *in,
+                      const struct tfr_variable *v) {
+  if (v->sensitive ||
+      (v->value && tfr_value_has_mark(v->value, TFR_V_SENSITIVE)) ||
+      (v->given && tfr_value_has_mark(v->given, TFR_V_SENSITIVE)))
+    return true;
+  for (size_t i = 0; i < res->n; i++) {
+    struct cli_reach *r;
+    size_t nr = cli_reaches(a, res, tfr_resolution_variable(res, i)->name, &r);
+    for (size_t k = 0; k < nr; k++)
+      if (r[k].in == in && r[k].v == v && r[k].secret)
+        return true;
+  }
+  return false;
+}
+
+/* On a variable of a module other open modules call (a child module
+** opened alone): what each calling instance passes it, from the callers'
+** resolutions (their directory by identity: a symbolic link is the same
+** directory); a sensitive value never. */
+static void hover_callers(struct hov *h, struct server *s) {
+  char *dir = lsp_dir_of(h->d->path);
+  struct stat st;
+  bool there = stat(dir, &st) == 0;
+  free(dir);
+  size_t said = 0;
+  for (size_t i = 0; there && i < s->nmods; i++) {
+    const struct module *x = &s->mods[i];
+    for (size_t k = 0; x != h->m && x->res && k < x->res->ninstances; k++) {
+      const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
+      char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
+      struct stat cs;
+      bool same = child && stat(child, &cs) == 0 && cs.st_dev == st.st_dev &&
+                  cs.st_ino == st.st_ino;
+      free(child);
+      for (size_t j = 0; same && j < in->n && said < 20; j++) {
+        const struct tfr_variable *v = tfr_instance_variable(in, j);
+        if (strcmp(v->name, h->v->name))
+          continue;
+        lsp_append(&h->md, &h->n, "%s- %s%s%s (%s): ",
+                   said++ ? "" : "\nPassed by its callers:\n", h->Q,
+                   in->address, h->Q, x->dir);
+        if (secret_in(h->a, x->res, in, v))
+          lsp_append(&h->md, &h->n, "(sensitive value)\n");
+        else if (v->value) {
+          bool cut;
+          const char *t =
+              cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
+          if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
+            lsp_append(&h->md, &h->n, "%s%s%s\n", h->Q, t, h->Q);
+          else
+            put_block(&h->md, &h->n, h->mark, "  ", t, cut ? "..." : NULL);
+        } else
+          lsp_append(&h->md, &h->n, "not resolved%s%s%s\n",
+                     v->reason ? " (" : "", v->reason ? v->reason : "",
+                     v->reason ? ")" : "");
+      }
+    }
+  }
+}
+
 /* The variable under the cursor c of d (on a `variable "x"` header of a
 ** configuration file: that one), its module in *m; NULL when none. */
 static const struct tfr_variable *hovered(struct server *s, struct doc *d,
@@ -385,6 +450,8 @@ json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
   hover_rules(&h);
   if (!*c.at.path)
     hover_children(&h.md, &h.n, c.a, mark, m->res, v->name);
+  if (!*c.at.path && m->called)
+    hover_callers(&h, s);
   json_t *result =
       json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind",
                 mark ? "markdown" : "plaintext", "value", h.md, "range",
