@@ -458,6 +458,8 @@ static char *calls_top(struct server *s, const char *dir) {
 }
 
 void lsp_forget_roots(struct server *s) {
+  for (size_t i = 0; i < s->nmods; i++)
+    s->mods[i].called_known = false;
   cli_roots_free(s->roots);
   s->roots = NULL;
   free(s->roots_top);
@@ -691,7 +693,9 @@ static void resolve_module(struct server *s, struct module *m) {
   o.undeclared_each = true;   /* each undeclared name at its line */
   /* a module other modules call: its required variables are theirs to
   ** set (a warning the diagnostics leave out) */
-  m->called = !m->var_file && s->set.modules && called_only(s, m->dir);
+  if (!m->called_known) /* once: the walk is not redone on a keystroke */
+    m->called = !m->var_file && s->set.modules && called_only(s, m->dir);
+  m->called_known = true;
   o.missing_required_info = m->called;
   m->res = tfr_resolve(m->a, m->diags, &o);
   deps_of(s, m);
@@ -900,6 +904,8 @@ void lsp_free_docs(struct server *s) {
     free(s->mods[i].pub);
   }
   free(s->mods);
+  s->mods = NULL;
+  s->nmods = 0;
   lsp_forget_roots(s);
   free(s->root_dir);
 }

@@ -83,9 +83,10 @@ struct module {
                                last resolved */
   struct dep *deps;         /* what its last resolution read (deps_of) */
   size_t ndeps;
-  bool called; /* a directory other modules of the workspace call (and no
-                  root): its required variables are its callers' to set,
-                  not reported missing */
+  bool called_known; /* called is found (until files change on disk) */
+  bool called;       /* a directory other modules of the workspace call (and no
+                        root): its required variables are its callers' to set,
+                        not reported missing */
 };
 
 struct settings {
