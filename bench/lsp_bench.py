@@ -25,7 +25,7 @@ diagnostics, which are checked):
 Each is measured two ways:
   typing:  didChange alone, as an editor sends keystrokes: the server
            waits for input to pause (its debounce, DEBOUNCE_MS in
-           src/cli/lsp.c) before it resolves, so this includes that wait;
+           src/lsp/server.c) before it resolves, so this includes that wait;
   at once: didChange followed at once by a request, which makes the
            server resolve without waiting: the server's own work for one
            edit (parse, resolve, check, publish).  The request is a

@@ -78,7 +78,7 @@ def findings(rel, text):
         line = code.count("\n", 0, m.start()) + 1
         name = m.group(1)
         if name in USE:
-            pre = "cli_" if rel.startswith("src/cli/") else "heap_"
+            pre = "cli_" if rel.startswith(("src/cli/", "src/lsp/")) else "heap_"
             hint = "use %s%s" % (pre, USE[name])
         else:
             hint = "allocate through src/base/heap.h or the arena"

@@ -15,7 +15,7 @@ none can drift from the program:
          offered too.
 
 Hidden options (-h, lsp's -stdio) are in none of them.  lsp prints a
-help of its own (lsp.c), with no option list.
+help of its own (src/lsp/server.c), with no option list.
 
   cli_docs.py TFRESOLVE SOURCE_ROOT
 
@@ -211,7 +211,7 @@ def main():
     check(ok, "bash completion: the global options", diff)
 
     for c in cmds:
-        if c in own_help:  # its help is its own text (lsp.c), no list
+        if c in own_help:  # its help is its own text (src/lsp/server.c), no list
             check(not help_options(tool, c) - opts[c],
                   "%s -help (its own) lists no option its table lacks" % c)
         else:

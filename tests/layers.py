@@ -17,11 +17,15 @@ src/api.c).  This test fails on:
             module is a source file and the header of the same name;
             src/X_int.h is module X's; include/tfresolve/X.h belongs to X,
             tfresolve.h to api);
-  listed    a folder of src/ that is not in src/layers.txt (nor src/cli/,
-            which is not a layer: the CLI uses the public headers only);
+  listed    a folder of src/ that is not in src/layers.txt (nor src/cli/
+            or src/lsp/, which are no layers: the CLI and the language
+            server use the public headers only);
   cli       an include in src/cli/ of anything but a public header
             ("tfresolve/...") or a header of src/cli/ (or the generated
-            commit.h).
+            commit.h); an include in src/lsp/ (the language server, a
+            part of the program) of anything but a public header, a
+            header of src/lsp/ or one of src/cli/ ("../cli/cli.h": the
+            CLI's helpers).
 
 Usage: layers.py SOURCE_ROOT [BUILD_DIR] [--graph]
 Without BUILD_DIR the symbols are not checked.  --graph prints the folder
@@ -34,7 +38,7 @@ import subprocess
 import sys
 
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-NOT_LAYERS = {"cli"}
+NOT_LAYERS = {"cli", "lsp"}
 
 
 def read_layers(root):
@@ -209,6 +213,25 @@ def check_cli(root, ck):
                   "headers only (include/tfresolve/)" % (f, target))
 
 
+def check_lsp(root, ck):
+    lsp = os.path.join(root, "src", "lsp")
+    if not os.path.isdir(lsp):
+        return
+    own = set(os.listdir(lsp))
+    cli = {"../cli/" + f for f in os.listdir(os.path.join(root, "src", "cli"))
+           if f.endswith(".h")}
+    for f in sorted(os.listdir(lsp)):
+        if not f.endswith((".c", ".h")):
+            continue
+        text = open(os.path.join(lsp, f), encoding="utf-8").read()
+        for target in INC.findall(text):
+            ck.ok(target.startswith("tfresolve/") or target in own
+                  or target in cli,
+                  "cli: lsp/%s includes \"%s\": the language server uses "
+                  "the public headers (include/tfresolve/) and the CLI's "
+                  "(src/cli/) only" % (f, target))
+
+
 def check_header_cycles(root, ck):
     src = os.path.join(root, "src")
     inc = os.path.join(root, "include")
@@ -335,6 +358,7 @@ def main():
     files = sources(root)
     check_includes(root, layers, rank, files, ck, graph)
     check_cli(root, ck)
+    check_lsp(root, ck)
     nmod = check_header_cycles(root, ck)
     if build:
         check_symbols(build, layers, rank, ck, graph)

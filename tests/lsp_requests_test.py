@@ -4,7 +4,7 @@
   lsp_requests_test.py TFRESOLVE FIXTURE_DIR
 
 Drives `tfresolve lsp` on a copy of FIXTURE_DIR (fixtures/lsp-requests)
-with the client of tests/lsp_test.py (imported):
+with the client of tests/lsp_common.py (imported):
 
   completion  the values a contains() rule allows, none under a negated
               rule; the same answers on a line that does not parse yet
@@ -35,8 +35,8 @@ import tempfile
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lsp_test  # noqa: E402
-from lsp_test import Checks, Server, labels, markdown, pos, rng, show, \
+import lsp_common  # noqa: E402
+from lsp_common import Checks, Server, labels, markdown, pos, rng, show, \
     uri, utf16, sanity  # noqa: E402
 
 SECRET = "CANARY-req-5ecret"
@@ -350,7 +350,7 @@ def main():
             run(check, tool, fixture, root)
         except Exception:
             check(False, "ran to its end", traceback.format_exc())
-    seen = b"".join(s.finish() for s in lsp_test.SERVERS)
+    seen = b"".join(s.finish() for s in lsp_common.SERVERS)
     check(SECRET.encode() not in seen,
           "the sensitive value never appears in anything a server wrote "
           "(%d bytes)" % len(seen))

@@ -51,7 +51,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lsp_test  # noqa: E402
+import lsp_common  # noqa: E402
 
 RUN_LIMIT = 60  # seconds
 RSS_LIMIT = 1536 << 20  # bytes
@@ -317,7 +317,7 @@ def editor_checks(tool, tmp, tree, loop):
     for name, root, summary in (("doubling", tree,
                                  "Too many module instances"),
                                 ("symlink", loop, "Module calls itself")):
-        s = lsp_test.Server(tool, root)
+        s = lsp_common.Server(tool, root)
         watch = [True]
 
         def guard():
@@ -338,7 +338,7 @@ def editor_checks(tool, tmp, tree, loop):
             g.get("message", "").startswith(summary) or
             summary in g.get("message", "") for g in p.get("diagnostics", [])))
         check(p is not None, "editor, %s: the error is published" % name,
-              str(s.dead) + " " + lsp_test.show(s.notes[-3:]))
+              str(s.dead) + " " + lsp_common.show(s.notes[-3:]))
         r = s.request("textDocument/hover", {
             "textDocument": {"uri": doc}, "position": {"line": 0,
                                                        "character": 10}})

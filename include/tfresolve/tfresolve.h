@@ -271,6 +271,18 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       bool (*keep)(const struct tfr_variable *v, void *ctx),
                       void *ctx);
 
+/** The string values the validation rules of root variable @p name
+ *  allow, read from their conditions as written (for an editor's
+ *  completion): an allow-list -- contains([...], var.x),
+ *  anytrue([var.x == "a", ...]) or anytrue([for v in [...] : var.x == v]),
+ *  var.x == "a", or a disjunction of these -- alone or joined by &&
+ *  (a value must be in every one), less what a negated one (!..., var.x
+ *  != "a", alltrue([var.x != "a", ...])) forbids; *n of them.  NULL when
+ *  no rule reads that way.  Since 0.4.0. */
+TFR_API const char **tfr_resolution_allowed(tfr_arena *a,
+                                            const struct tfr_resolution *res,
+                                            const char *name, size_t *n);
+
 /** The default of the optional attribute at @p path (".a[2].b", as
  *  tfr_locus.path names it; a map's keys and a collection's indexes
  *  step into its element type) of variable @p name's type constraint, or

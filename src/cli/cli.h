@@ -86,7 +86,7 @@ struct options {
 ** a terminal and without NO_COLOR), or one line each (FMT_SHORT). */
 void cli_print_diags(const tfr_diags *d, const struct options *o);
 
-/* lsp.c: the language server, reading its own arguments. */
+/* src/lsp/server.c: the language server, reading its own arguments. */
 int cmd_lsp(int argc, char **argv);
 
 #endif

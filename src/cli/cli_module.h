@@ -78,6 +78,10 @@ const char *cli_roots_owner(const struct cli_roots *r, const char *file);
 ** or, in no root's tree, the root is the nearest at or above it. */
 bool cli_roots_uses(const struct cli_roots *r, const char *root,
                     const char *file);
+/* Whether directory dir (any path naming it) is no root: a directory of
+** the walk calls it, and it has no var files Terraform loads by itself
+** (the language server checks it as a called module). */
+bool cli_roots_called_only(const struct cli_roots *r, const char *dir);
 /* Whether Terraform loads var file n (a file name) by itself. */
 bool cli_auto_var_file(const char *n);
 

@@ -1,5 +1,5 @@
 /*
-** tfresolve lsp: the language server (lsp.c), which reads its own
+** tfresolve lsp: the language server (src/lsp/), which reads its own
 ** arguments; its options are declared here for the help, the man page
 ** and the completions to be checked against.
 */

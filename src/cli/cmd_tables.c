@@ -37,7 +37,7 @@ static int run(struct cli_opts *o) {
   for (const struct cli_command *const *c = cli_commands; *c; c++) {
     if ((*c)->flags & CLI_SECRET)
       continue;
-    /* own-help: the command prints a help of its own (lsp.c's) */
+    /* own-help: the command prints a help of its own (src/lsp/server.c's) */
     printf("command %s%s\n", (*c)->name,
            (*c)->flags & CLI_RAW ? " own-help" : "");
     cli_each_option(*c, line, (void *)(*c)->name);

@@ -617,3 +617,11 @@ bool cli_roots_uses(const struct cli_roots *r, const char *root,
   free(seen);
   return uses;
 }
+
+bool cli_roots_called_only(const struct cli_roots *r, const char *dir) {
+  struct stat st;
+  if (!dir_id(dir, &st))
+    return false;
+  size_t i = node_find(r, &st);
+  return i != SIZE_MAX && r->v[i].called && !r->v[i].root;
+}

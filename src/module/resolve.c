@@ -48,6 +48,7 @@ struct resolver {
   size_t *nattempts, *first;       /* raw values of each variable: */
   size_t *raw_index;               /* raw_index[first[k] ...] */
   bool strict;                     /* -strict */
+  bool undeclared_each;            /* tfr_resolve_opts.undeclared_each */
   bool missing_info;               /* missing_required_info */
   bool warn_dropped;               /* warn_dropped */
   tfr_diags *unsaid;               /* what reading the values said while
@@ -320,14 +321,17 @@ static void undeclared(struct resolver *r, const struct raw_value **names,
     }
     fr[nf++] = raw;
   }
-  /* Terraform names the first two and counts the rest. */
-  for (size_t i = 0; i < nf && i < 2; i++) {
-    var_error_code(r, TFR_CODE_UNDECLARED_VALUE, NULL, TFR_DIAG_WARNING,
+  /* Terraform names the first two and counts the rest (an editor: each
+  ** at its name) */
+  for (size_t i = 0; i < nf && (i < 2 || r->undeclared_each); i++) {
+    struct tfr_range at = raw_name_range(fr[i]);
+    var_error_code(r, TFR_CODE_UNDECLARED_VALUE,
+                   r->undeclared_each ? &at : NULL, TFR_DIAG_WARNING,
                    "Value for undeclared variable",
                    undeclared_in_file(r, fr[i]), fr[i]->name);
     tfr_diags_set_note(r->diags, did_you_mean(r, fr[i]->name));
   }
-  if (nf > 2) {
+  if (nf > 2 && !r->undeclared_each) {
     /* the folded names still get their suggestions, in the note */
     const char *hints = "";
     for (size_t i = 2; i < nf; i++) {
@@ -1218,6 +1222,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
                        .diags = diags,
                        .m = m,
                        .strict = o->strict,
+                       .undeclared_each = o->undeclared_each,
                        .engine = engine_rules(m->opentofu),
                        .missing_info = o->missing_required_info,
                        .warn_dropped = o->warn_dropped,

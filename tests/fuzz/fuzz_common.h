@@ -145,6 +145,28 @@ static inline int fuzz_one(const uint8_t *data, size_t size,
   tfr_diags_render_text(diags, out, &plain);
   tfr_diags_render_json(diags, out);
   tfr_diags_render_short(diags, out);
+  /* the tolerant reader (an editor's, on any text, parsed or not): its
+  ** items and what it locates lie within the text */
+  tfr_text *x = tfr_text_new(a, name, (const char *)data, size);
+  size_t nt = 0;
+  const struct tfr_text_item *it = tfr_text_top(x, &nt);
+  for (size_t i = 0; i < nt; i++)
+    if (!it[i].name || it[i].key.end.byte > size ||
+        it[i].value.start.byte > it[i].value.end.byte ||
+        it[i].value.end.byte > size || it[i].close > size)
+      abort();
+  for (size_t k = 0; k < 8; k++) {
+    struct tfr_locus l;
+    size_t at = size ? (k * 7919 + data[k % size]) % (size + 1) : 0;
+    size_t open = tfr_text_enclosing(x, at);
+    if ((open != SIZE_MAX && open >= at) ||
+        tfr_text_closing(x, open == SIZE_MAX ? 0 : open, size) > size)
+      abort();
+    if (tfr_text_locate(x, 0, size, at, &l) &&
+        (!l.variable || !l.path || l.name.end.byte > size ||
+         l.value.end.byte > size || l.name.start.byte > at))
+      abort();
+  }
   if (f) {
     tfr_file_dump_json(f, out);
     /* what an editor asks of the file: every name, and what is at a few

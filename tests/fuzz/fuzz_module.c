@@ -134,6 +134,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (res) {
     tfr_resolution_write_json(out, a, res, diags, false);
     tfr_resolution_write_json(out, a, res, diags, true);
+    /* what an editor's completion asks: the values each rule allows */
+    for (size_t i = 0; i < res->n; i++) {
+      size_t n;
+      const char **v = tfr_resolution_allowed(
+          a, res, tfr_resolution_variable(res, i)->name, &n);
+      for (size_t k = 0; k < n; k++)
+        if (!v[k])
+          abort();
+    }
   }
   tfr_diags_render_text(diags, out, &ropts);
   tfr_diags_render_json(diags, out);

@@ -1,0 +1,462 @@
+/*
+** tfresolve lsp: hover.  On a variable (a tfvars key, a `variable "x"`
+** header, an attribute inside a value): its type, description, the value
+** that wins and where it comes from, what it overrides, its rules'
+** outcomes as the diagnostics tell them, and the child module variables
+** its value reaches.  A sensitive value is never shown.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lsp.h"
+
+/* At most this many child module variables in a hover. */
+#define HOVER_CHILDREN 50
+
+/* A value in a hover longer than HOVER_LINES lines shows its first
+** HOVER_KEEP; one longer than HOVER_CHARS bytes its first HOVER_CUT; each
+** says how much more there is. */
+enum { HOVER_LINES = 30, HOVER_KEEP = 24, HOVER_CHARS = 1000, HOVER_CUT = 800 };
+
+/* s cut to at most max bytes, at a character's start (arena copy). */
+static const char *cut_utf8(tfr_arena *a, const char *s, size_t max,
+                            bool *cut) {
+  size_t n = strlen(s);
+  *cut = n > max;
+  if (!*cut)
+    return s;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+    max--;
+  return tfr_arena_strndup(a, s, max);
+}
+
+/* A text on lines of its own, indented by indent: in a fence (markdown),
+** and what was cut from it (more, or NULL) after it. */
+static void put_block(char **out, size_t *n, bool md, const char *indent,
+                      const char *text, const char *more) {
+  lsp_append(out, n, md ? "%s```hcl\n%s" : "%s%s", indent, indent);
+  for (const char *p = text; *p; p++)
+    if (*p == '\n')
+      lsp_append(out, n, "\n%s", indent);
+    else
+      lsp_append(out, n, "%c", *p);
+  lsp_append(out, n, md ? "\n%s```\n" : "\n", indent);
+  if (more)
+    lsp_append(out, n, "%s%s\n", indent, more);
+}
+
+/* A value (console style) as a hover shows it, cut when long. */
+static void put_value(char **out, size_t *n, bool md, tfr_arena *a,
+                      const char *indent, const tfr_value *val,
+                      const char *written) {
+  size_t lines = 1;
+  const char *text = written;
+  if (val)
+    text = tfr_value_console_head(a, val, HOVER_LINES + 1, &lines);
+  else
+    for (const char *p = text; *p; p++)
+      lines += *p == '\n';
+  size_t more_lines = 0, more_chars = 0;
+  if (lines > HOVER_LINES) {
+    size_t ignored;
+    text = cli_text_head(a, text, strlen(text), HOVER_KEEP, &ignored);
+    more_lines = lines - HOVER_KEEP;
+  }
+  bool cut;
+  const char *head =
+      strlen(text) > HOVER_CHARS ? cut_utf8(a, text, HOVER_CUT, &cut) : text;
+  for (const char *p = text + strlen(head); *p; p++)
+    more_chars += ((unsigned char)*p & 0xC0) != 0x80;
+  const char *more =
+      more_chars && more_lines
+          ? tfr_arena_printf(a, "… (%zu more characters, then %zu more lines)",
+                             more_chars, more_lines)
+      : more_chars ? tfr_arena_printf(a, "… (%zu more characters)", more_chars)
+      : more_lines ? tfr_arena_printf(a, "… (%zu more lines)", more_lines)
+                   : NULL;
+  put_block(out, n, md, indent, head, more);
+}
+
+/* The child module instances' variables whose arguments read root
+** variable root (directly, through local values, for_each or count, or
+** through their callers' variables), each with its value and the outcome
+** of its rules: a hover's last part.  A variable that reads a sensitive
+** one anywhere up its chain, is sensitive, or holds a sensitive value,
+** shows neither its value nor its rules' messages. */
+static void hover_children(char **md, size_t *n, tfr_arena *a, bool mark,
+                           const struct tfr_resolution *res, const char *root) {
+  struct cli_reach *r;
+  size_t nr = cli_reaches(a, res, root, &r);
+  const char *q = mark ? "`" : "";
+  for (size_t i = 0; i < nr && i < HOVER_CHILDREN; i++) {
+    const struct tfr_variable *v = r[i].v;
+    bool x = r[i].secret;
+    if (!i)
+      lsp_append(md, n, "\nModule variables it reaches:\n");
+    lsp_append(md, n, "- %s%s.var.%s%s", q, r[i].in->address, v->name, q);
+    if (!v->value) {
+      lsp_append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
+                 v->reason ? v->reason : "", v->reason ? ")" : "");
+    } else if (x) {
+      lsp_append(md, n, " = (sensitive value)\n");
+    } else {
+      bool cut;
+      const char *text = cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
+      if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
+        lsp_append(md, n, " = %s%s%s\n", q, text, q);
+      else {
+        lsp_append(md, n, " =\n");
+        put_block(md, n, mark, "  ", text, cut ? "..." : NULL);
+      }
+    }
+    for (size_t j = 0; j < v->nrules; j++) {
+      const struct tfr_rule *rule = tfr_variable_rule(v, j);
+      lsp_append(md, n, "  - rule %zu %s%s", j + 1,
+                 tfr_rule_result_name(rule->result),
+                 rule->detail && !x ? ": " : "");
+      for (const char *p = rule->detail && !x ? rule->detail : ""; *p; p++)
+        lsp_append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
+      lsp_append(md, n, "\n");
+    }
+  }
+  if (nr > HOVER_CHILDREN)
+    lsp_append(md, n, "- and %zu more\n", nr - HOVER_CHILDREN);
+}
+
+/* The part of value v at path (".a[2].b", as tfr_locus.path), or NULL. */
+static const tfr_value *value_at(const tfr_value *v, const char *path) {
+  while (v && *path) {
+    if (tfr_value_is_null(v) || !tfr_value_is_known(v))
+      return NULL;
+    const tfr_type *t = v->type;
+    if (*path == '[') {
+      unsigned long i = strtoul(path + 1, NULL, 10);
+      const char *e = strchr(path, ']');
+      if (!e ||
+          (t->kind != TFR_LIST && t->kind != TFR_TUPLE && t->kind != TFR_SET) ||
+          i >= v->n)
+        return NULL;
+      v = v->elems[i];
+      path = e + 1;
+      continue;
+    }
+    size_t n = strcspn(path + 1, ".[");
+    const tfr_value *next = NULL;
+    if (t->kind == TFR_OBJECT) {
+      long j = tfr_type_attr(t, path + 1, n);
+      next = j >= 0 ? v->elems[j] : NULL;
+    } else if (t->kind == TFR_MAP) {
+      for (uint32_t k = 0; k < v->n && !next; k++)
+        if (v->keylens[k] == n && !memcmp(v->keys[k], path + 1, n))
+          next = v->elems[k];
+    }
+    v = next;
+    path += 1 + n;
+  }
+  return v;
+}
+
+/* Whether the error a variable's preview meets is rule r failing. */
+static bool rule_failed_in_preview(tfr_arena *a, const struct tfr_variable *v,
+                                   const struct tfr_rule *r) {
+  const struct tfr_diag *e = v->preview_error;
+  if (v->value || !e || e->code != TFR_CODE_RULE_FAILED)
+    return false;
+  if (v->nrules == 1)
+    return true;
+  return r->range.filename && e->detail &&
+         strstr(e->detail,
+                tfr_arena_printf(a, "%s:%d,%d", r->range.filename,
+                                 r->range.start.line, r->range.start.column));
+}
+
+/* A hover being written. */
+struct hov {
+  tfr_arena *a;
+  bool mark;         /* markdown */
+  const char *B, *Q; /* bold, code */
+  char *md;
+  size_t n;
+  const struct module *m;
+  const struct tfr_variable *v;
+  const struct cursor *c;
+  const struct doc *d;
+};
+
+/* Its first lines: the name, type and flags, an attribute's default, the
+** attributes of an object that does not declare it, the description. */
+static void hover_head(struct hov *h) {
+  tfr_arena *a = h->a;
+  const struct tfr_variable *v = h->v;
+  const char *B = h->B, *Q = h->Q;
+  bool mark = h->mark;
+  bool opt = false;
+  const tfr_type *t = lsp_type_at(v->declared, h->c->at.path, &opt);
+  const char *ty = t ? cli_var_type_text(a, h->m->res, v, t, h->c->at.path, 0)
+                     : "(not in the type)";
+  const char *flags = tfr_arena_printf(a, "%s%s%s", opt ? " (optional)" : "",
+                                       v->sensitive ? ", sensitive" : "",
+                                       v->ephemeral ? ", ephemeral" : "");
+  if (strchr(ty, '\n')) { /* folded: a block of its own */
+    lsp_append(&h->md, &h->n, "%svar.%s%s%s%s:\n", B, v->name, h->c->at.path, B,
+               flags);
+    put_block(&h->md, &h->n, mark, "", ty, NULL);
+  } else {
+    lsp_append(&h->md, &h->n, "%svar.%s%s%s: %s%s%s%s\n", B, v->name,
+               h->c->at.path, B, Q, ty, Q, flags);
+  }
+  const tfr_value *dflt =
+      *h->c->at.path
+          ? tfr_resolution_attr_default(h->m->res, v->name, h->c->at.path)
+          : NULL;
+  if (dflt && !v->sensitive)
+    lsp_append(&h->md, &h->n, "\nDefault when left out: %s%s%s\n", Q,
+               tfr_value_console(a, dflt), Q);
+  if (*h->c->at.path && !t) {
+    /* the object the attribute is in: its attributes */
+    char *parent = tfr_arena_strdup(a, h->c->at.path);
+    char *cut = strrchr(parent, '.');
+    if (cut) {
+      *cut = '\0';
+      bool o2;
+      const tfr_type *pt = lsp_type_at(v->declared, parent, &o2);
+      if (pt && pt->kind == TFR_OBJECT) {
+        lsp_append(&h->md, &h->n,
+                   "\nThe type does not declare this attribute: "
+                   "Terraform drops it. Its attributes:");
+        for (uint32_t i = 0; i < pt->n; i++)
+          lsp_append(&h->md, &h->n, " %s%s%s", Q, pt->names[i], Q);
+        lsp_append(&h->md, &h->n, "\n");
+      }
+    }
+  }
+  if (!*h->c->at.path && v->description)
+    lsp_append(&h->md, &h->n, "\n%s\n", v->description);
+  if (!*h->c->at.path && v->deprecated)
+    lsp_append(&h->md, &h->n, "\nDeprecated: %s\n", v->deprecated);
+}
+
+/* Where the value comes from, and the value (never a sensitive one). */
+static void hover_value(struct hov *h) {
+  tfr_arena *a = h->a;
+  const struct tfr_variable *v = h->v;
+  const struct doc *d = h->d;
+  const char *Q = h->Q;
+  bool mark = h->mark;
+  /* provenance: what wins, and what it overrides */
+  const char *src = cli_source_text(a, v->source, v->source_file,
+                                    v->source_line, v->name, v->source_via);
+  const tfr_value *val = v->value ? v->value : v->preview;
+  if (*h->c->at.path) {
+    /* an attribute: its own value, from its own line */
+    const char *here =
+        tfr_arena_printf(a, "%s:%d", d->path, h->c->at.name.start.line);
+    const tfr_value *x = value_at(val, h->c->at.path);
+    bool wins = v->source_file && !strcmp(v->source_file, d->path);
+    if (v->sensitive || (x && tfr_value_has_mark(x, TFR_V_SENSITIVE))) {
+      lsp_append(&h->md, &h->n, "\nValue from %s (sensitive: not shown)\n",
+                 here);
+    } else if (wins && x) {
+      lsp_append(&h->md, &h->n, "\nValue (from %s):\n", here);
+      put_value(&h->md, &h->n, mark, a, "", x, NULL);
+    } else if (lsp_is_tfvars(d->path) && h->c->at.value.end.byte <= d->len) {
+      /* as written here (another source wins, or it is not resolved) */
+      const char *w = d->text + h->c->at.value.start.byte;
+      size_t wl = h->c->at.value.end.byte - h->c->at.value.start.byte;
+      const char *eq = memchr(w, '=', wl);
+      if (!eq || *h->c->at.path == '[')
+        eq = NULL;
+      const char *text =
+          eq ? tfr_arena_strndup(a, eq + 1, wl - (size_t)(eq + 1 - w))
+             : tfr_arena_strndup(a, w, wl);
+      while (*text == ' ' || *text == '\t')
+        text++;
+      lsp_append(&h->md, &h->n, "\nValue here (%s)%s%s:\n", here,
+                 wins ? "" : ", the variable's value from ", wins ? "" : src);
+      put_value(&h->md, &h->n, mark, a, "", NULL, text);
+    }
+  } else if (val && !v->sensitive) {
+    lsp_append(&h->md, &h->n, "\nValue (from %s):\n", src);
+    put_value(&h->md, &h->n, mark, a, "", val, NULL);
+  } else if (v->given && !v->sensitive &&
+             !tfr_value_has_mark(v->given, TFR_V_SENSITIVE)) {
+    /* not resolved: what was given, before conversion */
+    lsp_append(&h->md, &h->n, "\nValue given (from %s):\n", src);
+    put_value(&h->md, &h->n, mark, a, "", v->given, NULL);
+  } else {
+    lsp_append(&h->md, &h->n, "\nValue from %s%s\n", src,
+               v->sensitive ? " (sensitive: not shown)" : "");
+  }
+  (void)Q;
+}
+
+/* What it overrides, why it is not resolved, its sources. */
+static void hover_sources(struct hov *h) {
+  tfr_arena *a = h->a;
+  const struct tfr_variable *v = h->v;
+  const char *Q = h->Q;
+  if (!*h->c->at.path && v->default_value && v->source != TFR_SRC_DEFAULT &&
+      !v->sensitive) {
+    const char *dv = tfr_value_console(a, v->default_value);
+    lsp_append(&h->md, &h->n, "\nOverrides the default%s%s%s%s\n",
+               strlen(dv) <= 80 ? ": " : "", strlen(dv) <= 80 ? Q : "",
+               strlen(dv) <= 80 ? dv : "", strlen(dv) <= 80 ? Q : "");
+  }
+  if (!v->value && v->reason)
+    lsp_append(&h->md, &h->n, "\nNot resolved: %s\n", v->reason);
+  if (v->nattempts > 1) {
+    lsp_append(&h->md, &h->n, "\nSources, lowest precedence first:\n");
+    for (size_t i = 0; i < v->nattempts; i++) {
+      const struct tfr_attempt *at = tfr_variable_attempt(v, i);
+      lsp_append(
+          &h->md, &h->n, "- %s%s\n",
+          cli_source_text(a, at->source, at->file, at->line, v->name, at->via),
+          at->won ? " (wins)" : " (overridden)");
+    }
+  }
+}
+
+/* Its rules, as the diagnostics tell them. */
+static void hover_rules(struct hov *h) {
+  tfr_arena *a = h->a;
+  const struct tfr_variable *v = h->v;
+  /* the rules as the diagnostics tell them: when plan stops before this
+  ** variable, the preview's (what the diagnostics publish) */
+  for (size_t i = 0; i < v->nrules; i++) {
+    const struct tfr_rule *r = tfr_variable_rule(v, i);
+    const char *result = tfr_rule_result_name(r->result);
+    const char *detail = r->detail;
+    if (r->result == TFR_RULE_SKIPPED && rule_failed_in_preview(a, v, r)) {
+      result = "failed (plan stops before it at another error; this is "
+               "what it would say)";
+      detail = cli_preview_failure(a, v->preview_error);
+      if (!strncmp(detail, "its validation rule: ", 21))
+        detail += 21;
+    } else if (r->result == TFR_RULE_SKIPPED && !v->value && v->preview) {
+      result = "passes on the value it would have (plan stops before it at "
+               "another error)";
+      detail = NULL;
+    }
+    lsp_append(&h->md, &h->n, "%sValidation rule %zu: %s%s%s\n", i ? "" : "\n",
+               i + 1, result, detail && !v->sensitive ? ": " : "",
+               detail && !v->sensitive ? detail : "");
+  }
+}
+
+/* Whether instance variable v of in (in caller module res) holds or
+** reads a sensitive value, through any root variable (cli_reaches). */
+static bool secret_in(tfr_arena *a, const struct tfr_resolution *res,
+                      const struct tfr_instance *in,
+                      const struct tfr_variable *v) {
+  if (v->sensitive ||
+      (v->value && tfr_value_has_mark(v->value, TFR_V_SENSITIVE)) ||
+      (v->given && tfr_value_has_mark(v->given, TFR_V_SENSITIVE)))
+    return true;
+  for (size_t i = 0; i < res->n; i++) {
+    struct cli_reach *r;
+    size_t nr = cli_reaches(a, res, tfr_resolution_variable(res, i)->name, &r);
+    for (size_t k = 0; k < nr; k++)
+      if (r[k].in == in && r[k].v == v && r[k].secret)
+        return true;
+  }
+  return false;
+}
+
+/* On a variable of a module other open modules call (a child module
+** opened alone): what each calling instance passes it, from the callers'
+** resolutions (their directory by identity: a symbolic link is the same
+** directory); a sensitive value never. */
+static void hover_callers(struct hov *h, struct server *s) {
+  char *dir = lsp_dir_of(h->d->path);
+  struct stat st;
+  bool there = stat(dir, &st) == 0;
+  free(dir);
+  size_t said = 0;
+  for (size_t i = 0; there && i < s->nmods; i++) {
+    const struct module *x = &s->mods[i];
+    for (size_t k = 0; x != h->m && x->res && k < x->res->ninstances; k++) {
+      const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
+      char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
+      struct stat cs;
+      bool same = child && stat(child, &cs) == 0 && cs.st_dev == st.st_dev &&
+                  cs.st_ino == st.st_ino;
+      free(child);
+      for (size_t j = 0; same && j < in->n && said < 20; j++) {
+        const struct tfr_variable *v = tfr_instance_variable(in, j);
+        if (strcmp(v->name, h->v->name))
+          continue;
+        lsp_append(&h->md, &h->n, "%s- %s%s%s (%s): ",
+                   said++ ? "" : "\nPassed by its callers:\n", h->Q,
+                   in->address, h->Q, x->dir);
+        if (secret_in(h->a, x->res, in, v))
+          lsp_append(&h->md, &h->n, "(sensitive value)\n");
+        else if (v->value) {
+          bool cut;
+          const char *t =
+              cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
+          if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
+            lsp_append(&h->md, &h->n, "%s%s%s\n", h->Q, t, h->Q);
+          else
+            put_block(&h->md, &h->n, h->mark, "  ", t, cut ? "..." : NULL);
+        } else
+          lsp_append(&h->md, &h->n, "not resolved%s%s%s\n",
+                     v->reason ? " (" : "", v->reason ? v->reason : "",
+                     v->reason ? ")" : "");
+      }
+    }
+  }
+}
+
+/* The variable under the cursor c of d (on a `variable "x"` header of a
+** configuration file: that one), its module in *m; NULL when none. */
+static const struct tfr_variable *hovered(struct server *s, struct doc *d,
+                                          struct cursor *c, struct module **m) {
+  if (c->in_default)
+    c->found = false; /* (a default's value is told on its header) */
+  if (!c->found && !lsp_is_tfvars(d->path)) {
+    struct module *x = lsp_fresh_module(s, d);
+    for (size_t i = 0; x->res && i < x->res->n && !c->found; i++) {
+      const struct tfr_variable *v = tfr_resolution_variable(x->res, i);
+      if (v->decl.filename && !strcmp(v->decl.filename, d->path) &&
+          c->byte >= v->decl.start.byte && c->byte <= v->decl.end.byte) {
+        c->found = true;
+        c->at.variable = v->name;
+        c->at.path = "";
+        c->at.name = v->decl;
+      }
+    }
+  }
+  *m = c->found ? lsp_fresh_module(s, d) : NULL;
+  return *m ? lsp_variable(*m, c->at.variable) : NULL;
+}
+
+json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
+  struct cursor c = lsp_locate(s, d, json_object_get(params, "position"));
+  struct module *m;
+  const struct tfr_variable *v = hovered(s, d, &c, &m);
+  if (!v) {
+    tfr_arena_free(c.a);
+    return json_null();
+  }
+  bool mark = !s->plaintext;
+  struct hov h = {c.a, mark, mark ? "**" : "", mark ? "`" : "", NULL, 0, m, v,
+                  &c,  d};
+  hover_head(&h);
+  hover_value(&h);
+  hover_sources(&h);
+  hover_rules(&h);
+  if (!*c.at.path)
+    hover_children(&h.md, &h.n, c.a, mark, m->res, v->name);
+  if (!*c.at.path && m->called)
+    hover_callers(&h, s);
+  json_t *result =
+      json_pack("{s:{s:s, s:s}, s:o}", "contents", "kind",
+                mark ? "markdown" : "plaintext", "value", h.md, "range",
+                lsp_range_of(d->text, d->len, &c.at.name));
+  free(h.md);
+  tfr_arena_free(c.a);
+  return result;
+}

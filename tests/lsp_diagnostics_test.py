@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""The language server's diagnostics (src/lsp/diagnostics.c).
+
+  lsp_diagnostics_test.py TFRESOLVE FIXTURE_DIR
+
+  diagnostics  the open documents' problems as they change (issue 18).
+  settings     varFiles in initializationOptions; strict through
+               workspace/didChangeConfiguration; a request after shutdown.
+  tree         a module tree (fixtures/lsp-tree beside FIXTURE_DIR): a
+               child module's failure at the tfvars line whose value causes
+               it and at the module argument of the open caller's file,
+               with Terraform's words and then the instance; hover listing
+               the child variables a key reaches (a sensitive value never);
+               an edit of a child's file; the modules setting off.
+
+With the client and checks of tests/lsp_common.py, on copies of
+FIXTURE_DIR (fixtures/lsp).  Prints PASS or FAIL per check and
+"N passed, M failed" last.
+"""
+import json  # noqa: F401
+import os
+import re  # noqa: F401
+import shutil  # noqa: F401
+import sys
+import time  # noqa: F401
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_common import *  # noqa: E402,F401,F403
+from lsp_common import main  # noqa: E402
+
+
+def diagnostics_run(check, tool, fixture, root):
+    """The diagnostics of opened documents (their text, not the files
+    on disk) at their ranges, in the library's words; full and
+    incremental changes, the published version, a fix that empties the
+    list; a change of the open main.tf re-checks the open tfvars;
+    .tfvars.json."""
+    mod, u = module_copy(fixture, root, 'lsp module')
+    T, E, J, V = u["T"], u["E"], u["J"], u["V"]
+    main_tf = open(os.path.join(mod, "main.tf")).read()
+    s, r = begin(tool, mod)
+
+    # 2. didOpen: a document whose file on disk says other things
+    m = s.mark()
+    s.open(T, T1, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(p is not None, "didOpen terraform.tfvars: its diagnostics are "
+          "published with version 1", s.dead or "")
+    t1_diags = {}
+    for what, needle, sev, code, words in [
+            ("a conversion error", '"three"', 1, None,
+             ["Invalid value for input variable", "a number is required"]),
+            ("a failed validation rule, with its error_message", '"Bad-Name"',
+             1, None, ["Invalid value for variable",
+                       "The name must be lowercase letters only."]),
+            ("an undeclared variable (warning at the name, did you mean)",
+             "instance_conut", 2, None,
+             ["undeclared variable", 'Did you mean "instance_count"']),
+            ("a misspelt object attribute (warning, code 11, at the key)",
+             "adress_prefix", 2, 11,
+             ['Did you mean to set attribute "address_prefix"']),
+            ("a misspelt nested attribute", "knd", 2, 11,
+             ['Did you mean to set attribute "kind"'])]:
+        d = find(p, rng(T1, needle), sev, code, words)
+        t1_diags[needle] = d
+        check(d is not None, "didOpen terraform.tfvars: %s at %s" %
+              (what, show(rng(T1, needle)["start"])), show(p, 4000))
+    check(p is not None and len(p["diagnostics"]) == 5,
+          "didOpen terraform.tfvars: no other problem (the file on disk has "
+          "another)", show(p, 4000))
+    # the library's words as check says them (issue 41): Terraform's
+    # detail, then our note ("Did you mean") after a blank line, not the
+    # server's own wording of the warning
+    und = (t1_diags.get("instance_conut") or {}).get("message", "")
+    check(und.startswith(
+        'Value for undeclared variable: The root module does not declare a '
+        'variable named "instance_conut" but a value was found in file "')
+          and 'If you meant to use this value, add a "variable" block to '
+          'the configuration.\n\nTo silence these warnings, use TF_VAR_' in und
+          and und.endswith('\n\nDid you mean "instance_count"?'),
+          "didOpen terraform.tfvars: the undeclared variable in the "
+          "library's text and note, unchanged", show(und))
+
+    # 2, 3. a document whose file does not exist: a syntax error, then
+    # changes, full and incremental, and its fix
+    e1 = 'debug = false\nregion = "eu" "west"\n'
+    m = s.mark()
+    s.open(E, e1, 1)
+    p = s.diags(E, m, lambda p: p.get("version") == 1)
+    west = rng(e1, '"west"')  # the token after the value: its quote
+    west["end"]["character"] = west["start"]["character"] + 1
+    check(find(p, west, 1, None,
+               ["Missing newline after argument"]) is not None
+          and len(p["diagnostics"]) == 1,
+          "didOpen of a document whose file does not exist: its syntax "
+          "error at its range", show(p))
+    e2 = 'debug = "maybe"\n'
+    m = s.mark()
+    s.change(E, 2, {"text": e2})
+    p = s.diags(E, m, lambda p: p.get("version") == 2)
+    check(find(p, rng(e2, '"maybe"'), 1, None,
+               ["Invalid value for input variable", "a bool is required"])
+          is not None and len(p["diagnostics"]) == 1,
+          "didChange (full text): the new problem, version 2", show(p))
+    m = s.mark()
+    s.change(E, 3, {"range": rng(e2, '"maybe"'), "text": "true"})
+    p = s.diags(E, m, lambda p: p.get("version") == 3)
+    check(p is not None and p["diagnostics"] == [],
+          "didChange (incremental) fixing it: an empty list, version 3",
+          show(p))
+    m = s.mark()
+    s.close_doc(E)
+    p = s.diags(E, m)
+    check(p is not None and p["diagnostics"] == [],
+          "didClose of a document whose file does not exist: its list is "
+          "cleared", show(p))
+
+    # 3. terraform.tfvars fixed step by step
+    t2 = T1.replace('"three"', "3")
+    m = s.mark()
+    s.change(T, 2, {"text": t2})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    check(p is not None and len(p["diagnostics"]) == 4
+          and find(p, rng(t2, "instance_conut"), 2) is not None,
+          "didChange (full text) fixing the conversion error: the other four "
+          "problems at their new ranges, version 2", show(p, 4000))
+    t3 = t2.replace('"Bad-Name"', '"good"')
+    m = s.mark()
+    s.change(T, 3, {"range": rng(t2, '"Bad-Name"'), "text": '"good"'})
+    p = s.diags(T, m, lambda p: p.get("version") == 3)
+    check(p is not None and len(p["diagnostics"]) == 3
+          and find(p, rng(t3, "knd"), 2, 11) is not None,
+          "didChange (incremental) fixing the rule: three problems left, "
+          "version 3", show(p, 4000))
+    m = s.mark()
+    s.change(T, 4, {"text": T_CLEAN})
+    p = s.diags(T, m, lambda p: p.get("version") == 4)
+    check(p is not None and p["diagnostics"] == [],
+          "didChange fixing everything: an empty list, version 4", show(p))
+
+    # an edit, then at once a request about another document: the edit's
+    # diagnostics come first (the request does not wait for input to
+    # pause, nor is it answered from before the edit)
+    P = uri(mod, "probe.tfvars")
+    s.open(P, "")
+    s.diags(P, s.mark())
+    m = s.mark()
+    s.send_raw(frame(json.dumps({  # in one write: the server sees both
+        "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": T, "version": 5},
+            "contentChanges": [{"text": t2}]}}).encode()) +
+        frame(json.dumps({
+            "jsonrpc": "2.0", "id": 900, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": P},
+                       "position": {"line": 0, "character": 0}}}).encode()))
+    r = s.response(900)
+    before = [n for n in s.notes[m:]
+              if n.get("method") == "textDocument/publishDiagnostics"
+              and n["params"].get("uri") == T
+              and n["params"].get("version") == 5]
+    check(r is not None and "result" in r and len(before) == 1
+          and len(before[0]["params"]["diagnostics"]) == 4,
+          "a request right after an edit of another document: that edit's "
+          "diagnostics (version 5) are published before the answer",
+          show(s.notes[m:], 3000))
+    s.close_doc(P)
+    m = s.mark()
+    s.change(T, 6, {"text": T_CLEAN})
+    s.diags(T, m, lambda p: p.get("version") == 6)
+
+    # 4. the open main.tf changes: the open tfvars is checked again
+    m = s.mark()
+    s.open(V, main_tf, 1)
+    stricter = main_tf.replace(  # debug becomes a number
+        '  type        = bool\n  description = "Whether to log more."\n'
+        '  default     = false',
+        '  type        = number\n  description = "Whether to log more."\n'
+        '  default     = 0')
+    s.change(V, 2, {"text": stricter})
+    p = s.diags(T, m, lambda p: p["diagnostics"] != [])
+    check(stricter != main_tf and
+          find(p, rng(T_CLEAN, "true", after="debug ="), 1, None,
+               ["Invalid value for input variable", "number required"])
+          is not None,
+          "didChange of the open main.tf (another type): terraform.tfvars "
+          "is published again with the new error", show(p))
+    m = s.mark()
+    s.change(V, 3, {"text": main_tf})
+    p = s.diags(T, m)
+    check(p is not None and p["diagnostics"] == [] and p.get("version") == 6,
+          "main.tf changed back: terraform.tfvars's list is empty again",
+          show(p))
+
+    # 9. .tfvars.json: diagnostics, hover, quick fix with the quotes
+    m = s.mark()
+    s.open(J, J1, 1)
+    p = s.diags(J, m, lambda p: p.get("version") == 1)
+    conv = find(p, rng(J1, '"lots"'), 1, None,
+                ["Invalid value for input variable", "a number is required"])
+    miss = find(p, rng(J1, '"adress_prefix"'), 2, 11,
+                ['Did you mean to set attribute "address_prefix"'])
+    check(conv is not None, ".tfvars.json: a conversion error at its value",
+          show(p))
+    check(miss is not None, ".tfvars.json: a misspelt attribute (warning, "
+          "code 11) at its quoted key", show(p))
+    s.close_doc(J)
+    p = s.latest(T)
+    check(p is not None and p["diagnostics"] == [],
+          ".tfvars.json closed: terraform.tfvars is checked without it",
+          show(p))
+
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, 'diagnostics run')
+
+
+
+def settings_run(check, tool, fixture, root):
+    mod = os.path.join(root, "settings")
+    shutil.copytree(fixture, mod)
+    T = uri(mod, "terraform.tfvars")
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {},
+                             "initializationOptions": {
+                                 "varFiles": ["layer.tfvars"]}})
+    s.notify("initialized", {})
+    tb = ('name           = "good"\n'
+          'instance_count = 3\n'
+          'db_password    = "%s"\n'
+          'network = {\n'
+          '  cidr          = "10.1.0.0/16"\n'
+          '  adress_prefix = "10.1.0.0/24"\n'
+          '}\n' % SECRET)
+    m = s.mark()
+    s.open(T, tb, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(find(p, rng(tb, "adress_prefix"), 2, 11) is not None,
+          "settings: without strict a misspelt attribute is a warning",
+          show(p))
+
+    def layered(what):
+        h = s.at("textDocument/hover", T, pos(tb, "instance_count"))
+        md = markdown(h)
+        check(md is not None and "layer.tfvars:2" in md
+              and "```hcl\n7\n```" in md and "(overridden)" in md,
+              "settings: %s: the var file is layered on top (hover: 7 from "
+              "layer.tfvars:2)" % what, show(h))
+
+    layered("initializationOptions varFiles")
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"strict": True}}})
+    p = s.diags(T, m, lambda p: find(p, rng(tb, "adress_prefix"), 1)
+                is not None)
+    check(p is not None and find(p, rng(tb, "adress_prefix"), 1, 11,
+                                 ['"address_prefix"']) is not None,
+          "settings: didChangeConfiguration strict makes the misspelt "
+          "attribute an error (severity 1)", show(p) if p else s.dead or "")
+    layered("after didChangeConfiguration")
+
+    # 11. a request after shutdown is an error; exit: status 0
+    r = s.request("shutdown")
+    check(r is not None and "error" not in r, "settings: shutdown", show(r))
+    r = s.request("textDocument/hover", {"textDocument": {"uri": T},
+                                         "position": {"line": 0,
+                                                      "character": 0}})
+    check(r is not None and "error" in r and "result" not in r,
+          "a request after shutdown: an error response", show(r))
+    s.notify("exit")
+    status = s.wait_exit()
+    check(status == 0, "settings: exit after shutdown: exit status 0",
+          "status %s; %s" % (status, s.err.decode("utf-8", "replace")))
+    s.finish()
+    sanity(check, s, "settings run")
+
+
+def tree_run(check, tool, fixture, root):
+    mod = os.path.join(root, "tree module")
+    shutil.copytree(os.path.join(os.path.dirname(fixture), "lsp-tree"), mod)
+    T = uri(mod, "terraform.tfvars")
+    PM = uri(mod, "modules", "platform", "main.tf")
+    DB = uri(mod, "modules", "db", "variables.tf")
+    pm = open(os.path.join(mod, "modules", "platform", "main.tf")).read()
+    db = open(os.path.join(mod, "modules", "db", "variables.tf")).read()
+    DBI = "module.platform.module.db"
+    s = Server(tool, mod)
+    s.request("initialize", {"processId": os.getpid(), "rootUri": uri(mod),
+                             "capabilities": {}})
+    s.notify("initialized", {})
+
+    def dups(p):
+        ds = (p or {}).get("diagnostics", [])
+        return [d for i, d in enumerate(ds) if d in ds[:i]]
+
+    def in_instance(d, words):
+        """Terraform's words, then (last) the instance."""
+        msg = (d or {}).get("message", "")
+        return (d is not None and msg.endswith("\n(in %s)" % DBI)
+                and all(msg.find(w) < msg.find("\n(in ") for w in words))
+
+    # a root value two calls down fails a child's rule: at its tfvars line
+    t1 = ('db_name     = "customer_orders_reporting_archive"\n'
+          'db_password = "%s"\n'
+          'envirnment  = "dev"\n' % TREE_SECRET)
+    m = s.mark()
+    s.open(T, t1, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    name_at = rng(t1, '"customer_orders_reporting_archive"')
+    pw_at = rng(t1, '"%s"' % TREE_SECRET)
+    d = find(p, name_at, 1, None, ["Invalid value for variable",
+                                   "must be at most 16 characters long"])
+    check(in_instance(d, ["Invalid value for variable",
+                          "This was checked by the validation rule"]),
+          "tree: a child's failed rule at the tfvars value that causes it "
+          "(Terraform's summary and detail, then the instance)", show(p, 4000))
+    d = find(p, pw_at, 1, None, ["Invalid value for variable",
+                                 "included a sensitive value"])
+    check(in_instance(d, ["so it will not be displayed"]),
+          "tree: a sensitive value passed down whose child rule fails: "
+          "Terraform's hidden message at the tfvars value", show(p, 4000))
+    check(find(p, rng(t1, "envirnment"), 2, None,
+               ['Did you mean "environment"']) is not None
+          and len(p["diagnostics"]) == 4 and not dups(p),
+          "tree: published with the document's own diagnostics, each once",
+          show(p, 4000))
+
+    # hover on a tfvars key: the child variables it reaches
+    md = markdown(s.at("textDocument/hover", T, pos(t1, "db_name")))
+    check(md is not None and md.startswith("**var.db_name**: `string`")
+          and "Name of the application database." in md
+          and md.index("Name of the application") < md.index("module.")
+          and "`module.platform.var.db_name` = "
+              '`"customer_orders_reporting_archive"`' in md
+          and "`%s.var.name`" % DBI in md
+          and "`%s.var.identifier` = `\"prod-customer" % DBI in md
+          and "rule 1 failed: The database name" in md
+          and "rule 2 passed" in md and "var.password" not in md,
+          "tree: hover on a tfvars key: its own content first, then the "
+          "child variables it reaches (through a local too), with values "
+          "and their rules' outcomes", show(md, 4000))
+    md = markdown(s.at("textDocument/hover", T, pos(t1, "db_password")))
+    check(md is not None and "`%s.var.password`" % DBI in md
+          and "rule 1 failed" in md and TREE_SECRET not in md,
+          "tree: hover on a sensitive key: its child variables, no value",
+          show(md, 4000))
+
+    # the caller's file open: at the module arguments too
+    m = s.mark()
+    s.open(PM, pm, 1)
+    p = s.diags(PM, m, lambda p: len(p["diagnostics"]) >= 2)
+    arg = rng(pm, "var.db_name", after='module "db"')
+    pw_arg = rng(pm, "var.db_password", after='module "db"')
+    check(in_instance(find(p, arg, 1, None,
+                           ["must be at most 16 characters long"]),
+                      ["This was checked"])
+          and in_instance(find(p, pw_arg, 1, None,
+                               ["included a sensitive value"]), [])
+          and not dups(p),
+          "tree: the caller's file open: the failures at their module "
+          "arguments, each once", show(p, 4000))
+    p = s.latest(T)  # unchanged: not published again
+    check(p is not None and len(p["diagnostics"]) == 4 and not dups(p),
+          "tree: the tfvars keeps its list, no duplicates", show(p, 4000))
+
+    # an edit of a child module's file re-checks the tfvars
+    m = s.mark()
+    s.open(DB, db, 1)
+    s.change(DB, 2, {"range": rng(db, "<= 16"), "text": "<= 40"})
+    p = s.diags(T, m, lambda p: find(p, name_at, 1) is None)
+    check(p is not None and len(p["diagnostics"]) == 3
+          and find(p, pw_at, 1) is not None,
+          "tree: an edit of the child's open variables.tf (a longer limit): "
+          "the tfvars's failure is gone", show(p, 4000))
+    p = s.diags(PM, m, lambda p: find(p, arg) is None)
+    check(p is not None and find(p, pw_arg, 1) is not None,
+          "tree: ... and at the module argument", show(p, 4000))
+
+    # everything valid: the lists are emptied; hover on a sensitive key
+    long_secret = TREE_SECRET + "-is-long-enough"
+    t2 = 'db_name     = "orders"\ndb_password = "%s"\n' % long_secret
+    m = s.mark()
+    s.change(T, 2, {"text": t2})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    check(p is not None and p["diagnostics"] == [],
+          "tree: fixed: the tfvars's list is empty", show(p, 4000))
+    p = s.diags(PM, m, lambda p: not [
+        d for d in p["diagnostics"] if "(in module." in d["message"]])
+    check(p is not None, "tree: fixed: the module arguments' failures are "
+          "cleared", s.dead or "")
+    md = markdown(s.at("textDocument/hover", T, pos(t2, "db_password")))
+    check(md is not None
+          and "`%s.var.password` = (sensitive value)" % DBI in md
+          and "`module.platform.var.db_password` = (sensitive value)" in md
+          and "rule 1 passed" in md and long_secret not in md,
+          "tree: hover on a sensitive key: (sensitive value) for every "
+          "child variable it reaches", show(md, 4000))
+    md = markdown(s.at("textDocument/hover", T, pos(t2, "db_name")))
+    check(md is not None and '`%s.var.name` = `"orders"`' % DBI in md
+          and "rule 1 passed" in md and "rule 2 passed" in md,
+          "tree: hover on a valid key: the child's value, its rules passed",
+          show(md, 4000))
+
+    # the setting modules off: no child failure, no child in hover
+    t3 = 'db_name     = "Orders"\ndb_password = "%s"\n' % long_secret
+    m = s.mark()
+    s.change(T, 3, {"text": t3})
+    bad = rng(t3, '"Orders"')
+    p = s.diags(T, m, lambda p: p.get("version") == 3)
+    check(in_instance(find(p, bad, 1, None, ["must start with a letter"]),
+                      []) and len(p["diagnostics"]) == 1,
+          "tree: a value that fails another rule of the child", show(p))
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"modules": False}}})
+    p = s.diags(T, m)
+    check(p is not None and p["diagnostics"] == [],
+          "tree: the setting modules false: no child module's failure",
+          show(p))
+    p = s.diags(PM, m, lambda p: not [
+        d for d in p["diagnostics"] if "(in module." in d["message"]])
+    check(p is not None, "tree: modules false: none at the module "
+          "arguments either", s.dead or "")
+    md = markdown(s.at("textDocument/hover", T, pos(t3, "db_name")))
+    check(md is not None and "var.db_name" in md and "module." not in md,
+          "tree: modules false: hover lists no child variable", show(md))
+    m = s.mark()
+    s.notify("workspace/didChangeConfiguration",
+             {"settings": {"tfresolve": {"modules": True}}})
+    p = s.diags(T, m, lambda p: p["diagnostics"] != [])
+    check(in_instance(find(p, bad, 1), []),
+          "tree: modules true again: the child's failure is back", show(p))
+
+    s.request("shutdown")
+    s.notify("exit")
+    check(s.wait_exit() == 0, "tree run: exit status 0")
+    seen = s.finish()
+    check(TREE_SECRET.encode() not in seen,
+          "tree run: the sensitive value passed down (a child's rule fails "
+          "with a message that interpolates it) appears nowhere in what the "
+          "server wrote: diagnostics, hovers, its standard error")
+    sanity(check, s, "tree run")
+
+
+if __name__ == "__main__":
+    sys.exit(main([diagnostics_run, settings_run, tree_run]))

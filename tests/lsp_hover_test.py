@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""The language server's hover (src/lsp/hover.c).
+
+  lsp_hover_test.py TFRESOLVE FIXTURE_DIR
+
+  hover  type, description, where the value comes from; optional
+         attributes; a sensitive value never shown; .tfvars.json.
+
+With the client and checks of tests/lsp_common.py, on copies of
+FIXTURE_DIR (fixtures/lsp).  Prints PASS or FAIL per check and
+"N passed, M failed" last.
+"""
+import json  # noqa: F401
+import os
+import re  # noqa: F401
+import shutil  # noqa: F401
+import sys
+import time  # noqa: F401
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_common import *  # noqa: E402,F401,F403
+from lsp_common import main  # noqa: E402
+
+
+def hover_run(check, tool, fixture, root):
+    """Hover on keys, nested and optional attributes, a sensitive
+    variable; on .tfvars.json keys."""
+    mod, u = module_copy(fixture, root, 'lsp hover')
+    T, E, J, V = u["T"], u["E"], u["J"], u["V"]
+    main_tf = open(os.path.join(mod, "main.tf")).read()
+    s, r = begin(tool, mod)
+    m = s.mark()
+    s.open(T, T_CLEAN, 1)
+    s.diags(T, m, lambda p: p.get("version") == 1)
+
+    # 5. hover
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "network"))
+    md = markdown(h)
+    line = pos(T_CLEAN, "network")["line"] + 1
+    check(md is not None and "object({" in md
+          and re.search(r"cidr *= *string", md)  # folded (issue 28)
+          and "The network to create." in md
+          and "terraform.tfvars:%d" % line in md,
+          "hover on a top-level key: markdown with the type, the description "
+          "and where the value comes from", show(h))
+    check(isinstance(h, dict) and h.get("range") == rng(T_CLEAN, "network"),
+          "hover on a top-level key: its range is the key", show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "address_prefix"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md and "(optional)" in md,
+          "hover on a nested optional attribute: its type and (optional)",
+          show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "size_gb"))
+    md = markdown(h)
+    check(md is not None and "`number`" in md and "(optional)" in md,
+          "hover on an attribute of a map(object): its type and (optional)",
+          show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "cidr"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md and "(optional)" not in md,
+          "hover on a required attribute: its type, not (optional)", show(h))
+    h = s.at("textDocument/hover", T, pos(T_CLEAN, "db_password"))
+    md = markdown(h)
+    check(md is not None and "sensitive" in md and SECRET not in md,
+          "hover on a sensitive variable: said to be sensitive, the value "
+          "not shown", show(h))
+
+    m = s.mark()
+    s.open(J, J1, 1)
+    s.diags(J, m, lambda p: p.get("version") == 1)
+    h = s.at("textDocument/hover", J, pos(J1, "network"))
+    md = markdown(h)
+    check(md is not None and "object({" in md
+          and "The network to create." in md,
+          ".tfvars.json: hover on a key: its type and description", show(h))
+    h = s.at("textDocument/hover", J, pos(J1, "cidr"))
+    md = markdown(h)
+    check(md is not None and "`string`" in md,
+          ".tfvars.json: hover on a nested attribute: its type", show(h))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, 'hover run')
+
+
+
+def callers_hover_run(check, tool, fixture, root):
+    """(issue 41) A child module opened alone with its callers open: hover
+    on its variable shows what each calling instance passes; a value
+    that comes from a sensitive root variable never."""
+    top = os.path.join(root, "callers hover")
+    os.makedirs(os.path.join(top, "modules", "child"))
+    os.makedirs(os.path.join(top, "root"))
+    with open(os.path.join(top, "root", "main.tf"), "w") as f:
+        f.write('variable "size" {\n  type = number\n}\n'
+                'variable "token" {\n  type      = string\n'
+                '  sensitive = true\n}\n'
+                'module "child" {\n  source = "../modules/child"\n'
+                '  size   = var.size\n  token  = var.token\n}\n')
+    child = ('variable "size" {\n  type = number\n}\n'
+             'variable "token" {\n  type = string\n}\n')
+    with open(os.path.join(top, "modules", "child", "variables.tf"),
+              "w") as f:
+        f.write(child)
+    s, _ = begin(tool, top)
+    R = uri(top, "root", "terraform.tfvars")
+    C = uri(top, "modules", "child", "variables.tf")
+    s.open(R, 'size = 7\ntoken = "%s"\n' % SECRET, 1)
+    s.open(C, child, 1)
+    barrier(s)
+    h = s.at("textDocument/hover", C, pos(child, 'variable "size"'))
+    md = markdown(h) or ""
+    check("Passed by its callers" in md and "module.child" in md
+          and "7" in md.split("Passed by its callers")[-1],
+          "hover on a called module's variable: the value its caller "
+          "passes", show(h))
+    h = s.at("textDocument/hover", C, pos(child, 'variable "token"'))
+    md = markdown(h) or ""
+    check("Passed by its callers" in md and "(sensitive value)" in md
+          and SECRET not in md,
+          "hover on a called module's variable set from a sensitive root "
+          "variable: not shown", show(h))
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "callers hover run")
+
+
+if __name__ == "__main__":
+    sys.exit(main([hover_run, callers_hover_run]))
