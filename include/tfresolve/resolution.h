@@ -137,12 +137,12 @@ struct tfr_resolve_opts {
   ** read it are deferred */
   const char *const *unknown;
   size_t nunknown;
-  bool undeclared_each;    /* since 0.4.0: each value a file sets for an
-                              undeclared variable is its own warning, in
-                              Terraform's words, at the name that sets it
-                              (Terraform names the first two without a
-                              place and folds the rest): what an editor
-                              shows on each line */
+  bool undeclared_each; /* since 0.4.0: each value a file sets for an
+                           undeclared variable is its own warning, in
+                           Terraform's words, at the name that sets it
+                           (Terraform names the first two without a
+                           place and folds the rest): what an editor
+                           shows on each line */
 };
 
 /** A cache of loaded child modules (tfr_cache_new); opaque.  Since 0.3.0. */
