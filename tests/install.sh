@@ -113,14 +113,15 @@ else
   cat "$tmp/cc.log"
   finish
 fi
-# The CLI itself is a client of the public API: its sources build against
-# the installed headers and library alone (and the build's generated
-# commit.h, -version's commit).
+# The CLI itself is a client of the public API: its sources (and the
+# language server's, src/lsp/) build against the installed headers and
+# library alone (and the build's generated commit.h, -version's commit).
 cli_src=$(dirname "$example")/../src/cli
+lsp_src=$(dirname "$example")/../src/lsp
 # shellcheck disable=SC2086 # flags are words
 if "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -I"$build" \
      -DTFR_LIBEDIT_VERSION='"3.1"' $sanflags -o "$tmp/cli" \
-     "$cli_src"/*.c $flags $(pkg-config --cflags --libs jansson) -ledit \
+     "$cli_src"/*.c "$lsp_src"/*.c $flags $(pkg-config --cflags --libs jansson) -ledit \
      -lpthread 2>"$tmp/cli.log" &&
    LD_LIBRARY_PATH=$libdir "$tmp/cli" -version >/dev/null 2>&1; then
   ok
