@@ -31,14 +31,36 @@ extern "C" {
 
 struct tfr_module;
 
-/** One validation rule of a variable, as written. */
+/** A bound a rule's condition puts on a number or on a length: the
+ *  numbers as written (JSON numbers), NULL: none.  Since 0.4.0. */
+struct tfr_iface_bound {
+  const char *min, *max;
+  bool min_excl, max_excl; /* > and < rather than >= and <= */
+};
+
+/** One validation rule of a variable, as written, and what its
+ *  condition says of the variable's values, read from its syntax tree as
+ *  tfr_resolution_allowed reads all of a variable's rules: an allow-list
+ *  (contains([...], var.x), anytrue([var.x == "a", ...]), var.x == "a",
+ *  or a disjunction of these) alone or joined to others by &&, the
+ *  negated forms (!..., var.x != "a", alltrue([var.x != "a", ...])) so
+ *  joined, and conjuncts comparing var.x or length(var.x) with a number
+ *  (<, <=, >, >=, either side). */
 struct tfr_iface_rule {
-  struct tfr_range range;    /* the validation block */
-  const char *condition;     /* its condition's source text */
-  const char *error_message; /* its error_message's source text */
-  const char *message;       /* the message itself when it is a constant
-                                string (no template interpolation), else
-                                NULL */
+  struct tfr_range range;     /* the validation block */
+  const char *condition;      /* its condition's source text */
+  const char *error_message;  /* its error_message's source text */
+  const char *message;        /* the message itself when it is a constant
+                                 string (no template interpolation), else
+                                 NULL */
+  const char *const *allowed; /* the strings it allows, those it forbids
+                                 left out; NULL: it is no allow-list.
+                                 Since 0.4.0 */
+  size_t nallowed;
+  const char *const *forbidden; /* the strings it forbids */
+  size_t nforbidden;
+  struct tfr_iface_bound bounds;        /* var.x >= N and the like */
+  struct tfr_iface_bound length_bounds; /* length(var.x) >= N and the like */
 };
 
 /** The default of an optional attribute of a type constraint. */

@@ -97,7 +97,7 @@ static void rules(tfr_arena *a, struct cli_buf *b,
   for (size_t i = 0; i < v->nrules; i++) {
     const struct tfr_iface_rule *r = tfr_iface_variable_rule(v, i);
     cli_buf_puts(b, i ? "<br>" : "");
-    const char *words = v->sensitive ? NULL : iface_rule_words(a, r, v->name);
+    const char *words = v->sensitive ? NULL : iface_rule_words(a, r);
     if (v->sensitive)
       cli_buf_puts(b, "(a rule of a sensitive variable)");
     else if (words)

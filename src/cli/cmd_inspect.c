@@ -20,7 +20,6 @@
 #include "cli_module.h"
 #include "iface_out.h"
 #include "options.h"
-#include "rule_text.h"
 
 struct out {
   FILE *f;
@@ -65,19 +64,12 @@ static void value(const struct out *o, const tfr_value *v, bool hide) {
 
 /* ---- variables ---------------------------------------------------------- */
 
-/* The values of a rule's list: each string's console text ("\"dev\"")
-** is the JSON of the string when it reads as JSON, else it is given as
-** written. */
-static void json_strs(FILE *f, json_t *list) {
+/* The strings of a rule's list. */
+static void json_strs(FILE *f, const char *const *v, size_t n) {
   fputc('[', f);
-  size_t i;
-  json_t *x;
-  json_array_foreach(list, i, x) {
+  for (size_t i = 0; i < n; i++) {
     fputs(i ? "," : "", f);
-    const char *t = json_string_value(x);
-    json_t *v = json_loads(t, JSON_DECODE_ANY, NULL);
-    tfr_json_write_cstr(f, v && json_is_string(v) ? json_string_value(v) : t);
-    json_decref(v);
+    tfr_json_write_cstr(f, v[i]);
   }
   fputc(']', f);
 }
@@ -101,8 +93,8 @@ static void bounds(FILE *f, const char *k, const char *min, bool min_excl,
 }
 
 /* One validation rule: its texts and what its condition allows. */
-static void rule(const struct out *o, const struct tfr_iface_variable *v,
-                 const struct tfr_iface_rule *r, bool hide) {
+static void rule(const struct out *o, const struct tfr_iface_rule *r,
+                 bool hide) {
   FILE *f = o->f;
   bool first = true;
   fputc('{', f);
@@ -120,26 +112,19 @@ static void rule(const struct out *o, const struct tfr_iface_variable *v,
   else
     tfr_json_write_cstr(f, r->error_message);
   str_field(f, "message", r->message, &first);
-  struct rule_bounds b = {0};
-  json_t *forbidden = json_array();
-  json_t *allowed = r->condition && !hide ? rule_allowed(o->a, r->condition, 0,
-                                                         strlen(r->condition),
-                                                         v->name, forbidden, &b)
-                                          : NULL;
-  rule_remove(allowed, forbidden);
-  if (allowed) {
+  if (!hide && r->allowed) {
     key(f, "allowed_values", &first);
-    json_strs(f, allowed);
+    json_strs(f, r->allowed, r->nallowed);
   }
-  if (json_array_size(forbidden)) {
+  if (!hide && r->nforbidden) {
     key(f, "forbidden_values", &first);
-    json_strs(f, forbidden);
+    json_strs(f, r->forbidden, r->nforbidden);
   }
-  json_decref(allowed);
-  json_decref(forbidden);
-  bounds(f, "range", b.min, b.min_excl, b.max, b.max_excl, &first);
-  bounds(f, "length_range", b.len_min, b.len_min_excl, b.len_max,
-         b.len_max_excl, &first);
+  const struct tfr_iface_bound *b = &r->bounds, *l = &r->length_bounds;
+  if (!hide) {
+    bounds(f, "range", b->min, b->min_excl, b->max, b->max_excl, &first);
+    bounds(f, "length_range", l->min, l->min_excl, l->max, l->max_excl, &first);
+  }
   pos(f, &r->range, &first);
   fputc('}', f);
 }
@@ -175,7 +160,7 @@ static void variable_ours(const struct out *o,
   fputc('[', f);
   for (size_t i = 0; i < v->nrules; i++) {
     fputs(i ? "," : "", f);
-    rule(o, v, tfr_iface_variable_rule(v, i), hide);
+    rule(o, tfr_iface_variable_rule(v, i), hide);
   }
   fputc(']', f);
 }

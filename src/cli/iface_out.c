@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "rule_text.h"
 
 static const struct tfr_resolution *resolve(struct iface_run *r,
                                             const char *file, tfr_diags *d) {
@@ -74,21 +73,16 @@ bool iface_var_files(const char *const *patterns, size_t n, const char ***files,
   return true;
 }
 
-/* The first variable expr refers to (var.NAME anywhere in its text) that
-** res declares without const, or NULL. */
-static const char *not_const(const struct tfr_resolution *res,
-                             const char *expr) {
-  for (const char *p = strstr(expr, "var."); p; p = strstr(p + 4, "var.")) {
-    if (p > expr && (text_name_char(p[-1]) || p[-1] == '.'))
-      continue;
-    size_t n = 0;
-    while (text_name_char(p[4 + n]))
-      n++;
-    char name[256];
-    if (!n || n >= sizeof name)
-      continue;
-    memcpy(name, p + 4, n);
-    name[n] = '\0';
+/* The first variable expression x refers to (var.NAME) that res
+** declares without const, or NULL. */
+static const char *not_const(tfr_arena *a, const struct tfr_resolution *res,
+                             const tfr_file *x) {
+  size_t n = 0;
+  const char **refs = x ? tfr_expr_references(a, x, &n) : NULL;
+  for (size_t i = 0; i < n; i++) {
+    const char *name = refs[i] + 4;
+    if (strncmp(refs[i], "var.", 4) || strpbrk(name, ".["))
+      continue; /* not an address var.NAME (the steps after it come first) */
     const struct tfr_variable *v = tfr_resolution_find(res, name);
     if (v && !v->is_const)
       return v->name;
@@ -104,12 +98,12 @@ const char *iface_call_source(const struct iface_run *r,
                               const struct tfr_resolution *res,
                               const char *expr, const char **why) {
   *why = NULL;
-  if (res && not_const(res, expr)) {
+  tfr_diags *d = tfr_diags_new(r->a);
+  tfr_file *x = tfr_parse_expr(r->a, d, "<module source>", expr, strlen(expr));
+  if (res && not_const(r->a, res, x)) {
     *why = "not const";
     return NULL;
   }
-  tfr_diags *d = tfr_diags_new(r->a);
-  tfr_file *x = tfr_parse_expr(r->a, d, "<module source>", expr, strlen(expr));
   struct tfr_eval_opts o = TFR_EVAL_OPTS_INIT;
   o.dir = r->dir;
   o.module = res;
@@ -153,43 +147,33 @@ static const char *bound_words(tfr_arena *a, const char *what, const char *min,
                           lo && hi ? " and " : "", hi ? hi : "");
 }
 
-const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r,
-                             const char *name) {
-  if (!r->condition)
-    return NULL;
-  struct rule_bounds b = {0};
-  json_t *forbidden = json_array();
-  json_t *allowed = rule_allowed(a, r->condition, 0, strlen(r->condition), name,
-                                 forbidden, &b);
-  rule_remove(allowed, forbidden);
-  struct cli_buf out = {0};
-  size_t i;
-  json_t *x;
-  if (allowed) {
-    cli_buf_puts(&out, "one of ");
-    json_array_foreach(allowed, i, x) {
-      cli_buf_puts(&out, i ? ", " : "");
-      cli_buf_puts(&out, json_string_value(x));
-    }
-  } else if (json_array_size(forbidden)) {
-    cli_buf_puts(&out, "none of ");
-    json_array_foreach(forbidden, i, x) {
-      cli_buf_puts(&out, i ? ", " : "");
-      cli_buf_puts(&out, json_string_value(x));
-    }
+/* "list" of the strings v[0..n) as the console writes them, after "; "
+** when out holds words already. */
+static void words_of(tfr_arena *a, struct cli_buf *out, const char *list,
+                     const char *const *v, size_t n) {
+  cli_buf_puts(out, list);
+  for (size_t i = 0; i < n; i++) {
+    cli_buf_puts(out, i ? ", " : "");
+    cli_buf_puts(out, tfr_value_console(a, tfr_string(a, v[i], strlen(v[i]))));
   }
-  const char *v = bound_words(a, "", b.min, b.min_excl, b.max, b.max_excl);
-  const char *l = bound_words(a, "length ", b.len_min, b.len_min_excl,
-                              b.len_max, b.len_max_excl);
-  const char *parts[] = {v, l};
+}
+
+const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r) {
+  struct cli_buf out = {0};
+  if (r->allowed)
+    words_of(a, &out, "one of ", r->allowed, r->nallowed);
+  else if (r->nforbidden)
+    words_of(a, &out, "none of ", r->forbidden, r->nforbidden);
+  const struct tfr_iface_bound *b = &r->bounds, *l = &r->length_bounds;
+  const char *parts[] = {
+      bound_words(a, "", b->min, b->min_excl, b->max, b->max_excl),
+      bound_words(a, "length ", l->min, l->min_excl, l->max, l->max_excl)};
   for (size_t k = 0; k < 2; k++) {
     if (!parts[k])
       continue;
     cli_buf_puts(&out, out.p && *out.p ? "; " : "");
     cli_buf_puts(&out, parts[k]);
   }
-  json_decref(allowed);
-  json_decref(forbidden);
   const char *res = out.p && *out.p ? tfr_arena_strdup(a, out.p) : NULL;
   free(out.p);
   return res;

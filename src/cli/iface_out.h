@@ -61,7 +61,6 @@ const char *iface_type_text(tfr_arena *a, const struct tfr_iface_variable *v,
 /* What a rule's condition says in words, when it reads as an allow-list
 ** or bounds ("one of \"a\", \"b\"", "at least 1 and at most 9",
 ** "length at most 63"), or NULL. */
-const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r,
-                             const char *name);
+const char *iface_rule_words(tfr_arena *a, const struct tfr_iface_rule *r);
 
 #endif

@@ -7,9 +7,12 @@
 ** joined to others by &&, allows its strings (a value must be in every
 ** such list), but those a negated one (!..., var.x != "a", alltrue([var.x
 ** != "a", ...])) joined the same way forbids.  Anything else says
-** nothing.
+** nothing.  Read one rule at a time (module_rule_reading), for
+** `inspect -json` and `docs` (iface.c), a condition's conjuncts that
+** compare var.x or length(var.x) with a number bound it too.
 */
 #include "tfresolve/tfresolve.h"
+#include "tfresolve/interface.h"
 
 #include <string.h>
 
@@ -168,35 +171,151 @@ static void none_of(tfr_arena *a, const struct ast *x, const char *name,
   }
 }
 
-/* The conjuncts of x: *allowed met with each allow-list (set: one was
-** found), forbidden gathered. */
-static void conjuncts(tfr_arena *a, const struct ast *x, const char *name,
-                      struct strs *allowed, bool *set, struct strs *forbidden,
-                      int depth) {
+/* A number as written that is a JSON number too: [-]digits[.digits],
+** no leading zero. */
+static bool json_number(const char *t, size_t n) {
+  size_t i = n && t[0] == '-', first = i;
+  bool dot = false;
+  for (; i < n; i++) {
+    if (t[i] >= '0' && t[i] <= '9')
+      continue;
+    if (t[i] != '.' || dot || i == first || i + 1 == n)
+      return false;
+    dot = true;
+  }
+  return i > first &&
+         !(t[first] == '0' && first + 1 < n && t[first + 1] != '.');
+}
+
+/* A number constant (N or -N) as written, or NULL. */
+static const char *number(tfr_arena *a, const struct ast *x) {
+  x = bare(x);
+  bool neg = x && x->kind == AST_UNARY && x->op == OP_NEG;
+  if (neg)
+    x = bare(x->a);
+  if (!x || x->kind != AST_NUMBER)
+    return NULL;
+  const char *t =
+      tfr_arena_printf(a, "%s%.*s", neg ? "-" : "", (int)x->n, x->str);
+  return json_number(t, strlen(t)) ? t : NULL;
+}
+
+/* What x is: var.NAME (0), length(var.NAME) (1), or neither (-1). */
+static int subject(const struct ast *x, const char *name) {
+  x = bare(x);
+  if (is_ref(x, "var", name))
+    return 0;
+  return call_named(x, "length") && x->n == 1 &&
+                 is_ref(x->items[0], "var", name)
+             ? 1
+             : -1;
+}
+
+/* A conjunct `SUBJECT OP N` or `N OP SUBJECT` (OP one of < <= > >=): its
+** bound into *b or *len (a later one of a side replaces an earlier). */
+static void bound(tfr_arena *a, const struct ast *x, const char *name,
+                  struct tfr_iface_bound *b, struct tfr_iface_bound *len) {
+  x = bare(x);
+  if (!x || x->kind != AST_BINARY ||
+      (x->op != OP_LT && x->op != OP_LE && x->op != OP_GT && x->op != OP_GE))
+    return;
+  bool less = x->op == OP_LT || x->op == OP_LE;
+  int sub = subject(x->a, name);
+  const struct ast *num = x->kids[0];
+  if (sub < 0) { /* N OP SUBJECT: the other way round */
+    sub = subject(x->kids[0], name);
+    num = x->a;
+    less = !less;
+  }
+  const char *t = sub < 0 ? NULL : number(a, num);
+  if (!t)
+    return;
+  struct tfr_iface_bound *at = sub ? len : b;
+  bool excl = x->op == OP_LT || x->op == OP_GT;
+  if (less) {
+    at->max = t;
+    at->max_excl = excl;
+  } else {
+    at->min = t;
+    at->min_excl = excl;
+  }
+}
+
+/* What a condition is being read for: the variable, the allow-list met
+** so far (set: one was found), what is forbidden, and (NULL: not wanted)
+** the bounds. */
+struct reading {
+  tfr_arena *a;
+  const char *name;
+  struct strs allowed, forbidden;
+  bool set;
+  struct tfr_iface_bound *bounds, *length;
+};
+
+/* The conjuncts of x: the allow-list met with each, forbidden and bounds
+** gathered. */
+static void conjuncts(struct reading *rd, const struct ast *x, int depth) {
+  tfr_arena *a = rd->a;
   x = bare(x);
   if (!x || depth > AST_MAX_DEPTH)
     return;
   if (x->kind == AST_BINARY && x->op == OP_AND) {
-    conjuncts(a, x->a, name, allowed, set, forbidden, depth + 1);
-    conjuncts(a, x->kids[0], name, allowed, set, forbidden, depth + 1);
+    conjuncts(rd, x->a, depth + 1);
+    conjuncts(rd, x->kids[0], depth + 1);
     return;
   }
   struct strs one = {0};
-  if (!one_of(a, x, name, &one)) {
-    none_of(a, x, name, forbidden);
+  if (!one_of(a, x, rd->name, &one)) {
+    none_of(a, x, rd->name, &rd->forbidden);
+    if (rd->bounds)
+      bound(a, x, rd->name, rd->bounds, rd->length);
     return;
   }
-  if (!*set) {
-    *allowed = one;
-    *set = true;
+  if (!rd->set) {
+    rd->allowed = one;
+    rd->set = true;
     return;
   }
   struct strs meet = {0};
-  for (size_t i = 0; i < allowed->n; i++)
+  for (size_t i = 0; i < rd->allowed.n; i++)
     for (size_t k = 0; k < one.n; k++)
-      if (!strcmp(allowed->v[i], one.v[k]))
-        put(a, &meet, allowed->v[i]);
-  *allowed = meet;
+      if (!strcmp(rd->allowed.v[i], one.v[k]))
+        put(a, &meet, rd->allowed.v[i]);
+  rd->allowed = meet;
+}
+
+/* The allowed strings not forbidden, NULL-terminated; *n of them. */
+static const char **allowed_only(tfr_arena *a, const struct reading *rd,
+                                 size_t *n) {
+  const char **out = tfr_arena_alloc(a, (rd->allowed.n + 1) * sizeof *out);
+  *n = 0;
+  for (size_t i = 0; i < rd->allowed.n; i++) {
+    bool no = false;
+    for (size_t k = 0; k < rd->forbidden.n && !no; k++)
+      no = !strcmp(rd->allowed.v[i], rd->forbidden.v[k]);
+    if (!no)
+      out[(*n)++] = rd->allowed.v[i];
+  }
+  out[*n] = NULL;
+  return out;
+}
+
+void module_rule_reading(tfr_arena *a, const struct ast *cond, const char *name,
+                         struct tfr_iface_rule *r) {
+  struct reading rd = {.a = a, .name = name};
+  rd.bounds = &r->bounds;
+  rd.length = &r->length_bounds;
+  /* "${...}" alone is what it interpolates (hcl's TemplateWrapExpr): a
+  ** .tf.json condition is one */
+  const struct ast *x = bare(cond);
+  if (x && x->kind == AST_TEMPLATE && x->n == 1 && x->items[0] &&
+      x->items[0]->kind != AST_STRING && x->items[0]->kind != AST_TIF &&
+      x->items[0]->kind != AST_TFOR)
+    cond = x->items[0];
+  conjuncts(&rd, cond, 0);
+  r->allowed = rd.set ? allowed_only(a, &rd, &r->nallowed) : NULL;
+  r->forbidden = rd.forbidden.v;
+  r->nforbidden = rd.forbidden.n;
 }
 
 const char **tfr_resolution_allowed(tfr_arena *a,
@@ -207,23 +326,12 @@ const char **tfr_resolution_allowed(tfr_arena *a,
     return NULL;
   const struct var_decl *v =
       module_var(module_of(res->module), name, strlen(name));
-  struct strs allowed = {0}, forbidden = {0};
-  bool set = false;
+  struct reading rd = {.a = a};
   for (size_t i = 0; v && i < v->nvalidations; i++) {
     const struct validation *r = &v->validations[i];
     /* a rule sharing another's tree names that rule's variable */
-    const char *own = r->alias ? r->alias : v->name;
-    conjuncts(a, r->condition, own, &allowed, &set, &forbidden, 0);
+    rd.name = r->alias ? r->alias : v->name;
+    conjuncts(&rd, r->condition, 0);
   }
-  if (!set)
-    return NULL;
-  const char **out = tfr_arena_alloc(a, (allowed.n + 1) * sizeof *out);
-  for (size_t i = 0; i < allowed.n; i++) {
-    bool no = false;
-    for (size_t k = 0; k < forbidden.n && !no; k++)
-      no = !strcmp(allowed.v[i], forbidden.v[k]);
-    if (!no)
-      out[(*n)++] = allowed.v[i];
-  }
-  return out;
+  return rd.set ? allowed_only(a, &rd, n) : NULL;
 }

@@ -172,14 +172,18 @@ static void walk_defaults(tfr_arena *a, const struct tfr_defaults *d,
 }
 
 /* A validation block as written: its condition's and message's text
-** (a .tf.json file's are its JSON strings, quotes included), and the
-** message itself when it is one plain string. */
-static void one_rule(struct ictx *c, const struct validation *val,
-                     struct tfr_iface_rule *r) {
+** (a .tf.json file's are its JSON strings, quotes included), the
+** message itself when it is one plain string, and what the condition
+** says of the variable's values. */
+static void one_rule(struct ictx *c, const struct var_decl *v,
+                     const struct validation *val, struct tfr_iface_rule *r) {
   r->range = val->range.filename ? val->range : src_range(val->src, val->block);
   r->condition = span_text(c->a, val->src, val->cond_span);
   r->error_message = span_text(c->a, val->src, val->msg_span);
   r->message = literal_string(c->a, r->error_message);
+  /* a rule sharing another's tree names that rule's variable */
+  module_rule_reading(c->a, val->condition, val->alias ? val->alias : v->name,
+                      r);
 }
 
 /* A variable as the loader merged it (override files included). */
@@ -203,7 +207,7 @@ static void one_variable(struct ictx *c, const struct var_decl *v,
   struct tfr_iface_rule *rules =
       tfr_arena_alloc(c->a, (v->nvalidations + 1) * sizeof *rules);
   for (size_t k = 0; k < v->nvalidations; k++)
-    one_rule(c, &v->validations[k], &rules[k]);
+    one_rule(c, v, &v->validations[k], &rules[k]);
   o->rules = rules;
   o->nrules = v->nvalidations;
   struct tfr_iface_default *d = NULL;

@@ -278,6 +278,13 @@ struct tfr_interface;
 const struct tfr_interface *module_interface(tfr_arena *a,
                                              const struct module *m);
 
+/* What rule condition cond says of var.NAME's values, into r's allowed,
+** forbidden and bounds (allowed.c; tfresolve/interface.h says how it is
+** read). */
+struct tfr_iface_rule;
+void module_rule_reading(tfr_arena *a, const struct ast *cond, const char *name,
+                         struct tfr_iface_rule *r);
+
 /* The module a loaded tfr_module is (resolve.c keeps it first in it), or
 ** NULL. */
 static inline const struct module *module_of(const struct tfr_module *m) {
