@@ -69,7 +69,8 @@ static void apply_var(tfr_arena *a, const struct tfr_unit *u,
                       struct tfr_variable *v) {
   const struct tfr_unit_input *in = input_of(u, v->name);
   struct tfr_attempt *at = tfr_arena_alloc(a, (v->nattempts + 1) * sizeof *at);
-  memcpy(at, v->attempts, v->nattempts * sizeof *at);
+  if (v->nattempts) /* (a NULL array when empty) */
+    memcpy(at, v->attempts, v->nattempts * sizeof *at);
   for (size_t i = 0; i < v->nattempts; i++) {
     const char *w = via_of(u, in, at[i].source, at[i].file, v->name);
     if (w)
@@ -184,7 +185,8 @@ const struct tfr_resolution *tfr_unit_apply(tfr_arena *a, tfr_diags *out,
   struct tfr_resolution *r = tfr_arena_alloc(a, sizeof *r);
   *r = *res;
   struct tfr_variable *vars = tfr_arena_alloc(a, (res->n + 1) * sizeof *vars);
-  memcpy(vars, res->vars, res->n * sizeof *vars);
+  if (res->n) /* (a NULL array when empty) */
+    memcpy(vars, res->vars, res->n * sizeof *vars);
   for (size_t i = 0; i < res->n; i++)
     apply_var(a, unit, &vars[i]);
   r->vars = vars;

@@ -433,9 +433,11 @@ static void add_overlay(struct tg_run *r, struct tfr_unit *u, const char *path,
   struct tfr_overlay *o = tfr_arena_alloc(r->a, n * sizeof *o);
   const char **w = tfr_arena_alloc(r->a, n * sizeof *w);
   const char **c = tfr_arena_alloc(r->a, n * sizeof *c);
-  memcpy(o, u->overlays, u->noverlays * sizeof *o);
-  memcpy(w, u->overlay_why, u->noverlays * sizeof *w);
-  memcpy(c, u->overlay_copy_of, u->noverlays * sizeof *c);
+  if (u->noverlays) { /* (NULL arrays when empty) */
+    memcpy(o, u->overlays, u->noverlays * sizeof *o);
+    memcpy(w, u->overlay_why, u->noverlays * sizeof *w);
+    memcpy(c, u->overlay_copy_of, u->noverlays * sizeof *c);
+  }
   o[i].path = path;
   o[i].text = text;
   o[i].len = len;

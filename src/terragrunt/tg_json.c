@@ -83,7 +83,8 @@ static void push(tfr_arena *a, struct items *it, struct ast *x) {
     size_t cap = it->cap ? 2 * it->cap : 8;
     struct ast **v = tfr_arena_alloc(a, cap * sizeof *v);
     if (it->n)
-      memcpy(v, it->v, it->n * sizeof *v);
+      if (it->n) /* (a NULL array when empty) */
+        memcpy(v, it->v, it->n * sizeof *v);
     it->v = v;
     it->cap = cap;
   }

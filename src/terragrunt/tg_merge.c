@@ -88,8 +88,10 @@ const tfr_value *tg_deep_merge(tfr_arena *a, const tfr_value *dst,
   }
   size_t n = (size_t)dst->n + src->n;
   const tfr_value **e = tfr_arena_alloc(a, (n + 1) * sizeof *e);
-  memcpy(e, dst->elems, dst->n * sizeof *e);
-  memcpy(e + dst->n, src->elems, src->n * sizeof *e);
+  if (dst->n) /* (a NULL array when empty) */
+    memcpy(e, dst->elems, dst->n * sizeof *e);
+  if (src->n) /* (a NULL array when empty) */
+    memcpy(e + dst->n, src->elems, src->n * sizeof *e);
   return tfr_tuple(a, n, e);
 }
 
@@ -102,7 +104,8 @@ static void merge_extra(tfr_arena *a, struct tg_cfg *out,
                         const struct tg_cfg *child) {
   size_t n = parent->nextra;
   struct tg_extra *v = tfr_arena_alloc(a, (n + child->nextra + 1) * sizeof *v);
-  memcpy(v, parent->extra, n * sizeof *v);
+  if (n) /* (a NULL array when empty) */
+    memcpy(v, parent->extra, n * sizeof *v);
   for (size_t i = 0; i < child->nextra; i++) {
     size_t j = 0;
     while (j < n && strcmp(v[j].name, child->extra[i].name))
@@ -122,7 +125,8 @@ static void merge_deps(tfr_arena *a, struct tg_cfg *out,
                        const struct tg_cfg *child) {
   size_t n = parent->ndeps;
   struct tg_dep *v = tfr_arena_alloc(a, (n + child->ndeps + 1) * sizeof *v);
-  memcpy(v, parent->deps, n * sizeof *v);
+  if (n) /* (a NULL array when empty) */
+    memcpy(v, parent->deps, n * sizeof *v);
   for (size_t i = 0; i < child->ndeps; i++) {
     size_t j = 0;
     while (j < n && strcmp(v[j].name, child->deps[i].name))
