@@ -29,30 +29,7 @@ def actions_run(check, tool, fixture, root):
     main_tf = open(os.path.join(mod, "main.tf")).read()
     s, r = begin(tool, mod)
     # 2. didOpen: a document whose file on disk says other things
-    m = s.mark()
-    s.open(T, T1, 1)
-    p = s.diags(T, m, lambda p: p.get("version") == 1)
-    check(p is not None, "didOpen terraform.tfvars: its diagnostics are "
-          "published with version 1", s.dead or "")
-    t1_diags = {}
-    for what, needle, sev, code, words in [
-            ("a conversion error", '"three"', 1, None,
-             ["Invalid value for input variable", "a number is required"]),
-            ("a failed validation rule, with its error_message", '"Bad-Name"',
-             1, None, ["Invalid value for variable",
-                       "The name must be lowercase letters only."]),
-            ("an undeclared variable (warning at the name, did you mean)",
-             "instance_conut", 2, None,
-             ["undeclared variable", 'Did you mean "instance_count"']),
-            ("a misspelt object attribute (warning, code 11, at the key)",
-             "adress_prefix", 2, 11,
-             ['Did you mean to set attribute "address_prefix"']),
-            ("a misspelt nested attribute", "knd", 2, 11,
-             ['Did you mean to set attribute "kind"'])]:
-        d = find(p, rng(T1, needle), sev, code, words)
-        t1_diags[needle] = d
-        check(d is not None, "didOpen terraform.tfvars: %s at %s" %
-              (what, show(rng(T1, needle)["start"])), show(p, 4000))
+    p, t1_diags = open_t1(check, s, T)
     check(p is not None and len(p["diagnostics"]) >= 5,
           "didOpen terraform.tfvars: no other problem (the file on disk has "
           "another)", show(p, 4000))

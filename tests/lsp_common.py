@@ -407,6 +407,37 @@ GLOBS = ["**/*.tf", "**/*.tf.json", "**/*.tofu", "**/*.tofu.json",
          "**/*.tfvars", "**/*.tfvars.json"]
 
 
+
+def open_t1(check, s, T):
+    """didOpen of terraform.tfvars (T) with the text T1, whose file on disk
+    says other things: the published diagnostics (None: none) and, by
+    needle, the one found for each of T1's five problems (checked)."""
+    m = s.mark()
+    s.open(T, T1, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    check(p is not None, "didOpen terraform.tfvars: its diagnostics are "
+          "published with version 1", s.dead or "")
+    t1_diags = {}
+    for what, needle, sev, code, words in [
+            ("a conversion error", '"three"', 1, None,
+             ["Invalid value for input variable", "a number is required"]),
+            ("a failed validation rule, with its error_message", '"Bad-Name"',
+             1, None, ["Invalid value for variable",
+                       "The name must be lowercase letters only."]),
+            ("an undeclared variable (warning at the name, did you mean)",
+             "instance_conut", 2, None,
+             ["undeclared variable", 'Did you mean "instance_count"']),
+            ("a misspelt object attribute (warning, code 11, at the key)",
+             "adress_prefix", 2, 11,
+             ['Did you mean to set attribute "address_prefix"']),
+            ("a misspelt nested attribute", "knd", 2, 11,
+             ['Did you mean to set attribute "kind"'])]:
+        d = find(p, rng(T1, needle), sev, code, words)
+        t1_diags[needle] = d
+        check(d is not None, "didOpen terraform.tfvars: %s at %s" %
+              (what, show(rng(T1, needle)["start"])), show(p, 4000))
+    return p, t1_diags
+
 def begin(tool, mod, capabilities=None, options=None):
     """A server on directory mod, initialized (initialize, initialized)."""
     s = Server(tool, mod)
