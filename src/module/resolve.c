@@ -791,7 +791,8 @@ static const bool *soft_vars(struct resolver *r) {
   return soft;
 }
 
-/* Validation rules with the final values; a failed rule unresolves its
+/* Validation rules with the final values, without the tree (the preview
+** of a resolution stopped before it); a failed rule unresolves its
 ** variable. */
 static void final_rules(struct resolver *r) {
   struct rule_inputs in = rule_inputs(r, false);
@@ -1186,8 +1187,8 @@ static struct progress read_values(struct resolver *r,
   return p;
 }
 
-/* The module tree: loaded, its arguments checked, its graph built (NULL:
-** none). */
+/* The module tree (the root alone with -no-modules): loaded, its
+** arguments checked, its graph built. */
 static struct tree *load_tree(struct resolver *r,
                               const struct tfr_resolve_opts *o,
                               const struct overlays *ov, bool *stop) {
@@ -1201,7 +1202,7 @@ static struct tree *load_tree(struct resolver *r,
                          ov,        o->own_dir,      !o->tree};
   bool ok;
   struct tree *tree = tree_load(r->a, r->diags, r->m, &to, &ok);
-  *stop = !ok || (tree && !tree_graph(tree, r->diags));
+  *stop = !ok || !tree_graph(tree, r->diags);
   return tree;
 }
 
@@ -1257,10 +1258,8 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
       final_value(&r, k);
     describe_source(&r, k, p.collected);
   }
-  if (!p.stop && tree)
+  if (!p.stop) /* (the tree is there: load_tree ran) */
     plan_tree(&r, tree);
-  else if (!p.stop && any_rules)
-    final_rules(&r);
   if (p.stop && p.parsed)
     preview(&r, any_rules);
   res->preview_diags = r.unsaid;

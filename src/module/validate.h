@@ -34,9 +34,9 @@ struct value_place {
 /* Every rule with the final values (values[k] NULL when unresolved), in
 ** dependency order; a variable whose rule fails gets failed[k].  A rule
 ** failure points at value_at's range of the variable; rules[k][i] gets
-** the outcome of rule i of variable k.  A module with a module tree has
-** its rules evaluated in the tree's walk instead (tree_walk.c), the root
-** being its first instance. */
+** the outcome of rule i of variable k.  A resolution's rules are
+** evaluated in the tree's walk (tree_walk.c, the root its first
+** instance); this serves the preview of one stopped before the walk. */
 void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const tfr_value **values, bool *failed,
                     const struct value_place *value_at,
