@@ -100,6 +100,17 @@ const char *tree_node_prefix(struct tree *t, const struct tmod *tm) {
 ** tree past the memory budget (a module of many variables called from
 ** many paths). */
 bool tree_build_graph(struct tree *t) {
+  size_t all = 0; /* the nodes, allocated at once */
+  for (size_t i = 0; i < t->nall; i++) {
+    const struct module *m = t->all[i]->m;
+    all += 1 + m->nvars + m->nlocals + m->noutputs;
+    for (size_t k = 0; k < m->nvars; k++)
+      all += m->vars[k].nvalidations > 0;
+  }
+  if (all > t->capnodes) {
+    t->nodes = tfr_arena_alloc(t->a, all * sizeof *t->nodes);
+    t->capnodes = all;
+  }
   for (size_t i = 0; i < t->nall; i++) {
     struct tmod *tm = t->all[i];
     if (tm->parent) { /* its own copy, with its address (validate.c's
@@ -200,15 +211,69 @@ bool tree_build_graph(struct tree *t) {
   return true;
 }
 
-/* A binary heap of node indexes, least name first. */
+/* A binary heap of node indexes, least name first: by rank[i], node
+** i's place in the order of the names (one sort, not a string compare at
+** each step of the heap). */
 struct heap {
   long *v;
   size_t n;
-  const struct tnode *nodes;
+  const size_t *rank;
 };
 
 static bool less(const struct heap *h, size_t i, size_t j) {
-  return strcmp(h->nodes[h->v[i]].name, h->nodes[h->v[j]].name) < 0;
+  return h->rank[h->v[i]] < h->rank[h->v[j]];
+}
+
+static bool name_le(const struct tnode *a, const struct tnode *b) {
+  return strcmp(a->name, b->name) <= 0;
+}
+
+/* v[lo..mid) and v[mid..hi), each in order, merged into v (tmp: room
+** for hi - lo). */
+static void merge(const struct tnode **v, const struct tnode **tmp, size_t lo,
+                  size_t mid, size_t hi) {
+  size_t i = lo, j = mid, k = 0;
+  while (i < mid && j < hi)
+    tmp[k++] = name_le(v[i], v[j]) ? v[i++] : v[j++];
+  while (i < mid)
+    tmp[k++] = v[i++];
+  while (j < hi)
+    tmp[k++] = v[j++];
+  memcpy(v + lo, tmp, k * sizeof *v);
+}
+
+/* rank[i]: node i's place among the nodes by name (heap memory).  The
+** nodes are made module by module, each kind in its names' order, so a
+** merge of the runs already in order does the sort: a module of
+** thousands of variables is one run. */
+static size_t *name_ranks(const struct tree *t) {
+  size_t n = t->nnodes ? t->nnodes : 1;
+  const struct tnode **v = heap_alloc(n * sizeof *v);
+  const struct tnode **tmp = heap_alloc(n * sizeof *tmp);
+  size_t *start = heap_alloc((n + 1) * sizeof *start), nruns = 0;
+  for (size_t i = 0; i < t->nnodes; i++) {
+    v[i] = &t->nodes[i];
+    if (!i || !name_le(v[i - 1], v[i]))
+      start[nruns++] = i;
+  }
+  start[nruns] = t->nnodes;
+  while (nruns > 1) { /* merge the runs pairwise */
+    size_t k = 0;
+    for (size_t r = 0; r < nruns; r += 2) {
+      if (r + 1 < nruns)
+        merge(v, tmp, start[r], start[r + 1], start[r + 2]);
+      start[k++] = start[r];
+    }
+    start[k] = t->nnodes;
+    nruns = k;
+  }
+  size_t *rank = heap_alloc(n * sizeof *rank);
+  for (size_t i = 0; i < t->nnodes; i++)
+    rank[v[i] - t->nodes] = i;
+  free(start);
+  free(tmp);
+  free(v);
+  return rank;
 }
 
 static void heap_push(struct heap *h, long x) {
@@ -311,7 +376,7 @@ bool tree_order_graph(struct tree *t) {
       long d = t->nodes[i].deps[j];
       dependents[first[d] + ndeps_of[d]++] = (long)i;
     }
-  struct heap h = {heap_alloc((n ? n : 1) * sizeof *h.v), 0, t->nodes};
+  struct heap h = {heap_alloc((n ? n : 1) * sizeof *h.v), 0, name_ranks(t)};
   t->order = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *t->order);
   size_t done = 0;
   for (size_t i = 0; i < n; i++)
@@ -353,6 +418,7 @@ bool tree_order_graph(struct tree *t) {
     free(tj.stack);
   }
   free(h.v);
+  free(UNCONST(size_t *, h.rank));
   free(dependents);
   free(first);
   free(ndeps_of);

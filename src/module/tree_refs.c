@@ -87,8 +87,17 @@ struct tref_list tree_refs_of_x(struct tree *t, const struct ast *x) {
   for (h &= t->caprefs - 1; t->refs[h].x; h = (h + 1) & (t->caprefs - 1))
     if (t->refs[h].x == x)
       return *t->refs[h].l;
+  /* found in the scratch arena, kept at their size: a module of
+  ** thousands of rules keeps as many lists */
+  struct arena_mark mark = arena_mark(t->scratch);
+  struct tref_list found = refs_walk(t->scratch, x);
   struct tref_list *l = tfr_arena_alloc(t->a, sizeof *l);
-  *l = refs_walk(t->a, x);
+  *l = (struct tref_list){t->a, NULL, found.n, found.n};
+  if (found.n) {
+    l->v = tfr_arena_alloc_raw(t->a, found.n * sizeof *l->v);
+    memcpy(l->v, found.v, found.n * sizeof *l->v);
+  }
+  arena_reset(t->scratch, mark);
   t->refs[h] = (struct ref_slot){x, l};
   t->nrefs++;
   return *l;

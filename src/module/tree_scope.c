@@ -392,6 +392,9 @@ static void copy_instance(struct scope_copy *cp, struct eval_ctx *c,
   cp->t.diags = c->diags;
   cp->t.refs = NULL;
   cp->t.nrefs = cp->t.caprefs = 0;
+  /* its own: the tree's is the resolution's, which other readers share */
+  cp->t.scratch = tfr_arena_new();
+  tfr_arena_on_free(c->a, (void (*)(void *))tfr_arena_free, cp->t.scratch);
   cp->tm = *in->tm;
   cp->in = *in;
   cp->in.tm = &cp->tm;

@@ -375,6 +375,11 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
   }
 }
 
+static struct tfr_range decl_range(const void *ud, size_t k) {
+  const struct module *m = ud;
+  return m->vars[k].decl;
+}
+
 /* A root variable's rules in Terraform's validate walk: every root
 ** variable unknown, a failure at the declaration, only errors kept; a
 ** reference to something undeclared is an error of this variable's rules
@@ -388,7 +393,10 @@ static bool exec_root_validate(struct tree *t, struct tmod *tm, size_t k,
       t->walk_clean = tfr_arena_alloc(t->a, sizeof *t->walk_clean);
       tfr_arena_on_free(t->a, (void (*)(void *))bytemap_free, t->walk_clean);
     }
-    validate_var_walk(m, t->scratch, t->a, t->diags, k, s, t->walk_clean);
+    const struct value_place decl = {decl_range, m};
+    struct rules_run run = {t->a,  t->scratch, t->diags,     s,
+                            &decl, true,       t->walk_clean};
+    validate_var_rules(&run, m, k, NULL);
   }
   tree_walk_said(t, before, "");
   return !diags_errors_since(t->diags, before);
@@ -406,8 +414,9 @@ static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   if (t->validate)
     return exec_root_validate(t, tm, k, &s);
   size_t before = tfr_diags_count(t->diags);
-  bool passed = validate_var_rules(tm->m, t->a, t->diags, k, &s, t->root_at,
-                                   false, t->root_rules[k]);
+  struct rules_run run = {t->a,       t->scratch, t->diags, &s,
+                          t->root_at, false,      NULL};
+  bool passed = validate_var_rules(&run, tm->m, k, t->root_rules[k]);
   diags_set_module_since(t->diags, before, "");
   if (!passed && t->root_soft && t->root_soft[k]) {
     validate_soften(tm->m, t->diags, before, t->root_soft, NULL);
@@ -456,16 +465,11 @@ static bool exec_valid(struct tree *t, struct tmod *tm, size_t k) {
       s.var = tree_var_object(t, in, -1, NULL);
     }
     s.quiet_deferred = true;
-    /* what the rules compute lives in a scratch arena, reset after them:
+    /* what the rules compute lives in a scratch arena, reset after each:
     ** only their outcomes' texts are kept (diagnostics are copied) */
-    struct arena_mark mark = arena_mark(t->scratch);
-    bool passed = validate_var_rules(m, t->scratch, t->diags, k, &s, &place,
-                                     t->validate, in->rules[k]);
-    for (size_t ri = 0; ri < v->nvalidations; ri++)
-      if (in->rules[k][ri].detail)
-        in->rules[k][ri].detail =
-            tfr_arena_strdup(t->a, in->rules[k][ri].detail);
-    arena_reset(t->scratch, mark);
+    struct rules_run run = {t->a,   t->scratch,  t->diags, &s,
+                            &place, t->validate, NULL};
+    bool passed = validate_var_rules(&run, m, k, in->rules[k]);
     if (!t->validate && !passed)
       rule_failure_origin(t, in, k, before);
     tree_walk_said(t, before, in->addr);

@@ -498,37 +498,6 @@ static const char *walk_key(const struct var_decl *v,
   return key;
 }
 
-static struct tfr_range decl_range(const void *ud, size_t k) {
-  const struct module *m = ud;
-  return m->vars[k].decl;
-}
-
-bool validate_var_walk(const struct module *m, tfr_arena *a, tfr_arena *keep,
-                       tfr_diags *diags, size_t k, struct scope *s,
-                       struct bytemap *clean) {
-  const struct value_place decl = {decl_range, m};
-  bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
-  bool ok = true;
-  for (size_t i = 0; i < m->vars[k].nvalidations && (ok || !stop); i++) {
-    const struct validation *rule = &m->vars[k].validations[i];
-    size_t klen = 0;
-    char keytext[10];
-    const char *key = walk_key(&m->vars[k], rule, &klen, keytext);
-    if (key && clean && bytemap_get(clean, key, klen))
-      continue;
-    size_t before = tfr_diags_count(diags);
-    struct arena_mark mark = arena_mark(a);
-    struct tfr_rule dummy;
-    run_rule(a, diags, m, k, rule, s, &decl, true, &dummy);
-    arena_reset(a, mark);
-    if (diags_errors_since(diags, before))
-      ok = false;
-    else if (key && clean)
-      bytemap_put(clean, tfr_arena_strndup(keep, key, klen), klen, (void *)1);
-  }
-  return ok;
-}
-
 /* ---- the final walk ---------------------------------------------------- */
 
 /* Trim spaces as Terraform does before showing an error message. */
@@ -905,42 +874,63 @@ static bool uninitialized_locals(tfr_arena *a, tfr_diags *diags,
   return any;
 }
 
+/* Whether the validate walk has seen rule i of variable k pass (its walk
+** key in run->clean), and the key in key[0..*len) (*len 0: none). */
+static bool walk_clean(const struct rules_run *run, const struct var_decl *v,
+                       const struct validation *rule, char key[static 10],
+                       size_t *len) {
+  *len = 0;
+  if (!run->clean || !walk_key(v, rule, len, key))
+    return false;
+  return bytemap_get(run->clean, key, *len) != NULL;
+}
+
 /* The one runner of a variable's rules, the root's and every child
-** instance's: variable k's rules in order in scope s, each outcome in
-** rules[i]; an engine that stops at a rule's error skips the rest
-** (engine_tofu.h); the init walk's rules reading local values fail.
-** scratch: each rule is evaluated there, reset after it, its outcome's
-** text copied to a (NULL: in a).  False if one failed. */
-static bool var_rules(tfr_arena *a, tfr_arena *scratch, tfr_diags *diags,
-                      const struct module *m, size_t k, struct scope *s,
-                      const struct value_place *value_at, bool walk_validate,
-                      struct tfr_rule *rules) {
+** instance's, in every walk: variable k's rules in order in run's scope,
+** each outcome in rules[i]; an engine that stops at a rule's error skips
+** the rest (engine_tofu.h); the init walk's rules reading local values
+** fail.  Each rule is evaluated in run->scratch, reset after it (NULL:
+** in run->a), its outcome's text copied to run->a.  False if one
+** failed. */
+static bool var_rules(const struct rules_run *run, const struct module *m,
+                      size_t k, struct tfr_rule *rules) {
   const struct var_decl *v = &m->vars[k];
   bool stop = engine_rules(m->opentofu)->rules_stop_at_error;
   bool ok = true, erred = false;
-  tfr_arena *t = scratch ? scratch : a;
+  tfr_arena *t = run->scratch ? run->scratch : run->a;
+  tfr_diags *diags = run->diags;
   struct arena_mark empty = arena_mark(t);
   for (size_t i = 0; i < v->nvalidations; i++) {
+    struct tfr_rule dummy, *out = rules ? &rules[i] : &dummy;
     if (erred && stop) {
-      outcome(&rules[i], TFR_RULE_SKIPPED,
+      outcome(out, TFR_RULE_SKIPPED,
               "an earlier rule of this variable has an error, and OpenTofu "
               "stops there");
       continue;
     }
-    if (scratch)
-      arena_reset(t, empty);
-    size_t before = tfr_diags_count(diags);
     const struct validation *rule = &v->validations[i];
-    if (s->init && uninitialized_locals(t, diags, m, v, rule)) {
+    char key[10];
+    size_t klen;
+    if (walk_clean(run, v, rule, key, &klen)) {
+      outcome(out, TFR_RULE_PASSED, NULL);
+      continue;
+    }
+    size_t before = tfr_diags_count(diags);
+    if (run->s->init && uninitialized_locals(t, diags, m, v, rule)) {
       ok = false;
-      outcome(&rules[i], TFR_RULE_INVALID, first_error(t, diags, before));
+      outcome(out, TFR_RULE_INVALID, first_error(t, diags, before));
     } else {
-      ok &=
-          run_rule(t, diags, m, k, rule, s, value_at, walk_validate, &rules[i]);
+      ok &= run_rule(t, diags, m, k, rule, run->s, run->value_at,
+                     run->walk_validate, out);
     }
     erred = diags_errors_since(diags, before);
-    if (scratch && rules[i].detail)
-      rules[i].detail = tfr_arena_strdup(a, rules[i].detail);
+    if (run->scratch && out->detail)
+      out->detail = tfr_arena_strdup(run->a, out->detail);
+    if (run->scratch)
+      arena_reset(t, empty);
+    if (!erred && klen)
+      bytemap_put(run->clean, tfr_arena_strndup(run->a, key, klen), klen,
+                  (void *)1);
   }
   return ok;
 }
@@ -1050,7 +1040,8 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
         done[k] = 2;
         continue;
       }
-      bool ok = var_rules(a, t, diags, m, k, &s, value_at, false, rules[k]);
+      struct rules_run run = {a, t, diags, &s, value_at, false, NULL};
+      bool ok = var_rules(&run, m, k, rules[k]);
       done[k] = ok ? 1 : 2;
       if (!ok)
         failed[k] = true;
@@ -1082,11 +1073,9 @@ bool validate_var_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
   return ok;
 }
 
-bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
-                        size_t k, struct scope *s,
-                        const struct value_place *value_at, bool walk_validate,
-                        struct tfr_rule *rules) {
-  return var_rules(a, NULL, diags, m, k, s, value_at, walk_validate, rules);
+bool validate_var_rules(const struct rules_run *run, const struct module *m,
+                        size_t k, struct tfr_rule *rules) {
+  return var_rules(run, m, k, rules);
 }
 
 bool validate_console_refs(const struct module *m, tfr_arena *a,

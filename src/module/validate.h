@@ -12,18 +12,6 @@
 ** variable. */
 void validate_static(struct module *m, tfr_arena *a, tfr_diags *diags);
 
-/* The rules of the root variable k of m in Terraform's validate walk
-** (tree_walk.c): every variable unknown, a failure at the declaration, in
-** s; what they compute in a (reset after each).  A rule whose outcome
-** there depends only on its text and its variable's type and marks
-** (walk_key) is evaluated once per module: clean holds the keys of those
-** that passed (in keep).  False if one gave an error. */
-struct bytemap;
-struct scope;
-bool validate_var_walk(const struct module *m, tfr_arena *a, tfr_arena *keep,
-                       tfr_diags *diags, size_t k, struct scope *s,
-                       struct bytemap *clean);
-
 /* Where variable k's value is written: asked for only when one of its
 ** rules fails. */
 struct value_place {
@@ -63,13 +51,27 @@ bool validate_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
 bool validate_var_refs(const struct module *m, tfr_arena *a, tfr_diags *diags,
                        size_t k);
 
-/* The rules of variable k of m in the scope s of one module instance
-** (tree_walk.c), in order, each outcome in rules[i]; walk_validate: as in
-** Terraform's validate walk.  False if one failed or had an error. */
-bool validate_var_rules(const struct module *m, tfr_arena *a, tfr_diags *diags,
-                        size_t k, struct scope *s,
-                        const struct value_place *value_at, bool walk_validate,
-                        struct tfr_rule *rules);
+/* How the rules of a variable are run in one scope of the tree's walk
+** (tree_walk.c). */
+struct bytemap;
+struct rules_run {
+  tfr_arena *a;       /* the outcomes' texts */
+  tfr_arena *scratch; /* what each rule computes, reset after it */
+  tfr_diags *diags;
+  struct scope *s;
+  const struct value_place *value_at; /* where a failure points */
+  bool walk_validate; /* Terraform's validate walk: failures at the
+                         declaration, only errors kept */
+  /* the validate walk's rules of the root, whose outcome depends only on
+  ** their text and their variable's type and marks (walk_key): the keys
+  ** of those that passed, each evaluated once per module; NULL: none */
+  struct bytemap *clean;
+};
+
+/* The rules of variable k of m, in order, each outcome in rules[i]
+** (rules NULL: not kept).  False if one failed or had an error. */
+bool validate_var_rules(const struct rules_run *run, const struct module *m,
+                        size_t k, struct tfr_rule *rules);
 
 /* -missing-required=info: a failed rule of a root variable k with soft[k]
 ** (no source sets it and its default is null: `var.x != null` with
