@@ -690,10 +690,11 @@ static struct rule_inputs rule_inputs(struct resolver *r, bool const_only) {
 }
 
 /* Terraform's init walk (>= 1.15, backend_local.go BuildConfigWithGraph,
-** graph_builder_init.go): the const variables' final values and their
-** rules, the other variables unknown, before anything else is checked;
-** false if it gave an error (plan stops there). */
-static bool init_walk(struct resolver *r) {
+** graph_builder_init.go), a pass of the tree's walk over the root alone:
+** the const variables' final values and their rules, the other variables
+** unknown, before anything else is checked; false if it gave an error
+** (plan stops there). */
+static bool init_walk(struct resolver *r, struct tree *tree) {
   bool any = false;
   for (size_t k = 0; k < r->m->nvars; k++)
     if (r->m->vars[k].is_const) {
@@ -703,8 +704,7 @@ static bool init_walk(struct resolver *r) {
   if (!any || diags_errors_since(r->diags, 0))
     return !any;
   struct rule_inputs in = rule_inputs(r, true);
-  validate_init(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
-  return !diags_errors_since(r->diags, 0);
+  return tree_init_walk(tree, in.vals, &in.at, in.rules);
 }
 
 /* OpenTofu's static evaluation gave no value for v (static_scope.go:64-73,
@@ -1187,22 +1187,26 @@ static struct progress read_values(struct resolver *r,
   return p;
 }
 
-/* The module tree (the root alone with -no-modules): loaded, its
-** arguments checked, its graph built. */
+/* The module tree (the root alone with -no-modules): the root first, its
+** init walk, then its children loaded, their arguments checked, the
+** graph built.  NULL when the init walk stopped plan. */
 static struct tree *load_tree(struct resolver *r,
                               const struct tfr_resolve_opts *o,
                               const struct overlays *ov, bool *stop) {
   const struct module *m = r->m;
   size_t n = m->nvars ? m->nvars : 1;
   const tfr_value **cv = tfr_arena_alloc(r->a, n * sizeof *cv);
-  for (size_t k = 0; k < m->nvars; k++)
-    cv[k] = m->vars[k].is_const && !r->out[k].error ? r->out[k].value : NULL;
   struct tree_opts to = {cv,        o->env,          o->cache,
                          o->strict, o->warn_dropped, o->unchecked_error,
                          ov,        o->own_dir,      !o->tree};
-  bool ok;
-  struct tree *tree = tree_load(r->a, r->diags, r->m, &to, &ok);
-  *stop = !ok || !tree_graph(tree, r->diags);
+  struct tree *tree = tree_new(r->a, r->diags, r->m, &to);
+  if (r->engine->const_init_walk && !init_walk(r, tree)) {
+    *stop = true;
+    return NULL;
+  }
+  for (size_t k = 0; k < m->nvars; k++) /* what module sources may use */
+    cv[k] = m->vars[k].is_const && !r->out[k].error ? r->out[k].value : NULL;
+  *stop = !tree_load_children(tree) || !tree_graph(tree, r->diags);
   return tree;
 }
 
@@ -1242,8 +1246,6 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (r.engine->warns_dropped_default && !r.strict)
     engine_default_warnings(&r);
   struct progress p = read_values(&r, o, ov);
-  if (!p.stop && r.engine->const_init_walk)
-    p.stop = !init_walk(&r);
   struct tree *tree = NULL;
   if (!p.stop)
     tree = load_tree(&r, o, ov, &p.stop);

@@ -59,13 +59,26 @@ struct tree_opts {
 ** internal/backend/local/backend_local.go:156). */
 bool tree_root_diags(const struct module *root, tfr_diags *diags);
 
-/* After the root's values are parsed: its module and output blocks, every
-** child module loaded (depth first, calls by name) and the arguments of
-** each call checked; without module blocks, a tree of one module (the
-** resolution says no tree then).  False in *ok when Terraform would stop
-** here. */
-struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       const struct tree_opts *o, bool *ok);
+/* After the root's values are parsed: the tree of the root module alone,
+** its first module instance. */
+struct tree *tree_new(tfr_arena *a, tfr_diags *diags, struct module *root,
+                      const struct tree_opts *o);
+
+/* Terraform's init walk (>= 1.15, graph_builder_init.go), a pass of the
+** tree's walk before its children are loaded: the rules of the root's
+** const variables, root_values[k] their final values (NULL: failed), the
+** other variables unknown and local values not in the walk; rules as in
+** tree_plan.  False when it gave errors (plan stops there). */
+bool tree_init_walk(struct tree *t, const tfr_value *const *root_values,
+                    const struct value_place *root_at,
+                    struct tfr_rule *const *root_rules);
+
+/* Then the root's module and output blocks, every child module loaded
+** into the tree (depth first, calls by name) and the arguments of each
+** call checked; without module blocks or with tree_opts.root_only, a tree
+** of one module (the resolution says no tree then).  False when Terraform
+** would stop here. */
+bool tree_load_children(struct tree *t);
 
 /* The graph of the tree, the root module's rules included (the plan walk
 ** evaluates them); false after its cycles' errors. */

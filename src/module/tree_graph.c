@@ -100,6 +100,7 @@ const char *tree_node_prefix(struct tree *t, const struct tmod *tm) {
 ** tree past the memory budget (a module of many variables called from
 ** many paths). */
 bool tree_build_graph(struct tree *t) {
+  t->nnodes = 0;
   size_t all = 0; /* the nodes, allocated at once */
   for (size_t i = 0; i < t->nall; i++) {
     const struct module *m = t->all[i]->m;
@@ -146,17 +147,22 @@ bool tree_build_graph(struct tree *t) {
       tm->valid_node[k] = -1;
       if (!tm->parent)
         t->nodes[tm->var_node[k]].pre = true;
-      if (m->vars[k].nvalidations)
+      /* the init walk's graph: the const variables' rules alone
+      ** (graph_builder_init.go), every variable resolved before it */
+      if (m->vars[k].nvalidations && (!t->init || m->vars[k].is_const))
         tm->valid_node[k] =
             add_node(t, N_VALID, tm, k, tree_cat3(t, pv, m->vars[k].name, sr));
     }
     for (size_t k = 0; k < m->nlocals; k++)
-      tm->local_node[k] = add_node(
-          t, N_LOCAL, tm, k, tree_cat3(t, pl, m->locals[k].name, " (expand)"));
+      tm->local_node[k] =
+          t->init ? -1
+                  : add_node(t, N_LOCAL, tm, k,
+                             tree_cat3(t, pl, m->locals[k].name, " (expand)"));
     for (size_t k = 0; k < m->noutputs; k++)
       tm->output_node[k] =
-          add_node(t, N_OUTPUT, tm, k,
-                   tree_cat3(t, po, m->outputs[k].name, " (expand)"));
+          t->init ? -1
+                  : add_node(t, N_OUTPUT, tm, k,
+                             tree_cat3(t, po, m->outputs[k].name, " (expand)"));
     if (tm->call && tree_over_budget(t, tm->call->src, tm->call->decl, tm->addr,
                                      "The graph of %s", tm->addr))
       return false;

@@ -236,15 +236,16 @@ static const tfr_value *more_attr(void *ud, const char *name, size_t len,
 ** every variable is unknown of its type (NULL); else its value, unknown
 ** while it has none. */
 static const tfr_value *var_value(struct tree *t, struct tinst *in, size_t k) {
-  if (t->validate)
-    return NULL;
+  if (t->validate || (t->init && !in->vars[k]))
+    return NULL; /* unknown of its type */
   if (in->var_done[k] || !in->tm->parent)
     return in->vars[k] ? in->vars[k] : tfr_unknown(t->a, &tfr_t_dynamic);
   return tfr_unknown(t->a, &tfr_t_dynamic);
 }
 
 /* var.*: the instance's values; in the validate walk every variable is
-** unknown of its type, but own (the rule's variable), which has own_val. */
+** unknown of its type but own (the rule's variable), which has own_val;
+** in the init walk, every one that is not const. */
 const tfr_value *tree_var_object(struct tree *t, struct tinst *in, long own,
                                  const tfr_value *own_val) {
   const struct module *m = in->tm->m;

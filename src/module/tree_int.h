@@ -178,6 +178,8 @@ struct tree {
   struct bytemap *walk_clean; /* validate_var_walk's, for the root */
   bool root_only;             /* tree_opts.root_only */
   bool validate;              /* the walk is the validate walk */
+  bool init;                  /* the walk and its graph are the init
+                                 walk's (tree_init_walk) */
   bool planned;               /* the plan walk ran */
 };
 

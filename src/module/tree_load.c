@@ -609,9 +609,8 @@ bool tree_root_diags(const struct module *root, tfr_diags *diags) {
   return errors;
 }
 
-struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
-                       const struct tree_opts *o, bool *ok) {
-  *ok = true;
+struct tree *tree_new(tfr_arena *a, tfr_diags *diags, struct module *root,
+                      const struct tree_opts *o) {
   /* a root without module blocks is a tree of one module: the root is
   ** the first module instance of Terraform's one graph, whose walk
   ** evaluates its local values, rules and outputs (node_output.go:417-437,
@@ -645,10 +644,16 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
     t->root->dev = st.st_dev;
     t->root->ino = st.st_ino;
   }
-  size_t before = tfr_diags_count(diags);
   t->root_only = o->root_only;
-  if (o->root_only)
-    return t; /* the module blocks are not looked at */
+  return t;
+}
+
+bool tree_load_children(struct tree *t) {
+  if (t->root_only)
+    return true; /* the module blocks are not looked at */
+  const struct module *root = t->root->m;
+  tfr_diags *diags = t->diags;
+  size_t before = tfr_diags_count(diags);
   tree_root_diags(root, diags);
   /* OpenTofu decodes a call's source with its module: a root call's
   ** invalid source is a root configuration error */
@@ -657,18 +662,13 @@ struct tree *tree_load(tfr_arena *a, tfr_diags *diags, struct module *root,
       source_ok(t, &root->calls[i], "");
   /* a root module with configuration errors loads no child: plan stops
   ** there (internal/command/meta_config.go:109-117) */
-  if (diags_errors_since(diags, before)) {
-    *ok = false;
-    return t;
-  }
+  if (diags_errors_since(diags, before))
+    return false;
   tree_load_manifest(t);
   load_children(t, t->root);
   notices_once(t);
-  if (diags_errors_since(diags, before)) {
-    *ok = false;
-    return t;
-  }
+  if (diags_errors_since(diags, before))
+    return false;
   required_args(t);
-  *ok = !diags_errors_since(diags, before);
-  return t;
+  return !diags_errors_since(diags, before);
 }

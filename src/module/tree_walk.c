@@ -413,6 +413,10 @@ static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
   tree_init_scope(t, &s, &ts, in, NULL, -1, NULL);
   if (t->validate)
     return exec_root_validate(t, tm, k, &s);
+  /* an unknown condition is skipped in silence in every walk
+  ** (eval_variable.go:393-396): the init walk's is decided again in the
+  ** plan walk, so ours to say only there */
+  s.init = s.quiet_deferred = t->init;
   size_t before = tfr_diags_count(t->diags);
   struct rules_run run = {t->a,       t->scratch, t->diags, &s,
                           t->root_at, false,      NULL};
@@ -834,8 +838,11 @@ static void walk(struct tree *t, const tfr_value *const *root_values) {
   const struct module *rm = t->root->m;
   for (size_t k = 0; k < rm->nvars; k++) {
     struct tnode *n = &t->nodes[t->root->var_node[k]];
-    if (t->validate || (root_values && root_values[k])) {
-      root->vars[k] = t->validate ? NULL : root_values[k];
+    /* unknown: every variable in the validate walk, those that are not
+    ** const in the init walk */
+    bool unknown = t->validate || (t->init && !rm->vars[k].is_const);
+    if (unknown || (root_values && root_values[k])) {
+      root->vars[k] = unknown ? NULL : root_values[k];
       root->var_done[k] = true;
       n->state = 1;
     } else
@@ -867,6 +874,25 @@ bool tree_graph(struct tree *t, tfr_diags *diags) {
     return false;
   }
   return true;
+}
+
+bool tree_init_walk(struct tree *t, const tfr_value *const *root_values,
+                    const struct value_place *root_at,
+                    struct tfr_rule *const *root_rules) {
+  size_t before = tfr_diags_count(t->diags);
+  t->init = true;
+  bool ok = tree_graph(t, t->diags);
+  if (ok) {
+    t->root_at = root_at;
+    t->root_rules = root_rules;
+    t->root_soft = NULL;
+    for (size_t i = 0; i < t->nnodes; i++)
+      t->nodes[i].state = 0;
+    walk(t, root_values);
+  }
+  t->init = false;
+  diags_unset_root_module(t->diags, before); /* as the root's alone */
+  return ok && !diags_errors_since(t->diags, before);
 }
 
 bool tree_validate(struct tree *t, tfr_diags *diags) {

@@ -935,25 +935,6 @@ static bool var_rules(const struct rules_run *run, const struct module *m,
   return ok;
 }
 
-static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
-                           const tfr_value **values, bool *failed,
-                           const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init);
-
-void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
-                    const tfr_value **values, bool *failed,
-                    const struct value_place *value_at,
-                    struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, false);
-}
-
-void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
-                   const tfr_value **values, bool *failed,
-                   const struct value_place *value_at,
-                   struct tfr_rule *const *rules) {
-  validate_rules(m, a, diags, values, failed, value_at, rules, true);
-}
-
 void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
                      const bool *soft, bool *failed) {
   for (size_t i = from; soft && i < tfr_diags_count(diags); i++) {
@@ -973,12 +954,11 @@ void validate_soften(const struct module *m, tfr_diags *diags, size_t from,
   }
 }
 
-/* The rules of every variable (init: of the const ones, the others being
-** unknown) in dependency order. */
-static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
-                           const tfr_value **values, bool *failed,
-                           const struct value_place *value_at,
-                           struct tfr_rule *const *rules, bool init) {
+/* The rules of every variable in dependency order (the preview's). */
+void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
+                    const tfr_value **values, bool *failed,
+                    const struct value_place *value_at,
+                    struct tfr_rule *const *rules) {
   size_t n = m->nvars, nrules = 0;
   for (size_t k = 0; k < n; k++)
     nrules += m->vars[k].nvalidations;
@@ -986,9 +966,6 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
     return; /* no rule to evaluate or skip */
   /* 0 pending, 1 passed, 2 failed or skipped */
   int *done = heap_calloc(n ? n : 1, sizeof *done);
-  for (size_t k = 0; init && k < n; k++)
-    if (!m->vars[k].is_const)
-      done[k] = 1; /* unknown in the init walk: nothing to wait for */
   tfr_arena *t = tfr_arena_new();
   struct scope s = {0};
   s.a = a;
@@ -996,11 +973,6 @@ static void validate_rules(struct module *m, tfr_arena *a, tfr_diags *diags,
   scope_fixed(&s, m->dir);
   scope_locals(&s, m);
   s.plan = true;
-  /* an unknown condition is skipped in silence in every walk
-  ** (eval_variable.go:393-396): the init walk's is decided again in
-  ** the plan walk, so ours to say only there */
-  s.quiet_deferred = init;
-  s.init = init;
   for (size_t round = 0; round <= n; round++) {
     bool progress = false;
     for (size_t k = 0; k < n; k++) {

@@ -30,15 +30,6 @@ void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
                     const struct value_place *value_at,
                     struct tfr_rule *const *rules);
 
-/* Terraform's init walk (Terraform >= 1.15, graph_builder_init.go): the
-** rules of the const variables only, with values[k] the const variables'
-** final values and the others unknown (NULL); local values are not in
-** that walk.  As validate_final otherwise. */
-void validate_init(struct module *m, tfr_arena *a, tfr_diags *diags,
-                   const tfr_value **values, bool *failed,
-                   const struct value_place *value_at,
-                   struct tfr_rule *const *rules);
-
 struct scope;
 
 /* Terraform's errors for references in x (in src) to variables, local
