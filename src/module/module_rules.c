@@ -19,7 +19,7 @@
 /* ---- one rule's number ------------------------------------------------- */
 
 /* The rule's text_key: rules whose text differs only in their own
-** variable's name get the same number (validate_unknown evaluates one of
+** variable's name get the same number (the validate walk evaluates one of
 ** them), found while the text is in the cache. */
 static uint32_t rule_key(struct loader *l, const struct partial *p,
                          const struct validation *rule) {

@@ -791,22 +791,6 @@ static const bool *soft_vars(struct resolver *r) {
   return soft;
 }
 
-/* Validation rules with the final values, without the tree (the preview
-** of a resolution stopped before it); a failed rule unresolves its
-** variable. */
-static void final_rules(struct resolver *r) {
-  struct rule_inputs in = rule_inputs(r, false);
-  size_t before = tfr_diags_count(r->diags);
-  validate_final(r->m, r->a, r->diags, in.vals, in.failed, &in.at, in.rules);
-  validate_soften(r->m, r->diags, before, soft_vars(r), in.failed);
-  for (size_t k = 0; k < r->m->nvars; k++)
-    if (in.failed[k] && !r->out[k].error) {
-      r->out[k].error = true;
-      r->out[k].value = NULL;
-      r->out[k].type = r->m->vars[k].plain;
-    }
-}
-
 /* The module tree's plan walk with the root's final values: the root is
 ** its first instance, whose rules are evaluated in the walk as Terraform's
 ** one graph orders them (after the module outputs they read); a failed
@@ -822,6 +806,20 @@ static void plan_tree(struct resolver *r, struct tree *tree) {
       r->out[k].value = NULL;
       r->out[k].type = r->m->vars[k].plain;
     }
+}
+
+/* The preview's rules (a resolution stopped before the walk): the plan
+** walk of a tree of the root alone. */
+static void final_rules(struct resolver *r, const struct tfr_resolve_opts *o,
+                        const struct overlays *ov) {
+  struct tree_opts to = {.env = o->env,
+                         .cache = o->cache,
+                         .ov = ov,
+                         .own_dir = o->own_dir,
+                         .root_only = true};
+  struct tree *tree = tree_new(r->a, r->diags, r->m, &to);
+  if (tree_graph(tree, r->diags))
+    plan_tree(r, tree);
 }
 
 /* The first diagnostic of each variable in d, by the variable's index
@@ -900,7 +898,8 @@ static bool only_unreadable(const tfr_diags *diags, size_t from) {
 ** winning source, defaults, conversion and rules, evaluated as in the
 ** final stage into a resolver and diagnostics of their own.  Variables
 ** with errors of their own get no preview. */
-static void preview(struct resolver *r, bool any_rules) {
+static void preview(struct resolver *r, const struct tfr_resolve_opts *o,
+                    const struct overlays *ov, bool any_rules) {
   size_t n = r->m->nvars;
   struct resolver p = *r;
   p.diags = tfr_diags_new(r->a);
@@ -929,7 +928,7 @@ static void preview(struct resolver *r, bool any_rules) {
       final_value(&p, k);
   }
   if (any_rules)
-    final_rules(&p);
+    final_rules(&p, o, ov);
   const char *why = stop_reason(r->a, r->m, r->diags);
   const struct tfr_diag **would = own_diags(r, p.diags, false);
   for (size_t k = 0; k < n; k++) {
@@ -1263,7 +1262,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   if (!p.stop) /* (the tree is there: load_tree ran) */
     plan_tree(&r, tree);
   if (p.stop && p.parsed)
-    preview(&r, any_rules);
+    preview(&r, o, ov, any_rules);
   res->preview_diags = r.unsaid;
   for (size_t k = 0; !p.collected && p.parsed && k < m->nvars; k++)
     if (r.out[k].preview || r.out[k].preview_error)

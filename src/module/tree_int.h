@@ -175,7 +175,7 @@ struct tree {
   const struct value_place *root_at;
   struct tfr_rule *const *root_rules;
   const bool *root_soft;      /* validate_soften's, or NULL */
-  struct bytemap *walk_clean; /* validate_var_walk's, for the root */
+  struct bytemap *walk_clean; /* rules_run.clean, for the root */
   bool root_only;             /* tree_opts.root_only */
   bool validate;              /* the walk is the validate walk */
   bool init;                  /* the walk and its graph are the init

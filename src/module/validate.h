@@ -1,6 +1,7 @@
 /*
-** Variable validation rules: static checks, the walk with unknown values,
-** and the final evaluation (validation blocks, as Terraform checks them).
+** Variable validation rules (validation blocks, as Terraform checks them):
+** static checks, references, and the one runner of a variable's rules,
+** which every walk of the tree calls (tree_walk.c).
 */
 #ifndef TFR_VALIDATE_H
 #define TFR_VALIDATE_H
@@ -18,17 +19,6 @@ struct value_place {
   struct tfr_range (*range)(const void *ud, size_t k);
   const void *ud;
 };
-
-/* Every rule with the final values (values[k] NULL when unresolved), in
-** dependency order; a variable whose rule fails gets failed[k].  A rule
-** failure points at value_at's range of the variable; rules[k][i] gets
-** the outcome of rule i of variable k.  A resolution's rules are
-** evaluated in the tree's walk (tree_walk.c, the root its first
-** instance); this serves the preview of one stopped before the walk. */
-void validate_final(struct module *m, tfr_arena *a, tfr_diags *diags,
-                    const tfr_value **values, bool *failed,
-                    const struct value_place *value_at,
-                    struct tfr_rule *const *rules);
 
 struct scope;
 
