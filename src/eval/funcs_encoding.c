@@ -82,6 +82,23 @@ static const tfr_value *fn_base64encode(struct fcall *f, const tfr_type *ret) {
 }
 
 /*
+** Decodes the Base64 (Go's StdEncoding) argument s into *b; false after
+** the error, which quotes s unless it is sensitive (as Terraform and
+** OpenTofu do).
+*/
+static bool b64_decode_arg(struct fcall *f, const tfr_value *s,
+                           struct sbuf *b) {
+  size_t bad;
+  if (go_b64_decode(b, s->s, s->n, &bad))
+    return true;
+  free(b->p);
+  fcall_error(f, "failed to decode base64 data %s",
+              (s->flags & TFR_V_SENSITIVE) ? SECRET_TEXT
+                                           : str_go_quote(f->a, s->s, s->n));
+  return false;
+}
+
+/*
 ** base64decode(str): the decoded bytes, which must be UTF-8.  As in
 ** Terraform, the argument keeps its marks and a sensitive one is not
 ** quoted in the error.
@@ -92,14 +109,8 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
   if (s->flags & TFR_V_UNKNOWN)
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf b = {0};
-  size_t bad;
-  if (!go_b64_decode(&b, s->s, s->n, &bad)) {
-    free(b.p);
-    fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : str_go_quote(f->a, s->s, s->n));
+  if (!b64_decode_arg(f, s, &b))
     return NULL;
-  }
   if (!str_utf8_valid(b.p, b.n)) {
     free(b.p);
     fcall_error(f, "the result of decoding the provided string is not "
@@ -736,14 +747,8 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
   if (s->flags & TFR_V_UNKNOWN)
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf raw = {0}, b = {0};
-  size_t bad;
-  if (!go_b64_decode(&raw, s->s, s->n, &bad)) {
-    free(raw.p);
-    fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : str_go_quote(f->a, s->s, s->n));
+  if (!b64_decode_arg(f, s, &raw))
     return NULL;
-  }
   const char *err = NULL;
   bool ok = go_gunzip(f->a, &b, (const unsigned char *)raw.p, raw.n, &err);
   free(raw.p);
