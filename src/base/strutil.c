@@ -510,19 +510,22 @@ size_t str_runes(const char *s, size_t n) {
   return count;
 }
 
-/* Unicode's ID_Start and ID_Continue, by general category. */
-static bool id_start(int32_t r) {
+bool str_go_isletter(int32_t r) {
   switch (utf8proc_category(r)) {
   case UTF8PROC_CATEGORY_LU:
   case UTF8PROC_CATEGORY_LL:
   case UTF8PROC_CATEGORY_LT:
   case UTF8PROC_CATEGORY_LM:
   case UTF8PROC_CATEGORY_LO:
-  case UTF8PROC_CATEGORY_NL:
     return true;
   default:
     return false;
   }
+}
+
+/* Unicode's ID_Start and ID_Continue, by general category. */
+static bool id_start(int32_t r) {
+  return str_go_isletter(r) || utf8proc_category(r) == UTF8PROC_CATEGORY_NL;
 }
 
 static bool id_continue(int32_t r) {

@@ -50,6 +50,9 @@ size_t str_decode_rune(const char *s, size_t n, int32_t *r);
 /* Go's unicode.IsSpace. */
 bool str_go_isspace(int32_t r);
 
+/* Go's unicode.IsLetter: general category L (Lu, Ll, Lt, Lm, Lo). */
+bool str_go_isletter(int32_t r);
+
 /* Go's strings.TrimSpace: [*s, *s + *n) narrowed to leave out the white
 ** space (unicode.IsSpace) at either end. */
 void str_go_trim_space(const char **s, size_t *n);
