@@ -199,14 +199,7 @@ static void rx_maybe_concat(struct rxp *p) {
 
 static struct rx *rx_push(struct rxp *p, struct rx *re) {
   rx_maybe_concat(p);
-  if (p->n == p->cap) {
-    size_t cap = p->cap ? 2 * p->cap : 16;
-    struct rx **s = tfr_arena_alloc(p->a, cap * sizeof *s);
-    if (p->n)
-      memcpy(s, p->stack, p->n * sizeof *s);
-    p->stack = s;
-    p->cap = cap;
-  }
+  ARENA_GROW(p->a, p->stack, p->n, p->cap, 16);
   p->stack[p->n++] = re;
   return re;
 }
