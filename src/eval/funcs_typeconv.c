@@ -28,24 +28,6 @@ static const tfr_type t_map_any = {TFR_MAP, 0,    &tfr_t_dynamic,
 static const tfr_type t_set_any = {TFR_SET, 0,    &tfr_t_dynamic,
                                    NULL,    NULL, NULL};
 
-/* cty's FriendlyNameForConstraint of the wanted types. */
-static const char *want_name(const tfr_type *t) {
-  switch (t->kind) {
-  case TFR_BOOL:
-    return "bool";
-  case TFR_NUMBER:
-    return "number";
-  case TFR_STRING:
-    return "string";
-  case TFR_LIST:
-    return "list of any single type";
-  case TFR_MAP:
-    return "map of any single type";
-  default:
-    return "set of any single type";
-  }
-}
-
 /*
 ** The result type: the wanted type, if any value of the argument's type
 ** could convert to it (convert.GetConversionUnsafe, tried on an unknown
@@ -58,7 +40,7 @@ static const tfr_type *to_type(struct fcall *f) {
   const char *err = NULL;
   if (!conv_convert(f->a, tfr_unknown(f->a, got), want, &err)) {
     fcall_arg_error(f, 0, "cannot convert %s to %s",
-                    tfr_type_friendly(f->a, got), want_name(want));
+                    tfr_type_friendly(f->a, got), conv_friendly(f->a, want));
     return NULL;
   }
   return want;
@@ -70,7 +52,7 @@ static void to_error(struct fcall *f, const tfr_type *want) {
   const char *got = tfr_type_friendly(f->a, v->type);
   if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
     fcall_arg_error(f, 0, "cannot convert this sensitive %s to %s", got,
-                    want_name(want));
+                    conv_friendly(f->a, want));
   else if (v->type->kind == TFR_STRING && want->kind == TFR_BOOL)
     fcall_arg_error(f, 0,
                     "cannot convert %s to bool; only the strings \"true\" "
@@ -82,7 +64,8 @@ static void to_error(struct fcall *f, const tfr_type *want) {
                     "decimal representation of a number",
                     str_go_quote(f->a, v->s, v->n));
   else
-    fcall_arg_error(f, 0, "cannot convert %s to %s", got, want_name(want));
+    fcall_arg_error(f, 0, "cannot convert %s to %s", got,
+                    conv_friendly(f->a, want));
 }
 
 /* tobool(v), tolist(v), ...: v converted to the wanted type.  An unknown

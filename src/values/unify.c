@@ -335,7 +335,7 @@ const tfr_type *unify_types(struct cctx *c, size_t n,
 /* ---- MismatchMessage (mismatch_msg.go) ---------------------------------- */
 
 static const char *required(struct cctx *c, const tfr_type *want) {
-  return tfr_arena_printf(c->a, "%s required", conv_friendly(c, want));
+  return tfr_arena_printf(c->a, "%s required", conv_friendly(c->a, want));
 }
 
 static const char *attr_problem(struct cctx *c, const char *name,
@@ -412,7 +412,8 @@ static const char *mismatch_from_structural(struct cctx *c, const tfr_type *got,
                             conv_quote(c, got->names[i], strlen(got->names[i])),
                             unify_mismatch(c, g, w));
   }
-  return tfr_arena_printf(c->a, "all elements must be %s", conv_friendly(c, w));
+  return tfr_arena_printf(c->a, "all elements must be %s",
+                          conv_friendly(c->a, w));
 }
 
 static const char *mismatch_from_collection(struct cctx *c, const tfr_type *got,
