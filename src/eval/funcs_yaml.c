@@ -978,16 +978,9 @@ struct ymembers {
 
 static void ymembers_add(tfr_arena *a, struct ymembers *m, const char *name,
                          struct ynode v) {
-  if (m->n == m->cap) {
-    m->cap = m->cap ? m->cap * 2 : 8;
-    const char **nn = tfr_arena_alloc(a, m->cap * sizeof *nn);
-    struct ynode *nv = tfr_arena_alloc(a, m->cap * sizeof *nv);
-    if (m->n) {
-      memcpy(nn, m->names, m->n * sizeof *nn);
-      memcpy(nv, m->vals, m->n * sizeof *nv);
-    }
-    m->names = nn, m->vals = nv;
-  }
+  size_t cap = m->cap; /* the two arrays grow together */
+  ARENA_GROW(a, m->names, m->n, cap, 8);
+  ARENA_GROW(a, m->vals, m->n, m->cap, 8);
   m->names[m->n] = name;
   m->vals[m->n++] = v;
 }
