@@ -133,6 +133,19 @@ static void dump_str(struct dumper *d, const struct ast *x) {
     fputs("null", d->out);
 }
 
+/* x's first n kids as fields of these names, the first nstr of them
+** names (strings). */
+static void dump_kids(struct dumper *d, const struct ast *x, int ind,
+                      const char *const *names, int n, int nstr) {
+  for (int i = 0; i < n; i++) {
+    field(d, ind, names[i]);
+    if (i < nstr)
+      dump_str(d, x->kids[i]);
+    else
+      dump(d, x->kids[i], ind);
+  }
+}
+
 static void dump_object(struct dumper *d, const struct ast *x, int ind) {
   field(d, ind, "items");
   fputc('[', d->out);
@@ -237,28 +250,13 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     fprintf(d->out, ", \"object\": %s, \"group\": %s",
             x->flags & AST_F_OBJECT ? "true" : "false",
             x->flags & AST_F_GROUP ? "true" : "false");
-    for (int i = 0; i < 6; i++) {
-      field(d, ind, for_names[i]);
-      if (i < 2)
-        dump_str(d, x->kids[i]);
-      else
-        dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, for_names, 6, 2);
     break;
   case AST_TFOR:
-    for (int i = 0; i < 4; i++) {
-      field(d, ind, tfor_names[i]);
-      if (i < 2)
-        dump_str(d, x->kids[i]);
-      else
-        dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, tfor_names, 4, 2);
     break;
   case AST_TIF:
-    for (int i = 0; i < 3; i++) {
-      field(d, ind, tif_names[i]);
-      dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, tif_names, 3, 0);
     break;
   case AST_ATTR:
     field(d, ind, "name");
