@@ -138,6 +138,31 @@ bool go_isprint(int32_t r) {
   }
 }
 
+const char *str_escape(int32_t c, bool go) {
+  switch (c) {
+  case '"':
+    return "\\\"";
+  case '\\':
+    return "\\\\";
+  case '\n':
+    return "\\n";
+  case '\r':
+    return "\\r";
+  case '\t':
+    return "\\t";
+  case '\a':
+    return go ? "\\a" : NULL;
+  case '\b':
+    return go ? "\\b" : NULL;
+  case '\f':
+    return go ? "\\f" : NULL;
+  case '\v':
+    return go ? "\\v" : NULL;
+  default:
+    return NULL;
+  }
+}
+
 /* Go's %q (strconv.Quote) of n bytes. */
 void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
   char e[16];
@@ -152,38 +177,7 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
       i++;
       continue;
     }
-    const char *esc = NULL;
-    switch (r) {
-    case '"':
-      esc = "\\\"";
-      break;
-    case '\\':
-      esc = "\\\\";
-      break;
-    case '\a':
-      esc = "\\a";
-      break;
-    case '\b':
-      esc = "\\b";
-      break;
-    case '\f':
-      esc = "\\f";
-      break;
-    case '\n':
-      esc = "\\n";
-      break;
-    case '\r':
-      esc = "\\r";
-      break;
-    case '\t':
-      esc = "\\t";
-      break;
-    case '\v':
-      esc = "\\v";
-      break;
-    default:
-      break;
-    }
+    const char *esc = str_escape(r, true);
     if (esc) {
       sbuf_str(b, esc);
     } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {

@@ -159,6 +159,11 @@ void sbuf_str(struct sbuf *b, const char *s);
 ** punctuation, symbols, and the ASCII space). */
 bool go_isprint(int32_t cp);
 
+/* The backslash escape of c in a quoted string, or NULL: the five that
+** HCL writes (\" \\ \n \r \t) and, with go, also strconv.Quote's \a \b
+** \f \v. */
+const char *str_escape(int32_t c, bool go);
+
 /* Append n bytes as Go's strconv.Quote (fmt's %q) writes them: printable
 ** characters as they are, others escaped; invalid UTF-8 as \xNN.  It is
 ** how Terraform's console quotes strings and how cty keys sets. */

@@ -74,36 +74,19 @@ static void put_string(struct toks *t, const char *s, size_t n) {
     for (size_t i = 0; i < n;) {
       int32_t r;
       size_t k = str_decode_rune(s + i, n - i, &r);
-      switch (r) {
-      case '\n':
-        sbuf_str(&b, "\\n");
-        break;
-      case '\r':
-        sbuf_str(&b, "\\r");
-        break;
-      case '\t':
-        sbuf_str(&b, "\\t");
-        break;
-      case '"':
-        sbuf_str(&b, "\\\"");
-        break;
-      case '\\':
-        sbuf_str(&b, "\\\\");
-        break;
-      case '$':
-      case '%':
+      const char *esc = str_escape(r, false);
+      if (esc) {
+        sbuf_str(&b, esc);
+      } else if (r == '$' || r == '%') {
         sbuf_put(&b, s + i, 1);
         if (i + 1 < n && s[i + 1] == '{')
           sbuf_put(&b, s + i, 1); /* $${ and %%{ escape templates */
-        break;
-      default:
-        if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
-          sbuf_put(&b, s + i, k);
-        } else {
-          char e[16];
-          snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)r);
-          sbuf_str(&b, e);
-        }
+      } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
+        sbuf_put(&b, s + i, k);
+      } else {
+        char e[16];
+        snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)r);
+        sbuf_str(&b, e);
       }
       i += k;
     }
