@@ -18,6 +18,7 @@
 #include "eval/funcs.h"
 #include "values/number.h"
 #include "syntax/parse.h"
+#include "base/arena_int.h"
 #include "base/strutil.h"
 #include "tfresolve/value.h"
 
@@ -52,13 +53,7 @@ struct toks {
 };
 
 static void put(struct toks *t, enum tok_kind k, const char *s, size_t n) {
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 64;
-    struct tok *nv = tfr_arena_alloc(t->a, t->cap * sizeof *nv);
-    if (t->n)
-      memcpy(nv, t->v, t->n * sizeof *nv);
-    t->v = nv;
-  }
+  ARENA_GROW(t->a, t->v, t->n, t->cap, 64);
   t->v[t->n++] = (struct tok){k, s, n, 0};
 }
 
