@@ -890,13 +890,7 @@ static void yanchor_begin(struct ywalk *w, const char *name) {
     return;
   struct yanchor *an = yanchor_find(w, name);
   if (!an) {
-    if (w->nanchors == w->cap) {
-      w->cap = w->cap ? w->cap * 2 : 8;
-      struct yanchor *n = tfr_arena_alloc(w->a, w->cap * sizeof *n);
-      if (w->nanchors)
-        memcpy(n, w->anchors, w->nanchors * sizeof *n);
-      w->anchors = n;
-    }
+    ARENA_GROW(w->a, w->anchors, w->nanchors, w->cap, 8);
     an = &w->anchors[w->nanchors++];
     an->name = tfr_arena_strdup(w->a, name);
   }
