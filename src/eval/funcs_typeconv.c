@@ -213,45 +213,37 @@ static bool type_has_object(const tfr_type *t) {
   return false;
 }
 
+/* levels of the console's four-space indent */
+static void pad(struct sbuf *b, int levels) {
+  for (int k = 0; k < levels; k++)
+    sbuf_str(b, "    ");
+}
+
 /* The console's rendering of a type (Terraform's repl typeString: four
 ** spaces per level, objects and tuples one element per line). */
 static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
-  static const char pad[] = "    ";
   switch (t->kind) {
   case TFR_OBJECT:
+  case TFR_TUPLE: {
+    bool obj = t->kind == TFR_OBJECT;
     if (!t->n) {
-      sbuf_str(b, "object({})");
+      sbuf_str(b, obj ? "object({})" : "tuple([])");
       return;
     }
-    sbuf_str(b, "object({\n");
+    sbuf_str(b, obj ? "object({\n" : "tuple([\n");
     for (uint32_t i = 0; i < t->n; i++) {
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
-      sbuf_str(b, t->names[i]);
-      sbuf_str(b, ": ");
+      pad(b, indent + 1);
+      if (obj) {
+        sbuf_str(b, t->names[i]);
+        sbuf_str(b, ": ");
+      }
       type_string(b, t->types[i], indent + 1);
       sbuf_str(b, ",\n");
     }
-    for (int k = 0; k < indent; k++)
-      sbuf_str(b, pad);
-    sbuf_str(b, "})");
+    pad(b, indent);
+    sbuf_str(b, obj ? "})" : "])");
     return;
-  case TFR_TUPLE:
-    if (!t->n) {
-      sbuf_str(b, "tuple([])");
-      return;
-    }
-    sbuf_str(b, "tuple([\n");
-    for (uint32_t i = 0; i < t->n; i++) {
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
-      type_string(b, t->types[i], indent + 1);
-      sbuf_str(b, ",\n");
-    }
-    for (int k = 0; k < indent; k++)
-      sbuf_str(b, pad);
-    sbuf_str(b, "])");
-    return;
+  }
   case TFR_LIST:
   case TFR_MAP:
   case TFR_SET: {
@@ -261,14 +253,12 @@ static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
     bool complex = t->elem->kind == TFR_OBJECT || t->elem->kind == TFR_TUPLE;
     if (complex) {
       sbuf_str(b, "\n");
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
+      pad(b, indent + 1);
     }
     type_string(b, t->elem, indent + complex);
     if (complex) {
       sbuf_str(b, ",\n");
-      for (int k = 0; k < indent; k++)
-        sbuf_str(b, pad);
+      pad(b, indent);
     }
     sbuf_str(b, ")");
     return;
