@@ -1092,13 +1092,25 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
   return ok;
 }
 
-static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ytag(w, e->data.mapping_start.tag);
-  const char *anchor = ystr(e->data.mapping_start.anchor);
-  if (*tag && strcmp(tag, YAML_TAG("map")))
+/* The start of a mapping or sequence (what): its tag, none or want, else
+** the error; its anchor (*anchor) begins. */
+static bool ystart(struct ywalk *w, yaml_event_t *e, const yaml_char_t *tag,
+                   const yaml_char_t *name, const char *want, const char *what,
+                   const char **anchor) {
+  const char *t = ytag(w, tag);
+  *anchor = ystr(name);
+  if (*t && strcmp(t, want))
     return yevent_error(
-        w, e, tfr_arena_printf(w->a, "can't interpret mapping as %s", tag));
-  yanchor_begin(w, anchor);
+        w, e, tfr_arena_printf(w->a, "can't interpret %s as %s", what, t));
+  yanchor_begin(w, *anchor);
+  return true;
+}
+
+static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
+  const char *anchor;
+  if (!ystart(w, e, e->data.mapping_start.tag, e->data.mapping_start.anchor,
+              YAML_TAG("map"), "mapping", &anchor))
+    return false;
   struct ymembers m = {0};
   for (bool done = false; !done;)
     if (!ywalk_member(w, &m, &done))
@@ -1112,12 +1124,10 @@ static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
 }
 
 static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ytag(w, e->data.sequence_start.tag);
-  const char *anchor = ystr(e->data.sequence_start.anchor);
-  if (*tag && strcmp(tag, YAML_TAG("seq")))
-    return yevent_error(
-        w, e, tfr_arena_printf(w->a, "can't interpret sequence as %s", tag));
-  yanchor_begin(w, anchor);
+  const char *anchor;
+  if (!ystart(w, e, e->data.sequence_start.tag, e->data.sequence_start.anchor,
+              YAML_TAG("seq"), "sequence", &anchor))
+    return false;
   size_t n = 0, cap = 8;
   struct ynode *items = tfr_arena_alloc(w->a, cap * sizeof *items);
   for (;;) {
