@@ -1398,9 +1398,6 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
 #define HASH(name, impl)                                                       \
   { name, 1, {{"str", &tfr_t_string, 0}}, NULL, &tfr_t_string, NULL, impl }
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
-
 static const struct func_param bcrypt_cost = {"cost", &tfr_t_number, 0};
 
 static const struct func_spec specs[] = {

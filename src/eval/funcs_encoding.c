@@ -765,9 +765,6 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
 /* ---- the table ------------------------------------------------------------
  */
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
-
 static const struct func_spec specs[] = {
     {"base64decode",
      1,

@@ -23,8 +23,6 @@
 #include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 /* ---- JSON: Go's encoding/json Decoder, as cty's jsondecode drives it ------
  */

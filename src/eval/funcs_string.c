@@ -1008,8 +1008,6 @@ static const tfr_value *fn_replace(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 #define STR_DYN(name)                                                          \
   { name, &tfr_t_string, FP_ALLOW_DYNAMIC }
 #define NUM_DYN(name)                                                          \

@@ -25,8 +25,6 @@
 #include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 /* ---- yamldecode (go-cty-yaml 1.1.0 over libyaml's parser) ---------------- */
 
