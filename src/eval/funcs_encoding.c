@@ -358,18 +358,25 @@ static void text_decode(struct sbuf *b, enum textenc e, const unsigned char *s,
   }
 }
 
-/* textencodebase64(string, encoding) */
-static const tfr_value *fn_textencodebase64(struct fcall *f,
-                                            const tfr_type *ret) {
-  (void)ret;
+/* The encoding named by argument 1 of textencodebase64 and
+** textdecodebase64; -1 after the error. */
+static int encoding_arg(struct fcall *f) {
   int e = lookup_encoding(f->args[1]);
-  if (e < 0) {
+  if (e < 0)
     fcall_arg_error(f, 1,
                     "%s is not a supported IANA encoding name or "
                     "alias in this Terraform version",
                     str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
+  return e;
+}
+
+/* textencodebase64(string, encoding) */
+static const tfr_value *fn_textencodebase64(struct fcall *f,
+                                            const tfr_type *ret) {
+  (void)ret;
+  int e = encoding_arg(f);
+  if (e < 0)
     return NULL;
-  }
   struct sbuf raw = {0}, b = {0};
   if (!text_encode(&raw, (enum textenc)e, f->args[0]->s, f->args[0]->n)) {
     free(raw.p);
@@ -395,14 +402,9 @@ static bool has_replacement(const char *s, size_t n) {
 static const tfr_value *fn_textdecodebase64(struct fcall *f,
                                             const tfr_type *ret) {
   (void)ret;
-  int e = lookup_encoding(f->args[1]);
-  if (e < 0) {
-    fcall_arg_error(f, 1,
-                    "%s is not a supported IANA encoding name or "
-                    "alias in this Terraform version",
-                    str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
+  int e = encoding_arg(f);
+  if (e < 0)
     return NULL;
-  }
   struct sbuf raw = {0}, b = {0};
   size_t bad;
   if (!go_b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
