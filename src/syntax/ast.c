@@ -146,6 +146,15 @@ static void dump_kids(struct dumper *d, const struct ast *x, int ind,
   }
 }
 
+/* x's name, then its kid under the field name kid. */
+static void dump_named(struct dumper *d, const struct ast *x, int ind,
+                       const char *kid) {
+  field(d, ind, "name");
+  dump_str(d, x);
+  field(d, ind, kid);
+  dump(d, x->kids[0], ind);
+}
+
 static void dump_object(struct dumper *d, const struct ast *x, int ind) {
   field(d, ind, "items");
   fputc('[', d->out);
@@ -204,10 +213,7 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     dump_list(d, x->items, x->n, ind);
     break;
   case AST_GETATTR:
-    field(d, ind, "name");
-    dump_str(d, x);
-    field(d, ind, "object");
-    dump(d, x->kids[0], ind);
+    dump_named(d, x, ind, "object");
     break;
   case AST_INDEX:
     if (x->flags & AST_F_LEGACY)
@@ -259,10 +265,7 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     dump_kids(d, x, ind, tif_names, 3, 0);
     break;
   case AST_ATTR:
-    field(d, ind, "name");
-    dump_str(d, x);
-    field(d, ind, "value");
-    dump(d, x->kids[0], ind);
+    dump_named(d, x, ind, "value");
     break;
   case AST_BLOCK: {
     const struct ast *labels = x->kids[0];
