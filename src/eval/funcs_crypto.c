@@ -1027,6 +1027,16 @@ static const char *ed25519_bytes(tfr_arena *a, const unsigned char *seed) {
   return go_t_bytes(a, key, 64);
 }
 
+/* x509's error for a key (what: "RSA", "EC") in PKCS#8 that its own
+** parser refused with k's error. */
+static bool embedded_fail(struct gparser *g, struct key *k, const char *what) {
+  return key_fail(k, GE_OTHER,
+                  tfr_arena_printf(g->a,
+                                   "x509: failed to parse %s private key "
+                                   "embedded in PKCS#8: %s",
+                                   what, gerr_text(g->a, &k->err)));
+}
+
 /* x509.ParsePKCS8PrivateKey */
 static bool parse_pkcs8(struct gparser *g, struct bytes der, struct key *k) {
   struct gval v;
@@ -1041,22 +1051,10 @@ static bool parse_pkcs8(struct gparser *g, struct bytes der, struct key *k) {
   const struct gval *algo = &v.kids[1].kids[0], *params = &v.kids[1].kids[1];
   struct bytes inner = {(const char *)v.kids[2].p, v.kids[2].n};
   if (oid_is(algo, oid_rsa, 7)) {
-    if (parse_pkcs1(g, inner, k))
-      return true;
-    return key_fail(k, GE_OTHER,
-                    tfr_arena_printf(g->a,
-                                     "x509: failed to parse RSA private "
-                                     "key embedded in PKCS#8: %s",
-                                     gerr_text(g->a, &k->err)));
+    return parse_pkcs1(g, inner, k) || embedded_fail(g, k, "RSA");
   }
   if (oid_is(algo, oid_ecdsa, 6)) {
-    if (parse_ec(g, inner, k, true))
-      return true;
-    return key_fail(k, GE_OTHER,
-                    tfr_arena_printf(g->a,
-                                     "x509: failed to parse EC private key "
-                                     "embedded in PKCS#8: %s",
-                                     gerr_text(g->a, &k->err)));
+    return parse_ec(g, inner, k, true) || embedded_fail(g, k, "EC");
   }
   if (oid_is(algo, oid_ed25519, 4)) {
     if (params->set && params->nfull)
