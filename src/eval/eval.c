@@ -7,6 +7,7 @@
 #include "eval/eval.h"
 #include "base/heap.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,29 +387,23 @@ static const tfr_value *number_value(struct eval_ctx *c,
   return v;
 }
 
+/* The number function of each arithmetic operator. */
+static const struct tfr_num *(*const arith_fns[])(tfr_arena *,
+                                                  const struct tfr_num *,
+                                                  const struct tfr_num *) = {
+    [OP_ADD] = num_add,
+    [OP_SUB] = num_sub,
+    [OP_MUL] = num_mul,
+    [OP_DIV] = num_div,
+    [OP_MOD] = num_mod};
+
 static const tfr_value *arith(struct eval_ctx *c, const struct ast *x,
                               const tfr_value *l, const tfr_value *r) {
   unsigned marks = marks_of(l) | marks_of(r);
   if (is_unknown(l) || is_unknown(r))
     return with_marks(c, tfr_unknown(c->a, &tfr_t_number), marks);
-  const struct tfr_num *n = NULL;
-  switch (x->op) {
-  case OP_ADD:
-    n = num_add(c->a, l->num, r->num);
-    break;
-  case OP_SUB:
-    n = num_sub(c->a, l->num, r->num);
-    break;
-  case OP_MUL:
-    n = num_mul(c->a, l->num, r->num);
-    break;
-  case OP_DIV:
-    n = num_div(c->a, l->num, r->num);
-    break;
-  default:
-    n = num_mod(c->a, l->num, r->num);
-    break;
-  }
+  assert(x->op >= OP_ADD && x->op <= OP_MOD);
+  const struct tfr_num *n = arith_fns[x->op](c->a, l->num, r->num);
   if (!n) {
     static const char ops[] = {[OP_ADD] = '+',
                                [OP_SUB] = '-',
