@@ -536,6 +536,17 @@ static void str_text(struct fp *p, const struct fast_tok *k, struct ast *x) {
 
 static struct ast *expr(struct fp *p, bool nl);
 
+/* An expression, then the punctuation ch (*k); NULL when either is not
+** there. */
+static struct ast *expr_then(struct fp *p, bool nl, char ch,
+                             struct fast_tok *k) {
+  struct ast *x = expr(p, nl);
+  if (!x)
+    return NULL;
+  lex(p, nl, k);
+  return is_punct(k, ch) ? x : NULL;
+}
+
 /* [expr {"," expr} [","]] close: the expressions pushed, *k the closing
 ** token; false when that is not the shape. */
 static bool expr_list(struct fp *p, char close, struct fast_tok *k) {
@@ -721,11 +732,8 @@ static struct ast *unary(struct fp *p, bool nl) {
       peek(p, false, &n);
       if (is_op(&n, OPT_MUL) || !deeper(p))
         return NULL; /* [*] */
-      struct ast *key = expr(p, false);
+      struct ast *key = expr_then(p, false, ']', &n);
       if (!key)
-        return NULL;
-      lex(p, false, &n);
-      if (!is_punct(&n, ']'))
         return NULL;
       if (!p->skip)
         st = steps_push(
@@ -781,11 +789,8 @@ static struct ast *expr(struct fp *p, bool nl) {
   int depth = p->depth;
   if (!deeper(p))
     return NULL;
-  struct ast *y = expr(p, nl);
+  struct ast *y = expr_then(p, nl, ':', &k);
   if (!y)
-    return NULL;
-  lex(p, nl, &k);
-  if (!is_punct(&k, ':'))
     return NULL;
   struct ast *z = expr(p, nl);
   p->depth = depth;
