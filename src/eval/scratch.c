@@ -124,22 +124,6 @@ static const char *copy_name(struct scratch *s, const char *p) {
   return p && moving(s, p) ? scratch_bytes(s, p, strlen(p)) : p;
 }
 
-/* An array of n pointers, kind M_PTRS, each moved by fn. */
-static const void *const *
-copy_ptrs(struct scratch *s, const void *const *p, size_t n,
-          const void *(*fn)(struct scratch *s, const void *x)) {
-  if (!p || !moving(s, p))
-    return p;
-  const void **to = memo_get(s, p, M_PTRS, n);
-  if (to)
-    return to;
-  to = tfr_arena_alloc_raw(s->to, (n ? n : 1) * sizeof *to);
-  memo_put(s, p, M_PTRS, n, to);
-  for (size_t i = 0; i < n; i++)
-    to[i] = fn(s, p[i]);
-  return to;
-}
-
 /* The copy of the size bytes at p (which is moving), memoised as kind;
 ** *fresh says whether it is made now (its pointers still to be moved). */
 static void *copy_once(struct scratch *s, const void *p, size_t size,
@@ -158,6 +142,19 @@ static const void *copy_plain(struct scratch *s, const void *p, size_t size,
                               unsigned kind) {
   bool fresh;
   return p && moving(s, p) ? copy_once(s, p, size, kind, &fresh) : p;
+}
+
+/* An array of n pointers, kind M_PTRS, each moved by fn. */
+static const void *const *
+copy_ptrs(struct scratch *s, const void *const *p, size_t n,
+          const void *(*fn)(struct scratch *s, const void *x)) {
+  if (!p || !moving(s, p))
+    return p;
+  bool fresh;
+  const void **to = copy_once(s, p, n * sizeof *p, M_PTRS, &fresh);
+  for (size_t i = 0; fresh && i < n; i++)
+    to[i] = fn(s, p[i]);
+  return to;
 }
 
 static const tfr_type *copy_type(struct scratch *s, const tfr_type *t);
@@ -209,12 +206,9 @@ static const char *const *copy_keys(struct scratch *s, const char *const *k,
                                     const uint32_t *lens, size_t n) {
   if (!k || !moving(s, k))
     return k;
-  const char **to = memo_get(s, k, M_PTRS, n);
-  if (to)
-    return to;
-  to = tfr_arena_alloc_raw(s->to, (n ? n : 1) * sizeof *to);
-  memo_put(s, k, M_PTRS, n, to);
-  for (size_t i = 0; i < n; i++)
+  bool fresh;
+  const char **to = copy_once(s, k, n * sizeof *k, M_PTRS, &fresh);
+  for (size_t i = 0; fresh && i < n; i++)
     to[i] = scratch_bytes(s, k[i], lens[i]);
   return to;
 }
