@@ -680,13 +680,7 @@ static const tfr_value *fn_csvdecode(struct fcall *f, const tfr_type *ret) {
       size_t start = i ? rec.ends[i - 1] : 0;
       vals[i] = tfr_string(f->a, rec.rec.p + start, rec.ends[i] - start);
     }
-    if (nrows == cap) {
-      cap = cap ? cap * 2 : 16;
-      const tfr_value **nr = tfr_arena_alloc(f->a, cap * sizeof *nr);
-      if (nrows)
-        memcpy(nr, rows, nrows * sizeof *nr);
-      rows = nr;
-    }
+    ARENA_GROW(f->a, rows, nrows, cap, 16);
     rows[nrows++] = tfr_object(f->a, nh, names, vals);
   }
   csv_free(&r, &rec);
