@@ -1104,6 +1104,17 @@ static bool ystart(struct ywalk *w, yaml_event_t *e, const yaml_char_t *tag,
   return true;
 }
 
+/* The end of a mapping or sequence r of the n kids: its size counts them,
+** and its anchor is complete. */
+static bool yend(struct ywalk *w, const char *anchor, struct ynode *r,
+                 const struct ynode *kids, size_t n) {
+  r->size = 1;
+  for (size_t i = 0; i < n; i++)
+    r->size = ysize_add(r->size, kids[i].size);
+  yanchor_complete(w, anchor, *r);
+  return true;
+}
+
 static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
   const char *anchor;
   if (!ystart(w, e, e->data.mapping_start.tag, e->data.mapping_start.anchor,
@@ -1114,11 +1125,7 @@ static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     if (!ywalk_member(w, &m, &done))
       return false;
   *r = ymembers_object(w, &m);
-  r->size = 1;
-  for (size_t i = 0; i < m.n; i++)
-    r->size = ysize_add(r->size, m.vals[i].size);
-  yanchor_complete(w, anchor, *r);
-  return true;
+  return yend(w, anchor, r, m.vals, m.n);
 }
 
 static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
@@ -1158,11 +1165,7 @@ static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     r->v = tfr_tuple(w->a, n, vs);
     r->t = r->v->type;
   }
-  r->size = 1;
-  for (size_t i = 0; i < n; i++)
-    r->size = ysize_add(r->size, items[i].size);
-  yanchor_complete(w, anchor, *r);
-  return true;
+  return yend(w, anchor, r, items, n);
 }
 
 /* impliedTypeParseRemainder / unmarshalParseRemainder. */
