@@ -138,6 +138,31 @@ bool go_isprint(int32_t r) {
   }
 }
 
+const char *str_escape(int32_t c, bool go) {
+  switch (c) {
+  case '"':
+    return "\\\"";
+  case '\\':
+    return "\\\\";
+  case '\n':
+    return "\\n";
+  case '\r':
+    return "\\r";
+  case '\t':
+    return "\\t";
+  case '\a':
+    return go ? "\\a" : NULL;
+  case '\b':
+    return go ? "\\b" : NULL;
+  case '\f':
+    return go ? "\\f" : NULL;
+  case '\v':
+    return go ? "\\v" : NULL;
+  default:
+    return NULL;
+  }
+}
+
 /* Go's %q (strconv.Quote) of n bytes. */
 void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
   char e[16];
@@ -152,38 +177,7 @@ void sbuf_go_quote(struct sbuf *b, const char *s, size_t n) {
       i++;
       continue;
     }
-    const char *esc = NULL;
-    switch (r) {
-    case '"':
-      esc = "\\\"";
-      break;
-    case '\\':
-      esc = "\\\\";
-      break;
-    case '\a':
-      esc = "\\a";
-      break;
-    case '\b':
-      esc = "\\b";
-      break;
-    case '\f':
-      esc = "\\f";
-      break;
-    case '\n':
-      esc = "\\n";
-      break;
-    case '\r':
-      esc = "\\r";
-      break;
-    case '\t':
-      esc = "\\t";
-      break;
-    case '\v':
-      esc = "\\v";
-      break;
-    default:
-      break;
-    }
+    const char *esc = str_escape(r, true);
     if (esc) {
       sbuf_str(b, esc);
     } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
@@ -510,19 +504,22 @@ size_t str_runes(const char *s, size_t n) {
   return count;
 }
 
-/* Unicode's ID_Start and ID_Continue, by general category. */
-static bool id_start(int32_t r) {
+bool str_go_isletter(int32_t r) {
   switch (utf8proc_category(r)) {
   case UTF8PROC_CATEGORY_LU:
   case UTF8PROC_CATEGORY_LL:
   case UTF8PROC_CATEGORY_LT:
   case UTF8PROC_CATEGORY_LM:
   case UTF8PROC_CATEGORY_LO:
-  case UTF8PROC_CATEGORY_NL:
     return true;
   default:
     return false;
   }
+}
+
+/* Unicode's ID_Start and ID_Continue, by general category. */
+static bool id_start(int32_t r) {
+  return str_go_isletter(r) || utf8proc_category(r) == UTF8PROC_CATEGORY_NL;
 }
 
 static bool id_continue(int32_t r) {

@@ -50,6 +50,9 @@ size_t str_decode_rune(const char *s, size_t n, int32_t *r);
 /* Go's unicode.IsSpace. */
 bool str_go_isspace(int32_t r);
 
+/* Go's unicode.IsLetter: general category L (Lu, Ll, Lt, Lm, Lo). */
+bool str_go_isletter(int32_t r);
+
 /* Go's strings.TrimSpace: [*s, *s + *n) narrowed to leave out the white
 ** space (unicode.IsSpace) at either end. */
 void str_go_trim_space(const char **s, size_t *n);
@@ -155,6 +158,11 @@ void sbuf_str(struct sbuf *b, const char *s);
 /* Go's unicode.IsPrint for a code point (letters, marks, numbers,
 ** punctuation, symbols, and the ASCII space). */
 bool go_isprint(int32_t cp);
+
+/* The backslash escape of c in a quoted string, or NULL: the five that
+** HCL writes (\" \\ \n \r \t) and, with go, also strconv.Quote's \a \b
+** \f \v. */
+const char *str_escape(int32_t c, bool go);
 
 /* Append n bytes as Go's strconv.Quote (fmt's %q) writes them: printable
 ** characters as they are, others escaped; invalid UTF-8 as \xNN.  It is

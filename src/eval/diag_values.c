@@ -11,6 +11,7 @@
 
 #include "base/diag_int.h"
 #include "syntax/refwalk.h"
+#include "base/arena_int.h"
 #include "base/strutil.h"
 #include "values/secret.h"
 
@@ -158,14 +159,7 @@ static bool on_ref(struct refwalk *w, const struct ast *x,
     const char *t = traversal_text(d->c, root, steps, len);
     const char *st = seen(d, t) ? NULL : statement(d->c->a, v, d->unknown);
     if (st) {
-      if (d->n == d->cap) {
-        d->cap = d->cap ? 2 * d->cap : 8;
-        struct tfr_diag_value *nv =
-            tfr_arena_alloc(d->c->a, d->cap * sizeof *nv);
-        if (d->n)
-          memcpy(nv, d->v, d->n * sizeof *nv);
-        d->v = nv;
-      }
+      ARENA_GROW(d->c->a, d->v, d->n, d->cap, 8);
       d->v[d->n++] = (struct tfr_diag_value){t, st};
     }
     break;

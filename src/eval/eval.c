@@ -7,6 +7,7 @@
 #include "eval/eval.h"
 #include "base/heap.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,29 +387,23 @@ static const tfr_value *number_value(struct eval_ctx *c,
   return v;
 }
 
+/* The number function of each arithmetic operator. */
+static const struct tfr_num *(*const arith_fns[])(tfr_arena *,
+                                                  const struct tfr_num *,
+                                                  const struct tfr_num *) = {
+    [OP_ADD] = num_add,
+    [OP_SUB] = num_sub,
+    [OP_MUL] = num_mul,
+    [OP_DIV] = num_div,
+    [OP_MOD] = num_mod};
+
 static const tfr_value *arith(struct eval_ctx *c, const struct ast *x,
                               const tfr_value *l, const tfr_value *r) {
   unsigned marks = marks_of(l) | marks_of(r);
   if (is_unknown(l) || is_unknown(r))
     return with_marks(c, tfr_unknown(c->a, &tfr_t_number), marks);
-  const struct tfr_num *n = NULL;
-  switch (x->op) {
-  case OP_ADD:
-    n = num_add(c->a, l->num, r->num);
-    break;
-  case OP_SUB:
-    n = num_sub(c->a, l->num, r->num);
-    break;
-  case OP_MUL:
-    n = num_mul(c->a, l->num, r->num);
-    break;
-  case OP_DIV:
-    n = num_div(c->a, l->num, r->num);
-    break;
-  default:
-    n = num_mod(c->a, l->num, r->num);
-    break;
-  }
+  assert(x->op >= OP_ADD && x->op <= OP_MOD);
+  const struct tfr_num *n = arith_fns[x->op](c->a, l->num, r->num);
   if (!n) {
     static const char ops[] = {[OP_ADD] = '+',
                                [OP_SUB] = '-',
@@ -994,64 +989,56 @@ static bool for_cond_valid(struct eval_ctx *c, struct for_run *r) {
   return tfr_diags_count(c->diags) == pre;
 }
 
+/* e's value for the bound element converted to want, as the 'if' clause
+** and an object's key are: NULL when it is null or does not convert
+** (reported while r is known, then r is not), or unknown (r->unknown). */
+static const tfr_value *for_part(struct eval_ctx *c, struct for_run *r,
+                                 const struct ast *e, const tfr_type *want,
+                                 const char *summary, const char *null_detail,
+                                 const char *invalid, const char *required) {
+  const tfr_value *v = eval_expr(c, e);
+  if (is_null(v)) {
+    if (r->known)
+      eval_error(c, e, summary, null_detail);
+    r->known = false;
+    return NULL;
+  }
+  r->marks |= marks_of(v);
+  const char *err = NULL;
+  const tfr_value *cv = conv_convert(c->a, v, want, &err);
+  if (!cv) {
+    if (r->known)
+      eval_error(
+          c, e, summary,
+          tfr_arena_printf(c->a, "%s: %s.", invalid, err ? err : required));
+    r->known = false;
+    return NULL;
+  }
+  if (is_unknown(cv)) {
+    r->unknown = true;
+    return NULL;
+  }
+  return cv;
+}
+
 /* The 'if' clause for the bound element: whether it is taken. */
 static bool for_cond(struct eval_ctx *c, struct for_run *r) {
-  const tfr_value *cv = eval_expr(c, r->cond_e);
-  if (is_null(cv)) {
-    if (r->known)
-      eval_error(c, r->cond_e, "Invalid 'for' condition",
-                 "The value of the 'if' clause must not be null.");
-    r->known = false;
-    return false;
-  }
-  r->marks |= marks_of(cv);
-  const char *err = NULL;
-  const tfr_value *b = conv_convert(c->a, cv, &tfr_t_bool, &err);
-  if (!b) {
-    if (r->known)
-      eval_error(c, r->cond_e, "Invalid 'for' condition",
-                 tfr_arena_printf(c->a, "The 'if' clause value is invalid: %s.",
-                                  err ? err : "bool required"));
-    r->known = false;
-    return false;
-  }
-  if (is_unknown(b)) {
-    r->unknown = true;
-    return false;
-  }
-  return b->b;
+  const tfr_value *b =
+      for_part(c, r, r->cond_e, &tfr_t_bool, "Invalid 'for' condition",
+               "The value of the 'if' clause must not be null.",
+               "The 'if' clause value is invalid", "bool required");
+  return b && b->b;
 }
 
 /* The key of an object for expression for the bound element, as a known
 ** string; NULL when there is none (reported, or unknown). */
 static const tfr_value *for_object_key(struct eval_ctx *c, struct for_run *r) {
-  const tfr_value *k = eval_expr(c, r->key_e); /* the key first, as HCL */
-  if (is_null(k)) {
-    if (r->known)
-      eval_error(c, r->key_e, "Invalid object key",
-                 "Key expression in 'for' expression must not produce a "
-                 "null value.");
-    r->known = false;
-    return NULL;
-  }
-  r->marks |= marks_of(k);
-  const char *err = NULL;
-  const tfr_value *ks = conv_convert(c->a, k, &tfr_t_string, &err);
-  if (!ks) {
-    if (r->known)
-      eval_error(c, r->key_e, "Invalid object key",
-                 tfr_arena_printf(c->a,
-                                  "The key expression produced an invalid "
-                                  "result: %s.",
-                                  err ? err : "string required"));
-    r->known = false;
-    return NULL;
-  }
-  if (is_unknown(ks)) {
-    r->unknown = true;
-    return NULL;
-  }
-  return ks;
+  /* the key first, as HCL */
+  return for_part(c, r, r->key_e, &tfr_t_string, "Invalid object key",
+                  "Key expression in 'for' expression must not produce a "
+                  "null value.",
+                  "The key expression produced an invalid result",
+                  "string required");
 }
 
 /* Add v under key ks: a new group, or (grouping) the group of an equal

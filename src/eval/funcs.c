@@ -333,13 +333,7 @@ static void collect_secrets(struct fcall *f, const tfr_value *v, size_t *cap) {
   else if (v->type->kind == TFR_NUMBER)
     text = num_format(f->a, v->num);
   if (text && *text) {
-    if (f->nsecrets == *cap) {
-      *cap = *cap ? *cap * 2 : 8;
-      const char **s = tfr_arena_alloc(f->a, *cap * sizeof *s);
-      if (f->nsecrets)
-        memcpy(s, f->secrets, f->nsecrets * sizeof *s);
-      f->secrets = s;
-    }
+    ARENA_GROW(f->a, f->secrets, f->nsecrets, *cap, 8);
     f->secrets[f->nsecrets++] = text;
   }
   if (tfr_type_is_primitive(v->type) || v->type->kind == TFR_DYNAMIC)

@@ -37,6 +37,12 @@ struct func_param {
   unsigned flags;
 };
 
+/* A string or number parameter of a spec table, with no flags. */
+#define STR(name)                                                              \
+  { name, &tfr_t_string, 0 }
+#define NUM(name)                                                              \
+  { name, &tfr_t_number, 0 }
+
 /* One call in progress: what an implementation may use. */
 struct fcall {
   struct eval_ctx *c;

@@ -28,8 +28,6 @@ static const tfr_type t_map_any = {.kind = TFR_MAP, .elem = &tfr_t_dynamic};
 ** type reach them (makeRefineFunc). */
 #define VALUE(t)                                                               \
   { "value", t, FP_ALLOW_NULL | FP_ALLOW_UNKNOWN | FP_ALLOW_DYNAMIC }
-#define NUM(name)                                                              \
-  { name, &tfr_t_number, 0 }
 
 /* Whether v is cty.DynamicVal, whose refinements cty ignores. */
 static bool is_dynamic_val(const tfr_value *v) {

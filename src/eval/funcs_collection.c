@@ -1222,20 +1222,22 @@ static const tfr_value *fn_zipmap(struct fcall *f, const tfr_type *ret) {
 /* Their message quotes no argument: nothing in it is to be hidden, even
 ** when an argument is sensitive (a one-letter secret "a" would otherwise
 ** hide the word "a" of the message). */
-static const tfr_type *ty_list(struct fcall *f) {
+static const tfr_type *removed(struct fcall *f, const char *msg) {
   f->nsecrets = 0;
-  fcall_error(f, "the \"list\" function was deprecated in Terraform v0.12 "
-                 "and is no longer available; use tolist([ ... ]) syntax "
-                 "to write a literal list");
+  fcall_error(f, "%s", msg);
   return NULL;
 }
 
+static const tfr_type *ty_list(struct fcall *f) {
+  return removed(f, "the \"list\" function was deprecated in Terraform v0.12 "
+                    "and is no longer available; use tolist([ ... ]) syntax "
+                    "to write a literal list");
+}
+
 static const tfr_type *ty_map(struct fcall *f) {
-  f->nsecrets = 0;
-  fcall_error(f, "the \"map\" function was deprecated in Terraform v0.12 "
-                 "and is no longer available; use tomap({ ... }) syntax to "
-                 "write a literal map");
-  return NULL;
+  return removed(f, "the \"map\" function was deprecated in Terraform v0.12 "
+                    "and is no longer available; use tomap({ ... }) syntax to "
+                    "write a literal map");
 }
 
 static const tfr_value *fn_removed(struct fcall *f, const tfr_type *ret) {

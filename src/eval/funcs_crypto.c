@@ -779,6 +779,26 @@ static bool parses_as(struct gparser *g, const char *tname,
 
 /* ---- rsadecrypt: the private key ----------------------------------------- */
 
+/* A private key format, and x509's hint when a key of it is given to the
+** parser of another. */
+struct key_format {
+  const char *tname;
+  const struct gstruct *s;
+  const char *hint;
+};
+static const struct key_format kf_pkcs1 = {
+    "pkcs1PrivateKey", &s_pkcs1,
+    "x509: failed to parse private key (use ParsePKCS1PrivateKey instead for "
+    "this key format)"};
+static const struct key_format kf_ec = {
+    "ecPrivateKey", &s_ec,
+    "x509: failed to parse private key (use ParseECPrivateKey instead for "
+    "this key format)"};
+static const struct key_format kf_pkcs8 = {
+    "pkcs8", &s_pkcs8,
+    "x509: failed to parse private key (use ParsePKCS8PrivateKey instead for "
+    "this key format)"};
+
 /* What parsing a key gave: an RSA key, another kind of key (then Go's
 ** "%t" of it, which Terraform prints), or an error. */
 struct key {
@@ -799,6 +819,13 @@ static void key_free(struct key *k) {
 
 static bool key_fail(struct key *k, enum gerr_kind kind, const char *msg) {
   return gfail(&k->err, kind, msg);
+}
+
+/* Whether der, which its own parser refused, is a key of format f: then
+** x509's hint is k's error. */
+static bool other_format(struct gparser *g, struct bytes der, struct key *k,
+                         const struct key_format *f) {
+  return parses_as(g, f->tname, f->s, der) && !key_fail(k, GE_OTHER, f->hint);
 }
 
 /* A signed big-endian two's complement integer (asn1's parseBigInt and
@@ -912,14 +939,8 @@ static bool parse_pkcs1(struct gparser *g, struct bytes der, struct key *k) {
   struct gval v;
   size_t rest;
   if (!gunmarshal(g, "pkcs1PrivateKey", &s_pkcs1, der, &v, &rest)) {
-    if (parses_as(g, "ecPrivateKey", &s_ec, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParseECPrivateKey instead for this key format)");
-    if (parses_as(g, "pkcs8", &s_pkcs8, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParsePKCS8PrivateKey instead for this key format)");
+    if (other_format(g, der, k, &kf_ec) || other_format(g, der, k, &kf_pkcs8))
+      return false;
     k->err = g->err;
     return false;
   }
@@ -973,14 +994,9 @@ static bool parse_ec(struct gparser *g, struct bytes der, struct key *k,
   struct gval v;
   size_t rest;
   if (!gunmarshal(g, "ecPrivateKey", &s_ec, der, &v, &rest)) {
-    if (parses_as(g, "pkcs8", &s_pkcs8, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParsePKCS8PrivateKey instead for this key format)");
-    if (parses_as(g, "pkcs1PrivateKey", &s_pkcs1, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParsePKCS1PrivateKey instead for this key format)");
+    if (other_format(g, der, k, &kf_pkcs8) ||
+        other_format(g, der, k, &kf_pkcs1))
+      return false;
     return key_fail(k, GE_OTHER,
                     tfr_arena_printf(g->a,
                                      "x509: failed to parse EC private "
@@ -1011,42 +1027,34 @@ static const char *ed25519_bytes(tfr_arena *a, const unsigned char *seed) {
   return go_t_bytes(a, key, 64);
 }
 
+/* x509's error for a key (what: "RSA", "EC") in PKCS#8 that its own
+** parser refused with k's error. */
+static bool embedded_fail(struct gparser *g, struct key *k, const char *what) {
+  return key_fail(k, GE_OTHER,
+                  tfr_arena_printf(g->a,
+                                   "x509: failed to parse %s private key "
+                                   "embedded in PKCS#8: %s",
+                                   what, gerr_text(g->a, &k->err)));
+}
+
 /* x509.ParsePKCS8PrivateKey */
 static bool parse_pkcs8(struct gparser *g, struct bytes der, struct key *k) {
   struct gval v;
   size_t rest;
   if (!gunmarshal(g, "pkcs8", &s_pkcs8, der, &v, &rest)) {
     struct gerr keep = g->err;
-    if (parses_as(g, "ecPrivateKey", &s_ec, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParseECPrivateKey instead for this key format)");
-    if (parses_as(g, "pkcs1PrivateKey", &s_pkcs1, der))
-      return key_fail(k, GE_OTHER,
-                      "x509: failed to parse private key (use "
-                      "ParsePKCS1PrivateKey instead for this key format)");
+    if (other_format(g, der, k, &kf_ec) || other_format(g, der, k, &kf_pkcs1))
+      return false;
     k->err = keep;
     return false;
   }
   const struct gval *algo = &v.kids[1].kids[0], *params = &v.kids[1].kids[1];
   struct bytes inner = {(const char *)v.kids[2].p, v.kids[2].n};
   if (oid_is(algo, oid_rsa, 7)) {
-    if (parse_pkcs1(g, inner, k))
-      return true;
-    return key_fail(k, GE_OTHER,
-                    tfr_arena_printf(g->a,
-                                     "x509: failed to parse RSA private "
-                                     "key embedded in PKCS#8: %s",
-                                     gerr_text(g->a, &k->err)));
+    return parse_pkcs1(g, inner, k) || embedded_fail(g, k, "RSA");
   }
   if (oid_is(algo, oid_ecdsa, 6)) {
-    if (parse_ec(g, inner, k, true))
-      return true;
-    return key_fail(k, GE_OTHER,
-                    tfr_arena_printf(g->a,
-                                     "x509: failed to parse EC private key "
-                                     "embedded in PKCS#8: %s",
-                                     gerr_text(g->a, &k->err)));
+    return parse_ec(g, inner, k, true) || embedded_fail(g, k, "EC");
   }
   if (oid_is(algo, oid_ed25519, 4)) {
     if (params->set && params->nfull)
@@ -1387,9 +1395,6 @@ static const tfr_value *fn_rsadecrypt(struct fcall *f, const tfr_type *r) {
 
 #define HASH(name, impl)                                                       \
   { name, 1, {{"str", &tfr_t_string, 0}}, NULL, &tfr_t_string, NULL, impl }
-
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 static const struct func_param bcrypt_cost = {"cost", &tfr_t_number, 0};
 

@@ -82,6 +82,23 @@ static const tfr_value *fn_base64encode(struct fcall *f, const tfr_type *ret) {
 }
 
 /*
+** Decodes the Base64 (Go's StdEncoding) argument s into *b; false after
+** the error, which quotes s unless it is sensitive (as Terraform and
+** OpenTofu do).
+*/
+static bool b64_decode_arg(struct fcall *f, const tfr_value *s,
+                           struct sbuf *b) {
+  size_t bad;
+  if (go_b64_decode(b, s->s, s->n, &bad))
+    return true;
+  free(b->p);
+  fcall_error(f, "failed to decode base64 data %s",
+              (s->flags & TFR_V_SENSITIVE) ? SECRET_TEXT
+                                           : str_go_quote(f->a, s->s, s->n));
+  return false;
+}
+
+/*
 ** base64decode(str): the decoded bytes, which must be UTF-8.  As in
 ** Terraform, the argument keeps its marks and a sensitive one is not
 ** quoted in the error.
@@ -92,14 +109,8 @@ static const tfr_value *fn_base64decode(struct fcall *f, const tfr_type *ret) {
   if (s->flags & TFR_V_UNKNOWN)
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf b = {0};
-  size_t bad;
-  if (!go_b64_decode(&b, s->s, s->n, &bad)) {
-    free(b.p);
-    fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : str_go_quote(f->a, s->s, s->n));
+  if (!b64_decode_arg(f, s, &b))
     return NULL;
-  }
   if (!str_utf8_valid(b.p, b.n)) {
     free(b.p);
     fcall_error(f, "the result of decoding the provided string is not "
@@ -347,18 +358,25 @@ static void text_decode(struct sbuf *b, enum textenc e, const unsigned char *s,
   }
 }
 
-/* textencodebase64(string, encoding) */
-static const tfr_value *fn_textencodebase64(struct fcall *f,
-                                            const tfr_type *ret) {
-  (void)ret;
+/* The encoding named by argument 1 of textencodebase64 and
+** textdecodebase64; -1 after the error. */
+static int encoding_arg(struct fcall *f) {
   int e = lookup_encoding(f->args[1]);
-  if (e < 0) {
+  if (e < 0)
     fcall_arg_error(f, 1,
                     "%s is not a supported IANA encoding name or "
                     "alias in this Terraform version",
                     str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
+  return e;
+}
+
+/* textencodebase64(string, encoding) */
+static const tfr_value *fn_textencodebase64(struct fcall *f,
+                                            const tfr_type *ret) {
+  (void)ret;
+  int e = encoding_arg(f);
+  if (e < 0)
     return NULL;
-  }
   struct sbuf raw = {0}, b = {0};
   if (!text_encode(&raw, (enum textenc)e, f->args[0]->s, f->args[0]->n)) {
     free(raw.p);
@@ -384,14 +402,9 @@ static bool has_replacement(const char *s, size_t n) {
 static const tfr_value *fn_textdecodebase64(struct fcall *f,
                                             const tfr_type *ret) {
   (void)ret;
-  int e = lookup_encoding(f->args[1]);
-  if (e < 0) {
-    fcall_arg_error(f, 1,
-                    "%s is not a supported IANA encoding name or "
-                    "alias in this Terraform version",
-                    str_go_quote(f->a, f->args[1]->s, f->args[1]->n));
+  int e = encoding_arg(f);
+  if (e < 0)
     return NULL;
-  }
   struct sbuf raw = {0}, b = {0};
   size_t bad;
   if (!go_b64_decode(&raw, f->args[0]->s, f->args[0]->n, &bad)) {
@@ -667,13 +680,7 @@ static const tfr_value *fn_csvdecode(struct fcall *f, const tfr_type *ret) {
       size_t start = i ? rec.ends[i - 1] : 0;
       vals[i] = tfr_string(f->a, rec.rec.p + start, rec.ends[i] - start);
     }
-    if (nrows == cap) {
-      cap = cap ? cap * 2 : 16;
-      const tfr_value **nr = tfr_arena_alloc(f->a, cap * sizeof *nr);
-      if (nrows)
-        memcpy(nr, rows, nrows * sizeof *nr);
-      rows = nr;
-    }
+    ARENA_GROW(f->a, rows, nrows, cap, 16);
     rows[nrows++] = tfr_object(f->a, nh, names, vals);
   }
   csv_free(&r, &rec);
@@ -736,14 +743,8 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
   if (s->flags & TFR_V_UNKNOWN)
     return tfr_value_mark(f->a, tfr_unknown(f->a, ret), marks);
   struct sbuf raw = {0}, b = {0};
-  size_t bad;
-  if (!go_b64_decode(&raw, s->s, s->n, &bad)) {
-    free(raw.p);
-    fcall_error(f, "failed to decode base64 data %s",
-                (marks & TFR_V_SENSITIVE) ? SECRET_TEXT
-                                          : str_go_quote(f->a, s->s, s->n));
+  if (!b64_decode_arg(f, s, &raw))
     return NULL;
-  }
   const char *err = NULL;
   bool ok = go_gunzip(f->a, &b, (const unsigned char *)raw.p, raw.n, &err);
   free(raw.p);
@@ -759,9 +760,6 @@ static const tfr_value *fn_base64gunzip(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ------------------------------------------------------------
  */
-
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 static const struct func_spec specs[] = {
     {"base64decode",

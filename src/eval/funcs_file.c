@@ -836,6 +836,20 @@ static int32_t *runes_of(tfr_arena *a, const char *s, size_t n, size_t *len) {
   return r;
 }
 
+/* One end of a range in a character class: the rune at cr[*ci] (of cl),
+** a "\\" escaping the next; false where there is none or it is "-". */
+static bool class_char(const int32_t *cr, size_t cl, size_t *ci, int32_t *r) {
+  if (*ci >= cl || cr[*ci] == '-')
+    return false;
+  *r = cr[(*ci)++];
+  if (*r == '\\') {
+    if (*ci >= cl)
+      return false;
+    *r = cr[(*ci)++];
+  }
+  return true;
+}
+
 /* doublestar's matchComponent; -1 for a bad pattern. */
 static int match_component(tfr_arena *a, const char *pat, size_t pl,
                            const char *name, size_t nl) {
@@ -879,28 +893,14 @@ static int match_component(tfr_arena *a, const char *pat, size_t pl,
       size_t ci = cr[0] == '^' ? 1 : 0;
       bool hit = false;
       while (ci < cl) {
-        int32_t lo = cr[ci];
-        if (lo == '-')
+        int32_t lo, hi;
+        if (!class_char(cr, cl, &ci, &lo))
           return -1;
-        ci++;
-        if (lo == '\\') {
-          if (ci >= cl)
-            return -1;
-          lo = cr[ci++];
-        }
-        int32_t hi = lo;
+        hi = lo;
         if (ci < cl && cr[ci] == '-') {
-          if (++ci >= cl)
-            return -1;
-          hi = cr[ci];
-          if (hi == '-')
-            return -1;
           ci++;
-          if (hi == '\\') {
-            if (ci >= cl)
-              return -1;
-            hi = cr[ci++];
-          }
+          if (!class_char(cr, cl, &ci, &hi))
+            return -1;
         }
         if (lo <= nr && nr <= hi)
           hit = true;

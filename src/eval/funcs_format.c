@@ -743,8 +743,6 @@ static const tfr_value *fn_formatlist(struct fcall *f, const tfr_type *ret) {
   return tfr_list(f->a, &tfr_t_string, iterlen, out);
 }
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 static const tfr_type t_list_string = {.kind = TFR_LIST, .elem = &tfr_t_string};
 /* cty's args allow type any and unknown values (stdlib/format.go): an
 ** unknown argument gives an unknown string (not an unknown of type any)

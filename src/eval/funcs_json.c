@@ -23,8 +23,6 @@
 #include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 /* ---- JSON: Go's encoding/json Decoder, as cty's jsondecode drives it ------
  */
@@ -401,18 +399,10 @@ static bool jtoken(struct jdec *d, struct jtok *t) {
 
 static void jnode_add(tfr_arena *a, struct jnode *p, const char *key,
                       size_t keylen, struct jnode *kid) {
-  if (p->nkids == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 8;
-    struct jnode **k = tfr_arena_alloc(a, cap * sizeof *k);
-    const char **ks = tfr_arena_alloc(a, cap * sizeof *ks);
-    size_t *kl = tfr_arena_alloc(a, cap * sizeof *kl);
-    if (p->nkids) {
-      memcpy(k, p->kids, p->nkids * sizeof *k);
-      memcpy(ks, p->keys, p->nkids * sizeof *ks);
-      memcpy(kl, p->keylens, p->nkids * sizeof *kl);
-    }
-    p->kids = k, p->keys = ks, p->keylens = kl, p->cap = cap;
-  }
+  size_t cap = p->cap, kcap = p->cap; /* the three arrays grow together */
+  ARENA_GROW(a, p->kids, p->nkids, cap, 8);
+  ARENA_GROW(a, p->keys, p->nkids, kcap, 8);
+  ARENA_GROW(a, p->keylens, p->nkids, p->cap, 8);
   p->keys[p->nkids] = key;
   p->keylens[p->nkids] = keylen;
   p->kids[p->nkids++] = kid;

@@ -853,11 +853,6 @@ static const tfr_value *fn_cidrcontains(struct fcall *f, const tfr_type *r) {
   return tfr_bool(in);
 }
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
-#define NUM(name)                                                              \
-  { name, &tfr_t_number, 0 }
-
 static const struct func_param newbits_param = NUM("newbits");
 
 static const struct func_spec specs[] = {

@@ -513,9 +513,6 @@ static const tfr_value *fn_parseint(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define NUM(name)                                                              \
-  { name, &tfr_t_number, 0 }
-
 static const struct func_param num_variadic = {"numbers", &tfr_t_number,
                                                FP_ALLOW_DYNAMIC};
 

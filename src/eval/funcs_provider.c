@@ -18,6 +18,7 @@
 #include "eval/funcs.h"
 #include "values/number.h"
 #include "syntax/parse.h"
+#include "base/arena_int.h"
 #include "base/strutil.h"
 #include "tfresolve/value.h"
 
@@ -52,13 +53,7 @@ struct toks {
 };
 
 static void put(struct toks *t, enum tok_kind k, const char *s, size_t n) {
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 64;
-    struct tok *nv = tfr_arena_alloc(t->a, t->cap * sizeof *nv);
-    if (t->n)
-      memcpy(nv, t->v, t->n * sizeof *nv);
-    t->v = nv;
-  }
+  ARENA_GROW(t->a, t->v, t->n, t->cap, 64);
   t->v[t->n++] = (struct tok){k, s, n, 0};
 }
 
@@ -74,36 +69,19 @@ static void put_string(struct toks *t, const char *s, size_t n) {
     for (size_t i = 0; i < n;) {
       int32_t r;
       size_t k = str_decode_rune(s + i, n - i, &r);
-      switch (r) {
-      case '\n':
-        sbuf_str(&b, "\\n");
-        break;
-      case '\r':
-        sbuf_str(&b, "\\r");
-        break;
-      case '\t':
-        sbuf_str(&b, "\\t");
-        break;
-      case '"':
-        sbuf_str(&b, "\\\"");
-        break;
-      case '\\':
-        sbuf_str(&b, "\\\\");
-        break;
-      case '$':
-      case '%':
+      const char *esc = str_escape(r, false);
+      if (esc) {
+        sbuf_str(&b, esc);
+      } else if (r == '$' || r == '%') {
         sbuf_put(&b, s + i, 1);
         if (i + 1 < n && s[i + 1] == '{')
           sbuf_put(&b, s + i, 1); /* $${ and %%{ escape templates */
-        break;
-      default:
-        if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
-          sbuf_put(&b, s + i, k);
-        } else {
-          char e[16];
-          snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)r);
-          sbuf_str(&b, e);
-        }
+      } else if (r < 0x80 ? (r >= 0x20 && r < 0x7f) : go_isprint(r)) {
+        sbuf_put(&b, s + i, k);
+      } else {
+        char e[16];
+        snprintf(e, sizeof e, r < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)r);
+        sbuf_str(&b, e);
       }
       i += k;
     }

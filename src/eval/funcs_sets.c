@@ -99,31 +99,6 @@ static void put_key(tfr_arena *a, struct sbuf *b, const tfr_value *v) {
 
 enum { EQ_FALSE, EQ_TRUE, EQ_UNKNOWN };
 
-/* cty's Type.TestConformance: got fits want, where "any" fits anything. */
-static bool conforms(const tfr_type *got, const tfr_type *want) {
-  if (want->kind == TFR_DYNAMIC)
-    return true;
-  if (got->kind != want->kind)
-    return false;
-  switch (got->kind) {
-  case TFR_LIST:
-  case TFR_SET:
-  case TFR_MAP:
-    return conforms(got->elem, want->elem);
-  case TFR_OBJECT:
-  case TFR_TUPLE:
-    if (got->n != want->n)
-      return false;
-    for (uint32_t i = 0; i < got->n; i++)
-      if ((got->kind == TFR_OBJECT && strcmp(got->names[i], want->names[i])) ||
-          !conforms(got->types[i], want->types[i]))
-        return false;
-    return true;
-  default:
-    return true;
-  }
-}
-
 /* cty's Value.HasWhollyKnownType: no unknown of a type with "any" in it. */
 static bool has_known_type(const tfr_value *v) {
   if (is_null(v))
@@ -190,7 +165,7 @@ static int equals(tfr_arena *a, const tfr_value *x, const tfr_value *y) {
   if (is_null(x) || is_null(y))
     return is_null(x) && is_null(y) ? EQ_TRUE : EQ_FALSE;
   if (!has_known_type(x) || !has_known_type(y))
-    return !conforms(x->type, y->type) && !conforms(y->type, x->type)
+    return !type_conforms(x->type, y->type) && !type_conforms(y->type, x->type)
                ? EQ_FALSE
                : EQ_UNKNOWN;
   if (!tfr_type_equal(x->type, y->type))

@@ -121,19 +121,6 @@ static bool to_int(struct fcall *f, const tfr_value *v, int64_t *out) {
 
 /* ---- Go's unicode predicates --------------------------------------------- */
 
-static bool go_isletter(int32_t r) {
-  switch (utf8proc_category(r)) {
-  case UTF8PROC_CATEGORY_LU:
-  case UTF8PROC_CATEGORY_LL:
-  case UTF8PROC_CATEGORY_LT:
-  case UTF8PROC_CATEGORY_LM:
-  case UTF8PROC_CATEGORY_LO:
-    return true;
-  default:
-    return false;
-  }
-}
-
 static bool go_isdigit(int32_t r) {
   return r < 0x80 ? (r >= '0' && r <= '9')
                   : utf8proc_category(r) == UTF8PROC_CATEGORY_ND;
@@ -181,7 +168,7 @@ static bool title_separator(int32_t r) {
   if (r < 0x80)
     return !((r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') ||
              (r >= 'A' && r <= 'Z') || r == '_');
-  if (go_isletter(r) || go_isdigit(r))
+  if (str_go_isletter(r) || go_isdigit(r))
     return false;
   return str_go_isspace(r);
 }
@@ -916,7 +903,7 @@ static const char *tmpl_ref(const char *s, const char *end, const char **name,
   while (q < end) {
     int32_t r;
     size_t k = str_decode_rune(q, (size_t)(end - q), &r);
-    if (!go_isletter(r) && !go_isdigit(r) && r != '_')
+    if (!str_go_isletter(r) && !go_isdigit(r) && r != '_')
       break;
     q += k;
   }
@@ -1021,8 +1008,6 @@ static const tfr_value *fn_replace(struct fcall *f, const tfr_type *ret) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 #define STR_DYN(name)                                                          \
   { name, &tfr_t_string, FP_ALLOW_DYNAMIC }
 #define NUM_DYN(name)                                                          \

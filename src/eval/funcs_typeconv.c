@@ -28,24 +28,6 @@ static const tfr_type t_map_any = {TFR_MAP, 0,    &tfr_t_dynamic,
 static const tfr_type t_set_any = {TFR_SET, 0,    &tfr_t_dynamic,
                                    NULL,    NULL, NULL};
 
-/* cty's FriendlyNameForConstraint of the wanted types. */
-static const char *want_name(const tfr_type *t) {
-  switch (t->kind) {
-  case TFR_BOOL:
-    return "bool";
-  case TFR_NUMBER:
-    return "number";
-  case TFR_STRING:
-    return "string";
-  case TFR_LIST:
-    return "list of any single type";
-  case TFR_MAP:
-    return "map of any single type";
-  default:
-    return "set of any single type";
-  }
-}
-
 /*
 ** The result type: the wanted type, if any value of the argument's type
 ** could convert to it (convert.GetConversionUnsafe, tried on an unknown
@@ -58,7 +40,7 @@ static const tfr_type *to_type(struct fcall *f) {
   const char *err = NULL;
   if (!conv_convert(f->a, tfr_unknown(f->a, got), want, &err)) {
     fcall_arg_error(f, 0, "cannot convert %s to %s",
-                    tfr_type_friendly(f->a, got), want_name(want));
+                    tfr_type_friendly(f->a, got), conv_friendly(f->a, want));
     return NULL;
   }
   return want;
@@ -70,7 +52,7 @@ static void to_error(struct fcall *f, const tfr_type *want) {
   const char *got = tfr_type_friendly(f->a, v->type);
   if (tfr_value_has_mark(v, TFR_V_SENSITIVE))
     fcall_arg_error(f, 0, "cannot convert this sensitive %s to %s", got,
-                    want_name(want));
+                    conv_friendly(f->a, want));
   else if (v->type->kind == TFR_STRING && want->kind == TFR_BOOL)
     fcall_arg_error(f, 0,
                     "cannot convert %s to bool; only the strings \"true\" "
@@ -82,7 +64,8 @@ static void to_error(struct fcall *f, const tfr_type *want) {
                     "decimal representation of a number",
                     str_go_quote(f->a, v->s, v->n));
   else
-    fcall_arg_error(f, 0, "cannot convert %s to %s", got, want_name(want));
+    fcall_arg_error(f, 0, "cannot convert %s to %s", got,
+                    conv_friendly(f->a, want));
 }
 
 /* tobool(v), tolist(v), ...: v converted to the wanted type.  An unknown
@@ -230,45 +213,37 @@ static bool type_has_object(const tfr_type *t) {
   return false;
 }
 
+/* levels of the console's four-space indent */
+static void pad(struct sbuf *b, int levels) {
+  for (int k = 0; k < levels; k++)
+    sbuf_str(b, "    ");
+}
+
 /* The console's rendering of a type (Terraform's repl typeString: four
 ** spaces per level, objects and tuples one element per line). */
 static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
-  static const char pad[] = "    ";
   switch (t->kind) {
   case TFR_OBJECT:
+  case TFR_TUPLE: {
+    bool obj = t->kind == TFR_OBJECT;
     if (!t->n) {
-      sbuf_str(b, "object({})");
+      sbuf_str(b, obj ? "object({})" : "tuple([])");
       return;
     }
-    sbuf_str(b, "object({\n");
+    sbuf_str(b, obj ? "object({\n" : "tuple([\n");
     for (uint32_t i = 0; i < t->n; i++) {
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
-      sbuf_str(b, t->names[i]);
-      sbuf_str(b, ": ");
+      pad(b, indent + 1);
+      if (obj) {
+        sbuf_str(b, t->names[i]);
+        sbuf_str(b, ": ");
+      }
       type_string(b, t->types[i], indent + 1);
       sbuf_str(b, ",\n");
     }
-    for (int k = 0; k < indent; k++)
-      sbuf_str(b, pad);
-    sbuf_str(b, "})");
+    pad(b, indent);
+    sbuf_str(b, obj ? "})" : "])");
     return;
-  case TFR_TUPLE:
-    if (!t->n) {
-      sbuf_str(b, "tuple([])");
-      return;
-    }
-    sbuf_str(b, "tuple([\n");
-    for (uint32_t i = 0; i < t->n; i++) {
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
-      type_string(b, t->types[i], indent + 1);
-      sbuf_str(b, ",\n");
-    }
-    for (int k = 0; k < indent; k++)
-      sbuf_str(b, pad);
-    sbuf_str(b, "])");
-    return;
+  }
   case TFR_LIST:
   case TFR_MAP:
   case TFR_SET: {
@@ -278,14 +253,12 @@ static void type_string(struct sbuf *b, const tfr_type *t, int indent) {
     bool complex = t->elem->kind == TFR_OBJECT || t->elem->kind == TFR_TUPLE;
     if (complex) {
       sbuf_str(b, "\n");
-      for (int k = 0; k <= indent; k++)
-        sbuf_str(b, pad);
+      pad(b, indent + 1);
     }
     type_string(b, t->elem, indent + complex);
     if (complex) {
       sbuf_str(b, ",\n");
-      for (int k = 0; k < indent; k++)
-        sbuf_str(b, pad);
+      pad(b, indent);
     }
     sbuf_str(b, ")");
     return;

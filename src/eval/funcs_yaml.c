@@ -25,8 +25,6 @@
 #include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 /* ---- yamldecode (go-cty-yaml 1.1.0 over libyaml's parser) ---------------- */
 
@@ -890,13 +888,7 @@ static void yanchor_begin(struct ywalk *w, const char *name) {
     return;
   struct yanchor *an = yanchor_find(w, name);
   if (!an) {
-    if (w->nanchors == w->cap) {
-      w->cap = w->cap ? w->cap * 2 : 8;
-      struct yanchor *n = tfr_arena_alloc(w->a, w->cap * sizeof *n);
-      if (w->nanchors)
-        memcpy(n, w->anchors, w->nanchors * sizeof *n);
-      w->anchors = n;
-    }
+    ARENA_GROW(w->a, w->anchors, w->nanchors, w->cap, 8);
     an = &w->anchors[w->nanchors++];
     an->name = tfr_arena_strdup(w->a, name);
   }
@@ -978,16 +970,9 @@ struct ymembers {
 
 static void ymembers_add(tfr_arena *a, struct ymembers *m, const char *name,
                          struct ynode v) {
-  if (m->n == m->cap) {
-    m->cap = m->cap ? m->cap * 2 : 8;
-    const char **nn = tfr_arena_alloc(a, m->cap * sizeof *nn);
-    struct ynode *nv = tfr_arena_alloc(a, m->cap * sizeof *nv);
-    if (m->n) {
-      memcpy(nn, m->names, m->n * sizeof *nn);
-      memcpy(nv, m->vals, m->n * sizeof *nv);
-    }
-    m->names = nn, m->vals = nv;
-  }
+  size_t cap = m->cap; /* the two arrays grow together */
+  ARENA_GROW(a, m->names, m->n, cap, 8);
+  ARENA_GROW(a, m->vals, m->n, m->cap, 8);
   m->names[m->n] = name;
   m->vals[m->n++] = v;
 }
@@ -1105,32 +1090,49 @@ static bool ywalk_member(struct ywalk *w, struct ymembers *m, bool *done) {
   return ok;
 }
 
-static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ytag(w, e->data.mapping_start.tag);
-  const char *anchor = ystr(e->data.mapping_start.anchor);
-  if (*tag && strcmp(tag, YAML_TAG("map")))
+/* The start of a mapping or sequence (what): its tag, none or want, else
+** the error; its anchor (*anchor) begins. */
+static bool ystart(struct ywalk *w, yaml_event_t *e, const yaml_char_t *tag,
+                   const yaml_char_t *name, const char *want, const char *what,
+                   const char **anchor) {
+  const char *t = ytag(w, tag);
+  *anchor = ystr(name);
+  if (*t && strcmp(t, want))
     return yevent_error(
-        w, e, tfr_arena_printf(w->a, "can't interpret mapping as %s", tag));
-  yanchor_begin(w, anchor);
+        w, e, tfr_arena_printf(w->a, "can't interpret %s as %s", what, t));
+  yanchor_begin(w, *anchor);
+  return true;
+}
+
+/* The end of a mapping or sequence r of the n kids: its size counts them,
+** and its anchor is complete. */
+static bool yend(struct ywalk *w, const char *anchor, struct ynode *r,
+                 const struct ynode *kids, size_t n) {
+  r->size = 1;
+  for (size_t i = 0; i < n; i++)
+    r->size = ysize_add(r->size, kids[i].size);
+  yanchor_complete(w, anchor, *r);
+  return true;
+}
+
+static bool ywalk_mapping(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
+  const char *anchor;
+  if (!ystart(w, e, e->data.mapping_start.tag, e->data.mapping_start.anchor,
+              YAML_TAG("map"), "mapping", &anchor))
+    return false;
   struct ymembers m = {0};
   for (bool done = false; !done;)
     if (!ywalk_member(w, &m, &done))
       return false;
   *r = ymembers_object(w, &m);
-  r->size = 1;
-  for (size_t i = 0; i < m.n; i++)
-    r->size = ysize_add(r->size, m.vals[i].size);
-  yanchor_complete(w, anchor, *r);
-  return true;
+  return yend(w, anchor, r, m.vals, m.n);
 }
 
 static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
-  const char *tag = ytag(w, e->data.sequence_start.tag);
-  const char *anchor = ystr(e->data.sequence_start.anchor);
-  if (*tag && strcmp(tag, YAML_TAG("seq")))
-    return yevent_error(
-        w, e, tfr_arena_printf(w->a, "can't interpret sequence as %s", tag));
-  yanchor_begin(w, anchor);
+  const char *anchor;
+  if (!ystart(w, e, e->data.sequence_start.tag, e->data.sequence_start.anchor,
+              YAML_TAG("seq"), "sequence", &anchor))
+    return false;
   size_t n = 0, cap = 8;
   struct ynode *items = tfr_arena_alloc(w->a, cap * sizeof *items);
   for (;;) {
@@ -1163,11 +1165,7 @@ static bool ywalk_sequence(struct ywalk *w, yaml_event_t *e, struct ynode *r) {
     r->v = tfr_tuple(w->a, n, vs);
     r->t = r->v->type;
   }
-  r->size = 1;
-  for (size_t i = 0; i < n; i++)
-    r->size = ysize_add(r->size, items[i].size);
-  yanchor_complete(w, anchor, *r);
-  return true;
+  return yend(w, anchor, r, items, n);
 }
 
 /* impliedTypeParseRemainder / unmarshalParseRemainder. */

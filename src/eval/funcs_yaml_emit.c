@@ -24,8 +24,6 @@
 #include "base/heap.h"
 
 #define MARKS (TFR_V_SENSITIVE | TFR_V_EPHEMERAL)
-#define STR(name)                                                              \
-  { name, &tfr_t_string, 0 }
 
 /* ---- yamlencode (go-cty-yaml's marshal, yaml.v2's emitter) --------------- */
 

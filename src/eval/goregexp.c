@@ -199,14 +199,7 @@ static void rx_maybe_concat(struct rxp *p) {
 
 static struct rx *rx_push(struct rxp *p, struct rx *re) {
   rx_maybe_concat(p);
-  if (p->n == p->cap) {
-    size_t cap = p->cap ? 2 * p->cap : 16;
-    struct rx **s = tfr_arena_alloc(p->a, cap * sizeof *s);
-    if (p->n)
-      memcpy(s, p->stack, p->n * sizeof *s);
-    p->stack = s;
-    p->cap = cap;
-  }
+  ARENA_GROW(p->a, p->stack, p->n, p->cap, 16);
   p->stack[p->n++] = re;
   return re;
 }
@@ -1391,6 +1384,13 @@ static void rx_emit_repeat(struct sbuf *b, const struct rx *re) {
     cb_str(b, "?");
 }
 
+/* The RE2 text of the ops that have no operands. */
+static const char *const rx_fixed[RX_NWORDB + 1] = {
+    [RX_NOMATCH] = rx_nomatch, [RX_EMPTY] = "(?:)", [RX_ANYNL] = "[^\\n]",
+    [RX_ANY] = "(?s:.)",       [RX_BOL] = "(?m:^)", [RX_EOL] = "(?m:$)",
+    [RX_BOT] = "\\A",          [RX_EOT] = "\\z",    [RX_WORDB] = "\\b",
+    [RX_NWORDB] = "\\B"};
+
 static void rx_emit(struct sbuf *b, const struct rx *re) {
   bool fold =
       (re->op == RX_LIT || re->op == RX_CLASS) && (re->flags & RXF_FOLD);
@@ -1398,40 +1398,22 @@ static void rx_emit(struct sbuf *b, const struct rx *re) {
     cb_str(b, "(?i:");
   switch (re->op) {
   case RX_NOMATCH:
-    cb_str(b, rx_nomatch);
-    break;
   case RX_EMPTY:
-    cb_str(b, "(?:)");
+  case RX_ANYNL:
+  case RX_ANY:
+  case RX_BOL:
+  case RX_EOL:
+  case RX_BOT:
+  case RX_EOT:
+  case RX_WORDB:
+  case RX_NWORDB:
+    cb_str(b, rx_fixed[re->op]);
     break;
   case RX_LIT:
     rx_emit_lit(b, re);
     break;
   case RX_CLASS:
     rx_emit_class(b, re);
-    break;
-  case RX_ANYNL:
-    cb_str(b, "[^\\n]");
-    break;
-  case RX_ANY:
-    cb_str(b, "(?s:.)");
-    break;
-  case RX_BOL:
-    cb_str(b, "(?m:^)");
-    break;
-  case RX_EOL:
-    cb_str(b, "(?m:$)");
-    break;
-  case RX_BOT:
-    cb_str(b, "\\A");
-    break;
-  case RX_EOT:
-    cb_str(b, "\\z");
-    break;
-  case RX_WORDB:
-    cb_str(b, "\\b");
-    break;
-  case RX_NWORDB:
-    cb_str(b, "\\B");
     break;
   case RX_CAP:
     cb_str(b, "(");

@@ -9,6 +9,7 @@
 
 #include "eval/funcs.h"
 #include "syntax/refwalk.h"
+#include "base/arena_int.h"
 #include "base/strutil.h"
 
 static void add_name(tfr_arena *a, struct ref_names *l, const char *s, size_t n,
@@ -16,17 +17,9 @@ static void add_name(tfr_arena *a, struct ref_names *l, const char *s, size_t n,
   for (size_t i = 0; i < l->n && !l->every; i++)
     if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
       return;
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 2;
-    const char **nv = tfr_arena_alloc(a, l->cap * sizeof *nv);
-    struct span *ns = tfr_arena_alloc(a, l->cap * sizeof *ns);
-    if (l->n) {
-      memcpy(nv, l->v, l->n * sizeof *nv);
-      memcpy(ns, l->at, l->n * sizeof *ns);
-    }
-    l->v = nv;
-    l->at = ns;
-  }
+  size_t cap = l->cap; /* the two arrays grow together */
+  ARENA_GROW(a, l->v, l->n, cap, 2);
+  ARENA_GROW(a, l->at, l->n, l->cap, 2);
   l->at[l->n] = at;
   l->v[l->n++] = tfr_arena_strndup(a, s, n);
 }

@@ -124,32 +124,36 @@ static const char *copy_name(struct scratch *s, const char *p) {
   return p && moving(s, p) ? scratch_bytes(s, p, strlen(p)) : p;
 }
 
+/* The copy of the size bytes at p (which is moving), memoised as kind;
+** *fresh says whether it is made now (its pointers still to be moved). */
+static void *copy_once(struct scratch *s, const void *p, size_t size,
+                       unsigned kind, bool *fresh) {
+  void *to = memo_get(s, p, kind, size);
+  *fresh = !to;
+  if (to)
+    return to;
+  to = tfr_arena_alloc_raw(s->to, size ? size : 1);
+  memcpy(to, p, size);
+  memo_put(s, p, kind, size, to);
+  return to;
+}
+
+static const void *copy_plain(struct scratch *s, const void *p, size_t size,
+                              unsigned kind) {
+  bool fresh;
+  return p && moving(s, p) ? copy_once(s, p, size, kind, &fresh) : p;
+}
+
 /* An array of n pointers, kind M_PTRS, each moved by fn. */
 static const void *const *
 copy_ptrs(struct scratch *s, const void *const *p, size_t n,
           const void *(*fn)(struct scratch *s, const void *x)) {
   if (!p || !moving(s, p))
     return p;
-  const void **to = memo_get(s, p, M_PTRS, n);
-  if (to)
-    return to;
-  to = tfr_arena_alloc_raw(s->to, (n ? n : 1) * sizeof *to);
-  memo_put(s, p, M_PTRS, n, to);
-  for (size_t i = 0; i < n; i++)
+  bool fresh;
+  const void **to = copy_once(s, p, n * sizeof *p, M_PTRS, &fresh);
+  for (size_t i = 0; fresh && i < n; i++)
     to[i] = fn(s, p[i]);
-  return to;
-}
-
-static const void *copy_plain(struct scratch *s, const void *p, size_t size,
-                              unsigned kind) {
-  if (!p || !moving(s, p))
-    return p;
-  void *to = memo_get(s, p, kind, size);
-  if (to)
-    return to;
-  to = tfr_arena_alloc_raw(s->to, size ? size : 1);
-  memcpy(to, p, size);
-  memo_put(s, p, kind, size, to);
   return to;
 }
 
@@ -168,12 +172,10 @@ static const void *value_fn(struct scratch *s, const void *v) {
 static const tfr_type *copy_type(struct scratch *s, const tfr_type *t) {
   if (!t || !moving(s, t))
     return t;
-  tfr_type *to = memo_get(s, t, M_TYPE, 0);
-  if (to)
+  bool fresh;
+  tfr_type *to = copy_once(s, t, sizeof *t, M_TYPE, &fresh);
+  if (!fresh)
     return to;
-  to = tfr_arena_alloc_raw(s->to, sizeof *to);
-  *to = *t;
-  memo_put(s, t, M_TYPE, 0, to);
   to->elem = copy_type(s, t->elem);
   if (t->kind == TFR_OBJECT) {
     to->names = (const char *const *)copy_ptrs(s, (const void *const *)t->names,
@@ -204,12 +206,9 @@ static const char *const *copy_keys(struct scratch *s, const char *const *k,
                                     const uint32_t *lens, size_t n) {
   if (!k || !moving(s, k))
     return k;
-  const char **to = memo_get(s, k, M_PTRS, n);
-  if (to)
-    return to;
-  to = tfr_arena_alloc_raw(s->to, (n ? n : 1) * sizeof *to);
-  memo_put(s, k, M_PTRS, n, to);
-  for (size_t i = 0; i < n; i++)
+  bool fresh;
+  const char **to = copy_once(s, k, n * sizeof *k, M_PTRS, &fresh);
+  for (size_t i = 0; fresh && i < n; i++)
     to[i] = scratch_bytes(s, k[i], lens[i]);
   return to;
 }
@@ -217,12 +216,10 @@ static const char *const *copy_keys(struct scratch *s, const char *const *k,
 const tfr_value *scratch_value(struct scratch *s, const tfr_value *v) {
   if (!v || !moving(s, v))
     return v;
-  tfr_value *to = memo_get(s, v, M_VALUE, 0);
-  if (to)
+  bool fresh;
+  tfr_value *to = copy_once(s, v, sizeof *v, M_VALUE, &fresh);
+  if (!fresh)
     return to;
-  to = tfr_arena_alloc_raw(s->to, sizeof *to);
-  *to = *v;
-  memo_put(s, v, M_VALUE, 0, to);
   to->type = copy_type(s, v->type);
   switch (v->type->kind) {
   case TFR_BOOL:

@@ -290,35 +290,18 @@ static void hcl_string(struct out *o, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     char esc[8];
-    switch (c) {
-    case '"':
-      puts_(o, "\\\"");
-      break;
-    case '\\':
-      puts_(o, "\\\\");
-      break;
-    case '\n':
-      puts_(o, "\\n");
-      break;
-    case '\r':
-      puts_(o, "\\r");
-      break;
-    case '\t':
-      puts_(o, "\\t");
-      break;
-    case '$':
-    case '%':
+    const char *e = str_escape(c, false);
+    if (e) {
+      puts_(o, e);
+    } else if (c == '$' || c == '%') {
       put(o, (const char *)&s[i], 1);
       if (i + 1 < n && s[i + 1] == '{')
         put(o, (const char *)&s[i], 1);
-      break;
-    default:
-      if (c < 0x20 || c == 0x7f) {
-        snprintf(esc, sizeof esc, "\\u%04x", c);
-        puts_(o, esc);
-      } else {
-        put(o, (const char *)&s[i], 1);
-      }
+    } else if (c < 0x20 || c == 0x7f) {
+      snprintf(esc, sizeof esc, "\\u%04x", c);
+      puts_(o, esc);
+    } else {
+      put(o, (const char *)&s[i], 1);
     }
   }
   put(o, "\"", 1);

@@ -133,6 +133,28 @@ static void dump_str(struct dumper *d, const struct ast *x) {
     fputs("null", d->out);
 }
 
+/* x's first n kids as fields of these names, the first nstr of them
+** names (strings). */
+static void dump_kids(struct dumper *d, const struct ast *x, int ind,
+                      const char *const *names, int n, int nstr) {
+  for (int i = 0; i < n; i++) {
+    field(d, ind, names[i]);
+    if (i < nstr)
+      dump_str(d, x->kids[i]);
+    else
+      dump(d, x->kids[i], ind);
+  }
+}
+
+/* x's name, then its kid under the field name kid. */
+static void dump_named(struct dumper *d, const struct ast *x, int ind,
+                       const char *kid) {
+  field(d, ind, "name");
+  dump_str(d, x);
+  field(d, ind, kid);
+  dump(d, x->kids[0], ind);
+}
+
 static void dump_object(struct dumper *d, const struct ast *x, int ind) {
   field(d, ind, "items");
   fputc('[', d->out);
@@ -191,10 +213,7 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     dump_list(d, x->items, x->n, ind);
     break;
   case AST_GETATTR:
-    field(d, ind, "name");
-    dump_str(d, x);
-    field(d, ind, "object");
-    dump(d, x->kids[0], ind);
+    dump_named(d, x, ind, "object");
     break;
   case AST_INDEX:
     if (x->flags & AST_F_LEGACY)
@@ -237,34 +256,16 @@ static void dump_fields(struct dumper *d, const struct ast *x, int ind) {
     fprintf(d->out, ", \"object\": %s, \"group\": %s",
             x->flags & AST_F_OBJECT ? "true" : "false",
             x->flags & AST_F_GROUP ? "true" : "false");
-    for (int i = 0; i < 6; i++) {
-      field(d, ind, for_names[i]);
-      if (i < 2)
-        dump_str(d, x->kids[i]);
-      else
-        dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, for_names, 6, 2);
     break;
   case AST_TFOR:
-    for (int i = 0; i < 4; i++) {
-      field(d, ind, tfor_names[i]);
-      if (i < 2)
-        dump_str(d, x->kids[i]);
-      else
-        dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, tfor_names, 4, 2);
     break;
   case AST_TIF:
-    for (int i = 0; i < 3; i++) {
-      field(d, ind, tif_names[i]);
-      dump(d, x->kids[i], ind);
-    }
+    dump_kids(d, x, ind, tif_names, 3, 0);
     break;
   case AST_ATTR:
-    field(d, ind, "name");
-    dump_str(d, x);
-    field(d, ind, "value");
-    dump(d, x->kids[0], ind);
+    dump_named(d, x, ind, "value");
     break;
   case AST_BLOCK: {
     const struct ast *labels = x->kids[0];

@@ -536,32 +536,50 @@ static void str_text(struct fp *p, const struct fast_tok *k, struct ast *x) {
 
 static struct ast *expr(struct fp *p, bool nl);
 
+/* An expression, then the punctuation ch (*k); NULL when either is not
+** there. */
+static struct ast *expr_then(struct fp *p, bool nl, char ch,
+                             struct fast_tok *k) {
+  struct ast *x = expr(p, nl);
+  if (!x)
+    return NULL;
+  lex(p, nl, k);
+  return is_punct(k, ch) ? x : NULL;
+}
+
+/* [expr {"," expr} [","]] close: the expressions pushed, *k the closing
+** token; false when that is not the shape. */
+static bool expr_list(struct fp *p, char close, struct fast_tok *k) {
+  peek(p, false, k);
+  if (is_punct(k, close)) {
+    lex(p, false, k);
+    return true;
+  }
+  for (;;) {
+    struct ast *e = expr(p, false);
+    if (!e)
+      return false;
+    push(p, e);
+    lex(p, false, k);
+    if (is_punct(k, close))
+      return true;
+    if (!is_punct(k, ','))
+      return false;
+    peek(p, false, k);
+    if (is_punct(k, close)) {
+      lex(p, false, k);
+      return true;
+    }
+  }
+}
+
 /* The rest of a call after its name: "(" args ")". */
 static struct ast *call(struct fp *p, const struct fast_tok *name) {
   struct fast_tok k;
   lex(p, false, &k); /* "(" */
   uint32_t from = p->top;
-  peek(p, false, &k);
-  if (is_punct(&k, ')')) {
-    lex(p, false, &k);
-  } else {
-    for (;;) {
-      struct ast *a = expr(p, false);
-      if (!a)
-        return NULL;
-      push(p, a);
-      lex(p, false, &k);
-      if (is_punct(&k, ')'))
-        break;
-      if (!is_punct(&k, ','))
-        return NULL;
-      peek(p, false, &k);
-      if (is_punct(&k, ')')) {
-        lex(p, false, &k);
-        break;
-      }
-    }
-  }
+  if (!expr_list(p, ')', &k))
+    return NULL;
   struct span s = {name->start, k.end};
   if (p->skip) {
     p->top = from;
@@ -581,27 +599,8 @@ static struct ast *call(struct fp *p, const struct fast_tok *name) {
 static struct ast *tuple(struct fp *p, const struct fast_tok *open) {
   struct fast_tok k;
   uint32_t from = p->top;
-  peek(p, false, &k);
-  if (is_punct(&k, ']')) {
-    lex(p, false, &k);
-  } else {
-    for (;;) {
-      struct ast *e = expr(p, false);
-      if (!e)
-        return NULL;
-      push(p, e);
-      lex(p, false, &k);
-      if (is_punct(&k, ']'))
-        break;
-      if (!is_punct(&k, ','))
-        return NULL;
-      peek(p, false, &k);
-      if (is_punct(&k, ']')) {
-        lex(p, false, &k);
-        break;
-      }
-    }
-  }
+  if (!expr_list(p, ']', &k))
+    return NULL;
   return list(p, AST_TUPLE, from, (struct span){open->start, k.end});
 }
 
@@ -733,11 +732,8 @@ static struct ast *unary(struct fp *p, bool nl) {
       peek(p, false, &n);
       if (is_op(&n, OPT_MUL) || !deeper(p))
         return NULL; /* [*] */
-      struct ast *key = expr(p, false);
+      struct ast *key = expr_then(p, false, ']', &n);
       if (!key)
-        return NULL;
-      lex(p, false, &n);
-      if (!is_punct(&n, ']'))
         return NULL;
       if (!p->skip)
         st = steps_push(
@@ -793,11 +789,8 @@ static struct ast *expr(struct fp *p, bool nl) {
   int depth = p->depth;
   if (!deeper(p))
     return NULL;
-  struct ast *y = expr(p, nl);
+  struct ast *y = expr_then(p, nl, ':', &k);
   if (!y)
-    return NULL;
-  lex(p, nl, &k);
-  if (!is_punct(&k, ':'))
     return NULL;
   struct ast *z = expr(p, nl);
   p->depth = depth;

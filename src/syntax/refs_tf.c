@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena_int.h"
 #include "base/strutil.h"
 #include "syntax/refwalk.h"
 
@@ -25,14 +26,7 @@ struct tf_refs {
 };
 
 static void add(struct tf_refs *r, const char *s) {
-  if (r->n == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 8;
-    const char **v = tfr_arena_alloc(r->a, cap * sizeof *v);
-    if (r->n)
-      memcpy(v, r->v, r->n * sizeof *v);
-    r->v = v;
-    r->cap = cap;
-  }
+  ARENA_GROW(r->a, r->v, r->n, r->cap, 8);
   r->v[r->n++] = s;
 }
 

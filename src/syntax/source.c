@@ -233,12 +233,19 @@ static struct src_file *overlay(tfr_arena *a, const struct overlays *ov,
   return src_new_private(a, path, copy, o->len);
 }
 
-struct src_file *src_read_private(tfr_arena *a, const struct overlays *ov,
-                                  const char *path, int *err) {
+/* An overlay, else the file mapped, else read (special_ok: a FIFO or a
+** device too). */
+static struct src_file *read_any(tfr_arena *a, const struct overlays *ov,
+                                 const char *path, bool special_ok, int *err) {
   struct src_file *f = overlay(a, ov, path);
   if (!f)
     f = map_file(a, path);
-  return f ? f : read_file(a, path, false, err);
+  return f ? f : read_file(a, path, special_ok, err);
+}
+
+struct src_file *src_read_private(tfr_arena *a, const struct overlays *ov,
+                                  const char *path, int *err) {
+  return read_any(a, ov, path, false, err);
 }
 
 const char *src_read_problem(int err) {
@@ -254,10 +261,7 @@ const char *src_read_problem(int err) {
 
 struct src_file *src_read_named(tfr_arena *a, const struct overlays *ov,
                                 const char *path, int *err) {
-  struct src_file *f = overlay(a, ov, path);
-  if (!f)
-    f = map_file(a, path);
-  return f ? f : read_file(a, path, true, err);
+  return read_any(a, ov, path, true, err);
 }
 
 void src_release(struct src_file *f, size_t upto) {

@@ -404,7 +404,7 @@ static const tfr_type *strip(struct cctx *c, const tfr_type *t) {
 }
 
 /* cty's FriendlyNameForConstraint. */
-const char *conv_friendly(struct cctx *c, const tfr_type *t) {
+const char *conv_friendly(tfr_arena *a, const tfr_type *t) {
   const char *what;
   switch (t->kind) {
   case TFR_DYNAMIC:
@@ -423,11 +423,11 @@ const char *conv_friendly(struct cctx *c, const tfr_type *t) {
     what = "map";
     break;
   default:
-    return tfr_type_friendly(c->a, t);
+    return tfr_type_friendly(a, t);
   }
-  return tfr_arena_printf(c->a, "%s of %s", what,
+  return tfr_arena_printf(a, "%s of %s", what,
                           is_dyn(t->elem) ? "any single type"
-                                          : conv_friendly(c, t->elem));
+                                          : conv_friendly(a, t->elem));
 }
 
 /* ---- primitive conversions (conversion_primitive.go) -------------------- */

@@ -51,6 +51,10 @@ const tfr_value *conv_convert_path(tfr_arena *a, const tfr_value *v,
                                    const tfr_type *want, const char **err,
                                    const char **path);
 
+/* cty's FriendlyNameForConstraint of t ("list of any single type"), in
+** the arena. */
+const char *conv_friendly(tfr_arena *a, const tfr_type *t);
+
 /* The single type all of types unify to (convert.Unify), or NULL. */
 const tfr_type *conv_unify(tfr_arena *a, size_t n,
                            const tfr_type *const *types);

@@ -121,9 +121,6 @@ const tfr_type *conv_mk_object(struct cctx *c, size_t n,
 const tfr_type *conv_mk_tuple(struct cctx *c, size_t n,
                               const tfr_type *const *types);
 
-/* cty's FriendlyNameForConstraint, in the arena. */
-const char *conv_friendly(struct cctx *c, const tfr_type *t);
-
 /* Go's %q of s (n bytes), in the arena. */
 const char *conv_quote(struct cctx *c, const char *s, size_t n);
 

@@ -433,27 +433,30 @@ const char *num_op_error(int op, const struct tfr_num *x,
   return overflow ? nil_panic : NULL;
 }
 
-const struct tfr_num *num_add(tfr_arena *a, const struct tfr_num *x,
-                              const struct tfr_num *y) {
-  if (num_op_error('+', x, y))
+/* x op y (fn, at the larger precision, rounded to nearest) as cty's
+** Add, Subtract and Divide; NULL for num_op_error's cases. */
+static const struct tfr_num *
+rounded_op(tfr_arena *a, char op,
+           int (*fn)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t),
+           const struct tfr_num *x, const struct tfr_num *y) {
+  if (num_op_error(op, x, y))
     return NULL;
   go_range();
   struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_add(r->m, x->m, y->m, MPFR_RNDN);
+  fn(r->m, x->m, y->m, MPFR_RNDN);
   go_underflow(r->m);
   return r;
+}
+
+const struct tfr_num *num_add(tfr_arena *a, const struct tfr_num *x,
+                              const struct tfr_num *y) {
+  return rounded_op(a, '+', mpfr_add, x, y);
 }
 
 /* cty: x.Add(y.Negate()), the same rounding as one subtraction. */
 const struct tfr_num *num_sub(tfr_arena *a, const struct tfr_num *x,
                               const struct tfr_num *y) {
-  if (num_op_error('-', x, y))
-    return NULL;
-  go_range();
-  struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_sub(r->m, x->m, y->m, MPFR_RNDN);
-  go_underflow(r->m);
-  return r;
+  return rounded_op(a, '-', mpfr_sub, x, y);
 }
 
 /*
@@ -479,13 +482,7 @@ const struct tfr_num *num_mul(tfr_arena *a, const struct tfr_num *x,
 
 const struct tfr_num *num_div(tfr_arena *a, const struct tfr_num *x,
                               const struct tfr_num *y) {
-  if (num_op_error('/', x, y))
-    return NULL;
-  go_range();
-  struct tfr_num *r = num_alloc(a, max_prec(x->m, y->m));
-  mpfr_div(r->m, x->m, y->m, MPFR_RNDN);
-  go_underflow(r->m);
-  return r;
+  return rounded_op(a, '/', mpfr_div, x, y);
 }
 
 /*

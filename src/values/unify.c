@@ -146,18 +146,26 @@ static bool all_convert(struct cctx *c, size_t n, const tfr_type *const *t,
   return true;
 }
 
+/* The collection (kind) of the type the m types of e unify to, when all n
+** of t convert to it; e (heap) is freed. */
+static const tfr_type *unify_into_coll(struct cctx *c, int kind, size_t n,
+                                       const tfr_type *const *t, size_t m,
+                                       const tfr_type **e, bool unsafe) {
+  const tfr_type *ety = unify_types(c, m, e, unsafe, NULL);
+  free(e);
+  if (!ety)
+    return NULL;
+  const tfr_type *ret = conv_mk_coll(c, kind, ety);
+  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
+}
+
 static const tfr_type *unify_collections(struct cctx *c, int kind, size_t n,
                                          const tfr_type *const *t,
                                          bool unsafe) {
   const tfr_type **e = heap_calloc(1, n * sizeof *e);
   for (size_t i = 0; i < n; i++)
     e[i] = t[i]->elem;
-  const tfr_type *ety = unify_types(c, n, e, unsafe, NULL);
-  free(e);
-  if (!ety)
-    return NULL;
-  const tfr_type *ret = conv_mk_coll(c, kind, ety);
-  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
+  return unify_into_coll(c, kind, n, t, n, e, unsafe);
 }
 
 /* All the attribute (or element) types of all of t, as one array. */
@@ -180,12 +188,7 @@ static const tfr_type *unify_members_as(struct cctx *c, int kind, size_t n,
                                         const tfr_type *const *t, bool unsafe) {
   size_t total;
   const tfr_type **all = all_members(n, t, &total);
-  const tfr_type *ety = unify_types(c, total, all, unsafe, NULL);
-  free(all);
-  if (!ety)
-    return NULL;
-  const tfr_type *ret = conv_mk_coll(c, kind, ety);
-  return all_convert(c, n, t, ret, unsafe) ? ret : NULL;
+  return unify_into_coll(c, kind, n, t, total, all, unsafe);
 }
 
 static bool same_names(const tfr_type *x, const tfr_type *y) {
@@ -335,7 +338,7 @@ const tfr_type *unify_types(struct cctx *c, size_t n,
 /* ---- MismatchMessage (mismatch_msg.go) ---------------------------------- */
 
 static const char *required(struct cctx *c, const tfr_type *want) {
-  return tfr_arena_printf(c->a, "%s required", conv_friendly(c, want));
+  return tfr_arena_printf(c->a, "%s required", conv_friendly(c->a, want));
 }
 
 static const char *attr_problem(struct cctx *c, const char *name,
@@ -412,7 +415,8 @@ static const char *mismatch_from_structural(struct cctx *c, const tfr_type *got,
                             conv_quote(c, got->names[i], strlen(got->names[i])),
                             unify_mismatch(c, g, w));
   }
-  return tfr_arena_printf(c->a, "all elements must be %s", conv_friendly(c, w));
+  return tfr_arena_printf(c->a, "all elements must be %s",
+                          conv_friendly(c->a, w));
 }
 
 static const char *mismatch_from_collection(struct cctx *c, const tfr_type *got,

@@ -453,9 +453,7 @@ bool tfr_value_equal(const tfr_value *x, const tfr_value *y) {
   return true;
 }
 
-/* cty's TestConformance, as a yes or no: given conforms to want, where
-** the dynamic pseudo-type in want matches anything. */
-static bool conforms(const tfr_type *given, const tfr_type *want) {
+bool type_conforms(const tfr_type *given, const tfr_type *want) {
   if (want->kind == TFR_DYNAMIC)
     return true;
   if (given->kind != want->kind)
@@ -464,7 +462,7 @@ static bool conforms(const tfr_type *given, const tfr_type *want) {
   case TFR_LIST:
   case TFR_SET:
   case TFR_MAP:
-    return conforms(given->elem, want->elem);
+    return type_conforms(given->elem, want->elem);
   case TFR_OBJECT:
   case TFR_TUPLE:
     if (given->n != want->n)
@@ -472,7 +470,7 @@ static bool conforms(const tfr_type *given, const tfr_type *want) {
     for (uint32_t i = 0; i < want->n; i++)
       if ((want->kind == TFR_OBJECT &&
            strcmp(given->names[i], want->names[i])) ||
-          !conforms(given->types[i], want->types[i]))
+          !type_conforms(given->types[i], want->types[i]))
         return false;
     return true;
   default:
@@ -491,7 +489,7 @@ static bool definitely_not_null(const tfr_value *v) {
 static bool excludes(const tfr_value *u, const tfr_value *k) {
   if (k->flags & TFR_V_NULL)
     return u->flags & TFR_V_NOTNULL;
-  if (!conforms(k->type, u->type))
+  if (!type_conforms(k->type, u->type))
     return true;
   if (k->type->kind == TFR_DYNAMIC)
     return false;
@@ -540,7 +538,9 @@ int tfr_value_equals(const tfr_value *x, const tfr_value *y) {
   if (nx || ny)
     return nx && ny;
   if (!wholly_known_type(x) || !wholly_known_type(y))
-    return !conforms(x->type, y->type) && !conforms(y->type, x->type) ? 0 : -1;
+    return !type_conforms(x->type, y->type) && !type_conforms(y->type, x->type)
+               ? 0
+               : -1;
   if (!tfr_type_equal(x->type, y->type))
     return 0;
   switch (x->type->kind) {

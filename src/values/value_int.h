@@ -26,6 +26,10 @@
 const tfr_type *type_object_sorted(tfr_arena *a, size_t n, const char **names,
                                    const tfr_type **types);
 
+/* cty's TestConformance, as a yes or no: given conforms to want, where
+** the dynamic pseudo-type in want matches anything. */
+bool type_conforms(const tfr_type *given, const tfr_type *want);
+
 /* The n bytes at s as a string value holds them (NFC): s itself when
 ** normalising changes nothing, else a normalised copy in a (*n set to its
 ** length). */
