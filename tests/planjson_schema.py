@@ -5,8 +5,9 @@
 
 Neither OPA nor conftest can be installed here (no Debian package; the
 npm packages are an SDK for an OPA server and the WebAssembly runtime of
-policies compiled by the opa binary), so the policy test is a schema
-test: every document that show/check -format=plan-json writes -- the
+policies compiled by the opa binary), so CI's policy test is a schema
+test (tests/planjson_opa.py runs Rego with an opa binary when there is
+one, and is skipped in CI): every document that show/check -format=plan-json writes -- the
 golden cases fixtures/cases/planjson-* (their expected.txt) and, when
 the corpus is there, the examples of terraform-aws-vpc and of the AVM
 virtual network module, each run here -- has only the members Terraform

@@ -40,7 +40,9 @@ child module instances: through for_each maps (each.value keeps the
 element's mark, eval_for_each.go), directly and through local values, a
 child's output map, a child's locals and chains three calls deep, a value
 both sensitive and ephemeral, and for_each values sensitive as a whole
-(their keys).  Each runs check (every format and -no-color; every
+(their keys); and calls with no instance (count = 0, for_each = {}),
+whose sensitive defaults and constant arguments plan-json's configuration
+holds.  Each runs check (every format and -no-color; every
 format with -var-file-each, with -recursive), show (every format) and
 explain -all (text, JSON), these with and without -strict, explain of
 every child variable by address (text, JSON), diff, eval and console of

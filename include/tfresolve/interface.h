@@ -196,6 +196,25 @@ tfr_iface_variable_rule(const struct tfr_iface_variable *v, size_t i);
 TFR_API const struct tfr_iface_default *
 tfr_iface_variable_default(const struct tfr_iface_variable *v, size_t i);
 
+struct tfr_resolution;
+struct tfr_instance;
+
+/**
+ * Every module of a resolution's configuration tree (tfr_resolve_opts
+ * .tree) once, under its call path (address and call both
+ * "module.a.module.b"), whatever the instances of its call: a call with
+ * count = 0 or for_each = {}, or whose instances were not checked, is
+ * there too, as a configuration lists every module call it loads
+ * (Terraform's internal/command/jsonconfig/config.go marshalModuleCalls).
+ * Its variables are as declared, each with its argument (arg_expr), and
+ * have no value.  Depth first, calls by name; *@p n of them (0 when the
+ * resolution has no tree: tfr_resolution.tree).  Owned by the arena of the
+ * resolution; not to be called by two threads at once on one
+ * resolution.  Since 0.4.0.
+ */
+TFR_API const struct tfr_instance *
+tfr_resolution_config_modules(const struct tfr_resolution *res, size_t *n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -367,6 +367,10 @@ struct tfr_resolution {
   ** checked, by address: use tfr_resolution_unchecked() */
   const struct tfr_unchecked *unchecked;
   size_t nunchecked;
+  /* since 0.4.0: the library's own, opaque (the module tree walked, which
+  ** tfr_resolution_scope and tfr_resolution_config_modules read): a copy
+  ** of the struct keeps it, one made from nothing has NULL */
+  const void *walked;
 };
 
 #ifdef __cplusplus

@@ -289,7 +289,7 @@ static void report_human(const struct many_opts *mo, struct job *jobs, size_t n,
 
 static void report_json(const struct many_opts *mo, struct job *jobs, size_t n,
                         const tfr_diags *load, bool valid) {
-  printf("{\"format_version\": \"1.3\",\n \"valid\": %s,\n",
+  printf("{\"format_version\": \"1.4\",\n \"valid\": %s,\n",
          valid ? "true" : "false");
   fputs(" \"diagnostics\": ", stdout);
   tfr_diags_render_json(load, stdout);

@@ -355,6 +355,14 @@ void cli_buf_indent(struct cli_buf *b, int n) {
                 n < (int)sizeof spaces - 1 ? (size_t)n : sizeof spaces - 1);
 }
 
+bool cli_buf_read(struct cli_buf *b, FILE *f) {
+  char chunk[65536];
+  size_t k;
+  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+    cli_buf_put(b, chunk, k);
+  return !ferror(f);
+}
+
 static const char *const type_words[] = {
     [TFR_DYNAMIC] = "any",   [TFR_BOOL] = "bool",     [TFR_NUMBER] = "number",
     [TFR_STRING] = "string", [TFR_LIST] = "list",     [TFR_SET] = "set",

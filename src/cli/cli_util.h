@@ -35,6 +35,8 @@ void cli_buf_put(struct cli_buf *b, const char *s, size_t n);
 bool cli_buf_full(const struct cli_buf *b); /* keeps no more lines */
 void cli_buf_puts(struct cli_buf *b, const char *s);
 void cli_buf_indent(struct cli_buf *b, int n); /* n spaces */
+/* The rest of f put into b; false when reading it failed (ferror). */
+bool cli_buf_read(struct cli_buf *b, FILE *f);
 
 /* The text before the keep-th newline of the n bytes at s (all of them
 ** when they have fewer), and in *lines how many lines they have. */

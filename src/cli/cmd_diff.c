@@ -624,7 +624,7 @@ static int run(struct cli_opts *co) {
   bool unreadable = cli_unreadable_var_file(s[0].diags) ||
                     cli_unreadable_var_file(s[1].diags);
   if (d.o.format == FMT_JSON)
-    fputs("{\"format_version\": \"1.3\",\n \"differences\": [", stdout);
+    fputs("{\"format_version\": \"1.4\",\n \"differences\": [", stdout);
   struct tally t = {0, 0, 0, 0};
   if (!unreadable)
     t = compare(a, s, &d);

@@ -114,6 +114,15 @@ static void rules(tfr_arena *a, struct cli_buf *b,
   }
 }
 
+/* A row's first cell: the name, linked to itself (KIND_NAME), as
+** terraform-docs' markdown table writes it. */
+static void anchor(struct cli_buf *b, const char *kind, const char *name) {
+  const char *part[] = {"| <a name=\"", kind, "_", name, "\"></a> [", name,
+                        "](#",          kind, "_", name, ") | "};
+  for (size_t i = 0; i < sizeof part / sizeof *part; i++)
+    cli_buf_puts(b, part[i]);
+}
+
 static void inputs(tfr_arena *a, struct cli_buf *b,
                    const struct tfr_interface *f) {
   cli_buf_puts(b, "## Inputs\n\n");
@@ -126,13 +135,7 @@ static void inputs(tfr_arena *a, struct cli_buf *b,
                   "--|\n");
   for (size_t i = 0; i < f->nvars; i++) {
     const struct tfr_iface_variable *v = tfr_interface_variable(f, i);
-    cli_buf_puts(b, "| <a name=\"input_");
-    cli_buf_puts(b, v->name);
-    cli_buf_puts(b, "\"></a> [");
-    cli_buf_puts(b, v->name);
-    cli_buf_puts(b, "](#input_");
-    cli_buf_puts(b, v->name);
-    cli_buf_puts(b, ") | ");
+    anchor(b, "input", v->name);
     cell(b, v->description ? v->description : "n/a");
     cli_buf_puts(b, " | ");
     const char *type = iface_type_text(a, v, false);
@@ -161,13 +164,7 @@ static void outputs(struct cli_buf *b, const struct tfr_interface *f) {
                   "|------|-------------|:---------:|\n");
   for (size_t i = 0; i < f->noutputs; i++) {
     const struct tfr_iface_output *o = tfr_interface_output(f, i);
-    cli_buf_puts(b, "| <a name=\"output_");
-    cli_buf_puts(b, o->name);
-    cli_buf_puts(b, "\"></a> [");
-    cli_buf_puts(b, o->name);
-    cli_buf_puts(b, "](#output_");
-    cli_buf_puts(b, o->name);
-    cli_buf_puts(b, ") | ");
+    anchor(b, "output", o->name);
     cell(b, o->description ? o->description : "n/a");
     cli_buf_puts(b, o->sensitive ? " | yes |\n" : " | no |\n");
   }
@@ -226,10 +223,7 @@ static char *read_all(const char *path, size_t *len, bool *missing) {
   if (!f)
     return NULL;
   struct cli_buf b = {0};
-  char chunk[8192];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-    cli_buf_put(&b, chunk, k);
+  cli_buf_read(&b, f);
   fclose(f);
   *len = b.p ? strlen(b.p) : 0;
   return b.p ? b.p : cli_strdup("");
@@ -332,14 +326,11 @@ static int to_readme(const struct cli_opts *co, const char *dir,
 }
 
 static int run(struct cli_opts *co) {
-  if (co->operands.n > 1)
-    return cli_usage_error(co->cmd, "unexpected argument \"%s\"",
-                           co->operands.v[1]);
+  const char *dir = iface_dir_operand(co);
+  if (!dir)
+    return EXIT_USAGE;
   if (co->write && co->check)
     return cli_usage_error(co->cmd, "-write and -check do not go together");
-  const char *dir = co->operands.n ? co->operands.v[0] : ".";
-  if (!cli_module_dir_ok("docs", dir))
-    return EXIT_USAGE; /* as show and check: DIR is not one */
   const char **files = NULL;
   size_t nfiles = 0;
   if (!iface_var_files(co->each.v, co->each.n, &files, &nfiles))
@@ -379,11 +370,7 @@ static const struct cli_option options[] = {
                  "Add a table of each variable's value in each environment: "
                  "one var file each of the files GLOB matches (repeatable; "
                  "sensitive values hidden)"),
-    CLI_OPT_INCLUDE(cli_opts_engine),
-    CLI_OPT_INCLUDE(cli_opts_chdir),
-    CLI_OPT_INCLUDE(cli_opts_no_color),
-    CLI_OPT_INCLUDE(cli_opts_help),
-    CLI_OPT_END};
+    CLI_OPT_INCLUDE(cli_opts_dir_end), CLI_OPT_END};
 
 const struct cli_command cli_cmd_docs = {
     .name = "docs",

@@ -727,11 +727,7 @@ static const struct cli_option options[] = {
                  "Replace FILE if it exists (without it, init refuses; a "
                  "symbolic link is never followed)",
                  CLI_NOVAL),
-    CLI_OPT_INCLUDE(cli_opts_engine),
-    CLI_OPT_INCLUDE(cli_opts_chdir),
-    CLI_OPT_INCLUDE(cli_opts_no_color),
-    CLI_OPT_INCLUDE(cli_opts_help),
-    CLI_OPT_END};
+    CLI_OPT_INCLUDE(cli_opts_dir_end), CLI_OPT_END};
 
 const struct cli_command cli_cmd_init = {
     .name = "init",

@@ -47,6 +47,41 @@ static void bool_field(FILE *f, const char *k, bool v, bool *first) {
   fputs(v ? "true" : "false", f);
 }
 
+/* A JSON array of strings. */
+static void json_strs(FILE *f, const char *const *v, size_t n) {
+  fputc('[', f);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? "," : "", f);
+    tfr_json_write_cstr(f, v[i]);
+  }
+  fputc(']', f);
+}
+
+/* The i-th member of an object whose members are one a line. */
+static void member(FILE *f, size_t i, const char *k) {
+  bool first = true;
+  fputs(i ? ",\n" : "\n", f);
+  key(f, k, &first);
+}
+
+/* ,"environments":{FILE: ..., ...}: write gives each environment's
+** value (of the variable or call ctx), nothing without -var-file. */
+static void environments(const struct out *o,
+                         void (*write)(const struct out *o,
+                                       const struct iface_env *e,
+                                       const void *ctx),
+                         const void *ctx) {
+  if (!o->r->nenvs)
+    return;
+  fputs(",\"environments\":{", o->f);
+  for (size_t i = 0; i < o->r->nenvs; i++) {
+    bool first = i == 0;
+    key(o->f, o->r->envs[i].file, &first);
+    write(o, &o->r->envs[i], ctx);
+  }
+  fputc('}', o->f);
+}
+
 /* SourcePos: {"filename", "line"}. */
 static void pos(FILE *f, const struct tfr_range *r, bool *first) {
   key(f, "pos", first);
@@ -63,16 +98,6 @@ static void value(const struct out *o, const tfr_value *v, bool hide) {
 }
 
 /* ---- variables ---------------------------------------------------------- */
-
-/* The strings of a rule's list. */
-static void json_strs(FILE *f, const char *const *v, size_t n) {
-  fputc('[', f);
-  for (size_t i = 0; i < n; i++) {
-    fputs(i ? "," : "", f);
-    tfr_json_write_cstr(f, v[i]);
-  }
-  fputc(']', f);
-}
 
 static void bounds(FILE *f, const char *k, const char *min, bool min_excl,
                    const char *max, bool max_excl, bool *first) {
@@ -165,27 +190,19 @@ static void variable_ours(const struct out *o,
   fputc(']', f);
 }
 
-/* Its value in each environment. */
-static void variable_envs(const struct out *o,
-                          const struct tfr_iface_variable *v, bool hide) {
-  if (!o->r->nenvs)
-    return;
-  FILE *f = o->f;
-  fputs(",\"environments\":{", f);
-  for (size_t i = 0; i < o->r->nenvs; i++) {
-    const struct iface_env *e = &o->r->envs[i];
-    const struct tfr_variable *rv = tfr_resolution_find(e->res, v->name);
-    bool first = i == 0;
-    key(f, e->file, &first);
-    fputs("{\"value\":", f);
-    value(o, rv ? rv->value : NULL, hide || (rv && rv->sensitive));
-    fprintf(f, ",\"source\":\"%s\"",
-            tfr_source_kind_name(rv ? rv->source : TFR_SRC_NONE));
-    if (rv && rv->error)
-      fputs(",\"error\":true", f);
-    fputc('}', f);
-  }
-  fputc('}', f);
+/* A variable's value in environment e. */
+static void variable_env(const struct out *o, const struct iface_env *e,
+                         const void *ctx) {
+  const struct tfr_iface_variable *v = ctx;
+  const struct tfr_variable *rv = tfr_resolution_find(e->res, v->name);
+  bool hide = v->sensitive && !o->show_sensitive;
+  fputs("{\"value\":", o->f);
+  value(o, rv ? rv->value : NULL, hide || (rv && rv->sensitive));
+  fprintf(o->f, ",\"source\":\"%s\"",
+          tfr_source_kind_name(rv ? rv->source : TFR_SRC_NONE));
+  if (rv && rv->error)
+    fputs(",\"error\":true", o->f);
+  fputc('}', o->f);
 }
 
 static void variable(const struct out *o, const struct tfr_iface_variable *v) {
@@ -204,7 +221,7 @@ static void variable(const struct out *o, const struct tfr_iface_variable *v) {
   str_field(f, "deprecated", v->deprecated, &first);
   pos(f, &v->decl, &first);
   variable_ours(o, v, hide);
-  variable_envs(o, v, hide);
+  environments(o, variable_env, v);
   fputc('}', f);
 }
 
@@ -243,12 +260,7 @@ static void provider(const struct out *o, const struct tfr_iface_provider *p) {
   str_field(f, "source", p->source, &first);
   if (p->nversions) {
     key(f, "version_constraints", &first);
-    fputc('[', f);
-    for (size_t i = 0; i < p->nversions; i++) {
-      fputs(i ? "," : "", f);
-      tfr_json_write_cstr(f, p->versions[i]);
-    }
-    fputc(']', f);
+    json_strs(f, p->versions, p->nversions);
   }
   if (p->naliases) {
     key(f, "aliases", &first);
@@ -291,29 +303,22 @@ static void resources(const struct out *o, bool data) {
 }
 
 /* A call's source and version in each environment. */
-static void call_envs(const struct out *o, const struct tfr_iface_call *c) {
-  if (!o->r->nenvs)
-    return;
+static void call_env(const struct out *o, const struct iface_env *e,
+                     const void *ctx) {
+  const struct tfr_iface_call *c = ctx;
   FILE *f = o->f;
-  fputs(",\"environments\":{", f);
-  for (size_t i = 0; i < o->r->nenvs; i++) {
-    const struct iface_env *e = &o->r->envs[i];
-    bool first = i == 0;
-    key(f, e->file, &first);
-    const char *why = NULL;
-    const char *src =
-        c->source_expr ? iface_call_source(o->r, e->res, c->source_expr, &why)
-                       : c->source;
-    fputs("{\"source\":", f);
-    if (src)
-      tfr_json_write_cstr(f, src);
-    else
-      fputs("null", f);
-    if (why) {
-      fputs(",\"source_unknown\":", f);
-      tfr_json_write_cstr(f, why);
-    }
-    fputc('}', f);
+  const char *why = NULL;
+  const char *src = c->source_expr
+                        ? iface_call_source(o->r, e->res, c->source_expr, &why)
+                        : c->source;
+  fputs("{\"source\":", f);
+  if (src)
+    tfr_json_write_cstr(f, src);
+  else
+    fputs("null", f);
+  if (why) {
+    fputs(",\"source_unknown\":", f);
+    tfr_json_write_cstr(f, why);
   }
   fputc('}', f);
 }
@@ -331,7 +336,7 @@ static void call(const struct out *o, const struct tfr_iface_call *c) {
   str_field(f, "version", c->version, &first);
   pos(f, &c->decl, &first);
   str_field(f, "source_expression", c->source_expr, &first);
-  call_envs(o, c);
+  environments(o, call_env, c);
   fputc('}', f);
 }
 
@@ -370,32 +375,22 @@ static void document(const struct out *o) {
   tfr_json_write_cstr(f, o->r->dir);
   fputs(",\n\"variables\":{", f);
   for (size_t i = 0; i < fc->nvars; i++) {
-    bool first = true;
-    fputs(i ? ",\n" : "\n", f);
-    key(f, fc->vars[i].name, &first);
+    member(f, i, fc->vars[i].name);
     variable(o, tfr_interface_variable(fc, i));
   }
   fputs("},\n\"outputs\":{", f);
   for (size_t i = 0; i < fc->noutputs; i++) {
-    bool first = true;
-    fputs(i ? ",\n" : "\n", f);
-    key(f, fc->outputs[i].name, &first);
+    member(f, i, fc->outputs[i].name);
     output(o, tfr_interface_output(fc, i));
   }
   fputc('}', f);
   if (fc->nrequired_core) {
-    fputs(",\n\"required_core\":[", f);
-    for (size_t i = 0; i < fc->nrequired_core; i++) {
-      fputs(i ? "," : "", f);
-      tfr_json_write_cstr(f, fc->required_core[i]);
-    }
-    fputc(']', f);
+    fputs(",\n\"required_core\":", f);
+    json_strs(f, fc->required_core, fc->nrequired_core);
   }
   fputs(",\n\"required_providers\":{", f);
   for (size_t i = 0; i < fc->nproviders; i++) {
-    bool first = true;
-    fputs(i ? ",\n" : "\n", f);
-    key(f, fc->providers[i].name, &first);
+    member(f, i, fc->providers[i].name);
     provider(o, tfr_interface_provider(fc, i));
   }
   fputc('}', f);
@@ -419,9 +414,7 @@ static void document(const struct out *o) {
   resources(o, true);
   fputs(",\n\"module_calls\":{", f);
   for (size_t i = 0; i < fc->ncalls; i++) {
-    bool first = true;
-    fputs(i ? ",\n" : "\n", f);
-    key(f, fc->calls[i].name, &first);
+    member(f, i, fc->calls[i].name);
     call(o, tfr_interface_call(fc, i));
   }
   fputc('}', f);
@@ -431,12 +424,9 @@ static void document(const struct out *o) {
 ** terraform-config-inspect prints what it could read with its
 ** diagnostics; errors among them make the exit status 1. */
 static int run(struct cli_opts *co) {
-  if (co->operands.n > 1)
-    return cli_usage_error(co->cmd, "unexpected argument \"%s\"",
-                           co->operands.v[1]);
-  const char *dir = co->operands.n ? co->operands.v[0] : ".";
-  if (!cli_module_dir_ok("inspect", dir))
-    return EXIT_USAGE; /* as show and check: DIR is not one */
+  const char *dir = iface_dir_operand(co);
+  if (!dir)
+    return EXIT_USAGE;
   struct iface_run r = {0};
   iface_load(&r, dir, co->o.opentofu, co->each.v, co->each.n);
   struct out o = {stdout, r.a, &r, co->o.show_sensitive};
@@ -456,11 +446,7 @@ static const struct cli_option options[] = {
     CLI_OPT_LIST("var-file", "FILE", each,
                  "One environment (repeatable): each variable's value and "
                  "each module call's source as they are with FILE"),
-    CLI_OPT_INCLUDE(cli_opts_sensitive),
-    CLI_OPT_INCLUDE(cli_opts_engine),
-    CLI_OPT_INCLUDE(cli_opts_chdir),
-    CLI_OPT_INCLUDE(cli_opts_no_color),
-    CLI_OPT_INCLUDE(cli_opts_help),
+    CLI_OPT_INCLUDE(cli_opts_sensitive), CLI_OPT_INCLUDE(cli_opts_dir_end),
     CLI_OPT_END};
 
 const struct cli_command cli_cmd_inspect = {

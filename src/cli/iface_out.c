@@ -9,7 +9,19 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_module.h"
 #include "cli_util.h"
+#include "options.h"
+
+const char *iface_dir_operand(struct cli_opts *co) {
+  if (co->operands.n > 1) {
+    cli_usage_error(co->cmd, "unexpected argument \"%s\"", co->operands.v[1]);
+    return NULL;
+  }
+  const char *dir = co->operands.n ? co->operands.v[0] : ".";
+  /* as show and check: DIR is not one */
+  return cli_module_dir_ok(co->cmd->name, dir) ? dir : NULL;
+}
 
 static const struct tfr_resolution *resolve(struct iface_run *r,
                                             const char *file, tfr_diags *d) {

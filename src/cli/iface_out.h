@@ -12,6 +12,13 @@
 
 #include "tfresolve/tfresolve.h"
 
+struct cli_opts;
+
+/* The command's one operand, the module directory (default "."), or
+** NULL after a usage message (more operands, or not a directory): its
+** exit status is then EXIT_USAGE. */
+const char *iface_dir_operand(struct cli_opts *co);
+
 /* One environment: the module resolved with one var file. */
 struct iface_env {
   const char *file;

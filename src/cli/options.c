@@ -153,6 +153,11 @@ const struct cli_option cli_opts_no_modules[] = {
                  CLI_NOVAL),
     CLI_OPT_END};
 
+const struct cli_option cli_opts_dir_end[] = {
+    CLI_OPT_INCLUDE(cli_opts_engine), CLI_OPT_INCLUDE(cli_opts_chdir),
+    CLI_OPT_INCLUDE(cli_opts_no_color), CLI_OPT_INCLUDE(cli_opts_help),
+    CLI_OPT_END};
+
 /* ---- walking a table --------------------------------------------------- */
 
 static const struct cli_option *find(const struct cli_option *t,

@@ -150,6 +150,9 @@ extern const struct cli_option cli_opts_json[];       /* -json alone */
 extern const struct cli_option cli_opts_sensitive[];  /* -show-sensitive */
 extern const struct cli_option cli_opts_no_color[];   /* -no-color */
 extern const struct cli_option cli_opts_no_modules[]; /* -no-modules */
+/* -engine, -chdir, -no-color, -help: the end of the tables of the
+** commands that read one module directory (docs, inspect, init) */
+extern const struct cli_option cli_opts_dir_end[];
 
 /* Read the command line argv[0..argc) of command c into o: EXIT_OK,
 ** EXIT_USAGE after a message on stderr, or -1 when -help was given and

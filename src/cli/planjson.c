@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_module.h"
+#include "tfresolve/interface.h"
 
 /* What every writer needs. */
 struct pj {
@@ -23,6 +24,9 @@ struct pj {
   const struct tfr_resolution *res;
   bool show; /* -show-sensitive */
   FILE *out;
+  /* every module of the configuration, once a call path */
+  const struct tfr_instance *cfg;
+  size_t ncfg;
 };
 
 static void key(struct pj *p, bool *first, const char *k, const char *ind) {
@@ -151,8 +155,8 @@ static size_t parent_len(const char *call) {
 static void module_body(struct pj *p, const char *path,
                         const struct tfr_instance *in, const char *ind);
 
-/* config.go:50-58 and 423-480: one module call, from its first instance
-** (every instance has its block): source, the arguments that set the
+/* config.go:50-58 and 423-480: one module call, from the configuration's
+** module (tfr_resolution_config_modules): source, the arguments that set the
 ** child's variables, count or for_each, the child module, version. */
 static void module_call(struct pj *p, const struct tfr_instance *in,
                         const char *ind) {
@@ -196,28 +200,20 @@ static void module_call(struct pj *p, const struct tfr_instance *in,
   fputc('}', p->out);
 }
 
-/* A module of the configuration (call path path; in: an instance of it,
-** NULL for the root): its module calls, then its variables, as
-** config.go:40-48 orders them. */
+/* A module of the configuration (call path path; in: it as the
+** configuration has it, NULL for the root): its module calls -- every
+** one the configuration has, whatever its instances (config.go:401-410
+** walks the configuration's calls: count = 0 and for_each = {} too) --
+** then its variables, as config.go:40-48 orders them. */
 static void module_body(struct pj *p, const char *path,
                         const struct tfr_instance *in, const char *ind) {
-  size_t plen = strlen(path), nseen = 0;
-  const char **seen = NULL;
+  size_t plen = strlen(path);
   bool first = true;
   fputc('{', p->out);
-  for (size_t i = 0; i < p->res->ninstances; i++) {
-    const struct tfr_instance *c = tfr_resolution_instance(p->res, i);
-    if (parent_len(c->call) != plen || strncmp(c->call, path, plen) ||
-        (nseen && !strcmp(seen[nseen - 1], c->call)))
+  for (size_t i = 0; i < p->ncfg; i++) {
+    const struct tfr_instance *c = &p->cfg[i];
+    if (parent_len(c->call) != plen || strncmp(c->call, path, plen))
       continue;
-    size_t j = 0;
-    while (j < nseen && strcmp(seen[j], c->call))
-      j++;
-    if (j < nseen)
-      continue;
-    if (!seen) /* at most one a call of this module's */
-      seen = tfr_arena_alloc(p->a, p->res->ninstances * sizeof *seen);
-    seen[nseen++] = c->call;
     if (first)
       fprintf(p->out, "\n%s\"module_calls\": {", ind);
     key(p, &first, strrchr(c->call, '.') + 1,
@@ -426,7 +422,8 @@ static void ours(struct pj *p, const tfr_diags *d) {
 
 void cli_plan_json(tfr_arena *a, const struct tfr_resolution *res,
                    const tfr_diags *d, bool show_sensitive) {
-  struct pj p = {a, res, show_sensitive, stdout};
+  struct pj p = {a, res, show_sensitive, stdout, NULL, 0};
+  p.cfg = tfr_resolution_config_modules(res, &p.ncfg);
   /* plan.go:34 FormatVersion, 60-81: the members in its order */
   fputs("{\"format_version\": \"1.2\",", p.out);
   plan_variables(&p);

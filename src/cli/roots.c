@@ -307,11 +307,7 @@ static bool scan_file(struct node *nd, const char *path, struct calls *c,
   if (!f)
     return false;
   struct cli_buf b = {0};
-  char chunk[65536];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-    cli_buf_put(&b, chunk, k);
-  bool ok = !ferror(f);
+  bool ok = cli_buf_read(&b, f);
   fclose(f);
   bool json = cli_has_suffix(path, ".json");
   if (ok && (json || scan_lines(nd, b.p ? b.p : "", b.n))) {

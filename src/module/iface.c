@@ -15,7 +15,9 @@
 
 #include "base/arena_int.h"
 #include "eval/eval.h"
+#include "base/strutil.h"
 #include "module/module.h"
+#include "module/tree.h"
 #include "syntax/body.h"
 #include "syntax/parse.h"
 #include "tfresolve/interface.h"
@@ -605,4 +607,14 @@ const struct tfr_interface *module_interface(tfr_arena *a,
   calls_of(&c, f);
   tfr_arena_free(c.trees);
   return f;
+}
+
+/* ---- the configuration tree's modules ---------------------------------- */
+
+const struct tfr_instance *
+tfr_resolution_config_modules(const struct tfr_resolution *res, size_t *n) {
+  const struct tree *t = resolve_tree(res);
+  const struct tfr_instance *out = NULL;
+  *n = t ? tree_config_modules(UNCONST(struct tree *, t), &out) : 0;
+  return *n ? out : NULL;
 }

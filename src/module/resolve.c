@@ -1027,21 +1027,18 @@ static bool read_opts(tfr_arena *a, tfr_diags *diags,
          opts_read_args(a, diags, &out->args, out->nargs, &out->arg_size, init);
 }
 
-/* Every resolution the library makes is one of these: the public struct
-** first, then what only the library reads (tree.h's resolve_tree). */
-struct resolution_full {
-  struct tfr_resolution res;
-  const struct tree *tree; /* the module tree walked, or NULL */
-};
-
 /* A new resolution, zeroed, in a. */
 static struct tfr_resolution *new_resolution(tfr_arena *a) {
-  struct resolution_full *r = tfr_arena_alloc(a, sizeof *r);
-  return &r->res;
+  return tfr_arena_alloc(a, sizeof(struct tfr_resolution));
 }
 
+/* The tree is in the public struct (tfr_resolution.walked), so that a
+** copy of it made by value -- tfr_policy_check's, a terragrunt unit's --
+** keeps it and one a caller makes from nothing has none: a struct the
+** library alone knew the size of was read past the end of those
+** (show -format=plan-json of a terragrunt unit crashed). */
 const struct tree *resolve_tree(const struct tfr_resolution *res) {
-  return res ? ((const struct resolution_full *)(const void *)res)->tree : NULL;
+  return res ? (const struct tree *)res->walked : NULL;
 }
 
 /* What a call with options it cannot read returns: no variables. */
@@ -1270,7 +1267,7 @@ static const struct tfr_resolution *resolve(tfr_arena *a, tfr_diags *diags,
   reasons(&r);
   if (tree) {
     tree_result(tree, res);
-    ((struct resolution_full *)(void *)res)->tree = tree;
+    res->walked = tree;
   } else if (o->tree && m->ncalls)
     res->tree = true; /* stopped before the tree was loaded */
   if (res->tree)
@@ -1309,7 +1306,6 @@ tfr_resolution_select(tfr_arena *a, const struct tfr_resolution *res,
                       void *ctx) {
   struct tfr_resolution *out = new_resolution(a);
   *out = *res;
-  ((struct resolution_full *)(void *)out)->tree = resolve_tree(res);
   out->vars = kept_vars(a, res->vars, res->n, keep, ctx, &out->n);
   /* the child instances' variables too; an instance left with none goes
   ** (one that has none at all stays) */

@@ -106,6 +106,11 @@ bool tree_root_failed(const struct tree *t, size_t k);
 ** every variable in error. */
 void tree_result(struct tree *t, struct tfr_resolution *res);
 
+/* Every module of the configuration tree once, under its call path, as
+** tree_result gives one when the walk did not run (its variables as
+** declared, with their arguments): what the configuration has whatever
+** its calls' instances (tfr_resolution_config_modules); how many. */
+size_t tree_config_modules(struct tree *t, const struct tfr_instance **modules);
 /* Give every diagnostic without a module the root's ("") and, in
 ** human output, a note naming the instance of the others. */
 void tree_mark_diags(tfr_diags *diags, size_t from);

@@ -240,6 +240,16 @@ void tree_result(struct tree *t, struct tfr_resolution *res) {
   res->nunchecked = t->nunchecked;
 }
 
+size_t tree_config_modules(struct tree *t,
+                           const struct tfr_instance **modules) {
+  size_t n = t->cut || t->root_only || !t->nall ? 0 : t->nall - 1;
+  struct tfr_instance *out = tfr_arena_alloc(t->a, (n ? n : 1) * sizeof *out);
+  for (size_t i = 0; i < n; i++)
+    put_instance(t, &out[i], t->all[i + 1], NULL);
+  *modules = out;
+  return n;
+}
+
 void tree_mark_diags(tfr_diags *diags, size_t from) {
   diags_set_module_since(diags, from, "");
 }

@@ -616,6 +616,10 @@ void tfr_diags_render_json(const tfr_diags *d, FILE *out) {
       fputs(", \"range\": ", out);
       tfr_range_write_json(out, &g->subject);
     }
+    if (g->element.filename) { /* format 1.4: where the element is written */
+      fputs(", \"element\": ", out);
+      tfr_range_write_json(out, &g->element);
+    }
     if (g->note) {
       fputs(", \"note\": ", out);
       json_write_cstr(out, g->note);

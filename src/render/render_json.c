@@ -501,8 +501,8 @@ void tfr_resolution_write_json(FILE *out, tfr_arena *a,
                                const tfr_diags *d, bool show_sensitive) {
   struct jv *w = jv_new(out, a);
   put_cstr(&w->o, res->valid
-                      ? "{\"format_version\": \"1.3\",\n \"valid\": true,"
-                      : "{\"format_version\": \"1.3\",\n \"valid\": false,");
+                      ? "{\"format_version\": \"1.4\",\n \"valid\": true,"
+                      : "{\"format_version\": \"1.4\",\n \"valid\": false,");
   put_cstr(&w->o, "\n \"variables\": {");
   for (size_t i = 0; i < res->n; i++) {
     put_cstr(&w->o, i ? ",\n  " : "\n  ");
