@@ -99,6 +99,102 @@ const char *tree_node_prefix(struct tree *t, const struct tmod *tm) {
 /* The graph's nodes and their dependencies; false when they take the
 ** tree past the memory budget (a module of many variables called from
 ** many paths). */
+/* The nodes of module tm: its variables (and their rules), local values
+** and outputs, with its expansion when it is called. */
+static void module_nodes(struct tree *t, struct tmod *tm) {
+  const struct module *m = tm->m;
+  const char *p = tree_node_prefix(t, tm);
+  const char *pv = tree_cat3(t, p, "var.", ""),
+             *pl = tree_cat3(t, p, "local.", ""),
+             *po = tree_cat3(t, p, "output.", "");
+  /* " (expand)", " (validation)", as the engine names them */
+  const char *sv = tree_cat3(
+                 t, " ", tm->parent ? t->engine->module_var_node : "(expand)",
+                 ""),
+             *sr = tree_cat3(t, " ", t->engine->rules_node, "");
+  size_t nv = m->nvars ? m->nvars : 1;
+  tm->var_node = tfr_arena_alloc(t->a, nv * sizeof *tm->var_node);
+  tm->valid_node = tfr_arena_alloc(t->a, nv * sizeof *tm->valid_node);
+  tm->local_node = tfr_arena_alloc(t->a, (m->nlocals ? m->nlocals : 1) *
+                                             sizeof *tm->local_node);
+  tm->output_node = tfr_arena_alloc(t->a, (m->noutputs ? m->noutputs : 1) *
+                                              sizeof *tm->output_node);
+  tm->expand = tm->parent ? add_node(t, N_EXPAND, tm, 0,
+                                     tree_cat3(t, tm->addr, " (expand)", ""))
+                          : -1;
+  for (size_t k = 0; k < m->nvars; k++) {
+    tm->var_node[k] =
+        add_node(t, N_VAR, tm, k, tree_cat3(t, pv, m->vars[k].name, sv));
+    tm->valid_node[k] = -1;
+    if (!tm->parent)
+      t->nodes[tm->var_node[k]].pre = true;
+    /* the init walk's graph: the const variables' rules alone
+    ** (graph_builder_init.go), every variable resolved before it */
+    if (m->vars[k].nvalidations && (!t->init || m->vars[k].is_const))
+      tm->valid_node[k] =
+          add_node(t, N_VALID, tm, k, tree_cat3(t, pv, m->vars[k].name, sr));
+  }
+  for (size_t k = 0; k < m->nlocals; k++)
+    tm->local_node[k] =
+        t->init ? -1
+                : add_node(t, N_LOCAL, tm, k,
+                           tree_cat3(t, pl, m->locals[k].name, " (expand)"));
+  for (size_t k = 0; k < m->noutputs; k++)
+    tm->output_node[k] =
+        t->init ? -1
+                : add_node(t, N_OUTPUT, tm, k,
+                           tree_cat3(t, po, m->outputs[k].name, " (expand)"));
+}
+
+/* The dependencies of node n. */
+static void node_deps(struct tree *t, size_t n) {
+  struct tnode *nd = &t->nodes[n];
+  struct tmod *tm = nd->tm;
+  const struct module *m = tm->m;
+  long self = (long)n;
+  if (tm->parent && nd->kind != N_EXPAND)
+    dep(t, self, tm->expand);
+  switch (nd->kind) {
+  case N_EXPAND:
+    if (tm->parent->parent)
+      dep(t, self, tm->parent->expand);
+    ref_deps(t, self, tm->parent, tm->call->count);
+    ref_deps(t, self, tm->parent, tm->call->for_each);
+    break;
+  case N_VAR:
+    if (!nd->pre && tm->args[nd->index])
+      ref_deps(t, self, tm->parent, tm->args[nd->index]->expr);
+    break;
+  case N_VALID: {
+    dep(t, self, tm->var_node[nd->index]);
+    const struct var_decl *v = &m->vars[nd->index];
+    for (size_t i = 0; i < v->nvalidations; i++) {
+      /* a rule sharing another's trees refers to its own variable alone
+      ** (module.h): the trees' references are the other variable's */
+      if (v->validations[i].alias)
+        continue;
+      ref_deps(t, self, tm, v->validations[i].condition);
+      ref_deps(t, self, tm, v->validations[i].error_message);
+    }
+    break;
+  }
+  case N_LOCAL:
+    ref_deps(t, self, tm, m->locals[nd->index].expr);
+    break;
+  case N_OUTPUT: {
+    /* its value's references and its preconditions'
+    ** (node_output.go:369-386, referencesForOutput) */
+    const struct output_decl *o = &m->outputs[nd->index];
+    ref_deps(t, self, tm, o->expr);
+    for (size_t i = 0; i < o->npreconds; i++) {
+      ref_deps(t, self, tm, o->preconds[i].cond);
+      ref_deps(t, self, tm, o->preconds[i].msg);
+    }
+    break;
+  }
+  }
+}
+
 bool tree_build_graph(struct tree *t) {
   t->nnodes = 0;
   size_t all = 0; /* the nodes, allocated at once */
@@ -121,99 +217,13 @@ bool tree_build_graph(struct tree *t) {
       own->addr = tm->addr;
       tm->m = own;
     }
-    const struct module *m = tm->m;
-    const char *p = tree_node_prefix(t, tm);
-    const char *pv = tree_cat3(t, p, "var.", ""),
-               *pl = tree_cat3(t, p, "local.", ""),
-               *po = tree_cat3(t, p, "output.", "");
-    /* " (expand)", " (validation)", as the engine names them */
-    const char *sv = tree_cat3(
-                   t, " ", tm->parent ? t->engine->module_var_node : "(expand)",
-                   ""),
-               *sr = tree_cat3(t, " ", t->engine->rules_node, "");
-    size_t nv = m->nvars ? m->nvars : 1;
-    tm->var_node = tfr_arena_alloc(t->a, nv * sizeof *tm->var_node);
-    tm->valid_node = tfr_arena_alloc(t->a, nv * sizeof *tm->valid_node);
-    tm->local_node = tfr_arena_alloc(t->a, (m->nlocals ? m->nlocals : 1) *
-                                               sizeof *tm->local_node);
-    tm->output_node = tfr_arena_alloc(t->a, (m->noutputs ? m->noutputs : 1) *
-                                                sizeof *tm->output_node);
-    tm->expand = tm->parent ? add_node(t, N_EXPAND, tm, 0,
-                                       tree_cat3(t, tm->addr, " (expand)", ""))
-                            : -1;
-    for (size_t k = 0; k < m->nvars; k++) {
-      tm->var_node[k] =
-          add_node(t, N_VAR, tm, k, tree_cat3(t, pv, m->vars[k].name, sv));
-      tm->valid_node[k] = -1;
-      if (!tm->parent)
-        t->nodes[tm->var_node[k]].pre = true;
-      /* the init walk's graph: the const variables' rules alone
-      ** (graph_builder_init.go), every variable resolved before it */
-      if (m->vars[k].nvalidations && (!t->init || m->vars[k].is_const))
-        tm->valid_node[k] =
-            add_node(t, N_VALID, tm, k, tree_cat3(t, pv, m->vars[k].name, sr));
-    }
-    for (size_t k = 0; k < m->nlocals; k++)
-      tm->local_node[k] =
-          t->init ? -1
-                  : add_node(t, N_LOCAL, tm, k,
-                             tree_cat3(t, pl, m->locals[k].name, " (expand)"));
-    for (size_t k = 0; k < m->noutputs; k++)
-      tm->output_node[k] =
-          t->init ? -1
-                  : add_node(t, N_OUTPUT, tm, k,
-                             tree_cat3(t, po, m->outputs[k].name, " (expand)"));
+    module_nodes(t, tm);
     if (tm->call && tree_over_budget(t, tm->call->src, tm->call->decl, tm->addr,
                                      "The graph of %s", tm->addr))
       return false;
   }
-  for (size_t n = 0; n < t->nnodes; n++) {
-    struct tnode *nd = &t->nodes[n];
-    struct tmod *tm = nd->tm;
-    const struct module *m = tm->m;
-    long self = (long)n;
-    if (tm->parent && nd->kind != N_EXPAND)
-      dep(t, self, tm->expand);
-    switch (nd->kind) {
-    case N_EXPAND:
-      if (tm->parent->parent)
-        dep(t, self, tm->parent->expand);
-      ref_deps(t, self, tm->parent, tm->call->count);
-      ref_deps(t, self, tm->parent, tm->call->for_each);
-      break;
-    case N_VAR:
-      if (!nd->pre && tm->args[nd->index])
-        ref_deps(t, self, tm->parent, tm->args[nd->index]->expr);
-      break;
-    case N_VALID: {
-      dep(t, self, tm->var_node[nd->index]);
-      const struct var_decl *v = &m->vars[nd->index];
-      for (size_t i = 0; i < v->nvalidations; i++) {
-        /* a rule sharing another's trees refers to its own variable alone
-        ** (module.h): the trees' references are the other variable's */
-        if (v->validations[i].alias)
-          continue;
-        ref_deps(t, self, tm, v->validations[i].condition);
-        ref_deps(t, self, tm, v->validations[i].error_message);
-      }
-      break;
-    }
-    case N_LOCAL:
-      ref_deps(t, self, tm, m->locals[nd->index].expr);
-      break;
-    case N_OUTPUT: {
-      /* its value's references and its preconditions'
-      ** (node_output.go:369-386, referencesForOutput) */
-      const struct output_decl *o = &m->outputs[nd->index];
-      ref_deps(t, self, tm, o->expr);
-      for (size_t i = 0; i < o->npreconds; i++) {
-        ref_deps(t, self, tm, o->preconds[i].cond);
-        ref_deps(t, self, tm, o->preconds[i].msg);
-      }
-      break;
-    }
-    }
-  }
+  for (size_t n = 0; n < t->nnodes; n++)
+    node_deps(t, n);
   return true;
 }
 
