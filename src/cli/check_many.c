@@ -355,6 +355,12 @@ static struct cli_roots *check_dirs(const struct many_opts *mo, tfr_arena *a,
                                     tfr_diags *load, struct cli_names *dirs,
                                     bool *units) {
   *units = false;
+  if (!mo->recursive && cli_stack_here(mo->dir) && !cli_unit_here(mo->dir)) {
+    /* a terragrunt.stack.hcl: the units it generates */
+    cli_stack_units(mo->dir, a, load, mo->env, dirs);
+    *units = true;
+    return NULL;
+  }
   if (!mo->recursive) {
     cli_names_add(dirs, mo->dir);
     return NULL;

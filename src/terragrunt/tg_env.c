@@ -231,15 +231,16 @@ static const char *cached_module(tfr_arena *a, const char *unit_dir,
 static const char *set_module(struct tg_run *r, struct tfr_unit *u,
                               const struct tg_cfg *c, const char *unit_dir) {
   if (!c->source) {
-    u->module_dir = tg_show_path(r, unit_dir);
-    return unit_dir;
+    const char *real = tg_real(r, unit_dir);
+    u->module_dir = tg_show_path(r, real);
+    return real;
   }
   size_t root;
   const char *sub = subdir_of(r->a, c->source, &root);
   const char *base = tfr_arena_strndup(r->a, c->source, root);
   if (local_source(c->source)) {
-    const char *d =
-        tg_join(r->a, tg_join(r->a, unit_dir, base), *sub ? sub : ".");
+    const char *d = tg_real(
+        r, tg_join(r->a, tg_join(r->a, unit_dir, base), *sub ? sub : "."));
     if (exists(d)) {
       u->module_dir = tg_show_path(r, d);
       return d;
@@ -385,7 +386,8 @@ static void add_arg(struct tg_run *r, struct tfr_cli_arg *v, size_t *n,
 
 /* A var file as Terraform, in terragrunt's directory, finds it. */
 static const char *var_file(struct tg_run *r, const char *f) {
-  return tg_show_path(r, tg_join(r->a, tg_dirname(r->a, r->unit), f));
+  return tg_show_path(r,
+                      tg_real(r, tg_join(r->a, tg_dirname(r->a, r->unit), f)));
 }
 
 static void build_args(struct tg_run *r, struct tfr_unit *u,
@@ -414,7 +416,7 @@ static void build_args(struct tg_run *r, struct tfr_unit *u,
     for (size_t k = 0; k < e->nreq; k++)
       add_arg(r, v, &n, true, var_file(r, e->req[k]), e);
     for (size_t k = 0; k < e->nopt; k++)
-      if (exists(tg_join(r->a, tg_dirname(r->a, r->unit), e->opt[k])))
+      if (tg_exists(r, tg_join(r->a, tg_dirname(r->a, r->unit), e->opt[k])))
         add_arg(r, v, &n, true, var_file(r, e->opt[k]), e);
   }
   u->args = v;
@@ -588,6 +590,52 @@ static const char *unit_path(tfr_arena *a, const char *cwd, const char *p) {
   return abs;
 }
 
+/* A unit that does not exist yet: the one a terragrunt.stack.hcl above it
+** generates there (tg_stack.c); else its values.* from its
+** terragrunt.values.hcl.  False after an error. */
+static bool stack_unit(struct tg_run *r) {
+  struct stat st;
+  if (stat(r->unit, &st) == 0) {
+    r->values = tg_read_values(r, tg_dirname(r->a, r->unit));
+    return true;
+  }
+  const char *dir = r->unit, *base = strrchr(dir, '/') + 1;
+  if (!strcmp(base, "terragrunt.hcl") || !strcmp(base, "terragrunt.hcl.json"))
+    dir = tg_dirname(r->a, dir);
+  if (stat(tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir), &st) ==
+      0) {
+    size_t n = 0;
+    if (tfr_stack_units(r->a, r->d, dir, r->env, &n)) {
+      tfr_diags_add(r->d, TFR_DIAG_ERROR, NULL, "Not a unit",
+                    tfr_arena_printf(r->a,
+                                     "%s holds terragrunt.stack.hcl and no "
+                                     "terragrunt.hcl: a stack, whose %zu "
+                                     "units are the directories it "
+                                     "generates; \"tfresolve check %s\" "
+                                     "checks each of them.",
+                                     tg_show_path(r, dir), n,
+                                     tg_show_path(r, dir)));
+      tfr_diags_set_ours(r->d);
+    }
+    return false;
+  }
+  size_t before = tfr_diags_count(r->d);
+  if (!tg_stack_unit(r, dir)) {
+    for (size_t i = before; i < tfr_diags_count(r->d); i++)
+      if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
+        return false;
+    return true; /* not a generated unit: read as it is */
+  }
+  if (dir != r->unit)
+    return true;
+  const char *hcl = tfr_arena_printf(r->a, "%s/terragrunt.hcl", dir);
+  r->unit = !tg_exists(r, hcl) &&
+                    tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
+                ? tfr_arena_printf(r->a, "%s.json", hcl)
+                : hcl;
+  return true;
+}
+
 const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
                                      const struct tfr_unit_opts *o) {
   struct tfr_unit_opts opts = {0};
@@ -603,7 +651,8 @@ const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
   r->command = opts.command ? opts.command : "plan";
   r->cwd = tfr_arena_strdup(a, getcwd(buf, sizeof buf) ? buf : "/");
   r->unit = unit_path(a, r->cwd, opts.path ? opts.path : ".");
-  r->values = tg_read_values(r, tg_dirname(a, r->unit));
+  if (!stack_unit(r))
+    return NULL;
   struct tg_cfg *c = tg_read_file(r, r->unit, r->unit, NULL);
   if (!c)
     return NULL;
@@ -611,7 +660,7 @@ const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
   u->config = tg_show_path(r, r->unit);
   const char *dir = set_module(r, u, c, tg_dirname(a, r->unit));
   if (dir)
-    copy_unit_files(r, u, tg_dirname(a, r->unit), dir);
+    copy_unit_files(r, u, tg_real(r, tg_dirname(a, r->unit)), dir);
   if (dir && !generate(r, u, c, dir))
     return NULL;
   struct tfr_unit_input *in = tfr_arena_alloc(a, (c->ninputs + 1) * sizeof *in);

@@ -89,6 +89,25 @@ struct tg_incl {
   struct tg_cfg *cfg;
 };
 
+/* A directory terragrunt stack generate would make (virt, absolute) and
+** the one it copies it from (real): the files of one are read from the
+** other (stack.go:762-822, 1014-1060). */
+struct tg_virt {
+  const char *virt, *real;
+  const tfr_value *values; /* its block's values, or NULL */
+};
+
+/* A unit or stack block of a stack file (stack.go:82-128), enabled. */
+struct tg_comp {
+  const char *name;
+  bool stack;                /* a stack block */
+  const char *source, *path; /* as written */
+  const tfr_value *values;   /* as terragrunt writes them, or NULL: none */
+  bool no_stack;             /* no_dot_terragrunt_stack */
+  bool enabled;
+  struct tfr_range at;
+};
+
 /* One read of a unit. */
 struct tg_run {
   tfr_arena *a;
@@ -103,6 +122,9 @@ struct tg_run {
                               read_terragrunt_config call) */
   const tfr_value *values; /* values.*: the unit's terragrunt.values.hcl
                               (stack.go:1962-2004), or NULL */
+  struct tg_virt virt[16];  /* the generated directories of a unit read
+                               from its stack file */
+  size_t nvirt;
 };
 
 /* The evaluation of one file: the context terragrunt's functions see
@@ -139,6 +161,23 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
 ** attribute evaluated with the functions (stack.go:1962-2004); NULL when
 ** there is none. */
 const tfr_value *tg_read_values(struct tg_run *r, const char *dir);
+/* A stack file (real: the file read; virt: where terragrunt reads it,
+** with values.* values): its enabled unit and stack blocks in *out, their
+** number; (size_t)-1 after an error (stack.go:1183-1290). */
+size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
+                     const tfr_value *values, struct tg_comp **out);
+
+/* tg_stack.c: the path of the file that holds what terragrunt would find
+** at abs (abs itself unless it is in a generated directory). */
+const char *tg_real(const struct tg_run *r, const char *abs);
+/* Whether abs exists once mapped so. */
+bool tg_exists(const struct tg_run *r, const char *abs);
+/* A unit directory (absolute) that does not exist: the unit stack
+** generate would make there from a terragrunt.stack.hcl above it, its
+** generated directories in r->virt and its values in r->values; false
+** (an error in r->d, or none: not a generated unit) when there is none. */
+bool tg_stack_unit(struct tg_run *r, const char *dir);
+
 /* tg_json.c: a terragrunt.hcl.json's top-level object as the body the
 ** native syntax gives. */
 const struct ast *tg_json_body(struct tg_run *r, struct src_file *src,

@@ -830,7 +830,7 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
     return NULL;
   }
   struct src_file *src =
-      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+      parse_open(r->a, r->d, NULL, tg_show_path(r, tg_real(r, path)), NULL, 0);
   size_t plen = strlen(path);
   bool json = plen > 5 && !strcmp(path + plen - 5, ".json");
   tfr_file *tf = src ? parse_opened(r->a, r->d, src,
@@ -911,4 +911,86 @@ const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
     vals[n++] = eval_in(&f, it->kids[0]);
   }
   return tfr_object(r->a, n, names, vals);
+}
+
+/* ---- stack files --------------------------------------------------------- */
+
+/* A stack file's values as terragrunt writes them to the generated
+** directory's terragrunt.values.hcl and reads them back (stack.go:1888-2004:
+** hclwrite's literals, then an object of what they parse to): lists and
+** sets become tuples, maps objects, a null its untyped null. */
+static const tfr_value *as_written(tfr_arena *a, const tfr_value *v) {
+  if (v->flags & TFR_V_NULL)
+    return v->type->kind == TFR_DYNAMIC ? v : tfr_null(a, &tfr_t_dynamic);
+  unsigned k = v->type->kind;
+  if (k != TFR_LIST && k != TFR_SET && k != TFR_TUPLE && k != TFR_MAP &&
+      k != TFR_OBJECT)
+    return v;
+  const tfr_value **e = tfr_arena_alloc(a, (v->n + 1) * sizeof *e);
+  for (uint32_t i = 0; i < v->n; i++)
+    e[i] = as_written(a, v->elems[i]);
+  const tfr_value *w = k == TFR_MAP || k == TFR_OBJECT
+                           ? tfr_object(a, v->n,
+                                        k == TFR_MAP ? v->keys : v->type->names,
+                                        e)
+                           : tfr_tuple(a, v->n, e);
+  unsigned m = v->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
+  return m ? tfr_value_mark(a, w, m) : w;
+}
+
+/* One unit or stack block (stack.go:82-128). */
+static bool read_comp(struct tg_file *f, const struct ast *b,
+                      struct tg_comp *c) {
+  const struct ast *body = b->kids[1];
+  c->name = label_of(f->r->a, b);
+  c->stack = is_name(b, "stack");
+  c->at = src_range(f->src, b->span);
+  c->source = str_attr(f, body, "source");
+  c->path = str_attr(f, body, "path");
+  c->no_stack = bool_attr(f, body, "no_dot_terragrunt_stack") == 1;
+  c->enabled = bool_attr(f, body, "enabled") != 0;
+  const struct ast *vx = attr_of(body, "values");
+  const tfr_value *v = vx ? eval_in(f, vx) : NULL;
+  /* only a known, non-null object or map is written (stack.go:1888-1910) */
+  if (v && !(v->flags & TFR_V_NULL) && tfr_value_is_wholly_known(v) &&
+      (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP))
+    c->values = as_written(f->r->a, v);
+  const char *miss = !attr_of(body, "source") ? "source"
+                     : !attr_of(body, "path")  ? "path"
+                                               : NULL;
+  if (miss) /* hcl's decode of a required attribute */
+    tg_error(f, b, "Missing required argument",
+             tfr_arena_printf(f->r->a,
+                              "The argument \"%s\" is required, but no "
+                              "definition was found.",
+                              miss));
+  return c->source && c->path;
+}
+
+size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
+                     const tfr_value *values, struct tg_comp **out) {
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, real), NULL, 0);
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  if (!tf)
+    return (size_t)-1;
+  const tfr_value *saved = r->values;
+  r->values = values;
+  struct tg_file *f = tfr_arena_alloc(r->a, sizeof *f);
+  *f = (struct tg_file){
+      .r = r, .path = virt, .config_path = virt, .original = virt, .src = src};
+  f->local = f->include = f->dependency = f->feature =
+      tfr_object(r->a, 0, NULL, NULL);
+  size_t before = tfr_diags_count(r->d), n = 0;
+  const struct ast *body = tf->f.body;
+  read_locals(f, body);
+  *out = tfr_arena_alloc(r->a, (body->n + 1) * sizeof **out);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK && (is_name(it, "unit") || is_name(it, "stack")) &&
+        read_comp(f, it, &(*out)[n]) && (*out)[n].enabled)
+      n++;
+  }
+  r->values = saved;
+  return errors_since(r, before) ? (size_t)-1 : n;
 }
