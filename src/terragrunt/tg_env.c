@@ -602,8 +602,7 @@ static bool stack_unit(struct tg_run *r) {
   const char *dir = r->unit, *base = strrchr(dir, '/') + 1;
   if (!strcmp(base, "terragrunt.hcl") || !strcmp(base, "terragrunt.hcl.json"))
     dir = tg_dirname(r->a, dir);
-  if (stat(tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir), &st) ==
-      0) {
+  if (stat(tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir), &st) == 0) {
     size_t n = 0;
     if (tfr_stack_units(r->a, r->d, dir, r->env, &n)) {
       tfr_diags_add(r->d, TFR_DIAG_ERROR, NULL, "Not a unit",
@@ -629,10 +628,10 @@ static bool stack_unit(struct tg_run *r) {
   if (dir != r->unit)
     return true;
   const char *hcl = tfr_arena_printf(r->a, "%s/terragrunt.hcl", dir);
-  r->unit = !tg_exists(r, hcl) &&
-                    tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
-                ? tfr_arena_printf(r->a, "%s.json", hcl)
-                : hcl;
+  r->unit =
+      !tg_exists(r, hcl) && tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
+          ? tfr_arena_printf(r->a, "%s.json", hcl)
+          : hcl;
   return true;
 }
 

@@ -97,8 +97,7 @@ static const char *config_dir(struct tg_call *t) {
 static const char *default_config(const struct tg_run *r, tfr_arena *a,
                                   const char *dir) {
   const char *j = tfr_arena_printf(a, "%s/terragrunt.hcl.json", dir);
-  if (!exists(r, tfr_arena_printf(a, "%s/terragrunt.hcl", dir)) &&
-      exists(r, j))
+  if (!exists(r, tfr_arena_printf(a, "%s/terragrunt.hcl", dir)) && exists(r, j))
     return j;
   return tfr_arena_printf(a, "%s/terragrunt.hcl", dir);
 }
@@ -126,7 +125,8 @@ static const tfr_value *find_in_parent_folders(struct tg_call *t) {
                          *name ? name : "terragrunt.hcl",
                          tg_show_path(t->f->r, t->f->config_path)));
     }
-    const char *cand = *name ? tg_join(a, cur, name) : default_config(t->f->r, a, cur);
+    const char *cand =
+        *name ? tg_join(a, cur, name) : default_config(t->f->r, a, cur);
     if (exists(t->f->r, cand))
       return str(t, cand);
     prev = cur;

@@ -122,8 +122,8 @@ struct tg_run {
                               read_terragrunt_config call) */
   const tfr_value *values; /* values.*: the unit's terragrunt.values.hcl
                               (stack.go:1962-2004), or NULL */
-  struct tg_virt virt[16];  /* the generated directories of a unit read
-                               from its stack file */
+  struct tg_virt virt[16]; /* the generated directories of a unit read
+                              from its stack file */
   size_t nvirt;
 };
 

@@ -929,11 +929,10 @@ static const tfr_value *as_written(tfr_arena *a, const tfr_value *v) {
   const tfr_value **e = tfr_arena_alloc(a, (v->n + 1) * sizeof *e);
   for (uint32_t i = 0; i < v->n; i++)
     e[i] = as_written(a, v->elems[i]);
-  const tfr_value *w = k == TFR_MAP || k == TFR_OBJECT
-                           ? tfr_object(a, v->n,
-                                        k == TFR_MAP ? v->keys : v->type->names,
-                                        e)
-                           : tfr_tuple(a, v->n, e);
+  const tfr_value *w =
+      k == TFR_MAP || k == TFR_OBJECT
+          ? tfr_object(a, v->n, k == TFR_MAP ? v->keys : v->type->names, e)
+          : tfr_tuple(a, v->n, e);
   unsigned m = v->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
   return m ? tfr_value_mark(a, w, m) : w;
 }
@@ -956,8 +955,8 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
       (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP))
     c->values = as_written(f->r->a, v);
   const char *miss = !attr_of(body, "source") ? "source"
-                     : !attr_of(body, "path")  ? "path"
-                                               : NULL;
+                     : !attr_of(body, "path") ? "path"
+                                              : NULL;
   if (miss) /* hcl's decode of a required attribute */
     tg_error(f, b, "Missing required argument",
              tfr_arena_printf(f->r->a,
@@ -987,7 +986,8 @@ size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
   *out = tfr_arena_alloc(r->a, (body->n + 1) * sizeof **out);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
-    if (it->kind == AST_BLOCK && (is_name(it, "unit") || is_name(it, "stack")) &&
+    if (it->kind == AST_BLOCK &&
+        (is_name(it, "unit") || is_name(it, "stack")) &&
         read_comp(f, it, &(*out)[n]) && (*out)[n].enabled)
       n++;
   }

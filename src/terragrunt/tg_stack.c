@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tg_int.h"
+#include "terragrunt/tg_int.h"
 #include "tfresolve/terragrunt.h"
 
 const char *tg_real(const struct tg_run *r, const char *abs) {
@@ -58,9 +58,9 @@ static const char *dest_of(struct tg_run *r, const char *stack_dir,
                tfr_arena_printf(r->a, "path %s must be relative", c->path));
     return NULL;
   }
-  const char *base = c->no_stack ? stack_dir
-                                 : tfr_arena_printf(r->a, "%s/.terragrunt-stack",
-                                                    stack_dir);
+  const char *base =
+      c->no_stack ? stack_dir
+                  : tfr_arena_printf(r->a, "%s/.terragrunt-stack", stack_dir);
   const char *dest = tg_join(r->a, base, c->path);
   size_t n = strlen(base);
   if (strncmp(dest, base, n) || (dest[n] && dest[n] != '/')) {
@@ -129,11 +129,10 @@ static const char *stack_file(struct tg_run *r, const char *dir) {
 }
 
 /* The blocks of dir's stack file; (size_t)-1 after an error. */
-static size_t comps_of(struct tg_run *r, const char *dir,
-                       struct tg_comp **c) {
-  return tg_read_stack(
-      r, tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir),
-      stack_file(r, dir), values_of(r, dir), c);
+static size_t comps_of(struct tg_run *r, const char *dir, struct tg_comp **c) {
+  return tg_read_stack(r,
+                       tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir),
+                       stack_file(r, dir), values_of(r, dir), c);
 }
 
 /* One step: the block of the nearest stack file above dir whose
@@ -223,8 +222,8 @@ const char *const *tfr_stack_units(tfr_arena *a, tfr_diags *diags,
   r->env = env;
   r->command = "plan";
   r->cwd = tfr_arena_strdup(a, getcwd(buf, sizeof buf) ? buf : "/");
-  r->unit = tg_join(a, tg_join(a, r->cwd, dir ? dir : "."),
-                    "terragrunt.stack.hcl");
+  r->unit =
+      tg_join(a, tg_join(a, r->cwd, dir ? dir : "."), "terragrunt.stack.hcl");
   const char **out = NULL;
   size_t cap = 0;
   *n = 0;
