@@ -105,7 +105,7 @@ struct tg_comp {
   const tfr_value *values;   /* as terragrunt writes them, or NULL: none */
   bool no_stack;             /* no_dot_terragrunt_stack */
   bool enabled;
-  struct tfr_range at;
+  struct tfr_range at, source_at, path_at; /* the block, its attributes */
 };
 
 /* One read of a unit. */

@@ -946,6 +946,11 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   c->at = src_range(f->src, b->span);
   c->source = str_attr(f, body, "source");
   c->path = str_attr(f, body, "path");
+  c->source_at = c->path_at = c->at;
+  if (attr_of(body, "source"))
+    c->source_at = src_range(f->src, attr_of(body, "source")->span);
+  if (attr_of(body, "path"))
+    c->path_at = src_range(f->src, attr_of(body, "path")->span);
   c->no_stack = bool_attr(f, body, "no_dot_terragrunt_stack") == 1;
   c->enabled = bool_attr(f, body, "enabled") != 0;
   const struct ast *vx = attr_of(body, "values");

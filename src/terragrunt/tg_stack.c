@@ -41,9 +41,9 @@ static bool is_dir(const char *p) {
 }
 
 /* An error of ours about a stack file's block. */
-static void comp_error(struct tg_run *r, const struct tg_comp *c,
+static void comp_error(struct tg_run *r, const struct tfr_range *at,
                        const char *summary, const char *detail) {
-  tfr_diags_add(r->d, TFR_DIAG_ERROR, &c->at, summary, detail);
+  tfr_diags_add(r->d, TFR_DIAG_ERROR, at, summary, detail);
   tfr_diags_set_ours(r->d);
 }
 
@@ -54,7 +54,7 @@ static void comp_error(struct tg_run *r, const struct tg_comp *c,
 static const char *dest_of(struct tg_run *r, const char *stack_dir,
                            const struct tg_comp *c) {
   if (c->path[0] == '/') {
-    comp_error(r, c, "Invalid path",
+    comp_error(r, &c->path_at, "Invalid path",
                tfr_arena_printf(r->a, "path %s must be relative", c->path));
     return NULL;
   }
@@ -64,7 +64,7 @@ static const char *dest_of(struct tg_run *r, const char *stack_dir,
   const char *dest = tg_join(r->a, base, c->path);
   size_t n = strlen(base);
   if (strncmp(dest, base, n) || (dest[n] && dest[n] != '/')) {
-    comp_error(r, c, "Invalid path",
+    comp_error(r, &c->path_at, "Invalid path",
                tfr_arena_printf(r->a,
                                 "%s destination path '%s' is outside of the "
                                 "stack directory '%s'",
@@ -85,16 +85,20 @@ static const char *source_of(struct tg_run *r, const char *stack_dir,
   const char *p = tg_real(r, tg_join(r->a, stack_dir, s));
   if (is_dir(p))
     return p;
+  bool remote = strstr(c->source, "::") || strstr(c->source, "://");
   comp_error(
-      r, c, "Source not read",
+      r, &c->source_at, "Source not read",
       tfr_arena_printf(r->a,
-                       "The source \"%s\" of %s \"%s\" is not a directory on "
-                       "this machine (%s): terragrunt fetches a remote one "
-                       "when it generates the stack, which is not done "
-                       "offline; run \"terragrunt stack generate\" and check "
-                       "the generated units.",
+                       "The source \"%s\" of %s \"%s\" is %s: terragrunt "
+                       "fetches such a source when it generates the stack, "
+                       "which is not done offline. Run \"terragrunt stack "
+                       "generate\" and check the generated units.",
                        c->source, c->stack ? "stack" : "unit", c->name,
-                       tg_show_path(r, p)));
+                       remote ? "remote"
+                              : tfr_arena_printf(r->a,
+                                                 "not a directory on this "
+                                                 "machine (%s)",
+                                                 tg_show_path(r, p))));
   return NULL;
 }
 
@@ -102,7 +106,7 @@ static const char *source_of(struct tg_run *r, const char *stack_dir,
 static bool add_virt(struct tg_run *r, const struct tg_comp *c,
                      const char *dest, const char *real) {
   if (r->nvirt == sizeof r->virt / sizeof *r->virt) {
-    comp_error(r, c, "Stacks nested too deeply",
+    comp_error(r, &c->at, "Stacks nested too deeply",
                "More than 16 stack levels: this reader stops here.");
     return false;
   }
@@ -182,12 +186,18 @@ static bool list_units(struct tg_run *r, const char *dir, const char ***out,
     return false;
   for (size_t i = 0; i < nc; i++) {
     const char *dest = dest_of(r, dir, &c[i]);
-    const char *src = dest ? source_of(r, dir, &c[i]) : NULL;
-    if (!src || !add_virt(r, &c[i], dest, src))
+    if (!dest)
       return false;
+    /* generated already: what is there (its own terragrunt.values.hcl);
+    ** else its source, to be read at dest */
+    if (!is_dir(tg_real(r, dest))) {
+      const char *src = source_of(r, dir, &c[i]);
+      if (!src || !add_virt(r, &c[i], dest, src))
+        return false;
+    }
     if (c[i].stack) {
       if (!stack_file(r, dest)) {
-        comp_error(r, &c[i], "Stack file not found",
+        comp_error(r, &c[i].at, "Stack file not found",
                    tfr_arena_printf(r->a,
                                     "validation failed for stack %s: "
                                     "expected stack to generate with "
