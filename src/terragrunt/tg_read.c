@@ -391,11 +391,42 @@ static const tfr_value *dep_outputs(struct tg_run *r, const struct tg_dep *d) {
   return tfr_unknown(r->a, &tfr_t_dynamic);
 }
 
+/* Whether the dependency's configuration exists
+** (getCleanedTargetConfigPath, config_helpers.go:1205-1218: config_path
+** from the unit's directory, a directory's terragrunt.hcl). */
+static bool dep_exists(struct tg_run *r, const struct tg_dep *d) {
+  if (!d->config_path)
+    return false;
+  const char *p = tg_join(r->a, tg_dirname(r->a, r->unit), d->config_path);
+  struct stat st;
+  if (stat(tg_real(r, p), &st) == 0 && S_ISDIR(st.st_mode)) {
+    const char *hcl = tfr_arena_printf(r->a, "%s/terragrunt.hcl", p);
+    p = !tg_exists(r, hcl) &&
+                tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
+            ? tfr_arena_printf(r->a, "%s.json", hcl)
+            : hcl;
+  }
+  return tg_exists(r, p);
+}
+
+/* dependency.NAME: outputs, and inputs where the dependency's file exists
+** -- null: terragrunt reads it with a partial parse, which never decodes
+** inputs (dependency.go:473-516, config_partial.go:585-587: a nil map,
+** JSON null), and refuses dependency.NAME.inputs in a top-level attribute
+** (no_dep_inputs). */
 static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
-  const char *names[1] = {"outputs"};
-  const tfr_value *v[1] = {d->outputs};
-  (void)r;
-  return tfr_object(r->a, d->outputs ? 1 : 0, names, v);
+  const char *names[2];
+  const tfr_value *v[2];
+  size_t n = 0;
+  if (dep_exists(r, d)) {
+    names[n] = "inputs";
+    v[n++] = tfr_null(r->a, &tfr_t_dynamic);
+  }
+  if (d->outputs) {
+    names[n] = "outputs";
+    v[n++] = d->outputs;
+  }
+  return tfr_object(r->a, n, names, v);
 }
 
 static void read_deps(struct tg_file *f, struct tg_cfg *c,
@@ -815,6 +846,47 @@ static void close_file(struct tg_cfg *c, const tfr_value *dep,
   }
 }
 
+/* A dependency.NAME.inputs (or dependency.NAME[KEY].inputs) traversal in
+** x, or NULL (DetectInputsCtyUsage, config.go:1685-1725). */
+static const struct ast *dep_inputs(const struct ast *x, int depth) {
+  if (!x || depth > AST_MAX_DEPTH)
+    return NULL;
+  if (x->kind == AST_GETATTR && is_name(x, "inputs")) {
+    const struct ast *o = x->kids[0];
+    if (o && o->kind == AST_INDEX && o->kids[0] &&
+        (o->kids[0]->kind == AST_STRING || o->kids[0]->kind == AST_NUMBER))
+      o = o->a;
+    if (o && o->kind == AST_GETATTR && o->kids[0] &&
+        o->kids[0]->kind == AST_VARIABLE && is_name(o->kids[0], "dependency"))
+      return x;
+  }
+  for (uint32_t i = 0; i < ast_child_count(x); i++) {
+    const struct ast *hit = dep_inputs(ast_child(x, i), depth + 1);
+    if (hit)
+      return hit;
+  }
+  return NULL;
+}
+
+/* Terragrunt's refusal of dependency inputs in a top-level attribute of a
+** native-syntax file (DetectDeprecatedConfigurations, config.go:1654-1667,
+** run on every file it parses); false after it. */
+static bool no_dep_inputs(struct tg_file *f) {
+  for (uint32_t i = 0; f->body->kind == AST_BODY && i < f->body->n; i++) {
+    const struct ast *it = f->body->items[i];
+    const struct ast *hit =
+        it->kind == AST_ATTR ? dep_inputs(it->kids[0], 0) : NULL;
+    if (hit) {
+      tg_error(f, hit, "Dependency inputs not supported",
+               "Reading inputs from dependencies is no longer supported. To "
+               "acquire values from dependencies, use outputs "
+               "(dependency.foo.outputs.bar) instead.");
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool errors_since(struct tg_run *r, size_t before) {
   for (size_t i = before; i < tfr_diags_count(r->d); i++)
     if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
@@ -854,7 +926,7 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
   size_t before = tfr_diags_count(r->d);
   f->local = f->include = f->dependency = f->feature =
       tfr_object(r->a, 0, NULL, NULL);
-  if (read_includes(f, f->body))
+  if ((json || no_dep_inputs(f)) && read_includes(f, f->body))
     open_body(f, c, f->body);
   r->nstack--;
   return errors_since(r, before) ? NULL : c;
