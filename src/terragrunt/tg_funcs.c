@@ -300,9 +300,9 @@ static const tfr_value *read_tfvars(struct tg_call *t) {
 /* deep_merge (cty_helpers.go:257-300): objects and maps merged as include
 ** deep merges inputs; it needs terragrunt's "deep-merge" experiment
 ** (TG_EXPERIMENT, or TG_EXPERIMENT_MODE for all). */
-static bool experiment(struct tg_call *t, const char *name) {
+bool tg_experiment(const struct tg_run *r, const char *name) {
   size_t n = strlen(name);
-  for (char *const *e = t->f->r->env; e && *e; e++) {
+  for (char *const *e = r->env; e && *e; e++) {
     if (!strncmp(*e, "TG_EXPERIMENT_MODE=", 19))
       return !strcmp(*e + 19, "true") || !strcmp(*e + 19, "1");
     if (strncmp(*e, "TG_EXPERIMENT=", 14))
@@ -337,7 +337,7 @@ static const tfr_value *deep_merge(struct tg_call *t, const struct ast *x) {
     if (!out)
       return fail(t, err);
   }
-  if (!experiment(t, "deep-merge")) /* errors.go:481-490 */
+  if (!tg_experiment(t->f->r, "deep-merge")) /* errors.go:481-490 */
     return fail(t, tfr_arena_printf(a,
                                     "deep_merge in %s requires the "
                                     "'deep-merge' experiment to be enabled",

@@ -193,6 +193,13 @@ void tg_error(struct tg_file *f, const struct ast *at, const char *summary,
 const char *tg_join(tfr_arena *a, const char *dir, const char *p);
 const char *tg_dirname(tfr_arena *a, const char *p);
 
+/* Whether terragrunt's experiment name is on (TG_EXPERIMENT, or
+** TG_EXPERIMENT_MODE for all). */
+bool tg_experiment(const struct tg_run *r, const char *name);
+/* tg_read.c: terragrunt's refusal of block iteration without its
+** experiment (expansion.go:43-83); false after it. */
+bool tg_block_iteration_ok(struct tg_file *f);
+
 /* tg_funcs.c: the function table of a terragrunt file (Terraform's
 ** functions and terragrunt's, config_helpers.go:190-430). */
 const struct eval_funcs *tg_funcs(struct tg_file *f);

@@ -887,6 +887,60 @@ static bool no_dep_inputs(struct tg_file *f) {
   return true;
 }
 
+/* The one-label dependency, unit and stack blocks (the candidates of
+** blockIterationCandidateSchema, expansion.go:19-26). */
+static bool iteration_candidate(const struct ast *b) {
+  return b->kind == AST_BLOCK && b->kids[0] && b->kids[0]->n == 1 &&
+         (is_name(b, "dependency") || is_name(b, "unit") ||
+          is_name(b, "stack"));
+}
+
+bool tg_block_iteration_ok(struct tg_file *f) {
+  bool on = tg_experiment(f->r, "block-iteration");
+  for (uint32_t i = 0; f->body->kind == AST_BODY && i < f->body->n; i++) {
+    const struct ast *b = f->body->items[i], *body;
+    if (!iteration_candidate(b))
+      continue;
+    body = b->kids[1];
+    const char *block = tfr_arena_printf(f->r->a, "%.*s \"%s\"", (int)b->n,
+                                         b->str, label_of(f->r->a, b));
+    for (uint32_t k = 0; k < body->n; k++) {
+      const struct ast *it = body->items[k];
+      if (it->kind != AST_BLOCK || !is_name(it, "expansion"))
+        continue;
+      /* with the experiment: terragrunt's iteration, still being built
+      ** (docs/src/data/experiments/block-iteration.mdx), not read here */
+      tg_error(f, it,
+               on ? "Block iteration not supported"
+                  : "Block iteration requires an experiment",
+               on ? tfr_arena_printf(f->r->a,
+                                     "The expansion block of the %s block "
+                                     "(terragrunt's block-iteration "
+                                     "experiment) is not read offline yet.",
+                                     block)
+                  : tfr_arena_printf(
+                        f->r->a,
+                        "the %s block in %s uses an expansion block, which "
+                        "requires the 'block-iteration' experiment; enable "
+                        "it with --experiment block-iteration",
+                        block, f->src->name));
+      return false;
+    }
+    const struct ast *en = attr_of(body, "enabled");
+    if (!on && en && !is_name(b, "dependency")) { /* expansion.go:69-79 */
+      tg_error(f, en, "Block iteration requires an experiment",
+               tfr_arena_printf(f->r->a,
+                                "the %s block in %s uses an enabled "
+                                "attribute, which requires the "
+                                "'block-iteration' experiment; enable it "
+                                "with --experiment block-iteration",
+                                block, f->src->name));
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool errors_since(struct tg_run *r, size_t before) {
   for (size_t i = before; i < tfr_diags_count(r->d); i++)
     if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
@@ -926,7 +980,8 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
   size_t before = tfr_diags_count(r->d);
   f->local = f->include = f->dependency = f->feature =
       tfr_object(r->a, 0, NULL, NULL);
-  if ((json || no_dep_inputs(f)) && read_includes(f, f->body))
+  if ((json || no_dep_inputs(f)) && tg_block_iteration_ok(f) &&
+      read_includes(f, f->body))
     open_body(f, c, f->body);
   r->nstack--;
   return errors_since(r, before) ? NULL : c;
@@ -1059,6 +1114,11 @@ size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
       tfr_object(r->a, 0, NULL, NULL);
   size_t before = tfr_diags_count(r->d), n = 0;
   const struct ast *body = tf->f.body;
+  f->body = body;
+  if (!tg_block_iteration_ok(f)) { /* stack.go:1194 */
+    r->values = saved;
+    return (size_t)-1;
+  }
   read_locals(f, body);
   *out = tfr_arena_alloc(r->a, (body->n + 1) * sizeof **out);
   for (uint32_t i = 0; i < body->n; i++) {
