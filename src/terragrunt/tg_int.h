@@ -46,6 +46,8 @@ struct tg_dep {
   bool skip_outputs;
   struct tfr_range at;
   const tfr_value *outputs; /* dependency.NAME.outputs, or NULL: none */
+  const char *key; /* an expanded block's instance: dependency.NAME[key]
+                      (hclparse/expansion.go InstanceKey); NULL: not */
 };
 
 /* A generate block (pkg/config/config.go:820-835, 2097-2170). */
@@ -141,9 +143,10 @@ struct tg_file {
                                  included this file, or NULL */
   struct src_file *src;
   const tfr_value *local, *include, *dependency, *feature;
-  bool functions_only;       /* include blocks: no variables yet */
-  const struct tg_dep *deps; /* the dependency blocks in scope (the
-                                unit's and its includes'), for warnings */
+  const tfr_value *each, *count; /* an expanded block's instance, or NULL */
+  bool functions_only;           /* include blocks: no variables yet */
+  const struct tg_dep *deps;     /* the dependency blocks in scope (the
+                                    unit's and its includes'), for warnings */
   size_t ndeps;
   const struct ast *body;
   const char **local_names; /* its locals, and the line of each */

@@ -15,6 +15,7 @@
 #include "base/strutil.h"
 #include "eval/refs.h"
 #include "syntax/parse.h"
+#include "values/number.h"
 #include "terragrunt/tg_int.h"
 
 const char *tg_show_path(struct tg_run *r, const char *abs) {
@@ -69,6 +70,10 @@ static const tfr_value *lookup(void *ud, struct eval_ctx *c,
     return f->feature;
   if (len == 6 && !memcmp(name, "values", 6))
     return f->r->values;
+  if (len == 4 && !memcmp(name, "each", 4))
+    return f->each;
+  if (len == 5 && !memcmp(name, "count", 5))
+    return f->count;
   return NULL;
 }
 
@@ -429,36 +434,220 @@ static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
   return tfr_object(r->a, n, names, v);
 }
 
+/* One dependency block (or an instance of an expanded one) into d. */
+static void read_dep(struct tg_file *f, const struct ast *b, struct tg_dep *d,
+                     const char *key) {
+  tfr_arena *a = f->r->a;
+  const struct ast *db = b->kids[1];
+  d->name = label_of(a, b);
+  d->key = key;
+  d->at = src_range(f->src, b->span);
+  /* where the dependency is: only named offline, and it may read what
+  ** stage 1 does not have yet (include.X.inputs): its errors are not
+  ** terragrunt's to give here */
+  tfr_diags *keep = f->r->d;
+  f->r->d = tfr_diags_new(a);
+  d->config_path = str_attr(f, db, "config_path");
+  f->r->d = keep;
+  const struct ast *m = attr_of(db, "mock_outputs");
+  d->mocks = m ? eval_in(f, m) : NULL;
+  d->allowed =
+      strs_attr(f, db, "mock_outputs_allowed_terraform_commands", &d->nallowed);
+  d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
+  d->outputs = dep_outputs(f->r, d);
+}
+
+/* The expansion block of b, or NULL; *twice: a second one. */
+static const struct ast *expansion_of(const struct ast *b,
+                                      const struct ast **twice) {
+  const struct ast *e = NULL, *body = b->kids[1];
+  *twice = NULL;
+  for (uint32_t i = 0; i < body->n; i++)
+    if (body->items[i]->kind == AST_BLOCK &&
+        is_name(body->items[i], "expansion")) {
+      if (e && !*twice)
+        *twice = body->items[i];
+      e = e ? e : body->items[i];
+    }
+  return e;
+}
+
+/* An expansion block's error (hclparse/errors.go: the text after the
+** range it starts with, which is the diagnostic's). */
+static long expand_error(struct tg_file *f, const struct ast *at,
+                         const char *detail) {
+  tg_error(f, at, "Invalid expansion", detail);
+  return -1;
+}
+
+/* The instances of an expanded block (ExpandBlock, hclparse/expansion.go:
+** 139-330): their keys in *keys and each or count in *vals; how many,
+** or -1 after an error. */
+static long expand(struct tg_file *f, const struct ast *e, const char ***keys,
+                   const tfr_value ***vals) {
+  tfr_arena *a = f->r->a;
+  const struct ast *fe = attr_of(e->kids[1], "for_each");
+  const struct ast *ct = attr_of(e->kids[1], "count");
+  if (fe && ct)
+    return expand_error(f, e,
+                        "the expansion block sets both for_each and count; "
+                        "set exactly one");
+  if (!fe && !ct)
+    return expand_error(f, e,
+                        "the expansion block sets neither for_each nor "
+                        "count; set exactly one");
+  const char *attr = fe ? "for_each" : "count";
+  const tfr_value *v = eval_in(f, fe ? fe : ct);
+  if (v->flags & TFR_V_UNKNOWN)
+    return expand_error(
+        f, fe ? fe : ct,
+        tfr_arena_printf(a,
+                         "%s is not known at parse time; it must resolve to "
+                         "a concrete value",
+                         attr));
+  if (v->flags & TFR_V_NULL)
+    return expand_error(
+        f, fe ? fe : ct,
+        tfr_arena_printf(a, "%s is null; it must resolve to a concrete value",
+                         attr));
+  if (ct) {
+    double n = v->type->kind == TFR_NUMBER ? tfr_number_double(v) : -1.5;
+    if (v->type->kind != TFR_NUMBER || n != (double)(long)n)
+      return expand_error(f, ct, "count must be a whole number");
+    if (n < 0)
+      return expand_error(
+          f, ct,
+          tfr_arena_printf(a, "count is %ld; it must not be negative",
+                           (long)n));
+    if (n > 10000)
+      return expand_error(f, ct, "count is above what is read here (10000)");
+    *keys = tfr_arena_alloc(a, ((size_t)n + 1) * sizeof **keys);
+    *vals = tfr_arena_alloc(a, ((size_t)n + 1) * sizeof **vals);
+    for (long i = 0; i < (long)n; i++) {
+      const char *idx[1] = {"index"};
+      tfr_value *num = tfr_arena_alloc(a, sizeof *num);
+      num->type = &tfr_t_number;
+      num->num = num_from_int(a, i);
+      const tfr_value *iv[1] = {num};
+      (*keys)[i] = tfr_arena_printf(a, "%ld", i);
+      (*vals)[i] = tfr_object(a, 1, idx, iv);
+    }
+    return (long)n;
+  }
+  unsigned k = v->type->kind;
+  if (k != TFR_SET && k != TFR_MAP && k != TFR_OBJECT)
+    return expand_error(
+        f, fe,
+        tfr_arena_printf(a, "for_each must be a set or a map, but got %s",
+                         tfr_type_friendly(a, v->type)));
+  *keys = tfr_arena_alloc(a, (v->n + 1) * sizeof **keys);
+  *vals = tfr_arena_alloc(a, (v->n + 1) * sizeof **vals);
+  for (uint32_t i = 0; i < v->n; i++) {
+    const tfr_value *el = v->elems[i];
+    const char *key = k == TFR_MAP      ? v->keys[i]
+                      : k == TFR_OBJECT ? v->type->names[i]
+                                        : NULL;
+    if (k == TFR_SET) { /* a set's key is its element */
+      if (el->flags & (TFR_V_UNKNOWN | TFR_V_NULL))
+        return expand_error(f, fe,
+                            "for_each element is not known at parse time; "
+                            "it must resolve to a concrete value");
+      if (el->type->kind == TFR_STRING)
+        key = tfr_arena_strndup(a, el->s, el->n);
+      else if (el->type->kind == TFR_NUMBER)
+        key = tfr_number_text(a, el);
+      else
+        return expand_error(
+            f, fe,
+            tfr_arena_printf(a,
+                             "for_each element keys must be strings or "
+                             "numbers, but got %s",
+                             tfr_type_friendly(a, el->type)));
+    }
+    const char *names[2] = {"key", "value"};
+    const tfr_value *ev[2] = {tfr_string(a, key, strlen(key)), el};
+    (*keys)[i] = key;
+    (*vals)[i] = tfr_object(a, 2, names, ev);
+  }
+  return (long)v->n;
+}
+
+/* The dependency blocks of a file, each expanded block's instances
+** (dependency.go:70-90: Expansion, decoded by ExpandBlocks). */
 static void read_deps(struct tg_file *f, struct tg_cfg *c,
                       const struct ast *body) {
   tfr_arena *a = f->r->a;
-  size_t n = 0;
+  size_t cap = 1;
   for (uint32_t i = 0; i < body->n; i++)
-    n += body->items[i]->kind == AST_BLOCK &&
-         is_name(body->items[i], "dependency");
-  c->deps = tfr_arena_alloc(a, (n + 1) * sizeof *c->deps);
+    cap += body->items[i]->kind == AST_BLOCK &&
+           is_name(body->items[i], "dependency");
+  c->deps = tfr_arena_alloc(a, cap * sizeof *c->deps);
   for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *b = body->items[i];
+    const struct ast *b = body->items[i], *twice;
     if (b->kind != AST_BLOCK || !is_name(b, "dependency"))
       continue;
-    struct tg_dep *d = &c->deps[c->ndeps++];
-    const struct ast *db = b->kids[1];
-    d->name = label_of(a, b);
-    d->at = src_range(f->src, b->span);
-    /* where the dependency is: only named offline, and it may read what
-    ** stage 1 does not have yet (include.X.inputs): its errors are not
-    ** terragrunt's to give here */
-    tfr_diags *keep = f->r->d;
-    f->r->d = tfr_diags_new(a);
-    d->config_path = str_attr(f, db, "config_path");
-    f->r->d = keep;
-    const struct ast *m = attr_of(db, "mock_outputs");
-    d->mocks = m ? eval_in(f, m) : NULL;
-    d->allowed = strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
-                           &d->nallowed);
-    d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
-    d->outputs = dep_outputs(f->r, d);
+    const struct ast *e = expansion_of(b, &twice);
+    if (twice) {
+      expand_error(f, twice,
+                   "the dependency block declares more than one expansion "
+                   "block; a block may declare at most one");
+      continue;
+    }
+    if (!e) {
+      read_dep(f, b, &c->deps[c->ndeps++], NULL);
+      continue;
+    }
+    const char **keys;
+    const tfr_value **vals;
+    long n = expand(f, e, &keys, &vals);
+    if (n <= 0)
+      continue;
+    struct tg_dep *v = tfr_arena_alloc(a, (cap + (size_t)n) * sizeof *v);
+    memcpy(v, c->deps, c->ndeps * sizeof *v);
+    c->deps = v;
+    cap += (size_t)n;
+    for (long k = 0; k < n; k++) {
+      const char *ck = attr_of(e->kids[1], "count") ? "count" : "each";
+      if (*ck == 'c')
+        f->count = vals[k];
+      else
+        f->each = vals[k];
+      read_dep(f, b, &c->deps[c->ndeps++], keys[k]);
+      f->count = f->each = NULL;
+    }
   }
+}
+
+/* dependency.*: each block's value by name, an expanded block's
+** instances by key under its name (dependencyBlocksToCtyValue,
+** dependency.go:717-830). */
+static const tfr_value *deps_value(struct tg_run *r, const struct tg_dep *v,
+                                   size_t k) {
+  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
+  size_t m = 0;
+  for (size_t i = 0; i < k; i++) {
+    size_t q = 0;
+    while (q < m && strcmp(names[q], v[i].name))
+      q++;
+    if (q < m)
+      continue; /* an instance of a block already done */
+    names[m] = v[i].name;
+    if (!v[i].key) {
+      vals[m++] = dep_value(r, &v[i]);
+      continue;
+    }
+    const char **ik = tfr_arena_alloc(r->a, (k + 1) * sizeof *ik);
+    const tfr_value **iv = tfr_arena_alloc(r->a, (k + 1) * sizeof *iv);
+    size_t ni = 0;
+    for (size_t j = i; j < k; j++)
+      if (!strcmp(v[j].name, v[i].name) && v[j].key) {
+        ik[ni] = v[j].key;
+        iv[ni++] = dep_value(r, &v[j]);
+      }
+    vals[m++] = tfr_object(r->a, ni, ik, iv);
+  }
+  return tfr_object(r->a, m, names, vals);
 }
 
 /* dependency.* of a unit: its dependency blocks and its includes', by name
@@ -474,22 +663,20 @@ static const tfr_value *dep_object(struct tg_run *r, const struct tg_cfg *c,
   for (size_t i = 0; i <= c->file->nincl; i++) {
     const struct tg_cfg *from = i < c->file->nincl ? in[i].cfg : c;
     for (size_t j = 0; j < from->ndeps; j++) {
+      /* matched by name, an expanded one's by name[key] (mergeKey,
+      ** dependency.go:260-270) */
+      const struct tg_dep *dj = &from->deps[j];
       size_t q = 0;
-      while (q < k && strcmp(v[q].name, from->deps[j].name))
+      while (q < k && (strcmp(v[q].name, dj->name) || !v[q].key != !dj->key ||
+                       (dj->key && strcmp(v[q].key, dj->key))))
         q++;
-      v[q] = from->deps[j];
+      v[q] = *dj;
       k += q == k;
     }
   }
-  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
-  for (size_t i = 0; i < k; i++) {
-    names[i] = v[i].name;
-    vals[i] = dep_value(r, &v[i]);
-  }
   *out = v;
   *n = k;
-  return tfr_object(r->a, k, names, vals);
+  return deps_value(r, v, k);
 }
 
 /* Each dependency.NAME.outputs.OUT in x whose dependency gives no mock
@@ -500,12 +687,16 @@ static void warn_unmocked(struct tg_file *f, const struct ast *x) {
     return;
   const struct ast *o = x->kind == AST_GETATTR ? x->kids[0] : NULL;
   const struct ast *d = o && o->kind == AST_GETATTR ? o->kids[0] : NULL;
+  const struct ast *key = NULL; /* dependency.NAME["KEY"]: an instance */
+  if (d && d->kind == AST_INDEX && d->kids[0] && d->kids[0]->kind == AST_STRING)
+    key = d->kids[0], d = d->a;
   const struct ast *v = d && d->kind == AST_GETATTR ? d->kids[0] : NULL;
   if (v && v->kind == AST_VARIABLE && is_name(v, "dependency") &&
       is_name(o, "outputs")) {
     for (size_t i = 0; i < f->ndeps; i++) {
       const struct tg_dep *dp = &f->deps[i];
       if (strlen(dp->name) != d->n || memcmp(dp->name, d->str, d->n) ||
+          !key != !dp->key || (key && !is_name(key, dp->key)) ||
           mocks_used(dp, f->r->command) || dp->skip_outputs)
         continue;
       struct tfr_range r = src_range(f->src, x->span);
@@ -906,10 +1097,11 @@ bool tg_block_iteration_ok(struct tg_file *f) {
                                          b->str, label_of(f->r->a, b));
     for (uint32_t k = 0; k < body->n; k++) {
       const struct ast *it = body->items[k];
-      if (it->kind != AST_BLOCK || !is_name(it, "expansion"))
+      if (it->kind != AST_BLOCK || !is_name(it, "expansion") ||
+          (on && is_name(b, "dependency"))) /* read_deps expands it */
         continue;
-      /* with the experiment: terragrunt's iteration, still being built
-      ** (docs/src/data/experiments/block-iteration.mdx), not read here */
+      /* with the experiment, a unit's or stack's: not read here (a
+      ** stack block iteration changes the generated paths) */
       tg_error(f, it,
                on ? "Block iteration not supported"
                   : "Block iteration requires an experiment",
