@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
+#include "base/json_out.h"
 #include "base/strutil.h"
 #include "module/module.h"
 #include "module/opts.h"
@@ -31,70 +32,32 @@
 
 /* EscapeInterpolationInString (util/jsons.go:13, 142-144): ${ becomes $${,
 ** an $${ already there stays. */
-static void put_escaped(struct sbuf *b, const char *s, size_t n, bool json) {
+static void put_escaped(struct sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (i + 2 < n && !memcmp(s + i, "$${", 3)) {
       sbuf_put(b, "$${", 3);
       i += 2;
-      continue;
-    }
-    if (i + 1 < n && !memcmp(s + i, "${", 2)) {
+    } else if (i + 1 < n && !memcmp(s + i, "${", 2)) {
       sbuf_put(b, "$${", 3);
       i++;
-      continue;
-    }
-    unsigned char c = (unsigned char)s[i];
-    if (!json) {
+    } else {
       sbuf_put(b, s + i, 1);
-      continue;
     }
-    /* encoding/json: HTML-safe, U+2028/U+2029 escaped */
-    char e[8];
-    const char *t = NULL;
-    switch (c) {
-    case '"':
-      t = "\\\"";
-      break;
-    case '\\':
-      t = "\\\\";
-      break;
-    case '\n':
-      t = "\\n";
-      break;
-    case '\r':
-      t = "\\r";
-      break;
-    case '\t':
-      t = "\\t";
-      break;
-    case '\b':
-      t = "\\b";
-      break;
-    case '\f':
-      t = "\\f";
-      break;
-    case '<':
-    case '>':
-    case '&':
-      snprintf(e, sizeof e, "\\u00%02x", c);
-      t = e;
-      break;
-    default:
-      if (c < 0x20) {
-        snprintf(e, sizeof e, "\\u00%02x", c);
-        t = e;
-      } else if (c == 0xe2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-                 ((unsigned char)s[i + 2] == 0xa8 ||
-                  (unsigned char)s[i + 2] == 0xa9)) {
-        t = (unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
-        i += 2;
-      }
-    }
-    if (t)
-      sbuf_str(b, t);
-    else
-      sbuf_put(b, s + i, 1);
   }
+}
+
+/* A JSON string as terragrunt's json.Marshal writes it (HTML-safe, U+2028
+** and U+2029 escaped, \b and \f short); escape: its ${ as $${ first. */
+static void put_string(struct sbuf *b, tfr_arena *a, const char *s, size_t n,
+                       bool escape) {
+  if (!escape || !memchr(s, '$', n)) {
+    json_sbuf_string_go(b, s, n);
+    return;
+  }
+  struct sbuf t = {0};
+  t.arena = a;
+  put_escaped(&t, s, n);
+  json_sbuf_string_go(b, t.p, t.n);
 }
 
 static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
@@ -105,17 +68,7 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
   }
   switch (v->type->kind) {
   case TFR_STRING:
-    sbuf_str(b, "\"");
-    if (escape)
-      put_escaped(b, v->s, v->n, true);
-    else { /* keys: JSON escapes only */
-      for (uint32_t i = 0; i < v->n; i++)
-        if (v->s[i] == '$')
-          sbuf_put(b, "$", 1);
-        else
-          put_escaped(b, v->s + i, 1, true);
-    }
-    sbuf_str(b, "\"");
+    put_string(b, a, v->s, v->n, escape);
     return;
   case TFR_NUMBER:
     sbuf_str(b, num_format(a, v->num));
@@ -128,16 +81,12 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
     sbuf_str(b, "{");
     for (uint32_t i = 0; i < v->n; i++) {
       const char *k = v->type->kind == TFR_OBJECT ? v->type->names[i] : NULL;
-      size_t kn = k ? strlen(k) : v->keylens[i];
-      sbuf_str(b, i ? ",\"" : "\"");
-      for (size_t j = 0; j < kn; j++) {
-        const char *p = k ? k + j : v->keys[i] + j;
-        if (*p == '$')
-          sbuf_put(b, "$", 1);
-        else
-          put_escaped(b, p, 1, true);
-      }
-      sbuf_str(b, "\":");
+      if (i)
+        sbuf_str(b, ",");
+      /* keys: JSON escapes only */
+      put_string(b, a, k ? k : v->keys[i], k ? strlen(k) : v->keylens[i],
+                 false);
+      sbuf_str(b, ":");
       put_json(b, a, v->elems[i], escape);
     }
     sbuf_str(b, "}");
@@ -167,7 +116,7 @@ const char *tg_env_value(tfr_arena *a, const tfr_value *v, bool hcl_mode) {
   if (v->type->kind == TFR_STRING && !(v->flags & TFR_V_NULL)) {
     if (!hcl_mode)
       return tfr_arena_strndup(a, v->s, v->n);
-    put_escaped(&b, v->s, v->n, false);
+    put_escaped(&b, v->s, v->n);
   } else {
     put_json(&b, a, v, true);
   }
@@ -559,9 +508,9 @@ static void null_file(struct tg_run *r, struct tfr_unit *u,
   for (size_t i = 0; i < u->ninputs; i++) {
     if (in[i].unknown || !(in[i].value->flags & TFR_V_NULL))
       continue;
-    sbuf_str(&b, k++ ? ",\n  \"" : "{\n  \"");
-    put_escaped(&b, in[i].name, strlen(in[i].name), true);
-    sbuf_str(&b, "\": null");
+    sbuf_str(&b, k++ ? ",\n  " : "{\n  ");
+    json_sbuf_string_go(&b, in[i].name, strlen(in[i].name));
+    sbuf_str(&b, ": null");
   }
   if (!k || !u->module_dir)
     return;
