@@ -1278,6 +1278,21 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   if (v && !(v->flags & TFR_V_NULL) && tfr_value_is_wholly_known(v) &&
       (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP))
     c->values = as_written(f->r->a, v);
+  for (int i = 0; i < 2; i++) { /* never quoted: sensitive */
+    const char *name = i ? "path" : "source";
+    const struct ast *x = attr_of(body, name);
+    if (x && (i ? c->path : c->source) &&
+        tfr_value_has_mark(eval_in(f, x), TFR_V_SENSITIVE)) {
+      tg_error(f, x, "Sensitive value in a stack file",
+               tfr_arena_printf(f->r->a,
+                                "The %s of %s \"%s\" is sensitive: it names "
+                                "a directory, which cannot hold a sensitive "
+                                "value (terragrunt cannot decode a marked "
+                                "value into it).",
+                                name, c->stack ? "stack" : "unit", c->name));
+      return false;
+    }
+  }
   const char *miss = !attr_of(body, "source") ? "source"
                      : !attr_of(body, "path") ? "path"
                                               : NULL;
