@@ -142,9 +142,11 @@ static size_t comps_of(struct tg_run *r, const char *dir, struct tg_comp **c) {
 /* One step: the block of the nearest stack file above dir whose
 ** generated directory holds dir, added to r->virt.  1: added; 0: none;
 ** -1: an error. */
-static int step(struct tg_run *r, const char *dir) {
+static int step(struct tg_run *r, const char *dir, const char **seen) {
   for (const char *a = tg_dirname(r->a, dir);; a = tg_dirname(r->a, a)) {
     if (stack_file(r, a)) {
+      if (!*seen)
+        *seen = tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", a);
       struct tg_comp *c;
       size_t n = comps_of(r, a, &c);
       if (n == (size_t)-1)
@@ -153,9 +155,13 @@ static int step(struct tg_run *r, const char *dir) {
         const char *dest = dest_of(r, a, &c[i]);
         if (!dest)
           return -1;
-        size_t k = strlen(dest);
+        size_t k = strlen(dest), v = 0;
         if (strncmp(dir, dest, k) || (dir[k] && dir[k] != '/'))
           continue;
+        while (v < r->nvirt && strcmp(r->virt[v].virt, dest))
+          v++;
+        if (v < r->nvirt) /* read already: a nearer stack lacks dir */
+          return 0;
         const char *src = source_of(r, a, &c[i]);
         return src && add_virt(r, &c[i], dest, src) ? 1 : -1;
       }
@@ -167,7 +173,17 @@ static int step(struct tg_run *r, const char *dir) {
 
 bool tg_stack_unit(struct tg_run *r, const char *dir) {
   while (!is_dir(tg_real(r, dir))) {
-    int s = step(r, dir);
+    const char *seen = NULL;
+    int s = step(r, dir, &seen);
+    if (s == 0 && seen) { /* below a stack, but none of its blocks' */
+      tfr_diags_add(r->d, TFR_DIAG_ERROR, NULL, "No such unit",
+                    tfr_arena_printf(r->a,
+                                     "%s does not exist, and no unit or "
+                                     "stack block of %s generates it.",
+                                     tg_show_path(r, dir),
+                                     tg_show_path(r, tg_real(r, seen))));
+      tfr_diags_set_ours(r->d);
+    }
     if (s <= 0)
       return false;
   }
