@@ -511,14 +511,15 @@ static long expand(struct tg_file *f, const struct ast *e, const char ***keys,
         tfr_arena_printf(a, "%s is null; it must resolve to a concrete value",
                          attr));
   if (ct) {
-    double n = v->type->kind == TFR_NUMBER ? tfr_number_double(v) : -1.5;
-    if (v->type->kind != TFR_NUMBER || n != (double)(long)n)
+    int64_t n = 0;
+    if (v->type->kind != TFR_NUMBER || !num_is_int(v->num) ||
+        !num_to_int64(v->num, &n))
       return expand_error(f, ct, "count must be a whole number");
     if (n < 0)
       return expand_error(
           f, ct,
-          tfr_arena_printf(a, "count is %ld; it must not be negative",
-                           (long)n));
+          tfr_arena_printf(a, "count is %lld; it must not be negative",
+                           (long long)n));
     if (n > 10000)
       return expand_error(f, ct, "count is above what is read here (10000)");
     *keys = tfr_arena_alloc(a, ((size_t)n + 1) * sizeof **keys);
@@ -555,7 +556,7 @@ static long expand(struct tg_file *f, const struct ast *e, const char ***keys,
       if (el->type->kind == TFR_STRING)
         key = tfr_arena_strndup(a, el->s, el->n);
       else if (el->type->kind == TFR_NUMBER)
-        key = tfr_number_text(a, el);
+        key = num_format(a, el->num);
       else
         return expand_error(
             f, fe,
