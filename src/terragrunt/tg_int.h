@@ -165,8 +165,8 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
 ** there is none. */
 const tfr_value *tg_read_values(struct tg_run *r, const char *dir);
 /* A stack file (real: the file read; virt: where terragrunt reads it,
-** with values.* values): its enabled unit and stack blocks in *out, their
-** number; (size_t)-1 after an error (stack.go:1183-1290). */
+** with values.* values): its unit and stack blocks in *out, disabled ones
+** too, their number; (size_t)-1 after an error (stack.go:1183-1290). */
 size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
                      const tfr_value *values, struct tg_comp **out);
 

@@ -1333,7 +1333,7 @@ size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
     const struct ast *it = body->items[i];
     if (it->kind == AST_BLOCK &&
         (is_name(it, "unit") || is_name(it, "stack")) &&
-        read_comp(f, it, &(*out)[n]) && (*out)[n].enabled)
+        read_comp(f, it, &(*out)[n]))
       n++;
   }
   r->values = saved;

@@ -132,11 +132,90 @@ static const char *stack_file(struct tg_run *r, const char *dir) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? p : NULL;
 }
 
-/* The blocks of dir's stack file; (size_t)-1 after an error. */
+/* strings.TrimSpace(s) == "" */
+static bool blank(const char *s) {
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' ||
+         *s == '\f')
+    s++;
+  return !*s;
+}
+
+/* One kind's blocks (validateUnits, validateStacks:
+** stack_validation.go:140-225): a source and a path, names and paths
+** once each; true when valid. */
+static bool valid_kind(struct tg_run *r, const struct tg_comp *c, size_t n,
+                       bool stack) {
+  const char *what = stack ? "stack" : "unit";
+  size_t before = tfr_diags_count(r->d);
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].stack != stack)
+      continue;
+    if (blank(c[i].source))
+      comp_error(
+          r, &c[i].source_at, "Invalid stack file",
+          tfr_arena_printf(r->a, "%s '%s' has empty source", what, c[i].name));
+    if (blank(c[i].path))
+      comp_error(
+          r, &c[i].path_at, "Invalid stack file",
+          tfr_arena_printf(r->a, "%s '%s' has empty path", what, c[i].name));
+    bool name = false, path = false;
+    for (size_t j = 0; j < i; j++) {
+      if (c[j].stack != stack)
+        continue;
+      name = name || !strcmp(c[j].name, c[i].name);
+      path = path || (!blank(c[i].path) && !strcmp(c[j].path, c[i].path));
+    }
+    if (name)
+      comp_error(r, &c[i].at, "Invalid stack file",
+                 tfr_arena_printf(r->a, "duplicate %s name found: '%s'", what,
+                                  c[i].name));
+    if (path)
+      comp_error(r, &c[i].path_at, "Invalid stack file",
+                 tfr_arena_printf(r->a, "duplicate %s path found: '%s'", what,
+                                  c[i].path));
+  }
+  return tfr_diags_count(r->d) == before;
+}
+
+/* ValidateStackConfig (stack_validation.go:26-100): each kind, then a
+** stack generating where a unit does. */
+static bool valid_stack(struct tg_run *r, const char *dir,
+                        const struct tg_comp *c, size_t n) {
+  bool ok = valid_kind(r, c, n, false);
+  ok = valid_kind(r, c, n, true) && ok;
+  for (size_t i = 0; i < n; i++) {
+    if (!c[i].stack || blank(c[i].path))
+      continue;
+    const char *gen = dest_of(r, dir, &c[i]);
+    for (size_t j = 0; gen && j < n; j++) {
+      const char *u =
+          c[j].stack || blank(c[j].path) ? NULL : dest_of(r, dir, &c[j]);
+      if (u && !strcmp(u, gen)) {
+        comp_error(r, &c[i].path_at, "Invalid stack file",
+                   tfr_arena_printf(r->a,
+                                    "duplicate path found across unit and "
+                                    "stack: '%s'",
+                                    tg_show_path(r, gen)));
+        return false;
+      }
+    }
+  }
+  return ok;
+}
+
+/* The enabled blocks of dir's stack file, once it is valid; (size_t)-1
+** after an error. */
 static size_t comps_of(struct tg_run *r, const char *dir, struct tg_comp **c) {
-  return tg_read_stack(r,
-                       tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir),
-                       stack_file(r, dir), values_of(r, dir), c);
+  size_t n =
+      tg_read_stack(r, tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir),
+                    stack_file(r, dir), values_of(r, dir), c);
+  if (n == (size_t)-1 || !valid_stack(r, dir, *c, n))
+    return (size_t)-1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) /* generateUnits skips the disabled */
+    if ((*c)[i].enabled)
+      (*c)[k++] = (*c)[i];
+  return k;
 }
 
 /* One step: the block of the nearest stack file above dir whose
