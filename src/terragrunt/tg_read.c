@@ -1306,6 +1306,20 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   return c->source && c->path;
 }
 
+/* A block of a stack file not read here (include: stack.go:1672-1750;
+** autoinclude: stack.go:248-372): a warning of ours. */
+static void not_read(struct tg_file *f, const struct ast *b, const char *kind,
+                     const char *what) {
+  if (b->kind != AST_BLOCK || !is_name(b, kind))
+    return;
+  struct tfr_range at = src_range(f->src, b->span);
+  tfr_diags_add(f->r->d, TFR_DIAG_WARNING, &at, "Block not read",
+                tfr_arena_printf(f->r->a,
+                                 "This %s block is not read offline yet: %s.",
+                                 kind, what));
+  tfr_diags_set_ours(f->r->d);
+}
+
 size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
                      const tfr_value *values, struct tg_comp **out) {
   struct src_file *src =
@@ -1335,7 +1349,25 @@ size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
         (is_name(it, "unit") || is_name(it, "stack")) &&
         read_comp(f, it, &(*out)[n]))
       n++;
+    not_read(f, it, "include", "its units and stacks are not read");
+    for (uint32_t k = 0; it->kind == AST_BLOCK && k < it->kids[1]->n; k++)
+      not_read(f, it->kids[1]->items[k], "autoinclude",
+               "the file terragrunt generates from it is not made, so the "
+               "unit is read without it");
   }
   r->values = saved;
+  bool any = false, incl = false; /* declared ones, valid or not
+                                     (stack.go:1276-1279) */
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    any = any || (it->kind == AST_BLOCK &&
+                  (is_name(it, "unit") || is_name(it, "stack")));
+    incl = incl || (it->kind == AST_BLOCK && is_name(it, "include"));
+  }
+  if (!any && !errors_since(r, before))
+    tg_error(f, NULL, incl ? "Stack file not read" : "Invalid stack file",
+             incl ? "The units and stacks of this stack file come from its "
+                    "include blocks, which are not read offline yet."
+                  : "stack config must contain at least one unit or stack");
   return errors_since(r, before) ? (size_t)-1 : n;
 }
