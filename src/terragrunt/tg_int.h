@@ -143,10 +143,12 @@ struct tg_file {
                                  included this file, or NULL */
   struct src_file *src;
   const tfr_value *local, *include, *dependency, *feature;
-  const tfr_value *each, *count; /* an expanded block's instance, or NULL */
-  bool functions_only;           /* include blocks: no variables yet */
-  const struct tg_dep *deps;     /* the dependency blocks in scope (the
-                                    unit's and its includes'), for warnings */
+  const tfr_value *each, *count;   /* an expanded block's instance, or NULL */
+  const tfr_value *units, *stacks; /* a stack file's unit.NAME.path and
+                                      stack.NAME.path, or NULL */
+  bool functions_only;             /* include blocks: no variables yet */
+  const struct tg_dep *deps;       /* the dependency blocks in scope (the
+                                      unit's and its includes'), for warnings */
   size_t ndeps;
   const struct ast *body;
   const char **local_names; /* its locals, and the line of each */

@@ -74,6 +74,10 @@ static const tfr_value *lookup(void *ud, struct eval_ctx *c,
     return f->each;
   if (len == 5 && !memcmp(name, "count", 5))
     return f->count;
+  if (len == 4 && !memcmp(name, "unit", 4))
+    return f->units;
+  if (len == 5 && !memcmp(name, "stack", 5))
+    return f->stacks;
   return NULL;
 }
 
@@ -1306,6 +1310,41 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   return c->source && c->path;
 }
 
+/* unit.NAME.path and stack.NAME.path of a stack file: where each block
+** generates (injectStackComponentRefs, setStackComponentRefVars,
+** stack.go:1308-1378; hclparse/stack.go:94-121), a block whose path is
+** not a known string left out. */
+static const tfr_value *component_refs(struct tg_file *f, const char *kind) {
+  tfr_arena *a = f->r->a;
+  const struct ast *body = f->body;
+  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  tfr_diags *keep = f->r->d; /* read_comp reports them */
+  f->r->d = tfr_diags_new(a);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, kind))
+      continue;
+    const char *name = label_of(a, b), *path = str_attr(f, b->kids[1], "path");
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    if (!path || k < n)
+      continue;
+    const char *dir = tg_dirname(a, f->path);
+    if (bool_attr(f, b->kids[1], "no_dot_terragrunt_stack") != 1)
+      dir = tfr_arena_printf(a, "%s/.terragrunt-stack", dir);
+    const char *gen = tg_join(a, dir, path);
+    const char *pn[1] = {"path"};
+    const tfr_value *pv[1] = {tfr_string(a, gen, strlen(gen))};
+    names[n] = name;
+    vals[n++] = tfr_object(a, 1, pn, pv);
+  }
+  f->r->d = keep;
+  return tfr_object(a, n, names, vals);
+}
+
 /* A block of a stack file not read here (include: stack.go:1672-1750;
 ** autoinclude: stack.go:248-372): a warning of ours. */
 static void not_read(struct tg_file *f, const struct ast *b, const char *kind,
@@ -1342,6 +1381,8 @@ size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
     return (size_t)-1;
   }
   read_locals(f, body);
+  f->units = component_refs(f, "unit");
+  f->stacks = component_refs(f, "stack");
   *out = tfr_arena_alloc(r->a, (body->n + 1) * sizeof **out);
   for (uint32_t i = 0; i < body->n; i++) {
     const struct ast *it = body->items[i];
