@@ -669,7 +669,7 @@ static const tfr_value *dep_object(struct tg_run *r, const struct tg_cfg *c,
     const struct tg_cfg *from = i < c->file->nincl ? in[i].cfg : c;
     for (size_t j = 0; j < from->ndeps; j++) {
       /* matched by name, an expanded one's by name[key] (mergeKey,
-      ** dependency.go:260-270) */
+      ** dependency.go:217-228) */
       const struct tg_dep *dj = &from->deps[j];
       size_t q = 0;
       while (q < k && (strcmp(v[q].name, dj->name) || !v[q].key != !dj->key ||
@@ -1279,10 +1279,22 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   c->enabled = bool_attr(f, body, "enabled") != 0;
   const struct ast *vx = attr_of(body, "values");
   const tfr_value *v = vx ? eval_in(f, vx) : NULL;
-  /* only a known, non-null object or map is written (stack.go:1888-1910) */
-  if (v && !(v->flags & TFR_V_NULL) && tfr_value_is_wholly_known(v) &&
+  /* a non-null object or map is written (stack.go:1888-1960); one not
+  ** wholly known is not, but here that is a value of a call that cannot
+  ** run offline (run_cmd...), known when terragrunt runs: kept, unknown */
+  if (v && !(v->flags & TFR_V_NULL) &&
       (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP))
     c->values = as_written(f->r->a, v);
+  else if (v && (v->flags & TFR_V_UNKNOWN))
+    c->values = v;
+  else if (v && !(v->flags & TFR_V_NULL)) { /* stack.go:802-804, 1905-1908 */
+    tg_error(f, vx, "Invalid stack file",
+             tfr_arena_printf(f->r->a,
+                              "failed to write values %s writeValues: "
+                              "expected object or map, got %s",
+                              c->name, tfr_type_friendly(f->r->a, v->type)));
+    return false;
+  }
   for (int i = 0; i < 2; i++) { /* never quoted: sensitive */
     const char *name = i ? "path" : "source";
     const struct ast *x = attr_of(body, name);
