@@ -106,6 +106,7 @@ struct tg_comp {
   const char *source, *path; /* as written */
   const tfr_value *values;   /* as terragrunt writes them, or NULL: none */
   bool no_stack;             /* no_dot_terragrunt_stack */
+  bool no_validation;        /* no_validation */
   bool enabled;
   struct tfr_range at, source_at, path_at; /* the block, its attributes */
 };

@@ -1276,6 +1276,7 @@ static bool read_comp(struct tg_file *f, const struct ast *b,
   if (attr_of(body, "path"))
     c->path_at = src_range(f->src, attr_of(body, "path")->span);
   c->no_stack = bool_attr(f, body, "no_dot_terragrunt_stack") == 1;
+  c->no_validation = bool_attr(f, body, "no_validation") == 1;
   c->enabled = bool_attr(f, body, "enabled") != 0;
   const struct ast *vx = attr_of(body, "values");
   const tfr_value *v = vx ? eval_in(f, vx) : NULL;

@@ -11,6 +11,8 @@
 ** the same way.  Facts from terragrunt's pkg/config/stack.go (commit
 ** 286a33cb) and internal/hclparse/stack.go.
 */
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -272,6 +274,81 @@ bool tg_stack_unit(struct tg_run *r, const char *dir) {
   return true;
 }
 
+static void add_unit(struct tg_run *r, const char *path, const char ***out,
+                     size_t *n, size_t *cap) {
+  if (*n + 1 >= *cap) {
+    *cap = *cap * 2 + 8;
+    const char **v = tfr_arena_alloc(r->a, *cap * sizeof *v);
+    if (*n)
+      memcpy(v, *out, *n * sizeof *v);
+    *out = v;
+  }
+  (*out)[(*n)++] = tg_show_path(r, path);
+}
+
+/* The units below a generated directory without a terragrunt.hcl of its
+** own (no_validation, no_dot_terragrunt_stack): those terragrunt's
+** discovery finds there, hidden directories skipped. */
+static int by_name(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void deeper_units(struct tg_run *r, const char *dest, int depth,
+                         const char ***out, size_t *n, size_t *cap) {
+  DIR *d = depth < 16 ? opendir(tg_real(r, dest)) : NULL;
+  const char **names = NULL;
+  size_t k = 0, room = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (e->d_name[0] == '.')
+      continue;
+    if (k == room) {
+      room = room * 2 + 8;
+      const char **v = tfr_arena_alloc(r->a, room * sizeof *v);
+      if (k)
+        memcpy(v, names, k * sizeof *v);
+      names = v;
+    }
+    names[k++] = tfr_arena_strdup(r->a, e->d_name);
+  }
+  if (d)
+    closedir(d);
+  if (k) /* in byte order, as the walk of check -recursive */
+    qsort(names, k, sizeof *names, by_name);
+  for (size_t i = 0; i < k; i++) {
+    const char *sub = tfr_arena_printf(r->a, "%s/%s", dest, names[i]);
+    if (!is_dir(tg_real(r, sub)))
+      continue;
+    if (tg_exists(r, tfr_arena_printf(r->a, "%s/terragrunt.hcl", sub)) ||
+        tg_exists(r, tfr_arena_printf(r->a, "%s/terragrunt.hcl.json", sub)))
+      add_unit(r, sub, out, n, cap);
+    deeper_units(r, sub, depth + 1, out, n, cap);
+  }
+}
+
+/* validateGeneratedComponent (stack.go:658-713): the generated directory
+** holds terragrunt.hcl (a stack's: terragrunt.stack.hcl), unless
+** no_dot_terragrunt_stack or no_validation; false after its error. */
+static bool generated_ok(struct tg_run *r, const char *dir,
+                         const struct tg_comp *c, const char *dest) {
+  const char *file = c->stack ? "terragrunt.stack.hcl" : "terragrunt.hcl";
+  if (c->no_stack || c->no_validation ||
+      tg_exists(r, tfr_arena_printf(r->a, "%s/%s", dest, file)))
+    return true;
+  const char *kind = c->stack ? "stack" : "unit";
+  comp_error(
+      r, &c->at, "Invalid stack file",
+      tfr_arena_printf(
+          r->a,
+          "validation failed for %s %s at path %s: "
+          "expected %s to generate with %s file at root "
+          "of generated directory",
+          kind, c->name,
+          tg_show_path(r, tfr_arena_printf(r->a, "%s/.terragrunt-stack", dir)),
+          kind, file));
+  return false;
+}
+
 /* The units of the stack at dir, nested stacks' too, into *out. */
 static bool list_units(struct tg_run *r, const char *dir, const char ***out,
                        size_t *n, size_t *cap) {
@@ -290,29 +367,19 @@ static bool list_units(struct tg_run *r, const char *dir, const char ***out,
       if (!src || !add_virt(r, &c[i], dest, src))
         return false;
     }
+    if (!generated_ok(r, dir, &c[i], dest))
+      return false;
     if (c[i].stack) {
-      if (!stack_file(r, dest)) {
-        comp_error(r, &c[i].at, "Stack file not found",
-                   tfr_arena_printf(r->a,
-                                    "validation failed for stack %s: "
-                                    "expected stack to generate with "
-                                    "terragrunt.stack.hcl file at root of "
-                                    "generated directory",
-                                    c[i].name));
+      if (stack_file(r, dest) && !list_units(r, dest, out, n, cap))
         return false;
-      }
-      if (!list_units(r, dest, out, n, cap))
-        return false;
-      continue;
+    } else if (tg_exists(r,
+                         tfr_arena_printf(r->a, "%s/terragrunt.hcl", dest)) ||
+               tg_exists(
+                   r, tfr_arena_printf(r->a, "%s/terragrunt.hcl.json", dest))) {
+      add_unit(r, dest, out, n, cap);
+    } else {
+      deeper_units(r, dest, 0, out, n, cap);
     }
-    if (*n + 1 >= *cap) {
-      *cap = *cap * 2 + 8;
-      const char **v = tfr_arena_alloc(r->a, *cap * sizeof *v);
-      if (*n)
-        memcpy(v, *out, *n * sizeof *v);
-      *out = v;
-    }
-    (*out)[(*n)++] = tg_show_path(r, dest);
   }
   return true;
 }
