@@ -60,6 +60,13 @@ static void env_values(void **state) {
       {"\"<a&b>\"", false, "<a&b>"},
       {"[\"x\\u2028y\", \"tab\\there\", \"q\\\"\\\\\"]", false,
        "[\"x\\u2028y\",\"tab\\there\",\"q\\\"\\\\\"]"},
+      /* \b and \f short, as encoding/json since Go 1.22 writes them */
+      {"[\"a\\u0008b\\u000cc\\u0001\"]", false, "[\"a\\bb\\fc\\u0001\"]"},
+      /* keys: encoding/json's escapes too (U+2028 and HTML-safe), but no
+      ** interpolation escape (escapeInterpolationPatternsInValue escapes
+      ** values only, util/jsons.go:72-88) */
+      {"{\"x\\u2028<y\" = 1, \"a$${b}\" = \"$${c}\"}", false,
+       "{\"a${b}\":\"$${c}\",\"x\\u2028\\u003cy\":1}"},
       /* numbers as cty writes them, never through a double */
       {"[12345678901234567890123, 0.1, -2.5e3]", false,
        "[12345678901234567890123,0.1,-2500]"},

@@ -125,6 +125,23 @@ tfr_unit_apply(tfr_arena *a, tfr_diags *out, const struct tfr_unit *unit,
                const struct tfr_resolution *res, const tfr_diags *in,
                bool strict);
 
+/**
+ * The units `terragrunt stack generate` would make from the
+ * terragrunt.stack.hcl in @p dir, nested stack blocks expanded, without
+ * generating them: each the directory it would generate (below the
+ * stack's .terragrunt-stack, or beside the stack file with
+ * no_dot_terragrunt_stack), relative to the current directory when below
+ * it.  tfr_unit_read reads such a directory, generated or not, as the
+ * unit its block makes (its source read at that place, values.* its
+ * values).  @p env: get_env's variables.  Local sources only: a remote
+ * one is an error here.
+ * @returns the paths, NULL-terminated, *@p n of them (owned by @p a), or
+ *          NULL after an error in @p diags.  Since 0.4.0.
+ */
+TFR_API const char *const *tfr_stack_units(tfr_arena *a, tfr_diags *diags,
+                                           const char *dir, char *const *env,
+                                           size_t *n);
+
 /** The i-th input of a unit, or NULL.  Since 0.4.0. */
 TFR_API const struct tfr_unit_input *
 tfr_unit_input_at(const struct tfr_unit *unit, size_t i);

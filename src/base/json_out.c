@@ -3,6 +3,9 @@
 ** Terraform print): ", \ and control characters escaped, and also <, >, &
 ** and U+2028/U+2029 (Go's HTML-safe default); a byte that is not part of
 ** valid UTF-8 as \ufffd; DEL and all other characters as they are.
+** \b and \f: as \u0008 and \u000c (cty's encoder), or short
+** (json_sbuf_string_go: encoding/json since Go 1.22, what terragrunt
+** writes).
 */
 #include "base/json_out.h"
 
@@ -60,7 +63,9 @@ static bool any_special(const char *s) {
   return hit != 0;
 }
 
-void jo_string(struct json_out *o, const char *s, size_t n) {
+/* jo_string; short_bf: \b and \f short. */
+static void string_out(struct json_out *o, const char *s, size_t n,
+                       bool short_bf) {
   jo_put(o, "\"", 1);
   size_t i = 0;
   while (i + 8 <= n && !any_special(s + i))
@@ -93,6 +98,12 @@ void jo_string(struct json_out *o, const char *s, size_t n) {
       break;
     case '\t':
       esc = "\\t";
+      break;
+    case '\b':
+      esc = short_bf ? "\\b" : "\\u0008";
+      break;
+    case '\f':
+      esc = short_bf ? "\\f" : "\\u000c";
       break;
     case '<':
     case '>':
@@ -128,10 +139,21 @@ void jo_string(struct json_out *o, const char *s, size_t n) {
   jo_put(o, "\"", 1);
 }
 
+void jo_string(struct json_out *o, const char *s, size_t n) {
+  string_out(o, s, n, false);
+}
+
 void json_sbuf_string(struct sbuf *sb, const char *s, size_t n) {
   char b[256];
   struct json_out o = {NULL, 0, sizeof b, b, sb};
   jo_string(&o, s, n);
+  jo_flush(&o);
+}
+
+void json_sbuf_string_go(struct sbuf *sb, const char *s, size_t n) {
+  char b[256];
+  struct json_out o = {NULL, 0, sizeof b, b, sb};
+  string_out(&o, s, n, true);
   jo_flush(&o);
 }
 

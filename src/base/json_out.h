@@ -37,6 +37,10 @@ void jo_string(struct json_out *o, const char *s, size_t n);
 /* The same, appended to b (go_json_string in the functions). */
 void json_sbuf_string(struct sbuf *b, const char *s, size_t n);
 
+/* The same with \b and \f written short, not as \u0008 and \u000c:
+** Go's encoding/json since Go 1.22, as terragrunt writes TF_VAR_ values. */
+void json_sbuf_string_go(struct sbuf *b, const char *s, size_t n);
+
 /* Write s (n bytes, UTF-8) as a JSON string literal, quotes included.
 ** Control characters and invalid bytes are escaped as \uXXXX. */
 void json_write_string(FILE *out, const char *s, size_t n);

@@ -355,6 +355,19 @@ static struct cli_roots *check_dirs(const struct many_opts *mo, tfr_arena *a,
                                     tfr_diags *load, struct cli_names *dirs,
                                     bool *units) {
   *units = false;
+  if (!mo->recursive && cli_stack_here(mo->dir) && !cli_unit_here(mo->dir)) {
+    /* a terragrunt.stack.hcl: the units it generates; a stack not read
+    ** is itself the one to check, whose check tells why */
+    tfr_diags *d = tfr_diags_new(a);
+    cli_stack_units(mo->dir, a, d, mo->env, dirs);
+    if (tfr_diags_has_errors(d)) {
+      cli_names_free(dirs);
+      cli_names_add(dirs, mo->dir);
+    }
+    *units = true;
+    (void)load;
+    return NULL;
+  }
   if (!mo->recursive) {
     cli_names_add(dirs, mo->dir);
     return NULL;

@@ -120,14 +120,16 @@ static bool operands(struct cli_opts *o, bool explain, const char **dir,
       return false;
     }
     *dir = ops->n ? ops->v[0] : ".";
-    return cli_module_dir_ok(c->name, *dir);
+    return cli_unit_here(*dir) || cli_module_dir_ok(c->name, *dir);
   }
   /* explain NAME... [DIR]: a last operand that is a directory is DIR
   ** (with -all, the only operand) */
   *names = *ops;
   struct stat st;
+  const char *last = names->n ? names->v[names->n - 1] : "";
   if (names->n && (o->all || names->n > 1) &&
-      stat(names->v[names->n - 1], &st) == 0 && S_ISDIR(st.st_mode))
+      ((stat(last, &st) == 0 && S_ISDIR(st.st_mode)) ||
+       (strchr(last, '/') && cli_unit_here(last)))) /* a stack's unit */
     *dir = names->v[--names->n];
   if (o->all && names->n) {
     cli_usage_error(c, "-all or names, not both");
@@ -137,7 +139,7 @@ static bool operands(struct cli_opts *o, bool explain, const char **dir,
     cli_usage_error(c, "which variable?");
     return false;
   }
-  return cli_module_dir_ok(c->name, *dir);
+  return cli_unit_here(*dir) || cli_module_dir_ok(c->name, *dir);
 }
 
 /* terraform plan's options given: said to do nothing here. */
@@ -270,7 +272,9 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   note_ignored(o);
   if (o->policy && !policy_dir_ok(o))
     return EXIT_USAGE;
-  if ((o->each.n || o->recursive || o->affected.n) && !o->bad_flag) {
+  bool stack = !strcmp(o->cmd->name, "check") && !o->terragrunt &&
+               cli_stack_here(dir) && !cli_unit_here(dir);
+  if ((o->each.n || o->recursive || o->affected.n || stack) && !o->bad_flag) {
     if (o->o.format == FMT_PLAN_JSON) { /* a plan is of one module */
       cli_usage_error(o->cmd, "-format=plan-json describes one module "
                               "with one set of values: not with "
@@ -282,9 +286,9 @@ int cli_module_run(struct cli_opts *o, cli_module_out *out, bool explain) {
   tfr_arena *a = tfr_arena_new();
   tfr_diags *d = tfr_diags_new(a);
   const struct tfr_resolution *res;
-  const char *tg = o->terragrunt        ? o->terragrunt
-                   : cli_unit_here(dir) ? dir
-                                        : NULL;
+  const char *tg = o->terragrunt                               ? o->terragrunt
+                   : cli_unit_here(dir) || cli_stack_here(dir) ? dir
+                                                               : NULL;
   struct tfr_resolve_opts ro = TFR_RESOLVE_OPTS_INIT;
   bool unit_unread = false; /* a unit not read, or its module not checked */
   resolve_opts(a, d, o, dir, explain, &ro);

@@ -149,6 +149,12 @@ bool cli_unreadable_var_file(const tfr_diags *d);
 
 /* Whether dir holds a terragrunt unit (terragrunt.hcl). */
 bool cli_unit_here(const char *dir);
+/* dir holds terragrunt.stack.hcl (units.c). */
+bool cli_stack_here(const char *dir);
+/* The units dir's stack file generates (tfr_stack_units), into out; its
+** errors in d. */
+void cli_stack_units(const char *dir, tfr_arena *a, tfr_diags *d,
+                     char *const *env, struct cli_names *out);
 
 /* The resolution of the unit at path (its terragrunt.hcl or directory):
 ** its module resolved with base's options (dir, env and args: the user's)

@@ -15,6 +15,10 @@
 #include "cli_util.h"
 #include "tfresolve/terragrunt.h"
 
+extern char **environ;
+
+static bool stack_unit_here(const char *dir);
+
 /* terragrunt.hcl, or terragrunt.hcl.json (GetDefaultConfigPath). */
 bool cli_unit_here(const char *dir) {
   struct stat st;
@@ -25,7 +29,45 @@ bool cli_unit_here(const char *dir) {
   snprintf(p, n, "%s/terragrunt.hcl.json", dir);
   is = is || (stat(p, &st) == 0 && S_ISREG(st.st_mode));
   free(p);
+  return is || stack_unit_here(dir);
+}
+
+bool cli_stack_here(const char *dir) {
+  struct stat st;
+  size_t n = strlen(dir) + sizeof "/terragrunt.stack.hcl";
+  char *p = cli_alloc(n);
+  snprintf(p, n, "%s/terragrunt.stack.hcl", dir);
+  bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+  free(p);
   return is;
+}
+
+/* A directory that does not exist below one holding terragrunt.stack.hcl:
+** maybe a unit the stack generates (tfr_unit_read tells). */
+static bool stack_unit_here(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0)
+    return false;
+  size_t n = strlen(dir);
+  char *p = cli_alloc(n + 1);
+  memcpy(p, dir, n + 1);
+  bool is = false;
+  for (char *s = strrchr(p, '/'); s && !is; s = strrchr(p, '/')) {
+    *s = 0;
+    is = stat(*p ? p : "/", &st) == 0 && cli_stack_here(*p ? p : "/");
+  }
+  if (!is && dir[0] != '/')
+    is = cli_stack_here(".");
+  free(p);
+  return is;
+}
+
+void cli_stack_units(const char *dir, tfr_arena *a, tfr_diags *d,
+                     char *const *env, struct cli_names *out) {
+  size_t n = 0;
+  const char *const *v = tfr_stack_units(a, d, dir, env, &n);
+  for (size_t i = 0; v && i < n; i++)
+    cli_names_add(out, v[i]);
 }
 
 /* A module not checked: a warning (an error with -unchecked=error or
@@ -90,10 +132,32 @@ static bool skipped(const char *name) {
          !strcmp(name, ".terraform") || !strcmp(name, ".terragrunt-cache");
 }
 
+/* The units a stack file generates that are not generated yet (those
+** that are, the walk finds); a stack not read is itself a unit to check,
+** whose check tells why. */
+static void stack_units(const char *dir, struct cli_names *out) {
+  tfr_arena *a = tfr_arena_new();
+  tfr_diags *d = tfr_diags_new(a);
+  struct cli_names v = {0};
+  cli_stack_units(dir, a, d, environ, &v);
+  if (tfr_diags_has_errors(d))
+    cli_names_add(out, dir);
+  for (size_t i = 0; i < v.n; i++) {
+    struct stat st;
+    if (stat(v.v[i], &st) != 0)
+      cli_names_add(out, v.v[i]);
+  }
+  cli_names_free(&v);
+  tfr_arena_free(a);
+}
+
 /* Depth first, names in byte order; symbolic links are not followed. */
 static void walk(const char *dir, int depth, struct cli_names *out) {
-  if (cli_unit_here(dir))
+  struct stat st0;
+  if (stat(dir, &st0) == 0 && cli_unit_here(dir))
     cli_names_add(out, dir);
+  else if (cli_stack_here(dir))
+    stack_units(dir, out);
   struct dirent **v = NULL;
   int n = depth < 64 ? scandir(dir, &v, NULL, by_name) : -1;
   for (int i = 0; i < n; i++) {

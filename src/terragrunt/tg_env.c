@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
+#include "base/json_out.h"
 #include "base/strutil.h"
 #include "module/module.h"
 #include "module/opts.h"
@@ -31,70 +32,32 @@
 
 /* EscapeInterpolationInString (util/jsons.go:13, 142-144): ${ becomes $${,
 ** an $${ already there stays. */
-static void put_escaped(struct sbuf *b, const char *s, size_t n, bool json) {
+static void put_escaped(struct sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (i + 2 < n && !memcmp(s + i, "$${", 3)) {
       sbuf_put(b, "$${", 3);
       i += 2;
-      continue;
-    }
-    if (i + 1 < n && !memcmp(s + i, "${", 2)) {
+    } else if (i + 1 < n && !memcmp(s + i, "${", 2)) {
       sbuf_put(b, "$${", 3);
       i++;
-      continue;
-    }
-    unsigned char c = (unsigned char)s[i];
-    if (!json) {
+    } else {
       sbuf_put(b, s + i, 1);
-      continue;
     }
-    /* encoding/json: HTML-safe, U+2028/U+2029 escaped */
-    char e[8];
-    const char *t = NULL;
-    switch (c) {
-    case '"':
-      t = "\\\"";
-      break;
-    case '\\':
-      t = "\\\\";
-      break;
-    case '\n':
-      t = "\\n";
-      break;
-    case '\r':
-      t = "\\r";
-      break;
-    case '\t':
-      t = "\\t";
-      break;
-    case '\b':
-      t = "\\b";
-      break;
-    case '\f':
-      t = "\\f";
-      break;
-    case '<':
-    case '>':
-    case '&':
-      snprintf(e, sizeof e, "\\u00%02x", c);
-      t = e;
-      break;
-    default:
-      if (c < 0x20) {
-        snprintf(e, sizeof e, "\\u00%02x", c);
-        t = e;
-      } else if (c == 0xe2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-                 ((unsigned char)s[i + 2] == 0xa8 ||
-                  (unsigned char)s[i + 2] == 0xa9)) {
-        t = (unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
-        i += 2;
-      }
-    }
-    if (t)
-      sbuf_str(b, t);
-    else
-      sbuf_put(b, s + i, 1);
   }
+}
+
+/* A JSON string as terragrunt's json.Marshal writes it (HTML-safe, U+2028
+** and U+2029 escaped, \b and \f short); escape: its ${ as $${ first. */
+static void put_string(struct sbuf *b, tfr_arena *a, const char *s, size_t n,
+                       bool escape) {
+  if (!escape || !memchr(s, '$', n)) {
+    json_sbuf_string_go(b, s, n);
+    return;
+  }
+  struct sbuf t = {0};
+  t.arena = a;
+  put_escaped(&t, s, n);
+  json_sbuf_string_go(b, t.p, t.n);
 }
 
 static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
@@ -105,17 +68,7 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
   }
   switch (v->type->kind) {
   case TFR_STRING:
-    sbuf_str(b, "\"");
-    if (escape)
-      put_escaped(b, v->s, v->n, true);
-    else { /* keys: JSON escapes only */
-      for (uint32_t i = 0; i < v->n; i++)
-        if (v->s[i] == '$')
-          sbuf_put(b, "$", 1);
-        else
-          put_escaped(b, v->s + i, 1, true);
-    }
-    sbuf_str(b, "\"");
+    put_string(b, a, v->s, v->n, escape);
     return;
   case TFR_NUMBER:
     sbuf_str(b, num_format(a, v->num));
@@ -128,16 +81,12 @@ static void put_json(struct sbuf *b, tfr_arena *a, const tfr_value *v,
     sbuf_str(b, "{");
     for (uint32_t i = 0; i < v->n; i++) {
       const char *k = v->type->kind == TFR_OBJECT ? v->type->names[i] : NULL;
-      size_t kn = k ? strlen(k) : v->keylens[i];
-      sbuf_str(b, i ? ",\"" : "\"");
-      for (size_t j = 0; j < kn; j++) {
-        const char *p = k ? k + j : v->keys[i] + j;
-        if (*p == '$')
-          sbuf_put(b, "$", 1);
-        else
-          put_escaped(b, p, 1, true);
-      }
-      sbuf_str(b, "\":");
+      if (i)
+        sbuf_str(b, ",");
+      /* keys: JSON escapes only */
+      put_string(b, a, k ? k : v->keys[i], k ? strlen(k) : v->keylens[i],
+                 false);
+      sbuf_str(b, ":");
       put_json(b, a, v->elems[i], escape);
     }
     sbuf_str(b, "}");
@@ -167,7 +116,7 @@ const char *tg_env_value(tfr_arena *a, const tfr_value *v, bool hcl_mode) {
   if (v->type->kind == TFR_STRING && !(v->flags & TFR_V_NULL)) {
     if (!hcl_mode)
       return tfr_arena_strndup(a, v->s, v->n);
-    put_escaped(&b, v->s, v->n, false);
+    put_escaped(&b, v->s, v->n);
   } else {
     put_json(&b, a, v, true);
   }
@@ -231,15 +180,16 @@ static const char *cached_module(tfr_arena *a, const char *unit_dir,
 static const char *set_module(struct tg_run *r, struct tfr_unit *u,
                               const struct tg_cfg *c, const char *unit_dir) {
   if (!c->source) {
-    u->module_dir = tg_show_path(r, unit_dir);
-    return unit_dir;
+    const char *real = tg_real(r, unit_dir);
+    u->module_dir = tg_show_path(r, real);
+    return real;
   }
   size_t root;
   const char *sub = subdir_of(r->a, c->source, &root);
   const char *base = tfr_arena_strndup(r->a, c->source, root);
   if (local_source(c->source)) {
-    const char *d =
-        tg_join(r->a, tg_join(r->a, unit_dir, base), *sub ? sub : ".");
+    const char *d = tg_real(
+        r, tg_join(r->a, tg_join(r->a, unit_dir, base), *sub ? sub : "."));
     if (exists(d)) {
       u->module_dir = tg_show_path(r, d);
       return d;
@@ -385,7 +335,8 @@ static void add_arg(struct tg_run *r, struct tfr_cli_arg *v, size_t *n,
 
 /* A var file as Terraform, in terragrunt's directory, finds it. */
 static const char *var_file(struct tg_run *r, const char *f) {
-  return tg_show_path(r, tg_join(r->a, tg_dirname(r->a, r->unit), f));
+  return tg_show_path(r,
+                      tg_real(r, tg_join(r->a, tg_dirname(r->a, r->unit), f)));
 }
 
 static void build_args(struct tg_run *r, struct tfr_unit *u,
@@ -414,7 +365,7 @@ static void build_args(struct tg_run *r, struct tfr_unit *u,
     for (size_t k = 0; k < e->nreq; k++)
       add_arg(r, v, &n, true, var_file(r, e->req[k]), e);
     for (size_t k = 0; k < e->nopt; k++)
-      if (exists(tg_join(r->a, tg_dirname(r->a, r->unit), e->opt[k])))
+      if (tg_exists(r, tg_join(r->a, tg_dirname(r->a, r->unit), e->opt[k])))
         add_arg(r, v, &n, true, var_file(r, e->opt[k]), e);
   }
   u->args = v;
@@ -557,9 +508,9 @@ static void null_file(struct tg_run *r, struct tfr_unit *u,
   for (size_t i = 0; i < u->ninputs; i++) {
     if (in[i].unknown || !(in[i].value->flags & TFR_V_NULL))
       continue;
-    sbuf_str(&b, k++ ? ",\n  \"" : "{\n  \"");
-    put_escaped(&b, in[i].name, strlen(in[i].name), true);
-    sbuf_str(&b, "\": null");
+    sbuf_str(&b, k++ ? ",\n  " : "{\n  ");
+    json_sbuf_string_go(&b, in[i].name, strlen(in[i].name));
+    sbuf_str(&b, ": null");
   }
   if (!k || !u->module_dir)
     return;
@@ -588,6 +539,51 @@ static const char *unit_path(tfr_arena *a, const char *cwd, const char *p) {
   return abs;
 }
 
+/* A unit that does not exist yet: the one a terragrunt.stack.hcl above it
+** generates there (tg_stack.c); else its values.* from its
+** terragrunt.values.hcl.  False after an error. */
+static bool stack_unit(struct tg_run *r) {
+  struct stat st;
+  if (stat(r->unit, &st) == 0) {
+    r->values = tg_read_values(r, tg_dirname(r->a, r->unit));
+    return true;
+  }
+  const char *dir = r->unit, *base = strrchr(dir, '/') + 1;
+  if (!strcmp(base, "terragrunt.hcl") || !strcmp(base, "terragrunt.hcl.json"))
+    dir = tg_dirname(r->a, dir);
+  if (stat(tfr_arena_printf(r->a, "%s/terragrunt.stack.hcl", dir), &st) == 0) {
+    size_t n = 0;
+    if (tfr_stack_units(r->a, r->d, dir, r->env, &n)) {
+      tfr_diags_add(r->d, TFR_DIAG_ERROR, NULL, "Not a unit",
+                    tfr_arena_printf(r->a,
+                                     "%s holds terragrunt.stack.hcl and no "
+                                     "terragrunt.hcl: a stack, whose %zu "
+                                     "units are the directories it "
+                                     "generates; \"tfresolve check %s\" "
+                                     "checks each of them.",
+                                     tg_show_path(r, dir), n,
+                                     tg_show_path(r, dir)));
+      tfr_diags_set_ours(r->d);
+    }
+    return false;
+  }
+  size_t before = tfr_diags_count(r->d);
+  if (!tg_stack_unit(r, dir)) {
+    for (size_t i = before; i < tfr_diags_count(r->d); i++)
+      if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
+        return false;
+    return true; /* not a generated unit: read as it is */
+  }
+  if (dir != r->unit)
+    return true;
+  const char *hcl = tfr_arena_printf(r->a, "%s/terragrunt.hcl", dir);
+  r->unit =
+      !tg_exists(r, hcl) && tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
+          ? tfr_arena_printf(r->a, "%s.json", hcl)
+          : hcl;
+  return true;
+}
+
 const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
                                      const struct tfr_unit_opts *o) {
   struct tfr_unit_opts opts = {0};
@@ -603,7 +599,8 @@ const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
   r->command = opts.command ? opts.command : "plan";
   r->cwd = tfr_arena_strdup(a, getcwd(buf, sizeof buf) ? buf : "/");
   r->unit = unit_path(a, r->cwd, opts.path ? opts.path : ".");
-  r->values = tg_read_values(r, tg_dirname(a, r->unit));
+  if (!stack_unit(r))
+    return NULL;
   struct tg_cfg *c = tg_read_file(r, r->unit, r->unit, NULL);
   if (!c)
     return NULL;
@@ -611,7 +608,7 @@ const struct tfr_unit *tfr_unit_read(tfr_arena *a, tfr_diags *diags,
   u->config = tg_show_path(r, r->unit);
   const char *dir = set_module(r, u, c, tg_dirname(a, r->unit));
   if (dir)
-    copy_unit_files(r, u, tg_dirname(a, r->unit), dir);
+    copy_unit_files(r, u, tg_real(r, tg_dirname(a, r->unit)), dir);
   if (dir && !generate(r, u, c, dir))
     return NULL;
   struct tfr_unit_input *in = tfr_arena_alloc(a, (c->ninputs + 1) * sizeof *in);

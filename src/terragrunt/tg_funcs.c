@@ -54,14 +54,15 @@ static const tfr_value *strs(struct tg_call *t, const char *const *v,
   return tfr_list(t->c->a, &tfr_t_string, n, e);
 }
 
-static bool exists(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0;
+/* The file terragrunt finds at p, in a generated stack directory too
+** (tg_stack.c). */
+static bool exists(const struct tg_run *r, const char *p) {
+  return tg_exists(r, p);
 }
 
-static bool is_dir(const char *p) {
+static bool is_dir(const struct tg_run *r, const char *p) {
   struct stat st;
-  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+  return stat(tg_real(r, p), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Go's filepath.Rel for two clean absolute paths. */
@@ -93,9 +94,10 @@ static const char *config_dir(struct tg_call *t) {
 }
 
 /* GetDefaultConfigPath: terragrunt.hcl, or terragrunt.hcl.json. */
-static const char *default_config(tfr_arena *a, const char *dir) {
+static const char *default_config(const struct tg_run *r, tfr_arena *a,
+                                  const char *dir) {
   const char *j = tfr_arena_printf(a, "%s/terragrunt.hcl.json", dir);
-  if (!exists(tfr_arena_printf(a, "%s/terragrunt.hcl", dir)) && exists(j))
+  if (!exists(r, tfr_arena_printf(a, "%s/terragrunt.hcl", dir)) && exists(r, j))
     return j;
   return tfr_arena_printf(a, "%s/terragrunt.hcl", dir);
 }
@@ -123,8 +125,9 @@ static const tfr_value *find_in_parent_folders(struct tg_call *t) {
                          *name ? name : "terragrunt.hcl",
                          tg_show_path(t->f->r, t->f->config_path)));
     }
-    const char *cand = *name ? tg_join(a, cur, name) : default_config(a, cur);
-    if (exists(cand))
+    const char *cand =
+        *name ? tg_join(a, cur, name) : default_config(t->f->r, a, cur);
+    if (exists(t->f->r, cand))
       return str(t, cand);
     prev = cur;
   }
@@ -208,7 +211,7 @@ static const tfr_value *get_env(struct tg_call *t) {
 static const char *repo_root(struct tg_call *t) {
   const char *d = config_dir(t);
   for (;;) {
-    if (exists(tfr_arena_printf(t->c->a, "%s/.git", d)))
+    if (exists(t->f->r, tfr_arena_printf(t->c->a, "%s/.git", d)))
       return d;
     const char *up = tg_dirname(t->c->a, d);
     if (!strcmp(up, d))
@@ -236,9 +239,9 @@ static const tfr_value *read_config(struct tg_call *t, const tfr_value *dflt) {
   if (t->nargs < 1 || t->nargs > 2)
     return wrong_params(t, "1 or 2");
   const char *p = tg_join(a, config_dir(t), t->args[0]);
-  if (is_dir(p))
-    p = default_config(a, p);
-  if (!exists(p)) {
+  if (is_dir(t->f->r, p))
+    p = default_config(t->f->r, a, p);
+  if (!exists(t->f->r, p)) {
     if (dflt)
       return dflt;
     return fail(t, tfr_arena_printf(
@@ -263,12 +266,14 @@ static const tfr_value *read_tfvars(struct tg_call *t) {
     return wrong_params(t, "1");
   const char *p = tg_join(a, config_dir(t), t->args[0]);
   const char *shown = tg_show_path(t->f->r, p);
-  if (!exists(p)) /* errors.go:108-116 */
+  if (!exists(t->f->r, p)) /* errors.go:108-116 */
     return fail(t, tfr_arena_printf(a,
                                     "TFVarFileNotFound: Could not find a %s. "
                                     "Cause: .",
                                     shown));
-  struct src_file *src = parse_open(a, t->c->diags, NULL, shown, NULL, 0);
+  struct src_file *src =
+      parse_open(a, t->c->diags, NULL,
+                 tg_show_path(t->f->r, tg_real(t->f->r, p)), NULL, 0);
   if (!src)
     return eval_dynamic(t->c);
   size_t n = strlen(p);
@@ -295,9 +300,9 @@ static const tfr_value *read_tfvars(struct tg_call *t) {
 /* deep_merge (cty_helpers.go:257-300): objects and maps merged as include
 ** deep merges inputs; it needs terragrunt's "deep-merge" experiment
 ** (TG_EXPERIMENT, or TG_EXPERIMENT_MODE for all). */
-static bool experiment(struct tg_call *t, const char *name) {
+bool tg_experiment(const struct tg_run *r, const char *name) {
   size_t n = strlen(name);
-  for (char *const *e = t->f->r->env; e && *e; e++) {
+  for (char *const *e = r->env; e && *e; e++) {
     if (!strncmp(*e, "TG_EXPERIMENT_MODE=", 19))
       return !strcmp(*e + 19, "true") || !strcmp(*e + 19, "1");
     if (strncmp(*e, "TG_EXPERIMENT=", 14))
@@ -332,7 +337,7 @@ static const tfr_value *deep_merge(struct tg_call *t, const struct ast *x) {
     if (!out)
       return fail(t, err);
   }
-  if (!experiment(t, "deep-merge")) /* errors.go:481-490 */
+  if (!tg_experiment(t->f->r, "deep-merge")) /* errors.go:481-490 */
     return fail(t, tfr_arena_printf(a,
                                     "deep_merge in %s requires the "
                                     "'deep-merge' experiment to be enabled",

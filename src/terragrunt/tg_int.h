@@ -46,6 +46,8 @@ struct tg_dep {
   bool skip_outputs;
   struct tfr_range at;
   const tfr_value *outputs; /* dependency.NAME.outputs, or NULL: none */
+  const char *key; /* an expanded block's instance: dependency.NAME[key]
+                      (hclparse/expansion.go InstanceKey); NULL: not */
 };
 
 /* A generate block (pkg/config/config.go:820-835, 2097-2170). */
@@ -89,6 +91,26 @@ struct tg_incl {
   struct tg_cfg *cfg;
 };
 
+/* A directory terragrunt stack generate would make (virt, absolute) and
+** the one it copies it from (real): the files of one are read from the
+** other (stack.go:762-822, 1014-1060). */
+struct tg_virt {
+  const char *virt, *real;
+  const tfr_value *values; /* its block's values, or NULL */
+};
+
+/* A unit or stack block of a stack file (stack.go:82-128), enabled. */
+struct tg_comp {
+  const char *name;
+  bool stack;                /* a stack block */
+  const char *source, *path; /* as written */
+  const tfr_value *values;   /* as terragrunt writes them, or NULL: none */
+  bool no_stack;             /* no_dot_terragrunt_stack */
+  bool no_validation;        /* no_validation */
+  bool enabled;
+  struct tfr_range at, source_at, path_at; /* the block, its attributes */
+};
+
 /* One read of a unit. */
 struct tg_run {
   tfr_arena *a;
@@ -103,6 +125,9 @@ struct tg_run {
                               read_terragrunt_config call) */
   const tfr_value *values; /* values.*: the unit's terragrunt.values.hcl
                               (stack.go:1962-2004), or NULL */
+  struct tg_virt virt[16]; /* the generated directories of a unit read
+                              from its stack file */
+  size_t nvirt;
 };
 
 /* The evaluation of one file: the context terragrunt's functions see
@@ -119,9 +144,12 @@ struct tg_file {
                                  included this file, or NULL */
   struct src_file *src;
   const tfr_value *local, *include, *dependency, *feature;
-  bool functions_only;       /* include blocks: no variables yet */
-  const struct tg_dep *deps; /* the dependency blocks in scope (the
-                                unit's and its includes'), for warnings */
+  const tfr_value *each, *count;   /* an expanded block's instance, or NULL */
+  const tfr_value *units, *stacks; /* a stack file's unit.NAME.path and
+                                      stack.NAME.path, or NULL */
+  bool functions_only;             /* include blocks: no variables yet */
+  const struct tg_dep *deps;       /* the dependency blocks in scope (the
+                                      unit's and its includes'), for warnings */
   size_t ndeps;
   const struct ast *body;
   const char **local_names; /* its locals, and the line of each */
@@ -139,6 +167,23 @@ struct tg_cfg *tg_read_file(struct tg_run *r, const char *path,
 ** attribute evaluated with the functions (stack.go:1962-2004); NULL when
 ** there is none. */
 const tfr_value *tg_read_values(struct tg_run *r, const char *dir);
+/* A stack file (real: the file read; virt: where terragrunt reads it,
+** with values.* values): its unit and stack blocks in *out, disabled ones
+** too, their number; (size_t)-1 after an error (stack.go:1183-1290). */
+size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
+                     const tfr_value *values, struct tg_comp **out);
+
+/* tg_stack.c: the path of the file that holds what terragrunt would find
+** at abs (abs itself unless it is in a generated directory). */
+const char *tg_real(const struct tg_run *r, const char *abs);
+/* Whether abs exists once mapped so. */
+bool tg_exists(const struct tg_run *r, const char *abs);
+/* A unit directory (absolute) that does not exist: the unit stack
+** generate would make there from a terragrunt.stack.hcl above it, its
+** generated directories in r->virt and its values in r->values; false
+** (an error in r->d, or none: not a generated unit) when there is none. */
+bool tg_stack_unit(struct tg_run *r, const char *dir);
+
 /* tg_json.c: a terragrunt.hcl.json's top-level object as the body the
 ** native syntax gives. */
 const struct ast *tg_json_body(struct tg_run *r, struct src_file *src,
@@ -153,6 +198,13 @@ void tg_error(struct tg_file *f, const struct ast *at, const char *summary,
 /* dir/p cleaned (p itself when absolute). */
 const char *tg_join(tfr_arena *a, const char *dir, const char *p);
 const char *tg_dirname(tfr_arena *a, const char *p);
+
+/* Whether terragrunt's experiment name is on (TG_EXPERIMENT, or
+** TG_EXPERIMENT_MODE for all). */
+bool tg_experiment(const struct tg_run *r, const char *name);
+/* tg_read.c: terragrunt's refusal of block iteration without its
+** experiment (expansion.go:43-83); false after it. */
+bool tg_block_iteration_ok(struct tg_file *f);
 
 /* tg_funcs.c: the function table of a terragrunt file (Terraform's
 ** functions and terragrunt's, config_helpers.go:190-430). */

@@ -15,6 +15,7 @@
 #include "base/strutil.h"
 #include "eval/refs.h"
 #include "syntax/parse.h"
+#include "values/number.h"
 #include "terragrunt/tg_int.h"
 
 const char *tg_show_path(struct tg_run *r, const char *abs) {
@@ -69,6 +70,14 @@ static const tfr_value *lookup(void *ud, struct eval_ctx *c,
     return f->feature;
   if (len == 6 && !memcmp(name, "values", 6))
     return f->r->values;
+  if (len == 4 && !memcmp(name, "each", 4))
+    return f->each;
+  if (len == 5 && !memcmp(name, "count", 5))
+    return f->count;
+  if (len == 4 && !memcmp(name, "unit", 4))
+    return f->units;
+  if (len == 5 && !memcmp(name, "stack", 5))
+    return f->stacks;
   return NULL;
 }
 
@@ -391,43 +400,259 @@ static const tfr_value *dep_outputs(struct tg_run *r, const struct tg_dep *d) {
   return tfr_unknown(r->a, &tfr_t_dynamic);
 }
 
-static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
-  const char *names[1] = {"outputs"};
-  const tfr_value *v[1] = {d->outputs};
-  (void)r;
-  return tfr_object(r->a, d->outputs ? 1 : 0, names, v);
+/* Whether the dependency's configuration exists
+** (getCleanedTargetConfigPath, config_helpers.go:1205-1218: config_path
+** from the unit's directory, a directory's terragrunt.hcl). */
+static bool dep_exists(struct tg_run *r, const struct tg_dep *d) {
+  if (!d->config_path)
+    return false;
+  const char *p = tg_join(r->a, tg_dirname(r->a, r->unit), d->config_path);
+  struct stat st;
+  if (stat(tg_real(r, p), &st) == 0 && S_ISDIR(st.st_mode)) {
+    const char *hcl = tfr_arena_printf(r->a, "%s/terragrunt.hcl", p);
+    p = !tg_exists(r, hcl) &&
+                tg_exists(r, tfr_arena_printf(r->a, "%s.json", hcl))
+            ? tfr_arena_printf(r->a, "%s.json", hcl)
+            : hcl;
+  }
+  return tg_exists(r, p);
 }
 
+/* dependency.NAME: outputs, and inputs where the dependency's file exists
+** -- null: terragrunt reads it with a partial parse, which never decodes
+** inputs (dependency.go:473-516, config_partial.go:585-587: a nil map,
+** JSON null), and refuses dependency.NAME.inputs in a top-level attribute
+** (no_dep_inputs). */
+static const tfr_value *dep_value(struct tg_run *r, const struct tg_dep *d) {
+  const char *names[2];
+  const tfr_value *v[2];
+  size_t n = 0;
+  if (dep_exists(r, d)) {
+    names[n] = "inputs";
+    v[n++] = tfr_null(r->a, &tfr_t_dynamic);
+  }
+  if (d->outputs) {
+    names[n] = "outputs";
+    v[n++] = d->outputs;
+  }
+  return tfr_object(r->a, n, names, v);
+}
+
+/* One dependency block (or an instance of an expanded one) into d. */
+static void read_dep(struct tg_file *f, const struct ast *b, struct tg_dep *d,
+                     const char *key) {
+  tfr_arena *a = f->r->a;
+  const struct ast *db = b->kids[1];
+  d->name = label_of(a, b);
+  d->key = key;
+  d->at = src_range(f->src, b->span);
+  /* where the dependency is: only named offline, and it may read what
+  ** stage 1 does not have yet (include.X.inputs): its errors are not
+  ** terragrunt's to give here */
+  tfr_diags *keep = f->r->d;
+  f->r->d = tfr_diags_new(a);
+  d->config_path = str_attr(f, db, "config_path");
+  f->r->d = keep;
+  const struct ast *m = attr_of(db, "mock_outputs");
+  d->mocks = m ? eval_in(f, m) : NULL;
+  d->allowed =
+      strs_attr(f, db, "mock_outputs_allowed_terraform_commands", &d->nallowed);
+  d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
+  d->outputs = dep_outputs(f->r, d);
+}
+
+/* The expansion block of b, or NULL; *twice: a second one. */
+static const struct ast *expansion_of(const struct ast *b,
+                                      const struct ast **twice) {
+  const struct ast *e = NULL, *body = b->kids[1];
+  *twice = NULL;
+  for (uint32_t i = 0; i < body->n; i++)
+    if (body->items[i]->kind == AST_BLOCK &&
+        is_name(body->items[i], "expansion")) {
+      if (e && !*twice)
+        *twice = body->items[i];
+      e = e ? e : body->items[i];
+    }
+  return e;
+}
+
+/* An expansion block's error (hclparse/errors.go: the text after the
+** range it starts with, which is the diagnostic's). */
+static long expand_error(struct tg_file *f, const struct ast *at,
+                         const char *detail) {
+  tg_error(f, at, "Invalid expansion", detail);
+  return -1;
+}
+
+/* The instances of an expanded block (ExpandBlock, hclparse/expansion.go:
+** 139-330): their keys in *keys and each or count in *vals; how many,
+** or -1 after an error. */
+static long expand(struct tg_file *f, const struct ast *e, const char ***keys,
+                   const tfr_value ***vals) {
+  tfr_arena *a = f->r->a;
+  const struct ast *fe = attr_of(e->kids[1], "for_each");
+  const struct ast *ct = attr_of(e->kids[1], "count");
+  if (fe && ct)
+    return expand_error(f, e,
+                        "the expansion block sets both for_each and count; "
+                        "set exactly one");
+  if (!fe && !ct)
+    return expand_error(f, e,
+                        "the expansion block sets neither for_each nor "
+                        "count; set exactly one");
+  const char *attr = fe ? "for_each" : "count";
+  const tfr_value *v = eval_in(f, fe ? fe : ct);
+  if (v->flags & TFR_V_UNKNOWN)
+    return expand_error(
+        f, fe ? fe : ct,
+        tfr_arena_printf(a,
+                         "%s is not known at parse time; it must resolve to "
+                         "a concrete value",
+                         attr));
+  if (v->flags & TFR_V_NULL)
+    return expand_error(
+        f, fe ? fe : ct,
+        tfr_arena_printf(a, "%s is null; it must resolve to a concrete value",
+                         attr));
+  if (ct) {
+    int64_t n = 0;
+    if (v->type->kind != TFR_NUMBER || !num_is_int(v->num) ||
+        !num_to_int64(v->num, &n))
+      return expand_error(f, ct, "count must be a whole number");
+    if (n < 0)
+      return expand_error(
+          f, ct,
+          tfr_arena_printf(a, "count is %lld; it must not be negative",
+                           (long long)n));
+    if (n > 10000)
+      return expand_error(f, ct, "count is above what is read here (10000)");
+    *keys = tfr_arena_alloc(a, ((size_t)n + 1) * sizeof **keys);
+    *vals = tfr_arena_alloc(a, ((size_t)n + 1) * sizeof **vals);
+    for (long i = 0; i < (long)n; i++) {
+      const char *idx[1] = {"index"};
+      tfr_value *num = tfr_arena_alloc(a, sizeof *num);
+      num->type = &tfr_t_number;
+      num->num = num_from_int(a, i);
+      const tfr_value *iv[1] = {num};
+      (*keys)[i] = tfr_arena_printf(a, "%ld", i);
+      (*vals)[i] = tfr_object(a, 1, idx, iv);
+    }
+    return (long)n;
+  }
+  unsigned k = v->type->kind;
+  if (k != TFR_SET && k != TFR_MAP && k != TFR_OBJECT)
+    return expand_error(
+        f, fe,
+        tfr_arena_printf(a, "for_each must be a set or a map, but got %s",
+                         tfr_type_friendly(a, v->type)));
+  *keys = tfr_arena_alloc(a, (v->n + 1) * sizeof **keys);
+  *vals = tfr_arena_alloc(a, (v->n + 1) * sizeof **vals);
+  for (uint32_t i = 0; i < v->n; i++) {
+    const tfr_value *el = v->elems[i];
+    const char *key = k == TFR_MAP      ? v->keys[i]
+                      : k == TFR_OBJECT ? v->type->names[i]
+                                        : NULL;
+    if (k == TFR_SET) { /* a set's key is its element */
+      if (el->flags & (TFR_V_UNKNOWN | TFR_V_NULL))
+        return expand_error(f, fe,
+                            "for_each element is not known at parse time; "
+                            "it must resolve to a concrete value");
+      if (el->type->kind == TFR_STRING)
+        key = tfr_arena_strndup(a, el->s, el->n);
+      else if (el->type->kind == TFR_NUMBER)
+        key = num_format(a, el->num);
+      else
+        return expand_error(
+            f, fe,
+            tfr_arena_printf(a,
+                             "for_each element keys must be strings or "
+                             "numbers, but got %s",
+                             tfr_type_friendly(a, el->type)));
+    }
+    const char *names[2] = {"key", "value"};
+    const tfr_value *ev[2] = {tfr_string(a, key, strlen(key)), el};
+    (*keys)[i] = key;
+    (*vals)[i] = tfr_object(a, 2, names, ev);
+  }
+  return (long)v->n;
+}
+
+/* The dependency blocks of a file, each expanded block's instances
+** (dependency.go:70-90: Expansion, decoded by ExpandBlocks). */
 static void read_deps(struct tg_file *f, struct tg_cfg *c,
                       const struct ast *body) {
   tfr_arena *a = f->r->a;
-  size_t n = 0;
+  size_t cap = 1;
   for (uint32_t i = 0; i < body->n; i++)
-    n += body->items[i]->kind == AST_BLOCK &&
-         is_name(body->items[i], "dependency");
-  c->deps = tfr_arena_alloc(a, (n + 1) * sizeof *c->deps);
+    cap += body->items[i]->kind == AST_BLOCK &&
+           is_name(body->items[i], "dependency");
+  c->deps = tfr_arena_alloc(a, cap * sizeof *c->deps);
   for (uint32_t i = 0; i < body->n; i++) {
-    const struct ast *b = body->items[i];
+    const struct ast *b = body->items[i], *twice;
     if (b->kind != AST_BLOCK || !is_name(b, "dependency"))
       continue;
-    struct tg_dep *d = &c->deps[c->ndeps++];
-    const struct ast *db = b->kids[1];
-    d->name = label_of(a, b);
-    d->at = src_range(f->src, b->span);
-    /* where the dependency is: only named offline, and it may read what
-    ** stage 1 does not have yet (include.X.inputs): its errors are not
-    ** terragrunt's to give here */
-    tfr_diags *keep = f->r->d;
-    f->r->d = tfr_diags_new(a);
-    d->config_path = str_attr(f, db, "config_path");
-    f->r->d = keep;
-    const struct ast *m = attr_of(db, "mock_outputs");
-    d->mocks = m ? eval_in(f, m) : NULL;
-    d->allowed = strs_attr(f, db, "mock_outputs_allowed_terraform_commands",
-                           &d->nallowed);
-    d->skip_outputs = bool_attr(f, db, "skip_outputs") == 1;
-    d->outputs = dep_outputs(f->r, d);
+    const struct ast *e = expansion_of(b, &twice);
+    if (twice) {
+      expand_error(f, twice,
+                   "the dependency block declares more than one expansion "
+                   "block; a block may declare at most one");
+      continue;
+    }
+    if (!e) {
+      read_dep(f, b, &c->deps[c->ndeps++], NULL);
+      continue;
+    }
+    const char **keys;
+    const tfr_value **vals;
+    long n = expand(f, e, &keys, &vals);
+    if (n <= 0)
+      continue;
+    struct tg_dep *v = tfr_arena_alloc(a, (cap + (size_t)n) * sizeof *v);
+    memcpy(v, c->deps, c->ndeps * sizeof *v);
+    c->deps = v;
+    cap += (size_t)n;
+    for (long k = 0; k < n; k++) {
+      const char *ck = attr_of(e->kids[1], "count") ? "count" : "each";
+      if (*ck == 'c')
+        f->count = vals[k];
+      else
+        f->each = vals[k];
+      read_dep(f, b, &c->deps[c->ndeps++], keys[k]);
+      f->count = f->each = NULL;
+    }
   }
+}
+
+/* dependency.*: each block's value by name, an expanded block's
+** instances by key under its name (dependencyBlocksToCtyValue,
+** dependency.go:717-830). */
+static const tfr_value *deps_value(struct tg_run *r, const struct tg_dep *v,
+                                   size_t k) {
+  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
+  size_t m = 0;
+  for (size_t i = 0; i < k; i++) {
+    size_t q = 0;
+    while (q < m && strcmp(names[q], v[i].name))
+      q++;
+    if (q < m)
+      continue; /* an instance of a block already done */
+    names[m] = v[i].name;
+    if (!v[i].key) {
+      vals[m++] = dep_value(r, &v[i]);
+      continue;
+    }
+    const char **ik = tfr_arena_alloc(r->a, (k + 1) * sizeof *ik);
+    const tfr_value **iv = tfr_arena_alloc(r->a, (k + 1) * sizeof *iv);
+    size_t ni = 0;
+    for (size_t j = i; j < k; j++)
+      if (!strcmp(v[j].name, v[i].name) && v[j].key) {
+        ik[ni] = v[j].key;
+        iv[ni++] = dep_value(r, &v[j]);
+      }
+    vals[m++] = tfr_object(r->a, ni, ik, iv);
+  }
+  return tfr_object(r->a, m, names, vals);
 }
 
 /* dependency.* of a unit: its dependency blocks and its includes', by name
@@ -443,22 +668,20 @@ static const tfr_value *dep_object(struct tg_run *r, const struct tg_cfg *c,
   for (size_t i = 0; i <= c->file->nincl; i++) {
     const struct tg_cfg *from = i < c->file->nincl ? in[i].cfg : c;
     for (size_t j = 0; j < from->ndeps; j++) {
+      /* matched by name, an expanded one's by name[key] (mergeKey,
+      ** dependency.go:217-228) */
+      const struct tg_dep *dj = &from->deps[j];
       size_t q = 0;
-      while (q < k && strcmp(v[q].name, from->deps[j].name))
+      while (q < k && (strcmp(v[q].name, dj->name) || !v[q].key != !dj->key ||
+                       (dj->key && strcmp(v[q].key, dj->key))))
         q++;
-      v[q] = from->deps[j];
+      v[q] = *dj;
       k += q == k;
     }
   }
-  const char **names = tfr_arena_alloc(r->a, (k + 1) * sizeof *names);
-  const tfr_value **vals = tfr_arena_alloc(r->a, (k + 1) * sizeof *vals);
-  for (size_t i = 0; i < k; i++) {
-    names[i] = v[i].name;
-    vals[i] = dep_value(r, &v[i]);
-  }
   *out = v;
   *n = k;
-  return tfr_object(r->a, k, names, vals);
+  return deps_value(r, v, k);
 }
 
 /* Each dependency.NAME.outputs.OUT in x whose dependency gives no mock
@@ -469,12 +692,16 @@ static void warn_unmocked(struct tg_file *f, const struct ast *x) {
     return;
   const struct ast *o = x->kind == AST_GETATTR ? x->kids[0] : NULL;
   const struct ast *d = o && o->kind == AST_GETATTR ? o->kids[0] : NULL;
+  const struct ast *key = NULL; /* dependency.NAME["KEY"]: an instance */
+  if (d && d->kind == AST_INDEX && d->kids[0] && d->kids[0]->kind == AST_STRING)
+    key = d->kids[0], d = d->a;
   const struct ast *v = d && d->kind == AST_GETATTR ? d->kids[0] : NULL;
   if (v && v->kind == AST_VARIABLE && is_name(v, "dependency") &&
       is_name(o, "outputs")) {
     for (size_t i = 0; i < f->ndeps; i++) {
       const struct tg_dep *dp = &f->deps[i];
       if (strlen(dp->name) != d->n || memcmp(dp->name, d->str, d->n) ||
+          !key != !dp->key || (key && !is_name(key, dp->key)) ||
           mocks_used(dp, f->r->command) || dp->skip_outputs)
         continue;
       struct tfr_range r = src_range(f->src, x->span);
@@ -815,6 +1042,102 @@ static void close_file(struct tg_cfg *c, const tfr_value *dep,
   }
 }
 
+/* A dependency.NAME.inputs (or dependency.NAME[KEY].inputs) traversal in
+** x, or NULL (DetectInputsCtyUsage, config.go:1685-1725). */
+static const struct ast *dep_inputs(const struct ast *x, int depth) {
+  if (!x || depth > AST_MAX_DEPTH)
+    return NULL;
+  if (x->kind == AST_GETATTR && is_name(x, "inputs")) {
+    const struct ast *o = x->kids[0];
+    if (o && o->kind == AST_INDEX && o->kids[0] &&
+        (o->kids[0]->kind == AST_STRING || o->kids[0]->kind == AST_NUMBER))
+      o = o->a;
+    if (o && o->kind == AST_GETATTR && o->kids[0] &&
+        o->kids[0]->kind == AST_VARIABLE && is_name(o->kids[0], "dependency"))
+      return x;
+  }
+  for (uint32_t i = 0; i < ast_child_count(x); i++) {
+    const struct ast *hit = dep_inputs(ast_child(x, i), depth + 1);
+    if (hit)
+      return hit;
+  }
+  return NULL;
+}
+
+/* Terragrunt's refusal of dependency inputs in a top-level attribute of a
+** native-syntax file (DetectDeprecatedConfigurations, config.go:1654-1667,
+** run on every file it parses); false after it. */
+static bool no_dep_inputs(struct tg_file *f) {
+  for (uint32_t i = 0; f->body->kind == AST_BODY && i < f->body->n; i++) {
+    const struct ast *it = f->body->items[i];
+    const struct ast *hit =
+        it->kind == AST_ATTR ? dep_inputs(it->kids[0], 0) : NULL;
+    if (hit) {
+      tg_error(f, hit, "Dependency inputs not supported",
+               "Reading inputs from dependencies is no longer supported. To "
+               "acquire values from dependencies, use outputs "
+               "(dependency.foo.outputs.bar) instead.");
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The one-label dependency, unit and stack blocks (the candidates of
+** blockIterationCandidateSchema, expansion.go:19-26). */
+static bool iteration_candidate(const struct ast *b) {
+  return b->kind == AST_BLOCK && b->kids[0] && b->kids[0]->n == 1 &&
+         (is_name(b, "dependency") || is_name(b, "unit") ||
+          is_name(b, "stack"));
+}
+
+bool tg_block_iteration_ok(struct tg_file *f) {
+  bool on = tg_experiment(f->r, "block-iteration");
+  for (uint32_t i = 0; f->body->kind == AST_BODY && i < f->body->n; i++) {
+    const struct ast *b = f->body->items[i], *body;
+    if (!iteration_candidate(b))
+      continue;
+    body = b->kids[1];
+    const char *block = tfr_arena_printf(f->r->a, "%.*s \"%s\"", (int)b->n,
+                                         b->str, label_of(f->r->a, b));
+    for (uint32_t k = 0; k < body->n; k++) {
+      const struct ast *it = body->items[k];
+      if (it->kind != AST_BLOCK || !is_name(it, "expansion") ||
+          (on && is_name(b, "dependency"))) /* read_deps expands it */
+        continue;
+      /* with the experiment, a unit's or stack's: not read here (a
+      ** stack block iteration changes the generated paths) */
+      tg_error(f, it,
+               on ? "Block iteration not supported"
+                  : "Block iteration requires an experiment",
+               on ? tfr_arena_printf(f->r->a,
+                                     "The expansion block of the %s block "
+                                     "(terragrunt's block-iteration "
+                                     "experiment) is not read offline yet.",
+                                     block)
+                  : tfr_arena_printf(
+                        f->r->a,
+                        "the %s block in %s uses an expansion block, which "
+                        "requires the 'block-iteration' experiment; enable "
+                        "it with --experiment block-iteration",
+                        block, f->src->name));
+      return false;
+    }
+    const struct ast *en = attr_of(body, "enabled");
+    if (!on && en && !is_name(b, "dependency")) { /* expansion.go:69-79 */
+      tg_error(f, en, "Block iteration requires an experiment",
+               tfr_arena_printf(f->r->a,
+                                "the %s block in %s uses an enabled "
+                                "attribute, which requires the "
+                                "'block-iteration' experiment; enable it "
+                                "with --experiment block-iteration",
+                                block, f->src->name));
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool errors_since(struct tg_run *r, size_t before) {
   for (size_t i = before; i < tfr_diags_count(r->d); i++)
     if (tfr_diags_get(r->d, i)->sev == TFR_DIAG_ERROR)
@@ -830,7 +1153,7 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
     return NULL;
   }
   struct src_file *src =
-      parse_open(r->a, r->d, NULL, tg_show_path(r, path), NULL, 0);
+      parse_open(r->a, r->d, NULL, tg_show_path(r, tg_real(r, path)), NULL, 0);
   size_t plen = strlen(path);
   bool json = plen > 5 && !strcmp(path + plen - 5, ".json");
   tfr_file *tf = src ? parse_opened(r->a, r->d, src,
@@ -854,7 +1177,8 @@ static struct tg_cfg *open_file(struct tg_run *r, const char *path,
   size_t before = tfr_diags_count(r->d);
   f->local = f->include = f->dependency = f->feature =
       tfr_object(r->a, 0, NULL, NULL);
-  if (read_includes(f, f->body))
+  if ((json || no_dep_inputs(f)) && tg_block_iteration_ok(f) &&
+      read_includes(f, f->body))
     open_body(f, c, f->body);
   r->nstack--;
   return errors_since(r, before) ? NULL : c;
@@ -911,4 +1235,193 @@ const tfr_value *tg_read_values(struct tg_run *r, const char *dir) {
     vals[n++] = eval_in(&f, it->kids[0]);
   }
   return tfr_object(r->a, n, names, vals);
+}
+
+/* ---- stack files --------------------------------------------------------- */
+
+/* A stack file's values as terragrunt writes them to the generated
+** directory's terragrunt.values.hcl and reads them back (stack.go:1888-2004:
+** hclwrite's literals, then an object of what they parse to): lists and
+** sets become tuples, maps objects, a null its untyped null. */
+static const tfr_value *as_written(tfr_arena *a, const tfr_value *v) {
+  if (v->flags & TFR_V_NULL)
+    return v->type->kind == TFR_DYNAMIC ? v : tfr_null(a, &tfr_t_dynamic);
+  unsigned k = v->type->kind;
+  if (k != TFR_LIST && k != TFR_SET && k != TFR_TUPLE && k != TFR_MAP &&
+      k != TFR_OBJECT)
+    return v;
+  const tfr_value **e = tfr_arena_alloc(a, (v->n + 1) * sizeof *e);
+  for (uint32_t i = 0; i < v->n; i++)
+    e[i] = as_written(a, v->elems[i]);
+  const tfr_value *w =
+      k == TFR_MAP || k == TFR_OBJECT
+          ? tfr_object(a, v->n, k == TFR_MAP ? v->keys : v->type->names, e)
+          : tfr_tuple(a, v->n, e);
+  unsigned m = v->flags & (TFR_V_SENSITIVE | TFR_V_EPHEMERAL);
+  return m ? tfr_value_mark(a, w, m) : w;
+}
+
+/* One unit or stack block (stack.go:82-128). */
+static bool read_comp(struct tg_file *f, const struct ast *b,
+                      struct tg_comp *c) {
+  const struct ast *body = b->kids[1];
+  c->name = label_of(f->r->a, b);
+  c->stack = is_name(b, "stack");
+  c->at = src_range(f->src, b->span);
+  c->source = str_attr(f, body, "source");
+  c->path = str_attr(f, body, "path");
+  c->source_at = c->path_at = c->at;
+  if (attr_of(body, "source"))
+    c->source_at = src_range(f->src, attr_of(body, "source")->span);
+  if (attr_of(body, "path"))
+    c->path_at = src_range(f->src, attr_of(body, "path")->span);
+  c->no_stack = bool_attr(f, body, "no_dot_terragrunt_stack") == 1;
+  c->no_validation = bool_attr(f, body, "no_validation") == 1;
+  c->enabled = bool_attr(f, body, "enabled") != 0;
+  const struct ast *vx = attr_of(body, "values");
+  const tfr_value *v = vx ? eval_in(f, vx) : NULL;
+  /* a non-null object or map is written (stack.go:1888-1960); one not
+  ** wholly known is not, but here that is a value of a call that cannot
+  ** run offline (run_cmd...), known when terragrunt runs: kept, unknown */
+  if (v && !(v->flags & TFR_V_NULL) &&
+      (v->type->kind == TFR_OBJECT || v->type->kind == TFR_MAP))
+    c->values = as_written(f->r->a, v);
+  else if (v && (v->flags & TFR_V_UNKNOWN))
+    c->values = v;
+  else if (v && !(v->flags & TFR_V_NULL)) { /* stack.go:802-804, 1905-1908 */
+    tg_error(f, vx, "Invalid stack file",
+             tfr_arena_printf(f->r->a,
+                              "failed to write values %s writeValues: "
+                              "expected object or map, got %s",
+                              c->name, tfr_type_friendly(f->r->a, v->type)));
+    return false;
+  }
+  for (int i = 0; i < 2; i++) { /* never quoted: sensitive */
+    const char *name = i ? "path" : "source";
+    const struct ast *x = attr_of(body, name);
+    if (x && (i ? c->path : c->source) &&
+        tfr_value_has_mark(eval_in(f, x), TFR_V_SENSITIVE)) {
+      tg_error(f, x, "Sensitive value in a stack file",
+               tfr_arena_printf(f->r->a,
+                                "The %s of %s \"%s\" is sensitive: it names "
+                                "a directory, which cannot hold a sensitive "
+                                "value (terragrunt cannot decode a marked "
+                                "value into it).",
+                                name, c->stack ? "stack" : "unit", c->name));
+      return false;
+    }
+  }
+  const char *miss = !attr_of(body, "source") ? "source"
+                     : !attr_of(body, "path") ? "path"
+                                              : NULL;
+  if (miss) /* hcl's decode of a required attribute */
+    tg_error(f, b, "Missing required argument",
+             tfr_arena_printf(f->r->a,
+                              "The argument \"%s\" is required, but no "
+                              "definition was found.",
+                              miss));
+  return c->source && c->path;
+}
+
+/* unit.NAME.path and stack.NAME.path of a stack file: where each block
+** generates (injectStackComponentRefs, setStackComponentRefVars,
+** stack.go:1308-1378; hclparse/stack.go:94-121), a block whose path is
+** not a known string left out. */
+static const tfr_value *component_refs(struct tg_file *f, const char *kind) {
+  tfr_arena *a = f->r->a;
+  const struct ast *body = f->body;
+  const char **names = tfr_arena_alloc(a, (body->n + 1) * sizeof *names);
+  const tfr_value **vals = tfr_arena_alloc(a, (body->n + 1) * sizeof *vals);
+  size_t n = 0;
+  tfr_diags *keep = f->r->d; /* read_comp reports them */
+  f->r->d = tfr_diags_new(a);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *b = body->items[i];
+    if (b->kind != AST_BLOCK || !is_name(b, kind))
+      continue;
+    const char *name = label_of(a, b), *path = str_attr(f, b->kids[1], "path");
+    size_t k = 0;
+    while (k < n && strcmp(names[k], name))
+      k++;
+    if (!path || k < n)
+      continue;
+    const char *dir = tg_dirname(a, f->path);
+    if (bool_attr(f, b->kids[1], "no_dot_terragrunt_stack") != 1)
+      dir = tfr_arena_printf(a, "%s/.terragrunt-stack", dir);
+    const char *gen = tg_join(a, dir, path);
+    const char *pn[1] = {"path"};
+    const tfr_value *pv[1] = {tfr_string(a, gen, strlen(gen))};
+    names[n] = name;
+    vals[n++] = tfr_object(a, 1, pn, pv);
+  }
+  f->r->d = keep;
+  return tfr_object(a, n, names, vals);
+}
+
+/* A block of a stack file not read here (include: stack.go:1672-1750;
+** autoinclude: stack.go:248-372): a warning of ours. */
+static void not_read(struct tg_file *f, const struct ast *b, const char *kind,
+                     const char *what) {
+  if (b->kind != AST_BLOCK || !is_name(b, kind))
+    return;
+  struct tfr_range at = src_range(f->src, b->span);
+  tfr_diags_add(f->r->d, TFR_DIAG_WARNING, &at, "Block not read",
+                tfr_arena_printf(f->r->a,
+                                 "This %s block is not read offline yet: %s.",
+                                 kind, what));
+  tfr_diags_set_ours(f->r->d);
+}
+
+size_t tg_read_stack(struct tg_run *r, const char *virt, const char *real,
+                     const tfr_value *values, struct tg_comp **out) {
+  struct src_file *src =
+      parse_open(r->a, r->d, NULL, tg_show_path(r, real), NULL, 0);
+  tfr_file *tf = src ? parse_opened(r->a, r->d, src, TFR_SYNTAX_HCL) : NULL;
+  if (!tf)
+    return (size_t)-1;
+  const tfr_value *saved = r->values;
+  r->values = values;
+  struct tg_file *f = tfr_arena_alloc(r->a, sizeof *f);
+  *f = (struct tg_file){
+      .r = r, .path = virt, .config_path = virt, .original = virt, .src = src};
+  f->local = f->include = f->dependency = f->feature =
+      tfr_object(r->a, 0, NULL, NULL);
+  size_t before = tfr_diags_count(r->d), n = 0;
+  const struct ast *body = tf->f.body;
+  f->body = body;
+  if (!tg_block_iteration_ok(f)) { /* stack.go:1194 */
+    r->values = saved;
+    return (size_t)-1;
+  }
+  read_locals(f, body);
+  f->units = component_refs(f, "unit");
+  f->stacks = component_refs(f, "stack");
+  *out = tfr_arena_alloc(r->a, (body->n + 1) * sizeof **out);
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    if (it->kind == AST_BLOCK &&
+        (is_name(it, "unit") || is_name(it, "stack")) &&
+        read_comp(f, it, &(*out)[n]))
+      n++;
+    not_read(f, it, "include", "its units and stacks are not read");
+    for (uint32_t k = 0; it->kind == AST_BLOCK && k < it->kids[1]->n; k++)
+      not_read(f, it->kids[1]->items[k], "autoinclude",
+               "the file terragrunt generates from it is not made, so the "
+               "unit is read without it");
+  }
+  r->values = saved;
+  bool any = false, incl = false; /* declared ones, valid or not
+                                     (stack.go:1276-1279) */
+  for (uint32_t i = 0; i < body->n; i++) {
+    const struct ast *it = body->items[i];
+    any = any || (it->kind == AST_BLOCK &&
+                  (is_name(it, "unit") || is_name(it, "stack")));
+    incl = incl || (it->kind == AST_BLOCK && is_name(it, "include"));
+  }
+  if (!any && !errors_since(r, before))
+    tg_error(f, NULL, incl ? "Stack file not read" : "Invalid stack file",
+             incl ? "The units and stacks of this stack file come from its "
+                    "include blocks, which are not read offline yet."
+                  : "stack config must contain at least one unit or stack");
+  return errors_since(r, before) ? (size_t)-1 : n;
 }
