@@ -21,6 +21,7 @@ import json  # noqa: F401
 import os
 import re  # noqa: F401
 import shutil  # noqa: F401
+import subprocess
 import sys
 import time  # noqa: F401
 
@@ -418,6 +419,140 @@ def tree_run(check, tool, fixture, root):
           "server wrote: diagnostics, hovers, its standard error")
     sanity(check, s, "tree run")
 
+# A caf-like root (issue 41, point 1): keyed instances whose argument is
+# each.key of a for expression (no tfvars line causes the failure), a
+# local child whose directory is missing, a registry child not installed.
+KEYED_MAIN = """\
+variable "scopes" {
+  type        = map(string)
+  description = "Management group scopes by name."
+}
+
+module "keyed" {
+  source   = "./modules/scope"
+  for_each = { for k, v in var.scopes : "/groups/${k}" => v }
+  scope_id = each.key
+  label    = each.value
+}
+
+module "gone" {
+  source = "./modules/missing"
+}
+
+module "remote" {
+  source  = "Azure/avm-res-network-vnet/azurerm"
+  version = "0.4.0"
+}
+"""
+KEYED_CHILD = """\
+variable "scope_id" {
+  type = string
+  validation {
+    condition     = startswith(var.scope_id, "/providers/")
+    error_message = "The scope must start with /providers/."
+  }
+}
+
+variable "label" {
+  type = string
+}
+"""
+KEYED_TFVARS = 'scopes = {\n  alpha = "A"\n  beta  = "B"\n}\n'
+
+
+def keyed_root(root, name):
+    """The caf-like root as root/name (written, not copied: its failures
+    hold whatever the values)."""
+    mod = os.path.join(root, name)
+    os.makedirs(os.path.join(mod, "modules", "scope"))
+    for rel, text in [("main.tf", KEYED_MAIN), ("terraform.tfvars",
+                                                KEYED_TFVARS),
+                      ("modules/scope/variables.tf", KEYED_CHILD)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    return mod
+
+
+def check_json(tool, mod, *args):
+    """What `tfresolve check -json` reports for the root mod."""
+    out = subprocess.run([tool, "check", "-json"] + list(args), cwd=mod,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def unchecked_run(check, tool, fixture, root):
+    """Only the tfvars open: a child failure no tfvars line causes is
+    published at the module argument in main.tf (not open), the modules
+    not checked at the tfvars's first line as check's verdict says them;
+    every diagnostic check reports is published somewhere."""
+    mod = keyed_root(root, "keyed root")
+    T, V = uri(mod, "terraform.tfvars"), uri(mod, "main.tf")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, KEYED_TFVARS, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    barrier(s)
+    verdict = words_in(p, "2 modules not checked:")
+    check(len(verdict) == 1 and verdict[0]["message"] ==
+          '2 modules not checked:\n'
+          '  module.gone: directory modules/missing not found\n'
+          '  module.remote: not installed: run "terraform init"'
+          and verdict[0]["severity"] == 2
+          and verdict[0]["range"]["start"] == {"line": 0, "character": 0},
+          "unchecked: the modules not checked on the open tfvars, as "
+          "check's verdict line says them", show(p, 4000))
+    pv = s.latest(V)
+    arg = rng(KEYED_MAIN, "each.key", after="scope_id")
+    at_arg = [d for d in (pv or {}).get("diagnostics", [])
+              if d["range"] == arg and d["severity"] == 1
+              and "The scope must start with /providers/." in d["message"]]
+    check(len(at_arg) >= 1,
+          "unchecked: main.tf not open: the keyed instances' failed rule "
+          "(scope_id = each.key) published at the module argument",
+          show(pv, 4000))
+    for name, needle in [("module.gone", 'module "gone" {'),
+                         ("module.remote", 'module "remote" {')]:
+        check(find(pv, rng(KEYED_MAIN, needle[:-2]), 2, None,
+                   ["Module not installed", "(in %s)" % name]) is not None,
+              "unchecked: main.tf not open: %s's warning at its module "
+              "block" % name, show(pv, 4000))
+    # every diagnostic of check on the same root, at its file and range
+    rep = check_json(tool, mod)
+    published = {}
+    for n in s.notes:
+        if n.get("method") == "textDocument/publishDiagnostics":
+            published[n["params"]["uri"]] = n["params"]["diagnostics"]
+    missed = []
+    for g in rep["diagnostics"]:
+        r = g["range"]
+        text = open(os.path.join(mod, r["filename"])).read()
+        lines = text.split("\n")
+        at = {"start": {"line": r["start"]["line"] - 1, "character":
+                        utf16(lines[r["start"]["line"] - 1].encode()[
+                            :r["start"]["column"] - 1].decode())},
+              "end": {"line": r["end"]["line"] - 1, "character":
+                      utf16(lines[r["end"]["line"] - 1].encode()[
+                          :r["end"]["column"] - 1].decode())}}
+        got = [d for d in published.get(uri(mod, r["filename"]), [])
+               if d["range"] == at and d["message"].startswith(g["summary"])
+               and g.get("module", "") in d["message"]]
+        if not got:
+            missed.append(g)
+    check(len(rep["diagnostics"]) == 4 and not missed and not rep["valid"],
+          "unchecked: every diagnostic check -json reports for the root is "
+          "published at its file and range (%d)" % len(rep["diagnostics"]),
+          show(missed, 4000))
+    check(len(rep["unchecked"]) == 2 and all(
+        "  %s: %s" % (u["module"], u["why"]) in verdict[0]["message"]
+        for u in rep["unchecked"]) if verdict else False,
+          "unchecked: ... and every module check does not check is named on "
+          "the tfvars", show(rep["unchecked"]))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "unchecked run")
+
 
 if __name__ == "__main__":
-    sys.exit(main([diagnostics_run, settings_run, tree_run]))
+    sys.exit(main([diagnostics_run, settings_run, tree_run,
+                   unchecked_run]))

@@ -143,14 +143,22 @@ static bool same_range(const struct tfr_range *x, const struct tfr_range *y) {
 
 /* A diagnostic of a child module instance (g->module not ""): at its own
 ** range (the module argument in the calling module's file, or a place in
-** the child's files) when that file is open, and an error also at the
-** variables file line whose value causes it (cli_fix_range). */
+** the child's files) whether that file is open or not (read from disk, as
+** a syntax error of a file not open is), so that every failure check
+** reports is published where check reports it, and an error also at the
+** variables file line whose value causes it (cli_fix_range).  A
+** variables file's resolution (m->var_file) speaks of that file only:
+** what has no line there goes to its first line.  An error of ours about
+** the tree as a whole (too many module instances, the memory budget, a
+** module calling itself) in a child's file that is not open: at the top
+** of the open documents too, so that the editor says why the tree is not
+** checked. */
 static void place_child(struct server *s, struct module *m,
                         struct file_diags **files, size_t *nfiles,
                         const struct tfr_diag *g) {
   const struct tfr_range *own = &g->subject;
-  bool at_own = own->filename && lsp_doc_by_path(s, own->filename) &&
-                (!m->var_file || !strcmp(own->filename, m->var_file));
+  bool at_own =
+      own->filename && (!m->var_file || !strcmp(own->filename, m->var_file));
   if (at_own)
     place(s, file_of(files, nfiles, own->filename), g);
   const struct tfr_instance *in = NULL;
@@ -159,12 +167,8 @@ static void place_child(struct server *s, struct module *m,
   const struct tfr_range *fix = v ? cli_fix_range(m->res, in, v) : NULL;
   if (!fix || !fix->filename || (at_own && same_range(fix, own)) ||
       (m->var_file && strcmp(fix->filename, m->var_file))) {
-    /* an error of ours about the tree as a whole (too many module
-    ** instances, the memory budget, a module calling itself) in a
-    ** child's file that is not open: at the top of the open documents,
-    ** as what has no place of its own, so that the editor says why the
-    ** tree is not checked */
-    if (!at_own && !v && g->ours && g->sev == TFR_DIAG_ERROR)
+    if (!at_own || (!v && g->ours && g->sev == TFR_DIAG_ERROR &&
+                    !lsp_doc_by_path(s, own->filename)))
       place_at_top(s, m, files, nfiles, g, severity(g), NULL, false);
     return;
   }
@@ -256,6 +260,31 @@ static const struct tfr_diag *stopped_at(const struct module *m) {
   return NULL;
 }
 
+/* The module calls whose instances the tree does not check (not
+** installed, a directory not found, instances deferred) said at the top
+** of the module's open documents as check's verdict line says them
+** ("2 modules not checked:" and a line each): a warning (an error with
+** strict, as check's exit status), for what the document's checks do
+** not cover. */
+static void place_unchecked(struct server *s, struct module *m,
+                            struct file_diags **files, size_t *nfiles) {
+  if (!m->res->nunchecked)
+    return;
+  char *text = NULL;
+  size_t len = 0;
+  lsp_append(&text, &len, "%s:", cli_unchecked_count(m->a, m->res));
+  for (size_t i = 0; i < m->res->nunchecked; i++) {
+    const struct tfr_unchecked *u = tfr_resolution_unchecked(m->res, i);
+    lsp_append(&text, &len, "\n  %s: %s", u->address, u->why);
+  }
+  struct tfr_diag g = {0};
+  g.sev = s->set.strict ? TFR_DIAG_ERROR : TFR_DIAG_WARNING;
+  g.summary = tfr_arena_strdup(m->a, text);
+  g.ours = true;
+  free(text);
+  place_at_top(s, m, files, nfiles, &g, severity(&g), NULL, false);
+}
+
 /* What the module's resolution cannot say at a place of its own: its
 ** diagnostics without a file, the server's notes, a directory without
 ** declarations, and a configuration error that stops the checks (with
@@ -272,6 +301,7 @@ static void place_rest(struct server *s, struct module *m,
       continue;
     place_at_top(s, m, files, nfiles, g, severity(g), NULL, false);
   }
+  place_unchecked(s, m, files, nfiles);
   for (size_t i = 0; i < m->nnotes; i++) {
     struct tfr_diag g = {0};
     g.sev = m->notes[i].sev == 1 ? TFR_DIAG_ERROR : TFR_DIAG_WARNING;
