@@ -292,6 +292,13 @@ def tree_run(check, tool, fixture, root):
                           "This was checked by the validation rule"]),
           "tree: a child's failed rule at the tfvars value that causes it "
           "(Terraform's summary and detail, then the instance)", show(p, 4000))
+    check(d is not None and d["message"].endswith(
+        '\nvar.name is "customer_orders_reporting_archive"\n(in %s)' % DBI)
+          and [r["message"] for r in d.get("relatedInformation", [])] ==
+          ["the argument name of module.platform.module.db",
+           "the validation rule of var.name in module.platform.module.db"],
+          "story: the child variable and the value it received, then the "
+          "instance; the module argument and the rule related", show(d))
     d = find(p, pw_at, 1, None, ["Invalid value for variable",
                                  "included a sensitive value"])
     check(in_instance(d, ["so it will not be displayed"]),
@@ -510,6 +517,39 @@ def unchecked_run(check, tool, fixture, root):
           "unchecked: main.tf not open: the keyed instances' failed rule "
           "(scope_id = each.key) published at the module argument",
           show(pv, 4000))
+    # point 5: the two instances' failures folded into one diagnostic
+    # naming each instance and the value its variable received, with the
+    # module argument and the rule as related places
+    folded = ('\n(in 2 instances of module.keyed)\n'
+              '  module.keyed["/groups/alpha"]: var.scope_id is '
+              '"/groups/alpha"\n'
+              '  module.keyed["/groups/beta"]: var.scope_id is '
+              '"/groups/beta"')
+    rule_at = {"start": {"line": 2, "character": 2},
+               "end": {"line": 2, "character": 12}}
+    check(len(at_arg) == 1 and at_arg[0]["message"].startswith(
+        "Invalid value for variable: The scope must start with /providers/."
+        "\n\nThis was checked by the validation rule at ")
+          and at_arg[0]["message"].endswith(folded)
+          and [(r["location"]["uri"], r["location"]["range"], r["message"])
+               for r in at_arg[0].get("relatedInformation", [])] ==
+          [(uri(mod, "modules", "scope", "variables.tf"), rule_at,
+            "the validation rule of var.scope_id in module.keyed")],
+          "story: at the module argument, the instances' failures folded "
+          "into one naming each instance and its value, related to the "
+          "rule", show(pv, 4000))
+    at_map = [d for d in p["diagnostics"] if d["severity"] == 1]
+    check(len(at_map) == 1 and at_map[0]["message"].endswith(folded)
+          and at_map[0]["range"] == {"start": {"line": 0, "character": 9},
+                                     "end": {"line": 3, "character": 1}}
+          and [(r["location"]["uri"], r["location"]["range"])
+               for r in at_map[0].get("relatedInformation", [])] ==
+          [(V, arg), (uri(mod, "modules", "scope", "variables.tf"),
+                      rule_at)]
+          and at_map[0]["relatedInformation"][0]["message"] ==
+          "the argument scope_id of module.keyed",
+          "story: at the tfvars value the keys come from, once, folded, "
+          "related to the module argument and the rule", show(p, 4000))
     for name, needle in [("module.gone", 'module "gone" {'),
                          ("module.remote", 'module "remote" {')]:
         check(find(pv, rng(KEYED_MAIN, needle[:-2]), 2, None,

@@ -21,18 +21,25 @@ static int severity(const struct tfr_diag *g) {
   return g->sev == TFR_DIAG_ERROR ? 1 : 2;
 }
 
+/* Terraform's words of g: the summary, the detail, and the note. */
+static char *words_of(const struct tfr_diag *g) {
+  char *msg = NULL;
+  size_t len = 0;
+  lsp_append(&msg, &len, "%s%s%s%s%s", g->summary,
+             g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
+             g->note ? "\n\n" : "", g->note ? g->note : "");
+  return msg;
+}
+
 static json_t *lsp_diag(struct text_lines *t, const struct tfr_diag *g,
                         int sev) {
   /* the summary, the detail, the note, and (ours, after Terraform's
   ** words) the child module instance it is about */
   const char *in = g->module && *g->module ? g->module : NULL;
-  size_t n = strlen(g->summary) + (g->detail ? strlen(g->detail) : 0) +
-             (g->note ? strlen(g->note) : 0) + (in ? strlen(in) : 0) + 16;
-  char *msg = cli_alloc(n);
-  snprintf(msg, n, "%s%s%s%s%s%s%s%s", g->summary,
-           g->detail && *g->detail ? ": " : "", g->detail ? g->detail : "",
-           g->note ? "\n\n" : "", g->note ? g->note : "", in ? "\n(in " : "",
-           in ? in : "", in ? ")" : "");
+  char *msg = words_of(g);
+  size_t len = strlen(msg);
+  if (in)
+    lsp_append(&msg, &len, "\n(in %s)", in);
   json_t *d =
       json_pack("{s:o, s:i, s:s, s:s}", "range", lsp_range_in(t, &g->subject),
                 "severity", sev, "source", "tfresolve", "message", msg);
@@ -42,6 +49,17 @@ static json_t *lsp_diag(struct text_lines *t, const struct tfr_diag *g,
   return d;
 }
 
+/* The diagnostics of a child module's instances folded into one: the
+** same words at the same place for instances of one call ("8 instances
+** of module.keyed" rather than 8 lines alike). */
+struct fold {
+  char *key;              /* severity, range, call and words */
+  json_t *d;              /* its diagnostic (the file's list holds it) */
+  char *words;            /* words_of */
+  struct cli_names insts; /* an instance and the value it received each:
+                             "module.a[\"k\"]\tvar.x is \"v\"" */
+};
+
 /* A file's diagnostics, by its path, and its text once one is placed. */
 struct file_diags {
   char *path;
@@ -49,6 +67,8 @@ struct file_diags {
   bool read;
   char *owned; /* the text, when read from disk */
   struct text_lines text;
+  struct fold *folds;
+  size_t nfolds;
 };
 
 /* The file of path in files (added when it is not yet). */
@@ -65,31 +85,222 @@ static struct file_diags *file_of(struct file_diags **files, size_t *n,
   return f;
 }
 
+static void free_folds(struct file_diags *f) {
+  for (size_t i = 0; i < f->nfolds; i++) {
+    free(f->folds[i].key);
+    free(f->folds[i].words);
+    cli_names_free(&f->folds[i].insts);
+  }
+  free(f->folds);
+}
+
+/* The instances of a fold listed at most this many. */
+#define FOLD_LIST_MAX 20
+
+/* A fold's message: Terraform's words, then (ours) the value the child
+** variable received and the instance, or, for several instances, each
+** instance with its value. */
+static void fold_message(struct fold *x) {
+  char *msg = cli_strdup(x->words);
+  size_t len = strlen(msg);
+  if (x->insts.n == 1) {
+    const char *inst = x->insts.v[0], *tab = strchr(inst, '\t');
+    if (tab)
+      lsp_append(&msg, &len, "\n%s", tab + 1);
+    lsp_append(&msg, &len, "\n(in %.*s)",
+               (int)(tab ? (size_t)(tab - inst) : strlen(inst)), inst);
+  } else {
+    const char *first = x->insts.v[0];
+    tfr_arena *a = tfr_arena_new();
+    char *call = tfr_arena_strndup(a, first, strcspn(first, "\t"));
+    lsp_append(&msg, &len, "\n(in %zu instances of %s)", x->insts.n,
+               cli_call_path(a, call));
+    tfr_arena_free(a);
+    for (size_t i = 0; i < x->insts.n && i < FOLD_LIST_MAX; i++) {
+      const char *inst = x->insts.v[i], *tab = strchr(inst, '\t');
+      if (tab)
+        lsp_append(&msg, &len, "\n  %.*s: %s", (int)(tab - inst), inst,
+                   tab + 1);
+      else
+        lsp_append(&msg, &len, "\n  %s", inst);
+    }
+    if (x->insts.n > FOLD_LIST_MAX)
+      lsp_append(&msg, &len, "\n  ... and %zu more",
+                 x->insts.n - FOLD_LIST_MAX);
+  }
+  json_object_set_new(x->d, "message", json_string(msg));
+  free(msg);
+}
+
+/* The instance of g and the value its variable received: "module.a[\"k\"]"
+** and, after a tab, the library's statements of the values the failing
+** expression read ("var.x is \"v\""; never a sensitive one: for a
+** sensitive variable, that it has one), malloc'd. */
+static char *instance_line(const struct module *m, const struct tfr_diag *g) {
+  char *line = cli_strdup(g->module);
+  size_t len = strlen(line);
+  const char *sep = "\t";
+  for (size_t i = 0; i < g->nvalues; i++) {
+    lsp_append(&line, &len, "%s%s %s", sep, g->values[i].traversal,
+               g->values[i].statement);
+    sep = "; ";
+  }
+  const struct tfr_instance *in = NULL;
+  const struct tfr_variable *v = m ? cli_child_var(m->res, g, &in) : NULL;
+  if (!g->nvalues && v && v->sensitive)
+    lsp_append(&line, &len, "\tvar.%s has a sensitive value", v->name);
+  return line;
+}
+
+/* A place related to a diagnostic (relatedInformation): range r, with
+** message text; NULL when its file cannot be read. */
+static json_t *related_at(struct server *s, const struct tfr_range *r,
+                          const char *text) {
+  if (!r || !r->filename)
+    return NULL;
+  size_t len;
+  char *owned;
+  const char *t = lsp_file_text(s, r->filename, &len, &owned);
+  if (!t)
+    return NULL;
+  char *u = lsp_path_uri(r->filename);
+  json_t *loc = json_pack("{s:{s:s, s:o}, s:s}", "location", "uri", u, "range",
+                          lsp_range_of(t, len, r), "message", text);
+  free(u);
+  free(owned);
+  return loc;
+}
+
+/* The validation rule of v a diagnostic is about: the failed one whose
+** message its detail begins with, else the first failed one. */
+static const struct tfr_rule *failed_rule(const struct tfr_variable *v,
+                                          const struct tfr_diag *g) {
+  const struct tfr_rule *first = NULL;
+  for (size_t i = 0; i < v->nrules; i++) {
+    const struct tfr_rule *r = tfr_variable_rule(v, i);
+    if (r->result != TFR_RULE_FAILED)
+      continue;
+    if (r->detail && g->detail &&
+        !strncmp(g->detail, r->detail, strlen(r->detail)))
+      return r;
+    if (!first)
+      first = r;
+  }
+  return first;
+}
+
+/* The places a child instance's diagnostic g (placed at its own range or
+** moved) is about: the module argument when it is placed elsewhere, and
+** the validation rule that failed. */
+static json_t *child_related(struct server *s, const struct module *m,
+                             const struct tfr_diag *g,
+                             const struct tfr_range *own) {
+  json_t *list = json_array();
+  tfr_arena *a = tfr_arena_new();
+  const struct tfr_instance *in = NULL;
+  const struct tfr_variable *v = cli_child_var(m->res, g, &in);
+  const char *call = cli_call_path(a, g->module);
+  if (own && own->filename &&
+      !(lsp_same(own->filename, g->subject.filename) &&
+        own->start.byte == g->subject.start.byte &&
+        own->end.byte == g->subject.end.byte)) {
+    const char *t =
+        v ? tfr_arena_printf(a, "the argument %s of %s", v->name, call)
+          : tfr_arena_printf(a, "%s", call);
+    json_t *x = related_at(s, own, t);
+    if (x)
+      json_array_append_new(list, x);
+  }
+  const struct tfr_rule *r = v ? failed_rule(v, g) : NULL;
+  if (r) {
+    json_t *x =
+        related_at(s, &r->range,
+                   tfr_arena_printf(a, "the validation rule of var.%s in %s",
+                                    v->name, call));
+    if (x)
+      json_array_append_new(list, x);
+  }
+  tfr_arena_free(a);
+  if (!json_array_size(list)) {
+    json_decref(list);
+    return NULL;
+  }
+  return list;
+}
+
+/* A child instance's diagnostic g into f: folded with those of other
+** instances of its call that say the same at the same place.  own: the
+** range check reports it at (the module argument). */
+static void place_child_diag(struct server *s, const struct module *m,
+                             struct file_diags *f, const struct tfr_diag *g,
+                             int sev, const struct tfr_range *own) {
+  tfr_arena *a = tfr_arena_new();
+  json_t *range = lsp_range_in(&f->text, &g->subject);
+  char *rtext = json_dumps(range, JSON_COMPACT | JSON_SORT_KEYS);
+  char *words = words_of(g);
+  char *key = NULL;
+  size_t klen = 0;
+  lsp_append(&key, &klen, "%d\x1f%s\x1f%s\x1f%s", sev, rtext ? rtext : "",
+             cli_call_path(a, g->module), words);
+  free(rtext);
+  tfr_arena_free(a);
+  char *inst = instance_line(m, g);
+  struct fold *x = NULL;
+  for (size_t i = 0; i < f->nfolds && !x; i++)
+    if (!strcmp(f->folds[i].key, key))
+      x = &f->folds[i];
+  if (x) {
+    free(key);
+    free(words);
+    json_decref(range);
+    for (size_t i = 0; i < x->insts.n; i++)
+      if (!strcmp(x->insts.v[i], inst)) {
+        free(inst);
+        return;
+      }
+  } else {
+    f->folds = cli_realloc(f->folds, (f->nfolds + 1) * sizeof *f->folds);
+    x = &f->folds[f->nfolds++];
+    memset(x, 0, sizeof *x);
+    x->key = key;
+    x->words = words;
+    x->d = json_pack("{s:o, s:i, s:s}", "range", range, "severity", sev,
+                     "source", "tfresolve");
+    if (g->code)
+      json_object_set_new(x->d, "code", json_integer(g->code));
+    json_t *rel = child_related(s, m, g, own);
+    if (rel)
+      json_object_set_new(x->d, "relatedInformation", rel);
+    json_array_append_new(f->list, x->d);
+  }
+  cli_names_add(&x->insts, inst);
+  free(inst);
+  fold_message(x);
+}
+
 /* Adds g to f's list with LSP severity sev (f's text is read once, for
-** the first); nothing when f cannot be read. */
-static void place_as(struct server *s, struct file_diags *f,
-                     const struct tfr_diag *g, int sev) {
+** the first); nothing when f cannot be read.  A child instance's (m's
+** tree; own: where check reports it) is folded (place_child_diag). */
+static void place_as(struct server *s, const struct module *m,
+                     struct file_diags *f, const struct tfr_diag *g, int sev,
+                     const struct tfr_range *own) {
   if (!f->read) {
     f->read = true;
     f->text.text = lsp_file_text(s, f->path, &f->text.len, &f->owned);
   }
   if (!f->text.text)
     return;
-  json_t *d = lsp_diag(&f->text, g, sev);
-  if (g->module && *g->module) { /* a child's: once in a file */
-    size_t i;
-    json_t *x;
-    json_array_foreach(f->list, i, x) if (json_equal(x, d)) {
-      json_decref(d);
-      return;
-    }
+  if (m && g->module && *g->module) {
+    place_child_diag(s, m, f, g, sev, own);
+    return;
   }
-  json_array_append_new(f->list, d);
+  json_array_append_new(f->list, lsp_diag(&f->text, g, sev));
 }
 
-static void place(struct server *s, struct file_diags *f,
-                  const struct tfr_diag *g) {
-  place_as(s, f, g, severity(g));
+static void place(struct server *s, const struct module *m,
+                  struct file_diags *f, const struct tfr_diag *g,
+                  const struct tfr_range *own) {
+  place_as(s, m, f, g, severity(g), own);
 }
 
 /* A message the user is shown once (window/showMessage; type 1 error,
@@ -122,7 +333,7 @@ static void place_at_top(struct server *s, struct module *m,
     top.subject = (struct tfr_range){0};
     top.subject.filename = d->path;
     top.subject.end.byte = nl ? (size_t)(nl - d->text) : d->len;
-    place_as(s, file_of(files, nfiles, d->path), &top, sev);
+    place_as(s, m, file_of(files, nfiles, d->path), &top, sev, &g->subject);
     any = true;
   }
   if (any || tfvars_only)
@@ -160,11 +371,14 @@ static void place_child(struct server *s, struct module *m,
   bool at_own =
       own->filename && (!m->var_file || !strcmp(own->filename, m->var_file));
   if (at_own)
-    place(s, file_of(files, nfiles, own->filename), g);
+    place(s, m, file_of(files, nfiles, own->filename), g, own);
   const struct tfr_instance *in = NULL;
   const struct tfr_variable *v =
       g->sev == TFR_DIAG_ERROR ? cli_child_var(m->res, g, &in) : NULL;
   const struct tfr_range *fix = v ? cli_fix_range(m->res, in, v) : NULL;
+  if (g->sev == TFR_DIAG_ERROR && g->element.filename)
+    fix = &g->element; /* the element at fault, where it is written (the
+                          attribute inside a map rather than the map) */
   if (!fix || !fix->filename || (at_own && same_range(fix, own)) ||
       (m->var_file && strcmp(fix->filename, m->var_file))) {
     if (!at_own || (!v && g->ours && g->sev == TFR_DIAG_ERROR &&
@@ -174,7 +388,7 @@ static void place_child(struct server *s, struct module *m,
   }
   struct tfr_diag moved = *g;
   moved.subject = *fix;
-  place(s, file_of(files, nfiles, fix->filename), &moved);
+  place(s, m, file_of(files, nfiles, moved.subject.filename), &moved, own);
 }
 
 /* The diagnostics of uri: what every module last said of it, each once
@@ -326,7 +540,7 @@ static void place_rest(struct server *s, struct module *m,
   if (!stop)
     return;
   if (m->var_file) /* the module's own resolution says it too */
-    place(s, file_of(files, nfiles, stop->subject.filename), stop);
+    place(s, m, file_of(files, nfiles, stop->subject.filename), stop, NULL);
   tfr_arena *a = tfr_arena_new();
   const char *file = stop->subject.filename;
   size_t n = strlen(m->dir);
@@ -395,7 +609,7 @@ void lsp_publish(struct server *s, struct module *m) {
     /* a variables file's own resolution speaks of that file only */
     else if (g && g->subject.filename &&
              (!m->var_file || !strcmp(g->subject.filename, m->var_file)))
-      place(s, file_of(&files, &nfiles, g->subject.filename), g);
+      place(s, m, file_of(&files, &nfiles, g->subject.filename), g, NULL);
   }
   free(said);
   place_rest(s, m, &files, &nfiles);
@@ -411,6 +625,7 @@ void lsp_publish(struct server *s, struct module *m) {
     free(files[k].path);
     free(files[k].owned);
     free(files[k].text.starts);
+    free_folds(&files[k]);
   }
   free(files);
   for (size_t k = 0; k < m->npub; k++)
