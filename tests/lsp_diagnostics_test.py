@@ -314,16 +314,20 @@ def tree_run(check, tool, fixture, root):
     md = markdown(s.at("textDocument/hover", T, pos(t1, "db_name")))
     check(md is not None and md.startswith("**var.db_name**: `string`")
           and "Name of the application database." in md
-          and md.index("Name of the application") < md.index("module.")
+          and md.index("Fails in the modules it reaches:\n- `%s.var.name` "
+                       "rule 1 failed: The database name" % DBI)
+          < md.index("Value (from") < md.index("Name of the application")
+          < md.index("Module variables it reaches")
           and "`module.platform.var.db_name` = "
               '`"customer_orders_reporting_archive"`' in md
           and "`%s.var.name`" % DBI in md
           and "`%s.var.identifier` = `\"prod-customer" % DBI in md
           and "rule 1 failed: The database name" in md
           and "rule 2 passed" in md and "var.password" not in md,
-          "tree: hover on a tfvars key: its own content first, then the "
-          "child variables it reaches (through a local too), with values "
-          "and their rules' outcomes", show(md, 4000))
+          "tree: hover on a tfvars key: led by the child rule that fails "
+          "and the value (issue 41), then its description, then the child "
+          "variables it reaches (through a local too), with values and "
+          "their rules' outcomes", show(md, 4000))
     md = markdown(s.at("textDocument/hover", T, pos(t1, "db_password")))
     check(md is not None and "`%s.var.password`" % DBI in md
           and "rule 1 failed" in md and TREE_SECRET not in md,
@@ -425,60 +429,6 @@ def tree_run(check, tool, fixture, root):
           "with a message that interpolates it) appears nowhere in what the "
           "server wrote: diagnostics, hovers, its standard error")
     sanity(check, s, "tree run")
-
-# A caf-like root (issue 41, point 1): keyed instances whose argument is
-# each.key of a for expression (no tfvars line causes the failure), a
-# local child whose directory is missing, a registry child not installed.
-KEYED_MAIN = """\
-variable "scopes" {
-  type        = map(string)
-  description = "Management group scopes by name."
-}
-
-module "keyed" {
-  source   = "./modules/scope"
-  for_each = { for k, v in var.scopes : "/groups/${k}" => v }
-  scope_id = each.key
-  label    = each.value
-}
-
-module "gone" {
-  source = "./modules/missing"
-}
-
-module "remote" {
-  source  = "Azure/avm-res-network-vnet/azurerm"
-  version = "0.4.0"
-}
-"""
-KEYED_CHILD = """\
-variable "scope_id" {
-  type = string
-  validation {
-    condition     = startswith(var.scope_id, "/providers/")
-    error_message = "The scope must start with /providers/."
-  }
-}
-
-variable "label" {
-  type = string
-}
-"""
-KEYED_TFVARS = 'scopes = {\n  alpha = "A"\n  beta  = "B"\n}\n'
-
-
-def keyed_root(root, name):
-    """The caf-like root as root/name (written, not copied: its failures
-    hold whatever the values)."""
-    mod = os.path.join(root, name)
-    os.makedirs(os.path.join(mod, "modules", "scope"))
-    for rel, text in [("main.tf", KEYED_MAIN), ("terraform.tfvars",
-                                                KEYED_TFVARS),
-                      ("modules/scope/variables.tf", KEYED_CHILD)]:
-        with open(os.path.join(mod, rel), "w") as f:
-            f.write(text)
-    return mod
-
 
 def check_json(tool, mod, *args):
     """What `tfresolve check -json` reports for the root mod."""

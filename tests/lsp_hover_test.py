@@ -124,5 +124,77 @@ def callers_hover_run(check, tool, fixture, root):
     sanity(check, s, "callers hover run")
 
 
+def story_hover_run(check, tool, fixture, root):
+    """Hover led by the failures and the value (issue 41, point 5): on a
+    key whose value fails a child's rule in keyed instances, the failure
+    told once with how many instances, before the value; on
+    caf-enterprise-scale's root_id (../shared/corpus, when it is there)
+    the whole hover under 30 lines, led by the failures."""
+    mod = keyed_root(root, "story hover")
+    T = uri(mod, "terraform.tfvars")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, KEYED_TFVARS, 1)
+    s.diags(T, m, lambda p: p.get("version") == 1)
+    md = markdown(s.at("textDocument/hover", T, pos(KEYED_TFVARS, "scopes")))
+    lead = ("**var.scopes**: `map(string)`\n\n"
+            "Fails in the modules it reaches:\n"
+            "- `module.keyed.var.scope_id` rule 1 failed in 2 of 2 "
+            "instances: The scope must start with /providers/.\n\nValue (from ")
+    check(md is not None and md.startswith(lead)
+          and md.index("Value (from") < md.index("Management group scopes")
+          < md.index("Module variables it reaches:\n- `module.keyed.var."
+                     "label` (2 instances, the first) = `\"A\"`"),
+          "story hover: led by the child failure folded over its instances, "
+          "then the value, the description, the variables it reaches",
+          show(md, 4000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "story hover run")
+    src = os.path.join(os.path.dirname(os.path.dirname(fixture)), "..",
+                       "shared", "corpus",
+                       "Azure__terraform-azurerm-caf-enterprise-scale")
+    if not os.path.isfile(os.path.join(src, "variables.tf")):
+        print("SKIP caf-enterprise-scale is not in ../shared/corpus")
+        return
+    caf = os.path.join(root, "caf")
+    shutil.copytree(src, caf)
+    tv = ('root_parent_id   = "tenant"\nroot_id          = "My Org!"\n'
+          'default_location = "eastus"\n')
+    C = uri(caf, "terraform.tfvars")
+    s, _ = begin(tool, caf)
+    m = s.mark()
+    s.open(C, tv, 1)
+    p = s.diags(C, m, lambda p: p.get("version") == 1)
+    md = markdown(s.at("textDocument/hover", C, pos(tv, "root_id")))
+    lines = (md or "").rstrip("\n").split("\n")
+    check(md is not None and len(lines) < 30
+          and lines[2] == "Fails in the modules it reaches:"
+          and "rule 1 failed in 8 of 8 instances: Value must be a valid "
+              "Management Group ID" in lines[3]
+          and md.index("Value (from") < md.index("If specified"),
+          "story hover: caf's root_id: under 30 lines, led by the failures "
+          "(8 instances each) and the value (%d lines)" % len(lines),
+          show(md, 6000))
+    barrier(s)
+    errs = [d for d in (p or {}).get("diagnostics", []) if d["severity"] == 1]
+    pm = s.latest(uri(caf, "main.tf")) or {}
+    at_arg = [d for d in pm.get("diagnostics", []) if d["severity"] == 1]
+    inst = "(in 8 instances of module.management_group_archetypes)"
+    check(len(errs) == 1 and inst in errs[0]["message"]
+          and "var.root_id is" in errs[0]["message"]
+          and len(at_arg) == 2 and all(inst in d["message"] for d in at_arg)
+          and any("scope_id" in d["message"] for d in at_arg),
+          "story: caf's 16 instance failures: at the tfvars line, root_id's "
+          "8 folded into one; at the module arguments in main.tf (not "
+          "open), root_id's and scope_id's (each.key) folded, 2",
+          show([p, pm], 6000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "caf hover run")
+
+
 if __name__ == "__main__":
-    sys.exit(main([hover_run, callers_hover_run]))
+    sys.exit(main([hover_run, callers_hover_run, story_hover_run]))

@@ -13,9 +13,6 @@
 
 #include "lsp.h"
 
-/* At most this many child module variables in a hover. */
-#define HOVER_CHILDREN 50
-
 /* A value in a hover longer than HOVER_LINES lines shows its first
 ** HOVER_KEEP; one longer than HOVER_CHARS bytes its first HOVER_CUT; each
 ** says how much more there is. */
@@ -80,50 +77,179 @@ static void put_value(char **out, size_t *n, bool md, tfr_arena *a,
   put_block(out, n, md, indent, head, more);
 }
 
+/* The child variables a hover lists at most (groups of instances of one
+** call alike), and the failures it leads with; the rest is explain's. */
+enum { HOVER_GROUPS = 6, HOVER_FAILS = 8 };
+
+/* The variables of the instances of one module call that a root
+** variable reaches, told as one: "module.a.var.x" over its instances. */
+struct reach_group {
+  const char *call; /* module.a (cli_call_path of the instances) */
+  const struct cli_reach **r;
+  size_t n;
+};
+
+/* The reaches r (nr) grouped by call and variable, in first-seen order. */
+static struct reach_group *group_reaches(tfr_arena *a, struct cli_reach *r,
+                                         size_t nr, size_t *ng) {
+  struct reach_group *g = tfr_arena_alloc(a, (nr ? nr : 1) * sizeof *g);
+  *ng = 0;
+  for (size_t i = 0; i < nr; i++) {
+    const char *call = cli_call_path(a, r[i].in->address);
+    struct reach_group *x = NULL;
+    for (size_t k = 0; k < *ng && !x; k++)
+      if (!strcmp(g[k].call, call) && !strcmp(g[k].r[0]->v->name, r[i].v->name))
+        x = &g[k];
+    if (!x) {
+      x = &g[(*ng)++];
+      x->call = call;
+      x->r = tfr_arena_alloc(a, nr * sizeof *x->r);
+      x->n = 0;
+    }
+    x->r[x->n++] = &r[i];
+  }
+  return g;
+}
+
+/* A child variable's value in a line ("= `v`"), or its reason when it is
+** not resolved; a sensitive one never (secret). */
+static void put_child_value(char **md, size_t *n, tfr_arena *a, bool mark,
+                            const struct tfr_variable *v, bool secret) {
+  const char *q = mark ? "`" : "";
+  if (!v->value) {
+    lsp_append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
+               v->reason ? v->reason : "", v->reason ? ")" : "");
+    return;
+  }
+  if (secret) {
+    lsp_append(md, n, " = (sensitive value)\n");
+    return;
+  }
+  bool cut;
+  const char *text = cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
+  if (!cut && !strchr(text, '\n') && !strchr(text, '`')) {
+    lsp_append(md, n, " = %s%s%s\n", q, text, q);
+    return;
+  }
+  /* a long value: its first line (explain shows it all) */
+  size_t nl = strcspn(text, "\n");
+  if (nl > 120)
+    text = cut_utf8(a, text, 120, &cut), nl = strlen(text);
+  const char *first = tfr_arena_strndup(a, text, nl);
+  if (strchr(first, '`'))
+    lsp_append(md, n, " = (%zu bytes)\n", strlen(text));
+  else
+    lsp_append(md, n, " = %s%s …%s\n", q, first, q);
+}
+
+/* The failed rules of the child variables a root variable reaches, first
+** in its hover: each rule's message once with how many instances of the
+** call it fails in (a secret's message never). */
+static void hover_child_fails(char **md, size_t *n, bool mark,
+                              struct reach_group *g, size_t ng) {
+  const char *q = mark ? "`" : "";
+  size_t said = 0, more = 0;
+  for (size_t k = 0; k < ng; k++) {
+    const struct tfr_variable *v0 = g[k].r[0]->v;
+    for (size_t j = 0; j < v0->nrules; j++) {
+      /* the distinct messages of rule j failing over the instances */
+      for (size_t i = 0; i < g[k].n; i++) {
+        const struct tfr_variable *v = g[k].r[i]->v;
+        const struct tfr_rule *r =
+            j < v->nrules ? tfr_variable_rule(v, j) : NULL;
+        if (!r || r->result != TFR_RULE_FAILED)
+          continue;
+        bool x = g[k].r[i]->secret, seen = false;
+        const char *d = r->detail && !x ? r->detail : "";
+        size_t count = 0;
+        for (size_t e = 0; e < g[k].n; e++) {
+          const struct tfr_variable *w = g[k].r[e]->v;
+          const struct tfr_rule *re =
+              j < w->nrules ? tfr_variable_rule(w, j) : NULL;
+          bool same =
+              re && re->result == TFR_RULE_FAILED &&
+              !strcmp(re->detail && !g[k].r[e]->secret ? re->detail : "", d);
+          seen |= same && e < i;
+          count += same;
+        }
+        if (seen)
+          continue;
+        if (said++ >= HOVER_FAILS) {
+          more++;
+          continue;
+        }
+        if (said == 1)
+          lsp_append(md, n, "\nFails in the modules it reaches:\n");
+        if (g[k].n == 1)
+          lsp_append(md, n, "- %s%s.var.%s%s rule %zu failed", q,
+                     g[k].r[0]->in->address, v0->name, q, j + 1);
+        else
+          lsp_append(md, n,
+                     "- %s%s.var.%s%s rule %zu failed in %zu of %zu "
+                     "instances",
+                     q, g[k].call, v0->name, q, j + 1, count, g[k].n);
+        lsp_append(md, n, "%s", *d ? ": " : "");
+        for (const char *p = d; *p; p++)
+          lsp_append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
+        lsp_append(md, n, "\n");
+      }
+    }
+  }
+  if (more)
+    lsp_append(md, n, "- and %zu more\n", more);
+}
+
 /* The child module instances' variables whose arguments read root
 ** variable root (directly, through local values, for_each or count, or
 ** through their callers' variables), each with its value and the outcome
-** of its rules: a hover's last part.  A variable that reads a sensitive
-** one anywhere up its chain, is sensitive, or holds a sensitive value,
-** shows neither its value nor its rules' messages. */
+** of its rules: a hover's last part, the instances of one call told as
+** one, at most HOVER_GROUPS of them (explain lists them all).  A variable
+** that reads a sensitive one anywhere up its chain, is sensitive, or
+** holds a sensitive value, shows neither its value nor its rules'
+** messages. */
 static void hover_children(char **md, size_t *n, tfr_arena *a, bool mark,
-                           const struct tfr_resolution *res, const char *root) {
-  struct cli_reach *r;
-  size_t nr = cli_reaches(a, res, root, &r);
+                           struct reach_group *g, size_t ng, const char *root) {
   const char *q = mark ? "`" : "";
-  for (size_t i = 0; i < nr && i < HOVER_CHILDREN; i++) {
-    const struct tfr_variable *v = r[i].v;
-    bool x = r[i].secret;
-    if (!i)
+  for (size_t k = 0; k < ng && k < HOVER_GROUPS; k++) {
+    const struct cli_reach *r0 = g[k].r[0];
+    const struct tfr_variable *v = r0->v;
+    if (!k)
       lsp_append(md, n, "\nModule variables it reaches:\n");
-    lsp_append(md, n, "- %s%s.var.%s%s", q, r[i].in->address, v->name, q);
-    if (!v->value) {
-      lsp_append(md, n, ": not resolved%s%s%s\n", v->reason ? " (" : "",
-                 v->reason ? v->reason : "", v->reason ? ")" : "");
-    } else if (x) {
-      lsp_append(md, n, " = (sensitive value)\n");
-    } else {
-      bool cut;
-      const char *text = cut_utf8(a, tfr_value_console(a, v->value), 400, &cut);
-      if (!cut && !strchr(text, '\n') && !strchr(text, '`'))
-        lsp_append(md, n, " = %s%s%s\n", q, text, q);
-      else {
-        lsp_append(md, n, " =\n");
-        put_block(md, n, mark, "  ", text, cut ? "..." : NULL);
-      }
-    }
+    if (g[k].n == 1)
+      lsp_append(md, n, "- %s%s.var.%s%s", q, r0->in->address, v->name, q);
+    else
+      lsp_append(md, n, "- %s%s.var.%s%s (%zu instances, the first)", q,
+                 g[k].call, v->name, q, g[k].n);
+    put_child_value(md, n, a, mark, v, r0->secret);
     for (size_t j = 0; j < v->nrules; j++) {
       const struct tfr_rule *rule = tfr_variable_rule(v, j);
+      size_t failing = 0;
+      for (size_t i = 0; i < g[k].n; i++) {
+        const struct tfr_variable *w = g[k].r[i]->v;
+        failing +=
+            j < w->nrules && tfr_variable_rule(w, j)->result == TFR_RULE_FAILED;
+      }
+      if (failing) { /* told first, with its message */
+        lsp_append(md, n, "  - rule %zu failed", j + 1);
+        if (g[k].n > 1)
+          lsp_append(md, n, " in %zu of %zu", failing, g[k].n);
+        lsp_append(md, n, "\n");
+        continue;
+      }
       lsp_append(md, n, "  - rule %zu %s%s", j + 1,
                  tfr_rule_result_name(rule->result),
-                 rule->detail && !x ? ": " : "");
-      for (const char *p = rule->detail && !x ? rule->detail : ""; *p; p++)
+                 rule->detail && !r0->secret ? ": " : "");
+      for (const char *p = rule->detail && !r0->secret ? rule->detail : ""; *p;
+           p++)
         lsp_append(md, n, "%c", *p == '\n' ? ' ' : *p); /* on its line */
       lsp_append(md, n, "\n");
     }
   }
-  if (nr > HOVER_CHILDREN)
-    lsp_append(md, n, "- and %zu more\n", nr - HOVER_CHILDREN);
+  if (ng > HOVER_GROUPS)
+    lsp_append(md, n,
+               "- and %zu more (%stfresolve explain %s%s lists them "
+               "all)\n",
+               ng - HOVER_GROUPS, q, root, q);
 }
 
 /* The part of value v at path (".a[2].b", as tfr_locus.path), or NULL. */
@@ -186,8 +312,7 @@ struct hov {
   const struct doc *d;
 };
 
-/* Its first lines: the name, type and flags, an attribute's default, the
-** attributes of an object that does not declare it, the description. */
+/* Its first line: the name, type and flags. */
 static void hover_head(struct hov *h) {
   tfr_arena *a = h->a;
   const struct tfr_variable *v = h->v;
@@ -208,6 +333,16 @@ static void hover_head(struct hov *h) {
     lsp_append(&h->md, &h->n, "%svar.%s%s%s: %s%s%s%s\n", B, v->name,
                h->c->at.path, B, Q, ty, Q, flags);
   }
+}
+
+/* After the failures and the value: an attribute's default, the
+** attributes of an object that does not declare it, the description. */
+static void hover_about(struct hov *h) {
+  tfr_arena *a = h->a;
+  const struct tfr_variable *v = h->v;
+  const char *Q = h->Q;
+  bool opt = false;
+  const tfr_type *t = lsp_type_at(v->declared, h->c->at.path, &opt);
   const tfr_value *dflt =
       *h->c->at.path
           ? tfr_resolution_attr_default(h->m->res, v->name, h->c->at.path)
@@ -444,12 +579,23 @@ json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
   bool mark = !s->plaintext;
   struct hov h = {c.a, mark, mark ? "**" : "", mark ? "`" : "", NULL, 0, m, v,
                   &c,  d};
+  /* led by what fails and the value; the rest after */
+  struct cli_reach *r = NULL;
+  size_t nr = *c.at.path ? 0 : cli_reaches(c.a, m->res, v->name, &r), ng;
+  struct reach_group *g = group_reaches(c.a, r, nr, &ng);
+  bool own_fails = false;
+  for (size_t i = 0; i < v->nrules; i++)
+    own_fails |= tfr_variable_rule(v, i)->result == TFR_RULE_FAILED;
   hover_head(&h);
+  if (own_fails)
+    hover_rules(&h);
+  hover_child_fails(&h.md, &h.n, mark, g, ng);
   hover_value(&h);
+  hover_about(&h);
   hover_sources(&h);
-  hover_rules(&h);
-  if (!*c.at.path)
-    hover_children(&h.md, &h.n, c.a, mark, m->res, v->name);
+  if (!own_fails)
+    hover_rules(&h);
+  hover_children(&h.md, &h.n, c.a, mark, g, ng, v->name);
   if (!*c.at.path && m->called)
     hover_callers(&h, s);
   json_t *result =
