@@ -543,6 +543,89 @@ def unchecked_run(check, tool, fixture, root):
     sanity(check, s, "unchecked run")
 
 
+SECRET_MAIN = """\
+variable "names" {
+  type = map(string)
+}
+
+variable "token" {
+  type      = string
+  sensitive = true
+}
+
+module "keyed" {
+  source   = "./modules/tok"
+  for_each = var.names
+  name     = each.value
+  token    = "${each.key}-${var.token}"
+}
+
+module "one" {
+  source = "./modules/tok"
+  name   = "one"
+  token  = var.token
+}
+"""
+SECRET_CHILD = """\
+variable "name" {
+  type = string
+}
+
+variable "token" {
+  type = string
+  validation {
+    condition     = length(var.token) > 100
+    error_message = "The token ${var.token} is too short."
+  }
+}
+"""
+
+
+def secret_story_run(check, tool, fixture, root):
+    """Must-show 3 of issue 41: a sensitive root value passed to keyed
+    instances whose rule fails with a message that interpolates it: the
+    folded diagnostics (at the tfvars and at the module arguments of
+    main.tf, not open), their relatedInformation, and hovers on every key
+    show it nowhere (main() searches everything the server wrote)."""
+    mod = os.path.join(root, "secret story")
+    os.makedirs(os.path.join(mod, "modules", "tok"))
+    tv = 'names = {\n  a = "x"\n  b = "y"\n}\ntoken = "%s"\n' % SECRET
+    for rel, text in [("main.tf", SECRET_MAIN), ("terraform.tfvars", tv),
+                      ("modules/tok/variables.tf", SECRET_CHILD)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    T, V = uri(mod, "terraform.tfvars"), uri(mod, "main.tf")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, tv, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    barrier(s)
+    pv = s.latest(V) or {}
+    hidden = [d for d in pv.get("diagnostics", [])
+              if "included a sensitive value" in d["message"]]
+    check(any("(in 2 instances of module.keyed)" in d["message"]
+              and d.get("relatedInformation") for d in hidden)
+          and any(d["message"].endswith("(in module.one)") for d in hidden),
+          "secret story: the hidden failures published at the module "
+          "arguments (main.tf not open), folded, with related places",
+          show(pv, 4000))
+    check(words_in(p, "included a sensitive value", "(in module.one)"),
+          "secret story: ... and at the tfvars line of the sensitive value",
+          show(p, 4000))
+    for key in ["names", "token"]:
+        md = markdown(s.at("textDocument/hover", T, pos(tv, key))) or ""
+        check("Fails in the modules it reaches:" in md and SECRET not in md,
+              "secret story: hover on %s: the failures, no value" % key,
+              show(md, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    seen = s.finish()
+    check(SECRET.encode() not in seen,
+          "secret story: the sensitive value appears nowhere in what the "
+          "server wrote")
+    sanity(check, s, "secret story run")
+
+
 if __name__ == "__main__":
     sys.exit(main([diagnostics_run, settings_run, tree_run,
-                   unchecked_run]))
+                   unchecked_run, secret_story_run]))
