@@ -123,6 +123,35 @@ def callers_hover_run(check, tool, fixture, root):
     s.finish()
     sanity(check, s, "callers hover run")
 
+    # the child opened alone, its caller's files not open (issue 41,
+    # point 2): the caller found in the workspace, resolved for the hover
+    # with its terraform.tfvars on disk
+    with open(os.path.join(top, "root", "terraform.tfvars"), "w") as f:
+        f.write('size = 9\ntoken = "%s"\n' % SECRET)
+    s, _ = begin(tool, top)
+    m = s.mark()
+    s.open(C, child, 1)
+    p = s.diags(C, m)
+    check(p is not None and not words_in(p, "No value for required"),
+          "child opened alone, callers closed: no required variable said "
+          "missing", show(p))
+    h = s.at("textDocument/hover", C, pos(child, 'variable "size"'))
+    md = markdown(h) or ""
+    check("Passed by its callers:\n- `module.child` (%s): `9`"
+          % os.path.join(top, "root") in md,
+          "hover on a child's variable, its caller's files not open: the "
+          "value the caller found in the workspace passes", show(h))
+    h = s.at("textDocument/hover", C, pos(child, 'variable "token"'))
+    md = markdown(h) or ""
+    check("- `module.child` (%s): (sensitive value)"
+          % os.path.join(top, "root") in md and SECRET not in md,
+          "... a value from a sensitive root variable of a closed caller: "
+          "not shown", show(h))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "closed callers hover run")
+
 
 def story_hover_run(check, tool, fixture, root):
     """Hover led by the failures and the value (issue 41, point 5): on a
@@ -163,6 +192,8 @@ def story_hover_run(check, tool, fixture, root):
     tv = ('root_parent_id   = "tenant"\nroot_id          = "My Org!"\n'
           'default_location = "eastus"\n')
     C = uri(caf, "terraform.tfvars")
+    with open(os.path.join(caf, "terraform.tfvars"), "w") as f:
+        f.write(tv)
     s, _ = begin(tool, caf)
     m = s.mark()
     s.open(C, tv, 1)

@@ -701,6 +701,8 @@ static void resolve_module(struct server *s, struct module *m) {
   deps_of(s, m);
   m->dirty = false;
   m->stamp = disk_stamp(s, m);
+  if (m->caller) /* for what it says of a child: never published */
+    return;
   lsp_publish(s, m);
   if (!s->trace)
     return;
@@ -710,6 +712,49 @@ static void resolve_module(struct server *s, struct module *m) {
               (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
   lsp_notify("tfresolve/resolved", json_pack("{s:s, s:s?, s:f}", "dir", m->dir,
                                              "varFile", m->var_file, "ms", ms));
+}
+
+/* The roots of the workspace (the module calls below the top of dir's
+** repository or the workspace) whose tree loads directory dir, and which
+** no open document's module is: at most max, in out. */
+void lsp_closed_callers(struct server *s, const char *dir,
+                        struct cli_names *out, size_t max) {
+  if (!s->set.modules || !called_only(s, dir))
+    return;
+  struct cli_names roots = {0};
+  cli_roots_list(s->roots, &roots);
+  char *probe = cli_path_join(dir, "variables.tf"); /* a file of dir */
+  for (size_t i = 0; i < roots.n && out->n < max; i++) {
+    bool open = false;
+    for (size_t k = 0; k < s->nmods && !open; k++)
+      open = !s->mods[k].var_file && lsp_same(s->mods[k].dir, roots.v[i]);
+    if (!open && strcmp(roots.v[i], dir) &&
+        cli_roots_uses(s->roots, roots.v[i], probe))
+      cli_names_add(out, roots.v[i]);
+  }
+  free(probe);
+  cli_names_free(&roots);
+}
+
+/* Module dir resolved as a caller of a child module opened alone (a root
+** with no open document): like the open ones, with the open documents in
+** place of their files, never published; lsp_free_caller frees it. */
+struct module *lsp_resolve_caller(struct server *s, const char *dir) {
+  struct module *m = cli_alloc(sizeof *m);
+  memset(m, 0, sizeof *m);
+  m->dir = cli_strdup(dir);
+  m->caller = true;
+  m->called_known = true;
+  resolve_module(s, m);
+  return m;
+}
+
+void lsp_free_caller(struct module *m) {
+  free(m->dir);
+  free_deps(m);
+  if (m->a)
+    tfr_arena_free(m->a);
+  free(m);
 }
 
 void lsp_resolve_dirty(struct server *s) {

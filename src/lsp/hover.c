@@ -500,49 +500,68 @@ static bool secret_in(tfr_arena *a, const struct tfr_resolution *res,
   return false;
 }
 
-/* On a variable of a module other open modules call (a child module
-** opened alone): what each calling instance passes it, from the callers'
-** resolutions (their directory by identity: a symbolic link is the same
-** directory); a sensitive value never. */
+/* What the instances of module x that load directory st (by identity:
+** a symbolic link is the same directory) pass the hovered variable; a
+** sensitive value never.  *said: the lines written so far. */
+static void callers_in(struct hov *h, const struct module *x,
+                       const struct stat *st, size_t *said) {
+  for (size_t k = 0; x->res && k < x->res->ninstances; k++) {
+    const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
+    char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
+    struct stat cs;
+    bool same = child && stat(child, &cs) == 0 && cs.st_dev == st->st_dev &&
+                cs.st_ino == st->st_ino;
+    free(child);
+    for (size_t j = 0; same && j < in->n && *said < 20; j++) {
+      const struct tfr_variable *v = tfr_instance_variable(in, j);
+      if (strcmp(v->name, h->v->name))
+        continue;
+      lsp_append(&h->md, &h->n, "%s- %s%s%s (%s): ",
+                 (*said)++ ? "" : "\nPassed by its callers:\n", h->Q,
+                 in->address, h->Q, x->dir);
+      if (secret_in(h->a, x->res, in, v))
+        lsp_append(&h->md, &h->n, "(sensitive value)\n");
+      else if (v->value) {
+        bool cut;
+        const char *t =
+            cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
+        if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
+          lsp_append(&h->md, &h->n, "%s%s%s\n", h->Q, t, h->Q);
+        else
+          put_block(&h->md, &h->n, h->mark, "  ", t, cut ? "..." : NULL);
+      } else
+        lsp_append(&h->md, &h->n, "not resolved%s%s%s\n", v->reason ? " (" : "",
+                   v->reason ? v->reason : "", v->reason ? ")" : "");
+    }
+  }
+}
+
+/* The callers of a child module hovered alone a hover resolves, at most
+** (the roots of the workspace with no open document). */
+enum { HOVER_CALLERS = 4 };
+
+/* On a variable of a module other modules call (a child module opened
+** alone): what each calling instance passes it, from the open modules'
+** resolutions, else from the workspace's roots that call it, resolved
+** for this (their files need not be open). */
 static void hover_callers(struct hov *h, struct server *s) {
   char *dir = lsp_dir_of(h->d->path);
   struct stat st;
   bool there = stat(dir, &st) == 0;
-  free(dir);
   size_t said = 0;
-  for (size_t i = 0; there && i < s->nmods; i++) {
-    const struct module *x = &s->mods[i];
-    for (size_t k = 0; x != h->m && x->res && k < x->res->ninstances; k++) {
-      const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
-      char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
-      struct stat cs;
-      bool same = child && stat(child, &cs) == 0 && cs.st_dev == st.st_dev &&
-                  cs.st_ino == st.st_ino;
-      free(child);
-      for (size_t j = 0; same && j < in->n && said < 20; j++) {
-        const struct tfr_variable *v = tfr_instance_variable(in, j);
-        if (strcmp(v->name, h->v->name))
-          continue;
-        lsp_append(&h->md, &h->n, "%s- %s%s%s (%s): ",
-                   said++ ? "" : "\nPassed by its callers:\n", h->Q,
-                   in->address, h->Q, x->dir);
-        if (secret_in(h->a, x->res, in, v))
-          lsp_append(&h->md, &h->n, "(sensitive value)\n");
-        else if (v->value) {
-          bool cut;
-          const char *t =
-              cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
-          if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
-            lsp_append(&h->md, &h->n, "%s%s%s\n", h->Q, t, h->Q);
-          else
-            put_block(&h->md, &h->n, h->mark, "  ", t, cut ? "..." : NULL);
-        } else
-          lsp_append(&h->md, &h->n, "not resolved%s%s%s\n",
-                     v->reason ? " (" : "", v->reason ? v->reason : "",
-                     v->reason ? ")" : "");
-      }
-    }
+  for (size_t i = 0; there && i < s->nmods; i++)
+    if (&s->mods[i] != h->m)
+      callers_in(h, &s->mods[i], &st, &said);
+  struct cli_names roots = {0};
+  if (there && !said && !lsp_is_tfvars(h->d->path)) /* the module's own */
+    lsp_closed_callers(s, dir, &roots, HOVER_CALLERS);
+  for (size_t i = 0; i < roots.n; i++) {
+    struct module *x = lsp_resolve_caller(s, roots.v[i]);
+    callers_in(h, x, &st, &said);
+    lsp_free_caller(x);
   }
+  cli_names_free(&roots);
+  free(dir);
 }
 
 /* The variable under the cursor c of d (on a `variable "x"` header of a
