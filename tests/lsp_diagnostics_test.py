@@ -537,6 +537,25 @@ def unchecked_run(check, tool, fixture, root):
         for u in rep["unchecked"]) if verdict else False,
           "unchecked: ... and every module check does not check is named on "
           "the tfvars", show(rep["unchecked"]))
+    # a variables file the module does not load itself (envs/prod.tfvars,
+    # checked as -var-file): its own failure at its line, the verdict at
+    # its first line, and no other warning there (the verdict says the
+    # modules not installed)
+    os.makedirs(os.path.join(mod, "envs"))
+    prod = 'scopes = {\n  gamma = "G"\n}\n'
+    P = uri(mod, "envs", "prod.tfvars")
+    m = s.mark()
+    s.open(P, prod, 1)
+    pp = s.diags(P, m, lambda p: p.get("version") == 1)
+    ds = (pp or {}).get("diagnostics", [])
+    check(len(ds) == 2
+          and words_in(pp, "The scope must start with /providers/.",
+                       '(in module.keyed["/groups/gamma"])')
+          and words_in(pp, "2 modules not checked:")
+          and not words_in(pp, "Module not installed"),
+          "unchecked: envs/prod.tfvars (a -var-file): its instance's "
+          "failure and the verdict, the modules' warnings not repeated",
+          show(pp, 4000))
     s.request("shutdown")
     s.notify("exit")
     s.finish()

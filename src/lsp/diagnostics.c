@@ -381,8 +381,11 @@ static void place_child(struct server *s, struct module *m,
                           attribute inside a map rather than the map) */
   if (!fix || !fix->filename || (at_own && same_range(fix, own)) ||
       (m->var_file && strcmp(fix->filename, m->var_file))) {
-    if (!at_own || (!v && g->ours && g->sev == TFR_DIAG_ERROR &&
-                    !lsp_doc_by_path(s, own->filename)))
+    /* (a variables file's warning of a module not installed: its
+    ** verdict line says it) */
+    if ((!at_own && (g->sev == TFR_DIAG_ERROR || !m->var_file)) ||
+        (!v && g->ours && g->sev == TFR_DIAG_ERROR &&
+         !lsp_doc_by_path(s, own->filename)))
       place_at_top(s, m, files, nfiles, g, severity(g), NULL, false);
     return;
   }
