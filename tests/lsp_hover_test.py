@@ -137,10 +137,15 @@ def callers_hover_run(check, tool, fixture, root):
           "missing", show(p))
     h = s.at("textDocument/hover", C, pos(child, 'variable "size"'))
     md = markdown(h) or ""
-    check("Passed by its callers:\n- `module.child` (%s): `9`"
-          % os.path.join(top, "root") in md,
+    check("Passed by its callers:\n- `module.child` (%s): `9`\n"
+          "  from `var.size` (%s:1)" % (os.path.join(top, "root"),
+                                        os.path.join(top, "root",
+                                                     "terraform.tfvars"))
+          in md and "Set by the modules that call this one." in md
+          and "(not set)" not in md and "No value for required" not in md,
           "hover on a child's variable, its caller's files not open: the "
-          "value the caller found in the workspace passes", show(h))
+          "value the caller found in the workspace passes and where it "
+          "comes from; not \"(not set)\"", show(h))
     h = s.at("textDocument/hover", C, pos(child, 'variable "token"'))
     md = markdown(h) or ""
     check("- `module.child` (%s): (sensitive value)"

@@ -532,6 +532,12 @@ static void callers_in(struct hov *h, const struct module *x,
       } else
         lsp_append(&h->md, &h->n, "not resolved%s%s%s\n", v->reason ? " (" : "",
                    v->reason ? v->reason : "", v->reason ? ")" : "");
+      /* where it comes from, as explain's chain says it: the element of
+      ** a root variable it takes whole, at its line */
+      if (v->from_element && v->from_range.filename)
+        lsp_append(&h->md, &h->n, "  from %s%s%s (%s:%d)\n", h->Q,
+                   v->from_element, h->Q, v->from_range.filename,
+                   v->from_range.start.line);
     }
   }
 }
@@ -609,9 +615,16 @@ json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
   if (own_fails)
     hover_rules(&h);
   hover_child_fails(&h.md, &h.n, mark, g, ng);
-  hover_value(&h);
+  /* a module other modules call, with no value of its own: its callers
+  ** set it (below), not "(not set)" */
+  bool by_callers = m->called && !v->value && v->source == TFR_SRC_NONE;
+  if (by_callers)
+    lsp_append(&h.md, &h.n, "\nSet by the modules that call this one.\n");
+  else
+    hover_value(&h);
   hover_about(&h);
-  hover_sources(&h);
+  if (!by_callers)
+    hover_sources(&h);
   if (!own_fails)
     hover_rules(&h);
   hover_children(&h.md, &h.n, c.a, mark, g, ng, v->name);
