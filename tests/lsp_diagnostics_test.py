@@ -556,6 +556,14 @@ def unchecked_run(check, tool, fixture, root):
           "unchecked: envs/prod.tfvars (a -var-file): its instance's "
           "failure and the verdict, the modules' warnings not repeated",
           show(pp, 4000))
+    # every document closed: what was published for main.tf (never
+    # open) is cleared with the module
+    m = s.mark()
+    s.close_doc(P)
+    s.close_doc(T)
+    pv = s.diags(V, m, lambda p: p["diagnostics"] == [])
+    check(pv is not None, "unchecked: the tfvars closed: main.tf's "
+          "diagnostics (it was never open) are cleared", s.dead or "")
     s.request("shutdown")
     s.notify("exit")
     s.finish()
