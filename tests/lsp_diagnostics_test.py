@@ -537,6 +537,18 @@ def unchecked_run(check, tool, fixture, root):
         for u in rep["unchecked"]) if verdict else False,
           "unchecked: ... and every module check does not check is named on "
           "the tfvars", show(rep["unchecked"]))
+    # 22 instances failing alike: 20 named, then how many more
+    many = "scopes = {\n%s}\n" % "".join('  k%02d = "v"\n' % i
+                                          for i in range(22))
+    m = s.mark()
+    s.change(T, 2, {"text": many})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    d = [x for x in (p or {}).get("diagnostics", []) if x["severity"] == 1]
+    check(len(d) == 1 and "\n(in 22 instances of module.keyed)\n" in
+          d[0]["message"] and d[0]["message"].count("\n  module.keyed[") == 20
+          and d[0]["message"].endswith('\n  ... and 2 more'),
+          "story: 22 instances failing alike: one diagnostic, 20 named, "
+          "then how many more", show(d, 3000))
     # a variables file the module does not load itself (envs/prod.tfvars,
     # checked as -var-file): its own failure at its line, the verdict at
     # its first line, and no other warning there (the verdict says the
