@@ -665,6 +665,45 @@ def secret_story_run(check, tool, fixture, root):
     sanity(check, s, "secret story run")
 
 
+def element_run(check, tool, fixture, root):
+    """A child's rule fails on one element of a root map passed through
+    for_each (settings = each.value): the tfvars diagnostic underlines
+    that element (`web = {...}`), where check's report points, not the
+    whole map."""
+    mod = os.path.join(root, "element")
+    os.makedirs(os.path.join(mod, "modules", "svc"))
+    main_tf = ('variable "services" {\n'
+               '  type = map(object({ port = number, name = string }))\n}\n'
+               'module "svc" {\n  source   = "./modules/svc"\n'
+               '  for_each = var.services\n  settings = each.value\n}\n')
+    child = ('variable "settings" {\n'
+             '  type = object({ port = number, name = string })\n'
+             '  validation {\n'
+             '    condition     = var.settings.port != 80\n'
+             '    error_message = "Port 80 is not allowed."\n  }\n}\n')
+    tv = ('services = {\n  web = {\n    name = "web"\n    port = 80\n  }\n'
+          '  api = { name = "api", port = 8080 }\n}\n')
+    for rel, text in [("main.tf", main_tf), ("terraform.tfvars", tv),
+                      ("modules/svc/variables.tf", child)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    T = uri(mod, "terraform.tfvars")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, tv, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    d = words_in(p, "Port 80 is not allowed.")
+    check(len(d) == 1 and d[0]["range"] ==
+          {"start": {"line": 1, "character": 8},
+           "end": {"line": 4, "character": 3}},
+          "element: the failing element of the map underlined (web's "
+          "object), not the whole map", show(p, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "element run")
+
+
 if __name__ == "__main__":
     sys.exit(main([diagnostics_run, settings_run, tree_run,
-                   unchecked_run, secret_story_run]))
+                   unchecked_run, secret_story_run, element_run]))
