@@ -38,6 +38,14 @@ local function run()
         has(folded.message, 'module.keyed["/groups/beta"]: var.scope_id ' ..
                             'is "/groups/beta"'),
         vim.inspect(vim.diagnostic.get(bufnr)))
+  local rel = folded and folded.user_data and folded.user_data.lsp and
+              folded.user_data.lsp.relatedInformation or {}
+  check('tfvars: the folded failure\'s related places reach Neovim: the ' ..
+        'module argument and the rule',
+        #rel == 2 and rel[1].location.uri:match('/main%.tf$') and
+        rel[1].location.range.start.line == 8 and
+        rel[2].location.uri:match('/modules/scope/variables%.tf$'),
+        vim.inspect(folded and folded.user_data))
   check('tfvars: the modules not checked on its first line, as check ' ..
         'says them',
         verdict and verdict.lnum == 0 and
