@@ -704,6 +704,59 @@ def element_run(check, tool, fixture, root):
     sanity(check, s, "element run")
 
 
+def callers_run(check, tool, fixture, root):
+    """A child module opened alone, its caller's files not open (issue
+    41, point 2): the caller found in the workspace is checked with its
+    files on disk, and the failure its value meets in the child is at
+    the child variable's declaration, naming the instance and the
+    caller, related to the module argument and the rule; an edit of the
+    child re-checks it (a small caller), and the fix clears it."""
+    top = os.path.join(root, "callers")
+    os.makedirs(os.path.join(top, "root"))
+    os.makedirs(os.path.join(top, "modules", "child"))
+    child = ('variable "size" {\n  type = number\n  validation {\n'
+             '    condition     = var.size < 100\n'
+             '    error_message = "The size must be below 100."\n  }\n}\n')
+    for rel, text in [
+            ("root/main.tf", 'variable "size" {\n  type = number\n}\n'
+             'module "child" {\n  source = "../modules/child"\n'
+             '  size   = var.size\n}\n'),
+            ("root/terraform.tfvars", "size = 200\n"),
+            ("modules/child/variables.tf", child)]:
+        with open(os.path.join(top, rel), "w") as f:
+            f.write(text)
+    C = uri(top, "modules", "child", "variables.tf")
+    s, _ = begin(tool, top)
+    m = s.mark()
+    s.open(C, child, 1)
+    p = s.diags(C, m, lambda p: p.get("version") == 1)
+    d = words_in(p, "The size must be below 100.")
+    rootdir = os.path.join(top, "root")
+    check(len(d) == 1 and d[0]["range"] == rng(child, 'variable "size"')
+          and d[0]["severity"] == 1
+          and d[0]["message"].endswith("\nvar.size is 200\n(in module.child "
+                                       "(from %s))" % rootdir)
+          and [(r["location"]["uri"], r["message"])
+               for r in d[0].get("relatedInformation", [])] ==
+          [(uri(top, "root", "main.tf"), "the argument size of module.child"),
+           (C, "the validation rule of var.size in module.child")]
+          and not words_in(p, "No value for required"),
+          "callers: a child opened alone, its caller closed: the caller's "
+          "failure at the child variable's declaration, with the value, "
+          "the instance and the caller", show(p, 3000))
+    m = s.mark()
+    s.change(C, 2, {"range": rng(child, "100", after="<"), "text": "1000"})
+    p = s.diags(C, m, lambda p: p.get("version") == 2)
+    check(p is not None and p["diagnostics"] == [],
+          "callers: an edit of the child (a larger limit) re-checks its "
+          "small caller: the failure is gone", show(p, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "callers run")
+
+
 if __name__ == "__main__":
     sys.exit(main([diagnostics_run, settings_run, tree_run,
-                   unchecked_run, secret_story_run, element_run]))
+                   unchecked_run, secret_story_run, element_run,
+                   callers_run]))

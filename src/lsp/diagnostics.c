@@ -137,8 +137,11 @@ static void fold_message(struct fold *x) {
 ** expression read ("var.x is \"v\""; never a sensitive one: for a
 ** sensitive variable, that it has one), malloc'd. */
 static char *instance_line(const struct module *m, const struct tfr_diag *g) {
-  char *line = cli_strdup(g->module);
-  size_t len = strlen(line);
+  char *line = NULL;
+  size_t len = 0;
+  lsp_append(&line, &len, "%s", g->module);
+  if (m && m->caller) /* a caller's of a module opened alone: which */
+    lsp_append(&line, &len, " (from %s)", m->dir);
   const char *sep = "\t";
   for (size_t i = 0; i < g->nvalues; i++) {
     lsp_append(&line, &len, "%s%s %s", sep, g->values[i].traversal,
@@ -579,6 +582,35 @@ static int cmp_ptr(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
+/* A module other modules call, opened alone with none of its callers
+** open: the failures its callers' instances meet (m->callers, the
+** workspace's roots that call it), at the declaration of the child
+** variable whose value fails, naming the instance and the caller, with
+** the module argument and the rule as related places. */
+static void place_from_callers(struct server *s, struct module *m,
+                               struct file_diags **files, size_t *nfiles) {
+  for (size_t c = 0; c < m->ncallers; c++) {
+    const struct module *x = m->callers[c];
+    size_t nd = x->diags ? tfr_diags_count(x->diags) : 0;
+    for (size_t i = 0; i < nd; i++) {
+      const struct tfr_diag *g = tfr_diags_get(x->diags, i);
+      if (!g->module || !*g->module || g->sev != TFR_DIAG_ERROR)
+        continue;
+      const struct tfr_instance *in = NULL;
+      const struct tfr_variable *v = cli_child_var(x->res, g, &in);
+      char *dir = v && v->decl.filename ? lsp_dir_of(v->decl.filename) : NULL;
+      bool mine = dir && lsp_same(dir, m->dir);
+      free(dir);
+      if (!mine)
+        continue;
+      struct tfr_diag moved = *g;
+      moved.subject = v->decl;
+      place(s, x, file_of(files, nfiles, v->decl.filename), &moved,
+            &g->subject);
+    }
+  }
+}
+
 void lsp_publish(struct server *s, struct module *m) {
   struct file_diags *files = NULL;
   size_t nfiles = 0;
@@ -615,6 +647,7 @@ void lsp_publish(struct server *s, struct module *m) {
       place(s, m, file_of(&files, &nfiles, g->subject.filename), g, NULL);
   }
   free(said);
+  place_from_callers(s, m, &files, &nfiles);
   place_rest(s, m, &files, &nfiles);
   struct pub *old = m->pub;
   size_t nold = m->npub;

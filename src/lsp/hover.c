@@ -558,8 +558,10 @@ static void hover_callers(struct hov *h, struct server *s) {
   for (size_t i = 0; there && i < s->nmods; i++)
     if (&s->mods[i] != h->m)
       callers_in(h, &s->mods[i], &st, &said);
+  for (size_t i = 0; there && !said && i < h->m->ncallers; i++)
+    callers_in(h, h->m->callers[i], &st, &said); /* kept (documents.c) */
   struct cli_names roots = {0};
-  if (there && !said && !lsp_is_tfvars(h->d->path)) /* the module's own */
+  if (there && !said && !h->m->ncallers && !lsp_is_tfvars(h->d->path))
     lsp_closed_callers(s, dir, &roots, HOVER_CALLERS);
   for (size_t i = 0; i < roots.n; i++) {
     struct module *x = lsp_resolve_caller(s, roots.v[i]);

@@ -88,7 +88,16 @@ struct module {
                         root): its required variables are its callers' to set,
                         not reported missing */
   bool caller;       /* resolved for what it says of a child module opened
-                       alone (lsp_resolve_caller): not published, not kept */
+                       alone (lsp_resolve_caller): not published */
+  struct module **callers; /* a called module with none of its callers
+                              open: the workspace's roots that call it,
+                              resolved when it is first checked and again
+                              after a save (on a keystroke only when they
+                              are cheap: documents.c) */
+  size_t ncallers;
+  bool callers_known;
+  bool callers_cheap; /* checked within CALLERS_CHEAP_MS: again on every
+                         change of the module */
 };
 
 struct settings {
