@@ -128,6 +128,12 @@ def callers_hover_run(check, tool, fixture, root):
     # with its terraform.tfvars on disk
     with open(os.path.join(top, "root", "terraform.tfvars"), "w") as f:
         f.write('size = 9\ntoken = "%s"\n' % SECRET)
+    # a second caller, keyed: its instances passing the same, told once
+    os.makedirs(os.path.join(top, "keyed"))
+    with open(os.path.join(top, "keyed", "main.tf"), "w") as f:
+        f.write('module "child" {\n  source   = "../modules/child"\n'
+                '  for_each = toset(["a", "b", "c"])\n'
+                '  size     = 5\n  token    = "t"\n}\n')
     s, _ = begin(tool, top)
     m = s.mark()
     s.open(C, child, 1)
@@ -137,7 +143,7 @@ def callers_hover_run(check, tool, fixture, root):
           "missing", show(p))
     h = s.at("textDocument/hover", C, pos(child, 'variable "size"'))
     md = markdown(h) or ""
-    check("Passed by its callers:\n- `module.child` (%s): `9`\n"
+    check("\n- `module.child` (%s): `9`\n"
           "  from `var.size` (%s:1)" % (os.path.join(top, "root"),
                                         os.path.join(top, "root",
                                                      "terraform.tfvars"))
@@ -146,6 +152,10 @@ def callers_hover_run(check, tool, fixture, root):
           "hover on a child's variable, its caller's files not open: the "
           "value the caller found in the workspace passes and where it "
           "comes from; not \"(not set)\"", show(h))
+    check("- `module.child` (3 instances, each) (%s): `5`"
+          % os.path.join(top, "keyed") in md,
+          "... a keyed caller's instances passing the same value: told "
+          "once", show(h))
     h = s.at("textDocument/hover", C, pos(child, 'variable "token"'))
     md = markdown(h) or ""
     check("- `module.child` (%s): (sensitive value)"

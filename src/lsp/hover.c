@@ -500,45 +500,82 @@ static bool secret_in(tfr_arena *a, const struct tfr_resolution *res,
   return false;
 }
 
+/* What a caller's instance passes the hovered variable, as a hover line's
+** end (a sensitive value never). */
+static const char *passed_text(struct hov *h, const struct module *x,
+                               const struct tfr_instance *in,
+                               const struct tfr_variable *v) {
+  if (secret_in(h->a, x->res, in, v))
+    return "(sensitive value)";
+  if (!v->value)
+    return tfr_arena_printf(h->a, "not resolved%s%s%s", v->reason ? " (" : "",
+                            v->reason ? v->reason : "", v->reason ? ")" : "");
+  bool cut;
+  const char *t = cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
+  if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
+    return tfr_arena_printf(h->a, "%s%s%s", h->Q, t, h->Q);
+  size_t nl = strcspn(t, "\n");
+  if (nl > 120)
+    nl = 120;
+  while (nl > 0 && ((unsigned char)t[nl] & 0xC0) == 0x80)
+    nl--;
+  return tfr_arena_printf(h->a, "%s%.*s …%s", strchr(t, '`') ? "" : h->Q,
+                          (int)nl, t, strchr(t, '`') ? "" : h->Q);
+}
+
 /* What the instances of module x that load directory st (by identity:
-** a symbolic link is the same directory) pass the hovered variable; a
-** sensitive value never.  *said: the lines written so far. */
+** a symbolic link is the same directory) pass the hovered variable: the
+** instances of one call told once when they pass the same; a sensitive
+** value never.  *said: the lines written so far. */
 static void callers_in(struct hov *h, const struct module *x,
                        const struct stat *st, size_t *said) {
-  for (size_t k = 0; x->res && k < x->res->ninstances; k++) {
+  size_t ni = x->res ? x->res->ninstances : 0, n = 0;
+  const struct tfr_instance **ins =
+      tfr_arena_alloc(h->a, (ni ? ni : 1) * sizeof *ins);
+  const struct tfr_variable **vs =
+      tfr_arena_alloc(h->a, (ni ? ni : 1) * sizeof *vs);
+  for (size_t k = 0; k < ni; k++) {
     const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
     char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
     struct stat cs;
     bool same = child && stat(child, &cs) == 0 && cs.st_dev == st->st_dev &&
                 cs.st_ino == st->st_ino;
     free(child);
-    for (size_t j = 0; same && j < in->n && *said < 20; j++) {
-      const struct tfr_variable *v = tfr_instance_variable(in, j);
-      if (strcmp(v->name, h->v->name))
-        continue;
-      lsp_append(&h->md, &h->n, "%s- %s%s%s (%s): ",
-                 (*said)++ ? "" : "\nPassed by its callers:\n", h->Q,
-                 in->address, h->Q, x->dir);
-      if (secret_in(h->a, x->res, in, v))
-        lsp_append(&h->md, &h->n, "(sensitive value)\n");
-      else if (v->value) {
-        bool cut;
-        const char *t =
-            cut_utf8(h->a, tfr_value_console(h->a, v->value), 400, &cut);
-        if (!cut && !strchr(t, '\n') && !strchr(t, '`'))
-          lsp_append(&h->md, &h->n, "%s%s%s\n", h->Q, t, h->Q);
-        else
-          put_block(&h->md, &h->n, h->mark, "  ", t, cut ? "..." : NULL);
-      } else
-        lsp_append(&h->md, &h->n, "not resolved%s%s%s\n", v->reason ? " (" : "",
-                   v->reason ? v->reason : "", v->reason ? ")" : "");
-      /* where it comes from, as explain's chain says it: the element of
-      ** a root variable it takes whole, at its line */
-      if (v->from_element && v->from_range.filename)
-        lsp_append(&h->md, &h->n, "  from %s%s%s (%s:%d)\n", h->Q,
-                   v->from_element, h->Q, v->from_range.filename,
-                   v->from_range.start.line);
-    }
+    for (size_t j = 0; same && j < in->n; j++)
+      if (!strcmp(tfr_instance_variable(in, j)->name, h->v->name)) {
+        ins[n] = in;
+        vs[n++] = tfr_instance_variable(in, j);
+      }
+  }
+  bool *told = tfr_arena_alloc(h->a, (n ? n : 1) * sizeof *told);
+  memset(told, 0, (n ? n : 1) * sizeof *told);
+  for (size_t i = 0; i < n && *said < 20; i++) {
+    if (told[i])
+      continue;
+    const char *call = cli_call_path(h->a, ins[i]->address);
+    const char *text = passed_text(h, x, ins[i], vs[i]);
+    size_t count = 0;
+    bool alike = true;
+    for (size_t k = i; k < n; k++)
+      if (!strcmp(cli_call_path(h->a, ins[k]->address), call)) {
+        told[k] = true;
+        count++;
+        alike &= !strcmp(passed_text(h, x, ins[k], vs[k]), text);
+      }
+    lsp_append(&h->md, &h->n, "%s- ",
+               (*said)++ ? "" : "\nPassed by its callers:\n");
+    if (count == 1)
+      lsp_append(&h->md, &h->n, "%s%s%s", h->Q, ins[i]->address, h->Q);
+    else
+      lsp_append(&h->md, &h->n, "%s%s%s (%zu instances%s)", h->Q, call, h->Q,
+                 count, alike ? ", each" : "; the first");
+    lsp_append(&h->md, &h->n, " (%s): %s\n", x->dir, text);
+    /* where it comes from, as explain's chain says it: the element of
+    ** a root variable it takes whole, at its line */
+    if (vs[i]->from_element && vs[i]->from_range.filename)
+      lsp_append(&h->md, &h->n, "  from %s%s%s (%s:%d)\n", h->Q,
+                 vs[i]->from_element, h->Q, vs[i]->from_range.filename,
+                 vs[i]->from_range.start.line);
   }
 }
 
@@ -558,7 +595,8 @@ static void hover_callers(struct hov *h, struct server *s) {
   for (size_t i = 0; there && i < s->nmods; i++)
     if (&s->mods[i] != h->m)
       callers_in(h, &s->mods[i], &st, &said);
-  for (size_t i = 0; there && !said && i < h->m->ncallers; i++)
+  bool open_said = said > 0;
+  for (size_t i = 0; there && !open_said && i < h->m->ncallers; i++)
     callers_in(h, h->m->callers[i], &st, &said); /* kept (documents.c) */
   struct cli_names roots = {0};
   if (there && !said && !h->m->ncallers && !lsp_is_tfvars(h->d->path))
@@ -627,7 +665,7 @@ json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
   hover_about(&h);
   if (!by_callers)
     hover_sources(&h);
-  if (!own_fails)
+  if (!own_fails && !by_callers) /* (a called module's: per caller) */
     hover_rules(&h);
   hover_children(&h.md, &h.n, c.a, mark, g, ng, v->name);
   if (!*c.at.path && m->called)
