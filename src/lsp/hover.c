@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../cli/explain.h"
 #include "lsp.h"
 
 /* A value in a hover longer than HOVER_LINES lines shows its first
@@ -310,6 +311,7 @@ struct hov {
   const struct tfr_variable *v;
   const struct cursor *c;
   const struct doc *d;
+  const struct cli_story *st; /* explain's story of v (explain.h) */
 };
 
 /* Its first line: the name, type and flags. */
@@ -368,10 +370,16 @@ static void hover_about(struct hov *h) {
       }
     }
   }
-  if (!*h->c->at.path && v->description)
-    lsp_append(&h->md, &h->n, "\n%s\n", v->description);
-  if (!*h->c->at.path && v->deprecated)
-    lsp_append(&h->md, &h->n, "\nDeprecated: %s\n", v->deprecated);
+  /* the declaration's lines explain prints under "declared at" */
+  for (size_t i = 0; !*h->c->at.path && i < h->st->nnotes; i++) {
+    const struct cli_story_note *x = &h->st->notes[i];
+    if (!x->label)
+      lsp_append(&h->md, &h->n, "\nThe %s\n", x->text);
+    else if (!strcmp(x->label, "description"))
+      lsp_append(&h->md, &h->n, "\n%s\n", x->text);
+    else if (!strcmp(x->label, "deprecated"))
+      lsp_append(&h->md, &h->n, "\nDeprecated: %s\n", x->text);
+  }
 }
 
 /* Where the value comes from, and the value (never a sensitive one). */
@@ -384,7 +392,7 @@ static void hover_value(struct hov *h) {
   /* provenance: what wins, and what it overrides */
   const char *src = cli_source_text(a, v->source, v->source_file,
                                     v->source_line, v->name, v->source_via);
-  const tfr_value *val = v->value ? v->value : v->preview;
+  const tfr_value *val = h->st->value ? h->st->value : h->st->preview;
   if (*h->c->at.path) {
     /* an attribute: its own value, from its own line */
     const char *here =
@@ -428,29 +436,55 @@ static void hover_value(struct hov *h) {
   (void)Q;
 }
 
-/* What it overrides, why it is not resolved, its sources. */
-static void hover_sources(struct hov *h) {
-  tfr_arena *a = h->a;
-  const struct tfr_variable *v = h->v;
-  const char *Q = h->Q;
-  if (!*h->c->at.path && v->default_value && v->source != TFR_SRC_DEFAULT &&
-      !v->sensitive) {
-    const char *dv = tfr_value_console(a, v->default_value);
-    lsp_append(&h->md, &h->n, "\nOverrides the default%s%s%s%s\n",
-               strlen(dv) <= 80 ? ": " : "", strlen(dv) <= 80 ? Q : "",
-               strlen(dv) <= 80 ? dv : "", strlen(dv) <= 80 ? Q : "");
+/* The words a hover says after a source for its state. */
+static const char *state_words(enum cli_source_state x) {
+  switch (x) {
+  case CLI_SOURCE_USED:
+    return "used: nothing else sets it";
+  case CLI_SOURCE_WINS:
+    return "wins";
+  case CLI_SOURCE_INVALID:
+    return "last, but invalid";
+  default:
+    return "overridden";
   }
+}
+
+/* A source's value in a hover's line: short and on one line, else
+** nothing (explain prints it whole); a hidden one never. */
+static const char *source_value(struct hov *h,
+                                const struct cli_story_source *x) {
+  const char *t = x->value  ? tfr_value_console(h->a, x->value)
+                  : x->text ? tfr_arena_strndup(h->a, x->text, x->len)
+                            : NULL;
+  if (!t || strlen(t) > 80 || strpbrk(t, "\n`"))
+    return "";
+  return tfr_arena_printf(h->a, ": %s%s%s", h->Q, t, h->Q);
+}
+
+/* Why it is not resolved; its sources as explain tells them (explain's
+** story), when more than one tried to set it. */
+static void hover_sources(struct hov *h) {
+  const struct tfr_variable *v = h->v;
+  const struct cli_story *st = h->st;
   if (!v->value && v->reason)
     lsp_append(&h->md, &h->n, "\nNot resolved: %s\n", v->reason);
-  if (v->nattempts > 1) {
-    lsp_append(&h->md, &h->n, "\nSources, lowest precedence first:\n");
-    for (size_t i = 0; i < v->nattempts; i++) {
-      const struct tfr_attempt *at = tfr_variable_attempt(v, i);
-      lsp_append(
-          &h->md, &h->n, "- %s%s\n",
-          cli_source_text(a, at->source, at->file, at->line, v->name, at->via),
-          at->won ? " (wins)" : " (overridden)");
-    }
+  if (*h->c->at.path)
+    return;
+  if (st->conv_from) {
+    const char *from = cli_type_text(h->a, st->conv_from, 0, false, NULL);
+    const char *to = cli_type_text(h->a, st->conv_to, 0, false, NULL);
+    if (strcmp(from, to) && !strchr(from, '\n') && !strchr(to, '\n'))
+      lsp_append(&h->md, &h->n, "\nConversion: %s%s%s -> %s%s%s\n", h->Q, from,
+                 h->Q, h->Q, to, h->Q);
+  }
+  if (st->nsources < 2)
+    return; /* (one: told with the value) */
+  lsp_append(&h->md, &h->n, "\nSources, lowest precedence first:\n");
+  for (size_t i = 0; i < st->nsources; i++) {
+    const struct cli_story_source *x = &st->sources[i];
+    lsp_append(&h->md, &h->n, "- %s%s (%s)\n", x->where, source_value(h, x),
+               state_words(x->state));
   }
 }
 
@@ -460,8 +494,8 @@ static void hover_rules(struct hov *h) {
   const struct tfr_variable *v = h->v;
   /* the rules as the diagnostics tell them: when plan stops before this
   ** variable, the preview's (what the diagnostics publish) */
-  for (size_t i = 0; i < v->nrules; i++) {
-    const struct tfr_rule *r = tfr_variable_rule(v, i);
+  for (size_t i = 0; i < h->st->nrules; i++) {
+    const struct tfr_rule *r = h->st->rules[i].rule;
     const char *result = tfr_rule_result_name(r->result);
     const char *detail = r->detail;
     if (r->result == TFR_RULE_SKIPPED && rule_failed_in_preview(a, v, r)) {
@@ -570,12 +604,14 @@ static void callers_in(struct hov *h, const struct module *x,
       lsp_append(&h->md, &h->n, "%s%s%s (%zu instances%s)", h->Q, call, h->Q,
                  count, alike ? ", each" : "; the first");
     lsp_append(&h->md, &h->n, " (%s): %s\n", x->dir, text);
-    /* where it comes from, as explain's chain says it: the element of
-    ** a root variable it takes whole, at its line */
-    if (vs[i]->from_element && vs[i]->from_range.filename)
-      lsp_append(&h->md, &h->n, "  from %s%s%s (%s:%d)\n", h->Q,
-                 vs[i]->from_element, h->Q, vs[i]->from_range.filename,
-                 vs[i]->from_range.start.line);
+    /* where it comes from: the first links of explain's chain (the
+    ** caller's variables its argument reads, an element of one) */
+    const struct cli_story *st =
+        cli_explain_story(h->a, x->res, vs[i], ins[i], false);
+    for (size_t k = 0; k < st->nchain; k++)
+      if (st->chain[k].depth == 1)
+        lsp_append(&h->md, &h->n, "  from %s%s%s (%s)\n", h->Q,
+                   st->chain[k].name, h->Q, st->chain[k].from);
   }
 }
 
@@ -642,15 +678,15 @@ json_t *lsp_hover(struct server *s, struct doc *d, json_t *params) {
     return json_null();
   }
   bool mark = !s->plaintext;
-  struct hov h = {c.a, mark, mark ? "**" : "", mark ? "`" : "", NULL, 0, m, v,
-                  &c,  d};
+  /* explain's story of it (explain.h), its values hidden if sensitive */
+  const struct cli_story *st = cli_explain_story(c.a, m->res, v, NULL, false);
+  struct hov h = {
+      c.a, mark, mark ? "**" : "", mark ? "`" : "", NULL, 0, m, v, &c, d, st};
   /* led by what fails and the value; the rest after */
-  struct cli_reach *r = NULL;
-  size_t nr = *c.at.path ? 0 : cli_reaches(c.a, m->res, v->name, &r), ng;
-  struct reach_group *g = group_reaches(c.a, r, nr, &ng);
-  bool own_fails = false;
-  for (size_t i = 0; i < v->nrules; i++)
-    own_fails |= tfr_variable_rule(v, i)->result == TFR_RULE_FAILED;
+  size_t ng;
+  struct reach_group *g =
+      group_reaches(c.a, st->reaches, *c.at.path ? 0 : st->nreaches, &ng);
+  bool own_fails = st->rule_failed;
   hover_head(&h);
   if (own_fails)
     hover_rules(&h);
