@@ -467,8 +467,8 @@ static const char *source_value(struct hov *h,
 static void hover_sources(struct hov *h) {
   const struct tfr_variable *v = h->v;
   const struct cli_story *st = h->st;
-  if (!v->value && v->reason)
-    lsp_append(&h->md, &h->n, "\nNot resolved: %s\n", v->reason);
+  if (!v->value && st->reason)
+    lsp_append(&h->md, &h->n, "\nNot resolved: %s\n", st->reason);
   if (*h->c->at.path)
     return;
   if (st->conv_from) {
@@ -501,7 +501,7 @@ static void hover_rules(struct hov *h) {
     if (r->result == TFR_RULE_SKIPPED && rule_failed_in_preview(a, v, r)) {
       result = "failed (plan stops before it at another error; this is "
                "what it would say)";
-      detail = cli_preview_failure(a, v->preview_error);
+      detail = h->st->preview_failure;
       if (!strncmp(detail, "its validation rule: ", 21))
         detail += 21;
     } else if (r->result == TFR_RULE_SKIPPED && !v->value && v->preview) {
