@@ -438,6 +438,61 @@ def open_t1(check, s, T):
               (what, show(rng(T1, needle)["start"])), show(p, 4000))
     return p, t1_diags
 
+# A caf-like root (issue 41, point 1): keyed instances whose argument is
+# each.key of a for expression (no tfvars line causes the failure), a
+# local child whose directory is missing, a registry child not installed.
+KEYED_MAIN = """\
+variable "scopes" {
+  type        = map(string)
+  description = "Management group scopes by name."
+}
+
+module "keyed" {
+  source   = "./modules/scope"
+  for_each = { for k, v in var.scopes : "/groups/${k}" => v }
+  scope_id = each.key
+  label    = each.value
+}
+
+module "gone" {
+  source = "./modules/missing"
+}
+
+module "remote" {
+  source  = "Azure/avm-res-network-vnet/azurerm"
+  version = "0.4.0"
+}
+"""
+KEYED_CHILD = """\
+variable "scope_id" {
+  type = string
+  validation {
+    condition     = startswith(var.scope_id, "/providers/")
+    error_message = "The scope must start with /providers/."
+  }
+}
+
+variable "label" {
+  type = string
+}
+"""
+KEYED_TFVARS = 'scopes = {\n  alpha = "A"\n  beta  = "B"\n}\n'
+
+
+def keyed_root(root, name):
+    """The caf-like root as root/name (written, not copied: its failures
+    hold whatever the values)."""
+    mod = os.path.join(root, name)
+    os.makedirs(os.path.join(mod, "modules", "scope"))
+    for rel, text in [("main.tf", KEYED_MAIN), ("terraform.tfvars",
+                                                KEYED_TFVARS),
+                      ("modules/scope/variables.tf", KEYED_CHILD)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    return mod
+
+
+
 def begin(tool, mod, capabilities=None, options=None):
     """A server on directory mod, initialized (initialize, initialized)."""
     s = Server(tool, mod)

@@ -21,6 +21,7 @@ import json  # noqa: F401
 import os
 import re  # noqa: F401
 import shutil  # noqa: F401
+import subprocess
 import sys
 import time  # noqa: F401
 
@@ -291,6 +292,13 @@ def tree_run(check, tool, fixture, root):
                           "This was checked by the validation rule"]),
           "tree: a child's failed rule at the tfvars value that causes it "
           "(Terraform's summary and detail, then the instance)", show(p, 4000))
+    check(d is not None and d["message"].endswith(
+        '\nvar.name is "customer_orders_reporting_archive"\n(in %s)' % DBI)
+          and [r["message"] for r in d.get("relatedInformation", [])] ==
+          ["the argument name of module.platform.module.db",
+           "the validation rule of var.name in module.platform.module.db"],
+          "story: the child variable and the value it received, then the "
+          "instance; the module argument and the rule related", show(d))
     d = find(p, pw_at, 1, None, ["Invalid value for variable",
                                  "included a sensitive value"])
     check(in_instance(d, ["so it will not be displayed"]),
@@ -306,16 +314,20 @@ def tree_run(check, tool, fixture, root):
     md = markdown(s.at("textDocument/hover", T, pos(t1, "db_name")))
     check(md is not None and md.startswith("**var.db_name**: `string`")
           and "Name of the application database." in md
-          and md.index("Name of the application") < md.index("module.")
+          and md.index("Fails in the modules it reaches:\n- `%s.var.name` "
+                       "rule 1 failed: The database name" % DBI)
+          < md.index("Value (from") < md.index("Name of the application")
+          < md.index("Module variables it reaches")
           and "`module.platform.var.db_name` = "
               '`"customer_orders_reporting_archive"`' in md
           and "`%s.var.name`" % DBI in md
           and "`%s.var.identifier` = `\"prod-customer" % DBI in md
           and "rule 1 failed: The database name" in md
           and "rule 2 passed" in md and "var.password" not in md,
-          "tree: hover on a tfvars key: its own content first, then the "
-          "child variables it reaches (through a local too), with values "
-          "and their rules' outcomes", show(md, 4000))
+          "tree: hover on a tfvars key: led by the child rule that fails "
+          "and the value (issue 41), then its description, then the child "
+          "variables it reaches (through a local too), with values and "
+          "their rules' outcomes", show(md, 4000))
     md = markdown(s.at("textDocument/hover", T, pos(t1, "db_password")))
     check(md is not None and "`%s.var.password`" % DBI in md
           and "rule 1 failed" in md and TREE_SECRET not in md,
@@ -418,6 +430,333 @@ def tree_run(check, tool, fixture, root):
           "server wrote: diagnostics, hovers, its standard error")
     sanity(check, s, "tree run")
 
+def check_json(tool, mod, *args):
+    """What `tfresolve check -json` reports for the root mod."""
+    out = subprocess.run([tool, "check", "-json"] + list(args), cwd=mod,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def unchecked_run(check, tool, fixture, root):
+    """Only the tfvars open: a child failure no tfvars line causes is
+    published at the module argument in main.tf (not open), the modules
+    not checked at the tfvars's first line as check's verdict says them;
+    every diagnostic check reports is published somewhere."""
+    mod = keyed_root(root, "keyed root")
+    T, V = uri(mod, "terraform.tfvars"), uri(mod, "main.tf")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, KEYED_TFVARS, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    barrier(s)
+    verdict = words_in(p, "2 modules not checked:")
+    check(len(verdict) == 1 and verdict[0]["message"] ==
+          '2 modules not checked:\n'
+          '  module.gone: directory modules/missing not found\n'
+          '  module.remote: not installed: run "terraform init"'
+          and verdict[0]["severity"] == 2
+          and verdict[0]["range"]["start"] == {"line": 0, "character": 0},
+          "unchecked: the modules not checked on the open tfvars, as "
+          "check's verdict line says them", show(p, 4000))
+    pv = s.latest(V)
+    arg = rng(KEYED_MAIN, "each.key", after="scope_id")
+    at_arg = [d for d in (pv or {}).get("diagnostics", [])
+              if d["range"] == arg and d["severity"] == 1
+              and "The scope must start with /providers/." in d["message"]]
+    check(len(at_arg) >= 1,
+          "unchecked: main.tf not open: the keyed instances' failed rule "
+          "(scope_id = each.key) published at the module argument",
+          show(pv, 4000))
+    # point 5: the two instances' failures folded into one diagnostic
+    # naming each instance and the value its variable received, with the
+    # module argument and the rule as related places
+    folded = ('\n(in 2 instances of module.keyed)\n'
+              '  module.keyed["/groups/alpha"]: var.scope_id is '
+              '"/groups/alpha"\n'
+              '  module.keyed["/groups/beta"]: var.scope_id is '
+              '"/groups/beta"')
+    rule_at = {"start": {"line": 2, "character": 2},
+               "end": {"line": 2, "character": 12}}
+    check(len(at_arg) == 1 and at_arg[0]["message"].startswith(
+        "Invalid value for variable: The scope must start with /providers/."
+        "\n\nThis was checked by the validation rule at ")
+          and at_arg[0]["message"].endswith(folded)
+          and [(r["location"]["uri"], r["location"]["range"], r["message"])
+               for r in at_arg[0].get("relatedInformation", [])] ==
+          [(uri(mod, "modules", "scope", "variables.tf"), rule_at,
+            "the validation rule of var.scope_id in module.keyed")],
+          "story: at the module argument, the instances' failures folded "
+          "into one naming each instance and its value, related to the "
+          "rule", show(pv, 4000))
+    at_map = [d for d in p["diagnostics"] if d["severity"] == 1]
+    check(len(at_map) == 1 and at_map[0]["message"].endswith(folded)
+          and at_map[0]["range"] == {"start": {"line": 0, "character": 9},
+                                     "end": {"line": 3, "character": 1}}
+          and [(r["location"]["uri"], r["location"]["range"])
+               for r in at_map[0].get("relatedInformation", [])] ==
+          [(V, arg), (uri(mod, "modules", "scope", "variables.tf"),
+                      rule_at)]
+          and at_map[0]["relatedInformation"][0]["message"] ==
+          "the argument scope_id of module.keyed",
+          "story: at the tfvars value the keys come from, once, folded, "
+          "related to the module argument and the rule", show(p, 4000))
+    for name, needle in [("module.gone", 'module "gone" {'),
+                         ("module.remote", 'module "remote" {')]:
+        check(find(pv, rng(KEYED_MAIN, needle[:-2]), 2, None,
+                   ["Module not installed", "(in %s)" % name]) is not None,
+              "unchecked: main.tf not open: %s's warning at its module "
+              "block" % name, show(pv, 4000))
+    # every diagnostic of check on the same root, at its file and range
+    rep = check_json(tool, mod)
+    published = {}
+    for n in s.notes:
+        if n.get("method") == "textDocument/publishDiagnostics":
+            published[n["params"]["uri"]] = n["params"]["diagnostics"]
+    missed = []
+    for g in rep["diagnostics"]:
+        r = g["range"]
+        text = open(os.path.join(mod, r["filename"])).read()
+        lines = text.split("\n")
+        at = {"start": {"line": r["start"]["line"] - 1, "character":
+                        utf16(lines[r["start"]["line"] - 1].encode()[
+                            :r["start"]["column"] - 1].decode())},
+              "end": {"line": r["end"]["line"] - 1, "character":
+                      utf16(lines[r["end"]["line"] - 1].encode()[
+                          :r["end"]["column"] - 1].decode())}}
+        got = [d for d in published.get(uri(mod, r["filename"]), [])
+               if d["range"] == at and d["message"].startswith(g["summary"])
+               and g.get("module", "") in d["message"]]
+        if not got:
+            missed.append(g)
+    check(len(rep["diagnostics"]) == 4 and not missed and not rep["valid"],
+          "unchecked: every diagnostic check -json reports for the root is "
+          "published at its file and range (%d)" % len(rep["diagnostics"]),
+          show(missed, 4000))
+    check(len(rep["unchecked"]) == 2 and all(
+        "  %s: %s" % (u["module"], u["why"]) in verdict[0]["message"]
+        for u in rep["unchecked"]) if verdict else False,
+          "unchecked: ... and every module check does not check is named on "
+          "the tfvars", show(rep["unchecked"]))
+    # 22 instances failing alike: 20 named, then how many more
+    many = "scopes = {\n%s}\n" % "".join('  k%02d = "v"\n' % i
+                                          for i in range(22))
+    m = s.mark()
+    s.change(T, 2, {"text": many})
+    p = s.diags(T, m, lambda p: p.get("version") == 2)
+    d = [x for x in (p or {}).get("diagnostics", []) if x["severity"] == 1]
+    check(len(d) == 1 and "\n(in 22 instances of module.keyed)\n" in
+          d[0]["message"] and d[0]["message"].count("\n  module.keyed[") == 20
+          and d[0]["message"].endswith('\n  ... and 2 more'),
+          "story: 22 instances failing alike: one diagnostic, 20 named, "
+          "then how many more", show(d, 3000))
+    # a variables file the module does not load itself (envs/prod.tfvars,
+    # checked as -var-file): its own failure at its line, the verdict at
+    # its first line, and no other warning there (the verdict says the
+    # modules not installed)
+    os.makedirs(os.path.join(mod, "envs"))
+    prod = 'scopes = {\n  gamma = "G"\n}\n'
+    P = uri(mod, "envs", "prod.tfvars")
+    m = s.mark()
+    s.open(P, prod, 1)
+    pp = s.diags(P, m, lambda p: p.get("version") == 1)
+    ds = (pp or {}).get("diagnostics", [])
+    check(len(ds) == 2
+          and words_in(pp, "The scope must start with /providers/.",
+                       '(in module.keyed["/groups/gamma"])')
+          and words_in(pp, "2 modules not checked:")
+          and not words_in(pp, "Module not installed"),
+          "unchecked: envs/prod.tfvars (a -var-file): its instance's "
+          "failure and the verdict, the modules' warnings not repeated",
+          show(pp, 4000))
+    # every document closed: what was published for main.tf (never
+    # open) is cleared with the module
+    m = s.mark()
+    s.close_doc(P)
+    s.close_doc(T)
+    pv = s.diags(V, m, lambda p: p["diagnostics"] == [])
+    check(pv is not None, "unchecked: the tfvars closed: main.tf's "
+          "diagnostics (it was never open) are cleared", s.dead or "")
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "unchecked run")
+
+
+SECRET_MAIN = """\
+variable "names" {
+  type = map(string)
+}
+
+variable "token" {
+  type      = string
+  sensitive = true
+}
+
+module "keyed" {
+  source   = "./modules/tok"
+  for_each = var.names
+  name     = each.value
+  token    = "${each.key}-${var.token}"
+}
+
+module "one" {
+  source = "./modules/tok"
+  name   = "one"
+  token  = var.token
+}
+"""
+SECRET_CHILD = """\
+variable "name" {
+  type = string
+}
+
+variable "token" {
+  type = string
+  validation {
+    condition     = length(var.token) > 100
+    error_message = "The token ${var.token} is too short."
+  }
+}
+"""
+
+
+def secret_story_run(check, tool, fixture, root):
+    """Must-show 3 of issue 41: a sensitive root value passed to keyed
+    instances whose rule fails with a message that interpolates it: the
+    folded diagnostics (at the tfvars and at the module arguments of
+    main.tf, not open), their relatedInformation, and hovers on every key
+    show it nowhere (main() searches everything the server wrote)."""
+    mod = os.path.join(root, "secret story")
+    os.makedirs(os.path.join(mod, "modules", "tok"))
+    tv = 'names = {\n  a = "x"\n  b = "y"\n}\ntoken = "%s"\n' % SECRET
+    for rel, text in [("main.tf", SECRET_MAIN), ("terraform.tfvars", tv),
+                      ("modules/tok/variables.tf", SECRET_CHILD)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    T, V = uri(mod, "terraform.tfvars"), uri(mod, "main.tf")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, tv, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    barrier(s)
+    pv = s.latest(V) or {}
+    hidden = [d for d in pv.get("diagnostics", [])
+              if "included a sensitive value" in d["message"]]
+    check(any("(in 2 instances of module.keyed)" in d["message"]
+              and d.get("relatedInformation") for d in hidden)
+          and any(d["message"].endswith("(in module.one)") for d in hidden),
+          "secret story: the hidden failures published at the module "
+          "arguments (main.tf not open), folded, with related places",
+          show(pv, 4000))
+    check(words_in(p, "included a sensitive value", "(in module.one)"),
+          "secret story: ... and at the tfvars line of the sensitive value",
+          show(p, 4000))
+    for key in ["names", "token"]:
+        md = markdown(s.at("textDocument/hover", T, pos(tv, key))) or ""
+        check("Fails in the modules it reaches:" in md and SECRET not in md,
+              "secret story: hover on %s: the failures, no value" % key,
+              show(md, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    seen = s.finish()
+    check(SECRET.encode() not in seen,
+          "secret story: the sensitive value appears nowhere in what the "
+          "server wrote")
+    sanity(check, s, "secret story run")
+
+
+def element_run(check, tool, fixture, root):
+    """A child's rule fails on one element of a root map passed through
+    for_each (settings = each.value): the tfvars diagnostic underlines
+    that element (`web = {...}`), where check's report points, not the
+    whole map."""
+    mod = os.path.join(root, "element")
+    os.makedirs(os.path.join(mod, "modules", "svc"))
+    main_tf = ('variable "services" {\n'
+               '  type = map(object({ port = number, name = string }))\n}\n'
+               'module "svc" {\n  source   = "./modules/svc"\n'
+               '  for_each = var.services\n  settings = each.value\n}\n')
+    child = ('variable "settings" {\n'
+             '  type = object({ port = number, name = string })\n'
+             '  validation {\n'
+             '    condition     = var.settings.port != 80\n'
+             '    error_message = "Port 80 is not allowed."\n  }\n}\n')
+    tv = ('services = {\n  web = {\n    name = "web"\n    port = 80\n  }\n'
+          '  api = { name = "api", port = 8080 }\n}\n')
+    for rel, text in [("main.tf", main_tf), ("terraform.tfvars", tv),
+                      ("modules/svc/variables.tf", child)]:
+        with open(os.path.join(mod, rel), "w") as f:
+            f.write(text)
+    T = uri(mod, "terraform.tfvars")
+    s, _ = begin(tool, mod)
+    m = s.mark()
+    s.open(T, tv, 1)
+    p = s.diags(T, m, lambda p: p.get("version") == 1)
+    d = words_in(p, "Port 80 is not allowed.")
+    check(len(d) == 1 and d[0]["range"] ==
+          {"start": {"line": 1, "character": 8},
+           "end": {"line": 4, "character": 3}},
+          "element: the failing element of the map underlined (web's "
+          "object), not the whole map", show(p, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "element run")
+
+
+def callers_run(check, tool, fixture, root):
+    """A child module opened alone, its caller's files not open (issue
+    41, point 2): the caller found in the workspace is checked with its
+    files on disk, and the failure its value meets in the child is at
+    the child variable's declaration, naming the instance and the
+    caller, related to the module argument and the rule; an edit of the
+    child re-checks it (a small caller), and the fix clears it."""
+    top = os.path.join(root, "callers")
+    os.makedirs(os.path.join(top, "root"))
+    os.makedirs(os.path.join(top, "modules", "child"))
+    child = ('variable "size" {\n  type = number\n  validation {\n'
+             '    condition     = var.size < 100\n'
+             '    error_message = "The size must be below 100."\n  }\n}\n')
+    for rel, text in [
+            ("root/main.tf", 'variable "size" {\n  type = number\n}\n'
+             'module "child" {\n  source = "../modules/child"\n'
+             '  size   = var.size\n}\n'),
+            ("root/terraform.tfvars", "size = 200\n"),
+            ("modules/child/variables.tf", child)]:
+        with open(os.path.join(top, rel), "w") as f:
+            f.write(text)
+    C = uri(top, "modules", "child", "variables.tf")
+    s, _ = begin(tool, top)
+    m = s.mark()
+    s.open(C, child, 1)
+    p = s.diags(C, m, lambda p: p.get("version") == 1)
+    d = words_in(p, "The size must be below 100.")
+    rootdir = os.path.join(top, "root")
+    check(len(d) == 1 and d[0]["range"] == rng(child, 'variable "size"')
+          and d[0]["severity"] == 1
+          and d[0]["message"].endswith("\nvar.size is 200\n(in module.child "
+                                       "(from %s))" % rootdir)
+          and [(r["location"]["uri"], r["message"])
+               for r in d[0].get("relatedInformation", [])] ==
+          [(uri(top, "root", "main.tf"), "the argument size of module.child"),
+           (C, "the validation rule of var.size in module.child")]
+          and not words_in(p, "No value for required"),
+          "callers: a child opened alone, its caller closed: the caller's "
+          "failure at the child variable's declaration, with the value, "
+          "the instance and the caller", show(p, 3000))
+    m = s.mark()
+    s.change(C, 2, {"range": rng(child, "100", after="<"), "text": "1000"})
+    p = s.diags(C, m, lambda p: p.get("version") == 2)
+    check(p is not None and p["diagnostics"] == [],
+          "callers: an edit of the child (a larger limit) re-checks its "
+          "small caller: the failure is gone", show(p, 3000))
+    s.request("shutdown")
+    s.notify("exit")
+    s.finish()
+    sanity(check, s, "callers run")
+
 
 if __name__ == "__main__":
-    sys.exit(main([diagnostics_run, settings_run, tree_run]))
+    sys.exit(main([diagnostics_run, settings_run, tree_run,
+                   unchecked_run, secret_story_run, element_run,
+                   callers_run]))

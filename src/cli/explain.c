@@ -7,6 +7,7 @@
 #include "cli_module.h"
 #include "cli_types.h"
 #include "cli_util.h"
+#include "explain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,27 +171,6 @@ static const char *label_lines(tfr_arena *a, const char *s, int col) {
   return out;
 }
 
-/* The lines under "declared at": an override file's type, the
-** description, and what the declaration sets that is not the default. */
-static void explain_declaration(tfr_arena *a, const struct tfr_variable *v) {
-  if (v->type_overridden && v->type_range.filename) {
-    char at[512];
-    tfr_range_format(&v->type_range, at, sizeof at);
-    printf("  type from %s (an override file replaced the declared type)\n",
-           at);
-  }
-  if (v->description)
-    printf("  description: %s\n", label_lines(a, v->description, 15));
-  if (v->ephemeral)
-    printf("  ephemeral: yes\n");
-  if (v->is_const)
-    printf("  const: yes\n");
-  if (v->deprecated)
-    printf("  deprecated: %s\n", label_lines(a, v->deprecated, 14));
-  if (!v->nullable)
-    printf("  nullable: false (null is not a valid value)\n");
-}
-
 /* "Conversion:" and the types, from the given value's to the final one;
 ** folded types each under a label of their own. */
 static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
@@ -215,110 +195,136 @@ static void explain_conversion(tfr_arena *a, const tfr_type *from_t,
          cli_type_text(a, to_t, 2, true, NULL));
 }
 
-/* What the type did to the attributes of a given value: those it left
-** out that are optional (each with its value in the final one: its
-** default, with the defaults below it applied), and those the type drops
-** (each with the value given).  Paths from the variable: ".a[0].b". */
-struct attr_item {
-  const char *path;
-  const tfr_value *value;
-};
-struct attr_story {
-  struct attr_item *defaults, *dropped;
-  size_t ndefaults, ndropped, cap_defaults, cap_dropped;
-};
-
-#define ATTR_STORY_MAX 20 /* items of each kind told */
-
-static void attr_add(tfr_arena *a, struct attr_item **v, size_t *n, size_t *cap,
-                     const char *path, const tfr_value *value) {
-  if (*n >= ATTR_STORY_MAX)
-    return;
-  if (*n == *cap) {
-    size_t c = *cap ? 2 * *cap : 4;
-    struct attr_item *w = tfr_arena_alloc(a, c * sizeof *w);
-    if (*n)
-      memcpy(w, *v, *n * sizeof *w);
-    *v = w;
-    *cap = c;
+/* The lines under "declared at". */
+static void explain_notes(tfr_arena *a, const struct cli_story *s) {
+  for (size_t i = 0; i < s->nnotes; i++) {
+    const struct cli_story_note *n = &s->notes[i];
+    if (n->label)
+      printf("  %s: %s\n", n->label,
+             label_lines(a, n->text, 4 + (int)strlen(n->label)));
+    else
+      printf("  %s\n", n->text);
   }
-  (*v)[(*n)++] = (struct attr_item){path, value};
 }
 
-/* The attribute story of given (converted to final, of type t) below
-** path, into st. */
-static void attr_walk(tfr_arena *a, const tfr_type *t, const tfr_value *given,
-                      const tfr_value *final, const char *path,
-                      struct attr_story *st) {
-  if (!given || !final || tfr_value_is_null(given) ||
-      tfr_value_is_null(final) || !tfr_value_is_known(given) ||
-      !tfr_value_is_known(final))
+/* Every source, lowest precedence first, and a child's chain. */
+static void explain_sources(tfr_arena *a, const struct cli_story *s) {
+  printf("\nSources, lowest precedence first:\n");
+  for (size_t i = 0; i < s->nsources; i++) {
+    const struct cli_story_source *x = &s->sources[i];
+    printf("  %zu. %-24s %s%s\n", i + 1, x->where,
+           s->hide      ? "(sensitive value)"
+           : x->attempt ? explain_text(a, x->text, x->len, 30)
+                        : explain_value(a, x->value, 30),
+           cli_source_state_text(x->state));
+  }
+  if (!s->nsources)
+    printf("  (none: no default and no value from any source)\n");
+  for (size_t i = 0; i < s->nchain; i++) {
+    const struct cli_story_link *l = &s->chain[i];
+    int ind = 2 + 2 * l->depth;
+    printf("%*s<- %s = %s\n%*s   from %s\n", ind, "", l->name,
+           l->value    ? explain_value(a, l->value, ind + 3)
+           : l->hidden ? "(sensitive value)"
+                       : "(no value)",
+           ind, "", l->from);
+  }
+}
+
+/* The child module variables a root variable's value reaches, each with
+** its value (never a secret) and its rules' outcomes. */
+static void explain_reaches(tfr_arena *a, const struct cli_story *s,
+                            bool show_sensitive) {
+  if (!s->nreaches)
     return;
-  int gk = given->type->kind, fk = final->type->kind;
-  if (t->kind == TFR_OBJECT && fk == TFR_OBJECT &&
-      (gk == TFR_OBJECT || gk == TFR_MAP)) {
-    for (uint32_t i = 0; i < t->n; i++) {
-      const char *an = t->names[i];
-      size_t al = strlen(an);
-      const tfr_value *sub = NULL;
-      if (gk == TFR_OBJECT) {
-        long j = tfr_type_attr(given->type, an, al);
-        sub = j >= 0 ? given->elems[j] : NULL;
-      } else {
-        for (uint32_t k = 0; k < given->n && !sub; k++)
-          if (given->keylens[k] == al && !memcmp(given->keys[k], an, al))
-            sub = given->elems[k];
-      }
-      long fj = tfr_type_attr(final->type, an, al);
-      const tfr_value *fsub = fj >= 0 ? final->elems[fj] : NULL;
-      const char *p = tfr_arena_printf(a, "%s.%s", path, an);
-      if (!sub && cli_attr_optional(t, i) && fsub)
-        attr_add(a, &st->defaults, &st->ndefaults, &st->cap_defaults, p, fsub);
-      else if (sub)
-        attr_walk(a, t->types[i], sub, fsub, p, st);
-    }
-    /* what the type does not declare */
-    for (uint32_t k = 0; k < given->n; k++) {
-      const char *gn = gk == TFR_OBJECT ? given->type->names[k] : NULL;
-      size_t gl = gn ? strlen(gn) : given->keylens[k];
-      const char *g = gn ? gn : given->keys[k];
-      if (tfr_type_attr(t, g, gl) < 0)
-        attr_add(a, &st->dropped, &st->ndropped, &st->cap_dropped,
-                 tfr_arena_printf(a, "%s.%.*s", path, (int)gl, g),
-                 given->elems[k]);
-    }
-  } else if ((t->kind == TFR_LIST && fk == TFR_LIST &&
-              (gk == TFR_LIST || gk == TFR_TUPLE)) ||
-             (t->kind == TFR_MAP && fk == TFR_MAP &&
-              (gk == TFR_MAP || gk == TFR_OBJECT))) {
-    for (uint32_t i = 0; i < given->n && i < final->n; i++) {
-      const char *p =
-          gk == TFR_MAP
-              ? tfr_arena_printf(a, "%s[\"%.*s\"]", path,
-                                 (int)given->keylens[i], given->keys[i])
-          : gk == TFR_OBJECT
-              ? tfr_arena_printf(a, "%s[\"%s\"]", path, given->type->names[i])
-              : tfr_arena_printf(a, "%s[%u]", path, i);
-      attr_walk(a, t->elem, given->elems[i], final->elems[i], p, st);
+  printf("\nReaches, through module calls:\n");
+  for (size_t i = 0; i < s->nreaches; i++) {
+    const struct tfr_variable *c = s->reaches[i].v;
+    bool hide = s->reaches[i].secret && !show_sensitive;
+    printf("  %s.var.%s = %s\n", s->reaches[i].in->address, c->name,
+           !c->value ? tfr_arena_printf(a, "(not resolved: %s)",
+                                        c->reason ? c->reason : "errors")
+           : hide    ? "(sensitive value)"
+                     : explain_value(a, c->value, 4));
+    for (size_t k = 0; k < c->nrules; k++) {
+      const struct tfr_rule *rule = tfr_variable_rule(c, k);
+      printf("    rule %zu %s%s%s\n", k + 1, tfr_rule_result_name(rule->result),
+             rule->detail && !hide ? ": " : "",
+             rule->detail && !hide ? indent_lines(a, rule->detail, 6) : "");
     }
   }
 }
 
-/* explain NAME: the precedence story of one variable. */
-static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
-                       const struct tfr_variable *v, const tfr_diags *d,
-                       const struct tfr_instance *in, bool show_sensitive,
-                       const struct options *o);
-
-/* Whether a TF_VAR_ or -var value is among v's sources: the parse mode
-** matters to those only. */
-static bool raw_source(const struct tfr_variable *v) {
-  for (size_t i = 0; i < v->nattempts; i++) {
-    enum tfr_source_kind k = tfr_variable_attempt(v, i)->source;
-    if (k == TFR_SRC_ENV || k == TFR_SRC_CLI)
-      return true;
+/* "Value:" and a preview. */
+static void explain_final(tfr_arena *a, const struct cli_story *s) {
+  const struct tfr_variable *v = s->v;
+  if (v->value)
+    printf("\nValue: %s\n",
+           s->hide ? "(sensitive value)" : explain_value(a, s->value, 7));
+  else if (v->preview || v->preview_error) {
+    printf("\nValue: none: %s\n", s->reason);
+    if (v->preview)
+      printf("Preview (its value once that is fixed): %s\n",
+             s->hide ? "(sensitive value)" : explain_value(a, s->preview, 7));
+    else
+      printf("Preview: once that is fixed, it fails too: %s\n",
+             indent_lines(a, s->preview_failure, 7));
+  } else {
+    printf("\nValue: none (%s)\n", s->rule_failed
+                                       ? "a validation rule failed: see below"
+                                       : "it could not be resolved");
   }
-  return false;
+}
+
+/* explain NAME: the story s printed, then its diagnostics. */
+static int explain_var(tfr_arena *a, const struct cli_story *s,
+                       const tfr_diags *d, bool show_sensitive,
+                       const struct options *o) {
+  const struct tfr_variable *v = s->v;
+  const struct tfr_instance *in = s->in;
+  printf("%s: %s%s\n  declared at %s\n", s->name, s->type,
+         v->sensitive ? ", sensitive" : "", s->declared_at);
+  if (in)
+    printf("  in %s (source %s, directory %s)\n", in->address, in->source,
+           in->dir);
+  explain_notes(a, s);
+  explain_sources(a, s);
+  if (s->parse_why)
+    printf("\nParse mode: %s\n", s->parse_why);
+  if (s->conv_from)
+    explain_conversion(a, s->conv_from, s->conv_to);
+  if (s->ndefaults)
+    printf("Optional attributes left out, at their defaults:\n");
+  for (size_t i = 0; i < s->ndefaults; i++)
+    printf("  var.%s%s = %s\n", v->name, s->defaults[i].path,
+           indent_lines(a, tfr_value_hcl(a, s->defaults[i].value), 4));
+  if (s->nrules)
+    printf("\nValidation rules:\n");
+  for (size_t i = 0; i < s->nrules; i++) {
+    const struct tfr_rule *r = s->rules[i].rule;
+    printf("  %zu. %-24s %s%s%s\n", i + 1, s->rules[i].at,
+           tfr_rule_result_name(r->result), r->detail ? ": " : "",
+           r->detail ? indent_lines(a, r->detail, 30) : "");
+  }
+  explain_reaches(a, s, show_sensitive);
+  explain_final(a, s);
+  /* the diagnostics about this variable; when it is unresolved for
+  ** another variable's sake (Terraform stops at the first failing stage),
+  ** all of them */
+  tfr_diags *mine =
+      tfr_diags_of_instance(a, d, v->name, in ? in->address : NULL);
+  if (tfr_diags_count(mine)) {
+    putchar('\n');
+    cli_print_diags(mine, o);
+  } else if (v->error && tfr_diags_count(d)) {
+    printf("\n%s, at these errors:\n",
+           v->preview || v->preview_error
+               ? "Plan stops before this variable"
+               : "No variable is resolved, because resolving stopped");
+    fflush(stdout); /* before the diagnostics, on stderr */
+    cli_print_diags(d, o);
+  }
+  return v->error ? EXIT_INVALID : EXIT_OK;
 }
 
 /* A value in JSON, or null with "sensitive" when it is hidden. */
@@ -345,7 +351,7 @@ static void json_strn(tfr_arena *a, const char *key, const char *s, size_t n) {
 
 /* A list of attributes as JSON: [{"path": "var.NAME.a.b", "value": V}]. */
 static void attr_json(tfr_arena *a, const char *name, const char *key,
-                      const struct attr_item *v, size_t n) {
+                      const struct cli_story_attr *v, size_t n) {
   printf(", \"%s\": [", key);
   for (size_t i = 0; i < n; i++) {
     fputs(i ? ", {\"path\": " : "{\"path\": ", stdout);
@@ -357,19 +363,14 @@ static void attr_json(tfr_arena *a, const char *name, const char *key,
   fputs("]", stdout);
 }
 
-/* explain -json: one variable's whole story (doc/json-format.md). */
-static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
-                         const struct tfr_variable *v, const tfr_diags *d,
-                         const struct tfr_instance *in, bool show_sensitive) {
-  bool hide = v->sensitive && !show_sensitive;
+/* explain -json: the head of a story: the declaration and the sources. */
+static void json_head(tfr_arena *a, const struct cli_story *s) {
+  const struct tfr_variable *v = s->v;
   fputs("{\"address\": ", stdout);
-  tfr_json_write_cstr(stdout,
-                      tfr_arena_printf(a, "%s%svar.%s", in ? in->address : "",
-                                       in ? "." : "", v->name));
-  json_str("module_source", in ? in->source : NULL);
+  tfr_json_write_cstr(stdout, s->name);
+  json_str("module_source", s->in ? s->in->source : NULL);
   /* as written, optional() defaults in, laid out as terraform fmt does */
-  json_str("type", in ? tfr_type_expr(a, v->declared)
-                      : cli_var_type_text(a, res, v, v->declared, "", 0));
+  json_str("type", s->type_expr);
   fputs(", \"declared_at\": ", stdout);
   tfr_range_write_json(stdout, &v->decl);
   json_str("description", v->description);
@@ -377,29 +378,40 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
          v->sensitive ? "true" : "false", v->nullable ? "true" : "false",
          v->ephemeral ? "true" : "false");
   json_str("deprecated", v->deprecated);
-  if (v->default_value) {
+  size_t i = 0;
+  if (s->nsources && !s->sources[0].attempt) {
     fputs(", \"default\": {\"used\": ", stdout);
-    fputs(v->source == TFR_SRC_DEFAULT ? "true" : "false", stdout);
-    json_value(a, "value", v->default_value, hide);
+    fputs(s->sources[0].state == CLI_SOURCE_USED ? "true" : "false", stdout);
+    json_value(a, "value", s->sources[0].value, false);
     fputs("}", stdout);
+    i = 1;
   }
   fputs(", \"sources\": [", stdout);
-  for (size_t i = 0; i < v->nattempts; i++) {
-    const struct tfr_attempt *t = tfr_variable_attempt(v, i);
-    printf("%s{\"kind\": \"%s\"", i ? ", " : "",
+  for (size_t k = i; k < s->nsources; k++) {
+    const struct cli_story_source *x = &s->sources[k];
+    const struct tfr_attempt *t = x->attempt;
+    printf("%s{\"kind\": \"%s\"", k > i ? ", " : "",
            tfr_source_kind_name(t->source));
     json_str("file", t->file);
     if (t->file)
       printf(", \"line\": %d", t->line);
     json_str("via", t->via);
-    if (hide)
+    if (!x->text)
       fputs(", \"text\": null", stdout);
     else
-      json_strn(a, "text", t->text, t->text_len);
-    printf(", \"wins\": %s, \"failed\": %s}", t->won ? "true" : "false",
-           t->failed ? "true" : "false");
+      json_strn(a, "text", x->text, x->len);
+    printf(", \"wins\": %s, \"failed\": %s}",
+           x->state == CLI_SOURCE_WINS ? "true" : "false",
+           x->state == CLI_SOURCE_INVALID ? "true" : "false");
   }
   fputs("]", stdout);
+}
+
+/* explain -json: one variable's whole story (doc/json-format.md). */
+static void explain_json(tfr_arena *a, const struct cli_story *s,
+                         const tfr_diags *d) {
+  const struct tfr_variable *v = s->v;
+  json_head(a, s);
   if (v->from_element) {
     fputs(", \"from\": {\"element\": ", stdout);
     tfr_json_write_cstr(stdout, v->from_element);
@@ -407,25 +419,21 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
     tfr_range_write_json(stdout, &v->from_range);
     fputs("}", stdout);
   }
-  if (raw_source(v) && !in)
-    json_str("parse_mode", v->literal_mode ? "literal" : "hcl");
-  const tfr_value *final = v->value ? v->value : v->preview;
-  if (v->given && final && !hide) {
+  json_str("parse_mode", s->parse_mode);
+  if (s->conv_from) {
     fputs(", \"conversion\": {\"from\": ", stdout);
-    tfr_type_write_json(stdout, v->given->type);
+    tfr_type_write_json(stdout, s->conv_from);
     fputs(", \"to\": ", stdout);
-    tfr_type_write_json(stdout, final->type);
+    tfr_type_write_json(stdout, s->conv_to);
     fputs("}", stdout);
   }
-  if (v->given && final && !hide && !in) {
-    struct attr_story st = {0};
-    attr_walk(a, v->declared, v->given, final, "", &st);
-    attr_json(a, v->name, "defaults_applied", st.defaults, st.ndefaults);
-    attr_json(a, v->name, "dropped_attributes", st.dropped, st.ndropped);
+  if (s->attrs_told) {
+    attr_json(a, v->name, "defaults_applied", s->defaults, s->ndefaults);
+    attr_json(a, v->name, "dropped_attributes", s->dropped, s->ndropped);
   }
   fputs(", \"rules\": [", stdout);
-  for (size_t i = 0; i < v->nrules; i++) {
-    const struct tfr_rule *r = tfr_variable_rule(v, i);
+  for (size_t i = 0; i < s->nrules; i++) {
+    const struct tfr_rule *r = s->rules[i].rule;
     printf("%s{\"range\": ", i ? ", " : "");
     tfr_range_write_json(stdout, &r->range);
     json_str("result", tfr_rule_result_name(r->result));
@@ -435,21 +443,22 @@ static void explain_json(tfr_arena *a, const struct tfr_resolution *res,
   printf("], \"resolved\": %s", v->value ? "true" : "false");
   /* the type of a hidden value is the declared one: an any-typed
   ** secret's attribute names are its keys */
-  if (final && !hide) {
+  const tfr_value *final = s->value ? s->value : s->preview;
+  if (final) {
     fputs(", \"value_type\": ", stdout);
     tfr_type_write_json(stdout, final->type);
   }
-  json_value(a, "value", v->value, hide);
+  json_value(a, "value", s->value, false);
   if (!v->value) {
-    json_str("reason", v->reason);
+    json_str("reason", s->reason);
     if (v->preview)
-      json_value(a, "preview", v->preview, hide);
-    if (v->preview_error)
-      json_str("preview_failure", cli_preview_failure(a, v->preview_error));
+      json_value(a, "preview", s->preview, false);
+    json_str("preview_failure", s->preview_failure);
   }
   fputs(", \"diagnostics\": ", stdout);
   tfr_diags_render_json(
-      tfr_diags_of_instance(a, d, v->name, in ? in->address : NULL), stdout);
+      tfr_diags_of_instance(a, d, v->name, s->in ? s->in->address : NULL),
+      stdout);
   fputs("}", stdout);
 }
 
@@ -545,79 +554,6 @@ locate(tfr_arena *a, const struct tfr_resolution *res, const char *name,
   return NULL;
 }
 
-/* Where a child's value comes from: each variable of the caller its
-** argument reads, as the caller has it, up to the root module's sources. */
-static void explain_chain(tfr_arena *a, const struct tfr_resolution *res,
-                          const struct tfr_instance *in,
-                          const struct tfr_variable *v, bool show_sensitive,
-                          int depth) {
-  if (v->from_element && depth == 1 && strpbrk(v->from_element + 4, ".[")) {
-    /* taken whole from an element of a root variable: that element, cut
-    ** at its key, at its own line (the other reads are not on its path) */
-    char at[512];
-    tfr_range_format(&v->from_range, at, sizeof at);
-    printf("    <- %s = %s\n       from %s\n", v->from_element,
-           v->from_value  ? explain_value(a, v->from_value, 7)
-           : v->sensitive ? "(sensitive value)"
-                          : "(no value)",
-           at);
-    return;
-  }
-  const struct tfr_instance *caller = NULL;
-  for (size_t i = 0; in && *in->parent && i < res->ninstances && !caller; i++)
-    if (!strcmp(tfr_resolution_instance(res, i)->address, in->parent))
-      caller = tfr_resolution_instance(res, i);
-  for (size_t r = 0; r < v->nreads && depth < 32; r++) {
-    const struct tfr_variable *pv = NULL;
-    if (caller) {
-      for (size_t k = 0; k < caller->n && !pv; k++)
-        if (!strcmp(tfr_instance_variable(caller, k)->name, v->reads[r]))
-          pv = tfr_instance_variable(caller, k);
-    } else
-      pv = tfr_resolution_find(res, v->reads[r]);
-    if (!pv)
-      continue;
-    bool hide = pv->sensitive && !show_sensitive;
-    const tfr_value *val = pv->value ? pv->value : pv->preview;
-    printf("%*s<- %s%svar.%s = %s\n%*s   from %s\n", 2 + 2 * depth, "",
-           caller ? caller->address : "", caller ? "." : "", pv->name,
-           hide  ? "(sensitive value)"
-           : val ? explain_value(a, val, 5 + 2 * depth)
-                 : "(no value)",
-           2 + 2 * depth, "",
-           cli_source_text(a, pv->source, pv->source_file, pv->source_line,
-                           pv->name, pv->source_via));
-    if (caller)
-      explain_chain(a, res, caller, pv, show_sensitive, depth + 1);
-  }
-}
-
-/* The child module variables a root variable's value reaches, each with
-** its value (never a secret) and its rules' outcomes. */
-static void explain_reaches(tfr_arena *a, const struct tfr_resolution *res,
-                            const struct tfr_variable *v, bool show_sensitive) {
-  struct cli_reach *r;
-  size_t n = cli_reaches(a, res, v->name, &r);
-  if (!n)
-    return;
-  printf("\nReaches, through module calls:\n");
-  for (size_t i = 0; i < n; i++) {
-    const struct tfr_variable *c = r[i].v;
-    bool hide = r[i].secret && !show_sensitive;
-    printf("  %s.var.%s = %s\n", r[i].in->address, c->name,
-           !c->value ? tfr_arena_printf(a, "(not resolved: %s)",
-                                        c->reason ? c->reason : "errors")
-           : hide    ? "(sensitive value)"
-                     : explain_value(a, c->value, 4));
-    for (size_t k = 0; k < c->nrules; k++) {
-      const struct tfr_rule *rule = tfr_variable_rule(c, k);
-      printf("    rule %zu %s%s%s\n", k + 1, tfr_rule_result_name(rule->result),
-             rule->detail && !hide ? ": " : "",
-             rule->detail && !hide ? indent_lines(a, rule->detail, 6) : "");
-    }
-  }
-}
-
 int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
                 const tfr_diags *d, const char *const *names, size_t n,
                 bool all, bool show_sensitive, const struct options *o) {
@@ -645,7 +581,7 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
     if (json) {
       fputs(i ? ",\n  " : "\n  ", stdout);
       if (v) {
-        explain_json(a, res, v, d, in, show_sensitive);
+        explain_json(a, cli_explain_story(a, res, v, in, show_sensitive), d);
       } else {
         fputs("{\"address\": ", stdout);
         tfr_json_write_cstr(stdout, name);
@@ -658,7 +594,8 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
     } else {
       if (i)
         fputs("\n", stdout);
-      explain_var(a, res, v, d, in, show_sensitive, o);
+      explain_var(a, cli_explain_story(a, res, v, in, show_sensitive), d,
+                  show_sensitive, o);
     }
     if (!v || v->error)
       rc = EXIT_INVALID;
@@ -670,114 +607,4 @@ int cli_explain(tfr_arena *a, const struct tfr_resolution *res,
     fputs("}\n", stdout);
   }
   return rc;
-}
-
-static int explain_var(tfr_arena *a, const struct tfr_resolution *res,
-                       const struct tfr_variable *v, const tfr_diags *d,
-                       const struct tfr_instance *in, bool show_sensitive,
-                       const struct options *o) {
-  bool hide = v->sensitive && !show_sensitive;
-  char where[512];
-  tfr_range_format(&v->decl, where, sizeof where);
-  printf("%s%svar.%s: %s%s\n  declared at %s\n", in ? in->address : "",
-         in ? "." : "", v->name,
-         in ? cli_type_text(a, v->declared, 0, false, NULL)
-            : cli_var_type_text(a, res, v, v->declared, "", 0),
-         v->sensitive ? ", sensitive" : "", where);
-  if (in)
-    printf("  in %s (source %s, directory %s)\n", in->address, in->source,
-           in->dir);
-  explain_declaration(a, v);
-  printf("\nSources, lowest precedence first:\n");
-  int n = 0;
-  if (v->default_value)
-    printf("  %d. %-24s %s%s\n", ++n, "default",
-           hide ? "(sensitive value)" : explain_value(a, v->default_value, 30),
-           v->source == TFR_SRC_DEFAULT ? "   <- used: nothing else sets it"
-                                        : "   (overridden)");
-  for (size_t i = 0; i < v->nattempts; i++) {
-    const struct tfr_attempt *t = tfr_variable_attempt(v, i);
-    const char *state = t->won      ? "   <- wins: the last source to set it"
-                        : t->failed ? "   <- last, but invalid (see below)"
-                                    : "   (overridden by a later source)";
-    printf("  %d. %-24s %s%s\n", ++n,
-           cli_source_text(a, t->source, t->file, t->line, v->name, t->via),
-           hide ? "(sensitive value)"
-                : explain_text(a, t->text, t->text_len, 30),
-           state);
-  }
-  if (!n)
-    printf("  (none: no default and no value from any source)\n");
-  if (in && v->nreads)
-    explain_chain(a, res, in, v, show_sensitive, 1);
-  if (!in && raw_source(v))
-    printf("\nParse mode: %s\n",
-           v->literal_mode
-               ? (v->typed ? "literal: TF_VAR_ and -var values are taken as "
-                             "strings, because the type is primitive"
-                           : "literal: TF_VAR_ and -var values are taken as "
-                             "strings, because the variable has no type")
-               : "HCL: TF_VAR_ and -var values are parsed as expressions, "
-                 "because the type is not primitive");
-  const tfr_value *final = v->value ? v->value : v->preview;
-  if (v->given && final && !hide)
-    explain_conversion(a, v->given->type, final->type);
-  if (v->given && final && !hide && !in) {
-    struct attr_story st = {0};
-    attr_walk(a, v->declared, v->given, final, "", &st);
-    if (st.ndefaults)
-      printf("Optional attributes left out, at their defaults:\n");
-    for (size_t i = 0; i < st.ndefaults; i++)
-      printf("  var.%s%s = %s\n", v->name, st.defaults[i].path,
-             indent_lines(a, tfr_value_hcl(a, st.defaults[i].value), 4));
-  }
-  if (v->nrules) {
-    printf("\nValidation rules:\n");
-    for (size_t i = 0; i < v->nrules; i++) {
-      const struct tfr_rule *r = tfr_variable_rule(v, i);
-      char at[512];
-      tfr_range_format(&r->range, at, sizeof at);
-      printf("  %zu. %-24s %s%s%s\n", i + 1, at,
-             tfr_rule_result_name(r->result), r->detail ? ": " : "",
-             r->detail ? indent_lines(a, r->detail, 30) : "");
-    }
-  }
-  if (!in)
-    explain_reaches(a, res, v, show_sensitive);
-  if (v->value)
-    printf("\nValue: %s\n",
-           hide ? "(sensitive value)" : explain_value(a, v->value, 7));
-  else if (v->preview || v->preview_error) {
-    printf("\nValue: none: %s\n", v->reason);
-    if (v->preview)
-      printf("Preview (its value once that is fixed): %s\n",
-             hide ? "(sensitive value)" : explain_value(a, v->preview, 7));
-    else
-      printf("Preview: once that is fixed, it fails too: %s\n",
-             indent_lines(a, cli_preview_failure(a, v->preview_error), 7));
-  } else {
-    bool rule_failed = false;
-    for (size_t i = 0; i < v->nrules; i++)
-      rule_failed |= tfr_variable_rule(v, i)->result == TFR_RULE_FAILED;
-    printf("\nValue: none (%s)\n", rule_failed
-                                       ? "a validation rule failed: see below"
-                                       : "it could not be resolved");
-  }
-  /* the diagnostics about this variable; when it is unresolved for
-  ** another variable's sake (Terraform stops at the first failing stage),
-  ** all of them */
-  tfr_diags *mine =
-      tfr_diags_of_instance(a, d, v->name, in ? in->address : NULL);
-  if (tfr_diags_count(mine)) {
-    putchar('\n');
-    cli_print_diags(mine, o);
-  } else if (v->error && tfr_diags_count(d)) {
-    printf("\n%s, at these errors:\n",
-           v->preview || v->preview_error
-               ? "Plan stops before this variable"
-               : "No variable is resolved, because resolving stopped");
-    fflush(stdout); /* before the diagnostics, on stderr */
-    cli_print_diags(d, o);
-  }
-  return v->error ? EXIT_INVALID : EXIT_OK;
 }

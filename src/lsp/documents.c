@@ -22,6 +22,7 @@
 extern char **environ;
 
 static void free_deps(struct module *m);
+static void free_callers(struct module *m);
 
 /* How long dirty modules may wait (lsp_resolve_dirty's debounce). */
 #define DEBOUNCE_MAX_MS 30
@@ -379,6 +380,7 @@ static void drop_closed(struct server *s) {
     free(m->dir);
     free(m->var_file);
     free_deps(m);
+    free_callers(m);
     if (m->a)
       tfr_arena_free(m->a);
     *m = s->mods[--s->nmods];
@@ -459,7 +461,7 @@ static char *calls_top(struct server *s, const char *dir) {
 
 void lsp_forget_roots(struct server *s) {
   for (size_t i = 0; i < s->nmods; i++)
-    s->mods[i].called_known = false;
+    s->mods[i].called_known = s->mods[i].callers_known = false;
   cli_roots_free(s->roots);
   s->roots = NULL;
   free(s->roots_top);
@@ -622,6 +624,74 @@ static int unreadable(const char *path) {
   return err;
 }
 
+static void resolve_module(struct server *s, struct module *m);
+
+static void free_callers(struct module *m) {
+  for (size_t i = 0; i < m->ncallers; i++)
+    lsp_free_caller(m->callers[i]);
+  free(m->callers);
+  m->callers = NULL;
+  m->ncallers = 0;
+}
+
+/* Whether the tree of an open module other than self loads directory
+** dir (by identity: a symbolic link is the same directory). */
+static bool loaded_by_open(struct server *s, const struct module *self,
+                           const char *dir) {
+  struct stat st;
+  if (stat(dir, &st))
+    return false;
+  for (size_t i = 0; i < s->nmods; i++) {
+    const struct module *x = &s->mods[i];
+    for (size_t k = 0; x != self && x->res && k < x->res->ninstances; k++) {
+      const struct tfr_instance *in = tfr_resolution_instance(x->res, k);
+      char *child = in->dir ? lsp_clean_join(x->dir, in->dir) : NULL;
+      struct stat cs;
+      bool same = child && stat(child, &cs) == 0 && cs.st_dev == st.st_dev &&
+                  cs.st_ino == st.st_ino;
+      free(child);
+      if (same)
+        return true;
+    }
+  }
+  return false;
+}
+
+/* The callers of a module other modules call, when none of them is open:
+** up to this many of the workspace's roots that call it. */
+#define CALLERS_MAX 4
+
+/* Callers that take less than this to check are checked again on every
+** change of the child; others only after a save. */
+#define CALLERS_CHEAP_MS 20
+
+/* A called module's callers that its diagnostics tell through (the
+** workspace's roots that call it, none of their modules open): found and
+** resolved when it is first checked and again after a save or a change
+** of the module calls; between, again on a change of the child only
+** when they are cheap to check (CALLERS_CHEAP_MS), so that a keystroke in
+** the child does not re-check large callers. */
+static void refresh_callers(struct server *s, struct module *m) {
+  if (m->callers_known && !m->callers_cheap)
+    return;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  m->callers_known = true;
+  free_callers(m);
+  if (!m->called || m->var_file || loaded_by_open(s, m, m->dir))
+    return;
+  struct cli_names roots = {0};
+  lsp_closed_callers(s, m->dir, &roots, CALLERS_MAX);
+  m->callers = cli_alloc((roots.n ? roots.n : 1) * sizeof *m->callers);
+  for (size_t i = 0; i < roots.n; i++)
+    m->callers[m->ncallers++] = lsp_resolve_caller(s, roots.v[i]);
+  cli_names_free(&roots);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  m->callers_cheap =
+      (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 <
+      CALLERS_CHEAP_MS;
+}
+
 static void resolve_module(struct server *s, struct module *m) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -701,6 +771,9 @@ static void resolve_module(struct server *s, struct module *m) {
   deps_of(s, m);
   m->dirty = false;
   m->stamp = disk_stamp(s, m);
+  if (m->caller) /* for what it says of a child: never published */
+    return;
+  refresh_callers(s, m);
   lsp_publish(s, m);
   if (!s->trace)
     return;
@@ -710,6 +783,49 @@ static void resolve_module(struct server *s, struct module *m) {
               (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
   lsp_notify("tfresolve/resolved", json_pack("{s:s, s:s?, s:f}", "dir", m->dir,
                                              "varFile", m->var_file, "ms", ms));
+}
+
+/* The roots of the workspace (the module calls below the top of dir's
+** repository or the workspace) whose tree loads directory dir, and which
+** no open document's module is: at most max, in out. */
+void lsp_closed_callers(struct server *s, const char *dir,
+                        struct cli_names *out, size_t max) {
+  if (!s->set.modules || !called_only(s, dir))
+    return;
+  struct cli_names roots = {0};
+  cli_roots_list(s->roots, &roots);
+  char *probe = cli_path_join(dir, "variables.tf"); /* a file of dir */
+  for (size_t i = 0; i < roots.n && out->n < max; i++) {
+    bool open = false;
+    for (size_t k = 0; k < s->nmods && !open; k++)
+      open = !s->mods[k].var_file && lsp_same(s->mods[k].dir, roots.v[i]);
+    if (!open && strcmp(roots.v[i], dir) &&
+        cli_roots_uses(s->roots, roots.v[i], probe))
+      cli_names_add(out, roots.v[i]);
+  }
+  free(probe);
+  cli_names_free(&roots);
+}
+
+/* Module dir resolved as a caller of a child module opened alone (a root
+** with no open document): like the open ones, with the open documents in
+** place of their files, never published; lsp_free_caller frees it. */
+struct module *lsp_resolve_caller(struct server *s, const char *dir) {
+  struct module *m = cli_alloc(sizeof *m);
+  memset(m, 0, sizeof *m);
+  m->dir = cli_strdup(dir);
+  m->caller = true;
+  m->called_known = true;
+  resolve_module(s, m);
+  return m;
+}
+
+void lsp_free_caller(struct module *m) {
+  free(m->dir);
+  free_deps(m);
+  if (m->a)
+    tfr_arena_free(m->a);
+  free(m);
 }
 
 void lsp_resolve_dirty(struct server *s) {
@@ -858,6 +974,8 @@ json_t *lsp_did_close(struct server *s, struct doc *d, json_t *p) {
 ** that read it resolve again. */
 static void file_changed(struct server *s, const char *uri) {
   char *path = uri ? lsp_uri_path(uri) : NULL;
+  for (size_t i = 0; i < s->nmods; i++) /* callers re-checked */
+    s->mods[i].callers_known = false;
   if (path && lsp_config_file(path))
     lsp_forget_roots(s); /* a module call may have come or gone */
   if (path)
@@ -895,6 +1013,7 @@ void lsp_free_docs(struct server *s) {
     free(s->mods[i].dir);
     free(s->mods[i].var_file);
     free_deps(&s->mods[i]);
+    free_callers(&s->mods[i]);
     if (s->mods[i].a)
       tfr_arena_free(s->mods[i].a);
     for (size_t k = 0; k < s->mods[i].npub; k++) {

@@ -87,6 +87,17 @@ struct module {
   bool called;       /* a directory other modules of the workspace call (and no
                         root): its required variables are its callers' to set,
                         not reported missing */
+  bool caller;       /* resolved for what it says of a child module opened
+                       alone (lsp_resolve_caller): not published */
+  struct module **callers; /* a called module with none of its callers
+                              open: the workspace's roots that call it,
+                              resolved when it is first checked and again
+                              after a save (on a keystroke only when they
+                              are cheap: documents.c) */
+  size_t ncallers;
+  bool callers_known;
+  bool callers_cheap; /* checked within CALLERS_CHEAP_MS: again on every
+                         change of the module */
 };
 
 struct settings {
@@ -185,6 +196,13 @@ json_t *lsp_did_change(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_did_close(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_did_save(struct server *s, struct doc *d, json_t *p);
 json_t *lsp_watched_files(struct server *s, struct doc *d, json_t *p);
+/* The roots of the workspace that call directory dir and have no open
+** document (at most max, added to out), and one resolved for what it
+** passes its children (freed by lsp_free_caller). */
+void lsp_closed_callers(struct server *s, const char *dir,
+                        struct cli_names *out, size_t max);
+struct module *lsp_resolve_caller(struct server *s, const char *dir);
+void lsp_free_caller(struct module *m);
 /* Forgets the module calls found (files changed on disk). */
 void lsp_forget_roots(struct server *s);
 
