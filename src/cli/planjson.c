@@ -155,11 +155,27 @@ static size_t parent_len(const char *call) {
 static void module_body(struct pj *p, const char *path,
                         const struct tfr_instance *in, const char *ind);
 
-/* config.go:50-58 and 423-480: one module call, from the configuration's
-** module (tfr_resolution_config_modules): source, the arguments that set the
-** child's variables, count or for_each, the child module, version. */
-static void module_call(struct pj *p, const struct tfr_instance *in,
-                        const char *ind) {
+/* config.go:454-466: the call's depends_on, each reference's subject
+** (tfr_resolution_config_depends_on); omitempty (config.go:58). */
+static void depends_on(struct pj *p, size_t i, const char *ind) {
+  size_t n;
+  const char *const *deps = tfr_resolution_config_depends_on(p->res, i, &n);
+  if (!n)
+    return;
+  fprintf(p->out, ",\n%s\"depends_on\": [", ind);
+  for (size_t k = 0; k < n; k++) {
+    fputs(k ? ", " : "", p->out);
+    tfr_json_write_cstr(p->out, deps[k]);
+  }
+  fputc(']', p->out);
+}
+
+/* config.go:51-59 and 412-469: the i-th module of the configuration
+** (tfr_resolution_config_modules) as its call: source, the arguments
+** that set the child's variables, count or for_each, the child module,
+** version, depends_on. */
+static void module_call(struct pj *p, size_t i, const char *ind) {
+  const struct tfr_instance *in = &p->cfg[i];
   const char *in2 = tfr_arena_printf(p->a, "%s ", ind);
   fputs("{\"source\": ", p->out);
   tfr_json_write_cstr(p->out, in->source);
@@ -197,6 +213,7 @@ static void module_call(struct pj *p, const struct tfr_instance *in,
     fprintf(p->out, ",\n%s\"version_constraint\": ", ind);
     tfr_json_write_cstr(p->out, in->version);
   }
+  depends_on(p, i, ind);
   fputc('}', p->out);
 }
 
@@ -218,7 +235,7 @@ static void module_body(struct pj *p, const char *path,
       fprintf(p->out, "\n%s\"module_calls\": {", ind);
     key(p, &first, strrchr(c->call, '.') + 1,
         tfr_arena_printf(p->a, "%s ", ind));
-    module_call(p, c, tfr_arena_printf(p->a, "%s  ", ind));
+    module_call(p, i, tfr_arena_printf(p->a, "%s  ", ind));
   }
   if (!first)
     close_obj(p, false, tfr_arena_printf(p->a, "%s ", ind));

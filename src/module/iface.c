@@ -618,3 +618,11 @@ tfr_resolution_config_modules(const struct tfr_resolution *res, size_t *n) {
   *n = t ? tree_config_modules(UNCONST(struct tree *, t), &out) : 0;
   return *n ? out : NULL;
 }
+
+const char *const *
+tfr_resolution_config_depends_on(const struct tfr_resolution *res, size_t i,
+                                 size_t *n) {
+  const struct tree *t = resolve_tree(res);
+  *n = 0;
+  return t ? tree_config_depends_on(t, i, n) : NULL;
+}
