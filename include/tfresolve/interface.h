@@ -229,6 +229,19 @@ TFR_API const char *const *
 tfr_resolution_config_depends_on(const struct tfr_resolution *res, size_t i,
                                  size_t *n);
 
+/**
+ * An expression's value as Terraform's plan JSON writes it as
+ * `constant_value` (internal/command/jsonconfig/expression.go: hcl's
+ * Value with no evaluation context): in the native syntax what
+ * tfr_eval_const gives, in a .tf.json file's value (tfr_variable.arg_expr,
+ * tfr_instance.count_expr...) the JSON value as written, every string in
+ * it verbatim ("${var.x}" too: hcl's JSON expressions evaluate no
+ * template without a context).  NULL when it has an error (a reference,
+ * a function call); the value may still be unknown.  Since 0.4.0.
+ */
+TFR_API const tfr_value *tfr_expr_constant_value(tfr_arena *a,
+                                                 const tfr_file *expr);
+
 #ifdef __cplusplus
 }
 #endif

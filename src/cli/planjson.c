@@ -116,15 +116,15 @@ static void config_variables(struct pj *p, const struct tfr_variable *const *v,
 }
 
 /* expression.go:39-87: an expression as {"constant_value": V} when it
-** evaluates with no variables and no functions, else {"references":
+** evaluates with no variables and no functions (a .tf.json value always:
+** its strings as written, tfr_expr_constant_value), and {"references":
 ** [...]}, each reference then its shorter forms.  hide: the value of a
 ** sensitive variable, whose constant is left out unless -show-sensitive. */
 static void expression(struct pj *p, const tfr_file *e, bool hide) {
-  tfr_diags *scratch = tfr_diags_new(p->a);
-  const tfr_value *v = tfr_eval_const(p->a, scratch, e);
+  const tfr_value *v = tfr_expr_constant_value(p->a, e);
   const char *sep = "";
   fputc('{', p->out);
-  if (!tfr_diags_has_errors(scratch) && can_write(v) && !hide) {
+  if (can_write(v) && !hide) {
     fputs("\"constant_value\": ", p->out);
     tfr_value_write_json(p->out, p->a, v);
     sep = ", ";
@@ -195,11 +195,10 @@ static void module_call(struct pj *p, size_t i, const char *ind) {
   ** refers to anything (toset(["a"])) */
   const tfr_file *rep = in->count_expr ? in->count_expr : in->for_each_expr;
   size_t nrefs = 0;
-  tfr_diags *scratch = tfr_diags_new(p->a);
-  const tfr_value *cv = rep ? tfr_eval_const(p->a, scratch, rep) : NULL;
+  const tfr_value *cv = rep ? tfr_expr_constant_value(p->a, rep) : NULL;
   if (rep)
     tfr_expr_references(p->a, rep, &nrefs);
-  if (rep && (nrefs || (!tfr_diags_has_errors(scratch) && can_write(cv)))) {
+  if (rep && (nrefs || can_write(cv))) {
     fprintf(p->out, ",\n%s\"%s_expression\": ", ind,
             in->count_expr ? "count" : "for_each");
     expression(p, rep, false);
