@@ -58,6 +58,11 @@ EXPRESSION = {"constant_value", "references"}
 OURS = {"format_version", "valid", "variables", "modules", "provenance",
         "sensitive", "unknown", "unresolved", "unchecked", "diagnostics"}
 
+# the members of module calls and of variables the golden cases have:
+# each one this writer writes must be in some case (main() checks)
+SEEN = set()
+WRITTEN = {"call.depends_on"}
+
 CORPUS_ROOTS = [
     "terraform-aws-modules__terraform-aws-vpc/examples",
     "Azure__terraform-azurerm-avm-res-network-virtualnetwork/examples",
@@ -93,6 +98,13 @@ def problems_module(m, where, shown):
     for name, c in m.get("module_calls", {}).items():
         w = "%s.module_calls.%s" % (where, name)
         out += ["%s: member %s" % (w, k) for k in set(c) - CALL]
+        SEEN.update("call." + k for k in c)
+        # config.go:58 and 454-466: each reference's subject, a string;
+        # omitempty, so never []
+        deps = c.get("depends_on", ["x"])
+        if not isinstance(deps, list) or not deps or not all(
+                isinstance(d, str) for d in deps):
+            out.append("%s.depends_on: not a non-empty list of strings" % w)
         if not isinstance(c.get("source"), str):
             out.append("%s: no source" % w)
         if "count_expression" in c and "for_each_expression" in c:
@@ -191,6 +203,8 @@ def main():
         p = problems(doc, name, "-show-sensitive" in args)
         t(not p, name, "\n".join(p))
     t(seen >= 5, "the planjson-* golden cases are read (%d)" % seen)
+    t(WRITTEN <= SEEN, "the golden cases have every member written",
+      "missing: %s" % sorted(WRITTEN - SEEN))
     # the schema test itself fails on what Terraform does not write
     bad = {"format_version": "1.2", "applyable": False, "complete": False,
            "errored": False, "variables": {"x": {"value": 1, "type": "n"}},

@@ -215,6 +215,33 @@ struct tfr_instance;
 TFR_API const struct tfr_instance *
 tfr_resolution_config_modules(const struct tfr_resolution *res, size_t *n);
 
+/**
+ * The depends_on of the module call of the @p i-th module of
+ * tfr_resolution_config_modules: each reference as Terraform's plan JSON
+ * writes it (internal/command/jsonconfig/config.go marshalModuleCall:
+ * addrs.ParseRef's subject, "aws_s3_bucket.b" for aws_s3_bucket.b.arn;
+ * "" for a reference ParseRef rejects), in order.  A quoted reference
+ * (deprecated, with a warning) is not among them.  *@p n of them; NULL
+ * when there are none or @p i is past the end.  Owned by the arena of
+ * the resolution.  Since 0.4.0.
+ */
+TFR_API const char *const *
+tfr_resolution_config_depends_on(const struct tfr_resolution *res, size_t i,
+                                 size_t *n);
+
+/**
+ * An expression's value as Terraform's plan JSON writes it as
+ * `constant_value` (internal/command/jsonconfig/expression.go: hcl's
+ * Value with no evaluation context): in the native syntax what
+ * tfr_eval_const gives, in a .tf.json file's value (tfr_variable.arg_expr,
+ * tfr_instance.count_expr...) the JSON value as written, every string in
+ * it verbatim ("${var.x}" too: hcl's JSON expressions evaluate no
+ * template without a context).  NULL when it has an error (a reference,
+ * a function call); the value may still be unknown.  Since 0.4.0.
+ */
+TFR_API const tfr_value *tfr_expr_constant_value(tfr_arena *a,
+                                                 const tfr_file *expr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,15 +116,15 @@ static void config_variables(struct pj *p, const struct tfr_variable *const *v,
 }
 
 /* expression.go:39-87: an expression as {"constant_value": V} when it
-** evaluates with no variables and no functions, else {"references":
+** evaluates with no variables and no functions (a .tf.json value always:
+** its strings as written, tfr_expr_constant_value), and {"references":
 ** [...]}, each reference then its shorter forms.  hide: the value of a
 ** sensitive variable, whose constant is left out unless -show-sensitive. */
 static void expression(struct pj *p, const tfr_file *e, bool hide) {
-  tfr_diags *scratch = tfr_diags_new(p->a);
-  const tfr_value *v = tfr_eval_const(p->a, scratch, e);
+  const tfr_value *v = tfr_expr_constant_value(p->a, e);
   const char *sep = "";
   fputc('{', p->out);
-  if (!tfr_diags_has_errors(scratch) && can_write(v) && !hide) {
+  if (can_write(v) && !hide) {
     fputs("\"constant_value\": ", p->out);
     tfr_value_write_json(p->out, p->a, v);
     sep = ", ";
@@ -155,11 +155,27 @@ static size_t parent_len(const char *call) {
 static void module_body(struct pj *p, const char *path,
                         const struct tfr_instance *in, const char *ind);
 
-/* config.go:50-58 and 423-480: one module call, from the configuration's
-** module (tfr_resolution_config_modules): source, the arguments that set the
-** child's variables, count or for_each, the child module, version. */
-static void module_call(struct pj *p, const struct tfr_instance *in,
-                        const char *ind) {
+/* config.go:454-466: the call's depends_on, each reference's subject
+** (tfr_resolution_config_depends_on); omitempty (config.go:58). */
+static void depends_on(struct pj *p, size_t i, const char *ind) {
+  size_t n;
+  const char *const *deps = tfr_resolution_config_depends_on(p->res, i, &n);
+  if (!n)
+    return;
+  fprintf(p->out, ",\n%s\"depends_on\": [", ind);
+  for (size_t k = 0; k < n; k++) {
+    fputs(k ? ", " : "", p->out);
+    tfr_json_write_cstr(p->out, deps[k]);
+  }
+  fputc(']', p->out);
+}
+
+/* config.go:51-59 and 412-469: the i-th module of the configuration
+** (tfr_resolution_config_modules) as its call: source, the arguments
+** that set the child's variables, count or for_each, the child module,
+** version, depends_on. */
+static void module_call(struct pj *p, size_t i, const char *ind) {
+  const struct tfr_instance *in = &p->cfg[i];
   const char *in2 = tfr_arena_printf(p->a, "%s ", ind);
   fputs("{\"source\": ", p->out);
   tfr_json_write_cstr(p->out, in->source);
@@ -179,11 +195,10 @@ static void module_call(struct pj *p, const struct tfr_instance *in,
   ** refers to anything (toset(["a"])) */
   const tfr_file *rep = in->count_expr ? in->count_expr : in->for_each_expr;
   size_t nrefs = 0;
-  tfr_diags *scratch = tfr_diags_new(p->a);
-  const tfr_value *cv = rep ? tfr_eval_const(p->a, scratch, rep) : NULL;
+  const tfr_value *cv = rep ? tfr_expr_constant_value(p->a, rep) : NULL;
   if (rep)
     tfr_expr_references(p->a, rep, &nrefs);
-  if (rep && (nrefs || (!tfr_diags_has_errors(scratch) && can_write(cv)))) {
+  if (rep && (nrefs || can_write(cv))) {
     fprintf(p->out, ",\n%s\"%s_expression\": ", ind,
             in->count_expr ? "count" : "for_each");
     expression(p, rep, false);
@@ -197,6 +212,7 @@ static void module_call(struct pj *p, const struct tfr_instance *in,
     fprintf(p->out, ",\n%s\"version_constraint\": ", ind);
     tfr_json_write_cstr(p->out, in->version);
   }
+  depends_on(p, i, ind);
   fputc('}', p->out);
 }
 
@@ -218,7 +234,7 @@ static void module_body(struct pj *p, const char *path,
       fprintf(p->out, "\n%s\"module_calls\": {", ind);
     key(p, &first, strrchr(c->call, '.') + 1,
         tfr_arena_printf(p->a, "%s ", ind));
-    module_call(p, c, tfr_arena_printf(p->a, "%s  ", ind));
+    module_call(p, i, tfr_arena_printf(p->a, "%s  ", ind));
   }
   if (!first)
     close_obj(p, false, tfr_arena_printf(p->a, "%s ", ind));

@@ -618,3 +618,39 @@ tfr_resolution_config_modules(const struct tfr_resolution *res, size_t *n) {
   *n = t ? tree_config_modules(UNCONST(struct tree *, t), &out) : 0;
   return *n ? out : NULL;
 }
+
+const char *const *
+tfr_resolution_config_depends_on(const struct tfr_resolution *res, size_t i,
+                                 size_t *n) {
+  const struct tree *t = resolve_tree(res);
+  *n = 0;
+  return t ? tree_config_depends_on(t, i, n) : NULL;
+}
+
+/* A .tf.json value where an expression is expected is read by the
+** loader as hcl evaluates it with a context (its strings templates);
+** without one hcl gives every string as written (hcl's json/structure.go
+** expression.Value: a stringVal is parsed as a template only when ctx is
+** not nil).  A top-level string's template has its own source, the
+** string's text (source.h: base); an array or object is read again as
+** JSON from its file. */
+const tfr_value *tfr_expr_constant_value(tfr_arena *a, const tfr_file *expr) {
+  struct src_file *src = expr->f.src;
+  const struct ast *x = expr->f.body;
+  if (src->base.line > 0)
+    return tfr_string(a, src->text, src->len);
+  tfr_diags *d = tfr_diags_new(a);
+  size_t nlen = strlen(src->name);
+  if ((x->kind == AST_TUPLE || x->kind == AST_OBJECT) && nlen > 5 &&
+      !strcmp(src->name + nlen - 5, ".json")) {
+    const struct tfr_file *f =
+        parse_bytes(a, d, src->name, src->text + x->span.start,
+                    x->span.end - x->span.start, TFR_SYNTAX_JSON);
+    if (!f || tfr_diags_has_errors(d))
+      return NULL;
+    src = f->f.src;
+    x = f->f.body;
+  }
+  const tfr_value *v = eval_const(a, d, src, x);
+  return tfr_diags_has_errors(d) ? NULL : v;
+}

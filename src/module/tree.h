@@ -111,6 +111,11 @@ void tree_result(struct tree *t, struct tfr_resolution *res);
 ** declared, with their arguments): what the configuration has whatever
 ** its calls' instances (tfr_resolution_config_modules); how many. */
 size_t tree_config_modules(struct tree *t, const struct tfr_instance **modules);
+/* The depends_on of the call of the i-th of them, each reference's
+** subject as Terraform's plan JSON writes it (refs_terraform_subject);
+** *n of them, NULL when there are none or i is past the end. */
+const char *const *tree_config_depends_on(const struct tree *t, size_t i,
+                                          size_t *n);
 /* Give every diagnostic without a module the root's ("") and, in
 ** human output, a note naming the instance of the others. */
 void tree_mark_diags(tfr_diags *diags, size_t from);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "base/diag_int.h"
 #include "syntax/parse.h"
+#include "syntax/refs_tf.h"
 
 /* ---- the result --------------------------------------------------------- */
 
@@ -248,6 +249,19 @@ size_t tree_config_modules(struct tree *t,
     put_instance(t, &out[i], t->all[i + 1], NULL);
   *modules = out;
   return n;
+}
+
+const char *const *tree_config_depends_on(const struct tree *t, size_t i,
+                                          size_t *n) {
+  size_t nmods = t->cut || t->root_only || !t->nall ? 0 : t->nall - 1;
+  const struct module_call *c = i < nmods ? t->all[i + 1]->call : NULL;
+  *n = c ? c->ndepends_on : 0;
+  if (!*n)
+    return NULL;
+  const char **out = tfr_arena_alloc(t->a, *n * sizeof *out);
+  for (size_t k = 0; k < *n; k++)
+    out[k] = refs_terraform_subject(t->a, c->depends_on[k]);
+  return out;
 }
 
 void tree_mark_diags(tfr_diags *diags, size_t from) {

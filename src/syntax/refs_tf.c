@@ -169,3 +169,18 @@ const char **refs_terraform(tfr_arena *a, const struct ast *x, size_t *n) {
   *n = r.n;
   return r.v;
 }
+
+const char *refs_terraform_subject(tfr_arena *a, const struct ast *x) {
+  size_t depth = 1;
+  for (const struct ast *s = x; s->kind != AST_VARIABLE; s = refwalk_step_in(s))
+    depth++;
+  const struct ast **st = tfr_arena_alloc(a, depth * sizeof *st);
+  const struct ast *s = x;
+  for (size_t i = depth; i-- > 0;) {
+    st[i] = s;
+    if (i)
+      s = refwalk_step_in(s);
+  }
+  const char *text, *extra;
+  return subject(a, st, depth, &text, &extra) ? text : "";
+}
