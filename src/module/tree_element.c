@@ -61,6 +61,9 @@ static bool names_it(const struct read_path *r, const struct ast *first,
 static bool on_ref(struct refwalk *w, const struct ast *x,
                    const struct ast *root) {
   struct read_path *r = (struct read_path *)w;
+  /* anything else it refers to (a local value, a module's output)
+  ** cannot read this variable: what refers to a variable waits for its
+  ** rules (transform_variable_validation.go), so that is a cycle */
   if (!refwalk_is_name(root, "var"))
     return false;
   if (x == root) { /* `var` itself: any variable, maybe this one */
