@@ -669,18 +669,25 @@ def element_run(check, tool, fixture, root):
     """A child's rule fails on one element of a root map passed through
     for_each (settings = each.value): the tfvars diagnostic underlines
     that element (`web = {...}`), where check's report points, not the
-    whole map."""
+    whole map; and when the rule reads one attribute of it alone
+    (var.settings.port), that attribute's item (`port = 80`, issue 41)."""
     mod = os.path.join(root, "element")
     os.makedirs(os.path.join(mod, "modules", "svc"))
     main_tf = ('variable "services" {\n'
                '  type = map(object({ port = number, name = string }))\n}\n'
                'module "svc" {\n  source   = "./modules/svc"\n'
-               '  for_each = var.services\n  settings = each.value\n}\n')
+               '  for_each = var.services\n  settings = each.value\n'
+               '  both     = each.value\n}\n')
     child = ('variable "settings" {\n'
              '  type = object({ port = number, name = string })\n'
              '  validation {\n'
              '    condition     = var.settings.port != 80\n'
-             '    error_message = "Port 80 is not allowed."\n  }\n}\n')
+             '    error_message = "Port 80 is not allowed."\n  }\n}\n'
+             'variable "both" {\n'
+             '  type = object({ port = number, name = string })\n'
+             '  validation {\n'
+             '    condition     = var.both.port != 80 || var.both.name != "web"\n'
+             '    error_message = "Web may not use port 80."\n  }\n}\n')
     tv = ('services = {\n  web = {\n    name = "web"\n    port = 80\n  }\n'
           '  api = { name = "api", port = 8080 }\n}\n')
     for rel, text in [("main.tf", main_tf), ("terraform.tfvars", tv),
@@ -692,12 +699,19 @@ def element_run(check, tool, fixture, root):
     m = s.mark()
     s.open(T, tv, 1)
     p = s.diags(T, m, lambda p: p.get("version") == 1)
-    d = words_in(p, "Port 80 is not allowed.")
+    d = words_in(p, "Web may not use port 80.")
     check(len(d) == 1 and d[0]["range"] ==
           {"start": {"line": 1, "character": 8},
            "end": {"line": 4, "character": 3}},
           "element: the failing element of the map underlined (web's "
           "object), not the whole map", show(p, 3000))
+    d = words_in(p, "Port 80 is not allowed.")
+    check(len(d) == 1 and d[0]["range"] ==
+          {"start": {"line": 3, "character": 4},
+           "end": {"line": 3, "character": 13}},
+          "element: a rule reading one attribute of the element "
+          "underlines that attribute (`port = 80`), not the element",
+          show(p, 3000))
     s.request("shutdown")
     s.notify("exit")
     s.finish()

@@ -12,6 +12,7 @@
 #include "base/diag_int.h"
 #include "module/engine_tofu.h"
 #include "module/finalize.h"
+#include "module/tree_element.h"
 #include "module/validate.h"
 
 static const char *ref_steps(tfr_arena *a, const struct ast *x,
@@ -345,6 +346,53 @@ static struct tfr_range arg_range(const void *ud, size_t k) {
   return (struct tfr_range){.filename = ""};
 }
 
+/* The rule of v whose failure g is: its detail ends saying where the
+** rule is (validate.c), or NULL. */
+static const struct validation *failed_rule(struct tree *t,
+                                            const struct var_decl *v,
+                                            const struct tfr_diag *g) {
+  size_t dn = g->detail ? strlen(g->detail) : 0;
+  for (size_t j = 0; j < v->nvalidations; j++) {
+    const struct validation *r = &v->validations[j];
+    struct tfr_range rr = src_range(r->src, r->block);
+    char where[512];
+    tfr_range_format(&rr, where, sizeof where);
+    const char *end = tfr_arena_printf(t->a, "rule at %s.", where);
+    size_t en = strlen(end);
+    if (dn >= en && !memcmp(g->detail + dn - en, end, en))
+      return &v->validations[j];
+  }
+  return NULL;
+}
+
+/* Failure g of a rule of v, on the value the root's var file gives at
+** from ("var.x[\"b\"]"): when the rule reads it through one path alone
+** (var.cfg.port) and the var file writes that attribute, its element is
+** that item (`port = 80`), not the whole element (issue 41). */
+static void narrow_element(struct tree *t, const struct var_decl *v,
+                           const char *from, struct tfr_diag *g) {
+  const struct validation *rule = failed_rule(t, v, g);
+  const char *path = rule ? element_read_path(t->a, rule, v->name) : NULL;
+  if (!path)
+    return;
+  const char *steps = strpbrk(from + 4, ".[");
+  size_t n = steps ? (size_t)(steps - (from + 4)) : strlen(from + 4);
+  struct src_file *vs = NULL;
+  const char *name = tfr_arena_strndup(t->a, from + 4, n);
+  const struct ast *vx = root_value_expr(t, name, &vs);
+  struct span at;
+  if (!vx ||
+      !element_item_at(
+          vx, tfr_arena_printf(t->a, "%s%s", steps ? steps : "", path), &at))
+    return;
+  g->element = src_range(vs, at);
+  char where[512];
+  tfr_range_format(&g->element, where, sizeof where);
+  const char *reads =
+      tfr_arena_printf(t->a, "The rule reads %s%s (%s).", from, path, where);
+  g->note = g->note ? tfr_arena_printf(t->a, "%s %s", g->note, reads) : reads;
+}
+
 /* A child's rule failed on a value taken whole from an element of a root
 ** variable (through var. and each.value): the failures from before on
 ** point at that element's place in the var file, and say which element
@@ -372,6 +420,23 @@ static void rule_failure_origin(struct tree *t, const struct tinst *in,
     g->element = at;
     if (note && !g->note)
       g->note = note;
+    narrow_element(t, v, from, g);
+  }
+}
+
+/* A root variable's rules failed on the value a var file gives it: each
+** failure of a rule that reads one attribute of it points at that
+** attribute's item (issue 41). */
+static void root_rule_elements(struct tree *t, const struct var_decl *v,
+                               size_t before) {
+  if (v->sensitive)
+    return;
+  const char *from = tfr_arena_printf(t->a, "var.%s", v->name);
+  for (size_t i = before; i < tfr_diags_count(t->diags); i++) {
+    struct tfr_diag *g = diags_at(t->diags, i);
+    if (g->code == TFR_CODE_RULE_FAILED && g->sev == TFR_DIAG_ERROR &&
+        !g->hide_source)
+      narrow_element(t, v, from, g);
   }
 }
 
@@ -422,6 +487,7 @@ static bool exec_root_valid(struct tree *t, struct tmod *tm, size_t k) {
                           t->root_at, false,      NULL};
   bool passed = validate_var_rules(&run, tm->m, k, t->root_rules[k]);
   diags_set_module_since(t->diags, before, "");
+  root_rule_elements(t, &tm->m->vars[k], before);
   if (!passed && t->root_soft && t->root_soft[k]) {
     validate_soften(tm->m, t->diags, before, t->root_soft, NULL);
     passed = true; /* its null stays: the caller's to set */
