@@ -155,13 +155,44 @@ static bool static_traversal(const struct ast *x) {
   }
 }
 
-/* A native module block's depends_on as configs decodes it
-** (depends_on.go:10-36, hcl.ExprList, hcl.AbsTraversalForExpr): a list
-** of static references, none to an action; a quoted one is deprecated
-** (compat_shim.go:82-89) and not followed further here.  The references
-** are checked against the module's objects in the validate walk. */
+/* The reference a string of depends_on holds, as a traversal parsed from
+** its text (hclsyntax.ParseTraversalAbs): .tf.json's placed from its
+** opening quote (hcl json/structure.go:569-583, AsTraversal), a quoted
+** one of the native syntax from after it (compat_shim.go:63-76); NULL
+** when the text is no static reference (*in: the text's source). */
+static const struct ast *string_reference(struct calls_loader *l,
+                                          struct src_file *src,
+                                          const struct ast *e, bool json,
+                                          struct src_file **in) {
+  struct ast at = *e;
+  if (!json)
+    at.span.start++;
+  tfr_diags *quiet = tfr_diags_new(l->a);
+  struct ast_file *f = parse_embedded(l->a, quiet, src, &at, false);
+  if (!f || !f->body || tfr_diags_has_errors(quiet) ||
+      !static_traversal(f->body))
+    return NULL;
+  *in = f->src;
+  return f->body;
+}
+
+static void static_reference_error(struct calls_loader *l, struct src_file *src,
+                                   struct span at) {
+  err(l, src, at, "Invalid expression",
+      "A single static variable reference is required: only attribute "
+      "access and indexing with constant keys. No calculations, function "
+      "calls, template expressions, etc are allowed here.");
+}
+
+/* A module block's depends_on as configs decodes it (depends_on.go:10-36,
+** hcl.ExprList, hcl.AbsTraversalForExpr): a list of static references,
+** none to an action.  A quoted one is deprecated (compat_shim.go:37-101)
+** and followed all the same; in .tf.json every one is a string.  The
+** references are checked against the module's objects in the validate
+** walk. */
 static void call_depends_on(struct calls_loader *l, struct module_call *c,
-                            struct src_file *src, const struct ast *x) {
+                            struct src_file *src, const struct ast *x,
+                            bool json) {
   if (x->kind != AST_TUPLE) {
     struct span at = x->span;
     if (x->kind == AST_OBJECT || x->kind == AST_FOR)
@@ -170,12 +201,15 @@ static void call_depends_on(struct calls_loader *l, struct module_call *c,
         "A static list expression is required.");
     return;
   }
-  const struct ast **refs =
-      tfr_arena_alloc(l->a, (x->n ? x->n : 1) * sizeof *refs);
+  size_t cap = x->n ? x->n : 1;
+  const struct ast **refs = tfr_arena_alloc(l->a, cap * sizeof *refs);
+  struct src_file **srcs = tfr_arena_alloc(l->a, cap * sizeof *srcs);
   size_t n = 0;
   for (uint32_t i = 0; i < x->n; i++) {
     const struct ast *e = x->items[i];
-    if (e->kind == AST_STRING && !(e->flags & AST_F_HEREDOC)) {
+    struct src_file *in = src;
+    bool quoted = e->kind == AST_STRING && !(e->flags & AST_F_HEREDOC);
+    if (quoted && !json) {
       struct tfr_range r = src_range(src, e->span);
       tfr_diags_add(l->diags, TFR_DIAG_WARNING, &r,
                     "Quoted references are deprecated",
@@ -185,28 +219,38 @@ static void call_depends_on(struct calls_loader *l, struct module_call *c,
                     "deprecated and will be removed in a future version of "
                     "Terraform. Remove the quotes surrounding this reference "
                     "to silence this warning.");
-      continue;
+      /* (hclsyntax's syntax errors in its text are not said here) */
+      e = string_reference(l, src, e, false, &in);
+      if (!e)
+        continue;
+    } else if (json) {
+      const struct ast *r =
+          quoted ? string_reference(l, src, e, true, &in) : NULL;
+      if (!r) {
+        static_reference_error(l, src, e->span);
+        continue;
+      }
+      e = r;
     }
     if (!static_traversal(e)) {
-      err(l, src, e->span, "Invalid expression",
-          "A single static variable reference is required: only attribute "
-          "access and indexing with constant keys. No calculations, function "
-          "calls, template expressions, etc are allowed here.");
+      static_reference_error(l, src, e->span);
       continue;
     }
     const struct ast *root = e;
     while (root->kind != AST_VARIABLE)
       root = root->kind == AST_GETATTR ? root->kids[0] : root->a;
     if (root->n == 6 && !memcmp(root->str, "action", 6)) {
-      err(l, src, e->span, "Invalid depends_on Action Reference",
+      err(l, in, e->span, "Invalid depends_on Action Reference",
           "The depends_on attribute cannot reference action blocks "
           "directly. You must reference a resource or data source "
           "instead.");
       continue;
     }
+    srcs[n] = in;
     refs[n++] = e;
   }
   c->depends_on = refs;
+  c->depends_on_src = srcs;
   c->ndepends_on = n;
 }
 
@@ -434,8 +478,8 @@ static void call_body(struct calls_loader *l, struct module_call *c,
         c->version = tfr_arena_strndup(l->a, v->s, v->n);
       continue;
     }
-    if (body_item_is(&it, "depends_on") && !json) {
-      call_depends_on(l, c, src, x);
+    if (body_item_is(&it, "depends_on")) {
+      call_depends_on(l, c, src, x, json);
       continue;
     }
     struct span span = x ? x->span : (struct span){0};

@@ -48,7 +48,9 @@ struct module_call {
   struct module_arg *args;  /* the other arguments, in source order */
   size_t nargs;
   bool json;
-  const struct ast **depends_on; /* its depends_on's static references */
+  const struct ast **depends_on;    /* its depends_on's static references */
+  struct src_file **depends_on_src; /* the text each is in (a quoted one
+                                       and .tf.json's: their string's) */
   size_t ndepends_on;
 };
 

@@ -835,15 +835,16 @@ static bool depends_on_valid(struct tree *t, struct tmod *tm) {
   size_t before = tfr_diags_count(t->diags);
   for (size_t i = 0; i < c->ndepends_on; i++) {
     const struct ast *x = c->depends_on[i];
+    struct src_file *src = c->depends_on_src[i];
     uint32_t rest = ref_rest(x);
     if (rest)
-      tree_call_error_in(t, c->src, (struct span){rest, x->span.end}, addr,
+      tree_call_error_in(t, src, (struct span){rest, x->span.end}, addr,
                          "Invalid depends_on reference",
                          "References in depends_on must be to a whole object "
                          "(resource, etc), not to an attribute of an object.");
     if (!diags_errors_since(t->diags, before)) {
       size_t at = tfr_diags_count(t->diags);
-      validate_refs(pm, t->a, t->diags, c->src, x, NULL);
+      validate_refs(pm, t->a, t->diags, src, x, NULL);
       diags_set_module_since(t->diags, at, addr);
     }
   }
