@@ -19,27 +19,25 @@ extern char **environ;
 
 static bool stack_unit_here(const char *dir);
 
-/* terragrunt.hcl, or terragrunt.hcl.json (GetDefaultConfigPath). */
-bool cli_unit_here(const char *dir) {
+/* Whether dir holds a regular file named name. */
+static bool file_here(const char *dir, const char *name) {
   struct stat st;
-  size_t n = strlen(dir) + sizeof "/terragrunt.hcl.json";
+  size_t n = strlen(dir) + strlen(name) + 2;
   char *p = cli_alloc(n);
-  snprintf(p, n, "%s/terragrunt.hcl", dir);
-  bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-  snprintf(p, n, "%s/terragrunt.hcl.json", dir);
-  is = is || (stat(p, &st) == 0 && S_ISREG(st.st_mode));
-  free(p);
-  return is || stack_unit_here(dir);
-}
-
-bool cli_stack_here(const char *dir) {
-  struct stat st;
-  size_t n = strlen(dir) + sizeof "/terragrunt.stack.hcl";
-  char *p = cli_alloc(n);
-  snprintf(p, n, "%s/terragrunt.stack.hcl", dir);
+  snprintf(p, n, "%s/%s", dir, name);
   bool is = stat(p, &st) == 0 && S_ISREG(st.st_mode);
   free(p);
   return is;
+}
+
+/* terragrunt.hcl, or terragrunt.hcl.json (GetDefaultConfigPath). */
+bool cli_unit_here(const char *dir) {
+  return file_here(dir, "terragrunt.hcl") ||
+         file_here(dir, "terragrunt.hcl.json") || stack_unit_here(dir);
+}
+
+bool cli_stack_here(const char *dir) {
+  return file_here(dir, "terragrunt.stack.hcl");
 }
 
 /* A directory that does not exist below one holding terragrunt.stack.hcl:
