@@ -133,6 +133,8 @@ static const struct engine_rules opentofu = {
                             "one.",
     /* O configs/named_values.go:262-280: a default's object constructors */
     .warns_dropped_default = true,
+    /* O node_module_variable.go:158-175 (walkValidate), 258-300 */
+    .warns_dropped_arg = true,
     /* O eval_variable.go:274-287: diags gathers every rule's, and a rule
     ** is skipped once it has errors */
     .rules_stop_at_error = true,

@@ -44,6 +44,8 @@ struct engine_rules {
   bool warns_dropped_default;  /* the engine warns about a default's
                                   (native) object constructors that set
                                   attributes the type drops */
+  bool warns_dropped_arg;      /* ... and a module argument's, in the
+                                  validate walk */
   bool errors_at_decl;         /* a file value that does not convert, and a
                                   failed rule, point at the declaration (not at
                                   the value) */

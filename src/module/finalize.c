@@ -199,6 +199,14 @@ void var_dropped(tfr_arena *a, tfr_diags *d, const struct engine_rules *e,
         r->addr, path, quoted, e->product,
         constructor ? "definition" : "attribute of the value",
         r->warned ? "with a warning" : "silently", suggest);
+  else if (r->arg) /* OpenTofu's (node_module_variable.go:285-296) */
+    detail = tfr_arena_printf(
+        a,
+        "The object type for input variable %s%s does not include an "
+        "attribute named %s, so this definition is unused.%s",
+        str_go_quote(a, r->var, strlen(r->var)),
+        *path ? tfr_arena_printf(a, " nested value %s", path) : "", quoted,
+        suggest);
   else /* OpenTofu's own (its configs/named_values.go:274) */
     detail = tfr_arena_printf(
         a,

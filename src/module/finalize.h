@@ -75,6 +75,7 @@ struct dropped_report {
   enum dropped_mode mode;
   bool warned;      /* the engine warns about it itself */
   const char *note; /* ours beside it, or NULL */
+  bool arg;         /* in a module argument (DROPPED_ENGINE's words) */
 };
 
 /* "Object attribute is ignored" (ours, but DROPPED_ENGINE's): name, set

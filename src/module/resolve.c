@@ -371,7 +371,8 @@ static void dropped_diag(struct resolver *r, const struct var_decl *v,
                                v->sensitive,
                                mode,
                                warned,
-                               NULL};
+                               NULL,
+                               false};
   var_dropped(r->a, r->diags, r->engine, &rep, path, name, object, constructor,
               at);
 }

@@ -225,9 +225,36 @@ static bool own_code(const struct tree *t, const struct tmod *tm) {
   return !tree_third_party_path(t, tm->dir);
 }
 
+/* OpenTofu's own warning in the validate walk for an attribute that an
+** object constructor of the argument sets and the type drops
+** (lint.DiscardedObjectConstructorAttrs: native syntax only). */
+static void on_engine_dropped_arg(void *ctx, const struct dropped_attr *d) {
+  struct dropped_arg *c = ctx;
+  struct tree *t = c->t;
+  if (!d->constructor || d->json)
+    return;
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range at = src_range(c->src, d->at);
+  struct dropped_report rep = {
+      tfr_arena_printf(t->a, "%s.var.%s", c->in->addr, c->v->name),
+      c->v->name,
+      c->secret,
+      DROPPED_ENGINE,
+      true,
+      NULL,
+      true};
+  var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
+              d->constructor, &at);
+  diags_set_module_since(t->diags, before, c->in->addr);
+}
+
 static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   struct dropped_arg *c = ctx;
   struct tree *t = c->t;
+  /* the engine's own warning says it (in the validate walk, its words) */
+  bool warned = t->engine->warns_dropped_arg && d->constructor && !d->json;
+  if (warned && !t->strict)
+    return;
   bool strict = t->strict && own_code(t, c->in->parent->tm);
   size_t before = tfr_diags_count(t->diags);
   struct tfr_range at = src_range(c->src, d->at);
@@ -236,14 +263,15 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
       c->v->name,
       c->secret,
       strict ? DROPPED_ERROR : DROPPED_WARNING,
-      false,
+      warned,
       !strict && t->strict
           ? tfr_arena_printf(t->a,
                              "A warning even with -strict: this call is in "
                              "%s, third-party code outside the checked "
                              "directory, not yours to fix.",
                              c->in->parent->tm->rel)
-          : NULL};
+          : NULL,
+      false};
   var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
               d->constructor, &at);
   diags_set_module_since(t->diags, before, c->in->addr);
@@ -307,12 +335,14 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       }
     }
     const tfr_value *val = prepare_arg(t, in, k, given);
-    if (val && arg && given && (t->strict || t->warn_dropped) && !t->validate) {
-      struct dropped_arg c = {t, in, v, arg->src,
-                              v->sensitive ||
-                                  tfr_value_has_mark(given, TFR_V_SENSITIVE)};
+    struct dropped_arg c = {
+        t, in, v, arg ? arg->src : NULL,
+        v->sensitive || (given && tfr_value_has_mark(given, TFR_V_SENSITIVE))};
+    if (val && arg && given && (t->strict || t->warn_dropped) && !t->validate)
       strict_dropped(t->a, arg->expr, given, v->type, on_dropped_arg, &c);
-    }
+    if (arg && given && t->validate && t->engine->warns_dropped_arg)
+      strict_dropped(t->a, arg->expr, given, v->type, on_engine_dropped_arg,
+                     &c);
     if (v->deprecated && arg && given &&
         (!(given->flags & TFR_V_NULL) || t->engine->deprecated_null_warns)) {
       if (t->validate)
