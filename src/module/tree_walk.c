@@ -335,14 +335,19 @@ static bool exec_var(struct tree *t, struct tmod *tm, size_t k) {
       }
     }
     const tfr_value *val = prepare_arg(t, in, k, given);
-    struct dropped_arg c = {
-        t, in, v, arg ? arg->src : NULL,
-        v->sensitive || (given && tfr_value_has_mark(given, TFR_V_SENSITIVE))};
-    if (val && arg && given && (t->strict || t->warn_dropped) && !t->validate)
-      strict_dropped(t->a, arg->expr, given, v->type, on_dropped_arg, &c);
-    if (arg && given && t->validate && t->engine->warns_dropped_arg)
-      strict_dropped(t->a, arg->expr, given, v->type, on_engine_dropped_arg,
-                     &c);
+    /* the attributes its type drops: ours at plan, the engine's own in
+    ** the validate walk */
+    dropped_fn report =
+        !given                                        ? NULL
+        : t->validate && t->engine->warns_dropped_arg ? on_engine_dropped_arg
+        : !t->validate && val && (t->strict || t->warn_dropped) ? on_dropped_arg
+                                                                : NULL;
+    if (report) {
+      struct dropped_arg c = {t, in, v, arg->src,
+                              v->sensitive ||
+                                  tfr_value_has_mark(given, TFR_V_SENSITIVE)};
+      strict_dropped(t->a, arg->expr, given, v->type, report, &c);
+    }
     if (v->deprecated && arg && given &&
         (!(given->flags & TFR_V_NULL) || t->engine->deprecated_null_warns)) {
       if (t->validate)
