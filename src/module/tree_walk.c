@@ -225,27 +225,29 @@ static bool own_code(const struct tree *t, const struct tmod *tm) {
   return !tree_third_party_path(t, tm->dir);
 }
 
+/* "Object attribute is ignored" for d in the argument of c, as rep says
+** (its variable's address, name and secrecy filled in here). */
+static void arg_dropped(struct dropped_arg *c, const struct dropped_attr *d,
+                        struct dropped_report rep) {
+  struct tree *t = c->t;
+  size_t before = tfr_diags_count(t->diags);
+  struct tfr_range at = src_range(c->src, d->at);
+  rep.addr = tfr_arena_printf(t->a, "%s.var.%s", c->in->addr, c->v->name);
+  rep.var = c->v->name;
+  rep.secret = c->secret;
+  var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
+              d->constructor, &at);
+  diags_set_module_since(t->diags, before, c->in->addr);
+}
+
 /* OpenTofu's own warning in the validate walk for an attribute that an
 ** object constructor of the argument sets and the type drops
 ** (lint.DiscardedObjectConstructorAttrs: native syntax only). */
 static void on_engine_dropped_arg(void *ctx, const struct dropped_attr *d) {
-  struct dropped_arg *c = ctx;
-  struct tree *t = c->t;
-  if (!d->constructor || d->json)
-    return;
-  size_t before = tfr_diags_count(t->diags);
-  struct tfr_range at = src_range(c->src, d->at);
-  struct dropped_report rep = {
-      tfr_arena_printf(t->a, "%s.var.%s", c->in->addr, c->v->name),
-      c->v->name,
-      c->secret,
-      DROPPED_ENGINE,
-      true,
-      NULL,
-      true};
-  var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
-              d->constructor, &at);
-  diags_set_module_since(t->diags, before, c->in->addr);
+  if (d->constructor && !d->json)
+    arg_dropped(ctx, d,
+                (struct dropped_report){
+                    .mode = DROPPED_ENGINE, .warned = true, .arg = true});
 }
 
 static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
@@ -256,25 +258,19 @@ static void on_dropped_arg(void *ctx, const struct dropped_attr *d) {
   if (warned && !t->strict)
     return;
   bool strict = t->strict && own_code(t, c->in->parent->tm);
-  size_t before = tfr_diags_count(t->diags);
-  struct tfr_range at = src_range(c->src, d->at);
-  struct dropped_report rep = {
-      tfr_arena_printf(t->a, "%s.var.%s", c->in->addr, c->v->name),
-      c->v->name,
-      c->secret,
-      strict ? DROPPED_ERROR : DROPPED_WARNING,
-      warned,
+  const char *note =
       !strict && t->strict
           ? tfr_arena_printf(t->a,
                              "A warning even with -strict: this call is in "
                              "%s, third-party code outside the checked "
                              "directory, not yours to fix.",
                              c->in->parent->tm->rel)
-          : NULL,
-      false};
-  var_dropped(t->a, t->diags, t->engine, &rep, d->path, d->name, d->object,
-              d->constructor, &at);
-  diags_set_module_since(t->diags, before, c->in->addr);
+          : NULL;
+  arg_dropped(
+      c, d,
+      (struct dropped_report){.mode = strict ? DROPPED_ERROR : DROPPED_WARNING,
+                              .warned = warned,
+                              .note = note});
 }
 
 /* The warning for a deprecated variable k of tm that got a value, in instance
